@@ -208,6 +208,64 @@ _open("test_h1_a_bare_cd_moves_to_the_sessions_home",
       "a bare `cd` is not read as a move to the session's HOME", *BARE_CD)
 
 
+# --- S1: a `cd` in a pipeline or in the background moves a subshell only ----------------------
+
+
+#: Entries whose ``cd sub`` is a pipeline's element or an ``&`` job: make runs in the call's
+#: folder.
+SUBSHELL = {"pipe": "cd sub | make test", "background": "cd sub & make test",
+            "bash-c-pipe": "bash -c 'cd sub | make test'",
+            "bash-c-background": "bash -c 'cd sub & make test'"}
+
+
+@pytest.mark.parametrize("case", list(SUBSHELL))
+def test_s1_a_cd_in_a_pipeline_or_job_moves_a_subshell(tmp_path: Path, case: str) -> None:
+    """Each element of a pipeline and an ``&`` job runs in a subshell (bash(1), "Pipelines",
+    "Lists"; ``lastpipe`` aside): ``cd sub | make test`` and ``cd sub & make test`` run make
+    in the call's folder; the gate reads the ``cd`` as the next command's folder and guards
+    ``sub/Makefile`` only. Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk Makefile`` is
+    allowed, the entry runs the payload."""
+    needs("bash", "make")
+    denied = _case(tmp_path, SUBSHELL[case], "Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_s1_a_cd_in_a_pipeline_or_job_moves_a_subshell",
+      "a cd that is a pipeline's element or an & job is read as moving the next command",
+      *SUBSHELL)
+
+
+# --- F1: a `cd` that fails leaves the shell where it was -------------------------------------
+
+
+#: Each case: the entry, and the makefile make reads. ``d`` and ``nosuch`` are no folders
+#: of the call's folder (``sub/sub`` neither): each such ``cd`` fails and the shell stays.
+FAILED = {"missing-then-semicolon": ("cd d 2>/dev/null; make test", "Makefile"),
+          "missing-then-cd": ("cd nosuch; cd sub; make test", "sub/Makefile"),
+          "cd-twice": ("cd sub; cd sub; make test", "sub/Makefile"),
+          "or-else": ("cd nosuch || cd sub && make test", "sub/Makefile"),
+          "bash-c-or-else": ("bash -c 'cd nosuch || cd sub && make test'", "sub/Makefile"),
+          "bash-c-cd-twice": ("bash -c 'cd sub; cd sub; make test'", "sub/Makefile")}
+
+
+@pytest.mark.parametrize("case", list(FAILED))
+def test_f1_a_failed_cd_is_read_as_a_move(tmp_path: Path, case: str) -> None:
+    """A ``cd`` to a folder that is not there fails and leaves the shell where it was; after
+    ``;`` or ``||`` the next command runs there. The gate joins every ``cd``'s operand
+    (``d/``, ``nosuch/sub/``, ``sub/sub/``) and guards make's start files there only (``cd
+    sub; cd x; make test`` and ``cd sub || :; make test`` hold). Plan ``Bash(<entry>)``,
+    ``Bash(cp *)``: ``cp src/mk <makefile>`` is allowed, the entry runs the payload."""
+    needs("bash", "make")
+    entry, target = FAILED[case]
+    denied = _case(tmp_path, entry, target)
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_f1_a_failed_cd_is_read_as_a_move",
+      "a cd whose folder is missing is read as a move: the folder the shell stays in is left "
+      "writable", *FAILED)
+
+
 def test_bash_is_real() -> None:
     """The review's oracle is GNU bash (``BASHOPTS``, ``cdable_vars``, ``<(…)``)."""
     needs("bash")
