@@ -29,16 +29,16 @@ FILES = {"Makefile": MAKEFILE, "sub/Makefile": MAKEFILE, "x/Makefile": MAKEFILE,
 
 
 def _case(tmp_path: Path, entry: str, target: str, extra: dict[str, str] | None = None,
-          ) -> str | None:
+          payload: str = MAKE_PAYLOAD) -> str | None:
     """Proves that ``cp src/mk <target>`` then ``entry`` run the payload under real bash
     (scratch home; ``{P}`` in ``extra``'s values is the folder bash runs in) in a hooked project
-    with ``FILES``, plan ``Bash(<entry>)``, ``Bash(cp *)``; the first call the printed hook
-    denies, or None."""
+    with ``FILES`` (``src/mk`` holding ``payload``), plan ``Bash(<entry>)``, ``Bash(cp *)``;
+    the first call the printed hook denies, or None."""
     calls = [f"cp src/mk {target}", entry]
     found: list[str | None] = []
     for side in ("proof", "run"):
         project = hooked_project(tmp_path / side, [f"Bash({entry})", "Bash(cp *)"])
-        for name, text in FILES.items():
+        for name, text in {**FILES, "src/mk": payload, "sub/lib/keep": ""}.items():
             (project / name).parent.mkdir(parents=True, exist_ok=True)
             (project / name).write_text(text)
         # proved() runs bash in a copy at <side>/scratch.
@@ -264,6 +264,38 @@ def test_f1_a_failed_cd_is_read_as_a_move(tmp_path: Path, case: str) -> None:
 _open("test_f1_a_failed_cd_is_read_as_a_move",
       "a cd whose folder is missing is read as a move: the folder the shell stays in is left "
       "writable", *FAILED)
+
+
+# --- E1: a relative PYTHONPATH read from the call's folder, not the folder python runs in ----
+
+
+#: Each case: the entry, and the session's extra values (``PYTHONPATH=lib``, relative).
+PYTHONPATHS = {"session-env-C": ("env -C sub python3 -c pass", {"PYTHONPATH": "lib"}),
+               "session-cd": ("cd sub && python3 -c pass", {"PYTHONPATH": "lib"}),
+               "session-bash-c": ("bash -c 'cd sub && python3 -c pass'", {"PYTHONPATH": "lib"}),
+               "assigned-env-C": ("env -C sub PYTHONPATH=lib python3 -c pass", {}),
+               "assigned-cd": ("cd sub && PYTHONPATH=lib python3 -c pass", {}),
+               "exported-cd": ("export PYTHONPATH=lib; cd sub && python3 -c pass", {})}
+
+
+@pytest.mark.parametrize("case", list(PYTHONPATHS))
+def test_e1_a_relative_pythonpath_after_a_folder_move(tmp_path: Path, case: str) -> None:
+    """python imports ``sitecustomize`` from ``sys.path`` at start, ``PYTHONPATH``'s folders
+    first, a relative one from python's own folder (``sub/lib``). The gate guards ``lib/``
+    of the call's folder (``python3 -c pass`` with the session's ``PYTHONPATH=lib`` holds,
+    as ``BASH_ENV`` and ``NODE_OPTIONS`` after ``env -C sub`` do), not ``sub/lib/``. Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/lib/sitecustomize.py`` is allowed, the
+    entry runs the payload."""
+    needs("bash", "env", "python3")
+    entry, extra = PYTHONPATHS[case]
+    denied = _case(tmp_path, entry, "sub/lib/sitecustomize.py", extra,
+                   "import os\nos.system('touch zz')\n")
+    assert denied is not None, "the hook allows a start module of python's PYTHONPATH"
+
+
+_open("test_e1_a_relative_pythonpath_after_a_folder_move",
+      "a relative PYTHONPATH (the session's, an assignment's) is read from the call's folder, "
+      "not the folder cd or env -C moves python to", *PYTHONPATHS)
 
 
 def test_bash_is_real() -> None:
