@@ -298,6 +298,42 @@ _open("test_e1_a_relative_pythonpath_after_a_folder_move",
       "not the folder cd or env -C moves python to", *PYTHONPATHS)
 
 
+# --- R1: a runner named by its path is not read by its option table ----------------------------
+
+
+#: Entries whose runner (env, nice, timeout, unshare) is named by its absolute path.
+BY_PATH = {"usr-bin-env": "/usr/bin/env -C sub make test",
+           "usr-bin-env-chdir": "/usr/bin/env --chdir=sub make test",
+           "bin-env": "/bin/env -C sub make test",
+           "nice-path-env": "/usr/bin/nice env -C sub make test",
+           "timeout-path-env": "/usr/bin/timeout 60 env -C sub make test",
+           "unshare-w": "/usr/bin/unshare -w sub make test",
+           "nice-then-path": "nice /usr/bin/env -C sub make test",
+           "bash-c": "bash -c '/usr/bin/env -C sub make test'"}
+
+
+@pytest.mark.parametrize("case", list(BY_PATH))
+def test_r1_a_runner_named_by_its_path_moves_make(tmp_path: Path, case: str) -> None:
+    """``runneropts``' tables are found by the runner's bare name: ``/usr/bin/env -C sub make
+    test`` (the same program as ``env -C sub make test``, which holds) is not read as env, so
+    its ``-C sub`` does not move make's start files; make runs ``sub/Makefile`` while the gate
+    guards the call's (``/bin/bash -c …``, ``/usr/bin/env bash -c …`` and ``/usr/bin/make -C
+    sub`` hold). Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is
+    allowed, the entry runs the payload."""
+    entry = BY_PATH[case]
+    needs("bash", "make")
+    for word in entry.split():
+        if word.startswith("/") and not Path(word).exists():
+            pytest.skip(f"not here: {word}")
+    denied = _case(tmp_path, entry, "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder the runner moves to"
+
+
+_open("test_r1_a_runner_named_by_its_path_moves_make",
+      "a runner named by its path (/usr/bin/env, /usr/bin/nice, /usr/bin/timeout, "
+      "/usr/bin/unshare) is not read by its option table: its folder move is missed", *BY_PATH)
+
+
 def test_bash_is_real() -> None:
     """The review's oracle is GNU bash (``BASHOPTS``, ``cdable_vars``, ``<(…)``)."""
     needs("bash")
