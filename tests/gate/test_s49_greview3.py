@@ -88,7 +88,8 @@ _open("test_l1_a_childs_folder_move_is_carried_to_the_next_command",
 #: Entries giving make two ``-C`` folders (GNU make: "each is interpreted relative to the
 #: previous one": ``sub/x``).
 REPEATED = {"C-C": "make -C sub -C x test", "attached": "make -Csub -Cx test",
-            "long": "make --directory=sub --directory=x test"}
+            "long": "make --directory=sub --directory=x test",
+            "gdb-args": "gdb -batch -ex run --args make -C sub -C x test"}
 
 
 @pytest.mark.parametrize("case", list(REPEATED))
