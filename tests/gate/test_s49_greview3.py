@@ -97,9 +97,9 @@ def test_m1_makes_repeated_directory_options_add_up(tmp_path: Path, case: str) -
     """GNU make reads ``-C sub -C x`` as ``sub/x`` (the manual, "Options Summary": "If multiple
     -C options are specified, each is interpreted relative to the previous one"); the gate
     guards ``sub/Makefile`` and ``x/Makefile`` but not ``sub/x/Makefile`` (``env -C sub
-    make -C x`` holds). Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/x/Makefile``
-    is allowed, the entry runs the payload."""
-    needs("make")
+    make -C x`` holds; under gdb's ``--args`` too). Plan ``Bash(<entry>)``, ``Bash(cp *)``:
+    ``cp src/mk sub/x/Makefile`` is allowed, the entry runs the payload."""
+    needs(REPEATED[case].split()[0], "make")
     denied = _case(tmp_path, REPEATED[case], "sub/x/Makefile")
     assert denied is not None, "the hook allows the makefile of make's last folder"
 
