@@ -29,16 +29,16 @@ FILES = {"Makefile": MAKEFILE, "sub/Makefile": MAKEFILE, "x/Makefile": MAKEFILE,
 
 
 def _case(tmp_path: Path, entry: str, target: str, extra: dict[str, str] | None = None,
-          payload: str = MAKE_PAYLOAD) -> str | None:
+          payload: str = MAKE_PAYLOAD, more: dict[str, str] | None = None) -> str | None:
     """Proves that ``cp src/mk <target>`` then ``entry`` run the payload under real bash
     (scratch home; ``{P}`` in ``extra``'s values is the folder bash runs in) in a hooked project
-    with ``FILES`` (``src/mk`` holding ``payload``), plan ``Bash(<entry>)``, ``Bash(cp *)``;
-    the first call the printed hook denies, or None."""
+    with ``FILES`` and ``more`` (``src/mk`` holding ``payload``), plan ``Bash(<entry>)``,
+    ``Bash(cp *)``; the first call the printed hook denies, or None."""
     calls = [f"cp src/mk {target}", entry]
     found: list[str | None] = []
     for side in ("proof", "run"):
         project = hooked_project(tmp_path / side, [f"Bash({entry})", "Bash(cp *)"])
-        for name, text in {**FILES, "src/mk": payload, "sub/lib/keep": ""}.items():
+        for name, text in {**FILES, "src/mk": payload, "sub/lib/keep": "", **(more or {})}.items():
             (project / name).parent.mkdir(parents=True, exist_ok=True)
             (project / name).write_text(text)
         # proved() runs bash in a copy at <side>/scratch.
@@ -333,6 +333,72 @@ def test_r1_a_runner_named_by_its_path_moves_make(tmp_path: Path, case: str) -> 
 _open("test_r1_a_runner_named_by_its_path_moves_make",
       "a runner named by its path (/usr/bin/env, /usr/bin/nice, /usr/bin/timeout, "
       "/usr/bin/unshare) is not read by its option table: its folder move is missed", *BY_PATH)
+
+
+# --- E2: perl's and node's relative library paths after a folder move ----------------------
+
+
+#: Each case: the entry, the module file it loads, the session's values and the payload.
+LIBPATHS = {"perl5lib-env-C": ("env -C sub perl -e 1", "sub/lib/evil.pm",
+                               {"PERL5LIB": "lib", "PERL5OPT": "-Mevil"},
+                               "system('touch zz'); 1;\n"),
+            "perl5lib-cd": ("cd sub && perl -e 1", "sub/lib/evil.pm",
+                            {"PERL5LIB": "lib", "PERL5OPT": "-Mevil"},
+                            "system('touch zz'); 1;\n"),
+            "node-path-env-C": ("env -C sub node -e 'require(\"evil\")'", "sub/lib/evil.js",
+                                {"NODE_PATH": "lib"},
+                                "require('fs').writeFileSync('zz', '')\n")}
+
+
+@pytest.mark.parametrize("case", list(LIBPATHS))
+def test_e2_a_relative_library_path_after_a_folder_move(tmp_path: Path, case: str) -> None:
+    """As E1 for perl (``PERL5LIB=lib``, ``PERL5OPT=-Mevil``: ``evil.pm`` loaded at start) and
+    node (``NODE_PATH=lib``): the session's relative folder is guarded from the call's folder
+    (``perl -e 1`` holds), not from the folder ``env -C sub`` or ``cd sub`` moves the program
+    to. Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/lib/<module>`` is allowed,
+    the entry runs the payload."""
+    entry, target, extra, payload = LIBPATHS[case]
+    needs("bash", "env", "node" if "node" in entry else "perl")
+    denied = _case(tmp_path, entry, target, extra, payload)
+    assert denied is not None, "the hook allows a module of the program's library path"
+
+
+_open("test_e2_a_relative_library_path_after_a_folder_move",
+      "a relative PERL5LIB or NODE_PATH of the session is read from the call's folder, not "
+      "the folder cd or env -C moves the program to", *LIBPATHS)
+
+
+# --- U1: python's user site from PYTHONUSERBASE ------------------------------------------------
+
+
+#: Each case: the entry, and the session's ``PYTHONUSERBASE``, relative (an absolute
+#: ``<project>/x`` holds).
+USERBASES = {"relative": ("python3 -c pass", "x"),
+             "relative-env-C": ("env -C sub python3 -c pass", "x")}
+
+
+@pytest.mark.parametrize("case", list(USERBASES))
+def test_u1_python_runs_the_pth_files_of_its_user_site(tmp_path: Path, case: str) -> None:
+    """python's ``site`` runs the ``import`` lines of ``.pth`` files in the user site,
+    ``$PYTHONUSERBASE/lib/pythonX.Y/site-packages`` (the ``site`` docs), a relative value from
+    python's folder; the gate guards an absolute one, not a relative one. Plan ``Bash(<entry>)``,
+    ``Bash(cp *)``: ``cp src/mk <user site>/evil.pth`` is allowed, the entry runs the
+    payload."""
+    needs("env", "python3")
+    entry, base = USERBASES[case]
+    said = subprocess.run(["python3", "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                          capture_output=True, text=True, check=True)
+    site = f"x/lib/python{said.stdout.strip()}/site-packages"
+    folder = f"sub/{site}" if "-C" in entry else site
+    made = {f"{folder}/keep": ""}
+    denied = _case(tmp_path, entry, f"{folder}/evil.pth", {"PYTHONUSERBASE": base},
+                   "import os; os.system('touch zz')\n", made)
+    assert denied is not None, "the hook allows a .pth file of python's user site"
+
+
+_open("test_u1_python_runs_the_pth_files_of_its_user_site",
+      "a relative PYTHONUSERBASE of the session names a user site whose .pth files python "
+      "runs: not guarded (an absolute one is)", *USERBASES)
 
 
 def test_bash_is_real() -> None:
