@@ -401,6 +401,38 @@ _open("test_u1_python_runs_the_pth_files_of_its_user_site",
       "runs: not guarded (an absolute one is)", *USERBASES)
 
 
+# --- V2: MAKEFILES set by the entry itself ----------------------------------------------------
+
+
+#: Each case: the entry (setting ``MAKEFILES`` itself) and the makefile make reads first.
+ENTRY_MAKEFILES = {"make-variable": ("make MAKEFILES=mk/Makefile test", "mk/Makefile"),
+                   "variable-after": ("make test MAKEFILES=mk/Makefile", "mk/Makefile"),
+                   "assignment": ("MAKEFILES=mk/Makefile make test", "mk/Makefile"),
+                   "env": ("env MAKEFILES=mk/Makefile make test", "mk/Makefile"),
+                   "export": ("export MAKEFILES=mk/Makefile; make test", "mk/Makefile"),
+                   "env-C": ("env -C sub MAKEFILES=mk/Makefile make test", "sub/mk/Makefile"),
+                   "make-C": ("make -C sub MAKEFILES=mk/Makefile test", "sub/mk/Makefile")}
+
+
+@pytest.mark.parametrize("case", list(ENTRY_MAKEFILES))
+def test_v2_makefiles_set_by_the_entry(tmp_path: Path, case: str) -> None:
+    """GNU make reads the makefiles ``MAKEFILES`` names before the others (the manual, "The
+    Variable MAKEFILES"; a command-line variable too): the session's ``MAKEFILES`` is
+    guarded (held, after ``make -C sub`` too), one the entry sets (a make variable, an
+    assignment, ``env``, ``export``) is not. Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp
+    src/mk <file>`` (``$(shell touch zz)``) is allowed, the entry runs the payload."""
+    needs("env", "make")
+    entry, target = ENTRY_MAKEFILES[case]
+    denied = _case(tmp_path, entry, target, None, "$(shell touch zz)\n",
+                   {"mk/keep": "", "sub/mk/keep": ""})
+    assert denied is not None, "the hook allows a makefile MAKEFILES names"
+
+
+_open("test_v2_makefiles_set_by_the_entry",
+      "MAKEFILES set by the entry (make variable, assignment, env, export) is not read: the "
+      "makefile it names is left writable", *ENTRY_MAKEFILES)
+
+
 def test_bash_is_real() -> None:
     """The review's oracle is GNU bash (``BASHOPTS``, ``cdable_vars``, ``<(…)``)."""
     needs("bash")
