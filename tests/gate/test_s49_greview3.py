@@ -270,13 +270,11 @@ _open("test_f1_a_failed_cd_is_read_as_a_move",
 # --- E1: a relative PYTHONPATH read from the call's folder, not the folder python runs in ----
 
 
-#: Each case: the entry, and the session's extra values (``PYTHONPATH=lib``, relative).
+#: Each case: the entry, and the session's extra values (``PYTHONPATH=lib``, relative). (A
+#: ``cd sub &&`` before python is the documented residual, s47-greview2 E3: not filed.)
 PYTHONPATHS = {"session-env-C": ("env -C sub python3 -c pass", {"PYTHONPATH": "lib"}),
-               "session-cd": ("cd sub && python3 -c pass", {"PYTHONPATH": "lib"}),
-               "session-bash-c": ("bash -c 'cd sub && python3 -c pass'", {"PYTHONPATH": "lib"}),
-               "assigned-env-C": ("env -C sub PYTHONPATH=lib python3 -c pass", {}),
-               "assigned-cd": ("cd sub && PYTHONPATH=lib python3 -c pass", {}),
-               "exported-cd": ("export PYTHONPATH=lib; cd sub && python3 -c pass", {})}
+               "session-env-C-second": ("env -C sub python3 -c pass",
+                                        {"PYTHONPATH": "/nonexistent:lib"})}
 
 
 @pytest.mark.parametrize("case", list(PYTHONPATHS))
@@ -284,7 +282,8 @@ def test_e1_a_relative_pythonpath_after_a_folder_move(tmp_path: Path, case: str)
     """python imports ``sitecustomize`` from ``sys.path`` at start, ``PYTHONPATH``'s folders
     first, a relative one from python's own folder (``sub/lib``). The gate guards ``lib/``
     of the call's folder (``python3 -c pass`` with the session's ``PYTHONPATH=lib`` holds,
-    as ``BASH_ENV`` and ``NODE_OPTIONS`` after ``env -C sub`` do), not ``sub/lib/``. Plan
+    as ``BASH_ENV`` and ``NODE_OPTIONS`` after ``env -C sub`` do, s49-gfix2's folders the
+    plan's programs run in), not ``sub/lib/``. Plan
     ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/lib/sitecustomize.py`` is allowed, the
     entry runs the payload."""
     needs("bash", "env", "python3")
@@ -295,8 +294,8 @@ def test_e1_a_relative_pythonpath_after_a_folder_move(tmp_path: Path, case: str)
 
 
 _open("test_e1_a_relative_pythonpath_after_a_folder_move",
-      "a relative PYTHONPATH (the session's, an assignment's) is read from the call's folder, "
-      "not the folder cd or env -C moves python to", *PYTHONPATHS)
+      "the session's relative PYTHONPATH is read from the call's folder, not the folder "
+      "env -C moves python to", *PYTHONPATHS)
 
 
 # --- R1: a runner named by its path is not read by its option table ----------------------------
@@ -338,13 +337,11 @@ _open("test_r1_a_runner_named_by_its_path_moves_make",
 # --- E2: perl's and node's relative library paths after a folder move ----------------------
 
 
-#: Each case: the entry, the module file it loads, the session's values and the payload.
+#: Each case: the entry, the module file it loads, the session's values and the payload
+#: (``cd sub && perl -e 1``: the documented residual, s47-greview2 E3, not filed).
 LIBPATHS = {"perl5lib-env-C": ("env -C sub perl -e 1", "sub/lib/evil.pm",
                                {"PERL5LIB": "lib", "PERL5OPT": "-Mevil"},
                                "system('touch zz'); 1;\n"),
-            "perl5lib-cd": ("cd sub && perl -e 1", "sub/lib/evil.pm",
-                            {"PERL5LIB": "lib", "PERL5OPT": "-Mevil"},
-                            "system('touch zz'); 1;\n"),
             "node-path-env-C": ("env -C sub node -e 'require(\"evil\")'", "sub/lib/evil.js",
                                 {"NODE_PATH": "lib"},
                                 "require('fs').writeFileSync('zz', '')\n")}
@@ -354,9 +351,9 @@ LIBPATHS = {"perl5lib-env-C": ("env -C sub perl -e 1", "sub/lib/evil.pm",
 def test_e2_a_relative_library_path_after_a_folder_move(tmp_path: Path, case: str) -> None:
     """As E1 for perl (``PERL5LIB=lib``, ``PERL5OPT=-Mevil``: ``evil.pm`` loaded at start) and
     node (``NODE_PATH=lib``): the session's relative folder is guarded from the call's folder
-    (``perl -e 1`` holds), not from the folder ``env -C sub`` or ``cd sub`` moves the program
-    to. Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/lib/<module>`` is allowed,
-    the entry runs the payload."""
+    (``perl -e 1`` holds), not from the folder ``env -C sub`` moves the program to. Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/lib/<module>`` is allowed, the entry
+    runs the payload."""
     entry, target, extra, payload = LIBPATHS[case]
     needs("bash", "env", "node" if "node" in entry else "perl")
     denied = _case(tmp_path, entry, target, extra, payload)
@@ -365,7 +362,7 @@ def test_e2_a_relative_library_path_after_a_folder_move(tmp_path: Path, case: st
 
 _open("test_e2_a_relative_library_path_after_a_folder_move",
       "a relative PERL5LIB or NODE_PATH of the session is read from the call's folder, not "
-      "the folder cd or env -C moves the program to", *LIBPATHS)
+      "the folder env -C moves the program to", *LIBPATHS)
 
 
 # --- U1: python's user site from PYTHONUSERBASE ------------------------------------------------
@@ -411,7 +408,9 @@ ENTRY_MAKEFILES = {"make-variable": ("make MAKEFILES=mk/Makefile test", "mk/Make
                    "env": ("env MAKEFILES=mk/Makefile make test", "mk/Makefile"),
                    "export": ("export MAKEFILES=mk/Makefile; make test", "mk/Makefile"),
                    "env-C": ("env -C sub MAKEFILES=mk/Makefile make test", "sub/mk/Makefile"),
-                   "make-C": ("make -C sub MAKEFILES=mk/Makefile test", "sub/mk/Makefile")}
+                   "make-C": ("make -C sub MAKEFILES=mk/Makefile test", "sub/mk/Makefile"),
+                   "allexport": ("set -o allexport; MAKEFILES=mk/Makefile; make test",
+                                 "mk/Makefile")}
 
 
 @pytest.mark.parametrize("case", list(ENTRY_MAKEFILES))
@@ -431,6 +430,51 @@ def test_v2_makefiles_set_by_the_entry(tmp_path: Path, case: str) -> None:
 _open("test_v2_makefiles_set_by_the_entry",
       "MAKEFILES set by the entry (make variable, assignment, env, export) is not read: the "
       "makefile it names is left writable", *ENTRY_MAKEFILES)
+
+
+# --- V3: a start variable set by the entry itself --------------------------------------------
+
+
+SH = "touch zz\n"
+PY = "import os\nos.system('touch zz')\n"
+PL = "system('touch zz'); 1;\n"
+#: Each case: the entry (setting the variable itself), the file the program runs at start, and
+#: the payload there. (The same values in the session's environment are guarded: held.)
+ENTRY_SET = {"bash-env-prefix": ("BASH_ENV=x.sh bash -c true", "x.sh", SH),
+             "bash-env-export": ("export BASH_ENV=x.sh; bash -c true", "x.sh", SH),
+             "bash-env-declare": ("declare -x BASH_ENV=x.sh; bash -c true", "x.sh", SH),
+             "bash-env-allexport": ("set -a; BASH_ENV=x.sh; bash -c true", "x.sh", SH),
+             "bash-env-in-code": ("bash -c 'set -a; BASH_ENV=x.sh; bash -c true'", "x.sh", SH),
+             "pythonpath-prefix": ("PYTHONPATH=lib python3 -c pass", "lib/sitecustomize.py",
+                                   PY),
+             "pythonpath-env": ("env PYTHONPATH=lib python3 -c pass", "lib/sitecustomize.py",
+                                PY),
+             "pythonpath-export": ("export PYTHONPATH=lib; python3 -c pass",
+                                   "lib/sitecustomize.py", PY),
+             "pythonpath-env-C": ("env -C sub PYTHONPATH=lib python3 -c pass",
+                                  "sub/lib/sitecustomize.py", PY),
+             "pythonpath-cd": ("cd sub && PYTHONPATH=lib python3 -c pass",
+                               "sub/lib/sitecustomize.py", PY),
+             "perl5lib-prefix": ("PERL5LIB=lib PERL5OPT=-Mevil perl -e 1", "lib/evil.pm", PL)}
+
+
+@pytest.mark.parametrize("case", list(ENTRY_SET))
+def test_v3_a_start_variable_set_by_the_entry(tmp_path: Path, case: str) -> None:
+    """bash runs ``BASH_ENV``'s file before a ``-c`` script, python imports ``sitecustomize``
+    from ``PYTHONPATH``, perl loads ``PERL5OPT``'s ``-M`` module from ``PERL5LIB``: the
+    session's values are guarded (envpaths), the same values set by the entry (a prefix
+    assignment, ``env``, ``export``, ``declare -x``, ``set -a``) are not (an entry's
+    ``NODE_OPTIONS='--require ./x.js' node -e 0`` holds). Plan ``Bash(<entry>)``, ``Bash(cp
+    *)``: ``cp src/mk <file>`` is allowed, the entry runs the payload."""
+    entry, target, payload = ENTRY_SET[case]
+    needs("bash", "env", "perl" if "perl" in entry else "python3")
+    denied = _case(tmp_path, entry, target, None, payload, {"lib/keep": ""})
+    assert denied is not None, "the hook allows the start file the entry's variable names"
+
+
+_open("test_v3_a_start_variable_set_by_the_entry",
+      "BASH_ENV, PYTHONPATH, PERL5LIB set by the entry itself (prefix, env, export, declare "
+      "-x, set -a) are not read for the files they name", *ENTRY_SET)
 
 
 def test_bash_is_real() -> None:
