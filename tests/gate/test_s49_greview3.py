@@ -477,6 +477,63 @@ _open("test_v3_a_start_variable_set_by_the_entry",
       "-x, set -a) are not read for the files they name", *ENTRY_SET)
 
 
+# --- K2: `time` then `!` before a code's `cd` ------------------------------------------------
+
+
+#: Entries whose ``cd sub`` follows ``time`` and ``!`` together (each alone holds: s49-greview2
+#: K1 closed); the negated ``cd`` succeeds, so ``||``'s (``else``'s) make runs in ``sub``.
+TIMED_BANG = {"bash-c": "bash -c 'time ! cd sub || make test'",
+              "bash-c-p": "bash -c 'time -p ! cd sub || make test'",
+              "bash-c-if": "bash -c 'if time ! cd sub; then :; else make test; fi'",
+              "bash-c-while": "bash -c 'while time ! cd sub; do :; done; make test'",
+              "top": "time ! cd sub || make test"}
+
+
+@pytest.mark.parametrize("case", list(TIMED_BANG))
+def test_k2_time_then_bang_before_the_codes_cd(tmp_path: Path, case: str) -> None:
+    """bash's pipeline grammar is ``[time [-p]] [!] command``: ``time ! cd sub`` moves the
+    shell (the ``!`` only negates the status), and ``|| make test`` runs make in ``sub``. The
+    lead's ``_code_run`` reads past ``time`` or ``!`` alone (``! cd sub || make test`` and
+    ``time cd sub && make test`` hold), not both, at the top level either. Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed, the entry runs
+    the payload."""
+    needs("bash", "make")
+    denied = _case(tmp_path, TIMED_BANG[case], "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder the code moves to"
+
+
+_open("test_k2_time_then_bang_before_the_codes_cd",
+      "`time ! cd sub` (time then !) hides the cd from the folder reading", *TIMED_BANG)
+
+
+# --- C1: a comment's words read as commands --------------------------------------------------
+
+
+#: Entries with a comment holding ``; cd ..`` (or ``&& cd ..``) after ``cd sub``; make, on the
+#: next line, runs in ``sub``.
+COMMENTED = {"bash-c": "bash -c 'cd sub #; cd ..\nmake test'",
+             "bash-c-and": "bash -c 'cd sub # && cd ..\nmake test'",
+             "bash-c-after-semicolon": "bash -c 'cd sub;#; cd ..\nmake test'",
+             "sh-c": "sh -c 'cd sub #; cd ..\nmake test'",
+             "top": "cd sub #; cd ..\nmake test"}
+
+
+@pytest.mark.parametrize("case", list(COMMENTED))
+def test_c1_a_comments_cd_is_read_as_a_move(tmp_path: Path, case: str) -> None:
+    """``#`` starts a comment to the end of the line (bash(1), "COMMENTS"): ``cd sub #; cd
+    ..`` moves to ``sub`` only, and the next line's make runs there. The gate reads the
+    comment's ``cd ..`` as a move back and guards the call's ``Makefile`` (``cd sub # cd ..``
+    without an operator holds). Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk
+    sub/Makefile`` is allowed, the entry runs the payload."""
+    needs("bash", "make")
+    denied = _case(tmp_path, COMMENTED[case], "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_c1_a_comments_cd_is_read_as_a_move",
+      "a comment's `; cd ..` after `cd sub` is read as a move back", *COMMENTED)
+
+
 def test_bash_is_real() -> None:
     """The review's oracle is GNU bash (``BASHOPTS``, ``cdable_vars``, ``<(…)``)."""
     needs("bash")
