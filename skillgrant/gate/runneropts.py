@@ -149,13 +149,12 @@ def entry_run(words: list[str]) -> tuple[str | None, list[str]]:
             words = _plain(words)
             continue
         folder, inner = _runner(words[0], words[1:])
-        if folder is not None:
-            moved = folder if moved is None or folder[:1] == "/" else f"{moved}/{folder}"
-        if words[0] == "gdb" and inner[:1] and (inner[0] in RUNNERS or family(inner[0]) == "shell"):
-            raise ValueError(f"the plan's entry runs {inner[0]!r} under gdb, whose program's "
-                             "folder the gate does not read there")  # (s49-greview2 G3)
-        if words[0] == "gdb":
-            break  # (its words stay: what each names, as a runner's, planprograms)
+        moved = _joined(moved, folder)
+        if words[0] == "gdb":  # (its words stay: what each names, as a runner's, planprograms)
+            if inner[:1] and (inner[0] in RUNNERS or family(inner[0]) == "shell"):
+                raise ValueError(f"the plan's entry runs {inner[0]!r} under gdb, whose "
+                                 "program's folder the gate does not read there")  # (G3)
+            break
         words = inner
     if words and family(words[0]) == "shell":
         return _code_run(moved, words)
@@ -170,9 +169,14 @@ def _code_run(moved: str | None, words: list[str]) -> tuple[str | None, list[str
     if code is words:
         return moved, words
     folder, code = entry_run(list(itertools.dropwhile(RESERVED.__contains__, code)))
-    if folder is not None:
-        moved = folder if moved is None or folder[:1] == "/" else f"{moved}/{folder}"
-    return moved, code
+    return _joined(moved, folder), code
+
+
+def _joined(moved: str | None, folder: str | None) -> str | None:
+    """The folder ``folder`` names from ``moved`` (relative to the call's; None: none)."""
+    if folder is None:
+        return moved
+    return folder if moved is None or folder[:1] == "/" else f"{moved}/{folder}"
 
 
 def _plain(words: list[str]) -> list[str]:
@@ -190,8 +194,8 @@ def _plain(words: list[str]) -> list[str]:
 def _runner(name: str, args: list[str]) -> tuple[str | None, list[str]]:
     """The folder runner ``name`` moves to and the words it runs, from its ``args`` (gdb's,
     su's, runuser's options read past their operands too: getopt permutes them)."""
-    spec, chdir, split, rest = _SPECS[name]
-    table = _TABLES.get(name) or _TABLES.setdefault(name, table_of(spec))
+    _, chdir, split, rest = _SPECS[name]
+    table = _table(name)
     folder: str | None = None
     args = _prepared(name, list(args))
     operands: list[str] = []
@@ -354,12 +358,17 @@ def runner_reads(region: list[str], word: str) -> bool:
     review s43 P2c's rows pay where the program's folder is guarded: s48-greview S7)."""
     names: set[str] = set()
     folders: set[str] = set()
-    for name in region:
-        spec, chdir = _SPECS.get(name, ("", ""))[:2]
-        for token in spec.split():
-            spelled = {f"-{part}" if len(part) == 1 else f"--{part}"
-                       for part in token.rstrip("=?").split("/")}
-            names |= spelled
-            folders |= spelled if token.rstrip("=?").endswith(chdir) and chdir else set()
+    for name in (n for n in region if n in _SPECS):
+        table, chdir = _table(name), _SPECS[name][1]
+        for given, option in [*(("-" + s, o) for s, o in table.shorts.items()),
+                              *(("--" + n, o) for n, o in table.longs.items())]:
+            names.add(given)
+            if chdir and option == chdir:
+                folders.add(given)
     return all(w == word and (w in RUNNERS or w in names or (at and region[at - 1] in folders))
                for at, w in enumerate(region) if word in w)
+
+
+def _table(name: str) -> Table:
+    """Runner ``name``'s option table (``_SPECS``), built the first time it is asked for."""
+    return _TABLES.get(name) or _TABLES.setdefault(name, table_of(_SPECS[name][0]))
