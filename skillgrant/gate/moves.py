@@ -29,7 +29,7 @@ _MOVES: Final = frozenset({"cd", "pushd", "-C", "--chdir", "--directory", "--git
                            "--wd", "--cd", "-cd", "--working-directory",
                            "--prefix"})  # (npm's `--prefix DIR`: the package's root, M9)
 #: Of those, the long options a getopt_long program (env, make) takes by a prefix too.
-_LONG_MOVES: Final = ("--chdir", "--directory", "--working-directory")
+_LONG_MOVES: Final = ("--chdir", "--directory", "--working-directory", "--wd")
 #: Programs whose ``-w`` moves the folder they run their program in (``unshare -w ..``: M3).
 _W_MOVES: Final = frozenset({"unshare", "nsenter"})
 #: Of those, the ones that give git its repository or working tree by name.
@@ -37,8 +37,7 @@ _NAMED: Final = frozenset({"--git-dir", "--work-tree", "GIT_DIR", "GIT_WORK_TREE
                            "GIT_COMMON_DIR"})
 #: An operand naming a folder as it is written (no expansion, no operator).
 _LITERAL: Final = re.compile(r"[\w./+@,:=-]+")
-#: Folders a command is followed into at most; quoted texts read as commands, how deep.
-_MAX_TARGETS: Final = 16
+#: How deep quoted texts are read as commands.
 _MAX_NESTING: Final = 3
 
 
@@ -57,15 +56,7 @@ def command_words(text: str) -> list[list[str]]:
 
 @functools.lru_cache(maxsize=64)
 def _command_words(text: str, depth: int) -> tuple[tuple[str, ...], ...]:
-    lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    lexer.commenters = ""
-    words: list[str] = []
-    for word in lexer:
-        name, equals, value = word.partition("=")
-        name = _long_move(name)  # `env --chd=..`: getopt_long's prefixes (review s43 M2)
-        words += [name, value] if equals and name in _MOVES else [name if name in _MOVES
-                                                                  else word]
+    words = _words(text)
     found = [tuple(words)]
     if depth < _MAX_NESTING:
         for word in words:
@@ -77,6 +68,20 @@ def _command_words(text: str, depth: int) -> tuple[tuple[str, ...], ...]:
                     if _MAY_MOVE.search(_UNQUOTED.sub("", word)):  # unless it may hide a
                         raise  # move however the quotes pair
     return tuple(found)
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text`` as sh splits them, a move's ``--opt=value`` split at its ``=``."""
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    words: list[str] = []
+    for word in lexer:
+        name, equals, value = word.partition("=")
+        name = _long_move(name)  # `env --chd=..`: getopt_long's prefixes (review s43 M2)
+        words += [name, value] if equals and name in _MOVES else [name if name in _MOVES
+                                                                  else word]
+    return words
 
 
 #: What a word read again must hold to move a folder (``_moves``' words, an expansion),
@@ -105,7 +110,7 @@ def git_folders(text: str, directory: str) -> list[str] | str:
     (a ``cd`` after a ``cd``), the home folder after a ``cd`` without operand, and each
     folder a word names that holds a ``.git``; [] when no program of the text runs git. Why
     not, when a folder cannot be named (a variable, a pattern, ``cd -``, ``CDPATH``,
-    ``-execdir``, an open quote) or there are more than ``_MAX_TARGETS``."""
+    ``-execdir``, an open quote) or there are more than ``MAX_FOLDERS``."""
     try:
         commands = command_words(text)
     except ValueError as e:
@@ -126,57 +131,134 @@ def git_folders(text: str, directory: str) -> list[str] | str:
 
 def moved_folders(text: str, directory: str) -> list[str] | str:
     """``directory`` and each folder a move of ``text`` names, read from each folder found
-    before it (a ``cd`` after a ``cd``), the home folder after a ``cd`` without operand; why
-    not, as ``git_folders``."""
-    try:
-        commands = command_words(text)
-    except ValueError as e:
-        return f"the gate cannot read the command's words ({e})"
+    before it (a ``cd`` after a ``cd``, kept too: the move may fail, or move a subshell or a
+    child only), the home folder after a ``cd`` without operand; why not, as ``git_folders``
+    (``folder_moves``)."""
+    moves = folder_moves(text)
+    if isinstance(moves, str):
+        return moves
     folders = [directory]
-    for words in commands:
-        try:
-            found = _moves(words, folders)
-        except ValueError as e:  # (``_home``)
-            return str(e)
-        if found is not None:
-            return found
-    return folders
-
-
-def _moves(words: list[str], folders: list[str]) -> str | None:
-    """Adds to ``folders`` each folder a move of ``words`` names; why not, as
-    ``git_folders``."""
-    if "CDPATH" in words or any(w.startswith("CDPATH=") for w in words):  # N3
-        return "CDPATH may send a 'cd' to a folder the gate cannot name"
-    for at, word in enumerate(words):
-        if word == "-execdir" or word == "popd" or (
-                "{" in word and _MOVES.intersection(braced(word))):  # `{cd,} ..` (s44 M4)
-            return f"{word!r} runs git in a folder the gate cannot name"
-        if word[:2] == "-w" and _W_MOVES.intersection(w.rsplit("/", 1)[-1] for w in words[:at]):
-            word = "-C" + word[2:]  # `unshare -w ..`, `nsenter -w..`: read as `-C` (M3)
-        cluster = _C_CLUSTER.fullmatch(word)  # `env -Cdir`, `env -vC..`, `env -vC ..` (M2)
-        attached = cluster is not None and bool(cluster.group(1))
-        word = "-C" if cluster is not None and not attached else word
-        if word not in _MOVES and not attached:
-            continue
-        if word in ("cd", "pushd") and os.environ.get("CDPATH"):
-            return "CDPATH may send a 'cd' to a folder the gate cannot name"
-        following = words[at + 1:at + 2] if word not in ("cd", "pushd") else [
-            w for w in words[at + 1:] if w != "--" and not _CD_OPTIONS.fullmatch(w)]
-        operand = cluster.group(1) if attached and cluster else next(iter(following), "")
-        if (not operand or operand in _OPERATORS) and word in ("cd", "pushd"):
-            folders.append(_home(words))  # no operand: the home folder
-            continue
-        if _LITERAL.fullmatch(operand) is None or operand == "-" or (
-                word == "pushd" and operand[:1] in "+-"):  # `xargs git -C`, `{}`, `pushd -n`
-            return f"git may run in a folder the gate cannot name ({word} {operand})"
+    for operand in moves:
+        if "$" in operand or _PATTERNED.search(operand):
+            return f"git may run in a folder the gate cannot name ({operand})"
         # bash's `cd` reads `..` from the path as written, git's `-C` from the real one
         folders += [form for f in list(folders) for form in (
             os.path.normpath(os.path.join(f, operand)), fs.realpath(os.path.join(f, operand)))]
         folders[:] = list(dict.fromkeys(folders))
-        if len(folders) > _MAX_TARGETS:
-            return f"git may run in more than {_MAX_TARGETS} folders the command names"
-    return None
+        if len(folders) > MAX_FOLDERS:
+            return f"git may run in more than {MAX_FOLDERS} folders the command names"
+    return folders
+
+
+def folder_moves(text: str) -> tuple[str, ...] | str:
+    """The operand of each move of ``text`` (``cd``, ``pushd``, ``-C``, ``--chdir``, …), in
+    text order, a quoted word's code read as a command in its place (``bash -c 'cd sub'``),
+    a comment's words too, the home folder for a ``cd`` without one; an operand holding ``$``
+    or a pattern as it is (the caller decides). Why not, where a move cannot be named: ``CDPATH``,
+    ``-execdir``, ``popd``, ``cd -``, a pattern, an open quote, code nested too deep, bash's
+    ``cdable_vars`` (``cd NAME`` moves to ``$NAME``), a relative move a loop, a function or a
+    trap may make again (session 50)."""
+    try:
+        text = folded(text)
+        found = [m for read in (text, *([text.replace("\\\n", "\n")] if "\\\n" in text
+                                        else [])) for m in _operands(read, 0)]
+    except _Unnamed as e:
+        return str(e)
+    except ValueError as e:
+        return f"the gate cannot read the command's words ({e})"
+    moves = tuple(m for m in found if m != _REPEAT)
+    if not moves:
+        return ()
+    if _REPEAT in found and any(m[:1] != "/" for m in moves):
+        return "a loop, a function or a trap may repeat a relative folder move"
+    unquoted = _UNQUOTED.sub("", text)
+    if _CDABLE.search(unquoted) or "$'" in text or "cdable_vars" in os.environ.get(
+            "BASHOPTS", ""):
+        return "bash's cdable_vars may send a 'cd' to a variable's folder"
+    if os.path.expanduser("~") in moves and "HOME" in unquoted:
+        return "'cd' goes to a home folder the command may set"
+    return moves
+
+
+#: The folders a command's moves are followed into at most (their closure).
+MAX_FOLDERS: Final = 16
+#: Words that may run a move again (a loop, a function, a trap's code; ``()``: a function).
+_REPEATS: Final = frozenset({"for", "while", "until", "select", "function", "trap", "()"})
+_REPEAT: Final = "\0"
+#: What may set (or spell) bash's cdable_vars once quotes are gone.
+_CDABLE: Final = compile_on_use(r"shopt|BASHOPTS|cdable")
+
+
+#: A pattern's characters (``cd *``; ``$``: a variable's folder).
+_PATTERNED: Final = compile_on_use(r"[*?\[]")
+
+
+class _Unnamed(ValueError):
+    """A move whose folder the gate cannot name (the reason)."""
+
+
+@functools.lru_cache(maxsize=64)
+def _operands(text: str, depth: int) -> tuple[str, ...]:
+    """``folder_moves``' operands of ``text`` (``_REPEAT`` for a loop's, a function's or a
+    trap's word), ``depth`` levels of quoted code in; ``_Unnamed`` for a move it cannot name."""
+    words = _words(text)
+    found: list[str] = []
+    for at, word in enumerate(words):
+        if word in _REPEATS or (word == "(" and words[at + 1:at + 2] == [")"]):
+            found.append(_REPEAT)
+        operand = _move_at(words, at)
+        found += [operand] if operand is not None else []
+        inner = word.replace("$(", " ").replace("`", " ")
+        if not _REREAD.search(word) or inner == text:
+            continue
+        if depth >= _MAX_NESTING and _MAY_MOVE.search(word):
+            raise _Unnamed(f"a move in code nested more than {_MAX_NESTING} deep ({word!r})")
+        if depth >= _MAX_NESTING:
+            continue
+        try:
+            found += _operands(inner, depth + 1)
+        except _Unnamed:
+            raise
+        except ValueError:  # a quote that is data, unless it may hide a move
+            if _MAY_MOVE.search(_UNQUOTED.sub("", word)):
+                raise
+    return tuple(found)
+
+
+def _move_at(words: list[str], at: int) -> str | None:
+    """The operand of the move ``words[at]`` starts, None where it starts none; ``_Unnamed``
+    where its folder cannot be named."""
+    word = words[at]
+    if word == "CDPATH" or word.startswith("CDPATH="):  # N3
+        raise _Unnamed("CDPATH may send a 'cd' to a folder the gate cannot name")
+    if word in ("-execdir", "-okdir", "popd") or (
+            "{" in word and _MOVES.intersection(braced(word))):  # `{cd,} ..` (s44 M4)
+        raise _Unnamed(f"{word!r} runs git in a folder the gate cannot name")
+    before = {w.rsplit("/", 1)[-1] for w in words[:at]}
+    if (word[:2] == "-w" and _W_MOVES.intersection(before)) or (
+            word[:2] == "-D" and "sudo" in before):
+        word = "-C" + word[2:]  # `unshare -w ..`, `nsenter -w..`, `sudo -D ..`: `-C` (M3)
+    cluster = _C_CLUSTER.fullmatch(word)  # `env -Cdir`, `env -vC..`, `env -vC ..` (M2)
+    attached = cluster is not None and bool(cluster.group(1))
+    word = "-C" if cluster is not None and not attached else word
+    if word not in _MOVES and not attached:
+        return None
+    if word in ("cd", "pushd") and os.environ.get("CDPATH"):
+        raise _Unnamed("CDPATH may send a 'cd' to a folder the gate cannot name")
+    following = words[at + 1:at + 2] if word not in ("cd", "pushd") else [
+        w for w in words[at + 1:] if w != "--" and not _CD_OPTIONS.fullmatch(w)]
+    operand = cluster.group(1) if attached and cluster else next(iter(following), "")
+    if (not operand or operand in _OPERATORS or operand == "~") and word in ("cd", "pushd"):
+        try:
+            return _home(words)  # no operand: the home folder
+        except ValueError as e:
+            raise _Unnamed(str(e)) from None
+    if "$" in operand or _PATTERNED.search(operand):
+        return operand  # (a plan entry's `cd *`: the caller decides)
+    if _LITERAL.fullmatch(operand) is None or operand == "-" or (
+            word == "pushd" and operand[:1] in "+-"):  # `xargs git -C`, `{}`, `pushd -n`
+        raise _Unnamed(f"git may run in a folder the gate cannot name ({word} {operand})")
+    return operand
 
 
 def _home(words: list[str]) -> str:
