@@ -166,14 +166,14 @@ def folder_moves(text: str) -> tuple[str, ...] | str:
         return str(e)
     except ValueError as e:
         return f"the gate cannot read the command's words ({e})"
-    moves = tuple(m for m in found if m != _REPEAT)
+    moves = tuple(m for m in found if m not in (_REPEAT, _DOUBT))
     if not moves:
         return ()
     if _REPEAT in found and any(m[:1] != "/" for m in moves):
         return "a loop, a function or a trap may repeat a relative folder move"
     unquoted = _UNQUOTED.sub("", text)
-    if _CDABLE.search(unquoted) or "$'" in text or "cdable_vars" in os.environ.get(
-            "BASHOPTS", ""):
+    if _DOUBT in found or _CDABLE.search(unquoted) or _ANSI_ESCAPE.search(text) or \
+            "cdable_vars" in os.environ.get("BASHOPTS", ""):
         return "bash's cdable_vars may send a 'cd' to a variable's folder"
     if os.path.expanduser("~") in moves and "HOME" in unquoted:
         return "'cd' goes to a home folder the command may set"
@@ -182,11 +182,22 @@ def folder_moves(text: str) -> tuple[str, ...] | str:
 
 #: The folders a command's moves are followed into at most (their closure).
 MAX_FOLDERS: Final = 16
-#: Words that may run a move again (a loop, a function, a trap's code; ``()``: a function).
-_REPEATS: Final = frozenset({"for", "while", "until", "select", "function", "trap", "()"})
+#: Commands that may run a move again (a loop, a function, a trap's code that may move), a
+#: function's ``()``; what ``_operands`` gives for one, and for a command it cannot name
+#: (``$A -s $B``: it may set cdable_vars).
+_REPEATS: Final = frozenset({"for", "while", "until", "select", "function", "trap"})
+_FUNCTION: Final = (["()"], ["(", ")"])
 _REPEAT: Final = "\0"
-#: What may set (or spell) bash's cdable_vars once quotes are gone.
+_DOUBT: Final = "\0?"
+#: Words after which a word is a command's name (operators, reserved words, ``eval``, …).
+_LEADS: Final = frozenset({";", "&&", "||", "|", "&", "|&", "(", "{", "}", ")", ";;", "do",
+                           "then", "else", "elif", "!", "time", "eval", "builtin", "command",
+                           "exec"})
+#: What may set (or spell) bash's cdable_vars once quotes are gone; an ANSI-C escape.
 _CDABLE: Final = compile_on_use(r"shopt|BASHOPTS|cdable")
+_ANSI_ESCAPE: Final = compile_on_use(r"\$'[^']*\\")
+_ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
+_NEWLINE: Final = compile_on_use(r"(?<!\\)\n")
 
 
 #: A pattern's characters (``cd *``; ``$``: a variable's folder).
@@ -201,11 +212,15 @@ class _Unnamed(ValueError):
 def _operands(text: str, depth: int) -> tuple[str, ...]:
     """``folder_moves``' operands of ``text`` (``_REPEAT`` for a loop's, a function's or a
     trap's word), ``depth`` levels of quoted code in; ``_Unnamed`` for a move it cannot name."""
-    words = _words(text)
+    words = _words(_NEWLINE.sub(" ; ", text))  # (a line ends a command: `cd` ⏎ `make`)
     found: list[str] = []
     for at, word in enumerate(words):
-        if word in _REPEATS or (word == "(" and words[at + 1:at + 2] == [")"]):
-            found.append(_REPEAT)
+        if _leads(words, at) and (word in _REPEATS or words[at + 1:at + 3] in _FUNCTION or
+                                  words[at + 1:at + 2] in _FUNCTION) and (
+                word != "trap" or any(_MAY_MOVE.search(w) for w in words[at + 1:at + 3])):
+            found.append(_REPEAT)  # (a trap whose code may move: its code, or `-p`'s next)
+        elif _leads(words, at) and "$" in word and not _ASSIGNMENT.match(word):
+            found.append(_DOUBT)
         operand = _move_at(words, at)
         found += [operand] if operand is not None else []
         inner = word.replace("$(", " ").replace("`", " ")
@@ -223,6 +238,13 @@ def _operands(text: str, depth: int) -> tuple[str, ...]:
             if _MAY_MOVE.search(_UNQUOTED.sub("", word)):
                 raise
     return tuple(found)
+
+
+def _leads(words: list[str], at: int) -> bool:
+    """Whether ``words[at]`` is a command's name (past its assignments)."""
+    while at and _ASSIGNMENT.match(words[at - 1]):
+        at -= 1
+    return not at or words[at - 1] in _LEADS
 
 
 def _move_at(words: list[str], at: int) -> str | None:
