@@ -182,10 +182,10 @@ def folder_moves(text: str) -> tuple[str, ...] | str:
 
 #: The folders a command's moves are followed into at most (their closure).
 MAX_FOLDERS: Final = 16
-#: Commands that may run a move again (a loop, a function, a trap's code that may move), a
-#: function's ``()``; what ``_operands`` gives for one, and for a command it cannot name
-#: (``$A -s $B``: it may set cdable_vars).
-_REPEATS: Final = frozenset({"for", "while", "until", "select", "function", "trap"})
+#: The loops, which may make a move in them again (so may a function, a trap's code), a
+#: function's ``()``; what ``_operands`` gives for a move made again, and for a command it
+#: cannot name (``$A -s $B``: it may set cdable_vars).
+_LOOPS: Final = frozenset({"for", "while", "until", "select"})
 _FUNCTION: Final = (["()"], ["(", ")"])
 _REPEAT: Final = "\0"
 _DOUBT: Final = "\0?"
@@ -210,34 +210,47 @@ class _Unnamed(ValueError):
 
 @functools.lru_cache(maxsize=64)
 def _operands(text: str, depth: int) -> tuple[str, ...]:
-    """``folder_moves``' operands of ``text`` (``_REPEAT`` for a loop's, a function's or a
-    trap's word), ``depth`` levels of quoted code in; ``_Unnamed`` for a move it cannot name."""
+    """``folder_moves``' operands of ``text`` (``_REPEAT`` where a move may be made again: in
+    a loop, a function, a trap's code; ``_DOUBT`` for a command it cannot name), ``depth``
+    levels of quoted code in; ``_Unnamed`` for a move it cannot name."""
     words = _words(_NEWLINE.sub(" ; ", text))  # (a line ends a command: `cd` ⏎ `make`)
     found: list[str] = []
+    loops = 0  # (how many loops the word is in: from `for`/`while`/… to their `done`)
     for at, word in enumerate(words):
-        if _leads(words, at) and (word in _REPEATS or words[at + 1:at + 3] in _FUNCTION or
-                                  words[at + 1:at + 2] in _FUNCTION) and (
-                word != "trap" or any(_MAY_MOVE.search(w) for w in words[at + 1:at + 3])):
+        lead = _leads(words, at)
+        loops = loops + 1 if lead and word in _LOOPS else max(
+            0, loops - 1) if lead and word == "done" else loops
+        if lead and (word == "function" or words[at + 1:at + 3] in _FUNCTION or
+                     words[at + 1:at + 2] in _FUNCTION or (word == "trap" and any(
+                         _MAY_MOVE.search(w) for w in words[at + 1:at + 3]))):
             found.append(_REPEAT)  # (a trap whose code may move: its code, or `-p`'s next)
-        elif _leads(words, at) and "$" in word and not _ASSIGNMENT.match(word):
+        elif lead and "$" in word and not _ASSIGNMENT.match(word) and (
+                depth == 0 or len(words) > 1):  # (not a word read again alone: `echo $f`)
             found.append(_DOUBT)
         operand = _move_at(words, at)
-        found += [operand] if operand is not None else []
-        inner = word.replace("$(", " ").replace("`", " ")
-        if not _REREAD.search(word) or inner == text:
-            continue
-        if depth >= _MAX_NESTING and _MAY_MOVE.search(word):
-            raise _Unnamed(f"a move in code nested more than {_MAX_NESTING} deep ({word!r})")
-        if depth >= _MAX_NESTING:
-            continue
-        try:
-            found += _operands(inner, depth + 1)
-        except _Unnamed:
-            raise
-        except ValueError:  # a quote that is data, unless it may hide a move
-            if _MAY_MOVE.search(_UNQUOTED.sub("", word)):
-                raise
+        more = [*([operand] if operand is not None else []), *_nested(word, text, depth)]
+        found += [*more, *([_REPEAT] if loops and set(more) - {_REPEAT, _DOUBT} else [])]
     return tuple(found)
+
+
+def _nested(word: str, text: str, depth: int) -> tuple[str, ...]:
+    """``_operands`` of the word ``word`` of ``text`` read again as a command (quoted code,
+    a substitution's), ``depth`` levels in; () for a word that holds none."""
+    inner = word.replace("$(", " ").replace("`", " ")
+    if not _REREAD.search(word) or inner == text:
+        return ()
+    if depth >= _MAX_NESTING and _MAY_MOVE.search(word):
+        raise _Unnamed(f"a move in code nested more than {_MAX_NESTING} deep ({word!r})")
+    if depth >= _MAX_NESTING:
+        return ()
+    try:
+        return _operands(inner, depth + 1)
+    except _Unnamed:
+        raise
+    except ValueError:  # a quote that is data, unless it may hide a move
+        if _MAY_MOVE.search(_UNQUOTED.sub("", word)):
+            raise
+    return ()
 
 
 def _leads(words: list[str], at: int) -> bool:
