@@ -100,8 +100,12 @@ def folders_of(entry: str, text: str) -> tuple[str, ...]:
     if isinstance(moves, str):
         raise ValueError(f"the plan's entry {entry!r} runs its programs in a folder the gate "
                          f"cannot name: {moves}")
-    folders = [""]
+    folders, skill = [""], False
     for operand in moves:
+        skill = skill or "CLAUDE_SKILL_DIR" in operand
+        if skill and ".." in operand.split("/"):  # (out of the skill's folder)
+            raise ValueError(f"the plan's entry {entry!r} moves out of the skill's folder "
+                             f"({operand!r}), to a folder the gate does not guard")
         if unnamed(operand):  # (`planprograms`; the skill's folder: guarded whole)
             continue
         folders += [os.path.join(f, operand) for f in folders]

@@ -45,7 +45,8 @@ def test_a_bare_cd_is_the_sessions_home(monkeypatch: pytest.MonkeyPatch) -> None
     "trap 'cd sub' DEBUG; make", "shopt -s cdable_vars; cd d && make",
     "bash -O cdable_vars -c 'cd d && make'", "A=shopt; $A -s cdable_vars; cd d && make",
     "env -S-Csub make", "cd $X; make", "cd * && make",
-    "cd a; cd b; cd c; cd d; cd e; make"])
+    "cd a; cd b; cd c; cd d; cd e; make", "cd ${CLAUDE_SKILL_DIR}/.. && make",
+    "cd ${CLAUDE_SKILL_DIR}; cd ..; make"])
 def test_a_move_the_gate_cannot_name_refuses_the_plan(entry: str) -> None:
     with pytest.raises(ValueError, match="entry"):
         plan_programs((f"Bash({entry})", "Bash(cp *)"))
