@@ -13,6 +13,7 @@ import itertools
 import os
 
 from ..lazy import compile_on_use
+from .entryvars import entry_values
 from .environment import values
 from .planpaths import (
     FAMILIES,
@@ -95,6 +96,7 @@ def _plan_programs(entries: tuple[str, ...], values: tuple[str, ...]) -> tuple[s
                 rest = rest.replace("${" + name + "}", value).replace("$" + name, value)
         if tool.strip() not in ("Bash", "Shell", "PowerShell"):
             continue
+        found += entry_values(entry, rest.rstrip(")").removesuffix(":*"))  # (s50-gfix2)
         found += _entry_paths(entry, _QUOTES.sub("", rest.rstrip(")").removesuffix(":*")))
     # (the call's folder itself, a script's there: not guarded whole, docs/call-gate.md)
     unique = dict.fromkeys(found)
