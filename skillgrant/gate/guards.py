@@ -41,7 +41,7 @@ from .nodeworkspaces import workspaces
 from .planpaths import MARKED, MODULES, SETTINGS, WORKSPACES
 from .startpaths import start_paths
 from .starttables import MANIFESTS
-from .startvars import start_values
+from .startvars import collect_folders, start_values
 from .writers import braced, clone_word, composer, into_git
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -206,8 +206,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     # Claude Code's managed settings (a `disableAllHooks` there switches every hook off)
     items += [("/etc/claude-code", True), ("/Library/Application Support/ClaudeCode", True)]
     # the user's settings where CLAUDE_CONFIG_DIR moves them (review s40 R10)
-    items += [(os.environ["CLAUDE_CONFIG_DIR"], True)] if os.environ.get("CLAUDE_CONFIG_DIR") \
-        else []
+    items.append((os.environ.get("CLAUDE_CONFIG_DIR") or "", True))
     items += [(os.environ[name], name == "GIT_DIR") for name in ("GIT_DIR", "GIT_CONFIG_GLOBAL")
               if os.environ.get(name)]
     items.append((os.path.dirname(os.path.dirname(os.path.abspath(__file__))), True))
@@ -236,7 +235,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
                    tops=frozenset(reals[top] for top in tops), loose=loose,
                    modules=frozenset(posixpath.normpath(reals[m]) for m in modules),
-                   walked=walked, planned=lambda: only_planned(planned, [
+                   walked=walked, collected=collect_folders(named, list(roots)),
+                   planned=lambda: only_planned(planned, [
                        (p, t) for p, t in (*items, *local, *programs, *local_programs) if p],
                        reals))
 

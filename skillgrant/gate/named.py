@@ -19,6 +19,7 @@ from ..lazy import compile_on_use
 from . import files as fs
 from .moves import moved_folders
 from .placed import fold, in_worktree, mirrored, shadows
+from .testfiles import collected
 from .writers import BASH_CLASS, braced
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -34,10 +35,9 @@ GUARDED: ContextVar[tuple[tuple[str, bool], ...]] = ContextVar("guarded", defaul
 
 
 def guarded_path(path: str) -> str | None:
-    """The guarded file or folder ``path`` is, lies in, or (a file) is a hard link to; None
-    when it is none of them (the first of ``GUARDED`` that it is). A path that cannot be
-    examined is its own answer. A path inside any ``.git`` folder is its own answer too, when
-    something is guarded (review s41 N1: a nested repository's configuration and hooks)."""
+    """The first of ``GUARDED`` ``path`` is, lies in, or (a file) is a hard link to, or None.
+    A path that cannot be examined, or inside a ``.git`` folder (when something is guarded:
+    s41 N1, a nested repository's configuration and hooks), is its own answer."""
     if GUARDED.get() and "/.git/" in fold(path) + "/":
         return path
     return _indexed().find(path, files_only=False)
@@ -126,9 +126,9 @@ class Index:
                 places.append(at)
         if places:
             return self.guards[min(places)][0]
-        if not files_only and ((self.modules and shadows(path, self.modules)) or (
-                self.walked and not self.walked.isdisjoint(key.split("/")))):
-            return path  # (a settings folder found walking up, at any depth: s44 P10)
+        if not files_only and ((self.modules and shadows(path, self.modules)) or collected(
+                key, self.guards) or (self.walked and not self.walked.isdisjoint(key.split("/")))):
+            return path  # (a test collected below; a settings folder found walking up: s44 P10)
         found = fs.identity(path)
         if found is None:
             return None

@@ -17,6 +17,7 @@ from .envpaths import named_paths
 from .homefiles import MOVED_CODE
 from .named import above
 from .planpaths import RUNS_IN
+from .testfiles import test_folders
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -47,6 +48,12 @@ def run_folders(named: tuple[str, ...], roots: list[str], marks: str) -> list[st
     moved = [p[1:] for p in named if p[:1] == marks]
     return list(dict.fromkeys([*roots, *(os.path.normpath(os.path.join(r, m))
                                          for m in moved for r in roots)]))
+
+
+def collect_folders(named: tuple[str, ...], roots: list[str]) -> frozenset[str]:
+    """``testfiles.test_folders`` of the folders the plan's programs run in (s49-greview2
+    C2, U1)."""
+    return test_folders(named, run_folders(named, [os.path.abspath(f) for f in roots], RUNS_IN))
 
 
 def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],

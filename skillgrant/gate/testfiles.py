@@ -1,0 +1,56 @@
+"""The test files a test runner finds by itself below the folder it runs in (issue 29, review
+s49-greview2 C2, U1): ``pytest`` without a path collects the folder recursively, importing
+each ``conftest.py`` and each ``test_*.py``/``*_test.py`` (its default ``python_files``) with
+their packages' ``__init__.py``; ``python -m unittest`` without a name is ``discover -s . -p
+'test*.py'``, importing each ``test*.py`` of the folder and of each package below it. A
+runner of any program (``make``, ``tox``, a node runner) may run either. What they import is
+a file of those names at any depth below each folder the plan's programs run in, and its
+cached bytecode (``__pycache__/NAME.*.pyc``, a ``NAME.pyc`` beside it): ``named.Index`` guards
+them by name (``collected``), as no list of items can name a file not there yet. An Edit
+grant covers them (``named.planned_only``: a plan's program reads them).
+
+The settings that move what pytest collects (``python_files``, ``testpaths``, ``-p``) are in
+files already guarded (``^pytest.ini``, ``^pyproject.toml``, …), not read: a project whose
+``python_files`` names other files keeps those writable (docs/decisions.md, residual).
+"""
+
+from __future__ import annotations
+
+from . import files as fs
+from .placed import fold
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: The marks of ``plan_programs`` saying a plan's program collects tests by itself: pytest's
+#: settings (``&pytest``), a runner of any program (``&*``); and the end of the files ``-m
+#: unittest`` runs (``unittest/__main__.py``).
+_COLLECTORS: Final = ("&pytest", "&*")
+_UNITTEST: Final = "unittest/__main__.py"
+
+
+def test_folders(named: tuple[str, ...], folders: list[str]) -> frozenset[str]:
+    """The real paths of ``folders`` (where the plan's programs run) below which tests are
+    collected, when a plan's program (``named``) collects them; none otherwise."""
+    if not any(n in named for n in _COLLECTORS) and not any(n.endswith(_UNITTEST)
+                                                               for n in named):
+        return frozenset()
+    return frozenset(fold(fs.realpath(f)).rstrip("/") for f in folders)
+
+
+def collected(key: str, guards: object) -> bool:
+    """Whether the folded real path ``key`` is a test file (see the module's text) below one
+    of the folders ``guards`` collects tests in (``Guarded.collected``)."""
+    folders: frozenset[str] = getattr(guards, "collected", frozenset())
+    if not folders or key[-3:] not in (".py", "pyc"):
+        return False
+    head, _, name = key.rpartition("/")
+    if name.endswith(".pyc"):
+        if head.endswith("/__pycache__"):
+            head = head[:-12]
+        name = name.split(".", 1)[0] + ".py"
+    if not (name in ("conftest.py", "__init__.py") or name.endswith("_test.py") or (
+            name.startswith("test") and name.endswith(".py"))):
+        return False
+    return any(head == f or head.startswith(f + "/") for f in folders)
