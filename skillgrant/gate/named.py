@@ -19,7 +19,7 @@ from ..lazy import compile_on_use
 from . import files as fs
 from .moves import moved_folders
 from .placed import fold, in_worktree, mirrored, shadows
-from .testfiles import collected
+from .testfiles import collected, named_test
 from .writers import BASH_CLASS, braced
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -108,7 +108,7 @@ class Index:
                     "(?:" + "|".join(map(re.escape, self._dotted)) + r")\Z").search
             if any(self._search(part) is not None for part in parts):
                 return True
-        return not self._plain.isdisjoint(parts)
+        return not self._plain.isdisjoint(parts) or named_test(parts[-1], self.guards)
 
     def find(self, path: str, *, files_only: bool) -> str | None:
         """The first item that ``path`` is (of the files only: ``files_only``), lies in (a

@@ -46,11 +46,31 @@ def collected(key: str, guards: object) -> bool:
     if not folders or key[-3:] not in (".py", "pyc"):
         return False
     head, _, name = key.rpartition("/")
+    if name.endswith(".pyc") and head.endswith("/__pycache__"):
+        head = head[:-12]
+    return test_name(name) and any(head == f or head.startswith(f + "/") for f in folders)
+
+
+def foreign(path: str, guards: object) -> bool:
+    """Whether ``guards`` collects tests and the folder ``path`` is not below a folder they
+    are collected in: a tree copied from it may bring test files there (``cp -r /tmp/t
+    docs``; a tree below holds the project's own, guarded as they are: ``tar -czf a.tgz .``)."""
+    folders: frozenset[str] = getattr(guards, "collected", frozenset())
+    key = fold(path).rstrip("/")
+    return bool(folders) and not any(key == f or key.startswith(f + "/") for f in folders)
+
+
+def named_test(name: str, guards: object) -> bool:
+    """Whether ``guards`` collects tests and the folded ``name`` is a test file's (a word
+    ending in one names a file a writer may bring into a collected folder: ``cp
+    /tmp/test_x.py docs/``)."""
+    return bool(getattr(guards, "collected", ())) and test_name(name)
+
+
+def test_name(name: str) -> bool:
+    """Whether the folded ``name`` is a test file's a runner collects, or its bytecode's
+    (``test_z.cpython-311.pyc``, ``conftest.cpython-311-pytest-9.0.3.pyc``, ``test_z.pyc``)."""
     if name.endswith(".pyc"):
-        if head.endswith("/__pycache__"):
-            head = head[:-12]
         name = name.split(".", 1)[0] + ".py"
-    if not (name in ("conftest.py", "__init__.py") or name.endswith("_test.py") or (
-            name.startswith("test") and name.endswith(".py"))):
-        return False
-    return any(head == f or head.startswith(f + "/") for f in folders)
+    return name.endswith(".py") and (name in ("conftest.py", "__init__.py") or name.endswith(
+        "_test.py") or name.startswith("test"))

@@ -93,3 +93,29 @@ def test_the_plans_edit_grant_writes_the_tests_its_runner_collects(
     for folder in ("tests", "src", "docs"):
         (project / folder).mkdir()
     assert (_write(project, project / path) == 0) == allowed, path
+
+
+#: Each call under ``Bash(pytest)``, ``Bash(cp *)``, ``Bash(tar *)``, and whether the hook
+#: allows it: a tree from outside the collected folders holding a test file brings it in
+#: (``composed.holds_walked``); a tree of the project's own holds the tests as they are.
+TREES = {"cp -r {ext}/evil docs": False, "cp -r {ext}/evil/ .": False,
+         "cp -r {ext}/evil/test_e.py docs/": False, "cp -r tests {ext}/copy": True,
+         "tar -czf {ext}/a.tgz tests": True, "cp -r {ext}/plain docs": True}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("call", list(TREES))
+def test_a_tree_copied_in_brings_no_test_file(tmp_path: Path, call: str) -> None:
+    from bash_review import first_denied
+
+    ext = tmp_path / "ext"
+    for name in ("evil/test_e.py", "plain/a.txt"):
+        (ext / name).parent.mkdir(parents=True, exist_ok=True)
+        (ext / name).write_text("x = 1\n")
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(pytest)", "Bash(cp *)", "Bash(tar *)"])
+    (project / "tests").mkdir()
+    (project / "tests" / "test_a.py").write_text("def test_a():\n    pass\n")
+    (project / "docs").mkdir()
+    command = call.format(ext=ext)
+    assert (first_denied(project, [command]) is None) == TREES[call], command
