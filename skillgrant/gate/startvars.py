@@ -10,14 +10,16 @@ paths whole (a value naming a folder a call runs in refuses the plan).
 
 from __future__ import annotations
 
+import functools
 import os
 
 from .entryvars import ASSIGNED
+from .environment import values
 from .envpaths import named_paths
 from .homefiles import MOVED_CODE
 from .named import above
 from .planpaths import RUNS_IN
-from .testfiles import test_folders
+from .testfiles import collects, test_folders
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -41,19 +43,44 @@ _USER_SITES: Final = tuple(f"lib/python{v}/site-packages" for v in (
     *(f"3.{m}" for m in range(6, 16)), "3.13t", "3.14t", "3.15t", ""))
 
 
-def run_folders(named: tuple[str, ...], roots: list[str], marks: str) -> list[str]:
+def run_folders(named: tuple[str, ...], roots: list[str]) -> list[str]:
     """The folders the plan's programs run in: ``roots`` (the call's folder, the project's)
-    and each folder ``named`` marks ``marks`` (``RUNS_IN``: ``make -C sub``, ``env -C sub``,
-    ``cd sub &&``) joined to each."""
-    moved = [p[1:] for p in named if p[:1] == marks]
+    and each folder ``named`` marks ``RUNS_IN`` (``make -C sub``, ``env -C sub``, ``cd sub
+    &&``) joined to each."""
+    moved = _marked(named)[0]
+    if not moved:
+        return roots
     return list(dict.fromkeys([*roots, *(os.path.normpath(os.path.join(r, m))
                                          for m in moved for r in roots)]))
 
 
+@functools.lru_cache(maxsize=8)
+def _marked(named: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    """The folders ``named`` marks ``RUNS_IN``, the assignments it marks ``ASSIGNED`` (each
+    ``NAME=value``), and whether a plan's program collects tests (``testfiles``), in one pass
+    (a plan's paths are hundreds: the hook reads them once)."""
+    moved: list[str] = []
+    assigned: list[str] = []
+    for path in named:
+        mark = path[:1]
+        if mark == RUNS_IN:
+            moved.append(path[1:])
+        elif mark == ASSIGNED:
+            assigned.append(path[1:])
+    return tuple(moved), tuple(assigned), collects(named)
+
+
 def collect_folders(named: tuple[str, ...], roots: list[str]) -> frozenset[str]:
     """``testfiles.test_folders`` of the folders the plan's programs run in (s49-greview2
-    C2, U1)."""
-    return test_folders(named, run_folders(named, [os.path.abspath(f) for f in roots], RUNS_IN))
+    C2, U1), when a plan's program collects tests."""
+    if not _marked(named)[2]:
+        return frozenset()
+    return test_folders(run_folders(named, [os.path.abspath(f) for f in roots]))
+
+
+#: The session's variables ``value_items`` reads where the plan's programs run (and
+#: ``MOVED_CODE``'s).
+_PYTHON: Final = ("PYTHONPATH", "PYTHONUSERBASE")  # (tests/gate/test_environment.py)
 
 
 def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
@@ -64,31 +91,36 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
     folder from the hook's; an empty entry: ``roots``, review s46 L2, L4); a value naming one
     of ``inner`` (the folders a call runs in), the home or one above them whole refuses the
     plan."""
-    python_path = (os.environ.get("PYTHONPATH") or "").split(os.pathsep)
+    found = (*values(("PYTHONPATH", "PYTHONUSERBASE")), *values(MOVED_CODE))
+    python_path = (found[0] or "").split(os.pathsep)
     modules += [p for p in python_path if p]
     modules += roots if len(python_path) > 1 and "" in python_path else []
-    runs = run_folders(named, [os.path.abspath(f) for f in roots], RUNS_IN)
-    kept = {os.path.normpath(f) for f in (*inner, *runs[:len(roots)],
-                                          os.path.expanduser("~"), "/") if f}
-    items, more = value_items(named, runs, kept | {p for f in kept for p in above(f)})
+    given = [(n, v, False) for n, v in zip((*_PYTHON, *MOVED_CODE), found, strict=True) if v]
+    given += [(a.partition("=")[0], a.partition("=")[2], True) for a in _marked(named)[1]]
+    if not given:
+        return []
+    runs = run_folders(named, [os.path.abspath(f) for f in roots])
+    kept: set[str] = set()
+    if _marked(named)[1]:  # (only an entry's own value may name one of them)
+        kept = {os.path.normpath(f) for f in (*inner, *runs[:len(roots)],
+                                              os.path.expanduser("~"), "/") if f}
+        kept |= {p for f in kept for p in above(f)}
+    items, more = value_items(given, runs, kept)
     modules += more
     return items
 
 
-def value_items(named: tuple[str, ...], folders: list[str],
+def value_items(given: list[tuple[str, str, bool]], folders: list[str],
                 kept: set[str]) -> tuple[list[tuple[str, bool]], list[str]]:
     """What the session's relative values of ``PYTHONPATH``, ``MOVED_CODE``'s variables and
-    ``PYTHONUSERBASE``, and each value an entry sets (``ASSIGNED`` in ``named``), name, read
-    from each of ``folders`` (where the plan's programs run): the items guarded (whole), and
-    the folders whose standard modules' names are (``PYTHONPATH``'s). A value naming one of
-    ``kept`` (a folder a call runs in, or above one) whole refuses the plan (ValueError)."""
+    ``PYTHONUSERBASE``, and each value an entry sets (``given``: each name, value and whether
+    the entry's), name, read from each of ``folders`` (where the plan's programs run): the
+    items guarded (whole), and the folders whose standard modules' names are
+    (``PYTHONPATH``'s). A value naming one of ``kept`` (a folder a call runs in, or above one)
+    whole refuses the plan (ValueError)."""
     items: list[tuple[str, bool]] = []
     modules: list[str] = []
-    values = [(n, v, False) for n, v in os.environ.items() if v and (
-        n in ("PYTHONPATH", "PYTHONUSERBASE") or n in MOVED_CODE)]
-    values += [(p[1:].partition("=")[0], p[1:].partition("=")[2], True) for p in named
-               if p[:1] == ASSIGNED]
-    for name, value, own in values:
+    for name, value, own in given:
         parts = [p for p in value.split(":") if p]
         if name == "PYTHONPATH":  # (its folders: standard modules' names, review s46 L2)
             modules += _joined(parts, folders)

@@ -30,12 +30,13 @@ _COLLECTORS: Final = ("&pytest", "&*")
 _UNITTEST: Final = "unittest/__main__.py"
 
 
-def test_folders(named: tuple[str, ...], folders: list[str]) -> frozenset[str]:
-    """The real paths of ``folders`` (where the plan's programs run) below which tests are
-    collected, when a plan's program (``named``) collects them; none otherwise."""
-    if not any(n in named for n in _COLLECTORS) and not any(n.endswith(_UNITTEST)
-                                                               for n in named):
-        return frozenset()
+def collects(named: tuple[str, ...]) -> bool:
+    """Whether a plan's program (its paths ``named``) collects tests by itself."""
+    return any(n in named for n in _COLLECTORS) or _UNITTEST in "\n".join(named)
+
+
+def test_folders(folders: list[str]) -> frozenset[str]:
+    """The folded real paths of ``folders`` (where the plan's programs run)."""
     return frozenset(fold(fs.realpath(f)).rstrip("/") for f in folders)
 
 
