@@ -30,9 +30,10 @@ _COLLECTORS: Final = ("&pytest", "&*")
 _UNITTEST: Final = "unittest/__main__.py"
 
 
-def collects(named: tuple[str, ...]) -> bool:
-    """Whether a plan's program (its paths ``named``) collects tests by itself."""
-    return any(n in named for n in _COLLECTORS) or _UNITTEST in "\n".join(named)
+def collects(joined: str) -> bool:
+    """Whether a plan's program (its paths, each between new lines in ``joined``) collects
+    tests by itself."""
+    return any(f"\n{n}\n" in joined for n in _COLLECTORS) or _UNITTEST in joined
 
 
 def test_folders(folders: list[str]) -> frozenset[str]:
