@@ -99,3 +99,49 @@ _open("test_b1_pytests_basetemp_removes_the_users_settings",
 _open("test_b1_pytests_basetemp_removes_the_main_checkout",
       "pytest's --basetemp value is a folder pytest removes whole: a linked worktree's main "
       "checkout (its .claude) is not refused")
+
+
+# --- B2: pytest's --trace (or --pdb) starts pdb, which runs the folder's .pdbrc ---------------
+
+#: A ``.pdbrc`` the model copies into place: pdb runs each line (a line that is no pdb command
+#: runs as Python) when it first stops.
+PDBRC = 'import os; os.system("touch zz")\n'
+#: Entries under which pytest starts pdb: ``--trace`` stops at each test's start.
+TRACED = {"star": ("Bash(python3 -m pytest *)", "python3 -m pytest -q --trace tests"),
+          "trace-entry": ("Bash(python3 -m pytest --trace *)",
+                          "python3 -m pytest --trace tests"),
+          "pytest-star": ("Bash(pytest *)", "pytest -q --trace tests")}
+
+
+@pytest.mark.parametrize("case", list(TRACED))
+def test_b2_pytests_pdb_runs_the_folders_pdbrc(tmp_path: Path, case: str) -> None:
+    """``pytest --trace`` (``--pdb`` on a failure) starts pdb, which reads ``~/.pdbrc`` and
+    ``./.pdbrc`` and runs their lines (Python where a line is no pdb command) before its first
+    prompt, stdin at its end or not. The gate guards ``.pdbrc`` for a plan naming pdb
+    (``Bash(python3 -m pdb *)``: ``cp … .pdbrc`` denied), not for pytest's. Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/rc .pdbrc`` is allowed, the entry runs it."""
+    entry, call = TRACED[case]
+    needs(call.split()[0])
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = tmp_path / side / "project"
+        gated_project(project, [entry, "Bash(cp *)"])
+        (project / "tests").mkdir()
+        (project / "tests" / "test_a.py").write_text("def test_a():\n    pass\n")
+        (project / "src").mkdir()
+        (project / "src" / "rc").write_text(PDBRC)
+        env = home_env(tmp_path / side / "home")
+        calls = ["cp src/rc .pdbrc", call]
+        if side == "proof":
+            for each in calls:
+                subprocess.run(["bash", "-c", each], cwd=project, env=env, capture_output=True,
+                               stdin=subprocess.DEVNULL, timeout=120, check=False)
+            assert (project / "zz").exists(), "pdb ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found[0] is not None, "the hook allows the .pdbrc pytest's pdb runs"
+
+
+_open("test_b2_pytests_pdb_runs_the_folders_pdbrc",
+      "pytest --trace/--pdb starts pdb, which runs ./.pdbrc: not guarded for pytest's plans",
+      *TRACED)
