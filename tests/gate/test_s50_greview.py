@@ -44,6 +44,15 @@ def _pytest_project(root: Path, entries: list[str]) -> tuple[Path, dict[str, str
     return project, env
 
 
+def _needs_pytest() -> None:
+    """Skip unless the ``python3`` on ``PATH`` runs pytest (the entry names it)."""
+    needs("python3")
+    found = subprocess.run(["python3", "-c", "import pytest"], capture_output=True, timeout=60,
+                           check=False)
+    if found.returncode != 0:
+        pytest.skip("python3 on PATH has no pytest")
+
+
 def _pytest(folder: Path, basetemp: str, env: dict[str, str]) -> str:
     call = f"python3 -m pytest -q -p no:cacheprovider --basetemp={basetemp} tests"
     subprocess.run(["bash", "-c", call], cwd=folder, env=env, capture_output=True, timeout=120,
@@ -60,7 +69,7 @@ def test_b1_pytests_basetemp_removes_the_users_settings(tmp_path: Path) -> None:
     follows a skill into its subagents may be; ``--basetemp=<home>/.claude`` is denied: the
     gate guards words naming a folder that holds a guarded file only for the programs it lists
     as writers)."""
-    needs("python3")
+    _needs_pytest()
     proof, env = _pytest_project(tmp_path / "proof", ["Bash(python3 -m pytest *)"])
     home = tmp_path / "proof" / "home"
     _pytest(proof, str(home), env)
@@ -76,7 +85,8 @@ def test_b1_pytests_basetemp_removes_the_main_checkout(tmp_path: Path) -> None:
     ``--basetemp=<main>`` is neither the working folder nor a parent of it, so pytest removes
     the main checkout whole, its ``.claude/settings.json`` (the gate's hook; Claude Code reads
     the main checkout's settings in a linked worktree) with it."""
-    needs("python3", "git")
+    _needs_pytest()
+    needs("git")
     found: list[str | None] = []
     for side in ("proof", "run"):
         main, env = _pytest_project(tmp_path / side, ["Bash(python3 -m pytest *)"])
