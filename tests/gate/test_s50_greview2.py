@@ -157,6 +157,31 @@ _open("test_n1_cdpath_or_home_set_under_another_spelling",
       *RENAMED)
 
 
+# --- I1: an interpreter's inline code moves before it runs make ------------------------------
+
+
+#: Entries whose perl code changes its folder (``chdir``), then runs make (a child, or itself
+#: replaced): make runs in ``sub``.
+INLINE = {"perl-system": "perl -e 'chdir \"sub\"; system \"make test\"'",
+          "perl-exec": "perl -e 'chdir \"sub\"; exec \"make\", \"test\"'"}
+
+
+@pytest.mark.parametrize("case", list(INLINE))
+def test_i1_an_interpreters_code_moves_make(tmp_path: Path, case: str) -> None:
+    """perl's ``chdir "sub"`` moves its process, and the ``make test`` it starts runs
+    ``sub/Makefile``; the scanner reads the code's quoted ``make test`` as a command (``awk
+    'BEGIN { system("cd sub; make test") }'`` is read: held) but no ``chdir`` as a move. Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed, the entry runs
+    the payload."""
+    needs("bash", "perl", "make")
+    denied = _case(tmp_path, INLINE[case], "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_i1_an_interpreters_code_moves_make",
+      "an interpreter's chdir (perl -e) is no move the scanner reads", *INLINE)
+
+
 # --- Held: moves the scanner misses, but the call gate denies the entry (or the cp) -----------
 
 
