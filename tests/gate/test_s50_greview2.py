@@ -135,14 +135,15 @@ RENAMED = {"cdpath-nameref": ("declare -n p=CDPATH; p=sub; cd x && make test",
            "cdpath-brace-name": ("export {CDPATH,y}=sub; cd x && make test", "sub/x/Makefile"),
            "cdpath-brace-split": ("export {CD,y}PATH=sub; cd x && make test",
                                   "sub/x/Makefile"),
-           "home-brace-split": ("export H{OM,y}E=sub; cd && make test", "sub/Makefile")}
+           "home-brace-split": ("export H{OM,y}E=sub; cd && make test", "sub/Makefile"),
+           "cdpath-printf-v": ("printf -vCDPATH sub; cd x && make test", "sub/x/Makefile")}
 
 
 @pytest.mark.parametrize("case", list(RENAMED))
 def test_n1_cdpath_or_home_set_under_another_spelling(tmp_path: Path, case: str) -> None:
     """``cd x`` searches ``CDPATH`` (``sub/x`` first), a bare ``cd`` goes to ``HOME``; the
     scanner refuses a ``CDPATH`` word, a ``CDPATH=`` assignment, and ``HOME`` with a bare cd,
-    but a nameref (``declare -n p=CDPATH; p=sub``) or a brace expansion
+    but a nameref (``declare -n p=CDPATH; p=sub``), ``printf -vCDPATH``, or a brace expansion
     (``{CD,y}PATH=sub``, ``H{OM,y}E=sub``: bash expands braces before ``export`` reads its
     words) sets them under another spelling. Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp
     src/mk <makefile>`` is allowed, the entry runs the payload."""
@@ -180,6 +181,34 @@ def test_i1_an_interpreters_code_moves_make(tmp_path: Path, case: str) -> None:
 
 _open("test_i1_an_interpreters_code_moves_make",
       "an interpreter's chdir (perl -e) is no move the scanner reads", *INLINE)
+
+
+# --- O1: a redirection between cd and its folder ---------------------------------------------
+
+
+#: Entries with a redirection written against ``cd``/``pushd`` before the folder (bash takes
+#: a redirection anywhere in a simple command: ``cd>/dev/null sub`` is ``cd sub``).
+REDIRECTED = {"cd": "cd>/dev/null sub && make test",
+              "pushd": "pushd>/dev/null sub && make test",
+              "here-string": "cd<<<x sub && make test",
+              "bash-c": "bash -c 'cd>/dev/null sub && make test'"}
+
+
+@pytest.mark.parametrize("case", list(REDIRECTED))
+def test_o1_a_redirection_before_cds_folder(tmp_path: Path, case: str) -> None:
+    """The scanner takes the operator after ``cd`` as the end of its words, so
+    ``cd>/dev/null sub`` is a bare ``cd`` (the home folder) to it, and the cross-check
+    (``entry_words``) splits at blanks only, so ``cd>/dev/null`` is no ``cd`` to it (``cd
+    >/dev/null sub`` with a blank is refused: held). Plan ``Bash(<entry>)``, ``Bash(cp *)``:
+    ``cp src/mk sub/Makefile`` is allowed, the entry runs the payload."""
+    needs("bash", "make")
+    denied = _case(tmp_path, REDIRECTED[case], "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_o1_a_redirection_before_cds_folder",
+      "a redirection between cd and its folder ends cd's words for the scanner (a bare cd)",
+      *REDIRECTED)
 
 
 # --- Held: moves the scanner misses, but the call gate denies the entry (or the cp) -----------
