@@ -58,13 +58,15 @@ def _case(tmp_path: Path, entry: str, target: str, more: dict[str, str] | None =
 #: POSIX mode), then ``c sub`` on a later line.
 ALIASED = {"sh-c": "sh -c 'alias c=cd\nc sub\nmake test'",
            "bash-posix-c": "bash --posix -c 'alias c=cd\nc sub\nmake test'",
-           "top-set-posix": "set -o posix\nalias c=cd\nc sub\nmake test"}
+           "top-set-posix": "set -o posix\nalias c=cd\nc sub\nmake test",
+           "bash-aliases-array": "set -o posix\nBASH_ALIASES[c]=cd\nc sub\nmake test"}
 
 
 @pytest.mark.parametrize("case", list(ALIASED))
 def test_a1_an_alias_of_cd_moves_make(tmp_path: Path, case: str) -> None:
     """dash expands aliases in a script, bash in POSIX mode (``--posix``, ``set -o posix``):
-    after ``alias c=cd``, the next line's ``c sub`` is ``cd sub``; the word ``c=cd`` is no
+    after ``alias c=cd`` (or ``BASH_ALIASES[c]=cd``), the next line's ``c sub`` is ``cd sub``;
+    the word ``c=cd`` is no
     move to the scanner (``alias c='cd sub'`` is read: its quoted code), so the entry's
     folders are the call's only. Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk
     sub/Makefile`` is allowed, the entry runs the payload."""
