@@ -75,11 +75,6 @@ def test_a1_an_alias_of_cd_moves_make(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
 
-_open("test_a1_an_alias_of_cd_moves_make",
-      "an alias naming cd (dash, bash's POSIX mode) makes a move the scanner does not read",
-      *ALIASED)
-
-
 # --- R2: a move repeated by the shell's history, no loop word ---------------------------------
 
 
@@ -102,11 +97,6 @@ def test_r2_a_move_repeated_by_history(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
 
-_open("test_r2_a_move_repeated_by_history",
-      "fc -s / !! run a relative cd again: no loop, function or trap word marks the repeat",
-      *REPEATED)
-
-
 # --- D1: bare pushd goes to the directory stack's second entry, which the entry sets --------
 
 
@@ -121,10 +111,6 @@ def test_d1_bare_pushd_goes_to_an_assigned_dirstack_entry(tmp_path: Path) -> Non
     denied = _case(tmp_path, "pushd . >/dev/null; DIRSTACK[1]=sub; pushd >/dev/null; make test",
                    "sub/Makefile")
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
-
-
-_open("test_d1_bare_pushd_goes_to_an_assigned_dirstack_entry",
-      "a bare pushd is read as cd to HOME; it goes to DIRSTACK[1], which the entry may set")
 
 
 # --- N1: CDPATH and HOME set under another spelling ------------------------------------------
@@ -155,11 +141,6 @@ def test_n1_cdpath_or_home_set_under_another_spelling(tmp_path: Path, case: str)
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
 
-_open("test_n1_cdpath_or_home_set_under_another_spelling",
-      "CDPATH / HOME set through a nameref or a brace expansion: no CDPATH/HOME word",
-      *RENAMED)
-
-
 # --- I1: an interpreter's inline code moves before it runs make ------------------------------
 
 
@@ -179,10 +160,6 @@ def test_i1_an_interpreters_code_moves_make(tmp_path: Path, case: str) -> None:
     needs("bash", "perl", "make")
     denied = _case(tmp_path, INLINE[case], "sub/Makefile")
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
-
-
-_open("test_i1_an_interpreters_code_moves_make",
-      "an interpreter's chdir (perl -e) is no move the scanner reads", *INLINE)
 
 
 # --- O1: a redirection between cd and its folder ---------------------------------------------
@@ -206,11 +183,6 @@ def test_o1_a_redirection_before_cds_folder(tmp_path: Path, case: str) -> None:
     needs("bash", "make")
     denied = _case(tmp_path, REDIRECTED[case], "sub/Makefile")
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
-
-
-_open("test_o1_a_redirection_before_cds_folder",
-      "a redirection between cd and its folder ends cd's words for the scanner (a bare cd)",
-      *REDIRECTED)
 
 
 # --- Held: moves the scanner misses, but the call gate denies the entry (or the cp) -----------
