@@ -116,9 +116,11 @@ def folders_of(entry: str, text: str) -> tuple[str, ...]:
             raise ValueError(f"the plan's entry {entry!r} runs its programs in more than "
                              f"{MAX_FOLDERS} folders")
     named = {os.path.normpath(f) for f in folders}
+    spaced = {m.split()[0] for m in moves if m.split() and m.split()[0] != m}
     for part in pieces(unquoted(text))[::2]:
-        moved = entry_words(part)[0]
-        if moved and not unnamed(moved) and os.path.normpath(moved) not in named:
+        moved = entry_words(part)[0]  # (its quotes gone: `cd 'my dir'` is `cd my`, read whole
+        if moved and not unnamed(moved) and os.path.normpath(moved) not in named and \
+                os.path.basename(os.path.normpath(moved)) not in spaced:  # by the scan)
             raise ValueError(f"the plan's entry {entry!r} moves a program into {moved!r}, "
                              "which the gate's reading of its moves does not name")
     return tuple(folders)

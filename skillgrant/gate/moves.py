@@ -267,7 +267,8 @@ def _move_at(words: list[str], at: int) -> str | None:
             return back
     if "$" in operand or _PATTERNED.search(operand):
         return operand  # (a plan entry's `cd *`: the caller decides)
-    if _LITERAL.fullmatch(operand) is None or operand == "-":  # `xargs git -C`, `{}`
+    if _LITERAL.fullmatch(operand.replace(" ", "_")) is None or operand == "-":  # `{}`,
+        # `xargs git -C`; a quoted blank is the folder's (`cd 'my dir'`)
         raise _Unnamed(f"git may run in a folder the gate cannot name ({word} {operand})")
     return operand
 

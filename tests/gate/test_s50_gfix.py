@@ -68,7 +68,8 @@ def test_the_sessions_cdable_vars_refuses_a_cd(monkeypatch: pytest.MonkeyPatch) 
     "cd sub && git commit -m 'for the trap fix'", "for f in *.py; do make; done; cd /tmp",
     "make -C sub", "cd ${CLAUDE_SKILL_DIR} && ./x.sh",
     "pushd sub && make test && popd", "cd sub && make test; cd -",
-    "cd sub && make && cd - && make", "cd sub 2>/dev/null && make", "cd>/dev/null sub && make"])
+    "cd sub && make && cd - && make", "cd sub 2>/dev/null && make", "cd>/dev/null sub && make",
+    "cd 'my dir' && make test", "bash -c \"cd 'my dir' && make\""])
 def test_plans_that_worked_keep_working(entry: str) -> None:
     """A move to an unnamed folder running nothing after it, a loop moving nothing, a
     message's words, an absolute move: no refusal (the costs the brief asks to keep)."""
@@ -76,6 +77,7 @@ def test_plans_that_worked_keep_working(entry: str) -> None:
 
 
 def test_the_makefile_of_every_folder_is_guarded() -> None:
+    assert "my dir/Makefile" in plan_programs(("Bash(cd 'my dir' && make test)",))
     named = plan_programs(("Bash(cd nosuch; cd sub; make test)",))
     assert {"Makefile", "sub/Makefile", "nosuch/Makefile", "nosuch/sub/Makefile"} <= set(named)
 
