@@ -40,8 +40,9 @@ _UNQUOTED: Final = compile_on_use(r"['\"\\]")
 def trusted(text: str, found: tuple[str, ...]) -> tuple[str, ...] | str:
     """The moves of ``found`` (``moves._operands``' answers for the command ``text``, its
     marks gone), or why they cannot be taken as they are."""
-    unquoted = _UNQUOTED.sub("", text)
-    if _CHDIR.search(unquoted):
+    lowered = text.lower()  # (the cheap tests first: a hook process asks for every entry)
+    unquoted = _UNQUOTED.sub("", text) if any(c in text for c in "'\"\\") else text
+    if any(n in lowered for n in ("chdir", "setwd", "-location")) and _CHDIR.search(unquoted):
         return "an interpreter's code may change its folder (chdir) before it runs a program"
     moves = tuple(m for m in found if m[:1] != "\0")
     if BACK in found and (_STACK.search(unquoted) or found.index(BACK) < next(
@@ -68,6 +69,9 @@ _ASSIGNERS: Final = frozenset({"declare", "typeset", "local", "export", "readonl
                                "mapfile", "readarray"})
 
 
+_MARKED: Final = frozenset({"alias", "function", "trap", "fc", "set", "printf", *_ASSIGNERS})
+
+
 def marks(words: list[str], at: int) -> list[str]:
     """What the command whose name is ``words[at]`` gives ``trusted`` besides its moves:
     ``REPEAT`` for a loop's or a function's start, a trap whose code may move, the history's
@@ -75,6 +79,9 @@ def marks(words: list[str], at: int) -> list[str]:
     variable named by an expansion. ValueError for an alias (it may name a move)."""
     word = words[at]
     following = words[at + 1:at + 3]
+    if word not in _MARKED and "$" not in word and "BASH_ALIASES" not in word and \
+            following[:1] not in (["("], ["()"]):
+        return []  # (most commands: none of these)
     if word == "alias" or "BASH_ALIASES" in word:
         raise ValueError("an alias may name a move ('alias c=cd'), which the gate does not "
                          "read")
