@@ -32,6 +32,8 @@ READ = {"MAKEFILES=mk/Makefile make test": ["MAKEFILES=mk/Makefile"],
         "env -S 'BASH_ENV=x.sh bash -c true'": ["BASH_ENV=x.sh"],
         "echo $(PYTHONPATH=lib python3 x.py)": ["PYTHONPATH=lib"],
         "X=1 \\\n make": ["X=1"],
+        "{ X=a.sh make; }": ["X=a.sh"], "if time -p X=a.sh make; then :; fi": ["X=a.sh"],
+        "for i in 1; do ! X=a.sh make; done": ["X=a.sh"],
         # not assignments reaching a program: a plain statement unexported, a program's own
         # operand, a quoted name, a comment
         "X=x.sh; make": [], "dd if=a of=b": [], "git commit -m 'a=b'": [],
