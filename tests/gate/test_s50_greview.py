@@ -80,7 +80,13 @@ def test_b1_pytests_basetemp_removes_the_users_settings(tmp_path: Path) -> None:
     assert denied is not None, "the hook allows pytest to remove the user's settings"
 
 
-def test_b1_pytests_basetemp_removes_the_main_checkout(tmp_path: Path) -> None:
+#: How the worktree's call names the main checkout (``{main}``: its absolute path).
+MAIN_SPELLINGS = {"absolute": "--basetemp={main}", "relative": "--basetemp=../project",
+                  "apart": "--basetemp ../project"}
+
+
+@pytest.mark.parametrize("case", list(MAIN_SPELLINGS))
+def test_b1_pytests_basetemp_removes_the_main_checkout(tmp_path: Path, case: str) -> None:
     """The same from a linked worktree beside its main checkout (``git worktree add ../wt``):
     ``--basetemp=<main>`` is neither the working folder nor a parent of it, so pytest removes
     the main checkout whole, its ``.claude/settings.json`` (the gate's hook; Claude Code reads
@@ -94,11 +100,13 @@ def test_b1_pytests_basetemp_removes_the_main_checkout(tmp_path: Path) -> None:
         git(main, "commit", "-qm", "tests")
         worktree = tmp_path / side / "wt"
         git(main, "worktree", "add", "-q", str(worktree))
+        option = MAIN_SPELLINGS[case].format(main=main)
+        call = f"python3 -m pytest -q -p no:cacheprovider {option} tests"
         if side == "proof":
-            _pytest(worktree, str(main), env)
+            subprocess.run(["bash", "-c", call], cwd=worktree, env=env, capture_output=True,
+                           timeout=120, check=False)
             assert not (main / ".claude" / "settings.json").exists(), "pytest kept the main"
         else:
-            call = f"python3 -m pytest -q -p no:cacheprovider --basetemp={main} tests"
             found.append(first_denied(main, [call], env, cwd=worktree))
     assert found[0] is not None, "the hook allows pytest to remove the main checkout"
 
@@ -108,5 +116,5 @@ _open("test_b1_pytests_basetemp_removes_the_users_settings",
       "file (the home) is not refused for a program outside the writers' lists")
 _open("test_b1_pytests_basetemp_removes_the_main_checkout",
       "pytest's --basetemp value is a folder pytest removes whole: a linked worktree's main "
-      "checkout (its .claude) is not refused")
+      "checkout (its .claude) is not refused", *MAIN_SPELLINGS)
 
