@@ -7,6 +7,7 @@ strict xfails)."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -25,18 +26,22 @@ SCRIPT = "touch zz\n"
 
 
 def _case(tmp_path: Path, entry: str, target: str, payload: str = SCRIPT,
-          more: dict[str, str] | None = None, extra: dict[str, str] | None = None) -> str | None:
-    """Proves that ``cp src/mk <target>`` then ``entry`` run the payload under real bash
+          more: dict[str, str | bytes] | None = None, extra: dict[str, str] | None = None,
+          source: str = "src/mk") -> str | None:
+    """Proves that ``cp -r <source> <target>`` then ``entry`` run the payload under real bash
     (scratch home, the session's ``extra`` values) in a hooked project holding ``more`` and
     ``src/mk`` (``payload``), plan ``Bash(<entry>)``, ``Bash(cp *)``; the first call the
     printed hook denies, or None."""
-    calls = [f"cp src/mk {target}", entry]
+    calls = [f"cp -r {source} {target}", entry]
     found: list[str | None] = []
     for side in ("proof", "run"):
         project = hooked_project(tmp_path / side, [f"Bash({entry})", "Bash(cp *)"])
         for name, text in {**(more or {}), "src/mk": payload}.items():
             (project / name).parent.mkdir(parents=True, exist_ok=True)
-            (project / name).write_text(text)
+            if isinstance(text, bytes):
+                (project / name).write_bytes(text)
+            else:
+                (project / name).write_text(text)
         env = {**home_env(tmp_path / side / "home"), **(extra or {})}
         if side == "proof":
             assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
@@ -87,3 +92,77 @@ _open("test_s1_an_entrys_own_assignment_the_scan_misses",
       "printf -v or for, none after the program's name under set -k, and not shopt -so "
       "allexport", "if-then", "time", "bang", "read", "printf-v", "for", "set-k",
       "shopt-so-allexport")
+
+
+# --- U1: perl's PERL5OPT -I: a module folder no rule reads -----------------------------------
+
+
+#: Each case: the entry, and the session's extra values. ``PERL5OPT=-Iinc`` puts ``inc``
+#: before perl's own module folders (perlrun: "Only the -[CDIMTUWdmtw] switches are allowed"),
+#: as ``PERL5LIB=inc`` does (guarded whole: ``startvars.WHOLE``).
+PERL_OPT = {"entry": ("PERL5OPT=-Iinc perl -e 'use strict; print 1'", {}),
+            "session": ("perl -e 'use strict; print 1'", {"PERL5OPT": "-Iinc"})}
+
+
+@pytest.mark.parametrize("case", list(PERL_OPT))
+def test_u1_perl5opt_names_a_module_folder(tmp_path: Path, case: str) -> None:
+    """``PERL5OPT=-Iinc`` (the entry's or the session's) makes perl load ``inc/strict.pm``
+    for ``use strict``; ``envpaths.named_paths`` reads no path in ``-Iinc`` (no ``/``, no
+    file name) and no rule reads PERL5OPT's ``-I``: plan ``Bash(<entry>)``, ``Bash(cp *)``,
+    ``cp -r src/mk inc/strict.pm`` is allowed and perl runs it."""
+    needs("bash", "perl")
+    entry, extra = PERL_OPT[case]
+    denied = _case(tmp_path, entry, "inc/strict.pm", 'system("touch zz"); 1;\n',
+                   {"inc/keep": ""}, extra)
+    assert denied is not None, "the hook allows a module of the folder PERL5OPT's -I names"
+
+
+_open("test_u1_perl5opt_names_a_module_folder",
+      "PERL5OPT's -I folder (the entry's or the session's) is read by no rule", *PERL_OPT)
+
+
+# --- U2: python's pycache prefix: where every module's bytecode is read from ------------------
+
+
+PYTHON = "/usr/bin/python3"
+#: Each case: the entry, and the session's extra values: a pycache prefix ``pc`` (python's
+#: ``PYTHONPYCACHEPREFIX``, ``-X pycache_prefix``) read relative to python's folder.
+PREFIXED = {"entry": (f"PYTHONPYCACHEPREFIX=pc {PYTHON} -c pass", {}),
+            "entry-X": (f"{PYTHON} -X pycache_prefix=pc -c pass", {}),
+            "session": (f"{PYTHON} -c pass", {"PYTHONPYCACHEPREFIX": "pc"})}
+
+
+def _site_bytecode(tmp_path: Path) -> tuple[str, bytes]:
+    """The path below a pycache prefix of ``PYTHON``'s ``sitecustomize`` bytecode, and an
+    unchecked hash-based one running the payload (``touch zz``): python reads it without its
+    source's (``py_compile.PycInvalidationMode.UNCHECKED_HASH``)."""
+    code = ("import importlib.util as u, py_compile as p, sys, sysconfig\n"
+            "f = sysconfig.get_path('stdlib') + '/sitecustomize.py'\n"
+            "print(u.cache_from_source(f).replace('__pycache__/', '').lstrip('/'))\n"
+            "p.compile(sys.argv[1], cfile=sys.argv[2], "
+            "invalidation_mode=p.PycInvalidationMode.UNCHECKED_HASH)\n")
+    (tmp_path / "p.py").write_text("import os; os.system('touch zz')\n")
+    said = subprocess.run([PYTHON, "-I", "-c", code, str(tmp_path / "p.py"),
+                           str(tmp_path / "p.pyc")], capture_output=True, text=True,
+                          check=True, timeout=60)
+    return said.stdout.strip(), (tmp_path / "p.pyc").read_bytes()
+
+
+@pytest.mark.parametrize("case", list(PREFIXED))
+def test_u2_a_pycache_prefix_names_every_modules_bytecode(tmp_path: Path, case: str) -> None:
+    """With a pycache prefix ``pc`` python reads each module's bytecode from
+    ``pc/<its source's folder>/`` (the standard library's too: ``sitecustomize``, imported at
+    every start), an unchecked hash-based one whatever the source holds; no rule reads
+    ``PYTHONPYCACHEPREFIX`` or ``-X pycache_prefix`` (``pc`` is a bare word): plan
+    ``Bash(<entry>)``, ``Bash(cp *)``, ``cp -r src/pc pc`` is allowed and python runs it."""
+    needs("bash", PYTHON)
+    below, pyc = _site_bytecode(tmp_path)
+    entry, extra = PREFIXED[case]
+    denied = _case(tmp_path, entry, "pc", more={f"src/pc/{below}": pyc}, extra=extra,
+                   source="src/pc")
+    assert denied is not None, "the hook allows the bytecode below python's pycache prefix"
+
+
+_open("test_u2_a_pycache_prefix_names_every_modules_bytecode",
+      "python's pycache prefix (PYTHONPYCACHEPREFIX, -X pycache_prefix) is read by no rule",
+      *PREFIXED)
