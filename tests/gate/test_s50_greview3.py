@@ -166,3 +166,90 @@ def test_u2_a_pycache_prefix_names_every_modules_bytecode(tmp_path: Path, case: 
 _open("test_u2_a_pycache_prefix_names_every_modules_bytecode",
       "python's pycache prefix (PYTHONPYCACHEPREFIX, -X pycache_prefix) is read by no rule",
       *PREFIXED)
+
+
+# --- C1: what a runner collects by the entry's own options ------------------------------------
+
+
+VENV_PYTHON = "/work/venv/bin/python"
+#: Python code running the payload.
+PY_PAYLOAD = "import os; os.system('touch zz')\n"
+#: A test of the project's own.
+OWN_TEST = {"test_a.py": "def test_a():\n    pass\n"}
+#: Each case: the entry, the file it collects and imports (or runs), and what the payload is
+#: there. unittest's ``-p`` pattern; pytest's ``-o python_files=``, ``--doctest-modules``
+#: (every ``*.py`` imported), ``--doctest-glob`` (each matching file's examples run), ``-p``
+#: (a plugin module imported from ``sys.path``: the folder under ``python -m``).
+OPTED = {"unittest-p": (f"{PYTHON} -m unittest discover -p '*_spec.py'", "a_spec.py",
+                        PY_PAYLOAD),
+         "pytest-o-python-files": (f"{VENV_PYTHON} -m pytest -o 'python_files=check_*.py'",
+                                   "check_a.py", PY_PAYLOAD),
+         "pytest-doctest-modules": (f"{VENV_PYTHON} -m pytest --doctest-modules", "helper.py",
+                                    PY_PAYLOAD),
+         "pytest-doctest-glob": (f"{VENV_PYTHON} -m pytest --doctest-glob='*.txt'", "notes.txt",
+                                 ">>> import os; _ = os.system('touch zz')\n"),
+         "pytest-p-plugin": (f"{VENV_PYTHON} -m pytest -p plug", "plug.py", PY_PAYLOAD)}
+
+
+@pytest.mark.parametrize("case", list(OPTED))
+def test_c1_a_runners_own_options_collect_other_files(tmp_path: Path, case: str) -> None:
+    """``testfiles`` guards ``conftest.py``, ``test*.py``, ``*_test.py`` and ``__init__.py``
+    below the folders a runner runs in; the entry's own options make it import others:
+    ``unittest discover -p '*_spec.py'``, pytest's ``-o python_files=check_*.py``,
+    ``--doctest-modules`` (every module), ``--doctest-glob='*.txt'``, ``-p plug``. Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp -r src/mk <file>`` is allowed, the runner runs
+    it."""
+    entry, target, payload = OPTED[case]
+    needs("bash", entry.split()[0])
+    denied = _case(tmp_path, entry, target, payload, dict(OWN_TEST))
+    assert denied is not None, "the hook allows a file the entry's runner collects"
+
+
+_open("test_c1_a_runners_own_options_collect_other_files",
+      "the files an entry's runner options collect (unittest -p, pytest -o python_files=, "
+      "--doctest-modules) are not guarded", "unittest-p", "pytest-o-python-files",
+      "pytest-doctest-modules")
+
+
+# --- C2: an extension module beside a collected test ------------------------------------------
+
+
+#: A shared library whose constructor runs the payload when python loads it (before python
+#: looks for its ``PyInit_`` function).
+LIBRARY = ("#include <stdlib.h>\n"
+           "__attribute__((constructor)) static void run(void) { system(\"touch zz\"); }\n")
+#: Each case: the entry, the project's own file, and the extension module beside it: python's
+#: path finder tries a folder's extension suffixes (``.so`` among them) before ``.py``, so
+#: ``import conftest`` (pytest's prepend import mode) and ``import test_a`` (pytest's, and
+#: unittest's discovery) load ``conftest.so``/``test_a.so``.
+BESIDE = {"pytest-conftest": (f"{VENV_PYTHON} -m pytest", "conftest.py", "conftest.so"),
+          "pytest-test": (f"{VENV_PYTHON} -m pytest", "test_a.py", "test_a.so"),
+          "pytest-abi3": (f"{VENV_PYTHON} -m pytest", "test_a.py", "test_a.abi3.so"),
+          "unittest-test": (f"{PYTHON} -m unittest", "test_a.py", "test_a.so")}
+
+
+def _library(tmp_path: Path) -> bytes:
+    """``LIBRARY`` built (gcc)."""
+    (tmp_path / "lib.c").write_text(LIBRARY)
+    subprocess.run(["gcc", "-shared", "-fPIC", "-o", str(tmp_path / "lib.so"),
+                    str(tmp_path / "lib.c")], check=True, capture_output=True, timeout=120)
+    return (tmp_path / "lib.so").read_bytes()
+
+
+@pytest.mark.parametrize("case", list(BESIDE))
+def test_c2_an_extension_module_beside_a_collected_test(tmp_path: Path, case: str) -> None:
+    """``testfiles.test_name`` reads ``.py`` and ``.pyc`` names only; python imports a test
+    module (or conftest) from ``NAME.so`` (``NAME.abi3.so``, ``NAME.cpython-311-…so``) first
+    when it is beside ``NAME.py``: plan ``Bash(<entry>)``, ``Bash(cp *)``, ``cp -r src/so
+    <NAME>.so`` is allowed and the runner loads it."""
+    entry, own, target = BESIDE[case]
+    needs("bash", "gcc", entry.split()[0])
+    more: dict[str, str | bytes] = {"test_a.py": OWN_TEST["test_a.py"], own: "",
+                                    "src/so": _library(tmp_path)}
+    denied = _case(tmp_path, entry, target, more=more, source="src/so")
+    assert denied is not None, "the hook allows an extension module beside a collected test"
+
+
+_open("test_c2_an_extension_module_beside_a_collected_test",
+      "an extension module (NAME.so, NAME.abi3.so) beside a collected test or conftest is not "
+      "guarded: python imports it first", *BESIDE)
