@@ -147,14 +147,18 @@ def entry_values(entry: str, text: str) -> list[str]:
     """Each assignment the plan's entry ``entry`` (its text ``text``) makes that reaches a
     program it runs (see the module's text), as ``ASSIGNED`` + ``NAME=value``. Raises
     ValueError for one whose value the gate cannot know."""
-    found: dict[str, bool] = {}
+    found: dict[str, set[str]] = {}
     _scan(entry, text, found, _DEPTH)
-    return [ASSIGNED + k for k in found]
+    return [f"{ASSIGNED}{k}{_BY}{' '.join(sorted(v))}" for k, v in found.items()]
 
 
-def _scan(entry: str, text: str, found: dict[str, bool], depth: int) -> None:
+#: What separates an assignment from the programs of the commands it is made for.
+_BY: Final = "\x00"
+
+
+def _scan(entry: str, text: str, found: dict[str, set[str]], depth: int) -> None:
     """``entry_values`` of ``text`` (and of its quoted parts, to ``depth`` levels) into
-    ``found``."""
+    ``found`` (each assignment, with the names of the words of the commands it reaches)."""
     if "=" not in text:
         return
     quoted: list[str] = []
@@ -162,6 +166,7 @@ def _scan(entry: str, text: str, found: dict[str, bool], depth: int) -> None:
     plain: list[tuple[str, _Word]] = []  # (assignment-only statements: exported or not)
     exported: set[str] = set()
     every = False  # (`set -a`, `set -o allexport`)
+    anywhere = {os.path.basename(w.text) for c in commands for w in c}
     for words in commands:
         at = 0
         while at < len(words) and _assignment(words[at], False):
@@ -169,11 +174,12 @@ def _scan(entry: str, text: str, found: dict[str, bool], depth: int) -> None:
         if at == len(words):
             plain += [(w.text.split("=", 1)[0].rstrip("+"), w) for w in words]
             continue
-        _take(entry, words[:at], False, found)
+        here = {os.path.basename(w.text) for w in words[at:]}
+        _take(entry, words[:at], False, found, here)
         name = os.path.basename(words[at].text)
         rest = words[at + 1:]
         if name in _DECLARERS:
-            _take(entry, rest, False, found)
+            _take(entry, rest, False, found, anywhere)
             exported |= {w.text for w in rest if "=" not in w.text and w.text[:1] != "-"}
         elif name == "set":
             every |= any(w.text == "allexport" or (w.text[:1] == "-" and w.text[1:2] != "-"
@@ -182,16 +188,17 @@ def _scan(entry: str, text: str, found: dict[str, bool], depth: int) -> None:
                       if os.path.basename(w.text) in _TAKERS), -1)
         if taker >= 0:
             make = os.path.basename(words[taker].text) in ("make", "gmake")
-            _take(entry, words[taker + 1:], make, found)
-    _take(entry, [w for n, w in plain if every or n in exported], False, found)
+            _take(entry, words[taker + 1:], make, found, here)
+    _take(entry, [w for n, w in plain if every or n in exported], False, found, anywhere)
     joined = [w.text for c in commands for w in c if w.quote_at >= 0]  # (`-c "X="l" y"`)
     for part in dict.fromkeys([*quoted, *joined]) if depth > 0 else ():
         _scan(entry, part, found, depth - 1)
 
 
-def _take(entry: str, words: list[_Word], make: bool, found: dict[str, bool]) -> None:
-    """The assignments among ``words`` into ``found``; raises ValueError for one whose value
-    is not known."""
+def _take(entry: str, words: list[_Word], make: bool, found: dict[str, set[str]],
+          programs: set[str]) -> None:
+    """The assignments among ``words`` into ``found``, each for ``programs``; raises
+    ValueError for one whose value is not known."""
     for word in words:
         pair = _assignment(word, make)
         if pair is None:
@@ -204,7 +211,42 @@ def _take(entry: str, words: list[_Word], make: bool, found: dict[str, bool]) ->
         if name in _REFUSED:
             raise ValueError(f"the plan's entry {entry!r} sets {name}: what its programs read "
                              "at their start under it is not known")
-        found[f"{name}={value}"] = True
+        found.setdefault(f"{name}={value}", set()).update(programs)
+        if word.text != f"{name}={value}":  # (make's `N:=v`: the word as the call spells it)
+            found.setdefault(word.text, set()).update(programs)
+
+
+def own_dropped(command: tuple[str, ...], guards: object, mark: str) -> tuple[str, ...]:
+    """``command``'s words less the assignments a plan's entry makes itself for a program
+    ``command`` names (``guards.assigned``: the entry's program reading its own start input
+    is what the plan approved; any other assignment's value may be written by the program,
+    review s42 GF8). A word may begin with ``mark`` (``folded.NOT_ASSIGNED``: an argument, as
+    make's ``N=v``)."""
+    assigned: frozenset[str] = getattr(guards, "assigned", frozenset())
+    if not assigned or not any("=" in w for w in command):
+        return command
+    names = {os.path.basename(w) for w in command}
+    bare = [w.removeprefix(mark) for w in command]
+    return tuple(w for w, b in zip(command, bare, strict=True) if "=" not in b or b.split(
+        "=", 1)[0] in _SHELLS_OWN or not any(f"{b}{_BY}{n}" in assigned for n in names))
+
+
+def own_text(text: str, guards: object) -> str:
+    """``text`` less the assignments a plan's entry makes itself for a program ``text``
+    names (``own_dropped``): no longer a doubt of the program a name runs."""
+    assigned: frozenset[str] = getattr(guards, "assigned", frozenset())
+    if not assigned or "=" not in text:
+        return text
+    for pair in assigned:
+        made, _, program = pair.partition(_BY)
+        if made in text and program in text and made.split("=", 1)[0] not in _SHELLS_OWN:
+            text = text.replace(made, " ")
+    return text
+
+
+#: The shell's own names: a value of one changes what a name runs or how words are read
+#: (``readers._SETS``), never left out.
+_SHELLS_OWN: Final = frozenset(("PATH", "IFS", "BASH_ENV", "ENV", "GLOBIGNORE"))
 
 
 #: Names an entry may not set: the home (every program's settings under it), the folders

@@ -41,7 +41,7 @@ from .nodeworkspaces import workspaces
 from .planpaths import MARKED, MODULES, SETTINGS, WORKSPACES
 from .startpaths import start_paths
 from .starttables import MANIFESTS
-from .startvars import collect_folders, start_values
+from .startvars import entry_starts, start_values
 from .writers import braced, clone_word, composer, into_git
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -235,7 +235,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
                    tops=frozenset(reals[top] for top in tops), loose=loose,
                    modules=frozenset(posixpath.normpath(reals[m]) for m in modules),
-                   walked=walked, collected=collect_folders(named, list(roots)),
+                   walked=walked, **entry_starts(named, list(roots)),
                    planned=lambda: only_planned(planned, [
                        (p, t) for p, t in (*items, *local, *programs, *local_programs) if p],
                        reals))

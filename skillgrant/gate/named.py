@@ -13,10 +13,10 @@ import os
 import posixpath
 import re
 import types
-from contextvars import ContextVar
 
 from ..lazy import compile_on_use
 from . import files as fs
+from .guardedset import GUARDED as GUARDED  # (its home: readers reads it too)
 from .moves import moved_folders
 from .placed import fold, in_worktree, mirrored, shadows
 from .testfiles import collected, named_test
@@ -27,11 +27,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Final
 
-#: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
-#: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own
-#: installation — as real paths; a call that writes one is ``unknown`` (review W1, W2: the model
-#: would rewrite its own ceiling). The hook sets them for each call (``guards.guarding``).
-GUARDED: ContextVar[tuple[tuple[str, bool], ...]] = ContextVar("guarded", default=())
 
 
 def guarded_path(path: str) -> str | None:

@@ -55,22 +55,29 @@ def run_folders(named: tuple[str, ...], roots: list[str]) -> list[str]:
 
 
 @functools.lru_cache(maxsize=8)
-def _marked(named: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+def _marked(named: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...], bool,
+                                             frozenset[str]]:
     """The folders ``named`` marks ``RUNS_IN``, the assignments it marks ``ASSIGNED`` (each
-    ``NAME=value``), and whether a plan's program collects tests (``testfiles``), in one pass
-    (a plan's paths are hundreds: the hook reads them once)."""
+    ``NAME=value``), whether a plan's program collects tests (``testfiles``), and each
+    assignment with each program it is made for (``NAME=value``, NUL, a name: what
+    ``entryvars.own_dropped`` reads), in one pass (a plan's paths are hundreds)."""
     joined = "\n" + "\n".join(named) + "\n"  # (one search for marks most plans hold none of)
     moved = tuple(p[1:] for p in named if p[:1] == RUNS_IN) if "\n" + RUNS_IN in joined else ()
-    assigned = tuple(p[1:] for p in named if p[:1] == ASSIGNED) if ASSIGNED in joined else ()
-    return moved, assigned, collects(joined)
+    given = [p[1:].partition("\x00") for p in named if p[:1] == ASSIGNED] if \
+        ASSIGNED in joined else []
+    pairs = frozenset(f"{a}\x00{n}" for a, _, names in given for n in names.split())
+    return moved, tuple(a for a, _, _ in given), collects(joined), pairs
 
 
-def collect_folders(named: tuple[str, ...], roots: list[str]) -> frozenset[str]:
-    """``testfiles.test_folders`` of the folders the plan's programs run in (s49-greview2
-    C2, U1), when a plan's program collects tests."""
-    if not _marked(named)[2]:
-        return frozenset()
-    return test_folders(run_folders(named, [os.path.abspath(f) for f in roots]))
+def entry_starts(named: tuple[str, ...], roots: list[str]) -> dict[str, frozenset[str]]:
+    """What ``Guarded`` holds of the plan's start inputs: the folders below which tests are
+    collected (``collected``: ``testfiles.test_folders`` of the folders the plan's programs
+    run in, when a plan's program collects them; s49-greview2 C2, U1), and the assignments
+    the plan's entries make for their programs (``assigned``: ``entryvars.own_dropped``)."""
+    marked = _marked(named)
+    collected = test_folders(run_folders(named, [os.path.abspath(f) for f in roots])) if \
+        marked[2] else frozenset()
+    return {"collected": collected, "assigned": marked[3]}
 
 
 #: The session's variables ``value_items`` reads where the plan's programs run (and

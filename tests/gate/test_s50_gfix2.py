@@ -40,7 +40,8 @@ READ = {"MAKEFILES=mk/Makefile make test": ["MAKEFILES=mk/Makefile"],
 
 @pytest.mark.parametrize("entry", list(READ))
 def test_an_entrys_own_assignments_are_read(entry: str) -> None:
-    assert entry_values(entry, entry) == [ASSIGNED + a for a in READ[entry]]
+    assert [v.partition("\x00")[0] for v in entry_values(entry, entry)] == [
+        ASSIGNED + a for a in READ[entry]]
 
 
 @pytest.mark.parametrize("entry", ["X=$(date) make", "X=`date` make", "X=${Y:-a} make",
@@ -119,3 +120,38 @@ def test_a_tree_copied_in_brings_no_test_file(tmp_path: Path, call: str) -> None
     (project / "docs").mkdir()
     command = call.format(ext=ext)
     assert (first_denied(project, [command]) is None) == TREES[call], command
+
+
+#: Each plan (an entry setting a start variable, and a writer), a call, and whether the hook
+#: allows it: the entry's own call reads its own start input (lead, session 50: no entry
+#: denies itself); the same value set for another program, or another value, stays a
+#: possible write (review s42 GF8); the file stays guarded from other writers.
+OWN = [(["Bash(make MAKEFILES=mk/Makefile test)"], "make MAKEFILES=mk/Makefile test", True),
+       (["Bash(KUBECONFIG=./kube.yaml kubectl get pods)"],
+        "KUBECONFIG=./kube.yaml kubectl get pods", True),
+       (["Bash(CONFIG=config/dev.json node app.js)"], "CONFIG=config/dev.json node app.js", True),
+       (["Bash(env -C sub MAKEFILES=mk/Makefile make test)"],
+        "env -C sub MAKEFILES=mk/Makefile make test", True),
+       (["Bash(KUBECONFIG=./kube.yaml kubectl get pods)", "Bash(gcc *)"],
+        "DEPENDENCIES_OUTPUT=kube.yaml gcc -c x.c", False),
+       (["Bash(KUBECONFIG=./kube.yaml kubectl get pods)", "Bash(gcc *)"],
+        "KUBECONFIG=./kube.yaml gcc -c x.c", False),
+       (["Bash(KUBECONFIG=./kube.yaml kubectl get pods)", "Bash(cp *)"],
+        "cp src/x.sh kube.yaml", False),
+       (["Bash(make MAKEFILES=mk/Makefile test)", "Bash(cp *)"], "cp src/x.sh mk/Makefile",
+        False)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("entries", "call", "allowed"), OWN, ids=[c for _, c, _ in OWN])
+def test_an_entrys_own_assignment_is_its_own_read(tmp_path: Path, entries: list[str],
+                                                 call: str, allowed: bool) -> None:
+    from bash_review import first_denied
+
+    project = tmp_path / "project"
+    gated_project(project, entries)
+    for name in ("mk/Makefile", "sub/mk/Makefile", "kube.yaml", "config/dev.json", "app.js",
+                 "src/x.sh", "x.c"):
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text("")
+    assert (first_denied(project, [call], None) is None) == allowed, call
