@@ -7,6 +7,7 @@ strict xfails)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -54,7 +55,8 @@ def _case(tmp_path: Path, entry: str, target: str, payload: str = SCRIPT,
 
 
 #: Entries exporting ``BASH_ENV=e.sh`` (bash runs the file at a non-interactive start) in a
-#: form ``entryvars`` does not read: a compound command's or a function's body, a builtin run
+#: form ``entryvars`` does not read: a compound command's or a function's body (after a
+#: keyword: ``then``, ``do``), a builtin run
 #: through ``command``/``builtin``/``eval``/``time``/``!``, a value set by ``read``, ``printf
 #: -v``, ``for`` or a nameref, an assignment word after the program's name under ``set -k``,
 #: allexport set by ``shopt -so``.
@@ -69,6 +71,7 @@ MISSED = {"brace-group": "{ export BASH_ENV=e.sh; bash -c true; }",
           "read": "read -r BASH_ENV <<< e.sh; export BASH_ENV; bash -c true",
           "printf-v": "printf -v BASH_ENV e.sh; export BASH_ENV; bash -c true",
           "for": "for BASH_ENV in e.sh; do export BASH_ENV; bash -c true; done",
+          "while-do": "while true; do export BASH_ENV=e.sh; break; done; bash -c true",
           "nameref": "declare -n r=BASH_ENV; export r=e.sh; bash -c true",
           "set-k": "set -k; bash -c true BASH_ENV=e.sh",
           "shopt-so-allexport": "shopt -so allexport; BASH_ENV=e.sh; bash -c true",
@@ -78,7 +81,7 @@ MISSED = {"brace-group": "{ export BASH_ENV=e.sh; bash -c true; }",
 @pytest.mark.parametrize("case", list(MISSED))
 def test_s1_an_entrys_own_assignment_the_scan_misses(tmp_path: Path, case: str) -> None:
     """``export BASH_ENV=e.sh; bash -c true`` guards ``e.sh`` (``entryvars``: ``WHOLE``); the
-    same assignment inside ``{ …; }``, ``if``, a function, after ``command``/``builtin``/
+    same assignment inside ``{ …; }``, ``if``, ``while``, a function, after ``command``/``builtin``/
     ``eval``/``time``/``!``, by ``read``/``printf -v``/``for``/a nameref, under ``set -k``
     or ``shopt -so allexport`` is not read: plan ``Bash(<entry>)``,
     ``Bash(cp *)``, ``cp src/mk e.sh`` is allowed and the entry's bash runs it."""
@@ -88,9 +91,9 @@ def test_s1_an_entrys_own_assignment_the_scan_misses(tmp_path: Path, case: str) 
 
 
 _open("test_s1_an_entrys_own_assignment_the_scan_misses",
-      "entryvars reads no assignment after a keyword (then, time, !), none made by read, "
+      "entryvars reads no assignment after a keyword (then, do, time, !), none made by read, "
       "printf -v or for, none after the program's name under set -k, and not shopt -so "
-      "allexport", "if-then", "time", "bang", "read", "printf-v", "for", "set-k",
+      "allexport", "if-then", "while-do", "time", "bang", "read", "printf-v", "for", "set-k",
       "shopt-so-allexport")
 
 
@@ -253,3 +256,105 @@ def test_c2_an_extension_module_beside_a_collected_test(tmp_path: Path, case: st
 _open("test_c2_an_extension_module_beside_a_collected_test",
       "an extension module (NAME.so, NAME.abi3.so) beside a collected test or conftest is not "
       "guarded: python imports it first", *BESIDE)
+
+
+# --- E1: start variables an env file the entry's program loads sets ---------------------------
+
+
+BUN = Path.home() / ".cache/skillgrant-runtime/bun-1.4.5/package/bin"
+JS_PAYLOAD = "require('child_process').execSync('touch zz')\n"
+#: Each case: the entry, the file the payload goes to, the payload, the project's files, the
+#: session's extra values. node's ``--env-file=.env`` sets the file's variables before node
+#: reads ``NODE_OPTIONS`` (its ``--require ./pre.js``); bun loads ``.env`` by itself at every
+#: start (its ``BASH_ENV`` reaches the shell a script starts).
+ENV_FILES = {"node-env-file": ("node --env-file=.env -e 0", "pre.js", JS_PAYLOAD,
+                               {".env": "NODE_OPTIONS=--require ./pre.js\n"}, {}),
+             "bun-dotenv": ("bun x.js", "e.sh", SCRIPT,
+                            {".env": "BASH_ENV=e.sh\n",
+                             "x.js": "require('child_process').execSync('bash -c true')\n"},
+                            {"PATH": f"{BUN}:{os.environ['PATH']}"})}
+
+
+@pytest.mark.parametrize("case", list(ENV_FILES))
+def test_e1_an_env_files_start_variables(tmp_path: Path, case: str) -> None:
+    """An env file the entry's program loads (``node --env-file=.env``; bun's ``.env``, read
+    at every start) sets start variables the gate does not read (``.env`` itself is the
+    project's, unchanged): the file its ``NODE_OPTIONS``/``BASH_ENV`` names is left writable.
+    Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp -r src/mk <file>`` is allowed, the entry runs
+    it."""
+    entry, target, payload, more, extra = ENV_FILES[case]
+    needs("bash", "node")
+    if case.startswith("bun") and not (BUN / "bun").exists():
+        pytest.skip("bun 1.4.5 is not installed")
+    denied = _case(tmp_path, entry, target, payload, dict(more), extra)
+    assert denied is not None, "the hook allows the file an env file's start variable names"
+
+
+_open("test_e1_an_env_files_start_variables",
+      "the variables an env file the entry's program loads sets (node --env-file, bun's .env) "
+      "are read by no rule", *ENV_FILES)
+
+
+# --- C3: the tests other runners collect ------------------------------------------------------
+
+
+#: Each case: the entry, the test file it collects and runs, the project's files, the
+#: session's extra values. node's ``--test`` without a path runs ``**/*.test.js``,
+#: ``**/test/**/*.js``, …; ``bun test`` runs ``*.test.*``, ``*_spec.*``, … at any depth.
+RUNNERS = {"node-test": ("node --test", "test/a.test.js", {"test/keep": ""}, {}),
+           "node-test-root": ("node --test", "a.test.js", {}, {}),
+           "bun-test": ("bun test", "a.test.js", {}, {"PATH": f"{BUN}:{os.environ['PATH']}"}),
+           "bun-test-spec": ("bun test", "src/a_spec.ts", {"src/keep": ""},
+                             {"PATH": f"{BUN}:{os.environ['PATH']}"})}
+
+
+@pytest.mark.parametrize("case", list(RUNNERS))
+def test_c3_the_tests_other_runners_collect(tmp_path: Path, case: str) -> None:
+    """``testfiles`` guards the files python's runners collect; node's (``node --test``) and
+    bun's (``bun test``) collect their own names below their folder (``*.test.js``,
+    ``*_spec.ts``), not guarded: plan ``Bash(<entry>)``, ``Bash(cp *)``, ``cp -r src/mk
+    <test>`` is allowed and the runner runs it."""
+    entry, target, more, extra = RUNNERS[case]
+    needs("bash", "node")
+    if case.startswith("bun") and not (BUN / "bun").exists():
+        pytest.skip("bun 1.4.5 is not installed")
+    denied = _case(tmp_path, entry, target, JS_PAYLOAD, dict(more), extra)
+    assert denied is not None, "the hook allows a test file the runner collects"
+
+
+_open("test_c3_the_tests_other_runners_collect",
+      "node --test's and bun test's collected files (*.test.js, *_spec.ts) are not guarded",
+      *RUNNERS)
+
+
+# --- K1 (cost): approved calls denied ---------------------------------------------------------
+
+
+#: Each case: the plan's entries, and the call they approve that the hook denies. A make
+#: variable (or a prefix) naming an absolute folder outside the project (``DESTDIR``, allowed
+#: before session 50) is now guarded whole as the entry's own start value, and the call that
+#: names it denied; a test file's removal or formatting by name is denied while ``ruff format
+#: .`` (every test file) is allowed.
+DENIED = {"make-destdir": (["make install DESTDIR=/tmp/stage"], "make install DESTDIR=/tmp/stage"),
+          "prefix-destdir": (["DESTDIR=/tmp/stage make install"],
+                             "DESTDIR=/tmp/stage make install"),
+          "rm-test": (["python3 -m pytest", "rm *"], "rm tests/test_a.py"),
+          "format-test": (["python3 -m pytest", "ruff format *"], "ruff format tests/test_a.py")}
+
+
+@pytest.mark.parametrize("case", list(DENIED))
+def test_k1_an_approved_call_is_denied(tmp_path: Path, case: str) -> None:
+    """The plan approves the call (its own entry, or a writer's entry on a test file the plan
+    may write: an Edit grant covers it, ``ruff format .`` is allowed); the hook denies it."""
+    entries, call = DENIED[case]
+    project = hooked_project(tmp_path, [f"Bash({e})" for e in entries])
+    (project / "tests").mkdir()
+    (project / "tests" / "test_a.py").write_text(OWN_TEST["test_a.py"])
+    (project / "Makefile").write_text("install:\n\ttrue\n")
+    env = home_env(tmp_path / "home")
+    assert first_denied(project, [call], env) is None, "the hook denies an approved call"
+
+
+_open("test_k1_an_approved_call_is_denied",
+      "cost: an entry's own absolute value outside the project (DESTDIR=/tmp/stage) denies its "
+      "call; a test file removed or formatted by name under a pytest plan is denied", *DENIED)
