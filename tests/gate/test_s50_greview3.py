@@ -28,12 +28,13 @@ SCRIPT = "touch zz\n"
 
 def _case(tmp_path: Path, entry: str, target: str, payload: str = SCRIPT,
           more: dict[str, str | bytes] | None = None, extra: dict[str, str] | None = None,
-          source: str = "src/mk") -> str | None:
-    """Proves that ``cp -r <source> <target>`` then ``entry`` run the payload under real bash
+          source: str = "src/mk", copies: list[str] | None = None) -> str | None:
+    """Proves that ``cp -r <source> <target>`` (or the calls ``copies``) then ``entry`` run
+    the payload under real bash
     (scratch home, the session's ``extra`` values) in a hooked project holding ``more`` and
     ``src/mk`` (``payload``), plan ``Bash(<entry>)``, ``Bash(cp *)``; the first call the
     printed hook denies, or None."""
-    calls = [f"cp -r {source} {target}", entry]
+    calls = [*(copies or [f"cp -r {source} {target}"]), entry]
     found: list[str | None] = []
     for side in ("proof", "run"):
         project = hooked_project(tmp_path / side, [f"Bash({entry})", "Bash(cp *)"])
@@ -358,3 +359,42 @@ def test_k1_an_approved_call_is_denied(tmp_path: Path, case: str) -> None:
 _open("test_k1_an_approved_call_is_denied",
       "cost: an entry's own absolute value outside the project (DESTDIR=/tmp/stage) denies its "
       "call; a test file removed or formatted by name under a pytest plan is denied", *DENIED)
+
+
+# --- P1: a pytest plugin an installed distribution's metadata names, on sys.path --------------
+
+
+#: A distribution's metadata declaring a pytest plugin (pluggy loads each ``pytest11`` entry
+#: point of every distribution ``importlib.metadata`` finds on ``sys.path`` at pytest's start),
+#: and the plugin's module running the payload.
+PLUGIN = {"src/pl/x.dist-info/METADATA": "Metadata-Version: 2.1\nName: xplug\nVersion: 1\n",
+          "src/pl/x.dist-info/entry_points.txt": "[pytest11]\nxplug = xmod\n",
+          "src/pl/xmod.py": PY_PAYLOAD}
+#: Each case: the entry, the folder on its ``sys.path`` the files go to, the project's files:
+#: ``python -m`` puts its folder first; an entry's ``PYTHONPATH=lib`` (the folder's standard
+#: modules' names guarded only, review s46 L2).
+PLUGGED = {"python-m-pytest": (f"{VENV_PYTHON} -m pytest", ".", {}),
+           "pythonpath-lib": (f"PYTHONPATH=lib {VENV_PYTHON} -m pytest tests", "lib",
+                              {"lib/keep": "", "tests/test_a.py": OWN_TEST["test_a.py"]})}
+
+
+@pytest.mark.parametrize("case", list(PLUGGED))
+def test_p1_a_distributions_pytest_plugin_on_sys_path(tmp_path: Path, case: str) -> None:
+    """pytest loads each ``pytest11`` entry point of the distributions on ``sys.path`` (a
+    ``NAME.dist-info`` folder's ``entry_points.txt``) at its start: under ``python -m
+    pytest`` the folder it runs in is first, under an entry's ``PYTHONPATH=lib`` ``lib``; no
+    rule guards a ``*.dist-info`` there, nor the plugin's module (no test's name). Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp -r src/pl/x.dist-info <folder>/x.dist-info`` and
+    ``cp src/pl/xmod.py <folder>/xmod.py`` are allowed and pytest imports the plugin."""
+    entry, folder, more = PLUGGED[case]
+    needs("bash", VENV_PYTHON)
+    files: dict[str, str | bytes] = {**OWN_TEST, **more, **PLUGIN}
+    denied = _case(tmp_path, entry, folder, more=files,
+                   copies=[f"cp -r src/pl/x.dist-info {folder}/x.dist-info",
+                           f"cp src/pl/xmod.py {folder}/xmod.py"])
+    assert denied is not None, "the hook allows a pytest plugin's distribution on sys.path"
+
+
+_open("test_p1_a_distributions_pytest_plugin_on_sys_path",
+      "a *.dist-info declaring a pytest11 entry point (and its module) in a folder on pytest's "
+      "sys.path (python -m's folder, an entry's PYTHONPATH) is not guarded", *PLUGGED)
