@@ -398,3 +398,36 @@ def test_p1_a_distributions_pytest_plugin_on_sys_path(tmp_path: Path, case: str)
 _open("test_p1_a_distributions_pytest_plugin_on_sys_path",
       "a *.dist-info declaring a pytest11 entry point (and its module) in a folder on pytest's "
       "sys.path (python -m's folder, an entry's PYTHONPATH) is not guarded", *PLUGGED)
+
+
+# --- S2: allexport the scan does not see ------------------------------------------------------
+
+
+#: Each case: an entry making a plain ``BASH_ENV=e.sh`` statement (read as reaching no
+#: program), and the session's extra values. It is exported when allexport is on: bash's
+#: ``-a``/``-o allexport`` options (``bash -a -c '…'``), or the session's ``SHELLOPTS`` (bash
+#: sets the options it lists at its start when it is in the environment).
+ALLEXPORT = {"bash-a": ("bash -a -c 'BASH_ENV=e.sh; bash -c true'", {}),
+             "bash-ac": ("bash -ac 'BASH_ENV=e.sh; bash -c true'", {}),
+             "bash-o-allexport": ("bash -o allexport -c 'BASH_ENV=e.sh; bash -c true'", {}),
+             "session-shellopts": ("BASH_ENV=e.sh; bash -c true", {"SHELLOPTS": "allexport"}),
+             "session-shellopts-bash-c": ("bash -c 'BASH_ENV=e.sh; bash -c true'",
+                                          {"SHELLOPTS": "allexport"})}
+
+
+@pytest.mark.parametrize("case", list(ALLEXPORT))
+def test_s2_allexport_from_a_shells_options_or_the_session(tmp_path: Path, case: str) -> None:
+    """``entryvars`` reads a plain ``N=v`` statement as exported under ``set -a``/``set -o
+    allexport`` in the same code only; a shell started with ``-a`` (``-ac``, ``-o
+    allexport``) or under the session's ``SHELLOPTS=allexport`` exports it too: plan
+    ``Bash(<entry>)``, ``Bash(cp *)``, ``cp -r src/mk e.sh`` is allowed and the inner bash
+    runs it."""
+    needs("bash")
+    entry, extra = ALLEXPORT[case]
+    denied = _case(tmp_path, entry, "e.sh", extra=extra)
+    assert denied is not None, "the hook allows the file an exported BASH_ENV names"
+
+
+_open("test_s2_allexport_from_a_shells_options_or_the_session",
+      "allexport given as a shell's option (bash -a, -o allexport) or by the session's "
+      "SHELLOPTS is not read: a plain assignment is read as reaching no program", *ALLEXPORT)
