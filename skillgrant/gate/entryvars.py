@@ -169,6 +169,11 @@ def _scan(entry: str, text: str, found: dict[str, set[str]], depth: int) -> None
     anywhere = {os.path.basename(w.text) for c in commands for w in c}
     for words in commands:
         at = 0
+        while at < len(words) and ((words[at].text in _RESERVED and words[at].quote_at < 0) or (
+                words[at].text == "-p" and at and words[at - 1].text == "time")):
+            at += 1  # (`{ X=v make; }`, `if X=v make`, `time -p X=v make`, `! X=v make`)
+        words = words[at:]
+        at = 0
         while at < len(words) and _assignment(words[at], False):
             at += 1
         if at == len(words):
@@ -249,6 +254,9 @@ def own_text(text: str, guards: object) -> str:
 _SHELLS_OWN: Final = frozenset(("PATH", "IFS", "BASH_ENV", "ENV", "GLOBIGNORE"))
 
 
+#: bash's reserved words (and ``time``), which may stand before a command's assignments.
+_RESERVED: Final = frozenset(("{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done",
+                              "while", "until", "time", "case", "esac", "coproc", "function"))
 #: Names an entry may not set: the home (every program's settings under it), the folders
 #: ``cd`` searches, the shell's options (``cdable_vars``, ``globstar``).
 _REFUSED: Final = frozenset(("HOME", "CDPATH", "BASHOPTS", "SHELLOPTS", "ZDOTDIR"))

@@ -41,7 +41,7 @@ from .nodeworkspaces import workspaces
 from .planpaths import MARKED, MODULES, SETTINGS, WORKSPACES
 from .startpaths import start_paths
 from .starttables import MANIFESTS
-from .startvars import entry_starts, start_values
+from .startvars import entry_starts, removed_folder, start_values
 from .writers import braced, clone_word, composer, into_git
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -352,13 +352,13 @@ _OWN: Final = ("gh", "npm", "pnpm", "yarn", "kubectl", "oc", "aws", "gcloud", "a
 def _composed(words: list[str], directory: str | None, text: str, bare: str) -> str | None:
     """``composed.composed_word`` (review s45 C1) and ``ownsettings.own_settings`` (G2, S1),
     each imported only for a command that may need it."""
-    found = None
-    if any(name in bare for name in _COMPOSERS):
+    found = removed_folder(words, directory, touches) if "--basetemp" in bare else None  # (B1)
+    if found is None and any(name in bare for name in _COMPOSERS):
         from .composed import COMPOSES, SHORTENS, composed_word, shortened_word
 
         found = composed_word(words, directory, text) if COMPOSES.search(bare) else None
-        found = found or (shortened_word(words, directory, text) if SHORTENS.search(bare)
-                          else None)
+        found = found or (shortened_word(words, directory, text) if SHORTENS.search(bare) else
+                          None)
     if found is None and "--target-dir" in bare:  # (session 47: in a guarded target/ only)
         found = unguarded_target(words, moved_folders(text, directory) if directory else None)
     if found is None and any(name in bare for name in _OWN):

@@ -20,6 +20,7 @@ from .homefiles import MOVED_CODE
 from .named import above
 from .planpaths import RUNS_IN
 from .testfiles import collects, test_folders
+from .testfiles import removed_folder as removed_folder  # (guards' one import of it)
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:

@@ -16,11 +16,14 @@ files already guarded (``^pytest.ini``, ``^pyproject.toml``, …), not read: a p
 
 from __future__ import annotations
 
+import os
+
 from . import files as fs
 from .placed import fold
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Final
 
 #: The marks of ``plan_programs`` saying a plan's program collects tests by itself: pytest's
@@ -76,3 +79,23 @@ def test_name(name: str) -> bool:
         name = name.split(".", 1)[0] + ".py"
     return name.endswith(".py") and (name in ("conftest.py", "__init__.py") or name.endswith(
         "_test.py") or name.startswith("test"))
+
+
+def removed_folder(words: list[str], directory: str | None,
+                   touches: Callable[[str], bool]) -> str | None:
+    """pytest's ``--basetemp`` value (apart or after ``=``), the folder pytest removes whole
+    before its first ``tmp_path`` (s50-greview B1: the home, a main checkout beside a
+    worktree), when it ``touches`` a guarded item (is one, holds one, lies in one) or the gate
+    cannot name it (an expansion, a pattern, ``~user``, a relative one with no folder)."""
+    for at, word in enumerate(words):
+        if not word.startswith("--basetemp"):
+            continue
+        value = word.partition("=")[2] or (words[at + 1] if at + 1 < len(words) else "")
+        if not value or any(c in value for c in "$`*?[{") or (value[:1] == "~" and value[:2] != "~/"
+                                                             and value != "~") or (
+                directory is None and value[:1] not in ("/", "~")):
+            return value or word
+        path = os.path.normpath(os.path.join(directory or "/", os.path.expanduser(value)))
+        if touches(path) or touches(fs.realpath(path)):
+            return value
+    return None

@@ -32,6 +32,8 @@ READ = {"MAKEFILES=mk/Makefile make test": ["MAKEFILES=mk/Makefile"],
         "env -S 'BASH_ENV=x.sh bash -c true'": ["BASH_ENV=x.sh"],
         "echo $(PYTHONPATH=lib python3 x.py)": ["PYTHONPATH=lib"],
         "X=1 \\\n make": ["X=1"],
+        "{ X=a.sh make; }": ["X=a.sh"], "if time -p X=a.sh make; then :; fi": ["X=a.sh"],
+        "for i in 1; do ! X=a.sh make; done": ["X=a.sh"],
         # not assignments reaching a program: a plain statement unexported, a program's own
         # operand, a quoted name, a comment
         "X=x.sh; make": [], "dd if=a of=b": [], "git commit -m 'a=b'": [],
@@ -155,3 +157,24 @@ def test_an_entrys_own_assignment_is_its_own_read(tmp_path: Path, entries: list[
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text("")
     assert (first_denied(project, [call], None) is None) == allowed, call
+
+
+#: pytest's ``--basetemp`` folder is removed whole (s50-greview B1): one holding or inside a
+#: guarded item, or one the gate cannot name, is refused; a scratch folder is not.
+BASETEMPS = {"--basetemp=.tmp": True, "--basetemp .tmp": True, "--basetemp={tmp}/bt": True,
+             "--basetemp=.": False, "--basetemp=.claude": False, "--basetemp=$HOME/x": False,
+             "--basetemp={tmp}/home": False}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("option", list(BASETEMPS))
+def test_pytests_basetemp_is_a_folder_it_removes(tmp_path: Path, option: str) -> None:
+    from bash_review import first_denied, home_env
+
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(python3 -m pytest *)"])
+    env = home_env(tmp_path / "home")
+    (tmp_path / "home" / ".claude").mkdir()
+    (tmp_path / "home" / ".claude" / "settings.json").write_text("{}")
+    call = f"python3 -m pytest -q {option.format(tmp=tmp_path)} tests"
+    assert (first_denied(project, [call], env) is None) == BASETEMPS[option], call

@@ -103,10 +103,4 @@ def test_b1_pytests_basetemp_removes_the_main_checkout(tmp_path: Path) -> None:
     assert found[0] is not None, "the hook allows pytest to remove the main checkout"
 
 
-_open("test_b1_pytests_basetemp_removes_the_users_settings",
-      "pytest's --basetemp value is a folder pytest removes whole: a folder holding a guarded "
-      "file (the home) is not refused for a program outside the writers' lists")
-_open("test_b1_pytests_basetemp_removes_the_main_checkout",
-      "pytest's --basetemp value is a folder pytest removes whole: a linked worktree's main "
-      "checkout (its .claude) is not refused")
 
