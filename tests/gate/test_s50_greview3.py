@@ -76,6 +76,11 @@ MISSED = {"brace-group": "{ export BASH_ENV=e.sh; bash -c true; }",
           "nameref": "declare -n r=BASH_ENV; export r=e.sh; bash -c true",
           "set-k": "set -k; bash -c true BASH_ENV=e.sh",
           "shopt-so-allexport": "shopt -so allexport; BASH_ENV=e.sh; bash -c true",
+          "function-keyword": "function f { export BASH_ENV=e.sh; }; f; bash -c true",
+          "time-dashdash": "time -- export BASH_ENV=e.sh; bash -c true",
+          "export-quoted-name": "export 'BASH_ENV'=e.sh; bash -c true",
+          "export-quoted-word": "export \"BASH_ENV=e.sh\"; bash -c true",
+          "declare-empty-quotes": "declare -x BA''SH_ENV=e.sh; bash -c true",
           "allexport-brace": "set -a; { BASH_ENV=e.sh; }; bash -c true"}
 
 
@@ -84,7 +89,8 @@ def test_s1_an_entrys_own_assignment_the_scan_misses(tmp_path: Path, case: str) 
     """``export BASH_ENV=e.sh; bash -c true`` guards ``e.sh`` (``entryvars``: ``WHOLE``); the
     same assignment inside ``{ …; }``, ``if``, ``while``, a function, after ``command``/``builtin``/
     ``eval``/``time``/``!``, by ``read``/``printf -v``/``for``/a nameref, under ``set -k``
-    or ``shopt -so allexport`` is not read: plan ``Bash(<entry>)``,
+    or ``shopt -so allexport``, or with a quoted name (an ``export`` operand's quotes are
+    removed before the builtin reads it) is not read: plan ``Bash(<entry>)``,
     ``Bash(cp *)``, ``cp src/mk e.sh`` is allowed and the entry's bash runs it."""
     needs("bash")
     denied = _case(tmp_path, MISSED[case], "e.sh")
@@ -92,10 +98,11 @@ def test_s1_an_entrys_own_assignment_the_scan_misses(tmp_path: Path, case: str) 
 
 
 _open("test_s1_an_entrys_own_assignment_the_scan_misses",
-      "entryvars reads no assignment after a keyword (then, do, time, !), none made by read, "
+      "entryvars reads no assignment after `time --`, none an export/declare operand makes "
+      "with a quoted name ('BASH_ENV'=…, \"BASH_ENV=…\", BA''SH_ENV=…), none made by read, "
       "printf -v or for, none after the program's name under set -k, and not shopt -so "
-      "allexport", "if-then", "while-do", "time", "bang", "read", "printf-v", "for", "set-k",
-      "shopt-so-allexport")
+      "allexport", "time-dashdash", "export-quoted-name", "export-quoted-word",
+      "declare-empty-quotes", "read", "printf-v", "for", "set-k", "shopt-so-allexport")
 
 
 # --- U1: perl's PERL5OPT -I: a module folder no rule reads -----------------------------------
