@@ -438,3 +438,31 @@ def test_s2_allexport_from_a_shells_options_or_the_session(tmp_path: Path, case:
 _open("test_s2_allexport_from_a_shells_options_or_the_session",
       "allexport given as a shell's option (bash -a, -o allexport) or by the session's "
       "SHELLOPTS is not read: a plain assignment is read as reaching no program", *ALLEXPORT)
+
+
+# --- U3: make's variables given through MAKEFLAGS ---------------------------------------------
+
+
+#: Entries giving make ``MAKEFILES=mk`` through ``MAKEFLAGS``/``GNUMAKEFLAGS`` (make reads the
+#: variable definitions they hold as its command line's, ``MAKEFILES`` among them), where an
+#: entry's own ``MAKEFILES=mk`` is guarded whole (``startvars.WHOLE``).
+FLAGGED = {"makeflags": "MAKEFLAGS=MAKEFILES=mk make test",
+           "gnumakeflags": "GNUMAKEFLAGS=MAKEFILES=mk make test",
+           "export-makeflags": "export MAKEFLAGS=MAKEFILES=mk; make test"}
+
+
+@pytest.mark.parametrize("case", list(FLAGGED))
+def test_u3_makeflags_gives_make_its_makefiles(tmp_path: Path, case: str) -> None:
+    """``MAKEFLAGS=MAKEFILES=mk make test`` reads ``mk`` before the Makefile (its ``$(shell
+    …)`` runs) as ``make test MAKEFILES=mk`` does; the gate reads the entry's ``MAKEFLAGS``
+    value as a path list (``mk``: a bare word, not named): plan ``Bash(<entry>)``, ``Bash(cp
+    *)``, ``cp -r src/mk mk`` is allowed and make runs it."""
+    needs("bash", "make")
+    denied = _case(tmp_path, FLAGGED[case], "mk", "$(shell touch zz)\n",
+                   {"Makefile": "test:\n\techo ok\n"})
+    assert denied is not None, "the hook allows the makefile MAKEFLAGS's MAKEFILES names"
+
+
+_open("test_u3_makeflags_gives_make_its_makefiles",
+      "make's variable definitions in the entry's MAKEFLAGS/GNUMAKEFLAGS (MAKEFILES=mk) are "
+      "not read as make's", *FLAGGED)
