@@ -28,12 +28,13 @@ SCRIPT = "touch zz\n"
 
 def _case(tmp_path: Path, entry: str, target: str, payload: str = SCRIPT,
           more: dict[str, str | bytes] | None = None, extra: dict[str, str] | None = None,
-          source: str = "src/mk", copies: list[str] | None = None) -> str | None:
+          source: str = "src/mk", copies: list[str] | None = None,
+          executable: tuple[str, ...] = ()) -> str | None:
     """Proves that ``cp -r <source> <target>`` (or the calls ``copies``) then ``entry`` run
     the payload under real bash
     (scratch home, the session's ``extra`` values) in a hooked project holding ``more`` and
-    ``src/mk`` (``payload``), plan ``Bash(<entry>)``, ``Bash(cp *)``; the first call the
-    printed hook denies, or None."""
+    ``src/mk`` (``payload``; ``executable``'s files made so), plan ``Bash(<entry>)``,
+    ``Bash(cp *)``; the first call the printed hook denies, or None."""
     calls = [*(copies or [f"cp -r {source} {target}"]), entry]
     found: list[str | None] = []
     for side in ("proof", "run"):
@@ -44,6 +45,8 @@ def _case(tmp_path: Path, entry: str, target: str, payload: str = SCRIPT,
                 (project / name).write_bytes(text)
             else:
                 (project / name).write_text(text)
+        for name in executable:
+            (project / name).chmod(0o755)
         env = {**home_env(tmp_path / side / "home"), **(extra or {})}
         if side == "proof":
             assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
@@ -466,3 +469,56 @@ def test_u3_makeflags_gives_make_its_makefiles(tmp_path: Path, case: str) -> Non
 _open("test_u3_makeflags_gives_make_its_makefiles",
       "make's variable definitions in the entry's MAKEFLAGS/GNUMAKEFLAGS (MAKEFILES=mk) are "
       "not read as make's", *FLAGGED)
+
+
+# --- U5: git's settings given by the entry's GIT_CONFIG_* (held: the entry is denied) -----------
+
+
+#: Each case: the entry, setting ``core.hooksPath`` to ``hk`` (a bare word: no path named)
+#: through git's ``GIT_CONFIG_COUNT``/``GIT_CONFIG_KEY_<n>``/``GIT_CONFIG_VALUE_<n>``; git
+#: runs ``hk/pre-commit`` (a relative hooks folder is the work tree's).
+GIT_HOOKS = {"prefix": "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath "
+                       "GIT_CONFIG_VALUE_0=hk git -c user.name=a -c user.email=a@b commit -q "
+                       "--allow-empty -m x"}
+
+
+@pytest.mark.parametrize("case", list(GIT_HOOKS))
+def test_u5_an_entrys_git_config_variables_name_a_hooks_folder(tmp_path: Path,
+                                                               case: str) -> None:
+    """The entry's ``GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=hk`` makes ``git
+    commit`` run ``hk/pre-commit``; the gate reads the values as paths (``hk``: a bare word,
+    not named), not as git's settings: plan ``Bash(<entry>)``, ``Bash(cp *)``, ``cp -r
+    src/hk hk`` is allowed and git runs the hook."""
+    needs("bash", "git")
+    denied = _case(tmp_path, GIT_HOOKS[case], "hk", more={"src/hk/pre-commit": SCRIPT},
+                   source="src/hk", executable=("src/hk/pre-commit",))
+    assert denied is not None, "the hook allows the hooks folder the entry's git settings name"
+
+
+# --- U4: NODE_OPTIONS preloading a bare module name -------------------------------------------
+
+
+#: Each case: the entry, and the session's extra values. node resolves a preload's bare name
+#: (``--require pre``, ``-r pre``, ``--import pre``) as ``require('pre')`` from its folder:
+#: ``node_modules/pre.js`` (``node -r pre``, ``--require=pre`` and the session's are held).
+PRELOADED = {"entry-require": ("NODE_OPTIONS='--require pre' node -e 0", {}),
+             "entry-r": ("NODE_OPTIONS='-r pre' node -e 0", {}),
+             "session-require": ("node -e 0", {"NODE_OPTIONS": "--require pre"})}
+
+
+@pytest.mark.parametrize("case", list(PRELOADED))
+def test_u4_node_options_preloads_a_bare_module_name(tmp_path: Path, case: str) -> None:
+    """``NODE_OPTIONS='--require pre'`` (the entry's or the session's) makes node load
+    ``node_modules/pre.js`` at start; ``named_paths`` reads a preload's name apart from its
+    option only when it starts with ``.`` or ``/``: plan ``Bash(<entry>)``, ``Bash(cp *)``,
+    ``cp -r src/mk node_modules/pre.js`` is allowed and node runs it."""
+    needs("bash", "node")
+    entry, extra = PRELOADED[case]
+    denied = _case(tmp_path, entry, "node_modules/pre.js", JS_PAYLOAD,
+                   {"node_modules/keep": ""}, extra)
+    assert denied is not None, "the hook allows the module NODE_OPTIONS preloads"
+
+
+_open("test_u4_node_options_preloads_a_bare_module_name",
+      "a NODE_OPTIONS preload's bare module name apart from its option (--require pre, -r pre) "
+      "is not read as node_modules/pre (the session's is held)", "entry-require", "entry-r")
