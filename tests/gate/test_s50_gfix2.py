@@ -62,7 +62,8 @@ def test_an_assignment_the_gate_cannot_know_refuses_the_plan(entry: str) -> None
     ("/p/tests/__pycache__/test_z.cpython-311.pyc", True),
     ("/p/docs/__pycache__/conftest.cpython-311-pytest-9.0.3.pyc", True),
     ("/p/src/app.py", False), ("/p/docs/a.md", False), ("/q/test_z.py", False),
-    ("/p/tests/data.json", False)])
+    ("/p/tests/data.json", False), ("/p/tests/test_z.cpython-311-x86_64-linux-gnu.so", True),
+    ("/p/tests/test_z.abi3.so", True), ("/p/conftest.so", True), ("/p/tests/test_z.pyd", True)])
 def test_a_collected_test_is_found_below_the_folder(path: str, found: bool) -> None:
     class Guards(tuple):  # type: ignore[type-arg]
         collected = frozenset({"/p"})
@@ -141,7 +142,13 @@ OWN = [(["Bash(make MAKEFILES=mk/Makefile test)"], "make MAKEFILES=mk/Makefile t
        (["Bash(KUBECONFIG=./kube.yaml kubectl get pods)", "Bash(cp *)"],
         "cp src/x.sh kube.yaml", False),
        (["Bash(make MAKEFILES=mk/Makefile test)", "Bash(cp *)"], "cp src/x.sh mk/Makefile",
-        False)]
+        False),
+       # pytest's flags from its own table: the test path after one is its operand (s50-greview)
+       (["Bash(python3 -m pytest --pdb tests)"], "python3 -m pytest --pdb tests", True),
+       (["Bash(python3 -m pytest --trace tests/test_a.py)"],
+        "python3 -m pytest --trace tests/test_a.py", True),
+       (["Bash(pytest --runxfail --doctest-modules tests)"],
+        "pytest --runxfail --doctest-modules tests", True)]
 
 
 @pytest.mark.slow
@@ -153,7 +160,7 @@ def test_an_entrys_own_assignment_is_its_own_read(tmp_path: Path, entries: list[
     project = tmp_path / "project"
     gated_project(project, entries)
     for name in ("mk/Makefile", "sub/mk/Makefile", "kube.yaml", "config/dev.json", "app.js",
-                 "src/x.sh", "x.c"):
+                 "src/x.sh", "x.c", "tests/test_a.py"):
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text("")
     assert (first_denied(project, [call], None) is None) == allowed, call
