@@ -264,11 +264,6 @@ def test_c2_an_extension_module_beside_a_collected_test(tmp_path: Path, case: st
     assert denied is not None, "the hook allows an extension module beside a collected test"
 
 
-_open("test_c2_an_extension_module_beside_a_collected_test",
-      "an extension module (NAME.so, NAME.abi3.so) beside a collected test or conftest is not "
-      "guarded: python imports it first", *BESIDE)
-
-
 # --- E1: start variables an env file the entry's program loads sets ---------------------------
 
 
