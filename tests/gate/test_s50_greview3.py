@@ -351,8 +351,8 @@ def test_k1_an_approved_call_is_denied(tmp_path: Path, case: str) -> None:
 
 
 _open("test_k1_an_approved_call_is_denied",
-      "cost: an entry's own absolute value outside the project (DESTDIR=/tmp/stage) denies its "
-      "call; a test file removed or formatted by name under a pytest plan is denied", *DENIED)
+      "cost: a test file removed or formatted by name under a pytest plan is denied "
+      "(make-destdir, prefix-destdir closed by s50-gfix2)", "rm-test", "format-test")
 
 
 # --- P1: a pytest plugin an installed distribution's metadata names, on sys.path --------------
