@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 
+from .environment import COMPARED
+
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
@@ -101,7 +103,6 @@ def _quoted(text: str, at: int, word: _Word, quoted: list[str]) -> int:
     if char == '"':  # (`\$`, `\"`, … are the characters they escape)
         for escaped in ("\\\n", "\\$", "\\`", '\\"', "\\\\"):
             part = part.replace(escaped, escaped[1:])
-    quoted.append(part)
     word.quote_at = len(word.text) if word.quote_at < 0 else word.quote_at
     word.dynamic |= char == '"' and ("$" in part or "`" in part)
     word.dynamic |= text[at - 1:at] == "$" and word.text[-1:] == "$"  # ($'…', $"…")
@@ -124,12 +125,12 @@ def _closed(text: str, at: int) -> int:
     return len(text)
 
 
-def _assignment(word: _Word, make: bool) -> tuple[str, str] | None:
+def _assignment(word: _Word, make: bool, quoted: bool = False) -> tuple[str, str] | None:
     """The name and value ``word`` assigns (``N=v``, ``N+=v``; make's ``N:=v``, ``N?=v``,
     ``N::=v``, ``N!=v`` too), or None; the name holds no quote."""
     text = word.text
     equal = text.find("=")
-    if equal <= 0 or (0 <= word.quote_at <= equal):
+    if equal <= 0 or (0 <= word.quote_at <= equal and not quoted):  # (a declarer's may be)
         return None
     name = text[:equal]
     op = ""
@@ -149,6 +150,10 @@ def entry_values(entry: str, text: str) -> list[str]:
     ValueError for one whose value the gate cannot know."""
     found: dict[str, set[str]] = {}
     _scan(entry, text, found, _DEPTH)
+    if "test" in text:  # (pytest, py.test, unittest: their own options, s50-greview3 C1)
+        for code in (text, *(w.text for c in _lexed(text, []) for w in c if " " in w.text)):
+            for command in _lexed(code, []):
+                _collecting(entry, [w.text for w in command])
     return [f"{ASSIGNED}{k}{_BY}{' '.join(sorted(v))}" for k, v in found.items()]
 
 
@@ -159,50 +164,137 @@ _BY: Final = "\x00"
 def _scan(entry: str, text: str, found: dict[str, set[str]], depth: int) -> None:
     """``entry_values`` of ``text`` (and of its quoted parts, to ``depth`` levels) into
     ``found`` (each assignment, with the names of the words of the commands it reaches)."""
-    if "=" not in text:
+    if "=" not in text and not any(n in text for n in KNOWN):
         return
     quoted: list[str] = []
-    commands = _lexed(text, quoted)
-    plain: list[tuple[str, _Word]] = []  # (assignment-only statements: exported or not)
-    exported: set[str] = set()
-    every = False  # (`set -a`, `set -o allexport`)
-    anywhere = {os.path.basename(w.text) for c in commands for w in c}
+    commands = [_unreserved(c) for c in _lexed(text, quoted)]
+    state = _State({os.path.basename(w.text) for c in commands for w in c})
     for words in commands:
-        at = 0
-        while at < len(words) and _assignment(words[at], False):
-            at += 1
-        if at == len(words):
-            plain += [(w.text.split("=", 1)[0].rstrip("+"), w) for w in words]
-            continue
-        here = {os.path.basename(w.text) for w in words[at:]}
-        _take(entry, words[:at], False, found, here)
-        name = os.path.basename(words[at].text)
-        rest = words[at + 1:]
-        if name in _DECLARERS:
-            _take(entry, rest, False, found, anywhere)
-            exported |= {w.text for w in rest if "=" not in w.text and w.text[:1] != "-"}
-        elif name == "set":
-            every |= any(w.text == "allexport" or (w.text[:1] == "-" and w.text[1:2] != "-"
-                                                   and "a" in w.text) for w in rest)
-        taker = next((k for k, w in enumerate(words[at:], at)
-                      if os.path.basename(w.text) in _TAKERS), -1)
-        if taker >= 0:
-            make = os.path.basename(words[taker].text) in ("make", "gmake")
-            _take(entry, words[taker + 1:], make, found, here)
-    _take(entry, [w for n, w in plain if every or n in exported], False, found, anywhere)
+        _command(entry, words, found, state)
+    _take(entry, [w for n, w in state.plain if state.every or n in state.exported or n in KNOWN
+                  or n in os.environ], False, found, state.anywhere, state.taken)
+    if state.keyword:  # (`set -k`: every `N=v` word is an assignment)
+        _take(entry, [w for c in commands for w in c], False, found, state.anywhere,
+              state.taken)
+    for word in (w for c in commands for w in c if id(w) not in state.taken):
+        if word.text.split("=", 1)[0].rstrip("+") in KNOWN and not any(  # (s50-greview3 S1;
+                c.isspace() for c in word.text):  # a word of code is read as code below)
+            raise ValueError(f"the plan's entry {entry!r} names the start variable "
+                             f"{word.text.split('=', 1)[0]!r} where the gate does not read "
+                             "what it is set to")
     joined = [w.text for c in commands for w in c if w.quote_at >= 0]  # (`-c "X="l" y"`)
     for part in dict.fromkeys([*quoted, *joined]) if depth > 0 else ():
         _scan(entry, part, found, depth - 1)
 
 
+class _State:
+    """What ``_scan`` learns of a text command by command."""
+
+    __slots__ = ("anywhere", "every", "exported", "keyword", "plain", "taken")
+
+    def __init__(self, anywhere: set[str]) -> None:
+        self.anywhere = anywhere  # (the names of every word: what a plain one may reach)
+        self.plain: list[tuple[str, _Word]] = []  # (assignment-only statements)
+        self.exported: set[str] = set()
+        self.every = False  # (`set -a`, `set -o allexport`, `shopt -so allexport`)
+        self.keyword = False  # (`set -k`, `set -o keyword`)
+        self.taken: set[int] = set()  # (the words read: assignments, a declarer's names)
+
+
+def _unreserved(words: list[_Word]) -> list[_Word]:
+    """``words`` past bash's reserved words (``{ X=v make; }``, ``if``, ``time -p``, ``!``)."""
+    at = 0
+    while at < len(words) and ((words[at].text in _RESERVED and words[at].quote_at < 0) or (
+            words[at].text == "-p" and at and words[at - 1].text == "time")):
+        at += 1
+    return words[at:]
+
+
+def _command(entry: str, words: list[_Word], found: dict[str, set[str]],
+             state: _State) -> None:
+    """``_scan`` of one simple command's ``words``."""
+    at = 0
+    while at < len(words) and _assignment(words[at], False):
+        at += 1
+    if at == len(words):
+        state.plain += [(w.text.split("=", 1)[0].rstrip("+"), w) for w in words]
+        return
+    here = {os.path.basename(w.text) for w in words[at:]}
+    _take(entry, words[:at], False, found, here, state.taken)
+    name, rest = os.path.basename(words[at].text), words[at + 1:]
+    options = [w.text for w in rest if w.text[:1] in ("-", "+")]
+    if name in _TARGETS and any(w.dynamic for w in (rest[:1] if name in ("for", "select") else
+                                                    rest)):
+        raise ValueError(f"the plan's entry {entry!r} sets a variable whose name it builds "
+                         f"({name} …): what its programs read at their start is not known")
+    if name in _DECLARERS:
+        if any("n" in o for o in options if o[:2] != "--"):
+            raise ValueError(f"the plan's entry {entry!r} declares a name reference")
+        _take(entry, rest, False, found, state.anywhere, state.taken, quoted=True)
+        bare = [w for w in rest if "=" not in w.text and w.text[:1] not in ("-", "+")]
+        state.exported |= {w.text for w in bare}
+        state.taken |= {id(w) for w in bare}
+    elif name in ("set", "shopt"):
+        state.every |= "allexport" in [w.text for w in rest] or (name == "set" and any(
+            "a" in o for o in options if o[:2] != "--"))
+        state.keyword |= "keyword" in [w.text for w in rest] or (name == "set" and any(
+            "k" in o for o in options if o[:2] != "--"))
+    _prefix(words[at:], found, here)
+    taker = next((k for k, w in enumerate(words[at:], at)
+                  if os.path.basename(w.text) in _TAKERS), -1)
+    if taker >= 0:
+        make = os.path.basename(words[taker].text) in ("make", "gmake")
+        _take(entry, words[taker + 1:], make, found, here, state.taken)
+
+
+def _collecting(entry: str, words: list[str]) -> None:
+    """Refuses the plan (ValueError) whose test runner's own options make it import files
+    other than ``testfiles``' names (s50-greview3 C1): pytest's ``-p PLUGIN`` (not ``no:…``),
+    ``-o``/``--override-ini`` of ``python_files``, ``--doctest-modules``, ``--doctest-glob``;
+    ``unittest``'s ``-p``/``--pattern`` (and discover's third operand, a pattern)."""
+    names = [os.path.basename(w) for w in words]
+    runner = "pytest" if {"pytest", "py.test"} & set(names) else \
+        "unittest" if "unittest" in names else ""
+    if not runner:
+        return
+    for k, word in enumerate(words):
+        after = words[k + 1] if k + 1 < len(words) else ""
+        plugin = runner == "pytest" and ((word == "-p" and not after.startswith("no:")) or (
+            word[:2] == "-p" and len(word) > 2 and not word[2:].startswith("no:")))
+        if plugin or "python_files" in word or "python_files" in after * (word in (
+                "-o", "--override-ini")) or word.startswith(("--doctest-modules",
+                                                             "--doctest-glob")) or (
+                runner == "unittest" and (word in ("-p", "--pattern") or word.startswith(
+                    ("--pattern=", "-p")))):
+            raise ValueError(f"the plan's entry {entry!r} gives its test runner an option "
+                             f"({word!r}) that makes it import files the gate does not name")
+
+
+def _prefix(words: list[_Word], found: dict[str, set[str]], programs: set[str]) -> None:
+    """python's ``-X pycache_prefix=DIR`` (``-Xpycache_prefix=DIR``) among ``words``, read as
+    ``PYTHONPYCACHEPREFIX=DIR`` (s50-greview3 U2)."""
+    for k, word in enumerate(words):
+        text = word.text[2:] if word.text[:2] == "-X" else word.text if k and words[
+            k - 1].text == "-X" else ""
+        if text.startswith("pycache_prefix="):  # (and as spelled: its own call's, own_dropped)
+            for key in ("PYTHONPYCACHEPREFIX=" + text[15:], word.text):
+                found.setdefault(key, set()).update(programs)
+
+
+#: Builtins that set a variable they name (``printf -v``, ``read``, ``mapfile``, a loop's).
+_TARGETS: Final = frozenset(("export", "declare", "typeset", "local", "readonly", "read",
+                             "mapfile", "readarray", "for", "select", "getopts", "unset"))
+
+
 def _take(entry: str, words: list[_Word], make: bool, found: dict[str, set[str]],
-          programs: set[str]) -> None:
-    """The assignments among ``words`` into ``found``, each for ``programs``; raises
-    ValueError for one whose value is not known."""
+          programs: set[str], taken: set[int], quoted: bool = False) -> None:
+    """The assignments among ``words`` into ``found``, each for ``programs``, their words into
+    ``taken``; raises ValueError for one whose value is not known."""
     for word in words:
-        pair = _assignment(word, make)
+        pair = _assignment(word, make, quoted)
         if pair is None:
             continue
+        taken.add(id(word))
         name, value = pair
         if word.dynamic or "$" in value:
             raise ValueError(f"the plan's entry {entry!r} sets {name} to {value!r}, whose value "
@@ -249,6 +341,13 @@ def own_text(text: str, guards: object) -> str:
 _SHELLS_OWN: Final = frozenset(("PATH", "IFS", "BASH_ENV", "ENV", "GLOBIGNORE"))
 
 
+#: The start variables the gate knows (the session's it reads, and Python's that move where it
+#: reads or writes its code): an entry naming one where no assignment is read refuses the plan.
+KNOWN: Final = frozenset((*COMPARED, "PYTHONPYCACHEPREFIX", "PYTHONHOME", "PYTHONSAFEPATH",
+                          "PYTHONNOUSERSITE", "PYTHONINSPECT", "LD_AUDIT", "PERL5DB"))
+#: bash's reserved words (and ``time``), which may stand before a command's assignments.
+_RESERVED: Final = frozenset(("{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done",
+                              "while", "until", "time", "case", "esac", "coproc", "function"))
 #: Names an entry may not set: the home (every program's settings under it), the folders
 #: ``cd`` searches, the shell's options (``cdable_vars``, ``globstar``).
 _REFUSED: Final = frozenset(("HOME", "CDPATH", "BASHOPTS", "SHELLOPTS", "ZDOTDIR"))

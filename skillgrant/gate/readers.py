@@ -23,6 +23,7 @@ from .folded import NOT_ASSIGNED, READ, agreed, folded, tree_commands, unquoted
 from .guardedset import GUARDED
 from .planprograms import runs_named_file
 from .starttables import TEST_FLAGS, TEST_RUNNERS
+from .testfiles import PYTEST_FLAGS
 from .words import run_words
 from .wrapped import PACKAGE_RUNNERS, RUNS_OPERAND, npm_reads_settings
 from .writers import GIT_KEEPS, braced, edits, git_subcommand
@@ -63,10 +64,7 @@ _CARGO_READS: Final = tuple([w] for w in (
     "build", "b", "check", "c", "test", "t", "run", "r", "bench", "doc", "d", "metadata",
     "tree", "clippy", "fetch", "locate-project", "verify-project", "read-manifest"))
 #: pytest's options that take no value (an operand after one is a test).
-_PYTEST_FLAGS: Final = frozenset({"-q", "-qq", "-v", "-vv", "-vvv", "-x", "-s", "-l", "--lf",
-                                  "--ff", "--nf", "--sw", "--co", "--collect-only", "--quiet",
-                                  "--verbose", "--exitfirst", "--no-header", "--strict-markers",
-                                  "--disable-warnings", "-ra", "-rA", "--showlocals"})
+_PYTEST_FLAGS: Final = PYTEST_FLAGS  # (pytest's own table: testfiles)
 #: Interpreters whose first operand is the script they run (read; valgrind's program: s49).
 _INTERPRETER: Final = compile_on_use(r"(?:python|tclsh|lua)(?:[0-9.]*)|" + "|".join(sorted(  # (s48)
     RUNS_OPERAND | {"php", "Rscript", "luajit", "julia", "raku", "elixir", "groovy", "lli",

@@ -32,6 +32,8 @@ READ = {"MAKEFILES=mk/Makefile make test": ["MAKEFILES=mk/Makefile"],
         "env -S 'BASH_ENV=x.sh bash -c true'": ["BASH_ENV=x.sh"],
         "echo $(PYTHONPATH=lib python3 x.py)": ["PYTHONPATH=lib"],
         "X=1 \\\n make": ["X=1"],
+        "{ X=a.sh make; }": ["X=a.sh"], "if time -p X=a.sh make; then :; fi": ["X=a.sh"],
+        "for i in 1; do ! X=a.sh make; done": ["X=a.sh"],
         # not assignments reaching a program: a plain statement unexported, a program's own
         # operand, a quoted name, a comment
         "X=x.sh; make": [], "dd if=a of=b": [], "git commit -m 'a=b'": [],
@@ -60,7 +62,8 @@ def test_an_assignment_the_gate_cannot_know_refuses_the_plan(entry: str) -> None
     ("/p/tests/__pycache__/test_z.cpython-311.pyc", True),
     ("/p/docs/__pycache__/conftest.cpython-311-pytest-9.0.3.pyc", True),
     ("/p/src/app.py", False), ("/p/docs/a.md", False), ("/q/test_z.py", False),
-    ("/p/tests/data.json", False)])
+    ("/p/tests/data.json", False), ("/p/tests/test_z.cpython-311-x86_64-linux-gnu.so", True),
+    ("/p/tests/test_z.abi3.so", True), ("/p/conftest.so", True), ("/p/tests/test_z.pyd", True)])
 def test_a_collected_test_is_found_below_the_folder(path: str, found: bool) -> None:
     class Guards(tuple):  # type: ignore[type-arg]
         collected = frozenset({"/p"})
@@ -139,7 +142,16 @@ OWN = [(["Bash(make MAKEFILES=mk/Makefile test)"], "make MAKEFILES=mk/Makefile t
        (["Bash(KUBECONFIG=./kube.yaml kubectl get pods)", "Bash(cp *)"],
         "cp src/x.sh kube.yaml", False),
        (["Bash(make MAKEFILES=mk/Makefile test)", "Bash(cp *)"], "cp src/x.sh mk/Makefile",
-        False)]
+        False),
+       # pytest's flags from its own table: the test path after one is its operand (s50-greview)
+       (["Bash(python3 -m pytest --pdb tests)"], "python3 -m pytest --pdb tests", True),
+       (["Bash(python3 -m pytest --trace tests/test_a.py)"],
+        "python3 -m pytest --trace tests/test_a.py", True),
+       (["Bash(python3 -X pycache_prefix=pc -c pass)"], "python3 -X pycache_prefix=pc -c pass",
+        True),
+       (["Bash(PERL5OPT=-Iinc perl -e 1)"], "PERL5OPT=-Iinc perl -e 1", True),
+       (["Bash(pytest --runxfail --strict-markers tests)"],
+        "pytest --runxfail --strict-markers tests", True)]
 
 
 @pytest.mark.slow
@@ -151,7 +163,28 @@ def test_an_entrys_own_assignment_is_its_own_read(tmp_path: Path, entries: list[
     project = tmp_path / "project"
     gated_project(project, entries)
     for name in ("mk/Makefile", "sub/mk/Makefile", "kube.yaml", "config/dev.json", "app.js",
-                 "src/x.sh", "x.c"):
+                 "src/x.sh", "x.c", "tests/test_a.py"):
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text("")
     assert (first_denied(project, [call], None) is None) == allowed, call
+
+
+#: pytest's ``--basetemp`` folder is removed whole (s50-greview B1): one holding or inside a
+#: guarded item, or one the gate cannot name, is refused; a scratch folder is not.
+BASETEMPS = {"--basetemp=.tmp": True, "--basetemp .tmp": True, "--basetemp={tmp}/bt": True,
+             "--basetemp=.": False, "--basetemp=.claude": False, "--basetemp=$HOME/x": False,
+             "--basetemp={tmp}/home": False}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("option", list(BASETEMPS))
+def test_pytests_basetemp_is_a_folder_it_removes(tmp_path: Path, option: str) -> None:
+    from bash_review import first_denied, home_env
+
+    project = tmp_path / "project"
+    gated_project(project, ["Bash(python3 -m pytest *)"])
+    env = home_env(tmp_path / "home")
+    (tmp_path / "home" / ".claude").mkdir()
+    (tmp_path / "home" / ".claude" / "settings.json").write_text("{}")
+    call = f"python3 -m pytest -q {option.format(tmp=tmp_path)} tests"
+    assert (first_denied(project, [call], env) is None) == BASETEMPS[option], call
