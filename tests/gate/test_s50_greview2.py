@@ -110,18 +110,21 @@ _open("test_r2_a_move_repeated_by_history",
 # --- L2: a loop right after `if` is not read as a loop ---------------------------------------
 
 
-#: Entries whose ``for`` loop is ``if``'s condition (``if`` is no word after which the scanner
-#: reads a command's name): its ``cd sub`` runs twice, make runs in ``sub/sub``.
+#: Entries whose ``for`` loop (or ``trap … DEBUG``, which runs before each command) is
+#: ``if``'s condition (``if`` is no word after which the scanner reads a command's name): its
+#: ``cd sub`` runs twice, make runs in ``sub/sub``.
 CONDITION_LOOPS = {"if-for": "if for d in a b; do cd sub; done; then make test; fi",
                    "bash-c-if-for": ("bash -c 'if for d in a b; do cd sub; done; "
-                                     "then make test; fi'")}
+                                     "then make test; fi'"),
+                   "if-trap-debug": "if trap 'cd sub' DEBUG; then true; make test; fi"}
 
 
 @pytest.mark.parametrize("case", list(CONDITION_LOOPS))
 def test_l2_a_loop_as_ifs_condition_repeats_its_move(tmp_path: Path, case: str) -> None:
     """``if for d in a b; do cd sub; done; then make test; fi``: the loop is ``if``'s
     condition and moves twice; the scanner counts a loop only where a command's name stands
-    (``moves._LEADS``: ``then``, ``do``, ``!``, … but not ``if``), so the closure is ``""``,
+    (``moves._LEADS``: ``then``, ``do``, ``!``, … but not ``if``; a trap's too), so the
+    closure is ``""``,
     ``sub`` (``for d in a b; do cd sub; done; make test`` is refused: held). Plan
     ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/sub/Makefile`` is allowed, the entry
     runs the payload."""
