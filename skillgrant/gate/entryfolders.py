@@ -43,6 +43,8 @@ _PWD_ALONE: Final = compile_on_use(r"(?:\$PWD|\$\{PWD\}|\$\(pwd\))(?![\w/])")
 _HOME: Final = compile_on_use(r"(?:(?<=[\s(])|^)(?:~|\$HOME|\$\{HOME\})/")
 _QUOTES: Final = compile_on_use(r"['\"]")
 _PATTERN: Final = compile_on_use(r"[*?\[]")
+#: ``cd``'s and ``pushd``'s words going back to a folder of the stack (``moves._back``).
+_BACK: Final = compile_on_use(r"(?:-[LPe@n]+ )*(?:-|~[+-][0-9]*|[+-][0-9]+)")
 #: What separates the commands of an entry's text (not `2>&1`: P2f); a substitution's start.
 _PARTS: Final = compile_on_use(r"(&&|\|\||[;|\n]|(?<![<>])&(?![>]))")
 _SUBSTITUTED: Final = compile_on_use(r"[<>$]\(|`")
@@ -114,9 +116,11 @@ def folders_of(entry: str, text: str) -> tuple[str, ...]:
             raise ValueError(f"the plan's entry {entry!r} runs its programs in more than "
                              f"{MAX_FOLDERS} folders")
     named = {os.path.normpath(f) for f in folders}
+    spaced = {m.split()[0] for m in moves if m.split() and m.split()[0] != m}
     for part in pieces(unquoted(text))[::2]:
-        moved = entry_words(part)[0]
-        if moved and not unnamed(moved) and os.path.normpath(moved) not in named:
+        moved = entry_words(part)[0]  # (its quotes gone: `cd 'my dir'` is `cd my`, read whole
+        if moved and not unnamed(moved) and os.path.normpath(moved) not in named and \
+                os.path.basename(os.path.normpath(moved)) not in spaced:  # by the scan)
             raise ValueError(f"the plan's entry {entry!r} moves a program into {moved!r}, "
                              "which the gate's reading of its moves does not name")
     return tuple(folders)
@@ -143,7 +147,9 @@ def entry_words(part: str) -> tuple[str | None, list[str]]:
 
         moved, words = entry_run(words)
     if words[:1] in (["cd"], ["pushd"]):
-        operands = [w for w in words[1:] if w[:1] != "-"]
+        operands = [w for w in words[1:] if w[:1] not in "-+"]
+        if _BACK.fullmatch(" ".join(words[1:])) or (words[0] == "pushd" and not operands):
+            return moved, []  # (`cd -`, `pushd +1`, a bare pushd: a folder of the closure)
         operand = operands[0] if operands and operands[0] != "~" else os.path.expanduser("~")
         return os.path.join(moved or "", operand), []
     return moved, words

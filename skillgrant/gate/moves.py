@@ -13,6 +13,7 @@ import shlex
 from ..lazy import compile_on_use
 from . import files as fs
 from .folded import folded
+from .movedoubts import BACK, REPEAT, marks, trusted
 from .writers import braced
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -166,36 +167,18 @@ def folder_moves(text: str) -> tuple[str, ...] | str:
         return str(e)
     except ValueError as e:
         return f"the gate cannot read the command's words ({e})"
-    moves = tuple(m for m in found if m not in (_REPEAT, _DOUBT))
-    if not moves:
-        return ()
-    if _REPEAT in found and any(m[:1] != "/" for m in moves):
-        return "a loop, a function or a trap may repeat a relative folder move"
-    unquoted = _UNQUOTED.sub("", text)
-    if _DOUBT in found or _CDABLE.search(unquoted) or _ANSI_ESCAPE.search(text) or \
-            "cdable_vars" in os.environ.get("BASHOPTS", ""):
-        return "bash's cdable_vars may send a 'cd' to a variable's folder"
-    if os.path.expanduser("~") in moves and "HOME" in unquoted:
-        return "'cd' goes to a home folder the command may set"
-    return moves
+    return trusted(text, tuple(found))
 
 
 #: The folders a command's moves are followed into at most (their closure).
 MAX_FOLDERS: Final = 16
-#: The loops, which may make a move in them again (so may a function, a trap's code), a
-#: function's ``()``; what ``_operands`` gives for a move made again, and for a command it
-#: cannot name (``$A -s $B``: it may set cdable_vars).
+#: The loops, which may make a move in them again (so may a function, a trap's code:
+#: ``movedoubts.marks``).
 _LOOPS: Final = frozenset({"for", "while", "until", "select"})
-_FUNCTION: Final = (["()"], ["(", ")"])
-_REPEAT: Final = "\0"
-_DOUBT: Final = "\0?"
 #: Words after which a word is a command's name (operators, reserved words, ``eval``, …).
 _LEADS: Final = frozenset({";", "&&", "||", "|", "&", "|&", "(", "{", "}", ")", ";;", "do",
                            "then", "else", "elif", "!", "time", "eval", "builtin", "command",
                            "exec"})
-#: What may set (or spell) bash's cdable_vars once quotes are gone; an ANSI-C escape.
-_CDABLE: Final = compile_on_use(r"shopt|BASHOPTS|cdable")
-_ANSI_ESCAPE: Final = compile_on_use(r"\$'[^']*\\")
 _ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
 _NEWLINE: Final = compile_on_use(r"(?<!\\)\n")
 
@@ -210,9 +193,8 @@ class _Unnamed(ValueError):
 
 @functools.lru_cache(maxsize=64)
 def _operands(text: str, depth: int) -> tuple[str, ...]:
-    """``folder_moves``' operands of ``text`` (``_REPEAT`` where a move may be made again: in
-    a loop, a function, a trap's code; ``_DOUBT`` for a command it cannot name), ``depth``
-    levels of quoted code in; ``_Unnamed`` for a move it cannot name."""
+    """``folder_moves``' operands of ``text`` and ``movedoubts``' marks, ``depth`` levels of
+    quoted code in; ``_Unnamed`` for a move it cannot name."""
     words = _words(_NEWLINE.sub(" ; ", text))  # (a line ends a command: `cd` ⏎ `make`)
     found: list[str] = []
     loops = 0  # (how many loops the word is in: from `for`/`while`/… to their `done`)
@@ -220,16 +202,14 @@ def _operands(text: str, depth: int) -> tuple[str, ...]:
         lead = _leads(words, at)
         loops = loops + 1 if lead and word in _LOOPS else max(
             0, loops - 1) if lead and word == "done" else loops
-        if lead and (word == "function" or words[at + 1:at + 3] in _FUNCTION or
-                     words[at + 1:at + 2] in _FUNCTION or (word == "trap" and any(
-                         _MAY_MOVE.search(w) for w in words[at + 1:at + 3]))):
-            found.append(_REPEAT)  # (a trap whose code may move: its code, or `-p`'s next)
-        elif lead and "$" in word and not _ASSIGNMENT.match(word) and (
-                depth == 0 or len(words) > 1):  # (not a word read again alone: `echo $f`)
-            found.append(_DOUBT)
+        if lead and (depth == 0 or len(words) > 1):  # (not a word read again alone: `$f`)
+            try:
+                found += marks(words, at)
+            except ValueError as e:
+                raise _Unnamed(str(e)) from None
         operand = _move_at(words, at)
         more = [*([operand] if operand is not None else []), *_nested(word, text, depth)]
-        found += [*more, *([_REPEAT] if loops and set(more) - {_REPEAT, _DOUBT} else [])]
+        found += [*more, *([REPEAT] if loops and any(m[:1] != "\0" for m in more) else [])]
     return tuple(found)
 
 
@@ -266,7 +246,9 @@ def _move_at(words: list[str], at: int) -> str | None:
     word = words[at]
     if word == "CDPATH" or word.startswith("CDPATH="):  # N3
         raise _Unnamed("CDPATH may send a 'cd' to a folder the gate cannot name")
-    if word in ("-execdir", "-okdir", "popd") or (
+    if word == "popd":
+        return BACK  # (to a folder of the stack: `movedoubts.trusted`)
+    if word in ("-execdir", "-okdir") or (
             "{" in word and _MOVES.intersection(braced(word))):  # `{cd,} ..` (s44 M4)
         raise _Unnamed(f"{word!r} runs git in a folder the gate cannot name")
     before = {w.rsplit("/", 1)[-1] for w in words[:at]}
@@ -278,22 +260,67 @@ def _move_at(words: list[str], at: int) -> str | None:
     word = "-C" if cluster is not None and not attached else word
     if word not in _MOVES and not attached:
         return None
+    operand = cluster.group(1) if attached and cluster else _operand(word, words[at + 1:])
+    if word in ("cd", "pushd"):
+        back = _back(word, operand, words)
+        if back is not None:
+            return back
+    if "$" in operand or _PATTERNED.search(operand):
+        return operand  # (a plan entry's `cd *`: the caller decides)
+    if _LITERAL.fullmatch(operand.replace(" ", "_")) is None or operand == "-":  # `{}`,
+        # `xargs git -C`; a quoted blank is the folder's (`cd 'my dir'`)
+        raise _Unnamed(f"git may run in a folder the gate cannot name ({word} {operand})")
+    return operand
+
+
+def _operand(word: str, following: list[str]) -> str:
+    """The operand of the move ``word`` in the words ``following`` it, past redirections
+    (``cd>/dev/null sub``: s50-greview2 O1) and cd's options; "" for none."""
     if word in ("cd", "pushd") and os.environ.get("CDPATH"):
         raise _Unnamed("CDPATH may send a 'cd' to a folder the gate cannot name")
-    following = words[at + 1:at + 2] if word not in ("cd", "pushd") else [
-        w for w in words[at + 1:] if w != "--" and not _CD_OPTIONS.fullmatch(w)]
-    operand = cluster.group(1) if attached and cluster else next(iter(following), "")
-    if (not operand or operand in _OPERATORS or operand == "~") and word in ("cd", "pushd"):
+    following = _unredirected(following)
+    following = following[:1] if word not in ("cd", "pushd") else [
+        w for w in following if w != "--" and not _CD_OPTIONS.fullmatch(w) and not (
+            word == "pushd" and w == "-n")]
+    return next(iter(following), "")
+
+
+def _back(word: str, operand: str, words: list[str]) -> str | None:
+    """``BACK`` for ``cd -``, ``pushd +1``, a bare pushd (a folder of the stack), the home
+    folder for a bare ``cd``; None for any other."""
+    if operand in ("-", "~-", "~+") or _ROTATION.fullmatch(operand) or (
+            word == "pushd" and (not operand or operand in _OPERATORS)):
+        return BACK
+    if not operand or operand in _OPERATORS or operand == "~":
         try:
             return _home(words)  # no operand: the home folder
         except ValueError as e:
             raise _Unnamed(str(e)) from None
-    if "$" in operand or _PATTERNED.search(operand):
-        return operand  # (a plan entry's `cd *`: the caller decides)
-    if _LITERAL.fullmatch(operand) is None or operand == "-" or (
-            word == "pushd" and operand[:1] in "+-"):  # `xargs git -C`, `{}`, `pushd -n`
-        raise _Unnamed(f"git may run in a folder the gate cannot name ({word} {operand})")
-    return operand
+    return None
+
+
+def _unredirected(words: list[str]) -> list[str]:
+    """``words`` without their redirections (an operator, an fd number before it, its
+    target), up to the first control operator."""
+    found: list[str] = []
+    at = 0
+    while at < len(words) and words[at] not in _CONTROLS:
+        if words[at] in _REDIRECTS:
+            at += 2
+        elif words[at].isdigit() and words[at + 1:at + 2] and words[at + 1] in _REDIRECTS:
+            at += 3
+        else:
+            found.append(words[at])
+            at += 1
+    return found
+
+
+#: The shell's redirection operators and control operators, as ``_words`` splits them; a
+#: directory stack's index (``pushd +1``, ``cd ~-2``).
+_REDIRECTS: Final = frozenset({"<", ">", ">>", "<<", "<<<", ">&", "<&", "&>", "&>>", ">|",
+                               "<>", "<<-"})
+_CONTROLS: Final = frozenset({";", "&&", "||", "|", "&", "|&", "(", ")", ";;"})
+_ROTATION: Final = compile_on_use(r"[+-][0-9]+|~[+-][0-9]+")
 
 
 def _home(words: list[str]) -> str:

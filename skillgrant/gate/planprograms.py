@@ -23,6 +23,7 @@ from .entryfolders import (
     unnamed,
     unquoted,
 )
+from .entryvars import entry_values
 from .environment import values
 from .planpaths import (
     FAMILIES,
@@ -92,6 +93,7 @@ def _plan_programs(entries: tuple[str, ...], values: tuple[str, ...]) -> tuple[s
     for entry in entries:
         tool, text = entry_text(entry, values[:len(PLACEHOLDERS)])
         if tool in ("Bash", "Shell", "PowerShell"):
+            found += entry_values(entry, text)  # (s50-gfix2)
             found += _entry_paths(entry, text)
     # (the call's folder itself, a script's there: not guarded whole, docs/call-gate.md)
     unique = dict.fromkeys(found)

@@ -254,10 +254,6 @@ def test_e1_a_relative_pythonpath_after_a_folder_move(tmp_path: Path, case: str)
     assert denied is not None, "the hook allows a start module of python's PYTHONPATH"
 
 
-_open("test_e1_a_relative_pythonpath_after_a_folder_move",
-      "the session's relative PYTHONPATH is read from the call's folder, not the folder "
-      "env -C moves python to", *PYTHONPATHS)
-
 
 # --- R1: a runner named by its path is not read by its option table ----------------------------
 
@@ -316,10 +312,6 @@ def test_e2_a_relative_library_path_after_a_folder_move(tmp_path: Path, case: st
     assert denied is not None, "the hook allows a module of the program's library path"
 
 
-_open("test_e2_a_relative_library_path_after_a_folder_move",
-      "a relative PERL5LIB or NODE_PATH of the session is read from the call's folder, not "
-      "the folder env -C moves the program to", *LIBPATHS)
-
 
 # --- U1: python's user site from PYTHONUSERBASE ------------------------------------------------
 
@@ -348,10 +340,6 @@ def test_u1_python_runs_the_pth_files_of_its_user_site(tmp_path: Path, case: str
                    "import os; os.system('touch zz')\n", made)
     assert denied is not None, "the hook allows a .pth file of python's user site"
 
-
-_open("test_u1_python_runs_the_pth_files_of_its_user_site",
-      "a relative PYTHONUSERBASE of the session names a user site whose .pth files python "
-      "runs: not guarded (an absolute one is)", *USERBASES)
 
 
 # --- V2: MAKEFILES set by the entry itself ----------------------------------------------------
@@ -382,10 +370,6 @@ def test_v2_makefiles_set_by_the_entry(tmp_path: Path, case: str) -> None:
                    {"mk/keep": "", "sub/mk/keep": ""})
     assert denied is not None, "the hook allows a makefile MAKEFILES names"
 
-
-_open("test_v2_makefiles_set_by_the_entry",
-      "MAKEFILES set by the entry (make variable, assignment, env, export) is not read: the "
-      "makefile it names is left writable", *ENTRY_MAKEFILES)
 
 
 # --- V3: a start variable set by the entry itself --------------------------------------------
@@ -427,10 +411,6 @@ def test_v3_a_start_variable_set_by_the_entry(tmp_path: Path, case: str) -> None
     denied = _case(tmp_path, entry, target, None, payload, {"lib/keep": ""})
     assert denied is not None, "the hook allows the start file the entry's variable names"
 
-
-_open("test_v3_a_start_variable_set_by_the_entry",
-      "BASH_ENV, PYTHONPATH, PERL5LIB set by the entry itself (prefix, env, export, declare "
-      "-x, set -a) are not read for the files they name", *ENTRY_SET)
 
 
 # --- K2: `time` then `!` before a code's `cd` ------------------------------------------------

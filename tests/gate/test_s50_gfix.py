@@ -45,7 +45,11 @@ def test_a_bare_cd_is_the_sessions_home(monkeypatch: pytest.MonkeyPatch) -> None
     "trap 'cd sub' DEBUG; make", "shopt -s cdable_vars; cd d && make",
     "bash -O cdable_vars -c 'cd d && make'", "A=shopt; $A -s cdable_vars; cd d && make",
     "env -S-Csub make", "cd $X; make", "cd * && make",
-    "cd a; cd b; cd c; cd d; cd e; make", "cd ${CLAUDE_SKILL_DIR}/.. && make",
+    "cd a; cd b; cd c; cd d; cd e; make", "popd; make", "cd -; cd sub; make",
+    "pushd .; DIRSTACK[1]=sub; pushd; make", "perl -e 'chdir q(sub); system q(make)'",
+    "alias c=cd; c sub; make", "set -o history; cd sub; fc -s c; make",
+    "declare -n p=CDPATH; p=sub; cd x && make", "export H{OM,y}E=sub; cd && make",
+    "cd ${CLAUDE_SKILL_DIR}/.. && make",
     "cd ${CLAUDE_SKILL_DIR}; cd ..; make"])
 def test_a_move_the_gate_cannot_name_refuses_the_plan(entry: str) -> None:
     with pytest.raises(ValueError, match="entry"):
@@ -62,7 +66,10 @@ def test_the_sessions_cdable_vars_refuses_a_cd(monkeypatch: pytest.MonkeyPatch) 
 @pytest.mark.parametrize("entry", [
     "cd *", "cd $WORK", "cd sub && for f in *.py; do echo $f; done",
     "cd sub && git commit -m 'for the trap fix'", "for f in *.py; do make; done; cd /tmp",
-    "make -C sub", "cd ${CLAUDE_SKILL_DIR} && ./x.sh"])
+    "make -C sub", "cd ${CLAUDE_SKILL_DIR} && ./x.sh",
+    "pushd sub && make test && popd", "cd sub && make test; cd -",
+    "cd sub && make && cd - && make", "cd sub 2>/dev/null && make", "cd>/dev/null sub && make",
+    "cd 'my dir' && make test", "bash -c \"cd 'my dir' && make\""])
 def test_plans_that_worked_keep_working(entry: str) -> None:
     """A move to an unnamed folder running nothing after it, a loop moving nothing, a
     message's words, an absolute move: no refusal (the costs the brief asks to keep)."""
@@ -70,6 +77,7 @@ def test_plans_that_worked_keep_working(entry: str) -> None:
 
 
 def test_the_makefile_of_every_folder_is_guarded() -> None:
+    assert "my dir/Makefile" in plan_programs(("Bash(cd 'my dir' && make test)",))
     named = plan_programs(("Bash(cd nosuch; cd sub; make test)",))
     assert {"Makefile", "sub/Makefile", "nosuch/Makefile", "nosuch/sub/Makefile"} <= set(named)
 

@@ -75,11 +75,6 @@ def test_a1_an_alias_of_cd_moves_make(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
 
-_open("test_a1_an_alias_of_cd_moves_make",
-      "an alias naming cd (dash, bash's POSIX mode) makes a move the scanner does not read",
-      *ALIASED)
-
-
 # --- R2: a move repeated by the shell's history, no loop word ---------------------------------
 
 
@@ -102,11 +97,6 @@ def test_r2_a_move_repeated_by_history(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
 
-_open("test_r2_a_move_repeated_by_history",
-      "fc -s / !! run a relative cd again: no loop, function or trap word marks the repeat",
-      *REPEATED)
-
-
 # --- L2: a loop right after `if` is not read as a loop ---------------------------------------
 
 
@@ -124,10 +114,9 @@ def test_l2_a_loop_as_ifs_condition_repeats_its_move(tmp_path: Path, case: str) 
     """``if for d in a b; do cd sub; done; then make test; fi``: the loop is ``if``'s
     condition and moves twice; the scanner counts a loop only where a command's name stands
     (``moves._LEADS``: ``then``, ``do``, ``!``, … but not ``if``; a trap's too), so the
-    closure is ``""``,
-    ``sub`` (``for d in a b; do cd sub; done; make test`` is refused: held). Plan
-    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/sub/Makefile`` is allowed, the entry
-    runs the payload."""
+    closure is ``""``, ``sub`` (``for d in a b; do cd sub; done; make test`` is refused:
+    held). Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/sub/Makefile`` is allowed,
+    the entry runs the payload."""
     needs("bash", "make")
     denied = _case(tmp_path, CONDITION_LOOPS[case], "sub/sub/Makefile",
                    {"sub/sub/Makefile": MAKEFILE})
@@ -153,10 +142,6 @@ def test_d1_bare_pushd_goes_to_an_assigned_dirstack_entry(tmp_path: Path) -> Non
     denied = _case(tmp_path, "pushd . >/dev/null; DIRSTACK[1]=sub; pushd >/dev/null; make test",
                    "sub/Makefile")
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
-
-
-_open("test_d1_bare_pushd_goes_to_an_assigned_dirstack_entry",
-      "a bare pushd is read as cd to HOME; it goes to DIRSTACK[1], which the entry may set")
 
 
 # --- N1: CDPATH and HOME set under another spelling ------------------------------------------
@@ -187,11 +172,6 @@ def test_n1_cdpath_or_home_set_under_another_spelling(tmp_path: Path, case: str)
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
 
-_open("test_n1_cdpath_or_home_set_under_another_spelling",
-      "CDPATH / HOME set through a nameref or a brace expansion: no CDPATH/HOME word",
-      *RENAMED)
-
-
 # --- I1: an interpreter's inline code moves before it runs make ------------------------------
 
 
@@ -211,10 +191,6 @@ def test_i1_an_interpreters_code_moves_make(tmp_path: Path, case: str) -> None:
     needs("bash", "perl", "make")
     denied = _case(tmp_path, INLINE[case], "sub/Makefile")
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
-
-
-_open("test_i1_an_interpreters_code_moves_make",
-      "an interpreter's chdir (perl -e) is no move the scanner reads", *INLINE)
 
 
 # --- O1: a redirection between cd and its folder ---------------------------------------------
@@ -238,11 +214,6 @@ def test_o1_a_redirection_before_cds_folder(tmp_path: Path, case: str) -> None:
     needs("bash", "make")
     denied = _case(tmp_path, REDIRECTED[case], "sub/Makefile")
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
-
-
-_open("test_o1_a_redirection_before_cds_folder",
-      "a redirection between cd and its folder ends cd's words for the scanner (a bare cd)",
-      *REDIRECTED)
 
 
 # --- Held: moves the scanner misses, but the call gate denies the entry (or the cp) -----------

@@ -1,0 +1,254 @@
+"""The assignments a plan's entry makes that reach the programs it runs (issue 29, review
+s49-greview3 V2, V3): a prefix (``PYTHONPATH=lib python3 …``), ``env [-opts] N=v``,
+``export``/``declare``/``typeset``/``local``/``readonly`` (``-x`` or not), a plain ``N=v``
+statement under ``set -a``/``set -o allexport`` or exported by name later, make's ``N=v``
+arguments (make exports them to its recipes, and reads ``MAKEFILES``), also in a shell's ``-c``
+code (every quoted part of the entry, and each word holding quotes, is read as code too:
+``bash -c '…'``, ``su -c``, ``env -S``). ``entry_values`` gives each (``ASSIGNED``,
+``NAME=value``) to the plan's paths (``startvars`` reads them); a value the gate cannot know (a
+``$``, a backquote, a pattern, a brace list, ANSI-C quoting; make's ``!=``) refuses the plan
+(ValueError: every call denied, naming it), never guessed."""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: What ``entry_values`` writes before an assignment (``NAME=value``) among the plan's paths.
+ASSIGNED: Final = "\x06"
+#: The builtins whose operands are assignments (exported: ``export``, ``-x``; or exported by
+#: a later ``export NAME``, ``set -a``).
+_DECLARERS: Final = frozenset(("export", "declare", "typeset", "local", "readonly"))
+#: Programs whose later words ``N=v`` are assignments of their program's environment (env's,
+#: sudo's) or variables exported to recipes (make's).
+_TAKERS: Final = frozenset(("env", "sudo", "doas", "make", "gmake"))
+#: What ends a word of an entry outside quotes; what ends a command.
+_BLANKS: Final = frozenset(" \t\n;&|()<>")
+_ENDS: Final = frozenset("\n;&|()")
+#: Quoted parts read as code at most this deep (``bash -c "sh -c '…'"``).
+_DEPTH: Final = 4
+
+
+class _Word:
+    """A word of an entry: its text with quotes removed, where its first quote was, and
+    whether a shell expands part of it (``$``, a backquote, a pattern, a brace list)."""
+
+    __slots__ = ("dynamic", "quote_at", "text")
+
+    def __init__(self) -> None:
+        self.text = ""
+        self.quote_at = -1
+        self.dynamic = False
+
+
+def _lexed(text: str, quoted: list[str]) -> list[list[_Word]]:
+    """``text``'s commands, each a list of words as bash splits them (roughly: quotes joined,
+    operators and redirections ending a word), and into ``quoted`` each quoted part's text."""
+    commands: list[list[_Word]] = [[]]
+    word: _Word | None = None
+    at = 0
+    while at < len(text):
+        char = text[at]
+        if text[at:at + 2] == "\\\n":  # (a line continuation: nothing)
+            at += 2
+            continue
+        if char in ("'", '"', "\\", "`") or (char == "$" and text[at + 1:at + 2] in ("(", "{")):
+            word = word or _Word()
+            at = _quoted(text, at, word, quoted)
+            continue
+        if char == "#" and word is None:  # a comment, to the line's end
+            at = text.find("\n", at)
+            at = len(text) if at < 0 else at
+            continue
+        if char in _BLANKS or char.isspace():
+            if word is not None:
+                commands[-1].append(word)
+                word = None
+            if char in _ENDS and commands[-1]:
+                commands.append([])
+        else:
+            word = word or _Word()
+            word.dynamic |= char in "$`*?[" or (char == "{" and "," in text[at:text.find(
+                "}", at) + 1])
+            word.text += char
+        at += 1
+    if word is not None:
+        commands[-1].append(word)
+    return [c for c in commands if c]
+
+
+def _quoted(text: str, at: int, word: _Word, quoted: list[str]) -> int:
+    """Adds the quoted part (or escaped character, or substitution) at ``text[at]`` to
+    ``word`` (and a part's or a substitution's text to ``quoted``, read as code); where it
+    ends. (A backslash escapes in ``"…"``.)"""
+    char, end = text[at], at + 1
+    if char == "\\":
+        word.text += text[at + 1:at + 2]
+        return at + 2
+    if char in ("$", "`"):  # a substitution: part of the word, its code read too
+        end = _closed(text, at)
+        quoted.append(text[at + 1:end])
+        word.dynamic = True
+        word.text += text[at:end]
+        return end
+    while end < len(text) and text[end] != char:
+        end += 2 if char == '"' and text[end] == "\\" else 1
+    end = min(end, len(text))
+    part = text[at + 1:end]
+    if char == '"':  # (`\$`, `\"`, … are the characters they escape)
+        for escaped in ("\\\n", "\\$", "\\`", '\\"', "\\\\"):
+            part = part.replace(escaped, escaped[1:])
+    quoted.append(part)
+    word.quote_at = len(word.text) if word.quote_at < 0 else word.quote_at
+    word.dynamic |= char == '"' and ("$" in part or "`" in part)
+    word.dynamic |= text[at - 1:at] == "$" and word.text[-1:] == "$"  # ($'…', $"…")
+    word.text += part
+    return end + 1
+
+
+def _closed(text: str, at: int) -> int:
+    """Where the substitution at ``text[at]`` (``$(…)``, ``${…}``, a backquote) ends: past its
+    close (nested ones counted), or the end."""
+    if text[at] == "`":
+        end = text.find("`", at + 1)
+        return len(text) if end < 0 else end + 1
+    opens, closes = ("(", ")") if text[at + 1] == "(" else ("{", "}")
+    depth = 0
+    for k in range(at + 1, len(text)):
+        depth += (text[k] == opens) - (text[k] == closes)
+        if depth == 0:
+            return k + 1
+    return len(text)
+
+
+def _assignment(word: _Word, make: bool) -> tuple[str, str] | None:
+    """The name and value ``word`` assigns (``N=v``, ``N+=v``; make's ``N:=v``, ``N?=v``,
+    ``N::=v``, ``N!=v`` too), or None; the name holds no quote."""
+    text = word.text
+    equal = text.find("=")
+    if equal <= 0 or (0 <= word.quote_at <= equal):
+        return None
+    name = text[:equal]
+    op = ""
+    while name[-1:] in ((":", "+", "?", "!") if make else ("+",)):
+        op, name = name[-1] + op, name[:-1]
+    if not name or not (name[0].isalpha() or name[0] == "_") or not name.replace(
+            "_", "a").replace(".", "a" if make else "-").isalnum() or not name.isascii():
+        return None
+    if "!" in op:
+        return name, "$(" + text[equal + 1:] + ")"  # (a shell command's output: unknown)
+    return name, text[equal + 1:]
+
+
+def entry_values(entry: str, text: str) -> list[str]:
+    """Each assignment the plan's entry ``entry`` (its text ``text``) makes that reaches a
+    program it runs (see the module's text), as ``ASSIGNED`` + ``NAME=value``. Raises
+    ValueError for one whose value the gate cannot know."""
+    found: dict[str, set[str]] = {}
+    _scan(entry, text, found, _DEPTH)
+    return [f"{ASSIGNED}{k}{_BY}{' '.join(sorted(v))}" for k, v in found.items()]
+
+
+#: What separates an assignment from the programs of the commands it is made for.
+_BY: Final = "\x00"
+
+
+def _scan(entry: str, text: str, found: dict[str, set[str]], depth: int) -> None:
+    """``entry_values`` of ``text`` (and of its quoted parts, to ``depth`` levels) into
+    ``found`` (each assignment, with the names of the words of the commands it reaches)."""
+    if "=" not in text:
+        return
+    quoted: list[str] = []
+    commands = _lexed(text, quoted)
+    plain: list[tuple[str, _Word]] = []  # (assignment-only statements: exported or not)
+    exported: set[str] = set()
+    every = False  # (`set -a`, `set -o allexport`)
+    anywhere = {os.path.basename(w.text) for c in commands for w in c}
+    for words in commands:
+        at = 0
+        while at < len(words) and _assignment(words[at], False):
+            at += 1
+        if at == len(words):
+            plain += [(w.text.split("=", 1)[0].rstrip("+"), w) for w in words]
+            continue
+        here = {os.path.basename(w.text) for w in words[at:]}
+        _take(entry, words[:at], False, found, here)
+        name = os.path.basename(words[at].text)
+        rest = words[at + 1:]
+        if name in _DECLARERS:
+            _take(entry, rest, False, found, anywhere)
+            exported |= {w.text for w in rest if "=" not in w.text and w.text[:1] != "-"}
+        elif name == "set":
+            every |= any(w.text == "allexport" or (w.text[:1] == "-" and w.text[1:2] != "-"
+                                                   and "a" in w.text) for w in rest)
+        taker = next((k for k, w in enumerate(words[at:], at)
+                      if os.path.basename(w.text) in _TAKERS), -1)
+        if taker >= 0:
+            make = os.path.basename(words[taker].text) in ("make", "gmake")
+            _take(entry, words[taker + 1:], make, found, here)
+    _take(entry, [w for n, w in plain if every or n in exported], False, found, anywhere)
+    joined = [w.text for c in commands for w in c if w.quote_at >= 0]  # (`-c "X="l" y"`)
+    for part in dict.fromkeys([*quoted, *joined]) if depth > 0 else ():
+        _scan(entry, part, found, depth - 1)
+
+
+def _take(entry: str, words: list[_Word], make: bool, found: dict[str, set[str]],
+          programs: set[str]) -> None:
+    """The assignments among ``words`` into ``found``, each for ``programs``; raises
+    ValueError for one whose value is not known."""
+    for word in words:
+        pair = _assignment(word, make)
+        if pair is None:
+            continue
+        name, value = pair
+        if word.dynamic or "$" in value:
+            raise ValueError(f"the plan's entry {entry!r} sets {name} to {value!r}, whose value "
+                             "the gate cannot know: what its programs read at their start is "
+                             "not known")
+        if name in _REFUSED:
+            raise ValueError(f"the plan's entry {entry!r} sets {name}: what its programs read "
+                             "at their start under it is not known")
+        found.setdefault(f"{name}={value}", set()).update(programs)
+        if word.text != f"{name}={value}":  # (make's `N:=v`: the word as the call spells it)
+            found.setdefault(word.text, set()).update(programs)
+
+
+def own_dropped(command: tuple[str, ...], guards: object, mark: str) -> tuple[str, ...]:
+    """``command``'s words less the assignments a plan's entry makes itself for a program
+    ``command`` names (``guards.assigned``: the entry's program reading its own start input
+    is what the plan approved; any other assignment's value may be written by the program,
+    review s42 GF8). A word may begin with ``mark`` (``folded.NOT_ASSIGNED``: an argument, as
+    make's ``N=v``)."""
+    assigned: frozenset[str] = getattr(guards, "assigned", frozenset())
+    if not assigned or not any("=" in w for w in command):
+        return command
+    names = {os.path.basename(w) for w in command}
+    bare = [w.removeprefix(mark) for w in command]
+    return tuple(w for w, b in zip(command, bare, strict=True) if "=" not in b or b.split(
+        "=", 1)[0] in _SHELLS_OWN or not any(f"{b}{_BY}{n}" in assigned for n in names))
+
+
+def own_text(text: str, guards: object) -> str:
+    """``text`` less the assignments a plan's entry makes itself for a program ``text``
+    names (``own_dropped``): no longer a doubt of the program a name runs."""
+    assigned: frozenset[str] = getattr(guards, "assigned", frozenset())
+    if not assigned or "=" not in text:
+        return text
+    for pair in assigned:
+        made, _, program = pair.partition(_BY)
+        if made in text and program in text and made.split("=", 1)[0] not in _SHELLS_OWN:
+            text = text.replace(made, " ")
+    return text
+
+
+#: The shell's own names: a value of one changes what a name runs or how words are read
+#: (``readers._SETS``), never left out.
+_SHELLS_OWN: Final = frozenset(("PATH", "IFS", "BASH_ENV", "ENV", "GLOBIGNORE"))
+
+
+#: Names an entry may not set: the home (every program's settings under it), the folders
+#: ``cd`` searches, the shell's options (``cdable_vars``, ``globstar``).
+_REFUSED: Final = frozenset(("HOME", "CDPATH", "BASHOPTS", "SHELLOPTS", "ZDOTDIR"))
