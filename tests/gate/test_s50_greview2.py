@@ -100,32 +100,64 @@ def test_r2_a_move_repeated_by_history(tmp_path: Path, case: str) -> None:
 # --- L2: a loop right after `if` is not read as a loop ---------------------------------------
 
 
-#: Entries whose ``for`` loop (or ``trap … DEBUG``, which runs before each command) is
-#: ``if``'s condition (``if`` is no word after which the scanner reads a command's name): its
-#: ``cd sub`` runs twice, make runs in ``sub/sub``.
-CONDITION_LOOPS = {"if-for": "if for d in a b; do cd sub; done; then make test; fi",
+#: Each case: an entry whose ``for`` loop (``trap … DEBUG``, which runs before each command;
+#: ``fc``; an ``alias``) is ``if``'s condition (``if`` is no word after which the scanner
+#: reads a command's name), and the makefile make then reads.
+CONDITION_LOOPS = {"if-for": ("if for d in a b; do cd sub; done; then make test; fi",
+                              "sub/sub/Makefile"),
                    "bash-c-if-for": ("bash -c 'if for d in a b; do cd sub; done; "
-                                     "then make test; fi'"),
-                   "if-trap-debug": "if trap 'cd sub' DEBUG; then true; make test; fi"}
+                                     "then make test; fi'", "sub/sub/Makefile"),
+                   "if-trap-debug": ("if trap 'cd sub' DEBUG; then true; make test; fi",
+                                     "sub/sub/Makefile"),
+                   "if-alias": ("set -o posix\nif alias c=cd; then :; fi\nc sub\nmake test",
+                                "sub/Makefile")}
 
 
 @pytest.mark.parametrize("case", list(CONDITION_LOOPS))
 def test_l2_a_loop_as_ifs_condition_repeats_its_move(tmp_path: Path, case: str) -> None:
     """``if for d in a b; do cd sub; done; then make test; fi``: the loop is ``if``'s
     condition and moves twice; the scanner counts a loop only where a command's name stands
-    (``moves._LEADS``: ``then``, ``do``, ``!``, … but not ``if``; a trap's too), so the
-    closure is ``""``, ``sub`` (``for d in a b; do cd sub; done; make test`` is refused:
-    held). Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/sub/Makefile`` is allowed,
-    the entry runs the payload."""
+    (``moves._LEADS``: ``then``, ``do``, ``!``, … but not ``if``; ``movedoubts.marks``' trap,
+    ``fc``, ``alias`` too), so the closure is ``""``, ``sub`` (``for d in a b; do cd sub;
+    done; make test`` and ``alias c=cd`` at a command's name are refused: held). Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk <makefile>`` is allowed, the entry runs
+    the payload."""
     needs("bash", "make")
-    denied = _case(tmp_path, CONDITION_LOOPS[case], "sub/sub/Makefile",
-                   {"sub/sub/Makefile": MAKEFILE})
+    entry, target = CONDITION_LOOPS[case]
+    denied = _case(tmp_path, entry, target, {"sub/sub/Makefile": MAKEFILE})
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
 
 _open("test_l2_a_loop_as_ifs_condition_repeats_its_move",
-      "a loop after `if` is not at a command's name for the scanner: its move is not repeated",
+      "a loop, trap or alias after `if` is not at a command's name for the scanner",
       *CONDITION_LOOPS)
+
+
+# --- R3: the shell's history turned on under a brace spelling ---------------------------------
+
+
+#: Entries turning on ``history`` (and ``histexpand``) as ``hist{ory,}``: bash expands the
+#: braces (``set -o history hist``: the second word is a positional parameter).
+BRACED_HISTORY = {"bang-bang": "set -o hist{ory,}\nset -o hist{expand,}\ncd sub\n!!\nmake test",
+                  "if-fc": "set -o hist{ory,}\ncd sub\nif fc -s c; then :; fi\nmake test"}
+
+
+@pytest.mark.parametrize("case", list(BRACED_HISTORY))
+def test_r3_history_turned_on_by_a_braced_word(tmp_path: Path, case: str) -> None:
+    """``movedoubts`` refuses ``history``/``histexpand`` in the text, and ``fc``, ``set -H`` at
+    a command's name; ``set -o hist{ory,}`` spells neither, ``!!`` is no word it marks, and
+    ``fc`` after ``if`` is not at a command's name: ``cd sub`` runs again, make runs in
+    ``sub/sub``. Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/sub/Makefile`` is
+    allowed, the entry runs the payload."""
+    needs("bash", "make")
+    denied = _case(tmp_path, BRACED_HISTORY[case], "sub/sub/Makefile",
+                   {"sub/sub/Makefile": MAKEFILE})
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_r3_history_turned_on_by_a_braced_word",
+      "history/histexpand spelled with braces (hist{ory,}) is not read as the history",
+      *BRACED_HISTORY)
 
 
 # --- D1: bare pushd goes to the directory stack's second entry, which the entry sets --------
