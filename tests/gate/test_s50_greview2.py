@@ -101,8 +101,8 @@ def test_r2_a_move_repeated_by_history(tmp_path: Path, case: str) -> None:
 
 
 #: Each case: an entry whose ``for`` loop (``trap … DEBUG``, which runs before each command;
-#: ``fc``; an ``alias``) is ``if``'s condition (``if`` is no word after which the scanner
-#: reads a command's name), and the makefile make then reads.
+#: ``fc``; an ``alias``) is ``if``'s or ``while``'s condition, or follows a redirection (no
+#: word after which the scanner reads a command's name), and the makefile make then reads.
 CONDITION_LOOPS = {"if-for": ("if for d in a b; do cd sub; done; then make test; fi",
                               "sub/sub/Makefile"),
                    "bash-c-if-for": ("bash -c 'if for d in a b; do cd sub; done; "
@@ -110,7 +110,13 @@ CONDITION_LOOPS = {"if-for": ("if for d in a b; do cd sub; done; then make test;
                    "if-trap-debug": ("if trap 'cd sub' DEBUG; then true; make test; fi",
                                      "sub/sub/Makefile"),
                    "if-alias": ("set -o posix\nif alias c=cd; then :; fi\nc sub\nmake test",
-                                "sub/Makefile")}
+                                "sub/Makefile"),
+                   "while-alias": ("set -o posix\nwhile alias c=cd; do break; done\nc sub\n"
+                                   "make test", "sub/Makefile"),
+                   "redirected-alias": ("set -o posix\n>/dev/null alias c=cd\nc sub\nmake test",
+                                        "sub/Makefile"),
+                   "redirected-trap": (">/dev/null trap 'cd sub' DEBUG; true; make test",
+                                       "sub/sub/Makefile")}
 
 
 @pytest.mark.parametrize("case", list(CONDITION_LOOPS))
@@ -129,7 +135,8 @@ def test_l2_a_loop_as_ifs_condition_repeats_its_move(tmp_path: Path, case: str) 
 
 
 _open("test_l2_a_loop_as_ifs_condition_repeats_its_move",
-      "a loop, trap or alias after `if` is not at a command's name for the scanner",
+      "a loop, trap or alias after `if`/`while` or a redirection is not at a command's name "
+      "for the scanner",
       *CONDITION_LOOPS)
 
 
