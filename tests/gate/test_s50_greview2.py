@@ -255,6 +255,30 @@ def test_o1_a_redirection_before_cds_folder(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
 
+# --- I2: perl's -x switch moves perl before its script runs -----------------------------------
+
+
+#: Entries running a here-document's perl with ``-xsub``: perl skips to the ``#!perl`` line
+#: and "will switch to that directory before running the script" (perlrun, ``-x``).
+PERL_X = {"dash": "perl -xsub - <<'E'\n#!perl\nsystem \"make test\"\nE",
+          "stdin": "perl -xsub <<'E'\n#!perl\nsystem \"make test\"\nE"}
+
+
+@pytest.mark.parametrize("case", list(PERL_X))
+def test_i2_perls_x_switch_moves_its_make(tmp_path: Path, case: str) -> None:
+    """``perl -xsub`` changes perl's folder to ``sub``: the script's ``make test`` runs
+    ``sub/Makefile``. Neither the scanner (``-xsub`` is no move) nor ``movedoubts``' chdir
+    (``chdir`` in the code: refused, held) reads it. Plan ``Bash(<entry>)``, ``Bash(cp *)``:
+    ``cp src/mk sub/Makefile`` is allowed, the entry runs the payload."""
+    needs("bash", "perl", "make")
+    denied = _case(tmp_path, PERL_X[case], "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_i2_perls_x_switch_moves_its_make",
+      "perl's -xDIR changes its folder: no move the scanner reads", *PERL_X)
+
+
 # --- Held: moves the scanner misses, but the call gate denies the entry (or the cp) -----------
 
 
