@@ -86,3 +86,10 @@ def test_the_calls_folders_are_the_same_closure() -> None:
     assert folder_moves("eval 'cd a'; cd b") == ("a", "b")
     assert moved_folders("make -C sub -C x && git status", "/p")[:4] == [
         "/p", os.path.join("/p", "sub"), os.path.join("/p", "x"), "/p/sub/x"]
+
+
+def test_sudos_chdir_moves_the_calls_words() -> None:
+    """``sudo -D sub tee x`` writes ``sub/x``: named._MOVING asks the moves for it (``-D``)."""
+    from skillgrant.gate.named import _MOVING
+
+    assert "-D" in _MOVING and moved_folders("sudo -D sub tee x", "/p") == ["/p", "/p/sub"]
