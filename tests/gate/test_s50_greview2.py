@@ -279,6 +279,25 @@ _open("test_i2_perls_x_switch_moves_its_make",
       "perl's -xDIR changes its folder: no move the scanner reads", *PERL_X)
 
 
+# --- D2: DIRSTACK set under a brace spelling ------------------------------------------------
+
+
+def test_d2_dirstack_set_under_a_brace_spelling(tmp_path: Path) -> None:
+    """``movedoubts`` refuses a move back (a bare ``pushd``) where the text names ``DIRSTACK``
+    or ``OLDPWD`` (D1: held); ``declare DIR{STACK,X}[1]=sub`` spells neither, and bash expands
+    it to ``declare DIRSTACK[1]=sub DIRX[1]=sub``: the bare ``pushd`` then goes to ``sub``.
+    (``export OLD{PWD,y}=…`` is denied by the call gate: held.) Plan ``Bash(<entry>)``,
+    ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed, the entry runs the payload."""
+    needs("bash", "make")
+    denied = _case(tmp_path, "pushd . >/dev/null; declare DIR{STACK,X}[1]=sub; pushd >/dev/null;"
+                   " make test", "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_d2_dirstack_set_under_a_brace_spelling",
+      "DIRSTACK/OLDPWD are matched on the text, not on its brace forms")
+
+
 # --- Held: moves the scanner misses, but the call gate denies the entry (or the cp) -----------
 
 
