@@ -29,11 +29,13 @@ FILES = {"Makefile": MAKEFILE, "sub/Makefile": MAKEFILE, "x/Makefile": MAKEFILE,
 
 
 def _case(tmp_path: Path, entry: str, target: str, more: dict[str, str] | None = None,
-          links: dict[str, str] | None = None, payload: str = MAKE_PAYLOAD) -> str | None:
+          links: dict[str, str] | None = None, payload: str = MAKE_PAYLOAD,
+          extra: dict[str, str] | None = None) -> str | None:
     """Proves that ``cp src/mk <target>`` then ``entry`` run the payload under real bash
-    (scratch home) in a hooked project with ``FILES``, ``more`` and the symbolic ``links``
-    (name: target), plan ``Bash(<entry>)``, ``Bash(cp *)``; the first call the printed hook
-    denies, or None (as tests/gate/test_s49_greview3.py's)."""
+    (scratch home; the session's ``extra`` values, ``{P}`` in them the folder bash runs in) in
+    a hooked project with ``FILES``, ``more`` and the symbolic ``links`` (name: target), plan
+    ``Bash(<entry>)``, ``Bash(cp *)``; the first call the printed hook denies, or None (as
+    tests/gate/test_s49_greview3.py's)."""
     calls = [f"cp src/mk {target}", entry]
     found: list[str | None] = []
     for side in ("proof", "run"):
@@ -43,7 +45,9 @@ def _case(tmp_path: Path, entry: str, target: str, more: dict[str, str] | None =
             (project / name).write_text(text)
         for name, to in (links or {}).items():
             os.symlink(to, project / name)
-        env = home_env(tmp_path / side / "home")
+        folder = tmp_path / side / "scratch" if side == "proof" else project
+        env = {**home_env(tmp_path / side / "home"),
+               **{k: v.replace("{P}", str(folder)) for k, v in (extra or {}).items()}}
         if side == "proof":
             assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
         else:
@@ -296,6 +300,24 @@ def test_d2_dirstack_set_under_a_brace_spelling(tmp_path: Path) -> None:
 
 _open("test_d2_dirstack_set_under_a_brace_spelling",
       "DIRSTACK/OLDPWD are matched on the text, not on its brace forms")
+
+
+# --- D3: `cd -` after a failed cd goes to the session's OLDPWD --------------------------------
+
+
+def test_d3_cd_back_after_a_failed_cd_goes_to_the_sessions_oldpwd(tmp_path: Path) -> None:
+    """``movedoubts`` takes ``cd -`` after a move as a move back to a folder of the closure;
+    when that move fails (``cd nosuch``), ``OLDPWD`` is still the session's (bash keeps an
+    inherited one that names a folder): here ``sub``. Plan ``Bash(<entry>)``, ``Bash(cp *)``:
+    ``cp src/mk sub/Makefile`` is allowed, the entry runs the payload."""
+    needs("bash", "make")
+    denied = _case(tmp_path, "cd nosuch 2>/dev/null; cd - >/dev/null; make test",
+                   "sub/Makefile", extra={"OLDPWD": "{P}/sub"})
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_d3_cd_back_after_a_failed_cd_goes_to_the_sessions_oldpwd",
+      "cd - after a failed move goes to the session's OLDPWD, which the closure does not hold")
 
 
 # --- Held: moves the scanner misses, but the call gate denies the entry (or the cp) -----------
