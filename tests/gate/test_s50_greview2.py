@@ -265,14 +265,16 @@ def test_o1_a_redirection_before_cds_folder(tmp_path: Path, case: str) -> None:
 #: Entries running a here-document's perl with ``-xsub``: perl skips to the ``#!perl`` line
 #: and "will switch to that directory before running the script" (perlrun, ``-x``).
 PERL_X = {"dash": "perl -xsub - <<'E'\n#!perl\nsystem \"make test\"\nE",
-          "stdin": "perl -xsub <<'E'\n#!perl\nsystem \"make test\"\nE"}
+          "stdin": "perl -xsub <<'E'\n#!perl\nsystem \"make test\"\nE",
+          "string-eval": "perl -e 'eval \"ch\".\"dir q{sub}\"; system \"make test\"'"}
 
 
 @pytest.mark.parametrize("case", list(PERL_X))
 def test_i2_perls_x_switch_moves_its_make(tmp_path: Path, case: str) -> None:
     """``perl -xsub`` changes perl's folder to ``sub``: the script's ``make test`` runs
-    ``sub/Makefile``. Neither the scanner (``-xsub`` is no move) nor ``movedoubts``' chdir
-    (``chdir`` in the code: refused, held) reads it. Plan ``Bash(<entry>)``, ``Bash(cp *)``:
+    ``sub/Makefile``; so does ``eval "ch"."dir q{sub}"`` (a chdir spelled by a string eval).
+    Neither the scanner (``-xsub`` is no move) nor ``movedoubts``' chdir (``chdir`` in the
+    code: refused, held) reads them. Plan ``Bash(<entry>)``, ``Bash(cp *)``:
     ``cp src/mk sub/Makefile`` is allowed, the entry runs the payload."""
     needs("bash", "perl", "make")
     denied = _case(tmp_path, PERL_X[case], "sub/Makefile")
@@ -280,7 +282,8 @@ def test_i2_perls_x_switch_moves_its_make(tmp_path: Path, case: str) -> None:
 
 
 _open("test_i2_perls_x_switch_moves_its_make",
-      "perl's -xDIR changes its folder: no move the scanner reads", *PERL_X)
+      "perl's -xDIR (or a chdir a string eval spells) changes its folder: no move the scanner "
+      "reads", *PERL_X)
 
 
 # --- D2: DIRSTACK set under a brace spelling ------------------------------------------------
