@@ -29,11 +29,13 @@ FILES = {"Makefile": MAKEFILE, "sub/Makefile": MAKEFILE, "x/Makefile": MAKEFILE,
 
 
 def _case(tmp_path: Path, entry: str, target: str, more: dict[str, str] | None = None,
-          links: dict[str, str] | None = None, payload: str = MAKE_PAYLOAD) -> str | None:
+          links: dict[str, str] | None = None, payload: str = MAKE_PAYLOAD,
+          extra: dict[str, str] | None = None) -> str | None:
     """Proves that ``cp src/mk <target>`` then ``entry`` run the payload under real bash
-    (scratch home) in a hooked project with ``FILES``, ``more`` and the symbolic ``links``
-    (name: target), plan ``Bash(<entry>)``, ``Bash(cp *)``; the first call the printed hook
-    denies, or None (as tests/gate/test_s49_greview3.py's)."""
+    (scratch home; the session's ``extra`` values, ``{P}`` in them the folder bash runs in) in
+    a hooked project with ``FILES``, ``more`` and the symbolic ``links`` (name: target), plan
+    ``Bash(<entry>)``, ``Bash(cp *)``; the first call the printed hook denies, or None (as
+    tests/gate/test_s49_greview3.py's)."""
     calls = [f"cp src/mk {target}", entry]
     found: list[str | None] = []
     for side in ("proof", "run"):
@@ -43,7 +45,9 @@ def _case(tmp_path: Path, entry: str, target: str, more: dict[str, str] | None =
             (project / name).write_text(text)
         for name, to in (links or {}).items():
             os.symlink(to, project / name)
-        env = home_env(tmp_path / side / "home")
+        folder = tmp_path / side / "scratch" if side == "proof" else project
+        env = {**home_env(tmp_path / side / "home"),
+               **{k: v.replace("{P}", str(folder)) for k, v in (extra or {}).items()}}
         if side == "proof":
             assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
         else:
@@ -95,6 +99,76 @@ def test_r2_a_move_repeated_by_history(tmp_path: Path, case: str) -> None:
     denied = _case(tmp_path, REPEATED[case], "sub/sub/Makefile",
                    {"sub/sub/Makefile": MAKEFILE})
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+# --- L2: a loop right after `if` is not read as a loop ---------------------------------------
+
+
+#: Each case: an entry whose ``for`` loop (``trap … DEBUG``, which runs before each command;
+#: ``fc``; an ``alias``) is ``if``'s or ``while``'s condition, or follows a redirection (no
+#: word after which the scanner reads a command's name), and the makefile make then reads.
+CONDITION_LOOPS = {"if-for": ("if for d in a b; do cd sub; done; then make test; fi",
+                              "sub/sub/Makefile"),
+                   "bash-c-if-for": ("bash -c 'if for d in a b; do cd sub; done; "
+                                     "then make test; fi'", "sub/sub/Makefile"),
+                   "if-trap-debug": ("if trap 'cd sub' DEBUG; then true; make test; fi",
+                                     "sub/sub/Makefile"),
+                   "if-alias": ("set -o posix\nif alias c=cd; then :; fi\nc sub\nmake test",
+                                "sub/Makefile"),
+                   "while-alias": ("set -o posix\nwhile alias c=cd; do break; done\nc sub\n"
+                                   "make test", "sub/Makefile"),
+                   "redirected-alias": ("set -o posix\n>/dev/null alias c=cd\nc sub\nmake test",
+                                        "sub/Makefile"),
+                   "redirected-trap": (">/dev/null trap 'cd sub' DEBUG; true; make test",
+                                       "sub/sub/Makefile")}
+
+
+@pytest.mark.parametrize("case", list(CONDITION_LOOPS))
+def test_l2_a_loop_as_ifs_condition_repeats_its_move(tmp_path: Path, case: str) -> None:
+    """``if for d in a b; do cd sub; done; then make test; fi``: the loop is ``if``'s
+    condition and moves twice; the scanner counts a loop only where a command's name stands
+    (``moves._LEADS``: ``then``, ``do``, ``!``, … but not ``if``; ``movedoubts.marks``' trap,
+    ``fc``, ``alias`` too), so the closure is ``""``, ``sub`` (``for d in a b; do cd sub;
+    done; make test`` and ``alias c=cd`` at a command's name are refused: held). Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk <makefile>`` is allowed, the entry runs
+    the payload."""
+    needs("bash", "make")
+    entry, target = CONDITION_LOOPS[case]
+    denied = _case(tmp_path, entry, target, {"sub/sub/Makefile": MAKEFILE})
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_l2_a_loop_as_ifs_condition_repeats_its_move",
+      "a loop, trap or alias after `if`/`while` or a redirection is not at a command's name "
+      "for the scanner",
+      *CONDITION_LOOPS)
+
+
+# --- R3: the shell's history turned on under a brace spelling ---------------------------------
+
+
+#: Entries turning on ``history`` (and ``histexpand``) as ``hist{ory,}``: bash expands the
+#: braces (``set -o history hist``: the second word is a positional parameter).
+BRACED_HISTORY = {"bang-bang": "set -o hist{ory,}\nset -o hist{expand,}\ncd sub\n!!\nmake test",
+                  "if-fc": "set -o hist{ory,}\ncd sub\nif fc -s c; then :; fi\nmake test"}
+
+
+@pytest.mark.parametrize("case", list(BRACED_HISTORY))
+def test_r3_history_turned_on_by_a_braced_word(tmp_path: Path, case: str) -> None:
+    """``movedoubts`` refuses ``history``/``histexpand`` in the text, and ``fc``, ``set -H`` at
+    a command's name; ``set -o hist{ory,}`` spells neither, ``!!`` is no word it marks, and
+    ``fc`` after ``if`` is not at a command's name: ``cd sub`` runs again, make runs in
+    ``sub/sub``. Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/sub/Makefile`` is
+    allowed, the entry runs the payload."""
+    needs("bash", "make")
+    denied = _case(tmp_path, BRACED_HISTORY[case], "sub/sub/Makefile",
+                   {"sub/sub/Makefile": MAKEFILE})
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_r3_history_turned_on_by_a_braced_word",
+      "history/histexpand spelled with braces (hist{ory,}) is not read as the history",
+      *BRACED_HISTORY)
 
 
 # --- D1: bare pushd goes to the directory stack's second entry, which the entry sets --------
@@ -183,6 +257,70 @@ def test_o1_a_redirection_before_cds_folder(tmp_path: Path, case: str) -> None:
     needs("bash", "make")
     denied = _case(tmp_path, REDIRECTED[case], "sub/Makefile")
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+# --- I2: perl's -x switch moves perl before its script runs -----------------------------------
+
+
+#: Entries running a here-document's perl with ``-xsub``: perl skips to the ``#!perl`` line
+#: and "will switch to that directory before running the script" (perlrun, ``-x``).
+PERL_X = {"dash": "perl -xsub - <<'E'\n#!perl\nsystem \"make test\"\nE",
+          "stdin": "perl -xsub <<'E'\n#!perl\nsystem \"make test\"\nE",
+          "string-eval": "perl -e 'eval \"ch\".\"dir q{sub}\"; system \"make test\"'"}
+
+
+@pytest.mark.parametrize("case", list(PERL_X))
+def test_i2_perls_x_switch_moves_its_make(tmp_path: Path, case: str) -> None:
+    """``perl -xsub`` changes perl's folder to ``sub``: the script's ``make test`` runs
+    ``sub/Makefile``; so does ``eval "ch"."dir q{sub}"`` (a chdir spelled by a string eval).
+    Neither the scanner (``-xsub`` is no move) nor ``movedoubts``' chdir (``chdir`` in the
+    code: refused, held) reads them. Plan ``Bash(<entry>)``, ``Bash(cp *)``:
+    ``cp src/mk sub/Makefile`` is allowed, the entry runs the payload."""
+    needs("bash", "perl", "make")
+    denied = _case(tmp_path, PERL_X[case], "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_i2_perls_x_switch_moves_its_make",
+      "perl's -xDIR (or a chdir a string eval spells) changes its folder: no move the scanner "
+      "reads", *PERL_X)
+
+
+# --- D2: DIRSTACK set under a brace spelling ------------------------------------------------
+
+
+def test_d2_dirstack_set_under_a_brace_spelling(tmp_path: Path) -> None:
+    """``movedoubts`` refuses a move back (a bare ``pushd``) where the text names ``DIRSTACK``
+    or ``OLDPWD`` (D1: held); ``declare DIR{STACK,X}[1]=sub`` spells neither, and bash expands
+    it to ``declare DIRSTACK[1]=sub DIRX[1]=sub``: the bare ``pushd`` then goes to ``sub``.
+    (``export OLD{PWD,y}=…`` is denied by the call gate: held.) Plan ``Bash(<entry>)``,
+    ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed, the entry runs the payload."""
+    needs("bash", "make")
+    denied = _case(tmp_path, "pushd . >/dev/null; declare DIR{STACK,X}[1]=sub; pushd >/dev/null;"
+                   " make test", "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_d2_dirstack_set_under_a_brace_spelling",
+      "DIRSTACK/OLDPWD are matched on the text, not on its brace forms")
+
+
+# --- D3: `cd -` after a failed cd goes to the session's OLDPWD --------------------------------
+
+
+def test_d3_cd_back_after_a_failed_cd_goes_to_the_sessions_oldpwd(tmp_path: Path) -> None:
+    """``movedoubts`` takes ``cd -`` after a move as a move back to a folder of the closure;
+    when that move fails (``cd nosuch``), ``OLDPWD`` is still the session's (bash keeps an
+    inherited one that names a folder): here ``sub``. Plan ``Bash(<entry>)``, ``Bash(cp *)``:
+    ``cp src/mk sub/Makefile`` is allowed, the entry runs the payload."""
+    needs("bash", "make")
+    denied = _case(tmp_path, "cd nosuch 2>/dev/null; cd - >/dev/null; make test",
+                   "sub/Makefile", extra={"OLDPWD": "{P}/sub"})
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_d3_cd_back_after_a_failed_cd_goes_to_the_sessions_oldpwd",
+      "cd - after a failed move goes to the session's OLDPWD, which the closure does not hold")
 
 
 # --- Held: moves the scanner misses, but the call gate denies the entry (or the cp) -----------
