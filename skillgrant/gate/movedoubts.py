@@ -26,14 +26,13 @@ BACK: Final = "\0<"
 #: What may set (or spell) bash's cdable_vars once quotes are gone; an ANSI-C escape.
 _CDABLE: Final = compile_on_use(r"shopt|BASHOPTS|cdable")
 _ANSI_ESCAPE: Final = compile_on_use(r"\$'[^']*\\")
-#: The shell's history (``set -o history``, ``histexpand``): ``fc -s``, ``!!`` repeat a move.
-_HISTORY: Final = compile_on_use(r"history|histexpand")
 #: What a move back may go to besides the folders named before it.
 _STACK: Final = compile_on_use(r"DIRSTACK|OLDPWD")
 #: An interpreter's own folder change (perl's and PHP's ``chdir``, ``os.chdir``,
 #: ``process.chdir()``, ``Dir.chdir``, Go's ``os.Chdir``, R's ``setwd``, PowerShell's).
+#: Only as code: a call, an argument or a block after it (``npm run chdir`` is a script's name).
 _CHDIR: Final = compile_on_use(r"(?i)(?<![-\w])(?:f?chdir|setwd|set-location|push-location)"
-                               r"(?!\w)")
+                               r"(?=\s*[(\"'${]|[ \t]+[\w./~])")
 _UNQUOTED: Final = compile_on_use(r"['\"\\]")
 
 
@@ -53,7 +52,7 @@ def trusted(text: str, found: tuple[str, ...]) -> tuple[str, ...] | str:
     spelled = {form for word in unquoted.split() for form in braced(word)}
     if any("CDPATH" in form for form in spelled):
         return "CDPATH may send a 'cd' to a folder the gate cannot name"
-    if (REPEAT in found or _HISTORY.search(unquoted)) and any(m[:1] != "/" for m in moves):
+    if REPEAT in found and any(m[:1] != "/" for m in moves):
         return "a loop, a function, a trap or the shell's history may repeat a relative move"
     if DOUBT in found or _CDABLE.search(unquoted) or _ANSI_ESCAPE.search(text) or \
             "cdable_vars" in os.environ.get("BASHOPTS", ""):
@@ -69,7 +68,8 @@ _ASSIGNERS: Final = frozenset({"declare", "typeset", "local", "export", "readonl
                                "mapfile", "readarray"})
 
 
-_MARKED: Final = frozenset({"alias", "function", "trap", "fc", "set", "printf", *_ASSIGNERS})
+_MARKED: Final = frozenset({"alias", "function", "trap", "fc", "history", "set", "printf",
+                            *_ASSIGNERS})
 
 
 def marks(words: list[str], at: int) -> list[str]:
@@ -87,8 +87,10 @@ def marks(words: list[str], at: int) -> list[str]:
                          "read")
     if word == "function" or following[:2] == ["(", ")"] or following[:1] == ["()"] or (
             word == "trap" and any(_MAY_MOVE.search(w) for w in following)) or (
-            word == "fc" or (word == "set" and any(_SET_H.fullmatch(w) for w in following))):
-        return [REPEAT]
+            word in ("fc", "history") or (word == "set" and any(
+                _SET_H.fullmatch(f) or f in ("history", "histexpand")
+                for w in _until_operator(words[at + 1:]) for f in braced(w)))):
+        return [REPEAT]  # (the shell's history: `fc -s`, `!!` run a move again)
     rest = list(_until_operator(words[at + 1:]))
     if ("$" in word and not _ASSIGNMENT.match(word)) or (word in _ASSIGNERS and any(
             _NAMEREF.fullmatch(w) or any(c in w.partition("=")[0] for c in "$`")

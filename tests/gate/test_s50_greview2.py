@@ -166,11 +166,6 @@ def test_r3_history_turned_on_by_a_braced_word(tmp_path: Path, case: str) -> Non
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
 
-_open("test_r3_history_turned_on_by_a_braced_word",
-      "history/histexpand spelled with braces (hist{ory,}) is not read as the history",
-      *BRACED_HISTORY)
-
-
 # --- D1: bare pushd goes to the directory stack's second entry, which the entry sets --------
 
 
@@ -299,10 +294,6 @@ def test_d2_dirstack_set_under_a_brace_spelling(tmp_path: Path) -> None:
     denied = _case(tmp_path, "pushd . >/dev/null; declare DIR{STACK,X}[1]=sub; pushd >/dev/null;"
                    " make test", "sub/Makefile")
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
-
-
-_open("test_d2_dirstack_set_under_a_brace_spelling",
-      "DIRSTACK/OLDPWD are matched on the text, not on its brace forms")
 
 
 # --- D3: `cd -` after a failed cd goes to the session's OLDPWD --------------------------------
