@@ -178,7 +178,7 @@ _LOOPS: Final = frozenset({"for", "while", "until", "select"})
 #: Words after which a word is a command's name (operators, reserved words, ``eval``, …).
 _LEADS: Final = frozenset({";", "&&", "||", "|", "&", "|&", "(", "{", "}", ")", ";;", "do",
                            "then", "else", "elif", "!", "time", "eval", "builtin", "command",
-                           "exec"})
+                           "exec", "if", "while", "until"})
 _ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
 _NEWLINE: Final = compile_on_use(r"(?<!\\)\n")
 
@@ -235,8 +235,13 @@ def _nested(word: str, text: str, depth: int) -> tuple[str, ...]:
 
 def _leads(words: list[str], at: int) -> bool:
     """Whether ``words[at]`` is a command's name (past its assignments)."""
-    while at and _ASSIGNMENT.match(words[at - 1]):
-        at -= 1
+    while at:
+        if _ASSIGNMENT.match(words[at - 1]):
+            at -= 1
+        elif at >= 2 and words[at - 2] in _REDIRECTS:  # (`>/dev/null trap …`: L2)
+            at -= 2 + (at >= 3 and words[at - 3].isdigit())
+        else:
+            break
     return not at or words[at - 1] in _LEADS
 
 

@@ -138,12 +138,6 @@ def test_l2_a_loop_as_ifs_condition_repeats_its_move(tmp_path: Path, case: str) 
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
 
-_open("test_l2_a_loop_as_ifs_condition_repeats_its_move",
-      "a loop, trap or alias after `if`/`while` or a redirection is not at a command's name "
-      "for the scanner",
-      *CONDITION_LOOPS)
-
-
 # --- R3: the shell's history turned on under a brace spelling ---------------------------------
 
 
