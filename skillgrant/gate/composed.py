@@ -15,6 +15,7 @@ from . import files as fs
 from .moves import moved_folders
 from .named import GUARDED
 from .placed import STANDARD, fold
+from .testfiles import foreign, test_name
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -148,7 +149,8 @@ def holds_walked(path: str, left: list[int] | None = None) -> bool:
     (``left[0]`` is then below 0). A link to a folder is walked too (``cp -rL`` copies what it
     leads to; a loop ends at the bound)."""
     walked = frozenset(fold(w) for w in getattr(GUARDED.get(), "walked", ()))
-    if not walked or not os.path.isdir(path):
+    tests = foreign(path, GUARDED.get())  # (a test a runner collects, from elsewhere: s50)
+    if not (walked or tests) or not os.path.isdir(path):
         return False
     fs.unkept()  # (what the folder holds now)
     left = [CALL_ENTRIES] if left is None else left
@@ -158,7 +160,8 @@ def holds_walked(path: str, left: list[int] | None = None) -> bool:
             with os.scandir(stack.pop()) as entries:
                 for entry in entries:
                     left[0] -= 1
-                    if left[0] < 0 or fold(entry.name) in walked:
+                    if left[0] < 0 or fold(entry.name) in walked or (
+                            tests and test_name(fold(entry.name))):
                         return True
                     if entry.is_dir():
                         stack.append(entry.path)

@@ -7,9 +7,8 @@ compiled build scripts ``cargo build`` runs, is guarded) write only the last ope
 ``-t`` folder. ``written`` asks both again without the words that are only such sources:
 each one a literal operand of ``cp`` in every simple command holding it, never a link made
 of it (``-l``, ``-s``), a backup, a composed name (``--parents``), or held by any other word
-of the text; and its path holds nothing guarded below it, no walked-up settings name (the
-copy brings it along: ``cp -r m sub`` with ``m/.cargo``, review s44 P10), nor a module
-folder's standard names. Anything the gate cannot show is not kept (the words stay judged)."""
+of the text; holding nothing guarded, no walked-up name (``cp -r m sub``: ``m/.cargo``, s44
+P10), no module folder's standard names, no test from elsewhere (s50). Else: still judged."""
 
 from __future__ import annotations
 
@@ -23,6 +22,7 @@ from ..lazy import compile_on_use
 from . import files as fs
 from .named import GUARDED, folded_items, guarded_path, named_word
 from .placed import fold, holds_module, in_worktree, mirrored
+from .testfiles import foreign, named_test
 from .worktree import pushes_locally
 from .writers import tree_word
 
@@ -205,8 +205,7 @@ def _linked_guarded(path: str) -> bool:
     """Whether ``path`` is a link leading to a guarded item (or into one)."""
     if not os.path.islink(path):
         return False
-    real = fs.realpath(path)
-    return guarded_path(real) is not None or touches(real)
+    return guarded_path(real := fs.realpath(path)) is not None or touches(real)
 
 
 def touches(path: str, names_kept: Callable[[], bool] | None = None) -> bool:
@@ -378,8 +377,9 @@ def held(word: str, directory: str) -> bool:
     if "*" in word or "?" in word:
         path = posixpath.dirname(path)
     names: frozenset[str] = getattr(GUARDED.get(), "walked", frozenset())
-    if fold(posixpath.basename(word.rstrip("/"))) in names:  # (the name the copy makes: its
-        return True  # last part; `cp -r src/.cargo sub/` makes `sub/.cargo`)
+    last = fold(posixpath.basename(word.rstrip("/")))  # (the name the copy makes: its last
+    if last in names or (named_test(last, GUARDED.get()) and foreign(path, GUARDED.get())):
+        return True  # part; `cp -r src/.cargo sub/` makes `sub/.cargo`; a test: s50-gfix2)
     for form in dict.fromkeys((path, fs.realpath(path))):
         above = fold(form).rstrip("/") + "/"
         if any(item.startswith(above) for item, _ in folded_items()) or holds_module(

@@ -18,6 +18,7 @@ from . import linked
 from .buildnames import named_paths
 from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs, unguarded_target
 from .copied import local_push, one_call, touches, written
+from .entryvars import ASSIGNED, own_text
 from .environment import state
 from .envpaths import session_paths
 from .folded import unquoted
@@ -40,6 +41,7 @@ from .nodeworkspaces import workspaces
 from .planpaths import MARKED, MODULES, SETTINGS, WORKSPACES
 from .startpaths import start_paths
 from .starttables import MANIFESTS
+from .startvars import entry_starts, removed_folder, start_values
 from .writers import braced, clone_word, composer, into_git
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -59,8 +61,8 @@ _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                   cwd: str | None, project: str | None,
                   programs: tuple[str, ...] = ()) -> tuple[tuple[str, bool], ...]:
-    """``_guarded_items``, as the gate's view keeps it (``gate.files.kept``): a service keeps
-    the answer while nothing it was read from changes; a hook process reads it each time."""
+    """``_guarded_items``, as the gate's view keeps it (``gate.files.kept``: while nothing it
+    was read from changes)."""
     def key() -> tuple[object, ...]:
         try:
             here: str | None = os.getcwd()  # a relative path is read from it
@@ -88,7 +90,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     home_named()
     items = [(plan, False), (audit_log, False)]
     roots = dict.fromkeys(f for f in (cwd, project) if f)  # (whole, as a skill's folder is)
-    skipped, bases = ("^", SETTINGS, *MARKED), [f if f[-1] == "/" else f + "/" for f in roots]
+    skipped, bases = ("^", SETTINGS, ASSIGNED, *MARKED), [f.rstrip("/") + "/" for f in roots]
     planned = [(name if name[:1] == "/" else base + name, True)  # (os.path.join, as fs.joined)
                for name in [path.rstrip("/") or "." for path in named if path[:1] not in skipped]
                for base in bases]
@@ -157,10 +159,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     programs += session_paths([project] if project else [], inner)
     local_programs += session_paths([os.path.abspath(cwd)] if cwd and cwd != project
                                     else [], inner)
-    # PYTHONPATH's folders come before the standard library: its modules' names there (L2)
-    python_path = (os.environ.get("PYTHONPATH") or "").split(os.pathsep)
-    modules += [p for p in python_path if p]  # (an empty entry: the process's folder, L4)
-    modules += list(roots) if len(python_path) > 1 and "" in python_path else []
+    # PYTHONPATH (L2), relative values where programs run, entries' own (s49-greview3 E1-V3)
+    local += start_values(named, list(roots), inner, modules)  # (modules: PYTHONPATH's)
     # their entries that are links (GNU stow's `~/.config/git/config -> ~/dotfiles/…`) lead
     # to what git and ssh read (review s41 S4)
     items += linked.walked([os.path.join(home, ".config", "git"), os.path.join(home, ".copilot"),
@@ -206,8 +206,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     # Claude Code's managed settings (a `disableAllHooks` there switches every hook off)
     items += [("/etc/claude-code", True), ("/Library/Application Support/ClaudeCode", True)]
     # the user's settings where CLAUDE_CONFIG_DIR moves them (review s40 R10)
-    items += [(os.environ["CLAUDE_CONFIG_DIR"], True)] if os.environ.get("CLAUDE_CONFIG_DIR") \
-        else []
+    items.append((os.environ.get("CLAUDE_CONFIG_DIR") or "", True))
     items += [(os.environ[name], name == "GIT_DIR") for name in ("GIT_DIR", "GIT_CONFIG_GLOBAL")
               if os.environ.get(name)]
     items.append((os.path.dirname(os.path.dirname(os.path.abspath(__file__))), True))
@@ -236,7 +235,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
                    tops=frozenset(reals[top] for top in tops), loose=loose,
                    modules=frozenset(posixpath.normpath(reals[m]) for m in modules),
-                   walked=walked, planned=lambda: only_planned(planned, [
+                   walked=walked, **entry_starts(named, list(roots)),
+                   planned=lambda: only_planned(planned, [
                        (p, t) for p, t in (*items, *local, *programs, *local_programs) if p],
                        reals))
 
@@ -311,6 +311,7 @@ def guarded_word(text: str, directory: str | None) -> str | None:
 
 
 def _guarded_word(text: str, directory: str | None) -> str | None:
+    text = own_text(text, GUARDED.get())  # (the plan's entries' own assignments: s50)
     bare = unquoted(text)  # (a program's name spelled with quotes: `c''url`, `sho''pt`)
     quoted = _SPELLED.search(text) or (  # `$'.claude/\x73ettings.json'` spells any name (G-4)
         ("curl" in bare or "wget" in bare) and _OPTION_FILE.search(bare))  # `curl -K` (W5b)
@@ -350,15 +351,14 @@ _OWN: Final = ("gh", "npm", "pnpm", "yarn", "kubectl", "oc", "aws", "gcloud", "a
 
 
 def _composed(words: list[str], directory: str | None, text: str, bare: str) -> str | None:
-    """``composed.composed_word`` (review s45 C1) and ``ownsettings.own_settings`` (G2, S1),
-    each imported only for a command that may need it."""
-    found = None
-    if any(name in bare for name in _COMPOSERS):
+    """``composed.composed_word`` (s45 C1), ``ownsettings.own_settings`` (G2, S1), as needed."""
+    found = removed_folder(words, directory, touches)  # (--basetemp, venv: s50-greview B1 V1)
+    if found is None and any(name in bare for name in _COMPOSERS):
         from .composed import COMPOSES, SHORTENS, composed_word, shortened_word
 
         found = composed_word(words, directory, text) if COMPOSES.search(bare) else None
-        found = found or (shortened_word(words, directory, text) if SHORTENS.search(bare)
-                          else None)
+        found = found or (shortened_word(words, directory, text) if SHORTENS.search(bare) else
+                          None)
     if found is None and "--target-dir" in bare:  # (session 47: in a guarded target/ only)
         found = unguarded_target(words, moved_folders(text, directory) if directory else None)
     if found is None and any(name in bare for name in _OWN):

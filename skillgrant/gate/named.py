@@ -13,12 +13,13 @@ import os
 import posixpath
 import re
 import types
-from contextvars import ContextVar
 
 from ..lazy import compile_on_use
 from . import files as fs
+from .guardedset import GUARDED as GUARDED  # (its home: readers reads it too)
 from .moves import moved_folders
 from .placed import fold, in_worktree, mirrored, shadows
+from .testfiles import collected, named_test
 from .writers import BASH_CLASS, braced
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -26,18 +27,12 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Final
 
-#: Files and folders (``True``: the whole tree) the gate itself reads or runs from while it
-#: decides — its plan, its audit log, the settings and SKILL.md holding its hooks, its own
-#: installation — as real paths; a call that writes one is ``unknown`` (review W1, W2: the model
-#: would rewrite its own ceiling). The hook sets them for each call (``guards.guarding``).
-GUARDED: ContextVar[tuple[tuple[str, bool], ...]] = ContextVar("guarded", default=())
 
 
 def guarded_path(path: str) -> str | None:
-    """The guarded file or folder ``path`` is, lies in, or (a file) is a hard link to; None
-    when it is none of them (the first of ``GUARDED`` that it is). A path that cannot be
-    examined is its own answer. A path inside any ``.git`` folder is its own answer too, when
-    something is guarded (review s41 N1: a nested repository's configuration and hooks)."""
+    """The first of ``GUARDED`` ``path`` is, lies in, or (a file) is a hard link to, or None.
+    A path that cannot be examined, or inside a ``.git`` folder (when something is guarded:
+    s41 N1, a nested repository's configuration and hooks), is its own answer."""
     if GUARDED.get() and "/.git/" in fold(path) + "/":
         return path
     return _indexed().find(path, files_only=False)
@@ -108,7 +103,7 @@ class Index:
                     "(?:" + "|".join(map(re.escape, self._dotted)) + r")\Z").search
             if any(self._search(part) is not None for part in parts):
                 return True
-        return not self._plain.isdisjoint(parts)
+        return not self._plain.isdisjoint(parts) or named_test(parts[-1], self.guards)
 
     def find(self, path: str, *, files_only: bool) -> str | None:
         """The first item that ``path`` is (of the files only: ``files_only``), lies in (a
@@ -126,9 +121,9 @@ class Index:
                 places.append(at)
         if places:
             return self.guards[min(places)][0]
-        if not files_only and ((self.modules and shadows(path, self.modules)) or (
-                self.walked and not self.walked.isdisjoint(key.split("/")))):
-            return path  # (a settings folder found walking up, at any depth: s44 P10)
+        if not files_only and ((self.modules and shadows(path, self.modules)) or collected(
+                key, self.guards) or (self.walked and not self.walked.isdisjoint(key.split("/")))):
+            return path  # (a test collected below; a settings folder found walking up: s44 P10)
         found = fs.identity(path)
         if found is None:
             return None
@@ -281,9 +276,9 @@ _INDIRECT_SIGNS: Final = ("$", "`", "eval", "source", "builtin", "command", "exe
 _QUOTED: Final = compile_on_use(r"['\"\\\\]")
 #: A word that may move the folder a command's later words are read from (``moves._MOVES``).
 _MOVING: Final = ("cd", "pushd", "popd", "C", "--c", "--d", "--git-dir", "--work-tree",
-                  "GIT_", "-w", "--w", "--p")  # (`C`: `-C`, a cluster `-vC..`; `--c`, `--d`:
+                  "GIT_", "-w", "--w", "--p", "-D")  # (`C`: `-C`, a cluster `-vC..`; `--c`, `--d`:
 # `--chdir`'s, `--directory`'s prefixes: M2, s44 M2c; `-w`, `--w`: `unshare -w`, `--wd`,
-# `--working-directory`: s44 M3; `--p`: npm's `--prefix`, M9)
+# `--working-directory`: s44 M3; `--p`: npm's `--prefix`, M9; `-D`: `sudo -D DIR`, s50)
 
 
 #: What makes a word a path the gate cannot name: an expansion (``$``, a backtick: review s42

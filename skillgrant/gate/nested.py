@@ -283,6 +283,8 @@ class Guarded(tuple[tuple[str, bool], ...]):
     loose: tuple[tuple[str, tuple[str, str, str]], ...]
     modules: frozenset[str]
     walked: frozenset[str]
+    collected: frozenset[str]
+    assigned: frozenset[str]
     planning: Callable[[], frozenset[str]] | None
 
     def __new__(cls, items: Iterable[tuple[str, bool]], *,
@@ -290,12 +292,16 @@ class Guarded(tuple[tuple[str, bool], ...]):
                 loose: Iterable[tuple[str, str, str]] = (),
                 modules: frozenset[str] = frozenset(),
                 walked: frozenset[str] = frozenset(),
+                collected: frozenset[str] = frozenset(),
+                assigned: frozenset[str] = frozenset(),
                 planned: Callable[[], frozenset[str]] | None = None) -> Guarded:
         made = super().__new__(cls, items)
         made.always = tuple(always)
         made.tops = tops
         made.modules = modules
         made.walked = walked
+        made.collected = collected  # (the folders below which tests are found: testfiles)
+        made.assigned = assigned  # (the plan's entries' own assignments: entryvars)
         made.planning = planned  # (asked only by an Edit that needs it: the hook's time)
         made.loose = tuple((fs.realpath(repo[0]), repo) for repo in loose)
         return made

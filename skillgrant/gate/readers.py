@@ -1,16 +1,14 @@
 """Programs known to write nothing their words name (review s41 W2).
 
-``writers`` lists programs that write folders, and ``guards._named_file`` stops any program
-naming a guarded *file*. A path inside a guarded *folder* (``.claude/hooks/x.sh``, a file of a
-skill, of a ``PATH`` folder, of the plan's Python) was stopped only for the listed writers, and
-a program in no list writes what its words name as well: ``gcc -E -P -x c src/x.sh -o
-.claude/hooks/x.sh`` rewrites a hook script Claude Code runs outside the gate. The lists of
-writers cannot be complete; the list of readers can be exact. So a word naming such a path, or
+``writers`` lists programs that write folders; ``guards._named_file`` stops any program naming
+a guarded *file*. A program in no list writes what its words name as well (``gcc -E -P -x c
+src/x.sh -o .claude/hooks/x.sh`` rewrites a hook script): the lists of writers cannot be
+complete; the list of readers can be exact. So a word naming a path in a guarded *folder*, or
 one the gate cannot name (an expansion, ``~user``), is let through only where each simple
 command holding it is a program here that writes nothing its words name (``cat``, ``grep``,
 ``ls``, ``diff``; ``find`` without an action; ``git`` reading), or runs the path as the
-program, or as the script of an interpreter (``python .claude/skills/x/run.py``: the script's
-own code is the plan's to grant). Anything else holding it is ``unknown``."""
+program, or as an interpreter's script (``python .claude/skills/x/run.py``: its code is the
+plan's to grant). Anything else holding it is ``unknown``."""
 
 from __future__ import annotations
 
@@ -20,9 +18,12 @@ from collections.abc import Sequence
 
 from ..lazy import compile_on_use
 from .cargoargs import SUBCOMMANDED, in_target, subcommand
+from .entryvars import own_dropped, own_text
 from .folded import NOT_ASSIGNED, READ, agreed, folded, tree_commands, unquoted
+from .guardedset import GUARDED
 from .planprograms import runs_named_file
 from .starttables import TEST_FLAGS, TEST_RUNNERS
+from .testfiles import PYTEST_FLAGS
 from .words import run_words
 from .wrapped import PACKAGE_RUNNERS, RUNS_OPERAND, npm_reads_settings
 from .writers import GIT_KEEPS, braced, edits, git_subcommand
@@ -37,8 +38,7 @@ if TYPE_CHECKING:
 #: (outputs), ``awk``/``sed``/``perl`` (programs that write), ``yq`` (``-i``), wrappers
 #: (``env``, ``xargs``, ``command``, ``sudo``), which run their words (``timeout N``, ``nice``,
 #: ``nohup``, ``time``, ``stdbuf`` in the forms ``words.strip_wrappers`` reads are stripped
-#: before the program is looked at); ``rg``
-#: (``--pre`` runs a program: review s42 R1).
+#: before the program is looked at); ``rg`` (``--pre`` runs a program: review s42 R1).
 READERS: Final = frozenset({
     "cat", "tac", "head", "tail", "nl", "od", "hexdump", "strings", "wc", "cut", "paste",
     "join", "comm", "fold", "fmt", "expand", "unexpand", "column", "rev", "base64", "base32",
@@ -64,10 +64,7 @@ _CARGO_READS: Final = tuple([w] for w in (
     "build", "b", "check", "c", "test", "t", "run", "r", "bench", "doc", "d", "metadata",
     "tree", "clippy", "fetch", "locate-project", "verify-project", "read-manifest"))
 #: pytest's options that take no value (an operand after one is a test).
-_PYTEST_FLAGS: Final = frozenset({"-q", "-qq", "-v", "-vv", "-vvv", "-x", "-s", "-l", "--lf",
-                                  "--ff", "--nf", "--sw", "--co", "--collect-only", "--quiet",
-                                  "--verbose", "--exitfirst", "--no-header", "--strict-markers",
-                                  "--disable-warnings", "-ra", "-rA", "--showlocals"})
+_PYTEST_FLAGS: Final = PYTEST_FLAGS  # (pytest's own table: testfiles)
 #: Interpreters whose first operand is the script they run (read; valgrind's program: s49).
 _INTERPRETER: Final = compile_on_use(r"(?:python|tclsh|lua)(?:[0-9.]*)|" + "|".join(sorted(  # (s48)
     RUNS_OPERAND | {"php", "Rscript", "luajit", "julia", "raku", "elixir", "groovy", "lli",
@@ -135,7 +132,7 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
         return doubtful[0]  # `ls -d .claude/x | xargs gcc -o`: a reader's output, a writer's words
     # `PATH=bin cat …`, `export PATH=bin; cat …`, `hash -p ./cat cat`: a name may run another
     # program than the one it names (review s43 V4); only the path a command runs is known
-    named = _SETS.search(unquoted(text)) is None  # (`ev''al`, `P""ATH`: s44 V4f)
+    named = _SETS.search(unquoted(own_text(text, GUARDED.get()))) is None  # (s44 V4f; s50)
     if commands and "|" in text and not all(_program(c) in READERS for c in commands):
         # `echo gcc … -o .claude/hooks/x.sh | sh`: a reader's output may be the program of
         # what it is piped to (a shell, an interpreter: review s44 K1), read only by readers
@@ -208,6 +205,7 @@ _PROXIES: Final = frozenset({"eval", "source", ".", "builtin", "command", "exec"
 
 def _reads(command: tuple[str, ...], word: str, named: bool = True) -> bool:
     """Whether ``command`` writes nothing ``word`` names (``named``: a name runs its program)."""
+    command = own_dropped(command, GUARDED.get(), NOT_ASSIGNED)  # (the plan's own: s50)
     at = _front(command)
     if at == len(command) or command[0] == ">" or any(word in w for w in command[:at]):
         return False  # a redirection's target, or an assignment's value (a program reads it

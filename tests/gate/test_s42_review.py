@@ -229,13 +229,9 @@ PLAN_NAMED = [
     ("node tools/x.js", "cp payload.js node_modules/dep/index.js"),
     # a build or test runner the plan names runs what the tree's files say (P1g): npm's
     # package.json is guarded since the P1 fix, make's Makefile is not; pytest with no file
-    # runs every test file it finds
+    # runs every test file it finds (closed in session 50: gate/testfiles.py)
     ("make -s test", "cp payload.mk Makefile"),
-    pytest.param("pytest -q", "cp payload.py tests/test_evil.py", id="pytest-collects",
-                 marks=pytest.mark.xfail(strict=True, reason="open (review s42 P1g): pytest "
-                                         "with no file runs every test file it finds; a plan "
-                                         "granting it and a write grants running any code "
-                                         "(docs/decisions.md)")),
+    pytest.param("pytest -q", "cp payload.py tests/test_evil.py", id="pytest-collects"),
     # an option's value before the script is taken for the script (P1i)
     ("python3 -W ignore tools/run.py", "cp payload.py tools/run.py"),
     ("pytest -k test_a tests/test_a.py", "cp payload.py tests/conftest.py"),

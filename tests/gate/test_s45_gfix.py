@@ -150,10 +150,11 @@ def test_p10_the_write_tool_is_refused_a_settings_folder_at_any_depth(tmp_path: 
 
 
 #: Under plans naming cargo, mvn and pytest: a member's manifest below the call's folder, and
-#: reads of a settings folder, stay allowed.
+#: reads of a settings folder, stay allowed. (``tests/conftest.py`` is no longer among them:
+#: ``pytest -q`` collects the folder below and imports it, session 50's s49-greview2 C2.)
 P10_KEPT = ["cp notes.txt crates/a/Cargo.toml", "cp notes.txt pkg/pyproject.toml",
             "cat sub/.mvn/jvm.config", "ls -a sub/.cargo", "git add sub/.cargo/config.toml",
-            "cp notes.txt tests/conftest.py"]
+            "cp notes.txt tests/data.json"]
 
 
 @pytest.mark.parametrize("call", P10_KEPT)

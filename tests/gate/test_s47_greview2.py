@@ -219,9 +219,6 @@ def test_e2_pythonuserbase_names_a_folder_the_call_runs_in_or_above(tmp_path: Pa
     assert found[0] is not None, "the hook allows a .pth where PYTHONUSERBASE points"
 
 
-_open("test_e2_pythonuserbase_names_a_folder_the_call_runs_in_or_above",
-      "residual (docs/call-gate.md, the paths the session's variables name): a folder a call "
-      "runs in or above is not guarded whole, nor what the variable's program reads below it")
 
 
 # --- C-self2: a standard module whose operand is code (`python3 -m pickle FILE`) --------------

@@ -1,0 +1,173 @@
+"""What start variables name where the plan's programs run (issue 29, review s49-greview3
+E1, E2, U1, V2, V3): the session's relative ``PYTHONPATH``, ``MOVED_CODE``'s variables
+(``PERL5LIB``, ``NODE_PATH``, …) and ``PYTHONUSERBASE`` (its user site, whose ``.pth`` files
+python runs at start) from each folder the plan's programs run in (``run_folders``: ``env -C
+sub``, ``make -C sub``, ``cd sub &&``), and each value a plan's entry sets itself
+(``entryvars``), read as the session's value of that name would be (``envpaths.named_paths``)
+and by the rule its name has: ``PYTHONPATH``'s folders' standard modules' names, ``WHOLE``'s
+paths whole (a value naming a folder a call runs in refuses the plan).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+from .entryvars import ASSIGNED
+from .environment import values
+from .envpaths import named_paths
+from .homefiles import MOVED_CODE
+from .named import above
+from .planpaths import RUNS_IN
+from .testfiles import collects, test_folders
+from .testfiles import removed_folder as removed_folder  # (guards' one import of it)
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: The variables whose value is a path (or a list of them) a program reads as code or
+#: settings, each part guarded whole whatever it looks like (a bare word too: ``cfg``), as
+#: the session's are (``guards``, ``homefiles.MOVED_CODE``).
+WHOLE: Final = frozenset((*MOVED_CODE, "PATH", "BASH_ENV", "ENV", "XDG_CONFIG_HOME",
+                          "XDG_DATA_HOME", "XDG_CACHE_HOME", "CLAUDE_CONFIG_DIR", "GIT_DIR",
+                          "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_TEMPLATE_DIR",
+                          "GIT_EXEC_PATH", "GIT_COMMON_DIR", "GIT_CONFIG", "CURL_HOME", "WGETRC",
+                          "LD_PRELOAD", "MAKEFILES", "PYTHONSTARTUP", "KUBECONFIG",
+                          "DOCKER_CONFIG", "GH_CONFIG_DIR", "CLOUDSDK_CONFIG", "JAVA_HOME",
+                          "CARGO_HOME", "npm_config_userconfig", "npm_config_globalconfig",
+                          "NPM_CONFIG_USERCONFIG", "NPM_CONFIG_GLOBALCONFIG",
+                          "npm_config_prefix", "NPM_CONFIG_PREFIX", "PYTHONPYCACHEPREFIX"))
+#: The Python versions whose user site a ``PYTHONUSERBASE`` holds (``site``'s
+#: ``lib/pythonX.Y[t]/site-packages``; a macOS framework build's ``lib/python/site-packages``).
+_USER_SITES: Final = tuple(f"lib/python{v}/site-packages" for v in (
+    *(f"3.{m}" for m in range(6, 16)), "3.13t", "3.14t", "3.15t", ""))
+
+
+def run_folders(named: tuple[str, ...], roots: list[str]) -> list[str]:
+    """The folders the plan's programs run in: ``roots`` (the call's folder, the project's)
+    and each folder ``named`` marks ``RUNS_IN`` (``make -C sub``, ``env -C sub``, ``cd sub
+    &&``) joined to each."""
+    moved = _marked(named)[0]
+    if not moved:
+        return roots
+    return list(dict.fromkeys([*roots, *(os.path.normpath(os.path.join(r, m))
+                                         for m in moved for r in roots)]))
+
+
+@functools.lru_cache(maxsize=8)
+def _marked(named: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...], bool,
+                                             frozenset[str]]:
+    """The folders ``named`` marks ``RUNS_IN``, the assignments it marks ``ASSIGNED`` (each
+    ``NAME=value``), whether a plan's program collects tests (``testfiles``), and each
+    assignment with each program it is made for (``NAME=value``, NUL, a name: what
+    ``entryvars.own_dropped`` reads), in one pass (a plan's paths are hundreds)."""
+    joined = "\n" + "\n".join(named) + "\n"  # (one search for marks most plans hold none of)
+    moved = tuple(p[1:] for p in named if p[:1] == RUNS_IN) if "\n" + RUNS_IN in joined else ()
+    given = [p[1:].partition("\x00") for p in named if p[:1] == ASSIGNED] if \
+        ASSIGNED in joined else []
+    pairs = frozenset(f"{a}\x00{n}" for a, _, names in given for n in names.split())
+    return moved, tuple(a for a, _, _ in given), collects(joined), pairs
+
+
+def entry_starts(named: tuple[str, ...], roots: list[str]) -> dict[str, frozenset[str]]:
+    """What ``Guarded`` holds of the plan's start inputs: the folders below which tests are
+    collected (``collected``: ``testfiles.test_folders`` of the folders the plan's programs
+    run in, when a plan's program collects them; s49-greview2 C2, U1), and the assignments
+    the plan's entries make for their programs (``assigned``: ``entryvars.own_dropped``)."""
+    marked = _marked(named)
+    collected = test_folders(run_folders(named, [os.path.abspath(f) for f in roots])) if \
+        marked[2] else frozenset()
+    return {"collected": collected, "assigned": marked[3]}
+
+
+#: The session's variables ``value_items`` reads where the plan's programs run (and
+#: ``MOVED_CODE``'s); of them, those whose folders are guarded whole (python's bytecode
+#: prefix: every module's bytecode is read there, s50-greview3 U2; perl's ``-I``: U1).
+_PYTHON: Final = ("PYTHONPATH", "PYTHONUSERBASE", "PERL5OPT", "PYTHONPYCACHEPREFIX")
+_MOVED: Final = frozenset((*MOVED_CODE, "PERL5OPT", "PYTHONPYCACHEPREFIX"))
+
+
+def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
+                 modules: list[str]) -> list[tuple[str, bool]]:
+    """``value_items`` from the folders the plan's programs run in (``run_folders`` of the
+    call's folder and the project's, ``roots``), the folders whose standard modules' names
+    are guarded added to ``modules``, with the session's ``PYTHONPATH`` as it is (a relative
+    folder from the hook's; an empty entry: ``roots``, review s46 L2, L4); a value naming one
+    of ``inner`` (the folders a call runs in), the home or one above them whole refuses the
+    plan."""
+    found = (*values(("PYTHONPATH", "PYTHONUSERBASE", "PERL5OPT", "PYTHONPYCACHEPREFIX")),
+             *values(MOVED_CODE))
+    python_path = (found[0] or "").split(os.pathsep)
+    modules += [p for p in python_path if p]
+    modules += roots if len(python_path) > 1 and "" in python_path else []
+    given = [(n, v, False) for n, v in zip((*_PYTHON, *MOVED_CODE), found, strict=True) if v]
+    given += [(a.partition("=")[0], a.partition("=")[2], True) for a in _marked(named)[1]]
+    if not given:
+        return []
+    runs = run_folders(named, [os.path.abspath(f) for f in roots])
+    kept: set[str] = set()
+    if _marked(named)[1]:  # (only an entry's own value may name one of them)
+        kept = {os.path.normpath(f) for f in (*inner, *runs[:len(roots)],
+                                              os.path.expanduser("~"), "/") if f}
+        kept |= {p for f in kept for p in above(f)}
+    items, more = value_items(given, runs, kept)
+    modules += more
+    return items
+
+
+def value_items(given: list[tuple[str, str, bool]], folders: list[str],
+                kept: set[str]) -> tuple[list[tuple[str, bool]], list[str]]:
+    """What the session's relative values of ``PYTHONPATH``, ``MOVED_CODE``'s variables and
+    ``PYTHONUSERBASE``, and each value an entry sets (``given``: each name, value and whether
+    the entry's), name, read from each of ``folders`` (where the plan's programs run): the
+    items guarded (whole), and the folders whose standard modules' names are
+    (``PYTHONPATH``'s). A value naming one of ``kept`` (a folder a call runs in, or above one)
+    whole refuses the plan (ValueError)."""
+    items: list[tuple[str, bool]] = []
+    modules: list[str] = []
+    for name, value, own in given:
+        parts = [p for p in value.split(":") if p]
+        if name == "PERL5OPT":  # (its `-I` folders are PERL5LIB's: s50-greview3 U1)
+            words = value.split()
+            parts = [w[2:] or (words[k + 1] if k + 1 < len(words) else "")
+                     for k, w in enumerate(words) if w[:2] == "-I"]
+        if name == "PYTHONPATH":  # (its folders: standard modules' names, review s46 L2)
+            modules += _joined(parts, folders)
+            modules += folders if own and "" in value.split(":") else []
+        elif name == "PYTHONUSERBASE":  # (its user site's `.pth` files run: U1)
+            items += [(os.path.join(b, s), True) for b in _joined(parts, folders)
+                      for s in _USER_SITES]
+        if own and (name in WHOLE or name == "PERL5OPT") and name != "PYTHONPATH":
+            items += _whole(name, _joined(parts, folders), kept)
+        elif not own and name in _MOVED:  # (a relative one, where the programs run: E2)
+            items += [(p.removesuffix("/*"), True) for p in _joined(
+                [p for p in parts if p[:1] not in ("/", "~")], folders)]
+        if own:
+            items += [(p, True) for p in _named(value, folders) if p not in kept]
+    return items, modules
+
+
+def _whole(name: str, paths: list[str], kept: set[str]) -> list[tuple[str, bool]]:
+    """``paths`` (the entry's ``name`` names) guarded whole; ValueError for one of ``kept``."""
+    for path in paths:
+        if os.path.normpath(path.removesuffix("/*")) in kept:
+            raise ValueError(f"a plan's entry sets {name} to a folder a call runs in or one "
+                             f"above it ({path!r}), which cannot be guarded whole")
+    return [(p.removesuffix("/*"), True) for p in paths]
+
+
+def _joined(parts: list[str], folders: list[str]) -> list[str]:
+    """Each of ``parts`` (``~`` read), a relative one from each of ``folders``."""
+    found: list[str] = []
+    for part in parts:
+        part = os.path.expanduser(part)
+        found += [part] if part[:1] == "/" else [os.path.normpath(os.path.join(f, part))
+                                                 for f in folders]
+    return found
+
+
+def _named(value: str, folders: list[str]) -> list[str]:
+    """The paths an entry's ``value`` names as a session's value would (``named_paths``),
+    relative ones from each of ``folders``."""
+    return _joined([p for p in named_paths(value) if p != "./"], folders)
