@@ -517,3 +517,45 @@ def test_u4_node_options_preloads_a_bare_module_name(tmp_path: Path, case: str) 
 _open("test_u4_node_options_preloads_a_bare_module_name",
       "a NODE_OPTIONS preload's bare module name apart from its option (--require pre, -r pre) "
       "is not read as node_modules/pre (the session's is held)", "entry-require", "entry-r")
+
+
+# --- B1: pytest's --basetemp given in a file the call names -----------------------------------
+
+
+#: Each case: the file a call copies in, and the pytest call reading ``--basetemp=.claude``
+#: from it: an argument file (``@args.txt``, argparse's ``fromfile_prefix_chars``) or an ini
+#: file's ``addopts`` (``-c x.ini``). pytest removes its basetemp folder whole at start: the
+#: gate's own ``.claude`` (its settings: the hook).
+BASETEMP = {"argsfile": ("--basetemp=.claude\n", "args.txt", "@args.txt"),
+            "inifile-c": ("[pytest]\naddopts = --basetemp=.claude\n", "x.ini", "-c x.ini")}
+
+
+@pytest.mark.parametrize("case", list(BASETEMP))
+def test_b1_a_basetemp_given_in_a_file_the_call_names(tmp_path: Path, case: str) -> None:
+    """``pytest --basetemp=.claude`` is refused (s50-gfix2 1395f9f); the same option read
+    from an argument file (``pytest @args.txt``) or an ini file's ``addopts`` (``pytest -c
+    x.ini``) is not: plan ``Bash(<python> -m pytest *)``, ``Bash(cp *)``, ``cp src/args
+    <file>`` and the pytest call are allowed, and pytest removes ``.claude`` (its
+    ``settings.json`` gone) under real bash."""
+    needs("bash", VENV_PYTHON)
+    text, name, option = BASETEMP[case]
+    calls = [f"cp src/args {name}", f"{VENV_PYTHON} -m pytest -q {option}"]
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, [f"Bash({VENV_PYTHON} -m pytest *)",
+                                                   "Bash(cp *)"])
+        (project / "test_a.py").write_text("def test_a(tmp_path):\n    pass\n")
+        (project / "src" / "args").write_text(text)
+        env = home_env(tmp_path / side / "home")
+        if side == "proof":
+            scratch = tmp_path / side / "scratch"
+            proved(project, tmp_path / side, calls, env)
+            assert not (scratch / ".claude" / "settings.json").exists(), "pytest removed nothing"
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found[0] is not None, "the hook allows a pytest run removing the gate's settings"
+
+
+_open("test_b1_a_basetemp_given_in_a_file_the_call_names",
+      "pytest's --basetemp read from an @argument file or a -c ini file's addopts is not read",
+      *BASETEMP)
