@@ -345,7 +345,15 @@ DENIED = {"make-destdir": (["make install DESTDIR=/tmp/stage"], "make install DE
           "prefix-destdir": (["DESTDIR=/tmp/stage make install"],
                              "DESTDIR=/tmp/stage make install"),
           "rm-test": (["python3 -m pytest", "rm *"], "rm tests/test_a.py"),
-          "format-test": (["python3 -m pytest", "ruff format *"], "ruff format tests/test_a.py")}
+          "format-test": (["python3 -m pytest", "ruff format *"], "ruff format tests/test_a.py"),
+          # pytest's plugins' options (pytest-xdist's -n, pytest-cov's --cov, pytest-timeout's
+          # --timeout) are not in pytest's own table: their operands are read as written
+          "xdist-n": (["python3 -m pytest -n 2 tests", "cp *"], "python3 -m pytest -n 2 tests"),
+          "cov": (["python3 -m pytest --cov tests", "cp *"], "python3 -m pytest --cov tests"),
+          "cov-report": (["python3 -m pytest --cov=src --cov-report=term tests", "cp *"],
+                         "python3 -m pytest --cov=src --cov-report=term tests"),
+          "timeout": (["python3 -m pytest --timeout 30 tests", "cp *"],
+                      "python3 -m pytest --timeout 30 tests")}
 
 
 @pytest.mark.parametrize("case", list(DENIED))
@@ -363,7 +371,8 @@ def test_k1_an_approved_call_is_denied(tmp_path: Path, case: str) -> None:
 
 _open("test_k1_an_approved_call_is_denied",
       "cost: an entry's own absolute value outside the project (DESTDIR=/tmp/stage) denies its "
-      "call; a test file removed or formatted by name under a pytest plan is denied", *DENIED)
+      "call; a test file removed or formatted by name under a pytest plan is denied; pytest's "
+      "plugins' options (-n 2, --cov, --timeout 30) deny their own entry's call", *DENIED)
 
 
 # --- P1: a pytest plugin an installed distribution's metadata names, on sys.path --------------
