@@ -568,3 +568,43 @@ def test_b1_a_basetemp_given_in_a_file_the_call_names(tmp_path: Path, case: str)
 _open("test_b1_a_basetemp_given_in_a_file_the_call_names",
       "pytest's --basetemp read from an @argument file or a -c ini file's addopts is not read",
       *BASETEMP)
+
+
+# --- U6: a module a site .pth file imports at every start, in a PYTHONPATH folder -------------
+
+
+#: Each case: the entry, and the session's extra values: a ``PYTHONPATH`` folder ``lib`` (the
+#: entry's, or the session's relative one) for a python whose site-packages hold setuptools'
+#: ``distutils-precedence.pth`` (``import _distutils_hack`` at every start, after
+#: ``PYTHONPATH`` is on ``sys.path``).
+PTH_IMPORTED = {"entry-system": (f"PYTHONPATH=lib {PYTHON} -c pass", {}),
+                "entry-venv": (f"PYTHONPATH=lib {VENV_PYTHON} -c pass", {}),
+                "session-venv": (f"{VENV_PYTHON} -c pass", {"PYTHONPATH": "lib"})}
+
+
+@pytest.mark.parametrize("case", list(PTH_IMPORTED))
+def test_u6_a_module_a_site_pth_imports_in_a_pythonpath_folder(tmp_path: Path,
+                                                               case: str) -> None:
+    """A ``PYTHONPATH`` folder's standard modules' names are guarded (review s46 L2:
+    ``sitecustomize``, ``usercustomize`` held); ``_distutils_hack``, which setuptools'
+    ``distutils-precedence.pth`` imports at every start, is no standard module: plan
+    ``Bash(<entry>)``, ``Bash(cp *)``, ``cp -r src/mk lib/_distutils_hack.py`` is allowed and
+    python runs it."""
+    entry, extra = PTH_IMPORTED[case]
+    python = PYTHON if "system" in case else VENV_PYTHON
+    needs("bash", python)
+    site = subprocess.run([python, "-I", "-c", "import sysconfig; print(sysconfig.get_path("
+                           "'purelib'))"], capture_output=True, text=True, check=True,
+                          timeout=60).stdout.strip()
+    pths = [Path(site), Path("/usr/lib/python3/dist-packages")] if "system" in case else \
+        [Path(site)]
+    if not any((p / "distutils-precedence.pth").exists() for p in pths):
+        pytest.skip(f"{python} has no distutils-precedence.pth")
+    denied = _case(tmp_path, entry, "lib/_distutils_hack.py", PY_PAYLOAD, {"lib/keep": ""},
+                   extra)
+    assert denied is not None, "the hook allows a module a site .pth imports at start"
+
+
+_open("test_u6_a_module_a_site_pth_imports_in_a_pythonpath_folder",
+      "a module a site .pth imports at every start (_distutils_hack) in a PYTHONPATH folder is "
+      "not guarded: only standard modules' names are", *PTH_IMPORTED)
