@@ -608,3 +608,39 @@ def test_u6_a_module_a_site_pth_imports_in_a_pythonpath_folder(tmp_path: Path,
 _open("test_u6_a_module_a_site_pth_imports_in_a_pythonpath_folder",
       "a module a site .pth imports at every start (_distutils_hack) in a PYTHONPATH folder is "
       "not guarded: only standard modules' names are", *PTH_IMPORTED)
+
+
+# --- U7: pytest's own start variables: PYTEST_PLUGINS, PYTEST_ADDOPTS -------------------------
+
+
+#: Each case: the entry, the file pytest imports, and the session's extra values. pytest
+#: imports each module ``PYTEST_PLUGINS`` names at its start, and reads ``PYTEST_ADDOPTS`` as
+#: its command line's first options (``-p plug``, ``--doctest-modules``): ``python -m``'s
+#: folder is on ``sys.path`` (``pytest -p plug`` is held).
+PYTEST_VARS = {"entry-plugins": (f"PYTEST_PLUGINS=plug {VENV_PYTHON} -m pytest", "plug.py", {}),
+               "entry-addopts-p": (f"PYTEST_ADDOPTS='-p plug' {VENV_PYTHON} -m pytest",
+                                   "plug.py", {}),
+               "entry-addopts-doctest": (f"PYTEST_ADDOPTS=--doctest-modules {VENV_PYTHON} -m "
+                                         "pytest", "helper.py", {}),
+               "session-plugins": (f"{VENV_PYTHON} -m pytest", "plug.py",
+                                   {"PYTEST_PLUGINS": "plug"}),
+               "session-addopts-p": (f"{VENV_PYTHON} -m pytest", "plug.py",
+                                     {"PYTEST_ADDOPTS": "-p plug"})}
+
+
+@pytest.mark.parametrize("case", list(PYTEST_VARS))
+def test_u7_pytests_own_start_variables_name_a_plugin(tmp_path: Path, case: str) -> None:
+    """``PYTEST_PLUGINS=plug`` and ``PYTEST_ADDOPTS='-p plug'`` (the entry's or the
+    session's) make pytest import ``plug.py`` from its folder at start, ``PYTEST_ADDOPTS
+    =--doctest-modules`` every module; no rule reads them (``plug``: a bare word): plan
+    ``Bash(<entry>)``, ``Bash(cp *)``, ``cp -r src/mk <file>`` is allowed and pytest imports
+    it."""
+    entry, target, extra = PYTEST_VARS[case]
+    needs("bash", VENV_PYTHON)
+    denied = _case(tmp_path, entry, target, PY_PAYLOAD, dict(OWN_TEST), extra)
+    assert denied is not None, "the hook allows a module pytest's start variables import"
+
+
+_open("test_u7_pytests_own_start_variables_name_a_plugin",
+      "pytest's PYTEST_PLUGINS and PYTEST_ADDOPTS (the entry's or the session's) are read by "
+      "no rule", *PYTEST_VARS)
