@@ -29,7 +29,7 @@ _open = OPEN.add
 TEST_A = "def test_a(tmp_path):\n    assert tmp_path.is_dir()\n"
 
 
-def _pytest_project(root: Path, entries: list[str]) -> tuple[Path, dict[str, str]]:
+def _project_and_home(root: Path, entries: list[str]) -> tuple[Path, dict[str, str]]:
     """A gated project with ``tests/test_a.py`` (plan ``entries``) beside a scratch home whose
     user settings hold the same hook (Claude Code reads them from every folder: the hook that
     follows a skill into its subagents may live there); the project and the session's
@@ -70,17 +70,23 @@ def test_b1_pytests_basetemp_removes_the_users_settings(tmp_path: Path) -> None:
     gate guards words naming a folder that holds a guarded file only for the programs it lists
     as writers)."""
     _needs_pytest()
-    proof, env = _pytest_project(tmp_path / "proof", ["Bash(python3 -m pytest *)"])
+    proof, env = _project_and_home(tmp_path / "proof", ["Bash(python3 -m pytest *)"])
     home = tmp_path / "proof" / "home"
     _pytest(proof, str(home), env)
     assert not (home / ".claude" / "settings.json").exists(), "pytest kept the user settings"
-    project, env = _pytest_project(tmp_path / "run", ["Bash(python3 -m pytest *)"])
+    project, env = _project_and_home(tmp_path / "run", ["Bash(python3 -m pytest *)"])
     call = f"python3 -m pytest -q -p no:cacheprovider --basetemp={tmp_path / 'run' / 'home'} tests"
     denied = first_denied(project, [call], env)
     assert denied is not None, "the hook allows pytest to remove the user's settings"
 
 
-def test_b1_pytests_basetemp_removes_the_main_checkout(tmp_path: Path) -> None:
+#: How the worktree's call names the main checkout (``{main}``: its absolute path).
+MAIN_SPELLINGS = {"absolute": "--basetemp={main}", "relative": "--basetemp=../project",
+                  "apart": "--basetemp ../project"}
+
+
+@pytest.mark.parametrize("case", list(MAIN_SPELLINGS))
+def test_b1_pytests_basetemp_removes_the_main_checkout(tmp_path: Path, case: str) -> None:
     """The same from a linked worktree beside its main checkout (``git worktree add ../wt``):
     ``--basetemp=<main>`` is neither the working folder nor a parent of it, so pytest removes
     the main checkout whole, its ``.claude/settings.json`` (the gate's hook; Claude Code reads
@@ -89,18 +95,61 @@ def test_b1_pytests_basetemp_removes_the_main_checkout(tmp_path: Path) -> None:
     needs("git")
     found: list[str | None] = []
     for side in ("proof", "run"):
-        main, env = _pytest_project(tmp_path / side, ["Bash(python3 -m pytest *)"])
+        main, env = _project_and_home(tmp_path / side, ["Bash(python3 -m pytest *)"])
         git(main, "add", "tests")
         git(main, "commit", "-qm", "tests")
         worktree = tmp_path / side / "wt"
         git(main, "worktree", "add", "-q", str(worktree))
+        option = MAIN_SPELLINGS[case].format(main=main)
+        call = f"python3 -m pytest -q -p no:cacheprovider {option} tests"
         if side == "proof":
-            _pytest(worktree, str(main), env)
+            subprocess.run(["bash", "-c", call], cwd=worktree, env=env, capture_output=True,
+                           timeout=120, check=False)
             assert not (main / ".claude" / "settings.json").exists(), "pytest kept the main"
         else:
-            call = f"python3 -m pytest -q -p no:cacheprovider --basetemp={main} tests"
             found.append(first_denied(main, [call], env, cwd=worktree))
     assert found[0] is not None, "the hook allows pytest to remove the main checkout"
 
 
 
+
+
+# --- V1: python3 -m venv --clear empties the folder it names ----------------------------------
+
+#: ``venv --clear DIR`` removes every entry of DIR before it makes the environment there
+#: (``EnvBuilder.clear_directory``), the working folder and its parents included.
+CLEARED = {"dot": "python3 -m venv --without-pip --clear .",
+           "dot-last": "python3 -m venv --without-pip . --clear",
+           "absolute": "python3 -m venv --without-pip --clear {project}",
+           "parent": "python3 -m venv --without-pip --clear ..",
+           "home": "python3 -m venv --without-pip --clear {home}"}
+
+
+@pytest.mark.parametrize("case", list(CLEARED))
+def test_v1_venv_clear_empties_a_folder_holding_the_settings(tmp_path: Path, case: str) -> None:
+    """``python3 -m venv --clear DIR`` removes everything in DIR, then makes a virtual
+    environment there. Plan ``Bash(python3 -m venv *)`` alone (a setup skill's usual grant):
+    ``--clear .`` (or the project by its path, its parent, the home) is allowed and removes
+    ``.claude/settings.json`` (the gate's hook) with the rest; ``--clear .claude`` and
+    ``--clear .git`` are denied (a word naming a guarded path), and ``--clear .venv`` is the
+    entry's own use. pytest's ``--basetemp`` (B1) is the same class: a program outside the
+    writers' lists removing a folder its option names."""
+    needs("python3")
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        root = tmp_path / side
+        project, env = _project_and_home(root, ["Bash(python3 -m venv *)"])
+        call = CLEARED[case].format(project=project, home=root / "home")
+        if side == "proof":
+            subprocess.run(["bash", "-c", call], cwd=project, env=env, capture_output=True,
+                           timeout=120, check=False)
+            settings = (root / "home" if case == "home" else project) / ".claude"
+            assert not (settings / "settings.json").exists(), "venv kept the settings"
+        else:
+            found.append(first_denied(project, [call], env))
+    assert found[0] is not None, "the hook allows venv to empty a folder holding the settings"
+
+
+_open("test_v1_venv_clear_empties_a_folder_holding_the_settings",
+      "venv --clear's folder is emptied whole: the call's folder, the project, its parent, "
+      "the home are not refused for a program outside the writers' lists", *CLEARED)

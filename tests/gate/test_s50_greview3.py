@@ -100,12 +100,6 @@ def test_s1_an_entrys_own_assignment_the_scan_misses(tmp_path: Path, case: str) 
     assert denied is not None, "the hook allows the file the entry's BASH_ENV names"
 
 
-_open("test_s1_an_entrys_own_assignment_the_scan_misses",
-      "entryvars reads no assignment after `time --`, none an export/declare operand makes "
-      "with a quoted name ('BASH_ENV'=…, \"BASH_ENV=…\", BA''SH_ENV=…), none made by read, "
-      "printf -v or for, none after the program's name under set -k, and not shopt -so "
-      "allexport", "time-dashdash", "export-quoted-name", "export-quoted-word",
-      "declare-empty-quotes", "read", "printf-v", "for", "set-k", "shopt-so-allexport")
 
 
 # --- U1: perl's PERL5OPT -I: a module folder no rule reads -----------------------------------
@@ -442,9 +436,6 @@ def test_s2_allexport_from_a_shells_options_or_the_session(tmp_path: Path, case:
     assert denied is not None, "the hook allows the file an exported BASH_ENV names"
 
 
-_open("test_s2_allexport_from_a_shells_options_or_the_session",
-      "allexport given as a shell's option (bash -a, -o allexport) or by the session's "
-      "SHELLOPTS is not read: a plain assignment is read as reaching no program", *ALLEXPORT)
 
 
 # --- U3: make's variables given through MAKEFLAGS ---------------------------------------------
