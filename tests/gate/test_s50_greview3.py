@@ -635,3 +635,4 @@ def test_u7_pytests_own_start_variables_name_a_plugin(tmp_path: Path, case: str)
 _open("test_u7_pytests_own_start_variables_name_a_plugin",
       "pytest's PYTEST_PLUGINS and PYTEST_ADDOPTS (the entry's or the session's) are read by "
       "no rule", *PYTEST_VARS)
+
