@@ -636,3 +636,32 @@ _open("test_u7_pytests_own_start_variables_name_a_plugin",
       "pytest's PYTEST_PLUGINS and PYTEST_ADDOPTS (the entry's or the session's) are read by "
       "no rule", *PYTEST_VARS)
 
+
+
+# --- K2 (cost): an entry naming a start variable it does not set refuses the plan -------------
+
+
+#: Entries that name a variable the gate knows without setting it (s50-gfix2 204e279: "a start
+#: variable the gate knows named where no assignment of it is read refuses the plan"):
+#: reading it, searching for its name, or removing it from a program's environment (which
+#: leaves the program less to read at its start, never more).
+NAMED_ONLY = {"printenv": "printenv PATH", "grep": "grep -rn PYTHONPATH src",
+              "rg": "rg NODE_OPTIONS", "env-grep": "env | grep PATH",
+              "unset": "unset PYTHONPATH && python3 -m pytest",
+              "env-u": "env -u NODE_OPTIONS node -e 0",
+              "docker-e": "docker run -e PYTHONPATH=/app img"}
+
+
+@pytest.mark.parametrize("case", list(NAMED_ONLY))
+def test_k2_an_entry_naming_a_variable_it_does_not_set(tmp_path: Path, case: str) -> None:
+    """The plan ``Bash(<entry>)`` approves the call; the hook denies it (the plan refused:
+    every call denied)."""
+    entry = NAMED_ONLY[case]
+    project = hooked_project(tmp_path, [f"Bash({entry})"])
+    assert first_denied(project, [entry], home_env(tmp_path / "home")) is None, \
+        "the hook denies the entry's own call"
+
+
+_open("test_k2_an_entry_naming_a_variable_it_does_not_set",
+      "cost (s50-gfix2 204e279): an entry naming a known start variable without setting it "
+      "(printenv PATH, grep PYTHONPATH, unset/env -u, docker -e) refuses the plan", *NAMED_ONLY)
