@@ -665,3 +665,34 @@ def test_k2_an_entry_naming_a_variable_it_does_not_set(tmp_path: Path, case: str
 _open("test_k2_an_entry_naming_a_variable_it_does_not_set",
       "cost (s50-gfix2 204e279): an entry naming a known start variable without setting it "
       "(printenv PATH, grep PYTHONPATH, unset/env -u, docker -e) refuses the plan", *NAMED_ONLY)
+
+
+# --- F1: the files bun's own settings (bunfig.toml) preload ------------------------------------
+
+
+#: Each case: the entry, and the project's ``bunfig.toml`` (guarded: ``starttables``) naming a
+#: file bun loads before the entry's code at every start (``preload``) or before its tests
+#: (``[test] preload``).
+BUNFIG = {"preload": ("bun x.js", 'preload = ["./pre.js"]\n'),
+          "test-preload": ("bun test", '[test]\npreload = ["./pre.js"]\n')}
+
+
+@pytest.mark.parametrize("case", list(BUNFIG))
+def test_f1_the_file_bunfigs_preload_names(tmp_path: Path, case: str) -> None:
+    """``bunfig.toml`` is guarded, the file its ``preload`` names is not (npm's settings'
+    relative values and a makefile's includes are read, review s49): plan ``Bash(<entry>)``,
+    ``Bash(cp *)``, ``cp src/pre pre.js`` is allowed and bun runs it at its start."""
+    entry, bunfig = BUNFIG[case]
+    needs("bash")
+    if not (BUN / "bun").exists():
+        pytest.skip("bun 1.4.5 is not installed")
+    more: dict[str, str | bytes] = {
+        "x.js": "0\n", "bunfig.toml": bunfig, "src/pre": JS_PAYLOAD,
+        "a.test.js": "import {test} from 'bun:test'; test('a', () => {});\n"}
+    denied = _case(tmp_path, entry, "", more=more, extra={"PATH": f"{BUN}:{os.environ['PATH']}"},
+                   copies=["cp src/pre pre.js"])
+    assert denied is not None, "the hook allows the file bun's settings preload"
+
+
+_open("test_f1_the_file_bunfigs_preload_names",
+      "the files bunfig.toml's preload ([test] preload) names are not read", *BUNFIG)
