@@ -235,11 +235,23 @@ def _command(entry: str, words: list[_Word], found: dict[str, set[str]],
             "a" in o for o in options if o[:2] != "--"))
         state.keyword |= "keyword" in [w.text for w in rest] or (name == "set" and any(
             "k" in o for o in options if o[:2] != "--"))
+    _prefix(words[at:], found, here)
     taker = next((k for k, w in enumerate(words[at:], at)
                   if os.path.basename(w.text) in _TAKERS), -1)
     if taker >= 0:
         make = os.path.basename(words[taker].text) in ("make", "gmake")
         _take(entry, words[taker + 1:], make, found, here, state.taken)
+
+
+def _prefix(words: list[_Word], found: dict[str, set[str]], programs: set[str]) -> None:
+    """python's ``-X pycache_prefix=DIR`` (``-Xpycache_prefix=DIR``) among ``words``, read as
+    ``PYTHONPYCACHEPREFIX=DIR`` (s50-greview3 U2)."""
+    for k, word in enumerate(words):
+        text = word.text[2:] if word.text[:2] == "-X" else word.text if k and words[
+            k - 1].text == "-X" else ""
+        if text.startswith("pycache_prefix="):  # (and as spelled: its own call's, own_dropped)
+            for key in ("PYTHONPYCACHEPREFIX=" + text[15:], word.text):
+                found.setdefault(key, set()).update(programs)
 
 
 #: Builtins that set a variable they name (``printf -v``, ``read``, ``mapfile``, a loop's).

@@ -50,8 +50,9 @@ COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                    # gate/envpaths.py reads every variable, these are the ones compared)
                    "NODE_OPTIONS", "JAVA_HOME", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS",
                    "_JAVA_OPTIONS", "MAVEN_OPTS", "PERL5OPT", "RUBYOPT", "PYTHONSTARTUP",
-                   "PYTHONUSERBASE", "MAKEFILES", "KUBECONFIG", "AWS_CONFIG_FILE",
-                   "AWS_SHARED_CREDENTIALS_FILE", "DOCKER_CONFIG", "GH_CONFIG_DIR",
+                   "PYTHONUSERBASE", "PYTHONPYCACHEPREFIX", "MAKEFILES", "KUBECONFIG",
+                   "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE", "DOCKER_CONFIG",
+                   "GH_CONFIG_DIR",
                    "CLOUDSDK_CONFIG", "GIT_EXTERNAL_DIFF", "GIT_SSH", "GIT_SSH_COMMAND",
                    "GIT_EDITOR", "EDITOR", "VISUAL",
                    # the runtime's plugin folders (gate/skillfiles.py, review s47-greview2 K1)

@@ -18,7 +18,7 @@ from . import linked
 from .buildnames import named_paths
 from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs, unguarded_target
 from .copied import local_push, one_call, touches, written
-from .entryvars import ASSIGNED
+from .entryvars import ASSIGNED, own_text
 from .environment import state
 from .envpaths import session_paths
 from .folded import unquoted
@@ -61,8 +61,8 @@ _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                   cwd: str | None, project: str | None,
                   programs: tuple[str, ...] = ()) -> tuple[tuple[str, bool], ...]:
-    """``_guarded_items``, as the gate's view keeps it (``gate.files.kept``): a service keeps
-    the answer while nothing it was read from changes; a hook process reads it each time."""
+    """``_guarded_items``, as the gate's view keeps it (``gate.files.kept``: while nothing it
+    was read from changes)."""
     def key() -> tuple[object, ...]:
         try:
             here: str | None = os.getcwd()  # a relative path is read from it
@@ -311,6 +311,7 @@ def guarded_word(text: str, directory: str | None) -> str | None:
 
 
 def _guarded_word(text: str, directory: str | None) -> str | None:
+    text = own_text(text, GUARDED.get())  # (the plan's entries' own assignments: s50)
     bare = unquoted(text)  # (a program's name spelled with quotes: `c''url`, `sho''pt`)
     quoted = _SPELLED.search(text) or (  # `$'.claude/\x73ettings.json'` spells any name (G-4)
         ("curl" in bare or "wget" in bare) and _OPTION_FILE.search(bare))  # `curl -K` (W5b)
@@ -350,8 +351,7 @@ _OWN: Final = ("gh", "npm", "pnpm", "yarn", "kubectl", "oc", "aws", "gcloud", "a
 
 
 def _composed(words: list[str], directory: str | None, text: str, bare: str) -> str | None:
-    """``composed.composed_word`` (review s45 C1) and ``ownsettings.own_settings`` (G2, S1),
-    each imported only for a command that may need it."""
+    """``composed.composed_word`` (s45 C1), ``ownsettings.own_settings`` (G2, S1), as needed."""
     found = removed_folder(words, directory, touches) if "--basetemp" in bare else None  # (B1)
     if found is None and any(name in bare for name in _COMPOSERS):
         from .composed import COMPOSES, SHORTENS, composed_word, shortened_word

@@ -37,7 +37,7 @@ WHOLE: Final = frozenset((*MOVED_CODE, "PATH", "BASH_ENV", "ENV", "XDG_CONFIG_HO
                           "DOCKER_CONFIG", "GH_CONFIG_DIR", "CLOUDSDK_CONFIG", "JAVA_HOME",
                           "CARGO_HOME", "npm_config_userconfig", "npm_config_globalconfig",
                           "NPM_CONFIG_USERCONFIG", "NPM_CONFIG_GLOBALCONFIG",
-                          "npm_config_prefix", "NPM_CONFIG_PREFIX"))
+                          "npm_config_prefix", "NPM_CONFIG_PREFIX", "PYTHONPYCACHEPREFIX"))
 #: The Python versions whose user site a ``PYTHONUSERBASE`` holds (``site``'s
 #: ``lib/pythonX.Y[t]/site-packages``; a macOS framework build's ``lib/python/site-packages``).
 _USER_SITES: Final = tuple(f"lib/python{v}/site-packages" for v in (
@@ -82,8 +82,10 @@ def entry_starts(named: tuple[str, ...], roots: list[str]) -> dict[str, frozense
 
 
 #: The session's variables ``value_items`` reads where the plan's programs run (and
-#: ``MOVED_CODE``'s).
-_PYTHON: Final = ("PYTHONPATH", "PYTHONUSERBASE")  # (tests/gate/test_environment.py)
+#: ``MOVED_CODE``'s); of them, those whose folders are guarded whole (python's bytecode
+#: prefix: every module's bytecode is read there, s50-greview3 U2; perl's ``-I``: U1).
+_PYTHON: Final = ("PYTHONPATH", "PYTHONUSERBASE", "PERL5OPT", "PYTHONPYCACHEPREFIX")
+_MOVED: Final = frozenset((*MOVED_CODE, "PERL5OPT", "PYTHONPYCACHEPREFIX"))
 
 
 def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
@@ -94,7 +96,8 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
     folder from the hook's; an empty entry: ``roots``, review s46 L2, L4); a value naming one
     of ``inner`` (the folders a call runs in), the home or one above them whole refuses the
     plan."""
-    found = (*values(("PYTHONPATH", "PYTHONUSERBASE")), *values(MOVED_CODE))
+    found = (*values(("PYTHONPATH", "PYTHONUSERBASE", "PERL5OPT", "PYTHONPYCACHEPREFIX")),
+             *values(MOVED_CODE))
     python_path = (found[0] or "").split(os.pathsep)
     modules += [p for p in python_path if p]
     modules += roots if len(python_path) > 1 and "" in python_path else []
@@ -125,15 +128,19 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
     modules: list[str] = []
     for name, value, own in given:
         parts = [p for p in value.split(":") if p]
+        if name == "PERL5OPT":  # (its `-I` folders are PERL5LIB's: s50-greview3 U1)
+            words = value.split()
+            parts = [w[2:] or (words[k + 1] if k + 1 < len(words) else "")
+                     for k, w in enumerate(words) if w[:2] == "-I"]
         if name == "PYTHONPATH":  # (its folders: standard modules' names, review s46 L2)
             modules += _joined(parts, folders)
             modules += folders if own and "" in value.split(":") else []
         elif name == "PYTHONUSERBASE":  # (its user site's `.pth` files run: U1)
             items += [(os.path.join(b, s), True) for b in _joined(parts, folders)
                       for s in _USER_SITES]
-        if own and name in WHOLE and name != "PYTHONPATH":
+        if own and (name in WHOLE or name == "PERL5OPT") and name != "PYTHONPATH":
             items += _whole(name, _joined(parts, folders), kept)
-        elif not own and name in MOVED_CODE:  # (a relative one, where the programs run: E2)
+        elif not own and name in _MOVED:  # (a relative one, where the programs run: E2)
             items += [(p.removesuffix("/*"), True) for p in _joined(
                 [p for p in parts if p[:1] not in ("/", "~")], folders)]
         if own:

@@ -147,6 +147,9 @@ OWN = [(["Bash(make MAKEFILES=mk/Makefile test)"], "make MAKEFILES=mk/Makefile t
        (["Bash(python3 -m pytest --pdb tests)"], "python3 -m pytest --pdb tests", True),
        (["Bash(python3 -m pytest --trace tests/test_a.py)"],
         "python3 -m pytest --trace tests/test_a.py", True),
+       (["Bash(python3 -X pycache_prefix=pc -c pass)"], "python3 -X pycache_prefix=pc -c pass",
+        True),
+       (["Bash(PERL5OPT=-Iinc perl -e 1)"], "PERL5OPT=-Iinc perl -e 1", True),
        (["Bash(pytest --runxfail --doctest-modules tests)"],
         "pytest --runxfail --doctest-modules tests", True)]
 
