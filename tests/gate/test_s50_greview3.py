@@ -108,8 +108,15 @@ def test_s1_an_entrys_own_assignment_the_scan_misses(tmp_path: Path, case: str) 
 #: Each case: the entry, and the session's extra values. ``PERL5OPT=-Iinc`` puts ``inc``
 #: before perl's own module folders (perlrun: "Only the -[CDIMTUWdmtw] switches are allowed"),
 #: as ``PERL5LIB=inc`` does (guarded whole: ``startvars.WHOLE``).
-PERL_OPT = {"entry": ("PERL5OPT=-Iinc perl -e 'use strict; print 1'", {}),
-            "session": ("perl -e 'use strict; print 1'", {"PERL5OPT": "-Iinc"})}
+PERL_OPT = {"entry": ("PERL5OPT=-Iinc perl -e 'use strict; print 1'", {}, "inc/strict.pm"),
+            "session": ("perl -e 'use strict; print 1'", {"PERL5OPT": "-Iinc"},
+                        "inc/strict.pm"),
+            # `-Mlib=inc` (lib.pm puts inc first; it loads strict itself: List::Util then)
+            "entry-mlib": ("PERL5OPT=-Mlib=inc perl -e 'use List::Util; 1'", {},
+                           "inc/List/Util.pm"),
+            "session-mlib": ("perl -e 'use List::Util; 1'", {"PERL5OPT": "-Mlib=inc"},
+                             "inc/List/Util.pm"),
+            "argv-mlib": ("perl -Mlib=inc -e 'use List::Util; 1'", {}, "inc/List/Util.pm")}
 
 
 @pytest.mark.parametrize("case", list(PERL_OPT))
@@ -119,10 +126,16 @@ def test_u1_perl5opt_names_a_module_folder(tmp_path: Path, case: str) -> None:
     file name) and no rule reads PERL5OPT's ``-I``: plan ``Bash(<entry>)``, ``Bash(cp *)``,
     ``cp -r src/mk inc/strict.pm`` is allowed and perl runs it."""
     needs("bash", "perl")
-    entry, extra = PERL_OPT[case]
-    denied = _case(tmp_path, entry, "inc/strict.pm", 'system("touch zz"); 1;\n',
-                   {"inc/keep": ""}, extra)
+    entry, extra, target = PERL_OPT[case]
+    denied = _case(tmp_path, entry, target, 'system("touch zz"); 1;\n',
+                   {"inc/keep": "", "inc/List/keep": ""}, extra)
     assert denied is not None, "the hook allows a module of the folder PERL5OPT's -I names"
+
+
+_open("test_u1_perl5opt_names_a_module_folder",
+      "perl's -Mlib=inc (PERL5OPT's, the entry's or the session's, or perl's own argument) puts "
+      "inc first as -Iinc does: not read (entry, session closed by s50-gfix2 8d431b5)",
+      "entry-mlib", "session-mlib", "argv-mlib")
 
 
 
@@ -135,6 +148,9 @@ PYTHON = "/usr/bin/python3"
 #: ``PYTHONPYCACHEPREFIX``, ``-X pycache_prefix``) read relative to python's folder.
 PREFIXED = {"entry": (f"PYTHONPYCACHEPREFIX=pc {PYTHON} -c pass", {}),
             "entry-X": (f"{PYTHON} -X pycache_prefix=pc -c pass", {}),
+            "entry-X-attached": (f"{PYTHON} -Xpycache_prefix=pc -c pass", {}),
+            "entry-X-bundled": (f"{PYTHON} -BXpycache_prefix=pc -c pass", {}),
+            "entry-env-X": (f"env PYTHONPYCACHEPREFIX=pc {PYTHON} -c pass", {}),
             "session": (f"{PYTHON} -c pass", {"PYTHONPYCACHEPREFIX": "pc"})}
 
 
@@ -167,6 +183,11 @@ def test_u2_a_pycache_prefix_names_every_modules_bytecode(tmp_path: Path, case: 
     denied = _case(tmp_path, entry, "pc", more={f"src/pc/{below}": pyc}, extra=extra,
                    source="src/pc")
     assert denied is not None, "the hook allows the bytecode below python's pycache prefix"
+
+
+_open("test_u2_a_pycache_prefix_names_every_modules_bytecode",
+      "python's -X bundled after other flags (-BXpycache_prefix=pc) is not read (the other "
+      "spellings closed by s50-gfix2 8d431b5)", "entry-X-bundled")
 
 
 
