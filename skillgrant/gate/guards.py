@@ -352,7 +352,7 @@ _OWN: Final = ("gh", "npm", "pnpm", "yarn", "kubectl", "oc", "aws", "gcloud", "a
 
 def _composed(words: list[str], directory: str | None, text: str, bare: str) -> str | None:
     """``composed.composed_word`` (s45 C1), ``ownsettings.own_settings`` (G2, S1), as needed."""
-    found = removed_folder(words, directory, touches) if "--basetemp" in bare else None  # (B1)
+    found = removed_folder(words, directory, touches)  # (--basetemp, venv: s50-greview B1 V1)
     if found is None and any(name in bare for name in _COMPOSERS):
         from .composed import COMPOSES, SHORTENS, composed_word, shortened_word
 

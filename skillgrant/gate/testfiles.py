@@ -102,19 +102,31 @@ def test_name(name: str) -> bool:
 
 def removed_folder(words: list[str], directory: str | None,
                    touches: Callable[[str], bool]) -> str | None:
-    """pytest's ``--basetemp`` value (apart or after ``=``), the folder pytest removes whole
-    before its first ``tmp_path`` (s50-greview B1: the home, a main checkout beside a
-    worktree), when it ``touches`` a guarded item (is one, holds one, lies in one) or the gate
-    cannot name it (an expansion, a pattern, ``~user``, a relative one with no folder)."""
+    """A folder a program removes, clears or makes its own tree in, that ``touches`` a guarded
+    item (is one, holds one, lies in one) or the gate cannot name (an expansion, a pattern,
+    ``~user``, a relative one with no folder): pytest's ``--basetemp`` value (apart or after
+    ``=``; removed whole before its first ``tmp_path``: s50-greview B1, the home, a main
+    checkout beside a worktree), ``python -m venv``'s and ``virtualenv``'s operands (``--clear``
+    empties them; any makes ``bin/``, ``lib/``, ``pyvenv.cfg`` there: V1); each word after
+    ``venv`` not an option is read as one."""
     for at, word in enumerate(words):
-        if not word.startswith("--basetemp"):
+        if word.startswith("--basetemp"):
+            values = [word.partition("=")[2] or (words[at + 1] if at + 1 < len(words) else "")]
+        elif word in ("venv", "-mvenv", "virtualenv") or word.endswith("/virtualenv"):
+            values = [w for w in words[at + 1:] if w[:1] != "-"] or ["."]
+        else:
             continue
-        value = word.partition("=")[2] or (words[at + 1] if at + 1 < len(words) else "")
-        if not value or any(c in value for c in "$`*?[{") or (value[:1] == "~" and value[:2] != "~/"
-                                                             and value != "~") or (
-                directory is None and value[:1] not in ("/", "~")):
-            return value or word
-        path = os.path.normpath(os.path.join(directory or "/", os.path.expanduser(value)))
-        if touches(path) or touches(fs.realpath(path)):
-            return value
+        for value in values:
+            if _unnamed(value, directory):
+                return value or word
+            path = os.path.normpath(os.path.join(directory or "/", os.path.expanduser(value)))
+            if touches(path) or touches(fs.realpath(path)):
+                return value
     return None
+
+
+def _unnamed(value: str, directory: str | None) -> bool:
+    """Whether the gate cannot name the folder ``value`` (from ``directory``) names."""
+    return not value or any(c in value for c in "$`*?[{") or (
+        value[:1] == "~" and value[:2] != "~/" and value != "~") or (
+        directory is None and value[:1] not in ("/", "~"))

@@ -150,8 +150,8 @@ OWN = [(["Bash(make MAKEFILES=mk/Makefile test)"], "make MAKEFILES=mk/Makefile t
        (["Bash(python3 -X pycache_prefix=pc -c pass)"], "python3 -X pycache_prefix=pc -c pass",
         True),
        (["Bash(PERL5OPT=-Iinc perl -e 1)"], "PERL5OPT=-Iinc perl -e 1", True),
-       (["Bash(pytest --runxfail --doctest-modules tests)"],
-        "pytest --runxfail --doctest-modules tests", True)]
+       (["Bash(pytest --runxfail --strict-markers tests)"],
+        "pytest --runxfail --strict-markers tests", True)]
 
 
 @pytest.mark.slow

@@ -150,6 +150,3 @@ def test_v1_venv_clear_empties_a_folder_holding_the_settings(tmp_path: Path, cas
     assert found[0] is not None, "the hook allows venv to empty a folder holding the settings"
 
 
-_open("test_v1_venv_clear_empties_a_folder_holding_the_settings",
-      "venv --clear's folder is emptied whole: the call's folder, the project, its parent, "
-      "the home are not refused for a program outside the writers' lists", *CLEARED)

@@ -229,10 +229,6 @@ def test_c1_a_runners_own_options_collect_other_files(tmp_path: Path, case: str)
     assert denied is not None, "the hook allows a file the entry's runner collects"
 
 
-_open("test_c1_a_runners_own_options_collect_other_files",
-      "the files an entry's runner options collect (unittest -p, pytest -o python_files=, "
-      "--doctest-modules) are not guarded", "unittest-p", "pytest-o-python-files",
-      "pytest-doctest-modules")
 
 
 # --- C2: an extension module beside a collected test ------------------------------------------
