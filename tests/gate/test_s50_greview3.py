@@ -212,7 +212,10 @@ OPTED = {"unittest-p": (f"{PYTHON} -m unittest discover -p '*_spec.py'", "a_spec
                                     PY_PAYLOAD),
          "pytest-doctest-glob": (f"{VENV_PYTHON} -m pytest --doctest-glob='*.txt'", "notes.txt",
                                  ">>> import os; _ = os.system('touch zz')\n"),
-         "pytest-p-plugin": (f"{VENV_PYTHON} -m pytest -p plug", "plug.py", PY_PAYLOAD)}
+         "pytest-p-plugin": (f"{VENV_PYTHON} -m pytest -p plug", "plug.py", PY_PAYLOAD),
+         # (after s50-gfix2 2097207: -p, -o python_files= refuse the plan; -o addopts= does not)
+         "pytest-o-addopts-p": (f"{VENV_PYTHON} -m pytest -o 'addopts=-p plug'", "plug.py",
+                                PY_PAYLOAD)}
 
 
 @pytest.mark.parametrize("case", list(OPTED))
@@ -649,6 +652,32 @@ _open("test_u7_pytests_own_start_variables_name_a_plugin",
       "pytest's PYTEST_PLUGINS and PYTEST_ADDOPTS (the entry's or the session's) are read by "
       "no rule", *PYTEST_VARS)
 
+
+
+# --- K3 (cost): a runner's option naming no file of the project refuses the plan -------------
+
+
+#: Entries s50-gfix2 2097207 refuses (every call denied) whose option imports nothing the
+#: project holds: unittest's default pattern given explicitly, an installed plugin by name,
+#: ``--doctest-modules`` with an explicit folder.
+RUNNER_OPTIONS = {"unittest-p-default": "python3 -m unittest discover -p 'test*.py'",
+                  "pytest-p-installed": "python3 -m pytest -p xdist -n 2",
+                  "pytest-doctest-modules-src": "python3 -m pytest --doctest-modules src"}
+
+
+@pytest.mark.parametrize("case", list(RUNNER_OPTIONS))
+def test_k3_a_runners_option_refuses_the_plan(tmp_path: Path, case: str) -> None:
+    """The plan ``Bash(<entry>)`` approves the call; the hook denies it (the plan refused)."""
+    entry = RUNNER_OPTIONS[case]
+    project = hooked_project(tmp_path, [f"Bash({entry})"])
+    (project / "src").mkdir(exist_ok=True)
+    assert first_denied(project, [entry], home_env(tmp_path / "home")) is None, \
+        "the hook denies the entry's own call"
+
+
+_open("test_k3_a_runners_option_refuses_the_plan",
+      "cost (s50-gfix2 2097207): a runner option importing nothing of the project (unittest -p "
+      "'test*.py', pytest -p xdist, --doctest-modules src) refuses the plan", *RUNNER_OPTIONS)
 
 
 # --- K2 (cost): an entry naming a start variable it does not set refuses the plan -------------
