@@ -56,7 +56,8 @@ COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                    "CLOUDSDK_CONFIG", "GIT_EXTERNAL_DIFF", "GIT_SSH", "GIT_SSH_COMMAND",
                    "GIT_EDITOR", "EDITOR", "VISUAL",
                    # the runtime's plugin folders (gate/skillfiles.py, review s47-greview2 K1)
-                   "CLAUDE_CODE_PLUGIN_CACHE_DIR", "CLAUDE_CODE_PLUGIN_SEED_DIR")
+                   "CLAUDE_CODE_PLUGIN_CACHE_DIR", "CLAUDE_CODE_PLUGIN_SEED_DIR",
+                   "BASHOPTS")  # (bash's cdable_vars: gate/entryfolders.py, session 50)
 #: Sent too, but not compared: the folder the session started in.
 PROJECT: Final = "PWD"
 #: Variables the gate reads that are the gate's own settings, not the session's.

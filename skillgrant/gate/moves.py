@@ -13,6 +13,7 @@ import shlex
 from ..lazy import compile_on_use
 from . import files as fs
 from .folded import folded
+from .movedoubts import BACK, REPEAT, marks, trusted
 from .writers import braced
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -29,7 +30,7 @@ _MOVES: Final = frozenset({"cd", "pushd", "-C", "--chdir", "--directory", "--git
                            "--wd", "--cd", "-cd", "--working-directory",
                            "--prefix"})  # (npm's `--prefix DIR`: the package's root, M9)
 #: Of those, the long options a getopt_long program (env, make) takes by a prefix too.
-_LONG_MOVES: Final = ("--chdir", "--directory", "--working-directory")
+_LONG_MOVES: Final = ("--chdir", "--directory", "--working-directory", "--wd")
 #: Programs whose ``-w`` moves the folder they run their program in (``unshare -w ..``: M3).
 _W_MOVES: Final = frozenset({"unshare", "nsenter"})
 #: Of those, the ones that give git its repository or working tree by name.
@@ -37,8 +38,7 @@ _NAMED: Final = frozenset({"--git-dir", "--work-tree", "GIT_DIR", "GIT_WORK_TREE
                            "GIT_COMMON_DIR"})
 #: An operand naming a folder as it is written (no expansion, no operator).
 _LITERAL: Final = re.compile(r"[\w./+@,:=-]+")
-#: Folders a command is followed into at most; quoted texts read as commands, how deep.
-_MAX_TARGETS: Final = 16
+#: How deep quoted texts are read as commands.
 _MAX_NESTING: Final = 3
 
 
@@ -57,15 +57,7 @@ def command_words(text: str) -> list[list[str]]:
 
 @functools.lru_cache(maxsize=64)
 def _command_words(text: str, depth: int) -> tuple[tuple[str, ...], ...]:
-    lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    lexer.commenters = ""
-    words: list[str] = []
-    for word in lexer:
-        name, equals, value = word.partition("=")
-        name = _long_move(name)  # `env --chd=..`: getopt_long's prefixes (review s43 M2)
-        words += [name, value] if equals and name in _MOVES else [name if name in _MOVES
-                                                                  else word]
+    words = _words(text)
     found = [tuple(words)]
     if depth < _MAX_NESTING:
         for word in words:
@@ -77,6 +69,20 @@ def _command_words(text: str, depth: int) -> tuple[tuple[str, ...], ...]:
                     if _MAY_MOVE.search(_UNQUOTED.sub("", word)):  # unless it may hide a
                         raise  # move however the quotes pair
     return tuple(found)
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text`` as sh splits them, a move's ``--opt=value`` split at its ``=``."""
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    words: list[str] = []
+    for word in lexer:
+        name, equals, value = word.partition("=")
+        name = _long_move(name)  # `env --chd=..`: getopt_long's prefixes (review s43 M2)
+        words += [name, value] if equals and name in _MOVES else [name if name in _MOVES
+                                                                  else word]
+    return words
 
 
 #: What a word read again must hold to move a folder (``_moves``' words, an expansion),
@@ -105,7 +111,7 @@ def git_folders(text: str, directory: str) -> list[str] | str:
     (a ``cd`` after a ``cd``), the home folder after a ``cd`` without operand, and each
     folder a word names that holds a ``.git``; [] when no program of the text runs git. Why
     not, when a folder cannot be named (a variable, a pattern, ``cd -``, ``CDPATH``,
-    ``-execdir``, an open quote) or there are more than ``_MAX_TARGETS``."""
+    ``-execdir``, an open quote) or there are more than ``MAX_FOLDERS``."""
     try:
         commands = command_words(text)
     except ValueError as e:
@@ -126,57 +132,195 @@ def git_folders(text: str, directory: str) -> list[str] | str:
 
 def moved_folders(text: str, directory: str) -> list[str] | str:
     """``directory`` and each folder a move of ``text`` names, read from each folder found
-    before it (a ``cd`` after a ``cd``), the home folder after a ``cd`` without operand; why
-    not, as ``git_folders``."""
-    try:
-        commands = command_words(text)
-    except ValueError as e:
-        return f"the gate cannot read the command's words ({e})"
+    before it (a ``cd`` after a ``cd``, kept too: the move may fail, or move a subshell or a
+    child only), the home folder after a ``cd`` without operand; why not, as ``git_folders``
+    (``folder_moves``)."""
+    moves = folder_moves(text)
+    if isinstance(moves, str):
+        return moves
     folders = [directory]
-    for words in commands:
-        try:
-            found = _moves(words, folders)
-        except ValueError as e:  # (``_home``)
-            return str(e)
-        if found is not None:
-            return found
-    return folders
-
-
-def _moves(words: list[str], folders: list[str]) -> str | None:
-    """Adds to ``folders`` each folder a move of ``words`` names; why not, as
-    ``git_folders``."""
-    if "CDPATH" in words or any(w.startswith("CDPATH=") for w in words):  # N3
-        return "CDPATH may send a 'cd' to a folder the gate cannot name"
-    for at, word in enumerate(words):
-        if word == "-execdir" or word == "popd" or (
-                "{" in word and _MOVES.intersection(braced(word))):  # `{cd,} ..` (s44 M4)
-            return f"{word!r} runs git in a folder the gate cannot name"
-        if word[:2] == "-w" and _W_MOVES.intersection(w.rsplit("/", 1)[-1] for w in words[:at]):
-            word = "-C" + word[2:]  # `unshare -w ..`, `nsenter -w..`: read as `-C` (M3)
-        cluster = _C_CLUSTER.fullmatch(word)  # `env -Cdir`, `env -vC..`, `env -vC ..` (M2)
-        attached = cluster is not None and bool(cluster.group(1))
-        word = "-C" if cluster is not None and not attached else word
-        if word not in _MOVES and not attached:
-            continue
-        if word in ("cd", "pushd") and os.environ.get("CDPATH"):
-            return "CDPATH may send a 'cd' to a folder the gate cannot name"
-        following = words[at + 1:at + 2] if word not in ("cd", "pushd") else [
-            w for w in words[at + 1:] if w != "--" and not _CD_OPTIONS.fullmatch(w)]
-        operand = cluster.group(1) if attached and cluster else next(iter(following), "")
-        if (not operand or operand in _OPERATORS) and word in ("cd", "pushd"):
-            folders.append(_home(words))  # no operand: the home folder
-            continue
-        if _LITERAL.fullmatch(operand) is None or operand == "-" or (
-                word == "pushd" and operand[:1] in "+-"):  # `xargs git -C`, `{}`, `pushd -n`
-            return f"git may run in a folder the gate cannot name ({word} {operand})"
+    for operand in moves:
+        if "$" in operand or _PATTERNED.search(operand):
+            return f"git may run in a folder the gate cannot name ({operand})"
         # bash's `cd` reads `..` from the path as written, git's `-C` from the real one
         folders += [form for f in list(folders) for form in (
             os.path.normpath(os.path.join(f, operand)), fs.realpath(os.path.join(f, operand)))]
         folders[:] = list(dict.fromkeys(folders))
-        if len(folders) > _MAX_TARGETS:
-            return f"git may run in more than {_MAX_TARGETS} folders the command names"
+        if len(folders) > MAX_FOLDERS:
+            return f"git may run in more than {MAX_FOLDERS} folders the command names"
+    return folders
+
+
+def folder_moves(text: str) -> tuple[str, ...] | str:
+    """The operand of each move of ``text`` (``cd``, ``pushd``, ``-C``, ``--chdir``, …), in
+    text order, a quoted word's code read as a command in its place (``bash -c 'cd sub'``),
+    a comment's words too, the home folder for a ``cd`` without one; an operand holding ``$``
+    or a pattern as it is (the caller decides). Why not, where a move cannot be named: ``CDPATH``,
+    ``-execdir``, ``popd``, ``cd -``, a pattern, an open quote, code nested too deep, bash's
+    ``cdable_vars`` (``cd NAME`` moves to ``$NAME``), a relative move a loop, a function or a
+    trap may make again (session 50)."""
+    try:
+        text = folded(text)
+        found = [m for read in (text, *([text.replace("\\\n", "\n")] if "\\\n" in text
+                                        else [])) for m in _operands(read, 0)]
+    except _Unnamed as e:
+        return str(e)
+    except ValueError as e:
+        return f"the gate cannot read the command's words ({e})"
+    return trusted(text, tuple(found))
+
+
+#: The folders a command's moves are followed into at most (their closure).
+MAX_FOLDERS: Final = 16
+#: The loops, which may make a move in them again (so may a function, a trap's code:
+#: ``movedoubts.marks``).
+_LOOPS: Final = frozenset({"for", "while", "until", "select"})
+#: Words after which a word is a command's name (operators, reserved words, ``eval``, …).
+_LEADS: Final = frozenset({";", "&&", "||", "|", "&", "|&", "(", "{", "}", ")", ";;", "do",
+                           "then", "else", "elif", "!", "time", "eval", "builtin", "command",
+                           "exec"})
+_ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
+_NEWLINE: Final = compile_on_use(r"(?<!\\)\n")
+
+
+#: A pattern's characters (``cd *``; ``$``: a variable's folder).
+_PATTERNED: Final = compile_on_use(r"[*?\[]")
+
+
+class _Unnamed(ValueError):
+    """A move whose folder the gate cannot name (the reason)."""
+
+
+@functools.lru_cache(maxsize=64)
+def _operands(text: str, depth: int) -> tuple[str, ...]:
+    """``folder_moves``' operands of ``text`` and ``movedoubts``' marks, ``depth`` levels of
+    quoted code in; ``_Unnamed`` for a move it cannot name."""
+    words = _words(_NEWLINE.sub(" ; ", text))  # (a line ends a command: `cd` ⏎ `make`)
+    found: list[str] = []
+    loops = 0  # (how many loops the word is in: from `for`/`while`/… to their `done`)
+    for at, word in enumerate(words):
+        lead = _leads(words, at)
+        loops = loops + 1 if lead and word in _LOOPS else max(
+            0, loops - 1) if lead and word == "done" else loops
+        if lead and (depth == 0 or len(words) > 1):  # (not a word read again alone: `$f`)
+            try:
+                found += marks(words, at)
+            except ValueError as e:
+                raise _Unnamed(str(e)) from None
+        operand = _move_at(words, at)
+        more = [*([operand] if operand is not None else []), *_nested(word, text, depth)]
+        found += [*more, *([REPEAT] if loops and any(m[:1] != "\0" for m in more) else [])]
+    return tuple(found)
+
+
+def _nested(word: str, text: str, depth: int) -> tuple[str, ...]:
+    """``_operands`` of the word ``word`` of ``text`` read again as a command (quoted code,
+    a substitution's), ``depth`` levels in; () for a word that holds none."""
+    inner = word.replace("$(", " ").replace("`", " ")
+    if not _REREAD.search(word) or inner == text:
+        return ()
+    if depth >= _MAX_NESTING and _MAY_MOVE.search(word):
+        raise _Unnamed(f"a move in code nested more than {_MAX_NESTING} deep ({word!r})")
+    if depth >= _MAX_NESTING:
+        return ()
+    try:
+        return _operands(inner, depth + 1)
+    except _Unnamed:
+        raise
+    except ValueError:  # a quote that is data, unless it may hide a move
+        if _MAY_MOVE.search(_UNQUOTED.sub("", word)):
+            raise
+    return ()
+
+
+def _leads(words: list[str], at: int) -> bool:
+    """Whether ``words[at]`` is a command's name (past its assignments)."""
+    while at and _ASSIGNMENT.match(words[at - 1]):
+        at -= 1
+    return not at or words[at - 1] in _LEADS
+
+
+def _move_at(words: list[str], at: int) -> str | None:
+    """The operand of the move ``words[at]`` starts, None where it starts none; ``_Unnamed``
+    where its folder cannot be named."""
+    word = words[at]
+    if word == "CDPATH" or word.startswith("CDPATH="):  # N3
+        raise _Unnamed("CDPATH may send a 'cd' to a folder the gate cannot name")
+    if word == "popd":
+        return BACK  # (to a folder of the stack: `movedoubts.trusted`)
+    if word in ("-execdir", "-okdir") or (
+            "{" in word and _MOVES.intersection(braced(word))):  # `{cd,} ..` (s44 M4)
+        raise _Unnamed(f"{word!r} runs git in a folder the gate cannot name")
+    before = {w.rsplit("/", 1)[-1] for w in words[:at]}
+    if (word[:2] == "-w" and _W_MOVES.intersection(before)) or (
+            word[:2] == "-D" and "sudo" in before):
+        word = "-C" + word[2:]  # `unshare -w ..`, `nsenter -w..`, `sudo -D ..`: `-C` (M3)
+    cluster = _C_CLUSTER.fullmatch(word)  # `env -Cdir`, `env -vC..`, `env -vC ..` (M2)
+    attached = cluster is not None and bool(cluster.group(1))
+    word = "-C" if cluster is not None and not attached else word
+    if word not in _MOVES and not attached:
+        return None
+    operand = cluster.group(1) if attached and cluster else _operand(word, words[at + 1:])
+    if word in ("cd", "pushd"):
+        back = _back(word, operand, words)
+        if back is not None:
+            return back
+    if "$" in operand or _PATTERNED.search(operand):
+        return operand  # (a plan entry's `cd *`: the caller decides)
+    if _LITERAL.fullmatch(operand.replace(" ", "_")) is None or operand == "-":  # `{}`,
+        # `xargs git -C`; a quoted blank is the folder's (`cd 'my dir'`)
+        raise _Unnamed(f"git may run in a folder the gate cannot name ({word} {operand})")
+    return operand
+
+
+def _operand(word: str, following: list[str]) -> str:
+    """The operand of the move ``word`` in the words ``following`` it, past redirections
+    (``cd>/dev/null sub``: s50-greview2 O1) and cd's options; "" for none."""
+    if word in ("cd", "pushd") and os.environ.get("CDPATH"):
+        raise _Unnamed("CDPATH may send a 'cd' to a folder the gate cannot name")
+    following = _unredirected(following)
+    following = following[:1] if word not in ("cd", "pushd") else [
+        w for w in following if w != "--" and not _CD_OPTIONS.fullmatch(w) and not (
+            word == "pushd" and w == "-n")]
+    return next(iter(following), "")
+
+
+def _back(word: str, operand: str, words: list[str]) -> str | None:
+    """``BACK`` for ``cd -``, ``pushd +1``, a bare pushd (a folder of the stack), the home
+    folder for a bare ``cd``; None for any other."""
+    if operand in ("-", "~-", "~+") or _ROTATION.fullmatch(operand) or (
+            word == "pushd" and (not operand or operand in _OPERATORS)):
+        return BACK
+    if not operand or operand in _OPERATORS or operand == "~":
+        try:
+            return _home(words)  # no operand: the home folder
+        except ValueError as e:
+            raise _Unnamed(str(e)) from None
     return None
+
+
+def _unredirected(words: list[str]) -> list[str]:
+    """``words`` without their redirections (an operator, an fd number before it, its
+    target), up to the first control operator."""
+    found: list[str] = []
+    at = 0
+    while at < len(words) and words[at] not in _CONTROLS:
+        if words[at] in _REDIRECTS:
+            at += 2
+        elif words[at].isdigit() and words[at + 1:at + 2] and words[at + 1] in _REDIRECTS:
+            at += 3
+        else:
+            found.append(words[at])
+            at += 1
+    return found
+
+
+#: The shell's redirection operators and control operators, as ``_words`` splits them; a
+#: directory stack's index (``pushd +1``, ``cd ~-2``).
+_REDIRECTS: Final = frozenset({"<", ">", ">>", "<<", "<<<", ">&", "<&", "&>", "&>>", ">|",
+                               "<>", "<<-"})
+_CONTROLS: Final = frozenset({";", "&&", "||", "|", "&", "|&", "(", ")", ";;"})
+_ROTATION: Final = compile_on_use(r"[+-][0-9]+|~[+-][0-9]+")
 
 
 def _home(words: list[str]) -> str:

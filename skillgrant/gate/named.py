@@ -276,9 +276,9 @@ _INDIRECT_SIGNS: Final = ("$", "`", "eval", "source", "builtin", "command", "exe
 _QUOTED: Final = compile_on_use(r"['\"\\\\]")
 #: A word that may move the folder a command's later words are read from (``moves._MOVES``).
 _MOVING: Final = ("cd", "pushd", "popd", "C", "--c", "--d", "--git-dir", "--work-tree",
-                  "GIT_", "-w", "--w", "--p")  # (`C`: `-C`, a cluster `-vC..`; `--c`, `--d`:
+                  "GIT_", "-w", "--w", "--p", "-D")  # (`C`: `-C`, a cluster `-vC..`; `--c`, `--d`:
 # `--chdir`'s, `--directory`'s prefixes: M2, s44 M2c; `-w`, `--w`: `unshare -w`, `--wd`,
-# `--working-directory`: s44 M3; `--p`: npm's `--prefix`, M9)
+# `--working-directory`: s44 M3; `--p`: npm's `--prefix`, M9; `-D`: `sudo -D DIR`, s50)
 
 
 #: What makes a word a path the gate cannot name: an expansion (``$``, a backtick: review s42

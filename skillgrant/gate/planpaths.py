@@ -119,6 +119,13 @@ VALUED: Final = {"python": frozenset({"-X", "-W", "-Q"}), "shell": frozenset({"-
 _SHELLS: Final = frozenset({"bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox"})
 
 
+def by_name(word: str) -> str:
+    """The program ``word`` names, as a runner's table is found: an absolute path's name
+    (``/usr/bin/env``: the system's env, s49-greview3 R1); a relative path is the project's
+    own program (guarded whole), read as it is."""
+    return word.rsplit("/", 1)[-1] if word[:1] == "/" else word
+
+
 def family(name: str) -> str:
     """The interpreter family of the program ``name`` (``python3.12``: python; ``bash``:
     shell; ``nodejs``, ``bun``, ``deno``: node; ``lua5.4``: lua), or its name."""

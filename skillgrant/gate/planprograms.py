@@ -9,10 +9,20 @@ a path marked ``^`` from every folder from the call's up."""
 from __future__ import annotations
 
 import functools
-import itertools
 import os
 
 from ..lazy import compile_on_use
+from .entryfolders import (
+    ASSIGNED,
+    ENTRY_ENVIRONMENT,
+    PLACEHOLDERS,
+    entry_text,
+    entry_words,
+    folders_of,
+    pieces,
+    unnamed,
+    unquoted,
+)
 from .entryvars import entry_values
 from .environment import values
 from .planpaths import (
@@ -24,7 +34,6 @@ from .planpaths import (
     NODE_JS,
     REMADE,
     REQUIREMENTS,
-    RESERVED,
     RUNS_IN,
     SAFE_PATH,
     SETTINGS,
@@ -58,22 +67,16 @@ from .starttables import (
     SUBCOMMANDS,
     SYNCERS,
 )
-from .wrapped import PACKAGE_RUNNERS, RUNNERS, RUNS_OPERAND, WRAPPERS, long_prefix
+from .wrapped import PACKAGE_RUNNERS, RUNNERS, RUNS_OPERAND, long_prefix
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
 def plan_programs(entries: tuple[str, ...]) -> tuple[str, ...]:
-    """``_plan_programs``, with the runtime's placeholders (review s44 P9) from the environment."""
-    return _plan_programs(entries, tuple(v or "" for v in values(_PLACEHOLDERS)))
-
-
-#: The runtime's placeholders an entry may name its program by (``${CLAUDE_SKILL_DIR}``'s
-#: folder is guarded whole, G-13), and the call's folder (``$PWD``, ``$(pwd)``: s44 P7).
-_PLACEHOLDERS: Final = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
-_PWD: Final = compile_on_use(r"(?:\$PWD|\$\{PWD\}|\$\(pwd\))/")
-_PWD_ALONE: Final = compile_on_use(r"(?:\$PWD|\$\{PWD\}|\$\(pwd\))(?![\w/])")
+    """``_plan_programs``, with the runtime's placeholders (review s44 P9) and the session's
+    values the entries' folders depend on (``entryfolders``) from the environment."""
+    return _plan_programs(entries, tuple(v or "" for v in values(ENTRY_ENVIRONMENT)))
 
 
 @functools.lru_cache(maxsize=16)
@@ -83,21 +86,15 @@ def _plan_programs(entries: tuple[str, ...], values: tuple[str, ...]) -> tuple[s
     interpreter or pytest runs (``Bash(python3 tools/run.py *)``: its folder too, Python's
     ``sys.path[0]``, the call's folder for ``-m``), and what each program reads at its start
     (``STARTS``; review s42 P1: a covered ``cp`` replaces the approved program, and the
-    covered run runs the copy). A path ending in ``/`` is a folder; one starting with ``^``
-    is read from every folder from the call's up (``guards``)."""
+    covered run runs the copy), in each folder the entry's programs may run in
+    (``entryfolders``). A path ending in ``/`` is a folder; one starting with ``^`` is read
+    from every folder from the call's up (``guards``)."""
     found: list[str] = []
-    home = os.path.expanduser("~")
     for entry in entries:
-        tool, _, rest = entry.partition("(")
-        rest = _HOME.sub(lambda _: home + "/", rest)  # `~/bin/x.sh`, `$HOME/…` (s43 P2d)
-        rest = _PWD.sub("./", rest)
-        for name, value in zip(_PLACEHOLDERS, values, strict=True):
-            if value[:1] == "/":
-                rest = rest.replace("${" + name + "}", value).replace("$" + name, value)
-        if tool.strip() not in ("Bash", "Shell", "PowerShell"):
-            continue
-        found += entry_values(entry, rest.rstrip(")").removesuffix(":*"))  # (s50-gfix2)
-        found += _entry_paths(entry, _QUOTES.sub("", rest.rstrip(")").removesuffix(":*")))
+        tool, text = entry_text(entry, values[:len(PLACEHOLDERS)])
+        if tool in ("Bash", "Shell", "PowerShell"):
+            found += entry_values(entry, text)  # (s50-gfix2)
+            found += _entry_paths(entry, text)
     # (the call's folder itself, a script's there: not guarded whole, docs/call-gate.md)
     unique = dict.fromkeys(found)
     unique.pop("./", None)
@@ -105,39 +102,36 @@ def _plan_programs(entries: tuple[str, ...], values: tuple[str, ...]) -> tuple[s
 
 
 def _entry_paths(entry: str, text: str) -> list[str]:
-    """``plan_programs`` of one entry's text ``text`` (its quotes gone: ``bash -c "./x.sh"``,
-    P2), command by command."""
+    """``plan_programs`` of one entry's text ``text``, command by command, each read in every
+    folder of the entry (s49-greview3: the closure over its moves, ``entryfolders``)."""
     found: list[str] = []
-    folder = ""  # `cd tools && ./run.sh` runs tools/run.sh (review s42 P1j)
-    text = _PWD_ALONE.sub(".", text)  # (`cd "$PWD" && make`: s48-greview P2)
-    pieces = _PARTS.split(text.replace("(", " ").replace(")", " "))
+    folders = list(folders_of(entry, text))
+    parts = pieces(unquoted(text))
     piped: list[str] = []  # (the words of a command piping into this one)
-    for at, part in enumerate(pieces[::2]):
-        moved, words = _entry_words(part)
-        if moved is not None and "$" in moved and "CLAUDE_SKILL_DIR" not in moved:
-            _refuse(entry, moved, pieces[2 * at + 2::2])
-        if moved is not None and "$" in moved:
-            break  # (the skill's folder, guarded whole: G-13)
-        folder = os.path.join(folder, moved) if moved else folder
-        lead = os.path.basename(next((w for w in part.split() if not _ASSIGNED.match(w)), ""))
-        found += in_folders([folder], STARTS.get(lead, ())) if words[:1] != [lead] else []
+    for at, part in enumerate(parts[::2]):
+        moved, words = entry_words(part)
+        if moved is not None and unnamed(moved) and "CLAUDE_SKILL_DIR" not in moved:
+            _refuse(entry, moved, parts[2 * at + 2::2])
+        lead = os.path.basename(next((w for w in part.split() if not ASSIGNED.match(w)), ""))
+        found += in_folders(folders, STARTS.get(lead, ())) if words[:1] != [lead] else []
         # (a runner's own start files: `valgrind true`'s .valgrindrc, s49-greview D2)
         if words and "$" in words[0] and "CLAUDE_" not in words[0]:
-            found += in_folders([folder], (*ALL_STARTS, *_RECIPE_PYTHON))  # (a program
+            found += in_folders(folders, (*ALL_STARTS, *_RECIPE_PYTHON))  # (a program
         elif words and "$" not in words[0]:  # of a `$` name: any; `${CLAUDE_SKILL_DIR}
-            found += in_folders([folder], _entry_programs(  # /x.sh`: the skill's folder
+            found += in_folders(folders, _entry_programs(  # /x.sh`: the skill's folder
                 [w for w in words if "$" not in w]))  # is guarded, G-13)
-            found += [RUNS_IN + os.path.join(folder, f) for f in ["", *_runs_in(words)]
+            found += [RUNS_IN + os.path.join(folder, f) for folder in folders
+                      for f in ["", *_runs_in(words)]
                       if os.path.join(folder, f)]  # (the folders it runs in: s49 E3)
         if any(family(n) in FAMILIES or n in INTERPRETERS or n == "xargs"  # (its words'
                for n in map(os.path.basename, words)):  # file: s49-greview2 X1)
             fed = [*INPUT.findall(part), *piped,  # (`bash < x.sh`: S3; `cat x.sh | bash`,
                    *(option_values(words[words.index("xargs"):], ("-a", "--arg-file"))
                      if "xargs" in words else [])]  # `sudo bash`: S3b; xargs' own `-a`)
-            found += in_folders([folder], [p for t in fed for p in (
+            found += in_folders(folders, [p for t in fed for p in (
                 *literal(t), (os.path.dirname(t) or ".") + "/")])
         piped = [*piped, *(w for w in words[1:] if w[:1] != "-"), *INPUT.findall(part)] if \
-            pieces[2 * at + 1:2 * at + 2] == ["|"] else []  # (what the pipe so far reads)
+            parts[2 * at + 1:2 * at + 2] == ["|"] else []  # (what the pipe so far reads)
     return found
 
 
@@ -145,38 +139,13 @@ def _refuse(entry: str, moved: str, rest: list[str]) -> None:
     """Refuse the plan (every call denied, naming it) whose ``entry`` runs ``rest`` in a
     folder ``moved`` the gate cannot name (``cd $DIR && make``): what the programs there
     read at their start is not known (session 49)."""
-    if any(w and ("$" in w[0] or _entry_programs(w)) for w in (_entry_words(p)[1] for p in rest)):
+    if any(w and ("$" in w[0] or _entry_programs(w)) for w in (entry_words(p)[1] for p in rest)):
         raise ValueError(f"the plan's entry {entry!r} runs a program in the folder {moved!r}, "
                          "which the gate cannot name: what it reads at its start is unknown")
 
 
-def _entry_words(part: str) -> tuple[str | None, list[str]]:
-    """The folder a command of an entry moves to (``cd -P DIR``, ``env -C DIR``: s43 P2c),
-    and the words of the program it runs, past ``env``, wrappers, assignments, redirections."""
-    split = part.split()  # a redirection with its target apart, a reserved word (s43 P2f)
-    given = [w for at, w in enumerate(split) if not _ASSIGNED.match(w) and not (
-        _REDIRECTION.match(w) or (at and _OPERATOR.fullmatch(split[at - 1])))]
-    words = list(itertools.dropwhile(RESERVED.__contains__, given))
-    moved: str | None = None
-    if words and (words[0] in WRAPPERS or words[0] in RUNNERS or
-                  family(words[0]) == "shell"):  # (`env --chdir=sub make`, `bash -c --
-        from .runneropts import entry_run  # 'cd sub && make'`: s48-greview2 R1, S4b)
-
-        moved, words = entry_run(words)
-    if words[:1] in (["cd"], ["pushd"]):
-        operands = [w for w in words[1:] if w[:1] != "-"]
-        return (os.path.join(moved or "", operands[0]) if operands else moved), []
-    return moved, words
-
-
-#: What separates the commands of an entry's text; the quotes a shell's ``-c`` text is in.
-_PARTS: Final = compile_on_use(r"(&&|\|\||[;|\n]|(?<![<>])&(?![>]))")  # (not `2>&1`: P2f)
-_QUOTES: Final = compile_on_use(r"['\"]")
+#: A pattern's characters.
 _PATTERN: Final = compile_on_use(r"[*?\[]")
-_HOME: Final = compile_on_use(r"(?:(?<=[\s(])|^)(?:~|\$HOME|\$\{HOME\})/")
-_REDIRECTION: Final = compile_on_use(r"[0-9]*[<>]")
-_OPERATOR: Final = compile_on_use(r"[0-9]*(?:>>?|<|&>>?|>&|>\|)")  # (its target follows)
-_ASSIGNED: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def _entry_programs(words: list[str]) -> list[str]:
@@ -257,8 +226,8 @@ def _folders(kind: str, words: list[str]) -> list[str]:
     """The folders ``kind`` with the words ``words`` reads its start files in: the call's,
     those its options name (and a named file's), a build front end's or meson's operands, a
     pytest path's folder."""
-    folders = [""] + [f for v in option_values(words, FOLDER_OPTIONS.get(kind, ()))
-                      for f in (v, os.path.dirname(v))]
+    named = option_values(words, FOLDER_OPTIONS.get(kind, ()))
+    folders = [*_chained(named), *(os.path.dirname(v) for v in named)]
     if kind in ("build", "pyproject-build"):  # (the source folder it builds: s48-greview2 B1)
         folders += [w for w in words[1:] if w[:1] != "-" and w not in ("-m", "build")]
     if kind == "meson":  # `meson setup BUILD SOURCE` (s48-greview2 M2)
@@ -272,7 +241,17 @@ def _runs_in(words: list[str]) -> list[str]:
     """The folders the program of ``words`` runs in that its options name (``git -C sub``,
     ``make -C sub``, ``npm --prefix sub``)."""
     name = os.path.basename(words[0])
-    return option_values(words, ("-C",) if name == "git" else FOLDER_OPTIONS.get(name, ()))
+    return _chained(option_values(words, ("-C",) if name == "git" else
+                                  FOLDER_OPTIONS.get(name, ())))[1:]
+
+
+def _chained(named: list[str]) -> list[str]:
+    """The call's folder (``""``) and the folders the options ``named`` move to, each from
+    every folder before it (``make -C sub -C x``: ``sub/x``, s49-greview3 M1; git's too)."""
+    folders = [""]
+    for value in named:
+        folders += [os.path.join(f, value) for f in folders]
+    return list(dict.fromkeys(folders))
 
 
 def runs_named_file(name: str, rest: list[str], word: str) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 
 from .optables import Table, table_of
-from .planpaths import RESERVED, family, takes_code
+from .planpaths import RESERVED, by_name, family, takes_code
 from .wrapped import RUNNERS
 
 #: su's and runuser's options (util-linux 2.38) but su's ``-P`` and runuser's ``-u``.
@@ -136,17 +136,18 @@ def entry_run(words: list[str]) -> tuple[str | None, list[str]]:
     leading ``words`` move their program into, and the words of the program they run
     (``words`` itself when none leads). ValueError for a runner's option it cannot read."""
     moved: str | None = None
+    words = _named(words)
     while words and words[0] in RUNNERS and family(words[0]) != "shell":
         if words[0] in _PASSED and words[1:2] and words[1][:1] != "-":
-            words = words[1:]
+            words = _named(words[1:])
             continue
         if words[0] in _KEPT:
             break
         if words[0] == "sg":
-            words = _sg(words[1:])
+            words = _named(_sg(words[1:]))
             continue
         if words[0] not in _SPECS:
-            words = _plain(words)
+            words = _named(_plain(words))
             continue
         folder, inner = _runner(words[0], words[1:])
         moved = _joined(moved, folder)
@@ -155,10 +156,20 @@ def entry_run(words: list[str]) -> tuple[str | None, list[str]]:
                 raise ValueError(f"the plan's entry runs {inner[0]!r} under gdb, whose "
                                  "program's folder the gate does not read there")  # (G3)
             break
-        words = inner
+        words = _named(inner)
     if words and family(words[0]) == "shell":
         return _code_run(moved, words)
     return moved, words
+
+
+def _named(words: list[str]) -> list[str]:
+    """``words`` past reserved words and ``!`` (``time ! cd sub``: s49-greview3 K2), a runner
+    or shell named by its absolute path read by its name (``/usr/bin/env``: R1)."""
+    words = list(itertools.dropwhile(RESERVED.__contains__, words))
+    name = by_name(words[0]) if words else ""
+    if words and name != words[0] and (name in RUNNERS or family(name) == "shell"):
+        return [name, *words[1:]]
+    return words
 
 
 def _code_run(moved: str | None, words: list[str]) -> tuple[str | None, list[str]]:

@@ -32,14 +32,15 @@ def _headers(env: dict[str, str], **changed: str | None) -> dict[str, str]:
 def test_every_environment_read_in_the_gate_is_compared_or_the_gates_own() -> None:
     """A variable the gate reads that the request does not carry would be the service's, not
     the session's: the hole review M-1 found. Each `os.environ` read in gate/*.py is listed."""
-    from skillgrant.gate import gitreach, guards, homefiles, planprograms
+    from skillgrant.gate import entryfolders, gitreach, guards, homefiles
 
     read: set[str] = set()
     # the tuples of names read with ``environment.values``, by the names they are held in
     held = {"_PATH_VARIABLES": environment._PATH_VARIABLES, "_DOUBTED": environment._DOUBTED,
             "_ITEMS_ENVIRONMENT": guards._ITEMS_ENVIRONMENT, "COMPARED": COMPARED,
             "_FINDINGS_ENVIRONMENT": gitreach._FINDINGS_ENVIRONMENT,
-            "_PLACEHOLDERS": planprograms._PLACEHOLDERS, "MOVED_CODE": homefiles.MOVED_CODE}
+            "ENTRY_ENVIRONMENT": entryfolders.ENTRY_ENVIRONMENT,
+            "MOVED_CODE": homefiles.MOVED_CODE}
     for module in GATE.glob("*.py"):
         text = module.read_text(encoding="utf-8")
         read |= set(re.findall(r"""os\.environ(?:\.get)?[(\[]\s*["']([A-Z0-9_]+)["']""", text))

@@ -77,11 +77,6 @@ def test_l1_a_childs_folder_move_is_carried_to_the_next_command(tmp_path: Path,
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
 
-_open("test_l1_a_childs_folder_move_is_carried_to_the_next_command",
-      "a child's folder move (a shell's -c code, env -C) is carried to the line's next "
-      "command: the call's Makefile is left writable", *LEAKED)
-
-
 # --- M1: make's repeated -C options are relative to each other --------------------------------
 
 
@@ -104,11 +99,6 @@ def test_m1_makes_repeated_directory_options_add_up(tmp_path: Path, case: str) -
     assert denied is not None, "the hook allows the makefile of make's last folder"
 
 
-_open("test_m1_makes_repeated_directory_options_add_up",
-      "make's repeated -C folders are joined (sub/x): each is read from the call's folder",
-      *REPEATED)
-
-
 # --- P1: a process substitution's command ---------------------------------------------------
 
 
@@ -127,11 +117,6 @@ def test_p1_a_process_substitutions_make_in_a_moved_folder(tmp_path: Path, case:
     needs("bash", "make", "cat")
     denied = _case(tmp_path, SUBSTITUTED[case], "sub/Makefile")
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
-
-
-_open("test_p1_a_process_substitutions_make_in_a_moved_folder",
-      "a <(…) process substitution's command is not read in the shell's moved folder",
-      *SUBSTITUTED)
 
 
 # --- T1: a trap's code runs where the shell is when it fires ----------------------------------
@@ -153,11 +138,6 @@ def test_t1_a_traps_make_runs_in_the_folder_the_shell_moved_to(tmp_path: Path,
     needs("bash", "make")
     denied = _case(tmp_path, TRAPPED[case], "sub/Makefile")
     assert denied is not None, "the hook allows the makefile of the folder the trap runs in"
-
-
-_open("test_t1_a_traps_make_runs_in_the_folder_the_shell_moved_to",
-      "a trap's code is read in the folder of the trap command, not where the shell is when "
-      "it fires", *TRAPPED)
 
 
 # --- V1: cdable_vars: `cd NAME` moves to the variable's value ---------------------------------
@@ -182,11 +162,6 @@ def test_v1_cdable_vars_moves_cd_to_a_variables_value(tmp_path: Path, case: str)
     assert denied is not None, "the hook allows the makefile of the folder cd moves to"
 
 
-_open("test_v1_cdable_vars_moves_cd_to_a_variables_value",
-      "bash's cdable_vars (shopt, or BASHOPTS of the session) makes `cd d` move to $d",
-      *CDABLE)
-
-
 # --- H1: a bare `cd` moves to the session's HOME --------------------------------------------
 
 
@@ -203,10 +178,6 @@ def test_h1_a_bare_cd_moves_to_the_sessions_home(tmp_path: Path, case: str) -> N
     needs("bash", "make")
     denied = _case(tmp_path, BARE_CD[case], "sub/Makefile", {"HOME": "{P}/sub"})
     assert denied is not None, "the hook allows the makefile of the session's home"
-
-
-_open("test_h1_a_bare_cd_moves_to_the_sessions_home",
-      "a bare `cd` is not read as a move to the session's HOME", *BARE_CD)
 
 
 # --- S1: a `cd` in a pipeline or in the background moves a subshell only ----------------------
@@ -229,11 +200,6 @@ def test_s1_a_cd_in_a_pipeline_or_job_moves_a_subshell(tmp_path: Path, case: str
     needs("bash", "make")
     denied = _case(tmp_path, SUBSHELL[case], "Makefile")
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
-
-
-_open("test_s1_a_cd_in_a_pipeline_or_job_moves_a_subshell",
-      "a cd that is a pipeline's element or an & job is read as moving the next command",
-      *SUBSHELL)
 
 
 # --- F1: a `cd` that fails leaves the shell where it was -------------------------------------
@@ -260,11 +226,6 @@ def test_f1_a_failed_cd_is_read_as_a_move(tmp_path: Path, case: str) -> None:
     entry, target = FAILED[case]
     denied = _case(tmp_path, entry, target)
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
-
-
-_open("test_f1_a_failed_cd_is_read_as_a_move",
-      "a cd whose folder is missing is read as a move: the folder the shell stays in is left "
-      "writable", *FAILED)
 
 
 # --- E1: a relative PYTHONPATH read from the call's folder, not the folder python runs in ----
@@ -323,11 +284,6 @@ def test_r1_a_runner_named_by_its_path_moves_make(tmp_path: Path, case: str) -> 
             pytest.skip(f"not here: {word}")
     denied = _case(tmp_path, entry, "sub/Makefile")
     assert denied is not None, "the hook allows the makefile of the folder the runner moves to"
-
-
-_open("test_r1_a_runner_named_by_its_path_moves_make",
-      "a runner named by its path (/usr/bin/env, /usr/bin/nice, /usr/bin/timeout, "
-      "/usr/bin/unshare) is not read by its option table: its folder move is missed", *BY_PATH)
 
 
 # --- E2: perl's and node's relative library paths after a folder move ----------------------
@@ -482,10 +438,6 @@ def test_k2_time_then_bang_before_the_codes_cd(tmp_path: Path, case: str) -> Non
     assert denied is not None, "the hook allows the makefile of the folder the code moves to"
 
 
-_open("test_k2_time_then_bang_before_the_codes_cd",
-      "`time ! cd sub` (time then !) hides the cd from the folder reading", *TIMED_BANG)
-
-
 # --- C1: a comment's words read as commands --------------------------------------------------
 
 
@@ -509,9 +461,6 @@ def test_c1_a_comments_cd_is_read_as_a_move(tmp_path: Path, case: str) -> None:
     denied = _case(tmp_path, COMMENTED[case], "sub/Makefile")
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
-
-_open("test_c1_a_comments_cd_is_read_as_a_move",
-      "a comment's `; cd ..` after `cd sub` is read as a move back", *COMMENTED)
 
 
 def test_bash_is_real() -> None:

@@ -1,0 +1,111 @@
+"""Why the folder moves ``moves.folder_moves`` reads from a command cannot be taken as they
+are (session 50, reviews s49-greview3 V1, s50-greview2 A1 R2 D1 N1 I1): what may send a
+``cd`` elsewhere than its operand (bash's ``cdable_vars``, ``CDPATH`` or ``HOME`` set under
+any spelling), make a relative move again (a loop, a function, a trap's code, the shell's
+history), go back to a folder the entry did not name (``cd -``, ``popd``, a bare ``pushd``
+with no move before them, or ``DIRSTACK``/``OLDPWD`` set), or move a program with no shell
+move at all (an interpreter's ``chdir``). Each is refused, naming why: never guessed."""
+
+from __future__ import annotations
+
+import os
+
+from ..lazy import compile_on_use
+from .writers import braced
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: What ``moves._operands`` gives for a move that may be made again, a command it cannot
+#: name (it may set cdable_vars, CDPATH, HOME by a name it computes), and a move back to an
+#: earlier folder (``cd -``, ``popd``, a bare ``pushd``).
+REPEAT: Final = "\0"
+DOUBT: Final = "\0?"
+BACK: Final = "\0<"
+#: What may set (or spell) bash's cdable_vars once quotes are gone; an ANSI-C escape.
+_CDABLE: Final = compile_on_use(r"shopt|BASHOPTS|cdable")
+_ANSI_ESCAPE: Final = compile_on_use(r"\$'[^']*\\")
+#: The shell's history (``set -o history``, ``histexpand``): ``fc -s``, ``!!`` repeat a move.
+_HISTORY: Final = compile_on_use(r"history|histexpand")
+#: What a move back may go to besides the folders named before it.
+_STACK: Final = compile_on_use(r"DIRSTACK|OLDPWD")
+#: An interpreter's own folder change (perl's and PHP's ``chdir``, ``os.chdir``,
+#: ``process.chdir()``, ``Dir.chdir``, Go's ``os.Chdir``, R's ``setwd``, PowerShell's).
+_CHDIR: Final = compile_on_use(r"(?i)(?<![-\w])(?:f?chdir|setwd|set-location|push-location)"
+                               r"(?!\w)")
+_UNQUOTED: Final = compile_on_use(r"['\"\\]")
+
+
+def trusted(text: str, found: tuple[str, ...]) -> tuple[str, ...] | str:
+    """The moves of ``found`` (``moves._operands``' answers for the command ``text``, its
+    marks gone), or why they cannot be taken as they are."""
+    lowered = text.lower()  # (the cheap tests first: a hook process asks for every entry)
+    unquoted = _UNQUOTED.sub("", text) if any(c in text for c in "'\"\\") else text
+    if any(n in lowered for n in ("chdir", "setwd", "-location")) and _CHDIR.search(unquoted):
+        return "an interpreter's code may change its folder (chdir) before it runs a program"
+    moves = tuple(m for m in found if m[:1] != "\0")
+    if BACK in found and (_STACK.search(unquoted) or found.index(BACK) < next(
+            (at for at, m in enumerate(found) if m[:1] != "\0"), len(found))):
+        return "'cd -', 'popd' or a bare 'pushd' may go to a folder the command does not name"
+    if not moves:
+        return ()
+    spelled = {form for word in unquoted.split() for form in braced(word)}
+    if any("CDPATH" in form for form in spelled):
+        return "CDPATH may send a 'cd' to a folder the gate cannot name"
+    if (REPEAT in found or _HISTORY.search(unquoted)) and any(m[:1] != "/" for m in moves):
+        return "a loop, a function, a trap or the shell's history may repeat a relative move"
+    if DOUBT in found or _CDABLE.search(unquoted) or _ANSI_ESCAPE.search(text) or \
+            "cdable_vars" in os.environ.get("BASHOPTS", ""):
+        return ("bash's cdable_vars (or a variable the command names by an expansion) may "
+                "send a 'cd' to a variable's folder")
+    if os.path.expanduser("~") in moves and any("HOME" in form for form in spelled):
+        return "'cd' goes to a home folder the command may set"
+    return moves
+
+
+#: Commands that assign the variables their words name (a nameref with ``-n``).
+_ASSIGNERS: Final = frozenset({"declare", "typeset", "local", "export", "readonly", "read",
+                               "mapfile", "readarray"})
+
+
+_MARKED: Final = frozenset({"alias", "function", "trap", "fc", "set", "printf", *_ASSIGNERS})
+
+
+def marks(words: list[str], at: int) -> list[str]:
+    """What the command whose name is ``words[at]`` gives ``trusted`` besides its moves:
+    ``REPEAT`` for a loop's or a function's start, a trap whose code may move, the history's
+    ``fc`` or ``set -H``; ``DOUBT`` for a command named by an expansion, a nameref, a
+    variable named by an expansion. ValueError for an alias (it may name a move)."""
+    word = words[at]
+    following = words[at + 1:at + 3]
+    if word not in _MARKED and "$" not in word and "BASH_ALIASES" not in word and \
+            following[:1] not in (["("], ["()"]):
+        return []  # (most commands: none of these)
+    if word == "alias" or "BASH_ALIASES" in word:
+        raise ValueError("an alias may name a move ('alias c=cd'), which the gate does not "
+                         "read")
+    if word == "function" or following[:2] == ["(", ")"] or following[:1] == ["()"] or (
+            word == "trap" and any(_MAY_MOVE.search(w) for w in following)) or (
+            word == "fc" or (word == "set" and any(_SET_H.fullmatch(w) for w in following))):
+        return [REPEAT]
+    rest = list(_until_operator(words[at + 1:]))
+    if ("$" in word and not _ASSIGNMENT.match(word)) or (word in _ASSIGNERS and any(
+            _NAMEREF.fullmatch(w) or any(c in w.partition("=")[0] for c in "$`")
+            for w in rest)) or (word == "printf" and _PRINTF_V.search(" ".join(rest))):
+        return [DOUBT]
+    return []
+
+
+def _until_operator(words: list[str]) -> list[str]:
+    """``words`` up to the first of the shell's control operators."""
+    return list(words[:next((at for at, w in enumerate(words) if w in _CONTROLS), len(words))])
+
+
+_CONTROLS: Final = frozenset({";", "&&", "||", "|", "&", "|&", "(", ")", ";;"})
+_MAY_MOVE: Final = compile_on_use(r"cd|pushd|popd|-C|--ch|--dir|--git-dir|--work-tree|GIT_|"
+                                  r"CDPATH|-execdir|[$`]")
+_SET_H: Final = compile_on_use(r"[-+][A-Za-z]*H[A-Za-z]*")
+_NAMEREF: Final = compile_on_use(r"-[A-Za-z]*n[A-Za-z]*")
+_PRINTF_V: Final = compile_on_use(r"(?:^|\s)-v\s*\S*[$`]")
+_ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
