@@ -108,8 +108,15 @@ def test_s1_an_entrys_own_assignment_the_scan_misses(tmp_path: Path, case: str) 
 #: Each case: the entry, and the session's extra values. ``PERL5OPT=-Iinc`` puts ``inc``
 #: before perl's own module folders (perlrun: "Only the -[CDIMTUWdmtw] switches are allowed"),
 #: as ``PERL5LIB=inc`` does (guarded whole: ``startvars.WHOLE``).
-PERL_OPT = {"entry": ("PERL5OPT=-Iinc perl -e 'use strict; print 1'", {}),
-            "session": ("perl -e 'use strict; print 1'", {"PERL5OPT": "-Iinc"})}
+PERL_OPT = {"entry": ("PERL5OPT=-Iinc perl -e 'use strict; print 1'", {}, "inc/strict.pm"),
+            "session": ("perl -e 'use strict; print 1'", {"PERL5OPT": "-Iinc"},
+                        "inc/strict.pm"),
+            # `-Mlib=inc` (lib.pm puts inc first; it loads strict itself: List::Util then)
+            "entry-mlib": ("PERL5OPT=-Mlib=inc perl -e 'use List::Util; 1'", {},
+                           "inc/List/Util.pm"),
+            "session-mlib": ("perl -e 'use List::Util; 1'", {"PERL5OPT": "-Mlib=inc"},
+                             "inc/List/Util.pm"),
+            "argv-mlib": ("perl -Mlib=inc -e 'use List::Util; 1'", {}, "inc/List/Util.pm")}
 
 
 @pytest.mark.parametrize("case", list(PERL_OPT))
@@ -119,10 +126,16 @@ def test_u1_perl5opt_names_a_module_folder(tmp_path: Path, case: str) -> None:
     file name) and no rule reads PERL5OPT's ``-I``: plan ``Bash(<entry>)``, ``Bash(cp *)``,
     ``cp -r src/mk inc/strict.pm`` is allowed and perl runs it."""
     needs("bash", "perl")
-    entry, extra = PERL_OPT[case]
-    denied = _case(tmp_path, entry, "inc/strict.pm", 'system("touch zz"); 1;\n',
-                   {"inc/keep": ""}, extra)
+    entry, extra, target = PERL_OPT[case]
+    denied = _case(tmp_path, entry, target, 'system("touch zz"); 1;\n',
+                   {"inc/keep": "", "inc/List/keep": ""}, extra)
     assert denied is not None, "the hook allows a module of the folder PERL5OPT's -I names"
+
+
+_open("test_u1_perl5opt_names_a_module_folder",
+      "perl's -Mlib=inc (PERL5OPT's, the entry's or the session's, or perl's own argument) puts "
+      "inc first as -Iinc does: not read (entry, session closed by s50-gfix2 8d431b5)",
+      "entry-mlib", "session-mlib", "argv-mlib")
 
 
 
@@ -135,6 +148,9 @@ PYTHON = "/usr/bin/python3"
 #: ``PYTHONPYCACHEPREFIX``, ``-X pycache_prefix``) read relative to python's folder.
 PREFIXED = {"entry": (f"PYTHONPYCACHEPREFIX=pc {PYTHON} -c pass", {}),
             "entry-X": (f"{PYTHON} -X pycache_prefix=pc -c pass", {}),
+            "entry-X-attached": (f"{PYTHON} -Xpycache_prefix=pc -c pass", {}),
+            "entry-X-bundled": (f"{PYTHON} -BXpycache_prefix=pc -c pass", {}),
+            "entry-env-X": (f"env PYTHONPYCACHEPREFIX=pc {PYTHON} -c pass", {}),
             "session": (f"{PYTHON} -c pass", {"PYTHONPYCACHEPREFIX": "pc"})}
 
 
@@ -169,6 +185,11 @@ def test_u2_a_pycache_prefix_names_every_modules_bytecode(tmp_path: Path, case: 
     assert denied is not None, "the hook allows the bytecode below python's pycache prefix"
 
 
+_open("test_u2_a_pycache_prefix_names_every_modules_bytecode",
+      "python's -X bundled after other flags (-BXpycache_prefix=pc) is not read (the other "
+      "spellings closed by s50-gfix2 8d431b5)", "entry-X-bundled")
+
+
 
 
 # --- C1: what a runner collects by the entry's own options ------------------------------------
@@ -191,7 +212,10 @@ OPTED = {"unittest-p": (f"{PYTHON} -m unittest discover -p '*_spec.py'", "a_spec
                                     PY_PAYLOAD),
          "pytest-doctest-glob": (f"{VENV_PYTHON} -m pytest --doctest-glob='*.txt'", "notes.txt",
                                  ">>> import os; _ = os.system('touch zz')\n"),
-         "pytest-p-plugin": (f"{VENV_PYTHON} -m pytest -p plug", "plug.py", PY_PAYLOAD)}
+         "pytest-p-plugin": (f"{VENV_PYTHON} -m pytest -p plug", "plug.py", PY_PAYLOAD),
+         # (after s50-gfix2 2097207: -p, -o python_files= refuse the plan; -o addopts= does not)
+         "pytest-o-addopts-p": (f"{VENV_PYTHON} -m pytest -o 'addopts=-p plug'", "plug.py",
+                                PY_PAYLOAD)}
 
 
 @pytest.mark.parametrize("case", list(OPTED))
@@ -330,7 +354,15 @@ DENIED = {"make-destdir": (["make install DESTDIR=/tmp/stage"], "make install DE
           "prefix-destdir": (["DESTDIR=/tmp/stage make install"],
                              "DESTDIR=/tmp/stage make install"),
           "rm-test": (["python3 -m pytest", "rm *"], "rm tests/test_a.py"),
-          "format-test": (["python3 -m pytest", "ruff format *"], "ruff format tests/test_a.py")}
+          "format-test": (["python3 -m pytest", "ruff format *"], "ruff format tests/test_a.py"),
+          # pytest's plugins' options (pytest-xdist's -n, pytest-cov's --cov, pytest-timeout's
+          # --timeout) are not in pytest's own table: their operands are read as written
+          "xdist-n": (["python3 -m pytest -n 2 tests", "cp *"], "python3 -m pytest -n 2 tests"),
+          "cov": (["python3 -m pytest --cov tests", "cp *"], "python3 -m pytest --cov tests"),
+          "cov-report": (["python3 -m pytest --cov=src --cov-report=term tests", "cp *"],
+                         "python3 -m pytest --cov=src --cov-report=term tests"),
+          "timeout": (["python3 -m pytest --timeout 30 tests", "cp *"],
+                      "python3 -m pytest --timeout 30 tests")}
 
 
 @pytest.mark.parametrize("case", list(DENIED))
@@ -347,8 +379,10 @@ def test_k1_an_approved_call_is_denied(tmp_path: Path, case: str) -> None:
 
 
 _open("test_k1_an_approved_call_is_denied",
-      "cost: a test file removed or formatted by name under a pytest plan is denied "
-      "(make-destdir, prefix-destdir closed by s50-gfix2)", "rm-test", "format-test")
+      "cost: a test file removed or formatted by name under a pytest plan is denied; pytest's "
+      "plugins' options (-n 2, --cov, --timeout 30) deny their own entry's call "
+      "(make-destdir, prefix-destdir closed by s50-gfix2)", "rm-test", "format-test",
+      "xdist-n", "cov", "cov-report", "timeout")
 
 
 # --- P1: a pytest plugin an installed distribution's metadata names, on sys.path --------------
@@ -499,3 +533,208 @@ def test_u4_node_options_preloads_a_bare_module_name(tmp_path: Path, case: str) 
 _open("test_u4_node_options_preloads_a_bare_module_name",
       "a NODE_OPTIONS preload's bare module name apart from its option (--require pre, -r pre) "
       "is not read as node_modules/pre (the session's is held)", "entry-require", "entry-r")
+
+
+# --- B1: pytest's --basetemp given in a file the call names -----------------------------------
+
+
+#: Each case: the file a call copies in, and the pytest call reading ``--basetemp=.claude``
+#: from it: an argument file (``@args.txt``, argparse's ``fromfile_prefix_chars``) or an ini
+#: file's ``addopts`` (``-c x.ini``). pytest removes its basetemp folder whole at start: the
+#: gate's own ``.claude`` (its settings: the hook).
+BASETEMP = {"argsfile": ("--basetemp=.claude\n", "args.txt", "@args.txt"),
+            "inifile-c": ("[pytest]\naddopts = --basetemp=.claude\n", "x.ini", "-c x.ini")}
+
+
+@pytest.mark.parametrize("case", list(BASETEMP))
+def test_b1_a_basetemp_given_in_a_file_the_call_names(tmp_path: Path, case: str) -> None:
+    """``pytest --basetemp=.claude`` is refused (s50-gfix2 1395f9f); the same option read
+    from an argument file (``pytest @args.txt``) or an ini file's ``addopts`` (``pytest -c
+    x.ini``) is not: plan ``Bash(<python> -m pytest *)``, ``Bash(cp *)``, ``cp src/args
+    <file>`` and the pytest call are allowed, and pytest removes ``.claude`` (its
+    ``settings.json`` gone) under real bash."""
+    needs("bash", VENV_PYTHON)
+    text, name, option = BASETEMP[case]
+    calls = [f"cp src/args {name}", f"{VENV_PYTHON} -m pytest -q {option}"]
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, [f"Bash({VENV_PYTHON} -m pytest *)",
+                                                   "Bash(cp *)"])
+        (project / "test_a.py").write_text("def test_a(tmp_path):\n    pass\n")
+        (project / "src" / "args").write_text(text)
+        env = home_env(tmp_path / side / "home")
+        if side == "proof":
+            scratch = tmp_path / side / "scratch"
+            proved(project, tmp_path / side, calls, env)
+            assert not (scratch / ".claude" / "settings.json").exists(), "pytest removed nothing"
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found[0] is not None, "the hook allows a pytest run removing the gate's settings"
+
+
+_open("test_b1_a_basetemp_given_in_a_file_the_call_names",
+      "pytest's --basetemp read from an @argument file or a -c ini file's addopts is not read",
+      *BASETEMP)
+
+
+# --- U6: a module a site .pth file imports at every start, in a PYTHONPATH folder -------------
+
+
+#: Each case: the entry, and the session's extra values: a ``PYTHONPATH`` folder ``lib`` (the
+#: entry's, or the session's relative one) for a python whose site-packages hold setuptools'
+#: ``distutils-precedence.pth`` (``import _distutils_hack`` at every start, after
+#: ``PYTHONPATH`` is on ``sys.path``).
+PTH_IMPORTED = {"entry-system": (f"PYTHONPATH=lib {PYTHON} -c pass", {}),
+                "entry-venv": (f"PYTHONPATH=lib {VENV_PYTHON} -c pass", {}),
+                "session-venv": (f"{VENV_PYTHON} -c pass", {"PYTHONPATH": "lib"})}
+
+
+@pytest.mark.parametrize("case", list(PTH_IMPORTED))
+def test_u6_a_module_a_site_pth_imports_in_a_pythonpath_folder(tmp_path: Path,
+                                                               case: str) -> None:
+    """A ``PYTHONPATH`` folder's standard modules' names are guarded (review s46 L2:
+    ``sitecustomize``, ``usercustomize`` held); ``_distutils_hack``, which setuptools'
+    ``distutils-precedence.pth`` imports at every start, is no standard module: plan
+    ``Bash(<entry>)``, ``Bash(cp *)``, ``cp -r src/mk lib/_distutils_hack.py`` is allowed and
+    python runs it."""
+    entry, extra = PTH_IMPORTED[case]
+    python = PYTHON if "system" in case else VENV_PYTHON
+    needs("bash", python)
+    site = subprocess.run([python, "-I", "-c", "import sysconfig; print(sysconfig.get_path("
+                           "'purelib'))"], capture_output=True, text=True, check=True,
+                          timeout=60).stdout.strip()
+    pths = [Path(site), Path("/usr/lib/python3/dist-packages")] if "system" in case else \
+        [Path(site)]
+    if not any((p / "distutils-precedence.pth").exists() for p in pths):
+        pytest.skip(f"{python} has no distutils-precedence.pth")
+    denied = _case(tmp_path, entry, "lib/_distutils_hack.py", PY_PAYLOAD, {"lib/keep": ""},
+                   extra)
+    assert denied is not None, "the hook allows a module a site .pth imports at start"
+
+
+_open("test_u6_a_module_a_site_pth_imports_in_a_pythonpath_folder",
+      "a module a site .pth imports at every start (_distutils_hack) in a PYTHONPATH folder is "
+      "not guarded: only standard modules' names are", *PTH_IMPORTED)
+
+
+# --- U7: pytest's own start variables: PYTEST_PLUGINS, PYTEST_ADDOPTS -------------------------
+
+
+#: Each case: the entry, the file pytest imports, and the session's extra values. pytest
+#: imports each module ``PYTEST_PLUGINS`` names at its start, and reads ``PYTEST_ADDOPTS`` as
+#: its command line's first options (``-p plug``, ``--doctest-modules``): ``python -m``'s
+#: folder is on ``sys.path`` (``pytest -p plug`` is held).
+PYTEST_VARS = {"entry-plugins": (f"PYTEST_PLUGINS=plug {VENV_PYTHON} -m pytest", "plug.py", {}),
+               "entry-addopts-p": (f"PYTEST_ADDOPTS='-p plug' {VENV_PYTHON} -m pytest",
+                                   "plug.py", {}),
+               "entry-addopts-doctest": (f"PYTEST_ADDOPTS=--doctest-modules {VENV_PYTHON} -m "
+                                         "pytest", "helper.py", {}),
+               "session-plugins": (f"{VENV_PYTHON} -m pytest", "plug.py",
+                                   {"PYTEST_PLUGINS": "plug"}),
+               "session-addopts-p": (f"{VENV_PYTHON} -m pytest", "plug.py",
+                                     {"PYTEST_ADDOPTS": "-p plug"})}
+
+
+@pytest.mark.parametrize("case", list(PYTEST_VARS))
+def test_u7_pytests_own_start_variables_name_a_plugin(tmp_path: Path, case: str) -> None:
+    """``PYTEST_PLUGINS=plug`` and ``PYTEST_ADDOPTS='-p plug'`` (the entry's or the
+    session's) make pytest import ``plug.py`` from its folder at start, ``PYTEST_ADDOPTS
+    =--doctest-modules`` every module; no rule reads them (``plug``: a bare word): plan
+    ``Bash(<entry>)``, ``Bash(cp *)``, ``cp -r src/mk <file>`` is allowed and pytest imports
+    it."""
+    entry, target, extra = PYTEST_VARS[case]
+    needs("bash", VENV_PYTHON)
+    denied = _case(tmp_path, entry, target, PY_PAYLOAD, dict(OWN_TEST), extra)
+    assert denied is not None, "the hook allows a module pytest's start variables import"
+
+
+_open("test_u7_pytests_own_start_variables_name_a_plugin",
+      "pytest's PYTEST_PLUGINS and PYTEST_ADDOPTS (the entry's or the session's) are read by "
+      "no rule", *PYTEST_VARS)
+
+
+
+# --- K3 (cost): a runner's option naming no file of the project refuses the plan -------------
+
+
+#: Entries s50-gfix2 2097207 refuses (every call denied) whose option imports nothing the
+#: project holds: unittest's default pattern given explicitly, an installed plugin by name,
+#: ``--doctest-modules`` with an explicit folder.
+RUNNER_OPTIONS = {"unittest-p-default": "python3 -m unittest discover -p 'test*.py'",
+                  "pytest-p-installed": "python3 -m pytest -p xdist -n 2",
+                  "pytest-doctest-modules-src": "python3 -m pytest --doctest-modules src"}
+
+
+@pytest.mark.parametrize("case", list(RUNNER_OPTIONS))
+def test_k3_a_runners_option_refuses_the_plan(tmp_path: Path, case: str) -> None:
+    """The plan ``Bash(<entry>)`` approves the call; the hook denies it (the plan refused)."""
+    entry = RUNNER_OPTIONS[case]
+    project = hooked_project(tmp_path, [f"Bash({entry})"])
+    (project / "src").mkdir(exist_ok=True)
+    assert first_denied(project, [entry], home_env(tmp_path / "home")) is None, \
+        "the hook denies the entry's own call"
+
+
+_open("test_k3_a_runners_option_refuses_the_plan",
+      "cost (s50-gfix2 2097207): a runner option importing nothing of the project (unittest -p "
+      "'test*.py', pytest -p xdist, --doctest-modules src) refuses the plan", *RUNNER_OPTIONS)
+
+
+# --- K2 (cost): an entry naming a start variable it does not set refuses the plan -------------
+
+
+#: Entries that name a variable the gate knows without setting it (s50-gfix2 204e279: "a start
+#: variable the gate knows named where no assignment of it is read refuses the plan"):
+#: reading it, searching for its name, or removing it from a program's environment (which
+#: leaves the program less to read at its start, never more).
+NAMED_ONLY = {"printenv": "printenv PATH", "grep": "grep -rn PYTHONPATH src",
+              "rg": "rg NODE_OPTIONS", "env-grep": "env | grep PATH",
+              "unset": "unset PYTHONPATH && python3 -m pytest",
+              "env-u": "env -u NODE_OPTIONS node -e 0",
+              "docker-e": "docker run -e PYTHONPATH=/app img"}
+
+
+@pytest.mark.parametrize("case", list(NAMED_ONLY))
+def test_k2_an_entry_naming_a_variable_it_does_not_set(tmp_path: Path, case: str) -> None:
+    """The plan ``Bash(<entry>)`` approves the call; the hook denies it (the plan refused:
+    every call denied)."""
+    entry = NAMED_ONLY[case]
+    project = hooked_project(tmp_path, [f"Bash({entry})"])
+    assert first_denied(project, [entry], home_env(tmp_path / "home")) is None, \
+        "the hook denies the entry's own call"
+
+
+_open("test_k2_an_entry_naming_a_variable_it_does_not_set",
+      "cost (s50-gfix2 204e279): an entry naming a known start variable without setting it "
+      "(printenv PATH, grep PYTHONPATH, unset/env -u, docker -e) refuses the plan", *NAMED_ONLY)
+
+
+# --- F1: the files bun's own settings (bunfig.toml) preload ------------------------------------
+
+
+#: Each case: the entry, and the project's ``bunfig.toml`` (guarded: ``starttables``) naming a
+#: file bun loads before the entry's code at every start (``preload``) or before its tests
+#: (``[test] preload``).
+BUNFIG = {"preload": ("bun x.js", 'preload = ["./pre.js"]\n'),
+          "test-preload": ("bun test", '[test]\npreload = ["./pre.js"]\n')}
+
+
+@pytest.mark.parametrize("case", list(BUNFIG))
+def test_f1_the_file_bunfigs_preload_names(tmp_path: Path, case: str) -> None:
+    """``bunfig.toml`` is guarded, the file its ``preload`` names is not (npm's settings'
+    relative values and a makefile's includes are read, review s49): plan ``Bash(<entry>)``,
+    ``Bash(cp *)``, ``cp src/pre pre.js`` is allowed and bun runs it at its start."""
+    entry, bunfig = BUNFIG[case]
+    needs("bash")
+    if not (BUN / "bun").exists():
+        pytest.skip("bun 1.4.5 is not installed")
+    more: dict[str, str | bytes] = {
+        "x.js": "0\n", "bunfig.toml": bunfig, "src/pre": JS_PAYLOAD,
+        "a.test.js": "import {test} from 'bun:test'; test('a', () => {});\n"}
+    denied = _case(tmp_path, entry, "", more=more, extra={"PATH": f"{BUN}:{os.environ['PATH']}"},
+                   copies=["cp src/pre pre.js"])
+    assert denied is not None, "the hook allows the file bun's settings preload"
+
+
+_open("test_f1_the_file_bunfigs_preload_names",
+      "the files bunfig.toml's preload ([test] preload) names are not read", *BUNFIG)
