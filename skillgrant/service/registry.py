@@ -1,0 +1,173 @@
+"""The sessions' npm variables, registered when each session starts (issue 29, session 50).
+
+Claude Code fills a header's ``${NAME}`` only for names of upper-case letters, digits and
+``_``, and sends two headers whose names differ only by case as one line (measured on 2.1.332:
+tests/conformance/test_s49_serve_npm.py). So npm's lower-case ``npm_config_prefix``,
+``npm_config_globalconfig`` and ``npm_config_userconfig`` never reach the service in a
+header, and what the npmrc they name guards is not known there. The settings ``serve
+--print-config`` prints add a ``SessionStart`` *command* hook (``skillgrant session-start``):
+Claude Code runs it when a session starts or resumes, in the environment its tools run in,
+before the session's first tool call (measured: tests/conformance/test_s50_session_start.py),
+and it posts the session's npm variables, in both spellings, with the payload's
+``session_id`` to ``POST /v1/sessions``. A hook request is decided only when its payload's
+``session_id`` registered values equal to the service's own; otherwise the call is denied
+unless the gate denies it anyway (as for an unknown project folder).
+
+The model can reach the port from the Bash tool, but only after the registration (the
+runtime waits for the SessionStart hook before its first call). So:
+- the first registration of an id is kept, and the same values again are accepted (a
+  resumed session, a session cleared);
+- other values for a known id are refused, logged, and the session's calls are denied from
+  then on: a session resumed with other variables, or a program posting another session's id,
+  cannot be told from the session itself;
+- an id never registered is denied;
+- at most ``MAX_SESSIONS`` ids and ``MAX_KEPT_CHARS`` characters of values are kept, each
+  value at most ``MAX_VALUE_CHARS``; past them a new id is refused (and its calls denied),
+  and none is ever forgotten while the service runs: a forgotten id could be registered
+  again by anyone who knows it. A restarted service knows no session: a session resumed
+  registers again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..gate.environment import values
+from ..gate.homefiles import NPM_ENVIRONMENT
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+#: What a registration carries: npm's variables the gate reads, in both spellings.
+REGISTERED = NPM_ENVIRONMENT
+#: Ids kept at most (a registration per session; none is forgotten).
+MAX_SESSIONS = 65_536
+#: Characters of distinct values kept at most, and of one value (PATH_MAX).
+MAX_KEPT_CHARS = 16_000_000
+MAX_VALUE_CHARS = 4096
+MAX_ID_CHARS = 128
+#: A registration's outcomes: (HTTP status, code).
+REGISTERED_NEW = (200, "registered")
+SAME = (200, "same")
+CONFLICT = (409, "conflict")
+FULL = (503, "sessions-full")
+INVALID = (422, "invalid")
+#: A session whose values conflicted: never decided again.
+_CONFLICTED = ("<conflict>",)
+
+
+class Registry:
+    """Each session id's registered values (on the event loop only)."""
+
+    def __init__(self, log: Callable[..., None] | None = None) -> None:
+        self.log = log
+        self._sessions: dict[str, tuple[str | None, ...]] = {}
+        self._shared: dict[tuple[str | None, ...], tuple[str | None, ...]] = {}
+        self._chars = 0
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+    def register(self, session_id: object, given: object, source: object = None
+                 ) -> tuple[tuple[int, str], str]:
+        """Register ``given`` (each name of ``REGISTERED`` to its value or None) for
+        ``session_id``: the outcome, and what it means."""
+        outcome, message = self._registered(session_id, given)
+        if self.log is not None:
+            shown = session_id[:MAX_ID_CHARS] if isinstance(session_id, str) else None
+            self.log("session", session_id=shown, outcome=outcome[1],
+                     source=str(source)[:32] if source is not None else None)
+        return outcome, message
+
+    def _registered(self, session_id: object, given: object) -> tuple[tuple[int, str], str]:
+        found = _read(session_id, given)
+        if isinstance(found, str):
+            return INVALID, found
+        assert isinstance(session_id, str)
+        kept = self._sessions.get(session_id)
+        if kept is not None:
+            if kept == found:
+                return SAME, "the session registered these values before"
+            self._sessions[session_id] = _CONFLICTED
+            return CONFLICT, ("the session registered other values before: its calls are "
+                              "denied from now on (start a new session)")
+        shared = self._shared.get(found)
+        size = sum(len(v) for v in found if v is not None)
+        if len(self._sessions) >= MAX_SESSIONS or (
+                shared is None and self._chars + size > MAX_KEPT_CHARS):
+            return FULL, (f"the service keeps {len(self._sessions)} sessions, its most: "
+                          "restart it, then resume the session (claude --resume)")
+        if shared is None:
+            shared = self._shared[found] = found
+            self._chars += size
+        self._sessions[session_id] = shared
+        return REGISTERED_NEW, "registered"
+
+    def problem(self, session_id: object) -> str | None:
+        """Why a call of the session ``session_id`` (a payload's) cannot be decided with the
+        service's environment, or None."""
+        kept = self._sessions.get(session_id) if isinstance(session_id, str) else None
+        own = values(REGISTERED)
+        if kept is own or kept == own:
+            return None
+        if kept is None:
+            return ("the session registered no environment with the service (its npm "
+                    "variables, which Claude Code sends no header for), so what the call must "
+                    "not write is not known here: add the SessionStart hook `skillgrant serve "
+                    "--print-config` prints, then resume the session (claude --resume) or "
+                    "start a new one")
+        if kept is _CONFLICTED:
+            return ("the session registered two different environments (a session resumed "
+                    "with other npm variables, or another program posting its id), so what "
+                    "the call must not write is not known here: start a new session")
+        differing = [name for name, mine, theirs in zip(REGISTERED, own, kept, strict=True)
+                     if (mine or None) != theirs]
+        if not differing:  # (the service's own empty values)
+            return None
+        return (f"the session's {', '.join(differing)} "
+                f"{'differs' if len(differing) == 1 else 'differ'} from the service's, so "
+                "what the call must not write is not known here: start `skillgrant serve` "
+                "from the session's environment, or use the `skillgrant hook` command")
+
+
+def _read(session_id: object, given: object) -> tuple[str | None, ...] | str:
+    """``given``'s values in ``REGISTERED``'s order (an empty value as None: npm reads it as
+    unset), or why the registration is refused."""
+    if not isinstance(session_id, str) or not 0 < len(session_id) <= MAX_ID_CHARS \
+            or not session_id.isprintable():
+        return f"session_id must be a printable string of 1 to {MAX_ID_CHARS} characters"
+    if not isinstance(given, Mapping) or set(given) != set(REGISTERED):
+        return f"environment must name exactly {', '.join(REGISTERED)} (null when unset)"
+    found: list[str | None] = []
+    for name in REGISTERED:
+        value: Any = given[name]
+        if value is not None and (not isinstance(value, str) or len(value) > MAX_VALUE_CHARS):
+            return f"{name} must be null or a string of at most {MAX_VALUE_CHARS} characters"
+        found.append(value or None)
+    return tuple(found)
+
+
+def add_route(api: FastAPI, registry: Registry) -> None:
+    """``POST /v1/sessions``: a session's registration (``skillgrant session-start``)."""
+    from fastapi.responses import JSONResponse
+
+    from . import models as m
+
+    async def sessions(body: m.SessionRequest) -> m.SessionResponse:
+        """Register a session's npm variables (the SessionStart hook `serve --print-config`
+        prints): the first registration of an id is kept; other values later deny its
+        calls."""
+        (status, code), message = registry.register(body.session_id, body.environment,
+                                                    body.source)
+        if status != 200:
+            return JSONResponse(  # type: ignore[return-value]
+                {"error": {"code": code, "message": message}}, status_code=status)
+        return m.SessionResponse(session_id=body.session_id, outcome=code)  # type: ignore[arg-type]
+
+    # (this module's annotations are text: FastAPI is given the classes)
+    sessions.__annotations__ = {"body": m.SessionRequest, "return": m.SessionResponse}
+    api.add_api_route("/v1/sessions", sessions, methods=["POST"], responses={
+        409: {"model": m.ErrorResponse, "description": "The id registered other values."},
+        422: {"model": m.ErrorResponse, "description": "An invalid registration."},
+        503: {"model": m.ErrorResponse, "description": "The service keeps no more sessions."}})
