@@ -63,16 +63,18 @@ class Served:
 
     def request(self, method: str, path: str, body: bytes | object | None = None,
                 headers: Mapping[str, str] | None = None, timeout: float = 30,
-                session: bool = True) -> Reply:
+                session: bool = True, register: bool = True) -> Reply:
         """``method`` on ``path``. A hook request with ``session`` (the default), as Claude Code
         sends an http hook's request from a session in the service's environment: the headers
         ``--print-config`` prints, filled, and a payload object's ``transcript_path`` in the
-        project folder of its ``cwd`` (review M-1)."""
+        project folder of its ``cwd`` (review M-1), its ``session_id`` registered first
+        with the service's npm variables, as the SessionStart hook does (unless not
+        ``register``)."""
         data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
         sent = {"Content-Type": "application/json"} if data is not None else {}
         if session and "/hook" in path.lower() and data is not None:
             sid = _session_id(data)
-            if sid is not None and sid not in self.registered:  # as its SessionStart hook
+            if register and sid is not None and sid not in self.registered:  # SessionStart
                 self.register(sid, headers=headers)
             folder = _cwd(data)
             data = with_transcript(data, transcript(self.env, folder))
