@@ -104,11 +104,14 @@ class Registry:
         self._sessions[session_id] = shared
         return REGISTERED_NEW, "registered"
 
-    def problem(self, session_id: object) -> str | None:
+    def problem(self, session_id: object, own: tuple[str | None, ...] | None = None
+                ) -> str | None:
         """Why a call of the session ``session_id`` (a payload's) cannot be decided with the
-        service's environment, or None."""
+        service's environment (its values of ``REGISTERED``, ``own``: read when None), or
+        None."""
         kept = self._sessions.get(session_id) if isinstance(session_id, str) else None
-        own = values(REGISTERED)
+        if own is None:
+            own = values(REGISTERED)
         if kept is own or kept == own:
             return None
         if kept is None:

@@ -26,6 +26,7 @@ MAX_TRANSCRIPTS = 64
 #: The names Claude Code never fills in a header: their headers carry the upper-case
 #: spelling's value (one line for both), and the registration carries theirs (registry.py).
 _LOWER = tuple(name for name in REGISTERED if name.islower())
+_NPM_AT = tuple(COMPARED.index(name) for name in REGISTERED)
 
 
 class Session:
@@ -33,10 +34,12 @@ class Session:
     its calls (``session_problem``; None when it can), and the folder it started in (its
     ``PWD`` unwrapped, or empty)."""
 
-    def __init__(self, headers: dict[str, str], problem: str | None, folder: str) -> None:
+    def __init__(self, headers: dict[str, str], problem: str | None, folder: str,
+                 npm: tuple[str | None, ...] = ()) -> None:
         self.headers = headers
         self.problem = problem
         self.folder = folder
+        self.npm = npm  # the service's own npm variables then (``Registry.problem``)
         self._projects: dict[str, tuple[str | None, str | None]] = {}
 
     def project(self, transcript: object) -> tuple[str | None, str | None]:
@@ -91,7 +94,7 @@ class Sessions:
         headers = {name: value.decode("latin-1")
                    for (name, _), value in zip(_SESSION, raw, strict=True) if value is not None}
         made = Session(headers, session_problem(headers, _compared(headers, own)),
-                       sent(headers)[PROJECT] or "")
+                       sent(headers)[PROJECT] or "", tuple(own[i] for i in _NPM_AT))
         if len(self._kept) >= MAX_SESSIONS:
             self._kept.clear()
         self._kept[raw] = (own, made)
@@ -132,5 +135,6 @@ def in_session(options: Options, body: bytes, session: Session, registry: Regist
     if project is not None:
         options.values[PROJECT_OPTION] = project
     # the session's npm variables, registered when it started (registry.py)
-    unregistered = registry.problem(read.get("session_id", read.get("sessionId")))
+    unregistered = registry.problem(read.get("session_id", read.get("sessionId")),
+                                    session.npm or None)
     return raw, payload, unregistered or unknown
