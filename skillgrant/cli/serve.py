@@ -112,7 +112,7 @@ def register_serve_command(app: typer.Typer) -> None:
 
 
 def session_start(
-    url: Annotated[str, typer.Argument(help="The service's /v1/sessions URL.")],
+    url: Annotated[str, typer.Argument(metavar="URL", help="The service's /v1/sessions URL.")],
     token_env: Annotated[str | None, typer.Option(
         "--token-env", metavar="VAR", help="The environment variable holding the service's "
         "bearer token.")] = None,

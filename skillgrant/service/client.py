@@ -4,8 +4,10 @@ serve`` (registry.py). It reads the hook's payload on standard input and posts t
 inherits them: the environment the session's tools run in) to the service's
 ``/v1/sessions``. Standard library only (no FastAPI): it runs where Claude Code runs.
 
-Exit 0 when the service registered the values (or had the same); 1 otherwise, saying why on
-standard error. A session that did not register has its calls denied by the service.
+Exit 0 when the service registered the values (or had the same); 2 otherwise, saying why on
+standard error (every error of the command line exits 2: docs/cli.md; Claude Code shows a
+SessionStart hook's failure and starts the session anyway). A session that did not register
+has its calls denied by the service.
 """
 
 from __future__ import annotations
@@ -65,4 +67,4 @@ def _message(error: urllib.error.HTTPError) -> str:
 def _fail(why: str) -> int:
     print(f"skillgrant session-start: {why}; the service denies this session's calls",
           file=sys.stderr)
-    return 1
+    return 2

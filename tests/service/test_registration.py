@@ -196,13 +196,13 @@ def test_the_session_start_command_registers_the_environment_it_runs_in(
     assert lower.returncode == 0, lower.stderr
     assert "npm_config_userconfig differs from the service's" in _decision(served, "c2")
     changed = _session_start(served, "c1", npm_config_prefix="/tmp/elsewhere")
-    assert changed.returncode == 1
+    assert changed.returncode == 2
     assert "refused the registration (409)" in changed.stderr
     assert "two different environments" in _decision(served, "c1")
     nothing = subprocess.run([sys.executable, "-m", "skillgrant", "session-start",
                               f"{served.url}/v1/sessions"], input="{}", capture_output=True,
                              text=True, timeout=60)
-    assert nothing.returncode == 1 and "no session_id" in nothing.stderr
+    assert nothing.returncode == 2 and "no session_id" in nothing.stderr
 
 
 def test_print_config_prints_the_session_start_hook(tmp_path: Path) -> None:
