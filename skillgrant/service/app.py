@@ -143,7 +143,8 @@ class Service:
             options, served = found
             records: list[bytes] = []
             sink = records.append if audit is not None else None
-            raw, payload, unknown = in_session(options, body, session, self.registry)
+            raw, payload, unknown = in_session(options, body, session, self.registry,
+                                                served.loaded.plan.shell_tools)
             answer = self._inline(options, raw, served.loaded, sink, payload)
             if answer is None:  # (no coroutine of its own for a decision in line: issue 29)
                 return _Handover(dialect, audit, options, raw, served.loaded, records, payload,

@@ -104,6 +104,10 @@ class Registry:
         self._sessions[session_id] = shared
         return REGISTERED_NEW, "registered"
 
+    def knows(self, session_id: object) -> bool:
+        """Whether ``session_id`` registered (its values kept, or in conflict)."""
+        return isinstance(session_id, str) and session_id in self._sessions
+
     def problem(self, session_id: object, own: tuple[str | None, ...] | None = None
                 ) -> str | None:
         """Why a call of the session ``session_id`` (a payload's) cannot be decided with the
@@ -116,10 +120,10 @@ class Registry:
             return None
         if kept is None:
             return ("the session registered no environment with the service (its npm "
-                    "variables, which Claude Code sends no header for), so what the call must "
-                    "not write is not known here: add the SessionStart hook `skillgrant serve "
-                    "--print-config` prints, then resume the session (claude --resume) or "
-                    "start a new one")
+                    "variables, which Claude Code sends no header for), so what a call that "
+                    "may write must not write is not known here (its reads are decided as "
+                    "before): add the SessionStart hook `skillgrant serve --print-config` "
+                    "prints, then resume the session (claude --resume) or start a new one")
         if kept is _CONFLICTED:
             return ("the session registered two different environments (a session resumed "
                     "with other npm variables, or another program posting its id), so what "

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Mapping
 
 from ..gate.environment import COMPARED, NAMES, PROJECT, project_of, sent, session_problem, values
 from ..gate.hook import UNREAD, Options
 from ..gate.options import PROJECT_OPTION
+from ..gate.tools import ShellTool, translate
 from ..limits import MAX_HOOK_PAYLOAD_BYTES
 from .registry import REGISTERED, Registry
 
@@ -27,6 +29,8 @@ MAX_TRANSCRIPTS = 64
 #: spelling's value (one line for both), and the registration carries theirs (registry.py).
 _LOWER = tuple(name for name in REGISTERED if name.islower())
 _NPM_AT = tuple(COMPARED.index(name) for name in REGISTERED)
+#: The tools' domains (gate/tools.py) whose calls write nothing.
+_READING = frozenset(("read", "search", "web"))
 
 
 class Session:
@@ -117,13 +121,23 @@ def _compared(headers: dict[str, str], own: tuple[str | None, ...]) -> dict[str,
     return compared
 
 
-def in_session(options: Options, body: bytes, session: Session, registry: Registry
-               ) -> tuple[bytes | None, object, str | None]:
+def _reads_only(read: dict[str, object], shell_tools: Mapping[str, ShellTool]) -> bool:
+    """Whether the payload's tool reads and writes nothing (gate/tools.py: a read, a search,
+    a fetch): the gate checks what a call must not write for writing tools only
+    (``judge.path_part``), so its decision does not rest on the npm variables."""
+    name = read.get("tool_name", read.get("toolName"))
+    spec = translate(name, shell_tools) if isinstance(name, str) else None
+    return spec is not None and spec.domain in _READING
+
+
+def in_session(options: Options, body: bytes, session: Session, registry: Registry,
+               shell_tools: Mapping[str, ShellTool]) -> tuple[bytes | None, object, str | None]:
     """The payload's bytes (None: over the limit) and the payload read (``UNREAD`` when it
     cannot be), with the session's project folder set in ``options``, and why that folder is
     not known (or None), or why the session's registered npm variables are not the service's
-    (``Registry.problem``): the call is then denied, unless it is denied without it, as the
-    project only adds what a call must not write (reviews M-1, M-17). The payload is read once,
+    (``Registry.problem``; a session that never registered has its reads decided as before):
+    the call is then denied, unless it is denied without it, as the project only adds what a
+    call must not write (reviews M-1, M-17). The payload is read once,
     as ``decide`` reads it; one it cannot read it reads again, to say why."""
     raw = body if len(body) <= MAX_HOOK_PAYLOAD_BYTES else None
     payload: object = UNREAD
@@ -135,6 +149,8 @@ def in_session(options: Options, body: bytes, session: Session, registry: Regist
     if project is not None:
         options.values[PROJECT_OPTION] = project
     # the session's npm variables, registered when it started (registry.py)
-    unregistered = registry.problem(read.get("session_id", read.get("sessionId")),
-                                    session.npm or None)
+    sid = read.get("session_id", read.get("sessionId"))
+    unregistered = registry.problem(sid, session.npm or None)
+    if unregistered is not None and not registry.knows(sid) and _reads_only(read, shell_tools):
+        unregistered = None  # (a session never registered: its reads are decided as before)
     return raw, payload, unregistered or unknown

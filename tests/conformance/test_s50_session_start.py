@@ -152,13 +152,16 @@ def test_a_session_is_decided_with_its_registration_and_denied_once_it_changes(
     """Through the service: a session started with the printed hooks registers and its call
     inside the plan runs; resumed in the same environment it registers the same values
     (``same``) and runs; resumed with another ``npm_config_userconfig`` it is refused
-    (``conflict``) and its calls are denied, as they are for a session without the
-    SessionStart hook."""
+    (``conflict``) and its calls are denied; a session without the SessionStart hook has its
+    writing calls denied and its reads decided as before."""
     work = Path(tempfile.mkdtemp(prefix="sg-s50-", dir="/var/tmp"))
     hook = ServiceHook()
     try:
         plan = work / "plan.yaml"
-        plan.write_text("allowed-tools:\n  - Bash(touch *)\n")
+        plan.write_text("allowed-tools:\n  - Bash(touch *)\n"
+                        f"  - Read(//{str(work).lstrip('/')}/**)\n")
+        (work / "outside").mkdir()
+        (work / "outside" / "notes.txt").write_text("notes\n")
         entry = hook(work, plan)
         assert hook.served is not None and hook.session_start is not None
         settings = {"hooks": {"SessionStart": [{"hooks": [hook.session_start]}],
@@ -179,13 +182,17 @@ def test_a_session_is_decided_with_its_registration_and_denied_once_it_changes(
         assert outcomes[2] is not None and denied_by_gate(outcomes[2]), outcomes
         assert "registered two different environments" in outcomes[2][1]
         assert (work / "project" / "in1").exists() and not (work / "project" / "in2").exists()
-        # a session without the SessionStart hook: never registered, denied
+        # a session without the SessionStart hook (or whose service restarted): never
+        # registered, its calls that may write denied, its reads decided as before
         bare = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [entry]}]}}
-        url, script = judge.standin.session([_touch(9)])
+        url, script = judge.standin.session([
+            _touch(9), ("Read", {"file_path": str(work / "outside" / "notes.txt")})])
         run_session(judge.binary, url, work, None, extra_args=WIDE, settings=bare)
         unregistered = script.results.get(script.call_id(0))
         assert unregistered is not None and denied_by_gate(unregistered), unregistered
         assert "registered no environment" in unregistered[1]
+        read = script.results.get(script.call_id(1))
+        assert read is not None and not read[0] and "notes" in read[1], read
     finally:
         events = hook.stop() if hook.served is not None else []
         shutil.rmtree(work, ignore_errors=True)

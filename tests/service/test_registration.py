@@ -118,7 +118,8 @@ TOKEN = "s50-token-0123456789"
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     plan = tmp_path_factory.mktemp("s50") / "plan.json"
-    plan.write_text(json.dumps({"allowed-tools": ["Bash(touch *)"]}))
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(touch *)", "Read(//srv/**)",
+                                                  "Edit(//srv/**)"]}))
     env = {name: "" for name in REGISTERED} | {TOKEN_ENV: TOKEN}
     with start([f"p={plan}"], "--token-env", TOKEN_ENV, env=env) as service:
         yield service
@@ -127,13 +128,15 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
-def _payload(session_id: str) -> dict[str, Any]:
+def _payload(session_id: str, tool: str = "Bash", **given: str) -> dict[str, Any]:
     return {"session_id": session_id, "cwd": "/srv/project", "hook_event_name": "PreToolUse",
-            "tool_name": "Bash", "tool_input": {"command": "touch x"}}
+            "tool_name": tool, "tool_input": given or {"command": "touch x"}}
 
 
-def _decision(served: Served, session_id: str, register: bool = False) -> str:
-    reply = served.post("/v1/hook/p", _payload(session_id), headers=AUTH, register=register)
+def _decision(served: Served, session_id: str, register: bool = False, tool: str = "Bash",
+              **given: str) -> str:
+    reply = served.post("/v1/hook/p", _payload(session_id, tool, **given), headers=AUTH,
+                        register=register)
     assert reply.status == 200
     return json.loads(reply.body)["hookSpecificOutput"]["permissionDecisionReason"] \
         if reply.body else "allowed"
@@ -222,3 +225,39 @@ def test_print_config_prints_the_session_start_hook(tmp_path: Path) -> None:
         f"session-start http://127.0.0.1:9123/v1/sessions --token-env {TOKEN_ENV}")
     assert hook["command"].startswith(f"{os.path.abspath(sys.executable)} -I -c ")
     assert "SessionStart hook registers" in done.stderr
+
+
+@pytest.mark.parametrize(("tool", "given"), [
+    ("Read", {"file_path": "/srv/project/notes.txt"}),
+    ("Glob", {"pattern": "*.md", "path": "/srv/project"}),
+    ("Grep", {"pattern": "x", "path": "/srv/project"}),
+    ("view", {"path": "/srv/project/notes.txt"}),  # (Copilot CLI's name)
+])
+def test_a_session_that_never_registered_has_its_reads_decided_as_before(
+        served: Served, tool: str, given: dict[str, str]) -> None:
+    """The lead's narrowing (a service restarted, a session started before it): the npm
+    variables guard only what a call writes (``judge.path_part`` checks the guarded set for
+    writing tools alone), so a read is decided without them; every call that may write is
+    denied, naming the registration."""
+    assert _decision(served, f"r-{tool}", tool=tool, **given) == "allowed"
+    outside = _decision(served, f"r-{tool}", tool=tool, **{k: v.replace("/srv", "/etc")
+                                                          for k, v in given.items()})
+    assert "registered no environment" not in outside and outside != "allowed"
+
+
+@pytest.mark.parametrize(("tool", "given"), [
+    ("Write", {"file_path": "/srv/project/npmrc", "content": "x"}),
+    ("Edit", {"file_path": "/srv/project/npmrc", "old_string": "a", "new_string": "b"}),
+    ("Bash", {"command": "touch x"}),
+    ("NotebookEdit", {"notebook_path": "/srv/project/n.ipynb", "new_source": "x"}),
+])
+def test_a_session_that_never_registered_has_every_call_that_may_write_denied(
+        served: Served, tool: str, given: dict[str, str]) -> None:
+    assert "registered no environment" in _decision(served, f"w-{tool}", tool=tool, **given)
+
+
+def test_a_conflicting_session_has_its_reads_denied_too(served: Served) -> None:
+    assert _register(served, "rc", UNSET).status == 200
+    assert _register(served, "rc", _with(npm_config_prefix="/p")).status == 409
+    read = _decision(served, "rc", tool="Read", file_path="/srv/project/notes.txt")
+    assert "two different environments" in read
