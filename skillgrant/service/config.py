@@ -67,9 +67,9 @@ def snippet(host: str, port: int, plans: list[str], token_env: str | None,
              "that PWD. A managed httpHookAllowedEnvVars must list them all. Claude Code fills "
              "no lower-case name in a header, so the SessionStart hook registers the "
              "session's npm variables with the service when the session starts or resumes; "
-             "the calls of a session that did not register (one started before the service, "
-             "or with settings printed by an earlier version) are denied: resume it "
-             "(claude --resume).")
+             "a session that did not register (one started before the service, or with "
+             "settings printed by an earlier version) has its calls that may write denied: "
+             "resume it (claude --resume).")
     if len(plans) > 1:
         others = ", ".join(plans[1:])
         note += f"\nFor another served plan ({others}), put its name at the end of the url."

@@ -11,7 +11,9 @@ before the session's first tool call (measured: tests/conformance/test_s50_sessi
 and it posts the session's npm variables, in both spellings, with the payload's
 ``session_id`` to ``POST /v1/sessions``. A hook request is decided only when its payload's
 ``session_id`` registered values equal to the service's own; otherwise the call is denied
-unless the gate denies it anyway (as for an unknown project folder).
+unless the gate denies it anyway (as for an unknown project folder), but for a read, a search
+or a fetch of a session that never registered, decided as before (sessions.py: the npm
+variables only add what a call must not write).
 
 The model can reach the port from the Bash tool, but only after the registration (the
 runtime waits for the SessionStart hook before its first call). So:
@@ -20,7 +22,7 @@ runtime waits for the SessionStart hook before its first call). So:
 - other values for a known id are refused, logged, and the session's calls are denied from
   then on: a session resumed with other variables, or a program posting another session's id,
   cannot be told from the session itself;
-- an id never registered is denied;
+- an id never registered has its calls that may write denied;
 - at most ``MAX_SESSIONS`` ids and ``MAX_KEPT_CHARS`` characters of values are kept, each
   value at most ``MAX_VALUE_CHARS``; past them a new id is refused (and its calls denied),
   and none is ever forgotten while the service runs: a forgotten id could be registered
