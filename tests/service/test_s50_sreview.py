@@ -1,0 +1,106 @@
+"""Session-50 review of s50-servenpm's session registration (service/registry.py,
+``POST /v1/sessions``, ``skillgrant session-start``). A test that fails here is a hole left
+open (report: /work/wt/reports/s50-sreview-report.md): strict xfails through ``OPEN``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from review_table import LeftOpen
+from serving import Served, start
+
+from skillgrant.gate.homefiles import npm_global
+from skillgrant.service.registry import REGISTERED
+
+#: A real service (seconds each): CI's slow step runs them.
+pytestmark = [pytest.mark.slow]
+
+OPEN = LeftOpen()
+_open = OPEN.add
+
+TOKEN_ENV = "SG_S50R_TOKEN"
+TOKEN = "s50r-token-0123456789"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+UNSET = dict.fromkeys(REGISTERED)
+NPMRC = "/srv/project/npmrc"
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    plan = tmp_path_factory.mktemp("s50r") / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(touch *)", "Read(//srv/**)",
+                                                  "Edit(//srv/**)"]}))
+    env = {name: "" for name in REGISTERED} | {TOKEN_ENV: TOKEN}
+    with start([f"p={plan}"], "--token-env", TOKEN_ENV, env=env) as service:
+        yield service
+
+
+def _decision(served: Served, session_id: str, tool: str, **given: str) -> str:
+    payload = {"session_id": session_id, "cwd": "/srv/project",
+               "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": given}
+    reply = served.post("/v1/hook/p", payload, headers=AUTH, register=False)
+    assert reply.status == 200
+    return json.loads(reply.body)["hookSpecificOutput"]["permissionDecisionReason"] \
+        if reply.body else "allowed"
+
+
+def _write(served: Served, session_id: str, path: str = NPMRC) -> str:
+    return _decision(served, session_id, "Write", file_path=path, content="registry=x")
+
+
+def _session_start(served: Served, session_id: str, **env: str) -> subprocess.CompletedProcess[
+        str]:
+    """The printed SessionStart hook's command, in a session environment ``env``."""
+    return subprocess.run(
+        [sys.executable, "-I", "-c", "from skillgrant.cli.entry import main; main()",
+         "session-start", f"{served.url}/v1/sessions", "--token-env", TOKEN_ENV],
+        input=json.dumps({"session_id": session_id, "hook_event_name": "SessionStart",
+                          "source": "startup"}), capture_output=True, text=True, timeout=60,
+        env={**{k: v for k, v in os.environ.items() if k.lower() not in
+                {n.lower() for n in REGISTERED}}, TOKEN_ENV: TOKEN, **env})
+
+
+def _register(served: Served, session_id: str, given: Any) -> Any:
+    body = {"session_id": session_id, "source": "startup", "environment": given}
+    return served.request("POST", "/v1/sessions", body, headers=AUTH)
+
+
+# --- F1: npm reads npm_config_* in any case; the registration carries two spellings ----------
+
+_open("test_a_mixed_case_npm_variable_reaches_the_decision",
+      "registry.REGISTERED (= homefiles.NPM_ENVIRONMENT) names only the lower- and upper-case "
+      "spellings; npm (11.19.1, measured) and the gate's npm_global read npm_config_* in any "
+      "case, so a session with Npm_Config_Userconfig registers 'unset', equal to the "
+      "service's, and its writes of the npmrc npm reads are decided without it (allowed)",
+      "Npm_Config_Userconfig", "nPm_CoNfIg_PrEfIx", "Npm_config_globalconfig")
+
+
+@pytest.mark.parametrize(("name", "target"), [
+    ("Npm_Config_Userconfig", NPMRC),
+    ("nPm_CoNfIg_PrEfIx", "/srv/project/prefix/etc/npmrc"),
+    ("Npm_config_globalconfig", NPMRC),
+], ids=["Npm_Config_Userconfig", "nPm_CoNfIg_PrEfIx", "Npm_config_globalconfig"])
+def test_a_mixed_case_npm_variable_reaches_the_decision(
+        served: Served, name: str, target: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session whose environment names npm's user/global config or prefix in a case other
+    than the two registered ones: `skillgrant hook` (the command) guards the file npm reads
+    (npm_global lowers every name), the service must deny a write of it too."""
+    value = target if not name.lower().endswith("prefix") else "/srv/project/prefix"
+    for n in list(os.environ):
+        if n.lower().startswith("npm_config_"):
+            monkeypatch.delenv(n)
+    monkeypatch.setenv(name, value)
+    assert (target, False) in npm_global(str(Path.home())) or \
+        ("/srv/project/prefix/etc", True) in npm_global(str(Path.home()))  # the gate reads it
+    session = f"mixed-{name}"
+    done = _session_start(served, session, **{name: value})
+    assert done.returncode == 0, done.stderr
+    assert _decision(served, session, "Read", file_path="/srv/project/notes") == "allowed"
+    assert _write(served, session, target) != "allowed"
