@@ -104,3 +104,29 @@ def test_a_mixed_case_npm_variable_reaches_the_decision(
     assert done.returncode == 0, done.stderr
     assert _decision(served, session, "Read", file_path="/srv/project/notes") == "allowed"
     assert _write(served, session, target) != "allowed"
+
+
+# --- F2: anyone who reaches the port registers an id that has not registered yet ------------
+
+_open("test_a_session_is_registered_only_by_its_own_session_start",
+      "POST /v1/sessions takes any id from any client holding the token (the Bash tool of "
+      "every session has it in its environment or reaches it): a session that never "
+      "registered (service down at its start, or restarted since) is registered by another "
+      "session's program with the service's values, and its writes are then decided without "
+      "its own npm variables (s50-servenpm's OPEN; nothing binds a registration to the "
+      "session's process)")
+
+
+def test_a_session_is_registered_only_by_its_own_session_start(served: Served) -> None:
+    """Session ``victim`` runs with npm_config_userconfig=NPMRC (its SessionStart hook failed:
+    the service was down, or restarted since); session ``other`` (registered, its model runs
+    curl from the Bash tool, having read the victim's id from ~/.claude/projects) posts the
+    victim's id with the service's values."""
+    assert "registered no environment" in _write(served, "victim")
+    assert _session_start(served, "other").returncode == 0
+    # what `curl -d ... $URL/v1/sessions` from the other session's Bash tool sends
+    posted = _register(served, "victim", UNSET)
+    assert posted.status == 200
+    # the victim's real registration, when it is resumed, now conflicts (a denial) ...
+    # ... but until then its write of the npmrc its npm reads is decided without it:
+    assert _write(served, "victim") != "allowed"
