@@ -54,3 +54,36 @@ def test_a_continued_or_forked_session_starts_with_its_own_id_first(
         assert all(r["began"] >= records[0]["ended"] for r in calls)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def test_a_subagents_calls_carry_the_registered_session_id(judge: Judge) -> None:
+    """An ``Agent`` (subagent) call's tools: their PreToolUse payloads must name the session id
+    the SessionStart hook registered (else a subagent's writing calls are denied through the
+    service), and no SessionStart of its own may register another id."""
+    from cc_standin import marker
+    work = Path(tempfile.mkdtemp(prefix="sg-s50r-", dir="/var/tmp"))
+    try:
+        (work / "record.py").write_text(_RECORD)
+        log = work / "hooks.jsonl"
+
+        def command(event: str) -> dict[str, Any]:
+            return {"type": "command",
+                    "command": f"{sys.executable} {work / 'record.py'} {event} {log}"}
+
+        settings = {"hooks": {"SessionStart": [{"hooks": [command("SessionStart")]}],
+                              "PreToolUse": [{"matcher": "*",
+                                              "hooks": [command("PreToolUse")]}]}}
+        agent = ("Agent", {"description": "probe", "prompt": f"run {marker('sub')}",
+                           "subagent_type": "general-purpose"})
+        url, _ = judge.standin.session([agent], subagents={"sub": [_bash(work, 1)]})
+        done, report = run_session(judge.binary, url, work, None,
+                                   extra_args=[*WIDE, "--allowedTools", "Agent"],
+                                   settings=settings)
+        assert done.returncode == 0, done.stderr[-400:]
+        records = _records(log)
+        seen = [(r["hook"], r["payload"].get("session_id"), r["payload"].get("tool_name"))
+                for r in records]
+        assert ("PreToolUse", report["session_id"], "Bash") in seen, seen
+        assert {s for h, s, _ in seen} == {report["session_id"]}, seen
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
