@@ -130,3 +130,28 @@ def test_a_session_is_registered_only_by_its_own_session_start(served: Served) -
     # the victim's real registration, when it is resumed, now conflicts (a denial) ...
     # ... but until then its write of the npmrc its npm reads is decided without it:
     assert _write(served, "victim") != "allowed"
+
+
+# --- F3: npm's global prefix from PREFIX / DESTDIR: neither compared nor registered -----------
+
+_open("test_a_prefix_npm_reads_is_known_to_the_service",
+      "npm takes its global prefix from PREFIX when npm_config_prefix is unset, and puts "
+      "DESTDIR before the default one (measured, npm 11.19.1), its globalconfig being "
+      "<prefix>/etc/npmrc (node-options there: code run by every npm script); the command "
+      "hook guards that folder (envpaths: any variable's path; tests/gate/"
+      "test_s50_sreview_gate.py, held), but environment.COMPARED and registry.REGISTERED name "
+      "neither, so serve allows writing it (upper-case names: a header could carry them)",
+      "PREFIX", "DESTDIR")
+
+
+@pytest.mark.parametrize(("name", "target"), [
+    ("PREFIX", "/srv/project/tools/etc/npmrc"),
+    ("DESTDIR", "/srv/project/tools/usr/etc/npmrc"),
+], ids=["PREFIX", "DESTDIR"])
+def test_a_prefix_npm_reads_is_known_to_the_service(
+        served: Served, name: str, target: str) -> None:
+    session = f"prefix-{name}"
+    done = _session_start(served, session, **{name: "/srv/project/tools"})
+    assert done.returncode == 0, done.stderr
+    assert _write(served, session, "/srv/project/tools/a.txt") == "allowed"  # (the plan's)
+    assert _write(served, session, target) != "allowed"
