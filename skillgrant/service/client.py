@@ -65,6 +65,7 @@ def _message(error: urllib.error.HTTPError) -> str:
 
 
 def _fail(why: str) -> int:
-    print(f"skillgrant session-start: {why}; the service denies this session's calls",
+    print(f"skillgrant session-start: {why}; the service denies this session's calls that "
+          "may write",
           file=sys.stderr)
     return 2

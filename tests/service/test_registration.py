@@ -261,3 +261,27 @@ def test_a_conflicting_session_has_its_reads_denied_too(served: Served) -> None:
     assert _register(served, "rc", _with(npm_config_prefix="/p")).status == 409
     read = _decision(served, "rc", tool="Read", file_path="/srv/project/notes.txt")
     assert "two different environments" in read
+
+
+def test_the_npm_variables_guard_writes_under_a_plan_that_runs_no_npm(tmp_path: Path) -> None:
+    """Why an unregistered session's writing calls are denied under every plan (the lead's
+    question, 21:22): the `skillgrant hook` command, in a session naming its npm user config
+    in lower case, denies a write of that file under a plan that runs no npm program
+    (guards.guarded_items adds homefiles.npm_global unconditionally); without the variable,
+    the same write is allowed. So the service cannot decide it without the session's value."""
+    npmrc = tmp_path / "npmrc"
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": [f"Edit(/{tmp_path}/**)"]}))
+    call = json.dumps({"session_id": "n", "cwd": str(tmp_path), "hook_event_name": "PreToolUse",
+                       "tool_name": "Write", "tool_input": {"file_path": str(npmrc),
+                                                            "content": "x"}})
+    base = {k: v for k, v in os.environ.items() if k not in REGISTERED}
+
+    def hook(**env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "skillgrant", "hook", "--plan", str(plan)],
+                              input=call, capture_output=True, text=True, timeout=60,
+                              env={**base, **env})
+
+    assert hook().stdout == ""
+    denied = hook(npm_config_userconfig=str(npmrc))
+    assert denied.returncode == 2 and "deny" in denied.stdout, denied.stdout
