@@ -155,3 +155,48 @@ def test_a_prefix_npm_reads_is_known_to_the_service(
     assert done.returncode == 0, done.stderr
     assert _write(served, session, "/srv/project/tools/a.txt") == "allowed"  # (the plan's)
     assert _write(served, session, target) != "allowed"
+
+
+# --- held: what a registration cannot change ------------------------------------------------
+
+
+def test_a_registration_cannot_be_widened_by_its_spelling(served: Served) -> None:
+    """A key in another case is refused (422, nothing kept); an id in another Unicode form or
+    case is another id (never the session's); duplicate keys in the body: the poster's own
+    values, then a conflict, never a second registration."""
+    assert _session_start(served, "held-a").returncode == 0
+    cased = {**{k: v for k, v in UNSET.items() if k != "npm_config_userconfig"},
+             "Npm_Config_Userconfig": None}
+    assert _register(served, "held-b", cased).status == 422
+    assert "registered no environment" in _write(served, "held-b")
+    for other in ("HELD-A", "held\u2010a", "held-a "):
+        assert _register(served, other, UNSET).status == 200
+    assert _write(served, "held-a") == "allowed"
+    names = list(UNSET)
+    body = ('{"session_id": "held-a", "session_id": "held-c", "environment": {'
+            + ", ".join(f'"{n}": null' for n in names)
+            + ', "npm_config_userconfig": "/srv/project/npmrc"}}')
+    reply = served.request("POST", "/v1/sessions", body.encode(), headers=AUTH)
+    assert reply.status == 200 and reply.json()["session_id"] == "held-c"
+    assert "npm_config_userconfig differs" in _write(served, "held-c")
+    assert _write(served, "held-a") == "allowed"
+
+
+_open("test_the_session_start_command_reads_a_copilot_payloads_session_id",
+      "COST (over-strict, not a hole): sessions.in_session decides with a payload's sessionId "
+      "(Copilot CLI's spelling; 1.0.102 has a sessionStart hook event too), but "
+      "client.session_start reads session_id only: such a session can never register and "
+      "every writing call of it through the service is denied")
+
+
+def test_the_session_start_command_reads_a_copilot_payloads_session_id(
+        served: Served) -> None:
+    """The service reads ``sessionId`` (Copilot CLI's payloads) to decide; the command that
+    registers reads ``session_id`` only."""
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", "from skillgrant.cli.entry import main; main()",
+         "session-start", f"{served.url}/v1/sessions", "--token-env", TOKEN_ENV],
+        input=json.dumps({"sessionId": "copilot-1", "timestamp": 1, "cwd": "/srv/project"}),
+        capture_output=True, text=True, timeout=60, env={**os.environ, TOKEN_ENV: TOKEN,
+                                                         **dict.fromkeys(REGISTERED, "")})
+    assert done.returncode == 0, done.stderr
