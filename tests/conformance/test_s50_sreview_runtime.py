@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 from cc_probe import Judge
 from cc_runtime import run_session
-from gate_sessions import WIDE
+from gate_sessions import WIDE, denied_by_gate
+from review_table import LeftOpen
 from test_s50_session_start import _RECORD, _bash, _records
+from test_service_e2e import ServiceHook
 
 pytestmark = [pytest.mark.slow]
 
@@ -86,4 +88,58 @@ def test_a_subagents_calls_carry_the_registered_session_id(judge: Judge) -> None
         assert ("PreToolUse", report["session_id"], "Bash") in seen, seen
         assert {s for h, s, _ in seen} == {report["session_id"]}, seen
     finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+_NPMRC_CASES = {"control-lower": "npm_config_userconfig", "mixed": "Npm_Config_Userconfig",
+                "PREFIX": "PREFIX"}
+OPEN = LeftOpen()
+OPEN.add("test_a_session_npm_reads_otherwise_cannot_write_its_npmrc_through_the_service",
+         "through Claude Code 2.1.332 and the printed hooks: a session whose npm user config "
+         "is named by Npm_Config_Userconfig (npm reads any case), or whose global prefix is "
+         "PREFIX, registers values equal to the service's and its `touch` of the npmrc npm "
+         "reads runs (tests/service/test_s50_sreview.py's F1/F3)", "mixed", "PREFIX")
+
+
+@pytest.mark.parametrize("case", list(_NPMRC_CASES))
+def test_a_session_npm_reads_otherwise_cannot_write_its_npmrc_through_the_service(
+        judge: Judge, case: str) -> None:
+    """Plan ``Bash(touch *)``; the session's environment names ``<work>/npmrc`` (or
+    ``<work>/pfx``) as npm's user config (global prefix); the printed SessionStart and http
+    hooks: ``touch`` of the npmrc npm then reads must be denied."""
+    name = _NPMRC_CASES[case]
+    work = Path(tempfile.mkdtemp(prefix="sg-s50r-", dir="/var/tmp"))
+    hook = ServiceHook()
+    try:
+        plan = work / "plan.yaml"
+        plan.write_text("allowed-tools:\n  - Bash(touch *)\n")
+        entry = hook(work, plan)
+        assert hook.session_start is not None
+        settings = {"hooks": {"SessionStart": [{"hooks": [hook.session_start]}],
+                              "PreToolUse": [{"matcher": "*", "hooks": [entry]}]}}
+        value, target = ((str(work / "project" / "pfx"), work / "project" / "pfx" / "etc"
+                          / "npmrc") if name == "PREFIX" else
+                         (str(work / "project" / "npmrc"), work / "project" / "npmrc"))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        touch = ("Bash", {"command": f"touch {target}", "description": "probe",
+                          "timeout": 5000})
+        control = ("Bash", {"command": "touch plain", "description": "probe",
+                            "timeout": 5000})
+        url, script = judge.standin.session([control, touch])
+        run_session(judge.binary, url, work, None, extra_args=WIDE, settings=settings,
+                    env={name: value})
+        first, second = script.results.get(script.call_id(0)), script.results.get(
+            script.call_id(1))
+        events = [e for e in hook.stop() if e.get("event") == "session"]
+        hook.served = None
+        assert [e["outcome"] for e in events] == ["registered"], events
+        if case == "control-lower":  # differs from the service's: every writing call denied
+            assert first is not None and denied_by_gate(first), first
+        else:
+            assert first == (False, "(Bash completed with no output)"), first
+        assert second is not None and denied_by_gate(second), second
+        assert not target.exists()
+    finally:
+        if hook.served is not None:
+            hook.stop()
         shutil.rmtree(work, ignore_errors=True)
