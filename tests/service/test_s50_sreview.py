@@ -200,3 +200,19 @@ def test_the_session_start_command_reads_a_copilot_payloads_session_id(
         capture_output=True, text=True, timeout=60, env={**os.environ, TOKEN_ENV: TOKEN,
                                                          **dict.fromkeys(REGISTERED, "")})
     assert done.returncode == 0, done.stderr
+
+
+def test_a_relative_npm_value_equal_to_the_services_guards_the_calls_folder(
+        tmp_path: Path) -> None:
+    """The service (started in /tmp) and the session share ``npm_config_userconfig=ci.npmrc``
+    (relative: npm reads it from the command's folder): equal values, so the call is decided
+    with the service's; the npmrc of the session's folder stays guarded (held)."""
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(touch *)", "Edit(//srv/**)"]}))
+    relative = {"npm_config_userconfig": "ci.npmrc", "NPM_CONFIG_USERCONFIG": "ci.npmrc"}
+    env = {name: "" for name in REGISTERED} | {TOKEN_ENV: TOKEN} | relative
+    with start([f"p={plan}"], "--token-env", TOKEN_ENV, env=env, cwd="/tmp") as service:
+        assert _session_start(service, "rel", **relative).returncode == 0
+        assert _write(service, "rel", "/srv/project/other") == "allowed"
+        assert _write(service, "rel", "/srv/project/ci.npmrc") != "allowed"
+        assert _decision(service, "rel", "Bash", command="touch ci.npmrc") != "allowed"
