@@ -143,3 +143,59 @@ def test_a_session_npm_reads_otherwise_cannot_write_its_npmrc_through_the_servic
         if hook.served is not None:
             hook.stop()
         shutil.rmtree(work, ignore_errors=True)
+
+
+# --- F4: what ~/.bashrc exports reaches the Bash tool, not the hooks ------------------------
+
+OPEN.add("test_a_variable_bashrc_exports_is_known_to_the_gate",
+         "Claude Code 2.1.332's Bash tool runs each command in a shell whose snapshot sourced "
+         "~/.bashrc (measured: a variable ~/.bashrc exports is in the Bash tool's environment, "
+         "not in the SessionStart nor the PreToolUse command hook's; ~/.bash_profile and "
+         "~/.profile are not read). npm_config_userconfig exported there (the XDG advice: "
+         "NPM_CONFIG_USERCONFIG=$XDG_CONFIG_HOME/npm/npmrc) is npm's user config in every "
+         "call, but neither `skillgrant hook` nor the service's registration sees it: `touch` "
+         "of that npmrc runs (gate-wide: the command hook too)", "command-bashrc",
+         "serve-bashrc")
+
+
+@pytest.mark.parametrize("where", ["env", "bashrc"])
+@pytest.mark.parametrize("kind", ["command", "serve"])
+def test_a_variable_bashrc_exports_is_known_to_the_gate(
+        judge: Judge, kind: str, where: str) -> None:
+    """Plan ``Bash(touch *)``; the user's npm config ``<project>/ci.npmrc`` named by
+    ``npm_config_userconfig`` in the runtime's environment (control) or exported by
+    ``~/.bashrc``: ``touch ci.npmrc`` must be denied (the control: it is)."""
+    from test_gate_e2e import command_hook
+    work = Path(tempfile.mkdtemp(prefix="sg-s50r-", dir="/var/tmp"))
+    hook = ServiceHook() if kind == "serve" else None
+    try:
+        plan = work / "plan.yaml"
+        plan.write_text("allowed-tools:\n  - Bash(touch *)\n")
+        target = work / "project" / "ci.npmrc"
+        (work / "home").mkdir(parents=True)
+        (work / "project").mkdir()
+        env: dict[str, str] = {}
+        if where == "bashrc":
+            (work / "home" / ".bashrc").write_text(f"export npm_config_userconfig={target}\n")
+        else:
+            env["npm_config_userconfig"] = str(target)
+        hooks: dict[str, Any] = {}
+        if hook is not None:
+            entry = hook(work, plan)
+            assert hook.session_start is not None
+            hooks["SessionStart"] = [{"hooks": [hook.session_start]}]
+        else:
+            entry = command_hook(work, plan)
+        hooks["PreToolUse"] = [{"matcher": "*", "hooks": [entry]}]
+        touch = ("Bash", {"command": f"touch {target.name}", "description": "probe",
+                          "timeout": 5000})
+        url, script = judge.standin.session([touch])
+        run_session(judge.binary, url, work, None, extra_args=WIDE,
+                    settings={"hooks": hooks}, env=env)
+        result = script.results.get(script.call_id(0))
+        assert result is not None and denied_by_gate(result), result
+        assert not target.exists()
+    finally:
+        if hook is not None and hook.served is not None:
+            hook.stop()
+        shutil.rmtree(work, ignore_errors=True)
