@@ -1,6 +1,6 @@
 """``skillgrant session-start URL``: Claude Code's ``SessionStart`` command hook for ``skillgrant
 serve`` (registry.py). It reads the hook's payload on standard input and posts the
-``session_id`` with the session's npm variables (``registry.REGISTERED``, as this process
+``session_id`` with the session's npm variables (``registry.carried``, as this process
 inherits them: the environment the session's tools run in) to the service's
 ``/v1/sessions``. Standard library only (no FastAPI): it runs where Claude Code runs.
 
@@ -18,8 +18,8 @@ import sys
 import urllib.error
 import urllib.request
 
-from ..gate.homefiles import NPM_ENVIRONMENT
 from ..limits import MAX_HOOK_PAYLOAD_BYTES
+from .registry import carried
 
 #: Seconds the post may take (the hook's own timeout is longer).
 TIMEOUT_SECONDS = 10
@@ -33,7 +33,9 @@ def session_start(url: str, token_env: str | None, stdin: bytes | None = None) -
         payload = json.loads(data)
     except (ValueError, OSError) as e:
         return _fail(f"the hook's payload is not JSON ({e})")
-    session = payload.get("session_id") if isinstance(payload, dict) else None
+    # (Copilot CLI's payloads spell it sessionId: s50-sreview)
+    session = payload.get("session_id", payload.get("sessionId")) \
+        if isinstance(payload, dict) else None
     if not isinstance(session, str) or not session:
         return _fail("the hook's payload has no session_id")
     headers = {"Content-Type": "application/json"}
@@ -43,7 +45,7 @@ def session_start(url: str, token_env: str | None, stdin: bytes | None = None) -
             return _fail(f"the token's variable {token_env} is not set")
         headers["Authorization"] = f"Bearer {token}"
     body = json.dumps({"session_id": session, "source": payload.get("source"),
-                       "environment": {n: os.environ.get(n) for n in NPM_ENVIRONMENT}})
+                       "environment": {n: v for n, v in os.environ.items() if carried(n)}})
     request = urllib.request.Request(url, body.encode("utf-8"), headers, method="POST")
     # no proxy: the service is on this machine, and a proxy would see the token
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))

@@ -178,8 +178,9 @@ class ErrorResponse(_Strict):
 class SessionRequest(_Strict):
     session_id: str = Field(description="The SessionStart payload's session_id.")
     environment: dict[str, str | None] = Field(
-        description="npm_config_prefix, npm_config_globalconfig, npm_config_userconfig, in "
-                    "lower and upper case: each value, or null when unset.")
+        description="npm_config_prefix, npm_config_globalconfig, npm_config_userconfig in "
+                    "any case, PREFIX and DESTDIR, as the session has them: each value, or "
+                    "null when unset.")
     source: str | None = Field(None, description="The payload's source (startup, resume, "
                                "clear, compact): logged.")
 

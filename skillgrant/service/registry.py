@@ -32,17 +32,25 @@ runtime waits for the SessionStart hook before its first call). So:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..gate.environment import values
+from ..gate.environment import state
 from ..gate.homefiles import NPM_ENVIRONMENT
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-#: What a registration carries: npm's variables the gate reads, in both spellings.
+#: The header-carried spellings of npm's variables (sessions.py: their headers are one line).
 REGISTERED = NPM_ENVIRONMENT
+#: What a registration carries: every variable whose name is one of these in any case (npm
+#: reads ``npm_config_*`` in any case, s50-sreview F1; ``homefiles.npm_global`` lowers the
+#: names), and ``PREFIX`` and ``DESTDIR``, which move npm's global npmrc (s50-sreview F2).
+NPM_NAMES = frozenset(name.lower() for name in NPM_ENVIRONMENT)
+MOVERS = frozenset(("PREFIX", "DESTDIR"))
+#: Names a registration may carry at most.
+MAX_NAMES = 64
 #: Ids kept at most (a registration per session; none is forgotten).
 MAX_SESSIONS = 65_536
 #: Characters of distinct values kept at most, and of one value (PATH_MAX).
@@ -56,7 +64,7 @@ CONFLICT = (409, "conflict")
 FULL = (503, "sessions-full")
 INVALID = (422, "invalid")
 #: A session whose values conflicted: never decided again.
-_CONFLICTED = ("<conflict>",)
+_CONFLICTED = (("<conflict>", ""),)
 
 
 class Registry:
@@ -64,8 +72,8 @@ class Registry:
 
     def __init__(self, log: Callable[..., None] | None = None) -> None:
         self.log = log
-        self._sessions: dict[str, tuple[str | None, ...]] = {}
-        self._shared: dict[tuple[str | None, ...], tuple[str | None, ...]] = {}
+        self._sessions: dict[str, tuple[tuple[str, str], ...]] = {}
+        self._shared: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
         self._chars = 0
 
     def __len__(self) -> int:
@@ -95,7 +103,7 @@ class Registry:
             return CONFLICT, ("the session registered other values before: its calls are "
                               "denied from now on (start a new session)")
         shared = self._shared.get(found)
-        size = sum(len(v) for v in found if v is not None)
+        size = sum(len(n) + len(v) for n, v in found)
         if len(self._sessions) >= MAX_SESSIONS or (
                 shared is None and self._chars + size > MAX_KEPT_CHARS):
             return FULL, (f"the service keeps {len(self._sessions)} sessions, its most: "
@@ -110,16 +118,16 @@ class Registry:
         """Whether ``session_id`` registered (its values kept, or in conflict)."""
         return isinstance(session_id, str) and session_id in self._sessions
 
-    def problem(self, session_id: object, own: tuple[str | None, ...] | None = None
-                ) -> str | None:
+    def problem(self, session_id: object) -> str | None:
         """Why a call of the session ``session_id`` (a payload's) cannot be decided with the
-        service's environment (its values of ``REGISTERED``, ``own``: read when None), or
-        None."""
+        service's environment (its carried variables, ``own_values``), or None."""
         kept = self._sessions.get(session_id) if isinstance(session_id, str) else None
-        if own is None:
-            own = values(REGISTERED)
-        if kept is own or kept == own:
-            return None
+        own = own_values()
+        if kept is not None and kept == own:
+            twice = _spelled_twice(own)
+            return None if twice is None else (
+                f"{twice} is set in two spellings with different values, so which one npm "
+                "reads is not known here: use the `skillgrant hook` command")
         if kept is None:
             return ("the session registered no environment with the service (its npm "
                     "variables, which Claude Code sends no header for), so what a call that "
@@ -130,31 +138,61 @@ class Registry:
             return ("the session registered two different environments (a session resumed "
                     "with other npm variables, or another program posting its id), so what "
                     "the call must not write is not known here: start a new session")
-        differing = [name for name, mine, theirs in zip(REGISTERED, own, kept, strict=True)
-                     if (mine or None) != theirs]
-        if not differing:  # (the service's own empty values)
-            return None
+        mine, theirs = dict(own), dict(kept)
+        differing = sorted(n for n in {*mine, *theirs} if mine.get(n) != theirs.get(n))
         return (f"the session's {', '.join(differing)} "
                 f"{'differs' if len(differing) == 1 else 'differ'} from the service's, so "
                 "what the call must not write is not known here: start `skillgrant serve` "
                 "from the session's environment, or use the `skillgrant hook` command")
 
 
-def _read(session_id: object, given: object) -> tuple[str | None, ...] | str:
-    """``given``'s values in ``REGISTERED``'s order (an empty value as None: npm reads it as
-    unset), or why the registration is refused."""
+def carried(name: str) -> bool:
+    """Whether a registration carries the variable ``name``."""
+    return name.lower() in NPM_NAMES or name in MOVERS
+
+
+def own_values() -> tuple[tuple[str, str], ...]:
+    """The service's own carried variables, as ``_read`` gives a registration's (kept while
+    its environment is the same: ``environment.state``)."""
+    key = state()
+    if _OWN[0] != key:
+        _OWN[:] = [key, tuple(sorted((n, v) for n, v in os.environ.items()
+                                     if v and carried(n)))]
+    found: tuple[tuple[str, str], ...] = _OWN[1]
+    return found
+
+
+_OWN: list[Any] = [None, ()]
+
+
+def _read(session_id: object, given: object) -> tuple[tuple[str, str], ...] | str:
+    """``given``'s set values, sorted by name (an empty value or null is unset, as npm reads
+    it), or why the registration is refused."""
     if not isinstance(session_id, str) or not 0 < len(session_id) <= MAX_ID_CHARS \
             or not session_id.isprintable():
         return f"session_id must be a printable string of 1 to {MAX_ID_CHARS} characters"
-    if not isinstance(given, Mapping) or set(given) != set(REGISTERED):
-        return f"environment must name exactly {', '.join(REGISTERED)} (null when unset)"
-    found: list[str | None] = []
-    for name in REGISTERED:
-        value: Any = given[name]
+    if not isinstance(given, Mapping) or len(given) > MAX_NAMES or not all(
+            isinstance(n, str) and carried(n) for n in given):
+        return (f"environment must name at most {MAX_NAMES} variables, each npm's "
+                "npm_config_prefix, _globalconfig or _userconfig in any case, PREFIX or DESTDIR "
+                "(null when unset)")
+    found: list[tuple[str, str]] = []
+    for name, value in given.items():
         if value is not None and (not isinstance(value, str) or len(value) > MAX_VALUE_CHARS):
             return f"{name} must be null or a string of at most {MAX_VALUE_CHARS} characters"
-        found.append(value or None)
-    return tuple(found)
+        if value:
+            found.append((name, value))
+    return tuple(sorted(found))
+
+
+def _spelled_twice(values: tuple[tuple[str, str], ...]) -> str | None:
+    """A name set in two spellings with different values (which npm takes depends on the
+    environment's order), or None."""
+    seen: dict[str, str] = {}
+    for name, value in values:
+        if seen.setdefault(name.lower(), value) != value:
+            return name.lower()
+    return None
 
 
 def add_route(api: FastAPI, registry: Registry) -> None:

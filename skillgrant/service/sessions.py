@@ -28,7 +28,6 @@ MAX_TRANSCRIPTS = 64
 #: The names Claude Code never fills in a header: their headers carry the upper-case
 #: spelling's value (one line for both), and the registration carries theirs (registry.py).
 _LOWER = tuple(name for name in REGISTERED if name.islower())
-_NPM_AT = tuple(COMPARED.index(name) for name in REGISTERED)
 #: The tools' domains (gate/tools.py) whose calls write nothing.
 _READING = frozenset(("read", "search", "web"))
 
@@ -38,12 +37,10 @@ class Session:
     its calls (``session_problem``; None when it can), and the folder it started in (its
     ``PWD`` unwrapped, or empty)."""
 
-    def __init__(self, headers: dict[str, str], problem: str | None, folder: str,
-                 npm: tuple[str | None, ...] = ()) -> None:
+    def __init__(self, headers: dict[str, str], problem: str | None, folder: str) -> None:
         self.headers = headers
         self.problem = problem
         self.folder = folder
-        self.npm = npm  # the service's own npm variables then (``Registry.problem``)
         self._projects: dict[str, tuple[str | None, str | None]] = {}
 
     def project(self, transcript: object) -> tuple[str | None, str | None]:
@@ -98,7 +95,7 @@ class Sessions:
         headers = {name: value.decode("latin-1")
                    for (name, _), value in zip(_SESSION, raw, strict=True) if value is not None}
         made = Session(headers, session_problem(headers, _compared(headers, own)),
-                       sent(headers)[PROJECT] or "", tuple(own[i] for i in _NPM_AT))
+                       sent(headers)[PROJECT] or "")
         if len(self._kept) >= MAX_SESSIONS:
             self._kept.clear()
         self._kept[raw] = (own, made)
@@ -135,7 +132,7 @@ def in_session(options: Options, body: bytes, session: Session, registry: Regist
     """The payload's bytes (None: over the limit) and the payload read (``UNREAD`` when it
     cannot be), with the session's project folder set in ``options``, and why that folder is
     not known (or None), or why the session's registered npm variables are not the service's
-    (``Registry.problem``; a session that never registered has its reads decided as before):
+    (``Registry.problem``; a read, a search or a fetch is decided as before whatever it is):
     the call is then denied, unless it is denied without it, as the project only adds what a
     call must not write (reviews M-1, M-17). The payload is read once,
     as ``decide`` reads it; one it cannot read it reads again, to say why."""
@@ -150,7 +147,7 @@ def in_session(options: Options, body: bytes, session: Session, registry: Regist
         options.values[PROJECT_OPTION] = project
     # the session's npm variables, registered when it started (registry.py)
     sid = read.get("session_id", read.get("sessionId"))
-    unregistered = registry.problem(sid, session.npm or None)
-    if unregistered is not None and not registry.knows(sid) and _reads_only(read, shell_tools):
-        unregistered = None  # (a session never registered: its reads are decided as before)
+    unregistered = registry.problem(sid)
+    if unregistered is not None and _reads_only(read, shell_tools):
+        unregistered = None  # (the npm variables guard writes only: reads decided as before)
     return raw, payload, unregistered or unknown

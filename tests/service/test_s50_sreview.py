@@ -74,12 +74,7 @@ def _register(served: Served, session_id: str, given: Any) -> Any:
 
 # --- F1: npm reads npm_config_* in any case; the registration carries two spellings ----------
 
-_open("test_a_mixed_case_npm_variable_reaches_the_decision",
-      "registry.REGISTERED (= homefiles.NPM_ENVIRONMENT) names only the lower- and upper-case "
-      "spellings; npm (11.19.1, measured) and the gate's npm_global read npm_config_* in any "
-      "case, so a session with Npm_Config_Userconfig registers 'unset', equal to the "
-      "service's, and its writes of the npmrc npm reads are decided without it (allowed)",
-      "Npm_Config_Userconfig", "nPm_CoNfIg_PrEfIx", "Npm_config_globalconfig")
+# (closed in s50-servenpm: the registration carries every spelling, registry.carried)
 
 
 @pytest.mark.parametrize(("name", "target"), [
@@ -134,14 +129,7 @@ def test_a_session_is_registered_only_by_its_own_session_start(served: Served) -
 
 # --- F3: npm's global prefix from PREFIX / DESTDIR: neither compared nor registered -----------
 
-_open("test_a_prefix_npm_reads_is_known_to_the_service",
-      "npm takes its global prefix from PREFIX when npm_config_prefix is unset, and puts "
-      "DESTDIR before the default one (measured, npm 11.19.1), its globalconfig being "
-      "<prefix>/etc/npmrc (node-options there: code run by every npm script); the command "
-      "hook guards that folder (envpaths: any variable's path; tests/gate/"
-      "test_s50_sreview_gate.py, held), but environment.COMPARED and registry.REGISTERED name "
-      "neither, so serve allows writing it (upper-case names: a header could carry them)",
-      "PREFIX", "DESTDIR")
+# (closed in s50-servenpm: PREFIX and DESTDIR are registered and compared)
 
 
 @pytest.mark.parametrize(("name", "target"), [
@@ -153,8 +141,11 @@ def test_a_prefix_npm_reads_is_known_to_the_service(
     session = f"prefix-{name}"
     done = _session_start(served, session, **{name: "/srv/project/tools"})
     assert done.returncode == 0, done.stderr
-    assert _write(served, session, "/srv/project/tools/a.txt") == "allowed"  # (the plan's)
+    # the service decides with its own environment: a session whose PREFIX differs has its
+    # writing calls denied, naming it (s50-servenpm), its reads decided as before
+    assert f"{name} differs" in _write(served, session, "/srv/project/tools/a.txt")
     assert _write(served, session, target) != "allowed"
+    assert _decision(served, session, "Read", file_path="/srv/project/notes") == "allowed"
 
 
 # --- held: what a registration cannot change ------------------------------------------------
@@ -165,10 +156,13 @@ def test_a_registration_cannot_be_widened_by_its_spelling(served: Served) -> Non
     case is another id (never the session's); duplicate keys in the body: the poster's own
     values, then a conflict, never a second registration."""
     assert _session_start(served, "held-a").returncode == 0
+    # (s50-servenpm: a name in any case is carried, as npm reads it; another name is not)
     cased = {**{k: v for k, v in UNSET.items() if k != "npm_config_userconfig"},
-             "Npm_Config_Userconfig": None}
-    assert _register(served, "held-b", cased).status == 422
-    assert "registered no environment" in _write(served, "held-b")
+             "Npm_Config_Userconfig": NPMRC}
+    assert _register(served, "held-b", cased).status == 200
+    assert "Npm_Config_Userconfig differs" in _write(served, "held-b")
+    assert _register(served, "held-d", {**UNSET, "npm_config_cache": None}).status == 422
+    assert "registered no environment" in _write(served, "held-d")
     for other in ("HELD-A", "held\u2010a", "held-a "):
         assert _register(served, other, UNSET).status == 200
     assert _write(served, "held-a") == "allowed"
@@ -182,11 +176,7 @@ def test_a_registration_cannot_be_widened_by_its_spelling(served: Served) -> Non
     assert _write(served, "held-a") == "allowed"
 
 
-_open("test_the_session_start_command_reads_a_copilot_payloads_session_id",
-      "COST (over-strict, not a hole): sessions.in_session decides with a payload's sessionId "
-      "(Copilot CLI's spelling; 1.0.102 has a sessionStart hook event too), but "
-      "client.session_start reads session_id only: such a session can never register and "
-      "every writing call of it through the service is denied")
+# (closed in s50-servenpm: session-start reads sessionId too)
 
 
 def test_the_session_start_command_reads_a_copilot_payloads_session_id(
