@@ -58,6 +58,9 @@ def _config(which: str, folder: Path, payloads: list[bytes]) -> uvicorn.Config:
         files.use(view)
         service = Service(Plans([PlanSpec("bench", str(plan))], log), audit=None,
                           handler_timeout=10.0, view=view)
+        from skillgrant.service.registry import REGISTERED  # (its SessionStart hook)
+
+        service.registry.register("s", {n: os.environ.get(n) for n in REGISTERED})
         app: Any = Guard(front(service, create_app(service)), hosts=HostRule("127.0.0.1", PORT),
                          token=None, max_body=1_000_000, read_timeout=10.0,
                          hook_refusal=service.refusal, log=log,

@@ -121,6 +121,27 @@ def _bare(payloads: Sequence[bytes], expected: Sequence[bytes], env: dict[str, s
     return process, port
 
 
+def _register(port: int, session_id: str, env: dict[str, str], required: bool = True
+              ) -> None:
+    """Register ``session_id`` with the service on ``port``, with ``env``'s npm variables
+    (``skillgrant session-start``'s request): a session never registered is denied."""
+    import http.client
+
+    from skillgrant.service.registry import REGISTERED
+
+    body = json.dumps({"session_id": session_id, "source": "startup",
+                       "environment": {n: env.get(n) for n in REGISTERED}})
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        connection.request("POST", "/v1/sessions", body,
+                           {"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        if answer.status != 200 and required:
+            raise RuntimeError(f"the registration was refused: {answer.read()[:500]!r}")
+    finally:
+        connection.close()
+
+
 def _baseline(plan: Path, env: dict[str, str], tmp: Path
               ) -> tuple[subprocess.Popen[str], int] | None:
     """``skillgrant serve`` from the source tree ``SKILLGRANT_SERVE_BASELINE`` names (``git
@@ -368,8 +389,11 @@ def section_serve(command: list[str], calls: Sequence[tuple[str, dict[str, objec
               "flight each.\n")
         process, port = _start([*command, "serve", "--port", "0", "--plan",
                                 f"bench={plan_file}"], env, Path(tmp) / "serve.log")
+        _register(port, "s", env)  # as the session's SessionStart hook does (registry.py)
         bare_app = _bare(payloads, expected, env, Path(tmp))
         baseline = _baseline(plan_file, env, Path(tmp))
+        if baseline is not None:  # (a tree before session 50 has no /v1/sessions)
+            _register(baseline[1], "s", env, required=False)
         compared: dict[str, tuple[Load, float | None]] = {}
         try:
             work = _work(port, payloads, expected, env)

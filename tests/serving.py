@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from skillgrant.gate.environment import HEADER, headers
+from skillgrant.service.registry import REGISTERED
 
 #: Seconds a service may take to start (it imports FastAPI and uvicorn).
 START_SECONDS = 30
@@ -46,17 +47,35 @@ class Served:
         self.host = parts.hostname or "127.0.0.1"
         self.port = parts.port or 80
         self.errors = errors
+        self.registered: set[str] = set()
+
+    def register(self, session_id: str, env: Mapping[str, str | None] | None = None,
+                 headers: Mapping[str, str] | None = None) -> Reply:
+        """Register ``session_id`` as the SessionStart hook ``skillgrant session-start``
+        does, with the npm variables of ``env`` (default: the service's own)."""
+        given = self.env if env is None else env
+        body = {"session_id": session_id, "source": "startup",
+                "environment": {n: given.get(n) for n in REGISTERED}}
+        reply = self.request("POST", "/v1/sessions", body, headers=headers)
+        if reply.status == 200:
+            self.registered.add(session_id)
+        return reply
 
     def request(self, method: str, path: str, body: bytes | object | None = None,
                 headers: Mapping[str, str] | None = None, timeout: float = 30,
-                session: bool = True) -> Reply:
+                session: bool = True, register: bool = True) -> Reply:
         """``method`` on ``path``. A hook request with ``session`` (the default), as Claude Code
         sends an http hook's request from a session in the service's environment: the headers
         ``--print-config`` prints, filled, and a payload object's ``transcript_path`` in the
-        project folder of its ``cwd`` (review M-1)."""
+        project folder of its ``cwd`` (review M-1), its ``session_id`` registered first
+        with the service's npm variables, as the SessionStart hook does (unless not
+        ``register``)."""
         data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
         sent = {"Content-Type": "application/json"} if data is not None else {}
         if session and "/hook" in path.lower() and data is not None:
+            sid = _session_id(data)
+            if register and sid is not None and sid not in self.registered:  # SessionStart
+                self.register(sid, headers=headers)
             folder = _cwd(data)
             data = with_transcript(data, transcript(self.env, folder))
             sent.update(session_headers(self.env, folder))
@@ -117,6 +136,16 @@ def session_headers(env: Mapping[str, str], folder: str) -> dict[str, str]:
     is ``env`` started in ``folder``."""
     values = {**env, "PWD": folder}
     return {name: f"<{values.get(name[len(HEADER):], '')}>" for name in headers()}
+
+
+def _session_id(data: bytes) -> str | None:
+    try:
+        payload = json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+    found = payload.get("session_id", payload.get("sessionId")) \
+        if isinstance(payload, dict) else None
+    return found if isinstance(found, str) else None
 
 
 def _cwd(data: bytes) -> str:

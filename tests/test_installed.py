@@ -133,8 +133,9 @@ def test_the_hook_apply_enforce_writes_runs_as_written_outside_the_venv(
 
 def test_the_http_hook_serve_prints_reaches_the_service(installed: Installed, odd_plan: Path,
                                                        elsewhere: Path) -> None:
-    """``serve --print-config`` names no program: its http hook is run as written when the
-    runtime posts to its url, which the service started from the same installation answers."""
+    """``serve --print-config``'s http hook names no program: it is run as written when the
+    runtime posts to its url, which the service started from the same installation answers;
+    its SessionStart hook's command, run as written, registers the session first."""
     import socket
 
     with socket.socket() as probe:  # a free port, for the service and the url printed for it
@@ -152,6 +153,11 @@ def test_the_http_hook_serve_prints_reaches_the_service(installed: Installed, od
         # As Claude Code sends it from a session in the service's environment, started in
         # `elsewhere`: the printed headers filled, a transcript in its project folder (M-1).
         session = {**outside_env(), "PWD": str(elsewhere)}
+        # The session first registers, by the printed SessionStart hook's command run as
+        # written (the installation's interpreter, isolated): a session that did not has its
+        # writing calls denied (service/registry.py).
+        (start,) = document["hooks"]["SessionStart"][0]["hooks"]
+        _registered(start["command"], session, elsewhere)
         headers = {name: re.sub(r"\$\{(\w+)\}", lambda m: session.get(m.group(1), ""), value)
                    for name, value in hook["headers"].items()}
         answers = [_post(hook["url"], {**payload("claude-code", command, elsewhere),
@@ -163,6 +169,24 @@ def test_the_http_hook_serve_prints_reaches_the_service(installed: Installed, od
         server.wait(timeout=60)
     assert json.loads(answers[0])["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert answers[1] == ""
+
+
+def _registered(command: str, env: dict[str, str], cwd: Path) -> None:
+    """Run the SessionStart hook's ``command`` with a payload of session ``s-1`` on its
+    standard input, as Claude Code runs it (``/bin/sh -c``), retrying while the service
+    starts."""
+    import time
+
+    for _ in range(300):
+        done = subprocess.run(["/bin/sh", "-c", command], input='{"session_id": "s-1", '
+                              '"hook_event_name": "SessionStart", "source": "startup"}',
+                              env=env, cwd=cwd, capture_output=True, text=True, timeout=60,
+                              check=False)
+        if done.returncode == 0:
+            return
+        assert "cannot be reached" in done.stderr, done.stderr
+        time.sleep(0.2)
+    raise AssertionError("the service never registered the session")
 
 
 def _post(url: str, body: dict[str, Any], headers: dict[str, str]) -> str:

@@ -108,3 +108,18 @@ def serve(
 
 def register_serve_command(app: typer.Typer) -> None:
     app.command()(serve)
+    app.command("session-start")(session_start)
+
+
+def session_start(
+    url: Annotated[str, typer.Argument(metavar="URL", help="The service's /v1/sessions URL.")],
+    token_env: Annotated[str | None, typer.Option(
+        "--token-env", metavar="VAR", help="The environment variable holding the service's "
+        "bearer token.")] = None,
+) -> None:
+    """Claude Code's SessionStart hook for `skillgrant serve` (printed by serve
+    --print-config): posts the session's npm variables with its session_id, read from the
+    payload on standard input. The service denies the calls of a session that did not."""
+    from ..service.client import session_start as post
+
+    raise typer.Exit(post(url, token_env))

@@ -44,6 +44,7 @@ from .guard import HEADERS, HOOK_PREFIX, ASGIApp, Receive, Scope, Send, header_t
 from .operations import NotServed
 from .plans import Plans, ServedPlan
 from .query import HOOK_QUERY, QueryError, dialect_of, hook_options, refused
+from .registry import Registry, add_route
 from .sessions import Session, Sessions, in_session
 from .watched import Watched
 
@@ -90,6 +91,7 @@ class Service:
                  workers: int = 8, library_workers: int = 2, observe: bool = False,
                  view: Watched | None = None) -> None:
         self.sessions = Sessions()
+        self.registry = Registry()  # each session's npm variables (SessionStart: issue 29)
         self.observe = observe  # issue 32: decide and log every call, deny none
         self.view = view  # the gate's view of the filesystem (gate.files), when one is used
         self.plans = plans
@@ -141,7 +143,8 @@ class Service:
             options, served = found
             records: list[bytes] = []
             sink = records.append if audit is not None else None
-            raw, payload, unknown = in_session(options, body, session)
+            raw, payload, unknown = in_session(options, body, session, self.registry,
+                                                served.loaded.plan.shell_tools)
             answer = self._inline(options, raw, served.loaded, sink, payload)
             if answer is None:  # (no coroutine of its own for a decision in line: issue 29)
                 return _Handover(dialect, audit, options, raw, served.loaded, records, payload,
@@ -254,6 +257,7 @@ def create_app(service: Service) -> FastAPI:
                   description="The grant service: hook decisions and the library's calls "
                               "over HTTP, against the approved plans it serves.")
     _library_routes(api, service)
+    add_route(api, service.registry)
 
     @api.get("/v1/health")
     async def health() -> m.HealthResponse:

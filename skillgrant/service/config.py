@@ -10,8 +10,9 @@ tool call until it is back; standard error says so.
 from __future__ import annotations
 
 import json
+import shlex
 
-from ..gate.config import TIMEOUT_SECONDS
+from ..gate.config import TIMEOUT_SECONDS, executable
 from ..gate.environment import COMPARED, PROJECT, headers
 
 
@@ -33,6 +34,14 @@ def http_hook(url: str, token_env: str | None) -> dict[str, object]:
     return entry
 
 
+def session_start_hook(base: str, token_env: str | None) -> dict[str, object]:
+    """The SessionStart command hook posting the session's npm variables to ``base``'s
+    ``/v1/sessions`` (registry.py): Claude Code fills no lower-case name in a header."""
+    words = [*executable(), "session-start", f"{base}/v1/sessions",
+             *(["--token-env", token_env] if token_env is not None else [])]
+    return {"type": "command", "command": shlex.join(words), "timeout": TIMEOUT_SECONDS}
+
+
 def snippet(host: str, port: int, plans: list[str], token_env: str | None,
             pin: str | None = None) -> tuple[str, str]:
     """The settings JSON for the first of ``plans``, and what standard error should say; with
@@ -41,7 +50,9 @@ def snippet(host: str, port: int, plans: list[str], token_env: str | None,
     url = f"{base_url(host, port)}/v1/hook/{plans[0]}"
     if pin is not None:
         url += f"?plan-sha256={pin}"
-    body = {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [http_hook(url, token_env)]}]}}
+    body = {"hooks": {
+        "SessionStart": [{"hooks": [session_start_hook(base_url(host, port), token_env)]}],
+        "PreToolUse": [{"matcher": "*", "hooks": [http_hook(url, token_env)]}]}}
     note = ("Merge into .claude/settings.json (or ~/.claude/settings.json).\n"
             f"The hook sends every PreToolUse payload to {url}. With onFailure: block, Claude "
             "Code blocks the call when the service is down, does not answer within "
@@ -54,9 +65,11 @@ def snippet(host: str, port: int, plans: list[str], token_env: str | None,
              "reads; the service decides a call only when they are its own (start it from the "
              "session's environment) and the payload's transcript is in the project folder of "
              "that PWD. A managed httpHookAllowedEnvVars must list them all. Claude Code fills "
-             "no lower-case name: a session that sets npm_config_prefix, _globalconfig or "
-             "_userconfig in lower case alone is compared by their upper-case values; use "
-             "the `skillgrant hook` command there.")
+             "no lower-case name in a header, so the SessionStart hook registers the "
+             "session's npm variables with the service when the session starts or resumes; "
+             "a session that did not register (one started before the service, or with "
+             "settings printed by an earlier version) has its calls that may write denied: "
+             "resume it (claude --resume).")
     if len(plans) > 1:
         others = ", ".join(plans[1:])
         note += f"\nFor another served plan ({others}), put its name at the end of the url."

@@ -173,3 +173,18 @@ class ErrorBody(_Strict):
 
 class ErrorResponse(_Strict):
     error: ErrorBody
+
+
+class SessionRequest(_Strict):
+    session_id: str = Field(description="The SessionStart payload's session_id.")
+    environment: dict[str, str | None] = Field(
+        description="npm_config_prefix, npm_config_globalconfig, npm_config_userconfig in "
+                    "any case, PREFIX and DESTDIR, as the session has them: each value, or "
+                    "null when unset.")
+    source: str | None = Field(None, description="The payload's source (startup, resume, "
+                               "clear, compact): logged.")
+
+
+class SessionResponse(_Strict):
+    session_id: str
+    outcome: Literal["registered", "same"]

@@ -154,6 +154,7 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
     files.use(view)
     service = Service(plans, audit=audit, handler_timeout=options.handler_timeout,
                       workers=options.workers, observe=options.observe, view=view)
+    service.registry.log = log
     application = front(service, create_app(service))
     guarded = Guard(application, hosts=HostRule(options.host, port, options.allow_hosts),
                     token=secret, max_body=options.max_body, read_timeout=options.read_timeout,

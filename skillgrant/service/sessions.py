@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Mapping
 
 from ..gate.environment import COMPARED, NAMES, PROJECT, project_of, sent, session_problem, values
 from ..gate.hook import UNREAD, Options
 from ..gate.options import PROJECT_OPTION
+from ..gate.tools import ShellTool, translate
 from ..limits import MAX_HOOK_PAYLOAD_BYTES
+from .registry import REGISTERED, Registry
 
 #: The session's headers: their names, and as the guard keys them (``guard.header_table``).
 _SESSION = tuple((header, header.encode("latin-1")) for _, header in NAMES)
@@ -22,6 +25,11 @@ _KEYSET = frozenset(_KEYS)
 #: Sessions kept at most, and transcripts of each; past them all are forgotten.
 MAX_SESSIONS = 256
 MAX_TRANSCRIPTS = 64
+#: The names Claude Code never fills in a header: their headers carry the upper-case
+#: spelling's value (one line for both), and the registration carries theirs (registry.py).
+_LOWER = tuple(name for name in REGISTERED if name.islower())
+#: The tools' domains (gate/tools.py) whose calls write nothing.
+_READING = frozenset(("read", "search", "web"))
 
 
 class Session:
@@ -86,7 +94,8 @@ class Sessions:
             return kept[1]
         headers = {name: value.decode("latin-1")
                    for (name, _), value in zip(_SESSION, raw, strict=True) if value is not None}
-        made = Session(headers, session_problem(headers), sent(headers)[PROJECT] or "")
+        made = Session(headers, session_problem(headers, _compared(headers, own)),
+                       sent(headers)[PROJECT] or "")
         if len(self._kept) >= MAX_SESSIONS:
             self._kept.clear()
         self._kept[raw] = (own, made)
@@ -94,20 +103,51 @@ class Sessions:
         return made
 
 
-def in_session(options: Options, body: bytes, session: Session
-               ) -> tuple[bytes | None, object, str | None]:
+def _compared(headers: dict[str, str], own: tuple[str | None, ...]) -> dict[str, str]:
+    """The service's values of ``COMPARED`` (``own``) that a session's headers are compared
+    with: each lower-case npm name's as its header says (that header carries the upper-case
+    value, compared by its own name; the registration gives the lower-case one)."""
+    compared = {name: value for name, value in zip(COMPARED, own, strict=True)
+                if value is not None}
+    given = sent(headers)
+    for name in _LOWER:
+        value = given[name]
+        compared.pop(name, None)
+        if value is not None:
+            compared[name] = value
+    return compared
+
+
+def _reads_only(read: dict[str, object], shell_tools: Mapping[str, ShellTool]) -> bool:
+    """Whether the payload's tool reads and writes nothing (gate/tools.py: a read, a search,
+    a fetch): the gate checks what a call must not write for writing tools only
+    (``judge.path_part``), so its decision does not rest on the npm variables."""
+    name = read.get("tool_name", read.get("toolName"))
+    spec = translate(name, shell_tools) if isinstance(name, str) else None
+    return spec is not None and spec.domain in _READING
+
+
+def in_session(options: Options, body: bytes, session: Session, registry: Registry,
+               shell_tools: Mapping[str, ShellTool]) -> tuple[bytes | None, object, str | None]:
     """The payload's bytes (None: over the limit) and the payload read (``UNREAD`` when it
     cannot be), with the session's project folder set in ``options``, and why that folder is
-    not known (or None): the call is then denied, unless it is denied without it, as the
-    project only adds what a call must not write (reviews M-1, M-17). The payload is read once,
+    not known (or None), or why the session's registered npm variables are not the service's
+    (``Registry.problem``; a read, a search or a fetch is decided as before whatever it is):
+    the call is then denied, unless it is denied without it, as the project only adds what a
+    call must not write (reviews M-1, M-17). The payload is read once,
     as ``decide`` reads it; one it cannot read it reads again, to say why."""
     raw = body if len(body) <= MAX_HOOK_PAYLOAD_BYTES else None
     payload: object = UNREAD
     # one that cannot be read is denied by decide, which says why (no folder is needed)
     with contextlib.suppress(ValueError, RecursionError):
         payload = json.loads(raw.decode("utf-8")) if raw is not None else UNREAD
-    project, unknown = session.project(payload.get("transcript_path")
-                                       if isinstance(payload, dict) else None)
+    read = payload if isinstance(payload, dict) else {}
+    project, unknown = session.project(read.get("transcript_path"))
     if project is not None:
         options.values[PROJECT_OPTION] = project
-    return raw, payload, unknown
+    # the session's npm variables, registered when it started (registry.py)
+    sid = read.get("session_id", read.get("sessionId"))
+    unregistered = registry.problem(sid)
+    if unregistered is not None and _reads_only(read, shell_tools):
+        unregistered = None  # (the npm variables guard writes only: reads decided as before)
+    return raw, payload, unregistered or unknown

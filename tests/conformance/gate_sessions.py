@@ -99,8 +99,12 @@ def session(judge: Judge, calls: Sequence[Call], *, hook: HookEntry | None,
         plan.write_text(plan_text.replace("{work}", str(work).lstrip("/")))
         settings = None
         if hook is not None:
-            settings = {"hooks": {"PreToolUse": [{"matcher": "*",
-                                                  "hooks": [hook(work, plan)]}]}}
+            hooks: dict[str, Any] = {"PreToolUse": [{"matcher": "*",
+                                                     "hooks": [hook(work, plan)]}]}
+            start = getattr(hook, "session_start", None)  # (the service's: registry.py)
+            if start is not None:
+                hooks["SessionStart"] = [{"hooks": [start]}]
+            settings = {"hooks": hooks}
         url, script = judge.standin.session([(c.tool, c.tool_input(work)) for c in calls])
         done, _ = run_session(judge.binary, url, work, None, extra_args=WIDE, settings=settings,
                               env=env)

@@ -4,7 +4,8 @@ started with a ``PATH`` that holds no virtual environment.
 
 - ``hook --print-config claude-code``: the printed PreToolUse entry as the project's settings.
 - ``apply --enforce``: the skill the installed ``skillgrant`` rewrote, hook and all.
-- ``serve --print-config``: the printed http hook, the service started from the installation.
+- ``serve --print-config``: the printed http hook and SessionStart hook, the service started
+  from the installation.
 
 In each, the calls inside the plan run and the calls outside it are denied by the gate, with
 the gate's reason, as in test_gate_e2e.py (which runs the gate with the test interpreter).
@@ -125,8 +126,14 @@ def test_the_printed_http_hook_gates_claude_code_through_the_installed_service(
     def printed_http_hook(work: Path, plan: Path) -> dict[str, Any]:
         port = str(_free_port())
         spec = f"gate={plan}"
-        entry = _entry(_printed([str(installed.skillgrant), "serve", "--plan", spec, "--port",
-                                 port, "--print-config"]))
+        printed = _printed([str(installed.skillgrant), "serve", "--plan", spec, "--port",
+                            port, "--print-config"])
+        entry = _entry(printed)
+        # and the SessionStart hook registering the session's npm variables, as printed
+        (group,) = printed["hooks"]["SessionStart"]
+        (start,) = group["hooks"]
+        assert isolated_interpreter(installed, shlex.split(start["command"])), start
+        printed_http_hook.session_start = start  # type: ignore[attr-defined]
         # from the session's environment (review M-1): its PATH and HOME, none of the other
         # variables the gate reads that the session does not have
         session_env = {name: "" for name in COMPARED if name not in ("PATH", "HOME")}

@@ -7,7 +7,9 @@ as written; and two headers whose names differ only by case are sent as one line
 first name's spelling, the last value). The printed hook's ``...-npm_config_userconfig``
 header therefore carries the session's ``NPM_CONFIG_USERCONFIG``, and a session that sets the
 lower-case spelling alone is compared as if it had not set it (session 48's finding, open
-through the runtime: s48's denial of a header sent twice never sees two lines).
+through the runtime: s48's denial of a header sent twice never sees two lines). Closed in
+session 50: the SessionStart hook ``serve --print-config`` prints registers the session's
+npm variables with the service (service/registry.py; test_s50_session_start.py).
 """
 
 from __future__ import annotations
@@ -25,14 +27,9 @@ from gate_sessions import Call, denied_by_gate, session
 from review_table import LeftOpen
 from test_service_e2e import ServiceHook
 
-#: (tests/conftest.py reads a module's ``OPEN``).
+#: (tests/conftest.py reads a module's ``OPEN``). s49's row is gone: closed in session 50 by
+#: the SessionStart registration (service/registry.py), passing through the runtime.
 OPEN = LeftOpen()
-OPEN.add("test_a_session_setting_npm_config_userconfig_alone_has_its_npmrc_guarded",
-         "FINDING s49-servespeed: Claude Code never fills a lower-case variable in an http "
-         "hook's header, and sends NPM_CONFIG_USERCONFIG's value under the npm_config_"
-         "userconfig name: the service decides with its own (unset) userconfig and allows "
-         "the write the command hook denies (docs/service.md: a SessionStart registration "
-         "is the planned fix)")
 
 
 class _Recorder(http.server.BaseHTTPRequestHandler):
@@ -95,6 +92,8 @@ def test_a_session_setting_npm_config_userconfig_alone_has_its_npmrc_guarded(
             hook.stop()
         result = next(iter(done.results.values()))
         assert denied_by_gate(result), json.dumps(result)
+        # (by the registered value, not for a session that did not register)
+        assert "npm_config_userconfig differs from the service's" in result[1], result
         assert not npmrc.exists()
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -21,7 +21,7 @@ from gate_sessions import CALLS, PLAN, denied_by_gate, session, wrong_decisions
 from serving import Served, start
 
 from skillgrant.gate.environment import COMPARED
-from skillgrant.service.config import http_hook
+from skillgrant.service.config import http_hook, session_start_hook
 
 TOKEN_ENV = "SKILLGRANT_E2E_TOKEN"
 TOKEN = "e2e-token-0123456789abcdef"
@@ -34,6 +34,7 @@ class ServiceHook:
     def __init__(self, *, token: bool = False) -> None:
         self.token = token
         self.served: Served | None = None
+        self.session_start: dict[str, Any] | None = None
 
     def __call__(self, work: Path, plan: Path) -> dict[str, Any]:
         options = ["--audit-log", str(work / "audit.jsonl")]
@@ -45,6 +46,9 @@ class ServiceHook:
             options += ["--token-env", TOKEN_ENV]
             env[TOKEN_ENV] = TOKEN
         self.served = start([f"gate={plan}"], *options, env=env)
+        # the SessionStart hook registering the session's npm variables (registry.py)
+        self.session_start = session_start_hook(self.served.url,
+                                                TOKEN_ENV if self.token else None)
         return http_hook(f"{self.served.url}/v1/hook/gate", TOKEN_ENV if self.token else None)
 
     def stop(self) -> list[dict[str, Any]]:

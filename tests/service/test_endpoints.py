@@ -179,7 +179,7 @@ def test_the_openapi_document_lists_every_endpoint(served: Served) -> None:
     document = served.request("GET", "/openapi.json").json()
     assert set(document["paths"]) == {
         "/v1/hook/{plan}", "/v1/check-call", "/v1/prove", "/v1/constrain", "/v1/apply",
-        "/v1/lint", "/v1/diff", "/v1/health"}
+        "/v1/lint", "/v1/diff", "/v1/health", "/v1/sessions"}
     schemas = document["components"]["schemas"]
     assert {"CheckCallRequest", "CallVerdictModel", "DecisionModel", "ErrorResponse"} <= \
         set(schemas)

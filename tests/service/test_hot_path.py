@@ -18,6 +18,7 @@ from skillgrant.gate.hook import Options, decide
 from skillgrant.gate.options import PROJECT_OPTION
 from skillgrant.service.app import Service, create_app, front
 from skillgrant.service.plans import Plans, PlanSpec
+from skillgrant.service.registry import REGISTERED
 
 FOLDER = "/srv/project"
 
@@ -28,6 +29,7 @@ def service(tmp_path: Path) -> Iterator[Service]:
     plan.write_text(json.dumps({"allowed-tools": ["Bash(git status)", "Read(//srv/**)"]}))
     made = Service(Plans([PlanSpec("p", str(plan))], lambda *a, **k: None), audit=None,
                    handler_timeout=10.0)
+    made.registry.register("s", {n: os.environ.get(n) for n in REGISTERED})  # (SessionStart)
     yield made
     for pool in made.pools:
         pool.shutdown(wait=False)

@@ -45,6 +45,8 @@ def _decision(served: Served, payload: dict[str, object], started_in: Path,
     """The service's decision for ``payload`` sent from a session started in ``started_in``
     whose environment is the service's changed by ``env``; None for no decision."""
     session = {**served.env, **env}
+    if payload["session_id"] not in served.registered:  # (its SessionStart hook)
+        assert served.register(str(payload["session_id"]), session).status == 200
     body = {"transcript_path": transcript(session, str(started_in)), **payload}
     reply = served.post("/v1/hook/plan", body, session=False,
                         headers={"Content-Type": "application/json",

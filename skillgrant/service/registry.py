@@ -1,0 +1,220 @@
+"""The sessions' npm variables, registered when each session starts (issue 29, session 50).
+
+Claude Code fills a header's ``${NAME}`` only for names of upper-case letters, digits and
+``_``, and sends two headers whose names differ only by case as one line (measured on 2.1.332:
+tests/conformance/test_s49_serve_npm.py). So npm's lower-case ``npm_config_prefix``,
+``npm_config_globalconfig`` and ``npm_config_userconfig`` never reach the service in a
+header, and what the npmrc they name guards is not known there. The settings ``serve
+--print-config`` prints add a ``SessionStart`` *command* hook (``skillgrant session-start``):
+Claude Code runs it when a session starts or resumes, in the environment its tools run in,
+before the session's first tool call (measured: tests/conformance/test_s50_session_start.py),
+and it posts the session's npm variables, in both spellings, with the payload's
+``session_id`` to ``POST /v1/sessions``. A hook request is decided only when its payload's
+``session_id`` registered values equal to the service's own; otherwise the call is denied
+unless the gate denies it anyway (as for an unknown project folder), but for a read, a search
+or a fetch of a session that never registered, decided as before (sessions.py: the npm
+variables only add what a call must not write).
+
+The model can reach the port from the Bash tool, but only after the registration (the
+runtime waits for the SessionStart hook before its first call). So:
+- the first registration of an id is kept, and the same values again are accepted (a
+  resumed session, a session cleared);
+- other values for a known id are refused, logged, and the session's calls are denied from
+  then on: a session resumed with other variables, or a program posting another session's id,
+  cannot be told from the session itself;
+- an id never registered has its calls that may write denied;
+- at most ``MAX_SESSIONS`` ids and ``MAX_KEPT_CHARS`` characters of values are kept, each
+  value at most ``MAX_VALUE_CHARS``; past them a new id is refused (and its calls denied),
+  and none is ever forgotten while the service runs: a forgotten id could be registered
+  again by anyone who knows it. A restarted service knows no session: a session resumed
+  registers again.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..gate.environment import state
+from ..gate.homefiles import NPM_ENVIRONMENT
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+#: The header-carried spellings of npm's variables (sessions.py: their headers are one line).
+REGISTERED = NPM_ENVIRONMENT
+#: What a registration carries: every variable whose name is one of these in any case (npm
+#: reads ``npm_config_*`` in any case, s50-sreview F1; ``homefiles.npm_global`` lowers the
+#: names), and ``PREFIX`` and ``DESTDIR``, which move npm's global npmrc (s50-sreview F2).
+NPM_NAMES = frozenset(name.lower() for name in NPM_ENVIRONMENT)
+MOVERS = frozenset(("PREFIX", "DESTDIR"))
+#: Names a registration may carry at most.
+MAX_NAMES = 64
+#: Ids kept at most (a registration per session; none is forgotten).
+MAX_SESSIONS = 65_536
+#: Characters of distinct values kept at most, and of one value (PATH_MAX).
+MAX_KEPT_CHARS = 16_000_000
+MAX_VALUE_CHARS = 4096
+MAX_ID_CHARS = 128
+#: A registration's outcomes: (HTTP status, code).
+REGISTERED_NEW = (200, "registered")
+SAME = (200, "same")
+CONFLICT = (409, "conflict")
+FULL = (503, "sessions-full")
+INVALID = (422, "invalid")
+#: A session whose values conflicted: never decided again.
+_CONFLICTED = (("<conflict>", ""),)
+
+
+class Registry:
+    """Each session id's registered values (on the event loop only)."""
+
+    def __init__(self, log: Callable[..., None] | None = None) -> None:
+        self.log = log
+        self._sessions: dict[str, tuple[tuple[str, str], ...]] = {}
+        self._shared: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
+        self._chars = 0
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+    def register(self, session_id: object, given: object, source: object = None
+                 ) -> tuple[tuple[int, str], str]:
+        """Register ``given`` (each name of ``REGISTERED`` to its value or None) for
+        ``session_id``: the outcome, and what it means."""
+        outcome, message = self._registered(session_id, given)
+        if self.log is not None:
+            shown = session_id[:MAX_ID_CHARS] if isinstance(session_id, str) else None
+            self.log("session", session_id=shown, outcome=outcome[1],
+                     source=str(source)[:32] if source is not None else None)
+        return outcome, message
+
+    def _registered(self, session_id: object, given: object) -> tuple[tuple[int, str], str]:
+        found = _read(session_id, given)
+        if isinstance(found, str):
+            return INVALID, found
+        assert isinstance(session_id, str)
+        kept = self._sessions.get(session_id)
+        if kept is not None:
+            if kept == found:
+                return SAME, "the session registered these values before"
+            self._sessions[session_id] = _CONFLICTED
+            return CONFLICT, ("the session registered other values before: its calls are "
+                              "denied from now on (start a new session)")
+        shared = self._shared.get(found)
+        size = sum(len(n) + len(v) for n, v in found)
+        if len(self._sessions) >= MAX_SESSIONS or (
+                shared is None and self._chars + size > MAX_KEPT_CHARS):
+            return FULL, (f"the service keeps {len(self._sessions)} sessions, its most: "
+                          "restart it, then resume the session (claude --resume)")
+        if shared is None:
+            shared = self._shared[found] = found
+            self._chars += size
+        self._sessions[session_id] = shared
+        return REGISTERED_NEW, "registered"
+
+    def knows(self, session_id: object) -> bool:
+        """Whether ``session_id`` registered (its values kept, or in conflict)."""
+        return isinstance(session_id, str) and session_id in self._sessions
+
+    def problem(self, session_id: object) -> str | None:
+        """Why a call of the session ``session_id`` (a payload's) cannot be decided with the
+        service's environment (its carried variables, ``own_values``), or None."""
+        kept = self._sessions.get(session_id) if isinstance(session_id, str) else None
+        own = own_values()
+        if kept is not None and kept == own:
+            twice = _spelled_twice(own)
+            return None if twice is None else (
+                f"{twice} is set in two spellings with different values, so which one npm "
+                "reads is not known here: use the `skillgrant hook` command")
+        if kept is None:
+            return ("the session registered no environment with the service (its npm "
+                    "variables, which Claude Code sends no header for), so what a call that "
+                    "may write must not write is not known here (its reads are decided as "
+                    "before): add the SessionStart hook `skillgrant serve --print-config` "
+                    "prints, then resume the session (claude --resume) or start a new one")
+        if kept is _CONFLICTED:
+            return ("the session registered two different environments (a session resumed "
+                    "with other npm variables, or another program posting its id), so what "
+                    "the call must not write is not known here: start a new session")
+        mine, theirs = dict(own), dict(kept)
+        differing = sorted(n for n in {*mine, *theirs} if mine.get(n) != theirs.get(n))
+        return (f"the session's {', '.join(differing)} "
+                f"{'differs' if len(differing) == 1 else 'differ'} from the service's, so "
+                "what the call must not write is not known here: start `skillgrant serve` "
+                "from the session's environment, or use the `skillgrant hook` command")
+
+
+def carried(name: str) -> bool:
+    """Whether a registration carries the variable ``name``."""
+    return name.lower() in NPM_NAMES or name in MOVERS
+
+
+def own_values() -> tuple[tuple[str, str], ...]:
+    """The service's own carried variables, as ``_read`` gives a registration's (kept while
+    its environment is the same: ``environment.state``)."""
+    key = state()
+    if _OWN[0] != key:
+        _OWN[:] = [key, tuple(sorted((n, v) for n, v in os.environ.items()
+                                     if v and carried(n)))]
+    found: tuple[tuple[str, str], ...] = _OWN[1]
+    return found
+
+
+_OWN: list[Any] = [None, ()]
+
+
+def _read(session_id: object, given: object) -> tuple[tuple[str, str], ...] | str:
+    """``given``'s set values, sorted by name (an empty value or null is unset, as npm reads
+    it), or why the registration is refused."""
+    if not isinstance(session_id, str) or not 0 < len(session_id) <= MAX_ID_CHARS \
+            or not session_id.isprintable():
+        return f"session_id must be a printable string of 1 to {MAX_ID_CHARS} characters"
+    if not isinstance(given, Mapping) or len(given) > MAX_NAMES or not all(
+            isinstance(n, str) and carried(n) for n in given):
+        return (f"environment must name at most {MAX_NAMES} variables, each npm's "
+                "npm_config_prefix, _globalconfig or _userconfig in any case, PREFIX or DESTDIR "
+                "(null when unset)")
+    found: list[tuple[str, str]] = []
+    for name, value in given.items():
+        if value is not None and (not isinstance(value, str) or len(value) > MAX_VALUE_CHARS):
+            return f"{name} must be null or a string of at most {MAX_VALUE_CHARS} characters"
+        if value:
+            found.append((name, value))
+    return tuple(sorted(found))
+
+
+def _spelled_twice(values: tuple[tuple[str, str], ...]) -> str | None:
+    """A name set in two spellings with different values (which npm takes depends on the
+    environment's order), or None."""
+    seen: dict[str, str] = {}
+    for name, value in values:
+        if seen.setdefault(name.lower(), value) != value:
+            return name.lower()
+    return None
+
+
+def add_route(api: FastAPI, registry: Registry) -> None:
+    """``POST /v1/sessions``: a session's registration (``skillgrant session-start``)."""
+    from fastapi.responses import JSONResponse
+
+    from . import models as m
+
+    async def sessions(body: m.SessionRequest) -> m.SessionResponse:
+        """Register a session's npm variables (the SessionStart hook `serve --print-config`
+        prints): the first registration of an id is kept; other values later deny its
+        calls."""
+        (status, code), message = registry.register(body.session_id, body.environment,
+                                                    body.source)
+        if status != 200:
+            return JSONResponse(  # type: ignore[return-value]
+                {"error": {"code": code, "message": message}}, status_code=status)
+        return m.SessionResponse(session_id=body.session_id, outcome=code)  # type: ignore[arg-type]
+
+    # (this module's annotations are text: FastAPI is given the classes)
+    sessions.__annotations__ = {"body": m.SessionRequest, "return": m.SessionResponse}
+    api.add_api_route("/v1/sessions", sessions, methods=["POST"], responses={
+        409: {"model": m.ErrorResponse, "description": "The id registered other values."},
+        422: {"model": m.ErrorResponse, "description": "An invalid registration."},
+        503: {"model": m.ErrorResponse, "description": "The service keeps no more sessions."}})
