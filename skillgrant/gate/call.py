@@ -83,6 +83,12 @@ def _judge(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan,
         return judge.web(spec, tool_input, plan, cwd)
     if spec.domain in ("agent", "skill"):
         name = argument(tool_input, spec.subject)
+        if spec.domain == "agent" and tool_input.get("isolation", "worktree") != "worktree":
+            return judge.outside("unknown", "the subagent would run with isolation "
+                                 f"{tool_input.get('isolation')!r}: Claude Code runs a "
+                                 "'remote' one in a cloud sandbox, where no hook of this "
+                                 "machine judges its calls", name if isinstance(name, str)
+                                 else None)
         judged = judge.named(spec, name, plan)
         if spec.domain == "skill" and judged.status == "covered" and "args" in tool_input:
             from . import skillargs  # only a Skill call with args loads it

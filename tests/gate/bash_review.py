@@ -107,3 +107,36 @@ def rewrites_hook(project: Path, tmp_path: Path, command: str) -> bool:
     subprocess.run(["sh", str(script)], cwd=scratch, capture_output=True, timeout=60,
                    check=False)
     return (scratch / "zz").exists()
+
+
+def proved_case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
+                extra: dict[str, str] | None = None, setup: str = "",
+                in_place: bool = False) -> str | None:
+    """A review's case: proves ``calls`` run the payload (``touch zz``) under real bash (a
+    scratch home) in a hooked project with plan ``entries`` holding ``files`` (and what the bash
+    text ``setup`` made there, ``$T`` its side's folder), in the session's environment with
+    ``extra`` (``{P}`` in a value: the folder bash runs in), in a copy of the project (in it
+    with ``in_place``: a build folder naming its own path); then asks the printed hook for each
+    call in a second such project: the first call it denies, or None (the hole)."""
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, entries)
+        for name, text in files.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text)
+        folder = tmp_path / side / "scratch" if side == "proof" and not in_place else project
+        env = {**home_env(tmp_path / side / "home"),
+               **{k: v.replace("{P}", str(folder)) for k, v in (extra or {}).items()}}
+        if setup:
+            subprocess.run(["bash", "-c", setup], cwd=project, check=True, timeout=120,
+                           capture_output=True, env={**env, "T": str(tmp_path / side)})
+        if side == "proof" and in_place:
+            for call in calls:
+                subprocess.run(["bash", "-c", call], cwd=project, env=env, check=False,
+                               capture_output=True, timeout=300)
+            assert any(project.rglob("zz")), "bash ran no payload"
+        elif side == "proof":
+            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    return found[0]

@@ -116,6 +116,12 @@ CASES: list[tuple[str, dict[str, Any], str, str | None]] = [
     ("mcp__GH__get_issue", {}, "not_covered", None),
     ("Agent", {"subagent_type": "explore"}, "covered", None),
     ("Task", {"subagent_type": "explore"}, "covered", None),
+    # a subagent in a worktree runs here (its calls reach this machine's hooks); a remote one
+    # runs in Claude Code's cloud sandbox, out of every local hook's sight (review s50-greview)
+    ("Agent", {"subagent_type": "explore", "isolation": "worktree"}, "covered", None),
+    ("Agent", {"subagent_type": "explore", "isolation": "remote"}, "unknown", "explore"),
+    ("Task", {"subagent_type": "explore", "isolation": "remote"}, "unknown", "explore"),
+    ("Agent", {"subagent_type": "explore", "isolation": None}, "unknown", "explore"),
     ("Agent", {"subagent_type": "general-purpose"}, "not_covered", "general-purpose"),
     ("Skill", {"skill": "probe"}, "covered", None),
     ("Skill", {"skill": "other"}, "not_covered", "other"),

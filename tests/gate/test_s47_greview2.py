@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved_case
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
 pytestmark = pytest.mark.slow
@@ -37,23 +37,8 @@ def _bun_path() -> dict[str, str]:
 
 def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
           extra: dict[str, str] | None = None, setup: str = "") -> str | None:
-    """Proves ``calls`` run the payload under real bash (scratch home) in a hooked project
-    holding ``files`` (and what the bash text ``setup`` made there); the first call the
-    printed hook denies, or None."""
-    found: list[str | None] = []
-    for side in ("proof", "run"):
-        project = hooked_project(tmp_path / side, entries)
-        for name, text in files.items():
-            (project / name).parent.mkdir(parents=True, exist_ok=True)
-            (project / name).write_text(text)
-        if setup:
-            subprocess.run(["bash", "-c", setup], cwd=project, check=True, timeout=60)
-        env = {**home_env(tmp_path / side / "home"), **(extra or {})}
-        if side == "proof":
-            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
-        else:
-            found.append(first_denied(project, calls, env))
-    return found[0]
+    """``bash_review.proved_case``."""
+    return proved_case(tmp_path, entries, files, calls, extra, setup)
 
 
 # --- C-self2: the words after `python3 -m MODULE` are no longer guarded -----------------------

@@ -20,7 +20,7 @@ from bash_review import (
     hook_allows,
     hooked_project,
     needs,
-    proved,
+    proved_case,
     rewrites_hook,
 )
 
@@ -63,30 +63,8 @@ def _review_tool(name: str) -> str | None:
 def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
           extra: dict[str, str] | None = None, setup: str = "",
           in_place: bool = False) -> str | None:
-    """Proves ``calls`` run the payload under real bash (scratch home) in a hooked project
-    holding ``files`` (and what the bash text ``setup`` made there), in a copy of it (in it
-    with ``in_place``: a build folder naming its own path); the first call the printed hook
-    denies, or None."""
-    found: list[str | None] = []
-    for side in ("proof", "run"):
-        project = hooked_project(tmp_path / side, entries)
-        for name, text in files.items():
-            (project / name).parent.mkdir(parents=True, exist_ok=True)
-            (project / name).write_text(text)
-        env = {**home_env(tmp_path / side / "home"), **(extra or {})}
-        if setup:
-            subprocess.run(["bash", "-c", setup], cwd=project, check=True, timeout=60, env=env,
-                           capture_output=True)
-        if side == "proof" and in_place:
-            for call in calls:
-                subprocess.run(["bash", "-c", call], cwd=project, env=env, check=False,
-                               capture_output=True, timeout=300)
-            assert any(project.rglob("zz")), "bash ran no payload"
-        elif side == "proof":
-            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
-        else:
-            found.append(first_denied(project, calls, env))
-    return found[0]
+    """``bash_review.proved_case``."""
+    return proved_case(tmp_path, entries, files, calls, extra, setup, in_place)
 
 
 # --- envpaths: a value's `${NAME:-default}` ---------------------------------------------------

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved
+from bash_review import LeftOpen, needs, proved_case
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
 pytestmark = pytest.mark.slow
@@ -37,31 +37,8 @@ GIT_BASE = ("git config user.email a@b && git config user.name a && "
 def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
           setup: str = "", extra: dict[str, str] | None = None,
           in_place: bool = False) -> str | None:
-    """Proves ``calls`` run the payload under real bash (scratch home) in a hooked project
-    holding ``files`` (and what the bash text ``setup`` made there, given the folder ``$T``
-    beside the project for its own use), the session's environment with ``extra``; proved in
-    a copy of the project (in it with ``in_place``: a build folder naming its own path); the
-    first call the printed hook denies, or None."""
-    found: list[str | None] = []
-    for side in ("proof", "run"):
-        project = hooked_project(tmp_path / side, entries)
-        for name, text in files.items():
-            (project / name).parent.mkdir(parents=True, exist_ok=True)
-            (project / name).write_text(text)
-        env = {**home_env(tmp_path / side / "home"), **(extra or {})}
-        if setup:
-            subprocess.run(["bash", "-c", setup], cwd=project, check=True, timeout=120,
-                           capture_output=True, env={**env, "T": str(tmp_path / side)})
-        if side == "proof" and in_place:
-            for call in calls:
-                subprocess.run(["bash", "-c", call], cwd=project, env=env, check=False,
-                               capture_output=True, timeout=300)
-            assert any(project.rglob("zz")), "bash ran no payload"
-        elif side == "proof":
-            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
-        else:
-            found.append(first_denied(project, calls, env))
-    return found[0]
+    """``bash_review.proved_case``."""
+    return proved_case(tmp_path, entries, files, calls, extra, setup, in_place)
 
 
 # --- G1: a merge or rebase moves a file into a folder the other side renamed -------------

@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved_case
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
 pytestmark = pytest.mark.slow
@@ -30,24 +30,8 @@ PY_PAYLOAD = "import os\nos.system('touch zz')\n"
 
 def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
           setup: str = "", extra: dict[str, str] | None = None) -> str | None:
-    """Proves ``calls`` run the payload under real bash (scratch home) in a hooked project
-    holding ``files`` (and what the bash text ``setup`` made there), the session's environment
-    with ``extra``; the first call the printed hook denies, or None."""
-    found: list[str | None] = []
-    for side in ("proof", "run"):
-        project = hooked_project(tmp_path / side, entries)
-        for name, text in files.items():
-            (project / name).parent.mkdir(parents=True, exist_ok=True)
-            (project / name).write_text(text)
-        env = {**home_env(tmp_path / side / "home"), **(extra or {})}
-        if setup:
-            subprocess.run(["bash", "-c", setup], cwd=project, check=True, timeout=120,
-                           capture_output=True, env=env)
-        if side == "proof":
-            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
-        else:
-            found.append(first_denied(project, calls, env))
-    return found[0]
+    """``bash_review.proved_case``."""
+    return proved_case(tmp_path, entries, files, calls, extra, setup)
 
 
 def _tool_path(name: str) -> dict[str, str]:

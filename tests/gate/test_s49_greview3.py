@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved
+from bash_review import LeftOpen, needs, proved_case
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
 pytestmark = pytest.mark.slow
@@ -34,22 +34,9 @@ def _case(tmp_path: Path, entry: str, target: str, extra: dict[str, str] | None 
     (scratch home; ``{P}`` in ``extra``'s values is the folder bash runs in) in a hooked project
     with ``FILES`` and ``more`` (``src/mk`` holding ``payload``), plan ``Bash(<entry>)``,
     ``Bash(cp *)``; the first call the printed hook denies, or None."""
-    calls = [f"cp src/mk {target}", entry]
-    found: list[str | None] = []
-    for side in ("proof", "run"):
-        project = hooked_project(tmp_path / side, [f"Bash({entry})", "Bash(cp *)"])
-        for name, text in {**FILES, "src/mk": payload, "sub/lib/keep": "", **(more or {})}.items():
-            (project / name).parent.mkdir(parents=True, exist_ok=True)
-            (project / name).write_text(text)
-        # proved() runs bash in a copy at <side>/scratch.
-        folder = tmp_path / side / "scratch" if side == "proof" else project
-        env = {**home_env(tmp_path / side / "home"),
-               **{k: v.replace("{P}", str(folder)) for k, v in (extra or {}).items()}}
-        if side == "proof":
-            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
-        else:
-            found.append(first_denied(project, calls, env))
-    return found[0]
+    files = {**FILES, "src/mk": payload, "sub/lib/keep": "", **(more or {})}
+    return proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                       [f"cp src/mk {target}", entry], extra)
 
 
 # --- L1: a child's folder move carried to the line's next command ----------------------------
