@@ -49,6 +49,21 @@ def test_a_rule_is_found_first_where_its_needs_match_on_several_lines() -> None:
         _answers_as_reference(text)
 
 
+def test_a_cut_name_is_looked_for_where_a_walk_stands() -> None:
+    """An anchor's or alias's cut name is walked to only at the text's start or after a blank,
+    a line break, ``[``, ``{`` or ``,``: the need asks the character before it, so a quoted
+    shell command's ``\\*\\*Status:`` (real skill 05) is not walked; the answers are the
+    reference's either way."""
+    texts = ["*x:", "a: *x:\n", "a:\t&x:\n", "[*x:]", "{a: b,&x:}", "a:\r&x:", "- - *x:",
+             "a: 'grep \\*\\*Status:\\*\\* x'\n", "a: b*x:\n", "a: !t *x:\n", "a: b&x:\n",
+             "a: !t\t&x:\n", "a: \"x\\*y:\"\n"]
+    for text in texts:
+        _answers_as_reference(text)
+    quoted = "a: '[ -f x ] && grep -c \"\\*\\*Status:\\*\\* ready\" x'\n"
+    assert not any(need.search(quoted) for need in yamlapart._CUT_ANCHOR_NEEDS)
+    assert yamlapart.apart_as_read(quoted) is None
+
+
 def test_the_rules_are_found_in_real_texts() -> None:
     """A text each rule refuses is refused with the searches first (the patterns' own
     examples: review s43-freview F4, F11, F12)."""

@@ -123,8 +123,19 @@ def compose_flat(text: str) -> MappingNode | None:
                        mark(_NAME, key_end, line, key_end - pos, None, None), _PLAIN_STYLE),
             ScalarNode(tag, value, mark(_NAME, value_at, line, value_at - pos, None, None),
                        mark(_NAME, value_end, line, value_end - pos, None, None), style)))
-    return MappingNode(_MAP, pairs, mark(_NAME, 0, 0, 0, None, None),
+    root = MappingNode(_MAP, pairs, mark(_NAME, 0, 0, 0, None, None),
                        mark(_NAME, len(text), len(lines), 0, None, None), False)
+    setattr(root, _FLAT_OF, text)  # (an attribute the node class does not declare)
+    return root
+
+
+#: The attribute of a root ``compose_flat`` made, naming the text it was made of.
+_FLAT_OF: Final = "flat_text"
+
+
+def composed_flat(root: object, text: str) -> bool:
+    """Whether ``root`` is ``compose_flat``'s nodes of ``text`` (which are exactly PyYAML's)."""
+    return getattr(root, _FLAT_OF, None) == text
 
 
 def read_line(line: str) -> tuple[str, str, str, str] | None:

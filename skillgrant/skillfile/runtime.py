@@ -32,6 +32,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..grants import JS_WHITESPACE
 from .blockcolumn import block_column, wide_blank_line
+from .flatyaml import composed_flat
 from .flowlenient import Scan, bun_may_accept, is_flow_list, leftmost
 from .flowreject import AFTER_QUOTE, BREAK, flow_node
 from .tagged import content_start, tagged_key
@@ -286,7 +287,15 @@ def _rejected(problem: YamlProblem, yaml_text: str,
 
 
 def bun_rejects(text: str, root: Node | None) -> tuple[str, int] | None:
-    """Why and where Bun rejects ``text``, composed by PyYAML into ``root``, or None."""
+    """Why and where Bun rejects ``text``, composed by PyYAML into ``root``, or None.
+
+    None at once for the flat lane's nodes of ``text`` (``flatyaml.composed_flat``): the walk
+    finds nothing there. The mapping is at column 0 (the text starts with a key's letter), each
+    value starts on its key's line with neither ``&`` nor ``!`` (a plain value cannot start
+    with either, a quoted one starts with its quote), and each value is a one-line plain or
+    double-quoted scalar, the quoted one followed by its line's LF (in ``AFTER_QUOTE``)."""
+    if composed_flat(root, text):
+        return None
     stack: list[tuple[Node, int]] = [] if root is None else [(root, -1)]
     while stack:
         node, parent = stack.pop()
@@ -327,7 +336,11 @@ def _item_under_its_dash(text: str, node: SequenceNode, column: int) -> tuple[st
     is not indented past the dash (on a later line, then): Bun rejects it (review s48-freview
     H11: ``- &a`` ⏎ ``|``), PyYAML reads it."""
     for item in node.value:
-        at = content_start(text, item.start_mark.index)
+        at = item.start_mark.index
+        if item.start_mark.column > column and text[at:at + 1] not in ("&", "!"):
+            continue  # (no properties: its content starts there, at least this far from its
+            # line's start below, which is at or before PyYAML's, whose line breaks are more)
+        at = content_start(text, at)
         start = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
         if at < item.end_mark.index and at - start <= column:
             return "a list item's content on a line after its dash, not indented past it", at

@@ -50,8 +50,13 @@ def _complex_key(text: str) -> int:
 #: the rule's, which reads a comment to its line's end; not a ``--``, as in ``git --version``).
 _ODD_COMPLEX_NEEDS: Final = (re.compile(r"\?"),)
 _COMPLEX_NEEDS: Final = _ODD_COMPLEX_NEEDS
-_CUT_ANCHOR_NEEDS: Final = (re.compile(r"&[A-Za-z0-9_-]++[?:%@`]"),
-                            re.compile(r"\*[A-Za-z0-9_-]++[?:%@`]"))
+#: An anchor's or alias's cut name is where the walk stands: at the text's start or after a
+#: blank, a line break, ``[``, ``{`` or ``,`` (the end of a node's start, of a list's dashes, of
+#: the blanks after a tag: ``propwalk._cut_property``), which the lookbehind asks of the
+#: character before (none at the start). A name after another character (``\*\*Status:``
+#: in a quoted shell command) is not walked to.
+_CUT_ANCHOR_NEEDS: Final = (re.compile(r"&(?<![^ \t\r\n\[{,]&)[A-Za-z0-9_-]++[?:%@`]"),
+                            re.compile(r"\*(?<![^ \t\r\n\[{,]\*)[A-Za-z0-9_-]++[?:%@`]"))
 _CUT_TAG_NEEDS: Final = (re.compile(r"![^\s,\[\]{}!]*+[,\[\]{}]"),)
 _LONE_DASH_NEEDS: Final = (re.compile(r"-(?>(?:\s|(?<=\s)#[^\r\n-]*+)*)(?:[\]},]|(?<![\r\n-])-)"),)
 #: Each rule's walk and what every match of it holds (tests/test_yamlapart.py).
