@@ -125,8 +125,41 @@ HAND = (
 )
 
 
+_SEEDS = (
+    "name: p\nallowed-tools:\n  - Read\n  - Bash(git *)\n",
+    "name: p\nallowed-tools:\n- Read\n- Bash(git *)\n",
+    "name: p\nx: &a Read\nallowed-tools: Read, Grep\n",
+    "name: p\ndescription: \"run *Status: x\"\nallowed-tools: Read\n",
+    "allowed-tools:\n  - Read\n  -\n    Write\nname: p\n",
+    "name: p\nallowed-tools:\n  - - Read\n  - k: Write\n",
+    "name: p\nallowed-tools: \"Read\"\ndescription: d\n",
+    "name: p\nallowed-tools: [Read, \"Bash(x)\"]\n",
+    "name: p\nallowed-tools: &a\n  - Read\n  - !!str Write\n",
+    "name: p\nallowed-tools:\n  # c\n  - Read # d\n  -   Write\n",
+    "name: p\nallowed-tools:\n  - >-\n    Read\n  - 'Write'\n",
+)
+_MUTANTS = (*" \t\n\r-&*!?:#,[]{}|>'\"%@`\\", "\u2028", "\x85", "\u2029", "\ufeff", "a", "  ",
+            "- ", "&a", "*a", "!t ")
+
+
+def mutants(seed: int, count: int) -> list[str]:
+    """``count`` SKILL.md texts: small frontmatters with 1 to 5 characters inserted, replaced
+    or dropped (indicators, blanks, YAML 1.1's other line breaks, a BOM)."""
+    r, out = random.Random(seed), []
+    for _ in range(count):
+        chars = list(r.choice(_SEEDS))
+        for _ in range(r.randint(1, 5)):
+            at, op = r.randrange(len(chars) + 1), r.randrange(3)
+            if op == 0:
+                chars.insert(at, r.choice(_MUTANTS))
+            elif at < len(chars):
+                chars[at:at + 1] = [r.choice(_MUTANTS)] if op == 1 else []
+        out.append("---\n" + "".join(chars) + "---\nbody\n")
+    return out
+
+
 def _frontmatters(seed: int, count: int) -> list[str]:
-    return [text[4:-9] for text in texts(seed, count)] + list(HAND)
+    return [text[4:-9] for text in texts(seed, count) + mutants(seed, count)] + list(HAND)
 
 
 _OLD_ANCHOR_NEEDS = (re.compile(r"&[A-Za-z0-9_-]++[?:%@`]"),
@@ -176,7 +209,7 @@ def _runtime(batch: list[str]) -> list[tuple[str, list[str], bool]]:
 def test_what_the_reader_reads_the_runtime_reads(seed: int) -> None:
     """Each generated (and hand-built) text the reader does not refuse, the runtime's steps
     under Bun read with the same ``allowed-tools`` entries."""
-    batch = texts(seed, 3000) + [f"---\n{text}---\nbody\n" for text in HAND]
+    batch = texts(seed, 3000) + mutants(seed, 3000) + [f"---\n{text}---\nbody\n" for text in HAND]
     apart = []
     for text, (how, entries, hooks) in zip(batch, _runtime(batch), strict=True):
         try:
