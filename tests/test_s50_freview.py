@@ -20,12 +20,15 @@ import pytest
 import yaml
 from reader_review import BUN, needs_bun
 from review_table import LeftOpen
+from yaml.nodes import MappingNode, Node, SequenceNode
 
 from skillgrant.errors import SkillFileError
-from skillgrant.skillfile import read_skill
+from skillgrant.skillfile import read_skill, runtime
+from skillgrant.skillfile.blockcolumn import block_column
 from skillgrant.skillfile.flatyaml import LOADER, compose_flat
 from skillgrant.skillfile.propwalk import cut_anchor
 from skillgrant.skillfile.runtime import bun_rejects
+from skillgrant.skillfile.tagged import content_start
 
 #: Each hole's test (or case), and why it fails today (tests/conftest.py reads ``OPEN``).
 OPEN = LeftOpen()
@@ -219,3 +222,38 @@ def test_what_the_reader_reads_the_runtime_reads(seed: int) -> None:
         if ours != entries and not hooks:
             apart.append((text, ours, entries, how))
     assert apart == []
+
+
+def _old_item_under_its_dash(text: str, node: SequenceNode, column: int) -> object:
+    """main's (992c1ac) ``_item_under_its_dash``: every item's content found past its
+    properties, no mark shortcut."""
+    for item in node.value:
+        at = content_start(text, item.start_mark.index)
+        start = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
+        if at < item.end_mark.index and at - start <= column:
+            return "a list item's content on a line after its dash, not indented past it", at
+    return None
+
+
+def test_the_item_mark_shortcut_answers_as_the_whole_walk() -> None:
+    """``_item_under_its_dash`` with ec010d5's mark shortcut, and main's, on every block list
+    PyYAML composes of this module's texts."""
+    lists = 0
+    for text in _frontmatters(53, 4000):
+        try:
+            root = yaml.compose(text, Loader=LOADER)
+        except yaml.YAMLError:
+            continue
+        stack: list[Node] = [] if root is None else [root]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, MappingNode):
+                stack += [n for pair in node.value for n in pair]
+            elif isinstance(node, SequenceNode):
+                stack += node.value
+                if not node.flow_style:
+                    lists += 1
+                    column = block_column(text, node)
+                    assert runtime._item_under_its_dash(text, node, column) == \
+                        _old_item_under_its_dash(text, node, column), text
+    assert lists > 1000
