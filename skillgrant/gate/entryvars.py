@@ -176,7 +176,7 @@ def _scan(entry: str, text: str, found: dict[str, set[str]], depth: int) -> None
     if state.keyword:  # (`set -k`: every `N=v` word is an assignment)
         _take(entry, [w for c in commands for w in c], False, found, state.anywhere,
               state.taken)
-    for word in (w for c in commands for w in c if id(w) not in state.taken):
+    for word in (w for c in commands if not _inert(c) for w in c if id(w) not in state.taken):
         if word.text.split("=", 1)[0].rstrip("+") in KNOWN and not any(  # (s50-greview3 S1;
                 c.isspace() for c in word.text):  # a word of code is read as code below)
             raise ValueError(f"the plan's entry {entry!r} names the start variable "
@@ -185,6 +185,22 @@ def _scan(entry: str, text: str, found: dict[str, set[str]], depth: int) -> None
     joined = [w.text for c in commands for w in c if w.quote_at >= 0]  # (`-c "X="l" y"`)
     for part in dict.fromkeys([*quoted, *joined]) if depth > 0 else ():
         _scan(entry, part, found, depth - 1)
+
+
+def _inert(words: list[_Word]) -> bool:
+    """Whether ``words`` is a command of a program that sets no variable and runs no other
+    program (``printenv PATH``, ``grep -rn PYTHONPATH src``: s50-greview3 K2): its words are
+    data, a start variable's name among them names nothing it sets."""
+    at = 0
+    while at < len(words) and _assignment(words[at], False):
+        at += 1
+    return at < len(words) and not words[at].dynamic and words[at].text in _INERT
+
+
+#: Programs whose words set no variable and start no program (``printf`` has ``-v``, ``ack``
+#: a pager, ``sed`` its ``e`` command: not these).
+_INERT: Final = frozenset(("printenv", "grep", "egrep", "fgrep", "rg", "echo", "cat", "head",
+                           "tail", "wc", "ls", "which"))
 
 
 class _State:

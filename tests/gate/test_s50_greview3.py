@@ -705,8 +705,10 @@ def test_k2_an_entry_naming_a_variable_it_does_not_set(tmp_path: Path, case: str
 
 
 _open("test_k2_an_entry_naming_a_variable_it_does_not_set",
-      "cost (s50-gfix2 204e279): an entry naming a known start variable without setting it "
-      "(printenv PATH, grep PYTHONPATH, unset/env -u, docker -e) refuses the plan", *NAMED_ONLY)
+      "cost (s50-gfix2 204e279), kept: an entry removing a known start variable (unset, env -u: "
+      "a removed safety variable such as PYTHONSAFEPATH widens what a program reads) or giving "
+      "it to a container (docker -e) refuses the plan; a program whose words are data "
+      "(printenv, grep, rg: entryvars._INERT) does not", "unset", "env-u", "docker-e")
 
 
 # --- F1: the files bun's own settings (bunfig.toml) preload ------------------------------------
