@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -109,12 +110,14 @@ def rewrites_hook(project: Path, tmp_path: Path, command: str) -> bool:
     return (scratch / "zz").exists()
 
 
-def proved_case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
-                extra: dict[str, str] | None = None, setup: str = "",
-                in_place: bool = False) -> str | None:
+def proved_case(tmp_path: Path, entries: list[str], files: Mapping[str, str | bytes],
+                calls: list[str], extra: dict[str, str] | None = None, setup: str = "",
+                in_place: bool = False, links: dict[str, str] | None = None,
+                executable: tuple[str, ...] = ()) -> str | None:
     """A review's case: proves ``calls`` run the payload (``touch zz``) under real bash (a
     scratch home) in a hooked project with plan ``entries`` holding ``files`` (and what the bash
-    text ``setup`` made there, ``$T`` its side's folder), in the session's environment with
+    text ``setup`` made there, ``$T`` its side's folder; the symbolic ``links``, name: target;
+    ``executable``'s files made so), in the session's environment with
     ``extra`` (``{P}`` in a value: the folder bash runs in), in a copy of the project (in it
     with ``in_place``: a build folder naming its own path); then asks the printed hook for each
     call in a second such project: the first call it denies, or None (the hole)."""
@@ -123,7 +126,14 @@ def proved_case(tmp_path: Path, entries: list[str], files: dict[str, str], calls
         project = hooked_project(tmp_path / side, entries)
         for name, text in files.items():
             (project / name).parent.mkdir(parents=True, exist_ok=True)
-            (project / name).write_text(text)
+            if isinstance(text, bytes):
+                (project / name).write_bytes(text)
+            else:
+                (project / name).write_text(text)
+        for name, to in (links or {}).items():
+            os.symlink(to, project / name)
+        for name in executable:
+            (project / name).chmod(0o755)
         folder = tmp_path / side / "scratch" if side == "proof" and not in_place else project
         env = {**home_env(tmp_path / side / "home"),
                **{k: v.replace("{P}", str(folder)) for k, v in (extra or {}).items()}}

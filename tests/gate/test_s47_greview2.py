@@ -179,7 +179,7 @@ def test_e1_a_session_variable_names_a_file_the_split_misses(tmp_path: Path,
 _open("test_e1_a_session_variable_names_a_file_the_split_misses",
       "residual (docs/call-gate.md, the paths the session's variables name): a bare word a "
       "program reads as a file or a folder (guarding every bare word denies `npm test` under "
-      "NODE_ENV=test)", "makefiles-no-dot", "perl5opt-module", "git-ssh-command-settings")
+      "NODE_ENV=test)", "makefiles-no-dot", "git-ssh-command-settings")
 
 
 # --- envpaths: a variable naming the folder a call runs in, or one above it ---------------

@@ -7,11 +7,10 @@ marks them strict xfails)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved
+from bash_review import LeftOpen, needs, proved_case
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
 pytestmark = pytest.mark.slow
@@ -36,23 +35,9 @@ def _case(tmp_path: Path, entry: str, target: str, more: dict[str, str] | None =
     a hooked project with ``FILES``, ``more`` and the symbolic ``links`` (name: target), plan
     ``Bash(<entry>)``, ``Bash(cp *)``; the first call the printed hook denies, or None (as
     tests/gate/test_s49_greview3.py's)."""
-    calls = [f"cp src/mk {target}", entry]
-    found: list[str | None] = []
-    for side in ("proof", "run"):
-        project = hooked_project(tmp_path / side, [f"Bash({entry})", "Bash(cp *)"])
-        for name, text in {**FILES, "src/mk": payload, **(more or {})}.items():
-            (project / name).parent.mkdir(parents=True, exist_ok=True)
-            (project / name).write_text(text)
-        for name, to in (links or {}).items():
-            os.symlink(to, project / name)
-        folder = tmp_path / side / "scratch" if side == "proof" else project
-        env = {**home_env(tmp_path / side / "home"),
-               **{k: v.replace("{P}", str(folder)) for k, v in (extra or {}).items()}}
-        if side == "proof":
-            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
-        else:
-            found.append(first_denied(project, calls, env))
-    return found[0]
+    return proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                       {**FILES, "src/mk": payload, **(more or {})},
+                       [f"cp src/mk {target}", entry], extra, links=links)
 
 
 # --- A1: an alias of cd ----------------------------------------------------------------------

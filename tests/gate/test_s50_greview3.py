@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved, proved_case
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
 pytestmark = pytest.mark.slow
@@ -35,24 +35,10 @@ def _case(tmp_path: Path, entry: str, target: str, payload: str = SCRIPT,
     (scratch home, the session's ``extra`` values) in a hooked project holding ``more`` and
     ``src/mk`` (``payload``; ``executable``'s files made so), plan ``Bash(<entry>)``,
     ``Bash(cp *)``; the first call the printed hook denies, or None."""
-    calls = [*(copies or [f"cp -r {source} {target}"]), entry]
-    found: list[str | None] = []
-    for side in ("proof", "run"):
-        project = hooked_project(tmp_path / side, [f"Bash({entry})", "Bash(cp *)"])
-        for name, text in {**(more or {}), "src/mk": payload}.items():
-            (project / name).parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(text, bytes):
-                (project / name).write_bytes(text)
-            else:
-                (project / name).write_text(text)
-        for name in executable:
-            (project / name).chmod(0o755)
-        env = {**home_env(tmp_path / side / "home"), **(extra or {})}
-        if side == "proof":
-            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
-        else:
-            found.append(first_denied(project, calls, env))
-    return found[0]
+    return proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                       {**(more or {}), "src/mk": payload},
+                       [*(copies or [f"cp -r {source} {target}"]), entry], extra,
+                       executable=executable)
 
 
 # --- S1: an entry's own assignment the scan does not read ------------------------------------
