@@ -29,3 +29,9 @@ PERCENT = _percent()
 def examples(full: int) -> int:
     """The example count for a test whose full count is ``full``."""
     return max(10, full * PERCENT // 100)
+
+
+def seeds(full: int) -> range:
+    """The seeds a test parametrized by seed runs: ``full`` of them at the full count, their
+    share otherwise (at least one)."""
+    return range(max(1, full * PERCENT // 100))

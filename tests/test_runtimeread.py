@@ -5,6 +5,7 @@ sees is read with a note. The runtime's side of each row is measured by tests/co
 from __future__ import annotations
 
 import pytest
+from examples import seeds
 
 from skillgrant import SkillFileError
 from skillgrant.plan.model import Plan
@@ -272,7 +273,7 @@ def _composes_to_a_list(value: str) -> bool:
         return False
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", seeds(4))
 def test_a_flow_list_is_told_as_composing_tells_it(seed: int) -> None:
     """``is_flow_list`` answers without composing a value whose list closes before its end
     (``[file.typ] [output.pdf]``); on generated values, and on those forms, it answers as

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from evidence_calls import copilot_lines, transcript_lines
 from evidence_hostile import check, hostile_calls
-from examples import examples
+from examples import examples, seeds
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -203,7 +203,7 @@ def test_the_docs_list_the_table() -> None:
     assert listed == {" ".join(key) for key in GROUPS}
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", seeds(3))
 def test_hostile_evidence_no_group_covers_what_the_table_does_not_vouch_for(seed: int) -> None:
     counts, violations = check(4, seed)
     assert not violations, violations[:5]
