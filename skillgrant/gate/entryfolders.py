@@ -24,6 +24,7 @@ import os
 
 from ..lazy import compile_on_use
 from .environment import values
+from .movedoubts import ASSIGNMENT
 from .moves import MAX_FOLDERS, folder_moves
 from .planpaths import RESERVED, by_name, family
 from .wrapped import RUNNERS, WRAPPERS
@@ -50,7 +51,6 @@ _PARTS: Final = compile_on_use(r"(&&|\|\||[;|\n]|(?<![<>])&(?![>]))")
 _SUBSTITUTED: Final = compile_on_use(r"[<>$]\(|`")
 _REDIRECTION: Final = compile_on_use(r"[0-9]*[<>]")
 _OPERATOR: Final = compile_on_use(r"[0-9]*(?:>>?|<|&>>?|>&|>\|)")  # (its target follows)
-ASSIGNED: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def entry_folders(entry: str) -> tuple[str, ...]:
@@ -137,7 +137,7 @@ def entry_words(part: str) -> tuple[str | None, list[str]]:
     bare ``cd``: the home folder), and the words of the program it runs, past ``env``,
     wrappers, assignments, redirections, reserved words, ``time`` and ``!`` (K2)."""
     split = part.split()  # a redirection with its target apart, a reserved word (s43 P2f)
-    given = [w for at, w in enumerate(split) if not ASSIGNED.match(w) and not (
+    given = [w for at, w in enumerate(split) if not ASSIGNMENT.match(w) and not (
         _REDIRECTION.match(w) or (at and _OPERATOR.fullmatch(split[at - 1])))]
     words = list(itertools.dropwhile(RESERVED.__contains__, given))
     moved: str | None = None

@@ -33,14 +33,14 @@ _STACK: Final = compile_on_use(r"DIRSTACK|OLDPWD")
 #: Only as code: a call, an argument or a block after it (``npm run chdir`` is a script's name).
 _CHDIR: Final = compile_on_use(r"(?i)(?<![-\w])(?:f?chdir|setwd|set-location|push-location)"
                                r"(?=\s*[(\"'${]|[ \t]+[\w./~])")
-_UNQUOTED: Final = compile_on_use(r"['\"\\]")
+UNQUOTED: Final = compile_on_use(r"['\"\\]")
 
 
 def trusted(text: str, found: tuple[str, ...]) -> tuple[str, ...] | str:
     """The moves of ``found`` (``moves._operands``' answers for the command ``text``, its
     marks gone), or why they cannot be taken as they are."""
     lowered = text.lower()  # (the cheap tests first: a hook process asks for every entry)
-    unquoted = _UNQUOTED.sub("", text) if any(c in text for c in "'\"\\") else text
+    unquoted = UNQUOTED.sub("", text) if any(c in text for c in "'\"\\") else text
     if any(n in lowered for n in ("chdir", "setwd", "-location")) and _CHDIR.search(unquoted):
         return "an interpreter's code may change its folder (chdir) before it runs a program"
     moves = tuple(m for m in found if m[:1] != "\0")
@@ -86,13 +86,13 @@ def marks(words: list[str], at: int) -> list[str]:
         raise ValueError("an alias may name a move ('alias c=cd'), which the gate does not "
                          "read")
     if word == "function" or following[:2] == ["(", ")"] or following[:1] == ["()"] or (
-            word == "trap" and any(_MAY_MOVE.search(w) for w in following)) or (
+            word == "trap" and any(MAY_MOVE.search(w) for w in following)) or (
             word in ("fc", "history") or (word == "set" and any(
                 _SET_H.fullmatch(f) or f in ("history", "histexpand")
                 for w in _until_operator(words[at + 1:]) for f in braced(w)))):
         return [REPEAT]  # (the shell's history: `fc -s`, `!!` run a move again)
     rest = list(_until_operator(words[at + 1:]))
-    if ("$" in word and not _ASSIGNMENT.match(word)) or (word in _ASSIGNERS and any(
+    if ("$" in word and not ASSIGNMENT.match(word)) or (word in _ASSIGNERS and any(
             _NAMEREF.fullmatch(w) or any(c in w.partition("=")[0] for c in "$`")
             for w in rest)) or (word == "printf" and _PRINTF_V.search(" ".join(rest))):
         return [DOUBT]
@@ -105,9 +105,11 @@ def _until_operator(words: list[str]) -> list[str]:
 
 
 _CONTROLS: Final = frozenset({";", "&&", "||", "|", "&", "|&", "(", ")", ";;"})
-_MAY_MOVE: Final = compile_on_use(r"cd|pushd|popd|-C|--ch|--dir|--git-dir|--work-tree|GIT_|"
+#: What a word must hold to move a folder (a move's word, an expansion) once ``UNQUOTED``'s quotes
+#: are removed (``moves``, and a trap's code here); an assignment's start.
+MAY_MOVE: Final = compile_on_use(r"cd|pushd|popd|-C|--ch|--dir|--git-dir|--work-tree|GIT_|"
                                   r"CDPATH|-execdir|[$`]")
 _SET_H: Final = compile_on_use(r"[-+][A-Za-z]*H[A-Za-z]*")
 _NAMEREF: Final = compile_on_use(r"-[A-Za-z]*n[A-Za-z]*")
 _PRINTF_V: Final = compile_on_use(r"(?:^|\s)-v\s*\S*[$`]")
-_ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
+ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")

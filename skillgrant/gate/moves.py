@@ -13,7 +13,7 @@ import shlex
 from ..lazy import compile_on_use
 from . import files as fs
 from .folded import folded
-from .movedoubts import BACK, REPEAT, marks, trusted
+from .movedoubts import ASSIGNMENT, BACK, MAY_MOVE, REPEAT, UNQUOTED, marks, trusted
 from .writers import braced
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -66,7 +66,7 @@ def _command_words(text: str, depth: int) -> tuple[tuple[str, ...], ...]:
                     found += _command_words(word.replace("$(", " ").replace("`", " "),
                                             depth + 1)
                 except ValueError:  # `gh pr create --title "it's"`: a quote that is data,
-                    if _MAY_MOVE.search(_UNQUOTED.sub("", word)):  # unless it may hide a
+                    if MAY_MOVE.search(UNQUOTED.sub("", word)):  # unless it may hide a
                         raise  # move however the quotes pair
     return tuple(found)
 
@@ -83,13 +83,6 @@ def _words(text: str) -> list[str]:
         words += [name, value] if equals and name in _MOVES else [name if name in _MOVES
                                                                   else word]
     return words
-
-
-#: What a word read again must hold to move a folder (``_moves``' words, an expansion),
-#: once its quotes are removed; ``_UNQUOTED``, the quotes.
-_MAY_MOVE: Final = compile_on_use(r"cd|pushd|popd|-C|--ch|--dir|--git-dir|--work-tree|GIT_|CDPATH"
-                                  r"|-execdir|[$`]")
-_UNQUOTED: Final = compile_on_use(r"['\"\\]")
 
 
 #: A word holding a space, an operator, an expansion or a quote: read again as a command.
@@ -179,7 +172,6 @@ _LOOPS: Final = frozenset({"for", "while", "until", "select"})
 _LEADS: Final = frozenset({";", "&&", "||", "|", "&", "|&", "(", "{", "}", ")", ";;", "do",
                            "then", "else", "elif", "!", "time", "eval", "builtin", "command",
                            "exec", "if", "while", "until"})
-_ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
 _NEWLINE: Final = compile_on_use(r"(?<!\\)\n")
 
 
@@ -219,7 +211,7 @@ def _nested(word: str, text: str, depth: int) -> tuple[str, ...]:
     inner = word.replace("$(", " ").replace("`", " ")
     if not _REREAD.search(word) or inner == text:
         return ()
-    if depth >= _MAX_NESTING and _MAY_MOVE.search(word):
+    if depth >= _MAX_NESTING and MAY_MOVE.search(word):
         raise _Unnamed(f"a move in code nested more than {_MAX_NESTING} deep ({word!r})")
     if depth >= _MAX_NESTING:
         return ()
@@ -228,7 +220,7 @@ def _nested(word: str, text: str, depth: int) -> tuple[str, ...]:
     except _Unnamed:
         raise
     except ValueError:  # a quote that is data, unless it may hide a move
-        if _MAY_MOVE.search(_UNQUOTED.sub("", word)):
+        if MAY_MOVE.search(UNQUOTED.sub("", word)):
             raise
     return ()
 
@@ -236,7 +228,7 @@ def _nested(word: str, text: str, depth: int) -> tuple[str, ...]:
 def _leads(words: list[str], at: int) -> bool:
     """Whether ``words[at]`` is a command's name (past its assignments)."""
     while at:
-        if _ASSIGNMENT.match(words[at - 1]):
+        if ASSIGNMENT.match(words[at - 1]):
             at -= 1
         elif at >= 2 and words[at - 2] in _REDIRECTS:  # (`>/dev/null trap …`: L2)
             at -= 2 + (at >= 3 and words[at - 3].isdigit())

@@ -13,7 +13,6 @@ import os
 
 from ..lazy import compile_on_use
 from .entryfolders import (
-    ASSIGNED,
     ENTRY_ENVIRONMENT,
     PLACEHOLDERS,
     entry_text,
@@ -25,6 +24,7 @@ from .entryfolders import (
 )
 from .entryvars import entry_values
 from .environment import values
+from .movedoubts import ASSIGNMENT
 from .planpaths import (
     FAMILIES,
     INPUT,
@@ -112,7 +112,7 @@ def _entry_paths(entry: str, text: str) -> list[str]:
         moved, words = entry_words(part)
         if moved is not None and unnamed(moved) and "CLAUDE_SKILL_DIR" not in moved:
             _refuse(entry, moved, parts[2 * at + 2::2])
-        lead = os.path.basename(next((w for w in part.split() if not ASSIGNED.match(w)), ""))
+        lead = os.path.basename(next((w for w in part.split() if not ASSIGNMENT.match(w)), ""))
         found += in_folders(folders, STARTS.get(lead, ())) if words[:1] != [lead] else []
         # (a runner's own start files: `valgrind true`'s .valgrindrc, s49-greview D2)
         if words and "$" in words[0] and "CLAUDE_" not in words[0]:
