@@ -59,6 +59,22 @@ def _npm(env: dict[str, str]) -> dict[str, str | None]:
     return {name: env.get(name) for name in _NPM}
 
 
+def recording_settings(work: Path) -> tuple[dict[str, Any], Path]:
+    """Settings whose SessionStart and PreToolUse command hooks append each payload, with the
+    hook's environment, to ``work/hooks.jsonl`` (``_RECORD``, written to ``work``), and that
+    log's path."""
+    (work / "record.py").write_text(_RECORD)
+    log = work / "hooks.jsonl"
+
+    def command(event: str) -> dict[str, Any]:
+        return {"type": "command",
+                "command": f"{sys.executable} {work / 'record.py'} {event} {log}"}
+
+    return ({"hooks": {"SessionStart": [{"hooks": [command("SessionStart")]}],
+                       "PreToolUse": [{"matcher": "*", "hooks": [command("PreToolUse")]}]}},
+            log)
+
+
 def _bash_env(path: Path) -> dict[str, str]:
     return dict(line.split("=", 1) for line in path.read_text().splitlines() if "=" in line)
 
@@ -67,16 +83,7 @@ def test_session_start_runs_first_in_the_tools_environment_and_again_on_resume(
         judge: Judge) -> None:
     work = Path(tempfile.mkdtemp(prefix="sg-s50-", dir="/var/tmp"))
     try:
-        (work / "record.py").write_text(_RECORD)
-        log = work / "hooks.jsonl"
-
-        def command(event: str) -> dict[str, Any]:
-            return {"type": "command",
-                    "command": f"{sys.executable} {work / 'record.py'} {event} {log}"}
-
-        settings = {"hooks": {"SessionStart": [{"hooks": [command("SessionStart")]}],
-                              "PreToolUse": [{"matcher": "*",
-                                              "hooks": [command("PreToolUse")]}]}}
+        settings, log = recording_settings(work)
         first = {"npm_config_userconfig": "/lower/npmrc", "NPM_CONFIG_PREFIX": "/upper"}
         url, _ = judge.standin.session([_bash(work, 1)])
         done, report = run_session(judge.binary, url, work, None, extra_args=WIDE,

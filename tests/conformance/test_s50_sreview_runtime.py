@@ -6,7 +6,6 @@ Code 2.1.332: the ways a session goes on that s50-servenpm did not measure (``--
 from __future__ import annotations
 
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from cc_probe import Judge
 from cc_runtime import run_session
 from gate_sessions import WIDE, denied_by_gate
 from review_table import LeftOpen
-from test_s50_session_start import _RECORD, _bash, _records
+from test_s50_session_start import _bash, _records, recording_settings
 from test_service_e2e import ServiceHook
 
 pytestmark = [pytest.mark.slow]
@@ -27,16 +26,7 @@ def test_a_continued_or_forked_session_starts_with_its_own_id_first(
         judge: Judge, how: str) -> None:
     work = Path(tempfile.mkdtemp(prefix="sg-s50r-", dir="/var/tmp"))
     try:
-        (work / "record.py").write_text(_RECORD)
-        log = work / "hooks.jsonl"
-
-        def command(event: str) -> dict[str, Any]:
-            return {"type": "command",
-                    "command": f"{sys.executable} {work / 'record.py'} {event} {log}"}
-
-        settings = {"hooks": {"SessionStart": [{"hooks": [command("SessionStart")]}],
-                              "PreToolUse": [{"matcher": "*",
-                                              "hooks": [command("PreToolUse")]}]}}
+        settings, log = recording_settings(work)
         url, _ = judge.standin.session([_bash(work, 1)])
         done, report = run_session(judge.binary, url, work, None, extra_args=WIDE,
                                    settings=settings)
@@ -65,16 +55,7 @@ def test_a_subagents_calls_carry_the_registered_session_id(judge: Judge) -> None
     from cc_standin import marker
     work = Path(tempfile.mkdtemp(prefix="sg-s50r-", dir="/var/tmp"))
     try:
-        (work / "record.py").write_text(_RECORD)
-        log = work / "hooks.jsonl"
-
-        def command(event: str) -> dict[str, Any]:
-            return {"type": "command",
-                    "command": f"{sys.executable} {work / 'record.py'} {event} {log}"}
-
-        settings = {"hooks": {"SessionStart": [{"hooks": [command("SessionStart")]}],
-                              "PreToolUse": [{"matcher": "*",
-                                              "hooks": [command("PreToolUse")]}]}}
+        settings, log = recording_settings(work)
         agent = ("Agent", {"description": "probe", "prompt": f"run {marker('sub')}",
                            "subagent_type": "general-purpose"})
         url, _ = judge.standin.session([agent], subagents={"sub": [_bash(work, 1)]})
