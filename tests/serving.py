@@ -208,3 +208,14 @@ def start(plans: Sequence[str], *options: str, env: Mapping[str, str] | None = N
     process.wait()
     process.stdout.close()
     raise RuntimeError(f"the service did not start: {errors.read_text()[-2000:]}")
+
+
+def registering(folder: Path, token_env: str, token: str) -> Served:
+    """``start`` of the sessions tests' service: plan ``p`` (``Bash(touch *)``, reads and edits
+    of ``/srv``) in ``folder``, bearer ``token`` in ``token_env``, every variable a session
+    registers unset in its environment."""
+    plan = folder / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(touch *)", "Read(//srv/**)",
+                                                  "Edit(//srv/**)"]}))
+    env = {name: "" for name in REGISTERED} | {token_env: token}
+    return start([f"p={plan}"], "--token-env", token_env, env=env)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import Served, start
+from serving import Served, registering
 
 from skillgrant.service import registry as reg
 from skillgrant.service.registry import REGISTERED, Registry
@@ -120,11 +120,7 @@ TOKEN = "s50-token-0123456789"
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    plan = tmp_path_factory.mktemp("s50") / "plan.json"
-    plan.write_text(json.dumps({"allowed-tools": ["Bash(touch *)", "Read(//srv/**)",
-                                                  "Edit(//srv/**)"]}))
-    env = {name: "" for name in REGISTERED} | {TOKEN_ENV: TOKEN}
-    with start([f"p={plan}"], "--token-env", TOKEN_ENV, env=env) as service:
+    with registering(tmp_path_factory.mktemp("s50"), TOKEN_ENV, TOKEN) as service:
         yield service
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from review_table import LeftOpen
-from serving import Served, start
+from serving import Served, registering, start
 
 from skillgrant.gate.homefiles import npm_global
 from skillgrant.service.registry import REGISTERED
@@ -34,11 +34,7 @@ NPMRC = "/srv/project/npmrc"
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    plan = tmp_path_factory.mktemp("s50r") / "plan.json"
-    plan.write_text(json.dumps({"allowed-tools": ["Bash(touch *)", "Read(//srv/**)",
-                                                  "Edit(//srv/**)"]}))
-    env = {name: "" for name in REGISTERED} | {TOKEN_ENV: TOKEN}
-    with start([f"p={plan}"], "--token-env", TOKEN_ENV, env=env) as service:
+    with registering(tmp_path_factory.mktemp("s50r"), TOKEN_ENV, TOKEN) as service:
         yield service
 
 
