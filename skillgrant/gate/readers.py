@@ -21,6 +21,7 @@ from .cargoargs import SUBCOMMANDED, in_target, subcommand
 from .entryvars import own_dropped, own_text
 from .folded import NOT_ASSIGNED, READ, agreed, folded, tree_commands, unquoted
 from .guardedset import GUARDED
+from .movedoubts import ASSIGNMENT
 from .planprograms import runs_named_file
 from .starttables import TEST_FLAGS, TEST_RUNNERS
 from .testfiles import PYTEST_FLAGS
@@ -81,7 +82,6 @@ _VALUED_BEFORE: Final = {"python": frozenset({"-X", "-W"}), "shell": frozenset({
                          "other": frozenset(), "node": frozenset({  # (files node loads first)
                              "-r", "--require", "--import", "--loader", "--experimental-loader"})}
 #: Words in front of a simple command's program: assignments, and bash's reserved words.
-_ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
 _RESERVED: Final = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{",
                               "}", "time", "fi", "done", "esac"})
 #: A word holding one of these may hold commands bash runs (a substitution, a quoted text
@@ -164,7 +164,7 @@ def program_words(command: tuple[str, ...]) -> tuple[str, ...] | None:
     and the wrappers ``run_words`` reads), or None for a redirection's target or a command
     led by an assignment."""
     at = _front(command)
-    if at == len(command) or command[0] == ">" or any(map(_ASSIGNMENT.match, command[:at])):
+    if at == len(command) or command[0] == ">" or any(map(ASSIGNMENT.match, command[:at])):
         return None
     return tuple(run_words(list(command[at:])))
 
@@ -172,7 +172,7 @@ def program_words(command: tuple[str, ...]) -> tuple[str, ...] | None:
 def _front(command: tuple[str, ...]) -> int:
     """The place of a simple command's first word past reserved words and assignments."""
     at = 0
-    while at < len(command) and (command[at] in _RESERVED or _ASSIGNMENT.match(command[at])):
+    while at < len(command) and (command[at] in _RESERVED or ASSIGNMENT.match(command[at])):
         at += 1
     return at
 
@@ -390,7 +390,7 @@ def _split(text: str) -> list[tuple[str, ...]] | None:
                 found.append((lead, token))
                 target = False
             else:
-                words.append(NOT_ASSIGNED + token if _ASSIGNMENT.match(token) else token)
+                words.append(NOT_ASSIGNED + token if ASSIGNMENT.match(token) else token)
                 # (`'A=./e' cat …`, `\A=./e`: quotes gone, no assignment is known: V5)
     except ValueError:
         return None
