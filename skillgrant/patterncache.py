@@ -57,12 +57,12 @@ _LOADED: dict[tuple[type, str | bytes, int], Stored] = {}
 _WRITABLE: list[bool] = []
 
 
-def path() -> str:
-    """The file the patterns are kept in: the package's ``__pycache__``, named by the
+def path(kind: str = "patterns") -> str:
+    """The file ``kind`` is kept in: the package's ``__pycache__``, named by the
     interpreter's version as its bytecode is (``patterns.cpython-311.3.11.7.marshal``)."""
     folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")
     version = sys.version.split()[0]
-    return os.path.join(folder, f"patterns.{sys.implementation.cache_tag}.{version}.marshal")
+    return os.path.join(folder, f"{kind}.{sys.implementation.cache_tag}.{version}.marshal")
 
 
 def usable() -> bool:
@@ -73,41 +73,51 @@ def usable() -> bool:
 
 
 def load() -> int:
-    """Put each kept pattern in ``re``'s cache; how many. Nothing on any doubt: a file (or its
-    folder) not this user's, or that others may write, a link in its place, one that does
-    not read or is another interpreter's. Says whether ``keep`` may write (``_WRITABLE``)."""
+    """Put each kept pattern in ``re``'s cache; how many. Nothing on any doubt (``read``).
+    Says whether ``keep`` may write (``_WRITABLE``)."""
     if not usable():
         return 0
-    target = path()
+    writable, entries = read("patterns", _FORMAT)
+    _WRITABLE[:] = [True] if writable else []
     try:
-        if not _owned(os.lstat(os.path.dirname(target)), stat.S_ISDIR):
-            return 0  # (no such folder either: nothing is written there)
-        fd = os.open(target, _READ)
-    except FileNotFoundError:
-        _WRITABLE.append(True)
-        return 0
-    except OSError:  # (a link in its place: O_NOFOLLOW; a folder that cannot be read)
-        return 0
-    try:
-        if not _owned(os.fstat(fd), stat.S_ISREG):
-            return 0
-        form, made, entries = marshal.loads(os.read(fd, MAX_BYTES))
-        if made != _FOR:  # another build of this version: its file, left alone
-            return 0
-        _WRITABLE.append(True)
-        if form != _FORMAT or type(entries) is not dict:
+        if type(entries) is not dict:
             return 0
         compiled = {(type(text), text, flags): _sre.compile(text, *_code(entries[text, flags]))
                     for text, flags in entries if type(text) in (str, bytes)}
     except Exception:  # (a file of this user's that does not read: compiled, and replaced)
-        _WRITABLE.append(True)
         return 0
-    finally:
-        os.close(fd)
     _LOADED.update({key: entries[key[1:]] for key in compiled})
     for key, pattern in compiled.items():
         re._cache.setdefault(key, pattern)  # type: ignore[attr-defined]
     return len(compiled)
+
+
+def read(kind: str, form: int) -> tuple[bool, object]:
+    """Whether ``kind``'s file may be written (the folder this user's and the file missing,
+    or this interpreter's own: another build's is left alone, the two would write it in
+    turn), and what it holds when it is of ``form`` and this interpreter's, else None.
+    Nothing on any doubt: a file (or its folder) not this user's, or that others may write,
+    a link in its place, one that does not read or is another interpreter's."""
+    target = path(kind)
+    try:
+        if not _owned(os.lstat(os.path.dirname(target)), stat.S_ISDIR):
+            return False, None  # (no such folder either: nothing is written there)
+        fd = os.open(target, _READ)
+    except FileNotFoundError:
+        return True, None
+    except OSError:  # (a link in its place: O_NOFOLLOW; a folder that cannot be read)
+        return False, None
+    try:
+        if not _owned(os.fstat(fd), stat.S_ISREG):
+            return False, None
+        found, made, held = marshal.loads(os.read(fd, MAX_BYTES))
+        if made != _FOR:  # another build of this version: its file, left alone
+            return False, None
+        return True, held if found == form else None
+    except Exception:  # (a file of this user's that does not read: replaced)
+        return True, None
+    finally:
+        os.close(fd)
 
 
 #: How the file is opened to be read: never through a link, never waiting on a FIFO.
@@ -124,8 +134,7 @@ def keep() -> int:
     """Write the kept patterns with those compiled in this process since (``re``'s cache);
     how many were added. Nothing when nothing was, when Python writes no bytecode here, or
     when the file there is another interpreter's."""
-    if not usable() or sys.dont_write_bytecode or sys.pycache_prefix is not None or \
-            not _WRITABLE:
+    if not writes() or not _WRITABLE:
         return 0
     cached = dict(re._cache)  # type: ignore[attr-defined]
     new = {key: stored for key, stored in ((key, _checked(key, pattern))
@@ -137,13 +146,27 @@ def keep() -> int:
         return 0
     kept = {**_LOADED, **new} if len(_LOADED) + len(new) <= MAX_KEPT else \
         dict(list(new.items())[:MAX_KEPT])
-    target = path()
+    if not write("patterns", _FORMAT, {key[1:]: stored for key, stored in kept.items()}):
+        return 0
+    _LOADED.clear()
+    _LOADED.update(kept)
+    return len(new)
+
+
+def writes() -> bool:
+    """Whether this process keeps what it compiled: where Python writes bytecode."""
+    return usable() and not sys.dont_write_bytecode and sys.pycache_prefix is None
+
+
+def write(kind: str, form: int, held: object) -> bool:
+    """Replace ``kind``'s file with ``held`` (in ``form``, for this interpreter), whole or
+    not at all; whether it was. A folder this user cannot write is no failure."""
+    target = path(kind)
     temporary = f"{target}.{os.getpid()}"
     try:
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
         try:
-            data = marshal.dumps((_FORMAT, _FOR, {key[1:]: stored
-                                                  for key, stored in kept.items()}))
+            data = marshal.dumps((form, _FOR, held))  # type: ignore[arg-type]
             with os.fdopen(fd, "wb") as out:
                 out.write(data[:MAX_BYTES + 1])  # (longer: a file load refuses, never read)
         except BaseException:
@@ -151,10 +174,8 @@ def keep() -> int:
             raise
         os.replace(temporary, target)
     except (OSError, ValueError):  # (a folder this user cannot write: the next compiles again)
-        return 0
-    _LOADED.clear()
-    _LOADED.update(kept)
-    return len(new)
+        return False
+    return True
 
 
 def _checked(key: tuple[type, str | bytes, int], pattern: re.Pattern[str]) -> Stored | None:

@@ -27,7 +27,7 @@ SAMPLES = ["abc=12", "  cd x\ny", "A", "b", "C", "é=1", "", "x"]
 def kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A file of patterns of its own, and ``re``'s cache and this module's state emptied."""
     target = tmp_path / "patterns.marshal"
-    monkeypatch.setattr(patterncache, "path", lambda: str(target))
+    monkeypatch.setattr(patterncache, "path", lambda kind="patterns": str(target))
     monkeypatch.setattr(patterncache, "_LOADED", {})
     monkeypatch.setattr(patterncache, "_WRITABLE", [])
     monkeypatch.setattr(sys, "dont_write_bytecode", False)

@@ -152,25 +152,27 @@ def run(invocation: Invocation) -> int:
 
 
 def _hook(args: list[str], own: bool) -> int:
-    """``skillgrant hook``'s exit status. In a process of its own, the regular expressions an
-    earlier hook's process compiled are found compiled (patterncache.py), and those it
-    compiles are kept for the next once its answer is written: neither may fail the hook (an
-    exception here would end it with status 1, which a runtime does not read as a denial)."""
+    """``skillgrant hook``'s exit status. In a process of its own, the regular expressions and
+    the package's modules an earlier hook's process compiled are found compiled
+    (patterncache.py, modulecache.py), and those it compiles are kept for the next once its
+    answer is written: neither may fail the hook (an exception here would end it with status
+    1, which a runtime does not read as a denial)."""
     kept = None
     if own:
         try:
-            from .. import patterncache
+            from .. import modulecache, patterncache
 
             patterncache.load()
-            kept = patterncache
-        except BaseException:  # the patterns compile as before
+            modulecache.load()
+            kept = (patterncache, modulecache)
+        except BaseException:  # the patterns compile, the modules import, as before
             kept = None
     from ..gate.hook import main as hook_main
 
     status = hook_main(args)
-    if kept is not None:
+    for cache in kept or ():
         try:  # noqa: SIM105  (contextlib is not loaded in a hook's process)
-            kept.keep()
+            cache.keep()
         except BaseException:  # the answer is written: keeping is no part of it
             pass
     return status

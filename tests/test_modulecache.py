@@ -1,0 +1,112 @@
+"""modulecache.py: the package's modules a hook imported, kept compiled in one file and served
+to the next hook's imports only while each module's source is as it was kept. Each case runs
+a copy of the package in processes of its own (the interpreter as a hook runs it, bytecode
+written), so what is judged is what a hook's process imports."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from skillgrant import patterncache
+
+pytestmark = pytest.mark.skipif(not patterncache.usable(), reason="re not checked here")
+
+SOURCE = Path(__file__).resolve().parent.parent / "skillgrant"
+#: The calls each process decides, and what it prints: how many modules were served kept,
+#: the loader of the gate's call module, and the decisions (compared with a process that
+#: imports every module from its file).
+PROBE = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from skillgrant import modulecache, patterncache
+served = modulecache.load() if sys.argv[2] == "kept" else 0
+from skillgrant.gate import call
+plan = ["Bash(git *)", "Bash(npm test)", "Read(//repo/**)"]
+calls = [("Bash", {"command": "git status && npm test"}), ("Bash", {"command": "rm -rf /"}),
+         ("Read", {"file_path": "/repo/a"}), ("Bash", {"command": "git log | tail -n 2"})]
+decided = [call.check_call(tool, given, plan, cwd="/repo").status for tool, given in calls]
+kept = modulecache.keep() if sys.argv[2] == "kept" else 0
+loader = call.__spec__.loader
+named = getattr(loader, "__name__", type(loader).__name__)
+print(json.dumps([served, named, call.__file__, decided, kept]))
+"""
+
+
+@pytest.fixture
+def package(tmp_path: Path) -> Path:
+    """A copy of the package, with no bytecode, in a folder of its own."""
+    root = tmp_path / "copy"
+    shutil.copytree(SOURCE, root / "skillgrant", ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def _probe(root: Path, mode: str = "kept", *flags: str) -> list[object]:
+    done = subprocess.run([sys.executable, "-I", *flags, "-c", PROBE, str(root), mode],
+                          capture_output=True, text=True, timeout=120, cwd="/")
+    assert done.returncode == 0, done.stderr
+    return list(json.loads(done.stdout))
+
+
+def _kept_file(root: Path) -> Path:
+    name = Path(patterncache.path("modules")).name
+    return root / "skillgrant" / "__pycache__" / name
+
+
+def test_the_next_process_imports_the_kept_modules_and_decides_the_same(package: Path) -> None:
+    served, loader, _, decided, kept = _probe(package)
+    assert (served, loader) == (0, "SourceFileLoader") and kept > 20  # (the first: keeps)
+    served, loader, origin, again, kept = _probe(package)
+    assert served > 20 and loader == "_Finder" and kept == 0
+    assert origin == str(package / "skillgrant" / "gate" / "call.py")
+    assert again == decided == _probe(package, "files")[3]
+
+
+def test_a_changed_source_is_imported_from_its_file(package: Path) -> None:
+    _probe(package)
+    source = package / "skillgrant" / "gate" / "call.py"
+    text = source.read_text()
+    source.write_text(text + "\nCHANGED = True\n")  # (another size)
+    assert _probe(package)[1] == "SourceFileLoader"
+    assert _probe(package)[1] == "_Finder"  # (kept anew by the process before)
+    source.write_text(text.replace("def check_call", "def check_calx").replace(
+        "check_calx", "check_call"))  # (the same text: only the time changes)
+    os.utime(source, ns=(1, 1))
+    assert _probe(package)[1] == "SourceFileLoader"
+
+
+@pytest.mark.parametrize("doubt", ["others may write it", "its folder others may write",
+                                   "outside the package", "a link"])
+def test_a_file_in_doubt_is_not_used(package: Path, doubt: str, tmp_path: Path) -> None:
+    _probe(package)
+    kept = _kept_file(package)
+    if doubt == "others may write it":
+        kept.chmod(0o666)
+    elif doubt == "its folder others may write":
+        kept.parent.chmod(0o777)
+    elif doubt == "outside the package":
+        import marshal
+
+        form, made, held = marshal.loads(kept.read_bytes())
+        elsewhere = tmp_path / "evil.py"
+        elsewhere.write_text("X = 1\n")
+        name, (_origin, *rest) = next(iter(held.items()))
+        held[name] = (str(elsewhere), *rest)
+        kept.write_bytes(marshal.dumps((form, made, held)))
+    else:
+        moved = tmp_path / "moved.marshal"
+        kept.rename(moved)
+        kept.symlink_to(moved)
+    served, loader, *_ = _probe(package)
+    assert (served, loader) == (0, "SourceFileLoader")
+
+
+def test_nothing_is_kept_where_python_writes_no_bytecode(package: Path) -> None:
+    assert _probe(package, "kept", "-B")[4] == 0  # (-I: PYTHONDONTWRITEBYTECODE is not read)
+    assert not _kept_file(package).exists()
