@@ -73,14 +73,17 @@ def test_a_covered_call_cannot_write_the_kept_patterns(tmp_path: Path) -> None:
              f"cd {folder} && cp {project}/evil.marshal {name}",
              f"install evil.marshal {kept}", f"rsync evil.marshal {kept}",
              f"cp evil.marshal {package}/__pycache__/../__pycache__/{name}"]
+    modules = next((package / "__pycache__").glob("modules.*.marshal"))  # (modulecache.py)
+    calls += [f"cp evil.marshal {modules}", f"echo x > {modules}",
+              f"cd {folder} && mv {project}/evil.marshal {modules.name}"]
     allowed = []
     for call in calls:
         if _asks(hook, project, "Bash", {"command": call}):
             allowed.append(call)
             subprocess.run(["bash", "-c", call], cwd=project, capture_output=True, timeout=60,
                            check=False)
-    for tool in ("Edit", "Write"):
-        if _asks(hook, project, tool, {"file_path": str(kept), "content": "x",
+    for tool, target in (("Edit", kept), ("Write", kept), ("Write", modules)):
+        if _asks(hook, project, tool, {"file_path": str(target), "content": "x",
                                        "old_string": "a", "new_string": "b"}):
             allowed.append(tool)
     assert allowed == []
