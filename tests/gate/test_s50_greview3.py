@@ -653,8 +653,9 @@ def test_k3_a_runners_option_refuses_the_plan(tmp_path: Path, case: str) -> None
 
 
 _open("test_k3_a_runners_option_refuses_the_plan",
-      "cost (s50-gfix2 2097207): a runner option importing nothing of the project (unittest -p "
-      "'test*.py', pytest -p xdist, --doctest-modules src) refuses the plan", *RUNNER_OPTIONS)
+      "cost (s50-gfix2 2097207): a runner option importing nothing of the project (pytest -p "
+      "xdist -n 2: -n's value read as a written path; unittest -p 'test*.py', --doctest-modules "
+      "src closed by s51-gfix2)", "pytest-p-installed")
 
 
 # --- K2 (cost): an entry naming a start variable it does not set refuses the plan -------------
