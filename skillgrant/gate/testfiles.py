@@ -116,12 +116,14 @@ def test_folders(folders: list[str]) -> frozenset[str]:
 
 def collected(key: str, guards: object) -> bool:
     """Whether the folded real path ``key`` is a test file (see the module's text) below one
-    of the folders ``guards`` collects tests in (``Guarded.collected``)."""
+    of the folders ``guards`` collects tests in (``Guarded.collected``), or a name without a
+    dot (a folder a call may fill: ``cp -r src test``, ``mv src/x.js test/``) at or below a
+    ``test``/``__tests__`` folder there, whose scripts node's ``--test``, jest run."""
     folders: frozenset[str] = getattr(guards, "collected", frozenset())
-    if _kept(key.rpartition("/")[2]):
+    if not folders or _kept(key.rpartition("/")[2]):
         return False
-    script = key.endswith(_JS)
-    if not folders or (key[-3:] not in (".py", "pyc", ".so", "pyd") and not script):
+    script = key.endswith(_JS) or "." not in key.rpartition("/")[2]  # (or a folder: C3)
+    if key[-3:] not in (".py", "pyc", ".so", "pyd") and not script:
         return False
     head, _, name = key.rpartition("/")
     if name.endswith(".pyc") and head.endswith("/__pycache__"):

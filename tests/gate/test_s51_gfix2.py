@@ -71,6 +71,33 @@ def test_c3_a_node_runners_collected_test_is_guarded(tmp_path: Path, case: str) 
     assert denied == f"cp src/mk {target}"
 
 
+#: Each case: calls bringing a script the project holds under no test's name (``src/x.js``,
+#: writable) into a ``test`` folder, where ``node --test`` runs every script: a tree copied
+#: or moved to it or below it, a script moved into it by the folder's name, a folder with a
+#: dot in its name (``test/v1.2``: a name with a dot is read as a file's, left open).
+INTO_TEST = {"cp-r-into": "cp -r src test", "cp-r-contents": "cp -r src/. test/",
+             "cp-r-below": "cp -r src test/sub", "mv-into-folder": "mv src/x.js test/",
+             "mv-tree": "mv src test", "cp-r-dotted": "cp -r src test/v1.2"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(INTO_TEST))
+def test_c3_a_script_brought_into_a_test_folder(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(node --test)``, ``Bash(cp *)``, ``Bash(mv *)``: ``cp src/mk src/x.js``
+    (allowed: no test's name), then the case's call, then ``node --test`` runs the payload
+    under real bash; the hook denies the case's call."""
+    needs("bash", "node")
+    calls = ["cp src/mk src/x.js", INTO_TEST[case], "node --test"]
+    denied = proved_case(tmp_path, ["Bash(node --test)", "Bash(cp *)", "Bash(mv *)"],
+                         {"test/a.test.js": "", "src/mk": JS_PAYLOAD}, calls)
+    assert denied == calls[1]
+
+
+OPEN.add("test_c3_a_script_brought_into_a_test_folder",
+         "a folder with a dot in its name below a test folder (cp -r src test/v1.2) is read as a "
+         "file's name: not guarded", "cp-r-dotted")
+
+
 @pytest.mark.slow
 def test_c3_a_script_of_no_tests_name_stays_writable(tmp_path: Path) -> None:
     """The cost is the tests' names only: ``cp src/x.sh lib/app.js`` stays allowed under a
