@@ -10,7 +10,8 @@ what they import is not named.
   come before site-packages, and only standard modules' names are guarded there).
 - ``--doctest-modules`` imports every module below each path it is given: each path operand
   of a pytest entry is guarded whole already (``planprograms``: its scripts); with no path
-  operand it imports every module below the folder it runs in: refused.
+  operand, or only the call's folder or one above (``.``, ``./``, ``..``: not guarded whole;
+  s51-greview2 X2), it imports every module below the folder it runs in: refused.
 - ``--doctest-glob``, ``-o``/``--override-ini`` of ``python_files`` (other names collected):
   refused; so is a warning filter ``-W ACTION::mod.Category`` (pytest imports ``mod`` from
   its ``sys.path`` to find the category: s51-greview G5).
@@ -76,7 +77,7 @@ def _pytest(entry: str, rest: list[str]) -> None:
             _refuse(entry, word)
         before = rest[k - 1] if k else ""
         operands = operands or (word[:1] != "-" and _PATTERNED.isdisjoint(word) and (
-            before not in _VALUED or "=" in before))
+            before not in _VALUED or "=" in before) and os.path.normpath(word)[:1] != ".")
     if any(w.startswith("--doctest-modules") for w in rest) and not operands:
         _refuse(entry, "--doctest-modules")
 

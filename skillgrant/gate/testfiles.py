@@ -42,6 +42,8 @@ _COLLECTORS: Final = ("&pytest", "&*", "&node")
 #: ``--test`` (``test``) and jest (``__tests__``) run each such file whatever its name.
 _JS: Final = (".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx")
 _JS_FOLDERS: Final = frozenset(("test", "__tests__"))
+#: The folders whose ``.rs`` files ``cargo test`` finds and builds as targets by itself.
+_CARGO: Final = frozenset(("tests", "examples", "benches"))
 #: pytest's options that take no value (pytest 9.0.3's parser, as ``pytest --help`` lists
 #: them: ``nargs=0``; ``--debug`` and ``--cache-show`` take an optional one, so are not here),
 #: and the short clusters of them the gate has read since session 44 (``-ra``: ``-r``'s value).
@@ -123,14 +125,17 @@ def collected(key: str, guards: object) -> bool:
     if not folders or _kept(key.rpartition("/")[2]):
         return False
     script = key.endswith(_JS) or "." not in key.rpartition("/")[2]  # (or a folder: C3)
-    if key[-3:] not in (".py", "pyc", ".so", "pyd", "txt") and not script:
+    if key.endswith(".rs"):  # (cargo test's tests/*.rs, tests/*/main.rs, examples/*.rs: C4)
+        script = key.rpartition("/")[0].rpartition("/")[2] in _CARGO or (
+            key.endswith("/main.rs") and key.split("/")[-3:-2] == ["tests"])
+    elif key[-3:] not in (".py", "pyc", ".so", "pyd", "txt") and not script:
         return False
     head, _, name = key.rpartition("/")
     if name.endswith(".pyc") and head.endswith("/__pycache__"):
         head = head[:-12]
     below = [head[len(f):].split("/") for f in folders if head == f or head.startswith(f + "/")]
-    return bool(below) and (test_name(name) or (script and any(
-        not _JS_FOLDERS.isdisjoint(parts) for parts in below)))
+    return bool(below) and (test_name(name) or (script and (key.endswith(".rs") or any(
+        not _JS_FOLDERS.isdisjoint(parts) for parts in below))))
 
 
 def kept_tests(text: str) -> bool:

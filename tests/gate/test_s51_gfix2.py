@@ -33,7 +33,10 @@ OWN_TEST = {"test_a.py": "def test_a():\n    pass\n"}
     ("/p/test-x.js", True), ("/p/src/a_spec.ts", True), ("/p/a.spec.tsx", True),
     ("/p/test/helper.js", True), ("/p/src/__tests__/x.jsx", True),
     ("/p/test/deep/x.mjs", True), ("/p/src/app.js", False), ("/p/src/contest.ts", False),
-    ("/p/docs/a.md", False), ("/q/a.test.js", False), ("/p/testing/x.js", False)])
+    ("/p/docs/a.md", False), ("/q/a.test.js", False), ("/p/testing/x.js", False),
+    ("/p/tests/a.rs", True), ("/p/tests/sub/main.rs", True), ("/p/examples/e.rs", True),
+    ("/p/tests/sub/helper.rs", False), ("/p/src/lib.rs", False),
+    ("/p/tests/test_notes.txt", True), ("/p/notes.txt", False)])
 def test_a_node_runners_test_is_found_below_the_folder(path: str, found: bool) -> None:
     """``collected`` reads node's, bun's, jest's names (a superset), and every script below
     a ``test``/``__tests__`` folder, below the folders tests are collected in only."""
@@ -256,6 +259,9 @@ def test_k1_a_test_written_stays_denied(tmp_path: Path, case: str) -> None:
     ("python3 -m pytest -p 'pl*'", True), ("PYTHONPATH=lib python3 -m pytest -p plug", True),
     ("python3 -m pytest --doctest-modules src", False),
     ("python3 -m pytest --doctest-modules", True),
+    ("python3 -m pytest --doctest-modules ./", True),
+    ("python3 -m pytest --doctest-modules ..", True),
+    ("python3 -m pytest --doctest-modules ./src", False),
     ("python3 -m pytest --doctest-modules -k x", True),
     ("python3 -m pytest --doctest-glob='*.txt' src", True),
     ("python3 -m pytest -o python_files=x.py", True),
