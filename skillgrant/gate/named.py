@@ -17,9 +17,10 @@ import types
 from ..lazy import compile_on_use
 from . import files as fs
 from .guardedset import GUARDED as GUARDED  # (its home: readers reads it too)
+from .keptests import kept_tests
 from .moves import moved_folders
 from .placed import fold, in_worktree, mirrored, shadows
-from .testfiles import KEPT_TESTS, collected, kept_tests, named_test
+from .testfiles import KEPT_TESTS, collected, named_test
 from .writers import BASH_CLASS, braced
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)

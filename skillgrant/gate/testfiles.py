@@ -73,12 +73,10 @@ PYTEST_DATA: Final = frozenset((
     "--maxprocesses", "--dist", "--timeout", "--timeout-method", "--cov", "--cov-fail-under",
     "--cov-context", "--cov-report"))
 _UNITTEST: Final = "unittest/__main__.py"
-#: Whether the call being read only removes or formats what it names (``kept_tests``): a
+#: Whether the call being read only removes or formats what it names (``keptests.kept_tests``): a
 #: collected test is then no concern (``named.named_word`` sets it for its words).
 KEPT_TESTS: ContextVar[bool] = ContextVar("kept_tests", default=False)
-#: The programs ``kept_tests`` reads: each removes what it names, or rewrites a Python source
-#: as the same code (ruff's formatter, black: formatters, keeping its syntax tree).
-_KEEPERS: Final = frozenset(("rm", "rmdir", "unlink", "black"))
+
 
 
 def pytest_reads(rest: list[str], word: str, flags: frozenset[str]) -> bool:
@@ -136,25 +134,6 @@ def collected(key: str, guards: object) -> bool:
     below = [head[len(f):].split("/") for f in folders if head == f or head.startswith(f + "/")]
     return bool(below) and (test_name(name) or (script and (key.endswith(".rs") or any(
         not _JS_FOLDERS.isdisjoint(parts) for parts in below))))
-
-
-def kept_tests(text: str) -> bool:
-    """Whether each simple command of ``text`` (read as bash reads it) removes what its words
-    name (``rm``, ``rmdir``, ``unlink``, ``git rm``) or formats it (``ruff format``,
-    ``black``): a test it names is removed or stays the same code, so the runner runs no other
-    (s50-greview3 K1). A redirection, or any other program, is not."""
-    if not any(name in text for name in ("rm", "unlink", "ruff", "black")):  # (`git rm`)
-        return False
-    from . import readers
-
-    commands = readers.named_commands(text)
-    for command in commands or [()]:
-        words = readers.program_words(command) if command else None
-        name = os.path.basename(words[0]) if words else ""
-        if not words or not (name in _KEEPERS or (name, *words[1:2]) in (
-                ("ruff", "format"), ("git", "rm"))):
-            return False
-    return True
 
 
 def foreign(path: str, guards: object) -> bool:
