@@ -81,7 +81,8 @@ KEPT_TESTS: ContextVar[bool] = ContextVar("kept_tests", default=False)
 
 def pytest_reads(rest: list[str], word: str, flags: frozenset[str]) -> bool:
     """Whether pytest's words ``rest`` hold ``word`` only as a test it runs (an operand: after
-    none of its options, one of ``flags``, or one given its value attached: ``--cov=src``) or
+    none of its options, one of ``flags``, or any given its value attached: ``--cov=src``,
+    ``--junitxml=r.xml``: argparse's explicit value ends the option) or
     as the value of one of ``PYTEST_DATA`` (``-n 2``, ``--cov=src``; ``--cov-report``'s
     without ``:``)."""
     for at, given in enumerate(rest):
@@ -92,9 +93,8 @@ def pytest_reads(rest: list[str], word: str, flags: frozenset[str]) -> bool:
         if given[:1] == "-" and not (equal and _data(name, value)):
             return False
         if given[:1] != "-" and before[:1] == "-" and before not in flags and not (
-                _data(before, value) or (before[:2] == "--" and "=" in before and _data(
-                    *before.split("=", 1)))):
-            return False
+                _data(before, value) or (before[:2] == "--" and "=" in before)):
+            return False  # (argparse's `--opt=v` takes no next word, whatever `opt` is)
     return True
 
 

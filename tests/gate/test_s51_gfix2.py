@@ -209,7 +209,9 @@ APPROVED = {"dist": (["python3 -m pytest -n 2 --dist loadfile tests"],
             "rm-two": (["python3 -m pytest", "rm *"], "rm -f tests/test_a.py tests/test_b.py"),
             "black": (["python3 -m pytest", "black *"], "black tests/test_a.py"),
             "node-rm": (["node --test", "rm *"], "rm test/a.test.js"),
-            "git-rm": (["python3 -m pytest", "git rm *"], "git rm -q --cached tests/test_a.py")}
+            "git-rm": (["python3 -m pytest", "git rm *"], "git rm -q --cached tests/test_a.py"),
+            "junitxml-attached": (["python3 -m pytest --junitxml=report.xml tests"],
+                                  "python3 -m pytest --junitxml=report.xml tests")}
 
 
 @pytest.mark.slow
@@ -232,7 +234,9 @@ STILL_DENIED = {"rm-init": (["python3 -m pytest", "rm *"], "rm tests/__init__.py
                 "format-redirect": (["python3 -m pytest", "ruff format *"],
                                     "ruff format tests/test_b.py > tests/test_a.py"),
                 "cov-report-dest": (["python3 -m pytest *"],
-                                    "python3 -m pytest --cov-report json:.claude/settings.json")}
+                                    "python3 -m pytest --cov-report json:.claude/settings.json"),
+                "junitxml-claude": (["python3 -m pytest *"],
+                                    "python3 -m pytest --junitxml=.claude/settings.json tests")}
 
 
 @pytest.mark.slow
