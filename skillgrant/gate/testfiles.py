@@ -117,8 +117,9 @@ def test_folders(folders: list[str]) -> frozenset[str]:
 def collected(key: str, guards: object) -> bool:
     """Whether the folded real path ``key`` is a test file (see the module's text) below one
     of the folders ``guards`` collects tests in (``Guarded.collected``), or a name without a
-    dot (a folder a call may fill: ``cp -r src test``, ``mv src/x.js test/``) at or below a
-    ``test``/``__tests__`` folder there, whose scripts node's ``--test``, jest run."""
+    dot (a folder a call may fill: ``cp -r src test/sub``) below a ``test``/``__tests__``
+    folder there, whose scripts node's ``--test``, jest run. (The folder itself is not: a
+    word ``test`` is ``make test``'s, ``npm test``'s target too.)"""
     folders: frozenset[str] = getattr(guards, "collected", frozenset())
     if not folders or _kept(key.rpartition("/")[2]):
         return False
@@ -132,8 +133,8 @@ def collected(key: str, guards: object) -> bool:
     if name.endswith(".pyc") and head.endswith("/__pycache__"):
         head = head[:-12]
     below = [head[len(f):].split("/") for f in folders if head == f or head.startswith(f + "/")]
-    return bool(below) and (test_name(name) or (script and (key.endswith(".rs") or any(
-        not _JS_FOLDERS.isdisjoint(parts) for parts in below))))
+    return bool(below) and ((name not in _JS_FOLDERS and test_name(name)) or (script and (
+        key.endswith(".rs") or any(not _JS_FOLDERS.isdisjoint(parts) for parts in below))))
 
 
 def foreign(path: str, guards: object) -> bool:

@@ -98,7 +98,9 @@ def test_c3_a_script_brought_into_a_test_folder(tmp_path: Path, case: str) -> No
 
 OPEN.add("test_c3_a_script_brought_into_a_test_folder",
          "a folder with a dot in its name below a test folder (cp -r src test/v1.2) is read as a "
-         "file's name: not guarded", "cp-r-dotted")
+         "file's name; a tree or script copied or moved into the test folder by its own name "
+         "(cp -r src test, mv src/x.js test/): the word 'test' is make's and npm's target too, "
+         "not guarded", "cp-r-dotted", "cp-r-into", "cp-r-contents", "mv-into-folder", "mv-tree")
 
 
 @pytest.mark.slow
@@ -211,7 +213,8 @@ APPROVED = {"dist": (["python3 -m pytest -n 2 --dist loadfile tests"],
             "node-rm": (["node --test", "rm *"], "rm test/a.test.js"),
             "git-rm": (["python3 -m pytest", "git rm *"], "git rm -q --cached tests/test_a.py"),
             "junitxml-attached": (["python3 -m pytest --junitxml=report.xml tests"],
-                                  "python3 -m pytest --junitxml=report.xml tests")}
+                                  "python3 -m pytest --junitxml=report.xml tests"),
+            "make-test": (["make test"], "make test"), "npm-test": (["npm test"], "npm test")}
 
 
 @pytest.mark.slow
