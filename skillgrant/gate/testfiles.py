@@ -9,6 +9,13 @@ cached bytecode (``__pycache__/NAME.*.pyc``, a ``NAME.pyc`` beside it): ``named.
 them by name (``collected``), as no list of items can name a file not there yet. An Edit
 grant covers them (``named.planned_only``: a plan's program reads them).
 
+node's ``--test`` (node 20: each ``.js``/``.cjs``/``.mjs`` file named ``test``, ``test-*``,
+``*.test``, ``*-test``, ``*_test``, and every one below a folder named ``test``), ``bun test``
+(1.4.5: ``*.test``, ``*_test``, ``*.spec``, ``*_spec`` of ``.js``/``.jsx``/``.ts``/``.tsx``)
+and the runners a node runner starts (jest's ``__tests__/``, ``*.spec``, ``*.test``; vitest's;
+mocha's ``test/``) find theirs by name too: ``js_test`` reads a superset of their names
+(s50-greview3 C3).
+
 The settings that move what pytest collects (``python_files``, ``testpaths``, ``-p``) are in
 files already guarded (``^pytest.ini``, ``^pyproject.toml``, …), not read: a project whose
 ``python_files`` names other files keeps those writable (docs/decisions.md, residual).
@@ -17,6 +24,7 @@ files already guarded (``^pytest.ini``, ``^pyproject.toml``, …), not read: a p
 from __future__ import annotations
 
 import os
+from contextvars import ContextVar
 
 from . import files as fs
 from .placed import fold
@@ -27,9 +35,15 @@ if TYPE_CHECKING:
     from typing import Final
 
 #: The marks of ``plan_programs`` saying a plan's program collects tests by itself: pytest's
-#: settings (``&pytest``), a runner of any program (``&*``); and the end of the files ``-m
-#: unittest`` runs (``unittest/__main__.py``).
-_COLLECTORS: Final = ("&pytest", "&*")
+#: settings (``&pytest``), a runner of any program (``&*``), node's ``--test`` (``&node``);
+#: and the end of the files ``-m unittest`` runs (``unittest/__main__.py``).
+_COLLECTORS: Final = ("&pytest", "&*", "&node")
+#: The endings of the files a node runner loads as tests, and the folders below which node's
+#: ``--test`` (``test``) and jest (``__tests__``) run each such file whatever its name.
+_JS: Final = (".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx")
+_JS_FOLDERS: Final = frozenset(("test", "__tests__"))
+#: The folders whose ``.rs`` files ``cargo test`` finds and builds as targets by itself.
+_CARGO: Final = frozenset(("tests", "examples", "benches"))
 #: pytest's options that take no value (pytest 9.0.3's parser, as ``pytest --help`` lists
 #: them: ``nargs=0``; ``--debug`` and ``--cache-show`` take an optional one, so are not here),
 #: and the short clusters of them the gate has read since session 44 (``-ra``: ``-r``'s value).
@@ -47,7 +61,46 @@ PYTEST_FLAGS: Final = frozenset((
     "--strict-config", "--strict-markers", "--sw", "--sw-reset", "--sw-skip", "--trace",
     "--trace-config", "--traceconfig", "--verbose", "--version", "--xfail-tb", "-V", "-h", "-l",
     "-q", "-s", "-v", "-x", "-qq", "-vv", "-vvv", "-ra", "-rA"))
+#: pytest's options whose value it reads as data, never as a file it writes or runs: its own
+#: (a keyword or mark expression, a count, a test or path it deselects or ignores, a plugin's
+#: name) and its best-known plugins' (pytest-xdist 3's ``-n``/``--dist``, pytest-timeout 2's
+#: ``--timeout``, pytest-cov 6's ``--cov`` source and thresholds; ``--cov-report`` without a
+#: ``:DEST`` to write): an operand after one (``-n 2 tests``) is a test (K1).
+PYTEST_DATA: Final = frozenset((
+    "-k", "-m", "-p", "-r", "-W", "--pythonwarnings", "--maxfail", "--tb", "--durations",
+    "--durations-min", "--capture", "--import-mode", "--deselect", "--ignore", "--ignore-glob",
+    "--color", "--code-highlight", "--log-level", "--log-cli-level", "-n", "--numprocesses",
+    "--maxprocesses", "--dist", "--timeout", "--timeout-method", "--cov", "--cov-fail-under",
+    "--cov-context", "--cov-report"))
 _UNITTEST: Final = "unittest/__main__.py"
+#: Whether the call being read only removes or formats what it names (``keptests.kept_tests``): a
+#: collected test is then no concern (``named.named_word`` sets it for its words).
+KEPT_TESTS: ContextVar[bool] = ContextVar("kept_tests", default=False)
+
+
+
+def pytest_reads(rest: list[str], word: str, flags: frozenset[str]) -> bool:
+    """Whether pytest's words ``rest`` hold ``word`` only as a test it runs (an operand: after
+    none of its options, one of ``flags``, or any given its value attached: ``--cov=src``,
+    ``--junitxml=r.xml``: argparse's explicit value ends the option) or
+    as the value of one of ``PYTEST_DATA`` (``-n 2``, ``--cov=src``; ``--cov-report``'s
+    without ``:``)."""
+    for at, given in enumerate(rest):
+        if word not in given:
+            continue
+        before = rest[at - 1] if at else ""
+        name, equal, value = given.partition("=") if given[:1] == "-" else ("", "", given)
+        if given[:1] == "-" and not (equal and _data(name, value)):
+            return False
+        if given[:1] != "-" and before[:1] == "-" and before not in flags and not (
+                _data(before, value) or (before[:2] == "--" and "=" in before)):
+            return False  # (argparse's `--opt=v` takes no next word, whatever `opt` is)
+    return True
+
+
+def _data(option: str, value: str) -> bool:
+    """Whether pytest reads ``value`` given to ``option`` as data (``PYTEST_DATA``)."""
+    return option in PYTEST_DATA and not (option == "--cov-report" and ":" in value)
 
 
 def collects(joined: str) -> bool:
@@ -63,14 +116,25 @@ def test_folders(folders: list[str]) -> frozenset[str]:
 
 def collected(key: str, guards: object) -> bool:
     """Whether the folded real path ``key`` is a test file (see the module's text) below one
-    of the folders ``guards`` collects tests in (``Guarded.collected``)."""
+    of the folders ``guards`` collects tests in (``Guarded.collected``), or a name without a
+    dot (a folder a call may fill: ``cp -r src test/sub``) below a ``test``/``__tests__``
+    folder there, whose scripts node's ``--test``, jest run. (The folder itself is not: a
+    word ``test`` is ``make test``'s, ``npm test``'s target too.)"""
     folders: frozenset[str] = getattr(guards, "collected", frozenset())
-    if not folders or key[-3:] not in (".py", "pyc", ".so", "pyd"):
+    if not folders or _kept(key.rpartition("/")[2]):
+        return False
+    script = key.endswith(_JS) or "." not in key.rpartition("/")[2]  # (or a folder: C3)
+    if key.endswith(".rs"):  # (cargo test's tests/*.rs, tests/*/main.rs, examples/*.rs: C4)
+        script = key.rpartition("/")[0].rpartition("/")[2] in _CARGO or (
+            key.endswith("/main.rs") and key.split("/")[-3:-2] == ["tests"])
+    elif key[-3:] not in (".py", "pyc", ".so", "pyd", "txt") and not script:
         return False
     head, _, name = key.rpartition("/")
     if name.endswith(".pyc") and head.endswith("/__pycache__"):
         head = head[:-12]
-    return test_name(name) and any(head == f or head.startswith(f + "/") for f in folders)
+    below = [head[len(f):].split("/") for f in folders if head == f or head.startswith(f + "/")]
+    return bool(below) and ((name not in _JS_FOLDERS and test_name(name)) or (script and (
+        key.endswith(".rs") or any(not _JS_FOLDERS.isdisjoint(parts) for parts in below))))
 
 
 def foreign(path: str, guards: object) -> bool:
@@ -86,18 +150,38 @@ def named_test(name: str, guards: object) -> bool:
     """Whether ``guards`` collects tests and the folded ``name`` is a test file's (a word
     ending in one names a file a writer may bring into a collected folder: ``cp
     /tmp/test_x.py docs/``)."""
-    return bool(getattr(guards, "collected", ())) and test_name(name)
+    return bool(getattr(guards, "collected", ())) and test_name(name) and not _kept(name)
+
+
+def _kept(name: str) -> bool:
+    """Whether the call only removes or formats (``KEPT_TESTS``) the test ``name`` (not a
+    package's ``__init__``: its removal moves the folder pytest puts on ``sys.path``)."""
+    return KEPT_TESTS.get() and name.split(".", 1)[0] != "__init__"
 
 
 def test_name(name: str) -> bool:
     """Whether the folded ``name`` is a test file's a runner collects, or its bytecode's
     (``test_z.cpython-311.pyc``, ``conftest.cpython-311-pytest-9.0.3.pyc``, ``test_z.pyc``), or
     an extension module's of its name (``test_z.abi3.so``, ``.cpython-*.so``, ``.pyd``: it is
-    imported in the source's stead; s50-greview3 C2)."""
+    imported in the source's stead; s50-greview3 C2), or a node runner's test (``js_test``) or
+    folder of tests (``test``, ``__tests__``: C3)."""
+    if name in _JS_FOLDERS or name.endswith(_JS):  # (a folder whose scripts run: C3)
+        return name in _JS_FOLDERS or js_test(name.rpartition(".")[0])
+    if name.endswith(".txt"):  # (pytest's default `--doctest-glob`, `test*.txt`: D1)
+        return name.startswith("test")
     if name.endswith((".pyc", ".so", ".pyd")):  # (an extension module shadows NAME.py: C2)
         name = name.split(".", 1)[0] + ".py"
     return name.endswith(".py") and (name in ("conftest.py", "__init__.py") or name.endswith(
         "_test.py") or name.startswith("test"))
+
+
+def js_test(stem: str) -> bool:
+    """Whether a script's folded name less its ending, ``stem``, is a test's some node runner
+    runs by its name: it starts with ``test`` or ``spec`` (node's ``test``, ``test-*``; jest's
+    ``spec``), or holds one after ``.``, ``-`` or ``_`` (``a.test``, ``a-test``, ``a_spec``,
+    ``a.spec.helper``): a superset of node 20's, bun 1.4.5's, jest's and vitest's names."""
+    return stem.startswith(("test", "spec")) or any(
+        f"{mark}{word}" in stem for mark in "._-" for word in ("test", "spec"))
 
 
 def removed_folder(words: list[str], directory: str | None,
@@ -108,7 +192,10 @@ def removed_folder(words: list[str], directory: str | None,
     ``=``; removed whole before its first ``tmp_path``: s50-greview B1, the home, a main
     checkout beside a worktree), ``python -m venv``'s and ``virtualenv``'s operands (``--clear``
     empties them; any makes ``bin/``, ``lib/``, ``pyvenv.cfg`` there: V1); each word after
-    ``venv`` not an option is read as one."""
+    ``venv`` not an option is read as one. Then ``settings_file``."""
+    found = settings_file(words, directory, touches)
+    if found is not None:
+        return found
     for at, word in enumerate(words):
         if word.startswith("--basetemp"):
             values = [word.partition("=")[2] or (words[at + 1] if at + 1 < len(words) else "")]
@@ -130,3 +217,40 @@ def _unnamed(value: str, directory: str | None) -> bool:
     return not value or any(c in value for c in "$`*?[{") or (
         value[:1] == "~" and value[:2] != "~/" and value != "~") or (
         directory is None and value[:1] not in ("/", "~"))
+
+
+def settings_file(words: list[str], directory: str | None,
+                  touches: Callable[[str], bool]) -> str | None:
+    """The word giving pytest (a word after ``pytest``, ``py.test``, ``-m pytest``) options
+    from a file the gate does not read, one not guarded (an item no call writes: the project's
+    ``pytest.ini``): an argument file (``@args.txt``: its parser's ``fromfile_prefix_chars``),
+    an ini file (``-c x.ini``, ``-cx.ini``, ``-qc x.ini``, ``--config-file[=]x.ini``), and any
+    ``addopts`` the call gives (``-o addopts=…``). Each may hold ``--basetemp=.claude``, which
+    removes the gate's settings, or ``-p``, ``python_files``: s50-greview3 B1."""
+    at = next((k for k, w in enumerate(words) if os.path.basename(w) in _PYTEST), None)
+    rest = words[at + 1:] if at is not None else []
+    for k, word in enumerate(rest):
+        after = rest[k + 1] if k + 1 < len(rest) else ""
+        if "addopts" in word:
+            return word
+        if word[:1] == "@" and len(word) > 1:
+            value = word[1:]
+        elif word[:14] == "--config-file=" or word == "--config-file":
+            value = word[14:] if word != "--config-file" else after
+        elif word[:1] == "-" and word[1:2] not in ("-", "") and "c" in word:
+            letters = word[1:].split("c", 1)[0]  # (a cluster's letters before `c`: flags?)
+            if any(c in _PYTEST_VALUED for c in letters):
+                continue
+            value = word[len(letters) + 2:] or after
+        else:
+            continue
+        path = os.path.normpath(os.path.join(directory or "/", os.path.expanduser(value)))
+        if _unnamed(value, directory) or not (touches(path) or touches(fs.realpath(path))):
+            return word if value in word else f"{word} {value}"
+    return None
+
+
+_PYTEST: Final = frozenset(("pytest", "py.test"))
+#: pytest's short options taking a value (its own and its plugins'): a ``c`` after one of them
+#: in a cluster is part of the value (``-rc``, ``-kc``).
+_PYTEST_VALUED: Final = frozenset("rkmpoWnc")
