@@ -123,12 +123,12 @@ def folders_of(entry: str, text: str) -> tuple[str, ...]:
     named = {os.path.normpath(f) for f in folders}
     spaced = {m.split()[0] for m in (m.removeprefix(CHAINED) for m in moves)
               if m.split() and m.split()[0] != m}
-    chained = {os.path.normpath(m[2:]) for m in moves if m[:2] == CHAINED}
+    after = {os.path.normpath(m[2:]) for m in moves if m[:2] == CHAINED}
     for part in pieces(unquoted(text))[::2]:
         moved = entry_words(part)[0]  # (its quotes gone: `cd 'my dir'` is `cd my`, read whole
         if moved and not unnamed(moved) and os.path.normpath(moved) not in named and \
                 os.path.basename(os.path.normpath(moved)) not in spaced and not (  # by the
-                os.path.normpath(moved) in chained and part.split()[:1] in (  # scan; a cd
+                os.path.normpath(moved) in after and part.split()[:1] in (  # scan; a cd
                     ["cd"], ["pushd"])):  # after a cd: read from its folders)
             raise ValueError(f"the plan's entry {entry!r} moves a program into {moved!r}, "
                              "which the gate's reading of its moves does not name")
