@@ -177,3 +177,31 @@ def test_a_cd_after_a_cd_by_and_is_read_from_its_folders(entry: str,
 def test_a_repeated_or_unread_move_is_still_refused(entry: str) -> None:
     with pytest.raises(ValueError, match="entry"):
         entry_folders(f"Bash({entry})")
+
+
+#: s51-greview3 B1 (a shell command text built by sed's ``e`` or awk's ``system``) and B4
+#: (bash's autocd, set by ``-O``): each runs ``make test`` in ``sub`` under real bash.
+BUILT = {"sed-e-flag": "echo 'Xd sub && make test' | sed s/X/c/e",
+         "awk-concat": "awk 'BEGIN{system(\"c\" \"d sub; make test\")}'",
+         "autocd": "bash -i -O autocd -c 'sub\nmake test' 2>/dev/null"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(BUILT))
+def test_a_built_or_autocd_move_refuses_the_plan(tmp_path: Path, case: str) -> None:
+    needs("bash", "make", "sed", "awk")
+    denied = _case(tmp_path, BUILT[case], "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+@pytest.mark.parametrize("entry", [*BUILT.values(), "sed '1e date' x", "shopt -s auto{cd,x}; sub",
+                                   "shopt -s $O; sub; make"])
+def test_a_built_or_autocd_move_is_named(entry: str) -> None:
+    with pytest.raises(ValueError, match="entry"):
+        entry_folders(f"Bash({entry})")
+
+
+@pytest.mark.parametrize("entry", ["sed -i 's/a/b/g' x", "awk '{print $1}' x | sort",
+                                   "sed -n '/^e/p' x", "git commit -m auto"])
+def test_a_plain_sed_or_awk_is_no_doubt(entry: str) -> None:
+    assert isinstance(entry_folders(f"Bash({entry})"), tuple)
