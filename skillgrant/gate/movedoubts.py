@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 from ..lazy import compile_on_use
+from .andlists import CHAINED
 from .writers import braced
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -43,7 +44,9 @@ def trusted(text: str, found: tuple[str, ...]) -> tuple[str, ...] | str:
     unquoted = UNQUOTED.sub("", text) if any(c in text for c in "'\"\\") else text
     if any(n in lowered for n in ("chdir", "setwd", "-location")) and _CHDIR.search(unquoted):
         return "an interpreter's code may change its folder (chdir) before it runs a program"
-    moves = tuple(m for m in found if m[:1] != "\0")
+    if ("auto" in lowered or "shopt" in lowered or "-O" in text) and _autocd(unquoted):
+        return "bash's autocd may run a folder's name as a 'cd' (s51-greview3 B4)"
+    moves = tuple(m for m in found if m[:1] != "\0" or m[:2] == CHAINED)
     if BACK in found and (_STACK.search(unquoted) or found.index(BACK) < next(
             (at for at, m in enumerate(found) if m[:1] != "\0"), len(found))):
         return "'cd -', 'popd' or a bare 'pushd' may go to a folder the command does not name"
@@ -61,6 +64,15 @@ def trusted(text: str, found: tuple[str, ...]) -> tuple[str, ...] | str:
     if os.path.expanduser("~") in moves and any("HOME" in form for form in spelled):
         return "'cd' goes to a home folder the command may set"
     return moves
+
+
+def _autocd(text: str) -> bool:
+    """Whether ``text`` (its quotes gone) may set bash's autocd (``bash -O autocd``, ``shopt
+    -s autocd`` in any brace spelling, or a ``shopt``/``-O`` whose option is an expansion)."""
+    words = text.split()
+    return any("autocd" in form for w in words for form in braced(w)) or any(
+        w in ("shopt", "-O", "+O") and any(c in f for f in words[at + 1:at + 3] for c in "$`")
+        for at, w in enumerate(words))
 
 
 #: Commands that assign the variables their words name (a nameref with ``-n``).
@@ -113,3 +125,24 @@ _SET_H: Final = compile_on_use(r"[-+][A-Za-z]*H[A-Za-z]*")
 _NAMEREF: Final = compile_on_use(r"-[A-Za-z]*n[A-Za-z]*")
 _PRINTF_V: Final = compile_on_use(r"(?:^|\s)-v\s*\S*[$`]")
 ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+#: A parenthesis in quotes or after a backslash (the words lose them: E1).
+QUOTED_PAREN: Final = compile_on_use(r"\\[()]|'[^']*[()]|\"[^\"]*[()]")
+
+
+def physical_dotdot(words: list[str], at: int, operand: str, found: list[str]) -> bool:
+    """Whether the move at ``words[at]`` resolves a ``..`` of ``operand`` physically (a
+    ``chdir``: ``-C``, ``--chdir``…, ``cd -P``, or ``cd`` after ``set -P``) past a folder
+    that may be a link: one the operand names before it, or one an earlier move went to
+    (review s51-greview3 E2)."""
+    operand = operand.removeprefix(CHAINED)
+    parts = operand.split("/")
+    if ".." not in parts or operand[:1] == "\0":
+        return False
+    past = parts.index("..") > 0 or any(m[:1] != "\0" or m[:2] == CHAINED for m in found)
+    logical = words[at] in ("cd", "pushd") and "-P" not in words[at + 1:at + 4] and not any(
+        w in ("-P", "physical") or (w[:1] == "-" and "P" in w and w[1:].isalpha()
+                                    and words[i - 1] == "set")
+        for i, w in enumerate(words))
+    return past and not logical

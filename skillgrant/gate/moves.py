@@ -12,8 +12,19 @@ import shlex
 
 from ..lazy import compile_on_use
 from . import files as fs
+from .andlists import CHAINED, CONTROLS, PUNCTUATION, after_a_move, chained, last, shell_move
 from .folded import folded
-from .movedoubts import ASSIGNMENT, BACK, MAY_MOVE, REPEAT, UNQUOTED, marks, trusted
+from .movedoubts import (
+    ASSIGNMENT,
+    BACK,
+    MAY_MOVE,
+    QUOTED_PAREN,
+    REPEAT,
+    UNQUOTED,
+    marks,
+    physical_dotdot,
+    trusted,
+)
 from .writers import braced
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -28,9 +39,10 @@ _MOVES: Final = frozenset({"cd", "pushd", "-C", "--chdir", "--directory", "--git
                            # util-linux's `unshare`/`nsenter --wd`, gdb's `--cd`/`-cd`,
                            # systemd-run's (review s44 M3)
                            "--wd", "--cd", "-cd", "--working-directory",
-                           "--prefix"})  # (npm's `--prefix DIR`: the package's root, M9)
+                           "--prefix",  # (npm's `--prefix DIR`: the package's root, M9)
+                           "--cwd"})  # (bun's, yarn's, deno task's: s51-gfix3 I2)
 #: Of those, the long options a getopt_long program (env, make) takes by a prefix too.
-_LONG_MOVES: Final = ("--chdir", "--directory", "--working-directory", "--wd")
+_LONG_MOVES: Final = ("--chdir", "--directory", "--working-directory", "--wd", "--cwd")
 #: Programs whose ``-w`` moves the folder they run their program in (``unshare -w ..``: M3).
 _W_MOVES: Final = frozenset({"unshare", "nsenter"})
 #: Of those, the ones that give git its repository or working tree by name.
@@ -131,14 +143,16 @@ def moved_folders(text: str, directory: str) -> list[str] | str:
     moves = folder_moves(text)
     if isinstance(moves, str):
         return moves
-    folders = [directory]
+    folders, last = [directory], [directory]
     for operand in moves:
+        chained = operand[:2] == CHAINED  # (from the folders of the move before it alone)
+        operand = operand[2:] if chained else operand
         if "$" in operand or _PATTERNED.search(operand):
             return f"git may run in a folder the gate cannot name ({operand})"
         # bash's `cd` reads `..` from the path as written, git's `-C` from the real one
-        folders += [form for f in list(folders) for form in (
+        last = [form for f in (last if chained else list(folders)) for form in (
             os.path.normpath(os.path.join(f, operand)), fs.realpath(os.path.join(f, operand)))]
-        folders[:] = list(dict.fromkeys(folders))
+        folders[:] = list(dict.fromkeys([*folders, *last]))
         if len(folders) > MAX_FOLDERS:
             return f"git may run in more than {MAX_FOLDERS} folders the command names"
     return folders
@@ -189,19 +203,34 @@ def _operands(text: str, depth: int) -> tuple[str, ...]:
     quoted code in; ``_Unnamed`` for a move it cannot name."""
     words = _words(_NEWLINE.sub(" ; ", text))  # (a line ends a command: `cd` ⏎ `make`)
     found: list[str] = []
-    loops = 0  # (how many loops the word is in: from `for`/`while`/… to their `done`)
+    loops: list[int] = []  # (the subshells open at each loop's start the word is in)
+    parens, chain = 0, (-1, -1)  # (a `cd`'s word and how many were found after it)
+    plain = not QUOTED_PAREN.search(text)  # (a quoted `(` is no subshell: s51-greview3 E1)
     for at, word in enumerate(words):
         lead = _leads(words, at)
-        loops = loops + 1 if lead and word in _LOOPS else max(
-            0, loops - 1) if lead and word == "done" else loops
+        loops = [*loops, parens] if lead and word in _LOOPS else loops[:-1] if (
+            lead and word == "done") else loops
+        parens += word.count("(") - word.count(")") if plain and PUNCTUATION.fullmatch(
+            word) else 0
         if lead and (depth == 0 or len(words) > 1):  # (not a word read again alone: `$f`)
             try:
                 found += marks(words, at)
             except ValueError as e:
                 raise _Unnamed(str(e)) from None
-        operand = _move_at(words, at)
+        operand = _move_at(words, at, depth == 0 and "trap" not in words)
+        chainable = operand is not None and shell_move(words, at) and lead and \
+            _LITERAL.fullmatch(operand) is not None and operand[:1] != "/"
+        if chainable and plain and chain[1] == len(found) and chained(words, chain[0], at):
+            operand = CHAINED + str(operand)
+        if operand is not None and physical_dotdot(words, at, operand, found):
+            raise _Unnamed(f"a physical '..' ({word} {operand.removeprefix(CHAINED)}) goes to "
+                           "the parent of where a "
+                           "link it passes points, a folder the gate does not name")
         more = [*([operand] if operand is not None else []), *_nested(word, text, depth)]
-        found += [*more, *([REPEAT] if loops and any(m[:1] != "\0" for m in more) else [])]
+        # (a move in a subshell the loop opened is not made again from where it went)
+        found += [*more, *([REPEAT] if loops and parens <= loops[-1] and any(
+            m[:1] != "\0" or m[:2] == CHAINED for m in more) else [])]
+        chain = (at, len(found)) if chainable else chain
     return tuple(found)
 
 
@@ -237,9 +266,10 @@ def _leads(words: list[str], at: int) -> bool:
     return not at or words[at - 1] in _LEADS
 
 
-def _move_at(words: list[str], at: int) -> str | None:
+def _move_at(words: list[str], at: int, top: bool = False) -> str | None:
     """The operand of the move ``words[at]`` starts, None where it starts none; ``_Unnamed``
-    where its folder cannot be named."""
+    where its folder cannot be named. ``top``: ``words`` are the whole text's, with no
+    ``trap`` (nothing runs after their last command)."""
     word = words[at]
     if word == "CDPATH" or word.startswith("CDPATH="):  # N3
         raise _Unnamed("CDPATH may send a 'cd' to a folder the gate cannot name")
@@ -248,10 +278,7 @@ def _move_at(words: list[str], at: int) -> str | None:
     if word in ("-execdir", "-okdir") or (
             "{" in word and _MOVES.intersection(braced(word))):  # `{cd,} ..` (s44 M4)
         raise _Unnamed(f"{word!r} runs git in a folder the gate cannot name")
-    before = {w.rsplit("/", 1)[-1] for w in words[:at]}
-    if (word[:2] == "-w" and _W_MOVES.intersection(before)) or (
-            word[:2] == "-D" and "sudo" in before):
-        word = "-C" + word[2:]  # `unshare -w ..`, `nsenter -w..`, `sudo -D ..`: `-C` (M3)
+    word = _as_c(word, {w.rsplit("/", 1)[-1] for w in words[:at]})
     cluster = _C_CLUSTER.fullmatch(word)  # `env -Cdir`, `env -vC..`, `env -vC ..` (M2)
     attached = cluster is not None and bool(cluster.group(1))
     word = "-C" if cluster is not None and not attached else word
@@ -259,7 +286,7 @@ def _move_at(words: list[str], at: int) -> str | None:
         return None
     operand = cluster.group(1) if attached and cluster else _operand(word, words[at + 1:])
     if word in ("cd", "pushd"):
-        back = _back(word, operand, words)
+        back = _back(word, operand, words, at, top)
         if back is not None:
             return back
     if "$" in operand or _PATTERNED.search(operand):
@@ -268,6 +295,17 @@ def _move_at(words: list[str], at: int) -> str | None:
         # `xargs git -C`; a quoted blank is the folder's (`cd 'my dir'`)
         raise _Unnamed(f"git may run in a folder the gate cannot name ({word} {operand})")
     return operand
+
+
+def _as_c(word: str, before: set[str]) -> str:
+    """``word`` after the programs ``before`` it, as the ``-C`` it is where it moves one:
+    ``unshare -w ..``, ``nsenter -w..``, ``sudo -D ..`` (M3), perl's ``-xsub``, ``-wxsub``
+    (perl goes to ``sub`` before its script runs: perlrun; s50-greview2 I2)."""
+    if (word[:2] == "-w" and _W_MOVES.intersection(before)) or (
+            word[:2] == "-D" and "sudo" in before):
+        return "-C" + word[2:]
+    perl_x = _PERL_X.fullmatch(word) if any(b[:4] == "perl" for b in before) else None
+    return word if perl_x is None else "-C" + perl_x.group(1)
 
 
 def _operand(word: str, following: list[str]) -> str:
@@ -282,9 +320,16 @@ def _operand(word: str, following: list[str]) -> str:
     return next(iter(following), "")
 
 
-def _back(word: str, operand: str, words: list[str]) -> str | None:
+def _back(word: str, operand: str, words: list[str], at: int, top: bool) -> str | None:
     """``BACK`` for ``cd -``, ``pushd +1``, a bare pushd (a folder of the stack), the home
-    folder for a bare ``cd``; None for any other."""
+    folder for a bare ``cd``; None for any other. ``_Unnamed`` for a move to ``OLDPWD``
+    (``cd -``, ``~-``) that may run before any move of the shell succeeded (bash keeps the
+    session's ``OLDPWD``: s50-greview2 D3), unless nothing runs after it (``top``: the
+    text's last command)."""
+    if operand in ("-", "~-") and not after_a_move(words, at, _leads) and not (
+            top and last(words, at)):
+        raise _Unnamed(f"'{word} {operand}' may go to the session's OLDPWD, a folder the "
+                       "command does not name (only one run after a 'cd' by '&&' is read)")
     if operand in ("-", "~-", "~+") or _ROTATION.fullmatch(operand) or (
             word == "pushd" and (not operand or operand in _OPERATORS)):
         return BACK
@@ -316,7 +361,7 @@ def _unredirected(words: list[str]) -> list[str]:
 #: directory stack's index (``pushd +1``, ``cd ~-2``).
 _REDIRECTS: Final = frozenset({"<", ">", ">>", "<<", "<<<", ">&", "<&", "&>", "&>>", ">|",
                                "<>", "<<-"})
-_CONTROLS: Final = frozenset({";", "&&", "||", "|", "&", "|&", "(", ")", ";;"})
+_CONTROLS: Final = CONTROLS
 _ROTATION: Final = compile_on_use(r"[+-][0-9]+|~[+-][0-9]+")
 
 
@@ -328,6 +373,9 @@ def _home(words: list[str]) -> str:
     return os.path.expanduser("~")
 
 
+#: perl's ``-x`` with its folder attached, after other switches (``-wxsub``; ``-x`` alone
+#: moves nothing, ``-x DIR`` takes DIR as the script).
+_PERL_X: Final = re.compile(r"-[A-Za-wyz0-9]*x(.+)")
 #: A cluster of short options ending in ``-C``, with its value attached or not.
 _C_CLUSTER: Final = re.compile(r"-[A-Za-z]*C(.*)")
 #: ``cd``'s options, clustered too (``cd -Pe``: review s43 M1).
