@@ -277,8 +277,11 @@ def _prefix(words: list[_Word], found: dict[str, set[str]], programs: set[str]) 
         "perl", "perl5")), -1)
     if perl >= 0:
         folders = perl_folders(texts[perl + 1:], True)
-        pairs += [("PERL5LIB=" + ":".join(folders), t) for t in ("", *texts[perl + 1:])
-                  if folders and (not t or (t[:1] == "-" and "=" in t))]
+        after = texts[perl + 1:]  # (and its words naming them: `-Mlib=inc`, `-I inc`'s)
+        pairs += [("PERL5LIB=" + ":".join(folders), t) for t in ("", *(
+            a for k, a in enumerate(after) if a[:1] == "-" and "=" in a), *(
+            f"{a} {after[k + 1]}" for k, a in enumerate(after[:-1]) if a[:1] == "-" and
+            a[-1:] == "I")) if folders]
     for k, text in enumerate(texts):
         if text.startswith("--env-file"):  # (`--env-file-if-exists`; deno's bare: .env)
             value = text.partition("=")[2] or (texts[k + 1] if k + 1 < len(texts) and
@@ -343,24 +346,40 @@ def own_dropped(command: tuple[str, ...], guards: object, mark: str) -> tuple[st
     review s42 GF8). A word may begin with ``mark`` (``folded.NOT_ASSIGNED``: an argument, as
     make's ``N=v``)."""
     assigned: frozenset[str] = getattr(guards, "assigned", frozenset())
-    if not assigned or not any("=" in w for w in command):
+    if not assigned:
         return command
     names = {os.path.basename(w) for w in command}
-    bare = [w.removeprefix(mark) for w in command]
-    return tuple(w for w, b in zip(command, bare, strict=True) if "=" not in b or b.split(
-        "=", 1)[0] in _SHELLS_OWN or not any(f"{b}{_BY}{n}" in assigned for n in names))
+    bare = [w.removeprefix(mark) for w in command]  # (a word spelling one: `-I inc`'s too)
+    return tuple(w for w, b in zip(command, bare, strict=True) if b.split("=", 1)[0] in
+                 _SHELLS_OWN or not any(f"{b}{_BY}{n}" in assigned for n in names))
 
 
 def own_text(text: str, guards: object) -> str:
     """``text`` less the assignments a plan's entry makes itself for a program ``text``
     names (``own_dropped``): no longer a doubt of the program a name runs."""
     assigned: frozenset[str] = getattr(guards, "assigned", frozenset())
-    if not assigned or "=" not in text:
+    if not assigned:
         return text
     for pair in assigned:
         made, _, program = pair.partition(_BY)
-        if made in text and program in text and made.split("=", 1)[0] not in _SHELLS_OWN:
+        if " " in made and made in text and program in text:  # (`-I inc`: as words only)
+            text = _words_dropped(text, made)
+        elif "=" in made and made in text and program in text and made.split(
+                "=", 1)[0] not in _SHELLS_OWN:
             text = text.replace(made, " ")
+    return text
+
+
+def _words_dropped(text: str, words: str) -> str:
+    """``text`` less each place ``words`` stand as whole words (white space or an operator
+    before and after them)."""
+    at = text.find(words)
+    while at >= 0:
+        end = at + len(words)
+        if (at == 0 or text[at - 1] in " \t\n;&|(") and (
+                end == len(text) or text[end] in " \t\n;&|)"):
+            text = text[:at] + " " + text[end:]
+        at = text.find(words, at + 1)
     return text
 
 

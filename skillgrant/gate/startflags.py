@@ -27,7 +27,7 @@ _PYTHON_LAST: Final = frozenset("cm")
 def python_x_options(words: list[str]) -> list[tuple[str, str]]:
     """Each ``-X`` value among ``words`` read as CPython's ``getopt`` reads a cluster (any
     word of single-letter flags: ``-X v``, ``-Xv``, ``-BXv``, ``-BX v``), with the word that
-    spells it; a cluster ends at a flag taking a value (``-W``, ``-c``'s code, ``-m``'s
+    holds it; a cluster ends at a flag taking a value (``-W``, ``-c``'s code, ``-m``'s
     module). Read in every command (a wrapper's program may be python: ``uv run python``);
     only ``pycache_prefix`` is used."""
     found: list[tuple[str, str]] = []
@@ -36,9 +36,10 @@ def python_x_options(words: list[str]) -> list[tuple[str, str]]:
             continue
         for k, char in enumerate(word[1:], 1):
             if char in _PYTHON_VALUED:
-                if char == "X":
-                    value = word[k + 1:] or (words[at + 1] if at + 1 < len(words) else "")
-                    found.append((value, word))
+                if char == "X":  # (the word holding the value: this one, or the next)
+                    spelled = word if word[k + 1:] else words[at + 1] if at + 1 < len(
+                        words) else ""
+                    found.append((word[k + 1:] or spelled, spelled))
                 break
     return found
 

@@ -73,7 +73,8 @@ def test_pythons_x_option_in_a_cluster() -> None:
     ``-W``'s values end the cluster (``-cX…`` is code)."""
     assert python_assignments(["-BXpycache_prefix=pc"]) == [
         ("PYTHONPYCACHEPREFIX=pc", "-BXpycache_prefix=pc")]
-    assert python_assignments(["-sBX", "pycache_prefix=pc"])[0][0] == "PYTHONPYCACHEPREFIX=pc"
+    assert python_assignments(["-sBX", "pycache_prefix=pc"]) == [
+        ("PYTHONPYCACHEPREFIX=pc", "pycache_prefix=pc")]
     assert python_assignments(["-cXpycache_prefix=pc"]) == []
     assert python_assignments(["-WXpycache_prefix=pc"]) == []
     for case, entry in PYTHON_CLUSTERS.items():
@@ -261,6 +262,12 @@ OWN = {"perl-mlib": (["perl -Mlib=inc -e 1"], {"inc/keep": ""}, {}),
                      {"Makefile": "test:\n\ttrue\n", "mk": ""}, {}),
        "env-file": (["node --env-file=.env -e 0"], {".env": "NODE_ENV=test\nA=./a.txt\n"}, {}),
        "pythonpath": ([f"PYTHONPATH=lib {PYTHON} -c pass"], {"lib/keep": ""}, {}),
+       "python-x-cluster": ([f"{PYTHON} -BX pycache_prefix=pc -c pass"], {}, {}),
+       "perl-I-apart": (["perl -I inc -e 1"], {"inc/keep": ""}, {}),
+       "node-options-r-name": (["NODE_OPTIONS='-r pre' node -e 0"],
+                               {"node_modules/pre.js": ""}, {}),
+       "bunfig-preload": (["bun x.js"], {"x.js": "0\n", "pre.js": "0\n",
+                                         "bunfig.toml": 'preload = "./pre.js"\n'}, {}),
        "pytest-addopts-q": ([f"PYTEST_ADDOPTS=-q {VENV_PYTHON} -m pytest"], {}, {}),
        "session-addopts-q": ([f"{VENV_PYTHON} -m pytest"], {}, {"PYTEST_ADDOPTS": "-q"})}
 
