@@ -294,3 +294,36 @@ def test_perl_folders_read_as_perl_reads_them() -> None:
     assert perl_folders(["-Mlib=x,y", "-I", "z"], False) == ["x", "y", "z"]
     with pytest.raises(ValueError):
         perl_folders(["-Mlib qw(a)"], True)
+
+
+# --- s51-greview G1, G2, G3, G6, G7, G10 (their proofs: tests/gate/test_s51_greview.py) -----
+
+
+def test_greview_classes_are_read(tmp_path: Path) -> None:
+    """env's string attached to ``-S`` is code (G1); perl's ``-Mblib`` names ``blib`` of the
+    folder and 4 up, ``-Mblib=DIR`` DIR's (G6); node's ``--openssl-config=F`` is
+    ``OPENSSL_CONF=F`` (G7)."""
+    for entry in ("env -S'BASH_ENV=e.sh bash' -c true", "env -SBASH_ENV=e.sh bash -c true",
+                  "env --split-string='BASH_ENV=e.sh bash -c true'"):
+        assert any(v.startswith("\x06BASH_ENV=e.sh\x00") for v in entry_values(entry, entry))
+    assert perl_folders(["-Mblib"], True) == ["./blib", "./../blib", "./../../blib",
+                                              "./../../../blib", "./../../../../blib"]
+    assert perl_folders(["-Mblib=bb"], True)[0] == "bb/blib"
+    entry = "node --openssl-config=oconf -e 0"
+    assert any(v.startswith("\x06OPENSSL_CONF=oconf\x00") for v in entry_values(entry, entry))
+
+
+def test_greview_values_refuse_or_guard(tmp_path: Path) -> None:
+    """An entry's ``PATH`` with an empty element refuses (G2); ``NPM_CONFIG_userconfig`` is
+    npm's ``npm_config_userconfig`` (G3, guarded whole); OpenSSL's settings file and the
+    engine its ``dynamic_path`` names are guarded (G7)."""
+    from skillgrant.gate.startvars import value_items
+
+    folder = str(tmp_path)
+    with pytest.raises(ValueError, match="empty element"):
+        value_items([("PATH", ":/usr/bin", True)], [folder], set())
+    items, _ = value_items([("NPM_CONFIG_userconfig", "rc", True)], [folder], set())
+    assert (f"{folder}/rc", True) in items
+    (tmp_path / "o.cnf").write_text("[e]\ndynamic_path = ./x.so\n")
+    items, _ = value_items([("OPENSSL_CONF", "o.cnf", False)], [folder], set())
+    assert (f"{folder}/o.cnf", False) in items and (f"{folder}/x.so", True) in items
