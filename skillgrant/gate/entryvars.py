@@ -15,6 +15,7 @@ import os
 
 from .collectopts import collecting
 from .environment import COMPARED
+from .startflags import ENV_FILE, collecting, make_definitions, option_assignments
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -165,8 +166,9 @@ _BY: Final = "\x00"
 def _scan(entry: str, text: str, found: dict[str, set[str]], depth: int) -> None:
     """``entry_values`` of ``text`` (and of its quoted parts, to ``depth`` levels) into
     ``found`` (each assignment, with the names of the words of the commands it reaches)."""
-    if "=" not in text and not any(n in text for n in KNOWN):
-        return
+    if "=" not in text and not any(n in text for n in (*KNOWN, "perl", ENV_FILE, "-S",
+                                                        "--openssl-config", "make")):
+        return  # (perl's `-I inc`, `--env-file F`: `_prefix`)
     quoted: list[str] = []
     commands = [_unreserved(c) for c in _lexed(text, quoted)]
     state = _State({os.path.basename(w.text) for c in commands for w in c})
@@ -178,12 +180,16 @@ def _scan(entry: str, text: str, found: dict[str, set[str]], depth: int) -> None
         _take(entry, [w for c in commands for w in c], False, found, state.anywhere,
               state.taken)
     for word in (w for c in commands if not _inert(c) for w in c if id(w) not in state.taken):
-        if word.text.split("=", 1)[0].rstrip("+") in KNOWN and not any(  # (s50-greview3 S1;
-                c.isspace() for c in word.text):  # a word of code is read as code below)
+        if word.text.split("=", 1)[0].rstrip("+") in KNOWN and word.text not in found and \
+                not any(c.isspace() for c in word.text):  # (s50-greview3 S1; a word of code
+            # is read as code below; one read already: a MAKEFLAGS' definition, U3)
             raise ValueError(f"the plan's entry {entry!r} names the start variable "
                              f"{word.text.split('=', 1)[0]!r} where the gate does not read "
                              "what it is set to")
     joined = [w.text for c in commands for w in c if w.quote_at >= 0]  # (`-c "X="l" y"`)
+    joined += [w.text.partition("=")[2] if w.text[:2] == "--" else w.text[2:] for c in commands
+               for w in c if w.text[:2] == "-S" or w.text.startswith("--split-string=")]  # (G1:
+    # env's string attached, `-S'X=v bash'`, `-SX=v`, `--split-string=…`, read as code)
     for part in dict.fromkeys([*quoted, *joined]) if depth > 0 else ():
         _scan(entry, part, found, depth - 1)
 
@@ -265,14 +271,13 @@ def _command(entry: str, words: list[_Word], found: dict[str, set[str]],
 
 
 def _prefix(words: list[_Word], found: dict[str, set[str]], programs: set[str]) -> None:
-    """python's ``-X pycache_prefix=DIR`` (``-Xpycache_prefix=DIR``) among ``words``, read as
-    ``PYTHONPYCACHEPREFIX=DIR`` (s50-greview3 U2)."""
-    for k, word in enumerate(words):
-        text = word.text[2:] if word.text[:2] == "-X" else word.text if k and words[
-            k - 1].text == "-X" else ""
-        if text.startswith("pycache_prefix="):  # (and as spelled: its own call's, own_dropped)
-            for key in ("PYTHONPYCACHEPREFIX=" + text[15:], word.text):
-                found.setdefault(key, set()).update(programs)
+    """The start variables the options among ``words`` stand for (``startflags.
+    option_assignments``: python's ``-X pycache_prefix=``, perl's ``-I``/``-Mlib=``, node's
+    ``--openssl-config``, an ``--env-file``), each with the words spelling it (its own
+    call's: ``own_dropped``), into ``found`` for ``programs``."""
+    for key, word in option_assignments([w.text for w in words]):
+        for spelled in filter(None, (key, word)):
+            found.setdefault(spelled, set()).update(programs)
 
 
 #: Builtins that set a variable they name (``printf -v``, ``read``, ``mapfile``, a loop's).
@@ -297,9 +302,24 @@ def _take(entry: str, words: list[_Word], make: bool, found: dict[str, set[str]]
         if name in _REFUSED:
             raise ValueError(f"the plan's entry {entry!r} sets {name}: what its programs read "
                              "at their start under it is not known")
+        if name == "PYTEST_PLUGINS" and value:  # (modules imported from sys.path: U7)
+            raise ValueError(f"the plan's entry {entry!r} sets PYTEST_PLUGINS: pytest imports "
+                             "the modules it names from folders the gate does not name")
+        if name == "PYTEST_ADDOPTS":  # (pytest's first options: read as its own, U7)
+            collecting(entry, ["pytest", *value.split()])
+        if name in ("MAKEFLAGS", "GNUMAKEFLAGS"):  # (make's definitions: MAKEFILES=mk, U3)
+            _take(entry, [_made(d) for d in make_definitions(entry, value)], True, found, programs,
+                  taken)
         found.setdefault(f"{name}={value}", set()).update(programs)
         if word.text != f"{name}={value}":  # (make's `N:=v`: the word as the call spells it)
             found.setdefault(word.text, set()).update(programs)
+
+
+def _made(text: str) -> _Word:
+    """A word of ``text`` (no quotes, nothing expanded)."""
+    word = _Word()
+    word.text = text
+    return word
 
 
 def own_dropped(command: tuple[str, ...], guards: object, mark: str) -> tuple[str, ...]:
@@ -309,24 +329,40 @@ def own_dropped(command: tuple[str, ...], guards: object, mark: str) -> tuple[st
     review s42 GF8). A word may begin with ``mark`` (``folded.NOT_ASSIGNED``: an argument, as
     make's ``N=v``)."""
     assigned: frozenset[str] = getattr(guards, "assigned", frozenset())
-    if not assigned or not any("=" in w for w in command):
+    if not assigned:
         return command
     names = {os.path.basename(w) for w in command}
-    bare = [w.removeprefix(mark) for w in command]
-    return tuple(w for w, b in zip(command, bare, strict=True) if "=" not in b or b.split(
-        "=", 1)[0] in _SHELLS_OWN or not any(f"{b}{_BY}{n}" in assigned for n in names))
+    bare = [w.removeprefix(mark) for w in command]  # (a word spelling one: `-I inc`'s too)
+    return tuple(w for w, b in zip(command, bare, strict=True) if b.split("=", 1)[0] in
+                 _SHELLS_OWN or not any(f"{b}{_BY}{n}" in assigned for n in names))
 
 
 def own_text(text: str, guards: object) -> str:
     """``text`` less the assignments a plan's entry makes itself for a program ``text``
     names (``own_dropped``): no longer a doubt of the program a name runs."""
     assigned: frozenset[str] = getattr(guards, "assigned", frozenset())
-    if not assigned or "=" not in text:
+    if not assigned:
         return text
     for pair in assigned:
         made, _, program = pair.partition(_BY)
-        if made in text and program in text and made.split("=", 1)[0] not in _SHELLS_OWN:
+        if " " in made and made in text and program in text:  # (`-I inc`: as words only)
+            text = _words_dropped(text, made)
+        elif "=" in made and made in text and program in text and made.split(
+                "=", 1)[0] not in _SHELLS_OWN:
             text = text.replace(made, " ")
+    return text
+
+
+def _words_dropped(text: str, words: str) -> str:
+    """``text`` less each place ``words`` stand as whole words (white space or an operator
+    before and after them)."""
+    at = text.find(words)
+    while at >= 0:
+        end = at + len(words)
+        if (at == 0 or text[at - 1] in " \t\n;&|(") and (
+                end == len(text) or text[end] in " \t\n;&|)"):
+            text = text[:at] + " " + text[end:]
+        at = text.find(words, at + 1)
     return text
 
 
@@ -338,7 +374,8 @@ _SHELLS_OWN: Final = frozenset(("PATH", "IFS", "BASH_ENV", "ENV", "GLOBIGNORE"))
 #: The start variables the gate knows (the session's it reads, and Python's that move where it
 #: reads or writes its code): an entry naming one where no assignment is read refuses the plan.
 KNOWN: Final = frozenset((*COMPARED, "PYTHONPYCACHEPREFIX", "PYTHONHOME", "PYTHONSAFEPATH",
-                          "PYTHONNOUSERSITE", "PYTHONINSPECT", "LD_AUDIT", "PERL5DB"))
+                          "PYTHONNOUSERSITE", "PYTHONINSPECT", "LD_AUDIT", "PERL5DB",
+                          "PYTEST_PLUGINS", "PYTEST_ADDOPTS", "MAKEFLAGS", "GNUMAKEFLAGS"))
 #: bash's reserved words (and ``time``), which may stand before a command's assignments.
 _RESERVED: Final = frozenset(("{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done",
                               "while", "until", "time", "case", "esac", "coproc", "function"))

@@ -15,10 +15,13 @@ import os
 
 from .entryvars import ASSIGNED
 from .environment import values
-from .envpaths import named_paths
+from .envpaths import named_paths, preload_paths
 from .homefiles import MOVED_CODE
 from .named import above
-from .planpaths import RUNS_IN
+from .planpaths import DOTENV, RUNS_IN
+from .sitenames import module_items, start_imports
+from .startfiles import env_file
+from .startflags import ENV_FILE, bun_options, collecting, make_definitions, perl_folders
 from .testfiles import collects, test_folders
 from .testfiles import removed_folder as removed_folder  # (guards' one import of it)
 
@@ -84,7 +87,8 @@ def entry_starts(named: tuple[str, ...], roots: list[str]) -> dict[str, frozense
 #: The session's variables ``value_items`` reads where the plan's programs run (and
 #: ``MOVED_CODE``'s); of them, those whose folders are guarded whole (python's bytecode
 #: prefix: every module's bytecode is read there, s50-greview3 U2; perl's ``-I``: U1).
-_PYTHON: Final = ("PYTHONPATH", "PYTHONUSERBASE", "PERL5OPT", "PYTHONPYCACHEPREFIX")
+_PYTHON: Final = ("PYTHONPATH", "PYTHONUSERBASE", "PERL5OPT", "PYTHONPYCACHEPREFIX",
+                   "OPENSSL_CONF")
 _MOVED: Final = frozenset((*MOVED_CODE, "PERL5OPT", "PYTHONPYCACHEPREFIX"))
 
 
@@ -93,27 +97,59 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
     """``value_items`` from the folders the plan's programs run in (``run_folders`` of the
     call's folder and the project's, ``roots``), the folders whose standard modules' names
     are guarded added to ``modules``, with the session's ``PYTHONPATH`` as it is (a relative
-    folder from the hook's; an empty entry: ``roots``, review s46 L2, L4); a value naming one
-    of ``inner`` (the folders a call runs in), the home or one above them whole refuses the
-    plan."""
-    found = (*values(("PYTHONPATH", "PYTHONUSERBASE", "PERL5OPT", "PYTHONPYCACHEPREFIX")),
-             *values(MOVED_CODE))
+    folder from the hook's; an empty entry: ``roots``, review s46 L2, L4), and the modules a
+    site ``.pth`` imports guarded in each of ``PYTHONPATH``'s folders (``sitenames``: U6); the
+    env files a node runner's programs load (``DOTENV``) read as its entries' own values
+    (E1); a value naming one of ``inner`` (the folders a call runs in), the home or one above
+    them whole refuses the plan, as the session's pytest variables making a plan's pytest
+    import what the gate does not name do (``startflags.collecting``: U7)."""
+    found = (*values(("PYTHONPATH", "PYTHONUSERBASE", "PERL5OPT", "PYTHONPYCACHEPREFIX",
+                      "OPENSSL_CONF")), *values(MOVED_CODE))
+    start = len(modules)  # (the folders on sys.path before site runs: PYTHONPATH's)
     python_path = (found[0] or "").split(os.pathsep)
     modules += [p for p in python_path if p]
     modules += roots if len(python_path) > 1 and "" in python_path else []
     given = [(n, v, False) for n, v in zip((*_PYTHON, *MOVED_CODE), found, strict=True) if v]
     given += [(a.partition("=")[0], a.partition("=")[2], True) for a in _marked(named)[1]]
+    given += [(ENV_FILE, f, True) for f in DOTENV if ".env" in named]  # (a node runner's)
+    _pytests(named)
     if not given:
         return []
     runs = run_folders(named, [os.path.abspath(f) for f in roots])
     kept: set[str] = set()
-    if _marked(named)[1]:  # (only an entry's own value may name one of them)
+    if any(own for _, _, own in given):  # (only an entry's own value may name one of them)
         kept = {os.path.normpath(f) for f in (*inner, *runs[:len(roots)],
                                               os.path.expanduser("~"), "/") if f}
         kept |= {p for f in kept for p in above(f)}
     items, more = value_items(given, runs, kept)
     modules += more
+    if modules[start:]:  # (what a site .pth imports, in PYTHONPATH's folders: U6)
+        items += module_items(list(dict.fromkeys(modules[start:])),
+                              start_imports(named, values(("PATH",))[0] or ""))
     return items
+
+
+def _pytests(named: tuple[str, ...]) -> None:
+    """Refuses the plan (ValueError) one of whose programs runs pytest (``^conftest.py``:
+    pytest, or a runner of any program) while the session's ``PYTEST_PLUGINS`` names a
+    module or its ``PYTEST_ADDOPTS`` an option making pytest import what the gate does not
+    name (``startflags.collecting``; s50-greview3 U7); or runs make (``Makefile``) while the
+    session's ``MAKEFLAGS``/``GNUMAKEFLAGS`` define a variable or hold an option but make's
+    plain flags (``make_definitions``; s51-greview G10), or bun (or a runner of any program)
+    while the session sets ``BUN_OPTIONS`` (G9)."""
+    for flags in values(("MAKEFLAGS", "GNUMAKEFLAGS")) if "Makefile" in named else ():
+        if flags and make_definitions("the session's MAKEFLAGS", flags):  # (s51-greview G10)
+            raise ValueError(f"the session's MAKEFLAGS/GNUMAKEFLAGS ({flags!r}) define make "
+                             "variables for the plan's make, which the gate does not read")
+    if values(("BUN_OPTIONS",))[0] and "^bunfig.toml" in named:  # (s51-greview G9)
+        raise ValueError("the session's BUN_OPTIONS gives the plan's bun options (a bunfig, "
+                         "preloads, env files) the gate does not read")
+    plugins, options = values(("PYTEST_PLUGINS", "PYTEST_ADDOPTS"))
+    if (plugins or options) and "^conftest.py" in named:
+        if plugins:
+            raise ValueError(f"the session's PYTEST_PLUGINS={plugins!r} makes the plan's "
+                             "pytest import modules from folders the gate does not name")
+        collecting("the session's PYTEST_ADDOPTS", ["pytest", *(options or "").split()])
 
 
 def value_items(given: list[tuple[str, str, bool]], folders: list[str],
@@ -122,16 +158,32 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
     ``PYTHONUSERBASE``, and each value an entry sets (``given``: each name, value and whether
     the entry's), name, read from each of ``folders`` (where the plan's programs run): the
     items guarded (whole), and the folders whose standard modules' names are
-    (``PYTHONPATH``'s). A value naming one of ``kept`` (a folder a call runs in, or above one)
-    whole refuses the plan (ValueError)."""
+    (``PYTHONPATH``'s). An entry's ``ENV_FILE`` (``--env-file=F``) is the file's values, each
+    the entry's own (E1); ``PERL5OPT``'s folders are ``PERL5LIB``'s (U1), ``NODE_OPTIONS``'
+    preloads by a package's name its ``node_modules`` (U4). A value naming one of ``kept`` (a
+    folder a call runs in, or above one) whole refuses the plan (ValueError)."""
     items: list[tuple[str, bool]] = []
     modules: list[str] = []
     for name, value, own in given:
         parts = [p for p in value.split(":") if p]
-        if name == "PERL5OPT":  # (its `-I` folders are PERL5LIB's: s50-greview3 U1)
-            words = value.split()
-            parts = [w[2:] or (words[k + 1] if k + 1 < len(words) else "")
-                     for k, w in enumerate(words) if w[:2] == "-I"]
+        name = _checked(name, value, own)
+        if name == "OPENSSL_CONF" or "--openssl-config" in value:  # (its engines: G7)
+            items += _openssl(value, folders, kept, own)
+        if name == "BUN_OPTIONS" and own:  # (bun's command line's: s51-greview G9)
+            more = value_items([(ENV_FILE, f.partition("=")[2], True)
+                                for f, _ in bun_options(value)],
+                               folders, kept)
+            items += more[0]
+            modules += more[1]
+        if name == ENV_FILE:  # (the file's variables, as the entry's own: E1)
+            files = _joined([value], folders)
+            more = value_items([(n, v, True) for f in files for n, v in env_file(f)], folders,
+                               kept)
+            items += [(f, False) for f in files] + more[0]
+            modules += more[1]
+            continue
+        if name == "PERL5OPT":  # (its `-I`, `-Mlib=` folders are PERL5LIB's: s50-greview3 U1)
+            parts = perl_folders(value.split(), False)
         if name == "PYTHONPATH":  # (its folders: standard modules' names, review s46 L2)
             modules += _joined(parts, folders)
             modules += folders if own and "" in value.split(":") else []
@@ -145,7 +197,45 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
                 [p for p in parts if p[:1] not in ("/", "~")], folders)]
         if own:
             items += [(p, True) for p in _named(value, folders) if p not in kept]
+            items += [(p.rstrip("/"), True) for p in preload_paths(value, folders)]
     return items, modules
+
+
+def _checked(name: str, value: str, own: bool) -> str:
+    """``name`` as its program reads it (npm's ``npm_config_*`` in any case: s51-greview G3);
+    ValueError for an entry's list whose empty element is the folder a program runs in
+    (``PATH=:/usr/bin``: G2)."""
+    name = name.lower() if name.lower().startswith("npm_config_") else name
+    if own and name in WHOLE and "" in value.split(":") and (value or name == "PATH"):
+        raise ValueError(f"a plan's entry sets {name}={value!r}, whose empty element is the "
+                         "folder a program runs in, which cannot be guarded whole")
+    return name
+
+
+def _openssl(value: str, folders: list[str], kept: set[str],
+             own: bool) -> list[tuple[str, bool]]:
+    """OpenSSL's settings file ``value`` names (``OPENSSL_CONF``'s, node's
+    ``--openssl-config=F``), read from each of ``folders``, guarded, and every path its lines
+    name (an engine's ``dynamic_path``, an ``.include``), guarded whole (s51-greview G7)."""
+    if "--openssl-config" in value:
+        words = value.replace("=", " ").split()
+        value = next((words[k + 1] for k, w in enumerate(words[:-1])
+                      if w == "--openssl-config"), "")
+    files = _joined([value], folders) if value else []
+    items = [(f, False) for f in files if f not in kept or not own]
+    for path in files:
+        for line in _lines(path):
+            items += [(p, True) for p in _named(line.replace("=", " "), [os.path.dirname(
+                path), *folders]) if p not in kept]
+    return items
+
+
+def _lines(path: str) -> list[str]:
+    """The lines of the settings file ``path`` (none when it is not there)."""
+    from .startfiles import settings_text
+
+    text = settings_text(path)
+    return [] if text is None else text.splitlines()
 
 
 def _whole(name: str, paths: list[str], kept: set[str]) -> list[tuple[str, bool]]:
