@@ -57,6 +57,16 @@ def collecting(entry: str, words: list[str]) -> None:
         _unittest(entry, words[names.index("unittest") + 1:])
 
 
+def addopts(entry: str, value: str) -> None:
+    """``collecting`` of ``PYTEST_ADDOPTS``' ``value`` (the session's or ``entry``'s: pytest
+    reads it before its command line; s50-greview3 U7), where a ``-p`` plugin refuses too: no
+    rule guards the module a variable names (its command line's ``-p`` is ``planprograms``')."""
+    words = value.split()
+    if any(w[:2] == "-p" for w in words):
+        _refuse(entry, next(w for w in words if w[:2] == "-p"))
+    collecting(entry, ["pytest", *words])
+
+
 def _pytest(entry: str, rest: list[str]) -> None:
     """``collecting`` of pytest's words ``rest``."""
     operands = False

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import os
 
-from .collectopts import collecting
+from .collectopts import addopts, collecting
 from .environment import COMPARED
-from .startflags import ENV_FILE, collecting, make_definitions, option_assignments
+from .startflags import ENV_FILE, make_definitions, option_assignments
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -306,7 +306,7 @@ def _take(entry: str, words: list[_Word], make: bool, found: dict[str, set[str]]
             raise ValueError(f"the plan's entry {entry!r} sets PYTEST_PLUGINS: pytest imports "
                              "the modules it names from folders the gate does not name")
         if name == "PYTEST_ADDOPTS":  # (pytest's first options: read as its own, U7)
-            collecting(entry, ["pytest", *value.split()])
+            addopts(entry, value)
         if name in ("MAKEFLAGS", "GNUMAKEFLAGS"):  # (make's definitions: MAKEFILES=mk, U3)
             _take(entry, [_made(d) for d in make_definitions(entry, value)], True, found, programs,
                   taken)

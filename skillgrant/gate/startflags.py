@@ -51,29 +51,6 @@ def python_assignments(words: list[str]) -> list[tuple[str, str]]:
             for value, word in python_x_options(words) if value.startswith("pycache_prefix=")]
 
 
-def collecting(entry: str, words: list[str]) -> None:
-    """Refuses the plan (ValueError) whose test runner's own options make it import files
-    other than ``testfiles``' names (s50-greview3 C1): pytest's ``-p PLUGIN`` (not ``no:…``),
-    ``-o``/``--override-ini`` of ``python_files``, ``--doctest-modules``, ``--doctest-glob``;
-    ``unittest``'s ``-p``/``--pattern`` (and discover's third operand, a pattern)."""
-    names = [os.path.basename(w) for w in words]
-    runner = "pytest" if {"pytest", "py.test"} & set(names) else \
-        "unittest" if "unittest" in names else ""
-    if not runner:
-        return
-    for k, word in enumerate(words):
-        after = words[k + 1] if k + 1 < len(words) else ""
-        plugin = runner == "pytest" and ((word == "-p" and not after.startswith("no:")) or (
-            word[:2] == "-p" and len(word) > 2 and not word[2:].startswith("no:")))
-        if plugin or "python_files" in word or "python_files" in after * (word in (
-                "-o", "--override-ini")) or word.startswith(("--doctest-modules",
-                                                             "--doctest-glob")) or (
-                runner == "unittest" and (word in ("-p", "--pattern") or word.startswith(
-                    ("--pattern=", "-p")))):
-            raise ValueError(f"the plan's entry {entry!r} gives its test runner an option "
-                             f"({word!r}) that makes it import files the gate does not name")
-
-
 #: perl's switches taking the rest of their word as a value, or nothing (perlrun): ``-e``/
 #: ``-E`` take the next word when the rest is empty; ``-0``, ``-l`` and ``-C`` take the digits
 #: (letters) after them and the cluster goes on. ``-I`` takes the rest or the next word;

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import os
 
+from .collectopts import addopts
 from .entryvars import ASSIGNED
 from .environment import values
 from .envpaths import named_paths, preload_paths
@@ -21,7 +22,7 @@ from .named import above
 from .planpaths import DOTENV, RUNS_IN
 from .sitenames import module_items, start_imports
 from .startfiles import env_file
-from .startflags import ENV_FILE, bun_options, collecting, make_definitions, perl_folders
+from .startflags import ENV_FILE, bun_options, make_definitions, perl_folders
 from .testfiles import collects, test_folders
 from .testfiles import removed_folder as removed_folder  # (guards' one import of it)
 
@@ -102,7 +103,7 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
     env files a node runner's programs load (``DOTENV``) read as its entries' own values
     (E1); a value naming one of ``inner`` (the folders a call runs in), the home or one above
     them whole refuses the plan, as the session's pytest variables making a plan's pytest
-    import what the gate does not name do (``startflags.collecting``: U7)."""
+    import what the gate does not name do (``collectopts.addopts``: U7)."""
     found = (*values(("PYTHONPATH", "PYTHONUSERBASE", "PERL5OPT", "PYTHONPYCACHEPREFIX",
                       "OPENSSL_CONF")), *values(MOVED_CODE))
     start = len(modules)  # (the folders on sys.path before site runs: PYTHONPATH's)
@@ -133,7 +134,7 @@ def _pytests(named: tuple[str, ...]) -> None:
     """Refuses the plan (ValueError) one of whose programs runs pytest (``^conftest.py``:
     pytest, or a runner of any program) while the session's ``PYTEST_PLUGINS`` names a
     module or its ``PYTEST_ADDOPTS`` an option making pytest import what the gate does not
-    name (``startflags.collecting``; s50-greview3 U7); or runs make (``Makefile``) while the
+    name (``collectopts.addopts``; s50-greview3 U7); or runs make (``Makefile``) while the
     session's ``MAKEFLAGS``/``GNUMAKEFLAGS`` define a variable or hold an option but make's
     plain flags (``make_definitions``; s51-greview G10), or bun (or a runner of any program)
     while the session sets ``BUN_OPTIONS`` (G9)."""
@@ -149,7 +150,27 @@ def _pytests(named: tuple[str, ...]) -> None:
         if plugins:
             raise ValueError(f"the session's PYTEST_PLUGINS={plugins!r} makes the plan's "
                              "pytest import modules from folders the gate does not name")
-        collecting("the session's PYTEST_ADDOPTS", ["pytest", *(options or "").split()])
+        addopts("the session's PYTEST_ADDOPTS", options or "")
+
+
+def _files_values(name: str, value: str, folders: list[str], kept: set[str],
+                  own: bool) -> tuple[list[tuple[str, bool]], list[str]]:
+    """``value_items`` of the files a value names whose contents name more: OpenSSL's
+    settings file and its engines (``OPENSSL_CONF``, node's ``--openssl-config``: G7); the env
+    files an entry's ``ENV_FILE`` (``--env-file=F``: the file and its values, each the entry's
+    own; E1) or ``BUN_OPTIONS`` (its ``--env-file``s: bun's command line's, s51-greview G9)
+    name. Nothing for another value."""
+    items = _openssl(value, folders, kept, own) if name == "OPENSSL_CONF" or \
+        "--openssl-config" in value else []  # (its engines: G7)
+    if not own or name not in (ENV_FILE, "BUN_OPTIONS"):
+        return items, []
+    if name == "BUN_OPTIONS":
+        more = value_items([(ENV_FILE, f.partition("=")[2], True)
+                            for f, _ in bun_options(value)], folders, kept)
+        return items + more[0], more[1]
+    files = _joined([value], folders)
+    more = value_items([(n, v, True) for f in files for n, v in env_file(f)], folders, kept)
+    return items + [(f, False) for f in files] + more[0], more[1]
 
 
 def value_items(given: list[tuple[str, str, bool]], folders: list[str],
@@ -167,20 +188,10 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
     for name, value, own in given:
         parts = [p for p in value.split(":") if p]
         name = _checked(name, value, own)
-        if name == "OPENSSL_CONF" or "--openssl-config" in value:  # (its engines: G7)
-            items += _openssl(value, folders, kept, own)
-        if name == "BUN_OPTIONS" and own:  # (bun's command line's: s51-greview G9)
-            more = value_items([(ENV_FILE, f.partition("=")[2], True)
-                                for f, _ in bun_options(value)],
-                               folders, kept)
-            items += more[0]
-            modules += more[1]
-        if name == ENV_FILE:  # (the file's variables, as the entry's own: E1)
-            files = _joined([value], folders)
-            more = value_items([(n, v, True) for f in files for n, v in env_file(f)], folders,
-                               kept)
-            items += [(f, False) for f in files] + more[0]
-            modules += more[1]
+        more = _files_values(name, value, folders, kept, own)
+        items += more[0]
+        modules += more[1]
+        if name == ENV_FILE and own:
             continue
         if name == "PERL5OPT":  # (its `-I`, `-Mlib=` folders are PERL5LIB's: s50-greview3 U1)
             parts = perl_folders(value.split(), False)
