@@ -1,0 +1,140 @@
+"""Review s51 (s51-greview2) of s51-gfix2: the files a test runner the plan allows loads because
+of their name or place (pytest's settings found from its arguments, its default doctest
+files, the distributions on its ``sys.path``; node's and bun's test files; unittest's
+discovery), and the everyday calls a pytest plan needs. Each hole is proved with real bash in
+a scratch copy first (a scratch home), then the printed hook is asked for each call in turn,
+running the allowed ones; the hook allowing them all is the finding: these tests fail while
+the hole is open (``OPEN`` marks them strict xfails)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved_case
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+_open = OPEN.add
+
+PYTHON = "/usr/bin/python3"
+VENV_PYTHON = "/work/venv/bin/python"
+BUN = Path.home() / ".cache/skillgrant-runtime/bun-1.4.5/package/bin"
+#: Python code running the payload.
+PY_PAYLOAD = "import os; os.system('touch zz')\n"
+#: JavaScript running the payload.
+JS_PAYLOAD = "require('child_process').execSync('touch zz')\n"
+#: A doctest running the payload.
+DOCTEST = ">>> import os; _ = os.system('touch zz')\n"
+#: A test of the project's own.
+OWN_TEST = "def test_a():\n    pass\n"
+
+
+def _case(tmp_path: Path, entry: str, copies: list[str], more: dict[str, str | bytes],
+          extra: dict[str, str] | None = None, writer: str = "cp *") -> str | None:
+    """Proves that the calls ``copies`` then ``entry`` run the payload under real bash
+    (scratch home, the session's ``extra`` values) in a hooked project holding ``more``,
+    plan ``Bash(<entry>)``, ``Bash(<writer>)``; the first call the printed hook denies, or
+    None."""
+    return proved_case(tmp_path, [f"Bash({entry})", f"Bash({writer})"], more,
+                       [*copies, entry], extra)
+
+
+# --- D1: the doctest files pytest collects by default -----------------------------------------
+
+
+#: Each case: the entry, the file the payload goes to, the project's own files. pytest's
+#: doctest plugin collects ``test*.txt`` (``--doctest-glob``'s default) at any depth below
+#: the folders it collects, without any option, and runs each example in it.
+DOCTESTS = {"root": (f"{VENV_PYTHON} -m pytest", "test_notes.txt", {}),
+            "tests-folder": (f"{VENV_PYTHON} -m pytest", "tests/test_notes.txt",
+                             {"tests/test_a.py": OWN_TEST}),
+            "named-folder": (f"{VENV_PYTHON} -m pytest tests", "tests/deep/testing.txt",
+                             {"tests/test_a.py": OWN_TEST, "tests/deep/keep": ""}),
+            "console-script": ("/work/venv/bin/pytest", "tests/test_x.txt",
+                               {"tests/test_a.py": OWN_TEST})}
+
+
+@pytest.mark.parametrize("case", list(DOCTESTS))
+def test_d1_the_doctest_files_pytest_collects_by_default(tmp_path: Path, case: str) -> None:
+    """pytest collects ``test*.txt`` below its folders (``_pytest/doctest.py``:
+    ``config.getoption("doctestglob") or ["test*.txt"]``) and runs their examples;
+    ``testfiles.test_name`` reads python names only: plan ``Bash(<entry>)``, ``Bash(cp *)``,
+    ``cp src/d <file>`` is allowed and pytest runs the example."""
+    entry, target, more = DOCTESTS[case]
+    needs("bash", VENV_PYTHON)
+    denied = _case(tmp_path, entry, [f"cp src/d {target}"], {**more, "src/d": DOCTEST})
+    assert denied is not None, "the hook allows a doctest file pytest collects"
+
+
+# --- I1: pytest's settings found from its arguments' folder ------------------------------------
+
+
+#: Each settings file pytest finds first walking up from its arguments' common folder
+#: (``findpaths.locate_config``: ``pytest.toml``, ``.pytest.toml``, ``pytest.ini``,
+#: ``.pytest.ini``, ``pyproject.toml``, ``tox.ini``, ``setup.cfg``), here ``tests/``, and
+#: its text making pytest collect every ``*.py`` there (``python_files``).
+SETTINGS = {"pytest.ini": "[pytest]\npython_files = *.py\n",
+            ".pytest.ini": "[pytest]\npython_files = *.py\n",
+            "pytest.toml": "[pytest]\npython_files = ['*.py']\n",
+            ".pytest.toml": "[pytest]\npython_files = ['*.py']\n",
+            "pyproject.toml": "[tool.pytest.ini_options]\npython_files = ['*.py']\n",
+            "tox.ini": "[pytest]\npython_files = *.py\n",
+            "setup.cfg": "[tool:pytest]\npython_files = *.py\n"}
+
+
+@pytest.mark.parametrize("case", list(SETTINGS))
+def test_i1_settings_in_the_folder_pytest_is_given(tmp_path: Path, case: str) -> None:
+    """``pytest tests`` looks for its settings in ``tests/`` first (the common folder of its
+    arguments), then above; the gate guards those names in the call's folder and above
+    (``starttables``' ``^pytest.ini``…), not in ``tests/``: plan ``Bash(python -m pytest
+    tests)``, ``Bash(cp *)``: ``cp src/s tests/<settings>``, ``cp src/h tests/helper.py``
+    are allowed and pytest imports ``helper.py``."""
+    needs("bash", VENV_PYTHON)
+    entry = f"{VENV_PYTHON} -m pytest tests"
+    denied = _case(tmp_path, entry, [f"cp src/s tests/{case}", "cp src/h tests/helper.py"],
+                   {"tests/test_a.py": OWN_TEST, "src/s": SETTINGS[case], "src/h": PY_PAYLOAD})
+    assert denied is not None, "the hook allows settings pytest reads from its argument's folder"
+
+
+# --- P2: a distribution's pytest plugin, in the spellings importlib.metadata reads -------------
+
+
+def _plugin(info: str) -> dict[str, str | bytes]:
+    """A distribution's metadata folder ``src/pl/<info>`` declaring the pytest plugin
+    ``xmod`` and the module, running the payload."""
+    return {f"src/pl/{info}/METADATA": "Metadata-Version: 2.1\nName: xplug\nVersion: 1\n",
+            f"src/pl/{info}/PKG-INFO": "Metadata-Version: 2.1\nName: xplug\nVersion: 1\n",
+            f"src/pl/{info}/entry_points.txt": "[pytest11]\nxplug = xmod\n",
+            "src/pl/xmod.py": PY_PAYLOAD}
+
+
+#: Each case: the metadata folder's name (``importlib.metadata``'s ``Lookup`` folds the name's
+#: case and reads ``.dist-info`` and ``.egg-info``), the entry, the folder on its sys.path,
+#: the session's extra values.
+INFOS = {"upper-dist-info": ("x.DIST-INFO", f"{VENV_PYTHON} -m pytest", ".", {}),
+         "egg-info": ("x.egg-info", f"{VENV_PYTHON} -m pytest", ".", {}),
+         "mixed-egg-info": ("x-1.Egg-Info", f"{VENV_PYTHON} -m pytest", ".", {}),
+         "session-pythonpath": ("x.dist-info", "/work/venv/bin/pytest tests", "lib",
+                                {"PYTHONPATH": "{P}/lib"})}
+
+
+@pytest.mark.parametrize("case", list(INFOS))
+def test_p2_a_distributions_plugin_in_other_spellings(tmp_path: Path, case: str) -> None:
+    """pytest loads the ``pytest11`` entry points of every distribution on ``sys.path``;
+    ``importlib.metadata`` finds a metadata folder by its name ending in ``.dist-info`` or
+    ``.egg-info`` in any case: plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp -r
+    src/pl/<info> <folder>/``, ``cp src/pl/xmod.py <folder>/`` are allowed and pytest imports
+    the plugin."""
+    info, entry, folder, extra = INFOS[case]
+    needs("bash", VENV_PYTHON)
+    more: dict[str, str | bytes] = {"tests/test_a.py": OWN_TEST, "lib/keep": "",
+                                    **_plugin(info)}
+    denied = _case(tmp_path, entry, [f"cp -r src/pl/{info} {folder}/{info}",
+                                     f"cp src/pl/xmod.py {folder}/xmod.py"], more, extra)
+    assert denied is not None, "the hook allows a pytest plugin's distribution on sys.path"
