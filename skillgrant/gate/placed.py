@@ -14,13 +14,20 @@ if TYPE_CHECKING:
 def shadows(path: str, folders: frozenset[str]) -> bool:
     """Whether ``path`` is, in one of ``folders`` (first on a plan's Python's ``sys.path``),
     a file Python imports for a standard module before its own (``argparse.py``, ``.pyc``, an
-    extension module; ``json/__init__.py``; s44 P3). (``json/`` alone is a namespace.)"""
+    extension module; ``json/__init__.py``; s44 P3), or a distribution's metadata there
+    (``NAME.dist-info/``, ``.egg-info``, their files; ``.egg-link``, ``.pth``): the entry points
+    ``importlib.metadata`` finds on ``sys.path`` name the modules a program loads as its
+    plugins (pytest's ``pytest11``: s50-greview3 P1). (``json/`` alone is a namespace.)"""
     head, _, name = path.rpartition("/")
     if head not in folders:
         top, _, package = head.rpartition("/")
+        if top in folders and package.lower().endswith(_METADATA):  # (its files: P1)
+            return True
         if top not in folders or package not in _STANDARD or name[:9] != "__init__.":
             return False
         return _importable(name[8:])
+    if name.lower().endswith((*_METADATA, ".egg-link", ".pth")):
+        return True
     stem, dot, suffix = name.partition(".")
     return stem in _STANDARD and _importable(dot + suffix)
 
@@ -36,6 +43,10 @@ def in_worktree(path: str, folder: str) -> bool:
 #: Names in a subagent's worktree that stay guarded wherever they are (``guards._folder_items``).
 _IN_TREE: Final = frozenset({".claude", ".git", ".github", ".codex", ".gemini", ".mcp.json",
                              ".pre-commit-config.yaml", "", ".", ".."})
+
+
+#: The endings of a distribution's metadata folder (or ``.egg-info`` file).
+_METADATA: Final = (".dist-info", ".egg-info")
 
 
 def _importable(suffix: str) -> bool:

@@ -197,6 +197,8 @@ def _started(name: str, words: list[str]) -> list[str]:
                   if ("/" in v or "-D" in (w[:2], words[at - 1])) and v not in folders  # name,
                   for p in literal(v)]  # whatever the option (cmake's `-D X=FILE`: C4; `uv run
         # --with ./pkg`: session 49; a node runner's specs: `local_package`)
+    if kind in ("node", "nodejs") and "--test" in words[1:]:  # (the tests it collects: C3)
+        found.append(SETTINGS + "node")
     if kind in PLUGGED or anything:  # the plugins its settings name (session 48), and
         found.append(SETTINGS + (kind if kind in PLUGGED else "*"))  # in the settings file
         found += [f"{SETTINGS}{kind}={os.path.join(f, v)}" for f in folders  # its option

@@ -9,6 +9,13 @@ cached bytecode (``__pycache__/NAME.*.pyc``, a ``NAME.pyc`` beside it): ``named.
 them by name (``collected``), as no list of items can name a file not there yet. An Edit
 grant covers them (``named.planned_only``: a plan's program reads them).
 
+node's ``--test`` (node 20: each ``.js``/``.cjs``/``.mjs`` file named ``test``, ``test-*``,
+``*.test``, ``*-test``, ``*_test``, and every one below a folder named ``test``), ``bun test``
+(1.4.5: ``*.test``, ``*_test``, ``*.spec``, ``*_spec`` of ``.js``/``.jsx``/``.ts``/``.tsx``)
+and the runners a node runner starts (jest's ``__tests__/``, ``*.spec``, ``*.test``; vitest's;
+mocha's ``test/``) find theirs by name too: ``js_test`` reads a superset of their names
+(s50-greview3 C3).
+
 The settings that move what pytest collects (``python_files``, ``testpaths``, ``-p``) are in
 files already guarded (``^pytest.ini``, ``^pyproject.toml``, …), not read: a project whose
 ``python_files`` names other files keeps those writable (docs/decisions.md, residual).
@@ -27,9 +34,13 @@ if TYPE_CHECKING:
     from typing import Final
 
 #: The marks of ``plan_programs`` saying a plan's program collects tests by itself: pytest's
-#: settings (``&pytest``), a runner of any program (``&*``); and the end of the files ``-m
-#: unittest`` runs (``unittest/__main__.py``).
-_COLLECTORS: Final = ("&pytest", "&*")
+#: settings (``&pytest``), a runner of any program (``&*``), node's ``--test`` (``&node``);
+#: and the end of the files ``-m unittest`` runs (``unittest/__main__.py``).
+_COLLECTORS: Final = ("&pytest", "&*", "&node")
+#: The endings of the files a node runner loads as tests, and the folders below which node's
+#: ``--test`` (``test``) and jest (``__tests__``) run each such file whatever its name.
+_JS: Final = (".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx")
+_JS_FOLDERS: Final = frozenset(("test", "__tests__"))
 #: pytest's options that take no value (pytest 9.0.3's parser, as ``pytest --help`` lists
 #: them: ``nargs=0``; ``--debug`` and ``--cache-show`` take an optional one, so are not here),
 #: and the short clusters of them the gate has read since session 44 (``-ra``: ``-r``'s value).
@@ -65,12 +76,15 @@ def collected(key: str, guards: object) -> bool:
     """Whether the folded real path ``key`` is a test file (see the module's text) below one
     of the folders ``guards`` collects tests in (``Guarded.collected``)."""
     folders: frozenset[str] = getattr(guards, "collected", frozenset())
-    if not folders or key[-3:] not in (".py", "pyc", ".so", "pyd"):
+    script = key.endswith(_JS)
+    if not folders or (key[-3:] not in (".py", "pyc", ".so", "pyd") and not script):
         return False
     head, _, name = key.rpartition("/")
     if name.endswith(".pyc") and head.endswith("/__pycache__"):
         head = head[:-12]
-    return test_name(name) and any(head == f or head.startswith(f + "/") for f in folders)
+    below = [head[len(f):].split("/") for f in folders if head == f or head.startswith(f + "/")]
+    return bool(below) and (test_name(name) or (script and any(
+        not _JS_FOLDERS.isdisjoint(parts) for parts in below)))
 
 
 def foreign(path: str, guards: object) -> bool:
@@ -93,11 +107,23 @@ def test_name(name: str) -> bool:
     """Whether the folded ``name`` is a test file's a runner collects, or its bytecode's
     (``test_z.cpython-311.pyc``, ``conftest.cpython-311-pytest-9.0.3.pyc``, ``test_z.pyc``), or
     an extension module's of its name (``test_z.abi3.so``, ``.cpython-*.so``, ``.pyd``: it is
-    imported in the source's stead; s50-greview3 C2)."""
+    imported in the source's stead; s50-greview3 C2), or a node runner's test (``js_test``) or
+    folder of tests (``test``, ``__tests__``: C3)."""
+    if name in _JS_FOLDERS or name.endswith(_JS):  # (a folder whose scripts run: C3)
+        return name in _JS_FOLDERS or js_test(name.rpartition(".")[0])
     if name.endswith((".pyc", ".so", ".pyd")):  # (an extension module shadows NAME.py: C2)
         name = name.split(".", 1)[0] + ".py"
     return name.endswith(".py") and (name in ("conftest.py", "__init__.py") or name.endswith(
         "_test.py") or name.startswith("test"))
+
+
+def js_test(stem: str) -> bool:
+    """Whether a script's folded name less its ending, ``stem``, is a test's some node runner
+    runs by its name: it starts with ``test`` or ``spec`` (node's ``test``, ``test-*``; jest's
+    ``spec``), or holds one after ``.``, ``-`` or ``_`` (``a.test``, ``a-test``, ``a_spec``,
+    ``a.spec.helper``): a superset of node 20's, bun 1.4.5's, jest's and vitest's names."""
+    return stem.startswith(("test", "spec")) or any(
+        f"{mark}{word}" in stem for mark in "._-" for word in ("test", "spec"))
 
 
 def removed_folder(words: list[str], directory: str | None,
@@ -108,7 +134,10 @@ def removed_folder(words: list[str], directory: str | None,
     ``=``; removed whole before its first ``tmp_path``: s50-greview B1, the home, a main
     checkout beside a worktree), ``python -m venv``'s and ``virtualenv``'s operands (``--clear``
     empties them; any makes ``bin/``, ``lib/``, ``pyvenv.cfg`` there: V1); each word after
-    ``venv`` not an option is read as one."""
+    ``venv`` not an option is read as one. Then ``settings_file``."""
+    found = settings_file(words, directory, touches)
+    if found is not None:
+        return found
     for at, word in enumerate(words):
         if word.startswith("--basetemp"):
             values = [word.partition("=")[2] or (words[at + 1] if at + 1 < len(words) else "")]
@@ -130,3 +159,40 @@ def _unnamed(value: str, directory: str | None) -> bool:
     return not value or any(c in value for c in "$`*?[{") or (
         value[:1] == "~" and value[:2] != "~/" and value != "~") or (
         directory is None and value[:1] not in ("/", "~"))
+
+
+def settings_file(words: list[str], directory: str | None,
+                  touches: Callable[[str], bool]) -> str | None:
+    """The word giving pytest (a word after ``pytest``, ``py.test``, ``-m pytest``) options
+    from a file the gate does not read, one not guarded (an item no call writes: the project's
+    ``pytest.ini``): an argument file (``@args.txt``: its parser's ``fromfile_prefix_chars``),
+    an ini file (``-c x.ini``, ``-cx.ini``, ``-qc x.ini``, ``--config-file[=]x.ini``), and any
+    ``addopts`` the call gives (``-o addopts=…``). Each may hold ``--basetemp=.claude``, which
+    removes the gate's settings, or ``-p``, ``python_files``: s50-greview3 B1."""
+    at = next((k for k, w in enumerate(words) if os.path.basename(w) in _PYTEST), None)
+    rest = words[at + 1:] if at is not None else []
+    for k, word in enumerate(rest):
+        after = rest[k + 1] if k + 1 < len(rest) else ""
+        if "addopts" in word:
+            return word
+        if word[:1] == "@" and len(word) > 1:
+            value = word[1:]
+        elif word[:14] == "--config-file=" or word == "--config-file":
+            value = word[14:] if word != "--config-file" else after
+        elif word[:1] == "-" and word[1:2] not in ("-", "") and "c" in word:
+            letters = word[1:].split("c", 1)[0]  # (a cluster's letters before `c`: flags?)
+            if any(c in _PYTEST_VALUED for c in letters):
+                continue
+            value = word[len(letters) + 2:] or after
+        else:
+            continue
+        path = os.path.normpath(os.path.join(directory or "/", os.path.expanduser(value)))
+        if _unnamed(value, directory) or not (touches(path) or touches(fs.realpath(path))):
+            return word if value in word else f"{word} {value}"
+    return None
+
+
+_PYTEST: Final = frozenset(("pytest", "py.test"))
+#: pytest's short options taking a value (its own and its plugins'): a ``c`` after one of them
+#: in a cluster is part of the value (``-rc``, ``-kc``).
+_PYTEST_VALUED: Final = frozenset("rkmpoWnc")

@@ -1,0 +1,163 @@
+"""Session 51 (s51-gfix2): the tests other runners collect (node's ``--test``, ``bun test``:
+s50-greview3 C3), a distribution's metadata on a plan's Python's ``sys.path`` (P1), the
+settings file a pytest call names (B1), pytest's plugins' options and a test file removed
+(K1), a runner's option naming nothing of the project (K3). Each hole is proved by real bash
+in a scratch copy first (``bash_review.proved_case``), then the printed hook is asked."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved, proved_case
+
+from skillgrant.gate.placed import shadows
+from skillgrant.gate.testfiles import collected, settings_file
+
+#: The holes left open here, by test name (and case): each a strict xfail.
+OPEN = LeftOpen()
+
+BUN = Path.home() / ".cache/skillgrant-runtime/bun-1.4.5/package/bin"
+VENV_PYTHON = "/work/venv/bin/python"
+JS_PAYLOAD = "require('child_process').execSync('touch zz')\n"
+PY_PAYLOAD = "import os; os.system('touch zz')\n"
+OWN_TEST = {"test_a.py": "def test_a():\n    pass\n"}
+
+
+# --- C3: the files node's and bun's test runners collect --------------------------------------
+
+
+@pytest.mark.parametrize(("path", "found"), [
+    ("/p/a.test.js", True), ("/p/src/a-test.mjs", True), ("/p/test.cjs", True),
+    ("/p/test-x.js", True), ("/p/src/a_spec.ts", True), ("/p/a.spec.tsx", True),
+    ("/p/test/helper.js", True), ("/p/src/__tests__/x.jsx", True),
+    ("/p/test/deep/x.mjs", True), ("/p/src/app.js", False), ("/p/src/contest.ts", False),
+    ("/p/docs/a.md", False), ("/q/a.test.js", False), ("/p/testing/x.js", False)])
+def test_a_node_runners_test_is_found_below_the_folder(path: str, found: bool) -> None:
+    """``collected`` reads node's, bun's, jest's names (a superset), and every script below
+    a ``test``/``__tests__`` folder, below the folders tests are collected in only."""
+    class Guards(tuple):  # type: ignore[type-arg]
+        collected = frozenset({"/p"})
+
+    assert collected(path, Guards()) is found
+
+
+#: Each case: the entry, the file the payload goes to, the project's files, the session's
+#: extra values. node 20's ``--test`` runs every ``.js`` below a ``test`` folder whatever its
+#: name, and ``test.cjs``, ``*-test.mjs`` anywhere; bun 1.4.5's ``bun test`` ``*_test.ts``,
+#: ``*.spec.tsx``.
+BUN_PATH = {"PATH": f"{BUN}:{os.environ['PATH']}"}
+NODE_TESTS = {"node-test-folder": ("node --test", "test/helper.js", {"test/keep": ""}, {}),
+              "node-test-cjs": ("node --test", "src/test.cjs", {"src/keep": ""}, {}),
+              "node-dash-test": ("node --test", "a-test.mjs", {}, {}),
+              "bun-underscore-test": ("bun test", "src/a_test.ts", {"src/keep": ""}, BUN_PATH),
+              "bun-spec-tsx": ("bun test", "a.spec.tsx", {}, BUN_PATH)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(NODE_TESTS))
+def test_c3_a_node_runners_collected_test_is_guarded(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: under real bash ``cp src/mk <test>`` then the
+    entry runs the payload; the hook denies the copy."""
+    entry, target, more, extra = NODE_TESTS[case]
+    needs("bash", "node")
+    if case.startswith("bun") and not (BUN / "bun").exists():
+        pytest.skip("bun 1.4.5 is not installed")
+    payload = JS_PAYLOAD if target.endswith((".js", ".cjs")) else \
+        "import {execSync} from 'child_process'; execSync('touch zz');\n"
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                         {**more, "src/mk": payload}, [f"cp src/mk {target}", entry], extra)
+    assert denied == f"cp src/mk {target}"
+
+
+@pytest.mark.slow
+def test_c3_a_script_of_no_tests_name_stays_writable(tmp_path: Path) -> None:
+    """The cost is the tests' names only: ``cp src/x.sh lib/app.js`` stays allowed under a
+    ``node --test`` plan."""
+    project = hooked_project(tmp_path, ["Bash(node --test)", "Bash(cp *)"])
+    (project / "lib").mkdir()
+    assert first_denied(project, ["cp src/x.sh lib/app.js"], home_env(tmp_path / "h")) is None
+
+
+# --- P1: a distribution's metadata on the plan's Python's sys.path ----------------------------
+
+
+@pytest.mark.parametrize(("path", "found"), [
+    ("/p/x.dist-info", True), ("/p/x.dist-info/entry_points.txt", True),
+    ("/p/x.egg-info", True), ("/p/X.EGG-INFO/entry_points.txt", True), ("/p/x.egg-link", True),
+    ("/p/x.pth", True), ("/p/sub/x.dist-info", False), ("/p/xdist.py", False),
+    ("/q/x.dist-info/METADATA", False)])
+def test_a_distributions_metadata_is_found_in_a_module_folder(path: str, found: bool) -> None:
+    assert shadows(path, frozenset({"/p"})) is found
+
+
+#: Each case: where the distribution's metadata goes (``python -m pytest``'s folder), and its
+#: kind: ``importlib.metadata`` reads an ``.egg-info`` folder's ``entry_points.txt`` as a
+#: ``.dist-info``'s.
+EGGS = {"egg-info": "x.egg-info", "dist-info-upper": "X.dist-info"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(EGGS))
+def test_p1_a_distributions_plugin_in_the_run_folder(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<python> -m pytest)``, ``Bash(cp *)``: ``cp -r src/pl/meta <metadata>``
+    and ``cp src/pl/xmod.py xmod.py`` then pytest imports the plugin; the first is denied."""
+    needs("bash", VENV_PYTHON)
+    entry = f"{VENV_PYTHON} -m pytest"
+    files: dict[str, str | bytes] = {
+        **OWN_TEST, "src/pl/meta/PKG-INFO": "Metadata-Version: 2.1\nName: xplug\nVersion: 1\n",
+        "src/pl/meta/METADATA": "Metadata-Version: 2.1\nName: xplug\nVersion: 1\n",
+        "src/pl/meta/entry_points.txt": "[pytest11]\nxplug = xmod\n", "src/pl/xmod.py": PY_PAYLOAD}
+    calls = [f"cp -r src/pl/meta {EGGS[case]}", "cp src/pl/xmod.py xmod.py", entry]
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, calls)
+    assert denied == calls[0]
+
+
+# --- B1: the settings file a pytest call names -------------------------------------------------
+
+
+@pytest.mark.parametrize(("call", "found"), [
+    ("python3 -m pytest @a.txt", "@a.txt"), ("pytest -c x.ini", "-c x.ini"),
+    ("pytest -cx.ini", "-cx.ini"), ("pytest -qc x.ini", "-qc x.ini"),
+    ("pytest --config-file x.ini", "--config-file x.ini"),
+    ("pytest --config-file=x.ini", "--config-file=x.ini"),
+    ("pytest -o addopts=-x", "addopts=-x"), ("pytest -c pytest.ini", None),
+    ("pytest -rc tests", None), ("pytest -k c tests", None), ("bash -c x", None),
+    ("pytest -c $X", "-c $X")])
+def test_a_pytest_settings_file_the_gate_does_not_read(call: str, found: str | None) -> None:
+    """``settings_file``: a file pytest reads options from, not guarded (here: every file but
+    ``pytest.ini``)."""
+    assert settings_file(call.split(), "/p", lambda p: p == "/p/pytest.ini") == found
+
+
+#: Each case: the file copied in, its name, and the call's pytest options reading it.
+SETTINGS_FILES = {"ini-attached": ("[pytest]\naddopts = --basetemp=.claude\n", "x.ini",
+                                   "-cx.ini"),
+                  "config-file": ("[pytest]\naddopts = --basetemp=.claude\n", "x.ini",
+                                  "--config-file=x.ini"),
+                  "override-addopts": ("", "unused.txt", "-o addopts=--basetemp=.claude")}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(SETTINGS_FILES))
+def test_b1_pytest_options_from_a_file_the_call_names(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<python> -m pytest *)``, ``Bash(cp *)``: pytest reading ``--basetemp
+    =.claude`` from an ini file the call names (or ``-o addopts=``) removes ``.claude`` under
+    real bash; the hook denies the pytest call."""
+    needs("bash", VENV_PYTHON)
+    text, name, option = SETTINGS_FILES[case]
+    calls = [f"cp src/args {name}", f"{VENV_PYTHON} -m pytest -q {option}"]
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, [f"Bash({VENV_PYTHON} -m pytest *)",
+                                                   "Bash(cp *)"])
+        (project / "test_a.py").write_text("def test_a(tmp_path):\n    pass\n")
+        (project / "src" / "args").write_text(text)
+        env = home_env(tmp_path / side / "home")
+        if side == "proof":
+            proved(project, tmp_path / side, calls, env)
+            assert not (tmp_path / side / "scratch" / ".claude" / "settings.json").exists()
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found == [calls[1]]
