@@ -72,6 +72,12 @@ def test_d1_the_doctest_files_pytest_collects_by_default(tmp_path: Path, case: s
     assert denied is not None, "the hook allows a doctest file pytest collects"
 
 
+_open("test_d1_the_doctest_files_pytest_collects_by_default",
+      "pytest's default doctest files (test*.txt, collected with no option) are not guarded: "
+      "testfiles.test_name reads python and node names only", "root", "tests-folder",
+      "console-script")
+
+
 # --- I1: pytest's settings found from its arguments' folder ------------------------------------
 
 
@@ -138,3 +144,65 @@ def test_p2_a_distributions_plugin_in_other_spellings(tmp_path: Path, case: str)
     denied = _case(tmp_path, entry, [f"cp -r src/pl/{info} {folder}/{info}",
                                      f"cp src/pl/xmod.py {folder}/xmod.py"], more, extra)
     assert denied is not None, "the hook allows a pytest plugin's distribution on sys.path"
+
+
+# --- C4: the integration tests cargo collects -------------------------------------------------
+
+
+#: A test running the payload, and a crate with no dependency (cargo builds it offline).
+RUST_TEST = ('#[test]\nfn t() { std::process::Command::new("touch").arg("zz").status()'
+             '.unwrap(); }\n')
+CRATE = {"Cargo.toml": '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\n',
+         "src/lib.rs": "pub fn f() {}\n", "tests/keep": "", "tests/sub/keep": ""}
+#: Each case: the file cargo finds by its place (its target auto-discovery: each
+#: ``tests/*.rs`` and ``tests/*/main.rs`` an integration test it builds and runs).
+CARGO_TESTS = {"tests-rs": "tests/evil.rs", "tests-main": "tests/sub/main.rs"}
+
+
+@pytest.mark.parametrize("case", list(CARGO_TESTS))
+def test_c4_the_tests_cargo_collects(tmp_path: Path, case: str) -> None:
+    """``cargo test`` builds and runs each integration test it finds by its place
+    (``tests/*.rs``, ``tests/*/main.rs``); planprograms marks cargo a collector (``&*``) but
+    ``testfiles.test_name`` reads python and node names only: plan ``Bash(cargo test)``,
+    ``Bash(cp *)``: ``cp src/t tests/evil.rs`` is allowed and cargo runs the test."""
+    needs("bash", "cargo")
+    target = CARGO_TESTS[case]
+    denied = _case(tmp_path, "cargo test", [f"cp src/t {target}"],
+                   {**CRATE, "src/t": RUST_TEST})
+    assert denied is not None, "the hook allows a test cargo collects"
+
+
+_open("test_c4_the_tests_cargo_collects",
+      "cargo's integration tests (tests/*.rs, tests/*/main.rs), found by their place, are not "
+      "guarded: cargo is a collector (&*) but test_name reads no .rs name", *CARGO_TESTS)
+
+
+# --- N1 (held): node's and bun's test files, by node 20's and bun 1.4.5's own patterns ---------
+
+
+#: Each case: the entry, the file it runs (measured: node 20.20 runs ``test.js``,
+#: ``test-a.js``, ``a-test.js``, ``a_test.js``, ``a.test.cjs``/``.mjs``, each script below
+#: any ``test/`` folder, a hidden folder's; bun 1.4.5 ``.test``/``_test``/``.spec``/``_spec`` of
+#: js/jsx/ts/tsx and mjs/cjs/mts/cts), the project's files.
+JS_RUNS = {"node-bare-test": ("node --test", "test.js", {}),
+           "node-dash": ("node --test", "lib/x-test.js", {"lib/keep": ""}),
+           "node-test-prefix": ("node --test", "test-a.cjs", {}),
+           "node-deep-test-folder": ("node --test", "lib/test/sub/x.js",
+                                     {"lib/test/sub/keep": ""}),
+           "node-hidden": ("node --test", ".cache/a.test.js", {".cache/keep": ""}),
+           "bun-mts": ("bun test", "a.test.mts", {}),
+           "bun-cjs-spec": ("bun test", "lib/x.spec.cjs", {"lib/keep": ""})}
+
+
+@pytest.mark.parametrize("case", list(JS_RUNS))
+def test_n1_node_and_bun_test_files(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/j <test>`` is denied (the runner
+    would run it: proved with real bash first)."""
+    entry, target, more = JS_RUNS[case]
+    needs("bash", "node")
+    extra = {"PATH": f"{BUN}:{os.environ['PATH']}"} if entry.startswith("bun") else None
+    if extra and not (BUN / "bun").exists():
+        pytest.skip("bun 1.4.5 is not installed")
+    denied = _case(tmp_path, entry, [f"cp src/j {target}"], {**more, "src/j": JS_PAYLOAD},
+                   extra)
+    assert denied is not None, "the hook allows a test file the runner collects"
