@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 
+from .collectopts import collecting
 from .environment import COMPARED
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -153,7 +154,7 @@ def entry_values(entry: str, text: str) -> list[str]:
     if "test" in text:  # (pytest, py.test, unittest: their own options, s50-greview3 C1)
         for code in (text, *(w.text for c in _lexed(text, []) for w in c if " " in w.text)):
             for command in _lexed(code, []):
-                _collecting(entry, [w.text for w in command])
+                collecting(entry, [w.text for w in command])
     return [f"{ASSIGNED}{k}{_BY}{' '.join(sorted(v))}" for k, v in found.items()]
 
 
@@ -261,29 +262,6 @@ def _command(entry: str, words: list[_Word], found: dict[str, set[str]],
     if taker >= 0:
         make = os.path.basename(words[taker].text) in ("make", "gmake")
         _take(entry, words[taker + 1:], make, found, here, state.taken)
-
-
-def _collecting(entry: str, words: list[str]) -> None:
-    """Refuses the plan (ValueError) whose test runner's own options make it import files
-    other than ``testfiles``' names (s50-greview3 C1): pytest's ``-p PLUGIN`` (not ``no:…``),
-    ``-o``/``--override-ini`` of ``python_files``, ``--doctest-modules``, ``--doctest-glob``;
-    ``unittest``'s ``-p``/``--pattern`` (and discover's third operand, a pattern)."""
-    names = [os.path.basename(w) for w in words]
-    runner = "pytest" if {"pytest", "py.test"} & set(names) else \
-        "unittest" if "unittest" in names else ""
-    if not runner:
-        return
-    for k, word in enumerate(words):
-        after = words[k + 1] if k + 1 < len(words) else ""
-        plugin = runner == "pytest" and ((word == "-p" and not after.startswith("no:")) or (
-            word[:2] == "-p" and len(word) > 2 and not word[2:].startswith("no:")))
-        if plugin or "python_files" in word or "python_files" in after * (word in (
-                "-o", "--override-ini")) or word.startswith(("--doctest-modules",
-                                                             "--doctest-glob")) or (
-                runner == "unittest" and (word in ("-p", "--pattern") or word.startswith(
-                    ("--pattern=", "-p")))):
-            raise ValueError(f"the plan's entry {entry!r} gives its test runner an option "
-                             f"({word!r}) that makes it import files the gate does not name")
 
 
 def _prefix(words: list[_Word], found: dict[str, set[str]], programs: set[str]) -> None:

@@ -24,7 +24,7 @@ from .guardedset import GUARDED
 from .movedoubts import ASSIGNMENT
 from .planprograms import runs_named_file
 from .starttables import TEST_FLAGS, TEST_RUNNERS
-from .testfiles import PYTEST_FLAGS
+from .testfiles import PYTEST_FLAGS, pytest_reads
 from .words import run_words
 from .wrapped import PACKAGE_RUNNERS, RUNS_OPERAND, npm_reads_settings
 from .writers import GIT_KEEPS, braced, edits, git_subcommand
@@ -300,10 +300,12 @@ def _reads_as(name: str, rest: list[str], word: str) -> bool:
     if name == "git":
         return git_subcommand(rest) in GIT_READS and not any(
             w.startswith(("--output", "-o", "--ext", "-O", "--open")) for w in rest)
-    if name in ("pytest", "py.test") or name in TEST_RUNNERS:  # its operands are the tests
-        return all(w[:1] != "-" and (i == 0 or rest[i - 1][:1] != "-" or  # it runs; not an
-                                     rest[i - 1] in _PYTEST_FLAGS | TEST_FLAGS)  # option's
-                   for i, w in enumerate(rest) if word in w)  # value (W13; `prove t`: s49)
+    if name in ("pytest", "py.test"):  # its operands are the tests it runs, an option's
+        return pytest_reads(rest, word, _PYTEST_FLAGS | TEST_FLAGS)  # value it reads (K1)
+    if name in TEST_RUNNERS:  # its operands are the tests it runs; not an option's value
+        return all(w[:1] != "-" and (i == 0 or rest[i - 1][:1] != "-" or  # (`prove t`: s49)
+                                     rest[i - 1] in TEST_FLAGS)
+                   for i, w in enumerate(rest) if word in w)
     inner = _runner_program(name, rest) if name in PACKAGE_RUNNERS else None
     if inner is not None and _INTERPRETER.fullmatch(rest[inner]) and not any(
             word in w for w in rest[:inner]):  # `npx node tools/run.js` (review s43 P2e)

@@ -58,7 +58,42 @@ PYTEST_FLAGS: Final = frozenset((
     "--strict-config", "--strict-markers", "--sw", "--sw-reset", "--sw-skip", "--trace",
     "--trace-config", "--traceconfig", "--verbose", "--version", "--xfail-tb", "-V", "-h", "-l",
     "-q", "-s", "-v", "-x", "-qq", "-vv", "-vvv", "-ra", "-rA"))
+#: pytest's options whose value it reads as data, never as a file it writes or runs: its own
+#: (a keyword or mark expression, a count, a test or path it deselects or ignores, a plugin's
+#: name) and its best-known plugins' (pytest-xdist 3's ``-n``/``--dist``, pytest-timeout 2's
+#: ``--timeout``, pytest-cov 6's ``--cov`` source and thresholds; ``--cov-report`` without a
+#: ``:DEST`` to write): an operand after one (``-n 2 tests``) is a test (K1).
+PYTEST_DATA: Final = frozenset((
+    "-k", "-m", "-p", "-r", "-W", "--pythonwarnings", "--maxfail", "--tb", "--durations",
+    "--durations-min", "--capture", "--import-mode", "--deselect", "--ignore", "--ignore-glob",
+    "--color", "--code-highlight", "--log-level", "--log-cli-level", "-n", "--numprocesses",
+    "--maxprocesses", "--dist", "--timeout", "--timeout-method", "--cov", "--cov-fail-under",
+    "--cov-context", "--cov-report"))
 _UNITTEST: Final = "unittest/__main__.py"
+
+
+def pytest_reads(rest: list[str], word: str, flags: frozenset[str]) -> bool:
+    """Whether pytest's words ``rest`` hold ``word`` only as a test it runs (an operand: after
+    none of its options, one of ``flags``, or one given its value attached: ``--cov=src``) or
+    as the value of one of ``PYTEST_DATA`` (``-n 2``, ``--cov=src``; ``--cov-report``'s
+    without ``:``)."""
+    for at, given in enumerate(rest):
+        if word not in given:
+            continue
+        before = rest[at - 1] if at else ""
+        name, equal, value = given.partition("=") if given[:1] == "-" else ("", "", given)
+        if given[:1] == "-" and not (equal and _data(name, value)):
+            return False
+        if given[:1] != "-" and before[:1] == "-" and before not in flags and not (
+                _data(before, value) or (before[:2] == "--" and "=" in before and _data(
+                    *before.split("=", 1)))):
+            return False
+    return True
+
+
+def _data(option: str, value: str) -> bool:
+    """Whether pytest reads ``value`` given to ``option`` as data (``PYTEST_DATA``)."""
+    return option in PYTEST_DATA and not (option == "--cov-report" and ":" in value)
 
 
 def collects(joined: str) -> bool:

@@ -1,0 +1,104 @@
+"""A test runner's own options in a plan's entry that make it import files ``testfiles`` does
+not guard by name (s50-greview3 C1, K3): read, and the plan refused (ValueError) only where
+what they import is not named.
+
+- pytest's ``-p NAME`` imports the module ``NAME`` from its ``sys.path`` (``python -m``'s
+  folder first): ``planprograms`` guards that module's files in the call's folder, as it does
+  for each word of a pytest entry (``NAME.py``, ``NAME/__init__.py``, its bytecode and
+  extension files): read. A ``NAME`` the gate cannot name (a pattern, a ``$``, a path) refuses.
+- ``--doctest-modules`` imports every module below each path it is given: each path operand
+  of a pytest entry is guarded whole already (``planprograms``: its scripts); with no path
+  operand it imports every module below the folder it runs in: refused.
+- ``--doctest-glob``, ``-o``/``--override-ini`` of ``python_files`` (other names collected):
+  refused.
+- unittest's ``-p``/``--pattern`` (and ``discover``'s second operand): a pattern whose every
+  match is a name ``testfiles`` guards (``test*.py``, ``*_test.py``) is read; another refuses.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: What makes a word one the gate cannot name a module (a path operand: ``_PATTERNED``) by.
+_UNNAMED: Final = frozenset("*?[{$`/\\")
+_PATTERNED: Final = frozenset("*?[{$`")
+#: pytest's options whose value is the next word when given apart (its own, 9.x; and its
+#: best-known plugins': xdist's ``-n``, ``--dist``; pytest-timeout's ``--timeout``): a word
+#: after one is no path operand.
+_VALUED: Final = frozenset((
+    "-k", "-m", "-p", "-c", "-o", "-W", "-r", "--basetemp", "--rootdir", "--confcutdir",
+    "--config-file", "--override-ini", "--pythonwarnings", "--junitxml", "--junit-xml",
+    "--maxfail", "--tb", "--durations", "--durations-min", "--capture", "--import-mode",
+    "--deselect", "--ignore", "--ignore-glob", "--log-level", "--log-file", "--log-cli-level",
+    "--log-format", "--log-date-format", "--log-file-level", "--doctest-glob",
+    "--doctest-report", "--color", "--code-highlight", "--pastebin", "--debug",
+    "--junit-prefix", "--rootdir", "-n", "--numprocesses", "--maxprocesses", "--dist",
+    "--timeout", "--timeout-method", "--cov", "--cov-report", "--cov-config"))
+
+
+def collecting(entry: str, words: list[str]) -> None:
+    """Refuses the plan (ValueError) whose test runner's own options (in ``words``, one
+    command's) make it import files the gate does not name (see the module's text)."""
+    names = [os.path.basename(w) for w in words]
+    runner = "pytest" if {"pytest", "py.test"} & set(names) else \
+        "unittest" if "unittest" in names else ""
+    if runner == "pytest":
+        at = next(k for k, n in enumerate(names) if n in ("pytest", "py.test"))
+        _pytest(entry, words[at + 1:])
+    elif runner == "unittest":
+        _unittest(entry, words[names.index("unittest") + 1:])
+
+
+def _pytest(entry: str, rest: list[str]) -> None:
+    """``collecting`` of pytest's words ``rest``."""
+    operands = False
+    for k, word in enumerate(rest):
+        after = rest[k + 1] if k + 1 < len(rest) else ""
+        plugin = after if word == "-p" else word[2:] if word[:2] == "-p" else None
+        if plugin is not None and not plugin.startswith("no:") and (
+                not plugin or not _UNNAMED.isdisjoint(plugin)):
+            _refuse(entry, f"{word} {after}" if word == "-p" else word)
+        if "python_files" in word or "python_files" in after * (word in (
+                "-o", "--override-ini")) or word.startswith("--doctest-glob"):
+            _refuse(entry, word)
+        before = rest[k - 1] if k else ""
+        operands = operands or (word[:1] != "-" and _PATTERNED.isdisjoint(word) and (
+            before not in _VALUED or "=" in before))
+    if any(w.startswith("--doctest-modules") for w in rest) and not operands:
+        _refuse(entry, "--doctest-modules")
+
+
+def _unittest(entry: str, rest: list[str]) -> None:
+    """``collecting`` of unittest's words ``rest``: each pattern it is given."""
+    patterns: list[tuple[str, str]] = []
+    for k, word in enumerate(rest):
+        after = rest[k + 1] if k + 1 < len(rest) else ""
+        if word in ("-p", "--pattern"):
+            patterns.append((word, after))
+        elif word.startswith("--pattern="):
+            patterns.append((word, word[10:]))
+        elif word[:2] == "-p":
+            patterns.append((word, word[2:]))
+    if rest[:1] == ["discover"]:  # (`discover START PATTERN TOP`: its operands in order)
+        plain = [w for k, w in enumerate(rest[1:], 1) if w[:1] != "-" and rest[k - 1] not in (
+            "-s", "--start-directory", "-p", "--pattern", "-t", "--top-level-directory")]
+        patterns += [("discover", w) for w in plain[1:2]]
+    for word, pattern in patterns:
+        if not _tests_only(pattern.lower()):
+            _refuse(entry, f"{word} {pattern}" if pattern not in word else word)
+
+
+def _tests_only(pattern: str) -> bool:
+    """Whether every ``.py`` name the folded ``fnmatch`` pattern ``pattern`` matches is a test
+    file's ``testfiles`` guards: it starts with ``test`` or ends in ``_test.py``, spelled."""
+    return pattern[:4] == "test" or (pattern.endswith("_test.py") and not any(
+        c in pattern[-8:] for c in "*?[]"))
+
+
+def _refuse(entry: str, word: str) -> None:
+    raise ValueError(f"the plan's entry {entry!r} gives its test runner an option ({word!r}) "
+                     "that makes it import files the gate does not name")
