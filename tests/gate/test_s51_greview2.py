@@ -206,3 +206,42 @@ def test_n1_node_and_bun_test_files(tmp_path: Path, case: str) -> None:
     denied = _case(tmp_path, entry, [f"cp src/j {target}"], {**more, "src/j": JS_PAYLOAD},
                    extra)
     assert denied is not None, "the hook allows a test file the runner collects"
+
+
+# --- V1: pytest's own start variables naming what it imports ------------------------------------
+
+
+#: Each case: the entry, the file the payload goes to, the session's extra values. pytest
+#: imports each module ``PYTEST_PLUGINS`` names (comma-separated) at its start, and reads
+#: ``PYTEST_ADDOPTS`` as options before its command line's (``-p plug``, ``--doctest-modules``:
+#: each module below its folder), under ``python -m`` from the folder it runs in.
+PYTEST_VARS = {
+    "entry-plugins": (f"PYTEST_PLUGINS=plug {VENV_PYTHON} -m pytest", "plug.py", {}),
+    "entry-addopts-p": (f"PYTEST_ADDOPTS='-p plug' {VENV_PYTHON} -m pytest", "plug.py", {}),
+    "entry-addopts-doctest": (f"PYTEST_ADDOPTS=--doctest-modules {VENV_PYTHON} -m pytest",
+                              "helper.py", {}),
+    "entry-export-plugins": (f"export PYTEST_PLUGINS=plug; {VENV_PYTHON} -m pytest", "plug.py",
+                             {}),
+    "session-plugins": (f"{VENV_PYTHON} -m pytest", "plug.py", {"PYTEST_PLUGINS": "plug"}),
+    "session-addopts": (f"{VENV_PYTHON} -m pytest", "helper.py",
+                        {"PYTEST_ADDOPTS": "--doctest-modules"})}
+
+
+@pytest.mark.parametrize("case", list(PYTEST_VARS))
+def test_v1_pytests_own_variables_name_what_it_imports(tmp_path: Path, case: str) -> None:
+    """``collectopts`` reads pytest's ``-p``/``--doctest-modules`` among the entry's words;
+    the same given through pytest's own variables (``PYTEST_PLUGINS=plug``,
+    ``PYTEST_ADDOPTS='-p plug'``/``--doctest-modules``, the entry's or the session's) is read
+    by no rule: plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/h <module>`` is allowed and
+    pytest imports it."""
+    entry, target, extra = PYTEST_VARS[case]
+    needs("bash", VENV_PYTHON)
+    denied = _case(tmp_path, entry, [f"cp src/h {target}"],
+                   {"test_a.py": OWN_TEST, "src/h": PY_PAYLOAD}, extra)
+    assert denied is not None, "the hook allows a module pytest's own variable names"
+
+
+_open("test_v1_pytests_own_variables_name_what_it_imports",
+      "pytest's PYTEST_PLUGINS and PYTEST_ADDOPTS (-p, --doctest-modules), the entry's or the "
+      "session's, are read by no rule (collectopts reads the entry's words only)",
+      *PYTEST_VARS)
