@@ -245,3 +245,32 @@ _open("test_v1_pytests_own_variables_name_what_it_imports",
       "pytest's PYTEST_PLUGINS and PYTEST_ADDOPTS (-p, --doctest-modules), the entry's or the "
       "session's, are read by no rule (collectopts reads the entry's words only)",
       *PYTEST_VARS)
+
+
+# --- K4: pytest's -p plugin module, in a folder on sys.path other than the call's -----------------
+
+
+#: Each case: the entry, the session's extra values. ``-p plug`` imports ``plug`` from the
+#: first folder of ``sys.path`` holding it: an entry's ``PYTHONPATH=lib`` or the session's
+#: put ``lib`` before the folder ``python -m`` runs in.
+PLUGIN_PATHS = {"entry-pythonpath": (f"PYTHONPATH=lib {VENV_PYTHON} -m pytest -p plug", {}),
+                "session-pythonpath": (f"{VENV_PYTHON} -m pytest -p plug",
+                                       {"PYTHONPATH": "{P}/lib"})}
+
+
+@pytest.mark.parametrize("case", list(PLUGIN_PATHS))
+def test_k4_a_plugin_module_in_a_pythonpath_folder(tmp_path: Path, case: str) -> None:
+    """``collectopts`` reads ``-p plug`` as guarded by ``planprograms`` (``plug.py``, …) in
+    the call's folder only; pytest imports it from ``PYTHONPATH``'s folder first (whose
+    standard modules' names only are guarded): plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp
+    src/h lib/plug.py`` is allowed and pytest imports it."""
+    entry, extra = PLUGIN_PATHS[case]
+    needs("bash", VENV_PYTHON)
+    denied = _case(tmp_path, entry, ["cp src/h lib/plug.py"],
+                   {"test_a.py": OWN_TEST, "lib/keep": "", "src/h": PY_PAYLOAD}, extra)
+    assert denied is not None, "the hook allows a -p plugin module on PYTHONPATH"
+
+
+_open("test_k4_a_plugin_module_in_a_pythonpath_folder",
+      "pytest's -p NAME module is guarded in the call's folder only, not in the PYTHONPATH "
+      "folders (the entry's or the session's) python searches first", *PLUGIN_PATHS)
