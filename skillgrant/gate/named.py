@@ -19,7 +19,7 @@ from . import files as fs
 from .guardedset import GUARDED as GUARDED  # (its home: readers reads it too)
 from .moves import moved_folders
 from .placed import fold, in_worktree, mirrored, shadows
-from .testfiles import collected, named_test
+from .testfiles import KEPT_TESTS, collected, kept_tests, named_test
 from .writers import BASH_CLASS, braced
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -218,17 +218,21 @@ def named_word(words: list[str], directory: str | None, text: str) -> str | None
         return None
     folders = _folders(text, directory)
     doubtful = ["`"] if "`" in text else []  # `pwd`/.claude/…: a word made of a command (GF6)
-    for word in words:
-        forms = braced(word)  # `.cla{ude/hooks/x.sh,}` is two words (review s42 W7)
-        if any(_names(form, index) for form in forms):
-            doubtful.append(word)  # `*.json`, `pl?n.json` may expand to the plan's name
-            continue  # (W1c): written only by a writer (`cat` reads it: review s44 C13)
-        if "\x00" in word:
-            continue  # a NUL names no file (the command is judged as it is)
-        found = [_ANYWHERE] if _UNNAMEABLE.search(word) else [  # (before braced rewrites it)
-            _found(form, folders, index) for form in forms]
-        if any(f is not None for f in found):  # a guarded file, a folder's path, a second
-            doubtful.append(word)  # name, a path the gate cannot name: its writers (C13)
+    kept = KEPT_TESTS.set(kept_tests(text))  # (a test removed or formatted: s50-greview3 K1)
+    try:
+        for word in words:
+            forms = braced(word)  # `.cla{ude/hooks/x.sh,}` is two words (review s42 W7)
+            if any(_names(form, index) for form in forms):
+                doubtful.append(word)  # `*.json`, `pl?n.json` may expand to the plan's name
+                continue  # (W1c): written only by a writer (`cat` reads it: review s44 C13)
+            if "\x00" in word:
+                continue  # a NUL names no file (the command is judged as it is)
+            found = [_ANYWHERE] if _UNNAMEABLE.search(word) else [  # (before braced: its
+                _found(form, folders, index) for form in forms]  # rewrite)
+            if any(f is not None for f in found):  # a guarded file, a folder's path, a 2nd
+                doubtful.append(word)  # name, a path the gate cannot name: its writers (C13)
+    finally:
+        KEPT_TESTS.reset(kept)
     return _readers().writer_of(text, doubtful) if doubtful else None
 
 

@@ -24,6 +24,7 @@ files already guarded (``^pytest.ini``, ``^pyproject.toml``, …), not read: a p
 from __future__ import annotations
 
 import os
+from contextvars import ContextVar
 
 from . import files as fs
 from .placed import fold
@@ -70,6 +71,12 @@ PYTEST_DATA: Final = frozenset((
     "--maxprocesses", "--dist", "--timeout", "--timeout-method", "--cov", "--cov-fail-under",
     "--cov-context", "--cov-report"))
 _UNITTEST: Final = "unittest/__main__.py"
+#: Whether the call being read only removes or formats what it names (``kept_tests``): a
+#: collected test is then no concern (``named.named_word`` sets it for its words).
+KEPT_TESTS: ContextVar[bool] = ContextVar("kept_tests", default=False)
+#: The programs ``kept_tests`` reads: each removes what it names, or rewrites a Python source
+#: as the same code (ruff's formatter, black: formatters, keeping its syntax tree).
+_KEEPERS: Final = frozenset(("rm", "rmdir", "unlink", "black"))
 
 
 def pytest_reads(rest: list[str], word: str, flags: frozenset[str]) -> bool:
@@ -111,6 +118,8 @@ def collected(key: str, guards: object) -> bool:
     """Whether the folded real path ``key`` is a test file (see the module's text) below one
     of the folders ``guards`` collects tests in (``Guarded.collected``)."""
     folders: frozenset[str] = getattr(guards, "collected", frozenset())
+    if _kept(key.rpartition("/")[2]):
+        return False
     script = key.endswith(_JS)
     if not folders or (key[-3:] not in (".py", "pyc", ".so", "pyd") and not script):
         return False
@@ -120,6 +129,25 @@ def collected(key: str, guards: object) -> bool:
     below = [head[len(f):].split("/") for f in folders if head == f or head.startswith(f + "/")]
     return bool(below) and (test_name(name) or (script and any(
         not _JS_FOLDERS.isdisjoint(parts) for parts in below)))
+
+
+def kept_tests(text: str) -> bool:
+    """Whether each simple command of ``text`` (read as bash reads it) removes what its words
+    name (``rm``, ``rmdir``, ``unlink``) or formats it (``ruff format``, ``black``): a test it
+    names is removed or stays the same code, so the runner runs no other (s50-greview3 K1). A
+    redirection, or any other program, is not."""
+    if not any(name in text for name in ("rm", "unlink", "ruff", "black")):
+        return False
+    from . import readers
+
+    commands = readers.named_commands(text)
+    for command in commands or [()]:
+        words = readers.program_words(command) if command else None
+        name = os.path.basename(words[0]) if words else ""
+        if not words or not (name in _KEEPERS or (name == "ruff" and words[1:2] == (
+                "format",))):
+            return False
+    return True
 
 
 def foreign(path: str, guards: object) -> bool:
@@ -135,7 +163,13 @@ def named_test(name: str, guards: object) -> bool:
     """Whether ``guards`` collects tests and the folded ``name`` is a test file's (a word
     ending in one names a file a writer may bring into a collected folder: ``cp
     /tmp/test_x.py docs/``)."""
-    return bool(getattr(guards, "collected", ())) and test_name(name)
+    return bool(getattr(guards, "collected", ())) and test_name(name) and not _kept(name)
+
+
+def _kept(name: str) -> bool:
+    """Whether the call only removes or formats (``KEPT_TESTS``) the test ``name`` (not a
+    package's ``__init__``: its removal moves the folder pytest puts on ``sys.path``)."""
+    return KEPT_TESTS.get() and name.split(".", 1)[0] != "__init__"
 
 
 def test_name(name: str) -> bool:

@@ -361,11 +361,6 @@ def test_k1_an_approved_call_is_denied(tmp_path: Path, case: str) -> None:
     assert first_denied(project, [call], env) is None, "the hook denies an approved call"
 
 
-_open("test_k1_an_approved_call_is_denied",
-      "cost: a test file removed or formatted by name under a pytest plan is denied "
-      "(make-destdir, prefix-destdir closed by s50-gfix2; pytest's plugins' options by "
-      "s51-gfix2)", "rm-test", "format-test")
-
 
 # --- P1: a pytest plugin an installed distribution's metadata names, on sys.path --------------
 

@@ -161,3 +161,100 @@ def test_b1_pytest_options_from_a_file_the_call_names(tmp_path: Path, case: str)
         else:
             found.append(first_denied(project, calls, env))
     assert found == [calls[1]]
+
+
+# --- K1: pytest's plugins' options, a test removed or formatted ------------------------------
+
+
+#: Each case: the plan's entries and the call they approve, allowed now: pytest's operands
+#: read past its plugins' options (xdist's ``-n``, ``--dist``; pytest-timeout's; pytest-cov's
+#: ``--cov`` optional value, ``--cov-report`` given apart), a test removed or formatted.
+APPROVED = {"dist": (["python3 -m pytest -n 2 --dist loadfile tests"],
+                     "python3 -m pytest -n 2 --dist loadfile tests"),
+            "cov-report-apart": (["python3 -m pytest --cov src --cov-report term tests"],
+                                 "python3 -m pytest --cov src --cov-report term tests"),
+            "numprocesses": (["python3 -m pytest --numprocesses=2 tests"],
+                             "python3 -m pytest --numprocesses=2 tests"),
+            "rm-conftest": (["python3 -m pytest", "rm *"], "rm tests/conftest.py"),
+            "rm-two": (["python3 -m pytest", "rm *"], "rm -f tests/test_a.py tests/test_b.py"),
+            "black": (["python3 -m pytest", "black *"], "black tests/test_a.py"),
+            "node-rm": (["node --test", "rm *"], "rm test/a.test.js")}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(APPROVED))
+def test_k1_an_approved_call_is_allowed(tmp_path: Path, case: str) -> None:
+    entries, call = APPROVED[case]
+    project = hooked_project(tmp_path, [f"Bash({e})" for e in entries])
+    for name in ("tests/test_a.py", "tests/test_b.py", "tests/conftest.py", "test/a.test.js"):
+        (project / name).parent.mkdir(exist_ok=True)
+        (project / name).write_text("")
+    assert first_denied(project, [call], home_env(tmp_path / "home")) is None
+
+
+#: Each case: calls that stay denied under a plan collecting tests: a package's ``__init__``
+#: removed (pytest then puts its folder on ``sys.path``), a test written after a removal or
+#: by a redirection, a ``--cov-report`` writing into ``.claude``.
+STILL_DENIED = {"rm-init": (["python3 -m pytest", "rm *"], "rm tests/__init__.py"),
+                "rm-then-cp": (["python3 -m pytest", "rm *", "cp *"],
+                               "rm tests/test_a.py && cp src/x.sh tests/test_a.py"),
+                "format-redirect": (["python3 -m pytest", "ruff format *"],
+                                    "ruff format tests/test_b.py > tests/test_a.py"),
+                "cov-report-dest": (["python3 -m pytest *"],
+                                    "python3 -m pytest --cov-report json:.claude/settings.json")}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(STILL_DENIED))
+def test_k1_a_test_written_stays_denied(tmp_path: Path, case: str) -> None:
+    entries, call = STILL_DENIED[case]
+    project = hooked_project(tmp_path, [f"Bash({e})" for e in entries])
+    for name in ("tests/test_a.py", "tests/test_b.py", "tests/__init__.py"):
+        (project / name).parent.mkdir(exist_ok=True)
+        (project / name).write_text("")
+    assert first_denied(project, [call], home_env(tmp_path / "home")) == call
+
+
+# --- K3: a runner's options read where what they import is named ------------------------------
+
+
+@pytest.mark.parametrize(("entry", "refused"), [
+    ("python3 -m unittest discover -p 'test*.py'", False),
+    ("python3 -m unittest discover -p '*_test.py'", False),
+    ("python3 -m unittest discover -p '*_spec.py'", True),
+    ("python3 -m unittest discover . '*_spec.py'", True),
+    ("python3 -m unittest discover -s tests -p 'test_*.py'", False),
+    ("python3 -m pytest -p xdist -n 2", False), ("python3 -m pytest -p no:cacheprovider", False),
+    ("python3 -m pytest -p 'pl*'", True), ("python3 -m pytest --doctest-modules src", False),
+    ("python3 -m pytest --doctest-modules", True),
+    ("python3 -m pytest --doctest-modules -k x", True),
+    ("python3 -m pytest --doctest-glob='*.txt' src", True),
+    ("python3 -m pytest -o python_files=x.py", True)])
+def test_k3_a_runners_option_is_read(entry: str, refused: bool) -> None:
+    from skillgrant.gate.entryvars import entry_values
+
+    if refused:
+        with pytest.raises(ValueError, match="import files the gate does not name"):
+            entry_values(entry, entry)
+    else:
+        entry_values(entry, entry)
+
+
+#: Each case: the entry K3 no longer refuses, the file its option makes the runner import,
+#: and what the payload is: ``-p plug`` imports ``plug.py`` from ``python -m``'s folder (its
+#: files guarded: ``planprograms``), ``--doctest-modules src`` every module of ``src``.
+IMPORTED = {"pytest-p": (f"{VENV_PYTHON} -m pytest -p plug", "plug.py"),
+            "doctest-src": (f"{VENV_PYTHON} -m pytest --doctest-modules src", "src/helper.py")}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(IMPORTED))
+def test_k3_what_a_read_option_imports_is_guarded(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk <file>`` then the entry runs the
+    payload under real bash; the hook denies the copy."""
+    needs("bash", VENV_PYTHON)
+    entry, target = IMPORTED[case]
+    calls = [f"cp src/mk {target}", entry]
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                         {**OWN_TEST, "src/mk": PY_PAYLOAD}, calls)
+    assert denied == calls[0]
