@@ -274,3 +274,50 @@ def test_k4_a_plugin_module_in_a_pythonpath_folder(tmp_path: Path, case: str) ->
 _open("test_k4_a_plugin_module_in_a_pythonpath_folder",
       "pytest's -p NAME module is guarded in the call's folder only, not in the PYTHONPATH "
       "folders (the entry's or the session's) python searches first", *PLUGIN_PATHS)
+
+
+# --- K5 (cost): a pytest plan's everyday calls denied -------------------------------------------
+
+
+#: Each case: the plan's entries, the call they approve that the hook denies. A test removed
+#: through git (``git rm``, ``--cached``: the file stays) or renamed to another test's name in
+#: its folder (``mv``, ``git mv``: the same code collected under another name) runs no code
+#: the plan did not approve; a plan naming pytest's console script by its path (a venv's
+#: ``.venv/bin/pytest``, ``/work/venv/bin/pytest``) with a test folder or a ``-k`` denies its
+#: own entry (measured on the base too: ``python3 -m pytest tests`` and ``pytest tests`` are
+#: allowed).
+EVERYDAY = {"git-rm": (["python3 -m pytest", "git rm *"], "git rm tests/test_a.py"),
+            "git-rm-cached": (["python3 -m pytest", "git rm *"],
+                              "git rm --cached tests/test_a.py"),
+            "mv-rename": (["python3 -m pytest", "mv *"], "mv tests/test_a.py tests/test_z.py"),
+            "git-mv-rename": (["python3 -m pytest", "git mv *"],
+                              "git mv tests/test_a.py tests/test_z.py"),
+            "venv-script-folder": ([".venv/bin/pytest tests"], ".venv/bin/pytest tests"),
+            "path-script-folder": (["/work/venv/bin/pytest tests"],
+                                   "/work/venv/bin/pytest tests"),
+            "path-script-k": (["/work/venv/bin/pytest -k a tests"],
+                              "/work/venv/bin/pytest -k a tests")}
+
+
+@pytest.mark.parametrize("case", list(EVERYDAY))
+def test_k5_a_pytest_plans_everyday_call_is_denied(tmp_path: Path, case: str) -> None:
+    """The plan approves the call (its own entry, or a remover's/renamer's entry on a test
+    the plan's runner collects); the hook denies it."""
+    needs("git")
+    entries, call = EVERYDAY[case]
+    project = hooked_project(tmp_path, [f"Bash({e})" for e in entries])
+    (project / "tests").mkdir()
+    (project / "tests" / "test_a.py").write_text(OWN_TEST)
+    (project / ".venv" / "bin").mkdir(parents=True)
+    script = project / ".venv" / "bin" / "pytest"
+    script.write_text(f"#!{VENV_PYTHON}\nimport sys\nfrom pytest import console_main\n"
+                      "sys.exit(console_main())\n")
+    script.chmod(0o755)
+    env = home_env(tmp_path / "home")
+    assert first_denied(project, [call], env) is None, "the hook denies an approved call"
+
+
+_open("test_k5_a_pytest_plans_everyday_call_is_denied",
+      "cost: git rm / mv / git mv of a collected test (kept_tests reads rm, rmdir, unlink, "
+      "ruff format, black only); a plan naming pytest's console script by its path with a "
+      "folder or -k operand denies its own entry (pre-existing)", *EVERYDAY)
