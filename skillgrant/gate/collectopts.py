@@ -5,7 +5,9 @@ what they import is not named.
 - pytest's ``-p NAME`` imports the module ``NAME`` from its ``sys.path`` (``python -m``'s
   folder first): ``planprograms`` guards that module's files in the call's folder, as it does
   for each word of a pytest entry (``NAME.py``, ``NAME/__init__.py``, its bytecode and
-  extension files): read. A ``NAME`` the gate cannot name (a pattern, a ``$``, a path) refuses.
+  extension files): read. A ``NAME`` the gate cannot name (a pattern, a ``$``, a path)
+  refuses, and so does any under a ``PYTHONPATH`` (the entry's or the session's: its folders
+  come before site-packages, and only standard modules' names are guarded there).
 - ``--doctest-modules`` imports every module below each path it is given: each path operand
   of a pytest entry is guarded whole already (``planprograms``: its scripts); with no path
   operand it imports every module below the folder it runs in: refused.
@@ -60,7 +62,8 @@ def _pytest(entry: str, rest: list[str]) -> None:
         after = rest[k + 1] if k + 1 < len(rest) else ""
         plugin = after if word == "-p" else word[2:] if word[:2] == "-p" else None
         if plugin is not None and not plugin.startswith("no:") and (
-                not plugin or not _UNNAMED.isdisjoint(plugin)):
+                not plugin or not _UNNAMED.isdisjoint(plugin) or "PYTHONPATH" in entry or
+                os.environ.get("PYTHONPATH")):  # (its folders: only standard names guarded)
             _refuse(entry, f"{word} {after}" if word == "-p" else word)
         if "python_files" in word or "python_files" in after * (word in (
                 "-o", "--override-ini")) or word.startswith("--doctest-glob"):
