@@ -260,20 +260,14 @@ PLUGIN_PATHS = {"entry-pythonpath": (f"PYTHONPATH=lib {VENV_PYTHON} -m pytest -p
 
 @pytest.mark.parametrize("case", list(PLUGIN_PATHS))
 def test_k4_a_plugin_module_in_a_pythonpath_folder(tmp_path: Path, case: str) -> None:
-    """``collectopts`` reads ``-p plug`` as guarded by ``planprograms`` (``plug.py``, …) in
-    the call's folder only; pytest imports it from ``PYTHONPATH``'s folder first (whose
-    standard modules' names only are guarded): plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp
-    src/h lib/plug.py`` is allowed and pytest imports it."""
+    """pytest imports ``-p plug`` from ``PYTHONPATH``'s folder first (whose standard
+    modules' names only are guarded): plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/h
+    lib/plug.py`` then the entry is denied (s51-gfix2 dbc0ec5: such a plan refuses)."""
     entry, extra = PLUGIN_PATHS[case]
     needs("bash", VENV_PYTHON)
     denied = _case(tmp_path, entry, ["cp src/h lib/plug.py"],
                    {"test_a.py": OWN_TEST, "lib/keep": "", "src/h": PY_PAYLOAD}, extra)
     assert denied is not None, "the hook allows a -p plugin module on PYTHONPATH"
-
-
-_open("test_k4_a_plugin_module_in_a_pythonpath_folder",
-      "pytest's -p NAME module is guarded in the call's folder only, not in the PYTHONPATH "
-      "folders (the entry's or the session's) python searches first", *PLUGIN_PATHS)
 
 
 # --- K5 (cost): a pytest plan's everyday calls denied -------------------------------------------
