@@ -315,3 +315,69 @@ _open("test_k5_a_pytest_plans_everyday_call_is_denied",
       "cost: git rm / mv / git mv of a collected test (kept_tests reads rm, rmdir, unlink, "
       "ruff format, black only); a plan naming pytest's console script by its path with a "
       "folder or -k operand denies its own entry (pre-existing)", *EVERYDAY)
+
+
+# --- X1: a module pytest imports by name from a path operand, read as another file ------------
+
+
+#: A shared library whose constructor runs the payload when python loads it.
+LIBRARY = ("#include <stdlib.h>\n"
+           "__attribute__((constructor)) static void run(void) { system(\"touch zz\"); }\n")
+#: Each case: the entry, naming a module of the project that is no test's name; pytest
+#: (prepend import mode) puts its folder first on ``sys.path`` and imports it by its name,
+#: and python's path finder takes ``NAME.so`` (any extension suffix) before ``NAME.py``.
+NAMED_MODULES = {"operand": f"{VENV_PYTHON} -m pytest src/check.py",
+                 "doctest-modules": f"{VENV_PYTHON} -m pytest --doctest-modules src/check.py"}
+
+
+def _library(tmp_path: Path) -> bytes:
+    """``LIBRARY`` built (gcc)."""
+    import subprocess
+
+    (tmp_path / "lib.c").write_text(LIBRARY)
+    subprocess.run(["gcc", "-shared", "-fPIC", "-o", str(tmp_path / "lib.so"),
+                    str(tmp_path / "lib.c")], check=True, capture_output=True, timeout=120)
+    return (tmp_path / "lib.so").read_bytes()
+
+
+@pytest.mark.parametrize("case", list(NAMED_MODULES))
+def test_x1_an_extension_module_beside_a_named_module(tmp_path: Path, case: str) -> None:
+    """The entry names ``src/check.py`` (guarded: a plan's path); pytest imports ``check``
+    from ``src/``, where ``check.so`` comes first: plan ``Bash(<entry>)``, ``Bash(cp *)``,
+    ``cp src/so src/check.so`` is allowed and pytest loads it."""
+    needs("bash", "gcc", VENV_PYTHON)
+    more: dict[str, str | bytes] = {"src/check.py": "def test_c():\n    pass\n",
+                                    "src/so": _library(tmp_path)}
+    denied = _case(tmp_path, NAMED_MODULES[case], ["cp src/so src/check.so"], more)
+    assert denied is not None, "the hook allows an extension module beside a named module"
+
+
+# --- B2: the file bun's settings preload before its tests ----------------------------------------
+
+
+#: Each case: the entry, the project's files. ``bunfig.toml``'s ``[test] preload`` names
+#: scripts bun runs before the tests (measured: bun 1.4.5's ``bun test`` does not run a
+#: top-level ``preload``); the entry's own ``--preload ./setup.js`` names it (held).
+PRELOADS = {"test-preload": ("bun test", {"bunfig.toml": '[test]\npreload = ["./setup.js"]\n'}),
+            "option": ("bun test --preload ./setup.js", {})}
+
+
+@pytest.mark.parametrize("case", list(PRELOADS))
+def test_b2_the_script_buns_settings_preload(tmp_path: Path, case: str) -> None:
+    """``bunfig.toml`` is guarded (``starttables``: ``^bunfig.toml``) but the script its
+    ``preload`` names is not read: plan ``Bash(bun test)``, ``Bash(cp *)``: ``cp src/j
+    setup.js`` is allowed and bun runs it before the project's ``a.test.js``."""
+    entry, more = PRELOADS[case]
+    needs("bash")
+    if not (BUN / "bun").exists():
+        pytest.skip("bun 1.4.5 is not installed")
+    files: dict[str, str | bytes] = {**more, "a.test.js": 'test("x", () => {})\n',
+                                     "src/j": JS_PAYLOAD}
+    denied = _case(tmp_path, entry, ["cp src/j setup.js"], files,
+                   {"PATH": f"{BUN}:{os.environ['PATH']}"})
+    assert denied is not None, "the hook allows the script bun's settings preload"
+
+
+_open("test_b2_the_script_buns_settings_preload",
+      "the script bunfig.toml's [test] preload names is not read (bunfig.toml itself is "
+      "guarded; s47's C5 class: a file a guarded settings file names)", "test-preload")
