@@ -290,7 +290,11 @@ EVERYDAY = {"git-rm": (["python3 -m pytest", "git rm *"], "git rm tests/test_a.p
             "path-script-folder": (["/work/venv/bin/pytest tests"],
                                    "/work/venv/bin/pytest tests"),
             "path-script-k": (["/work/venv/bin/pytest -k a tests"],
-                              "/work/venv/bin/pytest -k a tests")}
+                              "/work/venv/bin/pytest -k a tests"),
+            # (s51-gfix2's collectopts: a --doctest-modules entry needs a path operand; the
+            # natural one, the folder itself, denies the entry: "the command names '-m'")
+            "doctest-modules-dot": (["python3 -m pytest --doctest-modules ."],
+                                    "python3 -m pytest --doctest-modules .")}
 
 
 @pytest.mark.parametrize("case", list(EVERYDAY))
@@ -314,7 +318,8 @@ def test_k5_a_pytest_plans_everyday_call_is_denied(tmp_path: Path, case: str) ->
 _open("test_k5_a_pytest_plans_everyday_call_is_denied",
       "cost: git rm / mv / git mv of a collected test (kept_tests reads rm, rmdir, unlink, "
       "ruff format, black only); a plan naming pytest's console script by its path with a "
-      "folder or -k operand denies its own entry (pre-existing)", *EVERYDAY)
+      "folder or -k operand denies its own entry (pre-existing); python3 -m pytest "
+      "--doctest-modules . denies its own entry", *EVERYDAY)
 
 
 # --- X1: a module pytest imports by name from a path operand, read as another file ------------
@@ -381,3 +386,30 @@ def test_b2_the_script_buns_settings_preload(tmp_path: Path, case: str) -> None:
 _open("test_b2_the_script_buns_settings_preload",
       "the script bunfig.toml's [test] preload names is not read (bunfig.toml itself is "
       "guarded; s47's C5 class: a file a guarded settings file names)", "test-preload")
+
+
+# --- X2: --doctest-modules given the call's own folder under another spelling ------------------
+
+
+#: Each case: the operand naming the folder pytest runs in (``collectopts``: a path operand
+#: of a ``--doctest-modules`` entry is guarded whole; the call's folder is never guarded
+#: whole, docs/call-gate.md), under which pytest imports every module.
+HERE = {"dot-slash": "./", "dot-slash-dot": "./.", "up-again": "src/.."}
+
+
+@pytest.mark.parametrize("case", list(HERE))
+def test_x2_doctest_modules_of_the_calls_own_folder(tmp_path: Path, case: str) -> None:
+    """``python -m pytest --doctest-modules ./`` imports every ``*.py`` below the folder it
+    runs in; ``collectopts`` takes ``./`` for a path operand, guarded whole, where the call's
+    folder is never guarded whole: plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/h
+    helper.py`` is allowed and pytest imports it."""
+    needs("bash", VENV_PYTHON)
+    entry = f"{VENV_PYTHON} -m pytest --doctest-modules {HERE[case]}"
+    denied = _case(tmp_path, entry, ["cp src/h helper.py"],
+                   {"test_a.py": OWN_TEST, "src/h": PY_PAYLOAD})
+    assert denied is not None, "the hook allows a module --doctest-modules imports"
+
+
+_open("test_x2_doctest_modules_of_the_calls_own_folder",
+      "--doctest-modules ./ (the call's folder, spelled with a slash) is read as a path "
+      "operand guarded whole, but the call's folder is never guarded whole", "dot-slash")
