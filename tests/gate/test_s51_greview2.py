@@ -294,7 +294,19 @@ EVERYDAY = {"git-rm": (["python3 -m pytest", "git rm *"], "git rm tests/test_a.p
             # (s51-gfix2's collectopts: a --doctest-modules entry needs a path operand; the
             # natural one, the folder itself, denies the entry: "the command names '-m'")
             "doctest-modules-dot": (["python3 -m pytest --doctest-modules ."],
-                                    "python3 -m pytest --doctest-modules .")}
+                                    "python3 -m pytest --doctest-modules ."),
+            # an option given its value attached, which pytest writes to (a report, its
+            # temporary folder), makes the next operand read as written (pytest_reads: only
+            # PYTEST_DATA's are read past), though no pytest option takes two values
+            "junitxml-attached": (["python3 -m pytest --junitxml=report.xml tests"],
+                                  "python3 -m pytest --junitxml=report.xml tests"),
+            "cov-report-dest": (["python3 -m pytest --cov=src --cov-report=xml:cov.xml tests"],
+                                "python3 -m pytest --cov=src --cov-report=xml:cov.xml tests"),
+            "basetemp-attached": (["python3 -m pytest --basetemp=/tmp/pt tests"],
+                                  "python3 -m pytest --basetemp=/tmp/pt tests"),
+            # node's and bun's test runners given their folder, or an option's value
+            "node-test-folder": (["node --test test/"], "node --test test/"),
+            "bun-test-timeout": (["bun test --timeout 5000"], "bun test --timeout 5000")}
 
 
 @pytest.mark.parametrize("case", list(EVERYDAY))
@@ -306,6 +318,8 @@ def test_k5_a_pytest_plans_everyday_call_is_denied(tmp_path: Path, case: str) ->
     project = hooked_project(tmp_path, [f"Bash({e})" for e in entries])
     (project / "tests").mkdir()
     (project / "tests" / "test_a.py").write_text(OWN_TEST)
+    (project / "test").mkdir()
+    (project / "test" / "a.test.js").write_text('require("node:test")("x", () => {})\n')
     (project / ".venv" / "bin").mkdir(parents=True)
     script = project / ".venv" / "bin" / "pytest"
     script.write_text(f"#!{VENV_PYTHON}\nimport sys\nfrom pytest import console_main\n"
@@ -319,7 +333,9 @@ _open("test_k5_a_pytest_plans_everyday_call_is_denied",
       "cost: git rm / mv / git mv of a collected test (kept_tests reads rm, rmdir, unlink, "
       "ruff format, black only); a plan naming pytest's console script by its path with a "
       "folder or -k operand denies its own entry (pre-existing); python3 -m pytest "
-      "--doctest-modules . denies its own entry", *EVERYDAY)
+      "--doctest-modules . denies its own entry; an attached writer option's value "
+      "(--junitxml=, --cov-report=xml:, --basetemp=) makes the next test operand written; "
+      "node --test test/, bun test --timeout 5000 deny themselves (pre-existing)", *EVERYDAY)
 
 
 # --- X1: a module pytest imports by name from a path operand, read as another file ------------
