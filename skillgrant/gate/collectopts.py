@@ -12,7 +12,8 @@ what they import is not named.
   of a pytest entry is guarded whole already (``planprograms``: its scripts); with no path
   operand it imports every module below the folder it runs in: refused.
 - ``--doctest-glob``, ``-o``/``--override-ini`` of ``python_files`` (other names collected):
-  refused.
+  refused; so is a warning filter ``-W ACTION::mod.Category`` (pytest imports ``mod`` from
+  its ``sys.path`` to find the category: s51-greview G5).
 - unittest's ``-p``/``--pattern`` (and ``discover``'s second operand): a pattern whose every
   match is a name ``testfiles`` guards (``test*.py``, ``*_test.py``) is read; another refuses.
 """
@@ -65,6 +66,11 @@ def _pytest(entry: str, rest: list[str]) -> None:
                 not plugin or not _UNNAMED.isdisjoint(plugin) or "PYTHONPATH" in entry or
                 os.environ.get("PYTHONPATH")):  # (its folders: only standard names guarded)
             _refuse(entry, f"{word} {after}" if word == "-p" else word)
+        warning = after if word in ("-W", "--pythonwarnings") else word[2:] if word[:2] == \
+            "-W" else word.partition("=")[2] if word.startswith("--pythonwarnings=") else ""
+        category = [*warning.split(":"), "", ""][2].strip()  # (ACTION:MESSAGE:CATEGORY:…)
+        if category.rpartition(".")[0] not in ("", "builtins", "warnings"):  # (its module is
+            _refuse(entry, f"{word} {after}" if warning == after else word)  # imported: G5)
         if "python_files" in word or "python_files" in after * (word in (
                 "-o", "--override-ini")) or word.startswith("--doctest-glob"):
             _refuse(entry, word)

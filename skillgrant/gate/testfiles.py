@@ -116,12 +116,14 @@ def test_folders(folders: list[str]) -> frozenset[str]:
 
 def collected(key: str, guards: object) -> bool:
     """Whether the folded real path ``key`` is a test file (see the module's text) below one
-    of the folders ``guards`` collects tests in (``Guarded.collected``)."""
+    of the folders ``guards`` collects tests in (``Guarded.collected``), or a name without a
+    dot (a folder a call may fill: ``cp -r src test``, ``mv src/x.js test/``) at or below a
+    ``test``/``__tests__`` folder there, whose scripts node's ``--test``, jest run."""
     folders: frozenset[str] = getattr(guards, "collected", frozenset())
-    if _kept(key.rpartition("/")[2]):
+    if not folders or _kept(key.rpartition("/")[2]):
         return False
-    script = key.endswith(_JS)
-    if not folders or (key[-3:] not in (".py", "pyc", ".so", "pyd") and not script):
+    script = key.endswith(_JS) or "." not in key.rpartition("/")[2]  # (or a folder: C3)
+    if key[-3:] not in (".py", "pyc", ".so", "pyd", "txt") and not script:
         return False
     head, _, name = key.rpartition("/")
     if name.endswith(".pyc") and head.endswith("/__pycache__"):
@@ -133,10 +135,10 @@ def collected(key: str, guards: object) -> bool:
 
 def kept_tests(text: str) -> bool:
     """Whether each simple command of ``text`` (read as bash reads it) removes what its words
-    name (``rm``, ``rmdir``, ``unlink``) or formats it (``ruff format``, ``black``): a test it
-    names is removed or stays the same code, so the runner runs no other (s50-greview3 K1). A
-    redirection, or any other program, is not."""
-    if not any(name in text for name in ("rm", "unlink", "ruff", "black")):
+    name (``rm``, ``rmdir``, ``unlink``, ``git rm``) or formats it (``ruff format``,
+    ``black``): a test it names is removed or stays the same code, so the runner runs no other
+    (s50-greview3 K1). A redirection, or any other program, is not."""
+    if not any(name in text for name in ("rm", "unlink", "ruff", "black")):  # (`git rm`)
         return False
     from . import readers
 
@@ -144,8 +146,8 @@ def kept_tests(text: str) -> bool:
     for command in commands or [()]:
         words = readers.program_words(command) if command else None
         name = os.path.basename(words[0]) if words else ""
-        if not words or not (name in _KEEPERS or (name == "ruff" and words[1:2] == (
-                "format",))):
+        if not words or not (name in _KEEPERS or (name, *words[1:2]) in (
+                ("ruff", "format"), ("git", "rm"))):
             return False
     return True
 
@@ -180,6 +182,8 @@ def test_name(name: str) -> bool:
     folder of tests (``test``, ``__tests__``: C3)."""
     if name in _JS_FOLDERS or name.endswith(_JS):  # (a folder whose scripts run: C3)
         return name in _JS_FOLDERS or js_test(name.rpartition(".")[0])
+    if name.endswith(".txt"):  # (pytest's default `--doctest-glob`, `test*.txt`: D1)
+        return name.startswith("test")
     if name.endswith((".pyc", ".so", ".pyd")):  # (an extension module shadows NAME.py: C2)
         name = name.split(".", 1)[0] + ".py"
     return name.endswith(".py") and (name in ("conftest.py", "__init__.py") or name.endswith(

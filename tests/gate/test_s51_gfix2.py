@@ -71,6 +71,33 @@ def test_c3_a_node_runners_collected_test_is_guarded(tmp_path: Path, case: str) 
     assert denied == f"cp src/mk {target}"
 
 
+#: Each case: calls bringing a script the project holds under no test's name (``src/x.js``,
+#: writable) into a ``test`` folder, where ``node --test`` runs every script: a tree copied
+#: or moved to it or below it, a script moved into it by the folder's name, a folder with a
+#: dot in its name (``test/v1.2``: a name with a dot is read as a file's, left open).
+INTO_TEST = {"cp-r-into": "cp -r src test", "cp-r-contents": "cp -r src/. test/",
+             "cp-r-below": "cp -r src test/sub", "mv-into-folder": "mv src/x.js test/",
+             "mv-tree": "mv src test", "cp-r-dotted": "cp -r src test/v1.2"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(INTO_TEST))
+def test_c3_a_script_brought_into_a_test_folder(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(node --test)``, ``Bash(cp *)``, ``Bash(mv *)``: ``cp src/mk src/x.js``
+    (allowed: no test's name), then the case's call, then ``node --test`` runs the payload
+    under real bash; the hook denies the case's call."""
+    needs("bash", "node")
+    calls = ["cp src/mk src/x.js", INTO_TEST[case], "node --test"]
+    denied = proved_case(tmp_path, ["Bash(node --test)", "Bash(cp *)", "Bash(mv *)"],
+                         {"test/a.test.js": "", "src/mk": JS_PAYLOAD}, calls)
+    assert denied == calls[1]
+
+
+OPEN.add("test_c3_a_script_brought_into_a_test_folder",
+         "a folder with a dot in its name below a test folder (cp -r src test/v1.2) is read as a "
+         "file's name: not guarded", "cp-r-dotted")
+
+
 @pytest.mark.slow
 def test_c3_a_script_of_no_tests_name_stays_writable(tmp_path: Path) -> None:
     """The cost is the tests' names only: ``cp src/x.sh lib/app.js`` stays allowed under a
@@ -178,7 +205,8 @@ APPROVED = {"dist": (["python3 -m pytest -n 2 --dist loadfile tests"],
             "rm-conftest": (["python3 -m pytest", "rm *"], "rm tests/conftest.py"),
             "rm-two": (["python3 -m pytest", "rm *"], "rm -f tests/test_a.py tests/test_b.py"),
             "black": (["python3 -m pytest", "black *"], "black tests/test_a.py"),
-            "node-rm": (["node --test", "rm *"], "rm test/a.test.js")}
+            "node-rm": (["node --test", "rm *"], "rm test/a.test.js"),
+            "git-rm": (["python3 -m pytest", "git rm *"], "git rm -q --cached tests/test_a.py")}
 
 
 @pytest.mark.slow
@@ -230,7 +258,11 @@ def test_k1_a_test_written_stays_denied(tmp_path: Path, case: str) -> None:
     ("python3 -m pytest --doctest-modules", True),
     ("python3 -m pytest --doctest-modules -k x", True),
     ("python3 -m pytest --doctest-glob='*.txt' src", True),
-    ("python3 -m pytest -o python_files=x.py", True)])
+    ("python3 -m pytest -o python_files=x.py", True),
+    ("python3 -m pytest -W error::plug.W", True), ("python3 -m pytest -W ignore:m:plug.W", True),
+    ("python3 -m pytest --pythonwarnings=error::a.B", True),
+    ("python3 -m pytest -W error::DeprecationWarning", False),
+    ("python3 -m pytest -W error::warnings.Warning", False)])
 def test_k3_a_runners_option_is_read(entry: str, refused: bool) -> None:
     from skillgrant.gate.entryvars import entry_values
 
@@ -258,4 +290,26 @@ def test_k3_what_a_read_option_imports_is_guarded(tmp_path: Path, case: str) -> 
     calls = [f"cp src/mk {target}", entry]
     denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
                          {**OWN_TEST, "src/mk": PY_PAYLOAD}, calls)
+    assert denied == calls[0]
+
+
+# --- D1 (s51-greview2): the text files pytest collects as doctests by default -----------------
+
+
+#: Each case: where the doctest file goes: pytest's default ``--doctest-glob`` is ``test*.txt``,
+#: collected at any depth below its folder.
+DOCTESTS = {"root": "test_notes.txt", "below": "tests/test_notes.txt"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(DOCTESTS))
+def test_d1_a_doctest_file_pytest_collects(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<python> -m pytest)``, ``Bash(cp *)``: ``cp src/mk <file>`` then pytest
+    runs its example under real bash; the hook denies the copy."""
+    needs("bash", VENV_PYTHON)
+    entry = f"{VENV_PYTHON} -m pytest"
+    calls = [f"cp src/mk {DOCTESTS[case]}", entry]
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {
+        **OWN_TEST, "tests/keep": "", "src/mk": ">>> import os; _ = os.system('touch zz')\n"},
+        calls)
     assert denied == calls[0]
