@@ -1,0 +1,164 @@
+"""Review s51 (s51-greview3) of s51-gfix3's entry folders (``gate/entryfolders.py``,
+``movedoubts.py``, ``moves.py``, ``codemoves.py``: the folders a plan entry's programs run
+in). Each case proves with real bash, in a scratch copy (a scratch home), that ``cp src/mk
+<file>`` then the approved entry run the payload, then asks the printed hook for each call in
+turn, running the allowed ones; the hook allowing them all is the finding: these tests fail
+while the hole is open (``OPEN`` marks them strict xfails)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, needs, proved_case
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+_open = OPEN.add
+
+MAKEFILE = "test:\n\techo ok\n"
+MAKE_PAYLOAD = "test:\n\ttouch zz\n"
+#: Makefiles in the call's folder and a few below it, the payload in ``src/mk``.
+FILES = {"Makefile": MAKEFILE, "sub/Makefile": MAKEFILE, "x/Makefile": MAKEFILE,
+         "sub/x/Makefile": MAKEFILE, "src/mk": MAKE_PAYLOAD}
+
+
+def _case(tmp_path: Path, entry: str, target: str, more: dict[str, str] | None = None,
+          extra: dict[str, str] | None = None) -> str | None:
+    """Proves that ``cp src/mk <target>`` then ``entry`` run the payload under real bash
+    (scratch home; the session's ``extra`` values, ``{P}`` in them the folder bash runs in) in
+    a hooked project with ``FILES`` and ``more``, plan ``Bash(<entry>)``, ``Bash(cp *)``; the
+    first call the printed hook denies, or None (as tests/gate/test_s50_greview2.py's)."""
+    return proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**FILES, **(more or {})},
+                       [f"cp src/mk {target}", entry], extra)
+
+
+# --- B1: an interpreter's code builds the shell text that moves ------------------------------
+
+
+#: Entries whose code joins ``cd`` from pieces (perl's ``.``, JavaScript's ``+``) or has sed's
+#: ``e`` flag run a pattern space it rewrote into ``cd sub && make test``: the shell the
+#: program starts moves, then runs make in ``sub``.
+BUILT = {"perl-concat": ("perl", "perl -e 'system \"c\".\"d sub && make test\"'"),
+         "node-concat": ("node", "node -e 'require(\"child_process\")"
+                                 ".execSync(\"c\"+\"d sub && make test\")'"),
+         "sed-e-flag": ("sed", "echo 'Xd sub && make test' | sed s/X/c/e")}
+
+
+@pytest.mark.parametrize("case", list(BUILT))
+def test_b1_code_builds_the_shell_text_that_moves(tmp_path: Path, case: str) -> None:
+    """perl's ``system "c"."d sub && make test"`` hands ``/bin/sh -c 'cd sub && make test'``
+    to a shell; node's ``execSync("c"+"d …")`` too; GNU sed's ``s/X/c/e`` runs the rewritten
+    line as a command. The scanner reads each quoted piece as a command (``d sub && make
+    test``: no move), so the entry's folders are the call's only. Plan ``Bash(<entry>)``,
+    ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed, the entry runs the payload."""
+    program, entry = BUILT[case]
+    needs("bash", "make", program)
+    denied = _case(tmp_path, entry, "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+# --- B2: perl's chdir spelled so the chdir pattern misses it ---------------------------------
+
+
+#: perl's ``chdir`` with its operand after a unary ``+`` or after a comment and a line end
+#: (``movedoubts._CHDIR`` wants ``(``, a quote, ``$``, ``{`` or a blank and a word).
+CHDIRS = {"unary-plus": "perl -e 'chdir+\"sub\"; system \"make test\"'",
+          "comment-newline": "perl -e 'chdir#\n\"sub\"; system \"make test\"'"}
+
+
+@pytest.mark.parametrize("case", list(CHDIRS))
+def test_b2_perls_chdir_spelled_past_the_pattern(tmp_path: Path, case: str) -> None:
+    """``chdir+"sub"`` and ``chdir#`` ⏎ ``"sub"`` are perl's ``chdir("sub")``; make then runs
+    ``sub/Makefile``. (``chdir "sub"``, ``chdir("sub")`` are refused: held.) Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed, the entry runs
+    the payload."""
+    needs("bash", "perl", "make")
+    denied = _case(tmp_path, CHDIRS[case], "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+# --- B3: a program started in a folder a computed option key names ---------------------------
+
+
+#: node's ``execSync`` given ``cwd`` as a literal key and as a computed one.
+STARTED = {"cwd-key": "node -e 'require(\"child_process\").execSync(\"make test\","
+                      "{cwd:\"sub\"})'",
+           "computed-key": "node -e 'require(\"child_process\").execSync(\"make test\","
+                           "{[\"cw\"+\"d\"]:\"sub\"})'"}
+
+
+@pytest.mark.parametrize("case", list(STARTED))
+def test_b3_a_program_started_in_a_named_folder(tmp_path: Path, case: str) -> None:
+    """``execSync("make test", {cwd: "sub"})`` starts make in ``sub``; ``{["cw"+"d"]: "sub"}``
+    is the same object. Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is
+    allowed, the entry runs the payload."""
+    needs("bash", "node", "make")
+    denied = _case(tmp_path, STARTED[case], "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+# --- B4: bash's autocd: a folder's name as a command is a cd ---------------------------------
+
+
+def test_b4_autocd_makes_a_folders_name_a_move(tmp_path: Path) -> None:
+    """bash(1), ``autocd``: "a command name that is the name of a directory is executed as if
+    it were the argument to the cd command" in an interactive shell; ``bash -i -O autocd -c
+    'sub`` ⏎ ``make test'`` sets it by ``-O`` (no ``shopt`` word) and moves to ``sub``. Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed, the entry runs
+    the payload."""
+    needs("bash", "make")
+    denied = _case(tmp_path, "bash -i -O autocd -c 'sub\nmake test'", "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+# --- B5: a guarded build file or script moves, then starts a program --------------------------
+
+
+#: Each case: the entry, the project's own file (guarded: the entry's folders' start files or
+#: its script) that moves to ``sub`` and runs make there (a recursive make, an npm script, a
+#: shell, perl, node or python script).
+OWN = {"make-cd-recipe": ("make", "make test", {"Makefile": "test:\n\tcd sub && $(MAKE) test\n"}),
+       "make-C-recipe": ("make", "make test", {"Makefile": "test:\n\t$(MAKE) -C sub test\n"}),
+       "npm-script": ("npm", "npm test",
+                      {"package.json": '{"scripts":{"test":"cd sub && make test"}}'}),
+       "sh-script": ("sh", "sh build.sh", {"build.sh": "cd sub && make test\n"}),
+       "perl-script": ("perl", "perl tool.pl", {"tool.pl": "chdir 'sub'; system 'make test';\n"}),
+       "node-script": ("node", "node tool.js",
+                       {"tool.js": "process.chdir('sub');\n"
+                                   "require('child_process').execSync('make test');\n"}),
+       "python-script": ("python3", "python3 tool.py",
+                         {"tool.py": "import os\nos.chdir('sub')\nos.system('make test')\n"})}
+
+
+@pytest.mark.parametrize("case", list(OWN))
+def test_b5_a_guarded_build_file_moves_its_programs(tmp_path: Path, case: str) -> None:
+    """The entry runs a file of the project the gate guards where the entry runs (the
+    Makefile's recipe, package.json's script, the script the entry names): it is the
+    reviewed one, but it moves (``cd sub && $(MAKE)``, ``$(MAKE) -C sub``, a script's
+    ``chdir``) and starts make there: what make reads in ``sub`` is guarded nowhere. A
+    recursive make is the common case. Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk
+    sub/Makefile`` is allowed, the entry runs the payload."""
+    program, entry, more = OWN[case]
+    needs("bash", "make", program)
+    denied = _case(tmp_path, entry, "sub/Makefile", more)
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_b1_code_builds_the_shell_text_that_moves",
+      "a shell text an interpreter (or sed's e flag) builds from pieces moves; the scanner "
+      "reads the pieces", *BUILT)
+_open("test_b2_perls_chdir_spelled_past_the_pattern",
+      "perl's chdir+\"sub\", chdir# ⏎ \"sub\": movedoubts._CHDIR wants a blank, ( or a quote",
+      *CHDIRS)
+_open("test_b3_a_program_started_in_a_named_folder",
+      "node's {cwd: …} (a literal or computed key) starts a program in another folder", *STARTED)
+_open("test_b4_autocd_makes_a_folders_name_a_move",
+      "bash -i -O autocd: a folder's name as a command moves; -O names no shopt")
+_open("test_b5_a_guarded_build_file_moves_its_programs",
+      "a guarded recipe, script or package script moves before it starts a program: the "
+      "folder it moves to is read nowhere", *OWN)
