@@ -12,9 +12,10 @@ one of them. A move the gate cannot name (``cd -``, a pattern, ``CDPATH``, bash'
 ``cdable_vars``, a relative move a loop, a function or a trap may repeat), or more than
 ``moves.MAX_FOLDERS`` folders, refuses the plan; a move to a ``$`` folder is left to
 ``planprograms`` (refused where a program runs after it), one into
-``${CLAUDE_SKILL_DIR}`` (guarded whole: G-13) adds no folder. Each command's own reading
-(``runneropts.entry_run``: the runners' option tables) must give a folder of the set, or the
-plan is refused: the two readings never disagree silently."""
+``${CLAUDE_SKILL_DIR}`` (guarded whole: G-13) adds no folder. An interpreter's code
+that may reach ``chdir`` by a name it computes refuses the plan (``codemoves``). Each
+command's own reading (``runneropts.entry_run``: the runners' option tables) must give a
+folder of the set, or the plan is refused: the two readings never disagree silently."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ import itertools
 import os
 
 from ..lazy import compile_on_use
+from .codemoves import code_doubt
 from .environment import values
 from .movedoubts import ASSIGNMENT
 from .moves import MAX_FOLDERS, folder_moves
@@ -98,7 +100,7 @@ def pieces(text: str) -> list[str]:
 
 def folders_of(entry: str, text: str) -> tuple[str, ...]:
     """``entry_folders`` of the entry ``entry`` whose text is ``text`` (quotes kept)."""
-    moves = folder_moves(text)
+    moves = code_doubt(text) or folder_moves(text)  # (an interpreter's: s50-greview2 I2)
     if isinstance(moves, str):
         raise ValueError(f"the plan's entry {entry!r} runs its programs in a folder the gate "
                          f"cannot name: {moves}")

@@ -28,9 +28,10 @@ _MOVES: Final = frozenset({"cd", "pushd", "-C", "--chdir", "--directory", "--git
                            # util-linux's `unshare`/`nsenter --wd`, gdb's `--cd`/`-cd`,
                            # systemd-run's (review s44 M3)
                            "--wd", "--cd", "-cd", "--working-directory",
-                           "--prefix"})  # (npm's `--prefix DIR`: the package's root, M9)
+                           "--prefix",  # (npm's `--prefix DIR`: the package's root, M9)
+                           "--cwd"})  # (bun's, yarn's, deno task's: s51-gfix3 I2)
 #: Of those, the long options a getopt_long program (env, make) takes by a prefix too.
-_LONG_MOVES: Final = ("--chdir", "--directory", "--working-directory", "--wd")
+_LONG_MOVES: Final = ("--chdir", "--directory", "--working-directory", "--wd", "--cwd")
 #: Programs whose ``-w`` moves the folder they run their program in (``unshare -w ..``: M3).
 _W_MOVES: Final = frozenset({"unshare", "nsenter"})
 #: Of those, the ones that give git its repository or working tree by name.
@@ -199,7 +200,7 @@ def _operands(text: str, depth: int) -> tuple[str, ...]:
                 found += marks(words, at)
             except ValueError as e:
                 raise _Unnamed(str(e)) from None
-        operand = _move_at(words, at)
+        operand = _move_at(words, at, depth == 0 and "trap" not in words)
         more = [*([operand] if operand is not None else []), *_nested(word, text, depth)]
         found += [*more, *([REPEAT] if loops and any(m[:1] != "\0" for m in more) else [])]
     return tuple(found)
@@ -237,9 +238,10 @@ def _leads(words: list[str], at: int) -> bool:
     return not at or words[at - 1] in _LEADS
 
 
-def _move_at(words: list[str], at: int) -> str | None:
+def _move_at(words: list[str], at: int, top: bool = False) -> str | None:
     """The operand of the move ``words[at]`` starts, None where it starts none; ``_Unnamed``
-    where its folder cannot be named."""
+    where its folder cannot be named. ``top``: ``words`` are the whole text's, with no
+    ``trap`` (nothing runs after their last command)."""
     word = words[at]
     if word == "CDPATH" or word.startswith("CDPATH="):  # N3
         raise _Unnamed("CDPATH may send a 'cd' to a folder the gate cannot name")
@@ -248,10 +250,7 @@ def _move_at(words: list[str], at: int) -> str | None:
     if word in ("-execdir", "-okdir") or (
             "{" in word and _MOVES.intersection(braced(word))):  # `{cd,} ..` (s44 M4)
         raise _Unnamed(f"{word!r} runs git in a folder the gate cannot name")
-    before = {w.rsplit("/", 1)[-1] for w in words[:at]}
-    if (word[:2] == "-w" and _W_MOVES.intersection(before)) or (
-            word[:2] == "-D" and "sudo" in before):
-        word = "-C" + word[2:]  # `unshare -w ..`, `nsenter -w..`, `sudo -D ..`: `-C` (M3)
+    word = _as_c(word, {w.rsplit("/", 1)[-1] for w in words[:at]})
     cluster = _C_CLUSTER.fullmatch(word)  # `env -Cdir`, `env -vC..`, `env -vC ..` (M2)
     attached = cluster is not None and bool(cluster.group(1))
     word = "-C" if cluster is not None and not attached else word
@@ -259,7 +258,7 @@ def _move_at(words: list[str], at: int) -> str | None:
         return None
     operand = cluster.group(1) if attached and cluster else _operand(word, words[at + 1:])
     if word in ("cd", "pushd"):
-        back = _back(word, operand, words)
+        back = _back(word, operand, words, at, top)
         if back is not None:
             return back
     if "$" in operand or _PATTERNED.search(operand):
@@ -268,6 +267,17 @@ def _move_at(words: list[str], at: int) -> str | None:
         # `xargs git -C`; a quoted blank is the folder's (`cd 'my dir'`)
         raise _Unnamed(f"git may run in a folder the gate cannot name ({word} {operand})")
     return operand
+
+
+def _as_c(word: str, before: set[str]) -> str:
+    """``word`` after the programs ``before`` it, as the ``-C`` it is where it moves one:
+    ``unshare -w ..``, ``nsenter -w..``, ``sudo -D ..`` (M3), perl's ``-xsub``, ``-wxsub``
+    (perl goes to ``sub`` before its script runs: perlrun; s50-greview2 I2)."""
+    if (word[:2] == "-w" and _W_MOVES.intersection(before)) or (
+            word[:2] == "-D" and "sudo" in before):
+        return "-C" + word[2:]
+    perl_x = _PERL_X.fullmatch(word) if any(b[:4] == "perl" for b in before) else None
+    return word if perl_x is None else "-C" + perl_x.group(1)
 
 
 def _operand(word: str, following: list[str]) -> str:
@@ -282,9 +292,16 @@ def _operand(word: str, following: list[str]) -> str:
     return next(iter(following), "")
 
 
-def _back(word: str, operand: str, words: list[str]) -> str | None:
+def _back(word: str, operand: str, words: list[str], at: int, top: bool) -> str | None:
     """``BACK`` for ``cd -``, ``pushd +1``, a bare pushd (a folder of the stack), the home
-    folder for a bare ``cd``; None for any other."""
+    folder for a bare ``cd``; None for any other. ``_Unnamed`` for a move to ``OLDPWD``
+    (``cd -``, ``~-``) that may run before any move of the shell succeeded (bash keeps the
+    session's ``OLDPWD``: s50-greview2 D3), unless nothing runs after it (``top``: the
+    text's last command)."""
+    if operand in ("-", "~-") and not _after_a_move(words, at) and not (
+            top and _last(words, at)):
+        raise _Unnamed(f"'{word} {operand}' may go to the session's OLDPWD, a folder the "
+                       "command does not name (only one run after a 'cd' by '&&' is read)")
     if operand in ("-", "~-", "~+") or _ROTATION.fullmatch(operand) or (
             word == "pushd" and (not operand or operand in _OPERATORS)):
         return BACK
@@ -294,6 +311,34 @@ def _back(word: str, operand: str, words: list[str]) -> str | None:
         except ValueError as e:
             raise _Unnamed(str(e)) from None
     return None
+
+
+def _after_a_move(words: list[str], at: int) -> bool:
+    """Whether the command starting at ``words[at]`` runs only after a ``cd`` or ``pushd`` of
+    the same shell succeeded: a ``&&`` list from a list's start, a ``cd`` among its commands
+    (bash then set ``OLDPWD`` to a folder the shell was in). Not after ``||``, a pipe, ``!``,
+    a group's or a subshell's end (its ``cd`` may have failed, or moved a subshell only)."""
+    if at == 0 or words[at - 1] != "&&":
+        return False
+    moved = False
+    for back in range(at - 1, -1, -1):
+        word = words[back]
+        if word in _LIST_STARTS:
+            return moved
+        if (word in _CONTROLS and word != "&&") or word in ("!", "}", "fi", "done", "esac"):
+            return False
+        moved = moved or (word in ("cd", "pushd") and _leads(words, back))
+    return moved  # (the text's start: a list's)
+
+
+def _last(words: list[str], at: int) -> bool:
+    """Whether the command starting at ``words[at]`` is the last of ``words``."""
+    end = next((i for i in range(at, len(words)) if words[i] in _CONTROLS), len(words))
+    return all(w in (";", "&") for w in words[end:])
+
+
+#: The words after which a list starts (its first command runs whatever ran before).
+_LIST_STARTS: Final = frozenset({";", "&", "(", "{", "then", "do", "else", "elif", ";;"})
 
 
 def _unredirected(words: list[str]) -> list[str]:
@@ -328,6 +373,9 @@ def _home(words: list[str]) -> str:
     return os.path.expanduser("~")
 
 
+#: perl's ``-x`` with its folder attached, after other switches (``-wxsub``; ``-x`` alone
+#: moves nothing, ``-x DIR`` takes DIR as the script).
+_PERL_X: Final = re.compile(r"-[A-Za-wyz0-9]*x(.+)")
 #: A cluster of short options ending in ``-C``, with its value attached or not.
 _C_CLUSTER: Final = re.compile(r"-[A-Za-z]*C(.*)")
 #: ``cd``'s options, clustered too (``cd -Pe``: review s43 M1).

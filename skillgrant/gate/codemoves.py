@@ -1,0 +1,105 @@
+"""Whether an interpreter's code in a plan entry may change its folder by a name it builds
+(review s50-greview2 I2; session 51).
+
+``movedoubts`` refuses an interpreter's ``chdir`` spelled out (``os.chdir``, ``Dir.chdir``,
+``process.chdir()``); ``moves`` reads the interpreters' own folder switches (perl's ``-xDIR``,
+ruby's ``-C``, bun's and yarn's ``--cwd``). Code can also reach ``chdir`` by a name it
+computes (perl's ``eval "ch"."dir q{sub}"``, python's ``getattr(os, "ch" + "dir")``, node's
+``process["ch" + "dir"]``), or start a program in another folder (``cwd=``, ``{cwd: …}``,
+PHP's ``proc_open``). No regular reading can name where such code goes, so an entry whose
+text runs an interpreter and holds one of these constructs is refused, naming it: the
+dynamic ones (string evaluation, reflection, symbol tables, a computed member called, a
+foreign function interface) and the folder options of a program start. The constructs are
+listed per language below: one not listed is a residual (docs/decisions.md, session 51)."""
+
+from __future__ import annotations
+
+import os
+
+from ..lazy import compile_on_use
+from .planpaths import FAMILIES, family
+from .starttables import INTERPRETERS
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: A program's name among the entry's words (a path's last part).
+_NAMES: Final = compile_on_use(r"[\w.+-]+")
+#: Constructs by which code reaches a function by a name it computes, or runs code it builds:
+#: string evaluation (``eval``, ``exec``, ``compile``, ``Function``, ``new Function``, a
+#: string timer, PowerShell's ``Invoke-Expression``), reflection (``getattr``, python's
+#: dunders, ``vars``, ``dir``, ``inspect``, ``operator``, ``Reflect``, ``constructor``, ruby's
+#: ``send``, ``method``, ``const_get``, ``*_eval``, perl's ``->can``, ``&{…}``, ``*{…}``,
+#: ``&$f``, ``->$m``, a symbol table, ``s///ee``), a computed member (``x[k]`` but for a
+#: number or one literal string; a call of a call's or an index's result), dynamic
+#: loading (``require``/``import()``/``do`` of anything but one literal, ``runpy``,
+#: ``importlib``) and foreign functions (``ctypes``, ``cffi``, ``Fiddle``, ``FFI``,
+#: ``syscall``, ``DynaLoader``, ``Add-Type``).
+_DYNAMIC: Final = compile_on_use(
+    r"(?<![\w$@%&/-])(?:eval|inspect|operator|Reflect|constructor|prototype|globalThis|"
+    r"const_get|instance_eval|class_eval|module_eval|instance_exec|define_method|"
+    r"ObjectSpace|runpy|importlib|ctypes|cffi|Fiddle|FFI|syscall|DynaLoader|XSLoader|"
+    r"Invoke-Expression|iex|Invoke-Command|Add-Type|create_function|UNIVERSAL)(?![\w-])"
+    r"|(?<![\w$@%&/-])(?:exec|compile|execfile|getattr|setattr|vars|globals|locals|dir|"
+    r"Function|send|public_send|method|instance_method|call_user_func\w*)(?=\s*\()"
+    r"|\.(?:public_|__)?send\b|binding\.|vm\.|->\s*can\b|(?:setTimeout|setInterval)\s*\("
+    r"\s*['\"`]"  # (a string timer)
+    r"|__\w+__|(?<!&)&[{$]|\*\{|->\s*[$(]|[$%]::|%main::|\$\w+\s*\("  # (perl's; PHP's `$f()`)
+    r"|(?<=[\w)\]'\"])\[(?!\s*(?:-?\d+|'[^'+]*'|\"[^\"+]*\")\s*\])"  # (`x[k]`)
+    r"|[)\]]\s*\("  # (a call's or an index's result called)
+    r"|(?<![\w$.])(?:require|import|load)\s*\((?!\s*(?:'[^'+]*'|\"[^\"+]*\")\s*\))"
+    r"|(?<![\w$])(?:require|do)\s+\$"  # (perl's `require $m`, `do $file`)
+    r"|(?<=/)[msixpodualngcr]*e[msixpodualngcr]*e[msixpodualngcr]*(?=[\s;'\")}]|$)")  # (s///ee)
+#: A program started in a folder its options name (python's ``cwd=``, node's, Bun's and
+#: deno's ``{cwd: …}``, ruby's and perl's ``chdir:``, PHP's ``proc_open``, PowerShell's
+#: ``-WorkingDirectory``, .NET's ``CurrentDirectory``), or PowerShell's ``sl`` alias.
+_STARTED: Final = compile_on_use(r"(?i)(?<![\w-])(?:cwd|workingdirectory|currentdirectory|"
+                                 r"proc_open|sl)(?![\w-])")
+#: Where the markers are looked for: in code only (python's ``import os`` is static, a
+#: shell loop's ``do`` is not perl's; the entry's own words are bash's, read elsewhere).
+_STATIC_IMPORT: Final = compile_on_use(r"(?<![\w$])(?:import|from)\s+[\w.]+")
+
+
+#: What starts a program from an interpreter's code: perl's, ruby's, PHP's, python's, node's,
+#: Bun's, deno's, lua's, R's, tcl's (``system``, ``exec*``, ``spawn*``, ``popen``, backquotes,
+#: ``qx``, ``%x``, a pipe ``open``, ``subprocess``, ``child_process``, ``os.execute``, …);
+#: PowerShell and tcl run a program by its name as a statement (any code of theirs does).
+_RUNS: Final = compile_on_use(
+    r"(?<![\w$@%&/-])(?:system2?|exec\w*|spawn\w*|[pP]open\w*|subprocess|child_process|qx|"
+    r"Open[23]|IPC|pty|shell_exec|passthru|proc_open|pcntl_exec|execute|execa|shelljs|"
+    r"webbrowser|startfile|Command|getline|fork)(?!\w)|`|%x|Bun\.\$|Deno\.run"
+    r"|(?<![\w$])open\b[^;]*\|")
+_RUNS_STATEMENTS: Final = frozenset({"pwsh", "powershell", "tclsh", "wish", "expect"})
+
+
+def code_runs(text: str) -> bool:
+    """Whether an interpreter's code in the entry text ``text`` may start a program (whose
+    name the gate does not read: ``perl -e 'system "make test"'``, so every program's start
+    files are guarded where the entry runs, as for a program named by a variable)."""
+    names = [os.path.basename(n) for n in _NAMES.findall(text)]
+    return any(n.rstrip("0123456789.-") in _RUNS_STATEMENTS for n in names) or (
+        any(map(_interpreter, names)) and _RUNS.search(text) is not None)
+
+
+def code_doubt(text: str) -> str | None:
+    """Why an interpreter's code in the entry text ``text`` may run a program in a folder
+    the gate cannot name (a dynamic construct, a program started in a named folder), or
+    None where ``text`` runs no interpreter or holds neither."""
+    if not any(_interpreter(name) for name in _NAMES.findall(text)):
+        return None
+    code = _STATIC_IMPORT.sub(" ", text)
+    for pattern, why in ((_DYNAMIC, "a name it computes"),
+                         (_STARTED, "a program start's folder option")):
+        found = pattern.search(code)
+        if found is not None:
+            return (f"an interpreter's code may change its folder by {why} "
+                    f"({found.group().strip()!r}) before it runs a program")
+    return None
+
+
+def _interpreter(name: str) -> bool:
+    """Whether the program ``name`` runs code in a language other than the shell's."""
+    name = os.path.basename(name)
+    return family(name) in FAMILIES - {"shell"} or name in INTERPRETERS or \
+        name.rstrip("0123456789.-") in INTERPRETERS

@@ -1,0 +1,125 @@
+"""Session 51's fix (s51-gfix3) of the folders a plan entry's programs run in (issue 29;
+review s50-greview2 I2, D3): an interpreter's own folder switches (perl's ``-xDIR``, bun's
+``--cwd``), its code reaching ``chdir`` by a name it computes or starting a program in a
+folder it names (``gate/codemoves.py``), the programs its code starts, and ``cd -`` to the
+session's ``OLDPWD``. The real-bash cases prove the payload runs without the fix (``cp
+src/mk <file>`` then the entry) and that the printed hook now denies a call of each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bash_review import needs, proved_case
+
+from skillgrant.gate.codemoves import code_doubt, code_runs
+from skillgrant.gate.entryfolders import entry_folders
+from skillgrant.gate.moves import folder_moves
+from skillgrant.gate.planprograms import plan_programs
+
+MAKEFILE = "test:\n\techo ok\n"
+MAKE_PAYLOAD = "test:\n\ttouch zz\n"
+FILES = {"Makefile": MAKEFILE, "sub/Makefile": MAKEFILE, "src/mk": MAKE_PAYLOAD}
+
+
+def _case(tmp_path: Path, entry: str, target: str,
+          extra: dict[str, str] | None = None) -> str | None:
+    """``bash_review.proved_case`` of plan ``Bash(<entry>)``, ``Bash(cp *)`` and the calls
+    ``cp src/mk <target>``, ``entry``: the first call the printed hook denies, or None."""
+    return proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], FILES,
+                       [f"cp src/mk {target}", entry], extra)
+
+
+#: Entries whose interpreter runs ``make test`` in ``sub`` (or the call's folder: ``.``),
+#: each proved by real bash; the file the covered ``cp`` writes.
+MOVED = {
+    "perl-clustered-x": ("perl -wxsub - <<'E'\n#!perl\nsystem \"make test\"\nE", "sub"),
+    "perl-system": ("perl -e 'system \"make test\"'", "."),
+    "python-cwd": ("python3 -c \"import subprocess; subprocess.run(['make', 'test'], "
+                   "cwd='sub')\"", "sub"),
+    "python-getattr": ("python3 -c 'import os; getattr(os, \"ch\" + \"dir\")(\"sub\"); "
+                       "os.system(\"make test\")'", "sub"),
+    "python-dict": ("python3 -c 'import os; os.__dict__[\"ch\" + \"dir\"](\"sub\"); "
+                    "os.system(\"make test\")'", "sub"),
+    "node-member": ("node -e 'process[\"ch\" + \"dir\"](\"sub\"); require(\"child_process\")"
+                    ".execSync(\"make test\")'", "sub"),
+    "node-cwd": ("node -e 'require(\"child_process\").execSync(\"make test\", {cwd: \"sub\"})'",
+                 "sub"),
+    "perl-glob": ("perl -e '&{\"CORE::GLOBAL::ch\".\"dir\"} if 0; my $f = \"ch\".\"dir\"; "
+                  "eval \"$f q{sub}\"; system \"make test\"'", "sub"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(MOVED))
+def test_an_interpreters_moved_program_is_guarded_or_refused(tmp_path: Path,
+                                                             case: str) -> None:
+    entry, folder = MOVED[case]
+    needs("bash", "make", entry.split()[0])
+    denied = _case(tmp_path, entry, f"{folder}/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+#: ``cd -`` (or ``~-``) after a move that failed: bash's inherited ``OLDPWD`` (``sub``).
+OLDPWD_BACK = {"tilde": "cd nosuch 2>/dev/null; cd ~- >/dev/null; make test",
+               "or": "true || cd sub && cd - >/dev/null; make test",
+               "subshell": "(cd sub) && cd - >/dev/null; make test"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(OLDPWD_BACK))
+def test_cd_back_to_the_sessions_oldpwd_is_refused(tmp_path: Path, case: str) -> None:
+    needs("bash", "make")
+    denied = _case(tmp_path, OLDPWD_BACK[case], "sub/Makefile", extra={"OLDPWD": "{P}/sub"})
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+@pytest.mark.parametrize(("entry", "moves"), [
+    ("perl -xsub script.pl", ("sub",)), ("perl -wxsub", ("sub",)), ("perl -x script", ()),
+    ("bun --cwd sub run test", ("sub",)), ("bun --cwd=sub test", ("sub",)),
+    ("yarn --cwd sub build", ("sub",)), ("cd sub && make && cd - && make", ("sub",)),
+    ("cd sub && cd ~- && make", ("sub",)), ("cd sub; make; cd - >/dev/null", ("sub",))])
+def test_an_interpreters_folder_switch_is_a_move(entry: str, moves: tuple[str, ...]) -> None:
+    """perlrun: ``-x`` "will switch to that directory before running the script"; bun's
+    ``--cwd`` "changes the process' cwd" (its ``--help``); ``cd -`` run only after a ``cd``
+    succeeded (by ``&&``), or last, goes to a folder of the closure."""
+    assert folder_moves(entry) == moves
+
+
+@pytest.mark.parametrize("entry", [
+    "cd nosuch; cd -; make", "x || cd sub && cd -; make", "(cd sub) && cd -; make",
+    "! cd sub && cd -; make", "cd sub | cat && cd -; make", "{ cd sub; } && cd -; make",
+    "trap make EXIT; cd nosuch; cd -", "eval 'cd nosuch; cd -'; make"])
+def test_a_move_to_oldpwd_that_may_follow_a_failed_cd_is_refused(entry: str) -> None:
+    assert "OLDPWD" in str(folder_moves(entry))
+
+
+@pytest.mark.parametrize("entry", [
+    "perl -e 'eval q{chdir} . q{ sub}; system q{make}'",
+    "python3 -c 'import os; vars(os)[\"ch\"+\"dir\"](\"sub\")'",
+    "python3 -c 'import importlib; importlib.import_module(\"os\")'",
+    "node -e 'const f = process[k]; f(\"sub\")'", "node -e 'new Function(s)()'",
+    "ruby -e 'Dir.send(:ch\"dir\", \"sub\")'", "perl -e '$f->(q{sub})'",
+    "php -r 'proc_open(\"make\", [], $p, \"sub\");'", "perl -e 's/x/$c/ee'"])
+def test_an_interpreters_dynamic_code_refuses_the_plan(entry: str) -> None:
+    assert code_doubt(entry) is not None
+    with pytest.raises(ValueError, match="interpreter's code"):
+        entry_folders(f"Bash({entry})")
+
+
+@pytest.mark.parametrize("entry", [
+    "node -e \"console.log(require('./package.json').version)\"",
+    "python3 -c \"import json,sys; print(json.load(sys.stdin)['version'])\"",
+    "perl -pi -e 's/a/b/g' x.txt", "python3 -m pytest -q", "make test && git apply x.patch",
+    "python3 -c 'import sys; print(sys.argv[1])' x", "pnpm --dir sub test"])
+def test_an_interpreters_plain_code_is_no_doubt(entry: str) -> None:
+    """The costs kept low: a literal ``require``, a literal subscript, a static import."""
+    assert code_doubt(entry) is None
+    assert isinstance(plan_programs((f"Bash({entry})",)), tuple)
+
+
+def test_an_interpreters_code_starting_programs_guards_every_start_file() -> None:
+    assert code_runs("perl -e 'system \"make\"'") and code_runs("pwsh -c 'make'")
+    assert not code_runs("python3 -c 'print(1)'") and not code_runs("make test")
+    named = set(plan_programs(("Bash(perl -xsub -e 'system q{make test}')",)))
+    assert {"Makefile", "sub/Makefile", "package.json", "sub/package.json"} <= named
