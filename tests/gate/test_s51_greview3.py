@@ -7,10 +7,12 @@ while the hole is open (``OPEN`` marks them strict xfails)."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, needs, proved_case
+from bash_review import LeftOpen, bash, home_env, hooked_project, needs, proved_case
+from test_gate_files import _settings_hook, payload
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
 pytestmark = pytest.mark.slow
@@ -46,7 +48,8 @@ def _case(tmp_path: Path, entry: str, target: str, more: dict[str, str] | None =
 BUILT = {"perl-concat": ("perl", "perl -e 'system \"c\".\"d sub && make test\"'"),
          "node-concat": ("node", "node -e 'require(\"child_process\")"
                                  ".execSync(\"c\"+\"d sub && make test\")'"),
-         "sed-e-flag": ("sed", "echo 'Xd sub && make test' | sed s/X/c/e")}
+         "sed-e-flag": ("sed", "echo 'Xd sub && make test' | sed s/X/c/e"),
+         "awk-concat": ("awk", "awk 'BEGIN{system(\"c\" \"d sub; make test\")}'")}
 
 
 @pytest.mark.parametrize("case", list(BUILT))
@@ -66,18 +69,25 @@ def test_b1_code_builds_the_shell_text_that_moves(tmp_path: Path, case: str) -> 
 
 
 #: perl's ``chdir`` with its operand after a unary ``+`` or after a comment and a line end
-#: (``movedoubts._CHDIR`` wants ``(``, a quote, ``$``, ``{`` or a blank and a word).
+#: (``movedoubts._CHDIR`` wants ``(``, a quote, ``$``, ``{`` or a blank and a word); node's
+#: ``process.chdir`` called through ``Function.prototype.call``/``apply``.
 CHDIRS = {"unary-plus": "perl -e 'chdir+\"sub\"; system \"make test\"'",
-          "comment-newline": "perl -e 'chdir#\n\"sub\"; system \"make test\"'"}
+          "comment-newline": "perl -e 'chdir#\n\"sub\"; system \"make test\"'",
+          "node-call": "node -e 'process.chdir.call(process,\"sub\");"
+                       "require(\"child_process\").execSync(\"make test\")'",
+          "node-apply": "node -e 'process.chdir.apply(0,[\"sub\"]);"
+                        "require(\"child_process\").execSync(\"make test\")'"}
 
 
 @pytest.mark.parametrize("case", list(CHDIRS))
 def test_b2_perls_chdir_spelled_past_the_pattern(tmp_path: Path, case: str) -> None:
-    """``chdir+"sub"`` and ``chdir#`` ⏎ ``"sub"`` are perl's ``chdir("sub")``; make then runs
-    ``sub/Makefile``. (``chdir "sub"``, ``chdir("sub")`` are refused: held.) Plan
+    """``chdir+"sub"`` and ``chdir#`` ⏎ ``"sub"`` are perl's ``chdir("sub")``, node's
+    ``process.chdir.call(process, "sub")`` its ``chdir("sub")`` (no computed name, no
+    ``chdir(``); make then runs ``sub/Makefile``. (``chdir "sub"``, ``chdir("sub")`` are
+    refused: held.) Plan
     ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed, the entry runs
     the payload."""
-    needs("bash", "perl", "make")
+    needs("bash", "perl", "node", "make")
     denied = _case(tmp_path, CHDIRS[case], "sub/Makefile")
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
@@ -89,13 +99,17 @@ def test_b2_perls_chdir_spelled_past_the_pattern(tmp_path: Path, case: str) -> N
 STARTED = {"cwd-key": "node -e 'require(\"child_process\").execSync(\"make test\","
                       "{cwd:\"sub\"})'",
            "computed-key": "node -e 'require(\"child_process\").execSync(\"make test\","
-                           "{[\"cw\"+\"d\"]:\"sub\"})'"}
+                           "{[\"cw\"+\"d\"]:\"sub\"})'",
+           "from-entries": "node -e 'require(\"child_process\").execSync(\"make test\","
+                           "Object.fromEntries([[\"cw\"+\"d\",\"sub\"]]))'"}
 
 
 @pytest.mark.parametrize("case", list(STARTED))
 def test_b3_a_program_started_in_a_named_folder(tmp_path: Path, case: str) -> None:
-    """``execSync("make test", {cwd: "sub"})`` starts make in ``sub``; ``{["cw"+"d"]: "sub"}``
-    is the same object. Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is
+    """``execSync("make test", {cwd: "sub"})`` starts make in ``sub`` (refused since
+    s51-gfix3 5ce68da: held); ``{["cw"+"d"]: "sub"}`` and ``Object.fromEntries([["cw"+"d",
+    "sub"]])`` are the same object (``codemoves._DYNAMIC`` reads ``x[k]`` after a word only).
+    Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is
     allowed, the entry runs the payload."""
     needs("bash", "node", "make")
     denied = _case(tmp_path, STARTED[case], "sub/Makefile")
@@ -153,12 +167,72 @@ _open("test_b1_code_builds_the_shell_text_that_moves",
       "a shell text an interpreter (or sed's e flag) builds from pieces moves; the scanner "
       "reads the pieces", *BUILT)
 _open("test_b2_perls_chdir_spelled_past_the_pattern",
-      "perl's chdir+\"sub\", chdir# ⏎ \"sub\": movedoubts._CHDIR wants a blank, ( or a quote",
+      "perl's chdir+\"sub\", chdir# ⏎ \"sub\", node's chdir.call/apply: movedoubts._CHDIR wants a "
+      "blank, ( or a quote after chdir",
       *CHDIRS)
 _open("test_b3_a_program_started_in_a_named_folder",
-      "node's {cwd: …} (a literal or computed key) starts a program in another folder", *STARTED)
+      "node's {cwd: …} under a computed key starts a program in another folder",
+      "computed-key", "from-entries")
 _open("test_b4_autocd_makes_a_folders_name_a_move",
       "bash -i -O autocd: a folder's name as a command moves; -O names no shopt")
 _open("test_b5_a_guarded_build_file_moves_its_programs",
       "a guarded recipe, script or package script moves before it starts a program: the "
       "folder it moves to is read nowhere", *OWN)
+
+
+# --- C1: the Bash tool's folder kept from call to call -----------------------------------------
+
+
+def _calls_in_folders(tmp_path: Path, entries: list[str],
+                      calls: list[tuple[str, str]]) -> str | None:
+    """Runs ``calls`` (each a command and the folder, under the project, the runtime runs it
+    in and sends as the hook's ``cwd``) under real bash in a scratch project with plan
+    ``entries`` and ``FILES``, asserting the payload ran; then asks the printed hook for each in
+    a second project, running the allowed ones: the first denied, or None (the hole)."""
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, entries)
+        for name, text in FILES.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text)
+        env = home_env(tmp_path / side / "home")
+        hook = _settings_hook(project)
+        denied = None
+        for call, folder in calls:
+            where = project / folder
+            said = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, where), cwd=where,
+                                  env=env, capture_output=True, timeout=60, check=False)
+            if side == "run" and said.returncode == 2:
+                denied = call
+                break
+            bash(call, where, env)
+        if side == "proof":
+            assert any(project.rglob("zz")), "bash ran no payload"
+        else:
+            found.append(denied)
+    return found[0]
+
+
+#: Plans moving the Bash tool (``cd *``, ``cd sub``) beside ``make test``: Claude Code keeps
+#: the Bash tool's folder from one call to the next and sends it as the hook's ``cwd``.
+KEPT_FOLDER = {"cd-pattern": ["Bash(cd *)", "Bash(make test)", "Bash(cp *)"],
+               "cd-sub": ["Bash(cd sub)", "Bash(make test)", "Bash(cp *)"]}
+
+
+@pytest.mark.parametrize("case", list(KEPT_FOLDER))
+def test_c1_a_later_call_runs_make_in_the_folder_an_earlier_cd_left(tmp_path: Path,
+                                                                      case: str) -> None:
+    """``cp src/mk sub/Makefile`` from the project's folder (make's makefile there is
+    ``Makefile``, guarded; ``sub``'s is not: no entry of the plan moves ``make``), then the call
+    ``cd sub`` (the Bash tool's folder is now ``sub``: docs/call-gate.md G-6), then ``make
+    test`` with ``cwd`` ``sub``: make runs ``sub/Makefile``, written when it was guarded
+    nowhere. Each call is allowed."""
+    needs("bash", "make")
+    denied = _calls_in_folders(tmp_path, KEPT_FOLDER[case], [
+        ("cp src/mk sub/Makefile", ""), ("cd sub", ""), ("make test", "sub")])
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_c1_a_later_call_runs_make_in_the_folder_an_earlier_cd_left",
+      "a cd entry moves the Bash tool's folder for later calls; entry folders are read per "
+      "entry, from each call's folder", *KEPT_FOLDER)
