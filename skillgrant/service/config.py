@@ -69,7 +69,8 @@ def snippet(host: str, port: int, plans: list[str], token_env: str | None,
              "session's npm variables with the service when the session starts or resumes; "
              "a session that did not register (one started before the service, or with "
              "settings printed by an earlier version) has its calls that may write denied: "
-             "resume it (claude --resume).")
+             "resume it (claude --resume) before its first call, or as a new session once it "
+             "has made one (claude --resume ID --fork-session).")
     if len(plans) > 1:
         others = ", ".join(plans[1:])
         note += f"\nFor another served plan ({others}), put its name at the end of the url."

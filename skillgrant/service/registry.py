@@ -22,7 +22,11 @@ runtime waits for the SessionStart hook before its first call). So:
 - other values for a known id are refused, logged, and the session's calls are denied from
   then on: a session resumed with other variables, or a program posting another session's id,
   cannot be told from the session itself;
-- an id never registered has its calls that may write denied;
+- an id never registered has its calls that may write denied, and once the service has
+  decided a call of it, it is never registered afterwards (session 51, review s50-sreview
+  F2): a registration must precede the session's first call, and anyone holding the token
+  (another session's Bash tool) could otherwise register the id of a session whose
+  SessionStart failed with values that are not its own;
 - at most ``MAX_SESSIONS`` ids and ``MAX_KEPT_CHARS`` characters of values are kept, each
   value at most ``MAX_VALUE_CHARS``; past them a new id is refused (and its calls denied),
   and none is ever forgotten while the service runs: a forgotten id could be registered
@@ -61,10 +65,13 @@ MAX_ID_CHARS = 128
 REGISTERED_NEW = (200, "registered")
 SAME = (200, "same")
 CONFLICT = (409, "conflict")
+LATE = (409, "late")
 FULL = (503, "sessions-full")
 INVALID = (422, "invalid")
-#: A session whose values conflicted: never decided again.
+#: A session whose values conflicted: never decided again. One a call of which was decided
+#: before it registered: never registered again.
 _CONFLICTED = (("<conflict>", ""),)
+_UNREGISTERED = (("<unregistered>", ""),)
 
 
 class Registry:
@@ -96,6 +103,11 @@ class Registry:
             return INVALID, found
         assert isinstance(session_id, str)
         kept = self._sessions.get(session_id)
+        if kept is _UNREGISTERED:
+            return LATE, ("the service decided a call of the session before it registered, "
+                          "so a registration now cannot be told from another program's: its "
+                          "calls that may write stay denied (start a new session, or claude "
+                          "--resume ID --fork-session)")
         if kept is not None:
             if kept == found:
                 return SAME, "the session registered these values before"
@@ -114,8 +126,18 @@ class Registry:
         self._sessions[session_id] = shared
         return REGISTERED_NEW, "registered"
 
+    def called(self, session_id: object) -> None:
+        """Note that a call of the session ``session_id`` (a payload's) is being decided: an
+        id not registered by then never is (within ``MAX_SESSIONS``; past it, no new id
+        registers anyway)."""
+        if isinstance(session_id, str) and session_id not in self._sessions and \
+                isinstance(_read(session_id, {}), tuple) and \
+                len(self._sessions) < MAX_SESSIONS:
+            self._sessions[session_id] = _UNREGISTERED
+
     def knows(self, session_id: object) -> bool:
-        """Whether ``session_id`` registered (its values kept, or in conflict)."""
+        """Whether ``session_id`` is known (its values kept, in conflict, or a call of it decided
+        before it registered)."""
         return isinstance(session_id, str) and session_id in self._sessions
 
     def problem(self, session_id: object) -> str | None:
@@ -128,12 +150,14 @@ class Registry:
             return None if twice is None else (
                 f"{twice} is set in two spellings with different values, so which one npm "
                 "reads is not known here: use the `skillgrant hook` command")
-        if kept is None:
+        if kept is None or kept is _UNREGISTERED:
             return ("the session registered no environment with the service (its npm "
                     "variables, which Claude Code sends no header for), so what a call that "
                     "may write must not write is not known here (its reads are decided as "
                     "before): add the SessionStart hook `skillgrant serve --print-config` "
-                    "prints, then resume the session (claude --resume) or start a new one")
+                    "prints, then start a new session, or resume this one as a new one "
+                    "(claude --resume ID --fork-session): a registration must precede the "
+                    "session's first call")
         if kept is _CONFLICTED:
             return ("the session registered two different environments (a session resumed "
                     "with other npm variables, or another program posting its id), so what "

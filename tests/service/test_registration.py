@@ -147,7 +147,10 @@ def _register(served: Served, session_id: str, given: Any, **headers: str) -> An
 
 
 def test_the_endpoint_registers_once_and_the_hook_decides_with_it(served: Served) -> None:
-    assert "registered no environment" in _decision(served, "h1")
+    assert "registered no environment" in _decision(served, "h0")
+    late = _register(served, "h0", UNSET)  # (after a call of it: s51-gfix3, s50-sreview F2)
+    assert late.status == 409 and late.json()["error"]["code"] == "late"
+    assert "registered no environment" in _decision(served, "h0")
     first = _register(served, "h1", UNSET)
     assert (first.status, first.json()) == (200, {"session_id": "h1", "outcome": "registered"})
     assert _decision(served, "h1") == "allowed"
