@@ -24,6 +24,7 @@ import itertools
 import os
 
 from ..lazy import compile_on_use
+from .andlists import CHAINED
 from .codemoves import code_doubt
 from .environment import values
 from .movedoubts import ASSIGNMENT
@@ -104,25 +105,31 @@ def folders_of(entry: str, text: str) -> tuple[str, ...]:
     if isinstance(moves, str):
         raise ValueError(f"the plan's entry {entry!r} runs its programs in a folder the gate "
                          f"cannot name: {moves}")
-    folders, skill = [""], False
+    folders, skill, last = [""], False, [""]
     for operand in moves:
+        chained = operand[:2] == CHAINED  # (from the folders of the move before it alone)
+        operand = operand[2:] if chained else operand
         skill = skill or "CLAUDE_SKILL_DIR" in operand
         if skill and ".." in operand.split("/"):  # (out of the skill's folder)
             raise ValueError(f"the plan's entry {entry!r} moves out of the skill's folder "
                              f"({operand!r}), to a folder the gate does not guard")
         if unnamed(operand):  # (`planprograms`; the skill's folder: guarded whole)
             continue
-        folders += [os.path.join(f, operand) for f in folders]
-        folders = list(dict.fromkeys(folders))
+        last = [os.path.join(f, operand) for f in (last if chained else folders)]
+        folders = list(dict.fromkeys([*folders, *last]))
         if len(folders) > MAX_FOLDERS:
             raise ValueError(f"the plan's entry {entry!r} runs its programs in more than "
                              f"{MAX_FOLDERS} folders")
     named = {os.path.normpath(f) for f in folders}
-    spaced = {m.split()[0] for m in moves if m.split() and m.split()[0] != m}
+    spaced = {m.split()[0] for m in (m.removeprefix(CHAINED) for m in moves)
+              if m.split() and m.split()[0] != m}
+    after = {os.path.normpath(m[2:]) for m in moves if m[:2] == CHAINED}
     for part in pieces(unquoted(text))[::2]:
         moved = entry_words(part)[0]  # (its quotes gone: `cd 'my dir'` is `cd my`, read whole
         if moved and not unnamed(moved) and os.path.normpath(moved) not in named and \
-                os.path.basename(os.path.normpath(moved)) not in spaced:  # by the scan)
+                os.path.basename(os.path.normpath(moved)) not in spaced and not (  # by the
+                os.path.normpath(moved) in after and part.split()[:1] in (  # scan; a cd
+                    ["cd"], ["pushd"])):  # after a cd: read from its folders)
             raise ValueError(f"the plan's entry {entry!r} moves a program into {moved!r}, "
                              "which the gate's reading of its moves does not name")
     return tuple(folders)

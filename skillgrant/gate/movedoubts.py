@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 from ..lazy import compile_on_use
+from .andlists import CHAINED
 from .writers import braced
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -43,7 +44,7 @@ def trusted(text: str, found: tuple[str, ...]) -> tuple[str, ...] | str:
     unquoted = UNQUOTED.sub("", text) if any(c in text for c in "'\"\\") else text
     if any(n in lowered for n in ("chdir", "setwd", "-location")) and _CHDIR.search(unquoted):
         return "an interpreter's code may change its folder (chdir) before it runs a program"
-    moves = tuple(m for m in found if m[:1] != "\0")
+    moves = tuple(m for m in found if m[:1] != "\0" or m[:2] == CHAINED)
     if BACK in found and (_STACK.search(unquoted) or found.index(BACK) < next(
             (at for at, m in enumerate(found) if m[:1] != "\0"), len(found))):
         return "'cd -', 'popd' or a bare 'pushd' may go to a folder the command does not name"

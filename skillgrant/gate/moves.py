@@ -12,6 +12,7 @@ import shlex
 
 from ..lazy import compile_on_use
 from . import files as fs
+from .andlists import CHAINED, CONTROLS, LIST_STARTS, PUNCTUATION, and_list, chained, last
 from .folded import folded
 from .movedoubts import ASSIGNMENT, BACK, MAY_MOVE, REPEAT, UNQUOTED, marks, trusted
 from .writers import braced
@@ -132,14 +133,16 @@ def moved_folders(text: str, directory: str) -> list[str] | str:
     moves = folder_moves(text)
     if isinstance(moves, str):
         return moves
-    folders = [directory]
+    folders, last = [directory], [directory]
     for operand in moves:
+        chained = operand[:2] == CHAINED  # (from the folders of the move before it alone)
+        operand = operand[2:] if chained else operand
         if "$" in operand or _PATTERNED.search(operand):
             return f"git may run in a folder the gate cannot name ({operand})"
         # bash's `cd` reads `..` from the path as written, git's `-C` from the real one
-        folders += [form for f in list(folders) for form in (
+        last = [form for f in (last if chained else list(folders)) for form in (
             os.path.normpath(os.path.join(f, operand)), fs.realpath(os.path.join(f, operand)))]
-        folders[:] = list(dict.fromkeys(folders))
+        folders[:] = list(dict.fromkeys([*folders, *last]))
         if len(folders) > MAX_FOLDERS:
             return f"git may run in more than {MAX_FOLDERS} folders the command names"
     return folders
@@ -190,19 +193,28 @@ def _operands(text: str, depth: int) -> tuple[str, ...]:
     quoted code in; ``_Unnamed`` for a move it cannot name."""
     words = _words(_NEWLINE.sub(" ; ", text))  # (a line ends a command: `cd` ⏎ `make`)
     found: list[str] = []
-    loops = 0  # (how many loops the word is in: from `for`/`while`/… to their `done`)
+    loops: list[int] = []  # (the subshells open at each loop's start the word is in)
+    parens, chain = 0, (-1, -1)  # (a `cd`'s word and how many were found after it)
     for at, word in enumerate(words):
         lead = _leads(words, at)
-        loops = loops + 1 if lead and word in _LOOPS else max(
-            0, loops - 1) if lead and word == "done" else loops
+        loops = [*loops, parens] if lead and word in _LOOPS else loops[:-1] if (
+            lead and word == "done") else loops
+        parens += word.count("(") - word.count(")") if PUNCTUATION.fullmatch(word) else 0
         if lead and (depth == 0 or len(words) > 1):  # (not a word read again alone: `$f`)
             try:
                 found += marks(words, at)
             except ValueError as e:
                 raise _Unnamed(str(e)) from None
         operand = _move_at(words, at, depth == 0 and "trap" not in words)
+        chainable = operand is not None and word in ("cd", "pushd") and lead and \
+            _LITERAL.fullmatch(operand) is not None and operand[:1] != "/"
+        if chainable and chain[1] == len(found) and chained(words, chain[0], at):
+            operand = CHAINED + str(operand)
         more = [*([operand] if operand is not None else []), *_nested(word, text, depth)]
-        found += [*more, *([REPEAT] if loops and any(m[:1] != "\0" for m in more) else [])]
+        # (a move in a subshell the loop opened is not made again from where it went)
+        found += [*more, *([REPEAT] if loops and parens <= loops[-1] and any(
+            m[:1] != "\0" or m[:2] == CHAINED for m in more) else [])]
+        chain = (at, len(found)) if chainable else chain
     return tuple(found)
 
 
@@ -299,7 +311,7 @@ def _back(word: str, operand: str, words: list[str], at: int, top: bool) -> str 
     session's ``OLDPWD``: s50-greview2 D3), unless nothing runs after it (``top``: the
     text's last command)."""
     if operand in ("-", "~-") and not _after_a_move(words, at) and not (
-            top and _last(words, at)):
+            top and last(words, at)):
         raise _Unnamed(f"'{word} {operand}' may go to the session's OLDPWD, a folder the "
                        "command does not name (only one run after a 'cd' by '&&' is read)")
     if operand in ("-", "~-", "~+") or _ROTATION.fullmatch(operand) or (
@@ -318,27 +330,11 @@ def _after_a_move(words: list[str], at: int) -> bool:
     the same shell succeeded: a ``&&`` list from a list's start, a ``cd`` among its commands
     (bash then set ``OLDPWD`` to a folder the shell was in). Not after ``||``, a pipe, ``!``,
     a group's or a subshell's end (its ``cd`` may have failed, or moved a subshell only)."""
-    if at == 0 or words[at - 1] != "&&":
+    if at == 0 or words[at - 1] != "&&" or not and_list(words, at):
         return False
-    moved = False
-    for back in range(at - 1, -1, -1):
-        word = words[back]
-        if word in _LIST_STARTS:
-            return moved
-        if (word in _CONTROLS and word != "&&") or word in ("!", "}", "fi", "done", "esac"):
-            return False
-        moved = moved or (word in ("cd", "pushd") and _leads(words, back))
-    return moved  # (the text's start: a list's)
-
-
-def _last(words: list[str], at: int) -> bool:
-    """Whether the command starting at ``words[at]`` is the last of ``words``."""
-    end = next((i for i in range(at, len(words)) if words[i] in _CONTROLS), len(words))
-    return all(w in (";", "&") for w in words[end:])
-
-
-#: The words after which a list starts (its first command runs whatever ran before).
-_LIST_STARTS: Final = frozenset({";", "&", "(", "{", "then", "do", "else", "elif", ";;"})
+    start = next((b + 1 for b in range(at - 1, -1, -1) if words[b] in LIST_STARTS), 0)
+    return any(w in ("cd", "pushd") and _leads(words, b)
+               for b, w in enumerate(words[start:at], start))
 
 
 def _unredirected(words: list[str]) -> list[str]:
@@ -361,7 +357,7 @@ def _unredirected(words: list[str]) -> list[str]:
 #: directory stack's index (``pushd +1``, ``cd ~-2``).
 _REDIRECTS: Final = frozenset({"<", ">", ">>", "<<", "<<<", ">&", "<&", "&>", "&>>", ">|",
                                "<>", "<<-"})
-_CONTROLS: Final = frozenset({";", "&&", "||", "|", "&", "|&", "(", ")", ";;"})
+_CONTROLS: Final = CONTROLS
 _ROTATION: Final = compile_on_use(r"[+-][0-9]+|~[+-][0-9]+")
 
 

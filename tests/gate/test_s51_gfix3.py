@@ -123,3 +123,49 @@ def test_an_interpreters_code_starting_programs_guards_every_start_file() -> Non
     assert not code_runs("python3 -c 'print(1)'") and not code_runs("make test")
     named = set(plan_programs(("Bash(perl -xsub -e 'system q{make test}')",)))
     assert {"Makefile", "sub/Makefile", "package.json", "sub/package.json"} <= named
+
+
+#: The costs reduced (each was a refused plan): a ``cd`` in a subshell a loop opens (not made
+#: again from where it went: the subshell ends each time), and a ``cd`` run only after
+#: another succeeded by ``&&`` (read from that one's folders alone). Each case: the entry and
+#: a folder make runs in, where the hook must still deny the covered ``cp``.
+REDUCED = {
+    "loop-subshell": ("for t in 1 2; do (cd sub && make test); done", "sub"),
+    "chained": ("cd sub && make test && cd ../x && make test", "x"),
+    "chained-five": ("cd a && make test && cd ../b && make test && cd ../c && make test && "
+                     "cd ../d && make test && cd ../x && make test", "x"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(REDUCED))
+def test_a_reduced_closure_still_holds_where_make_runs(tmp_path: Path, case: str) -> None:
+    entry, folder = REDUCED[case]
+    needs("bash", "make")
+    more = {f"{d}/Makefile": MAKEFILE for d in ("a", "b", "c", "d", "x")}
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**FILES, **more},
+                         [f"cp src/mk {folder}/Makefile", entry])
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+@pytest.mark.parametrize(("entry", "folders"), [
+    ("for t in 1 2; do (cd sub && make $t); done", ("", "sub")),
+    ("cd a && make && cd ../b && make && cd ../c && make && cd ../d && make && cd ../e",
+     ("", "a", "a/../b", "a/../b/../c", "a/../b/../c/../d", "a/../b/../c/../d/../e")),
+    ("cd a; cd ../b", ("", "a", "../b", "a/../b")),  # (`;`: cd a may have failed)
+    ("x | cd a && cd ../b", ("", "a", "../b", "a/../b")),  # (a pipe's cd moves a subshell)
+    ("cd a && eval x && cd ../b", ("", "a", "../b", "a/../b")),
+    ("cd a && make -C x && cd ../b",
+     ("", "a", "x", "a/x", "../b", "a/../b", "x/../b", "a/x/../b")),
+])
+def test_a_cd_after_a_cd_by_and_is_read_from_its_folders(entry: str,
+                                                          folders: tuple[str, ...]) -> None:
+    assert entry_folders(f"Bash({entry})") == folders
+
+
+@pytest.mark.parametrize("entry", [
+    "for t in 1 2; do cd sub && make; done", "for t in 1 2; do (cd sub) && cd x; make; done",
+    "cd a && env -S-C../b make"])
+def test_a_repeated_or_unread_move_is_still_refused(entry: str) -> None:
+    with pytest.raises(ValueError, match="entry"):
+        entry_folders(f"Bash({entry})")

@@ -1,0 +1,62 @@
+"""The and-lists of a shell text as ``moves`` reads them (session 51, s51-gfix3): which
+``cd`` runs only once another succeeded in the same shell (``cd a && make && cd ../b``: the
+second is read from the first's folders alone, not from every folder of the closure), and
+which ``cd -`` runs only after a ``cd`` (bash then set ``OLDPWD`` to a folder the shell was
+in: review s50-greview2 D3)."""
+
+from __future__ import annotations
+
+from ..lazy import compile_on_use
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: The shell's control operators, as ``moves._words`` splits them.
+CONTROLS: Final = frozenset({";", "&&", "||", "|", "&", "|&", "(", ")", ";;"})
+
+
+#: What ``folder_moves`` puts before a move run only after the move before it succeeded in
+#: the same shell (``cd a && make && cd ../b``): it is read from that move's folders alone.
+CHAINED: Final = "\0&"
+PUNCTUATION: Final = compile_on_use(r"[();&|<>]+")
+
+
+def chained(words: list[str], before: int, at: int) -> bool:
+    """Whether the ``cd`` at ``words[at]`` runs only once the ``cd`` at ``words[before]``
+    succeeded, in the same shell, none moving it between: both in one ``&&`` list from a
+    list's start, nothing between but simple commands (no ``eval``, ``source``, group,
+    subshell, pipe or ``!``)."""
+    between = words[before + 1:at]
+    return words[at - 1] == "&&" and and_list(words, before) and not any(
+        (w in CONTROLS and w != "&&") or w in _SHELL_MOVERS or (
+            PUNCTUATION.fullmatch(w) and w != "&&") for w in between)
+
+
+#: Commands that may move the shell they run in by code the scan reads elsewhere.
+_SHELL_MOVERS: Final = frozenset({"eval", "source", ".", "exec", "!", "{", "}", "if", "then",
+                                  "else", "elif", "fi", "do", "done", "case", "esac", "while",
+                                  "until", "for", "select", "function", "trap"})
+
+
+def and_list(words: list[str], at: int) -> bool:
+    """Whether the command starting at ``words[at]`` is in a ``&&`` list from a list's start
+    (nothing before it in its list but ``&&``: no ``||``, pipe, ``!`` or group's end)."""
+    for back in range(at - 1, -1, -1):
+        word = words[back]
+        if word in LIST_STARTS:
+            return True
+        if (word in CONTROLS and word != "&&") or word in ("!", "}", "fi", "done", "esac") \
+                or (PUNCTUATION.fullmatch(word) and word != "&&"):
+            return False
+    return True
+
+
+def last(words: list[str], at: int) -> bool:
+    """Whether the command starting at ``words[at]`` is the last of ``words``."""
+    end = next((i for i in range(at, len(words)) if words[i] in CONTROLS), len(words))
+    return all(w in (";", "&") for w in words[end:])
+
+
+#: The words after which a list starts (its first command runs whatever ran before).
+LIST_STARTS: Final = frozenset({";", "&", "(", "{", "then", "do", "else", "elif", ";;"})
