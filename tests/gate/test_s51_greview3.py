@@ -30,13 +30,14 @@ FILES = {"Makefile": MAKEFILE, "sub/Makefile": MAKEFILE, "x/Makefile": MAKEFILE,
 
 
 def _case(tmp_path: Path, entry: str, target: str, more: dict[str, str] | None = None,
-          extra: dict[str, str] | None = None) -> str | None:
+          extra: dict[str, str] | None = None,
+          links: dict[str, str] | None = None) -> str | None:
     """Proves that ``cp src/mk <target>`` then ``entry`` run the payload under real bash
     (scratch home; the session's ``extra`` values, ``{P}`` in them the folder bash runs in) in
     a hooked project with ``FILES`` and ``more``, plan ``Bash(<entry>)``, ``Bash(cp *)``; the
     first call the printed hook denies, or None (as tests/gate/test_s50_greview2.py's)."""
     return proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**FILES, **(more or {})},
-                       [f"cp src/mk {target}", entry], extra)
+                       [f"cp src/mk {target}", entry], extra, links=links)
 
 
 # --- B1: an interpreter's code builds the shell text that moves ------------------------------
@@ -178,6 +179,44 @@ _open("test_b4_autocd_makes_a_folders_name_a_move",
 _open("test_b5_a_guarded_build_file_moves_its_programs",
       "a guarded recipe, script or package script moves before it starts a program: the "
       "folder it moves to is read nowhere", *OWN)
+
+
+# --- E1: a quoted parenthesis read as a subshell the loop opened ------------------------------
+
+
+def test_e1_a_quoted_parenthesis_hides_a_loops_repeated_move(tmp_path: Path) -> None:
+    """s51-gfix3 326fa2f reads a ``cd`` in a subshell a loop opens as made once (the subshell
+    ends each time), counting ``(`` and ``)`` words; the word ``"("`` (quotes gone) counts as
+    one, so ``for d in a b; do echo "(" >/dev/null; cd sub; done; make test`` is read as a
+    ``cd`` in a subshell: folders ``""``, ``sub``. bash runs ``cd sub`` twice in the loop's
+    own shell: make runs ``sub/sub/Makefile``. (At 49c1243 the plan was refused.) Plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk sub/sub/Makefile`` is allowed, the entry
+    runs the payload."""
+    needs("bash", "make")
+    denied = _case(tmp_path, 'for d in a b; do echo "(" >/dev/null; cd sub; done; make test',
+                   "sub/sub/Makefile", {"sub/sub/Makefile": MAKEFILE})
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+# --- E2: cd -P .. from a link's folder goes to the link target's parent ------------------------
+
+
+def test_e2_a_physical_dotdot_after_a_link(tmp_path: Path) -> None:
+    """``x/link`` is a link to ``../sub/d``; ``cd x/link && cd -P .. && make test``: ``cd -P
+    ..`` resolves the link (bash(1): "use the physical directory structure"), so make runs in
+    ``sub``; the gate joins ``..`` to ``x/link`` as written: ``x``. (``cd x/link/..`` is read
+    both ways: held in s50.) Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk
+    sub/Makefile`` is allowed, the entry runs the payload."""
+    needs("bash", "make")
+    denied = _case(tmp_path, "cd x/link && cd -P .. && make test", "sub/Makefile",
+                   {"sub/d/Makefile": MAKEFILE}, links={"x/link": "../sub/d"})
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_e1_a_quoted_parenthesis_hides_a_loops_repeated_move",
+      "moves._operands counts a quoted \"(\" as a subshell's start: the loop's cd is not repeated")
+_open("test_e2_a_physical_dotdot_after_a_link",
+      "cd -P .. after cd LINK: the gate joins .. to the link's path as written, bash resolves it")
 
 
 # --- C1: the Bash tool's folder kept from call to call -----------------------------------------
