@@ -219,6 +219,25 @@ _open("test_e2_a_physical_dotdot_after_a_link",
       "cd -P .. after cd LINK: the gate joins .. to the link's path as written, bash resolves it")
 
 
+# --- D3b: pushd -n succeeds without moving: cd - still goes to the session's OLDPWD ----------
+
+
+def test_d3b_cd_back_after_pushd_n_goes_to_the_sessions_oldpwd(tmp_path: Path) -> None:
+    """s51-gfix3 5ce68da reads ``cd -`` only after a ``cd`` or ``pushd`` that ran by ``&&``
+    (bash then set ``OLDPWD``); ``pushd -n x`` succeeds and adds ``x`` to the stack without
+    changing the folder (bash(1): "-n Suppresses the normal change of directory"), so
+    ``OLDPWD`` is still the session's: here ``sub``. Plan ``Bash(<entry>)``, ``Bash(cp *)``:
+    ``cp src/mk sub/Makefile`` is allowed, the entry runs the payload."""
+    needs("bash", "make")
+    denied = _case(tmp_path, "pushd -n x && cd - && make test", "sub/Makefile",
+                   extra={"OLDPWD": "{P}/sub"})
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_d3b_cd_back_after_pushd_n_goes_to_the_sessions_oldpwd",
+      "pushd -n counts as a move that set OLDPWD; it moves nothing")
+
+
 # --- C1: the Bash tool's folder kept from call to call -----------------------------------------
 
 
