@@ -69,25 +69,44 @@ _RUNS: Final = compile_on_use(
     r"(?<![\w$@%&/-])(?:system2?|exec\w*|spawn\w*|[pP]open\w*|subprocess|child_process|qx|"
     r"Open[23]|IPC|pty|shell_exec|passthru|proc_open|pcntl_exec|execute|execa|shelljs|"
     r"webbrowser|startfile|Command|getline|fork)(?!\w)|`|%x|Bun\.\$|Deno\.run"
-    r"|(?<![\w$])open\b[^;]*\|")
+    r"|(?<![\w$])open\b[^;]*\||\bprintf?\b[^;}|']*\|\s*\"")
+#: A folder change named in any spelling (a call or not: ``movedoubts``' reads calls only).
+_CHDIR_WORD: Final = compile_on_use(r"(?i)(?<![\w-])(?:f?chdir|setwd|set-location|"
+                                    r"push-location)(?![\w-])")
+#: awk's (``system()``, a pipe to or from a command: ``_RUNS``' ``getline``, ``print |``);
+#: GNU sed's ``e`` command and ``s///e`` flag, which run the shell (s51-greview3 B1).
+_AWKS: Final = frozenset({"awk", "gawk", "mawk", "nawk", "busybox"})
+_SED_E: Final = compile_on_use(r"(?:^|[\s;{'\"0-9$])e(?=[\s;}'\"]|$)|"
+                               r"/[gpIiMm0-9w]*e[gpIiMm0-9]*(?=[\s;}'\"]|$)")
 _RUNS_STATEMENTS: Final = frozenset({"pwsh", "powershell", "tclsh", "wish", "expect"})
 
 
-def code_runs(text: str) -> bool:
-    """Whether an interpreter's code in the entry text ``text`` may start a program (whose
-    name the gate does not read: ``perl -e 'system "make test"'``, so every program's start
-    files are guarded where the entry runs, as for a program named by a variable)."""
+def code_runs(text: str) -> str | None:
+    """What in an interpreter's code in the entry text ``text`` may start a program, or
+    None. The gate reads neither the program nor its folder: a string the code builds may
+    hold a ``cd`` (``system "c"."d sub && make"``), an option object a folder (review
+    s51-greview3 B1, B3), so such an entry is refused."""
     names = [os.path.basename(n) for n in _NAMES.findall(text)]
-    return any(n.rstrip("0123456789.-") in _RUNS_STATEMENTS for n in names) or (
-        any(map(_interpreter, names)) and _RUNS.search(text) is not None)
+    shell = next((n for n in names if n.rstrip("0123456789.-") in _RUNS_STATEMENTS), None)
+    found = _RUNS.search(text) if any(map(_interpreter, names)) or any(
+        n in _AWKS for n in names) else None
+    sed = _SED_E.search(text) if "sed" in names or "gsed" in names else None
+    return shell or next((f.group() for f in (found, sed) if f is not None), None)
 
 
 def code_doubt(text: str) -> str | None:
     """Why an interpreter's code in the entry text ``text`` may run a program in a folder
-    the gate cannot name (a dynamic construct, a program started in a named folder), or
-    None where ``text`` runs no interpreter or holds neither."""
+    the gate cannot name (it starts one, or holds a dynamic construct or a program start's
+    folder option), or None where ``text`` runs no interpreter or holds none of them."""
+    started = code_runs(text)
+    if started is not None:
+        return (f"an interpreter's code starts a program ({started.strip()!r}) whose name and "
+                "folder the gate does not read (a string it builds may hold a 'cd')")
     if not any(_interpreter(name) for name in _NAMES.findall(text)):
         return None
+    spelled = _CHDIR_WORD.search(text)  # (`chdir+"sub"`, `chdir#⏎"sub"`: s51-greview3 B2)
+    if spelled is not None:
+        return f"an interpreter's code may change its folder ({spelled.group()!r})"
     code = _STATIC_IMPORT.sub(" ", text)
     for pattern, why in ((_DYNAMIC, "a name it computes"),
                          (_STARTED, "a program start's folder option")):

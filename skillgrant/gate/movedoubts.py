@@ -44,6 +44,8 @@ def trusted(text: str, found: tuple[str, ...]) -> tuple[str, ...] | str:
     unquoted = UNQUOTED.sub("", text) if any(c in text for c in "'\"\\") else text
     if any(n in lowered for n in ("chdir", "setwd", "-location")) and _CHDIR.search(unquoted):
         return "an interpreter's code may change its folder (chdir) before it runs a program"
+    if ("auto" in lowered or "shopt" in lowered or "-O" in text) and _autocd(unquoted):
+        return "bash's autocd may run a folder's name as a 'cd' (s51-greview3 B4)"
     moves = tuple(m for m in found if m[:1] != "\0" or m[:2] == CHAINED)
     if BACK in found and (_STACK.search(unquoted) or found.index(BACK) < next(
             (at for at, m in enumerate(found) if m[:1] != "\0"), len(found))):
@@ -62,6 +64,15 @@ def trusted(text: str, found: tuple[str, ...]) -> tuple[str, ...] | str:
     if os.path.expanduser("~") in moves and any("HOME" in form for form in spelled):
         return "'cd' goes to a home folder the command may set"
     return moves
+
+
+def _autocd(text: str) -> bool:
+    """Whether ``text`` (its quotes gone) may set bash's autocd (``bash -O autocd``, ``shopt
+    -s autocd`` in any brace spelling, or a ``shopt``/``-O`` whose option is an expansion)."""
+    words = text.split()
+    return any("autocd" in form for w in words for form in braced(w)) or any(
+        w in ("shopt", "-O", "+O") and any(c in f for f in words[at + 1:at + 3] for c in "$`")
+        for at, w in enumerate(words))
 
 
 #: Commands that assign the variables their words name (a nameref with ``-n``).

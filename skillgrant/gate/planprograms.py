@@ -12,7 +12,6 @@ import functools
 import os
 
 from ..lazy import compile_on_use
-from .codemoves import code_runs
 from .entryfolders import (
     ENTRY_ENVIRONMENT,
     PLACEHOLDERS,
@@ -109,8 +108,6 @@ def _entry_paths(entry: str, text: str) -> list[str]:
     folders = list(folders_of(entry, text))
     parts = pieces(unquoted(text))
     piped: list[str] = []  # (the words of a command piping into this one)
-    if code_runs(text):  # (an interpreter's code starting programs: s50-greview2 I2)
-        found += in_folders(folders, (*ALL_STARTS, *_RECIPE_PYTHON))
     for at, part in enumerate(parts[::2]):
         moved, words = entry_words(part)
         if moved is not None and unnamed(moved) and "CLAUDE_SKILL_DIR" not in moved:

@@ -118,11 +118,19 @@ def test_an_interpreters_plain_code_is_no_doubt(entry: str) -> None:
     assert isinstance(plan_programs((f"Bash({entry})",)), tuple)
 
 
-def test_an_interpreters_code_starting_programs_guards_every_start_file() -> None:
-    assert code_runs("perl -e 'system \"make\"'") and code_runs("pwsh -c 'make'")
-    assert not code_runs("python3 -c 'print(1)'") and not code_runs("make test")
-    named = set(plan_programs(("Bash(perl -xsub -e 'system q{make test}')",)))
-    assert {"Makefile", "sub/Makefile", "package.json", "sub/package.json"} <= named
+@pytest.mark.parametrize("entry", [
+    "perl -e 'system \"make test\"'", "perl -e 'system \"c\".\"d sub && make test\"'",
+    "node -e 'require(\"child_process\").execSync(\"c\" + \"d sub && make\")'",
+    "python3 -c 'import subprocess; subprocess.run(\"make\")'", "pwsh -c 'make'",
+    "perl -e 'chdir+\"sub\"; do \"./x.pl\"'", "perl -e 'chdir#\n\"sub\"; require q{./x.pl}'"])
+def test_an_interpreters_code_starting_a_program_or_spelling_chdir_refuses_the_plan(
+        entry: str) -> None:
+    """The program and the folder it starts in are not read (s51-greview3 B1, B3: a string
+    the code builds may hold ``cd``; B2: ``chdir`` spelled past ``movedoubts``' call)."""
+    assert code_runs(entry) is not None or "chdir" in entry
+    with pytest.raises(ValueError, match="interpreter's code"):
+        entry_folders(f"Bash({entry})")
+    assert code_runs("python3 -c 'print(1)'") is None and code_runs("make test") is None
 
 
 #: The costs reduced (each was a refused plan): a ``cd`` in a subshell a loop opens (not made
@@ -169,3 +177,31 @@ def test_a_cd_after_a_cd_by_and_is_read_from_its_folders(entry: str,
 def test_a_repeated_or_unread_move_is_still_refused(entry: str) -> None:
     with pytest.raises(ValueError, match="entry"):
         entry_folders(f"Bash({entry})")
+
+
+#: s51-greview3 B1 (a shell command text built by sed's ``e`` or awk's ``system``) and B4
+#: (bash's autocd, set by ``-O``): each runs ``make test`` in ``sub`` under real bash.
+BUILT = {"sed-e-flag": "echo 'Xd sub && make test' | sed s/X/c/e",
+         "awk-concat": "awk 'BEGIN{system(\"c\" \"d sub; make test\")}'",
+         "autocd": "bash -i -O autocd -c 'sub\nmake test' 2>/dev/null"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(BUILT))
+def test_a_built_or_autocd_move_refuses_the_plan(tmp_path: Path, case: str) -> None:
+    needs("bash", "make", "sed", "awk")
+    denied = _case(tmp_path, BUILT[case], "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+@pytest.mark.parametrize("entry", [*BUILT.values(), "sed '1e date' x", "shopt -s auto{cd,x}; sub",
+                                   "shopt -s $O; sub; make"])
+def test_a_built_or_autocd_move_is_named(entry: str) -> None:
+    with pytest.raises(ValueError, match="entry"):
+        entry_folders(f"Bash({entry})")
+
+
+@pytest.mark.parametrize("entry", ["sed -i 's/a/b/g' x", "awk '{print $1}' x | sort",
+                                   "sed -n '/^e/p' x", "git commit -m auto"])
+def test_a_plain_sed_or_awk_is_no_doubt(entry: str) -> None:
+    assert isinstance(entry_folders(f"Bash({entry})"), tuple)
