@@ -131,6 +131,31 @@ def test_b4_autocd_makes_a_folders_name_a_move(tmp_path: Path) -> None:
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
 
+# --- B6: vim's script language builds the shell text that moves --------------------------------
+
+
+#: vim (and ex, the same program) in silent ex mode: ``exe "!c"."d sub && make test"`` joins
+#: the ``:!`` command from pieces and runs it in a shell.
+VIM = {"vim": "vim -es -c 'exe \"!c\".\"d sub && make test\"' -c q",
+       "ex": "ex -s -c 'exe \"!c\".\"d sub && make test\"' -c q"}
+
+
+@pytest.mark.parametrize("case", list(VIM))
+def test_b6_vims_exe_builds_the_shell_text_that_moves(tmp_path: Path, case: str) -> None:
+    """s51-gfix3 8d135c9 refuses an interpreter's, sed's and awk's code that starts programs
+    (B1 held); vim's ``:execute`` joins strings with ``.`` and ``:!`` runs the result in a
+    shell (``cd sub && make test``): vim is not read as an interpreter. Plan ``Bash(<entry>)``,
+    ``Bash(cp *)``: ``cp src/mk sub/Makefile`` is allowed, the entry runs the payload."""
+    needs("bash", "make", case)
+    denied = _case(tmp_path, VIM[case], "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_b6_vims_exe_builds_the_shell_text_that_moves",
+      "vim/ex's :execute and :! run a shell text built from pieces; vim is no interpreter to "
+      "codemoves", *VIM)
+
+
 # --- B5: a guarded build file or script moves, then starts a program --------------------------
 
 
@@ -164,18 +189,6 @@ def test_b5_a_guarded_build_file_moves_its_programs(tmp_path: Path, case: str) -
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
 
-_open("test_b1_code_builds_the_shell_text_that_moves",
-      "a shell text an interpreter (or sed's e flag) builds from pieces moves; the scanner "
-      "reads the pieces", *BUILT)
-_open("test_b2_perls_chdir_spelled_past_the_pattern",
-      "perl's chdir+\"sub\", chdir# ⏎ \"sub\", node's chdir.call/apply: movedoubts._CHDIR wants a "
-      "blank, ( or a quote after chdir",
-      *CHDIRS)
-_open("test_b3_a_program_started_in_a_named_folder",
-      "node's {cwd: …} under a computed key starts a program in another folder",
-      "computed-key", "from-entries")
-_open("test_b4_autocd_makes_a_folders_name_a_move",
-      "bash -i -O autocd: a folder's name as a command moves; -O names no shopt")
 _open("test_b5_a_guarded_build_file_moves_its_programs",
       "a guarded recipe, script or package script moves before it starts a program: the "
       "folder it moves to is read nowhere", *OWN)
