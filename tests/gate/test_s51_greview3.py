@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, bash, home_env, hooked_project, needs, proved_case
+from bash_review import LeftOpen, bash, home_env, hook_allows, hooked_project, needs, proved_case
 from test_gate_files import _settings_hook, payload
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
@@ -307,3 +307,32 @@ def test_c1_a_later_call_runs_make_in_the_folder_an_earlier_cd_left(tmp_path: Pa
 _open("test_c1_a_later_call_runs_make_in_the_folder_an_earlier_cd_left",
       "a cd entry moves the Bash tool's folder for later calls; entry folders are read per "
       "entry, from each call's folder", *KEPT_FOLDER)
+
+
+# --- COST K1: a loop repeating a child's -C, which moves no shell ------------------------------
+
+
+#: Entries repeating ``make -C sub``/``git -C sub`` in a loop: ``-C`` moves the child only, so
+#: each run starts from the call's folder and runs in ``sub`` (the folders ``""``, ``sub``).
+CHILD_LOOPS = {"make-C": "for t in lint test; do make -C sub $t; done",
+               "git-C": "for t in a b; do git -C sub status; done"}
+
+
+@pytest.mark.parametrize("case", list(CHILD_LOOPS))
+def test_cost_k1_a_loop_repeating_a_childs_C_is_allowed(tmp_path: Path, case: str) -> None:
+    """The scanner marks any move in a loop as repeated (``a loop, a function, a trap or the
+    shell's history may repeat a relative move``) and refuses the plan, but ``-C`` moves no
+    shell: bash runs each ``make -C sub`` from the call's folder. The entry itself is then
+    denied (its plan refused)."""
+    needs("bash", "make", "git")
+    project = hooked_project(tmp_path, [f"Bash({CHILD_LOOPS[case]})", "Bash(cp *)"])
+    (project / "sub").mkdir()
+    (project / "sub" / "Makefile").write_text("lint test:\n\t@pwd > ../ran\n")
+    bash(CHILD_LOOPS[case], project)  # (real bash: make ran in sub, from the call's folder)
+    assert case != "make-C" or (project / "ran").read_text().strip().endswith("/sub")
+    assert hook_allows(project, CHILD_LOOPS[case])
+
+
+_open("test_cost_k1_a_loop_repeating_a_childs_C_is_allowed",
+      "COST: a loop repeating `-C DIR` (a child's move) refuses the plan as a repeated move",
+      *CHILD_LOOPS)
