@@ -164,6 +164,8 @@ _open("test_b6_vims_exe_builds_the_shell_text_that_moves",
 #: shell, perl, node or python script).
 OWN = {"make-cd-recipe": ("make", "make test", {"Makefile": "test:\n\tcd sub && $(MAKE) test\n"}),
        "make-C-recipe": ("make", "make test", {"Makefile": "test:\n\t$(MAKE) -C sub test\n"}),
+       "make-sideways-recipe": ("make", "make -C x test",  # (sub: not below the entry's x)
+                                {"x/Makefile": "test:\n\tcd ../sub && $(MAKE) test\n"}),
        "npm-script": ("npm", "npm test",
                       {"package.json": '{"scripts":{"test":"cd sub && make test"}}'}),
        "sh-script": ("sh", "sh build.sh", {"build.sh": "cd sub && make test\n"}),
