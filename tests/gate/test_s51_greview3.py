@@ -253,6 +253,31 @@ _open("test_d3b_cd_back_after_pushd_n_goes_to_the_sessions_oldpwd",
       "pushd -n counts as a move that set OLDPWD; it moves nothing")
 
 
+# --- E3: a cd chained to a pushd -n, which moved nothing ----------------------------------------
+
+
+#: Entries where ``pushd -n d`` (adds ``d`` to the stack, no move) precedes a ``cd`` by ``&&``.
+PUSHD_N = {"first": "pushd -n d && cd sub && make test",
+           "after-cd": "cd x && pushd -n d && cd ../sub && make test"}
+
+
+@pytest.mark.parametrize("case", list(PUSHD_N))
+def test_e3_a_cd_chained_to_pushd_n(tmp_path: Path, case: str) -> None:
+    """s51-gfix3 326fa2f reads a ``cd`` run after another ``cd``/``pushd`` by ``&&`` from that
+    one's folders alone; ``pushd -n d`` is taken as a move to ``d``, so ``cd sub`` is read as
+    ``d/sub`` (``x/d/../sub``: ``x/sub``). bash's ``pushd -n`` does not move: ``cd sub`` runs
+    from the call's folder (``x``'s parent), make runs ``sub/Makefile``. (At 49c1243 the
+    closure held ``sub``: refused.) Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk
+    sub/Makefile`` is allowed, the entry runs the payload."""
+    needs("bash", "make")
+    denied = _case(tmp_path, PUSHD_N[case], "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+_open("test_e3_a_cd_chained_to_pushd_n",
+      "326fa2f chains a cd to a pushd -n, which moves nothing", *PUSHD_N)
+
+
 # --- C1: the Bash tool's folder kept from call to call -----------------------------------------
 
 
