@@ -156,6 +156,30 @@ _open("test_b6_vims_exe_builds_the_shell_text_that_moves",
       "codemoves", *VIM)
 
 
+# --- B7: cmake --build DIR runs the build tool in DIR --------------------------------------------
+
+
+#: A configured build folder ``build`` (its cache names Unix Makefiles), as ``cmake -B build``
+#: leaves it, with a plain makefile.
+_CMAKE_CACHE = ("mkdir -p build && printf 'CMAKE_GENERATOR:INTERNAL=Unix Makefiles\\n"
+                "CMAKE_MAKE_PROGRAM:FILEPATH=/usr/bin/make\\nCMAKE_PROJECT_NAME:STATIC=p\\n"
+                "CMAKE_HOME_DIRECTORY:INTERNAL=%s\\nCMAKE_CACHEFILE_DIR:INTERNAL=%s/build\\n' "
+                "\"$PWD\" \"$PWD\" > build/CMakeCache.txt && printf 'test:\\n\\techo ok\\n' "
+                "> build/Makefile")
+
+
+def test_b7_cmake_build_runs_make_in_its_folder(tmp_path: Path) -> None:
+    """``cmake --build build`` runs the cache's generator (make) in ``build``: make reads
+    ``build/Makefile``. Plan ``Bash(cmake --build build)``, ``Bash(cp *)``: real bash runs the
+    payload after ``cp src/mk build/Makefile``; the hook denies a call (held)."""
+    needs("bash", "make", "cmake")
+    denied = proved_case(tmp_path, ["Bash(cmake --build build)", "Bash(cp *)"], FILES,
+                         ["cp src/mk build/Makefile", "cmake --build build"],
+                         setup=_CMAKE_CACHE, in_place=True)
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+
 # --- B5: a guarded build file or script moves, then starts a program --------------------------
 
 
