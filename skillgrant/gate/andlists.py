@@ -10,6 +10,7 @@ from ..lazy import compile_on_use
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Final
 
 #: The shell's control operators, as ``moves._words`` splits them.
@@ -60,3 +61,15 @@ def last(words: list[str], at: int) -> bool:
 
 #: The words after which a list starts (its first command runs whatever ran before).
 LIST_STARTS: Final = frozenset({";", "&", "(", "{", "then", "do", "else", "elif", ";;"})
+
+
+def after_a_move(words: list[str], at: int, leads: Callable[[list[str], int], bool]) -> bool:
+    """Whether the command starting at ``words[at]`` runs only after a ``cd`` or ``pushd`` of
+    the same shell succeeded: a ``&&`` list from a list's start, a ``cd`` among its commands
+    (bash then set ``OLDPWD`` to a folder the shell was in). Not after ``||``, a pipe, ``!``,
+    a group's or a subshell's end (its ``cd`` may have failed, or moved a subshell only)."""
+    if at == 0 or words[at - 1] != "&&" or not and_list(words, at):
+        return False
+    start = next((b + 1 for b in range(at - 1, -1, -1) if words[b] in LIST_STARTS), 0)
+    return any(w in ("cd", "pushd") and leads(words, b)
+               for b, w in enumerate(words[start:at], start))

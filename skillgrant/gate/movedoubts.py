@@ -125,3 +125,24 @@ _SET_H: Final = compile_on_use(r"[-+][A-Za-z]*H[A-Za-z]*")
 _NAMEREF: Final = compile_on_use(r"-[A-Za-z]*n[A-Za-z]*")
 _PRINTF_V: Final = compile_on_use(r"(?:^|\s)-v\s*\S*[$`]")
 ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+#: A parenthesis in quotes or after a backslash (the words lose them: E1).
+QUOTED_PAREN: Final = compile_on_use(r"\\[()]|'[^']*[()]|\"[^\"]*[()]")
+
+
+def physical_dotdot(words: list[str], at: int, operand: str, found: list[str]) -> bool:
+    """Whether the move at ``words[at]`` resolves a ``..`` of ``operand`` physically (a
+    ``chdir``: ``-C``, ``--chdir``…, ``cd -P``, or ``cd`` after ``set -P``) past a folder
+    that may be a link: one the operand names before it, or one an earlier move went to
+    (review s51-greview3 E2)."""
+    operand = operand.removeprefix(CHAINED)
+    parts = operand.split("/")
+    if ".." not in parts or operand[:1] == "\0":
+        return False
+    past = parts.index("..") > 0 or any(m[:1] != "\0" or m[:2] == CHAINED for m in found)
+    logical = words[at] in ("cd", "pushd") and "-P" not in words[at + 1:at + 4] and not any(
+        w in ("-P", "physical") or (w[:1] == "-" and "P" in w and w[1:].isalpha()
+                                    and words[i - 1] == "set")
+        for i, w in enumerate(words))
+    return past and not logical

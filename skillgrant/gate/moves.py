@@ -12,9 +12,19 @@ import shlex
 
 from ..lazy import compile_on_use
 from . import files as fs
-from .andlists import CHAINED, CONTROLS, LIST_STARTS, PUNCTUATION, and_list, chained, last
+from .andlists import CHAINED, CONTROLS, PUNCTUATION, after_a_move, chained, last
 from .folded import folded
-from .movedoubts import ASSIGNMENT, BACK, MAY_MOVE, REPEAT, UNQUOTED, marks, trusted
+from .movedoubts import (
+    ASSIGNMENT,
+    BACK,
+    MAY_MOVE,
+    QUOTED_PAREN,
+    REPEAT,
+    UNQUOTED,
+    marks,
+    physical_dotdot,
+    trusted,
+)
 from .writers import braced
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -195,11 +205,13 @@ def _operands(text: str, depth: int) -> tuple[str, ...]:
     found: list[str] = []
     loops: list[int] = []  # (the subshells open at each loop's start the word is in)
     parens, chain = 0, (-1, -1)  # (a `cd`'s word and how many were found after it)
+    plain = not QUOTED_PAREN.search(text)  # (a quoted `(` is no subshell: s51-greview3 E1)
     for at, word in enumerate(words):
         lead = _leads(words, at)
         loops = [*loops, parens] if lead and word in _LOOPS else loops[:-1] if (
             lead and word == "done") else loops
-        parens += word.count("(") - word.count(")") if PUNCTUATION.fullmatch(word) else 0
+        parens += word.count("(") - word.count(")") if plain and PUNCTUATION.fullmatch(
+            word) else 0
         if lead and (depth == 0 or len(words) > 1):  # (not a word read again alone: `$f`)
             try:
                 found += marks(words, at)
@@ -208,8 +220,12 @@ def _operands(text: str, depth: int) -> tuple[str, ...]:
         operand = _move_at(words, at, depth == 0 and "trap" not in words)
         chainable = operand is not None and word in ("cd", "pushd") and lead and \
             _LITERAL.fullmatch(operand) is not None and operand[:1] != "/"
-        if chainable and chain[1] == len(found) and chained(words, chain[0], at):
+        if chainable and plain and chain[1] == len(found) and chained(words, chain[0], at):
             operand = CHAINED + str(operand)
+        if operand is not None and physical_dotdot(words, at, operand, found):
+            raise _Unnamed(f"a physical '..' ({word} {operand.removeprefix(CHAINED)}) goes to "
+                           "the parent of where a "
+                           "link it passes points, a folder the gate does not name")
         more = [*([operand] if operand is not None else []), *_nested(word, text, depth)]
         # (a move in a subshell the loop opened is not made again from where it went)
         found += [*more, *([REPEAT] if loops and parens <= loops[-1] and any(
@@ -310,7 +326,7 @@ def _back(word: str, operand: str, words: list[str], at: int, top: bool) -> str 
     (``cd -``, ``~-``) that may run before any move of the shell succeeded (bash keeps the
     session's ``OLDPWD``: s50-greview2 D3), unless nothing runs after it (``top``: the
     text's last command)."""
-    if operand in ("-", "~-") and not _after_a_move(words, at) and not (
+    if operand in ("-", "~-") and not after_a_move(words, at, _leads) and not (
             top and last(words, at)):
         raise _Unnamed(f"'{word} {operand}' may go to the session's OLDPWD, a folder the "
                        "command does not name (only one run after a 'cd' by '&&' is read)")
@@ -323,18 +339,6 @@ def _back(word: str, operand: str, words: list[str], at: int, top: bool) -> str 
         except ValueError as e:
             raise _Unnamed(str(e)) from None
     return None
-
-
-def _after_a_move(words: list[str], at: int) -> bool:
-    """Whether the command starting at ``words[at]`` runs only after a ``cd`` or ``pushd`` of
-    the same shell succeeded: a ``&&`` list from a list's start, a ``cd`` among its commands
-    (bash then set ``OLDPWD`` to a folder the shell was in). Not after ``||``, a pipe, ``!``,
-    a group's or a subshell's end (its ``cd`` may have failed, or moved a subshell only)."""
-    if at == 0 or words[at - 1] != "&&" or not and_list(words, at):
-        return False
-    start = next((b + 1 for b in range(at - 1, -1, -1) if words[b] in LIST_STARTS), 0)
-    return any(w in ("cd", "pushd") and _leads(words, b)
-               for b, w in enumerate(words[start:at], start))
 
 
 def _unredirected(words: list[str]) -> list[str]:

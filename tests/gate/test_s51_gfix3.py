@@ -205,3 +205,39 @@ def test_a_built_or_autocd_move_is_named(entry: str) -> None:
                                    "sed -n '/^e/p' x", "git commit -m auto"])
 def test_a_plain_sed_or_awk_is_no_doubt(entry: str) -> None:
     assert isinstance(entry_folders(f"Bash({entry})"), tuple)
+
+
+#: s51-greview3 E1 (a quoted ``(`` read as a subshell's start: the loop's ``cd`` made once)
+#: and E2 (``cd -P ..`` after a ``cd`` into a link: the link target's parent), each proved by
+#: real bash: make runs the makefile the ``cp`` writes.
+LINKED = {
+    "quoted-paren": ('for d in a b; do echo "(" >/dev/null; cd sub; done; make test',
+                     "sub/sub/Makefile", {"sub/sub/Makefile": MAKEFILE}, None),
+    "physical-dotdot": ("cd x/link && cd -P .. && make test", "sub/Makefile",
+                        {"sub/d/Makefile": MAKEFILE, "x/.keep": ""}, {"x/link": "../sub/d"}),
+    "make-C-dotdot": ("cd x/link && make -C .. test", "sub/Makefile",
+                      {"sub/d/Makefile": MAKEFILE, "x/.keep": ""}, {"x/link": "../sub/d"}),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(LINKED))
+def test_a_quoted_paren_or_a_physical_dotdot_is_not_misread(tmp_path: Path, case: str) -> None:
+    entry, target, more, links = LINKED[case]
+    needs("bash", "make")
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**FILES, **more},
+                         [f"cp src/mk {target}", entry], links=links)
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+@pytest.mark.parametrize(("entry", "moves"), [
+    ("cd a && cd ..", ("a", "\0&..")), ("cd sub/..", ("sub/..",)), ("make -C ..", ("..",)),
+    ("cd sub && make test; cd ..", ("sub", ".."))])
+def test_a_logical_or_first_dotdot_is_read(entry: str, moves: tuple[str, ...]) -> None:
+    assert folder_moves(entry) == moves
+
+
+@pytest.mark.parametrize("entry", ["cd x/link && cd -P .. && make", "set -P; cd a && cd ..",
+                                   "cd sub && make -C .. test", "make -C sub/../x"])
+def test_a_physical_dotdot_past_a_folder_is_refused(entry: str) -> None:
+    assert "physical" in str(folder_moves(entry))
