@@ -252,11 +252,6 @@ def test_e2_a_physical_dotdot_after_a_link(tmp_path: Path) -> None:
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
 
-_open("test_e1_a_quoted_parenthesis_hides_a_loops_repeated_move",
-      "moves._operands counts a quoted \"(\" as a subshell's start: the loop's cd is not repeated")
-_open("test_e2_a_physical_dotdot_after_a_link",
-      "cd -P .. after cd LINK: the gate joins .. to the link's path as written, bash resolves it")
-
 
 # --- D3b: pushd -n succeeds without moving: cd - still goes to the session's OLDPWD ----------
 
