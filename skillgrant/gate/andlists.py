@@ -71,5 +71,13 @@ def after_a_move(words: list[str], at: int, leads: Callable[[list[str], int], bo
     if at == 0 or words[at - 1] != "&&" or not and_list(words, at):
         return False
     start = next((b + 1 for b in range(at - 1, -1, -1) if words[b] in LIST_STARTS), 0)
-    return any(w in ("cd", "pushd") and leads(words, b)
+    return any(shell_move(words, b) and leads(words, b)
                for b, w in enumerate(words[start:at], start))
+
+
+def shell_move(words: list[str], at: int) -> bool:
+    """Whether ``words[at]`` is a ``cd`` or ``pushd`` that moves its shell when it succeeds:
+    not ``pushd -n`` (it only adds to the stack, leaving the folder and ``OLDPWD``:
+    s51-greview3 D3b, E3). A ``-n`` anywhere up to the next control operator counts."""
+    end = next((i for i in range(at + 1, len(words)) if words[i] in CONTROLS), len(words))
+    return words[at] == "cd" or (words[at] == "pushd" and "-n" not in words[at + 1:end])

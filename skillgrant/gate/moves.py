@@ -12,7 +12,7 @@ import shlex
 
 from ..lazy import compile_on_use
 from . import files as fs
-from .andlists import CHAINED, CONTROLS, PUNCTUATION, after_a_move, chained, last
+from .andlists import CHAINED, CONTROLS, PUNCTUATION, after_a_move, chained, last, shell_move
 from .folded import folded
 from .movedoubts import (
     ASSIGNMENT,
@@ -218,7 +218,7 @@ def _operands(text: str, depth: int) -> tuple[str, ...]:
             except ValueError as e:
                 raise _Unnamed(str(e)) from None
         operand = _move_at(words, at, depth == 0 and "trap" not in words)
-        chainable = operand is not None and word in ("cd", "pushd") and lead and \
+        chainable = operand is not None and shell_move(words, at) and lead and \
             _LITERAL.fullmatch(operand) is not None and operand[:1] != "/"
         if chainable and plain and chain[1] == len(found) and chained(words, chain[0], at):
             operand = CHAINED + str(operand)

@@ -241,3 +241,30 @@ def test_a_logical_or_first_dotdot_is_read(entry: str, moves: tuple[str, ...]) -
                                    "cd sub && make -C .. test", "make -C sub/../x"])
 def test_a_physical_dotdot_past_a_folder_is_refused(entry: str) -> None:
     assert "physical" in str(folder_moves(entry))
+
+
+#: s51-greview3 D3b and E3: ``pushd -n`` adds to the stack and moves nothing (bash 5.2), so a
+#: ``cd -`` after it goes to the session's ``OLDPWD`` and a ``cd`` after it runs from the
+#: call's folder; each runs ``sub/Makefile`` under real bash.
+PUSHD_N = {"back": "pushd -n x && cd - && make test",
+           "first": "pushd -n d && cd sub && make test",
+           "after-cd": "cd x && pushd -n d && cd ../sub && make test"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(PUSHD_N))
+def test_a_pushd_n_is_no_move_of_the_shell(tmp_path: Path, case: str) -> None:
+    needs("bash", "make")
+    denied = proved_case(tmp_path, [f"Bash({PUSHD_N[case]})", "Bash(cp *)"],
+                         {**FILES, "x/Makefile": MAKEFILE}, ["cp src/mk sub/Makefile",
+                                                             PUSHD_N[case]],
+                         {"OLDPWD": "{P}/sub"})
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+@pytest.mark.parametrize(("entry", "moves"), [
+    ("pushd -n d && cd sub", ("d", "sub")), ("pushd x && cd - && make", ("x",)),
+    ("pushd x && cd ../y", ("x", "\0&../y"))])
+def test_a_pushd_n_chains_nothing(entry: str, moves: tuple[str, ...]) -> None:
+    assert folder_moves(entry) == moves
+    assert "OLDPWD" in str(folder_moves("pushd -n x && cd - && make"))
