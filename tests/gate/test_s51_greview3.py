@@ -268,9 +268,6 @@ def test_d3b_cd_back_after_pushd_n_goes_to_the_sessions_oldpwd(tmp_path: Path) -
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
 
-_open("test_d3b_cd_back_after_pushd_n_goes_to_the_sessions_oldpwd",
-      "pushd -n counts as a move that set OLDPWD; it moves nothing")
-
 
 # --- E3: a cd chained to a pushd -n, which moved nothing ----------------------------------------
 
@@ -292,9 +289,6 @@ def test_e3_a_cd_chained_to_pushd_n(tmp_path: Path, case: str) -> None:
     denied = _case(tmp_path, PUSHD_N[case], "sub/Makefile")
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
-
-_open("test_e3_a_cd_chained_to_pushd_n",
-      "326fa2f chains a cd to a pushd -n, which moves nothing", *PUSHD_N)
 
 
 # --- C1: the Bash tool's folder kept from call to call -----------------------------------------
