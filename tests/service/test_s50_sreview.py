@@ -100,7 +100,7 @@ def test_a_mixed_case_npm_variable_reaches_the_decision(
 # --- F2: anyone who reaches the port registers an id that has not registered yet ------------
 
 # (closed in s51-gfix3: an id the service decided a call of is never registered afterwards;
-# a restart forgets that: tests/service/test_s51_gfix3.py's OPEN row)
+# a restart forgets that: tests/service/test_s51_gfix3_registration.py's OPEN row)
 
 
 def test_a_session_is_registered_only_by_its_own_session_start(served: Served) -> None:
