@@ -316,16 +316,15 @@ def constrain(
         else:
             allowed.append(verdict.written or verdict.entry)
             kept.append(verdict)
-    if dropped and heard():  # asked once a value, not once a drop
+    restored = not allowed and bool(plan.entries)
+    if restored:
+        allowed = _restored(plans)
+    if (dropped or restored) and heard():  # asked once a value, not once a record
         for verdict in dropped:
             _log_drop(verdict, source)
-    restored = False
-    if not allowed and plan.entries:
-        allowed = _restored(plans)
-        restored = True
-        reason = ("nothing submitted was covered" if entries
-                  else "the submitted allowed-tools was empty")
-        _log_restore(source, reason, allowed)
+        if restored:
+            _log_restore(source, "nothing submitted was covered" if entries
+                         else "the submitted allowed-tools was empty", allowed)
     return Decision(allowed, kept, dropped, restored, verdicts)
 
 
@@ -346,12 +345,23 @@ def _decide_value(entries: list[str], plans: Sequence[PreparedPlan],
         return _combined(each(text), readings, each)
 
     kept = combined.kept_for(plans, readings)
+    # A kept verdict that charged no work is ``combined.verdict``'s answer while no budget
+    # is past its limit (``fits``; the budgets have no parent, and only ``combined.verdict``
+    # charges them): taken here without its call.
+    free, fits = (0,) * len(plans), True
     decided: dict[str, Verdict] = {}
     verdicts = []
     for e in entries:
-        if e not in decided:  # a copy is decided once; each position has its verdict
-            decided[e] = combined.verdict(kept, e, plans, budgets, asked, combine)
-        verdicts.append(decided[e])
+        verdict = decided.get(e)
+        if verdict is None:  # a copy is decided once; each position has its verdict
+            found = None if kept is None else kept.get(e)
+            if found is not None and fits and found[1] == free:
+                verdict = found[0]
+            else:
+                verdict = combined.verdict(kept, e, plans, budgets, asked, combine)
+                fits = all(budget.spent <= budget.limit for budget in budgets)
+            decided[e] = verdict
+        verdicts.append(verdict)
     return verdicts
 
 
@@ -366,20 +376,21 @@ def _restored(plans: Sequence[PreparedPlan]) -> list[str]:
 
 
 def _log_restore(source: str | None, reason: str, allowed: list[str]) -> None:
-    if heard():  # one per file at most: made whenever anything could listen
-        library_logger().warning(
-            "restored the approved allowed-tools: %s",
-            reason,
-            extra={"skillgrant": {
-                "file": source,
-                "event": "restored",
-                "entry": ", ".join(allowed),
-                "status": "restored",
-                "reason": f"{reason}; the approved entries were restored",
-                "witness": None,
-                "allowed": allowed,
-            }},
-        )
+    """The record of a restore (one per file at most), made when ``heard`` says anything
+    could listen (``constrain`` asks)."""
+    library_logger().warning(
+        "restored the approved allowed-tools: %s",
+        reason,
+        extra={"skillgrant": {
+            "file": source,
+            "event": "restored",
+            "entry": ", ".join(allowed),
+            "status": "restored",
+            "reason": f"{reason}; the approved entries were restored",
+            "witness": None,
+            "allowed": allowed,
+        }},
+    )
 
 
 def _log_drop(verdict: Verdict, source: str | None) -> None:
