@@ -1,0 +1,158 @@
+"""Review s51 (s51-greview) of s51-gfix: the variables a program reads at its start that make it
+load other code, and the files they name (the entry's own: a prefix, ``env``, ``export``,
+make's ``N=v``; the session's). Each case proves its hole with real bash in a scratch copy (a
+scratch home) first, then asks the printed hook for each call in turn, running the allowed
+ones; the hook allowing them all is the finding: these tests fail while the hole is open
+(``OPEN`` marks them strict xfails). A case the change holds is a plain passing test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, needs, proved_case
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+_open = OPEN.add
+
+#: A shell script running the payload (``touch zz``).
+SCRIPT = "#!/bin/sh\ntouch zz\n"
+#: node code running the payload.
+JS_PAYLOAD = "require('child_process').execSync('touch zz')\n"
+#: A package whose ``test`` script runs node.
+PACKAGE = {"package.json": '{"name":"a","version":"1.0.0","scripts":{"test":"node -e 0"}}\n'}
+
+
+def _hole(tmp_path: Path, entry: str, files: dict[str, str | bytes], copies: list[str],
+          extra: dict[str, str] | None = None, executable: tuple[str, ...] = ()) -> str | None:
+    """Proves that ``copies`` then ``entry`` run the payload under real bash in a hooked
+    project holding ``files`` (plan ``Bash(<entry>)``, ``Bash(cp *)``; the session's
+    ``extra`` values); the first call the printed hook denies, or None."""
+    return proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, [*copies, entry],
+                       extra, executable=executable)
+
+
+# --- G1: env's split string with the option attached -------------------------------------------
+
+
+#: Entries giving ``BASH_ENV=e.sh`` to bash through ``env -S``/``--split-string`` (env splits
+#: the string into assignments and a command) where the string is attached to the option:
+#: ``env -S 'BASH_ENV=e.sh bash -c true'`` (the quote a word of its own) is held.
+SPLIT = {"attached-quoted": "env -S'BASH_ENV=e.sh bash' -c true",
+         "attached-bare": "env -SBASH_ENV=e.sh bash -c true",
+         "long-equals": "env --split-string='BASH_ENV=e.sh bash -c true'",
+         "long-equals-part": "env --split-string='BASH_ENV=e.sh bash' -c true",
+         "held-apart": "env -S 'BASH_ENV=e.sh bash -c true'"}
+
+
+@pytest.mark.parametrize("case", list(SPLIT))
+def test_g1_env_split_string_attached(tmp_path: Path, case: str) -> None:
+    """``env -S'BASH_ENV=e.sh bash' -c true``: env splits its string, bash gets
+    ``BASH_ENV=e.sh`` and sources it; plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk
+    e.sh`` is allowed and bash runs it."""
+    needs("bash", "env")
+    denied = _hole(tmp_path, SPLIT[case], {"src/mk": SCRIPT}, ["cp src/mk e.sh"])
+    assert denied is not None, "the hook allows the file env's split string's BASH_ENV names"
+
+
+_open("test_g1_env_split_string_attached",
+      "env -S/--split-string's string attached to its option (-S'…', -SX=v, --split-string=…) "
+      "is not read as assignments", "attached-quoted", "attached-bare", "long-equals",
+      "long-equals-part")
+
+
+# --- G2: an empty element of the entry's PATH is the folder a program runs in ----------------
+
+
+#: Each case: the entry, the name its make recipe runs, found in the folder by the empty
+#: element of the entry's ``PATH`` (execvp: "a zero-length prefix … the current directory").
+EMPTY_PATH = {"leading": ("PATH=:/usr/bin:/bin make test", "ls"),
+              "middle": ("PATH=/usr/bin::/bin make test", "notaprog"),
+              "trailing": ("PATH=/usr/bin:/bin: make test", "notaprog"),
+              "export-leading": ("export PATH=:/usr/bin:/bin; make test", "ls"),
+              "env-leading": ("env PATH=:/usr/bin:/bin make test", "ls"),
+              "declare-leading": ("declare -x PATH=:/usr/bin:/bin; make test", "ls"),
+              "make-argument": ("make test PATH=:/usr/bin:/bin", "ls"),
+              "held-dot": ("PATH=.:/usr/bin:/bin make test", "ls")}
+
+
+@pytest.mark.parametrize("case", list(EMPTY_PATH))
+def test_g2_an_empty_path_element_is_the_folder(tmp_path: Path, case: str) -> None:
+    """``PATH=:/usr/bin:/bin make test`` with a recipe ``ls``: make runs ``./ls`` (an
+    empty element of ``PATH`` is the current folder); plan ``Bash(<entry>)``, ``Bash(cp *)``:
+    ``cp src/x <name>`` (an executable script) is allowed and make runs it."""
+    needs("bash", "make")
+    entry, name = EMPTY_PATH[case]
+    files: dict[str, str | bytes] = {"Makefile": f"test:\n\t{name} >/dev/null\n",
+                                     "src/x": SCRIPT}
+    denied = _hole(tmp_path, entry, files, [f"cp src/x {name}"], executable=("src/x",))
+    assert denied is not None, "the hook allows a program the entry's PATH finds in its folder"
+
+
+_open("test_g2_an_empty_path_element_is_the_folder",
+      "an empty element of the entry's own PATH (the folder the program runs in) is dropped "
+      "(startvars.value_items: `if p`)", "leading", "env-leading", "export-leading",
+      "declare-leading", "make-argument")
+
+
+# --- G3, G4: npm's own settings given in its variables ----------------------------------------
+
+
+#: Each case: the entry (its npm variables), the files copied in (``rc``: npm settings naming
+#: ``./x.sh`` as the scripts' shell), the session's extra values. npm reads ``npm_config_*``
+#: whatever its case (``@npmcli/config``: ``/^npm_config_/i``, the key lower-cased).
+NPM_VARS = {"userconfig-mixed": ("NPM_CONFIG_userconfig=rc npm test", {}),
+            "globalconfig-mixed": ("Npm_Config_GlobalConfig=rc npm test", {}),
+            "held-userconfig-lower": ("npm_config_userconfig=rc npm test", {}),
+            "held-session-mixed": ("npm test", {"NPM_CONFIG_userconfig": "rc"})}
+
+
+@pytest.mark.parametrize("case", list(NPM_VARS))
+def test_g3_npm_reads_its_variables_in_any_case(tmp_path: Path, case: str) -> None:
+    """``NPM_CONFIG_userconfig=rc npm test``: npm reads ``rc`` as the user's settings
+    (``script-shell=./x.sh``) and runs the test script through ``./x.sh``; plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/rc rc``, ``cp src/x.sh x.sh`` are allowed and
+    npm runs it."""
+    needs("bash", "npm", "node")
+    entry, extra = NPM_VARS[case]
+    files: dict[str, str | bytes] = {**PACKAGE, "src/rc": "script-shell=./x.sh\n",
+                                     "src/x.sh": SCRIPT}
+    denied = _hole(tmp_path, entry, files, ["cp src/rc rc", "cp src/x.sh x.sh"], extra,
+                   executable=("src/x.sh",))
+    assert denied is not None, "the hook allows the settings file npm's variable names"
+
+
+_open("test_g3_npm_reads_its_variables_in_any_case",
+      "npm_config_* in another case (NPM_CONFIG_userconfig, Npm_Config_GlobalConfig) is not "
+      "read as npm's settings", "userconfig-mixed", "globalconfig-mixed")
+
+
+#: Each case: the entry giving node's preload through npm's ``node-options`` setting (npm
+#: hands it to each script as ``NODE_OPTIONS``): a bare module name resolves through
+#: ``node_modules``.
+NPM_PRELOADS = {"env-bare-r": ("npm_config_node_options='-r pre' npm test",
+                               "node_modules/pre.js"),
+                "held-env-relative": ("npm_config_node_options=--require=./pre.js npm test",
+                                      "pre.js")}
+
+
+@pytest.mark.parametrize("case", list(NPM_PRELOADS))
+def test_g4_npms_node_options_preloads_a_bare_module(tmp_path: Path, case: str) -> None:
+    """``npm_config_node_options='-r pre' npm test``: the test script's node loads
+    ``node_modules/pre.js``; plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk <file>`` is
+    allowed and node runs it."""
+    needs("bash", "npm", "node")
+    entry, target = NPM_PRELOADS[case]
+    files: dict[str, str | bytes] = {**PACKAGE, "node_modules/keep": "", "src/mk": JS_PAYLOAD}
+    denied = _hole(tmp_path, entry, files, [f"cp src/mk {target}"])
+    assert denied is not None, "the hook allows the module npm's node-options preloads"
+
+
+_open("test_g4_npms_node_options_preloads_a_bare_module",
+      "npm's node-options setting (npm_config_node_options) preloading a bare module name "
+      "(-r pre: node_modules/pre.js) is not read", "env-bare-r")
