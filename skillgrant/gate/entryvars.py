@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 
 from .environment import COMPARED
+from .startflags import collecting, make_definitions, perl_folders, python_assignments
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -153,7 +154,7 @@ def entry_values(entry: str, text: str) -> list[str]:
     if "test" in text:  # (pytest, py.test, unittest: their own options, s50-greview3 C1)
         for code in (text, *(w.text for c in _lexed(text, []) for w in c if " " in w.text)):
             for command in _lexed(code, []):
-                _collecting(entry, [w.text for w in command])
+                collecting(entry, [w.text for w in command])
     return [f"{ASSIGNED}{k}{_BY}{' '.join(sorted(v))}" for k, v in found.items()]
 
 
@@ -164,8 +165,8 @@ _BY: Final = "\x00"
 def _scan(entry: str, text: str, found: dict[str, set[str]], depth: int) -> None:
     """``entry_values`` of ``text`` (and of its quoted parts, to ``depth`` levels) into
     ``found`` (each assignment, with the names of the words of the commands it reaches)."""
-    if "=" not in text and not any(n in text for n in KNOWN):
-        return
+    if "=" not in text and not any(n in text for n in (*KNOWN, "perl", ENV_FILE)):
+        return  # (perl's `-I inc`, `--env-file F`: `_prefix`)
     quoted: list[str] = []
     commands = [_unreserved(c) for c in _lexed(text, quoted)]
     state = _State({os.path.basename(w.text) for c in commands for w in c})
@@ -177,8 +178,9 @@ def _scan(entry: str, text: str, found: dict[str, set[str]], depth: int) -> None
         _take(entry, [w for c in commands for w in c], False, found, state.anywhere,
               state.taken)
     for word in (w for c in commands if not _inert(c) for w in c if id(w) not in state.taken):
-        if word.text.split("=", 1)[0].rstrip("+") in KNOWN and not any(  # (s50-greview3 S1;
-                c.isspace() for c in word.text):  # a word of code is read as code below)
+        if word.text.split("=", 1)[0].rstrip("+") in KNOWN and word.text not in found and \
+                not any(c.isspace() for c in word.text):  # (s50-greview3 S1; a word of code
+            # is read as code below; one read already: a MAKEFLAGS' definition, U3)
             raise ValueError(f"the plan's entry {entry!r} names the start variable "
                              f"{word.text.split('=', 1)[0]!r} where the gate does not read "
                              "what it is set to")
@@ -263,38 +265,33 @@ def _command(entry: str, words: list[_Word], found: dict[str, set[str]],
         _take(entry, words[taker + 1:], make, found, here, state.taken)
 
 
-def _collecting(entry: str, words: list[str]) -> None:
-    """Refuses the plan (ValueError) whose test runner's own options make it import files
-    other than ``testfiles``' names (s50-greview3 C1): pytest's ``-p PLUGIN`` (not ``no:…``),
-    ``-o``/``--override-ini`` of ``python_files``, ``--doctest-modules``, ``--doctest-glob``;
-    ``unittest``'s ``-p``/``--pattern`` (and discover's third operand, a pattern)."""
-    names = [os.path.basename(w) for w in words]
-    runner = "pytest" if {"pytest", "py.test"} & set(names) else \
-        "unittest" if "unittest" in names else ""
-    if not runner:
-        return
-    for k, word in enumerate(words):
-        after = words[k + 1] if k + 1 < len(words) else ""
-        plugin = runner == "pytest" and ((word == "-p" and not after.startswith("no:")) or (
-            word[:2] == "-p" and len(word) > 2 and not word[2:].startswith("no:")))
-        if plugin or "python_files" in word or "python_files" in after * (word in (
-                "-o", "--override-ini")) or word.startswith(("--doctest-modules",
-                                                             "--doctest-glob")) or (
-                runner == "unittest" and (word in ("-p", "--pattern") or word.startswith(
-                    ("--pattern=", "-p")))):
-            raise ValueError(f"the plan's entry {entry!r} gives its test runner an option "
-                             f"({word!r}) that makes it import files the gate does not name")
-
-
 def _prefix(words: list[_Word], found: dict[str, set[str]], programs: set[str]) -> None:
-    """python's ``-X pycache_prefix=DIR`` (``-Xpycache_prefix=DIR``) among ``words``, read as
-    ``PYTHONPYCACHEPREFIX=DIR`` (s50-greview3 U2)."""
-    for k, word in enumerate(words):
-        text = word.text[2:] if word.text[:2] == "-X" else word.text if k and words[
-            k - 1].text == "-X" else ""
-        if text.startswith("pycache_prefix="):  # (and as spelled: its own call's, own_dropped)
-            for key in ("PYTHONPYCACHEPREFIX=" + text[15:], word.text):
-                found.setdefault(key, set()).update(programs)
+    """The start variables the options among ``words`` stand for (``startflags``), each with
+    the words spelling it (its own call's: ``own_dropped``): python's ``-X pycache_prefix=DIR``
+    in any cluster as ``PYTHONPYCACHEPREFIX=DIR`` (s50-greview3 U2), perl's ``-Iinc``,
+    ``-Mlib=inc`` as ``PERL5LIB=inc`` (U1), an env file a program loads (``--env-file=F``,
+    node's, bun's, deno's, uv's: ``ENV_FILE``, read by ``startvars``; E1)."""
+    texts = [w.text for w in words]
+    pairs = python_assignments(texts)
+    perl = next((k for k, t in enumerate(texts) if os.path.basename(t).split(".")[0] in (
+        "perl", "perl5")), -1)
+    if perl >= 0:
+        folders = perl_folders(texts[perl + 1:], True)
+        pairs += [("PERL5LIB=" + ":".join(folders), t) for t in ("", *texts[perl + 1:])
+                  if folders and (not t or (t[:1] == "-" and "=" in t))]
+    for k, text in enumerate(texts):
+        if text.startswith("--env-file"):  # (`--env-file-if-exists`; deno's bare: .env)
+            value = text.partition("=")[2] or (texts[k + 1] if k + 1 < len(texts) and
+                                               texts[k + 1][:1] != "-" else "")
+            pairs += [(f"{ENV_FILE}={f}", "") for f in (value, ".env") if f]
+    for key, word in pairs:
+        for spelled in filter(None, (key, word)):
+            found.setdefault(spelled, set()).update(programs)
+
+
+#: What an assignment's name is for an env file a program loads (``--env-file=F``): no
+#: variable's name (``startvars.value_items`` reads the file's).
+ENV_FILE: Final = "--env-file"
 
 
 #: Builtins that set a variable they name (``printf -v``, ``read``, ``mapfile``, a loop's).
@@ -319,9 +316,24 @@ def _take(entry: str, words: list[_Word], make: bool, found: dict[str, set[str]]
         if name in _REFUSED:
             raise ValueError(f"the plan's entry {entry!r} sets {name}: what its programs read "
                              "at their start under it is not known")
+        if name == "PYTEST_PLUGINS" and value:  # (modules imported from sys.path: U7)
+            raise ValueError(f"the plan's entry {entry!r} sets PYTEST_PLUGINS: pytest imports "
+                             "the modules it names from folders the gate does not name")
+        if name == "PYTEST_ADDOPTS":  # (pytest's first options: read as its own, U7)
+            collecting(entry, ["pytest", *value.split()])
+        if name in ("MAKEFLAGS", "GNUMAKEFLAGS"):  # (make's definitions: MAKEFILES=mk, U3)
+            _take(entry, [_made(d) for d in make_definitions(entry, value)], True, found, programs,
+                  taken)
         found.setdefault(f"{name}={value}", set()).update(programs)
         if word.text != f"{name}={value}":  # (make's `N:=v`: the word as the call spells it)
             found.setdefault(word.text, set()).update(programs)
+
+
+def _made(text: str) -> _Word:
+    """A word of ``text`` (no quotes, nothing expanded)."""
+    word = _Word()
+    word.text = text
+    return word
 
 
 def own_dropped(command: tuple[str, ...], guards: object, mark: str) -> tuple[str, ...]:
@@ -360,7 +372,8 @@ _SHELLS_OWN: Final = frozenset(("PATH", "IFS", "BASH_ENV", "ENV", "GLOBIGNORE"))
 #: The start variables the gate knows (the session's it reads, and Python's that move where it
 #: reads or writes its code): an entry naming one where no assignment is read refuses the plan.
 KNOWN: Final = frozenset((*COMPARED, "PYTHONPYCACHEPREFIX", "PYTHONHOME", "PYTHONSAFEPATH",
-                          "PYTHONNOUSERSITE", "PYTHONINSPECT", "LD_AUDIT", "PERL5DB"))
+                          "PYTHONNOUSERSITE", "PYTHONINSPECT", "LD_AUDIT", "PERL5DB",
+                          "PYTEST_PLUGINS", "PYTEST_ADDOPTS", "MAKEFLAGS", "GNUMAKEFLAGS"))
 #: bash's reserved words (and ``time``), which may stand before a command's assignments.
 _RESERVED: Final = frozenset(("{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done",
                               "while", "until", "time", "case", "esac", "coproc", "function"))

@@ -309,9 +309,7 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
                 full = os.path.normpath(full)
                 if full not in kept:
                     found[full] = True
-        found.update(dict.fromkeys((os.path.join(folder, "node_modules", package)
-                                    for package in _preloaded(value) for root in roots
-                                    for folder in (root, *above(root))), True))
+        found.update(dict.fromkeys((p.rstrip("/") for p in preload_paths(value, roots)), True))
     return list(found.items())
 
 
@@ -327,7 +325,18 @@ def _top(folder: str) -> str:
 _PRELOADS: Final = ("-r", "--require", "--import", "--loader", "--experimental-loader")
 
 
-def _preloaded(value: str) -> list[str]:
+def preload_paths(value: str, roots: list[str]) -> list[str]:
+    """What node may load for each package ``value``'s preload options name (``preloaded``)
+    from ``node_modules`` of each of ``roots`` and each folder up: its folder, and the file of
+    its name with each extension node adds (``node_modules/pre.js``: s50-greview3 U4)."""
+    from .planpaths import required
+
+    return [p for package in preloaded(value) for root in roots
+            for folder in (root, *above(root))
+            for p in required(os.path.join(folder, "node_modules", package))]
+
+
+def preloaded(value: str) -> list[str]:
     """The packages whose modules a node option in ``value`` preloads by a package's name
     (``-r dotenv/config``, ``--import tsx``): node finds them in ``node_modules`` of the
     folder it runs in and each one up (review s48-greview E3)."""

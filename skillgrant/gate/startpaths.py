@@ -1,9 +1,10 @@
 """What the plan's programs read at their start that no rule named before (session 48): the
 paths a project's or the user's ``.npmrc`` names (``node-options=--require ./tools/x.js``:
-review s47 C5b), cmake's package search prefixes (M2), and where the links inside the home's
-guarded folders lead (a toolchain a version manager links to: R1; a dotfiles manager's
-``~/.kube/config -> ~/dotfiles/kubeconfig``: R2), and the plugins a Python checker's settings
-name (``checkersettings.plugin_paths``). Each is guarded whole."""
+review s47 C5b), the modules a ``bunfig.toml`` preloads (s50-greview3 F1), cmake's package
+search prefixes (M2), and where the links inside the home's guarded folders lead (a toolchain
+a version manager links to: R1; a dotfiles manager's ``~/.kube/config ->
+~/dotfiles/kubeconfig``: R2), and the plugins a Python checker's settings name
+(``checkersettings.plugin_paths``). Each is guarded whole."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ import os
 from . import files as fs
 from . import linked
 from .checkersettings import plugin_paths
-from .envpaths import named_paths, session_paths
+from .envpaths import named_paths, preload_paths, session_paths
 from .homefiles import HOME_CODE, SYSTEM_BINS, SYSTEM_TREES, npm_global
-from .planpaths import SETTINGS
+from .planpaths import SETTINGS, required
+from .startfiles import bunfig_preloads
 from .wrapped import NPMRC, RUNS_IN
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -36,6 +38,8 @@ def start_paths(named: tuple[str, ...], folders: list[str], home: str,
         os.path.dirname(p) for p in named if p[-7:] == "/.npmrc" and p[:1] != "^"]
     if "^.npmrc" in named:  # (a node runner, or a runner of any program, in the plan)
         items += npmrc_paths(folders, home, [p[1:] for p in named if p[:1] == NPMRC], moved)
+    if "^bunfig.toml" in named:  # (what bun's settings preload: s50-greview3 F1)
+        items += bunfig_paths(folders, home, xdg)
     if moved:  # a session value's relative path, read where the plan's program runs (E3)
         bases = [os.path.normpath(os.path.join(f, m)) for m in dict.fromkeys(moved)
                  for f in folders]
@@ -46,6 +50,27 @@ def start_paths(named: tuple[str, ...], folders: list[str], home: str,
     if plugged:  # (a Python checker, or a runner of any program)
         items += plugin_paths(plugged, folders, home)
     return items
+
+
+def bunfig_paths(folders: list[str], home: str, xdg: str) -> list[tuple[str, bool]]:
+    """The modules each ``bunfig.toml`` bun may read (in ``folders``: the call's, each above,
+    the project's; the user's ``.bunfig.toml`` in the home and ``XDG_CONFIG_HOME``) preloads
+    (``startfiles.bunfig_preloads``), each guarded whole: a path (``./pre.js``, read from the
+    file's folder) with the extensions node's ``require`` adds, a package's name its folder in
+    each ``node_modules`` from the file's folder up. Raises ValueError for one the gate
+    cannot read."""
+    found: list[tuple[str, bool]] = []
+    files = [os.path.join(f, "bunfig.toml") for f in folders]
+    files += [os.path.join(h, ".bunfig.toml") for h in (home, xdg)]
+    for path in dict.fromkeys(files):
+        base = os.path.dirname(path)
+        for spec in bunfig_preloads(path):
+            named = required(spec)
+            if not named:  # (a package's name, or a file's bun may take it for: both)
+                named = required("./" + spec)
+                found += [(p.rstrip("/"), True) for p in preload_paths("-r " + spec, [base])]
+            found += [(os.path.normpath(os.path.join(base, n)), True) for n in named]
+    return found
 
 
 #: The folders of a version manager (by its folder in the home, and the variable moving it)

@@ -13,12 +13,15 @@ from __future__ import annotations
 import functools
 import os
 
-from .entryvars import ASSIGNED
+from .entryvars import ASSIGNED, ENV_FILE
 from .environment import values
-from .envpaths import named_paths
+from .envpaths import named_paths, preload_paths
 from .homefiles import MOVED_CODE
 from .named import above
-from .planpaths import RUNS_IN
+from .planpaths import DOTENV, RUNS_IN
+from .sitenames import module_items, start_imports
+from .startfiles import env_file
+from .startflags import collecting, perl_folders
 from .testfiles import collects, test_folders
 from .testfiles import removed_folder as removed_folder  # (guards' one import of it)
 
@@ -93,9 +96,12 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
     """``value_items`` from the folders the plan's programs run in (``run_folders`` of the
     call's folder and the project's, ``roots``), the folders whose standard modules' names
     are guarded added to ``modules``, with the session's ``PYTHONPATH`` as it is (a relative
-    folder from the hook's; an empty entry: ``roots``, review s46 L2, L4); a value naming one
-    of ``inner`` (the folders a call runs in), the home or one above them whole refuses the
-    plan."""
+    folder from the hook's; an empty entry: ``roots``, review s46 L2, L4), and the modules a
+    site ``.pth`` imports guarded in each of ``PYTHONPATH``'s folders (``sitenames``: U6); the
+    env files a node runner's programs load (``DOTENV``) read as its entries' own values
+    (E1); a value naming one of ``inner`` (the folders a call runs in), the home or one above
+    them whole refuses the plan, as the session's pytest variables making a plan's pytest
+    import what the gate does not name do (``startflags.collecting``: U7)."""
     found = (*values(("PYTHONPATH", "PYTHONUSERBASE", "PERL5OPT", "PYTHONPYCACHEPREFIX")),
              *values(MOVED_CODE))
     python_path = (found[0] or "").split(os.pathsep)
@@ -103,17 +109,35 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
     modules += roots if len(python_path) > 1 and "" in python_path else []
     given = [(n, v, False) for n, v in zip((*_PYTHON, *MOVED_CODE), found, strict=True) if v]
     given += [(a.partition("=")[0], a.partition("=")[2], True) for a in _marked(named)[1]]
+    given += [(ENV_FILE, f, True) for f in DOTENV if ".env" in named]  # (a node runner's)
+    _pytests(named)
     if not given:
         return []
     runs = run_folders(named, [os.path.abspath(f) for f in roots])
     kept: set[str] = set()
-    if _marked(named)[1]:  # (only an entry's own value may name one of them)
+    if any(own for _, _, own in given):  # (only an entry's own value may name one of them)
         kept = {os.path.normpath(f) for f in (*inner, *runs[:len(roots)],
                                               os.path.expanduser("~"), "/") if f}
         kept |= {p for f in kept for p in above(f)}
     items, more = value_items(given, runs, kept)
     modules += more
+    if modules:  # (what a site .pth imports, in PYTHONPATH's folders: U6)
+        items += module_items(list(dict.fromkeys(more + [p for p in python_path if p])),
+                              start_imports(named, values(("PATH",))[0] or ""))
     return items
+
+
+def _pytests(named: tuple[str, ...]) -> None:
+    """Refuses the plan (ValueError) one of whose programs runs pytest (``^conftest.py``:
+    pytest, or a runner of any program) while the session's ``PYTEST_PLUGINS`` names a
+    module or its ``PYTEST_ADDOPTS`` an option making pytest import what the gate does not
+    name (``startflags.collecting``; s50-greview3 U7)."""
+    plugins, options = values(("PYTEST_PLUGINS", "PYTEST_ADDOPTS"))
+    if (plugins or options) and "^conftest.py" in named:
+        if plugins:
+            raise ValueError(f"the session's PYTEST_PLUGINS={plugins!r} makes the plan's "
+                             "pytest import modules from folders the gate does not name")
+        collecting("the session's PYTEST_ADDOPTS", ["pytest", *(options or "").split()])
 
 
 def value_items(given: list[tuple[str, str, bool]], folders: list[str],
@@ -122,16 +146,23 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
     ``PYTHONUSERBASE``, and each value an entry sets (``given``: each name, value and whether
     the entry's), name, read from each of ``folders`` (where the plan's programs run): the
     items guarded (whole), and the folders whose standard modules' names are
-    (``PYTHONPATH``'s). A value naming one of ``kept`` (a folder a call runs in, or above one)
-    whole refuses the plan (ValueError)."""
+    (``PYTHONPATH``'s). An entry's ``ENV_FILE`` (``--env-file=F``) is the file's values, each
+    the entry's own (E1); ``PERL5OPT``'s folders are ``PERL5LIB``'s (U1), ``NODE_OPTIONS``'
+    preloads by a package's name its ``node_modules`` (U4). A value naming one of ``kept`` (a
+    folder a call runs in, or above one) whole refuses the plan (ValueError)."""
     items: list[tuple[str, bool]] = []
     modules: list[str] = []
     for name, value, own in given:
         parts = [p for p in value.split(":") if p]
-        if name == "PERL5OPT":  # (its `-I` folders are PERL5LIB's: s50-greview3 U1)
-            words = value.split()
-            parts = [w[2:] or (words[k + 1] if k + 1 < len(words) else "")
-                     for k, w in enumerate(words) if w[:2] == "-I"]
+        if name == ENV_FILE:  # (the file's variables, as the entry's own: E1)
+            files = _joined([value], folders)
+            more = value_items([(n, v, True) for f in files for n, v in env_file(f)], folders,
+                               kept)
+            items += [(f, False) for f in files] + more[0]
+            modules += more[1]
+            continue
+        if name == "PERL5OPT":  # (its `-I`, `-Mlib=` folders are PERL5LIB's: s50-greview3 U1)
+            parts = perl_folders(value.split(), False)
         if name == "PYTHONPATH":  # (its folders: standard modules' names, review s46 L2)
             modules += _joined(parts, folders)
             modules += folders if own and "" in value.split(":") else []
@@ -145,6 +176,7 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
                 [p for p in parts if p[:1] not in ("/", "~")], folders)]
         if own:
             items += [(p, True) for p in _named(value, folders) if p not in kept]
+            items += [(p.rstrip("/"), True) for p in preload_paths(value, folders)]
     return items, modules
 
 

@@ -118,14 +118,6 @@ def test_u1_perl5opt_names_a_module_folder(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows a module of the folder PERL5OPT's -I names"
 
 
-_open("test_u1_perl5opt_names_a_module_folder",
-      "perl's -Mlib=inc (PERL5OPT's, the entry's or the session's, or perl's own argument) puts "
-      "inc first as -Iinc does: not read (entry, session closed by s50-gfix2 8d431b5)",
-      "entry-mlib", "session-mlib", "argv-mlib")
-
-
-
-
 # --- U2: python's pycache prefix: where every module's bytecode is read from ------------------
 
 
@@ -169,13 +161,6 @@ def test_u2_a_pycache_prefix_names_every_modules_bytecode(tmp_path: Path, case: 
     denied = _case(tmp_path, entry, "pc", more={f"src/pc/{below}": pyc}, extra=extra,
                    source="src/pc")
     assert denied is not None, "the hook allows the bytecode below python's pycache prefix"
-
-
-_open("test_u2_a_pycache_prefix_names_every_modules_bytecode",
-      "python's -X bundled after other flags (-BXpycache_prefix=pc) is not read (the other "
-      "spellings closed by s50-gfix2 8d431b5)", "entry-X-bundled")
-
-
 
 
 # --- C1: what a runner collects by the entry's own options ------------------------------------
@@ -289,11 +274,6 @@ def test_e1_an_env_files_start_variables(tmp_path: Path, case: str) -> None:
         pytest.skip("bun 1.4.5 is not installed")
     denied = _case(tmp_path, entry, target, payload, dict(more), extra)
     assert denied is not None, "the hook allows the file an env file's start variable names"
-
-
-_open("test_e1_an_env_files_start_variables",
-      "the variables an env file the entry's program loads sets (node --env-file, bun's .env) "
-      "are read by no rule", *ENV_FILES)
 
 
 # --- C3: the tests other runners collect ------------------------------------------------------
@@ -463,11 +443,6 @@ def test_u3_makeflags_gives_make_its_makefiles(tmp_path: Path, case: str) -> Non
     assert denied is not None, "the hook allows the makefile MAKEFLAGS's MAKEFILES names"
 
 
-_open("test_u3_makeflags_gives_make_its_makefiles",
-      "make's variable definitions in the entry's MAKEFLAGS/GNUMAKEFLAGS (MAKEFILES=mk) are "
-      "not read as make's", *FLAGGED)
-
-
 # --- U5: git's settings given by the entry's GIT_CONFIG_* (held: the entry is denied) -----------
 
 
@@ -514,11 +489,6 @@ def test_u4_node_options_preloads_a_bare_module_name(tmp_path: Path, case: str) 
     denied = _case(tmp_path, entry, "node_modules/pre.js", JS_PAYLOAD,
                    {"node_modules/keep": ""}, extra)
     assert denied is not None, "the hook allows the module NODE_OPTIONS preloads"
-
-
-_open("test_u4_node_options_preloads_a_bare_module_name",
-      "a NODE_OPTIONS preload's bare module name apart from its option (--require pre, -r pre) "
-      "is not read as node_modules/pre (the session's is held)", "entry-require", "entry-r")
 
 
 # --- B1: pytest's --basetemp given in a file the call names -----------------------------------
@@ -598,11 +568,6 @@ def test_u6_a_module_a_site_pth_imports_in_a_pythonpath_folder(tmp_path: Path,
     assert denied is not None, "the hook allows a module a site .pth imports at start"
 
 
-_open("test_u6_a_module_a_site_pth_imports_in_a_pythonpath_folder",
-      "a module a site .pth imports at every start (_distutils_hack) in a PYTHONPATH folder is "
-      "not guarded: only standard modules' names are", *PTH_IMPORTED)
-
-
 # --- U7: pytest's own start variables: PYTEST_PLUGINS, PYTEST_ADDOPTS -------------------------
 
 
@@ -632,12 +597,6 @@ def test_u7_pytests_own_start_variables_name_a_plugin(tmp_path: Path, case: str)
     needs("bash", VENV_PYTHON)
     denied = _case(tmp_path, entry, target, PY_PAYLOAD, dict(OWN_TEST), extra)
     assert denied is not None, "the hook allows a module pytest's start variables import"
-
-
-_open("test_u7_pytests_own_start_variables_name_a_plugin",
-      "pytest's PYTEST_PLUGINS and PYTEST_ADDOPTS (the entry's or the session's) are read by "
-      "no rule", *PYTEST_VARS)
-
 
 
 # --- K3 (cost): a runner's option naming no file of the project refuses the plan -------------
@@ -722,7 +681,3 @@ def test_f1_the_file_bunfigs_preload_names(tmp_path: Path, case: str) -> None:
     denied = _case(tmp_path, entry, "", more=more, extra={"PATH": f"{BUN}:{os.environ['PATH']}"},
                    copies=["cp src/pre pre.js"])
     assert denied is not None, "the hook allows the file bun's settings preload"
-
-
-_open("test_f1_the_file_bunfigs_preload_names",
-      "the files bunfig.toml's preload ([test] preload) names are not read", *BUNFIG)

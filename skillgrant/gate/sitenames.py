@@ -1,0 +1,90 @@
+"""The modules a Python imports at every start besides the standard ones (issue 29, review
+s50-greview3 U6): each ``import`` line of a ``.pth`` file in its site folders runs then
+(setuptools' ``distutils-precedence.pth`` imports ``_distutils_hack``, an editable install's
+its finder, a coverage ``.pth`` ``coverage``), after ``PYTHONPATH``'s folders are on
+``sys.path``: a module of such a name in one of them is imported in the site folder's place.
+The names are every identifier of those lines but keywords and attributes
+(``__import__('_distutils_hack')``'s string too: a name no module has costs little), from the site folders of the Pythons a plan may
+run: the hook's own, the system's and the user's (``/usr/lib/python3*/…``, ``/usr/local/…``,
+``~/.local/…``), each a plan's path names (``/work/venv/lib/``: a venv's python) and each
+``PATH`` folder's (``bin/../lib/python3*/site-packages``). ``module_items`` guards each name's
+files in a folder as ``placed.shadows`` reads a standard module's."""
+
+from __future__ import annotations
+
+import functools
+import glob
+import os
+
+from .placed import STANDARD
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: The site folders of a prefix (``lib/pythonX.Y/site-packages``, Debian's ``dist-packages``,
+#: ``lib/python3/dist-packages``).
+_SITES: Final = ("python3*/site-packages", "python3*/dist-packages", "python3/dist-packages")
+#: The prefixes every plan's Python may be of (the system's, the user's).
+_PREFIXES: Final = ("/usr/lib", "/usr/local/lib", "~/.local/lib")
+
+
+def start_imports(named: tuple[str, ...], path: str) -> frozenset[str]:
+    """The names the ``.pth`` files of the site folders above import (see the module's
+    text), for the plan's paths ``named`` and the session's ``PATH`` (``path``)."""
+    libs = [*_PREFIXES, *(p.rstrip("/") for p in named if p[:1] == "/" and p[-5:] == "/lib/"),
+            *(os.path.join(os.path.dirname(b.rstrip("/")), "lib") for b in path.split(":")
+              if b[:1] == "/")]
+    return _imports(tuple(dict.fromkeys(libs)))
+
+
+@functools.lru_cache(maxsize=8)
+def _imports(libs: tuple[str, ...]) -> frozenset[str]:
+    """``start_imports`` of the prefixes' library folders ``libs``."""
+    import site
+
+    folders = [*getattr(site, "getsitepackages", list)(), site.getusersitepackages()]
+    folders += [f for lib in libs for s in _SITES
+                for f in glob.glob(os.path.join(os.path.expanduser(lib), s))]
+    names: set[str] = set()
+    for folder in dict.fromkeys(folders):
+        for pth in sorted(glob.glob(os.path.join(glob.escape(folder), "*.pth"))):
+            try:
+                with open(pth, "rb") as f:
+                    text = f.read(1 << 20).decode("utf-8", "replace")
+            except OSError:
+                continue
+            for line in text.splitlines():
+                if line.startswith(("import ", "import\t")):  # (site.addpackage's test)
+                    names |= _names(line)
+    return frozenset(names - STANDARD)
+
+
+def _names(line: str) -> set[str]:
+    """The identifiers of ``line`` (in its strings too) that may name a top-level module: not
+    a keyword, not an attribute's (after a ``.``: ``os.environ``; a dotted module's first part
+    names its package)."""
+    import keyword
+
+    spaced = "".join(c if c.isalnum() or c in "_." else " " for c in line)
+    return {w for word in spaced.split() for w in word.split(".")[:1]
+            if w.isidentifier() and not keyword.iskeyword(w)}
+
+
+#: The suffixes of a module's files in a folder (``placed._importable``): source, bytecode,
+#: an extension module of any CPython 3's tags (``.cpython-311-x86_64-linux-gnu.so``).
+def _suffixes() -> tuple[str, ...]:
+    import importlib.machinery as m
+    import sys
+
+    own = f"{sys.version_info[0]}{sys.version_info[1]}"
+    tagged = [s for s in m.EXTENSION_SUFFIXES if own in s]
+    return (".py", ".pyc", ".so", ".abi3.so", *(
+        s.replace(own, f"3{v}{t}") for s in tagged for v in range(6, 16) for t in ("", "t")))
+
+
+def module_items(folders: list[str], names: frozenset[str]) -> list[tuple[str, bool]]:
+    """Each of ``names``' module files in each of ``folders`` (a package's folder whole)."""
+    suffixes = _suffixes()
+    return [(os.path.join(f, n + s), s == "") for f in folders for n in sorted(names)
+            for s in ("", *suffixes)]

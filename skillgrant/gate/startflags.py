@@ -1,0 +1,179 @@
+"""The options of the interpreters and of make that move what they load at their start, read
+as each program reads its own command line (issue 29, review s50-greview3 U1–U3): python's
+``-X pycache_prefix=DIR`` in a cluster of its flags (CPython's ``getopt``: ``-BXpycache_
+prefix=pc``), perl's module folders (``-Iinc``, ``-I inc``, ``-Mlib=a,b``, ``-mlib=a``, in
+a cluster too: ``-wIinc``), the words of ``MAKEFLAGS``/``GNUMAKEFLAGS`` (make reads them as
+its command line's: a variable definition ``MAKEFILES=mk``, ``-I DIR``), and a test runner's
+options that make it import other files (``PYTEST_ADDOPTS``' too). Each answers the
+start variable the option stands for (``PYTHONPYCACHEPREFIX``, ``PERL5LIB``), so that one
+rule (``startvars.value_items``) reads the option and the variable alike; what cannot be read
+exactly raises ValueError (the plan refused, naming it)."""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: CPython's short options (``Modules/main.c``, ``Python/getopt.c``: ``bBc:dEhiIm:OPqRsStuvVW:
+#: xX:?``): those taking a value (the rest of the word, or the next word), of which ``-c`` and
+#: ``-m`` end the options (their value is the code or the module); the rest take none.
+_PYTHON_VALUED: Final = frozenset("cmWX")
+_PYTHON_LAST: Final = frozenset("cm")
+
+
+def python_x_options(words: list[str]) -> list[tuple[str, str]]:
+    """Each ``-X`` value among ``words`` read as CPython's ``getopt`` reads a cluster (any
+    word of single-letter flags: ``-X v``, ``-Xv``, ``-BXv``, ``-BX v``), with the word that
+    spells it; a cluster ends at a flag taking a value (``-W``, ``-c``'s code, ``-m``'s
+    module). Read in every command (a wrapper's program may be python: ``uv run python``);
+    only ``pycache_prefix`` is used."""
+    found: list[tuple[str, str]] = []
+    for at, word in enumerate(words):
+        if word[:1] != "-" or word[:2] == "--":
+            continue
+        for k, char in enumerate(word[1:], 1):
+            if char in _PYTHON_VALUED:
+                if char == "X":
+                    value = word[k + 1:] or (words[at + 1] if at + 1 < len(words) else "")
+                    found.append((value, word))
+                break
+    return found
+
+
+def python_assignments(words: list[str]) -> list[tuple[str, str]]:
+    """``PYTHONPYCACHEPREFIX=DIR`` for each ``-X pycache_prefix=DIR`` among ``words``
+    (``python_x_options``), with the word spelling it."""
+    return [("PYTHONPYCACHEPREFIX=" + value[15:], word)
+            for value, word in python_x_options(words) if value.startswith("pycache_prefix=")]
+
+
+def collecting(entry: str, words: list[str]) -> None:
+    """Refuses the plan (ValueError) whose test runner's own options make it import files
+    other than ``testfiles``' names (s50-greview3 C1): pytest's ``-p PLUGIN`` (not ``no:…``),
+    ``-o``/``--override-ini`` of ``python_files``, ``--doctest-modules``, ``--doctest-glob``;
+    ``unittest``'s ``-p``/``--pattern`` (and discover's third operand, a pattern)."""
+    names = [os.path.basename(w) for w in words]
+    runner = "pytest" if {"pytest", "py.test"} & set(names) else \
+        "unittest" if "unittest" in names else ""
+    if not runner:
+        return
+    for k, word in enumerate(words):
+        after = words[k + 1] if k + 1 < len(words) else ""
+        plugin = runner == "pytest" and ((word == "-p" and not after.startswith("no:")) or (
+            word[:2] == "-p" and len(word) > 2 and not word[2:].startswith("no:")))
+        if plugin or "python_files" in word or "python_files" in after * (word in (
+                "-o", "--override-ini")) or word.startswith(("--doctest-modules",
+                                                             "--doctest-glob")) or (
+                runner == "unittest" and (word in ("-p", "--pattern") or word.startswith(
+                    ("--pattern=", "-p")))):
+            raise ValueError(f"the plan's entry {entry!r} gives its test runner an option "
+                             f"({word!r}) that makes it import files the gate does not name")
+
+
+#: perl's switches taking the rest of their word as a value, or nothing (perlrun): ``-e``/
+#: ``-E`` take the next word when the rest is empty; ``-0``, ``-l`` and ``-C`` take the digits
+#: (letters) after them and the cluster goes on. ``-I`` takes the rest or the next word;
+#: ``-M``/``-m`` the rest (a module and its import list).
+_PERL_REST: Final = frozenset("iDdxVF")
+_PERL_CODE: Final = frozenset("eE")
+
+
+def perl_folders(words: list[str], program: bool) -> list[str]:
+    """The module folders perl's switches among ``words`` put first on ``@INC`` (``-Iinc``,
+    ``-I inc``, ``-Mlib=a,b``, ``-mlib=a``; in a cluster after other switches: ``-wIinc``), as
+    perl reads its command line (``program``: ``words`` follow perl's name, so its switches
+    end at the first word that is none: the script) or ``PERL5OPT`` (every word). Raises
+    ValueError for ``-Mlib`` with an import list not of ``=`` (``-M'lib qw(inc)'``)."""
+    found: list[str] = []
+    at = 0
+    while at < len(words):
+        word = words[at]
+        at += 1
+        if word[:1] != "-" or len(word) < 2 or word == "--":
+            if program:
+                break
+            continue
+        folders, apart = _perl_cluster(word, words[at:at + 1])
+        found += folders
+        at += apart
+    return [f for f in found if f]
+
+
+def _perl_cluster(word: str, after: list[str]) -> tuple[list[str], int]:
+    """The folders the cluster of perl's switches ``word`` names (``perl_folders``), and how
+    many of the words ``after`` it its switches take (``-I inc``, ``-e CODE``: one)."""
+    k = 1
+    while k < len(word):
+        char, rest = word[k], word[k + 1:]
+        if char == "I":
+            return ([rest], 0) if rest else (after, len(after))
+        if char in "Mm":
+            return _lib_list(rest), 0
+        if char in _PERL_CODE:  # (its code: the next word when not attached)
+            return [], 0 if rest else len(after)
+        if char in _PERL_REST:
+            break
+        k += 1
+        if char in "0l":  # (octal digits; `-0x…`: hex ones)
+            digits = "0123456789abcdefABCDEF" if word[k:k + 1] == "x" else "01234567"
+            k += digits[-1] == "F" and char == "0"
+            while k < len(word) and word[k] in digits:
+                k += 1
+        elif char == "C":  # (digits, or its letters: `-CSDA`; -C's `I` is read as -I's)
+            while k < len(word) and (word[k].isdigit() or word[k] in "OESDALaio"):
+                k += 1
+    return [], 0
+
+
+def _lib_list(module: str) -> list[str]:
+    """The folders ``-M<module>`` puts on ``@INC`` when the module is ``lib`` (``lib=a,b``:
+    ``use lib split /,/, "a,b"``; ``-M-lib`` removes): none for any other module."""
+    name, equal, listed = module.partition("=")
+    if name.strip() == "lib" and equal:
+        return listed.split(",")
+    if name.split()[:1] == ["lib"] and name.strip() != "lib":
+        raise ValueError(f"perl's -M{module} puts folders on @INC the gate does not read")
+    return []
+
+
+#: make's options (GNU make 4.3 ``--help``) that ``MAKEFLAGS`` may hold without moving what
+#: make reads: no file, folder or text to evaluate (``-I``, ``--include-dir``, ``--eval``,
+#: ``-E``, ``-f``, ``-C``, ``-o``, ``-W`` are not among them); the letters of a first word
+#: without ``-`` (make's own form: ``ks``) are its single-letter flags.
+_MAKE_LETTERS: Final = frozenset("BdeiknqrRsStvwL")
+_MAKE_LONG: Final = frozenset((
+    "--always-make", "--environment-overrides", "--ignore-errors", "--keep-going",
+    "--just-print", "--dry-run", "--recon", "--question", "--no-builtin-rules",
+    "--no-builtin-variables", "--silent", "--quiet", "--no-silent", "--no-keep-going",
+    "--stop", "--touch", "--trace", "--print-directory", "--no-print-directory",
+    "--warn-undefined-variables", "--check-symlink-times", "--print-data-base", "--debug",
+    "--jobs", "--load-average", "--max-load", "--output-sync"))
+
+
+def make_definitions(entry: str, value: str) -> list[str]:
+    """The variable definitions (``N=v``) in ``MAKEFLAGS``'s (``GNUMAKEFLAGS``') ``value``,
+    which make reads as its command line's (its variables, ``MAKEFILES``, ``SHELL`` among
+    them). Raises ValueError for a word the gate does not read exactly: an option not in
+    ``_MAKE_LONG``/``_MAKE_LETTERS`` (``-I DIR``: an include folder; ``--eval``), a
+    backslash (make's escape of a blank)."""
+    if "\\" in value:
+        raise ValueError(f"the plan's entry {entry!r} gives make MAKEFLAGS={value!r}, whose "
+                         "backslash make reads as an escape the gate does not read")
+    found: list[str] = []
+    for at, word in enumerate(value.split()):
+        if "=" in word and word[:1] != "-":
+            found.append(word)
+        elif word == "--" or word.isdigit() or word[:2] in ("-j", "-l", "-O"):
+            continue  # (jobs, load, output sync: a number or a mode)
+        elif word[:2] == "--":
+            if word.split("=", 1)[0] not in _MAKE_LONG:
+                raise ValueError(f"the plan's entry {entry!r} gives make the option {word!r} "
+                                 "in MAKEFLAGS, which may move what make reads")
+        elif not set(word.removeprefix("-")) <= _MAKE_LETTERS | set("jlO0123456789") or (
+                word[:1] != "-" and at):
+            raise ValueError(f"the plan's entry {entry!r} gives make {word!r} in MAKEFLAGS, "
+                             "which make may read as an option moving what it reads")
+    return found
