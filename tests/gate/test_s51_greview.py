@@ -156,3 +156,41 @@ def test_g4_npms_node_options_preloads_a_bare_module(tmp_path: Path, case: str) 
 _open("test_g4_npms_node_options_preloads_a_bare_module",
       "npm's node-options setting (npm_config_node_options) preloading a bare module name "
       "(-r pre: node_modules/pre.js) is not read", "env-bare-r")
+
+
+# --- G5: a pytest warning filter imports its category's module --------------------------------
+
+
+VENV_PYTHON = "/work/venv/bin/python"
+#: Python code running the payload.
+PY_PAYLOAD = "import os; os.system('touch zz')\n"
+#: Each case: the entry, the session's extra values. pytest reads each warning filter
+#: (``-W``, ``--pythonwarnings``, the ini's ``filterwarnings``) and imports its category's
+#: module (``_resolve_warning_category``) from ``sys.path``: the folder it runs in.
+WARNED = {"W": (f"{VENV_PYTHON} -m pytest -W ignore::plug.W", {}),
+          "W-attached": (f"{VENV_PYTHON} -m pytest -Wignore::plug.W", {}),
+          "pythonwarnings": (f"{VENV_PYTHON} -m pytest --pythonwarnings=ignore::plug.W", {}),
+          "o-filterwarnings": (f"{VENV_PYTHON} -m pytest -o filterwarnings=ignore::plug.W", {}),
+          "pytest-bin": ("/work/venv/bin/pytest -W ignore::plug.W", {}),
+          "entry-addopts": (f"PYTEST_ADDOPTS='-W ignore::plug.W' {VENV_PYTHON} -m pytest", {}),
+          "session-addopts": (f"{VENV_PYTHON} -m pytest", {"PYTEST_ADDOPTS": "-W ignore::plug.W"}),
+          "held-addopts-p": (f"PYTEST_ADDOPTS=-pplug {VENV_PYTHON} -m pytest", {})}
+
+
+@pytest.mark.parametrize("case", list(WARNED))
+def test_g5_a_warning_filter_imports_its_category(tmp_path: Path, case: str) -> None:
+    """``python -m pytest -W ignore::plug.W``: pytest imports ``plug`` (the category's
+    module) from the folder it runs in; plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk
+    plug.py`` is allowed and pytest runs it."""
+    needs("bash", VENV_PYTHON)
+    entry, extra = WARNED[case]
+    files: dict[str, str | bytes] = {"test_a.py": "def test_a():\n    pass\n",
+                                     "src/mk": PY_PAYLOAD}
+    denied = _hole(tmp_path, entry, files, ["cp src/mk plug.py"], extra)
+    assert denied is not None, "the hook allows the module a warning filter's category names"
+
+
+_open("test_g5_a_warning_filter_imports_its_category",
+      "pytest's warning filters (-W, --pythonwarnings, -o filterwarnings, PYTEST_ADDOPTS') "
+      "import their category's module from sys.path: not read (startflags.collecting)",
+      *[c for c in WARNED if not c.startswith("held")])
