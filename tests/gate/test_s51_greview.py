@@ -194,3 +194,35 @@ _open("test_g5_a_warning_filter_imports_its_category",
       "pytest's warning filters (-W, --pythonwarnings, -o filterwarnings, PYTEST_ADDOPTS') "
       "import their category's module from sys.path: not read (startflags.collecting)",
       *[c for c in WARNED if not c.startswith("held")])
+
+
+# --- G6: perl's blib module puts a folder's blib/lib first ------------------------------------
+
+
+#: Perl code running the payload (a module's file).
+PERL_PAYLOAD = 'system("touch zz"); 1;\n'
+#: Each case: the entry, the folder holding ``blib`` (``blib.pm``, a core module: ``-Mblib``
+#: puts ``blib/lib`` and ``blib/arch`` of the folder perl runs in, or of the first of five
+#: folders up holding them, first on ``@INC``; ``-Mblib=DIR``: DIR's), the session's values.
+BLIB = {"argv": ("perl -Mblib -e 'use List::Util; 1'", ".", {}),
+        "argv-dir": ("perl -Mblib=bb -e 'use List::Util; 1'", "bb", {}),
+        "entry-perl5opt": ("PERL5OPT=-Mblib perl -e 'use List::Util; 1'", ".", {}),
+        "session-perl5opt": ("perl -e 'use List::Util; 1'", ".", {"PERL5OPT": "-Mblib"})}
+
+
+@pytest.mark.parametrize("case", list(BLIB))
+def test_g6_perls_blib_puts_its_folders_first(tmp_path: Path, case: str) -> None:
+    """``perl -Mblib -e 'use List::Util; 1'``: perl loads ``blib/lib/List/Util.pm``; plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk blib/lib/List/Util.pm`` is allowed and
+    perl runs it."""
+    needs("bash", "perl")
+    entry, folder, extra = BLIB[case]
+    files: dict[str, str | bytes] = {f"{folder}/blib/arch/keep": "",
+                                     f"{folder}/blib/lib/List/keep": "", "src/mk": PERL_PAYLOAD}
+    denied = _hole(tmp_path, entry, files, [f"cp src/mk {folder}/blib/lib/List/Util.pm"], extra)
+    assert denied is not None, "the hook allows a module of the folder perl's blib puts first"
+
+
+_open("test_g6_perls_blib_puts_its_folders_first",
+      "perl's -Mblib (argv, PERL5OPT's, the session's) puts blib/lib first: only -Mlib= is read "
+      "(startflags._lib_list)", *BLIB)
