@@ -7,6 +7,7 @@ ones; the hook allowing them all is the finding: these tests fail while the hole
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -226,3 +227,59 @@ def test_g6_perls_blib_puts_its_folders_first(tmp_path: Path, case: str) -> None
 _open("test_g6_perls_blib_puts_its_folders_first",
       "perl's -Mblib (argv, PERL5OPT's, the session's) puts blib/lib first: only -Mlib= is read "
       "(startflags._lib_list)", *BLIB)
+
+
+# --- G7: OpenSSL's settings file loads the engine it names ------------------------------------
+
+
+#: OpenSSL settings (``nodejs_conf``: node's section; ``openssl_conf``: every other program's)
+#: loading the engine ``./x.so`` at OpenSSL's start (``dynamic_path``: dlopen'd as written).
+OPENSSL_SETTINGS = ("nodejs_conf = nc\nopenssl_conf = nc\n[nc]\nengines = es\n[es]\nx = xe\n"
+                    "[xe]\ndynamic_path = ./x.so\ninit = 1\n")
+#: A shared library whose constructor runs the payload when it is loaded.
+LIBRARY = ("#include <stdlib.h>\n"
+           "__attribute__((constructor)) static void run(void) { system(\"touch zz\"); }\n")
+#: Each case: the entry, the settings file's name (copied in, or the project's own: ``own``),
+#: the session's values. node reads ``OPENSSL_CONF`` (``--openssl-config=F``) at its start;
+#: python's ``hashlib`` (pytest imports it) and npm's node too.
+OPENSSL = {"node-entry": ("OPENSSL_CONF=oconf node -e 0", "oconf", {}),
+           "node-session": ("node -e 0", "oconf", {"OPENSSL_CONF": "oconf"}),
+           "node-flag": ("node --openssl-config=oconf -e 0", "oconf", {}),
+           "node-options-flag": ("NODE_OPTIONS=--openssl-config=oconf node -e 0", "oconf", {}),
+           "npm-session": ("npm test", "oconf", {"OPENSSL_CONF": "oconf"}),
+           "pytest-entry": (f"OPENSSL_CONF=oconf {VENV_PYTHON} -m pytest", "oconf", {}),
+           "pytest-session": (f"{VENV_PYTHON} -m pytest", "oconf", {"OPENSSL_CONF": "oconf"}),
+           "node-entry-own": ("OPENSSL_CONF=o.cnf node -e 0", "own", {}),
+           "pytest-session-own": (f"{VENV_PYTHON} -m pytest", "own",
+                                  {"OPENSSL_CONF": "{P}/o.cnf"})}
+
+
+def _library(tmp_path: Path) -> bytes:
+    """``LIBRARY`` built (gcc)."""
+    (tmp_path / "lib.c").write_text(LIBRARY)
+    subprocess.run(["gcc", "-shared", "-fPIC", "-o", str(tmp_path / "lib.so"),
+                    str(tmp_path / "lib.c")], check=True, capture_output=True, timeout=120)
+    return (tmp_path / "lib.so").read_bytes()
+
+
+@pytest.mark.parametrize("case", list(OPENSSL))
+def test_g7_openssls_settings_load_an_engine(tmp_path: Path, case: str) -> None:
+    """``OPENSSL_CONF=oconf node -e 0``: node's OpenSSL reads ``oconf`` and loads the engine
+    ``./x.so`` it names; plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/cnf oconf`` (or the
+    project's own ``o.cnf``), ``cp src/so x.so`` are allowed and the program loads it."""
+    needs("bash", "gcc", "node", "npm", VENV_PYTHON)
+    entry, name, extra = OPENSSL[case]
+    files: dict[str, str | bytes] = {**PACKAGE, "test_a.py": "def test_a():\n    pass\n",
+                                     "src/cnf": OPENSSL_SETTINGS, "src/so": _library(tmp_path)}
+    copies = ["cp src/so x.so"]
+    if name == "own":
+        files["o.cnf"] = OPENSSL_SETTINGS
+    else:
+        copies.insert(0, f"cp src/cnf {name}")
+    denied = _hole(tmp_path, entry, files, copies, extra)
+    assert denied is not None, "the hook allows the engine OpenSSL's settings load"
+
+
+_open("test_g7_openssls_settings_load_an_engine",
+      "OPENSSL_CONF (the entry's, the session's; node's --openssl-config) is not read as a "
+      "settings file, nor the engine module its dynamic_path names", *OPENSSL)
