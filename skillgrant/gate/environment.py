@@ -57,7 +57,9 @@ COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                    "GIT_EDITOR", "EDITOR", "VISUAL",
                    # the runtime's plugin folders (gate/skillfiles.py, review s47-greview2 K1)
                    "CLAUDE_CODE_PLUGIN_CACHE_DIR", "CLAUDE_CODE_PLUGIN_SEED_DIR",
-                   "BASHOPTS")  # (bash's cdable_vars: gate/entryfolders.py, session 50)
+                   "BASHOPTS",  # (bash's cdable_vars: gate/entryfolders.py, session 50)
+                   # pytest's start variables (gate/startvars.py, session 51)
+                   "PYTEST_PLUGINS", "PYTEST_ADDOPTS")
 #: Sent too, but not compared: the folder the session started in.
 PROJECT: Final = "PWD"
 #: Variables the gate reads that are the gate's own settings, not the session's.

@@ -4,11 +4,12 @@ s50-greview3 U6): each ``import`` line of a ``.pth`` file in its site folders ru
 its finder, a coverage ``.pth`` ``coverage``), after ``PYTHONPATH``'s folders are on
 ``sys.path``: a module of such a name in one of them is imported in the site folder's place.
 The names are every identifier of those lines but keywords and attributes
-(``__import__('_distutils_hack')``'s string too: a name no module has costs little), from the site folders of the Pythons a plan may
-run: the hook's own, the system's and the user's (``/usr/lib/python3*/…``, ``/usr/local/…``,
-``~/.local/…``), each a plan's path names (``/work/venv/lib/``: a venv's python) and each
-``PATH`` folder's (``bin/../lib/python3*/site-packages``). ``module_items`` guards each name's
-files in a folder as ``placed.shadows`` reads a standard module's."""
+(``__import__('_distutils_hack')``'s string too: a name no module has costs little), from
+the site folders of the Pythons a plan may run: the hook's own, the system's and the user's
+(``/usr/lib/python3*/…``, ``/usr/local/…``, ``~/.local/…``), each a plan's path names
+(``/work/venv/lib/``: a venv's python) and each ``PATH`` folder's
+(``bin/../lib/python3*/site-packages``). ``module_items`` guards each name's files in a
+folder as ``placed.shadows`` reads a standard module's."""
 
 from __future__ import annotations
 

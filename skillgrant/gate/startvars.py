@@ -104,6 +104,7 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
     import what the gate does not name do (``startflags.collecting``: U7)."""
     found = (*values(("PYTHONPATH", "PYTHONUSERBASE", "PERL5OPT", "PYTHONPYCACHEPREFIX")),
              *values(MOVED_CODE))
+    start = len(modules)  # (the folders on sys.path before site runs: PYTHONPATH's)
     python_path = (found[0] or "").split(os.pathsep)
     modules += [p for p in python_path if p]
     modules += roots if len(python_path) > 1 and "" in python_path else []
@@ -121,8 +122,8 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
         kept |= {p for f in kept for p in above(f)}
     items, more = value_items(given, runs, kept)
     modules += more
-    if modules:  # (what a site .pth imports, in PYTHONPATH's folders: U6)
-        items += module_items(list(dict.fromkeys(more + [p for p in python_path if p])),
+    if modules[start:]:  # (what a site .pth imports, in PYTHONPATH's folders: U6)
+        items += module_items(list(dict.fromkeys(modules[start:])),
                               start_imports(named, values(("PATH",))[0] or ""))
     return items
 
