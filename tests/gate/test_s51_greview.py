@@ -283,3 +283,54 @@ def test_g7_openssls_settings_load_an_engine(tmp_path: Path, case: str) -> None:
 _open("test_g7_openssls_settings_load_an_engine",
       "OPENSSL_CONF (the entry's, the session's; node's --openssl-config) is not read as a "
       "settings file, nor the engine module its dynamic_path names", *OPENSSL)
+
+
+# --- G8: a preload's package name resolving outside node_modules/<name> -----------------------
+
+
+#: A workspace package (npm links ``node_modules/pre`` to its folder).
+WORKSPACE: dict[str, str | bytes] = {
+    "package.json": '{"name":"root","workspaces":["pkgs/*"]}\n',
+    "pkgs/pre/package.json": '{"name":"pre","main":"index.js"}\n', "pkgs/pre/index.js": "0\n"}
+#: Each case: the entry, the project's files, the file the payload goes to, the links made
+#: (name: target). node resolves a preload's bare name as ``require`` does: through a link
+#: in ``node_modules``, the package's ``main``, the project's own name (self-reference by
+#: its ``exports``).
+PRELOAD_ELSEWHERE = {
+    "argv-r-workspace-link": ("node -r pre -e 0", WORKSPACE, "pkgs/pre/index.js",
+                              {"node_modules/pre": "../pkgs/pre"}),
+    "argv-import-workspace-link": ("node --import pre -e 0", WORKSPACE, "pkgs/pre/index.js",
+                                   {"node_modules/pre": "../pkgs/pre"}),
+    "node-options-main-out": ("NODE_OPTIONS='-r pre' node -e 0",
+                              {"node_modules/pre/package.json": '{"main":"../../lib/m.js"}',
+                               "lib/keep": ""}, "lib/m.js", {}),
+    "argv-main-out": ("node -r pre -e 0",
+                      {"node_modules/pre/package.json": '{"main":"../../lib/m.js"}',
+                       "lib/keep": ""}, "lib/m.js", {}),
+    "node-options-self-reference": (
+        "NODE_OPTIONS='-r a/pre' node -e 0",
+        {"package.json": '{"name":"a","exports":{"./pre":"./lib/pre.js"}}', "lib/keep": ""},
+        "lib/pre.js", {}),
+    "held-node-options-workspace-link": ("NODE_OPTIONS='-r pre' node -e 0", WORKSPACE,
+                                         "pkgs/pre/index.js",
+                                         {"node_modules/pre": "../pkgs/pre"})}
+
+
+@pytest.mark.parametrize("case", list(PRELOAD_ELSEWHERE))
+def test_g8_a_preloaded_package_resolves_elsewhere(tmp_path: Path, case: str) -> None:
+    """``node -r pre -e 0`` with ``node_modules/pre`` a workspace's link: node loads
+    ``pkgs/pre/index.js``; plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk <file>`` is
+    allowed and node runs it."""
+    needs("bash", "node")
+    entry, files, target, links = PRELOAD_ELSEWHERE[case]
+    setup = "".join(f"mkdir -p {Path(n).parent} && ln -s {t} {n}\n" for n, t in links.items())
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                         {**files, "src/mk": JS_PAYLOAD}, [f"cp src/mk {target}", entry],
+                         setup=setup)
+    assert denied is not None, "the hook allows the module a preloaded package resolves to"
+
+
+_open("test_g8_a_preloaded_package_resolves_elsewhere",
+      "a preload's bare package name resolving outside node_modules/<name> (argv's through a "
+      "workspace link; a main leading out; the project's self-reference) is not guarded",
+      *[c for c in PRELOAD_ELSEWHERE if not c.startswith("held")])
