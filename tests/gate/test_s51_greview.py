@@ -7,6 +7,7 @@ ones; the hook allowing them all is the finding: these tests fail while the hole
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -334,3 +335,44 @@ _open("test_g8_a_preloaded_package_resolves_elsewhere",
       "a preload's bare package name resolving outside node_modules/<name> (argv's through a "
       "workspace link; a main leading out; the project's self-reference) is not guarded",
       *[c for c in PRELOAD_ELSEWHERE if not c.startswith("held")])
+
+
+# --- G9: bun's BUN_OPTIONS ---------------------------------------------------------------------
+
+
+BUN = Path.home() / ".cache/skillgrant-runtime/bun-1.4.5/package/bin"
+#: Each case: the entry, the files copied in (source: target), the project's files, the
+#: session's values. bun prepends ``BUN_OPTIONS`` to its command line at every start:
+#: ``--preload pre`` (``node_modules/pre.js``), ``--config=F`` (a bunfig whose ``preload``
+#: names ``./pre.js``), ``--env-file=F`` (its ``BASH_ENV`` reaches the shell a script starts).
+BUN_OPTIONS = {
+    "preload-bare": ("BUN_OPTIONS='--preload pre' bun x.js", {"src/mk": "node_modules/pre.js"},
+                     {"node_modules/keep": ""}, {}),
+    "config": ("BUN_OPTIONS=--config=cfg.toml bun x.js", {"src/mk": "pre.js"},
+               {"cfg.toml": 'preload = ["./pre.js"]\n'}, {}),
+    "session-config": ("bun x.js", {"src/mk": "pre.js"}, {"cfg.toml": 'preload = ["./pre.js"]\n'},
+                       {"BUN_OPTIONS": "--config=cfg.toml"}),
+    "env-file": ("BUN_OPTIONS=--env-file=cfg bun y.js", {"src/cfg": "cfg", "src/sh": "e.sh"},
+                 {"src/cfg": "BASH_ENV=e.sh\n", "src/sh": SCRIPT}, {})}
+
+
+@pytest.mark.parametrize("case", list(BUN_OPTIONS))
+def test_g9_buns_options_variable(tmp_path: Path, case: str) -> None:
+    """``BUN_OPTIONS='--preload pre' bun x.js``: bun loads ``node_modules/pre.js`` first;
+    plan ``Bash(<entry>)``, ``Bash(cp *)``: the copies are allowed and bun runs the
+    payload."""
+    needs("bash")
+    if not (BUN / "bun").exists():
+        pytest.skip("bun 1.4.5 is not installed")
+    entry, copies, more, extra = BUN_OPTIONS[case]
+    files: dict[str, str | bytes] = {
+        "x.js": "0\n", "y.js": "require('child_process').execSync('bash -c true')\n",
+        "src/mk": JS_PAYLOAD, **more}
+    denied = _hole(tmp_path, entry, files, [f"cp {s} {t}" for s, t in copies.items()],
+                   {"PATH": f"{BUN}:{os.environ['PATH']}", **extra})
+    assert denied is not None, "the hook allows what BUN_OPTIONS makes bun load"
+
+
+_open("test_g9_buns_options_variable",
+      "bun's BUN_OPTIONS (--preload NAME apart, --config=F's preloads, --env-file=F) is not "
+      "read as bun's command line", *BUN_OPTIONS)
