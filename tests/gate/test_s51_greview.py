@@ -376,3 +376,57 @@ def test_g9_buns_options_variable(tmp_path: Path, case: str) -> None:
 _open("test_g9_buns_options_variable",
       "bun's BUN_OPTIONS (--preload NAME apart, --config=F's preloads, --env-file=F) is not "
       "read as bun's command line", *BUN_OPTIONS)
+
+
+# --- G10, G11: make's command line from the session's MAKEFLAGS, and its --eval ---------------
+
+
+#: A makefile running the payload when make reads it.
+MAKE_PAYLOAD = "$(shell touch zz)\n"
+#: Each case: the session's values, the file the payload goes to. make reads the
+#: environment's ``MAKEFLAGS``/``GNUMAKEFLAGS`` as its command line's: a definition
+#: (``MAKEFILES=mk``), an include folder (``-Iinc``: the Makefile's ``-include x.mk``),
+#: ``--eval``'s text.
+SESSION_MAKEFLAGS = {"makeflags": ({"MAKEFLAGS": "MAKEFILES=mk"}, "mk"),
+                     "makeflags-dashdash": ({"MAKEFLAGS": "s -- MAKEFILES=mk"}, "mk"),
+                     "gnumakeflags": ({"GNUMAKEFLAGS": "MAKEFILES=mk"}, "mk"),
+                     "makeflags-I": ({"MAKEFLAGS": "-Iinc"}, "inc/x.mk"),
+                     "makeflags-I-apart": ({"MAKEFLAGS": "-I inc"}, "inc/x.mk"),
+                     "makeflags-eval": ({"MAKEFLAGS": "--eval=-include\\ mk"}, "mk")}
+
+
+@pytest.mark.parametrize("case", list(SESSION_MAKEFLAGS))
+def test_g10_the_sessions_makeflags(tmp_path: Path, case: str) -> None:
+    """The session's ``MAKEFLAGS=MAKEFILES=mk``: ``make test`` reads ``mk`` first; plan
+    ``Bash(make test)``, ``Bash(cp *)``: ``cp src/mk <file>`` is allowed and make runs it."""
+    needs("bash", "make")
+    extra, target = SESSION_MAKEFLAGS[case]
+    files: dict[str, str | bytes] = {"Makefile": "-include x.mk\ntest:\n\techo ok\n",
+                                     "inc/keep": "", "src/mk": MAKE_PAYLOAD}
+    denied = _hole(tmp_path, "make test", files, [f"cp src/mk {target}"], extra)
+    assert denied is not None, "the hook allows the makefile the session's MAKEFLAGS names"
+
+
+_open("test_g10_the_sessions_makeflags",
+      "the session's MAKEFLAGS/GNUMAKEFLAGS (definitions, -I, --eval) are not read as make's "
+      "command line", *SESSION_MAKEFLAGS)
+
+
+#: Entries giving make text to read as a makefile's (``--eval``, ``-E``) in quotes.
+EVALUATED = {"eval-quoted": "make --eval='-include mk' test",
+             "E-quoted": "make -E '-include mk' test",
+             "held-eval-escaped": "make --eval=include\\ mk test"}
+
+
+@pytest.mark.parametrize("case", list(EVALUATED))
+def test_g11_makes_eval_includes_a_makefile(tmp_path: Path, case: str) -> None:
+    """``make --eval='-include mk' test``: make includes ``mk``; plan ``Bash(<entry>)``,
+    ``Bash(cp *)``: ``cp src/mk mk`` is allowed and make runs it."""
+    needs("bash", "make")
+    files: dict[str, str | bytes] = {"Makefile": "test:\n\techo ok\n", "src/mk": MAKE_PAYLOAD}
+    denied = _hole(tmp_path, EVALUATED[case], files, ["cp src/mk mk"])
+    assert denied is not None, "the hook allows the makefile make's --eval includes"
+
+
+_open("test_g11_makes_eval_includes_a_makefile",
+      "make's --eval/-E text in quotes (an include) is not read", "eval-quoted", "E-quoted")
