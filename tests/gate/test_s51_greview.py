@@ -155,9 +155,8 @@ def test_g4_npms_node_options_preloads_a_bare_module(tmp_path: Path, case: str) 
     assert denied is not None, "the hook allows the module npm's node-options preloads"
 
 
-_open("test_g4_npms_node_options_preloads_a_bare_module",
-      "npm's node-options setting (npm_config_node_options) preloading a bare module name "
-      "(-r pre: node_modules/pre.js) is not read", "env-bare-r")
+# (env-bare-r: open at 3bd429b, closed by s51-gfix c78ae65: an entry's own value's preloads
+# by a package's name are read, envpaths.preload_paths)
 
 
 # --- G5: a pytest warning filter imports its category's module --------------------------------
@@ -430,3 +429,41 @@ def test_g11_makes_eval_includes_a_makefile(tmp_path: Path, case: str) -> None:
 
 _open("test_g11_makes_eval_includes_a_makefile",
       "make's --eval/-E text in quotes (an include) is not read", "eval-quoted", "E-quoted")
+
+
+# --- G12: an empty element of LD_LIBRARY_PATH is the folder a program runs in -----------------
+
+
+#: A library whose constructor runs the payload once (the loader's variables removed first:
+#: the shell ``system`` starts does not load it again).
+ONCE_LIBRARY = ("#include <stdlib.h>\n"
+                "__attribute__((constructor)) static void run(void) {\n"
+                "  unsetenv(\"LD_PRELOAD\"); unsetenv(\"LD_LIBRARY_PATH\"); system(\"touch zz\");\n"
+                "}\n")
+#: Each case: the entry, the session's values. ld.so reads an empty element of
+#: ``LD_LIBRARY_PATH`` as the current folder: ``ls`` loads ``./libselinux.so.1``.
+LIBRARY_PATH = {"entry": ("LD_LIBRARY_PATH=: /bin/ls", {}),
+                "session": ("/bin/ls", {"LD_LIBRARY_PATH": ":/nonexist"})}
+
+
+@pytest.mark.parametrize("case", list(LIBRARY_PATH))
+def test_g12_an_empty_library_path_element(tmp_path: Path, case: str) -> None:
+    """``LD_LIBRARY_PATH=: /bin/ls``: ls loads ``./libselinux.so.1``; plan
+    ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/so libselinux.so.1`` is allowed and ls loads
+    it."""
+    needs("bash", "gcc")
+    if "libselinux.so.1" not in subprocess.run(["ldd", "/bin/ls"], capture_output=True,
+                                               text=True, check=False).stdout:
+        pytest.skip("/bin/ls does not load libselinux.so.1")
+    entry, extra = LIBRARY_PATH[case]
+    (tmp_path / "lib.c").write_text(ONCE_LIBRARY)
+    subprocess.run(["gcc", "-shared", "-fPIC", "-o", str(tmp_path / "lib.so"),
+                    str(tmp_path / "lib.c")], check=True, capture_output=True, timeout=120)
+    files: dict[str, str | bytes] = {"src/so": (tmp_path / "lib.so").read_bytes()}
+    denied = _hole(tmp_path, entry, files, ["cp src/so libselinux.so.1"], extra)
+    assert denied is not None, "the hook allows a library an empty LD_LIBRARY_PATH part finds"
+
+
+_open("test_g12_an_empty_library_path_element",
+      "an empty element of LD_LIBRARY_PATH (the entry's, the session's) is dropped: the folder "
+      "a program runs in", *LIBRARY_PATH)
