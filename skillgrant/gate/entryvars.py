@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 
 from .environment import COMPARED
-from .startflags import collecting, make_definitions, perl_folders, python_assignments
+from .startflags import ENV_FILE, collecting, make_definitions, option_assignments
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -165,7 +165,8 @@ _BY: Final = "\x00"
 def _scan(entry: str, text: str, found: dict[str, set[str]], depth: int) -> None:
     """``entry_values`` of ``text`` (and of its quoted parts, to ``depth`` levels) into
     ``found`` (each assignment, with the names of the words of the commands it reaches)."""
-    if "=" not in text and not any(n in text for n in (*KNOWN, "perl", ENV_FILE)):
+    if "=" not in text and not any(n in text for n in (*KNOWN, "perl", ENV_FILE, "-S",
+                                                        "--openssl-config")):
         return  # (perl's `-I inc`, `--env-file F`: `_prefix`)
     quoted: list[str] = []
     commands = [_unreserved(c) for c in _lexed(text, quoted)]
@@ -185,6 +186,9 @@ def _scan(entry: str, text: str, found: dict[str, set[str]], depth: int) -> None
                              f"{word.text.split('=', 1)[0]!r} where the gate does not read "
                              "what it is set to")
     joined = [w.text for c in commands for w in c if w.quote_at >= 0]  # (`-c "X="l" y"`)
+    joined += [w.text.partition("=")[2] if w.text[:2] == "--" else w.text[2:] for c in commands
+               for w in c if w.text[:2] == "-S" or w.text.startswith("--split-string=")]  # (G1:
+    # env's string attached, `-S'X=v bash'`, `-SX=v`, `--split-string=…`, read as code)
     for part in dict.fromkeys([*quoted, *joined]) if depth > 0 else ():
         _scan(entry, part, found, depth - 1)
 
@@ -266,32 +270,13 @@ def _command(entry: str, words: list[_Word], found: dict[str, set[str]],
 
 
 def _prefix(words: list[_Word], found: dict[str, set[str]], programs: set[str]) -> None:
-    """The start variables the options among ``words`` stand for (``startflags``), each with
-    the words spelling it (its own call's: ``own_dropped``): python's ``-X pycache_prefix=DIR``
-    in any cluster as ``PYTHONPYCACHEPREFIX=DIR`` (s50-greview3 U2), perl's ``-Iinc``,
-    ``-Mlib=inc`` as ``PERL5LIB=inc`` (U1), an env file a program loads (``--env-file=F``,
-    node's, bun's, deno's, uv's: ``ENV_FILE``, read by ``startvars``; E1)."""
-    texts = [w.text for w in words]
-    pairs = python_assignments(texts)
-    perl = next((k for k, t in enumerate(texts) if os.path.basename(t).split(".")[0] in (
-        "perl", "perl5")), -1)
-    if perl >= 0:
-        folders = perl_folders(texts[perl + 1:], True)
-        pairs += [("PERL5LIB=" + ":".join(folders), t) for t in ("", *texts[perl + 1:])
-                  if folders and (not t or (t[:1] == "-" and "=" in t))]
-    for k, text in enumerate(texts):
-        if text.startswith("--env-file"):  # (`--env-file-if-exists`; deno's bare: .env)
-            value = text.partition("=")[2] or (texts[k + 1] if k + 1 < len(texts) and
-                                               texts[k + 1][:1] != "-" else "")
-            pairs += [(f"{ENV_FILE}={f}", "") for f in (value, ".env") if f]
-    for key, word in pairs:
+    """The start variables the options among ``words`` stand for (``startflags.
+    option_assignments``: python's ``-X pycache_prefix=``, perl's ``-I``/``-Mlib=``, node's
+    ``--openssl-config``, an ``--env-file``), each with the words spelling it (its own
+    call's: ``own_dropped``), into ``found`` for ``programs``."""
+    for key, word in option_assignments([w.text for w in words]):
         for spelled in filter(None, (key, word)):
             found.setdefault(spelled, set()).update(programs)
-
-
-#: What an assignment's name is for an env file a program loads (``--env-file=F``): no
-#: variable's name (``startvars.value_items`` reads the file's).
-ENV_FILE: Final = "--env-file"
 
 
 #: Builtins that set a variable they name (``printf -v``, ``read``, ``mapfile``, a loop's).
@@ -343,24 +328,40 @@ def own_dropped(command: tuple[str, ...], guards: object, mark: str) -> tuple[st
     review s42 GF8). A word may begin with ``mark`` (``folded.NOT_ASSIGNED``: an argument, as
     make's ``N=v``)."""
     assigned: frozenset[str] = getattr(guards, "assigned", frozenset())
-    if not assigned or not any("=" in w for w in command):
+    if not assigned:
         return command
     names = {os.path.basename(w) for w in command}
-    bare = [w.removeprefix(mark) for w in command]
-    return tuple(w for w, b in zip(command, bare, strict=True) if "=" not in b or b.split(
-        "=", 1)[0] in _SHELLS_OWN or not any(f"{b}{_BY}{n}" in assigned for n in names))
+    bare = [w.removeprefix(mark) for w in command]  # (a word spelling one: `-I inc`'s too)
+    return tuple(w for w, b in zip(command, bare, strict=True) if b.split("=", 1)[0] in
+                 _SHELLS_OWN or not any(f"{b}{_BY}{n}" in assigned for n in names))
 
 
 def own_text(text: str, guards: object) -> str:
     """``text`` less the assignments a plan's entry makes itself for a program ``text``
     names (``own_dropped``): no longer a doubt of the program a name runs."""
     assigned: frozenset[str] = getattr(guards, "assigned", frozenset())
-    if not assigned or "=" not in text:
+    if not assigned:
         return text
     for pair in assigned:
         made, _, program = pair.partition(_BY)
-        if made in text and program in text and made.split("=", 1)[0] not in _SHELLS_OWN:
+        if " " in made and made in text and program in text:  # (`-I inc`: as words only)
+            text = _words_dropped(text, made)
+        elif "=" in made and made in text and program in text and made.split(
+                "=", 1)[0] not in _SHELLS_OWN:
             text = text.replace(made, " ")
+    return text
+
+
+def _words_dropped(text: str, words: str) -> str:
+    """``text`` less each place ``words`` stand as whole words (white space or an operator
+    before and after them)."""
+    at = text.find(words)
+    while at >= 0:
+        end = at + len(words)
+        if (at == 0 or text[at - 1] in " \t\n;&|(") and (
+                end == len(text) or text[end] in " \t\n;&|)"):
+            text = text[:at] + " " + text[end:]
+        at = text.find(words, at + 1)
     return text
 
 

@@ -59,7 +59,8 @@ COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                    "CLAUDE_CODE_PLUGIN_CACHE_DIR", "CLAUDE_CODE_PLUGIN_SEED_DIR",
                    "BASHOPTS",  # (bash's cdable_vars: gate/entryfolders.py, session 50)
                    # pytest's start variables (gate/startvars.py, session 51)
-                   "PYTEST_PLUGINS", "PYTEST_ADDOPTS")
+                   "PYTEST_PLUGINS", "PYTEST_ADDOPTS", "OPENSSL_CONF", "MAKEFLAGS",
+                   "GNUMAKEFLAGS")
 #: Sent too, but not compared: the folder the session started in.
 PROJECT: Final = "PWD"
 #: Variables the gate reads that are the gate's own settings, not the session's.

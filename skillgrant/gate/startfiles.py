@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 _LIMIT: Final = 1 << 20
 
 
-def _text(path: str) -> str | None:
+def settings_text(path: str) -> str | None:
     """The text of ``path``, or None when it is not there; ValueError when it cannot be
     read."""
     try:
@@ -37,7 +37,7 @@ def env_file(path: str) -> list[tuple[str, str]]:
     lines too), each ``$NAME``/``${NAME}`` of a name set before in the file replaced by its
     value (bun expands them; the session's are ``envpaths``' to read). None when it is not
     there."""
-    text = _text(path)
+    text = settings_text(path)
     if text is None:
         return []
     found: list[tuple[str, str]] = []
@@ -65,7 +65,7 @@ def bunfig_preloads(path: str) -> list[str]:
     string or a list of them) at the top, in ``[test]`` and ``[run]``, and ``[serve.static]``'s
     ``plugins``. None when it is not there; ValueError for one that is not TOML, or a value
     that is not a string."""
-    text = _text(path)
+    text = settings_text(path)
     if text is None:
         return []
     import tomllib  # (only where a bunfig.toml is: a hook's start does not pay for it)

@@ -27,7 +27,7 @@ _PYTHON_LAST: Final = frozenset("cm")
 def python_x_options(words: list[str]) -> list[tuple[str, str]]:
     """Each ``-X`` value among ``words`` read as CPython's ``getopt`` reads a cluster (any
     word of single-letter flags: ``-X v``, ``-Xv``, ``-BXv``, ``-BX v``), with the word that
-    spells it; a cluster ends at a flag taking a value (``-W``, ``-c``'s code, ``-m``'s
+    holds it; a cluster ends at a flag taking a value (``-W``, ``-c``'s code, ``-m``'s
     module). Read in every command (a wrapper's program may be python: ``uv run python``);
     only ``pycache_prefix`` is used."""
     found: list[tuple[str, str]] = []
@@ -36,9 +36,10 @@ def python_x_options(words: list[str]) -> list[tuple[str, str]]:
             continue
         for k, char in enumerate(word[1:], 1):
             if char in _PYTHON_VALUED:
-                if char == "X":
-                    value = word[k + 1:] or (words[at + 1] if at + 1 < len(words) else "")
-                    found.append((value, word))
+                if char == "X":  # (the word holding the value: this one, or the next)
+                    spelled = word if word[k + 1:] else words[at + 1] if at + 1 < len(
+                        words) else ""
+                    found.append((word[k + 1:] or spelled, spelled))
                 break
     return found
 
@@ -134,7 +135,10 @@ def _lib_list(module: str) -> list[str]:
     name, equal, listed = module.partition("=")
     if name.strip() == "lib" and equal:
         return listed.split(",")
-    if name.split()[:1] == ["lib"] and name.strip() != "lib":
+    if name.strip() == "blib":  # (blib.pm: DIR's, or the folder's, `blib/lib`, `blib/arch`
+        base = listed.removesuffix("blib") or "."  # of it or of 4 folders up: s51-greview
+        return [base + "/" + "../" * k + "blib" for k in range(5)]  # G6)
+    if name.split()[:1] in (["lib"], ["blib"]) and name.strip() not in ("lib", "blib"):
         raise ValueError(f"perl's -M{module} puts folders on @INC the gate does not read")
     return []
 
@@ -177,3 +181,36 @@ def make_definitions(entry: str, value: str) -> list[str]:
             raise ValueError(f"the plan's entry {entry!r} gives make {word!r} in MAKEFLAGS, "
                              "which make may read as an option moving what it reads")
     return found
+
+
+#: What an assignment's name is for an env file a program loads (``--env-file=F``): no
+#: variable's name (``startvars.value_items`` reads the file's).
+ENV_FILE: Final = "--env-file"
+
+
+def option_assignments(texts: list[str]) -> list[tuple[str, str]]:
+    """The start variables the options among a command's words ``texts`` stand for, each
+    with a word spelling it: python's ``-X pycache_prefix=DIR`` in any cluster as
+    ``PYTHONPYCACHEPREFIX=DIR`` (s50-greview3 U2), perl's ``-Iinc``, ``-I inc``, ``-Mlib=inc``
+    as ``PERL5LIB=inc`` (U1), node's ``--openssl-config=F`` as ``OPENSSL_CONF=F`` (s51-greview
+    G7), an env file a program loads (``--env-file=F``: node's, bun's, deno's, uv's;
+    ``ENV_FILE``, read by ``startvars``; E1)."""
+    pairs = python_assignments(texts)
+    perl = next((k for k, t in enumerate(texts) if os.path.basename(t).split(".")[0] in (
+        "perl", "perl5")), -1)
+    if perl >= 0:
+        folders = perl_folders(texts[perl + 1:], True)
+        after = texts[perl + 1:]  # (and its words naming them: `-Mlib=inc`, `-I inc`'s)
+        pairs += [("PERL5LIB=" + ":".join(folders), t) for t in ("", *(
+            a for k, a in enumerate(after) if a[:1] == "-" and "=" in a), *(
+            f"{a} {after[k + 1]}" for k, a in enumerate(after[:-1]) if a[:1] == "-" and
+            a[-1:] == "I")) if folders]
+    for k, text in enumerate(texts):
+        if text.startswith("--openssl-config"):
+            value = text.partition("=")[2] or (texts[k + 1] if k + 1 < len(texts) else "")
+            pairs += [(f"OPENSSL_CONF={value}", text if "=" in text else "")]
+        if text.startswith(ENV_FILE):  # (`--env-file-if-exists`; deno's bare: .env)
+            value = text.partition("=")[2] or (texts[k + 1] if k + 1 < len(texts) and
+                                               texts[k + 1][:1] != "-" else "")
+            pairs += [(f"{ENV_FILE}={f}", "") for f in (value, ".env") if f]
+    return pairs

@@ -13,6 +13,7 @@ import os
 from . import files as fs
 from . import linked
 from .checkersettings import plugin_paths
+from .entryvars import ASSIGNED
 from .envpaths import named_paths, preload_paths, session_paths
 from .homefiles import HOME_CODE, SYSTEM_BINS, SYSTEM_TREES, npm_global
 from .planpaths import SETTINGS, required
@@ -37,7 +38,10 @@ def start_paths(named: tuple[str, ...], folders: list[str], home: str,
     moved = [p[1:] for p in named if p[:1] == RUNS_IN] + [
         os.path.dirname(p) for p in named if p[-7:] == "/.npmrc" and p[:1] != "^"]
     if "^.npmrc" in named:  # (a node runner, or a runner of any program, in the plan)
-        items += npmrc_paths(folders, home, [p[1:] for p in named if p[:1] == NPMRC], moved)
+        items += npmrc_paths(folders, home, [p[1:] for p in named if p[:1] == NPMRC] + [
+            a.partition("=")[2] for a in (p[1:].partition("\x00")[0] for p in named
+                                          if p[:1] == ASSIGNED)  # (an entry's npm settings
+            if a.partition("=")[0].lower() in _NPM_FILES], moved)  # file, any case: G3)
     if "^bunfig.toml" in named:  # (what bun's settings preload: s50-greview3 F1)
         items += bunfig_paths(folders, home, xdg)
     if moved:  # a session value's relative path, read where the plan's program runs (E3)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import os
 
-from .entryvars import ASSIGNED, ENV_FILE
+from .entryvars import ASSIGNED
 from .environment import values
 from .envpaths import named_paths, preload_paths
 from .homefiles import MOVED_CODE
@@ -21,7 +21,7 @@ from .named import above
 from .planpaths import DOTENV, RUNS_IN
 from .sitenames import module_items, start_imports
 from .startfiles import env_file
-from .startflags import collecting, perl_folders
+from .startflags import ENV_FILE, collecting, make_definitions, perl_folders
 from .testfiles import collects, test_folders
 from .testfiles import removed_folder as removed_folder  # (guards' one import of it)
 
@@ -87,7 +87,8 @@ def entry_starts(named: tuple[str, ...], roots: list[str]) -> dict[str, frozense
 #: The session's variables ``value_items`` reads where the plan's programs run (and
 #: ``MOVED_CODE``'s); of them, those whose folders are guarded whole (python's bytecode
 #: prefix: every module's bytecode is read there, s50-greview3 U2; perl's ``-I``: U1).
-_PYTHON: Final = ("PYTHONPATH", "PYTHONUSERBASE", "PERL5OPT", "PYTHONPYCACHEPREFIX")
+_PYTHON: Final = ("PYTHONPATH", "PYTHONUSERBASE", "PERL5OPT", "PYTHONPYCACHEPREFIX",
+                   "OPENSSL_CONF")
 _MOVED: Final = frozenset((*MOVED_CODE, "PERL5OPT", "PYTHONPYCACHEPREFIX"))
 
 
@@ -102,8 +103,8 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
     (E1); a value naming one of ``inner`` (the folders a call runs in), the home or one above
     them whole refuses the plan, as the session's pytest variables making a plan's pytest
     import what the gate does not name do (``startflags.collecting``: U7)."""
-    found = (*values(("PYTHONPATH", "PYTHONUSERBASE", "PERL5OPT", "PYTHONPYCACHEPREFIX")),
-             *values(MOVED_CODE))
+    found = (*values(("PYTHONPATH", "PYTHONUSERBASE", "PERL5OPT", "PYTHONPYCACHEPREFIX",
+                      "OPENSSL_CONF")), *values(MOVED_CODE))
     start = len(modules)  # (the folders on sys.path before site runs: PYTHONPATH's)
     python_path = (found[0] or "").split(os.pathsep)
     modules += [p for p in python_path if p]
@@ -132,7 +133,13 @@ def _pytests(named: tuple[str, ...]) -> None:
     """Refuses the plan (ValueError) one of whose programs runs pytest (``^conftest.py``:
     pytest, or a runner of any program) while the session's ``PYTEST_PLUGINS`` names a
     module or its ``PYTEST_ADDOPTS`` an option making pytest import what the gate does not
-    name (``startflags.collecting``; s50-greview3 U7)."""
+    name (``startflags.collecting``; s50-greview3 U7); or runs make (``Makefile``) while the
+    session's ``MAKEFLAGS``/``GNUMAKEFLAGS`` define a variable or hold an option but make's
+    plain flags (``make_definitions``; s51-greview G10)."""
+    for flags in values(("MAKEFLAGS", "GNUMAKEFLAGS")) if "Makefile" in named else ():
+        if flags and make_definitions("the session's MAKEFLAGS", flags):  # (s51-greview G10)
+            raise ValueError(f"the session's MAKEFLAGS/GNUMAKEFLAGS ({flags!r}) define make "
+                             "variables for the plan's make, which the gate does not read")
     plugins, options = values(("PYTEST_PLUGINS", "PYTEST_ADDOPTS"))
     if (plugins or options) and "^conftest.py" in named:
         if plugins:
@@ -155,6 +162,9 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
     modules: list[str] = []
     for name, value, own in given:
         parts = [p for p in value.split(":") if p]
+        name = _checked(name, value, own)
+        if name == "OPENSSL_CONF" or "--openssl-config" in value:  # (its engines: G7)
+            items += _openssl(value, folders, kept, own)
         if name == ENV_FILE:  # (the file's variables, as the entry's own: E1)
             files = _joined([value], folders)
             more = value_items([(n, v, True) for f in files for n, v in env_file(f)], folders,
@@ -179,6 +189,43 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
             items += [(p, True) for p in _named(value, folders) if p not in kept]
             items += [(p.rstrip("/"), True) for p in preload_paths(value, folders)]
     return items, modules
+
+
+def _checked(name: str, value: str, own: bool) -> str:
+    """``name`` as its program reads it (npm's ``npm_config_*`` in any case: s51-greview G3);
+    ValueError for an entry's list whose empty element is the folder a program runs in
+    (``PATH=:/usr/bin``: G2)."""
+    name = name.lower() if name.lower().startswith("npm_config_") else name
+    if own and name in WHOLE and "" in value.split(":") and (value or name == "PATH"):
+        raise ValueError(f"a plan's entry sets {name}={value!r}, whose empty element is the "
+                         "folder a program runs in, which cannot be guarded whole")
+    return name
+
+
+def _openssl(value: str, folders: list[str], kept: set[str],
+             own: bool) -> list[tuple[str, bool]]:
+    """OpenSSL's settings file ``value`` names (``OPENSSL_CONF``'s, node's
+    ``--openssl-config=F``), read from each of ``folders``, guarded, and every path its lines
+    name (an engine's ``dynamic_path``, an ``.include``), guarded whole (s51-greview G7)."""
+    if "--openssl-config" in value:
+        words = value.replace("=", " ").split()
+        value = next((words[k + 1] for k, w in enumerate(words[:-1])
+                      if w == "--openssl-config"), "")
+    files = _joined([value], folders) if value else []
+    items = [(f, False) for f in files if f not in kept or not own]
+    for path in files:
+        for line in _lines(path):
+            items += [(p, True) for p in _named(line.replace("=", " "), [os.path.dirname(
+                path), *folders]) if p not in kept]
+    return items
+
+
+def _lines(path: str) -> list[str]:
+    """The lines of the settings file ``path`` (none when it is not there)."""
+    from .startfiles import settings_text
+
+    text = settings_text(path)
+    return [] if text is None else text.splitlines()
 
 
 def _whole(name: str, paths: list[str], kept: set[str]) -> list[tuple[str, bool]]:

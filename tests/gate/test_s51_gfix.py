@@ -73,7 +73,8 @@ def test_pythons_x_option_in_a_cluster() -> None:
     ``-W``'s values end the cluster (``-cX…`` is code)."""
     assert python_assignments(["-BXpycache_prefix=pc"]) == [
         ("PYTHONPYCACHEPREFIX=pc", "-BXpycache_prefix=pc")]
-    assert python_assignments(["-sBX", "pycache_prefix=pc"])[0][0] == "PYTHONPYCACHEPREFIX=pc"
+    assert python_assignments(["-sBX", "pycache_prefix=pc"]) == [
+        ("PYTHONPYCACHEPREFIX=pc", "pycache_prefix=pc")]
     assert python_assignments(["-cXpycache_prefix=pc"]) == []
     assert python_assignments(["-WXpycache_prefix=pc"]) == []
     for case, entry in PYTHON_CLUSTERS.items():
@@ -261,6 +262,12 @@ OWN = {"perl-mlib": (["perl -Mlib=inc -e 1"], {"inc/keep": ""}, {}),
                      {"Makefile": "test:\n\ttrue\n", "mk": ""}, {}),
        "env-file": (["node --env-file=.env -e 0"], {".env": "NODE_ENV=test\nA=./a.txt\n"}, {}),
        "pythonpath": ([f"PYTHONPATH=lib {PYTHON} -c pass"], {"lib/keep": ""}, {}),
+       "python-x-cluster": ([f"{PYTHON} -BX pycache_prefix=pc -c pass"], {}, {}),
+       "perl-I-apart": (["perl -I inc -e 1"], {"inc/keep": ""}, {}),
+       "node-options-r-name": (["NODE_OPTIONS='-r pre' node -e 0"],
+                               {"node_modules/pre.js": ""}, {}),
+       "bunfig-preload": (["bun x.js"], {"x.js": "0\n", "pre.js": "0\n",
+                                         "bunfig.toml": 'preload = "./pre.js"\n'}, {}),
        "pytest-addopts-q": ([f"PYTEST_ADDOPTS=-q {VENV_PYTHON} -m pytest"], {}, {}),
        "session-addopts-q": ([f"{VENV_PYTHON} -m pytest"], {}, {"PYTEST_ADDOPTS": "-q"})}
 
@@ -287,3 +294,36 @@ def test_perl_folders_read_as_perl_reads_them() -> None:
     assert perl_folders(["-Mlib=x,y", "-I", "z"], False) == ["x", "y", "z"]
     with pytest.raises(ValueError):
         perl_folders(["-Mlib qw(a)"], True)
+
+
+# --- s51-greview G1, G2, G3, G6, G7, G10 (their proofs: tests/gate/test_s51_greview.py) -----
+
+
+def test_greview_classes_are_read(tmp_path: Path) -> None:
+    """env's string attached to ``-S`` is code (G1); perl's ``-Mblib`` names ``blib`` of the
+    folder and 4 up, ``-Mblib=DIR`` DIR's (G6); node's ``--openssl-config=F`` is
+    ``OPENSSL_CONF=F`` (G7)."""
+    for entry in ("env -S'BASH_ENV=e.sh bash' -c true", "env -SBASH_ENV=e.sh bash -c true",
+                  "env --split-string='BASH_ENV=e.sh bash -c true'"):
+        assert any(v.startswith("\x06BASH_ENV=e.sh\x00") for v in entry_values(entry, entry))
+    assert perl_folders(["-Mblib"], True) == ["./blib", "./../blib", "./../../blib",
+                                              "./../../../blib", "./../../../../blib"]
+    assert perl_folders(["-Mblib=bb"], True)[0] == "bb/blib"
+    entry = "node --openssl-config=oconf -e 0"
+    assert any(v.startswith("\x06OPENSSL_CONF=oconf\x00") for v in entry_values(entry, entry))
+
+
+def test_greview_values_refuse_or_guard(tmp_path: Path) -> None:
+    """An entry's ``PATH`` with an empty element refuses (G2); ``NPM_CONFIG_userconfig`` is
+    npm's ``npm_config_userconfig`` (G3, guarded whole); OpenSSL's settings file and the
+    engine its ``dynamic_path`` names are guarded (G7)."""
+    from skillgrant.gate.startvars import value_items
+
+    folder = str(tmp_path)
+    with pytest.raises(ValueError, match="empty element"):
+        value_items([("PATH", ":/usr/bin", True)], [folder], set())
+    items, _ = value_items([("NPM_CONFIG_userconfig", "rc", True)], [folder], set())
+    assert (f"{folder}/rc", True) in items
+    (tmp_path / "o.cnf").write_text("[e]\ndynamic_path = ./x.so\n")
+    items, _ = value_items([("OPENSSL_CONF", "o.cnf", False)], [folder], set())
+    assert (f"{folder}/o.cnf", False) in items and (f"{folder}/x.so", True) in items
