@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, needs, proved_case
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved_case
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
 pytestmark = pytest.mark.slow
@@ -453,3 +453,30 @@ def test_g12_an_empty_library_path_element(tmp_path: Path, case: str) -> None:
 _open("test_g12_an_empty_library_path_element",
       "an empty element of LD_LIBRARY_PATH (the entry's, the session's) is dropped: the folder "
       "a program runs in (the entry's closed by s51-gfix 5ce1d9f)", "session")
+
+
+# --- K1 (cost): the session's MAKEFLAGS defining a harmless variable refuses make plans --------
+
+
+#: Each case: the entry, the session's values. s51-gfix 5ce1d9f refuses every make plan while
+#: the session's ``MAKEFLAGS`` defines a variable (G10), though the entry's own ``MAKEFLAGS``
+#: definitions are read (``startflags.make_definitions``): ``CC=clang`` names a compiler on
+#: ``PATH``, nothing the project holds.
+SESSION_DEFINES = {"cc": ("make test", {"MAKEFLAGS": "CC=clang"}),
+                   "held-jobs": ("make test", {"MAKEFLAGS": "-j8"})}
+
+
+@pytest.mark.parametrize("case", list(SESSION_DEFINES))
+def test_k1_the_sessions_makeflags_definition_refuses(tmp_path: Path, case: str) -> None:
+    """The plan ``Bash(make test)`` approves the call; the hook denies it under the session's
+    ``MAKEFLAGS=CC=clang``."""
+    entry, extra = SESSION_DEFINES[case]
+    project = hooked_project(tmp_path, [f"Bash({entry})"])
+    (project / "Makefile").write_text("test:\n\techo ok\n")
+    env = {**home_env(tmp_path / "home"), **extra}
+    assert first_denied(project, [entry], env) is None, "the hook denies an approved call"
+
+
+_open("test_k1_the_sessions_makeflags_definition_refuses",
+      "cost (s51-gfix 5ce1d9f): the session's MAKEFLAGS defining any variable (CC=clang) "
+      "refuses every make plan; its definitions could be read as the entry's are", "cc")
