@@ -49,7 +49,11 @@ SPLIT = {"attached-quoted": "env -S'BASH_ENV=e.sh bash' -c true",
          "attached-bare": "env -SBASH_ENV=e.sh bash -c true",
          "long-equals": "env --split-string='BASH_ENV=e.sh bash -c true'",
          "long-equals-part": "env --split-string='BASH_ENV=e.sh bash' -c true",
-         "held-apart": "env -S 'BASH_ENV=e.sh bash -c true'"}
+         "held-apart": "env -S 'BASH_ENV=e.sh bash -c true'",
+         # (against s51-gfix 5ce1d9f: -S in a cluster of env's flags; a long option
+         # abbreviated, as getopt_long takes it)
+         "cluster": "env -vS'BASH_ENV=e.sh bash' -c true",
+         "abbreviated-long": "env --split='BASH_ENV=e.sh bash' -c true"}
 
 
 @pytest.mark.parametrize("case", list(SPLIT))
@@ -62,7 +66,11 @@ def test_g1_env_split_string_attached(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows the file env's split string's BASH_ENV names"
 
 
-# (open at 3bd429b; closed by s51-gfix 5ce1d9f: env's string attached to -S read as code)
+# (attached-*, long-*: open at 3bd429b; closed by s51-gfix 5ce1d9f: env's string attached
+# to -S read as code)
+_open("test_g1_env_split_string_attached",
+      "env's -S in a cluster (-vS'…') or its long option abbreviated (--split='…') is not read "
+      "(open at s51-gfix 5ce1d9f)", "cluster", "abbreviated-long")
 
 
 # --- G2: an empty element of the entry's PATH is the folder a program runs in ----------------
@@ -429,7 +437,10 @@ ONCE_LIBRARY = ("#include <stdlib.h>\n"
 #: Each case: the entry, the session's values. ld.so reads an empty element of
 #: ``LD_LIBRARY_PATH`` as the current folder: ``ls`` loads ``./libselinux.so.1``.
 LIBRARY_PATH = {"entry": ("LD_LIBRARY_PATH=: /bin/ls", {}),
-                "session": ("/bin/ls", {"LD_LIBRARY_PATH": ":/nonexist"})}
+                "session": ("/bin/ls", {"LD_LIBRARY_PATH": ":/nonexist"}),
+                # (against s51-gfix 5ce1d9f: ld.so splits at `;` too; the session's trailing)
+                "entry-semicolon": ("LD_LIBRARY_PATH='/nonexist;' /bin/ls", {}),
+                "session-trailing": ("/bin/ls", {"LD_LIBRARY_PATH": "/nonexist:"})}
 
 
 @pytest.mark.parametrize("case", list(LIBRARY_PATH))
@@ -452,7 +463,8 @@ def test_g12_an_empty_library_path_element(tmp_path: Path, case: str) -> None:
 
 _open("test_g12_an_empty_library_path_element",
       "an empty element of LD_LIBRARY_PATH (the entry's, the session's) is dropped: the folder "
-      "a program runs in (the entry's closed by s51-gfix 5ce1d9f)", "session")
+      "a program runs in (the entry's `:` closed by s51-gfix 5ce1d9f; ld.so's `;` separator "
+      "not read)", "session", "entry-semicolon", "session-trailing")
 
 
 # --- K1 (cost): the session's MAKEFLAGS defining a harmless variable refuses make plans --------
