@@ -492,3 +492,29 @@ def test_k1_the_sessions_makeflags_definition_refuses(tmp_path: Path, case: str)
 _open("test_k1_the_sessions_makeflags_definition_refuses",
       "cost (s51-gfix 5ce1d9f): the session's MAKEFLAGS defining any variable (CC=clang) "
       "refuses every make plan; its definitions could be read as the entry's are", "cc")
+
+
+# --- G15: PYTEST_ADDOPTS' -o addopts= (an option inside an option) ----------------------------
+
+
+#: Each case: the entry. pytest reads ``PYTEST_ADDOPTS`` as its first options; ``-o
+#: addopts=-pplug`` overrides the ini's ``addopts`` with ``-p plug`` (a plugin from the folder
+#: it runs in). (The argument ``-o 'addopts=-p plug'`` refuses the plan: s50-greview3 C1.)
+ADDOPTS_INI = {"entry-o-addopts": f"PYTEST_ADDOPTS='-o addopts=-pplug' {VENV_PYTHON} -m pytest"}
+
+
+@pytest.mark.parametrize("case", list(ADDOPTS_INI))
+def test_g15_pytest_addopts_overrides_the_ini_addopts(tmp_path: Path, case: str) -> None:
+    """``PYTEST_ADDOPTS='-o addopts=-pplug' python -m pytest``: pytest imports ``plug.py``;
+    plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk plug.py`` is allowed and pytest runs
+    it."""
+    needs("bash", VENV_PYTHON)
+    files: dict[str, str | bytes] = {"test_a.py": "def test_a():\n    pass\n",
+                                     "src/mk": PY_PAYLOAD}
+    denied = _hole(tmp_path, ADDOPTS_INI[case], files, ["cp src/mk plug.py"])
+    assert denied is not None, "the hook allows the plugin PYTEST_ADDOPTS' -o addopts names"
+
+
+_open("test_g15_pytest_addopts_overrides_the_ini_addopts",
+      "PYTEST_ADDOPTS' -o addopts=… (options inside an option) is not read "
+      "(startflags.collecting reads its words only)", *ADDOPTS_INI)
