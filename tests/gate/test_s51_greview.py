@@ -518,3 +518,30 @@ def test_g15_pytest_addopts_overrides_the_ini_addopts(tmp_path: Path, case: str)
 _open("test_g15_pytest_addopts_overrides_the_ini_addopts",
       "PYTEST_ADDOPTS' -o addopts=… (options inside an option) is not read "
       "(startflags.collecting reads its words only)", *ADDOPTS_INI)
+
+
+# --- G16: perl's core `if` module loading lib ---------------------------------------------------
+
+
+#: Each case: the entry, the session's values. ``-Mif=1,lib,inc`` is ``use if 1, 'lib',
+#: 'inc'``: the core ``if`` module loads ``lib`` with ``inc`` (first on ``@INC``).
+PERL_IF = {"argv": ("perl -Mif=1,lib,inc -e 'use List::Util; 1'", {}),
+           "entry-perl5opt": ("PERL5OPT=-Mif=1,lib,inc perl -e 'use List::Util; 1'", {}),
+           "session-perl5opt": ("perl -e 'use List::Util; 1'", {"PERL5OPT": "-Mif=1,lib,inc"})}
+
+
+@pytest.mark.parametrize("case", list(PERL_IF))
+def test_g16_perls_if_module_loads_lib(tmp_path: Path, case: str) -> None:
+    """``perl -Mif=1,lib,inc -e 'use List::Util; 1'``: perl loads ``inc/List/Util.pm``;
+    plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk inc/List/Util.pm`` is allowed and
+    perl runs it."""
+    needs("bash", "perl")
+    entry, extra = PERL_IF[case]
+    files: dict[str, str | bytes] = {"inc/List/keep": "", "src/mk": PERL_PAYLOAD}
+    denied = _hole(tmp_path, entry, files, ["cp src/mk inc/List/Util.pm"], extra)
+    assert denied is not None, "the hook allows a module of the folder if's lib puts first"
+
+
+_open("test_g16_perls_if_module_loads_lib",
+      "perl's -Mif=COND,lib,DIR (the core `if` module loading lib) is not read: only -Mlib=, "
+      "-Mblib are (startflags._lib_list)", *PERL_IF)
