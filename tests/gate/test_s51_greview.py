@@ -545,3 +545,35 @@ def test_g16_perls_if_module_loads_lib(tmp_path: Path, case: str) -> None:
 _open("test_g16_perls_if_module_loads_lib",
       "perl's -Mif=COND,lib,DIR (the core `if` module loading lib) is not read: only -Mlib=, "
       "-Mblib are (startflags._lib_list)", *PERL_IF)
+
+
+# --- G17: an env file's comment without a blank before it -------------------------------------
+
+
+#: Each case: the entry, the env file's name, the session's values. node's and bun's dotenv
+#: parsers end an unquoted value at ``#`` (``BASH_ENV=e.sh#x`` sets ``e.sh``); a script's
+#: ``bash -c true`` then sources ``e.sh``.
+ENV_COMMENT = {"node-env-file": ("node --env-file=cfg y.js", "cfg", {}),
+               "node-dotenv": ("node --env-file=.env y.js", ".env", {}),
+               "bun-dotenv": ("bun y.js", ".env", {"PATH": f"{BUN}:{os.environ['PATH']}"})}
+
+
+@pytest.mark.parametrize("case", list(ENV_COMMENT))
+def test_g17_an_env_files_comment_without_a_blank(tmp_path: Path, case: str) -> None:
+    """``node --env-file=cfg y.js`` with ``cfg``'s ``BASH_ENV=e.sh#x``: the script's bash
+    sources ``e.sh``; plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/sh e.sh`` is allowed
+    and bash runs it."""
+    needs("bash", "node")
+    entry, name, extra = ENV_COMMENT[case]
+    if "bun" in case and not (BUN / "bun").exists():
+        pytest.skip("bun 1.4.5 is not installed")
+    files: dict[str, str | bytes] = {
+        name: "BASH_ENV=e.sh#x\n", "src/sh": SCRIPT,
+        "y.js": "require('child_process').execSync('bash -c true')\n"}
+    denied = _hole(tmp_path, entry, files, ["cp src/sh e.sh"], extra)
+    assert denied is not None, "the hook allows the file an env file's BASH_ENV names"
+
+
+_open("test_g17_an_env_files_comment_without_a_blank",
+      "an env file's value ends at `#` for node's and bun's parsers; startfiles.env_file cuts "
+      "at ' #' only", *ENV_COMMENT)
