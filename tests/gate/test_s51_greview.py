@@ -577,3 +577,32 @@ def test_g17_an_env_files_comment_without_a_blank(tmp_path: Path, case: str) -> 
 _open("test_g17_an_env_files_comment_without_a_blank",
       "an env file's value ends at `#` for node's and bun's parsers; startfiles.env_file cuts "
       "at ' #' only", *ENV_COMMENT)
+
+
+# --- G18: the module a project's guarded pytest settings' filterwarnings names -----------------
+
+
+#: Each case: the project's pytest settings (guarded: ``starttables``' pytest row) naming a
+#: warning category of ``plug``: pytest imports ``plug`` from its folder (``sys.path``).
+WARNING_SETTINGS = {"pytest-ini": ("pytest.ini", "[pytest]\nfilterwarnings = ignore::plug.W\n"),
+                    "pyproject": ("pyproject.toml", "[tool.pytest.ini_options]\n"
+                                                    "filterwarnings = ['ignore::plug.W']\n")}
+
+
+@pytest.mark.parametrize("case", list(WARNING_SETTINGS))
+def test_g18_the_module_pytests_settings_filterwarnings_names(tmp_path: Path,
+                                                                 case: str) -> None:
+    """``python -m pytest`` with ``pytest.ini``'s ``filterwarnings = ignore::plug.W``: pytest
+    imports ``plug.py``; plan ``Bash(<python> -m pytest)``, ``Bash(cp *)``: ``cp src/mk
+    plug.py`` is allowed and pytest runs it."""
+    needs("bash", VENV_PYTHON)
+    name, text = WARNING_SETTINGS[case]
+    files: dict[str, str | bytes] = {"test_a.py": "def test_a():\n    pass\n", name: text,
+                                     "src/mk": PY_PAYLOAD}
+    denied = _hole(tmp_path, f"{VENV_PYTHON} -m pytest", files, ["cp src/mk plug.py"])
+    assert denied is not None, "the hook allows the module pytest's settings' filter imports"
+
+
+_open("test_g18_the_module_pytests_settings_filterwarnings_names",
+      "the module a guarded pytest settings file's filterwarnings category names is not "
+      "guarded (checkersettings reads plugins only)", *WARNING_SETTINGS)
