@@ -606,3 +606,34 @@ def test_g18_the_module_pytests_settings_filterwarnings_names(tmp_path: Path,
 _open("test_g18_the_module_pytests_settings_filterwarnings_names",
       "the module a guarded pytest settings file's filterwarnings category names is not "
       "guarded (checkersettings reads plugins only)", *WARNING_SETTINGS)
+
+
+# --- G19: what an npm settings file npm's variables name holds ---------------------------------
+
+
+#: Each case: the entry, the session's values. The project's ``rc`` (guarded whole: a value
+#: of ``npm_config_userconfig``/``globalconfig``) sets ``script-shell=./x.sh``: npm runs each
+#: script through it (the project's ``.npmrc`` saying so is held).
+NPM_SETTINGS_FILE = {"entry-userconfig": ("npm_config_userconfig=rc npm test", {}),
+                     "entry-globalconfig": ("npm_config_globalconfig=rc npm test", {}),
+                     "session-userconfig": ("npm test", {"npm_config_userconfig": "rc"})}
+
+
+@pytest.mark.parametrize("case", list(NPM_SETTINGS_FILE))
+def test_g19_the_shell_an_npm_settings_file_names(tmp_path: Path, case: str) -> None:
+    """``npm_config_userconfig=rc npm test`` with ``rc``'s ``script-shell=./x.sh``: npm runs
+    the test script through ``./x.sh``; plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/x.sh
+    x.sh`` is allowed and npm runs it."""
+    needs("bash", "npm", "node")
+    entry, extra = NPM_SETTINGS_FILE[case]
+    files: dict[str, str | bytes] = {**PACKAGE, "rc": "script-shell=./x.sh\n",
+                                     "src/x.sh": SCRIPT}
+    denied = _hole(tmp_path, entry, files, ["cp src/x.sh x.sh"], extra,
+                   executable=("src/x.sh",))
+    assert denied is not None, "the hook allows the shell an npm settings file names"
+
+
+_open("test_g19_the_shell_an_npm_settings_file_names",
+      "the settings file npm_config_userconfig/globalconfig names (the entry's, the session's) "
+      "is guarded but what it names (script-shell=./x.sh) is not read, as the project's "
+      ".npmrc's is", *NPM_SETTINGS_FILE)
