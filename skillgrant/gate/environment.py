@@ -60,7 +60,7 @@ COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                    "BASHOPTS",  # (bash's cdable_vars: gate/entryfolders.py, session 50)
                    # pytest's start variables (gate/startvars.py, session 51)
                    "PYTEST_PLUGINS", "PYTEST_ADDOPTS", "OPENSSL_CONF", "MAKEFLAGS",
-                   "GNUMAKEFLAGS")
+                   "GNUMAKEFLAGS", "BUN_OPTIONS")
 #: Sent too, but not compared: the folder the session started in.
 PROJECT: Final = "PWD"
 #: Variables the gate reads that are the gate's own settings, not the session's.

@@ -321,8 +321,9 @@ def _top(folder: str) -> str:
 
 
 #: node's options naming a module it loads first (``NODE_OPTIONS``, ``npm``'s
-#: ``node-options``).
-_PRELOADS: Final = ("-r", "--require", "--import", "--loader", "--experimental-loader")
+#: ``node-options``; bun's ``--preload``).
+_PRELOADS: Final = ("-r", "--require", "--import", "--loader", "--experimental-loader",
+                     "--preload")  # (bun's, in BUN_OPTIONS: s51-greview G9)
 
 
 def preload_paths(value: str, roots: list[str]) -> list[str]:

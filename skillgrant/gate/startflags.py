@@ -196,6 +196,12 @@ def option_assignments(texts: list[str]) -> list[tuple[str, str]]:
     G7), an env file a program loads (``--env-file=F``: node's, bun's, deno's, uv's;
     ``ENV_FILE``, read by ``startvars``; E1)."""
     pairs = python_assignments(texts)
+    make = next((k for k, t in enumerate(texts) if os.path.basename(t) in ("make", "gmake")),
+                len(texts))
+    for word in texts[make + 1:]:  # (make's text read as a makefile's: s51-greview G11)
+        if word.startswith("--eval") or (word[:1] == "-" and word[:2] != "--" and "E" in word):
+            raise ValueError(f"a plan's entry gives make {word!r}: text make reads as a "
+                             "makefile's (--eval, -E), which the gate does not read")
     perl = next((k for k, t in enumerate(texts) if os.path.basename(t).split(".")[0] in (
         "perl", "perl5")), -1)
     if perl >= 0:
@@ -214,3 +220,33 @@ def option_assignments(texts: list[str]) -> list[tuple[str, str]]:
                                                texts[k + 1][:1] != "-" else "")
             pairs += [(f"{ENV_FILE}={f}", "") for f in (value, ".env") if f]
     return pairs
+
+
+#: bun's options in ``BUN_OPTIONS`` the gate reads: the preloads (``envpaths.preloaded``,
+#: a path guarded whole), the env files (``ENV_FILE``), and flags moving nothing bun reads.
+_BUN_VALUED: Final = frozenset(("--preload", "-r", "--require", "--import", "--env-file"))
+_BUN_FLAGS: Final = frozenset(("--smol", "--silent", "--bun", "-b", "--hot", "--watch",
+                               "--no-clear-screen", "--no-install", "--no-env-file"))
+
+
+def bun_options(value: str) -> list[tuple[str, str]]:
+    """The env files (``ENV_FILE=F``) an entry's ``BUN_OPTIONS`` (bun puts its words before
+    its command line's at every start) names. ValueError for any other option than
+    ``_BUN_VALUED``'s and ``_BUN_FLAGS`` (``--config=F``: a bunfig whose preloads the gate
+    does not read there; ``--cwd``, ``--define``, …) or a quote or backslash (bun splits the
+    value as a shell does) (s51-greview G9)."""
+    words = value.split()
+    if any(c in value for c in "'\\\""):
+        raise ValueError(f"BUN_OPTIONS={value!r} is quoted as the gate does not read")
+    found: list[tuple[str, str]] = []
+    for at, word in enumerate(words):
+        key, equal, given = word.partition("=")
+        if key in _BUN_VALUED and not equal and at + 1 < len(words):
+            given = words[at + 1]
+        elif key not in _BUN_VALUED and (words[at - 1:at] == [] or words[at - 1] not in
+                                          _BUN_VALUED) and word not in _BUN_FLAGS:
+            raise ValueError(f"BUN_OPTIONS gives bun {word!r}, an option that may move what "
+                             "bun reads at its start (the gate reads only its preloads, env "
+                             "files and plain flags)")
+        found += [(f"{ENV_FILE}={given}", word)] if key == "--env-file" else []
+    return found

@@ -21,7 +21,7 @@ from .named import above
 from .planpaths import DOTENV, RUNS_IN
 from .sitenames import module_items, start_imports
 from .startfiles import env_file
-from .startflags import ENV_FILE, collecting, make_definitions, perl_folders
+from .startflags import ENV_FILE, bun_options, collecting, make_definitions, perl_folders
 from .testfiles import collects, test_folders
 from .testfiles import removed_folder as removed_folder  # (guards' one import of it)
 
@@ -135,11 +135,15 @@ def _pytests(named: tuple[str, ...]) -> None:
     module or its ``PYTEST_ADDOPTS`` an option making pytest import what the gate does not
     name (``startflags.collecting``; s50-greview3 U7); or runs make (``Makefile``) while the
     session's ``MAKEFLAGS``/``GNUMAKEFLAGS`` define a variable or hold an option but make's
-    plain flags (``make_definitions``; s51-greview G10)."""
+    plain flags (``make_definitions``; s51-greview G10), or bun (or a runner of any program)
+    while the session sets ``BUN_OPTIONS`` (G9)."""
     for flags in values(("MAKEFLAGS", "GNUMAKEFLAGS")) if "Makefile" in named else ():
         if flags and make_definitions("the session's MAKEFLAGS", flags):  # (s51-greview G10)
             raise ValueError(f"the session's MAKEFLAGS/GNUMAKEFLAGS ({flags!r}) define make "
                              "variables for the plan's make, which the gate does not read")
+    if values(("BUN_OPTIONS",))[0] and "^bunfig.toml" in named:  # (s51-greview G9)
+        raise ValueError("the session's BUN_OPTIONS gives the plan's bun options (a bunfig, "
+                         "preloads, env files) the gate does not read")
     plugins, options = values(("PYTEST_PLUGINS", "PYTEST_ADDOPTS"))
     if (plugins or options) and "^conftest.py" in named:
         if plugins:
@@ -165,6 +169,12 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
         name = _checked(name, value, own)
         if name == "OPENSSL_CONF" or "--openssl-config" in value:  # (its engines: G7)
             items += _openssl(value, folders, kept, own)
+        if name == "BUN_OPTIONS" and own:  # (bun's command line's: s51-greview G9)
+            more = value_items([(ENV_FILE, f.partition("=")[2], True)
+                                for f, _ in bun_options(value)],
+                               folders, kept)
+            items += more[0]
+            modules += more[1]
         if name == ENV_FILE:  # (the file's variables, as the entry's own: E1)
             files = _joined([value], folders)
             more = value_items([(n, v, True) for f in files for n, v in env_file(f)], folders,

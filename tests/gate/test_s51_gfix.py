@@ -327,3 +327,49 @@ def test_greview_values_refuse_or_guard(tmp_path: Path) -> None:
     (tmp_path / "o.cnf").write_text("[e]\ndynamic_path = ./x.so\n")
     items, _ = value_items([("OPENSSL_CONF", "o.cnf", False)], [folder], set())
     assert (f"{folder}/o.cnf", False) in items and (f"{folder}/x.so", True) in items
+
+
+# --- s51-greview G9, G11: bun's BUN_OPTIONS, make's text to evaluate (other spellings) ------
+
+
+#: Each case: the entry, the copy, the project's files, the session's values. bun puts
+#: ``BUN_OPTIONS``' words before its command line's; make reads ``--eval``/``-E`` text as a
+#: makefile's.
+G9_G11 = {
+    "bun-preload-equals-bare": ("BUN_OPTIONS=--preload=pre bun x.js",
+                                "cp src/mk node_modules/pre.js", {"node_modules/keep": ""}, {}),
+    "bun-session-preload": ("bun x.js", "cp src/mk pre.js", {},
+                            {"BUN_OPTIONS": "--preload ./pre.js"}),
+    "make-eval-export": ("make --eval='-include mk' test", "cp src/mk mk", {}, {}),
+    "make-E-cluster": ("make -sE '-include mk' test", "cp src/mk mk", {}, {}),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(G9_G11))
+def test_buns_options_and_makes_eval(tmp_path: Path, case: str) -> None:
+    """Other spellings of s51-greview G9, G11, proved by real bash (bun runs the preload,
+    make includes ``mk``): the plan is refused or the copy denied."""
+    needs("bash", "make")
+    if case.startswith("bun") and not (BUN / "bun").exists():
+        pytest.skip("bun 1.4.5 is not installed")
+    entry, copy, more, extra = G9_G11[case]
+    files: dict[str, str | bytes] = {"x.js": "0\n", "Makefile": "test:\n\techo ok\n",
+                                     "src/mk": "$(shell touch zz)\n" if "make" in case else
+                                     JS_PAYLOAD, **more}
+    extra = {"PATH": f"{BUN}:{os.environ['PATH']}", **extra}
+    assert _case(tmp_path, entry, copy, files, extra) is not None
+
+
+def test_bun_options_read() -> None:
+    """``BUN_OPTIONS``' env files are read, its preloads left to ``preloaded``; any other
+    option (``--config``, ``--cwd``) or a quote refuses."""
+    from skillgrant.gate.startflags import bun_options
+
+    assert bun_options("--smol --env-file=a -r pre") == [("--env-file=a", "--env-file=a")]
+    assert bun_options("--env-file b") == [("--env-file=b", "--env-file")]
+    for value in ("--config=c.toml", "-c c.toml", "--cwd=x", "'--preload' x"):
+        with pytest.raises(ValueError):
+            bun_options(value)
+    with pytest.raises(ValueError, match="makefile"):
+        entry_values("make -E 'x' t", "make -E 'x' t")
