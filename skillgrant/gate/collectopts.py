@@ -60,10 +60,12 @@ def collecting(entry: str, words: list[str]) -> None:
 def addopts(entry: str, value: str) -> None:
     """``collecting`` of ``PYTEST_ADDOPTS``' ``value`` (the session's or ``entry``'s: pytest
     reads it before its command line; s50-greview3 U7), where a ``-p`` plugin refuses too: no
-    rule guards the module a variable names (its command line's ``-p`` is ``planprograms``')."""
+    rule guards the module a variable names (its command line's ``-p`` is ``planprograms``');
+    so does an ``addopts`` it overrides (``-o addopts=-pplug``: options inside an option,
+    s51-greview G15)."""
     words = value.split()
-    if any(w[:2] == "-p" for w in words):
-        _refuse(entry, next(w for w in words if w[:2] == "-p"))
+    if any(w[:2] == "-p" or "addopts" in w for w in words):
+        _refuse(entry, next(w for w in words if w[:2] == "-p" or "addopts" in w))
     collecting(entry, ["pytest", *words])
 
 

@@ -194,7 +194,7 @@ def test_g5_a_warning_filter_imports_its_category(tmp_path: Path, case: str) -> 
 _open("test_g5_a_warning_filter_imports_its_category",
       "pytest's warning filters (-W, --pythonwarnings, -o filterwarnings, PYTEST_ADDOPTS') "
       "import their category's module from sys.path: not read (startflags.collecting)",
-      *[c for c in WARNED if not c.startswith("held")])
+      "o-filterwarnings")
 
 
 # --- G6: perl's blib module puts a folder's blib/lib first ------------------------------------
@@ -512,9 +512,7 @@ def test_g15_pytest_addopts_overrides_the_ini_addopts(tmp_path: Path, case: str)
     assert denied is not None, "the hook allows the plugin PYTEST_ADDOPTS' -o addopts names"
 
 
-_open("test_g15_pytest_addopts_overrides_the_ini_addopts",
-      "PYTEST_ADDOPTS' -o addopts=… (options inside an option) is not read "
-      "(startflags.collecting reads its words only)", *ADDOPTS_INI)
+# (test_g15_pytest_addopts_overrides_the_ini_addopts: every case held since the fix, s51 merge)
 
 
 # --- G16: perl's core `if` module loading lib ---------------------------------------------------
