@@ -378,32 +378,15 @@ def _restored(plans: Sequence[PreparedPlan]) -> list[str]:
 def _log_restore(source: str | None, reason: str, allowed: list[str]) -> None:
     """The record of a restore (one per file at most), made when ``heard`` says anything
     could listen (``constrain`` asks)."""
-    library_logger().warning(
-        "restored the approved allowed-tools: %s",
-        reason,
-        extra={"skillgrant": {
-            "file": source,
-            "event": "restored",
-            "entry": ", ".join(allowed),
-            "status": "restored",
-            "reason": f"{reason}; the approved entries were restored",
-            "witness": None,
-            "allowed": allowed,
-        }},
-    )
+    library_logger().warning("restored the approved allowed-tools: %s", reason, extra={
+        "skillgrant": {"file": source, "event": "restored", "entry": ", ".join(allowed),
+                       "status": "restored",
+                       "reason": f"{reason}; the approved entries were restored",
+                       "witness": None, "allowed": allowed}})
 
 
 def _log_drop(verdict: Verdict, source: str | None) -> None:
-    library_logger().warning(
-        "dropped %s: %s",
-        verdict.entry,
-        verdict.reason,
-        extra={"skillgrant": {
-            "file": source,
-            "event": "dropped",
-            "entry": verdict.entry,
-            "status": verdict.status,
-            "reason": verdict.reason,
-            "witness": verdict.witness,
-        }},
-    )
+    library_logger().warning("dropped %s: %s", verdict.entry, verdict.reason, extra={
+        "skillgrant": {"file": source, "event": "dropped", "entry": verdict.entry,
+                       "status": verdict.status, "reason": verdict.reason,
+                       "witness": verdict.witness}})
