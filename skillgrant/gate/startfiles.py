@@ -34,9 +34,9 @@ def settings_text(path: str) -> str | None:
 def env_file(path: str) -> list[tuple[str, str]]:
     """The variables the env file ``path`` sets, as dotenv parsers (node's, bun's) read it:
     ``NAME=value`` lines (``export`` before one; ``#`` comments; a value in quotes whole, over
-    lines too), each ``$NAME``/``${NAME}`` of a name set before in the file replaced by its
-    value (bun expands them; the session's are ``envpaths``' to read). None when it is not
-    there."""
+    lines too; a bare value both to its first ``#`` and to its first `` #``), each
+    ``$NAME``/``${NAME}`` of a name set before in the file replaced by its value (bun expands
+    them; the session's are ``envpaths``' to read). None when it is not there."""
     text = settings_text(path)
     if text is None:
         return []
@@ -52,12 +52,20 @@ def env_file(path: str) -> list[tuple[str, str]]:
             while value.count(value[0]) < 2 and lines:
                 value += "\n" + lines.pop(0)
             value = value[1:].split(value[0], 1)[0]
-        else:
+        else:  # (node's and bun's end a bare value at `#`, others at ` #`: both read, G17)
+            cut = value.split("#", 1)[0].strip()
             value = value.split(" #", 1)[0].strip()
-        for known, was in sorted(found, key=lambda p: -len(p[0])):
-            value = value.replace("${" + known + "}", was).replace("$" + known, was)
-        found.append((name.strip(), value))
+            if cut != value:
+                found.append((name.strip(), _expanded(cut, found)))
+        found.append((name.strip(), _expanded(value, found)))
     return found
+
+
+def _expanded(value: str, found: list[tuple[str, str]]) -> str:
+    """``value`` with each ``$NAME``/``${NAME}`` of a name ``found`` before replaced."""
+    for known, was in sorted(found, key=lambda p: -len(p[0])):
+        value = value.replace("${" + known + "}", was).replace("$" + known, was)
+    return value
 
 
 def bunfig_preloads(path: str) -> list[str]:

@@ -569,9 +569,7 @@ def test_g17_an_env_files_comment_without_a_blank(tmp_path: Path, case: str) -> 
     assert denied is not None, "the hook allows the file an env file's BASH_ENV names"
 
 
-_open("test_g17_an_env_files_comment_without_a_blank",
-      "an env file's value ends at `#` for node's and bun's parsers; startfiles.env_file cuts "
-      "at ' #' only", *ENV_COMMENT)
+# (G17: closed in session 51, startfiles.env_file reads a bare value to `#` too)
 
 
 # --- G18: the module a project's guarded pytest settings' filterwarnings names -----------------
