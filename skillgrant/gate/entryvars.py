@@ -187,11 +187,20 @@ def _scan(entry: str, text: str, found: dict[str, set[str]], depth: int) -> None
                              f"{word.text.split('=', 1)[0]!r} where the gate does not read "
                              "what it is set to")
     joined = [w.text for c in commands for w in c if w.quote_at >= 0]  # (`-c "X="l" y"`)
-    joined += [w.text.partition("=")[2] if w.text[:2] == "--" else w.text[2:] for c in commands
-               for w in c if w.text[:2] == "-S" or w.text.startswith("--split-string=")]  # (G1:
-    # env's string attached, `-S'X=v bash'`, `-SX=v`, `--split-string=…`, read as code)
+    joined += [s for c in commands for w in c for s in [_split_string(w.text)] if s]
     for part in dict.fromkeys([*quoted, *joined]) if depth > 0 else ():
         _scan(entry, part, found, depth - 1)
+
+
+def _split_string(word: str) -> str | None:
+    """The text env's ``-S`` is given attached in ``word``, read as code (s51-greview G1,
+    G13): after ``-S`` in a cluster of env's flags (``-S'X=v bash'``, ``-vS…``, ``-i0S…``), or
+    ``--split-string=``'s under any prefix getopt takes (``--split=``, ``--s=``); else None."""
+    if word[:2] == "--":
+        name, _, value = word.partition("=")
+        return value if len(name) > 2 and "--split-string".startswith(name) and _ else None
+    flags = word[1:].partition("S")
+    return flags[2] if word[:1] == "-" and flags[1] and set(flags[0]) <= set("i0v") else None
 
 
 def _inert(words: list[_Word]) -> bool:
