@@ -108,14 +108,19 @@ def _perl_cluster(word: str, after: list[str]) -> tuple[list[str], int]:
 
 def _lib_list(module: str) -> list[str]:
     """The folders ``-M<module>`` puts on ``@INC`` when the module is ``lib`` (``lib=a,b``:
-    ``use lib split /,/, "a,b"``; ``-M-lib`` removes): none for any other module."""
+    ``use lib split /,/, "a,b"``; ``-M-lib`` removes), ``blib``, or ``if`` loading one of them
+    (``-Mif=1,lib,inc``); none for any other module (one naming ``lib`` in its list refuses)."""
     name, equal, listed = module.partition("=")
     if name.strip() == "lib" and equal:
         return listed.split(",")
     if name.strip() == "blib":  # (blib.pm: DIR's, or the folder's, `blib/lib`, `blib/arch`
         base = listed.removesuffix("blib") or "."  # of it or of 4 folders up: s51-greview
         return [base + "/" + "../" * k + "blib" for k in range(5)]  # G6)
-    if name.split()[:1] in (["lib"], ["blib"]) and name.strip() not in ("lib", "blib"):
+    parts = listed.split(",")
+    if name.strip() == "if" and len(parts) > 1:  # (`use if COND, MODULE => ARGS`: G16)
+        return _lib_list(f"{parts[1]}={','.join(parts[2:])}" if parts[2:] else parts[1])
+    if (name.split()[:1] in (["lib"], ["blib"]) and name.strip() not in ("lib", "blib")) or \
+            {"lib", "blib"} & {p.strip() for p in parts}:  # (another module loading lib)
         raise ValueError(f"perl's -M{module} puts folders on @INC the gate does not read")
     return []
 
