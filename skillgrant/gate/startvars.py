@@ -203,8 +203,10 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
                       for s in _USER_SITES]
         if own and (name in WHOLE or name == "PERL5OPT") and name != "PYTHONPATH":
             items += _whole(name, _joined(parts, folders), kept)
-        elif not own and name in _MOVED:  # (a relative one, where the programs run: E2)
-            items += [(p.removesuffix("/*"), True) for p in _joined(
+        elif not own and name in _MOVED:  # (a relative one, where the programs run: E2;
+            items += [(p.removesuffix("/*"), True) for p in _joined(  # an empty one: G12)
+                [p or "." for p in _listed(name, value) if p[:1] not in ("/", "~")]
+                if name == "LD_LIBRARY_PATH" else
                 [p for p in parts if p[:1] not in ("/", "~")], folders)]
         if own:
             items += [(p, True) for p in _named(value, folders) if p not in kept]
@@ -217,10 +219,17 @@ def _checked(name: str, value: str, own: bool) -> str:
     ValueError for an entry's list whose empty element is the folder a program runs in
     (``PATH=:/usr/bin``: G2)."""
     name = name.lower() if name.lower().startswith("npm_config_") else name
-    if own and name in WHOLE and "" in value.split(":") and (value or name == "PATH"):
+    if own and name in WHOLE and "" in _listed(name, value) and (value or name == "PATH"):
         raise ValueError(f"a plan's entry sets {name}={value!r}, whose empty element is the "
                          "folder a program runs in, which cannot be guarded whole")
     return name
+
+
+def _listed(name: str, value: str) -> list[str]:
+    """The elements of the list ``value`` of ``name``, as its reader splits it: at ``:``, and
+    for the dynamic loader's ``LD_LIBRARY_PATH`` at ``;`` too (ld.so(8); s51-greview G12)."""
+    return value.replace(";", ":").split(":") if name == "LD_LIBRARY_PATH" else \
+        value.split(":")
 
 
 def _openssl(value: str, folders: list[str], kept: set[str],
