@@ -79,6 +79,10 @@ _AWKS: Final = frozenset({"awk", "gawk", "mawk", "nawk", "busybox"})
 _SED_E: Final = compile_on_use(r"(?:^|[\s;{'\"0-9$])e(?=[\s;}'\"]|$)|"
                                r"/[gpIiMm0-9w]*e[gpIiMm0-9]*(?=[\s;}'\"]|$)")
 _RUNS_STATEMENTS: Final = frozenset({"pwsh", "powershell", "tclsh", "wish", "expect"})
+#: vim's script language runs the shell (``:!``, ``:exe`` of a string it joins, ``system()``:
+#: s51-greview3 B6): vim by any of its names, ``ex``/``vi`` given an option.
+_VIMS: Final = compile_on_use(r"(?<![\w.-])(?:[ngr]?vim|vimdiff|(?:ex|vi)(?=\s+[-+]))"
+                              r"(?![\w.-])")
 
 
 def code_runs(text: str) -> str | None:
@@ -91,7 +95,8 @@ def code_runs(text: str) -> str | None:
     found = _RUNS.search(text) if any(map(_interpreter, names)) or any(
         n in _AWKS for n in names) else None
     sed = _SED_E.search(text) if "sed" in names or "gsed" in names else None
-    return shell or next((f.group() for f in (found, sed) if f is not None), None)
+    return shell or next((f.group() for f in (found, sed, _VIMS.search(text))
+                          if f is not None), None)
 
 
 def code_doubt(text: str) -> str | None:
