@@ -175,7 +175,9 @@ def npmrc_paths(folders: list[str], home: str, given: list[str] | None = None,
     files += [path for path, tree in npm_global(home) if not tree]
     given = [*(given or ()), *(v for k, v in os.environ.items()
                                if v and k.lower() in _NPM_FILES)]  # (the entry's, the session's)
-    files += [os.path.join(f, os.path.expanduser(g)) for g in given for f in folders]
+    told = [os.path.join(f, os.path.expanduser(g)) for g in given for f in folders]
+    files += told
+    npm = set(told)  # (npm's own ini files, whatever their names: s51-greview G19)
     found: dict[str, bool] = {}
     read: set[str] = set()
     while files:
@@ -183,9 +185,11 @@ def npmrc_paths(folders: list[str], home: str, given: list[str] | None = None,
         if path in read or len(read) > _MAX_NPMRC:
             continue
         read.add(path)
-        for key, value in _values(path):
+        for key, value in _values(path, path in npm):
             if key in ("userconfig", "globalconfig"):  # (a file npm reads next: N1)
-                files += [os.path.join(f, os.path.expanduser(value)) for f in folders]
+                more = [os.path.join(f, os.path.expanduser(value)) for f in folders]
+                files += more
+                npm.update(more)
             for named in named_paths(value):
                 named = os.path.expanduser(named)
                 for full in [named] if named[:1] == "/" else [os.path.join(f, named)
@@ -198,18 +202,20 @@ def npmrc_paths(folders: list[str], home: str, given: list[str] | None = None,
 _MAX_NPMRC: Final = 256
 
 
-def _values(path: str) -> list[tuple[str, str]]:
+def _values(path: str, npm: bool = False) -> list[tuple[str, str]]:
     """The keys and values of the ini file ``path`` npm reads (``key = value``; ``;`` and
-    ``#`` comments), but URLs; none when it is not there."""
+    ``#`` comments: an ``…npmrc`` or, ``npm``, any file npm is told to read), yarn's (by its
+    name), but URLs; none when it is not there."""
     text = _text(path, 1 << 20, "the files it names")
     if text is None:
         return []
     lines = [line.strip().removeprefix("- ") for line in text.splitlines()
              if line.lstrip()[:1] not in (";", "#", "[", "")]
-    pairs = [line.partition("=")[::2] if path.endswith("npmrc") else  # (`key=value`;
+    ini = npm or path.endswith("npmrc")
+    pairs = [line.partition("=")[::2] if ini else  # (`key=value`;
              line.partition(":")[::2] if path.endswith((".yml", ".yaml")) else  # `key: v`;
              (*line.split(None, 1), "")[:2] for line in lines]  # `.yarnrc`: `key "value"`)
-    read = _ini_value if path.endswith("npmrc") else str.strip
+    read = _ini_value if ini else str.strip
     return [(k.strip(), " ".join(w for w in dict.fromkeys([*read(v).split(), *v.split()])
                                  if _URL not in w)) for k, v in pairs]  # (both readings)
 
