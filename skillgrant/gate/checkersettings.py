@@ -46,9 +46,10 @@ SETTINGS_FILES: Final = {
                     for name in ("setup.cfg", "tox.ini", ".flake8")),
     "coverage": tuple((name, ("run", "coverage:run", "tool.coverage.run"), ("plugins",))
                       for name in (".coveragerc", "setup.cfg", "tox.ini", "pyproject.toml")),
-    # pytest's `addopts` (`-p tools.plug`: a plugin module it imports)
+    # pytest's `addopts` (`-p tools.plug`: a plugin module it imports), `filterwarnings` (a
+    # category's module it imports: s51-greview G18)
     "pytest": tuple((name, ("pytest", "tool.pytest.ini_options", "tool.pytest", "tool:pytest"),
-                     ("addopts",)) for name in (
+                     ("addopts", "filterwarnings")) for name in (
         "pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "pyproject.toml",
         "tox.ini", "setup.cfg"))}
 SETTINGS_FILES["dmypy"] = SETTINGS_FILES["mypy"]
@@ -91,18 +92,25 @@ def plugin_paths(marks: list[str], folders: list[str],
         text = _text(path) or ""
         for kind, sections, keys in readings if text else ():
             for key, value in _settings(path, text, sections, keys) if kind in wanted else ():
-                value = _plugin_options(value) if key == "addopts" else value
+                value = _plugin_options(value) if key in ("addopts", "filterwarnings") \
+                    else value
                 found.update(dict.fromkeys(_named(key, value, os.path.dirname(path), folders),
                                            True))
     return list(found.items())
 
 
 def _plugin_options(value: str) -> str:
-    """The plugins pytest's ``addopts`` loads (``-p NAME``, ``-pNAME``; not ``-p no:NAME``)."""
+    """The modules pytest's ``addopts`` (or ``filterwarnings``) makes it import: each plugin
+    (``-p NAME``, ``-pNAME``; not ``-p no:NAME``) and each warning category's module
+    (``-W ACTION::mod.Category``; a ``filterwarnings`` line ``ACTION::mod.Category``)."""
     words = value.split()
     found = [w[2:] or (words[at + 1] if at + 1 < len(words) else "")
              for at, w in enumerate(words) if w[:2] == "-p"]
-    return " ".join(w for w in found if not w.startswith("no:"))
+    filters = [w[2:] or (words[at + 1] if at + 1 < len(words) else "")
+               for at, w in enumerate(words) if w[:2] == "-W"] + value.splitlines()
+    found += [[*f.split(":"), "", ""][2].strip().rpartition(".")[0] for f in filters]
+    return " ".join(w for w in found if w and not w.startswith("no:") and
+                    w not in ("builtins", "warnings"))
 
 
 def _named(key: str, value: str, here: str, folders: list[str]) -> list[str]:

@@ -68,7 +68,7 @@ def test_g1_env_split_string_attached(tmp_path: Path, case: str) -> None:
 
 # (attached-*, long-*: open at 3bd429b; closed by s51-gfix 5ce1d9f: env's string attached
 # to -S read as code)
-# (test_g1_env_split_string_attached: every case held since the fix, s51 merge)
+# (test_g1_env_split_string_attached: held since the s51 merge)
 
 
 # --- G2: an empty element of the entry's PATH is the folder a program runs in ----------------
@@ -456,7 +456,7 @@ def test_g12_an_empty_library_path_element(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows a library an empty LD_LIBRARY_PATH part finds"
 
 
-# (test_g12_an_empty_library_path_element: every case held since the fix, s51 merge)
+# (test_g12_an_empty_library_path_element: held since the s51 merge)
 
 
 # --- K1 (cost): the session's MAKEFLAGS defining a harmless variable refuses make plans --------
@@ -507,7 +507,7 @@ def test_g15_pytest_addopts_overrides_the_ini_addopts(tmp_path: Path, case: str)
     assert denied is not None, "the hook allows the plugin PYTEST_ADDOPTS' -o addopts names"
 
 
-# (test_g15_pytest_addopts_overrides_the_ini_addopts: every case held since the fix, s51 merge)
+# (test_g15_pytest_addopts_overrides_the_ini_addopts: held since the s51 merge)
 
 
 # --- G16: perl's core `if` module loading lib ---------------------------------------------------
@@ -532,7 +532,7 @@ def test_g16_perls_if_module_loads_lib(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows a module of the folder if's lib puts first"
 
 
-# (test_g16_perls_if_module_loads_lib: every case held since the fix, s51 merge)
+# (test_g16_perls_if_module_loads_lib: held since the s51 merge)
 
 
 # --- G17: an env file's comment without a blank before it -------------------------------------
@@ -589,9 +589,7 @@ def test_g18_the_module_pytests_settings_filterwarnings_names(tmp_path: Path,
     assert denied is not None, "the hook allows the module pytest's settings' filter imports"
 
 
-_open("test_g18_the_module_pytests_settings_filterwarnings_names",
-      "the module a guarded pytest settings file's filterwarnings category names is not "
-      "guarded (checkersettings reads plugins only)", *WARNING_SETTINGS)
+# (G18: every case held since the fix in session 51, checkersettings reads filterwarnings)
 
 
 # --- G19: what an npm settings file npm's variables name holds ---------------------------------
@@ -619,4 +617,4 @@ def test_g19_the_shell_an_npm_settings_file_names(tmp_path: Path, case: str) -> 
     assert denied is not None, "the hook allows the shell an npm settings file names"
 
 
-# (test_g19_the_shell_an_npm_settings_file_names: every case held since the fix, s51 merge)
+# (test_g19_the_shell_an_npm_settings_file_names: held since the s51 merge)

@@ -72,7 +72,7 @@ def test_d1_the_doctest_files_pytest_collects_by_default(tmp_path: Path, case: s
     assert denied is not None, "the hook allows a doctest file pytest collects"
 
 
-# (test_d1_the_doctest_files_pytest_collects_by_default: every case held since the fix, s51 merge)
+# (test_d1_the_doctest_files_pytest_collects_by_default: held since the s51 merge)
 
 
 # --- I1: pytest's settings found from its arguments' folder ------------------------------------
@@ -169,7 +169,7 @@ def test_c4_the_tests_cargo_collects(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows a test cargo collects"
 
 
-# (test_c4_the_tests_cargo_collects: every case held since the fix, s51 merge)
+# (test_c4_the_tests_cargo_collects: held since the s51 merge)
 
 
 # --- N1 (held): node's and bun's test files, by node 20's and bun 1.4.5's own patterns ---------
@@ -236,7 +236,7 @@ def test_v1_pytests_own_variables_name_what_it_imports(tmp_path: Path, case: str
     assert denied is not None, "the hook allows a module pytest's own variable names"
 
 
-# (test_v1_pytests_own_variables_name_what_it_imports: every case held since the fix, s51 merge)
+# (test_v1_pytests_own_variables_name_what_it_imports: held since the s51 merge)
 
 
 # --- K4: pytest's -p plugin module, in a folder on sys.path other than the call's -----------------
@@ -393,7 +393,7 @@ def test_b2_the_script_buns_settings_preload(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows the script bun's settings preload"
 
 
-# (test_b2_the_script_buns_settings_preload: every case held since the fix, s51 merge)
+# (test_b2_the_script_buns_settings_preload: held since the s51 merge)
 
 
 # --- X2: --doctest-modules given the call's own folder under another spelling ------------------
@@ -418,4 +418,4 @@ def test_x2_doctest_modules_of_the_calls_own_folder(tmp_path: Path, case: str) -
     assert denied is not None, "the hook allows a module --doctest-modules imports"
 
 
-# (test_x2_doctest_modules_of_the_calls_own_folder: every case held since the fix, s51 merge)
+# (test_x2_doctest_modules_of_the_calls_own_folder: held since the s51 merge)

@@ -151,7 +151,7 @@ def test_b6_vims_exe_builds_the_shell_text_that_moves(tmp_path: Path, case: str)
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
 
-# (test_b6_vims_exe_builds_the_shell_text_that_moves: every case held since the fix, s51 merge)
+# (test_b6_vims_exe_builds_the_shell_text_that_moves: held since the s51 merge)
 
 
 # --- B7: cmake --build DIR runs the build tool in DIR --------------------------------------------
