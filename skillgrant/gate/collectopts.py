@@ -81,6 +81,9 @@ def _pytest(entry: str, rest: list[str]) -> None:
             _refuse(entry, f"{word} {after}" if word == "-p" else word)
         warning = after if word in ("-W", "--pythonwarnings") else word[2:] if word[:2] == \
             "-W" else word.partition("=")[2] if word.startswith("--pythonwarnings=") else ""
+        override = after if word in ("-o", "--override-ini") else word[2:] if word[:2] == \
+            "-o" else word.partition("=")[2] if word.startswith("--override-ini=") else ""
+        warning = warning or override.partition("filterwarnings=")[2]  # (the ini's: G5)
         category = [*warning.split(":"), "", ""][2].strip()  # (ACTION:MESSAGE:CATEGORY:…)
         if category.rpartition(".")[0] not in ("", "builtins", "warnings"):  # (its module is
             _refuse(entry, f"{word} {after}" if warning == after else word)  # imported: G5)

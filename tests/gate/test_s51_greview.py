@@ -189,10 +189,7 @@ def test_g5_a_warning_filter_imports_its_category(tmp_path: Path, case: str) -> 
     assert denied is not None, "the hook allows the module a warning filter's category names"
 
 
-_open("test_g5_a_warning_filter_imports_its_category",
-      "pytest's warning filters (-W, --pythonwarnings, -o filterwarnings, PYTEST_ADDOPTS') "
-      "import their category's module from sys.path: not read (startflags.collecting)",
-      "o-filterwarnings")
+# (G5: held since the s51 merge; -o filterwarnings= by collectopts too)
 
 
 # --- G6: perl's blib module puts a folder's blib/lib first ------------------------------------
