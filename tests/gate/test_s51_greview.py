@@ -544,11 +544,14 @@ ENV_COMMENT = {"node-env-file": ("node --env-file=cfg y.js", "cfg", {}),
 
 
 @pytest.mark.parametrize("case", list(ENV_COMMENT))
-def test_g17_an_env_files_comment_without_a_blank(tmp_path: Path, case: str) -> None:
+def test_g17_an_env_files_comment_without_a_blank(tmp_path: Path, case: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """``node --env-file=cfg y.js`` with ``cfg``'s ``BASH_ENV=e.sh#x``: the script's bash
     sources ``e.sh``; plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/sh e.sh`` is allowed
     and bash runs it."""
     needs("bash", "node")
+    for name in ("BASH_ENV", "NODE_OPTIONS"):  # (an env file sets no variable already set)
+        monkeypatch.delenv(name, raising=False)
     entry, name, extra = ENV_COMMENT[case]
     if "bun" in case and not (BUN / "bun").exists():
         pytest.skip("bun 1.4.5 is not installed")
