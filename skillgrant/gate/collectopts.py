@@ -74,27 +74,36 @@ def _pytest(entry: str, rest: list[str]) -> None:
     operands = False
     for k, word in enumerate(rest):
         after = rest[k + 1] if k + 1 < len(rest) else ""
-        plugin = after if word == "-p" else word[2:] if word[:2] == "-p" else None
+        plugin = _given(word, after, "-p")
         if plugin is not None and not plugin.startswith("no:") and (
                 not plugin or not _UNNAMED.isdisjoint(plugin) or "PYTHONPATH" in entry or
                 os.environ.get("PYTHONPATH")):  # (its folders: only standard names guarded)
             _refuse(entry, f"{word} {after}" if word == "-p" else word)
-        warning = after if word in ("-W", "--pythonwarnings") else word[2:] if word[:2] == \
-            "-W" else word.partition("=")[2] if word.startswith("--pythonwarnings=") else ""
-        override = after if word in ("-o", "--override-ini") else word[2:] if word[:2] == \
-            "-o" else word.partition("=")[2] if word.startswith("--override-ini=") else ""
-        warning = warning or override.partition("filterwarnings=")[2]  # (the ini's: G5)
+        override = _given(word, after, "-o", "--override-ini") or ""
+        warning = _given(word, after, "-W", "--pythonwarnings") or \
+            override.partition("filterwarnings=")[2]  # (the ini's: G5)
         category = [*warning.split(":"), "", ""][2].strip()  # (ACTION:MESSAGE:CATEGORY:…)
         if category.rpartition(".")[0] not in ("", "builtins", "warnings"):  # (its module is
             _refuse(entry, f"{word} {after}" if warning == after else word)  # imported: G5)
-        if "python_files" in word or "python_files" in after * (word in (
-                "-o", "--override-ini")) or word.startswith("--doctest-glob"):
+        if "python_files" in word or "python_files" in override or \
+                word.startswith("--doctest-glob"):
             _refuse(entry, word)
         before = rest[k - 1] if k else ""
         operands = operands or (word[:1] != "-" and _PATTERNED.isdisjoint(word) and (
             before not in _VALUED or "=" in before) and os.path.normpath(word)[:1] != ".")
     if any(w.startswith("--doctest-modules") for w in rest) and not operands:
         _refuse(entry, "--doctest-modules")
+
+
+def _given(word: str, after: str, short: str, long: str = "") -> str | None:
+    """The value ``word`` gives pytest's option ``short`` (``-X``) or ``long``: the next word
+    ``after`` when apart, the rest of ``word`` when attached (``-Xv``, ``--long=v``); None
+    when ``word`` is another."""
+    if word == short or (long and word == long):
+        return after
+    if word[:2] == short:
+        return word[2:]
+    return word.partition("=")[2] if long and word.startswith(long + "=") else None
 
 
 def _unittest(entry: str, rest: list[str]) -> None:
