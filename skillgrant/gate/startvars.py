@@ -186,7 +186,8 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
     items: list[tuple[str, bool]] = []
     modules: list[str] = []
     for name, value, own in given:
-        parts = [p for p in value.split(":") if p]
+        listed = _listed(name, value)  # (ld.so's `;` too: s51-greview G12)
+        parts = [p for p in listed if p]
         name = _checked(name, value, own)
         more = _files_values(name, value, folders, kept, own)
         items += more[0]
@@ -204,10 +205,9 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
         if own and (name in WHOLE or name == "PERL5OPT") and name != "PYTHONPATH":
             items += _whole(name, _joined(parts, folders), kept)
         elif not own and name in _MOVED:  # (a relative one, where the programs run: E2;
+            relative = [p or "." for p in listed] if name == "LD_LIBRARY_PATH" else parts
             items += [(p.removesuffix("/*"), True) for p in _joined(  # an empty one: G12)
-                [p or "." for p in _listed(name, value) if p[:1] not in ("/", "~")]
-                if name == "LD_LIBRARY_PATH" else
-                [p for p in parts if p[:1] not in ("/", "~")], folders)]
+                [p for p in relative if p[:1] not in ("/", "~")], folders)]
         if own:
             items += [(p, True) for p in _named(value, folders) if p not in kept]
             items += [(p.rstrip("/"), True) for p in preload_paths(value, folders)]
