@@ -44,6 +44,11 @@ def test_a_continued_or_forked_session_starts_with_its_own_id_first(
         started = {r["payload"]["session_id"] for r in records if r["hook"] == "SessionStart"}
         assert calls and all(r["payload"]["session_id"] in started for r in calls)
         assert all(r["began"] >= records[0]["ended"] for r in calls)
+        if how == "fork-session":  # (a new id, registered at its start: how a session whose
+            # SessionStart failed resumes under the service's late rule, s51-gfix3)
+            assert [r["hook"] for r in records] == ["SessionStart", "PreToolUse"], records
+            assert records[0]["payload"]["source"] == "fork"
+            assert started == {calls[0]["payload"]["session_id"]} and first not in started
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
