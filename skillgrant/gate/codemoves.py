@@ -80,7 +80,8 @@ _SED_E: Final = compile_on_use(r"(?:^|[\s;{'\"0-9$])e(?=[\s;}'\"]|$)|"
                                r"/[gpIiMm0-9w]*e[gpIiMm0-9]*(?=[\s;}'\"]|$)")
 _RUNS_STATEMENTS: Final = frozenset({"pwsh", "powershell", "tclsh", "wish", "expect"})
 #: vim's script language runs the shell (``:!``, ``:exe`` of a string it joins, ``system()``:
-#: s51-greview3 B6): vim by any of its names, ``ex``/``vi`` given an option.
+#: s51-greview3 B6): vim by any of its names, ``ex``/``vi`` given an option, in the entry's
+#: code (``_code``: ``Bash(vim *)`` gives none; each call's is read by the call's reading).
 _VIMS: Final = compile_on_use(r"(?<![\w.-])(?:[ngr]?vim|vimdiff|(?:ex|vi)(?=\s+[-+]))"
                               r"(?![\w.-])")
 
@@ -115,7 +116,7 @@ def code_runs(text: str) -> str | None:
     found = _RUNS.search(code) if any(map(_interpreter, names)) or any(
         n in _AWKS for n in names) else None
     sed = _SED_E.search(text) if "sed" in names or "gsed" in names else None
-    return shell or next((f.group() for f in (found, sed, _VIMS.search(text))
+    return shell or next((f.group() for f in (found, sed, _VIMS.search(code))
                           if f is not None), None)
 
 
