@@ -29,9 +29,12 @@ runtime waits for the SessionStart hook before its first call). So:
   SessionStart failed with values that are not its own;
 - at most ``MAX_SESSIONS`` ids and ``MAX_KEPT_CHARS`` characters of values are kept, each
   value at most ``MAX_VALUE_CHARS``; past them a new id is refused (and its calls denied),
-  and none is ever forgotten while the service runs: a forgotten id could be registered
-  again by anyone who knows it. A restarted service knows no session: a session resumed
-  registers again.
+  and none is ever forgotten: a forgotten id could be registered again by anyone who knows
+  it. With an audit log, each change is kept in the sessions file beside it and read back
+  when the service starts (sessionsfile.py, review s51-gfix3 F2b), so a restart forgets
+  nothing; without one, a restarted service knows no session;
+- a call the service denies before it reads the payload notes the ids its first bytes name
+  (payloadid.py, review s51-greview3 G1), as a call decided notes its own.
 """
 
 from __future__ import annotations
@@ -240,7 +243,7 @@ class Registry:
         id not registered by then never is (within ``MAX_SESSIONS``; past it, no new id
         registers anyway). Raises OSError when the sessions file does not take the note: the
         note is kept, and written with the next change."""
-        if isinstance(session_id, str) and session_id not in self._sessions and \
+        if isinstance(session_id, str) and self._noted(session_id) and \
                 isinstance(_read(session_id, {}), tuple):
             with self._locked():  # (raises OSError: the note is kept, the call denied)
                 if self._noted(session_id):
@@ -361,4 +364,6 @@ def add_route(api: FastAPI, registry: Registry) -> None:
     api.add_api_route("/v1/sessions", sessions, methods=["POST"], responses={
         409: {"model": m.ErrorResponse, "description": "The id registered other values."},
         422: {"model": m.ErrorResponse, "description": "An invalid registration."},
-        503: {"model": m.ErrorResponse, "description": "The service keeps no more sessions."}})
+        503: {"model": m.ErrorResponse, "description": "The service keeps no more sessions "
+              "(sessions-full), or its sessions file did not take the registration "
+              "(sessions-file)."}})
