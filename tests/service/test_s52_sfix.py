@@ -355,3 +355,15 @@ def test_f2b_without_an_audit_log_a_restart_forgets(tmp_path: Path) -> None:
 _open("test_f2b_without_an_audit_log_a_restart_forgets",
       "without --audit-log the registry has no file the gate guards (the sessions file is "
       "the audit log's path with .sessions): serve with --audit-log to keep it across restarts")
+
+
+def test_print_config_says_when_registrations_are_not_kept(tmp_path: Path) -> None:
+    def note(*more: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "skillgrant", "serve", "--plan",
+                               str(_plan(tmp_path)), "--print-config", *more],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stderr
+
+    assert "Without --audit-log the sessions' registrations are not kept" in note()
+    assert "registrations are not kept" not in note("--audit-log", str(tmp_path / "a.log"))
