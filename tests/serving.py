@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from skillgrant.gate.environment import HEADER, headers
+from skillgrant.service.payloadid import session_ids
 from skillgrant.service.registry import REGISTERED
 
 #: Seconds a service may take to start (it imports FastAPI and uvicorn).
@@ -139,10 +140,12 @@ def session_headers(env: Mapping[str, str], folder: str) -> dict[str, str]:
 
 
 def _session_id(data: bytes) -> str | None:
+    """The payload's session id, as the service reads it: by ``json``, or, from a payload it
+    cannot read, by its first bytes (service/payloadid.py: such a call notes the id too)."""
     try:
         payload = json.loads(data)
     except (ValueError, RecursionError):
-        return None
+        return next(iter(session_ids(data)), None)
     found = payload.get("session_id", payload.get("sessionId")) \
         if isinstance(payload, dict) else None
     return found if isinstance(found, str) else None

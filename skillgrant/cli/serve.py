@@ -90,6 +90,10 @@ def serve(
                 from ..gate.observe import CONFIG_NOTE
 
                 note = f"{CONFIG_NOTE}\n{note}"
+            if audit_log is None:  # (service/sessionsfile.py: review s51-gfix3 F2b)
+                note += ("Without --audit-log the sessions' registrations are not kept (the "
+                         "sessions file is FILE.sessions beside it): after a restart another "
+                         "session holding the token can register a session's id.\n")
             typer.echo(text, nl=False)
             typer.echo(note, nl=False, err=True)
             return

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import functools
 from collections.abc import Callable
 from typing import Any, NamedTuple, TypeVar
@@ -40,10 +41,20 @@ from ..gate.hook import (
 from . import models as m
 from . import operations as ops
 from .auditlog import AuditLog
-from .guard import HEADERS, HOOK_PREFIX, ASGIApp, Receive, Scope, Send, header_table, is_hook
+from .guard import (
+    HEADERS,
+    HOOK_PREFIX,
+    SEEN,
+    ASGIApp,
+    Receive,
+    Scope,
+    Send,
+    header_table,
+    is_hook,
+)
 from .operations import NotServed
 from .plans import Plans, ServedPlan
-from .query import HOOK_QUERY, QueryError, dialect_of, hook_options, refused
+from .query import QueryError, dialect_of, document_hook, hook_options, refused
 from .registry import Registry, add_route
 from .sessions import Session, Sessions, in_session
 from .watched import Watched
@@ -64,22 +75,6 @@ def inline_weight(allowed_tools: tuple[str, ...]) -> int:
     """A plan's weight for ``INLINE_WORK``: its entries, plus 8 for each wildcard character
     (``*``, ``?``) in them, plus 16."""
     return len(allowed_tools) + 16 + 8 * sum(e.count("*") + e.count("?") for e in allowed_tools)
-_HOOK_OPENAPI: dict[str, Any] = {
-    "summary": "Hook",
-    "description": "A runtime's hook payload in, that runtime's hook JSON out, exactly as "
-                   "skillgrant hook answers. Always 200: a denial, or an empty body when the "
-                   "runtime's own permissions decide. Every failure is a denial.",
-    "operationId": "hook",
-    "parameters": [
-        {"name": "plan", "in": "path", "required": True, "schema": {"type": "string"}},
-        *({"name": name, "in": "query", "required": False,
-           "schema": {"type": "string", "enum": list(values), "default": values[0]}}
-          for name, values in HOOK_QUERY.items())],
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {
-        "type": "object", "description": "The runtime's PreToolUse hook payload."}}}},
-    "responses": {"200": {"description": "The runtime's hook JSON, or empty.",
-                          "content": {"application/json": {"schema": {"type": "object"}}}}},
-}
 
 
 class Service:
@@ -89,9 +84,10 @@ class Service:
 
     def __init__(self, plans: Plans, *, audit: AuditLog | None, handler_timeout: float,
                  workers: int = 8, library_workers: int = 2, observe: bool = False,
-                 view: Watched | None = None) -> None:
+                 view: Watched | None = None, registry: Registry | None = None) -> None:
         self.sessions = Sessions()
-        self.registry = Registry()  # each session's npm variables (SessionStart: issue 29)
+        # each session's npm variables (SessionStart: issue 29), kept in a file when given
+        self.registry = Registry() if registry is None else registry
         self.observe = observe  # issue 32: decide and log every call, deny none
         self.view = view  # the gate's view of the filesystem (gate.files), when one is used
         self.plans = plans
@@ -139,7 +135,7 @@ class Service:
         try:
             found = self._served(name, given, session)
             if isinstance(found, str):
-                return failure(dialect, found, audit=audit)
+                return self._unread(body, dialect, found, audit)
             options, served = found
             records: list[bytes] = []
             sink = records.append if audit is not None else None
@@ -150,10 +146,19 @@ class Service:
                 return _Handover(dialect, audit, options, raw, served.loaded, records, payload,
                                  unknown)
         except QueryError as e:
-            return failure(dialect, str(e), audit=audit)
+            return self._unread(body, dialect, str(e), audit)
         except Exception as e:  # fail closed: a crash denies the call
-            return failure(dialect, f"internal error ({type(e).__name__}: {e})", audit=audit)
+            return self._unread(body, dialect, f"internal error ({type(e).__name__}: {e})",
+                                audit)
         return _finished(dialect, audit, answer, unknown, records)
+
+    def _unread(self, body: bytes, dialect: str, message: str, audit: Sink | None) -> Answer:
+        """The denial of a call denied before its payload was read: the ids its first bytes
+        name are noted first, as a call decided notes its own (review s51-greview3 G1; a
+        note the sessions file did not take is kept, and written with the next)."""
+        with contextlib.suppress(OSError):
+            self.registry.called_in(body)
+        return failure(dialect, message, audit=audit)
 
     async def _handed_over(self, left: _Handover) -> Answer:
         """The decision ``_decided`` handed over, made in a hook thread."""
@@ -206,10 +211,11 @@ class Service:
         return None
 
     def refusal(self, scope: Scope, message: str) -> str:
-        """The hook answer for a hook request the guard refused."""
+        """The hook answer for a hook request the guard refused (the ids named by what it
+        read of the body of one it authenticated, ``guard.SEEN``, noted)."""
         values = parse_qs(bytes(scope.get("query_string", b"")).decode("latin-1"))
-        answer = failure(dialect_of(values), f"the request was refused: {message}",
-                         audit=self._sink())
+        answer = self._unread(scope.get(SEEN, b""), dialect_of(values),
+                              f"the request was refused: {message}", self._sink())
         return "" if self.observe else answer.stdout
 
     def _sink(self) -> Sink | None:
@@ -311,7 +317,7 @@ def front(service: Service, api: FastAPI) -> ASGIApp:
             (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
 
-    _document_hook(api)
+    document_hook(api)
     return app
 
 
@@ -333,18 +339,6 @@ def _hook_request(service: Service, scope: Scope, body: bytes
     return (path[len(HOOK_PREFIX):] if path.startswith(HOOK_PREFIX) else "",
             bytes(scope.get("query_string", b"")).decode("latin-1"), body,
             service.sessions.of(*(scope.get(HEADERS) or header_table(scope))))
-
-
-def _document_hook(api: FastAPI) -> None:
-    """Add the hook endpoint, which FastAPI does not route, to ``/openapi.json``."""
-    made = api.openapi
-
-    def openapi() -> dict[str, Any]:
-        schema = made()
-        schema["paths"].setdefault("/v1/hook/{plan}", {"post": _HOOK_OPENAPI})
-        return schema
-
-    api.openapi = openapi  # type: ignore[method-assign]
 
 
 #: The library's endpoints (operations.py): each path's operation, its request and response

@@ -31,6 +31,8 @@ from itertools import count
 from operator import itemgetter
 from typing import Any, NamedTuple
 
+from .payloadid import SCAN_BYTES
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -40,7 +42,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 #: The path prefix of the hook endpoint, whose every answer is a hook answer.
 HOOK_PREFIX = "/v1/hook/"
 #: Bytes of an oversized body read and dropped before its refusal is sent; past them (or
-#: declared past them) the refusal is sent at once, and the connection closed.
+#: declared past them: at the first chunk) the refusal is sent, and the connection closed.
 DRAIN_BYTES = 64_000_000
 _MAX_LOGGED_PATH = 200
 #: The ``request`` event's fields, in order.
@@ -167,8 +169,8 @@ class Guard:
         try:
             headers = scope[HEADERS] = header_table(scope)
             self._check(scope, headers)
-            body = await (self._chunks(receive) if scope.get(BODY_WHOLE) is True
-                          else self._read(receive))
+            body = await (self._chunks(scope, receive) if scope.get(BODY_WHOLE) is True
+                          else self._read(scope, receive))
             size = len(body)
             await self.app(scope, _replay(body, receive), sent)
         except Refusal as refusal:
@@ -233,34 +235,38 @@ class Guard:
                 raise Refusal(415, "content-type", "the body must be sent as "
                               "'Content-Type: application/json'")
         lengths = headers.values(b"content-length")
-        if any(not v.strip().isdigit() or int(v) > DRAIN_BYTES for v in lengths):
+        if any(not v.strip().isdigit() for v in lengths):  # (one past DRAIN_BYTES: _chunks)
             raise Refusal(413, "body-size", f"the body is over {self.max_body} bytes "
                           "(--max-body-bytes)")
 
-    async def _read(self, receive: Receive) -> bytes:
+    async def _read(self, scope: Scope, receive: Receive) -> bytes:
         """The body, whole, within the read timeout."""
         try:
             async with asyncio.timeout(self.read_timeout):
-                return await self._chunks(receive)
+                return await self._chunks(scope, receive)
         except TimeoutError:
             raise Refusal(408, "read-timeout", f"the body did not arrive within "
                           f"{self.read_timeout:g} s") from None
 
-    async def _chunks(self, receive: Receive) -> bytes:
+    async def _chunks(self, scope: Scope, receive: Receive) -> bytes:
         """The body, whole. A body over the limit is read on and dropped, up to DRAIN_BYTES,
-        so the client, still sending, reads the refusal rather than a reset connection."""
+        so the client, still sending, reads the refusal rather than a reset connection. Its
+        first ``SCAN_BYTES`` are kept (``SEEN``): a hook refusal reads the session id there."""
         chunks: list[bytes] = []
-        size = 0
+        size, over = 0, any(int(v) > DRAIN_BYTES for v in scope[HEADERS].values(
+            b"content-length"))
         while True:
             message = await receive()
             if message["type"] == "http.disconnect":
                 raise _Disconnected
             chunk = message.get("body", b"")
+            if size < SCAN_BYTES:
+                scope[SEEN] = scope.get(SEEN, b"") + chunk[:SCAN_BYTES - size]
             size += len(chunk)
             if size <= self.max_body:
                 chunks.append(chunk)
             more = message.get("more_body", False)
-            if size > self.max_body and (not more or size > DRAIN_BYTES):
+            if over or (size > self.max_body and (not more or size > DRAIN_BYTES)):
                 raise Refusal(413, "body-size", f"the body is over {self.max_body} bytes "
                               "(--max-body-bytes)")
             if not more:
@@ -304,6 +310,9 @@ class _Counted:
 
 #: The scope's key for the request's headers as the guard read them (``header_table``).
 HEADERS = "skillgrant.headers"
+#: The scope's key for the body's first ``SCAN_BYTES`` (``Guard._chunks``), read only once
+#: the request passed the checks of its Host, Origin, token and content type (review G1).
+SEEN = "skillgrant.seen"
 #: The scope's key the server's protocol sets once the request's body has arrived whole
 #: (``transport.HeadLimited``): reading it then waits for nothing, and needs no timer.
 BODY_WHOLE = "skillgrant.body-whole"

@@ -3,8 +3,13 @@ may set (``skillgrant hook``'s), the plan's pinned digest, and the session's pro
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..gate.hook import OPTION_CHOICES, Options
 from ..gate.planfile import pin_changed
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 #: The hook options a request's query may set, with their values (``skillgrant hook``'s).
 HOOK_QUERY: dict[str, tuple[str, ...]] = {
@@ -54,3 +59,34 @@ def dialect_of(values: dict[str, list[str]]) -> str:
     """The dialect a query names, to answer even a bad request in (``auto`` when unclear)."""
     given = values.get("dialect", [])
     return given[0] if len(given) == 1 and given[0] in HOOK_QUERY["dialect"] else "auto"
+
+
+#: The hook endpoint in ``/openapi.json`` (FastAPI does not route it: ``app.front``).
+HOOK_OPENAPI: dict[str, Any] = {
+    "summary": "Hook",
+    "description": "A runtime's hook payload in, that runtime's hook JSON out, exactly as "
+                   "skillgrant hook answers. Always 200: a denial, or an empty body when the "
+                   "runtime's own permissions decide. Every failure is a denial.",
+    "operationId": "hook",
+    "parameters": [
+        {"name": "plan", "in": "path", "required": True, "schema": {"type": "string"}},
+        *({"name": name, "in": "query", "required": False,
+           "schema": {"type": "string", "enum": list(values), "default": values[0]}}
+          for name, values in HOOK_QUERY.items())],
+    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+        "type": "object", "description": "The runtime's PreToolUse hook payload."}}}},
+    "responses": {"200": {"description": "The runtime's hook JSON, or empty.",
+                          "content": {"application/json": {"schema": {"type": "object"}}}}},
+}
+
+
+def document_hook(api: FastAPI) -> None:
+    """Add the hook endpoint, which FastAPI does not route, to ``/openapi.json``."""
+    made = api.openapi
+
+    def openapi() -> dict[str, Any]:
+        schema = made()
+        schema["paths"].setdefault("/v1/hook/{plan}", {"post": HOOK_OPENAPI})
+        return schema
+
+    api.openapi = openapi  # type: ignore[method-assign]

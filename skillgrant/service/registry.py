@@ -29,22 +29,29 @@ runtime waits for the SessionStart hook before its first call). So:
   SessionStart failed with values that are not its own;
 - at most ``MAX_SESSIONS`` ids and ``MAX_KEPT_CHARS`` characters of values are kept, each
   value at most ``MAX_VALUE_CHARS``; past them a new id is refused (and its calls denied),
-  and none is ever forgotten while the service runs: a forgotten id could be registered
-  again by anyone who knows it. A restarted service knows no session: a session resumed
-  registers again.
+  and none is ever forgotten: a forgotten id could be registered again by anyone who knows
+  it. With an audit log, each change is kept in the sessions file beside it and read back
+  when the service starts (sessionsfile.py, review s51-gfix3 F2b), so a restart forgets
+  nothing; without one, a restarted service knows no session;
+- a call the service denies before it reads the payload notes the ids its first bytes name
+  (payloadid.py, review s51-greview3 G1), as a call decided notes its own.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..gate.environment import state
 from ..gate.homefiles import NPM_ENVIRONMENT
+from .payloadid import session_ids
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+
+    from .sessionsfile import SessionsFile
 
 #: The header-carried spellings of npm's variables (sessions.py: their headers are one line).
 REGISTERED = NPM_ENVIRONMENT
@@ -67,6 +74,7 @@ SAME = (200, "same")
 CONFLICT = (409, "conflict")
 LATE = (409, "late")
 FULL = (503, "sessions-full")
+UNKEPT = (503, "sessions-file")
 INVALID = (422, "invalid")
 #: A session whose values conflicted: never decided again. One a call of which was decided
 #: before it registered: never registered again.
@@ -75,13 +83,23 @@ _UNREGISTERED = (("<unregistered>", ""),)
 
 
 class Registry:
-    """Each session id's registered values (on the event loop only)."""
+    """Each session id's registered values (on the event loop only), and each change of them
+    kept in ``kept``, the sessions file (sessionsfile.py), when there is one: read back whole
+    here (raises OSError: a file that cannot be read as one refuses the start)."""
 
-    def __init__(self, log: Callable[..., None] | None = None) -> None:
+    def __init__(self, log: Callable[..., None] | None = None,
+                 kept: SessionsFile | None = None) -> None:
         self.log = log
         self._sessions: dict[str, tuple[tuple[str, str], ...]] = {}
-        self._shared: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
+        # each set of values (shared by the sessions giving it), numbered as the file has them
+        self._index: dict[tuple[tuple[str, str], ...], int] = {}
+        self._defined: list[tuple[tuple[str, str], ...]] = []
         self._chars = 0
+        self._kept = kept
+        self._pending: list[list[Any]] = []  # notes the file did not take yet
+        if kept is not None:
+            with kept.locked(self._replay):
+                pass
 
     def __len__(self) -> int:
         return len(self._sessions)
@@ -102,38 +120,143 @@ class Registry:
         if isinstance(found, str):
             return INVALID, found
         assert isinstance(session_id, str)
+        try:
+            with self._locked():
+                outcome, change = self._transit(session_id, found)
+                self._keep(change, lose=change[:1] == ["r"])
+        except OSError as e:
+            return UNKEPT, (f"the service cannot keep the registration ({e}), so it is not "
+                            "registered: its calls that may write are denied")
+        return outcome, {
+            LATE: "the service decided a call of the session before it registered, so a "
+                  "registration now cannot be told from another program's: its calls that "
+                  "may write stay denied (start a new session, or claude --resume ID "
+                  "--fork-session)",
+            SAME: "the session registered these values before",
+            CONFLICT: "the session registered other values before: its calls are denied "
+                      "from now on (start a new session)",
+            FULL: f"the service keeps {len(self._sessions)} sessions, its most: stop it, "
+                  "move its sessions file away once no session of before runs, start it, "
+                  "then resume the session (claude --resume)",
+            REGISTERED_NEW: "registered"}[outcome]
+
+    def _transit(self, session_id: str, found: tuple[tuple[str, str], ...]
+                 ) -> tuple[tuple[int, str], list[Any]]:
+        """A registration's outcome, and the change it makes (``_apply``'s; empty: none)."""
         kept = self._sessions.get(session_id)
         if kept is _UNREGISTERED:
-            return LATE, ("the service decided a call of the session before it registered, "
-                          "so a registration now cannot be told from another program's: its "
-                          "calls that may write stay denied (start a new session, or claude "
-                          "--resume ID --fork-session)")
+            return LATE, []
         if kept is not None:
             if kept == found:
-                return SAME, "the session registered these values before"
-            self._sessions[session_id] = _CONFLICTED
-            return CONFLICT, ("the session registered other values before: its calls are "
-                              "denied from now on (start a new session)")
-        shared = self._shared.get(found)
+                return SAME, []
+            return CONFLICT, ([] if kept is _CONFLICTED else ["x", session_id])
         size = sum(len(n) + len(v) for n, v in found)
         if len(self._sessions) >= MAX_SESSIONS or (
-                shared is None and self._chars + size > MAX_KEPT_CHARS):
-            return FULL, (f"the service keeps {len(self._sessions)} sessions, its most: "
-                          "restart it, then resume the session (claude --resume)")
-        if shared is None:
-            shared = self._shared[found] = found
-            self._chars += size
-        self._sessions[session_id] = shared
-        return REGISTERED_NEW, "registered"
+                found not in self._index and self._chars + size > MAX_KEPT_CHARS):
+            return FULL, []
+        return REGISTERED_NEW, ["r", session_id, found]
+
+    def _apply(self, change: list[Any]) -> None:
+        """Make the change ``change``: ``["r", id, values]``, ``["x", id]``, ``["c", id]``."""
+        if change[0] == "r":
+            found = change[2]
+            if found not in self._index:
+                self._define(found)
+            self._sessions[change[1]] = self._defined[self._index[found]]
+        else:
+            self._sessions[change[1]] = _CONFLICTED if change[0] == "x" else _UNREGISTERED
+
+    def _define(self, found: tuple[tuple[str, str], ...]) -> None:
+        self._index[found] = len(self._defined)
+        self._defined.append(found)
+        self._chars += sum(len(n) + len(v) for n, v in found)
+
+    def _keep(self, change: list[Any], lose: bool = False) -> None:
+        """Write ``change`` (and the notes not written yet) to the sessions file, then make
+        it. Raises OSError: the change is then made anyway (kept to be written with the
+        next), or, when ``lose``, not made."""
+        if not change:
+            return
+        if self._kept is not None:
+            records = list(self._pending)
+            if change[0] == "r":
+                found = change[2]
+                if found not in self._index:
+                    records.append(["v", [list(pair) for pair in found]])
+                records.append(["r", change[1], self._index.get(found, len(self._defined))])
+            else:
+                records.append(change)
+            try:
+                self._kept.append(records)
+                self._pending.clear()
+            except OSError:
+                if not lose:
+                    self._apply(change)
+                    self._pending.append(change)
+                raise
+        self._apply(change)
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """The sessions file's lock, what was appended to it since read (nothing without a
+        file)."""
+        if self._kept is None:
+            yield
+            return
+        with self._kept.locked(self._replay):
+            yield
+
+    def _replay(self, record: list[Any]) -> None:
+        """Make the change a record of the sessions file says, by the rules a registration
+        and a call follow (sessionsfile.py). Raises ValueError, TypeError, IndexError."""
+        kind, session_id = record[0], record[1]
+        if kind == "v":
+            found = _read("-", dict(session_id))
+            if isinstance(found, str) or len(session_id) != len(found):
+                raise ValueError(found if isinstance(found, str) else "a set value not set")
+            self._define(found)
+            return
+        if not isinstance(session_id, str) or isinstance(_read(session_id, {}), str) or \
+                kind not in ("r", "x", "c") or len(record) != (3 if kind == "r" else 2):
+            raise ValueError(f"not a record: {kind!r}")
+        if kind == "r":
+            if not isinstance(record[2], int) or not 0 <= record[2] < len(self._defined):
+                raise ValueError("a set of values not defined")
+            change = self._transit(session_id, self._defined[record[2]])[1]
+            if change:
+                self._apply(change)
+        elif kind == "x":
+            if session_id in self._sessions and self._sessions[session_id] is not \
+                    _UNREGISTERED:
+                self._sessions[session_id] = _CONFLICTED
+        else:
+            self._note(session_id)
+
+    def called_in(self, body: bytes) -> None:
+        """``called`` for each id a payload not read names in its first bytes
+        (payloadid.py: review s51-greview3 G1). Raises OSError as ``called`` does."""
+        for session_id in session_ids(body):
+            self.called(session_id)
 
     def called(self, session_id: object) -> None:
         """Note that a call of the session ``session_id`` (a payload's) is being decided: an
         id not registered by then never is (within ``MAX_SESSIONS``; past it, no new id
-        registers anyway)."""
-        if isinstance(session_id, str) and session_id not in self._sessions and \
-                isinstance(_read(session_id, {}), tuple) and \
-                len(self._sessions) < MAX_SESSIONS:
-            self._sessions[session_id] = _UNREGISTERED
+        registers anyway). Raises OSError when the sessions file does not take the note: the
+        note is kept, and written with the next change."""
+        if isinstance(session_id, str) and self._noted(session_id) and \
+                isinstance(_read(session_id, {}), tuple):
+            with self._locked():  # (raises OSError: the note is kept, the call denied)
+                if self._noted(session_id):
+                    self._keep(["c", session_id])
+
+    def _noted(self, session_id: str) -> bool:
+        """Whether a call of ``session_id`` changes the registry: an id not known, within
+        ``MAX_SESSIONS``."""
+        return session_id not in self._sessions and len(self._sessions) < MAX_SESSIONS
+
+    def _note(self, session_id: str) -> None:
+        if self._noted(session_id):
+            self._apply(["c", session_id])
 
     def knows(self, session_id: object) -> bool:
         """Whether ``session_id`` is known (its values kept, in conflict, or a call of it decided
@@ -241,4 +364,6 @@ def add_route(api: FastAPI, registry: Registry) -> None:
     api.add_api_route("/v1/sessions", sessions, methods=["POST"], responses={
         409: {"model": m.ErrorResponse, "description": "The id registered other values."},
         422: {"model": m.ErrorResponse, "description": "An invalid registration."},
-        503: {"model": m.ErrorResponse, "description": "The service keeps no more sessions."}})
+        503: {"model": m.ErrorResponse, "description": "The service keeps no more sessions "
+              "(sessions-full), or its sessions file did not take the registration "
+              "(sessions-file)."}})

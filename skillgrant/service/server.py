@@ -24,12 +24,17 @@ import sys
 import threading
 from collections.abc import Sequence
 from json.encoder import encode_basestring_ascii as _ascii
-from typing import IO, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import SkillgrantError
 from ..gate import files
 from ..limits import MAX_REQUEST_BODY_BYTES, MAX_REQUEST_HEADER_BYTES
 from .plans import Plans, PlanSpec
+
+if TYPE_CHECKING:
+    from .auditlog import AuditLog
+    from .registry import Registry
+    from .sessionsfile import SessionsFile
 
 #: The port ``serve`` listens on by default.
 DEFAULT_PORT = 8750
@@ -133,7 +138,6 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
     import uvicorn
 
     from .app import Service, create_app, front, hook_now
-    from .auditlog import AuditLog
     from .config import base_url
     from .guard import Guard, HostRule
     from .transport import Server, events_of_uvicorn, header_deadline
@@ -142,19 +146,14 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
     secret = token(options)
     log = EventLog(sys.stderr)
     plans = Plans(options.plans, log)
-    try:
-        # absolute: what a call must not write is this file wherever the call runs (M-16b)
-        audit = AuditLog(os.path.abspath(options.audit_log)) \
-            if options.audit_log is not None else None
-    except OSError as e:
-        raise StartError(f"cannot open the audit log: {e}") from None
+    audit, kept, registry = _records(options, log)
     sock = bind(options.host, options.port)
     port = sock.getsockname()[1]
     view = watched()  # the gate's answers about files, kept while nothing on them changes
     files.use(view)
     service = Service(plans, audit=audit, handler_timeout=options.handler_timeout,
-                      workers=options.workers, observe=options.observe, view=view)
-    service.registry.log = log
+                      workers=options.workers, observe=options.observe, view=view,
+                      registry=registry)
     application = front(service, create_app(service))
     guarded = Guard(application, hosts=HostRule(options.host, port, options.allow_hosts),
                     token=secret, max_body=options.max_body, read_timeout=options.read_timeout,
@@ -196,8 +195,9 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
             announce.cancel()
             for pool in (*service.pools, reloads):
                 pool.shutdown(wait=False, cancel_futures=True)
-            if audit is not None:
-                audit.close()
+            for opened in (audit, kept):
+                if opened is not None:
+                    opened.close()
             files.use(None)
             if view is not None:
                 view.close()
@@ -206,6 +206,35 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
     with asyncio.Runner(loop_factory=_loop_factory()) as runner:
         runner.run(main())
     return 0
+
+
+def _records(options: ServeOptions, log: EventLog) -> tuple[AuditLog | None,
+                                                           SessionsFile | None, Registry]:
+    """The audit log, the sessions file beside it (sessionsfile.py) and the registry read
+    back from it. Raises StartError."""
+    from .auditlog import AuditLog
+    from .registry import Registry
+    from .sessionsfile import SessionsFile, path_of
+
+    try:
+        # absolute: what a call must not write is this file wherever the call runs (M-16b)
+        audit = AuditLog(os.path.abspath(options.audit_log)) \
+            if options.audit_log is not None else None
+    except OSError as e:
+        raise StartError(f"cannot open the audit log: {e}") from None
+    try:  # which sessions registered, or called first: kept across restarts (registry.py)
+        kept = SessionsFile(path_of(audit.path)) if audit is not None else None
+    except OSError as e:
+        if audit is not None:
+            audit.close()
+        raise StartError(str(e)) from None
+    try:
+        return audit, kept, Registry(log, kept)
+    except OSError as e:
+        for opened in (audit, kept):
+            if opened is not None:
+                opened.close()
+        raise StartError(f"cannot read the sessions file: {e}") from None
 
 
 async def _announce(server: Any, out: IO[str], url: str, names: list[str]) -> None:

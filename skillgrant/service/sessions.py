@@ -147,7 +147,12 @@ def in_session(options: Options, body: bytes, session: Session, registry: Regist
         options.values[PROJECT_OPTION] = project
     # the session's npm variables, registered when it started (registry.py)
     sid = read.get("session_id", read.get("sessionId"))
-    registry.called(sid)  # (a registration must precede the first call: review s50-sreview F2)
+    # (a registration must precede the first call: review s50-sreview F2; one read unread
+    # too, by its first bytes: review s51-greview3 G1)
+    if isinstance(payload, dict):
+        registry.called(sid)
+    else:
+        registry.called_in(body)
     unregistered = registry.problem(sid)
     if unregistered is not None and _reads_only(read, shell_tools):
         unregistered = None  # (the npm variables guard writes only: reads decided as before)

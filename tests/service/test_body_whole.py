@@ -46,9 +46,9 @@ def _served(chunks: list[bytes], pause: float = 0.0) -> list[tuple[bool, bytes]]
                         log=lambda *a, **k: None)
         read = guarded._read
 
-        async def read_timed(receive: Any) -> bytes:
+        async def read_timed(scope: Any, receive: Any) -> bytes:
             timed.append(True)
-            return await read(receive)
+            return await read(scope, receive)
 
         guarded._read = read_timed  # type: ignore[method-assign]
         config = uvicorn.Config(guarded, http=header_deadline(5.0, 65_536), lifespan="off",

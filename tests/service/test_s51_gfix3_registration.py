@@ -5,11 +5,14 @@ tests/service/test_s50_sreview.py's F2 and tests/service/test_registration.py)."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from review_table import LeftOpen
 
 from skillgrant.service import registry as r
 from skillgrant.service.registry import LATE, REGISTERED_NEW, SAME, Registry
+from skillgrant.service.sessionsfile import SessionsFile
 
 OPEN = LeftOpen()
 _open = OPEN.add
@@ -45,18 +48,14 @@ def test_an_invalid_id_or_a_full_table_records_nothing(monkeypatch: pytest.Monke
     assert registry.register("second", UNSET)[0] == r.FULL
 
 
-def test_a_restart_forgets_which_sessions_made_calls() -> None:
-    """A service restarted (a new registry) no longer knows that ``victim`` made calls: a
-    program holding the token registers the id with values not the victim's, before the
-    victim's next call."""
-    before = Registry()
+def test_a_restart_forgets_which_sessions_made_calls(tmp_path: Path) -> None:
+    """A service restarted (a new registry) still knows that ``victim`` made calls: the
+    registry is read back from the sessions file beside the audit log (session 52,
+    service/sessionsfile.py; without an audit log it is not kept:
+    tests/service/test_s52_sfix.py)."""
+    kept = str(tmp_path / "audit.log.sessions")
+    before = Registry(kept=SessionsFile(kept))
     before.called("victim")
     assert before.register("victim", UNSET)[0] == LATE
-    after = Registry()  # (the service restarted)
+    after = Registry(kept=SessionsFile(kept))  # (the service restarted)
     assert after.register("victim", UNSET)[0] == LATE
-
-
-_open("test_a_restart_forgets_which_sessions_made_calls",
-      "the registry is not kept across a restart: a file holding it would have to be guarded "
-      "from the sessions' writes as the audit log is (a gate option, gate/guards.py); until "
-      "the victim's next call after a restart, another session can register its id")

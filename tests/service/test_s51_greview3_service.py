@@ -90,8 +90,3 @@ def test_g1_held_a_readable_first_call_makes_the_id_late(served: Served) -> None
     posted = _register(served, "victim-read")
     assert posted.status == 409 and b"late" in posted.body
     assert _write(served, "victim-read") != "allowed"
-
-
-_open("test_g1_a_call_denied_unread_leaves_the_id_registrable",
-      "in_session notes a call only when it reads the payload's session id: a call denied "
-      "unread (over the size limit) keeps the id registrable by another session", *FIRST)

@@ -1,0 +1,127 @@
+"""The sessions file: the registry's changes (registry.py), kept across the service's restarts
+(review s51-gfix3 F2b).
+
+A registration must precede a session's first call, and once a call of an id is decided the id
+never registers: a restarted service that forgot which ids made calls would let another session
+holding the token register a victim's id. So each change of the registry (an id registered, in
+conflict, or noted as having called first) is appended to this file, and fsynced, before its
+answer is sent, and the file is read back when the service starts.
+
+- Its path is the audit log's with ``SUFFIX`` added (``serve --audit-log FILE``: ``FILE.sessions``),
+  a file the gate guards from the sessions' writes as it guards the audit log (gate/guards.py);
+  without an audit log there is no file, and a restart forgets the registry.
+- It is opened as the audit log is (``gate.audit.open_log``: never through a link, a regular
+  file of this user with one name, created 0600, ``O_APPEND``).
+- One JSON array a line, after ``HEADER``: ``["v", [[name, value], ...]]`` defines the next set
+  of values (numbered from 0 in the file's order: a set shared by many sessions is written once),
+  ``["r", id, n]`` registers an id with set ``n``, ``["x", id]`` puts it in conflict, ``["c",
+  id]`` notes its first call. Reading it back makes the same changes, by the same rules.
+- Each change is appended under the file's ``flock``, after reading what another service
+  sharing the file appended since (``locked``): the file is the registry of every service using
+  it, at each change.
+- It is read whole at start, at most ``MAX_FILE_BYTES``. A file that is not one (no header), a
+  line that is not a record, or a file over the bound refuses the start (``serve`` exits 2 naming
+  it): the service never guesses which ids called. A last line without its newline is a write
+  cut by a crash, whose answer was never sent (the fsync precedes it): it is cut off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ..gate.audit import open_log
+
+#: What the sessions file's path adds to the audit log's.
+SUFFIX = ".sessions"
+#: The file's first line.
+HEADER = b'["skillgrant-sessions",1]\n'
+#: The file's size at most: a line for each of ``registry.MAX_SESSIONS`` ids' changes (two at
+#: most) and the values sets (``registry.MAX_KEPT_CHARS``), escaped.
+MAX_FILE_BYTES = 256_000_000
+
+
+class SessionsFileError(OSError):
+    """The sessions file cannot be read as one, or is over its bound."""
+
+
+def path_of(audit_log: str) -> str:
+    """The sessions file of the audit log ``audit_log`` (an absolute path)."""
+    return audit_log + SUFFIX
+
+
+class SessionsFile:
+    """The open sessions file, and how much of it the registry has read."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        try:
+            self._fd = open_log(path)
+        except OSError as e:
+            raise OSError(f"cannot open the sessions file {path!r}: {e}") from None
+        self._read = 0
+
+    def close(self) -> None:
+        os.close(self._fd)
+
+    @contextlib.contextmanager
+    def locked(self, replay: Callable[[list[Any]], None]) -> Iterator[None]:
+        """Hold the file's lock, having given ``replay`` each record appended since the
+        last time (by this service before a restart, or by another). Raises OSError."""
+        fcntl.flock(self._fd, fcntl.LOCK_EX)
+        try:
+            self._catch_up(replay)
+            yield
+        finally:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+    def append(self, records: list[list[Any]]) -> None:
+        """Append ``records`` with one write, and fsync them (under ``locked``). Raises
+        OSError; a write cut short is cut off."""
+        data = b"".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")).encode()
+                        + b"\n" for r in records)
+        if self._read == 0:
+            data = HEADER + data
+        try:
+            if os.write(self._fd, data) != len(data):
+                raise OSError("the sessions file took part of a write")
+            os.fsync(self._fd)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, self._read)
+            raise
+        self._read += len(data)
+
+    def _catch_up(self, replay: Callable[[list[Any]], None]) -> None:
+        size = os.fstat(self._fd).st_size
+        if size > MAX_FILE_BYTES or size < self._read:
+            raise SessionsFileError(
+                f"the sessions file {self.path!r} is over {MAX_FILE_BYTES} bytes"
+                if size > MAX_FILE_BYTES else f"the sessions file {self.path!r} was cut short")
+        data = os.pread(self._fd, size - self._read, self._read)
+        whole = data.rfind(b"\n") + 1
+        if whole < len(data):  # (a write cut by a crash: never answered)
+            os.ftruncate(self._fd, self._read + whole)
+        for line in data[:whole].split(b"\n")[:-1]:
+            if self._read == 0:
+                if line + b"\n" != HEADER:
+                    raise SessionsFileError(f"{self.path!r} is not a sessions file")
+            else:
+                _replayed(self.path, self._read, line, replay)
+            self._read += len(line) + 1
+
+
+def _replayed(path: str, at: int, line: bytes, replay: Callable[[list[Any]], None]) -> None:
+    """``replay`` the record ``line`` (at byte ``at``). Raises SessionsFileError."""
+    try:
+        record = json.loads(line)
+        if not isinstance(record, list):
+            raise ValueError("not an array")
+        replay(record)
+    except (ValueError, TypeError, IndexError, KeyError, RecursionError) as e:
+        raise SessionsFileError(f"the sessions file {path!r} has a record that cannot be "
+                                f"read at byte {at} ({type(e).__name__}: {e})") from None
