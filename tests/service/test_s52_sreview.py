@@ -22,8 +22,11 @@ decided with values that are not the victim's (review s50-sreview F2: its npmrc 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import signal
 import subprocess
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -276,3 +279,40 @@ OPEN.add("test_a_session_of_another_gate_empties_the_sessions_file",
          "service, with a plan covering the log's folder empties it, and the next start of the "
          "service forgets which ids called (S1: read back fail-open)")
 
+
+
+def test_a_folder_another_user_owns_holds_no_sessions_file(tmp_path: Path) -> None:
+    """``--audit-log`` in a folder another user owns (here ``nobody``'s): that user removes
+    the sessions file the service made there (``open_log`` checks the file, not the folder),
+    and after a restart the victim's id, late before, registers. Sound: the start refuses a
+    folder another user may write, or the id stays late."""
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root and setpriv to act as another user")
+    top = Path(tempfile.mkdtemp(prefix="s52sreview-"))  # (the other user reaches it)
+    try:
+        top.chmod(0o755)
+        logs = top / "logs"
+        logs.mkdir()
+        os.chown(logs, 65534, 65534)
+        audit = logs / "audit.log"
+        try:
+            before = _serve(tmp_path, "--audit-log", str(audit))
+        except RuntimeError:
+            return  # it refused the folder: held
+        with before:
+            assert "registered no environment" in _write(before, "victim")
+            before.stop()
+        subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "rm",
+                        "-f", path_of(str(audit))], timeout=60, check=True)
+        with _serve(tmp_path, "--audit-log", str(audit)) as after:
+            posted = _register(after, "victim")
+            after.stop()
+    finally:
+        shutil.rmtree(top)
+    assert posted.status == 409, posted.body
+
+
+OPEN.add("test_a_folder_another_user_owns_holds_no_sessions_file",
+         "s52-sreview S3: the sessions file is opened as the audit log is (its own checks: "
+         "no link, this user's, one name) but its folder may be another user's, who removes "
+         "it between two runs; the next start reads a fresh registry (S1)")
