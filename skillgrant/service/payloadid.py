@@ -10,11 +10,11 @@ register the id afterwards. Both runtimes write the id as their payload's first 
 it is read from the payload's first ``SCAN_BYTES``.
 
 The reading is exact: for a prefix of a JSON text, it gives the string value of every member
-``session_id`` or ``sessionId`` of the top-level object that ends within the prefix, each
-decoded by ``json`` itself, and stops at the first member that does not end there, or at
-anything that is not JSON. Nothing is read inside another value, and nothing is recursed
-into (a value is skipped by counting its brackets outside its strings). Where no id is read,
-none is noted: nothing a runtime sends is then that session's call.
+``session_id`` or ``sessionId`` of the top-level object whose value and the ``,`` or ``}``
+after it lie within the prefix, each decoded by ``json`` itself, and stops at the first member
+that does not, or at anything that is not JSON. Nothing is read inside another value, and
+nothing is recursed into (a value is skipped by counting its brackets outside its strings).
+Where no id is read, none is noted: nothing a runtime sends is then that session's call.
 """
 
 from __future__ import annotations
