@@ -316,3 +316,22 @@ OPEN.add("test_a_folder_another_user_owns_holds_no_sessions_file",
          "s52-sreview S3: the sessions file is opened as the audit log is (its own checks: "
          "no link, this user's, one name) but its folder may be another user's, who removes "
          "it between two runs; the next start reads a fresh registry (S1)")
+
+
+def test_two_services_on_one_audit_log_keep_the_victim_late(tmp_path: Path) -> None:
+    """Two services started together on one audit log (one sessions file, created by the
+    first to start): the victim calls the one, another session registers its id at the other
+    (late), and a registration at the other is seen by the first (``same``, not a second
+    ``registered``); the file holds one header. Held."""
+    audit = tmp_path / "audit.log"
+    with _serve(tmp_path, "--audit-log", str(audit)) as one, \
+            _serve(tmp_path, "--audit-log", str(audit)) as two:
+        assert "registered no environment" in _write(one, "victim")
+        posted = _register(two, "victim")
+        assert posted.status == 409 and b"late" in posted.body, posted.body
+        assert _register(two, "kept").json()["outcome"] == "registered"
+        assert _register(one, "kept").json()["outcome"] == "same"
+        assert _write(one, "kept") == "allowed"
+        one.stop()
+        two.stop()
+    assert Path(path_of(str(audit))).read_bytes().count(HEADER) == 1
