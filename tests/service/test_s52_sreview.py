@@ -193,7 +193,7 @@ def _cut_last_newline(path: Path) -> None:
 
 #: What the sessions file may become between two runs of the service, by a writer the gate of
 #: its own sessions does not stop (the operator, a rotation, another gate's session: below).
-CHANGED: dict[str, Callable[[Path], None]] = {
+CHANGED: dict[str, Callable[[Path], object]] = {
     "emptied": lambda p: p.write_bytes(b""),
     "header-only": lambda p: p.write_bytes(HEADER),
     "last-newline-cut": _cut_last_newline,
