@@ -52,7 +52,8 @@ MAX_BODY = 1_000_000
 def _plan(folder: Path) -> Path:
     plan = folder / "plan.json"
     plan.write_text(json.dumps({"allowed-tools": [
-        "Bash(touch *)", "Read(//srv/**)", "Edit(//srv/**)"]}))
+        "Bash(touch *)", "Read(//srv/**)", "Edit(//srv/**)", "Bash(npm run test)",
+        f"Edit(/{folder}/victim/**)"]}))
     return plan
 
 
@@ -240,16 +241,41 @@ OPEN.add("test_a_changed_sessions_file_refuses_the_start_or_keeps_the_victim_lat
          *CHANGED)
 
 
+def _decided(served: Served, sid: str, folder: Path, tool: str, **given: str) -> str:
+    """A call of the session ``sid`` in ``folder``: the denial's reason, or "allowed"."""
+    payload = {"session_id": sid, "cwd": str(folder), "hook_event_name": "PreToolUse",
+               "tool_name": tool, "tool_input": given}
+    reply = served.post("/v1/hook/p", payload, register=False,
+                        headers={"Authorization": f"Bearer {TOKEN}"})
+    assert reply.status == 200
+    return str(json.loads(reply.body)["hookSpecificOutput"]["permissionDecisionReason"]) \
+        if reply.body else "allowed"
+
+
 def test_a_session_of_another_gate_empties_the_sessions_file(tmp_path: Path) -> None:
-    """A session gated by the ``skillgrant hook`` command (the printed command hook, its own
-    plan ``Bash(cp /dev/null *)``) is allowed ``cp /dev/null <audit-log>.sessions`` of a
-    service it does not use, and real bash empties the file: after the service's restart the
-    victim's id, late before, registers, and the victim's Write of its npmrc is allowed."""
+    """The victim runs with ``npm_config_userconfig`` set (no header carries it; the service
+    has none), its SessionStart failed, and its Write of that npmrc was denied (its id late).
+    A session gated by the ``skillgrant hook`` command (the printed command hook, its own plan
+    ``Bash(cp /dev/null *)``) is allowed ``cp /dev/null <audit-log>.sessions`` of a service it
+    does not use, and real bash empties the file. After the service's restart it registers the
+    victim's id with the service's values; the victim's Write of its npmrc (``script-shell``)
+    and its ``npm run test`` are allowed, and real npm runs the payload."""
+    if shutil.which("npm") is None:
+        pytest.skip("not installed: npm")
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "package.json").write_text(json.dumps({"name": "v", "version": "1.0.0",
+                                                     "scripts": {"test": "echo ok"}}))
+    payload = tmp_path / "payload.sh"
+    payload.write_text(f"#!/bin/sh\ntouch {victim}/zz\n")
+    payload.chmod(0o755)
+    npmrc = victim / "npmrc"
     logs = tmp_path / "logs"
     logs.mkdir()
     audit = logs / "audit.log"
     with _serve(tmp_path, "--audit-log", str(audit)) as before:
-        assert "registered no environment" in _write(before, "victim")
+        denied = _decided(before, "victim", victim, "Write", file_path=str(npmrc), content="")
+        assert "registered no environment" in denied
         other = tmp_path / "other"
         other.mkdir()
         plan = other / "plan.json"
@@ -268,9 +294,17 @@ def test_a_session_of_another_gate_empties_the_sessions_file(tmp_path: Path) -> 
     subprocess.run(["bash", "-c", call], cwd=other, timeout=60, check=True)
     with _serve(tmp_path, "--audit-log", str(audit)) as after:
         posted = _register(after, "victim")
-        written = _write(after, "victim")
+        written = _decided(after, "victim", victim, "Write", file_path=str(npmrc),
+                           content=f"script-shell={payload}\n")
+        if written == "allowed":
+            npmrc.write_text(f"script-shell={payload}\n")  # (the runtime's Write)
+        ran = _decided(after, "victim", victim, "Bash", command="npm run test")
         after.stop()
-    assert posted.status == 409 and written != "allowed", (posted.body, written)
+    if ran == "allowed":
+        env = {**os.environ, "npm_config_userconfig": str(npmrc)}
+        subprocess.run(["timeout", "60", "bash", "-c", "npm run test"], cwd=victim, env=env,
+                       capture_output=True, timeout=90, check=False)
+    assert not (victim / "zz").exists(), (posted.body, written, ran)
 
 
 OPEN.add("test_a_session_of_another_gate_empties_the_sessions_file",
