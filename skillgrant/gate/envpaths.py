@@ -27,6 +27,7 @@ session sets that the service's lacks is not seen there (docs/decisions.md, sess
 from __future__ import annotations
 
 import os
+from itertools import pairwise
 
 from .named import above
 
@@ -327,28 +328,23 @@ _PRELOADS: Final = ("-r", "--require", "--import", "--loader", "--experimental-l
 
 
 def preload_paths(value: str, roots: list[str]) -> list[str]:
-    """What node may load for each package ``value``'s preload options name (``preloaded``)
-    from ``node_modules`` of each of ``roots`` and each folder up: its folder, and the file of
-    its name with each extension node adds (``node_modules/pre.js``: s50-greview3 U4)."""
-    from .planpaths import required
+    """What node may load for each module ``value``'s preload options name by a package's name
+    (``preloaded``), node running in each of ``roots``: ``noderesolve.package_paths`` (its
+    folder in each ``node_modules`` up, through a link; what its ``main`` and ``exports``
+    name; the project's own package by its name: s51-greview G8). Raises ValueError where
+    that is not known."""
+    from .noderesolve import package_paths
 
-    return [p for package in preloaded(value) for root in roots
-            for folder in (root, *above(root))
-            for p in required(os.path.join(folder, "node_modules", package))]
+    absolute = [os.path.abspath(r) for r in roots]
+    return [p for spec in preloaded(value) for p in package_paths(spec, absolute)]
 
 
 def preloaded(value: str) -> list[str]:
-    """The packages whose modules a node option in ``value`` preloads by a package's name
-    (``-r dotenv/config``, ``--import tsx``): node finds them in ``node_modules`` of the
-    folder it runs in and each one up (review s48-greview E3)."""
+    """The modules a node option in ``value`` preloads by a package's name (``-r
+    dotenv/config``, ``--import tsx``, ``--require=pre``): node resolves them from the folder
+    it runs in (review s48-greview E3, s51-greview G8)."""
     if "-r" not in value and "--" not in value:
         return []
     words = [w for e in _expanded(value) for w in e.replace("=", " ").split()]
-    found = []
-    for at, word in enumerate(words[:-1]):
-        after = words[at + 1]
-        if word in _PRELOADS and after[:1] not in (".", "/", "~") and ":" not in after:
-            parts = after.split("/")
-            found.append("/".join(parts[:2]) if after[:1] == "@" else parts[0])
-    return found
-
+    return [after for word, after in pairwise(words)
+            if word in _PRELOADS and after[:1] not in (".", "/", "~") and ":" not in after]

@@ -1,0 +1,132 @@
+"""Session 52 (s52-gfix2): where node finds a preload named by a package's name (s51-greview
+G8: a workspace's link, a ``main`` or ``exports`` leading out, the project's own package by its
+name), and the costs of the plans that run a project's tests (issue 29). Each hole is proved
+by real bash and node in a scratch copy first (``bash_review.proved_case``), then the printed
+hook is asked; each cost by the hook allowing the everyday call."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, home_env, hooked_project, needs, proved_case
+from test_gate_files import _settings_hook, payload
+
+#: Real bash, node and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open here, by test name (and case): each a strict xfail.
+OPEN = LeftOpen()
+
+#: node code running the payload.
+JS_PAYLOAD = "require('child_process').execSync('touch zz')\n"
+
+
+def _said(project: Path, call: str, env: dict[str, str]) -> tuple[bool, str]:
+    """Whether the printed hook allows ``call`` in ``project`` (the session's ``env``), and
+    what it said."""
+    said = subprocess.run(["/bin/sh", "-c", _settings_hook(project)],
+                          input=payload(call, project), cwd=project, env=env,
+                          capture_output=True, timeout=60, check=False)
+    return said.returncode != 2, (said.stdout + said.stderr).decode()
+
+
+# --- G8: a preload's package name, resolved as node resolves it ---------------------------------
+
+
+#: A workspace package (npm links ``node_modules/pre`` to its folder).
+WORKSPACE: dict[str, str | bytes] = {
+    "package.json": '{"name":"root","workspaces":["pkgs/*"]}\n',
+    "pkgs/pre/package.json": '{"name":"pre","main":"index.js"}\n', "pkgs/pre/index.js": "0\n"}
+LINKED = "mkdir -p node_modules && ln -s ../pkgs/pre node_modules/pre\n"
+#: Each case: the entry, the project's files, the bash text making its links, the file the
+#: payload goes to. node 20 loads the payload in each (the proof runs it).
+RESOLVED = {
+    "require-equals-workspace": ("node --require=pre -e 0", WORKSPACE, LINKED,
+                                 "pkgs/pre/index.js"),
+    "import-equals-workspace": ("node --import=pre -e 0", WORKSPACE, LINKED,
+                                "pkgs/pre/index.js"),
+    "index-a-link-out": ("node -r pre -e 0", {"node_modules/pre/package.json": "{}",
+                                              "code/keep": ""},
+                         "ln -s ../../code/i.js node_modules/pre/index.js\n", "code/i.js"),
+    "main-through-a-link": ("node -r pre -e 0",
+                            {"node_modules/pre/package.json": '{"main":"lib/m.js"}',
+                             "code/keep": ""},
+                            "ln -s ../../code node_modules/pre/lib\n", "code/m.js"),
+    "self-reference-pattern": ("node -r a/pre -e 0",
+                               {"package.json": '{"name":"a","exports":{"./*":"./lib/*.js"}}',
+                                "lib/keep": ""}, "", "lib/pre.js"),
+    "self-reference-scoped-condition": (
+        "NODE_OPTIONS='--import @s/a/pre' node -e 0",
+        {"package.json": '{"name":"@s/a","exports":{"./pre":{"import":"./lib/pre.js",'
+                         '"default":"./lib/other.js"}}}', "lib/keep": ""}, "", "lib/pre.js"),
+    "subpath-in-a-linked-package": ("node -r pre/x -e 0", {
+        **WORKSPACE, "pkgs/pre/package.json": '{"name":"pre","exports":{"./x":"./x.js"}}'},
+        LINKED, "pkgs/pre/x.js"),
+    "held-nearer-package-json": ("cd sub && node -r a/pre -e 0", {
+        "sub/keep": "", "src/pj": '{"name":"a","exports":{"./pre":"./pre.js"}}'}, "",
+        "sub/package.json")}
+
+
+@pytest.mark.parametrize("case", list(RESOLVED))
+def test_g8_what_a_preloaded_package_name_resolves_to_is_guarded(tmp_path: Path,
+                                                                  case: str) -> None:
+    """``node -r pre -e 0`` where node finds ``pre`` outside ``node_modules/pre`` (a link, a
+    ``main``, an ``exports`` pattern, the project's own name): plan ``Bash(<entry>)``,
+    ``Bash(cp *)``: ``cp src/mk <file>`` is denied."""
+    needs("bash", "node")
+    entry, files, setup, target = RESOLVED[case]
+    settings = target.endswith("package.json")  # (then the module it exports: sub/pre.js)
+    calls = [f"cp {'src/pj' if settings else 'src/mk'} {target}",
+             *(["cp src/mk sub/pre.js"] if settings else []), entry]
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                         {**files, "src/mk": JS_PAYLOAD}, calls, setup=setup)
+    assert denied == calls[0]
+
+
+#: Plans whose preload the gate reads (each with the project's files, the bash text making
+#: its links): their everyday calls stay allowed, a write beside what node loads too.
+KEPT = {"workspace": ("node -r pre -e 0", WORKSPACE, LINKED),
+        "self-reference": ("node -r a/pre -e 0", {
+            "package.json": '{"name":"a","exports":{"./pre":"./lib/pre.js"}}',
+            "lib/pre.js": "0\n"}, "")}
+
+
+@pytest.mark.parametrize("case", list(KEPT))
+def test_g8_a_preloaded_packages_plan_keeps_its_calls(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: the entry and ``cp src/mk lib/other.js`` (a
+    file node does not load for the preload) are allowed."""
+    needs("bash", "node")
+    entry, files, setup = KEPT[case]
+    project = hooked_project(tmp_path, [f"Bash({entry})", "Bash(cp *)"])
+    for name, text in {**files, "src/mk": JS_PAYLOAD}.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(str(text))
+    env = home_env(tmp_path / "home")
+    subprocess.run(["bash", "-c", setup or "true"], cwd=project, check=True, timeout=60)
+    for call in (entry, "mkdir -p lib && cp src/mk lib/other.js"):
+        allowed, said = _said(project, call.rpartition("&& ")[2], env)
+        assert allowed, said
+
+
+#: Preloads whose module the gate cannot know: the plan is refused, naming why.
+REFUSED = {"import-specifier": ("node -r '#pre' -e 0", {}, "a package's own import"),
+           "main-the-project": ("node -r pre -e 0",
+                                {"node_modules/pre/package.json": '{"main":"../.."}'},
+                                "a folder node runs in or above it"),
+           "unreadable-settings": ("node -r pre -e 0", {"node_modules/pre/package.json": "{"},
+                                   "is not JSON the gate reads")}
+
+
+@pytest.mark.parametrize("case", list(REFUSED))
+def test_g8_a_preload_the_gate_cannot_resolve_refuses(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``: the entry is denied, the reason named."""
+    needs("bash")
+    entry, files, reason = REFUSED[case]
+    project = hooked_project(tmp_path, [f"Bash({entry})"])
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    allowed, said = _said(project, entry, home_env(tmp_path / "home"))
+    assert not allowed and reason in said, said
