@@ -6,6 +6,7 @@ hook is asked; each cost by the hook allowing the everyday call."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -130,3 +131,55 @@ def test_g8_a_preload_the_gate_cannot_resolve_refuses(tmp_path: Path, case: str)
         (project / name).write_text(text)
     allowed, said = _said(project, entry, home_env(tmp_path / "home"))
     assert not allowed and reason in said, said
+
+
+# --- K5: a test plan's everyday calls, and what stays denied --------------------------------------
+
+
+VENV_PYTHON = "/work/venv/bin/python"
+BUN = Path.home() / ".cache/skillgrant-runtime/bun-1.4.5/package/bin"
+#: Python code running the payload; a pytest hook running it (pytest calls it only from a
+#: ``conftest.py``, never from a test module).
+PY_PAYLOAD = "import os; os.system('touch zz')\n"
+HOOKED = "import os\n\ndef pytest_configure(config):\n    os.system('touch zz')\n"
+#: A console script running pytest (a venv's ``bin/pytest``).
+CONSOLE = (f"#!{VENV_PYTHON}\nimport sys\nfrom pytest import console_main\n"
+           "sys.exit(console_main())\n")
+#: Each case: the plan's entries, the calls (the last the plan's runner), the project's
+#: files. Allowed now: a test renamed in its folder (``mv``, ``git mv``), pytest's console
+#: script by its path with a folder or ``-k``, ``node --test test/``, ``bun test --timeout
+#: 5000``. Each proof runs the payload under real bash; the hook denies the first call.
+HELD = {
+    "mv-a-module-to-a-tests-name": (
+        ["python3 -m pytest -q", "mv *"], ["mv src/evil.py tests/test_z.py"],
+        {"src/evil.py": PY_PAYLOAD}),
+    "git-mv-a-module-to-a-tests-name": (
+        ["python3 -m pytest -q", "git mv *"], ["git mv src/evil.py tests/test_z.py"],
+        {"src/evil.py": PY_PAYLOAD}),
+    "mv-a-test-to-conftest": (["python3 -m pytest -q", "mv *"],
+                              ["mv tests/test_h.py tests/conftest.py"],
+                              {"tests/test_h.py": HOOKED}),
+    "mv-a-test-with-a-target-folder": (
+        ["python3 -m pytest -q", "mv *"], ["mv -t tests src/test_z.py"],
+        {"src/test_z.py": "import os\nos.system('touch zz')\n"}),
+    "console-script-folder": ([".venv/bin/pytest -q tests", "cp *"],
+                              ["cp src/evil.py tests/test_z.py"], {"src/evil.py": PY_PAYLOAD}),
+    "node-test-folder": (["node --test test/", "cp *"], ["cp src/mk test/x.js"],
+                         {"src/mk": JS_PAYLOAD, "test/keep": ""}),
+    "bun-test-timeout": (["bun test --timeout 5000", "cp *"], ["cp src/mk a.test.ts"],
+                         {"src/mk": JS_PAYLOAD})}
+
+
+@pytest.mark.parametrize("case", list(HELD))
+def test_k5_what_a_test_plan_still_denies(tmp_path: Path, case: str) -> None:
+    """Plan ``HELD``'s entries: its calls then its runner run the payload under real bash;
+    the hook denies the first call (``mv``'s source or target is no test of its folder; a
+    new test written under a runner now read by its operands)."""
+    entries, calls, files = HELD[case]
+    needs("bash", "git", "node", VENV_PYTHON)
+    extra = {"PATH": f"{BUN}:{os.environ['PATH']}"} if case.startswith("bun") else None
+    own = {"tests/test_a.py": "def test_a():\n    pass\n", ".venv/bin/pytest": CONSOLE}
+    denied = proved_case(tmp_path, [f"Bash({e})" for e in entries], {**own, **files},
+                         [*calls, entries[0]], extra, executable=(".venv/bin/pytest",),
+                         setup="git add -A\n")  # (git mv moves a tracked file)
+    assert denied == calls[0]
