@@ -92,16 +92,17 @@ def _self_paths(name: str, sub: str, folders: list[str]) -> list[str]:
 
 def _package_paths(package: str, sub: str, folders: list[str]) -> list[str]:
     """What the ``package.json`` of ``package`` (a folder in ``node_modules``) leads node to
-    for ``sub``, outside the folder too: its ``exports``' targets, its ``main``."""
+    for ``sub``, outside the folder too: its ``exports``' targets, its ``main`` (for a
+    subpath, the ``main`` of its folder's own ``package.json``)."""
     settings = _settings(os.path.join(package, "package.json"))
-    if settings is None:
-        return []
     found = [_outside(p, folders, f"{package}/package.json's exports") for p in _exported(
-        package, settings["exports"], sub)] if "exports" in settings else []
-    main = settings.get("main")
-    if isinstance(main, str) and main and not sub:
-        target = os.path.normpath(os.path.join(package, main))
-        found += _file_paths(_outside(target, folders, f"{package}/package.json's main"))
+        package, settings["exports"], sub)] if settings and "exports" in settings else []
+    folder = os.path.join(package, sub) if sub else package  # (LOAD_AS_DIRECTORY's: a
+    inner = _settings(os.path.join(folder, "package.json")) if sub else settings  # subpath's
+    main = inner.get("main") if inner else None  # folder's own main too: s52-greview2 R1e)
+    if isinstance(main, str) and main:
+        target = os.path.normpath(os.path.join(folder, main))
+        found += _file_paths(_outside(target, folders, f"{folder}/package.json's main"))
     return found
 
 
