@@ -115,7 +115,10 @@ _CODE: Final = {"python": frozenset({"-c"}), "shell": frozenset({"-c"}),
                 "perl": frozenset({"-e", "-E"}), "ruby": frozenset({"-e"}),
                 "lua": frozenset({"-e"}), "Rscript": frozenset({"-e"}), "php": frozenset({"-r"})}
 #: Interpreters' options taking a value that is no script (``-X dev``, ``bash -o pipefail``).
-VALUED: Final = {"python": frozenset({"-X", "-W", "-Q"}), "shell": frozenset({"-o", "+o"})}
+VALUED: Final = {"python": frozenset({"-X", "-W", "-Q"}), "shell": frozenset({"-o", "+o"}),
+                  # (a test run's count, duration or name pattern: bun's, node's; K5)
+                  "node": frozenset({"--timeout", "--rerun-each", "--test-name-pattern",
+                                     "--test-skip-pattern", "--test-concurrency"})}
 _SHELLS: Final = frozenset({"bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox"})
 
 

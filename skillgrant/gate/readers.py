@@ -24,7 +24,7 @@ from .guardedset import GUARDED
 from .movedoubts import ASSIGNMENT
 from .planprograms import runs_named_file
 from .starttables import TEST_FLAGS, TEST_RUNNERS
-from .testfiles import PYTEST_FLAGS, pytest_reads
+from .testfiles import PYTEST_FLAGS, pytest_reads, tests_read
 from .words import run_words
 from .wrapped import PACKAGE_RUNNERS, RUNS_OPERAND, npm_reads_settings
 from .writers import GIT_KEEPS, braced, edits, git_subcommand
@@ -220,9 +220,9 @@ def _reads(command: tuple[str, ...], word: str, named: bool = True) -> bool:
     if not any(word in w for w in rest) or _runs_it(program, rest, word):
         return True  # the path is the program run
     name = program if "/" not in program and named else ""  # `./cat`: the project's script
-    if "/" in program and _INTERPRETER.fullmatch(program.rsplit("/", 1)[-1]):
-        name = program.rsplit("/", 1)[-1]  # `.venv/bin/python x.py`: an interpreter the plan
-        # names by its path, guarded as the plan's program (review s44 C5)
+    base = program.rsplit("/", 1)[-1]  # `.venv/bin/python x.py`, `.venv/bin/pytest t`: an
+    if "/" in program and (_INTERPRETER.fullmatch(base) or base in ("pytest", "py.test")):
+        name = base  # interpreter or pytest named by its path: the plan's (s44 C5, K5)
     if name == "printf" and any(w.startswith("-v") for w in rest):
         return False  # `printf -v NAME … PATH` hands the path to a later program (s43 V1)
     # (`awk -f x.awk`, `java -jar x.jar`: a file an option names it to run: review s44 C7)
@@ -302,10 +302,8 @@ def _reads_as(name: str, rest: list[str], word: str) -> bool:
             w.startswith(("--output", "-o", "--ext", "-O", "--open")) for w in rest)
     if name in ("pytest", "py.test"):  # its operands are the tests it runs, an option's
         return pytest_reads(rest, word, _PYTEST_FLAGS | TEST_FLAGS)  # value it reads (K1)
-    if name in TEST_RUNNERS:  # its operands are the tests it runs; not an option's value
-        return all(w[:1] != "-" and (i == 0 or rest[i - 1][:1] != "-" or  # (`prove t`: s49)
-                                     rest[i - 1] in TEST_FLAGS)
-                   for i, w in enumerate(rest) if word in w)
+    if name in TEST_RUNNERS or (name in ("node", "nodejs") and "--test" in rest):
+        return tests_read(name, rest, word)  # its operands: the tests it runs (s49; K5)
     inner = _runner_program(name, rest) if name in PACKAGE_RUNNERS else None
     if inner is not None and _INTERPRETER.fullmatch(rest[inner]) and not any(
             word in w for w in rest[:inner]):  # `npx node tools/run.js` (review s43 P2e)

@@ -176,7 +176,9 @@ def option_assignments(texts: list[str]) -> list[tuple[str, str]]:
     ``PYTHONPYCACHEPREFIX=DIR`` (s50-greview3 U2), perl's ``-Iinc``, ``-I inc``, ``-Mlib=inc``
     as ``PERL5LIB=inc`` (U1), node's ``--openssl-config=F`` as ``OPENSSL_CONF=F`` (s51-greview
     G7), an env file a program loads (``--env-file=F``: node's, bun's, deno's, uv's;
-    ``ENV_FILE``, read by ``startvars``; E1)."""
+    ``ENV_FILE``, read by ``startvars``; E1), node's preloads by a package's name (``-r pre``,
+    ``--import=pre``) as ``NODE_OPTIONS=-r pre`` (s51-greview G8: ``envpaths.preload_paths``
+    reads where node finds it)."""
     pairs = python_assignments(texts)
     make = next((k for k, t in enumerate(texts) if os.path.basename(t) in ("make", "gmake")),
                 len(texts))
@@ -193,6 +195,13 @@ def option_assignments(texts: list[str]) -> list[tuple[str, str]]:
             a for k, a in enumerate(after) if a[:1] == "-" and "=" in a), *(
             f"{a} {after[k + 1]}" for k, a in enumerate(after[:-1]) if a[:1] == "-" and
             a[-1:] == "I")) if folders]
+    node = next((k for k, t in enumerate(texts) if os.path.basename(t) in ("node", "nodejs")),
+                len(texts))  # (its words after a script are the script's: read all the same)
+    for k, text in enumerate(texts[node + 1:], node + 1):
+        option, _, value = text.partition("=")
+        value = value or (texts[k + 1] if k + 1 < len(texts) and not _ else "")
+        if option.replace("_", "-") in _NODE_PRELOADS and value[:1] not in ("", ".", "/"):
+            pairs.append((f"NODE_OPTIONS=-r {value}", ""))  # (a path: planprograms')
     for k, text in enumerate(texts):
         if text.startswith("--openssl-config"):
             value = text.partition("=")[2] or (texts[k + 1] if k + 1 < len(texts) else "")
@@ -204,6 +213,9 @@ def option_assignments(texts: list[str]) -> list[tuple[str, str]]:
     return pairs
 
 
+#: node's options naming a module it loads before the script (apart, or after ``=``).
+_NODE_PRELOADS: Final = frozenset(("-r", "--require", "--import", "--loader",
+                                   "--experimental-loader", "--test-reporter"))
 #: bun's options in ``BUN_OPTIONS`` the gate reads: the preloads (``envpaths.preloaded``,
 #: a path guarded whole), the env files (``ENV_FILE``), and flags moving nothing bun reads.
 _BUN_VALUED: Final = frozenset(("--preload", "-r", "--require", "--import", "--env-file"))

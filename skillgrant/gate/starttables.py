@@ -230,6 +230,9 @@ TEST_FLAGS: Final = frozenset({"-v", "-l", "-b", "-r", "-s", "-q", "-Q", "-t", "
                                "--verbose", "--quiet", "--timer", "--color", "--nocolor",
                                "--tap", "--pretty", "--timing", "--ci", "--runInBand", "-i",
                                "--testdox", "--colors", "--run", "--bail"})
+#: node's flags before a ``--test`` run's operands, taking no value (s51-greview2 K5).
+NODE_TEST_FLAGS: Final = frozenset({"--test", "--test-only", "--no-warnings",
+                                    "--experimental-test-coverage"})
 #: Interpreters that run the script their operand names, beside ``RUNS_OPERAND`` (``java
 #: X.java``: its source launcher; its class path, the folder, by default), and the test
 #: runners running the test files and folders their operands name (s48-greview S6).

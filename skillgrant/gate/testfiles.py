@@ -98,6 +98,18 @@ def pytest_reads(rest: list[str], word: str, flags: frozenset[str]) -> bool:
     return True
 
 
+def tests_read(name: str, rest: list[str], word: str) -> bool:
+    """Whether a test runner ``name`` (``starttables.TEST_RUNNERS``: ``prove``, ``jest``, …;
+    node given ``--test``) holds ``word`` in its words ``rest`` only as an operand, a test it
+    runs: after no option but one taking no value (``TEST_FLAGS``, node's ``NODE_TEST_FLAGS``;
+    review s49, s51-greview2 K5), never an option's value (``--test-reporter-destination``)."""
+    from .starttables import NODE_TEST_FLAGS, TEST_FLAGS
+
+    flags = TEST_FLAGS if name not in ("node", "nodejs") else NODE_TEST_FLAGS
+    return all(w[:1] != "-" and (i == 0 or rest[i - 1][:1] != "-" or rest[i - 1] in flags)
+               for i, w in enumerate(rest) if word in w)
+
+
 def _data(option: str, value: str) -> bool:
     """Whether pytest reads ``value`` given to ``option`` as data (``PYTEST_DATA``)."""
     return option in PYTEST_DATA and not (option == "--cov-report" and ":" in value)
