@@ -22,3 +22,16 @@ def test_the_flow_sign_is_the_regexs(text: str) -> None:
 @given(st.text(alphabet=list("[]{},:?!&*- \t\r\nab#'\""), max_size=30))
 def test_the_flow_sign_is_the_regexs_on_generated_text(text: str) -> None:
     assert yamlapart._flow_sign(text) == (yamlapart._FLOW_SIGN.search(text) is not None)
+
+
+@settings(max_examples=2000)
+@given(st.text(alphabet=list("0123456789.+-_:eExXoObB~nNuUlLtTrRfFaAsSyY .,*()!&"), min_size=1,
+               max_size=12))
+def test_a_plain_scalars_tag_is_the_resolvers(plain: str) -> None:
+    import yaml
+    from yaml.nodes import ScalarNode
+
+    from skillgrant.skillfile.flatyaml import plain_tag
+
+    resolver = yaml.resolver.Resolver()
+    assert plain_tag(plain) == resolver.resolve(ScalarNode, plain, (True, False))
