@@ -162,7 +162,7 @@ def _value(raw: str) -> tuple[str, str, str | None] | None:
         return _STR, _unescaped(inner) if "\\" in inner else inner, '"'
     if (first in _PLAIN_FIRST or raw[-1] in " :" or ": " in raw or " #" in raw):
         return None
-    return (_tag(raw) if first in _RESOLVED_FIRST else _STR), raw, _PLAIN_STYLE
+    return plain_tag(raw), raw, _PLAIN_STYLE
 
 
 def _unescaped(inner: str) -> str:
@@ -173,6 +173,13 @@ def _unescaped(inner: str) -> str:
     backslash it meets starts one): what lies between them holds only ``\"`` escapes. By
     ``str`` methods, at C speed (``re.sub`` with a template calls Python for each escape)."""
     return "\\".join(part.replace('\\"', '"') for part in inner.split("\\\\"))
+
+
+def plain_tag(plain: str) -> str:
+    """The tag PyYAML's resolver gives ``plain``, a plain scalar's string (not empty): a
+    string's at once when no implicit resolver is keyed by its first character (the resolver
+    tries only those, and no resolver is keyed by none: ``_RESOLVED_FIRST``)."""
+    return _tag(plain) if plain[0] in _RESOLVED_FIRST else _STR
 
 
 def _tag(plain: str) -> str:

@@ -103,7 +103,7 @@ def flow_oddity(yaml_text: str, root: Node | None = None, *,
     nothing (``_scan_may_find``), and the text is not scanned. (The brackets of ``Bash(ls:*)`` or
     ``argument-hint: <a> [b]`` are inside plain scalars; ``[Read, Bash(git *)]`` is a flow
     list of plain scalars.)"""
-    if ("[" not in yaml_text and "{" not in yaml_text) or not _FLOW_SIGN.search(yaml_text):
+    if ("[" not in yaml_text and "{" not in yaml_text) or not _flow_sign(yaml_text):
         return None
     if composed and "-\t" not in yaml_text and not _scan_may_find(root, yaml_text):
         return None
@@ -182,7 +182,25 @@ def _children(node: CollectionNode) -> list[Node]:
 
 
 _PROPERTY: Final = ("&", "!")
+#: What ``_flow_sign`` looks for: a node property, an alias or a ``?`` first after a flow
+#: indicator or a ``:``, blank space between.
 _FLOW_SIGN: Final = re.compile(r"[\[{,:][ \t\r\n]*[?!&*]")
+_SIGN: Final = re.compile(r"[?!&*]")
+
+
+def _flow_sign(yaml_text: str) -> bool:
+    """``_FLOW_SIGN.search(yaml_text)`` found something, found from its last character (one of
+    ``?!&*``, searched at C speed; the class of its first, ``,`` and ``:``, is in every
+    frontmatter's text): the blank space before such a character, read backwards, must
+    follow one of ``[{,:``. The one place that can be is the first character before the blank
+    run that is not blank (those four are not blank), so this is the regex's answer."""
+    for found in _SIGN.finditer(yaml_text):
+        at = found.start() - 1
+        while at >= 0 and yaml_text[at] in " \t\r\n":
+            at -= 1
+        if at >= 0 and yaml_text[at] in "[{,:":
+            return True
+    return False
 _OPENING: Final = frozenset({"FlowSequenceStartToken", "FlowMappingStartToken"})
 _CLOSING: Final = frozenset({"FlowSequenceEndToken", "FlowMappingEndToken"})
 _PROPERTIES: Final = frozenset({"AnchorToken", "AliasToken", "TagToken"})
@@ -212,7 +230,10 @@ def _found(yaml_text: str, rule: Callable[[str], int], needs: tuple[re.Pattern[s
            why: str) -> tuple[str, int] | None:
     """``rule``'s first match in ``yaml_text`` (why, and the offset of its last character),
     looked for only where one of ``needs`` matches."""
-    if not any(need.search(yaml_text) for need in needs):
+    for need in needs:  # (a loop, not any() of a generator: asked four times a reading)
+        if need.search(yaml_text):
+            break
+    else:
         return None
     found = rule(yaml_text)
     return None if found < 0 else (why, found)

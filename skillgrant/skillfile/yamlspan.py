@@ -18,7 +18,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ..grants import lone_surrogate
 from ..limits import MAX_NESTING_DEPTH, MAX_YAML_ALIASES
 from .entryspans import entry_starts as entry_starts  # the plan loader's, from here
-from .flatyaml import compose_flat
+from .flatyaml import compose_flat, plain_tag
 from .nesting import collections_at_most
 
 # libyaml when it is there; its marks count characters exactly like the pure-Python loader's.
@@ -96,7 +96,6 @@ _SAFE_CHARS = re.compile(r"[^\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\u
 # A plain scalar may not start with an indicator, nor hold ": " or " #", nor end in ":".
 _PLAIN_FIRST = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _FLOW_INDICATORS = frozenset(",[]{}")
-_RESOLVER = yaml.resolver.Resolver()
 
 _ESCAPES: Final[dict[str, str]] = {
     "\0": "\\0", "\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f",
@@ -317,8 +316,7 @@ def plain_ok(value: str, *, flow: bool) -> bool:
         return False
     if flow and (_FLOW_INDICATORS & set(value) or ":" in value):
         return False
-    tag: str = _RESOLVER.resolve(ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
-    return tag == STR_TAG and _BUN_NUMBER.fullmatch(value) is None
+    return plain_tag(value) == STR_TAG and _BUN_NUMBER.fullmatch(value) is None
 
 
 def single_quote(value: str) -> str | None:

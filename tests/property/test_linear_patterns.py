@@ -52,7 +52,8 @@ USE = {
     "spans._BOM_FIRST": "search", "spans.FENCE_LINE": "search", "yamlapart._COMPLEX_KEY": "search",
     "yamlapart._ODD_COMPLEX_NEEDS": "search", "yamlapart._CUT_ANCHOR_NEEDS": "search",
     "yamlapart._CUT_TAG_NEEDS": "search", "yamlapart._LONE_DASH_NEEDS": "search",
-    "yamlapart._FLOW_SIGN": "search", "yamlspan._BUN_NUMBER": "match",
+    "yamlapart._FLOW_SIGN": "search", "yamlapart._SIGN": "search",
+    "yamlspan._BUN_NUMBER": "match",
 }
 
 OPEN = LeftOpen()
