@@ -14,7 +14,7 @@ from ..lazy import compile_on_use
 from . import files as fs
 from .moves import moved_folders
 from .named import GUARDED
-from .placed import STANDARD, fold
+from .placed import STANDARD, fold, tree_holds
 from .testfiles import foreign, test_name
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -153,18 +153,5 @@ def holds_walked(path: str, left: list[int] | None = None) -> bool:
     if not (walked or tests) or not os.path.isdir(path):
         return False
     fs.unkept()  # (what the folder holds now)
-    left = [CALL_ENTRIES] if left is None else left
-    stack = [path]
-    while stack:
-        try:
-            with os.scandir(stack.pop()) as entries:
-                for entry in entries:
-                    left[0] -= 1
-                    if left[0] < 0 or fold(entry.name) in walked or (
-                            tests and test_name(fold(entry.name))):
-                        return True
-                    if entry.is_dir():
-                        stack.append(entry.path)
-        except OSError:
-            return True  # (a folder not read may hold one)
-    return False
+    return tree_holds(path, [CALL_ENTRIES] if left is None else left, lambda entry: fold(
+        entry.name) in walked or bool(tests and test_name(fold(entry.name))))

@@ -18,7 +18,7 @@ import os
 import posixpath
 
 from .named import GUARDED
-from .placed import fold
+from .placed import fold, tree_holds
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -138,16 +138,5 @@ def _script(source: str, directory: str, left: list[int]) -> bool:
     path = posixpath.join(directory, source)
     if not os.path.isdir(path):
         return fold(path).endswith(_SCRIPTS) or os.path.islink(path)
-    stack = [path]
-    while stack:
-        try:
-            with os.scandir(stack.pop()) as entries:
-                for entry in entries:
-                    left[0] -= 1
-                    if left[0] < 0 or entry.is_symlink() or fold(entry.name).endswith(_SCRIPTS):
-                        return True
-                    if entry.is_dir():
-                        stack.append(entry.path)
-        except OSError:
-            return True  # (a folder not read may hold one)
-    return False
+    return tree_holds(path, left, lambda entry: entry.is_symlink() or fold(entry.name).endswith(
+        _SCRIPTS))

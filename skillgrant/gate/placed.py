@@ -4,10 +4,12 @@ s44 P3), and a worktree Claude Code makes for an isolated subagent in ``.claude`
 
 from __future__ import annotations
 
+import os
 import sys
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Final
 
 
@@ -111,3 +113,23 @@ def mirrored(path: str, folder: str) -> str:
     worktree too (review s46 W1)."""
     rest = path[len(folder) + 1:].split("/", 2)
     return folder[:-len("/.claude")] + "/" + (rest[2] if len(rest) > 2 else "")
+
+
+def tree_holds(path: str, left: list[int], found: Callable[[os.DirEntry[str]], bool]) -> bool:
+    """Whether the folder ``path`` holds, at any depth, an entry ``found`` says yes to, or may:
+    ``left`` holds the entries the call may still look at (each one looked at takes one; past
+    them the tree may, ``left[0]`` then below 0), and a folder not read may hold one. A link to
+    a folder is walked too (a loop ends at the bound)."""
+    stack = [path]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as entries:
+                for entry in entries:
+                    left[0] -= 1
+                    if left[0] < 0 or found(entry):
+                        return True
+                    if entry.is_dir():
+                        stack.append(entry.path)
+        except OSError:
+            return True
+    return False
