@@ -1,0 +1,223 @@
+"""Session 52 review s52-greview2 of s52-gfix2 (a preload named by a package's name resolved as
+node resolves it; the eased costs of the plans running a project's tests). Each hole is proved
+by real bash and the real program (node 20, bun 1.4.5, pytest, GNU make) in a scratch copy
+first (``bash_review.proved_case``), then the printed hook is asked call by call: the hook
+allowing every call is the finding (a strict-xfail row in ``OPEN``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, needs, proved_case
+
+#: Real bash, node, bun and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open here, by test name (and case): each a strict xfail.
+OPEN = LeftOpen()
+
+#: node code running the payload (``touch zz``), as a module or a CommonJS file.
+JS_PAYLOAD = "require('child_process').execSync('touch zz')\n"
+BUN = Path.home() / ".cache/skillgrant-runtime/bun-1.4.5/package/bin"
+
+
+# --- R1: what node loads for a preload the gate does not read as a package's name -------------
+
+
+#: Each case: the plan's entries (beside ``Bash(cp *)``, ``Bash(mkdir *)``), the project's
+#: files, the calls (the last runs node), the session's values. node 20 loads the payload in
+#: each (the proof runs it).
+PRELOADS: dict[str, tuple[list[str], dict[str, str], list[str], dict[str, str]]] = {
+    # NODE_OPTIONS' own quotes: node strips them (`-r "pre"` preloads pre)
+    "node-options-quoted-name": (["Bash(NODE_OPTIONS='-r \"pre\"' node -e 0)"],
+                                 {"node_modules/keep": ""},
+                                 ["cp src/mk node_modules/pre.js",
+                                  "NODE_OPTIONS='-r \"pre\"' node -e 0"], {}),
+    "node-options-quoted-require-equals": (["Bash(NODE_OPTIONS='--require=\"pre\"' node -e 0)"],
+                                           {"node_modules/keep": ""},
+                                           ["cp src/mk node_modules/pre.js",
+                                            "NODE_OPTIONS='--require=\"pre\"' node -e 0"], {}),
+    # CommonJS's require('pre:x') is a package's name (only `node:` is a scheme there)
+    "node-options-colon-in-the-name": (["Bash(NODE_OPTIONS='-r pre:x' node -e 0)"],
+                                       {"node_modules/keep": ""},
+                                       ["cp src/mk node_modules/pre:x.js",
+                                        "NODE_OPTIONS='-r pre:x' node -e 0"], {}),
+    # node reads `_` in an option's name as `-`: --experimental_loader is --experimental-loader
+    "node-options-underscore-loader": (
+        ["Bash(NODE_OPTIONS='--experimental_loader pre' node -e 0)"],
+        {"node_modules/pre/keep": ""},
+        ["cp src/mk node_modules/pre/index.js",
+         "NODE_OPTIONS='--experimental_loader pre' node -e 0"], {}),
+    # the test runner's reporter, by a package's name
+    "node-options-test-reporter": (
+        ["Bash(NODE_OPTIONS='--test-reporter pre' node --test test/)"],
+        {"node_modules/pre/keep": "", "test/a.test.js": "0\n"},
+        ["cp src/mk node_modules/pre/index.js",
+         "NODE_OPTIONS='--test-reporter pre' node --test test/"], {}),
+    # held (node's plans guard node_modules/ whole)
+    # a subpath's folder with its own package.json: require's LOAD_AS_DIRECTORY reads its main
+    "subpath-folders-own-main": (["Bash(node -r pre/sub -e 0)"],
+                                 {"node_modules/pre/sub/package.json":
+                                  '{"main":"../../../code/m.js"}', "code/keep": ""},
+                                 ["cp src/mk code/m.js", "node -r pre/sub -e 0"], {}),
+    "node-options-subpath-folders-own-main": (
+        ["Bash(NODE_OPTIONS='-r pre/sub' node -e 0)"],
+        {"node_modules/pre/sub/package.json": '{"main":"../../../code/m.js"}', "code/keep": ""},
+        ["cp src/mk code/m.js", "NODE_OPTIONS='-r pre/sub' node -e 0"], {}),
+    "held-colon-in-the-name": (["Bash(node -r pre:x -e 0)"], {"node_modules/keep": ""},
+                               ["cp src/mk node_modules/pre:x.js", "node -r pre:x -e 0"], {}),
+    "held-tilde-name-quoted": (["Bash(node -r '~/pre' -e 0)"], {"node_modules/~/keep": ""},
+                               ["cp src/mk node_modules/~/pre.js", "node -r '~/pre' -e 0"], {}),
+    "held-underscore-loader": (["Bash(node --experimental_loader pre -e 0)"],
+                               {"node_modules/pre/keep": ""},
+                               ["cp src/mk node_modules/pre/index.js",
+                                "node --experimental_loader pre -e 0"], {}),
+    "held-home-node-modules": (["Bash(node -r pre -e 0)"], {},
+                               ["mkdir -p ~/.node_modules", "cp src/mk ~/.node_modules/pre.js",
+                                "node -r pre -e 0"], {}),
+    "held-test-reporter": (["Bash(node --test --test-reporter=pre test/)"],
+                           {"node_modules/pre/keep": "", "test/a.test.js": "0\n"},
+                           ["cp src/mk node_modules/pre/index.js",
+                            "node --test --test-reporter=pre test/"], {}),
+    "held-env-chdir": (["Bash(env -C sub node -r pre -e 0)"], {"sub/node_modules/keep": ""},
+                       ["cp src/mk sub/node_modules/pre.js", "env -C sub node -r pre -e 0"], {}),
+}
+
+
+OPEN.add("test_r1_what_node_preloads_is_guarded",
+         "open at 5795ee7: envpaths.preloaded reads NODE_OPTIONS' words without node's quotes, "
+         "drops a name holding `:` (a package's name to require), knows only the dashed "
+         "spellings of the preload options (node reads `_` as `-`) and not --test-reporter; "
+         "noderesolve reads main only from the package's own package.json, not a subpath "
+         "folder's", "node-options-quoted-name", "node-options-colon-in-the-name",
+         "node-options-underscore-loader", "node-options-test-reporter",
+         "subpath-folders-own-main", "node-options-subpath-folders-own-main")
+
+
+@pytest.mark.parametrize("case", list(PRELOADS))
+def test_r1_what_node_preloads_is_guarded(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``, ``Bash(mkdir *)``: a call before the entry
+    writing what node preloads is denied."""
+    needs("bash", "node")
+    entries, files, calls, extra = PRELOADS[case]
+    denied = proved_case(tmp_path, [*entries, "Bash(cp *)", "Bash(mkdir *)"],
+                         {**files, "src/mk": JS_PAYLOAD}, calls, extra)
+    assert denied is not None, "the hook allows every call, and node runs the payload"
+
+
+# --- R2: bun resolves a preload's bare name through tsconfig.json/jsconfig.json too ------------
+
+
+#: Each case: the project's files (beside a ``bunfig.toml`` preloading ``tp`` and ``x.js``), the
+#: file the payload goes to. bun 1.4.5 resolves a bare name by the ``paths`` and ``baseUrl`` of
+#: the project's tsconfig.json/jsconfig.json before ``node_modules`` (the proof runs it).
+BUN_RESOLVED = {
+    "jsconfig-base-url": ({"jsconfig.json": '{"compilerOptions":{"baseUrl":"code"}}',
+                           "code/keep": ""}, "code/tp.js"),
+    "tsconfig-base-url": ({"tsconfig.json": '{"compilerOptions":{"baseUrl":"./code"}}',
+                           "code/keep": ""}, "code/tp.js"),
+    "tsconfig-paths-pattern": ({"tsconfig.json":
+                                '{"compilerOptions":{"paths":{"t*":["./code/*.js"]}}}',
+                                "code/keep": ""}, "code/p.js"),
+    "tsconfig-paths": ({"tsconfig.json":
+                             '{"compilerOptions":{"paths":{"tp":["./code/tp.js"]}}}',
+                             "code/keep": ""}, "code/tp.js"),
+}
+
+
+OPEN.add("test_r2_what_buns_preload_name_resolves_to_is_guarded",
+         "open at 5795ee7: bun's resolver reads tsconfig.json/jsconfig.json paths and baseUrl "
+         "before node_modules; the gate resolves a bunfig preload's name as node does",
+         "jsconfig-base-url", "tsconfig-base-url", "tsconfig-paths-pattern", "tsconfig-paths")
+
+
+@pytest.mark.parametrize("case", list(BUN_RESOLVED))
+def test_r2_what_buns_preload_name_resolves_to_is_guarded(tmp_path: Path, case: str) -> None:
+    """bunfig.toml ``preload = ["tp"]``; plan ``Bash(bun x.js)``, ``Bash(cp *)``: ``cp src/mk
+    <file>`` is denied."""
+    needs("bash")
+    if not (BUN / "bun").exists():
+        pytest.skip("bun 1.4.5 is not installed")
+    files, target = BUN_RESOLVED[case]
+    calls = [f"cp src/mk {target}", "bun x.js"]
+    denied = proved_case(tmp_path, ["Bash(bun x.js)", "Bash(cp *)"],
+                         {**files, "bunfig.toml": 'preload = ["tp"]\n', "x.js": "0\n",
+                          "src/mk": JS_PAYLOAD}, calls,
+                         {"PATH": f"{BUN}:{os.environ['PATH']}"})
+    assert denied is not None, "the hook allows every call, and bun runs the payload"
+
+
+# --- R3: the folder node runs in, moved by an allowed `cd` ---------------------------------------
+
+
+#: Each case: the plan's entries, the project's files, the calls (the last runs node in a
+#: folder the session moved to). node resolves a preload's name from the folder it runs in:
+#: the nearest package.json there names the project's own package (self-reference).
+MOVED = {
+    "cd-then-self-reference": (
+        ["Bash(node -r a/pre -e 0)", "Bash(cd *)"],
+        {"sub/keep": "", "src/pj": '{"name":"a","exports":{"./pre":"./pre.js"}}'},
+        ["cp src/pj sub/package.json", "cp src/mk sub/pre.js", "cd sub && node -r a/pre -e 0"]),
+    "cd-then-self-reference-node-options": (
+        ["Bash(NODE_OPTIONS='-r a/pre' node -e 0)", "Bash(cd *)"],
+        {"sub/keep": "", "src/pj": '{"name":"a","exports":{"./pre":"./pre.js"}}'},
+        ["cp src/pj sub/package.json", "cp src/mk sub/pre.js",
+         "cd sub && NODE_OPTIONS='-r a/pre' node -e 0"]),
+}
+
+
+OPEN.add("test_r3_a_preload_resolved_where_the_session_moved",
+         "open at 5795ee7: the package.json files deciding a self-reference are read from the "
+         "folders the gate knows node runs in, not a folder an allowed cd moves to",
+         "cd-then-self-reference")
+
+
+@pytest.mark.parametrize("case", list(MOVED))
+def test_r3_a_preload_resolved_where_the_session_moved(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cd *)``, ``Bash(cp *)``: a call before node's writing
+    what node resolves the preload to from ``sub/`` is denied."""
+    needs("bash", "node")
+    entries, files, calls = MOVED[case]
+    denied = proved_case(tmp_path, [*entries, "Bash(cp *)"], {**files, "src/mk": JS_PAYLOAD},
+                         calls)
+    assert denied is not None, "the hook allows every call, and node runs the payload"
+
+
+# --- R4: pytest's console script by its path: the environment it runs in ------------------------
+
+
+#: A Python whose standard library and pytest are the session's (a venv made with them).
+BASE_PYTHON = "/root/.pyenv/versions/3.11.7/bin/python3"
+#: A ``.pth`` line: Python's site runs it at every start.
+PTH_PAYLOAD = "import os; os.system('touch zz')\n"
+#: Each case: the venv's folder. ``python3 -m venv`` makes it, its ``bin/pytest`` a console
+#: script run by the venv's ``bin/python`` (its shebang), as pip writes one.
+VENVS = {"venv": ("venv", "bin/pytest"), "dot-venv": (".venv", "bin/pytest"),
+         "tools-env": ("tools/env", "bin/pytest"),
+         "held-python-m-pytest": ("venv", "bin/python -m pytest")}
+
+
+OPEN.add("test_r4_a_console_scripts_environment_is_guarded",
+         "open at 5795ee7: pytest's console script by its path is read as pytest, and the venv "
+         "its shebang's interpreter runs in (site-packages' .pth files) is not guarded",
+         "venv", "dot-venv", "tools-env")
+
+
+@pytest.mark.parametrize("case", list(VENVS))
+def test_r4_a_console_scripts_environment_is_guarded(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<venv>/bin/pytest tests)`` (``bin/python -m pytest``), ``Bash(cp *)``:
+    ``cp src/evil.pth <venv>/lib/python3.11/site-packages/evil.pth`` is denied (Python's site
+    runs each ``.pth`` line starting ``import`` at the console script's start)."""
+    needs("bash", BASE_PYTHON)
+    venv, program = VENVS[case]
+    setup = (f"{BASE_PYTHON} -m venv --system-site-packages {venv} && printf '#!%s/{venv}/bin/"
+             "python\\nimport sys\\nfrom pytest import console_main\\nsys.exit(console_main())\\n"
+             f"' \"$PWD\" > {venv}/bin/pytest && chmod +x {venv}/bin/pytest\n")
+    calls = [f"cp src/evil.pth {venv}/lib/python3.11/site-packages/evil.pth",
+             f"{venv}/{program} tests"]
+    denied = proved_case(tmp_path, [f"Bash({calls[-1]})", "Bash(cp *)"],
+                         {"tests/test_a.py": "def test_a():\n    pass\n",
+                          "src/evil.pth": PTH_PAYLOAD}, calls, setup=setup, in_place=True)
+    assert denied is not None, "the hook allows every call, and pytest's start runs the payload"
