@@ -113,6 +113,7 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
     given = [(n, v, False) for n, v in zip((*_PYTHON, *MOVED_CODE), found, strict=True) if v]
     given += [(a.partition("=")[0], a.partition("=")[2], True) for a in _marked(named)[1]]
     given += [(ENV_FILE, f, True) for f in DOTENV if ".env" in named]  # (a node runner's)
+    given += _session_definitions(named)  # (make's, from the session's MAKEFLAGS: K1)
     _pytests(named)
     if not given:
         return []
@@ -134,14 +135,8 @@ def _pytests(named: tuple[str, ...]) -> None:
     """Refuses the plan (ValueError) one of whose programs runs pytest (``^conftest.py``:
     pytest, or a runner of any program) while the session's ``PYTEST_PLUGINS`` names a
     module or its ``PYTEST_ADDOPTS`` an option making pytest import what the gate does not
-    name (``collectopts.addopts``; s50-greview3 U7); or runs make (``Makefile``) while the
-    session's ``MAKEFLAGS``/``GNUMAKEFLAGS`` define a variable or hold an option but make's
-    plain flags (``make_definitions``; s51-greview G10), or bun (or a runner of any program)
+    name (``collectopts.addopts``; s50-greview3 U7); or bun (or a runner of any program)
     while the session sets ``BUN_OPTIONS`` (G9)."""
-    for flags in values(("MAKEFLAGS", "GNUMAKEFLAGS")) if "Makefile" in named else ():
-        if flags and make_definitions("the session's MAKEFLAGS", flags):  # (s51-greview G10)
-            raise ValueError(f"the session's MAKEFLAGS/GNUMAKEFLAGS ({flags!r}) define make "
-                             "variables for the plan's make, which the gate does not read")
     if values(("BUN_OPTIONS",))[0] and "^bunfig.toml" in named:  # (s51-greview G9)
         raise ValueError("the session's BUN_OPTIONS gives the plan's bun options (a bunfig, "
                          "preloads, env files) the gate does not read")
@@ -151,6 +146,36 @@ def _pytests(named: tuple[str, ...]) -> None:
             raise ValueError(f"the session's PYTEST_PLUGINS={plugins!r} makes the plan's "
                              "pytest import modules from folders the gate does not name")
         addopts("the session's PYTEST_ADDOPTS", options or "")
+
+
+def _session_definitions(named: tuple[str, ...]) -> list[tuple[str, str, bool]]:
+    """The variables the session's ``MAKEFLAGS``/``GNUMAKEFLAGS`` define (``startflags.
+    make_definitions``) for a plan running make (``Makefile``: make, or a runner of any
+    program), each read as a plan's entry's own assignment (``value_items``' ``own``: make
+    reads them as its command line's and exports them to its recipes, so every path a value
+    names is guarded whole, ``WHOLE``'s names by their rule; ``CC=clang`` names none: review
+    s51-greview K1). Raises ValueError for an option but make's plain flags (s51-greview
+    G10), a value make or a recipe's shell expands (``$``, a backquote; ``N!=cmd`` runs one),
+    or a name an entry may not set (``_UNSET``)."""
+    found: list[tuple[str, str, bool]] = []
+    for flags in values(("MAKEFLAGS", "GNUMAKEFLAGS")) if "Makefile" in named else ():
+        for word in make_definitions("the session's MAKEFLAGS", flags) if flags else ():
+            spelled, _, value = word.partition("=")
+            name = spelled.rstrip(":+?")  # (`N:=v`, `N::=v`, `N+=v`, `N?=v`)
+            if not name or not name.isascii() or not name.replace("_", "a").replace(
+                    ".", "a").isalnum() or name[0].isdigit() or name in _UNSET or any(
+                    c in value for c in "$`"):
+                raise ValueError(f"the session's MAKEFLAGS/GNUMAKEFLAGS ({flags!r}) define "
+                                 f"{word!r} for the plan's make, which the gate does not read "
+                                 "exactly; unset it or define it in the plan's entry")
+            found.append((name, value, True))
+    return found
+
+
+#: What the session's ``MAKEFLAGS`` may not define (``entryvars``' refused names, and the
+#: variables whose value is more options or plugins: read only where an entry sets them).
+_UNSET: Final = frozenset(("HOME", "CDPATH", "BASHOPTS", "SHELLOPTS", "ZDOTDIR", "MAKEFLAGS",
+                           "GNUMAKEFLAGS", "PYTEST_PLUGINS", "PYTEST_ADDOPTS", "BUN_OPTIONS"))
 
 
 def _files_values(name: str, value: str, folders: list[str], kept: set[str],

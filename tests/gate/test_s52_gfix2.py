@@ -183,3 +183,59 @@ def test_k5_what_a_test_plan_still_denies(tmp_path: Path, case: str) -> None:
                          [*calls, entries[0]], extra, executable=(".venv/bin/pytest",),
                          setup="git add -A\n")  # (git mv moves a tracked file)
     assert denied == calls[0]
+
+
+# --- K1: the session's MAKEFLAGS definitions, read as an entry's own ---------------------------
+
+
+#: A makefile running the payload when make reads it; a script running it.
+MAKE_PAYLOAD = "$(shell touch zz)\n"
+SCRIPT = "#!/bin/sh\ntouch zz\n"
+#: Each case: the session's values, the file the payload goes to (from ``src/mk``), the
+#: Makefile. make reads ``MAKEFLAGS``' definitions as its command line's and exports them to
+#: its recipes: ``MAKEFILES=mk`` (read first), ``CC=./cc.sh`` (the recipe's compiler),
+#: ``SHELL=./sh.sh`` (the recipe's shell); each proved by real make.
+DEFINED = {
+    "makefiles": ({"MAKEFLAGS": "MAKEFILES=mk"}, "mk", MAKE_PAYLOAD, "test:\n\techo ok\n"),
+    "cc-path": ({"MAKEFLAGS": "CC=./cc.sh"}, "cc.sh", SCRIPT, "test:\n\t$(CC) --version\n"),
+    "cc-simple": ({"MAKEFLAGS": "CC:=./cc.sh"}, "cc.sh", SCRIPT,
+                  "test:\n\t$(CC) --version\n"),
+    "shell": ({"GNUMAKEFLAGS": "SHELL=./sh.sh"}, "sh.sh", SCRIPT, "test:\n\techo ok\n"),
+    "exported-to-a-program": ({"MAKEFLAGS": "BASH_ENV=e.sh"}, "e.sh", SCRIPT,
+                              "test:\n\tbash -c true\n")}
+
+
+@pytest.mark.parametrize("case", list(DEFINED))
+def test_k1_what_the_sessions_makeflags_define_is_guarded(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(make test)``, ``Bash(cp *)`` under the session's ``MAKEFLAGS``: ``cp src/mk
+    <file>`` then ``make test`` run the payload under real make; the hook denies the copy
+    (and no longer refuses the plan: ``make test`` alone is allowed, below)."""
+    needs("bash", "make")
+    extra, target, payload_text, makefile = DEFINED[case]
+    files = {"Makefile": makefile, "src/mk": payload_text}
+    denied = proved_case(tmp_path / "proof", ["Bash(make test)", "Bash(cp *)"], files,
+                         [f"cp src/mk {target} && chmod +x {target}", "make test"], extra)
+    assert denied == f"cp src/mk {target} && chmod +x {target}"
+    project = hooked_project(tmp_path / "kept", ["Bash(make test)", "Bash(cp *)"])
+    (project / "Makefile").write_text(makefile)
+    allowed, said = _said(project, "make test", {**home_env(tmp_path / "home"), **extra})
+    assert allowed, said
+
+
+#: The session's definitions the gate cannot read exactly: the plan is refused, naming why.
+UNREAD = {"make-expands": "CC=$(shell touch zz)", "backquote": "CC=`touch zz`",
+          "shell-assignment": "CC!=touch zz", "options-inside": "PYTEST_ADDOPTS=-pplug",
+          "an-include-folder": "-I inc"}
+
+
+@pytest.mark.parametrize("case", list(UNREAD))
+def test_k1_a_sessions_definition_the_gate_cannot_read_refuses(tmp_path: Path,
+                                                                case: str) -> None:
+    """Plan ``Bash(make test)``: ``make test`` is denied under the session's
+    ``MAKEFLAGS=<value>``, the session's MAKEFLAGS named."""
+    needs("bash")
+    project = hooked_project(tmp_path, ["Bash(make test)"])
+    (project / "Makefile").write_text("test:\n\techo ok\n")
+    env = {**home_env(tmp_path / "home"), "MAKEFLAGS": UNREAD[case]}
+    allowed, said = _said(project, "make test", env)
+    assert not allowed and "MAKEFLAGS" in said, said
