@@ -7,6 +7,7 @@ allowing every call is the finding (a strict-xfail row in ``OPEN``)."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -221,3 +222,71 @@ def test_r4_a_console_scripts_environment_is_guarded(tmp_path: Path, case: str) 
                          {"tests/test_a.py": "def test_a():\n    pass\n",
                           "src/evil.pth": PTH_PAYLOAD}, calls, setup=setup, in_place=True)
     assert denied is not None, "the hook allows every call, and pytest's start runs the payload"
+
+
+# --- R5: require's global folder beside node's installation --------------------------------------
+
+
+#: Each case: the plan's entry. node's require looks for a name last in its global folders:
+#: ``$HOME/.node_modules``, ``$HOME/.node_libraries`` and ``$PREFIX/lib/node``, where PREFIX is
+#: the folder above the one holding node (a prefix of one's own: ``/usr/local``, a
+#: toolchain's folder; here a link of node in the case's folder, ``../px/bin/node``).
+GLOBAL = {"plain": "node -r gpre -e 0", "node-options": "NODE_OPTIONS='-r gpre' node -e 0"}
+
+
+OPEN.add("test_r5_nodes_global_folder_is_guarded",
+         "open at c879aea: noderesolve walks node_modules up from where node runs, not "
+         "require's global folder $PREFIX/lib/node beside the node on PATH", "plain",
+         "node-options")
+
+
+@pytest.mark.parametrize("case", list(GLOBAL))
+def test_r5_nodes_global_folder_is_guarded(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``, node on PATH at ``../px/bin/node``: ``cp src/mk
+    ../px/lib/node/gpre.js`` is denied."""
+    needs("bash", "node")
+    node = os.path.realpath(str(shutil.which("node")))
+    setup = ('mkdir -p "$T/px/bin" "$T/px/lib/node" && '
+             f'{{ ln {node} "$T/px/bin/node" || cp {node} "$T/px/bin/node"; }}\n')
+    calls = ["cp src/mk ../px/lib/node/gpre.js", GLOBAL[case]]
+    denied = proved_case(tmp_path, [f"Bash({calls[-1]})", "Bash(cp *)"], {"src/mk": JS_PAYLOAD},
+                         calls, {"PATH": f"{{P}}/../px/bin:{os.environ['PATH']}"}, setup=setup)
+    assert denied is not None, "the hook allows every call, and node runs the payload"
+
+
+# --- R6: the session's MAKEFLAGS definitions, read as an entry's own ----------------------------
+
+
+#: Each case: the session's MAKEFLAGS, the Makefile, the file the payload (``touch zz``) goes
+#: to. GNU make 4.3 reads each definition as its command line's and exports it to each
+#: recipe: ``.SHELLFLAGS=run`` runs ``/bin/sh run 'echo ok'`` (the file ``run``);
+#: ``SHELL=/bin/bash BASH_ENV=e`` makes each recipe's bash read ``e`` first; ``CFLAGS=@opts``
+#: makes gcc read its options from the file ``opts`` (``-wrapper sh,-c,touch\ zz``).
+ECHO = "test:\n\techo ok\n"
+COMPILE = "test: t.c\n\t$(CC) $(CFLAGS) -c t.c -o t.o\n"
+SESSION_DEFINITIONS = {
+    "shellflags-a-file": (".SHELLFLAGS=run", ECHO, "run", "touch zz\n"),
+    "held-bash-env-a-bare-name": ("SHELL=/bin/bash BASH_ENV=e", ECHO, "e", "touch zz\n"),
+    "cflags-a-response-file": ("CFLAGS=@opts", COMPILE, "opts", "-wrapper sh,-c,touch\\ zz\n"),
+    "held-makefiles": ("MAKEFILES=mk", ECHO, "mk", "$(shell touch zz)\n"),
+}
+
+
+OPEN.add("test_r6_the_sessions_makeflags_definitions",
+         "open at c879aea: the session's MAKEFLAGS definitions are read as an entry's own "
+         "assignments, whose values are guarded where they look like paths: `.SHELLFLAGS=run` "
+         "(the recipe shell's script) and `CFLAGS=@opts` (gcc's response file) name files by "
+         "bare words", "shellflags-a-file", "cflags-a-response-file")
+
+
+@pytest.mark.parametrize("case", list(SESSION_DEFINITIONS))
+def test_r6_the_sessions_makeflags_definitions(tmp_path: Path, case: str) -> None:
+    """The session's MAKEFLAGS; plan ``Bash(make test)``, ``Bash(cp *)``: ``cp src/x <file>``
+    is denied (or the plan refused)."""
+    needs("bash", "make", "gcc")
+    flags, makefile, target, text = SESSION_DEFINITIONS[case]
+    calls = [f"cp src/x {target}", "make test"]
+    denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)"],
+                         {"Makefile": makefile, "t.c": "int x;\n", "src/x": text}, calls,
+                         {"MAKEFLAGS": flags})
+    assert denied is not None, "the hook allows every call, and make runs the payload"
