@@ -20,7 +20,9 @@ from contextvars import ContextVar
 
 from ..lazy import compile_on_use
 from . import files as fs
+from .intotests import brought_tests
 from .named import GUARDED, folded_items, guarded_path, named_word
+from .pipreads import pip_reads
 from .placed import fold, holds_module, in_worktree, mirrored
 from .testfiles import foreign, named_test
 from .worktree import pushes_locally
@@ -36,8 +38,9 @@ def written(words: list[str], directory: str | None, text: str, bare: str) -> st
     text holding ``cp``, once more without the words it only copies out (``read_sources``)."""
     kept = functools.partial(_names_kept, text)  # (asked once, if a walk would be)
     touch: Callable[[str], bool] = functools.partial(touches, names_kept=functools.cache(kept))
-    found = named_word(words, directory, text) or tree_word(_stdin_apart(
-        _no_subcommand(words, text) if "install" in bare else words, text), directory, touch)
+    found = named_word(words, directory, text) or tree_word(_stdin_apart(_no_subcommand(
+        words, text) if "install" in bare else words, text), directory, touch) or \
+        brought_tests(text, directory)  # (a script copied into a test folder: s51-gfix2 C3)
     if "cp" not in bare or directory is None:
         return found
     if found is None:
@@ -73,32 +76,6 @@ def _stdin_apart(words: list[str], text: str) -> list[str]:
 #: pip's names (a version after it), and what may give a name another program in the text.
 _PIP: Final = compile_on_use(r"pip[0-9.]*")
 _RENAMING: Final = ("{", "$", "`", "\\", "alias", "function", "()")
-#: ``pip install``'s options that name no folder it writes (no ``-t``, ``--prefix``, ``-e``,
-#: ``--user``: those stay judged), the ones whose value follows (a file it reads, a URL, a
-#: name), and a requirement by name (from an index: no path).
-_PIP_FLAGS: Final = frozenset({
-    "-U", "--upgrade", "-q", "-qq", "-v", "-vv", "--quiet", "--verbose", "--no-deps", "--pre",
-    "--require-hashes", "--no-cache-dir", "--disable-pip-version-check", "--no-input",
-    "--dry-run", "--force-reinstall", "-I", "--ignore-installed", "--no-build-isolation"})
-_PIP_VALUED: Final = frozenset({"-r", "--requirement", "-c", "--constraint", "-i",
-                                "--index-url", "--extra-index-url", "--only-binary",
-                                "--no-binary", "--upgrade-strategy", "--progress-bar"})
-_REQUIREMENT: Final = compile_on_use(r"[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[A-Za-z0-9,._-]*\])?"
-                                     r"(?:[<>=!~]=?=?[A-Za-z0-9.*+!_-]*,?)*")
-
-
-def _pip_reads(words: tuple[str, ...]) -> bool:
-    """Whether ``pip install``'s ``words`` (past ``install``) are only ``_PIP_FLAGS``,
-    ``_PIP_VALUED`` with their values, and requirements by name."""
-    valued = False
-    for word in words:
-        if not valued and word not in _PIP_FLAGS and word not in _PIP_VALUED and not (
-                word[:1] != "-" and _REQUIREMENT.fullmatch(word)):
-            return False
-        valued = not valued and word in _PIP_VALUED
-    return not valued
-
-
 def _no_subcommand(words: list[str], text: str) -> list[str]:
     """``words`` less the word ``install`` where each one is pip's subcommand, in a simple
     command ``readers.named_commands`` reads (no name set, fed or renamed), its program
@@ -118,7 +95,7 @@ def _no_subcommand(words: list[str], text: str) -> list[str]:
         name = run[0].rsplit("/", 1)[-1]
         at = 3 if run[1:3] == ("-m", "pip") and name[:6] == "python" else int(
             _PIP.fullmatch(name) is not None)
-        if not at or held != ["install"] or run[at:at + 1] != ("install",) or not _pip_reads(
+        if not at or held != ["install"] or run[at:at + 1] != ("install",) or not pip_reads(
                 run[at + 1:]):
             return words
     return [w for w in words if w != "install"]

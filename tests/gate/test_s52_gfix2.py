@@ -239,3 +239,54 @@ def test_k1_a_sessions_definition_the_gate_cannot_read_refuses(tmp_path: Path,
     env = {**home_env(tmp_path / "home"), "MAKEFLAGS": UNREAD[case]}
     allowed, said = _said(project, "make test", env)
     assert not allowed and "MAKEFLAGS" in said, said
+
+
+# --- C3: what a copy or a move brings into a test folder -------------------------------------
+
+
+#: Each case: the plan's placer entry, the call bringing ``src/x.js`` (no test's name:
+#: writable) into the ``test`` folder, where ``node --test`` runs every script: a text the
+#: gate cannot split (an assignment first), a copier run by find, ``-t``'s folder, a link.
+BROUGHT = {"held-assignment-first": ("cp *", "A=1; cp -r src test"),
+           "held-find-exec": ("find *", "find src -name x.js -exec cp {} test/ \\;"),
+           "target-option": ("cp *", "cp -t test src/x.js"),
+           "target-long-prefix": ("cp *", "cp --target=test src/x.js"),
+           "git-mv": ("git mv *", "git mv src/x.js test/"),
+           "rsync": ("rsync *", "rsync -a src/ test/")}
+
+
+@pytest.mark.parametrize("case", list(BROUGHT))
+def test_c3_a_script_brought_by_another_spelling(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(node --test)``, ``Bash(cp *)``, the case's placer: the case's call, then
+    ``node --test`` run the payload of ``src/x.js`` (a script of no test's name, writable)
+    under real bash; the hook denies the case's call."""
+    needs("bash", "node", "git", *(["rsync"] if case == "rsync" else []))
+    entry, call = BROUGHT[case]
+    calls = [call, "node --test"]
+    denied = proved_case(tmp_path, ["Bash(node --test)", "Bash(cp *)", f"Bash({entry})"],
+                         {"test/a.test.js": "", "src/x.js": JS_PAYLOAD}, calls,
+                         setup="git add -A\n")
+    assert denied == call
+
+
+#: Calls a ``node --test`` plan keeps: data copied into a test folder, a tree without
+#: scripts, the runner's own words (``test`` is make's and npm's target too).
+KEPT_PLACES = {"data-file": "cp src/a.json test/",
+               "data-tree": "cp -r data test/",
+               "script-elsewhere": "cp -r src out",
+               "make-test": "make test", "npm-test": "npm test"}
+
+
+@pytest.mark.parametrize("case", list(KEPT_PLACES))
+def test_c3_a_test_plans_placing_of_data_is_kept(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(node --test)``, ``Bash(cp *)``, ``Bash(make test)``, ``Bash(npm test)``:
+    the call is allowed."""
+    needs("bash")
+    project = hooked_project(tmp_path, ["Bash(node --test)", "Bash(cp *)", "Bash(make test)",
+                                        "Bash(npm test)"])
+    for name, text in {"test/a.test.js": "", "test/fixtures/keep": "", "src/a.json": "{}",
+                       "src/x.js": "0\n", "data/d.json": "{}"}.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    allowed, said = _said(project, KEPT_PLACES[case], home_env(tmp_path / "home"))
+    assert allowed, said

@@ -1,0 +1,153 @@
+"""Scripts a copy or a move brings into a test folder (review s50-greview3 C3's trees,
+s51-gfix2 C3): where a plan's program collects tests, node's ``--test`` and jest run every
+script below a ``test`` or ``__tests__`` folder whatever its name. ``testfiles.collected``
+guards the names below such a folder (``test/x.js``, ``test/sub``), not the folder's own name
+(a word ``test`` is make's and npm's target too) nor a name with a dot below it
+(``test/v1.2``, read as a file's). So a call copying, moving or linking into such a folder is
+read here by where each source lands: the destination operand (or ``-t``'s folder), and in it
+each source's own name. A call whose landing place is such a folder, or below one, and whose
+source is a script (``testfiles``' script endings), a folder holding one or a link at any
+depth (a bounded walk), or a word the gate cannot name (a pattern, an expansion), is denied:
+``cp -r src test``, ``cp -r src/. test/``, ``mv src/x.js test/``, ``mv src test``, ``cp -r
+src test/v1.2``. A copy of data (``cp a.json test/fixtures/``) is not.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+
+from .named import GUARDED
+from .placed import fold
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: The programs read here (``git mv`` too), by what their operands are: each source, then
+#: the destination (the last operand, or the folder of ``-t``/``--target-directory``).
+_PLACERS: Final = frozenset(("cp", "mv", "ln", "install", "rsync"))
+#: Their options taking the next word as a value, but the target folder (``-S`` suffix;
+#: install's owner, group, mode; rsync's remote shell and filters, read as sources: a cost).
+_VALUED: Final = frozenset(("-S", "--suffix", "-o", "-g", "-m", "--owner", "--group",
+                            "--mode"))
+#: What makes a word one the gate cannot name the file of.
+_UNNAMED: Final = frozenset("*?[{$`\\~")
+#: The folders whose every script a runner runs (``testfiles``), and the scripts' endings.
+_FOLDERS: Final = frozenset(("test", "__tests__"))
+_SCRIPTS: Final = (".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx")
+#: The entries a call's walks of its sources look at, all together (past them: a script).
+_ENTRIES: Final = 65536
+
+
+def brought_tests(text: str, directory: str | None) -> str | None:
+    """The destination word of a simple command of ``text`` (run in ``directory``) that
+    brings a script into a test folder (see the module's text), or None. A text the gate
+    cannot split into commands is read word by word: its first word naming such a folder."""
+    folders: frozenset[str] = getattr(GUARDED.get(), "collected", frozenset())
+    if not folders or not any(p in text for p in _PLACERS):
+        return None
+    from . import readers  # (as named's: the hook's start does not pay for it)
+
+    commands = readers.named_commands(text)
+    if commands is None or directory is None:  # (`A=1; cp …`, `… | xargs cp`: each word)
+        return _word_landed(text.split(), directory, folders)
+    left = [_ENTRIES]
+    for command in commands:
+        words = readers.program_words(command) if command else None
+        name = os.path.basename(words[0]) if words else ""
+        if not words or (name not in _PLACERS and (name, *words[1:2]) != ("git", "mv")):
+            found = _word_landed(list(command), directory, folders)  # (`find -exec cp`)
+            if found is not None:
+                return found
+            continue
+        sources, into = _operands(list(words[2 if name == "git" else 1:]), name != "rsync")
+        if into is None:
+            continue
+        places = [into, *(posixpath.join(into, posixpath.basename(s.rstrip("/")) or ".")
+                          for s in sources)]
+        if any(_landed(p, directory, folders) for p in places) and any(
+                _script(s, directory, left) for s in sources):
+            return into
+    return None
+
+
+def _word_landed(words: list[str], directory: str | None,
+                 folders: frozenset[str]) -> str | None:
+    """Where ``words`` hold a placer's name (a program run by another, or in a text the gate
+    cannot split), the first word naming a test folder or a path below one (any word when
+    there is no folder to read it from); else None."""
+    if not any(os.path.basename(w) in _PLACERS for w in words):
+        return None
+    return next((w for w in words if directory is None or _landed(w, directory, folders)),
+                None)
+
+
+def _operands(rest: list[str], target: bool) -> tuple[list[str], str | None]:
+    """The sources and the destination of a placer's words ``rest`` (GNU's: options
+    anywhere before ``--``; with ``target``, ``-t DIR``, ``-tDIR``, ``--target-directory=DIR``
+    and its prefixes, in a cluster too: ``-rt DIR``); no destination for fewer than two
+    operands and no ``-t``."""
+    operands: list[str] = []
+    into: str | None = None
+    at, ended = 0, False
+    while at < len(rest):
+        word = rest[at]
+        at += 1
+        if ended or word[:1] != "-" or word == "-":
+            operands.append(word)
+        elif word == "--":
+            ended = True
+        elif target and len(word.partition("=")[0]) > 2 and "--target-directory".startswith(
+                word.partition("=")[0]):
+            into = word.partition("=")[2] or (rest[at] if at < len(rest) else "")
+            at += "=" not in word
+        elif target and word[:2] != "--" and "t" in word[1:]:
+            cut = word.index("t", 1)
+            into = word[cut + 1:] or (rest[at] if at < len(rest) else "")
+            at += not word[cut + 1:]
+        elif word in _VALUED:
+            operands.append(rest[at] if at < len(rest) else "")  # (read as a source: more)
+            at += 1
+    if into is not None:
+        return operands, into
+    return (operands[:-1], operands[-1]) if len(operands) > 1 else (operands, None)
+
+
+def _landed(word: str, directory: str, folders: frozenset[str]) -> bool:
+    """Whether the path ``word`` (from ``directory``) is a test folder, or a path below one,
+    below a folder tests are collected in (as written, and as its real path)."""
+    if not word or not _UNNAMED.isdisjoint(word):
+        return "test" in word  # (a word the gate cannot name, holding the folder's name)
+    path = posixpath.normpath(posixpath.join(directory, word))
+    for form in dict.fromkeys((path, os.path.realpath(path))):
+        key = fold(form)
+        for folder in folders:
+            if key.startswith(folder + "/") and not _FOLDERS.isdisjoint(
+                    key[len(folder) + 1:].split("/")):
+                return True
+    return False
+
+
+def _script(source: str, directory: str, left: list[int]) -> bool:
+    """Whether ``source`` (from ``directory``) is a script, a folder holding a script or a
+    link at any depth (``left``: the entries the call may still look at), or a word the gate
+    cannot name."""
+    if not source or not _UNNAMED.isdisjoint(source):
+        return True
+    path = posixpath.join(directory, source)
+    if not os.path.isdir(path):
+        return fold(path).endswith(_SCRIPTS) or os.path.islink(path)
+    stack = [path]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as entries:
+                for entry in entries:
+                    left[0] -= 1
+                    if left[0] < 0 or entry.is_symlink() or fold(entry.name).endswith(_SCRIPTS):
+                        return True
+                    if entry.is_dir():
+                        stack.append(entry.path)
+        except OSError:
+            return True  # (a folder not read may hold one)
+    return False
