@@ -290,3 +290,57 @@ def test_r6_the_sessions_makeflags_definitions(tmp_path: Path, case: str) -> Non
                          {"Makefile": makefile, "t.c": "int x;\n", "src/x": text}, calls,
                          {"MAKEFLAGS": flags})
     assert denied is not None, "the hook allows every call, and make runs the payload"
+
+
+# --- R7: npm's global settings beside node's installation ----------------------------------------
+
+
+#: Each case: the plan's entry. npm reads its global settings from ``$PREFIX/etc/npmrc`` (PREFIX:
+#: the folder above the node running it, by default), whose ``node-options`` npm hands each
+#: script as ``NODE_OPTIONS``: here ``--require=./src/pay.js``, a project file no entry runs.
+NPM_GLOBAL = {"held-npm-test": "npm test", "held-npm-run": "npm run t"}
+
+
+@pytest.mark.parametrize("case", list(NPM_GLOBAL))
+def test_r7_npms_global_settings_are_guarded(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``, node on PATH at ``../px/bin/node``: ``cp
+    src/npmrc ../px/etc/npmrc`` is denied."""
+    needs("bash", "node", "npm")
+    node = os.path.realpath(str(shutil.which("node")))
+    setup = ('mkdir -p "$T/px/bin" "$T/px/etc" && '
+             f'{{ ln {node} "$T/px/bin/node" || cp {node} "$T/px/bin/node"; }}\n')
+    calls = ["cp src/npmrc ../px/etc/npmrc", NPM_GLOBAL[case]]
+    files = {"package.json": '{"name":"p","scripts":{"test":"node -e 0","t":"node -e 0"}}',
+             "src/pay.js": JS_PAYLOAD, "src/npmrc": "node-options=--require=./src/pay.js\n"}
+    denied = proved_case(tmp_path, [f"Bash({calls[-1]})", "Bash(cp *)"], files, calls,
+                         {"PATH": f"{{P}}/../px/bin:{os.environ['PATH']}"}, setup=setup)
+    assert denied is not None, "the hook allows every call, and npm's script runs the payload"
+
+
+# --- R8: a preload by a package's name on the command line of a program starting node ----------
+
+
+#: A package linked into ``node_modules`` (``npm link``'s, pnpm's) by no workspace's name.
+LINKED_PACKAGE = {"package.json": '{"name":"root"}\n',
+             "pkgs/pre/package.json": '{"name":"pre","main":"index.js"}\n',
+             "pkgs/pre/index.js": "0\n", "x.js": "0\n"}
+LINKED = "mkdir -p node_modules && ln -s ../pkgs/pre node_modules/pre\n"
+#: Each case: the entry; node (or bun) preloads ``pre`` through the link, ``pkgs/pre/index.js``.
+STARTERS = {"held-bun-preload": "bun --preload pre x.js", "held-bun-r": "bun -r pre x.js",
+            "held-npx-node": "npx node -r pre -e 0",
+            "held-npm-exec-node": "npm exec -- node -r pre -e 0",
+            "held-env-node": "env node -r pre -e 0",
+            "held-timeout-node": "timeout 60 node -r pre -e 0", "held-node": "node -r pre -e 0"}
+
+
+@pytest.mark.parametrize("case", list(STARTERS))
+def test_r8_a_preload_on_a_starters_command_line(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk pkgs/pre/index.js`` is denied."""
+    needs("bash", "node", "npm")
+    if case.startswith("bun") and not (BUN / "bun").exists():
+        pytest.skip("bun 1.4.5 is not installed")
+    calls = ["cp src/mk pkgs/pre/index.js", STARTERS[case]]
+    denied = proved_case(tmp_path, [f"Bash({calls[-1]})", "Bash(cp *)"],
+                         {**LINKED_PACKAGE, "src/mk": JS_PAYLOAD}, calls,
+                         {"PATH": f"{BUN}:{os.environ['PATH']}"}, setup=LINKED)
+    assert denied is not None, "the hook allows every call, and the preload runs the payload"
