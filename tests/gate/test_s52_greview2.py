@@ -344,3 +344,35 @@ def test_r8_a_preload_on_a_starters_command_line(tmp_path: Path, case: str) -> N
                          {**LINKED_PACKAGE, "src/mk": JS_PAYLOAD}, calls,
                          {"PATH": f"{BUN}:{os.environ['PATH']}"}, setup=LINKED)
     assert denied is not None, "the hook allows every call, and the preload runs the payload"
+
+
+# --- R9: a plan's script by a relative path, run where an allowed cd moved the call ---------------
+
+
+#: Each case: the entries (beside ``Bash(cd *)``, ``Bash(cp *)``), the payload's file, the
+#: calls. The plan approves ``x.js`` (``x.py``) in the project's folder; after ``cd sub`` the
+#: same words run ``sub/x.js``, a file a call wrote.
+CD_SCRIPTS = {
+    "node": ("Bash(node x.js)", "src/mk", JS_PAYLOAD,
+             ["cp src/mk sub/x.js", "cd sub && node x.js"]),
+    "python": ("Bash(python3 x.py)", "src/mk", "import os\nos.system('touch zz')\n",
+               ["cp src/mk sub/x.py", "cd sub && python3 x.py"]),
+}
+
+
+OPEN.add("test_r9_a_plans_script_where_cd_moved_the_call",
+         "open at dc4563d (not s52-gfix2's files: planprograms/entryfolders): the plan's "
+         "scripts are guarded from the folders its entries' own moves reach and the call's "
+         "folder, not a folder a later call's cd moves the session to (s47-greview2 E3's "
+         "residual, for the plan's own scripts)", "node", "python")
+
+
+@pytest.mark.parametrize("case", list(CD_SCRIPTS))
+def test_r9_a_plans_script_where_cd_moved_the_call(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(node x.js)``, ``Bash(cd *)``, ``Bash(cp *)``: ``cp src/mk sub/x.js`` then
+    ``cd sub && node x.js``: one is denied."""
+    needs("bash", "node", "python3")
+    entry, source, text, calls = CD_SCRIPTS[case]
+    denied = proved_case(tmp_path, [entry, "Bash(cd *)", "Bash(cp *)"],
+                         {"x.js": "0\n", "x.py": "0\n", "sub/keep": "", source: text}, calls)
+    assert denied is not None, "the hook allows every call, and the moved script runs"
