@@ -268,6 +268,8 @@ SESSION_DEFINITIONS = {
     "shellflags-a-file": (".SHELLFLAGS=run", ECHO, "run", "touch zz\n"),
     "held-bash-env-a-bare-name": ("SHELL=/bin/bash BASH_ENV=e", ECHO, "e", "touch zz\n"),
     "cflags-a-response-file": ("CFLAGS=@opts", COMPILE, "opts", "-wrapper sh,-c,touch\\ zz\n"),
+    # make looks for a prerequisite not in its folder in VPATH's folders: `$<` is v/t.sh
+    "vpath-a-folder": ("VPATH=v", "test: t.sh\n\tsh $<\n", "v/t.sh", "touch zz\n"),
     "held-makefiles": ("MAKEFILES=mk", ECHO, "mk", "$(shell touch zz)\n"),
 }
 
@@ -276,7 +278,8 @@ OPEN.add("test_r6_the_sessions_makeflags_definitions",
          "open at c879aea: the session's MAKEFLAGS definitions are read as an entry's own "
          "assignments, whose values are guarded where they look like paths: `.SHELLFLAGS=run` "
          "(the recipe shell's script) and `CFLAGS=@opts` (gcc's response file) name files by "
-         "bare words", "shellflags-a-file", "cflags-a-response-file")
+         "bare words; `VPATH=v` a folder make finds prerequisites in", "shellflags-a-file",
+         "cflags-a-response-file", "vpath-a-folder")
 
 
 @pytest.mark.parametrize("case", list(SESSION_DEFINITIONS))
@@ -287,7 +290,8 @@ def test_r6_the_sessions_makeflags_definitions(tmp_path: Path, case: str) -> Non
     flags, makefile, target, text = SESSION_DEFINITIONS[case]
     calls = [f"cp src/x {target}", "make test"]
     denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)"],
-                         {"Makefile": makefile, "t.c": "int x;\n", "src/x": text}, calls,
+                         {"Makefile": makefile, "t.c": "int x;\n", "v/keep": "", "src/x": text},
+                         calls,
                          {"MAKEFLAGS": flags})
     assert denied is not None, "the hook allows every call, and make runs the payload"
 
