@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, needs, proved_case
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved_case
 
 #: Real bash, node, bun and fresh hook processes: CI's slow step runs them.
 pytestmark = pytest.mark.slow
@@ -380,3 +380,30 @@ def test_r9_a_plans_script_where_cd_moved_the_call(tmp_path: Path, case: str) ->
     denied = proved_case(tmp_path, [entry, "Bash(cd *)", "Bash(cp *)"],
                          {"x.js": "0\n", "x.py": "0\n", "sub/keep": "", source: text}, calls)
     assert denied is not None, "the hook allows every call, and the moved script runs"
+
+
+# --- C1 (cost): the session's MAKEFLAGS a careful user has ---------------------------------------
+
+
+#: Each case: the session's MAKEFLAGS. make passes a definition with a blank to its sub-makes
+#: escaped (``make CFLAGS='-O2 -g'`` gives them ``MAKEFLAGS= -- CFLAGS=-O2\ -g``); it names no
+#: file, so the plan's make reads nothing the gate does not know.
+CAREFUL_MAKEFLAGS = {"escaped-blank": "CFLAGS=-O2\\ -g",
+                     "sub-make-form": " -- CFLAGS=-O2\\ -g CC=clang",
+                     "held-plain": "CC=clang CFLAGS=-O2"}
+
+
+@pytest.mark.parametrize("case", list(CAREFUL_MAKEFLAGS))
+def test_c1_a_sessions_harmless_makeflags_keeps_make(tmp_path: Path, case: str) -> None:
+    """The session's MAKEFLAGS; plan ``Bash(make test)``: ``make test`` is allowed."""
+    needs("bash", "make")
+    project = hooked_project(tmp_path, ["Bash(make test)"])
+    (project / "Makefile").write_text(ECHO)
+    env = {**home_env(tmp_path / "home"), "MAKEFLAGS": CAREFUL_MAKEFLAGS[case]}
+    assert first_denied(project, ["make test"], env) is None, "the hook denies make test"
+
+
+OPEN.add("test_c1_a_sessions_harmless_makeflags_keeps_make",
+         "cost at dc4563d: a session MAKEFLAGS definition holding make's escaped blank refuses "
+         "every make plan (the gate does not read make's backslash)", "escaped-blank",
+         "sub-make-form")
