@@ -67,6 +67,15 @@ PRELOADS: dict[str, tuple[list[str], dict[str, str], list[str], dict[str, str]]]
         ["Bash(NODE_OPTIONS='-r pre/sub' node -e 0)"],
         {"node_modules/pre/sub/package.json": '{"main":"../../../code/m.js"}', "code/keep": ""},
         ["cp src/mk code/m.js", "NODE_OPTIONS='-r pre/sub' node -e 0"], {}),
+    # the ES resolver reads the export's target as a URL: `?q`, `#f` are not the file's name
+    "import-query-self-reference": (["Bash(node --import 'a/x.js?q' -e 0)"],
+                                    {"package.json": '{"name":"a","exports":{"./*":"./lib/*"}}',
+                                     "lib/keep": ""},
+                                    ["cp src/mk lib/x.js", "node --import 'a/x.js?q' -e 0"], {}),
+    "import-fragment-self-reference": (
+        ["Bash(node --import 'a/x.js#f' -e 0)"],
+        {"package.json": '{"name":"a","exports":{"./*":"./lib/*"}}', "lib/keep": ""},
+        ["cp src/mk lib/x.js", "node --import 'a/x.js#f' -e 0"], {}),
     "held-colon-in-the-name": (["Bash(node -r pre:x -e 0)"], {"node_modules/keep": ""},
                                ["cp src/mk node_modules/pre:x.js", "node -r pre:x -e 0"], {}),
     "held-tilde-name-quoted": (["Bash(node -r '~/pre' -e 0)"], {"node_modules/~/keep": ""},
@@ -92,7 +101,9 @@ OPEN.add("test_r1_what_node_preloads_is_guarded",
          "drops a name holding `:` (a package's name to require), knows only the dashed "
          "spellings of the preload options (node reads `_` as `-`) and not --test-reporter; "
          "noderesolve reads main only from the package's own package.json, not a subpath "
-         "folder's", "node-options-quoted-name", "node-options-colon-in-the-name",
+         "folder's; the ES resolver reads an export's target as a URL (`?q`, `#f` dropped)",
+         "node-options-quoted-name", "node-options-colon-in-the-name",
+         "import-query-self-reference", "import-fragment-self-reference",
          "node-options-underscore-loader", "node-options-test-reporter",
          "subpath-folders-own-main", "node-options-subpath-folders-own-main")
 
