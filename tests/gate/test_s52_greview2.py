@@ -76,6 +76,10 @@ PRELOADS: dict[str, tuple[list[str], dict[str, str], list[str], dict[str, str]]]
         ["Bash(node --import 'a/x.js#f' -e 0)"],
         {"package.json": '{"name":"a","exports":{"./*":"./lib/*"}}', "lib/keep": ""},
         ["cp src/mk lib/x.js", "node --import 'a/x.js#f' -e 0"], {}),
+    "import-percent-encoded-self-reference": (
+        ["Bash(node --import a/x%2ejs -e 0)"],
+        {"package.json": '{"name":"a","exports":{"./*":"./lib/*"}}', "lib/keep": ""},
+        ["cp src/mk lib/x.js", "node --import a/x%2ejs -e 0"], {}),
     "held-colon-in-the-name": (["Bash(node -r pre:x -e 0)"], {"node_modules/keep": ""},
                                ["cp src/mk node_modules/pre:x.js", "node -r pre:x -e 0"], {}),
     "held-tilde-name-quoted": (["Bash(node -r '~/pre' -e 0)"], {"node_modules/~/keep": ""},
@@ -104,6 +108,7 @@ OPEN.add("test_r1_what_node_preloads_is_guarded",
          "folder's; the ES resolver reads an export's target as a URL (`?q`, `#f` dropped)",
          "node-options-quoted-name", "node-options-colon-in-the-name",
          "import-query-self-reference", "import-fragment-self-reference",
+         "import-percent-encoded-self-reference",
          "node-options-underscore-loader", "node-options-test-reporter",
          "subpath-folders-own-main", "node-options-subpath-folders-own-main")
 
