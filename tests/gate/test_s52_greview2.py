@@ -36,10 +36,9 @@ PRELOADS: dict[str, tuple[list[str], dict[str, str], list[str], dict[str, str]]]
                                  {"node_modules/keep": ""},
                                  ["cp src/mk node_modules/pre.js",
                                   "NODE_OPTIONS='-r \"pre\"' node -e 0"], {}),
-    "node-options-quoted-require-equals": (["Bash(NODE_OPTIONS='--require=\"pre\"' node -e 0)"],
-                                           {"node_modules/keep": ""},
-                                           ["cp src/mk node_modules/pre.js",
-                                            "NODE_OPTIONS='--require=\"pre\"' node -e 0"], {}),
+    "held-node-options-quoted-require-equals": (
+        ["Bash(NODE_OPTIONS='--require=\"pre\"' node -e 0)"], {"node_modules/keep": ""},
+        ["cp src/mk node_modules/pre.js", "NODE_OPTIONS='--require=\"pre\"' node -e 0"], {}),
     # CommonJS's require('pre:x') is a package's name (only `node:` is a scheme there)
     "node-options-colon-in-the-name": (["Bash(NODE_OPTIONS='-r pre:x' node -e 0)"],
                                        {"node_modules/keep": ""},
@@ -177,7 +176,7 @@ MOVED = {
         ["Bash(node -r a/pre -e 0)", "Bash(cd *)"],
         {"sub/keep": "", "src/pj": '{"name":"a","exports":{"./pre":"./pre.js"}}'},
         ["cp src/pj sub/package.json", "cp src/mk sub/pre.js", "cd sub && node -r a/pre -e 0"]),
-    "cd-then-self-reference-node-options": (
+    "held-cd-then-self-reference-node-options": (
         ["Bash(NODE_OPTIONS='-r a/pre' node -e 0)", "Bash(cd *)"],
         {"sub/keep": "", "src/pj": '{"name":"a","exports":{"./pre":"./pre.js"}}'},
         ["cp src/pj sub/package.json", "cp src/mk sub/pre.js",
