@@ -90,7 +90,7 @@ def _required(words: list[str]) -> list[str]:
 
     found: list[str] = []
     for at, word in enumerate(words):
-        spec = words[at + 1] if word in _PRELOADS and at + 1 < len(words) else \
+        spec = words[at + 1] if word in PRELOADS and at + 1 < len(words) else \
             word[2:] if word[:2] == "-r" and word[2:3] in (".", "/") else ""
         found += required(spec) if spec else []
     return found
@@ -322,9 +322,12 @@ def _top(folder: str) -> str:
 
 
 #: node's options naming a module it loads first (``NODE_OPTIONS``, ``npm``'s
-#: ``node-options``; bun's ``--preload``).
-_PRELOADS: Final = ("-r", "--require", "--import", "--loader", "--experimental-loader",
-                     "--preload")  # (bun's, in BUN_OPTIONS: s51-greview G9)
+#: ``node-options``; bun's ``--preload``), or a test reporter it imports (s52-greview2 R1d).
+PRELOADS: Final = ("-r", "--require", "--import", "--loader", "--experimental-loader",
+                   "--preload", "--test-reporter")  # (bun's, in BUN_OPTIONS: s51-greview G9)
+#: The schemes of a module's name that name no package (``node:fs``, ``data:``; a ``file:``
+#: URL's path is read as any path is).
+_SCHEMES: Final = frozenset(("node", "file", "data", "http", "https"))
 
 
 def preload_paths(value: str, roots: list[str]) -> list[str]:
@@ -341,10 +344,17 @@ def preload_paths(value: str, roots: list[str]) -> list[str]:
 
 def preloaded(value: str) -> list[str]:
     """The modules a node option in ``value`` preloads by a package's name (``-r
-    dotenv/config``, ``--import tsx``, ``--require=pre``): node resolves them from the folder
-    it runs in (review s48-greview E3, s51-greview G8)."""
+    dotenv/config``, ``--import tsx``, ``--require=pre``; node reads ``_`` in an option's
+    name as ``-``, and its value's quotes as a shell does: s52-greview2 R1): node resolves
+    them from the folder it runs in (review s48-greview E3, s51-greview G8). A name holding
+    ``:`` is a package's but for a scheme's (``node:fs``)."""
     if "-r" not in value and "--" not in value:
         return []
-    words = [w for e in _expanded(value) for w in e.replace("=", " ").split()]
-    return [after for word, after in pairwise(words)
-            if word in _PRELOADS and after[:1] not in (".", "/", "~") and ":" not in after]
+    found: list[str] = []
+    for expanded in _expanded(value):
+        for words in (expanded.replace("=", " ").split(), _shell_words(expanded)):
+            found += [after for word, after in pairwise(words)
+                      if (word.replace("_", "-") if word[:2] == "--" else word) in PRELOADS
+                      and after[:1] not in ("", ".", "/") and
+                      after.partition(":")[0] not in _SCHEMES]
+    return list(dict.fromkeys(found))

@@ -17,7 +17,8 @@ lead out of its folder: ``"main": "../../lib/m.js"``) or its ``index.js``. What 
   preload's subpath to (all conditions: ``require``, ``import``, ``default``, …);
 - each ``package.json`` from the folder up to the nearest one (a closer one would change the
   package the folder is in), and where that one's ``name`` is the preload's, each path its
-  ``exports`` maps the subpath to.
+  ``exports`` maps the subpath to;
+- require's global folder ``$PREFIX/lib/node`` beside each node on ``PATH``, whole.
 
 Refused (ValueError, naming why): a ``package.json`` the gate cannot read as JSON, an
 ``#import`` specifier (the package's ``imports`` may name other packages), a ``main``
@@ -62,7 +63,21 @@ def package_paths(spec: str, roots: list[str]) -> list[str]:
             package = os.path.join(folder, "node_modules", name)
             found += [package + "/", *_file_paths(os.path.join(package, sub) if sub else
                                                    package), *_package_paths(package, sub, folders)]
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys([*found, *_global_folders()]))
+
+
+def _global_folders() -> list[str]:
+    """require's last folders but the home's (``homefiles`` guards ``~/.node_modules``,
+    ``~/.node_libraries``): ``$PREFIX/lib/node``, ``PREFIX`` the folder above the one holding
+    node's executable as the system names it (a link's target; a hard link's own path), for
+    each node on ``PATH`` (s52-greview2 R5)."""
+    found: list[str] = []
+    for folder in os.environ.get("PATH", "").split(":"):
+        node = os.path.join(folder or ".", "node")
+        if folder and fs.entry(node) is not None:
+            found.append(os.path.join(os.path.dirname(os.path.dirname(fs.realpath(node))),
+                                      "lib", "node") + "/")
+    return found
 
 
 def _file_paths(path: str) -> list[str]:
@@ -84,7 +99,7 @@ def _self_paths(name: str, sub: str, folders: list[str]) -> list[str]:
         if settings is None:
             continue
         if settings.get("name") == name and "exports" in settings:
-            found += [_outside(p, folders, f"{path}'s exports") for p in
+            found += [outside(p, folders, f"{path}'s exports") for p in
                       _exported(folder, settings["exports"], sub)]
         break
     return found
@@ -92,20 +107,21 @@ def _self_paths(name: str, sub: str, folders: list[str]) -> list[str]:
 
 def _package_paths(package: str, sub: str, folders: list[str]) -> list[str]:
     """What the ``package.json`` of ``package`` (a folder in ``node_modules``) leads node to
-    for ``sub``, outside the folder too: its ``exports``' targets, its ``main``."""
+    for ``sub``, outside the folder too: its ``exports``' targets, its ``main`` (for a
+    subpath, the ``main`` of its folder's own ``package.json``)."""
     settings = _settings(os.path.join(package, "package.json"))
-    if settings is None:
-        return []
-    found = [_outside(p, folders, f"{package}/package.json's exports") for p in _exported(
-        package, settings["exports"], sub)] if "exports" in settings else []
-    main = settings.get("main")
-    if isinstance(main, str) and main and not sub:
-        target = os.path.normpath(os.path.join(package, main))
-        found += _file_paths(_outside(target, folders, f"{package}/package.json's main"))
+    found = [outside(p, folders, f"{package}/package.json's exports") for p in _exported(
+        package, settings["exports"], sub)] if settings and "exports" in settings else []
+    folder = os.path.join(package, sub) if sub else package  # (LOAD_AS_DIRECTORY's: a
+    inner = _settings(os.path.join(folder, "package.json")) if sub else settings  # subpath's
+    main = inner.get("main") if inner else None  # folder's own main too: s52-greview2 R1e)
+    if isinstance(main, str) and main:
+        target = os.path.normpath(os.path.join(folder, main))
+        found += _file_paths(outside(target, folders, f"{folder}/package.json's main"))
     return found
 
 
-def _outside(path: str, folders: list[str], what: str) -> str:
+def outside(path: str, folders: list[str], what: str) -> str:
     """``path``; ValueError where its real path is one of ``folders`` (where node runs, and
     each folder up) or above one: it cannot be guarded whole."""
     real = fs.realpath(path)

@@ -200,7 +200,7 @@ def option_assignments(texts: list[str]) -> list[tuple[str, str]]:
     for k, text in enumerate(texts[node + 1:], node + 1):
         option, _, value = text.partition("=")
         value = value or (texts[k + 1] if k + 1 < len(texts) and not _ else "")
-        if option in _NODE_PRELOADS and value[:1] not in ("", ".", "/", "~"):
+        if option.replace("_", "-") in _NODE_PRELOADS and value[:1] not in ("", ".", "/"):
             pairs.append((f"NODE_OPTIONS=-r {value}", ""))  # (a path: planprograms')
     for k, text in enumerate(texts):
         if text.startswith("--openssl-config"):
@@ -215,7 +215,7 @@ def option_assignments(texts: list[str]) -> list[tuple[str, str]]:
 
 #: node's options naming a module it loads before the script (apart, or after ``=``).
 _NODE_PRELOADS: Final = frozenset(("-r", "--require", "--import", "--loader",
-                                   "--experimental-loader"))
+                                   "--experimental-loader", "--test-reporter"))
 #: bun's options in ``BUN_OPTIONS`` the gate reads: the preloads (``envpaths.preloaded``,
 #: a path guarded whole), the env files (``ENV_FILE``), and flags moving nothing bun reads.
 _BUN_VALUED: Final = frozenset(("--preload", "-r", "--require", "--import", "--env-file"))

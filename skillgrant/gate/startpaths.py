@@ -15,9 +15,10 @@ from . import linked
 from .checkersettings import plugin_paths
 from .entryvars import ASSIGNED
 from .envpaths import named_paths, preload_paths, session_paths
-from .homefiles import HOME_CODE, SYSTEM_BINS, SYSTEM_TREES, npm_global
+from .homefiles import HOME_CODE, SYSTEM_BINS, SYSTEM_TREES, npm_global, prefixes
 from .planpaths import SETTINGS, required
 from .startfiles import bunfig_preloads
+from .tsconfigpaths import mapped_paths
 from .wrapped import NPMRC, RUNS_IN
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -50,10 +51,43 @@ def start_paths(named: tuple[str, ...], folders: list[str], home: str,
         items += session_paths(bases, [*folders, home, *bases])
     if "CMakeLists.txt" in named:
         items += cmake_prefixes(folders, home, bins)
+    items += script_prefixes(named, [folders[0], folders[-1]] if folders else [])  # (R4)
     plugged = [p[1:] for p in named if p[:1] == SETTINGS]
     if plugged:  # (a Python checker, or a runner of any program)
         items += plugin_paths(plugged, folders, home)
     return items
+
+
+#: How pip's console script names its interpreter on its second line where the path is too
+#: long for a `#!` line (its first is `#!/bin/sh`).
+_PIP_EXEC: Final = b"'''exec' "
+
+
+def script_prefixes(named: tuple[str, ...], roots: list[str]) -> list[tuple[str, bool]]:
+    """The environment a plan's program in a ``bin`` folder, named by its path, runs in when
+    its ``#!`` line names its interpreter by a path (pip's console scripts: ``.venv/bin/pytest``
+    starts ``#!<project>/.venv/bin/python``, whose site runs each ``.pth`` of the venv's
+    ``lib``): ``homefiles.prefixes`` of the interpreter's folder (a virtual environment's
+    prefix whole, the ``lib`` its ``pyvenv.cfg`` names), read from each of ``roots`` (the
+    call's folder, the project's; s52-greview2 R4)."""
+    found: list[tuple[str, bool]] = []
+    for path in named:
+        if path[-1:] == "/" or os.path.basename(os.path.dirname(path)) != "bin" or not (
+                path[:1].isalnum() or path[:1] in "./_"):
+            continue
+        for full in dict.fromkeys(path if path[:1] == "/" else os.path.join(r, path)
+                                  for r in roots):
+            try:
+                head = fs.read(full, 512)
+            except OSError:
+                continue
+            lines = head[2:].split(b"\n", 2) if head[:2] == b"#!" else [b""]
+            line = lines[0].split()
+            if lines[1:2] and lines[1].startswith(_PIP_EXEC):  # (pip's, for a long path:
+                line = lines[1][8:].replace(b'"', b" ").split()  # `#!/bin/sh`, then this)
+            if line and line[0][:1] == b"/":
+                found += prefixes([fs.realpath(os.path.dirname(os.fsdecode(line[0])))])
+    return found
 
 
 def bunfig_paths(folders: list[str], home: str, xdg: str) -> list[tuple[str, bool]]:
@@ -70,9 +104,10 @@ def bunfig_paths(folders: list[str], home: str, xdg: str) -> list[tuple[str, boo
         base = os.path.dirname(path)
         for spec in bunfig_preloads(path):
             named = required(spec)
-            if not named:  # (a package's name, or a file's bun may take it for: both)
-                named = required("./" + spec)
-                found += [(p.rstrip("/"), True) for p in preload_paths("-r " + spec, [base])]
+            if not named:  # (a package's name, or a file's bun may take it for: both; and
+                named = required("./" + spec)  # what a tsconfig maps it to: R2)
+                found += [(p.rstrip("/"), True) for p in [*preload_paths(
+                    "-r " + spec, [base]), *mapped_paths(spec, base, folders)]]
             found += [(os.path.normpath(os.path.join(base, n)), True) for n in named]
     return found
 

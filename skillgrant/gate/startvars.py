@@ -113,7 +113,8 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
     given = [(n, v, False) for n, v in zip((*_PYTHON, *MOVED_CODE), found, strict=True) if v]
     given += [(a.partition("=")[0], a.partition("=")[2], True) for a in _marked(named)[1]]
     given += [(ENV_FILE, f, True) for f in DOTENV if ".env" in named]  # (a node runner's)
-    given += _session_definitions(named)  # (make's, from the session's MAKEFLAGS: K1)
+    defined = _session_definitions(named)  # (make's, from the session's MAKEFLAGS: K1)
+    given += defined
     _pytests(named)
     if not given:
         return []
@@ -124,6 +125,7 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
                                               os.path.expanduser("~"), "/") if f}
         kept |= {p for f in kept for p in above(f)}
     items, more = value_items(given, runs, kept)
+    items += [(p, True) for p in _joined(_words(defined), runs) if p not in kept]  # (R6)
     modules += more
     if modules[start:]:  # (what a site .pth imports, in PYTHONPATH's folders: U6)
         items += module_items(list(dict.fromkeys(modules[start:])),
@@ -170,6 +172,17 @@ def _session_definitions(named: tuple[str, ...]) -> list[tuple[str, str, bool]]:
                                  "exactly; unset it or define it in the plan's entry")
             found.append((name, value, True))
     return found
+
+
+def _words(defined: list[tuple[str, str, bool]]) -> list[str]:
+    """Every word of the values ``defined`` (split at blanks, ``,``, ``:``, ``=``; an ``@``
+    before one, a response file's, dropped), each a path guarded whole: a recipe or a
+    program a recipe runs may read any as a file (``.SHELLFLAGS=run`` runs ``/bin/sh run``;
+    ``CFLAGS=@opts`` makes gcc read ``opts``; s52-greview2 R6), and no one approved these
+    values, where an entry's are."""
+    words = [w.lstrip("@") for _, v, _ in defined
+             for w in v.replace(",", " ").replace(":", " ").replace("=", " ").split()]
+    return [w for w in words if w and w not in (".", "..")]
 
 
 #: What the session's ``MAKEFLAGS`` may not define (``entryvars``' refused names, and the

@@ -290,3 +290,36 @@ def test_c3_a_test_plans_placing_of_data_is_kept(tmp_path: Path, case: str) -> N
         (project / name).write_text(text)
     allowed, said = _said(project, KEPT_PLACES[case], home_env(tmp_path / "home"))
     assert allowed, said
+
+
+# --- s52-greview2 R2: bun's tsconfig/jsconfig mapping of a bunfig preload's name ---------------
+
+
+#: Each case: the tsconfig.json, whether the plan is refused, the call, whether it is allowed.
+#: (The holes themselves: s52-greview2's R2 rows, proved by bun 1.4.5.)
+TSCONFIGS = {
+    "commented-base-url": ('{\n  // the sources\n  "compilerOptions": {"baseUrl": "code",},\n}\n',
+                           "cp src/mk code/tp.js", False),
+    "commented-other-file": ('{\n  /* x */ "compilerOptions": {"baseUrl": "code"}\n}\n',
+                             "cp src/mk code/other.js", True),
+    "paths-pattern-other": ('{"compilerOptions": {"paths": {"t*": ["./code/*.js"]}}}',
+                            "cp src/mk out/p.js", True),
+    "extends-refuses": ('{"extends": "./base.json"}', "cp src/mk out/p.js", False)}
+
+
+@pytest.mark.parametrize("case", list(TSCONFIGS))
+def test_r2_a_bunfig_preload_read_through_tsconfig(tmp_path: Path, case: str) -> None:
+    """bunfig.toml ``preload = ["tp"]``, plan ``Bash(bun x.js)``, ``Bash(cp *)``: the call is
+    allowed or denied as the case says (a commented tsconfig.json is read; ``extends``
+    refuses the plan, naming it)."""
+    needs("bash")
+    text, call, allowed = TSCONFIGS[case]
+    project = hooked_project(tmp_path, ["Bash(bun x.js)", "Bash(cp *)"])
+    for name, body in {"tsconfig.json": text, "bunfig.toml": 'preload = ["tp"]\n',
+                       "x.js": "0\n", "src/mk": JS_PAYLOAD, "code/keep": "",
+                       "out/keep": ""}.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(body)
+    said = _said(project, call, home_env(tmp_path / "home"))
+    assert said[0] is allowed, said[1]
+    assert case != "extends-refuses" or "extends" in said[1]
