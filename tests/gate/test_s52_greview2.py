@@ -422,3 +422,36 @@ OPEN.add("test_c1_a_sessions_harmless_makeflags_keeps_make",
          "cost at dc4563d: a session MAKEFLAGS definition holding make's escaped blank refuses "
          "every make plan (the gate does not read make's backslash)", "escaped-blank",
          "sub-make-form")
+
+
+#: Each case: the entry, the project's files (beside ``x.js``, ``code/``), the file the payload
+#: goes to: bun resolves a preload's bare name by tsconfig.json's ``paths`` whatever names it
+#: (its command line, BUN_OPTIONS, a bunfig's ``[test]`` table).
+BUN_PRELOADERS = {
+    "held-argv-preload": ("bun --preload tp x.js", {}, "code/tp.js"),
+    "held-argv-r": ("bun -r tp x.js", {}, "code/tp.js"),
+    "bun-options": ("BUN_OPTIONS='--preload tp' bun x.js", {}, "code/tp.js"),
+    "held-bunfig-test-table": ("bun test", {"bunfig.toml": '[test]\npreload = ["tp"]\n',
+                                       "a.test.js": "0\n"}, "code/tp.js"),
+}
+
+
+OPEN.add("test_r2_buns_preload_name_through_tsconfig_however_named",
+         "open at 160ce73: tsconfigpaths maps a bunfig's preload names (and bun's own argv's), "
+         "not an entry's BUN_OPTIONS' --preload", "bun-options")
+
+
+@pytest.mark.parametrize("case", list(BUN_PRELOADERS))
+def test_r2_buns_preload_name_through_tsconfig_however_named(tmp_path: Path, case: str) -> None:
+    """tsconfig.json ``paths`` ``{"tp": ["./code/tp.js"]}``; plan ``Bash(<entry>)``,
+    ``Bash(cp *)``: ``cp src/mk code/tp.js`` is denied."""
+    needs("bash")
+    if not (BUN / "bun").exists():
+        pytest.skip("bun 1.4.5 is not installed")
+    entry, files, target = BUN_PRELOADERS[case]
+    calls = [f"cp src/mk {target}", entry]
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                         {"tsconfig.json": '{"compilerOptions":{"paths":{"tp":["./code/tp.js"]}}}',
+                          "code/keep": "", "x.js": "0\n", **files, "src/mk": JS_PAYLOAD}, calls,
+                         {"PATH": f"{BUN}:{os.environ['PATH']}"})
+    assert denied is not None, "the hook allows every call, and bun runs the payload"
