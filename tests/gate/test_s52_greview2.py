@@ -455,3 +455,29 @@ def test_r2_buns_preload_name_through_tsconfig_however_named(tmp_path: Path, cas
                           "code/keep": "", "x.js": "0\n", **files, "src/mk": JS_PAYLOAD}, calls,
                          {"PATH": f"{BUN}:{os.environ['PATH']}"})
     assert denied is not None, "the hook allows every call, and bun runs the payload"
+
+
+#: Each case: the entry. The node it runs is ``px/bin/node`` in the project (a toolchain the
+#: project holds), named by its path or put on PATH by the entry: require's global folder is
+#: ``px/lib/node``.
+PROJECT_NODE = {"by-path": "px/bin/node -r gpre -e 0",
+                "entry-path": "PATH=px/bin:/usr/bin:/bin node -r gpre -e 0"}
+
+
+OPEN.add("test_r5_a_project_nodes_global_folder_is_guarded",
+         "open at 160ce73: $PREFIX/lib/node is read beside each node on the session's PATH, "
+         "not beside a node the entry names by its path or puts on PATH itself",
+         "by-path", "entry-path")
+
+
+@pytest.mark.parametrize("case", list(PROJECT_NODE))
+def test_r5_a_project_nodes_global_folder_is_guarded(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk px/lib/node/gpre.js`` is denied."""
+    needs("bash", "node")
+    node = os.path.realpath(str(shutil.which("node")))
+    setup = (f"mkdir -p px/bin px/lib/node && {{ ln {node} px/bin/node || "
+             f"cp {node} px/bin/node; }}\n")
+    calls = ["cp src/mk px/lib/node/gpre.js", PROJECT_NODE[case]]
+    denied = proved_case(tmp_path, [f"Bash({calls[-1]})", "Bash(cp *)"], {"src/mk": JS_PAYLOAD},
+                         calls, setup=setup)
+    assert denied is not None, "the hook allows every call, and node runs the payload"
