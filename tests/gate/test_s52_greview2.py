@@ -210,15 +210,18 @@ BASE_PYTHON = "/root/.pyenv/versions/3.11.7/bin/python3"
 PTH_PAYLOAD = "import os; os.system('touch zz')\n"
 #: Each case: the venv's folder. ``python3 -m venv`` makes it, its ``bin/pytest`` a console
 #: script run by the venv's ``bin/python`` (its shebang), as pip writes one.
-VENVS = {"venv": ("venv", "bin/pytest"), "dot-venv": (".venv", "bin/pytest"),
-         "tools-env": ("tools/env", "bin/pytest"),
-         "held-python-m-pytest": ("venv", "bin/python -m pytest")}
+VENVS = {"venv": ("venv", "venv/bin/pytest"), "dot-venv": (".venv", ".venv/bin/pytest"),
+         "tools-env": ("tools/env", "tools/env/bin/pytest"),
+         # a link to the venv's console script, by its path (`ln -s .venv/bin/pytest pytest`)
+         "link-to-console-script": (".venv", "./pytest"),
+         "held-python-m-pytest": ("venv", "venv/bin/python -m pytest")}
 
 
 OPEN.add("test_r4_a_console_scripts_environment_is_guarded",
          "open at 5795ee7: pytest's console script by its path is read as pytest, and the venv "
-         "its shebang's interpreter runs in (site-packages' .pth files) is not guarded",
-         "venv", "dot-venv", "tools-env")
+         "its shebang's interpreter runs in (site-packages' .pth files) is not guarded; at "
+         "160ce73 (script_prefixes) a bin/ script's is, not a link to one by another name",
+         "link-to-console-script")
 
 
 @pytest.mark.parametrize("case", list(VENVS))
@@ -230,9 +233,10 @@ def test_r4_a_console_scripts_environment_is_guarded(tmp_path: Path, case: str) 
     venv, program = VENVS[case]
     setup = (f"{BASE_PYTHON} -m venv --system-site-packages {venv} && printf '#!%s/{venv}/bin/"
              "python\\nimport sys\\nfrom pytest import console_main\\nsys.exit(console_main())\\n"
-             f"' \"$PWD\" > {venv}/bin/pytest && chmod +x {venv}/bin/pytest\n")
+             f"' \"$PWD\" > {venv}/bin/pytest && chmod +x {venv}/bin/pytest && "
+             f"ln -s {venv}/bin/pytest pytest\n")
     calls = [f"cp src/evil.pth {venv}/lib/python3.11/site-packages/evil.pth",
-             f"{venv}/{program} tests"]
+             f"{program} tests"]
     denied = proved_case(tmp_path, [f"Bash({calls[-1]})", "Bash(cp *)"],
                          {"tests/test_a.py": "def test_a():\n    pass\n",
                           "src/evil.pth": PTH_PAYLOAD}, calls, setup=setup, in_place=True)
