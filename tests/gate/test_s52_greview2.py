@@ -100,16 +100,10 @@ PRELOADS: dict[str, tuple[list[str], dict[str, str], list[str], dict[str, str]]]
 
 
 OPEN.add("test_r1_what_node_preloads_is_guarded",
-         "open at 5795ee7: envpaths.preloaded reads NODE_OPTIONS' words without node's quotes, "
-         "drops a name holding `:` (a package's name to require), knows only the dashed "
-         "spellings of the preload options (node reads `_` as `-`) and not --test-reporter; "
-         "noderesolve reads main only from the package's own package.json, not a subpath "
-         "folder's; the ES resolver reads an export's target as a URL (`?q`, `#f` dropped)",
-         "node-options-quoted-name", "node-options-colon-in-the-name",
-         "import-query-self-reference", "import-fragment-self-reference",
-         "import-percent-encoded-self-reference",
-         "node-options-underscore-loader", "node-options-test-reporter",
-         "subpath-folders-own-main", "node-options-subpath-folders-own-main")
+         "open at 160ce73 (R1a-e closed by 4b22008): the ES resolver reads a self-reference's "
+         "export target as a URL (`?q`, `#f` dropped, `%2e` decoded); noderesolve guards the "
+         "target's text as a file's name", "import-query-self-reference",
+         "import-fragment-self-reference", "import-percent-encoded-self-reference")
 
 
 @pytest.mark.parametrize("case", list(PRELOADS))
@@ -143,10 +137,7 @@ BUN_RESOLVED = {
 }
 
 
-OPEN.add("test_r2_what_buns_preload_name_resolves_to_is_guarded",
-         "open at 5795ee7: bun's resolver reads tsconfig.json/jsconfig.json paths and baseUrl "
-         "before node_modules; the gate resolves a bunfig preload's name as node does",
-         "jsconfig-base-url", "tsconfig-base-url", "tsconfig-paths-pattern", "tsconfig-paths")
+# (open at 5795ee7; closed by s52-gfix2 160ce73: gate/tsconfigpaths.py)
 
 
 @pytest.mark.parametrize("case", list(BUN_RESOLVED))
@@ -253,10 +244,7 @@ def test_r4_a_console_scripts_environment_is_guarded(tmp_path: Path, case: str) 
 GLOBAL = {"plain": "node -r gpre -e 0", "node-options": "NODE_OPTIONS='-r gpre' node -e 0"}
 
 
-OPEN.add("test_r5_nodes_global_folder_is_guarded",
-         "open at c879aea: noderesolve walks node_modules up from where node runs, not "
-         "require's global folder $PREFIX/lib/node beside the node on PATH", "plain",
-         "node-options")
+# (open at c879aea; closed by s52-gfix2 160ce73: noderesolve._global_folders)
 
 
 @pytest.mark.parametrize("case", list(GLOBAL))
@@ -289,16 +277,16 @@ SESSION_DEFINITIONS = {
     "cflags-a-response-file": ("CFLAGS=@opts", COMPILE, "opts", "-wrapper sh,-c,touch\\ zz\n"),
     # make looks for a prerequisite not in its folder in VPATH's folders: `$<` is v/t.sh
     "vpath-a-folder": ("VPATH=v", "test: t.sh\n\tsh $<\n", "v/t.sh", "touch zz\n"),
+    # gcc's -B prefix: it runs the assembler it finds there (v/as; cp keeps src/x executable)
+    "cflags-a-program-prefix": ("CFLAGS=-Bv/", COMPILE, "v/as", "#!/bin/sh\ntouch zz\n"),
     "held-makefiles": ("MAKEFILES=mk", ECHO, "mk", "$(shell touch zz)\n"),
 }
 
 
 OPEN.add("test_r6_the_sessions_makeflags_definitions",
-         "open at c879aea: the session's MAKEFLAGS definitions are read as an entry's own "
-         "assignments, whose values are guarded where they look like paths: `.SHELLFLAGS=run` "
-         "(the recipe shell's script) and `CFLAGS=@opts` (gcc's response file) name files by "
-         "bare words; `VPATH=v` a folder make finds prerequisites in", "shellflags-a-file",
-         "cflags-a-response-file", "vpath-a-folder")
+         "open at 160ce73 (shellflags, @opts, VPATH closed: each word of a value guarded): "
+         "gcc's attached -Bv/ names the folder v/ it runs its assembler from, guarded as a file "
+         "named -Bv/", "cflags-a-program-prefix")
 
 
 @pytest.mark.parametrize("case", list(SESSION_DEFINITIONS))
@@ -310,8 +298,7 @@ def test_r6_the_sessions_makeflags_definitions(tmp_path: Path, case: str) -> Non
     calls = [f"cp src/x {target}", "make test"]
     denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)"],
                          {"Makefile": makefile, "t.c": "int x;\n", "v/keep": "", "src/x": text},
-                         calls,
-                         {"MAKEFLAGS": flags})
+                         calls, {"MAKEFLAGS": flags}, executable=("src/x",))
     assert denied is not None, "the hook allows every call, and make runs the payload"
 
 
