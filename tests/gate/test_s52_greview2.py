@@ -44,6 +44,15 @@ PRELOADS: dict[str, tuple[list[str], dict[str, str], list[str], dict[str, str]]]
                                        {"node_modules/keep": ""},
                                        ["cp src/mk node_modules/pre:x.js",
                                         "NODE_OPTIONS='-r pre:x' node -e 0"], {}),
+    # the same with a scheme's name before the colon (require reads only `node:` as one)
+    "node-options-data-colon-name": (["Bash(NODE_OPTIONS='-r data:x' node -e 0)"],
+                                     {"node_modules/keep": ""},
+                                     ["cp src/mk node_modules/data:x.js",
+                                      "NODE_OPTIONS='-r data:x' node -e 0"], {}),
+    "node-options-https-colon-name": (["Bash(NODE_OPTIONS='-r https:x' node -e 0)"],
+                                      {"node_modules/keep": ""},
+                                      ["cp src/mk node_modules/https:x.js",
+                                       "NODE_OPTIONS='-r https:x' node -e 0"], {}),
     # node reads `_` in an option's name as `-`: --experimental_loader is --experimental-loader
     "node-options-underscore-loader": (
         ["Bash(NODE_OPTIONS='--experimental_loader pre' node -e 0)"],
@@ -102,7 +111,9 @@ PRELOADS: dict[str, tuple[list[str], dict[str, str], list[str], dict[str, str]]]
 OPEN.add("test_r1_what_node_preloads_is_guarded",
          "open at 160ce73 (R1a-e closed by 4b22008): the ES resolver reads a self-reference's "
          "export target as a URL (`?q`, `#f` dropped, `%2e` decoded); noderesolve guards the "
-         "target's text as a file's name", "import-query-self-reference",
+         "target's text as a file's name; -r (require) reads only `node:` as a scheme, "
+         "`data:x`, `https:x` are packages' names", "import-query-self-reference",
+         "node-options-data-colon-name", "node-options-https-colon-name",
          "import-fragment-self-reference", "import-percent-encoded-self-reference")
 
 
