@@ -433,6 +433,12 @@ BUN_PRELOADERS = {
     "held-argv-preload": ("bun --preload tp x.js", {}, "code/tp.js"),
     "held-argv-r": ("bun -r tp x.js", {}, "code/tp.js"),
     "bun-options": ("BUN_OPTIONS='--preload tp' bun x.js", {}, "code/tp.js"),
+    # bun's --tsconfig-override names the settings file it reads paths from
+    "held-tsconfig-override": ("bun --tsconfig-override=cfg.json x.js",
+                          {"bunfig.toml": 'preload = ["tp"]\n', "tsconfig.json": "{}\n",
+                           "cfg.json":
+                           '{"compilerOptions":{"paths":{"t*":["./code/*.js"]}}}'},
+                          "code/p.js"),
     "held-bunfig-test-table": ("bun test", {"bunfig.toml": '[test]\npreload = ["tp"]\n',
                                        "a.test.js": "0\n"}, "code/tp.js"),
 }
