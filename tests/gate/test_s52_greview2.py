@@ -342,7 +342,7 @@ def test_r7_npms_global_settings_are_guarded(tmp_path: Path, case: str) -> None:
 
 
 #: A package linked into ``node_modules`` (``npm link``'s, pnpm's) by no workspace's name.
-LINKED_PACKAGE = {"package.json": '{"name":"root"}\n',
+LINKED_PACKAGE = {"package.json": '{"name":"root","scripts":{"test":"node -e 0"}}\n',
              "pkgs/pre/package.json": '{"name":"pre","main":"index.js"}\n',
              "pkgs/pre/index.js": "0\n", "x.js": "0\n"}
 LINKED = "mkdir -p node_modules && ln -s ../pkgs/pre node_modules/pre\n"
@@ -351,7 +351,16 @@ STARTERS = {"held-bun-preload": "bun --preload pre x.js", "held-bun-r": "bun -r 
             "held-npx-node": "npx node -r pre -e 0",
             "held-npm-exec-node": "npm exec -- node -r pre -e 0",
             "held-env-node": "env node -r pre -e 0",
-            "held-timeout-node": "timeout 60 node -r pre -e 0", "held-node": "node -r pre -e 0"}
+            "held-timeout-node": "timeout 60 node -r pre -e 0", "held-node": "node -r pre -e 0",
+            # npm's node-options given on its command line (a setting, as in .npmrc)
+            "npm-test-node-options-flag": "npm test --node-options='-r pre'",
+            "held-npm-exec-node-options-flag": "npm exec --node-options='-r pre' -- node -e 0"}
+
+
+OPEN.add("test_r8_a_preload_on_a_starters_command_line",
+         "open at 160ce73: npm's --node-options setting given on npm test's command line is "
+         "not read as its .npmrc's node-options is (NODE_OPTIONS for the script's node)",
+         "npm-test-node-options-flag")
 
 
 @pytest.mark.parametrize("case", list(STARTERS))
