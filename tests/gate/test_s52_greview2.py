@@ -498,3 +498,34 @@ def test_r5_a_project_nodes_global_folder_is_guarded(tmp_path: Path, case: str) 
     denied = proved_case(tmp_path, [f"Bash({calls[-1]})", "Bash(cp *)"], {"src/mk": JS_PAYLOAD},
                          calls, setup=setup)
     assert denied is not None, "the hook allows every call, and node runs the payload"
+
+
+# --- R10: a test folder reached through a link the project holds ---------------------------------
+
+
+#: Each case: the plan's entry, the project's link (name: target), the project's files. node 20's
+#: test runner follows a link in its folder (``test/shared -> ../shared``), or a link named
+#: ``test`` (``lib/test -> ../shared``), and runs every script below: ``shared/x.js`` too.
+LINKED_TESTS = {
+    "link-in-the-test-folder": ("node --test test/", {"test/shared": "../shared"},
+                                {"test/a.js": "0\n"}),
+    "link-named-test": ("node --test", {"lib/test": "../shared"},
+                        {"a.test.js": "0\n", "lib/keep": ""}),
+}
+
+
+@pytest.mark.parametrize("case", list(LINKED_TESTS))
+def test_r10_a_test_folder_through_a_link(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk shared/x.js`` is denied."""
+    needs("bash", "node")
+    entry, links, files = LINKED_TESTS[case]
+    calls = ["cp src/mk shared/x.js", entry]
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                         {**files, "shared/keep": "", "src/mk": JS_PAYLOAD}, calls, links=links)
+    assert denied is not None, "the hook allows every call, and node's test runner runs it"
+
+
+OPEN.add("test_r10_a_test_folder_through_a_link",
+         "open at 160ce73: testfiles guards the names below a test folder as written, not "
+         "the folder a link there (or a link named test) leads to, which node --test follows",
+         "link-in-the-test-folder", "link-named-test")
