@@ -529,3 +529,23 @@ OPEN.add("test_r10_a_test_folder_through_a_link",
          "open at 160ce73: testfiles guards the names below a test folder as written, not "
          "the folder a link there (or a link named test) leads to, which node --test follows",
          "link-in-the-test-folder", "link-named-test")
+
+
+@pytest.mark.parametrize("name", ["CFLAGS", "CPPFLAGS"])
+def test_r6_the_sessions_compiler_flags(tmp_path: Path, name: str) -> None:
+    """The session's ``CFLAGS=-Bv/`` (make takes each environment variable as a make
+    variable; its built-in and most Makefiles' rules pass it to gcc, which runs ``v/as``);
+    plan ``Bash(make test)``, ``Bash(cp *)``: ``cp src/x v/as`` is denied."""
+    needs("bash", "make", "gcc")
+    makefile = f"test: t.c\n\t$(CC) $({name}) -c t.c -o t.o\n"
+    calls = ["cp src/x v/as", "make test"]
+    denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)"],
+                         {"Makefile": makefile, "t.c": "int x;\n", "v/keep": "",
+                          "src/x": "#!/bin/sh\ntouch zz\n"}, calls, {name: "-Bv/"},
+                         executable=("src/x",))
+    assert denied is not None, "the hook allows every call, and make runs the payload"
+
+
+OPEN.add("test_r6_the_sessions_compiler_flags",
+         "open at 160ce73 (not s52-gfix2's change: the session's variables): a value's option "
+         "naming a folder attached (gcc's -Bv/) is not read as the folder it names")
