@@ -549,3 +549,30 @@ def test_r6_the_sessions_compiler_flags(tmp_path: Path, name: str) -> None:
 OPEN.add("test_r6_the_sessions_compiler_flags",
          "open at 160ce73 (not s52-gfix2's change: the session's variables): a value's option "
          "naming a folder attached (gcc's -Bv/) is not read as the folder it names")
+
+
+# --- R11: a test run's valued options read as taking a value for every node-family program ------
+
+
+#: Each case: the entry. bun 1.4.5 outside ``bun test`` takes ``--timeout``, ``--rerun-each``
+#: as flags with no value and runs the next word as its script (the proof runs it).
+BUN_FLAGS = {"timeout": "bun --timeout x.js", "rerun-each": "bun --rerun-each x.js"}
+
+
+@pytest.mark.parametrize("case", list(BUN_FLAGS))
+def test_r11_buns_script_after_a_test_runs_option(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk x.js`` is denied."""
+    needs("bash")
+    if not (BUN / "bun").exists():
+        pytest.skip("bun 1.4.5 is not installed")
+    calls = ["cp src/mk x.js", BUN_FLAGS[case]]
+    denied = proved_case(tmp_path, [f"Bash({calls[-1]})", "Bash(cp *)"],
+                         {"x.js": "0\n", "src/mk": JS_PAYLOAD}, calls,
+                         {"PATH": f"{BUN}:{os.environ['PATH']}"})
+    assert denied is not None, "the hook allows every call, and bun runs the payload"
+
+
+OPEN.add("test_r11_buns_script_after_a_test_runs_option",
+         "open at 160ce73: planpaths.VALUED['node'] (5795ee7) reads --timeout/--rerun-each/"
+         "--test-name-pattern's next word as a value for every node-family program; bun outside "
+         "`bun test` takes them as flags and runs that word", "timeout", "rerun-each")
