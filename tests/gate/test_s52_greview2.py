@@ -216,6 +216,8 @@ VENVS = {"venv": ("venv", "venv/bin/pytest"), "dot-venv": (".venv", ".venv/bin/p
          "tools-env": ("tools/env", "tools/env/bin/pytest"),
          # a link to the venv's console script, by its path (`ln -s .venv/bin/pytest pytest`)
          "link-to-console-script": (".venv", "./pytest"),
+         # a venv in the home (`~/venvs/p`), its console script by the home's path
+         "held-home-venv": ("~/v", "~/v/bin/pytest"),
          "held-python-m-pytest": ("venv", "venv/bin/python -m pytest")}
 
 
@@ -233,10 +235,11 @@ def test_r4_a_console_scripts_environment_is_guarded(tmp_path: Path, case: str) 
     runs each ``.pth`` line starting ``import`` at the console script's start)."""
     needs("bash", BASE_PYTHON)
     venv, program = VENVS[case]
-    setup = (f"{BASE_PYTHON} -m venv --system-site-packages {venv} && printf '#!%s/{venv}/bin/"
-             "python\\nimport sys\\nfrom pytest import console_main\\nsys.exit(console_main())\\n"
-             f"' \"$PWD\" > {venv}/bin/pytest && chmod +x {venv}/bin/pytest && "
-             f"ln -s {venv}/bin/pytest pytest\n")
+    full = "$HOME" + venv[1:] if venv[:1] == "~" else "$PWD/" + venv
+    setup = (f'V="{full}"; {BASE_PYTHON} -m venv --system-site-packages "$V" && printf '
+             "'#!%s/bin/python\\nimport sys\\nfrom pytest import console_main\\n"
+             "sys.exit(console_main())\\n' \"$V\" > \"$V/bin/pytest\" && chmod +x "
+             '"$V/bin/pytest" && ln -s "$V/bin/pytest" pytest\n')
     calls = [f"cp src/evil.pth {venv}/lib/python3.11/site-packages/evil.pth",
              f"{program} tests"]
     denied = proved_case(tmp_path, [f"Bash({calls[-1]})", "Bash(cp *)"],
