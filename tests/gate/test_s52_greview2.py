@@ -366,6 +366,31 @@ OPEN.add("test_r8_a_preload_on_a_starters_command_line",
          "npm-test-node-options-flag")
 
 
+#: Each case: the project's ``.npmrc``. npm's ini reader takes a value's surrounding quotes
+#: off (``node-options="-r pre"`` is ``-r pre``), and hands it to each script as NODE_OPTIONS.
+NPMRC_QUOTED = {"double-quoted": 'node-options="-r pre"\n',
+                "single-quoted": "node-options='-r pre'\n",
+                "plain": "node-options=-r pre\n"}
+
+
+OPEN.add("test_r8_an_npmrc_quoted_node_options",
+         "open at 160ce73: the .npmrc's node-options preload by a package's name is not resolved "
+         "through node_modules' link to the package's folder (plain or quoted)",
+         "double-quoted", "single-quoted", "plain")
+
+
+@pytest.mark.parametrize("case", list(NPMRC_QUOTED))
+def test_r8_an_npmrc_quoted_node_options(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``, the project's ``.npmrc``: ``cp src/mk
+    pkgs/pre/index.js`` is denied."""
+    needs("bash", "node", "npm")
+    calls = ["cp src/mk pkgs/pre/index.js", "npm test"]
+    denied = proved_case(tmp_path, ["Bash(npm test)", "Bash(cp *)"],
+                         {**LINKED_PACKAGE, ".npmrc": NPMRC_QUOTED[case], "src/mk": JS_PAYLOAD},
+                         calls, setup=LINKED)
+    assert denied is not None, "the hook allows every call, and the preload runs the payload"
+
+
 @pytest.mark.parametrize("case", list(STARTERS))
 def test_r8_a_preload_on_a_starters_command_line(tmp_path: Path, case: str) -> None:
     """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk pkgs/pre/index.js`` is denied."""
