@@ -604,3 +604,41 @@ OPEN.add("test_r11_buns_script_after_a_test_runs_option",
          "open at 160ce73: planpaths.VALUED['node'] (5795ee7) reads --timeout/--rerun-each/"
          "--test-name-pattern's next word as a value for every node-family program; bun outside "
          "`bun test` takes them as flags and runs that word", "timeout", "rerun-each")
+
+
+# --- R12: a preload named by a path to a folder: its package.json's main, its index link --------
+
+
+#: Each case: the entry, the project's files, the bash text making its links, the file the
+#: payload goes to. node's require loads a folder by its package.json's main (which may lead
+#: out of it) or its index.js (which may be a link out), as for a package's name (G8).
+PATH_PRELOADS = {
+    "main-leads-out": ("node -r ./lib/pre -e 0",
+                       {"lib/pre/package.json": '{"main":"../../code/m.js"}', "code/keep": ""},
+                       "", "code/m.js"),
+    "index-a-link-out": ("node -r ./lib/pre -e 0",
+                         {"lib/pre/package.json": "{}", "code/keep": ""},
+                         "ln -s ../../code/i.js lib/pre/index.js\n", "code/i.js"),
+    "node-options-main-leads-out": (
+        "NODE_OPTIONS='-r ./lib/pre' node -e 0",
+        {"lib/pre/package.json": '{"main":"../../code/m.js"}', "code/keep": ""}, "",
+        "code/m.js"),
+}
+
+
+@pytest.mark.parametrize("case", list(PATH_PRELOADS))
+def test_r12_a_folder_preloaded_by_its_path(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk <file>`` is denied."""
+    needs("bash", "node")
+    entry, files, setup, target = PATH_PRELOADS[case]
+    calls = [f"cp src/mk {target}", entry]
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                         {**files, "src/mk": JS_PAYLOAD}, calls, setup=setup)
+    assert denied is not None, "the hook allows every call, and node runs the payload"
+
+
+OPEN.add("test_r12_a_folder_preloaded_by_its_path",
+         "open at 160ce73: planpaths.required guards a path preload's folder whole, not where "
+         "its package.json's main or an index link leads (noderesolve reads both for a "
+         "package's name only)", "main-leads-out", "index-a-link-out",
+         "node-options-main-leads-out")
