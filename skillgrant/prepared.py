@@ -119,7 +119,6 @@ class PreparedPlan:
         self.combined: dict[tuple[PreparedPlan, ...],
                             dict[str, tuple[Verdict, tuple[int, ...]]]] = {}
         self._decided_once: set[str] = set()
-        self._restored: tuple[str, ...] | None = None
         self._compiled: dict[int, tuple[object, object]] = {}
         self.plain_tools: dict[str, PlainTool | None] = {}
 
@@ -148,18 +147,6 @@ class PreparedPlan:
                                 and a.grant.is_tool_wide)]
             found = self._candidates[key] = (entries, [a.grant for a in entries])
         return found
-
-    def restored(self) -> list[str]:
-        """The approved entries as a restore writes them, duplicates collapsed: canonically
-        spelled, except an entry whose spelling this runtime does not match, which is written
-        as the plan writes it (a canonical spelling would grant what the plan's does not:
-        `read(//etc/**)` grants nothing in Claude Code, `Read(//etc/**)` reads /etc)."""
-        if self._restored is None:  # a function of the plan's entries and runtime: made once
-            written = (a.entry if self.profile is not None and self.profile.misspelt_reason(
-                           a.entry.split("(", 1)[0], a.grant.key) is not None
-                       else str(a.grant) for a in self.entries)
-            self._restored = tuple(dict.fromkeys(written))
-        return list(self._restored)
 
     def bare_alone_note(self, grant: Grant, reason: str, witness: str | None = None) -> str:
         """``reason`` for a content rule of ``grant``'s tool left uncovered, saying why a bare

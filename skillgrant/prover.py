@@ -366,12 +366,10 @@ def _decide_value(entries: list[str], plans: Sequence[PreparedPlan],
 
 
 def _restored(plans: Sequence[PreparedPlan]) -> list[str]:
-    """The approved entries a restore writes: canonical where every runtime reads the plan's
-    spelling so, else as the plan writes them (``PreparedPlan.restored``)."""
-    readings = [plan.restored() for plan in plans]
-    first = readings[0]
-    if all(r == first for r in readings):
-        return first
+    """The approved entries a restore writes: as the plan writes them, duplicates collapsed.
+    A canonical spelling is read more widely by some runtime (review s52-freview R1: the plan's
+    ``Bash(*)`` is nothing to Copilot CLI, the canonical ``Bash`` every command there), and
+    the plan's own spelling is, under each runtime, exactly what was approved."""
     return list(dict.fromkeys(a.entry for a in plans[0].entries))
 
 
