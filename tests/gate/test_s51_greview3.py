@@ -372,5 +372,6 @@ def test_cost_k1_a_loop_repeating_a_childs_C_is_allowed(tmp_path: Path, case: st
 
 
 _open("test_cost_k1_a_loop_repeating_a_childs_C_is_allowed",
-      "COST: a loop repeating `-C DIR` (a child's move) refuses the plan as a repeated move",
-      *CHILD_LOOPS)
+      "COST: the repeated `-C` is read since s52-gfix (git-C passes), but the loop's word `t` "
+      "and `$t` are read as words that may name a guarded file (prove's `t/`, which a make "
+      "plan guards; an expansion's value): not the moves' reading", "make-C")
