@@ -18,6 +18,7 @@ from . import linked
 from .buildnames import named_paths
 from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs, unguarded_target
 from .copied import local_push, one_call, touches, written
+from .deepnames import READS, TOOL_MOVES, deep_names
 from .entryvars import ASSIGNED, own_text
 from .environment import state
 from .envpaths import session_paths
@@ -90,17 +91,16 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     home_named()
     items = [(plan, False), (audit_log, False)]
     roots = dict.fromkeys(f for f in (cwd, project) if f)  # (whole, as a skill's folder is)
-    skipped, bases = ("^", SETTINGS, ASSIGNED, *MARKED), [f.rstrip("/") + "/" for f in roots]
+    skipped = ("^", SETTINGS, ASSIGNED, TOOL_MOVES, READS, *MARKED)
     planned = [(name if name[:1] == "/" else base + name, True)  # (os.path.join, as fs.joined)
                for name in [path.rstrip("/") or "." for path in named if path[:1] not in skipped]
-               for base in bases]
+               for base in [f.rstrip("/") + "/" for f in roots]]
     items += [*planned, *named_paths(named, list(roots))]  # (what their build files name)
     modules = [os.path.join(folder, path[1:]) for path in named if path[:1] == MODULES
                for folder in roots]  # (their standard modules' names: review s44 P3)
     items += [(p, True) for path in named if path[:1] == WORKSPACES for folder in roots
               for p in workspaces(os.path.join(folder, path[1:]))]  # (review s44 P3)
-    if skill_dir:  # its SKILL.md, and the scripts ${CLAUDE_SKILL_DIR} entries run (G-13),
-        # with what its links lead to (review s41 S6)
+    if skill_dir:  # its SKILL.md, the scripts ${CLAUDE_SKILL_DIR} entries run (G-13), links (S6)
         items += [(os.path.join(skill_dir, "SKILL.md"), False), (skill_dir, True),
                   *linked.walked([skill_dir], lambda *_: True)]
     # Every folder from the call's up to the root: Claude Code reads the project's settings
@@ -120,8 +120,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     versions = [(name, False) for name in version_files()]
     ups = [path[1:].rstrip("/") for path in named if path[:1] == "^"]
     versions += [(name, True) for name in ups]  # s44 P1
-    # and below it, a settings folder a later call's `cd` makes one up (review s44 P10)
-    walked = frozenset(name for name, _ in versions if name not in MANIFESTS)
+    # and below it, a settings folder a later call's `cd` makes one up (s44 P10; s52 C1, B5)
+    walked = frozenset(n for n, _ in versions if n not in MANIFESTS) | deep_names(named, [*roots])
     items += cargo_dirs(os.path.abspath(cwd or project or "/")) if "^target/" in named else []
     for folder in dict.fromkeys(f for f in folders if f):
         (items if project is None or folder in folders[:2] else local).extend(

@@ -7,10 +7,17 @@ a call of each."""
 
 from __future__ import annotations
 
-import pytest
+import subprocess
+from pathlib import Path
 
+import pytest
+from bash_review import bash, first_denied, home_env, hooked_project, needs, proved_case
+from test_gate_files import _settings_hook, payload
+
+from skillgrant.gate.deepnames import deep_names, moves_tool
 from skillgrant.gate.entryfolders import entry_folders
 from skillgrant.gate.moves import folder_moves
+from skillgrant.gate.planprograms import plan_programs
 
 # --- K1: a loop repeating a child's move ---------------------------------------------------
 
@@ -45,3 +52,148 @@ def test_a_loop_moving_its_shell_is_still_refused(entry: str) -> None:
     assert "repeat a relative move" in str(folder_moves(entry))
     with pytest.raises(ValueError, match="repeat a relative move"):
         entry_folders(f"Bash({entry})")
+
+
+# --- C1: the Bash tool's folder kept from call to call ---------------------------------------
+
+
+MAKEFILE = "test:\n\techo ok\n"
+MAKE_PAYLOAD = "test:\n\ttouch zz\n"
+FILES = {"Makefile": MAKEFILE, "sub/Makefile": MAKEFILE, "sub/sub/Makefile": MAKEFILE,
+         "x/Makefile": MAKEFILE, "src/mk": MAKE_PAYLOAD}
+
+
+def _calls(tmp_path: Path, entries: list[str], calls: list[tuple[str, str]],
+           files: dict[str, str] | None = None) -> str | None:
+    """Runs ``calls`` (a command and the folder under the project the runtime runs it in,
+    sent as the hook's ``cwd``) under real bash in a project with plan ``entries`` and
+    ``FILES`` (and ``files``), asserting the payload ran; then asks the printed hook for
+    each in a second such project, running the allowed ones: the first denied, or None."""
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, entries)
+        for name, text in {**FILES, **(files or {})}.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text)
+        env = home_env(tmp_path / side / "home")
+        hook = _settings_hook(project)
+        denied = None
+        for call, folder in calls:
+            said = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project / folder),
+                                  cwd=project / folder, env=env, capture_output=True,
+                                  timeout=60, check=False)
+            if side == "run" and said.returncode == 2:
+                denied = call
+                break
+            bash(call, project / folder, env)
+        if side == "proof":
+            assert any(project.rglob("zz")), "bash ran no payload"
+        else:
+            found.append(denied)
+    return found[0]
+
+
+#: Plans whose entries move the Bash tool's folder, and calls that run make, in a later call,
+#: in a folder no call named when its makefile was written: the same ``cd sub && make test``
+#: made twice (``sub/sub``), a pattern ``cd`` going up and sideways.
+KEPT = {
+    "repeated-cd": (["Bash(cd sub && make test)", "Bash(cp *)"],
+                    [("cp src/mk sub/sub/Makefile", ""), ("cd sub && make test", ""),
+                     ("cd sub && make test", "sub")]),
+    "up-and-sideways": (["Bash(cd *)", "Bash(make test)", "Bash(cp *)"],
+                        [("cd sub", ""), ("cp ../src/mk ../x/Makefile", "sub"),
+                         ("cd ../x", "sub"), ("make test", "x")]),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(KEPT))
+def test_a_later_call_in_the_folder_a_cd_left_finds_its_makefile_guarded(
+        tmp_path: Path, case: str) -> None:
+    needs("bash", "make")
+    entries, calls = KEPT[case]
+    assert _calls(tmp_path, entries, calls) is not None, "the hook allows the makefile"
+
+
+#: Entries that may move the runtime's Bash tool for the calls after it, and others.
+TOOL_MOVERS = ["cd sub", "cd *", "cd sub && make test", "pushd x", "popd", "source env.sh",
+               ". ./env.sh", "eval \"$X\"", "* x", "$CMD sub", "c? sub", "make; builtin cd x"]
+NO_TOOL_MOVE = ["make test", "make -C sub test", "git -C sub status", "cp *", "npm run build",
+                "pytest tests/cd_test.py", "env -C sub make", "python3 -m tools.cd",
+                "${CLAUDE_PROJECT_DIR}/scripts/check.sh"]
+
+
+@pytest.mark.parametrize("entry", TOOL_MOVERS)
+def test_an_entry_moving_the_tool_is_named(entry: str) -> None:
+    assert moves_tool(entry)
+
+
+@pytest.mark.parametrize("entry", NO_TOOL_MOVE)
+def test_an_entry_moving_no_tool_is_not(entry: str) -> None:
+    assert not moves_tool(entry)
+
+
+def test_a_tool_moving_plan_guards_its_names_at_any_depth(tmp_path: Path) -> None:
+    named = plan_programs(("Bash(cd sub)", "Bash(python3 tools/run.py)"))
+    deep = deep_names(named, [str(tmp_path)])
+    assert {"run.py", "tools"} <= deep and "Makefile" not in deep
+    assert deep_names(plan_programs(("Bash(python3 tools/run.py)",)), [str(tmp_path)]) == set()
+
+
+# --- B5: an approved build file or script that moves ---------------------------------------
+
+
+#: Each case: the entry, the project's file that moves (or not: ``None``, the plan's names
+#: then stay where they are read) before it starts a program.
+MOVING_FILES = {
+    "make-cluster-C": ("make test", {"Makefile": "test:\n\t$(MAKE) -sC sub test\n"}),
+    "make-directory": ("make test", {"Makefile": "test:\n\t$(MAKE) --directory=sub test\n"}),
+    "sh-pushd": ("bash build.sh", {"build.sh": "pushd sub >/dev/null\nmake test\n"}),
+    "python-cwd": ("python3 tool.py", {
+        "tool.py": "import subprocess\nsubprocess.run(['make', 'test'], cwd='sub')\n"}),
+    "make-up": ("make -C x test", {"x/Makefile": "test:\n\tcd .. && cd sub && $(MAKE) test\n"}),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(MOVING_FILES))
+def test_an_approved_file_that_moves_guards_the_start_names_at_any_depth(
+        tmp_path: Path, case: str) -> None:
+    entry, more = MOVING_FILES[case]
+    needs("bash", "make", entry.split()[0])
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**FILES, **more},
+                         ["cp src/mk sub/Makefile", entry])
+    assert denied is not None, "the hook allows the makefile of the folder make runs in"
+
+
+@pytest.mark.slow
+def test_a_makefile_that_does_not_move_keeps_other_makefiles_writable(tmp_path: Path) -> None:
+    """The cost kept low: make reads only the call's folder's makefile, so ``sub/Makefile``
+    stays writable under ``Bash(make test)`` whose makefile names no move."""
+    needs("bash", "make")
+    project = hooked_project(tmp_path, ["Bash(make test)", "Bash(cp *)"])
+    for name, text in FILES.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    assert first_denied(project, ["cp src/mk sub/Makefile", "make test"]) is None
+    assert first_denied(project, ["cp src/mk Makefile"]) == "cp src/mk Makefile"
+
+
+#: A file's text, the file and the entry reading it, and whether it names a move
+#: (``deepnames._moves_in``).
+TEXTS = {"test:\n\tcd sub && $(MAKE)\n": ("Makefile", "make test", True),
+         "all:\n\t$(MAKE) -C lib\n": ("Makefile", "make", True),
+         "all:\n\t$(MAKE) -sC lib\n": ("GNUmakefile", "make", True),
+         "import os\nos.chdir('x')\n": ("tool.py", "python3 tool.py", True),
+         "process.chdir('x')\n": ("t.js", "node t.js", True),
+         "all:\n\t$(CC) -DCONFIG -o x x.c\n": ("Makefile", "make", False),
+         "test:\n\tpytest -q tests\n": ("Makefile", "make test", False),
+         '{"scripts":{"test":"jest"}}': ("package.json", "npm test", False),
+         '{"scripts":{"test":"npm --prefix web test"}}': ("package.json", "npm test", True)}
+
+
+@pytest.mark.parametrize("text", list(TEXTS))
+def test_a_files_move_is_named(tmp_path: Path, text: str) -> None:
+    name, entry, moves = TEXTS[text]
+    (tmp_path / name).write_text(text)
+    assert bool(deep_names(plan_programs((f"Bash({entry})",)), [str(tmp_path)])) is moves
