@@ -16,9 +16,10 @@ things take a program elsewhere than any folder a call names:
 - An approved build file or script moves before it starts a program (a recursive make's
   ``cd sub && $(MAKE)``, ``$(MAKE) -C sub``, an npm script's ``cd sub && make``, a script's
   ``chdir``): what runs there may be any program. ``planprograms`` marks the files whose text
-  decides that (``READS``: a runner of project commands' own files, make's makefiles, an
-  interpreter's or a shell's script); where one's text names a move (``_MOVES_IN``), the
-  start names of every program (``ALL_STARTS``) and the plan's are guarded at any depth.
+  decides that (``READS``: a runner of project commands' own files, make's makefiles and
+  what they include, an interpreter's or a shell's script); where one's text names a move
+  (``_MOVES_IN``), the start names of every program (``ALL_STARTS``) and the plan's are
+  guarded at any depth.
 
 Reading the approved text is a reading of its words, not of its evaluation: a move the text
 builds from pieces (``$(C)d sub``, ``"ch" + "dir"``) is not seen; the file is the project's
@@ -30,8 +31,10 @@ import os
 
 from ..lazy import compile_on_use
 from . import files as fs
+from .buildnames import named_paths
 from .entryfolders import pieces, unquoted
 from .movedoubts import ASSIGNMENT
+from .planpaths import MAKEFILE
 from .starttables import ALL_STARTS
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -85,7 +88,9 @@ def deep_names(named: tuple[str, ...], roots: list[str]) -> frozenset[str]:
     (``TOOL_MOVES``), and every program's start names too where a file it marks ``READS``
     names a move; none otherwise."""
     moved = any(_moves_in(os.path.join(root, path[1:])) for path in named
-                if path[:1] == READS for root in roots)
+                if path[:1] == READS for root in roots) or any(  # (a makefile's includes)
+        _moves_in(path) for path, _ in named_paths(
+            tuple(n for n in named if n[:1] == MAKEFILE), roots))
     if not moved and TOOL_MOVES not in named:
         return frozenset()
     names = {_last(path) for path in (*named, *(ALL_STARTS if moved else ()))
@@ -100,11 +105,14 @@ def _last(path: str) -> str:
 
 def _moves_in(path: str) -> bool:
     """Whether the text of the file at ``path`` names a move (``_MOVES_IN``); a file that
-    cannot be read, or longer than ``_LIMIT``, is taken to; one not there names none."""
+    cannot be read, or longer than ``_LIMIT``, is taken to; one not there, or compiled (a
+    NUL in its first 4 KiB), names none."""
     try:
         text = fs.read(path, _LIMIT + 1)
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         return False
     except (OSError, ValueError):
         return True
+    if b"\0" in text[:4096]:  # (a compiled program: its moves are not read, a residual)
+        return False
     return len(text) > _LIMIT or _MOVES_IN.search(text.decode(errors="replace")) is not None

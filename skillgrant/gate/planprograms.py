@@ -139,13 +139,20 @@ def _entry_paths(entry: str, text: str) -> list[str]:
     return found
 
 
-def _read_files(words: list[str]) -> list[str]:
+def _read_files(words: list[str], inner: bool = True) -> list[str]:
     """The files whose text decides where the program of ``words`` starts others
     (``deepnames``: review s51-greview3 B5): a runner of project commands' own files (a
-    makefile, ``package.json``, a justfile, the file an option names), an interpreter's or a
-    shell's script and the module ``-m`` runs; compiled files are not read."""
+    makefile, ``package.json``, a justfile, the file an option names), a program run by its
+    path, an interpreter's or a shell's script and the module ``-m`` runs, and (``inner``)
+    those of what a runner's or a package runner's later words start (``npx node x.js``);
+    compiled files are not read."""
     name = os.path.basename(words[0])
-    found = [p for p in _script_words(name, words) if p[-1:] != "/" and p[:1] not in "+&^"]
+    if inner and (name in RUNNERS or name in PACKAGE_RUNNERS):
+        return [*_read_files(words, False), *(p for at, w in enumerate(words[1:], 1)
+                                              if w[:1] != "-"
+                                              for p in _read_files(words[at:], False))]
+    found = [p for p in (*(literal(words[0]) if "/" in words[0] else ()),  # (`./x.sh`)
+                         *_script_words(name, words)) if p[-1:] != "/" and p[:1] not in "+&^"]
     found += [f"{m.replace('.', '/')}{end}" for m in option_values(words, ("-m",))
               for end in (".py", "/__main__.py")] if name[:6] == "python" else []
     if name in RUNS_ANY:

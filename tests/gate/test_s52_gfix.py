@@ -152,6 +152,11 @@ MOVING_FILES = {
     "python-cwd": ("python3 tool.py", {
         "tool.py": "import subprocess\nsubprocess.run(['make', 'test'], cwd='sub')\n"}),
     "make-up": ("make -C x test", {"x/Makefile": "test:\n\tcd .. && cd sub && $(MAKE) test\n"}),
+    "make-include": ("make test", {"Makefile": "include common.mk\n",
+                                   "common.mk": "test:\n\tcd sub && $(MAKE) test\n"}),
+    "script-by-path": ("./build.sh", {"build.sh": "#!/bin/sh\ncd sub && make test\n"}),
+    "npx-node": ("npx node tool.js", {"tool.js": "process.chdir('sub');\n"
+                                      "require('child_process').execSync('make test');\n"}),
 }
 
 
@@ -160,9 +165,10 @@ MOVING_FILES = {
 def test_an_approved_file_that_moves_guards_the_start_names_at_any_depth(
         tmp_path: Path, case: str) -> None:
     entry, more = MOVING_FILES[case]
-    needs("bash", "make", entry.split()[0])
+    needs("bash", "make", entry.split()[0].removeprefix("./").replace("build.sh", "sh"))
     denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**FILES, **more},
-                         ["cp src/mk sub/Makefile", entry])
+                         ["cp src/mk sub/Makefile", entry], executable=("build.sh",) if
+                         "build.sh" in more else ())
     assert denied is not None, "the hook allows the makefile of the folder make runs in"
 
 
