@@ -34,6 +34,7 @@ from . import files as fs
 from .buildnames import named_paths
 from .entryfolders import pieces, unquoted
 from .movedoubts import ASSIGNMENT
+from .placed import fold
 from .planpaths import MAKEFILE
 from .starttables import ALL_STARTS
 
@@ -86,7 +87,7 @@ def deep_names(named: tuple[str, ...], roots: list[str]) -> frozenset[str]:
     (``plan_programs``), its files read from each folder of ``roots`` (the call's, the
     project's): the last name of each path it names where an entry may move the Bash tool
     (``TOOL_MOVES``), and every program's start names too where a file it marks ``READS``
-    names a move; none otherwise."""
+    names a move; none otherwise. A name of a folder on the way to a root is left out."""
     moved = any(_moves_in(os.path.join(root, path[1:])) for path in named
                 if path[:1] == READS for root in roots) or any(  # (a makefile's includes)
         _moves_in(path) for path, _ in named_paths(
@@ -95,7 +96,11 @@ def deep_names(named: tuple[str, ...], roots: list[str]) -> frozenset[str]:
         return frozenset()
     names = {_last(path) for path in (*named, *(ALL_STARTS if moved else ()))
              if path[:1] not in _NOT_NAMES and "$" not in path}
-    return frozenset(names - {"", ".", ".."})
+    # (not a name of a folder the call's or the project's path passes: every path written
+    # there would hold it, `~/src/p` beside `Bash(python3 src/x.py)`; a residual)
+    passed = {fold(part) for root in roots for form in (root, fs.realpath(root))
+              for part in form.split("/")}
+    return frozenset(n for n in names - {"", ".", ".."} if fold(n) not in passed)
 
 
 def _last(path: str) -> str:

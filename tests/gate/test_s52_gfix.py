@@ -173,6 +173,15 @@ def test_a_tool_moving_plan_guards_its_names_at_any_depth(tmp_path: Path) -> Non
     assert deep_names(plan_programs(("Bash(python3 tools/run.py)",)), [str(tmp_path)]) == set()
 
 
+def test_a_name_on_the_way_to_the_project_is_not_guarded_at_any_depth(tmp_path: Path) -> None:
+    """Every path written in ``~/src/p`` holds ``src``: guarding the name at any depth would
+    deny every write there (the name's folders below are left: a residual)."""
+    root = tmp_path / "SRC" / "p"
+    root.mkdir(parents=True)
+    deep = deep_names(plan_programs(("Bash(cd sub)", "Bash(python3 src/x.py)")), [str(root)])
+    assert "x.py" in deep and "src" not in deep
+
+
 # --- B5: an approved build file or script that moves ---------------------------------------
 
 
