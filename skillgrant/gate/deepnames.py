@@ -46,9 +46,10 @@ if TYPE_CHECKING:
 #: before a file (from the call's folder) whose text is read for a move.
 TOOL_MOVES: Final = "|"
 READS: Final = "@"
-#: A word that may move the shell it runs in, as a command of an entry (quotes gone): ``.``
-#: as ``source`` is a word alone.
-_MOVER: Final = compile_on_use(r"(?<![\w.-])(?:cd|pushd|popd|source|eval)(?![\w.-])"
+#: A word that may move the shell it runs in, as a command of an entry (quotes gone; and
+#: PowerShell's, a ``PowerShell(…)`` entry's): ``.`` as ``source`` is a word alone.
+_MOVER: Final = compile_on_use(r"(?<![\w.-])(?:cd|pushd|popd|source|eval|(?i:chdir|sl|"
+                               r"set-location|push-location|pop-location))(?![\w.-])"
                                r"|(?:^|[\s;&|(])\.(?=\s|$)")
 #: What names a move in a build file's or a script's text: the shell's, a program's option
 #: (``-C``, ``-sC``, ``--directory``, ``--prefix``, …), an interpreter's ``chdir`` or a

@@ -150,6 +150,7 @@ _open("test_a_later_call_in_the_folder_a_cd_left_reads_a_file_its_makefile_inclu
 
 #: Entries that may move the runtime's Bash tool for the calls after it, and others.
 TOOL_MOVERS = ["cd sub", "cd *", "cd sub && make test", "pushd x", "popd", "source env.sh",
+               "Set-Location sub",
                ". ./env.sh", "eval \"$X\"", "* x", "$CMD sub", "c? sub", "make; builtin cd x"]
 NO_TOOL_MOVE = ["make test", "make -C sub test", "git -C sub status", "cp *", "npm run build",
                 "pytest tests/cd_test.py", "env -C sub make", "python3 -m tools.cd",
