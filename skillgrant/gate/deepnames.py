@@ -53,10 +53,11 @@ _MOVER: Final = compile_on_use(r"(?<![\w.-])(?:cd|pushd|popd|source|eval|(?i:chd
                                r"|(?:^|[\s;&|(])\.(?=\s|$)")
 #: What names a move in a build file's or a script's text: the shell's, a program's option
 #: (``-C``, ``-sC``, ``--directory``, ``--prefix``, …), an interpreter's ``chdir`` or a
-#: program started in a folder (``cwd``).
+#: program started in a folder (``cwd``), a runner's setting (tox's ``changedir``, a
+#: Taskfile's ``dir:``, just's ``working-directory``, CMake's ``WORKING_DIRECTORY``).
 _MOVES_IN: Final = compile_on_use(
-    r"(?i:(?<![\w-])(?:cd|pushd|popd|f?chdir|setwd|cwd|set-location|push-location|sl)"
-    r"(?![\w-]))|(?<![\w-])-[a-z]*C|(?<![\w-])-(?:-directory|-dir|-chdir|-cwd|-prefix|-wd|"
+    r"(?i:(?<![\w-])(?:cd|pushd|popd|f?chdir|changedir|setwd|cwd|workdir|working[-_]?dir"
+    r"(?:ectory)?|set-location|push-location|sl)(?![\w-]))|(?<![\w-])dir(?=\s*[:=])|(?<![\w-])-[a-z]*C|(?<![\w-])-(?:-directory|-dir|-chdir|-cwd|-prefix|-wd|"
     r"-cd|-working-directory|chdir|-manifest-path|-project-dir|-root|-test-dir|w)\b")
 #: The bytes of a file read for a move; a longer file is taken to hold one.
 _LIMIT: Final = 1 << 20

@@ -238,7 +238,13 @@ TEXTS = {"test:\n\tcd sub && $(MAKE)\n": ("Makefile", "make test", True),
          "all:\n\t$(CC) -DCONFIG -o x x.c\n": ("Makefile", "make", False),
          "test:\n\tpytest -q tests\n": ("Makefile", "make test", False),
          '{"scripts":{"test":"jest"}}': ("package.json", "npm test", False),
-         '{"scripts":{"test":"npm --prefix web test"}}': ("package.json", "npm test", True)}
+         '{"scripts":{"test":"npm --prefix web test"}}': ("package.json", "npm test", True),
+         "[testenv]\nchangedir = sub\ncommands = make test\n": ("tox.ini", "tox", True),
+         "tasks:\n  test:\n    dir: sub\n    cmds: [make test]\n": ("Taskfile.yml",
+                                                                  "task test", True),
+         "set working-directory := 'sub'\ntest:\n  make test\n": ("justfile", "just test",
+                                                                     True),
+         "[testenv]\ncommands = pytest\n": ("tox.ini", "tox", False)}
 
 
 @pytest.mark.parametrize("text", list(TEXTS))
