@@ -1,0 +1,63 @@
+"""The folders of the project a plan's programs may run in across calls (issue 29, session
+52, review s51-greview3 C1).
+
+The runtime's Bash tool keeps its folder from one call to the next (docs/call-gate.md G-6):
+after an allowed ``cd sub`` the next call runs in ``sub``, and a ``cd`` a later call makes
+again goes on (``sub/sub``), up or anywhere (``cd *``). What a program reads at its start
+there was guarded at an earlier call only if that call read the plan's names there. So the
+plan fixes a bounded set of folders (``run_folders``): the project's and each folder a shell
+entry's own moves reach from it (``entryfolders``, as ``plan_programs`` marks them
+``RUN_FOLDER``). Every call reads the plan's names in each of them (``guards``), and a call
+that starts a program reading the plan's names is allowed only where each folder it runs in
+is one of them (``outside``): elsewhere it is denied, naming the folder. ``cd`` itself, and
+programs that read no start file the plan names (``cp``, ``cat``, ``ls``), run anywhere."""
+
+from __future__ import annotations
+
+import os
+
+from . import files as fs
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: What ``plan_programs`` writes before a folder (from the project's) an entry's programs
+#: run in, its own moves read (``""``: the project's).
+RUN_FOLDER: Final = "\x07"
+
+
+def run_folders(named: tuple[str, ...], project: str | None) -> tuple[str, ...]:
+    """The folders ``named`` (``plan_programs``) marks ``RUN_FOLDER``, from ``project``, as
+    normal paths and real paths; () without a project folder."""
+    if not project:
+        return ()
+    found = [os.path.normpath(os.path.join(project, p[1:])) for p in named
+             if p[:1] == RUN_FOLDER]
+    return tuple(dict.fromkeys([os.path.normpath(project), *found,
+                                *(fs.realpath(f) for f in found)]))
+
+
+def outside(text: str, directory: str, folders: frozenset[str]) -> str | None:
+    """Where the shell command ``text`` run in ``directory`` starts a program that reads a
+    start file the plan names, in a folder not of ``folders`` (``run_folders``): that
+    folder, or None. A command the gate cannot read is taken to start one."""
+    from .moves import moved_folders
+    from .planprograms import plan_programs
+
+    moved = moved_folders(text, directory)
+    if isinstance(moved, str):
+        moved = [directory]
+    away = [f for f in moved if os.path.normpath(f) not in folders and
+            fs.realpath(f) not in folders]
+    if not away:
+        return None
+    try:
+        names = plan_programs((f"Bash({text})",))
+    except ValueError:
+        return away[0]
+    return away[0] if any(n[:1] not in _MARKS for n in names) else None
+
+
+#: ``plan_programs``' marks that name no file a program reads (the folders it runs in).
+_MARKS: Final = frozenset(">|\x07")
