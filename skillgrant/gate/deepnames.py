@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 #: (from the call's folder) whose text is read for a move.
 TOOL_MOVES: Final = "|"
 READS: Final = "@"
+#: What ``plan_programs`` writes before a folder (from the project's) an entry's programs
+#: run in, its own moves read (``""``: the project's): ``runfolders``.
+RUN_FOLDER: Final = "\x07"
 #: A word that may move the shell it runs in, as a command of an entry (quotes gone; and
 #: PowerShell's, a ``PowerShell(…)`` entry's): ``.`` as ``source`` is a word alone.
 _MOVER: Final = compile_on_use(r"(?<![\w.-])(?:cd|pushd|popd|source|eval|(?i:chdir|sl|"

@@ -18,7 +18,7 @@ from . import linked
 from .buildnames import named_paths
 from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs, unguarded_target
 from .copied import local_push, one_call, touches, written
-from .deepnames import READS, TOOL_MOVES, deep_names
+from .deepnames import READS, RUN_FOLDER, TOOL_MOVES, deep_names
 from .entryvars import ASSIGNED, own_text
 from .environment import state
 from .envpaths import session_paths
@@ -41,7 +41,7 @@ from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
 from .nodeworkspaces import workspaces
 from .planpaths import MARKED, MODULES, SETTINGS, WORKSPACES
-from .runfolders import RUN_FOLDER, outside, run_folders
+from .runfolders import outside, run_folders
 from .startpaths import start_paths
 from .starttables import MANIFESTS
 from .startvars import entry_starts, removed_folder, start_values

@@ -12,7 +12,7 @@ import functools
 import os
 
 from ..lazy import compile_on_use
-from .deepnames import READS, TOOL_MOVES, moves_tool
+from .deepnames import READS, RUN_FOLDER, TOOL_MOVES, moves_tool
 from .entryfolders import (
     ENTRY_ENVIRONMENT,
     PLACEHOLDERS,
@@ -49,7 +49,6 @@ from .planpaths import (
     required,
     takes_code,
 )
-from .runfolders import RUN_FOLDER
 from .starttables import (
     ALL_STARTS,
     BUILT,
@@ -108,7 +107,7 @@ def _entry_paths(entry: str, text: str) -> list[str]:
     """``plan_programs`` of one entry's text ``text``, command by command, each read in every
     folder of the entry (s49-greview3: the closure over its moves, ``entryfolders``)."""
     folders = list(folders_of(entry, text))
-    found = [RUN_FOLDER + f for f in folders]  # (the project's folders it runs in: C1)
+    found = [RUN_FOLDER + f for f in folders if f]  # (the project's folders it runs in: C1)
     parts = pieces(unquoted(text))
     piped: list[str] = []  # (the words of a command piping into this one)
     for at, part in enumerate(parts[::2]):

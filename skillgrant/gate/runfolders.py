@@ -17,14 +17,12 @@ from __future__ import annotations
 import os
 
 from . import files as fs
+from .deepnames import RUN_FOLDER
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
-#: What ``plan_programs`` writes before a folder (from the project's) an entry's programs
-#: run in, its own moves read (``""``: the project's).
-RUN_FOLDER: Final = "\x07"
 
 
 def run_folders(named: tuple[str, ...], project: str | None) -> tuple[str, ...]:
