@@ -39,15 +39,15 @@ def run_folders(named: tuple[str, ...], project: str | None) -> tuple[str, ...]:
 def outside(text: str, directory: str, folders: frozenset[str]) -> str | None:
     """Where the shell command ``text`` run in ``directory`` starts a program that reads a
     start file the plan names, in a folder not of ``folders`` (``run_folders``): that
-    folder, or None. A command the gate cannot read is taken to start one."""
-    from .moves import moved_folders
+    folder, or None. Its folders are ``directory`` and those its own ``cd``/``pushd`` reach
+    (``cd sub && make`` of two entries); a child's move (``make -C sub``) is its entry's,
+    read where the entry is (a pattern's: the plan's grant). A command the gate cannot read
+    is taken to start one."""
     from .planprograms import plan_programs
 
-    moved = moved_folders(text, directory)
-    if isinstance(moved, str):
-        moved = [directory]
-    away = [f for f in moved if os.path.normpath(f) not in folders and
-            fs.realpath(f) not in folders]
+    moved = _shell_folders(text, directory)
+    away = [f for f in moved or [directory] if os.path.normpath(f) not in folders and
+            fs.realpath(f) not in folders] if moved is not None else [directory]
     if not away:
         return None
     try:
@@ -57,5 +57,34 @@ def outside(text: str, directory: str, folders: frozenset[str]) -> str | None:
     return away[0] if any(n[:1] not in _MARKS for n in names) else None
 
 
+def _shell_folders(text: str, directory: str) -> list[str] | None:
+    """``directory`` and the folders the ``cd``/``pushd`` commands of ``text`` reach from it
+    (each from every folder before it); None where one cannot be named (``$``, a pattern,
+    ``-``, a bare ``cd``, an unreadable text, more than 16)."""
+    from .moves import command_words
+
+    try:
+        commands = command_words(text)
+    except ValueError:
+        return None
+    found = [directory]
+    for words in commands:
+        for at, word in enumerate(words):
+            if word not in ("cd", "pushd", "popd"):  # (anywhere: `eval cd x`, `X=1 cd x`)
+                continue
+            operand = next((w for w in words[at + 1:] if w[:1] != "-" or w == "-"), "")
+            if word == "popd" or not operand or operand in _LEADS or any(
+                    c in operand for c in "$`*?[~") or operand == "-":
+                return None
+            found = list(dict.fromkeys([*found, *(os.path.normpath(os.path.join(f, operand))
+                                                  for f in found)]))
+            if len(found) > 16:
+                return None
+    return found
+
+
+#: Words after which a word is a command's name.
+_LEADS: Final = frozenset({";", "&&", "||", "|", "&", "(", "{", "!", "then", "do", "else",
+                           "builtin", "command", "time"})
 #: ``plan_programs``' marks that name no file a program reads (the folders it runs in).
 _MARKS: Final = frozenset(">|\x07")

@@ -7,6 +7,7 @@ a call of each."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from skillgrant.gate.deepnames import deep_names, moves_tool
 from skillgrant.gate.entryfolders import entry_folders
 from skillgrant.gate.moves import folder_moves
 from skillgrant.gate.planprograms import plan_programs
+from skillgrant.gate.runfolders import outside
 
 #: The holes left open, by test name: each a strict xfail (tests/conftest.py reads it).
 OPEN = LeftOpen()
@@ -290,3 +292,20 @@ def test_a_files_move_is_named(tmp_path: Path, text: str) -> None:
     (tmp_path / name).write_text(text)
     named = plan_programs((f"Bash({entry})",))
     assert bool(deep_names(named, [str(tmp_path)], False)) is moves
+
+
+#: A call, the folder it runs in (under ``/p``, the project; ``sub`` its one run folder) and
+#: the folder ``runfolders.outside`` names: a program the plan's names concern run outside
+#: the run folders by the session's folder or the call's own ``cd``; not a child's ``-C`` (its
+#: entry's), not a call starting none (``cp``, ``cd``).
+OUTSIDE = {("make test", "x"): "/p/x", ("cd x && make test", ""): "/p/x",
+           ("eval cd x; make test", ""): "/p/x", ("cd $D && make test", ""): "/p",
+           ("make -C x test", ""): None, ("cd x && cp a b", ""): None, ("cd x", "sub"): None,
+           ("make test", "sub"): None, ("cd .. && make test", "sub"): None}
+
+
+@pytest.mark.parametrize("call", list(OUTSIDE))
+def test_a_program_outside_the_run_folders_is_named(call: tuple[str, str]) -> None:
+    text, where = call
+    assert outside(text, os.path.join("/p", where).rstrip("/"),
+                   frozenset({"/p", "/p/sub"})) == OUTSIDE[call]
