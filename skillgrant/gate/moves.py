@@ -226,10 +226,15 @@ def _operands(text: str, depth: int) -> tuple[str, ...]:
             raise _Unnamed(f"a physical '..' ({word} {operand.removeprefix(CHAINED)}) goes to "
                            "the parent of where a "
                            "link it passes points, a folder the gate does not name")
-        more = [*([operand] if operand is not None else []), *_nested(word, text, depth)]
-        # (a move in a subshell the loop opened is not made again from where it went)
-        found += [*more, *([REPEAT] if loops and parens <= loops[-1] and any(
-            m[:1] != "\0" or m[:2] == CHAINED for m in more) else [])]
+        nested = _nested(word, text, depth)
+        # (a move in a subshell the loop opened is not made again from where it went; nor
+        # a child's `-C`, `--chdir`, …: each run starts from the shell's folder, s51-greview3
+        # K1; an `eval`'s or a `-c` text's move is taken as the shell's)
+        again = [*([operand] if operand is not None and word in ("cd", "pushd") else []),
+                 *nested]
+        found += [*([operand] if operand is not None else []), *nested, *([REPEAT] if (
+            loops and parens <= loops[-1] and any(
+                m[:1] != "\0" or m[:2] == CHAINED for m in again)) else [])]
         chain = (at, len(found)) if chainable else chain
     return tuple(found)
 
