@@ -1,0 +1,257 @@
+"""Review s52 (s52-greview) of s52-gfix (``gate/deepnames.py``: the folders a plan's programs
+run in across calls, and inside the build files and scripts they run). Each case proves with
+real bash (GNU make, npm, find, python3) in a scratch project that the calls run the payload
+(``touch zz``), then asks the printed hook for each call in turn, running the allowed ones;
+the hook allowing them all is the finding: these tests fail while the hole is open (``OPEN``
+marks them strict xfails).
+
+The cases across calls run as Claude Code 2.1.332's Bash tool runs a command: ``eval CMD &&
+pwd -P >| FILE`` in the folder the last call left (its binary's own text), the next call in
+the physical folder written there (docs/call-gate.md G-6), a folder outside the project reset
+to the project's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, home_env, hooked_project, needs, proved_case
+from test_gate_files import _settings_hook, payload
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+_open = OPEN.add
+
+MAKEFILE = "test:\n\techo ok\n"
+MAKE_PAYLOAD = "test:\n\ttouch zz\n"
+PACKAGE_PAYLOAD = '{"name":"sub","scripts":{"test":"touch zz"}}'
+
+
+def _session(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
+             links: dict[str, str] | None = None) -> str | None:
+    """Runs ``calls`` as the runtime's Bash tool does (each in the folder the last one left,
+    read by ``pwd -P`` after it succeeded) under real bash in a hooked project with plan
+    ``entries``, ``files`` and the symbolic ``links`` (name: target), asserting the payload
+    ran; then in a second such project asks the printed hook for each call, with that folder
+    as its ``cwd``, running the allowed ones: the first call denied, or None (the hole)."""
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, entries)
+        for name, text in files.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text)
+        for name, to in (links or {}).items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(to, project / name)
+        env, hook = home_env(tmp_path / side / "home"), _settings_hook(project)
+        real = folder = project.resolve()
+        denied, kept = None, tmp_path / side / "cwd"
+        for call in calls:
+            said = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, folder),
+                                  cwd=folder, env=env, capture_output=True, timeout=60,
+                                  check=False)
+            if side == "run" and said.returncode == 2:
+                denied = call
+                break
+            kept.unlink(missing_ok=True)
+            subprocess.run(["bash", "-c", 'eval "$1" && pwd -P >| "$2"', "_", call, str(kept)],
+                           cwd=folder, env=env, capture_output=True, timeout=60, check=False)
+            if kept.exists():
+                moved = Path(kept.read_text().strip())
+                folder = moved if moved.is_relative_to(real) else real
+        if side == "proof":
+            assert any(project.rglob("zz")), "bash ran no payload"
+        else:
+            found.append(denied)
+    return found[0]
+
+
+def _build(tmp_path: Path, entry: str, files: dict[str, str], target: str,
+           source: str = "src/mk") -> str | None:
+    """Proves that ``cp SOURCE TARGET`` then ``entry`` (from the project's folder) run the
+    payload under real bash, plan ``Bash(<entry>)``, ``Bash(cp *)``, the project holding
+    ``files``, ``src/mk`` (a makefile running the payload) and ``src/pj`` (a package.json
+    whose ``test`` script runs it); the first call the printed hook denies, or None."""
+    more = {"src/mk": MAKE_PAYLOAD, "src/pj": PACKAGE_PAYLOAD, **files}
+    return proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], more,
+                       [f"cp {source} {target}", entry])
+
+
+# --- W: an approved build file moves by a spelling the move reading does not name ----------------
+
+
+#: A root makefile or package.json (guarded, approved) whose recipe or script runs make or npm
+#: in ``sub`` by a move ``deepnames._MOVES_IN`` does not name: GNU make's clustered
+#: ``-BC`` (an upper-case flag before ``C``) and its long options by a unique prefix
+#: (getopt_long: ``--di=``, ``--direc``); npm's workspaces (``--workspaces``, ``-ws``,
+#: ``--workspace=``: npm runs the script in each workspace's folder); find's ``-execdir``
+#: (runs make in each folder holding a match).
+UNNAMED = {
+    "make-BC": ("make", "make test", {"Makefile": "test:\n\t$(MAKE) -BC sub test\n"},
+                "sub/Makefile", "src/mk"),
+    "make-di-prefix": ("make", "make test", {"Makefile": "test:\n\t$(MAKE) --di=sub test\n"},
+                       "sub/Makefile", "src/mk"),
+    "make-direc-prefix": ("make", "make test",
+                          {"Makefile": "test:\n\t$(MAKE) --direc sub test\n"},
+                          "sub/Makefile", "src/mk"),
+    "find-execdir": ("find", "make test",
+                     {"Makefile": "test:\n\tfind . -mindepth 2 -name Makefile "
+                                  "-execdir $(MAKE) test \\;\n"},
+                     "sub/Makefile", "src/mk"),
+    "npm-workspaces": ("npm", "npm test",
+                       {"package.json": '{"name":"r","workspaces":["sub"],'
+                                        '"scripts":{"test":"npm test --workspaces"}}'},
+                       "sub/package.json", "src/pj"),
+    "npm-ws": ("npm", "npm test",
+               {"package.json": '{"name":"r","workspaces":["sub"],'
+                                '"scripts":{"test":"npm test -ws"}}'},
+               "sub/package.json", "src/pj"),
+    "npm-workspace-eq": ("npm", "npm test",
+                         {"package.json": '{"name":"r","workspaces":["sub"],'
+                                          '"scripts":{"test":"npm test --workspace=sub"}}'},
+                         "sub/package.json", "src/pj"),
+}
+
+
+@pytest.mark.parametrize("case", list(UNNAMED))
+def test_w_an_approved_file_moves_by_a_spelling_the_reading_misses(tmp_path: Path,
+                                                                   case: str) -> None:
+    """s52-gfix guards every program's start names at any depth where an approved file's
+    text names a move (``cd``, ``-C``/``-sC``, ``--directory``, ``--prefix``, ``-w``, …);
+    make takes ``-BC sub`` (``-B``, then ``-C sub``) and any unique prefix of
+    ``--directory``, npm runs a script in every workspace folder under ``--workspaces``,
+    ``-ws`` and ``--workspace=NAME``, ``find -execdir`` runs its command in the folder of each
+    match. Plan ``Bash(<entry>)``, ``Bash(cp *)``: the copy over ``sub``'s makefile or
+    package.json is allowed, the entry runs the payload."""
+    program, entry, files, target, source = UNNAMED[case]
+    needs("bash", "make", program)
+    denied = _build(tmp_path, entry, {"sub/Makefile": MAKEFILE,
+                                      "sub/package.json": '{"name":"sub","scripts":'
+                                                          '{"test":"echo ok"}}', **files},
+                    target, source)
+    assert denied is not None, "the hook allows the start file of the folder it moves to"
+
+
+_open("test_w_an_approved_file_moves_by_a_spelling_the_reading_misses",
+      "deepnames._MOVES_IN names a move by a few spellings; make's -BC / --di= / --direc, "
+      "npm's workspaces and find's -execdir move too", *UNNAMED)
+
+
+# --- S: a script an approved file runs moves (one level further than the entry) ---------------
+
+
+#: An approved makefile or package.json that runs a project script (not the entry's own
+#: words: ``sh build.sh`` in a recipe, ``sh scripts/test.sh`` in an npm script, a python
+#: tool) which moves to ``sub`` and runs make there.
+SCRIPTS = {
+    "make-runs-sh": ("make", "make test", {"Makefile": "test:\n\tsh build.sh\n",
+                                           "build.sh": "cd sub && make test\n"}),
+    "make-runs-python": ("python3", "make test",
+                         {"Makefile": "test:\n\tpython3 tools/run.py\n",
+                          "tools/run.py": "import os, subprocess\nos.chdir('sub')\n"
+                                          "subprocess.run(['make', 'test'])\n"}),
+    "npm-runs-sh": ("npm", "npm test",
+                    {"package.json": '{"scripts":{"test":"sh scripts/test.sh"}}',
+                     "scripts/test.sh": "cd sub && make test\n"}),
+}
+
+
+@pytest.mark.parametrize("case", list(SCRIPTS))
+def test_s_a_script_an_approved_file_runs_moves(tmp_path: Path, case: str) -> None:
+    """s52-gfix reads the entry's own files for a move (its makefile, package.json, the
+    script it names, a makefile's includes); a script *they* run is read nowhere, so its
+    ``cd sub && make test`` / ``os.chdir('sub')`` leaves ``sub/Makefile`` unguarded. (The
+    script itself is writable too: the documented residual "a file a build file names";
+    this row is the move it hides.) Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk
+    sub/Makefile`` is allowed, the entry runs the payload."""
+    program, entry, files = SCRIPTS[case]
+    needs("bash", "make", program)
+    denied = _build(tmp_path, entry, {"sub/Makefile": MAKEFILE, **files}, "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder the script moves to"
+
+
+_open("test_s_a_script_an_approved_file_runs_moves",
+      "only the entry's own files are read for a move; a script a recipe or npm script runs "
+      "is not", *SCRIPTS)
+
+
+# --- F: a recipe reads another makefile by -f, without moving -------------------------------
+
+
+def test_f_a_recipe_reads_a_makefile_by_f(tmp_path: Path) -> None:
+    """``$(MAKE) -f sub/Makefile test`` in the approved recipe: make stays in the call's
+    folder and reads ``sub/Makefile`` (make(1): ``-f`` names the makefile; no ``-C``). The
+    recipe names no move, so nothing guards ``sub/Makefile`` (the brief's angle; the class of
+    the residual "a file a build file names"). Plan ``Bash(make test)``, ``Bash(cp *)``."""
+    needs("bash", "make")
+    denied = _build(tmp_path, "make test", {"Makefile": "test:\n\t$(MAKE) -f sub/Makefile test\n",
+                                            "sub/Makefile": MAKEFILE}, "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile the recipe names"
+
+
+_open("test_f_a_recipe_reads_a_makefile_by_f",
+      "a makefile a recipe names by -f is guarded nowhere (no move: deepnames not reached)")
+
+
+# --- L: a start file that is a link to a file of another name ---------------------------------
+
+
+#: ``sub/Makefile`` is a symbolic link to ``../shared/common.mk`` (a shared makefile: a
+#: project's own layout); the plan moves the tool (C1) or a recursive make moves (B5).
+LINKED = {
+    "cd-then-make": (["Bash(cd sub)", "Bash(make test)", "Bash(cp *)"],
+                     {"Makefile": MAKEFILE}, ["cp src/mk shared/common.mk", "cd sub",
+                                              "make test"]),
+    "recursive-make": (["Bash(make test)", "Bash(cp *)"],
+                       {"Makefile": "test:\n\t$(MAKE) -C sub test\n"},
+                       ["cp src/mk shared/common.mk", "make test"]),
+}
+
+
+@pytest.mark.parametrize("case", list(LINKED))
+def test_l_a_start_file_linked_to_a_file_of_another_name(tmp_path: Path, case: str) -> None:
+    """The names s52-gfix guards at any depth are matched against the path a call writes;
+    ``shared/common.mk`` holds no guarded name, but make in ``sub`` opens ``sub/Makefile``,
+    the link to it. Plan as listed: ``cp src/mk shared/common.mk`` is allowed, make in
+    ``sub`` runs the payload."""
+    needs("bash", "make")
+    entries, files, calls = LINKED[case]
+    denied = _session(tmp_path, entries, {**files, "shared/common.mk": MAKEFILE,
+                                          "src/mk": MAKE_PAYLOAD}, calls,
+                      links={"sub/Makefile": "../shared/common.mk"})
+    assert denied is not None, "the hook allows the file the makefile links to"
+
+
+_open("test_l_a_start_file_linked_to_a_file_of_another_name",
+      "names guarded at any depth are matched on the path written, not on the links below "
+      "the project naming it", *LINKED)
+
+
+# --- M: a standard module shadowed in the folder a cd left ------------------------------------
+
+
+def test_m_a_standard_module_in_the_folder_a_cd_left(tmp_path: Path) -> None:
+    """``python3 tool.py`` puts the script's folder first on ``sys.path``; at the call's
+    folder ``json.py`` beside it is guarded (s44 P3, ``+`` items), but ``deep_names`` leaves
+    those marks out: after ``cd sub`` the project's ``sub/tool.py`` imports
+    ``sub/json.py``, written from the project's folder. Plan ``Bash(cd sub)``, ``Bash(python3
+    tool.py)``, ``Bash(cp *)``. (s52-gfix names this class in its C1b row's reason; this is
+    its case.)"""
+    needs("bash", "python3")
+    denied = _session(tmp_path, ["Bash(cd sub)", "Bash(python3 tool.py)", "Bash(cp *)"],
+                      {"tool.py": "import json\nprint(json.dumps(1))\n",
+                       "sub/tool.py": "import json\nprint(json.dumps(1))\n",
+                       "src/p.py": "import os\nos.system('touch zz')\n"},
+                      ["cp src/p.py sub/json.py", "cd sub", "python3 tool.py"])
+    assert denied is not None, "the hook allows the module the script imports"
+
+
+_open("test_m_a_standard_module_in_the_folder_a_cd_left",
+      "deep_names leaves out the standard modules' names (+ items) a Python's first folder "
+      "guards")
