@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, home_env, hooked_project, needs, proved_case
+from bash_review import LeftOpen, home_env, hook_allows, hooked_project, needs, proved_case
 from test_gate_files import _settings_hook, payload
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
@@ -255,3 +255,99 @@ def test_m_a_standard_module_in_the_folder_a_cd_left(tmp_path: Path) -> None:
 _open("test_m_a_standard_module_in_the_folder_a_cd_left",
       "deep_names leaves out the standard modules' names (+ items) a Python's first folder "
       "guards")
+
+
+# --- G: an approved file that moves, in a folder the plan's cd reaches -----------------------
+
+
+#: A plan moving the Bash tool (``cd x``, ``cd *``) beside a script entry whose copy in ``x``
+#: (the project's own) moves to ``sub`` and runs make; the script in the project's folder
+#: moves nowhere.
+REACHED = {
+    "sh-script": (["Bash(cd x)", "Bash(sh build.sh)", "Bash(cp *)"],
+                  {"build.sh": "echo ok\n", "x/build.sh": "cd ../sub && make test\n"},
+                  "sh build.sh"),
+    "python-script": (["Bash(cd *)", "Bash(python3 tool.py)", "Bash(cp *)"],
+                      {"tool.py": "print(1)\n",
+                       "x/tool.py": "import os, subprocess\nos.chdir('../sub')\n"
+                                    "subprocess.run(['make', 'test'])\n"},
+                      "python3 tool.py"),
+}
+
+
+@pytest.mark.parametrize("case", list(REACHED))
+def test_g_a_file_that_moves_in_a_folder_a_cd_reaches(tmp_path: Path, case: str) -> None:
+    """s52-gfix reads a plan's files for a move in the call's and the project's folders only
+    (``deep_names``' roots); the plan's ``cd x`` takes later calls to ``x``, whose
+    ``build.sh``/``tool.py`` moves to ``sub`` and runs make. From the project's folder the
+    script there names no move, so the deep names are the plan's own (``build.sh``,
+    ``tool.py``: no makefile): ``cp src/mk sub/Makefile`` is allowed; then ``cd x`` and the
+    entry (cwd ``x``) run ``sub/Makefile``."""
+    needs("bash", "make", "python3")
+    entries, files, entry = REACHED[case]
+    denied = _session(tmp_path, entries, {**files, "sub/Makefile": MAKEFILE,
+                                          "src/mk": MAKE_PAYLOAD},
+                      ["cp src/mk sub/Makefile", "cd x", entry])
+    assert denied is not None, "the hook allows the makefile of the folder the script moves to"
+
+
+_open("test_g_a_file_that_moves_in_a_folder_a_cd_reaches",
+      "a plan's files are read for a move in the call's and the project's folders only; a "
+      "tool-moving plan reaches other folders whose copies move", *REACHED)
+
+
+# --- COST: deep names where nothing moves -------------------------------------------------------
+
+
+#: A careful user's copy over a workspace member's package.json or a docs makefile (allowed
+#: before s52-gfix: a member's manifest is the work, P1g), newly denied: a plan entry whose
+#: command is a pattern (``./scripts/*`` runs a child: it cannot move the Bash tool's
+#: shell), a package.json whose description says ``CI/CD`` (read as ``cd``), a recipe's
+#: ``grep -C 2`` (read as ``-C``).
+COSTS = {
+    "pattern-command": (["Bash(./scripts/*)", "Bash(npm test)"],
+                        {"package.json": '{"name":"r","scripts":{"test":"echo ok"}}',
+                         "scripts/check.sh": "echo ok\n"}, "packages/a/package.json"),
+    "ci-cd-description": (["Bash(npm test)"],
+                          {"package.json": '{"name":"r","description":"CI/CD helpers",'
+                                           '"scripts":{"test":"echo ok"}}'},
+                          "packages/a/package.json"),
+    "grep-C-recipe": (["Bash(make test)"],
+                      {"Makefile": "test:\n\tgrep -C 2 TODO README || true\n"},
+                      "docs/Makefile"),
+}
+
+
+@pytest.mark.parametrize("case", list(COSTS))
+def test_cost_a_copy_where_nothing_moves_is_allowed(tmp_path: Path, case: str) -> None:
+    """Each plan moves no folder (real bash: ``./scripts/check.sh`` is a child; the
+    description is data; ``grep -C 2`` prints context lines), yet the copy over a file of
+    a guarded name in another folder is denied since s52-gfix (``moves_tool``'s pattern
+    rule, ``_MOVES_IN``'s ``cd``/``-C`` matched anywhere in the text); the mirror test below
+    shows the same copies allowed without the trigger."""
+    entries, files, target = COSTS[case]
+    project = hooked_project(tmp_path, [*entries, "Bash(cp *)"])
+    for name, text in {**files, target: "{}\n", "src/new": "{}\n"}.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    assert hook_allows(project, f"cp src/new {target}")
+
+
+_open("test_cost_a_copy_where_nothing_moves_is_allowed",
+      "COST: moves_tool reads any pattern command as a move of the tool; _MOVES_IN matches cd "
+      "and -C anywhere in a file's text (a description's CI/CD, grep -C)", *COSTS)
+
+
+def test_cost_mirror_the_same_copies_without_the_trigger_are_allowed(tmp_path: Path) -> None:
+    """The costs' mirror (held): without the pattern entry, the CI/CD words or ``-C``, each
+    copy is allowed, so the rows above measure the trigger only."""
+    for i, (entries, files, target) in enumerate([
+            (["Bash(npm test)"], {"package.json": '{"name":"r","scripts":{"test":"echo ok"}}'},
+             "packages/a/package.json"),
+            (["Bash(make test)"], {"Makefile": "test:\n\tgrep -n TODO README || true\n"},
+             "docs/Makefile")]):
+        project = hooked_project(tmp_path / str(i), [*entries, "Bash(cp *)"])
+        for name, text in {**files, target: "{}\n", "src/new": "{}\n"}.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text)
+        assert hook_allows(project, f"cp src/new {target}"), target
