@@ -34,6 +34,7 @@ from . import files as fs
 from .buildnames import named_paths
 from .entryfolders import pieces, unquoted
 from .movedoubts import ASSIGNMENT
+from .placed import fold
 from .planpaths import MAKEFILE
 from .starttables import ALL_STARTS
 
@@ -45,16 +46,18 @@ if TYPE_CHECKING:
 #: before a file (from the call's folder) whose text is read for a move.
 TOOL_MOVES: Final = "|"
 READS: Final = "@"
-#: A word that may move the shell it runs in, as a command of an entry (quotes gone): ``.``
-#: as ``source`` is a word alone.
-_MOVER: Final = compile_on_use(r"(?<![\w.-])(?:cd|pushd|popd|source|eval)(?![\w.-])"
+#: A word that may move the shell it runs in, as a command of an entry (quotes gone; and
+#: PowerShell's, a ``PowerShell(…)`` entry's): ``.`` as ``source`` is a word alone.
+_MOVER: Final = compile_on_use(r"(?<![\w.-])(?:cd|pushd|popd|source|eval|(?i:chdir|sl|"
+                               r"set-location|push-location|pop-location))(?![\w.-])"
                                r"|(?:^|[\s;&|(])\.(?=\s|$)")
 #: What names a move in a build file's or a script's text: the shell's, a program's option
 #: (``-C``, ``-sC``, ``--directory``, ``--prefix``, …), an interpreter's ``chdir`` or a
-#: program started in a folder (``cwd``).
+#: program started in a folder (``cwd``), a runner's setting (tox's ``changedir``, a
+#: Taskfile's ``dir:``, just's ``working-directory``, CMake's ``WORKING_DIRECTORY``).
 _MOVES_IN: Final = compile_on_use(
-    r"(?i:(?<![\w-])(?:cd|pushd|popd|f?chdir|setwd|cwd|set-location|push-location|sl)"
-    r"(?![\w-]))|(?<![\w-])-[a-z]*C|(?<![\w-])-(?:-directory|-dir|-chdir|-cwd|-prefix|-wd|"
+    r"(?i:(?<![\w-])(?:cd|pushd|popd|f?chdir|changedir|setwd|cwd|workdir|working[-_]?dir"
+    r"(?:ectory)?|set-location|push-location|sl)(?![\w-]))|(?<![\w-])dir(?=\s*[:=])|(?<![\w-])-[a-z]*C|(?<![\w-])-(?:-directory|-dir|-chdir|-cwd|-prefix|-wd|"
     r"-cd|-working-directory|chdir|-manifest-path|-project-dir|-root|-test-dir|w)\b")
 #: The bytes of a file read for a move; a longer file is taken to hold one.
 _LIMIT: Final = 1 << 20
@@ -86,7 +89,7 @@ def deep_names(named: tuple[str, ...], roots: list[str]) -> frozenset[str]:
     (``plan_programs``), its files read from each folder of ``roots`` (the call's, the
     project's): the last name of each path it names where an entry may move the Bash tool
     (``TOOL_MOVES``), and every program's start names too where a file it marks ``READS``
-    names a move; none otherwise."""
+    names a move; none otherwise. A name of a folder on the way to a root is left out."""
     moved = any(_moves_in(os.path.join(root, path[1:])) for path in named
                 if path[:1] == READS for root in roots) or any(  # (a makefile's includes)
         _moves_in(path) for path, _ in named_paths(
@@ -95,7 +98,11 @@ def deep_names(named: tuple[str, ...], roots: list[str]) -> frozenset[str]:
         return frozenset()
     names = {_last(path) for path in (*named, *(ALL_STARTS if moved else ()))
              if path[:1] not in _NOT_NAMES and "$" not in path}
-    return frozenset(names - {"", ".", ".."})
+    # (not a name of a folder the call's or the project's path passes: every path written
+    # there would hold it, `~/src/p` beside `Bash(python3 src/x.py)`; a residual)
+    passed = {fold(part) for root in roots for form in (root, fs.realpath(root))
+              for part in form.split("/")}
+    return frozenset(n for n in names - {"", ".", ".."} if fold(n) not in passed)
 
 
 def _last(path: str) -> str:

@@ -150,6 +150,7 @@ _open("test_a_later_call_in_the_folder_a_cd_left_reads_a_file_its_makefile_inclu
 
 #: Entries that may move the runtime's Bash tool for the calls after it, and others.
 TOOL_MOVERS = ["cd sub", "cd *", "cd sub && make test", "pushd x", "popd", "source env.sh",
+               "Set-Location sub",
                ". ./env.sh", "eval \"$X\"", "* x", "$CMD sub", "c? sub", "make; builtin cd x"]
 NO_TOOL_MOVE = ["make test", "make -C sub test", "git -C sub status", "cp *", "npm run build",
                 "pytest tests/cd_test.py", "env -C sub make", "python3 -m tools.cd",
@@ -171,6 +172,15 @@ def test_a_tool_moving_plan_guards_its_names_at_any_depth(tmp_path: Path) -> Non
     deep = deep_names(named, [str(tmp_path)])
     assert {"run.py", "tools"} <= deep and "Makefile" not in deep
     assert deep_names(plan_programs(("Bash(python3 tools/run.py)",)), [str(tmp_path)]) == set()
+
+
+def test_a_name_on_the_way_to_the_project_is_not_guarded_at_any_depth(tmp_path: Path) -> None:
+    """Every path written in ``~/src/p`` holds ``src``: guarding the name at any depth would
+    deny every write there (the name's folders below are left: a residual)."""
+    root = tmp_path / "SRC" / "p"
+    root.mkdir(parents=True)
+    deep = deep_names(plan_programs(("Bash(cd sub)", "Bash(python3 src/x.py)")), [str(root)])
+    assert "x.py" in deep and "src" not in deep
 
 
 # --- B5: an approved build file or script that moves ---------------------------------------
@@ -228,7 +238,13 @@ TEXTS = {"test:\n\tcd sub && $(MAKE)\n": ("Makefile", "make test", True),
          "all:\n\t$(CC) -DCONFIG -o x x.c\n": ("Makefile", "make", False),
          "test:\n\tpytest -q tests\n": ("Makefile", "make test", False),
          '{"scripts":{"test":"jest"}}': ("package.json", "npm test", False),
-         '{"scripts":{"test":"npm --prefix web test"}}': ("package.json", "npm test", True)}
+         '{"scripts":{"test":"npm --prefix web test"}}': ("package.json", "npm test", True),
+         "[testenv]\nchangedir = sub\ncommands = make test\n": ("tox.ini", "tox", True),
+         "tasks:\n  test:\n    dir: sub\n    cmds: [make test]\n": ("Taskfile.yml",
+                                                                  "task test", True),
+         "set working-directory := 'sub'\ntest:\n  make test\n": ("justfile", "just test",
+                                                                     True),
+         "[testenv]\ncommands = pytest\n": ("tox.ini", "tox", False)}
 
 
 @pytest.mark.parametrize("text", list(TEXTS))
