@@ -91,7 +91,9 @@ def _build(tmp_path: Path, entry: str, files: dict[str, str], target: str,
 #: ``-BC`` (an upper-case flag before ``C``) and its long options by a unique prefix
 #: (getopt_long: ``--di=``, ``--direc``); npm's workspaces (``--workspaces``, ``-ws``,
 #: ``--workspace=``: npm runs the script in each workspace's folder); find's ``-execdir``
-#: (runs make in each folder holding a match).
+#: (runs make in each folder holding a match); cmake's ``-S sub`` (configures from
+#: ``sub/CMakeLists.txt``, running its ``execute_process``); perl's ``-xDIR`` (perlrun: "Perl
+#: will switch to that directory before running the program").
 UNNAMED = {
     "make-BC": ("make", "make test", {"Makefile": "test:\n\t$(MAKE) -BC sub test\n"},
                 "sub/Makefile", "src/mk"),
@@ -104,6 +106,16 @@ UNNAMED = {
                      {"Makefile": "test:\n\tfind . -mindepth 2 -name Makefile "
                                   "-execdir $(MAKE) test \\;\n"},
                      "sub/Makefile", "src/mk"),
+    "cmake-S": ("cmake", "make test",
+                {"Makefile": "test:\n\tcmake -S sub -B build\n",
+                 "sub/CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\nproject(p NONE)\n",
+                 "src/cm": "cmake_minimum_required(VERSION 3.10)\nproject(p NONE)\n"
+                           "execute_process(COMMAND touch zz)\n"},
+                "sub/CMakeLists.txt", "src/cm"),
+    "perl-x-dir": ("perl", "make test",
+                   {"Makefile": "test:\n\tperl -xsub tool.pl\n",
+                    "tool.pl": "#!/usr/bin/perl\nsystem 'make test';\n"},
+                   "sub/Makefile", "src/mk"),
     "npm-workspaces": ("npm", "npm test",
                        {"package.json": '{"name":"r","workspaces":["sub"],'
                                         '"scripts":{"test":"npm test --workspaces"}}'},
@@ -140,7 +152,7 @@ def test_w_an_approved_file_moves_by_a_spelling_the_reading_misses(tmp_path: Pat
 
 _open("test_w_an_approved_file_moves_by_a_spelling_the_reading_misses",
       "deepnames._MOVES_IN names a move by a few spellings; make's -BC / --di= / --direc, "
-      "npm's workspaces and find's -execdir move too", *UNNAMED)
+      "npm's workspaces, find's -execdir, cmake -S, perl -xDIR move too", *UNNAMED)
 
 
 # --- S: a script an approved file runs moves (one level further than the entry) ---------------
@@ -351,3 +363,37 @@ def test_cost_mirror_the_same_copies_without_the_trigger_are_allowed(tmp_path: P
             (project / name).parent.mkdir(parents=True, exist_ok=True)
             (project / name).write_text(text)
         assert hook_allows(project, f"cp src/new {target}"), target
+
+
+# --- R: a project script runs a program in the call's own folder ------------------------------
+
+
+#: Entries running a project script that starts make (no move), and the script.
+RUNS = {
+    "sh": ("sh", "sh build.sh", {"build.sh": "make test\n"}),
+    "python3": ("python3", "python3 tool.py",
+                {"tool.py": "import subprocess\nsubprocess.run(['make', 'test'])\n"}),
+    "node": ("node", "node tool.js",
+             {"tool.js": "require('child_process').execSync('make test');\n"}),
+    "perl": ("perl", "perl tool.pl", {"tool.pl": "system 'make test';\n"}),
+}
+
+
+@pytest.mark.parametrize("case", list(RUNS))
+def test_r_a_script_starts_make_in_the_calls_folder(tmp_path: Path, case: str) -> None:
+    """B5's base case, without a move: the approved script runs ``make test`` in the call's
+    own folder. A runner of project commands (make, npm, …) guards every program's start
+    names (H2, H3); an interpreter's or a shell's script is read for a move only
+    (``deepnames``), not as running any program, so the project's ``Makefile`` is writable
+    under ``Bash(sh build.sh)``. (Before s52-gfix too; s52-gfix guards it only when the
+    script also names a move.) Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk
+    Makefile`` is allowed, the entry runs the payload."""
+    program, entry, files = RUNS[case]
+    needs("bash", "make", program)
+    denied = _build(tmp_path, entry, {"Makefile": MAKEFILE, **files}, "Makefile")
+    assert denied is not None, "the hook allows the makefile the script's make reads"
+
+
+_open("test_r_a_script_starts_make_in_the_calls_folder",
+      "an interpreter's or shell's script is not read as a runner of any program: the start "
+      "files of what it runs are guarded only when it names a move", *RUNS)
