@@ -76,9 +76,10 @@ def _build(tmp_path: Path, entry: str, files: dict[str, str], target: str,
            source: str = "src/mk") -> str | None:
     """Proves that ``cp SOURCE TARGET`` then ``entry`` (from the project's folder) run the
     payload under real bash, plan ``Bash(<entry>)``, ``Bash(cp *)``, the project holding
-    ``files``, ``src/mk`` (a makefile running the payload) and ``src/pj`` (a package.json
-    whose ``test`` script runs it); the first call the printed hook denies, or None."""
-    more = {"src/mk": MAKE_PAYLOAD, "src/pj": PACKAGE_PAYLOAD, **files}
+    ``files``, ``src/mk`` (a makefile running the payload), ``src/pj`` (a package.json
+    whose ``test`` script runs it) and ``src/x`` (shell text running it); the first call the
+    printed hook denies, or None."""
+    more = {"src/mk": MAKE_PAYLOAD, "src/pj": PACKAGE_PAYLOAD, "src/x": "touch zz\n", **files}
     return proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], more,
                        [f"cp {source} {target}", entry])
 
@@ -160,7 +161,8 @@ _open("test_w_an_approved_file_moves_by_a_spelling_the_reading_misses",
 
 #: An approved makefile or package.json that runs a project script (not the entry's own
 #: words: ``sh build.sh`` in a recipe, ``sh scripts/test.sh`` in an npm script, a python
-#: tool) which moves to ``sub`` and runs make there.
+#: tool) or the other runner (a recipe's ``npm test``, an npm script's ``make test``), whose
+#: own file moves to ``sub`` and runs make there.
 SCRIPTS = {
     "make-runs-sh": ("make", "make test", {"Makefile": "test:\n\tsh build.sh\n",
                                            "build.sh": "cd sub && make test\n"}),
@@ -171,13 +173,20 @@ SCRIPTS = {
     "npm-runs-sh": ("npm", "npm test",
                     {"package.json": '{"scripts":{"test":"sh scripts/test.sh"}}',
                      "scripts/test.sh": "cd sub && make test\n"}),
+    "make-runs-npm": ("npm", "make test",
+                      {"Makefile": "test:\n\tnpm test\n",
+                       "package.json": '{"scripts":{"test":"cd sub && make test"}}'}),
+    "npm-runs-make": ("npm", "npm test",
+                      {"package.json": '{"scripts":{"test":"make test"}}',
+                       "Makefile": "test:\n\t$(MAKE) -C sub test\n"}),
 }
 
 
 @pytest.mark.parametrize("case", list(SCRIPTS))
 def test_s_a_script_an_approved_file_runs_moves(tmp_path: Path, case: str) -> None:
     """s52-gfix reads the entry's own files for a move (its makefile, package.json, the
-    script it names, a makefile's includes); a script *they* run is read nowhere, so its
+    script it names, a makefile's includes); a script *they* run, or the other runner's file
+    (package.json under ``make test``, the Makefile under ``npm test``), is read nowhere, so its
     ``cd sub && make test`` / ``os.chdir('sub')`` leaves ``sub/Makefile`` unguarded. (The
     script itself is writable too: the documented residual "a file a build file names";
     this row is the move it hides.) Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk
@@ -189,8 +198,8 @@ def test_s_a_script_an_approved_file_runs_moves(tmp_path: Path, case: str) -> No
 
 
 _open("test_s_a_script_an_approved_file_runs_moves",
-      "only the entry's own files are read for a move; a script a recipe or npm script runs "
-      "is not", *SCRIPTS)
+      "only the entry's own files are read for a move; a script or another runner's file a "
+      "recipe or npm script runs is not", *SCRIPTS)
 
 
 # --- F: a recipe reads another makefile by -f, without moving -------------------------------
@@ -376,6 +385,7 @@ RUNS = {
     "node": ("node", "node tool.js",
              {"tool.js": "require('child_process').execSync('make test');\n"}),
     "perl": ("perl", "perl tool.pl", {"tool.pl": "system 'make test';\n"}),
+    "sh-sources": ("sh", "sh build.sh", {"build.sh": ". ./lib.mk\n", "lib.mk": "echo\n"}),
 }
 
 
@@ -387,13 +397,58 @@ def test_r_a_script_starts_make_in_the_calls_folder(tmp_path: Path, case: str) -
     (``deepnames``), not as running any program, so the project's ``Makefile`` is writable
     under ``Bash(sh build.sh)``. (Before s52-gfix too; s52-gfix guards it only when the
     script also names a move.) Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk
-    Makefile`` is allowed, the entry runs the payload."""
+    Makefile`` is allowed, the entry runs the payload. ``sh-sources``: ``build.sh`` sources
+    ``./lib.mk`` (what a script sources beside it is guarded for a program run by its path,
+    ``./build.sh``, not under ``sh build.sh``): the copy over ``lib.mk`` runs the payload."""
     program, entry, files = RUNS[case]
     needs("bash", "make", program)
-    denied = _build(tmp_path, entry, {"Makefile": MAKEFILE, **files}, "Makefile")
+    target = "lib.mk" if case == "sh-sources" else "Makefile"
+    denied = _build(tmp_path, entry, {"Makefile": MAKEFILE, **files}, target,
+                    "src/x" if case == "sh-sources" else "src/mk")
     assert denied is not None, "the hook allows the makefile the script's make reads"
 
 
 _open("test_r_a_script_starts_make_in_the_calls_folder",
       "an interpreter's or shell's script is not read as a runner of any program: the start "
       "files of what it runs are guarded only when it names a move", *RUNS)
+
+
+# --- N: a name a project file gives, in the folder a cd left ----------------------------------
+
+
+#: Plans moving the tool to ``sub``, whose project files there name another file the plan's
+#: program loads: pytest's ``addopts = -p helper_plugin`` (imported from the folder first on
+#: ``sys.path``, the call's under ``python3 -m``), a shell script's ``. ./lib.sh``.
+NAMED = {
+    "pytest-plugin": ("python3", ["Bash(cd sub)", "Bash(python3 -m pytest -q)", "Bash(cp *)"],
+                      {"pytest.ini": "[pytest]\n", "test_a.py": "def test_a():\n    pass\n",
+                       "sub/pytest.ini": "[pytest]\naddopts = -p helper_plugin\n",
+                       "sub/helper_plugin.py": "\n",
+                       "sub/test_b.py": "def test_b():\n    pass\n",
+                       "src/p": "import os\nos.system('touch zz')\n"},
+                      ["cp src/p sub/helper_plugin.py", "cd sub", "python3 -m pytest -q"]),
+    "sourced-lib": ("sh", ["Bash(cd sub)", "Bash(sh build.sh)", "Bash(cp *)"],
+                    {"build.sh": ". ./lib.sh\necho ok\n", "lib.sh": "echo lib\n",
+                     "sub/build.sh": ". ./lib.sh\necho ok\n", "sub/lib.sh": "echo lib\n",
+                     "src/p": "touch zz\n"},
+                    ["cp src/p sub/lib.sh", "cd sub", "sh build.sh"]),
+}
+
+
+@pytest.mark.parametrize("case", list(NAMED))
+def test_n_a_name_a_project_file_gives_in_the_folder_a_cd_left(tmp_path: Path,
+                                                                case: str) -> None:
+    """The class of s52-gfix's own C1b row (a name a guarded file gives is read at the call's
+    and the project's folders only), in two more programs: ``sub/pytest.ini``'s ``-p
+    helper_plugin`` (pytest imports ``sub/helper_plugin.py`` when run in ``sub``) and
+    ``sub/build.sh``'s ``. ./lib.sh``. The file is written from the project's folder, then
+    ``cd sub`` and the entry run it."""
+    program, entries, files, calls = NAMED[case]
+    needs("bash", program)
+    denied = _session(tmp_path, entries, files, calls)
+    assert denied is not None, "the hook allows the file the project's file names"
+
+
+_open("test_n_a_name_a_project_file_gives_in_the_folder_a_cd_left",
+      "a name a project file gives (pytest's -p plugin, a sourced script) is read at the "
+      "call's and the project's folders only", *NAMED)
