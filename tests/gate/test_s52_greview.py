@@ -94,7 +94,8 @@ def _build(tmp_path: Path, entry: str, files: dict[str, str], target: str,
 #: ``--workspace=``: npm runs the script in each workspace's folder); find's ``-execdir``
 #: (runs make in each folder holding a match); cmake's ``-S sub`` (configures from
 #: ``sub/CMakeLists.txt``, running its ``execute_process``); perl's ``-xDIR`` (perlrun: "Perl
-#: will switch to that directory before running the program").
+#: will switch to that directory before running the program"); pip's ``install ./sub``
+#: (runs ``sub/setup.py`` in ``sub``; the entry is ``make install``).
 UNNAMED = {
     "make-BC": ("make", "make test", {"Makefile": "test:\n\t$(MAKE) -BC sub test\n"},
                 "sub/Makefile", "src/mk"),
@@ -117,6 +118,12 @@ UNNAMED = {
                    {"Makefile": "test:\n\tperl -xsub tool.pl\n",
                     "tool.pl": "#!/usr/bin/perl\nsystem 'make test';\n"},
                    "sub/Makefile", "src/mk"),
+    "pip-install-dir": ("python3", "make install",
+                        {"Makefile": "install:\n\tpython3 -m pip install -q --no-build-isolation "
+                                     "--no-deps --no-index --target $(CURDIR)/out/t ./sub\n",
+                         "sub/setup.py": "from setuptools import setup\nsetup(name='s')\n",
+                         "src/setup.py": "import os\nos.system('touch zz')\n"},
+                        "sub/setup.py", "src/setup.py"),
     "npm-workspaces": ("npm", "npm test",
                        {"package.json": '{"name":"r","workspaces":["sub"],'
                                         '"scripts":{"test":"npm test --workspaces"}}'},
@@ -153,7 +160,36 @@ def test_w_an_approved_file_moves_by_a_spelling_the_reading_misses(tmp_path: Pat
 
 _open("test_w_an_approved_file_moves_by_a_spelling_the_reading_misses",
       "deepnames._MOVES_IN names a move by a few spellings; make's -BC / --di= / --direc, "
-      "npm's workspaces, find's -execdir, cmake -S, perl -xDIR move too", *UNNAMED)
+      "npm's workspaces, find's -execdir, cmake -S, perl -xDIR, pip install DIR move too",
+      *UNNAMED)
+
+
+#: ``cmake -B build`` left a configured build folder (its cache names Unix Makefiles), as in
+#: s51-greview3 B7; the project's makefile wraps the build.
+_CMAKE_CACHE = ("mkdir -p build && printf 'CMAKE_GENERATOR:INTERNAL=Unix Makefiles\\n"
+                "CMAKE_MAKE_PROGRAM:FILEPATH=/usr/bin/make\\nCMAKE_PROJECT_NAME:STATIC=p\\n"
+                "CMAKE_HOME_DIRECTORY:INTERNAL=%s\\nCMAKE_CACHEFILE_DIR:INTERNAL=%s/build\\n' "
+                "\"$PWD\" \"$PWD\" > build/CMakeCache.txt && printf 'all:\\n\\techo ok\\n' "
+                "> build/Makefile")
+
+
+def test_w_a_recipe_runs_cmake_build(tmp_path: Path) -> None:
+    """``cmake --build build`` in the approved recipe runs the cache's generator (make) in
+    ``build``: make reads ``build/Makefile`` (held for the entry ``cmake --build build``
+    itself, s51-greview3 B7). ``--build`` is not among ``_MOVES_IN``'s spellings. Plan
+    ``Bash(make test)``, ``Bash(cp *)``: ``cp src/mk build/Makefile`` is allowed, ``make
+    test`` runs the payload."""
+    needs("bash", "make", "cmake")
+    denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)"],
+                         {"Makefile": "test:\n\tcmake --build build\n",
+                          "src/mk": "all:\n\ttouch zz\n"},
+                         ["cp src/mk build/Makefile", "make test"], setup=_CMAKE_CACHE,
+                         in_place=True)
+    assert denied is not None, "the hook allows the makefile cmake --build runs"
+
+
+_open("test_w_a_recipe_runs_cmake_build", "cmake --build DIR in a recipe is no move to "
+      "_MOVES_IN")
 
 
 # --- S: a script an approved file runs moves (one level further than the entry) ---------------
