@@ -488,3 +488,55 @@ def test_n_a_name_a_project_file_gives_in_the_folder_a_cd_left(tmp_path: Path,
 _open("test_n_a_name_a_project_file_gives_in_the_folder_a_cd_left",
       "a name a project file gives (pytest's -p plugin, a sourced script) is read at the "
       "call's and the project's folders only", *NAMED)
+
+
+# --- P: a deep name left out while the session sits in a folder of that name ------------------
+
+
+#: Plans moving the tool beside a script in a folder (``tools/``, ``scripts/``: guarded whole
+#: in the call's folder, and by its name at any depth since s52-gfix); ``sub`` holds the
+#: project's copy of the script, which loads a file beside it.
+PASSED = {
+    "python-tools": (["Bash(cd *)", "Bash(python3 tools/run.py)", "Bash(cp *)"],
+                     {"tools/run.py": "import helper\n", "tools/helper.py": "print('ok')\n",
+                      "sub/tools/run.py": "import helper\n",
+                      "sub/tools/helper.py": "print('ok')\n",
+                      "src/p": "import os\nos.system('touch zz')\n"},
+                     ["cd tools", "cp ../src/p ../sub/tools/helper.py", "cd ../sub",
+                      "python3 tools/run.py"]),
+    "shell-scripts": (["Bash(cd *)", "Bash(bash scripts/test.sh)", "Bash(cp *)"],
+                      {"scripts/test.sh": '. "$(dirname "$0")/lib.sh"\n',
+                       "scripts/lib.sh": "echo ok\n",
+                       "sub/scripts/test.sh": '. "$(dirname "$0")/lib.sh"\n',
+                       "sub/scripts/lib.sh": "echo ok\n", "src/p": "touch zz\n"},
+                      ["cd scripts", "cp ../src/p ../sub/scripts/lib.sh", "cd ../sub",
+                       "bash scripts/test.sh"]),
+}
+
+
+@pytest.mark.parametrize("case", list(PASSED))
+def test_p_a_deep_name_dropped_while_the_session_is_in_a_folder_of_that_name(
+        tmp_path: Path, case: str) -> None:
+    """``deep_names`` leaves out a name that is a part of the call's (or the project's) path
+    ("every path written there would hold it"); the runtime's Bash tool sits wherever the
+    plan's ``cd`` left it, so after ``cd tools`` the name ``tools`` is guarded nowhere
+    below: ``cp ../src/p ../sub/tools/helper.py`` is allowed (from the project's folder it is
+    denied: held by the mirror below), then ``cd ../sub`` and the entry import it."""
+    needs("bash", "python3")
+    entries, files, calls = PASSED[case]
+    denied = _session(tmp_path, entries, files, calls)
+    assert denied is not None, "the hook allows the file beside the script in sub"
+
+
+_open("test_p_a_deep_name_dropped_while_the_session_is_in_a_folder_of_that_name",
+      "deep_names drops a name the call's folder's path passes; the session can sit in such "
+      "a folder", *PASSED)
+
+
+def test_p_mirror_the_same_copy_from_the_projects_folder_is_denied(tmp_path: Path) -> None:
+    """The mirror (held): the same copy made from the project's folder is denied (the name
+    ``tools`` at any depth), so the row above measures the folder the session sits in."""
+    entries, files, _ = PASSED["python-tools"]
+    denied = _session(tmp_path, entries, files,
+                      ["cp src/p sub/tools/helper.py", "cd sub", "python3 tools/run.py"])
+    assert denied == "cp src/p sub/tools/helper.py"
