@@ -468,6 +468,11 @@ NAMED = {
                      "sub/build.sh": ". ./lib.sh\necho ok\n", "sub/lib.sh": "echo lib\n",
                      "src/p": "touch zz\n"},
                     ["cp src/p sub/lib.sh", "cd sub", "sh build.sh"]),
+    "recursive-make-include": ("make", ["Bash(make test)", "Bash(cp *)"],
+                               {"Makefile": "test:\n\t$(MAKE) -C sub test\n",
+                                "sub/Makefile": "include common.mk\n",
+                                "sub/common.mk": MAKEFILE, "src/p": MAKE_PAYLOAD},
+                               ["cp src/p sub/common.mk", "make test"]),
 }
 
 
@@ -478,7 +483,9 @@ def test_n_a_name_a_project_file_gives_in_the_folder_a_cd_left(tmp_path: Path,
     and the project's folders only), in two more programs: ``sub/pytest.ini``'s ``-p
     helper_plugin`` (pytest imports ``sub/helper_plugin.py`` when run in ``sub``) and
     ``sub/build.sh``'s ``. ./lib.sh``. The file is written from the project's folder, then
-    ``cd sub`` and the entry run it."""
+    ``cd sub`` and the entry run it. ``recursive-make-include``: B5's side of it, no ``cd``:
+    the approved recipe's ``$(MAKE) -C sub`` reads ``sub/Makefile``, which includes
+    ``common.mk`` (the deep names guard ``Makefile``, not what it includes)."""
     program, entries, files, calls = NAMED[case]
     needs("bash", program)
     denied = _session(tmp_path, entries, files, calls)
