@@ -360,7 +360,10 @@ _open("test_g_a_file_that_moves_in_a_folder_a_cd_reaches",
 #: before s52-gfix: a member's manifest is the work, P1g), newly denied: a plan entry whose
 #: command is a pattern (``./scripts/*`` runs a child: it cannot move the Bash tool's
 #: shell), a package.json whose description says ``CI/CD`` (read as ``cd``), a recipe's
-#: ``grep -C 2`` (read as ``-C``).
+#: ``grep -C 2`` (read as ``-C``); an exact ``cd docs``, which reaches ``docs``,
+#: ``docs/docs``, … only, guarding ``run.py`` in ``src/app`` (no program of the plan runs
+#: there); the last name of ``pytest/__main__.py`` (``python3 -m pytest``'s shadowing
+#: module folder) guarding every ``__main__.py``.
 COSTS = {
     "pattern-command": (["Bash(./scripts/*)", "Bash(npm test)"],
                         {"package.json": '{"name":"r","scripts":{"test":"echo ok"}}',
@@ -372,6 +375,11 @@ COSTS = {
     "grep-C-recipe": (["Bash(make test)"],
                       {"Makefile": "test:\n\tgrep -C 2 TODO README || true\n"},
                       "docs/Makefile"),
+    "exact-cd-guards-everywhere": (["Bash(cd docs)", "Bash(python3 tools/run.py)"],
+                                   {"tools/run.py": "print(1)\n", "docs/x": ""},
+                                   "src/app/run.py"),
+    "module-folder-main": (["Bash(cd docs)", "Bash(python3 -m pytest -q)"], {"docs/x": ""},
+                           "src/pkg/__main__.py"),
 }
 
 
@@ -396,13 +404,15 @@ _open("test_cost_a_copy_where_nothing_moves_is_allowed",
 
 
 def test_cost_mirror_the_same_copies_without_the_trigger_are_allowed(tmp_path: Path) -> None:
-    """The costs' mirror (held): without the pattern entry, the CI/CD words or ``-C``, each
-    copy is allowed, so the rows above measure the trigger only."""
+    """The costs' mirror (held): without the pattern entry, the CI/CD words, ``-C`` or the
+    ``cd docs`` entry, each copy is allowed, so the rows above measure the trigger only."""
     for i, (entries, files, target) in enumerate([
             (["Bash(npm test)"], {"package.json": '{"name":"r","scripts":{"test":"echo ok"}}'},
              "packages/a/package.json"),
             (["Bash(make test)"], {"Makefile": "test:\n\tgrep -n TODO README || true\n"},
-             "docs/Makefile")]):
+             "docs/Makefile"),
+            (["Bash(python3 tools/run.py)"], {"tools/run.py": "print(1)\n"}, "src/app/run.py"),
+            (["Bash(python3 -m pytest -q)"], {}, "src/pkg/__main__.py")]):
         project = hooked_project(tmp_path / str(i), [*entries, "Bash(cp *)"])
         for name, text in {**files, target: "{}\n", "src/new": "{}\n"}.items():
             (project / name).parent.mkdir(parents=True, exist_ok=True)
