@@ -557,3 +557,29 @@ def test_p_mirror_the_same_copy_from_the_projects_folder_is_denied(tmp_path: Pat
     denied = _session(tmp_path, entries, files,
                       ["cp src/p sub/tools/helper.py", "cd sub", "python3 tools/run.py"])
     assert denied == "cp src/p sub/tools/helper.py"
+
+
+# --- B: the entry's own script fed on standard input --------------------------------------------
+
+
+#: Entries running ``build.sh`` as a shell's standard input (the gate guards it as the
+#: shell's script, review S3), whose text moves to ``sub`` and runs make.
+STDIN = {"sh-stdin": "sh < build.sh", "bash-s-stdin": "bash -s < build.sh"}
+
+
+@pytest.mark.parametrize("case", list(STDIN))
+def test_b_a_script_fed_on_stdin_is_not_read_for_a_move(tmp_path: Path, case: str) -> None:
+    """s52-gfix marks an interpreter's or a shell's script for the move reading
+    (``planprograms._read_files``: its words); ``sh < build.sh`` names it by a redirection,
+    which the reading does not take, so ``cd sub && make test`` there guards nothing below.
+    (``sh build.sh`` is held.) Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/mk
+    sub/Makefile`` is allowed, the entry runs the payload."""
+    needs("bash", "make")
+    denied = _build(tmp_path, STDIN[case], {"build.sh": "cd sub && make test\n",
+                                            "Makefile": MAKEFILE, "sub/Makefile": MAKEFILE},
+                    "sub/Makefile")
+    assert denied is not None, "the hook allows the makefile of the folder the script moves to"
+
+
+_open("test_b_a_script_fed_on_stdin_is_not_read_for_a_move",
+      "a shell's script given by < is guarded but not read for a move", *STDIN)
