@@ -583,3 +583,22 @@ def test_b_a_script_fed_on_stdin_is_not_read_for_a_move(tmp_path: Path, case: st
 
 _open("test_b_a_script_fed_on_stdin_is_not_read_for_a_move",
       "a shell's script given by < is guarded but not read for a move", *STDIN)
+
+
+def test_b_a_script_named_under_the_project_placeholder_is_held(tmp_path: Path) -> None:
+    """``${CLAUDE_PROJECT_DIR}/scripts/build.sh``, the usual way a plan names a project script,
+    is not marked for the move reading (``plan_programs`` gives no ``@`` item), yet the copy
+    below is denied (held: pinned here, as the stdin rows are not). Plan
+    ``Bash(${CLAUDE_PROJECT_DIR}/scripts/build.sh)``, ``Bash(cp *)``, the session's
+    ``CLAUDE_PROJECT_DIR`` the project: ``cp src/mk sub/Makefile`` is allowed, the entry runs
+    the payload."""
+    needs("bash", "make")
+    entry = "${CLAUDE_PROJECT_DIR}/scripts/build.sh"
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                         {"scripts/build.sh": "#!/bin/sh\ncd sub && make test\n",
+                          "Makefile": MAKEFILE, "sub/Makefile": MAKEFILE,
+                          "src/mk": MAKE_PAYLOAD},
+                         ["cp src/mk sub/Makefile", entry], {"CLAUDE_PROJECT_DIR": "{P}"},
+                         executable=("scripts/build.sh",))
+    assert denied is not None, "the hook allows the makefile of the folder the script moves to"
+
