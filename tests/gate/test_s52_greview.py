@@ -590,8 +590,8 @@ def test_b_a_script_named_under_the_project_placeholder_is_held(tmp_path: Path) 
     is not marked for the move reading (``plan_programs`` gives no ``@`` item), yet the copy
     below is denied (held: pinned here, as the stdin rows are not). Plan
     ``Bash(${CLAUDE_PROJECT_DIR}/scripts/build.sh)``, ``Bash(cp *)``, the session's
-    ``CLAUDE_PROJECT_DIR`` the project: ``cp src/mk sub/Makefile`` is allowed, the entry runs
-    the payload."""
+    ``CLAUDE_PROJECT_DIR`` the project: real bash runs the payload after ``cp src/mk
+    sub/Makefile``; the hook denies a call."""
     needs("bash", "make")
     entry = "${CLAUDE_PROJECT_DIR}/scripts/build.sh"
     denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
