@@ -34,15 +34,16 @@ PACKAGE_PAYLOAD = '{"name":"sub","scripts":{"test":"touch zz"}}'
 
 
 def _session(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
-             links: dict[str, str] | None = None) -> str | None:
+             links: dict[str, str] | None = None, base: str = "") -> str | None:
     """Runs ``calls`` as the runtime's Bash tool does (each in the folder the last one left,
     read by ``pwd -P`` after it succeeded) under real bash in a hooked project with plan
-    ``entries``, ``files`` and the symbolic ``links`` (name: target), asserting the payload
+    ``entries``, ``files`` and the symbolic ``links`` (name: target; the project in the
+    folder ``base`` of the scratch folder when given), asserting the payload
     ran; then in a second such project asks the printed hook for each call, with that folder
     as its ``cwd``, running the allowed ones: the first call denied, or None (the hole)."""
     found: list[str | None] = []
     for side in ("proof", "run"):
-        project = hooked_project(tmp_path / side, entries)
+        project = hooked_project(tmp_path / side / base, entries)
         for name, text in files.items():
             (project / name).parent.mkdir(parents=True, exist_ok=True)
             (project / name).write_text(text)
@@ -528,6 +529,12 @@ PASSED = {
                        "sub/scripts/lib.sh": "echo ok\n", "src/p": "touch zz\n"},
                       ["cd scripts", "cp ../src/p ../sub/scripts/lib.sh", "cd ../sub",
                        "bash scripts/test.sh"]),
+    "project-under-src": (["Bash(cd sub)", "Bash(python3 src/x.py)", "Bash(cp *)"],
+                          {"src/x.py": "import helper\n", "src/helper.py": "print('ok')\n",
+                           "sub/src/x.py": "import helper\n",
+                           "sub/src/helper.py": "print('ok')\n",
+                           "payload/p": "import os\nos.system('touch zz')\n"},
+                          ["cp payload/p sub/src/helper.py", "cd sub", "python3 src/x.py"]),
 }
 
 
@@ -538,16 +545,21 @@ def test_p_a_deep_name_dropped_while_the_session_is_in_a_folder_of_that_name(
     ("every path written there would hold it"); the runtime's Bash tool sits wherever the
     plan's ``cd`` left it, so after ``cd tools`` the name ``tools`` is guarded nowhere
     below: ``cp ../src/p ../sub/tools/helper.py`` is allowed (from the project's folder it is
-    denied: held by the mirror below), then ``cd ../sub`` and the entry import it."""
+    denied: held by the mirror below), then ``cd ../sub`` and the entry import it.
+    ``project-under-src``: the project's own path passes ``src`` (``~/src/app``, a common
+    layout; here ``…/src/project``), so ``src`` of ``Bash(python3 src/x.py)`` is guarded
+    nowhere below in every call: ``cp payload/p sub/src/helper.py`` from the project's folder
+    (denied for a project elsewhere)."""
     needs("bash", "python3")
     entries, files, calls = PASSED[case]
-    denied = _session(tmp_path, entries, files, calls)
+    denied = _session(tmp_path, entries, files, calls,
+                      base="src" if case == "project-under-src" else "")
     assert denied is not None, "the hook allows the file beside the script in sub"
 
 
 _open("test_p_a_deep_name_dropped_while_the_session_is_in_a_folder_of_that_name",
       "deep_names drops a name the call's folder's path passes; the session can sit in such "
-      "a folder", *PASSED)
+      "a folder, and the project's own path may pass it", *PASSED)
 
 
 def test_p_mirror_the_same_copy_from_the_projects_folder_is_denied(tmp_path: Path) -> None:
