@@ -310,6 +310,25 @@ def test_m_a_standard_module_in_the_folder_a_cd_left(tmp_path: Path) -> None:
     assert denied is not None, "the hook allows the module the script imports"
 
 
+def test_m_a_standard_module_where_a_recipe_moves(tmp_path: Path) -> None:
+    """B5's side of M: the approved recipe ``cd sub && python3 -m pytest -q`` names a move,
+    so every program's start names are guarded at any depth, but not the standard modules
+    ``python3 -m`` finds first in its folder (``json.py`` is guarded in the call's folder:
+    held). Plan ``Bash(make test)``, ``Bash(cp *)``: ``cp payload/p sub/json.py`` is allowed,
+    ``make test`` imports it in ``sub``."""
+    needs("bash", "make", "python3")
+    denied = _build(tmp_path, "make test",
+                    {"Makefile": "test:\n\tcd sub && python3 -m pytest -q\n",
+                     "sub/test_a.py": "def test_a():\n    pass\n",
+                     "payload/p": "import os\nos.system('touch zz')\n"},
+                    "sub/json.py", "payload/p")
+    assert denied is not None, "the hook allows the module python3 -m imports in sub"
+
+
+_open("test_m_a_standard_module_where_a_recipe_moves",
+      "a moving recipe guards ALL_STARTS at any depth, not the standard modules' names")
+
+
 _open("test_m_a_standard_module_in_the_folder_a_cd_left",
       "deep_names leaves out the standard modules' names (+ items) a Python's first folder "
       "guards")
