@@ -633,3 +633,39 @@ def test_b_a_script_named_under_the_project_placeholder_is_held(tmp_path: Path) 
                          executable=("scripts/build.sh",))
     assert denied is not None, "the hook allows the makefile of the folder the script moves to"
 
+
+
+# --- T: a test file the runner collects starts a program in another folder ----------------------
+
+
+#: A test runner entry and a project test (guarded: test files at any depth) that runs make in
+#: a fixture project (``cwd=``: a move ``_MOVES_IN`` names, in a file it does not read).
+TESTS = {
+    "pytest": ("python3", "python3 -m pytest -q",
+               {"tests/test_build.py": "import subprocess\n\n\ndef test_build():\n"
+                                       "    subprocess.run(['make', 'test'], "
+                                       "cwd='fixtures/proj', check=True)\n"}),
+    "node-test": ("node", "node --test",
+                  {"test/build.test.js": "const {test} = require('node:test');\n"
+                                         "test('b', () => { require('child_process')"
+                                         ".execSync('make test', {cwd: 'fixtures/proj'}); });\n"}),
+}
+
+
+@pytest.mark.parametrize("case", list(TESTS))
+def test_t_a_test_file_starts_make_in_a_fixture_folder(tmp_path: Path, case: str) -> None:
+    """An integration test running a build in a fixture project (``cwd='fixtures/proj'``) is
+    the project's approved code the runner runs; s52-gfix reads the entry's script or
+    module for a move, not the tests the runner collects, so ``fixtures/proj/Makefile`` is
+    guarded nowhere. Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp payload/mk
+    fixtures/proj/Makefile`` is allowed, the test run runs the payload."""
+    program, entry, files = TESTS[case]
+    needs("bash", "make", program)
+    denied = _build(tmp_path, entry, {**files, "fixtures/proj/Makefile": MAKEFILE,
+                                      "payload/mk": MAKE_PAYLOAD},
+                    "fixtures/proj/Makefile", "payload/mk")
+    assert denied is not None, "the hook allows the makefile the test's make reads"
+
+
+_open("test_t_a_test_file_starts_make_in_a_fixture_folder",
+      "the tests a runner collects are not read for a move", *TESTS)
