@@ -669,3 +669,29 @@ def test_t_a_test_file_starts_make_in_a_fixture_folder(tmp_path: Path, case: str
 
 _open("test_t_a_test_file_starts_make_in_a_fixture_folder",
       "the tests a runner collects are not read for a move", *TESTS)
+
+
+# --- U: a recipe unpacks the folder it moves to -------------------------------------------------
+
+
+def test_u_a_recipe_unpacks_the_folder_it_moves_to(tmp_path: Path) -> None:
+    """The recipe ``tar -xf vendor/dep.tar -C build && $(MAKE) -C build test`` names a move,
+    so s52-gfix guards every start name at any depth, by the name of the path a call
+    writes; the makefile make reads in ``build`` comes out of ``vendor/dep.tar``, whose name
+    is no start name: ``cp payload/dep.tar vendor/dep.tar`` is allowed (a data file), then
+    ``make test`` unpacks and runs the payload. Plan ``Bash(make test)``, ``Bash(cp *)``."""
+    needs("bash", "make", "tar")
+    denied = proved_case(
+        tmp_path, ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": "test:\n\tmkdir -p build && tar -xf vendor/dep.tar -C build "
+                     "&& $(MAKE) -C build test\n",
+         "x/Makefile": MAKEFILE, "y/Makefile": MAKE_PAYLOAD},
+        ["cp payload/dep.tar vendor/dep.tar", "make test"],
+        setup="mkdir -p vendor payload && tar -cf vendor/dep.tar -C x Makefile && "
+              "tar -cf payload/dep.tar -C y Makefile && rm -r x y")
+    assert denied is not None, "the hook allows the archive the recipe unpacks and runs"
+
+
+_open("test_u_a_recipe_unpacks_the_folder_it_moves_to",
+      "the deep names are matched on paths written; a recipe that unpacks (or copies, "
+      "generates) the folder it moves to takes its start files from a file of another name")
