@@ -695,3 +695,27 @@ def test_u_a_recipe_unpacks_the_folder_it_moves_to(tmp_path: Path) -> None:
 _open("test_u_a_recipe_unpacks_the_folder_it_moves_to",
       "the deep names are matched on paths written; a recipe that unpacks (or copies, "
       "generates) the folder it moves to takes its start files from a file of another name")
+
+
+def test_w_a_recipe_runs_make_in_each_submodule(tmp_path: Path) -> None:
+    """``git submodule foreach make test`` (git-submodule(1): "Evaluates an arbitrary shell
+    command in each checked out submodule", run in the submodule's folder) in the approved
+    recipe: a move ``_MOVES_IN`` does not name. Plan ``Bash(make test)``, ``Bash(cp *)``, the
+    project holding the submodule ``sub``: ``cp payload/mk sub/Makefile`` is allowed,
+    ``make test`` runs the payload in ``sub``."""
+    needs("bash", "make", "git")
+    git = "git -c user.email=a@b -c user.name=a"
+    denied = proved_case(
+        tmp_path, ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": "test:\n\tgit submodule foreach -q make test\n",
+         "payload/mk": MAKE_PAYLOAD},
+        ["cp payload/mk sub/Makefile", "make test"],
+        setup=f"git init -q $T/subrepo && printf 'test:\\n\\techo ok\\n' > $T/subrepo/Makefile "
+              f"&& git -C $T/subrepo add Makefile && {git} -C $T/subrepo commit -qm m && "
+              f"git -c protocol.file.allow=always submodule add -q $T/subrepo sub && "
+              f"{git} commit -qm sub")
+    assert denied is not None, "the hook allows the submodule's makefile"
+
+
+_open("test_w_a_recipe_runs_make_in_each_submodule",
+      "git submodule foreach in a recipe is no move to _MOVES_IN")
