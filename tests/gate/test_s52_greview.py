@@ -36,7 +36,8 @@ PACKAGE_PAYLOAD = '{"name":"sub","scripts":{"test":"touch zz"}}'
 def _session(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
              links: dict[str, str] | None = None, base: str = "") -> str | None:
     """Runs ``calls`` as the runtime's Bash tool does (each in the folder the last one left,
-    read by ``pwd -P`` after it succeeded) under real bash in a hooked project with plan
+    read by ``pwd -P`` after it succeeded; ``CLAUDE_PROJECT_DIR`` the project, as the runtime
+    sets it for its hooks) under real bash in a hooked project with plan
     ``entries``, ``files`` and the symbolic ``links`` (name: target; the project in the
     folder ``base`` of the scratch folder when given), asserting the payload
     ran; then in a second such project asks the printed hook for each call, with that folder
@@ -50,7 +51,8 @@ def _session(tmp_path: Path, entries: list[str], files: dict[str, str], calls: l
         for name, to in (links or {}).items():
             (project / name).parent.mkdir(parents=True, exist_ok=True)
             os.symlink(to, project / name)
-        env, hook = home_env(tmp_path / side / "home"), _settings_hook(project)
+        env = {**home_env(tmp_path / side / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+        hook = _settings_hook(project)
         real = folder = project.resolve()
         denied, kept = None, tmp_path / side / "cwd"
         for call in calls:
@@ -82,7 +84,7 @@ def _build(tmp_path: Path, entry: str, files: dict[str, str], target: str,
     printed hook denies, or None."""
     more = {"src/mk": MAKE_PAYLOAD, "src/pj": PACKAGE_PAYLOAD, "src/x": "touch zz\n", **files}
     return proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], more,
-                       [f"cp {source} {target}", entry])
+                       [f"cp {source} {target}", entry], {"CLAUDE_PROJECT_DIR": "{P}"})
 
 
 # --- W: an approved build file moves by a spelling the move reading does not name ----------------
@@ -562,9 +564,9 @@ def test_p_a_deep_name_dropped_while_the_session_is_in_a_folder_of_that_name(
         tmp_path: Path, case: str) -> None:
     """``deep_names`` leaves out a name that is a part of the call's (or the project's) path
     ("every path written there would hold it"); the runtime's Bash tool sits wherever the
-    plan's ``cd`` left it, so after ``cd tools`` the name ``tools`` is guarded nowhere
-    below: ``cp ../src/p ../sub/tools/helper.py`` is allowed (from the project's folder it is
-    denied: held by the mirror below), then ``cd ../sub`` and the entry import it.
+    plan's ``cd`` left it, so after ``cd tools`` the name ``tools`` is no deep name; the
+    copy ``cp ../src/p ../sub/tools/helper.py`` is denied all the same (held, with the
+    runtime's ``CLAUDE_PROJECT_DIR``: the call's folder is in the guarded ``tools/``).
     ``project-under-src``: the project's own path passes ``src`` (``~/src/app``, a common
     layout; here ``…/src/project``), so ``src`` of ``Bash(python3 src/x.py)`` is guarded
     nowhere below in every call: ``cp payload/p sub/src/helper.py`` from the project's folder
@@ -577,8 +579,9 @@ def test_p_a_deep_name_dropped_while_the_session_is_in_a_folder_of_that_name(
 
 
 _open("test_p_a_deep_name_dropped_while_the_session_is_in_a_folder_of_that_name",
-      "deep_names drops a name the call's folder's path passes; the session can sit in such "
-      "a folder, and the project's own path may pass it", *PASSED)
+      "deep_names drops a name the project's own path passes (the call's folder's too: "
+      "python-tools, shell-scripts are held there by the project's whole tools/ folder)",
+      "project-under-src")
 
 
 def test_p_mirror_the_same_copy_from_the_projects_folder_is_denied(tmp_path: Path) -> None:
