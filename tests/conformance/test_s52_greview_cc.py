@@ -59,3 +59,49 @@ def test_p2_a_project_under_src_leaves_src_unguarded_below(judge: Judge, work: P
 OPEN.add("test_p2_a_project_under_src_leaves_src_unguarded_below",
          "deep_names drops a name the project's path passes (tests/gate/test_s52_greview.py "
          "P2)")
+
+
+#: More rows of tests/gate/test_s52_greview.py, through the runtime: the plan, the project's
+#: files (a name starting ``->`` is a symbolic link to the rest), the calls.
+RUNTIME = {
+    "L1-linked-makefile": (["Bash(cd sub)", "Bash(make test)", "Bash(cp *)"],
+                           {"Makefile": "test:\n\techo ok\n",
+                            "shared/common.mk": "test:\n\techo ok\n",
+                            "sub/Makefile": "->../shared/common.mk",
+                            "payload/mk": "test:\n\ttouch zz\n"},
+                           ["cp payload/mk shared/common.mk", "cd sub", "make test"]),
+    "M1-standard-module": (["Bash(cd sub)", "Bash(python3 tool.py)", "Bash(cp *)"],
+                           {"tool.py": "import json\n", "sub/tool.py": "import json\n",
+                            "payload/p": "import os\nos.system('touch zz')\n"},
+                           ["cp payload/p sub/json.py", "cd sub", "python3 tool.py"]),
+    "G1-moving-script-reached": (["Bash(cd x)", "Bash(sh build.sh)", "Bash(cp *)"],
+                                 {"build.sh": "echo ok\n",
+                                  "x/build.sh": "cd ../sub && make test\n",
+                                  "sub/Makefile": "test:\n\techo ok\n",
+                                  "payload/mk": "test:\n\ttouch zz\n"},
+                                 ["cp payload/mk sub/Makefile", "cd x", "sh build.sh"]),
+}
+
+
+@pytest.mark.parametrize("case", list(RUNTIME))
+def test_a_kept_folder_row_under_the_runtime(judge: Judge, work: Path, case: str) -> None:
+    """Each row's calls, one Bash call each, through the runtime with the printed hook (its
+    Bash tool keeping the folder a ``cd`` left): the payload makes ``sub/zz``."""
+    entries, files, calls = RUNTIME[case]
+    project = work / "project"
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        if text.startswith("->"):
+            (project / name).symlink_to(text[2:])
+        else:
+            (project / name).write_text(text)
+    plan = work / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": entries}))
+    printed = json.loads(snippet("claude-code", {"--plan": str(plan)})[0])
+    got = run(judge, work, None, [bash(c) for c in calls], {}, settings=printed)
+    assert all(r is not None for r in got.main), got.main
+    assert not (project / "sub" / "zz").exists(), f"the runtime ran the payload: {got.main}"
+
+
+OPEN.add("test_a_kept_folder_row_under_the_runtime", "rows L1, M1, G1 of "
+         "tests/gate/test_s52_greview.py", *RUNTIME)
