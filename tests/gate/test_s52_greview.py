@@ -722,3 +722,21 @@ def test_w_a_recipe_runs_make_in_each_submodule(tmp_path: Path) -> None:
 
 _open("test_w_a_recipe_runs_make_in_each_submodule",
       "git submodule foreach in a recipe is no move to _MOVES_IN")
+
+
+def test_b_a_script_with_a_nul_byte_is_taken_for_a_compiled_program(tmp_path: Path) -> None:
+    """``deepnames._moves_in`` takes a file with a NUL in its first 4 KiB for a compiled
+    program and reads no move in it; ``sh`` (dash) runs a script holding a NUL in a comment
+    line as text (bash too, past its first line), so its ``cd sub && make test`` is unread.
+    Plan ``Bash(sh build.sh)``, ``Bash(cp *)``: ``cp payload/mk sub/Makefile`` is allowed,
+    the entry runs the payload."""
+    needs("bash", "make", "sh")
+    denied = _build(tmp_path, "sh build.sh",
+                    {"build.sh": "echo start\n# \x00\ncd sub && make test\n",
+                     "sub/Makefile": MAKEFILE, "payload/mk": MAKE_PAYLOAD},
+                    "sub/Makefile", "payload/mk")
+    assert denied is not None, "the hook allows the makefile of the folder the script moves to"
+
+
+_open("test_b_a_script_with_a_nul_byte_is_taken_for_a_compiled_program",
+      "a NUL byte makes the move reading skip a script the shell runs as text")
