@@ -147,9 +147,11 @@ def _read_files(words: list[str], inner: bool = True) -> list[str]:
     those of what a runner's or a package runner's later words start (``npx node x.js``);
     compiled files are not read."""
     name = os.path.basename(words[0])
-    if inner and (name in RUNNERS or name in PACKAGE_RUNNERS):
+    if inner and (name in RUNNERS or name in PACKAGE_RUNNERS):  # (as `_entry_programs`)
         return [*_read_files(words, False), *(p for at, w in enumerate(words[1:], 1)
-                                              if w[:1] != "-"
+                                              if w[:1] != "-" and (name in RUNNERS or (
+                                                  os.path.basename(w) in RUNS_OPERAND or
+                                                  os.path.basename(w).startswith("python")))
                                               for p in _read_files(words[at:], False))]
     found = [p for p in (*(literal(words[0]) if "/" in words[0] else ()),  # (`./x.sh`)
                          *_script_words(name, words)) if p[-1:] != "/" and p[:1] not in "+&^"]
