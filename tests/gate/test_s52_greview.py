@@ -385,7 +385,9 @@ _open("test_g_a_file_that_moves_in_a_folder_a_cd_reaches",
 #: ``grep -C 2`` (read as ``-C``); an exact ``cd docs``, which reaches ``docs``,
 #: ``docs/docs``, … only, guarding ``run.py`` in ``src/app`` (no program of the plan runs
 #: there); the last name of ``pytest/__main__.py`` (``python3 -m pytest``'s shadowing
-#: module folder) guarding every ``__main__.py``.
+#: module folder) guarding every ``__main__.py``; ``source .venv/bin/activate`` (a
+#: virtual environment's script, which sets variables and moves nothing) guarding a
+#: workspace member's ``pyproject.toml``.
 COSTS = {
     "pattern-command": (["Bash(./scripts/*)", "Bash(npm test)"],
                         {"package.json": '{"name":"r","scripts":{"test":"echo ok"}}',
@@ -402,6 +404,9 @@ COSTS = {
                                    "src/app/run.py"),
     "module-folder-main": (["Bash(cd docs)", "Bash(python3 -m pytest -q)"], {"docs/x": ""},
                            "src/pkg/__main__.py"),
+    "source-activate": (["Bash(source .venv/bin/activate)", "Bash(python3 -m pytest -q)"],
+                        {".venv/bin/activate": "PATH=$PWD/.venv/bin:$PATH\n"},
+                        "packages/a/pyproject.toml"),
 }
 
 
@@ -434,7 +439,8 @@ def test_cost_mirror_the_same_copies_without_the_trigger_are_allowed(tmp_path: P
             (["Bash(make test)"], {"Makefile": "test:\n\tgrep -n TODO README || true\n"},
              "docs/Makefile"),
             (["Bash(python3 tools/run.py)"], {"tools/run.py": "print(1)\n"}, "src/app/run.py"),
-            (["Bash(python3 -m pytest -q)"], {}, "src/pkg/__main__.py")]):
+            (["Bash(python3 -m pytest -q)"], {}, "src/pkg/__main__.py"),
+            (["Bash(python3 -m pytest -q)"], {}, "packages/a/pyproject.toml")]):
         project = hooked_project(tmp_path / str(i), [*entries, "Bash(cp *)"])
         for name, text in {**files, target: "{}\n", "src/new": "{}\n"}.items():
             (project / name).parent.mkdir(parents=True, exist_ok=True)
