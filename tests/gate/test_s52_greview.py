@@ -98,7 +98,8 @@ def _build(tmp_path: Path, entry: str, files: dict[str, str], target: str,
 #: (runs make in each folder holding a match); cmake's ``-S sub`` (configures from
 #: ``sub/CMakeLists.txt``, running its ``execute_process``); perl's ``-xDIR`` (perlrun: "Perl
 #: will switch to that directory before running the program"); pip's ``install ./sub``
-#: (runs ``sub/setup.py`` in ``sub``; the entry is ``make install``).
+#: (runs ``sub/setup.py`` in ``sub``; the entry is ``make install``); npm's ``file:./sub``
+#: dependency (``npm install`` runs its lifecycle scripts in ``sub``).
 UNNAMED = {
     "make-BC": ("make", "make test", {"Makefile": "test:\n\t$(MAKE) -BC sub test\n"},
                 "sub/Makefile", "src/mk"),
@@ -127,6 +128,14 @@ UNNAMED = {
                          "sub/setup.py": "from setuptools import setup\nsetup(name='s')\n",
                          "src/setup.py": "import os\nos.system('touch zz')\n"},
                         "sub/setup.py", "src/setup.py"),
+    "npm-file-dependency": ("npm", "npm install",
+                            {"package.json": '{"name":"r","version":"1.0.0",'
+                                             '"dependencies":{"s":"file:./sub"}}',
+                             ".npmrc": "offline=true\naudit=false\nfund=false\n"
+                                       "update-notifier=false\n",
+                             "payload/pj": '{"name":"s","version":"1.0.0",'
+                                           '"scripts":{"postinstall":"touch zz"}}'},
+                            "sub/package.json", "payload/pj"),
     "npm-workspaces": ("npm", "npm test",
                        {"package.json": '{"name":"r","workspaces":["sub"],'
                                         '"scripts":{"test":"npm test --workspaces"}}'},
@@ -163,7 +172,8 @@ def test_w_an_approved_file_moves_by_a_spelling_the_reading_misses(tmp_path: Pat
 
 _open("test_w_an_approved_file_moves_by_a_spelling_the_reading_misses",
       "deepnames._MOVES_IN names a move by a few spellings; make's -BC / --di= / --direc, "
-      "npm's workspaces, find's -execdir, cmake -S, perl -xDIR, pip install DIR move too",
+      "npm's workspaces and file: dependencies, find's -execdir, cmake -S, perl -xDIR, pip "
+      "install DIR move too",
       *UNNAMED)
 
 
