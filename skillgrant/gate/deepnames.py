@@ -1,18 +1,10 @@
 """The names a plan's programs read that are guarded in every folder (issue 29, session 52,
-review s51-greview3 C1, B5).
+review s51-greview3 B5).
 
-``entryfolders`` reads the folders one entry's programs run in from the call's folder. Two
-things take a program elsewhere than any folder a call names:
+``entryfolders`` reads the folders one entry's programs run in from the call's folder, and
+``runfolders`` those the Bash tool may be in across calls. One more thing takes a program
+elsewhere:
 
-- The runtime's Bash tool keeps its folder from one call to the next (docs/call-gate.md G-6):
-  after an allowed ``cd sub`` the next call runs in ``sub``, and a ``cd`` that a later call
-  makes again goes on below it (``sub/sub``), up (``cd ..``) or anywhere (``cd *``, an
-  absolute folder). A file written while the call's folder was the project's was guarded
-  nowhere there. So when an entry may move the tool's shell (``moves_tool``: a ``cd``,
-  ``pushd``, ``popd``, ``source``, ``eval``, or a command the entry names by a pattern or an
-  expansion), the last name of each path the plan's programs read (``plan_programs``) is
-  guarded at any depth (``Guarded.walked``: a part of any path written, a tree a folder
-  writer copies).
 - An approved build file or script moves before it starts a program (a recursive make's
   ``cd sub && $(MAKE)``, ``$(MAKE) -C sub``, an npm script's ``cd sub && make``, a script's
   ``chdir``): what runs there may be any program. ``planprograms`` marks the files whose text
@@ -42,15 +34,20 @@ TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
-#: What ``plan_programs`` gives when an entry may move the Bash tool's folder, and writes
-#: before a file (from the call's folder) whose text is read for a move.
+#: What ``plan_programs`` gives when an entry may move the Bash tool's folder (read where
+#: the session has no project folder: ``runfolders`` needs one), and writes before a file
+#: (from the call's folder) whose text is read for a move.
 TOOL_MOVES: Final = "|"
 READS: Final = "@"
+#: What ``plan_programs`` writes before a folder (from the project's) an entry's programs
+#: run in, its own moves read (``""``: the project's): ``runfolders``.
+RUN_FOLDER: Final = "\x07"
 #: A word that may move the shell it runs in, as a command of an entry (quotes gone; and
 #: PowerShell's, a ``PowerShell(…)`` entry's): ``.`` as ``source`` is a word alone.
 _MOVER: Final = compile_on_use(r"(?<![\w.-])(?:cd|pushd|popd|source|eval|(?i:chdir|sl|"
                                r"set-location|push-location|pop-location))(?![\w.-])"
                                r"|(?:^|[\s;&|(])\.(?=\s|$)")
+
 #: What names a move in a build file's or a script's text: the shell's, a program's option
 #: (``-C``, ``-sC``, ``--directory``, ``--prefix``, …), an interpreter's ``chdir`` or a
 #: program started in a folder (``cwd``), a runner's setting (tox's ``changedir``, a
@@ -62,7 +59,7 @@ _MOVES_IN: Final = compile_on_use(
 #: The bytes of a file read for a move; a longer file is taken to hold one.
 _LIMIT: Final = 1 << 20
 #: The marks of ``plan_programs``' items that are no path a program reads by its name.
-_NOT_NAMES: Final = frozenset("%+=:!>&|@\x06")
+_NOT_NAMES: Final = frozenset("%+=:!>&|@\x06\x07")
 
 
 def moves_tool(text: str) -> bool:
@@ -84,17 +81,19 @@ _PLACEHOLDER: Final = compile_on_use(r"\$\{?CLAUDE_(?:PROJECT_DIR|PLUGIN_ROOT|PL
                                      r"SKILL_DIR)\}?")
 
 
-def deep_names(named: tuple[str, ...], roots: list[str]) -> frozenset[str]:
+def deep_names(named: tuple[str, ...], roots: list[str], unbounded: bool) -> frozenset[str]:
     """The names guarded at any depth for the plan whose programs' paths are ``named``
     (``plan_programs``), its files read from each folder of ``roots`` (the call's, the
-    project's): the last name of each path it names where an entry may move the Bash tool
-    (``TOOL_MOVES``), and every program's start names too where a file it marks ``READS``
-    names a move; none otherwise. A name of a folder on the way to a root is left out."""
+    project's, the plan's run folders): every program's start names and the last name of
+    each path it names where a file it marks ``READS`` names a move; the last names alone
+    where an entry may move the Bash tool and the session's folders are ``unbounded`` (no
+    project folder: ``runfolders`` cannot bound them); none otherwise. A name of a folder on
+    the way to a root is left out."""
     moved = any(_moves_in(os.path.join(root, path[1:])) for path in named
                 if path[:1] == READS for root in roots) or any(  # (a makefile's includes)
         _moves_in(path) for path, _ in named_paths(
             tuple(n for n in named if n[:1] == MAKEFILE), roots))
-    if not moved and TOOL_MOVES not in named:
+    if not moved and not (unbounded and TOOL_MOVES in named):
         return frozenset()
     names = {_last(path) for path in (*named, *(ALL_STARTS if moved else ()))
              if path[:1] not in _NOT_NAMES and "$" not in path}

@@ -18,7 +18,7 @@ from . import linked
 from .buildnames import named_paths
 from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs, unguarded_target
 from .copied import local_push, one_call, touches, written
-from .deepnames import READS, TOOL_MOVES, deep_names
+from .deepnames import READS, RUN_FOLDER, TOOL_MOVES, deep_names
 from .entryvars import ASSIGNED, own_text
 from .environment import state
 from .envpaths import session_paths
@@ -35,11 +35,13 @@ from .homefiles import (
     version_files,
 )
 from .linkmakers import link_then_more
+from .loadedlibs import loaded_libraries
 from .moves import moved_folders
 from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
 from .nodeworkspaces import workspaces
 from .planpaths import MARKED, MODULES, SETTINGS, WORKSPACES
+from .runfolders import outside, run_folders
 from .startpaths import start_paths
 from .starttables import MANIFESTS
 from .startvars import entry_starts, removed_folder, start_values
@@ -90,8 +92,9 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     programs (``plan_programs``), read from the call's folder and the project's."""
     home_named()
     items = [(plan, False), (audit_log, False)]
-    roots = dict.fromkeys(f for f in (cwd, project) if f)  # (whole, as a skill's folder is)
-    skipped = ("^", SETTINGS, ASSIGNED, TOOL_MOVES, READS, *MARKED)
+    runs = run_folders(named, project)  # (where a later call may run them: C1, s52)
+    roots = dict.fromkeys([*(f for f in (cwd, project) if f), *runs])  # (whole, as a skill's
+    skipped = ("^", SETTINGS, ASSIGNED, RUN_FOLDER, TOOL_MOVES, READS, *MARKED)  # folder is)
     planned = [(name if name[:1] == "/" else base + name, True)  # (os.path.join, as fs.joined)
                for name in [path.rstrip("/") or "." for path in named if path[:1] not in skipped]
                for base in [f.rstrip("/") + "/" for f in roots]]
@@ -109,6 +112,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     folders = [project or "", home]
     if cwd:
         folders += [os.path.abspath(cwd), *above(os.path.abspath(cwd))]
+    folders += runs[1:]  # (their names found walking up)
     # node looks for a module in each `node_modules` from a script's folder up to the root:
     # those above the project's are no project's to install (review s43 H13)
     inside = tuple(f for f in (project, cwd) if f)
@@ -121,7 +125,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     ups = [path[1:].rstrip("/") for path in named if path[:1] == "^"]
     versions += [(name, True) for name in ups]  # s44 P1
     # and below it, a settings folder a later call's `cd` makes one up (s44 P10; s52 C1, B5)
-    walked = frozenset(n for n, _ in versions if n not in MANIFESTS) | deep_names(named, [*roots])
+    walked = frozenset(n for n, _ in versions if n not in MANIFESTS) | deep_names(
+        named, [*roots], not runs)
     items += cargo_dirs(os.path.abspath(cwd or project or "/")) if "^target/" in named else []
     for folder in dict.fromkeys(f for f in folders if f):
         (items if project is None or folder in folders[:2] else local).extend(
@@ -196,7 +201,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     # the interpreter's own library, which the hook imports at every start (review H-26),
     # and the shared libraries it loads (a root session writes /lib: review s43 H12, H12b)
     items.append((os.path.dirname(os.__file__), True))
-    items += [(folder, True) for folder in _loaded_libraries()]
+    items += [(folder, True) for folder in loaded_libraries()]
     items += [("/etc/ld.so.conf", False), ("/etc/ld.so.conf.d", True),
               ("/etc/ld.so.cache", False)]
     items += [(path, False) for path in (os.environ.get("LD_PRELOAD") or "").replace(
@@ -232,28 +237,15 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     for real, tree in found:  # another name of one is written by any writer (H1–H3)
         if not tree and real not in missing:
             linked.single_name(real)
-    return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
+    made = Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
                    tops=frozenset(reals[top] for top in tops), loose=loose,
                    modules=frozenset(posixpath.normpath(reals[m]) for m in modules),
                    walked=walked, **entry_starts(named, list(roots)),
                    planned=lambda: only_planned(planned, [
                        (p, t) for p, t in (*items, *local, *programs, *local_programs) if p],
                        reals))
-
-
-def _loaded_libraries() -> list[str]:
-    """The folders of the shared libraries this process has loaded (``/proc/self/maps``), as
-    their real paths: a hook process loads the same at its start (whole: listing a system's
-    library folder for links costs milliseconds). None where the system does not say."""
-    try:  # (a service's list, kept with the set, holds a hook process's and more)
-        with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
-            named = {line.split(None, 5)[-1].strip() for line in maps  # (a library's
-                     if ".so" in line and "/" in line}  # name holds `.so`: others left)
-    except OSError:
-        return []
-    folders = {os.path.dirname(p) for p in named
-               if p.startswith("/") and ".so" in os.path.basename(p)}
-    return sorted(folders | {fs.realpath(f) for f in folders})
+    made.run_folders = frozenset(runs)  # type: ignore[attr-defined]  # (`outside`)
+    return made
 
 
 def _folder_items(folder: str, versions: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
@@ -311,6 +303,10 @@ def guarded_word(text: str, directory: str | None) -> str | None:
 
 
 def _guarded_word(text: str, directory: str | None) -> str | None:
+    runs = getattr(GUARDED.get(), "run_folders", None)  # (C1, s52: `runfolders`)
+    away = outside(text, directory, runs) if runs and directory is not None else None
+    if away is not None:
+        return f"{away} (the session moved there; the plan's programs run in its folders only)"
     text = own_text(text, GUARDED.get())  # (the plan's entries' own assignments: s50)
     bare = unquoted(text)  # (a program's name spelled with quotes: `c''url`, `sho''pt`)
     quoted = _SPELLED.search(text) or (  # `$'.claude/\x73ettings.json'` spells any name (G-4)

@@ -12,7 +12,7 @@ import functools
 import os
 
 from ..lazy import compile_on_use
-from .deepnames import READS, TOOL_MOVES, moves_tool
+from .deepnames import READS, RUN_FOLDER, TOOL_MOVES, moves_tool
 from .entryfolders import (
     ENTRY_ENVIRONMENT,
     PLACEHOLDERS,
@@ -96,7 +96,7 @@ def _plan_programs(entries: tuple[str, ...], values: tuple[str, ...]) -> tuple[s
         if tool in ("Bash", "Shell", "PowerShell"):
             found += entry_values(entry, text)  # (s50-gfix2)
             found += _entry_paths(entry, text)
-            found += [TOOL_MOVES] if text and moves_tool(text) else []  # (deepnames: C1)
+            found += [TOOL_MOVES] if text and moves_tool(text) else []  # (no project: C1)
     # (the call's folder itself, a script's there: not guarded whole, docs/call-gate.md)
     unique = dict.fromkeys(found)
     unique.pop("./", None)
@@ -106,8 +106,8 @@ def _plan_programs(entries: tuple[str, ...], values: tuple[str, ...]) -> tuple[s
 def _entry_paths(entry: str, text: str) -> list[str]:
     """``plan_programs`` of one entry's text ``text``, command by command, each read in every
     folder of the entry (s49-greview3: the closure over its moves, ``entryfolders``)."""
-    found: list[str] = []
     folders = list(folders_of(entry, text))
+    found = [RUN_FOLDER + f for f in folders if f]  # (the project's folders it runs in: C1)
     parts = pieces(unquoted(text))
     piped: list[str] = []  # (the words of a command piping into this one)
     for at, part in enumerate(parts[::2]):

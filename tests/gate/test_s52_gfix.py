@@ -7,6 +7,7 @@ a call of each."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from skillgrant.gate.deepnames import deep_names, moves_tool
 from skillgrant.gate.entryfolders import entry_folders
 from skillgrant.gate.moves import folder_moves
 from skillgrant.gate.planprograms import plan_programs
+from skillgrant.gate.runfolders import outside
 
 #: The holes left open, by test name: each a strict xfail (tests/conftest.py reads it).
 OPEN = LeftOpen()
@@ -76,30 +78,32 @@ FILES = {"Makefile": MAKEFILE, "sub/Makefile": MAKEFILE, "sub/sub/Makefile": MAK
 
 
 def _calls(tmp_path: Path, entries: list[str], calls: list[tuple[str, str]],
-           files: dict[str, str] | None = None) -> str | None:
+           files: dict[str, str] | None = None, project: bool = False) -> str | None:
     """Runs ``calls`` (a command and the folder under the project the runtime runs it in,
     sent as the hook's ``cwd``) under real bash in a project with plan ``entries`` and
     ``FILES`` (and ``files``), asserting the payload ran; then asks the printed hook for
-    each in a second such project, running the allowed ones: the first denied, or None."""
+    each in a second such project (its ``CLAUDE_PROJECT_DIR`` given with ``project``, as
+    Claude Code gives it), running the allowed ones: the first denied, or None."""
     found: list[str | None] = []
     for side in ("proof", "run"):
-        project = hooked_project(tmp_path / side, entries)
+        folder = hooked_project(tmp_path / side, entries)
         for name, text in {**FILES, **(files or {})}.items():
-            (project / name).parent.mkdir(parents=True, exist_ok=True)
-            (project / name).write_text(text)
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_text(text)
         env = home_env(tmp_path / side / "home")
-        hook = _settings_hook(project)
+        env.update({"CLAUDE_PROJECT_DIR": str(folder)} if project and side == "run" else {})
+        hook = _settings_hook(folder)
         denied = None
-        for call, folder in calls:
-            said = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project / folder),
-                                  cwd=project / folder, env=env, capture_output=True,
+        for call, where in calls:
+            said = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, folder / where),
+                                  cwd=folder / where, env=env, capture_output=True,
                                   timeout=60, check=False)
             if side == "run" and said.returncode == 2:
                 denied = call
                 break
-            bash(call, project / folder, env)
+            bash(call, folder / where, env)
         if side == "proof":
-            assert any(project.rglob("zz")), "bash ran no payload"
+            assert any(folder.rglob("zz")), "bash ran no payload"
         else:
             found.append(denied)
     return found[0]
@@ -119,33 +123,65 @@ KEPT = {
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("project", [True, False], ids=["project", "no-project"])
 @pytest.mark.parametrize("case", list(KEPT))
 def test_a_later_call_in_the_folder_a_cd_left_finds_its_makefile_guarded(
-        tmp_path: Path, case: str) -> None:
+        tmp_path: Path, case: str, project: bool) -> None:
+    """With the session's project folder (``runfolders``: the plan's names read in its run
+    folders, a program denied outside them) and without (``deepnames``' fallback)."""
     needs("bash", "make")
     entries, calls = KEPT[case]
-    assert _calls(tmp_path, entries, calls) is not None, "the hook allows the makefile"
+    assert _calls(tmp_path, entries, calls, project=project) is not None, \
+        "the hook allows the makefile"
 
 
 @pytest.mark.slow
+def test_a_tool_moving_plan_with_a_project_guards_its_run_folders_only(tmp_path: Path) -> None:
+    """The cost of C1 bounded: with the project folder known, ``Bash(cd sub)`` beside
+    ``Bash(make test)`` guards ``sub/Makefile`` and not ``x/Makefile``, and make runs in
+    ``sub``; after a second ``cd sub`` it is denied in ``sub/sub``."""
+    needs("bash", "make")
+    project = hooked_project(tmp_path, ["Bash(cd sub)", "Bash(make test)", "Bash(cp *)",
+                                        "Bash(cat *)"])
+    for name, text in FILES.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    hook = _settings_hook(project)
+
+    def allowed(call: str, where: str) -> bool:
+        return subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project / where),
+                              cwd=project / where, env=env, capture_output=True, timeout=60,
+                              check=False).returncode != 2
+
+    assert allowed("cp src/mk x/Makefile", "") and not allowed("cp src/mk sub/Makefile", "")
+    assert allowed("make test", "sub") and allowed("cd sub", "sub")
+    assert not allowed("make test", "sub/sub") and allowed("cat Makefile", "sub/sub")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("project", [True, False], ids=["project", "no-project"])
 def test_a_later_call_in_the_folder_a_cd_left_reads_a_file_its_makefile_includes(
-        tmp_path: Path) -> None:
+        tmp_path: Path, project: bool) -> None:
     """What a plan's program reads by a name a file gives, not by its own (a makefile's
     ``include``, read by ``buildnames`` where the makefile is guarded; standard modules'
     names in a Python's first folder; a relative session value's folder), is guarded in the
-    call's and the project's folders only: ``sub/Makefile`` includes ``common.mk``, written
-    from the project's folder, then ``cd sub``, ``make test`` runs it."""
+    call's and the project's folders (and, with the project folder known, the plan's run
+    folders: held there): without it ``sub/Makefile`` includes ``common.mk``, written from
+    the project's folder, then ``cd sub``, ``make test`` runs it."""
     needs("bash", "make")
     denied = _calls(tmp_path, ["Bash(cd sub)", "Bash(make test)", "Bash(cp *)"],
                     [("cp src/mk sub/common.mk", ""), ("cd sub", ""), ("make test", "sub")],
-                    {"sub/Makefile": "include common.mk\n", "sub/common.mk": MAKEFILE})
+                    {"sub/Makefile": "include common.mk\n", "sub/common.mk": MAKEFILE},
+                    project=project)
     assert denied is not None, "the hook allows the file the makefile includes"
 
 
 _open("test_a_later_call_in_the_folder_a_cd_left_reads_a_file_its_makefile_includes",
-      "a name a guarded file gives (a makefile's include, a standard module's name, a "
-      "relative session value) is read from the call's and the project's folders only, not "
-      "in every folder a later call's cd reaches")
+      "without the session's project folder (no run folders): a name a guarded file gives "
+      "(a makefile's include, a standard module's name, a relative session value) is read "
+      "from the call's folder only, not in every folder a later call's cd reaches",
+      "no-project")
 
 
 #: Entries that may move the runtime's Bash tool for the calls after it, and others.
@@ -169,9 +205,11 @@ def test_an_entry_moving_no_tool_is_not(entry: str) -> None:
 
 def test_a_tool_moving_plan_guards_its_names_at_any_depth(tmp_path: Path) -> None:
     named = plan_programs(("Bash(cd sub)", "Bash(python3 tools/run.py)"))
-    deep = deep_names(named, [str(tmp_path)])
+    deep = deep_names(named, [str(tmp_path)], True)
     assert {"run.py", "tools"} <= deep and "Makefile" not in deep
-    assert deep_names(plan_programs(("Bash(python3 tools/run.py)",)), [str(tmp_path)]) == set()
+    assert deep_names(named, [str(tmp_path)], False) == set()  # (bounded: `runfolders`)
+    assert deep_names(plan_programs(("Bash(python3 tools/run.py)",)), [str(tmp_path)],
+                      True) == set()
 
 
 def test_a_name_on_the_way_to_the_project_is_not_guarded_at_any_depth(tmp_path: Path) -> None:
@@ -179,7 +217,8 @@ def test_a_name_on_the_way_to_the_project_is_not_guarded_at_any_depth(tmp_path: 
     deny every write there (the name's folders below are left: a residual)."""
     root = tmp_path / "SRC" / "p"
     root.mkdir(parents=True)
-    deep = deep_names(plan_programs(("Bash(cd sub)", "Bash(python3 src/x.py)")), [str(root)])
+    deep = deep_names(plan_programs(("Bash(cd sub)", "Bash(python3 src/x.py)")), [str(root)],
+                      True)
     assert "x.py" in deep and "src" not in deep
 
 
@@ -251,4 +290,22 @@ TEXTS = {"test:\n\tcd sub && $(MAKE)\n": ("Makefile", "make test", True),
 def test_a_files_move_is_named(tmp_path: Path, text: str) -> None:
     name, entry, moves = TEXTS[text]
     (tmp_path / name).write_text(text)
-    assert bool(deep_names(plan_programs((f"Bash({entry})",)), [str(tmp_path)])) is moves
+    named = plan_programs((f"Bash({entry})",))
+    assert bool(deep_names(named, [str(tmp_path)], False)) is moves
+
+
+#: A call, the folder it runs in (under ``/p``, the project; ``sub`` its one run folder) and
+#: the folder ``runfolders.outside`` names: a program the plan's names concern run outside
+#: the run folders by the session's folder or the call's own ``cd``; not a child's ``-C`` (its
+#: entry's), not a call starting none (``cp``, ``cd``).
+OUTSIDE = {("make test", "x"): "/p/x", ("cd x && make test", ""): "/p/x",
+           ("eval cd x; make test", ""): "/p/x", ("cd $D && make test", ""): "/p",
+           ("make -C x test", ""): None, ("cd x && cp a b", ""): None, ("cd x", "sub"): None,
+           ("make test", "sub"): None, ("cd .. && make test", "sub"): None}
+
+
+@pytest.mark.parametrize("call", list(OUTSIDE))
+def test_a_program_outside_the_run_folders_is_named(call: tuple[str, str]) -> None:
+    text, where = call
+    assert outside(text, os.path.join("/p", where).rstrip("/"),
+                   frozenset({"/p", "/p/sub"})) == OUTSIDE[call]
