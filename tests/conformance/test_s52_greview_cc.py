@@ -1,8 +1,8 @@
 """Review s52 (s52-greview) of s52-gfix, end to end through the pinned Claude Code 2.1.332
 (``--conformance``): a name ``deepnames`` guards at any depth is left out when the project's
 own path passes it (tests/gate/test_s52_greview.py P2, proved there by real bash with the
-Bash tool's kept folder: here by the runtime, the project in a folder named ``src``). The
-case fails while the hole is open (``OPEN`` marks it a strict xfail)."""
+Bash tool's kept folder: here by the runtime, the project in a folder named ``src``). Held
+since s52-gfix's run folders (2452836): pinned as plain tests; ``OPEN`` holds no row."""
 
 from __future__ import annotations
 
@@ -38,7 +38,8 @@ def test_p2_a_project_under_src_leaves_src_unguarded_below(judge: Judge, work: P
     """``cp payload/p sub/src/helper.py`` (allowed: ``src`` is a part of the project's path,
     so it is no deep name), ``cd sub`` (the Bash tool's folder is now ``sub``), ``python3
     src/x.py`` (``sub/src/x.py`` imports ``helper``): the runtime runs each, and the payload
-    makes ``sub/zz`` (the hole); the gate should deny the copy."""
+    made ``sub/zz`` (the hole, at 9223022); since s52-gfix's run folders (2452836) the run in
+    ``sub`` is denied (held: pinned here)."""
     project = work / "project"
     for name, text in {"src/x.py": "import helper\n", "src/helper.py": "print('ok')\n",
                        "sub/src/x.py": "import helper\n", "sub/src/helper.py": "print('ok')\n",
@@ -52,13 +53,9 @@ def test_p2_a_project_under_src_leaves_src_unguarded_below(judge: Judge, work: P
                                   bash("python3 src/x.py")], {}, settings=printed)
     assert all(r is not None for r in got.main), got.main
     assert not (project / "sub" / "zz").exists(), f"the runtime ran the payload: {got.main}"
-    copied = got.main[0]
-    assert copied is not None and denied_by_gate(copied), got.main
+    assert any(r is not None and denied_by_gate(r) for r in got.main), got.main
 
 
-OPEN.add("test_p2_a_project_under_src_leaves_src_unguarded_below",
-         "deep_names drops a name the project's path passes (tests/gate/test_s52_greview.py "
-         "P2)")
 
 
 #: More rows of tests/gate/test_s52_greview.py, through the runtime: the plan, the project's
@@ -86,7 +83,8 @@ RUNTIME = {
 @pytest.mark.parametrize("case", list(RUNTIME))
 def test_a_kept_folder_row_under_the_runtime(judge: Judge, work: Path, case: str) -> None:
     """Each row's calls, one Bash call each, through the runtime with the printed hook (its
-    Bash tool keeping the folder a ``cd`` left): the payload makes ``sub/zz``."""
+    Bash tool keeping the folder a ``cd`` left): the payload made ``sub/zz`` at 9223022;
+    since s52-gfix's run folders (2452836) a call is denied and it does not (held)."""
     entries, files, calls = RUNTIME[case]
     project = work / "project"
     for name, text in files.items():
@@ -101,7 +99,4 @@ def test_a_kept_folder_row_under_the_runtime(judge: Judge, work: Path, case: str
     got = run(judge, work, None, [bash(c) for c in calls], {}, settings=printed)
     assert all(r is not None for r in got.main), got.main
     assert not (project / "sub" / "zz").exists(), f"the runtime ran the payload: {got.main}"
-
-
-OPEN.add("test_a_kept_folder_row_under_the_runtime", "rows L1, M1, G1 of "
-         "tests/gate/test_s52_greview.py", *RUNTIME)
+    assert any(r is not None and denied_by_gate(r) for r in got.main), got.main
