@@ -60,6 +60,9 @@ _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                              "XDG_CACHE_HOME", "XDG_DATA_HOME", "PYTHONPATH", *MOVED_CODE,
                              *CARGO_ENVIRONMENT, *NPM_ENVIRONMENT)
 
+SESSIONS_SUFFIX: Final = ".sessions"  # (the service's sessions file: service/sessionsfile.py)
+
+
 
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                   cwd: str | None, project: str | None,
@@ -91,7 +94,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     is the session's project folder (the hook's ``$CLAUDE_PROJECT_DIR``); ``named``, the plan's
     programs (``plan_programs``), read from the call's folder and the project's."""
     home_named()
-    items = [(plan, False), (audit_log, False)]
+    items = [(plan, False), (audit_log, False),  # (and the service's sessions file beside it)
+             (audit_log + SESSIONS_SUFFIX if audit_log else None, False)]
     runs = run_folders(named, project)  # (where a later call may run them: C1, s52)
     roots = dict.fromkeys([*(f for f in (cwd, project) if f), *runs])  # (whole, as a skill's
     skipped = ("^", SETTINGS, ASSIGNED, RUN_FOLDER, TOOL_MOVES, READS, *MARKED)  # folder is)

@@ -35,9 +35,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..gate.audit import open_log
+from ..gate.guards import SESSIONS_SUFFIX as SUFFIX
 
-#: What the sessions file's path adds to the audit log's.
-SUFFIX = ".sessions"
 #: The file's first line.
 HEADER = b'["skillgrant-sessions",1]\n'
 #: The file's size at most: a line for each of ``registry.MAX_SESSIONS`` ids' changes (two at

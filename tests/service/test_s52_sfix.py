@@ -334,12 +334,7 @@ def test_f2b_the_sessions_file_is_guarded_as_the_audit_log_is(
         assert reason != "allowed"
 
 
-_open("test_f2b_the_sessions_file_is_guarded_as_the_audit_log_is",
-      "the gate guards the audit log, not yet the sessions file beside it: NEED "
-      "skillgrant/gate/guards.py (s52-gfix) to guard `audit_log + '.sessions'` with the "
-      "audit log; until it is merged a session whose plan covers that folder can rewrite the "
-      "registry, which the service reads at its next start",
-      "Write-audit.log.sessions", "cp-audit.log.sessions")
+# (test_f2b_the_sessions_file_is_guarded_as_the_audit_log_is: held since gate/guards.py guards it)
 
 
 @pytest.mark.slow
