@@ -186,10 +186,7 @@ MOVED = {
 }
 
 
-OPEN.add("test_r3_a_preload_resolved_where_the_session_moved",
-         "open at 5795ee7: the package.json files deciding a self-reference are read from the "
-         "folders the gate knows node runs in, not a folder an allowed cd moves to",
-         "cd-then-self-reference")
+# (test_r3_a_preload_resolved_where_the_session_moved: every case held since the fix, s51 merge)
 
 
 @pytest.mark.parametrize("case", list(MOVED))
@@ -418,11 +415,7 @@ CD_SCRIPTS = {
 }
 
 
-OPEN.add("test_r9_a_plans_script_where_cd_moved_the_call",
-         "open at dc4563d (not s52-gfix2's files: planprograms/entryfolders): the plan's "
-         "scripts are guarded from the folders its entries' own moves reach and the call's "
-         "folder, not a folder a later call's cd moves the session to (s47-greview2 E3's "
-         "residual, for the plan's own scripts)", "node", "python")
+# (test_r9_a_plans_script_where_cd_moved_the_call: every case held since the fix, s51 merge)
 
 
 @pytest.mark.parametrize("case", list(CD_SCRIPTS))
