@@ -180,9 +180,12 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
             if audit is not None:
                 try:
                     audit.reopen()
-                    registry.attest()  # (a rotated log witnesses the sessions file anew)
                 except OSError as e:
                     log("reopen-failed", path=audit.path, error=str(e))
+                try:  # (a rotated log witnesses the sessions file anew: sessionswitness.py)
+                    registry.attest()
+                except OSError as e:
+                    log("witness-failed", path=audit.path, error=str(e))
             loop.run_in_executor(reloads, lambda: plans.reload(force=True))
 
         loop.add_signal_handler(signal.SIGHUP, hangup)
