@@ -144,7 +144,6 @@ class SessionsFile:
         whole = data.rfind(b"\n") + 1
         if whole < len(data):  # (a write cut by a crash: never answered)
             os.ftruncate(self._fd, self._read + whole)
-        self._digest.update(data[:whole])
         for line in data[:whole].split(b"\n")[:-1]:
             if self._read == 0:
                 if line + b"\n" != HEADER:
@@ -152,6 +151,7 @@ class SessionsFile:
             else:
                 _replayed(self.path, self._read, line, replay)
             self._read += len(line) + 1
+            self._digest.update(line + b"\n")  # (of what was read: as far as ``_read``)
         if first and self._read and self._audit is not None and \
                 self._witnessed != (self._read, "sha256:" + self._digest.hexdigest()):
             self.attest()  # (the last record names the file as it is now)
