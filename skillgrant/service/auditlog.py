@@ -16,8 +16,12 @@ this service or a hook, starts on a line of its own and names the cut line in it
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import TypeVar
 
 from ..gate.audit import Memo, append_locked, open_log
+
+T = TypeVar("T")
 
 
 class AuditLog:
@@ -29,6 +33,10 @@ class AuditLog:
     def write(self, line: bytes) -> None:
         """Append one record, chained. Raises OSError when it is not written whole."""
         self._memo = append_locked(self._fd, line, self._memo)
+
+    def read_back(self, reader: Callable[[int], T]) -> T:
+        """``reader`` given the file's descriptor, to read (``sessionswitness.py``)."""
+        return reader(self._fd)
 
     def reopen(self) -> None:
         """Open the file at the path again (a rotated log starts anew). Raises OSError, and

@@ -136,8 +136,8 @@ class Registry:
             CONFLICT: "the session registered other values before: its calls are denied "
                       "from now on (start a new session)",
             FULL: f"the service keeps {len(self._sessions)} sessions, its most: stop it, "
-                  "move its sessions file away once no session of before runs, start it, "
-                  "then resume the session (claude --resume)",
+                  "move its sessions file and its audit log away once no session of before "
+                  "runs, start it, then resume the session (claude --resume)",
             REGISTERED_NEW: "registered"}[outcome]
 
     def _transit(self, session_id: str, found: tuple[tuple[str, str], ...]
@@ -231,6 +231,13 @@ class Registry:
                 self._sessions[session_id] = _CONFLICTED
         else:
             self._note(session_id)
+
+    def attest(self) -> None:
+        """Write the audit log's record of the sessions file as it is (after the log was
+        opened again: sessionswitness.py). Raises OSError."""
+        if self._kept is not None:
+            with self._locked():
+                self._kept.attest()
 
     def called_in(self, body: bytes) -> None:
         """``called`` for each id a payload not read names in its first bytes

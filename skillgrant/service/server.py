@@ -182,6 +182,10 @@ def run(options: ServeOptions, out: IO[str] = sys.stdout) -> int:
                     audit.reopen()
                 except OSError as e:
                     log("reopen-failed", path=audit.path, error=str(e))
+                try:  # (a rotated log witnesses the sessions file anew: sessionswitness.py)
+                    registry.attest()
+                except OSError as e:
+                    log("witness-failed", path=audit.path, error=str(e))
             loop.run_in_executor(reloads, lambda: plans.reload(force=True))
 
         loop.add_signal_handler(signal.SIGHUP, hangup)
@@ -215,6 +219,7 @@ def _records(options: ServeOptions, log: EventLog) -> tuple[AuditLog | None,
     from .auditlog import AuditLog
     from .registry import Registry
     from .sessionsfile import SessionsFile, path_of
+    from .userfolder import others_may_write
 
     try:
         # absolute: what a call must not write is this file wherever the call runs (M-16b)
@@ -222,8 +227,13 @@ def _records(options: ServeOptions, log: EventLog) -> tuple[AuditLog | None,
             if options.audit_log is not None else None
     except OSError as e:
         raise StartError(f"cannot open the audit log: {e}") from None
+    problem = None if audit is None else others_may_write(os.path.dirname(audit.path))
+    if audit is not None and problem is not None:
+        audit.close()
+        raise StartError(f"the audit log {audit.path!r} and its sessions file cannot be kept "
+                         f"there: {problem}")
     try:  # which sessions registered, or called first: kept across restarts (registry.py)
-        kept = SessionsFile(path_of(audit.path)) if audit is not None else None
+        kept = SessionsFile(path_of(audit.path), audit) if audit is not None else None
     except OSError as e:
         if audit is not None:
             audit.close()

@@ -19,29 +19,47 @@ answer is sent, and the file is read back when the service starts.
 - Each change is appended under the file's ``flock``, after reading what another service
   sharing the file appended since (``locked``): the file is the registry of every service using
   it, at each change.
-- It is read whole at start, at most ``MAX_FILE_BYTES``. A file that is not one (no header), a
-  line that is not a record, or a file over the bound refuses the start (``serve`` exits 2 naming
-  it): the service never guesses which ids called. A last line without its newline is a write
-  cut by a crash, whose answer was never sent (the fsync precedes it): it is cut off.
+- It is read whole at start, at most ``MAX_FILE_BYTES``. A file that is not one (it does not
+  begin with the header, nor is a start of it), a line that is not a record, or a file over the
+  bound refuses the start (``serve`` exits 2 naming it): the service never guesses which ids
+  called. A last line without its newline is a write cut by a crash, whose answer was never
+  sent (the fsync precedes it): it is cut off.
+- Nothing in the file can tell that it was cut at a record's end, emptied or removed between
+  two runs (review s52-sreview S1): the audit log witnesses it. After each append (before the
+  answer) the service writes an audit record of the file's size and SHA-256
+  (``sessionswitness.py``), and at start the file must begin with the bytes the log's last
+  such record names, followed by nothing but first calls' notes and conflicts (a crash
+  between a change's fsync and its record), or the start is refused. A log with no such
+  record (new, rotated, or of a version before) witnesses nothing.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
 import os
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..gate.audit import open_log
 from ..gate.guards import SESSIONS_SUFFIX as SUFFIX
+from .sessionswitness import last_witnessed, witness_record
+
+if TYPE_CHECKING:
+    from .auditlog import AuditLog
 
 #: The file's first line.
 HEADER = b'["skillgrant-sessions",1]\n'
 #: The file's size at most: a line for each of ``registry.MAX_SESSIONS`` ids' changes (two at
 #: most) and the values sets (``registry.MAX_KEPT_CHARS``), escaped.
 MAX_FILE_BYTES = 256_000_000
+
+
+#: How an operator starts anew once a sessions file is refused.
+_ANEW = ("Start anew only once no session of before runs: move both the sessions file and the "
+         "audit log away")
 
 
 class SessionsFileError(OSError):
@@ -54,15 +72,19 @@ def path_of(audit_log: str) -> str:
 
 
 class SessionsFile:
-    """The open sessions file, and how much of it the registry has read."""
+    """The open sessions file, how much of it the registry has read, and the audit log that
+    witnesses it (None: none, in a test)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, audit: AuditLog | None = None) -> None:
         self.path = path
         try:
             self._fd = open_log(path)
         except OSError as e:
             raise OSError(f"cannot open the sessions file {path!r}: {e}") from None
         self._read = 0
+        self._audit = audit
+        self._digest = hashlib.sha256()  # of the bytes read (or written) so far
+        self._witnessed: tuple[int, str] | None = None  # (the log's, at start)
 
     def close(self) -> None:
         os.close(self._fd)
@@ -85,15 +107,28 @@ class SessionsFile:
                         + b"\n" for r in records)
         if self._read == 0:
             data = HEADER + data
+        digest = self._digest.copy()
+        digest.update(data)
         try:
             if os.write(self._fd, data) != len(data):
                 raise OSError("the sessions file took part of a write")
             os.fsync(self._fd)
+            self._attest(self._read + len(data), digest)
         except OSError:
             with contextlib.suppress(OSError):
                 os.ftruncate(self._fd, self._read)
             raise
         self._read += len(data)
+        self._digest = digest
+
+    def attest(self) -> None:
+        """Write the audit record of the file as read (under ``locked``): after the audit log
+        was opened again (rotated), its first. Raises OSError."""
+        self._attest(self._read, self._digest)
+
+    def _attest(self, size: int, digest: Any) -> None:
+        if self._audit is not None:
+            self._audit.write(witness_record(self.path, size, "sha256:" + digest.hexdigest()))
 
     def _catch_up(self, replay: Callable[[list[Any]], None]) -> None:
         size = os.fstat(self._fd).st_size
@@ -102,6 +137,9 @@ class SessionsFile:
                 f"the sessions file {self.path!r} is over {MAX_FILE_BYTES} bytes"
                 if size > MAX_FILE_BYTES else f"the sessions file {self.path!r} was cut short")
         data = os.pread(self._fd, size - self._read, self._read)
+        first = self._read == 0
+        if first:
+            self._check_start(data)
         whole = data.rfind(b"\n") + 1
         if whole < len(data):  # (a write cut by a crash: never answered)
             os.ftruncate(self._fd, self._read + whole)
@@ -112,6 +150,35 @@ class SessionsFile:
             else:
                 _replayed(self.path, self._read, line, replay)
             self._read += len(line) + 1
+            self._digest.update(line + b"\n")  # (of what was read: as far as ``_read``)
+        if first and self._read and self._audit is not None and \
+                self._witnessed != (self._read, "sha256:" + self._digest.hexdigest()):
+            self.attest()  # (the last record names the file as it is now)
+
+    def _check_start(self, data: bytes) -> None:
+        """Refuse, before any of it is cut off, a file that is no sessions file, or does not
+        begin with the bytes the audit log last witnessed. Raises SessionsFileError."""
+        if not data.startswith(HEADER) and not HEADER.startswith(data):
+            raise SessionsFileError(f"{self.path!r} is not a sessions file")
+        self._witnessed = None if self._audit is None else self._audit.read_back(
+            last_witnessed)
+        if self._witnessed is None:
+            return
+        size, digest = self._witnessed
+        if len(data) < size or "sha256:" + hashlib.sha256(data[:size]).hexdigest() != digest:
+            raise SessionsFileError(
+                f"the sessions file {self.path!r} ({len(data)} bytes) does not begin with the "
+                f"{size} bytes the audit log's last sessions-file record names ({digest}): it "
+                "was emptied, cut, removed or replaced since the service wrote it, so which "
+                f"sessions registered or called first is not known. {_ANEW}")
+        # Past them, what a crash between a change's fsync and its record left (never
+        # answered): only a note or a conflict, which deny, never a registration.
+        for line in data[size:].split(b"\n")[:-1]:
+            if not line.startswith((b'["c",', b'["x",')):
+                raise SessionsFileError(
+                    f"the sessions file {self.path!r} holds, past the {size} bytes the audit "
+                    f"log's last sessions-file record names, a record that is not a first "
+                    f"call's note or a conflict ({line[:80]!r}). {_ANEW}")
 
 
 def _replayed(path: str, at: int, line: bytes, replay: Callable[[list[Any]], None]) -> None:

@@ -180,6 +180,7 @@ def test_a_decision_past_the_handler_timeout_is_recorded_once(tmp_path: Path) ->
         assert b"took longer" in served.post("/v1/hook/p", SLOW).body
         time.sleep(2.5)  # the abandoned decision has finished meanwhile
     records = [json.loads(line) for line in audit.read_text().splitlines()]
+    records = [r for r in records if r["status"] != "sessions-file"]  # (witnesses: s52-sfix2)
     assert [(r["session_id"], r["decision"], r["status"]) for r in records] == [
         (None, "deny", "error")]
 

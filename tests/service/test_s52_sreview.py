@@ -230,17 +230,6 @@ def test_a_changed_sessions_file_refuses_the_start_or_keeps_the_victim_late(
     assert posted.status == 409 and b"late" in posted.body, (posted.status, written)
 
 
-OPEN.add("test_a_changed_sessions_file_refuses_the_start_or_keeps_the_victim_late",
-         "s52-sreview S1: a sessions file emptied, cut at a record's end, or removed between "
-         "two runs is read as a fresh registry (nothing says how long it was), so the victim's "
-         "id registers after the restart with values not its own; and one that does not end in "
-         "a newline is cut, a file that is no sessions file at all to nothing. The audit log "
-         "cannot restore it (the victim's denial's record has session_id null); a length or "
-         "a digest of the file kept on the audit log's chain at each change would let the "
-         "start refuse a file shorter than it was",
-         *CHANGED)
-
-
 def _decided(served: Served, sid: str, folder: Path, tool: str, **given: str) -> str:
     """A call of the session ``sid`` in ``folder``: the denial's reason, or "allowed"."""
     payload = {"session_id": sid, "cwd": str(folder), "hook_event_name": "PreToolUse",
@@ -344,12 +333,6 @@ def test_a_folder_another_user_owns_holds_no_sessions_file(tmp_path: Path) -> No
     finally:
         shutil.rmtree(top)
     assert posted.status == 409, posted.body
-
-
-OPEN.add("test_a_folder_another_user_owns_holds_no_sessions_file",
-         "s52-sreview S3: the sessions file is opened as the audit log is (its own checks: "
-         "no link, this user's, one name) but its folder may be another user's, who removes "
-         "it between two runs; the next start reads a fresh registry (S1)")
 
 
 def test_two_services_on_one_audit_log_keep_the_victim_late(tmp_path: Path) -> None:
