@@ -13,7 +13,7 @@ from cc_cases import block_list, plan_skill, skill
 from cp_fixture import copilot
 from cp_probe import CopilotJudge
 from review_table import LeftOpen
-from test_copilot_conformance import TOUCH
+from test_copilot_conformance import CREATE, TOUCH
 
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile import apply_to_text
@@ -24,11 +24,13 @@ OPEN = LeftOpen()
 
 #: (the plan, the file's entries): the file grants nothing the plan covers, so it is restored.
 R1_ROWS = {"bash-star": (["Bash(*)"], ["Grep"]), "bash-empty": (["Bash()"], ["Grep"]),
-           "shell-star": (["shell(*)"], ["Grep"]), "control-gh": (["Bash(touch:*)"], ["Grep"])}
+           "shell-star": (["shell(*)"], ["Grep"]), "control-gh": (["Bash(touch:*)"], ["Grep"]),
+           "bash-star-kept": (["Bash(*)", "Read"], ["Bash(*)"]),
+           "write-empty": (["Write()"], ["Grep"]), "write-star": (["Write(*)"], ["Grep"])}
 OPEN.add("test_copilot_r1_a_restore_grants_no_more_than_the_plan",
          "R1: the restore writes Bash(*) as Bash (PreparedPlan.restored: str(grant)), which "
          "Copilot CLI reads as every command; Bash(*) is nothing there",
-         "bash-star", "bash-empty", "shell-star")
+         "bash-star", "bash-empty", "shell-star", "bash-star-kept", "write-empty")
 
 
 @pytest.mark.parametrize("row", sorted(R1_ROWS))
@@ -37,5 +39,6 @@ def test_copilot_r1_a_restore_grants_no_more_than_the_plan(copilot: CopilotJudge
     plan, entries = R1_ROWS[row]
     applied, decision = apply_to_text(skill(block_list(entries)), Plan.from_entries(plan))
     assert decision.restored
-    under_a, under_p = copilot.allowed_many([(applied, [TOUCH]), (plan_skill(plan), [TOUCH])])
-    assert not under_a[TOUCH] or under_p[TOUCH], (applied, decision.allowed)
+    probe = CREATE if plan[0].startswith("Write") else TOUCH
+    under_a, under_p = copilot.allowed_many([(applied, [probe]), (plan_skill(plan), [probe])])
+    assert not under_a[probe] or under_p[probe], (applied, decision.allowed)
