@@ -22,7 +22,7 @@ from review_table import LeftOpen
 
 from skillgrant.errors import PlanError, SkillFileError
 from skillgrant.plan import Plan
-from skillgrant.skillfile.builder import _decide, _spliced
+from skillgrant.skillfile.builder import _decide, _spliced, apply_to_text
 from skillgrant.skillfile.doc import SkillDoc
 from skillgrant.skillfile.reread import reread
 from skillgrant.skillfile.spans import read_skill
@@ -331,3 +331,27 @@ def test_a_plain_scalars_tag_is_the_resolvers_whatever_its_first_character() -> 
         for plain in (chr(code), chr(code) + "1", chr(code) + "ull", chr(code) + "rue"):
             tag = resolver.resolve(ScalarNode, plain, (True, False))  # type: ignore[no-untyped-call]
             assert plain_tag(plain) == tag
+
+
+#: (plan, the file's allowed-tools) for applying twice: R1's rows (the restore's canonical
+#: spelling of a tool-wide content, which the next apply drops) and controls.
+_TWICE = {"bash-star-kept": (["Bash(*)", "Read"], "Bash(*)"),
+          "bash-star": (["Bash(*)", "Read"], "Grep"), "bash-empty": (["Bash()", "Read"], "Grep"),
+          "write-empty": (["Write()", "Read"], "Grep"), "gh": (["Bash(gh *)", "Read"], "Grep"),
+          "kept": (["Bash(git:*)", "Read"], "Read, Bash(git:*), Write")}
+OPEN.add("test_applying_twice_writes_what_applying_once_wrote",
+         "R1: the restore writes Bash(*) as Bash (every command under Copilot CLI, which "
+         "Bash(*) is not); the next apply drops it (tests/conformance/"
+         "test_copilot_s52_freview.py runs it through Copilot CLI)",
+         "bash-star-kept", "bash-star", "bash-empty", "write-empty")
+
+
+@pytest.mark.parametrize("row", sorted(_TWICE))
+def test_applying_twice_writes_what_applying_once_wrote(row: str) -> None:
+    """``apply_to_text``'s promise (applying twice gives the text of applying once): what a
+    rewrite keeps or restores is kept by the same plan again."""
+    entries, value = _TWICE[row]
+    plan = Plan.from_entries(entries)
+    once = apply_to_text(f"---\nname: x\ndescription: d\nallowed-tools: {value}\n---\nb\n",
+                         plan)[0]
+    assert apply_to_text(once, plan)[0] == once
