@@ -26,11 +26,12 @@ OPEN = LeftOpen()
 R1_ROWS = {"bash-star": (["Bash(*)"], ["Grep"]), "bash-empty": (["Bash()"], ["Grep"]),
            "shell-star": (["shell(*)"], ["Grep"]), "control-gh": (["Bash(touch:*)"], ["Grep"]),
            "bash-star-kept": (["Bash(*)", "Read"], ["Bash(*)"]),
-           "write-empty": (["Write()"], ["Grep"]), "write-star": (["Write(*)"], ["Grep"])}
+           "write-empty": (["Write()"], ["Grep"]), "write-star": (["Write(*)"], ["Grep"]),
+           "edit-empty": (["Edit()"], ["Grep"])}
 OPEN.add("test_copilot_r1_a_restore_grants_no_more_than_the_plan",
          "R1: the restore writes Bash(*) as Bash (PreparedPlan.restored: str(grant)), which "
          "Copilot CLI reads as every command; Bash(*) is nothing there",
-         "bash-star", "bash-empty", "shell-star", "bash-star-kept", "write-empty")
+         "bash-star", "bash-empty", "shell-star", "bash-star-kept", "write-empty", "edit-empty")
 
 
 @pytest.mark.parametrize("row", sorted(R1_ROWS))
@@ -39,6 +40,6 @@ def test_copilot_r1_a_restore_grants_no_more_than_the_plan(copilot: CopilotJudge
     plan, entries = R1_ROWS[row]
     applied, decision = apply_to_text(skill(block_list(entries)), Plan.from_entries(plan))
     assert decision.restored
-    probe = CREATE if plan[0].startswith("Write") else TOUCH
+    probe = CREATE if plan[0].startswith(("Write", "Edit")) else TOUCH
     under_a, under_p = copilot.allowed_many([(applied, [probe]), (plan_skill(plan), [probe])])
     assert not under_a[probe] or under_p[probe], (applied, decision.allowed)
