@@ -220,7 +220,8 @@ def _combined(verdicts: Sequence[Verdict], readings: Sequence[Profile],
     only when, under each runtime, it grants nothing or is covered, and is covered under one.
     A drop is the first runtime's that refuses it, named when there are several. ``again``
     decides another entry under every runtime: the spelling a kept entry is written with is
-    checked the same way when it is not the entry itself."""
+    checked the same way when it is not the entry itself, and where some runtime reads it
+    otherwise the entry is kept as the file spells it (covered or inert under each)."""
     if len(verdicts) == 1:
         return verdicts[0]
     for verdict, profile in zip(verdicts, readings, strict=True):
@@ -232,9 +233,8 @@ def _combined(verdicts: Sequence[Verdict], readings: Sequence[Profile],
     written = covered.written or covered.entry
     if written != covered.entry and again is not None:
         checked = _combined(again(written), readings, None)
-        if checked.status not in ("covered", "inert"):
-            return Verdict(covered.entry, "unknown", f"it is covered, but written as "
-                           f"{written!r}: {checked.reason}")
+        if checked.status not in ("covered", "inert"):  # (the entry's own spelling is,
+            return covered._replace(written=None)  # under each: `Bash(*)`, s52-freview R1)
     return covered
 
 

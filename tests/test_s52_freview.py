@@ -339,11 +339,7 @@ _TWICE = {"bash-star-kept": (["Bash(*)", "Read"], "Bash(*)"),
           "bash-star": (["Bash(*)", "Read"], "Grep"), "bash-empty": (["Bash()", "Read"], "Grep"),
           "write-empty": (["Write()", "Read"], "Grep"), "gh": (["Bash(gh *)", "Read"], "Grep"),
           "kept": (["Bash(git:*)", "Read"], "Read, Bash(git:*), Write")}
-OPEN.add("test_applying_twice_writes_what_applying_once_wrote",
-         "R1: the restore writes Bash(*) as Bash (every command under Copilot CLI, which "
-         "Bash(*) is not); the next apply drops it (tests/conformance/"
-         "test_copilot_s52_freview.py runs it through Copilot CLI)",
-         "bash-star-kept", "bash-star", "bash-empty", "write-empty")
+# (test_applying_twice_writes_what_applying_once_wrote: every case held since the fix, s51 merge)
 
 
 @pytest.mark.parametrize("row", sorted(_TWICE))
