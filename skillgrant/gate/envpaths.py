@@ -326,8 +326,11 @@ def _top(folder: str) -> str:
 PRELOADS: Final = ("-r", "--require", "--import", "--loader", "--experimental-loader",
                    "--preload", "--test-reporter")  # (bun's, in BUN_OPTIONS: s51-greview G9)
 #: The schemes of a module's name that name no package (``node:fs``, ``data:``; a ``file:``
-#: URL's path is read as any path is).
+#: URL's path is read as any path is): an import's (ES modules' URLs); CommonJS's ``require``
+#: (``-r``, ``--require``; bun's ``--preload`` read the same) reads only ``node:`` as one,
+#: ``data:x``, ``https:x`` are packages' names there (s52-greview2 R1g).
 _SCHEMES: Final = frozenset(("node", "file", "data", "http", "https"))
+_REQUIRED: Final = frozenset(("-r", "--require", "--preload"))
 
 
 def preload_paths(value: str, roots: list[str]) -> list[str]:
@@ -355,6 +358,6 @@ def preloaded(value: str) -> list[str]:
         for words in (expanded.replace("=", " ").split(), _shell_words(expanded)):
             found += [after for word, after in pairwise(words)
                       if (word.replace("_", "-") if word[:2] == "--" else word) in PRELOADS
-                      and after[:1] not in ("", ".", "/") and
-                      after.partition(":")[0] not in _SCHEMES]
+                      and after[:1] not in ("", ".", "/") and after.partition(":")[0] not in (
+                          {"node"} if word in _REQUIRED else _SCHEMES)]
     return list(dict.fromkeys(found))

@@ -111,9 +111,8 @@ PRELOADS: dict[str, tuple[list[str], dict[str, str], list[str], dict[str, str]]]
 OPEN.add("test_r1_what_node_preloads_is_guarded",
          "open at 160ce73 (R1a-e closed by 4b22008): the ES resolver reads a self-reference's "
          "export target as a URL (`?q`, `#f` dropped, `%2e` decoded); noderesolve guards the "
-         "target's text as a file's name; -r (require) reads only `node:` as a scheme, "
-         "`data:x`, `https:x` are packages' names", "import-query-self-reference",
-         "node-options-data-colon-name", "node-options-https-colon-name",
+         "target's text as a file's name (R1g, -r data:x/https:x read as packages' names: "
+         "closed by s52-gfix2b)", "import-query-self-reference",
          "import-fragment-self-reference", "import-percent-encoded-self-reference")
 
 
