@@ -639,5 +639,5 @@ def test_r12_a_folder_preloaded_by_its_path(tmp_path: Path, case: str) -> None:
 OPEN.add("test_r12_a_folder_preloaded_by_its_path",
          "open at 160ce73: planpaths.required guards a path preload's folder whole, not where "
          "its package.json's main or an index link leads (noderesolve reads both for a "
-         "package's name only)", "main-leads-out", "index-a-link-out",
+         "package's name only; the index link closed by s52-gfix2b)", "main-leads-out",
          "node-options-main-leads-out")
