@@ -174,7 +174,19 @@ def _exported(folder: str, exports: Any, sub: str) -> list[str]:
                 targets += [t.replace("*", match) for t in _leaves(value)]
         elif key.endswith("/") and subpath.startswith(key):  # (a folder's: before node 17)
             targets += [t + subpath[len(key):] for t in _leaves(value)]
-    return [os.path.normpath(os.path.join(folder, t)) for t in targets]
+    return [os.path.normpath(os.path.join(folder, p)) for t in targets for p in _as_url(t)]
+
+
+def _as_url(target: str) -> list[str]:
+    """The export target ``target`` as written, and as the path of the URL node resolves it to
+    (its ``?query`` and ``#fragment`` dropped, its ``%XX`` decoded: ``./lib/x.js?q``,
+    ``./lib/x%2ejs`` load ``lib/x.js``; s52-greview2 R1f)."""
+    path = target.split("#", 1)[0].split("?", 1)[0]
+    if "%" in path:
+        from urllib.parse import unquote
+
+        path = unquote(path)
+    return list(dict.fromkeys((target, path))) if path else [target]
 
 
 def _leaves(value: Any) -> list[str]:

@@ -108,12 +108,8 @@ PRELOADS: dict[str, tuple[list[str], dict[str, str], list[str], dict[str, str]]]
 }
 
 
-OPEN.add("test_r1_what_node_preloads_is_guarded",
-         "open at 160ce73 (R1a-e closed by 4b22008): the ES resolver reads a self-reference's "
-         "export target as a URL (`?q`, `#f` dropped, `%2e` decoded); noderesolve guards the "
-         "target's text as a file's name (R1g, -r data:x/https:x read as packages' names: "
-         "closed by s52-gfix2b)", "import-query-self-reference",
-         "import-fragment-self-reference", "import-percent-encoded-self-reference")
+# (R1f, R1g open at 160ce73; closed by s52-gfix2b: an export target read as a URL too,
+# require's only scheme `node:`)
 
 
 @pytest.mark.parametrize("case", list(PRELOADS))
