@@ -476,9 +476,7 @@ BUN_PRELOADERS = {
 }
 
 
-OPEN.add("test_r2_buns_preload_name_through_tsconfig_however_named",
-         "open at 160ce73: tsconfigpaths maps a bunfig's preload names (and bun's own argv's), "
-         "not an entry's BUN_OPTIONS' --preload", "bun-options")
+# (R2b open at 160ce73: an entry's BUN_OPTIONS' --preload; closed by s52-gfix2b)
 
 
 @pytest.mark.parametrize("case", list(BUN_PRELOADERS))
