@@ -216,11 +216,7 @@ VENVS = {"venv": ("venv", "venv/bin/pytest"), "dot-venv": (".venv", ".venv/bin/p
          "held-python-m-pytest": ("venv", "venv/bin/python -m pytest")}
 
 
-OPEN.add("test_r4_a_console_scripts_environment_is_guarded",
-         "open at 5795ee7: pytest's console script by its path is read as pytest, and the venv "
-         "its shebang's interpreter runs in (site-packages' .pth files) is not guarded; at "
-         "160ce73 (script_prefixes) a bin/ script's is, not a link to one by another name",
-         "link-to-console-script")
+# (R4b open at 160ce73: a link to the console script by another path; closed by s52-gfix2b)
 
 
 @pytest.mark.parametrize("case", list(VENVS))
