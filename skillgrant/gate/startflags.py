@@ -144,12 +144,14 @@ def make_definitions(entry: str, value: str) -> list[str]:
     which make reads as its command line's (its variables, ``MAKEFILES``, ``SHELL`` among
     them). Raises ValueError for a word the gate does not read exactly: an option not in
     ``_MAKE_LONG``/``_MAKE_LETTERS`` (``-I DIR``: an include folder; ``--eval``), a
-    backslash (make's escape of a blank)."""
-    if "\\" in value:
+    backslash but one escaping a blank (``CFLAGS=-O2\\ -g``: make 4.3 reads ``-O2 -g``,
+    s52-greview2 C1; ``\\\\``, ``\\x`` it reads otherwise)."""
+    plain = value.replace("\\ ", "\0")
+    if "\\" in plain:
         raise ValueError(f"the plan's entry {entry!r} gives make MAKEFLAGS={value!r}, whose "
                          "backslash make reads as an escape the gate does not read")
     found: list[str] = []
-    for at, word in enumerate(value.split()):
+    for at, word in enumerate(w.replace("\0", " ") for w in plain.split()):
         if "=" in word and word[:1] != "-":
             found.append(word)
         elif word == "--" or word.isdigit() or word[:2] in ("-j", "-l", "-O"):

@@ -115,8 +115,10 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
     given += [(ENV_FILE, f, True) for f in DOTENV if ".env" in named]  # (a node runner's)
     defined = _session_definitions(named)  # (make's, from the session's MAKEFLAGS: K1)
     given += defined
+    compiled = [(n, v, False) for n, v in zip(_COMPILING, values(_COMPILING), strict=True)
+                if v] if "Makefile" in named else []  # (make takes them as variables: R6d)
     _pytests(named)
-    if not given:
+    if not given and not compiled:
         return []
     runs = run_folders(named, [os.path.abspath(f) for f in roots])
     kept: set[str] = set()
@@ -126,6 +128,7 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
         kept |= {p for f in kept for p in above(f)}
     items, more = value_items(given, runs, kept)
     items += [(p, True) for p in _joined(_words(defined), runs) if p not in kept]  # (R6)
+    items += [(p, True) for p in _joined(_words(compiled), runs)]
     modules += more
     if modules[start:]:  # (what a site .pth imports, in PYTHONPATH's folders: U6)
         items += module_items(list(dict.fromkeys(modules[start:])),
@@ -179,10 +182,24 @@ def _words(defined: list[tuple[str, str, bool]]) -> list[str]:
     before one, a response file's, dropped), each a path guarded whole: a recipe or a
     program a recipe runs may read any as a file (``.SHELLFLAGS=run`` runs ``/bin/sh run``;
     ``CFLAGS=@opts`` makes gcc read ``opts``; s52-greview2 R6), and no one approved these
-    values, where an entry's are."""
+    values, where an entry's are; an option's attached value too (gcc's ``-Bv/``: it runs
+    ``v/as``, R6c). Raises ValueError for gcc's ``-B`` prefix not ending in ``/`` (``-Bv``
+    runs ``vas`` where there is no folder ``v``: a prefix of names, no path to guard; a
+    linker's ``-Wl,-Bstatic`` is ld's flag)."""
     words = [w.lstrip("@") for _, v, _ in defined
              for w in v.replace(",", " ").replace(":", " ").replace("=", " ").split()]
+    for word in (w for _, v, _ in defined for w in v.split()):  # (`-Wl,-Bstatic`: ld's)
+        if word[:2] == "-B" and word[-1:] != "/":
+            raise ValueError(f"the session's {word!r} gives gcc a prefix of its programs' "
+                             "names, which the gate does not guard; end it in `/` or unset it")
+    words += [w[2:] for w in words if w[:1] == "-" and w[1:2] != "-" and len(w) > 2]
     return [w for w in words if w and w not in (".", "..")]
+
+
+#: The session's variables make's built-in rules (and most Makefiles') hand the compiler and
+#: linker: make takes each from the environment (s52-greview2 R6d).
+_COMPILING: Final = ("CC", "CXX", "CPP", "AS", "LD", "CFLAGS", "CXXFLAGS", "CPPFLAGS",
+                     "LDFLAGS", "LDLIBS", "ASFLAGS", "TARGET_ARCH")
 
 
 #: What the session's ``MAKEFLAGS`` may not define (``entryvars``' refused names, and the

@@ -288,10 +288,7 @@ SESSION_DEFINITIONS = {
 }
 
 
-OPEN.add("test_r6_the_sessions_makeflags_definitions",
-         "open at 160ce73 (shellflags, @opts, VPATH closed: each word of a value guarded): "
-         "gcc's attached -Bv/ names the folder v/ it runs its assembler from, guarded as a file "
-         "named -Bv/", "cflags-a-program-prefix")
+# (open at 160ce73; closed by s52-gfix2b: startvars._words, _COMPILING; startflags.make_definitions)
 
 
 @pytest.mark.parametrize("case", list(SESSION_DEFINITIONS))
@@ -448,10 +445,7 @@ def test_c1_a_sessions_harmless_makeflags_keeps_make(tmp_path: Path, case: str) 
     assert first_denied(project, ["make test"], env) is None, "the hook denies make test"
 
 
-OPEN.add("test_c1_a_sessions_harmless_makeflags_keeps_make",
-         "cost at dc4563d: a session MAKEFLAGS definition holding make's escaped blank refuses "
-         "every make plan (the gate does not read make's backslash)", "escaped-blank",
-         "sub-make-form")
+# (open at 160ce73; closed by s52-gfix2b: startvars._words, _COMPILING; startflags.make_definitions)
 
 
 #: Each case: the entry, the project's files (beside ``x.js``, ``code/``), the file the payload
@@ -563,9 +557,7 @@ def test_r6_the_sessions_compiler_flags(tmp_path: Path, name: str) -> None:
     assert denied is not None, "the hook allows every call, and make runs the payload"
 
 
-OPEN.add("test_r6_the_sessions_compiler_flags",
-         "open at 160ce73 (not s52-gfix2's change: the session's variables): a value's option "
-         "naming a folder attached (gcc's -Bv/) is not read as the folder it names")
+# (open at 160ce73; closed by s52-gfix2b: startvars._words, _COMPILING; startflags.make_definitions)
 
 
 # --- R11: a test run's valued options read as taking a value for every node-family program ------
