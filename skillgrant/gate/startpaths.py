@@ -229,6 +229,9 @@ def npmrc_paths(folders: list[str], home: str, given: list[str] | None = None,
                 more = [os.path.join(f, os.path.expanduser(value)) for f in folders]
                 files += more
                 npm.update(more)
+            if key == "node-options":  # (a preload by a package's name, through a link
+                found.update(dict.fromkeys(  # in node_modules: s52-greview2 R8b)
+                    (p.rstrip("/") for p in preload_paths(value, bases)), True))
             for named in named_paths(value):
                 named = os.path.expanduser(named)
                 for full in [named] if named[:1] == "/" else [os.path.join(f, named)

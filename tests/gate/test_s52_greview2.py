@@ -361,10 +361,7 @@ NPMRC_QUOTED = {"double-quoted": 'node-options="-r pre"\n',
                 "plain": "node-options=-r pre\n"}
 
 
-OPEN.add("test_r8_an_npmrc_quoted_node_options",
-         "open at 160ce73: the .npmrc's node-options preload by a package's name is not resolved "
-         "through node_modules' link to the package's folder (plain or quoted)",
-         "double-quoted", "single-quoted", "plain")
+# (R8b open at 160ce73; closed by s52-gfix2b: startpaths.npmrc_paths resolves node-options)
 
 
 @pytest.mark.parametrize("case", list(NPMRC_QUOTED))
