@@ -180,7 +180,8 @@ def option_assignments(texts: list[str]) -> list[tuple[str, str]]:
     G7), an env file a program loads (``--env-file=F``: node's, bun's, deno's, uv's;
     ``ENV_FILE``, read by ``startvars``; E1), node's preloads by a package's name (``-r pre``,
     ``--import=pre``) as ``NODE_OPTIONS=-r pre`` (s51-greview G8: ``envpaths.preload_paths``
-    reads where node finds it)."""
+    reads where node finds it), and for a node named by its path (``px/bin/node``) its global
+    folder ``px/lib/node`` as ``NODE_PATH`` (a folder require reads last; s52-greview2 R5b)."""
     pairs = python_assignments(texts)
     make = next((k for k, t in enumerate(texts) if os.path.basename(t) in ("make", "gmake")),
                 len(texts))
@@ -204,6 +205,10 @@ def option_assignments(texts: list[str]) -> list[tuple[str, str]]:
         value = value or (texts[k + 1] if k + 1 < len(texts) and not _ else "")
         if option.replace("_", "-") in _NODE_PRELOADS and value[:1] not in ("", ".", "/"):
             pairs.append((f"NODE_OPTIONS=-r {value}", ""))  # (a path: planprograms')
+    if node < len(texts) and "/" in texts[node] and any(
+            n.startswith("NODE_OPTIONS=") for n, _ in pairs):  # (require's global folder
+        pairs.append(("NODE_PATH=" + os.path.normpath(os.path.join(  # beside a node by its
+            os.path.dirname(texts[node]), "..", "lib", "node")), ""))  # path: R5b)
     for k, text in enumerate(texts):
         if text.startswith("--openssl-config"):
             value = text.partition("=")[2] or (texts[k + 1] if k + 1 < len(texts) else "")

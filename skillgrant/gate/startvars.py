@@ -266,18 +266,23 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
         if own:
             items += [(p, True) for p in _named(value, folders) if p not in kept]
             items += [(p.rstrip("/"), True) for p in preload_paths(value, folders)]
-        if own and name == "BUN_OPTIONS":
-            items += [(p, True) for p in _bun_mapped(value, folders)]
+            items += [(p, True) for p in _node_read(name, value, parts, folders)]
     return items, modules
 
 
-def _bun_mapped(value: str, folders: list[str]) -> list[str]:
-    """What the tsconfig.json/jsconfig.json ``paths`` and ``baseUrl`` of each of ``folders``
-    (and each up) map an entry's ``BUN_OPTIONS``' preloads by a bare name to: bun resolves
-    them so before ``node_modules``, as a bunfig's (``tsconfigpaths``; s52-greview2 R2b)."""
+def _node_read(name: str, value: str, parts: list[str], folders: list[str]) -> list[str]:
+    """What node reads by an entry's own ``PATH`` (``parts``: require's global folder
+    ``lib/node`` beside each node, s52-greview2 R5b) or bun by its ``BUN_OPTIONS``: what the
+    tsconfig.json/jsconfig.json ``paths`` and ``baseUrl`` of each of ``folders`` (and each up)
+    map its preloads by a bare name to (bun resolves them so before ``node_modules``, as a
+    bunfig's: ``tsconfigpaths``; R2b)."""
     from .envpaths import preloaded
     from .tsconfigpaths import mapped_paths
 
+    if name == "PATH":
+        return _joined([os.path.join(p, "..", "lib", "node") for p in parts], folders)
+    if name != "BUN_OPTIONS":
+        return []
     roots = [os.path.abspath(f) for f in folders]
     ups = list(dict.fromkeys([*roots, *(u for r in roots for u in above(r))]))
     return [p for spec in preloaded(value) for r in roots for p in mapped_paths(spec, r, ups)]

@@ -489,10 +489,7 @@ PROJECT_NODE = {"by-path": "px/bin/node -r gpre -e 0",
                 "entry-path": "PATH=px/bin:/usr/bin:/bin node -r gpre -e 0"}
 
 
-OPEN.add("test_r5_a_project_nodes_global_folder_is_guarded",
-         "open at 160ce73: $PREFIX/lib/node is read beside each node on the session's PATH, "
-         "not beside a node the entry names by its path or puts on PATH itself",
-         "by-path", "entry-path")
+# (R5b open at 160ce73; closed by s52-gfix2b: startflags NODE_PATH, startvars PATH)
 
 
 @pytest.mark.parametrize("case", list(PROJECT_NODE))
