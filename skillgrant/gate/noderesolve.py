@@ -66,6 +66,19 @@ def package_paths(spec: str, roots: list[str]) -> list[str]:
     return list(dict.fromkeys([*found, *_global_folders()]))
 
 
+def folder_paths(folder: str, folders: list[str]) -> list[str]:
+    """What node's require may load for a preload naming the folder ``folder`` by its path
+    (LOAD_AS_DIRECTORY; ``folders``: where node runs, and each up): its ``package.json``'s
+    ``main``, which may lead out of it (s52-greview2 R12). Raises ValueError where that is
+    not known."""
+    settings = _settings(os.path.join(folder, "package.json"))
+    main = settings.get("main") if settings else None
+    if not isinstance(main, str) or not main:
+        return []
+    target = os.path.normpath(os.path.join(folder, main))
+    return _file_paths(outside(target, folders, f"{folder}/package.json's main"))
+
+
 def _global_folders() -> list[str]:
     """require's last folders but the home's (``homefiles`` guards ``~/.node_modules``,
     ``~/.node_libraries``): ``$PREFIX/lib/node``, ``PREFIX`` the folder above the one holding

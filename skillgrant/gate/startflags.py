@@ -203,8 +203,8 @@ def option_assignments(texts: list[str]) -> list[tuple[str, str]]:
     for k, text in enumerate(texts[node + 1:], node + 1):
         option, _, value = text.partition("=")
         value = value or (texts[k + 1] if k + 1 < len(texts) and not _ else "")
-        if option.replace("_", "-") in _NODE_PRELOADS and value[:1] not in ("", ".", "/"):
-            pairs.append((f"NODE_OPTIONS=-r {value}", ""))  # (a path: planprograms')
+        if option.replace("_", "-") in _NODE_PRELOADS and value[:1] != "":
+            pairs.append((f"NODE_OPTIONS=-r {value}", ""))  # (a path: its folder's main too)
     if node < len(texts) and "/" in texts[node] and any(
             n.startswith("NODE_OPTIONS=") for n, _ in pairs):  # (require's global folder
         pairs.append(("NODE_PATH=" + os.path.normpath(os.path.join(  # beside a node by its

@@ -272,7 +272,8 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
 
 def _node_read(name: str, value: str, parts: list[str], folders: list[str]) -> list[str]:
     """What node reads by an entry's own ``PATH`` (``parts``: require's global folder
-    ``lib/node`` beside each node, s52-greview2 R5b) or bun by its ``BUN_OPTIONS``: what the
+    ``lib/node`` beside each node, s52-greview2 R5b) or ``NODE_OPTIONS`` (the ``main`` of a
+    folder preloaded by its path: R12), or bun by its ``BUN_OPTIONS``: what the
     tsconfig.json/jsconfig.json ``paths`` and ``baseUrl`` of each of ``folders`` (and each up)
     map its preloads by a bare name to (bun resolves them so before ``node_modules``, as a
     bunfig's: ``tsconfigpaths``; R2b)."""
@@ -281,10 +282,15 @@ def _node_read(name: str, value: str, parts: list[str], folders: list[str]) -> l
 
     if name == "PATH":
         return _joined([os.path.join(p, "..", "lib", "node") for p in parts], folders)
-    if name != "BUN_OPTIONS":
-        return []
     roots = [os.path.abspath(f) for f in folders]
     ups = list(dict.fromkeys([*roots, *(u for r in roots for u in above(r))]))
+    if name == "NODE_OPTIONS":  # (a folder preloaded by its path: its main, R12)
+        from .noderesolve import folder_paths
+
+        return [p for spec in preloaded(value, True) for r in roots
+                for p in folder_paths(os.path.normpath(os.path.join(r, spec)), ups)]
+    if name != "BUN_OPTIONS":
+        return []
     return [p for spec in preloaded(value) for r in roots for p in mapped_paths(spec, r, ups)]
 
 

@@ -612,8 +612,4 @@ def test_r12_a_folder_preloaded_by_its_path(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows every call, and node runs the payload"
 
 
-OPEN.add("test_r12_a_folder_preloaded_by_its_path",
-         "open at 160ce73: planpaths.required guards a path preload's folder whole, not where "
-         "its package.json's main or an index link leads (noderesolve reads both for a "
-         "package's name only; the index link closed by s52-gfix2b)", "main-leads-out",
-         "node-options-main-leads-out")
+# (R12 open at 160ce73; closed by s52-gfix2b: planpaths.required, noderesolve.folder_paths)
