@@ -115,10 +115,8 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
     given += [(ENV_FILE, f, True) for f in DOTENV if ".env" in named]  # (a node runner's)
     defined = _session_definitions(named)  # (make's, from the session's MAKEFLAGS: K1)
     given += defined
-    compiled = [(n, v, False) for n, v in zip(_COMPILING, values(_COMPILING), strict=True)
-                if v] if "Makefile" in named else []  # (make takes them as variables: R6d)
     _pytests(named)
-    if not given and not compiled:
+    if not given:
         return []
     runs = run_folders(named, [os.path.abspath(f) for f in roots])
     kept: set[str] = set()
@@ -128,7 +126,6 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
         kept |= {p for f in kept for p in above(f)}
     items, more = value_items(given, runs, kept)
     items += [(p, True) for p in _joined(_words(defined), runs) if p not in kept]  # (R6)
-    items += [(p, True) for p in _joined(_words(compiled), runs)]
     modules += more
     if modules[start:]:  # (what a site .pth imports, in PYTHONPATH's folders: U6)
         items += module_items(list(dict.fromkeys(modules[start:])),
@@ -194,12 +191,6 @@ def _words(defined: list[tuple[str, str, bool]]) -> list[str]:
                              "names, which the gate does not guard; end it in `/` or unset it")
     words += [w[2:] for w in words if w[:1] == "-" and w[1:2] != "-" and len(w) > 2]
     return [w for w in words if w and w not in (".", "..")]
-
-
-#: The session's variables make's built-in rules (and most Makefiles') hand the compiler and
-#: linker: make takes each from the environment (s52-greview2 R6d).
-_COMPILING: Final = ("CC", "CXX", "CPP", "AS", "LD", "CFLAGS", "CXXFLAGS", "CPPFLAGS",
-                     "LDFLAGS", "LDLIBS", "ASFLAGS", "TARGET_ARCH")
 
 
 #: What the session's ``MAKEFLAGS`` may not define (``entryvars``' refused names, and the

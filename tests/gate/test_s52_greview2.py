@@ -288,7 +288,7 @@ SESSION_DEFINITIONS = {
 }
 
 
-# (open at 160ce73; closed by s52-gfix2b: startvars._words, _COMPILING; startflags.make_definitions)
+# (open at 160ce73; closed by s52-gfix2b: startvars._words, startflags.make_definitions)
 
 
 @pytest.mark.parametrize("case", list(SESSION_DEFINITIONS))
@@ -442,7 +442,7 @@ def test_c1_a_sessions_harmless_makeflags_keeps_make(tmp_path: Path, case: str) 
     assert first_denied(project, ["make test"], env) is None, "the hook denies make test"
 
 
-# (open at 160ce73; closed by s52-gfix2b: startvars._words, _COMPILING; startflags.make_definitions)
+# (open at 160ce73; closed by s52-gfix2b: startvars._words, startflags.make_definitions)
 
 
 #: Each case: the entry, the project's files (beside ``x.js``, ``code/``), the file the payload
@@ -551,7 +551,12 @@ def test_r6_the_sessions_compiler_flags(tmp_path: Path, name: str) -> None:
     assert denied is not None, "the hook allows every call, and make runs the payload"
 
 
-# (open at 160ce73; closed by s52-gfix2b: startvars._words, _COMPILING; startflags.make_definitions)
+OPEN.add("test_r6_the_sessions_compiler_flags",
+         "open at 160ce73 (not s52-gfix2's change: the session's variables): make takes the "
+         "session's CFLAGS/CPPFLAGS; the gate reads the paths every variable names "
+         "(envpaths.session_paths) but not an option's attached folder (-Bv/), and reading "
+         "them as make's (startvars._words) needs them in environment.COMPARED (s52-gfix2b: "
+         "NEED, a change to the hook's printed headers)")
 
 
 # --- R11: a test run's valued options read as taking a value for every node-family program ------
