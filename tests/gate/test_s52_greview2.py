@@ -348,10 +348,7 @@ STARTERS = {"held-bun-preload": "bun --preload pre x.js", "held-bun-r": "bun -r 
             "held-npm-exec-node-options-flag": "npm exec --node-options='-r pre' -- node -e 0"}
 
 
-OPEN.add("test_r8_a_preload_on_a_starters_command_line",
-         "open at 160ce73: npm's --node-options setting given on npm test's command line is "
-         "not read as its .npmrc's node-options is (NODE_OPTIONS for the script's node)",
-         "npm-test-node-options-flag")
+# (R8 open at 160ce73; closed by s52-gfix2b: startflags reads npm's --node-options)
 
 
 #: Each case: the project's ``.npmrc``. npm's ini reader takes a value's surrounding quotes
