@@ -326,8 +326,11 @@ def _top(folder: str) -> str:
 PRELOADS: Final = ("-r", "--require", "--import", "--loader", "--experimental-loader",
                    "--preload", "--test-reporter")  # (bun's, in BUN_OPTIONS: s51-greview G9)
 #: The schemes of a module's name that name no package (``node:fs``, ``data:``; a ``file:``
-#: URL's path is read as any path is).
+#: URL's path is read as any path is): an import's (ES modules' URLs); CommonJS's ``require``
+#: (``-r``, ``--require``; bun's ``--preload`` read the same) reads only ``node:`` as one,
+#: ``data:x``, ``https:x`` are packages' names there (s52-greview2 R1g).
 _SCHEMES: Final = frozenset(("node", "file", "data", "http", "https"))
+_REQUIRED: Final = frozenset(("-r", "--require", "--preload"))
 
 
 def preload_paths(value: str, roots: list[str]) -> list[str]:
@@ -342,12 +345,13 @@ def preload_paths(value: str, roots: list[str]) -> list[str]:
     return [p for spec in preloaded(value) for p in package_paths(spec, absolute)]
 
 
-def preloaded(value: str) -> list[str]:
+def preloaded(value: str, paths: bool = False) -> list[str]:
     """The modules a node option in ``value`` preloads by a package's name (``-r
     dotenv/config``, ``--import tsx``, ``--require=pre``; node reads ``_`` in an option's
     name as ``-``, and its value's quotes as a shell does: s52-greview2 R1): node resolves
     them from the folder it runs in (review s48-greview E3, s51-greview G8). A name holding
-    ``:`` is a package's but for a scheme's (``node:fs``)."""
+    ``:`` is a package's but for a scheme's (``node:fs``). With ``paths``, the modules it
+    preloads by a path instead (``-r ./lib/pre``)."""
     if "-r" not in value and "--" not in value:
         return []
     found: list[str] = []
@@ -355,6 +359,7 @@ def preloaded(value: str) -> list[str]:
         for words in (expanded.replace("=", " ").split(), _shell_words(expanded)):
             found += [after for word, after in pairwise(words)
                       if (word.replace("_", "-") if word[:2] == "--" else word) in PRELOADS
-                      and after[:1] not in ("", ".", "/") and
-                      after.partition(":")[0] not in _SCHEMES]
+                      and after[:1] != "" and (after[:1] in (".", "/")) == paths and (
+                          paths or after.partition(":")[0] not in (
+                              {"node"} if word in _REQUIRED else _SCHEMES))]
     return list(dict.fromkeys(found))

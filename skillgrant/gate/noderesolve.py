@@ -66,6 +66,19 @@ def package_paths(spec: str, roots: list[str]) -> list[str]:
     return list(dict.fromkeys([*found, *_global_folders()]))
 
 
+def folder_paths(folder: str, folders: list[str]) -> list[str]:
+    """What node's require may load for a preload naming the folder ``folder`` by its path
+    (LOAD_AS_DIRECTORY; ``folders``: where node runs, and each up): its ``package.json``'s
+    ``main``, which may lead out of it (s52-greview2 R12). Raises ValueError where that is
+    not known."""
+    settings = _settings(os.path.join(folder, "package.json"))
+    main = settings.get("main") if settings else None
+    if not isinstance(main, str) or not main:
+        return []
+    target = os.path.normpath(os.path.join(folder, main))
+    return _file_paths(outside(target, folders, f"{folder}/package.json's main"))
+
+
 def _global_folders() -> list[str]:
     """require's last folders but the home's (``homefiles`` guards ``~/.node_modules``,
     ``~/.node_libraries``): ``$PREFIX/lib/node``, ``PREFIX`` the folder above the one holding
@@ -174,7 +187,19 @@ def _exported(folder: str, exports: Any, sub: str) -> list[str]:
                 targets += [t.replace("*", match) for t in _leaves(value)]
         elif key.endswith("/") and subpath.startswith(key):  # (a folder's: before node 17)
             targets += [t + subpath[len(key):] for t in _leaves(value)]
-    return [os.path.normpath(os.path.join(folder, t)) for t in targets]
+    return [os.path.normpath(os.path.join(folder, p)) for t in targets for p in _as_url(t)]
+
+
+def _as_url(target: str) -> list[str]:
+    """The export target ``target`` as written, and as the path of the URL node resolves it to
+    (its ``?query`` and ``#fragment`` dropped, its ``%XX`` decoded: ``./lib/x.js?q``,
+    ``./lib/x%2ejs`` load ``lib/x.js``; s52-greview2 R1f)."""
+    path = target.split("#", 1)[0].split("?", 1)[0]
+    if "%" in path:
+        from urllib.parse import unquote
+
+        path = unquote(path)
+    return list(dict.fromkeys((target, path))) if path else [target]
 
 
 def _leaves(value: Any) -> list[str]:

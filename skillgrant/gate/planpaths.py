@@ -166,12 +166,16 @@ def local_package(word: str) -> list[str]:
 def required(spec: str) -> list[str]:
     """The files node's ``require`` may load for a path ``spec`` (``-r ./pre``, ``--import``,
     NODE_OPTIONS', an ``.npmrc``'s ``node-options``: Node's "Modules: CommonJS", LOAD_AS_FILE
-    and LOAD_AS_DIRECTORY): ``spec``, with each extension node adds, and the folder of that
-    name whole (its ``package.json`` main, ``index.*``); none for a package's name."""
+    and LOAD_AS_DIRECTORY): ``spec``, with each extension node adds, the folder of that
+    name whole (its ``package.json`` main, ``index.*``) and its ``index`` files apart (each
+    may be a link leading out: ``guards`` guards its target, s52-greview2 R12); none for a
+    package's name."""
     if not spec.startswith(("./", "../", "/")) and spec not in (".", ".."):
         return []
-    return [*literal(spec), *(spec + e for e in (".js", ".json", ".node", ".cjs", ".mjs")),
-            spec.rstrip("/") + "/"]
+    extensions = (".js", ".json", ".node", ".cjs", ".mjs")
+    folder = spec.rstrip("/") + "/"
+    return [*literal(spec), *(spec + e for e in extensions), folder,
+            *(folder + "index" + e for e in extensions)]
 
 
 #: An input redirection's target (`< tools/build.sh`), and the interpreters reading it.

@@ -144,12 +144,14 @@ def make_definitions(entry: str, value: str) -> list[str]:
     which make reads as its command line's (its variables, ``MAKEFILES``, ``SHELL`` among
     them). Raises ValueError for a word the gate does not read exactly: an option not in
     ``_MAKE_LONG``/``_MAKE_LETTERS`` (``-I DIR``: an include folder; ``--eval``), a
-    backslash (make's escape of a blank)."""
-    if "\\" in value:
+    backslash but one escaping a blank (``CFLAGS=-O2\\ -g``: make 4.3 reads ``-O2 -g``,
+    s52-greview2 C1; ``\\\\``, ``\\x`` it reads otherwise)."""
+    plain = value.replace("\\ ", "\0")
+    if "\\" in plain:
         raise ValueError(f"the plan's entry {entry!r} gives make MAKEFLAGS={value!r}, whose "
                          "backslash make reads as an escape the gate does not read")
     found: list[str] = []
-    for at, word in enumerate(value.split()):
+    for at, word in enumerate(w.replace("\0", " ") for w in plain.split()):
         if "=" in word and word[:1] != "-":
             found.append(word)
         elif word == "--" or word.isdigit() or word[:2] in ("-j", "-l", "-O"):
@@ -178,7 +180,8 @@ def option_assignments(texts: list[str]) -> list[tuple[str, str]]:
     G7), an env file a program loads (``--env-file=F``: node's, bun's, deno's, uv's;
     ``ENV_FILE``, read by ``startvars``; E1), node's preloads by a package's name (``-r pre``,
     ``--import=pre``) as ``NODE_OPTIONS=-r pre`` (s51-greview G8: ``envpaths.preload_paths``
-    reads where node finds it)."""
+    reads where node finds it), and for a node named by its path (``px/bin/node``) its global
+    folder ``px/lib/node`` as ``NODE_PATH`` (a folder require reads last; s52-greview2 R5b)."""
     pairs = python_assignments(texts)
     make = next((k for k, t in enumerate(texts) if os.path.basename(t) in ("make", "gmake")),
                 len(texts))
@@ -195,13 +198,7 @@ def option_assignments(texts: list[str]) -> list[tuple[str, str]]:
             a for k, a in enumerate(after) if a[:1] == "-" and "=" in a), *(
             f"{a} {after[k + 1]}" for k, a in enumerate(after[:-1]) if a[:1] == "-" and
             a[-1:] == "I")) if folders]
-    node = next((k for k, t in enumerate(texts) if os.path.basename(t) in ("node", "nodejs")),
-                len(texts))  # (its words after a script are the script's: read all the same)
-    for k, text in enumerate(texts[node + 1:], node + 1):
-        option, _, value = text.partition("=")
-        value = value or (texts[k + 1] if k + 1 < len(texts) and not _ else "")
-        if option.replace("_", "-") in _NODE_PRELOADS and value[:1] not in ("", ".", "/"):
-            pairs.append((f"NODE_OPTIONS=-r {value}", ""))  # (a path: planprograms')
+    pairs += _node_assignments(texts)
     for k, text in enumerate(texts):
         if text.startswith("--openssl-config"):
             value = text.partition("=")[2] or (texts[k + 1] if k + 1 < len(texts) else "")
@@ -210,6 +207,33 @@ def option_assignments(texts: list[str]) -> list[tuple[str, str]]:
             value = text.partition("=")[2] or (texts[k + 1] if k + 1 < len(texts) and
                                                texts[k + 1][:1] != "-" else "")
             pairs += [(f"{ENV_FILE}={f}", "") for f in (value, ".env") if f]
+    return pairs
+
+
+def _node_assignments(texts: list[str]) -> list[tuple[str, str]]:
+    """``option_assignments`` of node's preloads (``-r pre``, ``-r ./lib/pre``: its folder's
+    ``main`` too, s52-greview2 R12) and npm's ``--node-options`` (its scripts' NODE_OPTIONS:
+    R8) as ``NODE_OPTIONS``, and for a node named by its path preloading one its global
+    folder as ``NODE_PATH`` (R5b)."""
+    pairs: list[tuple[str, str]] = []
+    node = next((k for k, t in enumerate(texts) if os.path.basename(t) in ("node", "nodejs")),
+                len(texts))  # (its words after a script are the script's: read all the same)
+    for k, text in enumerate(texts[node + 1:], node + 1):
+        option, _, value = text.partition("=")
+        value = value or (texts[k + 1] if k + 1 < len(texts) and not _ else "")
+        if option.replace("_", "-") in _NODE_PRELOADS and value[:1] != "":
+            pairs.append((f"NODE_OPTIONS=-r {value}", ""))  # (a path: its folder's main too)
+    npm = next((k for k, t in enumerate(texts) if os.path.basename(t) in ("npm", "npx")),
+               len(texts))  # (npm's node-options setting, as its scripts' NODE_OPTIONS: R8)
+    for k, text in enumerate(texts[npm + 1:], npm + 1):
+        option, equal, value = text.partition("=")
+        if len(option) > 7 and "--node-options".startswith(option):  # (nopt's prefixes)
+            value = value if equal else texts[k + 1] if k + 1 < len(texts) else ""
+            pairs += [(f"NODE_OPTIONS={value}", "")] if value else []
+    if node < len(texts) and "/" in texts[node] and any(
+            n.startswith("NODE_OPTIONS=") for n, _ in pairs):  # (require's global folder
+        pairs.append(("NODE_PATH=" + os.path.normpath(os.path.join(  # beside a node by its
+            os.path.dirname(texts[node]), "..", "lib", "node")), ""))  # path: R5b)
     return pairs
 
 

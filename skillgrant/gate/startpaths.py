@@ -69,14 +69,18 @@ def script_prefixes(named: tuple[str, ...], roots: list[str]) -> list[tuple[str,
     starts ``#!<project>/.venv/bin/python``, whose site runs each ``.pth`` of the venv's
     ``lib``): ``homefiles.prefixes`` of the interpreter's folder (a virtual environment's
     prefix whole, the ``lib`` its ``pyvenv.cfg`` names), read from each of ``roots`` (the
-    call's folder, the project's; s52-greview2 R4)."""
+    call's folder, the project's; s52-greview2 R4); a link to one by another path too
+    (``./pytest -> .venv/bin/pytest``: R4b)."""
     found: list[tuple[str, bool]] = []
     for path in named:
-        if path[-1:] == "/" or os.path.basename(os.path.dirname(path)) != "bin" or not (
-                path[:1].isalnum() or path[:1] in "./_"):
+        if path[-1:] == "/" or not (path[:1].isalnum() or path[:1] in "./_"):
             continue
+        binned = os.path.basename(os.path.dirname(path)) == "bin"
         for full in dict.fromkeys(path if path[:1] == "/" else os.path.join(r, path)
                                   for r in roots):
+            if not binned and not (fs.islink(full) and os.path.basename(os.path.dirname(
+                    fs.realpath(full))) == "bin"):
+                continue
             try:
                 head = fs.read(full, 512)
             except OSError:
@@ -225,6 +229,9 @@ def npmrc_paths(folders: list[str], home: str, given: list[str] | None = None,
                 more = [os.path.join(f, os.path.expanduser(value)) for f in folders]
                 files += more
                 npm.update(more)
+            if key == "node-options":  # (a preload by a package's name, through a link
+                found.update(dict.fromkeys(  # in node_modules: s52-greview2 R8b)
+                    (p.rstrip("/") for p in preload_paths(value, bases)), True))
             for named in named_paths(value):
                 named = os.path.expanduser(named)
                 for full in [named] if named[:1] == "/" else [os.path.join(f, named)

@@ -179,9 +179,17 @@ def _words(defined: list[tuple[str, str, bool]]) -> list[str]:
     before one, a response file's, dropped), each a path guarded whole: a recipe or a
     program a recipe runs may read any as a file (``.SHELLFLAGS=run`` runs ``/bin/sh run``;
     ``CFLAGS=@opts`` makes gcc read ``opts``; s52-greview2 R6), and no one approved these
-    values, where an entry's are."""
+    values, where an entry's are; an option's attached value too (gcc's ``-Bv/``: it runs
+    ``v/as``, R6c). Raises ValueError for gcc's ``-B`` prefix not ending in ``/`` (``-Bv``
+    runs ``vas`` where there is no folder ``v``: a prefix of names, no path to guard; a
+    linker's ``-Wl,-Bstatic`` is ld's flag)."""
     words = [w.lstrip("@") for _, v, _ in defined
              for w in v.replace(",", " ").replace(":", " ").replace("=", " ").split()]
+    for word in (w for _, v, _ in defined for w in v.split()):  # (`-Wl,-Bstatic`: ld's)
+        if word[:2] == "-B" and word[-1:] != "/":
+            raise ValueError(f"the session's {word!r} gives gcc a prefix of its programs' "
+                             "names, which the gate does not guard; end it in `/` or unset it")
+    words += [w[2:] for w in words if w[:1] == "-" and w[1:2] != "-" and len(w) > 2]
     return [w for w in words if w and w not in (".", "..")]
 
 
@@ -249,7 +257,32 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
         if own:
             items += [(p, True) for p in _named(value, folders) if p not in kept]
             items += [(p.rstrip("/"), True) for p in preload_paths(value, folders)]
+            items += [(p, True) for p in _node_read(name, value, parts, folders)]
     return items, modules
+
+
+def _node_read(name: str, value: str, parts: list[str], folders: list[str]) -> list[str]:
+    """What node reads by an entry's own ``PATH`` (``parts``: require's global folder
+    ``lib/node`` beside each node, s52-greview2 R5b) or ``NODE_OPTIONS`` (the ``main`` of a
+    folder preloaded by its path: R12), or bun by its ``BUN_OPTIONS``: what the
+    tsconfig.json/jsconfig.json ``paths`` and ``baseUrl`` of each of ``folders`` (and each up)
+    map its preloads by a bare name to (bun resolves them so before ``node_modules``, as a
+    bunfig's: ``tsconfigpaths``; R2b)."""
+    from .envpaths import preloaded
+    from .tsconfigpaths import mapped_paths
+
+    if name == "PATH":
+        return _joined([os.path.join(p, "..", "lib", "node") for p in parts], folders)
+    roots = [os.path.abspath(f) for f in folders]
+    ups = list(dict.fromkeys([*roots, *(u for r in roots for u in above(r))]))
+    if name == "NODE_OPTIONS":  # (a folder preloaded by its path: its main, R12)
+        from .noderesolve import folder_paths
+
+        return [p for spec in preloaded(value, True) for r in roots
+                for p in folder_paths(os.path.normpath(os.path.join(r, spec)), ups)]
+    if name != "BUN_OPTIONS":
+        return []
+    return [p for spec in preloaded(value) for r in roots for p in mapped_paths(spec, r, ups)]
 
 
 def _checked(name: str, value: str, own: bool) -> str:

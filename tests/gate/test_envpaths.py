@@ -33,8 +33,9 @@ def test_the_words_a_value_names_as_files(value: str, paths: list[str]) -> None:
     node's require adds to it: s49-gfix2, s49-greview E2)."""
     found = envpaths.named_paths(value)
     assert set(paths) <= set(found) and (found == [] if not paths else True)
+    ends = (".js", ".json", ".node", ".cjs", ".mjs")  # (and a folder's index files: R12)
     assert set(found) - set(paths) <= {p + e for p in paths for e in (
-        ".js", ".json", ".node", ".cjs", ".mjs", "/")}
+        *ends, "/", *(f"/index{e}" for e in ends))}
 
 
 def test_the_folders_a_call_runs_in_and_above_are_not_guarded_whole(

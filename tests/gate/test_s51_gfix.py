@@ -116,12 +116,14 @@ def test_makeflags_include_folder_refuses_the_plan(tmp_path: Path) -> None:
 
 
 def test_makeflags_words() -> None:
-    """make's own forms: a first word of letters, ``--``, numbers and modes are read; an
-    include folder, ``--eval``, a word make may read as flags, a backslash refuse."""
+    """make's own forms: a first word of letters, ``--``, numbers and modes are read, a
+    blank escaped (make 4.3: ``A=1\\ x`` is ``1 x``, s52-greview2 C1); an include folder,
+    ``--eval``, a word make may read as flags, another backslash refuse."""
     assert make_definitions("e", "ks -j4 --no-print-directory -- A=1 MAKEFILES=mk") == [
         "A=1", "MAKEFILES=mk"]
+    assert make_definitions("e", "A=1\\ x B=2") == ["A=1 x", "B=2"]
     for value in ("-I d", "-Id", "--include-dir=d", "--eval=x", "-E x", "s override",
-                  "A=1\\ x"):
+                  "A=1\\\\ x", "A=1\\x", "A=1\\\tx"):
         with pytest.raises(ValueError):
             make_definitions("e", value)
     with pytest.raises(ValueError, match="cannot know"):

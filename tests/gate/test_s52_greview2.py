@@ -108,13 +108,8 @@ PRELOADS: dict[str, tuple[list[str], dict[str, str], list[str], dict[str, str]]]
 }
 
 
-OPEN.add("test_r1_what_node_preloads_is_guarded",
-         "open at 160ce73 (R1a-e closed by 4b22008): the ES resolver reads a self-reference's "
-         "export target as a URL (`?q`, `#f` dropped, `%2e` decoded); noderesolve guards the "
-         "target's text as a file's name; -r (require) reads only `node:` as a scheme, "
-         "`data:x`, `https:x` are packages' names", "import-query-self-reference",
-         "node-options-data-colon-name", "node-options-https-colon-name",
-         "import-fragment-self-reference", "import-percent-encoded-self-reference")
+# (R1f, R1g open at 160ce73; closed by s52-gfix2b: an export target read as a URL too,
+# require's only scheme `node:`)
 
 
 @pytest.mark.parametrize("case", list(PRELOADS))
@@ -218,11 +213,7 @@ VENVS = {"venv": ("venv", "venv/bin/pytest"), "dot-venv": (".venv", ".venv/bin/p
          "held-python-m-pytest": ("venv", "venv/bin/python -m pytest")}
 
 
-OPEN.add("test_r4_a_console_scripts_environment_is_guarded",
-         "open at 5795ee7: pytest's console script by its path is read as pytest, and the venv "
-         "its shebang's interpreter runs in (site-packages' .pth files) is not guarded; at "
-         "160ce73 (script_prefixes) a bin/ script's is, not a link to one by another name",
-         "link-to-console-script")
+# (R4b open at 160ce73: a link to the console script by another path; closed by s52-gfix2b)
 
 
 @pytest.mark.parametrize("case", list(VENVS))
@@ -294,10 +285,7 @@ SESSION_DEFINITIONS = {
 }
 
 
-OPEN.add("test_r6_the_sessions_makeflags_definitions",
-         "open at 160ce73 (shellflags, @opts, VPATH closed: each word of a value guarded): "
-         "gcc's attached -Bv/ names the folder v/ it runs its assembler from, guarded as a file "
-         "named -Bv/", "cflags-a-program-prefix")
+# (open at 160ce73; closed by s52-gfix2b: startvars._words, startflags.make_definitions)
 
 
 @pytest.mark.parametrize("case", list(SESSION_DEFINITIONS))
@@ -357,10 +345,7 @@ STARTERS = {"held-bun-preload": "bun --preload pre x.js", "held-bun-r": "bun -r 
             "held-npm-exec-node-options-flag": "npm exec --node-options='-r pre' -- node -e 0"}
 
 
-OPEN.add("test_r8_a_preload_on_a_starters_command_line",
-         "open at 160ce73: npm's --node-options setting given on npm test's command line is "
-         "not read as its .npmrc's node-options is (NODE_OPTIONS for the script's node)",
-         "npm-test-node-options-flag")
+# (R8 open at 160ce73; closed by s52-gfix2b: startflags reads npm's --node-options)
 
 
 #: Each case: the project's ``.npmrc``. npm's ini reader takes a value's surrounding quotes
@@ -370,10 +355,7 @@ NPMRC_QUOTED = {"double-quoted": 'node-options="-r pre"\n',
                 "plain": "node-options=-r pre\n"}
 
 
-OPEN.add("test_r8_an_npmrc_quoted_node_options",
-         "open at 160ce73: the .npmrc's node-options preload by a package's name is not resolved "
-         "through node_modules' link to the package's folder (plain or quoted)",
-         "double-quoted", "single-quoted", "plain")
+# (R8b open at 160ce73; closed by s52-gfix2b: startpaths.npmrc_paths resolves node-options)
 
 
 @pytest.mark.parametrize("case", list(NPMRC_QUOTED))
@@ -450,10 +432,7 @@ def test_c1_a_sessions_harmless_makeflags_keeps_make(tmp_path: Path, case: str) 
     assert first_denied(project, ["make test"], env) is None, "the hook denies make test"
 
 
-OPEN.add("test_c1_a_sessions_harmless_makeflags_keeps_make",
-         "cost at dc4563d: a session MAKEFLAGS definition holding make's escaped blank refuses "
-         "every make plan (the gate does not read make's backslash)", "escaped-blank",
-         "sub-make-form")
+# (open at 160ce73; closed by s52-gfix2b: startvars._words, startflags.make_definitions)
 
 
 #: Each case: the entry, the project's files (beside ``x.js``, ``code/``), the file the payload
@@ -474,9 +453,7 @@ BUN_PRELOADERS = {
 }
 
 
-OPEN.add("test_r2_buns_preload_name_through_tsconfig_however_named",
-         "open at 160ce73: tsconfigpaths maps a bunfig's preload names (and bun's own argv's), "
-         "not an entry's BUN_OPTIONS' --preload", "bun-options")
+# (R2b open at 160ce73: an entry's BUN_OPTIONS' --preload; closed by s52-gfix2b)
 
 
 @pytest.mark.parametrize("case", list(BUN_PRELOADERS))
@@ -502,10 +479,7 @@ PROJECT_NODE = {"by-path": "px/bin/node -r gpre -e 0",
                 "entry-path": "PATH=px/bin:/usr/bin:/bin node -r gpre -e 0"}
 
 
-OPEN.add("test_r5_a_project_nodes_global_folder_is_guarded",
-         "open at 160ce73: $PREFIX/lib/node is read beside each node on the session's PATH, "
-         "not beside a node the entry names by its path or puts on PATH itself",
-         "by-path", "entry-path")
+# (R5b open at 160ce73; closed by s52-gfix2b: startflags NODE_PATH, startvars PATH)
 
 
 @pytest.mark.parametrize("case", list(PROJECT_NODE))
@@ -568,8 +542,11 @@ def test_r6_the_sessions_compiler_flags(tmp_path: Path, name: str) -> None:
 
 
 OPEN.add("test_r6_the_sessions_compiler_flags",
-         "open at 160ce73 (not s52-gfix2's change: the session's variables): a value's option "
-         "naming a folder attached (gcc's -Bv/) is not read as the folder it names")
+         "open at 160ce73 (not s52-gfix2's change: the session's variables): make takes the "
+         "session's CFLAGS/CPPFLAGS; the gate reads the paths every variable names "
+         "(envpaths.session_paths) but not an option's attached folder (-Bv/), and reading "
+         "them as make's (startvars._words) needs them in environment.COMPARED (s52-gfix2b: "
+         "NEED, a change to the hook's printed headers)")
 
 
 # --- R11: a test run's valued options read as taking a value for every node-family program ------
@@ -630,8 +607,4 @@ def test_r12_a_folder_preloaded_by_its_path(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows every call, and node runs the payload"
 
 
-OPEN.add("test_r12_a_folder_preloaded_by_its_path",
-         "open at 160ce73: planpaths.required guards a path preload's folder whole, not where "
-         "its package.json's main or an index link leads (noderesolve reads both for a "
-         "package's name only)", "main-leads-out", "index-a-link-out",
-         "node-options-main-leads-out")
+# (R12 open at 160ce73; closed by s52-gfix2b: planpaths.required, noderesolve.folder_paths)
