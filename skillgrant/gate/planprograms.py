@@ -325,9 +325,10 @@ def _script_words(name: str, words: list[str]) -> list[str]:
             if module:  # `python3 -m pkg.mod` (`-mpkg.mod`) runs pkg/mod from the folder,
                 # which is first on sys.path (unless -I/-P: then not the call's folder)
                 found += [*module_files(module), *([] if safe else ["./", MODULES + "."])]
-            elif words[at - 1] in VALUED.get(family(name), ()) or (
-                    at == 1 and word in SUBCOMMANDS.get(name, ())):
-                continue  # `python3 -X dev x.py`: an option's value; `bun run`
+            elif (words[at - 1] in VALUED.get(family(name), ()) and (name.rstrip(
+                    "0123456789.-") != "bun" or words[1:2] == ["test"])) or (  # (bun's
+                    at == 1 and word in SUBCOMMANDS.get(name, ())):  # test options are flags
+                continue  # elsewhere: s52-greview2 R11) `python3 -X dev x.py`; `bun run`
             elif (loaded := _preloaded(words[at - 1], word)) is not None:
                 found += loaded
             elif "/" in word or (word[:1] != "-" and not _PATTERN.search(word)):

@@ -570,10 +570,7 @@ def test_r11_buns_script_after_a_test_runs_option(tmp_path: Path, case: str) -> 
     assert denied is not None, "the hook allows every call, and bun runs the payload"
 
 
-OPEN.add("test_r11_buns_script_after_a_test_runs_option",
-         "open at 160ce73: planpaths.VALUED['node'] (5795ee7) reads --timeout/--rerun-each/"
-         "--test-name-pattern's next word as a value for every node-family program; bun outside "
-         "`bun test` takes them as flags and runs that word", "timeout", "rerun-each")
+# (test_r11_buns_script_after_a_test_runs_option: every case held since the fix, s51 merge)
 
 
 # --- R12: a preload named by a path to a folder: its package.json's main, its index link --------
