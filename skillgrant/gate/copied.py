@@ -20,9 +20,7 @@ from contextvars import ContextVar
 
 from ..lazy import compile_on_use
 from . import files as fs
-from .intotests import brought_tests
 from .named import GUARDED, folded_items, guarded_path, named_word
-from .pipreads import pip_reads
 from .placed import fold, holds_module, in_worktree, mirrored
 from .testfiles import foreign, named_test
 from .worktree import pushes_locally
@@ -40,7 +38,7 @@ def written(words: list[str], directory: str | None, text: str, bare: str) -> st
     touch: Callable[[str], bool] = functools.partial(touches, names_kept=functools.cache(kept))
     found = named_word(words, directory, text) or tree_word(_stdin_apart(_no_subcommand(
         words, text) if "install" in bare else words, text), directory, touch) or \
-        brought_tests(text, directory)  # (a script copied into a test folder: s51-gfix2 C3)
+        _brought(text, directory)  # (a script copied into a test folder: s51-gfix2 C3)
     if "cp" not in bare or directory is None:
         return found
     if found is None:
@@ -95,7 +93,7 @@ def _no_subcommand(words: list[str], text: str) -> list[str]:
         name = run[0].rsplit("/", 1)[-1]
         at = 3 if run[1:3] == ("-m", "pip") and name[:6] == "python" else int(
             _PIP.fullmatch(name) is not None)
-        if not at or held != ["install"] or run[at:at + 1] != ("install",) or not pip_reads(
+        if not at or held != ["install"] or run[at:at + 1] != ("install",) or not _pip_reads(
                 run[at + 1:]):
             return words
     return [w for w in words if w != "install"]
@@ -375,3 +373,18 @@ def local_push(words: list[str], directory: str | None) -> str | None:
             if directory is None or pushes_locally(directory, operand):
                 return "push"
     return None
+
+
+def _brought(text: str, directory: str | None) -> str | None:
+    """``intotests.brought_tests``, loaded only under a plan whose runners collect tests."""
+    if not getattr(GUARDED.get(), "collected", None):
+        return None
+    from .intotests import brought_tests  # (the hook's start does not pay for it)
+    return brought_tests(text, directory)
+
+
+def _pip_reads(words: tuple[str, ...]) -> bool:
+    """``pipreads.pip_reads``, loaded for a pip install only."""
+    from .pipreads import pip_reads
+    return pip_reads(words)
+

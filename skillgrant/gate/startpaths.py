@@ -18,7 +18,6 @@ from .envpaths import named_paths, preload_paths, session_paths
 from .homefiles import HOME_CODE, SYSTEM_BINS, SYSTEM_TREES, npm_global, prefixes
 from .planpaths import SETTINGS, required
 from .startfiles import bunfig_preloads
-from .tsconfigpaths import mapped_paths
 from .wrapped import NPMRC, RUNS_IN
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -110,6 +109,7 @@ def bunfig_paths(folders: list[str], home: str, xdg: str) -> list[tuple[str, boo
             named = required(spec)
             if not named:  # (a package's name, or a file's bun may take it for: both; and
                 named = required("./" + spec)  # what a tsconfig maps it to: R2)
+                from .tsconfigpaths import mapped_paths  # (loaded for a preload only)
                 found += [(p.rstrip("/"), True) for p in [*preload_paths(
                     "-r " + spec, [base]), *mapped_paths(spec, base, folders)]]
             found += [(os.path.normpath(os.path.join(base, n)), True) for n in named]
