@@ -63,7 +63,6 @@ _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
 SESSIONS_SUFFIX: Final = ".sessions"  # (the service's sessions file: service/sessionsfile.py)
 
 
-
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                   cwd: str | None, project: str | None,
                   programs: tuple[str, ...] = ()) -> tuple[tuple[str, bool], ...]:
@@ -241,15 +240,13 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     for real, tree in found:  # another name of one is written by any writer (H1–H3)
         if not tree and real not in missing:
             linked.single_name(real)
-    made = Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
+    return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
                    tops=frozenset(reals[top] for top in tops), loose=loose,
                    modules=frozenset(posixpath.normpath(reals[m]) for m in modules),
                    walked=walked, **entry_starts(named, list(roots)),
                    planned=lambda: only_planned(planned, [
                        (p, t) for p, t in (*items, *local, *programs, *local_programs) if p],
-                       reals))
-    made.run_folders = frozenset(runs)  # type: ignore[attr-defined]  # (`outside`)
-    return made
+                       reals), run_folders=frozenset(runs))
 
 
 def _folder_items(folder: str, versions: list[tuple[str, bool]]) -> list[tuple[str, bool]]:

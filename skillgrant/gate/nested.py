@@ -286,6 +286,7 @@ class Guarded(tuple[tuple[str, bool], ...]):
     collected: frozenset[str]
     assigned: frozenset[str]
     planning: Callable[[], frozenset[str]] | None
+    run_folders: frozenset[str]
 
     def __new__(cls, items: Iterable[tuple[str, bool]], *,
                 always: Iterable[tuple[str, bool]], tops: frozenset[str],
@@ -294,7 +295,8 @@ class Guarded(tuple[tuple[str, bool], ...]):
                 walked: frozenset[str] = frozenset(),
                 collected: frozenset[str] = frozenset(),
                 assigned: frozenset[str] = frozenset(),
-                planned: Callable[[], frozenset[str]] | None = None) -> Guarded:
+                planned: Callable[[], frozenset[str]] | None = None,
+                run_folders: frozenset[str] = frozenset()) -> Guarded:
         made = super().__new__(cls, items)
         made.always = tuple(always)
         made.tops = tops
@@ -303,6 +305,7 @@ class Guarded(tuple[tuple[str, bool], ...]):
         made.collected = collected  # (the folders below which tests are found: testfiles)
         made.assigned = assigned  # (the plan's entries' own assignments: entryvars)
         made.planning = planned  # (asked only by an Edit that needs it: the hook's time)
+        made.run_folders = run_folders  # (where the plan's programs may run: runfolders)
         made.loose = tuple((fs.realpath(repo[0]), repo) for repo in loose)
         return made
 
