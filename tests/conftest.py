@@ -59,7 +59,7 @@ def pytest_configure(config: pytest.Config) -> None:
 #: under ``--dist loadgroup``. They use the fixture ``installed``, so they run only with
 #: ``--slow``, in one process.
 FIXED_PORT = pytest.mark.xdist_group("port-8750")
-_EXCLUSIVE = ("--conformance", "--bun", "--slow")
+_ORACLES = ("--conformance", "--bun")
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -71,13 +71,16 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
     own: its controller's bookkeeping grows with the square of the tests, and under pytest 9
     its workers no longer add a test's ``xdist_group`` to the id pytest reports, so no group
     was kept together.) ``-n 0`` (or ``-p no:xdist``) runs in one process. The oracle
-    suites and ``--slow`` run in one process whatever is given: their sessions, tallies and
-    fresh installation are made once, and they size their own concurrency
-    (``--conformance-workers``). Runs before xdist's own hook (a conftest's ``tryfirst``
-    hook is called before an installed plugin's)."""
+    suites run in one process whatever is given: their sessions, tallies and fresh
+    installation are made once, and they size their own concurrency
+    (``--conformance-workers``). ``--slow`` runs in one process too unless ``-n`` is given
+    (CI's slow step runs the tests that use no installation on its cores so, module by
+    module, and those that do in one process). Runs before xdist's own hook (a conftest's
+    ``tryfirst`` hook is called before an installed plugin's)."""
     if not config.pluginmanager.hasplugin("xdist") or hasattr(config, "workerinput"):
         return
-    if any(config.getoption(flag) for flag in _EXCLUSIVE):
+    oracle = any(config.getoption(flag) for flag in _ORACLES)
+    if oracle or (config.getoption("--slow") and config.option.numprocesses is None):
         config.option.numprocesses = 0
     elif config.option.numprocesses is None:
         config.option.numprocesses = "auto"
