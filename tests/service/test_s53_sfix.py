@@ -461,3 +461,15 @@ def test_a_folder_with_an_access_acl(tmp_path: Path) -> None:
     _acl(folder, (0x01, 7, anyone), (0x02, 7, 65534), (0x04, 0, anyone), (0x10, 5, anyone),
          (0x20, 0, anyone))
     assert others_may_write(str(folder)) is None
+
+
+def test_print_config_names_the_file_the_variable_and_the_modes(tmp_path: Path) -> None:
+    """``serve --print-config``'s note: the sessions file's path, the variable that moved it
+    (every runtime needs it too: s53-sreview R3), the same-user mode and the OS's boundary."""
+    from skillgrant.service.config import kept_note
+
+    audit = str(tmp_path / "audit.log")
+    note = kept_note(audit)
+    assert path_of(audit) in note and f"{STATE_VARIABLE}=" in note
+    assert "Same-user mode" in note and "a user of its own" in note
+    assert "not kept" in kept_note(None)
