@@ -91,6 +91,29 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     (os.path.join(".local", "share", "meson"), True),  # (machine files)
                     (os.path.join(".config", "uv"), True),
                     (os.path.join(".config", "tox"), True))
+#: Where every skillgrant service keeps its state below a home (``service/sessionsfile.py``:
+#: its sessions files), the home of the password database (issue 29, review s52-sreview S2;
+#: s53-sreview R1): every gate guards it whole, whatever its own ``HOME``, so that no session
+#: of any gate writes another service's registry.
+STATE: Final = os.path.join(".local", "state", "skillgrant")
+#: The variable naming the state folder in ``STATE``'s stead (a test suite's, or an operator's
+#: who sets it for the service and every runtime alike: a gate without it guards the usual one).
+STATE_VARIABLE: Final = "SKILLGRANT_STATE_DIR"
+
+
+def state_folders() -> list[str]:
+    """``STATE`` in this user's home of the password database (none when it names none), and
+    the folder ``SKILLGRANT_STATE_DIR`` names (an absolute path)."""
+    import pwd
+
+    try:
+        usual = os.path.join(pwd.getpwuid(os.geteuid()).pw_dir, STATE)
+    except (KeyError, OSError):  # (a user the database does not name)
+        usual = ""
+    given = os.environ.get("SKILLGRANT_STATE_DIR") or ""
+    return [f for f in dict.fromkeys((usual, given)) if f[:1] == "/"]
+
+
 #: The system's files that a program the gate covers reads as what to run (review s44):
 #: man-db's configuration (R1), Maven's launcher scripts (H1), pip's settings (H4).
 SYSTEM_CODE: Final = (("/etc/manpath.config", False), ("/etc/man_db.conf", False),

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from serving import Served, start
+from statehome import state_env
 
 import skillgrant
 from skillgrant.plan.model import Plan
@@ -40,9 +41,14 @@ def plan_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def served(plan_file: Path) -> Iterator[Served]:
-    with start([f"main={plan_file}"], "--audit-log", str(plan_file.parent / "audit.jsonl")) \
-            as service:
-        yield service
+    # a state folder of the module's (the service and the hook processes alike): the sessions
+    # file is kept there (service/sessionsfile.py), not in the runner's home
+    with pytest.MonkeyPatch.context() as patched:
+        for name, value in state_env(plan_file.parent).items():
+            patched.setenv(name, value)
+        with start([f"main={plan_file}"], "--audit-log",
+                   str(plan_file.parent / "audit.jsonl")) as service:
+            yield service
 
 
 def _hook_process(plan: Path, data: bytes, *args: str) -> bytes:
