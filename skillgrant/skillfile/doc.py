@@ -187,6 +187,14 @@ class SkillDoc:
         return ()
 
     @_Once
+    def retried_reading(self) -> SkillDoc | None:
+        """For a file read through the re-quote retry (``retried``), the reading of the text
+        with its frontmatter re-quoted, which ``retry.read_retried`` carried back onto this
+        one: the read-back of a rewrite reads its own re-quoted text from it (``reread``).
+        The reader gives it; None otherwise."""
+        return None
+
+    @_Once
     def body(self) -> str:
         """The text after the frontmatter (``text[body_start:]``), sliced once a document:
         the rewrite, its read-back and its check each compare or copy it. (A slice of a text

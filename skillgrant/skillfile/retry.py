@@ -89,6 +89,7 @@ def read_retried(text: str, span: RuntimeFrontmatter, prediction: Prediction,
                              path=inner.path, line=line, column=column) from e
     if scans:
         SkillDoc.scans.give(doc, tuple(scans))  # (for its read-back)
+    SkillDoc.retried_reading.give(doc, inner)  # (for its read-back too)
     return doc
 
 
