@@ -110,6 +110,14 @@ class AllowedTools:
                             tuple(at + by for at in self.entry_starts),
                             tuple(at + by for at in self.entry_ends))
 
+    def placed(self, key_start: int, start: int, end: int, line_end: int,
+               items: tuple[Item, ...], entry_starts: tuple[int, ...],
+               entry_ends: tuple[int, ...]) -> AllowedTools:
+        """This value with these offsets (and items), the rest kept: a retried reading carried
+        back onto the file as written (``retry``). Every field given, as ``moved``."""
+        return AllowedTools(self.form, self.value, self.entries, key_start, self.key_column,
+                            start, end, line_end, self.separator, self.multiline, items,
+                            self.item_prefix, entry_starts, entry_ends)
 
     def rewritten(self, value: str | tuple[str, ...], entries: tuple[str, ...], end: int,
                   line_end: int, separator: str | None, multiline: bool,
