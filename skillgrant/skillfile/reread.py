@@ -28,8 +28,8 @@ rejections (``runtime.bun_rejects``) judge each node by itself and its parent's 
 is 0 in both; the metadata is the old with this key's value. A document read through the
 re-quote retry has its own branch (``_retried_lines_replaced``: its re-quoted text read by the
 branches above). Value added or removed, noted documents: read whole. tests/test_reread.py and
-tests/test_reread_retried.py compare the branches with the whole reader; the Bun differential (``.ci/steps/40-bun-differential.sh``) reads every rewrite back through
-the runtime's own steps.
+tests/test_reread_retried.py compare the branches with the whole reader; the Bun differential
+(``.ci/steps/40-bun-differential.sh``) reads every rewrite back through the runtime's own steps.
 """
 
 from __future__ import annotations
