@@ -40,6 +40,7 @@ from typing import Final
 from ..errors import SkillFileError
 from ..grants import split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
+from . import spans as reader  # (its FENCE_LINE under its one name: tests/property)
 from .blockread import block_items_replaced, same_span
 from .dashtab import compose_dash_tabs
 from .doc import AllowedTools, SkillDoc, separator
@@ -54,7 +55,7 @@ from .runtime import (
     rejected_retry,
     runtime_frontmatter,
 )
-from .spans import FENCE_LINE, KEY, eol, read_skill
+from .spans import KEY, eol, read_skill
 from .yamlapart import apart_as_read
 from .yamlspan import YamlProblem
 
@@ -226,7 +227,7 @@ def _retried_lines_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
     end = len(text) - tail
     lines = text[start:end]
     if (end <= start or not (lines.isascii() and lines.replace("\n", "").isprintable())
-            or FENCE_LINE.search("\n" + lines) is not None
+            or reader.FENCE_LINE.search("\n" + lines) is not None
             or not (text.startswith(was[:start]) and old.ends_as(text, value.line_end))):
         return None
     yaml_start, yaml_end = old.yaml_start, old.yaml_end + end - value.line_end
