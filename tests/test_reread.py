@@ -297,7 +297,7 @@ def test_key_lines_the_first_read_does_not_keep(first: str, second: str) -> None
 
 
 def test_a_moved_value_and_a_spliced_document_are_the_dataclass_replacements() -> None:
-    """``AllowedTools.moved`` and ``SkillDoc.spliced`` name every field (not
+    """``AllowedTools.moved``, ``placed`` and ``SkillDoc.spliced`` name every field (not
     ``dataclasses.replace``): a field added later must be added there too."""
     from dataclasses import fields, replace
 
@@ -321,6 +321,9 @@ def test_a_moved_value_and_a_spliced_document_are_the_dataclass_replacements() -
                                                 block_end=i.block_end + 7) for i in value.items),
                             entry_starts=tuple(a + 7 for a in value.entry_starts),
                             entry_ends=tuple(a + 7 for a in value.entry_ends))
+    assert value.placed(1, 2, 3, 4, (), (5,), (6,)) == replace(
+        value, key_start=1, start=2, end=3, line_end=4, items=(), entry_starts=(5,),
+        entry_ends=(6,))
     for start in (0, doc.insert_at, len(doc.text)):
         assert doc.spliced("t", start, 3, {"k": 1}, moved) == replace(
             doc, text="t", yaml_end=doc.yaml_end + 3, body_start=doc.body_start + 3,

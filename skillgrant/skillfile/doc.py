@@ -110,6 +110,14 @@ class AllowedTools:
                             tuple(at + by for at in self.entry_starts),
                             tuple(at + by for at in self.entry_ends))
 
+    def placed(self, key_start: int, start: int, end: int, line_end: int,
+               items: tuple[Item, ...], entry_starts: tuple[int, ...],
+               entry_ends: tuple[int, ...]) -> AllowedTools:
+        """This value with these offsets (and items), the rest kept: a retried reading carried
+        back onto the file as written (``retry``). Every field given, as ``moved``."""
+        return AllowedTools(self.form, self.value, self.entries, key_start, self.key_column,
+                            start, end, line_end, self.separator, self.multiline, items,
+                            self.item_prefix, entry_starts, entry_ends)
 
     def rewritten(self, value: str | tuple[str, ...], entries: tuple[str, ...], end: int,
                   line_end: int, separator: str | None, multiline: bool,
@@ -185,6 +193,14 @@ class SkillDoc:
         the read-back of a rewrite takes where they read what the rewrite has: the reader
         gives them, none otherwise."""
         return ()
+
+    @_Once
+    def retried_reading(self) -> SkillDoc | None:
+        """For a file read through the re-quote retry (``retried``), the reading of the text
+        with its frontmatter re-quoted, which ``retry.read_retried`` carried back onto this
+        one: the read-back of a rewrite reads its own re-quoted text from it (``reread``).
+        The reader gives it; None otherwise."""
+        return None
 
     @_Once
     def body(self) -> str:

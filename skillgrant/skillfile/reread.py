@@ -25,10 +25,11 @@ and end so; the fences, the YAML 1.1 line breaks, a BOM first on a line, lone su
 ``---`` (ours, python-frontmatter's and Claude Code's) are looked for in the lines when they
 are read alone (and the lines are printable ASCII without a tab or CR besides); Bun's
 rejections (``runtime.bun_rejects``) judge each node by itself and its parent's column, which
-is 0 in both; the metadata is the old with this key's value. Value added or removed, retried or
-noted documents: read whole. tests/test_reread.py compares the branches with the whole reader;
-the Bun differential (``.ci/steps/40-bun-differential.sh``) reads every rewrite back through
-the runtime's own steps.
+is 0 in both; the metadata is the old with this key's value. A document read through the
+re-quote retry has its own branch (``_retried_lines_replaced``: its re-quoted text read by the
+branches above). Value added or removed, noted documents: read whole. tests/test_reread.py and
+tests/test_reread_retried.py compare the branches with the whole reader; the Bun differential
+(``.ci/steps/40-bun-differential.sh``) reads every rewrite back through the runtime's own steps.
 """
 
 from __future__ import annotations
@@ -39,12 +40,24 @@ from typing import Final
 from ..errors import SkillFileError
 from ..grants import split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
+from . import spans as reader  # (its FENCE_LINE under its one name: tests/property)
 from .blockread import block_items_replaced, same_span
+from .dashtab import compose_dash_tabs
 from .doc import AllowedTools, SkillDoc, separator
 from .entryspans import verbatim_spans
 from .flatyaml import read_line
+from .retry import read_retried
+from .runtime import (
+    Divergence,
+    Prediction,
+    RuntimeFrontmatter,
+    may_swallow,
+    rejected_retry,
+    runtime_frontmatter,
+)
 from .spans import KEY, eol, read_skill
 from .yamlapart import apart_as_read
+from .yamlspan import YamlProblem
 
 _STR: Final = "tag:yaml.org,2002:str"
 
@@ -52,17 +65,27 @@ _STR: Final = "tag:yaml.org,2002:str"
 def reread(old: SkillDoc, text: str) -> SkillDoc:
     """``read_skill(text, old.path)`` for ``text``, a rewrite of ``old.text`` that changed
     (at most) its ``allowed-tools`` value. Raises SkillFileError as ``read_skill`` does."""
+    fast = _branch(old, text)
+    return fast if fast is not None else read_skill(text, old.path, scans=old.scans)
+
+
+def _branch(old: SkillDoc, text: str) -> SkillDoc | None:
+    """``reread``'s fast branches: the document ``text`` is, or None where none is sure."""
     value = old.allowed_tools
+    if value is None:
+        return None
     fast = None
-    if value is not None and value.form == "plain":
+    if old.retried is not None:
+        fast = _retried_lines_replaced(old, text)
+    elif value.form == "plain":
         fast = _plain_value_replaced(old, text)
-    elif value is not None and value.form == "block-list":
+    elif value.form == "block-list":
         fast = block_items_replaced(old, text)
-    if fast is None and value is not None:
+    if fast is None and old.retried is None:
         fast = _key_lines_replaced(old, text)
     if fast is not None and _read_apart(fast):
         fast = None  # the whole reader refuses it, and says where
-    return fast if fast is not None else read_skill(text, old.path, scans=old.scans)
+    return fast
 
 
 def _read_apart(doc: SkillDoc) -> bool:
@@ -174,3 +197,64 @@ def _plain_value_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
     return old.spliced(text, start, shift,
                        {k: written if k == KEY else v for k, v in old.metadata.items()},
                        new_value)
+
+
+def _retried_lines_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
+    """The document ``text`` is when only the lines of a top-level ``allowed-tools`` key
+    changed in a file read through the runtime's re-quote retry (``retry``), its re-quoted
+    text read from the old one's (``SkillDoc.retried_reading``) by the branches above; None
+    when the rewrite is not one this branch is sure of.
+
+    The whole reader's steps on ``text`` are taken but three: PyYAML rejects the new
+    frontmatter (composed here), and ``runtime.rejected_retry`` gives why Bun rejects it and
+    its re-quoted text, which is the old re-quoted text with the key's lines re-quoted anew
+    (the re-quote goes line by line). The three are the re-quoted text's composition, Bun's
+    verdict on it and its reading: a branch reads it from the old re-quoted text's reading
+    exactly as ``read_skill`` would, read directly and alike (no note, no retry: the
+    composition succeeded, no ``-`` and tab to space, and ``bun_rejects`` found nothing,
+    which ``predict`` asks of it). ``runtime.may_swallow`` is a function of each line: the
+    lines outside the key's were the old text's (and passed), and of the key's lines only the
+    first starts a key (the branches read no other key there). The frontmatter must still end
+    where both readers end it, at the same place as before, with no fence among the new lines.
+    """
+    inner = old.retried_reading
+    value = old.allowed_tools
+    was = old.text
+    if (inner is None or value is None or value.key_column != 0 or old.runtime_note is not None
+            or was[value.line_end:value.line_end + 1] != "\n"):
+        return None
+    start, tail = value.key_start, len(was) - value.line_end
+    end = len(text) - tail
+    lines = text[start:end]
+    if (end <= start or not (lines.isascii() and lines.replace("\n", "").isprintable())
+            or reader.FENCE_LINE.search("\n" + lines) is not None
+            or not (text.startswith(was[:start]) and old.ends_as(text, value.line_end))):
+        return None
+    yaml_start, yaml_end = old.yaml_start, old.yaml_end + end - value.line_end
+    if (yaml_end - yaml_start > MAX_FRONTMATTER_CHARS
+            or runtime_frontmatter(text) != (yaml_start, yaml_end)):
+        return None
+    yaml_text = text[yaml_start:yaml_end]
+    try:
+        compose_dash_tabs(yaml_text)
+        return None  # (read directly now: the whole reader)
+    except YamlProblem as e:
+        problem = YamlProblem(e.message, e.index or 0)  # (spans' offset into this text)
+    scans = list(old.scans)
+    try:
+        why, _, retry = rejected_retry(yaml_text, problem, scans)
+    except Divergence:
+        return None
+    first = yaml_text.count("\n", 0, start - yaml_start)  # the key's line
+    count = lines.count("\n") + 1
+    if "-\t" in retry or may_swallow(lines, "\n".join(retry.split("\n")[first:first + count]),
+                                       {0}) is not None:
+        return None
+    new = _branch(inner, text[:yaml_start] + retry + text[yaml_end:])
+    if new is None or new.runtime_note is not None or new.retried is not None:
+        return None
+    try:
+        return read_retried(text, RuntimeFrontmatter(yaml_start, yaml_end),
+                            Prediction("retry", None, retry, why), new, scans)
+    except SkillFileError:
+        return None  # (the whole reader says why)

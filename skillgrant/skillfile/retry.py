@@ -15,7 +15,6 @@ refused.
 from __future__ import annotations
 
 import bisect
-import dataclasses
 from collections.abc import Sequence
 
 from ..errors import SkillFileError
@@ -89,6 +88,7 @@ def read_retried(text: str, span: RuntimeFrontmatter, prediction: Prediction,
                              path=inner.path, line=line, column=column) from e
     if scans:
         SkillDoc.scans.give(doc, tuple(scans))  # (for its read-back)
+    SkillDoc.retried_reading.give(doc, inner)  # (for its read-back too)
     return doc
 
 
@@ -101,11 +101,9 @@ def _allowed(lines: _Lines, value: AllowedTools) -> AllowedTools:
         return _requoted(lines, value, line)
     items = tuple(Item(i.value, i.style, back(i.start), back(i.end), back(i.block_start),
                        back(i.block_end)) for i in value.items)
-    return dataclasses.replace(
-        value, key_start=back(value.key_start), start=back(value.start), end=back(value.end),
-        line_end=back(value.line_end), items=items,
-        entry_starts=tuple(map(back, value.entry_starts)),
-        entry_ends=tuple(map(back, value.entry_ends)))
+    return value.placed(back(value.key_start), back(value.start), back(value.end),
+                        back(value.line_end), items, tuple(map(back, value.entry_starts)),
+                        tuple(map(back, value.entry_ends)))
 
 
 def _requoted(lines: _Lines, value: AllowedTools, line: int) -> AllowedTools:
@@ -125,6 +123,5 @@ def _requoted(lines: _Lines, value: AllowedTools, line: int) -> AllowedTools:
         starts.append(found)
         ends.append(found + len(entry))
         cursor = found + len(entry)
-    return dataclasses.replace(value, key_start=start, start=at, end=start + len(written),
-                               line_end=start + len(written), entry_starts=tuple(starts),
-                               entry_ends=tuple(ends))
+    return value.placed(start, at, start + len(written), start + len(written), value.items,
+                        tuple(starts), tuple(ends))

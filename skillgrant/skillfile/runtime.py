@@ -159,9 +159,9 @@ def predict(yaml_text: str, root: Node | None = None, problem: YamlProblem | Non
         if rejected is None:
             return Prediction("direct", root, yaml_text, None)
         why, where = rejected
+        retry = _retry(yaml_text, why, where, False)
     else:
-        why, where = _rejected(problem, yaml_text, scans)
-    retry = _retry(yaml_text, why, where, problem is not None)
+        why, where, retry = rejected_retry(yaml_text, problem, scans)
     line = line_column(yaml_text, where)[0]
     try:
         again = compose(retry)
@@ -174,7 +174,7 @@ def predict(yaml_text: str, root: Node | None = None, problem: YamlProblem | Non
     if bun_rejects(retry, again) is not None:
         return Prediction("nothing", None, retry, why)
     if problem is not None:
-        swallowing = _may_swallow(yaml_text, retry, again)
+        swallowing = may_swallow(yaml_text, retry, top_key_lines(again))
         if swallowing is not None:
             raise Divergence(f"{why}; Claude Code's YAML parser may accept this frontmatter "
                              "as written, and read it otherwise than its re-quoted form: "
@@ -183,6 +183,15 @@ def predict(yaml_text: str, root: Node | None = None, problem: YamlProblem | Non
                              "block indicator or a collection); quote the value",
                              len("\n".join(yaml_text.split("\n")[:swallowing])))
     return Prediction("retry", again, retry, why)
+
+
+def rejected_retry(yaml_text: str, problem: YamlProblem,
+                   scans: list[Scan] | None = None) -> tuple[str, int, str]:
+    """``predict``'s first steps on a text PyYAML rejects (``problem``): why and where Bun
+    rejects it too, and the runtime's re-quoted text (Divergence where ``predict`` raises it
+    at these steps). The read-back of a retried file (``reread``) takes them alone."""
+    why, where = _rejected(problem, yaml_text, scans)
+    return why, where, _retry(yaml_text, why, where, True)
 
 
 def _retry(yaml_text: str, why: str, where: int, ours: bool) -> str:
@@ -220,14 +229,20 @@ def refuse_judged_keys(yaml_text: str) -> None:
     _refuse(judged_keys(yaml_text))
 
 
-def _may_swallow(yaml_text: str, retry: str, root: Node | None) -> int | None:
-    """The first re-quoted line whose value, read as written, could run on over the lines
-    after it (an open quote or bracket), that is not a key of the re-quoted mapping's own, or
-    whose value is another string, or none, as written (``_string_either_way``, for any key:
-    review s48-freview H1-H3): Bun's reading as written (should it accept the text, where
-    PyYAML does not) may then differ from the re-quoted one. None otherwise."""
-    keys = {key.start_mark.line for key, _ in root.value} if isinstance(root, MappingNode) \
+def top_key_lines(root: Node | None) -> set[int]:
+    """The lines (0 first) where the keys of a top-level mapping ``root`` start."""
+    return {key.start_mark.line for key, _ in root.value} if isinstance(root, MappingNode) \
         else set()
+
+
+def may_swallow(yaml_text: str, retry: str, keys: set[int]) -> int | None:
+    """The first re-quoted line whose value, read as written, could run on over the lines
+    after it (an open quote or bracket), that is not a key of the re-quoted mapping's own (its
+    lines: ``keys``), or whose value is another string, or none, as written
+    (``_string_either_way``, for any key: review s48-freview H1-H3): Bun's reading as written
+    (should it accept the text, where PyYAML does not) may then differ from the re-quoted one.
+    None otherwise. A function of each line (its text, re-quoted text and whether a key
+    starts it) alone."""
     for number, (before, after) in enumerate(zip(yaml_text.split("\n"), retry.split("\n"),
                                                  strict=True)):
         match = _SIMPLE_LINE.match(before)
