@@ -1,0 +1,434 @@
+"""Session 53 review (s53-sreview) of s53-sfix: the service's sessions file against other gates,
+with a real ``skillgrant serve``, the printed ``skillgrant hook`` command, real bash and npm.
+
+The rule under review (issue 29, review s52-sreview S2): a session gated by another gate (the
+``skillgrant hook`` command with its own plan, or another service) must not be able to change
+the sessions file of a service it does not use, so that the service, restarted, forgets which
+ids called first and lets another session register a victim's id with values not its own
+(the victim's npmrc then unguarded: npm runs what it names).
+
+A hole is a sequence of calls, each allowed by the other gate, after which the restarted
+service registers the victim and real npm runs the payload (``touch zz``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from review_table import LeftOpen
+from serving import Served, start
+
+from skillgrant.gate.config import snippet
+from skillgrant.service.registry import REGISTERED
+from skillgrant.service.sessionsfile import HEADER, path_of
+
+pytestmark = pytest.mark.slow
+
+OPEN = LeftOpen()
+
+TOKEN_ENV = "SG_S53SREVIEW_TOKEN"
+TOKEN = "s53sreview-token-0123456789"
+
+
+# --- the harness: a service, another gate, a victim --------------------------------------------
+
+def _plan(folder: Path) -> Path:
+    plan = folder / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": [
+        "Bash(touch *)", "Bash(npm run test)", f"Edit(/{folder}/victim/**)"]}))
+    return plan
+
+
+def _serve(folder: Path, home: Path, audit: Path, *options: str) -> Served:
+    """``serve --audit-log AUDIT`` in the environment ``HOME=home`` (the service's)."""
+    home.mkdir(parents=True, exist_ok=True)
+    env = {name: "" for name in REGISTERED} | {TOKEN_ENV: TOKEN, "HOME": str(home)}
+    return start([f"p={_plan(folder)}"], "--token-env", TOKEN_ENV, "--read-timeout", "2",
+                 "--audit-log", str(audit), *options, env=env)
+
+
+@contextlib.contextmanager
+def _home(home: Path) -> Iterator[None]:
+    """``HOME`` set to ``home`` in this process for a while (``path_of`` reads it)."""
+    kept = os.environ.get("HOME")
+    os.environ["HOME"] = str(home)
+    try:
+        yield
+    finally:
+        if kept is None:
+            del os.environ["HOME"]
+        else:
+            os.environ["HOME"] = kept
+
+
+def _kept(audit: Path, home: Path) -> Path:
+    """The sessions file of the service on ``audit`` whose ``HOME`` is ``home``."""
+    with _home(home):
+        return Path(path_of(str(audit)))
+
+
+def _register(served: Served, sid: str) -> Any:
+    """Another session's Bash tool posting ``sid`` (curl with the token)."""
+    body = {"session_id": sid, "source": "startup", "environment": dict.fromkeys(REGISTERED)}
+    return served.request("POST", "/v1/sessions", body,
+                          headers={"Authorization": f"Bearer {TOKEN}"})
+
+
+def _decided(served: Served, sid: str, folder: Path, tool: str, **given: str) -> str:
+    """A call of the session ``sid`` in ``folder``: the denial's reason, or "allowed"."""
+    payload = {"session_id": sid, "cwd": str(folder), "hook_event_name": "PreToolUse",
+               "tool_name": tool, "tool_input": given}
+    reply = served.post("/v1/hook/p", payload, register=False,
+                        headers={"Authorization": f"Bearer {TOKEN}"})
+    assert reply.status == 200
+    return str(json.loads(reply.body)["hookSpecificOutput"]["permissionDecisionReason"]) \
+        if reply.body else "allowed"
+
+
+def _hook(plan: Path) -> str:
+    """The printed ``skillgrant hook`` command of ``plan`` (Claude Code's settings)."""
+    printed = json.loads(snippet("claude-code", {"--plan": str(plan)})[0])
+    return str(printed["hooks"]["PreToolUse"][0]["hooks"][0]["command"])
+
+
+def _other_gate(folder: Path, entries: list[str], home: Path,
+                extra: dict[str, str] | None = None) -> tuple[str, dict[str, str]]:
+    """Another gate: the printed hook command of its own plan ``entries`` in ``folder``, its
+    session's environment ``HOME=home`` (and ``extra``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    home.mkdir(parents=True, exist_ok=True)
+    plan = folder / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": entries}))
+    return _hook(plan), {**os.environ, "HOME": str(home), **(extra or {})}
+
+
+def _asked(gate: tuple[str, dict[str, str]], folder: Path, call: str) -> bool:
+    """Whether the other gate allows the Bash call ``call`` in ``folder``."""
+    hook, env = gate
+    said = subprocess.run(["/bin/sh", "-c", hook], cwd=folder, env=env, capture_output=True,
+                          timeout=60, check=False, input=json.dumps({
+                              "session_id": "other", "hook_event_name": "PreToolUse",
+                              "cwd": str(folder), "tool_name": "Bash",
+                              "tool_input": {"command": call}}).encode())
+    return said.returncode != 2
+
+
+def _bash(call: str, folder: Path, env: dict[str, str]) -> None:
+    subprocess.run(["timeout", "60", "bash", "-c", call], cwd=folder, env=env,
+                   capture_output=True, timeout=90, check=False)
+
+
+def _victim(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """The victim's project (``npm run test``), its npmrc (``npm_config_userconfig``, which
+    no header carries) and the payload a ``script-shell`` there runs."""
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "package.json").write_text(json.dumps({"name": "v", "version": "1.0.0",
+                                                     "scripts": {"test": "echo ok"}}))
+    payload = tmp_path / "payload.sh"
+    payload.write_text(f"#!/bin/sh\ntouch {victim}/zz\n")
+    payload.chmod(0o755)
+    return victim, victim / "npmrc", payload
+
+
+def _escapes(tmp_path: Path, service_home: Path, other: tuple[str, dict[str, str]],
+             calls: list[str]) -> str | None:
+    """S2's sequence: the victim (its SessionStart failed) calls first at the service (its id
+    late); the other gate's session runs ``calls`` (``{audit}``: the audit log, ``{kept}``:
+    the sessions file, ``{T}``: the test's folder), each asked first; the service restarts;
+    the other session registers the victim with the service's values, the victim writes
+    ``script-shell`` to its npmrc and runs ``npm run test``. Asserts that real npm ran no
+    payload; returns what held (the first call the other gate denied, a refused start, the
+    registration's answer), or None when every step was allowed and npm ran none."""
+    if shutil.which("npm") is None:
+        pytest.skip("not installed: npm")
+    victim, npmrc, payload = _victim(tmp_path)
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    audit = logs / "audit.log"
+    with _serve(tmp_path, service_home, audit) as before:
+        denied = _decided(before, "victim", victim, "Write", file_path=str(npmrc), content="")
+        assert "registered no environment" in denied, denied
+        before.stop()
+    kept = _kept(audit, service_home)
+    assert kept.exists(), kept
+    where = tmp_path / "other"
+    for call in calls:
+        call = call.format(audit=audit, kept=kept, T=tmp_path, home=service_home)
+        if not _asked(other, where, call):
+            return call
+        _bash(call, where, other[1])
+    try:
+        after = _serve(tmp_path, service_home, audit)
+    except RuntimeError as e:
+        return f"refused start: {str(e)[-300:]}"
+    with after:
+        posted = _register(after, "victim")
+        written = _decided(after, "victim", victim, "Write", file_path=str(npmrc),
+                           content=f"script-shell={payload}\n")
+        if written == "allowed":
+            npmrc.write_text(f"script-shell={payload}\n")  # (the runtime's Write)
+        ran = _decided(after, "victim", victim, "Bash", command="npm run test")
+        after.stop()
+    if ran == "allowed":
+        env = {**os.environ, "HOME": str(service_home), "npm_config_userconfig": str(npmrc)}
+        _bash("npm run test", victim, env)
+    assert not (victim / "zz").exists(), (posted.status, posted.body, written, ran)
+    return None if posted.status == 200 else f"registration: {posted.status} {posted.body!r}"
+
+
+# --- the class: another gate empties the audit log and the sessions file -----------------------
+
+#: Calls of another gate's session (plan ``Bash(cp /dev/null *)``) that empty both files.
+EMPTY_BOTH = ["cp /dev/null {audit}", "cp /dev/null {kept}"]
+
+
+@pytest.mark.parametrize("homes", ["same-home", "another-home"])
+def test_a_gate_of_another_session_empties_the_sessions_file(tmp_path: Path, homes: str) -> None:
+    """The other gate's session empties the audit log (no gate but the service's guards it)
+    and the sessions file. ``same-home``: its ``HOME`` is the service's. ``another-home``:
+    the service runs with ``HOME=T/svc`` (a scratch home, as the victim's runtime, whose HOME
+    the service compares), the other session with its own (``T/home``); neither is the
+    password database's home."""
+    service_home = tmp_path / "svc"
+    other_home = service_home if homes == "same-home" else tmp_path / "home"
+    gate = _other_gate(tmp_path / "other", ["Bash(cp /dev/null *)"], other_home)
+    _escapes(tmp_path, service_home, gate, EMPTY_BOTH)
+
+
+# --- a folder bound over the state folder (root's sessions: mount) ------------------------------
+
+def _mounted_under(folder: Path) -> list[str]:
+    """The mount points at or below ``folder``, the last mounted first."""
+    with open("/proc/mounts", encoding="utf-8") as mounts:
+        points = [line.split()[1].replace("\\040", " ") for line in mounts]
+    return [p for p in reversed(points) if p == str(folder) or p.startswith(f"{folder}/")]
+
+
+def _unmount_under(folder: Path) -> None:
+    for _ in range(8):
+        points = _mounted_under(folder)
+        if not points:
+            return
+        subprocess.run(["umount", points[0]], capture_output=True, timeout=60, check=False)
+
+
+#: What a root session's ``mount`` may lay over the service's state folder, or a folder
+#: above it (``{home}``: the service's HOME, the other session's too).
+MOUNTS = {
+    "bind-state": "mount --bind {T}/empty {home}/.local/state",
+    "bind-local": "mount --bind {T}/empty {home}/.local",
+    "bind-home": "mount --bind {T}/empty {home}",
+    "tmpfs-local": "mount -t tmpfs none {home}/.local",
+}
+
+
+@pytest.mark.parametrize("case", list(MOUNTS))
+def test_a_folder_mounted_over_the_state_folder(tmp_path: Path, case: str) -> None:
+    """A session as root, gated by another gate whose ``HOME`` is the service's, with the
+    plan ``Bash(cp /dev/null *)``, ``Bash(mount *)``: it empties the audit log (that gate
+    does not guard it) and lays a folder over the state folder or a folder above it (the
+    gate reads ``mount``'s target as no write to what lies below it); the service restarts on
+    what the mount shows (a new sessions file) and forgets the victim's first call."""
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("needs root and mount")
+    (tmp_path / "empty").mkdir()
+    home = tmp_path / "svc"
+    gate = _other_gate(tmp_path / "other", ["Bash(cp /dev/null *)", "Bash(mount *)"], home)
+    try:
+        _escapes(tmp_path, home, gate, ["cp /dev/null {audit}", MOUNTS[case]])
+    finally:
+        _unmount_under(tmp_path)
+
+
+# --- every spelling of a write to the state folder, through another gate of the same HOME ------
+
+#: Calls of a session gated by the printed hook command with the plan ``WRITERS``, its HOME
+#: the service's (``{home}``); ``{kept}`` the sessions file, ``{name}`` its name, ``{pid}`` a
+#: process holding it open at descriptor 7 (as the running service does), ``{T}`` the test's
+#: folder (``{T}/empty``, ``{T}/evil`` holding an empty sessions file at the same place under
+#: ``.local``, ``{T}/evil.tar``, ``{T}/evil.zip``).
+SPELLINGS = """
+cp /dev/null {kept}
+rm -f {kept}
+rm -rf {home}/.local/state/skillgrant
+rm -rf {home}/.local/state
+rm -rf {home}/.local
+rm -rf {home}
+mv {home}/.local/state/skillgrant {home}/old
+mv {home}/.local {home}/old
+mv {home} {T}/oldhome
+cd {home}/.local/state && rm -rf skillgrant
+cd {home} && rm -rf .local
+cd {T} && rm -rf svc
+find {home} -name '*.sessions' -delete
+find {home}/.local -delete
+find {T} -name '*.sessions' -delete
+find {home} -mindepth 1 -delete
+rm -rf {home}/.local/state/skill*
+rm -rf {home}/.loc*
+rm -rf {T}/sv*
+rm -rf {home}/.local/state/skillgrant/sessions/*
+truncate -s 0 {home}/.local/state/skillgrant/sessions/*
+: > {kept}
+echo > {kept}
+rsync -a --delete {T}/empty/ {home}/.local/state/
+tar -C {home} -xf {T}/evil.tar
+cd {home} && tar -xf {T}/evil.tar
+unzip -o {T}/evil.zip -d {home}
+cp -r {T}/evil/. {home}/
+cp -r {T}/evil/.local {home}/
+shred -u {kept}
+dd if=/dev/null of={kept}
+tee {kept} < /dev/null
+sed -i d {kept}
+install /dev/null {kept}
+ln -f /dev/null {kept}
+ln -sfn {T}/empty {home}/.local/state/skillgrant/sessions
+unlink {kept}
+chmod 777 {home}/.local/state/skillgrant/sessions
+rmdir {home}/.local/state/skillgrant/sessions
+mv -t {T} {home}/.local
+mv --target-directory={T} {home}/.local
+gzip {kept}
+tar --remove-files -cf {T}/x.tar {home}/.local
+split -b 1 {kept} {kept}
+sort -o {kept} /dev/null
+truncate -s 0 /proc/{pid}/fd/7
+cp /dev/null /proc/{pid}/fd/7
+: > /proc/{pid}/fd/7
+truncate -s 0 /proc/*/fd/7
+find /proc/{pid}/fd -lname '*.sessions' -exec truncate -s 0 {{}} +
+cp /dev/null /proc/self/root{kept}
+truncate -s 0 /proc/1/root{kept}
+cd /proc/{pid}/fd && truncate -s 0 7
+tee /proc/{pid}/fd/7 < /dev/null
+dd of=/proc/{pid}/fd/7 if=/dev/null
+cp /dev/null {home}//.local/./state/../state/skillgrant/sessions/{name}
+cp /dev/null {T}/other/../svc/.local/state/skillgrant/sessions/{name}
+cp /dev/null {home}/.local/state/skillgrant/sessions/?*.sessions
+cp /dev/null {home}/.local/state/skillgrant/sessions/[0-9a-f]*
+cp /dev/null {home}/.local/state/skillgrant/sessions/{{{name},x}}
+""".strip().split("\n")
+#: The other gate's plan: every program above.
+WRITERS = [f"Bash({p} *)" for p in (
+    "cp", "rm", "mv", "find", "truncate", "tar", "rsync", "ln", "cd", "echo", ":", "shred",
+    "unzip", "install", "dd", "tee", "sed", "chmod", "rmdir", "gzip", "split", "sort", "unlink")]
+_FILE = HEADER + b'["c","victim"]\n'
+
+
+@pytest.fixture(scope="module")
+def spelled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """The other gate (its HOME the service's), the test's folder and the holder process."""
+    top = tmp_path_factory.mktemp("s53sreview-spelled")
+    home = top / "svc"
+    kept = _kept(top / "logs" / "audit.log", home)
+    (top / "logs").mkdir()
+    home.mkdir()
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    kept.write_bytes(_FILE)
+    (top / "empty").mkdir()
+    evil = top / "evil" / ".local" / "state" / "skillgrant" / "sessions" / kept.name
+    evil.parent.mkdir(parents=True)
+    evil.write_bytes(b"")
+    subprocess.run(["tar", "-C", str(top / "evil"), "-cf", str(top / "evil.tar"), ".local"],
+                   check=True, timeout=60)
+    if shutil.which("zip"):
+        subprocess.run(["zip", "-qr", str(top / "evil.zip"), ".local"], cwd=top / "evil",
+                       check=True, timeout=60)
+    gate = _other_gate(top / "other", WRITERS, home)
+    holder = subprocess.Popen(["bash", "-c", f"exec 7>>'{kept}'; exec sleep 3600"])
+    try:
+        yield {"top": top, "home": home, "kept": kept, "gate": gate, "pid": holder.pid}
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+@pytest.mark.parametrize("spelling", SPELLINGS)
+def test_another_gate_writes_no_spelling_of_the_state_folder(
+        spelled: dict[str, Any], spelling: str) -> None:
+    """Each call the other gate allows leaves the sessions file as it was (real bash runs
+    it); the state folder is restored after each."""
+    top, home, kept = spelled["top"], spelled["home"], spelled["kept"]
+    call = spelling.format(kept=kept, home=home, T=top, name=kept.name, pid=spelled["pid"])
+    if not _asked(spelled["gate"], top / "other", call):
+        return
+    try:
+        _bash(call, top / "other", spelled["gate"][1])
+        after = kept.read_bytes() if kept.is_file() else None
+    finally:
+        if not home.is_dir() or not kept.is_file() or kept.read_bytes() != _FILE:
+            shutil.rmtree(home, ignore_errors=True)
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            kept.write_bytes(_FILE)
+    assert after == _FILE, (call, after)
+
+
+# --- what a careful user now hits (COST rows) --------------------------------------------------
+
+def _late_after_restart(tmp_path: Path, home: Path) -> Any:
+    """The victim calls first at a service whose HOME is ``home``; the service restarts; the
+    answer to a registration of the victim (409 late: the registry was kept)."""
+    audit = tmp_path / "logs" / "audit.log"
+    audit.parent.mkdir(exist_ok=True)
+    victim = tmp_path / "victim"
+    victim.mkdir(exist_ok=True)
+    with _serve(tmp_path, home, audit) as before:
+        denied = _decided(before, "victim", victim, "Write", file_path=str(victim / "npmrc"),
+                          content="")
+        assert "registered no environment" in denied, denied
+        before.stop()
+    with _serve(tmp_path, home, audit) as after:
+        posted = _register(after, "victim")
+        after.stop()
+    return posted
+
+
+def test_a_home_reached_through_a_link_keeps_sessions(tmp_path: Path) -> None:
+    """``HOME`` names its folder through a link (``/home -> /data/home``, an automounter's
+    link): harmless, every gate reads the real path. The service starts and keeps the
+    registry."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "home").symlink_to(tmp_path / "data")
+    posted = _late_after_restart(tmp_path, tmp_path / "home")
+    assert posted.status == 409 and b"late" in posted.body, posted.body
+
+
+def test_a_group_writable_local_folder_of_a_private_group_keeps_sessions(tmp_path: Path) -> None:
+    """``~/.local`` made 0775 (umask 002, as Debian's and Ubuntu's pam_umask sets it for a
+    user whose group is their own: ``USERGROUPS_ENAB``), its group the user's own: harmless
+    (no one else is in it). The service starts and keeps the registry."""
+    home = tmp_path / "home"
+    (home / ".local" / "state").mkdir(parents=True)
+    for folder in (home / ".local", home / ".local" / "state"):
+        folder.chmod(0o775)
+    posted = _late_after_restart(tmp_path, home)
+    assert posted.status == 409 and b"late" in posted.body, posted.body
+
+
+def test_two_services_of_two_homes_on_one_audit_log_share_the_victim(tmp_path: Path) -> None:
+    """Two services on one audit log (docs/service.md: services sharing a log share the
+    sessions file), started from two shells whose HOME differs (one a scratch home): the
+    victim, late at the one, stays late at the other."""
+    audit = tmp_path / "logs" / "audit.log"
+    audit.parent.mkdir()
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    with _serve(tmp_path, tmp_path / "one", audit) as one, \
+            _serve(tmp_path, tmp_path / "two", audit) as two:
+        denied = _decided(one, "victim", victim, "Write", file_path=str(victim / "npmrc"),
+                          content="")
+        assert "registered no environment" in denied, denied
+        posted = _register(two, "victim")
+        one.stop()
+        two.stop()
+    assert posted.status == 409 and b"late" in posted.body, posted.body
