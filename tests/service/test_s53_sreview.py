@@ -99,26 +99,74 @@ def _hook(plan: Path) -> str:
     return str(printed["hooks"]["PreToolUse"][0]["hooks"][0]["command"])
 
 
+class Gate:
+    """Another gate, and the environment of the session it gates (its Bash runs in it)."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+
+    def allows(self, folder: Path, call: str) -> bool:
+        """Whether it allows the Bash call ``call`` in ``folder``."""
+        raise NotImplementedError
+
+
+class HookGate(Gate):
+    """The printed ``skillgrant hook`` command of its own plan."""
+
+    def __init__(self, hook: str, env: dict[str, str]) -> None:
+        super().__init__(env)
+        self.hook = hook
+
+    def allows(self, folder: Path, call: str) -> bool:
+        said = subprocess.run(["/bin/sh", "-c", self.hook], cwd=folder, env=self.env,
+                              capture_output=True, timeout=60, check=False,
+                              input=json.dumps({"session_id": "other",
+                                                "hook_event_name": "PreToolUse",
+                                                "cwd": str(folder), "tool_name": "Bash",
+                                                "tool_input": {"command": call}}).encode())
+        return said.returncode != 2
+
+
+class ServiceGate(Gate):
+    """A second service (its own plan, audit log and HOME), its session registered."""
+
+    def __init__(self, served: Served) -> None:
+        super().__init__({**os.environ, "HOME": served.env["HOME"]})
+        self.served = served
+
+    def allows(self, folder: Path, call: str) -> bool:
+        payload = {"session_id": "other", "cwd": str(folder), "hook_event_name": "PreToolUse",
+                   "tool_name": "Bash", "tool_input": {"command": call}}
+        reply = self.served.post("/v1/hook/p", payload,
+                                 headers={"Authorization": f"Bearer {TOKEN}"})
+        assert reply.status == 200, reply
+        return not reply.body or b'"deny"' not in reply.body
+
+
 def _other_gate(folder: Path, entries: list[str], home: Path,
-                extra: dict[str, str] | None = None) -> tuple[str, dict[str, str]]:
+                extra: dict[str, str] | None = None) -> HookGate:
     """Another gate: the printed hook command of its own plan ``entries`` in ``folder``, its
     session's environment ``HOME=home`` (and ``extra``)."""
     folder.mkdir(parents=True, exist_ok=True)
     home.mkdir(parents=True, exist_ok=True)
     plan = folder / "plan.json"
     plan.write_text(json.dumps({"allowed-tools": entries}))
-    return _hook(plan), {**os.environ, "HOME": str(home), **(extra or {})}
+    return HookGate(_hook(plan), {**os.environ, "HOME": str(home), **(extra or {})})
 
 
-def _asked(gate: tuple[str, dict[str, str]], folder: Path, call: str) -> bool:
-    """Whether the other gate allows the Bash call ``call`` in ``folder``."""
-    hook, env = gate
-    said = subprocess.run(["/bin/sh", "-c", hook], cwd=folder, env=env, capture_output=True,
-                          timeout=60, check=False, input=json.dumps({
-                              "session_id": "other", "hook_event_name": "PreToolUse",
-                              "cwd": str(folder), "tool_name": "Bash",
-                              "tool_input": {"command": call}}).encode())
-    return said.returncode != 2
+@contextlib.contextmanager
+def _other_service(folder: Path, entries: list[str], home: Path) -> Iterator[ServiceGate]:
+    """Another gate: a second service of its own plan ``entries`` and audit log, its HOME
+    ``home`` (its sessions' too: the service compares it)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    home.mkdir(parents=True, exist_ok=True)
+    plan = folder / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": entries}))
+    env = {name: "" for name in REGISTERED} | {TOKEN_ENV: TOKEN, "HOME": str(home)}
+    with start([f"p={plan}"], "--token-env", TOKEN_ENV, "--audit-log",
+               str(folder / "other.log"), env=env) as served:
+        yield ServiceGate(served)
+        served.stop()
 
 
 def _bash(call: str, folder: Path, env: dict[str, str]) -> None:
@@ -139,7 +187,7 @@ def _victim(tmp_path: Path) -> tuple[Path, Path, Path]:
     return victim, victim / "npmrc", payload
 
 
-def _escapes(tmp_path: Path, service_home: Path, other: tuple[str, dict[str, str]],
+def _escapes(tmp_path: Path, service_home: Path, other: Gate,
              calls: list[str]) -> str | None:
     """S2's sequence: the victim (its SessionStart failed) calls first at the service (its id
     late); the other gate's session runs ``calls`` (``{audit}``: the audit log, ``{kept}``:
@@ -163,9 +211,9 @@ def _escapes(tmp_path: Path, service_home: Path, other: tuple[str, dict[str, str
     where = tmp_path / "other"
     for call in calls:
         call = call.format(audit=audit, kept=kept, T=tmp_path, home=service_home)
-        if not _asked(other, where, call):
+        if not other.allows(where, call):
             return call
-        _bash(call, where, other[1])
+        _bash(call, where, other.env)
     try:
         after = _serve(tmp_path, service_home, audit)
     except RuntimeError as e:
@@ -360,10 +408,10 @@ def test_another_gate_writes_no_spelling_of_the_state_folder(
     it); the state folder is restored after each."""
     top, home, kept = spelled["top"], spelled["home"], spelled["kept"]
     call = spelling.format(kept=kept, home=home, T=top, name=kept.name, pid=spelled["pid"])
-    if not _asked(spelled["gate"], top / "other", call):
+    if not spelled["gate"].allows(top / "other", call):
         return
     try:
-        _bash(call, top / "other", spelled["gate"][1])
+        _bash(call, top / "other", spelled["gate"].env)
         after = kept.read_bytes() if kept.is_file() else None
     finally:
         if not home.is_dir() or not kept.is_file() or kept.read_bytes() != _FILE:
@@ -432,3 +480,14 @@ def test_two_services_of_two_homes_on_one_audit_log_share_the_victim(tmp_path: P
         one.stop()
         two.stop()
     assert posted.status == 409 and b"late" in posted.body, posted.body
+
+
+@pytest.mark.parametrize("homes", ["same-home", "another-home"])
+def test_a_session_of_another_service_empties_the_sessions_file(tmp_path: Path,
+                                                               homes: str) -> None:
+    """As above, the other gate a second service (its own plan ``Bash(cp /dev/null *)``, its
+    own audit log, its HOME the first's or another; its session's HOME is its service's)."""
+    service_home = tmp_path / "svc"
+    other_home = service_home if homes == "same-home" else tmp_path / "home"
+    with _other_service(tmp_path / "other", ["Bash(cp /dev/null *)"], other_home) as gate:
+        _escapes(tmp_path, service_home, gate, EMPTY_BOTH)
