@@ -143,23 +143,24 @@ class ServiceGate(Gate):
         return not reply.body or b'"deny"' not in reply.body
 
 
-def _other_gate(folder: Path, entries: list[str], home: Path,
+def _other_gate(folder: Path, entries: list[str], home: Path | str,
                 extra: dict[str, str] | None = None) -> HookGate:
     """Another gate: the printed hook command of its own plan ``entries`` in ``folder``, its
     session's environment ``HOME=home`` (and ``extra``)."""
     folder.mkdir(parents=True, exist_ok=True)
-    home.mkdir(parents=True, exist_ok=True)
+    Path(home).mkdir(parents=True, exist_ok=True)
     plan = folder / "plan.json"
     plan.write_text(json.dumps({"allowed-tools": entries}))
     return HookGate(_hook(plan), {**os.environ, "HOME": str(home), **(extra or {})})
 
 
 @contextlib.contextmanager
-def _other_service(folder: Path, entries: list[str], home: Path) -> Iterator[ServiceGate]:
+def _other_service(folder: Path, entries: list[str],
+                   home: Path | str) -> Iterator[ServiceGate]:
     """Another gate: a second service of its own plan ``entries`` and audit log, its HOME
     ``home`` (its sessions' too: the service compares it)."""
     folder.mkdir(parents=True, exist_ok=True)
-    home.mkdir(parents=True, exist_ok=True)
+    Path(home).mkdir(parents=True, exist_ok=True)
     plan = folder / "plan.json"
     plan.write_text(json.dumps({"allowed-tools": entries}))
     env = {name: "" for name in REGISTERED} | {TOKEN_ENV: TOKEN, "HOME": str(home)}
@@ -235,11 +236,13 @@ def _escapes(tmp_path: Path, service_home: Path, other: Gate,
 
 # --- the class: another gate empties the audit log and the sessions file -----------------------
 
+#: The other session's HOME: the service's (``{T}/svc``), spelled otherwise, or another.
+HOMES = {"same-home": "{T}/svc", "same-home-spelled": "{T}/./svc/", "another-home": "{T}/home"}
 #: Calls of another gate's session (plan ``Bash(cp /dev/null *)``) that empty both files.
 EMPTY_BOTH = ["cp /dev/null {audit}", "cp /dev/null {kept}"]
 
 
-@pytest.mark.parametrize("homes", ["same-home", "another-home"])
+@pytest.mark.parametrize("homes", list(HOMES))
 def test_a_gate_of_another_session_empties_the_sessions_file(tmp_path: Path, homes: str) -> None:
     """The other gate's session empties the audit log (no gate but the service's guards it)
     and the sessions file. ``same-home``: its ``HOME`` is the service's. ``another-home``:
@@ -247,7 +250,7 @@ def test_a_gate_of_another_session_empties_the_sessions_file(tmp_path: Path, hom
     the service compares), the other session with its own (``T/home``); neither is the
     password database's home."""
     service_home = tmp_path / "svc"
-    other_home = service_home if homes == "same-home" else tmp_path / "home"
+    other_home = HOMES[homes].format(T=tmp_path)  # (as written: a HOME spelled otherwise)
     gate = _other_gate(tmp_path / "other", ["Bash(cp /dev/null *)"], other_home)
     _escapes(tmp_path, service_home, gate, EMPTY_BOTH)
 
@@ -482,12 +485,43 @@ def test_two_services_of_two_homes_on_one_audit_log_share_the_victim(tmp_path: P
     assert posted.status == 409 and b"late" in posted.body, posted.body
 
 
-@pytest.mark.parametrize("homes", ["same-home", "another-home"])
+@pytest.mark.parametrize("homes", list(HOMES))
 def test_a_session_of_another_service_empties_the_sessions_file(tmp_path: Path,
                                                                homes: str) -> None:
     """As above, the other gate a second service (its own plan ``Bash(cp /dev/null *)``, its
     own audit log, its HOME the first's or another; its session's HOME is its service's)."""
     service_home = tmp_path / "svc"
-    other_home = service_home if homes == "same-home" else tmp_path / "home"
+    other_home = HOMES[homes].format(T=tmp_path)  # (as written: a HOME spelled otherwise)
     with _other_service(tmp_path / "other", ["Bash(cp /dev/null *)"], other_home) as gate:
         _escapes(tmp_path, service_home, gate, EMPTY_BOTH)
+
+
+def test_the_other_gate_allows_a_harmless_write(spelled: dict[str, Any]) -> None:
+    """The control of the spellings above: the other gate allows its plan's writers
+    elsewhere (a denial there is the state folder's guard, not a plan refusing all)."""
+    top = spelled["top"]
+    for call in (f"cp /dev/null {top}/harmless", f"rm -rf {top}/harmless",
+                 f"cp /dev/null {spelled['home']}/.local/state/other-app"):
+        assert spelled["gate"].allows(top / "other", call), call
+
+
+OPEN.add("test_a_gate_of_another_session_empties_the_sessions_file",
+         "s53-sreview R1: every gate guards the state folder of its own HOME and of the "
+         "password database's home; a service run with another HOME (a scratch home, as its "
+         "sessions' runtime) keeps its sessions file where a gate of a third HOME does not "
+         "look: that gate's session empties it and the audit log, the service forgets",
+         "another-home")
+OPEN.add("test_a_session_of_another_service_empties_the_sessions_file",
+         "s53-sreview R1 (the other gate a second service of another HOME)", "another-home")
+OPEN.add("test_a_folder_mounted_over_the_state_folder",
+         "s53-sreview R2: mount's target, a folder above the guarded state folder, is no "
+         "word the gate reads as a write to what lies below it (`mount --bind X ~/.local`)")
+OPEN.add("test_a_home_reached_through_a_link_keeps_sessions",
+         "s53-sreview C1 (COST): a HOME reached through a link refuses the start (the "
+         "sessions file is opened through no link on the way); every gate reads real paths")
+OPEN.add("test_a_group_writable_local_folder_of_a_private_group_keeps_sessions",
+         "s53-sreview C2 (COST): ~/.local 0775 under umask 002 (a user private group) "
+         "refuses the start")
+OPEN.add("test_two_services_of_two_homes_on_one_audit_log_share_the_victim",
+         "s53-sreview C3 (COST): two services on one log from two HOMEs no longer share the "
+         "sessions file; the second's registrations are 503 sessions-file (fails closed)")
