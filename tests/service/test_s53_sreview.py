@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import pwd
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -148,7 +149,8 @@ def _other_gate(folder: Path, entries: list[str], home: Path | str,
     """Another gate: the printed hook command of its own plan ``entries`` in ``folder``, its
     session's environment ``HOME=home`` (and ``extra``)."""
     folder.mkdir(parents=True, exist_ok=True)
-    Path(home).mkdir(parents=True, exist_ok=True)
+    if not Path(home).is_dir():
+        Path(home).mkdir(parents=True)
     plan = folder / "plan.json"
     plan.write_text(json.dumps({"allowed-tools": entries}))
     return HookGate(_hook(plan), {**os.environ, "HOME": str(home), **(extra or {})})
@@ -160,7 +162,8 @@ def _other_service(folder: Path, entries: list[str],
     """Another gate: a second service of its own plan ``entries`` and audit log, its HOME
     ``home`` (its sessions' too: the service compares it)."""
     folder.mkdir(parents=True, exist_ok=True)
-    Path(home).mkdir(parents=True, exist_ok=True)
+    if not Path(home).is_dir():
+        Path(home).mkdir(parents=True)
     plan = folder / "plan.json"
     plan.write_text(json.dumps({"allowed-tools": entries}))
     env = {name: "" for name in REGISTERED} | {TOKEN_ENV: TOKEN, "HOME": str(home)}
@@ -236,8 +239,11 @@ def _escapes(tmp_path: Path, service_home: Path, other: Gate,
 
 # --- the class: another gate empties the audit log and the sessions file -----------------------
 
-#: The other session's HOME: the service's (``{T}/svc``), spelled otherwise, or another.
-HOMES = {"same-home": "{T}/svc", "same-home-spelled": "{T}/./svc/", "another-home": "{T}/home"}
+#: The other session's HOME: the service's (``{T}/svc``), spelled otherwise, another, or the
+#: usual one (the password database's home of this user: the gate only reads there, and the
+#: calls write under ``{T}`` only).
+HOMES = {"same-home": "{T}/svc", "same-home-spelled": "{T}/./svc/", "another-home": "{T}/home",
+         "usual-home": pwd.getpwuid(os.geteuid()).pw_dir}
 #: Calls of another gate's session (plan ``Bash(cp /dev/null *)``) that empty both files.
 EMPTY_BOTH = ["cp /dev/null {audit}", "cp /dev/null {kept}"]
 
@@ -485,7 +491,7 @@ def test_two_services_of_two_homes_on_one_audit_log_share_the_victim(tmp_path: P
     assert posted.status == 409 and b"late" in posted.body, posted.body
 
 
-@pytest.mark.parametrize("homes", list(HOMES))
+@pytest.mark.parametrize("homes", [h for h in HOMES if h != "usual-home"])  # (its file)
 def test_a_session_of_another_service_empties_the_sessions_file(tmp_path: Path,
                                                                homes: str) -> None:
     """As above, the other gate a second service (its own plan ``Bash(cp /dev/null *)``, its
@@ -510,7 +516,7 @@ OPEN.add("test_a_gate_of_another_session_empties_the_sessions_file",
          "password database's home; a service run with another HOME (a scratch home, as its "
          "sessions' runtime) keeps its sessions file where a gate of a third HOME does not "
          "look: that gate's session empties it and the audit log, the service forgets",
-         "another-home")
+         "another-home", "usual-home")
 OPEN.add("test_a_session_of_another_service_empties_the_sessions_file",
          "s53-sreview R1 (the other gate a second service of another HOME)", "another-home")
 OPEN.add("test_a_folder_mounted_over_the_state_folder",
@@ -525,3 +531,34 @@ OPEN.add("test_a_group_writable_local_folder_of_a_private_group_keeps_sessions",
 OPEN.add("test_two_services_of_two_homes_on_one_audit_log_share_the_victim",
          "s53-sreview C3 (COST): two services on one log from two HOMEs no longer share the "
          "sessions file; the second's registrations are 503 sessions-file (fails closed)")
+
+
+# --- a home reached through a link, the link changed by another gate's session -----------------
+
+#: Calls of another gate's session (its HOME the service's: ``{home}``, a link to
+#: ``{T}/data``) that point the home elsewhere (``{T}/evil``, an empty home).
+RELINKS = {
+    "ln-sfn": "ln -sfn {T}/evil {home}",
+    "rm-then-ln": "rm -f {home} && ln -s {T}/evil {home}",
+    "unlink-then-ln": "unlink {home} && ln -s {T}/evil {home}",
+    "mv-T": "ln -s {T}/evil {T}/next && mv -T {T}/next {home}",
+    "mv-away": "mv {home} {T}/gone && ln -s {T}/evil {home}",
+    "cp-P": "ln -s {T}/evil {T}/next && cp -P --remove-destination {T}/next {home}",
+    "find-delete": "find {T} -maxdepth 1 -name hl -delete && ln -s {T}/evil {home}",
+}
+
+
+@pytest.mark.parametrize("case", list(RELINKS))
+def test_a_home_link_pointed_elsewhere(tmp_path: Path, case: str) -> None:
+    """The service's HOME (and the other session's) is ``{T}/hl``, a link to ``{T}/data``
+    (a home kept elsewhere, which the service accepts): the other gate's session points the
+    link elsewhere and empties the audit log; the restarted service, its HOME the link, keeps
+    a new sessions file where the link now leads."""
+    (tmp_path / "data").mkdir(mode=0o700)
+    (tmp_path / "evil").mkdir(mode=0o700)
+    home = tmp_path / "hl"
+    home.symlink_to(tmp_path / "data")
+    gate = _other_gate(tmp_path / "other", ["Bash(cp /dev/null *)", "Bash(ln *)",
+                                            "Bash(rm *)", "Bash(unlink *)", "Bash(mv *)",
+                                            "Bash(cp *)", "Bash(find *)"], str(home))
+    _escapes(tmp_path, home, gate, ["cp /dev/null {audit}", RELINKS[case]])
