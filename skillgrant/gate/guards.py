@@ -31,6 +31,7 @@ from .homefiles import (
     home_named,
     npm_global,
     prefixes,
+    state_folders,
     system_code,
     version_files,
 )
@@ -60,8 +61,6 @@ _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                              "XDG_CACHE_HOME", "XDG_DATA_HOME", "PYTHONPATH", *MOVED_CODE,
                              *CARGO_ENVIRONMENT, *NPM_ENVIRONMENT)
 
-SESSIONS_SUFFIX: Final = ".sessions"  # (the service's sessions file: service/sessionsfile.py)
-
 
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                   cwd: str | None, project: str | None,
@@ -84,8 +83,9 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                    cwd: str | None, project: str | None,
                    named: tuple[str, ...] = ()) -> tuple[tuple[str, bool], ...]:
     """What a call must not write (``GUARDED``), as real paths: the plan file, the audit log,
-    the SKILL.md of ``skill_dir``, the ``.claude`` folders (settings and skills holding the
-    hooks) of ``cwd`` and each folder above it, of ``$CLAUDE_PROJECT_DIR`` and of the user, the
+    every skillgrant service's state (``homefiles.STATE``), the SKILL.md of ``skill_dir``, the
+    ``.claude`` folders (settings and skills holding the hooks) of ``cwd`` and each folder
+    above it, of ``$CLAUDE_PROJECT_DIR`` and of the user, the
     ``.git`` folders there and git's own configuration (git runs what they name: review G-7),
     the main checkout's ``.claude`` and the configured hooks folder (``nested.repositories``),
     and this installation (the package's folder, the console script's folder, a virtual
@@ -93,8 +93,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     is the session's project folder (the hook's ``$CLAUDE_PROJECT_DIR``); ``named``, the plan's
     programs (``plan_programs``), read from the call's folder and the project's."""
     home_named()
-    items = [(plan, False), (audit_log, False),  # (and the service's sessions file beside it)
-             (audit_log + SESSIONS_SUFFIX if audit_log else None, False)]
+    items = [(plan, False), (audit_log, False)]
     runs = run_folders(named, project)  # (where a later call may run them: C1, s52)
     roots = dict.fromkeys([*(f for f in (cwd, project) if f), *runs])  # (whole, as a skill's
     skipped = ("^", SETTINGS, ASSIGNED, RUN_FOLDER, TOOL_MOVES, READS, *MARKED)  # folder is)
@@ -143,6 +142,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         (items if at == 0 else local).extend(repositories(
             start, programs if at == 0 else local_programs, tops if at == 0 else set(),
             local, local_programs, loose if at == 0 else None))
+    # every skillgrant service's state, its sessions files among it (issue 29, s52-sreview S2)
+    items += [(folder, True) for folder in state_folders(home)]
     items += [(os.path.join(home, ".claude.json"), False),  # its MCP servers (s41 M1)
               (os.path.join(home, ".gitconfig"), False), (os.path.join(home, ".config/git"), True)]
     items += [*zip(fs.joined(home, [name for name, _ in HOME_CODE]),

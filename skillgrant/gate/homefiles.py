@@ -91,6 +91,25 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     (os.path.join(".local", "share", "meson"), True),  # (machine files)
                     (os.path.join(".config", "uv"), True),
                     (os.path.join(".config", "tox"), True))
+#: Where every skillgrant service keeps its state below a home (``service/sessionsfile.py``:
+#: its sessions files): every gate guards it whole, in ``HOME`` and in the password database's
+#: home (issue 29, review s52-sreview S2). Not ``$XDG_STATE_HOME``: a gate reads ``HOME`` only,
+#: which the service compares with a session's, so that every gate of the user finds it.
+STATE: Final = os.path.join(".local", "state", "skillgrant")
+
+
+def state_folders(home: str) -> list[str]:
+    """``STATE`` in ``home`` and in this user's home of the password database (a runtime
+    started with another ``HOME`` than the service's still guards the usual one)."""
+    import pwd
+
+    try:
+        usual = pwd.getpwuid(os.geteuid()).pw_dir
+    except (KeyError, OSError):  # (a user the database does not name)
+        usual = ""
+    return [os.path.join(folder, STATE) for folder in dict.fromkeys((home, usual)) if folder]
+
+
 #: The system's files that a program the gate covers reads as what to run (review s44):
 #: man-db's configuration (R1), Maven's launcher scripts (H1), pip's settings (H4).
 SYSTEM_CODE: Final = (("/etc/manpath.config", False), ("/etc/man_db.conf", False),

@@ -218,7 +218,7 @@ def _records(options: ServeOptions, log: EventLog) -> tuple[AuditLog | None,
     back from it. Raises StartError."""
     from .auditlog import AuditLog
     from .registry import Registry
-    from .sessionsfile import SessionsFile, path_of
+    from .sessionsfile import SessionsFile
     from .userfolder import others_may_write
 
     try:
@@ -233,7 +233,7 @@ def _records(options: ServeOptions, log: EventLog) -> tuple[AuditLog | None,
         raise StartError(f"the audit log {audit.path!r} and its sessions file cannot be kept "
                          f"there: {problem}")
     try:  # which sessions registered, or called first: kept across restarts (registry.py)
-        kept = SessionsFile(path_of(audit.path), audit) if audit is not None else None
+        kept = None if audit is None else SessionsFile(_kept_at(audit.path), audit)
     except OSError as e:
         if audit is not None:
             audit.close()
@@ -245,6 +245,21 @@ def _records(options: ServeOptions, log: EventLog) -> tuple[AuditLog | None,
             if opened is not None:
                 opened.close()
         raise StartError(f"cannot read the sessions file: {e}") from None
+
+
+def _kept_at(audit_log: str) -> str:
+    """The sessions file of ``audit_log``. Raises OSError when a file of a version before lies
+    beside the log (it is not read: docs/service.md says how to move it)."""
+    from .sessionsfile import beside, path_of
+
+    path = path_of(audit_log)
+    if os.path.lexists(beside(audit_log)) and not os.path.lexists(path):
+        raise OSError(
+            f"{beside(audit_log)!r} is the sessions file of a version before, kept beside the "
+            f"audit log; this version keeps it in {path!r}, where every gate guards it: move "
+            "it there (the audit log's witness still checks it), or, once no session of before "
+            "runs, move both it and the audit log away")
+    return path
 
 
 async def _announce(server: Any, out: IO[str], url: str, names: list[str]) -> None:

@@ -7,11 +7,16 @@ holding the token register a victim's id. So each change of the registry (an id 
 conflict, or noted as having called first) is appended to this file, and fsynced, before its
 answer is sent, and the file is read back when the service starts.
 
-- Its path is the audit log's with ``SUFFIX`` added (``serve --audit-log FILE``: ``FILE.sessions``),
-  a file the gate guards from the sessions' writes as it guards the audit log (gate/guards.py);
-  without an audit log there is no file, and a restart forgets the registry.
+- It lies in the folder where every skillgrant service keeps its state, ``STATE`` in the home
+  (``~/.local/state/skillgrant/sessions/``), which every gate of this version guards whole, the
+  ``skillgrant hook`` command's and every service's (gate/guards.py; issue 29, review
+  s52-sreview S2: a gate guards only what it knows of, and a session of another gate emptied a
+  file kept beside the audit log). It is named by the SHA-256 of the audit log's real path
+  (``serve --audit-log FILE``), so services sharing a log share it; without an audit log there
+  is no file, and a restart forgets the registry.
 - It is opened as the audit log is (``gate.audit.open_log``: never through a link, a regular
-  file of this user with one name, created 0600, ``O_APPEND``).
+  file of this user with one name, created 0600, ``O_APPEND``), in a folder no other user may
+  write (``userfolder.made``: the folders not there yet made 0700).
 - One JSON array a line, after ``HEADER``: ``["v", [[name, value], ...]]`` defines the next set
   of values (numbered from 0 in the file's order: a set shared by many sessions is written once),
   ``["r", id, n]`` registers an id with set ``n``, ``["x", id]`` puts it in conflict, ``["c",
@@ -44,12 +49,15 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..gate.audit import open_log
-from ..gate.guards import SESSIONS_SUFFIX as SUFFIX
+from ..gate.homefiles import STATE
 from .sessionswitness import last_witnessed, witness_record
+from .userfolder import made
 
 if TYPE_CHECKING:
     from .auditlog import AuditLog
 
+#: The end of a sessions file's name.
+SUFFIX = ".sessions"
 #: The file's first line.
 HEADER = b'["skillgrant-sessions",1]\n'
 #: The file's size at most: a line for each of ``registry.MAX_SESSIONS`` ids' changes (two at
@@ -67,7 +75,21 @@ class SessionsFileError(OSError):
 
 
 def path_of(audit_log: str) -> str:
-    """The sessions file of the audit log ``audit_log`` (an absolute path)."""
+    """The sessions file of the audit log ``audit_log`` (an absolute path): in ``sessions`` of
+    the state folder of ``HOME`` (or, unset, of the password database's home), named by the
+    SHA-256 of the log's folder's real path joined with its name. Raises OSError when
+    ``HOME`` is empty (a gate would guard no home)."""
+    if os.environ.get("HOME") == "":
+        raise OSError("HOME is empty: the sessions file is kept in the home, where every gate "
+                      "guards it; set HOME")
+    real = os.path.join(os.path.realpath(os.path.dirname(audit_log)),
+                        os.path.basename(audit_log))
+    name = hashlib.sha256(os.fsencode(real)).hexdigest() + SUFFIX
+    return os.path.join(os.path.expanduser("~"), STATE, "sessions", name)
+
+
+def beside(audit_log: str) -> str:
+    """Where a version before session 53 kept the sessions file of ``audit_log``."""
     return audit_log + SUFFIX
 
 
@@ -77,6 +99,9 @@ class SessionsFile:
 
     def __init__(self, path: str, audit: AuditLog | None = None) -> None:
         self.path = path
+        problem = made(os.path.dirname(path))
+        if problem is not None:
+            raise OSError(f"the sessions file {path!r} cannot be kept there: {problem}")
         try:
             self._fd = open_log(path)
         except OSError as e:

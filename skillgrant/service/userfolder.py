@@ -6,7 +6,8 @@ two runs of the service, and the folders above it lets them move it away and put
 place. So, as OpenSSH's ``StrictModes`` does for ``~/.ssh``, the folder holding them and each
 folder above it must be owned by this user or by root, and written by no one else: without
 write for group and others, or with the sticky bit (as ``/tmp``: another user may add an entry
-there, not remove or rename this user's).
+there, not remove or rename this user's). A link on the way (a home, or its ``.local``, kept
+elsewhere) counts by its owner, and the folders it leads to are examined as well.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ def others_may_write(folder: str) -> str | None:
     cannot be read counts as one they may write (never guessed)."""
     me = os.geteuid()
     at = os.path.normpath(folder)
+    linked = False
     while True:
         try:
             info = os.lstat(at)
@@ -27,9 +29,30 @@ def others_may_write(folder: str) -> str | None:
             return f"the folder {at!r} cannot be read ({e.strerror or e})"
         if info.st_uid not in (me, 0):
             return f"the folder {at!r} is owned by another user (uid {info.st_uid})"
-        if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not info.st_mode & stat.S_ISVTX:
+        link = stat.S_ISLNK(info.st_mode)  # (its own mode means nothing: its folder's does)
+        linked = linked or link
+        if not link and info.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and \
+                not info.st_mode & stat.S_ISVTX:
             return (f"the folder {at!r} may be written by its group or by others "
                     f"(mode {stat.S_IMODE(info.st_mode):o}, without the sticky bit)")
         if at == os.path.dirname(at):
-            return None
+            return others_may_write(os.path.realpath(folder)) if linked else None
         at = os.path.dirname(at)
+
+
+def made(folder: str) -> str | None:
+    """``others_may_write`` of the absolute ``folder``, once each folder of it that is not
+    there yet is made, 0700 (the XDG base directories' mode)."""
+    missing = []
+    at = os.path.normpath(folder)
+    while not os.path.lexists(at) and at != os.path.dirname(at):
+        missing.append(at)
+        at = os.path.dirname(at)
+    for made_one in reversed(missing):
+        try:
+            os.mkdir(made_one, 0o700)
+        except FileExistsError:  # (made meanwhile: it is examined as any)
+            pass
+        except OSError as e:
+            return f"the folder {made_one!r} cannot be made ({e.strerror or e})"
+    return others_may_write(folder)

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from serving import Served, start
+from statehome import home_env
 
 import skillgrant
 from skillgrant.plan.model import Plan
@@ -40,9 +41,13 @@ def plan_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def served(plan_file: Path) -> Iterator[Served]:
-    with start([f"main={plan_file}"], "--audit-log", str(plan_file.parent / "audit.jsonl")) \
-            as service:
-        yield service
+    # a scratch HOME for the module (the service and the hook processes alike): the sessions
+    # file is kept in the home's state folder (service/sessionsfile.py), not the runner's
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setenv("HOME", home_env(plan_file.parent)["HOME"])
+        with start([f"main={plan_file}"], "--audit-log",
+                   str(plan_file.parent / "audit.jsonl")) as service:
+            yield service
 
 
 def _hook_process(plan: Path, data: bytes, *args: str) -> bytes:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from serving import Served, start
+from statehome import scratch_home  # noqa: F401 (autouse: the sessions files in a scratch HOME)
 
 CWD = "/srv/project"
 

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from review_table import LeftOpen
 from serving import Served, session_headers, start
+from statehome import scratch_home  # noqa: F401 (autouse: the sessions files in a scratch HOME)
 
 from skillgrant.limits import MAX_HOOK_PAYLOAD_BYTES
 from skillgrant.service import registry as r
@@ -303,6 +304,7 @@ def test_f2b_a_restart_remembers_which_sessions_called_and_registered(
 @pytest.mark.slow
 def test_f2b_a_sessions_file_that_cannot_be_read_refuses_the_start(tmp_path: Path) -> None:
     audit = tmp_path / "audit.log"
+    Path(path_of(str(audit))).parent.mkdir(parents=True)
     Path(path_of(str(audit))).write_bytes(HEADER + b"not a record\n")
     done = subprocess.run(
         [sys.executable, "-m", "skillgrant", "serve", "--port", "0", "--plan",
@@ -312,15 +314,16 @@ def test_f2b_a_sessions_file_that_cannot_be_read_refuses_the_start(tmp_path: Pat
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("guarded", ["audit.log", "audit.log.sessions"])
+@pytest.mark.parametrize("guarded", ["audit.log", "sessions"])
 @pytest.mark.parametrize("how", ["Write", "cp"])
 def test_f2b_the_sessions_file_is_guarded_as_the_audit_log_is(
         tmp_path: Path, guarded: str, how: str) -> None:
-    """A session whose plan covers the folder of the audit log writes neither the log nor the
-    sessions file beside it (gate/guards.py), with a Write or a covered ``cp``."""
+    """A session whose plan covers the folder of the audit log, and the home's state folder
+    (``Edit(/{tmp_path}/**)``: the scratch HOME is in it), writes neither the log nor the
+    sessions file (gate/guards.py), with a Write or a covered ``cp``."""
     audit = tmp_path / "audit.log"
     with _serve(tmp_path, "--audit-log", str(audit)) as served:
-        target = str(tmp_path / guarded)
+        target = str(audit) if guarded == "audit.log" else path_of(str(audit))
         assert _register(served, "writer").status == 200
         assert _write(served, "writer", str(tmp_path / "free")) == "allowed"
         if how == "Write":
@@ -348,8 +351,10 @@ def test_f2b_without_an_audit_log_a_restart_forgets(tmp_path: Path) -> None:
 
 
 _open("test_f2b_without_an_audit_log_a_restart_forgets",
-      "without --audit-log the registry has no file the gate guards (the sessions file is "
-      "the audit log's path with .sessions): serve with --audit-log to keep it across restarts")
+      "without --audit-log the registry is kept nowhere: the state folder every gate guards "
+      "(session 53) could hold it, but a service has no name there to find it by after a "
+      "restart but its log (its port may change; one file for every such service would share "
+      "ids between unrelated services and runs): serve with --audit-log to keep it")
 
 
 def test_print_config_says_when_registrations_are_not_kept(tmp_path: Path) -> None:

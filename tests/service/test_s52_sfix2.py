@@ -24,6 +24,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from serving import Served, start
+from statehome import scratch_home  # noqa: F401 (autouse: the sessions files in a scratch HOME)
 
 from skillgrant.evidence.chain import verify
 from skillgrant.gate.audit import append, record
@@ -146,7 +147,8 @@ def test_a_note_past_the_witnessed_bytes_is_kept_and_witnessed(tmp_path: Path) -
 def test_a_file_that_is_not_one_is_refused_before_it_is_cut(tmp_path: Path) -> None:
     """Without a witness (a new log): a file not beginning with the header is refused
     whole; a start of the header (a first write cut by a crash) is cut to nothing."""
-    sessions = tmp_path / "audit.log.sessions"
+    sessions = Path(path_of(str(tmp_path / "audit.log")))
+    sessions.parent.mkdir(parents=True)
     sessions.write_bytes(b"kept notes of the operator")
     with pytest.raises(OSError, match="not a sessions file"):
         _opened(tmp_path / "audit.log")
@@ -241,7 +243,7 @@ def test_serve_refuses_a_log_folder_others_may_write(tmp_path: Path) -> None:
     logs.chmod(0o775)
     done = _serve_exit(tmp_path, logs / "audit.log")
     assert done.returncode == 2 and "may be written by its group" in done.stderr, done.stderr
-    assert not (logs / "audit.log.sessions").exists()
+    assert not Path(path_of(str(logs / "audit.log"))).exists()
 
 
 @pytest.mark.slow

@@ -14,9 +14,10 @@ decided with values that are not the victim's (review s50-sreview F2: its npmrc 
 - A sessions file emptied, cut at a record's end, or removed between two runs is read as a
   fresh registry: nothing records how long it was, and the audit log beside it cannot tell
   (a denial's record there has ``session_id: null``) (``test_a_changed_sessions_file_*``).
-- The gate guards the sessions file from the service's own sessions only: a session gated by
-  the ``skillgrant hook`` command (its own plan, its own audit log) empties it with a covered
-  ``cp`` (``test_a_session_of_another_gate_empties_the_sessions_file``).
+- The gate guarded the sessions file from the service's own sessions only: a session gated by
+  the ``skillgrant hook`` command (its own plan, its own audit log) emptied it with a covered
+  ``cp`` (``test_a_session_of_another_gate_empties_the_sessions_file``; held since session 53,
+  which keeps the file in the home's state folder that every gate guards).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from typing import Any
 import pytest
 from review_table import LeftOpen
 from serving import Served, session_headers, start
+from statehome import scratch_home  # noqa: F401 (autouse: the sessions files in a scratch HOME)
 
 from skillgrant.gate.config import snippet
 from skillgrant.service.registry import REGISTERED
@@ -296,12 +298,8 @@ def test_a_session_of_another_gate_empties_the_sessions_file(tmp_path: Path) -> 
     assert not (victim / "zz").exists(), (posted.body, written, ran)
 
 
-OPEN.add("test_a_session_of_another_gate_empties_the_sessions_file",
-         "s52-sreview S2: the gate guards <audit-log>.sessions (NEED guards.py) for the "
-         "sessions of that service only; a session gated by the hook command, or by another "
-         "service, with a plan covering the log's folder empties it, and the next start of the "
-         "service forgets which ids called (S1: read back fail-open)")
-
+# (test_a_session_of_another_gate_empties_the_sessions_file: held since session 53, s53-sfix:
+# the sessions file lies in the home's state folder, which every gate guards whole)
 
 
 def test_a_folder_another_user_owns_holds_no_sessions_file(tmp_path: Path) -> None:
