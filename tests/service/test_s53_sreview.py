@@ -206,7 +206,11 @@ def _escapes(tmp_path: Path, service_home: Path, other: Gate,
     logs = tmp_path / "logs"
     logs.mkdir()
     audit = logs / "audit.log"
-    with _serve(tmp_path, service_home, audit) as before:
+    try:
+        first = _serve(tmp_path, service_home, audit)
+    except RuntimeError as e:  # (its HOME refused: C1)
+        return f"refused first start: {str(e)[-300:]}"
+    with first as before:
         denied = _decided(before, "victim", victim, "Write", file_path=str(npmrc), content="")
         assert "registered no environment" in denied, denied
         before.stop()
