@@ -289,6 +289,8 @@ MOUNTS = {
     "bind-local": "mount --bind {T}/empty {home}/.local",
     "bind-home": "mount --bind {T}/empty {home}",
     "tmpfs-local": "mount -t tmpfs none {home}/.local",
+    # the service's HOME a mount of its own (a container's home bound from the host): lifted
+    "umount-home": "umount -l {home}",
 }
 
 
@@ -303,8 +305,13 @@ def test_a_folder_mounted_over_the_state_folder(tmp_path: Path, case: str) -> No
         pytest.skip("needs root and mount")
     (tmp_path / "empty").mkdir()
     home = tmp_path / "svc"
-    gate = _other_gate(tmp_path / "other", ["Bash(cp /dev/null *)", "Bash(mount *)"], home)
+    gate = _other_gate(tmp_path / "other", ["Bash(cp /dev/null *)", "Bash(mount *)",
+                                            "Bash(umount *)"], home)
     try:
+        if case == "umount-home":
+            (tmp_path / "bound").mkdir(mode=0o700)
+            subprocess.run(["mount", "--bind", str(tmp_path / "bound"), str(home)],
+                           check=True, timeout=60)
         _escapes(tmp_path, home, gate, ["cp /dev/null {audit}", MOUNTS[case]])
     finally:
         _unmount_under(tmp_path)
