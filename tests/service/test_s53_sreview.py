@@ -246,7 +246,8 @@ def _escapes(tmp_path: Path, service_home: Path, other: Gate,
 #: The other session's HOME: the service's (``{T}/svc``), spelled otherwise, another, or the
 #: usual one (the password database's home of this user: the gate only reads there, and the
 #: calls write under ``{T}`` only).
-HOMES = {"same-home": "{T}/svc", "same-home-spelled": "{T}/./svc/", "another-home": "{T}/home",
+HOMES = {"same-home": "{T}/svc", "same-home-spelled": "{T}/./svc/",
+         "same-home-linked": "{T}/lnk", "another-home": "{T}/home",
          "usual-home": pwd.getpwuid(os.geteuid()).pw_dir}
 #: Calls of another gate's session (plan ``Bash(cp /dev/null *)``) that empty both files.
 EMPTY_BOTH = ["cp /dev/null {audit}", "cp /dev/null {kept}"]
@@ -261,6 +262,8 @@ def test_a_gate_of_another_session_empties_the_sessions_file(tmp_path: Path, hom
     password database's home."""
     service_home = tmp_path / "svc"
     other_home = HOMES[homes].format(T=tmp_path)  # (as written: a HOME spelled otherwise)
+    service_home.mkdir()
+    (tmp_path / "lnk").symlink_to(service_home)  # (the other's HOME through a link)
     gate = _other_gate(tmp_path / "other", ["Bash(cp /dev/null *)"], other_home)
     _escapes(tmp_path, service_home, gate, EMPTY_BOTH)
 
@@ -502,13 +505,17 @@ def test_two_services_of_two_homes_on_one_audit_log_share_the_victim(tmp_path: P
     assert posted.status == 409 and b"late" in posted.body, posted.body
 
 
-@pytest.mark.parametrize("homes", [h for h in HOMES if h != "usual-home"])  # (its file)
+#: (not in the usual home: that service would keep its file there; not through a link: C1)
+@pytest.mark.parametrize("homes", [h for h in HOMES if h not in ("usual-home",
+                                                                 "same-home-linked")])
 def test_a_session_of_another_service_empties_the_sessions_file(tmp_path: Path,
                                                                homes: str) -> None:
     """As above, the other gate a second service (its own plan ``Bash(cp /dev/null *)``, its
     own audit log, its HOME the first's or another; its session's HOME is its service's)."""
     service_home = tmp_path / "svc"
     other_home = HOMES[homes].format(T=tmp_path)  # (as written: a HOME spelled otherwise)
+    service_home.mkdir()
+    (tmp_path / "lnk").symlink_to(service_home)  # (the other's HOME through a link)
     with _other_service(tmp_path / "other", ["Bash(cp /dev/null *)"], other_home) as gate:
         _escapes(tmp_path, service_home, gate, EMPTY_BOTH)
 
