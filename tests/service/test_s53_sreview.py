@@ -14,6 +14,7 @@ service registers the victim and real npm runs the payload (``touch zz``).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import pwd
@@ -580,3 +581,34 @@ def test_a_home_link_pointed_elsewhere(tmp_path: Path, case: str) -> None:
                                             "Bash(rm *)", "Bash(unlink *)", "Bash(mv *)",
                                             "Bash(cp *)", "Bash(find *)"], str(home))
     _escapes(tmp_path, home, gate, ["cp /dev/null {audit}", RELINKS[case]])
+
+
+# --- the audit log alone: another gate's session may write it (held: the registry stays) -------
+
+_FORGED = json.dumps({"session_id": None, "runtime_tool": None, "tool": None,
+                      "decision": "none", "status": "sessions-file",
+                      "witness": f"{len(HEADER)} sha256:" + hashlib.sha256(HEADER).hexdigest()}
+                     ).replace("{", "\\173").replace("}", "\\175")  # (printf's escapes)
+#: What the other gate's session (plan ``Bash(cp *)``, ``Bash(rm *)``, ``Bash(mv *)``,
+#: ``Bash(printf *)``, ``Edit`` of the log's folder, its HOME the service's) does to the
+#: audit log alone.
+LOG_ONLY = {
+    "emptied": ["cp /dev/null {audit}"],
+    "removed": ["rm -f {audit}"],
+    "moved": ["mv {audit} {audit}.old"],
+    "forged-witness": ["printf '" + _FORGED + "\\n' >> {audit}"],
+    "emptied-then-forged": ["cp /dev/null {audit}", "printf '" + _FORGED + "\\n' >> {audit}"],
+}
+
+
+@pytest.mark.parametrize("case", list(LOG_ONLY))
+def test_the_audit_log_alone_leaves_the_registry(tmp_path: Path, case: str) -> None:
+    """Docs (session 53): a log emptied, removed or forged leaves the registry as it was, at
+    worst a refused start. A witness forged to name the header alone lets the start read the
+    file whole: the victim stays late."""
+    home = tmp_path / "svc"
+    gate = _other_gate(tmp_path / "other", ["Bash(cp *)", "Bash(rm *)", "Bash(mv *)",
+                                            "Bash(printf *)", f"Edit(/{tmp_path}/logs/**)"],
+                       home)
+    held = _escapes(tmp_path, home, gate, LOG_ONLY[case])
+    assert held is not None, "the victim registered"
