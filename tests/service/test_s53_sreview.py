@@ -20,6 +20,7 @@ import os
 import pwd
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -49,10 +50,13 @@ def _plan(folder: Path) -> Path:
     return plan
 
 
-def _serve(folder: Path, home: Path, audit: Path, *options: str) -> Served:
-    """``serve --audit-log AUDIT`` in the environment ``HOME=home`` (the service's)."""
+def _serve(folder: Path, home: Path, audit: Path, *options: str,
+           extra: dict[str, str] | None = None) -> Served:
+    """``serve --audit-log AUDIT`` in the environment ``HOME=home`` (the service's), and
+    ``extra``."""
     home.mkdir(parents=True, exist_ok=True)
-    env = {name: "" for name in REGISTERED} | {TOKEN_ENV: TOKEN, "HOME": str(home)}
+    env = {name: "" for name in REGISTERED} | {TOKEN_ENV: TOKEN, "HOME": str(home),
+                                               **(extra or {})}
     return start([f"p={_plan(folder)}"], "--token-env", TOKEN_ENV, "--read-timeout", "2",
                  "--audit-log", str(audit), *options, env=env)
 
@@ -612,3 +616,66 @@ def test_the_audit_log_alone_leaves_the_registry(tmp_path: Path, case: str) -> N
                        home)
     held = _escapes(tmp_path, home, gate, LOG_ONLY[case])
     assert held is not None, "the victim registered"
+
+
+# --- a folder another user may write through a group it shares (C2's fix) ----------------------
+
+def _group_member() -> tuple[int, int, int] | None:
+    """A user of this machine (uid, primary gid) and a group (gid) it is a member of, not as
+    its primary group: ``postgres`` in ``ssl-cert`` on Debian."""
+    import grp
+    for group in grp.getgrall():
+        for name in group.gr_mem:
+            try:
+                user = pwd.getpwnam(name)
+            except KeyError:
+                continue
+            if user.pw_uid not in (0, os.geteuid()):
+                return user.pw_uid, user.pw_gid, group.gr_gid
+    return None
+
+
+@pytest.mark.parametrize("shared", ["member-group", "primary-group"])
+def test_a_folder_of_a_group_another_user_is_in_holds_no_sessions(shared: str) -> None:
+    """The audit log's folder and the state folder group-writable (0770), their group one
+    another user is in (``member-group``: a supplementary group, as ``ssl-cert`` holds
+    ``postgres``; ``primary-group``: that user's own group). Sound: the start is refused, or
+    the victim stays late after that user removes both files (unlinking needs write on the
+    folder only)."""
+    found = _group_member()
+    if os.geteuid() != 0 or shutil.which("setpriv") is None or found is None:
+        pytest.skip("needs root, setpriv and a group holding another user")
+    uid, gid, member = found
+    group = member if shared == "member-group" else gid
+    top = Path(tempfile.mkdtemp(prefix="s53sreview-"))  # (the other user reaches it)
+    try:
+        top.chmod(0o755)
+        logs, state, home = top / "logs", top / "state", top / "home"
+        for folder in (logs, state):
+            folder.mkdir()
+            os.chown(folder, 0, group)
+            folder.chmod(0o770)
+        home.mkdir(mode=0o700)
+        audit = logs / "audit.log"
+        extra = {"SKILLGRANT_STATE_DIR": str(state)}
+        try:
+            before = _serve(top, home, audit, extra=extra)
+        except RuntimeError:
+            return  # it refused the folder: held
+        with before:
+            victim = top / "victim"
+            victim.mkdir()
+            denied = _decided(before, "victim", victim, "Write",
+                              file_path=str(victim / "npmrc"), content="")
+            assert "registered no environment" in denied, denied
+            before.stop()
+        kept = [p for p in (*state.rglob("*.sessions"), *home.rglob("*.sessions"))]
+        assert kept, "no sessions file"
+        subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={gid}", "--init-groups",
+                        "rm", "-f", str(audit), *map(str, kept)], timeout=60, check=True)
+        with _serve(top, home, audit, extra=extra) as after:
+            posted = _register(after, "victim")
+            after.stop()
+    finally:
+        shutil.rmtree(top)
+    assert posted.status == 409, posted.body
