@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +19,13 @@ _QUIET = [HealthCheck.too_slow, HealthCheck.filter_too_much]
 settings.register_profile("ci", deadline=None, suppress_health_check=_QUIET, derandomize=True)
 settings.register_profile("dev", deadline=None, suppress_health_check=_QUIET)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+# Every service the suite starts keeps its sessions file here, never in the runner's home
+# (service/sessionsfile.py: the password database's home otherwise); every hook and service
+# the suite starts inherits the variable, and guards that folder (gate/homefiles.py).
+if not os.environ.get("SKILLGRANT_STATE_DIR"):
+    os.environ["SKILLGRANT_STATE_DIR"] = tempfile.mkdtemp(prefix="sg-state-")
+    atexit.register(shutil.rmtree, os.environ["SKILLGRANT_STATE_DIR"], True)
 
 REPO = Path(__file__).resolve().parents[1]
 REAL_SKILLS = Path(os.environ.get("SKILLGRANT_REAL_SKILLS",

@@ -71,7 +71,7 @@ def serve(
                                audit_log, max_body_bytes, read_timeout, handler_timeout, poll,
                                observe=observe)
         if print_config:
-            from ..service.config import snippet
+            from ..service.config import kept_note, snippet
             from ..service.plans import load_served
             from ..service.server import token
             from .run import warn_about
@@ -90,10 +90,7 @@ def serve(
                 from ..gate.observe import CONFIG_NOTE
 
                 note = f"{CONFIG_NOTE}\n{note}"
-            if audit_log is None:  # (service/sessionsfile.py: review s51-gfix3 F2b)
-                note += ("Without --audit-log the sessions' registrations are not kept (the "
-                         "sessions file is FILE.sessions beside it): after a restart another "
-                         "session holding the token can register a session's id.\n")
+            note += kept_note(audit_log)
             typer.echo(text, nl=False)
             typer.echo(note, nl=False, err=True)
             return

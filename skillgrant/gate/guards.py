@@ -59,6 +59,7 @@ _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                              "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG",
                              "GIT_COMMON_DIR", "GIT_CONFIG_NOSYSTEM", "CURL_HOME", "WGETRC",
                              "XDG_CACHE_HOME", "XDG_DATA_HOME", "PYTHONPATH", *MOVED_CODE,
+                             "SKILLGRANT_STATE_DIR",
                              *CARGO_ENVIRONMENT, *NPM_ENVIRONMENT)
 
 
@@ -143,7 +144,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
             start, programs if at == 0 else local_programs, tops if at == 0 else set(),
             local, local_programs, loose if at == 0 else None))
     # every skillgrant service's state, its sessions files among it (issue 29, s52-sreview S2)
-    items += [(folder, True) for folder in state_folders(home)]
+    items += [(folder, True) for folder in state_folders()]
     items += [(os.path.join(home, ".claude.json"), False),  # its MCP servers (s41 M1)
               (os.path.join(home, ".gitconfig"), False), (os.path.join(home, ".config/git"), True)]
     items += [*zip(fs.joined(home, [name for name, _ in HOME_CODE]),

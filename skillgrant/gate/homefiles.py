@@ -92,22 +92,26 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     (os.path.join(".config", "uv"), True),
                     (os.path.join(".config", "tox"), True))
 #: Where every skillgrant service keeps its state below a home (``service/sessionsfile.py``:
-#: its sessions files): every gate guards it whole, in ``HOME`` and in the password database's
-#: home (issue 29, review s52-sreview S2). Not ``$XDG_STATE_HOME``: a gate reads ``HOME`` only,
-#: which the service compares with a session's, so that every gate of the user finds it.
+#: its sessions files), the home of the password database (issue 29, review s52-sreview S2;
+#: s53-sreview R1): every gate guards it whole, whatever its own ``HOME``, so that no session
+#: of any gate writes another service's registry.
 STATE: Final = os.path.join(".local", "state", "skillgrant")
+#: The variable naming the state folder in ``STATE``'s stead (a test suite's, or an operator's
+#: who sets it for the service and every runtime alike: a gate without it guards the usual one).
+STATE_VARIABLE: Final = "SKILLGRANT_STATE_DIR"
 
 
-def state_folders(home: str) -> list[str]:
-    """``STATE`` in ``home`` and in this user's home of the password database (a runtime
-    started with another ``HOME`` than the service's still guards the usual one)."""
+def state_folders() -> list[str]:
+    """``STATE`` in this user's home of the password database (none when it names none), and
+    the folder ``SKILLGRANT_STATE_DIR`` names (an absolute path)."""
     import pwd
 
     try:
-        usual = pwd.getpwuid(os.geteuid()).pw_dir
+        usual = os.path.join(pwd.getpwuid(os.geteuid()).pw_dir, STATE)
     except (KeyError, OSError):  # (a user the database does not name)
         usual = ""
-    return [os.path.join(folder, STATE) for folder in dict.fromkeys((home, usual)) if folder]
+    given = os.environ.get("SKILLGRANT_STATE_DIR") or ""
+    return [f for f in dict.fromkeys((usual, given)) if f[:1] == "/"]
 
 
 #: The system's files that a program the gate covers reads as what to run (review s44):

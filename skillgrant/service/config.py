@@ -10,6 +10,7 @@ tool call until it is back; standard error says so.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 
 from ..gate.config import TIMEOUT_SECONDS, executable
@@ -75,3 +76,20 @@ def snippet(host: str, port: int, plans: list[str], token_env: str | None,
         others = ", ".join(plans[1:])
         note += f"\nFor another served plan ({others}), put its name at the end of the url."
     return json.dumps(body, indent=2) + "\n", note + "\n"
+
+
+def kept_note(audit_log: str | None) -> str:
+    """What ``--print-config`` says of where the registry is kept, and from whom."""
+    if audit_log is None:  # (service/sessionsfile.py: review s51-gfix3 F2b)
+        return ("Without --audit-log the sessions' registrations are not kept: after a "
+                "restart another session holding the token can register a session's id.\n")
+    from .sessionsfile import path_of
+
+    try:
+        kept = path_of(os.path.abspath(audit_log))
+    except OSError as e:
+        return f"The sessions file cannot be kept: {e}\n"
+    return (f"The sessions' registrations are kept in {kept}. Same-user mode: a session of "
+            "this user is kept from it by every skillgrant gate of this version; run the "
+            "service as a user of its own, with its audit log and state where only that "
+            "user may write, for the OS's boundary (docs/service.md).\n")

@@ -7,13 +7,15 @@ holding the token register a victim's id. So each change of the registry (an id 
 conflict, or noted as having called first) is appended to this file, and fsynced, before its
 answer is sent, and the file is read back when the service starts.
 
-- It lies in the folder where every skillgrant service keeps its state, ``STATE`` in the home
-  (``~/.local/state/skillgrant/sessions/``), which every gate of this version guards whole, the
-  ``skillgrant hook`` command's and every service's (gate/guards.py; issue 29, review
-  s52-sreview S2: a gate guards only what it knows of, and a session of another gate emptied a
-  file kept beside the audit log). It is named by the SHA-256 of the audit log's real path
-  (``serve --audit-log FILE``), so services sharing a log share it; without an audit log there
-  is no file, and a restart forgets the registry.
+- It lies in the folder where every skillgrant service keeps its state, ``STATE`` in this
+  user's home of the password database (``~/.local/state/skillgrant/sessions/``; never
+  ``HOME``'s: s53-sreview R1), or ``$SKILLGRANT_STATE_DIR/sessions/``, which every gate of
+  this version guards whole, the ``skillgrant hook`` command's and every service's, whatever
+  its ``HOME`` (gate/guards.py; issue 29, review s52-sreview S2: a gate guards only what it
+  knows of, and a session of another gate emptied a file kept beside the audit log). It is
+  named by the SHA-256 of the audit log's real path (``serve --audit-log FILE``), so services
+  sharing a log share it, and opened at its real path (a home reached through a link);
+  without an audit log there is no file, and a restart forgets the registry.
 - It is opened as the audit log is (``gate.audit.open_log``: never through a link, a regular
   file of this user with one name, created 0600, ``O_APPEND``), in a folder no other user may
   write (``userfolder.made``: the folders not there yet made 0700).
@@ -45,11 +47,12 @@ import fcntl
 import hashlib
 import json
 import os
+import pwd
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..gate.audit import open_log
-from ..gate.homefiles import STATE
+from ..gate.homefiles import STATE, STATE_VARIABLE
 from .sessionswitness import last_witnessed, witness_record
 from .userfolder import made
 
@@ -76,16 +79,29 @@ class SessionsFileError(OSError):
 
 def path_of(audit_log: str) -> str:
     """The sessions file of the audit log ``audit_log`` (an absolute path): in ``sessions`` of
-    the state folder of ``HOME`` (or, unset, of the password database's home), named by the
-    SHA-256 of the log's folder's real path joined with its name. Raises OSError when
-    ``HOME`` is empty (a gate would guard no home)."""
-    if os.environ.get("HOME") == "":
-        raise OSError("HOME is empty: the sessions file is kept in the home, where every gate "
-                      "guards it; set HOME")
+    the state folder (``state_folder``), named by the SHA-256 of the log's folder's real path
+    joined with its name. Raises OSError."""
     real = os.path.join(os.path.realpath(os.path.dirname(audit_log)),
                         os.path.basename(audit_log))
     name = hashlib.sha256(os.fsencode(real)).hexdigest() + SUFFIX
-    return os.path.join(os.path.expanduser("~"), STATE, "sessions", name)
+    return os.path.join(state_folder(), "sessions", name)
+
+
+def state_folder() -> str:
+    """Where the service keeps its state: the folder ``SKILLGRANT_STATE_DIR`` names, or
+    ``STATE`` in this user's home of the password database, never ``HOME``'s (every gate
+    guards both, whatever its ``HOME``: s53-sreview R1). Raises OSError when there is none."""
+    given = os.environ.get(STATE_VARIABLE)
+    if given:
+        if not os.path.isabs(given):
+            raise OSError(f"{STATE_VARIABLE} ({given!r}) is not an absolute path")
+        return given
+    try:
+        return os.path.join(pwd.getpwuid(os.geteuid()).pw_dir, STATE)
+    except KeyError:
+        raise OSError(f"this user (uid {os.geteuid()}) has no home in the password database "
+                      f"to keep the sessions file in: set {STATE_VARIABLE} for the service "
+                      "and for every runtime of the user alike") from None
 
 
 def beside(audit_log: str) -> str:
@@ -99,11 +115,12 @@ class SessionsFile:
 
     def __init__(self, path: str, audit: AuditLog | None = None) -> None:
         self.path = path
-        problem = made(os.path.dirname(path))
+        folder = os.path.dirname(path)
+        problem = made(folder)
         if problem is not None:
             raise OSError(f"the sessions file {path!r} cannot be kept there: {problem}")
-        try:
-            self._fd = open_log(path)
+        try:  # (at its real path: a home reached through a link, as ``made`` examined it)
+            self._fd = open_log(os.path.join(os.path.realpath(folder), os.path.basename(path)))
         except OSError as e:
             raise OSError(f"cannot open the sessions file {path!r}: {e}") from None
         self._read = 0

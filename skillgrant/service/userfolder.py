@@ -6,8 +6,10 @@ two runs of the service, and the folders above it lets them move it away and put
 place. So, as OpenSSH's ``StrictModes`` does for ``~/.ssh``, the folder holding them and each
 folder above it must be owned by this user or by root, and written by no one else: without
 write for group and others, or with the sticky bit (as ``/tmp``: another user may add an entry
-there, not remove or rename this user's). A link on the way (a home, or its ``.local``, kept
-elsewhere) counts by its owner, and the folders it leads to are examined as well.
+there, not remove or rename this user's), or written by a group that holds this user alone
+(a user private group, as a umask of 002 leaves them: s53-sreview C2). A link on the way (a
+home, or its ``.local``, kept elsewhere) counts by its owner, and the folders it leads to are
+examined as well.
 """
 
 from __future__ import annotations
@@ -31,13 +33,28 @@ def others_may_write(folder: str) -> str | None:
             return f"the folder {at!r} is owned by another user (uid {info.st_uid})"
         link = stat.S_ISLNK(info.st_mode)  # (its own mode means nothing: its folder's does)
         linked = linked or link
-        if not link and info.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and \
-                not info.st_mode & stat.S_ISVTX:
+        if not link and not info.st_mode & stat.S_ISVTX and (info.st_mode & stat.S_IWOTH or (
+                info.st_mode & stat.S_IWGRP and not _private(info.st_gid))):
             return (f"the folder {at!r} may be written by its group or by others "
                     f"(mode {stat.S_IMODE(info.st_mode):o}, without the sticky bit)")
         if at == os.path.dirname(at):
             return others_may_write(os.path.realpath(folder)) if linked else None
         at = os.path.dirname(at)
+
+
+def _private(gid: int) -> bool:
+    """Whether the group ``gid`` holds this user alone: no other member, and no other user's
+    own group (the password and group databases; a group they do not name is no one's)."""
+    import grp
+    import pwd
+
+    try:
+        me = pwd.getpwuid(os.geteuid())
+        members = grp.getgrgid(gid).gr_mem
+    except KeyError:
+        return False
+    return all(m == me.pw_name for m in members) and all(
+        user.pw_uid == me.pw_uid for user in pwd.getpwall() if user.pw_gid == gid)
 
 
 def made(folder: str) -> str | None:

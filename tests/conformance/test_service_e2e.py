@@ -21,6 +21,7 @@ from gate_sessions import CALLS, PLAN, denied_by_gate, session, wrong_decisions
 from serving import Served, start
 
 from skillgrant.gate.environment import COMPARED
+from skillgrant.gate.homefiles import STATE, STATE_VARIABLE
 from skillgrant.service.config import http_hook, session_start_hook
 
 TOKEN_ENV = "SKILLGRANT_E2E_TOKEN"
@@ -42,6 +43,7 @@ class ServiceHook:
         # other variables the gate reads that the session does not have.
         env = {name: "" for name in COMPARED if name not in ("PATH", "HOME")}
         env["HOME"] = str(work / "home")
+        env[STATE_VARIABLE] = str(work / "home" / STATE)  # (its sessions file: never the runner's)
         if self.token:
             options += ["--token-env", TOKEN_ENV]
             env[TOKEN_ENV] = TOKEN

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from serving import Served, start
-from statehome import home_env
+from statehome import state_env
 
 import skillgrant
 from skillgrant.plan.model import Plan
@@ -41,10 +41,11 @@ def plan_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def served(plan_file: Path) -> Iterator[Served]:
-    # a scratch HOME for the module (the service and the hook processes alike): the sessions
-    # file is kept in the home's state folder (service/sessionsfile.py), not the runner's
+    # a state folder of the module's (the service and the hook processes alike): the sessions
+    # file is kept there (service/sessionsfile.py), not in the runner's home
     with pytest.MonkeyPatch.context() as patched:
-        patched.setenv("HOME", home_env(plan_file.parent)["HOME"])
+        for name, value in state_env(plan_file.parent).items():
+            patched.setenv(name, value)
         with start([f"main={plan_file}"], "--audit-log",
                    str(plan_file.parent / "audit.jsonl")) as service:
             yield service

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from serving import Served, start
-from statehome import home_env
+from statehome import state_env
 
 PLAN = ["Bash(git status)", "Bash(echo *)"]
 INSIDE = json.dumps({"session_id": "in", "cwd": "/srv", "hook_event_name": "PreToolUse",
@@ -177,7 +177,7 @@ def test_slow_library_requests_do_not_hold_up_hook_calls(tmp_path: Path) -> None
 def test_a_decision_past_the_handler_timeout_is_recorded_once(tmp_path: Path) -> None:
     audit = tmp_path / "audit.jsonl"
     with start([str(_plan(tmp_path))], "--handler-timeout", "0.2",
-               "--audit-log", str(audit), env=home_env(tmp_path)) as served:
+               "--audit-log", str(audit), env=state_env(tmp_path)) as served:
         assert b"took longer" in served.post("/v1/hook/p", SLOW).body
         time.sleep(2.5)  # the abandoned decision has finished meanwhile
     records = [json.loads(line) for line in audit.read_text().splitlines()]

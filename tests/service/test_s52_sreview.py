@@ -35,7 +35,7 @@ from typing import Any
 import pytest
 from review_table import LeftOpen
 from serving import Served, session_headers, start
-from statehome import scratch_home  # noqa: F401 (autouse: the sessions files in a scratch HOME)
+from statehome import scratch_state  # noqa: F401 (autouse: a state folder of its own)
 
 from skillgrant.gate.config import snippet
 from skillgrant.service.registry import REGISTERED

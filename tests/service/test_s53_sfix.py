@@ -14,8 +14,10 @@ gate, and what it allows is run by real bash.
 
 from __future__ import annotations
 
+import grp
 import json
 import os
+import pwd
 import shutil
 import subprocess
 import sys
@@ -25,10 +27,10 @@ from typing import Any
 import pytest
 from review_table import LeftOpen
 from serving import Served, start
-from statehome import scratch_home  # noqa: F401 (autouse: the sessions files in a scratch HOME)
+from statehome import scratch_state  # noqa: F401 (autouse: a state folder of its own)
 
 from skillgrant.gate.config import snippet
-from skillgrant.gate.homefiles import STATE, state_folders
+from skillgrant.gate.homefiles import STATE, STATE_VARIABLE, state_folders
 from skillgrant.gate.hook import Options, decide
 from skillgrant.service.registry import REGISTERED
 from skillgrant.service.sessionsfile import HEADER, beside, path_of
@@ -41,8 +43,9 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
 def _home() -> Path:
-    """The scratch home the test runs with (``statehome``)."""
-    return Path(os.environ["HOME"])
+    """The scratch home whose ``STATE`` the test's ``SKILLGRANT_STATE_DIR`` names
+    (``statehome``)."""
+    return Path(os.environ[STATE_VARIABLE]).parents[2]
 
 
 def _serve(folder: Path, audit: Path, *rules: str, env: dict[str, str] | None = None) -> Served:
@@ -211,9 +214,12 @@ def test_no_other_gate_writes_it_with_the_write_tool(tmp_path: Path, gate: str) 
             second.stop()
 
 
-def test_every_gate_guards_the_state_folders(tmp_path: Path) -> None:
-    """In process, as the hook decides: a write in ``STATE`` of the home or of the password
-    database's home is denied under a plan covering it; beside it, allowed."""
+def test_every_gate_guards_the_state_folders(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """In process, as the hook decides: a write in ``STATE`` of the password database's home
+    or in ``SKILLGRANT_STATE_DIR`` is denied under a plan covering it, whatever ``HOME``
+    says; beside them, allowed."""
+    monkeypatch.setenv("HOME", str(tmp_path / "elsewhere"))
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps({"allowed-tools": ["Bash(touch *)"]}))
     options = Options({"--plan": str(plan)})
@@ -224,11 +230,26 @@ def test_every_gate_guards_the_state_folders(tmp_path: Path) -> None:
                               "tool_input": {"command": f"touch {target}"}}).encode()
         return decide(options, payload).status
 
-    folders = state_folders(str(_home()))
-    assert folders[0] == str(_home() / STATE) and len(folders) == 2
-    for folder in folders:
+    usual = os.path.join(pwd.getpwuid(os.geteuid()).pw_dir, STATE)
+    assert state_folders() == [usual, os.environ[STATE_VARIABLE]]
+    for folder in state_folders():
         assert status(f"{folder}/sessions/x.sessions") == 2, folder
     assert status(f"{_home()}/.local/state/other") == 0
+
+
+def test_the_service_keeps_its_state_in_the_usual_home_whatever_home_says(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without ``SKILLGRANT_STATE_DIR`` the sessions file lies in the password database's
+    home, which every gate guards whatever its ``HOME`` (s53-sreview R1, R1b, C3); a relative
+    one refuses."""
+    monkeypatch.setenv("HOME", str(tmp_path / "elsewhere"))
+    monkeypatch.delenv(STATE_VARIABLE)
+    usual = os.path.join(pwd.getpwuid(os.geteuid()).pw_dir, STATE)
+    assert path_of(str(tmp_path / "audit.log")).startswith(usual + "/sessions/")
+    assert state_folders() == [usual]
+    monkeypatch.setenv(STATE_VARIABLE, "state")
+    with pytest.raises(OSError, match="not an absolute path"):
+        path_of(str(tmp_path / "audit.log"))
 
 
 @pytest.mark.slow
@@ -253,17 +274,17 @@ def test_a_sessions_file_of_before_beside_the_log_refuses_the_start(tmp_path: Pa
 
 
 @pytest.mark.slow
-def test_a_runtime_with_another_home_than_the_services(tmp_path: Path) -> None:
-    """The service runs with one ``HOME``, the other gate's runtime with another (neither the
-    password database's): that gate guards its own home's state folder and the usual one,
-    not the service's. Sound: denied, or the file left as it was."""
+@pytest.mark.parametrize("home", ["another", "the-service's"])
+def test_a_runtime_with_another_home_than_the_services(tmp_path: Path, home: str) -> None:
+    """The service runs with one ``HOME``, the other gate's runtime with another (or the
+    same): the sessions file's place does not follow ``HOME``, so that gate guards it."""
     logs = tmp_path / "logs"
     logs.mkdir(mode=0o700)
     audit = logs / "audit.log"
     _victim_late(tmp_path, audit)
     other = tmp_path / "other"
     (other / "home").mkdir(parents=True, mode=0o700)
-    env = {"HOME": str(other / "home")}
+    env = {"HOME": str(other / "home")} if home == "another" else {}
     sessions = Path(path_of(str(audit)))
     kept = sessions.read_bytes()
     call = f"cp /dev/null {sessions}"
@@ -272,11 +293,40 @@ def test_a_runtime_with_another_home_than_the_services(tmp_path: Path) -> None:
     assert sessions.read_bytes() == kept
 
 
-OPEN.add("test_a_runtime_with_another_home_than_the_services",
-         "every gate guards the state folder of its own HOME and of the password database's "
-         "home: a service started with another HOME than a runtime's (and than the usual "
-         "home) keeps its sessions file where that runtime's gate does not look; rule "
-         "(docs/service.md): run the service with the runtimes' HOME")
+@pytest.mark.slow
+def test_a_runtime_without_the_services_state_variable(tmp_path: Path) -> None:
+    """The service runs with ``SKILLGRANT_STATE_DIR``, a runtime without it: that runtime's
+    gate guards the usual folder, not the one the variable names. Sound: denied, or the file
+    left as it was."""
+    logs = tmp_path / "logs"
+    logs.mkdir(mode=0o700)
+    audit = logs / "audit.log"
+    _victim_late(tmp_path, audit)
+    other = tmp_path / "other"
+    other.mkdir()
+    sessions = Path(path_of(str(audit)))
+    kept = sessions.read_bytes()
+    call = f"cp /dev/null {sessions}"
+    without = {k: v for k, v in os.environ.items() if k != STATE_VARIABLE}
+    plan = other / "other-plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(cp /dev/null *)"]}))
+    printed = json.loads(snippet("claude-code", {"--plan": str(plan)})[0])
+    command = printed["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    asked = subprocess.run(["/bin/sh", "-c", command], cwd=other, capture_output=True,
+                           timeout=60, check=False, env=without, input=json.dumps({
+                               "session_id": "other", "cwd": str(other),
+                               "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                               "tool_input": {"command": call}}).encode())
+    if asked.returncode == 0:
+        _bash(call, other)
+    assert sessions.read_bytes() == kept
+
+
+OPEN.add("test_a_runtime_without_the_services_state_variable",
+         "SKILLGRANT_STATE_DIR moves the state folder for the service that has it; a gate "
+         "whose runtime lacks it guards the usual folder (the password database's home) only: "
+         "rule (docs/service.md): set it for the service and every runtime of the user alike, "
+         "or for none (the suite sets it for all it starts)")
 
 
 def test_the_state_folder_is_made_for_this_user_only(tmp_path: Path) -> None:
@@ -305,5 +355,30 @@ def test_a_home_kept_elsewhere_through_a_link(tmp_path: Path) -> None:
     folder = str(_home() / STATE / "sessions")
     assert made(folder) is None
     assert (elsewhere / "state" / "skillgrant" / "sessions").is_dir()
+    _victim_late(tmp_path, tmp_path / "audit.log")  # (a real serve: s53-sreview C1)
+    with _serve(tmp_path, tmp_path / "audit.log") as after:
+        posted = _register(after, "victim")
+        after.stop()
+    assert posted.status == 409, posted.body
+    assert list((elsewhere / "state" / "skillgrant" / "sessions").iterdir())
     elsewhere.chmod(0o777)
     assert "group or by others" in str(made(folder))
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give a folder another group")
+def test_a_folder_of_a_private_group(tmp_path: Path) -> None:
+    """``~/.local`` 0775 (umask 002) of the user's own group, which holds no one else (here
+    root's: no member, no other user's own group): accepted (s53-sreview C2); of a group
+    other users are in (``nogroup``): refused."""
+    from skillgrant.service.sessionsfile import SessionsFile
+
+    assert not grp.getgrgid(0).gr_mem and [u.pw_name for u in pwd.getpwall()
+                                            if u.pw_gid == 0] == ["root"]
+    local = _home() / ".local"
+    local.mkdir(mode=0o700)
+    local.chmod(0o775)
+    path = path_of(str(tmp_path / "audit.log"))
+    SessionsFile(path).close()
+    os.chown(local, -1, 65534)
+    with pytest.raises(OSError, match="may be written by its group"):
+        SessionsFile(path)

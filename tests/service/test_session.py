@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from serving import Served, session_headers, start, transcript
-from statehome import home_env
+from statehome import state_env
 
 SESSION_BIN = "/opt/session-tools/bin"
 
@@ -122,7 +122,7 @@ def test_the_services_audit_log_and_a_skill_plans_scripts_are_guarded(
                                     f"Bash(${{CLAUDE_SKILL_DIR}}/run.sh), Edit(/{tmp_path}/**)\n"
                                     "---\nRun it.\n")
     with start([f"s={skill / 'SKILL.md'}"], "--audit-log", "audit.jsonl",
-               cwd=tmp_path, env=home_env(tmp_path)) as service:
+               cwd=tmp_path, env=state_env(tmp_path)) as service:
         folder = tmp_path / "work"
         folder.mkdir()
 
