@@ -19,7 +19,9 @@ import json
 import os
 import pwd
 import shutil
+import struct
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -76,9 +78,20 @@ def _home(home: Path) -> Iterator[None]:
 
 
 def _kept(audit: Path, home: Path) -> Path:
-    """The sessions file of the service on ``audit`` whose ``HOME`` is ``home``."""
+    """The sessions file of the service on ``audit`` whose ``HOME`` is ``home`` (this
+    process's other variables)."""
     with _home(home):
         return Path(path_of(str(audit)))
+
+
+def _witnessed(audit: Path) -> Path:
+    """The sessions file the audit log's last witness record names (where the service keeps
+    it, whatever decided that)."""
+    for line in reversed(audit.read_text().splitlines()):
+        if '"status": "sessions-file"' in line:
+            reason = json.loads(line)["reason"]
+            return Path(reason.removeprefix("the service's sessions file ").rsplit(" holds ", 1)[0])
+    raise AssertionError("no witness record")
 
 
 def _register(served: Served, sid: str) -> Any:
@@ -150,15 +163,16 @@ class ServiceGate(Gate):
 
 
 def _other_gate(folder: Path, entries: list[str], home: Path | str,
-                extra: dict[str, str] | None = None) -> HookGate:
+                extra: dict[str, str] | None = None, drop: tuple[str, ...] = ()) -> HookGate:
     """Another gate: the printed hook command of its own plan ``entries`` in ``folder``, its
-    session's environment ``HOME=home`` (and ``extra``)."""
+    session's environment ``HOME=home`` (and ``extra``; without the variables ``drop``)."""
     folder.mkdir(parents=True, exist_ok=True)
     if not Path(home).is_dir():
         Path(home).mkdir(parents=True)
     plan = folder / "plan.json"
     plan.write_text(json.dumps({"allowed-tools": entries}))
-    return HookGate(_hook(plan), {**os.environ, "HOME": str(home), **(extra or {})})
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    return HookGate(_hook(plan), {**env, "HOME": str(home), **(extra or {})})
 
 
 @contextlib.contextmanager
@@ -196,11 +210,13 @@ def _victim(tmp_path: Path) -> tuple[Path, Path, Path]:
     return victim, victim / "npmrc", payload
 
 
-def _escapes(tmp_path: Path, service_home: Path, other: Gate,
-             calls: list[str]) -> str | None:
+def _escapes(tmp_path: Path, service_home: Path, other: Gate, calls: list[str],
+             state: str | None = None) -> str | None:
     """S2's sequence: the victim (its SessionStart failed) calls first at the service (its id
     late); the other gate's session runs ``calls`` (``{audit}``: the audit log, ``{kept}``:
-    the sessions file, ``{T}``: the test's folder), each asked first; the service restarts;
+    the sessions file, ``{state}``: the service's state folder, ``SKILLGRANT_STATE_DIR``
+    given as ``state`` or the suite's, ``{T}``: the test's folder), each asked first; the
+    service restarts;
     the other session registers the victim with the service's values, the victim writes
     ``script-shell`` to its npmrc and runs ``npm run test``. Asserts that real npm ran no
     payload; returns what held (the first call the other gate denied, a refused start, the
@@ -211,24 +227,27 @@ def _escapes(tmp_path: Path, service_home: Path, other: Gate,
     logs = tmp_path / "logs"
     logs.mkdir()
     audit = logs / "audit.log"
+    extra = {} if state is None else {"SKILLGRANT_STATE_DIR": state}
     try:
-        first = _serve(tmp_path, service_home, audit)
+        first = _serve(tmp_path, service_home, audit, extra=extra)
     except RuntimeError as e:  # (its HOME refused: C1)
         return f"refused first start: {str(e)[-300:]}"
     with first as before:
         denied = _decided(before, "victim", victim, "Write", file_path=str(npmrc), content="")
         assert "registered no environment" in denied, denied
         before.stop()
-    kept = _kept(audit, service_home)
+    kept = _witnessed(audit)
     assert kept.exists(), kept
+    folder = state or os.environ.get("SKILLGRANT_STATE_DIR") or str(kept.parent.parent)
     where = tmp_path / "other"
     for call in calls:
-        call = call.format(audit=audit, kept=kept, T=tmp_path, home=service_home)
+        call = call.format(audit=audit, kept=kept, T=tmp_path, home=service_home,
+                           state=folder)
         if not other.allows(where, call):
             return call
         _bash(call, where, other.env)
     try:
-        after = _serve(tmp_path, service_home, audit)
+        after = _serve(tmp_path, service_home, audit, extra=extra)
     except RuntimeError as e:
         return f"refused start: {str(e)[-300:]}"
     with after:
@@ -273,6 +292,71 @@ def test_a_gate_of_another_session_empties_the_sessions_file(tmp_path: Path, hom
     _escapes(tmp_path, service_home, gate, EMPTY_BOTH)
 
 
+# --- SKILLGRANT_STATE_DIR given to the service, not to the other gate ---------------------------
+
+#: The other session's ``SKILLGRANT_STATE_DIR``: unset (its gate guards the usual home's
+#: state folder), or another folder.
+STATE_DIRS = {"unset": None, "another": "{T}/other-state"}
+
+
+@pytest.mark.parametrize("case", list(STATE_DIRS))
+def test_a_gate_without_the_services_state_folder(tmp_path: Path, case: str) -> None:
+    """The service runs with ``SKILLGRANT_STATE_DIR={T}/state`` (an operator's, docs: "set
+    it for the service and every runtime alike"), the other gate's runtime without it or with
+    another: that gate guards its own, not the service's."""
+    given = STATE_DIRS[case]
+    home = tmp_path / "svc"
+    gate = _other_gate(tmp_path / "other", ["Bash(cp /dev/null *)"], home,
+                       {} if given is None else {
+                           "SKILLGRANT_STATE_DIR": given.format(T=tmp_path)},
+                       drop=("SKILLGRANT_STATE_DIR",))
+    _escapes(tmp_path, home, gate, EMPTY_BOTH, str(tmp_path / "state"))
+
+
+_IN_NAMESPACE = """
+import os, sys
+sys.path[:0] = [{tests!r}, {service!r}]
+os.environ.pop("SKILLGRANT_STATE_DIR", None)
+import test_s53_sreview as t
+from pathlib import Path
+top = Path({top!r})
+gate = t._other_gate(top / "other", ["Bash(cp /dev/null *)"], {home!r},
+                     drop=("SKILLGRANT_STATE_DIR",))
+print("HELD", repr(t._escapes(top, top / "svc", gate, t.EMPTY_BOTH)))
+"""
+
+
+@pytest.mark.parametrize("homes", ["another-home", "usual-home"])
+def test_the_usual_state_folder_whatever_the_homes(tmp_path: Path, homes: str) -> None:
+    """R1 as a user meets it (no ``SKILLGRANT_STATE_DIR`` anywhere): the service with a
+    scratch HOME, the other gate's runtime with another or the usual one; the state folder
+    the password database's home's. Run in a private mount namespace whose ``/etc/passwd``
+    names a scratch folder as this user's home (the runner's own is never written). Held
+    since 6cf0ef4: every gate guards the usual home's state folder whatever its HOME."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("needs root and unshare")
+    me = pwd.getpwuid(os.geteuid())
+    usual = tmp_path / "pwhome"
+    usual.mkdir(mode=0o700)
+    passwd = tmp_path / "passwd"
+    passwd.write_text("".join(
+        ":".join([*fields[:5], str(usual), *fields[6:]]) if fields[0] == me.pw_name
+        else line for line in Path("/etc/passwd").read_text().splitlines(keepends=True)
+        for fields in [line.split(":")]))
+    top = tmp_path / "ns"
+    top.mkdir()
+    here = Path(__file__).resolve().parent
+    code = _IN_NAMESPACE.format(tests=str(here.parent), service=str(here), top=str(top),
+                                home=str(usual if homes == "usual-home" else top / "home"))
+    script = f"mount --bind {passwd} /etc/passwd && exec {sys.executable} -c \"$0\""
+    done = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script,
+                           code], capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0 and "HELD" in done.stdout, (done.stdout[-2000:],
+                                                            done.stderr[-3000:])
+    assert any((usual / ".local" / "state" / "skillgrant").rglob("*.sessions")), \
+        "the service kept no sessions file in the usual home"
+
+
 # --- a folder bound over the state folder (root's sessions: mount) ------------------------------
 
 def _mounted_under(folder: Path) -> list[str]:
@@ -293,34 +377,38 @@ def _unmount_under(folder: Path) -> None:
 #: What a root session's ``mount`` may lay over the service's state folder, or a folder
 #: above it (``{home}``: the service's HOME, the other session's too).
 MOUNTS = {
-    "bind-state": "mount --bind {T}/empty {home}/.local/state",
-    "bind-local": "mount --bind {T}/empty {home}/.local",
-    "bind-home": "mount --bind {T}/empty {home}",
-    "tmpfs-local": "mount -t tmpfs none {home}/.local",
-    # the service's HOME a mount of its own (a container's home bound from the host): lifted
-    "umount-home": "umount -l {home}",
+    "bind-state": "mount --bind {T}/empty {T}/st/skillgrant",
+    "bind-parent": "mount --bind {T}/empty {T}/st",
+    "tmpfs-parent": "mount -t tmpfs none {T}/st",
+    # the folder above the state folder a mount of its own (a container's home bound from
+    # the host, as ``~`` or ``~/.local`` above the usual one): lifted
+    "umount-parent": "umount -l {T}/st",
 }
 
 
 @pytest.mark.parametrize("case", list(MOUNTS))
 def test_a_folder_mounted_over_the_state_folder(tmp_path: Path, case: str) -> None:
-    """A session as root, gated by another gate whose ``HOME`` is the service's, with the
-    plan ``Bash(cp /dev/null *)``, ``Bash(mount *)``: it empties the audit log (that gate
-    does not guard it) and lays a folder over the state folder or a folder above it (the
-    gate reads ``mount``'s target as no write to what lies below it); the service restarts on
-    what the mount shows (a new sessions file) and forgets the victim's first call."""
+    """A session as root, gated by another gate of the service's environment (its
+    ``SKILLGRANT_STATE_DIR`` ``{T}/st/skillgrant``, as ``~/.local/state/skillgrant`` of the
+    usual home), with the plan ``Bash(cp /dev/null *)``, ``Bash(mount *)``,
+    ``Bash(umount *)``: it empties the audit log (that gate does not guard it) and lays a
+    folder over the state folder or a folder above it, or lifts one (the gate reads
+    ``mount``'s target as no write to what lies below it); the service restarts on what the
+    mount shows (a new sessions file) and forgets the victim's first call."""
     if os.geteuid() != 0 or shutil.which("mount") is None:
         pytest.skip("needs root and mount")
     (tmp_path / "empty").mkdir()
-    home = tmp_path / "svc"
+    (tmp_path / "st").mkdir(mode=0o700)
+    home, state = tmp_path / "svc", str(tmp_path / "st" / "skillgrant")
     gate = _other_gate(tmp_path / "other", ["Bash(cp /dev/null *)", "Bash(mount *)",
-                                            "Bash(umount *)"], home)
+                                            "Bash(umount *)"], home,
+                       {"SKILLGRANT_STATE_DIR": state})
     try:
-        if case == "umount-home":
+        if case == "umount-parent":
             (tmp_path / "bound").mkdir(mode=0o700)
-            subprocess.run(["mount", "--bind", str(tmp_path / "bound"), str(home)],
+            subprocess.run(["mount", "--bind", str(tmp_path / "bound"), str(tmp_path / "st")],
                            check=True, timeout=60)
-        _escapes(tmp_path, home, gate, ["cp /dev/null {audit}", MOUNTS[case]])
+        _escapes(tmp_path, home, gate, ["cp /dev/null {audit}", MOUNTS[case]], state)
     finally:
         _unmount_under(tmp_path)
 
@@ -451,43 +539,43 @@ def test_another_gate_writes_no_spelling_of_the_state_folder(
 
 # --- what a careful user now hits (COST rows) --------------------------------------------------
 
-def _late_after_restart(tmp_path: Path, home: Path) -> Any:
-    """The victim calls first at a service whose HOME is ``home``; the service restarts; the
-    answer to a registration of the victim (409 late: the registry was kept)."""
+def _late_after_restart(tmp_path: Path, state: Path) -> Any:
+    """The victim calls first at a service whose ``SKILLGRANT_STATE_DIR`` is ``state``; the
+    service restarts; the answer to a registration of the victim (409 late: kept)."""
     audit = tmp_path / "logs" / "audit.log"
     audit.parent.mkdir(exist_ok=True)
     victim = tmp_path / "victim"
     victim.mkdir(exist_ok=True)
-    with _serve(tmp_path, home, audit) as before:
+    extra = {"SKILLGRANT_STATE_DIR": str(state)}
+    with _serve(tmp_path, tmp_path / "svc", audit, extra=extra) as before:
         denied = _decided(before, "victim", victim, "Write", file_path=str(victim / "npmrc"),
                           content="")
         assert "registered no environment" in denied, denied
         before.stop()
-    with _serve(tmp_path, home, audit) as after:
+    with _serve(tmp_path, tmp_path / "svc", audit, extra=extra) as after:
         posted = _register(after, "victim")
         after.stop()
     return posted
 
 
-def test_a_home_reached_through_a_link_keeps_sessions(tmp_path: Path) -> None:
-    """``HOME`` names its folder through a link (``/home -> /data/home``, an automounter's
-    link): harmless, every gate reads the real path. The service starts and keeps the
-    registry."""
-    (tmp_path / "data").mkdir()
-    (tmp_path / "home").symlink_to(tmp_path / "data")
-    posted = _late_after_restart(tmp_path, tmp_path / "home")
+def test_a_state_folder_reached_through_a_link_keeps_sessions(tmp_path: Path) -> None:
+    """The state folder named through a link (a home ``/home -> /data/home``, an
+    automounter's link; here ``SKILLGRANT_STATE_DIR`` ``{T}/sl/skillgrant``, ``{T}/sl ->
+    {T}/data``): harmless, every gate reads the real path. The service starts and keeps the
+    registry (C1, fixed in 6cf0ef4)."""
+    (tmp_path / "data").mkdir(mode=0o700)
+    (tmp_path / "sl").symlink_to(tmp_path / "data")
+    posted = _late_after_restart(tmp_path, tmp_path / "sl" / "skillgrant")
     assert posted.status == 409 and b"late" in posted.body, posted.body
 
 
-def test_a_group_writable_local_folder_of_a_private_group_keeps_sessions(tmp_path: Path) -> None:
-    """``~/.local`` made 0775 (umask 002, as Debian's and Ubuntu's pam_umask sets it for a
-    user whose group is their own: ``USERGROUPS_ENAB``), its group the user's own: harmless
-    (no one else is in it). The service starts and keeps the registry."""
-    home = tmp_path / "home"
-    (home / ".local" / "state").mkdir(parents=True)
-    for folder in (home / ".local", home / ".local" / "state"):
-        folder.chmod(0o775)
-    posted = _late_after_restart(tmp_path, home)
+def test_a_group_writable_folder_of_a_private_group_keeps_sessions(tmp_path: Path) -> None:
+    """A folder above the state folder made 0775 (umask 002, as Debian's and Ubuntu's
+    pam_umask sets it for a user whose group is their own: ``USERGROUPS_ENAB``), its group
+    this user's own: harmless. The service starts and keeps the registry (C2, fixed)."""
+    (tmp_path / "gw").mkdir()
+    (tmp_path / "gw").chmod(0o775)
+    posted = _late_after_restart(tmp_path, tmp_path / "gw" / "skillgrant")
     assert posted.status == 409 and b"late" in posted.body, posted.body
 
 
@@ -534,57 +622,50 @@ def test_the_other_gate_allows_a_harmless_write(spelled: dict[str, Any]) -> None
         assert spelled["gate"].allows(top / "other", call), call
 
 
-OPEN.add("test_a_gate_of_another_session_empties_the_sessions_file",
-         "s53-sreview R1: every gate guards the state folder of its own HOME and of the "
-         "password database's home; a service run with another HOME (a scratch home, as its "
-         "sessions' runtime) keeps its sessions file where a gate of a third HOME does not "
-         "look: that gate's session empties it and the audit log, the service forgets",
-         "another-home", "usual-home")
-OPEN.add("test_a_session_of_another_service_empties_the_sessions_file",
-         "s53-sreview R1 (the other gate a second service of another HOME)", "another-home")
 OPEN.add("test_a_folder_mounted_over_the_state_folder",
          "s53-sreview R2: mount's target, a folder above the guarded state folder, is no "
-         "word the gate reads as a write to what lies below it (`mount --bind X ~/.local`)")
-OPEN.add("test_a_home_reached_through_a_link_keeps_sessions",
-         "s53-sreview C1 (COST): a HOME reached through a link refuses the start (the "
-         "sessions file is opened through no link on the way); every gate reads real paths")
-OPEN.add("test_a_group_writable_local_folder_of_a_private_group_keeps_sessions",
-         "s53-sreview C2 (COST): ~/.local 0775 under umask 002 (a user private group) "
-         "refuses the start")
-OPEN.add("test_two_services_of_two_homes_on_one_audit_log_share_the_victim",
-         "s53-sreview C3 (COST): two services on one log from two HOMEs no longer share the "
-         "sessions file; the second's registrations are 503 sessions-file (fails closed)")
+         "word the gate reads as a write to what lies below it (`mount --bind X ~/.local`)",
+         "bind-parent", "tmpfs-parent", "umount-parent")
+OPEN.add("test_a_gate_without_the_services_state_folder",
+         "s53-sreview R3: SKILLGRANT_STATE_DIR given to the service and not to another "
+         "gate's runtime (or another value): that gate guards its own state folder, not the "
+         "service's (R1 through the variable)")
 
 
 # --- a home reached through a link, the link changed by another gate's session -----------------
 
-#: Calls of another gate's session (its HOME the service's: ``{home}``, a link to
-#: ``{T}/data``) that point the home elsewhere (``{T}/evil``, an empty home).
+#: Calls of another gate's session (its environment the service's: ``{T}/sl/skillgrant`` the
+#: state folder, ``{T}/sl`` a link to ``{T}/data``) that point the link elsewhere
+#: (``{T}/evil``, an empty folder).
 RELINKS = {
-    "ln-sfn": "ln -sfn {T}/evil {home}",
-    "rm-then-ln": "rm -f {home} && ln -s {T}/evil {home}",
-    "unlink-then-ln": "unlink {home} && ln -s {T}/evil {home}",
-    "mv-T": "ln -s {T}/evil {T}/next && mv -T {T}/next {home}",
-    "mv-away": "mv {home} {T}/gone && ln -s {T}/evil {home}",
-    "cp-P": "ln -s {T}/evil {T}/next && cp -P --remove-destination {T}/next {home}",
-    "find-delete": "find {T} -maxdepth 1 -name hl -delete && ln -s {T}/evil {home}",
+    "ln-sfn": "ln -sfn {T}/evil {T}/sl",
+    "rm-then-ln": "rm -f {T}/sl && ln -s {T}/evil {T}/sl",
+    "unlink-then-ln": "unlink {T}/sl && ln -s {T}/evil {T}/sl",
+    "mv-T": "ln -s {T}/evil {T}/next && mv -T {T}/next {T}/sl",
+    "mv-away": "mv {T}/sl {T}/gone && ln -s {T}/evil {T}/sl",
+    "cp-P": "ln -s {T}/evil {T}/next && cp -P --remove-destination {T}/next {T}/sl",
+    "find-delete": "find {T} -maxdepth 1 -name sl -delete && ln -s {T}/evil {T}/sl",
+    "mv-data": "mv {T}/data {T}/gone && mkdir {T}/data",
 }
 
 
 @pytest.mark.parametrize("case", list(RELINKS))
-def test_a_home_link_pointed_elsewhere(tmp_path: Path, case: str) -> None:
-    """The service's HOME (and the other session's) is ``{T}/hl``, a link to ``{T}/data``
-    (a home kept elsewhere, which the service accepts): the other gate's session points the
-    link elsewhere and empties the audit log; the restarted service, its HOME the link, keeps
-    a new sessions file where the link now leads."""
+def test_a_state_folder_link_pointed_elsewhere(tmp_path: Path, case: str) -> None:
+    """The state folder is reached through a link (``{T}/sl -> {T}/data``, which the
+    service accepts since 6cf0ef4, opening the file at its real path): the other gate's
+    session (the same ``SKILLGRANT_STATE_DIR``) points the link elsewhere, or moves the
+    folder it leads to, and empties the audit log; the restarted service follows the link
+    to a new sessions file."""
     (tmp_path / "data").mkdir(mode=0o700)
     (tmp_path / "evil").mkdir(mode=0o700)
-    home = tmp_path / "hl"
-    home.symlink_to(tmp_path / "data")
+    (tmp_path / "sl").symlink_to(tmp_path / "data")
+    state = str(tmp_path / "sl" / "skillgrant")
+    home = tmp_path / "svc"
     gate = _other_gate(tmp_path / "other", ["Bash(cp /dev/null *)", "Bash(ln *)",
                                             "Bash(rm *)", "Bash(unlink *)", "Bash(mv *)",
-                                            "Bash(cp *)", "Bash(find *)"], str(home))
-    _escapes(tmp_path, home, gate, ["cp /dev/null {audit}", RELINKS[case]])
+                                            "Bash(cp *)", "Bash(find *)", "Bash(mkdir *)"],
+                       home, {"SKILLGRANT_STATE_DIR": state})
+    _escapes(tmp_path, home, gate, ["cp /dev/null {audit}", RELINKS[case]], state)
 
 
 # --- the audit log alone: another gate's session may write it (held: the registry stays) -------
@@ -635,26 +716,46 @@ def _group_member() -> tuple[int, int, int] | None:
     return None
 
 
-@pytest.mark.parametrize("shared", ["member-group", "primary-group"])
+def _acl(folder: Path, tag: int, ident: int) -> None:
+    """Give ``folder`` (0700) a POSIX ACL granting rwx to the user (``tag`` 2) or group (8)
+    ``ident``, as ``setfacl -m u:ID:rwx`` does: its mode's group bits become the mask's."""
+    undefined = 0xFFFFFFFF
+    entries = [(0x01, 7, undefined), (tag, 7, ident), (0x04, 0, undefined),
+               (0x10, 7, undefined), (0x20, 0, undefined)]
+    os.setxattr(folder, "system.posix_acl_access", struct.pack("<I", 2) + b"".join(
+        struct.pack("<HHI", *entry) for entry in sorted(entries)))  # (by tag: the kernel's)
+
+
+#: How another user may write the folders: a group of 0770 folders it is in (a supplementary
+#: group, its own group), or an ACL entry of 0700 folders naming it or such a group (their
+#: group this user's private one: C2's fix accepts its write bit, which is the ACL's mask).
+SHARED = ("member-group", "primary-group", "acl-user", "acl-group")
+
+
+@pytest.mark.parametrize("shared", SHARED)
 def test_a_folder_of_a_group_another_user_is_in_holds_no_sessions(shared: str) -> None:
-    """The audit log's folder and the state folder group-writable (0770), their group one
-    another user is in (``member-group``: a supplementary group, as ``ssl-cert`` holds
-    ``postgres``; ``primary-group``: that user's own group). Sound: the start is refused, or
-    the victim stays late after that user removes both files (unlinking needs write on the
-    folder only)."""
+    """The audit log's folder and the state folder written by another user (``SHARED``:
+    ``member-group``: 0770, a supplementary group of it, as ``ssl-cert`` holds ``postgres``).
+    Sound: the start is refused, or the victim stays late after that user removes both files
+    (unlinking needs write on the folder only)."""
     found = _group_member()
     if os.geteuid() != 0 or shutil.which("setpriv") is None or found is None:
         pytest.skip("needs root, setpriv and a group holding another user")
     uid, gid, member = found
-    group = member if shared == "member-group" else gid
     top = Path(tempfile.mkdtemp(prefix="s53sreview-"))  # (the other user reaches it)
     try:
         top.chmod(0o755)
         logs, state, home = top / "logs", top / "state", top / "home"
         for folder in (logs, state):
-            folder.mkdir()
-            os.chown(folder, 0, group)
-            folder.chmod(0o770)
+            folder.mkdir(mode=0o700)
+            if shared.startswith("acl-"):
+                try:
+                    _acl(folder, *((2, uid) if shared == "acl-user" else (8, member)))
+                except OSError as e:
+                    pytest.skip(f"no POSIX ACLs here: {e}")
+            else:
+                os.chown(folder, 0, member if shared == "member-group" else gid)
+                folder.chmod(0o770)
         home.mkdir(mode=0o700)
         audit = logs / "audit.log"
         extra = {"SKILLGRANT_STATE_DIR": str(state)}
@@ -671,11 +772,19 @@ def test_a_folder_of_a_group_another_user_is_in_holds_no_sessions(shared: str) -
             before.stop()
         kept = [p for p in (*state.rglob("*.sessions"), *home.rglob("*.sessions"))]
         assert kept, "no sessions file"
+        # (the sessions file's own folder is the service's, 0700: that user renames it)
         subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={gid}", "--init-groups",
-                        "rm", "-f", str(audit), *map(str, kept)], timeout=60, check=True)
+                        "sh", "-c", 'rm -f "$1" && mv "$2" "$2.gone"', "-", str(audit),
+                        str(kept[0].parent)], timeout=60, check=True)
         with _serve(top, home, audit, extra=extra) as after:
             posted = _register(after, "victim")
             after.stop()
     finally:
         shutil.rmtree(top)
     assert posted.status == 409, posted.body
+OPEN.add("test_a_folder_of_a_group_another_user_is_in_holds_no_sessions",
+         "s53-sreview R4: a folder 0700 with an ACL entry granting another user (or a group "
+         "holding one) rwx shows the mask as its group bits; C2's fix reads them as the "
+         "owning group's, which is this user's private one, and accepts it: that user "
+         "removes the audit log and renames the sessions folder, the service forgets",
+         "acl-user", "acl-group")
