@@ -64,23 +64,24 @@ def _serve(folder: Path, home: Path, audit: Path, *options: str,
 
 
 @contextlib.contextmanager
-def _home(home: Path) -> Iterator[None]:
-    """``HOME`` set to ``home`` in this process for a while (``path_of`` reads it)."""
-    kept = os.environ.get("HOME")
-    os.environ["HOME"] = str(home)
+def _environ(**values: str) -> Iterator[None]:
+    """This process's variables set to ``values`` for a while (``path_of`` reads them)."""
+    kept = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
     try:
         yield
     finally:
-        if kept is None:
-            del os.environ["HOME"]
-        else:
-            os.environ["HOME"] = kept
+        for name, value in kept.items():
+            if value is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = value
 
 
-def _kept(audit: Path, home: Path) -> Path:
-    """The sessions file of the service on ``audit`` whose ``HOME`` is ``home`` (this
-    process's other variables)."""
-    with _home(home):
+def _kept(audit: Path, state: Path) -> Path:
+    """The sessions file of the service on ``audit`` whose ``SKILLGRANT_STATE_DIR`` is
+    ``state``."""
+    with _environ(SKILLGRANT_STATE_DIR=str(state)):
         return Path(path_of(str(audit)))
 
 
@@ -415,11 +416,12 @@ def test_a_folder_mounted_over_the_state_folder(tmp_path: Path, case: str) -> No
 
 # --- every spelling of a write to the state folder, through another gate of the same HOME ------
 
-#: Calls of a session gated by the printed hook command with the plan ``WRITERS``, its HOME
-#: the service's (``{home}``); ``{kept}`` the sessions file, ``{name}`` its name, ``{pid}`` a
-#: process holding it open at descriptor 7 (as the running service does), ``{T}`` the test's
-#: folder (``{T}/empty``, ``{T}/evil`` holding an empty sessions file at the same place under
-#: ``.local``, ``{T}/evil.tar``, ``{T}/evil.zip``).
+#: Calls of a session gated by the printed hook command with the plan ``WRITERS``, its
+#: environment the service's (``{home}/.local/state/skillgrant`` the state folder, as in the
+#: usual home: ``SKILLGRANT_STATE_DIR`` names it); ``{kept}`` the sessions file, ``{name}``
+#: its name, ``{pid}`` a process holding it open at descriptor 7 (as the running service
+#: does), ``{T}`` the test's folder (``{T}/empty``, ``{T}/evil`` holding an empty sessions
+#: file at the same place under ``.local``, ``{T}/evil.tar``, ``{T}/evil.zip``).
 SPELLINGS = """
 cp /dev/null {kept}
 rm -f {kept}
@@ -493,8 +495,9 @@ _FILE = HEADER + b'["c","victim"]\n'
 def spelled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """The other gate (its HOME the service's), the test's folder and the holder process."""
     top = tmp_path_factory.mktemp("s53sreview-spelled")
-    home = top / "svc"
-    kept = _kept(top / "logs" / "audit.log", home)
+    home = top / "svc"  # (the state folder where the usual home keeps it, the variable set)
+    state = home / ".local" / "state" / "skillgrant"
+    kept = _kept(top / "logs" / "audit.log", state)
     (top / "logs").mkdir()
     home.mkdir()
     kept.parent.mkdir(parents=True, exist_ok=True)
@@ -508,7 +511,7 @@ def spelled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
     if shutil.which("zip"):
         subprocess.run(["zip", "-qr", str(top / "evil.zip"), ".local"], cwd=top / "evil",
                        check=True, timeout=60)
-    gate = _other_gate(top / "other", WRITERS, home)
+    gate = _other_gate(top / "other", WRITERS, home, {"SKILLGRANT_STATE_DIR": str(state)})
     holder = subprocess.Popen(["bash", "-c", f"exec 7>>'{kept}'; exec sleep 3600"])
     try:
         yield {"top": top, "home": home, "kept": kept, "gate": gate, "pid": holder.pid}
