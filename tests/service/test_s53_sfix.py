@@ -382,3 +382,53 @@ def test_a_folder_of_a_private_group(tmp_path: Path) -> None:
     os.chown(local, -1, 65534)
     with pytest.raises(OSError, match="may be written by its group"):
         SessionsFile(path)
+
+
+#: Spellings pointing a link on the way to the state folder elsewhere (``{link}``: the home's
+#: ``.local``, a link to a folder of this user), each with the rule covering it.
+RELINKS: dict[str, tuple[str, str]] = {
+    "ln-sfn": ("Bash(ln *)", "ln -sfn {evil} {link}"),
+    "rm-then-ln": ("Bash(rm *)", "rm {link} && ln -s {evil} {link}"),
+    "mv-T": ("Bash(mv *)", "ln -s {evil} {home}/new && mv -T {home}/new {link}"),
+    "unlink": ("Bash(unlink *)", "unlink {link}"),
+    "cp-P": ("Bash(cp *)", "cp -P --remove-destination {home}/new {link}"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(RELINKS))
+def test_a_link_on_the_way_pointed_elsewhere(tmp_path: Path, name: str) -> None:
+    """``~/.local`` a link to a folder of this user (a home kept elsewhere: C1 accepted): the
+    other gate's session empties the audit log (no witness left) and points the link
+    elsewhere (or removes it), run by real bash where allowed; the restarted service's victim
+    stays late."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    evil = tmp_path / "evil"
+    evil.mkdir(mode=0o700)
+    link = _home() / ".local"
+    link.symlink_to(elsewhere)
+    (_home() / "new").symlink_to(evil)
+    logs = tmp_path / "logs"
+    logs.mkdir(mode=0o700)
+    audit = logs / "audit.log"
+    _victim_late(tmp_path, audit)
+    other = tmp_path / "other"
+    other.mkdir()
+    rule, command = RELINKS[name]
+    command = command.format(evil=evil, link=link, home=_home())
+    rules = [rule, "Bash(ln *)"] if "ln -s" in command else [rule]
+    emptied = f"cp /dev/null {audit}"  # (no witness left: the guard alone holds)
+    assert _hook(other, ["Bash(cp /dev/null *)"], "Bash", command=emptied) == 0
+    _bash(emptied, other)
+    if _hook(other, rules, "Bash", command=command) == 0:
+        _bash(command, other)
+    try:
+        after = _serve(tmp_path, audit)
+    except RuntimeError as e:  # refused: sound
+        assert "sessions file" in str(e)
+        return
+    with after:
+        posted = _register(after, "victim")
+        after.stop()
+    assert posted.status == 409 and b"late" in posted.body, (name, posted.body)
