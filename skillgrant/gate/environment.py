@@ -65,7 +65,7 @@ COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
 PROJECT: Final = "PWD"
 #: Variables the gate reads that are the gate's own settings, not the session's.
 OWN: Final = ("SKILLGRANT_BASH", "CLAUDE_PROJECT_DIR", "CLAUDE_SKILL_DIR", "CLAUDE_PLUGIN_ROOT",
-              "CLAUDE_PLUGIN_DATA")
+              "CLAUDE_PLUGIN_DATA", "SKILLGRANT_STATE_DIR")  # (the gate's own state: s53)
 #: A header's name: this, then the variable's name.
 HEADER: Final = "X-Skillgrant-Env-"
 # Claude Code's name for a project's folder under ``<config>/projects`` (the binary's J$).

@@ -83,13 +83,18 @@ def kept_note(audit_log: str | None) -> str:
     if audit_log is None:  # (service/sessionsfile.py: review s51-gfix3 F2b)
         return ("Without --audit-log the sessions' registrations are not kept: after a "
                 "restart another session holding the token can register a session's id.\n")
+    from ..gate.homefiles import STATE_VARIABLE
     from .sessionsfile import path_of
 
     try:
         kept = path_of(os.path.abspath(audit_log))
     except OSError as e:
         return f"The sessions file cannot be kept: {e}\n"
-    return (f"The sessions' registrations are kept in {kept}. Same-user mode: a session of "
-            "this user is kept from it by every skillgrant gate of this version; run the "
-            "service as a user of its own, with its audit log and state where only that "
-            "user may write, for the OS's boundary (docs/service.md).\n")
+    given = os.environ.get(STATE_VARIABLE)
+    moved = (f" {STATE_VARIABLE}={given} moves it: give every runtime of this user the same "
+             "value (a gate whose runtime lacks it guards only the usual folder)."
+             if given else "")
+    return (f"The sessions' registrations are kept in {kept}.{moved} Same-user mode: a "
+            "session of this user is kept from it by every skillgrant gate of this version; "
+            "run the service as a user of its own, with its audit log and state where only "
+            "that user may write, for the OS's boundary (docs/service.md).\n")

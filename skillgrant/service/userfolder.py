@@ -7,13 +7,15 @@ place. So, as OpenSSH's ``StrictModes`` does for ``~/.ssh``, the folder holding 
 folder above it must be owned by this user or by root, and written by no one else: without
 write for group and others, or with the sticky bit (as ``/tmp``: another user may add an entry
 there, not remove or rename this user's), or written by a group that holds this user alone
-(a user private group, as a umask of 002 leaves them: s53-sreview C2). A link on the way (a
-home, or its ``.local``, kept elsewhere) counts by its owner, and the folders it leads to are
-examined as well.
+(a user private group, as a umask of 002 leaves them: s53-sreview C2) and with no access
+ACL (whose entries may give write to other users while the mode shows only the group's:
+R4). A link on the way (a home, or its ``.local``, kept elsewhere) counts by its owner, and
+the folders it leads to are examined as well.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
@@ -37,9 +39,28 @@ def others_may_write(folder: str) -> str | None:
                 info.st_mode & stat.S_IWGRP and not _private(info.st_gid))):
             return (f"the folder {at!r} may be written by its group or by others "
                     f"(mode {stat.S_IMODE(info.st_mode):o}, without the sticky bit)")
+        if not link and info.st_mode & stat.S_IWGRP and not info.st_mode & stat.S_ISVTX:
+            acl = _access_acl(at)  # (its group bits are then the ACL's mask: s53-sreview R4)
+            if acl is not None:
+                return f"the folder {at!r} {acl}, which may give write to other users"
         if at == os.path.dirname(at):
             return others_may_write(os.path.realpath(folder)) if linked else None
         at = os.path.dirname(at)
+
+
+def _access_acl(folder: str) -> str | None:
+    """Why ``folder`` may have an extended POSIX access ACL (its named users' and groups'
+    entries, which its mode does not show), or None when it has none."""
+    getxattr = getattr(os, "getxattr", None)
+    if getxattr is None:  # (no extended attributes to read here)
+        return None
+    try:
+        getxattr(folder, "system.posix_acl_access", follow_symlinks=False)
+    except OSError as e:
+        if e.errno in (errno.ENODATA, errno.ENOTSUP, errno.EOPNOTSUPP):
+            return None
+        return f"cannot be read for an access ACL ({e.strerror or e})"
+    return "has an access ACL"
 
 
 def _private(gid: int) -> bool:

@@ -19,6 +19,7 @@ import json
 import os
 import pwd
 import shutil
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -432,3 +433,43 @@ def test_a_link_on_the_way_pointed_elsewhere(tmp_path: Path, name: str) -> None:
         posted = _register(after, "victim")
         after.stop()
     assert posted.status == 409 and b"late" in posted.body, (name, posted.body)
+
+
+def _acl(folder: Path, *entries: tuple[int, int, int]) -> None:
+    """Set ``folder``'s access ACL (Linux's xattr format: version 2, then tag, permissions,
+    id), as ``setfacl`` does; skips where the file system keeps none."""
+    data = struct.pack("<I", 2) + b"".join(struct.pack("<HHI", *e) for e in entries)
+    try:
+        os.setxattr(folder, "system.posix_acl_access", data)
+    except (AttributeError, OSError) as e:
+        pytest.skip(f"no POSIX ACLs here: {e}")
+
+
+def test_a_folder_with_an_access_acl(tmp_path: Path) -> None:
+    """0700 with a named user's entry ``rwx`` (``setfacl -m u:nobody:rwx``): the mode shows
+    0770 (the group bits are the mask) of this user's own group; refused (s53-sreview R4).
+    With a mask giving no write, no entry may write: accepted."""
+    from skillgrant.service.userfolder import others_may_write
+
+    folder = tmp_path / "logs"
+    folder.mkdir(mode=0o700)
+    anyone = 0xFFFFFFFF
+    _acl(folder, (0x01, 7, anyone), (0x02, 7, 65534), (0x04, 0, anyone), (0x10, 7, anyone),
+         (0x20, 0, anyone))
+    assert folder.stat().st_mode & 0o777 == 0o770
+    assert "access ACL" in str(others_may_write(str(folder)))
+    _acl(folder, (0x01, 7, anyone), (0x02, 7, 65534), (0x04, 0, anyone), (0x10, 5, anyone),
+         (0x20, 0, anyone))
+    assert others_may_write(str(folder)) is None
+
+
+def test_print_config_names_the_file_the_variable_and_the_modes(tmp_path: Path) -> None:
+    """``serve --print-config``'s note: the sessions file's path, the variable that moved it
+    (every runtime needs it too: s53-sreview R3), the same-user mode and the OS's boundary."""
+    from skillgrant.service.config import kept_note
+
+    audit = str(tmp_path / "audit.log")
+    note = kept_note(audit)
+    assert path_of(audit) in note and f"{STATE_VARIABLE}=" in note
+    assert "Same-user mode" in note and "a user of its own" in note
+    assert "not kept" in kept_note(None)
