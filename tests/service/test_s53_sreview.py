@@ -785,9 +785,3 @@ def test_a_folder_of_a_group_another_user_is_in_holds_no_sessions(shared: str) -
     finally:
         shutil.rmtree(top)
     assert posted.status == 409, posted.body
-OPEN.add("test_a_folder_of_a_group_another_user_is_in_holds_no_sessions",
-         "s53-sreview R4: a folder 0700 with an ACL entry granting another user (or a group "
-         "holding one) rwx shows the mask as its group bits; C2's fix reads them as the "
-         "owning group's, which is this user's private one, and accepts it: that user "
-         "removes the audit log and renames the sessions folder, the service forgets",
-         "acl-user", "acl-group")
