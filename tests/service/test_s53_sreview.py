@@ -144,7 +144,8 @@ class HookGate(Gate):
                                                 "hook_event_name": "PreToolUse",
                                                 "cwd": str(folder), "tool_name": "Bash",
                                                 "tool_input": {"command": call}}).encode())
-        return said.returncode != 2
+        # (a hook that fails otherwise is no allow: the printed hook says onFailure block)
+        return said.returncode == 0 and b'"deny"' not in said.stdout
 
 
 class ServiceGate(Gate):
@@ -356,6 +357,53 @@ def test_the_usual_state_folder_whatever_the_homes(tmp_path: Path, homes: str) -
                                                             done.stderr[-3000:])
     assert any((usual / ".local" / "state" / "skillgrant").rglob("*.sessions")), \
         "the service kept no sessions file in the usual home"
+
+
+_UNNAMED = """
+import os, sys
+sys.path[:0] = [{tests!r}, {service!r}]
+os.environ.pop("SKILLGRANT_STATE_DIR", None)
+import test_s53_sreview as t
+from pathlib import Path
+top = Path({top!r})
+gate = t._other_gate(top / "other", ["Bash(cp /dev/null *)"], {home!r},
+                     drop=("SKILLGRANT_STATE_DIR",))
+gate.env["SG_HOOK"] = gate.hook  # (the runtime's own view: its user not in /etc/passwd)
+gate.hook = ("exec unshare -m --propagation private sh -c "
+             "'mount --bind {unnamed} /etc/passwd && exec sh -c " + chr(34) + "$SG_HOOK"
+             + chr(34) + "'")
+print("HELD", repr(t._escapes(top, top / "svc", gate, t.EMPTY_BOTH)))
+"""
+
+
+def test_a_runtime_whose_user_the_password_database_does_not_name(tmp_path: Path) -> None:
+    """The service runs where its user has a home in the password database (its state folder
+    there); the other gate's runtime runs where the same user is not named (a container run
+    with ``--user UID`` and the home mounted at the same path, HOME set to it): that gate
+    finds no usual home, and guards no state folder. Sound: it guards HOME's, or refuses.
+    Both in a private mount namespace whose ``/etc/passwd`` names a scratch home; the
+    runtime's view a nested one whose ``/etc/passwd`` lacks this user."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("needs root and unshare")
+    me = pwd.getpwuid(os.geteuid())
+    usual = tmp_path / "pwhome"
+    usual.mkdir(mode=0o700)
+    lines = Path("/etc/passwd").read_text().splitlines(keepends=True)
+    passwd, unnamed = tmp_path / "passwd", tmp_path / "unnamed"
+    passwd.write_text("".join(
+        ":".join([*fields[:5], str(usual), *fields[6:]]) if fields[0] == me.pw_name
+        else line for line in lines for fields in [line.split(":")]))
+    unnamed.write_text("".join(line for line in lines if line.split(":")[0] != me.pw_name))
+    top = tmp_path / "ns"
+    top.mkdir()
+    here = Path(__file__).resolve().parent
+    code = _UNNAMED.format(tests=str(here.parent), service=str(here), top=str(top),
+                           home=str(usual), unnamed=str(unnamed))
+    script = f"mount --bind {passwd} /etc/passwd && exec {sys.executable} -c \"$0\""
+    done = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script,
+                           code], capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0 and "HELD" in done.stdout, (done.stdout[-2000:],
+                                                            done.stderr[-3000:])
 
 
 # --- a folder bound over the state folder (root's sessions: mount) ------------------------------
@@ -785,3 +833,7 @@ def test_a_folder_of_a_group_another_user_is_in_holds_no_sessions(shared: str) -
     finally:
         shutil.rmtree(top)
     assert posted.status == 409, posted.body
+OPEN.add("test_a_runtime_whose_user_the_password_database_does_not_name",
+         "s53-sreview R5: a gate whose user the password database does not name guards no "
+         "state folder at all (homefiles.state_folders drops the usual one on KeyError), "
+         "while a service of the same user elsewhere keeps its file in that home")
