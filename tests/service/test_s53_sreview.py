@@ -376,13 +376,16 @@ print("HELD", repr(t._escapes(top, top / "svc", gate, t.EMPTY_BOTH)))
 """
 
 
-def test_a_runtime_whose_user_the_password_database_does_not_name(tmp_path: Path) -> None:
+@pytest.mark.parametrize("view", ["unnamed", "named-elsewhere"])
+def test_a_runtime_whose_user_the_password_database_does_not_name(tmp_path: Path,
+                                                                  view: str) -> None:
     """The service runs where its user has a home in the password database (its state folder
     there); the other gate's runtime runs where the same user is not named (a container run
     with ``--user UID`` and the home mounted at the same path, HOME set to it): that gate
     finds no usual home, and guards no state folder. Sound: it guards HOME's, or refuses.
     Both in a private mount namespace whose ``/etc/passwd`` names a scratch home; the
-    runtime's view a nested one whose ``/etc/passwd`` lacks this user."""
+    runtime's view a nested one whose ``/etc/passwd`` lacks this user (``unnamed``), or names
+    another home for it (``named-elsewhere``: a container image's own entry for the uid)."""
     if os.geteuid() != 0 or shutil.which("unshare") is None:
         pytest.skip("needs root and unshare")
     me = pwd.getpwuid(os.geteuid())
@@ -393,7 +396,11 @@ def test_a_runtime_whose_user_the_password_database_does_not_name(tmp_path: Path
     passwd.write_text("".join(
         ":".join([*fields[:5], str(usual), *fields[6:]]) if fields[0] == me.pw_name
         else line for line in lines for fields in [line.split(":")]))
-    unnamed.write_text("".join(line for line in lines if line.split(":")[0] != me.pw_name))
+    unnamed.write_text("".join(line for line in lines if line.split(":")[0] != me.pw_name)
+                       if view == "unnamed" else "".join(
+        ":".join([*fields[:5], str(tmp_path / "elsewhere"), *fields[6:]])
+        if fields[0] == me.pw_name else line
+        for line in lines for fields in [line.split(":")]))
     top = tmp_path / "ns"
     top.mkdir()
     here = Path(__file__).resolve().parent
