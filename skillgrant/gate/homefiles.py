@@ -102,16 +102,20 @@ STATE_VARIABLE: Final = "SKILLGRANT_STATE_DIR"
 
 
 def state_folders() -> list[str]:
-    """``STATE`` in this user's home of the password database (none when it names none), and
-    the folder ``SKILLGRANT_STATE_DIR`` names (an absolute path)."""
+    """``STATE`` in this user's home of the password database (none when it names none), in
+    ``HOME`` (a runtime run with ``--user UID`` in a container whose database names another
+    home or none, and a service beside it: s53-sreview R5), and the folder
+    ``SKILLGRANT_STATE_DIR`` names (absolute paths only)."""
     import pwd
 
     try:
         usual = os.path.join(pwd.getpwuid(os.geteuid()).pw_dir, STATE)
     except (KeyError, OSError):  # (a user the database does not name)
         usual = ""
-    given = os.environ.get("SKILLGRANT_STATE_DIR") or ""
-    return [f for f in dict.fromkeys((usual, given)) if f[:1] == "/"]
+    home = os.environ.get("HOME") or ""
+    given = os.environ.get(STATE_VARIABLE) or ""
+    return [f for f in dict.fromkeys((usual, home and os.path.join(home, STATE), given))
+            if f[:1] == "/"]
 
 
 #: The system's files that a program the gate covers reads as what to run (review s44):

@@ -840,7 +840,3 @@ def test_a_folder_of_a_group_another_user_is_in_holds_no_sessions(shared: str) -
     finally:
         shutil.rmtree(top)
     assert posted.status == 409, posted.body
-OPEN.add("test_a_runtime_whose_user_the_password_database_does_not_name",
-         "s53-sreview R5: a gate whose user the password database does not name guards no "
-         "state folder at all (homefiles.state_folders drops the usual one on KeyError), "
-         "while a service of the same user elsewhere keeps its file in that home")
