@@ -116,12 +116,15 @@ def _operands(rest: list[str], target: bool) -> tuple[list[str], str | None]:
 
 def _landed(word: str, directory: str, folders: frozenset[str]) -> bool:
     """Whether the path ``word`` (from ``directory``) is a test folder, or a path below one,
-    below a folder tests are collected in (as written, and as its real path)."""
+    below a folder tests are collected in (as written, as its real path, and as each path a
+    runner meets it at through a link: ``testlinks.places``)."""
     if not word or not _UNNAMED.isdisjoint(word):
         return "test" in word  # (a word the gate cannot name, holding the folder's name)
+    from .testlinks import places
+
     path = posixpath.normpath(posixpath.join(directory, word))
-    for form in dict.fromkeys((path, os.path.realpath(path))):
-        key = fold(form)
+    real = fold(os.path.realpath(path))  # (and where a runner meets it through a link: R10)
+    for key in dict.fromkeys((fold(path), real, *places(real, GUARDED.get()))):
         for folder in folders:
             if key.startswith(folder + "/") and not _FOLDERS.isdisjoint(
                     key[len(folder) + 1:].split("/")):
