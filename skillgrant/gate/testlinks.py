@@ -79,6 +79,13 @@ def places(key: str, guards: object) -> list[str]:
     return list(found)
 
 
+def leads_below(path: str, guards: object) -> bool:
+    """Whether a link below the collecting folders of ``guards`` leads below the folded
+    ``path`` (to something there or not there yet: what comes at ``path`` comes where a
+    runner meets it; s53-greview2 T10)."""
+    return any(target.startswith(path.rstrip("/") + "/") for target, _ in _links(guards))
+
+
 def _links(guards: object) -> tuple[tuple[str, str], ...]:
     """Each link below the collecting folders of ``guards`` (and below the folders they lead
     to), as its folded target's real path and its own folded path: walked once for a set."""
