@@ -132,8 +132,9 @@ def _walked(roots: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 
 def _listing(folder: str) -> list[tuple[str, str]]:
     """The names in ``folder``, each with what it is (``"link"``, ``"dir"``, ``"file"``), all
-    of them (``linked.entries`` stops past its bound); none where it is not there, or this user
-    may not list it (nor may the runner, as this user: s53-greview2 T5). The view watches the
+    of them (``linked.entries`` stops past its bound: s53-greview2 T5); none where it is not
+    there. One this user may not list raises ValueError: a call may take the right away and
+    give it back once its write is judged (``chmod 000 lib``: T13). The view watches the
     folder first, so that a kept walk sees an entry come."""
     fs.islink(folder.rstrip("/") + "/settings.json")
     try:
@@ -141,7 +142,7 @@ def _listing(folder: str) -> list[tuple[str, str]]:
             return [(entry.name, "link" if entry.is_symlink() else
                      "dir" if entry.is_dir(follow_symlinks=False) else "file")
                     for entry in listing]
-    except (FileNotFoundError, NotADirectoryError, PermissionError):
+    except (FileNotFoundError, NotADirectoryError):
         return []
     except OSError as e:
         raise ValueError(f"{folder!r} cannot be read for the links a test runner follows: "
