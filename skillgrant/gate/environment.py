@@ -25,6 +25,23 @@ TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Any, Final
 
+#: The variables GNU make 4.3's built-in rules hand the C toolchain (``$(CC) $(CFLAGS)
+#: $(CPPFLAGS) $(TARGET_ARCH) -c``, ``$(LDFLAGS)``, ``$(LDLIBS)``, …; make takes each from the
+#: environment), which builders read too (configure, setuptools, cargo's ``cc``), and gcc's
+#: own: gcc reads a bare word there as a file (``@opts``, ``-include x``, ``-B v``,
+#: ``CPATH=inc``), so ``envpaths.flag_paths`` reads each word as one (s52-greview2 R6d,
+#: s53-greview2 V).
+FLAGS: Final = ("CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "LDLIBS", "LOADLIBES", "ASFLAGS",
+                "OBJCFLAGS", "FFLAGS", "TARGET_ARCH", "TARGET_MACH", "CC", "CXX", "CPP", "AS",
+                "LD", "OBJC", "FC", "OUTPUT_OPTION",
+                # gcc's own (its manual's "Environment Variables Affecting GCC": the folders it
+                # finds its programs, libraries and headers in; GCC_EXEC_PREFIX is -B's)
+                "COMPILER_PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH",
+                "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "GCC_EXEC_PREFIX",
+                # the linker's run path, pkg-config's and cmake's folders and files (a bare
+                # name there is a path: s53-greview2 V8, V9)
+                "LD_RUN_PATH", "PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR", "CMAKE_TOOLCHAIN_FILE",
+                "CMAKE_PREFIX_PATH", "CMAKE_MODULE_PATH")
 #: Every environment variable the gate reads to decide a call (tests/gate/test_environment.py
 #: finds each ``os.environ`` read in the gate's modules and checks it is here or in OWN).
 COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR",
@@ -60,7 +77,8 @@ COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                    "BASHOPTS",  # (bash's cdable_vars: gate/entryfolders.py, session 50)
                    # pytest's start variables (gate/startvars.py, session 51)
                    "PYTEST_PLUGINS", "PYTEST_ADDOPTS", "OPENSSL_CONF", "MAKEFLAGS",
-                   "GNUMAKEFLAGS", "BUN_OPTIONS")
+                   "GNUMAKEFLAGS", "BUN_OPTIONS",
+                   *FLAGS)
 #: Sent too, but not compared: the folder the session started in.
 PROJECT: Final = "PWD"
 #: Variables the gate reads that are the gate's own settings, not the session's.

@@ -19,9 +19,13 @@ each word holding a ``/``, the word and the tail from the first ``/``, ``./``, `
 value is read first. A relative path is read from the call's folder and from the project's, as
 a program started in either reads it.
 
+The C toolchain's variables (``environment.FLAGS``: ``CFLAGS``, ``CPPFLAGS``, ``CC``, …) are
+read word by word: gcc takes a bare word there as a file (``flagpaths``).
+
 Under ``skillgrant serve`` the service reads its own environment: the variables it compares
-with the session's (``environment.COMPARED``) hold the ones the reviews named; any other a
-session sets that the service's lacks is not seen there (docs/decisions.md, session 47).
+with the session's (``environment.COMPARED``) hold the ones the reviews named (``FLAGS``
+among them); any other a session sets that the service's lacks is not seen there
+(docs/decisions.md, session 47).
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from __future__ import annotations
 import os
 from itertools import pairwise
 
+from .environment import FLAGS, state
+from .flagpaths import flag_words, toolchain
 from .named import above
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -65,11 +71,14 @@ def named_paths(value: str) -> list[str]:
         if "'" in expanded or '"' in expanded or "\\" in expanded:
             words += _shell_words(expanded)  # (`"$PWD"/x`, `'tools'/x`: s48-greview2 E1)
     found += _required(words) if "-r" in value or "--" in value else []
+    found += [w[1:] for w in words if w[:1] == "@" and len(w) > 1]  # (gcc's `@opts`: V3)
     for word in dict.fromkeys(words):
         word = word.removeprefix("@")  # java's and javac's `@argfile` (review s47-greview2)
         slash = word.find("/")
         if slash >= 0:
             found.append(word)
+            if word[:1] == "-" and word[1:2] != "-" and slash > 2:
+                found.append(word[2:])  # (an option's attached folder: gcc's `-Bv/`, R6d)
             start = slash  # where a path starts past an option's name: `-r./x`, `-I/opt`
             if word[start - 1:start] == ".":
                 start -= 1 + (word[start - 2:start - 1] == ".")
@@ -284,22 +293,16 @@ def _substitution_end(value: str, at: int) -> int:
 
 
 def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]]:
-    """Each path the session's variables name (``named_paths``), relative ones read from each
-    of ``roots`` (the call's folder and the project's), as an item guarded whole; none that is
-    one of ``folders`` (the folders a call runs in and each above them) or above one."""
+    """Each path the session's variables name (``named_paths``; ``flagpaths.flag_words`` too
+    for the C toolchain's), relative ones read from each of ``roots`` (the call's folder and the
+    project's), as an item guarded whole; none that is one of ``folders`` (the folders a call
+    runs in and each above them) or above one."""
     home = os.path.expanduser("~")
     kept = {os.path.normpath(f) for f in (*folders, home, "/") if f}
     kept |= {parent for folder in kept for parent in above(folder)}
     found: dict[str, bool] = {}
-    for name, value in os.environ.items():
-        if name in OTHERWISE or not value:
-            continue
-        try:
-            paths = named_paths(value)
-        except ValueError as e:
-            raise ValueError(f"the session's variable {name}={value!r} holds {e}, so the paths "
-                             "it names are not known; unset it or give it a plain "
-                             "value") from e
+    absolute = [os.path.abspath(r) for r in roots]
+    for paths, specs in _parsed():
         for path in paths:
             if path.startswith("~"):
                 path = os.path.expanduser(path)
@@ -310,8 +313,40 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
                 full = os.path.normpath(full)
                 if full not in kept:
                     found[full] = True
-        found.update(dict.fromkeys((p.rstrip("/") for p in preload_paths(value, roots)), True))
+        if specs:
+            from .noderesolve import package_paths
+
+            found.update(dict.fromkeys((p.rstrip("/") for spec in specs
+                                        for p in package_paths(spec, absolute)), True))
     return list(found.items())
+
+
+def _parsed() -> list[tuple[list[str], list[str]]]:
+    """Each variable's paths (``named_paths``; ``flagpaths.flag_words`` too for the C
+    toolchain's) and the packages its preloads name (``preloaded``), read once an environment
+    (``environment.state``: ``session_paths`` runs twice a call). Raises ValueError, naming
+    the variable, where one is not known."""
+    key = state()
+    if not _PARSED or _PARSED[0][0] != key:
+        parsed: list[tuple[list[str], list[str]]] | ValueError = []
+        for name, value in os.environ.items():
+            try:
+                if name not in OTHERWISE and value and isinstance(parsed, list):
+                    parsed.append(([*named_paths(value), *(flag_words(name, value, _expanded(
+                        value)) if name in FLAGS or toolchain(name) else ())],
+                                   preloaded(value)))
+            except ValueError as e:
+                parsed = ValueError(f"the session's variable {name}={value!r} holds {e}, so "
+                                    "the paths it names are not known; unset it or give it a "
+                                    "plain value")
+        _PARSED[:] = [(key, parsed)]
+    if isinstance(_PARSED[0][1], ValueError):
+        raise _PARSED[0][1]
+    return _PARSED[0][1]
+
+
+#: ``_parsed``'s answer (or its error), with the environment's state it was read in.
+_PARSED: list[tuple[object, list[tuple[list[str], list[str]]] | ValueError]] = []
 
 
 def _top(folder: str) -> str:

@@ -14,6 +14,7 @@ src test/v1.2``. A copy of data (``cp a.json test/fixtures/``) is not.
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 
@@ -61,15 +62,86 @@ def brought_tests(text: str, directory: str | None) -> str | None:
             if found is not None:
                 return found
             continue
-        sources, into = _operands(list(words[2 if name == "git" else 1:]), name != "rsync")
+        rest = list(words[2 if name == "git" else 1:])
+        sources, into = _operands(rest, name != "rsync")
+        if into is None and name == "ln" and sources:
+            into = "."  # (`ln -s ../ext`: the link is made in the call's folder)
         if into is None:
             continue
         places = [into, *(posixpath.join(into, posixpath.basename(s.rstrip("/")) or ".")
                           for s in sources)]
-        if any(_landed(p, directory, folders) for p in places) and any(
-                _script(s, directory, left) for s in sources):
+        if (any(_landed(p, directory, folders) for p in places) and any(
+                _script(s, directory, left) for s in sources)) or _linked(
+                name, rest, sources, into, directory, left):
             return into
     return None
+
+
+def _linked(name: str, rest: list[str], sources: list[str], into: str, directory: str,
+            left: list[int]) -> bool:
+    """Whether a placer's command (``name``, its words ``rest``) makes a link (``ln``, ``cp
+    -s``) or places one (``mv``, ``cp -r``/``-a``/``-P``, ``rsync -a``/``-l``: a source that
+    is a link, or a folder holding one) below a folder tests are collected in, by its path or
+    through a link (``testfiles.foreign``), leading to a folder outside them holding a test's
+    name (``testfiles.test_name``: a ``test`` folder too) or a link leading out of it at any
+    depth, or where the gate cannot name: a runner walks through it and meets what a call
+    wrote there before (``cp src/mk ../ext/test/x.js``, then ``ln -s ../../ext lib/pkg``:
+    s53-greview2 T1, T2). A folder the runners walk already is read as it is (``ln -s
+    src/components c``: K1), a link to nothing is read when its target comes (a write there
+    meets the walk, a link there this rule: K3). A made link's target is read from the link's
+    folder (from the call's with ``ln -r``); a placed link's from where it was and from where
+    it lands (its text is kept)."""
+    from .testfiles import foreign
+    from .testlinks import leads_below
+
+    options = [w for w in rest if w[:1] == "-" and w != "-"]
+    clusters = "".join(w[1:].split("t")[0].split("S")[0] for w in options if w[1:2] != "-")
+    makes = name == "ln" or (name == "cp" and ("s" in clusters or "--symbolic-link" in options))
+    keeps = name in ("mv", "git") or (name == "cp" and (not set("rRaPd").isdisjoint(
+        clusters) or any(w.startswith(("--rec", "--arch", "--no-d")) for w in options))) or (
+        name == "rsync" and (not set("al").isdisjoint(clusters) or "--links" in options))
+    if not (makes or keeps):
+        return False  # (`install`, a plain `cp`: what a link leads to is copied)
+    guards = GUARDED.get()
+    folder = posixpath.normpath(posixpath.join(directory, into))
+    inside = os.path.isdir(folder)  # (`ln -s T DIR`: the link is DIR/T's name)
+    relative = name == "ln" and ("r" in clusters or "--relative" in options)
+    for source in sources:
+        unnamed = not source or not _UNNAMED.isdisjoint(source)
+        path = posixpath.join(directory, source)
+        link = posixpath.join(folder, posixpath.basename(source.rstrip("/")) or ".") \
+            if inside else folder
+        place = posixpath.join(os.path.realpath(posixpath.dirname(link)),
+                               posixpath.basename(link))
+        if not (makes or unnamed or os.path.islink(path) or os.path.isdir(path)) or (foreign(
+                place, guards) and not leads_below(fold(place), guards)):
+            continue
+        if unnamed:
+            return True
+        if makes:
+            targets = [path if relative or source[:1] == "/" else posixpath.join(
+                posixpath.dirname(link), source)]
+        elif os.path.islink(path):
+            targets = [os.path.realpath(path),
+                       posixpath.join(posixpath.dirname(link), os.readlink(path))]
+        elif tree_holds(path, left, lambda e: e.is_symlink()):
+            return True  # (a folder placed with the links it holds, their text kept)
+        else:
+            continue
+        for target in map(os.path.realpath, targets):
+            if os.path.isdir(target) and foreign(target, guards) and tree_holds(
+                    target, left, functools.partial(_leads, target + "/")):
+                return True
+    return False
+
+
+def _leads(inside: str, entry: os.DirEntry[str]) -> bool:
+    """Whether ``entry`` of a folder a link leads to (``inside``: its path and a ``/``) is a
+    test's name, or a link leading out of that folder (``_linked``)."""
+    from .testfiles import test_name
+
+    return test_name(fold(entry.name)) or (entry.is_symlink() and not (
+        os.path.realpath(entry.path) + "/").startswith(inside))
 
 
 def _word_landed(words: list[str], directory: str | None,
@@ -116,12 +188,15 @@ def _operands(rest: list[str], target: bool) -> tuple[list[str], str | None]:
 
 def _landed(word: str, directory: str, folders: frozenset[str]) -> bool:
     """Whether the path ``word`` (from ``directory``) is a test folder, or a path below one,
-    below a folder tests are collected in (as written, and as its real path)."""
+    below a folder tests are collected in (as written, as its real path, and as each path a
+    runner meets it at through a link: ``testlinks.places``)."""
     if not word or not _UNNAMED.isdisjoint(word):
         return "test" in word  # (a word the gate cannot name, holding the folder's name)
+    from .testlinks import places
+
     path = posixpath.normpath(posixpath.join(directory, word))
-    for form in dict.fromkeys((path, os.path.realpath(path))):
-        key = fold(form)
+    real = fold(os.path.realpath(path))  # (and where a runner meets it through a link: R10)
+    for key in dict.fromkeys((fold(path), real, *places(real, GUARDED.get()))):
         for folder in folders:
             if key.startswith(folder + "/") and not _FOLDERS.isdisjoint(
                     key[len(folder) + 1:].split("/")):

@@ -123,7 +123,9 @@ def collects(joined: str) -> bool:
 
 def test_folders(folders: list[str]) -> frozenset[str]:
     """The folded real paths of ``folders`` (where the plan's programs run)."""
-    return frozenset(fold(fs.realpath(f)).rstrip("/") for f in folders)
+    from .testlinks import remember
+
+    return frozenset(remember(fs.realpath(f)) for f in folders)
 
 
 def collected(key: str, guards: object) -> bool:
@@ -131,10 +133,21 @@ def collected(key: str, guards: object) -> bool:
     of the folders ``guards`` collects tests in (``Guarded.collected``), or a name without a
     dot (a folder a call may fill: ``cp -r src test/sub``) below a ``test``/``__tests__``
     folder there, whose scripts node's ``--test``, jest run. (The folder itself is not: a
-    word ``test`` is ``make test``'s, ``npm test``'s target too.)"""
+    word ``test`` is ``make test``'s, ``npm test``'s target too.) Or is one at a path a
+    runner meets it at through a link (``testlinks.places``: ``test/shared -> ../shared``
+    makes ``shared/x.js`` the test ``test/shared/x.js``; s52-greview2 R10)."""
     folders: frozenset[str] = getattr(guards, "collected", frozenset())
     if not folders or _kept(key.rpartition("/")[2]):
         return False
+    if _collected(key, folders):
+        return True
+    from .testlinks import places
+
+    return any(_collected(place, folders) for place in places(key, guards))
+
+
+def _collected(key: str, folders: frozenset[str]) -> bool:
+    """``collected`` of ``key`` by its own path."""
     script = key.endswith(_JS) or "." not in key.rpartition("/")[2]  # (or a folder: C3)
     if key.endswith(".rs"):  # (cargo test's tests/*.rs, tests/*/main.rs, examples/*.rs: C4)
         script = key.rpartition("/")[0].rpartition("/")[2] in _CARGO or (
@@ -154,8 +167,13 @@ def foreign(path: str, guards: object) -> bool:
     are collected in: a tree copied from it may bring test files there (``cp -r /tmp/t
     docs``; a tree below holds the project's own, guarded as they are: ``tar -czf a.tgz .``)."""
     folders: frozenset[str] = getattr(guards, "collected", frozenset())
+    if not folders:
+        return False
+    from .testlinks import places
+
     key = fold(path).rstrip("/")
-    return bool(folders) and not any(key == f or key.startswith(f + "/") for f in folders)
+    return not any(k == f or k.startswith(f + "/") for f in folders
+                   for k in (key, *places(key, guards)))
 
 
 def named_test(name: str, guards: object) -> bool:

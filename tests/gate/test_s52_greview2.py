@@ -520,10 +520,8 @@ def test_r10_a_test_folder_through_a_link(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows every call, and node's test runner runs it"
 
 
-OPEN.add("test_r10_a_test_folder_through_a_link",
-         "open at 160ce73: testfiles guards the names below a test folder as written, not "
-         "the folder a link there (or a link named test) leads to, which node --test follows",
-         "link-in-the-test-folder", "link-named-test")
+# (R10 open at 160ce73; closed by s53-gfix2: testlinks.places, each path a runner meets a
+# file at through a link)
 
 
 @pytest.mark.parametrize("name", ["CFLAGS", "CPPFLAGS"])
@@ -541,12 +539,8 @@ def test_r6_the_sessions_compiler_flags(tmp_path: Path, name: str) -> None:
     assert denied is not None, "the hook allows every call, and make runs the payload"
 
 
-OPEN.add("test_r6_the_sessions_compiler_flags",
-         "open at 160ce73 (not s52-gfix2's change: the session's variables): make takes the "
-         "session's CFLAGS/CPPFLAGS; the gate reads the paths every variable names "
-         "(envpaths.session_paths) but not an option's attached folder (-Bv/), and reading "
-         "them as make's (startvars._words) needs them in environment.COMPARED (s52-gfix2b: "
-         "NEED, a change to the hook's printed headers)")
+# (R6d open at 160ce73; closed by s53-gfix2: environment.FLAGS read word by word,
+# envpaths.flag_paths, and compared under the service)
 
 
 # --- R11: a test run's valued options read as taking a value for every node-family program ------

@@ -1,0 +1,149 @@
+"""Where a test runner finds a file through a link (issue 29, review s52-greview2 R10).
+
+Every runner the gate knows walks the folder it collects in through links, measured on this
+machine: node 20's ``--test`` (``test/shared -> ../shared`` runs ``shared/x.js`` as
+``test/shared/x.js``; a link named ``test`` makes every script in its target a test), bun
+1.4.5's ``test`` (a folder link, and a link named ``x.test.js`` to ``../pkg/b.js``), pytest 9
+(a folder link, and ``tests/test_h.py -> ../pkg/h.py`` imports ``pkg/h.py``). So a file is a
+collected test by the path the runner meets it at, which ``testfiles.collected`` reads:
+``places`` gives each path through the links below the collecting folders (and below what
+they lead to, link after link) at which a runner meets a real path, and ``testfiles`` asks
+each as it asks the path itself. A link made by the session counts from the next call on (the
+link's own name below a test folder is guarded: ``intotests``).
+
+The walk is of every folder below the collecting folders but ``node_modules`` (node's, bun's,
+jest's and pytest's own defaults skip it; node walks ``.git`` and dot folders: so does the
+walk), following each link to a folder once. It is made at a call's first question about a
+path (a call that writes nothing does not pay for it), kept with the guarded set it was made
+for, and bounded: past ``MAX_ENTRIES`` entries the gate cannot say which files a runner
+meets, and the question raises ValueError (the call is denied, naming why).
+"""
+
+from __future__ import annotations
+
+import os
+
+from . import files as fs
+from .placed import fold
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: Entries the walk below the collecting folders looks at, at most (a project of ten
+#: thousand files takes some 10 ms; past the bound the question is refused).
+MAX_ENTRIES: Final = 200_000
+#: The folders (and links) the walk does not enter (see the module's text), by their exact
+#: names: node's, bun's, jest's and pytest's runners skip them.
+SKIPPED: Final = frozenset(("node_modules",))
+#: The paths through links ``places`` gives one path at most; past them it raises.
+MAX_PLACES: Final = 4096
+#: Each folded collecting folder's real path (``remember``): the walk reads the folders, the
+#: guarded set keeps their folded paths.
+_REAL: dict[str, str] = {}
+#: The guarded set the last walk was made for (by identity: a hook decides one call; the
+#: service makes a new set at any change its view reports), and the walk's links.
+_LAST: list[tuple[object, tuple[tuple[str, str], ...]]] = []
+
+
+def remember(real: str) -> str:
+    """The folded ``real`` path of a collecting folder, its real spelling kept for the walk."""
+    key = fold(real).rstrip("/")
+    _REAL[key] = real
+    return key
+
+
+def places(key: str, guards: object) -> list[str]:
+    """The folded paths at which a runner walking the collecting folders of ``guards``
+    (``Guarded.collected``) meets the folded real path ``key`` through a link: a link's own
+    path for its target, then each path below it, link after link, each link once a chain (a
+    link met again adds only the parts the path holds already: ``test/up -> ..``). None when
+    no link leads to ``key`` or a folder above it. Raises ValueError past ``MAX_ENTRIES``
+    entries walked, or past ``MAX_PLACES`` paths."""
+    links = _links(guards)
+    found: dict[str, None] = {}
+    pending: list[tuple[str, frozenset[int]]] = [(key, frozenset())]
+    while pending:
+        path, used = pending.pop()
+        for at, (target, place) in enumerate(links):
+            if at not in used and (path == target or path.startswith(target + "/")):
+                moved = place + path[len(target):]
+                if moved not in found and moved != key:
+                    found[moved] = None
+                    pending.append((moved, used | {at}))
+                    if len(found) > MAX_PLACES:
+                        raise ValueError(
+                            f"more than {MAX_PLACES} paths through links lead to {key!r} "
+                            "below the folders the plan's test runners collect in, so "
+                            "whether a runner runs it is not known")
+    return list(found)
+
+
+def leads_below(path: str, guards: object) -> bool:
+    """Whether a link below the collecting folders of ``guards`` leads below the folded
+    ``path`` (to something there or not there yet: what comes at ``path`` comes where a
+    runner meets it; s53-greview2 T10)."""
+    return any(target.startswith(path.rstrip("/") + "/") for target, _ in _links(guards))
+
+
+def _links(guards: object) -> tuple[tuple[str, str], ...]:
+    """Each link below the collecting folders of ``guards`` (and below the folders they lead
+    to), as its folded target's real path and its own folded path: walked once for a set."""
+    if _LAST and _LAST[0][0] is guards:
+        return _LAST[0][1]
+    folders: frozenset[str] = getattr(guards, "collected", frozenset())
+    roots = tuple(sorted(_REAL.get(f, f) for f in folders))
+    found = fs.kept(lambda: ("test links", roots), lambda: _walked(roots))
+    _LAST[:] = [(guards, found)]
+    return found
+
+
+def _walked(roots: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """``_links`` of the real folders ``roots``."""
+    pending = [r for r in roots if not any(r.startswith(o + "/") for o in roots if o != r)]
+    seen = set(pending)
+    links: list[tuple[str, str]] = []
+    left = MAX_ENTRIES
+    while pending:
+        folder = pending.pop()
+        listed = _listing(folder)
+        left -= len(listed)
+        if left < 0:
+            raise ValueError(
+                f"the folders the plan's test runners collect in hold more than {MAX_ENTRIES} "
+                "entries, which the gate walks to find the links a runner follows (below "
+                f"{roots[0]!r}), so the files they run are not known")
+        base = folder.rstrip("/") + "/"
+        for name, kind in listed:
+            if kind == "file" or name in SKIPPED:
+                continue
+            path = base + name
+            if kind == "dir" and path not in seen:
+                seen.add(path)
+                pending.append(path)
+            elif kind == "link":
+                target = fs.realpath(path)
+                links.append((fold(target), fold(path)))
+                if target not in seen and fs.is_folder(target):
+                    seen.add(target)  # (each folder walked once, however reached: loops end)
+                    pending.append(target)
+    return tuple(links)
+
+
+def _listing(folder: str) -> list[tuple[str, str]]:
+    """The names in ``folder``, each with what it is (``"link"``, ``"dir"``, ``"file"``), all
+    of them (``linked.entries`` stops past its bound: s53-greview2 T5); none where it is not
+    there. One this user may not list raises ValueError: a call may take the right away and
+    give it back once its write is judged (``chmod 000 lib``: T13). The view watches the
+    folder first, so that a kept walk sees an entry come."""
+    fs.islink(folder.rstrip("/") + "/settings.json")
+    try:
+        with os.scandir(folder) as listing:
+            return [(entry.name, "link" if entry.is_symlink() else
+                     "dir" if entry.is_dir(follow_symlinks=False) else "file")
+                    for entry in listing]
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as e:
+        raise ValueError(f"{folder!r} cannot be read for the links a test runner follows: "
+                         f"{e.strerror}") from e
