@@ -69,10 +69,13 @@ def script_prefixes(named: tuple[str, ...], roots: list[str]) -> list[tuple[str,
     ``lib``): ``homefiles.prefixes`` of the interpreter's folder (a virtual environment's
     prefix whole, the ``lib`` its ``pyvenv.cfg`` names), read from each of ``roots`` (the
     call's folder, the project's; s52-greview2 R4); a link to one by another path too
-    (``./pytest -> .venv/bin/pytest``: R4b)."""
+    (``./pytest -> .venv/bin/pytest``: R4b). Only a path with a ``/`` is run by its path: a
+    name without one is looked up in ``PATH``, whose entries are absolute (or no command is
+    covered: ``environment.environment_doubt``), so the plan's build and settings files'
+    names (``Makefile``, ``tests``) are not asked about."""
     found: list[tuple[str, bool]] = []
     for path in named:
-        if path[-1:] == "/" or not (path[:1].isalnum() or path[:1] in "./_"):
+        if path[-1:] == "/" or "/" not in path or not (path[:1].isalnum() or path[:1] in "./_"):
             continue
         binned = os.path.basename(os.path.dirname(path)) == "bin"
         for full in dict.fromkeys(path if path[:1] == "/" else os.path.join(r, path)
