@@ -47,6 +47,12 @@ _PACKAGE: Final = os.path.dirname(os.path.abspath(__file__))
 #: The kept modules ``load`` read, by name (a module's entry leaves once its source changed).
 _KEPT: dict[str, Kept] = {}
 _WRITABLE: list[bool] = []
+#: Whether a module's ``__cached__`` is its folder's ``__pycache__/<name>.<tag>.pyc``, as
+#: ``importlib.util.cache_from_source`` makes it (no prefix for bytecode, no ``-O``, POSIX
+#: paths); else the import system works it out.
+_TAG: Final = sys.implementation.cache_tag
+_PLAIN_CACHE: Final = _TAG is not None and sys.pycache_prefix is None and \
+    not sys.flags.optimize and os.sep == "/" and os.altsep is None
 #: The import system's own spec type (``importlib.machinery`` would load ``warnings``).
 _Spec = type(sys.__spec__)
 
@@ -73,6 +79,9 @@ class _Finder:
         if package:
             spec.submodule_search_locations = [os.path.dirname(origin)]
         spec.has_location = True
+        if _PLAIN_CACHE:  # (the import system's own answer, without its path functions)
+            head, _, tail = origin.rpartition("/")
+            spec.cached = f"{head}/__pycache__/{tail[:-3]}.{_TAG}.pyc"
         return spec
 
     @staticmethod

@@ -68,6 +68,34 @@ def test_the_next_process_imports_the_kept_modules_and_decides_the_same(package:
     assert again == decided == _probe(package, "files")[3]
 
 
+#: Each of the package's modules with what the import system made of it: its file, its
+#: ``__cached__``, its package, and its spec's.
+ATTRIBUTES = PROBE.replace("print(json.dumps([served, named, call.__file__, decided, kept]))", """
+print(json.dumps(sorted([name, m.__file__, getattr(m, "__cached__", "-"), m.__package__,
+                         m.__spec__.cached, m.__spec__.has_location, m.__spec__.parent]
+                        for name, m in sys.modules.items() if name.startswith("skillgrant"))))
+""")
+
+
+@pytest.mark.parametrize("flags", [[], ["-X", "pycache_prefix=/nonexistent-prefix"], ["-O"]])
+def test_a_kept_module_has_the_attributes_its_file_gives(package: Path, flags: list[str]) -> None:
+    """``__cached__`` (worked out by modulecache where the import system's answer is plain:
+    no bytecode prefix, no ``-O``) and the rest are as a module imported from its file has
+    them."""
+    def run(mode: str) -> list[list[object]]:
+        done = subprocess.run([sys.executable, "-I", *flags, "-c", ATTRIBUTES, str(package),
+                               mode], capture_output=True, text=True, timeout=120, cwd="/")
+        assert done.returncode == 0, done.stderr
+        return list(json.loads(done.stdout))
+
+    _probe(package)  # (keeps them)
+    if flags:  # (a bytecode prefix, -O: none kept by these; the plain process's served)
+        assert _probe(package, "kept")[1] == "_Finder"
+    served = run("kept")
+    assert any(name == "skillgrant.gate.call" for name, *_ in served)
+    assert served == run("files")
+
+
 def test_a_changed_source_is_imported_from_its_file(package: Path) -> None:
     _probe(package)
     source = package / "skillgrant" / "gate" / "call.py"
