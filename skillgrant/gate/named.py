@@ -74,14 +74,25 @@ class Index:
         self.exact: dict[str, int] = {}
         self.files: dict[str, int] = {}
         self.trees: dict[str, int] = {}
-        for at, (item, tree) in enumerate(guards):  # (`fold` inlined for ASCII: s49 speed)
-            self.exact.setdefault(item.lower() if item.isascii() else fold(item), at)  # (lower
-            (self.trees if tree else self.files).setdefault(  # case: a file system that folds
-                item.rstrip("/") if tree else item, at)  # reads `.CLAUDE/` as `.claude/`, s45 X1)
-        self.folded = {fold(k): at for k, at in reversed(self.trees.items())}
-        self.folded_files = {k.lower() if k.isascii() else fold(k): at
-                             for k, at in reversed(self.files.items())}
-        self.names = {fold(os.path.basename(item)) for item in self.files} - {""}
+        self.folded: dict[str, int] = {}
+        self.folded_files: dict[str, int] = {}
+        names: set[str] = set()
+        # Each item folded once (lower case: a file system that folds case reads `.CLAUDE/` as
+        # `.claude/`, s45 X1; `fold` inlined for ASCII, which it leaves a `/` in), the first
+        # place of each form kept.
+        for at, (item, tree) in enumerate(guards):
+            plain = item.isascii()
+            key = item.lower() if plain else fold(item)
+            self.exact.setdefault(key, at)
+            if tree:
+                stripped = item.rstrip("/")
+                self.trees.setdefault(stripped, at)
+                self.folded.setdefault(key.rstrip("/") if plain else fold(stripped), at)
+            elif item not in self.files:
+                self.files[item] = at
+                self.folded_files.setdefault(key, at)
+                names.add(key.rpartition("/")[2] if plain else fold(os.path.basename(item)))
+        self.names = names - {""}
         # A path's part ending in a name with a dot (`x/-oplan.json`), or equal to one without
         # (`/etc/profile`); a word without a slash is read from the call's folders (`_found`),
         # so `--profile`, `git log -- settings.json` and `out/plan.json.bak` hold none (review
