@@ -19,7 +19,7 @@ from . import files as fs
 from .guardedset import GUARDED as GUARDED  # (its home: readers reads it too)
 from .keptests import kept_tests
 from .moves import moved_folders
-from .placed import fold, in_worktree, mirrored, shadows
+from .placed import fold, folded_tables, in_worktree, mirrored, shadows
 from .testfiles import KEPT_TESTS, collected, named_test
 from .writers import BASH_CLASS, braced
 
@@ -71,28 +71,8 @@ class Index:
 
     def __init__(self, guards: tuple[tuple[str, bool], ...]) -> None:
         self.guards = guards
-        self.exact: dict[str, int] = {}
-        self.files: dict[str, int] = {}
-        self.trees: dict[str, int] = {}
-        self.folded: dict[str, int] = {}
-        self.folded_files: dict[str, int] = {}
-        names: set[str] = set()
-        # Each item folded once (lower case: a file system that folds case reads `.CLAUDE/` as
-        # `.claude/`, s45 X1; `fold` inlined for ASCII, which it leaves a `/` in), the first
-        # place of each form kept.
-        for at, (item, tree) in enumerate(guards):
-            plain = item.isascii()
-            key = item.lower() if plain else fold(item)
-            self.exact.setdefault(key, at)
-            if tree:
-                stripped = item.rstrip("/")
-                self.trees.setdefault(stripped, at)
-                self.folded.setdefault(key.rstrip("/") if plain else fold(stripped), at)
-            elif item not in self.files:
-                self.files[item] = at
-                self.folded_files.setdefault(key, at)
-                names.add(key.rpartition("/")[2] if plain else fold(os.path.basename(item)))
-        self.names = names - {""}
+        (self.exact, self.files, self.trees, self.folded, self.folded_files,
+         self.names) = folded_tables(guards)  # (`.CLAUDE/` is `.claude/` where case folds)
         # A path's part ending in a name with a dot (`x/-oplan.json`), or equal to one without
         # (`/etc/profile`); a word without a slash is read from the call's folders (`_found`),
         # so `--profile`, `git log -- settings.json` and `out/plan.json.bak` hold none (review
