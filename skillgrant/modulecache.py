@@ -1,4 +1,5 @@
-"""The package's modules a hook's process imported, kept compiled in one file beside their
+"""The package's modules a hook's process imported, and the standard library's it imported
+through them (``re``, ``enum``, ``json``, …), kept compiled in one file beside the package's
 bytecode.
 
 ``skillgrant hook`` starts a process for every tool call and imports about eighty of the
@@ -14,10 +15,16 @@ Sound as the bytecode is: each module's code is what ``compile`` makes of its so
 (as the import system's ``source_to_code``), kept with the source's modification time and
 size, and served only while the source file still has both (asked at each import, as a
 bytecode file's header is checked); any other module, or a module whose source changed, is
-imported as before. The file is read only where ``patterncache.read`` trusts it (this user's,
-no one else may write it, this exact interpreter), and whoever can write the package's
-``__pycache__`` can write its bytecode, which runs: the hook guards the package's folder from
-the calls it judges (``gate/guards.py``).
+imported as before. A standard module is served only where the path finder would find the
+same file: while the folder it lists for it has the modification time it had when the module
+was kept (an entry came or went: a package or an extension module of the name would be found
+first), and where no folder ``sys.path`` names before the standard library's holds an entry
+of its name (``python -I``'s zip file is missing; a script's folder, listed once a process).
+So ``load`` runs before ``re`` is first imported. The file is read only where
+``patterncache.read`` trusts it (this user's, no one else may write it, this exact
+interpreter), and whoever can write the package's ``__pycache__`` can write its bytecode,
+which runs: the hook guards the package's folder, and the interpreter's library, from the
+calls it judges (``gate/guards.py``).
 """
 
 from __future__ import annotations
@@ -36,17 +43,34 @@ if TYPE_CHECKING:
     from typing import Final
 
     #: A kept module: its source file, the source's modification time (ns) and size, whether
-    #: it is a package, and its code as ``marshal`` writes it.
-    Kept = tuple[str, int, int, bool, bytes]
+    #: it is a package, its code as ``marshal`` writes it, and for a standard module the
+    #: modification time (ns) of the folder the path finder found it in (-1: the package's).
+    Kept = tuple[str, int, int, bool, bytes, int]
 
 #: The file's form, and the modules kept at most.
-_FORM: Final = 1
+_FORM: Final = 2
 MAX_MODULES: Final = 256
-#: The package's folder: only modules below it are kept.
+#: The package's folder, and the standard library's (the interpreter's own ``lib``, without
+#: its site folders): only modules below them are kept.
 _PACKAGE: Final = os.path.dirname(os.path.abspath(__file__))
+_STANDARD: Final = os.path.dirname(os.__file__)
+_SITES: Final = ("/site-packages/", "/dist-packages/")
 #: The kept modules ``load`` read, by name (a module's entry leaves once its source changed).
 _KEPT: dict[str, Kept] = {}
 _WRITABLE: list[bool] = []
+#: The names (lower case, to their first dot) of the entries of the folders ``sys.path``
+#: names before the standard library's (``load``): a standard module whose name is one of
+#: them is left to the path finder, which may find it there; none are served where one of
+#: them is not a folder that can be listed (``python -I``'s zip file is missing: nothing). And
+#: the modules imported before ``load``.
+_SHADOWING: list[frozenset[str]] = []
+_BEFORE: set[str] = set()
+#: Whether a module's ``__cached__`` is its folder's ``__pycache__/<name>.<tag>.pyc``, as
+#: ``importlib.util.cache_from_source`` makes it (no prefix for bytecode, no ``-O``, POSIX
+#: paths); else the import system works it out.
+_TAG: Final = sys.implementation.cache_tag
+_PLAIN_CACHE: Final = _TAG is not None and sys.pycache_prefix is None and \
+    not sys.flags.optimize and os.sep == "/" and os.altsep is None
 #: The import system's own spec type (``importlib.machinery`` would load ``warnings``).
 _Spec = type(sys.__spec__)
 
@@ -60,9 +84,14 @@ class _Finder:
         kept = _KEPT.get(name)
         if kept is None:
             return None
-        origin, mtime, size, package, _code = kept
+        origin, mtime, size, package, _code, listed = kept
+        if listed >= 0 and (not _SHADOWING or name.partition(".")[0].lower() in _SHADOWING[0]):
+            return None  # (a folder before the standard library's may hold one of its name)
+        now: os.stat_result | None
         try:
             now = os.stat(origin)
+            if listed >= 0 and os.stat(_folder(origin, package)).st_mtime_ns != listed:
+                now = None  # (an entry came or went: the path finder lists the folder anew)
         except OSError:
             now = None
         if now is None or now.st_mtime_ns != mtime or now.st_size != size:
@@ -73,6 +102,9 @@ class _Finder:
         if package:
             spec.submodule_search_locations = [os.path.dirname(origin)]
         spec.has_location = True
+        if _PLAIN_CACHE:  # (the import system's own answer, without its path functions)
+            head, _, tail = origin.rpartition("/")
+            spec.cached = f"{head}/__pycache__/{tail[:-3]}.{_TAG}.pyc"
         return spec
 
     @staticmethod
@@ -84,10 +116,18 @@ class _Finder:
         exec(marshal.loads(_KEPT[module.__name__][4]), module.__dict__)
 
 
+def _folder(origin: str, package: bool) -> str:
+    """The folder the path finder lists to find the module at ``origin`` (a package's: the
+    one holding its folder)."""
+    folder = os.path.dirname(origin)
+    return os.path.dirname(folder) if package else folder
+
+
 def load() -> int:
     """Serve the kept modules to this process's imports; how many are kept. Nothing on any
     doubt (``patterncache.read``): every module is then imported from its file."""
-    if not patterncache.usable():
+    _BEFORE.update(sys.modules)
+    if not patterncache.checked():
         return 0
     writable, held = patterncache.read("modules", _FORM)
     _WRITABLE[:] = [True] if writable else []
@@ -95,21 +135,49 @@ def load() -> int:
                                          for name, kept in held.items()):
         return 0
     _KEPT.update(held)
+    _SHADOWING[:] = _shadowing()
     if _Finder not in sys.meta_path:
         sys.meta_path.insert(0, _Finder)
     return len(held)
 
 
+def _shadowing() -> list[frozenset[str]]:
+    """``_SHADOWING``'s names, in a list; none where a path before the standard library's
+    is there but is no folder that can be listed (or the library is not on ``sys.path``)."""
+    if _STANDARD not in sys.path:
+        return []
+    names: set[str] = set()
+    for entry in sys.path[:sys.path.index(_STANDARD)]:
+        folder = entry or "."  # (the current folder)
+        try:
+            names.update(n.partition(".")[0].lower() for n in os.listdir(folder))
+        except FileNotFoundError:
+            continue  # (no finder there finds anything)
+        except (OSError, ValueError):  # (a zip file, a folder that cannot be read)
+            return []
+    return [frozenset(names)]
+
+
 def _well_formed(name: object, kept: object) -> bool:
-    """Whether ``kept`` is a kept module of the package (``Kept``) named ``name``."""
-    return type(name) is str and name.startswith("skillgrant") and type(kept) is tuple and \
-        len(kept) == 5 and type(kept[0]) is str and _below(kept[0]) and \
-        type(kept[1]) is int and type(kept[2]) is int and type(kept[3]) is bool and \
-        type(kept[4]) is bytes
+    """Whether ``kept`` is a kept module (``Kept``) named ``name``, of the package or of the
+    standard library."""
+    return type(name) is str and type(kept) is tuple and len(kept) == 6 and \
+        type(kept[0]) is str and type(kept[1]) is int and type(kept[2]) is int and \
+        type(kept[3]) is bool and type(kept[4]) is bytes and type(kept[5]) is int and (
+            kept[5] == -1 if name.startswith("skillgrant") else kept[5] >= 0 and
+            _standard(kept[0])) and _keepable(name, kept[0])
 
 
-def _below(origin: str) -> bool:
-    return origin.startswith(_PACKAGE + os.sep) and origin.endswith(".py")
+def _keepable(name: str, origin: str) -> bool:
+    """Whether the module ``name`` at ``origin`` is one to keep: the package's, below its
+    folder; any other, below the standard library's but its site folders."""
+    return origin.endswith(".py") and (
+        origin.startswith(_PACKAGE + os.sep) if name.startswith("skillgrant") else
+        _standard(origin))
+
+
+def _standard(origin: str) -> bool:
+    return origin.startswith(_STANDARD + os.sep) and not any(s in origin for s in _SITES)
 
 
 def keep() -> int:
@@ -122,11 +190,12 @@ def keep() -> int:
     for name, module in list(sys.modules.items()):
         spec = getattr(module, "__spec__", None)
         origin = getattr(spec, "origin", None)
-        if name in _KEPT or not name.startswith("skillgrant") or \
+        if name in _KEPT or name in _BEFORE or \
                 type(getattr(spec, "loader", None)).__name__ != "SourceFileLoader" or \
-                type(origin) is not str or not _below(origin):
+                type(origin) is not str or not _keepable(name, origin):
             continue
-        made = _compiled(origin, getattr(spec, "submodule_search_locations", None) is not None)
+        made = _compiled(origin, getattr(spec, "submodule_search_locations", None) is not None,
+                         not name.startswith("skillgrant"))
         if made is not None:
             new[name] = made
     if not new:
@@ -138,15 +207,17 @@ def keep() -> int:
     return len(new)
 
 
-def _compiled(origin: str, package: bool) -> Kept | None:
+def _compiled(origin: str, package: bool, standard: bool) -> Kept | None:
     """The module at ``origin`` as it is kept: its code compiled as the import system
     compiles a source (``source_to_code``), with the modification time and size of the very
-    file read; None when it does not read or compile."""
+    file read, and for a ``standard`` one its folder's modification time, asked first (an
+    entry coming after it changes it); None when it does not read or compile."""
     try:
+        listed = os.stat(_folder(origin, package)).st_mtime_ns if standard else -1
         with open(origin, "rb") as source:
             now = os.fstat(source.fileno())
             text = source.read()
         code = compile(text, origin, "exec", dont_inherit=True)
-        return origin, now.st_mtime_ns, now.st_size, package, marshal.dumps(code)
+        return origin, now.st_mtime_ns, now.st_size, package, marshal.dumps(code), listed
     except Exception:
         return None

@@ -23,12 +23,12 @@ from __future__ import annotations
 import _sre  # type: ignore[import-not-found]  # (re's own engine: no stubs)
 import marshal
 import os
-import re
 import stat
 import sys
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    import re
     from collections.abc import Callable
     from typing import Final
 
@@ -67,14 +67,22 @@ def path(kind: str = "patterns") -> str:
 
 def usable() -> bool:
     """Whether this interpreter's ``re`` is one this was checked against."""
-    return sys.version_info[:2] in VERSIONS and isinstance(getattr(re, "_cache", None), dict) \
-        and sys.implementation.cache_tag is not None and \
+    import re  # (here: modulecache.load, before it, serves re's modules too)
+
+    return checked() and isinstance(getattr(re, "_cache", None), dict) and \
         memoryview(b"").cast(_UNIT).itemsize == _sre.CODESIZE
+
+
+def checked() -> bool:
+    """Whether this interpreter is one of ``VERSIONS``, with a tag for its bytecode."""
+    return sys.version_info[:2] in VERSIONS and sys.implementation.cache_tag is not None
 
 
 def load() -> int:
     """Put each kept pattern in ``re``'s cache; how many. Nothing on any doubt (``read``).
     Says whether ``keep`` may write (``_WRITABLE``)."""
+    import re
+
     if not usable():
         return 0
     writable, entries = read("patterns", _FORMAT)
@@ -134,6 +142,8 @@ def keep() -> int:
     """Write the kept patterns with those compiled in this process since (``re``'s cache);
     how many were added. Nothing when nothing was, when Python writes no bytecode here, or
     when the file there is another interpreter's."""
+    import re
+
     if not writes() or not _WRITABLE:
         return 0
     cached = dict(re._cache)  # type: ignore[attr-defined]
@@ -183,6 +193,8 @@ def _checked(key: tuple[type, str | bytes, int], pattern: re.Pattern[str]) -> St
     ``_sre.compile`` for its text and flags, made as ``re._compiler.compile`` makes it; None
     unless that, read back as ``load`` reads it, compiles to ``pattern`` itself (the code
     compared whole: ``Pattern.__eq__``; its groups)."""
+    import re
+
     kind, text, flags = key
     if type(flags) is not int or type(text) is not kind:
         return None

@@ -68,6 +68,34 @@ def test_the_next_process_imports_the_kept_modules_and_decides_the_same(package:
     assert again == decided == _probe(package, "files")[3]
 
 
+#: Each of the package's modules with what the import system made of it: its file, its
+#: ``__cached__``, its package, and its spec's.
+ATTRIBUTES = PROBE.replace("print(json.dumps([served, named, call.__file__, decided, kept]))", """
+print(json.dumps(sorted([name, m.__file__, getattr(m, "__cached__", "-"), m.__package__,
+                         m.__spec__.cached, m.__spec__.has_location, m.__spec__.parent]
+                        for name, m in sys.modules.items() if name.startswith("skillgrant"))))
+""")
+
+
+@pytest.mark.parametrize("flags", [[], ["-X", "pycache_prefix=/nonexistent-prefix"], ["-O"]])
+def test_a_kept_module_has_the_attributes_its_file_gives(package: Path, flags: list[str]) -> None:
+    """``__cached__`` (worked out by modulecache where the import system's answer is plain:
+    no bytecode prefix, no ``-O``) and the rest are as a module imported from its file has
+    them."""
+    def run(mode: str) -> list[list[object]]:
+        done = subprocess.run([sys.executable, "-I", *flags, "-c", ATTRIBUTES, str(package),
+                               mode], capture_output=True, text=True, timeout=120, cwd="/")
+        assert done.returncode == 0, done.stderr
+        return list(json.loads(done.stdout))
+
+    _probe(package)  # (keeps them)
+    if flags:  # (a bytecode prefix, -O: none kept by these; the plain process's served)
+        assert _probe(package, "kept")[1] == "_Finder"
+    served = run("kept")
+    assert any(name == "skillgrant.gate.call" for name, *_ in served)
+    assert served == run("files")
+
+
 def test_a_changed_source_is_imported_from_its_file(package: Path) -> None:
     _probe(package)
     source = package / "skillgrant" / "gate" / "call.py"
@@ -110,3 +138,67 @@ def test_a_file_in_doubt_is_not_used(package: Path, doubt: str, tmp_path: Path) 
 def test_nothing_is_kept_where_python_writes_no_bytecode(package: Path) -> None:
     assert _probe(package, "kept", "-B")[4] == 0  # (-I: PYTHONDONTWRITEBYTECODE is not read)
     assert not _kept_file(package).exists()
+
+
+#: A process deciding a call, then printing what its ``re`` and ``fnmatch`` are: the loader's
+#: name, the file, whether it is a module standing in for the standard one (``SHADOW``).
+STANDARD = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from skillgrant import modulecache
+modulecache.load()
+from skillgrant.gate import call
+call.check_call("Bash", {"command": "git status"}, ["Bash(git *)"], cwd="/repo")
+modulecache.keep()
+import fnmatch, json, re
+print(json.dumps([[getattr(m.__spec__.loader, "__name__", type(m.__spec__.loader).__name__),
+                   m.__file__, hasattr(m, "SHADOW")] for m in (re, fnmatch)]))
+"""
+
+
+def _standard(root: Path) -> list[list[object]]:
+    done = subprocess.run([sys.executable, "-I", "-c", STANDARD, str(root)],
+                          capture_output=True, text=True, timeout=120, cwd="/")
+    assert done.returncode == 0, done.stderr
+    return list(json.loads(done.stdout))
+
+
+def test_the_standard_modules_a_hook_imports_are_kept_too(package: Path) -> None:
+    """``re``'s and ``fnmatch``'s modules are served kept from the second process on, from
+    the standard library's files."""
+    first = _standard(package)
+    assert [loader for loader, *_ in first] == ["SourceFileLoader"] * 2
+    again = _standard(package)
+    assert [loader for loader, *_ in again] == ["_Finder"] * 2
+    assert [file for _, file, _ in again] == [file for _, file, _ in first]
+    assert str(Path(again[0][1]).parent.parent) == os.path.dirname(os.__file__)
+
+
+def test_a_standard_module_a_folder_before_the_library_holds_is_its_own(package: Path) -> None:
+    """A module of a standard module's name in a folder ``sys.path`` names before the
+    standard library's (the process's first entry: the copy's folder) is the one imported,
+    as the path finder imports it, though the standard one was kept."""
+    _standard(package)
+    _standard(package)  # (kept)
+    source = Path(os.path.dirname(os.__file__)) / "fnmatch.py"
+    (package / "fnmatch.py").write_text(source.read_text() + "\nSHADOW = True\n")
+    served = _standard(package)
+    assert served[1][0] == "SourceFileLoader" and served[1][2] is True
+    assert served[1][1] == str(package / "fnmatch.py")
+    assert served[0][0] == "_Finder"  # (re's are still served)
+
+
+def test_a_standard_module_whose_folder_changed_is_imported_from_its_file(
+        package: Path) -> None:
+    """A standard module is served only while the folder the path finder lists for it has
+    the modification time it had when it was kept (an entry came or went there)."""
+    import marshal
+
+    _standard(package)
+    kept = _kept_file(package)
+    form, made, held = marshal.loads(kept.read_bytes())
+    origin, mtime, size, package_, code, listed = held["fnmatch"]
+    assert listed == os.stat(os.path.dirname(origin)).st_mtime_ns
+    held["fnmatch"] = (origin, mtime, size, package_, code, listed - 1)
+    kept.write_bytes(marshal.dumps((form, made, held)))
+    assert _standard(package)[1][0] == "SourceFileLoader"

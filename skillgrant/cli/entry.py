@@ -162,8 +162,8 @@ def _hook(args: list[str], own: bool) -> int:
         try:
             from .. import modulecache, patterncache
 
+            modulecache.load()  # (first: it serves re's modules too)
             patterncache.load()
-            modulecache.load()
             kept = (patterncache, modulecache)
         except BaseException:  # the patterns compile, the modules import, as before
             kept = None

@@ -20,7 +20,7 @@ from .below import under
 from .guardedset import GUARDED as GUARDED  # (its home: readers reads it too)
 from .keptests import kept_tests
 from .moves import moved_folders
-from .placed import fold, in_worktree, mirrored, shadows
+from .placed import fold, folded_tables, in_worktree, mirrored, shadows
 from .testfiles import KEPT_TESTS, collected, named_test
 from .writers import BASH_CLASS, braced
 
@@ -71,17 +71,8 @@ class Index:
 
     def __init__(self, guards: tuple[tuple[str, bool], ...]) -> None:
         self.guards = guards
-        self.exact: dict[str, int] = {}
-        self.files: dict[str, int] = {}
-        self.trees: dict[str, int] = {}
-        for at, (item, tree) in enumerate(guards):  # (`fold` inlined for ASCII: s49 speed)
-            self.exact.setdefault(item.lower() if item.isascii() else fold(item), at)  # (lower
-            (self.trees if tree else self.files).setdefault(  # case: a file system that folds
-                item.rstrip("/") if tree else item, at)  # reads `.CLAUDE/` as `.claude/`, s45 X1)
-        self.folded = {fold(k): at for k, at in reversed(self.trees.items())}
-        self.folded_files = {k.lower() if k.isascii() else fold(k): at
-                             for k, at in reversed(self.files.items())}
-        self.names = {fold(os.path.basename(item)) for item in self.files} - {""}
+        (self.exact, self.files, self.trees, self.folded, self.folded_files,
+         self.names) = folded_tables(guards)  # (`.CLAUDE/` is `.claude/` where case folds)
         # A path's part ending in a name with a dot (`x/-oplan.json`), or equal to one without
         # (`/etc/profile`); a word without a slash is read from the call's folders (`_found`),
         # so `--profile`, `git log -- settings.json` and `out/plan.json.bak` hold none (review

@@ -9,7 +9,7 @@ import sys
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from typing import Final
 
 
@@ -85,6 +85,33 @@ def holds_module(path: str, guards: object) -> bool:
     head, _, name = path.rpartition("/")
     return any(f == path or f.startswith(above) for f in folders) or (
         head in folders and name in _STANDARD) or shadows(path, folders)
+
+
+def folded_tables(guards: Sequence[tuple[str, bool]]) -> tuple[
+        dict[str, int], dict[str, int], dict[str, int], dict[str, int], dict[str, int],
+        set[str]]:
+    """``named.Index``'s tables of the guarded items ``guards`` (each a path and whether it is
+    a folder): each item's first place by its folded form (``fold``: s45 X1); the files' and
+    the folders' (their ``/`` at the end dropped) by their paths, then by their folded forms;
+    the files' folded names, none empty. Each item is folded once (``fold`` inlined for ASCII,
+    which it leaves each ``/`` of)."""
+    exact: dict[str, int] = {}
+    files: dict[str, int] = {}
+    trees: dict[str, int] = {}
+    folded: dict[str, int] = {}
+    folded_files: dict[str, int] = {}
+    names: set[str] = set()
+    for at, (item, tree) in enumerate(guards):
+        plain = item.isascii()
+        key = item.lower() if plain else fold(item)
+        exact.setdefault(key, at)
+        if tree:
+            trees.setdefault(item.rstrip("/"), at)
+            folded.setdefault(key.rstrip("/") if plain else fold(item.rstrip("/")), at)
+        elif files.setdefault(item, at) == at:
+            folded_files.setdefault(key, at)
+            names.add(key.rpartition("/")[2] if plain else fold(os.path.basename(item)))
+    return exact, files, trees, folded, folded_files, names - {""}
 
 
 def fold(text: str) -> str:

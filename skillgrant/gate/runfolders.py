@@ -14,6 +14,7 @@ programs that read no start file the plan names (``cp``, ``cat``, ``ls``), run a
 
 from __future__ import annotations
 
+import functools
 import os
 
 from . import files as fs
@@ -24,16 +25,26 @@ if TYPE_CHECKING:
     from typing import Final
 
 
-
 def run_folders(named: tuple[str, ...], project: str | None) -> tuple[str, ...]:
     """The folders ``named`` (``plan_programs``) marks ``RUN_FOLDER``, from ``project``, as
     normal paths and real paths; () without a project folder."""
     if not project:
         return ()
-    found = [os.path.normpath(os.path.join(project, p[1:])) for p in named
-             if p[:1] == RUN_FOLDER]
+    found = marked_folders(named, (project,), RUN_FOLDER)
     return tuple(dict.fromkeys([os.path.normpath(project), *found,
                                 *(fs.realpath(f) for f in found)]))
+
+
+@functools.lru_cache(maxsize=8)
+def marked_folders(named: tuple[str, ...], roots: tuple[str, ...],
+                   mark: str) -> tuple[str, ...]:
+    """Each folder ``named`` marks ``mark`` (``RUN_FOLDER``: from the project, a later call
+    may run the plan's programs there; ``planpaths.RUNS_IN``: the folders an entry's own
+    programs run in, ``make -C sub``, from each folder a call runs in: ``startvars``) joined
+    to each of ``roots``, as normal paths, in order, once each; made once for a plan's paths
+    (hundreds) and folders."""
+    return tuple(dict.fromkeys(os.path.normpath(os.path.join(root, p[1:])) for p in named
+                               if p[:1] == mark for root in roots))
 
 
 def outside(text: str, directory: str, folders: frozenset[str]) -> str | None:

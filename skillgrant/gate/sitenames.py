@@ -14,7 +14,6 @@ folder as ``placed.shadows`` reads a standard module's."""
 from __future__ import annotations
 
 import functools
-import glob
 import os
 
 from .placed import STANDARD
@@ -42,6 +41,7 @@ def start_imports(named: tuple[str, ...], path: str) -> frozenset[str]:
 @functools.lru_cache(maxsize=8)
 def _imports(libs: tuple[str, ...]) -> frozenset[str]:
     """``start_imports`` of the prefixes' library folders ``libs``."""
+    import glob  # (with contextlib: a hook's process that asks nothing here loads neither)
     import site
 
     folders = [*getattr(site, "getsitepackages", list)(), site.getusersitepackages()]

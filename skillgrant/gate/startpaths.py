@@ -35,14 +35,15 @@ def start_paths(named: tuple[str, ...], folders: list[str], home: str,
     xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
     items += [(os.path.join(home, n), False) for n in (".gdbinit", ".gdbearlyinit")]
     items.append((os.path.join(xdg, "gdb"), True))  # (gdb's, at every start: s49-greview2 G1)
-    moved = [p[1:] for p in named if p[:1] == RUNS_IN] + [
-        os.path.dirname(p) for p in named if p[-7:] == "/.npmrc" and p[:1] != "^"]
+    marks = _marks(named)
+    moved = [*marks.get(RUNS_IN, ()), *(os.path.dirname(p) for p in named
+                                        if p[-7:] == "/.npmrc" and p[:1] != "^")]
     if "^.npmrc" in named:  # (a node runner, or a runner of any program, in the plan)
-        items += npmrc_paths(folders, home, [p[1:] for p in named if p[:1] == NPMRC] + [
-            a.partition("=")[2] for a in (p[1:].partition("\x00")[0] for p in named
-                                          if p[:1] == ASSIGNED)  # (an entry's npm settings
-            if a.partition("=")[0].lower() in _NPM_FILES], moved)  # file, any case: G3)
-    if "^bunfig.toml" in named:  # (what bun's settings preload: s50-greview3 F1)
+        items += npmrc_paths(folders, home, [*marks.get(NPMRC, ()), *(
+            a.partition("=")[2] for a in (p.partition("\x00")[0]
+                                          for p in marks.get(ASSIGNED, ()))  # (an entry's
+            if a.partition("=")[0].lower() in _NPM_FILES)], moved)  # npm settings file, any
+    if "^bunfig.toml" in named:  # case: G3; what bun's settings preload: s50-greview3 F1)
         items += bunfig_paths(folders, home, xdg)
     if moved:  # a session value's relative path, read where the plan's program runs (E3)
         bases = [os.path.normpath(os.path.join(f, m)) for m in dict.fromkeys(moved)
@@ -51,10 +52,24 @@ def start_paths(named: tuple[str, ...], folders: list[str], home: str,
     if "CMakeLists.txt" in named:
         items += cmake_prefixes(folders, home, bins)
     items += script_prefixes(named, [folders[0], folders[-1]] if folders else [])  # (R4)
-    plugged = [p[1:] for p in named if p[:1] == SETTINGS]
+    plugged = list(marks.get(SETTINGS, ()))
     if plugged:  # (a Python checker, or a runner of any program)
         items += plugin_paths(plugged, folders, home)
     return items
+
+
+#: The marks of ``plan_programs``' paths ``start_paths`` reads.
+_READ_MARKS: Final = frozenset((RUNS_IN, NPMRC, ASSIGNED, SETTINGS))
+
+
+def _marks(named: tuple[str, ...]) -> dict[str, list[str]]:
+    """``named``'s paths of each of ``_READ_MARKS``, the mark taken off, in one pass (a
+    plan's paths are hundreds)."""
+    found: dict[str, list[str]] = {}
+    for path in named:
+        if path[:1] in _READ_MARKS:
+            found.setdefault(path[:1], []).append(path[1:])
+    return found
 
 
 #: How pip's console script names its interpreter on its second line where the path is too
@@ -69,10 +84,13 @@ def script_prefixes(named: tuple[str, ...], roots: list[str]) -> list[tuple[str,
     ``lib``): ``homefiles.prefixes`` of the interpreter's folder (a virtual environment's
     prefix whole, the ``lib`` its ``pyvenv.cfg`` names), read from each of ``roots`` (the
     call's folder, the project's; s52-greview2 R4); a link to one by another path too
-    (``./pytest -> .venv/bin/pytest``: R4b)."""
+    (``./pytest -> .venv/bin/pytest``: R4b). Only a path with a ``/`` is run by its path: a
+    name without one is looked up in ``PATH``, whose entries are absolute (or no command is
+    covered: ``environment.environment_doubt``), so the plan's build and settings files'
+    names (``Makefile``, ``tests``) are not asked about."""
     found: list[tuple[str, bool]] = []
     for path in named:
-        if path[-1:] == "/" or not (path[:1].isalnum() or path[:1] in "./_"):
+        if "/" not in path or path[-1:] == "/" or not (path[:1].isalnum() or path[:1] in "./_"):
             continue
         binned = os.path.basename(os.path.dirname(path)) == "bin"
         for full in dict.fromkeys(path if path[:1] == "/" else os.path.join(r, path)

@@ -1,7 +1,7 @@
 """What start variables name where the plan's programs run (issue 29, review s49-greview3
 E1, E2, U1, V2, V3): the session's relative ``PYTHONPATH``, ``MOVED_CODE``'s variables
 (``PERL5LIB``, ``NODE_PATH``, …) and ``PYTHONUSERBASE`` (its user site, whose ``.pth`` files
-python runs at start) from each folder the plan's programs run in (``run_folders``: ``env -C
+python runs at start) from each folder the plan's programs run in (``_run_folders``: ``env -C
 sub``, ``make -C sub``, ``cd sub &&``), and each value a plan's entry sets itself
 (``entryvars``), read as the session's value of that name would be (``envpaths.named_paths``)
 and by the rule its name has: ``PYTHONPATH``'s folders' standard modules' names, ``WHOLE``'s
@@ -20,6 +20,7 @@ from .envpaths import named_paths, preload_paths
 from .homefiles import MOVED_CODE
 from .named import above
 from .planpaths import DOTENV, RUNS_IN
+from .runfolders import marked_folders
 from .sitenames import module_items, start_imports
 from .startfiles import env_file
 from .startflags import ENV_FILE, bun_options, make_definitions, perl_folders
@@ -48,30 +49,29 @@ _USER_SITES: Final = tuple(f"lib/python{v}/site-packages" for v in (
     *(f"3.{m}" for m in range(6, 16)), "3.13t", "3.14t", "3.15t", ""))
 
 
-def run_folders(named: tuple[str, ...], roots: list[str]) -> list[str]:
-    """The folders the plan's programs run in: ``roots`` (the call's folder, the project's)
-    and each folder ``named`` marks ``RUNS_IN`` (``make -C sub``, ``env -C sub``, ``cd sub
-    &&``) joined to each."""
-    moved = _marked(named)[0]
-    if not moved:
-        return roots
-    return list(dict.fromkeys([*roots, *(os.path.normpath(os.path.join(r, m))
-                                         for m in moved for r in roots)]))
+def _run_folders(named: tuple[str, ...], roots: list[str]) -> list[str]:
+    """The folders the plan's programs run in: ``roots`` (the call's folder, the project's,
+    the project's run folders: ``guards``), as absolute paths, and each folder ``named``
+    marks ``RUNS_IN`` (``make -C sub``, ``env -C sub``, ``cd sub &&``) joined to each
+    (``runfolders.marked_folders``)."""
+    absolute = tuple(os.path.abspath(f) for f in roots)
+    if "\n" + RUNS_IN not in _marked(named)[0]:
+        return list(absolute)
+    return list(dict.fromkeys([*absolute, *marked_folders(named, absolute, RUNS_IN)]))
 
 
 @functools.lru_cache(maxsize=8)
-def _marked(named: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...], bool,
-                                             frozenset[str]]:
-    """The folders ``named`` marks ``RUNS_IN``, the assignments it marks ``ASSIGNED`` (each
-    ``NAME=value``), whether a plan's program collects tests (``testfiles``), and each
-    assignment with each program it is made for (``NAME=value``, NUL, a name: what
-    ``entryvars.own_dropped`` reads), in one pass (a plan's paths are hundreds)."""
-    joined = "\n" + "\n".join(named) + "\n"  # (one search for marks most plans hold none of)
-    moved = tuple(p[1:] for p in named if p[:1] == RUNS_IN) if "\n" + RUNS_IN in joined else ()
+def _marked(named: tuple[str, ...]) -> tuple[str, tuple[str, ...], bool, frozenset[str]]:
+    """``named`` joined by newlines (one search for a mark most plans hold none of), the
+    assignments it marks ``ASSIGNED`` (each ``NAME=value``), whether a plan's program
+    collects tests (``testfiles``), and each assignment with each program it is made for
+    (``NAME=value``, NUL, a name: what ``entryvars.own_dropped`` reads), in one pass (a
+    plan's paths are hundreds)."""
+    joined = "\n" + "\n".join(named) + "\n"
     given = [p[1:].partition("\x00") for p in named if p[:1] == ASSIGNED] if \
         ASSIGNED in joined else []
     pairs = frozenset(f"{a}\x00{n}" for a, _, names in given for n in names.split())
-    return moved, tuple(a for a, _, _ in given), collects(joined), pairs
+    return joined, tuple(a for a, _, _ in given), collects(joined), pairs
 
 
 def entry_starts(named: tuple[str, ...], roots: list[str]) -> dict[str, frozenset[str]]:
@@ -80,8 +80,7 @@ def entry_starts(named: tuple[str, ...], roots: list[str]) -> dict[str, frozense
     run in, when a plan's program collects them; s49-greview2 C2, U1), and the assignments
     the plan's entries make for their programs (``assigned``: ``entryvars.own_dropped``)."""
     marked = _marked(named)
-    collected = test_folders(run_folders(named, [os.path.abspath(f) for f in roots])) if \
-        marked[2] else frozenset()
+    collected = test_folders(_run_folders(named, roots)) if marked[2] else frozenset()
     return {"collected": collected, "assigned": marked[3]}
 
 
@@ -95,7 +94,7 @@ _MOVED: Final = frozenset((*MOVED_CODE, "PERL5OPT", "PYTHONPYCACHEPREFIX"))
 
 def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
                  modules: list[str]) -> list[tuple[str, bool]]:
-    """``value_items`` from the folders the plan's programs run in (``run_folders`` of the
+    """``value_items`` from the folders the plan's programs run in (``_run_folders`` of the
     call's folder and the project's, ``roots``), the folders whose standard modules' names
     are guarded added to ``modules``, with the session's ``PYTHONPATH`` as it is (a relative
     folder from the hook's; an empty entry: ``roots``, review s46 L2, L4), and the modules a
@@ -118,7 +117,7 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
     _pytests(named)
     if not given:
         return []
-    runs = run_folders(named, [os.path.abspath(f) for f in roots])
+    runs = _run_folders(named, roots)
     kept: set[str] = set()
     if any(own for _, _, own in given):  # (only an entry's own value may name one of them)
         kept = {os.path.normpath(f) for f in (*inner, *runs[:len(roots)],
