@@ -217,8 +217,8 @@ def test_no_other_gate_writes_it_with_the_write_tool(tmp_path: Path, gate: str) 
 
 def test_every_gate_guards_the_state_folders(tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    """In process, as the hook decides: a write in ``STATE`` of the password database's home
-    or in ``SKILLGRANT_STATE_DIR`` is denied under a plan covering it, whatever ``HOME``
+    """In process, as the hook decides: a write in ``STATE`` of the password database's home,
+    of ``HOME`` or in ``SKILLGRANT_STATE_DIR`` is denied under a plan covering it, whatever ``HOME``
     says; beside them, allowed."""
     monkeypatch.setenv("HOME", str(tmp_path / "elsewhere"))
     plan = tmp_path / "plan.json"
@@ -232,7 +232,8 @@ def test_every_gate_guards_the_state_folders(tmp_path: Path,
         return decide(options, payload).status
 
     usual = os.path.join(pwd.getpwuid(os.geteuid()).pw_dir, STATE)
-    assert state_folders() == [usual, os.environ[STATE_VARIABLE]]
+    home = os.path.join(os.environ["HOME"], STATE)  # (s53-sreview R5)
+    assert state_folders() == [usual, home, os.environ[STATE_VARIABLE]]
     for folder in state_folders():
         assert status(f"{folder}/sessions/x.sessions") == 2, folder
     assert status(f"{_home()}/.local/state/other") == 0
@@ -247,7 +248,7 @@ def test_the_service_keeps_its_state_in_the_usual_home_whatever_home_says(
     monkeypatch.delenv(STATE_VARIABLE)
     usual = os.path.join(pwd.getpwuid(os.geteuid()).pw_dir, STATE)
     assert path_of(str(tmp_path / "audit.log")).startswith(usual + "/sessions/")
-    assert state_folders() == [usual]
+    assert state_folders() == [usual, os.path.join(os.environ["HOME"], STATE)]
     monkeypatch.setenv(STATE_VARIABLE, "state")
     with pytest.raises(OSError, match="not an absolute path"):
         path_of(str(tmp_path / "audit.log"))
