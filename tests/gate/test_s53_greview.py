@@ -1,0 +1,157 @@
+"""Review s53 (s53-greview) of s53-gfix (``gate/deepnames.py``: the start names of every program
+and the plan's named paths guarded at any depth wherever the plan holds a program that reads
+project code). Each case proves with real bash and the real programs (GNU make, cmake,
+python3/pytest, prove, node, npm) in a scratch project that the calls run the payload (``touch
+zz``), then asks the printed hook for each call in turn, running the allowed ones, as Claude
+Code 2.1.332's Bash tool runs them (the folder a call leaves kept for the next, read by ``pwd
+-P``; ``CLAUDE_PROJECT_DIR`` the project): the hook allowing them all is the finding. These
+tests fail while the hole is open (``OPEN`` marks them strict xfails); a case the change holds
+is a plain test pinning it.
+
+Every payload only touches a file (``touch zz``, ``open('zz', 'w')``); a payload read through
+``BASH_ENV`` unsets it first."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, home_env, hooked_project, needs
+from test_gate_files import _settings_hook, payload
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+_open = OPEN.add
+
+MAKE_PAYLOAD = "test:\n\ttouch zz\n"
+#: A makefile fragment running the payload when make reads it.
+MAKE_INCLUDED = "$(shell touch zz)\n"
+PY_PAYLOAD = "open('zz', 'w').close()\n"
+PERL_PAYLOAD = ("package Test::More; system('touch zz'); sub ok {} sub done_testing {} "
+                "sub import {} 1;\n")
+
+
+def _session(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
+             links: dict[str, str] | None = None, base: str = "", setup: str = "",
+             project_folder: bool = True) -> str | None:
+    """Runs ``calls`` as the runtime's Bash tool does (each in the folder the last one left,
+    read by ``pwd -P`` after it succeeded; ``CLAUDE_PROJECT_DIR`` the project, as the runtime
+    sets it for its hooks, unless not ``project_folder``) under real bash in a hooked project
+    (in the folder ``base`` of the scratch folder when given) with plan ``entries``, ``files``,
+    the symbolic ``links`` (name: target) and what the bash text ``setup`` made there,
+    asserting the payload ran; then in a second such project asks the printed hook for each
+    call, from that folder, running the allowed ones: the first call denied, or None (the
+    hole). ``{P}`` in a call stands for the project's folder."""
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side / base, entries)
+        for name, text in files.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text)
+        for name, to in (links or {}).items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(to, project / name)
+        env = home_env(tmp_path / side / "home")
+        if project_folder:
+            env["CLAUDE_PROJECT_DIR"] = str(project)
+        if setup:
+            subprocess.run(["bash", "-c", setup], cwd=project, env=env, check=True,
+                           capture_output=True, timeout=60)
+        hook = _settings_hook(project)
+        real = folder = project.resolve()
+        denied, kept = None, tmp_path / side / "cwd"
+        for call in (c.replace("{P}", str(project)) for c in calls):
+            if side == "run" and subprocess.run(
+                    ["/bin/sh", "-c", hook], input=payload(call, folder), cwd=folder, env=env,
+                    capture_output=True, timeout=60, check=False).returncode == 2:
+                denied = call
+                break
+            kept.unlink(missing_ok=True)
+            subprocess.run(["timeout", "60", "bash", "-c", 'eval "$1" && pwd -P >| "$2"', "_",
+                            call, str(kept)], cwd=folder, env=env, capture_output=True,
+                           timeout=90, check=False)
+            if kept.exists():
+                moved = Path(kept.read_text().strip())
+                folder = moved if moved.is_relative_to(real) else real
+        if side == "proof":
+            assert any(project.rglob("zz")), "bash ran no payload"
+        else:
+            found.append(denied)
+    return found[0]
+
+
+# --- M: what make reads that no table and no reading of a makefile holds --------------------------
+
+#: Files GNU make 4.3 reads as code, or runs a recipe of, that the gate's reading of the plan's
+#: makefiles (``buildnames``: ``include`` lines and the built-in remaking rules) and the
+#: start names (``ALL_STARTS``) leave writable under ``Bash(make test)``, ``Bash(cp *)``:
+#: an included makefile remade by the makefile's own rule from a source (GNU make's "How
+#: Makefiles Are Remade": it runs the rule, restarts, reads the new file); an ``include`` make
+#: evaluates (``$(eval -include …)``); the file bash reads first for every recipe line where
+#: the makefile exports ``BASH_ENV`` with ``SHELL := /bin/bash`` (a known idiom for shared
+#: recipe functions); a script a recipe runs or sources by its path; a makefile a recipe
+#: names by ``-f`` under another name; and (review s52-greview N2) a makefile that a recursive
+#: make's own makefile includes in its folder.
+MAKE_READS = {
+    "explicit-remake": ({"Makefile": "-include config.mk\nconfig.mk: config.in\n"
+                                     "\tcp config.in config.mk\ntest:\n\t@echo ok\n",
+                         "src/p": MAKE_INCLUDED},
+                        ["cp src/p config.in", "make test"]),
+    "eval-include": ({"Makefile": "$(eval -include local.mk)\ntest:\n\t@echo ok\n",
+                      "src/p": MAKE_INCLUDED},
+                     ["cp src/p local.mk", "make test"]),
+    "exported-bash-env": ({"Makefile": "SHELL := /bin/bash\nexport BASH_ENV := scripts/env.sh\n"
+                                       "test:\n\t@echo ok\n",
+                           "scripts/.keep": "", "src/p": "unset BASH_ENV; touch zz\n"},
+                          ["cp src/p scripts/env.sh", "make test"]),
+    "recipe-runs-script": ({"Makefile": "test:\n\tsh scripts/gen.sh\n",
+                            "scripts/gen.sh": "echo gen\n", "src/p": "touch zz\n"},
+                           ["cp src/p scripts/gen.sh", "make test"]),
+    "recipe-sources": ({"Makefile": "test:\n\t. ./env.sh; echo ok\n", "src/p": "touch zz\n"},
+                       ["cp src/p env.sh", "make test"]),
+    "recipe-f-other-name": ({"Makefile": "test:\n\t$(MAKE) -C sub -f rules.mk test\n",
+                             "sub/.keep": "", "src/p": MAKE_PAYLOAD},
+                            ["cp src/p sub/rules.mk", "make test"]),
+    "recursive-include": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n",
+                           "sub/Makefile": "-include local.mk\ntest:\n\t@echo ok\n",
+                           "src/p": MAKE_INCLUDED},
+                          ["cp src/p sub/local.mk", "make test"]),
+}
+_open("test_m_make_reads_a_file_no_name_guards",
+      "s53-gfix guards names (ALL_STARTS, the plan's paths' last names) and buildnames reads "
+      "only the plan's makefiles' plain include lines: a makefile's own remaking rule, an "
+      "evaluated include, an exported BASH_ENV, a script or a makefile a recipe names, a "
+      "recursive make's include are read by nothing", *MAKE_READS)
+
+
+@pytest.mark.parametrize("case", MAKE_READS)
+def test_m_make_reads_a_file_no_name_guards(case: str, tmp_path: Path) -> None:
+    """GNU make runs the payload from a file the plan's makefile (or one it starts) reads
+    under a name the gate does not guard; the hook must deny a call of the sequence."""
+    needs("make")
+    files, calls = MAKE_READS[case]
+    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"], files, calls) is not None
+
+
+def test_m_cmake_reads_an_optional_include(tmp_path: Path) -> None:
+    """A recipe configures with cmake; the project's CMakeLists.txt (a start name, guarded)
+    has ``include(cmake/local.cmake OPTIONAL)`` (local overrides, absent): cmake reads the
+    copied file and runs its ``execute_process``."""
+    needs("make", "cmake")
+    files = {"Makefile": "test:\n\tcmake -S . -B build >/dev/null\n",
+             "CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\nproject(p NONE)\n"
+                               "include(cmake/local.cmake OPTIONAL)\n",
+             "cmake/.keep": "", "src/p": "execute_process(COMMAND touch zz)\n"}
+    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"], files,
+                    ["cp src/p cmake/local.cmake", "make test"]) is not None
+
+
+_open("test_m_cmake_reads_an_optional_include",
+      "a file a start file names (cmake's include()) is read by nothing: the residual 'a file "
+      "a build file names', here for the start name every cmake run reads")
