@@ -155,3 +155,102 @@ def test_m_cmake_reads_an_optional_include(tmp_path: Path) -> None:
 _open("test_m_cmake_reads_an_optional_include",
       "a file a start file names (cmake's include()) is read by nothing: the residual 'a file "
       "a build file names', here for the start name every cmake run reads")
+
+
+# --- P: a module shadowed in a folder python puts first on sys.path --------------------------------
+
+#: A standard module (``colorsys``, which pytest itself does not import) or the runner's own
+#: module in a folder python or pytest puts first on ``sys.path`` that is not the call's
+#: folder: pytest's default ``prepend`` import mode inserts each collected test file's folder
+#: (``tests/`` without an ``__init__.py``, the usual layout) at ``sys.path[0]``, so
+#: ``tests/colorsys.py`` is what ``import colorsys`` in a test loads (under the plan's own
+#: ``python3 -m pytest`` and ``pytest``); a recipe's ``cd sub && python3 -m pytest`` runs
+#: ``sub/pytest.py`` (review s52-greview M2, with the runner's name).
+SHADOWED = {
+    "pytest-test-folder": (["Bash(python3 -m pytest -q)"],
+                           {"tests/test_a.py": "import colorsys\n\ndef test_a():\n    pass\n"},
+                           ["cp src/p tests/colorsys.py", "python3 -m pytest -q"]),
+    "pytest-script-test-folder": (["Bash(pytest -q)"],
+                                  {"tests/test_a.py": "import colorsys\n\n"
+                                                      "def test_a():\n    pass\n"},
+                                  ["cp src/p tests/colorsys.py", "pytest -q"]),
+    "recipe-module-runner": (["Bash(make test)"],
+                             {"Makefile": "test:\n\tcd sub && python3 -m pytest -q\n",
+                              "sub/test_a.py": "def test_a():\n    pass\n"},
+                             ["cp src/p sub/pytest.py", "make test"]),
+}
+_open("test_p_a_module_shadowed_where_python_looks_first",
+      "standard modules are guarded in the call's folder and a script's only; pytest's "
+      "test folders and a folder a recipe moves to are neither, and a module's name is no "
+      "start name", *SHADOWED)
+
+
+@pytest.mark.parametrize("case", SHADOWED)
+def test_p_a_module_shadowed_where_python_looks_first(case: str, tmp_path: Path) -> None:
+    """Python imports the copied module before the standard library's (or the runner's)."""
+    needs("python3", "make")
+    entries, files, calls = SHADOWED[case]
+    if "pytest" in entries[0]:
+        needs("pytest")
+    assert _session(tmp_path, [*entries, "Bash(cp *)"], {**files, "src/p": PY_PAYLOAD},
+                    calls) is not None
+
+
+# --- L: a start file that is a link to a file of another name --------------------------------------
+
+#: ``sub/Makefile`` is a link (a monorepo sharing one makefile, git keeps it) to
+#: ``../shared/common.mk`` (review s52-greview L1 [recursive-make]); or to a file not there yet
+#: (``../shared/local.mk``): the write lands on the target, whose name no rule guards.
+LINKED = {
+    "to-shared-makefile": {"shared/common.mk": "test:\n\t@echo ok\n"},
+    "to-a-missing-file": {"shared/.keep": ""},
+}
+_open("test_l_a_start_file_linked_to_a_file_of_another_name",
+      "deep names match the path written, not what a link elsewhere makes of it (s53-gfix "
+      "rule 3: no rule for links yet)", *LINKED)
+
+
+@pytest.mark.parametrize("case", LINKED)
+def test_l_a_start_file_linked_to_a_file_of_another_name(case: str, tmp_path: Path) -> None:
+    """``cp src/p shared/<target>`` then ``make test`` (recursive into ``sub``): make opens
+    ``sub/Makefile`` through the link and runs the payload."""
+    needs("make")
+    target = "common.mk" if case == "to-shared-makefile" else "local.mk"
+    files = {"Makefile": "test:\n\t-$(MAKE) -C sub test\n", "src/p": MAKE_PAYLOAD,
+             **LINKED[case]}
+    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"], files,
+                    [f"cp src/p shared/{target}", "make test"],
+                    links={"sub/Makefile": f"../shared/{target}"}) is not None
+
+
+# --- N: a project under a folder whose name is a start name ------------------------------------------
+
+def test_n_a_project_under_a_folder_named_lib(tmp_path: Path) -> None:
+    """The project at ``…/lib/project`` (a CI agent's ``/var/lib/jenkins/workspace/…``): deep
+    names leave out every name of a folder on the way to the project, so ``lib`` (prove's
+    ``-l`` folder, a start name) is guarded at no depth; a recipe's ``cd sub && prove -l t``
+    loads ``sub/lib/Test/More.pm`` before perl's own. The same calls in a project elsewhere
+    are denied (``test_n_mirror_…``)."""
+    needs("make", "prove")
+    files = {"Makefile": "test:\n\tcd sub && prove -l t\n",
+             "sub/t/a.t": "use Test::More;\nok(1);\ndone_testing;\n", "sub/lib/Test/.keep": "",
+             "src/p": PERL_PAYLOAD}
+    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"], files,
+                    ["cp src/p sub/lib/Test/More.pm", "make test"], base="lib") is not None
+
+
+_open("test_n_a_project_under_a_folder_named_lib",
+      "deepnames drops a name any folder on the way to a root holds (every path written "
+      "there would hold it): a start name the project's own path holds is guarded nowhere "
+      "below it")
+
+
+def test_n_mirror_a_project_elsewhere_is_denied(tmp_path: Path) -> None:
+    """The same sequence in a project under no folder named ``lib``: the copy is denied."""
+    needs("make", "prove")
+    files = {"Makefile": "test:\n\tcd sub && prove -l t\n",
+             "sub/t/a.t": "use Test::More;\nok(1);\ndone_testing;\n", "sub/lib/Test/.keep": "",
+             "src/p": PERL_PAYLOAD}
+    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"], files,
+                    ["cp src/p sub/lib/Test/More.pm", "make test"]) == \
+        "cp src/p sub/lib/Test/More.pm"
