@@ -254,3 +254,46 @@ def test_n_mirror_a_project_elsewhere_is_denied(tmp_path: Path) -> None:
     assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"], files,
                     ["cp src/p sub/lib/Test/More.pm", "make test"]) == \
         "cp src/p sub/lib/Test/More.pm"
+
+
+# --- G: a folder git brings from a revision -------------------------------------------------------
+
+#: Commits a branch ``evil`` whose ``sub/Makefile`` runs the payload (a branch the repository
+#: holds: a contributor's, a fetched pull request), and goes back to the first branch.
+EVIL_BRANCH = ("git -c user.email=a@b -c user.name=a checkout -qb evil && mkdir -p sub && "
+               "printf 'test:\\n\\ttouch zz\\n' > sub/Makefile && git add sub/Makefile && "
+               "git -c user.email=a@b -c user.name=a commit -qm e && git checkout -q - && "
+               "rm -f sub/Makefile")
+#: git writes a folder's files from a revision (``git checkout REV -- sub``, ``git restore
+#: --source=REV sub``): the folder's name is no start name, and the revision's tree is not
+#: read for one (``cp -r pay sub`` IS walked, and ``git checkout evil -- sub/Makefile``,
+#: ``git checkout evil``, ``-- .``, ``git merge``, ``git switch`` are denied).
+FROM_REVISION = {
+    "checkout-folder": "git checkout evil -- sub",
+    "checkout-folder-slash": "git checkout evil -- sub/",
+    "restore-folder": "git restore --source=evil sub",
+}
+_open("test_g_a_folder_git_brings_from_a_revision",
+      "a pathspec naming a folder is judged by its own name; the names the revision's tree "
+      "holds under it are not read for a start name (a tree a folder writer copies is)",
+      *FROM_REVISION)
+
+
+@pytest.mark.parametrize("case", FROM_REVISION)
+def test_g_a_folder_git_brings_from_a_revision(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(make test)`` (recursive into ``sub``), ``Bash(git checkout *)``, ``Bash(git
+    restore *)``: the call brings ``sub/Makefile`` from ``evil``, ``make test`` runs it."""
+    needs("make", "git")
+    files = {"Makefile": "test:\n\t-$(MAKE) -C sub test\n", "sub/.keep": ""}
+    assert _session(tmp_path, ["Bash(make test)", "Bash(git checkout *)",
+                               "Bash(git restore *)"], files,
+                    [FROM_REVISION[case], "make test"], setup=EVIL_BRANCH) is not None
+
+
+def test_g_mirror_the_start_file_by_its_name_is_denied(tmp_path: Path) -> None:
+    """The same file named by its path (``-- sub/Makefile``): denied."""
+    needs("make", "git")
+    files = {"Makefile": "test:\n\t-$(MAKE) -C sub test\n", "sub/.keep": ""}
+    call = "git checkout evil -- sub/Makefile"
+    assert _session(tmp_path, ["Bash(make test)", "Bash(git checkout *)"], files,
+                    [call, "make test"], setup=EVIL_BRANCH) == call
