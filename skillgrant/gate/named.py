@@ -52,10 +52,10 @@ def planned_only(path: str) -> bool:
     kept = _OTHERS[0]
     if kept is not None and kept[0] is guards:
         others = kept[1]
-    else:  # made once for the set, as ``_indexed`` makes its own (issue 29)
+    else:  # made once for the set, as ``_indexed`` makes its own (issue 29); the names
+        # guarded at any depth are what the plan's programs read (``deepnames``, session 53)
         others = Index(Guarded([g for g in guards if g[0] not in planned], always=(),
-                               tops=frozenset(), modules=getattr(guards, "modules", frozenset()),
-                               walked=getattr(guards, "walked", frozenset())))
+                               tops=frozenset(), modules=getattr(guards, "modules", frozenset())))
         _OTHERS[0] = (guards, others)
     return others.find(path, files_only=False) is None
 

@@ -12,7 +12,7 @@ import functools
 import os
 
 from ..lazy import compile_on_use
-from .deepnames import READS, RUN_FOLDER, TOOL_MOVES, moves_tool
+from .deepnames import RUN_FOLDER, TOOL_MOVES, moves_tool
 from .entryfolders import (
     ENTRY_ENVIRONMENT,
     PLACEHOLDERS,
@@ -125,8 +125,6 @@ def _entry_paths(entry: str, text: str) -> list[str]:
             found += [RUNS_IN + os.path.join(folder, f) for folder in folders
                       for f in ["", *_runs_in(words)]
                       if os.path.join(folder, f)]  # (the folders it runs in: s49 E3)
-            found += [READS + os.path.join(folder, f) for folder in folders
-                      for f in _read_files(words)]  # (whose text may move it: B5)
         if any(family(n) in FAMILIES or n in INTERPRETERS or n == "xargs"  # (its words'
                for n in map(os.path.basename, words)):  # file: s49-greview2 X1)
             fed = [*INPUT.findall(part), *piped,  # (`bash < x.sh`: S3; `cat x.sh | bash`,
@@ -137,38 +135,6 @@ def _entry_paths(entry: str, text: str) -> list[str]:
         piped = [*piped, *(w for w in words[1:] if w[:1] != "-"), *INPUT.findall(part)] if \
             parts[2 * at + 1:2 * at + 2] == ["|"] else []  # (what the pipe so far reads)
     return found
-
-
-def _read_files(words: list[str], inner: bool = True) -> list[str]:
-    """The files whose text decides where the program of ``words`` starts others
-    (``deepnames``: review s51-greview3 B5): a runner of project commands' own files (a
-    makefile, ``package.json``, a justfile, the file an option names), a program run by its
-    path, an interpreter's or a shell's script and the module ``-m`` runs, and (``inner``)
-    those of what a runner's or a package runner's later words start (``npx node x.js``);
-    compiled files are not read."""
-    name = os.path.basename(words[0])
-    if inner and (name in RUNNERS or name in PACKAGE_RUNNERS):  # (as `_entry_programs`)
-        return [*_read_files(words, False), *(p for at, w in enumerate(words[1:], 1)
-                                              if w[:1] != "-" and (name in RUNNERS or (
-                                                  os.path.basename(w) in RUNS_OPERAND or
-                                                  os.path.basename(w).startswith("python")))
-                                              for p in _read_files(words[at:], False))]
-    found = [p for p in (*(literal(words[0]) if "/" in words[0] else ()),  # (`./x.sh`)
-                         *_script_words(name, words)) if p[-1:] != "/" and p[:1] not in "+&^"]
-    found += [f"{m.replace('.', '/')}{end}" for m in option_values(words, ("-m",))
-              for end in (".py", "/__main__.py")] if name[:6] == "python" else []
-    if name in RUNS_ANY:
-        found += [os.path.join(f, n.removeprefix("^")) for f in _folders(name, words)
-                  for n in (*STARTS.get(name, ()), *option_values(
-                      words, FILE_OPTIONS.get(name, ()))) if n[-1:] != "/"]
-    return [p for p in dict.fromkeys(found) if not p.endswith(_COMPILED) and
-            not _DATA.search(os.path.basename(p))]
-
-
-#: Compiled files a plan's program loads, and its settings and lock files, whose text
-#: starts no program: not read for moves.
-_COMPILED: Final = (".pyc", ".so", ".node", ".pyd", ".dll")
-_DATA: Final = compile_on_use(r"lock|shrinkwrap|^\.env|rc(?:\.ya?ml)?$|^\.corepack|^\.pnp\.")
 
 
 def _refuse(entry: str, moved: str, rest: list[str]) -> None:

@@ -12,13 +12,14 @@ to the project's."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
 
 import pytest
 from bash_review import LeftOpen, home_env, hook_allows, hooked_project, needs, proved_case
-from test_gate_files import _settings_hook, payload
+from test_gate_files import _settings_hook, payload, run_hook
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
 pytestmark = pytest.mark.slow
@@ -170,11 +171,9 @@ def test_w_an_approved_file_moves_by_a_spelling_the_reading_misses(tmp_path: Pat
     assert denied is not None, "the hook allows the start file of the folder it moves to"
 
 
-_open("test_w_an_approved_file_moves_by_a_spelling_the_reading_misses",
-      "deepnames._MOVES_IN names a move by a few spellings; make's -BC / --di= / --direc, "
-      "npm's workspaces and file: dependencies, find's -execdir, cmake -S, perl -xDIR, pip "
-      "install DIR move too",
-      *UNNAMED)
+# (test_w_an_approved_file_moves_by_a_spelling_the_reading_misses: closed by s53-gfix:
+# every program's start names are guarded at any depth where a plan's program reads project
+# code, whatever the approved text says; rows removed)
 
 
 #: ``cmake -B build`` left a configured build folder (its cache names Unix Makefiles), as in
@@ -201,8 +200,7 @@ def test_w_a_recipe_runs_cmake_build(tmp_path: Path) -> None:
     assert denied is not None, "the hook allows the makefile cmake --build runs"
 
 
-_open("test_w_a_recipe_runs_cmake_build", "cmake --build DIR in a recipe is no move to "
-      "_MOVES_IN")
+# (test_w_a_recipe_runs_cmake_build: closed by s53-gfix, as above)
 
 
 # --- S: a script an approved file runs moves (one level further than the entry) ---------------
@@ -246,9 +244,7 @@ def test_s_a_script_an_approved_file_runs_moves(tmp_path: Path, case: str) -> No
     assert denied is not None, "the hook allows the makefile of the folder the script moves to"
 
 
-_open("test_s_a_script_an_approved_file_runs_moves",
-      "only the entry's own files are read for a move; a script or another runner's file a "
-      "recipe or npm script runs is not", *SCRIPTS)
+# (test_s_a_script_an_approved_file_runs_moves: closed by s53-gfix, as above)
 
 
 # --- F: a recipe reads another makefile by -f, without moving -------------------------------
@@ -265,8 +261,7 @@ def test_f_a_recipe_reads_a_makefile_by_f(tmp_path: Path) -> None:
     assert denied is not None, "the hook allows the makefile the recipe names"
 
 
-_open("test_f_a_recipe_reads_a_makefile_by_f",
-      "a makefile a recipe names by -f is guarded nowhere (no move: deepnames not reached)")
+# (test_f_a_recipe_reads_a_makefile_by_f: closed by s53-gfix, as above)
 
 
 # --- L: a start file that is a link to a file of another name ---------------------------------
@@ -419,42 +414,67 @@ COSTS = {
 }
 
 
-@pytest.mark.parametrize("case", list(COSTS))
-def test_cost_a_copy_where_nothing_moves_is_allowed(tmp_path: Path, case: str) -> None:
-    """Each plan moves no folder (real bash: ``./scripts/check.sh`` is a child; the
-    description is data; ``grep -C 2`` prints context lines), yet the copy over a file of
-    a guarded name in another folder is denied since s52-gfix (``moves_tool``'s pattern
-    rule, ``_MOVES_IN``'s ``cd``/``-C`` matched anywhere in the text); the mirror test below
-    shows the same copies allowed without the trigger."""
-    entries, files, target = COSTS[case]
-    project = hooked_project(tmp_path, [*entries, "Bash(cp *)"])
+def _cost_project(tmp_path: Path, entries: list[str], files: dict[str, str],
+                  target: str) -> Path:
+    """A hooked project with plan ``entries``, ``files``, ``target`` and ``src/new``."""
+    project = hooked_project(tmp_path, entries)
     for name, text in {**files, target: "{}\n", "src/new": "{}\n"}.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(text)
+    return project
+
+
+#: The rows denied by design since s53-gfix (a plan's program reads project code: every
+#: program's start names are guarded at any depth; docs/call-gate.md, "Start files in every
+#: folder"), and the one allowed again (a package's ``__main__.py``).
+DENIED_COSTS = [c for c in COSTS if c != "module-folder-main"]
+
+
+@pytest.mark.parametrize("case", DENIED_COSTS)
+def test_cost_a_copy_of_a_start_file_elsewhere_is_denied_by_design(tmp_path: Path,
+                                                                    case: str) -> None:
+    """s52-greview K1-K4, K6, pinned as costs: the plan's ``npm test``, ``make test``,
+    ``python3 tools/run.py`` or ``python3 -m pytest`` reads project code, which may start any
+    program in any folder, so a start file's name (``package.json``, ``Makefile``,
+    ``pyproject.toml``) and the plan's own paths' last names (``run.py``) are guarded at any
+    depth under ``Bash(cp *)``; the hook names the path it refuses. (The user's way: an
+    exact ``Edit``/``Write`` grant of the file: ``test_cost_an_edit_grant_of_the_file_is_
+    allowed``.)"""
+    entries, files, target = COSTS[case]
+    project = _cost_project(tmp_path, [*entries, "Bash(cp *)"], files, target)
+    said = run_hook(_settings_hook(project), f"cp src/new {target}", project)
+    assert said.returncode == 2
+    assert f"the command names {target!r}" in said.stderr.decode()
+
+
+def test_cost_a_package_main_elsewhere_is_allowed(tmp_path: Path) -> None:
+    """s52-greview K5, allowed since s53-gfix: ``python3 -m pytest``'s shadowing module folder
+    ``pytest/__main__.py`` guards the name ``pytest`` at any depth, not every package's
+    ``__main__.py``; ``cp src/new src/pkg/__main__.py`` is allowed."""
+    entries, files, target = COSTS["module-folder-main"]
+    project = _cost_project(tmp_path, [*entries, "Bash(cp *)"], files, target)
     assert hook_allows(project, f"cp src/new {target}")
+    assert not hook_allows(project, "cp src/new src/pytest/__main__.py")
 
 
-_open("test_cost_a_copy_where_nothing_moves_is_allowed",
-      "COST: moves_tool reads any pattern command as a move of the tool; _MOVES_IN matches cd "
-      "and -C anywhere in a file's text (a description's CI/CD, grep -C)", *COSTS)
-
-
-def test_cost_mirror_the_same_copies_without_the_trigger_are_allowed(tmp_path: Path) -> None:
-    """The costs' mirror (held): without the pattern entry, the CI/CD words, ``-C`` or the
-    ``cd docs`` entry, each copy is allowed, so the rows above measure the trigger only."""
-    for i, (entries, files, target) in enumerate([
-            (["Bash(npm test)"], {"package.json": '{"name":"r","scripts":{"test":"echo ok"}}'},
-             "packages/a/package.json"),
-            (["Bash(make test)"], {"Makefile": "test:\n\tgrep -n TODO README || true\n"},
-             "docs/Makefile"),
-            (["Bash(python3 tools/run.py)"], {"tools/run.py": "print(1)\n"}, "src/app/run.py"),
-            (["Bash(python3 -m pytest -q)"], {}, "src/pkg/__main__.py"),
-            (["Bash(python3 -m pytest -q)"], {}, "packages/a/pyproject.toml")]):
-        project = hooked_project(tmp_path / str(i), [*entries, "Bash(cp *)"])
-        for name, text in {**files, target: "{}\n", "src/new": "{}\n"}.items():
-            (project / name).parent.mkdir(parents=True, exist_ok=True)
-            (project / name).write_text(text)
-        assert hook_allows(project, f"cp src/new {target}"), target
+def test_cost_an_edit_grant_of_the_file_is_allowed(tmp_path: Path) -> None:
+    """The costs' way out (held): the plan's own exact ``Edit`` grant of the file covers it
+    (``named.planned_only``: the names guarded at any depth are what the plan's programs
+    read, s45's rule), and a plan whose programs read no project code (``Bash(cd docs)``
+    alone) guards no name below: both copies and edits of each cost row's file allowed."""
+    for i, case in enumerate(DENIED_COSTS):
+        entries, files, target = COSTS[case]
+        project = _cost_project(tmp_path / str(i), [*entries, f"Edit({target})"], files, target)
+        call = {"session_id": "s", "hook_event_name": "PreToolUse", "cwd": str(project),
+                "tool_name": "Edit", "tool_input": {"file_path": str(project / target),
+                                                    "old_string": "{}", "new_string": "{ }"}}
+        said = subprocess.run(["/bin/sh", "-c", _settings_hook(project)],
+                              input=json.dumps(call).encode(), cwd=project,
+                              capture_output=True, timeout=60, check=False)
+        assert said.returncode != 2, (case, said.stderr.decode())
+        bare = _cost_project(tmp_path / f"{i}-bare", ["Bash(cd docs)", "Bash(cp *)"], files,
+                             target)
+        assert hook_allows(bare, f"cp src/new {target}"), case
 
 
 # --- R: a project script runs a program in the call's own folder ------------------------------
@@ -492,8 +512,9 @@ def test_r_a_script_starts_make_in_the_calls_folder(tmp_path: Path, case: str) -
 
 
 _open("test_r_a_script_starts_make_in_the_calls_folder",
-      "an interpreter's or shell's script is not read as a runner of any program: the start "
-      "files of what it runs are guarded only when it names a move", *RUNS)
+      "a file a script sources in the call's folder is the residual 'a file the approved text "
+      "names' (the call's folder is not guarded whole; the others closed by s53-gfix)",
+      "sh-sources")
 
 
 # --- N: a name a project file gives, in the folder a cd left ----------------------------------
@@ -630,8 +651,7 @@ def test_b_a_script_fed_on_stdin_is_not_read_for_a_move(tmp_path: Path, case: st
     assert denied is not None, "the hook allows the makefile of the folder the script moves to"
 
 
-_open("test_b_a_script_fed_on_stdin_is_not_read_for_a_move",
-      "a shell's script given by < is guarded but not read for a move", *STDIN)
+# (test_b_a_script_fed_on_stdin_is_not_read_for_a_move: closed by s53-gfix, as above)
 
 
 def test_b_a_script_named_under_the_project_placeholder_is_held(tmp_path: Path) -> None:
@@ -685,8 +705,7 @@ def test_t_a_test_file_starts_make_in_a_fixture_folder(tmp_path: Path, case: str
     assert denied is not None, "the hook allows the makefile the test's make reads"
 
 
-_open("test_t_a_test_file_starts_make_in_a_fixture_folder",
-      "the tests a runner collects are not read for a move", *TESTS)
+# (test_t_a_test_file_starts_make_in_a_fixture_folder: closed by s53-gfix, as above)
 
 
 # --- U: a recipe unpacks the folder it moves to -------------------------------------------------
@@ -735,8 +754,7 @@ def test_w_a_recipe_runs_make_in_each_submodule(tmp_path: Path) -> None:
     assert denied is not None, "the hook allows the submodule's makefile"
 
 
-_open("test_w_a_recipe_runs_make_in_each_submodule",
-      "git submodule foreach in a recipe is no move to _MOVES_IN")
+# (test_w_a_recipe_runs_make_in_each_submodule: closed by s53-gfix, as above)
 
 
 def test_b_a_script_with_a_nul_byte_is_taken_for_a_compiled_program(tmp_path: Path) -> None:
@@ -753,5 +771,5 @@ def test_b_a_script_with_a_nul_byte_is_taken_for_a_compiled_program(tmp_path: Pa
     assert denied is not None, "the hook allows the makefile of the folder the script moves to"
 
 
-_open("test_b_a_script_with_a_nul_byte_is_taken_for_a_compiled_program",
-      "a NUL byte makes the move reading skip a script the shell runs as text")
+# (test_b_a_script_with_a_nul_byte_is_taken_for_a_compiled_program: closed by s53-gfix,
+# as above: no file is read for a move)

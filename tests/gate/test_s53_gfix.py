@@ -1,0 +1,135 @@
+"""Session 53's fix (s53-gfix) of build files and scripts that start programs elsewhere (issue
+29; review s52-greview W1-W7, S1, S2, F1, R1, B1, B2, T1): where a plan's program reads
+project code, the start names of every program and the last names of the plan's own paths
+are guarded at any depth, whatever the approved text says (no reading of it for a move). The
+real-bash cases prove the payload runs and that the printed hook denies a call of each, with
+moves no reading of the text could name; the costs are pinned as the hook gives them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, hook_allows, hooked_project, needs, proved_case
+from test_gate_files import _settings_hook
+
+from skillgrant.gate.deepnames import deep_names
+from skillgrant.gate.planprograms import plan_programs
+from skillgrant.gate.starttables import ALL_STARTS
+
+#: The holes left open, by test name: each a strict xfail (tests/conftest.py reads it).
+OPEN = LeftOpen()
+
+MAKEFILE = "test:\n\techo ok\n"
+MAKE_PAYLOAD = "test:\n\ttouch zz\n"
+
+#: Approved files that move by a spelling built from pieces (session 52's documented residual
+#: "a move the text builds from pieces is not seen"): make's ``$(C)d``, a Python tool's
+#: ``getattr(os, "ch" + "dir")``, a shell script's ``$(printf c)d``, a node tool's
+#: ``process["ch" + "dir"]``; each then runs make in ``sub``.
+PIECES = {
+    "make-variable-cd": ("make", "make test", {"Makefile": "C = c\ntest:\n\t$(C)d sub && "
+                                                          "$(MAKE) test\n"}),
+    "python-getattr-chdir": ("python3", "python3 tool.py",
+                             {"tool.py": "import os, subprocess\n"
+                                         "getattr(os, 'ch' + 'dir')('s' + 'ub')\n"
+                                         "subprocess.run(['make', 'test'])\n"}),
+    "sh-printf-cd": ("sh", "sh build.sh", {"build.sh": "$(printf c)d sub && make test\n"}),
+    "node-computed-chdir": ("node", "node tool.js",
+                            {"tool.js": "process['ch' + 'dir']('s' + 'ub');\n"
+                                        "require('child_process').execSync('make test');\n"}),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(PIECES))
+def test_a_move_built_from_pieces_guards_the_folder_it_reaches(tmp_path: Path,
+                                                               case: str) -> None:
+    """No reading of the approved text names these moves; the plan's program reads project
+    code, so ``sub/Makefile`` is guarded by its name: real bash runs the payload after ``cp
+    src/mk sub/Makefile``, the printed hook denies the copy. Plan ``Bash(<entry>)``,
+    ``Bash(cp *)``."""
+    program, entry, files = PIECES[case]
+    needs("bash", "make", program)
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                         {"sub/Makefile": MAKEFILE, "src/mk": MAKE_PAYLOAD, **files},
+                         ["cp src/mk sub/Makefile", entry], {"CLAUDE_PROJECT_DIR": "{P}"})
+    assert denied == "cp src/mk sub/Makefile"
+
+
+@pytest.mark.slow
+def test_a_test_runner_with_no_script_guards_the_fixture_makefile(tmp_path: Path) -> None:
+    """``python3 -m pytest`` names no script of the project, yet the tests it collects run
+    make in ``fixtures/proj`` (s52-greview T1's kind, with the folder built from pieces):
+    ``fixtures/proj/Makefile`` is guarded by its name."""
+    needs("bash", "make", "python3")
+    test = ("import os, subprocess\n\n\ndef test_build():\n"
+            "    subprocess.run(['make', 'test'], cwd=os.path.join('fix' + 'tures', 'proj'),"
+            " check=True)\n")
+    denied = proved_case(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+                         {"tests/test_build.py": test, "fixtures/proj/Makefile": MAKEFILE,
+                          "payload/mk": MAKE_PAYLOAD},
+                         ["cp payload/mk fixtures/proj/Makefile", "python3 -m pytest -q"],
+                         {"CLAUDE_PROJECT_DIR": "{P}"})
+    assert denied == "cp payload/mk fixtures/proj/Makefile"
+
+
+def test_the_deep_names_follow_the_plans_programs_not_their_text(tmp_path: Path) -> None:
+    """``deep_names`` reads no file: the same names whatever the approved files hold (a
+    makefile with a move, one without, none at all); none for a plan whose programs read no
+    project code (``cd sub``, ``jq . x.json``, ``cp *``); a package's ``__main__.py`` guards
+    its folder's name (``pytest``), not every ``__main__.py``."""
+    roots = [str(tmp_path)]
+    make = plan_programs(("Bash(make test)",))
+    before = deep_names(make, roots, False)
+    assert {"Makefile", "package.json", "CMakeLists.txt", "setup.py"} <= before
+    assert set(deep_names(plan_programs(("Bash(sh build.sh)",)), roots, False)) >= {
+        "build.sh", "Makefile"}
+    (tmp_path / "Makefile").write_text("test:\n\tcd sub && $(MAKE) test\n")
+    assert deep_names(make, roots, False) == before
+    for entries in [("Bash(cd sub)",), ("Bash(jq . x.json)",), ("Bash(cp *)",), ()]:
+        assert deep_names(plan_programs(entries), roots, True) == frozenset(), entries
+    pytest_names = deep_names(plan_programs(("Bash(python3 -m pytest -q)",)), roots, False)
+    assert "pytest" in pytest_names
+    assert not {"__main__.py", "__init__.py"} & pytest_names
+    assert {n.removeprefix("^").rstrip("/").rsplit("/", 1)[-1]
+            for n in ALL_STARTS} <= pytest_names
+
+
+def _edit(project: Path, target: str) -> subprocess.CompletedProcess[bytes]:
+    """The printed hook asked for an ``Edit`` of ``target`` in ``project``."""
+    call = {"session_id": "s", "hook_event_name": "PreToolUse", "cwd": str(project),
+            "tool_name": "Edit", "tool_input": {"file_path": str(project / target),
+                                                "old_string": "a", "new_string": "b"}}
+    return subprocess.run(["/bin/sh", "-c", _settings_hook(project)],
+                          input=json.dumps(call).encode(), cwd=project, capture_output=True,
+                          timeout=60, check=False)
+
+
+#: A start folder's or file's name below the project, under a plan with a program reading
+#: project code: ``lib/`` (prove's start folder), a workspace member's ``package.json``.
+BELOW = {"lib-folder": (["Bash(make test)"], {"Makefile": MAKEFILE}, "src/lib/x.c", "src/**"),
+         "member-manifest": (["Bash(npm test)"], {"package.json": '{"scripts":{"test":"true"}}'},
+                             "packages/a/package.json", "packages/**")}
+
+
+@pytest.mark.parametrize("case", list(BELOW))
+def test_cost_a_start_name_below_is_denied_to_cp_and_allowed_to_an_edit_grant(
+        tmp_path: Path, case: str) -> None:
+    """The cost of guarding start names at any depth, pinned: ``cp`` over ``src/lib/x.c`` (a
+    folder named ``lib``) or ``packages/a/package.json`` under ``Bash(cp *)`` is denied,
+    naming the path; the plan's own ``Edit`` grant of it (``Edit(src/**)``) is allowed,
+    as for what a plan's program reads (s45; ``named.planned_only``)."""
+    entries, files, target, grant = BELOW[case]
+    for kind, plan in (("cp", [*entries, "Bash(cp *)"]), ("edit", [*entries, f"Edit({grant})"])):
+        project = hooked_project(tmp_path / kind, plan)
+        for name, text in {**files, target: "a\n", "src/new": "a\n"}.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text)
+        if kind == "cp":
+            assert not hook_allows(project, f"cp src/new {target}")
+        else:
+            said = _edit(project, target)
+            assert said.returncode != 2, said.stderr.decode()
