@@ -157,7 +157,7 @@ _open("test_m_cmake_reads_an_optional_include",
       "a build file names', here for the start name every cmake run reads")
 
 
-# --- P: a module shadowed in a folder python puts first on sys.path --------------------------------
+# --- P: a module shadowed in a folder python puts first on sys.path -------------------------------
 
 #: A standard module (``colorsys``, which pytest itself does not import) or the runner's own
 #: module in a folder python or pytest puts first on ``sys.path`` that is not the call's
@@ -196,7 +196,7 @@ def test_p_a_module_shadowed_where_python_looks_first(case: str, tmp_path: Path)
                     calls) is not None
 
 
-# --- L: a start file that is a link to a file of another name --------------------------------------
+# --- L: a start file that is a link to a file of another name -------------------------------------
 
 #: ``sub/Makefile`` is a link (a monorepo sharing one makefile, git keeps it) to
 #: ``../shared/common.mk`` (review s52-greview L1 [recursive-make]); or to a file not there yet
@@ -223,19 +223,24 @@ def test_l_a_start_file_linked_to_a_file_of_another_name(case: str, tmp_path: Pa
                     links={"sub/Makefile": f"../shared/{target}"}) is not None
 
 
-# --- N: a project under a folder whose name is a start name ------------------------------------------
+# --- N: a project under a folder whose name is a start name ---------------------------------------
+
+#: A perl test run in ``sub`` by a recipe (``prove -l`` loads ``lib/Test/More.pm`` before
+#: perl's own), the payload copied there.
+UNDER_LIB = {"Makefile": "test:\n\tcd sub && prove -l t\n",
+             "sub/t/a.t": "use Test::More;\nok(1);\ndone_testing;\n",
+             "sub/lib/Test/.keep": "", "src/p": PERL_PAYLOAD}
+
 
 def test_n_a_project_under_a_folder_named_lib(tmp_path: Path) -> None:
     """The project at ``…/lib/project`` (a CI agent's ``/var/lib/jenkins/workspace/…``): deep
     names leave out every name of a folder on the way to the project, so ``lib`` (prove's
-    ``-l`` folder, a start name) is guarded at no depth; a recipe's ``cd sub && prove -l t``
-    loads ``sub/lib/Test/More.pm`` before perl's own. The same calls in a project elsewhere
-    are denied (``test_n_mirror_…``)."""
+    ``-l`` folder, a start name) is guarded at no depth: ``cp src/p sub/lib/Test/More.pm``
+    then ``make test`` runs the payload. The same calls in a project elsewhere are denied
+    (``test_n_mirror_…``). (A run folder named ``lib``, ``make -C lib test``, is no way in:
+    the plan's own entry is denied, its word ``lib`` naming prove's folder: a COST.)"""
     needs("make", "prove")
-    files = {"Makefile": "test:\n\tcd sub && prove -l t\n",
-             "sub/t/a.t": "use Test::More;\nok(1);\ndone_testing;\n", "sub/lib/Test/.keep": "",
-             "src/p": PERL_PAYLOAD}
-    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"], files,
+    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"], UNDER_LIB,
                     ["cp src/p sub/lib/Test/More.pm", "make test"], base="lib") is not None
 
 
@@ -248,10 +253,7 @@ _open("test_n_a_project_under_a_folder_named_lib",
 def test_n_mirror_a_project_elsewhere_is_denied(tmp_path: Path) -> None:
     """The same sequence in a project under no folder named ``lib``: the copy is denied."""
     needs("make", "prove")
-    files = {"Makefile": "test:\n\tcd sub && prove -l t\n",
-             "sub/t/a.t": "use Test::More;\nok(1);\ndone_testing;\n", "sub/lib/Test/.keep": "",
-             "src/p": PERL_PAYLOAD}
-    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"], files,
+    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"], UNDER_LIB,
                     ["cp src/p sub/lib/Test/More.pm", "make test"]) == \
         "cp src/p sub/lib/Test/More.pm"
 
