@@ -299,3 +299,52 @@ def test_g_mirror_the_start_file_by_its_name_is_denied(tmp_path: Path) -> None:
     call = "git checkout evil -- sub/Makefile"
     assert _session(tmp_path, ["Bash(make test)", "Bash(git checkout *)"], files,
                     [call, "make test"], setup=EVIL_BRANCH) == call
+
+
+# --- COST: calls a careful user needs that rule 1 newly denies ---------------------------------
+
+#: Under rule 1 every program's start names are guarded at any depth, folders among them
+#: (perl's ``lib/``, prove's ``t/``, invoke's ``tasks/``) and ``.env``: a call writing or
+#: removing any file below any folder of such a name is denied under any plan reading code,
+#: though only perl reads ``lib/`` as code (``*.pm``), only prove ``t/`` (``*.t``), only invoke
+#: ``tasks/`` (``tasks/__init__.py``). Each was allowed at 7b9db0b (before s53-gfix). A
+#: C project's ``src/lib``, a Python package's ``lib`` subpackage, a docs folder ``tasks``.
+COSTS = {
+    "git-restore-in-src-lib": (["Bash(make test)", "Bash(git restore *)"],
+                               {"Makefile": "test:\n\t@echo ok\n", "src/lib/a.c": "x\n"},
+                               "git restore src/lib/a.c"),
+    "rm-in-a-package-lib": (["Bash(python3 -m pytest -q)", "Bash(rm *)"],
+                            {"mypkg/lib/old.py": "x\n"}, "rm mypkg/lib/old.py"),
+    "mv-in-a-package-lib": (["Bash(python3 -m pytest -q)", "Bash(mv *)"],
+                            {"mypkg/lib/old.py": "x\n"}, "mv mypkg/lib/old.py mypkg/lib/new.py"),
+    "cp-in-a-package-lib": (["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+                            {"mypkg/lib/a.py": "x\n"}, "cp mypkg/lib/a.py mypkg/lib/b.py"),
+    "cp-a-dotenv-fixture": (["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+                            {"tests/data/.keep": "", "fixtures/a.env": "A=1\n"},
+                            "cp fixtures/a.env tests/data/.env"),
+    "cp-into-docs-tasks": (["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+                           {"docs/tasks/.keep": "", "a.md": "x\n"}, "cp a.md docs/tasks/a.md"),
+    "cp-into-docs-t": (["Bash(npm test)", "Bash(cp *)"],
+                       {"package.json": '{"name":"a"}', "docs/t/.keep": "", "a.md": "x\n"},
+                       "cp a.md docs/t/a.md"),
+}
+_open("test_cost_a_file_below_a_folder_named_like_a_start_folder",
+      "rule 1 guards a start folder's name (lib/, t/, tasks/) and .env at any depth under any "
+      "plan reading code, whatever file below it is written: a cost (harmless: no program "
+      "of these plans reads these files as code)", *COSTS)
+
+
+@pytest.mark.parametrize("case", COSTS)
+def test_cost_a_file_below_a_folder_named_like_a_start_folder(case: str,
+                                                             tmp_path: Path) -> None:
+    """The call (no program reads what it writes as code) is allowed."""
+    entries, files, call = COSTS[case]
+    project = hooked_project(tmp_path, entries)
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    said = subprocess.run(["/bin/sh", "-c", _settings_hook(project)],
+                          input=payload(call, project), cwd=project, env=env,
+                          capture_output=True, timeout=60, check=False)
+    assert said.returncode != 2, said.stderr.decode()
