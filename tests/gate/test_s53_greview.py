@@ -301,6 +301,43 @@ def test_g_mirror_the_start_file_by_its_name_is_denied(tmp_path: Path) -> None:
                     [call, "make test"], setup=EVIL_BRANCH) == call
 
 
+# --- S: a script file a program outside the tables runs as code -------------------------------
+
+#: A plan entry feeding a program a script file by name, where the program runs shell
+#: commands from it (sqlite3's ``.system``, vim's ``:!``, ed's ``!``, GNU sed's ``e``):
+#: ``planprograms`` gives no path for these entries (``sqlite3 out/db < x.sql`` is a schema
+#: load, a common entry), so neither the script is guarded nor, under rule 1, any start name
+#: (the plan "reads no project code"). The payload overwrites the script; or the approved
+#: script runs ``make -C sub test`` and the payload is ``sub/Makefile``.
+SCRIPT_FED = {
+    "sqlite3-stdin": ("sqlite3 out/db < x.sql", "x.sql", "select 1;\n", ".system touch zz\n"),
+    "sqlite3-init": ("sqlite3 -init x.sql out/db .quit", "x.sql", "select 1;\n",
+                     ".system touch zz\n"),
+    "vim-S": ("vim -es -S x.vim notes.txt", "x.vim", "qa!\n", "silent !touch zz\nqa!\n"),
+    "ed-stdin": ("ed -s notes.txt < x.ed", "x.ed", "q\n", "!touch zz\nq\n"),
+    "sed-f": ("sed -f x.sed notes.txt", "x.sed", "p\n", "1e touch zz\n"),
+    "sqlite3-runs-make": ("sqlite3 out/db < x.sql", "x.sql", ".system make -C sub test\n", ""),
+    "ed-runs-make": ("ed -s notes.txt < x.ed", "x.ed", "!make -C sub test\nq\n", ""),
+    "sed-runs-make": ("sed -f x.sed notes.txt", "x.sed", "1e make -C sub test\n", ""),
+}
+_open("test_s_a_script_a_program_outside_the_tables_runs",
+      "planprograms has no table for sqlite3, vim -S, ed, sed -f as readers of a script "
+      "file: the entry gives no path, so the script is not guarded and rule 1 (which needs "
+      "a path the plan reads as code) guards no start name", *SCRIPT_FED)
+
+
+@pytest.mark.parametrize("case", SCRIPT_FED)
+def test_s_a_script_a_program_outside_the_tables_runs(case: str, tmp_path: Path) -> None:
+    """``cp src/p <script>`` (or ``cp src/p sub/Makefile`` where the approved script runs
+    make there), then the plan's entry: the program runs the payload."""
+    entry, script, approved, evil = SCRIPT_FED[case]
+    needs(entry.split()[0], "make")
+    target = script if evil else "sub/Makefile"
+    files = {script: approved, "sub/.keep": "", "src/p": evil or MAKE_PAYLOAD}
+    assert _session(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                    [f"cp src/p {target}", entry]) is not None
+
+
 # --- COST: calls a careful user needs that rule 1 newly denies ---------------------------------
 
 #: Under rule 1 every program's start names are guarded at any depth, folders among them
