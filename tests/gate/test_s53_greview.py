@@ -114,6 +114,12 @@ MAKE_READS = {
     "recipe-f-other-name": ({"Makefile": "test:\n\t$(MAKE) -C sub -f rules.mk test\n",
                              "sub/.keep": "", "src/p": MAKE_PAYLOAD},
                             ["cp src/p sub/rules.mk", "make test"]),
+    "recipe-makefiles-variable": ({"Makefile": "test:\n\tMAKEFILES=common.mk $(MAKE) -C sub test\n",
+                                   "sub/Makefile": "test:\n\t@echo ok\n",
+                                   "src/p": MAKE_INCLUDED},
+                                  ["cp src/p sub/common.mk", "make test"]),
+    "load-directive": ({"Makefile": "-load plug.so\ntest:\n\t@echo ok\n", "src/p": ""},
+                       ["cp src/plug.so plug.so", "make test"]),
     "recursive-include": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n",
                            "sub/Makefile": "-include local.mk\ntest:\n\t@echo ok\n",
                            "src/p": MAKE_INCLUDED},
@@ -122,8 +128,9 @@ MAKE_READS = {
 _open("test_m_make_reads_a_file_no_name_guards",
       "s53-gfix guards names (ALL_STARTS, the plan's paths' last names) and buildnames reads "
       "only the plan's makefiles' plain include lines: a makefile's own remaking rule, an "
-      "evaluated include, an exported BASH_ENV, a makefile a recipe names by -f, a recursive "
-      "make's include are read by nothing", *MAKE_READS)
+      "evaluated include, an exported BASH_ENV, a makefile a recipe names by -f or in "
+      "MAKEFILES, a recursive make's include, a loaded object are read by nothing",
+      *MAKE_READS)
 
 
 @pytest.mark.parametrize("case", MAKE_READS)
@@ -132,25 +139,53 @@ def test_m_make_reads_a_file_no_name_guards(case: str, tmp_path: Path) -> None:
     under a name the gate does not guard; the hook must deny a call of the sequence."""
     needs("make")
     files, calls = MAKE_READS[case]
-    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"], files, calls) is not None
+    setup = ""
+    if case == "load-directive":
+        needs("gcc")
+        files = {**files, "src/plug.c": PLUGIN_C}
+        setup = "gcc -shared -fPIC -o src/plug.so src/plug.c"
+    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"], files, calls,
+                    setup=setup) is not None
 
 
-def test_m_cmake_reads_an_optional_include(tmp_path: Path) -> None:
-    """A recipe configures with cmake; the project's CMakeLists.txt (a start name, guarded)
-    has ``include(cmake/local.cmake OPTIONAL)`` (local overrides, absent): cmake reads the
-    copied file and runs its ``execute_process``."""
+#: A shared object whose constructor runs the payload when make loads it.
+PLUGIN_C = ("#include <stdlib.h>\n"
+            "__attribute__((constructor)) static void f(void) { system(\"touch zz\"); }\n"
+            "int plug_gmk_setup(void) { return 1; }\n")
+
+
+#: cmake's own instruction files beyond ``CMakeLists.txt``: a file its ``include(…
+#: OPTIONAL)`` names (local overrides, absent), under the plan's own ``cmake -S . -B build``
+#: and a recipe's; a find module ``find_package(Foo QUIET)`` looks for in the project's
+#: ``CMAKE_MODULE_PATH`` (``cmake/FindFoo.cmake``, absent: Foo is optional).
+CMAKE_LISTS = "cmake_minimum_required(VERSION 3.10)\nproject(p NONE)\n"
+CMAKE_RECIPE = "test:\n\tcmake -S . -B build >/dev/null\n"
+CMAKE_READS = {
+    "include-optional-recipe": ("make test", {"Makefile": CMAKE_RECIPE,
+                                              "CMakeLists.txt": CMAKE_LISTS +
+                                              "include(cmake/local.cmake OPTIONAL)\n"},
+                                "cmake/local.cmake"),
+    "include-optional-plan": ("cmake -S . -B build",
+                              {"CMakeLists.txt": CMAKE_LISTS +
+                               "include(cmake/local.cmake OPTIONAL)\n"}, "cmake/local.cmake"),
+    "find-module": ("make test", {"Makefile": CMAKE_RECIPE,
+                                  "CMakeLists.txt": CMAKE_LISTS + "list(APPEND CMAKE_MODULE_PATH "
+                                  "${CMAKE_SOURCE_DIR}/cmake)\nfind_package(Foo QUIET)\n"},
+                    "cmake/FindFoo.cmake"),
+}
+_open("test_m_cmake_reads_a_file_its_lists_name", "what CMakeLists.txt names (include(), a "
+      "find module) is read by nothing: no reading of cmake's lists, no start name", *CMAKE_READS)
+
+
+@pytest.mark.parametrize("case", CMAKE_READS)
+def test_m_cmake_reads_a_file_its_lists_name(case: str, tmp_path: Path) -> None:
+    """``cp src/p <file>``, then the entry: cmake reads the copied file and runs its
+    ``execute_process``."""
     needs("make", "cmake")
-    files = {"Makefile": "test:\n\tcmake -S . -B build >/dev/null\n",
-             "CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\nproject(p NONE)\n"
-                               "include(cmake/local.cmake OPTIONAL)\n",
-             "cmake/.keep": "", "src/p": "execute_process(COMMAND touch zz)\n"}
-    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"], files,
-                    ["cp src/p cmake/local.cmake", "make test"]) is not None
-
-
-_open("test_m_cmake_reads_an_optional_include",
-      "a file a start file names (cmake's include()) is read by nothing: the residual 'a file "
-      "a build file names', here for the start name every cmake run reads")
+    entry, files, target = CMAKE_READS[case]
+    files = {**files, "cmake/.keep": "", "src/p": "execute_process(COMMAND touch zz)\n"}
+    assert _session(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                    [f"cp src/p {target}", entry]) is not None
 
 
 # --- P: a module shadowed in a folder python puts first on sys.path -------------------------------
@@ -295,6 +330,60 @@ def test_g_mirror_the_start_file_by_its_name_is_denied(tmp_path: Path) -> None:
     call = "git checkout evil -- sub/Makefile"
     assert _session(tmp_path, ["Bash(make test)", "Bash(git checkout *)"], files,
                     [call, "make test"], setup=EVIL_BRANCH) == call
+
+
+#: A folder made a git directory without a ``.git`` name (git's discovery takes a folder
+#: holding ``HEAD``, ``objects/``, ``refs/`` as one, ``safe.bareRepository`` defaulting to
+#: ``all``): its ``config`` sets ``core.worktree = ..`` and ``core.fsmonitor``, which
+#: ``git status`` runs. ``cp -r out …`` makes the two folders (any folder will do). The
+#: printed hook denies the plan's own ``git status`` / ``git -C sub status`` there (gitreach
+#: reads the layout); a recipe's is not read.
+GITDIR_CALLS = ["cp -r out sub/objects", "cp -r out sub/refs", "cp src/head sub/HEAD",
+                "cp src/cfg sub/config"]
+GITDIR_FILES = {"sub/.keep": "", "src/head": "ref: refs/heads/main\n",
+                "src/cfg": "[core]\n\trepositoryformatversion = 0\n\tbare = false\n"
+                           "\tworktree = ..\n\tfsmonitor = touch zz; false\n"}
+
+
+def test_g_a_recipe_runs_git_in_a_folder_made_a_git_directory(tmp_path: Path) -> None:
+    """Plan ``Bash(make test)`` (recipe ``cd sub && git status --porcelain``), ``Bash(cp *)``:
+    the copies, then ``make test``: git runs the fsmonitor command."""
+    needs("make", "git")
+    files = {"Makefile": "test:\n\tcd sub && git status --porcelain\n", **GITDIR_FILES}
+    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"], files,
+                    [*GITDIR_CALLS, "make test"]) is not None
+
+
+_open("test_g_a_recipe_runs_git_in_a_folder_made_a_git_directory",
+      "git's start files in a folder are HEAD, config, objects/, refs/ when the folder is a "
+      "git directory: no start name holds them, and gitreach reads the layout only for the "
+      "plan's own git")
+
+
+def test_g_mirror_the_plans_own_git_there_is_denied(tmp_path: Path) -> None:
+    """Plan ``Bash(git -C sub status)``, ``Bash(cp *)``: the copies pass, the entry is
+    denied (gitreach finds the repository at ``sub``)."""
+    needs("git")
+    assert _session(tmp_path, ["Bash(git -C sub status)", "Bash(cp *)"], GITDIR_FILES,
+                    [*GITDIR_CALLS, "git -C sub status"]) == "git -C sub status"
+
+
+def test_i_a_plugin_a_start_file_names_where_a_recipe_runs(tmp_path: Path) -> None:
+    """Plan ``Bash(make test)`` (recipe ``cd sub && python3 -m pytest -q``), ``Bash(cp *)``;
+    ``sub/pytest.ini`` (guarded by its name) has ``addopts = -p helper_plugin``: ``cp src/p
+    sub/helper_plugin.py``, ``make test``: pytest imports the plugin. The plan's own pytest
+    with the same ini at the project's folder is held (the ini's ``-p`` is read there)."""
+    needs("make", "python3", "pytest")
+    files = {"Makefile": "test:\n\tcd sub && python3 -m pytest -q\n",
+             "sub/pytest.ini": "[pytest]\naddopts = -p helper_plugin\n",
+             "sub/test_a.py": "def test_a():\n    pass\n", "src/p": PY_PAYLOAD}
+    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"], files,
+                    ["cp src/p sub/helper_plugin.py", "make test"]) is not None
+
+
+_open("test_i_a_plugin_a_start_file_names_where_a_recipe_runs",
+      "a start file's own names (an ini's -p plugin, as a makefile's include) are read at the "
+      "roots only; below, only the start names are guarded")
 
 
 # --- S: a script file a program outside the tables runs as code -------------------------------
