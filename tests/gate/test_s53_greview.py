@@ -289,6 +289,47 @@ def test_n_mirror_a_project_elsewhere_is_denied(tmp_path: Path) -> None:
         "cp src/p sub/lib/Test/More.pm"
 
 
+# --- F: the fallback without a project folder ----------------------------------------------------
+
+#: Without ``CLAUDE_PROJECT_DIR`` (the gate's fallback: no run folders), the session ``cd``s
+#: into the project's ``lib/`` or ``t/`` and copies from there: the call's folder is a root,
+#: and deep names leave out every name on its path, so ``lib`` (prove's ``-l`` folder) or
+#: ``t`` (prove's test folder) is guarded nowhere for that call; back in the project's
+#: folder, ``make test`` runs ``prove`` in ``sub``. With the project folder the copy is
+#: denied (``test_f_mirror_…``).
+FALLBACK = {
+    "from-lib": ({"Makefile": "test:\n\tcd sub && prove -l t\n", "lib/.keep": "",
+                  "sub/t/a.t": "use Test::More;\nok(1);\ndone_testing;\n",
+                  "sub/lib/Test/.keep": "", "src/p": PERL_PAYLOAD},
+                 ["cd lib", "cp ../src/p ../sub/lib/Test/More.pm", "cd ..", "make test"]),
+    "from-t": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n", "t/.keep": "",
+                "sub/Makefile": "test:\n\tprove\n", "sub/t/.keep": "",
+                "src/p": "system('touch zz');\nprint \"1..1\\nok 1\\n\";\n"},
+               ["cd t", "cp ../src/p ../sub/t/a.t", "cd ..", "make test"]),
+}
+_open("test_f_without_a_project_folder_a_copy_from_a_folder_named_like_a_start_folder",
+      "deepnames drops the names on the call's folder's path; without a project folder the "
+      "call's folder is the only root", *FALLBACK)
+
+
+@pytest.mark.parametrize("case", FALLBACK)
+def test_f_without_a_project_folder_a_copy_from_a_folder_named_like_a_start_folder(
+        case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(cd *)``, ``Bash(make test)``, ``Bash(cp *)``, no project folder."""
+    needs("make", "prove")
+    files, calls = FALLBACK[case]
+    assert _session(tmp_path, ["Bash(cd *)", "Bash(make test)", "Bash(cp *)"], files, calls,
+                    project_folder=False) is not None
+
+
+def test_f_mirror_with_the_project_folder_the_copy_is_denied(tmp_path: Path) -> None:
+    """The same ``from-t`` calls with ``CLAUDE_PROJECT_DIR`` set: the copy is denied."""
+    needs("make", "prove")
+    files, calls = FALLBACK["from-t"]
+    assert _session(tmp_path, ["Bash(cd *)", "Bash(make test)", "Bash(cp *)"], files,
+                    calls) == calls[1]
+
+
 # --- G: a folder git brings from a revision -------------------------------------------------------
 
 #: Commits a branch ``evil`` whose ``sub/Makefile`` runs the payload (a branch the repository
