@@ -76,7 +76,7 @@ def deep_names(named: tuple[str, ...], roots: list[str], unbounded: bool) -> fro
     del unbounded
     if all(path[:1] in _CODE_FREE for path in named):
         return frozenset()
-    names = {_last(path) for path in (*named, *ALL_STARTS)
+    names = {_last(path) for path in {*named, *ALL_STARTS}
              if path[:1] not in _NOT_NAMES and "$" not in path}
     # (not a name of a folder the call's or the project's path passes: every path written
     # there would hold it, `~/src/p` beside `Bash(python3 src/x.py)`; a residual)
@@ -95,7 +95,7 @@ def _last(path: str) -> str:
     ``tools/``): its last name, or its folder's for a package's ``__init__``/``__main__``
     (``pytest/__main__.py``: ``pytest``, which every such path holds; not every package's
     ``__main__.py``: review s52-greview K5)."""
-    parts = path.removeprefix("^").rstrip("/").split("/")
-    if len(parts) > 1 and parts[-1].startswith(("__init__.", "__main__.")):
-        return parts[-2]
-    return parts[-1]
+    if "/" not in path:
+        return path.removeprefix("^")
+    head, _, name = path.removeprefix("^").rstrip("/").rpartition("/")
+    return head.rpartition("/")[2] if head and name[:9] in ("__init__.", "__main__.") else name
