@@ -13,6 +13,7 @@ Every payload only touches a file (``touch zz``, ``open('zz', 'w')``); a payload
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -20,6 +21,8 @@ from pathlib import Path
 import pytest
 from bash_review import LeftOpen, home_env, hooked_project, needs
 from test_gate_files import _settings_hook, payload
+
+from skillgrant.gate.config import snippet
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
 pytestmark = pytest.mark.slow
@@ -425,6 +428,82 @@ def test_i_a_plugin_a_start_file_names_where_a_recipe_runs(tmp_path: Path) -> No
 _open("test_i_a_plugin_a_start_file_names_where_a_recipe_runs",
       "a start file's own names (an ini's -p plugin, as a makefile's include) are read at the "
       "roots only; below, only the start names are guarded")
+
+
+# --- R: a script of the skill's own folder starts a program in the call's folder -----------------
+
+def _skill_session(tmp_path: Path, entry: str, script: str, files: dict[str, str],
+                   calls: list[str], where: str) -> str | None:
+    """As ``_session``, for a plan ``Bash(<entry>)``, ``Bash(cp *)`` of a skill whose folder
+    (``where``: the project's ``.claude/skills/s`` or the home's ``~/.claude/skills/s``) holds
+    ``scripts/run.sh`` (``script``), the hook printed with ``--skill-dir`` (as ``apply
+    --enforce`` writes it); ``{S}`` in a call stands for the skill's folder. Every call runs
+    from the project's folder."""
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, [f"Bash({entry})", "Bash(cp *)"])
+        home = tmp_path / side / "home"
+        env = {**home_env(home), "CLAUDE_PROJECT_DIR": str(project)}
+        skill = (project if where == "project" else home) / ".claude" / "skills" / "s"
+        (skill / "scripts").mkdir(parents=True)
+        (skill / "SKILL.md").write_text("---\nname: s\ndescription: d\n---\n")
+        (skill / "scripts" / "run.sh").write_text(script)
+        (skill / "scripts" / "run.sh").chmod(0o755)
+        printed = json.loads(snippet("claude-code", {"--plan": str(project / "plan.json"),
+                                                     "--skill-dir": str(skill)})[0])
+        hook = printed["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        for name, text in files.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text)
+        denied = None
+        for call in (c.replace("{S}", str(skill)) for c in calls):
+            if side == "run" and subprocess.run(
+                    ["/bin/sh", "-c", hook], input=payload(call, project), cwd=project,
+                    env=env, capture_output=True, timeout=60, check=False).returncode == 2:
+                denied = call
+                break
+            subprocess.run(["timeout", "60", "bash", "-c", call], cwd=project, env=env,
+                           capture_output=True, timeout=90, check=False)
+        if side == "proof":
+            assert any(project.rglob("zz")), "bash ran no payload"
+        else:
+            found.append(denied)
+    return found[0]
+
+
+#: The skill's own script (the usual entry of a skill, ``${CLAUDE_SKILL_DIR}/scripts/…``)
+#: starts make or npm in the call's folder (review s52-greview R1, there for ``sh build.sh``,
+#: which rule 1 now holds): ``planprograms`` gives no path for an entry naming its program by
+#: a placeholder, so rule 1 guards no start name and rule 2 is not applied.
+SKILL_STARTS = {
+    "make-here": ("${CLAUDE_SKILL_DIR}/scripts/run.sh", "#!/bin/sh\nmake test\n",
+                  "Makefile", MAKE_PAYLOAD),
+    "make-in-sub": ("${CLAUDE_SKILL_DIR}/scripts/run.sh", "#!/bin/sh\nmake -C sub test\n",
+                    "sub/Makefile", MAKE_PAYLOAD),
+    "npm-here": ("${CLAUDE_SKILL_DIR}/scripts/run.sh", "#!/bin/sh\nnpm test\n",
+                 "package.json", '{"name":"x","scripts":{"test":"touch zz"}}'),
+    "bash-make-here": ("bash ${CLAUDE_SKILL_DIR}/scripts/run.sh", "#!/bin/sh\nmake test\n",
+                       "Makefile", MAKE_PAYLOAD),
+}
+SKILL_CASES = [f"{where}-{case}" for where in ("project-skill", "home-skill")
+               for case in SKILL_STARTS]
+_open("test_r_a_script_of_the_skills_folder_starts_a_program_here",
+      "an entry naming its script by ${CLAUDE_SKILL_DIR} gives planprograms no path: rule 1 "
+      "needs one, rule 2 (a script starts any program in the call's folder) is not applied "
+      "to it", *SKILL_CASES)
+
+
+@pytest.mark.parametrize("case", SKILL_CASES)
+def test_r_a_script_of_the_skills_folder_starts_a_program_here(case: str,
+                                                               tmp_path: Path) -> None:
+    """``cp src/p <start file>``, then the skill's script: make (npm) reads the copy."""
+    where, _, name = case.partition("-skill-")
+    entry, script, target, text = SKILL_STARTS[name]
+    needs("make", "npm")
+    files = {"src/p": text, "sub/.keep": ""}
+    call = entry.replace("${CLAUDE_SKILL_DIR}", "{S}")
+    assert _skill_session(tmp_path, entry, script, files, [f"cp src/p {target}", call],
+                          where) is not None
 
 
 # --- S: a script file a program outside the tables runs as code -------------------------------
