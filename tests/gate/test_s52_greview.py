@@ -511,10 +511,8 @@ def test_r_a_script_starts_make_in_the_calls_folder(tmp_path: Path, case: str) -
     assert denied is not None, "the hook allows the makefile the script's make reads"
 
 
-_open("test_r_a_script_starts_make_in_the_calls_folder",
-      "a file a script sources in the call's folder is the residual 'a file the approved text "
-      "names' (the call's folder is not guarded whole; the others closed by s53-gfix)",
-      "sh-sources")
+# (test_r_a_script_starts_make_in_the_calls_folder: closed by s53-gfix: every start name
+# at any depth; sh-sources: a shell script's sourced files, buildnames; rows removed)
 
 
 # --- N: a name a project file gives, in the folder a cd left ----------------------------------
@@ -561,9 +559,11 @@ def test_n_a_name_a_project_file_gives_in_the_folder_a_cd_left(tmp_path: Path,
 
 
 _open("test_n_a_name_a_project_file_gives_in_the_folder_a_cd_left",
-      "a name a project file gives (a sourced script, a recursive make's include) is read "
-      "at the call's and the project's folders only (pytest-plugin: held since s52-gfix's "
-      "run folders, 2452836)", "sourced-lib", "recursive-make-include")
+      "a file a guarded file below the roots names (sub/Makefile's include, reached by the "
+      "approved recipe's -C) is the residual 'a file the approved text names': the names in "
+      "files below the call's, the project's and the run folders are not read "
+      "(pytest-plugin: held since s52-gfix's run folders; sourced-lib: s53-gfix, buildnames)",
+      "recursive-make-include")
 
 
 # --- P: a deep name left out while the session sits in a folder of that name ------------------

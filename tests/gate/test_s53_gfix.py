@@ -133,3 +133,40 @@ def test_cost_a_start_name_below_is_denied_to_cp_and_allowed_to_an_edit_grant(
         else:
             said = _edit(project, target)
             assert said.returncode != 2, said.stderr.decode()
+
+
+#: A shell script entry and the project's script sourcing a file (s52-greview R2, N1's
+#: kind): by ``./``, by its folder from ``$0``, by ``builtin source`` in an ``if``, fed on
+#: standard input.
+SOURCED = {
+    "dot-slash": ("sh build.sh", {"build.sh": ". ./lib.mk\n"}, "lib.mk"),
+    "dirname-0": ("bash build.sh", {"build.sh": '. "$(dirname "$0")/lib.sh"\n'}, "lib.sh"),
+    "builtin-in-if": ("bash build.sh", {"build.sh": "if true; then builtin source lib.sh; fi\n"},
+                      "lib.sh"),
+    "stdin": ("bash -s < build.sh", {"build.sh": "source ./lib.sh\n"}, "lib.sh"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(SOURCED))
+def test_a_file_a_plan_script_sources_is_guarded(tmp_path: Path, case: str) -> None:
+    """``buildnames`` reads a plan's shell script (``planprograms``' ``READS`` items) for
+    what it sources and guards it, in the call's, the project's and the run folders: real
+    bash runs the payload after ``cp payload/x <lib>``; the printed hook denies the copy."""
+    needs("bash", "sh")
+    entry, files, lib = SOURCED[case]
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                         {lib: "echo lib\n", "payload/x": "touch zz\n", **files},
+                         [f"cp payload/x {lib}", entry], {"CLAUDE_PROJECT_DIR": "{P}"})
+    assert denied == f"cp payload/x {lib}"
+
+
+def test_a_sourced_file_named_by_its_evaluation_only_is_not_read(tmp_path: Path) -> None:
+    """The residual, pinned: ``. "$LIB"`` names no file the gate can read; ``echo a . b``
+    sources nothing; ``. "${0%/*}/x.sh"`` names ``x.sh`` beside the script and in the
+    call's folder."""
+    from skillgrant.gate.buildnames import named_paths
+
+    (tmp_path / "b.sh").write_text('. "$LIB"\necho a . b\n. "${0%/*}/x.sh"\n')
+    found = {p for p, _ in named_paths(plan_programs(("Bash(sh b.sh)",)), [str(tmp_path)])}
+    assert found == {str(tmp_path / "x.sh")}
