@@ -13,6 +13,7 @@ Every payload only touches a file (``touch zz``, ``open('zz', 'w')``); a payload
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import subprocess
@@ -560,6 +561,59 @@ def test_h_mirror_a_plain_source_is_held(tmp_path: Path) -> None:
                     ["cp src/p lib.sh", "sh build.sh"]) == "cp src/p lib.sh"
 
 
+# --- J: jest's Babel configuration --------------------------------------------------------------
+
+#: Where jest 29.7.0 is installed for these rows (``npm install`` from the registry, once; the
+#: runtime cache the pinned oracles share, ``SKILLGRANT_RUNTIME_CACHE`` overriding it).
+JEST = Path(os.environ.get("SKILLGRANT_RUNTIME_CACHE",
+                           Path.home() / ".cache" / "skillgrant-runtime")) / "jest-29.7.0"
+
+
+def _jest() -> Path:
+    """The ``node_modules`` holding jest 29.7.0, installed when missing (skips when npm
+    cannot install it)."""
+    needs("npm", "node")
+    modules = JEST / "node_modules"
+    JEST.mkdir(parents=True, exist_ok=True)
+    with open(JEST / ".lock", "w") as lock:  # (one install at a time: xdist's workers)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (modules / ".bin" / "jest").exists():
+            subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(JEST),
+                            "jest@29.7.0"], capture_output=True, timeout=600, check=False)
+    if not (modules / ".bin" / "jest").exists():
+        pytest.skip("jest 29.7.0 could not be installed")
+    return modules
+
+
+#: jest runs ``babel-jest`` on every test file and Babel loads its configuration as code:
+#: ``babel.config.js`` at the root, ``.babelrc.js`` there or beside the test (file-relative
+#: configuration); jest's own ``jest.config.*`` are start names, Babel's are not (nor is a
+#: JSON ``.babelrc``, whose ``plugins`` name code). Plan ``Bash(npm test)`` (``"test":
+#: "jest"``) or ``Bash(npx jest)``, ``Bash(cp *)``; no recipe, no move.
+BABEL = {
+    "babel-config": ("npm test", "babel.config.js"),
+    "babelrc-js": ("npm test", ".babelrc.js"),
+    "babelrc-js-beside-a-test": ("npm test", "sub/.babelrc.js"),
+    "npx-babel-config": ("npx jest", "babel.config.js"),
+}
+_open("test_j_jest_runs_a_babel_configuration", "Babel's configuration files (babel.config.*, "
+      ".babelrc*), which babel-jest loads as code, are in no table of start names", *BABEL)
+
+
+@pytest.mark.parametrize("case", BABEL)
+def test_j_jest_runs_a_babel_configuration(case: str, tmp_path: Path) -> None:
+    """``cp src/p <babel file>``, then the plan's entry: jest's Babel runs the payload."""
+    modules = _jest()
+    entry, target = BABEL[case]
+    files = {"package.json": '{"name":"jt","scripts":{"test":"jest"}}',
+             "a.test.js": "test('a', () => {});\n", "sub/b.test.js": "test('b', () => {});\n",
+             "src/p": "require('fs').writeFileSync(__dirname + '/zz', '');\n"
+                      "module.exports = {};\n"}
+    assert _session(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                    [f"cp src/p {target}", entry],
+                    links={"node_modules": str(modules)}) is not None
+
+
 # --- S: a script file a program outside the tables runs as code -------------------------------
 
 #: A plan entry feeding a program a script file by name, where the program runs shell
@@ -620,6 +674,11 @@ COSTS = {
                             "cp fixtures/a.env tests/data/.env"),
     "cp-into-docs-tasks": (["Bash(python3 -m pytest -q)", "Bash(cp *)"],
                            {"docs/tasks/.keep": "", "a.md": "x\n"}, "cp a.md docs/tasks/a.md"),
+    "cp-env-example": (["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+                       {".env.example": "A=1\n"}, "cp .env.example .env"),
+    "cp-env-example-of-a-service": (["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+                                    {"services/api/.env.example": "A=1\n"},
+                                    "cp services/api/.env.example services/api/.env"),
     "cp-into-docs-t": (["Bash(npm test)", "Bash(cp *)"],
                        {"package.json": '{"name":"a"}', "docs/t/.keep": "", "a.md": "x\n"},
                        "cp a.md docs/t/a.md"),
