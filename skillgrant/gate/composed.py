@@ -12,6 +12,7 @@ import posixpath
 
 from ..lazy import compile_on_use
 from . import files as fs
+from .below import may_end, rules
 from .moves import moved_folders
 from .named import GUARDED
 from .placed import STANDARD, fold, tree_holds
@@ -88,7 +89,8 @@ def _ends(path: str, guards: tuple[tuple[str, bool], ...]) -> bool:
         return True
     head, _, name = key.rpartition("/")
     walked: frozenset[str] = getattr(guards, "walked", frozenset())
-    if any(name.startswith(fold(w)) for w in walked):
+    if any(name.startswith(fold(w)) for w in walked) or may_end(
+            head.split("/"), name, rules(fold(w) for w in walked), False):
         return True
     from .placed import shadows
 
@@ -125,8 +127,9 @@ def _begins(path: str, guards: tuple[tuple[str, bool], ...]) -> bool:
         return True
     head, _, name = path.rpartition("/")
     walked: frozenset[str] = getattr(guards, "walked", frozenset())
-    if name and any(fold(w).startswith(fold(name)) for w in walked):
-        return True  # (a settings name found walking up, at any depth: s44 P10)
+    if name and (any(fold(w).startswith(fold(name)) for w in walked) or may_end(
+            fold(head).split("/"), name, rules(fold(w) for w in walked), True)):
+        return True  # (a settings name found walking up, at any depth: s44 P10; a rule)
     if head not in getattr(guards, "modules", frozenset()):
         return False
     return any(n.startswith(name) or (name.startswith(n) and any(
@@ -149,9 +152,11 @@ def holds_walked(path: str, left: list[int] | None = None) -> bool:
     (``left[0]`` is then below 0). A link to a folder is walked too (``cp -rL`` copies what it
     leads to; a loop ends at the bound)."""
     walked = frozenset(fold(w) for w in getattr(GUARDED.get(), "walked", ()))
+    ends = tuple(end for _, end in rules(walked))  # (below any folder: it may land in one)
     tests = foreign(path, GUARDED.get())  # (a test a runner collects, from elsewhere: s50)
     if not (walked or tests) or not os.path.isdir(path):
         return False
     fs.unkept()  # (what the folder holds now)
     return tree_holds(path, [CALL_ENTRIES] if left is None else left, lambda entry: fold(
-        entry.name) in walked or bool(tests and test_name(fold(entry.name))))
+        entry.name) in walked or (bool(ends) and fold(entry.name).endswith(ends)) or bool(
+            tests and test_name(fold(entry.name))))

@@ -77,12 +77,32 @@ def deep_names(named: tuple[str, ...], roots: list[str], unbounded: bool) -> fro
     if all(path[:1] in _CODE_FREE for path in named):
         return frozenset()
     names = {_last(path) for path in {*named, *ALL_STARTS}
-             if path[:1] not in _NOT_NAMES and "$" not in path}
+             if path[:1] not in _NOT_NAMES and "$" not in path} - _LOADED_BELOW.keys()
+    names |= {"site-packages", "dist-packages"}  # (what a venv's `lib/` loads: V2, P1b)
     # (not a name of a folder the call's or the project's path passes: every path written
     # there would hold it, `~/src/p` beside `Bash(python3 src/x.py)`; a residual)
     passed = {fold(part) for root in roots for form in (root, fs.realpath(root))
               for part in form.split("/")}
-    return frozenset(n for n in names - {"", ".", ".."} if fold(n) not in passed)
+    return frozenset(n for n in names - {"", ".", ".."} if fold(n) not in passed) | _RULES
+
+
+#: Start folders whose program loads only some files from them, by their endings (review
+#: s53-greview C1: the folder whole denied `cp x src/lib/y.c` in every C project): perl's
+#: ``lib/`` and ``blib/`` (perlfunc ``require``, AutoLoader's ``auto/*.al``/``.ix``,
+#: XSLoader's ``auto/*.so``/``.bs``), prove's ``t/`` (``*.t``, at any depth under ``-r``),
+#: invoke's ``tasks/`` (a Python package: its modules, bytecode, extensions).
+_PERL: Final = (".pm", ".pmc", ".pl", ".al", ".ix", ".so", ".bs")
+_LOADED_BELOW: Final = {"lib": _PERL, "blib": _PERL, "t": (".t",),
+                        "tasks": (".py", ".pyc", ".so")}
+#: Files a build program reads by a name its own files give, which no start name holds
+#: (make's ``include``, ``-include``, ``$(eval include …)``, ``-f``, ``MAKEFILES``; CMake's
+#: ``include(… OPTIONAL)``, ``find_package``'s ``Find*.cmake``): their endings, at any depth
+#: (review s53-greview M1, M2; an over-approximation: every such file).
+_READ_BY_ENDING: Final = (".mk", ".cmake")
+#: The rules ``deep_names`` adds, as ``below.BELOW`` reads them: ``DIR/*END`` (a file ending
+#: in END below a folder DIR), ``*END`` (any file ending in END).
+_RULES: Final = frozenset([*(f"{d}/*{e}" for d, ends in _LOADED_BELOW.items() for e in ends),
+                           *(f"*{e}" for e in _READ_BY_ENDING)])
 
 
 #: The marks of ``plan_programs``' items that name no program reading project code: a folder

@@ -16,6 +16,7 @@ import types
 
 from ..lazy import compile_on_use
 from . import files as fs
+from .below import under
 from .guardedset import GUARDED as GUARDED  # (its home: readers reads it too)
 from .keptests import kept_tests
 from .moves import moved_folders
@@ -52,8 +53,7 @@ def planned_only(path: str) -> bool:
     kept = _OTHERS[0]
     if kept is not None and kept[0] is guards:
         others = kept[1]
-    else:  # made once for the set, as ``_indexed`` makes its own (issue 29); the names
-        # guarded at any depth are what the plan's programs read (``deepnames``, session 53)
+    else:  # made once for the set (issue 29); deep names are what plan programs read (s53)
         others = Index(Guarded([g for g in guards if g[0] not in planned], always=(),
                                tops=frozenset(), modules=getattr(guards, "modules", frozenset())))
         _OTHERS[0] = (guards, others)
@@ -123,7 +123,7 @@ class Index:
         if places:
             return self.guards[min(places)][0]
         if not files_only and ((self.modules and shadows(path, self.modules)) or collected(
-                key, self.guards) or (self.walked and not self.walked.isdisjoint(key.split("/")))):
+                key, self.guards) or (self.walked and under(key, self.walked))):
             return path  # (a test collected below; a settings folder found walking up: s44 P10)
         found = fs.identity(path)
         if found is None:

@@ -155,7 +155,7 @@ def test_a_tool_moving_plan_with_a_project_runs_in_its_run_folders_only(tmp_path
                               check=False).returncode != 2
 
     assert not allowed("cp src/mk x/Makefile", "") and not allowed("cp src/mk sub/Makefile", "")
-    assert allowed("cp src/mk x/notes.mk", "")
+    assert allowed("cp src/mk x/notes.txt", "")
     assert allowed("make test", "sub") and allowed("cd sub", "sub")
     assert not allowed("make test", "sub/sub") and allowed("cat Makefile", "sub/sub")
 
@@ -178,11 +178,8 @@ def test_a_later_call_in_the_folder_a_cd_left_reads_a_file_its_makefile_includes
     assert denied is not None, "the hook allows the file the makefile includes"
 
 
-_open("test_a_later_call_in_the_folder_a_cd_left_reads_a_file_its_makefile_includes",
-      "without the session's project folder (no run folders): a name a guarded file gives "
-      "(a makefile's include, a standard module's name, a relative session value) is read "
-      "from the call's folder only, not in every folder a later call's cd reaches",
-      "no-project")
+# (test_a_later_call_in_the_folder_a_cd_left_reads_a_file_its_makefile_includes[no-project]:
+# closed by s53-gfix: every `*.mk` is guarded at any depth; row removed)
 
 
 #: Entries that may move the runtime's Bash tool for the calls after it, and others.

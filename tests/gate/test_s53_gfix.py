@@ -95,7 +95,8 @@ def test_the_deep_names_follow_the_plans_programs_not_their_text(tmp_path: Path)
     assert "pytest" in pytest_names
     assert not {"__main__.py", "__init__.py"} & pytest_names
     assert {n.removeprefix("^").rstrip("/").rsplit("/", 1)[-1]
-            for n in ALL_STARTS} <= pytest_names
+            for n in ALL_STARTS} - {"lib", "blib", "t", "tasks"} <= pytest_names
+    assert {"lib/*.pm", "t/*.t", "tasks/*.py", "*.mk", "*.cmake"} <= pytest_names
 
 
 def _edit(project: Path, target: str) -> subprocess.CompletedProcess[bytes]:
@@ -108,9 +109,9 @@ def _edit(project: Path, target: str) -> subprocess.CompletedProcess[bytes]:
                           timeout=60, check=False)
 
 
-#: A start folder's or file's name below the project, under a plan with a program reading
-#: project code: ``lib/`` (prove's start folder), a workspace member's ``package.json``.
-BELOW = {"lib-folder": (["Bash(make test)"], {"Makefile": MAKEFILE}, "src/lib/x.c", "src/**"),
+#: A start file below the project, under a plan with a program reading project code: a module
+#: perl loads from a ``lib/`` (prove's start folder), a workspace member's ``package.json``.
+BELOW = {"lib-folder": (["Bash(make test)"], {"Makefile": MAKEFILE}, "src/lib/X.pm", "src/**"),
          "member-manifest": (["Bash(npm test)"], {"package.json": '{"scripts":{"test":"true"}}'},
                              "packages/a/package.json", "packages/**")}
 
@@ -118,8 +119,8 @@ BELOW = {"lib-folder": (["Bash(make test)"], {"Makefile": MAKEFILE}, "src/lib/x.
 @pytest.mark.parametrize("case", list(BELOW))
 def test_cost_a_start_name_below_is_denied_to_cp_and_allowed_to_an_edit_grant(
         tmp_path: Path, case: str) -> None:
-    """The cost of guarding start names at any depth, pinned: ``cp`` over ``src/lib/x.c`` (a
-    folder named ``lib``) or ``packages/a/package.json`` under ``Bash(cp *)`` is denied,
+    """The cost of guarding start names at any depth, pinned: ``cp`` over ``src/lib/X.pm`` (a
+    perl module in a ``lib``) or ``packages/a/package.json`` under ``Bash(cp *)`` is denied,
     naming the path; the plan's own ``Edit`` grant of it (``Edit(src/**)``) is allowed,
     as for what a plan's program reads (s45; ``named.planned_only``)."""
     entries, files, target, grant = BELOW[case]
@@ -170,3 +171,73 @@ def test_a_sourced_file_named_by_its_evaluation_only_is_not_read(tmp_path: Path)
     (tmp_path / "b.sh").write_text('. "$LIB"\necho a . b\n. "${0%/*}/x.sh"\n')
     found = {p for p, _ in named_paths(plan_programs(("Bash(sh b.sh)",)), [str(tmp_path)])}
     assert found == {str(tmp_path / "x.sh")}
+
+
+#: Files below folders named as a program's start folder that the program does not load
+#: (review s53-greview C1): a C source in ``src/lib``, a Python module in a package's
+#: ``lib``, notes in ``docs/t`` and ``docs/tasks``.
+NOT_LOADED = ["src/lib/y.c", "mypkg/lib/old.py", "docs/t/a.md", "docs/tasks/a.md"]
+
+
+def test_a_file_a_start_folders_program_does_not_load_is_writable(tmp_path: Path) -> None:
+    """``lib/``, ``blib/``, ``t/``, ``tasks/`` guard at any depth only the files perl,
+    prove and invoke load from them (``lib/*.pm``, ``t/*.t``, ``tasks/*.py``): plan
+    ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: each copy of ``NOT_LOADED`` is allowed;
+    the loaded files' copies are denied. (A make plan's own ``^tasks/``, invoke's, is a name
+    found walking up, guarded whole by ``guards``.)"""
+    project = hooked_project(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"])
+    for name in [*NOT_LOADED, "src/new"]:
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text("a\n")
+    for name in NOT_LOADED:
+        assert hook_allows(project, f"cp src/new {name}"), name
+    for name in ["src/lib/Y.pm", "sub/t/a.t", "sub/tasks/x.py", "sub/blib/lib/Z.pm",
+                 "sub/lib/auto/Z/Z.so", "cmake/local.cmake", "sub/common.mk"]:
+        assert not hook_allows(project, f"cp src/new {name}"), name
+
+
+#: A recipe running perl's prove in ``sub`` (``-l``: ``sub/lib`` first on ``@INC``), and the
+#: file a copy puts there: a module a test loads, a test prove runs.
+PROVE = {"lib-module": ("sub/lib/Helper.pm", "package Helper; system('touch zz'); 1;\n"),
+         "test-file": ("sub/t/b.t", "system('touch zz'); print \"1..0\\n\";\n")}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(PROVE))
+def test_a_file_prove_loads_below_is_guarded(tmp_path: Path, case: str) -> None:
+    """The narrowed start folders, measured with real prove: ``cd sub && prove -l t`` runs
+    ``sub/t/*.t``, each loading ``Helper`` from ``sub/lib``; the copy over either runs the
+    payload under bash, and the printed hook denies it."""
+    needs("bash", "make", "prove")
+    target, text = PROVE[case]
+    denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)"],
+                         {"Makefile": "test:\n\tcd sub && prove -l t\n",
+                          "sub/lib/Helper.pm": "package Helper; 1;\n",
+                          "sub/t/a.t": "use lib 'lib'; use Helper; print \"1..0\\n\";\n",
+                          "payload/x": text}, [f"cp payload/x {target}", "make test"],
+                         {"CLAUDE_PROJECT_DIR": "{P}"})
+    assert denied == f"cp payload/x {target}"
+
+
+@pytest.mark.slow
+def test_a_start_file_linked_to_a_file_of_no_guarded_name(tmp_path: Path) -> None:
+    """s52-greview L1, kept open: ``sub/Makefile -> ../shared/rules.txt`` (a start file a
+    link to a file of a name no rule guards); the approved recursive make reads it through
+    the link. Plan ``Bash(make test)``, ``Bash(cp *)``: ``cp src/mk shared/rules.txt`` is
+    allowed, ``make test`` runs the payload."""
+    needs("bash", "make")
+    denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)"],
+                         {"Makefile": "test:\n\t$(MAKE) -C sub test\n",
+                          "shared/rules.txt": MAKEFILE, "src/mk": MAKE_PAYLOAD,
+                          "sub/README": ""},
+                         ["cp src/mk shared/rules.txt", "make test"],
+                         {"CLAUDE_PROJECT_DIR": "{P}"},
+                         links={"sub/Makefile": "../shared/rules.txt"})
+    assert denied is not None, "the hook allows the file the start file links to"
+
+
+OPEN.add("test_a_start_file_linked_to_a_file_of_no_guarded_name",
+         "names guarded at any depth are matched on the path written; a link below the project "
+         "whose name is a start name leads to a file of any name (a sound rule needs the links "
+         "below the project each call: a walk, not done; s53-gfix2's testlinks walks the test "
+         "folders for R10)")
