@@ -122,6 +122,27 @@ MAKE_READS = {
                                    "sub/Makefile": "test:\n\t@echo ok\n",
                                    "src/p": MAKE_INCLUDED},
                                   ["cp src/p sub/common.mk", "make test"]),
+    # (a39559d guards every *.mk: names of other endings, the usual ones)
+    "recursive-include-dep-files": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n",
+                                     "sub/Makefile": "-include $(wildcard *.d)\n"
+                                                     "test:\n\t@echo ok\n",
+                                     "src/p": MAKE_INCLUDED},
+                                    ["cp src/p sub/main.d", "make test"]),
+    "recursive-include-makefile-local": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n",
+                                          "sub/Makefile": "-include Makefile.local\n"
+                                                          "test:\n\t@echo ok\n",
+                                          "src/p": MAKE_INCLUDED},
+                                         ["cp src/p sub/Makefile.local", "make test"]),
+    "recursive-include-dot-config": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n",
+                                      "sub/Makefile": "-include .config\ntest:\n\t@echo ok\n",
+                                      "src/p": MAKE_INCLUDED},
+                                     ["cp src/p sub/.config", "make test"]),
+    "eval-include-other-ending": ({"Makefile": "$(eval -include config.local)\n"
+                                               "test:\n\t@echo ok\n", "src/p": MAKE_INCLUDED},
+                                  ["cp src/p config.local", "make test"]),
+    "recipe-f-other-ending": ({"Makefile": "test:\n\t$(MAKE) -C sub -f build.make test\n",
+                               "sub/.keep": "", "src/p": MAKE_PAYLOAD},
+                              ["cp src/p sub/build.make", "make test"]),
     "load-directive": ({"Makefile": "-load plug.so\ntest:\n\t@echo ok\n", "src/p": ""},
                        ["cp src/plug.so plug.so", "make test"]),
     "recursive-include": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n",
@@ -133,8 +154,11 @@ _open("test_m_make_reads_a_file_no_name_guards",
       "s53-gfix guards names (ALL_STARTS, the plan's paths' last names) and buildnames reads "
       "only the plan's makefiles' plain include lines: a makefile's own remaking rule, an "
       "evaluated include, an exported BASH_ENV, a makefile a recipe names by -f or in "
-      "MAKEFILES, a recursive make's include, a loaded object are read by nothing",
-      *MAKE_READS)
+      "MAKEFILES, a recursive make's include, a loaded object are read by nothing (a39559d "
+      "guards every *.mk: the rows naming one are held; make includes a file of any name)",
+      "explicit-remake", "exported-bash-env", "load-directive", "recursive-include-dep-files",
+      "recursive-include-makefile-local", "recursive-include-dot-config",
+      "eval-include-other-ending", "recipe-f-other-ending")
 
 
 @pytest.mark.parametrize("case", MAKE_READS)
@@ -176,9 +200,12 @@ CMAKE_READS = {
                                   "CMakeLists.txt": CMAKE_LISTS + "list(APPEND CMAKE_MODULE_PATH "
                                   "${CMAKE_SOURCE_DIR}/cmake)\nfind_package(Foo QUIET)\n"},
                     "cmake/FindFoo.cmake"),
+    "include-other-ending": ("cmake -S . -B build",
+                             {"CMakeLists.txt": CMAKE_LISTS +
+                              "include(CMakeLocal.txt OPTIONAL)\n"}, "CMakeLocal.txt"),
 }
-_open("test_m_cmake_reads_a_file_its_lists_name", "what CMakeLists.txt names (include(), a "
-      "find module) is read by nothing: no reading of cmake's lists, no start name", *CMAKE_READS)
+_open("test_m_cmake_reads_a_file_its_lists_name", "a39559d guards every *.cmake; "
+      "include() takes a file of any name", "include-other-ending")
 
 
 @pytest.mark.parametrize("case", CMAKE_READS)
@@ -233,29 +260,49 @@ def test_p_a_module_shadowed_where_python_looks_first(case: str, tmp_path: Path)
 
 # --- L: a start file that is a link to a file of another name -------------------------------------
 
-#: ``sub/Makefile`` is a link (a monorepo sharing one makefile, git keeps it) to
-#: ``../shared/common.mk`` (review s52-greview L1 [recursive-make]); or to a file not there yet
-#: (``../shared/local.mk``): the write lands on the target, whose name no rule guards.
+#: A start file that is a link (git keeps links: a monorepo sharing one file) to a file of
+#: another name: the write lands on the target, whose name is guarded only by chance (a39559d
+#: guards every ``*.mk``: ``sub/Makefile -> ../shared/common.mk`` is held). Each case: the
+#: plan's entry, the project's files, the link (name, target), the target written.
 LINKED = {
-    "to-shared-makefile": {"shared/common.mk": "test:\n\t@echo ok\n"},
-    "to-a-missing-file": {"shared/.keep": ""},
+    "makefile-to-common-mk": ("make test", {"Makefile": "test:\n\t-$(MAKE) -C sub test\n",
+                                            "shared/common.mk": "test:\n\t@echo ok\n"},
+                              ("sub/Makefile", "../shared/common.mk"), "shared/common.mk",
+                              MAKE_PAYLOAD),
+    "makefile-to-missing-mk": ("make test", {"Makefile": "test:\n\t-$(MAKE) -C sub test\n",
+                                             "shared/.keep": ""},
+                               ("sub/Makefile", "../shared/local.mk"), "shared/local.mk",
+                               MAKE_PAYLOAD),
+    "makefile-to-rules": ("make test", {"Makefile": "test:\n\t-$(MAKE) -C sub test\n",
+                                        "shared/rules": "test:\n\t@echo ok\n"},
+                          ("sub/Makefile", "../shared/rules"), "shared/rules", MAKE_PAYLOAD),
+    "package-json-to-base": ("npm test",
+                             {"package.json": '{"name":"r","scripts":{"test":"npm --prefix sub '
+                                              'test"}}',
+                              "shared/base.json": '{"name":"s","scripts":{"test":"echo ok"}}'},
+                             ("sub/package.json", "../shared/base.json"), "shared/base.json",
+                             '{"name":"s","scripts":{"test":"touch zz"}}'),
+    "conftest-to-fixtures": ("python3 -m pytest -q",
+                             {"tests/test_a.py": "def test_a():\n    pass\n",
+                              "shared/fixtures.py": "\n"},
+                             ("tests/conftest.py", "../shared/fixtures.py"),
+                             "shared/fixtures.py", PY_PAYLOAD),
 }
 _open("test_l_a_start_file_linked_to_a_file_of_another_name",
       "deep names match the path written, not what a link elsewhere makes of it (s53-gfix "
-      "rule 3: no rule for links yet)", *LINKED)
+      "rule 3: no rule for links; *.mk targets held by their ending)",
+      "makefile-to-rules", "package-json-to-base", "conftest-to-fixtures")
 
 
 @pytest.mark.parametrize("case", LINKED)
 def test_l_a_start_file_linked_to_a_file_of_another_name(case: str, tmp_path: Path) -> None:
-    """``cp src/p shared/<target>`` then ``make test`` (recursive into ``sub``): make opens
-    ``sub/Makefile`` through the link and runs the payload."""
-    needs("make")
-    target = "common.mk" if case == "to-shared-makefile" else "local.mk"
-    files = {"Makefile": "test:\n\t-$(MAKE) -C sub test\n", "src/p": MAKE_PAYLOAD,
-             **LINKED[case]}
-    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"], files,
-                    [f"cp src/p shared/{target}", "make test"],
-                    links={"sub/Makefile": f"../shared/{target}"}) is not None
+    """``cp src/p <the link's target>``, then the entry: the program opens the start file
+    through the link and runs the payload (``conftest-to-fixtures``: the plan's own pytest,
+    no recipe)."""
+    entry, files, (link, to), target, text = LINKED[case]
+    needs(entry.split()[0])
+    assert _session(tmp_path, [f"Bash({entry})", "Bash(cp *)"], {**files, "src/p": text},
+                    [f"cp src/p {target}", entry], links={link: to}) is not None
 
 
 # --- N: a project under a folder whose name is a start name ---------------------------------------
@@ -279,10 +326,6 @@ def test_n_a_project_under_a_folder_named_lib(tmp_path: Path) -> None:
                     ["cp src/p sub/lib/Test/More.pm", "make test"], base="lib") is not None
 
 
-_open("test_n_a_project_under_a_folder_named_lib",
-      "deepnames drops a name any folder on the way to a root holds (every path written "
-      "there would hold it): a start name the project's own path holds is guarded nowhere "
-      "below it")
 
 
 def test_n_mirror_a_project_elsewhere_is_denied(tmp_path: Path) -> None:
@@ -311,9 +354,6 @@ FALLBACK = {
                 "src/p": "system('touch zz');\nprint \"1..1\\nok 1\\n\";\n"},
                ["cd t", "cp ../src/p ../sub/t/a.t", "cd ..", "make test"]),
 }
-_open("test_f_without_a_project_folder_a_copy_from_a_folder_named_like_a_start_folder",
-      "deepnames drops the names on the call's folder's path; without a project folder the "
-      "call's folder is the only root", *FALLBACK)
 
 
 @pytest.mark.parametrize("case", FALLBACK)
@@ -491,7 +531,8 @@ SKILL_CASES = [f"{where}-{case}" for where in ("project-skill", "home-skill")
 _open("test_r_a_script_of_the_skills_folder_starts_a_program_here",
       "an entry naming its script by ${CLAUDE_SKILL_DIR} gives planprograms no path: rule 1 "
       "needs one, rule 2 (a script starts any program in the call's folder) is not applied "
-      "to it", *SKILL_CASES)
+      "to it (a39559d: `bash ${CLAUDE_SKILL_DIR}/…` is held)",
+      *(c for c in SKILL_CASES if "bash-" not in c))
 
 
 @pytest.mark.parametrize("case", SKILL_CASES)
@@ -686,7 +727,9 @@ COSTS = {
 _open("test_cost_a_file_below_a_folder_named_like_a_start_folder",
       "rule 1 guards a start folder's name (lib/, t/, tasks/) and .env at any depth under any "
       "plan reading code, whatever file below it is written: a cost (harmless: no program "
-      "of these plans reads these files as code)", *COSTS)
+      "of these plans reads these files as code; a39559d narrowed lib/, t/, tasks/ to the "
+      "files their program loads: those rows are held)",
+      "cp-a-dotenv-fixture", "cp-env-example", "cp-env-example-of-a-service")
 
 
 @pytest.mark.parametrize("case", COSTS)
