@@ -636,9 +636,13 @@ BABEL = {
     "babelrc-js": ("npm test", ".babelrc.js"),
     "babelrc-js-beside-a-test": ("npm test", "sub/.babelrc.js"),
     "npx-babel-config": ("npx jest", "babel.config.js"),
+    # (jest's convention, not Babel's: a root ``__mocks__/<package>.js`` beside node_modules
+    # replaces the package for every test, no jest.mock call needed)
+    "root-mocks-of-a-package": ("npm test", "__mocks__/chalk.js"),
 }
 _open("test_j_jest_runs_a_babel_configuration", "Babel's configuration files (babel.config.*, "
-      ".babelrc*), which babel-jest loads as code, are in no table of start names", *BABEL)
+      ".babelrc*), which babel-jest loads as code, and jest's root __mocks__ are in no table "
+      "of start names", *BABEL)
 
 
 @pytest.mark.parametrize("case", BABEL)
@@ -647,7 +651,8 @@ def test_j_jest_runs_a_babel_configuration(case: str, tmp_path: Path) -> None:
     modules = _jest()
     entry, target = BABEL[case]
     files = {"package.json": '{"name":"jt","scripts":{"test":"jest"}}',
-             "a.test.js": "test('a', () => {});\n", "sub/b.test.js": "test('b', () => {});\n",
+             "a.test.js": "require('chalk');\ntest('a', () => {});\n",
+             "sub/b.test.js": "test('b', () => {});\n", "__mocks__/.keep": "",
              "src/p": "require('fs').writeFileSync(__dirname + '/zz', '');\n"
                       "module.exports = {};\n"}
     assert _session(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
