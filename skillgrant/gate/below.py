@@ -22,9 +22,13 @@ def rules(walked: Iterable[str]) -> tuple[tuple[str, str], ...]:
                  for d, _, end in [w.rpartition("/")])
 
 
-def under(key: str, walked: frozenset[str]) -> bool:
+def under(key: str, walked: frozenset[str], kept: bool = False) -> bool:
     """Whether the folded path ``key`` holds a name of ``walked`` (folded) as a part, or is
-    a file one of its rules guards."""
+    a file one of its rules guards; never where the call only removes or formats what it
+    names (``kept``: ``testfiles.KEPT_TESTS``, s50-greview3 K1: no start file is written,
+    and what a program reads in its stead is guarded by the same names)."""
+    if kept:
+        return False
     parts = key.split("/")
     return not walked.isdisjoint(parts) or holds(parts, _kept_rules(walked))
 

@@ -4,9 +4,7 @@ local projects it builds (pip's "Requirements File Format": ``-r``/``--requireme
 ``-c``/``--constraint`` relative to the file, ``-e PATH`` and path lines relative to the
 call's folder), and the makefiles a makefile includes (GNU make's "Including Other
 Makefiles": ``include``, ``-include``, ``sinclude``) with the sources make's built-in rules
-remake each from, and the files a shell script sources (``.``, ``source``: review s52-greview
-R2, N1; session 53). ``planprograms`` names the file (``REQUIREMENTS``, ``MAKEFILE``,
-``READS``);
+remake each from. ``planprograms`` names the file (``REQUIREMENTS``, ``MAKEFILE``);
 ``guards`` reads it here, where the file is guarded, so what it names is what the plan's
 program will read."""
 
@@ -14,9 +12,7 @@ from __future__ import annotations
 
 import os
 
-from ..lazy import compile_on_use
 from . import files as fs
-from .deepnames import READS
 from .planpaths import MAKEFILE, REMADE, REQUIREMENTS
 
 #: The bytes of a build file read for what it names, and how deep its inclusions are read.
@@ -26,17 +22,13 @@ _MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 
 
 def named_paths(named: tuple[str, ...], roots: list[str]) -> list[tuple[str, bool]]:
-    """What the build files ``named`` marks (``=FILE``: pip's; ``:FILE``, ``:DIR``: make's;
-    ``@FILE``: a shell script's) name, from each folder of ``roots`` (the call's, the
-    project's, the plan's run folders), guarded whole. Raises
+    """What the build files ``named`` marks (``=FILE``: pip's; ``:FILE``, ``:DIR``: make's)
+    name, from each folder of ``roots`` (the call's, the project's), guarded whole. Raises
     ValueError for a name the gate cannot read exactly (a ``$`` in a makefile's include or a
     requirement's path: the plan's program would read a file the gate cannot name)."""
     found: list[tuple[str, bool]] = []
-    for mark, path in ((n[:1], n[1:]) for n in named if n[:1] in (REQUIREMENTS, MAKEFILE, READS)):
+    for mark, path in ((n[:1], n[1:]) for n in named if n[:1] in (REQUIREMENTS, MAKEFILE)):
         for root in roots:
-            if mark == READS:
-                found += [(p, True) for p in _sourced(os.path.join(root, path), root)]
-                continue
             start = os.path.join(root, path)
             if mark == MAKEFILE and fs.is_folder(start):  # (make's own search: GNU make's
                 start = next((os.path.join(start, m) for m in _MAKEFILES  # "What Name to
@@ -119,32 +111,6 @@ def _makefile(path: str, root: str, depth: int) -> list[str]:
             base, leaf = os.path.split(included)  # call's, or `-C`'s, the makefile's)
             found += [included, *(os.path.join(base, f"{p}{leaf}{e}") for p, e in REMADE),
                       *(_makefile(included, root, depth - 1) if depth else [])]
-    return found
-
-
-#: A shell's command sourcing a file (``. ./lib.sh``, ``source lib.sh``, ``builtin source``,
-#: ``command .``, after an operator, a brace or a keyword), and the rest of the command.
-_SOURCED = compile_on_use(r"(?m)(?:^|[;&|({!`]|\b(?:then|do|else|exec))[ \t]*(?:(?:builtin|"
-                          r"command)[ \t]+)?(?:\.|source)[ \t]+([^;&|\n]+)")
-
-
-def _sourced(path: str, root: str) -> list[str]:
-    """The files the shell script ``path`` sources, read from the folder the shell runs in
-    (``root``) and the script's: a word built with ``$`` by the name after its last ``/``
-    (``"$(dirname "$0")/lib.sh"``: ``lib.sh``); one wholly computed (``. "$LIB"``) is not
-    named (the residual: a file the approved text names by its evaluation). A script that
-    cannot be read names none (it is guarded: what runs is what the gate saw)."""
-    try:
-        text = fs.read(path, _LIMIT).decode(errors="replace")
-    except (OSError, ValueError):
-        return []
-    found: list[str] = []
-    for rest in _SOURCED.findall(text):
-        words = (rest.rsplit("/", 1)[-1] if "$" in rest else rest).split()
-        name = words[0].strip("'\"") if words else ""
-        if name and "$" not in name and name not in (".", ".."):
-            found += [os.path.normpath(os.path.join(f, name)) for f in dict.fromkeys(
-                (root, os.path.dirname(path)))]
     return found
 
 

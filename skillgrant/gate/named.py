@@ -123,7 +123,7 @@ class Index:
         if places:
             return self.guards[min(places)][0]
         if not files_only and ((self.modules and shadows(path, self.modules)) or collected(
-                key, self.guards) or (self.walked and under(key, self.walked))):
+                key, self.guards) or (self.walked and under(key, self.walked, KEPT_TESTS.get()))):
             return path  # (a test collected below; a settings folder found walking up: s44 P10)
         found = fs.identity(path)
         if found is None:

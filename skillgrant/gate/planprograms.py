@@ -12,7 +12,7 @@ import functools
 import os
 
 from ..lazy import compile_on_use
-from .deepnames import READS, RUN_FOLDER, TOOL_MOVES, moves_tool
+from .deepnames import RUN_FOLDER, TOOL_MOVES, moves_tool
 from .entryfolders import (
     ENTRY_ENVIRONMENT,
     PLACEHOLDERS,
@@ -117,16 +117,16 @@ def _entry_paths(entry: str, text: str) -> list[str]:
         lead = os.path.basename(next((w for w in part.split() if not ASSIGNMENT.match(w)), ""))
         found += in_folders(folders, STARTS.get(lead, ())) if words[:1] != [lead] else []
         # (a runner's own start files: `valgrind true`'s .valgrindrc, s49-greview D2)
-        if words and "$" in words[0] and "CLAUDE_" not in words[0]:
-            found += in_folders(folders, (*ALL_STARTS, *_RECIPE_PYTHON))  # (a program
-        elif words and "$" not in words[0]:  # of a `$` name: any; `${CLAUDE_SKILL_DIR}
-            found += in_folders(folders, _entry_programs(  # /x.sh`: the skill's folder
-                [w for w in words if "$" not in w]))  # is guarded, G-13)
+        if words and "$" in words[0]:  # a program of a `$` name: any; a skill's own
+            found += in_folders(folders, (*ALL_STARTS, *_RECIPE_PYTHON))  # script (its
+        elif words and "$" not in words[0]:  # folder guarded, G-13) may start any here
+            found += in_folders(folders, _entry_programs(  # (s53-greview R)
+                [w for w in words if "$" not in w]))
+            if family(lead) in FAMILIES and any("$" in w for w in words[1:]):  # (its
+                found += in_folders(folders, ALL_STARTS)  # script by an expansion: any)
             found += [RUNS_IN + os.path.join(folder, f) for folder in folders
                       for f in ["", *_runs_in(words)]
                       if os.path.join(folder, f)]  # (the folders it runs in: s49 E3)
-            found += [READS + os.path.join(folder, f) for folder in folders
-                      for f in _shell_scripts(words)]  # (what each sources: buildnames)
         if any(family(n) in FAMILIES or n in INTERPRETERS or n == "xargs"  # (its words'
                for n in map(os.path.basename, words)):  # file: s49-greview2 X1)
             fed = [*INPUT.findall(part), *piped,  # (`bash < x.sh`: S3; `cat x.sh | bash`,
@@ -134,26 +134,9 @@ def _entry_paths(entry: str, text: str) -> list[str]:
                      if "xargs" in words else [])]  # `sudo bash`: S3b; xargs' own `-a`)
             found += in_folders(folders, [p for t in fed for p in (
                 *literal(t), (os.path.dirname(t) or ".") + "/")])
-            found += [READS + os.path.join(f, t) for f in folders for t in fed
-                      if family(lead) == "shell" and literal(t) == [t]]  # (`sh < x.sh`)
         piped = [*piped, *(w for w in words[1:] if w[:1] != "-"), *INPUT.findall(part)] if \
             parts[2 * at + 1:2 * at + 2] == ["|"] else []  # (what the pipe so far reads)
     return found
-
-
-def _shell_scripts(words: list[str]) -> list[str]:
-    """The files of ``words`` a shell may run as a script, read for what they source
-    (``buildnames``): a program run by its path (``./build.sh``), a shell's script
-    (``sh build.sh``) and the files a shell's ``-c`` code starts."""
-    name = os.path.basename(words[0])
-    found = literal(words[0]) if "/" in words[0] else []
-    if family(name) == "shell":
-        found += _script_words(name, words)
-    return [p for p in dict.fromkeys(found) if p[-1:] != "/" and p[:1] not in _MARKS]
-
-
-#: The marks ``plan_programs``' items may start with (not a script's path).
-_MARKS: Final = frozenset("%+=:!>&|@^\x06\x07")
 
 
 def _refuse(entry: str, moved: str, rest: list[str]) -> None:

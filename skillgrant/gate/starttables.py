@@ -81,7 +81,7 @@ STARTS: Final = {
     "ctest": ("^CTestTestfile.cmake", "CTestCustom.cmake", "CTestCustom.ctest",
               "DartConfiguration.tcl"),
     # other runners' build files (s48 H2), PEP 517's front end (`python -m build`: P3)
-    **dict.fromkeys(("invoke", "inv"), ("^tasks.py", "^tasks/", "^invoke.yaml", "^invoke.yml",
+    **dict.fromkeys(("invoke", "inv"), ("^tasks.py", "^invoke.yaml", "^invoke.yml",
                                         "^invoke.json", "^invoke.py", "^__pycache__/")),
     "meson": ("meson.build", "meson.options", "meson_options.txt", "build.ninja",
               "meson-private/"),
@@ -101,7 +101,8 @@ STARTS: Final = {
     "valgrind": (".valgrindrc",),
     # the test runners' own settings (prove's `.proverc`, rspec's `.rspec`, …: s48-greview S6)
     # (prove's default `t/`, `-l`'s `lib/`, `-b`'s `blib/`: s49-greview2 PR1)
-    "prove": (".proverc", "t/", "lib/", "blib/"), "pdb": (".pdbrc",),  # (s49-greview D3)
+    "prove": (".proverc",), "pdb": (".pdbrc",),  # (s49-greview D3; its `t/*.t`, `lib/*.pm`:
+    # deepnames' rules, wherever a plan's program reads code: s53-greview C2)
     "rspec": (".rspec", ".rspec-local", "spec/spec_helper.rb"),
     "phpunit": ("phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml"),
     "mocha": tuple(".mocharc" + e for e in (".js", ".cjs", ".mjs", ".yaml", ".yml", ".json",

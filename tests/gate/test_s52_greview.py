@@ -510,8 +510,9 @@ def test_r_a_script_starts_make_in_the_calls_folder(tmp_path: Path, case: str) -
     assert denied is not None, "the hook allows the makefile the script's make reads"
 
 
-# (test_r_a_script_starts_make_in_the_calls_folder: closed by s53-gfix: every start name
-# at any depth; sh-sources: a shell script's sourced files, buildnames; rows removed)
+# (test_r_a_script_starts_make_in_the_calls_folder: closed by s53-gfix, every start name at
+# any depth; sh-sources only as its file ends in `.mk`: a file a plan's script sources is
+# P1g, open on purpose, test_n_…[sourced-lib]; rows removed)
 
 
 # --- N: a name a project file gives, in the folder a cd left ----------------------------------
@@ -557,9 +558,10 @@ def test_n_a_name_a_project_file_gives_in_the_folder_a_cd_left(tmp_path: Path,
     assert denied is not None, "the hook allows the file the project's file names"
 
 
-# (test_n_a_name_a_project_file_gives_in_the_folder_a_cd_left: pytest-plugin held since
-# s52-gfix's run folders; sourced-lib closed by s53-gfix's buildnames, recursive-make-include
-# by every `*.mk` guarded at any depth; rows removed)
+_open("test_n_a_name_a_project_file_gives_in_the_folder_a_cd_left",
+      "P1g, open on purpose: a file the plan's script sources is the project's code "
+      "(pytest-plugin held since s52-gfix's run folders; recursive-make-include closed by "
+      "s53-gfix: every `*.mk` at any depth)", "sourced-lib")
 
 
 # --- P: a deep name left out while the session sits in a folder of that name ------------------

@@ -136,42 +136,17 @@ def test_cost_a_start_name_below_is_denied_to_cp_and_allowed_to_an_edit_grant(
             assert said.returncode != 2, said.stderr.decode()
 
 
-#: A shell script entry and the project's script sourcing a file (s52-greview R2, N1's
-#: kind): by ``./``, by its folder from ``$0``, by ``builtin source`` in an ``if``, fed on
-#: standard input.
-SOURCED = {
-    "dot-slash": ("sh build.sh", {"build.sh": ". ./lib.mk\n"}, "lib.mk"),
-    "dirname-0": ("bash build.sh", {"build.sh": '. "$(dirname "$0")/lib.sh"\n'}, "lib.sh"),
-    "builtin-in-if": ("bash build.sh", {"build.sh": "if true; then builtin source lib.sh; fi\n"},
-                      "lib.sh"),
-    "stdin": ("bash -s < build.sh", {"build.sh": "source ./lib.sh\n"}, "lib.sh"),
-}
 
-
-@pytest.mark.slow
-@pytest.mark.parametrize("case", list(SOURCED))
-def test_a_file_a_plan_script_sources_is_guarded(tmp_path: Path, case: str) -> None:
-    """``buildnames`` reads a plan's shell script (``planprograms``' ``READS`` items) for
-    what it sources and guards it, in the call's, the project's and the run folders: real
-    bash runs the payload after ``cp payload/x <lib>``; the printed hook denies the copy."""
-    needs("bash", "sh")
-    entry, files, lib = SOURCED[case]
-    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
-                         {lib: "echo lib\n", "payload/x": "touch zz\n", **files},
-                         [f"cp payload/x {lib}", entry], {"CLAUDE_PROJECT_DIR": "{P}"})
-    assert denied == f"cp payload/x {lib}"
-
-
-def test_a_sourced_file_named_by_its_evaluation_only_is_not_read(tmp_path: Path) -> None:
-    """The residual, pinned: ``. "$LIB"`` names no file the gate can read; ``echo a . b``
-    sources nothing; ``. "${0%/*}/x.sh"`` names ``x.sh`` beside the script and in the
-    call's folder."""
-    from skillgrant.gate.buildnames import named_paths
-
-    (tmp_path / "b.sh").write_text('. "$LIB"\necho a . b\n. "${0%/*}/x.sh"\n')
-    found = {p for p, _ in named_paths(plan_programs(("Bash(sh b.sh)",)), [str(tmp_path)])}
-    assert found == {str(tmp_path / "x.sh")}
-
+def test_a_skills_own_script_guards_every_start_name(tmp_path: Path) -> None:
+    """Rule 2 for the usual skill entry (review s53-greview R): a script named by the
+    runtime's placeholder (``${CLAUDE_SKILL_DIR}/scripts/run.sh``, the skill's folder guarded
+    whole) may start any program in the call's folder: every start name is guarded there
+    (``Makefile``, ``package.json``) and at any depth."""
+    for entry in ("${CLAUDE_SKILL_DIR}/scripts/run.sh", "bash ${CLAUDE_SKILL_DIR}/scripts/run.sh",
+                  "python3 ${CLAUDE_SKILL_DIR}/tool.py"):
+        named = plan_programs((f"Bash({entry})",))
+        assert {"Makefile", "package.json"} <= set(named), entry
+        assert {"Makefile", "package.json"} <= deep_names(named, [str(tmp_path)], False)
 
 #: Files below folders named as a program's start folder that the program does not load
 #: (review s53-greview C1): a C source in ``src/lib``, a Python module in a package's
