@@ -14,7 +14,8 @@ from gate_sessions import denied_by_gate
 from review_table import LeftOpen
 from test_subagents_e2e import bash, enforced_skill, load, run, work  # noqa: F401
 
-#: The holes left open by this review here (tests/conftest.py reads it).
+#: The holes left open by this review here (tests/conftest.py reads it): none since s53-gfix
+#: ce95f49 (a script named by an expansion guards every start name in the call's folders).
 OPEN = LeftOpen()
 
 ENTRIES = ["Bash(${CLAUDE_SKILL_DIR}/scripts/run.sh)", "Bash(cp *)"]
@@ -26,7 +27,7 @@ def test_r1_the_skills_own_script_runs_a_makefile_a_copy_put_here(judge: Judge,
     *)``; ``scripts/run.sh`` runs ``make test``): the runtime loads it, then runs ``touch
     yy`` (outside the plan: the skill's hook is live, it denies it), ``cp payload/mk
     Makefile`` and the script by its path; the payload makes ``zz`` in the project unless a
-    call is denied."""
+    call is denied. The hole at 5a848e9 (the runtime ran the payload); held since ce95f49."""
     project = work / "project"
     (project / "payload").mkdir(parents=True)
     (project / "payload" / "mk").write_text("test:\n\ttouch zz\n")
@@ -43,7 +44,3 @@ def test_r1_the_skills_own_script_runs_a_makefile_a_copy_put_here(judge: Judge,
     assert not (project / "zz").exists(), f"the runtime ran the payload: {got.main}"
     assert any(r is not None and denied_by_gate(r) for r in got.main[2:]), got.main
 
-
-OPEN.add("test_r1_the_skills_own_script_runs_a_makefile_a_copy_put_here",
-         "planprograms gives no path for a ${CLAUDE_SKILL_DIR} entry: rule 1 guards no start "
-         "name (tests/gate/test_s53_greview.py R rows)")

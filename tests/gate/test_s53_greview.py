@@ -528,13 +528,6 @@ SKILL_STARTS = {
 }
 SKILL_CASES = [f"{where}-{case}" for where in ("project-skill", "home-skill")
                for case in SKILL_STARTS]
-_open("test_r_a_script_of_the_skills_folder_starts_a_program_here",
-      "an entry naming its script by ${CLAUDE_SKILL_DIR} gives planprograms no path: rule 1 "
-      "needs one, rule 2 (a script starts any program in the call's folder) is not applied "
-      "to it (a39559d: `bash ${CLAUDE_SKILL_DIR}/…` is held)",
-      *(c for c in SKILL_CASES if "bash-" not in c))
-
-
 @pytest.mark.parametrize("case", SKILL_CASES)
 def test_r_a_script_of_the_skills_folder_starts_a_program_here(case: str,
                                                                tmp_path: Path) -> None:
@@ -546,60 +539,6 @@ def test_r_a_script_of_the_skills_folder_starts_a_program_here(case: str,
     call = entry.replace("${CLAUDE_SKILL_DIR}", "{S}")
     assert _skill_session(tmp_path, entry, script, files, [f"cp src/p {target}", call],
                           where) is not None
-
-
-# --- H: what the plan's shell script sources, spelled past the reading of 0dc96bc ----------------
-
-#: ``build.sh`` (the plan's ``sh build.sh``; ``bash build.sh`` where bash's ``time`` is the
-#: spelling) sources ``lib.sh`` by a spelling ``buildnames._SOURCED`` (a regular expression
-#: over the text) does not read as a source of ``./lib.sh``: a redirection attached to the
-#: word, a line continuation, a later word holding ``$`` and ``/`` (the name is then taken
-#: after the last ``/`` of the whole rest), after ``if``/``while``/``elif``/``case …)``/an
-#: assignment/``time``, an escaped ``\.``, quotes inside the word, ``eval``, ``. /dev/stdin
-#: < lib.sh``; a source after the script's own ``cd`` (``sub/lib.sh`` is read from the roots
-#: only); a file a sourced file sources (not read again).
-SOURCES = {
-    "redirection-attached": ". ./lib.sh>/dev/null\necho ok\n",
-    "line-continuation": ". \\\n./lib.sh\necho ok\n",
-    "later-word-with-dollar": ". ./lib.sh \"$(pwd)/cfg\"\necho ok\n",
-    "after-if": "if . ./lib.sh; then echo ok; fi\n",
-    "after-while": "while . ./lib.sh; do break; done\n",
-    "after-elif": "if false; then :; elif . ./lib.sh; then :; fi\n",
-    "after-case-pattern": "case x in x) . ./lib.sh;; esac\n",
-    "after-assignment": "X=1 . ./lib.sh\n",
-    "after-time": "time . ./lib.sh\n",
-    "escaped-dot": "\\. ./lib.sh\n",
-    "quotes-inside": ". ./li''b.sh\n",
-    "eval": "eval \". ./lib.sh\"\n",
-    "dev-stdin": ". /dev/stdin < lib.sh\n",
-    "after-cd": "cd sub && . ./lib.sh\n",
-    "sourced-sources": ". ./lib0.sh\n",
-}
-_open("test_h_a_source_the_reading_of_a_plans_script_misses",
-      "buildnames reads a script's sources by a regular expression over its text, a second "
-      "model of sh; it reads neither after the script's own cd nor in a sourced file",
-      *SOURCES)
-
-
-@pytest.mark.parametrize("case", SOURCES)
-def test_h_a_source_the_reading_of_a_plans_script_misses(case: str, tmp_path: Path) -> None:
-    """``cp src/p lib.sh`` (``sub/lib.sh`` after the script's ``cd``), then the plan's entry:
-    the shell sources the payload."""
-    program = "bash" if case == "after-time" else "sh"
-    needs(program)
-    files = {"build.sh": SOURCES[case], "src/p": "touch zz\n", "sub/.keep": ""}
-    if case == "sourced-sources":
-        files["lib0.sh"] = ". ./lib.sh\n"
-    target = "sub/lib.sh" if case == "after-cd" else "lib.sh"
-    assert _session(tmp_path, [f"Bash({program} build.sh)", "Bash(cp *)"], files,
-                    [f"cp src/p {target}", f"{program} build.sh"]) is not None
-
-
-def test_h_mirror_a_plain_source_is_held(tmp_path: Path) -> None:
-    """``. ./lib.sh`` alone on its line: the copy is denied (0dc96bc)."""
-    files = {"build.sh": ". ./lib.sh\necho ok\n", "src/p": "touch zz\n"}
-    assert _session(tmp_path, ["Bash(sh build.sh)", "Bash(cp *)"], files,
-                    ["cp src/p lib.sh", "sh build.sh"]) == "cp src/p lib.sh"
 
 
 # --- J: jest's Babel configuration --------------------------------------------------------------
