@@ -107,7 +107,10 @@ STARTS: Final = {
     "phpunit": ("phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml"),
     "mocha": tuple(".mocharc" + e for e in (".js", ".cjs", ".mjs", ".yaml", ".yml", ".json",
                                             ".jsonc")),
-    "jest": tuple("jest.config" + e for e in (".js", ".ts", ".mjs", ".cjs", ".json")),
+    "jest": (*("jest.config" + e for e in (".js", ".ts", ".mjs", ".cjs", ".json")),
+             # (babel-jest loads Babel's configuration as code: s53-greview J1)
+             ".babelrc", *(n + e for n in ("babel.config", ".babelrc")
+                           for e in (".js", ".cjs", ".mjs", ".cts", ".json"))),
     "vitest": tuple(f"{c}.config{e}" for c in ("vitest", "vite")
                     for e in (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts")),
     # pytest's settings (pytest 9 reads `pytest.toml` first) and conftest.py, from the
