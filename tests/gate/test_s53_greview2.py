@@ -1,0 +1,225 @@
+"""Session 53 review s53-greview2 of s53-gfix2 (a test folder reached through a link, issue 29's
+R10; the session's compiler and linker variables, R6d). Each hole is proved by real bash and
+the real program (node 20's test runner, pytest, python's unittest, GNU make 4.3 and gcc 12) in
+a scratch copy first (``bash_review.proved_case``), then the printed hook is asked call by call:
+the hook allowing every call is the finding (a strict-xfail row in ``OPEN``); a case the change
+holds is a plain test pinning it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, needs, proved_case
+
+#: Real bash, node, python, make and gcc, and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open here, by test name (and case): each a strict xfail.
+OPEN = LeftOpen()
+
+#: node code running the payload (``touch zz``); Python's.
+JS_PAYLOAD = "require('child_process').execSync('touch zz')\n"
+PY_PAYLOAD = "import os\nos.system('touch zz')\n"
+#: An executable running the payload, as gcc runs its assembler (``cp`` keeps the mode).
+SH_PAYLOAD = "#!/bin/sh\ntouch zz\n"
+#: A header shadowing ``<stdio.h>`` whose constructor runs the payload in the built program.
+HEADER_PAYLOAD = ('#include_next <stdio.h>\n__attribute__((constructor)) static void zz(void)'
+                  ' { int system(const char *); system("touch zz"); }\n')
+#: 64 links at the project's top, each to ``shared`` (made by the session: ``ln -s``).
+SIXTY_FOUR = "for i in $(seq 1 64); do ln -s shared a$i; done\n"
+#: 6000 files in ``test/fx`` and a link ``test/fx/s<k> -> ../../shared`` past the 4200th entry
+#: ``os.scandir`` lists there (ext4 lists by a hash of the name: the first such name).
+BIG_FOLDER = """python3 - <<'E'
+import os
+os.makedirs("test/fx", exist_ok=True)
+for i in range(6000):
+    open(f"test/fx/f{i}.json", "w").close()
+for k in range(1000):
+    os.symlink("../../shared", f"test/fx/s{k}")
+    if [e.name for e in os.scandir("test/fx")].index(f"s{k}") > 4200:
+        break
+    os.remove(f"test/fx/s{k}")
+E
+"""
+
+
+# --- T: node's test runner meets a file through a link --------------------------------------------
+
+
+#: Each case: the plan's entry (beside ``Bash(cp *)``, ``Bash(ln *)``), the project's links
+#: (name: target), the bash text making more (``$T``: the folder above the project), the calls
+#: (the last runs the tests). node 20's ``--test`` walks its folders through every link and
+#: runs each script below a ``test`` folder, at the path it meets it at (the proof runs it).
+LINKED = {
+    # the R10 rows, again at the fix
+    "held-link-in-the-test-folder": ("node --test test/", {"test/shared": "../shared"}, "",
+                                     ["cp src/mk shared/x.js", "node --test test/"]),
+    "held-link-named-test": ("node --test", {"lib/test": "../shared"}, "",
+                             ["cp src/mk shared/x.js", "node --test"]),
+    # a link to a file, named as a test: node runs its target
+    "file-link-in-the-test-folder": ("node --test test/", {"test/b.test.js": "../lib/z.js"}, "",
+                                     ["cp src/mk lib/z.js", "node --test test/"]),
+    "file-link-named-as-a-test": ("node --test", {"b.test.js": "lib/z.js"}, "",
+                                  ["cp src/mk lib/z.js", "node --test"]),
+    # a link in the test folder leading out of the project
+    "link-out-of-the-project": ("node --test test/", {"test/ext": "../../ext"}, "mkdir -p ../ext",
+                                ["cp src/mk ../ext/x.js", "node --test test/"]),
+    # a link leading out of the project to a folder holding a test folder (a sibling checkout)
+    "link-to-a-sibling-with-tests": ("node --test", {"pkg": "../ext"}, "mkdir -p ../ext/test",
+                                     ["cp src/mk ../ext/test/x.js", "node --test"]),
+    # a chain: test/s -> ../shared, shared/test -> ../lib
+    "chain-of-links": ("node --test test/", {"test/s": "../shared", "shared/deep": "../lib"}, "",
+                       ["cp src/mk lib/y.js", "node --test test/"]),
+    # test/s -> ../alias -> lib: the session moves the link between (after the write)
+    "link-between-moved-after-the-write": (
+        "node --test test/", {"test/s": "../alias", "alias": "lib"}, "",
+        ["cp src/mk shared/x.js", "ln -sfn shared alias", "node --test test/"]),
+    # the session writes out of the project first, then links to it from a folder below (the
+    # link's text read from the call's folder names no folder: from lib/, the sibling's)
+    "link-made-after-the-write": ("node --test", {}, "mkdir -p ../ext/test",
+                                  ["cp src/mk ../ext/test/x.js", "ln -s ../../ext lib/pkg",
+                                   "node --test"]),
+    "dangling-link-then-its-target": ("node --test", {}, "mkdir -p ../ext/test",
+                                      ["cp src/mk ../ext/test/x.js", "ln -s ../ext2 pkg",
+                                       "ln -s ext ../ext2", "node --test"]),
+    # test/s -> ../mid, mid/deep -> ../shared (held alone) past 64 links to shared
+    "chain-past-sixty-four-links": ("node --test test/",
+                                    {"test/s": "../mid", "mid/deep": "../shared"}, SIXTY_FOUR,
+                                    ["cp src/mk shared/x.js", "node --test test/"]),
+    # a link named .git (not the repository's: node's runner walks it), or one in such a folder
+    "link-named-dot-git": ("node --test", {"lib/.git": "../../ext"}, "mkdir -p ../ext/test",
+                           ["cp src/mk ../ext/test/x.js", "node --test"]),
+    "link-in-a-dot-git-folder": ("node --test", {}, "mkdir -p ../ext/test lib/.git && "
+                                 "ln -s ../../../ext lib/.git/pkg",
+                                 ["cp src/mk ../ext/test/x.js", "node --test"]),
+    # a test folder of more than 4096 entries, the link past them (linked.entries' bound)
+    "link-in-a-big-folder": ("node --test test/", {}, BIG_FOLDER,
+                             ["cp src/mk shared/x.js", "node --test test/"]),
+    # the plan runs the tests of a folder beside the project, which links out
+    "link-in-an-operands-folder": ("node --test ../ext/", {},
+                                   "mkdir -p ../ext/test ../other && "
+                                   "ln -s ../../other ../ext/test/o",
+                                   ["cp src/mk ../other/x.js", "node --test ../ext/"]),
+}
+
+
+@pytest.mark.parametrize("case", list(LINKED))
+def test_t_a_test_file_met_through_a_link(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``, ``Bash(ln *)``: one of the calls is denied."""
+    needs("bash", "node")
+    entry, links, setup, calls = LINKED[case]
+    files = {"test/a.test.js": "0\n", "shared/keep": "", "lib/keep": "", "mid/keep": "",
+             "src/mk": JS_PAYLOAD}
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)", "Bash(ln *)"], files,
+                         calls, setup=setup, links=links)
+    assert denied is not None, "the hook allows every call, and node's test runner runs it"
+
+
+OPEN.add("test_t_a_test_file_met_through_a_link",
+         "open at 51a8b1e: testlinks walks the collecting folders at a write's first question; "
+         "a link made after the write (or a dangling one filled out of the project) is not "
+         "read at the run call, which writes nothing", "link-made-after-the-write",
+         "dangling-link-then-its-target")
+OPEN.add("test_t_a_test_file_met_through_a_link",
+         "open at 51a8b1e: testlinks.places stops at MAX_PLACES (64) places without refusing: "
+         "the second round of a chain is never asked", "chain-past-sixty-four-links")
+OPEN.add("test_t_a_test_file_met_through_a_link",
+         "open at 51a8b1e: testlinks.SKIPPED skips every folder and link named .git; node 20's "
+         "runner walks them (test/.git/b.js runs)", "link-named-dot-git",
+         "link-in-a-dot-git-folder")
+OPEN.add("test_t_a_test_file_met_through_a_link",
+         "open at 51a8b1e: linked.entries lists 4097 entries of a folder at most (islice) and "
+         "testlinks._walked does not refuse past it: a link listed later is not seen",
+         "link-in-a-big-folder")
+OPEN.add("test_t_a_test_file_met_through_a_link",
+         "open at 51a8b1e: the walk's roots are the folders the plan's programs run in, not a "
+         "runner's operand beside them (node --test ../ext/): a link there is not read",
+         "link-in-an-operands-folder")
+
+
+#: pytest's settings naming a folder beside the project (``testpaths``), a test there a link
+#: to a file the session writes (in the project, or beside it). pytest 9 imports the link's
+#: target (the proof runs it).
+PYTEST_LINKED = {
+    "testpaths-beside-a-link-out": ("[pytest]\ntestpaths = ../ext\n",
+                                    "mkdir -p ../ext ../other && "
+                                    "ln -s ../other/h.py ../ext/test_h.py",
+                                    "cp src/py ../other/h.py"),
+    "testpaths-beside-a-link-in": ("[pytest]\ntestpaths = tests ../ext\n",
+                                   "mkdir -p ../ext && ln -s ../project/lib/h.py ../ext/test_h.py",
+                                   "cp src/py lib/h.py"),
+}
+
+
+@pytest.mark.parametrize("case", list(PYTEST_LINKED))
+def test_t_pytests_testpaths_through_a_link(tmp_path: Path, case: str) -> None:
+    """pytest.ini ``testpaths``; plan ``Bash(python3 -m pytest)``, ``Bash(cp *)``: the write
+    is denied."""
+    needs("bash", "python3")
+    settings, setup, write = PYTEST_LINKED[case]
+    calls = [write, "python3 -m pytest"]
+    denied = proved_case(tmp_path, ["Bash(python3 -m pytest)", "Bash(cp *)"],
+                         {"pytest.ini": settings, "tests/test_a.py": "def test_a():\n    pass\n",
+                          "lib/keep": "", "src/py": PY_PAYLOAD}, calls, setup=setup,
+                         in_place=True)
+    assert denied is not None, "the hook allows every call, and pytest imports the payload"
+
+
+OPEN.add("test_t_pytests_testpaths_through_a_link",
+         "open at 51a8b1e: the gate does not read pytest's testpaths (docs/decisions.md's "
+         "residual, harmless for test names, guarded anywhere); with links a runner follows, "
+         "a folder it names beside the project is not walked")
+
+
+# --- V: the session's compiler and linker variables ---------------------------------------------
+
+
+#: A Makefile compiling as most do (make takes each variable of its environment as its own).
+COMPILES = "test: t.c\n\t$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -c t.c -o t.o\n"
+#: One building its test program and running it.
+BUILDS = "test: t.c\n\t$(CC) $(CPPFLAGS) $(CFLAGS) t.c -o t $(LDFLAGS)\n\t./t\n"
+
+#: Each case: the session's variable and value, the Makefile, the file the payload goes to
+#: and the payload. gcc 12 runs ``<prefix>as`` for ``-B<prefix>`` (``v/as`` when ``v`` is a
+#: folder, ``vas`` when not), a program of ``COMPILER_PATH``'s folders, reads options from
+#: ``@FILE``, and headers from ``CPATH``, ``-I`` folders and ``-include`` files into the
+#: program ``make test`` runs (the proof runs it).
+COMPILER_VARIABLES = {
+    "cflags-program-prefix-folder": ("CFLAGS", "-Bv/", COMPILES, "v/as", SH_PAYLOAD),
+    "cppflags-program-prefix-folder": ("CPPFLAGS", "-Bv/", COMPILES, "v/as", SH_PAYLOAD),
+    "cflags-prefix-a-folder-without-slash": ("CFLAGS", "-Bv", COMPILES, "v/as", SH_PAYLOAD),
+    "cflags-prefix-of-a-name": ("CFLAGS", "-Bpre", COMPILES, "preas", SH_PAYLOAD),
+    "cflags-prefix-apart": ("CFLAGS", "-B pre", COMPILES, "preas", SH_PAYLOAD),
+    "ldflags-prefix": ("LDFLAGS", "-Bpre", COMPILES, "preas", SH_PAYLOAD),
+    "cc-with-a-prefix": ("CC", "gcc -Bpre", COMPILES, "preas", SH_PAYLOAD),
+    "cc-with-a-prefix-folder": ("CC", "gcc -Bv/", COMPILES, "v/as", SH_PAYLOAD),
+    "compiler-path": ("COMPILER_PATH", "v", COMPILES, "v/as", SH_PAYLOAD),
+    "cflags-response-file": ("CFLAGS", "@opts", COMPILES, "opts", "-Bv/\n"),
+    "cpath": ("CPATH", "inc", BUILDS, "inc/stdio.h", HEADER_PAYLOAD),
+    "c-include-path": ("C_INCLUDE_PATH", "inc", BUILDS, "inc/stdio.h", HEADER_PAYLOAD),
+    "cflags-include-folder": ("CFLAGS", "-Iinc", BUILDS, "inc/stdio.h", HEADER_PAYLOAD),
+    "cflags-forced-include": ("CFLAGS", "-include pre", BUILDS, "pre", HEADER_PAYLOAD),
+}
+
+
+@pytest.mark.parametrize("case", list(COMPILER_VARIABLES))
+def test_v_the_sessions_compiler_variables(tmp_path: Path, case: str) -> None:
+    """The session's ``<NAME>=<value>``; plan ``Bash(make test)``, ``Bash(cp *)``: ``cp src/x
+    <file>`` (then, for a response file, ``cp src/as v/as``) is denied."""
+    needs("bash", "make", "gcc")
+    name, value, makefile, target, text = COMPILER_VARIABLES[case]
+    calls = [f"cp src/x {target}", *(["cp src/as v/as"] if target == "opts" else []),
+             "make test"]
+    denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)"],
+                         {"Makefile": makefile, "t.c": "#include <stdio.h>\nint main(void) "
+                          "{ return 0; }\n", "v/keep": "", "inc/keep": "", "src/x": text,
+                          "src/as": SH_PAYLOAD}, calls, {name: value},
+                         executable=("src/x", "src/as"))
+    assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
+
+
+OPEN.add("test_v_the_sessions_compiler_variables",
+         "open at 51a8b1e (R6d not yet fixed): the session's variables are read for paths by "
+         "envpaths.named_paths (a word with a `/`, or a file's name), not as gcc reads them: "
+         "-B's prefix, COMPILER_PATH's and CPATH's folders, -I's, -include's and @'s files")
