@@ -101,6 +101,24 @@ LINKED = {
                                    "mkdir -p ../ext/test ../other && "
                                    "ln -s ../../other ../ext/test/o",
                                    ["cp src/mk ../other/x.js", "node --test ../ext/"]),
+    # a copy of a tree holding a relative link named test, to another depth: the link leads
+    # elsewhere from there (src/a/tpl/test -> ../../shared is src/shared; lib/tpl/test, shared)
+    "copy-re-aims-a-link-named-test": ("node --test", {},
+                                       "mkdir -p src/a/tpl src/shared && "
+                                       "ln -s ../../shared src/a/tpl/test",
+                                       ["cp src/mk shared/x.js", "cp -r src/a/tpl lib/",
+                                        "node --test"]),
+    "copy-keeping-links-re-aims-it": ("node --test", {},
+                                      "mkdir -p src/a/tpl src/shared && "
+                                      "ln -s ../../shared src/a/tpl/test",
+                                      ["cp src/mk shared/x.js", "cp -a src/a/tpl lib/",
+                                       "node --test"]),
+    # the same from a package's folder (node_modules: neither node nor the walk enter it)
+    "copy-from-node-modules-re-aims-it": ("node --test", {},
+                                          "mkdir -p node_modules/a/tpl && "
+                                          "ln -s ../../shared node_modules/a/tpl/test",
+                                          ["cp src/mk shared/x.js",
+                                           "cp -r node_modules/a/tpl lib/", "node --test"]),
 }
 
 
@@ -136,6 +154,12 @@ OPEN.add("test_t_a_test_file_met_through_a_link",
          "open at 51a8b1e: the walk's roots are the folders the plan's programs run in, not a "
          "runner's operand beside them (node --test ../ext/): a link there is not read",
          "link-in-an-operands-folder")
+OPEN.add("test_t_a_test_file_met_through_a_link",
+         "open at 51a8b1e: a copy of a tree is read by where it lands (intotests: a test "
+         "folder), not by where the relative links it brings lead from there: a link named "
+         "test copied to another depth makes the folder it now leads to a test folder",
+         "copy-re-aims-a-link-named-test", "copy-keeping-links-re-aims-it",
+         "copy-from-node-modules-re-aims-it")
 
 
 #: pytest's settings naming a folder beside the project (``testpaths``), a test there a link
