@@ -25,6 +25,14 @@ TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Any, Final
 
+#: The variables GNU make 4.3's built-in rules hand the C toolchain (``$(CC) $(CFLAGS)
+#: $(CPPFLAGS) $(TARGET_ARCH) -c``, ``$(LDFLAGS)``, ``$(LDLIBS)``, …; make takes each from the
+#: environment), which builders read too (configure, setuptools, cargo's ``cc``): gcc reads
+#: a bare word there as a file (``@opts``, ``-include x``, ``-B v``), so
+#: ``envpaths.flag_paths`` reads each word as one (s52-greview2 R6d).
+FLAGS: Final = ("CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "LDLIBS", "LOADLIBES", "ASFLAGS",
+                "OBJCFLAGS", "FFLAGS", "TARGET_ARCH", "TARGET_MACH", "CC", "CXX", "CPP", "AS",
+                "LD", "OBJC", "FC")
 #: Every environment variable the gate reads to decide a call (tests/gate/test_environment.py
 #: finds each ``os.environ`` read in the gate's modules and checks it is here or in OWN).
 COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR",
@@ -60,7 +68,8 @@ COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                    "BASHOPTS",  # (bash's cdable_vars: gate/entryfolders.py, session 50)
                    # pytest's start variables (gate/startvars.py, session 51)
                    "PYTEST_PLUGINS", "PYTEST_ADDOPTS", "OPENSSL_CONF", "MAKEFLAGS",
-                   "GNUMAKEFLAGS", "BUN_OPTIONS")
+                   "GNUMAKEFLAGS", "BUN_OPTIONS",
+                   *FLAGS)
 #: Sent too, but not compared: the folder the session started in.
 PROJECT: Final = "PWD"
 #: Variables the gate reads that are the gate's own settings, not the session's.

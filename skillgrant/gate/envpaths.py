@@ -19,9 +19,13 @@ each word holding a ``/``, the word and the tail from the first ``/``, ``./``, `
 value is read first. A relative path is read from the call's folder and from the project's, as
 a program started in either reads it.
 
+The C toolchain's variables (``environment.FLAGS``: ``CFLAGS``, ``CPPFLAGS``, ``CC``, …) are
+read word by word: gcc takes a bare word there as a file (``flag_paths``).
+
 Under ``skillgrant serve`` the service reads its own environment: the variables it compares
-with the session's (``environment.COMPARED``) hold the ones the reviews named; any other a
-session sets that the service's lacks is not seen there (docs/decisions.md, session 47).
+with the session's (``environment.COMPARED``) hold the ones the reviews named (``FLAGS``
+among them); any other a session sets that the service's lacks is not seen there
+(docs/decisions.md, session 47).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from __future__ import annotations
 import os
 from itertools import pairwise
 
+from .environment import FLAGS
 from .named import above
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -70,6 +75,8 @@ def named_paths(value: str) -> list[str]:
         slash = word.find("/")
         if slash >= 0:
             found.append(word)
+            if word[:1] == "-" and word[1:2] != "-" and slash > 2:
+                found.append(word[2:])  # (an option's attached folder: gcc's `-Bv/`, R6d)
             start = slash  # where a path starts past an option's name: `-r./x`, `-I/opt`
             if word[start - 1:start] == ".":
                 start -= 1 + (word[start - 2:start - 1] == ".")
@@ -283,10 +290,31 @@ def _substitution_end(value: str, at: int) -> int:
     return len(value)
 
 
+def flag_paths(value: str) -> list[str]:
+    """The paths a ``FLAGS`` variable's ``value`` names: ``named_paths``', and every word (split
+    as there; a response file's ``@`` dropped) and an option's attached value (``-Iinc``:
+    ``inc``) as a path, as the session's ``MAKEFLAGS`` definitions are read
+    (``startvars._words``). Raises ValueError for gcc's ``-B`` prefix not ending in ``/``
+    (``-Bv`` runs ``vas`` where there is no folder ``v``: a prefix of names, no path)."""
+    words: list[str] = []
+    for expanded in _expanded(value):
+        split = expanded.split()  # (`-Wl,-Bstatic`: ld's, one word; `-B v/`: gcc's prefix)
+        prefix = next((w + (" " + after if w == "-B" else "") for w, after in zip(
+            split, [*split[1:], ""], strict=True) if w[:2] == "-B" and (
+                after if w == "-B" else w)[-1:] != "/"), None)
+        if prefix is not None:
+            raise ValueError(f"gcc's program prefix {prefix!r}, which names no folder the "
+                             "gate can guard (gcc runs `<prefix>as`; end it in '/')")
+        words += [w.lstrip("@") for w in expanded.translate(_SEPARATORS).split()]
+    words += [w[2:] for w in words if w[:1] == "-" and w[1:2] != "-" and len(w) > 2]
+    return [*named_paths(value), *(w for w in words if w and w not in (".", ".."))]
+
+
 def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]]:
-    """Each path the session's variables name (``named_paths``), relative ones read from each
-    of ``roots`` (the call's folder and the project's), as an item guarded whole; none that is
-    one of ``folders`` (the folders a call runs in and each above them) or above one."""
+    """Each path the session's variables name (``named_paths``; ``flag_paths`` for
+    ``FLAGS``), relative ones read from each of ``roots`` (the call's folder and the
+    project's), as an item guarded whole; none that is one of ``folders`` (the folders a call
+    runs in and each above them) or above one."""
     home = os.path.expanduser("~")
     kept = {os.path.normpath(f) for f in (*folders, home, "/") if f}
     kept |= {parent for folder in kept for parent in above(folder)}
@@ -295,7 +323,7 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
         if name in OTHERWISE or not value:
             continue
         try:
-            paths = named_paths(value)
+            paths = flag_paths(value) if name in FLAGS else named_paths(value)
         except ValueError as e:
             raise ValueError(f"the session's variable {name}={value!r} holds {e}, so the paths "
                              "it names are not known; unset it or give it a plain "

@@ -21,8 +21,6 @@ meets, and the question raises ValueError (the call is denied, naming why).
 
 from __future__ import annotations
 
-import os
-
 from . import files as fs
 from .linked import entries
 from .placed import fold
@@ -94,18 +92,22 @@ def _walked(roots: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     left = MAX_ENTRIES
     while pending:
         folder = pending.pop()
-        for name, kind in entries(folder):
-            left -= 1
-            if left < 0:
-                raise ValueError(
-                    f"the folders the plan's test runners collect in hold more than "
-                    f"{MAX_ENTRIES} entries, which the gate walks to find the links a runner "
-                    f"follows (below {roots[0]!r}), so the files they run are not known")
-            path = os.path.join(folder, name)
-            if kind == "dir" and name not in SKIPPED and path not in seen:
+        listed = entries(folder)
+        left -= len(listed)
+        if left < 0:
+            raise ValueError(
+                f"the folders the plan's test runners collect in hold more than {MAX_ENTRIES} "
+                "entries, which the gate walks to find the links a runner follows (below "
+                f"{roots[0]!r}), so the files they run are not known")
+        base = folder.rstrip("/") + "/"
+        for name, kind in listed:
+            if kind == "file" or name in SKIPPED:
+                continue
+            path = base + name
+            if kind == "dir" and path not in seen:
                 seen.add(path)
                 pending.append(path)
-            elif kind == "link" and name not in SKIPPED:
+            elif kind == "link":
                 target = fs.realpath(path)
                 links.append((fold(target), fold(path)))
                 if target not in seen and fs.is_folder(target):

@@ -539,12 +539,8 @@ def test_r6_the_sessions_compiler_flags(tmp_path: Path, name: str) -> None:
     assert denied is not None, "the hook allows every call, and make runs the payload"
 
 
-OPEN.add("test_r6_the_sessions_compiler_flags",
-         "open at 160ce73 (not s52-gfix2's change: the session's variables): make takes the "
-         "session's CFLAGS/CPPFLAGS; the gate reads the paths every variable names "
-         "(envpaths.session_paths) but not an option's attached folder (-Bv/), and reading "
-         "them as make's (startvars._words) needs them in environment.COMPARED (s52-gfix2b: "
-         "NEED, a change to the hook's printed headers)")
+# (R6d open at 160ce73; closed by s53-gfix2: environment.FLAGS read word by word,
+# envpaths.flag_paths, and compared under the service)
 
 
 # --- R11: a test run's valued options read as taking a value for every node-family program ------

@@ -135,3 +135,64 @@ def test_the_walk_reads_links_once_and_ends_at_loops(tmp_path: Path) -> None:
     assert fold(str(tmp_path / "test" / "up" / "a" / "x.js")) in found
     assert key not in found and len(found) <= testlinks.MAX_PLACES
     assert testfiles.collected(key, guards)  # (test/up/a/x.js: below a test folder)
+
+
+# --- R6d: the session's compiler variables, as make and gcc read them ------------------------
+
+
+#: Each case: the session's variables, the Makefile, the file the payload goes to, its text.
+#: make takes each from the environment; gcc reads ``@opts`` as its options (``-wrapper``
+#: runs a program), ``-Bv/`` as where its assembler is (``v/as``; cp keeps ``src/x``
+#: executable). The proof runs each.
+COMPILE = "test: t.c\n\t$(CC) $(CFLAGS) $(CPPFLAGS) -c t.c -o t.o\n"
+SESSION_FLAGS = {
+    "cflags-response-file": ({"CFLAGS": "@opts"}, COMPILE, "opts",
+                             "-wrapper sh,-c,touch\\ zz\n"),
+    "cc-with-a-prefix": ({"CC": "gcc -Bv/"}, COMPILE, "v/as", "#!/bin/sh\ntouch zz\n"),
+    "ldflags-prefix": ({"LDFLAGS": "-Bv/"}, "test: t.c\n\t$(CC) $(LDFLAGS) t.c -o t.o -c\n",
+                       "v/as", "#!/bin/sh\ntouch zz\n"),
+    # a variable of the project's own naming: an option's attached folder is read in any
+    "own-variable-prefix": ({"MYFLAGS": "-Bv/"}, "test: t.c\n\t$(CC) $(MYFLAGS) -c t.c\n",
+                            "v/as", "#!/bin/sh\ntouch zz\n"),
+    "held-separate-prefix": ({"CFLAGS": "-B v/"}, COMPILE, "v/as", "#!/bin/sh\ntouch zz\n"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(SESSION_FLAGS))
+def test_the_sessions_compiler_variables(tmp_path: Path, case: str) -> None:
+    """The session's variables; plan ``Bash(make test)``, ``Bash(cp *)``: ``cp src/x <file>``
+    is denied."""
+    needs("bash", "make", "gcc")
+    session, makefile, target, text = SESSION_FLAGS[case]
+    calls = [f"cp src/x {target}", "make test"]
+    denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)"],
+                         {"Makefile": makefile, "t.c": "int x;\n", "v/keep": "", "src/x": text},
+                         calls, session, executable=("src/x",))
+    assert denied is not None, "the hook allows every call, and make runs the payload"
+
+
+@pytest.mark.slow
+def test_a_sessions_prefix_naming_no_folder_is_refused(tmp_path: Path) -> None:
+    """COST: the session's ``CFLAGS=-Bv`` (gcc runs ``vas``, ``vcc1``, … in the folder it runs
+    in where there is no folder ``v``: measured) names no path to guard: every call is denied,
+    saying how to fix it."""
+    needs("bash", "make")
+    project = hooked_project(tmp_path, ["Bash(make test)"])
+    (project / "Makefile").write_text("test:\n\techo ok\n")
+    env = {**home_env(tmp_path / "home"), "CFLAGS": "-Bv"}
+    assert first_denied(project, ["make test"], env) == "make test"
+
+
+def test_a_compiler_variables_words_are_paths() -> None:
+    """``flag_paths`` reads each word and each option's attached value as a path (``@opts``:
+    ``opts``; ``-Iinc``: ``inc``), keeps ld's ``-Wl,-Bstatic``, and refuses a ``-B`` prefix
+    not ending in ``/``; ``named_paths`` reads an option's attached folder in any variable."""
+    from skillgrant.gate.envpaths import flag_paths, named_paths
+
+    found = flag_paths("-O2 @opts -Iinc -Wl,-Bstatic -Bv/ -B w/")
+    assert {"opts", "inc", "v/", "w/"} <= set(found) and "." not in found
+    assert "v/" in named_paths("-Bv/") and "inc/x" in named_paths("-Iinc/x")
+    for value in ("-Bv", "-B v", "-O2 -Bprefix", "-B"):
+        with pytest.raises(ValueError, match="prefix"):
+            flag_paths(value)
