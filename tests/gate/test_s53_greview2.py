@@ -203,6 +203,9 @@ OPEN.add("test_t_pytests_testpaths_through_a_link",
 COMPILES = "test: t.c\n\t$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -c t.c -o t.o\n"
 #: One building its test program and running it.
 BUILDS = "test: t.c\n\t$(CC) $(CPPFLAGS) $(CFLAGS) t.c -o t $(LDFLAGS)\n\t./t\n"
+#: The same handing gcc a variable of the Makefile's own name (``{}``).
+OWN = "test: t.c\n\t$(CC) $({}) -c t.c -o t.o\n"
+OWN_BUILDS = "test: t.c\n\t$(CC) $({}) t.c -o t\n\t./t\n"
 
 #: Each case: the session's variable and value, the Makefile, the file the payload goes to
 #: and the payload. gcc 12 runs ``<prefix>as`` for ``-B<prefix>`` (``v/as`` when ``v`` is a
@@ -224,6 +227,25 @@ COMPILER_VARIABLES = {
     "c-include-path": ("C_INCLUDE_PATH", "inc", BUILDS, "inc/stdio.h", HEADER_PAYLOAD),
     "cflags-include-folder": ("CFLAGS", "-Iinc", BUILDS, "inc/stdio.h", HEADER_PAYLOAD),
     "cflags-forced-include": ("CFLAGS", "-include pre", BUILDS, "pre", HEADER_PAYLOAD),
+    # gcc's long spelling of -B (its option_map: --prefix)
+    "cflags-long-prefix": ("CFLAGS", "--prefix=pre", COMPILES, "preas", SH_PAYLOAD),
+    "cflags-long-prefix-apart": ("CFLAGS", "--prefix pre", COMPILES, "preas", SH_PAYLOAD),
+    # -iprefix's prefix joined to -iwithprefixbefore's folder: headers from preinc/
+    "cppflags-include-prefix": ("CPPFLAGS", "-iprefix pre -iwithprefixbefore inc", BUILDS,
+                                "preinc/stdio.h", HEADER_PAYLOAD),
+    "cppflags-include-prefix-long": ("CPPFLAGS",
+                                     "--include-prefix=pre --include-with-prefix-before=inc",
+                                     BUILDS, "preinc/stdio.h", HEADER_PAYLOAD),
+    # make's built-in rule `%.o: %.c` runs `$(COMPILE.c) $(OUTPUT_OPTION) $<`
+    "output-option-prefix": ("OUTPUT_OPTION", "-Bv -o $@", "test: t.o\n", "v/as", SH_PAYLOAD),
+    # the names kbuild and many Makefiles hand gcc beside CFLAGS
+    "extra-cflags-prefix-a-folder": ("EXTRA_CFLAGS", "-Bv", OWN.format("EXTRA_CFLAGS"), "v/as",
+                                     SH_PAYLOAD),
+    "kcflags-response-file": ("KCFLAGS", "@opts", OWN.format("KCFLAGS"), "opts", "-Bv/\n"),
+    "hostcflags-forced-include": ("HOSTCFLAGS", "-include pre", OWN_BUILDS.format("HOSTCFLAGS"),
+                                  "pre", HEADER_PAYLOAD),
+    "extra-cflags-include-folder": ("EXTRA_CFLAGS", "-Iinc", OWN_BUILDS.format("EXTRA_CFLAGS"),
+                                    "inc/stdio.h", HEADER_PAYLOAD),
 }
 
 
@@ -233,9 +255,10 @@ def test_v_the_sessions_compiler_variables(tmp_path: Path, case: str) -> None:
     <file>`` (then, for a response file, ``cp src/as v/as``) is denied."""
     needs("bash", "make", "gcc")
     name, value, makefile, target, text = COMPILER_VARIABLES[case]
-    calls = [f"cp src/x {target}", *(["cp src/as v/as"] if target == "opts" else []),
+    calls = [*(["mkdir -p preinc"] if target.startswith("preinc/") else []),
+             f"cp src/x {target}", *(["cp src/as v/as"] if target == "opts" else []),
              "make test"]
-    denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)"],
+    denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)", "Bash(mkdir *)"],
                          {"Makefile": makefile, "t.c": "#include <stdio.h>\nint main(void) "
                           "{ return 0; }\n", "v/keep": "", "inc/keep": "", "src/x": text,
                           "src/as": SH_PAYLOAD}, calls, {name: value},
@@ -244,6 +267,21 @@ def test_v_the_sessions_compiler_variables(tmp_path: Path, case: str) -> None:
 
 
 OPEN.add("test_v_the_sessions_compiler_variables",
-         "open at 51a8b1e (R6d not yet fixed): the session's variables are read for paths by "
-         "envpaths.named_paths (a word with a `/`, or a file's name), not as gcc reads them: "
-         "-B's prefix, COMPILER_PATH's and CPATH's folders, -I's, -include's and @'s files")
+         "open at 836e7a4: gcc's own variables (COMPILER_PATH, CPATH, C_INCLUDE_PATH) are read "
+         "by envpaths.named_paths, whose bare word `v`, `inc` names no path",
+         "compiler-path", "cpath", "c-include-path")
+OPEN.add("test_v_the_sessions_compiler_variables",
+         "open at 836e7a4: flag_paths refuses a `-B` prefix not ending in `/`, not gcc's long "
+         "spelling of it (`--prefix=pre`, `--prefix pre`: gcc's option_map), whose word `pre` "
+         "is guarded as a path while gcc runs `preas`", "cflags-long-prefix",
+         "cflags-long-prefix-apart")
+OPEN.add("test_v_the_sessions_compiler_variables",
+         "open at 836e7a4: gcc joins -iprefix's prefix and -iwithprefix[before]'s folder "
+         "(`pre` + `inc`: preinc/), a folder neither word names", "cppflags-include-prefix",
+         "cppflags-include-prefix-long")
+OPEN.add("test_v_the_sessions_compiler_variables",
+         "open at 836e7a4: a variable outside environment.FLAGS that a Makefile hands gcc (make's "
+         "own built-in OUTPUT_OPTION; kbuild's EXTRA_CFLAGS, KCFLAGS, HOSTCFLAGS) is read by "
+         "named_paths: a bare -B folder, @FILE, -include FILE, -IFOLDER name no path there",
+         "output-option-prefix", "extra-cflags-prefix-a-folder", "kcflags-response-file",
+         "hostcflags-forced-include", "extra-cflags-include-folder")
