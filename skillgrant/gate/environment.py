@@ -27,12 +27,17 @@ if TYPE_CHECKING:
 
 #: The variables GNU make 4.3's built-in rules hand the C toolchain (``$(CC) $(CFLAGS)
 #: $(CPPFLAGS) $(TARGET_ARCH) -c``, ``$(LDFLAGS)``, ``$(LDLIBS)``, …; make takes each from the
-#: environment), which builders read too (configure, setuptools, cargo's ``cc``): gcc reads
-#: a bare word there as a file (``@opts``, ``-include x``, ``-B v``), so
-#: ``envpaths.flag_paths`` reads each word as one (s52-greview2 R6d).
+#: environment), which builders read too (configure, setuptools, cargo's ``cc``), and gcc's
+#: own: gcc reads a bare word there as a file (``@opts``, ``-include x``, ``-B v``,
+#: ``CPATH=inc``), so ``envpaths.flag_paths`` reads each word as one (s52-greview2 R6d,
+#: s53-greview2 V).
 FLAGS: Final = ("CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "LDLIBS", "LOADLIBES", "ASFLAGS",
                 "OBJCFLAGS", "FFLAGS", "TARGET_ARCH", "TARGET_MACH", "CC", "CXX", "CPP", "AS",
-                "LD", "OBJC", "FC")
+                "LD", "OBJC", "FC",
+                # gcc's own (its manual's "Environment Variables Affecting GCC": the folders it
+                # finds its programs, libraries and headers in; GCC_EXEC_PREFIX is -B's)
+                "COMPILER_PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH",
+                "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "GCC_EXEC_PREFIX")
 #: Every environment variable the gate reads to decide a call (tests/gate/test_environment.py
 #: finds each ``os.environ`` read in the gate's modules and checks it is here or in OWN).
 COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR",

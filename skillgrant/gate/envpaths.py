@@ -323,7 +323,8 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
         if name in OTHERWISE or not value:
             continue
         try:
-            paths = flag_paths(value) if name in FLAGS else named_paths(value)
+            paths = named_paths(value) if name not in FLAGS else flag_paths(
+                value if name != "GCC_EXEC_PREFIX" else "-B" + value)  # (-B's, gcc's manual)
         except ValueError as e:
             raise ValueError(f"the session's variable {name}={value!r} holds {e}, so the paths "
                              "it names are not known; unset it or give it a plain "

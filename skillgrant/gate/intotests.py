@@ -61,15 +61,61 @@ def brought_tests(text: str, directory: str | None) -> str | None:
             if found is not None:
                 return found
             continue
-        sources, into = _operands(list(words[2 if name == "git" else 1:]), name != "rsync")
+        rest = list(words[2 if name == "git" else 1:])
+        sources, into = _operands(rest, name != "rsync")
+        if into is None and name == "ln" and sources:
+            into = "."  # (`ln -s ../ext`: the link is made in the call's folder)
         if into is None:
             continue
         places = [into, *(posixpath.join(into, posixpath.basename(s.rstrip("/")) or ".")
                           for s in sources)]
-        if any(_landed(p, directory, folders) for p in places) and any(
-                _script(s, directory, left) for s in sources):
+        if (any(_landed(p, directory, folders) for p in places) and any(
+                _script(s, directory, left) for s in sources)) or _linked(
+                name, rest, sources, into, directory, left):
             return into
     return None
+
+
+def _linked(name: str, rest: list[str], sources: list[str], into: str, directory: str,
+            left: list[int]) -> bool:
+    """Whether a placer's command (``name``, its words ``rest``) makes a link (``ln``) or
+    places one (a source that is a link) below a folder tests are collected in, by its path
+    or through a link (``testfiles.foreign``), leading to a folder holding a test's name
+    (``testfiles.test_name``: a ``test`` folder too) or a link at any depth, to nothing (a
+    later call may make it anything), or where the gate cannot name: a runner walks through
+    it (``cp src/mk ../ext/test/x.js``, then ``ln -s ../../ext lib/pkg``: s53-greview2 T1,
+    T2). ``ln -s``'s target is read from the link's folder (from the call's with ``-r``); a
+    placed link's from where it was and from where it lands."""
+    from .testfiles import foreign, test_name
+
+    guards = GUARDED.get()
+    folder = posixpath.normpath(posixpath.join(directory, into))
+    inside = os.path.isdir(folder)  # (`ln -s T DIR`: the link is DIR/T's name)
+    relative = any(w == "--relative" or (w[:1] == "-" and w[1:2] != "-" and "r" in w[1:].split(
+        "t")[0].split("S")[0]) for w in rest)  # (`-tDIR`, `-SSUF`: values)
+    for source in sources:
+        link = posixpath.join(folder, posixpath.basename(source.rstrip("/")) or ".") \
+            if inside else folder
+        place = posixpath.join(os.path.realpath(posixpath.dirname(link)),
+                               posixpath.basename(link))
+        if foreign(place, guards):
+            continue
+        if not source or not _UNNAMED.isdisjoint(source):
+            return True
+        path = posixpath.join(directory, source)
+        if name == "ln":
+            targets = [path if relative or source[:1] == "/" else
+                       posixpath.join(posixpath.dirname(link), source)]
+        elif os.path.islink(path):
+            targets = [os.path.realpath(path),
+                       posixpath.join(posixpath.dirname(link), os.readlink(path))]
+        else:
+            continue
+        for target in targets:
+            if not os.path.exists(target) or (os.path.isdir(target) and tree_holds(
+                    target, left, lambda e: e.is_symlink() or test_name(fold(e.name)))):
+                return True
+    return False
 
 
 def _word_landed(words: list[str], directory: str | None,

@@ -12,8 +12,8 @@ each as it asks the path itself. A link made by the session counts from the next
 link's own name below a test folder is guarded: ``intotests``).
 
 The walk is of every folder below the collecting folders but ``node_modules`` (node's, bun's,
-jest's and pytest's own defaults skip it) and ``.git`` (guarded whole: no call makes a link
-there), following each link to a folder once. It is made at a call's first question about a
+jest's and pytest's own defaults skip it; node walks ``.git`` and dot folders: so does the
+walk), following each link to a folder once. It is made at a call's first question about a
 path (a call that writes nothing does not pay for it), kept with the guarded set it was made
 for, and bounded: past ``MAX_ENTRIES`` entries the gate cannot say which files a runner
 meets, and the question raises ValueError (the call is denied, naming why).
@@ -21,8 +21,9 @@ meets, and the question raises ValueError (the call is denied, naming why).
 
 from __future__ import annotations
 
+import os
+
 from . import files as fs
-from .linked import entries
 from .placed import fold
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -32,11 +33,11 @@ if TYPE_CHECKING:
 #: Entries the walk below the collecting folders looks at, at most (a project of ten
 #: thousand files takes some 10 ms; past the bound the question is refused).
 MAX_ENTRIES: Final = 200_000
-#: The folders the walk does not enter (see the module's text), by their exact names.
-SKIPPED: Final = frozenset(("node_modules", ".git"))
-#: The paths through links ``places`` gives one path at most (a chain of links is followed
-#: that far).
-MAX_PLACES: Final = 64
+#: The folders (and links) the walk does not enter (see the module's text), by their exact
+#: names: node's, bun's, jest's and pytest's runners skip them.
+SKIPPED: Final = frozenset(("node_modules",))
+#: The paths through links ``places`` gives one path at most; past them it raises.
+MAX_PLACES: Final = 4096
 #: Each folded collecting folder's real path (``remember``): the walk reads the folders, the
 #: guarded set keeps their folded paths.
 _REAL: dict[str, str] = {}
@@ -55,21 +56,27 @@ def remember(real: str) -> str:
 def places(key: str, guards: object) -> list[str]:
     """The folded paths at which a runner walking the collecting folders of ``guards``
     (``Guarded.collected``) meets the folded real path ``key`` through a link: a link's own
-    path for its target, then each path below it, link after link (``MAX_PLACES`` at most).
-    None when no link leads to ``key`` or a folder above it. Raises ValueError past
-    ``MAX_ENTRIES`` entries walked."""
+    path for its target, then each path below it, link after link, each link once a chain (a
+    link met again adds only the parts the path holds already: ``test/up -> ..``). None when
+    no link leads to ``key`` or a folder above it. Raises ValueError past ``MAX_ENTRIES``
+    entries walked, or past ``MAX_PLACES`` paths."""
     links = _links(guards)
-    found: list[str] = []
-    pending = [key]
-    while pending and len(found) < MAX_PLACES:
-        path = pending.pop()
-        for target, place in links:
-            if path == target or path.startswith(target + "/"):
+    found: dict[str, None] = {}
+    pending: list[tuple[str, frozenset[int]]] = [(key, frozenset())]
+    while pending:
+        path, used = pending.pop()
+        for at, (target, place) in enumerate(links):
+            if at not in used and (path == target or path.startswith(target + "/")):
                 moved = place + path[len(target):]
                 if moved not in found and moved != key:
-                    found.append(moved)
-                    pending.append(moved)
-    return found
+                    found[moved] = None
+                    pending.append((moved, used | {at}))
+                    if len(found) > MAX_PLACES:
+                        raise ValueError(
+                            f"more than {MAX_PLACES} paths through links lead to {key!r} "
+                            "below the folders the plan's test runners collect in, so "
+                            "whether a runner runs it is not known")
+    return list(found)
 
 
 def _links(guards: object) -> tuple[tuple[str, str], ...]:
@@ -92,7 +99,7 @@ def _walked(roots: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     left = MAX_ENTRIES
     while pending:
         folder = pending.pop()
-        listed = entries(folder)
+        listed = _listing(folder)
         left -= len(listed)
         if left < 0:
             raise ValueError(
@@ -114,3 +121,21 @@ def _walked(roots: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
                     seen.add(target)  # (each folder walked once, however reached: loops end)
                     pending.append(target)
     return tuple(links)
+
+
+def _listing(folder: str) -> list[tuple[str, str]]:
+    """The names in ``folder``, each with what it is (``"link"``, ``"dir"``, ``"file"``), all
+    of them (``linked.entries`` stops past its bound); none where it is not there, or this user
+    may not list it (nor may the runner, as this user: s53-greview2 T5). The view watches the
+    folder first, so that a kept walk sees an entry come."""
+    fs.islink(folder.rstrip("/") + "/settings.json")
+    try:
+        with os.scandir(folder) as listing:
+            return [(entry.name, "link" if entry.is_symlink() else
+                     "dir" if entry.is_dir(follow_symlinks=False) else "file")
+                    for entry in listing]
+    except (FileNotFoundError, NotADirectoryError, PermissionError):
+        return []
+    except OSError as e:
+        raise ValueError(f"{folder!r} cannot be read for the links a test runner follows: "
+                         f"{e.strerror}") from e

@@ -324,9 +324,12 @@ def test_k5_a_pytest_plans_everyday_call_is_denied(tmp_path: Path, case: str) ->
 # (s52-gfix2 closed mv/git mv renames in a folder, the console script by its path, node --test's
 # operands, bun's --timeout value; --doctest-modules . stays refused: tests/gate/test_s52_gfix2.py)
 _open("test_k5_a_pytest_plans_everyday_call_is_denied",
-      "cost kept (s52-gfix2): python3 -m pytest --doctest-modules . imports every module below "
-      "the folder it runs in, which cannot be guarded whole; guarding every .py there by name "
-      "needs the copy rules for trees to know them too (C3's class)", "doctest-modules-dot")
+      "cost kept (s52-gfix2, s53-gfix2): python3 -m pytest --doctest-modules . imports every "
+      "module below the folder it runs in, which cannot be guarded whole (collectopts refuses "
+      "the plan); guarding every .py there as a collected test needs a mark from the plan's "
+      "programs (planprograms, s53-gfix's) carried in Guarded (startvars.entry_starts, "
+      "s53-hookspeed's) for testfiles.collected, and intotests' copy rules for trees to "
+      "deny .py files brought in (C3's class for scripts)", "doctest-modules-dot")
 
 
 # --- X1: a module pytest imports by name from a path operand, read as another file ------------

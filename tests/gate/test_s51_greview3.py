@@ -368,6 +368,9 @@ def test_cost_k1_a_loop_repeating_a_childs_C_is_allowed(tmp_path: Path, case: st
 
 
 _open("test_cost_k1_a_loop_repeating_a_childs_C_is_allowed",
-      "COST: the repeated `-C` is read since s52-gfix (git-C passes), but the loop's word `t` "
-      "and `$t` are read as words that may name a guarded file (prove's `t/`, which a make "
-      "plan guards; an expansion's value): not the moves' reading", "make-C")
+      "COST kept (s53-gfix2): the repeated `-C` is read since s52-gfix (git-C passes), but "
+      "named.named_word reads every word of the call as a path, the `for` loop's name `t` "
+      "too, and a make plan guards prove's `t/` (so `t` names a guarded folder); the word "
+      "after `for` is a variable's name, no path, and `$t` takes the loop's words: a fix "
+      "in guards._words/named.named_word (s53-sfix's, nobody's), not the moves' reading",
+      "make-C")

@@ -53,6 +53,11 @@ LINKED = {
     # bun test: a file link named as a test, to a script of any name
     "bun-file-link": ("bun test", {"x.test.js": "pkg/b.js"}, {"pkg/b.js": "0\n"},
                       ["cp src/mk pkg/b.js", "bun test"]),
+    # the session links a folder beside the project holding a test folder, after writing
+    # there (s53-greview2 T1: `ln -s`'s target read from the link's folder)
+    "node-link-made-after-the-write": ("node --test", {}, {"lib/keep": ""},
+                                       ["cp src/mk ../ext/test/x.js", "ln -s ../../ext lib/pkg",
+                                        "node --test"]),
     # pytest imports a test file link's target (any name)
     "pytest-file-link": (f"{PYTEST} -m pytest -q tests", {"tests/test_h.py": "../pkg/h.py"},
                          {"tests/test_a.py": "def test_a():\n    pass\n", "pkg/h.py": "0\n"},
@@ -73,7 +78,7 @@ def test_a_file_a_runner_meets_through_a_link(tmp_path: Path, case: str) -> None
     if case.startswith("bun") and not (BUN / "bun").exists():
         pytest.skip("bun 1.4.5 is not installed")
     entry, links, files, calls = LINKED[case]
-    setup = 'mkdir -p "$T/ext" && touch "$T/ext/keep"\n'
+    setup = 'mkdir -p "$T/ext/test" && touch "$T/ext/keep"\n'
     denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)", "Bash(ln *)"],
                          {**files, "src/mk": JS_PAYLOAD, "src/py": PY_PAYLOAD}, calls,
                          {"PATH": f"{BUN}:{os.environ['PATH']}"}, setup=setup, links=links)
@@ -89,6 +94,8 @@ LINKED_KEPT = {
                                    "cp src/mk assets/x.js"),
     "pytest-helper-behind-a-folder-link": (f"{PYTEST} -m pytest -q tests",
                                            {"tests/ext": "../ext"}, "cp src/mk ext/helper.py"),
+    # the session links a folder holding no test's name and no link (s53-greview2 T1's rule)
+    "link-to-a-data-folder": ("node --test", {}, "ln -s ../assets lib/assets"),
 }
 
 
@@ -98,10 +105,11 @@ def test_a_write_no_runner_runs_through_a_link_is_allowed(tmp_path: Path, case: 
     """Plan ``Bash(<entry>)``, ``Bash(cp *)``: the call is allowed."""
     needs("bash")
     entry, links, call = LINKED_KEPT[case]
-    project = hooked_project(tmp_path, [f"Bash({entry})", "Bash(cp *)"])
-    for folder in ("test", "tests", "shared", "docs", "assets", "ext", "src"):
+    project = hooked_project(tmp_path, [f"Bash({entry})", "Bash(cp *)", "Bash(ln *)"])
+    for folder in ("test", "tests", "shared", "docs", "assets", "ext", "src", "lib"):
         (project / folder).mkdir(exist_ok=True)
     (project / "src" / "mk").write_text(JS_PAYLOAD)
+    (project / "assets" / "d.json").write_text("{}")
     for name, target in links.items():
         os.symlink(target, project / name)
     env = home_env(tmp_path / "home")
