@@ -8,6 +8,7 @@ holds is a plain test pinning it."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -187,6 +188,31 @@ OPEN.add("test_c_an_everyday_link_is_allowed",
          "cost at 4965cd0: intotests._linked denies a link below a collecting folder to a "
          "folder holding a test's name or any link, or to nothing; none of these adds a test "
          "path a runner meets (the link's own name is no test's)")
+
+
+def test_c_a_write_in_a_big_project_is_allowed(tmp_path: Path) -> None:
+    """Plan ``Bash(node --test)``, ``Bash(cp *)``, a project of 205,000 files below ``data/``
+    (a data set, cargo's ``target/``, a ``.venv``: no runner's test among them): ``cp
+    notes.txt notes2.txt`` is allowed (as it was at 7b9db0b)."""
+    needs("bash")
+    project = hooked_project(tmp_path, ["Bash(node --test)", "Bash(cp *)"])
+    for k in range(205):
+        folder = project / "data" / f"d{k}"
+        folder.mkdir(parents=True)
+        for j in range(1000):
+            (folder / f"f{j}").touch()
+    call = "cp notes.txt notes2.txt"
+    try:
+        denied = first_denied(project, [call], home_env(tmp_path / "home"))
+    finally:
+        shutil.rmtree(project / "data")  # (pytest keeps its last folders)
+    assert denied is None, "denied"
+
+
+OPEN.add("test_c_a_write_in_a_big_project_is_allowed",
+         "cost at 4965cd0: testlinks walks every folder below the collecting folders but "
+         "node_modules at each write call and refuses past MAX_ENTRIES (200,000) entries; "
+         "below it a write call pays some 2 µs an entry (150,000: +0.25 s)")
 
 
 #: pytest's settings naming a folder beside the project (``testpaths``), a test there a link
