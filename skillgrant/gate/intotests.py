@@ -78,37 +78,48 @@ def brought_tests(text: str, directory: str | None) -> str | None:
 
 def _linked(name: str, rest: list[str], sources: list[str], into: str, directory: str,
             left: list[int]) -> bool:
-    """Whether a placer's command (``name``, its words ``rest``) makes a link (``ln``) or
-    places one (a source that is a link) below a folder tests are collected in, by its path
-    or through a link (``testfiles.foreign``), leading to a folder holding a test's name
+    """Whether a placer's command (``name``, its words ``rest``) makes a link (``ln``, ``cp
+    -s``) or places one (``mv``, ``cp -r``/``-a``/``-P``, ``rsync -a``/``-l``: a source that
+    is a link, or a folder holding one) below a folder tests are collected in, by its path or
+    through a link (``testfiles.foreign``), leading to a folder holding a test's name
     (``testfiles.test_name``: a ``test`` folder too) or a link at any depth, to nothing (a
     later call may make it anything), or where the gate cannot name: a runner walks through
     it (``cp src/mk ../ext/test/x.js``, then ``ln -s ../../ext lib/pkg``: s53-greview2 T1,
-    T2). ``ln -s``'s target is read from the link's folder (from the call's with ``-r``); a
-    placed link's from where it was and from where it lands."""
+    T2). A made link's target is read from the link's folder (from the call's with ``ln
+    -r``); a placed link's from where it was and from where it lands (its text is kept)."""
     from .testfiles import foreign, test_name
 
+    options = [w for w in rest if w[:1] == "-" and w != "-"]
+    clusters = "".join(w[1:].split("t")[0].split("S")[0] for w in options if w[1:2] != "-")
+    makes = name == "ln" or (name == "cp" and ("s" in clusters or "--symbolic-link" in options))
+    keeps = name in ("mv", "git") or (name == "cp" and (not set("rRaPd").isdisjoint(
+        clusters) or any(w.startswith(("--rec", "--arch", "--no-d")) for w in options))) or (
+        name == "rsync" and (not set("al").isdisjoint(clusters) or "--links" in options))
+    if not (makes or keeps):
+        return False  # (`install`, a plain `cp`: what a link leads to is copied)
     guards = GUARDED.get()
     folder = posixpath.normpath(posixpath.join(directory, into))
     inside = os.path.isdir(folder)  # (`ln -s T DIR`: the link is DIR/T's name)
-    relative = any(w == "--relative" or (w[:1] == "-" and w[1:2] != "-" and "r" in w[1:].split(
-        "t")[0].split("S")[0]) for w in rest)  # (`-tDIR`, `-SSUF`: values)
+    relative = name == "ln" and ("r" in clusters or "--relative" in options)
     for source in sources:
+        unnamed = not source or not _UNNAMED.isdisjoint(source)
+        path = posixpath.join(directory, source)
         link = posixpath.join(folder, posixpath.basename(source.rstrip("/")) or ".") \
             if inside else folder
-        place = posixpath.join(os.path.realpath(posixpath.dirname(link)),
-                               posixpath.basename(link))
-        if foreign(place, guards):
+        if not (makes or unnamed or os.path.islink(path) or os.path.isdir(path)) or foreign(
+                posixpath.join(os.path.realpath(posixpath.dirname(link)),
+                               posixpath.basename(link)), guards):
             continue
-        if not source or not _UNNAMED.isdisjoint(source):
+        if unnamed:
             return True
-        path = posixpath.join(directory, source)
-        if name == "ln":
-            targets = [path if relative or source[:1] == "/" else
-                       posixpath.join(posixpath.dirname(link), source)]
+        if makes:
+            targets = [path if relative or source[:1] == "/" else posixpath.join(
+                posixpath.dirname(link), source)]
         elif os.path.islink(path):
             targets = [os.path.realpath(path),
                        posixpath.join(posixpath.dirname(link), os.readlink(path))]
+        elif tree_holds(path, left, lambda e: e.is_symlink()):
+            return True  # (a folder placed with the links it holds, their text kept)
         else:
             continue
         for target in targets:
