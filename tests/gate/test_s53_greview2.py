@@ -118,6 +118,13 @@ LINKED = {
     "move-re-aims-it": ("node --test", {},
                         "mkdir -p src/a/tpl src/shared && ln -s ../../shared src/a/tpl/test",
                         ["cp src/mk shared/x.js", "mv src/a/tpl lib/", "node --test"]),
+    # the same with a guarded file copied beside it (.claude/settings.json: read, not written)
+    "copy-re-aims-it-beside-a-guarded-file": ("node --test", {},
+                                              "mkdir -p src/a/tpl src/shared && "
+                                              "ln -s ../../shared src/a/tpl/test",
+                                              ["cp src/mk shared/x.js",
+                                               "cp -r src/a/tpl .claude/settings.json lib/",
+                                               "node --test"]),
     # the same from a package's folder (node_modules: neither node nor the walk enter it)
     "copy-from-node-modules-re-aims-it": ("node --test", {},
                                           "mkdir -p node_modules/a/tpl && "
@@ -146,12 +153,14 @@ OPEN.add("test_t_a_test_file_met_through_a_link",
          "open at 51a8b1e: the walk's roots are the folders the plan's programs run in, not a "
          "runner's operand beside them (node --test ../ext/): a link there is not read",
          "link-in-an-operands-folder")
+# (copy-re-aims-a-link-named-test, copy-keeping-links-re-aims-it, move-re-aims-it open at
+# 51a8b1e: closed by s53-gfix2 fbedcbc)
 OPEN.add("test_t_a_test_file_met_through_a_link",
-         "open at 51a8b1e: a copy of a tree is read by where it lands (intotests: a test "
-         "folder), not by where the relative links it brings lead from there: a link named "
-         "test copied to another depth makes the folder it now leads to a test folder",
-         "copy-re-aims-a-link-named-test", "copy-keeping-links-re-aims-it",
-         "copy-from-node-modules-re-aims-it", "move-re-aims-it")
+         "open at fbedcbc: copied.written asks intotests (_brought) only in its first pass; a "
+         "cp whose first pass names a guarded source it only reads (node_modules/ under a node "
+         "plan, .claude/settings.json) is asked again without its sources, and not of "
+         "intotests: the link the tree brings is not read",
+         "copy-from-node-modules-re-aims-it", "copy-re-aims-it-beside-a-guarded-file")
 
 
 #: Each case (a cost): the plan's entry, the project's files and links, the everyday link a
