@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 #: s53-greview2 V).
 FLAGS: Final = ("CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "LDLIBS", "LOADLIBES", "ASFLAGS",
                 "OBJCFLAGS", "FFLAGS", "TARGET_ARCH", "TARGET_MACH", "CC", "CXX", "CPP", "AS",
-                "LD", "OBJC", "FC",
+                "LD", "OBJC", "FC", "OUTPUT_OPTION",
                 # gcc's own (its manual's "Environment Variables Affecting GCC": the folders it
                 # finds its programs, libraries and headers in; GCC_EXEC_PREFIX is -B's)
                 "COMPILER_PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH",

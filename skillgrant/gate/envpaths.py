@@ -20,7 +20,7 @@ value is read first. A relative path is read from the call's folder and from the
 a program started in either reads it.
 
 The C toolchain's variables (``environment.FLAGS``: ``CFLAGS``, ``CPPFLAGS``, ``CC``, …) are
-read word by word: gcc takes a bare word there as a file (``flag_paths``).
+read word by word: gcc takes a bare word there as a file (``flagpaths``).
 
 Under ``skillgrant serve`` the service reads its own environment: the variables it compares
 with the session's (``environment.COMPARED``) hold the ones the reviews named (``FLAGS``
@@ -34,6 +34,7 @@ import os
 from itertools import pairwise
 
 from .environment import FLAGS
+from .flagpaths import flag_words
 from .named import above
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -70,6 +71,7 @@ def named_paths(value: str) -> list[str]:
         if "'" in expanded or '"' in expanded or "\\" in expanded:
             words += _shell_words(expanded)  # (`"$PWD"/x`, `'tools'/x`: s48-greview2 E1)
     found += _required(words) if "-r" in value or "--" in value else []
+    found += [w[1:] for w in words if w[:1] == "@" and len(w) > 1]  # (gcc's `@opts`: V3)
     for word in dict.fromkeys(words):
         word = word.removeprefix("@")  # java's and javac's `@argfile` (review s47-greview2)
         slash = word.find("/")
@@ -290,29 +292,9 @@ def _substitution_end(value: str, at: int) -> int:
     return len(value)
 
 
-def flag_paths(value: str) -> list[str]:
-    """The paths a ``FLAGS`` variable's ``value`` names: ``named_paths``', and every word (split
-    as there; a response file's ``@`` dropped) and an option's attached value (``-Iinc``:
-    ``inc``) as a path, as the session's ``MAKEFLAGS`` definitions are read
-    (``startvars._words``). Raises ValueError for gcc's ``-B`` prefix not ending in ``/``
-    (``-Bv`` runs ``vas`` where there is no folder ``v``: a prefix of names, no path)."""
-    words: list[str] = []
-    for expanded in _expanded(value):
-        split = expanded.split()  # (`-Wl,-Bstatic`: ld's, one word; `-B v/`: gcc's prefix)
-        prefix = next((w + (" " + after if w == "-B" else "") for w, after in zip(
-            split, [*split[1:], ""], strict=True) if w[:2] == "-B" and (
-                after if w == "-B" else w)[-1:] != "/"), None)
-        if prefix is not None:
-            raise ValueError(f"gcc's program prefix {prefix!r}, which names no folder the "
-                             "gate can guard (gcc runs `<prefix>as`; end it in '/')")
-        words += [w.lstrip("@") for w in expanded.translate(_SEPARATORS).split()]
-    words += [w[2:] for w in words if w[:1] == "-" and w[1:2] != "-" and len(w) > 2]
-    return [*named_paths(value), *(w for w in words if w and w not in (".", ".."))]
-
-
 def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]]:
-    """Each path the session's variables name (``named_paths``; ``flag_paths`` for
-    ``FLAGS``), relative ones read from each of ``roots`` (the call's folder and the
+    """Each path the session's variables name (``named_paths``; ``flagpaths.flag_words`` too
+    for the C toolchain's), relative ones read from each of ``roots`` (the call's folder and the
     project's), as an item guarded whole; none that is one of ``folders`` (the folders a call
     runs in and each above them) or above one."""
     home = os.path.expanduser("~")
@@ -323,8 +305,9 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
         if name in OTHERWISE or not value:
             continue
         try:
-            paths = named_paths(value) if name not in FLAGS else flag_paths(
-                value if name != "GCC_EXEC_PREFIX" else "-B" + value)  # (-B's, gcc's manual)
+            paths = named_paths(value)
+            if name in FLAGS or name[-5:] == "FLAGS":  # (the C toolchain's: flagpaths)
+                paths += flag_words(name, _expanded(value))
         except ValueError as e:
             raise ValueError(f"the session's variable {name}={value!r} holds {e}, so the paths "
                              "it names are not known; unset it or give it a plain "

@@ -14,6 +14,7 @@ src test/v1.2``. A copy of data (``cp a.json test/fixtures/``) is not.
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 
@@ -81,13 +82,16 @@ def _linked(name: str, rest: list[str], sources: list[str], into: str, directory
     """Whether a placer's command (``name``, its words ``rest``) makes a link (``ln``, ``cp
     -s``) or places one (``mv``, ``cp -r``/``-a``/``-P``, ``rsync -a``/``-l``: a source that
     is a link, or a folder holding one) below a folder tests are collected in, by its path or
-    through a link (``testfiles.foreign``), leading to a folder holding a test's name
-    (``testfiles.test_name``: a ``test`` folder too) or a link at any depth, to nothing (a
-    later call may make it anything), or where the gate cannot name: a runner walks through
-    it (``cp src/mk ../ext/test/x.js``, then ``ln -s ../../ext lib/pkg``: s53-greview2 T1,
-    T2). A made link's target is read from the link's folder (from the call's with ``ln
-    -r``); a placed link's from where it was and from where it lands (its text is kept)."""
-    from .testfiles import foreign, test_name
+    through a link (``testfiles.foreign``), leading to a folder outside them holding a test's
+    name (``testfiles.test_name``: a ``test`` folder too) or a link leading out of it at any
+    depth, or where the gate cannot name: a runner walks through it and meets what a call
+    wrote there before (``cp src/mk ../ext/test/x.js``, then ``ln -s ../../ext lib/pkg``:
+    s53-greview2 T1, T2). A folder the runners walk already is read as it is (``ln -s
+    src/components c``: K1), a link to nothing is read when its target comes (a write there
+    meets the walk, a link there this rule: K3). A made link's target is read from the link's
+    folder (from the call's with ``ln -r``); a placed link's from where it was and from where
+    it lands (its text is kept)."""
+    from .testfiles import foreign
 
     options = [w for w in rest if w[:1] == "-" and w != "-"]
     clusters = "".join(w[1:].split("t")[0].split("S")[0] for w in options if w[1:2] != "-")
@@ -122,11 +126,20 @@ def _linked(name: str, rest: list[str], sources: list[str], into: str, directory
             return True  # (a folder placed with the links it holds, their text kept)
         else:
             continue
-        for target in targets:
-            if not os.path.exists(target) or (os.path.isdir(target) and tree_holds(
-                    target, left, lambda e: e.is_symlink() or test_name(fold(e.name)))):
+        for target in map(os.path.realpath, targets):
+            if os.path.isdir(target) and foreign(target, guards) and tree_holds(
+                    target, left, functools.partial(_leads, target + "/")):
                 return True
     return False
+
+
+def _leads(inside: str, entry: os.DirEntry[str]) -> bool:
+    """Whether ``entry`` of a folder a link leads to (``inside``: its path and a ``/``) is a
+    test's name, or a link leading out of that folder (``_linked``)."""
+    from .testfiles import test_name
+
+    return test_name(fold(entry.name)) or (entry.is_symlink() and not (
+        os.path.realpath(entry.path) + "/").startswith(inside))
 
 
 def _word_landed(words: list[str], directory: str | None,

@@ -96,6 +96,9 @@ LINKED_KEPT = {
                                            {"tests/ext": "../ext"}, "cp src/mk ext/helper.py"),
     # the session links a folder holding no test's name and no link (s53-greview2 T1's rule)
     "link-to-a-data-folder": ("node --test", {}, "ln -s ../assets lib/assets"),
+    # a folder the runner walks already, and a link to nothing yet (read when it comes)
+    "link-to-a-walked-folder": ("node --test", {}, "ln -s test lib/t2"),
+    "link-to-nothing-yet": ("node --test", {}, "ln -s build/cc.json cc.json"),
 }
 
 
@@ -193,14 +196,22 @@ def test_a_sessions_prefix_naming_no_folder_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_compiler_variables_words_are_paths() -> None:
-    """``flag_paths`` reads each word and each option's attached value as a path (``@opts``:
-    ``opts``; ``-Iinc``: ``inc``), keeps ld's ``-Wl,-Bstatic``, and refuses a ``-B`` prefix
-    not ending in ``/``; ``named_paths`` reads an option's attached folder in any variable."""
-    from skillgrant.gate.envpaths import flag_paths, named_paths
+    """``flag_words`` reads each word and each option's attached value as a path (``@opts``:
+    ``opts``; ``-Iinc``: ``inc``), keeps ld's ``-Wl,-Bstatic``, and refuses a prefix of gcc's
+    not ending in ``/`` (``-B``, ``--prefix`` and its abbreviations, ``-iprefix``,
+    ``--include-prefix``, ``GCC_EXEC_PREFIX``); none for make's own variables;
+    ``named_paths`` reads an option's attached folder and a response file in any variable."""
+    from skillgrant.gate.envpaths import named_paths
+    from skillgrant.gate.flagpaths import flag_words
 
-    found = flag_paths("-O2 @opts -Iinc -Wl,-Bstatic -Bv/ -B w/")
-    assert {"opts", "inc", "v/", "w/"} <= set(found) and "." not in found
+    found = flag_words("CFLAGS", ["-O2 @opts -Iinc -Wl,-Bstatic -Bv/ -B w/ --prefix=x/"])
+    assert {"opts", "inc", "v/", "w/", "x/"} <= set(found) and "." not in found
     assert "v/" in named_paths("-Bv/") and "inc/x" in named_paths("-Iinc/x")
-    for value in ("-Bv", "-B v", "-O2 -Bprefix", "-B"):
+    assert "opts" in named_paths("@opts")
+    assert flag_words("MAKEFLAGS", ["-B"]) == [] and "v/" in flag_words("GCC_EXEC_PREFIX", ["v/"])
+    for value in ("-Bv", "-B v", "-O2 -Bprefix", "-B", "--prefix=pre", "--pref pre",
+                  "-iprefix pre", "--include-prefix=pre"):
         with pytest.raises(ValueError, match="prefix"):
-            flag_paths(value)
+            flag_words("EXTRA_CFLAGS", [value])
+    with pytest.raises(ValueError, match="prefix"):
+        flag_words("GCC_EXEC_PREFIX", ["pre"])

@@ -1,0 +1,66 @@
+"""The paths the session's C toolchain variables name, read as gcc reads them (review
+s52-greview2 R6d, s53-greview2 V): ``environment.FLAGS`` (the variables GNU make's built-in
+rules hand gcc, and gcc's own), and any other whose name ends in ``FLAGS`` but make's own
+(``EXTRA_CFLAGS``, ``KCFLAGS``, ``HOSTCFLAGS``: a Makefile hands them gcc), each word a path:
+gcc reads a bare word there as a file (``@opts``, ``-include pre``, ``-B v``, ``CPATH=inc``).
+A prefix gcc puts before names (``-Bv``: ``vas``, ``vcc1``, …; ``-iprefix``) names no path
+unless it ends in ``/``: refused (``envpaths.session_paths``: every call is denied, saying
+so). Under ``skillgrant serve`` only ``FLAGS`` are compared (a header each); another name's
+value is the service's own (``envpaths``' residual).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+
+def flag_words(name: str, readings: list[str]) -> list[str]:
+    """The paths the session's variable ``name`` (one of ``environment.FLAGS``, or a name
+    ending in ``FLAGS``) names beside ``envpaths.named_paths``', its value read as
+    ``readings`` (its ``$NAME`` read): every word (split at blanks, ``,``, ``:``, ``=``; a
+    response file's ``@`` dropped) and an option's attached value (``-Iinc``: ``inc``), as
+    the session's ``MAKEFLAGS`` definitions are read (``startvars._words``); none for make's
+    own (``startflags`` reads them). Raises ValueError for a prefix of gcc's (``_prefix``;
+    ``GCC_EXEC_PREFIX`` is ``-B``'s value: gcc's manual) not ending in ``/`` (``-Bv`` runs
+    ``vas`` where there is no folder ``v``: a prefix of names, no path)."""
+    if name in _MAKES:
+        return []
+    words: list[str] = []
+    for reading in readings if name != "GCC_EXEC_PREFIX" else ["-B" + r for r in readings]:
+        split = reading.split()  # (`-Wl,-Bstatic`: ld's, one word; `-B v/`: gcc's prefix)
+        for word, after in zip(split, [*split[1:], ""], strict=True):
+            prefix = _prefix(word, after)
+            if prefix is not None and prefix[-1:] != "/":
+                raise ValueError(f"gcc's prefix {word!r} {after!r}, which names no folder "
+                                 "the gate can guard (gcc runs `<prefix>as`; end it in '/')")
+        words += [w.lstrip("@") for w in reading.translate(_SPLIT).split()]
+    words += [w[2:] for w in words if w[:1] == "-" and w[1:2] != "-" and len(w) > 2]
+    return [w for w in words if w and w not in (".", "..")]
+
+
+#: What splits a value into words beside white space (``startvars._words``' characters).
+_SPLIT: Final = str.maketrans(dict.fromkeys(",:=", " "))
+
+
+def _prefix(word: str, after: str) -> str | None:
+    """The prefix gcc 12 reads in ``word`` (``after``: the next word) and puts before names,
+    or None: its programs' (``-B``, its long ``--prefix`` and gcc's abbreviations of it down to
+    ``--pref``), its headers' folders' (``-iprefix``, ``--include-prefix`` to
+    ``--include-p``: ``-iwithprefix inc`` is ``<prefix>inc``; s53-greview2 V1, V2)."""
+    for short in ("-B", "-iprefix"):
+        if word.startswith(short):
+            return word[len(short):] or after
+    name, equal, given = word.partition("=")
+    if any(len(name) >= least and whole.startswith(name) for whole, least in _LONG_PREFIXES):
+        return given if equal else after
+    return None
+
+
+#: gcc's long spellings of its prefix options, each with its shortest abbreviation's length.
+_LONG_PREFIXES: Final = (("--prefix", 6), ("--include-prefix", 11))
+
+
+#: make's own option variables (``startflags`` reads them), not read as gcc's options.
+_MAKES: Final = frozenset(("MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS"))
