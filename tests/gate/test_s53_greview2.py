@@ -193,10 +193,7 @@ def test_c_an_everyday_link_is_allowed(tmp_path: Path, case: str) -> None:
     assert first_denied(project, [call], home_env(tmp_path / "home")) is None, "denied"
 
 
-OPEN.add("test_c_an_everyday_link_is_allowed",
-         "cost at 4965cd0: intotests._linked denies a link below a collecting folder to a "
-         "folder holding a test's name or any link, or to nothing; none of these adds a test "
-         "path a runner meets (the link's own name is no test's)")
+# (cost at 4965cd0: eased by s53-gfix2 af16ceb, a link to a folder the runners walk or to nothing)
 
 
 def test_c_a_write_in_a_big_project_is_allowed(tmp_path: Path) -> None:
@@ -308,6 +305,22 @@ COMPILER_VARIABLES = {
                                   "pre", HEADER_PAYLOAD),
     "extra-cflags-include-folder": ("EXTRA_CFLAGS", "-Iinc", OWN_BUILDS.format("EXTRA_CFLAGS"),
                                     "inc/stdio.h", HEADER_PAYLOAD),
+    # names for the build machine's compiler (kbuild's, autoconf's), ending in no FLAGS
+    "hostcc-prefix": ("HOSTCC", "gcc -Bpre", "test: t.c\n\t$(HOSTCC) -c t.c -o t.o\n", "preas",
+                      SH_PAYLOAD),
+    "cc-for-build-prefix": ("CC_FOR_BUILD", "gcc -Bpre",
+                            "test: t.c\n\t$(CC_FOR_BUILD) -c t.c -o t.o\n", "preas", SH_PAYLOAD),
+    "cflags-module-prefix": ("CFLAGS_MODULE", "-Bpre", OWN.format("CFLAGS_MODULE"), "preas",
+                             SH_PAYLOAD),
+    "cflags-for-build-long-prefix": ("CFLAGS_FOR_BUILD", "--prefix=pre",
+                                     OWN.format("CFLAGS_FOR_BUILD"), "preas", SH_PAYLOAD),
+    "cppflags-for-build-include-folder": ("CPPFLAGS_FOR_BUILD", "-Iinc",
+                                          OWN_BUILDS.format("CPPFLAGS_FOR_BUILD"),
+                                          "inc/stdio.h", HEADER_PAYLOAD),
+    "held-cflags-for-build-response-file": ("CFLAGS_FOR_BUILD", "@opts",
+                                            OWN.format("CFLAGS_FOR_BUILD"), "opts", "-Bv/\n"),
+    # make reads `$D` as the variable D (unset: nothing), then `x/`: gcc -Bx/
+    "make-one-letter-variable": ("CFLAGS", "-B$Dx/", COMPILES, "x/as", SH_PAYLOAD),
 }
 
 
@@ -317,7 +330,8 @@ def test_v_the_sessions_compiler_variables(tmp_path: Path, case: str) -> None:
     <file>`` (then, for a response file, ``cp src/as v/as``) is denied."""
     needs("bash", "make", "gcc")
     name, value, makefile, target, text = COMPILER_VARIABLES[case]
-    calls = [*(["mkdir -p preinc"] if target.startswith("preinc/") else []),
+    calls = [*([f"mkdir -p {target.split('/')[0]}"] if target.startswith(("preinc/", "x/"))
+               else []),
              f"cp src/x {target}", *(["cp src/as v/as"] if target == "opts" else []),
              "make test"]
     denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)", "Bash(mkdir *)"],
@@ -328,19 +342,15 @@ def test_v_the_sessions_compiler_variables(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
 
 
-# (compiler-path, cpath, c-include-path open at 836e7a4: closed by s53-gfix2 4965cd0)
+# (compiler-path, cpath, c-include-path open at 836e7a4: closed by s53-gfix2 4965cd0; the long
+# prefix, -iprefix, OUTPUT_OPTION and *FLAGS rows open at 836e7a4: closed by af16ceb)
 OPEN.add("test_v_the_sessions_compiler_variables",
-         "open at 836e7a4: flag_paths refuses a `-B` prefix not ending in `/`, not gcc's long "
-         "spelling of it (`--prefix=pre`, `--prefix pre`: gcc's option_map), whose word `pre` "
-         "is guarded as a path while gcc runs `preas`", "cflags-long-prefix",
-         "cflags-long-prefix-apart")
+         "open at af16ceb: a variable a Makefile hands gcc under a name neither in FLAGS nor "
+         "ending in FLAGS (kbuild's HOSTCC, CFLAGS_MODULE; autoconf's CC_FOR_BUILD, "
+         "CFLAGS_FOR_BUILD, CPPFLAGS_FOR_BUILD) is read by named_paths only",
+         "hostcc-prefix", "cc-for-build-prefix", "cflags-module-prefix",
+         "cflags-for-build-long-prefix", "cppflags-for-build-include-folder")
 OPEN.add("test_v_the_sessions_compiler_variables",
-         "open at 836e7a4: gcc joins -iprefix's prefix and -iwithprefix[before]'s folder "
-         "(`pre` + `inc`: preinc/), a folder neither word names", "cppflags-include-prefix",
-         "cppflags-include-prefix-long")
-OPEN.add("test_v_the_sessions_compiler_variables",
-         "open at 836e7a4: a variable outside environment.FLAGS that a Makefile hands gcc (make's "
-         "own built-in OUTPUT_OPTION; kbuild's EXTRA_CFLAGS, KCFLAGS, HOSTCFLAGS) is read by "
-         "named_paths: a bare -B folder, @FILE, -include FILE, -IFOLDER name no path there",
-         "output-option-prefix", "extra-cflags-prefix-a-folder", "kcflags-response-file",
-         "hostcflags-forced-include", "extra-cflags-include-folder")
+         "open at af16ceb: make reads `$D` in an environment value as the one-letter variable D "
+         "then `x/`; envpaths._expanded reads it as a shell does, the variable Dx (unset): the "
+         "gate guards `-B/` while gcc runs x/as", "make-one-letter-variable")
