@@ -172,6 +172,37 @@ OPEN.add("test_t_a_test_file_met_through_a_link",
          "copy-from-node-modules-re-aims-it", "copy-re-aims-it-beside-a-guarded-file")
 
 
+#: Each case: the calls (beside the plan's ``Bash(cd *)``), the bash text making the folders
+#: beside the project. node's test runner, moved by ``cd`` to a folder beside the project,
+#: runs its tests there: a script written there, or met through a link there.
+MOVED_RUNNERS = {
+    "written-in-a-test-folder-beside": ("mkdir -p ../ext/test",
+                                        ["cp src/out ../ext/test/y.js",
+                                         "cd ../ext && node --test"]),
+    "met-through-a-link-beside": ("mkdir -p ../ext/test ../other && "
+                                  "ln -s ../../other ../ext/test/o",
+                                  ["cp src/out ../other/x.js", "cd ../ext && node --test"]),
+}
+
+
+@pytest.mark.parametrize("case", list(MOVED_RUNNERS))
+def test_t_a_runner_moved_out_of_the_project(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(node --test)``, ``Bash(cd *)``, ``Bash(cp *)``: a call is denied."""
+    needs("bash", "node")
+    setup, calls = MOVED_RUNNERS[case]
+    denied = proved_case(tmp_path, ["Bash(node --test)", "Bash(cd *)", "Bash(cp *)"],
+                         {"test/a.test.js": "0\n",
+                          "src/out": "require('child_process').execSync('touch ../project/zz')\n"},
+                         calls, setup=setup, in_place=True)
+    assert denied is not None, "the hook allows every call, and node's test runner runs it"
+
+
+OPEN.add("test_t_a_runner_moved_out_of_the_project",
+         "open at af16ceb (pre-existing at 7b9db0b; not s53-gfix2's change: the run folders): "
+         "the collecting folders are the project's; a collecting plan's runner moved by cd "
+         "out of it runs the tests there (and what their links lead to), none guarded")
+
+
 #: Each case (a cost): the plan's entry, the project's files and links, the everyday link a
 #: careful user makes, which leads to no script a runner meets at a test's path it did not
 #: meet already: a folder whose tests node runs where they are; a build's output holding a
