@@ -394,3 +394,64 @@ OPEN.add("test_v_the_sessions_compiler_variables",
          "open at af16ceb: make reads `$D` in an environment value as the one-letter variable D "
          "then `x/`; envpaths._expanded reads it as a shell does, the variable Dx (unset): the "
          "gate guards `-B/` while gcc runs x/as", "make-one-letter-variable")
+
+
+#: Each case: the plan's entry (beside ``Bash(cp *)``, ``Bash(mkdir *)``), the Makefile, the
+#: file the payload goes to and the payload. The entry sets the variable itself (a prefix
+#: assignment, ``export``, make's command-line definition, an entry's ``MAKEFLAGS``), or runs
+#: gcc with the option: gcc runs ``<prefix>as``, or reads the header, as under the session's
+#: variable (the proof runs it).
+ENTRY_VARIABLES = {
+    "prefix-assignment": ("CFLAGS=-Bpre make test", COMPILES, "preas", SH_PAYLOAD),
+    "prefix-assignment-long-prefix": ("CFLAGS=--prefix=pre make test", COMPILES, "preas",
+                                      SH_PAYLOAD),
+    "export-before-make": ("export CFLAGS=--prefix=pre; make test", COMPILES, "preas",
+                           SH_PAYLOAD),
+    "make-definition": ("make test CFLAGS=-Bpre", COMPILES, "preas", SH_PAYLOAD),
+    "make-definition-include-prefix": ("make test CPPFLAGS='-iprefix pre -iwithprefixbefore inc'",
+                                       BUILDS, "preinc/stdio.h", HEADER_PAYLOAD),
+    "make-definition-own-name": ("make test EXTRA_CFLAGS=-Bv", OWN.format("EXTRA_CFLAGS"),
+                                 "v/as", SH_PAYLOAD),
+    "entry-makeflags": ("MAKEFLAGS=CFLAGS=--prefix=pre make test", COMPILES, "preas",
+                        SH_PAYLOAD),
+    "compiler-path-assignment": ("COMPILER_PATH=v make test", COMPILES, "v/as", SH_PAYLOAD),
+    "cpath-assignment": ("CPATH=inc make test", BUILDS, "inc/stdio.h", HEADER_PAYLOAD),
+    "hostcc-assignment": ("HOSTCC='gcc -Bpre' make test",
+                          "test: t.c\n\t$(HOSTCC) -c t.c -o t.o\n", "preas", SH_PAYLOAD),
+    "held-make-definition-prefix-folder": ("make test CFLAGS=-Bv/", COMPILES, "v/as", SH_PAYLOAD),
+    # gcc run by the entry with the option itself
+    "gcc-prefix": ("gcc -Bpre -c t.c", COMPILES, "preas", SH_PAYLOAD),
+    "gcc-prefix-folder": ("gcc -Bv/ -c t.c", COMPILES, "v/as", SH_PAYLOAD),
+    "gcc-long-prefix": ("gcc --prefix=pre -c t.c", COMPILES, "preas", SH_PAYLOAD),
+    "gcc-compiler-path": ("COMPILER_PATH=v gcc -c t.c", COMPILES, "v/as", SH_PAYLOAD),
+}
+
+
+@pytest.mark.parametrize("case", list(ENTRY_VARIABLES))
+def test_v_an_entrys_own_compiler_variables(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``, ``Bash(mkdir *)``: ``cp src/x <file>`` is
+    denied."""
+    needs("bash", "make", "gcc")
+    entry, makefile, target, text = ENTRY_VARIABLES[case]
+    calls = [*(["mkdir -p preinc"] if target.startswith("preinc/") else []),
+             f"cp src/x {target}", entry]
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)", "Bash(mkdir *)"],
+                         {"Makefile": makefile, "t.c": "#include <stdio.h>\nint main(void) "
+                          "{ return 0; }\n", "v/keep": "", "inc/keep": "", "src/x": text},
+                         calls, executable=("src/x",))
+    assert denied is not None, "the hook allows every call, and gcc runs the payload"
+
+
+OPEN.add("test_v_an_entrys_own_compiler_variables",
+         "open at af16ceb (pre-existing at 7b9db0b): a value the entry sets itself (a prefix, "
+         "export, make's definition, an entry's MAKEFLAGS) is read by startvars/startflags, "
+         "not as flagpaths reads the session's (a prefix not ending in /, --prefix, -iprefix, "
+         "gcc's own variables, a Makefile's own name)", "prefix-assignment",
+         "prefix-assignment-long-prefix", "export-before-make", "make-definition",
+         "make-definition-include-prefix", "make-definition-own-name", "entry-makeflags",
+         "compiler-path-assignment", "cpath-assignment", "hostcc-assignment")
+OPEN.add("test_v_an_entrys_own_compiler_variables",
+         "open at af16ceb (pre-existing at 7b9db0b): gcc's own options on its command line "
+         "(-B, --prefix) and COMPILER_PATH before it are not read: the folder or prefix it "
+         "runs its assembler from is not guarded", "gcc-prefix", "gcc-prefix-folder",
+         "gcc-long-prefix", "gcc-compiler-path")
