@@ -455,3 +455,34 @@ OPEN.add("test_v_an_entrys_own_compiler_variables",
          "(-B, --prefix) and COMPILER_PATH before it are not read: the folder or prefix it "
          "runs its assembler from is not guarded", "gcc-prefix", "gcc-prefix-folder",
          "gcc-long-prefix", "gcc-compiler-path")
+
+
+#: Each case (a cost): the session's variable whose name ends in FLAGS but that no Makefile
+#: hands gcc (Go's, cargo's), the plan's entry, the everyday write into a folder its value's
+#: word names (none a program reads as a file by that word).
+OTHER_FLAGS = {
+    "goflags-vendor": ("GOFLAGS", "-mod=vendor", "go test ./...", "cp notes.txt vendor/notes.txt"),
+    "goflags-tags": ("GOFLAGS", "-tags=integration", "go test ./...",
+                     "cp notes.txt integration/notes.txt"),
+    "rustflags-target-cpu": ("RUSTFLAGS", "-C target-cpu=native", "cargo test",
+                             "cp notes.txt native/notes.txt"),
+}
+
+
+@pytest.mark.parametrize("case", list(OTHER_FLAGS))
+def test_c_another_programs_flags_keep_writes(tmp_path: Path, case: str) -> None:
+    """The session's ``<NAME>=<value>``; plan ``Bash(<entry>)``, ``Bash(cp *)``: the write is
+    allowed (as it was at 7b9db0b)."""
+    needs("bash")
+    name, value, entry, call = OTHER_FLAGS[case]
+    project = hooked_project(tmp_path, [f"Bash({entry})", "Bash(cp *)"])
+    for folder in ("vendor", "integration", "native"):
+        (project / folder).mkdir()
+    env = {**home_env(tmp_path / "home"), name: value}
+    assert first_denied(project, [call], env) is None, "denied"
+
+
+OPEN.add("test_c_another_programs_flags_keep_writes",
+         "cost at af16ceb: flagpaths reads every variable whose name ends in FLAGS as gcc's, "
+         "each word a path guarded whole: Go's -mod=vendor guards vendor/, -tags=integration "
+         "integration/, rustc's target-cpu=native native/")
