@@ -29,6 +29,7 @@ SH_PAYLOAD = "#!/bin/sh\ntouch zz\n"
 HEADER_PAYLOAD = ('#include_next <stdio.h>\n__attribute__((constructor)) static void zz(void)'
                   ' { int system(const char *); system("touch zz"); }\n')
 #: 64 links at the project's top, each to ``shared`` (made by the session: ``ln -s``).
+BUN = Path.home() / ".cache/skillgrant-runtime/bun-1.4.5/package/bin"
 SIXTY_FOUR = "for i in $(seq 1 64); do ln -s shared a$i; done\n"
 #: 6000 files in ``test/fx`` and a link ``test/fx/s<k> -> ../../shared`` past the 4200th entry
 #: ``os.scandir`` lists there (ext4 lists by a hash of the name: the first such name).
@@ -486,3 +487,38 @@ OPEN.add("test_c_another_programs_flags_keep_writes",
          "cost at af16ceb: flagpaths reads every variable whose name ends in FLAGS as gcc's, "
          "each word a path guarded whole: Go's -mod=vendor guards vendor/, -tags=integration "
          "integration/, rustc's target-cpu=native native/")
+
+
+#: Each case: the plan's entry, the project's files, the bash text making the folders beside
+#: the project, the write. The runner collects a folder beside the project that its settings
+#: name (bun 1.4.5's bunfig.toml ``[test] root``; a package.json script running ``node --test
+#: ../ext/``), and meets the written file there through a link (the proof runs it).
+SETTINGS_BESIDE = {
+    "bunfig-test-root": ("bun test", {"bunfig.toml": '[test]\nroot = "../ext"\n',
+                                      "a.test.js": "0\n"},
+                         "mkdir -p ../ext ../other && ln -s ../other/b.js ../ext/a.test.js",
+                         "cp src/mk ../other/b.js"),
+    "npm-script-test-folder": ("npm test", {"package.json": '{"name":"p","scripts":'
+                                            '{"test":"node --test ../ext/"}}'},
+                               "mkdir -p ../ext/test ../other && ln -s ../../other ../ext/test/o",
+                               "cp src/mk ../other/x.js"),
+}
+
+
+@pytest.mark.parametrize("case", list(SETTINGS_BESIDE))
+def test_t_a_runners_settings_name_a_folder_beside(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: the write is denied."""
+    needs("bash", "node", "npm")
+    if not (BUN / "bun").exists():
+        pytest.skip("bun 1.4.5 is not installed")
+    entry, files, setup, write = SETTINGS_BESIDE[case]
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                         {**files, "src/mk": JS_PAYLOAD}, [write, entry],
+                         {"PATH": f"{BUN}:{os.environ['PATH']}"}, setup=setup)
+    assert denied is not None, "the hook allows every call, and the runner runs the payload"
+
+
+OPEN.add("test_t_a_runners_settings_name_a_folder_beside",
+         "open at af16ceb (T6/T7's class): the walk's roots are the folders the plan's programs "
+         "run in; a folder a runner's settings name beside them (bunfig's [test] root, a "
+         "package.json script's operand) is not walked, so a link there is not read")
