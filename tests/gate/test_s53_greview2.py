@@ -522,3 +522,32 @@ OPEN.add("test_t_a_runners_settings_name_a_folder_beside",
          "open at af16ceb (T6/T7's class): the walk's roots are the folders the plan's programs "
          "run in; a folder a runner's settings name beside them (bunfig's [test] root, a "
          "package.json script's operand) is not walked, so a link there is not read")
+
+
+#: A library standing for libm.so.6 whose constructor runs the payload (built by the setup).
+LIBRARY_PAYLOAD = ('#include <stdlib.h>\n__attribute__((constructor)) static void zz(void) '
+                   '{ system("touch zz"); }\ndouble cos(double x) { return x; }\n')
+#: A Makefile building a program that calls libm's cos, and running it.
+LINKS_LIBM = "test: t.c\n\t$(CC) t.c -o t -lm\n\t./t\n"
+
+
+@pytest.mark.parametrize("entry", ["make test", "LD_RUN_PATH=v make test"])
+def test_v_the_linkers_run_path(tmp_path: Path, entry: str) -> None:
+    """The session's ``LD_RUN_PATH=v`` (ld writes it as the program's RUNPATH when no -rpath is
+    given), or the entry's; plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/lib
+    v/libm.so.6`` is denied (the built program loads it, and its constructor runs)."""
+    needs("bash", "make", "gcc")
+    extra = {"LD_RUN_PATH": "v"} if entry == "make test" else {}
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                         {"Makefile": LINKS_LIBM, "pl.c": LIBRARY_PAYLOAD, "v/keep": "",
+                          "t.c": "#include <math.h>\nint main(int c, char **v) "
+                          "{ return (int)cos(c) - 1; }\n"},
+                         ["cp src/lib v/libm.so.6", entry], extra,
+                         setup="gcc -shared -fPIC -o src/lib pl.c -Wl,-soname,libm.so.6")
+    assert denied is not None, "the hook allows every call, and the built program runs it"
+
+
+OPEN.add("test_v_the_linkers_run_path",
+         "open at af16ceb: LD_RUN_PATH (ld's RUNPATH when no -rpath is given) is neither in "
+         "FLAGS nor read for loaded libraries (loadedlibs reads LD_LIBRARY_PATH): its bare "
+         "folder v names no path")
