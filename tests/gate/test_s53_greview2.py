@@ -551,3 +551,44 @@ OPEN.add("test_v_the_linkers_run_path",
          "open at af16ceb: LD_RUN_PATH (ld's RUNPATH when no -rpath is given) is neither in "
          "FLAGS nor read for loaded libraries (loadedlibs reads LD_LIBRARY_PATH): its bare "
          "folder v names no path")
+
+
+#: CMake code running the payload where it lies (a toolchain file, a package's config file).
+CMAKE_PAYLOAD = "execute_process(COMMAND touch ${CMAKE_CURRENT_LIST_DIR}/zz)\n"
+#: Each case: the session's variable and value, the plan's entry, the project's files, the
+#: calls. pkg-config 1.8 reads ``<folder>/foo.pc`` of PKG_CONFIG_PATH's bare folder (its
+#: Cflags ``-Bv/`` then reach gcc), cmake 3.25 runs CMAKE_TOOLCHAIN_FILE's bare file and
+#: find_package's config file below CMAKE_PREFIX_PATH's bare folder (the proof runs them).
+BUILD_TOOL_VARIABLES = {
+    "pkg-config-path": ("PKG_CONFIG_PATH", "pc", "make test",
+                        {"Makefile": "test: t.c\n\t$(CC) $$(pkg-config --cflags foo) -c t.c "
+                         "-o t.o\n", "t.c": "int x;\n", "pc/keep": "", "v/keep": "",
+                         "src/pc": "Name: foo\nDescription: f\nVersion: 1\nCflags: -Bv/\n"},
+                        ["cp src/pc pc/foo.pc", "cp src/x v/as", "make test"]),
+    "cmake-toolchain-file": ("CMAKE_TOOLCHAIN_FILE", "tc", "cmake -S . -B build",
+                             {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\n"
+                              "project(p NONE)\n"},
+                             ["cp src/cm tc", "cmake -S . -B build"]),
+    "cmake-prefix-path": ("CMAKE_PREFIX_PATH", "deps", "cmake -S . -B build",
+                          {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\n"
+                           "project(p NONE)\nfind_package(Foo CONFIG)\n", "deps/keep": ""},
+                          ["cp src/cm deps/FooConfig.cmake", "cmake -S . -B build"]),
+}
+
+
+@pytest.mark.parametrize("case", list(BUILD_TOOL_VARIABLES))
+def test_v_a_build_tools_variables(tmp_path: Path, case: str) -> None:
+    """The session's ``<NAME>=<value>``; plan ``Bash(<entry>)``, ``Bash(cp *)``: a call is
+    denied."""
+    needs("bash", "make", "gcc", "pkg-config", "cmake")
+    name, value, entry, files, calls = BUILD_TOOL_VARIABLES[case]
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                         {**files, "src/x": SH_PAYLOAD, "src/cm": CMAKE_PAYLOAD}, calls,
+                         {name: value}, executable=("src/x",))
+    assert denied is not None, "the hook allows every call, and the build tool runs it"
+
+
+OPEN.add("test_v_a_build_tools_variables",
+         "open at af16ceb (envpaths' bare-word residual): PKG_CONFIG_PATH's, "
+         "CMAKE_TOOLCHAIN_FILE's and CMAKE_PREFIX_PATH's bare word names a folder or file the "
+         "build tool reads as settings or code; no rule names these variables")
