@@ -9,10 +9,20 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved_case
+from test_gate_files import _settings_hook, payload
+
+import skillgrant
+
+#: The package's folder above it, and the site folder its modules import from.
+ROOT = str(Path(skillgrant.__file__).parent.parent)
+SITE = next(p for p in sys.path if p.endswith("site-packages") and "tree_sitter" in os.listdir(p))
 
 #: Real bash, node, python, make and gcc, and fresh hook processes: CI's slow step runs them.
 pytestmark = pytest.mark.slow
@@ -592,3 +602,71 @@ OPEN.add("test_v_a_build_tools_variables",
          "open at af16ceb (envpaths' bare-word residual): PKG_CONFIG_PATH's, "
          "CMAKE_TOOLCHAIN_FILE's and CMAKE_PREFIX_PATH's bare word names a folder or file the "
          "build tool reads as settings or code; no rule names these variables")
+
+
+#: Running a command as an unprivileged user (root lists every folder whatever its mode).
+AS_NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+
+def _as_nobody(project: Path, calls: list[str], hook: str | None) -> str | None:
+    """Runs ``calls`` under bash as ``nobody`` in ``project`` (asking ``hook`` first for each,
+    as ``nobody`` too, when given): the first call denied, or None."""
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(project.parent / "home")}
+    for call in calls:
+        if hook is not None:
+            said = subprocess.run([*AS_NOBODY, "/bin/sh", "-c", hook], input=payload(call, project),
+                                  cwd=project, env=env, capture_output=True, timeout=60,
+                                  check=False)
+            if said.returncode == 2:
+                return call
+        subprocess.run([*AS_NOBODY, "bash", "-c", call], cwd=project, env=env,
+                       capture_output=True, timeout=120, check=False)
+    return None
+
+
+def test_t_a_folder_the_walk_cannot_list() -> None:
+    """Plan ``Bash(node --test)``, ``Bash(cp *)``, ``Bash(chmod *)``, the project's link
+    ``lib/test -> ../shared`` (R10, held), the session a user's: ``chmod 000 lib`` hides the
+    link from the walk (testlinks._listing: PermissionError, not listed), ``cp src/mk
+    shared/x.js``, ``chmod 755 lib``, ``node --test``: one is denied (node runs shared/x.js)."""
+    needs("bash", "node", "setpriv", "/usr/bin/python3")
+    if os.geteuid() != 0:
+        pytest.skip("runs the session as nobody: needs root")
+    calls = ["chmod 000 lib", "cp src/mk shared/x.js", "chmod 755 lib", "node --test"]
+    found = {}
+    top = Path(tempfile.mkdtemp(prefix="s53-greview2-"))  # (pytest's folders are root's alone)
+    top.chmod(0o755)
+    try:
+        for side in ("proof", "run"):
+            found[side] = _nobody_side(top / side, calls, side)
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+    assert found["run"] is not None, "the hook allows every call, and node's runner runs it"
+
+
+def _nobody_side(folder: Path, calls: list[str], side: str) -> str | None:
+    """One side of ``test_t_a_folder_the_walk_cannot_list`` in ``folder``: the proof (runs the
+    calls, asserts the payload ran) or the run (asks the hook first: the call it denies)."""
+    folder.mkdir()
+    project = hooked_project(folder, ["Bash(node --test)", "Bash(cp *)", "Bash(chmod *)"])
+    for name in ("lib", "shared", "test"):
+        (project / name).mkdir(exist_ok=True)
+    (project / "test" / "a.test.js").write_text("0\n")
+    (project / "src" / "mk").write_text(JS_PAYLOAD)
+    os.symlink("../shared", project / "lib" / "test")
+    (folder / "home").mkdir()
+    subprocess.run(["chown", "-R", "nobody:nogroup", str(folder)], check=True)
+    folder.chmod(0o777)
+    # the printed hook, its package read by the system's python (nobody cannot enter /root)
+    rest = _settings_hook(project).split(" -I -c 'from", 1)[1]
+    hook = (f"/usr/bin/python3 -I -c 'import sys; sys.path[:0] = [\"{ROOT}\", \"{SITE}\"]; "
+            f"from{rest}")
+    denied = _as_nobody(project, calls, hook if side == "run" else None)
+    if side == "proof":
+        assert any(project.rglob("zz")), "bash ran no payload"
+    return denied
+
+
+OPEN.add("test_t_a_folder_the_walk_cannot_list",
+         "open at af16ceb: testlinks._listing reads a folder it may not list as empty "
+         "(\"nor may the runner\"); the session sets the mode back before the run")
