@@ -48,7 +48,7 @@ def written(words: list[str], directory: str | None, text: str, bare: str) -> st
         return found
     rest = [w for w in words if w not in sources]
     return named_word(rest, directory, text) or tree_word(rest, directory, touch) or \
-        through_links(text, directory, rest)
+        _brought(text, directory) or through_links(text, directory, rest)  # (T9: s53)
 
 
 def _stdin_apart(words: list[str], text: str) -> list[str]:

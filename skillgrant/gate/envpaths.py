@@ -33,8 +33,8 @@ from __future__ import annotations
 import os
 from itertools import pairwise
 
-from .environment import FLAGS
-from .flagpaths import flag_words
+from .environment import FLAGS, state
+from .flagpaths import flag_words, toolchain
 from .named import above
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -301,17 +301,8 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
     kept = {os.path.normpath(f) for f in (*folders, home, "/") if f}
     kept |= {parent for folder in kept for parent in above(folder)}
     found: dict[str, bool] = {}
-    for name, value in os.environ.items():
-        if name in OTHERWISE or not value:
-            continue
-        try:
-            paths = named_paths(value)
-            if name in FLAGS or name[-5:] == "FLAGS":  # (the C toolchain's: flagpaths)
-                paths += flag_words(name, _expanded(value))
-        except ValueError as e:
-            raise ValueError(f"the session's variable {name}={value!r} holds {e}, so the paths "
-                             "it names are not known; unset it or give it a plain "
-                             "value") from e
+    absolute = [os.path.abspath(r) for r in roots]
+    for paths, specs in _parsed():
         for path in paths:
             if path.startswith("~"):
                 path = os.path.expanduser(path)
@@ -322,8 +313,40 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
                 full = os.path.normpath(full)
                 if full not in kept:
                     found[full] = True
-        found.update(dict.fromkeys((p.rstrip("/") for p in preload_paths(value, roots)), True))
+        if specs:
+            from .noderesolve import package_paths
+
+            found.update(dict.fromkeys((p.rstrip("/") for spec in specs
+                                        for p in package_paths(spec, absolute)), True))
     return list(found.items())
+
+
+def _parsed() -> list[tuple[list[str], list[str]]]:
+    """Each variable's paths (``named_paths``; ``flagpaths.flag_words`` too for the C
+    toolchain's) and the packages its preloads name (``preloaded``), read once an environment
+    (``environment.state``: ``session_paths`` runs twice a call). Raises ValueError, naming
+    the variable, where one is not known."""
+    key = state()
+    if not _PARSED or _PARSED[0][0] != key:
+        parsed: list[tuple[list[str], list[str]]] | ValueError = []
+        for name, value in os.environ.items():
+            try:
+                if name not in OTHERWISE and value and isinstance(parsed, list):
+                    parsed.append(([*named_paths(value), *(flag_words(name, value, _expanded(
+                        value)) if name in FLAGS or toolchain(name) else ())],
+                                   preloaded(value)))
+            except ValueError as e:
+                parsed = ValueError(f"the session's variable {name}={value!r} holds {e}, so "
+                                    "the paths it names are not known; unset it or give it a "
+                                    "plain value")
+        _PARSED[:] = [(key, parsed)]
+    if isinstance(_PARSED[0][1], ValueError):
+        raise _PARSED[0][1]
+    return _PARSED[0][1]
+
+
+#: ``_parsed``'s answer (or its error), with the environment's state it was read in.
+_PARSED: list[tuple[object, list[tuple[list[str], list[str]]] | ValueError]] = []
 
 
 def _top(folder: str) -> str:

@@ -1,7 +1,7 @@
 """The paths the session's C toolchain variables name, read as gcc reads them (review
 s52-greview2 R6d, s53-greview2 V): ``environment.FLAGS`` (the variables GNU make's built-in
-rules hand gcc, and gcc's own), and any other whose name ends in ``FLAGS`` but make's own
-(``EXTRA_CFLAGS``, ``KCFLAGS``, ``HOSTCFLAGS``: a Makefile hands them gcc), each word a path:
+rules hand gcc, and gcc's own), and any other named as the toolchain's (``toolchain``:
+``EXTRA_CFLAGS``, ``KCFLAGS``, ``HOSTCC``: a Makefile hands them gcc), each word a path:
 gcc reads a bare word there as a file (``@opts``, ``-include pre``, ``-B v``, ``CPATH=inc``).
 A prefix gcc puts before names (``-Bv``: ``vas``, ``vcc1``, …; ``-iprefix``) names no path
 unless it ends in ``/``: refused (``envpaths.session_paths``: every call is denied, saying
@@ -16,17 +16,34 @@ if TYPE_CHECKING:
     from typing import Final
 
 
-def flag_words(name: str, readings: list[str]) -> list[str]:
-    """The paths the session's variable ``name`` (one of ``environment.FLAGS``, or a name
-    ending in ``FLAGS``) names beside ``envpaths.named_paths``', its value read as
+def toolchain(name: str) -> bool:
+    """Whether the session's variable ``name`` is the C toolchain's beside ``environment.
+    FLAGS``: a part of it (between ``_``) ending in one of ``_FLAG_ENDS`` (``EXTRA_CFLAGS``,
+    ``KCFLAGS``, ``CFLAGS_MODULE``, ``CPPFLAGS_FOR_BUILD``) or naming a compiler (``CC``,
+    ``HOSTCC``, ``CC_FOR_BUILD``, ``CXX``), as kbuild and autoconf name theirs (s53-greview2
+    V3, V4); not another program's flags (``GOFLAGS``, ``RUSTFLAGS``: K5)."""
+    return any(part.endswith(_FLAG_ENDS) or part.endswith("CC") or part in ("CXX", "CPP")
+               for part in name.split("_"))
+
+
+#: The endings of a variable's part naming flags a Makefile hands gcc.
+_FLAG_ENDS: Final = ("CFLAGS", "CPPFLAGS", "CXXFLAGS", "LDFLAGS", "ASFLAGS", "LDLIBS")
+
+
+def flag_words(name: str, value: str, readings: list[str]) -> list[str]:
+    """The paths the session's variable ``name`` (one of ``environment.FLAGS``, or one
+    ``toolchain`` names) names beside ``envpaths.named_paths``', its ``value`` read as
     ``readings`` (its ``$NAME`` read): every word (split at blanks, ``,``, ``:``, ``=``; a
     response file's ``@`` dropped) and an option's attached value (``-Iinc``: ``inc``), as
     the session's ``MAKEFLAGS`` definitions are read (``startvars._words``); none for make's
-    own (``startflags`` reads them). Raises ValueError for a prefix of gcc's (``_prefix``;
+    own (``startflags`` reads them). Raises ValueError for a ``$`` (make reads it its own
+    way: ``$Dx`` is ``$D`` then ``x``), and for a prefix of gcc's (``_prefix``;
     ``GCC_EXEC_PREFIX`` is ``-B``'s value: gcc's manual) not ending in ``/`` (``-Bv`` runs
     ``vas`` where there is no folder ``v``: a prefix of names, no path)."""
     if name in _MAKES:
         return []
+    if "$" in value:  # (make reads `$Dx` as `$D` then `x`, `$(X)` its own: V5)
+        raise ValueError("a `$`, which make expands by its own syntax, not a shell's")
     words: list[str] = []
     for reading in readings if name != "GCC_EXEC_PREFIX" else ["-B" + r for r in readings]:
         split = reading.split()  # (`-Wl,-Bstatic`: ld's, one word; `-B v/`: gcc's prefix)

@@ -92,6 +92,7 @@ def _linked(name: str, rest: list[str], sources: list[str], into: str, directory
     folder (from the call's with ``ln -r``); a placed link's from where it was and from where
     it lands (its text is kept)."""
     from .testfiles import foreign
+    from .testlinks import leads_below
 
     options = [w for w in rest if w[:1] == "-" and w != "-"]
     clusters = "".join(w[1:].split("t")[0].split("S")[0] for w in options if w[1:2] != "-")
@@ -110,9 +111,10 @@ def _linked(name: str, rest: list[str], sources: list[str], into: str, directory
         path = posixpath.join(directory, source)
         link = posixpath.join(folder, posixpath.basename(source.rstrip("/")) or ".") \
             if inside else folder
-        if not (makes or unnamed or os.path.islink(path) or os.path.isdir(path)) or foreign(
-                posixpath.join(os.path.realpath(posixpath.dirname(link)),
-                               posixpath.basename(link)), guards):
+        place = posixpath.join(os.path.realpath(posixpath.dirname(link)),
+                               posixpath.basename(link))
+        if not (makes or unnamed or os.path.islink(path) or os.path.isdir(path)) or (foreign(
+                place, guards) and not leads_below(fold(place), guards)):
             continue
         if unnamed:
             return True

@@ -79,6 +79,13 @@ def places(key: str, guards: object) -> list[str]:
     return list(found)
 
 
+def leads_below(path: str, guards: object) -> bool:
+    """Whether a link below the collecting folders of ``guards`` leads below the folded
+    ``path`` (to something there or not there yet: what comes at ``path`` comes where a
+    runner meets it; s53-greview2 T10)."""
+    return any(target.startswith(path.rstrip("/") + "/") for target, _ in _links(guards))
+
+
 def _links(guards: object) -> tuple[tuple[str, str], ...]:
     """Each link below the collecting folders of ``guards`` (and below the folders they lead
     to), as its folded target's real path and its own folded path: walked once for a set."""
@@ -125,8 +132,9 @@ def _walked(roots: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 
 def _listing(folder: str) -> list[tuple[str, str]]:
     """The names in ``folder``, each with what it is (``"link"``, ``"dir"``, ``"file"``), all
-    of them (``linked.entries`` stops past its bound); none where it is not there, or this user
-    may not list it (nor may the runner, as this user: s53-greview2 T5). The view watches the
+    of them (``linked.entries`` stops past its bound: s53-greview2 T5); none where it is not
+    there. One this user may not list raises ValueError: a call may take the right away and
+    give it back once its write is judged (``chmod 000 lib``: T13). The view watches the
     folder first, so that a kept walk sees an entry come."""
     fs.islink(folder.rstrip("/") + "/settings.json")
     try:
@@ -134,7 +142,7 @@ def _listing(folder: str) -> list[tuple[str, str]]:
             return [(entry.name, "link" if entry.is_symlink() else
                      "dir" if entry.is_dir(follow_symlinks=False) else "file")
                     for entry in listing]
-    except (FileNotFoundError, NotADirectoryError, PermissionError):
+    except (FileNotFoundError, NotADirectoryError):
         return []
     except OSError as e:
         raise ValueError(f"{folder!r} cannot be read for the links a test runner follows: "

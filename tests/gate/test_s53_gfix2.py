@@ -202,16 +202,21 @@ def test_a_compiler_variables_words_are_paths() -> None:
     ``--include-prefix``, ``GCC_EXEC_PREFIX``); none for make's own variables;
     ``named_paths`` reads an option's attached folder and a response file in any variable."""
     from skillgrant.gate.envpaths import named_paths
-    from skillgrant.gate.flagpaths import flag_words
+    from skillgrant.gate.flagpaths import flag_words, toolchain
 
-    found = flag_words("CFLAGS", ["-O2 @opts -Iinc -Wl,-Bstatic -Bv/ -B w/ --prefix=x/"])
+    found = flag_words("CFLAGS", "", ["-O2 @opts -Iinc -Wl,-Bstatic -Bv/ -B w/ --prefix=x/"])
     assert {"opts", "inc", "v/", "w/", "x/"} <= set(found) and "." not in found
     assert "v/" in named_paths("-Bv/") and "inc/x" in named_paths("-Iinc/x")
     assert "opts" in named_paths("@opts")
-    assert flag_words("MAKEFLAGS", ["-B"]) == [] and "v/" in flag_words("GCC_EXEC_PREFIX", ["v/"])
+    assert flag_words("MAKEFLAGS", "-B", ["-B"]) == []
+    assert "v/" in flag_words("GCC_EXEC_PREFIX", "v/", ["v/"])
     for value in ("-Bv", "-B v", "-O2 -Bprefix", "-B", "--prefix=pre", "--pref pre",
                   "-iprefix pre", "--include-prefix=pre"):
         with pytest.raises(ValueError, match="prefix"):
-            flag_words("EXTRA_CFLAGS", [value])
+            flag_words("EXTRA_CFLAGS", value, [value])
     with pytest.raises(ValueError, match="prefix"):
-        flag_words("GCC_EXEC_PREFIX", ["pre"])
+        flag_words("GCC_EXEC_PREFIX", "pre", ["pre"])
+    with pytest.raises(ValueError, match="make expands"):
+        flag_words("CFLAGS", "-B$Dx/", ["-B/"])
+    assert toolchain("HOSTCC") and toolchain("CC_FOR_BUILD") and toolchain("CFLAGS_MODULE")
+    assert not toolchain("GOFLAGS") and not toolchain("RUSTFLAGS")
