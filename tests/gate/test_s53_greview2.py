@@ -169,18 +169,10 @@ OPEN.add("test_t_a_test_file_met_through_a_link",
          "open at 51a8b1e: the walk's roots are the folders the plan's programs run in, not a "
          "runner's operand beside them (node --test ../ext/): a link there is not read",
          "link-in-an-operands-folder")
-OPEN.add("test_t_a_test_file_met_through_a_link",
-         "open at af16ceb: a link to nothing is allowed and read when its target comes; a "
-         "link made above the target (../d, out of the project: testfiles.foreign) is not "
-         "read, as no link of the walk leads to ../d itself", "link-to-nothing-then-its-parent")
+# (link-to-nothing-then-its-parent open at af16ceb, copy-from-node-modules-re-aims-it and
+# copy-re-aims-it-beside-a-guarded-file open at fbedcbc: closed by s53-gfix2 aa70455)
 # (copy-re-aims-a-link-named-test, copy-keeping-links-re-aims-it, move-re-aims-it open at
 # 51a8b1e: closed by s53-gfix2 fbedcbc)
-OPEN.add("test_t_a_test_file_met_through_a_link",
-         "open at fbedcbc: copied.written asks intotests (_brought) only in its first pass; a "
-         "cp whose first pass names a guarded source it only reads (node_modules/ under a node "
-         "plan, .claude/settings.json) is asked again without its sources, and not of "
-         "intotests: the link the tree brings is not read",
-         "copy-from-node-modules-re-aims-it", "copy-re-aims-it-beside-a-guarded-file")
 
 
 #: Each case: the calls (beside the plan's ``Bash(cd *)``), the bash text making the folders
@@ -370,6 +362,13 @@ COMPILER_VARIABLES = {
                                           "inc/stdio.h", HEADER_PAYLOAD),
     "held-cflags-for-build-response-file": ("CFLAGS_FOR_BUILD", "@opts",
                                             OWN.format("CFLAGS_FOR_BUILD"), "opts", "-Bv/\n"),
+    # kbuild's prefix of the compiler's name (make runs $(CROSS_COMPILE)gcc: ./x-gcc)
+    "cross-compile-prefix": ("CROSS_COMPILE", "./x-",
+                             "test: t.c\n\t$(CROSS_COMPILE)gcc -c t.c -o t.o\n", "x-gcc",
+                             SH_PAYLOAD),
+    # the link line's LIBS: gcc -Bv runs v/collect2; -Wl,-rpath,v: the program loads from v/
+    "libs-prefix-a-folder": ("LIBS", "-Bv", "test: t.c\n\t$(CC) t.c -o t $(LIBS)\n",
+                             "v/collect2", SH_PAYLOAD),
     # make reads `$D` as the variable D (unset: nothing), then `x/`: gcc -Bx/
     "make-one-letter-variable": ("CFLAGS", "-B$Dx/", COMPILES, "x/as", SH_PAYLOAD),
 }
@@ -394,17 +393,13 @@ def test_v_the_sessions_compiler_variables(tmp_path: Path, case: str) -> None:
 
 
 # (compiler-path, cpath, c-include-path open at 836e7a4: closed by s53-gfix2 4965cd0; the long
-# prefix, -iprefix, OUTPUT_OPTION and *FLAGS rows open at 836e7a4: closed by af16ceb)
+# prefix, -iprefix, OUTPUT_OPTION and *FLAGS rows open at 836e7a4: closed by af16ceb; the
+# build machine's names and make's `$D` open at af16ceb: closed by aa70455)
 OPEN.add("test_v_the_sessions_compiler_variables",
-         "open at af16ceb: a variable a Makefile hands gcc under a name neither in FLAGS nor "
-         "ending in FLAGS (kbuild's HOSTCC, CFLAGS_MODULE; autoconf's CC_FOR_BUILD, "
-         "CFLAGS_FOR_BUILD, CPPFLAGS_FOR_BUILD) is read by named_paths only",
-         "hostcc-prefix", "cc-for-build-prefix", "cflags-module-prefix",
-         "cflags-for-build-long-prefix", "cppflags-for-build-include-folder")
-OPEN.add("test_v_the_sessions_compiler_variables",
-         "open at af16ceb: make reads `$D` in an environment value as the one-letter variable D "
-         "then `x/`; envpaths._expanded reads it as a shell does, the variable Dx (unset): the "
-         "gate guards `-B/` while gcc runs x/as", "make-one-letter-variable")
+         "open at aa70455: a variable a Makefile hands gcc under a name flagpaths.toolchain "
+         "does not take (kbuild's CROSS_COMPILE, a prefix of the compiler's name; LIBS, the "
+         "link line's) is read by named_paths only: `./x-` guards ./x-, not ./x-gcc; `-Bv`, "
+         "`-Wl,-rpath,v` name no path", "cross-compile-prefix", "libs-prefix-a-folder")
 
 
 #: Each case: the plan's entry (beside ``Bash(cp *)``, ``Bash(mkdir *)``), the Makefile, the
@@ -493,10 +488,6 @@ def test_c_another_programs_flags_keep_writes(tmp_path: Path, case: str) -> None
     assert first_denied(project, [call], env) is None, "denied"
 
 
-OPEN.add("test_c_another_programs_flags_keep_writes",
-         "cost at af16ceb: flagpaths reads every variable whose name ends in FLAGS as gcc's, "
-         "each word a path guarded whole: Go's -mod=vendor guards vendor/, -tags=integration "
-         "integration/, rustc's target-cpu=native native/")
 
 
 #: Each case: the plan's entry, the project's files, the bash text making the folders beside
@@ -541,15 +532,25 @@ LIBRARY_PAYLOAD = ('#include <stdlib.h>\n__attribute__((constructor)) static voi
 LINKS_LIBM = "test: t.c\n\t$(CC) t.c -o t -lm\n\t./t\n"
 
 
-@pytest.mark.parametrize("entry", ["make test", "LD_RUN_PATH=v make test"])
-def test_v_the_linkers_run_path(tmp_path: Path, entry: str) -> None:
-    """The session's ``LD_RUN_PATH=v`` (ld writes it as the program's RUNPATH when no -rpath is
-    given), or the entry's; plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/lib
-    v/libm.so.6`` is denied (the built program loads it, and its constructor runs)."""
+#: Each case: the plan's entry, the session's variables, the Makefile. ld writes LD_RUN_PATH as
+#: the program's RUNPATH when no -rpath is given; a Makefile's link line takes LIBS.
+RUN_PATHS = {
+    "session-ld-run-path": ("make test", {"LD_RUN_PATH": "v"}, LINKS_LIBM),
+    "entry-ld-run-path": ("LD_RUN_PATH=v make test", {}, LINKS_LIBM),
+    "session-libs-run-path": ("make test", {"LIBS": "-Wl,-rpath,v"},
+                              "test: t.c\n\t$(CC) t.c -o t -lm $(LIBS)\n\t./t\n"),
+}
+
+
+@pytest.mark.parametrize("case", list(RUN_PATHS))
+def test_v_the_linkers_run_path(tmp_path: Path, case: str) -> None:
+    """The session's (or the entry's) run path ``v``; plan ``Bash(<entry>)``, ``Bash(cp *)``:
+    ``cp src/lib v/libm.so.6`` is denied (the built program loads it, and its constructor
+    runs)."""
     needs("bash", "make", "gcc")
-    extra = {"LD_RUN_PATH": "v"} if entry == "make test" else {}
+    entry, extra, makefile = RUN_PATHS[case]
     denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
-                         {"Makefile": LINKS_LIBM, "pl.c": LIBRARY_PAYLOAD, "v/keep": "",
+                         {"Makefile": makefile, "pl.c": LIBRARY_PAYLOAD, "v/keep": "",
                           "t.c": "#include <math.h>\nint main(int c, char **v) "
                           "{ return (int)cos(c) - 1; }\n"},
                          ["cp src/lib v/libm.so.6", entry], extra,
@@ -558,9 +559,9 @@ def test_v_the_linkers_run_path(tmp_path: Path, entry: str) -> None:
 
 
 OPEN.add("test_v_the_linkers_run_path",
-         "open at af16ceb: LD_RUN_PATH (ld's RUNPATH when no -rpath is given) is neither in "
-         "FLAGS nor read for loaded libraries (loadedlibs reads LD_LIBRARY_PATH): its bare "
-         "folder v names no path")
+         "open at aa70455: LD_RUN_PATH (ld's RUNPATH when no -rpath is given) is neither in "
+         "FLAGS nor read for loaded libraries (loadedlibs reads LD_LIBRARY_PATH), nor is the "
+         "link line's LIBS a toolchain name: the bare folder v names no path")
 
 
 #: CMake code running the payload where it lies (a toolchain file, a package's config file).
@@ -667,6 +668,3 @@ def _nobody_side(folder: Path, calls: list[str], side: str) -> str | None:
     return denied
 
 
-OPEN.add("test_t_a_folder_the_walk_cannot_list",
-         "open at af16ceb: testlinks._listing reads a folder it may not list as empty "
-         "(\"nor may the runner\"); the session sets the mode back before the run")
