@@ -668,3 +668,50 @@ def _nobody_side(folder: Path, calls: list[str], side: str) -> str | None:
     return denied
 
 
+
+
+def test_c_a_sessions_origin_run_path_keeps_make(tmp_path: Path) -> None:
+    """The session's ``LDFLAGS='-Wl,-rpath,$ORIGIN/../lib'`` (the linker's own ``$ORIGIN``, the
+    program's folder); plan ``Bash(make test)``: ``make test`` is allowed (as at 7b9db0b)."""
+    needs("bash", "make")
+    project = hooked_project(tmp_path, ["Bash(make test)"])
+    (project / "Makefile").write_text("test:\n\t@echo ok\n")
+    env = {**home_env(tmp_path / "home"), "LDFLAGS": "-Wl,-rpath,$ORIGIN/../lib"}
+    assert first_denied(project, ["make test"], env) is None, "the hook denies make test"
+
+
+OPEN.add("test_c_a_sessions_origin_run_path_keeps_make",
+         "cost at aa70455: flagpaths refuses every call of a session whose toolchain variable "
+         "holds a `$`; make's reading (`$O` then `RIGIN/../lib`: lib/) and the linker's "
+         "(`$ORIGIN`: the program's folder) could each be guarded instead")
+
+
+def test_c_a_folder_a_user_cannot_list_keeps_writes() -> None:
+    """The session a user's (nobody), the project holding a folder only root may list (a
+    database's data folder a container made: ``pgdata``, mode 700); plan ``Bash(node --test)``,
+    ``Bash(cp *)``: ``cp notes.txt notes2.txt`` is allowed (node's runner cannot list it
+    either: it meets nothing there)."""
+    needs("bash", "setpriv", "/usr/bin/python3")
+    if os.geteuid() != 0:
+        pytest.skip("runs the session as nobody: needs root")
+    top = Path(tempfile.mkdtemp(prefix="s53-greview2-"))
+    top.chmod(0o755)
+    try:
+        project = hooked_project(top, ["Bash(node --test)", "Bash(cp *)"])
+        (top / "home").mkdir()
+        subprocess.run(["chown", "-R", "nobody:nogroup", str(top)], check=True)
+        (project / "pgdata").mkdir(mode=0o700)  # (root's)
+        (project / "pgdata").chmod(0o700)
+        rest = _settings_hook(project).split(" -I -c 'from", 1)[1]
+        hook = (f"/usr/bin/python3 -I -c 'import sys; sys.path[:0] = [\"{ROOT}\", \"{SITE}\"]; "
+                f"from{rest}")
+        denied = _as_nobody(project, ["cp notes.txt notes2.txt"], hook)
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+    assert denied is None, "the hook denies the write"
+
+
+OPEN.add("test_c_a_folder_a_user_cannot_list_keeps_writes",
+         "cost at 6b5b7e4: a folder the walk may not list refuses every write of a collecting "
+         "plan (T13's fix); a folder the session cannot chmod (another user's) cannot be made "
+         "listable between calls, so it could be read as the runner reads it (empty)")
