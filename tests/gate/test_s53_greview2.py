@@ -369,6 +369,15 @@ COMPILER_VARIABLES = {
     # the link line's LIBS: gcc -Bv runs v/collect2; -Wl,-rpath,v: the program loads from v/
     "libs-prefix-a-folder": ("LIBS", "-Bv", "test: t.c\n\t$(CC) t.c -o t $(LIBS)\n",
                              "v/collect2", SH_PAYLOAD),
+    # the same in the session's MAKEFLAGS definitions (startvars reads them, not flagpaths)
+    "makeflags-long-prefix": ("MAKEFLAGS", "CFLAGS=--prefix=pre", COMPILES, "preas",
+                              SH_PAYLOAD),
+    "makeflags-cross-compile-prefix": ("MAKEFLAGS", "CROSS_COMPILE=./x-",
+                                       "test: t.c\n\t$(CROSS_COMPILE)gcc -c t.c -o t.o\n",
+                                       "x-gcc", SH_PAYLOAD),
+    "held-makeflags-compiler-prefix": ("MAKEFLAGS", "HOSTCC=gcc\\ -Bpre",
+                                       "test: t.c\n\t$(HOSTCC) -c t.c -o t.o\n", "preas",
+                                       SH_PAYLOAD),
     # make reads `$D` as the variable D (unset: nothing), then `x/`: gcc -Bx/
     "make-one-letter-variable": ("CFLAGS", "-B$Dx/", COMPILES, "x/as", SH_PAYLOAD),
 }
@@ -400,6 +409,10 @@ OPEN.add("test_v_the_sessions_compiler_variables",
          "does not take (kbuild's CROSS_COMPILE, a prefix of the compiler's name; LIBS, the "
          "link line's) is read by named_paths only: `./x-` guards ./x-, not ./x-gcc; `-Bv`, "
          "`-Wl,-rpath,v` name no path", "cross-compile-prefix", "libs-prefix-a-folder")
+OPEN.add("test_v_the_sessions_compiler_variables",
+         "open at aa70455: the session's MAKEFLAGS definitions are read by startvars._words "
+         "(a -B prefix refused), not by flagpaths: gcc's --prefix, CROSS_COMPILE's prefix of a "
+         "name pass", "makeflags-long-prefix", "makeflags-cross-compile-prefix")
 
 
 #: Each case: the plan's entry (beside ``Bash(cp *)``, ``Bash(mkdir *)``), the Makefile, the
