@@ -37,7 +37,11 @@ FLAGS: Final = ("CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "LDLIBS", "LOADLIBE
                 # gcc's own (its manual's "Environment Variables Affecting GCC": the folders it
                 # finds its programs, libraries and headers in; GCC_EXEC_PREFIX is -B's)
                 "COMPILER_PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH",
-                "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "GCC_EXEC_PREFIX")
+                "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "GCC_EXEC_PREFIX",
+                # the linker's run path, pkg-config's and cmake's folders and files (a bare
+                # name there is a path: s53-greview2 V8, V9)
+                "LD_RUN_PATH", "PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR", "CMAKE_TOOLCHAIN_FILE",
+                "CMAKE_PREFIX_PATH", "CMAKE_MODULE_PATH")
 #: Every environment variable the gate reads to decide a call (tests/gate/test_environment.py
 #: finds each ``os.environ`` read in the gate's modules and checks it is here or in OWN).
 COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR",
