@@ -571,10 +571,11 @@ def test_v_the_linkers_run_path(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows every call, and the built program runs it"
 
 
+# (session-ld-run-path open at af16ceb: closed by s53-gfix2 bc6c361)
 OPEN.add("test_v_the_linkers_run_path",
-         "open at aa70455: LD_RUN_PATH (ld's RUNPATH when no -rpath is given) is neither in "
-         "FLAGS nor read for loaded libraries (loadedlibs reads LD_LIBRARY_PATH), nor is the "
-         "link line's LIBS a toolchain name: the bare folder v names no path")
+         "open at bc6c361: an entry's own LD_RUN_PATH is read by startvars (not as FLAGS are), "
+         "and the link line's LIBS is not a toolchain name: the bare folder v names no path",
+         "entry-ld-run-path", "session-libs-run-path")
 
 
 #: CMake code running the payload where it lies (a toolchain file, a package's config file).
@@ -597,6 +598,20 @@ BUILD_TOOL_VARIABLES = {
                           {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\n"
                            "project(p NONE)\nfind_package(Foo CONFIG)\n", "deps/keep": ""},
                           ["cp src/cm deps/FooConfig.cmake", "cmake -S . -B build"]),
+    # find_package's other places: <Package>_DIR, <Package>_ROOT (policy CMP0074, 3.12),
+    # CMAKE_APPBUNDLE_PATH
+    "package-dir": ("Foo_DIR", "deps", "cmake -S . -B build",
+                    {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\n"
+                     "project(p NONE)\nfind_package(Foo CONFIG)\n", "deps/keep": ""},
+                    ["cp src/cm deps/FooConfig.cmake", "cmake -S . -B build"]),
+    "package-root": ("Foo_ROOT", "deps", "cmake -S . -B build",
+                     {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.12)\n"
+                      "project(p NONE)\nfind_package(Foo CONFIG)\n", "deps/keep": ""},
+                     ["cp src/cm deps/FooConfig.cmake", "cmake -S . -B build"]),
+    "cmake-appbundle-path": ("CMAKE_APPBUNDLE_PATH", "deps", "cmake -S . -B build",
+                             {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\n"
+                              "project(p NONE)\nfind_package(Foo CONFIG)\n", "deps/keep": ""},
+                             ["cp src/cm deps/FooConfig.cmake", "cmake -S . -B build"]),
 }
 
 
@@ -612,10 +627,12 @@ def test_v_a_build_tools_variables(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows every call, and the build tool runs it"
 
 
+# (pkg-config-path, cmake-toolchain-file, cmake-prefix-path open at af16ceb: closed by
+# s53-gfix2 bc6c361)
 OPEN.add("test_v_a_build_tools_variables",
-         "open at af16ceb (envpaths' bare-word residual): PKG_CONFIG_PATH's, "
-         "CMAKE_TOOLCHAIN_FILE's and CMAKE_PREFIX_PATH's bare word names a folder or file the "
-         "build tool reads as settings or code; no rule names these variables")
+         "open at bc6c361: find_package reads <Package>_DIR, <Package>_ROOT and "
+         "CMAKE_APPBUNDLE_PATH from the environment too; none is named, their bare folder "
+         "deps names no path", "package-dir", "package-root", "cmake-appbundle-path")
 
 
 #: Running a command as an unprivileged user (root lists every folder whatever its mode).
