@@ -128,8 +128,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     ups = [path[1:].rstrip("/") for path in named if path[:1] == "^"]
     versions += [(name, True) for name in ups]  # s44 P1
     # and below it, a settings folder a later call's `cd` makes one up (s44 P10; s52 C1, B5)
-    walked = frozenset(n for n, _ in versions if n not in MANIFESTS) | deep_names(
-        named, [*roots], not runs)
+    found_up = frozenset(n for n, _ in versions if n not in MANIFESTS)
+    walked = found_up | deep_names(named, [*roots], not runs)
     items += cargo_dirs(os.path.abspath(cwd or project or "/")) if "^target/" in named else []
     for folder in dict.fromkeys(f for f in folders if f):
         (items if project is None or folder in folders[:2] else local).extend(
@@ -245,7 +245,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
                    tops=frozenset(reals[top] for top in tops), loose=loose,
                    modules=frozenset(posixpath.normpath(reals[m]) for m in modules),
-                   walked=walked, **entry_starts(named, list(roots)),
+                   walked=walked, found_up=found_up, **entry_starts(named, list(roots)),
                    planned=lambda: only_planned(planned, [
                        (p, t) for p, t in (*items, *local, *programs, *local_programs) if p],
                        reals), run_folders=frozenset(runs))

@@ -53,9 +53,11 @@ def planned_only(path: str) -> bool:
     kept = _OTHERS[0]
     if kept is not None and kept[0] is guards:
         others = kept[1]
-    else:  # made once for the set (issue 29); deep names are what plan programs read (s53)
+    else:  # made once for the set (issue 29); the start names guarded at any depth are
+        # what plan programs read, the settings found walking up no Edit grant's (s45, s53)
         others = Index(Guarded([g for g in guards if g[0] not in planned], always=(),
-                               tops=frozenset(), modules=getattr(guards, "modules", frozenset())))
+                               tops=frozenset(), modules=getattr(guards, "modules", frozenset()),
+                               walked=getattr(guards, "found_up", frozenset())))
         _OTHERS[0] = (guards, others)
     return others.find(path, files_only=False) is None
 

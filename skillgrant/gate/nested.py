@@ -275,7 +275,8 @@ class Guarded(tuple[tuple[str, bool], ...]):
     (``loose``, each with its top's real path; issue 29, review s40 V3, s41 N2), and the
     folders first on a plan's Python's ``sys.path`` whose files of a standard module's name
     are guarded (``modules``: ``named.Index``; review s44 P3), and the names of the settings
-    a program finds by walking up, guarded at any depth (``walked``: review s44 P10), and of
+    a program finds by walking up, guarded at any depth (``walked``: review s44 P10, with the
+    start names of session 53; ``found_up``: the settings' alone), and of
     the items those the plan's programs read (``planned``: an Edit grant covers them, s45)."""
 
     always: tuple[tuple[str, bool], ...]
@@ -283,6 +284,7 @@ class Guarded(tuple[tuple[str, bool], ...]):
     loose: tuple[tuple[str, tuple[str, str, str]], ...]
     modules: frozenset[str]
     walked: frozenset[str]
+    found_up: frozenset[str]
     collected: frozenset[str]
     assigned: frozenset[str]
     planning: Callable[[], frozenset[str]] | None
@@ -293,6 +295,7 @@ class Guarded(tuple[tuple[str, bool], ...]):
                 loose: Iterable[tuple[str, str, str]] = (),
                 modules: frozenset[str] = frozenset(),
                 walked: frozenset[str] = frozenset(),
+                found_up: frozenset[str] = frozenset(),
                 collected: frozenset[str] = frozenset(),
                 assigned: frozenset[str] = frozenset(),
                 planned: Callable[[], frozenset[str]] | None = None,
@@ -302,6 +305,7 @@ class Guarded(tuple[tuple[str, bool], ...]):
         made.tops = tops
         made.modules = modules
         made.walked = walked
+        made.found_up = found_up  # (of ``walked``, the settings' names: no Edit grant's, s45)
         made.collected = collected  # (the folders below which tests are found: testfiles)
         made.assigned = assigned  # (the plan's entries' own assignments: entryvars)
         made.planning = planned  # (asked only by an Edit that needs it: the hook's time)
