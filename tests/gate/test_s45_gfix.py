@@ -152,12 +152,15 @@ def test_p10_the_write_tool_is_refused_a_settings_folder_at_any_depth(tmp_path: 
 #: Under plans naming cargo, mvn and pytest: a member's manifest below the call's folder, and
 #: reads of a settings folder, stay allowed. (``tests/conftest.py`` is no longer among them:
 #: ``pytest -q`` collects the folder below and imports it, session 50's s49-greview2 C2.)
-P10_KEPT = ["cp notes.txt crates/a/Cargo.toml", "cp notes.txt pkg/pyproject.toml",
-            "cat sub/.mvn/jvm.config", "ls -a sub/.cargo", "git add sub/.cargo/config.toml",
+P10_KEPT = ["cat sub/.mvn/jvm.config", "ls -a sub/.cargo", "git add sub/.cargo/config.toml",
             "cp notes.txt tests/data.json"]
+#: A member's manifest below, kept writable by review s45 (P10), is a start name guarded at
+#: any depth since session 53 (s53-gfix rule 1: an approved build file may start its program
+#: in any folder; a cost, docs/call-gate.md): the plan's own Edit grant of the path opens it.
+P10_DENIED = ["cp notes.txt crates/a/Cargo.toml", "cp notes.txt pkg/pyproject.toml"]
 
 
-@pytest.mark.parametrize("call", P10_KEPT)
+@pytest.mark.parametrize("call", [*P10_KEPT, *P10_DENIED])
 def test_p10_manifests_below_and_reads_stay_allowed(tmp_path: Path, call: str) -> None:
     project = tmp_path / "project"
     gated_project(project, ["Bash(cargo build)", "Bash(mvn -v)", "Bash(pytest -q)",
@@ -166,7 +169,7 @@ def test_p10_manifests_below_and_reads_stay_allowed(tmp_path: Path, call: str) -
         (project / folder).mkdir(parents=True)
     (project / "sub" / ".mvn" / "jvm.config").write_text("\n")
     (project / "sub" / ".cargo" / "config.toml").write_text("\n")
-    assert hook_allows(project, call), call
+    assert hook_allows(project, call) == (call not in P10_DENIED), call
 
 
 # --- C5, C7, C13: the readers rule's costs ------------------------------------------------
