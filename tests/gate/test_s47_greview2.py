@@ -297,7 +297,7 @@ _open("test_e3_a_relative_value_from_the_folder_the_program_works_in",
       "residual (docs/call-gate.md, the paths the session's variables name): a relative "
       "value read from the call's and the project's folders and the folders the plan's "
       "programs run in (s49-gfix2), not a folder a later call's cd moves it to",
-      "cd-then-make", "cd-then-node")
+      "cd-then-node")
 
 
 # --- rustup's `+TOOLCHAIN`: an absolute path is a toolchain whose bin/cargo runs --------------

@@ -289,13 +289,16 @@ def test_find_patterns_pass_beside_a_runner_reading_the_folder(tmp_path: Path) -
 def test_an_interpreters_script_runs_under_its_own_entry(tmp_path: Path, program: str) -> None:
     """Review s47 (a cost): ``Bash(tclsh tools/x.tcl)`` denied its own call (the script is
     guarded as the plan's program, and the readers rule did not read tclsh's operand as the
-    script it runs). The copy over the script stays denied."""
+    script it runs). The copy over the script stays denied; a copy of it out is denied too
+    since session 53 (its name is guarded at any depth: s53-gfix rule 1, a cost)."""
     project = tmp_path / "project"
     gated_project(project, ["Bash(cp *)", f"Bash({program} tools/x)"])
     (project / "tools").mkdir()
     (project / "tools" / "x").write_text("\n")
     assert _hook_says(project, f"{program} tools/x") == 0
-    assert _hook_says(project, "cp tools/x y") == 0  # (a copy out reads it)
+    # (a copy out reads it, but puts the name `x`, guarded at any depth since session 53's
+    # rule 1, in `y` when `y` is a folder: denied, a stated cost; `cat` would read it)
+    assert _hook_says(project, "cp tools/x y") == 2
     assert _hook_says(project, "cp y tools/x") == 2
 
 

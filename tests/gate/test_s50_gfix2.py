@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from bash_review import LeftOpen
 from files_fixture import gated_project
 from test_gate_files import _settings_hook
 
@@ -97,6 +98,19 @@ def test_the_plans_edit_grant_writes_the_tests_its_runner_collects(
     for folder in ("tests", "src", "docs"):
         (project / folder).mkdir()
     assert (_write(project, project / path) == 0) == allowed, path
+
+
+#: Rows left open (tests/conftest.py reads a module's ``OPEN``): costs of session 53.
+OPEN = LeftOpen()
+OPEN.add("test_a_tree_copied_in_brings_no_test_file",
+         "cost (session 53): a tree of the project's own copied or archived out, holding its "
+         "tests, is denied (s53-gfix rule 1 guards the plan's names at any depth; s53-gfix2's "
+         "link reading of copied trees): the copy out writes nothing a runner collects",
+         "cp -r tests {ext}/copy", "tar -czf {ext}/a.tgz tests")
+OPEN.add("test_pytests_basetemp_is_a_folder_it_removes",
+         "cost (session 53, s53-gfix rule 1): the last name of each path a plan names is "
+         "guarded at any depth where a plan's program reads code, pytest's own --basetemp "
+         "folder too, which the plan's own call writes", "--basetemp={tmp}/bt")
 
 
 #: Each call under ``Bash(pytest)``, ``Bash(cp *)``, ``Bash(tar *)``, and whether the hook

@@ -330,6 +330,10 @@ _open("test_k5_a_pytest_plans_everyday_call_is_denied",
       "programs (planprograms, s53-gfix's) carried in Guarded (startvars.entry_starts, "
       "s53-hookspeed's) for testfiles.collected, and intotests' copy rules for trees to "
       "deny .py files brought in (C3's class for scripts)", "doctest-modules-dot")
+_open("test_k5_a_pytest_plans_everyday_call_is_denied",
+      "cost (session 53, s53-gfix rule 1): the last name of each path a plan names is guarded "
+      "at any depth where a plan's program reads code, so pytest's own basetemp (`/tmp/pt`), "
+      "a folder the entry writes, is denied to the plan's own call", "basetemp-attached")
 
 
 # --- X1: a module pytest imports by name from a path operand, read as another file ------------
