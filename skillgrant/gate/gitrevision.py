@@ -17,13 +17,16 @@ import os
 import posixpath
 from collections.abc import Callable, Sequence
 
+from .wrapped import long_prefix
+
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
-#: Options of ``git checkout`` / ``git restore`` taking a value in the next word.
-_VALUED: Final = frozenset({"-s", "--source", "--conflict", "--pathspec-from-file", "-b", "-B",
-                            "--orphan"})
+#: Options of ``git checkout`` / ``git restore`` taking a value in the next word (the source
+#: apart), and the long ones by their names (git takes a prefix).
+_VALUED: Final = frozenset({"-b", "-B"})
+_LONG_VALUED: Final = ("conflict", "pathspec-from-file", "orphan")
 #: Paths one listing is judged for; past them the call is denied (a cost, said in the reason).
 _MAX_PATHS: Final = 50_000
 #: git's settings that would run a program or read another folder while it lists a tree.
@@ -71,9 +74,10 @@ def _parts(sub: str, rest: list[str]) -> tuple[str | None, list[str]]:
             specs.append(word)
         elif word == "--":
             ended = True
-        elif word.startswith("--source=") or word == "--source":
-            source, taken = word[9:] or source, None if "=" in word else "source"
-        elif word in _VALUED:
+        elif long_prefix(word, "source"):  # (`--source=REV`, `--sou REV`: git's prefixes)
+            value = word.split("=", 1)[1] if "=" in word else ""
+            source, taken = value or source, None if "=" in word else "source"
+        elif word in _VALUED or ("=" not in word and long_prefix(word, *_LONG_VALUED)):
             taken = "value"
         elif word[:1] == "-" and word[1:2] != "-" and "s" in word:  # `-s REV`, `-sREV`, `-Ws REV`
             value = word[word.index("s") + 1:]
@@ -87,7 +91,7 @@ def _staged(sub: str, rest: list[str]) -> bool:
     """Whether ``restore``'s words ``rest`` (before a ``--``) name ``--staged`` (``-S``,
     clustered too): it then restores from ``HEAD``, not the index."""
     options = rest[:rest.index("--")] if "--" in rest else rest
-    return sub == "restore" and any(w == "--staged" or (w[:1] == "-" and w[1:2] != "-" and
+    return sub == "restore" and any(long_prefix(w, "staged") or (w[:1] == "-" and w[1:2] != "-" and
                                                         "S" in w) for w in options)
 
 
