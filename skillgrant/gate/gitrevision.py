@@ -40,13 +40,14 @@ def from_revision(words: Sequence[str], directory: str | None,
     ``words`` under which the tree git writes from holds
     a path that ``touches`` a guarded item, or that cannot be listed; None otherwise."""
     for at, word in enumerate(words):
-        if word.rsplit("/", 1)[-1] != "git":
+        last = word.rsplit("/", 1)[-1]  # (git's dashed builtins: `git-core/git-checkout`)
+        if last not in ("git", "git-checkout", "git-restore"):
             continue
-        sub = next((i for i, w in enumerate(words[at + 1:at + 12], at + 1)
-                    if w in ("checkout", "restore")), None)
+        rest = [*([last[4:]] if last != "git" else []), *words[at + 1:]]
+        sub = next((i for i, w in enumerate(rest[:12]) if w in ("checkout", "restore")), None)
         if sub is None:
             continue
-        source, specs = _parts(words[sub], list(words[sub + 1:]))
+        source, specs = _parts(rest[sub], rest[sub + 1:])
         if not specs:
             continue
         if directory is None:
@@ -99,7 +100,6 @@ def _listed_word(source: str | None, specs: list[str], directory: str,
                  touches: Callable[[str], bool]) -> str | None:
     """The first of ``specs`` under which the listing of ``source``'s tree from ``directory``
     holds a path that ``touches`` a guarded item, or that cannot be listed."""
-    from .named import guarded_path
     from .writers import top_folder
 
     top = top_folder(directory)
@@ -114,8 +114,7 @@ def _listed_word(source: str | None, specs: list[str], directory: str,
         listed = _run(directory, args)
         if listed is None or len(listed) > _MAX_PATHS:
             return spec
-        if any(touches(p) or guarded_path(p) is not None
-               for p in (posixpath.join(top, path) for path in listed)):
+        if any(touches(p) for p in (posixpath.join(top, path) for path in listed)):
             return spec
     return None
 
@@ -123,10 +122,10 @@ def _listed_word(source: str | None, specs: list[str], directory: str,
 def _run(directory: str, args: list[str]) -> list[str] | None:
     """The NUL-separated paths git prints for ``args`` run in ``directory``, or None when it
     cannot tell (no git, no repository, an unknown revision, a timeout)."""
-    from .worktree import _run_git
+    from .worktree import run_git
 
     try:
-        out = _run_git(directory, *_QUIET, *args)
+        out = run_git(directory, *_QUIET, *args)
     except (ValueError, OSError):
         return None
     if out is None:

@@ -68,7 +68,7 @@ from .starttables import (
     SUBCOMMANDS,
     SYNCERS,
 )
-from .wrapped import PACKAGE_RUNNERS, RUNNERS, RUNS_OPERAND, long_prefix
+from .wrapped import PACKAGE_RUNNERS, READERS, RUNNERS, RUNS_OPERAND, long_prefix
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -151,9 +151,8 @@ def _fed_scripts(words: list[str], part: str) -> list[str]:
     given as code (review s53-greview S1): its input redirection's file (``sqlite3 out/db <
     x.sql``, ``ed -s f < x.ed``) and its script options' values, guarded as a script is
     (which makes the entry one reading project code: ``deepnames``). Not for a program known
-    to read them only as data (``readers.READERS``), nor a writer's (``rm -f x``), nor an
+    to read them only as data (``wrapped.READERS``), nor a writer's (``rm -f x``), nor an
     interpreter's (``fed`` above reads its input)."""
-    from .readers import READERS
     from .writers import FOLDER_WRITERS
 
     name = os.path.basename(words[0]) if words else ""

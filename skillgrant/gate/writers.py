@@ -24,7 +24,6 @@ from collections.abc import Callable, Sequence
 
 from ..lazy import compile_on_use
 from . import files
-from .gitrevision import from_revision
 from .programnames import BASH_CLASS as BASH_CLASS  # (named.py reads it here)
 from .programnames import program_named
 from .wrapped import lists_only, long_prefix, new_branch_here
@@ -267,8 +266,8 @@ def tree_word(words: Sequence[str], directory: str | None,
     """The first word of a command that writes folders (``writes``) naming a path that
     ``touches`` a guarded file or folder (holds one, or lies in one), or a value the gate
     cannot name (an expansion, ``~user``, a relative path with no known directory); for a
-    program writing the working tree, that program when the working tree touches one; a git
-    pathspec whose revision's files touch one (``gitrevision``). None otherwise."""
+    program writing the working tree, that program when the working tree touches one. None
+    when the command writes no folder, or none that matters."""
     folder, worktree = writes(words, directory)
     if not folder:
         return None
@@ -295,7 +294,7 @@ def tree_word(words: Sequence[str], directory: str | None,
                 return word
         except (ValueError, OSError):  # a NUL or a lone surrogate: no path the gate can name
             return word
-    return from_revision(words, directory, touches) if worktree is None else None  # (s53 G1)
+    return None
 
 
 def _forms(word: str, formats: bool) -> list[str]:

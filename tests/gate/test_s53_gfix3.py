@@ -18,12 +18,15 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import home_env, hooked_project, needs
+from bash_review import LeftOpen, home_env, hooked_project, needs
 from test_gate_files import _settings_hook, payload
 from test_s53_greview import EVIL_BRANCH, MAKE_PAYLOAD, _session
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
 pytestmark = pytest.mark.slow
+
+#: The holes left open, by test name (and case): strict xfails (tests/conftest.py reads it).
+OPEN = LeftOpen()
 
 RECURSIVE = {"Makefile": "test:\n\t-$(MAKE) -C sub test\n", "sub/.keep": ""}
 
@@ -170,3 +173,25 @@ def test_s1_cost_a_start_name_is_guarded_under_a_fed_script(tmp_path: Path) -> N
     call = "cp src/p tools/Makefile"
     assert _denied(tmp_path, ["Bash(sqlite3 out/db < x.sql)", "Bash(cp *)"], files,
                    [call]) == call
+
+
+#: A script a program is given as an operand (not a redirection, not a script option): the
+#: rule reads no operand (too dear: every data file would be a script), so it stays open.
+OPERAND_FED = {
+    "sqlite3-read-operand": ('sqlite3 out/db ".read x.sql"', "x.sql", ".system touch zz\n"),
+}
+OPEN.add("test_s1_a_script_given_as_an_operand",
+         "an operand is read as data: only redirections and script options are guarded "
+         "(every operand naming a file would deny `cp x notes.txt` beside `wc -l notes.txt`)",
+         *OPERAND_FED)
+
+
+@pytest.mark.parametrize("case", OPERAND_FED)
+def test_s1_a_script_given_as_an_operand(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/p <script>`` should be denied (bash
+    proves the entry then runs it)."""
+    entry, script, evil = OPERAND_FED[case]
+    needs("sqlite3")
+    files = {script: "select 1;\n", "out/.keep": "", "src/p": evil}
+    call = f"cp src/p {script}"
+    assert _session(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, [call, entry]) == call
