@@ -20,10 +20,12 @@ from contextvars import ContextVar
 
 from ..lazy import compile_on_use
 from . import files as fs
+from .gitrevision import from_revision
 from .named import GUARDED, folded_items, guarded_path, named_word
 from .placed import fold, holds_module, in_worktree, mirrored
 from .testfiles import foreign, named_test
 from .worktree import pushes_locally
+from .wrapped import READERS
 from .writers import tree_word
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -32,13 +34,15 @@ if TYPE_CHECKING:
 
 
 def written(words: list[str], directory: str | None, text: str, bare: str) -> str | None:
-    """``named_word``, then ``tree_word`` of ``words`` (the guard's words of ``text``); for a
-    text holding ``cp``, once more without the words it only copies out (``read_sources``)."""
+    """``named_word``, then ``tree_word`` of ``words`` (the guard's words of ``text``), then
+    ``brought_tests`` and ``from_revision`` (git's pathspecs from a revision); for a text
+    holding ``cp``, once more without the words it only copies out (``read_sources``)."""
     kept = functools.partial(_names_kept, text)  # (asked once, if a walk would be)
     touch: Callable[[str], bool] = functools.partial(touches, names_kept=functools.cache(kept))
     found = named_word(words, directory, text) or tree_word(_stdin_apart(_no_subcommand(
         words, text) if "install" in bare else words, text), directory, touch) or \
-        _brought(text, directory)  # (a script copied into a test folder: s51-gfix2 C3)
+        _brought(text, directory) or \
+        from_revision(words, directory, lambda p: touch(p) or guarded_path(p) is not None)
     if "cp" not in bare or directory is None:
         return found
     if found is None:
@@ -277,7 +281,7 @@ def _names_kept(text: str) -> bool:
     for command in commands:
         words = readers.program_words(command)
         if command[0] != ">" and (words is None or not words or (
-                words[0] not in _KEEP_NAMES and words[0] not in readers.READERS)):
+                words[0] not in _KEEP_NAMES and words[0] not in READERS)):
             return False
     return True
 

@@ -45,7 +45,7 @@ MAY_WAIT: ContextVar[bool] = ContextVar("may_wait_for_bash", default=True)
 
 class BashNeeded(Exception):
     """The decision needs bash's reading, which is not kept, or git's answer
-    (``worktree._run_git``: a git run may wait on what it reads, review s41 F6), and the
+    (``worktree.run_git``: a git run may wait on what it reads, review s41 F6), and the
     caller may not wait for it (``MAY_WAIT``). Not a SkillgrantError: nothing on the way
     turns it into a verdict."""
 

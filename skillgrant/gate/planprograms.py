@@ -68,7 +68,7 @@ from .starttables import (
     SUBCOMMANDS,
     SYNCERS,
 )
-from .wrapped import PACKAGE_RUNNERS, RUNNERS, RUNS_OPERAND, long_prefix
+from .wrapped import PACKAGE_RUNNERS, READERS, RUNNERS, RUNS_OPERAND, long_prefix
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -134,9 +134,34 @@ def _entry_paths(entry: str, text: str) -> list[str]:
                      if "xargs" in words else [])]  # `sudo bash`: S3b; xargs' own `-a`)
             found += in_folders(folders, [p for t in fed for p in (
                 *literal(t), (os.path.dirname(t) or ".") + "/")])
+        found += in_folders(folders, _fed_scripts(words, part))  # (s53-greview S1)
         piped = [*piped, *(w for w in words[1:] if w[:1] != "-"), *INPUT.findall(part)] if \
             parts[2 * at + 1:2 * at + 2] == ["|"] else []  # (what the pipe so far reads)
     return found
+
+
+#: Options whose value is a file a program outside the tables runs as code (``sqlite3 -init
+#: x.sql``, ``vim -S x.vim``, ``sed -f x.sed``, ``--rcfile``, ``--script``).
+_SCRIPT_OPTIONS: Final = ("-f", "--file", "-S", "-init", "--init-file", "--rcfile", "--script",
+                          "-script")
+
+
+def _fed_scripts(words: list[str], part: str) -> list[str]:
+    """The files a command ``words`` (its text ``part``) of a program outside the tables is
+    given as code (review s53-greview S1): its input redirection's file (``sqlite3 out/db <
+    x.sql``, ``ed -s f < x.ed``) and its script options' values, guarded as a script is
+    (which makes the entry one reading project code: ``deepnames``). Not for a program known
+    to read them only as data (``wrapped.READERS``), nor a writer's (``rm -f x``), nor an
+    interpreter's (``fed`` above reads its input)."""
+    from .writers import FOLDER_WRITERS
+
+    name = os.path.basename(words[0]) if words else ""
+    if not name or "$" in name or name in READERS or name == "xargs" or name in INTERPRETERS \
+            or family(name) in FAMILIES or name in FILE_OPTIONS or name == "git":
+        return []
+    named = option_values(words, _SCRIPT_OPTIONS) if name not in FOLDER_WRITERS or \
+        name == "sqlite3" else []
+    return [p for t in [*INPUT.findall(part), *named] if "$" not in t for p in literal(t)]
 
 
 def _refuse(entry: str, moved: str, rest: list[str]) -> None:

@@ -26,28 +26,13 @@ from .planprograms import runs_named_file
 from .starttables import TEST_FLAGS, TEST_RUNNERS
 from .testfiles import PYTEST_FLAGS, pytest_reads, tests_read
 from .words import run_words
-from .wrapped import PACKAGE_RUNNERS, RUNS_OPERAND, npm_reads_settings
+from .wrapped import PACKAGE_RUNNERS, READERS, RUNS_OPERAND, npm_reads_settings
 from .writers import GIT_KEEPS, braced, edits, git_subcommand
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
-#: Programs that write no file their words name, whatever the words (no output option, no
-#: in-place edit, no command run from their words). Not here: ``less`` (``-o`` logs),
-#: ``file`` (``-C`` writes a compiled magic file), ``tree`` (``-o``), ``sort``/``uniq``
-#: (outputs), ``awk``/``sed``/``perl`` (programs that write), ``yq`` (``-i``), wrappers
-#: (``env``, ``xargs``, ``command``, ``sudo``), which run their words (``timeout N``, ``nice``,
-#: ``nohup``, ``time``, ``stdbuf`` in the forms ``words.strip_wrappers`` reads are stripped
-#: before the program is looked at); ``rg`` (``--pre`` runs a program: review s42 R1).
-READERS: Final = frozenset({
-    "cat", "tac", "head", "tail", "nl", "od", "hexdump", "strings", "wc", "cut", "paste",
-    "join", "comm", "fold", "fmt", "expand", "unexpand", "column", "rev", "base64", "base32",
-    "grep", "egrep", "fgrep", "ls", "stat", "du", "lsattr", "getfacl", "readlink",
-    "realpath", "basename", "dirname", "diff", "cmp", "md5sum", "sha1sum", "sha224sum",
-    "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "test", "[", "echo",
-    "printf", "true", "false", "pwd", "cd", "pushd", "jq",
-})
 #: ``git`` subcommands that write no file their words name, ``.git`` apart (``writers``'
 #: ``GIT_KEEPS`` but ``config``, which writes a ``--file``, and ``init``, its folder; and but
 #: ``--output``, which any of them takes).

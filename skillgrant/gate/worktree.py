@@ -191,12 +191,12 @@ def _listed(folder: str, git_dir: str | None) -> list[tuple[bytes, bytes, bytes]
     """git's settings for a command in ``folder`` (whose git folder is ``git_dir``; None:
     outside a repository): each setting's origin, key and value, from ``git config --list
     --show-origin -z`` ([] when git refuses the repository), a file's origin from the root.
-    Raises ValueError as ``_run_git``."""
+    Raises ValueError as ``run_git``."""
     answers = _ANSWERS.get()
     key = git_dir or folder
     if answers is not None and key in answers:
         return answers[key]
-    done = _run_git(folder, "config", "--list", "--show-origin", "-z")
+    done = run_git(folder, "config", "--list", "--show-origin", "-z")
     fields = (done or b"").split(b"\0")
     here = os.fsencode(folder)
     listed = [(_absolute(origin, here), *entry.partition(b"\n")[::2])
@@ -257,8 +257,8 @@ def untracked_repositories(top: str, *, ignored: bool) -> list[str]:
     """The repositories inside the working tree at ``top`` that its index does not hold,
     which a ``git add .`` makes submodules (review s41 N2c): git's ``ls-files --others``
     lists each as its folder with a slash; the ignored ones too when ``ignored`` (``git add
-    -f``). Raises ValueError as ``_run_git``."""
-    done = _run_git(top, "ls-files", "--others", "-z",
+    -f``). Raises ValueError as ``run_git``."""
+    done = run_git(top, "ls-files", "--others", "-z",
                     *(() if ignored else ("--exclude-standard",)))
     return [os.path.join(top, os.fsdecode(entry.rstrip(b"/")))
             for entry in (done or b"").split(b"\0") if entry.endswith(b"/")]
@@ -279,7 +279,7 @@ def pushes_locally(folder: str, operand: str | None) -> bool:
     _, git_dir, common = found
     files = _config_files(git_dir, common)
     if any(_mentions(f, (b"include",)) for f in files):
-        answer = _run_git(folder, "config", "-z", "--get-regexp", r"^remote\..*\.(push)?url$")
+        answer = run_git(folder, "config", "-z", "--get-regexp", r"^remote\..*\.(push)?url$")
         urls = [e.partition(b"\n")[2] for e in (answer or b"").split(b"\0")]
     else:
         urls = [m.group(1) for f in files[:2] for m in _URL.finditer(_text(f))]
@@ -319,7 +319,7 @@ def _global_config_files() -> list[str]:
             "/etc/gitconfig"]
 
 
-def _run_git(folder: str, *args: str) -> bytes | None:
+def run_git(folder: str, *args: str) -> bytes | None:
     """git's standard output for ``args`` run in ``folder``; None when there is no git, or git
     refuses the repository (it then runs nothing there). Raises ValueError otherwise."""
     import subprocess  # only for a repository configured so

@@ -132,3 +132,20 @@ def npm_reads_settings(rest: list[str], word: str) -> bool:
     return command in _NPM_READS and all(
         valued[i] and w.partition("=")[2] in ("", word) for i, w in enumerate(rest)
         if word in w) and word != ""
+
+
+#: Programs that write no file their words name, whatever the words (no output option, no
+#: in-place edit, no command run from their words). Not here: ``less`` (``-o`` logs),
+#: ``file`` (``-C`` writes a compiled magic file), ``tree`` (``-o``), ``sort``/``uniq``
+#: (outputs), ``awk``/``sed``/``perl`` (programs that write), ``yq`` (``-i``), wrappers
+#: (``env``, ``xargs``, ``command``, ``sudo``), which run their words (``timeout N``, ``nice``,
+#: ``nohup``, ``time``, ``stdbuf`` in the forms ``words.strip_wrappers`` reads are stripped
+#: before the program is looked at); ``rg`` (``--pre`` runs a program: review s42 R1).
+READERS: Final = frozenset({
+    "cat", "tac", "head", "tail", "nl", "od", "hexdump", "strings", "wc", "cut", "paste",
+    "join", "comm", "fold", "fmt", "expand", "unexpand", "column", "rev", "base64", "base32",
+    "grep", "egrep", "fgrep", "ls", "stat", "du", "lsattr", "getfacl", "readlink",
+    "realpath", "basename", "dirname", "diff", "cmp", "md5sum", "sha1sum", "sha224sum",
+    "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum", "test", "[", "echo",
+    "printf", "true", "false", "pwd", "cd", "pushd", "jq",
+})

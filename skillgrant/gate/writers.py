@@ -332,8 +332,7 @@ def _names_guarded(word: str, directory: str | None, home: str,
 
 
 _BRACES: Final = compile_on_use(r"\{([^{}]*)\}")
-#: Brace forms of one word looked at; past it the braces are read as a star.
-_MAX_FORMS: Final = 64
+_MAX_FORMS: Final = 64  # brace forms of one word looked at; past it braces are a star
 
 
 def braced(word: str) -> list[str]:

@@ -249,13 +249,13 @@ def test_each_repository_asks_git_once(tmp_path: Path, monkeypatch: pytest.Monke
         git(project, "-c", "protocol.file.allow=always", "submodule", "add", "-q",
             str(source), f"vendor/{name}")
     runs: list[tuple[str, ...]] = []
-    real = worktree._run_git
+    real = worktree.run_git
 
     def counted(folder: str, *args: str) -> bytes | None:
         runs.append(args)
         return real(folder, *args)
 
-    monkeypatch.setattr(worktree, "_run_git", counted)
+    monkeypatch.setattr(worktree, "run_git", counted)
     found = guarded_items(str(project / "plan.json"), None, None, str(project), str(project))
     # the project, its three submodules, and the user's settings from the folder above it
     assert len(runs) == 5, runs

@@ -391,10 +391,6 @@ FROM_REVISION = {
     "checkout-folder-slash": "git checkout evil -- sub/",
     "restore-folder": "git restore --source=evil sub",
 }
-_open("test_g_a_folder_git_brings_from_a_revision",
-      "a pathspec naming a folder is judged by its own name; the names the revision's tree "
-      "holds under it are not read for a start name (a tree a folder writer copies is)",
-      *FROM_REVISION)
 
 
 @pytest.mark.parametrize("case", FROM_REVISION)
@@ -618,10 +614,6 @@ SCRIPT_FED = {
     "ed-runs-make": ("ed -s notes.txt < x.ed", "x.ed", "!make -C sub test\nq\n", ""),
     "sed-runs-make": ("sed -f x.sed notes.txt", "x.sed", "1e make -C sub test\n", ""),
 }
-_open("test_s_a_script_a_program_outside_the_tables_runs",
-      "planprograms has no table for sqlite3, vim -S, ed, sed -f as readers of a script "
-      "file: the entry gives no path, so the script is not guarded and rule 1 (which needs "
-      "a path the plan reads as code) guards no start name", *SCRIPT_FED)
 
 
 @pytest.mark.parametrize("case", SCRIPT_FED)

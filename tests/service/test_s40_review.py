@@ -967,7 +967,7 @@ def test_the_key_holds_the_process_folder(view: Watched, tmp_path: Path, clean_e
 def test_r5b_a_fifo_as_a_repositorys_config_does_not_stop_the_service(tmp_path: Path) -> None:
     """R5 through git: a nested repository's `.git/config` a FIFO. The gate's own read of it
     (non-blocking, a regular file only) takes it as "may mention a hooks folder" and asks git,
-    whose read of it waits for a writer until `_run_git`'s timeout (30 s), on the service's
+    whose read of it waits for a writer until `run_git`'s timeout (30 s), on the service's
     event loop: every other session must still be answered."""
     work, sub = tmp_path / "work", tmp_path / "work" / "sub"
     work.mkdir()

@@ -759,7 +759,7 @@ def test_f5_an_empty_home_guards_the_root_folder_not_the_users_home(tmp_path: Pa
 def test_f6_a_decision_waiting_on_git_holds_up_every_other_request(tmp_path: Path,
                                                                    clean_env: Path) -> None:
     """A decision made on the event loop (``Service._inline``: within ``INLINE_WORK`` and
-    needing no bash) may still ask git (``worktree._run_git``, up to 30 s), which the
+    needing no bash) may still ask git (``worktree.run_git``, up to 30 s), which the
     handler timeout does not bound there: a repository whose configuration includes a FIFO
     makes git wait on it, and while it waits every other request — another session's hook
     call, ``/v1/health`` — waits too."""
