@@ -64,16 +64,14 @@ _PLACEHOLDER: Final = compile_on_use(r"\$\{?CLAUDE_(?:PROJECT_DIR|PLUGIN_ROOT|PL
                                      r"SKILL_DIR)\}?")
 
 
-def deep_names(named: tuple[str, ...], roots: list[str], unbounded: bool) -> frozenset[str]:
+def deep_names(named: tuple[str, ...], roots: list[str]) -> frozenset[str]:
     """The names guarded at any depth for the plan whose programs' paths are ``named``
     (``plan_programs``), from each folder of ``roots`` (the call's, the project's, the plan's
     run folders): where a program of the plan reads project code (any path it gives but a
     run folder's and the tool's move: ``_CODE_FREE``), every program's start names and the
     last name of each path it names (a module's folder for its ``__init__``/``__main__``:
-    ``_last``); none otherwise. A name of a folder on the way to a root is left out.
-    ``unbounded`` (the session has no project folder) adds nothing since session 53: the
-    names a moved Bash tool needs are those (the argument stays for ``guards``' call)."""
-    del unbounded
+    ``_last``); none otherwise, with a project folder or without (the names a moved Bash
+    tool needs are those). A name of a folder on the way to a root is left out."""
     if all(path[:1] in _CODE_FREE for path in named):
         return frozenset()
     names = {_last(path) for path in {*named, *ALL_STARTS}

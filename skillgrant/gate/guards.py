@@ -129,7 +129,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     versions += [(name, True) for name in ups]  # s44 P1
     # and below it, a settings folder a later call's `cd` makes one up (s44 P10; s52 C1, B5)
     found_up = frozenset(n for n, _ in versions if n not in MANIFESTS)
-    walked = found_up | deep_names(named, [*roots], not runs)
+    walked = found_up | deep_names(named, [*roots])
     items += cargo_dirs(os.path.abspath(cwd or project or "/")) if "^target/" in named else []
     for folder in dict.fromkeys(f for f in folders if f):
         (items if project is None or folder in folders[:2] else local).extend(

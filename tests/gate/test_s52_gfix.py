@@ -205,12 +205,10 @@ def test_a_tool_moving_plan_guards_its_names_at_any_depth(tmp_path: Path) -> Non
     """Since s53-gfix the plan's program reading project code guards its names and every
     program's start names at any depth, with a project folder or without, moving or not."""
     named = plan_programs(("Bash(cd sub)", "Bash(python3 tools/run.py)"))
-    deep = deep_names(named, [str(tmp_path)], True)
+    deep = deep_names(named, [str(tmp_path)])
     assert {"run.py", "tools", "Makefile"} <= deep
-    assert deep_names(named, [str(tmp_path)], False) == deep
-    assert deep_names(plan_programs(("Bash(python3 tools/run.py)",)), [str(tmp_path)],
-                      True) == deep
-    assert deep_names(plan_programs(("Bash(cd sub)",)), [str(tmp_path)], True) == set()
+    assert deep_names(plan_programs(("Bash(python3 tools/run.py)",)), [str(tmp_path)]) == deep
+    assert deep_names(plan_programs(("Bash(cd sub)",)), [str(tmp_path)]) == set()
 
 
 def test_a_name_on_the_way_to_the_project_is_not_guarded_at_any_depth(tmp_path: Path) -> None:
@@ -218,8 +216,7 @@ def test_a_name_on_the_way_to_the_project_is_not_guarded_at_any_depth(tmp_path: 
     deny every write there (the name's folders below are left: a residual)."""
     root = tmp_path / "SRC" / "p"
     root.mkdir(parents=True)
-    deep = deep_names(plan_programs(("Bash(cd sub)", "Bash(python3 src/x.py)")), [str(root)],
-                      True)
+    deep = deep_names(plan_programs(("Bash(cd sub)", "Bash(python3 src/x.py)")), [str(root)])
     assert "x.py" in deep and "src" not in deep
 
 
@@ -295,9 +292,9 @@ def test_a_files_text_does_not_change_the_deep_names(tmp_path: Path, text: str) 
     file names a move or not (``makefile``: the start names of every program among them)."""
     name, entry, _ = TEXTS[text]
     named = plan_programs((f"Bash({entry})",))
-    before = deep_names(named, [str(tmp_path)], False)
+    before = deep_names(named, [str(tmp_path)])
     (tmp_path / name).write_text(text)
-    assert deep_names(named, [str(tmp_path)], False) == before
+    assert deep_names(named, [str(tmp_path)]) == before
     assert {"Makefile", "package.json", "tox.ini"} <= before
 
 

@@ -83,15 +83,15 @@ def test_the_deep_names_follow_the_plans_programs_not_their_text(tmp_path: Path)
     its folder's name (``pytest``), not every ``__main__.py``."""
     roots = [str(tmp_path)]
     make = plan_programs(("Bash(make test)",))
-    before = deep_names(make, roots, False)
+    before = deep_names(make, roots)
     assert {"Makefile", "package.json", "CMakeLists.txt", "setup.py"} <= before
-    assert set(deep_names(plan_programs(("Bash(sh build.sh)",)), roots, False)) >= {
+    assert set(deep_names(plan_programs(("Bash(sh build.sh)",)), roots)) >= {
         "build.sh", "Makefile"}
     (tmp_path / "Makefile").write_text("test:\n\tcd sub && $(MAKE) test\n")
-    assert deep_names(make, roots, False) == before
+    assert deep_names(make, roots) == before
     for entries in [("Bash(cd sub)",), ("Bash(jq . x.json)",), ("Bash(cp *)",), ()]:
-        assert deep_names(plan_programs(entries), roots, True) == frozenset(), entries
-    pytest_names = deep_names(plan_programs(("Bash(python3 -m pytest -q)",)), roots, False)
+        assert deep_names(plan_programs(entries), roots) == frozenset(), entries
+    pytest_names = deep_names(plan_programs(("Bash(python3 -m pytest -q)",)), roots)
     assert "pytest" in pytest_names
     assert not {"__main__.py", "__init__.py"} & pytest_names
     assert {n.removeprefix("^").rstrip("/").rsplit("/", 1)[-1]
@@ -146,7 +146,7 @@ def test_a_skills_own_script_guards_every_start_name(tmp_path: Path) -> None:
                   "python3 ${CLAUDE_SKILL_DIR}/tool.py"):
         named = plan_programs((f"Bash({entry})",))
         assert {"Makefile", "package.json"} <= set(named), entry
-        assert {"Makefile", "package.json"} <= deep_names(named, [str(tmp_path)], False)
+        assert {"Makefile", "package.json"} <= deep_names(named, [str(tmp_path)])
 
 #: Files below folders named as a program's start folder that the program does not load
 #: (review s53-greview C1): a C source in ``src/lib``, a Python module in a package's
