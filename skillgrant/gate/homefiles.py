@@ -101,17 +101,24 @@ STATE: Final = os.path.join(".local", "state", "skillgrant")
 STATE_VARIABLE: Final = "SKILLGRANT_STATE_DIR"
 
 
-def state_folders() -> list[str]:
-    """``STATE`` in this user's home of the password database (none when it names none), in
-    ``HOME`` (a runtime run with ``--user UID`` in a container whose database names another
-    home or none, and a service beside it: s53-sreview R5), and the folder
-    ``SKILLGRANT_STATE_DIR`` names (absolute paths only)."""
+def usual_state_folder() -> str:
+    """``STATE`` in this user's home of the password database: where a service keeps its
+    state without ``SKILLGRANT_STATE_DIR`` (``service/sessionsfile.py``); "" when the
+    database names no home for this user."""
     import pwd
 
     try:
-        usual = os.path.join(pwd.getpwuid(os.geteuid()).pw_dir, STATE)
+        return os.path.join(pwd.getpwuid(os.geteuid()).pw_dir, STATE)
     except (KeyError, OSError):  # (a user the database does not name)
-        usual = ""
+        return ""
+
+
+def state_folders() -> list[str]:
+    """``usual_state_folder()`` (none when the database names no home), ``STATE`` in
+    ``HOME`` (a runtime run with ``--user UID`` in a container whose database names another
+    home or none, and a service beside it: s53-sreview R5), and the folder
+    ``SKILLGRANT_STATE_DIR`` names (absolute paths only)."""
+    usual = usual_state_folder()
     home = os.environ.get("HOME") or ""
     given = os.environ.get(STATE_VARIABLE) or ""
     return [f for f in dict.fromkeys((usual, home and os.path.join(home, STATE), given))

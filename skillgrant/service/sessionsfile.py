@@ -47,12 +47,11 @@ import fcntl
 import hashlib
 import json
 import os
-import pwd
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..gate.audit import open_log
-from ..gate.homefiles import STATE, STATE_VARIABLE
+from ..gate.homefiles import STATE_VARIABLE, usual_state_folder
 from .sessionswitness import last_witnessed, witness_record
 from .userfolder import made
 
@@ -96,12 +95,12 @@ def state_folder() -> str:
         if not os.path.isabs(given):
             raise OSError(f"{STATE_VARIABLE} ({given!r}) is not an absolute path")
         return given
-    try:
-        return os.path.join(pwd.getpwuid(os.geteuid()).pw_dir, STATE)
-    except KeyError:
+    usual = usual_state_folder()
+    if not usual:
         raise OSError(f"this user (uid {os.geteuid()}) has no home in the password database "
                       f"to keep the sessions file in: set {STATE_VARIABLE} for the service "
-                      "and for every runtime of the user alike") from None
+                      "and for every runtime of the user alike")
+    return usual
 
 
 def beside(audit_log: str) -> str:
