@@ -3,11 +3,11 @@
 # the whole step 17 min at 20 on 5 December, which made CI 39 min against its 35;
 # the reader classes' 87 rows, test_reader_classes_e2e.py, add 168 sessions, 149 s wall at load 10 on 4 December) (the full counts,
 # SKILLGRANT_DOMAIN_PAIRS=200, are in docs/runtime-conformance.md). Sourced by .ci/run with $venv
-# set. When the runtime cannot be installed, say so in one plain line and keep the rest's result.
+# set. The 40 slowest tests are printed (where CI's time goes). When the runtime cannot be installed, say so in one plain line and keep the rest's result.
 if installed=$("$venv/bin/python" tests/conformance/cc_runtime.py install 2>&1); then
   echo "$installed"
   SKILLGRANT_DOMAIN_PAIRS="${SKILLGRANT_DOMAIN_PAIRS:-10}" \
-    "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/conformance --conformance \
+    "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/conformance --conformance --durations=40 \
     || status=1
 else
   echo "CONFORMANCE SUITE NOT RUN: $(echo "$installed" | tail -n 1)"
