@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import hashlib
 import os
 import shutil
 import sys
@@ -143,6 +144,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                                         "or many service processes): runs with --slow "
                                         "(.ci/steps/30-slow.sh)")
     _mark_installations(config, items)
+    _sample_review_rows(config, items)
     from residual import reason
 
     for item in items:
@@ -158,6 +160,41 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
         if ORACLE in parents and not config.getoption("--bun"):
             item.add_marker(skip_bun)
+
+
+#: ``SKILLGRANT_CC_ROWS=N``: of each parametrized test of a review's file in the conformance
+#: suite (tests/conformance/test_s<N>_*.py), a fixed, seeded sample of N cases runs (the cases
+#: whose hash with the seed is least); unset, every case. CI's conformance step sets it (its
+#: time: .ci/steps/50-claude-code.sh); the full rows run before an issue is resolved.
+_REVIEW_ROWS = os.environ.get("SKILLGRANT_CC_ROWS", "").strip()
+_ROWS_SEED = "skillgrant-review-rows-1"
+#: What the sample kept and left, for the summary line.
+_ROWS_SAMPLED: dict[str, int] = {}
+
+
+def _sample_review_rows(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keeps a seeded sample of each review test's cases (``SKILLGRANT_CC_ROWS``); the rest
+    are deselected, and the summary says how many of how many ran."""
+    if not _REVIEW_ROWS or not config.getoption("--conformance"):
+        return
+    keep = int(_REVIEW_ROWS)
+    cases: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        path = Path(str(item.path))
+        review = path.name.startswith("test_s") and path.name[6:7].isdigit()
+        if review and CONFORMANCE in path.parents and "[" in item.nodeid:
+            cases.setdefault(item.nodeid.split("[", 1)[0], []).append(item)
+    left = set()
+    for group in cases.values():
+        ranked = sorted(group, key=lambda item: hashlib.sha256(
+            f"{_ROWS_SEED}:{item.nodeid}".encode()).hexdigest())
+        left.update(id(item) for item in ranked[keep:])
+    dropped = [item for item in items if id(item) in left]
+    if dropped:
+        items[:] = [item for item in items if id(item) not in left]
+        config.hook.pytest_deselected(items=dropped)
+    _ROWS_SAMPLED.update(kept=sum(len(group) for group in cases.values()) - len(dropped),
+                         cases=sum(len(group) for group in cases.values()), per_test=keep)
 
 
 def _mark_installations(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -196,6 +233,10 @@ def judge(request: pytest.FixtureRequest) -> Iterator[Any]:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _ROWS_SAMPLED:
+        terminalreporter.write_line(
+            "review rows (SKILLGRANT_CC_ROWS={per_test}, seeded): {kept} of {cases} "
+            "parametrized cases selected".format(**_ROWS_SAMPLED))
     probe = sys.modules.get("cc_probe")
     tally = getattr(probe, "TALLY", None)
     if tally:
