@@ -6,9 +6,9 @@
 # `installation` (it uses the fixture `installed`: the README's and the docs' snippets, some on
 # the README's fixed port) in one process, against the one fresh installation --slow makes.
 # The gate holes (tests/gate/test_gate_holes.py) are slow too; 47-gate-holes.sh runs them.
-# Sourced by .ci/run with $venv set; pytest prints how many ran.
+# Sourced by .ci/run with $venv set; pytest prints how many ran, and the 25 slowest.
 SKILLGRANT_EXAMPLES=full "$venv/bin/python" -m pytest -q -p no:cacheprovider --slow \
-  -n 2 --dist loadfile -m "slow and not installation" --ignore=tests/gate/test_gate_holes.py \
+  -n 2 --dist loadfile -m "slow and not installation" --ignore=tests/gate/test_gate_holes.py --durations=25 \
   || status=1
 SKILLGRANT_EXAMPLES=full "$venv/bin/python" -m pytest -q -p no:cacheprovider --slow \
   -m installation --ignore=tests/gate/test_gate_holes.py || status=1
