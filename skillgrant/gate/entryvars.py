@@ -172,7 +172,7 @@ def _scan(entry: str, text: str, found: dict[str, set[str]], depth: int) -> None
     if "=" not in text and not any(n in bare for n in (*KNOWN, "perl", ENV_FILE, "-S", "node",
                                                         "--openssl-config", "make", "-B",
                                                         "--pref", "-i", "--include-p",
-                                                        "-wrapper", "-f", "-spec", "-W")):
+                                                        "-wrapper", "-f", "-spec", "-W", "-X")):
         return  # (perl's `-I inc`, `--env-file F`, gcc's `-B pre`: `_prefix`)
     quoted: list[str] = []
     commands = [_unreserved(c) for c in _lexed(text, quoted)]
