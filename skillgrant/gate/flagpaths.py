@@ -1,19 +1,38 @@
-"""The paths the session's C toolchain variables name, read as gcc reads them (review
-s52-greview2 R6d, s53-greview2 V): ``environment.FLAGS`` (the variables GNU make's built-in
-rules hand gcc, and gcc's own), and any other named as the toolchain's (``toolchain``:
-``EXTRA_CFLAGS``, ``KCFLAGS``, ``HOSTCC``: a Makefile hands them gcc), each word a path:
-gcc reads a bare word there as a file (``@opts``, ``-include pre``, ``-B v``, ``CPATH=inc``).
-A prefix gcc puts before names (``-Bv``: ``vas``, ``vcc1``, …; ``-iprefix``) names no path
-unless it ends in ``/``: refused (``envpaths.session_paths``: every call is denied, saying
-so). Under ``skillgrant serve`` only ``FLAGS`` are compared (a header each); another name's
+"""The paths a C toolchain variable names, read as gcc reads them, wherever it is set (the
+session's environment, a plan's entry, make's definitions, ``MAKEFLAGS``, a compiler's own
+prefix options; review s52-greview2 R6d, s53-greview2 V; session 54), and the words of a few
+other variables read word by word (``variable_words``: a makefile list, a command line).
+The toolchain's: ``environment.FLAGS`` (the variables GNU make's built-in rules hand gcc, and
+gcc's own), and any other named as the toolchain's (``toolchain``: ``EXTRA_CFLAGS``,
+``KCFLAGS``, ``HOSTCC``, ``LIBS``, ``CROSS_COMPILE``: a Makefile hands them gcc), each word a
+path: gcc reads a bare word there as a file (``@opts``, ``-include pre``, ``-B v``,
+``CPATH=inc``). A prefix gcc puts before names (``-Bv``: ``vas``, ``vcc1``, …; ``-iprefix``)
+or make before a program's name (``CROSS_COMPILE=./x-``) names no path unless it ends in
+``/``: refused (``envpaths.session_paths``: every call is denied, saying so; an entry's: its
+plan). Under ``skillgrant serve`` only ``FLAGS`` are compared (a header each); another name's
 value is the service's own (``envpaths``' residual).
 """
 
 from __future__ import annotations
 
+import posixpath
+
+from .environment import FLAGS
+
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
+
+
+def compiler(program: str) -> bool:
+    """Whether ``program`` (a command's first word) is a C compiler driver taking gcc's
+    options: ``gcc``, ``cc``, ``g++``, ``c++``, ``clang``, ``clang++``, a version's
+    (``gcc-12``) or a target's (``x86_64-linux-gnu-gcc-12``); POSIX's ``c89``, ``c99`` and
+    ``cpp`` (scripts running gcc, and gcc's preprocessor: s54-greview3 G1)."""
+    base = program.rpartition("/")[2]
+    base = base if base in ("c89", "c99") else base.rstrip("0123456789.").removesuffix("-")
+    return base in ("cc", "c++", "clang", "clang++", "c89", "c99", "cpp") or base.endswith(
+        ("gcc", "g++"))
 
 
 def toolchain(name: str) -> bool:
@@ -21,13 +40,47 @@ def toolchain(name: str) -> bool:
     FLAGS``: a part of it (between ``_``) ending in one of ``_FLAG_ENDS`` (``EXTRA_CFLAGS``,
     ``KCFLAGS``, ``CFLAGS_MODULE``, ``CPPFLAGS_FOR_BUILD``) or naming a compiler (``CC``,
     ``HOSTCC``, ``CC_FOR_BUILD``, ``CXX``), as kbuild and autoconf name theirs (s53-greview2
-    V3, V4); not another program's flags (``GOFLAGS``, ``RUSTFLAGS``: K5)."""
-    return any(part.endswith(_FLAG_ENDS) or part.endswith("CC") or part in ("CXX", "CPP")
-               for part in name.split("_"))
+    V3, V4), the link line's ``LIBS`` (autoconf's: ``EXTRA_LIBS``, ``LIBS_FOR_BUILD``; V11) or
+    a prefix of the programs' names (kbuild's ``CROSS_COMPILE``: V10); not another program's
+    flags (``GOFLAGS``, ``RUSTFLAGS``: K5)."""
+    return any(part.endswith(_FLAG_ENDS) or part.endswith("CC") or part in (
+        "CXX", "CPP", "LIBS") for part in name.split("_")) or name.endswith(_NAME_PREFIXES)
 
 
 #: The endings of a variable's part naming flags a Makefile hands gcc.
 _FLAG_ENDS: Final = ("CFLAGS", "CPPFLAGS", "CXXFLAGS", "LDFLAGS", "ASFLAGS", "LDLIBS")
+
+
+def read_word_by_word(name: str) -> bool:
+    """Whether the session's variable ``name`` is read word by word (``variable_words``)."""
+    return name in FLAGS or name in _FILES or name in _COMMANDS or toolchain(name)
+
+
+def variable_words(name: str, value: str, readings: list[str]) -> list[str]:
+    """The paths the session's variable ``name`` names word by word, beside ``envpaths.
+    named_paths``' (``value`` read as ``readings``: its ``$NAME`` read): a toolchain's
+    (``flag_words``); each word of a list of files (``MAKEFILES``: make reads each as a
+    makefile, ``common`` too); each word after the program of a command line a program runs
+    through a shell, its quotes dropped, split at ``=`` and ``,`` too, and a short option's
+    attached value (``GIT_SSH_COMMAND='ssh -F sshcfg'``, ``ssh -Fsshcfg``: ssh reads
+    ``sshcfg``, whose ``ProxyCommand`` runs; ``-o "ProxyCommand=sh cfg"``; an editor's ``vim
+    -u vimrc``; s47-greview2 E1, s54-greview3 C1, C2)."""
+    if name in _FILES:
+        return [w for r in readings for w in r.split() if w not in (".", "..")]
+    if name in _COMMANDS:  # (`-Fsshcfg`, `-o "ProxyCommand=sh cfg"`: s54-greview3 C1, C2)
+        words = [w for r in readings for w in " ".join(r.translate(_QUOTES).split()[1:])
+                 .translate(_SPLIT).split()]
+        words += [w[k:] for w in words if w[:1] == "-" and w[1:2] != "-"  # (a cluster's
+                  for k in range(2, len(w))]  # value follows any letter: `-qFsshcfg`)
+        return [w for w in words if w not in (".", "..")]
+    return flag_words(name, value, readings)
+
+
+#: The session's variables whose every word is a file; those holding a command line (run
+#: through a shell: git's ``GIT_SSH_COMMAND``, ``GIT_EXTERNAL_DIFF``, its editor and pager).
+_FILES: Final = frozenset(("MAKEFILES",))
+_COMMANDS: Final = frozenset(("GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_EDITOR", "EDITOR",
+                              "VISUAL"))
 
 
 def flag_words(name: str, value: str, readings: list[str]) -> list[str]:
@@ -35,33 +88,83 @@ def flag_words(name: str, value: str, readings: list[str]) -> list[str]:
     ``toolchain`` names) names beside ``envpaths.named_paths``', its ``value`` read as
     ``readings`` (its ``$NAME`` read): every word (split at blanks, ``,``, ``:``, ``=``; a
     response file's ``@`` dropped) and an option's attached value (``-Iinc``: ``inc``), as
-    the session's ``MAKEFLAGS`` definitions are read (``startvars._words``); none for make's
+    the session's ``MAKEFLAGS`` definitions and an entry's own values are (``startvars``);
+    none for make's
     own (``startflags`` reads them). Raises ValueError for a ``$`` (make reads it its own
-    way: ``$Dx`` is ``$D`` then ``x``), and for a prefix of gcc's (``_prefix``;
+    way: ``$Dx`` is ``$D`` then ``x``), and for a prefix of gcc's (``gcc_prefix``;
     ``GCC_EXEC_PREFIX`` is ``-B``'s value: gcc's manual) not ending in ``/`` (``-Bv`` runs
     ``vas`` where there is no folder ``v``: a prefix of names, no path)."""
     if name in _MAKES:
         return []
     if "$" in value:  # (make reads `$Dx` as `$D` then `x`, `$(X)` its own: V5)
         raise ValueError("a `$`, which make expands by its own syntax, not a shell's")
+    readings = [*readings, *(r.translate(_QUOTES) for r in readings if r != r.translate(
+        _QUOTES))]  # (make pastes a value into a recipe's line: sh drops `-"B"pre`'s quotes)
+    if any("{" in r for r in readings):  # (a recipe bash runs expands `-I{inc,x}`: S1b)
+        from .writers import braced
+
+        readings += [f for r in readings if "{" in r for f in braced(r)]
+    if name.endswith(_NAME_PREFIXES):  # (make runs `$(CROSS_COMPILE)gcc`: V10)
+        return [_names_folder(reading) for reading in readings if "/" in reading]
     words: list[str] = []
     for reading in readings if name != "GCC_EXEC_PREFIX" else ["-B" + r for r in readings]:
         split = reading.split()  # (`-Wl,-Bstatic`: ld's, one word; `-B v/`: gcc's prefix)
+        split += [p for w in split if w[:4] == "-Wp," for p in w.split(",")[1:]]  # (cc1's)
         for word, after in zip(split, [*split[1:], ""], strict=True):
-            prefix = _prefix(word, after)
+            if word[:1] == "=" or word[:3] in ("-I=", "-L="):  # (a sysroot's: `-I=inc`, J1)
+                raise ValueError(f"a folder {word!r} gcc reads below its sysroot, joined to "
+                                 "it without a '/', which names no folder the gate can guard")
+            prefix = gcc_prefix(word, after)
             if prefix is not None and prefix[-1:] != "/":
                 raise ValueError(f"gcc's prefix {word!r} {after!r}, which names no folder "
                                  "the gate can guard (gcc runs `<prefix>as`; end it in '/')")
         words += [w.lstrip("@") for w in reading.translate(_SPLIT).split()]
     words += [w[2:] for w in words if w[:1] == "-" and w[1:2] != "-" and len(w) > 2]
-    return [w for w in words if w and w not in (".", "..")]
+    words += ["./" + w for w in words if w[:1] == "~"]  # (`-I~/inc`, `CPATH=~/inc`: gcc reads
+    return [w for w in words if w and w not in (".", "..")]  # a folder `~`, T1)
+
+
+def _names_folder(prefix: str) -> str:
+    """The folder the prefix of programs' names ``prefix`` (holding a ``/``) names, when it
+    ends in ``/`` (``/opt/tc/bin/``: the programs ``gcc``, ``ld``, … there); raises ValueError
+    for one that does not (``./x-`` makes make run ``./x-gcc``, ``./x-ld``, any name a Makefile
+    spells after it: no path the gate can guard; ``./``, ``../``: a folder a call runs in or
+    above it, s54-greview3 P1). A prefix without a ``/`` names programs
+    found on ``PATH``, whose folders are guarded whole (``guards``)."""
+    if prefix[-1:] != "/" or set(posixpath.normpath(prefix).split("/")) <= {".", "..", ""}:
+        raise ValueError(f"a prefix of programs' names {prefix!r}, which names no folder the "
+                         "gate can guard (make runs `<prefix>gcc`; end it in '/', or put its "
+                         "folder on PATH and give the prefix without one; the call's folder "
+                         "or one above it is not guarded whole)")
+    return prefix
+
+
+#: The quotes and backslash a shell drops from a recipe's words.
+_QUOTES: Final = str.maketrans(dict.fromkeys("\"'\\", None))
+#: The names of variables holding a prefix make puts before a program's name (kbuild's
+#: ``CROSS_COMPILE``, xv6's ``TOOLPREFIX``).
+_NAME_PREFIXES: Final = ("CROSS_COMPILE", "TOOLPREFIX")
 
 
 #: What splits a value into words beside white space (``startvars._words``' characters).
 _SPLIT: Final = str.maketrans(dict.fromkeys(",:=", " "))
 
 
-def _prefix(word: str, after: str) -> str | None:
+def runs_code(word: str) -> bool:
+    """Whether gcc's option ``word`` names a file gcc or a program it runs loads or runs as
+    code (beside ``gcc_prefix``'s): ``-wrapper`` (the program cc1 runs under), a plugin and its
+    folder (``-fplugin=``, ``-iplugindir=``), a specs file (``-specs=``, ``--specs``), the
+    linker's plugin and path (``-Wl,-plugin,…``, ``-Xlinker``, ``--ld-path=``, ``-fuse-ld=``;
+    s54-greview3 G1)."""
+    return word.startswith(_CODE_OPTIONS) or (word[:4] == "-Wl," and "plugin" in word)
+
+
+#: gcc's options naming code it runs or loads (``runs_code``).
+_CODE_OPTIONS: Final = ("-wrapper", "-fplugin", "-iplugindir", "-specs", "--specs", "-Xlinker",
+                        "--ld-path", "-fuse-ld")
+
+
+def gcc_prefix(word: str, after: str) -> str | None:
     """The prefix gcc 12 reads in ``word`` (``after``: the next word) and puts before names,
     or None: its programs' (``-B``, its long ``--prefix`` and gcc's abbreviations of it down to
     ``--pref``), its headers' folders' (``-iprefix``, ``--include-prefix`` to
