@@ -24,7 +24,10 @@ from __future__ import annotations
 import os
 
 from . import files as fs
+from .below import under
+from .gitdirs import makes_git_dir
 from .placed import fold
+from .pymodule import module_path
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -43,7 +46,7 @@ MAX_PLACES: Final = 4096
 _REAL: dict[str, str] = {}
 #: The guarded set the last walk was made for (by identity: a hook decides one call; the
 #: service makes a new set at any change its view reports), and the walk's links.
-_LAST: list[tuple[object, tuple[tuple[str, str], ...]]] = []
+_LAST: list[tuple[object, tuple[tuple[str, str, tuple[str, ...]], ...]]] = []
 
 
 def remember(real: str) -> str:
@@ -65,7 +68,7 @@ def places(key: str, guards: object) -> list[str]:
     pending: list[tuple[str, frozenset[int]]] = [(key, frozenset())]
     while pending:
         path, used = pending.pop()
-        for at, (target, place) in enumerate(links):
+        for at, (target, place, _) in enumerate(links):
             if at not in used and (path == target or path.startswith(target + "/")):
                 moved = place + path[len(target):]
                 if moved not in found and moved != key:
@@ -83,26 +86,74 @@ def leads_below(path: str, guards: object) -> bool:
     """Whether a link below the collecting folders of ``guards`` leads below the folded
     ``path`` (to something there or not there yet: what comes at ``path`` comes where a
     runner meets it; s53-greview2 T10)."""
-    return any(target.startswith(path.rstrip("/") + "/") for target, _ in _links(guards))
+    return any(target.startswith(path.rstrip("/") + "/") for target, _, _ in _links(guards))
 
 
-def _links(guards: object) -> tuple[tuple[str, str], ...]:
-    """Each link below the collecting folders of ``guards`` (and below the folders they lead
-    to), as its folded target's real path and its own folded path: walked once for a set."""
+def read_at_any_depth(path: str, key: str, guards: object, walked: frozenset[str],
+                      kept: bool) -> bool:
+    """Whether, where the plan's programs read project code (``walked``, the folded names
+    guarded at any depth, not empty), the folded real path ``key`` is a file Python imports
+    for a standard module (``pymodule.module_path``) or what git reads in a folder its write
+    makes a git directory (``gitdirs.makes_git_dir`` of ``path``, its spelling), or is met
+    through a link below the folders the plan's programs run in at a path holding a name of
+    ``walked`` (as
+    ``below.under`` reads it) or such a module's: ``sub/Makefile -> ../shared/rules`` makes
+    a write to ``shared/rules`` one to the makefile a recursive make reads in ``sub``
+    (s52-greview L1, s53-greview L2). Never where the call only removes or formats (``kept``).
+    Raises ValueError as ``places``."""
+    if not walked or kept:
+        return False
+    return module_path(key, path) or makes_git_dir(path) or any(
+        under(place, walked) or module_path(place)
+        for place in places(key, guards)) or any(
+        key in crossed for _, place, crossed in _links(guards) if crossed and _read(
+            place, guards, walked))
+
+
+def holds_through_links(path: str, guards: object, walked: frozenset[str]) -> bool:
+    """Whether a link below the folders the plan's programs run in whose own path a program
+    reads (``_read``) leads below the folded ``path`` (a tree written there writes what the
+    link's program reads: ``cp -r pay/. shared``), or crosses a link below it (moving the
+    folder re-aims it)."""
+    above = path.rstrip("/") + "/"
+    return bool(walked) and any(
+        (target.startswith(above) or any(c.startswith(above) for c in crossed)) and _read(
+            place, guards, walked) for target, place, crossed in _links(guards))
+
+
+def _read(place: str, guards: object, walked: frozenset[str]) -> bool:
+    """Whether a program of the plan reads what a link at the folded path ``place`` leads to:
+    a name guarded at any depth (``walked``) or a standard module's file, or a place below the
+    folders tests are collected in (a runner walks the link)."""
+    folders: frozenset[str] = getattr(guards, "collected", frozenset())
+    return under(place, walked) or module_path(place) or any(
+        place.startswith(f + "/") for f in folders)
+
+
+def _links(guards: object) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    """Each link below the collecting folders of ``guards`` and, where it guards names at
+    any depth (``walked``), below the folders the plan's programs run in (``run_folders``:
+    the project's among them), and below the folders they lead to, as its folded target's
+    real path, its own folded path and the folded real places of the links the system
+    crosses resolving it (``_crossed``: re-aiming one re-aims it; s54-greview2 B1): walked
+    once for a set."""
     if _LAST and _LAST[0][0] is guards:
         return _LAST[0][1]
     folders: frozenset[str] = getattr(guards, "collected", frozenset())
-    roots = tuple(sorted(_REAL.get(f, f) for f in folders))
+    runs: frozenset[str] = getattr(guards, "run_folders", frozenset()) if getattr(
+        guards, "walked", None) else frozenset()
+    roots = tuple(sorted({*(_REAL.get(f, f) for f in folders),
+                          *(fs.realpath(f) for f in runs)}))
     found = fs.kept(lambda: ("test links", roots), lambda: _walked(roots))
     _LAST[:] = [(guards, found)]
     return found
 
 
-def _walked(roots: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+def _walked(roots: tuple[str, ...]) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     """``_links`` of the real folders ``roots``."""
     pending = [r for r in roots if not any(r.startswith(o + "/") for o in roots if o != r)]
     seen = set(pending)
-    links: list[tuple[str, str]] = []
+    links: list[tuple[str, str, tuple[str, ...]]] = []
     left = MAX_ENTRIES
     while pending:
         folder = pending.pop()
@@ -123,11 +174,46 @@ def _walked(roots: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
                 pending.append(path)
             elif kind == "link":
                 target = fs.realpath(path)
-                links.append((fold(target), fold(path)))
+                links.append((fold(target), fold(path), tuple(map(fold, _crossed(path)))))
                 if target not in seen and fs.is_folder(target):
                     seen.add(target)  # (each folder walked once, however reached: loops end)
                     pending.append(target)
     return tuple(links)
+
+
+def _crossed(link: str) -> list[str]:
+    """The real places of the links the system crosses resolving the link ``link`` (in a
+    real folder), past ``link`` itself, in order (``a -> r1``, ``r1/b -> ../v1`` for
+    ``sub/Makefile -> ../a/b/rules``), as the kernel resolves it: a link's text before a
+    ``..`` after it. At most 40 (the kernel's bound: ELOOP)."""
+    crossed: list[str] = []
+    try:
+        text = os.readlink(link)
+    except OSError:
+        return crossed
+    resolved = "/" if text[:1] == "/" else link.rpartition("/")[0] or "/"
+    pending = text.split("/")[::-1]
+    while pending:
+        part = pending.pop()
+        if part in ("", "."):
+            continue
+        if part == "..":
+            resolved = resolved.rpartition("/")[0] or "/"
+            continue
+        path = resolved.rstrip("/") + "/" + part
+        if not fs.islink(path):
+            resolved = path
+            continue
+        crossed.append(path)
+        try:
+            text = os.readlink(path)
+        except OSError:
+            break
+        if len(crossed) > 40:
+            break
+        resolved = "/" if text[:1] == "/" else resolved
+        pending += text.split("/")[::-1]
+    return crossed
 
 
 def _listing(folder: str) -> list[tuple[str, str]]:

@@ -241,10 +241,7 @@ SHADOWED = {
                               "sub/test_a.py": "def test_a():\n    pass\n"},
                              ["cp src/p sub/pytest.py", "make test"]),
 }
-_open("test_p_a_module_shadowed_where_python_looks_first",
-      "standard modules are guarded in the call's folder and a script's only; pytest's "
-      "test folders and a folder a recipe moves to are neither, and a module's name is no "
-      "start name", *SHADOWED)
+# (P1, P2: held since s54-gfix2, testlinks.read_at_any_depth: a standard module's file at any depth)
 
 
 @pytest.mark.parametrize("case", SHADOWED)
@@ -288,10 +285,7 @@ LINKED = {
                              ("tests/conftest.py", "../shared/fixtures.py"),
                              "shared/fixtures.py", PY_PAYLOAD),
 }
-_open("test_l_a_start_file_linked_to_a_file_of_another_name",
-      "deep names match the path written, not what a link elsewhere makes of it (s53-gfix "
-      "rule 3: no rule for links; *.mk targets held by their ending)",
-      "makefile-to-rules", "package-json-to-base")
+# (L2's rows makefile-to-rules, package-json-to-base: held since s54-gfix2, testlinks.through_links)
 
 
 @pytest.mark.parametrize("case", LINKED)
@@ -435,18 +429,16 @@ def test_g_a_recipe_runs_git_in_a_folder_made_a_git_directory(tmp_path: Path) ->
                     [*GITDIR_CALLS, "make test"]) is not None
 
 
-_open("test_g_a_recipe_runs_git_in_a_folder_made_a_git_directory",
-      "git's start files in a folder are HEAD, config, objects/, refs/ when the folder is a "
-      "git directory: no start name holds them, and gitreach reads the layout only for the "
-      "plan's own git")
+# (G2: held since s54-gfix2, gitdirs.makes_git_dir)
 
 
 def test_g_mirror_the_plans_own_git_there_is_denied(tmp_path: Path) -> None:
-    """Plan ``Bash(git -C sub status)``, ``Bash(cp *)``: the copies pass, the entry is
-    denied (gitreach finds the repository at ``sub``)."""
+    """Plan ``Bash(git -C sub status)``, ``Bash(cp *)``: the copy of ``HEAD`` that makes
+    ``sub`` a git directory is denied (s54-gfix2: gitdirs; before it, the copies passed and
+    gitreach denied the entry, finding the repository at ``sub``)."""
     needs("git")
     assert _session(tmp_path, ["Bash(git -C sub status)", "Bash(cp *)"], GITDIR_FILES,
-                    [*GITDIR_CALLS, "git -C sub status"]) == "git -C sub status"
+                    [*GITDIR_CALLS, "git -C sub status"]) == "cp src/head sub/HEAD"
 
 
 def test_i_a_plugin_a_start_file_names_where_a_recipe_runs(tmp_path: Path) -> None:
