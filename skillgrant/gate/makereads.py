@@ -75,7 +75,13 @@ _SPECIAL: Final = frozenset((".PHONY", ".SUFFIXES", ".PRECIOUS", ".INTERMEDIATE"
                              ".LOW_RESOLUTION_TIME", ".SILENT", ".EXPORT_ALL_VARIABLES",
                              ".NOTPARALLEL", ".ONESHELL", ".POSIX", ".NOTINTERMEDIATE",
                              ".EXTRA_PREREQS"))
-_SUFFIX_RULE: Final = re.compile(r"(?:\.[^./%\s]+){1,2}")
+_SUFFIX_RULE: Final = re.compile(r"(\.[^./%\s]+)(\.[^./%\s]+)?")
+#: GNU make 4.3's default ``.SUFFIXES`` (``make -p -f /dev/null``): a target ``.a.b``/``.a``
+#: is a suffix rule only when its suffixes are known (``.venv:``, ``.FORCE:`` are plain ones).
+_SUFFIXES: Final = frozenset((".out", ".a", ".ln", ".o", ".c", ".cc", ".C", ".cpp", ".p", ".f",
+                              ".F", ".m", ".r", ".y", ".l", ".ym", ".yl", ".s", ".S", ".mod",
+                              ".sym", ".def", ".h", ".info", ".dvi", ".tex", ".texinfo",
+                              ".texi", ".txinfo", ".w", ".ch", ".web", ".sh", ".elc", ".el"))
 def makefile_reads(path: str, folder: str) -> list[str]:
     """The files make, reading the makefile ``path`` in ``folder`` (its named folder: the
     call's, the project's, ``-C``'s), reads or may run as its instructions (see the module's
@@ -297,6 +303,10 @@ def _remade(read: set[str], rules: list[tuple[list[str], list[str], list[str], s
     rules' sources; Unread for a pattern, suffix or ``.DEFAULT`` rule that may remake one,
     or a computed name there."""
     found: list[str] = []
+    added = {p for t, ps, _, _ in rules if t == [".SUFFIXES"] for p in ps}
+    known = (_SUFFIXES | added if not any("$" in p for p in added) else _ANY_SUFFIX,
+             frozenset(os.path.normpath(p) for t, ps, _, _ in rules if t == [".PHONY"]
+                       for p in ps if "$" not in p))  # (.SUFFIXES: their union, a superset)
     wanted = dict.fromkeys(sorted(read), False)  # (a name, made by a match-anything rule)
     at = 0
     while at < len(wanted):  # (in order, each once; it grows as it goes)
@@ -305,15 +315,15 @@ def _remade(read: set[str], rules: list[tuple[list[str], list[str], list[str], s
         if len(wanted) > _MAX_READ:
             raise Unread(f"more than {_MAX_READ} files may remake the makefiles make reads")
         head, base = os.path.split(name)
-        for target, sources, text in BUILT_IN:
-            if not _matches(target, base) or (through and target == "%"):
+        for target, sources, text in BUILT_IN if name not in known[1] else ():  # (phony:
+            if not _matches(target, base) or (through and target == "%"):  # no implicit rule)
                 continue  # (make chains a match-anything rule once: "Chains of Implicit Rules")
             made = [os.path.join(head, s.replace("%", base, 1)) for s in sources]
             found += made
             for m in made if text else ():
                 wanted.setdefault(m, target == "%")
         for targets, prerequisites, recipe, where in rules:
-            remade = _sources(name, targets, prerequisites, recipe, where)
+            remade = _sources(name, targets, prerequisites, recipe, where, known)
             found += remade
             for m in remade:
                 wanted.setdefault(os.path.normpath(m), False)
@@ -321,12 +331,17 @@ def _remade(read: set[str], rules: list[tuple[list[str], list[str], list[str], s
 
 
 def _sources(name: str, targets: list[str], prerequisites: list[str], recipe: list[str],
-             where: str) -> list[str]:
+             where: str, known: tuple[frozenset[str], frozenset[str]] = (_SUFFIXES,
+                                                                         frozenset())
+             ) -> list[str]:
     """The files the rule at ``where`` remakes the makefile ``name`` from (none when it does
-    not make it); Unread where the gate cannot name them."""
+    not make it); Unread where the gate cannot name them. ``known``: the suffixes
+    (``.SUFFIXES``) and the phony targets, for which make searches no implicit rule."""
+    suffixes, phony = known
     base = os.path.basename(name)
-    if any(t == ".DEFAULT" or ("%" in t and (_matches(t, name) or _matches(t, base))) or (
-            _SUFFIX_RULE.fullmatch(t) and t not in _SPECIAL) for t in targets):
+    if name not in phony and any(
+            t == ".DEFAULT" or ("%" in t and (_matches(t, name) or _matches(t, base))) or
+            _suffix_rule(t, suffixes) for t in targets):
         raise Unread(f"{where}: a pattern, suffix or .DEFAULT rule may remake a makefile "
                      f"make reads ({name!r}), from files the gate cannot name")
     if recipe and any(_may_be(t, name) for t in targets if "$" in t):
@@ -344,6 +359,18 @@ def _sources(name: str, targets: list[str], prerequisites: list[str], recipe: li
                              f"cannot name ({word!r})")
             found += [part] if part and "$" not in part else []
     return found
+
+
+def _suffix_rule(target: str, suffixes: frozenset[str]) -> bool:
+    """Whether ``target`` is a suffix rule's (``.c.o``, ``.el``) of the known ``suffixes``
+    (``_ANY_SUFFIX``: a ``.SUFFIXES`` the gate cannot compute, every one)."""
+    match = _SUFFIX_RULE.fullmatch(target)
+    return match is not None and target not in _SPECIAL and (suffixes is _ANY_SUFFIX or all(
+        part in suffixes for part in match.groups() if part))
+
+
+#: The suffixes where a ``.SUFFIXES`` line names them by a variable: any.
+_ANY_SUFFIX: Final = frozenset(("*",))
 
 
 def _may_be(target: str, name: str) -> bool:
