@@ -196,10 +196,11 @@ def test_a_file_prove_loads_below_is_guarded(tmp_path: Path, case: str) -> None:
 
 @pytest.mark.slow
 def test_a_start_file_linked_to_a_file_of_no_guarded_name(tmp_path: Path) -> None:
-    """s52-greview L1, kept open: ``sub/Makefile -> ../shared/rules.txt`` (a start file a
-    link to a file of a name no rule guards); the approved recursive make reads it through
-    the link. Plan ``Bash(make test)``, ``Bash(cp *)``: ``cp src/mk shared/rules.txt`` is
-    allowed, ``make test`` runs the payload."""
+    """s52-greview L1: ``sub/Makefile -> ../shared/rules.txt`` (a start file a link to a file
+    of a name no rule guards); the approved recursive make reads it through the link. Plan
+    ``Bash(make test)``, ``Bash(cp *)``: ``make test`` runs the payload from it; ``cp src/mk
+    shared/rules.txt`` is denied (s54-gfix: the makefile a recipe's ``$(MAKE) -C sub`` reads
+    is guarded, as its real path)."""
     needs("bash", "make")
     denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)"],
                          {"Makefile": "test:\n\t$(MAKE) -C sub test\n",

@@ -1,0 +1,123 @@
+"""What CMake reads as its own instructions from a plan's ``CMakeLists.txt`` (issue 29; session
+54, review s53-greview M2): ``include(X)`` reads ``X`` as CMake code (CMake 3.25's
+``cmIncludeCommand``: a relative ``X`` is first a module, ``X.cmake`` in ``CMAKE_MODULE_PATH``
+and CMake's own modules, then a file from the current source folder), ``add_subdirectory(D)``
+reads ``D/CMakeLists.txt``, and ``CMAKE_PROJECT_INCLUDE``-like variables name files
+``project()`` includes; each file read is read again. Modules and package files (``find_package``'s
+``Find*.cmake``, ``*Config.cmake``) end in ``.cmake``, a name guarded at any depth
+(``deepnames``). Where the text names what CMake reads by what the gate cannot compute (a
+variable but the list's and source folders, a generator expression, ``cmake_language``),
+it is left open (no plan is refused: session 54, the lead's call on the cost)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from . import files as fs
+from .makerecipes import Unread
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+_LIMIT: Final = 1 << 20
+_MAX_READ: Final = 256
+#: Variables whose value ``project()`` or the first ``enable_language`` includes as code.
+_INCLUDING: Final = re.compile(r"CMAKE_PROJECT_(?:\w+_)?INCLUDE(?:_BEFORE)?|CMAKE_TOOLCHAIN_FILE|"
+                               r"CMAKE_USER_MAKE_RULES_OVERRIDE(?:_\w+)?")
+
+
+def lists_reads(path: str, top: str) -> list[str]:
+    """The files CMake reads as code from the ``CMakeLists.txt`` at ``path`` (``top``: the
+    source folder of the build), and from each of them (see the module's text)."""
+    found: list[str] = []
+    queue = [(path, os.path.dirname(path))]
+    seen: set[str] = set()
+    while queue:
+        path, source = queue.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        if len(seen) > _MAX_READ:
+            break
+        for name, where, value in _commands(path):
+            try:  # (what it cannot compute: left open, session 54; no plan refused)
+                named = _exact(value, where, {
+                    "CMAKE_CURRENT_LIST_DIR": os.path.dirname(path),
+                    "CMAKE_CURRENT_SOURCE_DIR": source, "CMAKE_SOURCE_DIR": top})
+            except Unread:
+                continue
+            if name == "add_subdirectory":
+                folder = os.path.join(source, named)
+                queue.append((os.path.join(folder, "CMakeLists.txt"), folder))
+            else:
+                files = [os.path.join(source, n) for n in (named, named + ".cmake")]
+                found += files
+                queue += [(f, source) for f in files]
+    return found
+
+
+def _commands(path: str) -> list[tuple[str, str, str]]:
+    """Each command of ``path`` naming a file CMake reads: its name, its place, its first
+    argument; Unread for code CMake evaluates."""
+    try:
+        text = fs.read(path, _LIMIT).decode(errors="replace")
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return []
+    except (OSError, ValueError) as e:
+        raise Unread(f"{path!r} cannot be read for the files it names: {e}") from e
+    found: list[tuple[str, str, str]] = []
+    for name, arguments, where in _invocations(text, path):
+        if name in ("include", "add_subdirectory") and arguments:
+            found.append((name, where, arguments[0]))
+        elif name == "set" and arguments and _INCLUDING.fullmatch(arguments[0]):
+            found += [("include", where, a) for a in arguments[1:2]]
+        elif name in ("fetchcontent_declare", "externalproject_add") and "SOURCE_DIR" in \
+                arguments[:-1]:  # (FetchContent_MakeAvailable adds it as a subdirectory)
+            found.append(("add_subdirectory", where,
+                          arguments[arguments.index("SOURCE_DIR") + 1]))
+    return found
+
+
+def _invocations(text: str, path: str) -> list[tuple[str, list[str], str]]:
+    """Each command invocation of the CMake ``text``: its name (lower case), its arguments
+    (quotes and bracket arguments read, comments, line and bracket ones, left out: CMake's
+    grammar, cmake-language(7)), its place."""
+    found: list[tuple[str, list[str], str]] = []
+    at, line = 0, 1
+    token = re.compile(r'\s+|#\[(=*)\[.*?\]\1\]|#[^\n]*|\[(=*)\[(.*?)\]\2\]|"((?:\\.|[^"\\])*)"'
+                       r'|[()]|[^\s()#"]+', re.S)
+    name, arguments, depth, where = "", list[str](), 0, ""
+    while at < len(text):
+        match = token.match(text, at)
+        if match is None:
+            break
+        piece, at = match.group(0), match.end()
+        line += piece.count("\n")
+        if piece[:1].isspace() or piece[:1] == "#":
+            continue
+        if piece == "(":
+            depth += 1
+        elif piece == ")":
+            depth -= 1
+            if depth == 0 and name:
+                found.append((name, arguments, where))
+                name, arguments = "", []
+        elif depth == 0:
+            name, where = piece.lower(), f"{path}:{line}"
+        else:
+            arguments.append(match.group(3) if match.group(3) is not None else
+                             match.group(4) if match.group(4) is not None else piece)
+    return found
+
+
+def _exact(value: str, where: str, known: dict[str, str]) -> str:
+    """``value`` unquoted with the ``known`` variables read; Unread for any other."""
+    value = value.strip('"')
+    for name, folder in known.items():
+        value = value.replace("${" + name + "}", folder)
+    if "$" in value or "\\" in value:
+        raise Unread(f"{where} names a file CMake reads by what the gate cannot compute "
+                     f"({value!r})")
+    return value

@@ -1,0 +1,377 @@
+"""What GNU make reads as its own instructions from a makefile's text (issue 29; session 54,
+review s53-greview M1): the files a makefile the plan's make reads (``planprograms``' ``:``
+items, guarded) makes make read next, computed from the text with make's grammar (GNU make
+4.3's manual and ``make -p``): the ``include``/``-include``/``sinclude`` operands, each from the
+folder make runs in and the makefile's, and in make's default include folders
+(``.INCLUDE_DIRS``); the files make may remake each read makefile from (GNU make's "How
+Makefiles Are Remade": an explicit rule's prerequisites and the words of its recipe, and the
+built-in rules' sources, ``BUILT_IN``); ``load``'s objects; the paths a start variable the
+makefile assigns or exports names (``startvars.WHOLE``: ``BASH_ENV``, ``MAKEFILES``, …; any
+exported one as the session's, ``envpaths.named_paths``; ``SHELL``, ``.SHELLFLAGS``); and the
+makefiles a sub-make reads, wherever a line (a recipe, a variable's value, ``$(shell …)``)
+starts make (``make``, ``$(MAKE)``, a variable holding either) after a literal ``cd`` or
+``-C``: its ``-f`` operands or its folder's default makefiles, and ``MAKEFILES``' names, each
+read again. Where the text names what make reads by anything the gate cannot compute exactly
+(a ``$`` in such a name, a pattern, ``$(eval …)``, a pattern, suffix or ``.DEFAULT`` rule that
+may remake a read makefile, ``vpath``, ``-I``, ``--eval``, ``.RECIPEPREFIX``), the reading
+keeps a doubt (``_Reading.doubts``) and goes on: left open, no plan refused (the lead's call on
+the cost, docs/decisions.md), but a computed include of the plan's own makefile, which refuses
+the plan naming the file and its line as before session 54."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from . import files as fs
+from .envpaths import named_paths
+from .makerecipes import Unread, exact, make_words, sub_makes
+from .maketables import BUILT_IN, SPECIAL, SUFFIXES
+from .startvars import WHOLE
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Final
+
+#: The bytes of a makefile read, and how many makefiles one plan's reading reads at most.
+_LIMIT: Final = 1 << 20
+_MAX_READ: Final = 256
+#: GNU make 4.3's default include folders (``make -p -f /dev/null``: ``.INCLUDE_DIRS``), where
+#: an included name not found in make's folder is looked for.
+_INCLUDE_DIRS: Final = ("/usr/local/include", "/usr/gnu/include", "/usr/include")
+#: Variables make reads itself for what it runs or reads (beside ``startvars.WHOLE``).
+_MAKES_OWN: Final = frozenset(("SHELL", ".SHELLFLAGS", "MAKESHELL"))
+_FLAGS: Final = frozenset(("MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS"))
+#: make's options a ``MAKEFLAGS`` value may hold that name no file make reads.
+_PLAIN_FLAGS: Final = re.compile(
+    r"-?[bBeiknqrRsStwL]+|-j[0-9]*|-O\w*|--(?:no-print-directory|print-directory|silent|quiet|"
+    r"warn-undefined-variables|no-builtin-rules|no-builtin-variables|keep-going|"
+    r"environment-overrides|ignore-errors|always-make|check-symlink-times|no-silent|trace|"
+    r"jobs(?:=[0-9]+)?|output-sync(?:=\w+)?|debug(?:=\w+)?|no-keep-going|stop)")
+_ASSIGNMENT: Final = re.compile(r"([^\s:#=]+)\s*(?:::?=|:::=|\?=|\+=|!=|=)\s*(.*)")
+_CONDITIONALS: Final = frozenset(("ifeq", "ifneq", "ifdef", "ifndef", "else", "endif"))
+_INCLUDES: Final = frozenset(("include", "-include", "sinclude"))
+_SUFFIX_RULE: Final = re.compile(r"(\.[^./%\s]+)(\.[^./%\s]+)?")
+
+
+def makefile_reads(path: str, folder: str) -> list[str]:
+    """The files make, reading the makefile ``path`` in ``folder`` (its named folder: the
+    call's, the project's, ``-C``'s), reads or may run as its instructions (see the module's
+    text), and those of each sub-make it starts; Unread where the gate cannot say."""
+    found: list[str] = []
+    queue, seen = [(path, folder)], set[tuple[str, str]]()
+    while queue and len(seen) < _MAX_READ:
+        path, folder = queue.pop()
+        if (path, folder) in seen:
+            continue
+        reading = _Reading(folder, strict=not seen)
+        seen.add((path, folder))
+        reading.file(path)
+        found += reading.finish()
+        queue += reading.subs
+    return list(dict.fromkeys(found))
+
+
+def _text(path: str) -> str:
+    """The text of ``path``, empty when it is not there; Unread when it cannot be read."""
+    try:
+        return fs.read(path, _LIMIT).decode(errors="replace")
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return ""
+    except (OSError, ValueError) as e:
+        raise Unread(f"{path!r} cannot be read for the files it names: {e}") from e
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    """Each logical line of ``text`` (a ``\\``-newline joined, ``\\``-CR-LF too, as make
+    joins them) with its first line's number."""
+    joined: list[tuple[int, str]] = []
+    pending: tuple[int, str] | None = None
+    for number, line in enumerate(text.split("\n"), 1):
+        line = line.removesuffix("\r") if line.rstrip("\r").endswith("\\") else line
+        if pending is not None:
+            number, line = pending[0], pending[1] + " " + line.lstrip()
+        trailing = len(line) - len(line.rstrip("\\"))
+        pending = (number, line[:-1]) if trailing % 2 else None
+        if pending is None:
+            joined.append((number, line))
+    return joined + ([pending] if pending else [])
+
+
+#: ``.EXPORT_ALL_VARIABLES``, or ``export`` alone: every variable reaches the recipes.
+_EXPORT_ALL: Final = re.compile(r"(?m)^(?:\.EXPORT_ALL_VARIABLES[ \t]*:|export[ \t]*(?:#.*)?$)")
+
+
+class _Reading:
+    """One make's reading of its makefile and what it includes, in order, line by line (make's
+    grammar: a recipe line is a tab's line in a rule's context; a ``define``'s lines are text;
+    every other line a directive, a variable's assignment or a rule); then the files its
+    rules remake them from and the sub-makes its lines start (``finish``)."""
+
+    def __init__(self, folder: str, strict: bool) -> None:
+        self.folder, self.strict = folder, strict
+        self.doubts: list[str] = []  # (what it cannot compute: left open, session 54)
+        self.found: list[str] = []
+        self.subs: list[tuple[str, str]] = []
+        self.files: set[str] = set()
+        self.read: set[str] = set()  # (names of the makefiles read: rules' targets)
+        self.rules: list[tuple[list[str], list[str], list[str], str]] = []
+        self.definitions: dict[str, list[str]] = {}
+        self.exported: set[str] = set()
+        self.code: list[tuple[str, str]] = []  # (every text that may run: for sub-makes)
+        self.in_rule, self.in_define, self.exporting = False, 0, False
+
+    def file(self, path: str) -> None:
+        """Reads the makefile ``path`` (an included one where its ``include`` is)."""
+        if path in self.files or len(self.files) > _MAX_READ:
+            return
+        self.files.add(path)
+        self.read |= {os.path.basename(path), os.path.normpath(os.path.relpath(path,
+                                                                               self.folder))}
+        text = _text(path)
+        self.exporting = self.exporting or _EXPORT_ALL.search(text) is not None
+        self.in_rule, self.in_define = False, 0
+        for number, line in _lines(text):
+            self.line(f"{path}:{number}", line)
+
+    def line(self, where: str, line: str) -> None:
+        """Reads the logical line ``line`` (at ``where``): what it cannot compute is a doubt,
+        left open (``attempt``), but a computed include of the plan's own make, which refuses
+        the plan (as before session 54)."""
+        self.attempt(self._line, where, line)
+
+    def attempt(self, read: Callable[..., list[str] | None], *args: object) -> list[str]:
+        """``read(*args)``, or nothing where it raises Unread: a doubt kept (the reading goes
+        on), unless it is the plan's own make's computed include (``base``)."""
+        try:
+            return read(*args) or []
+        except Unread as e:
+            if self.strict and e.base:
+                raise
+            self.doubts.append(str(e))
+            return []
+
+    def _line(self, where: str, line: str) -> None:
+        """``line``, read."""
+        if "$(eval" in line or "${eval" in line:
+            raise Unread(f"{where} evaluates text as makefile lines ($(eval …)), which the "
+                         "gate cannot read exactly")
+        if self.in_define:  # (a canned recipe's lines may start make)
+            words = line.split()
+            self.in_define += (words[:1] == ["define"]) - (words[:1] == ["endef"])
+            self.code.append((where, line))
+            return
+        if line.startswith("\t") and self.in_rule:
+            self.code.append((where, line))
+            self.rules[-1][2].append(line)
+            return
+        bare = re.sub(r"(?<!\\)#.*", "", line).strip().replace("\\#", "#")
+        words = bare.split()
+        exported = self.exporting
+        while words[:1] in (["override"], ["export"], ["private"], ["unexport"]) and words[1:]:
+            exported = exported or words[0] == "export"
+            words, bare = words[1:], bare.split(None, 1)[1]
+        if not words or words[0] in _CONDITIONALS:
+            return
+        self.in_rule = False
+        assigned = _ASSIGNMENT.fullmatch(bare)
+        if not assigned and self._directive(words, where, exported):
+            return
+        if assigned:
+            self._assignment(assigned.group(1), assigned.group(2), where, exported)
+        elif ":" in bare:
+            self._rule(bare, where)
+        else:  # (`export X Y`: each exported; a function's line: `$(shell …)`)
+            self.exported |= set(words) if exported else set()
+            self.code.append((where, bare))
+
+    def _directive(self, words: list[str], where: str, exported: bool) -> bool:
+        """Whether ``words`` are a directive's, read: ``include``'s, ``load``'s names."""
+        if words[0] == "define":
+            self.in_define = 1
+            self.found += _assigned(words[1:2], "$", where, self.folder, exported=exported)
+        elif words[0] in _INCLUDES:
+            for name in (os.path.expanduser(exact(w, where, base=True)) for w in words[1:]):
+                self.read.add(os.path.normpath(name))
+                self.found += [os.path.join(d, name) for d in _INCLUDE_DIRS if name[:1] != "/"]
+                for base in dict.fromkeys((self.folder, os.path.dirname(where.rsplit(":", 1)[0]))):
+                    self.found.append(os.path.join(base, name))
+                    self.file(os.path.join(base, name))
+        elif words[0] in ("load", "-load"):
+            for name in (exact(w.split("(", 1)[0], where) for w in words[1:]):
+                self.read.add(os.path.normpath(name))
+                self.found.append(os.path.join(self.folder, name))
+        elif words[0] == "vpath" and len(words) > 2:
+            raise Unread(f"{where}: vpath makes make look for files elsewhere")
+        return words[0] in ("define", "vpath", "undefine", "load", "-load", *_INCLUDES)
+
+    def _assignment(self, name: str, value: str, where: str, exported: bool) -> None:
+        """Reads the assignment of ``value`` to the variable ``name``."""
+        self.definitions.setdefault(name, []).append(value)
+        if name in (".RECIPEPREFIX", "VPATH"):
+            raise Unread(f"{where} sets {name}, which the gate does not read")
+        self.code.append((where, value))
+        self.found += _assigned([name], value, where, self.folder, exported=exported)
+
+    def _rule(self, bare: str, where: str) -> None:
+        """Reads the rule line ``bare``: its targets, prerequisites, a recipe after ``;``, or
+        a target's own variable (``t: export X = v``)."""
+        target, _, rest = bare.partition(":")
+        self.in_rule = True
+        prerequisites, _, recipe = rest.lstrip(":&").partition(";")
+        own = _ASSIGNMENT.fullmatch(re.sub(r"^\s*(?:override|export|private)\s+", "",
+                                           prerequisites.strip()))
+        if own:
+            self.found += _assigned([own.group(1)], own.group(2), where, self.folder,
+                                    exported=True)
+            self.code.append((where, own.group(2)))
+            self.rules.append((target.split(), [], [], where))
+            return
+        static = ":" in prerequisites  # (a static pattern rule: `t: %.conf: %.in`)
+        self.rules.append((target.split(), prerequisites.replace("|", " ").split() + (
+            ["%"] if static else []), [recipe] if recipe else [], where))
+        self.code.append((where, recipe))
+
+    def finish(self) -> list[str]:
+        """What the reading names: its files, what remakes a makefile it read, what a start
+        variable exported later names, and each sub-make's makefiles (to be read: ``subs``)."""
+        for name in self.exported & self.definitions.keys():
+            for value in self.definitions[name]:
+                self.found += self.attempt(_assigned, [name], value, f"the export of {name}",
+                                           self.folder, True)
+        self.found += _remade(self.read, self.rules, self.folder, self.attempt)
+        spelled = make_words(self.definitions)
+        for where, code in self.code:
+            self.attempt(self._started, where, code, spelled)
+        return self.found
+
+    def _started(self, where: str, code: str, spelled: re.Pattern[str]) -> None:
+        """The sub-makes (and checkers) the text ``code`` starts, to be read (``subs``)."""
+        started, plugins = sub_makes(code, where, self.folder, spelled)
+        self.found += [p for p, _ in plugins]
+        for sub_folder, makefiles, assignments in started:
+            extra = [p for name, _, value in (a.partition("=") for a in assignments)
+                     for p in ([os.path.join(sub_folder, exact(v, where))
+                                for v in value.split()]
+                               if name in ("MAKEFILES", "MAKEFLAGS", "GNUMAKEFLAGS") else
+                               _assigned([name], value, where, sub_folder, True))]
+            self.found += makefiles + extra
+            self.subs += [(m, sub_folder) for m in makefiles + extra]
+
+
+def _assigned(names: list[str], value: str, where: str, folder: str,
+              exported: bool) -> list[str]:
+    """The paths a start variable of ``names`` given ``value`` makes a program read, from
+    ``folder``: each word of a ``WHOLE`` one, ``MAKEFLAGS``' files, an exported one's paths
+    (as the session's: ``envpaths.named_paths``); Unread for a ``$`` there."""
+    found: list[str] = []
+    for name in names:
+        starts = name in WHOLE or name in _MAKES_OWN
+        if not (starts or exported or name in _FLAGS):
+            continue
+        if "$" in value:
+            raise Unread(f"{where} gives {name} a value the gate cannot compute ({value!r}), "
+                         "naming what the recipes' programs read")
+        if name in _FLAGS:
+            if not all(_PLAIN_FLAGS.fullmatch(w) for w in value.split()):
+                raise Unread(f"{where} gives {name} options naming what make reads "
+                             f"({value!r}), which the gate does not read")
+            continue
+        words = value.replace(":", " ").split() if name in WHOLE else named_paths(value)
+        found += [os.path.join(folder, os.path.expanduser(w)) for w in words
+                  if w not in (".", "..")]  # (a relative one from make's folder only: a
+        # recipe's `cd sub && bash` reads sub/env.sh, and `.` is every folder: left open)
+    return found
+
+
+def _remade(read: set[str], rules: list[tuple[list[str], list[str], list[str], str]],
+            folder: str, attempt: Callable[..., list[str]]) -> list[str]:
+    """The files make in ``folder`` may remake a makefile it read (``read``) from, and each
+    of those in turn: an explicit rule's prerequisites and recipe's words, the built-in
+    rules' sources; Unread for a pattern, suffix or ``.DEFAULT`` rule that may remake one,
+    or a computed name there."""
+    found: list[str] = []
+    added = {p for t, ps, _, _ in rules if t == [".SUFFIXES"] for p in ps}
+    known = (SUFFIXES | added if not any("$" in p for p in added) else _ANY_SUFFIX,
+             frozenset(os.path.normpath(p) for t, ps, _, _ in rules if t == [".PHONY"]
+                       for p in ps if "$" not in p))  # (.SUFFIXES: their union, a superset)
+    wanted = dict.fromkeys(sorted(read), False)  # (a name, made by a match-anything rule)
+    at = 0
+    while at < len(wanted):  # (in order, each once; it grows as it goes)
+        name, through = list(wanted.items())[at]
+        at += 1
+        if len(wanted) > _MAX_READ:
+            break
+        head, base = os.path.split(name)
+        for target, sources, text in BUILT_IN if name not in known[1] else ():  # (phony:
+            if not _matches(target, base) or (through and target == "%"):  # no implicit rule)
+                continue  # (make chains a match-anything rule once: "Chains of Implicit Rules")
+            made = [os.path.join(head, s.replace("%", base, 1)) for s in sources]
+            found += made
+            for m in made if text else ():
+                wanted.setdefault(m, target == "%")
+        for targets, prerequisites, recipe, where in rules:
+            remade = attempt(_sources, name, targets, prerequisites, recipe, where, known)
+            found += remade
+            for m in remade:
+                wanted.setdefault(os.path.normpath(m), False)
+    return [os.path.join(folder, f) for f in found]
+
+
+def _sources(name: str, targets: list[str], prerequisites: list[str], recipe: list[str],
+             where: str, known: tuple[frozenset[str], frozenset[str]] = (SUFFIXES,
+                                                                         frozenset())
+             ) -> list[str]:
+    """The files the rule at ``where`` remakes the makefile ``name`` from (none when it does
+    not make it); Unread where the gate cannot name them. ``known``: the suffixes
+    (``.SUFFIXES``) and the phony targets, for which make searches no implicit rule."""
+    suffixes, phony = known
+    base = os.path.basename(name)
+    if name not in phony and any(
+            t == ".DEFAULT" or ("%" in t and (_matches(t, name) or _matches(t, base))) or
+            _suffix_rule(t, suffixes) for t in targets):
+        raise Unread(f"{where}: a pattern, suffix or .DEFAULT rule may remake a makefile "
+                     f"make reads ({name!r}), from files the gate cannot name")
+    if recipe and any(_may_be(t, name) for t in targets if "$" in t):
+        raise Unread(f"{where}: a rule of computed targets may remake a makefile make reads "
+                     f"({name!r})")
+    if name not in {os.path.normpath(t) for t in targets}:
+        return []
+    words = [*prerequisites, *(w for r in recipe for w in re.split(r"[\s;&|<>()'\"`]+", r))]
+    found: list[str] = []
+    for word in (w.lstrip("@+-") for w in words if w and w[:1] != "-"):
+        for part in dict.fromkeys((word, word.partition("=")[2])):
+            if "$" in re.sub(r"\$[@<^+?*]|\$\([@<^*][DF]\)", "", part) or any(
+                    c in part for c in "*?[%"):
+                raise Unread(f"{where} remakes a makefile make reads from files the gate "
+                             f"cannot name ({word!r})")
+            found += [part] if part and "$" not in part else []
+    return found
+
+
+def _suffix_rule(target: str, suffixes: frozenset[str]) -> bool:
+    """Whether ``target`` is a suffix rule's (``.c.o``, ``.el``) of the known ``suffixes``
+    (``_ANY_SUFFIX``: a ``.SUFFIXES`` the gate cannot compute, every one)."""
+    match = _SUFFIX_RULE.fullmatch(target)
+    return match is not None and target not in SPECIAL and (suffixes is _ANY_SUFFIX or all(
+        part in suffixes for part in match.groups() if part))
+
+
+#: The suffixes where a ``.SUFFIXES`` line names them by a variable: any.
+_ANY_SUFFIX: Final = frozenset(("*",))
+
+
+def _may_be(target: str, name: str) -> bool:
+    """Whether the computed ``target`` may expand to ``name``: its literal end (after its last
+    reference, past a ``%``) ends ``name`` (``$(OBJDIR)/%.o`` is no ``config.mk``)."""
+    tail = re.split(r"\$(?:\([^()]*\)|\{[^{}]*\}|.)", target)[-1].rpartition("%")[2]
+    return name.endswith(tail)
+
+
+def _matches(pattern: str, name: str) -> bool:
+    """Whether make's ``pattern`` (one ``%``) matches the file's ``name``."""
+    head, percent, tail = pattern.partition("%")
+    if not percent:
+        return pattern == name
+    return len(name) >= len(head) + len(tail) and name.startswith(head) and name.endswith(tail)
