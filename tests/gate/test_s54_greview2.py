@@ -1,0 +1,258 @@
+"""Review s54 (s54-greview2) of s54-gfix2 (issue 29: a write through a link counts as a write
+to the guarded name the link holds; the folders a runner really collects; the modules python and
+pytest import first; git directories without ``.git``; jest's ``__mocks__``). Each case proves
+with real bash and the real programs (GNU make 4.3, python3 3.11/pytest 9, node 20, bun 1.4.5,
+jest 29.7, git 2.39, GNU tar) in a scratch project that the calls run the payload (``touch zz``,
+``open('zz', 'w')``), then asks the printed hook for each call in turn as Claude Code 2.1.332's
+Bash tool runs them (``test_s53_greview._session``: the folder a call leaves kept for the next,
+``CLAUDE_PROJECT_DIR`` the project): the hook allowing them all is the finding, a strict xfail
+row of ``OPEN`` while it is open. A case the change holds is a plain test pinning it.
+
+Every payload only touches a file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, needs
+from test_s53_greview import MAKE_PAYLOAD, PY_PAYLOAD, _session
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail.
+OPEN = LeftOpen()
+_open = OPEN.add
+
+#: A makefile recursing into ``sub`` (whose Makefile the cases reach through links).
+RECURSIVE = "test:\n\t-$(MAKE) -C sub test\n"
+#: A harmless makefile.
+QUIET = "test:\n\t@echo ok\n"
+#: bun 1.4.5 as the runtime's installer keeps it.
+BUN = Path.home() / ".cache/skillgrant-runtime/bun-1.4.5/package/bin"
+
+
+# --- L: a start file reached through a link the session re-aims or fills -----------------------
+
+#: Each case: the plan's entries, the project's files, its links (name: target), the calls.
+#: ``sub/Makefile`` is a link (git keeps links) to a file of no guarded name; the calls put
+#: the payload where make then reads it through the link.
+LINKS = {
+    # the link's chain passes through a folder link `cur` the session re-aims (`ln -sfn`): the
+    # payload was written where no guarded link led at the time
+    "re-aimed-middle-link": (
+        ["Bash(make test)", "Bash(cp *)", "Bash(ln *)"],
+        {"Makefile": RECURSIVE, "v1/rules": QUIET, "v2/.keep": ""},
+        {"cur": "v1", "sub/Makefile": "../cur/rules"},
+        ["cp src/p v2/rules", "ln -sfn v2 cur", "make test"]),
+    # the folder the chain leads to is swapped by two moves
+    "folder-swapped-by-moves": (
+        ["Bash(make test)", "Bash(cp *)", "Bash(mv *)"],
+        {"Makefile": RECURSIVE, "v1/rules": QUIET, "v2/.keep": ""},
+        {"sub/Makefile": "../v1/rules"},
+        ["cp src/p v2/rules", "mv v1 old", "mv v2 v1", "make test"]),
+    # a link to a file in a folder not there yet, the folder copied in whole
+    "dangling-folder-copied-in": (
+        ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": RECURSIVE, "pay/rules": MAKE_PAYLOAD},
+        {"sub/Makefile": "../later/rules"},
+        ["cp -r pay later", "make test"]),
+    "dangling-folder-moved-in": (
+        ["Bash(make test)", "Bash(mv *)"],
+        {"Makefile": RECURSIVE, "pay/rules": MAKE_PAYLOAD},
+        {"sub/Makefile": "../later/rules"},
+        ["mv pay later", "make test"]),
+    "dangling-file-copied": (
+        ["Bash(make test)", "Bash(cp *)", "Bash(mkdir *)"],
+        {"Makefile": RECURSIVE, "shared/.keep": ""},
+        {"sub/Makefile": "../later/rules"},
+        ["mkdir later", "cp src/p later/rules", "make test"]),
+    # a link to a file outside the project, written there
+    "file-link-out-of-the-project": (
+        ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": RECURSIVE, "../ext/rules": QUIET},
+        {"sub/Makefile": "../../ext/rules"},
+        ["cp src/p ../ext/rules", "make test"]),
+    # a folder link out of the project, its Makefile written there
+    "folder-link-out-of-the-project": (
+        ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": RECURSIVE, "../ext/sub/Makefile": QUIET},
+        {"sub": "../ext/sub"},
+        ["cp src/away ../ext/sub/Makefile", "make test"]),
+    # a chain through `..` after a folder link: the real path is not the lexical one
+    "dot-dot-after-a-folder-link": (
+        ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": RECURSIVE, "deep/er/.keep": "", "deep/rules": QUIET},
+        {"x": "deep/er", "sub/Makefile": "../x/../rules"},
+        ["cp src/p deep/rules", "make test"]),
+    # perl's start folder a link to a vendored folder: the module written in its target
+    "start-folder-linked-to-a-vendored-folder": (
+        ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": "test:\n\tcd sub && prove -l t\n",
+         "sub/t/a.t": "use Test::More;\nok(1);\ndone_testing;\n", "perl/Test/.keep": ""},
+        {"sub/lib": "../perl"},
+        ["cp src/perl perl/Test/More.pm", "make test"]),
+    # a hard link to the start file, brought by a tar member of a name no guard holds
+    "hard-link-from-a-tar-member": (
+        ["Bash(make test)", "Bash(cp *)", "Bash(tar *)"],
+        {"Makefile": RECURSIVE, "sub/Makefile": QUIET, "shared/.keep": ""},
+        {},
+        ["tar -xf src/t.tar", "cp src/p shared/rules", "make test"]),
+    "hard-link-by-ln": (
+        ["Bash(make test)", "Bash(cp *)", "Bash(ln *)"],
+        {"Makefile": RECURSIVE, "sub/Makefile": QUIET, "shared/.keep": ""},
+        {},
+        ["ln sub/Makefile shared/rules", "cp src/p shared/rules", "make test"]),
+    "hard-link-by-cp-l": (
+        ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": RECURSIVE, "sub/Makefile": QUIET, "shared/.keep": ""},
+        {},
+        ["cp -l sub/Makefile shared/rules", "cp src/p shared/rules", "make test"]),
+    "symbolic-link-by-cp-s": (
+        ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": RECURSIVE, "sub/Makefile": QUIET, "shared/.keep": ""},
+        {},
+        ["cp -s {P}/sub/Makefile shared/rules", "cp src/p shared/rules", "make test"]),
+    "link-beside-the-project-pointing-in": (
+        ["Bash(make test)", "Bash(cp *)", "Bash(ln *)"],
+        {"Makefile": RECURSIVE, "sub/Makefile": QUIET, "../ext/.keep": ""},
+        {},
+        ["ln -s {P}/sub/Makefile ../ext/m", "cp src/p ../ext/m", "make test"]),
+}
+#: A tar holding one member, ``shared/rules``, a hard link to ``sub/Makefile`` (GNU tar links
+#: the member to the file the project holds).
+TAR_SETUP = ("python3 -c \"import tarfile; t = tarfile.open('src/t.tar', 'w'); "
+             "i = tarfile.TarInfo('shared/rules'); i.type = tarfile.LNKTYPE; "
+             "i.linkname = 'sub/Makefile'; t.addfile(i); t.close()\"")
+#: The payload of a makefile make reads in ``../ext/sub``: it touches the project's ``zz``.
+AWAY = "test:\n\ttouch ../../project/zz\n"
+_open("test_l_a_start_file_reached_through_a_link",
+      "at 371c13f deep names match the path written; a write landing on a guarded link's "
+      "target, now or after the link's chain is re-aimed or its folder comes, is not read",
+      "re-aimed-middle-link", "folder-swapped-by-moves", "dangling-folder-copied-in",
+      "dangling-folder-moved-in", "dangling-file-copied", "file-link-out-of-the-project",
+      "dot-dot-after-a-folder-link", "start-folder-linked-to-a-vendored-folder")
+PERL_PAYLOAD = ("package Test::More; system('touch zz'); sub ok {} sub done_testing {} "
+                "sub import {} 1;\n")
+
+
+@pytest.mark.parametrize("case", LINKS)
+def test_l_a_start_file_reached_through_a_link(case: str, tmp_path: Path) -> None:
+    """The calls put the payload where make (or prove) then reads a start file through a
+    link; the hook allowing them all is the hole."""
+    needs("make", "prove", "tar")
+    entries, files, links, calls = LINKS[case]
+    files = {**files, "src/p": MAKE_PAYLOAD, "src/perl": PERL_PAYLOAD, "src/away": AWAY}
+    assert _session(tmp_path, entries, files, calls, links=links,
+                    setup=TAR_SETUP if "tar" in case else "") is not None
+
+
+# --- P: a module python or pytest imports first ---------------------------------------------
+
+#: A test importing a standard module pytest itself does not import.
+IMPORTS = "import colorsys\n\ndef test_a():\n    pass\n"
+#: Each case: the plan's entries, the files, the links, the calls.
+MODULES = {
+    # a package's __init__.py removed after the module's copy: pytest's basedir moves up to pkg/
+    "init-removed-after-the-copy": (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)", "Bash(rm *)"],
+        {"pkg/__init__.py": "", "pkg/tests/__init__.py": "", "pkg/tests/test_a.py": IMPORTS},
+        {}, ["cp src/p pkg/colorsys.py", "rm pkg/__init__.py", "python3 -m pytest -q"]),
+    # pytest's `pythonpath` setting puts helpers/ first
+    "ini-pythonpath": (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+        {"pytest.ini": "[pytest]\npythonpath = helpers\n", "helpers/.keep": "",
+         "tests/test_a.py": IMPORTS},
+        {}, ["cp src/p helpers/colorsys.py", "python3 -m pytest -q"]),
+    # a conftest.py in a folder with no test: pytest inserts its folder
+    "conftest-folder": (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+        {"docs/conftest.py": "", "tests/test_a.py": IMPORTS},
+        {}, ["cp src/p docs/colorsys.py", "python3 -m pytest -q"]),
+    # pytest's ini above the project: its folder is the rootdir and conftest's cut
+    "ini-and-conftest-above": (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+        {"tests/test_a.py": "def test_a():\n    pass\n"},
+        {}, ["cp src/ini ../pytest.ini", "cp src/p ../conftest.py", "python3 -m pytest -q"]),
+    # a script run through a link: python puts its real folder first
+    "script-through-a-link": (
+        ["Bash(python3 tools/run.py)", "Bash(cp *)"],
+        {"scripts/real.py": "import colorsys\n"},
+        {"tools/run.py": "../scripts/real.py"},
+        ["cp src/p scripts/colorsys.py", "python3 tools/run.py"]),
+}
+
+_open("test_p_a_module_python_imports_first",
+      "at 371c13f standard modules are guarded in the call's folder and a script's (by the "
+      "path named, not the real one); pytest's pythonpath and a conftest's folder are not "
+      "read", "ini-pythonpath", "conftest-folder", "script-through-a-link")
+
+
+@pytest.mark.parametrize("case", MODULES)
+def test_p_a_module_python_imports_first(case: str, tmp_path: Path) -> None:
+    """The calls put ``colorsys.py`` (or a conftest) where python or pytest imports it."""
+    needs("python3", "pytest")
+    entries, files, links, calls = MODULES[case]
+    files = {**files, "src/p": PY_PAYLOAD, "src/ini": "[pytest]\n"}
+    assert _session(tmp_path, entries, files, calls, links=links) is not None
+
+
+# --- G: a folder git takes as its git directory ---------------------------------------------
+
+#: The settings that make git run a command at ``git status`` (core.fsmonitor), with the
+#: working tree at the folder above.
+GIT_CONFIG = ("[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n"
+              "\tfsmonitor = touch zz; false\n")
+GITS = {
+    # git run in sub/deep: discovery goes up and takes sub (HEAD, objects/, refs/) as one
+    "discovered-above-the-run-folder": (
+        {"Makefile": "test:\n\tcd sub/deep && git status --porcelain\n", "sub/deep/.keep": ""},
+        ["cp -r out sub/objects", "cp -r out sub/refs", "cp src/head sub/HEAD",
+         "cp src/cfg sub/config", "make test"]),
+    # a `.git` file naming a git folder elsewhere
+    "git-file-in-a-folder": (
+        {"Makefile": "test:\n\tcd sub && git status --porcelain\n", "sub/.keep": "",
+         "store/.keep": ""},
+        ["cp -r out store/objects", "cp -r out store/refs", "cp src/cfg store/config",
+         "cp src/head store/HEAD", "cp src/gitfile sub/.git", "make test"]),
+}
+
+_open("test_g_a_folder_git_takes_as_its_git_directory",
+      "at 371c13f a folder git takes as a git directory is read only for the plan's own git, "
+      "and only where it runs (git's discovery goes up)", "discovered-above-the-run-folder")
+
+
+@pytest.mark.parametrize("case", GITS)
+def test_g_a_folder_git_takes_as_its_git_directory(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(make test)`` (a recipe running git), ``Bash(cp *)``: git runs fsmonitor."""
+    needs("make", "git")
+    files, calls = GITS[case]
+    files = {**files, "out/.keep": "", "src/head": "ref: refs/heads/main\n",
+             "src/cfg": GIT_CONFIG,
+             "src/gitfile": "gitdir: ../store\n"}
+    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"], files, calls) is not None
+
+
+# --- R: what a runner's settings name ---------------------------------------------------------
+
+JS_PAYLOAD = "require('fs').writeFileSync(process.cwd() + '/zz', '');\nmodule.exports = {};\n"
+RUNNERS = {
+    "bunfig-test-preload": (
+        ["Bash(bun test)", "Bash(cp *)"],
+        {"bunfig.toml": '[test]\npreload = ["./setup/s.js"]\n', "setup/s.js": "\n",
+         "a.test.js": "import { test } from 'bun:test';\ntest('a', () => {});\n"},
+        ["cp src/js setup/s.js", "bun test"]),
+}
+
+
+@pytest.mark.parametrize("case", RUNNERS)
+def test_r_a_file_a_runners_settings_name(case: str, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The calls put the payload in a file the runner's settings name as code."""
+    if not (BUN / "bun").exists():
+        pytest.skip("bun 1.4.5 is not installed")
+    monkeypatch.setenv("PATH", f"{BUN}:{os.environ['PATH']}")
+    entries, files, calls = RUNNERS[case]
+    assert _session(tmp_path, entries, {**files, "src/js": JS_PAYLOAD}, calls) is not None
