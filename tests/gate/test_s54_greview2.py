@@ -115,6 +115,24 @@ LINKS = {
         {"Makefile": RECURSIVE, "sub/Makefile": QUIET, "shared/.keep": ""},
         {},
         ["cp -s {P}/sub/Makefile shared/rules", "cp src/p shared/rules", "make test"]),
+    # the middle link re-aimed by a move of another link over it
+    "re-aimed-by-a-move": (
+        ["Bash(make test)", "Bash(cp *)", "Bash(ln *)", "Bash(mv *)"],
+        {"Makefile": RECURSIVE, "v1/rules": QUIET, "v2/.keep": ""},
+        {"cur": "v1", "sub/Makefile": "../cur/rules"},
+        ["cp src/p v2/rules", "ln -s v2 next", "mv -T next cur", "make test"]),
+    # a hard link made before the session (a tarball's, `cp -al`'s): no name tells it
+    "hard-link-before-the-session": (
+        ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": RECURSIVE, "sub/Makefile": QUIET, "shared/.keep": ""},
+        {},
+        ["cp src/p shared/rules", "make test"]),
+    # a recipe's make beside the project, its Makefile a link into the project
+    "makefile-beside-linked-in": (
+        ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": "test:\n\t-$(MAKE) -C ../ext test\n", "shared/rules": QUIET},
+        {"../ext/Makefile": "../project/shared/rules"},
+        ["cp src/beside shared/rules", "make test"]),
     "link-beside-the-project-pointing-in": (
         ["Bash(make test)", "Bash(cp *)", "Bash(ln *)"],
         {"Makefile": RECURSIVE, "sub/Makefile": QUIET, "../ext/.keep": ""},
@@ -133,7 +151,8 @@ _open("test_l_a_start_file_reached_through_a_link",
       "target, now or after the link's chain is re-aimed or its folder comes, is not read",
       "re-aimed-middle-link", "folder-swapped-by-moves", "dangling-folder-copied-in",
       "dangling-folder-moved-in", "dangling-file-copied", "file-link-out-of-the-project",
-      "dot-dot-after-a-folder-link", "start-folder-linked-to-a-vendored-folder")
+      "dot-dot-after-a-folder-link", "start-folder-linked-to-a-vendored-folder",
+      "re-aimed-by-a-move", "makefile-beside-linked-in")
 PERL_PAYLOAD = ("package Test::More; system('touch zz'); sub ok {} sub done_testing {} "
                 "sub import {} 1;\n")
 
@@ -144,9 +163,11 @@ def test_l_a_start_file_reached_through_a_link(case: str, tmp_path: Path) -> Non
     link; the hook allowing them all is the hole."""
     needs("make", "prove", "tar")
     entries, files, links, calls = LINKS[case]
-    files = {**files, "src/p": MAKE_PAYLOAD, "src/perl": PERL_PAYLOAD, "src/away": AWAY}
-    assert _session(tmp_path, entries, files, calls, links=links,
-                    setup=TAR_SETUP if "tar" in case else "") is not None
+    files = {**files, "src/p": MAKE_PAYLOAD, "src/perl": PERL_PAYLOAD, "src/away": AWAY,
+             "src/beside": "test:\n\ttouch ../project/zz\n"}
+    setup = TAR_SETUP if "tar" in case else "ln -f sub/Makefile shared/rules" if (
+        case == "hard-link-before-the-session") else ""
+    assert _session(tmp_path, entries, files, calls, links=links, setup=setup) is not None
 
 
 # --- P: a module python or pytest imports first ---------------------------------------------
@@ -256,3 +277,128 @@ def test_r_a_file_a_runners_settings_name(case: str, tmp_path: Path,
     monkeypatch.setenv("PATH", f"{BUN}:{os.environ['PATH']}")
     entries, files, calls = RUNNERS[case]
     assert _session(tmp_path, entries, {**files, "src/js": JS_PAYLOAD}, calls) is not None
+
+
+# --- batch 2: a venv of another name, pytest's collection settings, jest's roots, git's includes
+
+#: A ``.pth`` line python runs at its start.
+PTH_PAYLOAD = "import os; open('zz', 'w').close()\n"
+#: Each case: the plan's entries, the files, the setup (bash), the calls.
+COLLECTED = {
+    # the plan's python is a venv's not named .venv: its site-packages' .pth runs at start
+    "venv-of-another-name-pth": (
+        ["Bash(venv/bin/python -m pytest -q)", "Bash(cp *)"],
+        {"tests/test_a.py": "def test_a():\n    pass\n"},
+        "python3 -m venv --without-pip --system-site-packages venv",
+        ["cp src/pth venv/lib/python3.11/site-packages/zz.pth",
+         "venv/bin/python -m pytest -q"]),
+    # every module of the tree is collected under --doctest-modules
+    "doctest-modules-entry": (
+        ["Bash(python3 -m pytest -q --doctest-modules)", "Bash(cp *)"],
+        {"pkg/__init__.py": "", "tests/test_a.py": "def test_a():\n    pass\n"},
+        "", ["cp src/p pkg/util.py", "python3 -m pytest -q --doctest-modules"]),
+    "doctest-modules-ini": (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+        {"pytest.ini": "[pytest]\naddopts = --doctest-modules\n", "pkg/__init__.py": "",
+         "tests/test_a.py": "def test_a():\n    pass\n"},
+        "", ["cp src/p pkg/util.py", "python3 -m pytest -q"]),
+    # the ini names the test files by another pattern
+    "ini-python-files": (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+        {"pytest.ini": "[pytest]\npython_files = check_*.py\n", "tests/check_b.py": ""},
+        "", ["cp src/p tests/check_a.py", "python3 -m pytest -q"]),
+}
+
+_open("test_p_a_file_pytest_collects_or_python_runs_at_start",
+      "at 371c13f the ini's addopts (--doctest-modules) and python_files are not read for the "
+      "files pytest collects", "doctest-modules-ini", "ini-python-files")
+
+
+@pytest.mark.parametrize("case", COLLECTED)
+def test_p_a_file_pytest_collects_or_python_runs_at_start(case: str, tmp_path: Path) -> None:
+    """The calls put the payload where the plan's python runs it at start or pytest
+    collects it."""
+    needs("python3", "pytest")
+    entries, files, setup, calls = COLLECTED[case]
+    files = {**files, "src/p": PY_PAYLOAD, "src/pth": PTH_PAYLOAD}
+    assert _session(tmp_path, entries, files, calls, setup=setup) is not None
+
+
+#: fsmonitor's command in a file git's own config includes.
+INCLUDED = "[core]\n\tfsmonitor = touch zz; false\n"
+GIT_INCLUDES = {
+    "include-if-on-branch": "git init -q && git config 'includeIf.onbranch:*.path' "
+                            "../tools/git.cfg",
+    "include-if-git-dir": "git init -q && git config 'includeIf.gitdir:/.path' "
+                          "../tools/git.cfg",
+    "include-path": "git init -q && git config include.path ../tools/git.cfg",
+}
+
+
+@pytest.mark.parametrize("case", GIT_INCLUDES)
+def test_g_a_file_git_config_includes(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(git status)``, ``Bash(cp *)``; the repository's config includes
+    ``tools/git.cfg`` (a team's shared settings) under a condition: ``cp src/g tools/git.cfg``,
+    ``git status`` runs fsmonitor."""
+    needs("git")
+    assert _session(tmp_path, ["Bash(git status)", "Bash(cp *)"],
+                    {"tools/.keep": "", "src/g": INCLUDED},
+                    ["cp src/g tools/git.cfg", "git status"], setup=GIT_INCLUDES[case]) \
+        is not None
+
+
+JEST_PAYLOAD = "require('fs').writeFileSync(process.cwd() + '/zz', '');\nmodule.exports = {};\n"
+#: Each case: package.json's jest settings, the files, the file the payload is copied to.
+JEST = {
+    # roots elsewhere than the project's folder: a package's mock is in the root's __mocks__
+    "roots-mocks-of-a-package": ('{"roots": ["<rootDir>/lib"]}',
+                                 {"lib/a.test.js": "require('chalk');\ntest('a', () => {});\n",
+                                  "lib/__mocks__/.keep": ""}, "lib/__mocks__/chalk.js"),
+    "test-match": ('{"testMatch": ["**/*.check.js"]}',
+                   {"lib/b.check.js": "test('b', () => {});\n"}, "lib/a.check.js"),
+    "setup-files": ('{"setupFiles": ["<rootDir>/tools/setup.js"]}',
+                    {"tools/setup.js": "\n", "a.test.js": "test('a', () => {});\n"},
+                    "tools/setup.js"),
+}
+
+_open("test_j_a_file_jests_settings_name",
+      "at 371c13f jest's settings (roots' __mocks__, testMatch, setupFiles) are not read for "
+      "the files jest runs", *JEST)
+
+
+@pytest.mark.parametrize("case", JEST)
+def test_j_a_file_jests_settings_name(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(npm test)`` (``"test": "jest"``), ``Bash(cp *)``: the copy, then jest
+    runs the payload."""
+    from test_s53_greview import _jest
+
+    modules = _jest()
+    settings, files, target = JEST[case]
+    files = {**files, "package.json": '{"name":"jt","scripts":{"test":"jest"},"jest":'
+                                      f'{settings}}}', "src/js": JEST_PAYLOAD}
+    assert _session(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
+                    [f"cp src/js {target}", "npm test"],
+                    links={"node_modules": str(modules)}) is not None
+
+
+#: node_modules, guarded whole under a plan running node, a link to a folder (a monorepo's
+#: shared install, or one kept in the project under another name).
+NODE_MODULES = {
+    "in-the-project": ("vendor/nm", "vendor/nm/dep/index.js"),
+    "beside-the-project": ("../shared/nm", "../shared/nm/dep/index.js"),
+}
+
+
+@pytest.mark.parametrize("case", NODE_MODULES)
+def test_l_node_modules_a_link(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(npm test)`` (``"test": "node t.js"``, t.js requiring ``dep``),
+    ``Bash(cp *)``, node_modules a link: ``cp src/js <its target>/dep/index.js``, ``npm test``
+    runs the payload."""
+    needs("node", "npm")
+    target, written = NODE_MODULES[case]
+    files = {"package.json": '{"name":"nl","scripts":{"test":"node t.js"}}',
+             "t.js": "require('dep');\n", written: "module.exports = {};\n",
+             "src/js": JEST_PAYLOAD}
+    assert _session(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
+                    [f"cp src/js {written}", "npm test"],
+                    links={"node_modules": target}) is not None
