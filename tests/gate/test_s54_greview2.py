@@ -121,6 +121,21 @@ LINKS = {
         {"Makefile": RECURSIVE, "v1/rules": QUIET, "v2/.keep": ""},
         {"cur": "v1", "sub/Makefile": "../cur/rules"},
         ["cp src/p v2/rules", "ln -s v2 next", "mv -T next cur", "make test"]),
+    # the folder holding the chain's middle link swapped in one call (each move judged on the
+    # state before the call: the folder moved is above no link's real target)
+    "middle-links-folder-swapped-in-one-call": (
+        ["Bash(make test)", "Bash(cp *)", "Bash(ln *)", "Bash(mv *)", "Bash(mkdir *)"],
+        {"Makefile": RECURSIVE, "v1/rules": QUIET, "v2/.keep": "", "a/.keep": ""},
+        {"a/b": "../v1", "sub/Makefile": "../a/b/rules"},
+        ["cp src/p v2/rules", "mkdir a2", "ln -s ../v2 a2/b", "mv a a_old && mv a2 a",
+         "make test"]),
+    # a link two steps up the chain re-aimed: its own target (r1) is above no link's real
+    # target (v1/rules), the chain a/b/rules passes through it
+    "upper-link-re-aimed": (
+        ["Bash(make test)", "Bash(cp *)", "Bash(ln *)"],
+        {"Makefile": RECURSIVE, "v1/rules": QUIET, "v2/.keep": "", "r2/.keep": ""},
+        {"r1/b": "../v1", "a": "r1", "sub/Makefile": "../a/b/rules"},
+        ["cp src/p v2/rules", "ln -s ../v2 r2/b", "ln -sfn r2 a", "make test"]),
     # a hard link made before the session (a tarball's, `cp -al`'s): no name tells it
     "hard-link-before-the-session": (
         ["Bash(make test)", "Bash(cp *)"],
@@ -152,7 +167,7 @@ _open("test_l_a_start_file_reached_through_a_link",
       "re-aimed-middle-link", "folder-swapped-by-moves", "dangling-folder-copied-in",
       "dangling-folder-moved-in", "dangling-file-copied", "file-link-out-of-the-project",
       "dot-dot-after-a-folder-link", "start-folder-linked-to-a-vendored-folder",
-      "re-aimed-by-a-move", "makefile-beside-linked-in")
+      "re-aimed-by-a-move", "makefile-beside-linked-in", "upper-link-re-aimed")
 PERL_PAYLOAD = ("package Test::More; system('touch zz'); sub ok {} sub done_testing {} "
                 "sub import {} 1;\n")
 
@@ -402,3 +417,62 @@ def test_l_node_modules_a_link(case: str, tmp_path: Path) -> None:
     assert _session(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
                     [f"cp src/js {written}", "npm test"],
                     links={"node_modules": target}) is not None
+
+
+#: Writers other than cp, each writing ``shared/rules``, the target of the link
+#: ``sub/Makefile`` (root Makefile recursing into sub): the plan's entry for the writer, the
+#: call. ``src/t.tar``, ``src/z.zip`` hold ``shared/rules`` with the payload; ``src/x.patch``
+#: turns QUIET into the payload; branch ``evil`` holds it.
+WRITERS = {
+    "tar-member": ("Bash(tar *)", "tar -xf src/t2.tar"),
+    "unzip": ("Bash(unzip *)", "unzip -o src/z.zip"),
+    "python-zipfile": ("Bash(python3 -m zipfile *)", "python3 -m zipfile -e src/z.zip ."),
+    "git-checkout-folder": ("Bash(git checkout *)", "git checkout evil -- shared"),
+    "git-restore-file": ("Bash(git restore *)", "git restore --source=evil shared/rules"),
+    "patch": ("Bash(patch *)", "patch -p1 -i src/x.patch"),
+    "git-apply": ("Bash(git apply *)", "git apply src/x.patch"),
+    "sed-in-place": ("Bash(sed *)", "sed -i 's/@echo ok/touch zz/' shared/rules"),
+    "redirection": ("Bash(cat *)", "cat src/p > shared/rules"),
+    "tee": ("Bash(tee *)", "tee shared/rules < src/p"),
+    "dd": ("Bash(dd *)", "dd if=src/p of=shared/rules"),
+    "move-over": ("Bash(mv *)", "mv src/p shared/rules"),
+    "hard-link-over": ("Bash(ln *)", "ln -f src/p shared/rules"),
+    "install": ("Bash(install *)", "install -m 644 src/p shared/rules"),
+    "copy-tree-into": ("Bash(cp *)", "cp -r pay/. shared"),
+}
+#: Makes the archives, the patch and the branch the writers bring the payload from.
+WRITERS_SETUP = (
+    "mkdir -p /tmp/$$/shared && cp src/p /tmp/$$/shared/rules && "
+    "tar -C /tmp/$$ -cf src/t2.tar shared/rules && (cd /tmp/$$ && zip -q z.zip shared/rules) && "
+    "mv /tmp/$$/z.zip src/z.zip && rm -r /tmp/$$ && mkdir -p pay && cp src/p pay/rules && "
+    "git init -q && git add -A && git -c user.email=a@b -c user.name=a commit -qm base && "
+    "cp src/p shared/rules && git diff > src/x.patch && git checkout -qb evil && "
+    "git -c user.email=a@b -c user.name=a commit -qam e && git checkout -q - && "
+    "git status --porcelain >/dev/null")
+
+
+@pytest.mark.parametrize("case", WRITERS)
+def test_l_a_writer_writes_a_links_target(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(make test)`` and the writer's entry; ``sub/Makefile -> ../shared/rules``:
+    the writer's call, then ``make test`` runs the payload."""
+    needs("make", "git", "zip", "unzip", "patch")
+    entry, call = WRITERS[case]
+    files = {"Makefile": RECURSIVE, "shared/rules": QUIET, "src/p": MAKE_PAYLOAD,
+             ".gitignore": "zz\n"}
+    assert _session(tmp_path, ["Bash(make test)", entry], files, [call, "make test"],
+                    links={"sub/Makefile": "../shared/rules"}, setup=WRITERS_SETUP) is not None
+
+_open("test_t_a_test_folders_link_re_aimed_two_steps_up",
+      "testlinks reads links by their real targets: a link the chain passes through whose own "
+      "target is above no real target is re-aimed unseen (B1's class for test runners)")
+
+
+def test_t_a_test_folders_link_re_aimed_two_steps_up(tmp_path: Path) -> None:
+    """Plan ``Bash(node --test)``, ``Bash(cp *)``, ``Bash(ln *)``; ``test/ext -> ../a/x``,
+    ``a -> r1``: ``cp src/js r2/x/y.js`` (no link leads there), ``ln -sfn r2 a`` (``a``
+    resolves to r1, above no link's real target), ``node --test`` runs test/ext/y.js."""
+    needs("node")
+    files = {"r1/x/.keep": "", "r2/x/.keep": "", "test/a.test.js": "\n", "src/js": JEST_PAYLOAD}
+    assert _session(tmp_path, ["Bash(node --test)", "Bash(cp *)", "Bash(ln *)"], files,
+                    ["cp src/js r2/x/y.js", "ln -sfn r2 a", "node --test"],
+                    links={"a": "r1", "test/ext": "../a/x"}) is not None
