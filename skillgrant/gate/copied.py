@@ -24,6 +24,7 @@ from .gitrevision import from_revision
 from .named import GUARDED, folded_items, guarded_path, named_word
 from .placed import fold, holds_module, in_worktree, mirrored
 from .testfiles import foreign, named_test
+from .testlinks import holds_through_links
 from .worktree import pushes_locally
 from .wrapped import READERS
 from .writers import tree_word
@@ -197,9 +198,11 @@ def touches(path: str, names_kept: Callable[[], bool] | None = None) -> bool:
             not in_worktree(key, item) or touches(mirrored(key, item), names_kept)))
            for item, tree in folded_items()) or holds_module(path, GUARDED.get()):
         return True  # (a worktree's path, as its main tree's: review s46 W1)
-    if not getattr(GUARDED.get(), "walked", ()) or (names_kept is not None and names_kept()):
+    names = getattr(GUARDED.get(), "walked", ())
+    if not names or (names_kept is not None and names_kept()):
         return False
-    return walked(path)
+    return walked(path) or holds_through_links(  # (sub/Makefile -> ../shared/rules: L2)
+        key, GUARDED.get(), frozenset(fold(n) for n in names))
 
 
 class Walks:

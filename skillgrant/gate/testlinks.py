@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 
 from . import files as fs
+from .below import under
 from .placed import fold
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -86,13 +87,38 @@ def leads_below(path: str, guards: object) -> bool:
     return any(target.startswith(path.rstrip("/") + "/") for target, _ in _links(guards))
 
 
+def through_links(key: str, guards: object, walked: frozenset[str], kept: bool) -> bool:
+    """Whether the folded real path ``key`` is met, through a link below the folders the
+    plan's programs run in, at a path holding a name guarded at any depth (the folded
+    ``walked``, as ``below.under`` reads it, ``kept`` too): ``sub/Makefile ->
+    ../shared/rules`` makes a write to ``shared/rules`` one to the makefile a recursive make
+    reads in ``sub``, ``sub/package.json -> ../shared/base.json`` one to npm's (s52-greview
+    L1, s53-greview L2). Raises ValueError as ``places``."""
+    return bool(walked) and not kept and any(under(place, walked)
+                                             for place in places(key, guards))
+
+
+def holds_through_links(path: str, guards: object, walked: frozenset[str]) -> bool:
+    """Whether a link below the folders the plan's programs run in whose own path holds a
+    name guarded at any depth (``walked``, folded) leads below the folded ``path`` (a tree
+    written there writes what the link's program reads: ``cp -r pay/. shared``)."""
+    above = path.rstrip("/") + "/"
+    return bool(walked) and any(target.startswith(above) and under(place, walked)
+                                for target, place in _links(guards))
+
+
 def _links(guards: object) -> tuple[tuple[str, str], ...]:
-    """Each link below the collecting folders of ``guards`` (and below the folders they lead
-    to), as its folded target's real path and its own folded path: walked once for a set."""
+    """Each link below the collecting folders of ``guards`` and, where it guards names at
+    any depth (``walked``), below the folders the plan's programs run in (``run_folders``:
+    the project's among them), and below the folders they lead to, as its folded target's
+    real path and its own folded path: walked once for a set."""
     if _LAST and _LAST[0][0] is guards:
         return _LAST[0][1]
     folders: frozenset[str] = getattr(guards, "collected", frozenset())
-    roots = tuple(sorted(_REAL.get(f, f) for f in folders))
+    runs: frozenset[str] = getattr(guards, "run_folders", frozenset()) if getattr(
+        guards, "walked", None) else frozenset()
+    roots = tuple(sorted({*(_REAL.get(f, f) for f in folders),
+                          *(fs.realpath(f) for f in runs)}))
     found = fs.kept(lambda: ("test links", roots), lambda: _walked(roots))
     _LAST[:] = [(guards, found)]
     return found

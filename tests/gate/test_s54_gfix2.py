@@ -1,0 +1,89 @@
+"""Session 54's fix (s54-gfix2) of files a plan's runner loads that the gate did not guard (issue
+29; reviews s53-greview L2, G2, J1, P1; s53-greview2 T6, T7, T11, T12). Each hole is proved
+by real bash and the real program (GNU make, npm, git, node, pytest) in a scratch copy first
+(``bash_review.proved_case``), then the printed hook is asked call by call: a call denied is
+the fix; the writes the rule keeps allowed are pinned as plain tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved_case
+
+#: Real bash and the real programs, and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open here, by test name (and case): each a strict xfail.
+OPEN = LeftOpen()
+
+MAKE_PAYLOAD = "test:\n\ttouch zz\n"
+#: A recursive make: the root's Makefile runs make in ``sub``, whose Makefile is a link.
+RECURSIVE = {"Makefile": "test:\n\t-$(MAKE) -C sub test\n", "sub/README": "",
+             "shared/rules": "test:\n\t@echo ok\n", "pay/rules": MAKE_PAYLOAD}
+
+
+# --- L: a start file that is a link: the write lands on its target -----------------------------
+
+#: Each case: the calls writing the link's target (``sub/Makefile -> ../shared/rules``), then
+#: the plan's make, which reads the payload through the link.
+THROUGH_A_LINK = {
+    "tree-copy-into-the-targets-folder": ["cp -r pay/. shared/", "make test"],
+    "copy-to-the-target": ["cp pay/rules shared/rules", "make test"],
+    "copy-through-a-second-link": ["cp pay/rules alias", "make test"],
+}
+
+
+@pytest.mark.parametrize("case", list(THROUGH_A_LINK))
+def test_a_write_lands_on_a_start_files_link_target(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(make test)``, ``Bash(cp *)``; ``sub/Makefile -> ../shared/rules`` (and
+    ``alias -> shared/rules``): the write of the target, by a folder's copy, by its name or by
+    another link's, is denied (the tree copy was allowed before s54-gfix2)."""
+    needs("bash", "make")
+    denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)"], RECURSIVE,
+                         THROUGH_A_LINK[case], {"CLAUDE_PROJECT_DIR": "{P}"},
+                         links={"sub/Makefile": "../shared/rules", "alias": "shared/rules"})
+    assert denied == THROUGH_A_LINK[case][0]
+
+
+@pytest.mark.parametrize("call", ["cp pay/rules shared/notes", "cp -r pay/. other/",
+                                  "cp pay/rules sub/README"])
+def test_a_write_beside_a_links_target_is_allowed(tmp_path: Path, call: str) -> None:
+    """The same plan and links: a write no link with a guarded name leads to is allowed."""
+    needs("bash")
+    project = hooked_project(tmp_path, ["Bash(make test)", "Bash(cp *)"])
+    for name, text in {**RECURSIVE, "other/x": ""}.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    (project / "sub/Makefile").symlink_to("../shared/rules")
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    assert first_denied(project, [call], env) is None
+
+
+#: A cost (s54-gfix2): the plan names a folder (``test/``, ``tests``), whose name is guarded at
+#: any depth (s53-gfix's rule: a build may run the runner in any folder), and a link in it
+#: makes the folder it leads to part of it: a write there is denied as the same write by the
+#: link's path is (s53-gfix2 had allowed these two). Each case: the plan's entry, the link,
+#: the write through it, the same write by the link's path.
+INTO_A_NAMED_FOLDER = {
+    "data-in-a-linked-test-folder": ("node --test test/", ("test/shared", "../shared"),
+                                     "cp src/x.sh shared/d.json", "cp src/x.sh test/shared/d.json"),
+    "pytest-helper-behind-a-folder-link": ("python3 -m pytest -q tests", ("tests/ext", "../ext"),
+                                           "cp src/x.sh ext/helper.py",
+                                           "cp src/x.sh tests/ext/helper.py"),
+}
+
+
+@pytest.mark.parametrize("case", list(INTO_A_NAMED_FOLDER))
+def test_cost_a_write_through_a_link_into_a_folder_the_plan_names(tmp_path: Path,
+                                                                  case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: both spellings of the write are denied."""
+    needs("bash")
+    entry, (link, target), through, direct = INTO_A_NAMED_FOLDER[case]
+    for call in (through, direct):
+        side = tmp_path / call.split()[-1].replace("/", "-")
+        project = hooked_project(side, [f"Bash({entry})", "Bash(cp *)"])
+        for folder in ("test", "tests", "shared", "ext"):
+            (project / folder).mkdir(exist_ok=True)
+        (project / link).symlink_to(target)
+        assert first_denied(project, [call], home_env(side / "home")) == call
