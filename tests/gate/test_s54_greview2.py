@@ -162,12 +162,10 @@ TAR_SETUP = ("python3 -c \"import tarfile; t = tarfile.open('src/t.tar', 'w'); "
 #: The payload of a makefile make reads in ``../ext/sub``: it touches the project's ``zz``.
 AWAY = "test:\n\ttouch ../../project/zz\n"
 _open("test_l_a_start_file_reached_through_a_link",
-      "at 371c13f deep names match the path written; a write landing on a guarded link's "
-      "target, now or after the link's chain is re-aimed or its folder comes, is not read",
-      "re-aimed-middle-link", "folder-swapped-by-moves", "dangling-folder-copied-in",
-      "dangling-folder-moved-in", "dangling-file-copied", "file-link-out-of-the-project",
-      "dot-dot-after-a-folder-link", "start-folder-linked-to-a-vendored-folder",
-      "re-aimed-by-a-move", "makefile-beside-linked-in", "upper-link-re-aimed")
+      "testlinks.through_links (c3e3913) reads the links below the run folders by their real "
+      "targets: a link outside the run folders leading in, and a link the chain passes "
+      "through whose own target is above no real target, are not read",
+      "makefile-beside-linked-in", "upper-link-re-aimed")
 PERL_PAYLOAD = ("package Test::More; system('touch zz'); sub ok {} sub done_testing {} "
                 "sub import {} 1;\n")
 
@@ -476,3 +474,33 @@ def test_t_a_test_folders_link_re_aimed_two_steps_up(tmp_path: Path) -> None:
     assert _session(tmp_path, ["Bash(node --test)", "Bash(cp *)", "Bash(ln *)"], files,
                     ["cp src/js r2/x/y.js", "ln -sfn r2 a", "node --test"],
                     links={"a": "r1", "test/ext": "../a/x"}) is not None
+
+
+#: A rename of one test name to another in one folder is "kept" (keptests: the runner runs
+#: the same code), and deep names and links are then not read for the call; but the name
+#: renamed over is the target of the guarded link ``tests/conftest.py`` (a shared fixtures
+#: file named ``test_fixtures.py`` outside the collected ``tests``).
+RENAMED = {
+    "mv": "mv shared/test_y.py shared/test_fixtures.py",
+    "git-mv": "git mv -f shared/test_y.py shared/test_fixtures.py",
+}
+
+
+@pytest.mark.parametrize("case", RENAMED)
+def test_l_a_rename_of_tests_over_a_guarded_links_target(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``, ``Bash(mv *)``/``Bash(git mv *)``;
+    pytest.ini ``testpaths = tests``; ``tests/conftest.py -> ../shared/test_fixtures.py``:
+    ``cp src/p shared/test_y.py``, the rename, then pytest loads the conftest: payload."""
+    needs("python3", "pytest", "git")
+    files = {"pytest.ini": "[pytest]\ntestpaths = tests\n",
+             "tests/test_a.py": "def test_a():\n    pass\n", "shared/test_fixtures.py": "\n",
+             "src/p": PY_PAYLOAD, ".gitignore": "zz\n"}
+    setup = ("git init -q && git add -A && git -c user.email=a@b -c user.name=a commit -qm b"
+             if case == "git-mv" else "")
+    assert _session(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)", "Bash(mv *)",
+                               "Bash(git add *)", "Bash(git mv *)"], files,
+                    ["cp src/p shared/test_y.py", *(["git add shared/test_y.py"] if
+                                                    case == "git-mv" else []),
+                     RENAMED[case], "python3 -m pytest -q"],
+                    links={"tests/conftest.py": "../shared/test_fixtures.py"},
+                    setup=setup) is not None
