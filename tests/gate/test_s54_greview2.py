@@ -13,6 +13,7 @@ Every payload only touches a file."""
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -216,18 +217,44 @@ MODULES = {
         {"scripts/real.py": "import colorsys\n"},
         {"tools/run.py": "../scripts/real.py"},
         ["cp src/p scripts/colorsys.py", "python3 tools/run.py"]),
+    # a recipe's `python3 -m pytest` in sub: the runner's package (not a module file) there
+    "recipe-runner-package": (
+        ["Bash(make test)", "Bash(cp *)", "Bash(mkdir *)"],
+        {"Makefile": "test:\n\tcd sub && python3 -m pytest -q\n",
+         "sub/test_a.py": "def test_a():\n    pass\n"},
+        {}, ["mkdir sub/pytest", "cp src/p sub/pytest/__init__.py", "make test"]),
+    # a plugin pytest loads by its entry point at every start (hypothesis's, installed beside
+    # pytest here), imported from sys.path[0]: the recipe's folder
+    "recipe-entry-point-plugin": (
+        ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": "test:\n\tcd sub && python3 -m pytest -q\n",
+         "sub/test_a.py": "def test_a():\n    pass\n"},
+        {}, ["cp src/p sub/_hypothesis_pytestplugin.py", "make test"]),
+    "entry-point-plugin-in-the-calls-folder": (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+        {"tests/test_a.py": "def test_a():\n    pass\n"},
+        {}, ["cp src/p _hypothesis_pytestplugin.py", "python3 -m pytest -q"]),
 }
 
 _open("test_p_a_module_python_imports_first",
       "at 371c13f standard modules are guarded in the call's folder and a script's (by the "
       "path named, not the real one); pytest's pythonpath and a conftest's folder are not "
       "read", "ini-pythonpath", "conftest-folder", "script-through-a-link")
+_open("test_p_a_module_python_imports_first",
+      "the modules pytest's entry-point plugins (pytest11) name are imported at every start "
+      "from sys.path[0] (`python3 -m pytest`: the call's folder, a recipe's): neither the "
+      "standard names nor sitenames' .pth names hold them", "recipe-entry-point-plugin",
+      "entry-point-plugin-in-the-calls-folder")
 
 
 @pytest.mark.parametrize("case", MODULES)
 def test_p_a_module_python_imports_first(case: str, tmp_path: Path) -> None:
     """The calls put ``colorsys.py`` (or a conftest) where python or pytest imports it."""
-    needs("python3", "pytest")
+    needs("python3", "pytest", "make")
+    if "plugin" in case and subprocess.run(
+            ["python3", "-c", "import _hypothesis_pytestplugin"], capture_output=True,
+            check=False).returncode:
+        pytest.skip("hypothesis's pytest plugin is not installed beside python3's pytest")
     entries, files, links, calls = MODULES[case]
     files = {**files, "src/p": PY_PAYLOAD, "src/ini": "[pytest]\n"}
     assert _session(tmp_path, entries, files, calls, links=links) is not None
