@@ -16,6 +16,7 @@ from .below import may_end, rules
 from .moves import moved_folders
 from .named import GUARDED
 from .placed import STANDARD, fold, tree_holds
+from .pymodule import module_path
 from .testfiles import foreign, test_name
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -159,4 +160,5 @@ def holds_walked(path: str, left: list[int] | None = None) -> bool:
     fs.unkept()  # (what the folder holds now)
     return tree_holds(path, [CALL_ENTRIES] if left is None else left, lambda entry: fold(
         entry.name) in walked or (bool(ends) and fold(entry.name).endswith(ends)) or bool(
-            tests and test_name(fold(entry.name))))
+            tests and test_name(fold(entry.name))) or (bool(walked) and module_path(fold(
+                entry.path))))  # (a standard module's file: s53-greview P1, s54-gfix2)

@@ -22,7 +22,7 @@ from .keptests import kept_tests
 from .moves import moved_folders
 from .placed import fold, folded_tables, in_worktree, mirrored, shadows
 from .testfiles import KEPT_TESTS, collected, named_test
-from .testlinks import through_links
+from .testlinks import read_at_any_depth
 from .writers import BASH_CLASS, braced
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -118,7 +118,7 @@ class Index:
             return self.guards[min(places)][0]
         if not files_only and ((self.modules and shadows(path, self.modules)) or collected(
                 key, self.guards) or (self.walked and under(key, self.walked, KEPT_TESTS.get()))
-                or through_links(key, self.guards, self.walked, KEPT_TESTS.get())):
+                or read_at_any_depth(key, self.guards, self.walked, KEPT_TESTS.get())):
             return path  # (a test collected below; a settings folder found walking up: s44 P10)
         found = fs.identity(path)
         if found is None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Container
 
+from .placed import _importable, shadows
+
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
@@ -47,3 +49,26 @@ def module_run(values: list[str | None],
                 top, at + (not attached))
         at += not attached  # (-W's, -X's value)
     return None
+
+
+
+#: The modules ``python3 -m pytest`` imports at its start besides the standard library's
+#: (pytest 9 here: ``pytest``, ``_pytest``, ``pluggy``, ``iniconfig``, its ``py`` shim): a
+#: file of such a name in the folder it runs in is run in their stead (s53-greview P2).
+RUNNER_MODULES: Final = frozenset(("pytest", "_pytest", "pluggy", "iniconfig", "py"))
+
+
+def module_path(key: str) -> bool:
+    """Whether the folded path ``key`` is a file Python imports for a standard module (or a
+    test runner's: ``RUNNER_MODULES``) before its own where its folder is first on
+    ``sys.path`` (``placed.shadows``: ``json.py``, ``colorsys.pyc``, an extension module,
+    ``json/__init__.py``, a distribution's metadata). Asked at any depth where a plan's
+    program reads project code (``testlinks.read_at_any_depth``): Python puts first on
+    ``sys.path`` a script's real folder, ``-m``'s, each folder pytest's ``prepend`` mode
+    inserts (a test's or a conftest's basedir, its ini's ``pythonpath``), and a build's
+    recipe may run Python in any folder (s53-greview P1, P2; s52-greview M; s54-greview2
+    A3, A4)."""
+    head, _, name = key.rpartition("/")
+    stem, dot, suffix = name.partition(".")
+    return shadows(key, frozenset((head,))) or shadows(key, frozenset((head.rpartition(
+        "/")[0],))) or (stem in RUNNER_MODULES and _importable(dot + suffix))

@@ -26,6 +26,7 @@ import os
 from . import files as fs
 from .below import under
 from .placed import fold
+from .pymodule import module_path
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -87,15 +88,19 @@ def leads_below(path: str, guards: object) -> bool:
     return any(target.startswith(path.rstrip("/") + "/") for target, _ in _links(guards))
 
 
-def through_links(key: str, guards: object, walked: frozenset[str], kept: bool) -> bool:
-    """Whether the folded real path ``key`` is met, through a link below the folders the
-    plan's programs run in, at a path holding a name guarded at any depth (the folded
-    ``walked``, as ``below.under`` reads it, ``kept`` too): ``sub/Makefile ->
-    ../shared/rules`` makes a write to ``shared/rules`` one to the makefile a recursive make
-    reads in ``sub``, ``sub/package.json -> ../shared/base.json`` one to npm's (s52-greview
-    L1, s53-greview L2). Raises ValueError as ``places``."""
-    return bool(walked) and not kept and any(under(place, walked)
-                                             for place in places(key, guards))
+def read_at_any_depth(key: str, guards: object, walked: frozenset[str], kept: bool) -> bool:
+    """Whether, where the plan's programs read project code (``walked``, the folded names
+    guarded at any depth, not empty), the folded real path ``key`` is a file Python imports
+    for a standard module (``pymodule.module_path``), or is met through a link below the
+    folders the plan's programs run in at a path holding a name of ``walked`` (as
+    ``below.under`` reads it) or such a module's: ``sub/Makefile -> ../shared/rules`` makes
+    a write to ``shared/rules`` one to the makefile a recursive make reads in ``sub``
+    (s52-greview L1, s53-greview L2). Never where the call only removes or formats (``kept``).
+    Raises ValueError as ``places``."""
+    if not walked or kept:
+        return False
+    return module_path(key) or any(under(place, walked) or module_path(place)
+                                   for place in places(key, guards))
 
 
 def holds_through_links(path: str, guards: object, walked: frozenset[str]) -> bool:

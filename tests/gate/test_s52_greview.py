@@ -332,8 +332,7 @@ def test_m_a_standard_module_where_a_recipe_moves(tmp_path: Path) -> None:
     assert denied is not None, "the hook allows the module python3 -m imports in sub"
 
 
-_open("test_m_a_standard_module_where_a_recipe_moves",
-      "a moving recipe guards ALL_STARTS at any depth, not the standard modules' names")
+# (held since s54-gfix2: a standard module's file is guarded at any depth)
 
 
 # (test_m_a_standard_module_in_the_folder_a_cd_left: held since s52-gfix's run folders,

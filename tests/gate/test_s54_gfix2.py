@@ -87,3 +87,45 @@ def test_cost_a_write_through_a_link_into_a_folder_the_plan_names(tmp_path: Path
             (project / folder).mkdir(exist_ok=True)
         (project / link).symlink_to(target)
         assert first_denied(project, [call], home_env(side / "home")) == call
+
+
+# --- P: a standard module's file at any depth -------------------------------------------------
+
+#: Each case: the plan's entry, the project's files, the write (then the entry runs python
+#: importing the standard module ``colorsys``/``json`` from the folder first on its path).
+MODULES = {
+    "a-folders-copy-holding-a-module": (
+        "python3 -m pytest -q", {"tests/test_a.py": "import colorsys\n\ndef test_a():\n    pass\n",
+                                 "pay/colorsys.py": "open('zz', 'w').close()\n"},
+        "cp -r pay/. tests/"),
+    "a-standard-package-in-pytests-folder": (
+        "python3 -m pytest -q", {"tests/test_a.py": "import colorsys\n\ndef test_a():\n"
+                                                    "    pass\n",
+                                 "tests/colorsys/.keep": "",
+                                 "pay/p.py": "open('zz', 'w').close()\n"},
+        "cp pay/p.py tests/colorsys/__init__.py"),
+}
+
+
+@pytest.mark.parametrize("case", list(MODULES))
+def test_a_standard_modules_file_where_python_looks_first(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: the write is denied (pytest's prepend mode puts
+    ``tests/`` first on ``sys.path``; the proof runs the payload)."""
+    needs("bash", "python3")
+    entry, files, write = MODULES[case]
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, [write, entry],
+                         {"CLAUDE_PROJECT_DIR": "{P}"})
+    assert denied == write
+
+
+@pytest.mark.parametrize("call", ["cp pay/p.py tests/helper.py", "cp pay/p.py src/mytypes.py",
+                                  "cp -r data/. docs/"])
+def test_a_file_of_no_standard_modules_name_is_writable(tmp_path: Path, call: str) -> None:
+    """The same plan: a module of no standard name, a folder's copy holding none, allowed."""
+    needs("bash")
+    project = hooked_project(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"])
+    for name in ("tests/test_a.py", "pay/p.py", "src/.keep", "docs/.keep", "data/a.txt"):
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text("")
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    assert first_denied(project, [call], env) is None
