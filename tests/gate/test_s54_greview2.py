@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, needs
+from bash_review import LeftOpen, first_denied, hooked_project, needs
 from test_s53_greview import MAKE_PAYLOAD, PY_PAYLOAD, _session
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
@@ -236,10 +236,6 @@ MODULES = {
         {}, ["cp src/p _hypothesis_pytestplugin.py", "python3 -m pytest -q"]),
 }
 
-_open("test_p_a_module_python_imports_first",
-      "at 371c13f standard modules are guarded in the call's folder and a script's (by the "
-      "path named, not the real one); pytest's pythonpath and a conftest's folder are not "
-      "read", "ini-pythonpath", "conftest-folder", "script-through-a-link")
 _open("test_p_a_module_python_imports_first",
       "the modules pytest's entry-point plugins (pytest11) name are imported at every start "
       "from sys.path[0] (`python3 -m pytest`: the call's folder, a recipe's): neither the "
@@ -531,3 +527,34 @@ def test_l_a_rename_of_tests_over_a_guarded_links_target(case: str, tmp_path: Pa
                      RENAMED[case], "python3 -m pytest -q"],
                     links={"tests/conftest.py": "../shared/test_fixtures.py"},
                     setup=setup) is not None
+
+
+#: Everyday edits of a package's own module named like a standard one (``types.py``,
+#: ``logging.py``, ``profile.py``: Django apps, typed packages), inside a package (its folder
+#: holds ``__init__.py``: pytest's prepend mode inserts no package folder, and no script
+#: runs there), under a plan running pytest.
+PACKAGE_MODULES = {
+    "sed-types": "sed -i s/A/B/ mypkg/types.py",
+    "cp-logging": "cp notes.py mypkg/logging.py",
+    "cp-profile": "cp notes.py mypkg/profile.py",
+}
+
+_open("test_c_a_packages_module_named_like_a_standard_one_is_written",
+      "7e7c2e1 guards a standard module's name at any depth where a plan reads project code, "
+      "a package's own folder too (allowed at 371c13f)", *PACKAGE_MODULES)
+
+
+@pytest.mark.parametrize("case", PACKAGE_MODULES)
+def test_c_a_packages_module_named_like_a_standard_one_is_written(case: str,
+                                                                 tmp_path: Path) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``, ``Bash(sed *)``: the call is
+    allowed (a cost row while it is denied)."""
+    files = {"mypkg/__init__.py": "", "mypkg/types.py": "A = 1\n", "notes.py": "\n",
+             "tests/test_a.py": "def test_a():\n    pass\n"}
+    project = hooked_project(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)",
+                                        "Bash(sed *)"])
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    assert first_denied(project, [PACKAGE_MODULES[case]],
+                        {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}) is None
