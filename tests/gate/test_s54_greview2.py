@@ -234,13 +234,19 @@ MODULES = {
         ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
         {"tests/test_a.py": "def test_a():\n    pass\n"},
         {}, ["cp src/p _hypothesis_pytestplugin.py", "python3 -m pytest -q"]),
+    # a module a plugin imports at its load (pytest-benchmark's pygments here): no entry
+    # point names it
+    "plugin-dependency-in-the-calls-folder": (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+        {"tests/test_a.py": "def test_a():\n    pass\n"},
+        {}, ["cp src/p pygments.py", "python3 -m pytest -q"]),
 }
 
 _open("test_p_a_module_python_imports_first",
       "the modules pytest's entry-point plugins (pytest11) name are imported at every start "
       "from sys.path[0] (`python3 -m pytest`: the call's folder, a recipe's): neither the "
       "standard names nor sitenames' .pth names hold them", "recipe-entry-point-plugin",
-      "entry-point-plugin-in-the-calls-folder")
+      "entry-point-plugin-in-the-calls-folder", "plugin-dependency-in-the-calls-folder")
 
 
 @pytest.mark.parametrize("case", MODULES)
@@ -248,7 +254,8 @@ def test_p_a_module_python_imports_first(case: str, tmp_path: Path) -> None:
     """The calls put ``colorsys.py`` (or a conftest) where python or pytest imports it."""
     needs("python3", "pytest", "make")
     if "plugin" in case and subprocess.run(
-            ["python3", "-c", "import _hypothesis_pytestplugin"], capture_output=True,
+            ["python3", "-c", "import _hypothesis_pytestplugin, pytest_benchmark"],
+            capture_output=True,
             check=False).returncode:
         pytest.skip("hypothesis's pytest plugin is not installed beside python3's pytest")
     entries, files, links, calls = MODULES[case]
