@@ -27,11 +27,11 @@ def shadows(path: str, folders: frozenset[str]) -> bool:
             return True
         if top not in folders or package not in _STANDARD or name[:9] != "__init__.":
             return False
-        return _importable(name[8:])
+        return importable(name[8:])
     if name.lower().endswith((*_METADATA, ".egg-link", ".pth")):
         return True
     stem, dot, suffix = name.partition(".")
-    return stem in _STANDARD and _importable(dot + suffix)
+    return stem in _STANDARD and importable(dot + suffix)
 
 
 def in_worktree(path: str, folder: str) -> bool:
@@ -51,7 +51,7 @@ _IN_TREE: Final = frozenset({".claude", ".git", ".github", ".codex", ".gemini", 
 _METADATA: Final = (".dist-info", ".egg-info")
 
 
-def _importable(suffix: str) -> bool:
+def importable(suffix: str) -> bool:
     """Whether a file ending in ``suffix`` (from its name's first dot) is a module Python
     imports: source, bytecode, an extension module of any interpreter's tags."""
     return suffix in (".py", ".pyc", ".so", ".abi3.so") or (

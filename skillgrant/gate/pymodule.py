@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Container
 
-from .placed import _importable, shadows
+from .placed import importable, shadows
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -71,4 +71,4 @@ def module_path(key: str) -> bool:
     head, _, name = key.rpartition("/")
     stem, dot, suffix = name.partition(".")
     return shadows(key, frozenset((head,))) or shadows(key, frozenset((head.rpartition(
-        "/")[0],))) or (stem in RUNNER_MODULES and _importable(dot + suffix))
+        "/")[0],))) or (stem in RUNNER_MODULES and importable(dot + suffix))

@@ -72,7 +72,7 @@ def _names(line: str) -> set[str]:
             if w.isidentifier() and not keyword.iskeyword(w)}
 
 
-#: The suffixes of a module's files in a folder (``placed._importable``): source, bytecode,
+#: The suffixes of a module's files in a folder (``placed.importable``): source, bytecode,
 #: an extension module of any CPython 3's tags (``.cpython-311-x86_64-linux-gnu.so``).
 def _suffixes() -> tuple[str, ...]:
     import importlib.machinery as m

@@ -45,7 +45,7 @@ MAX_PLACES: Final = 4096
 _REAL: dict[str, str] = {}
 #: The guarded set the last walk was made for (by identity: a hook decides one call; the
 #: service makes a new set at any change its view reports), and the walk's links.
-_LAST: list[tuple[object, tuple[tuple[str, str], ...]]] = []
+_LAST: list[tuple[object, tuple[tuple[str, str, tuple[str, ...]], ...]]] = []
 
 
 def remember(real: str) -> str:
@@ -67,7 +67,7 @@ def places(key: str, guards: object) -> list[str]:
     pending: list[tuple[str, frozenset[int]]] = [(key, frozenset())]
     while pending:
         path, used = pending.pop()
-        for at, (target, place) in enumerate(links):
+        for at, (target, place, _) in enumerate(links):
             if at not in used and (path == target or path.startswith(target + "/")):
                 moved = place + path[len(target):]
                 if moved not in found and moved != key:
@@ -85,7 +85,7 @@ def leads_below(path: str, guards: object) -> bool:
     """Whether a link below the collecting folders of ``guards`` leads below the folded
     ``path`` (to something there or not there yet: what comes at ``path`` comes where a
     runner meets it; s53-greview2 T10)."""
-    return any(target.startswith(path.rstrip("/") + "/") for target, _ in _links(guards))
+    return any(target.startswith(path.rstrip("/") + "/") for target, _, _ in _links(guards))
 
 
 def read_at_any_depth(key: str, guards: object, walked: frozenset[str], kept: bool) -> bool:
@@ -100,23 +100,38 @@ def read_at_any_depth(key: str, guards: object, walked: frozenset[str], kept: bo
     if not walked or kept:
         return False
     return module_path(key) or any(under(place, walked) or module_path(place)
-                                   for place in places(key, guards))
+                                   for place in places(key, guards)) or any(
+        key in crossed for _, place, crossed in _links(guards) if crossed and _read(
+            place, guards, walked))
 
 
 def holds_through_links(path: str, guards: object, walked: frozenset[str]) -> bool:
-    """Whether a link below the folders the plan's programs run in whose own path holds a
-    name guarded at any depth (``walked``, folded) leads below the folded ``path`` (a tree
-    written there writes what the link's program reads: ``cp -r pay/. shared``)."""
+    """Whether a link below the folders the plan's programs run in whose own path a program
+    reads (``_read``) leads below the folded ``path`` (a tree written there writes what the
+    link's program reads: ``cp -r pay/. shared``), or crosses a link below it (moving the
+    folder re-aims it)."""
     above = path.rstrip("/") + "/"
-    return bool(walked) and any(target.startswith(above) and under(place, walked)
-                                for target, place in _links(guards))
+    return bool(walked) and any(
+        (target.startswith(above) or any(c.startswith(above) for c in crossed)) and _read(
+            place, guards, walked) for target, place, crossed in _links(guards))
 
 
-def _links(guards: object) -> tuple[tuple[str, str], ...]:
+def _read(place: str, guards: object, walked: frozenset[str]) -> bool:
+    """Whether a program of the plan reads what a link at the folded path ``place`` leads to:
+    a name guarded at any depth (``walked``) or a standard module's file, or a place below the
+    folders tests are collected in (a runner walks the link)."""
+    folders: frozenset[str] = getattr(guards, "collected", frozenset())
+    return under(place, walked) or module_path(place) or any(
+        place.startswith(f + "/") for f in folders)
+
+
+def _links(guards: object) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     """Each link below the collecting folders of ``guards`` and, where it guards names at
     any depth (``walked``), below the folders the plan's programs run in (``run_folders``:
     the project's among them), and below the folders they lead to, as its folded target's
-    real path and its own folded path: walked once for a set."""
+    real path, its own folded path and the folded real places of the links the system
+    crosses resolving it (``_crossed``: re-aiming one re-aims it; s54-greview2 B1): walked
+    once for a set."""
     if _LAST and _LAST[0][0] is guards:
         return _LAST[0][1]
     folders: frozenset[str] = getattr(guards, "collected", frozenset())
@@ -129,11 +144,11 @@ def _links(guards: object) -> tuple[tuple[str, str], ...]:
     return found
 
 
-def _walked(roots: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+def _walked(roots: tuple[str, ...]) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     """``_links`` of the real folders ``roots``."""
     pending = [r for r in roots if not any(r.startswith(o + "/") for o in roots if o != r)]
     seen = set(pending)
-    links: list[tuple[str, str]] = []
+    links: list[tuple[str, str, tuple[str, ...]]] = []
     left = MAX_ENTRIES
     while pending:
         folder = pending.pop()
@@ -154,11 +169,46 @@ def _walked(roots: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
                 pending.append(path)
             elif kind == "link":
                 target = fs.realpath(path)
-                links.append((fold(target), fold(path)))
+                links.append((fold(target), fold(path), tuple(map(fold, _crossed(path)))))
                 if target not in seen and fs.is_folder(target):
                     seen.add(target)  # (each folder walked once, however reached: loops end)
                     pending.append(target)
     return tuple(links)
+
+
+def _crossed(link: str) -> list[str]:
+    """The real places of the links the system crosses resolving the link ``link`` (in a
+    real folder), past ``link`` itself, in order (``a -> r1``, ``r1/b -> ../v1`` for
+    ``sub/Makefile -> ../a/b/rules``), as the kernel resolves it: a link's text before a
+    ``..`` after it. At most 40 (the kernel's bound: ELOOP)."""
+    crossed: list[str] = []
+    try:
+        text = os.readlink(link)
+    except OSError:
+        return crossed
+    resolved = "/" if text[:1] == "/" else link.rpartition("/")[0] or "/"
+    pending = text.split("/")[::-1]
+    while pending:
+        part = pending.pop()
+        if part in ("", "."):
+            continue
+        if part == "..":
+            resolved = resolved.rpartition("/")[0] or "/"
+            continue
+        path = resolved.rstrip("/") + "/" + part
+        if not fs.islink(path):
+            resolved = path
+            continue
+        crossed.append(path)
+        try:
+            text = os.readlink(path)
+        except OSError:
+            break
+        if len(crossed) > 40:
+            break
+        resolved = "/" if text[:1] == "/" else resolved
+        pending += text.split("/")[::-1]
+    return crossed
 
 
 def _listing(folder: str) -> list[tuple[str, str]]:

@@ -46,6 +46,19 @@ def test_a_write_lands_on_a_start_files_link_target(tmp_path: Path, case: str) -
     assert denied == THROUGH_A_LINK[case][0]
 
 
+def test_a_link_the_start_files_link_crosses_is_not_re_aimed(tmp_path: Path) -> None:
+    """``sub/Makefile -> ../a/b/rules``, ``a -> r1``, ``r1/b -> ../v1`` (s54-greview2 B1):
+    re-aiming ``a`` (crossed resolving the start file's link, two steps above its target) is
+    denied; plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(ln *)``."""
+    needs("bash", "make")
+    calls = ["cp pay/rules v2/rules", "ln -s ../v2 r2/b", "ln -sfn r2 a", "make test"]
+    denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)", "Bash(ln *)"],
+                         {**RECURSIVE, "v1/rules": "test:\n\t@echo ok\n", "v2/.keep": "",
+                          "r2/.keep": "", "r1/.keep": ""}, calls, {"CLAUDE_PROJECT_DIR": "{P}"},
+                         links={"r1/b": "../v1", "a": "r1", "sub/Makefile": "../a/b/rules"})
+    assert denied == "ln -sfn r2 a"
+
+
 @pytest.mark.parametrize("call", ["cp pay/rules shared/notes", "cp -r pay/. other/",
                                   "cp pay/rules sub/README"])
 def test_a_write_beside_a_links_target_is_allowed(tmp_path: Path, call: str) -> None:
