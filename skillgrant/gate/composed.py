@@ -13,6 +13,7 @@ import posixpath
 from ..lazy import compile_on_use
 from . import files as fs
 from .below import may_end, rules
+from .gitdirs import TREE_NAMES
 from .moves import moved_folders
 from .named import GUARDED
 from .placed import STANDARD, fold, tree_holds
@@ -160,5 +161,5 @@ def holds_walked(path: str, left: list[int] | None = None) -> bool:
     fs.unkept()  # (what the folder holds now)
     return tree_holds(path, [CALL_ENTRIES] if left is None else left, lambda entry: fold(
         entry.name) in walked or (bool(ends) and fold(entry.name).endswith(ends)) or bool(
-            tests and test_name(fold(entry.name))) or (bool(walked) and module_path(fold(
-                entry.path))))  # (a standard module's file: s53-greview P1, s54-gfix2)
+            tests and test_name(fold(entry.name))) or (bool(walked) and (module_path(fold(
+                entry.path)) or entry.name in TREE_NAMES)))  # (s53-greview P1, G2: s54)

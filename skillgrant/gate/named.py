@@ -118,7 +118,8 @@ class Index:
             return self.guards[min(places)][0]
         if not files_only and ((self.modules and shadows(path, self.modules)) or collected(
                 key, self.guards) or (self.walked and under(key, self.walked, KEPT_TESTS.get()))
-                or read_at_any_depth(key, self.guards, self.walked, KEPT_TESTS.get())):
+                or read_at_any_depth(path, key, self.guards, self.walked,
+                                     KEPT_TESTS.get())):
             return path  # (a test collected below; a settings folder found walking up: s44 P10)
         found = fs.identity(path)
         if found is None:

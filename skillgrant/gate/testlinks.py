@@ -25,6 +25,7 @@ import os
 
 from . import files as fs
 from .below import under
+from .gitdirs import makes_git_dir
 from .placed import fold
 from .pymodule import module_path
 
@@ -88,19 +89,23 @@ def leads_below(path: str, guards: object) -> bool:
     return any(target.startswith(path.rstrip("/") + "/") for target, _, _ in _links(guards))
 
 
-def read_at_any_depth(key: str, guards: object, walked: frozenset[str], kept: bool) -> bool:
+def read_at_any_depth(path: str, key: str, guards: object, walked: frozenset[str],
+                      kept: bool) -> bool:
     """Whether, where the plan's programs read project code (``walked``, the folded names
     guarded at any depth, not empty), the folded real path ``key`` is a file Python imports
-    for a standard module (``pymodule.module_path``), or is met through a link below the
-    folders the plan's programs run in at a path holding a name of ``walked`` (as
+    for a standard module (``pymodule.module_path``) or what git reads in a folder its write
+    makes a git directory (``gitdirs.makes_git_dir`` of ``path``, its spelling), or is met
+    through a link below the folders the plan's programs run in at a path holding a name of
+    ``walked`` (as
     ``below.under`` reads it) or such a module's: ``sub/Makefile -> ../shared/rules`` makes
     a write to ``shared/rules`` one to the makefile a recursive make reads in ``sub``
     (s52-greview L1, s53-greview L2). Never where the call only removes or formats (``kept``).
     Raises ValueError as ``places``."""
     if not walked or kept:
         return False
-    return module_path(key) or any(under(place, walked) or module_path(place)
-                                   for place in places(key, guards)) or any(
+    return module_path(key) or makes_git_dir(path) or any(
+        under(place, walked) or module_path(place)
+        for place in places(key, guards)) or any(
         key in crossed for _, place, crossed in _links(guards) if crossed and _read(
             place, guards, walked))
 

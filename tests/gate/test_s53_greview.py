@@ -429,18 +429,16 @@ def test_g_a_recipe_runs_git_in_a_folder_made_a_git_directory(tmp_path: Path) ->
                     [*GITDIR_CALLS, "make test"]) is not None
 
 
-_open("test_g_a_recipe_runs_git_in_a_folder_made_a_git_directory",
-      "git's start files in a folder are HEAD, config, objects/, refs/ when the folder is a "
-      "git directory: no start name holds them, and gitreach reads the layout only for the "
-      "plan's own git")
+# (G2: held since s54-gfix2, gitdirs.makes_git_dir)
 
 
 def test_g_mirror_the_plans_own_git_there_is_denied(tmp_path: Path) -> None:
-    """Plan ``Bash(git -C sub status)``, ``Bash(cp *)``: the copies pass, the entry is
-    denied (gitreach finds the repository at ``sub``)."""
+    """Plan ``Bash(git -C sub status)``, ``Bash(cp *)``: the copy of ``HEAD`` that makes
+    ``sub`` a git directory is denied (s54-gfix2: gitdirs; before it, the copies passed and
+    gitreach denied the entry, finding the repository at ``sub``)."""
     needs("git")
     assert _session(tmp_path, ["Bash(git -C sub status)", "Bash(cp *)"], GITDIR_FILES,
-                    [*GITDIR_CALLS, "git -C sub status"]) == "git -C sub status"
+                    [*GITDIR_CALLS, "git -C sub status"]) == "cp src/head sub/HEAD"
 
 
 def test_i_a_plugin_a_start_file_names_where_a_recipe_runs(tmp_path: Path) -> None:

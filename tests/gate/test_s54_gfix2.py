@@ -142,3 +142,35 @@ def test_a_file_of_no_standard_modules_name_is_writable(tmp_path: Path, call: st
         (project / name).write_text("")
     env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
     assert first_denied(project, [call], env) is None
+
+
+# --- G: a folder a write makes a git directory ----------------------------------------------
+
+#: A git directory's layout brought by one tree copy, then a recipe's git in it runs the
+#: config's fsmonitor command (s53-greview G2's files in one folder).
+GIT_LAYOUT = {"Makefile": "test:\n\tcd sub && git status --porcelain\n",
+              "pay/HEAD": "ref: refs/heads/main\n", "pay/objects/.keep": "",
+              "pay/refs/.keep": "",
+              "pay/config": "[core]\n\trepositoryformatversion = 0\n\tbare = false\n"
+                            "\tworktree = ..\n\tfsmonitor = touch zz; false\n"}
+
+
+def test_a_tree_copy_making_a_git_directory_is_denied(tmp_path: Path) -> None:
+    """Plan ``Bash(make test)``, ``Bash(cp *)``: ``cp -r pay sub`` (a tree holding ``HEAD``,
+    ``objects``, ``refs``, ``config``) is denied; the proof's make runs the fsmonitor."""
+    needs("bash", "make", "git")
+    denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)"], GIT_LAYOUT,
+                         ["cp -r pay sub", "make test"], {"CLAUDE_PROJECT_DIR": "{P}"})
+    assert denied == "cp -r pay sub"
+
+
+@pytest.mark.parametrize("call", ["cp pay/HEAD notes/HEAD", "cp -r pay/objects notes/objects"])
+def test_a_git_named_file_in_no_git_directory_is_writable(tmp_path: Path, call: str) -> None:
+    """The same plan: a ``HEAD`` (or an ``objects`` folder) alone leaves no git directory."""
+    needs("bash")
+    project = hooked_project(tmp_path, ["Bash(make test)", "Bash(cp *)"])
+    for name, text in {**GIT_LAYOUT, "notes/.keep": ""}.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    assert first_denied(project, [call], env) is None
