@@ -275,6 +275,29 @@ GITS = {
         {"Makefile": "test:\n\tcd sub/deep && git status --porcelain\n", "sub/deep/.keep": ""},
         ["cp -r out sub/objects", "cp -r out sub/refs", "cp src/head sub/HEAD",
          "cp src/cfg sub/config", "make test"]),
+    # the whole layout written in one call: each write is judged on the state before it,
+    # where no HEAD, objects or refs is beside it yet
+    "layout-in-one-call": (
+        {"Makefile": "test:\n\tcd sub && git status --porcelain\n", "sub/.keep": ""},
+        ["cp -r out sub/objects && cp -r out sub/refs && cp src/head sub/HEAD && "
+         "cp src/cfg sub/config", "make test"]),
+    # the layout brought by one archive's members
+    "layout-from-a-tar": (
+        {"Makefile": "test:\n\tcd sub && git status --porcelain\n", "sub/.keep": ""},
+        ["tar -xf src/g.tar", "make test"]),
+    # two copies of two entries each: each written entry is judged with the folder's others
+    # as they are before the call (objects/ is written beside no refs/, and refs/ beside no
+    # objects/)
+    "layout-by-two-copies": (
+        {"Makefile": "test:\n\tcd sub && git status --porcelain\n", "sub/.keep": "",
+         "a/HEAD": "ref: refs/heads/main\n", "a/config": GIT_CONFIG, "b/objects/.keep": "",
+         "b/refs/.keep": ""},
+        ["cp a/HEAD a/config sub/", "cp -r b/objects b/refs sub/", "make test"]),
+    # HEAD and config first, then both folders by one mkdir
+    "layout-completed-by-one-mkdir": (
+        {"Makefile": "test:\n\tcd sub && git status --porcelain\n", "sub/.keep": "",
+         "a/HEAD": "ref: refs/heads/main\n", "a/config": GIT_CONFIG},
+        ["cp a/HEAD a/config sub/", "mkdir sub/objects sub/refs", "make test"]),
     # a `.git` file naming a git folder elsewhere
     "git-file-in-a-folder": (
         {"Makefile": "test:\n\tcd sub && git status --porcelain\n", "sub/.keep": "",
@@ -284,8 +307,9 @@ GITS = {
 }
 
 _open("test_g_a_folder_git_takes_as_its_git_directory",
-      "at 371c13f a folder git takes as a git directory is read only for the plan's own git, "
-      "and only where it runs (git's discovery goes up)", "discovered-above-the-run-folder")
+      "gitdirs.makes_git_dir (54d84cf) judges each written entry with the folder's others as "
+      "they are before the call: one mkdir making objects/ and refs/ beside a HEAD completes "
+      "the layout unseen", "layout-completed-by-one-mkdir")
 
 
 @pytest.mark.parametrize("case", GITS)
@@ -296,7 +320,12 @@ def test_g_a_folder_git_takes_as_its_git_directory(case: str, tmp_path: Path) ->
     files = {**files, "out/.keep": "", "src/head": "ref: refs/heads/main\n",
              "src/cfg": GIT_CONFIG,
              "src/gitfile": "gitdir: ../store\n"}
-    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"], files, calls) is not None
+    setup = ("mkdir -p /tmp/$$/sub/objects /tmp/$$/sub/refs && cp src/head /tmp/$$/sub/HEAD && "
+             "cp src/cfg /tmp/$$/sub/config && tar -C /tmp/$$ -cf src/g.tar sub/HEAD "
+             "sub/objects sub/refs sub/config && rm -r /tmp/$$")
+    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)", "Bash(tar *)",
+                                    "Bash(mkdir *)"], files, calls,
+                    setup=setup) is not None
 
 
 # --- R: what a runner's settings name ---------------------------------------------------------
