@@ -230,6 +230,20 @@ MODULES = {
         {"Makefile": "test:\n\tcd sub && python3 -m pytest -q\n",
          "sub/test_a.py": "def test_a():\n    pass\n"},
         {}, ["cp src/p sub/_hypothesis_pytestplugin.py", "make test"]),
+    # a package of a standard module's name made in pytest's test folder from a folder of
+    # another name: the copy's, the move's, the link's own path is a folder `colorsys`
+    "package-copied-in-under-the-name": (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+        {"tests/test_a.py": IMPORTS, "pay/__init__.py": PY_PAYLOAD},
+        {}, ["cp -r pay tests/colorsys", "python3 -m pytest -q"]),
+    "package-moved-in-under-the-name": (
+        ["Bash(python3 -m pytest -q)", "Bash(mv *)"],
+        {"tests/test_a.py": IMPORTS, "pay/__init__.py": PY_PAYLOAD},
+        {}, ["mv pay tests/colorsys", "python3 -m pytest -q"]),
+    "package-linked-in-under-the-name": (
+        ["Bash(python3 -m pytest -q)", "Bash(ln *)"],
+        {"tests/test_a.py": IMPORTS, "pay/__init__.py": PY_PAYLOAD},
+        {}, ["ln -s ../pay tests/colorsys", "python3 -m pytest -q"]),
     "entry-point-plugin-in-the-calls-folder": (
         ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
         {"tests/test_a.py": "def test_a():\n    pass\n"},
@@ -247,6 +261,10 @@ _open("test_p_a_module_python_imports_first",
       "from sys.path[0] (`python3 -m pytest`: the call's folder, a recipe's): neither the "
       "standard names nor sitenames' .pth names hold them", "recipe-entry-point-plugin",
       "entry-point-plugin-in-the-calls-folder", "plugin-dependency-in-the-calls-folder")
+_open("test_p_a_module_python_imports_first",
+      "a link named like a standard package (no suffix) to a folder already holding an "
+      "__init__.py is no module file by its name, and its target's files are read by their "
+      "own names (pymodule.module_path, 7e7c2e1)", "package-linked-in-under-the-name")
 
 
 @pytest.mark.parametrize("case", MODULES)
