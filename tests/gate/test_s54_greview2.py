@@ -195,6 +195,24 @@ MODULES = {
         ["Bash(python3 -m pytest -q)", "Bash(cp *)", "Bash(rm *)"],
         {"pkg/__init__.py": "", "pkg/tests/__init__.py": "", "pkg/tests/test_a.py": IMPORTS},
         {}, ["cp src/p pkg/colorsys.py", "rm pkg/__init__.py", "python3 -m pytest -q"]),
+    # the same with the package's __init__.py renamed away
+    "init-renamed-after-the-copy": (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)", "Bash(mv *)"],
+        {"pkg/__init__.py": "", "pkg/tests/__init__.py": "", "pkg/tests/test_a.py": IMPORTS},
+        {}, ["cp src/p pkg/colorsys.py", "mv pkg/__init__.py pkg/init.txt",
+             "python3 -m pytest -q"]),
+    # a package's folder (with __init__.py) put on sys.path by the ini's pythonpath
+    "ini-pythonpath-a-package": (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+        {"pytest.ini": "[pytest]\npythonpath = mypkg\n", "mypkg/__init__.py": "",
+         "tests/test_a.py": IMPORTS},
+        {}, ["cp src/p mypkg/colorsys.py", "python3 -m pytest -q"]),
+    # a recipe's python run in a package's folder: its folder is sys.path[0]
+    "recipe-in-a-package": (
+        ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": "test:\n\tcd mypkg && python3 -m pytest -q\n", "mypkg/__init__.py": "",
+         "mypkg/test_a.py": IMPORTS},
+        {}, ["cp src/p mypkg/colorsys.py", "make test"]),
     # pytest's `pythonpath` setting puts helpers/ first
     "ini-pythonpath": (
         ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
@@ -316,6 +334,12 @@ GITS = {
         {"Makefile": "test:\n\tcd sub && git status --porcelain\n", "sub/.keep": "",
          "a/HEAD": "ref: refs/heads/main\n", "a/config": GIT_CONFIG},
         ["cp a/HEAD a/config sub/", "mkdir sub/objects sub/refs", "make test"]),
+    # objects/ and refs/ made as parents of what mkdir -p makes (each call its own)
+    "layout-completed-by-mkdir-parents": (
+        {"Makefile": "test:\n\tcd sub && git status --porcelain\n", "sub/.keep": "",
+         "a/HEAD": "ref: refs/heads/main\n", "a/config": GIT_CONFIG},
+        ["cp a/HEAD a/config sub/", "mkdir -p sub/objects/info", "mkdir -p sub/refs/heads",
+         "make test"]),
     # a `.git` file naming a git folder elsewhere
     "git-file-in-a-folder": (
         {"Makefile": "test:\n\tcd sub && git status --porcelain\n", "sub/.keep": "",
@@ -327,7 +351,8 @@ GITS = {
 _open("test_g_a_folder_git_takes_as_its_git_directory",
       "gitdirs.makes_git_dir (54d84cf) judges each written entry with the folder's others as "
       "they are before the call: one mkdir making objects/ and refs/ beside a HEAD completes "
-      "the layout unseen", "layout-completed-by-one-mkdir")
+      "the layout unseen; a folder mkdir -p makes as a parent is not judged as a layout "
+      "entry", "layout-completed-by-one-mkdir", "layout-completed-by-mkdir-parents")
 
 
 @pytest.mark.parametrize("case", GITS)
