@@ -162,4 +162,4 @@ def holds_walked(path: str, left: list[int] | None = None) -> bool:
     return tree_holds(path, [CALL_ENTRIES] if left is None else left, lambda entry: fold(
         entry.name) in walked or (bool(ends) and fold(entry.name).endswith(ends)) or bool(
             tests and test_name(fold(entry.name))) or (bool(walked) and (module_path(fold(
-                entry.path)) or entry.name in TREE_NAMES)))  # (s53-greview P1, G2: s54)
+                entry.path), entry.path) or entry.name in TREE_NAMES)))  # (s53-greview P1, G2: s54)

@@ -6,10 +6,11 @@ as a repository, in the folder it runs in and in each folder above it, with no `
 anywhere: it then reads that folder's ``config`` (``core.fsmonitor``, ``core.worktree``: a
 command it runs) and runs its ``hooks``. Where a plan's program reads project code, a build may
 run git in any folder (session 53's reasoning for start names), so a write that leaves a folder
-holding such a layout, or writes a ``config`` or ``hooks`` in one, is a write of what git runs
+holding such a layout (a ``HEAD`` anywhere, the rest beside one), or writes a ``config`` or
+``hooks`` in one, is a write of what git runs
 (``testlinks.read_at_any_depth``); a tree a writer copies holding a ``HEAD`` or a
-``commondir`` is one too (``composed.holds_walked``). Cost: a file named ``HEAD`` in a tree a
-Bash writer copies under such a plan is denied."""
+``commondir`` is one too (``composed.holds_walked``). Cost: a file named ``HEAD`` written by
+a Bash writer under such a plan, or in a tree it copies, is denied."""
 
 from __future__ import annotations
 
@@ -29,10 +30,10 @@ TREE_NAMES: Final = frozenset(("HEAD", "commondir"))
 
 
 def makes_git_dir(path: str) -> bool:
-    """Whether a write of ``path`` leaves its folder a git directory git's discovery takes
-    (a ``HEAD`` with ``objects`` and ``refs``, or with a ``commondir``), counting ``path``
-    itself as there, and it is one of those entries or the folder's ``config`` or
-    ``hooks``."""
+    """Whether a write of ``path`` may leave its folder a git directory git's discovery takes
+    (a ``HEAD`` with ``objects`` and ``refs``, or with a ``commondir``): a ``HEAD`` anywhere,
+    an ``objects``, ``refs`` or ``commondir`` beside a ``HEAD`` (one call may write the others
+    too: s54-greview2 C1), or the ``config`` or ``hooks`` of a folder holding the layout."""
     folder, _, name = path.rstrip("/").rpartition("/")
     if name.lower() not in _LAYOUT:
         return False
@@ -41,4 +42,6 @@ def makes_git_dir(path: str) -> bool:
     except OSError:
         return False  # (no folder: the write fails; an unreadable one is the call's to fail)
     fs.islink(os.path.join(folder or "/", "settings.json"))  # (the view watches the folder)
-    return "head" in there and ("commondir" in there or {"objects", "refs"} <= there)
+    if name.lower() in ("config", "hooks"):
+        return "head" in there and ("commondir" in there or {"objects", "refs"} <= there)
+    return name.lower() == "head" or "head" in there  # (one call may write the others: C1)

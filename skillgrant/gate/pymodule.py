@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Container
 
+from . import files as fs
 from .placed import importable, shadows
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -58,17 +59,33 @@ def module_run(values: list[str | None],
 RUNNER_MODULES: Final = frozenset(("pytest", "_pytest", "pluggy", "iniconfig", "py"))
 
 
-def module_path(key: str) -> bool:
+def module_path(key: str, path: str | None = None) -> bool:
     """Whether the folded path ``key`` is a file Python imports for a standard module (or a
     test runner's: ``RUNNER_MODULES``) before its own where its folder is first on
     ``sys.path`` (``placed.shadows``: ``json.py``, ``colorsys.pyc``, an extension module,
-    ``json/__init__.py``, a distribution's metadata). Asked at any depth where a plan's
+    ``json/__init__.py``, a distribution's metadata), that folder holding no ``__init__.py``
+    (asked of ``path``, the key's spelling, when given). Asked at any depth where a plan's
     program reads project code (``testlinks.read_at_any_depth``): Python puts first on
     ``sys.path`` a script's real folder, ``-m``'s, each folder pytest's ``prepend`` mode
     inserts (a test's or a conftest's basedir, its ini's ``pythonpath``), and a build's
     recipe may run Python in any folder (s53-greview P1, P2; s52-greview M; s54-greview2
-    A3, A4)."""
+    A3, A4). A package's folder is none of pytest's (its basedir is the first folder up
+    without one) and none of the plan's own scripts' or ``-m``'s folders, guarded where they
+    are (``placed.shadows``); a recipe running Python in one is left open (s54-greview2 K1:
+    ``mypkg/types.py``, ``mypkg/logging.py`` are everyday files)."""
     head, _, name = key.rpartition("/")
     stem, dot, suffix = name.partition(".")
-    return shadows(key, frozenset((head,))) or shadows(key, frozenset((head.rpartition(
-        "/")[0],))) or (stem in RUNNER_MODULES and importable(dot + suffix))
+    if shadows(key, frozenset((head,))) or (stem in RUNNER_MODULES and importable(dot + suffix)):
+        return not _package(path, 1)
+    return shadows(key, frozenset((head.rpartition("/")[0],))) and not _package(path, 2)
+
+
+def _package(path: str | None, up: int) -> bool:
+    """Whether the folder ``up`` levels above ``path`` holds an ``__init__.py`` (a package's:
+    no folder Python or pytest puts on ``sys.path``); False without ``path``."""
+    if path is None:
+        return False
+    folder = path.rstrip("/")
+    for _ in range(up):
+        folder = folder.rpartition("/")[0]
+    return fs.entry((folder or "/") + "/__init__.py") is not None

@@ -103,7 +103,7 @@ def read_at_any_depth(path: str, key: str, guards: object, walked: frozenset[str
     Raises ValueError as ``places``."""
     if not walked or kept:
         return False
-    return module_path(key) or makes_git_dir(path) or any(
+    return module_path(key, path) or makes_git_dir(path) or any(
         under(place, walked) or module_path(place)
         for place in places(key, guards)) or any(
         key in crossed for _, place, crossed in _links(guards) if crossed and _read(

@@ -132,12 +132,16 @@ def test_a_standard_modules_file_where_python_looks_first(tmp_path: Path, case: 
 
 
 @pytest.mark.parametrize("call", ["cp pay/p.py tests/helper.py", "cp pay/p.py src/mytypes.py",
-                                  "cp -r data/. docs/"])
+                                  "cp -r data/. docs/", "cp pay/p.py mypkg/types.py",
+                                  "cp pay/p.py tests/pkg/logging.py"])
 def test_a_file_of_no_standard_modules_name_is_writable(tmp_path: Path, call: str) -> None:
-    """The same plan: a module of no standard name, a folder's copy holding none, allowed."""
+    """The same plan: a module of no standard name, a folder's copy holding none, a standard
+    name in a package's folder (none pytest or Python puts on ``sys.path``: s54-greview2
+    K1), allowed."""
     needs("bash")
     project = hooked_project(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"])
-    for name in ("tests/test_a.py", "pay/p.py", "src/.keep", "docs/.keep", "data/a.txt"):
+    for name in ("tests/test_a.py", "pay/p.py", "src/.keep", "docs/.keep", "data/a.txt",
+                 "mypkg/__init__.py", "tests/pkg/__init__.py"):
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text("")
     env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
@@ -164,9 +168,10 @@ def test_a_tree_copy_making_a_git_directory_is_denied(tmp_path: Path) -> None:
     assert denied == "cp -r pay sub"
 
 
-@pytest.mark.parametrize("call", ["cp pay/HEAD notes/HEAD", "cp -r pay/objects notes/objects"])
+@pytest.mark.parametrize("call", ["cp -r pay/objects notes/objects", "cp pay/config notes/config"])
 def test_a_git_named_file_in_no_git_directory_is_writable(tmp_path: Path, call: str) -> None:
-    """The same plan: a ``HEAD`` (or an ``objects`` folder) alone leaves no git directory."""
+    """The same plan: an ``objects`` folder, a ``config`` beside no ``HEAD`` (a ``HEAD`` is
+    denied anywhere: one call may write the rest, s54-greview2 C1)."""
     needs("bash")
     project = hooked_project(tmp_path, ["Bash(make test)", "Bash(cp *)"])
     for name, text in {**GIT_LAYOUT, "notes/.keep": ""}.items():
