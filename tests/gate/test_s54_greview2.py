@@ -283,6 +283,10 @@ _open("test_p_a_module_python_imports_first",
       "a link named like a standard package (no suffix) to a folder already holding an "
       "__init__.py is no module file by its name, and its target's files are read by their "
       "own names (pymodule.module_path, 7e7c2e1)", "package-linked-in-under-the-name")
+_open("test_p_a_module_python_imports_first",
+      "2e501c5 skips a package's folder (one holding __init__.py), which python still puts "
+      "first where pytest's pythonpath names it or a recipe's python runs in it",
+      "ini-pythonpath-a-package", "recipe-in-a-package")
 
 
 @pytest.mark.parametrize("case", MODULES)
@@ -351,8 +355,8 @@ GITS = {
 _open("test_g_a_folder_git_takes_as_its_git_directory",
       "gitdirs.makes_git_dir (54d84cf) judges each written entry with the folder's others as "
       "they are before the call: one mkdir making objects/ and refs/ beside a HEAD completes "
-      "the layout unseen; a folder mkdir -p makes as a parent is not judged as a layout "
-      "entry", "layout-completed-by-one-mkdir", "layout-completed-by-mkdir-parents")
+      "the layout unseen (one call's own entries counted since 2e501c5); a folder mkdir -p "
+      "makes as a parent is not judged as a layout entry", "layout-completed-by-mkdir-parents")
 
 
 @pytest.mark.parametrize("case", GITS)
@@ -612,11 +616,6 @@ PACKAGE_MODULES = {
     "cp-logging": "cp notes.py mypkg/logging.py",
     "cp-profile": "cp notes.py mypkg/profile.py",
 }
-
-_open("test_c_a_packages_module_named_like_a_standard_one_is_written",
-      "7e7c2e1 guards a standard module's name at any depth where a plan reads project code, "
-      "a package's own folder too (allowed at 371c13f)", *PACKAGE_MODULES)
-
 
 @pytest.mark.parametrize("case", PACKAGE_MODULES)
 def test_c_a_packages_module_named_like_a_standard_one_is_written(case: str,
