@@ -1,0 +1,264 @@
+"""Review s54 (s54-greview) of s54-gfix (what the plan's makefiles and CMakeLists make make and
+cmake read: includes, remade makefiles' sources, ``load``, exported variables, ``-f``,
+``MAKEFILES``, read from their text; failing closed where the text names files by what the
+gate cannot compute). Each case proves with real bash, GNU make 4.3, cmake 3.25 and gcc in a
+scratch project that the calls run the payload (``touch zz``), then asks the printed hook for
+each call in turn, running the allowed ones, as Claude Code 2.1.332's Bash tool runs them
+(``test_s53_greview._session``: the folder a call leaves kept for the next; ``CLAUDE_PROJECT_DIR``
+the project): the hook allowing them all is the finding. A hole left open is a strict xfail
+(``OPEN``); a case the change holds is a plain test pinning it; a cost (a call a careful user
+needs, denied though harmless) is a row asserting the call is allowed.
+
+Every payload only touches a file (``$(shell touch zz)``, ``execute_process(COMMAND touch
+zz)``, ``touch zz``); a payload read through ``BASH_ENV`` or ``LD_PRELOAD`` unsets it first and
+the preloaded object makes the file with ``creat``, starting no program."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, needs
+from test_s53_greview import _session
+
+#: Real bash, make, cmake and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+_open = OPEN.add
+
+#: A makefile fragment running the payload when make reads it; a makefile whose ``test`` runs it.
+READ = "$(shell touch zz)\n"
+RUN = "test:\n\ttouch zz\n"
+TEST = "test:\n\t@echo ok\n"
+MAKE_PLAN = ["Bash(make test)", "Bash(cp *)"]
+#: A shared object made with ``gcc -shared``: its constructor forgets ``LD_PRELOAD`` and makes
+#: ``zz`` with ``creat`` (it starts no program: safe under a preload).
+PRELOADED_C = ("#include <fcntl.h>\n#include <stdlib.h>\n"
+               "__attribute__((constructor)) static void f(void) {\n"
+               "  unsetenv(\"LD_PRELOAD\"); int fd = creat(\"zz\", 0644); (void)fd; }\n")
+BASH = "SHELL := /bin/bash\n"
+ENV_PAYLOAD = "unset BASH_ENV; touch zz\n"
+
+
+def _chain(length: int) -> dict[str, str]:
+    """A makefile including ``c1.conf``, which includes ``c2.conf``, …, up to ``c{length}``
+    (absent)."""
+    return {"Makefile": "-include c1.conf\n" + TEST,
+            **{f"c{i}.conf": f"-include c{i + 1}.conf\n" for i in range(1, length)}}
+
+
+# --- M: what GNU make 4.3 reads as a makefile, or runs, by the plan's makefiles' text ---------
+
+#: Each case: the plan's files (``src/p`` is the payload a copy puts in place) and the calls
+#: (``cp``, then ``make test``) after which real make ran the payload. The makefiles are the
+#: plan's approved text; what they make make read is named by them, in make's grammar.
+MAKE_CASES: dict[str, tuple[dict[str, str], list[str]]] = {
+    # the include line's own spelling, as make 4.3 reads it
+    "tab-before-include": ({"Makefile": "\t-include local.conf\n" + TEST, "src/p": READ},
+                           ["cp src/p local.conf", "make test"]),
+    "crlf-continuation": ({"Makefile": "-include \\\r\n local.conf\r\n" + TEST,
+                           "src/p": READ}, ["cp src/p local.conf", "make test"]),
+    "escaped-hash": ({"Makefile": "-include conf\\#local\n" + TEST, "src/p": READ},
+                     ["cp src/p 'conf#local'", "make test"]),
+    "unit-separator-in-name": ({"Makefile": "-include local\x1cconf\n" + TEST, "src/p": READ},
+                               ["cp src/p $'local\\x1cconf'", "make test"]),
+    "no-break-space-in-name": ({"Makefile": "-include local\u00a0conf\n" + TEST,
+                                "src/p": READ}, ["cp src/p $'local\\xc2\\xa0conf'",
+                                                 "make test"]),
+    "deep-include-chain": ({**_chain(12), "src/p": READ}, ["cp src/p c12.conf", "make test"]),
+    # an include make evaluates
+    "define-eval": ({"Makefile": "define INC\n-include local.conf\nendef\n$(eval $(INC))\n" + TEST,
+                     "src/p": READ}, ["cp src/p local.conf", "make test"]),
+    "foreach-eval": ({"Makefile": "$(foreach f,local.conf,$(eval -include $(f)))\n" + TEST,
+                      "src/p": READ}, ["cp src/p local.conf", "make test"]),
+    "file-function-eval": ({"Makefile": "$(eval $(file <local.conf))\n" + TEST, "src/p": READ},
+                           ["cp src/p local.conf", "make test"]),
+    # where make looks for an include that is not in its folder (``-I``)
+    "plan-include-dir": ({"Makefile": "-include local.conf\n" + TEST, "mk/.keep": "",
+                          "src/p": READ}, ["cp src/p mk/local.conf", "make -I mk test"]),
+    # a rule remaking an included makefile: what its recipe reads is the makefile's text
+    "remade-by-recipe-reading-unlisted": ({"Makefile": "-include local.conf\nlocal.conf:\n"
+                                           "\tcat tmpl.conf > $@\n" + TEST, "src/p": READ},
+                                          ["cp src/p tmpl.conf", "make test"]),
+    "remade-by-default-rule": ({"Makefile": "-include local.conf\n.DEFAULT:\n"
+                                "\tcp defaults/$@ $@\n" + TEST, "defaults/.keep": "",
+                                "src/p": READ}, ["cp src/p defaults/local.conf", "make test"]),
+    "remade-by-pattern-rule": ({"Makefile": "%.conf: %.conf.in\n\tcp $< $@\n"
+                                "-include local.conf\n" + TEST, "src/p": READ},
+                               ["cp src/p local.conf.in", "make test"]),
+    "remade-by-double-colon-rule": ({"Makefile": "-include local.conf\nlocal.conf:: tmpl\n"
+                                     "\tcp tmpl $@\n" + TEST, "src/p": READ},
+                                    ["cp src/p tmpl", "make test"]),
+    "remade-order-only": ({"Makefile": "-include local.conf\nlocal.conf: | tmpl.conf\n"
+                           "\tcp tmpl.conf $@\n" + TEST, "src/p": READ},
+                          ["cp src/p tmpl.conf", "make test"]),
+    "remade-static-pattern": ({"Makefile": "-include local.conf\nlocal.conf: %.conf: %.in\n"
+                               "\tcp $< $@\n" + TEST, "src/p": READ},
+                              ["cp src/p local.in", "make test"]),
+    "remade-prerequisite-by-vpath": ({"Makefile": "VPATH = tmpl\n-include local.conf\n"
+                                      "local.conf: local.in\n\tcp $< $@\n" + TEST,
+                                      "tmpl/.keep": "", "src/p": READ},
+                                     ["cp src/p tmpl/local.in", "make test"]),
+    "builtin-remade-from-sh": ({"Makefile": "-include local.conf\n" + TEST, "src/p": READ},
+                               ["cp src/p local.conf.sh", "make test"]),
+    "main-makefile-remade-from-in": ({"Makefile": "Makefile: Makefile.in\n\tcp $< $@\n" + TEST,
+                                      "src/p": RUN}, ["cp src/p Makefile.in", "make test"]),
+    # what the makefile makes the recipes' shell read
+    "exported-bash-env-equals": ({"Makefile": BASH + "export BASH_ENV = env.sh\n" + TEST,
+                                  "src/p": ENV_PAYLOAD}, ["cp src/p env.sh", "make test"]),
+    "exported-bash-env-later": ({"Makefile": BASH + "BASH_ENV := env.sh\nexport BASH_ENV\n"
+                                 + TEST, "src/p": ENV_PAYLOAD},
+                                ["cp src/p env.sh", "make test"]),
+    "exported-bash-env-all": ({"Makefile": BASH + ".EXPORT_ALL_VARIABLES:\nBASH_ENV := env.sh\n"
+                               + TEST, "src/p": ENV_PAYLOAD}, ["cp src/p env.sh", "make test"]),
+    "exported-bash-env-target": ({"Makefile": BASH + "test: export BASH_ENV := env.sh\n" + TEST,
+                                  "src/p": ENV_PAYLOAD}, ["cp src/p env.sh", "make test"]),
+    "shellflags-rcfile": ({"Makefile": BASH + ".SHELLFLAGS := --rcfile etc.rc -ic\n" + TEST,
+                           "src/p": "touch zz\n"}, ["cp src/p etc.rc", "make test </dev/null"]),
+    "shell-a-project-script": ({"Makefile": "SHELL := ./tools/sh\n" + TEST,
+                                "tools/sh": "#!/bin/sh\nexec /bin/sh \"$@\"\n",
+                                "src/p": "#!/bin/sh\ntouch zz\n"},
+                               ["cp src/p tools/sh", "make test"]),
+    # a recursive make and what its makefile includes
+    "exported-makefiles": ({"Makefile": "export MAKEFILES := common.conf\n"
+                            "test:\n\t$(MAKE) -C sub test\n", "sub/Makefile": TEST,
+                            "src/p": READ}, ["cp src/p sub/common.conf", "make test"]),
+    "recursive-cd-include": ({"Makefile": "test:\n\tcd sub && $(MAKE) test\n",
+                              "sub/Makefile": "-include local.conf\n" + TEST, "src/p": READ},
+                             ["cp src/p sub/local.conf", "make test"]),
+    "recursive-directory-include": ({"Makefile": "test:\n\t$(MAKE) --directory=sub test\n",
+                                     "sub/Makefile": "-include local.conf\n" + TEST,
+                                     "src/p": READ},
+                                    ["cp src/p sub/local.conf", "make test"]),
+    "recursive-loop-include": ({"Makefile": "DIRS := sub\ntest:\n\tfor d in $(DIRS); do "
+                                "$(MAKE) -C $$d test; done\n",
+                                "sub/Makefile": "-include local.conf\n" + TEST, "src/p": READ},
+                               ["cp src/p sub/local.conf", "make test"]),
+    "script-runs-make-include": ({"Makefile": "test:\n\tsh build.sh\n",
+                                  "build.sh": "make -C sub test\n",
+                                  "sub/Makefile": "-include local.conf\n" + TEST,
+                                  "src/p": READ}, ["cp src/p sub/local.conf", "make test"]),
+    "recursive-include-dir": ({"Makefile": "test:\n\t$(MAKE) -I ../mk -C sub test\n",
+                               "sub/Makefile": "-include local.conf\n" + TEST, "mk/.keep": "",
+                               "src/p": READ}, ["cp src/p mk/local.conf", "make test"]),
+    # make's own choice of makefile (GNU make's "What Name to Give Your Makefile")
+    "gnumakefile-first": ({"Makefile": TEST, "src/p": RUN}, ["cp src/p GNUmakefile", "make test"]),
+    "sub-gnumakefile-first": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n", "sub/Makefile": TEST,
+                               "src/p": RUN}, ["cp src/p sub/GNUmakefile", "make test"]),
+}
+
+
+@pytest.mark.parametrize("case", MAKE_CASES)
+def test_m_make_reads_what_its_makefiles_name(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(make test)`` (``make -I mk test``), ``Bash(cp *)``: the copy puts the payload
+    where make reads it as a makefile (or its recipes' shell as its start); the hook must deny
+    a call of the sequence."""
+    needs("make")
+    files, calls = MAKE_CASES[case]
+    entry = calls[-1].split(" <", 1)[0]
+    assert _session(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, calls,
+                    setup="chmod +x tools/sh" if "tools/sh" in files else "") is not None
+
+
+def test_m_an_exported_preload_names_an_object(tmp_path: Path) -> None:
+    """``export LD_PRELOAD := ./hook.so`` in the plan's makefile: every recipe's program loads
+    the object; ``cp src/hook.so hook.so``, ``make test`` runs its constructor."""
+    needs("make", "gcc")
+    files = {"Makefile": "export LD_PRELOAD := ./hook.so\n" + TEST, "src/hook.c": PRELOADED_C}
+    assert _session(tmp_path, MAKE_PLAN, files, ["cp src/hook.so hook.so", "make test"],
+                    setup="gcc -shared -fPIC -o src/hook.so src/hook.c") is not None
+
+
+def test_m_an_include_found_in_a_shared_include_folder(tmp_path: Path) -> None:
+    """``-include NAME`` not in make's folder is looked for in ``/usr/local/include`` (GNU
+    make's "Including Other Makefiles"; a user's own folder under Homebrew on macOS):
+    ``cp src/p /usr/local/include/NAME``, ``make test``."""
+    needs("make")
+    shared = Path("/usr/local/include")
+    if not os.access(shared, os.W_OK):
+        pytest.skip("/usr/local/include is not writable here")
+    name = f"s54greview-{os.getpid()}.conf"
+    try:
+        assert _session(tmp_path, MAKE_PLAN, {"Makefile": f"-include {name}\n" + TEST,
+                                              "src/p": READ},
+                        [f"cp src/p {shared / name}", "make test"]) is not None
+    finally:
+        (shared / name).unlink(missing_ok=True)
+
+
+def test_m_an_include_in_the_home(tmp_path: Path) -> None:
+    """``-include ~/.s54.conf``: make expands the ``~``; ``cp src/p ../home/.s54.conf`` (the home beside the project)."""
+    needs("make")
+    assert _session(tmp_path, MAKE_PLAN, {"Makefile": "-include ~/.s54.conf\n" + TEST,
+                                          "src/p": READ},
+                    ["cp src/p ../home/.s54.conf", "make test"]) is not None
+
+
+# --- C: what cmake 3.25 reads as its language by the plan's CMakeLists' text ------------------
+
+LISTS = "cmake_minimum_required(VERSION 3.10)\n"
+PROJECT = "project(p NONE)\n"
+CMAKE_PAYLOAD = "execute_process(COMMAND touch zz)\n"
+CONFIGURE = "cmake -S . -B build"
+#: Each case: the plan's entry, its files (``src/p`` is the payload) and the file the copy
+#: writes, after which the entry ran the payload.
+CMAKE_CASES: dict[str, tuple[str, dict[str, str], str]] = {
+    "subdirectory-include": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT +
+                                         "add_subdirectory(sub)\n",
+                                         "sub/CMakeLists.txt": "include(local.txt OPTIONAL)\n"},
+                             "sub/local.txt"),
+    "list-dir-include": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT +
+                                     "include(${CMAKE_CURRENT_LIST_DIR}/local.txt OPTIONAL)\n"},
+                         "local.txt"),
+    "project-include-variable": (CONFIGURE, {"CMakeLists.txt": LISTS +
+                                             "set(CMAKE_PROJECT_INCLUDE local.txt)\n" + PROJECT,
+                                             "local.txt": ""}, "local.txt"),
+    "rules-override": (CONFIGURE, {"CMakeLists.txt": LISTS + "set(CMAKE_USER_MAKE_RULES_OVERRIDE"
+                                   " local.txt)\nproject(p C)\n", "local.txt": ""}, "local.txt"),
+    "read-and-eval": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT +
+                                  "if(EXISTS ${CMAKE_SOURCE_DIR}/local.txt)\n"
+                                  "  file(READ local.txt X)\n  cmake_language(EVAL CODE \"${X}\")\n"
+                                  "endif()\n"}, "local.txt"),
+    "initial-cache-include": ("cmake -C init.txt -S . -B build",
+                              {"CMakeLists.txt": LISTS + PROJECT,
+                               "init.txt": "include(local.txt OPTIONAL)\n"}, "local.txt"),
+    "script-include": ("cmake -P script.txt", {"script.txt": "include(local.txt OPTIONAL)\n"},
+                       "local.txt"),
+    "preset-toolchain": ("cmake --preset dev", {"CMakeLists.txt": LISTS + PROJECT,
+                                                "CMakePresets.json": '{"version": 3, '
+                                                '"configurePresets": [{"name": "dev", '
+                                                '"binaryDir": "build", "toolchainFile": '
+                                                '"tc.txt"}]}', "tc.txt": ""}, "tc.txt"),
+    "module-path-include": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT + "list(APPEND "
+                                        "CMAKE_MODULE_PATH ${CMAKE_SOURCE_DIR}/mods)\n"
+                                        "include(Local OPTIONAL)\n", "mods/.keep": ""},
+                            "mods/Local.cmake"),
+    "package-dir-config": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT +
+                                       "set(Foo_DIR ${CMAKE_SOURCE_DIR}/deps)\n"
+                                       "find_package(Foo CONFIG QUIET)\n", "deps/.keep": ""},
+                           "deps/foo-config.cmake"),
+}
+
+
+@pytest.mark.parametrize("case", CMAKE_CASES)
+def test_c_cmake_reads_what_its_lists_name(case: str, tmp_path: Path) -> None:
+    """Plan: the entry, ``Bash(cp *)``; ``cp src/p FILE``, the entry: cmake reads the copy as
+    its language and runs its ``execute_process``."""
+    needs("cmake")
+    entry, files, target = CMAKE_CASES[case]
+    assert _session(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                    {**files, "src/p": CMAKE_PAYLOAD}, [f"cp src/p {target}", entry]) is not None
+
+
+def test_c_a_seeded_cache_names_a_project_include(tmp_path: Path) -> None:
+    """``build/CMakeCache.txt`` written before the configure (``CMAKE_PROJECT_INCLUDE:FILEPATH=
+    src/p``): cmake reads the cache and includes the file it names."""
+    needs("cmake")
+    files = {"CMakeLists.txt": LISTS + PROJECT, "build/.keep": "", "src/p": CMAKE_PAYLOAD,
+             "src/cache": "CMAKE_PROJECT_INCLUDE:FILEPATH=src/p\n"}
+    assert _session(tmp_path, [f"Bash({CONFIGURE})", "Bash(cp *)"], files,
+                    ["cp src/cache build/CMakeCache.txt", CONFIGURE]) is not None
