@@ -13,7 +13,9 @@ from __future__ import annotations
 import os
 
 from . import files as fs
-from .planpaths import MAKEFILE, REMADE, REQUIREMENTS
+from .cmakereads import lists_reads
+from .makereads import makefile_reads
+from .planpaths import CMAKELISTS, MAKEFILE, REQUIREMENTS
 
 #: The bytes of a build file read for what it names, and how deep its inclusions are read.
 _LIMIT = 1 << 20
@@ -27,14 +29,19 @@ def named_paths(named: tuple[str, ...], roots: list[str]) -> list[tuple[str, boo
     ValueError for a name the gate cannot read exactly (a ``$`` in a makefile's include or a
     requirement's path: the plan's program would read a file the gate cannot name)."""
     found: list[tuple[str, bool]] = []
-    for mark, path in ((n[:1], n[1:]) for n in named if n[:1] in (REQUIREMENTS, MAKEFILE)):
+    for mark, path in ((n[:1], n[1:]) for n in named if n[:1] in (REQUIREMENTS, MAKEFILE,
+                                                                   CMAKELISTS)):
         for root in roots:
             start = os.path.join(root, path)
+            if mark == CMAKELISTS:  # (what it includes, its subdirectories: session 54)
+                found += [(p, True) for p in lists_reads(start, os.path.dirname(start))]
+                continue
             if mark == MAKEFILE and fs.is_folder(start):  # (make's own search: GNU make's
                 start = next((os.path.join(start, m) for m in _MAKEFILES  # "What Name to
                               if fs.exists(os.path.join(start, m))), "")  # Give Your Makefile")
-            read = _requirements if mark == REQUIREMENTS else _makefile
-            found += [(p, True) for p in read(start, root, _DEPTH)] if start else []
+            read = (_requirements(start, root, _DEPTH) if mark == REQUIREMENTS else
+                    makefile_reads(start, root)) if start else []
+            found += [(p, True) for p in read]
     return found
 
 
@@ -97,27 +104,10 @@ def _local(word: str) -> bool:
     return word[:1] in "./" or word.startswith("file:") if word else False
 
 
-def _makefile(path: str, root: str, depth: int) -> list[str]:
-    """The makefiles ``path`` includes (relative to the folder make runs in, ``root``), the
-    sources make remakes each from, and what they include."""
-    found: list[str] = []
-    for line in _text(path).replace("\\\n", " ").splitlines():
-        words = line.split("#", 1)[0].split()
-        if words[:1] not in (["include"], ["-include"], ["sinclude"]):
-            continue
-        for name, folder in ((_exact(n, path, "*?["), f) for n in words[1:]
-                             for f in dict.fromkeys((root, os.path.dirname(path)))):
-            included = os.path.join(folder, name)  # (from the folder make runs in: the
-            base, leaf = os.path.split(included)  # call's, or `-C`'s, the makefile's)
-            found += [included, *(os.path.join(base, f"{p}{leaf}{e}") for p, e in REMADE),
-                      *(_makefile(included, root, depth - 1) if depth else [])]
-    return found
-
-
-def _exact(name: str, path: str, patterns: str = "") -> str:
-    """``name`` as ``path`` gives it; ValueError where it is computed (``$(VAR)``, ``${X}``,
-    one of ``patterns``: make's globbing), which the gate cannot name."""
-    if "$" in name or any(c in name for c in patterns):
+def _exact(name: str, path: str) -> str:
+    """``name`` as ``path`` gives it; ValueError where it is computed (``$(VAR)``, ``${X}``),
+    which the gate cannot name."""
+    if "$" in name:
         raise ValueError(f"{path!r} names a file the gate cannot name exactly ({name!r}), "
                          "which the plan's program reads")
     return name

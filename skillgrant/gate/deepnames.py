@@ -42,7 +42,7 @@ _MOVER: Final = compile_on_use(r"(?<![\w.-])(?:cd|pushd|popd|source|eval|(?i:chd
                                r"|(?:^|[\s;&|(])\.(?=\s|$)")
 
 #: The marks of ``plan_programs``' items that are no path a program reads by its name.
-_NOT_NAMES: Final = frozenset("%+=:!>&|@\x06\x07")
+_NOT_NAMES: Final = frozenset("%+=:;!>&|@\x06\x07")
 
 
 def moves_tool(text: str) -> bool:

@@ -29,12 +29,15 @@ SETTINGS: Final = "&"
 #: there the files each includes (``buildnames``: review s48-greview P1, M1).
 REQUIREMENTS: Final = "="
 MAKEFILE: Final = ":"
+#: What ``plan_programs`` writes before a ``CMakeLists.txt`` a plan's cmake reads
+#: (``;CMakeLists.txt``): ``buildnames`` reads there what it includes (session 54).
+CMAKELISTS: Final = ";"
 #: What ``plan_programs`` writes before a folder other than the call's that a program of an
 #: entry runs in (``git -C sub``, ``make -C sub``, ``cd sub && …``): ``startpaths`` reads
 #: the session's relative values there (s49-greview E3; ``wrapped.RUNS_IN`` is the same).
 RUNS_IN: Final = ">"
 #: The marks kept first when a path is read in a folder (``in_folders``).
-MARKED: Final = ("%", "+", "=", ":", "!", ">")  # (and `wrapped.NPMRC`, `RUNS_IN`)
+MARKED: Final = ("%", "+", "=", ":", ";", "!", ">")  # (and `wrapped.NPMRC`, `RUNS_IN`)
 _MARKS: Final = frozenset(MARKED)
 
 

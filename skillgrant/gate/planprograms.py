@@ -27,6 +27,7 @@ from .entryvars import entry_values
 from .environment import values
 from .movedoubts import ASSIGNMENT
 from .planpaths import (
+    CMAKELISTS,
     FAMILIES,
     INPUT,
     JS,
@@ -244,6 +245,7 @@ def _started(name: str, words: list[str]) -> list[str]:
         from .wrapped import NPMRC, NPMRC_OPTIONS
         found += [p for v in option_values(words, NPMRC_OPTIONS) for f in folders
                   for p in (*literal(os.path.join(f, v)), NPMRC + os.path.join(f, v))]
+    found += _cmake_lists(words, folders) if kind == "cmake" else []
     if kind in ("make", "gmake"):  # (and what its rules remake `-f x.mk` from, what the
         given = [os.path.join(f, v) for f in folders  # makefiles include: s48 M1)
                  for v in option_values(words, ("-f", "--file", "--makefile"))]
@@ -251,6 +253,24 @@ def _started(name: str, words: list[str]) -> list[str]:
         named += [os.path.join(os.path.dirname(n), f"{p}{os.path.basename(n)}{e}")
                   for n in given for p, e in REMADE]
     return found + [p for n in named for p in literal(n) if os.path.normpath(p) != "."]
+
+
+def _cmake_lists(words: list[str], folders: list[str]) -> list[str]:
+    """The ``CMakeLists.txt`` cmake with ``words`` reads (in ``folders``, its source
+    operand's), marked for what each includes (``buildnames``: session 54)."""
+    operands = [w for at, w in enumerate(words[1:], 1) if w[:1] != "-" and
+                words[at - 1] not in _CMAKE_VALUED]
+    return [CMAKELISTS + os.path.join(f, "CMakeLists.txt") for f in folders + operands]
+
+
+#: cmake's options whose value is the next word.
+_CMAKE_VALUED: Final = frozenset(("-S", "-B", "-G", "-T", "-A", "-C", "-D", "-U", "-P", "-E",
+                                  "--build", "--preset", "--toolchain", "--install-prefix",
+                                  "--target", "-t", "--config", "-j", "--parallel", "--graphviz",
+                                  "--log-level", "--trace-redirect", "--profiling-output",
+                                  "--profiling-format", "--trace-format", "--debug-find-pkg",
+                                  "--debug-find-var", "--trace-source", "--install",
+                                  "--component", "--prefix", "--open", "-W", "-L"))
 
 
 def _folders(kind: str, words: list[str]) -> list[str]:

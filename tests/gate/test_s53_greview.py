@@ -150,17 +150,6 @@ MAKE_READS = {
                            "src/p": MAKE_INCLUDED},
                           ["cp src/p sub/local.mk", "make test"]),
 }
-_open("test_m_make_reads_a_file_no_name_guards",
-      "s53-gfix guards names (ALL_STARTS, the plan's paths' last names) and buildnames reads "
-      "only the plan's makefiles' plain include lines: a makefile's own remaking rule, an "
-      "evaluated include, an exported BASH_ENV, a makefile a recipe names by -f or in "
-      "MAKEFILES, a recursive make's include, a loaded object are read by nothing (a39559d "
-      "guards every *.mk: the rows naming one are held; make includes a file of any name)",
-      "explicit-remake", "exported-bash-env", "load-directive", "recursive-include-dep-files",
-      "recursive-include-makefile-local", "recursive-include-dot-config",
-      "eval-include-other-ending", "recipe-f-other-ending")
-
-
 @pytest.mark.parametrize("case", MAKE_READS)
 def test_m_make_reads_a_file_no_name_guards(case: str, tmp_path: Path) -> None:
     """GNU make runs the payload from a file the plan's makefile (or one it starts) reads
@@ -204,10 +193,6 @@ CMAKE_READS = {
                              {"CMakeLists.txt": CMAKE_LISTS +
                               "include(CMakeLocal.txt OPTIONAL)\n"}, "CMakeLocal.txt"),
 }
-_open("test_m_cmake_reads_a_file_its_lists_name", "a39559d guards every *.cmake; "
-      "include() takes a file of any name", "include-other-ending")
-
-
 @pytest.mark.parametrize("case", CMAKE_READS)
 def test_m_cmake_reads_a_file_its_lists_name(case: str, tmp_path: Path) -> None:
     """``cp src/p <file>``, then the entry: cmake reads the copied file and runs its
