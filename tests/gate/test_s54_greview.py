@@ -42,6 +42,7 @@ PRELOADED_C = ("#include <fcntl.h>\n#include <stdlib.h>\n"
                "  unsetenv(\"LD_PRELOAD\"); int fd = creat(\"zz\", 0644); (void)fd; }\n")
 BASH = "SHELL := /bin/bash\n"
 ENV_PAYLOAD = "unset BASH_ENV; touch zz\n"
+NODE_PAYLOAD = "require('fs').writeFileSync('zz', '');\n"
 
 
 def _chain(length: int) -> dict[str, str]:
@@ -145,11 +146,81 @@ MAKE_CASES: dict[str, tuple[dict[str, str], list[str]]] = {
     "recursive-include-dir": ({"Makefile": "test:\n\t$(MAKE) -I ../mk -C sub test\n",
                                "sub/Makefile": "-include local.conf\n" + TEST, "mk/.keep": "",
                                "src/p": READ}, ["cp src/p mk/local.conf", "make test"]),
+    # where make's grammar and the reading's part (session 54, after 113e6cd)
+    "define-body-says-define": ({"Makefile": "define HELP\necho define it\nendef\n"
+                                 "-include local.conf\n" + TEST, "src/p": READ},
+                                ["cp src/p local.conf", "make test"]),
+    "variable-named-define": ({"Makefile": "define = 5\n-include local.conf\n" + TEST,
+                               "src/p": READ}, ["cp src/p local.conf", "make test"]),
+    "override-define-in-a-body": ({"Makefile": "define X\noverride define Y\nendef\n"
+                                   "-include local.conf\n" + TEST, "src/p": READ},
+                                  ["cp src/p local.conf", "make test"]),
+    "tab-include-after-an-include-in-a-rule": ({"Makefile": TEST + "-include a.conf\n"
+                                                "\t-include local.conf\n", "src/p": READ},
+                                               ["cp src/p local.conf", "make test"]),
+    "remade-static-pattern-caret": ({"Makefile": "-include local.conf\nlocal.conf: %.conf: %.in\n"
+                                     "\tcat $^ > $@\n" + TEST, "src/p": READ},
+                                    ["cp src/p local.in", "make test"]),
+    "remade-by-single-suffix-rule": ({"Makefile": "-include local.conf\n.el:\n\tcat $^ > $@\n"
+                                      + TEST, "src/p": READ},
+                                     ["cp src/p local.conf.el", "make test"]),
+    "remade-by-double-suffix-rule": ({"Makefile": ".SUFFIXES: .in .conf\n-include local.conf\n"
+                                      ".in.conf:\n\tcat $^ > $@\n" + TEST, "src/p": READ},
+                                     ["cp src/p local.in", "make test"]),
+    "remade-by-a-rule-of-another-makefile": ({"Makefile": "-include local.conf\n"
+                                              "include rules.conf\n" + TEST,
+                                              "rules.conf": "local.conf: tmpl\n"
+                                              "\tcp tmpl local.conf\n", "src/p": READ},
+                                             ["cp src/p tmpl", "make test"]),
+    "remade-through-an-intermediate": ({"Makefile": "-include local.conf\nlocal.conf.sh: tmpl\n"
+                                        "\tcp tmpl $@\n" + TEST, "src/p": READ},
+                                       ["cp src/p tmpl", "make test"]),
+    "remade-by-recipe-glob": ({"Makefile": "-include local.conf\nlocal.conf:\n"
+                               "\tcat tmpl/*.conf > $@\n" + TEST, "tmpl/.keep": "",
+                               "src/p": READ}, ["cp src/p tmpl/a.conf", "make test"]),
+    "remade-by-recipe-dd": ({"Makefile": "-include local.conf\nlocal.conf:\n"
+                             "\tdd if=tmpl.conf of=$@ status=none\n" + TEST, "src/p": READ},
+                            ["cp src/p tmpl.conf", "make test"]),
+    "bash-env-after-cd": ({"Makefile": BASH + "export BASH_ENV := env.sh\ntest:\n"
+                           "\tcd sub && bash -c true\n", "sub/.keep": "", "src/p": ENV_PAYLOAD},
+                          ["cp src/p sub/env.sh", "make test"]),
+    "perl5lib-the-folder": ({"Makefile": "export PERL5LIB := .\ntest:\n\tperl -MTest::More -e 1\n",
+                             "Test/.keep": "", "src/p": "package Test::More; system('touch zz'); 1;\n"},
+                            ["cp src/p Test/More.pm", "make test"]),
+    "node-options-exported-later": ({"Makefile": "NODE_OPTIONS := --require ./hook.js\n"
+                                     "export NODE_OPTIONS\ntest:\n\tnode -e 0\n",
+                                     "src/p": NODE_PAYLOAD}, ["cp src/p hook.js", "make test"]),
+    "node-options-all-exported-by-a-commented-export": ({"Makefile": "export # all\n"
+                                                         "NODE_OPTIONS := --require ./hook.js\n"
+                                                         "test:\n\tnode -e 0\n",
+                                                         "src/p": NODE_PAYLOAD},
+                                                        ["cp src/p hook.js", "make test"]),
+    "plan-include-dir-in-a-sub-make": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n",
+                                        "sub/Makefile": "-include local.conf\n" + TEST,
+                                        "sub/mk/.keep": "", "src/p": READ},
+                                       ["cp src/p sub/mk/local.conf", "make -I mk test"]),
     # make's own choice of makefile (GNU make's "What Name to Give Your Makefile")
     "gnumakefile-first": ({"Makefile": TEST, "src/p": RUN}, ["cp src/p GNUmakefile", "make test"]),
     "sub-gnumakefile-first": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n", "sub/Makefile": TEST,
                                "src/p": RUN}, ["cp src/p sub/GNUmakefile", "make test"]),
 }
+
+
+_open("test_m_make_reads_what_its_makefiles_name",
+      "makereads (113e6cd) reads make's grammar in part: CRLF continuations, an escaped #, "
+      "define nesting (any body line naming define, define as a variable's name), a recipe "
+      "context kept across an include line, static pattern and suffix rules, a remaking rule in "
+      "another makefile or through an intermediate, a recipe's glob or dd operand; start "
+      "variables joined to the makefile's folder where their program starts elsewhere (a cd, a "
+      "sub-make), '.' dropped, a non-start variable exported later or by a commented export; "
+      "a make a script starts is not followed",
+      "crlf-continuation", "escaped-hash", "exported-makefiles", "script-runs-make-include",
+      "define-body-says-define", "variable-named-define", "override-define-in-a-body",
+      "tab-include-after-an-include-in-a-rule", "remade-static-pattern-caret",
+      "remade-by-single-suffix-rule", "remade-by-double-suffix-rule",
+      "remade-by-a-rule-of-another-makefile", "remade-through-an-intermediate",
+      "remade-by-recipe-glob", "remade-by-recipe-dd", "bash-env-after-cd", "perl5lib-the-folder",
+      "node-options-exported-later", "node-options-all-exported-by-a-commented-export")
 
 
 @pytest.mark.parametrize("case", MAKE_CASES)
@@ -188,6 +259,10 @@ def test_m_an_include_found_in_a_shared_include_folder(tmp_path: Path) -> None:
                         [f"cp src/p {shared / name}", "make test"]) is not None
     finally:
         (shared / name).unlink(missing_ok=True)
+
+
+_open("test_m_an_include_in_the_home", "make expands ~ in an include's name; makereads joins "
+      "'~/.s54.conf' to make's folder")
 
 
 def test_m_an_include_in_the_home(tmp_path: Path) -> None:
@@ -233,6 +308,26 @@ CMAKE_CASES: dict[str, tuple[str, dict[str, str], str]] = {
                                                 '"configurePresets": [{"name": "dev", '
                                                 '"binaryDir": "build", "toolchainFile": '
                                                 '"tc.txt"}]}', "tc.txt": ""}, "tc.txt"),
+    # where cmake's grammar and the reading's part (session 54, after 113e6cd)
+    "a-hash-in-a-string-before": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT +
+                                              "message(STATUS \"see issue #12\")\n"
+                                              "include(local.txt OPTIONAL)\n"}, "local.txt"),
+    "bracket-argument": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT +
+                                     "include([[local.txt]] OPTIONAL)\n"}, "local.txt"),
+    "language-call": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT +
+                                  "cmake_language(CALL include local.txt OPTIONAL)\n"},
+                      "local.txt"),
+    "fetchcontent-source-dir": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT +
+                                            "include(FetchContent)\nFetchContent_Declare(foo "
+                                            "SOURCE_DIR ${CMAKE_CURRENT_SOURCE_DIR}/third_party/foo)"
+                                            "\nFetchContent_MakeAvailable(foo)\n",
+                                            "third_party/foo/CMakeLists.txt":
+                                            "include(local.txt OPTIONAL)\n"},
+                                "third_party/foo/local.txt"),
+    "configure-file-then-include": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT +
+                                                "configure_file(local.in ${CMAKE_CURRENT_SOURCE_DIR}"
+                                                "/gen.txt COPYONLY)\ninclude(gen.txt)\n",
+                                                "local.in": ""}, "local.in"),
     "module-path-include": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT + "list(APPEND "
                                         "CMAKE_MODULE_PATH ${CMAKE_SOURCE_DIR}/mods)\n"
                                         "include(Local OPTIONAL)\n", "mods/.keep": ""},
@@ -242,6 +337,15 @@ CMAKE_CASES: dict[str, tuple[str, dict[str, str], str]] = {
                                        "find_package(Foo CONFIG QUIET)\n", "deps/.keep": ""},
                            "deps/foo-config.cmake"),
 }
+
+
+_open("test_c_cmake_reads_what_its_lists_name",
+      "cmakereads (113e6cd) reads only the plan's CMakeLists.txt by include()/add_subdirectory()/"
+      "set(): a # inside a quoted argument cut as a comment, a bracket argument, "
+      "cmake_language(CALL include), FetchContent's source folder, configure_file making an "
+      "included file; cmake -P's script and --preset's CMakePresets.json are not read",
+      "script-include", "preset-toolchain", "a-hash-in-a-string-before", "bracket-argument",
+      "language-call", "fetchcontent-source-dir", "configure-file-then-include")
 
 
 @pytest.mark.parametrize("case", CMAKE_CASES)
