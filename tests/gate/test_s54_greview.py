@@ -184,8 +184,9 @@ MAKE_CASES: dict[str, tuple[dict[str, str], list[str]]] = {
     "bash-env-after-cd": ({"Makefile": BASH + "export BASH_ENV := env.sh\ntest:\n"
                            "\tcd sub && bash -c true\n", "sub/.keep": "", "src/p": ENV_PAYLOAD},
                           ["cp src/p sub/env.sh", "make test"]),
-    "perl5lib-the-folder": ({"Makefile": "export PERL5LIB := .\ntest:\n\tperl -MTest::More -e 1\n",
-                             "Test/.keep": "", "src/p": "package Test::More; system('touch zz'); 1;\n"},
+    "perl5lib-the-folder": ({"Makefile": "export PERL5LIB := .\ntest:\n"
+                                         "\tperl -MTest::More -e 1\n", "Test/.keep": "",
+                             "src/p": "package Test::More; system('touch zz'); 1;\n"},
                             ["cp src/p Test/More.pm", "make test"]),
     "node-options-exported-later": ({"Makefile": "NODE_OPTIONS := --require ./hook.js\n"
                                      "export NODE_OPTIONS\ntest:\n\tnode -e 0\n",
@@ -266,7 +267,8 @@ _open("test_m_an_include_in_the_home", "make expands ~ in an include's name; mak
 
 
 def test_m_an_include_in_the_home(tmp_path: Path) -> None:
-    """``-include ~/.s54.conf``: make expands the ``~``; ``cp src/p ../home/.s54.conf`` (the home beside the project)."""
+    """``-include ~/.s54.conf``: make expands the ``~``; ``cp src/p ../home/.s54.conf`` (the
+    home beside the project: ``~/…`` spelled is denied as an expansion)."""
     needs("make")
     assert _session(tmp_path, MAKE_PLAN, {"Makefile": "-include ~/.s54.conf\n" + TEST,
                                           "src/p": READ},
@@ -319,14 +321,15 @@ CMAKE_CASES: dict[str, tuple[str, dict[str, str], str]] = {
                       "local.txt"),
     "fetchcontent-source-dir": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT +
                                             "include(FetchContent)\nFetchContent_Declare(foo "
-                                            "SOURCE_DIR ${CMAKE_CURRENT_SOURCE_DIR}/third_party/foo)"
-                                            "\nFetchContent_MakeAvailable(foo)\n",
+                                            "SOURCE_DIR ${CMAKE_CURRENT_SOURCE_DIR}/"
+                                            "third_party/foo)\nFetchContent_MakeAvailable(foo)\n",
                                             "third_party/foo/CMakeLists.txt":
                                             "include(local.txt OPTIONAL)\n"},
                                 "third_party/foo/local.txt"),
     "configure-file-then-include": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT +
-                                                "configure_file(local.in ${CMAKE_CURRENT_SOURCE_DIR}"
-                                                "/gen.txt COPYONLY)\ninclude(gen.txt)\n",
+                                                "configure_file(local.in "
+                                                "${CMAKE_CURRENT_SOURCE_DIR}/gen.txt COPYONLY)\n"
+                                                "include(gen.txt)\n",
                                                 "local.in": ""}, "local.in"),
     "module-path-include": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT + "list(APPEND "
                                         "CMAKE_MODULE_PATH ${CMAKE_SOURCE_DIR}/mods)\n"
