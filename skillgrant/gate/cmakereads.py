@@ -15,7 +15,7 @@ import os
 import re
 
 from . import files as fs
-from .makereads import Unread
+from .makerecipes import Unread
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:

@@ -23,6 +23,7 @@ import re
 
 from . import files as fs
 from .envpaths import named_paths
+from .makerecipes import Unread, exact, make_words, sub_makes
 from .startvars import WHOLE
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -32,8 +33,6 @@ if TYPE_CHECKING:
 #: The bytes of a makefile read, and how many makefiles one plan's reading reads at most.
 _LIMIT: Final = 1 << 20
 _MAX_READ: Final = 256
-#: The names make looks for in a folder (GNU make's "What Name to Give Your Makefile").
-DEFAULTS: Final = ("GNUmakefile", "makefile", "Makefile")
 #: GNU make 4.3's default include folders (``make -p -f /dev/null``: ``.INCLUDE_DIRS``), where
 #: an included name not found in make's folder is looked for.
 _INCLUDE_DIRS: Final = ("/usr/local/include", "/usr/gnu/include", "/usr/include")
@@ -62,18 +61,6 @@ _PLAIN_FLAGS: Final = re.compile(
 _ASSIGNMENT: Final = re.compile(r"([^\s:#=]+)\s*(?:::?=|:::=|\?=|\+=|!=|=)\s*(.*)")
 _DIRECTIVES: Final = frozenset(("ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "vpath",
                                 "undefine", "export", "unexport"))
-#: A word that starts make (GNU make's ``$(MAKE)``, its spellings, a program ``make``).
-_MAKE_WORD: Final = re.compile(r"(?:[^\s$]*/)?g?make|\$[({]MAKE(?:_COMMAND)?[)}]")
-#: make's long options taking a value, as getopt reads them (any unique abbreviation).
-_LONG: Final = ("directory", "file", "makefile", "include-dir", "eval", "old-file",
-                "new-file", "assume-old", "assume-new", "what-if", "jobs", "load-average",
-                "debug", "output-sync", "shuffle")
-
-
-class Unread(ValueError):
-    """A makefile names what make reads by what the gate cannot compute exactly."""
-
-
 def makefile_reads(path: str, folder: str) -> list[str]:
     """The files make, reading the makefile ``path`` in ``folder`` (its named folder: the
     call's, the project's, ``-C``'s), reads or may run as its instructions (see the module's
@@ -127,9 +114,16 @@ def _read(path: str, folder: str) -> tuple[list[str], list[tuple[str, str]]]:
         reading.line(number, line)
     reading.found += _remade({os.path.normpath(n) for n in reading.read}, reading.rules, path,
                              (folder, reading.here))
+    spelled = make_words(reading.definitions)
     for number, code in reading.code:
-        for sub_folder, makefiles, extra in _sub_makes(code, f"{path}:{number}", folder,
-                                                       reading.definitions):
+        where = f"{path}:{number}"
+        started, plugins = sub_makes(code, where, folder, spelled)
+        reading.found += [p for p, _ in plugins]
+        for sub_folder, makefiles, assignments in started:
+            extra = [p for name, _, value in (a.partition("=") for a in assignments) for p in (
+                [os.path.join(sub_folder, exact(v, where)) for v in value.split()]
+                if name in ("MAKEFILES", "MAKEFLAGS", "GNUMAKEFLAGS") else
+                _assigned([name], value, where, sub_folder, exported=True))]
             reading.found += makefiles + extra
             reading.subs += [(m, sub_folder) for m in makefiles + extra]
     return reading.found, reading.subs
@@ -193,14 +187,14 @@ class _Reading:
             self.in_define = 1
             self.found += _assigned(words[1:2], "$", where, self.folder, exported=exported)
         elif words[0] in ("include", "-include", "sinclude"):
-            for name in (_exact(w, where) for w in words[1:]):
+            for name in (exact(w, where) for w in words[1:]):
                 self.read.add(name)
                 for base in dict.fromkeys((self.folder, self.here)):
                     self.found.append(os.path.join(base, name))
                     self.subs.append((os.path.join(base, name), self.folder))
                 self.found += [os.path.join(d, name) for d in _INCLUDE_DIRS if name[:1] != "/"]
         elif words[0] in ("load", "-load"):
-            for name in (_exact(w.split("(", 1)[0], where) for w in words[1:]):
+            for name in (exact(w.split("(", 1)[0], where) for w in words[1:]):
                 self.read.add(name)
                 self.found.append(os.path.join(self.folder, name))
         elif words[0] == "vpath" and len(words) > 2:
@@ -234,14 +228,6 @@ class _Reading:
         self.rules.append((target.split(), prerequisites.replace("|", " ").split(),
                            [recipe] if recipe else [], number))
         self.code.append((number, recipe))
-
-
-def _exact(name: str, where: str) -> str:
-    """``name`` as the makefile gives it; Unread where make computes it (a ``$``, a pattern)."""
-    if "$" in name or any(c in name for c in "*?[%"):
-        raise Unread(f"{where} names a file the gate cannot name exactly ({name!r}), which "
-                     "make reads")
-    return name
 
 
 def _assigned(names: list[str], value: str, where: str, folder: str, *, exported: bool,
@@ -300,96 +286,3 @@ def _matches(pattern: str, name: str) -> bool:
     if not percent:
         return pattern == name
     return len(name) >= len(head) + len(tail) and name.startswith(head) and name.endswith(tail)
-
-
-def _sub_makes(text: str, where: str, folder: str, definitions: dict[str, list[str]]
-               ) -> list[tuple[str, list[str], list[str]]]:
-    """Each make the line ``text`` starts: its folder, the makefiles it reads (its ``-f``
-    operands or its folder's default ones), its ``MAKEFILES``' names; Unread for a computed
-    folder, file or option there."""
-    makers: set[str] = set()
-    spelled = _MAKE_WORD
-    while True:  # (a variable whose value starts make starts it: `M = $(MAKE) -C sub`)
-        more = {n for n, values in definitions.items() if any(spelled.search(v) for v in values)}
-        if more <= makers:
-            break
-        makers |= more
-        spelled = re.compile(_MAKE_WORD.pattern + "|" + "|".join(
-            rf"\$[({{]{re.escape(n)}[)}}]" for n in sorted(makers)))
-    found: list[tuple[str, list[str], list[str]]] = []
-    base, unknown = folder, ""
-    braced = text.replace("'", " ").replace('"', " ")
-    while (nested := re.sub(r"\$\(([^()]*)\)", r"${\1}", braced)) != braced:
-        braced = nested  # (`$(MAKE)` kept whole: a subshell's parentheses split)
-    for segment in re.split(r"&&|\|\||[;&|()\n]", braced):
-        words = segment.split()
-        if words[:1] in (["cd"], ["pushd"], ["popd"]):
-            target = words[1] if len(words) > 1 else "~"
-            base = os.path.join(base, target)
-            unknown = unknown or ("" if words[0] != "popd" and "$" not in target and
-                                  target not in ("-", "~") else target)
-            continue
-        at = next((i for i, w in enumerate(words) if spelled.fullmatch(w.lstrip("@+-"))), None)
-        if at is None:
-            continue
-        if unknown:
-            raise Unread(f"{where} starts make after a cd to a folder the gate cannot compute "
-                         f"({unknown!r})")
-        prefix = [w for w in words[:at] if "=" in w]
-        found.append(_sub_make(words[at + 1:], prefix, where, base))
-    return found
-
-
-def _sub_make(words: list[str], prefix: list[str], where: str, folder: str
-              ) -> tuple[str, list[str], list[str]]:
-    """One sub-make of the options ``words`` (after its name), ``prefix`` its assignments:
-    its folder, its makefiles, what its ``MAKEFILES`` and start variables name."""
-    files: list[str] = []
-    at = 0
-    while at < len(words):
-        word, at = words[at], at + 1
-        option, value = _option(word, words[at] if at < len(words) else None, where)
-        at += option[1:] == "+"
-        if option[:1] in ("C", "f", "I", "E"):
-            if value is None or option[:1] in ("I", "E"):
-                raise Unread(f"{where}: a sub-make's -{option[:1]} names what it reads "
-                             "otherwise, or lacks its value")
-            folder = os.path.join(folder, _exact(value, where)) if option[:1] == "C" else folder
-            files += [_exact(value, where)] if option[:1] == "f" else []
-        elif not option and "=" in word:
-            prefix.append(word)
-        elif "$" in word:
-            raise Unread(f"{where}: a sub-make's word {word!r} may be an option naming what "
-                         "it reads, which the gate cannot compute")
-    extra = [p for name, _, value in (a.partition("=") for a in prefix) for p in (
-        [os.path.join(folder, _exact(v, where)) for v in value.split()]
-        if name in ("MAKEFILES", "MAKEFLAGS", "GNUMAKEFLAGS") else
-        _assigned([name], value, where, folder, exported=True)
-        if name in WHOLE or name in _MAKES_OWN else [])]
-    makefiles = [os.path.join(folder, f) for f in files] or [
-        os.path.join(folder, d) for d in DEFAULTS]
-    return folder, makefiles, extra
-
-
-def _option(word: str, following: str | None, where: str) -> tuple[str, str | None]:
-    """The make option ``word`` is (``C``, ``f``, ``I``, ``E``, another letter: ``-``; ``""``
-    for no option) and its value, ``+`` after the letter when it is ``following``."""
-    if word[:2] == "--":
-        name, equals, value = word[2:].partition("=")
-        known = [n for n in _LONG if n.startswith(name)] if name else []
-        if len(known) > 1 and name not in known:
-            raise Unread(f"{where}: make's option {word!r} is ambiguous")
-        if not known:
-            return "-", None
-        letter = {"directory": "C", "file": "f", "makefile": "f", "include-dir": "I",
-                  "eval": "E"}.get(known[0], "-")
-        return (letter, value) if equals else (letter + "+", following)
-    if word[:1] != "-" or len(word) < 2:
-        return "", None
-    for i, letter in enumerate(word[1:], 1):
-        if letter in "CfIEoWlj":
-            rest = word[i + 1:]
-            if letter in "lj":
-                return "-", None
-            return (letter, rest) if rest else (letter + "+", following)
-    return "-", None

@@ -447,11 +447,6 @@ def test_i_a_plugin_a_start_file_names_where_a_recipe_runs(tmp_path: Path) -> No
                     ["cp src/p sub/helper_plugin.py", "make test"]) is not None
 
 
-_open("test_i_a_plugin_a_start_file_names_where_a_recipe_runs",
-      "a start file's own names (an ini's -p plugin, as a makefile's include) are read at the "
-      "roots only; below, only the start names are guarded")
-
-
 # --- R: a script of the skill's own folder starts a program in the call's folder -----------------
 
 def _skill_session(tmp_path: Path, entry: str, script: str, files: dict[str, str],

@@ -1,0 +1,165 @@
+"""The makes a makefile's line starts (issue 29; session 54: ``makereads``' recipes): a recipe,
+a variable's value or a ``$(shell …)`` line naming ``make``, ``$(MAKE)`` or a variable holding
+either starts make in the folder a literal ``cd``/``pushd`` before it (in the same line) and
+its ``-C`` options reach, reading its ``-f`` operands or that folder's default makefiles and
+the makefiles its ``MAKEFILES`` names; make's options are read as its getopt reads them (a
+cluster, an attached value, a long option's unique abbreviation). A Python checker or test
+runner started after such a ``cd`` reads its settings' plugins there (review s53-greview I1:
+``checkersettings.plugin_paths``). What the gate cannot compute there (a ``$`` in the folder,
+a file, or a word that may be an option; ``-I``, ``--eval``) raises ``Unread``."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from .checkersettings import plugin_paths
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: A word that starts make (GNU make's ``$(MAKE)``, its spellings, a program ``make``).
+_MAKE_WORD: Final = r"(?:[^\s$]*/)?g?make|\$\{MAKE(?:_COMMAND)?\}"
+#: make's long options (getopt takes any unique abbreviation): the letter of those the gate
+#: reads, ``=`` for one taking the next word as its value, ``-`` for any other.
+_LONG: Final = {"directory": "C", "file": "f", "makefile": "f", "include-dir": "I",
+                "eval": "E", "old-file": "=", "new-file": "=", "assume-old": "=",
+                "assume-new": "=", "what-if": "=", "jobs": "-", "load-average": "-",
+                "debug": "-", "output-sync": "-", "shuffle": "-", "environment-overrides": "-",
+                "ignore-errors": "-", "keep-going": "-", "just-print": "-", "dry-run": "-",
+                "recon": "-", "print-data-base": "-", "question": "-", "no-builtin-rules": "-",
+                "no-builtin-variables": "-", "silent": "-", "quiet": "-", "stop": "-",
+                "no-keep-going": "-", "touch": "-", "trace": "-", "version": "-",
+                "print-directory": "-", "no-print-directory": "-", "check-symlink-times": "-",
+                "always-make": "-", "warn-undefined-variables": "-", "no-silent": "-",
+                "help": "-"}
+#: The Python checkers and test runners whose settings name plugins they import.
+_CHECKERS: Final = frozenset(("pytest", "py.test", "mypy", "dmypy", "pylint", "flake8",
+                              "coverage"))
+#: The names make looks for in a folder (GNU make's "What Name to Give Your Makefile").
+DEFAULTS: Final = ("GNUmakefile", "makefile", "Makefile")
+
+
+class Unread(ValueError):
+    """A makefile names what make reads by what the gate cannot compute exactly."""
+
+
+def exact(name: str, where: str) -> str:
+    """``name`` as the makefile gives it; Unread where make computes it (a ``$``, a pattern)."""
+    if "$" in name or any(c in name for c in "*?[%"):
+        raise Unread(f"{where} names a file the gate cannot name exactly ({name!r}), which "
+                     "make reads")
+    return name
+
+
+def make_words(definitions: dict[str, list[str]]) -> re.Pattern[str]:
+    """A word that starts make in a makefile of the variables' ``definitions``: ``make``,
+    ``$(MAKE)``, a variable whose value holds one (``M = $(MAKE) -C sub``), read braced."""
+    makers: set[str] = set()
+    spelled = re.compile(_MAKE_WORD)
+    while True:
+        more = {n for n, values in definitions.items()
+                if any(spelled.search(_braced(v)) for v in values)}
+        if more <= makers:
+            return spelled
+        makers |= more
+        spelled = re.compile("|".join([_MAKE_WORD, *(rf"\${{{re.escape(n)}}}"
+                                                     for n in sorted(makers))]))
+
+
+def _braced(text: str) -> str:
+    """``text`` with each ``$(…)`` written ``${…}`` (so a subshell's parentheses split)."""
+    while (nested := re.sub(r"\$\(([^()]*)\)", r"${\1}", text)) != text:
+        text = nested
+    return text
+
+
+def sub_makes(text: str, where: str, folder: str, spelled: re.Pattern[str]
+              ) -> tuple[list[tuple[str, list[str], list[str]]], list[tuple[str, bool]]]:
+    """Each make the line ``text`` (make in ``folder``) starts: its folder, the makefiles it
+    reads (its ``-f`` operands or its folder's default ones), its assignments (``X=v``
+    words); and the plugins a checker started there after a ``cd`` imports. Unread for a
+    computed folder, file or option there."""
+    found: list[tuple[str, list[str], list[str]]] = []
+    plugins: list[tuple[str, bool]] = []
+    base, unknown = folder, ""
+    for segment in re.split(r"&&|\|\||[;&|()\n]", _braced(text).replace("'", " ").replace(
+            '"', " ")):
+        words = [w.lstrip("@+-") if at == 0 else w for at, w in enumerate(segment.split())]
+        if words[:1] in (["cd"], ["pushd"], ["popd"]):
+            target = words[1] if len(words) > 1 else "~"
+            base = os.path.join(base, target)
+            unknown = unknown or (target if words[0] == "popd" or "$" in target or target in (
+                "-", "~") else "")
+            continue
+        at = next((i for i, w in enumerate(words) if spelled.fullmatch(w.lstrip("@+-"))), None)
+        checkers = [c for c in _CHECKERS if c in (os.path.basename(w) for w in words)]
+        if (at is not None or (checkers and base != folder)) and unknown:
+            raise Unread(f"{where} starts a program after a cd to a folder the gate cannot "
+                         f"compute ({unknown!r})")
+        if checkers and base != folder:  # (review s53-greview I1)
+            plugins += plugin_paths(checkers, _upwards(base, folder), os.path.expanduser("~"))
+        if at is not None:
+            found.append(_sub_make(words[at + 1:], [w for w in words[:at] if "=" in w],
+                                   where, base))
+    return found, plugins
+
+
+def _upwards(folder: str, top: str) -> list[str]:
+    """``folder`` and each folder above it to ``top`` (where pytest finds its settings)."""
+    found = [os.path.normpath(folder)]
+    while found[-1] != os.path.normpath(top) and os.path.dirname(found[-1]) != found[-1] \
+            and len(found) < 64:
+        found.append(os.path.dirname(found[-1]))
+    return found
+
+
+def _sub_make(words: list[str], prefix: list[str], where: str, folder: str
+              ) -> tuple[str, list[str], list[str]]:
+    """One sub-make of the options ``words`` (after its name), ``prefix`` its assignments:
+    its folder, its makefiles, its assignments."""
+    files: list[str] = []
+    at = 0
+    while at < len(words):
+        word, at = words[at], at + 1
+        option, value = _option(word, words[at] if at < len(words) else None, where)
+        at += option[1:] == "+"
+        if option[:1] in ("C", "f", "I", "E"):
+            if value is None or option[:1] in ("I", "E"):
+                raise Unread(f"{where}: a sub-make's -{option[:1]} names what it reads "
+                             "otherwise, or lacks its value")
+            folder = os.path.join(folder, exact(value, where)) if option[:1] == "C" else folder
+            files += [exact(value, where)] if option[:1] == "f" else []
+        elif not option and "=" in word:
+            prefix.append(word)
+        elif "$" in word:
+            raise Unread(f"{where}: a sub-make's word {word!r} may be an option naming what "
+                         "it reads, which the gate cannot compute")
+    makefiles = [os.path.join(folder, f) for f in files] or [
+        os.path.join(folder, d) for d in DEFAULTS]
+    return folder, makefiles, prefix
+
+
+def _option(word: str, following: str | None, where: str) -> tuple[str, str | None]:
+    """The make option ``word`` is (``C``, ``f``, ``I``, ``E``, another: ``-``; ``""`` for no
+    option) and its value, ``+`` after it when the value is ``following``."""
+    if word[:2] == "--":
+        name, equals, value = word[2:].partition("=")
+        known = [n for n in _LONG if n.startswith(name)] if name else []
+        if name not in _LONG and len({_LONG[n] for n in known}) > 1:
+            raise Unread(f"{where}: make's option {word!r} is ambiguous")
+        letter = _LONG[name] if name in _LONG else _LONG[known[0]] if known else "-"
+        if equals or letter == "-":
+            return letter if letter != "=" else "-", value if equals else None
+        return ("-" if letter == "=" else letter) + "+", following
+    if word[:1] != "-" or len(word) < 2:
+        return "", None
+    for i, letter in enumerate(word[1:], 1):
+        if letter in "CfIEoWlj":
+            rest = word[i + 1:]
+            if letter in "lj":
+                return "-", None
+            letter = letter if letter in "CfIE" else "-"
+            return (letter, rest) if rest else (letter + "+", following)
+    return "-", None
