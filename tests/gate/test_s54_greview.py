@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, needs
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs
 from test_s53_greview import _session
 
 #: Real bash, make, cmake and fresh hook processes: CI's slow step runs them.
@@ -369,3 +369,60 @@ def test_c_a_seeded_cache_names_a_project_include(tmp_path: Path) -> None:
              "src/cache": "CMAKE_PROJECT_INCLUDE:FILEPATH=src/p\n"}
     assert _session(tmp_path, [f"Bash({CONFIGURE})", "Bash(cp *)"], files,
                     ["cp src/cache build/CMakeCache.txt", CONFIGURE]) is not None
+
+
+# --- K: costs, everyday plans the reading refuses whole -------------------------------------------
+
+#: Makefiles and CMakeLists of everyday projects, each read by real make or cmake without any
+#: write before: a refusal of the plan (``Unread``) denies the plan's own entry at the first
+#: call, and every call after it.
+REFUSED_PLANS: dict[str, tuple[str, dict[str, str]]] = {
+    "computed-target": ("make test", {"Makefile": "PROG := app\n$(PROG): main.o\n"
+                                                  "\t$(CC) -o $@ $^\n" + TEST}),
+    "sphinx-catch-all": ("make test", {"Makefile": "SPHINXBUILD = sphinx-build\nhelp:\n"
+                                                   "\t@$(SPHINXBUILD) -M help . _build\n"
+                                                   ".PHONY: help Makefile\n%: Makefile\n"
+                                                   "\t@$(SPHINXBUILD) -M $@ . _build\n" + TEST}),
+    "subdirs-loop": ("make test", {"Makefile": "SUBDIRS := lib\ntest:\n\tfor d in $(SUBDIRS); "
+                                               "do $(MAKE) -C $$d test; done\n",
+                                   "lib/Makefile": TEST}),
+    "sub-make-of-the-goal": ("make test", {"Makefile": "test:\n\t$(MAKE) -C lib $@\n",
+                                           "lib/Makefile": TEST}),
+    "exported-path": ("make test", {"Makefile": "export PATH := $(CURDIR)/node_modules/.bin:"
+                                                "$(PATH)\n" + TEST}),
+    "remade-from-first-prerequisite": ("make test", {"Makefile": "-include config.mk\n"
+                                                     "config.mk: config.mk.in\n\tcp $< $@\n"
+                                                     + TEST, "config.mk.in": ""}),
+    "eval-template": ("make test", {"Makefile": "define T\n$(1): ; @echo $(1)\nendef\n"
+                                                "$(foreach p,a b,$(eval $(call T,$(p))))\n"
+                                                "test: a b\n"}),
+    "vpath": ("make test", {"Makefile": "vpath %.c src\n" + TEST}),
+    "makeflags-jobs": ("make test", {"Makefile": "MAKEFLAGS += -j$(shell nproc)\n" + TEST}),
+    "catch-all-with-makefile-rule": ("make test", {"Makefile": "Makefile: ;\n%:\n\t@echo $@\n"
+                                                               + TEST}),
+    "cmake-project-source-dir": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT + "include("
+                                             "${PROJECT_SOURCE_DIR}/cmake/Warnings.cmake)\n",
+                                             "cmake/Warnings.cmake": ""}),
+    "cmake-binary-dir": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT + "include("
+                                     "${CMAKE_BINARY_DIR}/conan_paths.cmake OPTIONAL)\n"}),
+}
+_open("test_cost_a_plan_the_reading_refuses",
+      "113e6cd refuses the whole plan where makereads/cmakereads cannot compute a name (a "
+      "computed target with a recipe, a pattern rule matching the makefile, a $ in a sub-make's "
+      "word, an exported PATH, $<, $(eval, vpath, -j$(…), ${PROJECT_SOURCE_DIR}): the plan's "
+      "own entry is denied before anything is written; the brief's fail-closed was to guard "
+      "the folders the plan's make may read (writes there denied), not to refuse the plan",
+      *REFUSED_PLANS)
+
+
+@pytest.mark.parametrize("case", REFUSED_PLANS)
+def test_cost_a_plan_the_reading_refuses(case: str, tmp_path: Path) -> None:
+    """Plan: the entry, ``Bash(cp *)``; the entry itself, first, must be allowed (then ``cp
+    src/a.c src/b.c``: a write nothing reads as instructions)."""
+    entry, files = REFUSED_PLANS[case]
+    project = hooked_project(tmp_path, [f"Bash({entry})", "Bash(cp *)"])
+    for name, text in {**files, "src/a.c": "int a;\n"}.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    assert first_denied(project, [entry, "cp src/a.c src/b.c"], env) is None
