@@ -200,6 +200,30 @@ MAKE_CASES: dict[str, tuple[dict[str, str], list[str]]] = {
                                         "sub/Makefile": "-include local.conf\n" + TEST,
                                         "sub/mk/.keep": "", "src/p": READ},
                                        ["cp src/p sub/mk/local.conf", "make -I mk test"]),
+    # a sub-make makerecipes (6f2c083) does not follow into its folder
+    "oneshell-cd-then-make": ({"Makefile": ".ONESHELL:\ntest:\n\tcd sub\n\t$(MAKE) test\n",
+                               "sub/Makefile": "-include local.conf\n" + TEST, "src/p": READ},
+                              ["cp src/p sub/local.conf", "make test"]),
+    "xargs-sub-make": ({"Makefile": "test:\n\techo sub | xargs -I{} $(MAKE) -C {} test\n",
+                        "sub/Makefile": "-include local.conf\n" + TEST, "src/p": READ},
+                       ["cp src/p sub/local.conf", "make test"]),
+    "env-chdir-sub-make": ({"Makefile": "test:\n\tenv -C sub $(MAKE) test\n",
+                            "sub/Makefile": "-include local.conf\n" + TEST, "src/p": READ},
+                           ["cp src/p sub/local.conf", "make test"]),
+    "find-execdir-sub-make": ({"Makefile": "test:\n\tfind . -mindepth 2 -name Makefile "
+                                           "-execdir $(MAKE) test \\;\n",
+                               "sub/Makefile": "-include local.conf\n" + TEST, "src/p": READ},
+                              ["cp src/p sub/local.conf", "make test"]),
+    "makefiles-exported-in-the-recipe": ({"Makefile": "test:\n\texport MAKEFILES=common.conf; "
+                                                      "$(MAKE) -C sub test\n",
+                                          "sub/Makefile": TEST, "src/p": READ},
+                                         ["cp src/p sub/common.conf", "make test"]),
+    "pytest-operand-finds-a-sub-ini": ({"Makefile": "test:\n\tpython3 -m pytest -q sub/tests\n",
+                                        "sub/pytest.ini": "[pytest]\naddopts = -p helper_plugin\n"
+                                                          "pythonpath = .\n",
+                                        "sub/tests/test_a.py": "def test_a():\n    pass\n",
+                                        "src/p": "open('zz', 'w').close()\n"},
+                                       ["cp src/p sub/helper_plugin.py", "make test"]),
     # make's own choice of makefile (GNU make's "What Name to Give Your Makefile")
     "gnumakefile-first": ({"Makefile": TEST, "src/p": RUN}, ["cp src/p GNUmakefile", "make test"]),
     "sub-gnumakefile-first": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n", "sub/Makefile": TEST,
@@ -214,14 +238,18 @@ _open("test_m_make_reads_what_its_makefiles_name",
       "another makefile or through an intermediate, a recipe's glob or dd operand; start "
       "variables joined to the makefile's folder where their program starts elsewhere (a cd, a "
       "sub-make), '.' dropped, a non-start variable exported later or by a commented export; "
-      "a make a script starts is not followed",
+      "a make a script starts is not followed; makerecipes (6f2c083) reads a recipe line by "
+      "line (.ONESHELL), takes the folder of a literal cd or -C only (xargs' {}, env -C, find "
+      "-execdir), MAKEFILES exported by the recipe's shell, a pytest operand's ini",
       "crlf-continuation", "escaped-hash", "exported-makefiles", "script-runs-make-include",
       "define-body-says-define", "variable-named-define", "override-define-in-a-body",
       "tab-include-after-an-include-in-a-rule", "remade-static-pattern-caret",
       "remade-by-single-suffix-rule", "remade-by-double-suffix-rule",
       "remade-by-a-rule-of-another-makefile", "remade-through-an-intermediate",
       "remade-by-recipe-glob", "remade-by-recipe-dd", "bash-env-after-cd", "perl5lib-the-folder",
-      "node-options-exported-later", "node-options-all-exported-by-a-commented-export")
+      "node-options-exported-later", "node-options-all-exported-by-a-commented-export",
+      "oneshell-cd-then-make", "xargs-sub-make", "env-chdir-sub-make", "find-execdir-sub-make",
+      "makefiles-exported-in-the-recipe", "pytest-operand-finds-a-sub-ini")
 
 
 @pytest.mark.parametrize("case", MAKE_CASES)
