@@ -454,3 +454,24 @@ def test_cost_a_plan_the_reading_refuses(case: str, tmp_path: Path) -> None:
         (project / name).write_text(text)
     env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
     assert first_denied(project, [entry, "cp src/a.c src/b.c"], env) is None
+
+
+def test_cost_a_build_after_cmake_configured_it(tmp_path: Path) -> None:
+    """Plan ``Bash(cmake -S . -B build)``, ``Bash(make -C build)``, ``Bash(cp *)`` (cmake's
+    workflow with make run in the build folder): after the configure, the build (and every
+    call after it) must be allowed. cmake's generated ``build/Makefile`` cancels make's VCS rules with pattern rules of
+    no recipe (``% : %,v``), which remake nothing."""
+    needs("cmake", "make", "cc")
+    project = hooked_project(tmp_path, [f"Bash({CONFIGURE})", "Bash(make -C build)",
+                                        "Bash(cp *)"])
+    (project / "CMakeLists.txt").write_text(LISTS + "project(p C)\nadd_executable(app main.c)\n")
+    (project / "main.c").write_text("int main(void) { return 0; }\n")
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    assert first_denied(project, [CONFIGURE, "make -C build", "cp main.c main2.c"],
+                        env) is None
+
+
+_open("test_cost_a_build_after_cmake_configured_it",
+      "makereads (6f2c083) reads cmake's generated build/Makefile and takes its cancelling "
+      "pattern rules (% : %,v, no recipe) for rules that may remake it: the plan is refused "
+      "once configured")
