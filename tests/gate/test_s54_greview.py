@@ -224,6 +224,17 @@ MAKE_CASES: dict[str, tuple[dict[str, str], list[str]]] = {
                                         "sub/tests/test_a.py": "def test_a():\n    pass\n",
                                         "src/p": "open('zz', 'w').close()\n"},
                                        ["cp src/p sub/helper_plugin.py", "make test"]),
+    # a makefile's text that writes an included makefile before make reads it
+    "shell-copies-a-default-config": ({"Makefile": "$(shell test -f config.mk || "
+                                                   "cp config.mk.dist config.mk)\n"
+                                                   "-include config.mk\n" + TEST,
+                                       "config.mk.dist": "", "src/p": READ},
+                                      ["cp src/p config.mk.dist", "make test"]),
+    "recipe-copies-a-sub-makes-include": ({"Makefile": "test:\n\tcp config.default "
+                                                       "sub/local.conf && $(MAKE) -C sub test\n",
+                                           "sub/Makefile": "-include local.conf\n" + TEST,
+                                           "config.default": "", "src/p": READ},
+                                          ["cp src/p config.default", "make test"]),
     # make's own choice of makefile (GNU make's "What Name to Give Your Makefile")
     "gnumakefile-first": ({"Makefile": TEST, "src/p": RUN}, ["cp src/p GNUmakefile", "make test"]),
     "sub-gnumakefile-first": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n", "sub/Makefile": TEST,
@@ -240,7 +251,8 @@ _open("test_m_make_reads_what_its_makefiles_name",
       "sub-make), '.' dropped, a non-start variable exported later or by a commented export; "
       "a make a script starts is not followed; makerecipes (6f2c083) reads a recipe line by "
       "line (.ONESHELL), takes the folder of a literal cd or -C only (xargs' {}, env -C, find "
-      "-execdir), MAKEFILES exported by the recipe's shell, a pytest operand's ini",
+      "-execdir), MAKEFILES exported by the recipe's shell, a pytest operand's ini; a "
+      "$(shell cp …) or a recipe writing an included makefile from an unread file",
       "crlf-continuation", "escaped-hash", "exported-makefiles", "script-runs-make-include",
       "define-body-says-define", "variable-named-define", "override-define-in-a-body",
       "tab-include-after-an-include-in-a-rule", "remade-static-pattern-caret",
@@ -249,7 +261,8 @@ _open("test_m_make_reads_what_its_makefiles_name",
       "remade-by-recipe-glob", "remade-by-recipe-dd", "bash-env-after-cd", "perl5lib-the-folder",
       "node-options-exported-later", "node-options-all-exported-by-a-commented-export",
       "oneshell-cd-then-make", "xargs-sub-make", "env-chdir-sub-make", "find-execdir-sub-make",
-      "makefiles-exported-in-the-recipe", "pytest-operand-finds-a-sub-ini")
+      "makefiles-exported-in-the-recipe", "pytest-operand-finds-a-sub-ini",
+      "shell-copies-a-default-config", "recipe-copies-a-sub-makes-include")
 
 
 @pytest.mark.parametrize("case", MAKE_CASES)
