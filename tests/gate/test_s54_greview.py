@@ -472,8 +472,8 @@ def test_cost_a_plan_the_reading_refuses(case: str, tmp_path: Path) -> None:
 def test_cost_a_build_after_cmake_configured_it(tmp_path: Path) -> None:
     """Plan ``Bash(cmake -S . -B build)``, ``Bash(make -C build)``, ``Bash(cp *)`` (cmake's
     workflow with make run in the build folder): after the configure, the build (and every
-    call after it) must be allowed. cmake's generated ``build/Makefile`` cancels make's VCS rules with pattern rules of
-    no recipe (``% : %,v``), which remake nothing."""
+    call after it) must be allowed. cmake's generated ``build/Makefile`` cancels make's VCS
+    rules with pattern rules of no recipe (``% : %,v``), which remake nothing."""
     needs("cmake", "make", "cc")
     project = hooked_project(tmp_path, [f"Bash({CONFIGURE})", "Bash(make -C build)",
                                         "Bash(cp *)"])
