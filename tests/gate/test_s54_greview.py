@@ -372,6 +372,20 @@ CMAKE_CASES: dict[str, tuple[str, dict[str, str], str]] = {
                                                 "${CMAKE_CURRENT_SOURCE_DIR}/gen.txt COPYONLY)\n"
                                                 "include(gen.txt)\n",
                                                 "local.in": ""}, "local.in"),
+    "subdirs-command": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT + "subdirs(sub)\n",
+                                    "sub/CMakeLists.txt": "include(local.txt OPTIONAL)\n"},
+                        "sub/local.txt"),
+    "try-compile-project": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT + "try_compile(RES "
+                                        "${CMAKE_BINARY_DIR}/tc ${CMAKE_SOURCE_DIR}/checks/foo "
+                                        "foo)\n", "checks/foo/CMakeLists.txt": LISTS +
+                                        "project(foo NONE)\ninclude(local.txt OPTIONAL)\n"},
+                            "checks/foo/local.txt"),
+    "top-level-includes": (CONFIGURE, {"CMakeLists.txt": LISTS + "set(CMAKE_PROJECT_TOP_LEVEL_"
+                                       "INCLUDES local.txt)\n" + PROJECT, "local.txt": ""},
+                           "local.txt"),
+    "project-include-appended": (CONFIGURE, {"CMakeLists.txt": LISTS + "list(APPEND CMAKE_"
+                                             "PROJECT_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/local.txt)"
+                                             "\n" + PROJECT, "local.txt": ""}, "local.txt"),
     "module-path-include": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT + "list(APPEND "
                                         "CMAKE_MODULE_PATH ${CMAKE_SOURCE_DIR}/mods)\n"
                                         "include(Local OPTIONAL)\n", "mods/.keep": ""},
@@ -387,9 +401,12 @@ _open("test_c_cmake_reads_what_its_lists_name",
       "cmakereads (113e6cd) reads only the plan's CMakeLists.txt by include()/add_subdirectory()/"
       "set(): a # inside a quoted argument cut as a comment, a bracket argument, "
       "cmake_language(CALL include), FetchContent's source folder, configure_file making an "
-      "included file; cmake -P's script and --preset's CMakePresets.json are not read",
+      "included file, subdirs(), try_compile()'s project, CMAKE_PROJECT_TOP_LEVEL_INCLUDES, "
+      "list(APPEND CMAKE_PROJECT_INCLUDE); cmake -P's script and --preset's CMakePresets.json "
+      "are not read",
       "script-include", "preset-toolchain", "a-hash-in-a-string-before", "bracket-argument",
-      "language-call", "fetchcontent-source-dir", "configure-file-then-include")
+      "language-call", "fetchcontent-source-dir", "configure-file-then-include",
+      "subdirs-command", "try-compile-project", "top-level-includes", "project-include-appended")
 
 
 @pytest.mark.parametrize("case", CMAKE_CASES)
