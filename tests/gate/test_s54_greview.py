@@ -458,6 +458,10 @@ REFUSED_PLANS: dict[str, tuple[str, dict[str, str]]] = {
     "makeflags-jobs": ("make test", {"Makefile": "MAKEFLAGS += -j$(shell nproc)\n" + TEST}),
     "catch-all-with-makefile-rule": ("make test", {"Makefile": "Makefile: ;\n%:\n\t@echo $@\n"
                                                                + TEST}),
+    "exported-folder-ending-in-a-slash": ("make test", {"Makefile": "export BUILD_DIR := build/\n"
+                                                                    + TEST}),
+    "exported-include-flag": ("make test", {"Makefile": "export CFLAGS := -O2 -I./src\n"
+                                                        + TEST}),
     "cmake-project-source-dir": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT + "include("
                                              "${PROJECT_SOURCE_DIR}/cmake/Warnings.cmake)\n",
                                              "cmake/Warnings.cmake": ""}),
@@ -469,7 +473,9 @@ _open("test_cost_a_plan_the_reading_refuses",
       "computed target with a recipe, a pattern rule matching the makefile, a $ in a sub-make's "
       "word, an exported PATH, $<, $(eval, vpath, -j$(…), ${PROJECT_SOURCE_DIR}): the plan's "
       "own entry is denied before anything is written; the brief's fail-closed was to guard "
-      "the folders the plan's make may read (writes there denied), not to refuse the plan",
+      "the folders the plan's make may read (writes there denied), not to refuse the plan. "
+      "An exported variable's value is read by envpaths.named_paths: 'build/' gives '/' (the "
+      "whole file system guarded: every call denied); -I./src guards src whole",
       *REFUSED_PLANS)
 
 
