@@ -224,6 +224,18 @@ MAKE_CASES: dict[str, tuple[dict[str, str], list[str]]] = {
                                         "sub/tests/test_a.py": "def test_a():\n    pass\n",
                                         "src/p": "open('zz', 'w').close()\n"},
                                        ["cp src/p sub/helper_plugin.py", "make test"]),
+    # a prerequisite of a remaking rule, remade in turn (GNU make remakes it first)
+    "remade-prerequisite-explicit-chain": ({"Makefile": "-include local.conf\nlocal.conf: "
+                                            "tmpl.conf\n\tcat tmpl.conf > $@\ntmpl.conf: tmpl.in\n"
+                                            "\tcat tmpl.in > $@\n" + TEST, "src/p": READ},
+                                           ["cp src/p tmpl.in", "make test"]),
+    "remade-prerequisite-by-a-pattern-rule": ({"Makefile": "-include local.conf\nlocal.conf: "
+                                               "tmpl.x\n\tcat tmpl.x > $@\n%.x: %.y\n"
+                                               "\tcat $^ > $@\n" + TEST, "src/p": READ},
+                                              ["cp src/p tmpl.y", "make test"]),
+    "remade-prerequisite-by-a-built-in-rule": ({"Makefile": "-include local.conf\nlocal.conf: "
+                                                "tmpl\n\tcat tmpl > $@\n" + TEST, "src/p": READ},
+                                               ["cp src/p tmpl.sh", "make test"]),
     # a makefile's text that writes an included makefile before make reads it
     "shell-copies-a-default-config": ({"Makefile": "$(shell test -f config.mk || "
                                                    "cp config.mk.dist config.mk)\n"
@@ -252,7 +264,8 @@ _open("test_m_make_reads_what_its_makefiles_name",
       "a make a script starts is not followed; makerecipes (6f2c083) reads a recipe line by "
       "line (.ONESHELL), takes the folder of a literal cd or -C only (xargs' {}, env -C, find "
       "-execdir), MAKEFILES exported by the recipe's shell, a pytest operand's ini; a "
-      "$(shell cp …) or a recipe writing an included makefile from an unread file",
+      "$(shell cp …) or a recipe writing an included makefile from an unread file; a "
+      "remaking rule's prerequisite remade in turn (explicit, pattern, built-in rules)",
       "crlf-continuation", "escaped-hash", "exported-makefiles", "script-runs-make-include",
       "define-body-says-define", "variable-named-define", "override-define-in-a-body",
       "tab-include-after-an-include-in-a-rule", "remade-static-pattern-caret",
@@ -262,7 +275,9 @@ _open("test_m_make_reads_what_its_makefiles_name",
       "node-options-exported-later", "node-options-all-exported-by-a-commented-export",
       "oneshell-cd-then-make", "xargs-sub-make", "env-chdir-sub-make", "find-execdir-sub-make",
       "makefiles-exported-in-the-recipe", "pytest-operand-finds-a-sub-ini",
-      "shell-copies-a-default-config", "recipe-copies-a-sub-makes-include")
+      "shell-copies-a-default-config", "recipe-copies-a-sub-makes-include",
+      "remade-prerequisite-explicit-chain", "remade-prerequisite-by-a-pattern-rule",
+      "remade-prerequisite-by-a-built-in-rule")
 
 
 @pytest.mark.parametrize("case", MAKE_CASES)
@@ -462,6 +477,10 @@ REFUSED_PLANS: dict[str, tuple[str, dict[str, str]]] = {
                                                                     + TEST}),
     "exported-include-flag": ("make test", {"Makefile": "export CFLAGS := -O2 -I./src\n"
                                                         + TEST}),
+    "remade-by-a-cp-recipe": ("make test", {"Makefile": "-include config.mk\nconfig.mk: "
+                                                        "config.mk.in\n\tcp config.mk.in "
+                                                        "config.mk\n" + TEST,
+                                            "config.mk.in": ""}),
     "cmake-project-source-dir": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT + "include("
                                              "${PROJECT_SOURCE_DIR}/cmake/Warnings.cmake)\n",
                                              "cmake/Warnings.cmake": ""}),
@@ -475,7 +494,8 @@ _open("test_cost_a_plan_the_reading_refuses",
       "own entry is denied before anything is written; the brief's fail-closed was to guard "
       "the folders the plan's make may read (writes there denied), not to refuse the plan. "
       "An exported variable's value is read by envpaths.named_paths: 'build/' gives '/' (the "
-      "whole file system guarded: every call denied); -I./src guards src whole",
+      "whole file system guarded: every call denied); -I./src guards src whole; a remaking "
+      "recipe's command word (cp) is guarded as a file of the folder: every cp call denied",
       *REFUSED_PLANS)
 
 
