@@ -23,9 +23,6 @@ if TYPE_CHECKING:
 
 _LIMIT: Final = 1 << 20
 _MAX_READ: Final = 256
-#: A command's name and its arguments' text (up to the first ``)``: arguments holding one
-#: are read as written, the rest left; a nested call is no command CMake names a file by).
-_COMMAND: Final = re.compile(r"(?im)^[ \t]*([a-z_][a-z0-9_]*)[ \t]*\(([^)]*)\)")
 #: Variables whose value ``project()`` or the first ``enable_language`` includes as code.
 _INCLUDING: Final = re.compile(r"CMAKE_PROJECT_(?:\w+_)?INCLUDE(?:_BEFORE)?|CMAKE_TOOLCHAIN_FILE|"
                                r"CMAKE_USER_MAKE_RULES_OVERRIDE(?:_\w+)?")
@@ -67,18 +64,51 @@ def _commands(path: str) -> list[tuple[str, str, str]]:
         return []
     except (OSError, ValueError) as e:
         raise Unread(f"{path!r} cannot be read for the files it names: {e}") from e
-    text = re.sub(r"#\[(=*)\[.*?\]\1\]", "", text, flags=re.S)  # (bracket comments)
-    text = re.sub(r"(?m)#.*$", "", text)
     found: list[tuple[str, str, str]] = []
-    for match in _COMMAND.finditer(text):
-        name, arguments = match.group(1).lower(), match.group(2).split()
-        where = f"{path}:{text.count(chr(10), 0, match.start()) + 1}"
-        if name == "cmake_language" and arguments[:1] == ["EVAL"]:
-            raise Unread(f"{where} evaluates text as CMake code, which the gate cannot read")
+    for name, arguments, where in _invocations(text, path):
+        if name == "cmake_language" and arguments[:1] in (["EVAL"], ["CALL"], ["DEFER"]):
+            raise Unread(f"{where} evaluates or calls CMake code by its arguments, which the "
+                         "gate cannot read")
         if name in ("include", "add_subdirectory") and arguments:
             found.append((name, where, arguments[0]))
         elif name == "set" and arguments and _INCLUDING.fullmatch(arguments[0]):
             found += [("include", where, a) for a in arguments[1:2]]
+        elif name in ("fetchcontent_declare", "externalproject_add") and "SOURCE_DIR" in \
+                arguments[:-1]:  # (FetchContent_MakeAvailable adds it as a subdirectory)
+            found.append(("add_subdirectory", where,
+                          arguments[arguments.index("SOURCE_DIR") + 1]))
+    return found
+
+
+def _invocations(text: str, path: str) -> list[tuple[str, list[str], str]]:
+    """Each command invocation of the CMake ``text``: its name (lower case), its arguments
+    (quotes and bracket arguments read, comments, line and bracket ones, left out: CMake's
+    grammar, cmake-language(7)), its place."""
+    found: list[tuple[str, list[str], str]] = []
+    at, line = 0, 1
+    token = re.compile(r'\s+|#\[(=*)\[.*?\]\1\]|#[^\n]*|\[(=*)\[(.*?)\]\2\]|"((?:\\.|[^"\\])*)"'
+                       r'|[()]|[^\s()#"]+', re.S)
+    name, arguments, depth, where = "", list[str](), 0, ""
+    while at < len(text):
+        match = token.match(text, at)
+        if match is None:
+            break
+        piece, at = match.group(0), match.end()
+        line += piece.count("\n")
+        if piece[:1].isspace() or piece[:1] == "#":
+            continue
+        if piece == "(":
+            depth += 1
+        elif piece == ")":
+            depth -= 1
+            if depth == 0 and name:
+                found.append((name, arguments, where))
+                name, arguments = "", []
+        elif depth == 0:
+            name, where = piece.lower(), f"{path}:{line}"
+        else:
+            arguments.append(match.group(3) if match.group(3) is not None else
+                             match.group(4) if match.group(4) is not None else piece)
     return found
 
 

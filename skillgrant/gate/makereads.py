@@ -47,8 +47,15 @@ _BUILT_IN_RULES: Final = (
     "%.tex:%.w %.ch", "%.p:%.web", "%.tex:%.web", "%:%.sh", "%.out:%", "%:%,v", "%:RCS/%,v",
     "%:RCS/%", "%:s.%", "%:SCCS/s.%",
 )
-BUILT_IN: Final = tuple((t, tuple(p.split())) for t, p in (r.split(":", 1)
-                                                            for r in _BUILT_IN_RULES))
+#: GNU make 4.3's built-in rules whose target is text made of their source's (``cat``, ``cp``,
+#: a preprocessor, yacc, lex, the web tools, RCS, SCCS): a file one remakes may be remade in
+#: turn (review s54-greview M11's chain); the others' targets are objects and programs.
+_TEXT_RULES: Final = frozenset(("%:%.sh", "%.out:%", "%:%,v", "%:RCS/%,v", "%:RCS/%", "%:s.%",
+                                "%:SCCS/s.%", "%.c:%.y", "%.c:%.l", "%.r:%.l", "%.m:%.ym",
+                                "%.f:%.F", "%.f:%.r", "%.s:%.S", "%.c:%.w %.ch",
+                                "%.tex:%.w %.ch", "%.p:%.web", "%.tex:%.web"))
+BUILT_IN: Final = tuple((t, tuple(p.split()), r in _TEXT_RULES) for t, p, r in (
+    (*r.split(":", 1), r) for r in _BUILT_IN_RULES))
 #: Variables make reads itself for what it runs or reads (beside ``startvars.WHOLE``).
 _MAKES_OWN: Final = frozenset(("SHELL", ".SHELLFLAGS", "MAKESHELL"))
 _FLAGS: Final = frozenset(("MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS"))
@@ -59,12 +66,20 @@ _PLAIN_FLAGS: Final = re.compile(
     r"environment-overrides|ignore-errors|always-make|check-symlink-times|no-silent|trace|"
     r"jobs(?:=[0-9]+)?|output-sync(?:=\w+)?|debug(?:=\w+)?|no-keep-going|stop)")
 _ASSIGNMENT: Final = re.compile(r"([^\s:#=]+)\s*(?:::?=|:::=|\?=|\+=|!=|=)\s*(.*)")
-_DIRECTIVES: Final = frozenset(("ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "vpath",
-                                "undefine", "export", "unexport"))
+_CONDITIONALS: Final = frozenset(("ifeq", "ifneq", "ifdef", "ifndef", "else", "endif"))
+_INCLUDES: Final = frozenset(("include", "-include", "sinclude"))
+#: A rule's target that is one of make's special targets (no file remade), and a suffix
+#: rule's (``.el:``, ``.in.conf:``: remakes any file of a suffix from another).
+_SPECIAL: Final = frozenset((".PHONY", ".SUFFIXES", ".PRECIOUS", ".INTERMEDIATE",
+                             ".SECONDARY", ".SECONDEXPANSION", ".DELETE_ON_ERROR", ".IGNORE",
+                             ".LOW_RESOLUTION_TIME", ".SILENT", ".EXPORT_ALL_VARIABLES",
+                             ".NOTPARALLEL", ".ONESHELL", ".POSIX", ".NOTINTERMEDIATE",
+                             ".EXTRA_PREREQS"))
+_SUFFIX_RULE: Final = re.compile(r"(?:\.[^./%\s]+){1,2}")
 def makefile_reads(path: str, folder: str) -> list[str]:
     """The files make, reading the makefile ``path`` in ``folder`` (its named folder: the
     call's, the project's, ``-C``'s), reads or may run as its instructions (see the module's
-    text), each makefile they name read again; Unread where the gate cannot say."""
+    text), and those of each sub-make it starts; Unread where the gate cannot say."""
     found: list[str] = []
     queue, seen = [(path, folder)], set()
     while queue:
@@ -72,11 +87,12 @@ def makefile_reads(path: str, folder: str) -> list[str]:
         if (path, folder) in seen:
             continue
         seen.add((path, folder))
-        if len(seen) > _MAX_READ:
+        reading = _Reading(folder)
+        reading.file(path)
+        found += reading.finish()
+        queue += reading.subs
+        if len(seen) + len(reading.files) > _MAX_READ:
             raise Unread(f"{path!r}: more than {_MAX_READ} makefiles to read")
-        names, subs = _read(path, folder)
-        found += names
-        queue += subs
     return list(dict.fromkeys(found))
 
 
@@ -91,10 +107,12 @@ def _text(path: str) -> str:
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
-    """Each logical line of ``text`` (a ``\\``-newline joined) with its first line's number."""
+    """Each logical line of ``text`` (a ``\\``-newline joined, ``\\``-CR-LF too, as make
+    joins them) with its first line's number."""
     joined: list[tuple[int, str]] = []
     pending: tuple[int, str] | None = None
     for number, line in enumerate(text.split("\n"), 1):
+        line = line.removesuffix("\r") if line.rstrip("\r").endswith("\\") else line
         if pending is not None:
             number, line = pending[0], pending[1] + " " + line.lstrip()
         trailing = len(line) - len(line.rstrip("\\"))
@@ -104,114 +122,106 @@ def _lines(text: str) -> list[tuple[int, str]]:
     return joined + ([pending] if pending else [])
 
 
-def _read(path: str, folder: str) -> tuple[list[str], list[tuple[str, str]]]:
-    """What the makefile ``path`` (make in ``folder``) names: the files (``makefile_reads``),
-    and the makefiles read next with the folder of their make."""
-    reading = _Reading(path, folder)
-    text = _text(path)
-    reading.exporting = _EXPORT_ALL.search(text) is not None
-    for number, line in _lines(text):
-        reading.line(number, line)
-    reading.found += _remade({os.path.normpath(n) for n in reading.read}, reading.rules, path,
-                             (folder, reading.here))
-    spelled = make_words(reading.definitions)
-    for number, code in reading.code:
-        where = f"{path}:{number}"
-        started, plugins = sub_makes(code, where, folder, spelled)
-        reading.found += [p for p, _ in plugins]
-        for sub_folder, makefiles, assignments in started:
-            extra = [p for name, _, value in (a.partition("=") for a in assignments) for p in (
-                [os.path.join(sub_folder, exact(v, where)) for v in value.split()]
-                if name in ("MAKEFILES", "MAKEFLAGS", "GNUMAKEFLAGS") else
-                _assigned([name], value, where, sub_folder, exported=True))]
-            reading.found += makefiles + extra
-            reading.subs += [(m, sub_folder) for m in makefiles + extra]
-    return reading.found, reading.subs
-
-
 #: ``.EXPORT_ALL_VARIABLES``, or ``export`` alone: every variable reaches the recipes.
-_EXPORT_ALL: Final = re.compile(r"(?m)^(?:\.EXPORT_ALL_VARIABLES[ \t]*:|export[ \t]*$)")
+_EXPORT_ALL: Final = re.compile(r"(?m)^(?:\.EXPORT_ALL_VARIABLES[ \t]*:|export[ \t]*(?:#.*)?$)")
 
 
 class _Reading:
-    """One makefile's reading, line by line (make's grammar: a recipe line is a tab's line
-    after a rule's; a ``define``'s lines are text; every other line a directive, a variable's
-    assignment or a rule)."""
+    """One make's reading of its makefile and what it includes, in order, line by line (make's
+    grammar: a recipe line is a tab's line in a rule's context; a ``define``'s lines are text;
+    every other line a directive, a variable's assignment or a rule); then the files its
+    rules remake them from and the sub-makes its lines start (``finish``)."""
 
-    def __init__(self, path: str, folder: str) -> None:
-        self.path, self.folder = path, folder
-        self.here = os.path.dirname(path) or "."
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
         self.found: list[str] = []
         self.subs: list[tuple[str, str]] = []
-        self.read = {os.path.basename(path), os.path.relpath(path, folder)}  # (rules' targets)
-        self.rules: list[tuple[list[str], list[str], list[str], int]] = []
+        self.files: set[str] = set()
+        self.read: set[str] = set()  # (names of the makefiles read: rules' targets)
+        self.rules: list[tuple[list[str], list[str], list[str], str]] = []
         self.definitions: dict[str, list[str]] = {}
-        self.code: list[tuple[int, str]] = []  # (every text that may run: for sub-makes)
+        self.exported: set[str] = set()
+        self.code: list[tuple[str, str]] = []  # (every text that may run: for sub-makes)
         self.in_rule, self.in_define, self.exporting = False, 0, False
 
-    def line(self, number: int, line: str) -> None:
-        """Reads the logical line ``line`` (numbered ``number``)."""
-        where = f"{self.path}:{number}"
+    def file(self, path: str) -> None:
+        """Reads the makefile ``path`` (an included one where its ``include`` is)."""
+        if path in self.files or len(self.files) > _MAX_READ:
+            if len(self.files) > _MAX_READ:
+                raise Unread(f"{path!r}: more than {_MAX_READ} makefiles to read")
+            return
+        self.files.add(path)
+        self.read |= {os.path.basename(path), os.path.normpath(os.path.relpath(path,
+                                                                               self.folder))}
+        text = _text(path)
+        self.exporting = self.exporting or _EXPORT_ALL.search(text) is not None
+        self.in_rule, self.in_define = False, 0
+        for number, line in _lines(text):
+            self.line(f"{path}:{number}", line)
+
+    def line(self, where: str, line: str) -> None:
+        """Reads the logical line ``line`` (at ``where``)."""
         if "$(eval" in line or "${eval" in line:
             raise Unread(f"{where} evaluates text as makefile lines ($(eval …)), which the "
                          "gate cannot read exactly")
         if self.in_define:  # (a canned recipe's lines may start make)
             words = line.split()
-            self.in_define += ("define" in words[:3]) - (words[:1] == ["endef"])
-            self.code.append((number, line))
+            self.in_define += (words[:1] == ["define"]) - (words[:1] == ["endef"])
+            self.code.append((where, line))
             return
         if line.startswith("\t") and self.in_rule:
-            self.code.append((number, line))
+            self.code.append((where, line))
             self.rules[-1][2].append(line)
             return
-        bare = re.sub(r"(?<!\\)#.*", "", line).strip()
+        bare = re.sub(r"(?<!\\)#.*", "", line).strip().replace("\\#", "#")
         words = bare.split()
         exported = self.exporting
         while words[:1] in (["override"], ["export"], ["private"], ["unexport"]) and words[1:]:
             exported = exported or words[0] == "export"
             words, bare = words[1:], bare.split(None, 1)[1]
-        if not words or self._directive(words, where, exported):
+        if not words or words[0] in _CONDITIONALS:
             return
         self.in_rule = False
         assigned = _ASSIGNMENT.fullmatch(bare)
+        if not assigned and self._directive(words, where, exported):
+            return
         if assigned:
-            self._assignment(assigned.group(1), assigned.group(2), number, exported)
+            self._assignment(assigned.group(1), assigned.group(2), where, exported)
         elif ":" in bare:
-            self._rule(bare, number)
-        else:  # (`export X Y`, a function's line: `$(shell …)`)
-            self.code.append((number, bare))
+            self._rule(bare, where)
+        else:  # (`export X Y`: each exported; a function's line: `$(shell …)`)
+            self.exported |= set(words) if exported else set()
+            self.code.append((where, bare))
 
     def _directive(self, words: list[str], where: str, exported: bool) -> bool:
         """Whether ``words`` are a directive's, read: ``include``'s, ``load``'s names."""
         if words[0] == "define":
             self.in_define = 1
             self.found += _assigned(words[1:2], "$", where, self.folder, exported=exported)
-        elif words[0] in ("include", "-include", "sinclude"):
-            for name in (exact(w, where) for w in words[1:]):
-                self.read.add(name)
-                for base in dict.fromkeys((self.folder, self.here)):
-                    self.found.append(os.path.join(base, name))
-                    self.subs.append((os.path.join(base, name), self.folder))
+        elif words[0] in _INCLUDES:
+            for name in (os.path.expanduser(exact(w, where)) for w in words[1:]):
+                self.read.add(os.path.normpath(name))
                 self.found += [os.path.join(d, name) for d in _INCLUDE_DIRS if name[:1] != "/"]
+                for base in dict.fromkeys((self.folder, os.path.dirname(where.rsplit(":", 1)[0]))):
+                    self.found.append(os.path.join(base, name))
+                    self.file(os.path.join(base, name))
         elif words[0] in ("load", "-load"):
             for name in (exact(w.split("(", 1)[0], where) for w in words[1:]):
-                self.read.add(name)
+                self.read.add(os.path.normpath(name))
                 self.found.append(os.path.join(self.folder, name))
         elif words[0] == "vpath" and len(words) > 2:
             raise Unread(f"{where}: vpath makes make look for files elsewhere")
-        return words[0] in _DIRECTIVES or words[0] in ("define", "include", "-include",
-                                                       "sinclude", "load", "-load")
+        return words[0] in ("define", "vpath", "undefine", "load", "-load", *_INCLUDES)
 
-    def _assignment(self, name: str, value: str, number: int, exported: bool) -> None:
+    def _assignment(self, name: str, value: str, where: str, exported: bool) -> None:
         """Reads the assignment of ``value`` to the variable ``name``."""
         self.definitions.setdefault(name, []).append(value)
         if name in (".RECIPEPREFIX", "VPATH"):
-            raise Unread(f"{self.path}:{number} sets {name}, which the gate does not read")
-        self.found += _assigned([name], value, f"{self.path}:{number}", self.folder,
-                                exported=exported)
-        self.code.append((number, value))
+            raise Unread(f"{where} sets {name}, which the gate does not read")
+        self.found += _assigned([name], value, where, self.folder, exported=exported)
+        self.code.append((where, value))
 
-    def _rule(self, bare: str, number: int) -> None:
+    def _rule(self, bare: str, where: str) -> None:
         """Reads the rule line ``bare``: its targets, prerequisites, a recipe after ``;``, or
         a target's own variable (``t: export X = v``)."""
         target, _, rest = bare.partition(":")
@@ -220,25 +230,49 @@ class _Reading:
         own = _ASSIGNMENT.fullmatch(re.sub(r"^\s*(?:override|export|private)\s+", "",
                                            prerequisites.strip()))
         if own:
-            self.found += _assigned([own.group(1)], own.group(2), f"{self.path}:{number}",
-                                    self.folder, exported=True)
-            self.code.append((number, own.group(2)))
-            self.rules.append((target.split(), [], [], number))
+            self.found += _assigned([own.group(1)], own.group(2), where, self.folder,
+                                    exported=True)
+            self.code.append((where, own.group(2)))
+            self.rules.append((target.split(), [], [], where))
             return
-        self.rules.append((target.split(), prerequisites.replace("|", " ").split(),
-                           [recipe] if recipe else [], number))
-        self.code.append((number, recipe))
+        static = ":" in prerequisites  # (a static pattern rule: `t: %.conf: %.in`)
+        self.rules.append((target.split(), prerequisites.replace("|", " ").split() + (
+            ["%"] if static else []), [recipe] if recipe else [], where))
+        self.code.append((where, recipe))
+
+    def finish(self) -> list[str]:
+        """What the reading names: its files, what remakes a makefile it read, what a start
+        variable exported later names, and each sub-make's makefiles (to be read: ``subs``)."""
+        for name in self.exported & self.definitions.keys():
+            for value in self.definitions[name]:
+                self.found += _assigned([name], value, f"the export of {name}", self.folder,
+                                        exported=True)
+        self.found += _remade(self.read, self.rules, self.folder)
+        spelled = make_words(self.definitions)
+        for where, code in self.code:
+            started, plugins = sub_makes(code, where, self.folder, spelled)
+            self.found += [p for p, _ in plugins]
+            for sub_folder, makefiles, assignments in started:
+                extra = [p for name, _, value in (a.partition("=") for a in assignments)
+                         for p in ([os.path.join(sub_folder, exact(v, where))
+                                    for v in value.split()]
+                                   if name in ("MAKEFILES", "MAKEFLAGS", "GNUMAKEFLAGS") else
+                                   _assigned([name], value, where, sub_folder, exported=True))]
+                self.found += makefiles + extra
+                self.subs += [(m, sub_folder) for m in makefiles + extra]
+        return self.found
 
 
-def _assigned(names: list[str], value: str, where: str, folder: str, *, exported: bool,
-              names_only: bool = False) -> list[str]:
+def _assigned(names: list[str], value: str, where: str, folder: str, *,
+              exported: bool) -> list[str]:
     """The paths a start variable of ``names`` given ``value`` makes a program read, from
-    ``folder``: each word of a ``WHOLE`` one, ``MAKEFLAGS``' files, an exported one's paths
-    (as the session's: ``envpaths.named_paths``); Unread for a ``$`` there."""
+    ``folder``: each word of a ``WHOLE`` one (absolute: a relative one is read wherever a
+    recipe's program runs, refused), ``MAKEFLAGS``' files, an exported one's paths (as the
+    session's: ``envpaths.named_paths``); Unread for a ``$`` there."""
     found: list[str] = []
     for name in names:
         starts = name in WHOLE or name in _MAKES_OWN
-        if names_only or not (starts or exported or name in _FLAGS):
+        if not (starts or exported or name in _FLAGS):
             continue
         if "$" in value and (starts or name in _FLAGS or named_paths(value.replace("$", ""))):
             raise Unread(f"{where} gives {name} a value the gate cannot compute ({value!r}), "
@@ -249,34 +283,65 @@ def _assigned(names: list[str], value: str, where: str, folder: str, *, exported
                              f"({value!r}), which the gate does not read")
             continue
         words = value.replace(":", " ").split() if name in WHOLE else named_paths(value)
-        found += [os.path.join(folder, w) for w in words if w not in (".", "..")]
+        if name in WHOLE and any(w[:1] not in ("/", "~") for w in words):
+            raise Unread(f"{where} gives {name} a relative value ({value!r}), read from "
+                         "wherever a recipe's program runs")
+        found += [os.path.join(folder, os.path.expanduser(w)) for w in words]
     return found
 
 
-def _remade(read: set[str], rules: list[tuple[list[str], list[str], list[str], int]],
-            path: str, bases: tuple[str, str]) -> list[str]:
-    """The files make may remake a read makefile (``read``) of ``path`` from: an explicit
-    rule's prerequisites and recipe's words, the built-in rules' sources; Unread for a
-    pattern rule or ``.DEFAULT`` that may remake one, or a computed name there."""
-    found = [os.path.join(b, os.path.dirname(n), s.replace("%", os.path.basename(n), 1))
-             for n in read for t, sources in BUILT_IN for s in sources
-             if _matches(t, os.path.basename(n)) for b in dict.fromkeys(bases)]
-    for targets, prerequisites, recipe, number in rules:
-        where = f"{path}:{number}"
-        patterned = [t for t in targets if "%" in t or t == ".DEFAULT"]
-        if any(_matches(t, n) or t == ".DEFAULT" for t in patterned for n in read):
-            raise Unread(f"{where}: a pattern rule may remake a makefile make reads, from "
-                         "files the gate cannot name")
-        if "$" in " ".join(targets) and recipe:
-            raise Unread(f"{where}: a rule of computed targets may remake a makefile")
-        if read.isdisjoint(os.path.normpath(t) for t in targets):
-            continue
-        words = [*prerequisites, *(w for r in recipe for w in re.split(r"[\s;&|<>()'\"`]+", r))]
-        for word in (w.lstrip("@+-") for w in words if w and w[:1] != "-"):
-            if "$" in re.sub(r"\$[@<^+?*]|\$\([@<^*][DF]\)", "", word):
+def _remade(read: set[str], rules: list[tuple[list[str], list[str], list[str], str]],
+            folder: str) -> list[str]:
+    """The files make in ``folder`` may remake a makefile it read (``read``) from, and each
+    of those in turn: an explicit rule's prerequisites and recipe's words, the built-in
+    rules' sources; Unread for a pattern, suffix or ``.DEFAULT`` rule that may remake one,
+    or a computed name there."""
+    found: list[str] = []
+    wanted = dict.fromkeys(sorted(read), False)  # (a name, made by a match-anything rule)
+    at = 0
+    while at < len(wanted):  # (in order, each once; it grows as it goes)
+        name, through = list(wanted.items())[at]
+        at += 1
+        if len(wanted) > _MAX_READ:
+            raise Unread(f"more than {_MAX_READ} files may remake the makefiles make reads")
+        head, base = os.path.split(name)
+        for target, sources, text in BUILT_IN:
+            if not _matches(target, base) or (through and target == "%"):
+                continue  # (make chains a match-anything rule once: "Chains of Implicit Rules")
+            made = [os.path.join(head, s.replace("%", base, 1)) for s in sources]
+            found += made
+            for m in made if text else ():
+                wanted.setdefault(m, target == "%")
+        for targets, prerequisites, recipe, where in rules:
+            remade = _sources(name, targets, prerequisites, recipe, where)
+            found += remade
+            for m in remade:
+                wanted.setdefault(os.path.normpath(m), False)
+    return [os.path.join(folder, f) for f in found]
+
+
+def _sources(name: str, targets: list[str], prerequisites: list[str], recipe: list[str],
+             where: str) -> list[str]:
+    """The files the rule at ``where`` remakes the makefile ``name`` from (none when it does
+    not make it); Unread where the gate cannot name them."""
+    base = os.path.basename(name)
+    if any(t == ".DEFAULT" or ("%" in t and (_matches(t, name) or _matches(t, base))) or (
+            _SUFFIX_RULE.fullmatch(t) and t not in _SPECIAL) for t in targets):
+        raise Unread(f"{where}: a pattern, suffix or .DEFAULT rule may remake a makefile "
+                     f"make reads ({name!r}), from files the gate cannot name")
+    if any("$" in t for t in targets) and recipe:
+        raise Unread(f"{where}: a rule of computed targets may remake a makefile")
+    if name not in {os.path.normpath(t) for t in targets}:
+        return []
+    words = [*prerequisites, *(w for r in recipe for w in re.split(r"[\s;&|<>()'\"`]+", r))]
+    found: list[str] = []
+    for word in (w.lstrip("@+-") for w in words if w and w[:1] != "-"):
+        for part in dict.fromkeys((word, word.partition("=")[2])):
+            if "$" in re.sub(r"\$[@<^+?*]|\$\([@<^*][DF]\)", "", part) or any(
+                    c in part for c in "*?[%"):
                 raise Unread(f"{where} remakes a makefile make reads from files the gate "
                              f"cannot name ({word!r})")
-            found += [os.path.join(b, word) for b in dict.fromkeys(bases) if word]
+            found += [part] if part and "$" not in part else []
     return found
 
 

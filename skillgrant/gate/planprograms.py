@@ -260,7 +260,9 @@ def _cmake_lists(words: list[str], folders: list[str]) -> list[str]:
     operand's), marked for what each includes (``buildnames``: session 54)."""
     operands = [w for at, w in enumerate(words[1:], 1) if w[:1] != "-" and
                 words[at - 1] not in _CMAKE_VALUED]
-    return [CMAKELISTS + os.path.join(f, "CMakeLists.txt") for f in folders + operands]
+    scripts = [os.path.join(f, v) for f in folders for v in option_values(words, ("-P",))]
+    return [CMAKELISTS + os.path.join(f, "CMakeLists.txt") for f in folders + operands] + [
+        CMAKELISTS + p for p in scripts]
 
 
 #: cmake's options whose value is the next word.

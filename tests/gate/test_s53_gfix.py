@@ -196,10 +196,11 @@ def test_a_file_prove_loads_below_is_guarded(tmp_path: Path, case: str) -> None:
 
 @pytest.mark.slow
 def test_a_start_file_linked_to_a_file_of_no_guarded_name(tmp_path: Path) -> None:
-    """s52-greview L1, kept open: ``sub/Makefile -> ../shared/rules.txt`` (a start file a
-    link to a file of a name no rule guards); the approved recursive make reads it through
-    the link. Plan ``Bash(make test)``, ``Bash(cp *)``: ``cp src/mk shared/rules.txt`` is
-    allowed, ``make test`` runs the payload."""
+    """s52-greview L1: ``sub/Makefile -> ../shared/rules.txt`` (a start file a link to a file
+    of a name no rule guards); the approved recursive make reads it through the link. Plan
+    ``Bash(make test)``, ``Bash(cp *)``: ``make test`` runs the payload from it; ``cp src/mk
+    shared/rules.txt`` is denied (s54-gfix: the makefile a recipe's ``$(MAKE) -C sub`` reads
+    is guarded, as its real path)."""
     needs("bash", "make")
     denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)"],
                          {"Makefile": "test:\n\t$(MAKE) -C sub test\n",
@@ -211,8 +212,3 @@ def test_a_start_file_linked_to_a_file_of_no_guarded_name(tmp_path: Path) -> Non
     assert denied is not None, "the hook allows the file the start file links to"
 
 
-OPEN.add("test_a_start_file_linked_to_a_file_of_no_guarded_name",
-         "names guarded at any depth are matched on the path written; a link below the project "
-         "whose name is a start name leads to a file of any name (a sound rule needs the links "
-         "below the project each call: a walk, not done; s53-gfix2's testlinks walks the test "
-         "folders for R10)")

@@ -275,8 +275,9 @@ LINKED = {
 }
 _open("test_l_a_start_file_linked_to_a_file_of_another_name",
       "deep names match the path written, not what a link elsewhere makes of it (s53-gfix "
-      "rule 3: no rule for links; *.mk targets held by their ending)",
-      "makefile-to-rules", "package-json-to-base")
+      "rule 3: no rule for links; *.mk targets held by their ending; s54-gfix reads the "
+      "makefiles a recursive make reads, guarded as real paths: makefile-to-rules held)",
+      "package-json-to-base")
 
 
 @pytest.mark.parametrize("case", LINKED)
