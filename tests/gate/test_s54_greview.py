@@ -255,29 +255,15 @@ MAKE_CASES: dict[str, tuple[dict[str, str], list[str]]] = {
 
 
 _open("test_m_make_reads_what_its_makefiles_name",
-      "makereads (113e6cd) reads make's grammar in part: CRLF continuations, an escaped #, "
-      "define nesting (any body line naming define, define as a variable's name), a recipe "
-      "context kept across an include line, static pattern and suffix rules, a remaking rule in "
-      "another makefile or through an intermediate, a recipe's glob or dd operand; start "
-      "variables joined to the makefile's folder where their program starts elsewhere (a cd, a "
-      "sub-make), '.' dropped, a non-start variable exported later or by a commented export; "
-      "a make a script starts is not followed; makerecipes (6f2c083) reads a recipe line by "
-      "line (.ONESHELL), takes the folder of a literal cd or -C only (xargs' {}, env -C, find "
-      "-execdir), MAKEFILES exported by the recipe's shell, a pytest operand's ini; a "
-      "$(shell cp …) or a recipe writing an included makefile from an unread file; a "
-      "remaking rule's prerequisite remade in turn (explicit, pattern, built-in rules)",
-      "crlf-continuation", "escaped-hash", "exported-makefiles", "script-runs-make-include",
-      "define-body-says-define", "variable-named-define", "override-define-in-a-body",
-      "tab-include-after-an-include-in-a-rule", "remade-static-pattern-caret",
-      "remade-by-single-suffix-rule", "remade-by-double-suffix-rule",
-      "remade-by-a-rule-of-another-makefile", "remade-through-an-intermediate",
-      "remade-by-recipe-glob", "remade-by-recipe-dd", "bash-env-after-cd", "perl5lib-the-folder",
-      "node-options-exported-later", "node-options-all-exported-by-a-commented-export",
-      "oneshell-cd-then-make", "xargs-sub-make", "env-chdir-sub-make", "find-execdir-sub-make",
-      "makefiles-exported-in-the-recipe", "pytest-operand-finds-a-sub-ini",
-      "shell-copies-a-default-config", "recipe-copies-a-sub-makes-include",
-      "remade-prerequisite-explicit-chain", "remade-prerequisite-by-a-pattern-rule",
-      "remade-prerequisite-by-a-built-in-rule")
+      "makereads/makerecipes (ad4cdd6) follow a sub-make only where a recipe line names make "
+      "after a literal cd or -C in the same line: not across .ONESHELL's lines, xargs' {}, env "
+      "-C, find -execdir, a script the recipe runs (fixer: P1g), nor MAKEFILES exported by the "
+      "recipe's shell; pytest's ini found by an operand's folder; a $(shell cp …) or a recipe "
+      "writing an included makefile from a file nothing guards",
+      "script-runs-make-include", "oneshell-cd-then-make", "xargs-sub-make",
+      "env-chdir-sub-make", "find-execdir-sub-make", "makefiles-exported-in-the-recipe",
+      "pytest-operand-finds-a-sub-ini", "shell-copies-a-default-config",
+      "recipe-copies-a-sub-makes-include")
 
 
 @pytest.mark.parametrize("case", MAKE_CASES)
@@ -316,10 +302,6 @@ def test_m_an_include_found_in_a_shared_include_folder(tmp_path: Path) -> None:
                         [f"cp src/p {shared / name}", "make test"]) is not None
     finally:
         (shared / name).unlink(missing_ok=True)
-
-
-_open("test_m_an_include_in_the_home", "make expands ~ in an include's name; makereads joins "
-      "'~/.s54.conf' to make's folder")
 
 
 def test_m_an_include_in_the_home(tmp_path: Path) -> None:
@@ -413,15 +395,12 @@ CMAKE_CASES: dict[str, tuple[str, dict[str, str], str]] = {
 
 
 _open("test_c_cmake_reads_what_its_lists_name",
-      "cmakereads (113e6cd) reads only the plan's CMakeLists.txt by include()/add_subdirectory()/"
-      "set(): a # inside a quoted argument cut as a comment, a bracket argument, "
-      "cmake_language(CALL include), FetchContent's source folder, configure_file making an "
+      "cmakereads (ad4cdd6) reads include()/add_subdirectory()/FetchContent/set() of the "
+      "project-include variables: not --preset's CMakePresets.json, configure_file making an "
       "included file, subdirs(), try_compile()'s project, CMAKE_PROJECT_TOP_LEVEL_INCLUDES, "
-      "list(APPEND CMAKE_PROJECT_INCLUDE); cmake -P's script and --preset's CMakePresets.json "
-      "are not read",
-      "script-include", "preset-toolchain", "a-hash-in-a-string-before", "bracket-argument",
-      "language-call", "fetchcontent-source-dir", "configure-file-then-include",
-      "subdirs-command", "try-compile-project", "top-level-includes", "project-include-appended")
+      "list(APPEND CMAKE_PROJECT_INCLUDE)",
+      "preset-toolchain", "configure-file-then-include", "subdirs-command",
+      "try-compile-project", "top-level-includes", "project-include-appended")
 
 
 @pytest.mark.parametrize("case", CMAKE_CASES)
