@@ -247,6 +247,15 @@ MAKE_CASES: dict[str, tuple[dict[str, str], list[str]]] = {
                                            "sub/Makefile": "-include local.conf\n" + TEST,
                                            "config.default": "", "src/p": READ},
                                           ["cp src/p config.default", "make test"]),
+    # after ad4cdd6
+    "tab-define-in-a-body": ({"Makefile": "define X\n\tdefine Y\nendef\n-include local.conf\n"
+                              + TEST, "src/p": READ}, ["cp src/p local.conf", "make test"]),
+    "node-options-after-cd": ({"Makefile": "export NODE_OPTIONS := --require ./hook.js\ntest:\n"
+                               "\tcd sub && node -e 0\n", "sub/.keep": "",
+                               "src/p": NODE_PAYLOAD}, ["cp src/p sub/hook.js", "make test"]),
+    "remade-by-tar-file-option": ({"Makefile": "-include local.conf\nlocal.conf:\n"
+                                   "\ttar -xO --file=conf.tar local.conf > $@\n" + TEST},
+                                  ["cp src/conf.tar conf.tar", "make test"]),
     # make's own choice of makefile (GNU make's "What Name to Give Your Makefile")
     "gnumakefile-first": ({"Makefile": TEST, "src/p": RUN}, ["cp src/p GNUmakefile", "make test"]),
     "sub-gnumakefile-first": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n", "sub/Makefile": TEST,
@@ -259,11 +268,15 @@ _open("test_m_make_reads_what_its_makefiles_name",
       "after a literal cd or -C in the same line: not across .ONESHELL's lines, xargs' {}, env "
       "-C, find -execdir, a script the recipe runs (fixer: P1g), nor MAKEFILES exported by the "
       "recipe's shell; pytest's ini found by an operand's folder; a $(shell cp …) or a recipe "
-      "writing an included makefile from a file nothing guards",
+      "writing an included makefile from a file nothing guards; a tab-led define in a define's "
+      "body counted (make counts only an untabbed one); an exported non-start variable's "
+      "relative path joined to make's folder (node -r after a cd); a remaking recipe's "
+      "--file=X option skipped",
       "script-runs-make-include", "oneshell-cd-then-make", "xargs-sub-make",
       "env-chdir-sub-make", "find-execdir-sub-make", "makefiles-exported-in-the-recipe",
       "pytest-operand-finds-a-sub-ini", "shell-copies-a-default-config",
-      "recipe-copies-a-sub-makes-include")
+      "recipe-copies-a-sub-makes-include", "tab-define-in-a-body", "node-options-after-cd",
+      "remade-by-tar-file-option")
 
 
 @pytest.mark.parametrize("case", MAKE_CASES)
@@ -275,7 +288,13 @@ def test_m_make_reads_what_its_makefiles_name(case: str, tmp_path: Path) -> None
     files, calls = MAKE_CASES[case]
     entry = calls[-1].split(" <", 1)[0]
     assert _session(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, calls,
-                    setup="chmod +x tools/sh" if "tools/sh" in files else "") is not None
+                    setup=SETUPS.get(case, "")) is not None
+
+
+#: What a case's project holds beyond its text files, made by bash before the calls.
+SETUPS = {"shell-a-project-script": "chmod +x tools/sh",
+          "remade-by-tar-file-option": "mkdir pay && printf '%s' '" + READ + "' > pay/local.conf"
+                                       " && tar -C pay -cf src/conf.tar local.conf && rm -r pay"}
 
 
 def test_m_an_exported_preload_names_an_object(tmp_path: Path) -> None:
@@ -383,6 +402,11 @@ CMAKE_CASES: dict[str, tuple[str, dict[str, str], str]] = {
     "project-include-appended": (CONFIGURE, {"CMakeLists.txt": LISTS + "list(APPEND CMAKE_"
                                              "PROJECT_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/local.txt)"
                                              "\n" + PROJECT, "local.txt": ""}, "local.txt"),
+    "fetchcontent-url-of-a-project-tarball": (CONFIGURE, {
+        "CMakeLists.txt": "cmake_minimum_required(VERSION 3.14)\n" + PROJECT +
+                          "include(FetchContent)\nFetchContent_Declare(foo URL "
+                          "${CMAKE_CURRENT_SOURCE_DIR}/third_party/foo.tar.gz)\n"
+                          "FetchContent_MakeAvailable(foo)\n"}, "third_party/foo.tar.gz"),
     "module-path-include": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT + "list(APPEND "
                                         "CMAKE_MODULE_PATH ${CMAKE_SOURCE_DIR}/mods)\n"
                                         "include(Local OPTIONAL)\n", "mods/.keep": ""},
@@ -398,9 +422,10 @@ _open("test_c_cmake_reads_what_its_lists_name",
       "cmakereads (ad4cdd6) reads include()/add_subdirectory()/FetchContent/set() of the "
       "project-include variables: not --preset's CMakePresets.json, configure_file making an "
       "included file, subdirs(), try_compile()'s project, CMAKE_PROJECT_TOP_LEVEL_INCLUDES, "
-      "list(APPEND CMAKE_PROJECT_INCLUDE)",
+      "list(APPEND CMAKE_PROJECT_INCLUDE), FetchContent's URL of a project tarball",
       "preset-toolchain", "configure-file-then-include", "subdirs-command",
-      "try-compile-project", "top-level-includes", "project-include-appended")
+      "try-compile-project", "top-level-includes", "project-include-appended",
+      "fetchcontent-url-of-a-project-tarball")
 
 
 @pytest.mark.parametrize("case", CMAKE_CASES)
@@ -409,8 +434,16 @@ def test_c_cmake_reads_what_its_lists_name(case: str, tmp_path: Path) -> None:
     its language and runs its ``execute_process``."""
     needs("cmake")
     entry, files, target = CMAKE_CASES[case]
+    source, setup = "src/p", ""
+    if target.endswith(".tar.gz"):  # (a tarball of a CMakeLists.txt: the approved one empty;
+        # copied from a name of no archive's ending: copying an archive is denied whatever)
+        source, setup = "src/foo.dat", (
+            "mkdir -p pay/foo third_party && tar -C pay -czf third_party/foo.tar.gz foo && "
+            "printf '%s' 'execute_process(COMMAND touch ${CMAKE_SOURCE_DIR}/zz)' > "
+            "pay/foo/CMakeLists.txt && tar -C pay -czf src/foo.dat foo && rm -r pay")
     assert _session(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
-                    {**files, "src/p": CMAKE_PAYLOAD}, [f"cp src/p {target}", entry]) is not None
+                    {**files, "src/p": CMAKE_PAYLOAD}, [f"cp {source} {target}", entry],
+                    setup=setup) is not None
 
 
 def test_c_a_seeded_cache_names_a_project_include(tmp_path: Path) -> None:
