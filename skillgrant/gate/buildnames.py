@@ -13,8 +13,6 @@ from __future__ import annotations
 import os
 
 from . import files as fs
-from .cmakereads import lists_reads
-from .makereads import makefile_reads
 from .planpaths import CMAKELISTS, MAKEFILE, REQUIREMENTS
 
 #: The bytes of a build file read for what it names, and how deep its inclusions are read.
@@ -34,11 +32,13 @@ def named_paths(named: tuple[str, ...], roots: list[str]) -> list[tuple[str, boo
         for root in roots:
             start = os.path.join(root, path)
             if mark == CMAKELISTS:  # (what it includes, its subdirectories: session 54)
+                from .cmakereads import lists_reads  # (read for a plan's cmake only)
                 found += [(p, True) for p in lists_reads(start, os.path.dirname(start))]
                 continue
             if mark == MAKEFILE and fs.is_folder(start):  # (make's own search: GNU make's
                 start = next((os.path.join(start, m) for m in _MAKEFILES  # "What Name to
                               if fs.exists(os.path.join(start, m))), "")  # Give Your Makefile")
+            from .makereads import makefile_reads  # (read for a plan's make only)
             read = (_requirements(start, root, _DEPTH) if mark == REQUIREMENTS else
                     makefile_reads(start, root)) if start else []
             found += [(p, True) for p in read]

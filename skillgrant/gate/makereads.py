@@ -329,8 +329,9 @@ def _sources(name: str, targets: list[str], prerequisites: list[str], recipe: li
             _SUFFIX_RULE.fullmatch(t) and t not in _SPECIAL) for t in targets):
         raise Unread(f"{where}: a pattern, suffix or .DEFAULT rule may remake a makefile "
                      f"make reads ({name!r}), from files the gate cannot name")
-    if any("$" in t for t in targets) and recipe:
-        raise Unread(f"{where}: a rule of computed targets may remake a makefile")
+    if recipe and any(_may_be(t, name) for t in targets if "$" in t):
+        raise Unread(f"{where}: a rule of computed targets may remake a makefile make reads "
+                     f"({name!r})")
     if name not in {os.path.normpath(t) for t in targets}:
         return []
     words = [*prerequisites, *(w for r in recipe for w in re.split(r"[\s;&|<>()'\"`]+", r))]
@@ -343,6 +344,13 @@ def _sources(name: str, targets: list[str], prerequisites: list[str], recipe: li
                              f"cannot name ({word!r})")
             found += [part] if part and "$" not in part else []
     return found
+
+
+def _may_be(target: str, name: str) -> bool:
+    """Whether the computed ``target`` may expand to ``name``: its literal end (after its last
+    reference, past a ``%``) ends ``name`` (``$(OBJDIR)/%.o`` is no ``config.mk``)."""
+    tail = re.split(r"\$(?:\([^()]*\)|\{[^{}]*\}|.)", target)[-1].rpartition("%")[2]
+    return name.endswith(tail)
 
 
 def _matches(pattern: str, name: str) -> bool:
