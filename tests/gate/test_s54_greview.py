@@ -552,3 +552,21 @@ _open("test_cost_a_build_after_cmake_configured_it",
       "makereads (6f2c083) reads cmake's generated build/Makefile and takes its cancelling "
       "pattern rules (% : %,v, no recipe) for rules that may remake it: the plan is refused "
       "once configured")
+
+
+def test_c_a_build_reconfigures_the_source_its_cache_names(tmp_path: Path) -> None:
+    """Plan ``Bash(cmake --build build)``, ``Bash(cp *)``; the build folder was configured
+    from ``cpp/`` (``cmake -S cpp -B build``: the cache names the source folder), whose
+    ``CMakeLists.txt`` includes ``opts.txt``: ``cp src/p cpp/opts.txt``, ``cmake --build build``
+    (make's check of the build system sees a changed input and runs the configure again)."""
+    needs("cmake", "make")
+    files = {"cpp/CMakeLists.txt": LISTS + PROJECT + "include(opts.txt)\n",
+             "cpp/opts.txt": "set(X 1)\n", "src/p": CMAKE_PAYLOAD}
+    assert _session(tmp_path, ["Bash(cmake --build build)", "Bash(cp *)"], files,
+                    ["cp src/p cpp/opts.txt", "cmake --build build"],
+                    setup="cmake -S cpp -B build") is not None
+
+
+_open("test_c_a_build_reconfigures_the_source_its_cache_names",
+      "cmakereads reads the CMakeLists.txt of the call's folder (and -S's); cmake --build "
+      "reconfigures the source folder the build's CMakeCache.txt names")
