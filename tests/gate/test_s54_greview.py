@@ -502,6 +502,12 @@ REFUSED_PLANS: dict[str, tuple[str, dict[str, str]]] = {
                                                         "config.mk.in\n\tcp config.mk.in "
                                                         "config.mk\n" + TEST,
                                             "config.mk.in": ""}),
+    "a-dot-target": ("make test", {"Makefile": ".venv: requirements.txt\n"
+                                               "\tpython3 -m venv .venv\n" + TEST}),
+    "a-force-target": ("make test", {"Makefile": "test: .FORCE\n\t@echo ok\n.FORCE:\n"}),
+    "exported-bash-env-relative": ("make test", {"Makefile": BASH + "export BASH_ENV := "
+                                                             "scripts/env.sh\n" + TEST,
+                                                 "scripts/env.sh": ""}),
     "cmake-project-source-dir": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT + "include("
                                              "${PROJECT_SOURCE_DIR}/cmake/Warnings.cmake)\n",
                                              "cmake/Warnings.cmake": ""}),
@@ -516,7 +522,9 @@ _open("test_cost_a_plan_the_reading_refuses",
       "the folders the plan's make may read (writes there denied), not to refuse the plan. "
       "An exported variable's value is read by envpaths.named_paths: 'build/' gives '/' (the "
       "whole file system guarded: every call denied); -I./src guards src whole; a remaking "
-      "recipe's command word (cp) is guarded as a file of the folder: every cp call denied",
+      "recipe's command word (cp) is guarded as a file of the folder: every cp call denied; "
+      "any dot-named target (.venv:, .FORCE:) read as a suffix rule (make reads one only for "
+      "names in .SUFFIXES); a relative BASH_ENV (guarded before ad4cdd6) refused",
       *REFUSED_PLANS)
 
 
