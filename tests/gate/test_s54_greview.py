@@ -265,6 +265,12 @@ MAKE_CASES: dict[str, tuple[dict[str, str], list[str]]] = {
                                            "\t$(MAKE) -C sub test\n",
                                "sub/Makefile": "-include local.conf\n" + TEST, "mk/.keep": "",
                                "src/p": READ}, ["cp src/p mk/local.conf", "make test"]),
+    "makefiles-inherited-by-a-grandchild": ({"Makefile": "test:\n\t$(MAKE) -C a "
+                                                         "MAKEFILES=common.conf test\n",
+                                             "a/Makefile": "test:\n\t$(MAKE) -C b test\n",
+                                             "a/common.conf": "", "a/b/Makefile": TEST,
+                                             "src/p": READ},
+                                            ["cp src/p a/b/common.conf", "make test"]),
     # make's own choice of makefile (GNU make's "What Name to Give Your Makefile")
     "gnumakefile-first": ({"Makefile": TEST, "src/p": RUN}, ["cp src/p GNUmakefile", "make test"]),
     "sub-gnumakefile-first": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n", "sub/Makefile": TEST,
@@ -280,12 +286,14 @@ _open("test_m_make_reads_what_its_makefiles_name",
       "writing an included makefile from a file nothing guards; a tab-led define in a define's "
       "body counted (make counts only an untabbed one); an exported non-start variable's "
       "relative path joined to make's folder (node -r after a cd); a remaking recipe's "
-      "--file=X option skipped; MAKEFLAGS=-I… before a sub-make read as a file's name",
+      "--file=X option skipped; MAKEFLAGS=-I… before a sub-make read as a file's name; a "
+      "sub-make's command-line MAKEFILES= read for it only, not for the makes it starts",
       "script-runs-make-include", "oneshell-cd-then-make", "xargs-sub-make",
       "env-chdir-sub-make", "find-execdir-sub-make", "makefiles-exported-in-the-recipe",
       "pytest-operand-finds-a-sub-ini", "shell-copies-a-default-config",
       "recipe-copies-a-sub-makes-include", "tab-define-in-a-body", "node-options-after-cd",
-      "remade-by-tar-file-option", "makeflags-given-to-a-sub-make")
+      "remade-by-tar-file-option", "makeflags-given-to-a-sub-make",
+      "makefiles-inherited-by-a-grandchild")
 
 
 @pytest.mark.parametrize("case", MAKE_CASES)
