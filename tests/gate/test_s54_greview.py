@@ -586,3 +586,41 @@ def test_c_a_build_reconfigures_the_source_its_cache_names(tmp_path: Path) -> No
 _open("test_c_a_build_reconfigures_the_source_its_cache_names",
       "cmakereads reads the CMakeLists.txt of the call's folder (and -S's); cmake --build "
       "reconfigures the source folder the build's CMakeCache.txt names")
+
+
+# --- F: what a computed name may reach, outside the folders make runs in --------------------------
+
+#: Computed names (refused at 84e9d72; pins for a fail-closed rule that guards writes instead)
+#: naming a file outside the project: the plan, its files, the setup (bash, in the project:
+#: what is made beside it), the file the copy writes, the entry.
+OUTSIDE: dict[str, tuple[list[str], dict[str, str], str, str]] = {
+    "make-include-beside-the-project": (MAKE_PLAN, {"Makefile": "TOP := ..\n-include "
+                                                    "$(TOP)/shared/local.conf\n" + TEST,
+                                                    "src/p": READ},
+                                        "mkdir -p ../shared", "../shared/local.conf"),
+    "make-include-in-the-home": (MAKE_PLAN, {"Makefile": "-include $(HOME)/.mk/local.conf\n"
+                                             + TEST, "src/p": READ},
+                                 "mkdir -p ../home/.mk", "../home/.mk/local.conf"),
+    "sub-make-beside-the-project": (MAKE_PLAN, {"Makefile": "TOP := ..\ntest:\n"
+                                                "\t$(MAKE) -C $(TOP)/lib test\n",
+                                                "src/p": "$(shell touch ../project/zz)\n"},
+                                    "mkdir -p ../lib && printf -- '-include local.conf\\n"
+                                    "test:\\n\\t@echo ok\\n' > ../lib/Makefile",
+                                    "../lib/local.conf"),
+    "cmake-include-beside-the-project": ([f"Bash({CONFIGURE})", "Bash(cp *)"],
+                                         {"CMakeLists.txt": LISTS + PROJECT + "include(${PROJECT_"
+                                          "SOURCE_DIR}/../shared/local.txt OPTIONAL)\n",
+                                          "src/p": CMAKE_PAYLOAD},
+                                         "mkdir -p ../shared", "../shared/local.txt"),
+}
+
+
+@pytest.mark.parametrize("case", OUTSIDE)
+def test_f_a_computed_name_outside_the_project(case: str, tmp_path: Path) -> None:
+    """``cp src/p FILE`` (outside the project), then the entry: make or cmake reads FILE by
+    a name the gate cannot compute; the hook must deny a call of the sequence."""
+    needs("make", "cmake")
+    entries, files, setup, target = OUTSIDE[case]
+    entry = entries[0][5:-1]
+    assert _session(tmp_path, entries, files, [f"cp src/p {target}", entry],
+                    setup=setup) is not None
