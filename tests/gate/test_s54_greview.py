@@ -271,6 +271,10 @@ MAKE_CASES: dict[str, tuple[dict[str, str], list[str]]] = {
                                              "a/common.conf": "", "a/b/Makefile": TEST,
                                              "src/p": READ},
                                             ["cp src/p a/b/common.conf", "make test"]),
+    "suffixes-by-a-variable": ({"Makefile": "MY := .in .conf\n.SUFFIXES: $(MY)\n"
+                                            "-include local.conf\n.in.conf:\n\tcat $^ > $@\n"
+                                            + TEST, "src/p": READ},
+                               ["cp src/p local.in", "make test"]),
     # make's own choice of makefile (GNU make's "What Name to Give Your Makefile")
     "gnumakefile-first": ({"Makefile": TEST, "src/p": RUN}, ["cp src/p GNUmakefile", "make test"]),
     "sub-gnumakefile-first": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n", "sub/Makefile": TEST,
