@@ -520,6 +520,9 @@ REFUSED_PLANS: dict[str, tuple[str, dict[str, str]]] = {
     "exported-bash-env-relative": ("make test", {"Makefile": BASH + "export BASH_ENV := "
                                                              "scripts/env.sh\n" + TEST,
                                                  "scripts/env.sh": ""}),
+    "cmake-initial-cache": ("cmake -C init.txt -S . -B build",
+                            {"CMakeLists.txt": LISTS + PROJECT,
+                             "init.txt": "set(X 1 CACHE STRING \"\")\n"}),
     "cmake-project-source-dir": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT + "include("
                                              "${PROJECT_SOURCE_DIR}/cmake/Warnings.cmake)\n",
                                              "cmake/Warnings.cmake": ""}),
@@ -536,7 +539,8 @@ _open("test_cost_a_plan_the_reading_refuses",
       "whole file system guarded: every call denied); -I./src guards src whole; a remaking "
       "recipe's command word (cp) is guarded as a file of the folder: every cp call denied; "
       "any dot-named target (.venv:, .FORCE:) read as a suffix rule (make reads one only for "
-      "names in .SUFFIXES); a relative BASH_ENV (guarded before ad4cdd6) refused",
+      "names in .SUFFIXES); a relative BASH_ENV (guarded before ad4cdd6) refused; (K1, "
+      "pre-existing) cmake -C init.txt denied as if -C named a folder",
       *REFUSED_PLANS)
 
 
