@@ -275,6 +275,11 @@ MAKE_CASES: dict[str, tuple[dict[str, str], list[str]]] = {
                                             "-include local.conf\n.in.conf:\n\tcat $^ > $@\n"
                                             + TEST, "src/p": READ},
                                ["cp src/p local.in", "make test"]),
+    "sub-make-reads-its-standard-input": ({"Makefile": "test:\n\tsed s/X/t/ rules.in | "
+                                                       "$(MAKE) -f - t\n",
+                                           "rules.in": "X:\n\t@echo ok\n",
+                                           "src/p": "X:\n\ttouch zz\n"},
+                                          ["cp src/p rules.in", "make test"]),
     # make's own choice of makefile (GNU make's "What Name to Give Your Makefile")
     "gnumakefile-first": ({"Makefile": TEST, "src/p": RUN}, ["cp src/p GNUmakefile", "make test"]),
     "sub-gnumakefile-first": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n", "sub/Makefile": TEST,
@@ -291,13 +296,14 @@ _open("test_m_make_reads_what_its_makefiles_name",
       "body counted (make counts only an untabbed one); an exported non-start variable's "
       "relative path joined to make's folder (node -r after a cd); a remaking recipe's "
       "--file=X option skipped; MAKEFLAGS=-I… before a sub-make read as a file's name; a "
-      "sub-make's command-line MAKEFILES= read for it only, not for the makes it starts",
+      "sub-make's command-line MAKEFILES= read for it only, not for the makes it starts; "
+      "-f - (a sub-make's makefile from a pipe) read as a file named -",
       "script-runs-make-include", "oneshell-cd-then-make", "xargs-sub-make",
       "env-chdir-sub-make", "find-execdir-sub-make", "makefiles-exported-in-the-recipe",
       "pytest-operand-finds-a-sub-ini", "shell-copies-a-default-config",
       "recipe-copies-a-sub-makes-include", "tab-define-in-a-body", "node-options-after-cd",
       "remade-by-tar-file-option", "makeflags-given-to-a-sub-make",
-      "makefiles-inherited-by-a-grandchild")
+      "makefiles-inherited-by-a-grandchild", "sub-make-reads-its-standard-input")
 
 
 @pytest.mark.parametrize("case", MAKE_CASES)
