@@ -434,6 +434,10 @@ CMAKE_CASES: dict[str, tuple[str, dict[str, str], str]] = {
                           "include(FetchContent)\nFetchContent_Declare(foo URL "
                           "${CMAKE_CURRENT_SOURCE_DIR}/third_party/foo.tar.gz)\n"
                           "FetchContent_MakeAvailable(foo)\n"}, "third_party/foo.tar.gz"),
+    "a-recipe-configures": ("make test", {"Makefile": "test:\n\tcmake -S . -B build "
+                                                      ">/dev/null\n",
+                                          "CMakeLists.txt": LISTS + PROJECT +
+                                          "include(local.txt OPTIONAL)\n"}, "local.txt"),
     "module-path-include": (CONFIGURE, {"CMakeLists.txt": LISTS + PROJECT + "list(APPEND "
                                         "CMAKE_MODULE_PATH ${CMAKE_SOURCE_DIR}/mods)\n"
                                         "include(Local OPTIONAL)\n", "mods/.keep": ""},
@@ -449,10 +453,11 @@ _open("test_c_cmake_reads_what_its_lists_name",
       "cmakereads (ad4cdd6) reads include()/add_subdirectory()/FetchContent/set() of the "
       "project-include variables: not --preset's CMakePresets.json, configure_file making an "
       "included file, subdirs(), try_compile()'s project, CMAKE_PROJECT_TOP_LEVEL_INCLUDES, "
-      "list(APPEND CMAKE_PROJECT_INCLUDE), FetchContent's URL of a project tarball",
+      "list(APPEND CMAKE_PROJECT_INCLUDE), FetchContent's URL of a project tarball; a cmake a "
+      "recipe starts (makerecipes follows make only)",
       "preset-toolchain", "configure-file-then-include", "subdirs-command",
       "try-compile-project", "top-level-includes", "project-include-appended",
-      "fetchcontent-url-of-a-project-tarball")
+      "fetchcontent-url-of-a-project-tarball", "a-recipe-configures")
 
 
 @pytest.mark.parametrize("case", CMAKE_CASES)
