@@ -557,21 +557,21 @@ _open("test_cost_a_plan_the_reading_refuses",
 
 @pytest.mark.parametrize("case", REFUSED_PLANS)
 def test_cost_a_plan_the_reading_refuses(case: str, tmp_path: Path) -> None:
-    """Plan: the entry, ``Bash(cp *)``; the entry itself, first, must be allowed (then ``cp
-    src/a.c src/b.c``: a write nothing reads as instructions)."""
+    """Plan: the entry, ``Bash(cp *)``; the entry itself, first, must be allowed (a write by
+    the broad grant where make may read is the fail-closed rule's to deny: not asserted)."""
     entry, files = REFUSED_PLANS[case]
     project = hooked_project(tmp_path, [f"Bash({entry})", "Bash(cp *)"])
     for name, text in {**files, "src/a.c": "int a;\n"}.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(text)
     env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
-    assert first_denied(project, [entry, "cp src/a.c src/b.c"], env) is None
+    assert first_denied(project, [entry], env) is None
 
 
 def test_cost_a_build_after_cmake_configured_it(tmp_path: Path) -> None:
     """Plan ``Bash(cmake -S . -B build)``, ``Bash(make -C build)``, ``Bash(cp *)`` (cmake's
-    workflow with make run in the build folder): after the configure, the build (and every
-    call after it) must be allowed. cmake's generated ``build/Makefile`` cancels make's VCS
+    workflow with make run in the build folder): after the configure, the build must be
+    allowed. cmake's generated ``build/Makefile`` cancels make's VCS
     rules with pattern rules of no recipe (``% : %,v``), which remake nothing."""
     needs("cmake", "make", "cc")
     project = hooked_project(tmp_path, [f"Bash({CONFIGURE})", "Bash(make -C build)",
@@ -579,8 +579,7 @@ def test_cost_a_build_after_cmake_configured_it(tmp_path: Path) -> None:
     (project / "CMakeLists.txt").write_text(LISTS + "project(p C)\nadd_executable(app main.c)\n")
     (project / "main.c").write_text("int main(void) { return 0; }\n")
     env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
-    assert first_denied(project, [CONFIGURE, "make -C build", "cp main.c main2.c"],
-                        env) is None
+    assert first_denied(project, [CONFIGURE, "make -C build"], env) is None
 
 
 _open("test_cost_a_build_after_cmake_configured_it",
