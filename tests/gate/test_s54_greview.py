@@ -565,7 +565,13 @@ def test_cost_a_plan_the_reading_refuses(case: str, tmp_path: Path) -> None:
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(text)
     env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
-    assert first_denied(project, [entry], env) is None
+    calls = [entry, "cp src/a.c src/b.c"] if case in WRITES_KEPT else [entry]
+    assert first_denied(project, calls, env) is None
+
+
+#: The costs whose denied call is a write nothing reads as instructions (``cp src/a.c
+#: src/b.c``: src/ guarded whole by an exported -I./src; cp guarded as a recipe's word).
+WRITES_KEPT = frozenset(("exported-include-flag", "remade-by-a-cp-recipe"))
 
 
 def test_cost_a_build_after_cmake_configured_it(tmp_path: Path) -> None:
