@@ -139,10 +139,6 @@ MAKE_CASES: dict[str, tuple[dict[str, str], list[str]]] = {
                                 "$(MAKE) -C $$d test; done\n",
                                 "sub/Makefile": "-include local.conf\n" + TEST, "src/p": READ},
                                ["cp src/p sub/local.conf", "make test"]),
-    "script-runs-make-include": ({"Makefile": "test:\n\tsh build.sh\n",
-                                  "build.sh": "make -C sub test\n",
-                                  "sub/Makefile": "-include local.conf\n" + TEST,
-                                  "src/p": READ}, ["cp src/p sub/local.conf", "make test"]),
     "recursive-include-dir": ({"Makefile": "test:\n\t$(MAKE) -I ../mk -C sub test\n",
                                "sub/Makefile": "-include local.conf\n" + TEST, "mk/.keep": "",
                                "src/p": READ}, ["cp src/p mk/local.conf", "make test"]),
@@ -290,7 +286,7 @@ MAKE_CASES: dict[str, tuple[dict[str, str], list[str]]] = {
 _open("test_m_make_reads_what_its_makefiles_name",
       "makereads/makerecipes (ad4cdd6) follow a sub-make only where a recipe line names make "
       "after a literal cd or -C in the same line: not across .ONESHELL's lines, xargs' {}, env "
-      "-C, find -execdir, a script the recipe runs (fixer: P1g), nor MAKEFILES exported by the "
+      "-C, find -execdir, nor MAKEFILES exported by the "
       "recipe's shell; pytest's ini found by an operand's folder; a $(shell cp …) or a recipe "
       "writing an included makefile from a file nothing guards; a tab-led define in a define's "
       "body counted (make counts only an untabbed one); an exported non-start variable's "
@@ -298,7 +294,7 @@ _open("test_m_make_reads_what_its_makefiles_name",
       "--file=X option skipped; MAKEFLAGS=-I… before a sub-make read as a file's name; a "
       "sub-make's command-line MAKEFILES= read for it only, not for the makes it starts; "
       "-f - (a sub-make's makefile from a pipe) read as a file named -",
-      "script-runs-make-include", "oneshell-cd-then-make", "xargs-sub-make",
+      "oneshell-cd-then-make", "xargs-sub-make",
       "env-chdir-sub-make", "find-execdir-sub-make", "makefiles-exported-in-the-recipe",
       "pytest-operand-finds-a-sub-ini", "shell-copies-a-default-config",
       "recipe-copies-a-sub-makes-include", "tab-define-in-a-body", "node-options-after-cd",
