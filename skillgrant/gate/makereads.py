@@ -12,9 +12,11 @@ makefiles a sub-make reads, wherever a line (a recipe, a variable's value, ``$(s
 starts make (``make``, ``$(MAKE)``, a variable holding either) after a literal ``cd`` or
 ``-C``: its ``-f`` operands or its folder's default makefiles, and ``MAKEFILES``' names, each
 read again. Where the text names what make reads by anything the gate cannot compute exactly
-(a ``$`` in such a name, a pattern, ``$(eval …)``, a pattern rule or ``.DEFAULT`` that may
-remake a read makefile, ``vpath``, ``-I``, ``--eval``, ``.RECIPEPREFIX``), ``Unread`` is
-raised naming the file and its line: the plan is refused (docs/call-gate.md, the cost)."""
+(a ``$`` in such a name, a pattern, ``$(eval …)``, a pattern, suffix or ``.DEFAULT`` rule that
+may remake a read makefile, ``vpath``, ``-I``, ``--eval``, ``.RECIPEPREFIX``), the reading
+keeps a doubt (``_Reading.doubts``) and goes on: left open, no plan refused (the lead's call on
+the cost, docs/decisions.md), but a computed include of the plan's own makefile, which refuses
+the plan naming the file and its line as before session 54."""
 
 from __future__ import annotations
 
@@ -24,10 +26,12 @@ import re
 from . import files as fs
 from .envpaths import named_paths
 from .makerecipes import Unread, exact, make_words, sub_makes
+from .maketables import BUILT_IN, SPECIAL, SUFFIXES
 from .startvars import WHOLE
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Final
 
 #: The bytes of a makefile read, and how many makefiles one plan's reading reads at most.
@@ -36,26 +40,6 @@ _MAX_READ: Final = 256
 #: GNU make 4.3's default include folders (``make -p -f /dev/null``: ``.INCLUDE_DIRS``), where
 #: an included name not found in make's folder is looked for.
 _INCLUDE_DIRS: Final = ("/usr/local/include", "/usr/gnu/include", "/usr/include")
-#: GNU make 4.3's built-in rules (``make -p -f /dev/null``): a target pattern, its sources.
-_BUILT_IN_RULES: Final = (
-    "%:%.o", "%:%.c", "%.ln:%.c", "%.o:%.c", "%:%.cc", "%.o:%.cc", "%:%.C", "%.o:%.C", "%:%.cpp",
-    "%.o:%.cpp", "%:%.p", "%.o:%.p", "%:%.f", "%.o:%.f", "%:%.F", "%.o:%.F", "%.f:%.F", "%:%.m",
-    "%.o:%.m", "%:%.r", "%.o:%.r", "%.f:%.r", "%.ln:%.y", "%.c:%.y", "%.ln:%.l", "%.c:%.l",
-    "%.r:%.l", "%.m:%.ym", "%:%.s", "%.o:%.s", "%:%.S", "%.o:%.S", "%.s:%.S", "%:%.mod",
-    "%.o:%.mod", "%.sym:%.def", "%.dvi:%.tex", "%.info:%.texinfo", "%.dvi:%.texinfo",
-    "%.info:%.texi", "%.dvi:%.texi", "%.info:%.txinfo", "%.dvi:%.txinfo", "%.c:%.w %.ch",
-    "%.tex:%.w %.ch", "%.p:%.web", "%.tex:%.web", "%:%.sh", "%.out:%", "%:%,v", "%:RCS/%,v",
-    "%:RCS/%", "%:s.%", "%:SCCS/s.%",
-)
-#: GNU make 4.3's built-in rules whose target is text made of their source's (``cat``, ``cp``,
-#: a preprocessor, yacc, lex, the web tools, RCS, SCCS): a file one remakes may be remade in
-#: turn (review s54-greview M11's chain); the others' targets are objects and programs.
-_TEXT_RULES: Final = frozenset(("%:%.sh", "%.out:%", "%:%,v", "%:RCS/%,v", "%:RCS/%", "%:s.%",
-                                "%:SCCS/s.%", "%.c:%.y", "%.c:%.l", "%.r:%.l", "%.m:%.ym",
-                                "%.f:%.F", "%.f:%.r", "%.s:%.S", "%.c:%.w %.ch",
-                                "%.tex:%.w %.ch", "%.p:%.web", "%.tex:%.web"))
-BUILT_IN: Final = tuple((t, tuple(p.split()), r in _TEXT_RULES) for t, p, r in (
-    (*r.split(":", 1), r) for r in _BUILT_IN_RULES))
 #: Variables make reads itself for what it runs or reads (beside ``startvars.WHOLE``).
 _MAKES_OWN: Final = frozenset(("SHELL", ".SHELLFLAGS", "MAKESHELL"))
 _FLAGS: Final = frozenset(("MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS"))
@@ -68,31 +52,24 @@ _PLAIN_FLAGS: Final = re.compile(
 _ASSIGNMENT: Final = re.compile(r"([^\s:#=]+)\s*(?:::?=|:::=|\?=|\+=|!=|=)\s*(.*)")
 _CONDITIONALS: Final = frozenset(("ifeq", "ifneq", "ifdef", "ifndef", "else", "endif"))
 _INCLUDES: Final = frozenset(("include", "-include", "sinclude"))
-#: A rule's target that is one of make's special targets (no file remade), and a suffix
-#: rule's (``.el:``, ``.in.conf:``: remakes any file of a suffix from another).
-_SPECIAL: Final = frozenset((".PHONY", ".SUFFIXES", ".PRECIOUS", ".INTERMEDIATE",
-                             ".SECONDARY", ".SECONDEXPANSION", ".DELETE_ON_ERROR", ".IGNORE",
-                             ".LOW_RESOLUTION_TIME", ".SILENT", ".EXPORT_ALL_VARIABLES",
-                             ".NOTPARALLEL", ".ONESHELL", ".POSIX", ".NOTINTERMEDIATE",
-                             ".EXTRA_PREREQS"))
-_SUFFIX_RULE: Final = re.compile(r"(?:\.[^./%\s]+){1,2}")
+_SUFFIX_RULE: Final = re.compile(r"(\.[^./%\s]+)(\.[^./%\s]+)?")
+
+
 def makefile_reads(path: str, folder: str) -> list[str]:
     """The files make, reading the makefile ``path`` in ``folder`` (its named folder: the
     call's, the project's, ``-C``'s), reads or may run as its instructions (see the module's
     text), and those of each sub-make it starts; Unread where the gate cannot say."""
     found: list[str] = []
-    queue, seen = [(path, folder)], set()
-    while queue:
+    queue, seen = [(path, folder)], set[tuple[str, str]]()
+    while queue and len(seen) < _MAX_READ:
         path, folder = queue.pop()
         if (path, folder) in seen:
             continue
+        reading = _Reading(folder, strict=not seen)
         seen.add((path, folder))
-        reading = _Reading(folder)
         reading.file(path)
         found += reading.finish()
         queue += reading.subs
-        if len(seen) + len(reading.files) > _MAX_READ:
-            raise Unread(f"{path!r}: more than {_MAX_READ} makefiles to read")
     return list(dict.fromkeys(found))
 
 
@@ -132,8 +109,9 @@ class _Reading:
     every other line a directive, a variable's assignment or a rule); then the files its
     rules remake them from and the sub-makes its lines start (``finish``)."""
 
-    def __init__(self, folder: str) -> None:
-        self.folder = folder
+    def __init__(self, folder: str, strict: bool) -> None:
+        self.folder, self.strict = folder, strict
+        self.doubts: list[str] = []  # (what it cannot compute: left open, session 54)
         self.found: list[str] = []
         self.subs: list[tuple[str, str]] = []
         self.files: set[str] = set()
@@ -147,8 +125,6 @@ class _Reading:
     def file(self, path: str) -> None:
         """Reads the makefile ``path`` (an included one where its ``include`` is)."""
         if path in self.files or len(self.files) > _MAX_READ:
-            if len(self.files) > _MAX_READ:
-                raise Unread(f"{path!r}: more than {_MAX_READ} makefiles to read")
             return
         self.files.add(path)
         self.read |= {os.path.basename(path), os.path.normpath(os.path.relpath(path,
@@ -160,7 +136,24 @@ class _Reading:
             self.line(f"{path}:{number}", line)
 
     def line(self, where: str, line: str) -> None:
-        """Reads the logical line ``line`` (at ``where``)."""
+        """Reads the logical line ``line`` (at ``where``): what it cannot compute is a doubt,
+        left open (``attempt``), but a computed include of the plan's own make, which refuses
+        the plan (as before session 54)."""
+        self.attempt(self._line, where, line)
+
+    def attempt(self, read: Callable[..., list[str] | None], *args: object) -> list[str]:
+        """``read(*args)``, or nothing where it raises Unread: a doubt kept (the reading goes
+        on), unless it is the plan's own make's computed include (``base``)."""
+        try:
+            return read(*args) or []
+        except Unread as e:
+            if self.strict and e.base:
+                raise
+            self.doubts.append(str(e))
+            return []
+
+    def _line(self, where: str, line: str) -> None:
+        """``line``, read."""
         if "$(eval" in line or "${eval" in line:
             raise Unread(f"{where} evaluates text as makefile lines ($(eval …)), which the "
                          "gate cannot read exactly")
@@ -199,7 +192,7 @@ class _Reading:
             self.in_define = 1
             self.found += _assigned(words[1:2], "$", where, self.folder, exported=exported)
         elif words[0] in _INCLUDES:
-            for name in (os.path.expanduser(exact(w, where)) for w in words[1:]):
+            for name in (os.path.expanduser(exact(w, where, base=True)) for w in words[1:]):
                 self.read.add(os.path.normpath(name))
                 self.found += [os.path.join(d, name) for d in _INCLUDE_DIRS if name[:1] != "/"]
                 for base in dict.fromkeys((self.folder, os.path.dirname(where.rsplit(":", 1)[0]))):
@@ -218,8 +211,8 @@ class _Reading:
         self.definitions.setdefault(name, []).append(value)
         if name in (".RECIPEPREFIX", "VPATH"):
             raise Unread(f"{where} sets {name}, which the gate does not read")
-        self.found += _assigned([name], value, where, self.folder, exported=exported)
         self.code.append((where, value))
+        self.found += _assigned([name], value, where, self.folder, exported=exported)
 
     def _rule(self, bare: str, where: str) -> None:
         """Reads the rule line ``bare``: its targets, prerequisites, a recipe after ``;``, or
@@ -245,36 +238,39 @@ class _Reading:
         variable exported later names, and each sub-make's makefiles (to be read: ``subs``)."""
         for name in self.exported & self.definitions.keys():
             for value in self.definitions[name]:
-                self.found += _assigned([name], value, f"the export of {name}", self.folder,
-                                        exported=True)
-        self.found += _remade(self.read, self.rules, self.folder)
+                self.found += self.attempt(_assigned, [name], value, f"the export of {name}",
+                                           self.folder, True)
+        self.found += _remade(self.read, self.rules, self.folder, self.attempt)
         spelled = make_words(self.definitions)
         for where, code in self.code:
-            started, plugins = sub_makes(code, where, self.folder, spelled)
-            self.found += [p for p, _ in plugins]
-            for sub_folder, makefiles, assignments in started:
-                extra = [p for name, _, value in (a.partition("=") for a in assignments)
-                         for p in ([os.path.join(sub_folder, exact(v, where))
-                                    for v in value.split()]
-                                   if name in ("MAKEFILES", "MAKEFLAGS", "GNUMAKEFLAGS") else
-                                   _assigned([name], value, where, sub_folder, exported=True))]
-                self.found += makefiles + extra
-                self.subs += [(m, sub_folder) for m in makefiles + extra]
+            self.attempt(self._started, where, code, spelled)
         return self.found
 
+    def _started(self, where: str, code: str, spelled: re.Pattern[str]) -> None:
+        """The sub-makes (and checkers) the text ``code`` starts, to be read (``subs``)."""
+        started, plugins = sub_makes(code, where, self.folder, spelled)
+        self.found += [p for p, _ in plugins]
+        for sub_folder, makefiles, assignments in started:
+            extra = [p for name, _, value in (a.partition("=") for a in assignments)
+                     for p in ([os.path.join(sub_folder, exact(v, where))
+                                for v in value.split()]
+                               if name in ("MAKEFILES", "MAKEFLAGS", "GNUMAKEFLAGS") else
+                               _assigned([name], value, where, sub_folder, True))]
+            self.found += makefiles + extra
+            self.subs += [(m, sub_folder) for m in makefiles + extra]
 
-def _assigned(names: list[str], value: str, where: str, folder: str, *,
+
+def _assigned(names: list[str], value: str, where: str, folder: str,
               exported: bool) -> list[str]:
     """The paths a start variable of ``names`` given ``value`` makes a program read, from
-    ``folder``: each word of a ``WHOLE`` one (absolute: a relative one is read wherever a
-    recipe's program runs, refused), ``MAKEFLAGS``' files, an exported one's paths (as the
-    session's: ``envpaths.named_paths``); Unread for a ``$`` there."""
+    ``folder``: each word of a ``WHOLE`` one, ``MAKEFLAGS``' files, an exported one's paths
+    (as the session's: ``envpaths.named_paths``); Unread for a ``$`` there."""
     found: list[str] = []
     for name in names:
         starts = name in WHOLE or name in _MAKES_OWN
         if not (starts or exported or name in _FLAGS):
             continue
-        if "$" in value and (starts or name in _FLAGS or named_paths(value.replace("$", ""))):
+        if "$" in value:
             raise Unread(f"{where} gives {name} a value the gate cannot compute ({value!r}), "
                          "naming what the recipes' programs read")
         if name in _FLAGS:
@@ -283,37 +279,40 @@ def _assigned(names: list[str], value: str, where: str, folder: str, *,
                              f"({value!r}), which the gate does not read")
             continue
         words = value.replace(":", " ").split() if name in WHOLE else named_paths(value)
-        if name in WHOLE and any(w[:1] not in ("/", "~") for w in words):
-            raise Unread(f"{where} gives {name} a relative value ({value!r}), read from "
-                         "wherever a recipe's program runs")
-        found += [os.path.join(folder, os.path.expanduser(w)) for w in words]
+        found += [os.path.join(folder, os.path.expanduser(w)) for w in words
+                  if w not in (".", "..")]  # (a relative one from make's folder only: a
+        # recipe's `cd sub && bash` reads sub/env.sh, and `.` is every folder: left open)
     return found
 
 
 def _remade(read: set[str], rules: list[tuple[list[str], list[str], list[str], str]],
-            folder: str) -> list[str]:
+            folder: str, attempt: Callable[..., list[str]]) -> list[str]:
     """The files make in ``folder`` may remake a makefile it read (``read``) from, and each
     of those in turn: an explicit rule's prerequisites and recipe's words, the built-in
     rules' sources; Unread for a pattern, suffix or ``.DEFAULT`` rule that may remake one,
     or a computed name there."""
     found: list[str] = []
+    added = {p for t, ps, _, _ in rules if t == [".SUFFIXES"] for p in ps}
+    known = (SUFFIXES | added if not any("$" in p for p in added) else _ANY_SUFFIX,
+             frozenset(os.path.normpath(p) for t, ps, _, _ in rules if t == [".PHONY"]
+                       for p in ps if "$" not in p))  # (.SUFFIXES: their union, a superset)
     wanted = dict.fromkeys(sorted(read), False)  # (a name, made by a match-anything rule)
     at = 0
     while at < len(wanted):  # (in order, each once; it grows as it goes)
         name, through = list(wanted.items())[at]
         at += 1
         if len(wanted) > _MAX_READ:
-            raise Unread(f"more than {_MAX_READ} files may remake the makefiles make reads")
+            break
         head, base = os.path.split(name)
-        for target, sources, text in BUILT_IN:
-            if not _matches(target, base) or (through and target == "%"):
+        for target, sources, text in BUILT_IN if name not in known[1] else ():  # (phony:
+            if not _matches(target, base) or (through and target == "%"):  # no implicit rule)
                 continue  # (make chains a match-anything rule once: "Chains of Implicit Rules")
             made = [os.path.join(head, s.replace("%", base, 1)) for s in sources]
             found += made
             for m in made if text else ():
                 wanted.setdefault(m, target == "%")
         for targets, prerequisites, recipe, where in rules:
-            remade = _sources(name, targets, prerequisites, recipe, where)
+            remade = attempt(_sources, name, targets, prerequisites, recipe, where, known)
             found += remade
             for m in remade:
                 wanted.setdefault(os.path.normpath(m), False)
@@ -321,12 +320,17 @@ def _remade(read: set[str], rules: list[tuple[list[str], list[str], list[str], s
 
 
 def _sources(name: str, targets: list[str], prerequisites: list[str], recipe: list[str],
-             where: str) -> list[str]:
+             where: str, known: tuple[frozenset[str], frozenset[str]] = (SUFFIXES,
+                                                                         frozenset())
+             ) -> list[str]:
     """The files the rule at ``where`` remakes the makefile ``name`` from (none when it does
-    not make it); Unread where the gate cannot name them."""
+    not make it); Unread where the gate cannot name them. ``known``: the suffixes
+    (``.SUFFIXES``) and the phony targets, for which make searches no implicit rule."""
+    suffixes, phony = known
     base = os.path.basename(name)
-    if any(t == ".DEFAULT" or ("%" in t and (_matches(t, name) or _matches(t, base))) or (
-            _SUFFIX_RULE.fullmatch(t) and t not in _SPECIAL) for t in targets):
+    if name not in phony and any(
+            t == ".DEFAULT" or ("%" in t and (_matches(t, name) or _matches(t, base))) or
+            _suffix_rule(t, suffixes) for t in targets):
         raise Unread(f"{where}: a pattern, suffix or .DEFAULT rule may remake a makefile "
                      f"make reads ({name!r}), from files the gate cannot name")
     if recipe and any(_may_be(t, name) for t in targets if "$" in t):
@@ -344,6 +348,18 @@ def _sources(name: str, targets: list[str], prerequisites: list[str], recipe: li
                              f"cannot name ({word!r})")
             found += [part] if part and "$" not in part else []
     return found
+
+
+def _suffix_rule(target: str, suffixes: frozenset[str]) -> bool:
+    """Whether ``target`` is a suffix rule's (``.c.o``, ``.el``) of the known ``suffixes``
+    (``_ANY_SUFFIX``: a ``.SUFFIXES`` the gate cannot compute, every one)."""
+    match = _SUFFIX_RULE.fullmatch(target)
+    return match is not None and target not in SPECIAL and (suffixes is _ANY_SUFFIX or all(
+        part in suffixes for part in match.groups() if part))
+
+
+#: The suffixes where a ``.SUFFIXES`` line names them by a variable: any.
+_ANY_SUFFIX: Final = frozenset(("*",))
 
 
 def _may_be(target: str, name: str) -> bool:

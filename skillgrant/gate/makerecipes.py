@@ -6,7 +6,8 @@ the makefiles its ``MAKEFILES`` names; make's options are read as its getopt rea
 cluster, an attached value, a long option's unique abbreviation). A Python checker or test
 runner started after such a ``cd`` reads its settings' plugins there (review s53-greview I1:
 ``checkersettings.plugin_paths``). What the gate cannot compute there (a ``$`` in the folder,
-a file, or a word that may be an option; ``-I``, ``--eval``) raises ``Unread``."""
+a file, or a word that may be an option; ``-I``, ``--eval``) raises ``Unread`` (a doubt the
+reading keeps: ``makereads``)."""
 
 from __future__ import annotations
 
@@ -42,14 +43,19 @@ DEFAULTS: Final = ("GNUmakefile", "makefile", "Makefile")
 
 
 class Unread(ValueError):
-    """A makefile names what make reads by what the gate cannot compute exactly."""
+    """A makefile names what make reads by what the gate cannot compute exactly (``base``:
+    an include's name, which refuses the plan of that make: ``makereads``)."""
+
+    base = False
 
 
-def exact(name: str, where: str) -> str:
+def exact(name: str, where: str, base: bool = False) -> str:
     """``name`` as the makefile gives it; Unread where make computes it (a ``$``, a pattern)."""
     if "$" in name or any(c in name for c in "*?[%"):
-        raise Unread(f"{where} names a file the gate cannot name exactly ({name!r}), which "
-                     "make reads")
+        doubt = Unread(f"{where} names a file the gate cannot name exactly ({name!r}), which "
+                       "make reads")
+        doubt.base = base
+        raise doubt
     return name
 
 

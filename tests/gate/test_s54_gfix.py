@@ -2,7 +2,8 @@
 makefiles and CMakeLists with their grammar (``gate/makereads.py``, ``makerecipes.py``,
 ``cmakereads.py``), by real bash, GNU make 4.3, cmake and the printed hook
 (``test_s53_greview._session``: the payload proved to run, then each call asked of the hook).
-A name the gate cannot compute refuses the plan, naming the makefile's line. Every payload
+A computed include of the plan's own makefile refuses the plan (as before), naming its line;
+what else the reading cannot compute is left open (strict-xfail rows). Every payload
 only touches a file (``touch zz``); one read through ``BASH_ENV`` unsets it first."""
 
 from __future__ import annotations
@@ -112,25 +113,15 @@ def _said(tmp_path: Path, entries: list[str], files: dict[str, str], call: str
                           capture_output=True, timeout=60, check=False)
 
 
-#: Makefiles naming what make reads by what the gate cannot compute: a pattern rule that
-#: remakes an included makefile (make copies ``config.in`` over it: proved below), a sub-make's
-#: ``-include $(wildcard *.d)``, a sub-make in a computed folder, a checker after a computed
-#: ``cd``: each refuses the plan, the hook naming the file and its line.
-REFUSED = {
-    "pattern-remake": ({"Makefile": "-include config.mk\n%.mk: %.in\n\tcp $< $@\n" + OK},
-                       "Makefile:2"),
-    "sub-make-wildcard": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n",
-                           "sub/Makefile": "-include $(wildcard *.d)\n" + OK},
-                          "sub/Makefile:1"),
-    "computed-folder": ({"Makefile": "DIRS = a b\ntest:\n\tfor d in $(DIRS); do "
-                                     "$(MAKE) -C $$d; done\n"}, "Makefile:3"),
-    "checker-after-computed-cd": ({"Makefile": "test:\n\tcd $(SUB) && python3 -m pytest\n"},
-                                  "Makefile:2"),
-}
+#: A computed include of the plan's own makefile refuses the plan, as before session 54
+#: (every call denied, naming the makefile's line).
+REFUSED = {"root-computed-include": ({"Makefile": "DEPS = a.d\n-include $(DEPS)\n" + OK},
+                                     "Makefile:2")}
 
 
 @pytest.mark.parametrize("case", REFUSED)
-def test_a_name_the_gate_cannot_compute_refuses_the_plan(case: str, tmp_path: Path) -> None:
+def test_a_computed_include_of_the_plans_make_refuses_the_plan(case: str,
+                                                             tmp_path: Path) -> None:
     """The plan's own ``make test`` and a copy are denied, naming the makefile's line."""
     files, line = REFUSED[case]
     for call in ("make test", "cp src/x.sh docs.txt"):
@@ -138,12 +129,61 @@ def test_a_name_the_gate_cannot_compute_refuses_the_plan(case: str, tmp_path: Pa
         assert said.returncode == 2 and line in said.stderr.decode(), said.stderr.decode()
 
 
+#: What the reading cannot compute, left open (the lead's call, 11:00: no new whole-plan
+#: refusal; the sound form, denying a broad grant's writes while the plan's own make runs,
+#: needs the word check to tell a plan entry's words from a write: docs/decisions.md): a
+#: pattern rule remaking an included makefile (make copies ``config.in`` over it), a sub-make's
+#: ``-include $(wildcard *.d)``, a sub-make in a computed folder, a test runner after a
+#: computed ``cd`` reading its ini's plugin.
+UNCOMPUTED = {
+    "pattern-remake": ({"Makefile": "-include config.mk\n%.mk: %.in\n\tcp $< $@\n" + OK,
+                        "src/p": MAKE_INCLUDED}, ["cp src/p config.in", "make test"]),
+    "sub-make-wildcard": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n",
+                           "sub/Makefile": "-include $(wildcard *.d)\n" + OK,
+                           "src/p": MAKE_INCLUDED}, ["cp src/p sub/main.d", "make test"]),
+    "computed-folder": ({"Makefile": "DIRS = sub\ntest:\n\tfor d in $(DIRS); do "
+                                     "$(MAKE) -C $$d test; done\n",
+                         "sub/Makefile": "-include local.conf\n" + OK, "src/p": MAKE_INCLUDED},
+                        ["cp src/p sub/local.conf", "make test"]),
+    "checker-after-computed-cd": ({"Makefile": "SUB = sub\ntest:\n\tcd $(SUB) && "
+                                               "python3 -m pytest -q\n",
+                                   "sub/pytest.ini": "[pytest]\naddopts = -p helper_plugin\n",
+                                   "sub/test_a.py": "def test_a():\n    pass\n",
+                                   "src/p": "open('zz', 'w').close()\n"},
+                                  ["cp src/p sub/helper_plugin.py", "make test"]),
+}
+OPEN.add("test_a_name_the_gate_cannot_compute_is_left_open",
+         "the reading leaves what it cannot compute open (no whole-plan refusal: the cost on "
+         "real makefiles); denying a broad grant's writes for it needs the word check to keep "
+         "the plan's own make entry's words (named.py/commands.py)", *UNCOMPUTED)
+
+
+@pytest.mark.parametrize("case", UNCOMPUTED)
+def test_a_name_the_gate_cannot_compute_is_left_open(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(make test)``, ``Bash(cp *)``: make runs the payload from the copied file
+    (proved); the hook must deny a call of the sequence."""
+    needs("make", *(["python3"] if "checker" in case else []))
+    files, calls = UNCOMPUTED[case]
+    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"], files, calls) is not None
+
+
+def test_the_plans_make_over_an_uncomputed_makefile_runs(tmp_path: Path) -> None:
+    """The cost the refusal had, gone: ``make test`` over a makefile with a computed rule
+    target, a sub-make loop, an exported ``PATH`` and sphinx's catch-all is allowed."""
+    files = {"Makefile": "PROG = app\nDIRS = a b\nexport PATH := $(CURDIR)/bin:$(PATH)\n"
+                         "$(PROG): main.o\n\tcc -o $@ main.o\n"
+                         "test:\n\tfor d in $(DIRS); do $(MAKE) -C $$d; done\n"
+                         ".PHONY: help Makefile\n%: Makefile\n\t@echo $@\n"}
+    said = _said(tmp_path, ["Bash(make test)", "Bash(cp *)"], files, "make test")
+    assert said.returncode != 2, said.stderr.decode()
+
+
 def test_the_pattern_remake_runs_the_copied_file(tmp_path: Path) -> None:
     """The oracle of ``pattern-remake``: ``cp src/p config.in``, ``make test``: make remakes
     ``config.mk`` from it by the pattern rule, restarts, and runs the payload."""
     needs("make")
     (tmp_path / "src").mkdir()
-    (tmp_path / "Makefile").write_text(REFUSED["pattern-remake"][0]["Makefile"])
+    (tmp_path / "Makefile").write_text(UNCOMPUTED["pattern-remake"][0]["Makefile"])
     (tmp_path / "src" / "p").write_text(MAKE_INCLUDED)
     subprocess.run("cp src/p config.in && make test", shell=True, cwd=tmp_path, timeout=60,
                    capture_output=True, check=False)
