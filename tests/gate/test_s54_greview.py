@@ -276,6 +276,15 @@ MAKE_CASES: dict[str, tuple[dict[str, str], list[str]]] = {
                                            "rules.in": "X:\n\t@echo ok\n",
                                            "src/p": "X:\n\ttouch zz\n"},
                                           ["cp src/p rules.in", "make test"]),
+    "computed-include-in-an-included-makefile": ({"Makefile": "include rules.conf\n" + TEST,
+                                                  "rules.conf": "-include $(wildcard "
+                                                                "local/*.conf)\n",
+                                                  "local/.keep": "", "src/p": READ},
+                                                 ["cp src/p local/x.conf", "make test"]),
+    "computed-include-in-a-sub-makes-makefile": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n",
+                                                  "sub/Makefile": "-include $(wildcard *.d)\n"
+                                                                  + TEST, "src/p": READ},
+                                                 ["cp src/p sub/main.d", "make test"]),
     # make's own choice of makefile (GNU make's "What Name to Give Your Makefile")
     "gnumakefile-first": ({"Makefile": TEST, "src/p": RUN}, ["cp src/p GNUmakefile", "make test"]),
     "sub-gnumakefile-first": ({"Makefile": "test:\n\t$(MAKE) -C sub test\n", "sub/Makefile": TEST,
@@ -314,7 +323,7 @@ _open("test_m_make_reads_what_its_makefiles_name",
       "recursive-include-dir", "remade-static-pattern-caret", "remade-by-single-suffix-rule",
       "remade-by-double-suffix-rule", "remade-by-recipe-glob", "bash-env-after-cd",
       "perl5lib-the-folder", "remade-prerequisite-by-a-pattern-rule", "gnumakeflags-exported",
-      "suffixes-by-a-variable")
+      "suffixes-by-a-variable", "computed-include-in-a-sub-makes-makefile")
 _open("test_c_cmake_reads_what_its_lists_name",
       "98c88fc: cmakereads refuses nothing; cmake_language(EVAL|CALL) left open",
       "read-and-eval", "language-call")
