@@ -1,0 +1,104 @@
+"""Session 54 review s54-greview3 of s54-gfix3 (the values that reach gcc, ld and make, read
+by one function wherever they are set; quoted words read as literal). Each hole is proved by
+real bash and the real program (GNU make 4.3, gcc 12, ld 2.40, the built program) in a scratch
+copy first (``bash_review.proved_case``), then the printed hook is asked call by call: the hook
+allowing every call is the finding (a strict-xfail row in ``OPEN``); a case the change holds is
+a plain test pinning it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, needs, proved_case
+
+#: Real bash, make, gcc, ld and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open here, by test name (and case): each a strict xfail.
+OPEN = LeftOpen()
+
+#: An executable running the payload, as gcc runs its assembler (``cp`` keeps the mode).
+SH_PAYLOAD = "#!/bin/sh\ntouch zz\n"
+#: A header shadowing ``<stdio.h>`` whose constructor runs the payload in the built program.
+HEADER_PAYLOAD = ('#include_next <stdio.h>\n__attribute__((constructor)) static void zz(void)'
+                  ' { int system(const char *); system("touch zz"); }\n')
+#: A library standing for libm (``cos``) whose constructor runs the payload; the setups build
+#: it as ``src/lib`` (a shared ``libm.so.6``) or ``src/liba`` (an archive ``libm.a``).
+LIBRARY_PAYLOAD = ('#include <stdlib.h>\n__attribute__((constructor)) static void zz(void) '
+                   '{ system("touch zz"); }\ndouble cos(double x) { return x; }\n')
+SHARED = "gcc -shared -fPIC -o src/lib pl.c -Wl,-soname,libm.so.6"
+ARCHIVE = "gcc -c -o pl.o pl.c && ar rcs src/liba pl.o"
+#: A program including ``<stdio.h>``; one calling libm's ``cos``.
+PROGRAM = "#include <stdio.h>\nint main(void) { return 0; }\n"
+USES_LIBM = "#include <math.h>\nint main(int c, char **v) { return (int)cos(c) - 1; }\n"
+
+#: A Makefile compiling as most do (make takes each variable of its environment as its own).
+COMPILES = "test: t.c\n\t$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -c t.c -o t.o\n"
+#: One building its test program and running it; one linking libm too.
+BUILDS = "test: t.c\n\t$(CC) $(CPPFLAGS) $(CFLAGS) t.c -o t $(LDFLAGS)\n\t./t\n"
+LINKS_LIBM = "test: t.c\n\t$(CC) $(CFLAGS) t.c -o t $(LDFLAGS) -lm\n\t./t\n"
+
+
+# --- D: the call's own folder, named in a toolchain variable -----------------------------------
+
+#: Each case: the session's variable and value, the Makefile, the program, the calls, the
+#: setup. The value names the folder the call runs in (``.``, ``./``, its absolute path, or
+#: the empty element of a colon list, which gcc, cpp and ld.so read as ``.``): gcc runs
+#: ``./as``, cpp reads ``./stdio.h`` for ``<stdio.h>``, ld links ``./libm.a``, the built
+#: program loads ``./libm.so.6`` (the proof runs them). envpaths drops a folder a call runs in
+#: ("guarded by what it holds"), and nothing reads what gcc takes from it.
+CALLS_FOLDER = {
+    "compiler-path-empty-element": ("COMPILER_PATH", "/nonexist:", COMPILES, PROGRAM,
+                                    ["cp src/x as", "make test"], ""),
+    "compiler-path-dot": ("COMPILER_PATH", ".", COMPILES, PROGRAM,
+                          ["cp src/x as", "make test"], ""),
+    "cflags-prefix-dot-slash": ("CFLAGS", "-B./", COMPILES, PROGRAM,
+                                ["cp src/x as", "make test"], ""),
+    "cppflags-include-dot": ("CPPFLAGS", "-I.", BUILDS, PROGRAM,
+                             ["cp src/h stdio.h", "make test"], ""),
+    "cflags-include-dot-slash": ("CFLAGS", "-I./", BUILDS, PROGRAM,
+                                 ["cp src/h stdio.h", "make test"], ""),
+    "cflags-include-the-project": ("CFLAGS", "-I{P}", BUILDS, PROGRAM,
+                                   ["cp src/h stdio.h", "make test"], ""),
+    "cflags-isystem-dot": ("CFLAGS", "-isystem .", BUILDS, PROGRAM,
+                           ["cp src/h stdio.h", "make test"], ""),
+    "cpath-empty-element": ("CPATH", ":/nonexist", BUILDS, PROGRAM,
+                            ["cp src/h stdio.h", "make test"], ""),
+    "cpath-dot": ("CPATH", ".", BUILDS, PROGRAM, ["cp src/h stdio.h", "make test"], ""),
+    "c-include-path-empty-element": ("C_INCLUDE_PATH", "/nonexist:", BUILDS, PROGRAM,
+                                     ["cp src/h stdio.h", "make test"], ""),
+    "ldflags-library-folder-dot": ("LDFLAGS", "-L.", LINKS_LIBM, USES_LIBM,
+                                   ["cp src/liba libm.a", "make test"], ARCHIVE),
+    "ldflags-run-path-dot": ("LDFLAGS", "-Wl,-rpath,.", LINKS_LIBM, USES_LIBM,
+                             ["cp src/lib libm.so.6", "make test"], SHARED),
+    "ld-run-path-dot": ("LD_RUN_PATH", ".", LINKS_LIBM, USES_LIBM,
+                        ["cp src/lib libm.so.6", "make test"], SHARED),
+    "ld-run-path-empty-element": ("LD_RUN_PATH", ":/nonexist", LINKS_LIBM, USES_LIBM,
+                                  ["cp src/lib libm.so.6", "make test"], SHARED),
+    # held at 371c13f: the loader's own variable (a library's name in a folder holding one)
+    "held-ld-library-path-empty-element": ("LD_LIBRARY_PATH", ":/nonexist", LINKS_LIBM,
+                                           USES_LIBM, ["cp src/lib libm.so.6", "make test"],
+                                           SHARED),
+}
+
+
+@pytest.mark.parametrize("case", list(CALLS_FOLDER))
+def test_d_the_calls_folder_in_a_sessions_variable(tmp_path: Path, case: str) -> None:
+    """The session's ``<NAME>=<value>``; plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir
+    *)``: a call is denied."""
+    needs("bash", "make", "gcc", "ar")
+    name, value, makefile, program, calls, setup = CALLS_FOLDER[case]
+    denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)", "Bash(mkdir *)"],
+                         {"Makefile": makefile, "t.c": program, "src/x": SH_PAYLOAD,
+                          "src/h": HEADER_PAYLOAD, "pl.c": LIBRARY_PAYLOAD}, calls,
+                         {name: value}, setup=setup, executable=("src/x",))
+    assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
+
+
+OPEN.add("test_d_the_calls_folder_in_a_sessions_variable",
+         "open at 371c13f: a toolchain variable naming the call's folder (`.`, `./`, its "
+         "absolute path, a colon list's empty element) guards nothing (envpaths drops a folder "
+         "a call runs in: 'guarded by what it holds'), but gcc runs ./as, cpp reads ./stdio.h, "
+         "ld links ./libm.a, the built program loads ./libm.so.6 from it",
+         *[c for c in CALLS_FOLDER if not c.startswith("held-")])
