@@ -76,6 +76,13 @@ CALLS_FOLDER = {
                         ["cp src/lib libm.so.6", "make test"], SHARED),
     "ld-run-path-empty-element": ("LD_RUN_PATH", ":/nonexist", LINKS_LIBM, USES_LIBM,
                                   ["cp src/lib libm.so.6", "make test"], SHARED),
+    # a folder above the call's (envpaths drops them too): ../stdio.h, ../as, ../libm.a
+    "cflags-include-parent": ("CFLAGS", "-I..", BUILDS, PROGRAM,
+                              ["cp src/h ../stdio.h", "make test"], ""),
+    "cflags-prefix-parent": ("CFLAGS", "-B../", COMPILES, PROGRAM,
+                             ["cp src/x ../as", "make test"], ""),
+    "ldflags-library-folder-parent": ("LDFLAGS", "-L..", LINKS_LIBM, USES_LIBM,
+                                      ["cp src/liba ../libm.a", "make test"], ARCHIVE),
     # held at 371c13f: the loader's own variable (a library's name in a folder holding one)
     "held-ld-library-path-empty-element": ("LD_LIBRARY_PATH", ":/nonexist", LINKS_LIBM,
                                            USES_LIBM, ["cp src/lib libm.so.6", "make test"],
@@ -102,3 +109,40 @@ OPEN.add("test_d_the_calls_folder_in_a_sessions_variable",
          "a call runs in: 'guarded by what it holds'), but gcc runs ./as, cpp reads ./stdio.h, "
          "ld links ./libm.a, the built program loads ./libm.so.6 from it",
          *[c for c in CALLS_FOLDER if not c.startswith("held-")])
+
+
+#: Each case: the plan's entry (beside ``Bash(cp *)``), the Makefile, the program, the calls,
+#: the setup. The entry names the call's folder itself (a prefix assignment, make's definition,
+#: gcc's option): gcc runs ./as, cpp reads ./stdio.h, ld links ./libm.a, the built program
+#: loads ./libm.so.6 (the proof runs them).
+ENTRY_CALLS_FOLDER = {
+    "gcc-prefix-dot-slash": ("gcc -B./ -c t.c", COMPILES, PROGRAM, ["cp src/x as"], ""),
+    "compiler-path-empty-assignment": ("COMPILER_PATH=: make test", COMPILES, PROGRAM,
+                                       ["cp src/x as"], ""),
+    "cpath-dot-assignment": ("CPATH=. make test", BUILDS, PROGRAM, ["cp src/h stdio.h"], ""),
+    "make-definition-include-dot": ("make test CPPFLAGS=-I.", BUILDS, PROGRAM,
+                                    ["cp src/h stdio.h"], ""),
+    "make-definition-library-folder-dot": ("make test LDFLAGS=-L.", LINKS_LIBM, USES_LIBM,
+                                           ["cp src/liba libm.a"], ARCHIVE),
+    "ld-run-path-dot-assignment": ("LD_RUN_PATH=. make test", LINKS_LIBM, USES_LIBM,
+                                   ["cp src/lib libm.so.6"], SHARED),
+}
+
+
+@pytest.mark.parametrize("case", list(ENTRY_CALLS_FOLDER))
+def test_d_the_calls_folder_in_an_entrys_variable(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: the write or the entry is denied."""
+    needs("bash", "make", "gcc", "ar")
+    entry, makefile, program, calls, setup = ENTRY_CALLS_FOLDER[case]
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
+                         {"Makefile": makefile, "t.c": program, "src/x": SH_PAYLOAD,
+                          "src/h": HEADER_PAYLOAD, "pl.c": LIBRARY_PAYLOAD}, [*calls, entry],
+                         setup=setup, executable=("src/x",))
+    assert denied is not None, "the hook allows every call, and gcc runs the payload"
+
+
+OPEN.add("test_d_the_calls_folder_in_an_entrys_variable",
+         "open at 371c13f (V6/V7's class, the call's folder): an entry's own `-B./`, "
+         "`COMPILER_PATH=:`, `CPATH=.`, make's `CPPFLAGS=-I.` / `LDFLAGS=-L.`, `LD_RUN_PATH=.` "
+         "guard nothing in the call's folder, where gcc, cpp, ld and the built program read "
+         "as, stdio.h, libm.a, libm.so.6", *ENTRY_CALLS_FOLDER)
