@@ -146,3 +146,57 @@ OPEN.add("test_d_the_calls_folder_in_an_entrys_variable",
          "`COMPILER_PATH=:`, `CPATH=.`, make's `CPPFLAGS=-I.` / `LDFLAGS=-L.`, `LD_RUN_PATH=.` "
          "guard nothing in the call's folder, where gcc, cpp, ld and the built program read "
          "as, stdio.h, libm.a, libm.so.6", *ENTRY_CALLS_FOLDER)
+
+
+# --- R: a relative value read from the folder a recipe runs in ---------------------------------
+
+#: A Makefile handing its work to a sub-make in ``sub`` (kbuild's, automake's recursive make),
+#: and sub-makes compiling, building and running (``-lm``) their program there.
+SUBMAKE = "test:\n\t$(MAKE) -C sub\n"
+SUB_COMPILES = "all: t.c\n\t$(CC) $(CFLAGS) -c t.c -o t.o\n"
+SUB_BUILDS = "all: t.c\n\t$(CC) $(CPPFLAGS) $(CFLAGS) t.c -o t $(LDFLAGS)\n\t./t\n"
+SUB_LINKS_LIBM = "all: t.c\n\t$(CC) $(CFLAGS) t.c -o t $(LDFLAGS) -lm\n\t./t\n"
+
+#: Each case: the session's variables, the top Makefile, the sub-make's, the program, the calls,
+#: the setup. A relative folder in a value is read by gcc, cpp, ld and the loader from the
+#: folder the recipe runs in (``sub``), not the call's or the project's (envpaths reads it
+#: from those two): ``sub/inc/stdio.h``, ``sub/v/as``, ``sub/v/libm.so.6`` (the proof runs
+#: them).
+RECIPES_FOLDER = {
+    "submake-include-folder": ({"CFLAGS": "-Iinc"}, SUBMAKE, SUB_BUILDS, PROGRAM,
+                               ["mkdir -p sub/inc", "cp src/h sub/inc/stdio.h"], ""),
+    "submake-prefix-folder": ({"CFLAGS": "-Bv/"}, SUBMAKE, SUB_COMPILES, PROGRAM,
+                              ["mkdir -p sub/v", "cp src/x sub/v/as"], ""),
+    "submake-cpath": ({"CPATH": "inc"}, SUBMAKE, SUB_BUILDS, PROGRAM,
+                      ["mkdir -p sub/inc", "cp src/h sub/inc/stdio.h"], ""),
+    "submake-compiler-path": ({"COMPILER_PATH": "v"}, SUBMAKE, SUB_COMPILES, PROGRAM,
+                              ["mkdir -p sub/v", "cp src/x sub/v/as"], ""),
+    "submake-run-path": ({"LDFLAGS": "-Wl,-rpath,v"}, SUBMAKE, SUB_LINKS_LIBM, USES_LIBM,
+                         ["mkdir -p sub/v", "cp src/lib sub/v/libm.so.6"], SHARED),
+    "submake-ld-library-path": ({"LD_LIBRARY_PATH": "v"}, SUBMAKE, SUB_LINKS_LIBM, USES_LIBM,
+                                ["mkdir -p sub/v", "cp src/lib sub/v/libm.so.6"], SHARED),
+    "recipe-cd-include-folder": ({"CFLAGS": "-Iinc"},
+                                 "test:\n\tcd sub && $(CC) $(CFLAGS) t.c -o t && ./t\n", "",
+                                 PROGRAM, ["mkdir -p sub/inc", "cp src/h sub/inc/stdio.h"], ""),
+}
+
+
+@pytest.mark.parametrize("case", list(RECIPES_FOLDER))
+def test_r_a_relative_value_read_where_a_recipe_runs(tmp_path: Path, case: str) -> None:
+    """The session's variables; plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)``:
+    a call is denied."""
+    needs("bash", "make", "gcc")
+    extra, top, sub, program, calls, setup = RECIPES_FOLDER[case]
+    denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)", "Bash(mkdir *)"],
+                         {"Makefile": top, "sub/Makefile": sub, "sub/t.c": program,
+                          "t.c": program, "src/x": SH_PAYLOAD, "src/h": HEADER_PAYLOAD,
+                          "pl.c": LIBRARY_PAYLOAD, "inc/keep": "", "v/keep": ""},
+                         [*calls, "make test"], extra, setup=setup, executable=("src/x",))
+    assert denied is not None, "the hook allows every call, and the sub-make runs the payload"
+
+
+OPEN.add("test_r_a_relative_value_read_where_a_recipe_runs",
+         "open at 371c13f: a relative folder in the session's variables is guarded from the "
+         "call's folder and the project's (envpaths), but a recipe runs gcc, ld and the built "
+         "program in another (`$(MAKE) -C sub`, `cd sub &&`): sub/inc, sub/v are not guarded",
+         *RECIPES_FOLDER)
