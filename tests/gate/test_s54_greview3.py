@@ -29,6 +29,9 @@ LIBRARY_PAYLOAD = ('#include <stdlib.h>\n__attribute__((constructor)) static voi
                    '{ system("touch zz"); }\ndouble cos(double x) { return x; }\n')
 SHARED = "gcc -shared -fPIC -o src/lib pl.c -Wl,-soname,libm.so.6"
 ARCHIVE = "gcc -c -o pl.o pl.c && ar rcs src/liba pl.o"
+#: A specs file gcc reads by itself (``specs`` in a folder it searches), loading the plugin
+#: ``./p.so`` into cc1.
+SPECS = "*cc1:\n+ -iplugindir=. -fplugin=p\n"
 #: A program including ``<stdio.h>``; one calling libm's ``cos``.
 PROGRAM = "#include <stdio.h>\nint main(void) { return 0; }\n"
 USES_LIBM = "#include <math.h>\nint main(int c, char **v) { return (int)cos(c) - 1; }\n"
@@ -76,6 +79,13 @@ CALLS_FOLDER = {
                         ["cp src/lib libm.so.6", "make test"], SHARED),
     "ld-run-path-empty-element": ("LD_RUN_PATH", ":/nonexist", LINKS_LIBM, USES_LIBM,
                                   ["cp src/lib libm.so.6", "make test"], SHARED),
+    # cc1 loads `<-iplugindir>/p.so` for `-fplugin=p` (its constructor runs at dlopen); gcc
+    # reads `specs` from LIBRARY_PATH's folders (an empty element: `./`), here naming that plugin
+    "cflags-plugin-folder-dot": ("CFLAGS", "-iplugindir=. -fplugin=p", COMPILES, PROGRAM,
+                                 ["cp src/lib p.so", "make test"], SHARED),
+    "library-path-empty-element-specs": ("LIBRARY_PATH", "/nonexist:", COMPILES, PROGRAM,
+                                         ["cp src/lib p.so", "cp src/specs specs",
+                                          "make test"], SHARED),
     # a folder above the call's (envpaths drops them too): ../stdio.h, ../as, ../libm.a
     "cflags-include-parent": ("CFLAGS", "-I..", BUILDS, PROGRAM,
                               ["cp src/h ../stdio.h", "make test"], ""),
@@ -98,8 +108,9 @@ def test_d_the_calls_folder_in_a_sessions_variable(tmp_path: Path, case: str) ->
     name, value, makefile, program, calls, setup = CALLS_FOLDER[case]
     denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)", "Bash(mkdir *)"],
                          {"Makefile": makefile, "t.c": program, "src/x": SH_PAYLOAD,
-                          "src/h": HEADER_PAYLOAD, "pl.c": LIBRARY_PAYLOAD}, calls,
-                         {name: value}, setup=setup, executable=("src/x",))
+                          "src/h": HEADER_PAYLOAD, "pl.c": LIBRARY_PAYLOAD,
+                          "src/specs": SPECS}, calls, {name: value}, setup=setup,
+                         executable=("src/x",))
     assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
 
 
