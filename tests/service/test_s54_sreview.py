@@ -86,3 +86,41 @@ OPEN.add("test_a_mount_whose_target_a_table_names",
          "`--fst FILE`, the attached `-T/x`, `-vT/x`, `-aT/x` name a table whose target is "
          "no word of the call", "fstab-abbreviated", "table-attached", "table-in-a-cluster",
          "all-of-a-table")
+
+
+# --- M2: the state folder reached through a second path a mount makes -----------------------------
+
+def test_the_state_folder_through_a_mounted_proc(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A root session gated by another gate of the service's environment (its
+    ``SKILLGRANT_STATE_DIR`` ``{T}/st/skillgrant``), plan ``Bash(cp /dev/null *)``,
+    ``Bash(mount *)``: it mounts a proc filesystem at a folder of its own (``mount -t proc
+    proc y``: no word is the state folder or above it) and empties the sessions file and the
+    audit log through ``y/self/root`` (the root as the writer sees it: a path no gate
+    guards, where ``/proc/self/root/...`` is). The call runs in a private mount namespace (the
+    mount goes with it; the files written are the service's)."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("needs root and unshare")
+    import test_s53_sreview
+
+    def contained(call: str, folder: Path, env: dict[str, str]) -> None:
+        subprocess.run(["timeout", "60", "unshare", "-m", "--propagation", "private", "bash",
+                        "-c", call], cwd=folder, env=env, capture_output=True, timeout=90,
+                       check=False)
+
+    monkeypatch.setattr(test_s53_sreview, "_bash", contained)
+    (tmp_path / "st").mkdir(mode=0o700)
+    (tmp_path / "other" / "y").mkdir(parents=True)
+    home, state = tmp_path / "svc", str(tmp_path / "st" / "skillgrant")
+    gate = _other_gate(tmp_path / "other", ["Bash(cp /dev/null *)", "Bash(mount *)"], home,
+                       {"SKILLGRANT_STATE_DIR": state})
+    call = ("mount -t proc proc y && cp /dev/null y/self/root{kept} && "
+            "cp /dev/null y/self/root{audit}")
+    held = _escapes(tmp_path, home, gate, [call], state)
+    assert held is not None, "every call allowed, the victim registered"
+
+
+OPEN.add("test_the_state_folder_through_a_mounted_proc",
+         "open at s54-sfix's mounters (working tree 10:25): a mount's words are read as a "
+         "folder writer's, so `proc` and a fresh folder are no guarded path; the proc "
+         "filesystem mounted there gives every file a second path (`y/self/root/...`)")
