@@ -211,3 +211,64 @@ OPEN.add("test_r_a_relative_value_read_where_a_recipe_runs",
          "call's folder and the project's (envpaths), but a recipe runs gcc, ld and the built "
          "program in another (`$(MAKE) -C sub`, `cd sub &&`): sub/inc, sub/v are not guarded",
          *RECIPES_FOLDER)
+
+
+# --- G: the plan's own compiler command line -----------------------------------------------------
+
+#: A plugin (``src/lib`` built from ``pl.c``: its constructor runs at dlopen, before cc1 or ld
+#: check it) and a specs file naming it.
+PLUGIN = "gcc -shared -fPIC -o src/lib pl.c"
+SPECS_PLUGIN = "*cc1:\n+ -iplugindir=. -fplugin=p\n"
+
+#: Each case: the plan's entry (beside ``Bash(cp *)``, ``Bash(mkdir *)``), the calls before
+#: it. gcc 12 runs the program ``-wrapper`` names (``./w cc1 …``), cc1 loads ``-fplugin=p``
+#: from ``-iplugindir``'s folder (``pl/p.so``), gcc reads ``-specs=``'s file (one naming
+#: ``./p.so``), ld loads ``-Wl,-plugin``'s library; the POSIX drivers ``c99``, ``c89`` (sh
+#: scripts running gcc) and ``cpp`` (gcc -E: ``<prefix>cc1``) take ``-B`` as gcc does; make
+#: runs ``$(TOOLPREFIX)gcc`` (xv6's name for kbuild's CROSS_COMPILE) and takes a ``!=``
+#: definition's value from the shell (the proof runs each).
+COMPILER_LINES = {
+    "gcc-wrapper": ("gcc -wrapper ./w -c t.c", ["cp src/x w"]),
+    "gcc-plugin-folder": ("gcc -iplugindir=pl -fplugin=p -c t.c",
+                          ["mkdir -p pl", "cp src/lib pl/p.so"]),
+    "gcc-specs": ("gcc -specs=sp -c t.c", ["cp src/lib p.so", "cp src/specs sp"]),
+    "gcc-linker-plugin": ("gcc -Wl,-plugin,./p.so t.c -o t", ["cp src/lib p.so"]),
+    "c99-prefix": ("c99 -Bpre -c t.c", ["cp src/x preas"]),
+    "c89-prefix": ("c89 -Bpre -c t.c", ["cp src/x preas"]),
+    "cpp-prefix": ("cpp -Bpre t.c", ["cp src/x precc1"]),
+    "make-toolprefix": ("make test TOOLPREFIX=./x-", ["cp src/x x-gcc"]),
+    "make-shell-definition": ("make test 'CFLAGS!=echo LUJwcmU= | base64 -d'",
+                              ["cp src/x preas"]),
+    # held at s54-gfix3's working tree (10:30)
+    "held-gcc-plugin-path": ("gcc -fplugin=./p.so -c t.c", ["cp src/lib p.so"]),
+    "held-make-definition-wrapper": ("make test CFLAGS='-wrapper ./w'", ["cp src/x w"]),
+    "held-make-cross-compile": ("make test CROSS_COMPILE=./x-", ["cp src/x x-gcc"]),
+    "held-make-append": ("make test CFLAGS+=-Bpre", ["cp src/x preas"]),
+    "held-env-prefix": ("env CFLAGS=-Bpre make test", ["cp src/x preas"]),
+    "held-set-allexport": ("set -a; CFLAGS=-Bpre; make test", ["cp src/x preas"]),
+}
+#: The Makefile of the make entries: compiles with CFLAGS, by a prefix of the names.
+PREFIXED = ("test: t.c\n\t$(CROSS_COMPILE)$(TOOLPREFIX)gcc $(CFLAGS) -c t.c -o t.o\n")
+
+
+@pytest.mark.parametrize("case", list(COMPILER_LINES))
+def test_g_the_plans_compiler_command_line(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``, ``Bash(mkdir *)``: a call is denied."""
+    needs("bash", "make", "gcc", "c99", "c89", "cpp", "base64")
+    entry, calls = COMPILER_LINES[case]
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)", "Bash(mkdir *)"],
+                         {"Makefile": PREFIXED, "t.c": "int x;\n", "src/x": SH_PAYLOAD,
+                          "pl.c": LIBRARY_PAYLOAD, "src/specs": SPECS_PLUGIN},
+                         [*calls, entry], setup=PLUGIN, executable=("src/x",))
+    assert denied is not None, "the hook allows every call, and gcc runs the payload"
+
+
+OPEN.add("test_g_the_plans_compiler_command_line",
+         "open at s54-gfix3's working tree (10:30): gcc's own command line is read for its "
+         "prefixes only (startflags._compiler_assignments: -B, --prefix, -iprefix), not as a "
+         "toolchain value is (flagpaths.flag_words: every word); `flagpaths.compiler` misses "
+         "c99, c89, cpp; a prefix of names under another name than CROSS_COMPILE (xv6's "
+         "TOOLPREFIX) is read by named_paths only; make's `!=` definition takes its value "
+         "from a shell command the gate does not run", "gcc-wrapper", "gcc-plugin-folder",
+         "gcc-specs", "gcc-linker-plugin", "c99-prefix", "c89-prefix", "cpp-prefix",
+         "make-toolprefix", "make-shell-definition")
