@@ -272,3 +272,38 @@ OPEN.add("test_g_the_plans_compiler_command_line",
          "from a shell command the gate does not run", "gcc-wrapper", "gcc-plugin-folder",
          "gcc-specs", "gcc-linker-plugin", "c99-prefix", "c89-prefix", "cpp-prefix",
          "make-toolprefix", "make-shell-definition")
+
+
+# --- P: a prefix of the programs' names in the session's variables -------------------------------
+
+#: Each case: the session's variable and value, the Makefile (make runs ``<prefix>gcc``), the
+#: file the payload goes to. kbuild's ``CROSS_COMPILE`` ending in ``/`` names a folder: the
+#: call's (``./``) or one above it, which envpaths drops (D1's class); xv6's ``TOOLPREFIX``
+#: is the same prefix under another name (read by named_paths: ``./x-`` guards ./x-).
+PREFIXES = {
+    "cross-compile-dot-slash": ("CROSS_COMPILE", "./", "CROSS_COMPILE", "gcc"),
+    "cross-compile-parent": ("CROSS_COMPILE", "../", "CROSS_COMPILE", "../gcc"),
+    "makeflags-cross-compile-dot-slash": ("MAKEFLAGS", "CROSS_COMPILE=./", "CROSS_COMPILE",
+                                          "gcc"),
+    "toolprefix": ("TOOLPREFIX", "./x-", "TOOLPREFIX", "x-gcc"),
+}
+
+
+@pytest.mark.parametrize("case", list(PREFIXES))
+def test_p_a_prefix_of_names_in_a_sessions_variable(tmp_path: Path, case: str) -> None:
+    """The session's ``<NAME>=<value>``; plan ``Bash(make test)``, ``Bash(cp *)``: ``cp src/x
+    <file>`` or ``make test`` is denied."""
+    needs("bash", "make", "gcc")
+    name, value, used, target = PREFIXES[case]
+    denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)"],
+                         {"Makefile": f"test: t.c\n\t$({used})gcc -c t.c -o t.o\n",
+                          "t.c": "int x;\n", "src/x": SH_PAYLOAD},
+                         [f"cp src/x {target}", "make test"], {name: value},
+                         executable=("src/x",))
+    assert denied is not None, "the hook allows every call, and make runs the payload"
+
+
+OPEN.add("test_p_a_prefix_of_names_in_a_sessions_variable",
+         "open at s54-gfix3's working tree (10:30): CROSS_COMPILE ending in `/` is taken as a "
+         "folder, and the call's folder or one above it guards nothing (D1); TOOLPREFIX is no "
+         "toolchain name", *PREFIXES)
