@@ -167,8 +167,9 @@ def _scan(entry: str, text: str, found: dict[str, set[str]], depth: int) -> None
     """``entry_values`` of ``text`` (and of its quoted parts, to ``depth`` levels) into
     ``found`` (each assignment, with the names of the words of the commands it reaches)."""
     if "=" not in text and not any(n in text for n in (*KNOWN, "perl", ENV_FILE, "-S", "node",
-                                                        "--openssl-config", "make")):
-        return  # (perl's `-I inc`, `--env-file F`: `_prefix`)
+                                                        "--openssl-config", "make", "-B",
+                                                        "--pref", "-iprefix", "--include-p")):
+        return  # (perl's `-I inc`, `--env-file F`, gcc's `-B pre`: `_prefix`)
     quoted: list[str] = []
     commands = [_unreserved(c) for c in _lexed(text, quoted)]
     state = _State({os.path.basename(w.text) for c in commands for w in c})

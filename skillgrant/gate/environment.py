@@ -41,7 +41,10 @@ FLAGS: Final = ("CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "LDLIBS", "LOADLIBE
                 # the linker's run path, pkg-config's and cmake's folders and files (a bare
                 # name there is a path: s53-greview2 V8, V9)
                 "LD_RUN_PATH", "PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR", "CMAKE_TOOLCHAIN_FILE",
-                "CMAKE_PREFIX_PATH", "CMAKE_MODULE_PATH")
+                "CMAKE_PREFIX_PATH", "CMAKE_MODULE_PATH",
+                # autoconf's link line, kbuild's prefix of the programs' names (s53-greview2
+                # V10, V11: ``flagpaths.toolchain``)
+                "LIBS", "CROSS_COMPILE")
 #: Every environment variable the gate reads to decide a call (tests/gate/test_environment.py
 #: finds each ``os.environ`` read in the gate's modules and checks it is here or in OWN).
 COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR",

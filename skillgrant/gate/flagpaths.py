@@ -16,14 +16,24 @@ if TYPE_CHECKING:
     from typing import Final
 
 
+def compiler(program: str) -> bool:
+    """Whether ``program`` (a command's first word) is a C compiler driver taking gcc's
+    options: ``gcc``, ``cc``, ``g++``, ``c++``, ``clang``, ``clang++``, a version's
+    (``gcc-12``) or a target's (``x86_64-linux-gnu-gcc-12``)."""
+    base = program.rpartition("/")[2].rstrip("0123456789.").removesuffix("-")
+    return base in ("cc", "c++", "clang", "clang++") or base.endswith(("gcc", "g++"))
+
+
 def toolchain(name: str) -> bool:
     """Whether the session's variable ``name`` is the C toolchain's beside ``environment.
     FLAGS``: a part of it (between ``_``) ending in one of ``_FLAG_ENDS`` (``EXTRA_CFLAGS``,
     ``KCFLAGS``, ``CFLAGS_MODULE``, ``CPPFLAGS_FOR_BUILD``) or naming a compiler (``CC``,
     ``HOSTCC``, ``CC_FOR_BUILD``, ``CXX``), as kbuild and autoconf name theirs (s53-greview2
-    V3, V4); not another program's flags (``GOFLAGS``, ``RUSTFLAGS``: K5)."""
-    return any(part.endswith(_FLAG_ENDS) or part.endswith("CC") or part in ("CXX", "CPP")
-               for part in name.split("_"))
+    V3, V4), the link line's ``LIBS`` (autoconf's: ``EXTRA_LIBS``, ``LIBS_FOR_BUILD``; V11) or
+    a prefix of the programs' names (kbuild's ``CROSS_COMPILE``: V10); not another program's
+    flags (``GOFLAGS``, ``RUSTFLAGS``: K5)."""
+    return any(part.endswith(_FLAG_ENDS) or part.endswith("CC") or part in (
+        "CXX", "CPP", "LIBS") for part in name.split("_")) or name.endswith("CROSS_COMPILE")
 
 
 #: The endings of a variable's part naming flags a Makefile hands gcc.
@@ -37,18 +47,20 @@ def flag_words(name: str, value: str, readings: list[str]) -> list[str]:
     response file's ``@`` dropped) and an option's attached value (``-Iinc``: ``inc``), as
     the session's ``MAKEFLAGS`` definitions are read (``startvars._words``); none for make's
     own (``startflags`` reads them). Raises ValueError for a ``$`` (make reads it its own
-    way: ``$Dx`` is ``$D`` then ``x``), and for a prefix of gcc's (``_prefix``;
+    way: ``$Dx`` is ``$D`` then ``x``), and for a prefix of gcc's (``gcc_prefix``;
     ``GCC_EXEC_PREFIX`` is ``-B``'s value: gcc's manual) not ending in ``/`` (``-Bv`` runs
     ``vas`` where there is no folder ``v``: a prefix of names, no path)."""
     if name in _MAKES:
         return []
     if "$" in value:  # (make reads `$Dx` as `$D` then `x`, `$(X)` its own: V5)
         raise ValueError("a `$`, which make expands by its own syntax, not a shell's")
+    if name.endswith("CROSS_COMPILE"):  # (make runs `$(CROSS_COMPILE)gcc`: V10)
+        return [_names_folder(reading) for reading in readings if "/" in reading]
     words: list[str] = []
     for reading in readings if name != "GCC_EXEC_PREFIX" else ["-B" + r for r in readings]:
         split = reading.split()  # (`-Wl,-Bstatic`: ld's, one word; `-B v/`: gcc's prefix)
         for word, after in zip(split, [*split[1:], ""], strict=True):
-            prefix = _prefix(word, after)
+            prefix = gcc_prefix(word, after)
             if prefix is not None and prefix[-1:] != "/":
                 raise ValueError(f"gcc's prefix {word!r} {after!r}, which names no folder "
                                  "the gate can guard (gcc runs `<prefix>as`; end it in '/')")
@@ -57,11 +69,24 @@ def flag_words(name: str, value: str, readings: list[str]) -> list[str]:
     return [w for w in words if w and w not in (".", "..")]
 
 
+def _names_folder(prefix: str) -> str:
+    """The folder the prefix of programs' names ``prefix`` (holding a ``/``) names, when it
+    ends in ``/`` (``/opt/tc/bin/``: the programs ``gcc``, ``ld``, … there); raises ValueError
+    for one that does not (``./x-`` makes make run ``./x-gcc``, ``./x-ld``, any name a Makefile
+    spells after it: no path the gate can guard). A prefix without a ``/`` names programs
+    found on ``PATH``, whose folders are guarded whole (``guards``)."""
+    if prefix[-1:] != "/":
+        raise ValueError(f"a prefix of programs' names {prefix!r}, which names no folder the "
+                         "gate can guard (make runs `<prefix>gcc`; end it in '/', or put its "
+                         "folder on PATH and give the prefix without one)")
+    return prefix
+
+
 #: What splits a value into words beside white space (``startvars._words``' characters).
 _SPLIT: Final = str.maketrans(dict.fromkeys(",:=", " "))
 
 
-def _prefix(word: str, after: str) -> str | None:
+def gcc_prefix(word: str, after: str) -> str | None:
     """The prefix gcc 12 reads in ``word`` (``after``: the next word) and puts before names,
     or None: its programs' (``-B``, its long ``--prefix`` and gcc's abbreviations of it down to
     ``--pref``), its headers' folders' (``-iprefix``, ``--include-prefix`` to

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 
+from .flagpaths import compiler, gcc_prefix
+
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
@@ -198,7 +200,7 @@ def option_assignments(texts: list[str]) -> list[tuple[str, str]]:
             a for k, a in enumerate(after) if a[:1] == "-" and "=" in a), *(
             f"{a} {after[k + 1]}" for k, a in enumerate(after[:-1]) if a[:1] == "-" and
             a[-1:] == "I")) if folders]
-    pairs += _node_assignments(texts)
+    pairs += _node_assignments(texts) + _compiler_assignments(texts)
     for k, text in enumerate(texts):
         if text.startswith("--openssl-config"):
             value = text.partition("=")[2] or (texts[k + 1] if k + 1 < len(texts) else "")
@@ -207,6 +209,21 @@ def option_assignments(texts: list[str]) -> list[tuple[str, str]]:
             value = text.partition("=")[2] or (texts[k + 1] if k + 1 < len(texts) and
                                                texts[k + 1][:1] != "-" else "")
             pairs += [(f"{ENV_FILE}={f}", "") for f in (value, ".env") if f]
+    return pairs
+
+
+def _compiler_assignments(texts: list[str]) -> list[tuple[str, str]]:
+    """``option_assignments`` of a C compiler's prefixes on its command line (gcc's ``-Bv/``,
+    ``-B pre``, ``--prefix=pre``, ``-iprefix pre``: ``flagpaths.gcc_prefix``) as ``CFLAGS``,
+    read as its value is (``flagpaths.flag_words``: a prefix not ending in ``/`` refused;
+    s53-greview2 V7)."""
+    rest = texts[next((k for k, t in enumerate(texts) if compiler(t)), len(texts)) + 1:]
+    pairs: list[tuple[str, str]] = []
+    for word, after in zip(rest, [*rest[1:], ""], strict=False):
+        prefix = gcc_prefix(word, after)
+        if prefix is not None:
+            spelled = word if prefix != after else f"{word} {after}"
+            pairs.append((f"CFLAGS={spelled}", spelled))
     return pairs
 
 

@@ -15,8 +15,9 @@ import os
 
 from .collectopts import addopts
 from .entryvars import ASSIGNED
-from .environment import values
+from .environment import FLAGS, values
 from .envpaths import named_paths, preload_paths
+from .flagpaths import flag_words, toolchain
 from .homefiles import MOVED_CODE
 from .named import above
 from .planpaths import DOTENV, RUNS_IN
@@ -174,22 +175,14 @@ def _session_definitions(named: tuple[str, ...]) -> list[tuple[str, str, bool]]:
 
 
 def _words(defined: list[tuple[str, str, bool]]) -> list[str]:
-    """Every word of the values ``defined`` (split at blanks, ``,``, ``:``, ``=``; an ``@``
-    before one, a response file's, dropped), each a path guarded whole: a recipe or a
-    program a recipe runs may read any as a file (``.SHELLFLAGS=run`` runs ``/bin/sh run``;
-    ``CFLAGS=@opts`` makes gcc read ``opts``; s52-greview2 R6), and no one approved these
-    values, where an entry's are; an option's attached value too (gcc's ``-Bv/``: it runs
-    ``v/as``, R6c). Raises ValueError for gcc's ``-B`` prefix not ending in ``/`` (``-Bv``
-    runs ``vas`` where there is no folder ``v``: a prefix of names, no path to guard; a
-    linker's ``-Wl,-Bstatic`` is ld's flag)."""
-    words = [w.lstrip("@") for _, v, _ in defined
-             for w in v.replace(",", " ").replace(":", " ").replace("=", " ").split()]
-    for word in (w for _, v, _ in defined for w in v.split()):  # (`-Wl,-Bstatic`: ld's)
-        if word[:2] == "-B" and word[-1:] != "/":
-            raise ValueError(f"the session's {word!r} gives gcc a prefix of its programs' "
-                             "names, which the gate does not guard; end it in `/` or unset it")
-    words += [w[2:] for w in words if w[:1] == "-" and w[1:2] != "-" and len(w) > 2]
-    return [w for w in words if w and w not in (".", "..")]
+    """Every word of the values ``defined``, each a path guarded whole, read as the session's
+    toolchain variables are (``flagpaths.flag_words``: split at blanks, ``,``, ``:``, ``=``;
+    a response file's ``@`` dropped; an option's attached value; gcc's prefixes and a
+    prefix of programs' names refused unless they end in ``/``), whatever the name: a recipe
+    or a program a recipe runs may read any as a file (``.SHELLFLAGS=run`` runs ``/bin/sh
+    run``; ``CFLAGS=@opts`` makes gcc read ``opts``; s52-greview2 R6, R6c; s53-greview2 V12),
+    and no one approved these values, where an entry's are."""
+    return [w for name, value, _ in defined for w in flag_words(name, value, [value])]
 
 
 #: What the session's ``MAKEFLAGS`` may not define (``entryvars``' refused names, and the
@@ -253,11 +246,21 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
             relative = [p or "." for p in listed] if name == "LD_LIBRARY_PATH" else parts
             items += [(p.removesuffix("/*"), True) for p in _joined(  # an empty one: G12)
                 [p for p in relative if p[:1] not in ("/", "~")], folders)]
-        if own:
+        if own:  # (the toolchain's read as the session's are: s53-greview2 V6, V8)
+            items += [(p, True) for p in _joined(_flag_words(name, value), folders)
+                      if p not in kept] if name in FLAGS or toolchain(name) else []
             items += [(p, True) for p in _named(value, folders) if p not in kept]
             items += [(p.rstrip("/"), True) for p in preload_paths(value, folders)]
             items += [(p, True) for p in _node_read(name, value, parts, folders)]
     return items, modules
+
+
+def _flag_words(name: str, value: str) -> list[str]:
+    """``flagpaths.flag_words`` of an entry's own ``name=value``; its ValueError names it."""
+    try:
+        return flag_words(name, value, [value])
+    except ValueError as e:
+        raise ValueError(f"a plan's entry gives {name}={value!r}, which holds {e}") from e
 
 
 def _node_read(name: str, value: str, parts: list[str], folders: list[str]) -> list[str]:

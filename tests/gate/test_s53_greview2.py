@@ -411,15 +411,9 @@ def test_v_the_sessions_compiler_variables(tmp_path: Path, case: str) -> None:
 # (compiler-path, cpath, c-include-path open at 836e7a4: closed by s53-gfix2 4965cd0; the long
 # prefix, -iprefix, OUTPUT_OPTION and *FLAGS rows open at 836e7a4: closed by af16ceb; the
 # build machine's names and make's `$D` open at af16ceb: closed by aa70455)
-OPEN.add("test_v_the_sessions_compiler_variables",
-         "open at aa70455: a variable a Makefile hands gcc under a name flagpaths.toolchain "
-         "does not take (kbuild's CROSS_COMPILE, a prefix of the compiler's name; LIBS, the "
-         "link line's) is read by named_paths only: `./x-` guards ./x-, not ./x-gcc; `-Bv`, "
-         "`-Wl,-rpath,v` name no path", "cross-compile-prefix", "libs-prefix-a-folder")
-OPEN.add("test_v_the_sessions_compiler_variables",
-         "open at aa70455: the session's MAKEFLAGS definitions are read by startvars._words "
-         "(a -B prefix refused), not by flagpaths: gcc's --prefix, CROSS_COMPILE's prefix of a "
-         "name pass", "makeflags-long-prefix", "makeflags-cross-compile-prefix")
+# (cross-compile-prefix, libs-prefix-a-folder, makeflags-long-prefix,
+# makeflags-cross-compile-prefix open at aa70455: closed by s54-gfix3, flagpaths read for
+# LIBS, CROSS_COMPILE and the session's MAKEFLAGS definitions)
 
 
 #: Each case: the plan's entry (beside ``Bash(cp *)``, ``Bash(mkdir *)``), the Makefile, the
@@ -468,19 +462,8 @@ def test_v_an_entrys_own_compiler_variables(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows every call, and gcc runs the payload"
 
 
-OPEN.add("test_v_an_entrys_own_compiler_variables",
-         "open at af16ceb (pre-existing at 7b9db0b): a value the entry sets itself (a prefix, "
-         "export, make's definition, an entry's MAKEFLAGS) is read by startvars/startflags, "
-         "not as flagpaths reads the session's (a prefix not ending in /, --prefix, -iprefix, "
-         "gcc's own variables, a Makefile's own name)", "prefix-assignment",
-         "prefix-assignment-long-prefix", "export-before-make", "make-definition",
-         "make-definition-include-prefix", "make-definition-own-name", "entry-makeflags",
-         "compiler-path-assignment", "cpath-assignment", "hostcc-assignment")
-OPEN.add("test_v_an_entrys_own_compiler_variables",
-         "open at af16ceb (pre-existing at 7b9db0b): gcc's own options on its command line "
-         "(-B, --prefix) and COMPILER_PATH before it are not read: the folder or prefix it "
-         "runs its assembler from is not guarded", "gcc-prefix", "gcc-prefix-folder",
-         "gcc-long-prefix", "gcc-compiler-path")
+# (every row open at af16ceb, pre-existing at 7b9db0b: closed by s54-gfix3, an entry's own
+# toolchain values and a compiler's prefixes on its command line read by flagpaths)
 
 
 #: Each case (a cost): the session's variable whose name ends in FLAGS but that no Makefile
@@ -579,10 +562,7 @@ def test_v_the_linkers_run_path(tmp_path: Path, case: str) -> None:
 
 
 # (session-ld-run-path open at af16ceb: closed by s53-gfix2 bc6c361)
-OPEN.add("test_v_the_linkers_run_path",
-         "open at bc6c361: an entry's own LD_RUN_PATH is read by startvars (not as FLAGS are), "
-         "and the link line's LIBS is not a toolchain name: the bare folder v names no path",
-         "entry-ld-run-path", "session-libs-run-path")
+# (entry-ld-run-path, session-libs-run-path open at bc6c361: closed by s54-gfix3)
 
 
 #: CMake code running the payload where it lies (a toolchain file, a package's config file).
