@@ -307,3 +307,39 @@ OPEN.add("test_p_a_prefix_of_names_in_a_sessions_variable",
          "open at s54-gfix3's working tree (10:30): CROSS_COMPILE ending in `/` is taken as a "
          "folder, and the call's folder or one above it guards nothing (D1); TOOLPREFIX is no "
          "toolchain name", *PREFIXES)
+
+
+# --- Q: a command's words as the guard reads them (quoted words, a loop's name) -------------------
+
+#: A Makefile whose ``test`` runs the payload, written by printf through tee.
+WRITES_MAKEFILE = "printf 'test:\\n\\ttouch zz\\n' | "
+#: Each case: the tee call (after ``WRITES_MAKEFILE``). bash runs tee with every word an
+#: operand (``do``, ``else``, ``for`` are plain words there: no loop), writing ``Makefile``;
+#: the guard's reading drops a word after `for`/`select` that follows `do`/`else`/`then`/
+#: `time` as a loop's variable (``textwords._LOOP_NAME``), so the plan's make reads the new
+#: Makefile.
+LOOP_LOOKALIKES = {
+    "do-for-semicolon": "tee do for Makefile;",
+    "else-for-do": "tee else for Makefile do",
+    "do-for-newline": "tee do for Makefile\necho",
+    "held-plain": "tee Makefile",
+}
+
+
+@pytest.mark.parametrize("case", list(LOOP_LOOKALIKES))
+def test_q_a_word_read_as_a_loops_name(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(make test)``, ``Bash(tee *)``, ``Bash(printf *)``, ``Bash(echo *)``, the
+    project's Makefile: the write of the Makefile is denied."""
+    needs("bash", "make")
+    denied = proved_case(tmp_path, ["Bash(make test)", "Bash(tee *)", "Bash(printf *)",
+                                    "Bash(echo *)"],
+                         {"Makefile": "test:\n\techo ok\n"},
+                         [WRITES_MAKEFILE + LOOP_LOOKALIKES[case], "make test"])
+    assert denied is not None, "the hook allows every call, and make runs the payload"
+
+
+OPEN.add("test_q_a_word_read_as_a_loops_name",
+         "open at s54-gfix3's working tree (10:35, textwords._LOOP_NAME): a `for`/`select` "
+         "after a word `do`/`else`/`then`/`time` is read as a loop wherever it stands, and the "
+         "next word dropped as its variable; bash reads them as a command's plain operands",
+         "do-for-semicolon", "else-for-do", "do-for-newline")
