@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, needs, proved_case
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved_case
 
 #: Real bash, make, gcc, ld and fresh hook processes: CI's slow step runs them.
 pytestmark = pytest.mark.slow
@@ -343,3 +343,24 @@ OPEN.add("test_q_a_word_read_as_a_loops_name",
          "after a word `do`/`else`/`then`/`time` is read as a loop wherever it stands, and the "
          "next word dropped as its variable; bash reads them as a command's plain operands",
          "do-for-semicolon", "else-for-do", "do-for-newline")
+
+
+# --- K: costs -------------------------------------------------------------------------------------
+
+def test_k_a_cross_compilers_path_prefix_keeps_writes(tmp_path: Path) -> None:
+    """The session's ``CROSS_COMPILE=<T>/tc/bin/aarch64-linux-gnu-`` (an embedded developer's
+    toolchain outside PATH, kbuild's usual spelling); plan ``Bash(make test)``, ``Bash(cp
+    *)``: ``cp notes.txt notes2.txt`` is allowed (as at 371c13f). Guarding the prefix's
+    folder whole (or its entries beginning with the prefix) would be sound: make runs
+    ``<folder>/aarch64-linux-gnu-gcc`` and nothing else there."""
+    needs("bash")
+    project = hooked_project(tmp_path, ["Bash(make test)", "Bash(cp *)"])
+    (tmp_path / "tc" / "bin").mkdir(parents=True)
+    env = {**home_env(tmp_path / "home"),
+           "CROSS_COMPILE": f"{tmp_path}/tc/bin/aarch64-linux-gnu-"}
+    assert first_denied(project, ["cp notes.txt notes2.txt"], env) is None, "denied"
+
+
+OPEN.add("test_k_a_cross_compilers_path_prefix_keeps_writes",
+         "cost at 2763873: a session's CROSS_COMPILE holding a `/` and not ending in one "
+         "refuses every call (flagpaths._names_folder); its folder could be guarded whole")
