@@ -239,6 +239,7 @@ COMPILER_LINES = {
     "make-toolprefix": ("make test TOOLPREFIX=./x-", ["cp src/x x-gcc"]),
     "make-shell-definition": ("make test 'CFLAGS!=echo LUJwcmU= | base64 -d'",
                               ["cp src/x preas"]),
+    "gcc-quoted-prefix": ('gcc -"B"pre -c t.c', ["cp src/x preas"]),
     # held at s54-gfix3's working tree (10:30)
     "held-gcc-plugin-path": ("gcc -fplugin=./p.so -c t.c", ["cp src/lib p.so"]),
     "held-make-definition-wrapper": ("make test CFLAGS='-wrapper ./w'", ["cp src/x w"]),
@@ -271,7 +272,7 @@ OPEN.add("test_g_the_plans_compiler_command_line",
          "TOOLPREFIX) is read by named_paths only; make's `!=` definition takes its value "
          "from a shell command the gate does not run", "gcc-wrapper", "gcc-plugin-folder",
          "gcc-specs", "gcc-linker-plugin", "c99-prefix", "c89-prefix", "cpp-prefix",
-         "make-toolprefix", "make-shell-definition")
+         "make-toolprefix", "make-shell-definition", "gcc-quoted-prefix")
 
 
 # --- P: a prefix of the programs' names in the session's variables -------------------------------
@@ -343,6 +344,45 @@ OPEN.add("test_q_a_word_read_as_a_loops_name",
          "after a word `do`/`else`/`then`/`time` is read as a loop wherever it stands, and the "
          "next word dropped as its variable; bash reads them as a command's plain operands",
          "do-for-semicolon", "else-for-do", "do-for-newline")
+
+
+# --- S: a toolchain value as the recipe's shell reads it -----------------------------------------
+
+#: Each case: the session's variable and value, the Makefile, the file the payload goes to.
+#: make pastes the value into a recipe line that ``/bin/sh -c`` runs: the shell removes its
+#: quotes and backslashes, so ``-"B"pre``, ``-\\Bpre``, ``'-Bpre'`` reach gcc as ``-Bpre``
+#: (gcc runs ./preas), ``-I"inc"`` as ``-Iinc`` (the proof runs them); flagpaths reads the
+#: raw value (no ``-B`` at the word's start: no refusal; ``"inc"`` guarded with its quotes).
+QUOTED_VALUES = {
+    "cflags-quoted-prefix": ("CFLAGS", '-"B"pre', COMPILES, "preas", SH_PAYLOAD),
+    "cflags-escaped-prefix": ("CFLAGS", "-\\Bpre", COMPILES, "preas", SH_PAYLOAD),
+    "cflags-single-quoted-prefix": ("CFLAGS", "'-Bpre'", COMPILES, "preas", SH_PAYLOAD),
+    "cflags-quoted-long-prefix": ("CFLAGS", '--pre""fix=pre', COMPILES, "preas", SH_PAYLOAD),
+    "cc-quoted-prefix": ("CC", 'gcc -"B"pre', COMPILES, "preas", SH_PAYLOAD),
+    "cppflags-quoted-include-folder": ("CPPFLAGS", '-I"inc"', BUILDS, "inc/stdio.h",
+                                       HEADER_PAYLOAD),
+    "makeflags-quoted-prefix": ("MAKEFLAGS", 'CFLAGS=-"B"pre', COMPILES, "preas", SH_PAYLOAD),
+}
+
+
+@pytest.mark.parametrize("case", list(QUOTED_VALUES))
+def test_s_a_quoted_toolchain_value(tmp_path: Path, case: str) -> None:
+    """The session's ``<NAME>=<value>``; plan ``Bash(make test)``, ``Bash(cp *)``: ``cp src/x
+    <file>`` or ``make test`` is denied."""
+    needs("bash", "make", "gcc")
+    name, value, makefile, target, text = QUOTED_VALUES[case]
+    denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)"],
+                         {"Makefile": makefile, "t.c": PROGRAM, "inc/keep": "", "src/x": text},
+                         [f"cp src/x {target}", "make test"], {name: value},
+                         executable=("src/x",))
+    assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
+
+
+OPEN.add("test_s_a_quoted_toolchain_value",
+         "open at 2763873: flagpaths.flag_words reads a toolchain value raw, but make pastes it "
+         "into a recipe line /bin/sh runs, which removes quotes and backslashes: `-\"B\"pre` "
+         "is gcc's -Bpre (no refusal), `-I\"inc\"` its -Iinc (`\"inc\"` guarded)",
+         *QUOTED_VALUES)
 
 
 # --- K: costs -------------------------------------------------------------------------------------
