@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 from review_table import LeftOpen
-from test_s53_sreview import _escapes, _other_gate, _unmount_under
+from test_s53_sreview import _environ, _escapes, _other_gate, _unmount_under
+
+from skillgrant.service.sessionsfile import path_of
 
 pytestmark = pytest.mark.slow
 
@@ -90,14 +92,27 @@ OPEN.add("test_a_mount_whose_target_a_table_names",
 
 # --- M2: the state folder reached through a second path a mount makes -----------------------------
 
-def test_the_state_folder_through_a_mounted_proc(tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+#: Each case: the call (in ``{T}/other``, ``y`` and ``w`` fresh folders there). A proc
+#: filesystem gives every file a second path (``y/self/root/...``); an overlay whose upper
+#: folder is the folder above the state folder writes through ``y`` into it.
+SECOND_PATHS = {
+    "proc": ("mount -t proc proc y && cp /dev/null y/self/root{kept} && "
+             "cp /dev/null y/self/root{audit}"),
+    "overlay-upper": ("mount -t overlay overlay -o lowerdir={T}/empty,upperdir={T}/st,"
+                      "workdir=w y && cp /dev/null y/skillgrant/sessions/{name} && "
+                      "cp /dev/null {audit}"),
+}
+
+
+@pytest.mark.parametrize("case", list(SECOND_PATHS))
+def test_the_state_folder_through_a_second_path(tmp_path: Path, case: str,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """A root session gated by another gate of the service's environment (its
     ``SKILLGRANT_STATE_DIR`` ``{T}/st/skillgrant``), plan ``Bash(cp /dev/null *)``,
-    ``Bash(mount *)``: it mounts a proc filesystem at a folder of its own (``mount -t proc
-    proc y``: no word is the state folder or above it) and empties the sessions file and the
-    audit log through ``y/self/root`` (the root as the writer sees it: a path no gate
-    guards, where ``/proc/self/root/...`` is). The call runs in a private mount namespace (the
+    ``Bash(mount *)``: it mounts a filesystem at a folder of its own (no word is the state
+    folder or above it: an overlay's ``upperdir=`` is inside ``-o``'s value) and empties the
+    sessions file and the audit log through it (a path no gate guards, where
+    ``/proc/self/root/...`` is). The call runs in a private mount namespace (the
     mount goes with it; the files written are the service's)."""
     if os.geteuid() != 0 or shutil.which("unshare") is None:
         pytest.skip("needs root and unshare")
@@ -111,16 +126,20 @@ def test_the_state_folder_through_a_mounted_proc(tmp_path: Path,
     monkeypatch.setattr(test_s53_sreview, "_bash", contained)
     (tmp_path / "st").mkdir(mode=0o700)
     (tmp_path / "other" / "y").mkdir(parents=True)
+    (tmp_path / "other" / "w").mkdir()
+    (tmp_path / "empty").mkdir()
     home, state = tmp_path / "svc", str(tmp_path / "st" / "skillgrant")
     gate = _other_gate(tmp_path / "other", ["Bash(cp /dev/null *)", "Bash(mount *)"], home,
                        {"SKILLGRANT_STATE_DIR": state})
-    call = ("mount -t proc proc y && cp /dev/null y/self/root{kept} && "
-            "cp /dev/null y/self/root{audit}")
-    held = _escapes(tmp_path, home, gate, [call], state)
+    with _environ(SKILLGRANT_STATE_DIR=state):  # (the sessions file's name)
+        name = Path(path_of(str(tmp_path / "logs" / "audit.log"))).name
+    held = _escapes(tmp_path, home, gate, [SECOND_PATHS[case].replace("{name}", name)],
+                    state)
     assert held is not None, "every call allowed, the victim registered"
 
 
-OPEN.add("test_the_state_folder_through_a_mounted_proc",
-         "open at s54-sfix's mounters (working tree 10:25): a mount's words are read as a "
-         "folder writer's, so `proc` and a fresh folder are no guarded path; the proc "
-         "filesystem mounted there gives every file a second path (`y/self/root/...`)")
+OPEN.add("test_the_state_folder_through_a_second_path",
+         "open at s54-sfix's mounters (working tree 10:40): a mount's words are read as a "
+         "folder writer's, so `proc`, a fresh folder and an option's value are no guarded "
+         "path; proc mounted there gives every file a second path (`y/self/root/...`), an "
+         "overlay's upperdir= the folder above the state folder")
