@@ -55,7 +55,8 @@ _FAILS_OPEN = {
 
 #: The hook options ``--print-config`` carries into the command it prints (the plan apart).
 _CARRIED = ("--plan-kind", "--outside", "--inside", "--audit-log", "--skill-dir",
-            "--for-skill")  # issue 33: a settings-level hook that follows a skill
+            "--for-skill",  # issue 33: a settings-level hook that follows a skill
+            "--state-dir")  # s53-sreview R3: the service's state folder (``snippet``)
 
 
 #: The pin of a plan file that could not be read when the command was made (no SHA-256 of a
@@ -137,7 +138,7 @@ def command(dialect: str, plan: str, kind: str = "auto",
             if name == "--audit-log":  # its folder as the real path: the hook follows no
                 folder, file = os.path.split(os.path.abspath(value))  # link on the way (A1b)
                 value = os.path.join(os.path.realpath(folder), file)
-            elif name == "--skill-dir":
+            elif name in ("--skill-dir", "--state-dir"):
                 value = os.path.abspath(value)
             words += [name, value]
     if given.get("--observe") is not None:  # issue 32: logged, never denied
@@ -196,7 +197,15 @@ def print_config(dialect: str, options: Mapping[str, str]) -> tuple[str, str]:
 
 def snippet(dialect: str, options: Mapping[str, str]) -> tuple[str, str]:
     """The settings JSON for ``dialect`` running the hook with ``options`` (the hook's own,
-    ``--plan`` among them), and what standard error should say about it."""
+    ``--plan`` among them), and what standard error should say about it. Printed where
+    ``SKILLGRANT_STATE_DIR`` is set (a service's state folder moved there), the command
+    carries it as ``--state-dir``: that hook guards the folder even when the runtime it is
+    merged into lacks the variable (s53-sreview R3; docs/service.md)."""
+    from .homefiles import STATE_VARIABLE
+
+    moved = os.environ.get(STATE_VARIABLE)
+    if moved and options.get("--state-dir") is None:
+        options = {**options, "--state-dir": moved}
     run = command(dialect, options["--plan"], options=options)
     body: dict[str, object]
     if dialect == "claude-code":

@@ -101,6 +101,12 @@ STATE: Final = os.path.join(".local", "state", "skillgrant")
 STATE_VARIABLE: Final = "SKILLGRANT_STATE_DIR"
 
 
+#: The state folder the hook's command names (``--state-dir``, which ``hook --print-config``
+#: carries from ``SKILLGRANT_STATE_DIR``: s53-sreview R3), guarded beside the variable's; set
+#: by the hook's process for its one call (``gate/hook.py``), never by a service.
+NAMED_STATE: list[str] = []
+
+
 def usual_state_folder() -> str:
     """``STATE`` in this user's home of the password database: where a service keeps its
     state without ``SKILLGRANT_STATE_DIR`` (``service/sessionsfile.py``); "" when the
@@ -116,13 +122,14 @@ def usual_state_folder() -> str:
 def state_folders() -> list[str]:
     """``usual_state_folder()`` (none when the database names no home), ``STATE`` in
     ``HOME`` (a runtime run with ``--user UID`` in a container whose database names another
-    home or none, and a service beside it: s53-sreview R5), and the folder
-    ``SKILLGRANT_STATE_DIR`` names (absolute paths only)."""
+    home or none, and a service beside it: s53-sreview R5), the folder
+    ``SKILLGRANT_STATE_DIR`` names and the hook's ``--state-dir`` (``NAMED_STATE``; absolute
+    paths only)."""
     usual = usual_state_folder()
     home = os.environ.get("HOME") or ""
     given = os.environ.get(STATE_VARIABLE) or ""
-    return [f for f in dict.fromkeys((usual, home and os.path.join(home, STATE), given))
-            if f[:1] == "/"]
+    return [f for f in dict.fromkeys((usual, home and os.path.join(home, STATE), given,
+                                      *NAMED_STATE)) if f[:1] == "/"]
 
 
 #: The system's files that a program the gate covers reads as what to run (review s44):

@@ -31,6 +31,7 @@ from .dialects import (
     render,
     supports,
 )
+from .homefiles import NAMED_STATE
 from .options import OPTION_CHOICES, USAGE, Options, UsageError, project_folder, read_options
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -113,6 +114,8 @@ def _answered(args: Sequence[str]) -> Answer:
             return _print_config(options)
         if options.get("--plan") is None:
             raise UsageError("--plan is required")
+        named = options.get("--state-dir")  # (s53-sreview R3: the service's, printed)
+        NAMED_STATE[:] = [os.path.abspath(named)] if named else []
         observing = options.get("--observe") is not None
         answer = decide(options, _read_stdin())
     except UsageError as e:

@@ -13,7 +13,7 @@ USAGE = """\
 Usage: skillgrant hook --plan PLAN [--dialect auto|claude-code|copilot-cli|codex|vscode|gemini-cli]
                        [--outside deny|ask] [--inside none|allow] [--audit-log FILE]
                        [--skill-dir DIR] [--plan-kind auto|plan|skill|settings] [--observe]
-                       [--for-skill NAME] [--plan-sha256 HEX]
+                       [--for-skill NAME] [--plan-sha256 HEX] [--state-dir DIR]
        skillgrant hook --print-config claude-code|copilot-cli|codex|vscode|gemini-cli --plan PLAN
                        [--for-skill NAME]
 
@@ -22,13 +22,14 @@ plan (a plan file, an approved SKILL.md or a settings.json). A call outside the 
 with the reason on standard error and exit status 2; a call inside gets no decision. Any failure
 denies the call. With --observe, every call is decided and logged ("observed": true) and none
 is denied. With --plan-sha256 (as --print-config and apply --enforce write it), every call is
-denied once the plan file holds another plan than the one of that digest.
+denied once the plan file holds another plan than the one of that digest. With --state-dir
+(as --print-config writes it where SKILLGRANT_STATE_DIR is set), that folder is guarded too.
 """
 #: Each option with the values it takes (None: any value).
 OPTION_CHOICES = {"--plan": None, "--dialect": ("auto", *DIALECTS), "--outside": ("deny", "ask"),
            "--inside": ("none", "allow"), "--audit-log": None, "--print-config": DIALECTS,
            "--plan-kind": ("auto", "plan", "skill", "settings"), "--skill-dir": None,
-           "--for-skill": None, "--plan-sha256": None}
+           "--for-skill": None, "--plan-sha256": None, "--state-dir": None}
 #: Tools that start or continue a subagent, as Claude Code 2.1.332 names them: ``Agent`` (and its
 #: former name ``Task``), ``Workflow`` (and its alias ``RunWorkflow``: a script's ``agent()``
 #: starts subagents; review R-10), ``SendMessage`` (continues one; read from the binary). The

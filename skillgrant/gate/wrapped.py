@@ -9,6 +9,19 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Final
 
+#: Programs that lay a filesystem over a folder, take one away, or run a program in a view
+#: where a path names another file: util-linux's and FUSE's mounters and their helpers, the
+#: root changers and sandboxes that bind folders, FUSE filesystems that mount themselves:
+#: folder writers of all their words (``gate/mounters.py``, ``writers``; s53-sreview R2).
+MOUNTERS: Final = frozenset({
+    "mount", "umount", "fusermount", "fusermount3", "mount.fuse", "mount.fuse3", "mount.nfs",
+    "mount.nfs4", "mount.cifs", "mount.smb3", "mount.ntfs", "mount.ntfs-3g", "mount.exfat",
+    "mount.overlay", "umount.nfs", "umount.nfs4", "udisksctl",
+    "chroot", "pivot_root", "switch_root", "bwrap", "unshare", "proot", "systemd-nspawn",
+    "firejail", "nsjail", "schroot",
+    "sshfs", "bindfs", "squashfuse", "fuse-overlayfs", "archivemount", "encfs", "gocryptfs",
+    "mergerfs", "s3fs", "curlftpfs", "unionfs", "unionfs-fuse", "fuse2fs", "fuseiso",
+    "guestmount", "ntfs-3g", "rclone", "sshfs-fuse", "httpfs2", "ratarmount"})
 #: Programs and builtins that run a command, code or file given in their words, or change how
 #: later words are read. A command led by one of them is not understood (a doubt). The
 #: wrappers ``strip_wrappers`` removes are here too: written in a form it does not read, they

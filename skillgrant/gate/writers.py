@@ -26,7 +26,7 @@ from ..lazy import compile_on_use
 from . import files
 from .programnames import BASH_CLASS as BASH_CLASS  # (named.py reads it here)
 from .programnames import program_named
-from .wrapped import lists_only, long_prefix, new_branch_here
+from .wrapped import MOUNTERS, lists_only, long_prefix, new_branch_here
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -89,8 +89,8 @@ _MOVES: Final = frozenset({"cd", "pushd", "popd"})
 #: Pattern and brace characters: a word holding one may become several, or any, paths.
 _GLOB: Final = compile_on_use(r"[*?\[{]")
 #: The programs ``writes`` looks at.
-_LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | {"perl", "find", "tar", "gtar", "git", "gh", "sed",
-                                                 "cmake"}
+_LOOKED_AT: Final = FOLDER_WRITERS | WORKTREE | MOUNTERS | {"perl", "find", "tar", "gtar", "git",
+                                                            "gh", "sed", "cmake"}
 #: Python's modules that unpack an archive (``python3 -m zipfile -e``, ``-m tarfile -e``).
 _UNPACKING: Final = frozenset({"zipfile", "tarfile", "-mzipfile", "-mtarfile"})
 _MAX_OPTIONS: Final = 64  # words after a program looked at for its options and subcommand
@@ -99,9 +99,7 @@ _MAX_OPTIONS: Final = 64  # words after a program looked at for its options and 
 def _name(word: str) -> str:
     """A program's name as the lists hold it: ``llvm-objcopy-14`` is ``objcopy``."""
     name = word.rsplit("/", 1)[-1]
-    if "-" not in name:
-        return name
-    return _VERSIONED.sub("", name.removeprefix("llvm-"))
+    return _VERSIONED.sub("", name.removeprefix("llvm-")) if "-" in name else name
 
 
 #: A version after a program's name (``gcc-12``, ``split-file-14``).
@@ -131,7 +129,7 @@ def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
     """``writes`` for one program ``name`` followed by the words ``rest``."""
     if name == "sed":  # `w FILE` writes the file it names; `e` is the judge's (optables)
         return True, None
-    if name in FOLDER_WRITERS:
+    if name in FOLDER_WRITERS or name in MOUNTERS:  # (a mount's folders: s53-sreview R2)
         return True, None
     if name == "gh":  # release/run download: into the working folder; `pr checkout`, `co`,
         plain = " ".join(w for w in rest[:6] if w[:1] != "-")  # `pr merge`, `repo sync` (s45
@@ -275,10 +273,13 @@ def tree_word(words: Sequence[str], directory: str | None,
         w[:1] == "-" and w[1:2] != "-" and "C" in w[1:8])), None)  # `tar -C`, `git -C`
     moved = moved or next((w for i, w in enumerate(words[:-1]) if _name(w) in ("tar", "gtar")
                            and words[i + 1][:1] != "-" and "C" in words[i + 1]), None)
-    if moved is None and "ln" in words and sum(_name(w) in _LOOKED_AT for w in words) > 1:
-        moved = "ln"  # a link, then another writer through it
+    moved = moved or ("ln" if "ln" in words and sum(_name(w) in _LOOKED_AT for w in words) > 1
+                      else None)  # a link, then another writer through it
+    if any(w[-5:] == "mount" for w in words):  # (`umount -a`, `mount /dev/sdb1`: R2)
+        from .mounters import hidden, named_targets
+        moved, words = moved or hidden(words, directory), [*words, *named_targets(words)]
     if moved is not None:  # later words are read from another folder, or through a link
-        return moved  # made in the same command (reviews H-20, H-22)
+        return moved  # made in the same command (reviews H-20, H-22), or a mount's table
     home = os.path.expanduser("~")
     if worktree is not None:
         try:

@@ -92,7 +92,8 @@ def kept_note(audit_log: str | None) -> str:
         return f"The sessions file cannot be kept: {e}\n"
     given = os.environ.get(STATE_VARIABLE)
     moved = (f" {STATE_VARIABLE}={given} moves it: give every runtime of this user the same "
-             "value (a gate whose runtime lacks it guards only the usual folder)."
+             "value, or print their hooks (skillgrant hook --print-config) where it is set, "
+             "which carries it (a gate that has neither guards only the usual folder)."
              if given else "")
     return (f"The sessions' registrations are kept in {kept}.{moved} Same-user mode: a "
             "session of this user is kept from it by every skillgrant gate of this version; "

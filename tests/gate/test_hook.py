@@ -398,9 +398,11 @@ def test_print_config_prints_the_settings_with_the_plan_quoted(odd_plan: Path,
     named = [] if dialect == "claude-code" else ["--dialect", dialect]
     # The hook's program by absolute path (this interpreter, isolated, on config.HOOK_CODE).
     pin = hashlib.sha256(odd_plan.read_text(encoding="utf-8-sig").encode()).hexdigest()
+    moved = os.environ.get("SKILLGRANT_STATE_DIR")  # carried (s53-sreview R3; the suite's)
     assert shlex.split(command) == [sys.executable, "-I", "-c", HOOK_CODE, "hook", "--plan",
-                                    str(odd_plan),
-                                    "--plan-sha256", pin, *named]  # isolated: the project is
+                                    str(odd_plan), "--plan-sha256", pin,
+                                    *(["--state-dir", moved] if moved else []),
+                                    *named]  # isolated: the project is
     # not on sys.path; the plan's digest pinned (issue 29, W1c)
     assert spec["type"] == "command"
     if dialect == "claude-code":

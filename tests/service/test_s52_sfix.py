@@ -352,9 +352,12 @@ def test_f2b_without_an_audit_log_a_restart_forgets(tmp_path: Path) -> None:
 
 _open("test_f2b_without_an_audit_log_a_restart_forgets",
       "without --audit-log the registry is kept nowhere: the state folder every gate guards "
-      "(session 53) could hold it, but a service has no name there to find it by after a "
-      "restart but its log (its port may change; one file for every such service would share "
-      "ids between unrelated services and runs): serve with --audit-log to keep it")
+      "could hold it, named by the served plans' real paths (the port may change; services "
+      "of the same plans would share it, as services of one log do), with no witness but "
+      "the gates' guard. Not done (session 54, docs/decisions.md): every log-less start "
+      "would then need a state folder (refused where the password database names no home "
+      "and the variable is unset, where it starts today), and a plan reloaded under another "
+      "path, or one more plan served, forgets all the same: serve with --audit-log to keep it")
 
 
 def test_print_config_says_when_registrations_are_not_kept(tmp_path: Path) -> None:

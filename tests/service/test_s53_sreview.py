@@ -680,14 +680,15 @@ def test_the_other_gate_allows_a_harmless_write(spelled: dict[str, Any]) -> None
         assert spelled["gate"].allows(top / "other", call), call
 
 
-OPEN.add("test_a_folder_mounted_over_the_state_folder",
-         "s53-sreview R2: mount's target, a folder above the guarded state folder, is no "
-         "word the gate reads as a write to what lies below it (`mount --bind X ~/.local`)",
-         "bind-parent", "tmpfs-parent", "umount-parent")
+# (test_a_folder_mounted_over_the_state_folder: held since s54-sfix, gate/mounters.py)
 OPEN.add("test_a_gate_without_the_services_state_folder",
          "s53-sreview R3: SKILLGRANT_STATE_DIR given to the service and not to another "
-         "gate's runtime (or another value): that gate guards its own state folder, not the "
-         "service's (R1 through the variable)")
+         "gate's runtime (or another value), whose hook was printed where the variable was not "
+         "the service's: that gate guards its own state folder, not the service's (R1 through "
+         "the variable). A hook printed in the service's environment carries it "
+         "(--state-dir: test_s54_sfix::test_a_hook_printed_for_the_service_guards_its_folder); "
+         "no file every gate reads can name the folder without the suite writing the "
+         "runner's home (docs/decisions.md, session 54)")
 
 
 # --- a home reached through a link, the link changed by another gate's session -----------------
