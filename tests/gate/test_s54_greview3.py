@@ -385,6 +385,49 @@ OPEN.add("test_s_a_quoted_toolchain_value",
          *QUOTED_VALUES)
 
 
+# --- J: gcc joins two values into a folder --------------------------------------------------------
+
+#: A header whose constructor runs the payload in the program built with it (no
+#: ``#include_next``: under a sysroot there is no system ``<stdio.h>`` to go on to).
+HEADER_ALONE = ('__attribute__((constructor)) static void zz(void) { int system(const char *);'
+                ' system("touch zz"); }\n')
+#: A Makefile compiling with the flags, linking without them, running the program.
+COMPILES_THEN_LINKS = ("test: t.c\n\t$(CC) $(CPPFLAGS) $(CFLAGS) -c t.c -o t.o\n\t$(CC) t.o -o t"
+                       "\n\t./t\n")
+#: Each case: the session's variable and value, the folder of the header cc1 reads for
+#: ``<stdio.h>``. ``-Wp,`` hands cc1 its ``-iprefix pre`` and ``-iwithprefixbefore inc``
+#: (``preinc/``) inside one word, which flagpaths' prefix check (a word starting with
+#: ``-iprefix``) passes by; an include folder starting with ``=`` is the sysroot joined to the
+#: rest (``--sysroot=s -I=inc``: ``sinc/``; gcc 12's manual: "the = is replaced by the
+#: sysroot prefix") — the words guarded are ``pre``, ``inc``, ``s`` (the proof runs them).
+JOINED = {
+    "wp-include-prefix": ("CPPFLAGS", "-Wp,-iprefix,pre,-iwithprefixbefore,inc", "preinc"),
+    "sysroot-equals-include": ("CPPFLAGS", "--sysroot=s -I=inc", "sinc"),
+    "sysroot-equals-isystem": ("CFLAGS", "--sysroot=s -isystem =inc", "sinc"),
+    "isysroot-equals-include": ("CPPFLAGS", "-isysroot s -I=inc", "sinc"),
+}
+
+
+@pytest.mark.parametrize("case", list(JOINED))
+def test_j_a_folder_gcc_joins(tmp_path: Path, case: str) -> None:
+    """The session's ``<NAME>=<value>``; plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir
+    *)``: a call is denied."""
+    needs("bash", "make", "gcc")
+    name, value, folder = JOINED[case]
+    denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)", "Bash(mkdir *)"],
+                         {"Makefile": COMPILES_THEN_LINKS, "t.c": PROGRAM,
+                          "src/h": HEADER_ALONE},
+                         [f"mkdir -p {folder}", f"cp src/h {folder}/stdio.h", "make test"],
+                         {name: value})
+    assert denied is not None, "the hook allows every call, and the built program runs it"
+
+
+OPEN.add("test_j_a_folder_gcc_joins",
+         "open at 2763873: flagpaths refuses a prefix only where a word starts with it "
+         "(-iprefix inside -Wp,'s list passes), and reads no sysroot join (`=inc` after "
+         "--sysroot=s is sinc/): the folder cc1 reads is none of the words guarded", *JOINED)
+
+
 # --- K: costs -------------------------------------------------------------------------------------
 
 def test_k_a_cross_compilers_path_prefix_keeps_writes(tmp_path: Path) -> None:
