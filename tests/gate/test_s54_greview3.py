@@ -428,6 +428,39 @@ OPEN.add("test_j_a_folder_gcc_joins",
          "--sysroot=s is sinc/): the folder cc1 reads is none of the words guarded", *JOINED)
 
 
+# --- C: a command line a variable names (s47-greview2 E1's rule) --------------------------------
+
+#: ssh settings whose ProxyCommand runs the payload (ssh runs it before it connects: no
+#: network needed).
+SSH_SETTINGS = "Host *\n  ProxyCommand touch zz\n"
+#: Each case: the session's GIT_SSH_COMMAND. ssh takes ``-F``'s file attached (``-Fsshcfg``),
+#: also after other flags in a cluster (``-qFsshcfg``): getopt's reading, as ``-F sshcfg``.
+SSH_COMMANDS = {
+    "settings-attached": "ssh -Fsshcfg",
+    "settings-in-a-cluster": "ssh -qFsshcfg",
+    "held-settings-apart": "ssh -F sshcfg",
+}
+
+
+@pytest.mark.parametrize("case", list(SSH_COMMANDS))
+def test_c_an_option_attached_in_a_variables_command(tmp_path: Path, case: str) -> None:
+    """The session's ``GIT_SSH_COMMAND``, the project's remote over ssh; plan ``Bash(git
+    fetch)``, ``Bash(cp *)``: ``cp src/cfg sshcfg`` or ``git fetch`` is denied."""
+    needs("bash", "git", "ssh")
+    denied = proved_case(tmp_path, ["Bash(git fetch)", "Bash(cp *)"],
+                         {"src/cfg": SSH_SETTINGS}, ["cp src/cfg sshcfg", "git fetch"],
+                         {"GIT_SSH_COMMAND": SSH_COMMANDS[case]},
+                         setup="git remote add origin ssh://example.invalid/x.git")
+    assert denied is not None, "the hook allows every call, and ssh runs the ProxyCommand"
+
+
+OPEN.add("test_c_an_option_attached_in_a_variables_command",
+         "open at s54-gfix3's working tree (10:45, flagpaths.variable_words): a command line's "
+         "words after its program that are no option name files, but an option's value "
+         "attached to it (`-Fsshcfg`, `-qFsshcfg`) is an option's word: not read",
+         "settings-attached", "settings-in-a-cluster")
+
+
 # --- K: costs -------------------------------------------------------------------------------------
 
 def test_k_a_cross_compilers_path_prefix_keeps_writes(tmp_path: Path) -> None:
