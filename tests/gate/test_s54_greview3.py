@@ -439,6 +439,9 @@ SSH_COMMANDS = {
     "settings-attached": "ssh -Fsshcfg",
     "settings-in-a-cluster": "ssh -qFsshcfg",
     "held-settings-apart": "ssh -F sshcfg",
+    # an option whose value is a command line ssh runs (`sh x` runs ./x)
+    "proxy-command-option": 'ssh -o "ProxyCommand=sh sshcfg"',
+    "proxy-command-attached": "ssh -oProxyCommand='bash sshcfg'",
 }
 
 
@@ -448,7 +451,8 @@ def test_c_an_option_attached_in_a_variables_command(tmp_path: Path, case: str) 
     fetch)``, ``Bash(cp *)``: ``cp src/cfg sshcfg`` or ``git fetch`` is denied."""
     needs("bash", "git", "ssh")
     denied = proved_case(tmp_path, ["Bash(git fetch)", "Bash(cp *)"],
-                         {"src/cfg": SSH_SETTINGS}, ["cp src/cfg sshcfg", "git fetch"],
+                         {"src/cfg": SSH_SETTINGS if "Proxy" not in SSH_COMMANDS[case]
+                          else "touch zz\n"}, ["cp src/cfg sshcfg", "git fetch"],
                          {"GIT_SSH_COMMAND": SSH_COMMANDS[case]},
                          setup="git remote add origin ssh://example.invalid/x.git")
     assert denied is not None, "the hook allows every call, and ssh runs the ProxyCommand"
@@ -459,6 +463,11 @@ OPEN.add("test_c_an_option_attached_in_a_variables_command",
          "words after its program that are no option name files, but an option's value "
          "attached to it (`-Fsshcfg`, `-qFsshcfg`) is an option's word: not read",
          "settings-attached", "settings-in-a-cluster")
+OPEN.add("test_c_an_option_attached_in_a_variables_command",
+         "open at s54-gfix3's working tree (10:50): an option's value that is itself a command "
+         "line ssh runs (`-o ProxyCommand=sh sshcfg`) names its script by a bare word after "
+         "`=` and a blank, read by neither variable_words nor named_paths",
+         "proxy-command-option", "proxy-command-attached")
 
 
 # --- K: costs -------------------------------------------------------------------------------------
