@@ -21,7 +21,6 @@ OPEN: dict[str, str] = {
         "test_m3b_unshare_w_in_a_cluster",
         "test_k3b_inline_code_attached_to_its_option",
         "test_m4b_a_pattern_in_command_position_matches_cd",
-        "test_w19b_a_reader_holds_the_star_the_guard_reads_a_quoted_list_as",
         "test_m8_bash_env_moves_the_child",
     )},
     # review s44-greview (s44-gfix's OPEN lines): docs/call-gate.md, "What is left"

@@ -33,8 +33,8 @@ from __future__ import annotations
 import os
 from itertools import pairwise
 
-from .environment import FLAGS, state
-from .flagpaths import flag_words, toolchain
+from .environment import state
+from .flagpaths import read_word_by_word, variable_words
 from .named import above
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -322,8 +322,8 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
 
 
 def _parsed() -> list[tuple[list[str], list[str]]]:
-    """Each variable's paths (``named_paths``; ``flagpaths.flag_words`` too for the C
-    toolchain's) and the packages its preloads name (``preloaded``), read once an environment
+    """Each variable's paths (``named_paths``; ``flagpaths.variable_words`` too, word by
+    word) and the packages its preloads name (``preloaded``), read once an environment
     (``environment.state``: ``session_paths`` runs twice a call). Raises ValueError, naming
     the variable, where one is not known."""
     key = state()
@@ -332,8 +332,8 @@ def _parsed() -> list[tuple[list[str], list[str]]]:
         for name, value in os.environ.items():
             try:
                 if name not in OTHERWISE and value and isinstance(parsed, list):
-                    parsed.append(([*named_paths(value), *(flag_words(name, value, _expanded(
-                        value)) if name in FLAGS or toolchain(name) else ())],
+                    parsed.append(([*named_paths(value), *(variable_words(
+                        name, value, _expanded(value)) if read_word_by_word(name) else ())],
                                    preloaded(value)))
             except ValueError as e:
                 parsed = ValueError(f"the session's variable {name}={value!r} holds {e}, so "

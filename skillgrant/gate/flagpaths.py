@@ -1,15 +1,21 @@
-"""The paths the session's C toolchain variables name, read as gcc reads them (review
-s52-greview2 R6d, s53-greview2 V): ``environment.FLAGS`` (the variables GNU make's built-in
-rules hand gcc, and gcc's own), and any other named as the toolchain's (``toolchain``:
-``EXTRA_CFLAGS``, ``KCFLAGS``, ``HOSTCC``: a Makefile hands them gcc), each word a path:
-gcc reads a bare word there as a file (``@opts``, ``-include pre``, ``-B v``, ``CPATH=inc``).
-A prefix gcc puts before names (``-Bv``: ``vas``, ``vcc1``, …; ``-iprefix``) names no path
-unless it ends in ``/``: refused (``envpaths.session_paths``: every call is denied, saying
-so). Under ``skillgrant serve`` only ``FLAGS`` are compared (a header each); another name's
+"""The paths a C toolchain variable names, read as gcc reads them, wherever it is set (the
+session's environment, a plan's entry, make's definitions, ``MAKEFLAGS``, a compiler's own
+prefix options; review s52-greview2 R6d, s53-greview2 V; session 54), and the words of a few
+other variables read word by word (``variable_words``: a makefile list, a command line).
+The toolchain's: ``environment.FLAGS`` (the variables GNU make's built-in rules hand gcc, and
+gcc's own), and any other named as the toolchain's (``toolchain``: ``EXTRA_CFLAGS``,
+``KCFLAGS``, ``HOSTCC``, ``LIBS``, ``CROSS_COMPILE``: a Makefile hands them gcc), each word a
+path: gcc reads a bare word there as a file (``@opts``, ``-include pre``, ``-B v``,
+``CPATH=inc``). A prefix gcc puts before names (``-Bv``: ``vas``, ``vcc1``, …; ``-iprefix``)
+or make before a program's name (``CROSS_COMPILE=./x-``) names no path unless it ends in
+``/``: refused (``envpaths.session_paths``: every call is denied, saying so; an entry's: its
+plan). Under ``skillgrant serve`` only ``FLAGS`` are compared (a header each); another name's
 value is the service's own (``envpaths``' residual).
 """
 
 from __future__ import annotations
+
+from .environment import FLAGS
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -40,12 +46,40 @@ def toolchain(name: str) -> bool:
 _FLAG_ENDS: Final = ("CFLAGS", "CPPFLAGS", "CXXFLAGS", "LDFLAGS", "ASFLAGS", "LDLIBS")
 
 
+def read_word_by_word(name: str) -> bool:
+    """Whether the session's variable ``name`` is read word by word (``variable_words``)."""
+    return name in FLAGS or name in _FILES or name in _COMMANDS or toolchain(name)
+
+
+def variable_words(name: str, value: str, readings: list[str]) -> list[str]:
+    """The paths the session's variable ``name`` names word by word, beside ``envpaths.
+    named_paths``' (``value`` read as ``readings``: its ``$NAME`` read): a toolchain's
+    (``flag_words``); each word of a list of files (``MAKEFILES``: make reads each as a
+    makefile, ``common`` too); each word but options after the program of a command line a
+    program runs (``GIT_SSH_COMMAND='ssh -F sshcfg'``: ssh reads ``sshcfg``, whose
+    ``ProxyCommand`` runs; an editor's ``vim -u vimrc``; s47-greview2 E1)."""
+    if name in _FILES:
+        return [w for r in readings for w in r.split() if w not in (".", "..")]
+    if name in _COMMANDS:
+        return [w for r in readings for w in r.split()[1:] if w[:1] != "-" and w not in (
+            ".", "..")]
+    return flag_words(name, value, readings)
+
+
+#: The session's variables whose every word is a file; those holding a command line (run
+#: through a shell: git's ``GIT_SSH_COMMAND``, ``GIT_EXTERNAL_DIFF``, its editor and pager).
+_FILES: Final = frozenset(("MAKEFILES",))
+_COMMANDS: Final = frozenset(("GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_EDITOR", "EDITOR",
+                              "VISUAL"))
+
+
 def flag_words(name: str, value: str, readings: list[str]) -> list[str]:
     """The paths the session's variable ``name`` (one of ``environment.FLAGS``, or one
     ``toolchain`` names) names beside ``envpaths.named_paths``', its ``value`` read as
     ``readings`` (its ``$NAME`` read): every word (split at blanks, ``,``, ``:``, ``=``; a
     response file's ``@`` dropped) and an option's attached value (``-Iinc``: ``inc``), as
-    the session's ``MAKEFLAGS`` definitions are read (``startvars._words``); none for make's
+    the session's ``MAKEFLAGS`` definitions and an entry's own values are (``startvars``);
+    none for make's
     own (``startflags`` reads them). Raises ValueError for a ``$`` (make reads it its own
     way: ``$Dx`` is ``$D`` then ``x``), and for a prefix of gcc's (``gcc_prefix``;
     ``GCC_EXEC_PREFIX`` is ``-B``'s value: gcc's manual) not ending in ``/`` (``-Bv`` runs

@@ -46,7 +46,8 @@ from .runfolders import outside, run_folders
 from .startpaths import start_paths
 from .starttables import MANIFESTS
 from .startvars import entry_starts, removed_folder, start_values
-from .writers import braced, clone_word, composer, into_git
+from .textwords import text_words
+from .writers import clone_word, composer, into_git
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -289,8 +290,6 @@ _OPTION_FILE = compile_on_use(r"\bcurl\b.*\s(?:-[A-Za-z]*K|--config)"
                               r"|\bwget\b.*\s(?:-[A-Za-z]*i|--conf|--input)")
 #: A command that first moves to a literal folder, then (only if it could) runs the rest.
 _LEADING_CD = re.compile(r"\s*cd\s+([A-Za-z0-9_.][A-Za-z0-9_./-]*)\s*&&(.*)", re.DOTALL)
-#: The words of a command's text, as far as they may name a file (quotes and operators split).
-_TOKEN = re.compile(r"[^\s;&|<>()'\"`=]+")
 
 
 def guarded_word(text: str, directory: str | None) -> str | None:
@@ -329,11 +328,11 @@ def _guarded_word(text: str, directory: str | None) -> str | None:
         # `cd src && cp a b` (R-6): the rest read from src, and from here as well, where it
         # runs when the `cd` fails or past a `;`, `||` or `&` (H-31); CDPATH may send a bare
         # name elsewhere (H-30)
-        named = named_word(_words(text), directory, text)
+        named = named_word(text_words(text), directory, text)
         return named or guarded_word(moved.group(2), posixpath.normpath(
             posixpath.join(directory, moved.group(1)))) or guarded_word(
             moved.group(2), directory)
-    words = _words(text)
+    words = text_words(text)
     if "sed" in bare:  # sed's `w`/`W` take the file they write attached (`1w.claude/…`,
         words += [w[k + 1:] for w in words for k, c in enumerate(w) if c in "wW"]  # s44 W18)
     return written(words, directory, text, bare) or into_git(words, directory) or \
@@ -364,36 +363,3 @@ def _composed(words: list[str], directory: str | None, text: str, bare: str) -> 
         from .ownsettings import own_settings
         found = own_settings(words, bare)
     return found
-
-
-def _words(text: str) -> list[str]:
-    """The words of ``text`` as far as they may name a file: a line continuation removed
-    (bash joins `.cla\\⏎ude` anywhere outside single quotes: review s43 W16), quotes and
-    backslashes removed (bash joins `pla''n.json`, unescapes `pla\\n.json`), braces expanded
-    before a word is cut at its operators and `=` (`{-DA=,-o}PATH`: W17)."""
-    bare = unquoted(text.replace("\\\n", ""))
-    chunks: list[str] = []
-    for chunk in re.split(r"[ \t\n]+", bare):  # (bash's blanks: not `\x1f`)
-        if chunks and chunks[-1].count("{") > chunks[-1].count("}"):
-            chunks[-1] += " " + chunk  # `{"-DA= x",-o}PATH`: a quoted blank in a list (W17b)
-        else:
-            chunks.append(chunk)
-    quoting = bare != text
-    return [token for chunk in chunks for form in _forms(chunk, quoting)
-            for token in _TOKEN.findall(form)]
-
-
-def _forms(chunk: str, quoting: bool) -> list[str]:
-    """What bash's brace expansion may make of a word the guard reads with its quotes gone.
-    A quoted or escaped brace or comma is literal to bash, and not to ``braced`` once the
-    quotes are gone (`.c{l,\\}}aude` is `.claude` to bash, `.cl}aude` here: review s44 W17c):
-    where the text held quoting, the list is also read as a star (`.c*aude`)."""
-    if not _EXPANDED_BRACE.search(chunk):
-        return [chunk]
-    return [*braced(chunk), _WHOLE_BRACE.sub("*", chunk)] if quoting else braced(chunk)
-
-
-#: A brace bash expands: a list (``{a,b}``) not after a ``$``; and a word's braces, from its
-#: first ``{`` to its last ``}``.
-_EXPANDED_BRACE = re.compile(r"(?<!\$)\{[^{}$]*,[^{}]*\}")
-_WHOLE_BRACE = compile_on_use(r"\{.*\}")

@@ -15,9 +15,9 @@ import os
 
 from .collectopts import addopts
 from .entryvars import ASSIGNED
-from .environment import FLAGS, values
+from .environment import values
 from .envpaths import named_paths, preload_paths
-from .flagpaths import flag_words, toolchain
+from .flagpaths import flag_words, read_word_by_word, variable_words
 from .homefiles import MOVED_CODE
 from .named import above
 from .planpaths import DOTENV, RUNS_IN
@@ -114,6 +114,7 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
     given += [(a.partition("=")[0], a.partition("=")[2], True) for a in _marked(named)[1]]
     given += [(ENV_FILE, f, True) for f in DOTENV if ".env" in named]  # (a node runner's)
     defined = _session_definitions(named)  # (make's, from the session's MAKEFLAGS: K1)
+    words = _words(defined)  # (refused first as the session's: its error names MAKEFLAGS)
     given += defined
     _pytests(named)
     if not given:
@@ -125,7 +126,7 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
                                               os.path.expanduser("~"), "/") if f}
         kept |= {p for f in kept for p in above(f)}
     items, more = value_items(given, runs, kept)
-    items += [(p, True) for p in _joined(_words(defined), runs) if p not in kept]  # (R6)
+    items += [(p, True) for p in _joined(words, runs) if p not in kept]  # (R6)
     modules += more
     if modules[start:]:  # (what a site .pth imports, in PYTHONPATH's folders: U6)
         items += module_items(list(dict.fromkeys(modules[start:])),
@@ -182,7 +183,11 @@ def _words(defined: list[tuple[str, str, bool]]) -> list[str]:
     or a program a recipe runs may read any as a file (``.SHELLFLAGS=run`` runs ``/bin/sh
     run``; ``CFLAGS=@opts`` makes gcc read ``opts``; s52-greview2 R6, R6c; s53-greview2 V12),
     and no one approved these values, where an entry's are."""
-    return [w for name, value, _ in defined for w in flag_words(name, value, [value])]
+    try:
+        return [w for name, value, _ in defined for w in flag_words(name, value, [value])]
+    except ValueError as e:
+        raise ValueError(f"the session's MAKEFLAGS/GNUMAKEFLAGS define a value which holds {e}; "
+                         "unset it or define it in the plan's entry") from e
 
 
 #: What the session's ``MAKEFLAGS`` may not define (``entryvars``' refused names, and the
@@ -248,7 +253,7 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
                 [p for p in relative if p[:1] not in ("/", "~")], folders)]
         if own:  # (the toolchain's read as the session's are: s53-greview2 V6, V8)
             items += [(p, True) for p in _joined(_flag_words(name, value), folders)
-                      if p not in kept] if name in FLAGS or toolchain(name) else []
+                      if p not in kept] if read_word_by_word(name) else []
             items += [(p, True) for p in _named(value, folders) if p not in kept]
             items += [(p.rstrip("/"), True) for p in preload_paths(value, folders)]
             items += [(p, True) for p in _node_read(name, value, parts, folders)]
@@ -256,9 +261,10 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
 
 
 def _flag_words(name: str, value: str) -> list[str]:
-    """``flagpaths.flag_words`` of an entry's own ``name=value``; its ValueError names it."""
+    """``flagpaths.variable_words`` of an entry's own ``name=value`` (its ValueError names it):
+    read word by word as the session's is."""
     try:
-        return flag_words(name, value, [value])
+        return variable_words(name, value, [value])
     except ValueError as e:
         raise ValueError(f"a plan's entry gives {name}={value!r}, which holds {e}") from e
 

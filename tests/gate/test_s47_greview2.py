@@ -176,10 +176,8 @@ def test_e1_a_session_variable_names_a_file_the_split_misses(tmp_path: Path,
     assert denied is not None, "the hook allows a write to a file a session variable names"
 
 
-_open("test_e1_a_session_variable_names_a_file_the_split_misses",
-      "residual (docs/call-gate.md, the paths the session's variables name): a bare word a "
-      "program reads as a file or a folder (guarding every bare word denies `npm test` under "
-      "NODE_ENV=test)", "makefiles-no-dot", "git-ssh-command-settings")
+# (makefiles-no-dot, git-ssh-command-settings: closed by s54-gfix3, flagpaths.variable_words:
+# MAKEFILES' every word a makefile, a command line's words after its program but options)
 
 
 # --- envpaths: a variable naming the folder a call runs in, or one above it ---------------

@@ -367,10 +367,5 @@ def test_cost_k1_a_loop_repeating_a_childs_C_is_allowed(tmp_path: Path, case: st
     assert hook_allows(project, CHILD_LOOPS[case])
 
 
-_open("test_cost_k1_a_loop_repeating_a_childs_C_is_allowed",
-      "COST kept (s53-gfix2): the repeated `-C` is read since s52-gfix (git-C passes), but "
-      "named.named_word reads every word of the call as a path, the `for` loop's name `t` "
-      "too, and a make plan guards prove's `t/` (so `t` names a guarded folder); the word "
-      "after `for` is a variable's name, no path, and `$t` takes the loop's words: a fix "
-      "in guards._words/named.named_word (s53-sfix's, nobody's), not the moves' reading",
-      "make-C")
+# (make-C, a cost kept since s53-gfix2: closed by s54-gfix3, gate/textwords: a loop's name is
+# no path, and `$t` takes the loop's plain words)

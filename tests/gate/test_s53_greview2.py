@@ -695,9 +695,11 @@ def test_c_a_sessions_origin_run_path_keeps_make(tmp_path: Path) -> None:
 
 
 OPEN.add("test_c_a_sessions_origin_run_path_keeps_make",
-         "cost at aa70455: flagpaths refuses every call of a session whose toolchain variable "
-         "holds a `$`; make's reading (`$O` then `RIGIN/../lib`: lib/) and the linker's "
-         "(`$ORIGIN`: the program's folder) could each be guarded instead")
+         "cost kept (s54-gfix3): flagpaths refuses every call of a session whose toolchain "
+         "variable holds a `$`. Neither reading is computable: make's (`$O` then `RIGIN/../lib`) "
+         "takes O's value, which a Makefile may set (kbuild's O=, the output folder: the gate "
+         "reads no Makefile), and the linker's (`$ORIGIN/../lib`: ../lib from the built "
+         "program's folder, wherever a recipe's -o puts it) names a folder no rule computes")
 
 
 def test_c_a_folder_a_user_cannot_list_keeps_writes() -> None:
