@@ -489,3 +489,29 @@ def test_k_a_cross_compilers_path_prefix_keeps_writes(tmp_path: Path) -> None:
 OPEN.add("test_k_a_cross_compilers_path_prefix_keeps_writes",
          "cost at 2763873: a session's CROSS_COMPILE holding a `/` and not ending in one "
          "refuses every call (flagpaths._names_folder); its folder could be guarded whole")
+
+
+#: Each case: the plan's entry (a macro's value on make's command line: cpp's `-D NAME=VALUE`
+#: defines text, names no file), the folder the everyday write goes into.
+MACROS = {
+    "mode-test": ("make test CPPFLAGS=-DMODE=test", "test"),
+    "data-folder-name": ("make CFLAGS=-DDATA_DIR=data test", "data"),
+}
+
+
+@pytest.mark.parametrize("case", list(MACROS))
+def test_k_a_macros_value_keeps_writes(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp notes.txt <folder>/notes.txt`` is allowed
+    (as at 371c13f): gcc reads no file by a ``-D`` macro's value."""
+    needs("bash")
+    entry, folder = MACROS[case]
+    project = hooked_project(tmp_path, [f"Bash({entry})", "Bash(cp *)"])
+    (project / folder).mkdir()
+    env = home_env(tmp_path / "home")
+    assert first_denied(project, [f"cp notes.txt {folder}/notes.txt"], env) is None, "denied"
+
+
+OPEN.add("test_k_a_macros_value_keeps_writes",
+         "cost at 2763873: an entry's own toolchain value is read by flag_words, every word "
+         "a path guarded whole, a `-D` macro's value too (`-DMODE=test` guards test/); the "
+         "words of -D, -U, -W, -f, -m, -O, -std= options name no file gcc reads", *MACROS)
