@@ -10,7 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved_case
+from bash_review import (
+    LeftOpen,
+    first_denied,
+    home_env,
+    hook_allows,
+    hooked_project,
+    needs,
+    proved_case,
+)
 
 #: Real bash, make, gcc, ld and fresh hook processes: CI's slow step runs them.
 pytestmark = pytest.mark.slow
@@ -515,3 +523,23 @@ OPEN.add("test_k_a_macros_value_keeps_writes",
          "cost at 2763873: an entry's own toolchain value is read by flag_words, every word "
          "a path guarded whole, a `-D` macro's value too (`-DMODE=test` guards test/); the "
          "words of -D, -U, -W, -f, -m, -O, -std= options name no file gcc reads", *MACROS)
+
+
+def test_k_mounting_the_tables_entries_keeps_a_plan(tmp_path: Path) -> None:
+    """Plan ``Bash(mount -a)`` (after an administrator adds an entry to ``/etc/fstab``), on a
+    machine whose table names no folder that is, holds or lies above a guarded path (this
+    one's: none, or a device's own folder): ``mount -a`` is allowed, as at 371c13f. The gate
+    reads the table already (``mounters.named_targets``); its targets could be read as the
+    call's folder words instead of refusing. (Asked only: the call is never run.)"""
+    with open("/etc/fstab", encoding="utf-8") as table:
+        targets = [f.split()[1] for f in table if f.split() and not f.startswith("#")]
+    if any(t in ("/", "/root", "/home", "/tmp") or t.startswith(("/root/", "/home/"))
+           for t in targets):
+        pytest.skip("this machine's table names a folder above a guarded path")
+    project = hooked_project(tmp_path, ["Bash(mount -a)"])
+    assert hook_allows(project, "mount -a"), "denied"
+
+
+OPEN.add("test_k_mounting_the_tables_entries_keeps_a_plan",
+         "cost at 359b91d: `mount -a` is unknown whatever /etc/fstab names (mounters.hidden); "
+         "named_targets reads the table already and could give its targets as words")
