@@ -478,6 +478,41 @@ OPEN.add("test_c_an_option_attached_in_a_variables_command",
          "proxy-command-option", "proxy-command-attached")
 
 
+#: vim settings running the payload (``:silent !touch zz``), then quitting.
+VIM_SETTINGS = "silent !touch zz\nqa!\n"
+#: Each case: the session's variable and value (the editor ``git commit`` runs): vim runs
+#: an Ex command given with ``-c``, ``+``, ``--cmd``, here ``:source vrc``: the file is a word
+#: inside one of the command line's words, after a blank.
+EDITOR_COMMANDS = {
+    "editor-c-source": ("EDITOR", "vim -c 'so vrc'"),
+    "editor-plus-source": ("EDITOR", "vim +'source vrc'"),
+    "editor-cmd-source": ("EDITOR", "vim --cmd 'so vrc'"),
+    "visual-c-source": ("VISUAL", "vim -c 'so vrc'"),
+    "git-editor-c-source": ("GIT_EDITOR", "vim -c 'so vrc'"),
+    "held-editor-settings-file": ("EDITOR", "vim -u vrc"),
+    "held-editor-source-option": ("EDITOR", "vim -S vrc"),
+}
+
+
+@pytest.mark.parametrize("case", list(EDITOR_COMMANDS))
+def test_c_a_file_inside_an_editors_command(tmp_path: Path, case: str) -> None:
+    """The session's editor; plan ``Bash(git commit --allow-empty)``, ``Bash(cp *)``: ``cp
+    src/v vrc`` or the commit is denied."""
+    needs("bash", "git", "vim")
+    name, value = EDITOR_COMMANDS[case]
+    denied = proved_case(tmp_path, ["Bash(git commit --allow-empty)", "Bash(cp *)"],
+                         {"src/v": VIM_SETTINGS}, ["cp src/v vrc", "git commit --allow-empty"],
+                         {name: value}, setup="git config user.email a@b && git config "
+                         "user.name a")
+    assert denied is not None, "the hook allows every call, and vim runs the payload"
+
+
+OPEN.add("test_c_a_file_inside_an_editors_command",
+         "open at 4e28550 (flagpaths.variable_words): a command line's word holding a blank "
+         "(vim's `-c 'so vrc'`: an Ex command naming a file) is read as one file's name",
+         *[c for c in EDITOR_COMMANDS if not c.startswith("held-")])
+
+
 # --- K: costs -------------------------------------------------------------------------------------
 
 def test_k_a_cross_compilers_path_prefix_keeps_writes(tmp_path: Path) -> None:
