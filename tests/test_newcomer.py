@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -80,8 +81,10 @@ def test_print_config_prints_the_configuration_for_a_good_request(plan: Path) ->
     command = group["hooks"][0]["command"]
     # isolated (-I): the project's folder is not on sys.path (review R3 of issue 29)
     pin = hashlib.sha256(plan.read_text(encoding="utf-8-sig").encode()).hexdigest()
+    moved = os.environ.get("SKILLGRANT_STATE_DIR")  # carried (s53-sreview R3; the suite's)
     assert shlex.split(command) == [sys.executable, "-I", "-c", HOOK_CODE, "hook", "--plan",
-                                    str(plan), "--plan-sha256", pin]  # issue 29: the digest
+                                    str(plan), "--plan-sha256", pin,
+                                    *(["--state-dir", moved] if moved else [])]  # issue 29
     assert done.stderr.startswith("Merge into .claude/settings.json")
 
 

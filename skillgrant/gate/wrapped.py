@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 MOUNTERS: Final = frozenset({
     "mount", "umount", "fusermount", "fusermount3", "mount.fuse", "mount.fuse3", "mount.nfs",
     "mount.nfs4", "mount.cifs", "mount.smb3", "mount.ntfs", "mount.ntfs-3g", "mount.exfat",
-    "mount.overlay", "umount.nfs", "umount.nfs4", "udisksctl",
+    "mount.overlay", "umount.nfs", "umount.nfs4", "udisksctl", "systemd-mount",
+    "systemd-umount",
     "chroot", "pivot_root", "switch_root", "bwrap", "unshare", "proot", "systemd-nspawn",
     "firejail", "nsjail", "schroot",
     "sshfs", "bindfs", "squashfuse", "fuse-overlayfs", "archivemount", "encfs", "gocryptfs",

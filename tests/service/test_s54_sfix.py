@@ -34,7 +34,7 @@ from skillgrant.gate.homefiles import STATE_VARIABLE
 #: (``chroot``, ``bwrap``, ``unshare``: ``Bash(*)``; the gate reads no narrower entry of a
 #: runner: it refuses the plan, or the call).
 ENTRIES = ["Bash(mount *)", "Bash(umount *)", "Bash(fusermount *)", "Bash(sshfs *)",
-           "Bash(bindfs *)", "Bash(mv *)", "Bash(rm *)", "Bash(cp *)"]
+           "Bash(bindfs *)", "Bash(systemd-mount *)", "Bash(mv *)", "Bash(rm *)", "Bash(cp *)"]
 #: The cases whose program the plan grants through ``Bash(*)``.
 RUNNERS = ("chroot", "bwrap-bind", "unshare-shared")
 
@@ -76,6 +76,7 @@ OVER = {
     "umount-all-targets": "umount -A {T}/free",
     "fusermount": "fusermount -u {T}/st",
     "bindfs": "bindfs {T}/empty {T}/st",
+    "systemd-mount": "systemd-mount --type=tmpfs none {T}/st",
     "sshfs": "sshfs localhost:/tmp {T}/st",
     "chroot": "chroot {T}/st /bin/sh -c 'echo > /skillgrant/sessions/x'",
     "bwrap-bind": "bwrap --bind {T}/st/skillgrant {T}/free --bind / / "
