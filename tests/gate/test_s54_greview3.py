@@ -517,6 +517,39 @@ OPEN.add("test_c_a_file_inside_an_editors_command",
          *[c for c in EDITOR_COMMANDS if not c.startswith("held-")])
 
 
+# --- T: a tilde no one expands ------------------------------------------------------------------
+
+#: Each case: the session's variable and value, the Makefile, the folder (``./~/…``) and the
+#: file the payload goes to. gcc reads COMPILER_PATH as it is, and the recipe's shell expands
+#: no ``~`` inside a word (``-I~/inc``: only at a word's start or after an assignment's ``=``/
+#: ``:``), so gcc reads the folder ``~`` in the recipe's folder; the gate reads the home's.
+TILDES = {
+    "cflags-include-tilde-attached": ("CFLAGS", "-I~/inc", BUILDS, "./~/inc", "stdio.h",
+                                      HEADER_PAYLOAD),
+    "compiler-path-tilde": ("COMPILER_PATH", "~/v", COMPILES, "./~/v", "as", SH_PAYLOAD),
+    "cpath-tilde": ("CPATH", "~/inc", BUILDS, "./~/inc", "stdio.h", HEADER_PAYLOAD),
+}
+
+
+@pytest.mark.parametrize("case", list(TILDES))
+def test_t_a_tilde_no_one_expands(tmp_path: Path, case: str) -> None:
+    """The session's ``<NAME>=<value>``; plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir
+    *)``: a call is denied."""
+    needs("bash", "make", "gcc")
+    name, value, makefile, folder, file, text = TILDES[case]
+    denied = proved_case(tmp_path, ["Bash(make test)", "Bash(cp *)", "Bash(mkdir *)"],
+                         {"Makefile": makefile, "t.c": PROGRAM, "src/x": text},
+                         [f"mkdir -p {folder}", f"cp src/x {folder}/{file}", "make test"],
+                         {name: value}, executable=("src/x",))
+    assert denied is not None, "the hook allows every call, and gcc reads ./~/…"
+
+
+OPEN.add("test_t_a_tilde_no_one_expands",
+         "open at 4e28550: a `~` inside a toolchain word (`-I~/inc`) or in gcc's own variable "
+         "(COMPILER_PATH) is read as the home, but gcc reads it as a folder named `~`",
+         "cflags-include-tilde-attached", "compiler-path-tilde", "cpath-tilde")
+
+
 # --- K: costs -------------------------------------------------------------------------------------
 
 def test_k_a_cross_compilers_path_prefix_keeps_writes(tmp_path: Path) -> None:
