@@ -550,6 +550,54 @@ OPEN.add("test_t_a_tilde_no_one_expands",
          "cflags-include-tilde-attached", "compiler-path-tilde", "cpath-tilde")
 
 
+#: Each case: the call of a session under a tool-wide plan (``Bash``) writing the gate's audit
+#: log ``{log}`` through a loop's variable whose body unsets it (bash: ``$t`` is empty there,
+#: the word is the log); textwords reads ``$t`` as the loop list's words (``audit.logx``).
+UNSET_IN_THE_BODY = {
+    "unset-in-the-body": "for t in x; do unset t; cp /dev/null {log}$t; done",
+    "unset-v-in-the-body": "for t in x; do unset -v t; cp /dev/null {log}$t; done",
+    "held-plain": "cp /dev/null {log}",
+    "held-unset-before": "unset t; cp /dev/null {log}$t",
+}
+
+
+@pytest.mark.parametrize("case", list(UNSET_IN_THE_BODY))
+def test_q_a_loops_variable_unset_in_its_body(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash`` (tool-wide: the guard alone keeps the gate's own files), the printed hook
+    with ``--audit-log``: the call is denied; real bash empties the log."""
+    import json
+    import subprocess
+
+    from test_gate_files import payload
+
+    from skillgrant.gate.config import snippet
+
+    needs("bash")
+    project, log = tmp_path / "project", tmp_path / "logs" / "audit.log"
+    project.mkdir()
+    log.parent.mkdir()
+    (project / "plan.json").write_text(json.dumps({"allowed-tools": ["Bash"]}))
+    printed = json.loads(snippet("claude-code", {"--plan": str(project / "plan.json"),
+                                                 "--audit-log": str(log)})[0])
+    hook = printed["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    log.write_text('{"kept": 1}\n')
+    call = UNSET_IN_THE_BODY[case].format(log=log)
+    scratch = tmp_path / "scratch.log"
+    scratch.write_text("kept\n")
+    subprocess.run(["bash", "-c", call.replace(str(log), str(scratch))], cwd=project,
+                   timeout=60, check=False)
+    assert scratch.read_text() == "", "bash left the log"
+    said = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project), cwd=project,
+                          capture_output=True, timeout=60, check=False)
+    assert said.returncode == 2 or b'"deny"' in said.stdout, "the hook allows the call"
+
+
+OPEN.add("test_q_a_loops_variable_unset_in_its_body",
+         "open at 4e28550 (textwords: `$t` read as its plain loop list's words): a body's "
+         "`unset t` makes `$t` empty, so the word is the gate's audit log itself",
+         "unset-in-the-body", "unset-v-in-the-body")
+
+
 # --- K: costs -------------------------------------------------------------------------------------
 
 def test_k_a_cross_compilers_path_prefix_keeps_writes(tmp_path: Path) -> None:
