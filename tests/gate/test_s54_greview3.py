@@ -556,6 +556,8 @@ OPEN.add("test_t_a_tilde_no_one_expands",
 UNSET_IN_THE_BODY = {
     "unset-in-the-body": "for t in x; do unset t; cp /dev/null {log}$t; done",
     "unset-v-in-the-body": "for t in x; do unset -v t; cp /dev/null {log}$t; done",
+    # IFS holding the value: field splitting drops it from the unquoted word
+    "ifs-in-the-body": "for t in x; do IFS=x; cp /dev/null {log}$t; done",
     "held-plain": "cp /dev/null {log}",
     "held-unset-before": "unset t; cp /dev/null {log}$t",
 }
@@ -595,7 +597,7 @@ def test_q_a_loops_variable_unset_in_its_body(tmp_path: Path, case: str) -> None
 OPEN.add("test_q_a_loops_variable_unset_in_its_body",
          "open at 4e28550 (textwords: `$t` read as its plain loop list's words): a body's "
          "`unset t` makes `$t` empty, so the word is the gate's audit log itself",
-         "unset-in-the-body", "unset-v-in-the-body")
+         "unset-in-the-body", "unset-v-in-the-body", "ifs-in-the-body")
 
 
 # --- K: costs -------------------------------------------------------------------------------------
