@@ -32,6 +32,8 @@ _TAKERS: Final = frozenset(("env", "sudo", "doas", "make", "gmake"))
 #: What ends a word of an entry outside quotes; what ends a command.
 _BLANKS: Final = frozenset(" \t\n;&|()<>")
 _ENDS: Final = frozenset("\n;&|()")
+#: The quotes and backslash bash drops from a word.
+_UNQUOTED: Final = str.maketrans(dict.fromkeys("\"'\\", None))
 #: Quoted parts read as code at most this deep (``bash -c "sh -c '…'"``).
 _DEPTH: Final = 4
 
@@ -166,9 +168,11 @@ _BY: Final = "\x00"
 def _scan(entry: str, text: str, found: dict[str, set[str]], depth: int) -> None:
     """``entry_values`` of ``text`` (and of its quoted parts, to ``depth`` levels) into
     ``found`` (each assignment, with the names of the words of the commands it reaches)."""
-    if "=" not in text and not any(n in text for n in (*KNOWN, "perl", ENV_FILE, "-S", "node",
+    bare = text.translate(_UNQUOTED)  # (`gcc -"B"pre`: bash drops the quotes)
+    if "=" not in text and not any(n in bare for n in (*KNOWN, "perl", ENV_FILE, "-S", "node",
                                                         "--openssl-config", "make", "-B",
-                                                        "--pref", "-iprefix", "--include-p")):
+                                                        "--pref", "-i", "--include-p",
+                                                        "-wrapper", "-f", "-spec", "-W")):
         return  # (perl's `-I inc`, `--env-file F`, gcc's `-B pre`: `_prefix`)
     quoted: list[str] = []
     commands = [_unreserved(c) for c in _lexed(text, quoted)]
@@ -277,7 +281,8 @@ def _command(entry: str, words: list[_Word], found: dict[str, set[str]],
                   if os.path.basename(w.text) in _TAKERS), -1)
     if taker >= 0:
         make = os.path.basename(words[taker].text) in ("make", "gmake")
-        _take(entry, words[taker + 1:], make, found, here, state.taken)
+        _take(entry, words[taker + 1:], make, found, here, state.taken, quoted=True)  # (the
+        # program gets `N=v` however quoted: `make 'CFLAGS!=cmd'`, s54-greview3 G1)
 
 
 def _prefix(words: list[_Word], found: dict[str, set[str]], programs: set[str]) -> None:

@@ -15,6 +15,8 @@ value is the service's own (``envpaths``' residual).
 
 from __future__ import annotations
 
+import posixpath
+
 from .environment import FLAGS
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -25,9 +27,12 @@ if TYPE_CHECKING:
 def compiler(program: str) -> bool:
     """Whether ``program`` (a command's first word) is a C compiler driver taking gcc's
     options: ``gcc``, ``cc``, ``g++``, ``c++``, ``clang``, ``clang++``, a version's
-    (``gcc-12``) or a target's (``x86_64-linux-gnu-gcc-12``)."""
-    base = program.rpartition("/")[2].rstrip("0123456789.").removesuffix("-")
-    return base in ("cc", "c++", "clang", "clang++") or base.endswith(("gcc", "g++"))
+    (``gcc-12``) or a target's (``x86_64-linux-gnu-gcc-12``); POSIX's ``c89``, ``c99`` and
+    ``cpp`` (scripts running gcc, and gcc's preprocessor: s54-greview3 G1)."""
+    base = program.rpartition("/")[2]
+    base = base if base in ("c89", "c99") else base.rstrip("0123456789.").removesuffix("-")
+    return base in ("cc", "c++", "clang", "clang++", "c89", "c99", "cpp") or base.endswith(
+        ("gcc", "g++"))
 
 
 def toolchain(name: str) -> bool:
@@ -39,7 +44,7 @@ def toolchain(name: str) -> bool:
     a prefix of the programs' names (kbuild's ``CROSS_COMPILE``: V10); not another program's
     flags (``GOFLAGS``, ``RUSTFLAGS``: K5)."""
     return any(part.endswith(_FLAG_ENDS) or part.endswith("CC") or part in (
-        "CXX", "CPP", "LIBS") for part in name.split("_")) or name.endswith("CROSS_COMPILE")
+        "CXX", "CPP", "LIBS") for part in name.split("_")) or name.endswith(_NAME_PREFIXES)
 
 
 #: The endings of a variable's part naming flags a Makefile hands gcc.
@@ -55,14 +60,19 @@ def variable_words(name: str, value: str, readings: list[str]) -> list[str]:
     """The paths the session's variable ``name`` names word by word, beside ``envpaths.
     named_paths``' (``value`` read as ``readings``: its ``$NAME`` read): a toolchain's
     (``flag_words``); each word of a list of files (``MAKEFILES``: make reads each as a
-    makefile, ``common`` too); each word but options after the program of a command line a
-    program runs (``GIT_SSH_COMMAND='ssh -F sshcfg'``: ssh reads ``sshcfg``, whose
-    ``ProxyCommand`` runs; an editor's ``vim -u vimrc``; s47-greview2 E1)."""
+    makefile, ``common`` too); each word after the program of a command line a program runs
+    through a shell, its quotes dropped, split at ``=`` and ``,`` too, and a short option's
+    attached value (``GIT_SSH_COMMAND='ssh -F sshcfg'``, ``ssh -Fsshcfg``: ssh reads
+    ``sshcfg``, whose ``ProxyCommand`` runs; ``-o "ProxyCommand=sh cfg"``; an editor's ``vim
+    -u vimrc``; s47-greview2 E1, s54-greview3 C1, C2)."""
     if name in _FILES:
         return [w for r in readings for w in r.split() if w not in (".", "..")]
-    if name in _COMMANDS:
-        return [w for r in readings for w in r.split()[1:] if w[:1] != "-" and w not in (
-            ".", "..")]
+    if name in _COMMANDS:  # (`-Fsshcfg`, `-o "ProxyCommand=sh cfg"`: s54-greview3 C1, C2)
+        words = [w for r in readings for w in " ".join(r.translate(_QUOTES).split()[1:])
+                 .translate(_SPLIT).split()]
+        words += [w[k:] for w in words if w[:1] == "-" and w[1:2] != "-"  # (a cluster's
+                  for k in range(2, len(w))]  # value follows any letter: `-qFsshcfg`)
+        return [w for w in words if w not in (".", "..")]
     return flag_words(name, value, readings)
 
 
@@ -88,12 +98,18 @@ def flag_words(name: str, value: str, readings: list[str]) -> list[str]:
         return []
     if "$" in value:  # (make reads `$Dx` as `$D` then `x`, `$(X)` its own: V5)
         raise ValueError("a `$`, which make expands by its own syntax, not a shell's")
-    if name.endswith("CROSS_COMPILE"):  # (make runs `$(CROSS_COMPILE)gcc`: V10)
+    readings = [*readings, *(r.translate(_QUOTES) for r in readings if r != r.translate(
+        _QUOTES))]  # (make pastes a value into a recipe's line: sh drops `-"B"pre`'s quotes)
+    if name.endswith(_NAME_PREFIXES):  # (make runs `$(CROSS_COMPILE)gcc`: V10)
         return [_names_folder(reading) for reading in readings if "/" in reading]
     words: list[str] = []
     for reading in readings if name != "GCC_EXEC_PREFIX" else ["-B" + r for r in readings]:
         split = reading.split()  # (`-Wl,-Bstatic`: ld's, one word; `-B v/`: gcc's prefix)
+        split += [p for w in split if w[:4] == "-Wp," for p in w.split(",")[1:]]  # (cc1's)
         for word, after in zip(split, [*split[1:], ""], strict=True):
+            if word[:1] == "=" or word[:3] in ("-I=", "-L="):  # (a sysroot's: `-I=inc`, J1)
+                raise ValueError(f"a folder {word!r} gcc reads below its sysroot, joined to "
+                                 "it without a '/', which names no folder the gate can guard")
             prefix = gcc_prefix(word, after)
             if prefix is not None and prefix[-1:] != "/":
                 raise ValueError(f"gcc's prefix {word!r} {after!r}, which names no folder "
@@ -107,17 +123,40 @@ def _names_folder(prefix: str) -> str:
     """The folder the prefix of programs' names ``prefix`` (holding a ``/``) names, when it
     ends in ``/`` (``/opt/tc/bin/``: the programs ``gcc``, ``ld``, … there); raises ValueError
     for one that does not (``./x-`` makes make run ``./x-gcc``, ``./x-ld``, any name a Makefile
-    spells after it: no path the gate can guard). A prefix without a ``/`` names programs
+    spells after it: no path the gate can guard; ``./``, ``../``: a folder a call runs in or
+    above it, s54-greview3 P1). A prefix without a ``/`` names programs
     found on ``PATH``, whose folders are guarded whole (``guards``)."""
-    if prefix[-1:] != "/":
+    if prefix[-1:] != "/" or set(posixpath.normpath(prefix).split("/")) <= {".", "..", ""}:
         raise ValueError(f"a prefix of programs' names {prefix!r}, which names no folder the "
                          "gate can guard (make runs `<prefix>gcc`; end it in '/', or put its "
-                         "folder on PATH and give the prefix without one)")
+                         "folder on PATH and give the prefix without one; the call's folder "
+                         "or one above it is not guarded whole)")
     return prefix
+
+
+#: The quotes and backslash a shell drops from a recipe's words.
+_QUOTES: Final = str.maketrans(dict.fromkeys("\"'\\", None))
+#: The names of variables holding a prefix make puts before a program's name (kbuild's
+#: ``CROSS_COMPILE``, xv6's ``TOOLPREFIX``).
+_NAME_PREFIXES: Final = ("CROSS_COMPILE", "TOOLPREFIX")
 
 
 #: What splits a value into words beside white space (``startvars._words``' characters).
 _SPLIT: Final = str.maketrans(dict.fromkeys(",:=", " "))
+
+
+def runs_code(word: str) -> bool:
+    """Whether gcc's option ``word`` names a file gcc or a program it runs loads or runs as
+    code (beside ``gcc_prefix``'s): ``-wrapper`` (the program cc1 runs under), a plugin and its
+    folder (``-fplugin=``, ``-iplugindir=``), a specs file (``-specs=``, ``--specs``), the
+    linker's plugin and path (``-Wl,-plugin,…``, ``-Xlinker``, ``--ld-path=``, ``-fuse-ld=``;
+    s54-greview3 G1)."""
+    return word.startswith(_CODE_OPTIONS) or (word[:4] == "-Wl," and "plugin" in word)
+
+
+#: gcc's options naming code it runs or loads (``runs_code``).
+_CODE_OPTIONS: Final = ("-wrapper", "-fplugin", "-iplugindir", "-specs", "--specs", "-Xlinker",
+                        "--ld-path", "-fuse-ld")
 
 
 def gcc_prefix(word: str, after: str) -> str | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from .flagpaths import compiler, gcc_prefix
+from .flagpaths import compiler, gcc_prefix, runs_code
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -214,17 +214,23 @@ def option_assignments(texts: list[str]) -> list[tuple[str, str]]:
 
 def _compiler_assignments(texts: list[str]) -> list[tuple[str, str]]:
     """``option_assignments`` of a C compiler's prefixes on its command line (gcc's ``-Bv/``,
-    ``-B pre``, ``--prefix=pre``, ``-iprefix pre``: ``flagpaths.gcc_prefix``) as ``CFLAGS``,
+    ``-B pre``, ``--prefix=pre``, ``-iprefix pre``: ``flagpaths.gcc_prefix``) and the code it
+    runs or loads (``-wrapper ./w``, ``-fplugin=p``: ``flagpaths.runs_code``) as ``CFLAGS``,
     read as its value is (``flagpaths.flag_words``: a prefix not ending in ``/`` refused;
     s53-greview2 V7)."""
     rest = texts[next((k for k, t in enumerate(texts) if compiler(t)), len(texts)) + 1:]
     pairs: list[tuple[str, str]] = []
     for word, after in zip(rest, [*rest[1:], ""], strict=False):
         prefix = gcc_prefix(word, after)
-        if prefix is not None:
-            spelled = word if prefix != after else f"{word} {after}"
+        if prefix is not None or runs_code(word):
+            apart = prefix == after if prefix is not None else word in _APART
+            spelled = f"{word} {after}" if apart else word
             pairs.append((f"CFLAGS={spelled}", spelled))
     return pairs
+
+
+#: gcc's code options taking their value as the next word (``flagpaths.runs_code``).
+_APART: Final = frozenset(("-wrapper", "-Xlinker", "--specs"))
 
 
 def _node_assignments(texts: list[str]) -> list[tuple[str, str]]:

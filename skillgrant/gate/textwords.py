@@ -25,7 +25,8 @@ def text_words(text: str) -> list[str]:
     quoting is not read exactly here (``$'…'``, a substitution in double quotes: ``_marked``),
     a brace list in a text holding quotes is also read as a star (`.c*aude`)."""
     given = text.replace("\\\n", "")
-    text = _LOOP_NAME.sub(r"\1\2", given)
+    text = _LOOP_NAME.sub(r"\1\2", given) if "<<" not in given else given  # (a here-doc's
+    # lines are data a program may take as operands: `xargs tee <<E⏎for Makefile; do⏎E`)
     marked = _marked(text)
     bare = unquoted(text if marked is None else marked)
     chunks: list[str] = []
@@ -38,7 +39,7 @@ def text_words(text: str) -> list[str]:
     words = [token.translate(_UNMARKED) for chunk in chunks for form in _forms(chunk, starred)
              for token in _TOKEN.findall(form)]
     return _looped(words, given) if "$" in given and not any(
-        q in given for q in "'\"\\`") and _LOOP.search(given) else words
+        q in given for q in ("'", '"', "\\", "`", "<<")) and _LOOP.search(given) else words
 
 
 def _looped(words: list[str], text: str) -> list[str]:
@@ -106,14 +107,17 @@ def _marked(text: str) -> str | None:
 #: The marks of a literal brace and comma (characters no command's text holds), and back.
 _MARKS: Final = str.maketrans({"{": "\x0e", "}": "\x0f", ",": "\x10"})
 _UNMARKED: Final = str.maketrans({"\x0e": "{", "\x0f": "}", "\x10": ","})
-#: A ``for``/``select`` loop's variable where a command starts (`for t in a b; do …`): a name
-#: bash assigns, no word a program reads (s51-greview3 K1); the groups kept around it.
+#: A ``for``/``select`` loop's variable where a command starts (after an operator or a line's
+#: start; not after a word: `tee do for Makefile;` writes Makefile, s54-greview3 Q1) and its
+#: ``do`` follows (`for t in a b; do …`): a name bash assigns, no word a program reads
+#: (s51-greview3 K1); the groups kept around it.
 _LOOP_NAME: Final = compile_on_use(
-    r"((?:^|[;&|(){}!\n]|\b(?:do|then|else|elif|time))\s*)((?:for|select)\s+)"
-    r"[A-Za-z_][A-Za-z0-9_]*(?=\s+(?:in|do)\b|\s*[;\n])")
+    r"((?:^|[;&|(\n])\s*)((?:for|select)\s+)[A-Za-z_][A-Za-z0-9_]*"
+    r"(?=(?:\s+in\b[^;\n]*)?\s*[;\n]\s*do(?:\s|$))")
 #: A loop over a list of words: its variable's name, its list (to the ``;`` or line before
 #: ``do``); a plain word of such a list.
-_LOOP: Final = compile_on_use(r"\b(?:for|select)\s+([A-Za-z_]\w*)\s+in\s+([^;\n]*?)\s*[;\n]\s*do\b")
+_LOOP: Final = compile_on_use(r"(?:^|[;&|(\n])\s*(?:for|select)\s+([A-Za-z_]\w*)\s+in\s+"
+                               r"([^;\n]*?)\s*[;\n]\s*do(?:\s|$)")
 _PLAIN: Final = compile_on_use(r"[A-Za-z0-9_./+@%:,-]+")
 #: The words of a command's text, as far as they may name a file (quotes and operators split).
 _TOKEN: Final = re.compile(r"[^\s;&|<>()'\"`=]+")

@@ -186,7 +186,12 @@ def test_the_words_read_as_bash_expands_them() -> None:
     assert text_words("cp x .c{l,\\}}aude") == ["cp", "x", ".claude", ".c}aude"]
     assert text_words("cp x '.cla'{ude,}/s") == ["cp", "x", ".claude/s", ".cla/s"]
     assert text_words("for t in a b; do make -C sub $t; done") == [
-        "for", "in", "a", "b", "do", "make", "-C", "sub", "$t", "done"]
+        "for", "in", "a", "b", "do", "make", "-C", "sub", "a", "b", "done"]
+    assert "$t" in text_words("for t in a $x; do make -C sub $t; done")  # (not plain)
+    assert "$t" in text_words("for t in a b; do t=x; make $t; done")  # (set again)
     assert text_words("cp for t") == ["cp", "for", "t"]  # (an argument: cp writes `t`)
+    # (a word `do`/`else`/`{` before `for` is an argument: tee writes Makefile; s54-greview3 Q1)
+    for text in ("tee do for Makefile;", "tee else for Makefile do", "tee { for Makefile; do"):
+        assert "Makefile" in text_words(text)
     # (a substitution in double quotes: the list read as written, and as a star)
     assert "*" in text_words('echo "$(cp x {a,b})"')
