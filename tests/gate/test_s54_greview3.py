@@ -325,6 +325,9 @@ LOOP_LOOKALIKES = {
     "else-for-do": "tee else for Makefile do",
     "do-for-newline": "tee do for Makefile\necho",
     "held-plain": "tee Makefile",
+    # escaped operators are plain words to bash (open at a103a47)
+    "escaped-semicolons": "tee \\; for Makefile in x \\; do",
+    "escaped-ampersand": "tee \\& for Makefile in x \\; do",
 }
 
 
@@ -340,6 +343,10 @@ def test_q_a_word_read_as_a_loops_name(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows every call, and make runs the payload"
 
 
+OPEN.add("test_q_a_word_read_as_a_loops_name",
+         "open at a103a47 (textwords._LOOP_NAME: a loop only after an operator): an escaped "
+         "`\\;` or `\\&` is read as the operator, so `for NAME in x \\; do` after it drops NAME; "
+         "bash reads them as tee's plain operands", "escaped-semicolons", "escaped-ampersand")
 # (every row open at 4e28550 closed by s54-gfix3 a103a47: the cases pin the fix)
 
 
