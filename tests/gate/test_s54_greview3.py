@@ -366,7 +366,15 @@ QUOTED_VALUES = {
     "cppflags-quoted-include-folder": ("CPPFLAGS", '-I"inc"', BUILDS, "inc/stdio.h",
                                        HEADER_PAYLOAD),
     "makeflags-quoted-prefix": ("MAKEFLAGS", 'CFLAGS=-"B"pre', COMPILES, "preas", SH_PAYLOAD),
+    # a Makefile whose recipes bash runs (`SHELL := /bin/bash`, common): bash expands a brace
+    # list in the value (`-Iinc -Ix`); open at a103a47
+    "bash-recipes-brace-list": ("CPPFLAGS", "-I{inc,x}", "SHELL := /bin/bash\n" + BUILDS,
+                                "inc/stdio.h", HEADER_PAYLOAD),
 }
+OPEN.add("test_s_a_quoted_toolchain_value",
+         "open at a103a47: a value is read as /bin/sh reads it, but a Makefile may run its "
+         "recipes with bash (SHELL := /bin/bash), which expands a brace list in it",
+         "bash-recipes-brace-list")
 
 
 @pytest.mark.parametrize("case", list(QUOTED_VALUES))
