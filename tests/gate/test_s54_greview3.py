@@ -252,6 +252,8 @@ COMPILER_LINES = {
     "make-shell-definition": ("make test 'CFLAGS!=echo LUJwcmU= | base64 -d'",
                               ["cp src/x preas"]),
     "gcc-quoted-prefix": ('gcc -"B"pre -c t.c', ["cp src/x preas"]),
+    # ld's plugin handed through -Xlinker pairs (open at a103a47)
+    "gcc-xlinker-plugin": ("gcc -Xlinker -plugin -Xlinker ./p.so t.c -o t", ["cp src/lib p.so"]),
     # held at s54-gfix3's working tree (10:30)
     "held-gcc-plugin-path": ("gcc -fplugin=./p.so -c t.c", ["cp src/lib p.so"]),
     "held-make-definition-wrapper": ("make test CFLAGS='-wrapper ./w'", ["cp src/x w"]),
@@ -276,6 +278,10 @@ def test_g_the_plans_compiler_command_line(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows every call, and gcc runs the payload"
 
 
+OPEN.add("test_g_the_plans_compiler_command_line",
+         "open at a103a47: a compiler's code options are read where gcc's own spelling or -Wl, "
+         "carries them, not through -Xlinker pairs (`-Xlinker -plugin -Xlinker ./p.so`)",
+         "gcc-xlinker-plugin")
 # (every row open at 4e28550 closed by s54-gfix3 a103a47: the cases pin the fix)
 
 
