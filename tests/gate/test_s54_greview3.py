@@ -297,6 +297,10 @@ PREFIXES = {
     "makeflags-cross-compile-dot-slash": ("MAKEFLAGS", "CROSS_COMPILE=./", "CROSS_COMPILE",
                                           "gcc"),
     "toolprefix": ("TOOLPREFIX", "./x-", "TOOLPREFIX", "x-gcc"),
+    # the same folders spelled absolute (open at a103a47)
+    "cross-compile-the-project": ("CROSS_COMPILE", "{P}/", "CROSS_COMPILE", "gcc"),
+    "cross-compile-the-projects-parent": ("CROSS_COMPILE", "{P}/../", "CROSS_COMPILE",
+                                          "../gcc"),
 }
 
 
@@ -314,6 +318,10 @@ def test_p_a_prefix_of_names_in_a_sessions_variable(tmp_path: Path, case: str) -
     assert denied is not None, "the hook allows every call, and make runs the payload"
 
 
+OPEN.add("test_p_a_prefix_of_names_in_a_sessions_variable",
+         "open at a103a47: `./` and `../` prefixes are refused, the call's folder or one above "
+         "it spelled absolute (`/…/project/`, `/…/project/../`) is not",
+         "cross-compile-the-project", "cross-compile-the-projects-parent")
 # (every row open at 4e28550 closed by s54-gfix3 a103a47: the cases pin the fix)
 
 
