@@ -172,7 +172,7 @@ def _scan(entry: str, text: str, found: dict[str, set[str]], depth: int) -> None
     if "=" not in text and not any(n in bare for n in (*KNOWN, "perl", ENV_FILE, "-S", "node",
                                                         "--openssl-config", "make", "-B",
                                                         "--pref", "-i", "--include-p",
-                                                        "-wrapper", "-f", "-spec", "-W")):
+                                                        "-wrapper", "-f", "-spec", "-W", "-X")):
         return  # (perl's `-I inc`, `--env-file F`, gcc's `-B pre`: `_prefix`)
     quoted: list[str] = []
     commands = [_unreserved(c) for c in _lexed(text, quoted)]
@@ -281,8 +281,9 @@ def _command(entry: str, words: list[_Word], found: dict[str, set[str]],
                   if os.path.basename(w.text) in _TAKERS), -1)
     if taker >= 0:
         make = os.path.basename(words[taker].text) in ("make", "gmake")
-        _take(entry, words[taker + 1:], make, found, here, state.taken, quoted=True)  # (the
-        # program gets `N=v` however quoted: `make 'CFLAGS!=cmd'`, s54-greview3 G1)
+        _take(entry, words[taker + 1:], make, found, here, state.taken, quoted=make)  # (make
+        # gets `N=v` however quoted: `make 'CFLAGS!=cmd'`, s54-greview3 G1; env's `-S '…'`
+        # is a string it splits)
 
 
 def _prefix(words: list[_Word], found: dict[str, set[str]], programs: set[str]) -> None:

@@ -100,6 +100,10 @@ def flag_words(name: str, value: str, readings: list[str]) -> list[str]:
         raise ValueError("a `$`, which make expands by its own syntax, not a shell's")
     readings = [*readings, *(r.translate(_QUOTES) for r in readings if r != r.translate(
         _QUOTES))]  # (make pastes a value into a recipe's line: sh drops `-"B"pre`'s quotes)
+    if any("{" in r for r in readings):  # (a recipe bash runs expands `-I{inc,x}`: S1b)
+        from .writers import braced
+
+        readings += [f for r in readings if "{" in r for f in braced(r)]
     if name.endswith(_NAME_PREFIXES):  # (make runs `$(CROSS_COMPILE)gcc`: V10)
         return [_names_folder(reading) for reading in readings if "/" in reading]
     words: list[str] = []
@@ -116,7 +120,8 @@ def flag_words(name: str, value: str, readings: list[str]) -> list[str]:
                                  "the gate can guard (gcc runs `<prefix>as`; end it in '/')")
         words += [w.lstrip("@") for w in reading.translate(_SPLIT).split()]
     words += [w[2:] for w in words if w[:1] == "-" and w[1:2] != "-" and len(w) > 2]
-    return [w for w in words if w and w not in (".", "..")]
+    words += ["./" + w for w in words if w[:1] == "~"]  # (`-I~/inc`, `CPATH=~/inc`: gcc reads
+    return [w for w in words if w and w not in (".", "..")]  # a folder `~`, T1)
 
 
 def _names_folder(prefix: str) -> str:

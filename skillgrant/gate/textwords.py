@@ -25,8 +25,9 @@ def text_words(text: str) -> list[str]:
     quoting is not read exactly here (``$'…'``, a substitution in double quotes: ``_marked``),
     a brace list in a text holding quotes is also read as a star (`.c*aude`)."""
     given = text.replace("\\\n", "")
-    text = _LOOP_NAME.sub(r"\1\2", given) if "<<" not in given else given  # (a here-doc's
-    # lines are data a program may take as operands: `xargs tee <<E⏎for Makefile; do⏎E`)
+    text = _LOOP_NAME.sub(r"\1\2", given) if "<<" not in given and "\\" not in given else \
+        given  # (a here-doc's lines are data a program may take as operands: `xargs tee <<E⏎
+    # for Makefile; do⏎E`; `tee \; for Makefile in x \; do`: escaped, no operators, Q1b)
     marked = _marked(text)
     bare = unquoted(text if marked is None else marked)
     chunks: list[str] = []
@@ -46,7 +47,8 @@ def _looped(words: list[str], text: str) -> list[str]:
     """``words`` with a loop's variable (``$t``, ``${t}``) read as each word of its list, where
     every list the text gives that name is of plain words (no expansion or pattern; the text
     holds no quote, so no loop is a quoted string's) and nothing else in the text sets it
-    (``t=…``, ``read``, ``printf -v``, …); kept as it is (a word the gate cannot name)
+    (``t=…``, ``read``, ``printf -v``, ``unset``, ``${t:=…}``; nor splits it: ``IFS``); kept
+    as it is (a word the gate cannot name)
     otherwise."""
     lists: dict[str, list[str]] = {}
     unknown: set[str] = set()
@@ -55,8 +57,9 @@ def _looped(words: list[str], text: str) -> list[str]:
         if not all(_PLAIN.fullmatch(w) for w in listed.split()):
             unknown.add(name)
     for name, values in lists.items():
-        if name in unknown or re.search(rf"(?<![\w$]){name}\+?=|\b(?:read|mapfile|readarray|"
-                                        r"getopts|printf|declare|typeset|local)\b", text):
+        if name in unknown or re.search(rf"(?<![\w$]){name}\+?=|\$\{{{name}[^}}]|\b(?:read|"
+                                        r"mapfile|readarray|getopts|printf|declare|typeset|"
+                                        r"local|unset|IFS)\b", text):  # (unset, IFS: Q2)
             continue
         used = re.compile(rf"\$(?:\{{{name}\}}|{name}(?!\w))")
         words = [form for word in words for form in (

@@ -22,6 +22,7 @@ from bash_review import (
 )
 from test_gate_files import _settings_hook, payload
 
+from skillgrant.gate.flagpaths import flag_words
 from skillgrant.gate.textwords import text_words
 
 #: Real bash, make and gcc, and fresh hook processes: CI's slow step runs them.
@@ -191,7 +192,20 @@ def test_the_words_read_as_bash_expands_them() -> None:
     assert "$t" in text_words("for t in a b; do t=x; make $t; done")  # (set again)
     assert text_words("cp for t") == ["cp", "for", "t"]  # (an argument: cp writes `t`)
     # (a word `do`/`else`/`{` before `for` is an argument: tee writes Makefile; s54-greview3 Q1)
-    for text in ("tee do for Makefile;", "tee else for Makefile do", "tee { for Makefile; do"):
+    for text in ("tee do for Makefile;", "tee else for Makefile do", "tee { for Makefile; do",
+                 "tee \\; for Makefile in x \\; do"):  # (escaped: no operator, Q1b)
         assert "Makefile" in text_words(text)
+    for body in ("unset t", "unset -v t", "IFS=x"):  # (the list's word is not $t there: Q2)
+        assert "a$t" in text_words(f"for t in x; do {body}; cp /dev/null a$t; done")
+
+
+def test_a_toolchain_value_read_as_each_shell_and_gcc_read_it() -> None:
+    """``flag_words``: a `~` inside a word, or in gcc's own variable, is a folder named `~`
+    too (no shell expands it there: s54-greview3 T1); a recipe bash runs expands braces
+    (S1b); sh drops quotes (S1)."""
+    assert "./~/inc" in flag_words("CFLAGS", "-I~/inc", ["-I~/inc"])
+    assert "./~/v" in flag_words("COMPILER_PATH", "~/v", ["~/v"])
+    assert {"inc", "x"} <= set(flag_words("CPPFLAGS", "-I{inc,x}", ["-I{inc,x}"]))
+    assert "inc" in flag_words("CPPFLAGS", '-I"inc"', ['-I"inc"'])
     # (a substitution in double quotes: the list read as written, and as a star)
     assert "*" in text_words('echo "$(cp x {a,b})"')
