@@ -278,10 +278,7 @@ def test_g_the_plans_compiler_command_line(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows every call, and gcc runs the payload"
 
 
-OPEN.add("test_g_the_plans_compiler_command_line",
-         "open at a103a47: a compiler's code options are read where gcc's own spelling or -Wl, "
-         "carries them, not through -Xlinker pairs (`-Xlinker -plugin -Xlinker ./p.so`)",
-         "gcc-xlinker-plugin")
+# (open at a103a47, closed by s54-gfix3 e8257f4/b99faff: the cases pin the fix)
 # (every row open at 4e28550 closed by s54-gfix3 a103a47: the cases pin the fix)
 
 
@@ -357,10 +354,7 @@ def test_q_a_word_read_as_a_loops_name(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows every call, and make runs the payload"
 
 
-OPEN.add("test_q_a_word_read_as_a_loops_name",
-         "open at a103a47 (textwords._LOOP_NAME: a loop only after an operator): an escaped "
-         "`\\;` or `\\&` is read as the operator, so `for NAME in x \\; do` after it drops NAME; "
-         "bash reads them as tee's plain operands", "escaped-semicolons", "escaped-ampersand")
+# (open at a103a47, closed by s54-gfix3 e8257f4/b99faff: the cases pin the fix)
 # (every row open at 4e28550 closed by s54-gfix3 a103a47: the cases pin the fix)
 
 
@@ -385,10 +379,7 @@ QUOTED_VALUES = {
     "bash-recipes-brace-list": ("CPPFLAGS", "-I{inc,x}", "SHELL := /bin/bash\n" + BUILDS,
                                 "inc/stdio.h", HEADER_PAYLOAD),
 }
-OPEN.add("test_s_a_quoted_toolchain_value",
-         "open at a103a47: a value is read as /bin/sh reads it, but a Makefile may run its "
-         "recipes with bash (SHELL := /bin/bash), which expands a brace list in it",
-         "bash-recipes-brace-list")
+# (open at a103a47, closed by s54-gfix3 e8257f4/b99faff: the cases pin the fix)
 
 
 @pytest.mark.parametrize("case", list(QUOTED_VALUES))
@@ -539,10 +530,7 @@ def test_t_a_tilde_no_one_expands(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows every call, and gcc reads ./~/…"
 
 
-OPEN.add("test_t_a_tilde_no_one_expands",
-         "open at 4e28550: a `~` inside a toolchain word (`-I~/inc`) or in gcc's own variable "
-         "(COMPILER_PATH) is read as the home, but gcc reads it as a folder named `~`",
-         "cflags-include-tilde-attached", "compiler-path-tilde", "cpath-tilde")
+# (open at a103a47, closed by s54-gfix3 e8257f4/b99faff: the cases pin the fix)
 
 
 #: Each case: the call of a session under a tool-wide plan (``Bash``) writing the gate's audit
@@ -589,10 +577,7 @@ def test_q_a_loops_variable_unset_in_its_body(tmp_path: Path, case: str) -> None
     assert said.returncode == 2 or b'"deny"' in said.stdout, "the hook allows the call"
 
 
-OPEN.add("test_q_a_loops_variable_unset_in_its_body",
-         "open at 4e28550 (textwords: `$t` read as its plain loop list's words): a body's "
-         "`unset t` makes `$t` empty, so the word is the gate's audit log itself",
-         "unset-in-the-body", "unset-v-in-the-body", "ifs-in-the-body")
+# (open at a103a47, closed by s54-gfix3 e8257f4/b99faff: the cases pin the fix)
 
 
 # --- K: costs -------------------------------------------------------------------------------------
