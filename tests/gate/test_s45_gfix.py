@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from bash_review import bash, first_denied, home_env, hook_allows, proved
 from files_fixture import gated_project
+from review_table import LeftOpen
 from test_gate_files import _settings_hook, payload, run_hook
 
 #: Real bash and fresh hook processes: CI's slow step runs them.
@@ -96,6 +97,17 @@ def test_p3_the_folder_is_not_guarded_where_python_keeps_it_off_sys_path(
     calls = ["cp payload argparse.py", run]
     assert not proved(project, tmp_path, calls)
     assert first_denied(project, calls) is None
+
+
+OPEN = LeftOpen()
+OPEN.add("test_p3_the_plans_own_runs_and_other_writes_stay_allowed",
+         "cost (session 54, s54-gfix2's module rule): under a plan whose Python reads code, a "
+         "file named like a standard module is guarded at any depth outside a package folder "
+         "(pytest's basedirs, a script's real folder, pythonpath folders), so `tools/argparse.py` "
+         "is denied though no run puts tools/ on sys.path", "cp payload tools/argparse.py")
+OPEN.add("test_p3_the_folder_is_not_guarded_where_python_keeps_it_off_sys_path",
+         "cost (session 54, s54-gfix2's module rule): the rule does not read -I/-P (the call's "
+         "folder kept off sys.path); the copy runs nothing, and the hook denies it")
 
 
 # --- P10: a settings folder found walking up, written below the call's folder -------------
