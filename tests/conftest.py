@@ -42,6 +42,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                           "(tests/conformance/test_copilot_*.py), against the pinned Copilot CLI")
     parser.addoption("--conformance-workers", type=int, default=3,
                      help="Claude Code sessions run at once (conformance suite)")
+    parser.addoption("--review-rows", type=int, default=None,
+                     help="with --conformance: run a fixed, seeded sample of N cases of each "
+                          "parametrized test of the reviews' files (tests/conformance/"
+                          "test_s<N>_*.py); CI's step 50 gives 2; unset, every case")
     parser.addoption("--bun", action="store_true",
                      help="run the Bun differential of the SKILL.md reader (tests/oracle)")
     parser.addoption("--bun-cases", type=int, default=50_000,
@@ -162,22 +166,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip_bun)
 
 
-#: ``SKILLGRANT_CC_ROWS=N``: of each parametrized test of a review's file in the conformance
-#: suite (tests/conformance/test_s<N>_*.py), a fixed, seeded sample of N cases runs (the cases
-#: whose hash with the seed is least); unset, every case. CI's conformance step sets it (its
-#: time: .ci/steps/50-claude-code.sh); the full rows run before an issue is resolved.
-_REVIEW_ROWS = os.environ.get("SKILLGRANT_CC_ROWS", "").strip()
+#: ``--review-rows N``: of each parametrized test of a review's file in the conformance suite
+#: (tests/conformance/test_s<N>_*.py), a fixed, seeded sample of N cases runs (the cases whose
+#: hash with the seed is least); unset, every case. CI's conformance step gives it (its time:
+#: .ci/steps/50-claude-code.sh); the full rows run before an issue is resolved. An option, not
+#: a variable: the runtime's sessions inherit the suite's environment, and the gate guards the
+#: values of its own SKILLGRANT_ variables (a `2` made `2>/dev/null` name a guarded file).
 _ROWS_SEED = "skillgrant-review-rows-1"
 #: What the sample kept and left, for the summary line.
 _ROWS_SAMPLED: dict[str, int] = {}
 
 
 def _sample_review_rows(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Keeps a seeded sample of each review test's cases (``SKILLGRANT_CC_ROWS``); the rest
+    """Keeps a seeded sample of each review test's cases (``--review-rows``); the rest
     are deselected, and the summary says how many of how many ran."""
-    if not _REVIEW_ROWS or not config.getoption("--conformance"):
+    keep = config.getoption("--review-rows")
+    if keep is None or not config.getoption("--conformance"):
         return
-    keep = int(_REVIEW_ROWS)
     cases: dict[str, list[pytest.Item]] = {}
     for item in items:
         path = Path(str(item.path))
@@ -235,7 +240,7 @@ def judge(request: pytest.FixtureRequest) -> Iterator[Any]:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if _ROWS_SAMPLED:
         terminalreporter.write_line(
-            "review rows (SKILLGRANT_CC_ROWS={per_test}, seeded): {kept} of {cases} "
+            "review rows (--review-rows {per_test}, seeded): {kept} of {cases} "
             "parametrized cases selected".format(**_ROWS_SAMPLED))
     probe = sys.modules.get("cc_probe")
     tally = getattr(probe, "TALLY", None)
