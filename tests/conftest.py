@@ -46,6 +46,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="with --conformance: run a fixed, seeded sample of N cases of each "
                           "parametrized test of the reviews' files (tests/conformance/"
                           "test_s<N>_*.py); CI's step 50 gives 2; unset, every case")
+    parser.addoption("--generated-cases", type=int, default=None,
+                     help="with --conformance: judge a fixed, seeded sample of N of the 461 "
+                          "generated cases of test_applied_skills_never_allow_more_than_the_plan "
+                          "(CI's step 50 gives 230); unset, all of them")
     parser.addoption("--bun", action="store_true",
                      help="run the Bun differential of the SKILL.md reader (tests/oracle)")
     parser.addoption("--bun-cases", type=int, default=50_000,
