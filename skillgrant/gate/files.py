@@ -156,6 +156,13 @@ def islink(path: str) -> bool:
     return _VIEW[0].islink(path)
 
 
+def watch_folder(folder: str) -> None:
+    """Asks the view in use about an entry of ``folder`` before the caller lists it itself:
+    a view that keeps answers (the service's) then watches the folder, so that a kept answer
+    depending on the listing sees an entry come or go."""
+    _VIEW[0].islink(os.path.join(folder or "/", "settings.json"))
+
+
 def entry(path: str) -> str | None:
     """What the entry at ``path`` is (``View.entry``), as the view in use answers."""
     return _VIEW[0].entry(path)

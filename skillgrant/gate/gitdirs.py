@@ -37,11 +37,11 @@ def makes_git_dir(path: str) -> bool:
     folder, _, name = path.rstrip("/").rpartition("/")
     if name.lower() not in _LAYOUT:
         return False
+    fs.watch_folder(folder)
     try:
         there = {entry.lower() for entry in os.listdir(folder or "/")} | {name.lower()}
     except OSError:
         return False  # (no folder: the write fails; an unreadable one is the call's to fail)
-    fs.islink(os.path.join(folder or "/", "settings.json"))  # (the view watches the folder)
     if name.lower() in ("config", "hooks"):
         return "head" in there and ("commondir" in there or {"objects", "refs"} <= there)
     return name.lower() == "head" or "head" in there  # (one call may write the others: C1)

@@ -147,7 +147,7 @@ def entries(folder: str) -> list[tuple[str, str]]:
     """The names in ``folder`` with what each is (``"link"``, ``"dir"`` or ``"file"``: as
     ``files.entry``); none when it is missing or no folder. The folder is asked through the
     view first, so that a kept answer sees an entry come."""
-    fs.islink(os.path.join(folder, "settings.json"))  # the view watches the folder first
+    fs.watch_folder(folder)
     try:
         with os.scandir(folder) as listing:
             return [(entry.name, "link" if entry.is_symlink() else
