@@ -14,14 +14,12 @@ from __future__ import annotations
 import os
 import re
 
-from . import files as fs
-from .makerecipes import Unread
+from .makerecipes import Unread, build_text
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
-_LIMIT: Final = 1 << 20
 _MAX_READ: Final = 256
 #: Variables whose value ``project()`` or the first ``enable_language`` includes as code.
 _INCLUDING: Final = re.compile(r"CMAKE_PROJECT_(?:\w+_)?INCLUDE(?:_BEFORE)?|CMAKE_TOOLCHAIN_FILE|"
@@ -61,14 +59,8 @@ def lists_reads(path: str, top: str) -> list[str]:
 def _commands(path: str) -> list[tuple[str, str, str]]:
     """Each command of ``path`` naming a file CMake reads: its name, its place, its first
     argument; Unread for code CMake evaluates."""
-    try:
-        text = fs.read(path, _LIMIT).decode(errors="replace")
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-        return []
-    except (OSError, ValueError) as e:
-        raise Unread(f"{path!r} cannot be read for the files it names: {e}") from e
     found: list[tuple[str, str, str]] = []
-    for name, arguments, where in _invocations(text, path):
+    for name, arguments, where in _invocations(build_text(path), path):
         if name in ("include", "add_subdirectory") and arguments:
             found.append((name, where, arguments[0]))
         elif name == "set" and arguments and _INCLUDING.fullmatch(arguments[0]):

@@ -23,9 +23,8 @@ from __future__ import annotations
 import os
 import re
 
-from . import files as fs
 from .envpaths import named_paths
-from .makerecipes import Unread, exact, make_words, sub_makes
+from .makerecipes import Unread, build_text, exact, make_words, sub_makes
 from .maketables import BUILT_IN, SPECIAL, SUFFIXES
 from .startvars import WHOLE
 
@@ -34,8 +33,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Final
 
-#: The bytes of a makefile read, and how many makefiles one plan's reading reads at most.
-_LIMIT: Final = 1 << 20
+#: How many makefiles one plan's reading reads at most (their bytes: ``build_text``).
 _MAX_READ: Final = 256
 #: GNU make 4.3's default include folders (``make -p -f /dev/null``: ``.INCLUDE_DIRS``), where
 #: an included name not found in make's folder is looked for.
@@ -71,16 +69,6 @@ def makefile_reads(path: str, folder: str) -> list[str]:
         found += reading.finish()
         queue += reading.subs
     return list(dict.fromkeys(found))
-
-
-def _text(path: str) -> str:
-    """The text of ``path``, empty when it is not there; Unread when it cannot be read."""
-    try:
-        return fs.read(path, _LIMIT).decode(errors="replace")
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-        return ""
-    except (OSError, ValueError) as e:
-        raise Unread(f"{path!r} cannot be read for the files it names: {e}") from e
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -129,7 +117,7 @@ class _Reading:
         self.files.add(path)
         self.read |= {os.path.basename(path), os.path.normpath(os.path.relpath(path,
                                                                                self.folder))}
-        text = _text(path)
+        text = build_text(path)
         self.exporting = self.exporting or _EXPORT_ALL.search(text) is not None
         self.in_rule, self.in_define = False, 0
         for number, line in _lines(text):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 
+from . import files as fs
 from .checkersettings import plugin_paths
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -47,6 +48,21 @@ class Unread(ValueError):
     an include's name, which refuses the plan of that make: ``makereads``)."""
 
     base = False
+
+
+#: The bytes of a build file read (make's, cmake's lists): past them the text is cut.
+_LIMIT: Final = 1 << 20
+
+
+def build_text(path: str) -> str:
+    """The text of the build file ``path`` (a makefile, a CMake lists file), empty when it is
+    not there; Unread when it cannot be read (``makereads``, ``cmakereads``)."""
+    try:
+        return fs.read(path, _LIMIT).decode(errors="replace")
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return ""
+    except (OSError, ValueError) as e:
+        raise Unread(f"{path!r} cannot be read for the files it names: {e}") from e
 
 
 def exact(name: str, where: str, base: bool = False) -> str:
