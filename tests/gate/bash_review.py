@@ -52,6 +52,22 @@ def proved(project: Path, tmp_path: Path, calls: list[str],
     return any(scratch.rglob("zz"))
 
 
+def transcript(project: Path, tmp_path: Path, calls: list[str],
+               env: dict[str, str] | None = None) -> str:
+    """What ``calls`` print under real bash, one after the other in a fresh copy of ``project``
+    (for a failed proof's message: each call's exit status and output, and whether this run
+    made the payload)."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    scratch = _scratch(project, tmp_path)
+    lines = []
+    for call in calls:
+        ran = subprocess.run(["bash", "-c", call], cwd=scratch, capture_output=True,
+                             timeout=120, env=env, check=False, text=True, errors="replace")
+        lines.append(f"$ {call}  (exit {ran.returncode})\n{ran.stdout[-2000:]}{ran.stderr[-2000:]}")
+    lines.append(f"payload made on this second run: {any(scratch.rglob('zz'))}")
+    return "\n".join(lines)
+
+
 def first_denied(project: Path, calls: list[str], env: dict[str, str] | None = None,
                  cwd: Path | None = None) -> str | None:
     """Asks the printed hook for each call in turn from the folder ``cwd`` (the project when
@@ -146,7 +162,8 @@ def proved_case(tmp_path: Path, entries: list[str], files: Mapping[str, str | by
                                capture_output=True, timeout=300)
             assert any(project.rglob("zz")), "bash ran no payload"
         elif side == "proof":
-            assert proved(project, tmp_path / side, calls, env), "bash ran no payload"
+            assert proved(project, tmp_path / side, calls, env), \
+                f"bash ran no payload:\n{transcript(project, tmp_path / 'again', calls, env)}"
         else:
             found.append(first_denied(project, calls, env))
     return found[0]
