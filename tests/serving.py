@@ -36,6 +36,23 @@ class Reply(NamedTuple):
         return json.loads(self.body)
 
 
+def _whole_answer(got: bytes) -> bool:
+    """Whether ``got`` holds an HTTP answer's head and all of the body its ``Content-Length``
+    or chunked encoding says, after any interim ``1xx`` answers (an answer without either ends
+    when the connection does)."""
+    head, cut, body = got.partition(b"\r\n\r\n")
+    if not cut:
+        return False
+    if head.startswith(b"HTTP/1.1 1"):
+        return _whole_answer(body)
+    fields = dict(line.split(b":", 1) for line in head.split(b"\r\n")[1:] if b":" in line)
+    fields = {name.strip().lower(): value.strip().lower() for name, value in fields.items()}
+    if fields.get(b"transfer-encoding") == b"chunked":
+        return body.endswith(b"0\r\n\r\n")
+    length = fields.get(b"content-length")
+    return length is not None and length.isdigit() and len(body) >= int(length)
+
+
 class Served:
     """A running service: its process, address and the file its standard error goes to."""
 
@@ -92,12 +109,14 @@ class Served:
 
     def raw(self, data: bytes, wait: float = 10) -> bytes:
         """Send ``data`` on a fresh connection as it is, and read until the service closes it
-        (or resets it) or ``wait`` seconds pass."""
+        (or resets it), one whole answer has arrived (the connection may stay open for the
+        next request: waiting out its idle timeout would tell nothing more), or ``wait``
+        seconds pass without a byte."""
         with socket.create_connection((self.host, self.port), timeout=wait) as sock:
             sock.sendall(data)
             got = b""
             try:
-                while chunk := sock.recv(65536):
+                while not _whole_answer(got) and (chunk := sock.recv(65536)):
                     got += chunk
             except (TimeoutError, ConnectionResetError):
                 pass
