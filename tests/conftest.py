@@ -46,6 +46,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="with --conformance: run a fixed, seeded sample of N cases of each "
                           "parametrized test of the reviews' files (tests/conformance/"
                           "test_s<N>_*.py); CI's step 50 gives 2; unset, every case")
+    parser.addoption("--domain-pairs", type=int, default=120,
+                     help="with --conformance: the generated pairs a domain of "
+                          "tests/conformance/test_domain_probes.py (a seeded first N; CI's step "
+                          "50 gives 10; 200 runs the full counts)")
+    parser.addoption("--copilot-cases", type=int, default=None,
+                     help="with --copilot: a seeded sample of N of the Copilot suite's generated "
+                          "cases (CI's step 60 gives 6); unset, all of them")
+    parser.addoption("--copilot-corpus", type=int, default=None,
+                     help="with --copilot: a seeded sample of N of the real files (CI's step 60 "
+                          "gives 6); unset, all of them")
     parser.addoption("--generated-cases", type=int, default=None,
                      help="with --conformance: judge a fixed, seeded sample of N of the 461 "
                           "generated cases of test_applied_skills_never_allow_more_than_the_plan "

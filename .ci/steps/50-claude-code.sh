@@ -1,8 +1,8 @@
 # The runtime conformance suite against the pinned Claude Code; the per-domain pairs of
-# tests/conformance/test_domain_probes.py run on a seeded sample of 10 a domain (20 a domain took 10 min wall on 2 quiet cores, 3 December 2026: 87 tests;
+# tests/conformance/test_domain_probes.py run on a seeded sample of 10 a domain (--domain-pairs) (20 a domain took 10 min wall on 2 quiet cores, 3 December 2026: 87 tests;
 # the whole step 17 min at 20 on 5 December, which made CI 39 min against its 35;
 # the reader classes' 87 rows, test_reader_classes_e2e.py, add 168 sessions, 149 s wall at load 10 on 4 December) (the full counts,
-# SKILLGRANT_DOMAIN_PAIRS=200, are in docs/runtime-conformance.md). Sourced by .ci/run with $venv
+# --domain-pairs 200, are in docs/runtime-conformance.md). Sourced by .ci/run with $venv
 # set. The reviews' end-to-end files (tests/conformance/test_s<N>_*.py) run a seeded 2 cases of
 # each parametrized test (--review-rows 2; 225 of 306 tests; without the option, all), and the
 # end-to-end soundness test judges a seeded 230 of its 461 generated cases (--generated-cases;
@@ -11,8 +11,8 @@
 # plain line and keep the rest's result.
 if installed=$("$venv/bin/python" tests/conformance/cc_runtime.py install 2>&1); then
   echo "$installed"
-  SKILLGRANT_DOMAIN_PAIRS="${SKILLGRANT_DOMAIN_PAIRS:-10}" \
-    "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/conformance --conformance --review-rows 2 --generated-cases 230 \
+  "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/conformance --conformance --review-rows 2 --generated-cases 230 \
+    --domain-pairs 10 \
     --durations=40 \
     || status=1
 else

@@ -8,9 +8,10 @@ Claude Code suite's (issue 12's rows, the real corpus, the frontmatter fuzz, the
 the repository's samples, and grant pairs of Copilot CLI's own forms (``:*`` rules, command
 keys, wrappers, tool names).
 
-``SKILLGRANT_COPILOT_CASES`` sets how many generated cases run and ``SKILLGRANT_COPILOT_CORPUS``
-how many real files (seeded samples; CI's step sets both to fit its time); ``full`` (the
-default) runs them all. The rows and the samples always run.
+``--copilot-cases N`` sets how many generated cases run and ``--copilot-corpus N`` how many
+real files (seeded samples; CI's step sets both to fit its time; pytest options, not variables:
+the runtime's sessions would inherit one); unset, all of them. The rows and the samples always
+run.
 
 Then each rule of the profile (skillgrant/runtimes/copilot_cli.py) is run through the binary:
 the rule tables of tests/test_copilot_cli.py, and the witnesses of its ``not_covered`` verdicts.
@@ -23,6 +24,7 @@ import random
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
 from cc_cases import (
     ROWS,
     Case,
@@ -136,15 +138,15 @@ def sample_cases() -> list[Case]:
             for folder in sorted(SAMPLES.iterdir()) if (folder / "plan.yaml").is_file()]
 
 
-def all_cases() -> list[Case]:
+def all_cases(wanted: int | None = None, files: int | None = None) -> list[Case]:
+    """The rows, the samples, the real files and the generated cases; ``files`` and ``wanted``
+    (when given) a seeded sample of each of the last two."""
     generated = [*fuzz_cases(), *pair_cases(), *copilot_pair_cases()]
-    wanted = os.environ.get("SKILLGRANT_COPILOT_CASES", "full")
-    if wanted != "full":
-        generated = random.Random(30).sample(generated, min(int(wanted), len(generated)))
+    if wanted is not None:
+        generated = random.Random(30).sample(generated, min(wanted, len(generated)))
     corpus = corpus_cases(REAL_SKILLS) if REAL_SKILLS.is_dir() else []
-    files = os.environ.get("SKILLGRANT_COPILOT_CORPUS", "full")
-    if files != "full":
-        corpus = random.Random(30).sample(corpus, min(int(files), len(corpus)))
+    if files is not None:
+        corpus = random.Random(30).sample(corpus, min(files, len(corpus)))
     return [*ROWS.values(), *sample_cases(), *corpus, *generated]
 
 
@@ -153,8 +155,9 @@ def _chunks(probes: list[Probe]) -> list[list[Probe]]:
 
 
 def test_applied_skills_never_allow_more_than_the_plan_under_copilot(
-        copilot: CopilotJudge) -> None:
-    cases = all_cases()
+        copilot: CopilotJudge, request: pytest.FixtureRequest) -> None:
+    cases = all_cases(request.config.getoption("--copilot-cases"),
+                      request.config.getoption("--copilot-corpus"))
     judged = [judge_case(case, copilot_probes) for case in cases]
     written = [j for j in judged if j.applied is not None]
     by_text: dict[str, dict[Probe, None]] = defaultdict(dict)

@@ -9,14 +9,14 @@ Two kinds of test:
   submitted entry is applied (A) and the runtime judges A's entries against the plan alone (P)
   on calls of that domain. The applied files of one plan are judged together: allow rules only
   add, so the union of their entries allowing nothing P does not means no one of them does.
-  ``SKILLGRANT_DOMAIN_PAIRS`` sets the pairs per domain: the CI runs the seeded first 120 of
-  each domain; ``SKILLGRANT_DOMAIN_PAIRS=200`` runs the full counts (docs/runtime-conformance.md
-  gives the last such run).
+  ``--domain-pairs N`` sets the pairs per domain (a pytest option, not a variable: the runtime's
+  sessions would inherit one): a seeded first N of each domain, 120 unless given (CI's step 50
+  gives 10); ``--domain-pairs 200`` runs the full counts (docs/runtime-conformance.md gives the
+  last such run).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
@@ -30,7 +30,6 @@ from skillgrant import SkillFileError, parse_grant
 from skillgrant.plan.model import Plan
 from skillgrant.skillfile.builder import apply_to_text, read_skill
 
-PAIRS = int(os.environ.get("SKILLGRANT_DOMAIN_PAIRS", "120"))
 #: Calls per session.
 CHUNK = 24
 #: The pairs a domain whose not_covered witnesses are judged, at least (proving them needs no
@@ -265,13 +264,19 @@ def test_exact_rules_of_plain_commands_stay_kept_under_a_glob(
 
 # --- generated pairs, per domain ------------------------------------------------------------
 
+@pytest.fixture
+def pairs_a_domain(request: pytest.FixtureRequest) -> int:
+    """The generated pairs judged a domain (``--domain-pairs``)."""
+    return int(request.config.getoption("--domain-pairs"))
+
+
 @pytest.mark.parametrize("domain", list(DOMAINS))
 def test_applied_files_never_allow_more_than_the_plan_in_each_domain(
-        domain_judge: DomainJudge, domain: str) -> None:
+        domain_judge: DomainJudge, domain: str, pairs_a_domain: int) -> None:
     jobs: list[tuple[str, list[Call]]] = []
     plans: list[tuple[str, ...]] = []
     pairs = kept = refused = 0
-    for group in groups(domain, PAIRS):
+    for group in groups(domain, pairs_a_domain):
         plan = Plan.from_entries(list(group.plan), runtime="claude-code")
         applied: dict[str, None] = {}
         for entry in group.submitted:
@@ -302,7 +307,7 @@ def test_applied_files_never_allow_more_than_the_plan_in_each_domain(
     TALLY[f"{domain} kept"] = kept
     TALLY[f"{domain} calls allowed under A"] = allowed_a
     TALLY[f"{domain} escalations"] = len(escalations)
-    assert pairs >= PAIRS and refused == 0
+    assert pairs >= pairs_a_domain and refused == 0
     assert escalations == [], "\n".join(map(repr, escalations))
 
 
@@ -331,7 +336,7 @@ def _witness_call(domain: str, entry: str, reason: str, witness: str) -> Call | 
 
 
 def test_witnesses_are_allowed_by_the_entry_and_by_no_approved_one(
-        domain_judge: DomainJudge) -> None:
+        domain_judge: DomainJudge, pairs_a_domain: int) -> None:
     """For not_covered verdicts of the generated pairs (Bash, Monitor, Skill, WebFetch, Read),
     the witness call is allowed under a skill holding only the submitted entry (as skillgrant
     reads it: in the runtime's spelling), and denied under P. Read-only commands, which need
@@ -340,7 +345,7 @@ def test_witnesses_are_allowed_by_the_entry_and_by_no_approved_one(
     sample: dict[Call, tuple[str, tuple[str, ...]]] = {}
     for domain in ("Bash", "Monitor", "Skill", "WebFetch", "Read"):
         taken = 0  # (the witnesses of at least 20 pairs a domain: at fewer, too few to judge)
-        for group in groups(domain, max(PAIRS, WITNESS_PAIRS)):
+        for group in groups(domain, max(pairs_a_domain, WITNESS_PAIRS)):
             for entry in group.submitted:
                 verdict = prove(entry, list(group.plan))
                 if verdict.status != "not_covered" or verdict.witness is None or taken >= 8:
