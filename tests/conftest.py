@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import hashlib
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -251,7 +252,43 @@ def judge(request: pytest.FixtureRequest) -> Iterator[Any]:
         TALLY["probe calls"] = TALLY.get("probe calls", 0) + judge.probes
 
 
+#: A module every test of which is slow says so in one line of its own (``pytestmark``).
+_WHOLE_SLOW = re.compile(r"^pytestmark = \[?pytest\.mark\.slow\]?$", re.MULTILINE)
+
+
+def _left_out(path: Path, config: pytest.Config) -> str | None:
+    """Why the test module at ``path`` is not collected in this run, or None: the runtime
+    suites without ``--conformance``, the Bun differential without ``--bun``, a module whose
+    every test is slow without ``--slow``. Not importing them keeps the README's test command
+    within its time (their assertion rewriting and imports were about 6 s a worker, session
+    55); a module named on the command line is still collected, each test then skipped saying
+    why (``pytest_collection_modifyitems``)."""
+    if not (path.name.startswith("test_") and path.suffix == ".py"):
+        return None
+    if CONFORMANCE in path.parents and not config.getoption("--conformance"):
+        return "--conformance"
+    if ORACLE in path.parents and not config.getoption("--bun"):
+        return "--bun"
+    if not config.getoption("--slow") and _WHOLE_SLOW.search(path.read_text(encoding="utf-8")):
+        return "--slow"
+    return None
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    return True if _left_out(collection_path.resolve(), config) else None
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    left: dict[str, int] = {}
+    root = Path(__file__).resolve().parent
+    whole = any(Path(arg.split("::")[0]).resolve() in (root, root.parent)
+                for arg in terminalreporter.config.args)
+    for path in root.rglob("test_*.py") if whole else ():
+        if (why := _left_out(path, terminalreporter.config)) is not None:
+            left[why] = left.get(why, 0) + 1
+    if left:
+        terminalreporter.write_line("test modules not collected: " + ", ".join(
+            f"{count} (they run with {why})" for why, count in sorted(left.items())))
     if _ROWS_SAMPLED:
         terminalreporter.write_line(
             "review rows (--review-rows {per_test}, seeded): {kept} of {cases} "
