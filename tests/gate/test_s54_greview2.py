@@ -271,10 +271,6 @@ MODULES = {
         {}, ["cp src/p pygments.py", "python3 -m pytest -q"]),
 }
 
-_open("test_p_a_module_python_imports_first",
-      "2e501c5 skips a package's folder (one holding __init__.py), which python still puts "
-      "first where pytest's pythonpath names it or a recipe's python runs in it",
-      "ini-pythonpath-a-package", "recipe-in-a-package")
 
 
 @pytest.mark.parametrize("case", MODULES)

@@ -153,3 +153,58 @@ def test_a8_c2_everyday_writes_stay_allowed(tmp_path: Path) -> None:
         (project / name).write_text(text)
     assert first_denied(project, ALLOWED,
                         {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}) is None
+
+
+# --- C3: a package's folder first on sys.path --------------------------------------------------
+
+#: A test importing a standard module pytest does not import itself.
+IMPORTS = "import colorsys\n\n" + PLAIN_TEST
+#: Each case: the plan's entries, the files; the calls are the copy of ``colorsys.py`` into
+#: the package ``mypkg`` and the plan's run, the copy denied.
+PACKAGES = {
+    # pyproject.toml's pytest table names the package's folder in `pythonpath`
+    "pyproject-pythonpath": (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+        {"pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["mypkg"]\n',
+         "mypkg/__init__.py": "", "tests/test_a.py": IMPORTS}, "python3 -m pytest -q"),
+    # setup.cfg's, by a path through `..`
+    "setup-cfg-pythonpath": (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+        {"setup.cfg": "[tool:pytest]\npythonpath = tests/../mypkg\n",
+         "mypkg/__init__.py": "", "tests/test_a.py": IMPORTS}, "python3 -m pytest -q"),
+    # an npm script's python run in the package
+    "npm-script-in-a-package": (
+        ["Bash(npm test)", "Bash(cp *)"],
+        {"package.json": '{"name":"p","scripts":{"test":"cd mypkg && python3 -m pytest -q"}}',
+         "mypkg/__init__.py": "", "mypkg/test_a.py": IMPORTS}, "npm test"),
+    # a script of the plan running python in the package (no test runner in the plan)
+    "script-runs-python-in-a-package": (
+        ["Bash(bash tools/run.sh)", "Bash(cp *)"],
+        {"tools/run.sh": "cd mypkg && python3 -c 'import colorsys'\n",
+         "mypkg/__init__.py": ""}, "bash tools/run.sh"),
+}
+
+
+@pytest.mark.parametrize("case", PACKAGES)
+def test_c3_a_packages_folder_first_on_sys_path(case: str, tmp_path: Path) -> None:
+    """``cp src/p mypkg/colorsys.py`` (a package's folder), then the plan's run imports it:
+    the copy is denied."""
+    needs("python3", "pytest", "npm")
+    entries, files, run = PACKAGES[case]
+    assert _session(tmp_path, entries, {**files, "src/p": PY_PAYLOAD},
+                    ["cp src/p mypkg/colorsys.py", run]) == "cp src/p mypkg/colorsys.py"
+
+
+def test_c3_a_packages_module_stays_writable_under_a_test_runner(tmp_path: Path) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``, ``Bash(sed *)``, pytest.ini's
+    ``pythonpath`` naming ``src`` (not the package): ``sed -i … mypkg/types.py`` and ``cp
+    notes.py mypkg/logging.py`` stay allowed (s54-greview2 K1)."""
+    project = hooked_project(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)",
+                                        "Bash(sed *)"])
+    for name, text in {"pytest.ini": "[pytest]\npythonpath = src\n", "src/.keep": "",
+                       "mypkg/__init__.py": "", "mypkg/types.py": "A = 1\n", "notes.py": "\n",
+                       "tests/test_a.py": PLAIN_TEST}.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    assert first_denied(project, ["sed -i s/A/B/ mypkg/types.py", "cp notes.py mypkg/logging.py"],
+                        {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}) is None
