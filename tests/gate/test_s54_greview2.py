@@ -405,10 +405,6 @@ COLLECTED = {
         "", ["cp src/p tests/check_a.py", "python3 -m pytest -q"]),
 }
 
-_open("test_p_a_file_pytest_collects_or_python_runs_at_start",
-      "at 371c13f the ini's addopts (--doctest-modules) and python_files are not read for the "
-      "files pytest collects", "doctest-modules-ini", "ini-python-files")
-
 
 @pytest.mark.parametrize("case", COLLECTED)
 def test_p_a_file_pytest_collects_or_python_runs_at_start(case: str, tmp_path: Path) -> None:

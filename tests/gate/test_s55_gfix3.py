@@ -208,3 +208,50 @@ def test_c3_a_packages_module_stays_writable_under_a_test_runner(tmp_path: Path)
         (project / name).write_text(text)
     assert first_denied(project, ["sed -i s/A/B/ mypkg/types.py", "cp notes.py mypkg/logging.py"],
                         {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}) is None
+
+
+# --- A6: what pytest's settings make it collect ------------------------------------------------
+
+#: Each case: the settings file and its text, the file the payload is copied to.
+COLLECTED = {
+    "pyproject-doctest-modules": (
+        "pyproject.toml", '[tool.pytest.ini_options]\naddopts = "-q --doctest-modules"\n',
+        "pkg/util.py"),
+    "setup-cfg-python-files": ("setup.cfg", "[tool:pytest]\npython_files = check_*.py\n",
+                               "tests/check_a.py"),
+    # (a doctest file: the payload as its example; pytest 9 ignores `-o python_files` there)
+    "ini-doctest-glob": ("pytest.ini", "[pytest]\naddopts = --doctest-glob=*.rst\n",
+                         "docs/a.rst"),
+    "tox-ini-doctest-modules": ("tox.ini", "[pytest]\naddopts = --doctest-modules\n",
+                                "pkg/util.py"),
+}
+
+
+#: A doctest file whose example touches a file.
+DOCTEST = ">>> open('zz', 'w').close()\n"
+
+
+@pytest.mark.parametrize("case", COLLECTED)
+def test_a6_a_file_pytests_settings_collect(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: the copy of the payload to a
+    file pytest's settings make it import is denied."""
+    needs("python3", "pytest")
+    name, text, target = COLLECTED[case]
+    files = {name: text, "pkg/__init__.py": "", "tests/test_b.py": PLAIN_TEST,
+             "tests/check_b.py": PLAIN_TEST, "docs/.keep": "",
+             "src/p": DOCTEST if target.endswith(".rst") else PY_PAYLOAD}
+    assert _session(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"], files,
+                    [f"cp src/p {target}", "python3 -m pytest -q"]) == f"cp src/p {target}"
+
+
+def test_a6_a_module_stays_writable_where_the_settings_widen_nothing(tmp_path: Path) -> None:
+    """The same plan, pytest.ini holding other ``addopts`` and the default ``python_files``:
+    ``cp notes.py pkg/util.py``, ``cp notes.py tests/check_a.py`` stay allowed."""
+    project = hooked_project(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"])
+    for name, text in {"pytest.ini": "[pytest]\naddopts = -q -ra\npython_files = test_*.py\n",
+                       "pkg/__init__.py": "", "notes.py": "\n", "tests/test_a.py": PLAIN_TEST
+                       }.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    assert first_denied(project, ["cp notes.py pkg/util.py", "cp notes.py tests/check_a.py"],
+                        {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}) is None
