@@ -42,9 +42,22 @@ def widened(key: str, folders: frozenset[str], guards: object) -> bool:
         if head == folder or head.startswith(folder + "/"):
             every, patterns = _reading(folder, guards)
             if (every and name.endswith((".py", ".pyc", ".so", ".pyd"))) or any(
+                    fnmatch.fnmatchcase(key, "*/" + p.lstrip("/")) if "/" in p else
                     fnmatch.fnmatchcase(name, p) for p in patterns):
-                return True
+                return True  # (a pattern holding a `/` matches the path's end: fnmatch_ex)
     return False
+
+
+def words(value: str) -> list[str]:
+    """The words of a pytest setting's ``value`` as pytest splits ``addopts``, ``pythonpath``
+    and ``python_files`` (``shlex``: quotes removed); split at white space where it cannot
+    (an unclosed quote)."""
+    import shlex
+
+    try:
+        return shlex.split(value)
+    except ValueError:
+        return value.split()
 
 
 def _reading(folder: str, guards: object) -> tuple[bool, tuple[str, ...]]:
@@ -60,12 +73,12 @@ def _reading(folder: str, guards: object) -> tuple[bool, tuple[str, ...]]:
         every, patterns = False, []
         for _, key, value in pytest_settings(_REAL.get(folder, folder), (
                 "addopts", "python_files")):
-            words = value.split()
+            given = words(value)
             if key == "python_files":
-                patterns += words
+                patterns += given
                 continue
-            for at, word in enumerate(words):
-                after = words[at + 1] if at + 1 < len(words) else ""
+            for at, word in enumerate(given):
+                after = given[at + 1] if at + 1 < len(given) else ""
                 every = every or word.partition("=")[0] in _EVERY or word[:2] == "-c"
                 if word.startswith("--doctest-glob"):
                     patterns.append(word.partition("=")[2] or after)
