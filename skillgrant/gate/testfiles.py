@@ -16,9 +16,9 @@ and the runners a node runner starts (jest's ``__tests__/``, ``*.spec``, ``*.tes
 mocha's ``test/``) find theirs by name too: ``js_test`` reads a superset of their names
 (s50-greview3 C3).
 
-The settings that move what pytest collects (``python_files``, ``testpaths``, ``-p``) are in
-files already guarded (``^pytest.ini``, ``^pyproject.toml``, …), not read: a project whose
-``python_files`` names other files keeps those writable (docs/decisions.md, residual).
+The settings that move what pytest collects (``python_files``, ``addopts``'
+``--doctest-modules``…) are read (``pytestini``, s54-greview2 A6); ``testpaths`` is not (a
+folder it names outside the run folders: residual).
 """
 
 from __future__ import annotations
@@ -39,9 +39,10 @@ if TYPE_CHECKING:
 #: and the end of the files ``-m unittest`` runs (``unittest/__main__.py``).
 _COLLECTORS: Final = ("&pytest", "&*", "&node")
 #: The endings of the files a node runner loads as tests, and the folders below which node's
-#: ``--test`` (``test``) and jest (``__tests__``) run each such file whatever its name.
+#: ``--test`` (``test``) and jest (``__tests__``; ``__mocks__``, a package's mock in any of
+#: its ``roots``: s54-greview2 A7) run each such file whatever its name.
 _JS: Final = (".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx")
-_JS_FOLDERS: Final = frozenset(("test", "__tests__"))
+_JS_FOLDERS: Final = frozenset(("test", "__tests__", "__mocks__"))
 #: The folders whose ``.rs`` files ``cargo test`` finds and builds as targets by itself.
 _CARGO: Final = frozenset(("tests", "examples", "benches"))
 #: pytest's options that take no value (pytest 9.0.3's parser, as ``pytest --help`` lists
@@ -141,9 +142,12 @@ def collected(key: str, guards: object) -> bool:
         return False
     if _collected(key, folders):
         return True
+    from .jestsettings import widened as jest_runs
+    from .pytestini import widened
     from .testlinks import places
 
-    return any(_collected(place, folders) for place in places(key, guards))
+    return any(_collected(place, folders) or widened(place, folders, guards) or jest_runs(
+        place, folders, guards) for place in (key, *places(key, guards)))
 
 
 def _collected(key: str, folders: frozenset[str]) -> bool:

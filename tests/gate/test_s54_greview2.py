@@ -271,19 +271,6 @@ MODULES = {
         {}, ["cp src/p pygments.py", "python3 -m pytest -q"]),
 }
 
-_open("test_p_a_module_python_imports_first",
-      "the modules pytest's entry-point plugins (pytest11) name are imported at every start "
-      "from sys.path[0] (`python3 -m pytest`: the call's folder, a recipe's): neither the "
-      "standard names nor sitenames' .pth names hold them", "recipe-entry-point-plugin",
-      "entry-point-plugin-in-the-calls-folder", "plugin-dependency-in-the-calls-folder")
-_open("test_p_a_module_python_imports_first",
-      "a link named like a standard package (no suffix) to a folder already holding an "
-      "__init__.py is no module file by its name, and its target's files are read by their "
-      "own names (pymodule.module_path, 7e7c2e1)", "package-linked-in-under-the-name")
-_open("test_p_a_module_python_imports_first",
-      "2e501c5 skips a package's folder (one holding __init__.py), which python still puts "
-      "first where pytest's pythonpath names it or a recipe's python runs in it",
-      "ini-pythonpath-a-package", "recipe-in-a-package")
 
 
 @pytest.mark.parametrize("case", MODULES)
@@ -348,13 +335,6 @@ GITS = {
         ["cp -r out store/objects", "cp -r out store/refs", "cp src/cfg store/config",
          "cp src/head store/HEAD", "cp src/gitfile sub/.git", "make test"]),
 }
-
-_open("test_g_a_folder_git_takes_as_its_git_directory",
-      "gitdirs.makes_git_dir (54d84cf) judges each written entry with the folder's others as "
-      "they are before the call: one mkdir making objects/ and refs/ beside a HEAD completes "
-      "the layout unseen (one call's own entries counted since 2e501c5); a folder mkdir -p "
-      "makes as a parent is not judged as a layout entry", "layout-completed-by-mkdir-parents")
-
 
 @pytest.mark.parametrize("case", GITS)
 def test_g_a_folder_git_takes_as_its_git_directory(case: str, tmp_path: Path) -> None:
@@ -425,10 +405,6 @@ COLLECTED = {
         "", ["cp src/p tests/check_a.py", "python3 -m pytest -q"]),
 }
 
-_open("test_p_a_file_pytest_collects_or_python_runs_at_start",
-      "at 371c13f the ini's addopts (--doctest-modules) and python_files are not read for the "
-      "files pytest collects", "doctest-modules-ini", "ini-python-files")
-
 
 @pytest.mark.parametrize("case", COLLECTED)
 def test_p_a_file_pytest_collects_or_python_runs_at_start(case: str, tmp_path: Path) -> None:
@@ -477,9 +453,6 @@ JEST = {
                     "tools/setup.js"),
 }
 
-_open("test_j_a_file_jests_settings_name",
-      "at 371c13f jest's settings (roots' __mocks__, testMatch, setupFiles) are not read for "
-      "the files jest runs", *JEST)
 
 
 @pytest.mark.parametrize("case", JEST)
