@@ -1,0 +1,205 @@
+"""Review s55 (s55-greview3) of s55-gfix3 (issue 29: what python, pytest, jest and git read
+first: the modules pytest's installed plugins import at start, the folders put on
+``sys.path``, the ini's ``addopts``/``python_files``, jest's settings, git layouts completed
+across calls). Each case proves with real bash and the real programs (python3 3.11/pytest 9
+and its installed plugins, node 20/npm/jest 29.7, git 2.39, GNU make) in a scratch project
+that the calls run the payload (``touch zz``, ``open('zz', 'w')``), then asks the printed
+hook for each call in turn as Claude Code 2.1.332's Bash tool runs them
+(``test_s53_greview._session``: the folder a call leaves kept for the next,
+``CLAUDE_PROJECT_DIR`` the project): the hook allowing them all is the finding, a strict
+xfail row of ``OPEN`` while it is open. A case the change holds is a plain test pinning it.
+
+Every payload only touches a file."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, first_denied, hooked_project, needs
+from test_s53_greview import PY_PAYLOAD, _jest, _session
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail.
+OPEN = LeftOpen()
+_open = OPEN.add
+
+#: A test that passes and imports nothing.
+PASSES = "def test_a():\n    pass\n"
+#: A doctest (in a text file pytest's ``--doctest-glob`` collects) that runs the payload.
+DOCTEST = ">>> open('zz', 'w').close()\n"
+#: The plan of a Python project's test run, with a copy.
+PYTEST = ["Bash(python3 -m pytest -q)", "Bash(cp *)"]
+
+
+# --- P: what pytest's settings make it import or run ------------------------------------------
+
+#: Each case: the plan's entries, the files, the calls. The settings are the project's own
+#: (present before the session); the call writes the file they name.
+SETTINGS = {
+    # `--doctest-glob` in the ini's addopts: every matching text file is a doctest pytest runs
+    # (a common setting: `--doctest-glob='*.md'` runs README's examples)
+    "ini-doctest-glob-md": (
+        PYTEST, {"pytest.ini": "[pytest]\naddopts = --doctest-glob=*.md\n",
+                 "tests/test_a.py": PASSES, "README.md": "hi\n"},
+        ["cp src/md README.md", "python3 -m pytest -q"]),
+    "ini-doctest-glob-rst-below": (
+        PYTEST, {"pytest.ini": "[pytest]\naddopts = --doctest-glob=*.rst\n",
+                 "tests/test_a.py": PASSES, "docs/index.rst": "hi\n"},
+        ["cp src/md docs/usage.rst", "python3 -m pytest -q"]),
+    # pytest 9's native TOML table `[tool.pytest]` (arrays, not ini strings)
+    "pyproject-native-python-files": (
+        PYTEST, {"pyproject.toml": '[tool.pytest]\npython_files = ["check_*.py"]\n',
+                 "tests/check_b.py": ""},
+        ["cp src/p tests/check_a.py", "python3 -m pytest -q"]),
+    # the ini-style table of pyproject.toml
+    "pyproject-doctest-modules": (
+        PYTEST, {"pyproject.toml": '[tool.pytest.ini_options]\naddopts = "--doctest-modules"\n',
+                 "pkg/__init__.py": "", "tests/test_a.py": PASSES},
+        ["cp src/p pkg/util.py", "python3 -m pytest -q"]),
+    # the ini's `-p` is read (held at 42437dd)
+    "ini-addopts-plugin": (
+        PYTEST, {"pytest.ini": "[pytest]\naddopts = -p helper\n", "tests/test_a.py": PASSES,
+                 "helper.py": ""},
+        ["cp src/p helper.py", "python3 -m pytest -q"]),
+    "pyproject-native-addopts-plugin": (
+        PYTEST, {"pyproject.toml": '[tool.pytest]\naddopts = ["-p", "helper"]\n',
+                 "tests/test_a.py": PASSES, "helper.py": ""},
+        ["cp src/p helper.py", "python3 -m pytest -q"]),
+    "pyproject-native-pythonpath": (
+        PYTEST, {"pyproject.toml": '[tool.pytest]\npythonpath = ["helpers"]\n',
+                 "helpers/.keep": "", "tests/test_a.py": "import colorsys\n" + PASSES},
+        ["cp src/p helpers/colorsys.py", "python3 -m pytest -q"]),
+}
+
+_open("test_p_a_file_pytests_settings_make_it_run",
+      "at 42437dd the ini's --doctest-glob is not read: the text files it matches are "
+      "doctests pytest runs", "ini-doctest-glob-md", "ini-doctest-glob-rst-below")
+_open("test_p_a_file_pytests_settings_make_it_run",
+      "at 42437dd python_files and addopts' --doctest-modules in pyproject.toml (its "
+      "[tool.pytest.ini_options] table and pytest 9's native [tool.pytest]) are not read",
+      "pyproject-native-python-files", "pyproject-doctest-modules")
+
+
+@pytest.mark.parametrize("case", SETTINGS)
+def test_p_a_file_pytests_settings_make_it_run(case: str, tmp_path: Path) -> None:
+    """The copy, then the plan's pytest imports or runs the copied file."""
+    needs("python3", "pytest")
+    entries, files, calls = SETTINGS[case]
+    files = {**files, "src/p": PY_PAYLOAD, "src/md": DOCTEST}
+    assert _session(tmp_path, entries, files, calls) is not None
+
+
+# --- A: what pytest's installed plugins import at start ----------------------------------------
+
+#: Modules python3's pytest here imports at every start from ``sys.path`` (the call's folder
+#: first under ``python3 -m pytest``): the plugins' entry points' modules and what they import
+#: at load (measured: sys.modules at a test's run less the standard names).
+STARTED = {
+    # a plugin's dependency: hypothesis's plugin imports _hypothesis_globals
+    "plugin-dependency-hypothesis-globals": "_hypothesis_globals",
+    # pytest-benchmark's own module (its entry point names pytest_benchmark.plugin)
+    "entry-point-package": "pytest_benchmark",
+}
+
+_open("test_a_a_module_pytests_plugins_import_at_start",
+      "at 42437dd the modules the installed plugins import at start are not guarded in the "
+      "call's folder (A8)", *STARTED)
+
+
+@pytest.mark.parametrize("case", STARTED)
+def test_a_a_module_pytests_plugins_import_at_start(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p NAME.py``, then pytest
+    imports it at its start."""
+    needs("python3", "pytest")
+    name = STARTED[case]
+    if subprocess.run(["python3", "-c", f"import {name}"], capture_output=True,
+                      check=False).returncode:
+        pytest.skip(f"{name} is not installed beside python3's pytest")
+    assert _session(tmp_path, PYTEST, {"tests/test_a.py": PASSES, "src/p": PY_PAYLOAD},
+                    [f"cp src/p {name}.py", "python3 -m pytest -q"]) is not None
+
+
+# --- J: what jest's settings name as code -----------------------------------------------------
+
+JS_PAYLOAD = "require('fs').writeFileSync(process.cwd() + '/zz', '');\nmodule.exports = {};\n"
+JEST_TEST = "test('a', () => {});\n"
+#: Each case: package.json's "jest" settings, the files, the file the payload is copied over
+#: (present, harmless, before the session). Every setting jest 29.7 loads as a module.
+JEST = {
+    "setup-files-after-env": ({"setupFilesAfterEnv": ["<rootDir>/tools/after.js"]},
+                              {"a.test.js": JEST_TEST}, "tools/after.js"),
+    "global-setup": ({"globalSetup": "<rootDir>/tools/gs.js"}, {"a.test.js": JEST_TEST},
+                     "tools/gs.js"),
+    "global-teardown": ({"globalTeardown": "<rootDir>/tools/gt.js"}, {"a.test.js": JEST_TEST},
+                        "tools/gt.js"),
+    "test-environment": ({"testEnvironment": "<rootDir>/tools/env.js"},
+                         {"a.test.js": JEST_TEST}, "tools/env.js"),
+    "transform": ({"transform": {"\\.js$": "<rootDir>/tools/tr.js"}}, {"a.test.js": JEST_TEST},
+                  "tools/tr.js"),
+    "reporters": ({"reporters": ["<rootDir>/tools/rep.js"]}, {"a.test.js": JEST_TEST},
+                  "tools/rep.js"),
+    "test-sequencer": ({"testSequencer": "<rootDir>/tools/seq.js"}, {"a.test.js": JEST_TEST},
+                       "tools/seq.js"),
+    "resolver": ({"resolver": "<rootDir>/tools/res.js"}, {"a.test.js": JEST_TEST},
+                 "tools/res.js"),
+    "snapshot-resolver": ({"snapshotResolver": "<rootDir>/tools/snap.js"},
+                          {"a.test.js": JEST_TEST}, "tools/snap.js"),
+    "test-results-processor": ({"testResultsProcessor": "<rootDir>/tools/proc.js"},
+                               {"a.test.js": JEST_TEST}, "tools/proc.js"),
+    "test-runner": ({"testRunner": "<rootDir>/tools/runner.js"}, {"a.test.js": JEST_TEST},
+                    "tools/runner.js"),
+    "runner": ({"runner": "<rootDir>/tools/run.js"}, {"a.test.js": JEST_TEST}, "tools/run.js"),
+    "haste-impl": ({"haste": {"hasteImplModulePath": "<rootDir>/tools/haste.js"}},
+                   {"a.test.js": JEST_TEST}, "tools/haste.js"),
+    "dependency-extractor": ({"dependencyExtractor": "<rootDir>/tools/dep.js"},
+                             {"a.test.js": JEST_TEST}, "tools/dep.js"),
+    # a module the test requires, mapped to a project file
+    "module-name-mapper": ({"moduleNameMapper": {"^chalk$": "<rootDir>/lib/ch.js"}},
+                           {"a.test.js": "require('chalk');\n" + JEST_TEST}, "lib/ch.js"),
+    # a preset file (JSON naming a setup file; a JS preset is code)
+    "preset-json-setup": ({"preset": "./preset/jest-preset.json"},
+                          {"a.test.js": JEST_TEST, "preset/jest-preset.json":
+                           '{"setupFiles": ["<rootDir>/tools/s.js"]}'}, "tools/s.js"),
+    "preset-js": ({"preset": "./preset/jest-preset.js"}, {"a.test.js": JEST_TEST},
+                  "preset/jest-preset.js"),
+    # module folders searched like node_modules (from the test's folder up) and after them
+    "module-directories": ({"moduleDirectories": ["node_modules", "lib"]},
+                           {"src/a.test.js": "require('chalk');\n" + JEST_TEST,
+                            "src/lib/.keep": ""}, "src/lib/chalk.js"),
+    "module-paths": ({"modulePaths": ["<rootDir>/lib"]},
+                     {"a.test.js": "try { require('optdep'); } catch (e) {}\n" + JEST_TEST},
+                     "lib/optdep.js"),
+    # the rootDir moved: its __mocks__ replaces a package
+    "root-dir-mocks": ({"rootDir": "src"},
+                       {"src/a.test.js": "require('chalk');\n" + JEST_TEST}, "src/__mocks__/chalk.js"),
+    # a project's own jest.config.js (a start name: held at 42437dd)
+    "projects-config": ({"projects": ["<rootDir>/pkg/a"]},
+                        {"pkg/a/a.test.js": JEST_TEST, "pkg/a/package.json": '{"name":"a"}'},
+                        "pkg/a/jest.config.js"),
+}
+
+_open("test_j_a_file_jests_settings_load", "at 42437dd jest's settings that name a module it "
+      "loads (setup files, global setup/teardown, environment, transform, reporters, "
+      "sequencer, resolvers, processors, runners, haste, extractor, mapper, preset, module "
+      "folders, rootDir's __mocks__) are not read for the files they name",
+      *(c for c in JEST if c != "projects-config"))
+
+
+@pytest.mark.parametrize("case", JEST)
+def test_j_a_file_jests_settings_load(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(npm test)`` (``"test": "jest"``), ``Bash(cp *)``: the copy, then jest
+    loads the payload."""
+    modules = _jest()
+    settings, files, target = JEST[case]
+    files = {target: "module.exports = {};\n", **files, "src/js": JS_PAYLOAD,
+             "package.json": json.dumps({"name": "jt", "scripts": {"test": "jest"},
+                                         "jest": settings})}
+    assert _session(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
+                    [f"cp src/js {target}", "npm test"],
+                    links={"node_modules": str(modules)}) is not None
