@@ -23,6 +23,7 @@ from . import files as fs
 from .gitrevision import from_revision
 from .named import GUARDED, folded_items, guarded_path, named_word
 from .placed import fold, holds_module, in_worktree, mirrored
+from .pymodule import module_path
 from .testfiles import foreign, named_test
 from .testlinks import holds_through_links
 from .worktree import pushes_locally
@@ -360,8 +361,10 @@ def held(word: str, directory: str) -> bool:
         path = posixpath.dirname(path)
     names: frozenset[str] = getattr(GUARDED.get(), "walked", frozenset())
     last = fold(posixpath.basename(word.rstrip("/")))  # (the name the copy makes: its last
-    if last in names or (named_test(last, GUARDED.get()) and foreign(path, GUARDED.get())):
-        return True  # part; `cp -r src/.cargo sub/` makes `sub/.cargo`; a test: s50-gfix2)
+    if last in names or (named_test(last, GUARDED.get()) and foreign(path, GUARDED.get())) or (
+            names and (last in ("head", "commondir") or module_path("/" + last))):
+        return True  # part; `cp -r src/.cargo sub/` makes `sub/.cargo`; a test: s50-gfix2;
+    # a HEAD, a module's file of a standard or site name: `cp a/HEAD sub/`, s55-gfix3)
     for form in dict.fromkeys((path, fs.realpath(path))):
         above = fold(form).rstrip("/") + "/"
         if any(item.startswith(above) for item, _ in folded_items()) or holds_module(

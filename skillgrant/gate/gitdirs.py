@@ -7,10 +7,12 @@ anywhere: it then reads that folder's ``config`` (``core.fsmonitor``, ``core.wor
 command it runs) and runs its ``hooks``. Where a plan's program reads project code, a build may
 run git in any folder (session 53's reasoning for start names), so a write that leaves a folder
 holding such a layout (a ``HEAD`` anywhere, the rest beside one), or writes a ``config`` or
-``hooks`` in one, is a write of what git runs
-(``testlinks.read_at_any_depth``); a tree a writer copies holding a ``HEAD`` or a
-``commondir`` is one too (``composed.holds_walked``). Cost: a file named ``HEAD`` written by
-a Bash writer under such a plan, or in a tree it copies, is denied."""
+``hooks`` in one, is a write of what git runs (each folder a write makes above its path
+too: ``mkdir -p sub/objects/info``; a ``HEAD`` copied into a folder, by its source's name:
+``copied.held``; s54-greview2 C1) (``testlinks.read_at_any_depth``); a tree a writer
+copies holding a ``HEAD`` or a ``commondir`` is one too (``composed.holds_walked``). Cost: a
+file named ``HEAD`` written by a Bash writer under such a plan, or in a tree it copies, is
+denied."""
 
 from __future__ import annotations
 
@@ -30,11 +32,25 @@ TREE_NAMES: Final = frozenset(("HEAD", "commondir"))
 
 
 def makes_git_dir(path: str) -> bool:
-    """Whether a write of ``path`` may leave its folder a git directory git's discovery takes
-    (a ``HEAD`` with ``objects`` and ``refs``, or with a ``commondir``): a ``HEAD`` anywhere,
-    an ``objects``, ``refs`` or ``commondir`` beside a ``HEAD`` (one call may write the others
+    """Whether a write of ``path`` may leave its folder, or a folder above it the write makes
+    (``mkdir -p sub/objects/info``, ``install -D``, an archive's member: each missing folder
+    of its path; s54-greview2 C1), a git directory git's discovery takes (a ``HEAD`` with
+    ``objects`` and ``refs``, or with a ``commondir``): see ``_layout``."""
+    path = path.rstrip("/")
+    while True:
+        if _layout(path):
+            return True
+        folder = path.rpartition("/")[0]
+        if not folder or fs.entry(folder) is not None:
+            return False  # (the folders from here up are there: the write makes none)
+        path = folder
+
+
+def _layout(path: str) -> bool:
+    """Whether the entry ``path`` a call makes or writes is a ``HEAD`` (anywhere), an
+    ``objects``, ``refs`` or ``commondir`` beside a ``HEAD`` (one call may write the others
     too: s54-greview2 C1), or the ``config`` or ``hooks`` of a folder holding the layout."""
-    folder, _, name = path.rstrip("/").rpartition("/")
+    folder, _, name = path.rpartition("/")
     if name.lower() not in _LAYOUT:
         return False
     fs.watch_folder(folder)

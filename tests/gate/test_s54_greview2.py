@@ -349,13 +349,6 @@ GITS = {
          "cp src/head store/HEAD", "cp src/gitfile sub/.git", "make test"]),
 }
 
-_open("test_g_a_folder_git_takes_as_its_git_directory",
-      "gitdirs.makes_git_dir (54d84cf) judges each written entry with the folder's others as "
-      "they are before the call: one mkdir making objects/ and refs/ beside a HEAD completes "
-      "the layout unseen (one call's own entries counted since 2e501c5); a folder mkdir -p "
-      "makes as a parent is not judged as a layout entry", "layout-completed-by-mkdir-parents")
-
-
 @pytest.mark.parametrize("case", GITS)
 def test_g_a_folder_git_takes_as_its_git_directory(case: str, tmp_path: Path) -> None:
     """Plan ``Bash(make test)`` (a recipe running git), ``Bash(cp *)``: git runs fsmonitor."""
