@@ -14,12 +14,11 @@ Every payload only touches a file."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, first_denied, hooked_project, needs
+from bash_review import LeftOpen, needs
 from test_s53_greview import PY_PAYLOAD, _jest, _session
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
@@ -75,6 +74,16 @@ SETTINGS = {
         PYTEST, {"pyproject.toml": '[tool.pytest]\npythonpath = ["helpers"]\n',
                  "helpers/.keep": "", "tests/test_a.py": "import colorsys\n" + PASSES},
         ["cp src/p helpers/colorsys.py", "python3 -m pytest -q"]),
+    # a conftest's `pytest_plugins` (pytest's own setting, as `-p` is: the module named is
+    # imported at the conftest's load, from sys.path)
+    "conftest-pytest-plugins-dotted": (
+        PYTEST, {"conftest.py": "pytest_plugins = ['fixtures.db']\n", "fixtures/__init__.py": "",
+                 "fixtures/db.py": "", "tests/test_a.py": PASSES},
+        ["cp src/p fixtures/db.py", "python3 -m pytest -q"]),
+    "conftest-pytest-plugins-top": (
+        PYTEST, {"conftest.py": "pytest_plugins = ['helpers']\n", "helpers.py": "",
+                 "tests/test_a.py": PASSES},
+        ["cp src/p helpers.py", "python3 -m pytest -q"]),
 }
 
 _open("test_p_a_file_pytests_settings_make_it_run",
@@ -84,6 +93,10 @@ _open("test_p_a_file_pytests_settings_make_it_run",
       "at 42437dd python_files and addopts' --doctest-modules in pyproject.toml (its "
       "[tool.pytest.ini_options] table and pytest 9's native [tool.pytest]) are not read",
       "pyproject-native-python-files", "pyproject-doctest-modules")
+_open("test_p_a_file_pytests_settings_make_it_run",
+      "at 71cbb8a a conftest's literal `pytest_plugins` list is not read as the ini's `-p` is: "
+      "the modules it names are imported at every start", "conftest-pytest-plugins-dotted",
+      "conftest-pytest-plugins-top")
 
 
 @pytest.mark.parametrize("case", SETTINGS)
@@ -177,7 +190,8 @@ JEST = {
                      "lib/optdep.js"),
     # the rootDir moved: its __mocks__ replaces a package
     "root-dir-mocks": ({"rootDir": "src"},
-                       {"src/a.test.js": "require('chalk');\n" + JEST_TEST}, "src/__mocks__/chalk.js"),
+                       {"src/a.test.js": "require('chalk');\n" + JEST_TEST},
+                       "src/__mocks__/chalk.js"),
     # a project's own jest.config.js (a start name: held at 42437dd)
     "projects-config": ({"projects": ["<rootDir>/pkg/a"]},
                         {"pkg/a/a.test.js": JEST_TEST, "pkg/a/package.json": '{"name":"a"}'},
@@ -203,3 +217,53 @@ def test_j_a_file_jests_settings_load(case: str, tmp_path: Path) -> None:
     assert _session(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
                     [f"cp src/js {target}", "npm test"],
                     links={"node_modules": str(modules)}) is not None
+
+
+# --- G: a folder git takes as its git directory ------------------------------------------------
+
+#: The settings that make git run a command at ``git status`` (core.fsmonitor), with the
+#: working tree at the folder above.
+GIT_CONFIG = ("[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n"
+              "\tfsmonitor = touch zz; false\n")
+#: The calls before the last writer: the config and both folders written while ``sub`` holds
+#: no ``HEAD`` (each allowed: no layout yet).
+GIT_FIRST = ["cp src/cfg sub/config", "mkdir sub/objects sub/refs"]
+#: Each case: the writer's entry, the call bringing ``sub/HEAD``. git 2.39's
+#: ``validate_headref`` takes a symbolic link named HEAD whose text starts with ``refs/`` as
+#: a valid HEAD (setup.c), whatever it leads to: ``ln -s refs/HEAD sub/`` makes one without
+#: naming HEAD as its destination.
+GIT_HEADS = {
+    "symbolic-link-into-the-folder": ("Bash(ln *)", "ln -s refs/HEAD sub/"),
+    "symbolic-link-by-target-folder": ("Bash(ln *)", "ln -s -t sub refs/HEAD"),
+    # held at 71cbb8a: a HEAD copied, moved, linked, installed, unpacked, patched in
+    "copied-into-the-folder": ("Bash(cp *)", "cp a/HEAD sub/"),
+    "moved-by-target-folder": ("Bash(mv *)", "mv -t sub a/HEAD"),
+    "hard-link-into-the-folder": ("Bash(ln *)", "ln a/HEAD sub/"),
+    "installed-by-target-folder": ("Bash(install *)", "install -m 644 -t sub a/HEAD"),
+    "tree-contents-copied": ("Bash(cp *)", "cp -rT a sub"),
+    "tar-member-below-dash-c": ("Bash(tar *)", "tar -xf src/h.tar -C sub"),
+    "patch-making-the-file": ("Bash(patch *)", "patch -p1 -i src/h.patch"),
+}
+#: An archive holding a member ``HEAD``, a patch making ``sub/HEAD``.
+GIT_SETUP = ("mkdir -p /tmp/h$$ && printf 'ref: refs/heads/main\\n' > /tmp/h$$/HEAD && "
+             "tar -C /tmp/h$$ -cf src/h.tar HEAD && rm -r /tmp/h$$ && printf -- '--- /dev/null"
+             "\\n+++ b/sub/HEAD\\n@@ -0,0 +1 @@\\n+ref: refs/heads/main\\n' > src/h.patch")
+
+_open("test_g_a_head_brought_last_makes_a_git_directory",
+      "at 71cbb8a a symbolic link `sub/HEAD` made by `ln -s refs/HEAD sub/` (its name the "
+      "source's, not the destination's) is not judged as a HEAD; git takes a link whose text "
+      "starts with refs/ as one", "symbolic-link-into-the-folder",
+      "symbolic-link-by-target-folder")
+
+
+@pytest.mark.parametrize("case", GIT_HEADS)
+def test_g_a_head_brought_last_makes_a_git_directory(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(make test)`` (recipe ``cd sub && git status --porcelain``), ``Bash(cp *)``,
+    ``Bash(mkdir *)`` and the writer's: the config and folders first, the HEAD last; git takes
+    ``sub`` as its git directory and runs fsmonitor."""
+    needs("make", "git", "patch", "tar")
+    entry, call = GIT_HEADS[case]
+    files = {"Makefile": "test:\n\tcd sub && git status --porcelain\n", "sub/.keep": "",
+             "a/HEAD": "ref: refs/heads/main\n", "src/cfg": GIT_CONFIG}
+    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)", "Bash(mkdir *)", entry], files,
+                    [*GIT_FIRST, call, "make test"], setup=GIT_SETUP) is not None
