@@ -74,6 +74,12 @@ SETTINGS = {
         PYTEST, {"pyproject.toml": '[tool.pytest]\npythonpath = ["helpers"]\n',
                  "helpers/.keep": "", "tests/test_a.py": "import colorsys\n" + PASSES},
         ["cp src/p helpers/colorsys.py", "python3 -m pytest -q"]),
+    # the ini's pythonpath naming a zip archive (a vendored library): zipimport reads the
+    # modules in it first (sys.path[0]), `import colorsys` in a test loads the archive's
+    "ini-pythonpath-zip-archive": (
+        PYTEST, {"pytest.ini": "[pytest]\npythonpath = vendor/libs.zip\n", "vendor/.keep": "",
+                 "tests/test_a.py": "import colorsys\n" + PASSES},
+        ["cp src/zip vendor/libs.zip", "python3 -m pytest -q"]),
     # a conftest's `pytest_plugins` (pytest's own setting, as `-p` is: the module named is
     # imported at the conftest's load, from sys.path)
     "conftest-pytest-plugins-dotted": (
@@ -97,6 +103,15 @@ _open("test_p_a_file_pytests_settings_make_it_run",
       "at 71cbb8a a conftest's literal `pytest_plugins` list is not read as the ini's `-p` is: "
       "the modules it names are imported at every start", "conftest-pytest-plugins-dotted",
       "conftest-pytest-plugins-top")
+_open("test_p_a_file_pytests_settings_make_it_run",
+      "at 71cbb8a a zip archive the ini's pythonpath names is not read as a folder of modules "
+      "first on sys.path", "ini-pythonpath-zip-archive")
+
+
+#: ``src/zip`` holds ``colorsys.py`` (the payload), ``vendor/libs.zip`` a harmless ``six.py``.
+ZIPS = ("python3 -c \"import zipfile; z = zipfile.ZipFile('src/zip', 'w'); "
+        "z.writestr('colorsys.py', open('src/p').read()); z.close(); "
+        "import os; os.path.isdir('vendor') and zipfile.ZipFile('vendor/libs.zip', 'w').close()\"")
 
 
 @pytest.mark.parametrize("case", SETTINGS)
@@ -105,7 +120,7 @@ def test_p_a_file_pytests_settings_make_it_run(case: str, tmp_path: Path) -> Non
     needs("python3", "pytest")
     entries, files, calls = SETTINGS[case]
     files = {**files, "src/p": PY_PAYLOAD, "src/md": DOCTEST}
-    assert _session(tmp_path, entries, files, calls) is not None
+    assert _session(tmp_path, entries, files, calls, setup=ZIPS) is not None
 
 
 # --- A: what pytest's installed plugins import at start ----------------------------------------
