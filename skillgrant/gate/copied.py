@@ -386,8 +386,10 @@ def local_push(words: list[str], directory: str | None) -> str | None:
 
 
 def _brought(text: str, directory: str | None) -> str | None:
-    """``intotests.brought_tests``, loaded only under a plan whose runners collect tests."""
-    if not getattr(GUARDED.get(), "collected", None):
+    """``intotests.brought_tests``, loaded only under a plan whose runners collect tests or
+    whose programs read project code (a link named as a module: s55-gfix3)."""
+    if not (getattr(GUARDED.get(), "collected", None) or getattr(GUARDED.get(), "walked",
+                                                                 None)):
         return None
     from .intotests import brought_tests  # (the hook's start does not pay for it)
     return brought_tests(text, directory)

@@ -46,13 +46,15 @@ def brought_tests(text: str, directory: str | None) -> str | None:
     brings a script into a test folder (see the module's text), or None. A text the gate
     cannot split into commands is read word by word: its first word naming such a folder."""
     folders: frozenset[str] = getattr(GUARDED.get(), "collected", frozenset())
-    if not folders or not any(p in text for p in _PLACERS):
+    walked = bool(getattr(GUARDED.get(), "walked", None))
+    if not (folders or walked) or not any(p in text for p in _PLACERS):
         return None
     from . import readers  # (as named's: the hook's start does not pay for it)
 
     commands = readers.named_commands(text)
     if commands is None or directory is None:  # (`A=1; cp …`, `… | xargs cp`: each word)
-        return _word_landed(text.split(), directory, folders)
+        return (_word_landed(text.split(), directory, folders) if folders else None) or (
+            next((w for w in text.split() if walked and _module_name(w)), None))
     left = [_ENTRIES]
     for command in commands:
         words = readers.program_words(command) if command else None
@@ -70,11 +72,72 @@ def brought_tests(text: str, directory: str | None) -> str | None:
             continue
         places = [into, *(posixpath.join(into, posixpath.basename(s.rstrip("/")) or ".")
                           for s in sources)]
-        if (any(_landed(p, directory, folders) for p in places) and any(
+        if walked and name != "install" and _package_linked(name, rest, sources, into,
+                                                               directory):
+            return into
+        if folders and ((any(_landed(p, directory, folders) for p in places) and any(
                 _script(s, directory, left) for s in sources)) or _linked(
-                name, rest, sources, into, directory, left):
+                name, rest, sources, into, directory, left)):
             return into
     return None
+
+
+def _package_linked(name: str, rest: list[str], sources: list[str], into: str,
+                    directory: str) -> bool:
+    """Whether a placer's command (``name``, its words ``rest``) puts, under a name a module
+    of Python's is imported by (``_module_name``: ``colorsys``, ``pytest``, a site folder's
+    ``yaml``) in a folder that is no package's, a link (made, or one moved or copied as a
+    link) or a folder, leading to or being a folder holding an ``__init__``, or a link to
+    nothing yet, or a word the gate cannot name: Python imports that package from the first
+    folder of ``sys.path`` (``ln -s ../pay tests/colorsys``: review s54-greview2 C2). A link to
+    a folder holding none is read when one comes (``pymodule.module_path`` of the path through
+    the link: ``testlinks``)."""
+    makes, keeps, relative = _link_kind(name, rest)
+    folder = posixpath.normpath(posixpath.join(directory, into))
+    inside = os.path.isdir(folder)
+    for source in sources:
+        link = posixpath.join(folder, posixpath.basename(source.rstrip("/"))) if inside \
+            else folder
+        if not _module_name(link) or os.path.exists(posixpath.join(
+                posixpath.dirname(link), "__init__.py")):
+            continue
+        if not source or not _UNNAMED.isdisjoint(source):
+            return True
+        path = posixpath.join(directory, source)
+        if makes and not relative and source[:1] != "/":
+            target = posixpath.join(posixpath.dirname(link), source)  # (the link's text)
+        elif makes or os.path.islink(path) or (keeps and os.path.isdir(path)):
+            target = path
+        else:
+            continue  # (a file's copy: no package)
+        target = os.path.realpath(target)
+        if not os.path.isdir(target) or any(
+                e.split(".", 1)[0] == "__init__" for e in os.listdir(target)):
+            return True
+    return False
+
+
+def _link_kind(name: str, rest: list[str]) -> tuple[bool, bool, bool]:
+    """Whether a placer's command (``name``, its words ``rest``) makes a link (``ln``, ``cp
+    -s``), keeps a source link as one (``mv``, ``git mv``, ``cp -r``/``-a``/``-P``/``-d``,
+    ``rsync -a``/``-l``), and makes it relative to the call's folder (``ln -r``)."""
+    options = [w for w in rest if w[:1] == "-" and w != "-"]
+    clusters = "".join(w[1:].split("t")[0].split("S")[0] for w in options if w[1:2] != "-")
+    makes = name == "ln" or (name == "cp" and ("s" in clusters or "--symbolic-link" in options))
+    keeps = name in ("mv", "git") or (name == "cp" and (not set("rRaPd").isdisjoint(
+        clusters) or any(w.startswith(("--rec", "--arch", "--no-d")) for w in options))) or (
+        name == "rsync" and (not set("al").isdisjoint(clusters) or "--links" in options))
+    return makes, keeps, name == "ln" and ("r" in clusters or "--relative" in options)
+
+
+def _module_name(path: str) -> bool:
+    """Whether the last name of ``path`` (no suffix) names a module of Python's standard
+    library, of a test runner's start (``pymodule.RUNNER_MODULES``) or of a site folder's
+    (``pymodule.module_path``, asked of the name's ``__init__.py``)."""
+    from .pymodule import module_path
+
+    name = fold(posixpath.basename(path.rstrip("/")))
+    return bool(name) and "." not in name and module_path(f"/{name}/__init__.py")
 
 
 def _linked(name: str, rest: list[str], sources: list[str], into: str, directory: str,
@@ -94,18 +157,12 @@ def _linked(name: str, rest: list[str], sources: list[str], into: str, directory
     from .testfiles import foreign
     from .testlinks import leads_below
 
-    options = [w for w in rest if w[:1] == "-" and w != "-"]
-    clusters = "".join(w[1:].split("t")[0].split("S")[0] for w in options if w[1:2] != "-")
-    makes = name == "ln" or (name == "cp" and ("s" in clusters or "--symbolic-link" in options))
-    keeps = name in ("mv", "git") or (name == "cp" and (not set("rRaPd").isdisjoint(
-        clusters) or any(w.startswith(("--rec", "--arch", "--no-d")) for w in options))) or (
-        name == "rsync" and (not set("al").isdisjoint(clusters) or "--links" in options))
+    makes, keeps, relative = _link_kind(name, rest)
     if not (makes or keeps):
         return False  # (`install`, a plain `cp`: what a link leads to is copied)
     guards = GUARDED.get()
     folder = posixpath.normpath(posixpath.join(directory, into))
     inside = os.path.isdir(folder)  # (`ln -s T DIR`: the link is DIR/T's name)
-    relative = name == "ln" and ("r" in clusters or "--relative" in options)
     for source in sources:
         unnamed = not source or not _UNNAMED.isdisjoint(source)
         path = posixpath.join(directory, source)

@@ -61,7 +61,8 @@ RUNNER_MODULES: Final = frozenset(("pytest", "_pytest", "pluggy", "iniconfig", "
 
 def module_path(key: str, path: str | None = None) -> bool:
     """Whether the folded path ``key`` is a file Python imports for a standard module (or a
-    test runner's: ``RUNNER_MODULES``) before its own where its folder is first on
+    test runner's: ``RUNNER_MODULES``; or one of its site folders': ``_site_names``, pytest's
+    plugins and what they import, s54-greview2 A8) before its own where its folder is first on
     ``sys.path`` (``placed.shadows``: ``json.py``, ``colorsys.pyc``, an extension module,
     ``json/__init__.py``, a distribution's metadata), that folder holding no ``__init__.py``
     (asked of ``path``, the key's spelling, when given). Asked at any depth where a plan's
@@ -75,9 +76,23 @@ def module_path(key: str, path: str | None = None) -> bool:
     ``mypkg/types.py``, ``mypkg/logging.py`` are everyday files)."""
     head, _, name = key.rpartition("/")
     stem, dot, suffix = name.partition(".")
-    if shadows(key, frozenset((head,))) or (stem in RUNNER_MODULES and importable(dot + suffix)):
+    module = importable(dot + suffix)
+    if shadows(key, frozenset((head,))) or (module and (stem in RUNNER_MODULES or (
+            stem in _site_names()))):
         return not _package(path, 1)
-    return shadows(key, frozenset((head.rpartition("/")[0],))) and not _package(path, 2)
+    above, _, package = head.rpartition("/")
+    return (shadows(key, frozenset((above,))) or (module and stem == "__init__" and (
+        package in RUNNER_MODULES or package in _site_names()))) and not _package(path, 2)
+
+
+def _site_names() -> frozenset[str]:
+    """``sitenames.site_names`` of the folders the plan's programs run in (review
+    s54-greview2 A8: a pytest plugin's module, or one it imports, of the plan's Python's site
+    folders)."""
+    from .guardedset import GUARDED
+    from .sitenames import site_names
+
+    return site_names(getattr(GUARDED.get(), "run_folders", frozenset()))
 
 
 def _package(path: str | None, up: int) -> bool:

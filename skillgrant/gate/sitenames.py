@@ -38,17 +38,80 @@ def start_imports(named: tuple[str, ...], path: str) -> frozenset[str]:
     return _imports(tuple(dict.fromkeys(libs)))
 
 
-@functools.lru_cache(maxsize=8)
-def _imports(libs: tuple[str, ...]) -> frozenset[str]:
-    """``start_imports`` of the prefixes' library folders ``libs``."""
-    import glob  # (with contextlib: a hook's process that asks nothing here loads neither)
+def _libs(path: str) -> list[str]:
+    """The library folders of ``_PREFIXES``, of the hook's Python's base installation (a
+    venv's), of each folder of ``path`` (a ``PATH``), and of each version a ``shims`` folder
+    there runs (pyenv's ``~/.pyenv/shims``: ``~/.pyenv/versions/*/lib``)."""
+    import glob
+    import sys
+
+    bins = [b.rstrip("/") for b in path.split(":") if b[:1] == "/"]
+    return [*_PREFIXES, os.path.join(sys.base_prefix, "lib"),
+            *(os.path.join(os.path.dirname(b), "lib") for b in bins),
+            *(v for b in bins if b.endswith("/shims") for v in glob.glob(os.path.join(
+                glob.escape(os.path.dirname(b)), "versions", "*", "lib")))]
+
+
+def _site_folders(libs: tuple[str, ...]) -> list[str]:
+    """The hook's own Python's site folders, the user's, and those of the library folders
+    ``libs`` (each once)."""
+    import glob  # (a hook's process that asks nothing here does not load it)
     import site
 
     folders = [*getattr(site, "getsitepackages", list)(), site.getusersitepackages()]
     folders += [f for lib in libs for s in _SITES
                 for f in glob.glob(os.path.join(os.path.expanduser(lib), s))]
+    return list(dict.fromkeys(folders))
+
+
+def site_names(roots: frozenset[str]) -> frozenset[str]:
+    """The top-level names (lower case) a Python of the plan imports from its site folders:
+    each module file (``six.py``, an extension module) and each folder (a package, a
+    namespace's part) in the site folders of the hook's Python, the system's and the user's,
+    each ``PATH`` folder's (``bin/../lib/python3*/site-packages``: an active venv's) and each
+    virtual environment one folder below ``roots`` (the folders the plan's programs run in:
+    ``.venv/lib/python3*/site-packages``). pytest imports at every start the modules its
+    installed plugins' entry points (``pytest11``) name, and they import theirs (pytest-
+    benchmark's ``pygments``), each from ``sys.path``, whose first folder comes first (review
+    s54-greview2 A8): which of them a start imports is the plugins' code, so every name is
+    read (``pymodule.module_path``). Read once for a process and its ``PATH`` (a service keeps
+    them: a plugin installed later is read at its restart)."""
+    return _site_names(tuple(sorted(roots)), os.environ.get("PATH", ""))
+
+
+@functools.lru_cache(maxsize=8)
+def _site_names(roots: tuple[str, ...], path: str) -> frozenset[str]:
+    """``site_names`` of the run folders ``roots`` and the ``PATH`` ``path``."""
+    import glob
+
+    from .placed import fold, importable
+
+    folders = _site_folders(tuple(dict.fromkeys(_libs(path))))
+    folders += [f for root in roots for s in _SITES
+                for f in glob.glob(os.path.join(glob.escape(root), "*", "lib", s))]
+    folders += [f for root in roots for s in _SITES
+                for f in glob.glob(os.path.join(glob.escape(root), ".*", "lib", s))]
     names: set[str] = set()
     for folder in dict.fromkeys(folders):
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    stem, dot, suffix = entry.name.partition(".")
+                    if stem.isidentifier() and (importable(dot + suffix) if dot else (
+                            stem != "__pycache__" and entry.is_dir())):
+                        names.add(stem.lower() if stem.isascii() else fold(stem))
+        except OSError:
+            continue
+    return frozenset(names)
+
+
+@functools.lru_cache(maxsize=8)
+def _imports(libs: tuple[str, ...]) -> frozenset[str]:
+    """``start_imports`` of the prefixes' library folders ``libs``."""
+    import glob  # (with contextlib: a hook's process that asks nothing here loads neither)
+
+    names: set[str] = set()
+    for folder in _site_folders(libs):
         for pth in sorted(glob.glob(os.path.join(glob.escape(folder), "*.pth"))):
             try:
                 with open(pth, "rb") as f:

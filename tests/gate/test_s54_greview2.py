@@ -272,15 +272,6 @@ MODULES = {
 }
 
 _open("test_p_a_module_python_imports_first",
-      "the modules pytest's entry-point plugins (pytest11) name are imported at every start "
-      "from sys.path[0] (`python3 -m pytest`: the call's folder, a recipe's): neither the "
-      "standard names nor sitenames' .pth names hold them", "recipe-entry-point-plugin",
-      "entry-point-plugin-in-the-calls-folder", "plugin-dependency-in-the-calls-folder")
-_open("test_p_a_module_python_imports_first",
-      "a link named like a standard package (no suffix) to a folder already holding an "
-      "__init__.py is no module file by its name, and its target's files are read by their "
-      "own names (pymodule.module_path, 7e7c2e1)", "package-linked-in-under-the-name")
-_open("test_p_a_module_python_imports_first",
       "2e501c5 skips a package's folder (one holding __init__.py), which python still puts "
       "first where pytest's pythonpath names it or a recipe's python runs in it",
       "ini-pythonpath-a-package", "recipe-in-a-package")

@@ -10,11 +10,12 @@ Every payload only touches a file."""
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
 from bash_review import LeftOpen, first_denied, hooked_project, needs
-from test_s53_greview import _session
+from test_s53_greview import PY_PAYLOAD, _session
 
 #: Real bash and the real programs, and fresh hook processes: CI's slow step runs them.
 pytestmark = pytest.mark.slow
@@ -74,4 +75,81 @@ def test_c1_parents_mkdir_makes_elsewhere_are_allowed(tmp_path: Path) -> None:
     (project / "a/notes.txt").write_text("\n")
     assert first_denied(project, ["mkdir -p data/objects/info data/refs/heads",
                                   "mkdir -p build/x/y", "cp a/notes.txt data/"],
+                        {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}) is None
+
+
+# --- A8: a module of the plan's Python's site folders, C2: a link named as a package ------------
+
+#: A test importing nothing pytest does not.
+PLAIN_TEST = "def test_a():\n    pass\n"
+#: Each case: the plan's entries, the files, the links, the calls; the call the hook denies.
+MODULES = {
+    # pytest-benchmark's plugin module (entry point pytest11), in the call's folder
+    "plugin-module-in-the-calls-folder": (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)"], {"tests/test_a.py": PLAIN_TEST}, {},
+        ["cp src/p pytest_benchmark.py", "python3 -m pytest -q"], "cp src/p pytest_benchmark.py"),
+    # a module a plugin imports at its load, as a package's __init__ in a recipe's folder
+    "plugin-dependency-package-in-a-recipes-folder": (
+        ["Bash(make test)", "Bash(cp *)", "Bash(mkdir *)"],
+        {"Makefile": "test:\n\tcd sub && python3 -m pytest -q\n", "sub/test_a.py": PLAIN_TEST},
+        {}, ["mkdir sub/pygments", "cp src/p sub/pygments/__init__.py", "make test"],
+        "cp src/p sub/pygments/__init__.py"),
+    # a cp into a folder, by the folder's name (the copy's name is the source's)
+    "module-copied-into-a-recipes-folder": (
+        ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": "test:\n\tcd sub && python3 -c 'import colorsys'\n", "sub/.keep": "",
+         "src/colorsys.py": PY_PAYLOAD}, {},
+        ["cp src/colorsys.py sub/", "make test"], "cp src/colorsys.py sub/"),
+    # a link named as a standard package made to a folder holding the payload's __init__.py
+    "package-linked-in": (
+        ["Bash(python3 -m pytest -q)", "Bash(ln *)"],
+        {"tests/test_a.py": "import colorsys\n\n" + PLAIN_TEST, "pay/__init__.py": PY_PAYLOAD},
+        {}, ["ln -s ../pay tests/colorsys", "python3 -m pytest -q"],
+        "ln -s ../pay tests/colorsys"),
+    # the same link made to nothing, the folder copied there after
+    "package-linked-to-nothing-then-filled": (
+        ["Bash(python3 -m pytest -q)", "Bash(ln *)", "Bash(cp *)"],
+        {"tests/test_a.py": "import colorsys\n\n" + PLAIN_TEST, "pay/__init__.py": PY_PAYLOAD},
+        {}, ["ln -s ../later tests/colorsys", "cp -r pay later", "python3 -m pytest -q"],
+        "ln -s ../later tests/colorsys"),
+    # a link kept as a link by a move, to a folder holding an __init__.py
+    "package-link-moved-in": (
+        ["Bash(python3 -m pytest -q)", "Bash(mv *)"],
+        {"tests/test_a.py": "import colorsys\n\n" + PLAIN_TEST, "pay/__init__.py": PY_PAYLOAD},
+        {"lnk": "../pay"}, ["mv lnk tests/colorsys", "python3 -m pytest -q"],
+        "mv lnk tests/colorsys"),
+}
+
+
+@pytest.mark.parametrize("case", MODULES)
+def test_a8_c2_a_module_python_imports_first(case: str, tmp_path: Path) -> None:
+    """The calls put a module where the plan's Python (or pytest's start) imports it first:
+    the call named is denied."""
+    needs("make", "python3", "pytest")
+    if subprocess.run(["python3", "-c", "import pytest_benchmark, pygments"],
+                      capture_output=True, check=False).returncode:
+        pytest.skip("pytest-benchmark is not installed beside python3's pytest")
+    entries, files, links, calls, denied = MODULES[case]
+    assert _session(tmp_path, entries, {**files, "src/p": PY_PAYLOAD}, calls,
+                    links=links) == denied
+
+
+#: Writes the rules keep allowed under ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``,
+#: ``Bash(ln *)``, ``Bash(mkdir *)``: a package's module of a site name (``mypkg/yaml.py``),
+#: a link named as a standard package to a folder holding no ``__init__`` (data), a link of
+#: such a name in a package, a plain module.
+ALLOWED = ["cp notes.py mypkg/yaml.py", "ln -s ../data tests/json", "ln -s ../pay mypkg/json",
+           "cp notes.py tools/helpers.py", "mkdir tests/email"]
+
+
+def test_a8_c2_everyday_writes_stay_allowed(tmp_path: Path) -> None:
+    """The writes of ``ALLOWED`` are allowed."""
+    project = hooked_project(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)",
+                                        "Bash(ln *)", "Bash(mkdir *)"])
+    for name, text in {"mypkg/__init__.py": "", "notes.py": "\n", "data/a.json": "{}",
+                       "pay/__init__.py": "", "tools/.keep": "",
+                       "tests/test_a.py": PLAIN_TEST}.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    assert first_denied(project, ALLOWED,
                         {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}) is None
