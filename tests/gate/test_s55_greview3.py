@@ -133,11 +133,13 @@ STARTED = {
     "plugin-dependency-hypothesis-globals": "_hypothesis_globals",
     # pytest-benchmark's own module (its entry point names pytest_benchmark.plugin)
     "entry-point-package": "pytest_benchmark",
+    # an optional import a plugin tries at its load and no site folder holds
+    # (pytest_benchmark/timers.py: `try: import __pypy__`): a module installed nowhere
+    "optional-import-installed-nowhere": "__pypy__",
 }
 
-_open("test_a_a_module_pytests_plugins_import_at_start",
-      "at 42437dd the modules the installed plugins import at start are not guarded in the "
-      "call's folder (A8)", *STARTED)
+# (plugin-dependency-hypothesis-globals, entry-point-package: held since fe12967's
+# sitenames.site_names)
 
 
 @pytest.mark.parametrize("case", STARTED)
@@ -146,11 +148,58 @@ def test_a_a_module_pytests_plugins_import_at_start(case: str, tmp_path: Path) -
     imports it at its start."""
     needs("python3", "pytest")
     name = STARTED[case]
-    if subprocess.run(["python3", "-c", f"import {name}"], capture_output=True,
-                      check=False).returncode:
+    if subprocess.run(["python3", "-c", "import pytest_benchmark, _hypothesis_pytestplugin"],
+                      capture_output=True, check=False).returncode:
         pytest.skip(f"{name} is not installed beside python3's pytest")
     assert _session(tmp_path, PYTEST, {"tests/test_a.py": PASSES, "src/p": PY_PAYLOAD},
                     [f"cp src/p {name}.py", "python3 -m pytest -q"]) is not None
+
+_open("test_a_a_module_pytests_plugins_import_at_start",
+      "at fe12967 a module a plugin tries to import at its load (`try: import __pypy__`) that "
+      "no site folder holds is no site name: only the plan's Python's own attempts tell it",
+      "optional-import-installed-nowhere")
+
+
+#: A pytest plugin installed in a virtual environment (by its metadata: an entry point of group
+#: pytest11 naming the module ``zzplug``), whose site folder the gate does not read when the
+#: plan names its Python: by an absolute path outside the project (a CI cache's, a
+#: virtualenvwrapper's ``~/.virtualenvs/p``), or two folders below the project (tox's
+#: ``.tox/py311``, ``tools/env``).
+VENVS = {
+    "venv-outside-the-project": "{V}",
+    "venv-two-folders-below": ".tox/py311",
+}
+#: Makes the virtual environment at ``$1`` with the plugin's metadata and a harmless module.
+VENV_SETUP = (
+    'python3 -m venv --without-pip --system-site-packages "$1" && '
+    's=$(echo "$1"/lib/python3*/site-packages) && mkdir -p "$s/zzplug-1.0.dist-info" && '
+    ': > "$s/zzplug.py" && printf "Metadata-Version: 2.1\\nName: zzplug\\nVersion: 1.0\\n" '
+    '> "$s/zzplug-1.0.dist-info/METADATA" && printf "[pytest11]\\nzzplug = zzplug\\n" > '
+    '"$s/zzplug-1.0.dist-info/entry_points.txt"')
+
+
+@pytest.mark.parametrize("case", VENVS)
+def test_a_a_module_a_venvs_plugin_imports_at_start(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(<venv>/bin/python -m pytest -q)``, ``Bash(cp *)``: ``cp src/p zzplug.py``
+    (the call's folder is first on sys.path), then pytest imports it as the plugin."""
+    needs("python3")
+    venv = VENVS[case].replace("{V}", str(tmp_path / "venvs" / "p"))
+    if subprocess.run(["python3", "-c", "import pytest"], capture_output=True,
+                      check=False).returncode:
+        pytest.skip("python3 has no pytest")
+    if venv[:1] == "/":  # (outside the project: made once, for both sides)
+        subprocess.run(["bash", "-c", VENV_SETUP, "_", venv], check=True, timeout=120)
+    python = f"{venv}/bin/python"
+    assert _session(tmp_path, [f"Bash({python} -m pytest -q)", "Bash(cp *)"],
+                    {"tests/test_a.py": PASSES, "src/p": PY_PAYLOAD},
+                    ["cp src/p zzplug.py", f"{python} -m pytest -q"],
+                    setup="" if venv[:1] == "/" else f"bash -c '{VENV_SETUP}' _ {venv}"
+                    ) is not None
+
+
+_open("test_a_a_module_a_venvs_plugin_imports_at_start",
+      "at fe12967 sitenames reads the site folders of PATH's, the hook's, pyenv's and one "
+      "folder below the run folders only: a venv the plan names elsewhere is not read", *VENVS)
 
 
 # --- J: what jest's settings name as code -----------------------------------------------------
