@@ -331,3 +331,68 @@ def test_g_a_head_brought_last_makes_a_git_directory(case: str, tmp_path: Path) 
              "a/HEAD": "ref: refs/heads/main\n", "src/cfg": GIT_CONFIG}
     assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)", "Bash(mkdir *)", entry], files,
                     [*GIT_FIRST, call, "make test"], setup=GIT_SETUP) is not None
+
+
+#: Jest's settings found elsewhere than package.json's "jest", or given on the plan's line:
+#: the plan's entry, package.json's "jest" (None: none), the other files, the file the
+#: payload is copied over, the call running jest.
+JEST_ELSEWHERE = {
+    # a regular expression naming the tests (not a glob: `lib/a.check.js` is a test)
+    "test-regex": ("npm test", {"testRegex": "\\.check\\.js$"}, {"lib/b.check.js": JEST_TEST},
+                   "lib/a.check.js"),
+    # a glob naming every script below a folder a test
+    "test-match-every-script": ("npm test", {"testMatch": ["<rootDir>/checks/**/*.js"]},
+                                {"checks/b.js": JEST_TEST}, "checks/a.js"),
+    # a project's settings given inline in `projects`
+    "projects-inline-settings": ("npm test", {"projects": [
+        {"displayName": "a", "setupFiles": ["<rootDir>/tools/s.js"]}]},
+        {"a.test.js": JEST_TEST}, "tools/s.js"),
+    # jest.config.json (literal JSON) beside package.json
+    "jest-config-json": ("npm test", None, {"a.test.js": JEST_TEST, "jest.config.json":
+                                            '{"setupFiles": ["<rootDir>/tools/s.js"]}'},
+                         "tools/s.js"),
+    # a settings file the plan's line names by --config
+    "config-option-file": ("npx jest --config ci/jest.json", None, {
+        "a.test.js": JEST_TEST,
+        "ci/jest.json": '{"rootDir": "..", "setupFiles": ["<rootDir>/tools/s.js"]}'},
+        "tools/s.js"),
+    # a module the plan's line names as an option's attached value (`--opt=PATH`): the
+    # spaced form `--globalSetup ./tools/s.js` is held, the attached one is not read
+    "global-setup-attached": ("npx jest --globalSetup=./tools/s.js", None,
+                              {"a.test.js": JEST_TEST}, "tools/s.js"),
+    "setup-files-attached": ("npx jest --setupFiles=./tools/s.js", None,
+                             {"a.test.js": JEST_TEST}, "tools/s.js"),
+    "environment-attached": ("npx jest --env=./tools/s.js", None, {"a.test.js": JEST_TEST},
+                             "tools/s.js"),
+    "npm-test-arguments-attached": ("npm test -- --globalSetup=./tools/s.js", None,
+                                    {"a.test.js": JEST_TEST}, "tools/s.js"),
+    # held at fe12967: the spaced forms, a JSON text given to --config
+    "global-setup-spaced": ("npx jest --globalSetup ./tools/s.js", None,
+                            {"a.test.js": JEST_TEST}, "tools/s.js"),
+    "setup-files-spaced": ("npx jest --setupFiles ./tools/s.js", None,
+                           {"a.test.js": JEST_TEST}, "tools/s.js"),
+}
+
+_open("test_j_a_file_jests_settings_load_from_elsewhere",
+      "at fe12967 jest's settings in jest.config.json, a --config file, inline projects, "
+      "testRegex and a testMatch naming every script are not read for the files they name",
+      "test-regex", "test-match-every-script", "projects-inline-settings", "jest-config-json",
+      "config-option-file")
+_open("test_j_a_file_jests_settings_load_from_elsewhere",
+      "at fe12967 a path the plan's line gives as an option's attached value (`--opt=./x.js`) "
+      "is not guarded as the spaced form's is", "global-setup-attached",
+      "setup-files-attached", "environment-attached", "npm-test-arguments-attached")
+
+
+@pytest.mark.parametrize("case", JEST_ELSEWHERE)
+def test_j_a_file_jests_settings_load_from_elsewhere(case: str, tmp_path: Path) -> None:
+    """Plan: the entry running jest 29.7, ``Bash(cp *)``: the copy, then jest loads it."""
+    modules = _jest()
+    entry, settings, files, target = JEST_ELSEWHERE[case]
+    package = {"name": "jt", "scripts": {"test": "jest"}}
+    files = {target: "module.exports = {};\n", **files, "src/js": JS_PAYLOAD,
+             "package.json": json.dumps(package if settings is None else
+                                        {**package, "jest": settings})}
+    assert _session(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                    [f"cp src/js {target}", entry],
+                    links={"node_modules": str(modules)}) is not None
