@@ -194,3 +194,21 @@ def _ini(text: str, section: str, keys: tuple[str, ...]) -> list[tuple[str, str]
         section.endswith("*") else [section] if parser.has_section(section) else []
     return [(key, parser.get(name, key)) for name in names for key in keys
             if parser.has_option(name, key)]
+
+
+def pytest_settings(folder: str, keys: tuple[str, ...]) -> list[tuple[str, str, str]]:
+    """Each value of pytest's settings ``keys`` (``pythonpath``, ``addopts``…) in each of
+    its settings files (``SETTINGS_FILES["pytest"]``) in ``folder`` and each folder above
+    it (pytest's ini is the first found from its arguments' folder up: every one is read),
+    as (the file's folder, the key, the value). Raises ValueError as ``_text``."""
+    found: list[tuple[str, str, str]] = []
+    files = SETTINGS_FILES["pytest"]
+    while True:
+        for name, sections, _ in files:
+            path = os.path.join(folder, name)
+            text = _text(path) or ""
+            found += [(folder, k, v) for k, v in _settings(path, text, sections, keys)] \
+                if text else []
+        if folder in ("/", ""):
+            return found
+        folder = os.path.dirname(folder)

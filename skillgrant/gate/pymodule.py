@@ -9,6 +9,7 @@ too (a script follows); the long options take no value but ``--check-hash-based-
 
 from __future__ import annotations
 
+import os
 from collections.abc import Container
 
 from . import files as fs
@@ -97,10 +98,48 @@ def _site_names() -> frozenset[str]:
 
 def _package(path: str | None, up: int) -> bool:
     """Whether the folder ``up`` levels above ``path`` holds an ``__init__.py`` (a package's:
-    no folder Python or pytest puts on ``sys.path``); False without ``path``."""
+    no folder pytest's ``prepend`` mode puts on ``sys.path``) and nothing else puts it there
+    (``_on_path``); False without ``path``."""
     if path is None:
         return False
     folder = path.rstrip("/")
     for _ in range(up):
         folder = folder.rpartition("/")[0]
-    return fs.entry((folder or "/") + "/__init__.py") is not None
+    return fs.entry((folder or "/") + "/__init__.py") is not None and not _on_path(
+        folder or "/")
+
+
+def _on_path(folder: str) -> bool:
+    """Whether the package's ``folder`` may be first on a plan's Python's ``sys.path``
+    (review s54-greview2 C3): where no plan's program collects tests (``Guarded.collected``:
+    a script's, a checker's plan) or one runs any program (make, npm, tox: a recipe's ``cd
+    mypkg && python3 -m pytest``; such a plan names make's ``GNUmakefile``, ``ALL_STARTS``),
+    and where pytest's settings above it name it in ``pythonpath``. A package's module is
+    exempt only under a plan running a test runner alone (s54-greview2 K1: ``sed -i …
+    mypkg/types.py``), whose tests are trusted not to run Python in a package's folder."""
+    from .guardedset import GUARDED
+
+    guards = GUARDED.get()
+    if not getattr(guards, "collected", None) or _runs_any(guards):
+        return True
+    from .checkersettings import pytest_settings
+
+    real = fs.realpath(folder)
+    return any(os.path.normpath(os.path.join(at, word)) in (folder, real)
+               for at, _, value in pytest_settings(os.path.dirname(folder), ("pythonpath",))
+               for word in value.split())
+
+
+#: The last guarded set ``_runs_any`` read, and its answer.
+_RUNS_ANY: list[tuple[object, bool]] = []
+
+
+def _runs_any(guards: object) -> bool:
+    """Whether the guarded set ``guards`` holds make's ``GNUmakefile`` in a folder (as one of
+    the plan's named paths): its plan runs make or a runner of any program (``planprograms``
+    names ``ALL_STARTS`` for it)."""
+    if not _RUNS_ANY or _RUNS_ANY[0][0] is not guards:
+        found = any(path.endswith("/GNUmakefile") for path, _ in (
+            guards if isinstance(guards, tuple) else ()))
+        _RUNS_ANY[:] = [(guards, found)]
+    return _RUNS_ANY[0][1]

@@ -16,9 +16,9 @@ and the runners a node runner starts (jest's ``__tests__/``, ``*.spec``, ``*.tes
 mocha's ``test/``) find theirs by name too: ``js_test`` reads a superset of their names
 (s50-greview3 C3).
 
-The settings that move what pytest collects (``python_files``, ``testpaths``, ``-p``) are in
-files already guarded (``^pytest.ini``, ``^pyproject.toml``, …), not read: a project whose
-``python_files`` names other files keeps those writable (docs/decisions.md, residual).
+The settings that move what pytest collects (``python_files``, ``addopts``'
+``--doctest-modules``…) are read (``pytestini``, s54-greview2 A6); ``testpaths`` is not (a
+folder it names outside the run folders: residual).
 """
 
 from __future__ import annotations
@@ -141,9 +141,12 @@ def collected(key: str, guards: object) -> bool:
         return False
     if _collected(key, folders):
         return True
+    from .pytestini import widened
     from .testlinks import places
 
-    return any(_collected(place, folders) for place in places(key, guards))
+    return widened(key, folders, guards) or any(
+        _collected(place, folders) or widened(place, folders, guards)
+        for place in places(key, guards))
 
 
 def _collected(key: str, folders: frozenset[str]) -> bool:

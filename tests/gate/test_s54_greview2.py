@@ -271,10 +271,6 @@ MODULES = {
         {}, ["cp src/p pygments.py", "python3 -m pytest -q"]),
 }
 
-_open("test_p_a_module_python_imports_first",
-      "2e501c5 skips a package's folder (one holding __init__.py), which python still puts "
-      "first where pytest's pythonpath names it or a recipe's python runs in it",
-      "ini-pythonpath-a-package", "recipe-in-a-package")
 
 
 @pytest.mark.parametrize("case", MODULES)
@@ -408,10 +404,6 @@ COLLECTED = {
         {"pytest.ini": "[pytest]\npython_files = check_*.py\n", "tests/check_b.py": ""},
         "", ["cp src/p tests/check_a.py", "python3 -m pytest -q"]),
 }
-
-_open("test_p_a_file_pytest_collects_or_python_runs_at_start",
-      "at 371c13f the ini's addopts (--doctest-modules) and python_files are not read for the "
-      "files pytest collects", "doctest-modules-ini", "ini-python-files")
 
 
 @pytest.mark.parametrize("case", COLLECTED)

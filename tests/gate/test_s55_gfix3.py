@@ -153,3 +153,105 @@ def test_a8_c2_everyday_writes_stay_allowed(tmp_path: Path) -> None:
         (project / name).write_text(text)
     assert first_denied(project, ALLOWED,
                         {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}) is None
+
+
+# --- C3: a package's folder first on sys.path --------------------------------------------------
+
+#: A test importing a standard module pytest does not import itself.
+IMPORTS = "import colorsys\n\n" + PLAIN_TEST
+#: Each case: the plan's entries, the files; the calls are the copy of ``colorsys.py`` into
+#: the package ``mypkg`` and the plan's run, the copy denied.
+PACKAGES = {
+    # pyproject.toml's pytest table names the package's folder in `pythonpath`
+    "pyproject-pythonpath": (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+        {"pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["mypkg"]\n',
+         "mypkg/__init__.py": "", "tests/test_a.py": IMPORTS}, "python3 -m pytest -q"),
+    # setup.cfg's, by a path through `..`
+    "setup-cfg-pythonpath": (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+        {"setup.cfg": "[tool:pytest]\npythonpath = tests/../mypkg\n",
+         "mypkg/__init__.py": "", "tests/test_a.py": IMPORTS}, "python3 -m pytest -q"),
+    # an npm script's python run in the package
+    "npm-script-in-a-package": (
+        ["Bash(npm test)", "Bash(cp *)"],
+        {"package.json": '{"name":"p","scripts":{"test":"cd mypkg && python3 -m pytest -q"}}',
+         "mypkg/__init__.py": "", "mypkg/test_a.py": IMPORTS}, "npm test"),
+    # a script of the plan running python in the package (no test runner in the plan)
+    "script-runs-python-in-a-package": (
+        ["Bash(bash tools/run.sh)", "Bash(cp *)"],
+        {"tools/run.sh": "cd mypkg && python3 -c 'import colorsys'\n",
+         "mypkg/__init__.py": ""}, "bash tools/run.sh"),
+}
+
+
+@pytest.mark.parametrize("case", PACKAGES)
+def test_c3_a_packages_folder_first_on_sys_path(case: str, tmp_path: Path) -> None:
+    """``cp src/p mypkg/colorsys.py`` (a package's folder), then the plan's run imports it:
+    the copy is denied."""
+    needs("python3", "pytest", "npm")
+    entries, files, run = PACKAGES[case]
+    assert _session(tmp_path, entries, {**files, "src/p": PY_PAYLOAD},
+                    ["cp src/p mypkg/colorsys.py", run]) == "cp src/p mypkg/colorsys.py"
+
+
+def test_c3_a_packages_module_stays_writable_under_a_test_runner(tmp_path: Path) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``, ``Bash(sed *)``, pytest.ini's
+    ``pythonpath`` naming ``src`` (not the package): ``sed -i … mypkg/types.py`` and ``cp
+    notes.py mypkg/logging.py`` stay allowed (s54-greview2 K1)."""
+    project = hooked_project(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)",
+                                        "Bash(sed *)"])
+    for name, text in {"pytest.ini": "[pytest]\npythonpath = src\n", "src/.keep": "",
+                       "mypkg/__init__.py": "", "mypkg/types.py": "A = 1\n", "notes.py": "\n",
+                       "tests/test_a.py": PLAIN_TEST}.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    assert first_denied(project, ["sed -i s/A/B/ mypkg/types.py", "cp notes.py mypkg/logging.py"],
+                        {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}) is None
+
+
+# --- A6: what pytest's settings make it collect ------------------------------------------------
+
+#: Each case: the settings file and its text, the file the payload is copied to.
+COLLECTED = {
+    "pyproject-doctest-modules": (
+        "pyproject.toml", '[tool.pytest.ini_options]\naddopts = "-q --doctest-modules"\n',
+        "pkg/util.py"),
+    "setup-cfg-python-files": ("setup.cfg", "[tool:pytest]\npython_files = check_*.py\n",
+                               "tests/check_a.py"),
+    # (a doctest file: the payload as its example; pytest 9 ignores `-o python_files` there)
+    "ini-doctest-glob": ("pytest.ini", "[pytest]\naddopts = --doctest-glob=*.rst\n",
+                         "docs/a.rst"),
+    "tox-ini-doctest-modules": ("tox.ini", "[pytest]\naddopts = --doctest-modules\n",
+                                "pkg/util.py"),
+}
+
+
+#: A doctest file whose example touches a file.
+DOCTEST = ">>> open('zz', 'w').close()\n"
+
+
+@pytest.mark.parametrize("case", COLLECTED)
+def test_a6_a_file_pytests_settings_collect(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: the copy of the payload to a
+    file pytest's settings make it import is denied."""
+    needs("python3", "pytest")
+    name, text, target = COLLECTED[case]
+    files = {name: text, "pkg/__init__.py": "", "tests/test_b.py": PLAIN_TEST,
+             "tests/check_b.py": PLAIN_TEST, "docs/.keep": "",
+             "src/p": DOCTEST if target.endswith(".rst") else PY_PAYLOAD}
+    assert _session(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"], files,
+                    [f"cp src/p {target}", "python3 -m pytest -q"]) == f"cp src/p {target}"
+
+
+def test_a6_a_module_stays_writable_where_the_settings_widen_nothing(tmp_path: Path) -> None:
+    """The same plan, pytest.ini holding other ``addopts`` and the default ``python_files``:
+    ``cp notes.py pkg/util.py``, ``cp notes.py tests/check_a.py`` stay allowed."""
+    project = hooked_project(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"])
+    for name, text in {"pytest.ini": "[pytest]\naddopts = -q -ra\npython_files = test_*.py\n",
+                       "pkg/__init__.py": "", "notes.py": "\n", "tests/test_a.py": PLAIN_TEST
+                       }.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    assert first_denied(project, ["cp notes.py pkg/util.py", "cp notes.py tests/check_a.py"],
+                        {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}) is None

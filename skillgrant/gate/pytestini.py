@@ -1,0 +1,78 @@
+"""What pytest's own settings file makes it collect besides its default test names (issue 29,
+review s54-greview2 A6): ``testfiles.collected`` reads a file of pytest's default
+``python_files`` (``test_*.py``, ``*_test.py``) below a folder the plan's programs collect
+in; the settings pytest reads from that folder up (``pytest.ini``, ``pyproject.toml``'s
+table, ``tox.ini``, ``setup.cfg``…: ``checkersettings.pytest_settings``, every one read)
+widen it:
+
+- ``python_files = check_*.py``: each file of such a name is a test (pytest 9 imports it);
+- ``addopts`` holding ``--doctest-modules`` (every module below is imported), ``--pyargs``,
+  ``-c``/``--config-file``, ``--rootdir``, ``--confcutdir`` (another settings file, another
+  root: what they say is not read): every module (``.py``, its bytecode, an extension
+  module) below is one;
+- ``addopts`` holding ``--doctest-glob=PAT`` or ``-o python_files=PAT``: each file ``PAT``
+  matches.
+
+Read once for a guarded set (the hook's one call; the service's set is made again at any
+change its view reports of a file read through it). Cost: under ``addopts =
+--doctest-modules``, a Bash writer of any module below the folder is denied (an Edit grant
+covering it still allows the Edit tool)."""
+
+from __future__ import annotations
+
+import fnmatch
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: ``addopts`` words after which pytest may import any module below (see the module's text).
+_EVERY: Final = ("--doctest-modules", "--pyargs", "-c", "--config-file", "--rootdir",
+                 "--confcutdir")
+#: The guarded set last read, and each collecting folder's reading: (every module, patterns).
+_LAST: list[tuple[object, dict[str, tuple[bool, tuple[str, ...]]]]] = []
+
+
+def widened(key: str, folders: frozenset[str], guards: object) -> bool:
+    """Whether the folded real path ``key`` lies below one of the collecting ``folders`` (of
+    ``guards``) whose pytest settings make it a file pytest collects (see the module's
+    text)."""
+    head, _, name = key.rpartition("/")
+    for folder in folders:
+        if head == folder or head.startswith(folder + "/"):
+            every, patterns = _reading(folder, guards)
+            if (every and name.endswith((".py", ".pyc", ".so", ".pyd"))) or any(
+                    fnmatch.fnmatchcase(name, p) for p in patterns):
+                return True
+    return False
+
+
+def _reading(folder: str, guards: object) -> tuple[bool, tuple[str, ...]]:
+    """What the pytest settings from the collecting ``folder`` (folded; its real path as
+    ``testlinks.remember`` kept it) up widen, kept for ``guards``."""
+    if not _LAST or _LAST[0][0] is not guards:
+        _LAST[:] = [(guards, {})]
+    kept = _LAST[0][1]
+    if folder not in kept:
+        from .checkersettings import pytest_settings
+        from .testlinks import _REAL
+
+        every, patterns = False, []
+        for _, key, value in pytest_settings(_REAL.get(folder, folder), (
+                "addopts", "python_files")):
+            words = value.split()
+            if key == "python_files":
+                patterns += words
+                continue
+            for at, word in enumerate(words):
+                after = words[at + 1] if at + 1 < len(words) else ""
+                every = every or word.partition("=")[0] in _EVERY or word[:2] == "-c"
+                if word.startswith("--doctest-glob"):
+                    patterns.append(word.partition("=")[2] or after)
+                override = after if word in ("-o", "--override-ini") else word[2:] if \
+                    word[:2] == "-o" and word[2:3] != "-" else word.partition("=")[2] if \
+                    word.startswith("--override-ini=") else ""
+                if override.startswith("python_files="):
+                    patterns += override.partition("=")[2].split()
+        kept[folder] = (every, tuple(p.lower() for p in patterns if p))
+    return kept[folder]
