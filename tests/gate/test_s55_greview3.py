@@ -74,6 +74,53 @@ SETTINGS = {
         PYTEST, {"pyproject.toml": '[tool.pytest]\npythonpath = ["helpers"]\n',
                  "helpers/.keep": "", "tests/test_a.py": "import colorsys\n" + PASSES},
         ["cp src/p helpers/colorsys.py", "python3 -m pytest -q"]),
+    # the ini's values as pytest reads them: addopts and pythonpath split by shlex (quotes
+    # removed), a pattern with a folder matched against the whole path (`fnmatch_ex`)
+    "doctest-glob-quoted": (
+        PYTEST, {"pytest.ini": "[pytest]\naddopts = --doctest-glob='*.md'\n",
+                 "tests/test_a.py": PASSES, "README.md": "hi\n"},
+        ["cp src/md README.md", "python3 -m pytest -q"]),
+    "doctest-glob-with-a-folder": (
+        PYTEST, {"pytest.ini": "[pytest]\naddopts = --doctest-glob=docs/*.rst\n",
+                 "tests/test_a.py": PASSES, "docs/index.rst": "hi\n"},
+        ["cp src/md docs/usage.rst", "python3 -m pytest -q"]),
+    "python-files-with-a-folder": (
+        PYTEST, {"pytest.ini": "[pytest]\npython_files = checks/*.py\n", "checks/b.py": PASSES},
+        ["cp src/p checks/a.py", "python3 -m pytest -q"]),
+    "pythonpath-quoted-package": (
+        PYTEST, {"pytest.ini": '[pytest]\npythonpath = "mypkg"\n', "mypkg/__init__.py": "",
+                 "tests/test_a.py": "import colorsys\n" + PASSES},
+        ["cp src/p mypkg/colorsys.py", "python3 -m pytest -q"]),
+    # held at 6f28a71: pytest 9's native arrays, the plan's own --doctest-glob, an ini below
+    # the plan's operand, pythonpath naming a package (native) or a link to one
+    "doctest-glob-native-words": (
+        PYTEST, {"pyproject.toml": '[tool.pytest]\naddopts = ["--doctest-glob", "*.md"]\n',
+                 "tests/test_a.py": PASSES, "README.md": "hi\n"},
+        ["cp src/md README.md", "python3 -m pytest -q"]),
+    "doctest-glob-on-the-plans-line": (
+        ["Bash(python3 -m pytest -q --doctest-glob '*.md')", "Bash(cp *)"],
+        {"tests/test_a.py": PASSES, "README.md": "hi\n"},
+        ["cp src/md README.md", "python3 -m pytest -q --doctest-glob '*.md'"]),
+    "doctest-glob-ini-below-the-operand": (
+        ["Bash(python3 -m pytest -q docs)", "Bash(cp *)"],
+        {"docs/pytest.ini": "[pytest]\naddopts = --doctest-glob=*.md\n", "docs/index.md": "hi\n"},
+        ["cp src/md docs/guide.md", "python3 -m pytest -q docs"]),
+    "pythonpath-native-package": (
+        PYTEST, {"pyproject.toml": '[tool.pytest]\npythonpath = ["mypkg"]\n',
+                 "mypkg/__init__.py": "", "tests/test_a.py": "import colorsys\n" + PASSES},
+        ["cp src/p mypkg/colorsys.py", "python3 -m pytest -q"]),
+    "pythonpath-a-link-to-a-package": (
+        [*PYTEST, "Bash(ln *)"], {"pytest.ini": "[pytest]\npythonpath = lib\n",
+                                  "mypkg/__init__.py": "",
+                                  "tests/test_a.py": "import colorsys\n" + PASSES},
+        ["cp src/p mypkg/colorsys.py", "ln -s mypkg lib", "python3 -m pytest -q"]),
+    # a script of the plan runs Python in a package's folder (the exemption is for a plan
+    # running a test runner alone, 4cbb1e8)
+    "plans-script-runs-python-in-a-package": (
+        [*PYTEST, "Bash(python3 tools/run.py)"],
+        {"tools/run.py": "import subprocess\nsubprocess.run(['python3', '-c', 'import colorsys'],"
+                         " cwd='mypkg')\n", "mypkg/__init__.py": "", "tests/test_a.py": PASSES},
+        ["cp src/p mypkg/colorsys.py", "python3 tools/run.py"]),
     # the ini's pythonpath naming a zip archive (a vendored library): zipimport reads the
     # modules in it first (sys.path[0]), `import colorsys` in a test loads the archive's
     "ini-pythonpath-zip-archive": (
@@ -92,13 +139,17 @@ SETTINGS = {
         ["cp src/p helpers.py", "python3 -m pytest -q"]),
 }
 
+# (ini-doctest-glob-md, ini-doctest-glob-rst-below, pyproject-native-python-files,
+# pyproject-doctest-modules: held since 6f28a71's pytestini.widened)
 _open("test_p_a_file_pytests_settings_make_it_run",
-      "at 42437dd the ini's --doctest-glob is not read: the text files it matches are "
-      "doctests pytest runs", "ini-doctest-glob-md", "ini-doctest-glob-rst-below")
+      "at 6f28a71 the ini's values are split on blanks (pytest: shlex, quotes removed) and a "
+      "pattern is matched against the file's name only (pytest's fnmatch_ex: the whole path "
+      "where the pattern holds a /)", "doctest-glob-quoted", "doctest-glob-with-a-folder",
+      "python-files-with-a-folder", "pythonpath-quoted-package")
 _open("test_p_a_file_pytests_settings_make_it_run",
-      "at 42437dd python_files and addopts' --doctest-modules in pyproject.toml (its "
-      "[tool.pytest.ini_options] table and pytest 9's native [tool.pytest]) are not read",
-      "pyproject-native-python-files", "pyproject-doctest-modules")
+      "at 6f28a71 a plan running a script beside pytest keeps the package exemption "
+      "(pymodule._runs_any reads make's GNUmakefile only)",
+      "plans-script-runs-python-in-a-package")
 _open("test_p_a_file_pytests_settings_make_it_run",
       "at 71cbb8a a conftest's literal `pytest_plugins` list is not read as the ini's `-p` is: "
       "the modules it names are imported at every start", "conftest-pytest-plugins-dotted",
