@@ -14,11 +14,12 @@ Every payload only touches a file."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, needs
+from bash_review import LeftOpen, first_denied, hooked_project, needs
 from test_s53_greview import PY_PAYLOAD, _jest, _session
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
@@ -447,3 +448,59 @@ def test_j_a_file_jests_settings_load_from_elsewhere(case: str, tmp_path: Path) 
     assert _session(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
                     [f"cp src/js {target}", entry],
                     links={"node_modules": str(modules)}) is not None
+
+
+# --- K: costs: everyday calls the change denies ------------------------------------------------
+
+#: A package (``mypkg``, with ``__init__.py``), plain folders of helper scripts, a test.
+EVERYDAY = {"mypkg/__init__.py": "", "mypkg/types.py": "A = 1\n", "mypkg/core.py": "A = 1\n",
+            "notes.py": "\n", "tests/test_a.py": PASSES, "tools/yaml.py": "A = 1\n",
+            "scripts/six.py": "A = 1\n",
+            "Makefile": "test:\n\tpython3 -m pytest -q\n"}
+#: Each case: the plan's entries, an extra file, the call (allowed by the plan's grant).
+COSTS = {
+    # 4cbb1e8: under a make plan a package's module of a standard name is guarded again
+    # (s54-greview2 K1's everyday edits), though no recipe runs Python in the package: the
+    # recipes are the plan's approved text, readable
+    "make-plan-sed-a-packages-types": (["Bash(make test)", "Bash(sed *)"], {},
+                                       "sed -i s/A/B/ mypkg/types.py"),
+    "make-plan-copy-a-packages-logging": (["Bash(make test)", "Bash(cp *)"], {},
+                                          "cp notes.py mypkg/logging.py"),
+    # fe12967: a helper named like any installed distribution's module (the hook's Python's,
+    # the system's, PATH's: machine-dependent) in a folder nothing puts on sys.path
+    "pytest-plan-sed-a-helper-named-like-a-site-module": (
+        ["Bash(python3 -m pytest -q)", "Bash(sed *)"], {}, "sed -i s/A/B/ tools/yaml.py"),
+    "pytest-plan-sed-a-script-named-like-a-site-module": (
+        ["Bash(python3 -m pytest -q)", "Bash(sed *)"], {}, "sed -i s/A/B/ scripts/six.py"),
+    # 6f28a71: `addopts = --doctest-modules` makes every module below a test: the package's
+    # own module, which the tests import anyway (P1g), is denied
+    "doctest-modules-sed-a-packages-module": (
+        ["Bash(python3 -m pytest -q)", "Bash(sed *)"],
+        {"pytest.ini": "[pytest]\naddopts = --doctest-modules\n"}, "sed -i s/A/B/ mypkg/core.py"),
+}
+
+_open("test_k_an_everyday_call_stays_allowed",
+      "4cbb1e8 guards a package's standard-named modules under every plan running make/npm, "
+      "recipes unread", "make-plan-sed-a-packages-types", "make-plan-copy-a-packages-logging")
+_open("test_k_an_everyday_call_stays_allowed",
+      "fe12967 guards every site folder's top-level name at any depth outside packages",
+      "pytest-plan-sed-a-helper-named-like-a-site-module",
+      "pytest-plan-sed-a-script-named-like-a-site-module")
+_open("test_k_an_everyday_call_stays_allowed",
+      "6f28a71 takes every module below as collected under addopts' --doctest-modules",
+      "doctest-modules-sed-a-packages-module")
+
+
+@pytest.mark.parametrize("case", COSTS)
+def test_k_an_everyday_call_stays_allowed(case: str, tmp_path: Path) -> None:
+    """The call is allowed (a strict-xfail cost row while the change denies it)."""
+    entries, extra, call = COSTS[case]
+    if "site-module" in case and subprocess.run(["python3", "-c", "import yaml, six"],
+                                                capture_output=True, check=False).returncode:
+        pytest.skip("yaml/six are not installed beside python3")
+    project = hooked_project(tmp_path, entries)
+    for name, text in {**EVERYDAY, **extra}.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    assert first_denied(project, [call],
+                        {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}) is None
