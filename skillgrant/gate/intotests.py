@@ -35,7 +35,7 @@ _VALUED: Final = frozenset(("-S", "--suffix", "-o", "-g", "-m", "--owner", "--gr
 #: What makes a word one the gate cannot name the file of.
 _UNNAMED: Final = frozenset("*?[{$`\\~")
 #: The folders whose every script a runner runs (``testfiles``), and the scripts' endings.
-_FOLDERS: Final = frozenset(("test", "__tests__"))
+_FOLDERS: Final = frozenset(("test", "__tests__", "__mocks__"))
 _SCRIPTS: Final = (".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx")
 #: The entries a call's walks of its sources look at, all together (past them: a script).
 _ENTRIES: Final = 65536

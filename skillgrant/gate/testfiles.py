@@ -39,9 +39,10 @@ if TYPE_CHECKING:
 #: and the end of the files ``-m unittest`` runs (``unittest/__main__.py``).
 _COLLECTORS: Final = ("&pytest", "&*", "&node")
 #: The endings of the files a node runner loads as tests, and the folders below which node's
-#: ``--test`` (``test``) and jest (``__tests__``) run each such file whatever its name.
+#: ``--test`` (``test``) and jest (``__tests__``; ``__mocks__``, a package's mock in any of
+#: its ``roots``: s54-greview2 A7) run each such file whatever its name.
 _JS: Final = (".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx")
-_JS_FOLDERS: Final = frozenset(("test", "__tests__"))
+_JS_FOLDERS: Final = frozenset(("test", "__tests__", "__mocks__"))
 #: The folders whose ``.rs`` files ``cargo test`` finds and builds as targets by itself.
 _CARGO: Final = frozenset(("tests", "examples", "benches"))
 #: pytest's options that take no value (pytest 9.0.3's parser, as ``pytest --help`` lists
@@ -141,12 +142,12 @@ def collected(key: str, guards: object) -> bool:
         return False
     if _collected(key, folders):
         return True
+    from .jestsettings import widened as jest_runs
     from .pytestini import widened
     from .testlinks import places
 
-    return widened(key, folders, guards) or any(
-        _collected(place, folders) or widened(place, folders, guards)
-        for place in places(key, guards))
+    return any(_collected(place, folders) or widened(place, folders, guards) or jest_runs(
+        place, folders, guards) for place in (key, *places(key, guards)))
 
 
 def _collected(key: str, folders: frozenset[str]) -> bool:

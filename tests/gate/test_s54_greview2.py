@@ -453,9 +453,6 @@ JEST = {
                     "tools/setup.js"),
 }
 
-_open("test_j_a_file_jests_settings_name",
-      "at 371c13f jest's settings (roots' __mocks__, testMatch, setupFiles) are not read for "
-      "the files jest runs", *JEST)
 
 
 @pytest.mark.parametrize("case", JEST)

@@ -255,3 +255,56 @@ def test_a6_a_module_stays_writable_where_the_settings_widen_nothing(tmp_path: P
         (project / name).write_text(text)
     assert first_denied(project, ["cp notes.py pkg/util.py", "cp notes.py tests/check_a.py"],
                         {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}) is None
+
+
+# --- A7: what jest's settings make it run ----------------------------------------------------
+
+#: A script touching a file when loaded.
+JS_PAYLOAD = "require('fs').writeFileSync(process.cwd() + '/zz', '');\nmodule.exports = {};\n"
+#: Each case: package.json's "jest" settings (None: none), jest.config.json's, the files, the
+#: file the payload is copied to.
+JEST = {
+    # a package's mock in the default root's __mocks__ (jest mocks node_modules packages
+    # from it without a jest.mock call)
+    "default-root-mock-of-a-package": (None, None, {
+        "a.test.js": "require('chalk');\ntest('a', () => {});\n", "__mocks__/.keep": ""},
+        "__mocks__/chalk.js"),
+    "test-regex": ('{"testRegex": "/checks/.*\\\\.js$"}', None,
+                   {"checks/b.js": "test('b', () => {});\n"}, "checks/a.js"),
+    "config-json-setup-after-env": (None, '{"setupFilesAfterEnv": ["./tools/env"]}',
+                                    {"tools/env.js": "\n", "a.test.js": "test('a', () => {});\n"},
+                                    "tools/env.js"),
+}
+
+
+@pytest.mark.parametrize("case", JEST)
+def test_a7_a_file_jests_settings_name(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(npm test)`` (``"test": "jest"``), ``Bash(cp *)``: the copy of the
+    payload to a file jest's settings make it run is denied."""
+    from test_s53_greview import _jest
+
+    modules = _jest()
+    settings, config, files, target = JEST[case]
+    package = '{"name":"jt","scripts":{"test":"jest"}' + (
+        f',"jest":{settings}' if settings else "") + "}"
+    files = {**files, "package.json": package, "src/js": JS_PAYLOAD,
+             **({"jest.config.json": config} if config else {})}
+    assert _session(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
+                    [f"cp src/js {target}", "npm test"],
+                    links={"node_modules": str(modules)}) == f"cp src/js {target}"
+
+
+def test_a7_scripts_jests_settings_do_not_name_stay_writable(tmp_path: Path) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``, jest's ``testMatch`` ``**/*.check.js`` and
+    ``setupFiles`` ``<rootDir>/tools/setup.js``: a source module, a fixture, a tool beside
+    the setup file stay writable."""
+    project = hooked_project(tmp_path, ["Bash(npm test)", "Bash(cp *)"])
+    for name, text in {"package.json": '{"name":"jt","scripts":{"test":"jest"},"jest":'
+                       '{"testMatch":["**/*.check.js"],"setupFiles":["<rootDir>/tools/setup.js"]}}',
+                       "notes.js": "\n", "data.json": "{}", "src/.keep": "", "tools/.keep": "",
+                       "lib/fixtures/.keep": ""}.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    assert first_denied(project, ["cp notes.js src/util.js", "cp data.json lib/fixtures/",
+                                  "cp notes.js tools/other.js"],
+                        {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}) is None
