@@ -314,11 +314,11 @@ JEST = {
                         "pkg/a/jest.config.js"),
 }
 
-_open("test_j_a_file_jests_settings_load", "at 42437dd jest's settings that name a module it "
-      "loads (setup files, global setup/teardown, environment, transform, reporters, "
-      "sequencer, resolvers, processors, runners, haste, extractor, mapper, preset, module "
-      "folders, rootDir's __mocks__) are not read for the files they name",
-      *(c for c in JEST if c != "projects-config"))
+# (the other cases: held since afd07ea's jestsettings.widened)
+_open("test_j_a_file_jests_settings_load", "at afd07ea jest's settings naming a module below "
+      "another key (haste.hasteImplModulePath), module folders searched before or after "
+      "node_modules (moduleDirectories, modulePaths) and a JSON preset's own settings are not "
+      "read", "haste-impl", "module-directories", "module-paths", "preset-json-setup")
 
 
 @pytest.mark.parametrize("case", JEST)
@@ -425,10 +425,10 @@ JEST_ELSEWHERE = {
                            {"a.test.js": JEST_TEST}, "tools/s.js"),
 }
 
+# (test-regex, test-match-every-script, projects-inline-settings, jest-config-json: held
+# since afd07ea)
 _open("test_j_a_file_jests_settings_load_from_elsewhere",
-      "at fe12967 jest's settings in jest.config.json, a --config file, inline projects, "
-      "testRegex and a testMatch naming every script are not read for the files they name",
-      "test-regex", "test-match-every-script", "projects-inline-settings", "jest-config-json",
+      "at afd07ea a settings file the plan's line names by --config is not read",
       "config-option-file")
 _open("test_j_a_file_jests_settings_load_from_elsewhere",
       "at fe12967 a path the plan's line gives as an option's attached value (`--opt=./x.js`) "
