@@ -504,3 +504,53 @@ def test_k_an_everyday_call_stays_allowed(case: str, tmp_path: Path) -> None:
         (project / name).write_text(text)
     assert first_denied(project, [call],
                         {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}) is None
+
+
+#: Against afd07ea (jestsettings): the plan's entry, package.json's "jest" (None: none), the
+#: other files, the file the payload is copied over, where node_modules is linked.
+JEST_READ = {
+    # a jest.config.js (code: the most common form) naming a setup file
+    "config-js-names-a-setup-file": (
+        "npm test", None, {"jest.config.js": "module.exports = {setupFiles: "
+                           "['<rootDir>/tools/s.js']};\n", "a.test.js": JEST_TEST},
+        "tools/s.js", "node_modules"),
+    # micromatch's extglob (`+(a|b)`, `?(x)`: jest's own default testMatch uses them)
+    "test-match-extglob": ("npm test", {"testMatch": ["**/*.+(check|e2e).js"]},
+                           {"lib/b.check.js": JEST_TEST}, "lib/a.check.js", "node_modules"),
+    # an inline project's testMatch (a glob, not a path)
+    "inline-projects-test-match": ("npm test", {"projects": [
+        {"displayName": "c", "testMatch": ["**/*.check.js"]}]}, {"lib/b.check.js": JEST_TEST},
+        "lib/a.check.js", "node_modules"),
+    # a project folder's own package.json "jest" settings
+    "project-folders-settings": ("npm test", {"projects": ["<rootDir>/pkg/a"]}, {
+        "pkg/a/package.json": '{"name": "a", "jest": {"setupFiles": ["<rootDir>/setup/s.js"]}}',
+        "pkg/a/a.test.js": JEST_TEST}, "pkg/a/setup/s.js", "node_modules"),
+    # a setup file above the collecting folder (a monorepo's shared setup)
+    "setup-file-above-the-folder": (
+        "cd web && npx jest", None, {"web/package.json": '{"name": "w", "jest": {"setupFiles": '
+                                     '["<rootDir>/../shared/s.js"]}}', "web/a.test.js": JEST_TEST},
+        "shared/s.js", "web/node_modules"),
+    # held at afd07ea: the settings of a package.json above a folder without one
+    "settings-of-the-folder-above": ("cd web && npx jest", {"setupFiles": ["<rootDir>/tools/s.js"]},
+                                     {"web/a.test.js": JEST_TEST}, "tools/s.js", "node_modules"),
+}
+
+_open("test_j_a_file_jests_settings_read_by_afd07ea", "at afd07ea jestsettings reads the JSON "
+      "settings of a collecting folder only: a jest.config.js's (left as residual), extglob "
+      "patterns, an inline project's testMatch, a project folder's own settings, a file named "
+      "above the folder are not read", "config-js-names-a-setup-file", "test-match-extglob",
+      "inline-projects-test-match", "project-folders-settings", "setup-file-above-the-folder")
+
+
+@pytest.mark.parametrize("case", JEST_READ)
+def test_j_a_file_jests_settings_read_by_afd07ea(case: str, tmp_path: Path) -> None:
+    """Plan: the entry running jest 29.7, ``Bash(cp *)``: the copy, then jest loads it."""
+    modules = _jest()
+    entry, settings, files, target, linked = JEST_READ[case]
+    package = {"name": "jt", "scripts": {"test": "jest"}}
+    files = {target: "module.exports = {};\n", **files, "src/js": JS_PAYLOAD,
+             "package.json": json.dumps(package if settings is None else
+                                        {**package, "jest": settings})}
+    assert _session(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                    [f"cp src/js {target}", entry],
+                    links={"node_modules": str(modules), linked: str(modules)}) is not None
