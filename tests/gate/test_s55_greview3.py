@@ -554,3 +554,33 @@ def test_j_a_file_jests_settings_read_by_afd07ea(case: str, tmp_path: Path) -> N
     assert _session(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
                     [f"cp src/js {target}", entry],
                     links={"node_modules": str(modules), linked: str(modules)}) is not None
+
+
+#: A recipe pushing to a bare repository the project keeps as a fixture (a git tool's tests):
+#: git runs the fixture's receive hooks (pre-receive, post-receive, reference-transaction),
+#: in its folder. The fixture is made before the session (``git init --bare``: HEAD, objects,
+#: refs, config, hooks/ holding samples).
+PUSH = ("test:\n\trm -rf w && git init -q w && cd w && git -c user.email=a@b -c user.name=a "
+        "commit -q --allow-empty -m x && git push -q ../fixtures/repo HEAD:refs/heads/main\n")
+#: Each case: the writer's entry, the call writing a hook below the fixture's hooks folder.
+FIXTURE_HOOKS = {
+    "copied-pre-receive": ("Bash(cp *)", "cp src/hook fixtures/repo/hooks/pre-receive"),
+    "moved-post-receive": ("Bash(mv *)", "mv src/hook fixtures/repo/hooks/post-receive"),
+    "copied-reference-transaction": ("Bash(cp *)",
+                                     "cp src/hook fixtures/repo/hooks/reference-transaction"),
+}
+
+_open("test_g_a_hook_of_a_git_directory_the_project_keeps",
+      "at afd07ea gitdirs judges a write named `hooks` or `config` in a layout folder, not a "
+      "file below its hooks folder", *FIXTURE_HOOKS)
+
+
+@pytest.mark.parametrize("case", FIXTURE_HOOKS)
+def test_g_a_hook_of_a_git_directory_the_project_keeps(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(make test)`` (the recipe pushing to ``fixtures/repo``) and the writer's:
+    the hook written (executable), then git runs it."""
+    needs("make", "git")
+    entry, call = FIXTURE_HOOKS[case]
+    files = {"Makefile": PUSH, "src/hook": "#!/bin/sh\ntouch zz\n", ".gitignore": "zz\nw/\n"}
+    assert _session(tmp_path, ["Bash(make test)", entry], files, [call, "make test"],
+                    setup="git init -q --bare fixtures/repo && chmod +x src/hook") is not None
