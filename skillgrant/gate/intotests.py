@@ -72,8 +72,8 @@ def brought_tests(text: str, directory: str | None) -> str | None:
             continue
         places = [into, *(posixpath.join(into, posixpath.basename(s.rstrip("/")) or ".")
                           for s in sources)]
-        if walked and name != "install" and _package_linked(name, rest, sources, into,
-                                                               directory):
+        if walked and ((name != "install" and _package_linked(
+                name, rest, sources, into, directory)) or _git_landed(sources, into, directory)):
             return into
         if folders and ((any(_landed(p, directory, folders) for p in places) and any(
                 _script(s, directory, left) for s in sources)) or _linked(
@@ -115,6 +115,19 @@ def _package_linked(name: str, rest: list[str], sources: list[str], into: str,
                 e.split(".", 1)[0] == "__init__" for e in os.listdir(target)):
             return True
     return False
+
+
+def _git_landed(sources: list[str], into: str, directory: str) -> bool:
+    """Whether a placer's source lands, by its own name, where it makes its folder a git
+    directory (``gitdirs.makes_git_dir``: ``ln -s refs/HEAD sub/`` makes ``sub/HEAD``, a link
+    git takes as a HEAD; review s55-greview3 G1)."""
+    from .gitdirs import makes_git_dir
+
+    folder = posixpath.normpath(posixpath.join(directory, into))
+    if not os.path.isdir(folder):
+        return makes_git_dir(folder)
+    return any(makes_git_dir(posixpath.join(folder, posixpath.basename(s.rstrip("/"))))
+               for s in sources)
 
 
 def _link_kind(name: str, rest: list[str]) -> tuple[bool, bool, bool]:

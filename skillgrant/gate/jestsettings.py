@@ -6,9 +6,13 @@ collect tests in:
 
 - ``testMatch`` (globs) and ``testRegex``: each file they match there is a test it runs;
 - the files its settings name as code (``setupFiles``, ``setupFilesAfterEnv``,
-  ``globalSetup``, ``testEnvironment``, ``transform``, ``reporters``, ``moduleNameMapper``…):
-  each path (``<rootDir>/…``, ``./…``, ``../…``, absolute), with a script's endings added to
-  one that has none, is one (``node_modules`` is guarded whole already).
+  ``globalSetup``, ``testEnvironment``, ``transform``, ``reporters``, ``moduleNameMapper``,
+  ``haste``…): each path (``<rootDir>/…``, ``./…``, ``../…``, absolute, or holding a ``/``),
+  with a script's endings added to one that has none, is one (``node_modules`` is guarded
+  whole already); a ``preset``'s JSON is read as these settings;
+- ``moduleDirectories`` (a folder name searched from each folder up, as ``node_modules``),
+  ``modulePaths`` and ``roots``: every file below such a folder is one (a module a test
+  requires may resolve there).
 
 A package's mock (``__mocks__/chalk.js``) in any of its ``roots`` is ``testfiles``' (a
 script below a ``__mocks__`` folder: every root). A ``jest.config.js``/``.ts``/``.mjs`` is
@@ -34,7 +38,8 @@ _CODE: Final = frozenset((
     "setupFiles", "setupFilesAfterEnv", "globalSetup", "globalTeardown", "testEnvironment",
     "testRunner", "testSequencer", "snapshotResolver", "resolver", "reporters", "transform",
     "moduleNameMapper", "watchPlugins", "runner", "dependencyExtractor",
-    "testResultsProcessor", "snapshotSerializers", "prettierPath", "preset", "projects"))
+    "testResultsProcessor", "snapshotSerializers", "prettierPath", "preset", "projects",
+    "haste"))
 #: The endings node (and jest's resolver) tries for a path without one.
 _ENDINGS: Final = ("", ".js", ".cjs", ".mjs", ".jsx", ".ts", ".tsx", ".json", ".node",
                    "/index.js", "/index.ts", "/index.json")
@@ -65,20 +70,35 @@ def _reading(folder: str, guards: object) -> tuple[frozenset[str], tuple[re.Patt
         real = _REAL.get(folder, folder)
         paths: set[str] = set()
         patterns: list[re.Pattern[str]] = []
-        for name in ("package.json", "jest.config.json"):
-            settings = _settings(os.path.join(real, name), name == "package.json")
-            if not settings:
-                continue
-            root = os.path.normpath(os.path.join(real, str(settings.get("rootDir", "."))))
-            for setting, value in settings.items():
-                if setting in _CODE:
-                    paths |= {fold(p + e) for p in _paths(value, root) for e in _ENDINGS}
-                elif setting == "testMatch":
-                    patterns += [_glob(p.replace("<rootDir>", root)) for p in _strings(value)]
-                elif setting == "testRegex":
-                    patterns += [re.compile(p, re.IGNORECASE) for p in _strings(value)]
+        found = [_settings(os.path.join(real, n), n == "package.json")
+                 for n in ("package.json", "jest.config.json")]
+        for settings in found:
+            if settings:
+                root = os.path.normpath(os.path.join(real, str(settings.get("rootDir", "."))))
+                presets = _read(settings, root, paths, patterns)  # (a preset's JSON: its
+                found += [_settings(p, False) for p in presets if len(found) < 8]  # own)
         kept[folder] = (frozenset(paths), tuple(patterns))
     return kept[folder]
+
+
+def _read(settings: dict[str, object], root: str, paths: set[str],
+          patterns: list[re.Pattern[str]]) -> list[str]:
+    """Adds to ``paths`` and ``patterns`` what jest's ``settings`` (its ``rootDir`` ``root``)
+    name (see the module's text); the JSON presets they name."""
+    for setting, value in settings.items():
+        if setting in _CODE:
+            paths |= {fold(p + e) for p in _paths(value, root) for e in _ENDINGS}
+        if setting == "testMatch":
+            patterns += [_glob(p.replace("<rootDir>", root)) for p in _strings(value)]
+        elif setting == "testRegex":
+            patterns += [re.compile(p, re.IGNORECASE) for p in _strings(value)]
+        elif setting == "moduleDirectories":  # (each such folder up, as node_modules)
+            patterns += [re.compile(f"/{re.escape(fold(n))}/", re.IGNORECASE)
+                         for n in _strings(value) if n != "node_modules"]
+        elif setting in ("modulePaths", "roots"):  # (a folder modules are found in)
+            patterns += [re.compile("^" + re.escape(fold(p)) + "/") for p in _paths(
+                [v.replace("<rootDir>", root) for v in _strings(value)], root)]
+    return [p for p in _paths(settings.get("preset"), root) if p.endswith(".json")]
 
 
 def _settings(path: str, nested: bool) -> dict[str, object] | None:
@@ -117,7 +137,8 @@ def _paths(value: object, root: str) -> list[str]:
     found = []
     for text in _strings(value):
         text = text.replace("<rootDir>", root)
-        if text[:1] == "/" or text.startswith(("./", "../")):
+        if text[:1] == "/" or text.startswith(("./", "../")) or (
+                "/" in text.rstrip("/") and text[:1] != "@"):  # (not a scoped package's)
             found.append(os.path.normpath(os.path.join(root, text)))
     return found
 

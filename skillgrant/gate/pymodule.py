@@ -123,11 +123,12 @@ def _on_path(folder: str) -> bool:
     if not getattr(guards, "collected", None) or _runs_any(guards):
         return True
     from .checkersettings import pytest_settings
+    from .pytestini import words
 
     real = fs.realpath(folder)
     return any(os.path.normpath(os.path.join(at, word)) in (folder, real)
                for at, _, value in pytest_settings(os.path.dirname(folder), ("pythonpath",))
-               for word in value.split())
+               for word in words(value))
 
 
 #: The last guarded set ``_runs_any`` read, and its answer.

@@ -11,7 +11,9 @@ widen it:
   root: what they say is not read): every module (``.py``, its bytecode, an extension
   module) below is one;
 - ``addopts`` holding ``--doctest-glob=PAT`` or ``-o python_files=PAT``: each file ``PAT``
-  matches.
+  matches (a pattern holding a ``/`` matching the path's end, as pytest's ``fnmatch_ex``);
+- ``pythonpath`` naming what is no folder (``vendor/libs.zip``: zipimport reads modules
+  from it, first on ``sys.path``; s55-greview3 P4): that file.
 
 Read once for a guarded set (the hook's one call; the service's set is made again at any
 change its view reports of a file read through it). Cost: under ``addopts =
@@ -21,6 +23,8 @@ covering it still allows the Edit tool)."""
 from __future__ import annotations
 
 import fnmatch
+import glob
+import os
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -42,9 +46,22 @@ def widened(key: str, folders: frozenset[str], guards: object) -> bool:
         if head == folder or head.startswith(folder + "/"):
             every, patterns = _reading(folder, guards)
             if (every and name.endswith((".py", ".pyc", ".so", ".pyd"))) or any(
+                    fnmatch.fnmatchcase(key, "*/" + p.lstrip("/")) if "/" in p else
                     fnmatch.fnmatchcase(name, p) for p in patterns):
-                return True
+                return True  # (a pattern holding a `/` matches the path's end: fnmatch_ex)
     return False
+
+
+def words(value: str) -> list[str]:
+    """The words of a pytest setting's ``value`` as pytest splits ``addopts``, ``pythonpath``
+    and ``python_files`` (``shlex``: quotes removed); split at white space where it cannot
+    (an unclosed quote)."""
+    import shlex
+
+    try:
+        return shlex.split(value)
+    except ValueError:
+        return value.split()
 
 
 def _reading(folder: str, guards: object) -> tuple[bool, tuple[str, ...]]:
@@ -58,14 +75,18 @@ def _reading(folder: str, guards: object) -> tuple[bool, tuple[str, ...]]:
         from .testlinks import _REAL
 
         every, patterns = False, []
-        for _, key, value in pytest_settings(_REAL.get(folder, folder), (
-                "addopts", "python_files")):
-            words = value.split()
-            if key == "python_files":
-                patterns += words
+        for at_folder, key, value in pytest_settings(_REAL.get(folder, folder), (
+                "addopts", "python_files", "pythonpath")):
+            given = words(value)
+            if key == "pythonpath":  # (an entry that is no folder: an archive zipimport reads)
+                patterns += [glob.escape(p) for p in (os.path.normpath(os.path.join(
+                    at_folder, w)) for w in given) if not os.path.isdir(p)]
                 continue
-            for at, word in enumerate(words):
-                after = words[at + 1] if at + 1 < len(words) else ""
+            if key == "python_files":
+                patterns += given
+                continue
+            for at, word in enumerate(given):
+                after = given[at + 1] if at + 1 < len(given) else ""
                 every = every or word.partition("=")[0] in _EVERY or word[:2] == "-c"
                 if word.startswith("--doctest-glob"):
                     patterns.append(word.partition("=")[2] or after)

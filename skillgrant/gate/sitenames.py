@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 #: The site folders of a prefix (``lib/pythonX.Y/site-packages``, Debian's ``dist-packages``,
 #: ``lib/python3/dist-packages``).
 _SITES: Final = ("python3*/site-packages", "python3*/dist-packages", "python3/dist-packages")
+#: Where a virtual environment lies below a folder the plan's programs run in (tox's, nox's
+#: environments two folders below).
+_VENVS: Final = ("*", ".*", ".tox/*", ".nox/*")
 #: The prefixes every plan's Python may be of (the system's, the user's).
 _PREFIXES: Final = ("/usr/lib", "/usr/local/lib", "~/.local/lib")
 
@@ -68,14 +71,15 @@ def site_names(roots: frozenset[str]) -> frozenset[str]:
     """The top-level names (lower case) a Python of the plan imports from its site folders:
     each module file (``six.py``, an extension module) and each folder (a package, a
     namespace's part) in the site folders of the hook's Python, the system's and the user's,
-    each ``PATH`` folder's (``bin/../lib/python3*/site-packages``: an active venv's) and each
-    virtual environment one folder below ``roots`` (the folders the plan's programs run in:
-    ``.venv/lib/python3*/site-packages``). pytest imports at every start the modules its
-    installed plugins' entry points (``pytest11``) name, and they import theirs (pytest-
-    benchmark's ``pygments``), each from ``sys.path``, whose first folder comes first (review
-    s54-greview2 A8): which of them a start imports is the plugins' code, so every name is
-    read (``pymodule.module_path``). Read once for a process and its ``PATH`` (a service keeps
-    them: a plugin installed later is read at its restart)."""
+    each ``PATH`` folder's (``bin/../lib/python3*/site-packages``: an active venv's), each
+    virtual environment below ``roots`` (the folders the plan's programs run in: ``_VENVS``,
+    ``.venv/lib/python3*/site-packages``, ``.tox/py311/…``), and each folder their ``.pth``
+    files add (a venv's ``01venv.pth`` naming another's site folder). pytest imports at every
+    start the modules its installed plugins' entry points (``pytest11``) name, and they import
+    theirs (pytest-benchmark's ``pygments``), each from ``sys.path``, whose first folder comes
+    first (review s54-greview2 A8): which of them a start imports is the plugins' code, so
+    every name is read (``pymodule.module_path``). Read once for a process and its ``PATH``
+    (a service keeps them: a plugin installed later is read at its restart)."""
     return _site_names(tuple(sorted(roots)), os.environ.get("PATH", ""))
 
 
@@ -87,10 +91,9 @@ def _site_names(roots: tuple[str, ...], path: str) -> frozenset[str]:
     from .placed import fold, importable
 
     folders = _site_folders(tuple(dict.fromkeys(_libs(path))))
-    folders += [f for root in roots for s in _SITES
-                for f in glob.glob(os.path.join(glob.escape(root), "*", "lib", s))]
-    folders += [f for root in roots for s in _SITES
-                for f in glob.glob(os.path.join(glob.escape(root), ".*", "lib", s))]
+    folders += [f for root in roots for venv in _VENVS for s in _SITES
+                for f in glob.glob(os.path.join(glob.escape(root), venv, "lib", s))]
+    folders += [f for folder in list(folders) for f in _pth_folders(folder)]
     names: set[str] = set()
     for folder in dict.fromkeys(folders):
         try:
@@ -103,6 +106,23 @@ def _site_names(roots: tuple[str, ...], path: str) -> frozenset[str]:
         except OSError:
             continue
     return frozenset(names)
+
+
+def _pth_folders(folder: str) -> list[str]:
+    """The folders the ``.pth`` files of the site folder ``folder`` add to ``sys.path`` (each
+    line not an ``import`` nor a comment, from ``folder``: site.addpackage's reading)."""
+    import glob
+
+    found = []
+    for pth in glob.glob(os.path.join(glob.escape(folder), "*.pth")):
+        try:
+            with open(pth, "rb") as f:
+                text = f.read(1 << 20).decode("utf-8", "replace")
+        except OSError:
+            continue
+        found += [os.path.join(folder, line.rstrip()) for line in text.splitlines()
+                  if line.strip() and not line.startswith(("#", "import ", "import\t"))]
+    return found
 
 
 @functools.lru_cache(maxsize=8)
