@@ -141,12 +141,9 @@ SETTINGS = {
 }
 
 # (ini-doctest-glob-md, ini-doctest-glob-rst-below, pyproject-native-python-files,
-# pyproject-doctest-modules: held since 6f28a71's pytestini.widened)
-_open("test_p_a_file_pytests_settings_make_it_run",
-      "at 6f28a71 the ini's values are split on blanks (pytest: shlex, quotes removed) and a "
-      "pattern is matched against the file's name only (pytest's fnmatch_ex: the whole path "
-      "where the pattern holds a /)", "doctest-glob-quoted", "doctest-glob-with-a-folder",
-      "python-files-with-a-folder", "pythonpath-quoted-package")
+# pyproject-doctest-modules: held since 6f28a71's pytestini.widened; doctest-glob-quoted,
+# doctest-glob-with-a-folder, python-files-with-a-folder, pythonpath-quoted-package since
+# d38c446; ini-pythonpath-zip-archive since 2035e3a)
 _open("test_p_a_file_pytests_settings_make_it_run",
       "at 6f28a71 a plan running a script beside pytest keeps the package exemption "
       "(pymodule._runs_any reads make's GNUmakefile only)",
@@ -155,9 +152,6 @@ _open("test_p_a_file_pytests_settings_make_it_run",
       "at 71cbb8a a conftest's literal `pytest_plugins` list is not read as the ini's `-p` is: "
       "the modules it names are imported at every start", "conftest-pytest-plugins-dotted",
       "conftest-pytest-plugins-top")
-_open("test_p_a_file_pytests_settings_make_it_run",
-      "at 71cbb8a a zip archive the ini's pythonpath names is not read as a folder of modules "
-      "first on sys.path", "ini-pythonpath-zip-archive")
 
 
 #: ``src/zip`` holds ``colorsys.py`` (the payload), ``vendor/libs.zip`` a harmless ``six.py``.
@@ -249,9 +243,11 @@ def test_a_a_module_a_venvs_plugin_imports_at_start(case: str, tmp_path: Path) -
                     ) is not None
 
 
+# (venv-two-folders-below: held since af72579, .tox/* and .nox/* read)
 _open("test_a_a_module_a_venvs_plugin_imports_at_start",
-      "at fe12967 sitenames reads the site folders of PATH's, the hook's, pyenv's and one "
-      "folder below the run folders only: a venv the plan names elsewhere is not read", *VENVS)
+      "at af72579 sitenames reads the site folders of PATH's, the hook's, pyenv's and the "
+      "run folders' venvs: a venv the plan names by a path elsewhere is not read",
+      "venv-outside-the-project")
 
 
 # --- J: what jest's settings name as code -----------------------------------------------------
@@ -314,11 +310,7 @@ JEST = {
                         "pkg/a/jest.config.js"),
 }
 
-# (the other cases: held since afd07ea's jestsettings.widened)
-_open("test_j_a_file_jests_settings_load", "at afd07ea jest's settings naming a module below "
-      "another key (haste.hasteImplModulePath), module folders searched before or after "
-      "node_modules (moduleDirectories, modulePaths) and a JSON preset's own settings are not "
-      "read", "haste-impl", "module-directories", "module-paths", "preset-json-setup")
+# (every case: held since afd07ea's jestsettings.widened and af72579)
 
 
 @pytest.mark.parametrize("case", JEST)
@@ -365,11 +357,9 @@ GIT_SETUP = ("mkdir -p /tmp/h$$ && printf 'ref: refs/heads/main\\n' > /tmp/h$$/H
              "tar -C /tmp/h$$ -cf src/h.tar HEAD && rm -r /tmp/h$$ && printf -- '--- /dev/null"
              "\\n+++ b/sub/HEAD\\n@@ -0,0 +1 @@\\n+ref: refs/heads/main\\n' > src/h.patch")
 
-_open("test_g_a_head_brought_last_makes_a_git_directory",
-      "at 71cbb8a a symbolic link `sub/HEAD` made by `ln -s refs/HEAD sub/` (its name the "
-      "source's, not the destination's) is not judged as a HEAD; git takes a link whose text "
-      "starts with refs/ as one", "symbolic-link-into-the-folder",
-      "symbolic-link-by-target-folder")
+
+
+# (symbolic-link-into-the-folder, symbolic-link-by-target-folder: held since af72579)
 
 
 @pytest.mark.parametrize("case", GIT_HEADS)
