@@ -214,6 +214,8 @@ _open("test_a_a_module_pytests_plugins_import_at_start",
 VENVS = {
     "venv-outside-the-project": "{V}",
     "venv-two-folders-below": ".tox/py311",
+    # two folders below, not tox's or nox's
+    "venv-in-a-tools-folder": "tools/env",
 }
 #: Makes the virtual environment at ``$1`` with the plugin's metadata and a harmless module.
 VENV_SETUP = (
@@ -247,7 +249,7 @@ def test_a_a_module_a_venvs_plugin_imports_at_start(case: str, tmp_path: Path) -
 _open("test_a_a_module_a_venvs_plugin_imports_at_start",
       "at af72579 sitenames reads the site folders of PATH's, the hook's, pyenv's and the "
       "run folders' venvs: a venv the plan names by a path elsewhere is not read",
-      "venv-outside-the-project")
+      "venv-outside-the-project", "venv-in-a-tools-folder")
 
 
 # --- J: what jest's settings name as code -----------------------------------------------------
