@@ -522,6 +522,11 @@ JEST_READ = {
         "cd web && npx jest", None, {"web/package.json": '{"name": "w", "jest": {"setupFiles": '
                                      '["<rootDir>/../shared/s.js"]}}', "web/a.test.js": JEST_TEST},
         "shared/s.js", "web/node_modules"),
+    # a settings file package.json's test script names by --config (the plan's `npm test`)
+    "config-file-the-test-script-names": (
+        "npm test", None, {"a.test.js": JEST_TEST, "jest.ci.json":
+                           '{"setupFiles": ["<rootDir>/tools/s.js"]}'}, "tools/s.js",
+        "node_modules"),
     # held at afd07ea: the settings of a package.json above a folder without one
     "settings-of-the-folder-above": ("cd web && npx jest", {"setupFiles": ["<rootDir>/tools/s.js"]},
                                      {"web/a.test.js": JEST_TEST}, "tools/s.js", "node_modules"),
@@ -531,7 +536,8 @@ _open("test_j_a_file_jests_settings_read_by_afd07ea", "at afd07ea jestsettings r
       "settings of a collecting folder only: a jest.config.js's (left as residual), extglob "
       "patterns, an inline project's testMatch, a project folder's own settings, a file named "
       "above the folder are not read", "config-js-names-a-setup-file", "test-match-extglob",
-      "inline-projects-test-match", "project-folders-settings", "setup-file-above-the-folder")
+      "inline-projects-test-match", "project-folders-settings", "setup-file-above-the-folder",
+      "config-file-the-test-script-names")
 
 
 @pytest.mark.parametrize("case", JEST_READ)
@@ -539,7 +545,8 @@ def test_j_a_file_jests_settings_read_by_afd07ea(case: str, tmp_path: Path) -> N
     """Plan: the entry running jest 29.7, ``Bash(cp *)``: the copy, then jest loads it."""
     modules = _jest()
     entry, settings, files, target, linked = JEST_READ[case]
-    package = {"name": "jt", "scripts": {"test": "jest"}}
+    script = "jest --config jest.ci.json" if "script" in case else "jest"
+    package = {"name": "jt", "scripts": {"test": script}}
     files = {target: "module.exports = {};\n", **files, "src/js": JS_PAYLOAD,
              "package.json": json.dumps(package if settings is None else
                                         {**package, "jest": settings})}
