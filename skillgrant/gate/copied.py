@@ -363,8 +363,7 @@ def held(word: str, directory: str) -> bool:
     last = fold(posixpath.basename(word.rstrip("/")))  # (the name the copy makes: its last
     if last in names or (named_test(last, GUARDED.get()) and foreign(path, GUARDED.get())) or (
             names and (last in ("head", "commondir") or module_path("/" + last))):
-        return True  # part; `cp -r src/.cargo sub/` makes `sub/.cargo`; a test: s50-gfix2;
-    # a HEAD, a module's file of a standard or site name: `cp a/HEAD sub/`, s55-gfix3)
+        return True  # part; `cp -r src/.cargo sub/`; a test: s50-gfix2; `cp a/HEAD sub/`: s55)
     for form in dict.fromkeys((path, fs.realpath(path))):
         above = fold(form).rstrip("/") + "/"
         if any(item.startswith(above) for item, _ in folded_items()) or holds_module(
@@ -386,10 +385,8 @@ def local_push(words: list[str], directory: str | None) -> str | None:
 
 
 def _brought(text: str, directory: str | None) -> str | None:
-    """``intotests.brought_tests``, loaded only under a plan whose runners collect tests or
-    whose programs read project code (a link named as a module: s55-gfix3)."""
-    if not (getattr(GUARDED.get(), "collected", None) or getattr(GUARDED.get(), "walked",
-                                                                 None)):
+    """``intotests.brought_tests``, loaded only under a plan collecting tests or reading code."""
+    if not (getattr(GUARDED.get(), "collected", None) or getattr(GUARDED.get(), "walked", 0)):
         return None
     from .intotests import brought_tests  # (the hook's start does not pay for it)
     return brought_tests(text, directory)

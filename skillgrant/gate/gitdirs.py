@@ -35,8 +35,12 @@ def makes_git_dir(path: str) -> bool:
     """Whether a write of ``path`` may leave its folder, or a folder above it the write makes
     (``mkdir -p sub/objects/info``, ``install -D``, an archive's member: each missing folder
     of its path; s54-greview2 C1), a git directory git's discovery takes (a ``HEAD`` with
-    ``objects`` and ``refs``, or with a ``commondir``): see ``_layout``."""
+    ``objects`` and ``refs``, or with a ``commondir``): see ``_layout``; or writes a file in
+    the ``hooks`` of one (``cp h fixtures/repo.git/hooks/pre-receive``)."""
     path = path.rstrip("/")
+    hooks = path.rpartition("/")[0]
+    if hooks.rpartition("/")[2].lower() == "hooks" and _layout(hooks):
+        return True  # (a hook of a git directory there: a bare fixture's; s55-greview3 G2)
     while True:
         if _layout(path):
             return True

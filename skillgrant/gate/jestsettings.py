@@ -65,9 +65,9 @@ def _reading(folder: str, guards: object) -> tuple[frozenset[str], tuple[re.Patt
         _LAST[:] = [(guards, {})]
     kept = _LAST[0][1]
     if folder not in kept:
-        from .testlinks import _REAL
+        from .pytestini import real_folder
 
-        real = _REAL.get(folder, folder)
+        real = real_folder(folder, guards)
         paths: set[str] = set()
         patterns: list[re.Pattern[str]] = []
         found = [_settings(os.path.join(real, n), n == "package.json")

@@ -52,6 +52,26 @@ def widened(key: str, folders: frozenset[str], guards: object) -> bool:
     return False
 
 
+def real_folder(folder: str, guards: object) -> str:
+    """The real spelling of the folded collecting ``folder``: the run folder of ``guards``
+    (``Guarded.run_folders``) it folds from; else, where the folded path is no folder, each
+    of its names as the folder above lists it (the first that folds to it)."""
+    from .placed import fold
+
+    found = next((f for f in getattr(guards, "run_folders", ()) if fold(f).rstrip("/") ==
+                  folder), None)
+    if found is not None or os.path.isdir(folder):
+        return found or folder
+    real = "/"
+    for name in folder.strip("/").split("/"):
+        try:
+            real = os.path.join(real, next(
+                (e for e in sorted(os.listdir(real)) if fold(e) == name), name))
+        except OSError:
+            return folder
+    return real
+
+
 def words(value: str) -> list[str]:
     """The words of a pytest setting's ``value`` as pytest splits ``addopts``, ``pythonpath``
     and ``python_files`` (``shlex``: quotes removed); split at white space where it cannot
@@ -66,16 +86,15 @@ def words(value: str) -> list[str]:
 
 def _reading(folder: str, guards: object) -> tuple[bool, tuple[str, ...]]:
     """What the pytest settings from the collecting ``folder`` (folded; its real path as
-    ``testlinks.remember`` kept it) up widen, kept for ``guards``."""
+    ``real_folder``) up widen, kept for ``guards``."""
     if not _LAST or _LAST[0][0] is not guards:
         _LAST[:] = [(guards, {})]
     kept = _LAST[0][1]
     if folder not in kept:
         from .checkersettings import pytest_settings
-        from .testlinks import _REAL
 
         every, patterns = False, []
-        for at_folder, key, value in pytest_settings(_REAL.get(folder, folder), (
+        for at_folder, key, value in pytest_settings(real_folder(folder, guards), (
                 "addopts", "python_files", "pythonpath")):
             given = words(value)
             if key == "pythonpath":  # (an entry that is no folder: an archive zipimport reads)

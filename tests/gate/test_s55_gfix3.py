@@ -44,6 +44,13 @@ LAYOUTS = {
         {"sub/.keep": ""},
         ["mkdir -p sub/objects/info sub/refs/heads", "cp -t sub a/HEAD a/config", "make test"],
         "cp -t sub a/HEAD a/config"),
+    # HEAD a symbolic link brought by ln into the folder, by its source's name (git takes a
+    # link whose text starts with refs/ as a HEAD: s55-greview3 G1)
+    "head-linked-into-the-folder": (
+        {"sub/.keep": ""},
+        ["cp a/config sub/config", "mkdir sub/objects sub/refs", "ln -s refs/HEAD sub/",
+         "make test"],
+        "ln -s refs/HEAD sub/"),
     # HEAD first, objects/ and refs/ as parents mkdir -p makes (s54-greview2 C1's row)
     "layout-by-parents": (
         {"sub/.keep": ""},
@@ -62,8 +69,8 @@ def test_c1_a_git_layout_completed_in_a_folder(case: str, tmp_path: Path) -> Non
     files, calls, denied = LAYOUTS[case]
     files = {**files, "Makefile": GIT_IN_SUB, "a/HEAD": "ref: refs/heads/main\n",
              "a/config": GIT_CONFIG}
-    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)", "Bash(mkdir *)"], files,
-                    calls) == denied
+    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)", "Bash(mkdir *)",
+                               "Bash(ln *)"], files, calls) == denied
 
 
 def test_c1_parents_mkdir_makes_elsewhere_are_allowed(tmp_path: Path) -> None:
@@ -224,6 +231,10 @@ COLLECTED = {
                          "docs/a.rst"),
     "tox-ini-doctest-modules": ("tox.ini", "[pytest]\naddopts = --doctest-modules\n",
                                 "pkg/util.py"),
+    # a quoted pattern holding a folder (pytest splits addopts with shlex; fnmatch_ex)
+    "ini-doctest-glob-quoted-folder": ("pytest.ini",
+                                       "[pytest]\naddopts = --doctest-glob='docs/*.rst'\n",
+                                       "docs/a.rst"),
 }
 
 
