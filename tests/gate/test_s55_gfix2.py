@@ -82,6 +82,39 @@ def test_a_name_looked_up_in_the_calls_folder(tmp_path: Path, case: str) -> None
     assert denied is not None, "the hook allows every call, and gcc or make runs the payload"
 
 
+#: A Makefile in ``sub`` building its program and running it; one compiling by gcc's programs.
+SUB_BUILDS = "test: t.c\n\t$(CC) $(CPPFLAGS) $(CFLAGS) t.c -o t\n\t./t\n"
+SUB_COMPILES = "test: t.c\n\t$(CC) $(CFLAGS) -c t.c -o t.o\n"
+
+#: Each case: the session's variables, the plan's entry (beside ``Bash(cp *)``, ``Bash(mkdir
+#: *)``), the sub folder's Makefile, the calls before the entry. The entry runs make in
+#: ``sub`` (``-C``, a ``cd``): gcc reads the session's relative ``-Iinc``, ``CPATH=inc``,
+#: ``COMPILER_PATH=v`` from there (``sub/inc/stdio.h``, ``sub/v/as``; the proof runs them).
+ENTRY_FOLDERS = {
+    "make-c-include-folder": ({"CFLAGS": "-Iinc"}, "make -C sub test", SUB_BUILDS,
+                              ["mkdir -p sub/inc", "cp src/h sub/inc/stdio.h"]),
+    "cd-make-cpath": ({"CPATH": "inc"}, "cd sub && make test", SUB_BUILDS,
+                      ["mkdir -p sub/inc", "cp src/h sub/inc/stdio.h"]),
+    "make-c-compiler-path": ({"COMPILER_PATH": "v"}, "make -C sub test", SUB_COMPILES,
+                             ["mkdir -p sub/v", "cp src/x sub/v/as"]),
+    "make-c-include-dot": ({"CPPFLAGS": "-I."}, "make -C sub test", SUB_BUILDS,
+                           ["cp src/h sub/stdio.h"]),
+}
+
+
+@pytest.mark.parametrize("case", list(ENTRY_FOLDERS))
+def test_a_relative_value_read_where_an_entry_runs_make(tmp_path: Path, case: str) -> None:
+    """The session's variables; plan ``Bash(<entry>)``, ``Bash(cp *)``, ``Bash(mkdir *)``: a
+    call is denied."""
+    needs("bash", "make", "gcc")
+    extra, entry, makefile, calls = ENTRY_FOLDERS[case]
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)", "Bash(mkdir *)"],
+                         {"sub/Makefile": makefile, "sub/t.c": STDIO, "src/x": SH_PAYLOAD,
+                          "src/h": "#include_next <stdio.h>\n" + HEADER},
+                         [*calls, entry], extra, executable=("src/x",))
+    assert denied is not None, "the hook allows every call, and gcc runs the payload"
+
+
 #: Each case: the session's variables, the plan's entry, the everyday calls (allowed: the
 #: folder a value names keeps its own files writable; a macro's value names no file).
 EVERYDAY = {
