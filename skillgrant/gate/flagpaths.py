@@ -133,9 +133,9 @@ def flag_words(name: str, value: str, readings: list[str]) -> list[str]:
 def _file_words(split: list[str]) -> list[str]:
     """The words of ``split`` (a value's, split at blanks) but those of gcc's options naming
     no file it reads (a macro's ``-D NAME=VALUE``, ``-U``; a warning's ``-W…`` but ``-Wl,``,
-    ``-Wp,``, ``-Wa,``; ``-O…``, ``-std=``, ``-m…``, ``-f…`` but a plugin's and the code
-    options ``runs_code`` names: s54-greview3 K2), with the value of ``-D``/``-U`` given
-    apart."""
+    ``-Wp,``, ``-Wa,``; ``-O…``, ``-std=``, ``-m…``, a flag ``-f…`` without a value: a
+    value may name a file or a program, ``-fplugin=p``, ``-fmodule-mapper=|w``; s54-greview3
+    K2), with the value of ``-D``/``-U`` given apart."""
     kept: list[str] = []
     skip = False
     for word in split:
@@ -145,7 +145,7 @@ def _file_words(split: list[str]) -> list[str]:
             skip = True
         elif not (word[:2] in ("-D", "-U", "-O", "-m") or word[:5] == "-std=" or (
                 word[:2] == "-W" and word[:4] not in ("-Wl,", "-Wp,", "-Wa,")) or (
-                word[:2] == "-f" and word[:8] != "-fplugin" and not runs_code(word))):
+                word[:2] == "-f" and "=" not in word and not runs_code(word))):
             kept.append(word)
     return kept
 
