@@ -125,6 +125,7 @@ def flag_words(name: str, value: str, readings: list[str]) -> list[str]:
             words.append(".")  # prefix_from_string, ld.so read it as `./`: s54-greview3 D1)
         words += [w.lstrip("@") for w in " ".join(_file_words(split)).translate(_SPLIT).split()]
         words += [w[9:] + ".so" for w in split if w[:9] == "-fplugin=" and "/" not in w]  # (cc1
+    words += [w[len(o):] for w in words for o in _ATTACHED if w.startswith(o)]  # (-isystem./)
     words += [w[2:] for w in words if w[:1] == "-" and w[1:2] != "-" and len(w) > 2]  # loads
     words += ["./" + w for w in words if w[:1] == "~"]  # `<-iplugindir>/p.so`: D1c; `-I~/inc`,
     return [w for w in words if w]  # `CPATH=~/inc`: gcc reads a folder `~`, T1)
@@ -169,6 +170,10 @@ _QUOTES: Final = str.maketrans(dict.fromkeys("\"'\\", None))
 _NAME_PREFIXES: Final = ("CROSS_COMPILE", "TOOLPREFIX")
 
 
+#: gcc's long options taking a path attached (``-isystem./``, ``-idirafter.``: s55-greview2
+#: S1), longest first.
+_ATTACHED: Final = ("-iwithprefixbefore", "-iwithprefix", "-idirafter", "-isystem", "-isysroot",
+                    "-iprefix", "-imultilib", "-imacros", "-iquote", "-include")
 #: The variables holding a colon list of folders, whose empty element gcc and ld read as the
 #: folder they run in.
 _PATH_LISTS: Final = frozenset(("COMPILER_PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH",
