@@ -125,7 +125,8 @@ def looked_up(folder: str, kind: str) -> list[tuple[str, bool]]:
         names.update(dict.fromkeys(here, False))  # (the project's own: H1)
         if HEADER in kind:  # (cpp takes `<dir>/stdio.h.gch`, a file or a folder, first: N4)
             names.update({f"{n}.gch": True for n in here})
-    return [(os.path.join(folder, n), tree) for n, tree in names.items()]
+    base = folder.rstrip("/") + "/"  # (one concatenation a name: they are thousands)
+    return [(base + n, tree) for n, tree in names.items()]
 
 
 def _system_names(kind: str) -> dict[str, bool]:
@@ -168,8 +169,10 @@ def _listed(folder: str, kind: str, names: dict[str, bool]) -> None:
         return
     for entry in entries:
         if kind == HEADER:
-            names.setdefault(entry.name, entry.is_dir())
-            names[entry.name + ".gch"] = True
+            folder_entry = entry.is_dir()
+            names.setdefault(entry.name, folder_entry)
+            if not folder_entry:  # (a folder's headers are guarded with it, whole)
+                names[entry.name + ".gch"] = True
         elif entry.name[:3] == "lib" or entry.name.endswith(".o"):
             names[entry.name] = False
 
