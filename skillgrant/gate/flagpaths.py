@@ -49,6 +49,19 @@ def toolchain(name: str) -> bool:
 _FLAG_ENDS: Final = ("CFLAGS", "CPPFLAGS", "CXXFLAGS", "LDFLAGS", "ASFLAGS", "LDLIBS")
 
 
+def prefix_in_kept(name: str, value: str, folder: str, kept: set[str], whose: str) -> None:
+    """Raises ValueError where ``name`` holds a prefix of programs' names (``CROSS_COMPILE``,
+    ``TOOLPREFIX``) and ``folder``, the folder its ``value`` names, is one of ``kept`` (a
+    folder a call runs in, or above one): make runs any ``<prefix><name>`` a Makefile spells
+    there (``gcc-12``, ``windres``: s55-greview2 G4), which neither a name nor the folder
+    whole can guard (``whose``: the session's, a plan's entry's)."""
+    if name.endswith(_NAME_PREFIXES) and folder in kept:
+        raise ValueError(f"{whose} {name}={value!r} is a prefix of programs' names in a folder "
+                         f"a call runs in or above it ({folder}): make runs any name a Makefile"
+                         " spells after it there, which the gate cannot guard; put the "
+                         "programs' folder on PATH and give the prefix without a '/'")
+
+
 def toolchain_read(name: str) -> bool:
     """Whether the session's variable ``name`` is read as the C toolchain's (``flag_words``)."""
     return (name in FLAGS or toolchain(name)) and name not in _MAKES
@@ -152,15 +165,12 @@ def _file_words(split: list[str]) -> list[str]:
 
 
 def _prefixed(prefix: str) -> list[str]:
-    """The paths the prefix of programs' names ``prefix`` (holding a ``/``) names: its folder
-    (make runs ``<prefix>gcc``, ``<prefix>ld``, any name a Makefile spells after it there),
-    guarded whole, and each of ``toolnames.PROGRAMS`` after it (what make runs where the
-    folder is one a call runs in or above it, which ``envpaths.session_paths`` does not guard
-    whole but by the names gcc and make look up there: s54-greview3 P1, P1b, K1)."""
-    from .toolnames import PROGRAMS
-
-    folder = prefix.rpartition("/")[0] + "/"
-    return [folder, *(prefix + name for name in PROGRAMS)] if prefix[-1:] != "/" else [folder]
+    """The folder the prefix of programs' names ``prefix`` (holding a ``/``) names (make runs
+    ``<prefix>gcc``, ``<prefix>ld``, any name a Makefile spells after it there), guarded
+    whole; refused where it is a folder a call runs in or above it (``prefix_in_kept``:
+    s54-greview3 P1, P1b; s55-greview2 G4). (``/opt/tc/bin/aarch64-linux-gnu-``: its folder
+    ``/opt/tc/bin/``, K1.)"""
+    return [prefix.rpartition("/")[0] + "/"]
 
 
 #: The quotes and backslash a shell drops from a recipe's words.
