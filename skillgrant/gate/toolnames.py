@@ -2,26 +2,29 @@
 names (issue 29, review s54-greview3 D1, D1b, D1c, D2, P1b; session 55).
 
 A toolchain value (``-I.``, ``-B./``, ``-L..``, ``CPATH=.``, ``COMPILER_PATH``'s empty element,
-``LD_RUN_PATH=.``, ``CROSS_COMPILE=<project>/``) may name the folder a call runs in, or one
-above it, which cannot be guarded whole (every write of the session lies there). What the
+``LD_RUN_PATH=.``) may name the folder a call runs in, or one above it, which cannot be
+guarded whole (every write of the session lies there). What the
 programs take from such a folder is what they look up there by name, and those names are
 guarded in it (``looked_up``), the rest of the folder left as it is:
 
 - the programs and files gcc's driver finds by a prefix or ``COMPILER_PATH`` (``as``, ``ld``,
-  ``cc1``, ``collect2``, ``lto-wrapper``, its plugin, ``specs``, the start files ``crt1.o``…)
-  and the programs a Makefile runs by ``$(CROSS_COMPILE)`` (``gcc``, ``ar``, ``objcopy``…:
-  ``PROGRAMS``); the folders gcc reads below a prefix (``include``, ``<machine>/``: every
-  name of ``/usr/lib/gcc``), whole;
+  ``cc1``, ``collect2``, ``lto-wrapper``, its plugin, ``specs``, the start files ``crt1.o``…,
+  and the toolchain's other programs: ``PROGRAMS``); the folders gcc reads below a prefix
+  (``include``, ``<machine>/``: every name of ``/usr/lib/gcc``), whole (make's prefix of
+  programs' names, ``CROSS_COMPILE=./x-``, is refused there: ``flagpaths.prefix_in_kept``);
 - the headers ``#include <…>`` finds there before the system's: every name of the system's
   include folders (a file, or a folder such as ``sys/``, ``bits/`` whole), and the headers
-  the folder holds already (``*.h``, ``*.hpp``…: a header there is code the build compiles);
+  the folder holds already (``*.h``, ``*.hpp``…: a header there is code the build compiles),
+  each with its precompiled form (``stdio.h.gch``, a file or a folder: cpp takes it first);
 - the libraries ld links and the loader loads: every ``lib*`` name and start file of the
-  system's library folders (``libm.a``, ``libm.so.6``, ``libgcc_s.so.1``).
+  system's library folders (``libm.a``, ``libm.so.6``, ``libgcc_s.so.1``), those the folder
+  holds, and the folders below it gcc and the loader try first (``<machine>/``,
+  ``glibc-hwcaps/``, ``tls/``, ``x86_64/``…), whole; a sysroot's ``usr/`` and ``lib*/``.
 
 Its residual: a header or library of a name neither the system's folders nor the folder holds
-(a project's own ``-lfoo``, a generated ``config.h`` not yet made) is the project's own file,
-which the session writes as it writes the sources the build compiles; a program a Makefile
-names by ``$(CROSS_COMPILE)`` outside ``PROGRAMS``.
+(a project's own ``-lfoo`` not built yet, a generated ``config.h`` not yet made, a header
+in a subfolder: ``<cfg/c.h>`` under ``-I.``) is the project's own file,
+which the session writes as it writes the sources the build compiles.
 """
 
 from __future__ import annotations
@@ -35,8 +38,8 @@ if TYPE_CHECKING:
     from typing import Final
 
 #: The programs and files gcc's driver finds in its prefixes' folders (``-B``,
-#: ``COMPILER_PATH``, ``GCC_EXEC_PREFIX``: its programs, linker, plugin) and those a Makefile
-#: runs by a prefix of names (kbuild's ``$(CROSS_COMPILE)gcc``, binutils').
+#: ``COMPILER_PATH``, ``GCC_EXEC_PREFIX``: its programs, linker, plugin) and the toolchain's
+#: other programs (binutils', llvm's, each gcc and clang version's).
 PROGRAMS: Final = (
     "as", "ld", "ld.bfd", "ld.gold", "ld.lld", "ld.mold", "collect-ld", "real-ld", "collect2",
     "cc1", "cc1plus", "cc1obj", "cc1objplus", "f951", "gnat1", "d21", "go1", "lto1",
