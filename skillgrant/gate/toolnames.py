@@ -176,15 +176,13 @@ def looked_up(folder: str, kind: str, shadowed: tuple[str, ...] = ()) -> list[tu
     names: dict[str, bool] = {}
     for one in kind:
         names.update(_system_names(one))
-    names.update((n, False) for n in shadowed if n not in names)
+    names.update((n, False) for n in shadowed if n not in names and _looked_up_name(n, kind))
     names.update((f"{n}.gch", True) for n in shadowed if HEADER in kind and n.endswith(HEADERS))
     if HEADER in kind or LIBRARY in kind or PACKAGE in kind:
         fs.watch_folder(folder)  # (a view keeping the answer sees a header come or go)
         try:
-            here = [n for n in os.listdir(folder) if n not in names and (
-                (HEADER in kind and n.endswith(HEADERS)) or (LIBRARY in kind and (
-                    n[:3] == "lib" or n.endswith((".so", ".a")) or ".so." in n)) or (
-                    PACKAGE in kind and n.endswith(".pc")))]  # (-l:x.so; the project's .pc)
+            here = [n for n in os.listdir(folder) if n not in names and _looked_up_name(
+                n, kind)]
         except OSError:
             here = []
         names.update(dict.fromkeys(here, False))  # (the project's own: H1)
@@ -192,6 +190,17 @@ def looked_up(folder: str, kind: str, shadowed: tuple[str, ...] = ()) -> list[tu
             names.update({f"{n}.gch": True for n in here})
     base = folder.rstrip("/") + "/"  # (one concatenation a name: they are thousands)
     return [(base + n, tree) for n, tree in names.items()]
+
+
+def _looked_up_name(name: str, kind: str) -> bool:
+    """Whether a file ``name`` is one the lookups ``kind`` names take by its name from a
+    folder holding it (the folder's own, or a later folder's of the search: ``looked_up``):
+    a header's (``*.h``…), a library's (``lib*``, ``*.so``, ``*.so.N``, ``*.a``: ld's
+    ``-l:foo.so`` too), a pkg-config package's (``*.pc``); not a ``README.md`` beside them
+    (s55-greview2 K3)."""
+    return (HEADER in kind and name.endswith(HEADERS)) or (LIBRARY in kind and (
+        name[:3] == "lib" or name.endswith((".so", ".a")) or ".so." in name)) or (
+        PACKAGE in kind and name.endswith(".pc"))
 
 
 def _system_names(kind: str) -> dict[str, bool]:
@@ -238,7 +247,9 @@ def _listed(folder: str, kind: str, names: dict[str, bool]) -> None:
             names.setdefault(entry.name, folder_entry)
             if not folder_entry:  # (a folder's headers are guarded with it, whole)
                 names[entry.name + ".gch"] = True
-        elif kind == PACKAGE or entry.name[:3] == "lib" or entry.name.endswith(".o"):
+        elif kind == PACKAGE:  # (pkgconf takes `<name>-uninstalled.pc` first)
+            names[entry.name] = names[entry.name.removesuffix(".pc") + "-uninstalled.pc"] = False
+        elif entry.name[:3] == "lib" or entry.name.endswith(".o"):
             names[entry.name] = False
 
 
