@@ -1,0 +1,257 @@
+"""The files gcc, cpp, ld and the dynamic loader look up by name in a folder a toolchain value
+names (issue 29, review s54-greview3 D1, D1b, D1c, D2, P1b; session 55).
+
+A toolchain value (``-I.``, ``-B./``, ``-L..``, ``CPATH=.``, ``COMPILER_PATH``'s empty element,
+``LD_RUN_PATH=.``) may name the folder a call runs in, or one above it, which cannot be
+guarded whole (every write of the session lies there). What the
+programs take from such a folder is what they look up there by name, and those names are
+guarded in it (``looked_up``), the rest of the folder left as it is:
+
+- the programs and files gcc's driver finds by a prefix or ``COMPILER_PATH`` (``as``, ``ld``,
+  ``cc1``, ``collect2``, ``lto-wrapper``, its plugin, ``specs``, the start files ``crt1.o``…,
+  and the toolchain's other programs: ``PROGRAMS``); the folders gcc reads below a prefix
+  (``include``, ``<machine>/``: every name of ``/usr/lib/gcc``), whole (make's prefix of
+  programs' names, ``CROSS_COMPILE=./x-``, is refused there: ``flagpaths.prefix_in_kept``);
+- the headers ``#include <…>`` finds there before the system's: every name of the system's
+  include folders (a file, or a folder such as ``sys/``, ``bits/`` whole), and the headers
+  the folder holds already (``*.h``, ``*.hpp``…: a header there is code the build compiles),
+  each with its precompiled form (``stdio.h.gch``, a file or a folder: cpp takes it first);
+- the libraries ld links and the loader loads: every ``lib*`` name and start file of the
+  system's library folders (``libm.a``, ``libm.so.6``, ``libgcc_s.so.1``), those the folder
+  holds, and the folders below it gcc and the loader try first (``<machine>/``,
+  ``glibc-hwcaps/``, ``tls/``, ``x86_64/``…), whole; a sysroot's ``usr/`` and ``lib*/``.
+
+Its residual: a header or library of a name neither the system's folders nor the folder holds
+(a project's own ``-lfoo`` not built yet, a generated ``config.h`` not yet made, a header
+in a subfolder: ``<cfg/c.h>`` under ``-I.``) is the project's own file,
+which the session writes as it writes the sources the build compiles.
+"""
+
+from __future__ import annotations
+
+import os
+
+from . import files as fs
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: The programs and files gcc's driver finds in its prefixes' folders (``-B``,
+#: ``COMPILER_PATH``, ``GCC_EXEC_PREFIX``: its programs, linker, plugin) and the toolchain's
+#: other programs (binutils', llvm's, each gcc and clang version's).
+PROGRAMS: Final = (
+    "as", "ld", "ld.bfd", "ld.gold", "ld.lld", "ld.mold", "collect-ld", "real-ld", "collect2",
+    "cc1", "cc1plus", "cc1obj", "cc1objplus", "f951", "gnat1", "d21", "go1", "lto1",
+    "lto-wrapper", "lto-dump", "liblto_plugin.so", "liblto_plugin.so.0", "g++-mapper-server",
+    "cc", "c89", "c99", "clang", "clang++", "lld", "ar", "nm", "ranlib", "strip", "objcopy",
+    "objdump", "readelf", "size", "strings", "addr2line", "elfedit", "gprof", "c++filt", "dwp",
+    "pkg-config", "gdb", "ldd", "make", "windres", "windmc", "dlltool", "dllwrap", "gold",
+    "gnatmake", "gnatbind", "gnatlink", "gdc", "gccgo", "gm2", "llvm-ar", "llvm-nm",
+    "llvm-objcopy", "llvm-objdump", "llvm-ranlib", "llvm-readelf", "llvm-strip", "llvm-size",
+    "llvm-as", "llvm-link", "llvm-config", "clang-cpp",
+    # gcc's programs and each version's name (Debian's gcc-12, clang-15: `$(CROSS_COMPILE)gcc-12`)
+    *(f"{name}{version}" for name in ("gcc", "g++", "c++", "cpp", "gfortran", "gcc-ar",
+                                      "gcc-nm", "gcc-ranlib", "gcov", "gcov-dump", "gcov-tool",
+                                      "lto-dump", "clang", "clang++", "clang-cpp")
+      for version in ("", *(f"-{v}" for v in range(4, 26)))))
+#: The folders gcc reads below a prefix's (``-B./``: ``./include``, ``./<machine>/``; the
+#: machines are ``/usr/lib/gcc``'s names), guarded whole.
+_BELOW_PREFIX: Final = ("include", "include-fixed", "plugin", "lib", "lib64", "bin", "libexec")
+#: What gcc and ld read by name in a library folder beside libraries: gcc's specs (``specs``,
+#: found in ``LIBRARY_PATH``'s folders by itself: s54-greview3 D1c) and the start files.
+_LINKED: Final = ("specs", "libgomp.spec", "libitm.spec", "libsanitizer.spec", "crt1.o",
+                  "Scrt1.o", "gcrt1.o", "Mcrt1.o", "rcrt1.o", "grcrt1.o", "crti.o", "crtn.o",
+                  "crtbegin.o", "crtbeginS.o", "crtbeginT.o", "crtend.o", "crtendS.o",
+                  "crtfastmath.o", "crtprec32.o", "crtprec64.o", "crtprec80.o")
+#: The folders the dynamic loader tries below each run-path folder before it (glibc's
+#: ``glibc-hwcaps/x86-64-v2``…, its legacy platform folders: ``LD_DEBUG=libs``), whole.
+_LOADER_BELOW: Final = ("glibc-hwcaps", "tls", "haswell", "xeon_phi", "avx512_1", "x86_64",
+                        "i686", "i586", "i486", "i386", "sse2", "aarch64", "power9", "power10",
+                        "z13", "z14", "z15", "atomics", "asimdhp")
+#: The folders gcc reads below a sysroot (``--sysroot=.``, ``-isysroot .``), whole.
+_SYSROOT_BELOW: Final = ("usr", "lib", "lib32", "lib64", "libx32")
+#: The endings of a header's name (``looked_up``: those the folder holds are guarded).
+HEADERS: Final = (".h", ".hh", ".hpp", ".hxx", ".h++", ".tcc", ".inc", ".def", ".H")
+#: The system's folders whose names ``#include <…>`` looks up (a pattern's ``*``: each).
+_INCLUDES: Final = ("/usr/include", "/usr/local/include", "/usr/include/*-linux-gnu*",
+                    "/usr/lib/gcc/*/*/include", "/usr/lib/gcc/*/*/include-fixed",
+                    "/usr/include/c++/*", "/usr/include/c++/*/backward",
+                    "/usr/include/*-linux-gnu*/c++/*", "/usr/lib/llvm-*/lib/clang/*/include",
+                    "/usr/lib/clang/*/include", "/usr/local/include/*-linux-gnu*")
+#: The system's folders whose libraries and start files ld and the loader look up by name.
+_LIBRARIES: Final = ("/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib",
+                     "/lib/*-linux-gnu*", "/usr/lib/*-linux-gnu*", "/usr/lib/gcc/*/*")
+#: The system's folders of pkg-config's package files (``<package>.pc``).
+_PACKAGES: Final = ("/usr/lib/pkgconfig", "/usr/share/pkgconfig", "/usr/local/lib/pkgconfig",
+                    "/usr/local/share/pkgconfig", "/usr/lib/*-linux-gnu*/pkgconfig",
+                    "/usr/lib64/pkgconfig")
+#: The kinds of lookup (``looked_up``): programs by a prefix, headers, libraries, a sysroot,
+#: pkg-config's packages.
+PROGRAM, HEADER, LIBRARY, SYSROOT, PACKAGE = "p", "h", "l", "s", "c"
+
+
+def kinds(name: str, value: str) -> str:
+    """The kinds of lookup a folder the variable ``name``'s ``value`` names is read for
+    (``PROGRAM``, ``HEADER``, ``LIBRARY``, ``SYSROOT``), read from the spellings of the
+    options it holds, generously (an option's any abbreviation gcc takes: ``--pref``,
+    ``--include-d``, ``--library-d``); every kind where the value names none."""
+    if name.startswith("PKG_CONFIG"):  # (pkg-config reads `<package>.pc` there: X1)
+        return PACKAGE
+    lower = value.lower()
+    found = ""
+    if name in _PREFIXED or "-B" in value or "--pre" in lower or "prefix" in lower or \
+            "plugin" in lower or "exec" in lower:
+        found += PROGRAM + LIBRARY  # (gcc hands ld `-L<prefix>`)
+    if "INCLUDE_PATH" in name or name == "CPATH" or "-I" in value or "-i" in lower or \
+            "incl" in lower:
+        found += HEADER
+    if name in ("LIBRARY_PATH", "LD_RUN_PATH", "LD_LIBRARY_PATH") or "-L" in value or \
+            "-l" in value or "-Wl" in value or "-R" in value or "rpath" in lower or \
+            "-X" in value or "libr" in lower:
+        found += LIBRARY
+    if "sysroot" in lower:
+        found += SYSROOT
+    return found or PROGRAM + HEADER + LIBRARY
+
+
+#: The variables whose folders are prefixes of programs' names.
+_PREFIXED: Final = frozenset(("COMPILER_PATH", "GCC_EXEC_PREFIX", "CROSS_COMPILE",
+                              "TOOLPREFIX"))
+
+
+def folder_items(values: list[tuple[list[str], str, str]], kept: set[str],
+                 whose: str) -> tuple[list[tuple[str, bool]], set[str]]:
+    """For toolchain values (each the paths it names, absolute, its variable's name and its
+    value), the items guarding what is looked up by name in each path that is one of ``kept``
+    (a folder a call runs in, or above one), or a link to one (``-Ihere``, ``here -> .``:
+    s55-greview2 K2), and those paths. Beside ``looked_up``'s names, every name the values'
+    other folders hold (``-I. -Iinclude``: ``include/cfg.h`` is guarded whole, and cpp takes a
+    ``./cfg.h`` first: G8). Raises ValueError for a prefix of programs' names there
+    (``flagpaths.prefix_in_kept``; ``whose``: the session's, a plan's entry's)."""
+    from .flagpaths import prefix_in_kept
+
+    reals: set[str] = set()
+    folders: list[tuple[str, str]] = []
+    others: list[str] = []
+    through: set[str] = set()
+    for paths, name, value in values:
+        for path in paths:
+            folder = path if path in kept else _kept_real(path, kept, reals)
+            if folder:
+                prefix_in_kept(name, value, folder, kept | reals, whose)
+                folders.append((folder, kinds(name, value)))
+                through.add(path)
+            else:
+                others.append(path)
+    if not folders:
+        return [], through
+    shadowed: list[str] = []
+    for other in dict.fromkeys(others):
+        fs.watch_folder(other)
+        try:
+            shadowed += os.listdir(other)
+        except OSError:
+            continue
+    return [i for f, kind in dict.fromkeys(folders)
+            for i in looked_up(f, kind, tuple(shadowed))], through
+
+
+def _kept_real(path: str, kept: set[str], reals: set[str]) -> str | None:
+    """The real path of ``path`` where it is that of one of ``kept`` (``reals``: theirs, made
+    at the first question), or None."""
+    real = fs.realpath(path)
+    if real == path:
+        return None
+    if not reals:
+        reals.update(fs.realpath(k) for k in kept)
+    return real if real in reals else None
+
+
+def looked_up(folder: str, kind: str, shadowed: tuple[str, ...] = ()) -> list[tuple[str, bool]]:
+    """The items guarding in ``folder`` (absolute) what gcc, cpp, ld and the loader look up
+    there by name for the lookups ``kind`` names (see the module's text), and the names
+    ``shadowed`` (those a later folder of the search holds): each a file, or a folder
+    whole."""
+    names: dict[str, bool] = {}
+    for one in kind:
+        names.update(_system_names(one))
+    names.update((n, False) for n in shadowed if n not in names and _looked_up_name(n, kind))
+    names.update((f"{n}.gch", True) for n in shadowed if HEADER in kind and n.endswith(HEADERS))
+    if HEADER in kind or LIBRARY in kind or PACKAGE in kind:
+        fs.watch_folder(folder)  # (a view keeping the answer sees a header come or go)
+        try:
+            here = [n for n in os.listdir(folder) if n not in names and _looked_up_name(
+                n, kind)]
+        except OSError:
+            here = []
+        names.update(dict.fromkeys(here, False))  # (the project's own: H1)
+        if HEADER in kind:  # (cpp takes `<dir>/stdio.h.gch`, a file or a folder, first: N4)
+            names.update({f"{n}.gch": True for n in here})
+    base = folder.rstrip("/") + "/"  # (one concatenation a name: they are thousands)
+    return [(base + n, tree) for n, tree in names.items()]
+
+
+def _looked_up_name(name: str, kind: str) -> bool:
+    """Whether a file ``name`` is one the lookups ``kind`` names take by its name from a
+    folder holding it (the folder's own, or a later folder's of the search: ``looked_up``):
+    a header's (``*.h``…), a library's (``lib*``, ``*.so``, ``*.so.N``, ``*.a``: ld's
+    ``-l:foo.so`` too), a pkg-config package's (``*.pc``); not a ``README.md`` beside them
+    (s55-greview2 K3)."""
+    return (HEADER in kind and name.endswith(HEADERS)) or (LIBRARY in kind and (
+        name[:3] == "lib" or name.endswith((".so", ".a")) or ".so." in name)) or (
+        PACKAGE in kind and name.endswith(".pc"))
+
+
+def _system_names(kind: str) -> dict[str, bool]:
+    """Each name ``looked_up`` guards in a folder for ``kind``, with whether it is guarded
+    whole: the ``PROGRAMS`` and what gcc reads below a prefix (every name of
+    ``/usr/lib/gcc``: a prefix's ``<machine>/``); the names of the system's include folders
+    (a folder whole); the ``lib*`` and ``*.o`` names of its library folders and
+    ``_LINKED``'s; read once a process."""
+    if kind in _NAMES:
+        return _NAMES[kind]
+    from glob import glob
+
+    names: dict[str, bool] = {}
+    if kind == PROGRAM:
+        names.update(dict.fromkeys(PROGRAMS, False))
+        names.update(dict.fromkeys((*_BELOW_PREFIX, *(os.path.basename(f) for f in glob(
+            "/usr/lib/gcc/*"))), True))
+    for pattern in {HEADER: _INCLUDES, LIBRARY: _LIBRARIES, PACKAGE: _PACKAGES}.get(kind, ()):
+        for folder in glob(pattern):
+            _listed(folder, kind, names)
+    if kind == LIBRARY:  # (gcc's startfile prefixes' `<machine>/<version>/` too: N3)
+        names.update(dict.fromkeys(_LINKED, False))
+        names.update(dict.fromkeys((*_LOADER_BELOW, *(os.path.basename(f) for f in glob(
+            "/usr/lib/gcc/*"))), True))
+    if kind == SYSROOT:
+        names.update(dict.fromkeys(_SYSROOT_BELOW, True))
+    _NAMES[kind] = names
+    return names
+
+
+def _listed(folder: str, kind: str, names: dict[str, bool]) -> None:
+    """Adds to ``names`` what the system's ``folder`` holds that ``_system_names`` guards for
+    ``kind``: every name of an include folder (a folder whole; its precompiled form beside
+    it, ``stdio.h.gch``, which cpp takes first: s55-greview2 N4), a library folder's ``lib*``
+    and ``*.o``."""
+    fs.watch_folder(folder)
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if kind == HEADER:
+            folder_entry = entry.is_dir()
+            names.setdefault(entry.name, folder_entry)
+            if not folder_entry:  # (a folder's headers are guarded with it, whole)
+                names[entry.name + ".gch"] = True
+        elif kind == PACKAGE:  # (pkgconf takes `<name>-uninstalled.pc` first)
+            names[entry.name] = names[entry.name.removesuffix(".pc") + "-uninstalled.pc"] = False
+        elif entry.name[:3] == "lib" or entry.name.endswith(".o"):
+            names[entry.name] = False
+
+
+#: ``_system_names``' answers, each made at its first question.
+_NAMES: dict[str, dict[str, bool]] = {}
