@@ -257,6 +257,9 @@ SPELLINGS = {
                                ["cp src/liba libm.a"], LIBA),
     "library-folder-xlinker": ({"LDFLAGS": "-Xlinker -L."}, LINKS_LIBM,
                                ["cp src/liba libm.a"], LIBA),
+    # gcc's long -L beside a header's folder (a value naming headers only, by its words)
+    "library-folder-long-beside-include": ({"LDFLAGS": "-Iinc --library-directory=."},
+                                           LINKS_LIBM, ["cp src/liba libm.a"], LIBA),
     "run-path-r": ({"LDFLAGS": "-Wl,-R."}, LINKS_LIBM, ["cp src/lib6 libm.so.6"], LIB6),
     "run-path-equals": ({"LDFLAGS": "-Wl,-rpath=."}, LINKS_LIBM, ["cp src/lib6 libm.so.6"],
                         LIB6),
@@ -316,6 +319,9 @@ ENTRIES = {
                                                         "cp src/specs specs"], LIB),
     "compiler-path-lto-plugin": ("COMPILER_PATH=. make test", BUILDS,
                                  ["cp src/lib liblto_plugin.so"], LIB),
+    "make-dot-prefix-versioned-compiler": ("make test CROSS_COMPILE=./x-",
+                                           "test:\n\t$(CROSS_COMPILE)gcc-12 -c t.c\n",
+                                           ["cp src/x x-gcc-12"], ""),
 }
 
 
@@ -333,7 +339,8 @@ def test_e_an_entry_naming_the_calls_folder(tmp_path: Path, case: str) -> None:
 
 OPEN.add("test_e_an_entry_naming_the_calls_folder",
          "open at 42437dd: an entry's own -B./, -I., -I./., COMPILER_PATH=. guard nothing",
-         *[c for c in ENTRIES if c != "make-include-curdir"])
+         *[c for c in ENTRIES if c not in ("make-include-curdir",
+                                            "make-dot-prefix-versioned-compiler")])
 
 
 # --- R: the folder a recipe runs in -------------------------------------------------------------
@@ -434,6 +441,11 @@ PREFIXED = {
     "versioned-compiler": ("{P}/", "gcc-12", "gcc-12"),
     "resource-compiler": ("{P}/", "windres --version >/dev/null; true", "windres"),
     "parent-versioned-compiler": ("{P}/../", "gcc-12", "../gcc-12"),
+    # a prefix of names in the call's folder (`./x-`: refused at 42437dd, "names no folder")
+    "dot-prefix-versioned-compiler": ("./x-", "gcc-12", "x-gcc-12"),
+    "dot-prefix-resource-compiler": ("./x-", "windres --version >/dev/null; true",
+                                     "x-windres"),
+    "parent-prefix-versioned-compiler": ("../x-", "gcc-12", "../x-gcc-12"),
 }
 
 
@@ -452,4 +464,5 @@ def test_p_a_prefix_naming_the_calls_folder(tmp_path: Path, case: str) -> None:
 
 OPEN.add("test_p_a_prefix_naming_the_calls_folder",
          "open at 42437dd: CROSS_COMPILE=<the call's folder>/ guards no program a Makefile "
-         "names after it", *PREFIXED)
+         "names after it", "versioned-compiler", "resource-compiler",
+         "parent-versioned-compiler")
