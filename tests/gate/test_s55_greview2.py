@@ -251,12 +251,6 @@ SPELLINGS = {
     "compiler-path-through-src": ({"COMPILER_PATH": "src/.."}, COMPILES, ["cp src/x as"], ""),
     "library-folder-through-src": ({"LDFLAGS": "-Lsrc/.."}, LINKS_LIBM,
                                    ["cp src/liba libm.a"], LIBA),
-    "library-folder-through-wl": ({"LDFLAGS": "-Wl,-L."}, LINKS_LIBM, ["cp src/liba libm.a"],
-                                  LIBA),
-    "library-folder-long-wl": ({"LDFLAGS": "-Wl,--library-path=."}, LINKS_LIBM,
-                               ["cp src/liba libm.a"], LIBA),
-    "library-folder-xlinker": ({"LDFLAGS": "-Xlinker -L."}, LINKS_LIBM,
-                               ["cp src/liba libm.a"], LIBA),
     # gcc's long -L beside a header's folder (a value naming headers only, by its words)
     "library-folder-long-beside-include": ({"LDFLAGS": "-Iinc --library-directory=."},
                                            LINKS_LIBM, ["cp src/liba libm.a"], LIBA),
