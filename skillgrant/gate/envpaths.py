@@ -34,7 +34,7 @@ import os
 from itertools import pairwise
 
 from .environment import state
-from .flagpaths import read_word_by_word, variable_words
+from .flagpaths import read_word_by_word, toolchain_read, variable_words
 from .named import above
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -84,7 +84,7 @@ def named_paths(value: str) -> list[str]:
                 start -= 1 + (word[start - 2:start - 1] == ".")
             elif word[start - 1:start] == "~":
                 start -= 1
-            if start > 0:
+            if start > 0 and word[start:] != "/":  # (`build/`: a folder's, not `/`; K4)
                 found.append(word[start:])
         elif _file_name(word):
             found.append(word)
@@ -179,16 +179,18 @@ def _expanded(value: str) -> list[str]:
     ``${…}`` form (what it names is not known), or past ``_MAX_READINGS`` readings."""
     if "$" not in value and "`" not in value:
         return [value]
+    from .valueparts import brace_end, substitution_end
+
     out = [""]
     at = 0
     while at < len(value):
         char, after = value[at], value[at + 1:at + 2]
         if char == "`" or (char == "$" and after == "("):
-            end = _substitution_end(value, at)
+            end = substitution_end(value, at)
             pieces = [_substituted(value[at:end])]
             at = end
         elif char == "$" and after == "{":
-            end = _brace_end(value, at)
+            end = brace_end(value, at)
             if end < 0:
                 raise ValueError(f"an unclosed `${{` in {value!r}")
             pieces = _braced(value[at + 2:end])
@@ -245,51 +247,12 @@ def _braced(body: str) -> list[str]:
     if name == "PWD" and rest != "%/":  # (the folder's own path, trimmed: s48-greview2 E2)
         raise ValueError(f"the form ${{{body}}}, a trim of the folder a program starts in")
     if name and rest[:1] in ("#", "%") and not any(c in rest for c in "$`\\"):
-        return [_trimmed(value, rest)]
+        from .valueparts import trimmed
+
+        return [trimmed(value, rest)]
     if body[:1] == "#" and body[1:].replace("_", "a").isalnum():
         return [""]  # (a length: a number)
     raise ValueError(f"the form ${{{body}}}, which the gate does not evaluate")
-
-
-def _trimmed(value: str, rest: str) -> str:
-    """``value`` trimmed as ``${NAME#p}``, ``##``, ``%``, ``%%`` trims it (``rest``: the
-    operator and its pattern)."""
-    from fnmatch import fnmatchcase
-
-    longest = rest[1:2] == rest[:1]
-    pattern = rest[2:] if longest else rest[1:]
-    cuts = range(len(value) + 1)
-    if rest[0] == "#":
-        cut = next((k for k in (reversed(cuts) if longest else cuts)
-                    if fnmatchcase(value[:k], pattern)), 0)
-        return value[cut:]
-    cut = next((k for k in (cuts if longest else reversed(cuts))
-                if fnmatchcase(value[k:], pattern)), len(value))
-    return value[:cut]
-
-
-def _brace_end(value: str, at: int) -> int:
-    """The ``}`` closing the ``${`` at ``value[at]`` (nested ones counted), or -1."""
-    depth = 0
-    for k in range(at + 1, len(value)):
-        depth += (value[k] == "{") - (value[k] == "}")
-        if depth == 0:
-            return k
-    return -1
-
-
-def _substitution_end(value: str, at: int) -> int:
-    """Where the command substitution starting at ``value[at]`` (``$(`` or a backquote)
-    ends: past its closing parenthesis (nested ones counted) or backquote, or the end."""
-    if value[at] == "`":
-        end = value.find("`", at + 1)
-        return len(value) if end < 0 else end + 1
-    depth = 0
-    for k in range(at + 1, len(value)):
-        depth += (value[k] == "(") - (value[k] == ")")
-        if depth == 0:
-            return k + 1
-    return len(value)
 
 
 def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]]:
@@ -302,7 +265,12 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
     kept |= {parent for folder in kept for parent in above(folder)}
     found: dict[str, bool] = {}
     absolute = [os.path.abspath(r) for r in roots]
-    for paths, specs in _parsed():
+    for paths, specs, (tools, name, value) in _parsed():
+        for path in _rooted(tools, roots):  # (what gcc looks up in a folder a call runs in:
+            if path in kept:  # its names there, s54-greview3 D1)
+                from .toolnames import kinds, looked_up
+
+                found.update(looked_up(path, kinds(name, value)))
         for path in paths:
             if path.startswith("~"):
                 path = os.path.expanduser(path)
@@ -321,20 +289,28 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
     return list(found.items())
 
 
-def _parsed() -> list[tuple[list[str], list[str]]]:
+def _rooted(paths: list[str], roots: list[str]) -> list[str]:
+    """Each of ``paths`` (``~`` read), a relative one read from each of ``roots``, normal."""
+    return [os.path.normpath(os.path.join(r, os.path.expanduser(p))) for p in paths
+            for r in (roots if p[:1] != "/" else [""])]
+
+
+def _parsed() -> list[tuple[list[str], list[str], tuple[list[str], str, str]]]:
     """Each variable's paths (``named_paths``; ``flagpaths.variable_words`` too, word by
-    word) and the packages its preloads name (``preloaded``), read once an environment
-    (``environment.state``: ``session_paths`` runs twice a call). Raises ValueError, naming
-    the variable, where one is not known."""
+    word), the packages its preloads name (``preloaded``) and its words read as the
+    toolchain's with its name and value (``toolnames``: what gcc looks up), read once an
+    environment (``environment.state``: ``session_paths`` runs twice a call). Raises
+    ValueError, naming the variable, where one is not known."""
     key = state()
     if not _PARSED or _PARSED[0][0] != key:
-        parsed: list[tuple[list[str], list[str]]] | ValueError = []
+        parsed: list[tuple[list[str], list[str], tuple[list[str], str, str]]] | ValueError = []
         for name, value in os.environ.items():
             try:
                 if name not in OTHERWISE and value and isinstance(parsed, list):
-                    parsed.append(([*named_paths(value), *(variable_words(
-                        name, value, _expanded(value)) if read_word_by_word(name) else ())],
-                                   preloaded(value)))
+                    words = variable_words(name, value, _expanded(value)) if \
+                        read_word_by_word(name) else []
+                    parsed.append(([*named_paths(value), *words], preloaded(value), (
+                        words if words and toolchain_read(name) else [], name, value)))
             except ValueError as e:
                 parsed = ValueError(f"the session's variable {name}={value!r} holds {e}, so "
                                     "the paths it names are not known; unset it or give it a "
@@ -346,7 +322,8 @@ def _parsed() -> list[tuple[list[str], list[str]]]:
 
 
 #: ``_parsed``'s answer (or its error), with the environment's state it was read in.
-_PARSED: list[tuple[object, list[tuple[list[str], list[str]]] | ValueError]] = []
+_PARSED: list[tuple[object, list[tuple[list[str], list[str], tuple[list[str], str, str]]] |
+                    ValueError]] = []
 
 
 def _top(folder: str) -> str:

@@ -15,8 +15,6 @@ value is the service's own (``envpaths``' residual).
 
 from __future__ import annotations
 
-import posixpath
-
 from .environment import FLAGS
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -49,6 +47,11 @@ def toolchain(name: str) -> bool:
 
 #: The endings of a variable's part naming flags a Makefile hands gcc.
 _FLAG_ENDS: Final = ("CFLAGS", "CPPFLAGS", "CXXFLAGS", "LDFLAGS", "ASFLAGS", "LDLIBS")
+
+
+def toolchain_read(name: str) -> bool:
+    """Whether the session's variable ``name`` is read as the C toolchain's (``flag_words``)."""
+    return (name in FLAGS or toolchain(name)) and name not in _MAKES
 
 
 def read_word_by_word(name: str) -> bool:
@@ -105,7 +108,7 @@ def flag_words(name: str, value: str, readings: list[str]) -> list[str]:
 
         readings += [f for r in readings if "{" in r for f in braced(r)]
     if name.endswith(_NAME_PREFIXES):  # (make runs `$(CROSS_COMPILE)gcc`: V10)
-        return [_names_folder(reading) for reading in readings if "/" in reading]
+        return [w for reading in readings if "/" in reading for w in _prefixed(reading)]
     words: list[str] = []
     for reading in readings if name != "GCC_EXEC_PREFIX" else ["-B" + r for r in readings]:
         split = reading.split()  # (`-Wl,-Bstatic`: ld's, one word; `-B v/`: gcc's prefix)
@@ -118,25 +121,45 @@ def flag_words(name: str, value: str, readings: list[str]) -> list[str]:
             if prefix is not None and prefix[-1:] != "/":
                 raise ValueError(f"gcc's prefix {word!r} {after!r}, which names no folder "
                                  "the gate can guard (gcc runs `<prefix>as`; end it in '/')")
-        words += [w.lstrip("@") for w in reading.translate(_SPLIT).split()]
-    words += [w[2:] for w in words if w[:1] == "-" and w[1:2] != "-" and len(w) > 2]
-    words += ["./" + w for w in words if w[:1] == "~"]  # (`-I~/inc`, `CPATH=~/inc`: gcc reads
-    return [w for w in words if w and w not in (".", "..")]  # a folder `~`, T1)
+        if name in _PATH_LISTS and "" in reading.split(":"):  # (an empty element: gcc's
+            words.append(".")  # prefix_from_string, ld.so read it as `./`: s54-greview3 D1)
+        words += [w.lstrip("@") for w in " ".join(_file_words(split)).translate(_SPLIT).split()]
+        words += [w[9:] + ".so" for w in split if w[:9] == "-fplugin=" and "/" not in w]  # (cc1
+    words += [w[2:] for w in words if w[:1] == "-" and w[1:2] != "-" and len(w) > 2]  # loads
+    words += ["./" + w for w in words if w[:1] == "~"]  # `<-iplugindir>/p.so`: D1c; `-I~/inc`,
+    return [w for w in words if w]  # `CPATH=~/inc`: gcc reads a folder `~`, T1)
 
 
-def _names_folder(prefix: str) -> str:
-    """The folder the prefix of programs' names ``prefix`` (holding a ``/``) names, when it
-    ends in ``/`` (``/opt/tc/bin/``: the programs ``gcc``, ``ld``, … there); raises ValueError
-    for one that does not (``./x-`` makes make run ``./x-gcc``, ``./x-ld``, any name a Makefile
-    spells after it: no path the gate can guard; ``./``, ``../``: a folder a call runs in or
-    above it, s54-greview3 P1). A prefix without a ``/`` names programs
-    found on ``PATH``, whose folders are guarded whole (``guards``)."""
-    if prefix[-1:] != "/" or set(posixpath.normpath(prefix).split("/")) <= {".", "..", ""}:
-        raise ValueError(f"a prefix of programs' names {prefix!r}, which names no folder the "
-                         "gate can guard (make runs `<prefix>gcc`; end it in '/', or put its "
-                         "folder on PATH and give the prefix without one; the call's folder "
-                         "or one above it is not guarded whole)")
-    return prefix
+def _file_words(split: list[str]) -> list[str]:
+    """The words of ``split`` (a value's, split at blanks) but those of gcc's options naming
+    no file it reads (a macro's ``-D NAME=VALUE``, ``-U``; a warning's ``-W…`` but ``-Wl,``,
+    ``-Wp,``, ``-Wa,``; ``-O…``, ``-std=``, ``-m…``, ``-f…`` but a plugin's and the code
+    options ``runs_code`` names: s54-greview3 K2), with the value of ``-D``/``-U`` given
+    apart."""
+    kept: list[str] = []
+    skip = False
+    for word in split:
+        if skip:
+            skip = False
+        elif word in ("-D", "-U"):
+            skip = True
+        elif not (word[:2] in ("-D", "-U", "-O", "-m") or word[:5] == "-std=" or (
+                word[:2] == "-W" and word[:4] not in ("-Wl,", "-Wp,", "-Wa,")) or (
+                word[:2] == "-f" and word[:8] != "-fplugin" and not runs_code(word))):
+            kept.append(word)
+    return kept
+
+
+def _prefixed(prefix: str) -> list[str]:
+    """The paths the prefix of programs' names ``prefix`` (holding a ``/``) names: its folder
+    (make runs ``<prefix>gcc``, ``<prefix>ld``, any name a Makefile spells after it there),
+    guarded whole, and each of ``toolnames.PROGRAMS`` after it (what make runs where the
+    folder is one a call runs in or above it, which ``envpaths.session_paths`` does not guard
+    whole but by the names gcc and make look up there: s54-greview3 P1, P1b, K1)."""
+    from .toolnames import PROGRAMS
+
+    folder = prefix.rpartition("/")[0] + "/"
+    return [folder, *(prefix + name for name in PROGRAMS)] if prefix[-1:] != "/" else [folder]
 
 
 #: The quotes and backslash a shell drops from a recipe's words.
@@ -146,6 +169,10 @@ _QUOTES: Final = str.maketrans(dict.fromkeys("\"'\\", None))
 _NAME_PREFIXES: Final = ("CROSS_COMPILE", "TOOLPREFIX")
 
 
+#: The variables holding a colon list of folders, whose empty element gcc and ld read as the
+#: folder they run in.
+_PATH_LISTS: Final = frozenset(("COMPILER_PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH",
+                                "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "LD_RUN_PATH"))
 #: What splits a value into words beside white space (``startvars._words``' characters).
 _SPLIT: Final = str.maketrans(dict.fromkeys(",:=", " "))
 

@@ -126,7 +126,8 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
                                               os.path.expanduser("~"), "/") if f}
         kept |= {p for f in kept for p in above(f)}
     items, more = value_items(given, runs, kept)
-    items += [(p, True) for p in _joined(words, runs) if p not in kept]  # (R6)
+    items += [i for n, v, _ in defined for i in _looked_up(n, v, _joined(  # (R6)
+        flag_words(n, v, [v]), runs), kept)] if words else []
     modules += more
     if modules[start:]:  # (what a site .pth imports, in PYTHONPATH's folders: U6)
         items += module_items(list(dict.fromkeys(modules[start:])),
@@ -252,12 +253,26 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
             items += [(p.removesuffix("/*"), True) for p in _joined(  # an empty one: G12)
                 [p for p in relative if p[:1] not in ("/", "~")], folders)]
         if own:  # (the toolchain's read as the session's are: s53-greview2 V6, V8)
-            items += [(p, True) for p in _joined(_flag_words(name, value), folders)
-                      if p not in kept] if read_word_by_word(name) else []
+            items += _looked_up(name, value, _joined(_flag_words(name, value), folders),
+                                kept) if read_word_by_word(name) else []
             items += [(p, True) for p in _named(value, folders) if p not in kept]
             items += [(p.rstrip("/"), True) for p in preload_paths(value, folders)]
             items += [(p, True) for p in _node_read(name, value, parts, folders)]
     return items, modules
+
+
+def _looked_up(name: str, value: str, paths: list[str],
+               kept: set[str]) -> list[tuple[str, bool]]:
+    """``paths`` (what the toolchain's ``name=value`` names) guarded whole, but one of
+    ``kept`` (a folder a call runs in, or above one) by the names gcc, ld and make look up
+    there (``toolnames.looked_up``: s54-greview3 D2)."""
+    items = [(p, True) for p in paths if p not in kept]
+    if len(items) < len(paths):
+        from .toolnames import kinds, looked_up
+
+        items += [i for p in dict.fromkeys(paths) if p in kept
+                  for i in looked_up(p, kinds(name, value))]
+    return items
 
 
 def _flag_words(name: str, value: str) -> list[str]:

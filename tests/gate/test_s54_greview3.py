@@ -122,12 +122,7 @@ def test_d_the_calls_folder_in_a_sessions_variable(tmp_path: Path, case: str) ->
     assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
 
 
-OPEN.add("test_d_the_calls_folder_in_a_sessions_variable",
-         "open at 371c13f: a toolchain variable naming the call's folder (`.`, `./`, its "
-         "absolute path, a colon list's empty element) guards nothing (envpaths drops a folder "
-         "a call runs in: 'guarded by what it holds'), but gcc runs ./as, cpp reads ./stdio.h, "
-         "ld links ./libm.a, the built program loads ./libm.so.6 from it",
-         *[c for c in CALLS_FOLDER if not c.startswith("held-")])
+# (open at 371c13f/2763873, closed by s55-gfix2: the cases pin the fix)
 
 
 #: Each case: the plan's entry (beside ``Bash(cp *)``), the Makefile, the program, the calls,
@@ -160,11 +155,7 @@ def test_d_the_calls_folder_in_an_entrys_variable(tmp_path: Path, case: str) -> 
     assert denied is not None, "the hook allows every call, and gcc runs the payload"
 
 
-OPEN.add("test_d_the_calls_folder_in_an_entrys_variable",
-         "open at 371c13f (V6/V7's class, the call's folder): an entry's own `-B./`, "
-         "`COMPILER_PATH=:`, `CPATH=.`, make's `CPPFLAGS=-I.` / `LDFLAGS=-L.`, `LD_RUN_PATH=.` "
-         "guard nothing in the call's folder, where gcc, cpp, ld and the built program read "
-         "as, stdio.h, libm.a, libm.so.6", *ENTRY_CALLS_FOLDER)
+# (open at 371c13f/2763873, closed by s55-gfix2: the cases pin the fix)
 
 
 # --- R: a relative value read from the folder a recipe runs in ---------------------------------
@@ -315,10 +306,7 @@ def test_p_a_prefix_of_names_in_a_sessions_variable(tmp_path: Path, case: str) -
     assert denied is not None, "the hook allows every call, and make runs the payload"
 
 
-OPEN.add("test_p_a_prefix_of_names_in_a_sessions_variable",
-         "open at a103a47: `./` and `../` prefixes are refused, the call's folder or one above "
-         "it spelled absolute (`/…/project/`, `/…/project/../`) is not",
-         "cross-compile-the-project", "cross-compile-the-projects-parent")
+# (open at a103a47, closed by s55-gfix2: the cases pin the fix)
 # (every row open at 4e28550 closed by s54-gfix3 a103a47: the cases pin the fix)
 
 
@@ -596,9 +584,7 @@ def test_k_a_cross_compilers_path_prefix_keeps_writes(tmp_path: Path) -> None:
     assert first_denied(project, ["cp notes.txt notes2.txt"], env) is None, "denied"
 
 
-OPEN.add("test_k_a_cross_compilers_path_prefix_keeps_writes",
-         "cost at 2763873: a session's CROSS_COMPILE holding a `/` and not ending in one "
-         "refuses every call (flagpaths._names_folder); its folder could be guarded whole")
+# (open at 371c13f/2763873, closed by s55-gfix2: the cases pin the fix)
 
 
 #: Each case: the plan's entry (a macro's value on make's command line: cpp's `-D NAME=VALUE`
@@ -621,10 +607,7 @@ def test_k_a_macros_value_keeps_writes(tmp_path: Path, case: str) -> None:
     assert first_denied(project, [f"cp notes.txt {folder}/notes.txt"], env) is None, "denied"
 
 
-OPEN.add("test_k_a_macros_value_keeps_writes",
-         "cost at 2763873: an entry's own toolchain value is read by flag_words, every word "
-         "a path guarded whole, a `-D` macro's value too (`-DMODE=test` guards test/); the "
-         "words of -D, -U, -W, -f, -m, -O, -std= options name no file gcc reads", *MACROS)
+# (open at 371c13f/2763873, closed by s55-gfix2: the cases pin the fix)
 
 
 def test_k_mounting_the_tables_entries_keeps_a_plan(tmp_path: Path) -> None:

@@ -1,0 +1,141 @@
+"""The files gcc, cpp, ld and the dynamic loader look up by name in a folder a toolchain value
+names (issue 29, review s54-greview3 D1, D1b, D1c, D2, P1b; session 55).
+
+A toolchain value (``-I.``, ``-B./``, ``-L..``, ``CPATH=.``, ``COMPILER_PATH``'s empty element,
+``LD_RUN_PATH=.``, ``CROSS_COMPILE=<project>/``) may name the folder a call runs in, or one
+above it, which cannot be guarded whole (every write of the session lies there). What the
+programs take from such a folder is what they look up there by name, and those names are
+guarded in it (``looked_up``), the rest of the folder left as it is:
+
+- the programs and files gcc's driver finds by a prefix or ``COMPILER_PATH`` (``as``, ``ld``,
+  ``cc1``, ``collect2``, ``lto-wrapper``, its plugin, ``specs``, the start files ``crt1.o``…)
+  and the programs a Makefile runs by ``$(CROSS_COMPILE)`` (``gcc``, ``ar``, ``objcopy``…:
+  ``PROGRAMS``); the folders gcc reads below a prefix (``include``, ``<machine>/``: every
+  name of ``/usr/lib/gcc``), whole;
+- the headers ``#include <…>`` finds there before the system's: every name of the system's
+  include folders (a file, or a folder such as ``sys/``, ``bits/`` whole), and the headers
+  the folder holds already (``*.h``, ``*.hpp``…: a header there is code the build compiles);
+- the libraries ld links and the loader loads: every ``lib*`` name and start file of the
+  system's library folders (``libm.a``, ``libm.so.6``, ``libgcc_s.so.1``).
+
+Its residual: a header or library of a name neither the system's folders nor the folder holds
+(a project's own ``-lfoo``, a generated ``config.h`` not yet made) is the project's own file,
+which the session writes as it writes the sources the build compiles; a program a Makefile
+names by ``$(CROSS_COMPILE)`` outside ``PROGRAMS``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from . import files as fs
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: The programs and files gcc's driver finds in its prefixes' folders (``-B``,
+#: ``COMPILER_PATH``, ``GCC_EXEC_PREFIX``: its programs, linker, plugin) and those a Makefile
+#: runs by a prefix of names (kbuild's ``$(CROSS_COMPILE)gcc``, binutils').
+PROGRAMS: Final = (
+    "as", "ld", "ld.bfd", "ld.gold", "ld.lld", "ld.mold", "collect-ld", "real-ld", "collect2",
+    "cc1", "cc1plus", "cc1obj", "cc1objplus", "f951", "gnat1", "d21", "go1", "lto1",
+    "lto-wrapper", "lto-dump", "liblto_plugin.so", "liblto_plugin.so.0", "g++-mapper-server",
+    "gcc", "cc", "c++", "g++", "cpp", "c89", "c99", "gfortran", "clang", "clang++", "lld",
+    "ar", "nm", "ranlib", "strip", "objcopy", "objdump", "readelf", "size", "strings",
+    "addr2line", "gcov", "gcov-tool", "gcov-dump", "gcc-ar", "gcc-nm", "gcc-ranlib", "elfedit",
+    "gprof", "c++filt", "dwp", "pkg-config", "gdb", "ldd", "make")
+#: The folders gcc reads below a prefix's (``-B./``: ``./include``, ``./<machine>/``; the
+#: machines are ``/usr/lib/gcc``'s names), guarded whole.
+_BELOW_PREFIX: Final = ("include", "include-fixed", "plugin", "lib", "lib64", "bin", "libexec")
+#: What gcc and ld read by name in a library folder beside libraries: gcc's specs (``specs``,
+#: found in ``LIBRARY_PATH``'s folders by itself: s54-greview3 D1c) and the start files.
+_LINKED: Final = ("specs", "libgomp.spec", "libitm.spec", "libsanitizer.spec", "crt1.o",
+                  "Scrt1.o", "gcrt1.o", "Mcrt1.o", "rcrt1.o", "grcrt1.o", "crti.o", "crtn.o",
+                  "crtbegin.o", "crtbeginS.o", "crtbeginT.o", "crtend.o", "crtendS.o",
+                  "crtfastmath.o", "crtprec32.o", "crtprec64.o", "crtprec80.o")
+#: The endings of a header's name (``looked_up``: those the folder holds are guarded).
+HEADERS: Final = (".h", ".hh", ".hpp", ".hxx", ".h++", ".tcc", ".inc", ".def", ".H")
+#: The system's folders whose names ``#include <…>`` looks up (a pattern's ``*``: each).
+_INCLUDES: Final = ("/usr/include", "/usr/local/include", "/usr/include/*-linux-gnu*",
+                    "/usr/lib/gcc/*/*/include", "/usr/lib/gcc/*/*/include-fixed",
+                    "/usr/include/c++/*", "/usr/include/*-linux-gnu*/c++/*")
+#: The system's folders whose libraries and start files ld and the loader look up by name.
+_LIBRARIES: Final = ("/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib",
+                     "/lib/*-linux-gnu*", "/usr/lib/*-linux-gnu*", "/usr/lib/gcc/*/*")
+#: The kinds of lookup (``looked_up``): programs by a prefix, headers, libraries.
+PROGRAM, HEADER, LIBRARY = "p", "h", "l"
+
+
+def kinds(name: str, value: str) -> str:
+    """The kinds of lookup a folder the variable ``name``'s ``value`` names is read for
+    (``PROGRAM``, ``HEADER``, ``LIBRARY``; every kind where the value says none)."""
+    found = ""
+    if name in _PREFIXED or "-B" in value or "prefix" in value or "plugin" in value:
+        found += PROGRAM + LIBRARY  # (gcc hands ld `-L<prefix>`)
+    if "INCLUDE_PATH" in name or name == "CPATH" or "-I" in value or "-i" in value:
+        found += HEADER
+    if name in ("LIBRARY_PATH", "LD_RUN_PATH", "LD_LIBRARY_PATH") or "-L" in value or \
+            "-Wl" in value or "rpath" in value or "-Xlinker" in value:
+        found += LIBRARY
+    return found or PROGRAM + HEADER + LIBRARY
+
+
+#: The variables whose folders are prefixes of programs' names.
+_PREFIXED: Final = frozenset(("COMPILER_PATH", "GCC_EXEC_PREFIX", "CROSS_COMPILE",
+                              "TOOLPREFIX"))
+
+
+def looked_up(folder: str, kind: str) -> list[tuple[str, bool]]:
+    """The items guarding in ``folder`` (absolute) what gcc, cpp, ld and the loader look up
+    there by name for the lookups ``kind`` names (see the module's text): each a file, or a
+    folder whole."""
+    names: dict[str, bool] = {}
+    for one in kind:
+        names.update(_system_names(one))
+    here: list[str] = []
+    if HEADER in kind:
+        fs.watch_folder(folder)  # (a view keeping the answer sees a header come or go)
+        try:
+            here = [n for n in os.listdir(folder) if n.endswith(HEADERS) and n not in names]
+        except OSError:
+            here = []
+    return [(os.path.join(folder, n), tree) for n, tree in (*names.items(), *(
+        (n, False) for n in here))]
+
+
+def _system_names(kind: str) -> dict[str, bool]:
+    """Each name ``looked_up`` guards in a folder for ``kind``, with whether it is guarded
+    whole: the ``PROGRAMS`` and what gcc reads below a prefix (every name of
+    ``/usr/lib/gcc``: a prefix's ``<machine>/``); the names of the system's include folders
+    (a folder whole); the ``lib*`` and ``*.o`` names of its library folders and
+    ``_LINKED``'s; read once a process."""
+    if kind in _NAMES:
+        return _NAMES[kind]
+    from glob import glob
+
+    names: dict[str, bool] = {}
+    if kind == PROGRAM:
+        names.update(dict.fromkeys(PROGRAMS, False))
+        names.update(dict.fromkeys((*_BELOW_PREFIX, *(os.path.basename(f) for f in glob(
+            "/usr/lib/gcc/*"))), True))
+    for pattern in _INCLUDES if kind == HEADER else _LIBRARIES if kind == LIBRARY else ():
+        for folder in glob(pattern):
+            fs.watch_folder(folder)
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            for entry in entries:
+                if kind == HEADER:
+                    names.setdefault(entry.name, entry.is_dir())
+                elif entry.name[:3] == "lib" or entry.name.endswith(".o"):
+                    names[entry.name] = False
+    if kind == LIBRARY:
+        names.update(dict.fromkeys(_LINKED, False))
+    _NAMES[kind] = names
+    return names
+
+
+#: ``_system_names``' answers, each made at its first question.
+_NAMES: dict[str, dict[str, bool]] = {}
