@@ -39,6 +39,8 @@ _CONSTRUCTOR = ('__attribute__((constructor)) static void zz(void) { int system(
 HEADER = "#include_next <stdio.h>\n" + _CONSTRUCTOR
 BITS_HEADER = "#include_next <bits/libc-header-start.h>\n" + _CONSTRUCTOR
 LONE_HEADER = _CONSTRUCTOR
+CXX_BACKWARD = ('#include_next <strstream>\nextern "C" int system(const char *);\n'
+                '__attribute__((constructor)) static void zz(void) { system("touch zz"); }\n')
 CXX_HEADER = ('#include_next <cstdio>\nextern "C" int system(const char *);\n'
               '__attribute__((constructor)) static void zz(void) { system("touch zz"); }\n')
 #: A library whose constructor runs the payload (for libm: ``cos``); the setups build it.
@@ -70,6 +72,8 @@ COMPILES = "test: t.c\n\t$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -c t.c -o t.o\n"
 BUILDS = "test: t.c\n\t$(CC) $(CPPFLAGS) $(CFLAGS) t.c -o t $(LDFLAGS)\n\t./t\n"
 LINKS_LIBM = "test: m.c\n\t$(CC) $(CFLAGS) m.c -o t $(LDFLAGS) -lm\n\t./t\n"
 CXX_BUILDS = "test: t.cc\n\t$(CXX) $(CPPFLAGS) $(CXXFLAGS) t.cc -o t\n\t./t\n"
+CXX_BACKWARD_BUILDS = ("test: s.cc\n\t$(CXX) $(CPPFLAGS) $(CXXFLAGS) -Wno-deprecated s.cc -o t"
+                       "\n\t./t\n")
 #: Sub-makes in ``sub`` (kbuild's, automake's recursive make); a recipe cd-ing there.
 SUBMAKE = "test:\n\t$(MAKE) -C sub\n"
 SUB_BUILDS = "all: t.c\n\t$(CC) $(CPPFLAGS) $(CFLAGS) t.c -o t $(LDFLAGS)\n\t./t\n"
@@ -79,6 +83,7 @@ CD_COMPILES = "test:\n\tcd sub && $(CC) $(CFLAGS) -c t.c -o t.o\n"
 FILES = {"t.c": "#include <stdio.h>\nint main(void) { return 0; }\n",
          "m.c": "#include <math.h>\nint main(int c, char **v) { return (int)cos(c) - 1; }\n",
          "t.cc": "#include <cstdio>\nint main() { return 0; }\n",
+         "s.cc": "#include <strstream>\nint main() { return 0; }\n", "src/cxxs": CXX_BACKWARD,
          "sub/t.c": "#include <stdio.h>\nint main(void) { return 0; }\n",
          "sub/Makefile": SUB_BUILDS,
          "src/x": SH_PAYLOAD, "src/h": HEADER, "src/hbits": BITS_HEADER,
@@ -168,6 +173,9 @@ NAMES = {
                                    ["mkdir -p stdio.h.gch", "cp src/pch stdio.h.gch/any"],
                                    PCH),
     "include-cxx-header": ({"CPPFLAGS": "-I."}, CXX_BUILDS, ["cp src/cxx cstdio"], ""),
+    # g++'s default include path holds /usr/include/c++/12/backward: <strstream>, <hash_map>
+    "include-cxx-backward-header": ({"CPPFLAGS": "-I."}, CXX_BACKWARD_BUILDS,
+                                    ["cp src/cxxs strstream"], ""),
     # ld: a linker script named as the library
     "library-folder-script": ({"LDFLAGS": "-L."}, LINKS_LIBM, ["cp src/script libm.so"],
                               LIBA),
@@ -231,6 +239,10 @@ SPELLINGS = {
     "include-isystem-attached": ({"CFLAGS": "-isystem./"}, BUILDS, ["cp src/h stdio.h"], ""),
     "sysroot": ({"CFLAGS": "--sysroot=."}, BUILDS,
                 ["mkdir -p usr/include", "cp src/hself usr/include/stdio.h"], ""),
+    # a library folder beside it makes toolnames.kinds read "libraries only"
+    "sysroot-beside-a-library-folder": ({"CFLAGS": "--sysroot=. -Llib"}, BUILDS,
+                                        ["mkdir -p usr/include",
+                                         "cp src/hself usr/include/stdio.h"], ""),
     "isysroot": ({"CFLAGS": "-isysroot ."}, BUILDS,
                  ["mkdir -p usr/include", "cp src/hself usr/include/stdio.h"], ""),
     "cpath-dot-slash-dot": ({"CPATH": "./."}, BUILDS, ["cp src/h stdio.h"], ""),
@@ -427,17 +439,54 @@ def test_p_a_prefix_naming_the_calls_folder(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows every call, and make runs the payload"
 
 
+
+# --- V: a toolchain value under a name the gate does not read as the toolchain's ----------------
+
+#: Each case: the session's variable, its value, the Makefile, the calls (before ``make
+#: test``). automake's Makefiles compile with ``$(CC) $(DEFS) $(DEFAULT_INCLUDES) $(INCLUDES)
+#: $(AM_CPPFLAGS) $(CPPFLAGS) …`` and define no ``INCLUDES`` (make takes it from the
+#: environment); hand-written ones use ``$(INC)``, ``$(OPT)``.
+NAMED = {
+    "automakes-includes-dot": ("INCLUDES", "-I.",
+                               "test: t.c\n\t$(CC) $(INCLUDES) $(CFLAGS) t.c -o t\n\t./t\n",
+                               ["cp src/h stdio.h"]),
+    "automakes-includes-folder": ("INCLUDES", "-Iinc",
+                                  "test: t.c\n\t$(CC) $(INCLUDES) $(CFLAGS) t.c -o t\n\t./t\n",
+                                  ["mkdir -p inc", "cp src/h inc/stdio.h"]),
+    "inc-prefix": ("INC", "-B./", "test: t.c\n\t$(CC) $(INC) t.c -o t\n\t./t\n",
+                   ["cp src/x collect2"]),
+    "opt-prefix-folder": ("OPT", "-Bv/", "test: t.c\n\t$(CC) $(OPT) -c t.c\n",
+                          ["mkdir -p v", "cp src/x v/as"]),
+}
+
+
+@pytest.mark.parametrize("case", list(NAMED))
+def test_v_a_toolchain_value_under_another_name(tmp_path: Path, case: str) -> None:
+    """The session's ``<NAME>=<value>``; plan ``Bash(make test)``, ``Bash(cp *)``,
+    ``Bash(mkdir *)``: a call is denied."""
+    needs("bash", "make", "gcc")
+    name, value, makefile, calls = NAMED[case]
+    denied = _case(tmp_path, PLAN, makefile, [*calls, "make test"], {name: value})
+    assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
+
 # --- The rows open at eff9aa7 (s55-gfix2's toolnames), each proved above ----------------------
 
 OPEN.add("test_n_a_name_looked_up_in_the_calls_folder",
          "open at eff9aa7: cpp takes `<folder>/stdio.h.gch` before `stdio.h` (a precompiled "
          "header, no stdio.h needed); toolnames guards the system's header names and the "
          "folder's *.h, not `<header>.gch`", "include-precompiled-header")
+OPEN.add("test_n_a_name_looked_up_in_the_calls_folder",
+         "open at eff9aa7: toolnames._INCLUDES misses g++'s default /usr/include/c++/12/"
+         "backward (`g++ -v`): <strstream>, <hash_map> are taken from `.` under -I.",
+         "include-cxx-backward-header")
 OPEN.add("test_s_a_spelling_of_the_calls_folder",
          "open at eff9aa7: `-isystem./` (attached: gcc takes it) names no folder to "
          "flag_words; `-Iinc --library-directory=.`: toolnames.kinds reads the value's `-I` "
          "as 'headers only', but gcc's long -L makes ld take libm.a from `.`",
          "include-isystem-attached", "library-folder-long-beside-include")
+OPEN.add("test_s_a_spelling_of_the_calls_folder",
+         "open at eff9aa7: `--sysroot=. -Llib`: kinds reads `-L` as 'libraries only', but "
+         "gcc takes headers from ./usr/include", "sysroot-beside-a-library-folder")
 OPEN.add("test_e_an_entry_naming_the_calls_folder",
          "open at eff9aa7: an entry's `CPPFLAGS=-I.` with `stdio.h.gch`; an entry's "
          "`CROSS_COMPILE=./x-` (refused at 42437dd) now guards `./x-<PROGRAMS>` only, and "
@@ -457,3 +506,8 @@ OPEN.add("test_p_a_prefix_naming_the_calls_folder",
          "open at eff9aa7 (toolnames' residual): CROSS_COMPILE naming the call's folder or "
          "one above guards PROGRAMS' names only; a Makefile's `$(CROSS_COMPILE)gcc-12` or "
          "`windres` runs; `./x-`, `../x-` were refused at 42437dd (a regression)", *PREFIXED)
+OPEN.add("test_v_a_toolchain_value_under_another_name",
+         "open at eff9aa7 (pre-existing): a value of gcc's options under a name flagpaths."
+         "toolchain does not know (automake's INCLUDES, INC) is read by named_paths only, "
+         "which finds no path in `-I.`, `-Iinc`, `-B./`", "automakes-includes-dot",
+         "automakes-includes-folder", "inc-prefix")
