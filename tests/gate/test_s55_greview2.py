@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, needs, proved_case
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved_case
 
 #: Real bash, make, gcc, ld and fresh hook processes: CI's slow step runs them.
 pytestmark = pytest.mark.slow
@@ -469,6 +469,39 @@ def test_v_a_toolchain_value_under_another_name(tmp_path: Path, case: str) -> No
     denied = _case(tmp_path, PLAN, makefile, [*calls, "make test"], {name: value})
     assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
 
+
+# --- K: what the change costs a C project ---------------------------------------------------------
+
+#: Each case: the session's variables, the project's links, the calls a careful user makes in
+#: a C project (a Makefile compiling ``$(CC) $(CPPFLAGS) t.c``; no C++), each harmless: cpp
+#: looks up ``<misc/x.h>`` in ``./misc`` only for a name the system's ``misc/`` holds (a
+#: source including it), libstdc++'s ``<version>`` and ``<debug/…>`` only for C++; a link
+#: ``here`` to ``.`` names the call's folder, whose names toolnames guards.
+COSTS = {
+    "a-folder-named-as-the-systems-misc": ({"CPPFLAGS": "-I."}, {},
+                                           ["mkdir misc", "cp notes.txt misc/notes.txt"]),
+    "a-debug-build-folder": ({"CPPFLAGS": "-I."}, {}, ["mkdir debug", "cp notes.txt debug/"]),
+    "a-version-file": ({"CPPFLAGS": "-I."}, {}, ["cp notes.txt version"]),
+    "a-link-to-the-calls-folder": ({"CFLAGS": "-Ihere"}, {"here": "."},
+                                   ["cp notes.txt notes2.txt"]),
+}
+
+
+@pytest.mark.parametrize("case", list(COSTS))
+def test_k_an_everyday_call_under_a_folder_value(tmp_path: Path, case: str) -> None:
+    """The session's variables; plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)``:
+    the calls are allowed."""
+    import os
+
+    extra, links, calls = COSTS[case]
+    project = hooked_project(tmp_path, PLAN)
+    (project / "Makefile").write_text(BUILDS)
+    (project / "t.c").write_text(FILES["t.c"])
+    (project / "notes.txt").write_text("notes\n")
+    for name, to in links.items():
+        os.symlink(to, project / name)
+    assert first_denied(project, calls, {**home_env(tmp_path / "home"), **extra}) is None
+
 # --- The rows open at eff9aa7 (s55-gfix2's toolnames), each proved above ----------------------
 
 OPEN.add("test_n_a_name_looked_up_in_the_calls_folder",
@@ -511,3 +544,14 @@ OPEN.add("test_v_a_toolchain_value_under_another_name",
          "toolchain does not know (automake's INCLUDES, INC) is read by named_paths only, "
          "which finds no path in `-I.`, `-Iinc`, `-B./`", "automakes-includes-dot",
          "automakes-includes-folder", "inc-prefix")
+OPEN.add("test_k_an_everyday_call_under_a_folder_value",
+         "cost at eff9aa7: under -I. toolnames guards each name of the system's include "
+         "folders in `.` (a folder whole: misc/, debug/, net/, sound/, video/, ext/, perf/, "
+         "node/…; libstdc++'s names for a C project: version, list, map…); guarding the "
+         "system folder's own names below it, and C++'s names only for a C++ compiler, would "
+         "be sound", "a-folder-named-as-the-systems-misc", "a-debug-build-folder",
+         "a-version-file")
+OPEN.add("test_k_an_everyday_call_under_a_folder_value",
+         "cost at 42437dd and eff9aa7: a link naming the call's folder (`here -> .`) is "
+         "guarded whole (every write denied), not by toolnames' names",
+         "a-link-to-the-calls-folder")
