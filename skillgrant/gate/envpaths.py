@@ -268,8 +268,10 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
     for paths, specs, (tools, name, value) in _parsed():
         for path in _rooted(tools, roots):  # (what gcc looks up in a folder a call runs in:
             if path in kept:  # its names there, s54-greview3 D1)
+                from .flagpaths import prefix_in_kept
                 from .toolnames import kinds, looked_up
 
+                prefix_in_kept(name, value, path, kept, "the session's")
                 found.update(looked_up(path, kinds(name, value)))
         for path in paths:
             if path.startswith("~"):

@@ -49,6 +49,19 @@ def toolchain(name: str) -> bool:
 _FLAG_ENDS: Final = ("CFLAGS", "CPPFLAGS", "CXXFLAGS", "LDFLAGS", "ASFLAGS", "LDLIBS")
 
 
+def prefix_in_kept(name: str, value: str, folder: str, kept: set[str], whose: str) -> None:
+    """Raises ValueError where ``name`` holds a prefix of programs' names (``CROSS_COMPILE``,
+    ``TOOLPREFIX``) and ``folder``, the folder its ``value`` names, is one of ``kept`` (a
+    folder a call runs in, or above one): make runs any ``<prefix><name>`` a Makefile spells
+    there (``gcc-12``, ``windres``: s55-greview2 G4), which neither a name nor the folder
+    whole can guard (``whose``: the session's, a plan's entry's)."""
+    if name.endswith(_NAME_PREFIXES) and folder in kept:
+        raise ValueError(f"{whose} {name}={value!r} is a prefix of programs' names in a folder "
+                         f"a call runs in or above it ({folder}): make runs any name a Makefile"
+                         " spells after it there, which the gate cannot guard; put the "
+                         "programs' folder on PATH and give the prefix without a '/'")
+
+
 def toolchain_read(name: str) -> bool:
     """Whether the session's variable ``name`` is read as the C toolchain's (``flag_words``)."""
     return (name in FLAGS or toolchain(name)) and name not in _MAKES
@@ -125,6 +138,7 @@ def flag_words(name: str, value: str, readings: list[str]) -> list[str]:
             words.append(".")  # prefix_from_string, ld.so read it as `./`: s54-greview3 D1)
         words += [w.lstrip("@") for w in " ".join(_file_words(split)).translate(_SPLIT).split()]
         words += [w[9:] + ".so" for w in split if w[:9] == "-fplugin=" and "/" not in w]  # (cc1
+    words += [w[len(o):] for w in words for o in _ATTACHED if w.startswith(o)]  # (-isystem./)
     words += [w[2:] for w in words if w[:1] == "-" and w[1:2] != "-" and len(w) > 2]  # loads
     words += ["./" + w for w in words if w[:1] == "~"]  # `<-iplugindir>/p.so`: D1c; `-I~/inc`,
     return [w for w in words if w]  # `CPATH=~/inc`: gcc reads a folder `~`, T1)
@@ -133,9 +147,9 @@ def flag_words(name: str, value: str, readings: list[str]) -> list[str]:
 def _file_words(split: list[str]) -> list[str]:
     """The words of ``split`` (a value's, split at blanks) but those of gcc's options naming
     no file it reads (a macro's ``-D NAME=VALUE``, ``-U``; a warning's ``-W…`` but ``-Wl,``,
-    ``-Wp,``, ``-Wa,``; ``-O…``, ``-std=``, ``-m…``, ``-f…`` but a plugin's and the code
-    options ``runs_code`` names: s54-greview3 K2), with the value of ``-D``/``-U`` given
-    apart."""
+    ``-Wp,``, ``-Wa,``; ``-O…``, ``-std=``, ``-m…``, a flag ``-f…`` without a value: a
+    value may name a file or a program, ``-fplugin=p``, ``-fmodule-mapper=|w``; s54-greview3
+    K2), with the value of ``-D``/``-U`` given apart."""
     kept: list[str] = []
     skip = False
     for word in split:
@@ -145,21 +159,18 @@ def _file_words(split: list[str]) -> list[str]:
             skip = True
         elif not (word[:2] in ("-D", "-U", "-O", "-m") or word[:5] == "-std=" or (
                 word[:2] == "-W" and word[:4] not in ("-Wl,", "-Wp,", "-Wa,")) or (
-                word[:2] == "-f" and word[:8] != "-fplugin" and not runs_code(word))):
+                word[:2] == "-f" and "=" not in word and not runs_code(word))):
             kept.append(word)
     return kept
 
 
 def _prefixed(prefix: str) -> list[str]:
-    """The paths the prefix of programs' names ``prefix`` (holding a ``/``) names: its folder
-    (make runs ``<prefix>gcc``, ``<prefix>ld``, any name a Makefile spells after it there),
-    guarded whole, and each of ``toolnames.PROGRAMS`` after it (what make runs where the
-    folder is one a call runs in or above it, which ``envpaths.session_paths`` does not guard
-    whole but by the names gcc and make look up there: s54-greview3 P1, P1b, K1)."""
-    from .toolnames import PROGRAMS
-
-    folder = prefix.rpartition("/")[0] + "/"
-    return [folder, *(prefix + name for name in PROGRAMS)] if prefix[-1:] != "/" else [folder]
+    """The folder the prefix of programs' names ``prefix`` (holding a ``/``) names (make runs
+    ``<prefix>gcc``, ``<prefix>ld``, any name a Makefile spells after it there), guarded
+    whole; refused where it is a folder a call runs in or above it (``prefix_in_kept``:
+    s54-greview3 P1, P1b; s55-greview2 G4). (``/opt/tc/bin/aarch64-linux-gnu-``: its folder
+    ``/opt/tc/bin/``, K1.)"""
+    return [prefix.rpartition("/")[0] + "/"]
 
 
 #: The quotes and backslash a shell drops from a recipe's words.
@@ -169,6 +180,10 @@ _QUOTES: Final = str.maketrans(dict.fromkeys("\"'\\", None))
 _NAME_PREFIXES: Final = ("CROSS_COMPILE", "TOOLPREFIX")
 
 
+#: gcc's long options taking a path attached (``-isystem./``, ``-idirafter.``: s55-greview2
+#: S1), longest first.
+_ATTACHED: Final = ("-iwithprefixbefore", "-iwithprefix", "-idirafter", "-isystem", "-isysroot",
+                    "-iprefix", "-imultilib", "-imacros", "-iquote", "-include")
 #: The variables holding a colon list of folders, whose empty element gcc and ld read as the
 #: folder they run in.
 _PATH_LISTS: Final = frozenset(("COMPILER_PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH",

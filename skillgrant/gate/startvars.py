@@ -268,8 +268,11 @@ def _looked_up(name: str, value: str, paths: list[str],
     there (``toolnames.looked_up``: s54-greview3 D2)."""
     items = [(p, True) for p in paths if p not in kept]
     if len(items) < len(paths):
+        from .flagpaths import prefix_in_kept
         from .toolnames import kinds, looked_up
 
+        for path in paths:
+            prefix_in_kept(name, value, path, kept, "a plan's entry gives")
         items += [i for p in dict.fromkeys(paths) if p in kept
                   for i in looked_up(p, kinds(name, value))]
     return items

@@ -2,26 +2,29 @@
 names (issue 29, review s54-greview3 D1, D1b, D1c, D2, P1b; session 55).
 
 A toolchain value (``-I.``, ``-B./``, ``-L..``, ``CPATH=.``, ``COMPILER_PATH``'s empty element,
-``LD_RUN_PATH=.``, ``CROSS_COMPILE=<project>/``) may name the folder a call runs in, or one
-above it, which cannot be guarded whole (every write of the session lies there). What the
+``LD_RUN_PATH=.``) may name the folder a call runs in, or one above it, which cannot be
+guarded whole (every write of the session lies there). What the
 programs take from such a folder is what they look up there by name, and those names are
 guarded in it (``looked_up``), the rest of the folder left as it is:
 
 - the programs and files gcc's driver finds by a prefix or ``COMPILER_PATH`` (``as``, ``ld``,
-  ``cc1``, ``collect2``, ``lto-wrapper``, its plugin, ``specs``, the start files ``crt1.o``…)
-  and the programs a Makefile runs by ``$(CROSS_COMPILE)`` (``gcc``, ``ar``, ``objcopy``…:
-  ``PROGRAMS``); the folders gcc reads below a prefix (``include``, ``<machine>/``: every
-  name of ``/usr/lib/gcc``), whole;
+  ``cc1``, ``collect2``, ``lto-wrapper``, its plugin, ``specs``, the start files ``crt1.o``…,
+  and the toolchain's other programs: ``PROGRAMS``); the folders gcc reads below a prefix
+  (``include``, ``<machine>/``: every name of ``/usr/lib/gcc``), whole (make's prefix of
+  programs' names, ``CROSS_COMPILE=./x-``, is refused there: ``flagpaths.prefix_in_kept``);
 - the headers ``#include <…>`` finds there before the system's: every name of the system's
   include folders (a file, or a folder such as ``sys/``, ``bits/`` whole), and the headers
-  the folder holds already (``*.h``, ``*.hpp``…: a header there is code the build compiles);
+  the folder holds already (``*.h``, ``*.hpp``…: a header there is code the build compiles),
+  each with its precompiled form (``stdio.h.gch``, a file or a folder: cpp takes it first);
 - the libraries ld links and the loader loads: every ``lib*`` name and start file of the
-  system's library folders (``libm.a``, ``libm.so.6``, ``libgcc_s.so.1``).
+  system's library folders (``libm.a``, ``libm.so.6``, ``libgcc_s.so.1``), those the folder
+  holds, and the folders below it gcc and the loader try first (``<machine>/``,
+  ``glibc-hwcaps/``, ``tls/``, ``x86_64/``…), whole; a sysroot's ``usr/`` and ``lib*/``.
 
 Its residual: a header or library of a name neither the system's folders nor the folder holds
-(a project's own ``-lfoo``, a generated ``config.h`` not yet made) is the project's own file,
-which the session writes as it writes the sources the build compiles; a program a Makefile
-names by ``$(CROSS_COMPILE)`` outside ``PROGRAMS``.
+(a project's own ``-lfoo`` not built yet, a generated ``config.h`` not yet made, a header
+in a subfolder: ``<cfg/c.h>`` under ``-I.``) is the project's own file,
+which the session writes as it writes the sources the build compiles.
 """
 
 from __future__ import annotations
@@ -35,16 +38,23 @@ if TYPE_CHECKING:
     from typing import Final
 
 #: The programs and files gcc's driver finds in its prefixes' folders (``-B``,
-#: ``COMPILER_PATH``, ``GCC_EXEC_PREFIX``: its programs, linker, plugin) and those a Makefile
-#: runs by a prefix of names (kbuild's ``$(CROSS_COMPILE)gcc``, binutils').
+#: ``COMPILER_PATH``, ``GCC_EXEC_PREFIX``: its programs, linker, plugin) and the toolchain's
+#: other programs (binutils', llvm's, each gcc and clang version's).
 PROGRAMS: Final = (
     "as", "ld", "ld.bfd", "ld.gold", "ld.lld", "ld.mold", "collect-ld", "real-ld", "collect2",
     "cc1", "cc1plus", "cc1obj", "cc1objplus", "f951", "gnat1", "d21", "go1", "lto1",
     "lto-wrapper", "lto-dump", "liblto_plugin.so", "liblto_plugin.so.0", "g++-mapper-server",
-    "gcc", "cc", "c++", "g++", "cpp", "c89", "c99", "gfortran", "clang", "clang++", "lld",
-    "ar", "nm", "ranlib", "strip", "objcopy", "objdump", "readelf", "size", "strings",
-    "addr2line", "gcov", "gcov-tool", "gcov-dump", "gcc-ar", "gcc-nm", "gcc-ranlib", "elfedit",
-    "gprof", "c++filt", "dwp", "pkg-config", "gdb", "ldd", "make")
+    "cc", "c89", "c99", "clang", "clang++", "lld", "ar", "nm", "ranlib", "strip", "objcopy",
+    "objdump", "readelf", "size", "strings", "addr2line", "elfedit", "gprof", "c++filt", "dwp",
+    "pkg-config", "gdb", "ldd", "make", "windres", "windmc", "dlltool", "dllwrap", "gold",
+    "gnatmake", "gnatbind", "gnatlink", "gdc", "gccgo", "gm2", "llvm-ar", "llvm-nm",
+    "llvm-objcopy", "llvm-objdump", "llvm-ranlib", "llvm-readelf", "llvm-strip", "llvm-size",
+    "llvm-as", "llvm-link", "llvm-config", "clang-cpp",
+    # gcc's programs and each version's name (Debian's gcc-12, clang-15: `$(CROSS_COMPILE)gcc-12`)
+    *(f"{name}{version}" for name in ("gcc", "g++", "c++", "cpp", "gfortran", "gcc-ar",
+                                      "gcc-nm", "gcc-ranlib", "gcov", "gcov-dump", "gcov-tool",
+                                      "lto-dump", "clang", "clang++", "clang-cpp")
+      for version in ("", *(f"-{v}" for v in range(4, 26)))))
 #: The folders gcc reads below a prefix's (``-B./``: ``./include``, ``./<machine>/``; the
 #: machines are ``/usr/lib/gcc``'s names), guarded whole.
 _BELOW_PREFIX: Final = ("include", "include-fixed", "plugin", "lib", "lib64", "bin", "libexec")
@@ -54,6 +64,13 @@ _LINKED: Final = ("specs", "libgomp.spec", "libitm.spec", "libsanitizer.spec", "
                   "Scrt1.o", "gcrt1.o", "Mcrt1.o", "rcrt1.o", "grcrt1.o", "crti.o", "crtn.o",
                   "crtbegin.o", "crtbeginS.o", "crtbeginT.o", "crtend.o", "crtendS.o",
                   "crtfastmath.o", "crtprec32.o", "crtprec64.o", "crtprec80.o")
+#: The folders the dynamic loader tries below each run-path folder before it (glibc's
+#: ``glibc-hwcaps/x86-64-v2``…, its legacy platform folders: ``LD_DEBUG=libs``), whole.
+_LOADER_BELOW: Final = ("glibc-hwcaps", "tls", "haswell", "xeon_phi", "avx512_1", "x86_64",
+                        "i686", "i586", "i486", "i386", "sse2", "aarch64", "power9", "power10",
+                        "z13", "z14", "z15", "atomics", "asimdhp")
+#: The folders gcc reads below a sysroot (``--sysroot=.``, ``-isysroot .``), whole.
+_SYSROOT_BELOW: Final = ("usr", "lib", "lib32", "lib64", "libx32")
 #: The endings of a header's name (``looked_up``: those the folder holds are guarded).
 HEADERS: Final = (".h", ".hh", ".hpp", ".hxx", ".h++", ".tcc", ".inc", ".def", ".H")
 #: The system's folders whose names ``#include <…>`` looks up (a pattern's ``*``: each).
@@ -63,21 +80,29 @@ _INCLUDES: Final = ("/usr/include", "/usr/local/include", "/usr/include/*-linux-
 #: The system's folders whose libraries and start files ld and the loader look up by name.
 _LIBRARIES: Final = ("/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib",
                      "/lib/*-linux-gnu*", "/usr/lib/*-linux-gnu*", "/usr/lib/gcc/*/*")
-#: The kinds of lookup (``looked_up``): programs by a prefix, headers, libraries.
-PROGRAM, HEADER, LIBRARY = "p", "h", "l"
+#: The kinds of lookup (``looked_up``): programs by a prefix, headers, libraries, a sysroot.
+PROGRAM, HEADER, LIBRARY, SYSROOT = "p", "h", "l", "s"
 
 
 def kinds(name: str, value: str) -> str:
     """The kinds of lookup a folder the variable ``name``'s ``value`` names is read for
-    (``PROGRAM``, ``HEADER``, ``LIBRARY``; every kind where the value says none)."""
+    (``PROGRAM``, ``HEADER``, ``LIBRARY``, ``SYSROOT``), read from the spellings of the
+    options it holds, generously (an option's any abbreviation gcc takes: ``--pref``,
+    ``--include-d``, ``--library-d``); every kind where the value names none."""
+    lower = value.lower()
     found = ""
-    if name in _PREFIXED or "-B" in value or "prefix" in value or "plugin" in value:
+    if name in _PREFIXED or "-B" in value or "--pre" in lower or "prefix" in lower or \
+            "plugin" in lower or "exec" in lower:
         found += PROGRAM + LIBRARY  # (gcc hands ld `-L<prefix>`)
-    if "INCLUDE_PATH" in name or name == "CPATH" or "-I" in value or "-i" in value:
+    if "INCLUDE_PATH" in name or name == "CPATH" or "-I" in value or "-i" in lower or \
+            "incl" in lower:
         found += HEADER
     if name in ("LIBRARY_PATH", "LD_RUN_PATH", "LD_LIBRARY_PATH") or "-L" in value or \
-            "-Wl" in value or "rpath" in value or "-Xlinker" in value:
+            "-l" in value or "-Wl" in value or "-R" in value or "rpath" in lower or \
+            "-X" in value or "libr" in lower:
         found += LIBRARY
+    if "sysroot" in lower:
+        found += SYSROOT
     return found or PROGRAM + HEADER + LIBRARY
 
 
@@ -93,15 +118,18 @@ def looked_up(folder: str, kind: str) -> list[tuple[str, bool]]:
     names: dict[str, bool] = {}
     for one in kind:
         names.update(_system_names(one))
-    here: list[str] = []
-    if HEADER in kind:
+    if HEADER in kind or LIBRARY in kind:
         fs.watch_folder(folder)  # (a view keeping the answer sees a header come or go)
         try:
-            here = [n for n in os.listdir(folder) if n.endswith(HEADERS) and n not in names]
+            here = [n for n in os.listdir(folder) if n not in names and (
+                (HEADER in kind and n.endswith(HEADERS)) or (LIBRARY in kind and n[:3] == "lib"))]
         except OSError:
             here = []
-    return [(os.path.join(folder, n), tree) for n, tree in (*names.items(), *(
-        (n, False) for n in here))]
+        names.update(dict.fromkeys(here, False))  # (the project's own: H1)
+        if HEADER in kind:  # (cpp takes `<dir>/stdio.h.gch`, a file or a folder, first: N4)
+            names.update({f"{n}.gch": True for n in here})
+    base = folder.rstrip("/") + "/"  # (one concatenation a name: they are thousands)
+    return [(base + n, tree) for n, tree in names.items()]
 
 
 def _system_names(kind: str) -> dict[str, bool]:
@@ -121,20 +149,35 @@ def _system_names(kind: str) -> dict[str, bool]:
             "/usr/lib/gcc/*"))), True))
     for pattern in _INCLUDES if kind == HEADER else _LIBRARIES if kind == LIBRARY else ():
         for folder in glob(pattern):
-            fs.watch_folder(folder)
-            try:
-                entries = list(os.scandir(folder))
-            except OSError:
-                continue
-            for entry in entries:
-                if kind == HEADER:
-                    names.setdefault(entry.name, entry.is_dir())
-                elif entry.name[:3] == "lib" or entry.name.endswith(".o"):
-                    names[entry.name] = False
-    if kind == LIBRARY:
+            _listed(folder, kind, names)
+    if kind == LIBRARY:  # (gcc's startfile prefixes' `<machine>/<version>/` too: N3)
         names.update(dict.fromkeys(_LINKED, False))
+        names.update(dict.fromkeys((*_LOADER_BELOW, *(os.path.basename(f) for f in glob(
+            "/usr/lib/gcc/*"))), True))
+    if kind == SYSROOT:
+        names.update(dict.fromkeys(_SYSROOT_BELOW, True))
     _NAMES[kind] = names
     return names
+
+
+def _listed(folder: str, kind: str, names: dict[str, bool]) -> None:
+    """Adds to ``names`` what the system's ``folder`` holds that ``_system_names`` guards for
+    ``kind``: every name of an include folder (a folder whole; its precompiled form beside
+    it, ``stdio.h.gch``, which cpp takes first: s55-greview2 N4), a library folder's ``lib*``
+    and ``*.o``."""
+    fs.watch_folder(folder)
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if kind == HEADER:
+            folder_entry = entry.is_dir()
+            names.setdefault(entry.name, folder_entry)
+            if not folder_entry:  # (a folder's headers are guarded with it, whole)
+                names[entry.name + ".gch"] = True
+        elif entry.name[:3] == "lib" or entry.name.endswith(".o"):
+            names[entry.name] = False
 
 
 #: ``_system_names``' answers, each made at its first question.

@@ -123,8 +123,9 @@ def test_an_everyday_toolchain_value_keeps_calls(tmp_path: Path, case: str) -> N
 
 #: Each case: the session's variables, the plan's entry, the variable the refusal names. A
 #: prefix of names the gate cannot guard refuses every call, saying which variable holds it.
-#: (The session's ``CROSS_COMPILE=./x-`` no longer: its names are guarded, s55-gfix2.)
 REFUSED = {
+    "session-cross-compile-name-prefix": ({"CROSS_COMPILE": "./x-"}, "make test",
+                                          "CROSS_COMPILE"),
     "session-makeflags-long-prefix": ({"MAKEFLAGS": "CFLAGS=--prefix=pre"}, "make test",
                                       "MAKEFLAGS"),
     "entry-prefix-assignment": ({}, "CFLAGS=-Bpre make test", "CFLAGS"),

@@ -64,6 +64,15 @@ ATTACKS = {
         {"CROSS_COMPILE": "{P}/x-"}, ["Bash(make test)"],
         {"Makefile": PREFIXED, "t.c": "int x;\n", "src/x": SH_PAYLOAD},
         ["cp src/x x-gcc", "make test"]),
+    # make runs any name a Makefile spells after the prefix (refused: s55-greview2 G4)
+    "cross-compile-dot-any-name": (
+        {"CROSS_COMPILE": "./x-"}, ["Bash(make test)"],
+        {"Makefile": "test:\n\t$(CROSS_COMPILE)tool\n", "src/x": SH_PAYLOAD},
+        ["cp src/x x-tool", "make test"]),
+    "entry-cross-compile-dot-slash": (
+        {}, ["Bash(make test CROSS_COMPILE=./)"],
+        {"Makefile": "test:\n\t$(CROSS_COMPILE)tool\n", "src/x": SH_PAYLOAD},
+        ["cp src/x tool", "make test CROSS_COMPILE=./"]),
     "library-path-dot-specs": (
         {"LIBRARY_PATH": "."}, ["Bash(make test)"],
         {"Makefile": BUILDS, "t.c": STDIO, "src/specs": "*linker:\n./w\n",
@@ -125,8 +134,6 @@ EVERYDAY = {
                          ["cp notes.txt notes2.txt", "cp t.c t2.c"]),
     "library-folder-dot": ({"LDFLAGS": "-L. -Wl,-rpath,."}, "make test",
                            ["cp notes.txt notes2.txt", "cp t.c t2.c"]),
-    "cross-compile-dot-name-prefix": ({"CROSS_COMPILE": "./x-"}, "make test",
-                                      ["cp notes.txt notes2.txt", "cp t.c t2.c"]),
     "session-macro-value": ({"CFLAGS": "-O2 -DMODE=test -D DATA=data -std=c11 -Wall"},
                             "make test", ["cp notes.txt test/notes.txt",
                                           "cp notes.txt data/notes.txt"]),
