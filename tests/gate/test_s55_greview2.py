@@ -502,56 +502,33 @@ def test_k_an_everyday_call_under_a_folder_value(tmp_path: Path, case: str) -> N
         os.symlink(to, project / name)
     assert first_denied(project, calls, {**home_env(tmp_path / "home"), **extra}) is None
 
-# --- The rows open at eff9aa7 (s55-gfix2's toolnames), each proved above ----------------------
+# --- The rows open at fb3e26d (s55-gfix2 merged), each proved above ----------------------------
 
 OPEN.add("test_n_a_name_looked_up_in_the_calls_folder",
-         "open at eff9aa7: cpp takes `<folder>/stdio.h.gch` before `stdio.h` (a precompiled "
-         "header, no stdio.h needed); toolnames guards the system's header names and the "
-         "folder's *.h, not `<header>.gch`", "include-precompiled-header")
-OPEN.add("test_n_a_name_looked_up_in_the_calls_folder",
-         "open at eff9aa7: toolnames._INCLUDES misses g++'s default /usr/include/c++/12/"
+         "open at fb3e26d: toolnames._INCLUDES misses g++'s default /usr/include/c++/12/"
          "backward (`g++ -v`): <strstream>, <hash_map> are taken from `.` under -I.",
          "include-cxx-backward-header")
-OPEN.add("test_s_a_spelling_of_the_calls_folder",
-         "open at eff9aa7: `-isystem./` (attached: gcc takes it) names no folder to "
-         "flag_words; `-Iinc --library-directory=.`: toolnames.kinds reads the value's `-I` "
-         "as 'headers only', but gcc's long -L makes ld take libm.a from `.`",
-         "include-isystem-attached", "library-folder-long-beside-include")
-OPEN.add("test_s_a_spelling_of_the_calls_folder",
-         "open at eff9aa7: `--sysroot=. -Llib`: kinds reads `-L` as 'libraries only', but "
-         "gcc takes headers from ./usr/include", "sysroot-beside-a-library-folder")
-OPEN.add("test_e_an_entry_naming_the_calls_folder",
-         "open at eff9aa7: an entry's `CPPFLAGS=-I.` with `stdio.h.gch`; an entry's "
-         "`CROSS_COMPILE=./x-` (refused at 42437dd) now guards `./x-<PROGRAMS>` only, and "
-         "make runs `./x-gcc-12`", "make-include-precompiled-header",
-         "make-dot-prefix-versioned-compiler")
 OPEN.add("test_r_the_folder_a_recipe_runs_in",
-         "open at eff9aa7: `..` read where a sub-make or `cd sub &&` runs is the call's own "
+         "open at fb3e26d: `..` read where a sub-make or `cd sub &&` runs is the call's own "
          "folder (stdio.h, as there)", "submake-include-parent-is-the-calls",
          "cd-prefix-parent-is-the-calls")
 OPEN.add("test_h_a_file_the_project_holds_in_the_calls_folder",
-         "open at eff9aa7 (toolnames' residual): the project's own libfoo.so/libfoo.a under "
-         "-L. (the folder's headers are guarded, its libraries not), a header a source asks "
-         "for by __has_include, one in a subfolder (<cfg/c.h>), a project header's .gch",
-         "vendored-archive", "vendored-shared-library", "a-header-the-source-asks-for",
-         "a-precompiled-project-header", "a-header-in-a-subfolder")
-OPEN.add("test_p_a_prefix_naming_the_calls_folder",
-         "open at eff9aa7 (toolnames' residual): CROSS_COMPILE naming the call's folder or "
-         "one above guards PROGRAMS' names only; a Makefile's `$(CROSS_COMPILE)gcc-12` or "
-         "`windres` runs; `./x-`, `../x-` were refused at 42437dd (a regression)", *PREFIXED)
+         "open at fb3e26d (toolnames' residual): a header a source asks for by "
+         "__has_include (none yet), one in a subfolder of `.` (<cfg/c.h>)",
+         "a-header-the-source-asks-for", "a-header-in-a-subfolder")
 OPEN.add("test_v_a_toolchain_value_under_another_name",
-         "open at eff9aa7 (pre-existing): a value of gcc's options under a name flagpaths."
+         "open at 42437dd and fb3e26d: a value of gcc's options under a name flagpaths."
          "toolchain does not know (automake's INCLUDES, INC) is read by named_paths only, "
          "which finds no path in `-I.`, `-Iinc`, `-B./`", "automakes-includes-dot",
          "automakes-includes-folder", "inc-prefix")
 OPEN.add("test_k_an_everyday_call_under_a_folder_value",
-         "cost at eff9aa7: under -I. toolnames guards each name of the system's include "
-         "folders in `.` (a folder whole: misc/, debug/, net/, sound/, video/, ext/, perf/, "
-         "node/…; libstdc++'s names for a C project: version, list, map…); guarding the "
+         "cost at eff9aa7/fb3e26d: under -I. toolnames guards each name of the system's "
+         "include folders in `.` (a folder whole: misc/, debug/, net/, sound/, video/, ext/, "
+         "perf/, node/…; libstdc++'s names for a C project: version, list, map…); guarding the "
          "system folder's own names below it, and C++'s names only for a C++ compiler, would "
          "be sound", "a-folder-named-as-the-systems-misc", "a-debug-build-folder",
          "a-version-file")
 OPEN.add("test_k_an_everyday_call_under_a_folder_value",
-         "cost at 42437dd and eff9aa7: a link naming the call's folder (`here -> .`) is "
+         "cost at 42437dd and fb3e26d: a link naming the call's folder (`here -> .`) is "
          "guarded whole (every write denied), not by toolnames' names",
          "a-link-to-the-calls-folder")
