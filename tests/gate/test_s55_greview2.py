@@ -390,6 +390,24 @@ HELD_FILES = {
     # the project's header in a subfolder of `.` (-I.: <cfg/c.h>)
     "a-header-in-a-subfolder": ({"CPPFLAGS": "-I."}, BUILDS, SUBFOLDER, {"cfg/c.h": "\n"},
                                 ["cp src/hself cfg/c.h"], ""),
+    # a name a later folder of the same search list holds (guarded whole there), new in `.`
+    # (the earlier folder): cpp and ld take the first
+    "shadowing-a-later-include-folder": ({"CPPFLAGS": "-I. -Iinclude"}, BUILDS,
+                                         "#include <cfg.h>\nint main(void) { return 0; }\n",
+                                         {"include/cfg.h": "\n"}, ["cp src/hself cfg.h"], ""),
+    "shadowing-a-later-library-folder": ({"LDFLAGS": "-L. -Lvendor"}, LINKS_FOO, USES_FOO, {},
+                                         ["cp src/fooa libfoo.a"],
+                                         f"{FOO} && mkdir -p vendor && mv libfoo.a vendor/ && "
+                                         "rm libfoo.so"),
+    "shadowing-a-later-run-path": ({"LDFLAGS": "-Lvendor -Wl,-rpath,.:vendor"}, LINKS_FOO,
+                                   USES_FOO, {}, ["cp src/foo libfoo.so"],
+                                   f"{FOO} && mkdir -p vendor && mv libfoo.so vendor/ && "
+                                   "rm libfoo.a"),
+    # ld's `-l:NAME` links the file NAME (no lib prefix) from a -L folder
+    "a-library-by-its-file-name": ({"LDFLAGS": "-L. -Wl,-rpath,."},
+                                   "test: t.c\n\t$(CC) t.c -o t $(LDFLAGS) -l:foo.so\n\t./t\n",
+                                   USES_FOO, {}, ["cp src/foo foo.so"],
+                                   f"{FOO} && mv libfoo.so foo.so"),
     # the project's header's precompiled form beside it
     "a-precompiled-project-header": ({"CPPFLAGS": "-I."}, BUILDS,
                                      "#include <c.h>\nint main(void) { return 0; }\n",
@@ -516,6 +534,12 @@ OPEN.add("test_h_a_file_the_project_holds_in_the_calls_folder",
          "open at fb3e26d (toolnames' residual): a header a source asks for by "
          "__has_include (none yet), one in a subfolder of `.` (<cfg/c.h>)",
          "a-header-the-source-asks-for", "a-header-in-a-subfolder")
+OPEN.add("test_h_a_file_the_project_holds_in_the_calls_folder",
+         "open at fb3e26d: a name a later folder of the same search list holds (include/cfg.h,"
+         " vendor/libfoo.a, vendor/libfoo.so: each guarded whole there) is free in `.`, which "
+         "cpp, ld and the loader search first; ld's `-l:foo.so` links a file not named lib*",
+         "shadowing-a-later-include-folder", "shadowing-a-later-library-folder",
+         "shadowing-a-later-run-path", "a-library-by-its-file-name")
 OPEN.add("test_v_a_toolchain_value_under_another_name",
          "open at 42437dd and fb3e26d: a value of gcc's options under a name flagpaths."
          "toolchain does not know (automake's INCLUDES, INC) is read by named_paths only, "
