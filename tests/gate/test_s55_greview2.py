@@ -458,6 +458,40 @@ def test_p_a_prefix_naming_the_calls_folder(tmp_path: Path, case: str) -> None:
 
 
 
+
+# --- C: the plan's own compiler command line naming the call's folder -----------------------------
+
+#: Each case: the plan's gcc entry (beside ``Bash(./t)``, ``Bash(cp *)``, ``Bash(mkdir *)``),
+#: the calls before it, whether ``./t`` runs after it. gcc's own words (not a variable's):
+#: ``-I.``, ``-Iinc``, ``-L.``, ``-Wl,-rpath,.``, ``--sysroot=.``, ``@opts`` (a response file
+#: gcc reads its options from, here ``-wrapper ./w``: gcc runs ./w at once).
+COMPILER_LINES = {
+    "gcc-include-dot": ("gcc -I. t.c -o t", ["cp src/h stdio.h"], True),
+    "gcc-include-folder": ("gcc -Iinc t.c -o t", ["mkdir -p inc", "cp src/h inc/stdio.h"],
+                           True),
+    "gcc-library-folder-dot": ("gcc m.c -o t -L. -lm", ["cp src/liba libm.a"], True),
+    "gcc-run-path-dot": ("gcc m.c -o t -Wl,-rpath,. -lm", ["cp src/lib6 libm.so.6"], True),
+    "gcc-sysroot-dot": ("gcc --sysroot=. t.c -o t",
+                        ["mkdir -p usr/include", "cp src/hself usr/include/stdio.h"], True),
+    "gxx-include-dot": ("g++ -I. t.cc -o t", ["cp src/cxx cstdio"], True),
+    "gcc-response-file": ("gcc @opts -c t.c", ["cp src/x w", "cp src/opts opts"], False),
+}
+
+
+@pytest.mark.parametrize("case", list(COMPILER_LINES))
+def test_c_the_plans_compiler_line_naming_the_calls_folder(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(./t)``, ``Bash(cp *)``, ``Bash(mkdir *)``: a call is
+    denied."""
+    needs("bash", "gcc", "g++", "ar")
+    entry, calls, runs = COMPILER_LINES[case]
+    setup = {"gcc-library-folder-dot": LIBA, "gcc-run-path-dot": LIB6}.get(case, "")
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(./t)", "Bash(cp *)",
+                                    "Bash(mkdir *)"],
+                         {**FILES, "Makefile": BUILDS, "src/opts": "-wrapper ./w\n"},
+                         [*calls, entry, *(["./t"] if runs else [])], setup=setup,
+                         executable=("src/x",))
+    assert denied is not None, "the hook allows every call, and gcc or ./t runs the payload"
+
 # --- V: a toolchain value under a name the gate does not read as the toolchain's ----------------
 
 #: Each case: the session's variable, its value, the Makefile, the calls (before ``make
