@@ -48,6 +48,8 @@ LIBRARY = ('#include <stdlib.h>\n__attribute__((constructor)) static void zz(voi
            '{ system("touch zz"); }\ndouble cos(double x) { return x; }\n')
 #: A specs file naming the plugin ``./p.so`` (cc1 dlopens it: its constructor runs).
 SPECS = "*cc1:\n+ -iplugindir=. -fplugin=p\n"
+#: A package's settings shadowing the system's ``expat.pc``: gcc runs ``./w`` (``-wrapper``).
+PC = "Name: expat\nDescription: x\nVersion: 9\nCflags: -wrapper ./w\n"
 #: A linker script standing for ``libm.so`` (ld reads it by that name in a ``-L`` folder).
 SCRIPT = "INPUT(src/liba)\n"
 
@@ -88,7 +90,7 @@ FILES = {"t.c": "#include <stdio.h>\nint main(void) { return 0; }\n",
          "sub/Makefile": SUB_BUILDS,
          "src/x": SH_PAYLOAD, "src/h": HEADER, "src/hbits": BITS_HEADER,
          "src/hself": LONE_HEADER, "src/pchsrc": _CONSTRUCTOR, "src/cxx": CXX_HEADER,
-         "pl.c": LIBRARY, "src/specs": SPECS, "src/script": SCRIPT}
+         "pl.c": LIBRARY, "src/specs": SPECS, "src/script": SCRIPT, "src/pc": PC}
 #: The plan of the session cases.
 PLAN = ["Bash(make test)", "Bash(cp *)", "Bash(mkdir *)"]
 
@@ -522,6 +524,26 @@ def test_v_a_toolchain_value_under_another_name(tmp_path: Path, case: str) -> No
     assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
 
 
+
+# --- X: pkg-config's folders naming the call's folder ------------------------------------------
+
+#: A Makefile compiling with a system package's flags (``pkg-config --cflags expat``).
+PKG_COMPILES = "test: t.c\n\t$(CC) $$(pkg-config --cflags expat) -c t.c\n"
+
+
+@pytest.mark.parametrize("name", ["PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR"])
+def test_x_pkg_configs_folder_naming_the_calls_folder(tmp_path: Path, name: str) -> None:
+    """The session's ``<name>=.`` (pkg-config reads ``<folder>/<package>.pc`` there first);
+    plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)``: a call is denied."""
+    import subprocess
+
+    needs("bash", "make", "gcc", "pkg-config")
+    if subprocess.run(["pkg-config", "--exists", "expat"], check=False).returncode:
+        pytest.skip("no expat.pc here")
+    denied = _case(tmp_path, PLAN, PKG_COMPILES, ["cp src/x w", "cp src/pc expat.pc",
+                                                  "make test"], {name: "."})
+    assert denied is not None, "the hook allows every call, and gcc runs ./w"
+
 # --- K: what the change costs a C project ---------------------------------------------------------
 
 #: Each case: the session's variables, the project's links, the calls a careful user makes in
@@ -590,3 +612,7 @@ OPEN.add("test_k_an_everyday_call_under_a_folder_value",
          "cost at 42437dd and fb3e26d: a link naming the call's folder (`here -> .`) is "
          "guarded whole (every write denied), not by toolnames' names",
          "a-link-to-the-calls-folder")
+OPEN.add("test_x_pkg_configs_folder_naming_the_calls_folder",
+         "open at 42437dd and fb3e26d: PKG_CONFIG_PATH=. (a folder a call runs in: dropped by "
+         "envpaths, and toolnames reads gcc's, ld's, the loader's names only) lets "
+         "`./expat.pc` shadow the system's; its Cflags make gcc run ./w")
