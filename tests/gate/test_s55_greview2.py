@@ -511,6 +511,17 @@ NAMED = {
                    ["cp src/x collect2"]),
     "opt-prefix-folder": ("OPT", "-Bv/", "test: t.c\n\t$(CC) $(OPT) -c t.c\n",
                           ["mkdir -p v", "cp src/x v/as"]),
+    # the same, spelled as make and the recipe's sh read it: make's `$X` (X unset: empty),
+    # sh's backslash and empty quotes inside the option's word
+    "includes-beside-a-make-variable": ("INCLUDES", "-I. $X",
+                                        "test: t.c\n\t$(CC) $(INCLUDES) t.c -o t\n\t./t\n",
+                                        ["cp src/h stdio.h"]),
+    "includes-escaped": ("INCLUDES", "\\-I.",
+                         "test: t.c\n\t$(CC) $(INCLUDES) t.c -o t\n\t./t\n",
+                         ["cp src/h stdio.h"]),
+    "includes-empty-quotes-inside": ("INCLUDES", '-""I.',
+                                     "test: t.c\n\t$(CC) $(INCLUDES) t.c -o t\n\t./t\n",
+                                     ["cp src/h stdio.h"]),
 }
 
 
@@ -600,7 +611,8 @@ OPEN.add("test_v_a_toolchain_value_under_another_name",
          "open at 42437dd and fb3e26d: a value of gcc's options under a name flagpaths."
          "toolchain does not know (automake's INCLUDES, INC) is read by named_paths only, "
          "which finds no path in `-I.`, `-Iinc`, `-B./`", "automakes-includes-dot",
-         "automakes-includes-folder", "inc-prefix")
+         "automakes-includes-folder", "inc-prefix", "includes-beside-a-make-variable",
+         "includes-escaped", "includes-empty-quotes-inside")
 OPEN.add("test_k_an_everyday_call_under_a_folder_value",
          "cost at eff9aa7/fb3e26d: under -I. toolnames guards each name of the system's "
          "include folders in `.` (a folder whole: misc/, debug/, net/, sound/, video/, ext/, "
