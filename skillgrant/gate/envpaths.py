@@ -265,14 +265,15 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
     kept |= {parent for folder in kept for parent in above(folder)}
     found: dict[str, bool] = {}
     absolute = [os.path.abspath(r) for r in roots]
-    for paths, specs, (tools, name, value) in _parsed():
-        for path in _rooted(tools, roots):  # (what gcc looks up in a folder a call runs in:
-            if path in kept:  # its names there, s54-greview3 D1)
-                from .flagpaths import prefix_in_kept
-                from .toolnames import kinds, looked_up
+    parsed = _parsed()
+    tools = [(_rooted(t, roots), name, value) for _, _, (t, name, value) in parsed if t]
+    through: set[str] = set()  # (what gcc looks up in a folder a call runs in: its names
+    if tools:  # there, s54-greview3 D1; through a link to one: s55-greview2 K2)
+        from .toolnames import folder_items
 
-                prefix_in_kept(name, value, path, kept, "the session's")
-                found.update(looked_up(path, kinds(name, value)))
+        items, through = folder_items(tools, kept, "the session's")
+        found.update(items)
+    for paths, specs, _ in parsed:
         for path in paths:
             if path.startswith("~"):
                 path = os.path.expanduser(path)
@@ -281,7 +282,7 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
                     os.path.join(_top(root) if path[:1] == TOP else root, tail)
                     for root in roots]):  # (TOP: the repository's top of each one, E2)
                 full = os.path.normpath(full)
-                if full not in kept:
+                if full not in kept and full not in through:
                     found[full] = True
         if specs:
             from .noderesolve import package_paths
@@ -310,9 +311,9 @@ def _parsed() -> list[tuple[list[str], list[str], tuple[list[str], str, str]]]:
             try:
                 if name not in OTHERWISE and value and isinstance(parsed, list):
                     words = variable_words(name, value, _expanded(value)) if \
-                        read_word_by_word(name) else []
+                        read_word_by_word(name, value) else []
                     parsed.append(([*named_paths(value), *words], preloaded(value), (
-                        words if words and toolchain_read(name) else [], name, value)))
+                        words if words and toolchain_read(name, value) else [], name, value)))
             except ValueError as e:
                 parsed = ValueError(f"the session's variable {name}={value!r} holds {e}, so "
                                     "the paths it names are not known; unset it or give it a "

@@ -62,14 +62,35 @@ def prefix_in_kept(name: str, value: str, folder: str, kept: set[str], whose: st
                          "programs' folder on PATH and give the prefix without a '/'")
 
 
-def toolchain_read(name: str) -> bool:
-    """Whether the session's variable ``name`` is read as the C toolchain's (``flag_words``)."""
-    return (name in FLAGS or toolchain(name)) and name not in _MAKES
+def toolchain_read(name: str, value: str) -> bool:
+    """Whether the session's variable ``name`` (``value``) is read as the C toolchain's
+    (``flag_words``): by its name, or by a gcc option naming a folder in its value under any
+    name (a Makefile hands gcc ``$(INCLUDES)``, ``$(INC)``, ``$(OPT)``: automake's, a
+    hand-written one's; s55-greview2 V1)."""
+    return (name in FLAGS or toolchain(name) or gcc_options(value)) and name not in _MAKES
 
 
-def read_word_by_word(name: str) -> bool:
-    """Whether the session's variable ``name`` is read word by word (``variable_words``)."""
-    return name in FLAGS or name in _FILES or name in _COMMANDS or toolchain(name)
+def gcc_options(value: str) -> bool:
+    """Whether ``value`` holds a word starting as one of gcc's options naming a folder it
+    reads (``-I``, ``-B``, ``-L``, ``-isystem``, ``--sysroot``, ``-Wl,``…) and no ``$`` or
+    backquote (a value read so by its words alone is not refused: ``named_paths`` reads it
+    as before)."""
+    return "-" in value and "$" not in value and "`" not in value and any(
+        w.startswith(_FOLDER_OPTIONS) for w in value.replace("'", " ").replace('"', " ").split())
+
+
+#: The starts of gcc's options naming a folder it reads (``gcc_options``).
+_FOLDER_OPTIONS: Final = ("-I", "-B", "-L", "-isystem", "-idirafter", "-iquote", "-iprefix",
+                          "-iwithprefix", "-isysroot", "-iplugindir", "-include", "-imacros",
+                          "--sysroot", "--include-d", "--library-d", "--pref", "-Wl,", "-Wp,",
+                          "-Xlinker", "-Xpreprocessor")
+
+
+def read_word_by_word(name: str, value: str = "") -> bool:
+    """Whether the session's variable ``name`` (``value``) is read word by word
+    (``variable_words``)."""
+    return name in FLAGS or name in _FILES or name in _COMMANDS or toolchain(name) or \
+        gcc_options(value)
 
 
 def variable_words(name: str, value: str, readings: list[str]) -> list[str]:

@@ -254,7 +254,7 @@ def value_items(given: list[tuple[str, str, bool]], folders: list[str],
                 [p for p in relative if p[:1] not in ("/", "~")], folders)]
         if own:  # (the toolchain's read as the session's are: s53-greview2 V6, V8)
             items += _looked_up(name, value, _joined(_flag_words(name, value), folders),
-                                kept) if read_word_by_word(name) else []
+                                kept) if read_word_by_word(name, value) else []
             items += [(p, True) for p in _named(value, folders) if p not in kept]
             items += [(p.rstrip("/"), True) for p in preload_paths(value, folders)]
             items += [(p, True) for p in _node_read(name, value, parts, folders)]
@@ -266,16 +266,12 @@ def _looked_up(name: str, value: str, paths: list[str],
     """``paths`` (what the toolchain's ``name=value`` names) guarded whole, but one of
     ``kept`` (a folder a call runs in, or above one) by the names gcc, ld and make look up
     there (``toolnames.looked_up``: s54-greview3 D2)."""
-    items = [(p, True) for p in paths if p not in kept]
-    if len(items) < len(paths):
-        from .flagpaths import prefix_in_kept
-        from .toolnames import kinds, looked_up
+    if not paths:
+        return []
+    from .toolnames import folder_items
 
-        for path in paths:
-            prefix_in_kept(name, value, path, kept, "a plan's entry gives")
-        items += [i for p in dict.fromkeys(paths) if p in kept
-                  for i in looked_up(p, kinds(name, value))]
-    return items
+    items, through = folder_items([(paths, name, value)], kept, "a plan's entry gives")
+    return items + [(p, True) for p in paths if p not in kept and p not in through]
 
 
 def _flag_words(name: str, value: str) -> list[str]:

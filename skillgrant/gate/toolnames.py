@@ -76,7 +76,9 @@ HEADERS: Final = (".h", ".hh", ".hpp", ".hxx", ".h++", ".tcc", ".inc", ".def", "
 #: The system's folders whose names ``#include <…>`` looks up (a pattern's ``*``: each).
 _INCLUDES: Final = ("/usr/include", "/usr/local/include", "/usr/include/*-linux-gnu*",
                     "/usr/lib/gcc/*/*/include", "/usr/lib/gcc/*/*/include-fixed",
-                    "/usr/include/c++/*", "/usr/include/*-linux-gnu*/c++/*")
+                    "/usr/include/c++/*", "/usr/include/c++/*/backward",
+                    "/usr/include/*-linux-gnu*/c++/*", "/usr/lib/llvm-*/lib/clang/*/include",
+                    "/usr/lib/clang/*/include", "/usr/local/include/*-linux-gnu*")
 #: The system's folders whose libraries and start files ld and the loader look up by name.
 _LIBRARIES: Final = ("/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib",
                      "/lib/*-linux-gnu*", "/usr/lib/*-linux-gnu*", "/usr/lib/gcc/*/*")
@@ -111,18 +113,70 @@ _PREFIXED: Final = frozenset(("COMPILER_PATH", "GCC_EXEC_PREFIX", "CROSS_COMPILE
                               "TOOLPREFIX"))
 
 
-def looked_up(folder: str, kind: str) -> list[tuple[str, bool]]:
+def folder_items(values: list[tuple[list[str], str, str]], kept: set[str],
+                 whose: str) -> tuple[list[tuple[str, bool]], set[str]]:
+    """For toolchain values (each the paths it names, absolute, its variable's name and its
+    value), the items guarding what is looked up by name in each path that is one of ``kept``
+    (a folder a call runs in, or above one), or a link to one (``-Ihere``, ``here -> .``:
+    s55-greview2 K2), and those paths. Beside ``looked_up``'s names, every name the values'
+    other folders hold (``-I. -Iinclude``: ``include/cfg.h`` is guarded whole, and cpp takes a
+    ``./cfg.h`` first: G8). Raises ValueError for a prefix of programs' names there
+    (``flagpaths.prefix_in_kept``; ``whose``: the session's, a plan's entry's)."""
+    from .flagpaths import prefix_in_kept
+
+    reals: set[str] = set()
+    folders: list[tuple[str, str]] = []
+    others: list[str] = []
+    through: set[str] = set()
+    for paths, name, value in values:
+        for path in paths:
+            folder = path if path in kept else _kept_real(path, kept, reals)
+            if folder:
+                prefix_in_kept(name, value, folder, kept | reals, whose)
+                folders.append((folder, kinds(name, value)))
+                through.add(path)
+            else:
+                others.append(path)
+    if not folders:
+        return [], through
+    shadowed: list[str] = []
+    for other in dict.fromkeys(others):
+        fs.watch_folder(other)
+        try:
+            shadowed += os.listdir(other)
+        except OSError:
+            continue
+    return [i for f, kind in dict.fromkeys(folders)
+            for i in looked_up(f, kind, tuple(shadowed))], through
+
+
+def _kept_real(path: str, kept: set[str], reals: set[str]) -> str | None:
+    """The real path of ``path`` where it is that of one of ``kept`` (``reals``: theirs, made
+    at the first question), or None."""
+    real = fs.realpath(path)
+    if real == path:
+        return None
+    if not reals:
+        reals.update(fs.realpath(k) for k in kept)
+    return real if real in reals else None
+
+
+def looked_up(folder: str, kind: str, shadowed: tuple[str, ...] = ()) -> list[tuple[str, bool]]:
     """The items guarding in ``folder`` (absolute) what gcc, cpp, ld and the loader look up
-    there by name for the lookups ``kind`` names (see the module's text): each a file, or a
-    folder whole."""
+    there by name for the lookups ``kind`` names (see the module's text), and the names
+    ``shadowed`` (those a later folder of the search holds): each a file, or a folder
+    whole."""
     names: dict[str, bool] = {}
     for one in kind:
         names.update(_system_names(one))
+    names.update((n, False) for n in shadowed if n not in names)
+    names.update((f"{n}.gch", True) for n in shadowed if HEADER in kind and n.endswith(HEADERS))
     if HEADER in kind or LIBRARY in kind:
         fs.watch_folder(folder)  # (a view keeping the answer sees a header come or go)
         try:
             here = [n for n in os.listdir(folder) if n not in names and (
-                (HEADER in kind and n.endswith(HEADERS)) or (LIBRARY in kind and n[:3] == "lib"))]
+                (HEADER in kind and n.endswith(HEADERS)) or (LIBRARY in kind and (
+                    n[:3] == "lib" or n.endswith((".so", ".a")) or ".so." in n)))]  # (-l:x.so)
         except OSError:
             here = []
         names.update(dict.fromkeys(here, False))  # (the project's own: H1)

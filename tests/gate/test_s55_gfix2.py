@@ -73,6 +73,16 @@ ATTACKS = {
         {}, ["Bash(make test CROSS_COMPILE=./)"],
         {"Makefile": "test:\n\t$(CROSS_COMPILE)tool\n", "src/x": SH_PAYLOAD},
         ["cp src/x tool", "make test CROSS_COMPILE=./"]),
+    # a gcc option under a name the toolchain's list lacks (automake's INCLUDES)
+    "includes-dot": (
+        {"INCLUDES": "-I."}, ["Bash(make test)"],
+        {"Makefile": "test: t.c\n\t$(CC) $(INCLUDES) t.c -o t\n\t./t\n", "t.c": STDIO,
+         "src/h": "#include_next <stdio.h>\n" + HEADER}, ["cp src/h stdio.h", "make test"]),
+    # a name a later folder of the search holds (include/cfg.h, guarded whole), new in `.`
+    "shadowing-a-later-folder": (
+        {"CPPFLAGS": "-I. -Iinclude"}, ["Bash(make test)"],
+        {"Makefile": BUILDS, "t.c": PROJECTS, "include/cfg.h": "", "src/h": HEADER},
+        ["cp src/h cfg.h", "make test"]),
     "library-path-dot-specs": (
         {"LIBRARY_PATH": "."}, ["Bash(make test)"],
         {"Makefile": BUILDS, "t.c": STDIO, "src/specs": "*linker:\n./w\n",
@@ -139,6 +149,9 @@ EVERYDAY = {
                                           "cp notes.txt data/notes.txt"]),
     "entry-include-dot": ({}, "make test CPPFLAGS=-I.", ["cp notes.txt notes2.txt",
                                                          "cp t.c t2.c"]),
+    # a link to the call's folder (`here -> .`): its names, not the folder whole
+    "include-a-link-to-the-calls-folder": ({"CFLAGS": "-Ihere"}, "make test",
+                                           ["cp notes.txt notes2.txt"]),
 }
 
 
@@ -152,5 +165,6 @@ def test_an_everyday_write_beside_a_looked_up_folder(tmp_path: Path, case: str) 
     (project / "t.c").write_text(STDIO)
     (project / "test").mkdir()
     (project / "data").mkdir()
+    (project / "here").symlink_to(".")
     env = {**home_env(tmp_path / "home"), **extra}
     assert first_denied(project, calls, env) is None, "the hook denies an everyday call"
