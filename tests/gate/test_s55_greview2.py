@@ -582,6 +582,12 @@ COSTS = {
     "a-version-file": ({"CPPFLAGS": "-I."}, {}, ["cp notes.txt version"]),
     "a-link-to-the-calls-folder": ({"CFLAGS": "-Ihere"}, {"here": "."},
                                    ["cp notes.txt notes2.txt"]),
+    # a name another folder of the value holds that no compiler or linker looks up (cpp a
+    # header's, ld a library's): src/README.md, vendor/LICENSE
+    "a-readme-beside-a-source-folder": ({"CPPFLAGS": "-I. -Isrc"}, {},
+                                        ["cp notes.txt README.md", "touch data.json"]),
+    "a-license-beside-a-vendor-folder": ({"LDFLAGS": "-L. -Lvendor"}, {},
+                                         ["cp notes.txt LICENSE"]),
 }
 
 
@@ -596,6 +602,9 @@ def test_k_an_everyday_call_under_a_folder_value(tmp_path: Path, case: str) -> N
     (project / "Makefile").write_text(BUILDS)
     (project / "t.c").write_text(FILES["t.c"])
     (project / "notes.txt").write_text("notes\n")
+    for name in ("src/README.md", "src/data.json", "vendor/LICENSE", "vendor/libfoo.a"):
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text("x\n")
     for name, to in links.items():
         os.symlink(to, project / name)
     assert first_denied(project, calls, {**home_env(tmp_path / "home"), **extra}) is None
@@ -630,3 +639,8 @@ OPEN.add("test_k_an_everyday_call_under_a_folder_value",
          "system folder's own names below it, and C++'s names only for a C++ compiler, would "
          "be sound", "a-folder-named-as-the-systems-misc", "a-debug-build-folder",
          "a-version-file")
+OPEN.add("test_k_an_everyday_call_under_a_folder_value",
+         "cost at 4a478f5: folder_items guards in `.` every name another folder of the values "
+         "holds (os.listdir), not only those cpp or ld look up there (a header's ending or none,"
+         " a .gch; lib*, *.so*, *.a, *.o): README.md, data.json, LICENSE",
+         "a-readme-beside-a-source-folder", "a-license-beside-a-vendor-folder")
