@@ -555,8 +555,15 @@ def test_v_a_toolchain_value_under_another_name(tmp_path: Path, case: str) -> No
 PKG_COMPILES = "test: t.c\n\t$(CC) $$(pkg-config --cflags expat) -c t.c\n"
 
 
-@pytest.mark.parametrize("name", ["PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR"])
-def test_x_pkg_configs_folder_naming_the_calls_folder(tmp_path: Path, name: str) -> None:
+#: Each case: the variable naming ``.``, the file pkg-config reads there (pkgconf 1.8 takes
+#: ``<package>-uninstalled.pc`` before ``<package>.pc``).
+PKG_FOLDERS = {"PKG_CONFIG_PATH": ("PKG_CONFIG_PATH", "expat.pc"),
+               "PKG_CONFIG_LIBDIR": ("PKG_CONFIG_LIBDIR", "expat.pc"),
+               "uninstalled": ("PKG_CONFIG_PATH", "expat-uninstalled.pc")}
+
+
+@pytest.mark.parametrize("case", list(PKG_FOLDERS))
+def test_x_pkg_configs_folder_naming_the_calls_folder(tmp_path: Path, case: str) -> None:
     """The session's ``<name>=.`` (pkg-config reads ``<folder>/<package>.pc`` there first);
     plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)``: a call is denied."""
     import subprocess
@@ -564,7 +571,8 @@ def test_x_pkg_configs_folder_naming_the_calls_folder(tmp_path: Path, name: str)
     needs("bash", "make", "gcc", "pkg-config")
     if subprocess.run(["pkg-config", "--exists", "expat"], check=False).returncode:
         pytest.skip("no expat.pc here")
-    denied = _case(tmp_path, PLAN, PKG_COMPILES, ["cp src/x w", "cp src/pc expat.pc",
+    name, target = PKG_FOLDERS[case]
+    denied = _case(tmp_path, PLAN, PKG_COMPILES, ["cp src/x w", f"cp src/pc {target}",
                                                   "make test"], {name: "."})
     assert denied is not None, "the hook allows every call, and gcc runs ./w"
 
