@@ -72,11 +72,12 @@ def toolchain_read(name: str, value: str) -> bool:
 
 def gcc_options(value: str) -> bool:
     """Whether ``value`` holds a word starting as one of gcc's options naming a folder it
-    reads (``-I``, ``-B``, ``-L``, ``-isystem``, ``--sysroot``, ``-Wl,``…) and no ``$`` or
-    backquote (a value read so by its words alone is not refused: ``named_paths`` reads it
-    as before)."""
-    return "-" in value and "$" not in value and "`" not in value and any(
-        w.startswith(_FOLDER_OPTIONS) for w in value.replace("'", " ").replace('"', " ").split())
+    reads (``-I.``, ``-B./``, ``-Lvendor`` with their folder attached, ``-isystem``,
+    ``--sysroot``, ``-Wl,``…), read as a recipe's sh reads it (quotes and backslashes
+    dropped: ``-""I.``, ``\\-I.``; s55-greview2 V1b)."""
+    return "-" in value and any(w.startswith(_FOLDER_OPTIONS) and (
+        len(w) > 2 or w[:2] not in ("-I", "-B", "-L")) for w in value.translate(
+        _QUOTES).split())
 
 
 #: The starts of gcc's options naming a folder it reads (``gcc_options``).

@@ -82,8 +82,13 @@ _INCLUDES: Final = ("/usr/include", "/usr/local/include", "/usr/include/*-linux-
 #: The system's folders whose libraries and start files ld and the loader look up by name.
 _LIBRARIES: Final = ("/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib",
                      "/lib/*-linux-gnu*", "/usr/lib/*-linux-gnu*", "/usr/lib/gcc/*/*")
-#: The kinds of lookup (``looked_up``): programs by a prefix, headers, libraries, a sysroot.
-PROGRAM, HEADER, LIBRARY, SYSROOT = "p", "h", "l", "s"
+#: The system's folders of pkg-config's package files (``<package>.pc``).
+_PACKAGES: Final = ("/usr/lib/pkgconfig", "/usr/share/pkgconfig", "/usr/local/lib/pkgconfig",
+                    "/usr/local/share/pkgconfig", "/usr/lib/*-linux-gnu*/pkgconfig",
+                    "/usr/lib64/pkgconfig")
+#: The kinds of lookup (``looked_up``): programs by a prefix, headers, libraries, a sysroot,
+#: pkg-config's packages.
+PROGRAM, HEADER, LIBRARY, SYSROOT, PACKAGE = "p", "h", "l", "s", "c"
 
 
 def kinds(name: str, value: str) -> str:
@@ -91,6 +96,8 @@ def kinds(name: str, value: str) -> str:
     (``PROGRAM``, ``HEADER``, ``LIBRARY``, ``SYSROOT``), read from the spellings of the
     options it holds, generously (an option's any abbreviation gcc takes: ``--pref``,
     ``--include-d``, ``--library-d``); every kind where the value names none."""
+    if name.startswith("PKG_CONFIG"):  # (pkg-config reads `<package>.pc` there: X1)
+        return PACKAGE
     lower = value.lower()
     found = ""
     if name in _PREFIXED or "-B" in value or "--pre" in lower or "prefix" in lower or \
@@ -169,14 +176,13 @@ def looked_up(folder: str, kind: str, shadowed: tuple[str, ...] = ()) -> list[tu
     names: dict[str, bool] = {}
     for one in kind:
         names.update(_system_names(one))
-    names.update((n, False) for n in shadowed if n not in names)
+    names.update((n, False) for n in shadowed if n not in names and _looked_up_name(n, kind))
     names.update((f"{n}.gch", True) for n in shadowed if HEADER in kind and n.endswith(HEADERS))
-    if HEADER in kind or LIBRARY in kind:
+    if HEADER in kind or LIBRARY in kind or PACKAGE in kind:
         fs.watch_folder(folder)  # (a view keeping the answer sees a header come or go)
         try:
-            here = [n for n in os.listdir(folder) if n not in names and (
-                (HEADER in kind and n.endswith(HEADERS)) or (LIBRARY in kind and (
-                    n[:3] == "lib" or n.endswith((".so", ".a")) or ".so." in n)))]  # (-l:x.so)
+            here = [n for n in os.listdir(folder) if n not in names and _looked_up_name(
+                n, kind)]
         except OSError:
             here = []
         names.update(dict.fromkeys(here, False))  # (the project's own: H1)
@@ -184,6 +190,17 @@ def looked_up(folder: str, kind: str, shadowed: tuple[str, ...] = ()) -> list[tu
             names.update({f"{n}.gch": True for n in here})
     base = folder.rstrip("/") + "/"  # (one concatenation a name: they are thousands)
     return [(base + n, tree) for n, tree in names.items()]
+
+
+def _looked_up_name(name: str, kind: str) -> bool:
+    """Whether a file ``name`` is one the lookups ``kind`` names take by its name from a
+    folder holding it (the folder's own, or a later folder's of the search: ``looked_up``):
+    a header's (``*.h``…), a library's (``lib*``, ``*.so``, ``*.so.N``, ``*.a``: ld's
+    ``-l:foo.so`` too), a pkg-config package's (``*.pc``); not a ``README.md`` beside them
+    (s55-greview2 K3)."""
+    return (HEADER in kind and name.endswith(HEADERS)) or (LIBRARY in kind and (
+        name[:3] == "lib" or name.endswith((".so", ".a")) or ".so." in name)) or (
+        PACKAGE in kind and name.endswith(".pc"))
 
 
 def _system_names(kind: str) -> dict[str, bool]:
@@ -201,7 +218,7 @@ def _system_names(kind: str) -> dict[str, bool]:
         names.update(dict.fromkeys(PROGRAMS, False))
         names.update(dict.fromkeys((*_BELOW_PREFIX, *(os.path.basename(f) for f in glob(
             "/usr/lib/gcc/*"))), True))
-    for pattern in _INCLUDES if kind == HEADER else _LIBRARIES if kind == LIBRARY else ():
+    for pattern in {HEADER: _INCLUDES, LIBRARY: _LIBRARIES, PACKAGE: _PACKAGES}.get(kind, ()):
         for folder in glob(pattern):
             _listed(folder, kind, names)
     if kind == LIBRARY:  # (gcc's startfile prefixes' `<machine>/<version>/` too: N3)
@@ -230,6 +247,8 @@ def _listed(folder: str, kind: str, names: dict[str, bool]) -> None:
             names.setdefault(entry.name, folder_entry)
             if not folder_entry:  # (a folder's headers are guarded with it, whole)
                 names[entry.name + ".gch"] = True
+        elif kind == PACKAGE:  # (pkgconf takes `<name>-uninstalled.pc` first)
+            names[entry.name] = names[entry.name.removesuffix(".pc") + "-uninstalled.pc"] = False
         elif entry.name[:3] == "lib" or entry.name.endswith(".o"):
             names[entry.name] = False
 

@@ -78,6 +78,18 @@ ATTACKS = {
         {"INCLUDES": "-I."}, ["Bash(make test)"],
         {"Makefile": "test: t.c\n\t$(CC) $(INCLUDES) t.c -o t\n\t./t\n", "t.c": STDIO,
          "src/h": "#include_next <stdio.h>\n" + HEADER}, ["cp src/h stdio.h", "make test"]),
+    # the same, escaped: the recipe's sh drops the backslash (`-I.`)
+    "includes-escaped-dot": (
+        {"INCLUDES": "\\-I."}, ["Bash(make test)"],
+        {"Makefile": "test: t.c\n\t$(CC) $(INCLUDES) t.c -o t\n\t./t\n", "t.c": STDIO,
+         "src/h": "#include_next <stdio.h>\n" + HEADER}, ["cp src/h stdio.h", "make test"]),
+    # pkg-config searches PKG_CONFIG_PATH's `.` for a system package's `.pc` first
+    "pkg-config-path-dot": (
+        {"PKG_CONFIG_PATH": "."}, ["Bash(make test)"],
+        {"Makefile": "test: t.c\n\t$(CC) $$(pkg-config --cflags expat) -c t.c\n",
+         "t.c": "int x;\n", "src/x": SH_PAYLOAD,
+         "src/pc": "Name: expat\nDescription: x\nVersion: 9\nCflags: -wrapper ./w\n"},
+        ["cp src/x w", "cp src/pc expat.pc", "make test"]),
     # a name a later folder of the search holds (include/cfg.h, guarded whole), new in `.`
     "shadowing-a-later-folder": (
         {"CPPFLAGS": "-I. -Iinclude"}, ["Bash(make test)"],
@@ -94,7 +106,7 @@ ATTACKS = {
 def test_a_name_looked_up_in_the_calls_folder(tmp_path: Path, case: str) -> None:
     """The session's variables, plan ``<entries>``, ``Bash(cp *)``, ``Bash(mkdir *)``: a call
     is denied."""
-    needs("bash", "make", "gcc")
+    needs("bash", "make", "gcc", *(["pkg-config"] if case.startswith("pkg-config") else []))
     extra, entries, files, calls = ATTACKS[case]
     denied = proved_case(tmp_path, [*entries, "Bash(cp *)", "Bash(mkdir *)"], files, calls,
                          extra, executable=("src/x",) if "src/x" in files else ())
