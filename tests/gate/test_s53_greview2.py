@@ -165,10 +165,8 @@ def test_t_a_test_file_met_through_a_link(tmp_path: Path, case: str) -> None:
 
 # (T1-T5 open at 51a8b1e: closed by s53-gfix2 4965cd0: a link placed below a collecting folder
 # read by where it leads; places refuses past its bound; .git walked; a folder listed whole)
-OPEN.add("test_t_a_test_file_met_through_a_link",
-         "open at 51a8b1e: the walk's roots are the folders the plan's programs run in, not a "
-         "runner's operand beside them (node --test ../ext/): a link there is not read",
-         "link-in-an-operands-folder")
+# (link-in-an-operands-folder open at 51a8b1e: closed by s55-sfix, testroots: the plan's
+# operand folder beside the run folders walked)
 # (link-to-nothing-then-its-parent open at af16ceb, copy-from-node-modules-re-aims-it and
 # copy-re-aims-it-beside-a-guarded-file open at fbedcbc: closed by s53-gfix2 aa70455)
 # (copy-re-aims-a-link-named-test, copy-keeping-links-re-aims-it, move-re-aims-it open at
@@ -299,10 +297,8 @@ def test_t_pytests_testpaths_through_a_link(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows every call, and pytest imports the payload"
 
 
-OPEN.add("test_t_pytests_testpaths_through_a_link",
-         "open at 51a8b1e: the gate does not read pytest's testpaths (docs/decisions.md's "
-         "residual, harmless for test names, guarded anywhere); with links a runner follows, "
-         "a folder it names beside the project is not walked")
+# (test_t_pytests_testpaths_through_a_link open at 51a8b1e: closed by s55-sfix, testroots:
+# pytest's testpaths read)
 
 
 # --- V: the session's compiler and linker variables ---------------------------------------------
@@ -522,10 +518,8 @@ def test_t_a_runners_settings_name_a_folder_beside(tmp_path: Path, case: str) ->
     assert denied is not None, "the hook allows every call, and the runner runs the payload"
 
 
-OPEN.add("test_t_a_runners_settings_name_a_folder_beside",
-         "open at af16ceb (T6/T7's class): the walk's roots are the folders the plan's programs "
-         "run in; a folder a runner's settings name beside them (bunfig's [test] root, a "
-         "package.json script's operand) is not walked, so a link there is not read")
+# (test_t_a_runners_settings_name_a_folder_beside open at af16ceb: closed by s55-sfix,
+# testroots: bunfig's [test] root, a package.json script's folder read)
 
 
 #: A library standing for libm.so.6 whose constructor runs the payload (built by the setup).
