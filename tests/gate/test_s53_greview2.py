@@ -199,9 +199,11 @@ def test_t_a_runner_moved_out_of_the_project(tmp_path: Path, case: str) -> None:
 
 
 OPEN.add("test_t_a_runner_moved_out_of_the_project",
-         "open at af16ceb (pre-existing at 7b9db0b; not s53-gfix2's change: the run folders): "
-         "the collecting folders are the project's; a collecting plan's runner moved by cd "
-         "out of it runs the tests there (and what their links lead to), none guarded")
+         "open at af16ceb, where no project folder is known (this harness's hook is given no "
+         "CLAUDE_PROJECT_DIR): without one there are no run folders, and a collecting plan's "
+         "runner moved by cd runs wherever the session is, collecting what no walk bounds. "
+         "Held where the project folder is given, as Claude Code gives it (runfolders.outside; "
+         "s55-sfix test_a_runner_moved_out_where_the_project_is_known)")
 
 
 #: Each case (a cost): the plan's entry, the project's files and links, the everyday link a

@@ -84,3 +84,28 @@ def test_cost_any_write_below_a_folder_beside(tmp_path: Path) -> None:
     (tmp_path / "ext").mkdir()
     call = "cp notes.txt ../ext/README.md"
     assert first_denied(project, [call], home_env(tmp_path / "home")) == call
+
+
+#: s53-greview2 T7's calls (test_t_a_runner_moved_out_of_the_project), the folders beside the
+#: project made first: node's runner moved by ``cd`` out of the project.
+MOVED = {
+    "written-in-a-test-folder-beside": ["cp src/out ../ext/test/y.js",
+                                        "cd ../ext && node --test"],
+    "moved-first": ["node --test"],  # (asked from ../ext: the session's folder after a cd)
+}
+
+
+@pytest.mark.parametrize("case", list(MOVED))
+def test_a_runner_moved_out_where_the_project_is_known(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(node --test)``, ``Bash(cd *)``, ``Bash(cp *)``, the session's project folder
+    given to the hook (``CLAUDE_PROJECT_DIR``, as Claude Code gives it): the runner started
+    out of the project is denied (``runfolders.outside``: the plan's programs run in its run
+    folders only). The review's row stays open where no project folder is known."""
+    needs("bash")
+    project = hooked_project(tmp_path, ["Bash(node --test)", "Bash(cd *)", "Bash(cp *)"])
+    (tmp_path / "ext" / "test").mkdir(parents=True)
+    (project / "src").mkdir(exist_ok=True)
+    (project / "src" / "out").write_text("0\n")
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    folder = tmp_path / "ext" if case == "moved-first" else project
+    assert first_denied(project, MOVED[case], env, cwd=folder) == MOVED[case][-1]
