@@ -15,8 +15,9 @@ The walk is of every folder below the collecting folders but ``node_modules`` (n
 jest's and pytest's own defaults skip it; node walks ``.git`` and dot folders: so does the
 walk), following each link to a folder once. It is made at a call's first question about a
 path (a call that writes nothing does not pay for it), kept with the guarded set it was made
-for, and bounded: past ``MAX_ENTRIES`` entries the gate cannot say which files a runner
-meets, and the question raises ValueError (the call is denied, naming why).
+for, and bounded: past ``MAX_ENTRIES`` entries listed at a call (a hook's: ``MAX_HOOK_ENTRIES``,
+its unchanged folders' listings kept across calls: ``walkcache``) the gate cannot say which
+files a runner meets, and the question raises ValueError (the call is denied, naming why).
 """
 
 from __future__ import annotations
@@ -28,14 +29,19 @@ from .below import under
 from .gitdirs import makes_git_dir
 from .placed import fold
 from .pymodule import module_path
+from .testroots import runner_roots
+from .walkcache import Kept
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
-#: Entries the walk below the collecting folders looks at, at most (a project of ten
-#: thousand files takes some 10 ms; past the bound the question is refused).
+#: Entries the walk below the collecting folders lists at a call, at most (a project of ten
+#: thousand files takes some 10 ms; past the bound the question is refused): a service's
+#: (its view watches every folder listed); a hook's, whose listings of unchanged folders are
+#: kept for the next call (``walkcache``: 205,000 files listed in some 0.2 s once, then 1 ms).
 MAX_ENTRIES: Final = 200_000
+MAX_HOOK_ENTRIES: Final = 1_000_000
 #: The folders (and links) the walk does not enter (see the module's text), by their exact
 #: names: node's, bun's, jest's and pytest's runners skip them.
 SKIPPED: Final = frozenset(("node_modules",))
@@ -89,6 +95,13 @@ def leads_below(path: str, guards: object) -> bool:
     return any(target.startswith(path.rstrip("/") + "/") for target, _, _ in _links(guards))
 
 
+def leads_to(path: str, guards: object) -> bool:
+    """Whether a link the walk of ``guards`` meets leads to the folded ``path`` or below it
+    (a mount there lays its tree where a program meets it through the link)."""
+    return any(target == path or target.startswith(path + "/")
+               for target, _, _ in _links(guards))
+
+
 def read_at_any_depth(path: str, key: str, guards: object, walked: frozenset[str],
                       kept: bool) -> bool:
     """Whether, where the plan's programs read project code (``walked``, the folded names
@@ -101,7 +114,12 @@ def read_at_any_depth(path: str, key: str, guards: object, walked: frozenset[str
     a write to ``shared/rules`` one to the makefile a recursive make reads in ``sub``
     (s52-greview L1, s53-greview L2). Never where the call only removes or formats (``kept``).
     Raises ValueError as ``places``."""
-    if not walked or kept:
+    if kept:
+        return False
+    beside = _beside(guards)
+    if beside and (_below(key, beside) or any(_below(p, beside) for p in places(key, guards))):
+        return True  # (a runner's folder beside the run folders: testroots)
+    if not walked:
         return False
     return module_path(key, path) or makes_git_dir(path) or any(
         under(place, walked) or module_path(place)
@@ -127,26 +145,49 @@ def _read(place: str, guards: object, walked: frozenset[str]) -> bool:
     folders tests are collected in (a runner walks the link)."""
     folders: frozenset[str] = getattr(guards, "collected", frozenset())
     return under(place, walked) or module_path(place) or any(
-        place.startswith(f + "/") for f in folders)
+        place.startswith(f + "/") for f in folders) or _below(place, _beside(guards))
 
 
 def _links(guards: object) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     """Each link below the collecting folders of ``guards`` and, where it guards names at
     any depth (``walked``), below the folders the plan's programs run in (``run_folders``:
-    the project's among them), and below the folders they lead to, as its folded target's
+    the project's among them), below the folders beside them a runner collects in
+    (``testroots``: s53-greview2 T6, T11, T12), and below the folders they lead to, as its
+    folded target's
     real path, its own folded path and the folded real places of the links the system
     crosses resolving it (``_crossed``: re-aiming one re-aims it; s54-greview2 B1): walked
     once for a set."""
     if _LAST and _LAST[0][0] is guards:
         return _LAST[0][1]
-    folders: frozenset[str] = getattr(guards, "collected", frozenset())
-    runs: frozenset[str] = getattr(guards, "run_folders", frozenset()) if getattr(
-        guards, "walked", None) else frozenset()
-    roots = tuple(sorted({*(_REAL.get(f, f) for f in folders),
-                          *(fs.realpath(f) for f in runs)}))
+    roots = _roots(guards)
+    roots = tuple(sorted({*roots, *runner_roots(guards, roots)}))
     found = fs.kept(lambda: ("test links", roots), lambda: _walked(roots))
     _LAST[:] = [(guards, found)]
     return found
+
+
+def _beside(guards: object) -> tuple[str, ...]:
+    """The folded folders beside the run folders a runner of ``guards`` collects in
+    (``testroots.runner_roots``), each ending in ``/``."""
+    if not getattr(guards, "collected", None):
+        return ()
+    return tuple(fold(r).rstrip("/") + "/" for r in runner_roots(guards, _roots(guards)))
+
+
+def _roots(guards: object) -> tuple[str, ...]:
+    """The real folders the walk starts at: the collecting folders of ``guards`` and, where it
+    guards names at any depth, the folders the plan's programs run in."""
+    folders: frozenset[str] = getattr(guards, "collected", frozenset())
+    runs: frozenset[str] = getattr(guards, "run_folders", frozenset()) if getattr(
+        guards, "walked", None) else frozenset()
+    return tuple(sorted({*(_REAL.get(f, f) for f in folders),
+                         *(fs.realpath(f) for f in runs)}))
+
+
+def _below(path: str, folders: tuple[str, ...]) -> bool:
+    """Whether the folded ``path`` is one of the folded ``folders`` (each ending in ``/``) or
+    lies below one."""
+    return bool(folders) and (path.rstrip("/") + "/").startswith(folders)
 
 
 def _walked(roots: tuple[str, ...]) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
@@ -154,14 +195,16 @@ def _walked(roots: tuple[str, ...]) -> tuple[tuple[str, str, tuple[str, ...]], .
     pending = [r for r in roots if not any(r.startswith(o + "/") for o in roots if o != r)]
     seen = set(pending)
     links: list[tuple[str, str, tuple[str, ...]]] = []
-    left = MAX_ENTRIES
+    kept = Kept(roots)
+    bound = MAX_HOOK_ENTRIES if kept.path else MAX_ENTRIES
+    left = bound
     while pending:
         folder = pending.pop()
-        listed = _listing(folder)
-        left -= len(listed)
+        listed, fresh = kept.listing(folder, _listing)
+        left -= fresh
         if left < 0:
             raise ValueError(
-                f"the folders the plan's test runners collect in hold more than {MAX_ENTRIES} "
+                f"the folders the plan's test runners collect in hold more than {bound} "
                 "entries, which the gate walks to find the links a runner follows (below "
                 f"{roots[0]!r}), so the files they run are not known")
         base = folder.rstrip("/") + "/"
@@ -178,6 +221,7 @@ def _walked(roots: tuple[str, ...]) -> tuple[tuple[str, str, tuple[str, ...]], .
                 if target not in seen and fs.is_folder(target):
                     seen.add(target)  # (each folder walked once, however reached: loops end)
                     pending.append(target)
+    kept.save()
     return tuple(links)
 
 
@@ -220,8 +264,10 @@ def _listing(folder: str) -> list[tuple[str, str]]:
     """The names in ``folder``, each with what it is (``"link"``, ``"dir"``, ``"file"``), all
     of them (``linked.entries`` stops past its bound: s53-greview2 T5); none where it is not
     there. One this user may not list raises ValueError: a call may take the right away and
-    give it back once its write is judged (``chmod 000 lib``: T13). The view watches the
-    folder first, so that a kept walk sees an entry come."""
+    give it back once its write is judged (``chmod 000 lib``: T13); but one another user owns
+    (this user not root) is none: the session cannot change its mode, and a runner of this
+    user cannot list it either (a database's data folder: s53-greview2 K7). The view watches
+    the folder first, so that a kept walk sees an entry come."""
     fs.islink(folder.rstrip("/") + "/settings.json")
     try:
         with os.scandir(folder) as listing:
@@ -231,5 +277,16 @@ def _listing(folder: str) -> list[tuple[str, str]]:
     except (FileNotFoundError, NotADirectoryError):
         return []
     except OSError as e:
+        if isinstance(e, PermissionError) and _not_ours(folder):
+            return []
         raise ValueError(f"{folder!r} cannot be read for the links a test runner follows: "
                          f"{e.strerror}") from e
+
+
+def _not_ours(folder: str) -> bool:
+    """Whether ``folder`` is another user's and this one is not root (it cannot ``chmod``
+    it)."""
+    try:
+        return os.geteuid() != 0 and os.stat(folder).st_uid != os.geteuid()
+    except OSError:
+        return False
