@@ -1,0 +1,118 @@
+"""Session 55 review (s55-sreview) of s55-sfix: mounts (``gate/mounters.py``), the link walk's
+roots and its cache (``gate/testlinks.py``).
+
+Each hole is a sequence of calls, each allowed by the printed ``skillgrant hook``, after which
+real bash (or a program it runs) runs a payload (``touch zz``) the plan does not allow. A mount
+is proved only in a scratch mount namespace (``unshare -m``; ``unshare -Urm`` where the
+filesystem is one a user namespace has of its own, binfmt_misc on Linux 6.7 and later), never
+on the machine's own mounts: the hook is asked, and bash runs, inside that namespace
+(``_contained``), so that each call is decided on what the last one mounted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, needs
+
+pytestmark = pytest.mark.slow
+
+OPEN = LeftOpen()
+
+#: What runs inside the namespace: a hooked project (``bash_review.hooked_project``) of the
+#: plan's entries in a folder of its own for each side, the setup's bash text run there; the
+#: proof side runs every call under bash, the other asks the printed hook for each call and
+#: runs the allowed ones; each side then runs the guarded hook script (as the runtime runs a
+#: command hook: executed where it is executable) and says whether the payload ran.
+_DRIVER = r"""
+import json, os, subprocess, sys
+from pathlib import Path
+sys.path[:0] = [os.path.join(sys.argv[1], "tests", "gate"), os.path.join(sys.argv[1], "tests")]
+from bash_review import _settings_hook, hooked_project
+from test_gate_files import payload
+given = json.loads(sys.argv[2])
+result = {}
+for side in ("proof", "run"):
+    project = hooked_project(Path(given["tmp"]) / side, given["entries"])
+    subprocess.run(["bash", "-c", given["setup"]], cwd=project, check=True, timeout=60,
+                   capture_output=True)
+    hook, denied = _settings_hook(project), None
+    for call in given["calls"]:
+        call = call.replace("{P}", str(project))
+        if side == "run":
+            said = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project),
+                                  cwd=project, capture_output=True, timeout=60)
+            if said.returncode == 2:
+                denied = call
+                break
+        subprocess.run(["timeout", "60", "bash", "-c", call], cwd=project,
+                       capture_output=True, timeout=90)
+    subprocess.run(["timeout", "60", "sh", "-c", "if [ -x .claude/hooks/x.sh ]; then "
+                    "./.claude/hooks/x.sh; else sh .claude/hooks/x.sh; fi"], cwd=project,
+                   capture_output=True, timeout=90)
+    ran = [p for p in ("zz", "src/zz", ".claude/hooks/zz") if (project / p).exists()]
+    result[side] = {"denied": denied, "ran": ran}
+print(json.dumps(result))
+"""
+
+
+def _contained(tmp_path: Path, entries: list[str], setup: str, calls: list[str],
+               user: bool = False) -> str | None:
+    """The case in a private mount namespace (and a user namespace of its own with ``user``):
+    asserts that bash, running ``calls``, runs the payload; returns the first call the printed
+    hook denies, or None (the hole)."""
+    needs("unshare", "bash")
+    if os.geteuid() != 0:
+        pytest.skip("needs root (a scratch mount namespace)")
+    root = str(Path(__file__).resolve().parents[2])
+    given = json.dumps({"tmp": str(tmp_path), "entries": entries, "setup": setup,
+                        "calls": calls})
+    namespace = ["unshare", "-Urm" if user else "-m", "--propagation", "private"]
+    done = subprocess.run(["timeout", "300", *namespace, sys.executable, "-c", _DRIVER, root,
+                           given], capture_output=True, text=True, timeout=330, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["proof"]["ran"], f"bash ran no payload: {result}"
+    return str(result["run"]["denied"]) if result["run"]["denied"] is not None else None
+
+
+# --- B: a fresh filesystem that runs a program (mounters' _FRESH) --------------------------------
+
+#: The setup: a fresh folder ``y``, an interpreter ``src/run`` (the payload) and a binfmt_misc
+#: rule naming it for files ending ``.sh``; the guarded hook script made executable (a command
+#: hook the runtime executes).
+BINFMT_SETUP = ("mkdir y && printf '#!/bin/sh\\ntouch \"$(dirname \"$0\")/zz\"\\n' > src/run && "
+                "chmod +x src/run .claude/hooks/x.sh && "
+                "printf \":s55:E::sh::$PWD/src/run:\" > src/rule")
+BINFMT = {
+    "binfmt-misc": ["mount -t binfmt_misc none y", "cp src/rule y/register"],
+    "binfmt-misc-attached": ["mount -tbinfmt_misc binfmt_misc y", "cp src/rule y/register"],
+}
+
+
+@pytest.mark.parametrize("case", list(BINFMT))
+def test_b_a_fresh_filesystem_that_runs_a_program(tmp_path: Path, case: str) -> None:
+    """A root session (root of a user namespace of its own: Linux 6.7 gives it a binfmt_misc
+    of its own), plan ``Bash(mount *)``, ``Bash(cp *)``: it mounts binfmt_misc at a fresh
+    folder (a filesystem the gate reads as reaching no file that was there before) and
+    registers an interpreter for ``*.sh``; the kernel then runs the interpreter (the payload)
+    for every script of that name executed, the guarded hook script among them, its text
+    unchanged."""
+    release = tuple(int(p) for p in os.uname().release.split("-")[0].split(".")[:2])
+    if release < (6, 7):
+        pytest.skip("binfmt_misc of a user namespace needs Linux 6.7")
+    denied = _contained(tmp_path, ["Bash(mount *)", "Bash(cp *)"], BINFMT_SETUP, BINFMT[case],
+                        user=True)
+    assert denied is not None, "the hook allows every call, and the kernel runs the payload"
+
+
+OPEN.add("test_b_a_fresh_filesystem_that_runs_a_program",
+         "open at s55-sfix 42437dd+ (mounters._FRESH names binfmt_misc a filesystem reaching "
+         "no file that was there before; the words before the change read it the same): its "
+         "`register` file, a fresh path, makes the kernel run a program of the session's for "
+         "every file of a name or magic executed, the guarded hook script among them")
