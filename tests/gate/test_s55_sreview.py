@@ -43,7 +43,7 @@ for side in ("proof", "run"):
                    capture_output=True)
     hook, denied = _settings_hook(project), None
     for call in given["calls"]:
-        call = call.replace("{P}", str(project))
+        call = call.replace("{P}", str(project)).replace("{T}", str(project.parent))
         if side == "run":
             said = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project),
                                   cwd=project, capture_output=True, timeout=60)
@@ -63,7 +63,8 @@ print(json.dumps(result))
 
 def _contained(tmp_path: Path, entries: list[str], setup: str, calls: list[str],
                user: bool = False) -> str | None:
-    """The case in a private mount namespace (and a user namespace of its own with ``user``):
+    """The case in a private mount namespace (``{P}`` in a call: the project, ``{T}`` the
+    folder above it) (and a user namespace of its own with ``user``):
     asserts that bash, running ``calls``, runs the payload; returns the first call the printed
     hook denies, or None (the hole)."""
     needs("unshare", "bash")
@@ -116,3 +117,37 @@ OPEN.add("test_b_a_fresh_filesystem_that_runs_a_program",
          "no file that was there before; the words before the change read it the same): its "
          "`register` file, a fresh path, makes the kernel run a program of the session's for "
          "every file of a name or magic executed, the guarded hook script among them")
+
+
+# --- F: a one-operand mount that /etc/fstab completes -------------------------------------------
+
+#: The setup: a folder beside the project holding a ``.claude/hooks/x.sh`` of its own (the
+#: payload), and an /etc/fstab (bound over the machine's inside the scratch namespace only) of
+#: one entry binding it over the project (an administrator's entry, as ``/dev/sdb1 /home``).
+FSTAB_SETUP = ("mkdir -p ../evil/.claude/hooks && printf 'touch zz\\n' > ../evil/.claude/hooks/x.sh"
+               " && printf '%s %s none bind 0 0\\n' \"$(cd .. && pwd)/evil\" \"$PWD\" > ../fstab"
+               " && mount --bind ../fstab /etc/fstab")
+#: The one operand, spelled otherwise than the table's source: mount canonicalizes it before
+#: it looks the table up (``mount -fv`` of 2.38 says ``bound on PROJECT`` for each).
+FSTAB_SPELLINGS = {
+    "relative-source": "mount ../evil",
+    "doubled-slash": "mount {T}//evil",
+    "trailing-slash": "mount {T}/evil/",
+    "dot-in-the-path": "mount {T}/./evil",
+}
+
+
+@pytest.mark.parametrize("case", list(FSTAB_SPELLINGS))
+def test_f_a_table_entry_found_by_another_spelling(tmp_path: Path, case: str) -> None:
+    """A root session, plan ``Bash(mount *)``, /etc/fstab holding an entry whose target is
+    the project: ``mount SOURCE`` spelled otherwise than the entry mounts it over the project
+    (the runtime then reads another ``.claude``: the hook script there runs the payload). The
+    gate looks the one operand up in the table word for word."""
+    denied = _contained(tmp_path, ["Bash(mount *)"], FSTAB_SETUP, [FSTAB_SPELLINGS[case]])
+    assert denied is not None, "the hook allows the mount, and the project is another folder"
+
+
+OPEN.add("test_f_a_table_entry_found_by_another_spelling",
+         "open at s55-sfix's working tree 13:30 (mounters._mounted: `named[0] in (entry[0], "
+         "...)` word for word) and at the base (named_targets, likewise): libmount "
+         "canonicalizes a path operand before it looks /etc/fstab up")
