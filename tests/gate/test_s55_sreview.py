@@ -151,3 +151,32 @@ OPEN.add("test_f_a_table_entry_found_by_another_spelling",
          "open at s55-sfix's working tree 13:30 (mounters._mounted: `named[0] in (entry[0], "
          "...)` word for word) and at the base (named_targets, likewise): libmount "
          "canonicalizes a path operand before it looks /etc/fstab up")
+
+
+# --- P: mount's options past the words the gate reads as its own ---------------------------------
+
+#: The setup: a folder beside the project holding a ``.claude/hooks/x.sh`` of its own (the
+#: payload), and a table of one entry binding it over the project.
+TABLE_SETUP = ("mkdir -p ../evil/.claude/hooks && printf 'touch zz\\n' > ../evil/.claude/hooks/x.sh"
+               " && printf '%s %s none bind 0 0\\n' \"$(cd .. && pwd)/evil\" \"$PWD\" > ../fst")
+#: mount takes ``-v`` any number of times; the option after them names the table.
+PADDED = {
+    "table-after-64-words": "mount " + "-v " * 64 + "-T ../fst ../evil",
+    "table-after-70-words": "mount " + "-v " * 70 + "--fstab ../fst ../evil",
+}
+
+
+@pytest.mark.parametrize("case", list(PADDED))
+def test_p_a_table_named_past_the_words_read(tmp_path: Path, case: str) -> None:
+    """A root session, plan ``Bash(mount *)``: ``mount -v -v … -T TABLE SOURCE`` (sixty-four
+    ``-v`` first) mounts what the table binds over the project (the runtime then reads
+    another ``.claude``). mounters reads 64 words after ``mount`` as its own (``_SPAN``):
+    ``-T`` past them is not seen (nor ``-t proc``, ``-N``, ``--target-prefix``)."""
+    denied = _contained(tmp_path, ["Bash(mount *)"], TABLE_SETUP, [PADDED[case]])
+    assert denied is not None, "the hook allows the mount, and the project is another folder"
+
+
+OPEN.add("test_p_a_table_named_past_the_words_read",
+         "open at 65b56b0 (mounters.reached parses words[at + 1:at + 1 + _SPAN], _SPAN 64): "
+         "mount 2.38 reads every word; `-T`, `-t proc`, `-N`, `--target-prefix` after 64 "
+         "repeated `-v` are not read (`mount -v×70 -t proc proc y`: allowed, measured)")
