@@ -49,6 +49,7 @@ for side in ("proof", "run"):
                                   cwd=project, capture_output=True, timeout=60)
             if said.returncode == 2:
                 denied = call
+                result["why"] = said.stdout.decode(errors="replace")[-600:]
                 break
         subprocess.run(["timeout", "60", "bash", "-c", call], cwd=project,
                        capture_output=True, timeout=90)
@@ -79,6 +80,7 @@ def _contained(tmp_path: Path, entries: list[str], setup: str, calls: list[str],
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["proof"]["ran"], f"bash ran no payload: {result}"
+    print(result.get("why"))
     return str(result["run"]["denied"]) if result["run"]["denied"] is not None else None
 
 
@@ -156,23 +158,29 @@ OPEN.add("test_f_a_table_entry_found_by_another_spelling",
 # --- P: mount's options past the words the gate reads as its own ---------------------------------
 
 #: The setup: a folder beside the project holding a ``.claude/hooks/x.sh`` of its own (the
-#: payload), and a table of one entry binding it over the project.
+#: payload), a table of one entry binding it over the project, a fresh folder ``y``.
 TABLE_SETUP = ("mkdir -p ../evil/.claude/hooks && printf 'touch zz\\n' > ../evil/.claude/hooks/x.sh"
-               " && printf '%s %s none bind 0 0\\n' \"$(cd .. && pwd)/evil\" \"$PWD\" > ../fst")
+               " && printf '%s %s none bind 0 0\\n' \"$(cd .. && pwd)/evil\" \"$PWD\" > ../fst"
+               " && mkdir y")
 #: mount takes ``-v`` any number of times; the option after them names the table.
 PADDED = {
     "table-after-64-words": "mount " + "-v " * 64 + "-T ../fst ../evil",
     "table-after-70-words": "mount " + "-v " * 70 + "--fstab ../fst ../evil",
+    # proc at a fresh folder: ``y/self/cwd/`` is the project for cp (the hook script's
+    # second path is guarded by no name)
+    "proc-after-64-words": "mount " + "-v " * 64 + "-t proc proc y && "
+                           "cp src/x.sh y/self/cwd/.claude/hooks/x.sh",
 }
 
 
 @pytest.mark.parametrize("case", list(PADDED))
 def test_p_a_table_named_past_the_words_read(tmp_path: Path, case: str) -> None:
-    """A root session, plan ``Bash(mount *)``: ``mount -v -v … -T TABLE SOURCE`` (sixty-four
-    ``-v`` first) mounts what the table binds over the project (the runtime then reads
-    another ``.claude``). mounters reads 64 words after ``mount`` as its own (``_SPAN``):
-    ``-T`` past them is not seen (nor ``-t proc``, ``-N``, ``--target-prefix``)."""
-    denied = _contained(tmp_path, ["Bash(mount *)"], TABLE_SETUP, [PADDED[case]])
+    """A root session, plan ``Bash(mount *)``, ``Bash(cp *)``: ``mount -v -v … -T TABLE
+    SOURCE`` (sixty-four ``-v`` first) mounts what the table binds over the project (the
+    runtime then reads another ``.claude``), or proc at a fresh folder. mounters reads 64
+    words after ``mount`` as its own (``_SPAN``): ``-T`` past them is not seen (nor ``-t
+    proc``, ``-N``, ``--target-prefix``)."""
+    denied = _contained(tmp_path, ["Bash(mount *)", "Bash(cp *)"], TABLE_SETUP, [PADDED[case]])
     assert denied is not None, "the hook allows the mount, and the project is another folder"
 
 
@@ -180,3 +188,31 @@ OPEN.add("test_p_a_table_named_past_the_words_read",
          "open at 65b56b0 (mounters.reached parses words[at + 1:at + 1 + _SPAN], _SPAN 64): "
          "mount 2.38 reads every word; `-T`, `-t proc`, `-N`, `--target-prefix` after 64 "
          "repeated `-v` are not read (`mount -v×70 -t proc proc y`: allowed, measured)")
+
+
+# --- E: a `--` the gate's words make of a word holding `=` ---------------------------------------
+
+#: Each case: mount's words hold ``x=--``, one word (an operand, or ``-O``'s value) to mount;
+#: the gate's words are cut at ``=`` (``textwords``), so mounters reads a ``--`` there and
+#: every later word as an operand (``-t proc``, ``-T TABLE`` not read).
+EQUALS = {
+    "proc-behind-a-cut-word": "mount x=-- y -t proc && "
+                              "cp src/x.sh y/self/cwd/.claude/hooks/x.sh",
+    "table-behind-a-cut-value": "mount -O x=-- ../evil -T ../fst",
+    "fstab-behind-a-cut-value": "mount -O x=-- ../evil --fstab ../fst",
+}
+
+
+@pytest.mark.parametrize("case", list(EQUALS))
+def test_e_options_behind_a_word_cut_at_its_equals(tmp_path: Path, case: str) -> None:
+    """A root session, plan ``Bash(mount *)``, ``Bash(cp *)``: mount 2.38 reads ``x=--`` as
+    one word (a source proc ignores; ``-O``'s value, unused without ``-a``) and the options
+    after it: proc at a fresh folder, the hook script written through ``y/self/cwd/``, or a
+    table binding a folder over the project."""
+    denied = _contained(tmp_path, ["Bash(mount *)", "Bash(cp *)"], TABLE_SETUP, [EQUALS[case]])
+    assert denied is not None, "the hook allows the call, and bash runs the payload"
+
+
+OPEN.add("test_e_options_behind_a_word_cut_at_its_equals",
+         "open at 65b56b0: mounters._parsed reads the gate's words, cut at `=` (textwords), as "
+         "getopt_long reads argv: `x=--` becomes `x`, `--`, and every later word an operand")
