@@ -193,13 +193,22 @@ OPEN.add("test_p_a_table_named_past_the_words_read",
 # --- E: a `--` the gate's words make of a word holding `=` ---------------------------------------
 
 #: Each case: mount's words hold ``x=--``, one word (an operand, or ``-O``'s value) to mount;
-#: the gate's words are cut at ``=`` (``textwords``), so mounters reads a ``--`` there and
-#: every later word as an operand (``-t proc``, ``-T TABLE`` not read).
+#: the gate's words are cut at ``=`` (``textwords``; and at a quoted blank, ``;``, ``(``, ``<``),
+#: so mounters reads a ``--`` there and every later word as an operand (``-t proc``, ``-T
+#: TABLE`` not read).
 EQUALS = {
     "proc-behind-a-cut-word": "mount x=-- y -t proc && "
                               "cp src/x.sh y/self/cwd/.claude/hooks/x.sh",
     "table-behind-a-cut-value": "mount -O x=-- ../evil -T ../fst",
     "fstab-behind-a-cut-value": "mount -O x=-- ../evil --fstab ../fst",
+    # the same with a quoted blank, `;`, `(`, an escaped `<` (each cuts the gate's words)
+    "table-behind-a-quoted-blank": "mount -O 'x --' ../evil -T ../fst",
+    "proc-behind-a-quoted-semicolon": "mount 'x;--' y -t proc && "
+                                      "cp src/x.sh y/self/cwd/.claude/hooks/x.sh",
+    "proc-behind-a-quoted-parenthesis": "mount 'x(--' y -t proc && "
+                                        "cp src/x.sh y/self/cwd/.claude/hooks/x.sh",
+    "proc-behind-an-escaped-less-than": "mount x\\<-- y -t proc && "
+                                        "cp src/x.sh y/self/cwd/.claude/hooks/x.sh",
 }
 
 
