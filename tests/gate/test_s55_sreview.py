@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, needs
+from bash_review import LeftOpen, needs, proved_case
 
 pytestmark = pytest.mark.slow
 
@@ -225,3 +225,45 @@ def test_e_options_behind_a_word_cut_at_its_equals(tmp_path: Path, case: str) ->
 OPEN.add("test_e_options_behind_a_word_cut_at_its_equals",
          "open at 65b56b0: mounters._parsed reads the gate's words, cut at `=` (textwords), as "
          "getopt_long reads argv: `x=--` becomes `x`, `--`, and every later word an operand")
+
+
+# --- R: the folders a runner of the plan reads tests from (testroots) ---------------------------
+
+#: A test file's payload: node's test runner runs it; it touches ``zz`` in the folder npm was
+#: started in (``INIT_CWD``: the project, wherever the script moved).
+NODE_PAYLOAD = "require('child_process').execSync('touch ' + process.env.INIT_CWD + '/zz')\n"
+#: Each case: the ``test`` script of the project's package.json, running node's test runner
+#: on ``../ext/`` spelled otherwise than a word starting ``../`` or ``/``; ``../ext/test/o``
+#: is a link to ``../other`` (a folder the plan's runner meets through it).
+SCRIPT_ROOTS = {
+    "dot-slash-first": "node --test ./../ext/",
+    "cd-before-the-runner": "cd .. && node --test ext/",
+    "a-folder-then-up-twice": "node --test sub/../../ext/",
+    "npm-s-start-folder": "node --test $INIT_CWD/../ext/",
+    "home-relative": "node --test ~/ext/",
+    "a-script-file": "sh run.sh",
+}
+
+
+@pytest.mark.parametrize("case", list(SCRIPT_ROOTS))
+def test_r_a_scripts_runner_folder_spelled_otherwise(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``; package.json's ``test`` script runs ``node
+    --test`` on a folder beside the project: ``cp src/mk ../other/x.js`` (written where a link
+    in that folder leads) is allowed, and ``npm test`` runs it. (``run.sh``, the project's own
+    file, holds ``node --test ../ext/``.)"""
+    needs("bash", "node", "npm")
+    import json as _json
+
+    setup = ("mkdir -p ../ext/test ../other sub && ln -s ../../other ../ext/test/o && "
+             "mkdir -p ~/ext/test && ln -sfn \"$T/other\" ~/ext/test/o")
+    files = {"package.json": _json.dumps({"name": "p", "scripts": {"test": SCRIPT_ROOTS[case]}}),
+             "run.sh": "node --test ../ext/\n", "src/mk": NODE_PAYLOAD}
+    denied = proved_case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
+                         ["cp src/mk ../other/x.js", "npm test"], setup=setup)
+    assert denied is not None, "the hook allows every call, and node's test runner runs it"
+
+
+OPEN.add("test_r_a_scripts_runner_folder_spelled_otherwise",
+         "open at the base, and at s55-sfix's working tree 13:40 (testroots._OUTSIDE reads a "
+         "script's words starting `../` or `/` only): `./../ext`, `cd .. && node --test ext`, "
+         "`sub/../../ext`, `$INIT_CWD/../ext`, `~/ext`, a script file the script runs")
