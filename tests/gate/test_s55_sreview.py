@@ -267,3 +267,30 @@ OPEN.add("test_r_a_scripts_runner_folder_spelled_otherwise",
          "open at the base, and at s55-sfix's working tree 13:40 (testroots._OUTSIDE reads a "
          "script's words starting `../` or `/` only): `./../ext`, `cd .. && node --test ext`, "
          "`sub/../../ext`, `$INIT_CWD/../ext`, `~/ext`, a script file the script runs")
+
+
+#: Each case: the project's pytest.ini naming a folder beside it by a setting other than
+#: ``testpaths`` (pytest 9 reads ``addopts``' words as its command line's: a folder operand
+#: is collected); ``../ext/test_h.py`` is a link to ``../other/h.py``.
+PYTEST_ROOTS = {
+    "addopts-operand": "[pytest]\naddopts = ../ext\n",
+    "addopts-operand-after-an-option": "[pytest]\naddopts = -q ../ext\n",
+}
+
+
+@pytest.mark.parametrize("case", list(PYTEST_ROOTS))
+def test_r_pytests_settings_name_a_folder_otherwise(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(python3 -m pytest)``, ``Bash(cp *)``: ``cp src/py ../other/h.py`` is
+    allowed, and pytest collects ``../ext/test_h.py`` (importing the payload)."""
+    needs("bash", "python3")
+    files = {"pytest.ini": PYTEST_ROOTS[case], "tests/test_a.py": "def test_a():\n    pass\n",
+             "src/py": "import os\nos.system('touch zz')\n"}
+    denied = proved_case(tmp_path, ["Bash(python3 -m pytest)", "Bash(cp *)"], files,
+                         ["cp src/py ../other/h.py", "python3 -m pytest"],
+                         setup="mkdir -p ../ext ../other && ln -s ../other/h.py ../ext/test_h.py")
+    assert denied is not None, "the hook allows every call, and pytest imports the payload"
+
+
+OPEN.add("test_r_pytests_settings_name_a_folder_otherwise",
+         "open at the base and at s55-sfix's working tree 13:40 (testroots reads pytest's "
+         "`testpaths` only): `addopts` words are pytest's command line, a folder there collected")
