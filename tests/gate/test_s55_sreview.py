@@ -30,7 +30,7 @@ OPEN = LeftOpen()
 #: runs the allowed ones; each side then runs the guarded hook script (as the runtime runs a
 #: command hook: executed where it is executable) and says whether the payload ran.
 _DRIVER = r"""
-import json, os, subprocess, sys
+import json, os, subprocess, sys, time
 from pathlib import Path
 sys.path[:0] = [os.path.join(sys.argv[1], "tests", "gate"), os.path.join(sys.argv[1], "tests")]
 from bash_review import _settings_hook, hooked_project
@@ -43,7 +43,8 @@ for side in ("proof", "run"):
                    capture_output=True)
     hook, denied = _settings_hook(project), None
     for call in given["calls"]:
-        call = call.replace("{P}", str(project)).replace("{T}", str(project.parent))
+        call = call.replace("{P}", str(project)).replace("{T}", str(project.parent)).replace(
+            "{S}", side)
         if side == "run":
             said = subprocess.run(["/bin/sh", "-c", hook], input=payload(call, project),
                                   cwd=project, capture_output=True, timeout=60)
@@ -56,24 +57,31 @@ for side in ("proof", "run"):
     subprocess.run(["timeout", "60", "sh", "-c", "if [ -x .claude/hooks/x.sh ]; then "
                     "./.claude/hooks/x.sh; else sh .claude/hooks/x.sh; fi"], cwd=project,
                    capture_output=True, timeout=90)
-    ran = [p for p in ("zz", "src/zz", ".claude/hooks/zz") if (project / p).exists()]
+    for _ in range(30):  # (a program the kernel starts runs a moment later)
+        ran = [p for p in ("zz", "src/zz", ".claude/hooks/zz") if (project / p).exists()]
+        if ran:
+            break
+        time.sleep(0.1)
+    subprocess.run(["bash", "-c", given["after"]], cwd=project, capture_output=True,
+                   timeout=60)
     result[side] = {"denied": denied, "ran": ran}
 print(json.dumps(result))
 """
 
 
 def _contained(tmp_path: Path, entries: list[str], setup: str, calls: list[str],
-               user: bool = False) -> str | None:
+               user: bool = False, after: str = "") -> str | None:
     """The case in a private mount namespace (``{P}`` in a call: the project, ``{T}`` the
     folder above it) (and a user namespace of its own with ``user``):
-    asserts that bash, running ``calls``, runs the payload; returns the first call the printed
-    hook denies, or None (the hole)."""
+    asserts that bash, running ``calls``, runs the payload (``{S}``: the side, ``proof`` or
+    ``run``); returns the first call the printed hook denies, or None (the hole). ``after``
+    runs at the end of each side (a cleanup)."""
     needs("unshare", "bash")
     if os.geteuid() != 0:
         pytest.skip("needs root (a scratch mount namespace)")
     root = str(Path(__file__).resolve().parents[2])
     given = json.dumps({"tmp": str(tmp_path), "entries": entries, "setup": setup,
-                        "calls": calls})
+                        "calls": calls, "after": after})
     namespace = ["unshare", "-Urm" if user else "-m", "--propagation", "private"]
     done = subprocess.run(["timeout", "300", *namespace, sys.executable, "-c", _DRIVER, root,
                            given], capture_output=True, text=True, timeout=330, check=False)
@@ -114,6 +122,30 @@ def test_b_a_fresh_filesystem_that_runs_a_program(tmp_path: Path, case: str) -> 
     assert denied is not None, "the hook allows every call, and the kernel runs the payload"
 
 
+#: The setup: an interpreter ``src/run`` (the payload), the values a cgroup v1 hierarchy's
+#: files take (the release agent's path; 1; 0, the writing process).
+RELEASE_SETUP = ("mkdir y && printf '#!/bin/sh\\ntouch \"$(dirname \"$0\")/zz\"\\n' > src/run && "
+                 "chmod +x src/run && printf %s \"$PWD/src/run\" > src/agent && "
+                 "printf 1 > src/one && printf 0 > src/zero")
+
+
+def test_b_a_cgroup_hierarchy_runs_its_release_agent(tmp_path: Path) -> None:
+    """A root session, plan ``Bash(mount *)``, ``Bash(cp *)``, ``Bash(mkdir *)``: it mounts a
+    named cgroup v1 hierarchy (no controller) at a fresh folder, names ``src/run`` its release
+    agent, and cp moves itself into a child cgroup (``0``: the writer) and leaves it: the
+    kernel runs the agent (the payload) as root of the first namespaces, outside the
+    session's. Every path written is a fresh folder's."""
+    name = f"s55sr{os.getpid()}{{S}}"
+    calls = [f"mount -t cgroup -o none,name={name} none y", "cp src/agent y/release_agent",
+             "cp src/one y/notify_on_release", "mkdir y/c", "cp src/zero y/c/cgroup.procs"]
+    denied = _contained(tmp_path, ["Bash(mount *)", "Bash(cp *)", "Bash(mkdir *)"],
+                        RELEASE_SETUP, calls, after="rmdir y/c; umount y")
+    assert denied is not None, "the hook allows every call, and the kernel runs the payload"
+
+
+OPEN.add("test_b_a_cgroup_hierarchy_runs_its_release_agent",
+         "open at 65b56b0 (mounters._FRESH names cgroup a filesystem reaching no file that was "
+         "there before): a v1 hierarchy's release_agent is a program the kernel runs")
 OPEN.add("test_b_a_fresh_filesystem_that_runs_a_program",
          "open at s55-sfix 42437dd+ (mounters._FRESH names binfmt_misc a filesystem reaching "
          "no file that was there before; the words before the change read it the same): its "
