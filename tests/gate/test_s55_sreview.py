@@ -326,3 +326,30 @@ def test_r_pytests_settings_name_a_folder_otherwise(tmp_path: Path, case: str) -
 OPEN.add("test_r_pytests_settings_name_a_folder_otherwise",
          "open at the base and at s55-sfix's working tree 13:40 (testroots reads pytest's "
          "`testpaths` only): `addopts` words are pytest's command line, a folder there collected")
+
+
+# --- H: what the change holds (pins) ------------------------------------------------------------
+
+#: Each case: a mount of proc (or of a folder of it) at a fresh folder spelled as mount 2.38
+#: reads it, then the hook script written through it (one call).
+THROUGH = " && cp src/x.sh y/self/cwd/.claude/hooks/x.sh"
+HELD_PROC = {
+    "attached-type": "mount -tproc proc y" + THROUGH,
+    "type-in-a-cluster": "mount -vtproc proc y" + THROUGH,
+    "long-type-abbreviated": "mount --ty proc proc y" + THROUGH,
+    "long-type-attached": "mount --types=proc proc y" + THROUGH,
+    "type-in-a-list": "mount -t proc,tmpfs none y" + THROUGH,
+    "type-after-the-operands": "mount proc y -t proc" + THROUGH,
+    "proc-bound": "mount --bind /proc y" + THROUGH,
+    "proc-bound-recursively": "mount --rbi /proc y" + THROUGH,
+    "bound-by-option": "mount -o bind /proc y" + THROUGH,
+}
+
+
+@pytest.mark.parametrize("case", list(HELD_PROC))
+def test_h_proc_spelled_otherwise_is_denied(tmp_path: Path, case: str) -> None:
+    """A root session, plan ``Bash(mount *)``, ``Bash(cp *)``: the call is denied (bash runs
+    the payload: the hook script written through ``y/self/cwd/``)."""
+    denied = _contained(tmp_path, ["Bash(mount *)", "Bash(cp *)"], TABLE_SETUP,
+                        [HELD_PROC[case]])
+    assert denied is not None, "the hook allows the call, and bash runs the payload"
