@@ -28,6 +28,7 @@ from .below import under
 from .gitdirs import makes_git_dir
 from .placed import fold
 from .pymodule import module_path
+from .testroots import runner_roots
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -101,7 +102,12 @@ def read_at_any_depth(path: str, key: str, guards: object, walked: frozenset[str
     a write to ``shared/rules`` one to the makefile a recursive make reads in ``sub``
     (s52-greview L1, s53-greview L2). Never where the call only removes or formats (``kept``).
     Raises ValueError as ``places``."""
-    if not walked or kept:
+    if kept:
+        return False
+    beside = _beside(guards)
+    if beside and (_below(key, beside) or any(_below(p, beside) for p in places(key, guards))):
+        return True  # (a runner's folder beside the run folders: testroots)
+    if not walked:
         return False
     return module_path(key, path) or makes_git_dir(path) or any(
         under(place, walked) or module_path(place)
@@ -127,26 +133,49 @@ def _read(place: str, guards: object, walked: frozenset[str]) -> bool:
     folders tests are collected in (a runner walks the link)."""
     folders: frozenset[str] = getattr(guards, "collected", frozenset())
     return under(place, walked) or module_path(place) or any(
-        place.startswith(f + "/") for f in folders)
+        place.startswith(f + "/") for f in folders) or _below(place, _beside(guards))
 
 
 def _links(guards: object) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     """Each link below the collecting folders of ``guards`` and, where it guards names at
     any depth (``walked``), below the folders the plan's programs run in (``run_folders``:
-    the project's among them), and below the folders they lead to, as its folded target's
+    the project's among them), below the folders beside them a runner collects in
+    (``testroots``: s53-greview2 T6, T11, T12), and below the folders they lead to, as its
+    folded target's
     real path, its own folded path and the folded real places of the links the system
     crosses resolving it (``_crossed``: re-aiming one re-aims it; s54-greview2 B1): walked
     once for a set."""
     if _LAST and _LAST[0][0] is guards:
         return _LAST[0][1]
-    folders: frozenset[str] = getattr(guards, "collected", frozenset())
-    runs: frozenset[str] = getattr(guards, "run_folders", frozenset()) if getattr(
-        guards, "walked", None) else frozenset()
-    roots = tuple(sorted({*(_REAL.get(f, f) for f in folders),
-                          *(fs.realpath(f) for f in runs)}))
+    roots = _roots(guards)
+    roots = tuple(sorted({*roots, *runner_roots(guards, roots)}))
     found = fs.kept(lambda: ("test links", roots), lambda: _walked(roots))
     _LAST[:] = [(guards, found)]
     return found
+
+
+def _beside(guards: object) -> tuple[str, ...]:
+    """The folded folders beside the run folders a runner of ``guards`` collects in
+    (``testroots.runner_roots``), each ending in ``/``."""
+    if not getattr(guards, "collected", None):
+        return ()
+    return tuple(fold(r).rstrip("/") + "/" for r in runner_roots(guards, _roots(guards)))
+
+
+def _roots(guards: object) -> tuple[str, ...]:
+    """The real folders the walk starts at: the collecting folders of ``guards`` and, where it
+    guards names at any depth, the folders the plan's programs run in."""
+    folders: frozenset[str] = getattr(guards, "collected", frozenset())
+    runs: frozenset[str] = getattr(guards, "run_folders", frozenset()) if getattr(
+        guards, "walked", None) else frozenset()
+    return tuple(sorted({*(_REAL.get(f, f) for f in folders),
+                         *(fs.realpath(f) for f in runs)}))
+
+
+def _below(path: str, folders: tuple[str, ...]) -> bool:
+    """Whether the folded ``path`` is one of the folded ``folders`` (each ending in ``/``) or
+    lies below one."""
+    return bool(folders) and (path.rstrip("/") + "/").startswith(folders)
 
 
 def _walked(roots: tuple[str, ...]) -> tuple[tuple[str, str, tuple[str, ...]], ...]:

@@ -165,10 +165,8 @@ def test_t_a_test_file_met_through_a_link(tmp_path: Path, case: str) -> None:
 
 # (T1-T5 open at 51a8b1e: closed by s53-gfix2 4965cd0: a link placed below a collecting folder
 # read by where it leads; places refuses past its bound; .git walked; a folder listed whole)
-OPEN.add("test_t_a_test_file_met_through_a_link",
-         "open at 51a8b1e: the walk's roots are the folders the plan's programs run in, not a "
-         "runner's operand beside them (node --test ../ext/): a link there is not read",
-         "link-in-an-operands-folder")
+# (link-in-an-operands-folder open at 51a8b1e: closed by s55-sfix, testroots: the plan's
+# operand folder beside the run folders walked)
 # (link-to-nothing-then-its-parent open at af16ceb, copy-from-node-modules-re-aims-it and
 # copy-re-aims-it-beside-a-guarded-file open at fbedcbc: closed by s53-gfix2 aa70455)
 # (copy-re-aims-a-link-named-test, copy-keeping-links-re-aims-it, move-re-aims-it open at
@@ -201,9 +199,11 @@ def test_t_a_runner_moved_out_of_the_project(tmp_path: Path, case: str) -> None:
 
 
 OPEN.add("test_t_a_runner_moved_out_of_the_project",
-         "open at af16ceb (pre-existing at 7b9db0b; not s53-gfix2's change: the run folders): "
-         "the collecting folders are the project's; a collecting plan's runner moved by cd "
-         "out of it runs the tests there (and what their links lead to), none guarded")
+         "open at af16ceb, where no project folder is known (this harness's hook is given no "
+         "CLAUDE_PROJECT_DIR): without one there are no run folders, and a collecting plan's "
+         "runner moved by cd runs wherever the session is, collecting what no walk bounds. "
+         "Held where the project folder is given, as Claude Code gives it (runfolders.outside; "
+         "s55-sfix test_a_runner_moved_out_where_the_project_is_known)")
 
 
 #: Each case (a cost): the plan's entry, the project's files and links, the everyday link a
@@ -299,10 +299,8 @@ def test_t_pytests_testpaths_through_a_link(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows every call, and pytest imports the payload"
 
 
-OPEN.add("test_t_pytests_testpaths_through_a_link",
-         "open at 51a8b1e: the gate does not read pytest's testpaths (docs/decisions.md's "
-         "residual, harmless for test names, guarded anywhere); with links a runner follows, "
-         "a folder it names beside the project is not walked")
+# (test_t_pytests_testpaths_through_a_link open at 51a8b1e: closed by s55-sfix, testroots:
+# pytest's testpaths read)
 
 
 # --- V: the session's compiler and linker variables ---------------------------------------------
@@ -522,10 +520,8 @@ def test_t_a_runners_settings_name_a_folder_beside(tmp_path: Path, case: str) ->
     assert denied is not None, "the hook allows every call, and the runner runs the payload"
 
 
-OPEN.add("test_t_a_runners_settings_name_a_folder_beside",
-         "open at af16ceb (T6/T7's class): the walk's roots are the folders the plan's programs "
-         "run in; a folder a runner's settings name beside them (bunfig's [test] root, a "
-         "package.json script's operand) is not walked, so a link there is not read")
+# (test_t_a_runners_settings_name_a_folder_beside open at af16ceb: closed by s55-sfix,
+# testroots: bunfig's [test] root, a package.json script's folder read)
 
 
 #: A library standing for libm.so.6 whose constructor runs the payload (built by the setup).
