@@ -328,6 +328,42 @@ OPEN.add("test_r_pytests_settings_name_a_folder_otherwise",
          "`testpaths` only): `addopts` words are pytest's command line, a folder there collected")
 
 
+# --- I: a filesystem image mounted in the project: a tree the gate cannot read ------------------
+
+#: Each case: the plan's runner, the image's file (a test the runner collects where it lies),
+#: its text. The image (``data.img``, ext4, ``mkfs.ext4 -d`` of a folder beside the project) is
+#: a file of the project (a data set a skill ships).
+IMAGES = {
+    "pytest-test-module": ("python3 -m pytest", "test_x.py",
+                           "import os\nos.system('touch zz')\n"),
+    "node-test-folder": ("node --test", "test/x.js",
+                         "require('child_process').execSync('touch zz')\n"),
+}
+
+
+@pytest.mark.parametrize("case", list(IMAGES))
+def test_i_an_image_mounted_in_the_project_holds_a_test(tmp_path: Path, case: str) -> None:
+    """A root session, plan ``Bash(<runner>)``, ``Bash(mount *)``: ``mount -o loop data.img
+    y`` lays the image's tree at a fresh folder of the project (a write of a test file the
+    runner collects, which ``cp -r`` of the same tree is denied as), and the runner runs it."""
+    needs("mkfs.ext4")
+    entry, name, text = IMAGES[case]
+    folder = Path(name).parent.as_posix()
+    setup = (f"mkdir -p y tests test ../imgsrc/{folder} && "
+             "printf 'def test_a():\\n    pass\\n' > tests/test_a.py && "
+             "printf '0\\n' > test/a.test.js && "
+             f"printf %b {json.dumps(text)} > ../imgsrc/{name} && "
+             "mkfs.ext4 -q -d ../imgsrc data.img 4M")
+    denied = _contained(tmp_path, [f"Bash({entry})", "Bash(mount *)"], setup,
+                        ["mount -o loop data.img y", entry], after="umount y")
+    assert denied is not None, "the hook allows every call, and the runner runs the payload"
+
+
+OPEN.add("test_i_an_image_mounted_in_the_project_holds_a_test",
+         "open at a52e750 (mounters: a loop image's source is judged by its device's mount "
+         "points only): the tree an image lays at the target is no tree the gate reads; "
+         "`cp -r` of the same tree is denied (composed.holds_walked), a mount of it is not")
+
 # --- H: what the change holds (pins) ------------------------------------------------------------
 
 #: Each case: a mount of proc (or of a folder of it) at a fresh folder spelled as mount 2.38
