@@ -296,7 +296,7 @@ def test_r_a_scripts_runner_folder_spelled_otherwise(tmp_path: Path, case: str) 
 
 
 OPEN.add("test_r_a_scripts_runner_folder_spelled_otherwise",
-         "open at the base, and at s55-sfix's working tree 13:40 (testroots._OUTSIDE reads a "
+         "open at a52e750 (testroots._OUTSIDE reads a "
          "script's words starting `../` or `/` only): `./../ext`, `cd .. && node --test ext`, "
          "`sub/../../ext`, `$INIT_CWD/../ext`, `~/ext`, a script file the script runs")
 
@@ -324,7 +324,7 @@ def test_r_pytests_settings_name_a_folder_otherwise(tmp_path: Path, case: str) -
 
 
 OPEN.add("test_r_pytests_settings_name_a_folder_otherwise",
-         "open at the base and at s55-sfix's working tree 13:40 (testroots reads pytest's "
+         "open at a52e750 (testroots reads pytest's "
          "`testpaths` only): `addopts` words are pytest's command line, a folder there collected")
 
 
