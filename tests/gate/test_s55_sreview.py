@@ -307,6 +307,9 @@ OPEN.add("test_r_a_scripts_runner_folder_spelled_otherwise",
 PYTEST_ROOTS = {
     "addopts-operand": "[pytest]\naddopts = ../ext\n",
     "addopts-operand-after-an-option": "[pytest]\naddopts = -q ../ext\n",
+    # the settings in the folder above the project (a monorepo's; pytest looks upward from
+    # the folder it runs in where the project has none): ``addopts`` applies from anywhere
+    "addopts-in-settings-above": "",
 }
 
 
@@ -315,11 +318,16 @@ def test_r_pytests_settings_name_a_folder_otherwise(tmp_path: Path, case: str) -
     """Plan ``Bash(python3 -m pytest)``, ``Bash(cp *)``: ``cp src/py ../other/h.py`` is
     allowed, and pytest collects ``../ext/test_h.py`` (importing the payload)."""
     needs("bash", "python3")
-    files = {"pytest.ini": PYTEST_ROOTS[case], "tests/test_a.py": "def test_a():\n    pass\n",
+    files = {"tests/test_a.py": "def test_a():\n    pass\n",
              "src/py": "import os\nos.system('touch zz')\n"}
+    if PYTEST_ROOTS[case]:
+        files["pytest.ini"] = PYTEST_ROOTS[case]
+    above = "" if PYTEST_ROOTS[case] else \
+        " && printf '[pytest]\\naddopts = ../ext\\n' > ../pytest.ini"
     denied = proved_case(tmp_path, ["Bash(python3 -m pytest)", "Bash(cp *)"], files,
                          ["cp src/py ../other/h.py", "python3 -m pytest"],
-                         setup="mkdir -p ../ext ../other && ln -s ../other/h.py ../ext/test_h.py")
+                         setup="mkdir -p ../ext ../other && ln -s ../other/h.py ../ext/test_h.py"
+                         + above)
     assert denied is not None, "the hook allows every call, and pytest imports the payload"
 
 
