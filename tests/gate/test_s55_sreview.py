@@ -372,6 +372,37 @@ OPEN.add("test_i_an_image_mounted_in_the_project_holds_a_test",
          "points only): the tree an image lays at the target is no tree the gate reads; "
          "`cp -r` of the same tree is denied (composed.holds_walked), a mount of it is not")
 
+# --- C: costs --------------------------------------------------------------------------------
+
+#: Each case: a package.json script beside ``test`` (not one the plan runs) holding a word
+#: that starts with ``/`` and names a big folder: vite's and parcel's public base ``/``.
+BIG_SCRIPT_WORDS = {
+    "vite-base": "vite --base /",
+    "parcel-public-url": "parcel build src/index.html --public-url /",
+}
+
+
+@pytest.mark.parametrize("case", list(BIG_SCRIPT_WORDS))
+def test_c_a_script_naming_the_top_folder_keeps_writes(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``; package.json's ``test`` is ``node --test``, its
+    ``dev`` script a bundler's base URL ``/``: ``cp notes.txt notes2.txt`` is allowed (the
+    base URL is no folder any runner collects in)."""
+    from bash_review import first_denied, home_env, hooked_project
+
+    project = hooked_project(tmp_path, ["Bash(npm test)", "Bash(cp *)"])
+    (project / "test").mkdir()
+    (project / "test" / "a.test.js").write_text("0\n")
+    (project / "package.json").write_text(json.dumps(
+        {"name": "p", "scripts": {"test": "node --test", "dev": BIG_SCRIPT_WORDS[case]}}))
+    denied = first_denied(project, ["cp notes.txt notes2.txt"], home_env(tmp_path / "home"))
+    assert denied is None, "denied"
+
+
+OPEN.add("test_c_a_script_naming_the_top_folder_keeps_writes",
+         "cost at a52e750 (testroots._script_words: every script's word starting with `/` "
+         "that is a folder is a runner's root): `/` is walked, past MAX_ENTRIES every write "
+         "of the plan is refused, after 3-5 s (measured, load ~11)")
+
 # --- H: what the change holds (pins) ------------------------------------------------------------
 
 #: Each case: a mount of proc (or of a folder of it) at a fresh folder spelled as mount 2.38
