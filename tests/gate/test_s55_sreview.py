@@ -403,6 +403,37 @@ OPEN.add("test_c_a_script_naming_the_top_folder_keeps_writes",
          "that is a folder is a runner's root): `/` is walked, past MAX_ENTRIES every write "
          "of the plan is refused, after 3-5 s (measured, load ~11)")
 
+#: Each case: a script beside ``test`` (not one the plan runs, and no runner: a linter's
+#: operand, a compiler's output folder) naming a sibling folder, and the write there.
+SIBLING_SCRIPT_WORDS = {
+    "linter-operand": ("eslint src ../shared", "cp notes.txt ../shared/notes.txt"),
+    "compiler-output": ("tsc --outDir ../dist", "cp notes.txt ../dist/notes.txt"),
+}
+
+
+@pytest.mark.parametrize("case", list(SIBLING_SCRIPT_WORDS))
+def test_c_a_script_naming_a_sibling_keeps_writes_there(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``; package.json's ``test`` is ``node --test``
+    (which collects in the project only), another script a monorepo's sibling folder: the
+    write there is allowed (no runner of the plan reads it)."""
+    from bash_review import first_denied, home_env, hooked_project
+
+    script, write = SIBLING_SCRIPT_WORDS[case]
+    project = hooked_project(tmp_path, ["Bash(npm test)", "Bash(cp *)"])
+    (project / "test").mkdir()
+    (project / "test" / "a.test.js").write_text("0\n")
+    for folder in ("shared", "dist"):
+        (tmp_path / folder).mkdir()
+    (project / "package.json").write_text(json.dumps(
+        {"name": "p", "scripts": {"test": "node --test", "other": script}}))
+    assert first_denied(project, [write], home_env(tmp_path / "home")) is None, "denied"
+
+
+OPEN.add("test_c_a_script_naming_a_sibling_keeps_writes_there",
+         "cost at a52e750 (testroots._script_words reads every script's words, whatever "
+         "program runs them): a sibling folder a linter or a compiler names is a runner's "
+         "root, every write below it denied")
+
 # --- H: what the change holds (pins) ------------------------------------------------------------
 
 #: Each case: a mount of proc (or of a folder of it) at a fresh folder spelled as mount 2.38
