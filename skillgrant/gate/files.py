@@ -141,6 +141,11 @@ def use(view: View | None) -> None:
     _VIEW[0] = view if view is not None else System()
 
 
+def asks_the_system() -> bool:
+    """Whether the view in use is the system's (a hook's process: no view keeps answers)."""
+    return isinstance(_VIEW[0], System)
+
+
 def realpath(path: str) -> str:
     """``path``'s real path, as the view in use answers."""
     return _VIEW[0].realpath(path)

@@ -9,13 +9,14 @@ such a folder that no link there leads to.
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import pytest
 from bash_review import first_denied, home_env, hooked_project, needs, proved_case
 
-#: Real bash, pytest and fresh hook processes.
-pytestmark = pytest.mark.slow
+from skillgrant.gate import testlinks, walkcache
 
 #: pytest's module running the payload (``touch zz``).
 PY_PAYLOAD = "import os\nos.system('touch zz')\n"
@@ -30,6 +31,7 @@ SETTINGS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(SETTINGS))
 def test_a_module_written_where_testpaths_lead_beside(tmp_path: Path, case: str) -> None:
     """Plan ``Bash(python3 -m pytest)``, ``Bash(cp *)``, ``../ext/test_h.py`` importing
@@ -62,6 +64,7 @@ KEPT = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(KEPT))
 def test_a_write_beside_keeps(tmp_path: Path, case: str) -> None:
     needs("bash")
@@ -74,6 +77,7 @@ def test_a_write_beside_keeps(tmp_path: Path, case: str) -> None:
     assert first_denied(project, [call], home_env(tmp_path / "home")) is None, "denied"
 
 
+@pytest.mark.slow
 def test_cost_any_write_below_a_folder_beside(tmp_path: Path) -> None:
     """The rule's cost: under ``testpaths = ../ext`` any write below ``../ext`` is denied, a
     file no runner collects too (``README.md``): the runner imports any module there (a
@@ -95,6 +99,7 @@ MOVED = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(MOVED))
 def test_a_runner_moved_out_where_the_project_is_known(tmp_path: Path, case: str) -> None:
     """Plan ``Bash(node --test)``, ``Bash(cd *)``, ``Bash(cp *)``, the session's project folder
@@ -109,3 +114,93 @@ def test_a_runner_moved_out_where_the_project_is_known(tmp_path: Path, case: str
     env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
     folder = tmp_path / "ext" if case == "moved-first" else project
     assert first_denied(project, MOVED[case], env, cwd=folder) == MOVED[case][-1]
+
+
+# --- the walk's listings kept across a hook's calls (walkcache; s53-greview2 K4) -------------
+
+@pytest.fixture
+def counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """A project ``{T}/p`` (``test/a.test.js``, ``shared/``, ``src/m/s/``), the state folder
+    ``{T}/state``, and the folders the walk lists (not takes kept) as it goes."""
+    for folder in ("p/test", "p/shared", "p/src/m/s", "state"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "p/test/a.test.js").write_text("0\n")
+    monkeypatch.setenv("SKILLGRANT_STATE_DIR", str(tmp_path / "state"))
+    listed: list[str] = []
+    lister = testlinks._listing
+
+    def listing(folder: str) -> list[tuple[str, str]]:
+        listed.append(folder)
+        return lister(folder)
+
+    monkeypatch.setattr(testlinks, "_listing", listing)
+    return listed
+
+
+def _walk(tmp_path: Path) -> list[tuple[str, str]]:
+    return [(t, p) for t, p, _ in testlinks._walked((str(tmp_path / "p"),))]
+
+
+def test_an_unchanged_tree_is_not_listed_again(tmp_path: Path, counted: list[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(walkcache, "_RACY", 0.0)
+    _walk(tmp_path)
+    assert len(counted) == 6
+    counted.clear()
+    assert _walk(tmp_path) == []
+    assert counted == []
+    assert (tmp_path / "state" / "walks").is_dir()
+
+
+def test_a_link_made_in_a_kept_folder_is_met(tmp_path: Path, counted: list[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link made below a folder whose listing is kept: the folder's times changed, it is
+    listed again, the link met (``src/m/s/t -> ../../../shared``); a ``chmod`` (its ctime) too."""
+    monkeypatch.setattr(walkcache, "_RACY", 0.0)
+    _walk(tmp_path)
+    os.symlink("../../../shared", tmp_path / "p/src/m/s/t")
+    counted.clear()
+    found = _walk(tmp_path)
+    assert counted == [str(tmp_path / "p/src/m/s")]  # (shared/: walked from p/, kept)
+    assert [p.rpartition("/")[2] for _, p in found] == ["t"]
+    counted.clear()
+    (tmp_path / "p/src/m").chmod(0o700)
+    _walk(tmp_path)
+    assert counted == [str(tmp_path / "p/src/m")]
+
+
+def test_a_folder_changed_in_the_racy_window_is_listed_again(tmp_path: Path,
+                                                             counted: list[str]) -> None:
+    """Every folder was made just now (within ``_RACY``): none is kept, each is listed at the
+    next walk (a change in the same tick of a coarse clock keeps a folder's times)."""
+    _walk(tmp_path)
+    first = list(counted)
+    counted.clear()
+    _walk(tmp_path)
+    assert counted == first
+
+
+def test_a_kept_file_of_other_roots_or_format_keeps_nothing(tmp_path: Path, counted: list[str],
+                                                            monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    monkeypatch.setattr(walkcache, "_RACY", 0.0)
+    _walk(tmp_path)
+    [kept] = (tmp_path / "state" / "walks").iterdir()
+    data = json.loads(kept.read_text())
+    for changed in ({**data, "roots": ["/elsewhere"]}, {**data, "format": 0}, [1, 2]):
+        kept.write_text(json.dumps(changed))
+        counted.clear()
+        _walk(tmp_path)
+        assert len(counted) == 6, changed
+
+
+def test_a_services_view_keeps_no_file(tmp_path: Path, counted: list[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A service's view keeps its own walks and watches what they listed: nothing is kept on
+    disk (a kept listing would skip the view's watch of the folder)."""
+    monkeypatch.setattr(walkcache, "_RACY", 0.0)
+    monkeypatch.setattr(walkcache.fs, "asks_the_system", lambda: False)
+    _walk(tmp_path)
+    _walk(tmp_path)
+    assert len(counted) == 12
+    assert not (tmp_path / "state" / "walks").exists()

@@ -1,0 +1,119 @@
+"""The link walk's listings kept across a hook's calls (issue 29, review s53-greview2 K4: a
+write call under a collecting plan walked every folder below the collecting folders, some
+2 µs an entry, 63–83 ms at 50,000 files, and was refused past 200,000 entries).
+
+A hook process decides one call; the next call's walk lists the same folders again. So the
+walk (``testlinks._walked``) keeps, for each folder it lists, the folders and links in it
+(files it does not need), under the folder's identity and times as ``lstat`` gave them just
+before the listing: its device, inode, ``st_mtime_ns`` and ``st_ctime_ns``. The next walk
+takes a kept listing only where ``lstat`` gives the same four: an entry made, removed or
+renamed in a folder changes its mtime and ctime, a folder replaced or mounted over changes
+its identity, ``chmod`` (a folder made unlistable, s53-greview2 T13) changes its ctime, and
+``touch -d`` may set the mtime but never the ctime. A folder whose times lie within
+``_RACY`` of the listing is not kept: a change in the same tick of a coarse clock would keep
+its times (git's "racily clean" entries).
+
+The listings live in one file per set of roots in the ``walks`` folder of the state folder
+(the hook's ``--state-dir``, ``SKILLGRANT_STATE_DIR``'s, or the one in the password
+database's home: ``homefiles.state_folders``, every gate guards them whole, so no session
+writes it),
+written whole under a new name and renamed; a file not read, of another format or for other
+roots keeps nothing. A service's view keeps its own walks (``files.kept``) and watches the
+folders: this file is the hook's alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import time
+
+from . import files as fs
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Final
+
+#: Seconds within which a folder's times make its listing not kept.
+_RACY: Final = 2.0
+#: The kept file's format (another is not read).
+_FORMAT: Final = 1
+#: The kept file is not read past this size (a walk's listings of folders and links).
+_LIMIT: Final = 64 << 20
+
+Listing = list[tuple[str, str]]
+
+
+class Kept:
+    """The kept listings of one walk's roots (none where no state folder is known)."""
+
+    def __init__(self, roots: tuple[str, ...]) -> None:
+        self.path = ""
+        self.roots = list(roots)
+        self.old: dict[str, list[object]] = {}
+        self.new: dict[str, list[object]] = {}
+        state = _state_folder() if fs.asks_the_system() else ""
+        if not state:
+            return
+        name = hashlib.sha256("\0".join(roots).encode("utf-8", "surrogateescape")).hexdigest()
+        self.path = os.path.join(state, "walks", name[:32] + ".json")
+        try:
+            with open(self.path, encoding="utf-8", errors="surrogateescape") as kept:
+                data = json.loads(kept.read(_LIMIT))
+        except (OSError, ValueError):
+            return
+        if isinstance(data, dict) and data.get("format") == _FORMAT and data.get(
+                "roots") == list(roots) and isinstance(data.get("folders"), dict):
+            self.old = data["folders"]
+
+    def listing(self, folder: str, lister: Callable[[str], Listing]) -> tuple[Listing, int]:
+        """``lister(folder)``'s folders and links, kept or listed now, and how many entries
+        were listed now (0 for a kept listing)."""
+        if not self.path:
+            listed = lister(folder)
+            return listed, len(listed)
+        try:
+            st = os.lstat(folder)
+        except OSError:
+            st = None
+        stamp = None if st is None else [st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns]
+        kept = self.old.get(folder)
+        if stamp is not None and isinstance(kept, list) and len(kept) == 2 and \
+                kept[0] == stamp and isinstance(kept[1], list):
+            self.new[folder] = kept
+            return [(n, k) for n, k in kept[1]], 0
+        listed = lister(folder)
+        now = time.time_ns()
+        if stamp is not None and now - max(stamp[2], stamp[3]) > _RACY * 1e9:
+            self.new[folder] = [stamp, [[n, k] for n, k in listed if k != "file"]]
+        return listed, len(listed)
+
+    def save(self) -> None:
+        """Writes the listings this walk took or made (not those it no longer met), whole,
+        where they changed; a write that fails keeps nothing (the next walk lists again)."""
+        if not self.path or self.new == self.old:
+            return
+        folder = os.path.dirname(self.path)
+        fresh = f"{self.path}.{os.getpid()}"
+        try:
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            with open(fresh, "w", encoding="utf-8", errors="surrogateescape") as out:
+                json.dump({"format": _FORMAT, "roots": self.roots,
+                           "folders": self.new}, out)
+            os.replace(fresh, self.path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(fresh)
+
+
+def _state_folder() -> str:
+    """The state folder the hook names (``--state-dir``), else ``SKILLGRANT_STATE_DIR``'s,
+    else the usual one (``homefiles.state_folders``: each guarded whole by every gate); ""
+    where none is known."""
+    from .homefiles import NAMED_STATE, STATE_VARIABLE, usual_state_folder
+
+    return next((f for f in (*NAMED_STATE, os.environ.get(STATE_VARIABLE) or "")
+                 if f[:1] == "/"), "") or usual_state_folder()
