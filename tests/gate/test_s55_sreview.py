@@ -301,39 +301,42 @@ OPEN.add("test_r_a_scripts_runner_folder_spelled_otherwise",
          "`sub/../../ext`, `$INIT_CWD/../ext`, `~/ext`, a script file the script runs")
 
 
-#: Each case: the project's pytest.ini naming a folder beside it by a setting other than
-#: ``testpaths`` (pytest 9 reads ``addopts``' words as its command line's: a folder operand
-#: is collected); ``../ext/test_h.py`` is a link to ``../other/h.py``.
+#: Each case: the plan's pytest entry, the settings file (its name, text; ``../pytest.ini``:
+#: the folder above the project's) naming a folder beside the project otherwise than the
+#: run folder's ``testpaths``: pytest 9 reads ``addopts``' words as its command line's (a
+#: folder operand is collected), and looks upward for settings where the project has none (a
+#: monorepo's); ``../ext/test_h.py`` is a link to ``../other/h.py``.
 PYTEST_ROOTS = {
-    "addopts-operand": "[pytest]\naddopts = ../ext\n",
-    "addopts-operand-after-an-option": "[pytest]\naddopts = -q ../ext\n",
-    # the settings in the folder above the project (a monorepo's; pytest looks upward from
-    # the folder it runs in where the project has none): ``addopts`` applies from anywhere
-    "addopts-in-settings-above": "",
+    "addopts-operand": ("python3 -m pytest", "pytest.ini", "[pytest]\naddopts = ../ext\n"),
+    "addopts-operand-after-an-option": ("python3 -m pytest", "pytest.ini",
+                                        "[pytest]\naddopts = -q ../ext\n"),
+    "addopts-in-settings-above": ("python3 -m pytest", "../pytest.ini",
+                                  "[pytest]\naddopts = ../ext\n"),
 }
 
 
 @pytest.mark.parametrize("case", list(PYTEST_ROOTS))
 def test_r_pytests_settings_name_a_folder_otherwise(tmp_path: Path, case: str) -> None:
-    """Plan ``Bash(python3 -m pytest)``, ``Bash(cp *)``: ``cp src/py ../other/h.py`` is
-    allowed, and pytest collects ``../ext/test_h.py`` (importing the payload)."""
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ``cp src/py ../other/h.py`` is allowed, and
+    pytest collects ``../ext/test_h.py`` (importing the payload)."""
     needs("bash", "python3")
+    entry, name, text = PYTEST_ROOTS[case]
     files = {"tests/test_a.py": "def test_a():\n    pass\n",
              "src/py": "import os\nos.system('touch zz')\n"}
-    if PYTEST_ROOTS[case]:
-        files["pytest.ini"] = PYTEST_ROOTS[case]
-    above = "" if PYTEST_ROOTS[case] else \
-        " && printf '[pytest]\\naddopts = ../ext\\n' > ../pytest.ini"
-    denied = proved_case(tmp_path, ["Bash(python3 -m pytest)", "Bash(cp *)"], files,
-                         ["cp src/py ../other/h.py", "python3 -m pytest"],
-                         setup="mkdir -p ../ext ../other && ln -s ../other/h.py ../ext/test_h.py"
-                         + above)
+    setup = "mkdir -p ../ext ../other && ln -s ../other/h.py ../ext/test_h.py"
+    if name.startswith("../"):
+        setup += f" && printf %b {json.dumps(text)} > {name}"
+    else:
+        files[name] = text
+    denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                         ["cp src/py ../other/h.py", entry], setup=setup)
     assert denied is not None, "the hook allows every call, and pytest imports the payload"
 
 
 OPEN.add("test_r_pytests_settings_name_a_folder_otherwise",
-         "open at a52e750 (testroots reads pytest's "
-         "`testpaths` only): `addopts` words are pytest's command line, a folder there collected")
+         "open at 34ef535 (testroots reads the run folders' pytest.ini…setup.cfg "
+         "`testpaths` only): `addopts` words are pytest's command line, a folder there "
+         "collected; pytest's settings above the project")
 
 
 # --- I: a filesystem image mounted in the project: a tree the gate cannot read ------------------
