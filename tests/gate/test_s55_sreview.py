@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bash_review import LeftOpen, needs, proved_case
@@ -37,7 +38,7 @@ from bash_review import _settings_hook, hooked_project
 from test_gate_files import payload
 given = json.loads(sys.argv[2])
 result = {}
-for side in ("proof", "run"):
+for side in given["sides"]:
     project = hooked_project(Path(given["tmp"]) / side, given["entries"])
     subprocess.run(["bash", "-c", given["setup"]], cwd=project, check=True, timeout=60,
                    capture_output=True)
@@ -54,16 +55,20 @@ for side in ("proof", "run"):
                 break
         subprocess.run(["timeout", "60", "bash", "-c", call], cwd=project,
                        capture_output=True, timeout=90)
-    subprocess.run(["timeout", "60", "sh", "-c", "if [ -x .claude/hooks/x.sh ]; then "
-                    "./.claude/hooks/x.sh; else sh .claude/hooks/x.sh; fi"], cwd=project,
-                   capture_output=True, timeout=90)
+    try:  # (sh, not timeout: a call may have changed the root, sh and touch copied there)
+        subprocess.run(["sh", "-c", "if [ -x .claude/hooks/x.sh ]; then ./.claude/hooks/x.sh;"
+                        " else sh .claude/hooks/x.sh; fi"], cwd=project, capture_output=True,
+                       timeout=90)
+    except (OSError, subprocess.SubprocessError):
+        pass
     for _ in range(30):  # (a program the kernel starts runs a moment later)
         ran = [p for p in ("zz", "src/zz", ".claude/hooks/zz") if (project / p).exists()]
         if ran:
             break
         time.sleep(0.1)
-    subprocess.run(["bash", "-c", given["after"]], cwd=project, capture_output=True,
-                   timeout=60)
+    if given["after"]:
+        subprocess.run(["bash", "-c", given["after"]], cwd=project, capture_output=True,
+                       timeout=60)
     result[side] = {"denied": denied, "ran": ran}
 print(json.dumps(result))
 """
@@ -80,13 +85,16 @@ def _contained(tmp_path: Path, entries: list[str], setup: str, calls: list[str],
     if os.geteuid() != 0:
         pytest.skip("needs root (a scratch mount namespace)")
     root = str(Path(__file__).resolve().parents[2])
-    given = json.dumps({"tmp": str(tmp_path), "entries": entries, "setup": setup,
-                        "calls": calls, "after": after})
     namespace = ["unshare", "-Urm" if user else "-m", "--propagation", "private"]
-    done = subprocess.run(["timeout", "300", *namespace, sys.executable, "-c", _DRIVER, root,
-                           given], capture_output=True, text=True, timeout=330, check=False)
-    assert done.returncode == 0, done.stderr[-3000:]
-    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = {}
+    for side in ("proof", "run"):  # (each in a namespace of its own: a call may change /)
+        given = json.dumps({"tmp": str(tmp_path), "entries": entries, "setup": setup,
+                            "calls": calls, "after": after, "sides": [side]})
+        done = subprocess.run(["timeout", "300", *namespace, sys.executable, "-c", _DRIVER,
+                               root, given], capture_output=True, text=True, timeout=330,
+                              check=False)
+        assert done.returncode == 0, done.stderr[-3000:]
+        result.update(json.loads(done.stdout.strip().splitlines()[-1]))
     assert result["proof"]["ran"], f"bash ran no payload: {result}"
     print(result.get("why"))
     return str(result["run"]["denied"]) if result["run"]["denied"] is not None else None
@@ -374,6 +382,37 @@ OPEN.add("test_i_an_image_mounted_in_the_project_holds_a_test",
          "open at a52e750 (mounters: a loop image's source is judged by its device's mount "
          "points only): the tree an image lays at the target is no tree the gate reads; "
          "`cp -r` of the same tree is denied (composed.holds_walked), a mount of it is not")
+
+# --- N: a new root for every process of the namespace --------------------------------------------
+
+#: A static program standing for the new root's shell: it makes ``zz`` in its folder (the
+#: payload) and exits 0 (a hook command run through it allows the call).
+FAKE_SHELL = ("#include <fcntl.h>\n#include <unistd.h>\n"
+              "int main(void) { return close(open(\"zz\", O_CREAT | O_WRONLY, 0644)) < 0; }\n")
+
+
+def test_n_pivot_root_gives_every_path_another_file(tmp_path: Path) -> None:
+    """A root session, plan ``Bash(mount *)``, ``Bash(cp *)``, ``Bash(mkdir *)``,
+    ``Bash(pivot_root *)``: it builds a tree at a fresh folder ``y`` (a ``/bin/sh`` of its
+    own: ``src/sh``, which a skill may ship), makes ``y`` a mount point and pivots the
+    namespace's root to it: every absolute path (the project's settings, its hook script,
+    ``/bin/sh`` the runtime runs hook commands with) now names the new tree's file; the
+    runtime's next command runs the new shell (the payload). The gate reads pivot_root's
+    words as folders written: ``y`` and ``y/old`` guard nothing."""
+    needs("pivot_root", "gcc")
+    setup = (f"mkdir y && printf %b {json.dumps(FAKE_SHELL)} > src/sh.c && "
+             "gcc -static -o src/sh src/sh.c")
+    calls = ["mkdir -p y/old y/bin y{P}/.claude/hooks", "cp src/sh y/bin/sh",
+             "cp src/x.sh y{P}/.claude/hooks/x.sh", "mount --bind y y", "pivot_root y y/old"]
+    denied = _contained(tmp_path, ["Bash(mount *)", "Bash(cp *)", "Bash(mkdir *)",
+                                   "Bash(pivot_root *)"], setup, calls)
+    assert denied is not None, "the hook allows every call, and the new root's shell runs"
+
+
+OPEN.add("test_n_pivot_root_gives_every_path_another_file",
+         "open at 34ef535 (wrapped.MOUNTERS: pivot_root's words are folders written; the "
+         "root it changes is no word): `pivot_root NEW PUT_OLD` changes what `/` is for every "
+         "process of the namespace, the runtime's and the hook's")
 
 # --- C: costs --------------------------------------------------------------------------------
 
