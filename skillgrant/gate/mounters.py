@@ -21,7 +21,6 @@ second path ``self/root/…``), a network or host share, a label no device link 
 
 from __future__ import annotations
 
-import functools
 import itertools
 import os
 import posixpath
@@ -61,20 +60,25 @@ _UMOUNT_LONG: Final = {
 #: Options whose folders no word of the call names: a table's (``-a`` reads /etc/fstab:
 #: ``_table``), another table, another mount namespace, a prefix of every target.
 _UNKNOWN: Final = {"mount": ("T", "N", "target-prefix"), "umount": ("a", "A", "N")}
-#: Filesystems a mount makes anew, reaching no file that was there before (their source is
-#: any word); ``proc`` is not one: ``/proc/PID/root/`` is every file's second path.
-_FRESH: Final = frozenset({
-    "tmpfs", "ramfs", "sysfs", "devpts", "mqueue", "cgroup", "cgroup2", "hugetlbfs",
-    "debugfs", "tracefs", "securityfs", "pstore", "bpf", "configfs", "fusectl",
-    "binfmt_misc", "devtmpfs", "efivarfs", "autofs", "nsfs", "rpc_pipefs", "none"})
+#: Filesystems a mount makes anew, reaching no file that was there before and running no
+#: program a file in them names (their source is any word). Not: ``proc`` (``/proc/PID/root/``
+#: is every file's second path), ``binfmt_misc`` (``register`` names an interpreter the
+#: kernel runs), ``cgroup`` v1 (``release_agent``), ``sysfs`` (``kernel/uevent_helper``),
+#: ``devtmpfs`` (the disks' nodes), ``debugfs``, ``tracefs``, ``securityfs``, ``configfs``,
+#: ``bpf``, ``efivarfs``, ``autofs`` (s55-sreview B1, B2): unknown.
+_FRESH: Final = frozenset({"tmpfs", "ramfs", "devpts", "mqueue", "hugetlbfs", "cgroup2"})
 #: Filesystems whose files lie elsewhere (a host, the host of a virtual machine, a program):
 #: what they reach cannot be named here.
+#: Filesystems read from a device or a loop image (``_source``: its mount points).
+_DISKS: Final = frozenset({
+    "auto", "ext2", "ext3", "ext4", "xfs", "btrfs", "vfat", "msdos", "fat", "exfat", "ntfs",
+    "ntfs3", "iso9660", "udf", "squashfs", "erofs", "f2fs", "jfs", "reiserfs", "hfs",
+    "hfsplus", "minix", "cramfs", "romfs", "nilfs2", "bcachefs"})
 _SHARES: Final = ("nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "virtiofs", "fuse", "sshfs",
                   "ceph", "glusterfs", "davfs", "ncpfs", "afs", "lustre", "beegfs")
 _BIND: Final = frozenset({"bind", "rbind", "move"})
 _LINKS: Final = {"LABEL": "by-label", "UUID": "by-uuid", "PARTLABEL": "by-partlabel",
                  "PARTUUID": "by-partuuid", "ID": "by-id"}
-_SPAN: Final = 64  # words after a program read as its own
 
 
 def hidden(words: Sequence[str], directory: str | None) -> str | None:
@@ -89,16 +93,16 @@ def named_targets(words: Sequence[str], directory: str | None = None) -> list[st
     return list(reached(tuple(words), directory)[1])
 
 
-@functools.lru_cache(maxsize=8)
 def reached(words: tuple[str, ...], directory: str | None) -> tuple[str | None,
                                                                     tuple[str, ...]]:
-    """``hidden``'s word and ``named_targets``' folders of ``words`` (asked once a call)."""
+    """``hidden``'s word and ``named_targets``' folders of ``words`` (not kept: the answer
+    depends on the guarded set and the mount table)."""
     found: list[str] = []
     for at, word in enumerate(words):
         name = word.rsplit("/", 1)[-1]
         if name not in ("mount", "umount"):
             continue
-        given, operands = _parsed(words[at + 1:at + 1 + _SPAN], name)
+        given, operands = _parsed(words[at + 1:], name)  # (every word: `-v` ×64, s55-sreview P1)
         unknown = next((f"{name} {v or k}" for k, v in given if k in _UNKNOWN[name]), None)
         if unknown is None:
             unknown = (_unmounted if name == "umount" else _mounted)(given, operands,
@@ -109,10 +113,13 @@ def reached(words: tuple[str, ...], directory: str | None) -> tuple[str | None,
 
 
 def _parsed(rest: Sequence[str], name: str) -> tuple[list[tuple[str, str]], list[str]]:
-    """``rest`` read as getopt_long reads ``name``'s words (GNU order: options anywhere
-    before ``--``): its options (the letter or long name each stands for, and its value) and
-    its operands. An option the program does not know is passed over (it refuses it; a
-    word of a later command may be one); an ambiguous abbreviation too."""
+    """``rest`` read as getopt_long reads ``name``'s words (GNU order: options anywhere):
+    its options (the letter or long name each stands for, and its value) and its operands.
+    An option the program does not know is passed over (it refuses it; a word of a later
+    command may be one); an ambiguous abbreviation too. The gate's words are cut at ``=``,
+    at quoted blanks and operators (``textwords``: ``x=--`` is ``x``, ``--``), so a ``--``
+    ends nothing here, and a value taken apart that starts with ``-`` is read as an option
+    too (``-o a=-O -T f``: s55-sreview E1): more options read, never fewer."""
     letters, longs = (_MOUNT_LETTERS, _MOUNT_LONG) if name == "mount" else (
         _UMOUNT_LETTERS, _UMOUNT_LONG)
     given: list[tuple[str, str]] = []
@@ -121,8 +128,7 @@ def _parsed(rest: Sequence[str], name: str) -> tuple[list[tuple[str, str]], list
     while at < len(rest):
         word, at = rest[at], at + 1
         if word == "--":
-            operands += rest[at:]
-            break
+            continue
         if word[:2] == "--":
             at = _long(word[2:], rest, at, longs, given)
         elif word[:1] == "-" and len(word) > 1:
@@ -143,7 +149,7 @@ def _long(word: str, rest: Sequence[str], at: int, longs: dict[str, tuple[str, i
         return at
     ((option, takes),) = hits
     if takes == 1 and not equals and at < len(rest):
-        value, at = rest[at], at + 1
+        value, at = rest[at], at + (rest[at][:1] != "-")
     given.append((option, value))
     return at
 
@@ -161,7 +167,7 @@ def _cluster(word: str, rest: Sequence[str], at: int, letters: str,
             continue
         value = word[k + 1:]
         if not value and letters[spot + 2:spot + 3] != ":" and at < len(rest):
-            value, at = rest[at], at + 1
+            value, at = rest[at], at + (rest[at][:1] != "-")
         given.append((word[k], value))
         break
     return at
@@ -188,9 +194,10 @@ def _mounted(given: list[tuple[str, str]], operands: list[str], directory: str |
                 None)
     if proc is not None:  # (proc bound, an overlay's folder in it)
         return proc
-    table = _table()
-    for entry in table:  # `-a`: every entry; one operand: its entry (every operand here)
-        if any(k == "a" for k, _ in given) or not {entry[0], entry[1]}.isdisjoint(named):
+    spelled = {*named, *(_canonical(w, directory) for w in named)}
+    for entry in _table():  # `-a`: every entry; one operand: its entry (every operand here,
+        if any(k == "a" for k, _ in given) or not spelled.isdisjoint(  # as mount spells it:
+                {*entry[:2], *(_canonical(f, directory) for f in entry[:2])}):  # F1)
             unknown = _entry(entry, binding, directory, found)
             if unknown is not None:
                 return unknown
@@ -198,7 +205,37 @@ def _mounted(given: list[tuple[str, str]], operands: list[str], directory: str |
         unknown = _entry((source, "", types, options), binding, directory, found)
         if unknown is not None:
             return unknown
-    return None
+    kinds = {t for t in types.split(",") if t}
+    return None if kinds and kinds <= _FRESH else _in_run_folders(named, directory)
+
+
+def _canonical(word: str, directory: str | None) -> str:
+    """``word``'s real path from ``directory``, as mount canonicalizes a path it is given
+    (``../evil``, ``T//evil``, ``T/./evil/``); a tag (``LABEL=x``) as it is."""
+    if "=" in word.split("/", 1)[0] or not word:
+        return word
+    try:
+        return os.path.realpath(posixpath.join(directory or "/", word))
+    except (OSError, ValueError):
+        return word
+
+
+def _in_run_folders(named: list[str], directory: str | None) -> str | None:
+    """The first of a mount's words ``named`` at or below a folder the plan's programs run
+    or collect tests in (``Guarded.run_folders``, ``collected``): a mount there lays a tree
+    the gate never read where they read code (a loop image holding a test, an overlay's or
+    a bound folder's files: s55-sreview I1), or None."""
+    from .guardedset import GUARDED
+    from .placed import fold
+
+    guards = GUARDED.get()
+    folders = {*getattr(guards, "collected", ()), *(fold(os.path.realpath(f)) for f in
+                                                     getattr(guards, "run_folders", ()))}
+    if not folders:
+        return None
+    tops = tuple(f.rstrip("/") + "/" for f in folders)
+    return next((w for w in named if (fold(_canonical(w, directory)).rstrip("/") + "/"
+                                      ).startswith(tops)), None)
 
 
 def _entry(entry: tuple[str, str, str, str], binding: bool, directory: str | None,
@@ -222,9 +259,12 @@ def _entry(entry: tuple[str, str, str, str], binding: bool, directory: str | Non
     for path in [source] if binding else folders:  # (proc bound, an overlay's folder in it)
         if _on_proc(posixpath.join(directory or "/", path)):
             return path
-    if binding or (kinds and kinds <= _FRESH) or "overlay" in kinds or not source:
+    if binding or "overlay" in kinds or (kinds and kinds <= _FRESH):
         return None
-    return _source(source, directory, found)
+    other = next((t for t in sorted(kinds) if t not in _DISKS), None)
+    if other is not None:
+        return f"-t {other}"
+    return _source(source, directory, found) if source else None
 
 
 def _source(source: str, directory: str | None, found: list[str]) -> str | None:

@@ -14,6 +14,7 @@ files, which the plan guards (a session cannot change them), once a guarded set.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 
@@ -33,8 +34,6 @@ _PYTEST: Final = (("pytest.toml", "pytest"), (".pytest.toml", "pytest"),
                   ("pyproject.toml", "tool.pytest.ini_options"),
                   ("pyproject.toml", "tool.pytest"), ("tox.ini", "pytest"),
                   ("setup.cfg", "tool:pytest"))
-#: A script's word leading out of its folder or from the top (``../ext/``, ``/srv/t``).
-_OUTSIDE: Final = re.compile(r"""(?:^|[\s=:'"])((?:\.\./|/)[^\s'";&|<>()]*)""")
 
 
 def runner_roots(guards: object, runs: tuple[str, ...]) -> tuple[str, ...]:
@@ -53,8 +52,8 @@ def runner_roots(guards: object, runs: tuple[str, ...]) -> tuple[str, ...]:
         for run in runs:
             for folder in _settings_roots(run):
                 real = fs.realpath(folder)
-                if not (real + "/").startswith(inside) and fs.is_folder(real):
-                    found[real] = None
+                if real != "/" and not (real + "/").startswith(inside) and fs.is_folder(real):
+                    found[real] = None  # (`/`: a URL's base, `vite --base /`; s55-sreview C1)
     roots = tuple(found)
     _LAST[:] = [(guards, roots)]
     return roots
@@ -62,19 +61,25 @@ def runner_roots(guards: object, runs: tuple[str, ...]) -> tuple[str, ...]:
 
 def _settings_roots(folder: str) -> list[str]:
     """The folders ``folder``'s settings name for a runner: bunfig's ``[test] root``,
-    pytest's ``testpaths`` (a pattern's folder before it), each word of a ``package.json``
-    script leading out of ``folder``."""
+    pytest's ``testpaths`` and ``addopts``' operands in the first settings file pytest finds
+    from ``folder`` up (s55-sreview R2: a monorepo's), each word of a ``package.json``
+    script (``_script_folders``)."""
     found: list[str] = []
     test = _toml(os.path.join(folder, "bunfig.toml")).get("test")
     root = test.get("root") if isinstance(test, dict) else None
-    found += [root] if isinstance(root, str) else []
-    for name, section in _PYTEST:
-        paths = _testpaths(os.path.join(folder, name), section)
-        if paths is not None:
-            found += paths
+    found += [os.path.join(folder, root)] if isinstance(root, str) else []
+    above = folder
+    while True:
+        paths = next((p for n, sec in _PYTEST if (p := _pytest_paths(os.path.join(above, n),
+                                                                      sec)) is not None), None)
+        if paths is not None:  # (testpaths from the settings' folder, addopts' from the call's)
+            found += [os.path.join(b, p) for p in paths for b in dict.fromkeys((above, folder))]
             break
-    found += _script_words(os.path.join(folder, "package.json"))
-    return [os.path.normpath(os.path.join(folder, _before_pattern(p))) for p in found if p]
+        if above == "/":
+            break
+        above = os.path.dirname(above)
+    found = [os.path.normpath(_before_pattern(p)) for p in found if p]
+    return found + _script_folders(folder, os.path.join(folder, "package.json"), 0)
 
 
 def _before_pattern(path: str) -> str:
@@ -104,17 +109,28 @@ def _toml(path: str) -> dict[str, object]:
         return {}
 
 
-def _testpaths(path: str, section: str) -> list[str] | None:
-    """pytest's ``testpaths`` in ``section`` of the settings file at ``path`` ([] where the
-    section holds none); None where the file or the section is not there (pytest reads the
-    next file)."""
+def _pytest_paths(path: str, section: str) -> list[str] | None:
+    """pytest's ``testpaths``, and ``addopts``' words that are no option (its operands, and
+    ``--rootdir``'s value), in ``section`` of the settings file at ``path``; None where the
+    file or the section is not there (pytest reads the next file)."""
+    found = _testpaths(path, section, "testpaths")
+    if found is None:
+        return None
+    words = [w for v in _testpaths(path, section, "addopts") or [] for w in v.split()]
+    return found + [w.partition("=")[2] if w.startswith("--rootdir=") else w for w in words
+                    if w[:1] != "-" or w.startswith("--rootdir=")]
+
+
+def _testpaths(path: str, section: str, key: str) -> list[str] | None:
+    """The words of ``key`` in ``section`` of the settings file at ``path`` ([] where the
+    section holds none); None where the file or the section is not there."""
     if path.endswith(".toml"):
         table: object = _toml(path)
         for part in section.split("."):
             table = table.get(part) if isinstance(table, dict) else None
         if not isinstance(table, dict):
             return None
-        value = table.get("testpaths", [])
+        value = table.get(key, [])
         return [v for v in value if isinstance(v, str)] if isinstance(value, list) else \
             value.split() if isinstance(value, str) else []
     text = _text(path)
@@ -129,22 +145,42 @@ def _testpaths(path: str, section: str) -> list[str] | None:
         return None
     if not parser.has_section(section):
         return None
-    return parser.get(section, "testpaths", fallback="").split()
+    return parser.get(section, key, fallback="").split()
 
 
-def _script_words(path: str) -> list[str]:
-    """The words of the scripts of the ``package.json`` at ``path`` leading out of its folder
-    (``../ext/``) or from the top (``/srv/t``)."""
+def _script_folders(folder: str, path: str, depth: int) -> list[str]:
+    """The folders the words of the scripts of the ``package.json`` at ``path`` (or, at
+    ``depth`` 1, the text of a script file in ``folder`` they name: ``sh run.sh``; its
+    first MiB) name from ``folder`` and
+    from each folder a ``cd`` in them names (``cd .. && node --test ext/``), ``~/`` the
+    home's, ``$INIT_CWD`` (npm's: the folder npm runs in) ``folder`` (s55-sreview R1)."""
     text = _text(path)
-    if text is None or "scripts" not in text:
+    if text is None or "\0" in text:  # (a program's file: no script's text)
         return []
-    import json
+    if depth == 0:
+        import json
 
-    try:
-        scripts = json.loads(text).get("scripts")
-    except (ValueError, AttributeError):
-        return []
-    if not isinstance(scripts, dict):
-        return []
-    return [m.group(1) for v in scripts.values() if isinstance(v, str)
-            for m in _OUTSIDE.finditer(v)]
+        try:
+            scripts = json.loads(text).get("scripts")
+        except (ValueError, AttributeError):
+            return []
+        if not isinstance(scripts, dict):
+            return []
+        text = "\n".join(v for v in scripts.values() if isinstance(v, str))
+    text = text.replace("${INIT_CWD}", folder).replace("$INIT_CWD", folder)
+    words = [w.rpartition("=")[2] for w in _WORDS.split(text) if w]
+    words = [os.path.expanduser(w) if w[:2] == "~/" else w for w in words if "$" not in w]
+    bases = [folder, *(os.path.join(folder, b) for a, b in itertools.pairwise(words)
+                       if a in ("cd", "pushd"))]
+    found = [os.path.normpath(os.path.join(b, _before_pattern(w))) for w in words
+             for b in bases if w[:1] != "-"]
+    if depth == 0:
+        found += [f for w in dict.fromkeys(words) if w[:1] != "-" and (os.path.normpath(
+                  os.path.join(folder, w)) + "/").startswith(folder.rstrip("/") + "/") and
+                  fs.entry(os.path.join(folder, w)) == "file"
+                  for f in _script_folders(folder, os.path.join(folder, w), 1)]
+    return found
+
+
+#: Where a script's text is cut into words (blanks, quotes, the shell's operators).
+_WORDS: Final = re.compile(r"""[\s'"`;&|()<>]+""")

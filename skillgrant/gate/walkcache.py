@@ -24,8 +24,8 @@ folders: this file is the hook's alone.
 
 from __future__ import annotations
 
+import binascii
 import contextlib
-import hashlib
 import json
 import os
 import time
@@ -58,8 +58,9 @@ class Kept:
         state = _state_folder() if fs.asks_the_system() else ""
         if not state:
             return
-        name = hashlib.sha256("\0".join(roots).encode("utf-8", "surrogateescape")).hexdigest()
-        self.path = os.path.join(state, "walks", name[:32] + ".json")
+        joined = "\0".join(roots).encode("utf-8", "surrogateescape")
+        name = f"{binascii.crc32(joined):08x}{len(joined):x}"  # (two roots' may meet: one kept)
+        self.path = os.path.join(state, "walks", name + ".json")
         try:
             with open(self.path, encoding="utf-8", errors="surrogateescape") as kept:
                 data = json.loads(kept.read(_LIMIT))
