@@ -151,14 +151,8 @@ def test_b_a_cgroup_hierarchy_runs_its_release_agent(tmp_path: Path) -> None:
     assert denied is not None, "the hook allows every call, and the kernel runs the payload"
 
 
-OPEN.add("test_b_a_cgroup_hierarchy_runs_its_release_agent",
-         "open at 65b56b0 (mounters._FRESH names cgroup a filesystem reaching no file that was "
-         "there before): a v1 hierarchy's release_agent is a program the kernel runs")
-OPEN.add("test_b_a_fresh_filesystem_that_runs_a_program",
-         "open at s55-sfix 42437dd+ (mounters._FRESH names binfmt_misc a filesystem reaching "
-         "no file that was there before; the words before the change read it the same): its "
-         "`register` file, a fresh path, makes the kernel run a program of the session's for "
-         "every file of a name or magic executed, the guarded hook script among them")
+# (open at 34ef535: closed by s55-sfix 4faba36 / d2837bc)
+# (open at 34ef535: closed by s55-sfix 4faba36 / d2837bc)
 
 
 # --- F: a one-operand mount that /etc/fstab completes -------------------------------------------
@@ -189,10 +183,7 @@ def test_f_a_table_entry_found_by_another_spelling(tmp_path: Path, case: str) ->
     assert denied is not None, "the hook allows the mount, and the project is another folder"
 
 
-OPEN.add("test_f_a_table_entry_found_by_another_spelling",
-         "open at s55-sfix's working tree 13:30 (mounters._mounted: `named[0] in (entry[0], "
-         "...)` word for word) and at the base (named_targets, likewise): libmount "
-         "canonicalizes a path operand before it looks /etc/fstab up")
+# (open at 34ef535: closed by s55-sfix 4faba36 / d2837bc)
 
 
 # --- P: mount's options past the words the gate reads as its own ---------------------------------
@@ -224,10 +215,7 @@ def test_p_a_table_named_past_the_words_read(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows the mount, and the project is another folder"
 
 
-OPEN.add("test_p_a_table_named_past_the_words_read",
-         "open at 65b56b0 (mounters.reached parses words[at + 1:at + 1 + _SPAN], _SPAN 64): "
-         "mount 2.38 reads every word; `-T`, `-t proc`, `-N`, `--target-prefix` after 64 "
-         "repeated `-v` are not read (`mount -v×70 -t proc proc y`: allowed, measured)")
+# (open at 34ef535: closed by s55-sfix 4faba36 / d2837bc)
 
 
 # --- E: a `--` the gate's words make of a word holding `=` ---------------------------------------
@@ -262,9 +250,7 @@ def test_e_options_behind_a_word_cut_at_its_equals(tmp_path: Path, case: str) ->
     assert denied is not None, "the hook allows the call, and bash runs the payload"
 
 
-OPEN.add("test_e_options_behind_a_word_cut_at_its_equals",
-         "open at 65b56b0: mounters._parsed reads the gate's words, cut at `=` (textwords), as "
-         "getopt_long reads argv: `x=--` becomes `x`, `--`, and every later word an operand")
+# (open at 34ef535: closed by s55-sfix 4faba36 / d2837bc)
 
 
 # --- R: the folders a runner of the plan reads tests from (testroots) ---------------------------
@@ -303,10 +289,7 @@ def test_r_a_scripts_runner_folder_spelled_otherwise(tmp_path: Path, case: str) 
     assert denied is not None, "the hook allows every call, and node's test runner runs it"
 
 
-OPEN.add("test_r_a_scripts_runner_folder_spelled_otherwise",
-         "open at a52e750 (testroots._OUTSIDE reads a "
-         "script's words starting `../` or `/` only): `./../ext`, `cd .. && node --test ext`, "
-         "`sub/../../ext`, `$INIT_CWD/../ext`, `~/ext`, a script file the script runs")
+# (open at 34ef535: closed by s55-sfix 4faba36 / d2837bc)
 
 
 #: Each case: the plan's pytest entry, the settings file (its name, text; ``../pytest.ini``:
@@ -341,10 +324,7 @@ def test_r_pytests_settings_name_a_folder_otherwise(tmp_path: Path, case: str) -
     assert denied is not None, "the hook allows every call, and pytest imports the payload"
 
 
-OPEN.add("test_r_pytests_settings_name_a_folder_otherwise",
-         "open at 34ef535 (testroots reads the run folders' pytest.ini…setup.cfg "
-         "`testpaths` only): `addopts` words are pytest's command line, a folder there "
-         "collected; pytest's settings above the project")
+# (open at 34ef535: closed by s55-sfix 4faba36 / d2837bc)
 
 
 # --- I: a filesystem image mounted in the project: a tree the gate cannot read ------------------
@@ -378,10 +358,7 @@ def test_i_an_image_mounted_in_the_project_holds_a_test(tmp_path: Path, case: st
     assert denied is not None, "the hook allows every call, and the runner runs the payload"
 
 
-OPEN.add("test_i_an_image_mounted_in_the_project_holds_a_test",
-         "open at a52e750 (mounters: a loop image's source is judged by its device's mount "
-         "points only): the tree an image lays at the target is no tree the gate reads; "
-         "`cp -r` of the same tree is denied (composed.holds_walked), a mount of it is not")
+# (open at 34ef535: closed by s55-sfix 4faba36 / d2837bc)
 
 # --- N: a new root for every process of the namespace --------------------------------------------
 
@@ -440,10 +417,7 @@ def test_c_a_script_naming_the_top_folder_keeps_writes(tmp_path: Path, case: str
     assert denied is None, "denied"
 
 
-OPEN.add("test_c_a_script_naming_the_top_folder_keeps_writes",
-         "cost at a52e750 (testroots._script_words: every script's word starting with `/` "
-         "that is a folder is a runner's root): `/` is walked, past MAX_ENTRIES every write "
-         "of the plan is refused, after 3-5 s (measured, load ~11)")
+# (open at 34ef535: closed by s55-sfix 4faba36 / d2837bc)
 
 #: Each case: a script beside ``test`` (not one the plan runs, and no runner: a linter's
 #: operand, a compiler's output folder) naming a sibling folder, and the write there.
