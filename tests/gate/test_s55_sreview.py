@@ -360,6 +360,46 @@ def test_i_an_image_mounted_in_the_project_holds_a_test(tmp_path: Path, case: st
 
 # (open at 34ef535: closed by s55-sfix 4faba36 / d2837bc)
 
+#: Each case: the plan's runner, the link in the project to a folder beside it (a data or
+#: fixtures folder), the image's file at its top (a test the runner collects there), its
+#: text, the mount's target. The image lies beside the project too (``../data.img``).
+LINKED_IMAGES = {
+    "pytest-through-a-data-link": ("python3 -m pytest", "data", "../outside", "test_x.py",
+                                   "import os\nos.system('touch zz')\n", "data"),
+    "pytest-target-spelled-beside": ("python3 -m pytest", "data", "../outside", "test_x.py",
+                                     "import os\nos.system('touch zz')\n", "../outside"),
+    "node-through-a-fixtures-link": ("node --test", "test/data", "../../outside", "x.js",
+                                     "require('child_process').execSync('touch zz')\n",
+                                     "../outside"),
+}
+
+
+@pytest.mark.parametrize("case", list(LINKED_IMAGES))
+def test_i_an_image_mounted_where_a_projects_link_leads(tmp_path: Path, case: str) -> None:
+    """A root session, plan ``Bash(<runner>)``, ``Bash(mount *)``; the project holds a link
+    to ``../outside`` (present before the session): ``mount -o loop ../data.img TARGET`` (the
+    link, or the folder it leads to) lays the image's tree where the runner walks through the
+    link, and it runs the image's test. mounters asks the target's real path, beside the run
+    folders (I1's fix: ``_in_run_folders``)."""
+    needs("mkfs.ext4")
+    entry, link, to, name, text, target = LINKED_IMAGES[case]
+    setup = (f"mkdir -p tests test ../outside ../imgsrc && ln -s {to} {link} && "
+             "printf 'def test_a():\\n    pass\\n' > tests/test_a.py && "
+             "printf '0\\n' > test/a.test.js && "
+             f"printf %b {json.dumps(text)} > ../imgsrc/{name} && "
+             "mkfs.ext4 -q -d ../imgsrc ../data.img 4M")
+    denied = _contained(tmp_path, [f"Bash({entry})", "Bash(mount *)"], setup,
+                        [f"mount -o loop ../data.img {target}", entry], after=f"umount {target}")
+    assert denied is not None, "the hook allows every call, and the runner runs the payload"
+
+
+OPEN.add("test_i_an_image_mounted_where_a_projects_link_leads",
+         "open at 600dea1 (mounters._in_run_folders asks the target's real path against the "
+         "run and collecting folders; a link below them leading out is walked by the runner, "
+         "not asked): the image's tree comes where pytest meets it through the link (node's "
+         "case held: a link below a test folder guards its target)",
+         "pytest-through-a-data-link", "pytest-target-spelled-beside")
+
 # --- N: a new root for every process of the namespace --------------------------------------------
 
 #: A static program standing for the new root's shell: it makes ``zz`` in its folder (the
