@@ -268,6 +268,12 @@ SCRIPT_ROOTS = {
     "npm-s-start-folder": "node --test $INIT_CWD/../ext/",
     "home-relative": "node --test ~/ext/",
     "a-script-file": "sh run.sh",
+    # (open at 600dea1: closed before were the six above)
+    "pwd-variable": "node --test $PWD/../ext/",
+    "npm-s-prefix-variable": "node --test \"$npm_config_local_prefix/../ext/\"",
+    "escaped-slash": "node --test ..\\/ext/",
+    "cd-from-home": "cd $HOME/../ext || true; node --test .",
+    "command-substitution": "node --test `dirname $PWD`/ext/",
 }
 
 
@@ -290,6 +296,11 @@ def test_r_a_scripts_runner_folder_spelled_otherwise(tmp_path: Path, case: str) 
 
 
 # (open at 34ef535: closed by s55-sfix 4faba36 / d2837bc)
+OPEN.add("test_r_a_scripts_runner_folder_spelled_otherwise",
+         "open at 600dea1 (testroots reads a script's words, `~/` and `$INIT_CWD` spelled): "
+         "`$PWD`, `$npm_config_local_prefix` (npm sets both to the package's folder), an "
+         "escaped `/`, `cd $HOME/..`, a command substitution", "pwd-variable",
+         "npm-s-prefix-variable", "escaped-slash", "cd-from-home", "command-substitution")
 
 
 #: Each case: the plan's pytest entry, the settings file (its name, text; ``../pytest.ini``:
