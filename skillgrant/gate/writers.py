@@ -277,8 +277,7 @@ def tree_word(words: Sequence[str], directory: str | None,
                       else None)  # a link, then another writer through it
     if any(w[-5:] == "mount" for w in words):  # (`umount -a`, `mount /dev/sdb1`: R2)
         from .mounters import hidden, named_targets
-        moved = moved or hidden(words, directory)
-        words = [*words, *named_targets(words, directory)]
+        moved, words = moved or hidden(words, directory), [*words, *named_targets(words, directory)]
     if moved is not None:  # later words are read from another folder, or through a link
         return moved  # made in the same command (reviews H-20, H-22), or a mount's table
     home = os.path.expanduser("~")
