@@ -100,6 +100,8 @@ def reached(words: tuple[str, ...], directory: str | None) -> tuple[str | None,
     found: list[str] = []
     for at, word in enumerate(words):
         name = word.rsplit("/", 1)[-1]
+        if name in ("pivot_root", "switch_root"):  # (every path of the namespace: N1)
+            return name, ()
         if name not in ("mount", "umount"):
             continue
         given, operands = _parsed(words[at + 1:], name)  # (every word: `-v` ×64, s55-sreview P1)
@@ -233,9 +235,14 @@ def _in_run_folders(named: list[str], directory: str | None) -> str | None:
                                                      getattr(guards, "run_folders", ()))}
     if not folders:
         return None
+    from .testlinks import leads_to
+
     tops = tuple(f.rstrip("/") + "/" for f in folders)
-    return next((w for w in named if (fold(_canonical(w, directory)).rstrip("/") + "/"
-                                      ).startswith(tops)), None)
+    try:  # (or where a link the walk meets leads: `data -> ../outside`, s55-sreview I2)
+        return next((w for w in named if (key := fold(_canonical(w, directory)).rstrip("/"))
+                     and ((key + "/").startswith(tops) or leads_to(key, guards))), None)
+    except ValueError:  # (the walk past its bound)
+        return named[0] if named else None
 
 
 def _entry(entry: tuple[str, str, str, str], binding: bool, directory: str | None,

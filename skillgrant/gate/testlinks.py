@@ -95,6 +95,13 @@ def leads_below(path: str, guards: object) -> bool:
     return any(target.startswith(path.rstrip("/") + "/") for target, _, _ in _links(guards))
 
 
+def leads_to(path: str, guards: object) -> bool:
+    """Whether a link the walk of ``guards`` meets leads to the folded ``path`` or below it
+    (a mount there lays its tree where a program meets it through the link)."""
+    return any(target == path or target.startswith(path + "/")
+               for target, _, _ in _links(guards))
+
+
 def read_at_any_depth(path: str, key: str, guards: object, walked: frozenset[str],
                       kept: bool) -> bool:
     """Whether, where the plan's programs read project code (``walked``, the folded names

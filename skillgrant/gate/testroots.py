@@ -152,8 +152,10 @@ def _script_folders(folder: str, path: str, depth: int) -> list[str]:
     """The folders the words of the scripts of the ``package.json`` at ``path`` (or, at
     ``depth`` 1, the text of a script file in ``folder`` they name: ``sh run.sh``; its
     first MiB) name from ``folder`` and
-    from each folder a ``cd`` in them names (``cd .. && node --test ext/``), ``~/`` the
-    home's, ``$INIT_CWD`` (npm's: the folder npm runs in) ``folder`` (s55-sreview R1)."""
+    from each folder a ``cd`` in them names (``cd .. && node --test ext/``), ``~/`` and
+    ``$HOME`` the home's, ``$INIT_CWD``, ``$PWD``, ``$npm_config_local_prefix`` (npm's)
+    ``folder`` (s55-sreview R1, R3). Raises ValueError for a path built from another
+    variable or a command's output (``$X/ext``, `` `dirname $PWD`/ext``, ``cd $X``)."""
     text = _text(path)
     if text is None or "\0" in text:  # (a program's file: no script's text)
         return []
@@ -167,7 +169,12 @@ def _script_folders(folder: str, path: str, depth: int) -> list[str]:
         if not isinstance(scripts, dict):
             return []
         text = "\n".join(v for v in scripts.values() if isinstance(v, str))
-    text = text.replace("${INIT_CWD}", folder).replace("$INIT_CWD", folder)
+    text = _KNOWN.sub(lambda m: os.path.expanduser("~") if "HOME" in m.group() else folder,
+                      text).replace("\\", "")  # (bash drops an unquoted backslash: `..\/`)
+    unknown = _UNKNOWN.search(text)
+    if unknown is not None:
+        raise ValueError(f"a package.json script of {folder!r} names a folder the gate does "
+                         f"not compute ({unknown.group()!r}), where a test runner may collect")
     words = [w.rpartition("=")[2] for w in _WORDS.split(text) if w]
     words = [os.path.expanduser(w) if w[:2] == "~/" else w for w in words if "$" not in w]
     bases = [folder, *(os.path.join(folder, b) for a, b in itertools.pairwise(words)
@@ -182,5 +189,13 @@ def _script_folders(folder: str, path: str, depth: int) -> list[str]:
     return found
 
 
+#: The variables npm sets to the package's folder (``INIT_CWD``: the folder npm runs in,
+#: ``PWD``, ``npm_config_local_prefix``), and ``HOME``, as ``$X`` or ``${X}``.
+_KNOWN: Final = re.compile(r"\$(?:\{(?:INIT_CWD|PWD|npm_config_local_prefix|HOME)\}|"
+                           r"(?:INIT_CWD|PWD|npm_config_local_prefix|HOME)\b)")
+#: A path built from what the gate does not compute: another variable or a command's output
+#: before or after a ``/``, or a ``cd`` to one (s55-sreview R3).
+_UNKNOWN: Final = re.compile(r"(?:\$\{?\w+\}?|`[^`]*`|\$\([^)]*\))/|/[^\s;&|]*\$|"
+                             r"\bcd\s+(?:\$|`)")
 #: Where a script's text is cut into words (blanks, quotes, the shell's operators).
 _WORDS: Final = re.compile(r"""[\s'"`;&|()<>]+""")

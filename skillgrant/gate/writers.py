@@ -275,7 +275,7 @@ def tree_word(words: Sequence[str], directory: str | None,
                            and words[i + 1][:1] != "-" and "C" in words[i + 1]), None)
     moved = moved or ("ln" if "ln" in words and sum(_name(w) in _LOOKED_AT for w in words) > 1
                       else None)  # a link, then another writer through it
-    if any(w[-5:] == "mount" for w in words):  # (`umount -a`, `mount /dev/sdb1`: R2)
+    if any(w[-5:] in ("mount", "_root") for w in words):  # (umount -a, pivot_root: R2, N1)
         from .mounters import hidden, named_targets
         moved, words = moved or hidden(words, directory), [*words, *named_targets(words, directory)]
     if moved is not None:  # later words are read from another folder, or through a link
