@@ -296,11 +296,7 @@ def test_r_a_scripts_runner_folder_spelled_otherwise(tmp_path: Path, case: str) 
 
 
 # (open at 34ef535: closed by s55-sfix 4faba36 / d2837bc)
-OPEN.add("test_r_a_scripts_runner_folder_spelled_otherwise",
-         "open at 600dea1 (testroots reads a script's words, `~/` and `$INIT_CWD` spelled): "
-         "`$PWD`, `$npm_config_local_prefix` (npm sets both to the package's folder), an "
-         "escaped `/`, `cd $HOME/..`, a command substitution", "pwd-variable",
-         "npm-s-prefix-variable", "escaped-slash", "cd-from-home", "command-substitution")
+# (open at 600dea1: closed by s55-sfix 30ca1b9 / a99b6d1)
 
 
 #: Each case: the plan's pytest entry, the settings file (its name, text; ``../pytest.ini``:
@@ -404,12 +400,7 @@ def test_i_an_image_mounted_where_a_projects_link_leads(tmp_path: Path, case: st
     assert denied is not None, "the hook allows every call, and the runner runs the payload"
 
 
-OPEN.add("test_i_an_image_mounted_where_a_projects_link_leads",
-         "open at 600dea1 (mounters._in_run_folders asks the target's real path against the "
-         "run and collecting folders; a link below them leading out is walked by the runner, "
-         "not asked): the image's tree comes where pytest meets it through the link (node's "
-         "case held: a link below a test folder guards its target)",
-         "pytest-through-a-data-link", "pytest-target-spelled-beside")
+# (open at 600dea1: closed by s55-sfix 30ca1b9 / a99b6d1)
 
 # --- N: a new root for every process of the namespace --------------------------------------------
 
@@ -437,10 +428,7 @@ def test_n_pivot_root_gives_every_path_another_file(tmp_path: Path) -> None:
     assert denied is not None, "the hook allows every call, and the new root's shell runs"
 
 
-OPEN.add("test_n_pivot_root_gives_every_path_another_file",
-         "open at 34ef535 (wrapped.MOUNTERS: pivot_root's words are folders written; the "
-         "root it changes is no word): `pivot_root NEW PUT_OLD` changes what `/` is for every "
-         "process of the namespace, the runtime's and the hook's")
+# (open at 600dea1: closed by s55-sfix 30ca1b9 / a99b6d1)
 
 # --- C: costs --------------------------------------------------------------------------------
 
