@@ -274,6 +274,9 @@ SCRIPT_ROOTS = {
     "escaped-slash": "node --test ..\\/ext/",
     "cd-from-home": "cd $HOME/../ext || true; node --test .",
     "command-substitution": "node --test `dirname $PWD`/ext/",
+    # (open at a99b6d1: npm's variable of the package's own config, a parameter expansion)
+    "package-config-variable": "node --test $npm_package_config_dir",
+    "parameter-expansion": "node --test ${PWD%/*}/ext/",
 }
 
 
@@ -288,7 +291,8 @@ def test_r_a_scripts_runner_folder_spelled_otherwise(tmp_path: Path, case: str) 
 
     setup = ("mkdir -p ../ext/test ../other sub && ln -s ../../other ../ext/test/o && "
              "mkdir -p ~/ext/test && ln -sfn \"$T/other\" ~/ext/test/o")
-    files = {"package.json": _json.dumps({"name": "p", "scripts": {"test": SCRIPT_ROOTS[case]}}),
+    files = {"package.json": _json.dumps({"name": "p", "config": {"dir": "../ext/"},
+                                          "scripts": {"test": SCRIPT_ROOTS[case]}}),
              "run.sh": "node --test ../ext/\n", "src/mk": NODE_PAYLOAD}
     denied = proved_case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
                          ["cp src/mk ../other/x.js", "npm test"], setup=setup)
@@ -297,6 +301,10 @@ def test_r_a_scripts_runner_folder_spelled_otherwise(tmp_path: Path, case: str) 
 
 # (open at 34ef535: closed by s55-sfix 4faba36 / d2837bc)
 # (open at 600dea1: closed by s55-sfix 30ca1b9 / a99b6d1)
+OPEN.add("test_r_a_scripts_runner_folder_spelled_otherwise",
+         "open at a99b6d1 (testroots spells $PWD, $INIT_CWD, $npm_config_local_prefix, $HOME): "
+         "npm's `$npm_package_config_<key>` (the package.json's own `config`), a parameter "
+         "expansion `${PWD%/*}`", "package-config-variable", "parameter-expansion")
 
 
 #: Each case: the plan's pytest entry, the settings file (its name, text; ``../pytest.ini``:
