@@ -442,16 +442,6 @@ CMAKE_CASES: dict[str, tuple[str, dict[str, str], str]] = {
 }
 
 
-_open("test_c_cmake_reads_what_its_lists_name",
-      "cmakereads (ad4cdd6) reads include()/add_subdirectory()/FetchContent/set() of the "
-      "project-include variables: not --preset's CMakePresets.json, configure_file making an "
-      "included file, subdirs(), try_compile()'s project, CMAKE_PROJECT_TOP_LEVEL_INCLUDES, "
-      "list(APPEND CMAKE_PROJECT_INCLUDE), FetchContent's URL of a project tarball; a cmake a "
-      "recipe starts (makerecipes follows make only)",
-      "preset-toolchain", "configure-file-then-include", "subdirs-command",
-      "try-compile-project", "top-level-includes", "project-include-appended",
-      "fetchcontent-url-of-a-project-tarball", "a-recipe-configures")
-
 
 @pytest.mark.parametrize("case", CMAKE_CASES)
 def test_c_cmake_reads_what_its_lists_name(case: str, tmp_path: Path) -> None:
@@ -595,10 +585,6 @@ def test_c_a_build_reconfigures_the_source_its_cache_names(tmp_path: Path) -> No
                     ["cp src/p cpp/opts.txt", "cmake --build build"],
                     setup="cmake -S cpp -B build") is not None
 
-
-_open("test_c_a_build_reconfigures_the_source_its_cache_names",
-      "cmakereads reads the CMakeLists.txt of the call's folder (and -S's); cmake --build "
-      "reconfigures the source folder the build's CMakeCache.txt names")
 
 
 # --- F: what a computed name may reach, outside the folders make runs in --------------------------
