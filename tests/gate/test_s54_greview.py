@@ -524,19 +524,11 @@ REFUSED_PLANS: dict[str, tuple[str, dict[str, str]]] = {
                                      "${CMAKE_BINARY_DIR}/conan_paths.cmake OPTIONAL)\n"}),
 }
 _open("test_cost_a_plan_the_reading_refuses",
-      "113e6cd refuses the whole plan where makereads/cmakereads cannot compute a name (a "
-      "computed target with a recipe, a pattern rule matching the makefile, a $ in a sub-make's "
-      "word, an exported PATH, $<, $(eval, vpath, -j$(…), ${PROJECT_SOURCE_DIR}): the plan's "
-      "own entry is denied before anything is written; the brief's fail-closed was to guard "
-      "the folders the plan's make may read (writes there denied), not to refuse the plan. "
-      "An exported variable's value is read by envpaths.named_paths: 'build/' gives '/' (the "
-      "whole file system guarded: every call denied); -I./src guards src whole; a remaking "
-      "recipe's command word (cp) is guarded as a file of the folder: every cp call denied; "
-      "any dot-named target (.venv:, .FORCE:) read as a suffix rule (make reads one only for "
-      "names in .SUFFIXES); a relative BASH_ENV (guarded before ad4cdd6) refused; (K1, "
-      "pre-existing) cmake -C init.txt denied as if -C named a folder",
-      "exported-folder-ending-in-a-slash", "exported-include-flag",
-      "cmake-initial-cache")
+      "an exported variable's value is read by envpaths.named_paths (not s55-gfix's): "
+      "'build/' gives '/' (the whole file system guarded: every call denied); -I./src guards "
+      "src whole; (K1, pre-existing) cmake -C init.txt denied as if -C named a folder "
+      "(moves._MOVES reads -C as a move for any program)",
+      "exported-folder-ending-in-a-slash", "exported-include-flag", "cmake-initial-cache")
 
 
 @pytest.mark.parametrize("case", REFUSED_PLANS)
