@@ -53,7 +53,8 @@ def write_held(command: str, directory: str | None, parts: tuple[Part, ...]) -> 
         sources = read_sources(command, directory)
         written = [w for w in (text_words(command) if written is None else written)
                    if w not in sources]
-    word = held_word(text_words(command), directory, command, _index(guards, held), written)
+    word = held_word(text_words(command) if written is None else written, directory, command,
+                     _index(guards, held))
     if word is None:
         return None
     more = f" (and {len(held) - 1} more)" if len(held) > 1 else ""
