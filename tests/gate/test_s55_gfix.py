@@ -166,3 +166,14 @@ def test_a_cmake_build_reads_the_source_its_cache_names(tmp_path: Path) -> None:
                                         f"INTERNAL={tmp_path}/2/project/cpp\n"},
                  "cp src/p cpp/notes.txt")
     assert said.returncode != 2, said.stderr.decode()
+
+
+def test_a_starred_make_entry_keeps_its_own_commands(tmp_path: Path) -> None:
+    """``Bash(make *)``: ``make html`` (its target a word of make's folder) stays allowed under a
+    doubt (make's own command: what it reads under its own grant is the person's, P1g); a
+    ``cp`` into the folder does not."""
+    plan = ["Bash(make *)", "Bash(cp *)"]
+    files = {"Makefile": EVAL, "src/p": "x\n"}
+    said = _said(tmp_path / "1", plan, files, "make -C . html")
+    assert said.returncode != 2, said.stderr.decode()
+    assert _said(tmp_path / "2", plan, files, "make html && cp src/p local.conf").returncode == 2
