@@ -14,9 +14,10 @@ starts make (``make``, ``$(MAKE)``, a variable holding either) after a literal `
 read again. Where the text names what make reads by anything the gate cannot compute exactly
 (a ``$`` in such a name, a pattern, ``$(eval …)``, a pattern, suffix or ``.DEFAULT`` rule that
 may remake a read makefile, ``vpath``, ``-I``, ``--eval``, ``.RECIPEPREFIX``), the reading
-keeps a doubt (``_Reading.doubts``) and goes on: left open, no plan refused (the lead's call on
-the cost, docs/decisions.md), but a computed include of the plan's own makefile, which refuses
-the plan naming the file and its line as before session 54."""
+keeps a doubt (``_Reading.doubts``) and goes on: no plan refused (the lead's call on the cost,
+docs/decisions.md), but a computed include of the plan's own makefile, which refuses the plan
+naming the file and its line as before session 54. Each doubt write-guards the folders it may
+read from (session 55: ``makebounds.bound``; ``writeguard``): make's folder, or every one."""
 
 from __future__ import annotations
 
@@ -24,8 +25,9 @@ import os
 import re
 
 from .envpaths import named_paths
+from .makebounds import bound, literal
 from .makerecipes import Unread, build_text, exact, make_words, sub_makes
-from .maketables import BUILT_IN, SPECIAL, SUFFIXES
+from .makeremakes import remade
 from .startvars import WHOLE
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -50,13 +52,17 @@ _PLAIN_FLAGS: Final = re.compile(
 _ASSIGNMENT: Final = re.compile(r"([^\s:#=]+)\s*(?:::?=|:::=|\?=|\+=|!=|=)\s*(.*)")
 _CONDITIONALS: Final = frozenset(("ifeq", "ifneq", "ifdef", "ifndef", "else", "endif"))
 _INCLUDES: Final = frozenset(("include", "-include", "sinclude"))
-_SUFFIX_RULE: Final = re.compile(r"(\.[^./%\s]+)(\.[^./%\s]+)?")
+#: A recipe's move to another folder, where a relative path is read from there.
+_MOVES: Final = re.compile(r"\b(?:cd|pushd)\s|\s-C\s?\S|--directory")
 
 
-def makefile_reads(path: str, folder: str) -> list[str]:
+def makefile_reads(path: str, folder: str,
+                   held: list[tuple[str, str]] | None = None) -> list[str]:
     """The files make, reading the makefile ``path`` in ``folder`` (its named folder: the
     call's, the project's, ``-C``'s), reads or may run as its instructions (see the module's
-    text), and those of each sub-make it starts; Unread where the gate cannot say."""
+    text), and those of each sub-make it starts; Unread where the gate cannot say (a computed
+    include of this makefile). Each doubt is added to ``held``: the folder it may read below
+    (``makebounds.bound``) and why, naming the makefile and its line."""
     found: list[str] = []
     queue, seen = [(path, folder)], set[tuple[str, str]]()
     while queue and len(seen) < _MAX_READ:
@@ -68,6 +74,9 @@ def makefile_reads(path: str, folder: str) -> list[str]:
         reading.file(path)
         found += reading.finish()
         queue += reading.subs
+        if held is not None:
+            held += [(bound(text, reading.folder, reading.definitions, reading.trusted()),
+                      doubt) for doubt, text in reading.doubts]
     return list(dict.fromkeys(found))
 
 
@@ -99,13 +108,17 @@ class _Reading:
 
     def __init__(self, folder: str, strict: bool) -> None:
         self.folder, self.strict = folder, strict
-        self.doubts: list[str] = []  # (what it cannot compute: left open, session 54)
+        self.doubts: list[tuple[str, str]] = []  # (what it cannot compute, of which text)
         self.found: list[str] = []
         self.subs: list[tuple[str, str]] = []
         self.files: set[str] = set()
         self.read: set[str] = set()  # (names of the makefiles read: rules' targets)
         self.rules: list[tuple[list[str], list[str], list[str], str]] = []
         self.definitions: dict[str, list[str]] = {}
+        self.assigned: set[str] = set()  # (by the makefiles themselves: `makebounds`)
+        self.defining, self.computed = "", False  # (an `$(eval`, a `$(X) :=`: any variable)
+        self.relative: list[tuple[str, str]] = []  # (start variables' relative values)
+        self.moved: list[tuple[str, str]] = []  # (exported ones': where a recipe moves)
         self.exported: set[str] = set()
         self.code: list[tuple[str, str]] = []  # (every text that may run: for sub-makes)
         self.in_rule, self.in_define, self.exporting = False, 0, False
@@ -127,28 +140,32 @@ class _Reading:
         """Reads the logical line ``line`` (at ``where``): what it cannot compute is a doubt,
         left open (``attempt``), but a computed include of the plan's own make, which refuses
         the plan (as before session 54)."""
-        self.attempt(self._line, where, line)
+        self.attempt(self._line, line, where, line)
 
-    def attempt(self, read: Callable[..., list[str] | None], *args: object) -> list[str]:
-        """``read(*args)``, or nothing where it raises Unread: a doubt kept (the reading goes
-        on), unless it is the plan's own make's computed include (``base``)."""
+    def attempt(self, read: Callable[..., list[str] | None], text: str,
+                *args: object) -> list[str]:
+        """``read(*args)``, or nothing where it raises Unread: a doubt kept of the makefile
+        ``text`` (the reading goes on), unless it is the plan's own make's computed include
+        (``base``)."""
         try:
             return read(*args) or []
         except Unread as e:
             if self.strict and e.base:
                 raise
-            self.doubts.append(str(e))
+            self.doubts.append((str(e), text))
             return []
 
     def _line(self, where: str, line: str) -> None:
         """``line``, read."""
         if "$(eval" in line or "${eval" in line:
+            self.computed = True
             raise Unread(f"{where} evaluates text as makefile lines ($(eval …)), which the "
                          "gate cannot read exactly")
         if self.in_define:  # (a canned recipe's lines may start make)
-            words = line.split()
+            words = line.split() if line[:1] != "\t" else []  # (make counts an untabbed one)
             self.in_define += (words[:1] == ["define"]) - (words[:1] == ["endef"])
             self.code.append((where, line))
+            self.definitions[self.defining][-1] += "\n" + line
             return
         if line.startswith("\t") and self.in_rule:
             self.code.append((where, line))
@@ -167,6 +184,9 @@ class _Reading:
         if not assigned and self._directive(words, where, exported):
             return
         if assigned:
+            if bare[assigned.end(1):assigned.start(2)].strip() in ("=", ":=", "::=", ":::="):
+                self.assigned.add(assigned.group(1))  # (not `?=`, `+=`, `!=`: the
+                # environment's value or a command's output may be taken)
             self._assignment(assigned.group(1), assigned.group(2), where, exported)
         elif ":" in bare:
             self._rule(bare, where)
@@ -177,7 +197,9 @@ class _Reading:
     def _directive(self, words: list[str], where: str, exported: bool) -> bool:
         """Whether ``words`` are a directive's, read: ``include``'s, ``load``'s names."""
         if words[0] == "define":
-            self.in_define = 1
+            self.in_define, self.defining = 1, words[1] if words[1:] else ""
+            self.definitions.setdefault(self.defining, []).append("")
+            self.assigned.add(self.defining)
             self.found += _assigned(words[1:2], "$", where, self.folder, exported=exported)
         elif words[0] in _INCLUDES:
             for name in (os.path.expanduser(exact(w, where, base=True)) for w in words[1:]):
@@ -197,10 +219,11 @@ class _Reading:
     def _assignment(self, name: str, value: str, where: str, exported: bool) -> None:
         """Reads the assignment of ``value`` to the variable ``name``."""
         self.definitions.setdefault(name, []).append(value)
+        self.computed = self.computed or "$" in name  # (which variable it sets: B5, L1)
         if name in (".RECIPEPREFIX", "VPATH"):
             raise Unread(f"{where} sets {name}, which the gate does not read")
         self.code.append((where, value))
-        self.found += _assigned([name], value, where, self.folder, exported=exported)
+        self.found += self._starts([name], value, where, exported)
 
     def _rule(self, bare: str, where: str) -> None:
         """Reads the rule line ``bare``: its targets, prerequisites, a recipe after ``;``, or
@@ -211,8 +234,7 @@ class _Reading:
         own = _ASSIGNMENT.fullmatch(re.sub(r"^\s*(?:override|export|private)\s+", "",
                                            prerequisites.strip()))
         if own:
-            self.found += _assigned([own.group(1)], own.group(2), where, self.folder,
-                                    exported=True)
+            self.found += self._starts([own.group(1)], own.group(2), where, True)
             self.code.append((where, own.group(2)))
             self.rules.append((target.split(), [], [], where))
             return
@@ -226,19 +248,48 @@ class _Reading:
         variable exported later names, and each sub-make's makefiles (to be read: ``subs``)."""
         for name in self.exported & self.definitions.keys():
             for value in self.definitions[name]:
-                self.found += self.attempt(_assigned, [name], value, f"the export of {name}",
-                                           self.folder, True)
-        self.found += _remade(self.read, self.rules, self.folder, self.attempt)
+                self.found += self.attempt(self._starts, value, [name], value,
+                                           f"the export of {name}", True)
+        self.found += remade(self.read, literal(self.rules, self.definitions, self.trusted()),
+                              self.folder, self.attempt)
         spelled = make_words(self.definitions)
+        if any(t == [".ONESHELL"] for t, _, _, _ in self.rules):  # (one shell a recipe)
+            self.code += [(where, "\n".join(r)) for _, _, r, where in self.rules if r]
         for where, code in self.code:
-            self.attempt(self._started, where, code, spelled)
+            self.attempt(self._started, code, where, code, spelled)
+        recipes = "\n".join(code for _, code in self.code)
+        self.relative += self.moved if _MOVES.search(recipes) else []
+        self.doubts += [(f"{where} gives a start variable a relative value ({value!r}), read "
+                         "from the folder each program of a recipe runs in", value + "\n" +
+                         recipes) for where, value in dict.fromkeys(self.relative)]
         return self.found
+
+    def trusted(self) -> set[str]:
+        """The variables whose values are the makefiles' assignments, as read: none where an
+        ``$(eval`` or an assignment to a computed name may set any (review s55-greview B5)."""
+        return set() if self.computed else self.assigned
+
+    def _starts(self, names: list[str], value: str, where: str, exported: bool) -> list[str]:
+        """``_assigned``'s paths of a start variable (joined to make's folder), the assignment
+        of a ``WHOLE`` one (or make's ``SHELL``) kept where one is relative (``relative``: a
+        doubt of each recipe's folder; ``.`` too, every folder a program runs in)."""
+        found = _assigned(names, value, where, self.folder, exported)
+        if any(w[:1] not in ("/", "~") for name in names if name in WHOLE or name in
+               _MAKES_OWN for w in value.replace(":", " ").split()):
+            self.relative.append((where, value))
+        elif exported and found and any(w[:1] not in ("/", "~") for w in named_paths(value)):
+            self.moved.append((where, value))  # (a doubt where a recipe moves: `finish`)
+        return found
 
     def _started(self, where: str, code: str, spelled: re.Pattern[str]) -> None:
         """The sub-makes (and checkers) the text ``code`` starts, to be read (``subs``)."""
         started, plugins = sub_makes(code, where, self.folder, spelled)
         self.found += [p for p, _ in plugins]
         for sub_folder, makefiles, assignments in started:
+            if any(n in _FLAGS and not all(_PLAIN_FLAGS.fullmatch(w) for w in v.split())
+                   for n, _, v in (a.partition("=") for a in assignments)):
+                raise Unread(f"{where} gives a sub-make options naming what it reads, which "
+                             "the gate does not read")
             extra = [p for name, _, value in (a.partition("=") for a in assignments)
                      for p in ([os.path.join(sub_folder, exact(v, where))
                                 for v in value.split()]
@@ -246,6 +297,9 @@ class _Reading:
                                _assigned([name], value, where, sub_folder, True))]
             self.found += makefiles + extra
             self.subs += [(m, sub_folder) for m in makefiles + extra]
+            if any(a.partition("=")[0] in WHOLE | _FLAGS for a in assignments):
+                self.doubts.append((f"{where} gives a sub-make a start variable, which every "
+                                    "make it starts inherits (read for it only)", code))
 
 
 def _assigned(names: list[str], value: str, where: str, folder: str,
@@ -271,95 +325,3 @@ def _assigned(names: list[str], value: str, where: str, folder: str,
                   if w not in (".", "..")]  # (a relative one from make's folder only: a
         # recipe's `cd sub && bash` reads sub/env.sh, and `.` is every folder: left open)
     return found
-
-
-def _remade(read: set[str], rules: list[tuple[list[str], list[str], list[str], str]],
-            folder: str, attempt: Callable[..., list[str]]) -> list[str]:
-    """The files make in ``folder`` may remake a makefile it read (``read``) from, and each
-    of those in turn: an explicit rule's prerequisites and recipe's words, the built-in
-    rules' sources; Unread for a pattern, suffix or ``.DEFAULT`` rule that may remake one,
-    or a computed name there."""
-    found: list[str] = []
-    added = {p for t, ps, _, _ in rules if t == [".SUFFIXES"] for p in ps}
-    known = (SUFFIXES | added if not any("$" in p for p in added) else _ANY_SUFFIX,
-             frozenset(os.path.normpath(p) for t, ps, _, _ in rules if t == [".PHONY"]
-                       for p in ps if "$" not in p))  # (.SUFFIXES: their union, a superset)
-    wanted = dict.fromkeys(sorted(read), False)  # (a name, made by a match-anything rule)
-    at = 0
-    while at < len(wanted):  # (in order, each once; it grows as it goes)
-        name, through = list(wanted.items())[at]
-        at += 1
-        if len(wanted) > _MAX_READ:
-            break
-        head, base = os.path.split(name)
-        for target, sources, text in BUILT_IN if name not in known[1] else ():  # (phony:
-            if not _matches(target, base) or (through and target == "%"):  # no implicit rule)
-                continue  # (make chains a match-anything rule once: "Chains of Implicit Rules")
-            made = [os.path.join(head, s.replace("%", base, 1)) for s in sources]
-            found += made
-            for m in made if text else ():
-                wanted.setdefault(m, target == "%")
-        for targets, prerequisites, recipe, where in rules:
-            remade = attempt(_sources, name, targets, prerequisites, recipe, where, known)
-            found += remade
-            for m in remade:
-                wanted.setdefault(os.path.normpath(m), False)
-    return [os.path.join(folder, f) for f in found]
-
-
-def _sources(name: str, targets: list[str], prerequisites: list[str], recipe: list[str],
-             where: str, known: tuple[frozenset[str], frozenset[str]] = (SUFFIXES,
-                                                                         frozenset())
-             ) -> list[str]:
-    """The files the rule at ``where`` remakes the makefile ``name`` from (none when it does
-    not make it); Unread where the gate cannot name them. ``known``: the suffixes
-    (``.SUFFIXES``) and the phony targets, for which make searches no implicit rule."""
-    suffixes, phony = known
-    base = os.path.basename(name)
-    if name not in phony and any(
-            t == ".DEFAULT" or ("%" in t and (_matches(t, name) or _matches(t, base))) or
-            _suffix_rule(t, suffixes) for t in targets):
-        raise Unread(f"{where}: a pattern, suffix or .DEFAULT rule may remake a makefile "
-                     f"make reads ({name!r}), from files the gate cannot name")
-    if recipe and any(_may_be(t, name) for t in targets if "$" in t):
-        raise Unread(f"{where}: a rule of computed targets may remake a makefile make reads "
-                     f"({name!r})")
-    if name not in {os.path.normpath(t) for t in targets}:
-        return []
-    words = [*prerequisites, *(w for r in recipe for w in re.split(r"[\s;&|<>()'\"`]+", r))]
-    found: list[str] = []
-    for word in (w.lstrip("@+-") for w in words if w and w[:1] != "-"):
-        for part in dict.fromkeys((word, word.partition("=")[2])):
-            if "$" in re.sub(r"\$[@<^+?*]|\$\([@<^*][DF]\)", "", part) or any(
-                    c in part for c in "*?[%"):
-                raise Unread(f"{where} remakes a makefile make reads from files the gate "
-                             f"cannot name ({word!r})")
-            found += [part] if part and "$" not in part else []
-    return found
-
-
-def _suffix_rule(target: str, suffixes: frozenset[str]) -> bool:
-    """Whether ``target`` is a suffix rule's (``.c.o``, ``.el``) of the known ``suffixes``
-    (``_ANY_SUFFIX``: a ``.SUFFIXES`` the gate cannot compute, every one)."""
-    match = _SUFFIX_RULE.fullmatch(target)
-    return match is not None and target not in SPECIAL and (suffixes is _ANY_SUFFIX or all(
-        part in suffixes for part in match.groups() if part))
-
-
-#: The suffixes where a ``.SUFFIXES`` line names them by a variable: any.
-_ANY_SUFFIX: Final = frozenset(("*",))
-
-
-def _may_be(target: str, name: str) -> bool:
-    """Whether the computed ``target`` may expand to ``name``: its literal end (after its last
-    reference, past a ``%``) ends ``name`` (``$(OBJDIR)/%.o`` is no ``config.mk``)."""
-    tail = re.split(r"\$(?:\([^()]*\)|\{[^{}]*\}|.)", target)[-1].rpartition("%")[2]
-    return name.endswith(tail)
-
-
-def _matches(pattern: str, name: str) -> bool:
-    """Whether make's ``pattern`` (one ``%``) matches the file's ``name``."""
-    head, percent, tail = pattern.partition("%")
-    if not percent:
-        return pattern == name
-    return len(name) >= len(head) + len(tail) and name.startswith(head) and name.endswith(tail)

@@ -211,8 +211,12 @@ def named_word(words: list[str], directory: str | None, text: str) -> str | None
     read from the call's folder and from each one a ``cd``, ``pushd`` or ``-C`` of the text
     moves to (review s42 W6)."""
     index = _indexed()
-    if not index.files:
-        return None
+    return held_word(words, directory, text, index) if index.files else None
+
+
+def held_word(words: list[str], directory: str | None, text: str, index: Index) -> str | None:
+    """``named_word``'s answer of the guarded ``index`` (``writeguard``'s too: the folders
+    make's doubts write-guard, of the words no exact entry of the plan names)."""
     folders = _folders(text, directory)
     doubtful = ["`"] if "`" in text else []  # `pwd`/.claude/…: a word made of a command (GF6)
     kept = KEPT_TESTS.set(kept_tests(text))  # (a test removed or formatted: s50-greview3 K1)

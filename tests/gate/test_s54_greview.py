@@ -292,41 +292,6 @@ MAKE_CASES: dict[str, tuple[dict[str, str], list[str]]] = {
 }
 
 
-_open("test_m_make_reads_what_its_makefiles_name",
-      "makereads/makerecipes (ad4cdd6) follow a sub-make only where a recipe line names make "
-      "after a literal cd or -C in the same line: not across .ONESHELL's lines, xargs' {}, env "
-      "-C, find -execdir, nor MAKEFILES exported by the "
-      "recipe's shell; pytest's ini found by an operand's folder; a $(shell cp …) or a recipe "
-      "writing an included makefile from a file nothing guards; a tab-led define in a define's "
-      "body counted (make counts only an untabbed one); an exported non-start variable's "
-      "relative path joined to make's folder (node -r after a cd); a remaking recipe's "
-      "--file=X option skipped; MAKEFLAGS=-I… before a sub-make read as a file's name; a "
-      "sub-make's command-line MAKEFILES= read for it only, not for the makes it starts; "
-      "-f - (a sub-make's makefile from a pipe) read as a file named -",
-      "oneshell-cd-then-make", "xargs-sub-make",
-      "env-chdir-sub-make", "find-execdir-sub-make", "makefiles-exported-in-the-recipe",
-      "pytest-operand-finds-a-sub-ini", "shell-copies-a-default-config",
-      "recipe-copies-a-sub-makes-include", "tab-define-in-a-body", "node-options-after-cd",
-      "remade-by-tar-file-option", "makeflags-given-to-a-sub-make",
-      "makefiles-inherited-by-a-grandchild", "sub-make-reads-its-standard-input")
-
-
-_open("test_m_make_reads_what_its_makefiles_name",
-      "98c88fc (the lead's fallback, 11:00): what makereads cannot compute (a $(eval, a "
-      "pattern, suffix or .DEFAULT rule, VPATH, a $ in a remaking recipe or a sub-make's "
-      "folder, -I, MAKEFLAGS' options, a relative start variable read where a recipe's "
-      "program starts) is a doubt left open, no longer a refusal of the plan, until the "
-      "write-only guard (written_below, session 55) exists",
-      "remade-static-pattern", "remade-prerequisite-by-vpath", "main-makefile-remade-from-in",
-      "define-eval", "foreach-eval", "file-function-eval", "remade-by-default-rule",
-      "exported-makefiles", "remade-by-pattern-rule", "recursive-loop-include",
-      "recursive-include-dir", "remade-static-pattern-caret", "remade-by-single-suffix-rule",
-      "remade-by-double-suffix-rule", "remade-by-recipe-glob", "bash-env-after-cd",
-      "perl5lib-the-folder", "remade-prerequisite-by-a-pattern-rule", "gnumakeflags-exported",
-      "suffixes-by-a-variable", "computed-include-in-a-sub-makes-makefile")
-_open("test_c_cmake_reads_what_its_lists_name",
-      "98c88fc: cmakereads refuses nothing; cmake_language(EVAL|CALL) left open",
-      "read-and-eval", "language-call")
 
 
 @pytest.mark.parametrize("case", MAKE_CASES)
@@ -472,16 +437,6 @@ CMAKE_CASES: dict[str, tuple[str, dict[str, str], str]] = {
 }
 
 
-_open("test_c_cmake_reads_what_its_lists_name",
-      "cmakereads (ad4cdd6) reads include()/add_subdirectory()/FetchContent/set() of the "
-      "project-include variables: not --preset's CMakePresets.json, configure_file making an "
-      "included file, subdirs(), try_compile()'s project, CMAKE_PROJECT_TOP_LEVEL_INCLUDES, "
-      "list(APPEND CMAKE_PROJECT_INCLUDE), FetchContent's URL of a project tarball; a cmake a "
-      "recipe starts (makerecipes follows make only)",
-      "preset-toolchain", "configure-file-then-include", "subdirs-command",
-      "try-compile-project", "top-level-includes", "project-include-appended",
-      "fetchcontent-url-of-a-project-tarball", "a-recipe-configures")
-
 
 @pytest.mark.parametrize("case", CMAKE_CASES)
 def test_c_cmake_reads_what_its_lists_name(case: str, tmp_path: Path) -> None:
@@ -564,19 +519,11 @@ REFUSED_PLANS: dict[str, tuple[str, dict[str, str]]] = {
                                      "${CMAKE_BINARY_DIR}/conan_paths.cmake OPTIONAL)\n"}),
 }
 _open("test_cost_a_plan_the_reading_refuses",
-      "113e6cd refuses the whole plan where makereads/cmakereads cannot compute a name (a "
-      "computed target with a recipe, a pattern rule matching the makefile, a $ in a sub-make's "
-      "word, an exported PATH, $<, $(eval, vpath, -j$(…), ${PROJECT_SOURCE_DIR}): the plan's "
-      "own entry is denied before anything is written; the brief's fail-closed was to guard "
-      "the folders the plan's make may read (writes there denied), not to refuse the plan. "
-      "An exported variable's value is read by envpaths.named_paths: 'build/' gives '/' (the "
-      "whole file system guarded: every call denied); -I./src guards src whole; a remaking "
-      "recipe's command word (cp) is guarded as a file of the folder: every cp call denied; "
-      "any dot-named target (.venv:, .FORCE:) read as a suffix rule (make reads one only for "
-      "names in .SUFFIXES); a relative BASH_ENV (guarded before ad4cdd6) refused; (K1, "
-      "pre-existing) cmake -C init.txt denied as if -C named a folder",
-      "exported-folder-ending-in-a-slash", "exported-include-flag", "remade-by-a-cp-recipe",
-      "cmake-initial-cache")
+      "an exported variable's value is read by envpaths.named_paths (not s55-gfix's): "
+      "'build/' gives '/' (the whole file system guarded: every call denied); -I./src guards "
+      "src whole; (K1, pre-existing) cmake -C init.txt denied as if -C named a folder "
+      "(moves._MOVES reads -C as a move for any program)",
+      "exported-folder-ending-in-a-slash", "exported-include-flag", "cmake-initial-cache")
 
 
 @pytest.mark.parametrize("case", REFUSED_PLANS)
@@ -626,10 +573,6 @@ def test_c_a_build_reconfigures_the_source_its_cache_names(tmp_path: Path) -> No
                     setup="cmake -S cpp -B build") is not None
 
 
-_open("test_c_a_build_reconfigures_the_source_its_cache_names",
-      "cmakereads reads the CMakeLists.txt of the call's folder (and -S's); cmake --build "
-      "reconfigures the source folder the build's CMakeCache.txt names")
-
 
 # --- F: what a computed name may reach, outside the folders make runs in --------------------------
 
@@ -658,11 +601,6 @@ OUTSIDE: dict[str, tuple[list[str], dict[str, str], str, str]] = {
                                          "mkdir -p ../shared", "../shared/local.txt"),
 }
 
-
-_open("test_f_a_computed_name_outside_the_project",
-      "98c88fc: a sub-make's computed folder and a cmake include of a variable are doubts "
-      "left open (no refusal, no write guard yet): writes beside the project are allowed",
-      "sub-make-beside-the-project", "cmake-include-beside-the-project")
 
 
 @pytest.mark.parametrize("case", OUTSIDE)
