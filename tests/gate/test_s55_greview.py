@@ -1,0 +1,324 @@
+"""Review s55 (s55-greview) of s55-gfix (what make's and cmake's reading of the plan's makefiles
+cannot compute, a doubt, makes the folders make may read from write-guarded: every write a call
+makes there is denied, the plan's own make calls and read-only calls kept). Each case proves
+with real bash 5.2, GNU make 4.3, cmake 3.25 and gcc in a scratch project that the calls run the
+payload (``touch zz``), then asks the printed hook for each call in turn, running the allowed
+ones, as Claude Code 2.1.332's Bash tool runs them (``test_s53_greview._session``: the folder
+a call leaves kept for the next; ``CLAUDE_PROJECT_DIR`` the project): the hook allowing them
+all is the finding. A hole left open is a strict xfail (``OPEN``); a case the change holds is a
+plain test pinning it; a cost (a call a careful user needs, denied though harmless) is a row
+asserting the call is allowed.
+
+Every payload only touches a file (``$(shell touch zz)``, ``execute_process(COMMAND touch
+zz)``, ``touch zz``)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, home_env, hooked_project, needs
+from test_gate_files import _settings_hook, payload
+from test_s53_greview import _session
+
+#: Real bash, make, cmake and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+_open = OPEN.add
+
+#: A makefile fragment running the payload when make reads it; a makefile whose ``test`` prints.
+READ = "$(shell touch zz)\n"
+TEST = "test:\n\t@echo ok\n"
+#: A makefile the reading cannot compute (a pattern rule may remake the included ``local.conf``
+#: from ``local.conf.in``): a doubt, so its folder write-guarded.
+PATTERN = "%.conf: %.conf.in\n\tcp $< $@\n-include local.conf\n" + TEST
+#: The same with the source of the remade makefile approved and harmless (a comment).
+QUIET = "#$(shell touch zz)\n"
+
+
+def _tarred(member: str, into: str) -> str:
+    """Bash text making the archive ``into`` of one file ``member`` holding the payload."""
+    return (f"mkdir -p pay/$(dirname {member}) && printf '%s' '{READ}' > pay/{member} && "
+            f"tar -C pay -cf {into} {member} && rm -r pay")
+
+
+GIT_INIT = ("git init -q && git config user.email r@e && git config user.name r && "
+            "git add -A && git commit -qm base")
+
+
+# --- W: writes into the write-guarded folder the gate does not take for writes -----------------
+
+#: Each case: the plan's entries beside ``make test``, its files beside ``PATTERN``'s Makefile
+#: and the payload ``src/p``, the setup (bash, in the project) and the calls before ``make test``
+#: after which make remade local.conf from the written local.conf.in and read it.
+WRITES: dict[str, tuple[list[str], dict[str, str], str, list[str]]] = {
+    "install": (["Bash(install *)"], {}, "", ["install -m 644 src/p local.conf.in"]),
+    "tar-extract": (["Bash(tar *)"], {}, _tarred("local.conf.in", "src/p.tar"),
+                    ["tar -xf src/p.tar"]),
+    "unzip": (["Bash(unzip *)"], {}, "mkdir pay && cp src/p pay/local.conf.in && cd pay && "
+              "zip -q ../src/p.zip local.conf.in && cd .. && rm -r pay",
+              ["unzip -q src/p.zip"]),
+    "patch": (["Bash(patch *)"], {}, "diff -Nu /dev/null src/p | sed 's#^+++ src/p#+++ "
+              "local.conf.in#' > src/p.patch || true", ["patch -p0 -i src/p.patch"]),
+    "git-apply": (["Bash(git apply *)"], {}, GIT_INIT + " && (git diff --no-index /dev/null "
+                  "src/p | sed 's#src/p#local.conf.in#g' > src/p.patch || true)",
+                  ["git apply src/p.patch"]),
+    "git-checkout-branch": (["Bash(git checkout *)"], {}, GIT_INIT + " && git checkout -qb pay "
+                            "&& cp src/p local.conf.in && git add -A && git commit -qm p && "
+                            "git checkout -q -", ["git checkout pay"]),
+    "git-stash-pop": (["Bash(git stash pop)"], {}, GIT_INIT + " && cp src/p local.conf.in && "
+                      "git stash -qu", ["git stash pop"]),
+    "git-log-output": (["Bash(git log *)"], {}, GIT_INIT + " && git commit -q --allow-empty "
+                       "-m '$(shell touch zz)'",
+                       ["git log -1 --format=%B --output=local.conf.in"]),
+    "sed-in-place": (["Bash(sed *)"], {"local.conf.in": QUIET}, "",
+                     ["sed -i s/^#// local.conf.in"]),
+    "sed-w-command": (["Bash(sed *)"], {}, "", ["sed -n wlocal.conf.in src/p"]),
+    "dd": (["Bash(dd *)"], {}, "", ["dd if=src/p of=local.conf.in status=none"]),
+    "ln-symbolic": (["Bash(ln *)"], {}, "", ["ln -s src/p local.conf.in"]),
+    "mv": (["Bash(mv *)"], {}, "", ["mv src/p local.conf.in"]),
+    "tee": (["Bash(tee *)"], {}, "", ["tee local.conf.in < src/p"]),
+    "redirection": (["Bash(cat *)"], {}, "", ["cat src/p > local.conf.in"]),
+    "sort-output": (["Bash(sort *)"], {}, "", ["sort -o local.conf.in src/p"]),
+    "find-exec": (["Bash(find *)"], {}, "", ["find src -name p -exec cp {} local.conf.in \\;"]),
+    "xargs": (["Bash(xargs *)", "Bash(echo *)"], {}, "",
+              ["echo local.conf.in | xargs cp src/p"]),
+    "cd-then-relative": (["Bash(cd *)", "Bash(cp *)"], {}, "", ["cd src", "cp p ../local.conf.in",
+                                                                 "cd .."]),
+    "gcc-preprocess": (["Bash(gcc *)"], {}, "", ["gcc -E -P -x c src/p -o local.conf.in"]),
+    "cc-dependency-file": (["Bash(cc *)"], {"src/a.c": "int a;\n"}, "",
+                           ["cc -M -MT '$(shell touch zz)' -MF local.conf.in src/a.c"]),
+    "cmake-copy": (["Bash(cmake *)"], {}, "", ["cmake -E copy src/p local.conf.in"]),
+    "redirection-through-a-link": (["Bash(cat *)"], {}, "ln -s \"$PWD/local.conf.in\" "
+                                   "../out.txt", ["cat src/p > ../out.txt"]),
+    "write-through-a-link-from-outside": (["Bash(cp *)"], {}, "ln -s \"$PWD\" ../in",
+                                          ["cp src/p ../in/local.conf.in"]),
+}
+
+
+@pytest.mark.parametrize("case", WRITES)
+def test_w_a_write_into_a_doubted_folder(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(make test)`` and a writer; the Makefile's pattern rule (a doubt) remakes the
+    included ``local.conf`` from ``local.conf.in``: the writer puts the payload there, ``make
+    test`` remakes, restarts, reads it. The hook must deny a call."""
+    needs("make", "git", "gcc", "cmake", "zip", "unzip", "patch")
+    entries, files, setup, calls = WRITES[case]
+    assert _session(tmp_path, ["Bash(make test)", *entries],
+                    {"Makefile": PATTERN, "src/p": READ, **files}, [*calls, "make test"],
+                    setup=setup) is not None
+
+
+#: A call of another tool than Bash: the tool's name and its input (``{P}``: the project).
+ToolCall = tuple[str, dict[str, object]]
+
+
+def _tool_session(tmp_path: Path, entries: list[str], files: dict[str, str],
+                  calls: list[str | ToolCall], setup: str = "") -> str | None:
+    """``_session`` with calls of the file tools too: a ``(tool, input)`` call asked of the
+    printed hook as the runtime sends it, and when allowed done as the runtime's tool does it
+    (Write: the content; Edit: ``old_string`` replaced by ``new_string``; NotebookEdit: the
+    new source written whole); a Bash call run by real bash. Proves the payload ran with every
+    call done, then asks the hook: the first call denied (its text), or None (the hole)."""
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, entries)
+        for name, text in files.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text)
+        env = {**home_env(tmp_path / side / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+        if setup:
+            subprocess.run(["bash", "-c", setup], cwd=project, env=env, check=True,
+                           capture_output=True, timeout=60)
+        hook, folder, denied = _settings_hook(project), project.resolve(), None
+        for call in calls:
+            if isinstance(call, str):
+                data, shown = payload(call, folder), call
+            else:
+                given = json.loads(json.dumps(call[1]).replace("{P}", str(project)))
+                shown = f"{call[0]} {given}"
+                data = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse",
+                                   "cwd": str(folder), "tool_name": call[0],
+                                   "tool_input": given}).encode()
+            if side == "run" and subprocess.run(
+                    ["/bin/sh", "-c", hook], input=data, cwd=folder, env=env,
+                    capture_output=True, timeout=60, check=False).returncode == 2:
+                denied = shown
+                break
+            if isinstance(call, str):
+                subprocess.run(["timeout", "60", "bash", "-c", call], cwd=folder, env=env,
+                               capture_output=True, timeout=90, check=False)
+            else:
+                _tool(given)
+        if side == "proof":
+            assert any(project.rglob("zz")), "bash ran no payload"
+        else:
+            found.append(denied)
+    return found[0]
+
+
+def _tool(given: dict[str, object]) -> None:
+    """What the runtime's file tool does with its input ``given``."""
+    path = Path(str(given.get("file_path") or given["notebook_path"]))
+    if "old_string" in given:
+        path.write_text(path.read_text().replace(str(given["old_string"]),
+                                                 str(given["new_string"]), 1))
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(str(given.get("content") or given.get("new_source")))
+
+
+# --- T: the file tools writing into a write-guarded folder --------------------------------------
+
+#: A makefile whose include is named by ``$(eval)`` (a doubt): make reads ``local.conf``.
+EVAL = "$(foreach f,local.conf,$(eval -include $(f)))\n" + TEST
+#: A makefile whose remade include's source is found by ``VPATH`` (a doubt) in ``tmpl/``.
+VPATH = "VPATH = tmpl\n-include local.conf\nlocal.conf: local.in\n\tcp $< $@\n" + TEST
+
+#: Each case: the plan's file-tool entry, the makefile, the files beside it, the tool's call.
+TOOLS: dict[str, tuple[str, str, dict[str, str], ToolCall]] = {
+    "write-an-evaluated-include": ("Write", EVAL, {}, (
+        "Write", {"file_path": "{P}/local.conf", "content": READ})),
+    "write-a-source-found-by-vpath": ("Write", VPATH, {"tmpl/.keep": ""}, (
+        "Write", {"file_path": "{P}/tmpl/local.in", "content": READ})),
+    "edit-an-evaluated-include": ("Edit(**)", EVAL, {"local.conf": QUIET}, (
+        "Edit", {"file_path": "{P}/local.conf", "old_string": "#", "new_string": ""})),
+    "edit-a-source-remade-by-a-pattern-rule": ("Edit(**)", PATTERN, {"local.conf.in": QUIET}, (
+        "Edit", {"file_path": "{P}/local.conf.in", "old_string": "#", "new_string": ""})),
+    "notebook-edit-an-evaluated-include": ("NotebookEdit", EVAL, {}, (
+        "NotebookEdit", {"notebook_path": "{P}/local.conf", "new_source": READ})),
+}
+
+
+_open("test_t_a_file_tool_writes_into_a_doubted_folder",
+      "writeguard.write_held is asked in commands.shell only: a Write, Edit or NotebookEdit "
+      "call (a path grant: Write, Edit(**), NotebookEdit) writing into a folder make's doubts "
+      "write-guard is judged by the guarded files alone", *TOOLS)
+
+
+@pytest.mark.parametrize("case", TOOLS)
+def test_t_a_file_tool_writes_into_a_doubted_folder(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(make test)`` and a file tool; the makefile names what make reads by what
+    the gate cannot compute (its folder write-guarded): the tool writes the payload where make
+    reads it, ``make test`` runs it. The hook must deny a call."""
+    needs("make")
+    entry, makefile, files, call = TOOLS[case]
+    assert _tool_session(tmp_path, ["Bash(make test)", entry], {"Makefile": makefile, **files},
+                         [call, "make test"]) is not None
+
+
+# --- B: what a doubt reads outside the folder the guard bounds it to ---------------------------
+
+#: The payload, written beside the project (``../pay/p``: outside every folder make reads by
+#: the plan's text; an agent's download or its own file under /tmp would do the same).
+PAY = "mkdir -p ../pay && printf '%s\\n' '$(shell touch zz)' > ../pay/p && "
+#: Each case: the plan's makefile (and files), the setup (bash, in the project, after
+#: ``PAY``), the write (``cp`` from ``../pay/p``): make reads the copy by a text the guard
+#: bounds to make's folder, though its value names a folder outside it.
+BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
+    "parent-by-dir-of-curdir": ({"Makefile": "-include local.conf\n.DEFAULT:\n"
+                                 "\tcp $(dir $(CURDIR))shared/$@ $@\n" + TEST},
+                                "mkdir -p ../shared", "../shared/local.conf"),
+    "dots-made-by-subst": ({"Makefile": "VPATH = $(subst x,.,xx)/shared\n-include local.conf\n"
+                            "local.conf: local.in\n\tcp $< $@\n" + TEST},
+                           "mkdir -p ../shared", "../shared/local.in"),
+    "substitution-reference-of-curdir": ({"Makefile": "VPATH = $(CURDIR:project=shared)\n"
+                                          "-include local.conf\nlocal.conf: local.in\n"
+                                          "\tcp $< $@\n" + TEST},
+                                         "mkdir -p ../shared", "../shared/local.in"),
+    "root-after-an-empty-variable": ({"Makefile": "E :=\n-include local.conf\n.DEFAULT:\n"},
+                                     "mkdir -p ../shared && printf '\\tcp $(E)%s/shared/$@ $@\\n"
+                                     "test:\\n\\t@echo ok\\n' \"$(dirname \"$PWD\")\" >> Makefile",
+                                     "../shared/local.conf"),
+    "folder-of-an-included-makefile": ({"Makefile": "include ../common.mk\n-include local.conf\n"
+                                        "local.conf: local.in\n\tcp $< $@\n" + TEST},
+                                       "mkdir -p ../tmpl && printf 'HERE := $(dir $(lastword "
+                                       "$(MAKEFILE_LIST)))\\nVPATH = $(HERE)tmpl\\n' > "
+                                       "../common.mk", "../tmpl/local.in"),
+    "sub-make-after-a-bare-cd": ({"Makefile": "DIRS := lib\ntest:\n\tfor d in $(DIRS); do cd "
+                                  "&& $(MAKE) -C $$d test; done\n"},
+                                 "sed -i 's#touch zz#touch $(CLAUDE_PROJECT_DIR)/zz#' ../pay/p && "
+                                 "mkdir -p ../home/lib && printf -- '-include local.conf\\n"
+                                 "test:\\n\\t@echo ok\\n' > ../home/lib/Makefile",
+                                 "../home/lib/local.conf"),
+    "sub-make-by-a-command-substitution": ({"Makefile": "DIRS := lib\ntest:\n\tfor d in $(DIRS);"
+                                            " do (cd $$(dirname $(CURDIR))/$$d && $(MAKE) test);"
+                                            " done\n"},
+                                           "sed -i 's#touch zz#touch $(CLAUDE_PROJECT_DIR)/zz#' "
+                                           "../pay/p && mkdir -p ../lib && printf -- '-include "
+                                           "local.conf\\ntest:\\n\\t@echo ok\\n' > ../lib/Makefile",
+                                           "../lib/local.conf"),
+    "vpath-through-a-link-out": ({"Makefile": VPATH}, "mkdir -p ../shared && ln -s ../shared tmpl",
+                                 "../shared/local.in"),
+    "sub-makes-of-a-wildcard-through-a-link-out": ({"Makefile": "test:\n\tfor d in $(wildcard "
+                                                    "*/); do $(MAKE) -C $$d test; done\n"},
+                                                   "sed -i 's#touch zz#touch $(CLAUDE_PROJECT_"
+                                                   "DIR)/zz#' ../pay/p && mkdir -p ../lib && "
+                                                   "printf -- '-include local.conf\\ntest:\\n"
+                                                   "\\t@echo ok\\n' > ../lib/Makefile && ln -s "
+                                                   "../lib lib", "../lib/local.conf"),
+}
+
+
+_open("test_b_a_doubt_reads_outside_its_bound",
+      "makebounds.bound reads a doubt's text lexically (a `..`, a word from / or ~, a "
+      "variable not assigned by the makefiles, $(shell)): make's functions and references "
+      "compute a folder outside from text holding none ($(dir $(CURDIR)), $(subst x,.,xx), "
+      "$(CURDIR:a=b), $(E)/abs, $(dir $(lastword $(MAKEFILE_LIST))) of an included makefile "
+      "outside); a recipe's shell leaves by a bare cd or a command substitution; and a "
+      "symbolic link below make's folder leads out of it (the guard holds realpath(folder) "
+      "only)", *BOUNDS)
+
+
+@pytest.mark.parametrize("case", BOUNDS)
+def test_b_a_doubt_reads_outside_its_bound(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(make test)``, ``Bash(cp *)``: ``cp ../pay/p FILE`` (outside the project),
+    ``make test``: make reads FILE by a computed name whose text the guard bounds to make's
+    folder. The hook must deny a call."""
+    needs("make")
+    files, setup, target = BOUNDS[case]
+    assert _session(tmp_path, MAKE_PLAN, files, [f"cp ../pay/p {target}", "make test"],
+                    setup=PAY + setup) is not None
+
+
+MAKE_PLAN = ["Bash(make test)", "Bash(cp *)"]
+
+
+# --- C: what cmake reads that the reading neither reads nor doubts -----------------------------
+
+LISTS = "cmake_minimum_required(VERSION 3.10)\nproject(p NONE)\n"
+CMAKE_PAYLOAD = "execute_process(COMMAND touch zz)\n"
+CONFIGURE = "cmake -S . -B build"
+#: Each case: the lists, the setup (bash, in the project), the file the copy writes (from
+#: ``src/p`` in the project, or ``../pay/p`` beside it).
+CMAKE: dict[str, tuple[str, str, str]] = {
+    "deferred-call-of-include": (LISTS + "cmake_language(DEFER CALL include local.txt "
+                                 "OPTIONAL)\n", "", "src/p local.txt"),
+    "evaluated-include-of-an-absolute-path": (LISTS, "printf 'cmake_language(EVAL CODE "
+                                              "\"include(%s/shared/x.txt OPTIONAL)\")\\n' "
+                                              "\"$(dirname \"$PWD\")\" >> CMakeLists.txt && "
+                                              "mkdir -p ../shared", "../pay/p ../shared/x.txt"),
+}
+
+
+_open("test_c_cmake_reads_what_the_reading_misses",
+      "cmakereads reads cmake_language(EVAL|CALL) as a doubt, not DEFER CALL (a call cmake "
+      "runs at the end of the folder's lists: no doubt, no guard); an EVAL's code is bounded "
+      "to the source folder unless a $, .. or a word starting with / or ~ after a space: "
+      "include(/abs/…) inside the code has '(' before its '/'", *CMAKE)
+
+
+@pytest.mark.parametrize("case", CMAKE)
+def test_c_cmake_reads_what_the_reading_misses(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(cmake -S . -B build)``, ``Bash(cp *)``: the copy, then the configure runs
+    the payload's ``execute_process``. The hook must deny a call."""
+    needs("cmake")
+    lists, setup, copy = CMAKE[case]
+    made = "mkdir -p ../pay && printf '%s\\n' 'execute_process(COMMAND touch zz)' > ../pay/p"
+    assert _session(tmp_path, [f"Bash({CONFIGURE})", "Bash(cp *)"],
+                    {"CMakeLists.txt": lists, "src/p": CMAKE_PAYLOAD}, [f"cp {copy}", CONFIGURE],
+                    setup=made + (f" && {setup}" if setup else "")) is not None
