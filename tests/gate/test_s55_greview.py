@@ -19,7 +19,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, home_env, hooked_project, needs
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs
 from test_gate_files import _settings_hook, payload
 from test_s53_greview import _session
 
@@ -298,6 +298,14 @@ CONFIGURE = "cmake -S . -B build"
 CMAKE: dict[str, tuple[str, str, str]] = {
     "deferred-call-of-include": (LISTS + "cmake_language(DEFER CALL include local.txt "
                                  "OPTIONAL)\n", "", "src/p local.txt"),
+    "original-include-of-an-overridden-command": (LISTS + "macro(include)\n  _include(${ARGV})"
+                                                  "\nendmacro()\n_include(local.txt OPTIONAL)\n",
+                                                  "", "src/p local.txt"),
+    "original-subdirectory-of-an-overridden-command": (LISTS + "function(add_subdirectory)\n"
+                                                       "endfunction()\n_add_subdirectory(sub)\n",
+                                                       "mkdir -p sub && printf 'include(local.txt"
+                                                       " OPTIONAL)\\n' > sub/CMakeLists.txt",
+                                                       "src/p sub/local.txt"),
     "evaluated-include-of-an-absolute-path": (LISTS, "printf 'cmake_language(EVAL CODE "
                                               "\"include(%s/shared/x.txt OPTIONAL)\")\\n' "
                                               "\"$(dirname \"$PWD\")\" >> CMakeLists.txt && "
@@ -306,7 +314,10 @@ CMAKE: dict[str, tuple[str, str, str]] = {
 
 
 _open("test_c_cmake_reads_what_the_reading_misses",
-      "cmakereads reads cmake_language(EVAL|CALL) as a doubt, not DEFER CALL (a call cmake "
+      "cmakereads reads include() and add_subdirectory() by their names: an overridden "
+      "command's original (_include, _add_subdirectory, CMake's name for it once a macro or "
+      "function takes the name) is read as no command at all; it reads "
+      "cmake_language(EVAL|CALL) as a doubt, not DEFER CALL (a call cmake "
       "runs at the end of the folder's lists: no doubt, no guard); an EVAL's code is bounded "
       "to the source folder unless a $, .. or a word starting with / or ~ after a space: "
       "include(/abs/…) inside the code has '(' before its '/'", *CMAKE)
@@ -322,3 +333,79 @@ def test_c_cmake_reads_what_the_reading_misses(case: str, tmp_path: Path) -> Non
     assert _session(tmp_path, [f"Bash({CONFIGURE})", "Bash(cp *)"],
                     {"CMakeLists.txt": lists, "src/p": CMAKE_PAYLOAD}, [f"cp {copy}", CONFIGURE],
                     setup=made + (f" && {setup}" if setup else "")) is not None
+
+
+# --- R: what a remaking recipe's program reads that its words do not name -------------------------
+
+#: Each case: the plan's makefile and files, the file the copy writes; make remakes the included
+#: ``local.conf`` by a recipe whose program reads the copy (the reading guards the recipe's
+#: words, not what the program they name reads).
+RECIPES: dict[str, tuple[dict[str, str], str]] = {
+    "cpp-includes-a-header": ({"Makefile": "-include local.conf\nlocal.conf: local.S\n"
+                                           "\tcpp -P local.S > $@\n" + TEST,
+                               "local.S": "#include \"defaults.h\"\n"}, "defaults.h"),
+    "sed-script-reads-a-file": ({"Makefile": "-include local.conf\nlocal.conf: local.in edit.sed\n"
+                                             "\tsed -f edit.sed local.in > $@\n" + TEST,
+                                 "local.in": "\n", "edit.sed": "r defaults.txt\n"},
+                                "defaults.txt"),
+}
+_open("test_r_a_remaking_recipe_reads_what_its_words_do_not_name",
+      "makereads guards a remaking recipe's words (and its rule's prerequisites): cpp's "
+      "#include of the approved local.S and sed's r command of the approved edit.sed read a "
+      "file no word names, in a plan with no doubt (no write guard)", *RECIPES)
+
+
+@pytest.mark.parametrize("case", RECIPES)
+def test_r_a_remaking_recipe_reads_what_its_words_do_not_name(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(make test)``, ``Bash(cp *)``: ``cp src/p FILE``, ``make test``: make remakes
+    local.conf by the recipe, whose program reads FILE into it, and reads it. The hook must
+    deny a call."""
+    needs("make", "cpp")
+    files, target = RECIPES[case]
+    assert _session(tmp_path, MAKE_PLAN, {**files, "src/p": READ},
+                    [f"cp src/p {target}", "make test"]) is not None
+
+
+# --- K: costs, everyday calls a doubt's write guard newly denies -------------------------------
+
+#: Each case: the plan's makefile or lists (and files), the setup (bash, in the project, with
+#: ``build/`` configured where named), the everyday calls, each harmless: no file make or cmake
+#: reads is written (a write outside the project, a source file of no build file's name).
+COSTS: dict[str, tuple[list[str], dict[str, str], str, list[str]]] = {
+    "options-of-a-write-outside": (["Bash(make test)", "Bash(mkdir *)", "Bash(rm *)"],
+                                   {"Makefile": PATTERN}, "",
+                                   ["mkdir -p ../out", "rm -f ../out.log"]),
+    "a-copy-out-of-the-folder": (["Bash(make test)", "Bash(cp *)"], {"Makefile": PATTERN}, "",
+                                 ["cp src/x.sh ../x.sh"]),
+    "cmake-generated-makefile-then-a-write-outside": (
+        [f"Bash({CONFIGURE})", "Bash(make -C build)", "Bash(touch *)"],
+        {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\nproject(p NONE)\n"},
+        f"{CONFIGURE} >/dev/null", ["make -C build", "touch ../stamp"]),
+    "cmake-include-of-the-project-folder-then-a-write-outside": (
+        [f"Bash({CONFIGURE})", "Bash(touch *)"],
+        {"CMakeLists.txt": LISTS + "include(${PROJECT_SOURCE_DIR}/cmake/W.cmake)\n",
+         "cmake/W.cmake": ""}, "", [CONFIGURE, "touch ../stamp"]),
+}
+_open("test_cost_an_everyday_call_under_a_doubt",
+      "writeguard (s55-gfix WIP): a writer's option words (-p, -f) are read as relative paths "
+      "in make's folder; a copy's source word in the folder counts as written; cmake's "
+      "generated build/Makefile (its `% : %,v` cancelling rules: 207 doubts) and an "
+      "include(${PROJECT_SOURCE_DIR}/…) bound to every folder: no write anywhere",
+      *COSTS)
+
+
+@pytest.mark.parametrize("case", COSTS)
+def test_cost_an_everyday_call_under_a_doubt(case: str, tmp_path: Path) -> None:
+    """The plan and its build file (a doubt of make's or cmake's reading); each everyday
+    call, harmless, must be allowed."""
+    needs("make", "cmake")
+    entries, files, setup, calls = COSTS[case]
+    project = hooked_project(tmp_path, entries)
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    if setup:
+        subprocess.run(["bash", "-c", setup], cwd=project, env=env, check=True,
+                       capture_output=True, timeout=120)
+    assert first_denied(project, calls, env) is None
