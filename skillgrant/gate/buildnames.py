@@ -21,9 +21,12 @@ _DEPTH = 8
 _MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 
 
-def named_paths(named: tuple[str, ...], roots: list[str]) -> list[tuple[str, bool]]:
+def named_paths(named: tuple[str, ...], roots: list[str],
+                held: list[tuple[str, str]] | None = None) -> list[tuple[str, bool]]:
     """What the build files ``named`` marks (``=FILE``: pip's; ``:FILE``, ``:DIR``: make's)
-    name, from each folder of ``roots`` (the call's, the project's), guarded whole. Raises
+    name, from each folder of ``roots`` (the call's, the project's), guarded whole; what
+    make's and cmake's readings cannot compute added to ``held`` (the folder each doubt may
+    read below, and why: ``writeguard``). Raises
     ValueError for a name the gate cannot read exactly (a ``$`` in a makefile's include or a
     requirement's path: the plan's program would read a file the gate cannot name)."""
     found: list[tuple[str, bool]] = []
@@ -33,14 +36,14 @@ def named_paths(named: tuple[str, ...], roots: list[str]) -> list[tuple[str, boo
             start = os.path.join(root, path)
             if mark == CMAKELISTS:  # (what it includes, its subdirectories: session 54)
                 from .cmakereads import lists_reads  # (read for a plan's cmake only)
-                found += [(p, True) for p in lists_reads(start, os.path.dirname(start))]
+                found += [(p, True) for p in lists_reads(start, os.path.dirname(start), held)]
                 continue
             if mark == MAKEFILE and fs.is_folder(start):  # (make's own search: GNU make's
                 start = next((os.path.join(start, m) for m in _MAKEFILES  # "What Name to
                               if fs.exists(os.path.join(start, m))), "")  # Give Your Makefile")
             from .makereads import makefile_reads  # (read for a plan's make only)
             read = (_requirements(start, root, _DEPTH) if mark == REQUIREMENTS else
-                    makefile_reads(start, root)) if start else []
+                    makefile_reads(start, root, held)) if start else []
             found += [(p, True) for p in read]
     return found
 

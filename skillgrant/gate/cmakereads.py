@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 
+from .makebounds import EVERYWHERE
 from .makerecipes import Unread, build_text
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -21,14 +22,19 @@ if TYPE_CHECKING:
     from typing import Final
 
 _MAX_READ: Final = 256
+#: A text naming a folder the gate cannot bound: a variable, a ``..``, a word from the root.
+_LEAVES: Final = re.compile(r"\$|\.\.|(?:^|\s)[/~]")
 #: Variables whose value ``project()`` or the first ``enable_language`` includes as code.
 _INCLUDING: Final = re.compile(r"CMAKE_PROJECT_(?:\w+_)?INCLUDE(?:_BEFORE)?|CMAKE_TOOLCHAIN_FILE|"
                                r"CMAKE_USER_MAKE_RULES_OVERRIDE(?:_\w+)?")
 
 
-def lists_reads(path: str, top: str) -> list[str]:
+def lists_reads(path: str, top: str, held: list[tuple[str, str]] | None = None) -> list[str]:
     """The files CMake reads as code from the ``CMakeLists.txt`` at ``path`` (``top``: the
-    source folder of the build), and from each of them (see the module's text)."""
+    source folder of the build), and from each of them (see the module's text); each doubt
+    added to ``held`` (session 55: ``writeguard``) with the folder it may read below: the
+    source folder where its text names no variable, climbs or starts at the root, else every
+    folder."""
     found: list[str] = []
     queue = [(path, os.path.dirname(path))]
     seen: set[str] = set()
@@ -40,11 +46,17 @@ def lists_reads(path: str, top: str) -> list[str]:
         if len(seen) > _MAX_READ:
             break
         for name, where, value in _commands(path):
-            try:  # (what it cannot compute: left open, session 54; no plan refused)
+            try:  # (what it cannot compute: a doubt, no plan refused; session 54, 55)
+                if name == "cmake_language":
+                    raise Unread(f"{where} runs CMake code it makes (cmake_language), which "
+                                 "the gate does not read")
                 named = _exact(value, where, {
                     "CMAKE_CURRENT_LIST_DIR": os.path.dirname(path),
                     "CMAKE_CURRENT_SOURCE_DIR": source, "CMAKE_SOURCE_DIR": top})
-            except Unread:
+            except Unread as e:
+                if held is not None:
+                    held.append((source if name == "cmake_language" and not _LEAVES.search(
+                        value) else EVERYWHERE, str(e)))
                 continue
             if name == "add_subdirectory":
                 folder = os.path.join(source, named)
@@ -61,7 +73,9 @@ def _commands(path: str) -> list[tuple[str, str, str]]:
     argument; Unread for code CMake evaluates."""
     found: list[tuple[str, str, str]] = []
     for name, arguments, where in _invocations(build_text(path), path):
-        if name in ("include", "add_subdirectory") and arguments:
+        if name == "cmake_language" and arguments[:1] in (["EVAL"], ["CALL"]):
+            found.append((name, where, " ".join(arguments)))  # (code it runs: a doubt)
+        elif name in ("include", "add_subdirectory") and arguments:
             found.append((name, where, arguments[0]))
         elif name == "set" and arguments and _INCLUDING.fullmatch(arguments[0]):
             found += [("include", where, a) for a in arguments[1:2]]

@@ -39,14 +39,13 @@ from .reading import Analysis, Redirect, Simple
 from .tools import Spec, arguments, command_text
 from .verdict import CallPlan
 from .words import Word
+from .writeguard import write_held
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
-#: Unquoted expansions in one command whose vanishing is tried both ways; past it each is
-#: read as joined to the word before it (a wider pattern, so never a wrong ``covered``).
-_MAX_VANISHING = 4
+_MAX_VANISHING = 4  # (unquoted expansions tried both ways; past it, joined to the word before)
 
 
 def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str | None) -> Judged:
@@ -79,7 +78,8 @@ def shell(spec: Spec, tool_input: Mapping[str, object], plan: CallPlan, cwd: str
                        "folder holding one, may be written by it", command)
     if foreign is not None:  # git in a repository not guarded (issue 29, review s40 V3, V9, V10)
         return outside("unknown", foreign, command)
-    return judged
+    held = write_held(command, workdir, judged.parts)  # (make's doubts: session 55)
+    return judged if held is None else outside("unknown", held, command)
 
 
 def _given(spec: Spec, tool_input: Mapping[str, object]) -> tuple[str, str | None] | Judged:

@@ -102,7 +102,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     planned = [(name if name[:1] == "/" else base + name, True)  # (os.path.join, as fs.joined)
                for name in [path.rstrip("/") or "." for path in named if path[:1] not in skipped]
                for base in [f.rstrip("/") + "/" for f in roots]]
-    items += [*planned, *named_paths(named, list(roots))]  # (what their build files name)
+    held: list[tuple[str, str]] = []  # (make's and cmake's doubts: `writeguard`, session 55)
+    items += [*planned, *named_paths(named, list(roots), held)]  # (what build files name)
     modules = [os.path.join(folder, path[1:]) for path in named if path[:1] == MODULES
                for folder in roots]  # (their standard modules' names: review s44 P3)
     items += [(p, True) for path in named if path[:1] == WORKSPACES for folder in roots
@@ -243,13 +244,15 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     for real, tree in found:  # another name of one is written by any writer (H1–H3)
         if not tree and real not in missing:
             linked.single_name(real)
-    return Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
+    made = Guarded(dict.fromkeys(found), always=dict.fromkeys(always),
                    tops=frozenset(reals[top] for top in tops), loose=loose,
                    modules=frozenset(posixpath.normpath(reals[m]) for m in modules),
                    walked=walked, found_up=found_up, **entry_starts(named, list(roots)),
                    planned=lambda: only_planned(planned, [
                        (p, t) for p, t in (*items, *local, *programs, *local_programs) if p],
                        reals), run_folders=frozenset(runs))
+    made.written_below = tuple(dict.fromkeys(held))  # (read by `writeguard` only)
+    return made
 
 
 def _folder_items(folder: str, versions: list[tuple[str, bool]]) -> list[tuple[str, bool]]:

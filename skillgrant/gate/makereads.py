@@ -14,9 +14,10 @@ starts make (``make``, ``$(MAKE)``, a variable holding either) after a literal `
 read again. Where the text names what make reads by anything the gate cannot compute exactly
 (a ``$`` in such a name, a pattern, ``$(eval …)``, a pattern, suffix or ``.DEFAULT`` rule that
 may remake a read makefile, ``vpath``, ``-I``, ``--eval``, ``.RECIPEPREFIX``), the reading
-keeps a doubt (``_Reading.doubts``) and goes on: left open, no plan refused (the lead's call on
-the cost, docs/decisions.md), but a computed include of the plan's own makefile, which refuses
-the plan naming the file and its line as before session 54."""
+keeps a doubt (``_Reading.doubts``) and goes on: no plan refused (the lead's call on the cost,
+docs/decisions.md), but a computed include of the plan's own makefile, which refuses the plan
+naming the file and its line as before session 54. Each doubt write-guards the folders it may
+read from (session 55: ``makebounds.bound``; ``writeguard``): make's folder, or every one."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ import os
 import re
 
 from .envpaths import named_paths
+from .makebounds import bound, literal
 from .makerecipes import Unread, build_text, exact, make_words, sub_makes
 from .maketables import BUILT_IN, SPECIAL, SUFFIXES
 from .startvars import WHOLE
@@ -53,10 +55,13 @@ _INCLUDES: Final = frozenset(("include", "-include", "sinclude"))
 _SUFFIX_RULE: Final = re.compile(r"(\.[^./%\s]+)(\.[^./%\s]+)?")
 
 
-def makefile_reads(path: str, folder: str) -> list[str]:
+def makefile_reads(path: str, folder: str,
+                   held: list[tuple[str, str]] | None = None) -> list[str]:
     """The files make, reading the makefile ``path`` in ``folder`` (its named folder: the
     call's, the project's, ``-C``'s), reads or may run as its instructions (see the module's
-    text), and those of each sub-make it starts; Unread where the gate cannot say."""
+    text), and those of each sub-make it starts; Unread where the gate cannot say (a computed
+    include of this makefile). Each doubt is added to ``held``: the folder it may read below
+    (``makebounds.bound``) and why, naming the makefile and its line."""
     found: list[str] = []
     queue, seen = [(path, folder)], set[tuple[str, str]]()
     while queue and len(seen) < _MAX_READ:
@@ -68,6 +73,9 @@ def makefile_reads(path: str, folder: str) -> list[str]:
         reading.file(path)
         found += reading.finish()
         queue += reading.subs
+        if held is not None:
+            held += [(bound(text, reading.folder, reading.definitions, reading.assigned),
+                      doubt) for doubt, text in reading.doubts]
     return list(dict.fromkeys(found))
 
 
@@ -99,13 +107,16 @@ class _Reading:
 
     def __init__(self, folder: str, strict: bool) -> None:
         self.folder, self.strict = folder, strict
-        self.doubts: list[str] = []  # (what it cannot compute: left open, session 54)
+        self.doubts: list[tuple[str, str]] = []  # (what it cannot compute, of which text)
         self.found: list[str] = []
         self.subs: list[tuple[str, str]] = []
         self.files: set[str] = set()
         self.read: set[str] = set()  # (names of the makefiles read: rules' targets)
         self.rules: list[tuple[list[str], list[str], list[str], str]] = []
         self.definitions: dict[str, list[str]] = {}
+        self.assigned: set[str] = set()  # (by the makefiles themselves: `makebounds`)
+        self.defining = ""
+        self.relative: list[tuple[str, str]] = []  # (start variables' relative values)
         self.exported: set[str] = set()
         self.code: list[tuple[str, str]] = []  # (every text that may run: for sub-makes)
         self.in_rule, self.in_define, self.exporting = False, 0, False
@@ -127,17 +138,19 @@ class _Reading:
         """Reads the logical line ``line`` (at ``where``): what it cannot compute is a doubt,
         left open (``attempt``), but a computed include of the plan's own make, which refuses
         the plan (as before session 54)."""
-        self.attempt(self._line, where, line)
+        self.attempt(self._line, line, where, line)
 
-    def attempt(self, read: Callable[..., list[str] | None], *args: object) -> list[str]:
-        """``read(*args)``, or nothing where it raises Unread: a doubt kept (the reading goes
-        on), unless it is the plan's own make's computed include (``base``)."""
+    def attempt(self, read: Callable[..., list[str] | None], text: str,
+                *args: object) -> list[str]:
+        """``read(*args)``, or nothing where it raises Unread: a doubt kept of the makefile
+        ``text`` (the reading goes on), unless it is the plan's own make's computed include
+        (``base``)."""
         try:
             return read(*args) or []
         except Unread as e:
             if self.strict and e.base:
                 raise
-            self.doubts.append(str(e))
+            self.doubts.append((str(e), text))
             return []
 
     def _line(self, where: str, line: str) -> None:
@@ -149,6 +162,7 @@ class _Reading:
             words = line.split()
             self.in_define += (words[:1] == ["define"]) - (words[:1] == ["endef"])
             self.code.append((where, line))
+            self.definitions[self.defining][-1] += "\n" + line
             return
         if line.startswith("\t") and self.in_rule:
             self.code.append((where, line))
@@ -167,6 +181,9 @@ class _Reading:
         if not assigned and self._directive(words, where, exported):
             return
         if assigned:
+            if bare[assigned.end(1):assigned.start(2)].strip() in ("=", ":=", "::=", ":::="):
+                self.assigned.add(assigned.group(1))  # (not `?=`, `+=`, `!=`: the
+                # environment's value or a command's output may be taken)
             self._assignment(assigned.group(1), assigned.group(2), where, exported)
         elif ":" in bare:
             self._rule(bare, where)
@@ -177,7 +194,9 @@ class _Reading:
     def _directive(self, words: list[str], where: str, exported: bool) -> bool:
         """Whether ``words`` are a directive's, read: ``include``'s, ``load``'s names."""
         if words[0] == "define":
-            self.in_define = 1
+            self.in_define, self.defining = 1, words[1] if words[1:] else ""
+            self.definitions.setdefault(self.defining, []).append("")
+            self.assigned.add(self.defining)
             self.found += _assigned(words[1:2], "$", where, self.folder, exported=exported)
         elif words[0] in _INCLUDES:
             for name in (os.path.expanduser(exact(w, where, base=True)) for w in words[1:]):
@@ -200,7 +219,7 @@ class _Reading:
         if name in (".RECIPEPREFIX", "VPATH"):
             raise Unread(f"{where} sets {name}, which the gate does not read")
         self.code.append((where, value))
-        self.found += _assigned([name], value, where, self.folder, exported=exported)
+        self.found += self._starts([name], value, where, exported)
 
     def _rule(self, bare: str, where: str) -> None:
         """Reads the rule line ``bare``: its targets, prerequisites, a recipe after ``;``, or
@@ -211,8 +230,7 @@ class _Reading:
         own = _ASSIGNMENT.fullmatch(re.sub(r"^\s*(?:override|export|private)\s+", "",
                                            prerequisites.strip()))
         if own:
-            self.found += _assigned([own.group(1)], own.group(2), where, self.folder,
-                                    exported=True)
+            self.found += self._starts([own.group(1)], own.group(2), where, True)
             self.code.append((where, own.group(2)))
             self.rules.append((target.split(), [], [], where))
             return
@@ -226,13 +244,28 @@ class _Reading:
         variable exported later names, and each sub-make's makefiles (to be read: ``subs``)."""
         for name in self.exported & self.definitions.keys():
             for value in self.definitions[name]:
-                self.found += self.attempt(_assigned, [name], value, f"the export of {name}",
-                                           self.folder, True)
-        self.found += _remade(self.read, self.rules, self.folder, self.attempt)
+                self.found += self.attempt(self._starts, value, [name], value,
+                                           f"the export of {name}", True)
+        self.found += _remade(self.read, literal(self.rules, self.definitions, self.assigned),
+                              self.folder, self.attempt)
         spelled = make_words(self.definitions)
         for where, code in self.code:
-            self.attempt(self._started, where, code, spelled)
+            self.attempt(self._started, code, where, code, spelled)
+        recipes = "\n".join(code for _, code in self.code)
+        self.doubts += [(f"{where} gives a start variable a relative value ({value!r}), read "
+                         "from the folder each program of a recipe runs in", value + "\n" +
+                         recipes) for where, value in dict.fromkeys(self.relative)]
         return self.found
+
+    def _starts(self, names: list[str], value: str, where: str, exported: bool) -> list[str]:
+        """``_assigned``'s paths of a start variable (joined to make's folder), the assignment
+        of a ``WHOLE`` one (or make's ``SHELL``) kept where one is relative (``relative``: a
+        doubt of each recipe's folder; ``.`` too, every folder a program runs in)."""
+        found = _assigned(names, value, where, self.folder, exported)
+        if any(w[:1] not in ("/", "~") for name in names if name in WHOLE or name in
+               _MAKES_OWN for w in value.replace(":", " ").split()):
+            self.relative.append((where, value))
+        return found
 
     def _started(self, where: str, code: str, spelled: re.Pattern[str]) -> None:
         """The sub-makes (and checkers) the text ``code`` starts, to be read (``subs``)."""
@@ -300,7 +333,8 @@ def _remade(read: set[str], rules: list[tuple[list[str], list[str], list[str], s
             for m in made if text else ():
                 wanted.setdefault(m, target == "%")
         for targets, prerequisites, recipe, where in rules:
-            remade = attempt(_sources, name, targets, prerequisites, recipe, where, known)
+            remade = attempt(_sources, " ".join([name, *targets, *prerequisites, *recipe]),
+                             name, targets, prerequisites, recipe, where, known)
             found += remade
             for m in remade:
                 wanted.setdefault(os.path.normpath(m), False)
@@ -330,7 +364,7 @@ def _sources(name: str, targets: list[str], prerequisites: list[str], recipe: li
     found: list[str] = []
     for word in (w.lstrip("@+-") for w in words if w and w[:1] != "-"):
         for part in dict.fromkeys((word, word.partition("=")[2])):
-            if "$" in re.sub(r"\$[@<^+?*]|\$\([@<^*][DF]\)", "", part) or any(
+            if "$" in re.sub(r"\$[@<^+?*]|\$\([@<^*][DF]\)|\$[({]MAKE[)}]", "", part) or any(
                     c in part for c in "*?[%"):
                 raise Unread(f"{where} remakes a makefile make reads from files the gate "
                              f"cannot name ({word!r})")

@@ -289,6 +289,8 @@ class Guarded(tuple[tuple[str, bool], ...]):
     assigned: frozenset[str]
     planning: Callable[[], frozenset[str]] | None
     run_folders: frozenset[str]
+    #: make's and cmake's doubts: each folder they may read below, and why (``writeguard``).
+    written_below: tuple[tuple[str, str], ...] = ()
 
     def __new__(cls, items: Iterable[tuple[str, bool]], *,
                 always: Iterable[tuple[str, bool]], tops: frozenset[str],

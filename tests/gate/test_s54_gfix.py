@@ -152,11 +152,6 @@ UNCOMPUTED = {
                                    "src/p": "open('zz', 'w').close()\n"},
                                   ["cp src/p sub/helper_plugin.py", "make test"]),
 }
-OPEN.add("test_a_name_the_gate_cannot_compute_is_left_open",
-         "the reading leaves what it cannot compute open (no whole-plan refusal: the cost on "
-         "real makefiles); denying a broad grant's writes for it needs the word check to keep "
-         "the plan's own make entry's words (named.py/commands.py)", *UNCOMPUTED)
-
 
 @pytest.mark.parametrize("case", UNCOMPUTED)
 def test_a_name_the_gate_cannot_compute_is_left_open(case: str, tmp_path: Path) -> None:

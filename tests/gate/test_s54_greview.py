@@ -311,23 +311,6 @@ _open("test_m_make_reads_what_its_makefiles_name",
       "makefiles-inherited-by-a-grandchild", "sub-make-reads-its-standard-input")
 
 
-_open("test_m_make_reads_what_its_makefiles_name",
-      "98c88fc (the lead's fallback, 11:00): what makereads cannot compute (a $(eval, a "
-      "pattern, suffix or .DEFAULT rule, VPATH, a $ in a remaking recipe or a sub-make's "
-      "folder, -I, MAKEFLAGS' options, a relative start variable read where a recipe's "
-      "program starts) is a doubt left open, no longer a refusal of the plan, until the "
-      "write-only guard (written_below, session 55) exists",
-      "remade-static-pattern", "remade-prerequisite-by-vpath", "main-makefile-remade-from-in",
-      "define-eval", "foreach-eval", "file-function-eval", "remade-by-default-rule",
-      "exported-makefiles", "remade-by-pattern-rule", "recursive-loop-include",
-      "recursive-include-dir", "remade-static-pattern-caret", "remade-by-single-suffix-rule",
-      "remade-by-double-suffix-rule", "remade-by-recipe-glob", "bash-env-after-cd",
-      "perl5lib-the-folder", "remade-prerequisite-by-a-pattern-rule", "gnumakeflags-exported",
-      "suffixes-by-a-variable", "computed-include-in-a-sub-makes-makefile")
-_open("test_c_cmake_reads_what_its_lists_name",
-      "98c88fc: cmakereads refuses nothing; cmake_language(EVAL|CALL) left open",
-      "read-and-eval", "language-call")
-
 
 @pytest.mark.parametrize("case", MAKE_CASES)
 def test_m_make_reads_what_its_makefiles_name(case: str, tmp_path: Path) -> None:
@@ -658,11 +641,6 @@ OUTSIDE: dict[str, tuple[list[str], dict[str, str], str, str]] = {
                                          "mkdir -p ../shared", "../shared/local.txt"),
 }
 
-
-_open("test_f_a_computed_name_outside_the_project",
-      "98c88fc: a sub-make's computed folder and a cmake include of a variable are doubts "
-      "left open (no refusal, no write guard yet): writes beside the project are allowed",
-      "sub-make-beside-the-project", "cmake-include-beside-the-project")
 
 
 @pytest.mark.parametrize("case", OUTSIDE)

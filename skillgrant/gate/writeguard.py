@@ -1,0 +1,85 @@
+"""The folders make's and cmake's doubts write-guard (issue 29; session 55, review s54-greview:
+the lead's rule). Where the plan's makefiles (or CMake lists) name what make reads by what the
+gate cannot compute (``makereads``' doubts: ``$(eval …)``, a pattern rule that may remake a
+read makefile, ``vpath``, a sub-make's computed folder, ``cmake_language``), the files make
+will read cannot be named, so none of them is guarded; instead every write a shell call makes
+into the folders a doubt may read from (``makebounds.bound``: make's folder and below, or
+every folder) is denied, naming the makefile's line: a word of the call naming a path there,
+or one the gate cannot name, where a program of the call may write it (``readers.writer_of``,
+as for a guarded folder: ``named.held_word``). What stays allowed: the commands the plan
+names exactly (``Bash(make test)``: what was approved, with its own words), read-only
+commands (``cat``, ``grep``, ``git diff``), and writes the gate proves outside those folders.
+A plan without doubts asks nothing here (``Guarded.written_below`` empty)."""
+
+from __future__ import annotations
+
+import re
+
+from . import files as fs
+from .guardedset import GUARDED
+from .judge import Part
+from .named import Index, held_word
+from .textwords import text_words
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: A command grant's entry and its content (``Bash(make test)``).
+_ENTRY: Final = re.compile(r"\w+\((.*)\)", re.S)
+
+
+def write_held(command: str, directory: str | None, parts: tuple[Part, ...]) -> str | None:
+    """Why the covered shell ``command`` (run in ``directory``; ``parts``, the judged parts
+    and the entries covering them) may write into a folder make's doubts write-guard, or None
+    (see the module's text)."""
+    guards = GUARDED.get()
+    held: tuple[tuple[str, str], ...] = getattr(guards, "written_below", ())
+    if not held:
+        return None
+    own = [p for p in parts if _command(p.covered_by) == "exact"]
+    others = [p for p in parts if p not in own and p.covered_by not in _NOTHING_WRITTEN]
+    if not others:
+        return None  # (each part the plan names exactly: `make test`, or no command at all)
+    written = None
+    if all(_command(p.covered_by) for p in others):  # (a redirection's file: every word)
+        mine = {w for p in others for w in text_words(p.text)}
+        theirs = {w for p in own for w in text_words(p.text)}
+        written = [w for w in text_words(command) if w in mine or w not in theirs]
+    word = held_word(text_words(command), directory, command, _index(guards, held), written)
+    if word is None:
+        return None
+    more = f" (and {len(held) - 1} more)" if len(held) > 1 else ""
+    return (f"the command may write {word!r} where make (or cmake) may read its "
+            f"instructions from, by a name the gate cannot compute: {held[0][1]}{more}; only "
+            "the plan's exact entries and read-only commands may name paths there")
+
+
+def _command(entry: str | None) -> str:
+    """``exact`` for a command grant's ``entry`` naming its command whole (no star), ``star``
+    for another command grant's, empty for any other (a path grant, a tool-wide one)."""
+    found = _ENTRY.fullmatch(entry) if entry else None
+    if found is None or entry is None or entry.split("(", 1)[0] in _PATH_TOOLS:
+        return ""
+    return "star" if "*" in found.group(1) else "exact"
+
+
+#: The tools whose grants name paths (a redirection's file is covered by one).
+_PATH_TOOLS: Final = frozenset(("Edit", "Write", "Read", "NotebookEdit", "MultiEdit"))
+#: What covers a part that writes nothing (``commands._workdir``, ``judge.path_part``).
+_NOTHING_WRITTEN: Final = frozenset(("the session's working directory",
+                                     "a device that stores nothing"))
+
+
+def _index(guards: object, held: tuple[tuple[str, str], ...]) -> Index:
+    """The folders of ``held`` as one ``named.Index`` of folders (made once for the set)."""
+    kept = _KEPT[0]
+    if kept is not None and kept[0] is guards:
+        return kept[1]
+    made = Index(tuple(dict.fromkeys((fs.realpath(folder), True) for folder, _ in held)))
+    _KEPT[0] = (guards, made)
+    return made
+
+
+#: ``_index``'s answer, and the set it was made for.
+_KEPT: list[tuple[object, Index] | None] = [None]

@@ -1,0 +1,143 @@
+"""s55-gfix: what make's (and cmake's) reading cannot compute write-guards the folders it may
+read from (``gate/writeguard.py``, ``makebounds.py``; the lead's rule for issue 29): a write
+there by a broad grant (``Bash(cp *)``, ``tee``) is denied, naming the makefile's line; the
+plan's own exact entries (``make test``), read-only commands and writes outside the folders
+stay allowed; a plan without doubts keeps today's behaviour. Proved with real bash and GNU
+make 4.3 (``test_s53_greview._session``: the payload runs, then each call is asked of the
+printed hook). Every payload only touches a file (``touch zz``)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, home_env, hooked_project, needs
+from test_gate_files import _settings_hook, payload
+from test_s53_greview import MAKE_INCLUDED, _session
+
+from skillgrant.gate.makebounds import EVERYWHERE, bound
+from skillgrant.gate.makereads import makefile_reads
+
+#: Real bash, make and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open, by test name (and case): strict xfails (tests/conftest.py reads it).
+OPEN = LeftOpen()
+
+OK = "test:\n\t@echo ok\n"
+EVAL = "$(foreach f,local.conf,$(eval -include $(f)))\n" + OK
+PLAN = ["Bash(make test)", "Bash(cp *)", "Bash(tee *)", "Bash(cat *)", "Bash(ls *)",
+        "Bash(grep *)", "Edit(**)"]
+
+#: Writes into make's folder (a doubt bounded there) by each broad grant; proved by make.
+HELD = {
+    "cp": ["cp src/p local.conf", "make test"],
+    "tee": ["tee local.conf < src/p", "make test"],
+    "redirection": ["cat src/p > local.conf", "make test"],
+    "after-the-plans-make": ["make test && cp src/p local.conf", "make test"],
+    "after-a-cd": ["cd src && cp p ../local.conf && cd ..", "make test"],
+}
+
+
+@pytest.mark.parametrize("case", HELD)
+def test_a_write_where_a_doubt_reads_is_denied(case: str, tmp_path: Path) -> None:
+    """Makefile ``$(foreach f,local.conf,$(eval -include $(f)))``: the calls run the payload
+    (proved), the hook denies one of them."""
+    needs("make")
+    assert _session(tmp_path, PLAN, {"Makefile": EVAL, "src/p": MAKE_INCLUDED},
+                    HELD[case]) is not None
+
+
+def _said(tmp_path: Path, entries: list[str], files: dict[str, str], call: str
+          ) -> subprocess.CompletedProcess[bytes]:
+    """The printed hook's answer to ``call`` in a hooked project with ``entries``, ``files``."""
+    project = hooked_project(tmp_path, entries)
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    (tmp_path / "elsewhere").mkdir(exist_ok=True)
+    (tmp_path / "elsewhere" / "a").write_text("x\n")
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    return subprocess.run(["/bin/sh", "-c", _settings_hook(project)],
+                          input=payload(call, project), cwd=project, env=env,
+                          capture_output=True, timeout=60, check=False)
+
+
+#: Calls a plan whose makefile holds a doubt of make's folder keeps: its own exact entry,
+#: read-only commands, a write the gate proves outside the project (of files outside it: a
+#: copy of a file of the project out of it is denied, cp's source a word naming the folder).
+KEPT = {"own-entry": "make test", "cat": "cat Makefile", "grep": "grep -rn include .",
+        "ls": "ls -la", "piped": "cat Makefile | grep eval",
+        "outside": "cp ../elsewhere/a ../elsewhere/copy"}
+
+
+@pytest.mark.parametrize("case", KEPT)
+def test_a_call_writing_nothing_there_stays_allowed(case: str, tmp_path: Path) -> None:
+    said = _said(tmp_path, PLAN, {"Makefile": EVAL, "src/p": "x\n"}, KEPT[case])
+    assert said.returncode != 2, said.stderr.decode()
+
+
+def test_the_denial_names_the_makefiles_line(tmp_path: Path) -> None:
+    said = _said(tmp_path, PLAN, {"Makefile": EVAL, "src/p": "x\n"}, "cp src/p notes.txt")
+    assert said.returncode == 2
+    assert "Makefile:1" in said.stderr.decode() and "$(eval" in said.stderr.decode()
+
+
+def test_a_doubt_reaching_outside_guards_every_folder(tmp_path: Path) -> None:
+    """``TOP := ..`` and a sub-make ``-C $(TOP)/lib``: a write beside the project is denied
+    too; the plan's own ``make test`` is not."""
+    files = {"Makefile": "TOP := ..\ntest:\n\t$(MAKE) -C $(TOP)/lib test\n", "src/p": "x\n"}
+    said = _said(tmp_path / "1", PLAN, files, "cp ../elsewhere/a ../elsewhere/copy")
+    assert said.returncode == 2, said.stderr.decode()
+    said = _said(tmp_path / "2", PLAN, files, "make test")
+    assert said.returncode != 2, said.stderr.decode()
+
+
+def test_a_plan_without_doubts_keeps_its_writes(tmp_path: Path) -> None:
+    """A literal include: only the file it names is guarded, a copy beside it allowed."""
+    files = {"Makefile": "-include local.conf\n" + OK, "src/p": "x\n"}
+    said = _said(tmp_path, PLAN, files, "cp src/p notes.txt")
+    assert said.returncode != 2, said.stderr.decode()
+    assert _said(tmp_path / "2", PLAN, files, "cp src/p local.conf").returncode == 2
+
+
+#: A doubt's text, and whether it reads below make's folder only (``makebounds.bound``).
+BOUNDS = {
+    "foreach-eval": ("$(foreach f,local.conf,$(eval -include $(f)))", True),
+    "eval-of-a-define": ("$(eval $(INC))", True),
+    "sub-make-of-a-literal-folder": ("$(MAKE) -C $(BUILDDIR)/latex", True),
+    "loop-over-literal-words": ("for d in $(DIRS); do $(MAKE) -C $$d; done", True),
+    "pattern-rule": ("%.conf: %.conf.in", True),
+    "climbing-variable": ("-include $(TOP)/x.conf", False),
+    "environment-variable": ("-include $(HOME)/x.conf", False),
+    "optional-assignment": ("-include $(OPT)/x.conf", False),
+    "shell-function": ("-include $(shell cat list)", False),
+    "shell-variable": ("cd $$HOME && $(MAKE)", False),
+    "command-substitution": ("cd $$(dirname x) && $(MAKE)", False),
+    "absolute": ("vpath %.conf /etc", False),
+    "computed-name": ("-include $($(X))", False),
+    "unknown-call": ("$(call U,x)", False),
+}
+
+
+@pytest.mark.parametrize("case", BOUNDS)
+def test_what_a_doubt_may_read(case: str) -> None:
+    text, below = BOUNDS[case]
+    definitions = {"INC": ["-include local.conf"], "BUILDDIR": ["_build"], "DIRS": ["a b"],
+                   "TOP": [".."], "OPT": ["x"]}
+    assigned = {"INC", "BUILDDIR", "DIRS", "TOP"}  # (OPT by `?=`: the environment's first)
+    assert (bound(text, "/p", definitions, assigned) == "/p") is below
+    assert below or bound(text, "/p", definitions, assigned) == EVERYWHERE
+
+
+def test_a_literal_target_is_no_makefile(tmp_path: Path) -> None:
+    """``MAIN := app`` + ``$(MAIN): main.o`` with a recipe remakes ``app``, not the makefile
+    (git contrib's idiom): no doubt; a target of an unassigned variable keeps one."""
+    (tmp_path / "Makefile").write_text("MAIN := app\n$(MAIN): main.o\n\tcc -o $@ $^\n")
+    held: list[tuple[str, str]] = []
+    makefile_reads(str(tmp_path / "Makefile"), str(tmp_path), held)
+    assert held == []
+    (tmp_path / "Makefile").write_text("$(MAIN): main.o\n\tcc -o $@ $^\n")
+    makefile_reads(str(tmp_path / "Makefile"), str(tmp_path), held)
+    assert held and {f for f, _ in held} == {EVERYWHERE}
