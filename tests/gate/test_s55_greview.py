@@ -264,6 +264,10 @@ BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
 }
 
 
+#: Cases of ``BOUNDS`` the change holds (pins): a command substitution's ``$$(`` (302bbee).
+HELD_BOUNDS = frozenset(("sub-make-by-a-command-substitution",))
+
+
 _open("test_b_a_doubt_reads_outside_its_bound",
       "makebounds.bound reads a doubt's text lexically (a `..`, a word from / or ~, a "
       "variable not assigned by the makefiles, $(shell)): make's functions and references "
@@ -272,10 +276,6 @@ _open("test_b_a_doubt_reads_outside_its_bound",
       "outside); a recipe's shell leaves by a bare cd or a command substitution; and a "
       "symbolic link below make's folder leads out of it (the guard holds realpath(folder) "
       "only)", *(case for case in BOUNDS if case not in HELD_BOUNDS))
-
-
-#: Cases of ``BOUNDS`` the change holds (pins): a command substitution's ``$$(`` (302bbee).
-HELD_BOUNDS = frozenset(("sub-make-by-a-command-substitution",))
 
 
 @pytest.mark.parametrize("case", BOUNDS)
@@ -381,6 +381,21 @@ COSTS: dict[str, tuple[list[str], dict[str, str], str, list[str]]] = {
                                    ["mkdir -p ../out", "rm -f ../out.log"]),
     "a-copy-out-of-the-folder": (["Bash(make test)", "Bash(cp *)"], {"Makefile": PATTERN}, "",
                                  ["cp src/x.sh ../x.sh"]),
+    "git-stash-list": (["Bash(make test)", "Bash(git *)"], {"Makefile": PATTERN},
+                       "git init -q", ["git stash list"]),
+    "make-dry-run": (["Bash(make test)", "Bash(make *)"], {"Makefile": PATTERN}, "",
+                     ["make -n test"]),
+    "sort-a-source": (["Bash(make test)", "Bash(sort *)"], {"Makefile": PATTERN,
+                                                             "src/a.c": "int a;\n"}, "",
+                      ["sort src/a.c"]),
+    "ruff-check": (["Bash(make test)", "Bash(ruff check *)"], {"Makefile": PATTERN}, "",
+                   ["ruff check ."]),
+    "pytest-quiet": (["Bash(make test)", "Bash(python3 -m pytest *)"],
+                     {"Makefile": PATTERN, "tests/test_a.py": "def test_a():\n    pass\n"},
+                     "", ["python3 -m pytest -q -p no:cacheprovider tests"]),
+    "computed-include-of-dependency-files": (["Bash(make test)", "Bash(ls *)"],
+                                             {"Makefile": "-include $(wildcard *.d)\n" + TEST},
+                                             "", ["make test", "ls"]),
     "cmake-generated-makefile-then-a-write-outside": (
         [f"Bash({CONFIGURE})", "Bash(make -C build)", "Bash(touch *)"],
         {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\nproject(p NONE)\n"},
@@ -392,7 +407,12 @@ COSTS: dict[str, tuple[list[str], dict[str, str], str, list[str]]] = {
 }
 _open("test_cost_an_everyday_call_under_a_doubt",
       "writeguard (302bbee): a writer's option words (-p, -f) are read as relative paths "
-      "in make's folder; a copy's source word in the folder counts as written; cmake's "
+      "in make's folder; a copy's source word in the folder counts as written; a program's "
+      "subcommand or option word (git stash list, make -n, ruff check, pytest -q) and a "
+      "reader's operand (sort src/a.c) are taken for written paths (sort, git, ruff are no "
+      "READERS); a computed include of the plan's own makefile (-include $(wildcard *.d)) "
+      "still refuses the whole plan (make test, ls denied: as at base) where a doubt's write "
+      "guard would do; cmake's "
       "generated build/Makefile (its `% : %,v` cancelling rules: 207 doubts) and an "
       "include(${PROJECT_SOURCE_DIR}/…) bound to every folder: no write anywhere",
       *COSTS)
