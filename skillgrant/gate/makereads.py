@@ -27,7 +27,7 @@ import re
 from .envpaths import named_paths
 from .makebounds import bound, literal
 from .makerecipes import Unread, build_text, exact, make_words, sub_makes
-from .maketables import BUILT_IN, SPECIAL, SUFFIXES
+from .makeremakes import remade
 from .startvars import WHOLE
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -52,7 +52,8 @@ _PLAIN_FLAGS: Final = re.compile(
 _ASSIGNMENT: Final = re.compile(r"([^\s:#=]+)\s*(?:::?=|:::=|\?=|\+=|!=|=)\s*(.*)")
 _CONDITIONALS: Final = frozenset(("ifeq", "ifneq", "ifdef", "ifndef", "else", "endif"))
 _INCLUDES: Final = frozenset(("include", "-include", "sinclude"))
-_SUFFIX_RULE: Final = re.compile(r"(\.[^./%\s]+)(\.[^./%\s]+)?")
+#: A recipe's move to another folder, where a relative path is read from there.
+_MOVES: Final = re.compile(r"\b(?:cd|pushd)\s|\s-C\s?\S|--directory")
 
 
 def makefile_reads(path: str, folder: str,
@@ -117,6 +118,7 @@ class _Reading:
         self.assigned: set[str] = set()  # (by the makefiles themselves: `makebounds`)
         self.defining = ""
         self.relative: list[tuple[str, str]] = []  # (start variables' relative values)
+        self.moved: list[tuple[str, str]] = []  # (exported ones': where a recipe moves)
         self.exported: set[str] = set()
         self.code: list[tuple[str, str]] = []  # (every text that may run: for sub-makes)
         self.in_rule, self.in_define, self.exporting = False, 0, False
@@ -159,7 +161,7 @@ class _Reading:
             raise Unread(f"{where} evaluates text as makefile lines ($(eval …)), which the "
                          "gate cannot read exactly")
         if self.in_define:  # (a canned recipe's lines may start make)
-            words = line.split()
+            words = line.split() if line[:1] != "\t" else []  # (make counts an untabbed one)
             self.in_define += (words[:1] == ["define"]) - (words[:1] == ["endef"])
             self.code.append((where, line))
             self.definitions[self.defining][-1] += "\n" + line
@@ -246,12 +248,15 @@ class _Reading:
             for value in self.definitions[name]:
                 self.found += self.attempt(self._starts, value, [name], value,
                                            f"the export of {name}", True)
-        self.found += _remade(self.read, literal(self.rules, self.definitions, self.assigned),
+        self.found += remade(self.read, literal(self.rules, self.definitions, self.assigned),
                               self.folder, self.attempt)
         spelled = make_words(self.definitions)
+        if any(t == [".ONESHELL"] for t, _, _, _ in self.rules):  # (one shell a recipe)
+            self.code += [(where, "\n".join(r)) for _, _, r, where in self.rules if r]
         for where, code in self.code:
             self.attempt(self._started, code, where, code, spelled)
         recipes = "\n".join(code for _, code in self.code)
+        self.relative += self.moved if _MOVES.search(recipes) else []
         self.doubts += [(f"{where} gives a start variable a relative value ({value!r}), read "
                          "from the folder each program of a recipe runs in", value + "\n" +
                          recipes) for where, value in dict.fromkeys(self.relative)]
@@ -265,6 +270,8 @@ class _Reading:
         if any(w[:1] not in ("/", "~") for name in names if name in WHOLE or name in
                _MAKES_OWN for w in value.replace(":", " ").split()):
             self.relative.append((where, value))
+        elif exported and found and any(w[:1] not in ("/", "~") for w in named_paths(value)):
+            self.moved.append((where, value))  # (a doubt where a recipe moves: `finish`)
         return found
 
     def _started(self, where: str, code: str, spelled: re.Pattern[str]) -> None:
@@ -272,6 +279,10 @@ class _Reading:
         started, plugins = sub_makes(code, where, self.folder, spelled)
         self.found += [p for p, _ in plugins]
         for sub_folder, makefiles, assignments in started:
+            if any(n in _FLAGS and not all(_PLAIN_FLAGS.fullmatch(w) for w in v.split())
+                   for n, _, v in (a.partition("=") for a in assignments)):
+                raise Unread(f"{where} gives a sub-make options naming what it reads, which "
+                             "the gate does not read")
             extra = [p for name, _, value in (a.partition("=") for a in assignments)
                      for p in ([os.path.join(sub_folder, exact(v, where))
                                 for v in value.split()]
@@ -279,6 +290,9 @@ class _Reading:
                                _assigned([name], value, where, sub_folder, True))]
             self.found += makefiles + extra
             self.subs += [(m, sub_folder) for m in makefiles + extra]
+            if any(a.partition("=")[0] in WHOLE | _FLAGS for a in assignments):
+                self.doubts.append((f"{where} gives a sub-make a start variable, which every "
+                                    "make it starts inherits (read for it only)", code))
 
 
 def _assigned(names: list[str], value: str, where: str, folder: str,
@@ -304,96 +318,3 @@ def _assigned(names: list[str], value: str, where: str, folder: str,
                   if w not in (".", "..")]  # (a relative one from make's folder only: a
         # recipe's `cd sub && bash` reads sub/env.sh, and `.` is every folder: left open)
     return found
-
-
-def _remade(read: set[str], rules: list[tuple[list[str], list[str], list[str], str]],
-            folder: str, attempt: Callable[..., list[str]]) -> list[str]:
-    """The files make in ``folder`` may remake a makefile it read (``read``) from, and each
-    of those in turn: an explicit rule's prerequisites and recipe's words, the built-in
-    rules' sources; Unread for a pattern, suffix or ``.DEFAULT`` rule that may remake one,
-    or a computed name there."""
-    found: list[str] = []
-    added = {p for t, ps, _, _ in rules if t == [".SUFFIXES"] for p in ps}
-    known = (SUFFIXES | added if not any("$" in p for p in added) else _ANY_SUFFIX,
-             frozenset(os.path.normpath(p) for t, ps, _, _ in rules if t == [".PHONY"]
-                       for p in ps if "$" not in p))  # (.SUFFIXES: their union, a superset)
-    wanted = dict.fromkeys(sorted(read), False)  # (a name, made by a match-anything rule)
-    at = 0
-    while at < len(wanted):  # (in order, each once; it grows as it goes)
-        name, through = list(wanted.items())[at]
-        at += 1
-        if len(wanted) > _MAX_READ:
-            break
-        head, base = os.path.split(name)
-        for target, sources, text in BUILT_IN if name not in known[1] else ():  # (phony:
-            if not _matches(target, base) or (through and target == "%"):  # no implicit rule)
-                continue  # (make chains a match-anything rule once: "Chains of Implicit Rules")
-            made = [os.path.join(head, s.replace("%", base, 1)) for s in sources]
-            found += made
-            for m in made if text else ():
-                wanted.setdefault(m, target == "%")
-        for targets, prerequisites, recipe, where in rules:
-            remade = attempt(_sources, " ".join([name, *targets, *prerequisites, *recipe]),
-                             name, targets, prerequisites, recipe, where, known)
-            found += remade
-            for m in remade:
-                wanted.setdefault(os.path.normpath(m), False)
-    return [os.path.join(folder, f) for f in found]
-
-
-def _sources(name: str, targets: list[str], prerequisites: list[str], recipe: list[str],
-             where: str, known: tuple[frozenset[str], frozenset[str]] = (SUFFIXES,
-                                                                         frozenset())
-             ) -> list[str]:
-    """The files the rule at ``where`` remakes the makefile ``name`` from (none when it does
-    not make it); Unread where the gate cannot name them. ``known``: the suffixes
-    (``.SUFFIXES``) and the phony targets, for which make searches no implicit rule."""
-    suffixes, phony = known
-    base = os.path.basename(name)
-    if name not in phony and any(
-            t == ".DEFAULT" or ("%" in t and (_matches(t, name) or _matches(t, base))) or
-            _suffix_rule(t, suffixes) for t in targets):
-        raise Unread(f"{where}: a pattern, suffix or .DEFAULT rule may remake a makefile "
-                     f"make reads ({name!r}), from files the gate cannot name")
-    if recipe and any(_may_be(t, name) for t in targets if "$" in t):
-        raise Unread(f"{where}: a rule of computed targets may remake a makefile make reads "
-                     f"({name!r})")
-    if name not in {os.path.normpath(t) for t in targets}:
-        return []
-    words = [*prerequisites, *(w for r in recipe for w in re.split(r"[\s;&|<>()'\"`]+", r))]
-    found: list[str] = []
-    for word in (w.lstrip("@+-") for w in words if w and w[:1] != "-"):
-        for part in dict.fromkeys((word, word.partition("=")[2])):
-            if "$" in re.sub(r"\$[@<^+?*]|\$\([@<^*][DF]\)|\$[({]MAKE[)}]", "", part) or any(
-                    c in part for c in "*?[%"):
-                raise Unread(f"{where} remakes a makefile make reads from files the gate "
-                             f"cannot name ({word!r})")
-            found += [part] if part and "$" not in part else []
-    return found
-
-
-def _suffix_rule(target: str, suffixes: frozenset[str]) -> bool:
-    """Whether ``target`` is a suffix rule's (``.c.o``, ``.el``) of the known ``suffixes``
-    (``_ANY_SUFFIX``: a ``.SUFFIXES`` the gate cannot compute, every one)."""
-    match = _SUFFIX_RULE.fullmatch(target)
-    return match is not None and target not in SPECIAL and (suffixes is _ANY_SUFFIX or all(
-        part in suffixes for part in match.groups() if part))
-
-
-#: The suffixes where a ``.SUFFIXES`` line names them by a variable: any.
-_ANY_SUFFIX: Final = frozenset(("*",))
-
-
-def _may_be(target: str, name: str) -> bool:
-    """Whether the computed ``target`` may expand to ``name``: its literal end (after its last
-    reference, past a ``%``) ends ``name`` (``$(OBJDIR)/%.o`` is no ``config.mk``)."""
-    tail = re.split(r"\$(?:\([^()]*\)|\{[^{}]*\}|.)", target)[-1].rpartition("%")[2]
-    return name.endswith(tail)
-
-
-def _matches(pattern: str, name: str) -> bool:
-    """Whether make's ``pattern`` (one ``%``) matches the file's ``name``."""
-    head, percent, tail = pattern.partition("%")
-    if not percent:
-        return pattern == name
-    return len(name) >= len(head) + len(tail) and name.startswith(head) and name.endswith(tail)

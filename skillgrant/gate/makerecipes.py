@@ -43,6 +43,17 @@ _CHECKERS: Final = frozenset(("pytest", "py.test", "mypy", "dmypy", "pylint", "f
 DEFAULTS: Final = ("GNUmakefile", "makefile", "Makefile")
 
 
+#: Programs that run make from their words elsewhere or with words the gate does not read
+#: (``xargs``' ``{}``, ``env -C``, ``find -execdir``, a shell's ``-c``).
+_WRAPPERS: Final = frozenset(("xargs", "env", "find", "parallel", "sh", "bash", "dash", "zsh",
+                              "sudo", "chroot", "setsid", "flock", "watch"))
+#: Text writing files (a makefile make or a sub-make then reads) or exporting what a sub-make
+#: reads from its environment; ``$(shell …)``'s redirection.
+_WRITING: Final = re.compile(r"(?:^|[\s;&|(@+-])(?:cp|mv|ln|install|rsync|tee|tar|unzip|patch|"
+                             r"dd|export|declare|typeset|sed\s[^;&|]*-i)\s|"
+                             r"\$[({]shell\s[^)}]*>")
+
+
 class Unread(ValueError):
     """A makefile names what make reads by what the gate cannot compute exactly (``base``:
     an include's name, which refuses the plan of that make: ``makereads``)."""
@@ -106,6 +117,11 @@ def sub_makes(text: str, where: str, folder: str, spelled: re.Pattern[str]
     found: list[tuple[str, list[str], list[str]]] = []
     plugins: list[tuple[str, bool]] = []
     base, unknown = folder, ""
+    if ("$(shell" in text or "${shell" in text or spelled.search(_braced(text))) and \
+            _WRITING.search(text):  # (make's `$(shell cp …)`, a recipe's cp before a sub-make)
+        raise Unread(f"{where} writes a file before make reads it (a makefile it includes, "
+                     "or a sub-make's), or sets what a sub-make reads, from what the gate "
+                     "does not read")
     for segment in re.split(r"&&|\|\||[;&|()\n]", _braced(text).replace("'", " ").replace(
             '"', " ")):
         words = [w.lstrip("@+-") if at == 0 else w for at, w in enumerate(segment.split())]
@@ -116,6 +132,9 @@ def sub_makes(text: str, where: str, folder: str, spelled: re.Pattern[str]
                 "-", "~") else "")
             continue
         at = next((i for i, w in enumerate(words) if spelled.fullmatch(w.lstrip("@+-"))), None)
+        if at is not None and not _WRAPPERS.isdisjoint(os.path.basename(w) for w in words[:at]):
+            raise Unread(f"{where} starts make by another program ({words[0]!r}), in a "
+                         "folder or with words the gate does not read")
         checkers = [c for c in _CHECKERS if c in (os.path.basename(w) for w in words)]
         if (at is not None or (checkers and base != folder)) and unknown:
             raise Unread(f"{where} starts a program after a cd to a folder the gate cannot "
@@ -148,7 +167,7 @@ def _sub_make(words: list[str], prefix: list[str], where: str, folder: str
         option, value = _option(word, words[at] if at < len(words) else None, where)
         at += option[1:] == "+"
         if option[:1] in ("C", "f", "I", "E"):
-            if value is None or option[:1] in ("I", "E"):
+            if value is None or option[:1] in ("I", "E") or value == "-":  # (`-f -`: a pipe)
                 raise Unread(f"{where}: a sub-make's -{option[:1]} names what it reads "
                              "otherwise, or lacks its value")
             folder = os.path.join(folder, exact(value, where)) if option[:1] == "C" else folder

@@ -8,7 +8,8 @@ every folder) is denied, naming the makefile's line: a word of the call naming a
 or one the gate cannot name, where a program of the call may write it (``readers.writer_of``,
 as for a guarded folder: ``named.held_word``). What stays allowed: the commands the plan
 names exactly (``Bash(make test)``: what was approved, with its own words), read-only
-commands (``cat``, ``grep``, ``git diff``), and writes the gate proves outside those folders.
+commands (``cat``, ``grep``, ``git diff``), and writes the gate proves outside those folders
+(``cp``'s sources are read: ``copied.read_sources``).
 A plan without doubts asks nothing here (``Guarded.written_below`` empty)."""
 
 from __future__ import annotations
@@ -41,11 +42,17 @@ def write_held(command: str, directory: str | None, parts: tuple[Part, ...]) -> 
     others = [p for p in parts if p not in own and p.covered_by not in _NOTHING_WRITTEN]
     if not others:
         return None  # (each part the plan names exactly: `make test`, or no command at all)
-    written = None
+    written: list[str] | None = None
     if all(_command(p.covered_by) for p in others):  # (a redirection's file: every word)
         mine = {w for p in others for w in text_words(p.text)}
         theirs = {w for p in own for w in text_words(p.text)}
         written = [w for w in text_words(command) if w in mine or w not in theirs]
+    if "cp" in command and directory is not None:  # (a copy out of the folder reads there)
+        from .copied import read_sources
+
+        sources = read_sources(command, directory)
+        written = [w for w in (text_words(command) if written is None else written)
+                   if w not in sources]
     word = held_word(text_words(command), directory, command, _index(guards, held), written)
     if word is None:
         return None

@@ -65,11 +65,11 @@ def _said(tmp_path: Path, entries: list[str], files: dict[str, str], call: str
 
 
 #: Calls a plan whose makefile holds a doubt of make's folder keeps: its own exact entry,
-#: read-only commands, a write the gate proves outside the project (of files outside it: a
-#: copy of a file of the project out of it is denied, cp's source a word naming the folder).
+#: read-only commands, a write the gate proves outside the project (``cp``'s sources read).
 KEPT = {"own-entry": "make test", "cat": "cat Makefile", "grep": "grep -rn include .",
         "ls": "ls -la", "piped": "cat Makefile | grep eval",
-        "outside": "cp ../elsewhere/a ../elsewhere/copy"}
+        "outside": "cp ../elsewhere/a ../elsewhere/copy",
+        "copied-out": "cp src/p ../elsewhere/copy"}
 
 
 @pytest.mark.parametrize("case", KEPT)
