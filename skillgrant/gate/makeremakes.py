@@ -76,7 +76,8 @@ def _sources(name: str, targets: list[str], prerequisites: list[str], recipe: li
                      f"({name!r})")
     if name not in {os.path.normpath(t) for t in targets}:
         return []
-    words = [*prerequisites, *(w for r in recipe for w in re.split(r"[\s;&|<>()'\"`]+", r))]
+    words = [*prerequisites, *(w for r in recipe for segment in re.split(r"[;&|()\n]+", r)
+                               for w in _operands(segment))]
     found: list[str] = []
     for word in (w.lstrip("@+-") for w in words if w and (w[:1] != "-" or "=" in w)):
         for part in dict.fromkeys((word, word.partition("=")[2])):
@@ -113,3 +114,20 @@ def _matches(pattern: str, name: str) -> bool:
     if not percent:
         return pattern == name
     return len(name) >= len(head) + len(tail) and name.startswith(head) and name.endswith(tail)
+
+
+def _operands(segment: str) -> list[str]:
+    """The words of a remaking recipe's simple command ``segment`` that may name a file it
+    reads: all but its program's literal name, found on ``PATH`` (``cp``; review s54-greview
+    K5: guarded as a file of make's folder, every ``cp`` call was denied); a name with a
+    ``/`` or a ``$`` is read as a file."""
+    words = [w for w in re.split(r"[\s<>'\"`]+", segment) if w]
+    at = 0
+    while at < len(words) and _ASSIGNMENT.match(words[at]):
+        at += 1  # (`LC_ALL=C sort …`: the values read as words)
+    program = words[at].lstrip("@+-") if at < len(words) else ""
+    return words[:at] + words[at + 1:] if program and "/" not in program and \
+        "$" not in program else words
+
+
+_ASSIGNMENT: Final = re.compile(r"[A-Za-z_]\w*=")

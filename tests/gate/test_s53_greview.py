@@ -150,10 +150,6 @@ MAKE_READS = {
                            "src/p": MAKE_INCLUDED},
                           ["cp src/p sub/local.mk", "make test"]),
 }
-_open("test_m_make_reads_a_file_no_name_guards",
-      "s54-gfix reads make's grammar; what it cannot compute (a sub-make's $(wildcard …) "
-      "include, $(eval …)) is left open, no plan refused (the lead's call on the cost)",
-      "recursive-include-dep-files", "eval-include-other-ending")
 
 
 @pytest.mark.parametrize("case", MAKE_READS)

@@ -545,7 +545,7 @@ _open("test_cost_a_plan_the_reading_refuses",
       "any dot-named target (.venv:, .FORCE:) read as a suffix rule (make reads one only for "
       "names in .SUFFIXES); a relative BASH_ENV (guarded before ad4cdd6) refused; (K1, "
       "pre-existing) cmake -C init.txt denied as if -C named a folder",
-      "exported-folder-ending-in-a-slash", "exported-include-flag", "remade-by-a-cp-recipe",
+      "exported-folder-ending-in-a-slash", "exported-include-flag",
       "cmake-initial-cache")
 
 
