@@ -172,6 +172,29 @@ def _tool(given: dict[str, object]) -> None:
         path.write_text(str(given.get("content") or given.get("new_source")))
 
 
+#: A hard link out of the folder, then a write through it outside (the file make reads, an
+#: approved harmless ``local.conf``, changes with it; no path check sees an inode): pins for
+#: the costs' fix (a cp's option read as a path today denies the link).
+HARD_LINKS: dict[str, str] = {
+    "cp-link": "cp -l local.conf ../h",
+    "cp-link-long": "cp --link local.conf ../h",
+    "ln-hard": "ln local.conf ../h",
+    "link": "link local.conf ../h",
+}
+
+
+@pytest.mark.parametrize("case", HARD_LINKS)
+def test_w_a_hard_link_out_of_a_doubted_folder(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(ln *)``, ``Bash(link *)``; the
+    Makefile's ``$(eval)`` includes ``local.conf``: the link, ``cp ../pay/p ../h`` (outside),
+    ``make test``. The hook must deny a call."""
+    needs("make")
+    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)", "Bash(ln *)", "Bash(link *)"],
+                    {"Makefile": EVAL, "local.conf": "\n"},
+                    [HARD_LINKS[case], "cp ../pay/p ../h", "make test"],
+                    setup=PAY + "true") is not None
+
+
 # --- T: the file tools writing into a write-guarded folder --------------------------------------
 
 #: A makefile whose include is named by ``$(eval)`` (a doubt): make reads ``local.conf``.
@@ -407,7 +430,7 @@ COSTS: dict[str, tuple[list[str], dict[str, str], str, list[str]]] = {
 }
 _open("test_cost_an_everyday_call_under_a_doubt",
       "writeguard (302bbee): a writer's option words (-p, -f) are read as relative paths "
-      "in make's folder; a copy's source word in the folder counts as written; a program's "
+      "in make's folder; a program's "
       "subcommand or option word (git stash list, make -n, ruff check, pytest -q) and a "
       "reader's operand (sort src/a.c) are taken for written paths (sort, git, ruff are no "
       "READERS); a computed include of the plan's own makefile (-include $(wildcard *.d)) "
@@ -415,7 +438,7 @@ _open("test_cost_an_everyday_call_under_a_doubt",
       "guard would do; cmake's "
       "generated build/Makefile (its `% : %,v` cancelling rules: 207 doubts) and an "
       "include(${PROJECT_SOURCE_DIR}/…) bound to every folder: no write anywhere",
-      *COSTS)
+      *(case for case in COSTS if case != "a-copy-out-of-the-folder"))  # (held: b48a22c)
 
 
 @pytest.mark.parametrize("case", COSTS)
