@@ -35,8 +35,10 @@ def named_paths(named: tuple[str, ...], roots: list[str],
         for root in roots:
             start = os.path.join(root, path)
             if mark == CMAKELISTS:  # (what it includes, its subdirectories: session 54)
-                from .cmakereads import lists_reads  # (read for a plan's cmake only)
-                found += [(p, True) for p in lists_reads(start, os.path.dirname(start), held)]
+                from .cmakereads import built_source, lists_reads  # (a plan's cmake only)
+                source = built_source(os.path.dirname(start), held)  # (a build's: s55)
+                found += [(p, True) for s in dict.fromkeys((start, source)) if s
+                          for p in [s, *lists_reads(s, os.path.dirname(s), held)]]
                 continue
             if mark == MAKEFILE and fs.is_folder(start):  # (make's own search: GNU make's
                 start = next((os.path.join(start, m) for m in _MAKEFILES  # "What Name to

@@ -22,10 +22,18 @@ if TYPE_CHECKING:
     from typing import Final
 
 _MAX_READ: Final = 256
+#: Commands whose reading is a doubt (session 55: ``writeguard``), and what each does.
+_DOUBTS: Final = {
+    "cmake_language": "runs CMake code it makes", "configure_file": "copies a file CMake may "
+    "read as code", "file": "writes a file CMake may read as code", "try_compile": "configures "
+    "another project", "fetch": "fetches a project whose CMake code it adds"}
+#: ``file()``'s subcommands that write a file (one the lists may include after).
+_FILE_WRITES: Final = frozenset(("COPY", "COPY_FILE", "RENAME", "DOWNLOAD", "CONFIGURE",
+                                 "ARCHIVE_EXTRACT", "CREATE_LINK", "INSTALL", "GENERATE"))
 #: A text naming a folder the gate cannot bound: a variable, a ``..``, a word from the root.
 _LEAVES: Final = re.compile(r"\$|\.\.|(?:^|\s)[/~]")
 #: Variables whose value ``project()`` or the first ``enable_language`` includes as code.
-_INCLUDING: Final = re.compile(r"CMAKE_PROJECT_(?:\w+_)?INCLUDE(?:_BEFORE)?|CMAKE_TOOLCHAIN_FILE|"
+_INCLUDING: Final = re.compile(r"CMAKE_PROJECT_(?:\w+_)?INCLUDES?(?:_BEFORE)?|CMAKE_TOOLCHAIN_FILE|"
                                r"CMAKE_USER_MAKE_RULES_OVERRIDE(?:_\w+)?")
 
 
@@ -45,20 +53,21 @@ def lists_reads(path: str, top: str, held: list[tuple[str, str]] | None = None) 
         seen.add(path)
         if len(seen) > _MAX_READ:
             break
+        known = {"CMAKE_CURRENT_LIST_DIR": os.path.dirname(path),
+                 "CMAKE_CURRENT_SOURCE_DIR": source, "CMAKE_SOURCE_DIR": top,
+                 "PROJECT_SOURCE_DIR": top}
         for name, where, value in _commands(path):
             try:  # (what it cannot compute: a doubt, no plan refused; session 54, 55)
-                if name == "cmake_language":
-                    raise Unread(f"{where} runs CMake code it makes (cmake_language), which "
-                                 "the gate does not read")
-                named = _exact(value, where, {
-                    "CMAKE_CURRENT_LIST_DIR": os.path.dirname(path),
-                    "CMAKE_CURRENT_SOURCE_DIR": source, "CMAKE_SOURCE_DIR": top})
+                if name in _DOUBTS:
+                    raise Unread(f"{where} {_DOUBTS[name]} ({name}), which the gate does not "
+                                 "read")
+                named = _exact(value, where, known)
             except Unread as e:
                 if held is not None:
-                    held.append((source if name == "cmake_language" and not _LEAVES.search(
-                        value) else EVERYWHERE, str(e)))
+                    held.append((top if name in _DOUBTS and not _LEAVES.search(
+                        _known(value, known)) else EVERYWHERE, str(e)))
                 continue
-            if name == "add_subdirectory":
+            if name in ("add_subdirectory", "subdirs"):
                 folder = os.path.join(source, named)
                 queue.append((os.path.join(folder, "CMakeLists.txt"), folder))
             else:
@@ -73,10 +82,18 @@ def _commands(path: str) -> list[tuple[str, str, str]]:
     argument; Unread for code CMake evaluates."""
     found: list[tuple[str, str, str]] = []
     for name, arguments, where in _invocations(build_text(path), path):
-        if name == "cmake_language" and arguments[:1] in (["EVAL"], ["CALL"]):
-            found.append((name, where, " ".join(arguments)))  # (code it runs: a doubt)
+        if (name in _DOUBTS and name != "file") or (name == "file" and arguments[:1] and
+                                                     arguments[0] in _FILE_WRITES) or (
+                name in ("fetchcontent_declare", "externalproject_add") and
+                "SOURCE_DIR" not in arguments[:-1]):
+            found.append((name if name in _DOUBTS else "fetch", where, " ".join(arguments)))
         elif name in ("include", "add_subdirectory") and arguments:
             found.append((name, where, arguments[0]))
+        elif name == "subdirs":
+            found += [(name, where, a) for a in arguments]
+        elif name == "list" and arguments[:1] in (["APPEND"], ["PREPEND"], ["INSERT"]) and \
+                len(arguments) > 1 and _INCLUDING.fullmatch(arguments[1]):
+            found += [("include", where, a) for a in arguments[2 + (arguments[0] == "INSERT"):]]
         elif name == "set" and arguments and _INCLUDING.fullmatch(arguments[0]):
             found += [("include", where, a) for a in arguments[1:2]]
         elif name in ("fetchcontent_declare", "externalproject_add") and "SOURCE_DIR" in \
@@ -118,6 +135,14 @@ def _invocations(text: str, path: str) -> list[tuple[str, list[str], str]]:
     return found
 
 
+def _known(value: str, known: dict[str, str]) -> str:
+    """``value`` with each of the ``known`` variables' references (a folder of the source)
+    taken out."""
+    for name in known:
+        value = value.replace("${" + name + "}", "R")
+    return value
+
+
 def _exact(value: str, where: str, known: dict[str, str]) -> str:
     """``value`` unquoted with the ``known`` variables read; Unread for any other."""
     value = value.strip('"')
@@ -127,3 +152,20 @@ def _exact(value: str, where: str, known: dict[str, str]) -> str:
         raise Unread(f"{where} names a file CMake reads by what the gate cannot compute "
                      f"({value!r})")
     return value
+
+
+def built_source(folder: str, held: list[tuple[str, str]] | None) -> str:
+    """The ``CMakeLists.txt`` of the source folder the build ``folder``'s ``CMakeCache.txt``
+    names (``CMAKE_HOME_DIRECTORY``: ``cmake --build`` configures it again when an input
+    changed; review s54-greview C5), or empty; and where ``folder`` holds presets (``--preset``
+    reads a toolchain, a cache script they name), a doubt added to ``held``: the folder, or
+    every one where their text climbs or names a variable but ``${sourceDir}``."""
+    for name in ("CMakePresets.json", "CMakeUserPresets.json"):
+        text = build_text(os.path.join(folder, name)).replace("${sourceDir}", "R")
+        if text and held is not None:
+            held.append((EVERYWHERE if _LEAVES.search(text) or '"/' in text else folder,
+                         f"{os.path.join(folder, name)} names files cmake --preset reads, "
+                         "which the gate does not read"))
+    cache = build_text(os.path.join(folder, "CMakeCache.txt"))
+    found = re.search(r"(?m)^CMAKE_HOME_DIRECTORY:INTERNAL=(.*)$", cache)
+    return os.path.join(found.group(1).strip(), "CMakeLists.txt") if found else ""

@@ -102,15 +102,21 @@ def literal(rules: list[tuple[list[str], list[str], list[str], str]],
             definitions: dict[str, list[str]], assigned: frozenset[str] | set[str]
             ) -> list[tuple[list[str], list[str], list[str], str]]:
     """``rules`` with each target's references to a variable the makefiles assign once, to
-    a literal text, read (``MAIN := app`` + ``$(MAIN): $(OBJS)`` makes ``app``, no makefile
-    read: what make expands a rule's targets to as it reads the rule)."""
-    known = {n: v[0].strip() for n, v in definitions.items()
-             if n in assigned and len(v) == 1 and "$" not in v[0]}
+    a literal text (or to such variables' references), read (``MAIN := app`` + ``$(MAIN):
+    $(OBJS)`` makes ``app``, no makefile read: what make expands a rule's targets to)."""
+    known = {n: v[0].strip() for n, v in definitions.items() if n in assigned and len(v) == 1}
+    for _ in range(8):  # (a value of references to such variables, read as make expands it)
+        known = {n: _expanded(v, known) for n, v in known.items()}
+    known = {n: v for n, v in known.items() if "$" not in v}
     if not known:
         return rules
-    return [([w for t in targets for w in _REFERENCED.sub(
-        lambda m: known.get(m.group(1) or m.group(2), m.group(0)), t).split()],
-        prerequisites, recipe, where) for targets, prerequisites, recipe, where in rules]
+    return [([w for t in targets for w in _expanded(t, known).split()], prerequisites, recipe,
+             where) for targets, prerequisites, recipe, where in rules]
+
+
+def _expanded(text: str, known: dict[str, str]) -> str:
+    """``text`` with each reference to a ``known`` variable replaced by its value."""
+    return _REFERENCED.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), text)
 
 
 _REFERENCED: Final = re.compile(r"\$(?:\(([\w.-]+)\)|\{([\w.-]+)\})")

@@ -132,6 +132,9 @@ def sub_makes(text: str, where: str, folder: str, spelled: re.Pattern[str]
                 "-", "~") else "")
             continue
         at = next((i for i, w in enumerate(words) if spelled.fullmatch(w.lstrip("@+-"))), None)
+        if "cmake" in (os.path.basename(w) for w in words):  # (its lists: not followed here)
+            raise Unread(f"{where} runs cmake, which reads CMake code the gate does not follow "
+                         "from a recipe")
         if at is not None and not _WRAPPERS.isdisjoint(os.path.basename(w) for w in words[:at]):
             raise Unread(f"{where} starts make by another program ({words[0]!r}), in a "
                          "folder or with words the gate does not read")

@@ -442,16 +442,6 @@ CMAKE_CASES: dict[str, tuple[str, dict[str, str], str]] = {
 }
 
 
-_open("test_c_cmake_reads_what_its_lists_name",
-      "cmakereads (ad4cdd6) reads include()/add_subdirectory()/FetchContent/set() of the "
-      "project-include variables: not --preset's CMakePresets.json, configure_file making an "
-      "included file, subdirs(), try_compile()'s project, CMAKE_PROJECT_TOP_LEVEL_INCLUDES, "
-      "list(APPEND CMAKE_PROJECT_INCLUDE), FetchContent's URL of a project tarball; a cmake a "
-      "recipe starts (makerecipes follows make only)",
-      "preset-toolchain", "configure-file-then-include", "subdirs-command",
-      "try-compile-project", "top-level-includes", "project-include-appended",
-      "fetchcontent-url-of-a-project-tarball", "a-recipe-configures")
-
 
 @pytest.mark.parametrize("case", CMAKE_CASES)
 def test_c_cmake_reads_what_its_lists_name(case: str, tmp_path: Path) -> None:
@@ -534,19 +524,11 @@ REFUSED_PLANS: dict[str, tuple[str, dict[str, str]]] = {
                                      "${CMAKE_BINARY_DIR}/conan_paths.cmake OPTIONAL)\n"}),
 }
 _open("test_cost_a_plan_the_reading_refuses",
-      "113e6cd refuses the whole plan where makereads/cmakereads cannot compute a name (a "
-      "computed target with a recipe, a pattern rule matching the makefile, a $ in a sub-make's "
-      "word, an exported PATH, $<, $(eval, vpath, -j$(…), ${PROJECT_SOURCE_DIR}): the plan's "
-      "own entry is denied before anything is written; the brief's fail-closed was to guard "
-      "the folders the plan's make may read (writes there denied), not to refuse the plan. "
-      "An exported variable's value is read by envpaths.named_paths: 'build/' gives '/' (the "
-      "whole file system guarded: every call denied); -I./src guards src whole; a remaking "
-      "recipe's command word (cp) is guarded as a file of the folder: every cp call denied; "
-      "any dot-named target (.venv:, .FORCE:) read as a suffix rule (make reads one only for "
-      "names in .SUFFIXES); a relative BASH_ENV (guarded before ad4cdd6) refused; (K1, "
-      "pre-existing) cmake -C init.txt denied as if -C named a folder",
-      "exported-folder-ending-in-a-slash", "exported-include-flag",
-      "cmake-initial-cache")
+      "an exported variable's value is read by envpaths.named_paths (not s55-gfix's): "
+      "'build/' gives '/' (the whole file system guarded: every call denied); -I./src guards "
+      "src whole; (K1, pre-existing) cmake -C init.txt denied as if -C named a folder "
+      "(moves._MOVES reads -C as a move for any program)",
+      "exported-folder-ending-in-a-slash", "exported-include-flag", "cmake-initial-cache")
 
 
 @pytest.mark.parametrize("case", REFUSED_PLANS)
@@ -595,10 +577,6 @@ def test_c_a_build_reconfigures_the_source_its_cache_names(tmp_path: Path) -> No
                     ["cp src/p cpp/opts.txt", "cmake --build build"],
                     setup="cmake -S cpp -B build") is not None
 
-
-_open("test_c_a_build_reconfigures_the_source_its_cache_names",
-      "cmakereads reads the CMakeLists.txt of the call's folder (and -S's); cmake --build "
-      "reconfigures the source folder the build's CMakeCache.txt names")
 
 
 # --- F: what a computed name may reach, outside the folders make runs in --------------------------
