@@ -315,6 +315,45 @@ def test_b_a_doubt_reads_outside_its_bound(case: str, tmp_path: Path) -> None:
 MAKE_PLAN = ["Bash(make test)", "Bash(cp *)"]
 
 
+# --- L: a rule's targets read through variables "assigned once" (8e5797d) -------------------
+
+#: The approved text of make's remade makefile: its ``test`` runs the payload.
+RUN = "test:\n\ttouch zz\n"
+#: Each case: the makefile (``PROG`` assigned once, ``PROG := app``, as the reading counts), the
+#: setup (bash, in the project), the write; make gives PROG another value the reading does not
+#: count, remakes its ``Makefile`` from the copy, restarts and runs the copy's ``test``.
+LITERALS: dict[str, tuple[str, str, str]] = {
+    "a-variable-of-a-computed-name": ("X := PROG\nPROG_NAME := app\n$(X)_NAME := Makefile\n"
+                                      "$(PROG_NAME): tmpl.in\n\tcp tmpl.in $@\n" + TEST,
+                                      "printf '%s' '" + RUN + "' > src/p",
+                                      "cp src/p tmpl.in"),
+    "an-eval-assigns-it": ("PROG := app\n$(eval PROG := Makefile)\n$(PROG): ../shared/tmpl.in\n"
+                           "\tcp $< $@\n" + TEST, "mkdir -p ../shared ../pay && printf '%s' '"
+                           + RUN + "' > ../pay/p", "cp ../pay/p ../shared/tmpl.in"),
+    "a-call-evaluates-its-assignment": ("set = $(eval $(1) := $(2))\nPROG := app\n"
+                                        "$(call set,PROG,Makefile)\n$(PROG): ../shared/tmpl.in\n"
+                                        "\tcp $< $@\n" + TEST, "mkdir -p ../shared ../pay && "
+                                        "printf '%s' '" + RUN + "' > ../pay/p",
+                                        "cp ../pay/p ../shared/tmpl.in"),
+}
+_open("test_l_a_target_read_through_a_variable_assigned_once",
+      "makebounds.literal (8e5797d) expands a rule's targets through variables the reading "
+      "counts as assigned once: make assigns them again by a computed name ($(X)_NAME :=) or "
+      "by $(eval) (a doubt bounded to make's folder, while the remaking rule's source is "
+      "outside it): the rule remaking the Makefile is read as making `app`, no doubt of its own",
+      *LITERALS)
+
+
+@pytest.mark.parametrize("case", LITERALS)
+def test_l_a_target_read_through_a_variable_assigned_once(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(make test)``, ``Bash(cp *)``: the copy, then ``make test``: make remakes
+    its Makefile from the copy by the rule ``$(PROG): SOURCE``. The hook must deny a call."""
+    needs("make")
+    makefile, setup, copy = LITERALS[case]
+    assert _session(tmp_path, MAKE_PLAN, {"Makefile": makefile}, [copy, "make test"],
+                    setup=setup) is not None
+
+
 # --- C: what cmake reads that the reading neither reads nor doubts -----------------------------
 
 LISTS = "cmake_minimum_required(VERSION 3.10)\nproject(p NONE)\n"
