@@ -501,3 +501,31 @@ def test_cost_an_everyday_call_under_a_doubt(case: str, tmp_path: Path) -> None:
         subprocess.run(["bash", "-c", setup], cwd=project, env=env, check=True,
                        capture_output=True, timeout=120)
     assert first_denied(project, calls, env) is None
+
+
+#: Presets whose toolchain file lies beside the project, named by JSON's escapes (cmake decodes
+#: ``\\u002e`` to ``.`` and ``\\/`` to ``/``): the text the bound reads holds no ``..``.
+PRESETS: dict[str, str] = {
+    "dots-by-unicode-escapes": '"${sourceDir}/\\u002e\\u002e/shared/tc.txt"',
+    "parent-by-escaped-slashes": '"${sourceDir}\\/\\u002e.\\/shared\\/tc.txt"',
+}
+_open("test_c_a_preset_names_a_toolchain_outside_its_bound",
+      "cmakereads.built_source (8a4a65f) bounds a presets file's doubt to its folder unless "
+      "its text holds $ (but ${sourceDir}), .., a word from / or \"/: JSON's escapes "
+      "(\\u002e, \\/) spell a path outside with none of them", *PRESETS)
+
+
+@pytest.mark.parametrize("case", PRESETS)
+def test_c_a_preset_names_a_toolchain_outside_its_bound(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(cmake --preset dev)``, ``Bash(cp *)``; CMakePresets.json's ``dev`` names a
+    toolchain file beside the project: ``cp ../pay/p ../shared/tc.txt``, ``cmake --preset
+    dev`` runs its ``execute_process``. The hook must deny a call."""
+    needs("cmake")
+    presets = ('{"version": 3, "configurePresets": [{"name": "dev", "binaryDir": '
+               '"${sourceDir}/build", "toolchainFile": ' + PRESETS[case] + '}]}\n')
+    made = ("mkdir -p ../pay ../shared && printf '%s\\n' 'execute_process(COMMAND touch zz)' "
+            "> ../pay/p")
+    assert _session(tmp_path, ["Bash(cmake --preset dev)", "Bash(cp *)"],
+                    {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.19)\nproject(p NONE)\n",
+                     "CMakePresets.json": presets},
+                    ["cp ../pay/p ../shared/tc.txt", "cmake --preset dev"], setup=made) is not None
