@@ -275,6 +275,14 @@ BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
                                            "../pay/p && mkdir -p ../lib && printf -- '-include "
                                            "local.conf\\ntest:\\n\\t@echo ok\\n' > ../lib/Makefile",
                                            "../lib/local.conf"),
+    "dots-by-the-shells-glob": ({"Makefile": "-include local.conf\n.DEFAULT:\n"
+                                 "\tcp .?/shared/$@ $@\n" + TEST},
+                                "mkdir -p ../shared", "../shared/local.conf"),
+    "sub-make-folder-by-the-shells-glob": ({"Makefile": "test:\n\t$(MAKE) -C .?/lib test\n"},
+                                           "sed -i 's#touch zz#touch $(CLAUDE_PROJECT_DIR)/zz#' "
+                                           "../pay/p && mkdir -p ../lib && printf -- '-include "
+                                           "local.conf\ntest:\n\t@echo ok\n' > ../lib/Makefile",
+                                           "../lib/local.conf"),
     "vpath-through-a-link-out": ({"Makefile": VPATH}, "mkdir -p ../shared && ln -s ../shared tmpl",
                                  "../shared/local.in"),
     "sub-makes-of-a-wildcard-through-a-link-out": ({"Makefile": "test:\n\tfor d in $(wildcard "
@@ -296,7 +304,8 @@ _open("test_b_a_doubt_reads_outside_its_bound",
       "variable not assigned by the makefiles, $(shell)): make's functions and references "
       "compute a folder outside from text holding none ($(dir $(CURDIR)), $(subst x,.,xx), "
       "$(CURDIR:a=b), $(E)/abs, $(dir $(lastword $(MAKEFILE_LIST))) of an included makefile "
-      "outside); a recipe's shell leaves by a bare cd or a command substitution; and a "
+      "outside); a recipe's shell leaves by a bare cd, or by dash's glob (.?/ matches ../: "
+      "make's /bin/sh); and a "
       "symbolic link below make's folder leads out of it (the guard holds realpath(folder) "
       "only)", *(case for case in BOUNDS if case not in HELD_BOUNDS))
 
