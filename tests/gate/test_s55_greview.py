@@ -283,6 +283,14 @@ BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
                                            "../pay/p && mkdir -p ../lib && printf -- '-include "
                                            "local.conf\ntest:\n\t@echo ok\n' > ../lib/Makefile",
                                            "../lib/local.conf"),
+    "a-loops-variable-assigned-by-a-computed-name": ({"Makefile": "X := DIRS\nDIRS := lib\n"
+                                                      "$(X) := ../lib\ntest:\n\tfor d in "
+                                                      "$(DIRS); do $(MAKE) -C $$d test; done\n"},
+                                                     "sed -i 's#touch zz#touch $(CLAUDE_PROJECT_"
+                                                     "DIR)/zz#' ../pay/p && mkdir -p ../lib && "
+                                                     "printf -- '-include local.conf\ntest:\n"
+                                                     "\t@echo ok\n' > ../lib/Makefile",
+                                                     "../lib/local.conf"),
     "vpath-through-a-link-out": ({"Makefile": VPATH}, "mkdir -p ../shared && ln -s ../shared tmpl",
                                  "../shared/local.in"),
     "sub-makes-of-a-wildcard-through-a-link-out": ({"Makefile": "test:\n\tfor d in $(wildcard "
@@ -305,7 +313,8 @@ _open("test_b_a_doubt_reads_outside_its_bound",
       "compute a folder outside from text holding none ($(dir $(CURDIR)), $(subst x,.,xx), "
       "$(CURDIR:a=b), $(E)/abs, $(dir $(lastword $(MAKEFILE_LIST))) of an included makefile "
       "outside); a recipe's shell leaves by a bare cd, or by dash's glob (.?/ matches ../: "
-      "make's /bin/sh); and a "
+      "make's /bin/sh); a variable counted as assigned once (DIRS := lib) that an "
+      "assignment by a computed name ($(X) := ../lib) sets again; and a "
       "symbolic link below make's folder leads out of it (the guard holds realpath(folder) "
       "only)", *(case for case in BOUNDS if case not in HELD_BOUNDS))
 
