@@ -142,12 +142,26 @@ def sub_makes(text: str, where: str, folder: str, spelled: re.Pattern[str]
         if (at is not None or (checkers and base != folder)) and unknown:
             raise Unread(f"{where} starts a program after a cd to a folder the gate cannot "
                          f"compute ({unknown!r})")
-        if checkers and base != folder:  # (review s53-greview I1)
-            plugins += plugin_paths(checkers, _upwards(base, folder), os.path.expanduser("~"))
+        plugins += _plugins(checkers, words, where, base, folder) if checkers else []
         if at is not None:
             found.append(_sub_make(words[at + 1:], [w for w in words[:at] if "=" in w],
                                    where, base))
     return found, plugins
+
+
+def _plugins(checkers: list[str], words: list[str], where: str, base: str, folder: str
+             ) -> list[tuple[str, bool]]:
+    """The plugins ``checkers`` (started with ``words`` in ``base``, make in ``folder``) import
+    from settings found in ``base`` after a ``cd`` (review s53-greview I1) and from each
+    operand's folder up (pytest's rootdir and ini: s54-greview M13); Unread for a ``$`` in an
+    operand."""
+    places = [base] if base != folder else []
+    for operand in (w for w in words if "/" in w and w[:1] != "-"):
+        if "$" in operand:
+            raise Unread(f"{where}: a checker's operand the gate cannot compute ({operand!r})")
+        places.append(os.path.join(base, operand))
+    home = os.path.expanduser("~")
+    return [p for place in places for p in plugin_paths(checkers, _upwards(place, folder), home)]
 
 
 def _upwards(folder: str, top: str) -> list[str]:

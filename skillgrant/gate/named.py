@@ -214,16 +214,14 @@ def named_word(words: list[str], directory: str | None, text: str) -> str | None
     return held_word(words, directory, text, index) if index.files else None
 
 
-def held_word(words: list[str], directory: str | None, text: str, index: Index,
-              written: list[str] | None = None) -> str | None:
-    """``named_word``'s answer of the guarded ``index`` (``writeguard``'s: the folders make's
-    doubts write-guard), of the words ``written`` only where given (those of the commands a
-    plan's exact entry does not name)."""
+def held_word(words: list[str], directory: str | None, text: str, index: Index) -> str | None:
+    """``named_word``'s answer of the guarded ``index`` (``writeguard``'s too: the folders
+    make's doubts write-guard, of the words no exact entry of the plan names)."""
     folders = _folders(text, directory)
     doubtful = ["`"] if "`" in text else []  # `pwd`/.claude/…: a word made of a command (GF6)
     kept = KEPT_TESTS.set(kept_tests(text))  # (a test removed or formatted: s50-greview3 K1)
     try:
-        for word in words if written is None else written:
+        for word in words:
             forms = braced(word)  # `.cla{ude/hooks/x.sh,}` is two words (review s42 W7)
             if any(_names(form, index) for form in forms):
                 doubtful.append(word)  # `*.json`, `pl?n.json` may expand to the plan's name

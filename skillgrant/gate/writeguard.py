@@ -7,7 +7,8 @@ into the folders a doubt may read from (``makebounds.bound``: make's folder and 
 every folder) is denied, naming the makefile's line: a word of the call naming a path there,
 or one the gate cannot name, where a program of the call may write it (``readers.writer_of``,
 as for a guarded folder: ``named.held_word``). What stays allowed: the commands the plan
-names exactly (``Bash(make test)``: what was approved, with its own words), read-only
+names exactly (``Bash(make test)``: what was approved, with its own words) and make's or
+cmake's own commands under an entry of theirs (``Bash(make *)``: P1g), read-only
 commands (``cat``, ``grep``, ``git diff``), and writes the gate proves outside those folders
 (``cp``'s sources are read: ``copied.read_sources``).
 A plan without doubts asks nothing here (``Guarded.written_below`` empty)."""
@@ -38,7 +39,7 @@ def write_held(command: str, directory: str | None, parts: tuple[Part, ...]) -> 
     held: tuple[tuple[str, str], ...] = getattr(guards, "written_below", ())
     if not held:
         return None
-    own = [p for p in parts if _command(p.covered_by) == "exact"]
+    own = [p for p in parts if _command(p.covered_by) == "exact" or _builds(p)]
     others = [p for p in parts if p not in own and p.covered_by not in _NOTHING_WRITTEN]
     if not others:
         return None  # (each part the plan names exactly: `make test`, or no command at all)
@@ -53,13 +54,28 @@ def write_held(command: str, directory: str | None, parts: tuple[Part, ...]) -> 
         sources = read_sources(command, directory)
         written = [w for w in (text_words(command) if written is None else written)
                    if w not in sources]
-    word = held_word(text_words(command), directory, command, _index(guards, held), written)
+    word = held_word(text_words(command) if written is None else written, directory, command,
+                     _index(guards, held))
     if word is None:
         return None
     more = f" (and {len(held) - 1} more)" if len(held) > 1 else ""
     return (f"the command may write {word!r} where make (or cmake) may read its "
             f"instructions from, by a name the gate cannot compute: {held[0][1]}{more}; only "
             "the plan's exact entries and read-only commands may name paths there")
+
+
+def _builds(part: Part) -> bool:
+    """Whether ``part`` is make's or cmake's own simple command under an entry of that program
+    (``Bash(make *)``: what make then reads or writes is the person's grant, P1g)."""
+    found = _ENTRY.fullmatch(part.covered_by) if part.covered_by else None
+    return found is not None and _command(part.covered_by) != "" and \
+        found.group(1).split(" ", 1)[0] in _BUILDERS and \
+        part.text.split(" ", 1)[0] in _BUILDERS and not _OPERATORS.search(part.text)
+
+
+#: The programs whose readings hold the doubts, and what no simple command's text holds.
+_BUILDERS: Final = frozenset(("make", "gmake", "cmake"))
+_OPERATORS: Final = re.compile(r"[;&|<>()`$\n]")
 
 
 def _command(entry: str | None) -> str:

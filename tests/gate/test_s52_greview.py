@@ -726,9 +726,6 @@ def test_u_a_recipe_unpacks_the_folder_it_moves_to(tmp_path: Path) -> None:
     assert denied is not None, "the hook allows the archive the recipe unpacks and runs"
 
 
-_open("test_u_a_recipe_unpacks_the_folder_it_moves_to",
-      "the deep names are matched on paths written; a recipe that unpacks (or copies, "
-      "generates) the folder it moves to takes its start files from a file of another name")
 
 
 def test_w_a_recipe_runs_make_in_each_submodule(tmp_path: Path) -> None:

@@ -292,11 +292,6 @@ MAKE_CASES: dict[str, tuple[dict[str, str], list[str]]] = {
 }
 
 
-_open("test_m_make_reads_what_its_makefiles_name",
-      "pytest's ini found by an operand's folder (a recipe's `pytest sub/tests`) is not read "
-      "(s55-gfix: the rest of this row closed by the write guard's doubts)",
-      "pytest-operand-finds-a-sub-ini")
-
 
 
 @pytest.mark.parametrize("case", MAKE_CASES)

@@ -28,7 +28,7 @@ OPEN = LeftOpen()
 OK = "test:\n\t@echo ok\n"
 EVAL = "$(foreach f,local.conf,$(eval -include $(f)))\n" + OK
 PLAN = ["Bash(make test)", "Bash(cp *)", "Bash(tee *)", "Bash(cat *)", "Bash(ls *)",
-        "Bash(grep *)", "Edit(**)"]
+        "Bash(grep *)", "Bash(npm test)", "Edit(**)"]
 
 #: Writes into make's folder (a doubt bounded there) by each broad grant; proved by make.
 HELD = {
@@ -68,7 +68,8 @@ def _said(tmp_path: Path, entries: list[str], files: dict[str, str], call: str
 #: read-only commands, a write the gate proves outside the project (``cp``'s sources read).
 KEPT = {"own-entry": "make test", "cat": "cat Makefile", "grep": "grep -rn include .",
         "ls": "ls -la", "piped": "cat Makefile | grep eval",
-        "outside": "cp ../elsewhere/a ../elsewhere/copy",
+        "outside": "cp ../elsewhere/a ../elsewhere/copy", "exact-npm": "npm test",
+        "own-then-read": "make test && grep -c ok Makefile", "to-a-device": "make test >/dev/null",
         "copied-out": "cp src/p ../elsewhere/copy"}
 
 
@@ -141,3 +142,38 @@ def test_a_literal_target_is_no_makefile(tmp_path: Path) -> None:
     (tmp_path / "Makefile").write_text("$(MAIN): main.o\n\tcc -o $@ $^\n")
     makefile_reads(str(tmp_path / "Makefile"), str(tmp_path), held)
     assert held and {f for f, _ in held} == {EVERYWHERE}
+
+
+#: Calls a doubt's write guard denies though make may never read what they write (the rule's
+#: cost: a write into make's folder by a broad grant, a redirection beside the exact entry).
+COSTS = {"a-copy-in-the-project": "cp src/p src/q", "a-log-beside-make": "make test > build.log"}
+
+
+@pytest.mark.parametrize("case", COSTS)
+def test_the_rules_cost_is_a_denial_naming_the_doubt(case: str, tmp_path: Path) -> None:
+    said = _said(tmp_path, PLAN, {"Makefile": EVAL, "src/p": "x\n"}, COSTS[case])
+    assert said.returncode == 2 and "Makefile:1" in said.stderr.decode()
+
+
+def test_a_cmake_build_reads_the_source_its_cache_names(tmp_path: Path) -> None:
+    """``cmake --build build`` over a build configured from ``cpp/``: ``cpp/CMakeLists.txt``'s
+    ``include(opts.txt)`` is guarded (s54-greview C5), a copy beside it is not."""
+    files = {"build/CMakeCache.txt": f"CMAKE_HOME_DIRECTORY:INTERNAL={tmp_path}/project/cpp\n",
+             "cpp/CMakeLists.txt": "include(opts.txt)\n", "cpp/opts.txt": "", "src/p": "x\n"}
+    plan = ["Bash(cmake --build build)", "Bash(cp *)"]
+    assert _said(tmp_path, plan, files, "cp src/p cpp/opts.txt").returncode == 2
+    said = _said(tmp_path / "2", plan, {**files, "build/CMakeCache.txt": "CMAKE_HOME_DIRECTORY:"
+                                        f"INTERNAL={tmp_path}/2/project/cpp\n"},
+                 "cp src/p cpp/notes.txt")
+    assert said.returncode != 2, said.stderr.decode()
+
+
+def test_a_starred_make_entry_keeps_its_own_commands(tmp_path: Path) -> None:
+    """``Bash(make *)``: ``make html`` (its target a word of make's folder) stays allowed under a
+    doubt (make's own command: what it reads under its own grant is the person's, P1g); a
+    ``cp`` into the folder does not."""
+    plan = ["Bash(make *)", "Bash(cp *)"]
+    files = {"Makefile": EVAL, "src/p": "x\n"}
+    said = _said(tmp_path / "1", plan, files, "make -C . html")
+    assert said.returncode != 2, said.stderr.decode()
+    assert _said(tmp_path / "2", plan, files, "make html && cp src/p local.conf").returncode == 2
