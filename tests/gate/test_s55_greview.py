@@ -495,9 +495,10 @@ COSTS: dict[str, tuple[list[str], dict[str, str], str, list[str]]] = {
          "cmake/W.cmake": ""}, "", [CONFIGURE, "touch ../stamp"]),
 }
 #: Costs the change no longer has (pins): a copy out of the folder (b48a22c); cmake's include
-#: of ${PROJECT_SOURCE_DIR} (8a4a65f).
+#: of ${PROJECT_SOURCE_DIR} (8a4a65f); make's dry run under Bash(make *) (0eaa896).
 COSTS_FIXED = frozenset(("a-copy-out-of-the-folder",
-                         "cmake-include-of-the-project-folder-then-a-write-outside"))
+                         "cmake-include-of-the-project-folder-then-a-write-outside",
+                         "make-dry-run"))
 
 _open("test_cost_an_everyday_call_under_a_doubt",
       "writeguard (302bbee): a writer's option words (-p, -f) are read as relative paths "
