@@ -212,6 +212,9 @@ TOOLS: dict[str, tuple[str, str, dict[str, str], ToolCall]] = {
         "Edit", {"file_path": "{P}/local.conf", "old_string": "#", "new_string": ""})),
     "edit-a-source-remade-by-a-pattern-rule": ("Edit(**)", PATTERN, {"local.conf.in": QUIET}, (
         "Edit", {"file_path": "{P}/local.conf.in", "old_string": "#", "new_string": ""})),
+    "write-of-src-a-source-vpath-finds-there": ("Edit(src/**)", VPATH.replace("tmpl", "src"),
+                                                {}, ("Write", {"file_path": "{P}/src/local.in",
+                                                               "content": READ})),
     "notebook-edit-an-evaluated-include": ("NotebookEdit", EVAL, {}, (
         "NotebookEdit", {"notebook_path": "{P}/local.conf", "new_source": READ})),
 }
