@@ -294,6 +294,9 @@ BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
                                                      "printf -- '-include local.conf\ntest:\n"
                                                      "\t@echo ok\n' > ../lib/Makefile",
                                                      "../lib/local.conf"),
+    "vpath-by-makes-own-glob": ({"Makefile": "VPATH = $(wildcard .?/shared)\n"
+                                 "-include local.conf\nlocal.conf: local.in\n\tcp $< $@\n"
+                                 + TEST}, "mkdir -p ../shared", "../shared/local.in"),
     "vpath-through-a-link-out": ({"Makefile": VPATH}, "mkdir -p ../shared && ln -s ../shared tmpl",
                                  "../shared/local.in"),
     "sub-makes-of-a-wildcard-through-a-link-out": ({"Makefile": "test:\n\tfor d in $(wildcard "
@@ -316,7 +319,8 @@ _open("test_b_a_doubt_reads_outside_its_bound",
       "compute a folder outside from text holding none ($(dir $(CURDIR)), $(subst x,.,xx), "
       "$(CURDIR:a=b), $(E)/abs, $(dir $(lastword $(MAKEFILE_LIST))) of an included makefile "
       "outside); a recipe's shell leaves by a bare cd, or by dash's glob (.?/ matches ../: "
-      "make's /bin/sh); a variable counted as assigned once (DIRS := lib) that an "
+      "make's /bin/sh), and make's own $(wildcard .?/shared) matches ../shared; a variable "
+      "counted as assigned once (DIRS := lib) that an "
       "assignment by a computed name ($(X) := ../lib) sets again; and a "
       "symbolic link below make's folder leads out of it (the guard holds realpath(folder) "
       "only)", *(case for case in BOUNDS if case not in HELD_BOUNDS))
