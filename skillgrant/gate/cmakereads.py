@@ -31,7 +31,7 @@ _DOUBTS: Final = {
 _FILE_WRITES: Final = frozenset(("COPY", "COPY_FILE", "RENAME", "DOWNLOAD", "CONFIGURE",
                                  "ARCHIVE_EXTRACT", "CREATE_LINK", "INSTALL", "GENERATE"))
 #: A text naming a folder the gate cannot bound: a variable, a ``..``, a word from the root.
-_LEAVES: Final = re.compile(r"\$|\.\.|(?:^|\s)[/~]")
+_LEAVES: Final = re.compile(r"\$|\.\.|(?:^|[\s\"'(=;])[/~]|\\")  # (`\.`: `.`, C3)
 #: Variables whose value ``project()`` or the first ``enable_language`` includes as code.
 _INCLUDING: Final = re.compile(r"CMAKE_PROJECT_(?:\w+_)?INCLUDES?(?:_BEFORE)?|CMAKE_TOOLCHAIN_FILE|"
                                r"CMAKE_USER_MAKE_RULES_OVERRIDE(?:_\w+)?")
@@ -82,6 +82,7 @@ def _commands(path: str) -> list[tuple[str, str, str]]:
     argument; Unread for code CMake evaluates."""
     found: list[tuple[str, str, str]] = []
     for name, arguments, where in _invocations(build_text(path), path):
+        name = name.lstrip("_")  # (`_include`: the original of an overridden command, C1)
         if (name in _DOUBTS and name != "file") or (name == "file" and arguments[:1] and
                                                      arguments[0] in _FILE_WRITES) or (
                 name in ("fetchcontent_declare", "externalproject_add") and
@@ -162,8 +163,8 @@ def built_source(folder: str, held: list[tuple[str, str]] | None) -> str:
     every one where their text climbs or names a variable but ``${sourceDir}``."""
     for name in ("CMakePresets.json", "CMakeUserPresets.json"):
         text = build_text(os.path.join(folder, name)).replace("${sourceDir}", "R")
-        if text and held is not None:
-            held.append((EVERYWHERE if _LEAVES.search(text) or '"/' in text else folder,
+        if text and held is not None:  # (JSON's `\u002e`, `\/` spell any path: C2)
+            held.append((EVERYWHERE if _LEAVES.search(text) else folder,
                          f"{os.path.join(folder, name)} names files cmake --preset reads, "
                          "which the gate does not read"))
     cache = build_text(os.path.join(folder, "CMakeCache.txt"))

@@ -17,21 +17,19 @@ if TYPE_CHECKING:
 
 #: The bound of a doubt whose text may name any folder.
 EVERYWHERE: Final = "/"
-#: make's functions whose value is made of their arguments' text (GNU make 4.3's "Functions
-#: for Transforming Text"; ``file`` reads or writes the file its text names; ``call`` expands
-#: a variable the makefile assigns, read as a reference of it; ``shell``'s output is no text
-#: of the makefile: not here).
+#: make's functions whose value is words of their arguments' text as written (GNU make 4.3;
+#: ``call`` expands a variable the makefile assigns, read as a reference of it). Not those
+#: composing new text from pieces (``subst``, ``dir``, ``join``, ``addprefix``…: `..` of `.`
+#: and `.`; review s55-greview B1), nor ``shell``'s or ``file``'s (a command's output, a
+#: file's text).
 _FUNCTIONS: Final = frozenset((
-    "subst", "patsubst", "strip", "findstring", "filter", "filter-out", "sort", "word",
-    "wordlist", "words", "firstword", "lastword", "dir", "notdir", "suffix", "basename",
-    "addsuffix", "addprefix", "join", "wildcard", "realpath", "abspath", "if", "or", "and",
-    "foreach", "file", "call", "value", "eval", "origin", "flavor", "error", "warning", "info",
-    "let", "intcmp"))
+    "strip", "findstring", "filter", "filter-out", "sort", "word", "wordlist", "words",
+    "firstword", "lastword", "wildcard", "if", "or", "and", "foreach", "call", "value", "eval",
+    "origin", "flavor", "error", "warning", "info", "let", "intcmp"))
 #: make's own variables whose value names no folder but make's (or none); and ``PATH``, the
 #: session's, whose folders the gate guards whole (``guards``: where a program is found).
-_OWN: Final = frozenset(("PATH", "MAKE", "CURDIR", "MAKECMDGOALS", "MAKEFLAGS", "MFLAGS",
-                         "MAKELEVEL", "MAKE_VERSION", "MAKEFILE_LIST", ".DEFAULT_GOAL",
-                         "MAKE_COMMAND"))
+_OWN: Final = frozenset(("PATH", "MAKE", "CURDIR", "MAKECMDGOALS", "MAKELEVEL",
+                         "MAKE_VERSION", ".DEFAULT_GOAL", "MAKE_COMMAND"))
 #: A reference's opening and the name or function word after it.
 _REFERENCE: Final = re.compile(r"\$(?:\$|[({]([^\s(){},:=$]*)|([^({$]))")
 #: A shell ``for`` loop's variable and its words (``for d in $(SUBDIRS); do``).
@@ -43,7 +41,8 @@ _NAMES: Final = re.compile(r"\$[({](?:call|value)\s+([^,()${}\s]+)")
 #: A shell variable a recipe refers to (``$$d``, ``$${d}``).
 _SHELL_VARIABLE: Final = re.compile(r"\$\$\{?(\w+)")
 #: Text naming a folder outside make's: a ``..``, a word from the root or a home.
-_LEAVES: Final = re.compile(r"\.\.|(?:^|[\s=,:;'\"(|&<>])[/~]")
+_LEAVES: Final = re.compile(r"\.\.|(?:^|[\s=,:;'\"(|&<>])[/~]|\.[?*\[]|\[|\bcd\s*(?:$|[;&|)])|"
+                            r"\bpopd\b|\\")  # (dash's `.?` matches `..`: B4; a bare cd: B2)
 _MAX_EXPANDED: Final = 256
 
 
@@ -59,7 +58,7 @@ def bound(text: str, folder: str, definitions: dict[str, list[str]],
             return EVERYWHERE
         bound_names |= {name for name, _ in _LOOP.findall(piece)}
         bound_names |= {n for names in _BINDS.findall(piece) for n in names.split()}
-        named = _references(piece)
+        named = _references(piece, definitions)
         if named is None or any(v not in bound_names for v in _SHELL_VARIABLE.findall(piece)):
             return EVERYWHERE  # (`$(shell …)`; a recipe's environment's `$$HOME`)
         for name in named - seen:
@@ -70,11 +69,13 @@ def bound(text: str, folder: str, definitions: dict[str, list[str]],
     return folder
 
 
-def _references(piece: str) -> set[str] | None:
+def _references(piece: str, definitions: dict[str, list[str]]) -> set[str] | None:
     """The variables the text ``piece`` refers to (and ``call``'s, ``value``'s); None where
-    its text leaves make's folder or it holds a function but ``_FUNCTIONS``' or a computed
-    name."""
-    plain = _REFERENCE.sub("R", piece.replace("$$", "")).replace("/dev/null", "")
+    its text leaves make's folder (each reference read as its one literal value, or as a
+    word where none of its values is empty or starts or ends with a `.` or `/`), or it holds
+    a function but ``_FUNCTIONS``', a substitution reference or a computed name."""
+    plain = _REFERENCE.sub(lambda m: _as_text(m, definitions), piece.replace("$$", ""))
+    plain = plain.replace("/dev/null", "")
     if _LEAVES.search(plain) or "$$(" in piece or "`" in piece:
         return None  # (a shell's command substitution: its output)
     found = set(_NAMES.findall(piece))
@@ -82,14 +83,29 @@ def _references(piece: str) -> set[str] | None:
         name = match.group(1) if match.group(1) is not None else match.group(2)
         if name is None:
             continue  # (`$$`: the shell's)
-        if match.group(1) is not None and piece[match.end():match.end() + 1] in (" ", "\t", ","):
+        after = piece[match.end():match.end() + 1]
+        if match.group(1) is not None and after in (" ", "\t", ","):
             if name not in _FUNCTIONS:
                 return None
+        elif match.group(1) is not None and after == ":":
+            return None  # (`$(CURDIR:project=shared)`: a substitution reference)
         elif name == "":
             return None  # (`$($(X))`)
         else:
             found.add(name)
     return found
+
+
+def _as_text(match: re.Match[str], definitions: dict[str, list[str]]) -> str:
+    """The text a reference stands for in a doubt's text: its one literal value, ``R``
+    (a word) where no value is empty or starts or ends with `.` or `/`, else `..` (climbs)."""
+    name = match.group(1) if match.group(1) is not None else match.group(2)
+    values = [v.strip() for v in definitions.get(name or "", [])]
+    if len(values) == 1 and "$" not in values[0]:
+        return values[0]
+    if any(not v or v[:1] in "./" or v[-1:] in "./" for v in values):
+        return ".."
+    return "R"
 
 
 def _automatic(name: str) -> bool:

@@ -75,7 +75,7 @@ def makefile_reads(path: str, folder: str,
         found += reading.finish()
         queue += reading.subs
         if held is not None:
-            held += [(bound(text, reading.folder, reading.definitions, reading.assigned),
+            held += [(bound(text, reading.folder, reading.definitions, reading.trusted()),
                       doubt) for doubt, text in reading.doubts]
     return list(dict.fromkeys(found))
 
@@ -116,7 +116,7 @@ class _Reading:
         self.rules: list[tuple[list[str], list[str], list[str], str]] = []
         self.definitions: dict[str, list[str]] = {}
         self.assigned: set[str] = set()  # (by the makefiles themselves: `makebounds`)
-        self.defining = ""
+        self.defining, self.computed = "", False  # (an `$(eval`, a `$(X) :=`: any variable)
         self.relative: list[tuple[str, str]] = []  # (start variables' relative values)
         self.moved: list[tuple[str, str]] = []  # (exported ones': where a recipe moves)
         self.exported: set[str] = set()
@@ -158,6 +158,7 @@ class _Reading:
     def _line(self, where: str, line: str) -> None:
         """``line``, read."""
         if "$(eval" in line or "${eval" in line:
+            self.computed = True
             raise Unread(f"{where} evaluates text as makefile lines ($(eval …)), which the "
                          "gate cannot read exactly")
         if self.in_define:  # (a canned recipe's lines may start make)
@@ -218,6 +219,7 @@ class _Reading:
     def _assignment(self, name: str, value: str, where: str, exported: bool) -> None:
         """Reads the assignment of ``value`` to the variable ``name``."""
         self.definitions.setdefault(name, []).append(value)
+        self.computed = self.computed or "$" in name  # (which variable it sets: B5, L1)
         if name in (".RECIPEPREFIX", "VPATH"):
             raise Unread(f"{where} sets {name}, which the gate does not read")
         self.code.append((where, value))
@@ -248,7 +250,7 @@ class _Reading:
             for value in self.definitions[name]:
                 self.found += self.attempt(self._starts, value, [name], value,
                                            f"the export of {name}", True)
-        self.found += remade(self.read, literal(self.rules, self.definitions, self.assigned),
+        self.found += remade(self.read, literal(self.rules, self.definitions, self.trusted()),
                               self.folder, self.attempt)
         spelled = make_words(self.definitions)
         if any(t == [".ONESHELL"] for t, _, _, _ in self.rules):  # (one shell a recipe)
@@ -261,6 +263,11 @@ class _Reading:
                          "from the folder each program of a recipe runs in", value + "\n" +
                          recipes) for where, value in dict.fromkeys(self.relative)]
         return self.found
+
+    def trusted(self) -> set[str]:
+        """The variables whose values are the makefiles' assignments, as read: none where an
+        ``$(eval`` or an assignment to a computed name may set any (review s55-greview B5)."""
+        return set() if self.computed else self.assigned
 
     def _starts(self, names: list[str], value: str, where: str, exported: bool) -> list[str]:
         """``_assigned``'s paths of a start variable (joined to make's folder), the assignment
