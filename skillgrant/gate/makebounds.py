@@ -32,6 +32,8 @@ _OWN: Final = frozenset(("PATH", "MAKE", "CURDIR", "MAKECMDGOALS", "MAKELEVEL",
                          "MAKE_VERSION", ".DEFAULT_GOAL", "MAKE_COMMAND"))
 #: A reference's opening and the name or function word after it.
 _REFERENCE: Final = re.compile(r"\$(?:\$|[({]([^\s(){},:=$]*)|([^({$]))")
+#: A whole reference to a variable (``$(E)``, ``${E}``, ``$@``), replaced by its text.
+_WHOLE_REFERENCE: Final = re.compile(r"\$(?:[({]([^\s(){},:=$]+)[)}]|([^({$]))")
 #: A shell ``for`` loop's variable and its words (``for d in $(SUBDIRS); do``).
 _LOOP: Final = re.compile(r"\bfor\s+(\w+)\s+in\s+([^;\n]*)")
 #: The variables a function binds for its text (``$(foreach f,…``, ``$(let a b,…``), and
@@ -41,7 +43,7 @@ _NAMES: Final = re.compile(r"\$[({](?:call|value)\s+([^,()${}\s]+)")
 #: A shell variable a recipe refers to (``$$d``, ``$${d}``).
 _SHELL_VARIABLE: Final = re.compile(r"\$\$\{?(\w+)")
 #: Text naming a folder outside make's: a ``..``, a word from the root or a home.
-_LEAVES: Final = re.compile(r"\.\.|(?:^|[\s=,:;'\"(|&<>])[/~]|\.[?*\[]|\[|\bcd\s*(?:$|[;&|)])|"
+_LEAVES: Final = re.compile(r"\.\.|(?:^|[\s=,:;'\"()|&<>])[/~]|\.[?*\[]|\[|\bcd\s*(?:$|[;&|)])|"
                             r"\bpopd\b|\\")  # (dash's `.?` matches `..`: B4; a bare cd: B2)
 _MAX_EXPANDED: Final = 256
 
@@ -74,7 +76,8 @@ def _references(piece: str, definitions: dict[str, list[str]]) -> set[str] | Non
     its text leaves make's folder (each reference read as its one literal value, or as a
     word where none of its values is empty or starts or ends with a `.` or `/`), or it holds
     a function but ``_FUNCTIONS``', a substitution reference or a computed name."""
-    plain = _REFERENCE.sub(lambda m: _as_text(m, definitions), piece.replace("$$", ""))
+    plain = _WHOLE_REFERENCE.sub(lambda m: _as_text(m, definitions), piece.replace("$$", ""))
+    plain = _REFERENCE.sub("R", plain)  # (a function's: its arguments read as they are)
     plain = plain.replace("/dev/null", "")
     if _LEAVES.search(plain) or "$$(" in piece or "`" in piece:
         return None  # (a shell's command substitution: its output)
