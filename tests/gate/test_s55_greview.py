@@ -332,7 +332,8 @@ CLOSED = frozenset((
     "a-call-of-include-with-escaped-dots", "original-include-of-an-overridden-command",
     "configure-file-of-escaped-dots", "original-subdirectory-of-an-overridden-command",
     "evaluated-include-of-an-absolute-path", "parent-by-escaped-slashes",
-    "dots-by-unicode-escapes"))
+    "dots-by-unicode-escapes",
+    "root-after-an-empty-variable"))  # (38bc6d8)
 
 
 _open("test_b_a_doubt_reads_outside_its_bound",
