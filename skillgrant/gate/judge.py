@@ -22,6 +22,7 @@ from .environment import environment_doubt
 from .named import guarded_path, planned_only
 from .tools import Spec, argument, arguments
 from .verdict import CallPlan
+from .writeguard import held_path
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -197,7 +198,9 @@ def _guarded_write(absolute: str, real: str, what: str,
     if guarded is not None:
         return outside("unknown", f"{what} writes {guarded!r}, which the gate itself reads or "
                        "runs (its plan, its hooks, its audit log or its installation)", absolute)
-    return None
+    held = held_path(absolute) or held_path(real)  # (make's doubts: session 55, s55 T1)
+    return None if held is None else outside("unknown", f"{what} writes {absolute!r} {held}",
+                                             absolute)
 
 
 def denied(plan: CallPlan, entry: str, cwd: str | None = None,

@@ -19,13 +19,14 @@ import re
 
 from . import files as fs
 from .guardedset import GUARDED
-from .judge import Part
 from .named import Index, held_word
 from .textwords import text_words
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
+
+    from .judge import Part
 
 #: A command grant's entry and its content (``Bash(make test)``).
 _ENTRY: Final = re.compile(r"\w+\((.*)\)", re.S)
@@ -62,6 +63,19 @@ def write_held(command: str, directory: str | None, parts: tuple[Part, ...]) -> 
     return (f"the command may write {word!r} where make (or cmake) may read its "
             f"instructions from, by a name the gate cannot compute: {held[0][1]}{more}; only "
             "the plan's exact entries and read-only commands may name paths there")
+
+
+def held_path(path: str) -> str | None:
+    """Why a file tool's write (Write, Edit, NotebookEdit; a redirection's file) of ``path``
+    lands where make's (or cmake's) doubts read, or None: the file tools' question, asked by
+    ``judge._guarded_write`` (review s55-greview T1)."""
+    guards = GUARDED.get()
+    held: tuple[tuple[str, str], ...] = getattr(guards, "written_below", ())
+    if not held or _index(guards, held).find(path, files_only=False) is None:
+        return None
+    more = f" (and {len(held) - 1} more)" if len(held) > 1 else ""
+    return (f"where make (or cmake) may read its instructions from, by a name the gate cannot "
+            f"compute: {held[0][1]}{more}")
 
 
 def _builds(part: Part) -> bool:

@@ -177,3 +177,34 @@ def test_a_starred_make_entry_keeps_its_own_commands(tmp_path: Path) -> None:
     said = _said(tmp_path / "1", plan, files, "make -C . html")
     assert said.returncode != 2, said.stderr.decode()
     assert _said(tmp_path / "2", plan, files, "make html && cp src/p local.conf").returncode == 2
+
+
+def _tool(tmp_path: Path, entries: list[str], files: dict[str, str], tool: str,
+          tool_input: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
+    """The printed hook's answer to a file tool's call in a hooked project."""
+    import json
+
+    project = hooked_project(tmp_path, entries)
+    for name, text in files.items():
+        (project / name).write_text(text)
+    given = {k: v.replace("{P}", str(project)) for k, v in tool_input.items()}
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    return subprocess.run(["/bin/sh", "-c", _settings_hook(project)], input=json.dumps({
+        "session_id": "s", "cwd": str(project), "hook_event_name": "PreToolUse",
+        "tool_name": tool, "tool_input": given}).encode(), cwd=project, env=env,
+        capture_output=True, timeout=60, check=False)
+
+
+def test_a_file_tool_writing_where_a_doubt_reads_is_denied(tmp_path: Path) -> None:
+    """Write and Edit of a file in make's folder under a doubt are denied naming the line
+    (review s55-greview T1); without a doubt, allowed."""
+    plan = ["Bash(make test)", "Edit(**)"]
+    said = _tool(tmp_path / "1", plan, {"Makefile": EVAL}, "Write",
+                 {"file_path": "{P}/local.conf", "content": "$(shell touch zz)\n"})
+    assert said.returncode == 2 and "Makefile:1" in said.stderr.decode()
+    said = _tool(tmp_path / "2", plan, {"Makefile": EVAL, "notes.txt": "a\n"}, "Edit",
+                 {"file_path": "{P}/notes.txt", "old_string": "a", "new_string": "b"})
+    assert said.returncode == 2 and "Makefile:1" in said.stderr.decode()
+    said = _tool(tmp_path / "3", plan, {"Makefile": OK, "notes.txt": "a\n"}, "Edit",
+                 {"file_path": "{P}/notes.txt", "old_string": "a", "new_string": "b"})
+    assert said.returncode != 2, said.stderr.decode()
