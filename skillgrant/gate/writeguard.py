@@ -24,9 +24,15 @@ from .textwords import text_words
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
-    from typing import Final
+    from typing import Final, Protocol
 
-    from .judge import Part
+    class Part(Protocol):
+        """``judge.Part``'s fields read here (judge imports this module)."""
+
+        @property
+        def text(self) -> str: ...
+        @property
+        def covered_by(self) -> str | None: ...
 
 #: A command grant's entry and its content (``Bash(make test)``).
 _ENTRY: Final = re.compile(r"\w+\((.*)\)", re.S)
