@@ -66,7 +66,10 @@ def _sources(name: str, targets: list[str], prerequisites: list[str], recipe: li
     (``.SUFFIXES``) and the phony targets, for which make searches no implicit rule."""
     suffixes, phony = known
     base = os.path.basename(name)
-    if name not in phony and any(
+    # A pattern, suffix or .DEFAULT rule without a recipe makes nothing: it cancels a rule
+    # (GNU make 4.3: `%.mk : %.in` alone, cmake's generated `% : %,v`) or means nothing
+    # (a suffix rule's); checked with make, session 55.
+    if recipe and name not in phony and any(
             t == ".DEFAULT" or ("%" in t and (_matches(t, name) or _matches(t, base))) or
             _suffix_rule(t, suffixes) for t in targets):
         raise Unread(f"{where}: a pattern, suffix or .DEFAULT rule may remake a makefile "
