@@ -549,9 +549,7 @@ BABEL = {
     # replaces the package for every test, no jest.mock call needed)
     "root-mocks-of-a-package": ("npm test", "__mocks__/chalk.js"),
 }
-_open("test_j_jest_runs_a_babel_configuration", "jest's root __mocks__ (its convention for a "
-      "package's mock) is in no table of start names (24d2f95 made Babel's configuration "
-      "files jest's start names: those rows are held)", "root-mocks-of-a-package")
+# (root-mocks-of-a-package: held since s55-gfix3, every __mocks__ folder's scripts are test code)
 
 
 @pytest.mark.parametrize("case", BABEL)
