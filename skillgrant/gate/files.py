@@ -104,6 +104,19 @@ def joined(folder: str, names: Iterable[str]) -> list[str]:
     return [name if name[:1] == "/" else base + name for name in names]
 
 
+def json_strings(value: object) -> list[str]:
+    """Each string in the JSON value ``value`` (a string, a list's, an object's values, at
+    any depth): a package's export target (``noderesolve``: a list of fallbacks, an object
+    of conditions, nested), a jest setting's (``jestsettings``)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [t for v in value for t in json_strings(v)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in json_strings(v)]
+    return []
+
+
 def dots_lead(path: str) -> bool:
     """Whether each ``..`` of ``path`` comes before its other parts (``../../x``): joined to
     a real folder, it is then read alike by ``os.path.normpath`` and by the system (which

@@ -89,15 +89,15 @@ def _read(settings: dict[str, object], root: str, paths: set[str],
         if setting in _CODE:
             paths |= {fold(p + e) for p in _paths(value, root) for e in _ENDINGS}
         if setting == "testMatch":
-            patterns += [_glob(p.replace("<rootDir>", root)) for p in _strings(value)]
+            patterns += [_glob(p.replace("<rootDir>", root)) for p in fs.json_strings(value)]
         elif setting == "testRegex":
-            patterns += [re.compile(p, re.IGNORECASE) for p in _strings(value)]
+            patterns += [re.compile(p, re.IGNORECASE) for p in fs.json_strings(value)]
         elif setting == "moduleDirectories":  # (each such folder up, as node_modules)
             patterns += [re.compile(f"/{re.escape(fold(n))}/", re.IGNORECASE)
-                         for n in _strings(value) if n != "node_modules"]
+                         for n in fs.json_strings(value) if n != "node_modules"]
         elif setting in ("modulePaths", "roots"):  # (a folder modules are found in)
             patterns += [re.compile("^" + re.escape(fold(p)) + "/") for p in _paths(
-                [v.replace("<rootDir>", root) for v in _strings(value)], root)]
+                [v.replace("<rootDir>", root) for v in fs.json_strings(value)], root)]
     return [p for p in _paths(settings.get("preset"), root) if p.endswith(".json")]
 
 
@@ -120,22 +120,11 @@ def _settings(path: str, nested: bool) -> dict[str, object] | None:
     return found if isinstance(found, dict) else None
 
 
-def _strings(value: object) -> list[str]:
-    """Every string in ``value`` (a list's, an object's values, at any depth)."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [s for v in value for s in _strings(v)]
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
-    return []
-
-
 def _paths(value: object, root: str) -> list[str]:
     """The paths the strings of ``value`` name (``<rootDir>`` as ``root``, a relative one
     from it)."""
     found = []
-    for text in _strings(value):
+    for text in fs.json_strings(value):
         text = text.replace("<rootDir>", root)
         if text[:1] == "/" or text.startswith(("./", "../")) or (
                 "/" in text.rstrip("/") and text[:1] != "@"):  # (not a scoped package's)

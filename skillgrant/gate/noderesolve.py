@@ -176,7 +176,7 @@ def _exported(folder: str, exports: Any, sub: str) -> list[str]:
         exports = {".": exports}  # (a string, a list, conditions: the package's `.`)
     targets: list[str] = []
     if subpath in exports:
-        targets = _leaves(exports[subpath])
+        targets = fs.json_strings(exports[subpath])
     for key, value in exports.items():
         star = key.find("*")
         if star >= 0 and key.count("*") == 1:
@@ -184,9 +184,9 @@ def _exported(folder: str, exports: Any, sub: str) -> list[str]:
             if subpath.startswith(head) and subpath.endswith(tail) and \
                     len(subpath) >= len(key):
                 match = subpath[len(head):len(subpath) - len(tail)]
-                targets += [t.replace("*", match) for t in _leaves(value)]
+                targets += [t.replace("*", match) for t in fs.json_strings(value)]
         elif key.endswith("/") and subpath.startswith(key):  # (a folder's: before node 17)
-            targets += [t + subpath[len(key):] for t in _leaves(value)]
+            targets += [t + subpath[len(key):] for t in fs.json_strings(value)]
     return [os.path.normpath(os.path.join(folder, p)) for t in targets for p in _as_url(t)]
 
 
@@ -200,15 +200,3 @@ def _as_url(target: str) -> list[str]:
 
         path = unquote(path)
     return list(dict.fromkeys((target, path))) if path else [target]
-
-
-def _leaves(value: Any) -> list[str]:
-    """Each string in the export target ``value`` (a string, a list of fallbacks, an object
-    of conditions, nested)."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [t for v in value for t in _leaves(v)]
-    if isinstance(value, dict):
-        return [t for v in value.values() for t in _leaves(v)]
-    return []

@@ -24,15 +24,11 @@ from .textwords import text_words
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
-    from typing import Final, Protocol
+    from typing import Final
 
-    class Part(Protocol):
-        """``judge.Part``'s fields read here (judge imports this module)."""
-
-        @property
-        def text(self) -> str: ...
-        @property
-        def covered_by(self) -> str | None: ...
+    #: A judged part, ``judge.Part`` (judge imports this module): its text and the entry
+    #: covering it.
+    Part = tuple[str, str | None]
 
 #: A command grant's entry and its content (``Bash(make test)``).
 _ENTRY: Final = re.compile(r"\w+\((.*)\)", re.S)
@@ -46,14 +42,14 @@ def write_held(command: str, directory: str | None, parts: tuple[Part, ...]) -> 
     held: tuple[tuple[str, str], ...] = getattr(guards, "written_below", ())
     if not held:
         return None
-    own = [p for p in parts if _command(p.covered_by) == "exact" or _builds(p)]
-    others = [p for p in parts if p not in own and p.covered_by not in _NOTHING_WRITTEN]
+    own = [p for p in parts if _command(p[1]) == "exact" or _builds(p)]
+    others = [p for p in parts if p not in own and p[1] not in _NOTHING_WRITTEN]
     if not others:
         return None  # (each part the plan names exactly: `make test`, or no command at all)
     written: list[str] | None = None
-    if all(_command(p.covered_by) for p in others):  # (a redirection's file: every word)
-        mine = {w for p in others for w in text_words(p.text)}
-        theirs = {w for p in own for w in text_words(p.text)}
+    if all(_command(p[1]) for p in others):  # (a redirection's file: every word)
+        mine = {w for p in others for w in text_words(p[0])}
+        theirs = {w for p in own for w in text_words(p[0])}
         written = [w for w in text_words(command) if w in mine or w not in theirs]
     if "cp" in command and directory is not None:  # (a copy out of the folder reads there)
         from .copied import read_sources
@@ -87,10 +83,11 @@ def held_path(path: str) -> str | None:
 def _builds(part: Part) -> bool:
     """Whether ``part`` is make's or cmake's own simple command under an entry of that program
     (``Bash(make *)``: what make then reads or writes is the person's grant, P1g)."""
-    found = _ENTRY.fullmatch(part.covered_by) if part.covered_by else None
-    return found is not None and _command(part.covered_by) != "" and \
+    text, covered = part
+    found = _ENTRY.fullmatch(covered) if covered else None
+    return found is not None and _command(covered) != "" and \
         found.group(1).split(" ", 1)[0] in _BUILDERS and \
-        part.text.split(" ", 1)[0] in _BUILDERS and not _OPERATORS.search(part.text)
+        text.split(" ", 1)[0] in _BUILDERS and not _OPERATORS.search(text)
 
 
 #: The programs whose readings hold the doubts, and what no simple command's text holds.
