@@ -65,6 +65,9 @@ def transcript(project: Path, tmp_path: Path, calls: list[str],
                              timeout=120, env=env, check=False, text=True, errors="replace")
         lines.append(f"$ {call}  (exit {ran.returncode})\n{ran.stdout[-2000:]}{ran.stderr[-2000:]}")
     lines.append(f"payload made on this second run: {any(scratch.rglob('zz'))}")
+    named = sorted((k, v) for k, v in (env if env is not None else os.environ).items()
+                   if any(part in k for part in ("ENV", "OPTIONS", "PATH", "PRELOAD", "FLAGS")))
+    lines.append("the calls' environment: " + ", ".join(f"{k}={v[:120]}" for k, v in named))
     return "\n".join(lines)
 
 
