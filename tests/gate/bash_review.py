@@ -90,13 +90,16 @@ def first_denied(project: Path, calls: list[str], env: dict[str, str] | None = N
 
 def home_env(home: Path) -> dict[str, str]:
     """The session's environment with ``home`` (made here) as its home; rustup's and cargo's
-    folders kept where they are (their programs on PATH find them by the home)."""
+    folders kept where they are (their programs on PATH find them by the home); ``SHELL`` set as a
+    login session sets it where the test's own environment lacks it (CI's detached runs): GNU make
+    runs a command line's ``V!=text`` with the environment's ``SHELL``, and without one nothing."""
     home.mkdir()
     real = Path.home()
     kept = {name: str(real / folder) for name, folder in (("RUSTUP_HOME", ".rustup"),
                                                            ("CARGO_HOME", ".cargo"))
             if (real / folder).is_dir() and name not in os.environ}
-    return {**os.environ, **kept, "HOME": str(home)}
+    shell = {} if os.environ.get("SHELL") else {"SHELL": "/bin/bash"}
+    return {**os.environ, **kept, **shell, "HOME": str(home)}
 
 
 def hook_allows(project: Path, command: str) -> bool:
