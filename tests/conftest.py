@@ -44,9 +44,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--conformance-workers", type=int, default=3,
                      help="Claude Code sessions run at once (conformance suite)")
     parser.addoption("--review-rows", type=int, default=None,
-                     help="with --conformance: run a fixed, seeded sample of N cases of each "
-                          "parametrized test of the reviews' files (tests/conformance/"
-                          "test_s<N>_*.py); CI's step 50 gives 2; unset, every case")
+                     help="run a fixed, seeded sample of N cases of each parametrized test of "
+                          "the reviews' files (test_s<N>_*.py), and every case left open; CI's "
+                          "steps 30 and 50 give it; unset, every case")
     parser.addoption("--domain-pairs", type=int, default=120,
                      help="with --conformance: the generated pairs a domain of "
                           "tests/conformance/test_domain_probes.py (a seeded first N; CI's step "
@@ -164,13 +164,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                                         "(.ci/steps/30-slow.sh)")
     _mark_installations(config, items)
     _sample_review_rows(config, items)
-    from residual import reason
-
     for item in items:
-        table = getattr(getattr(item, "module", None), "OPEN", None)
-        left_open = reason(item.nodeid) or (
-            table.reason(item.name) if hasattr(table, "reason") else None)
-        if left_open is not None:  # a review's hole left open (tests/residual.py)
+        if (left_open := _left_open(item)) is not None:  # a review's hole left open
             item.add_marker(pytest.mark.xfail(strict=True, reason=left_open))
         if item.get_closest_marker("slow") is not None and not config.getoption("--slow"):
             item.add_marker(skip_slow)
@@ -181,33 +176,44 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip_bun)
 
 
-#: ``--review-rows N``: of each parametrized test of a review's file in the conformance suite
-#: (tests/conformance/test_s<N>_*.py), a fixed, seeded sample of N cases runs (the cases whose
-#: hash with the seed is least); unset, every case. CI's conformance step gives it (its time:
-#: .ci/steps/50-claude-code.sh); the full rows run before an issue is resolved. An option, not
-#: a variable: the runtime's sessions inherit the suite's environment, and the gate guards the
-#: values of its own SKILLGRANT_ variables (a `2` made `2>/dev/null` name a guarded file).
+#: ``--review-rows N``: of each parametrized test of a review's file (test_s<N>_*.py: the
+#: slow step's proofs under real bash, the conformance suite's sessions), a fixed, seeded sample
+#: of N cases runs (the cases whose hash with the seed is least), and every case left open (a
+#: strict xfail: its unexpected pass must be seen); unset, every case. CI's slow and conformance
+#: steps give it (their time: .ci/steps/30-slow.sh, 50-claude-code.sh); every case runs before an
+#: issue is resolved. An option, not a variable: the runtime's sessions inherit the suite's
+#: environment, and the gate guards the values of its own SKILLGRANT_ variables (a `2` made
+#: `2>/dev/null` name a guarded file).
 _ROWS_SEED = "skillgrant-review-rows-1"
 #: What the sample kept and left, for the summary line.
 _ROWS_SAMPLED: dict[str, int] = {}
 
 
+def _left_open(item: pytest.Item) -> str | None:
+    """Why ``item`` is a review's hole left open (tests/residual.py, or its module's ``OPEN``
+    table), or None."""
+    from residual import reason
+
+    table = getattr(getattr(item, "module", None), "OPEN", None)
+    return reason(item.nodeid) or (table.reason(item.name) if hasattr(table, "reason") else None)
+
+
 def _sample_review_rows(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Keeps a seeded sample of each review test's cases (``--review-rows``); the rest
-    are deselected, and the summary says how many of how many ran."""
+    """Keeps a seeded sample of each review test's cases (``--review-rows``) and every case
+    left open; the rest are deselected, and the summary says how many of how many ran."""
     keep = config.getoption("--review-rows")
-    if keep is None or not config.getoption("--conformance"):
+    if keep is None:
         return
     cases: dict[str, list[pytest.Item]] = {}
     for item in items:
-        path = Path(str(item.path))
-        review = path.name.startswith("test_s") and path.name[6:7].isdigit()
-        if review and CONFORMANCE in path.parents and "[" in item.nodeid:
+        name = Path(str(item.path)).name
+        if name.startswith("test_s") and name[6:7].isdigit() and "[" in item.nodeid:
             cases.setdefault(item.nodeid.split("[", 1)[0], []).append(item)
     left = set()
     for group in cases.values():
-        ranked = sorted(group, key=lambda item: hashlib.sha256(
-            f"{_ROWS_SEED}:{item.nodeid}".encode()).hexdigest())
+        ranked = sorted((item for item in group if _left_open(item) is None),
+                        key=lambda item: hashlib.sha256(
+                            f"{_ROWS_SEED}:{item.nodeid}".encode()).hexdigest())
         left.update(id(item) for item in ranked[keep:])
     dropped = [item for item in items if id(item) in left]
     if dropped:
@@ -291,8 +297,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             f"{count} (they run with {why})" for why, count in sorted(left.items())))
     if _ROWS_SAMPLED:
         terminalreporter.write_line(
-            "review rows (--review-rows {per_test}, seeded): {kept} of {cases} "
-            "parametrized cases selected".format(**_ROWS_SAMPLED))
+            "review rows (--review-rows {per_test}, seeded, and every case left open): "
+            "{kept} of {cases} parametrized cases selected".format(**_ROWS_SAMPLED))
     probe = sys.modules.get("cc_probe")
     tally = getattr(probe, "TALLY", None)
     if tally:
