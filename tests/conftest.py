@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -106,11 +107,16 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
     (``--conformance-workers``). ``--slow`` runs in one process too unless ``-n`` is given
     (CI's slow step runs the tests that use no installation on its cores so, module by
     module, and those that do in one process). Runs before xdist's own hook (a conftest's
-    ``tryfirst`` hook is called before an installed plugin's)."""
+    ``tryfirst`` hook is called before an installed plugin's). The runtime suites take an
+    ``-n`` given on the command line (CI's step 50 gives ``-n 2 --dist loadfile``: their
+    sessions mostly wait, so two modules at a time take less wall time); each worker then
+    hands its tallies to the controller, which prints their sums (``pytest_testnodedown``)."""
     if not config.pluginmanager.hasplugin("xdist") or hasattr(config, "workerinput"):
         return
     oracle = any(config.getoption(flag) for flag in _ORACLES)
-    if oracle or (config.getoption("--slow") and config.option.numprocesses is None):
+    given = config.option.numprocesses is not None
+    if (oracle and not (config.getoption("--conformance") and given)) or (
+            config.getoption("--slow") and not given):
         config.option.numprocesses = 0
     elif config.option.numprocesses is None:
         config.option.numprocesses = "auto"
@@ -194,8 +200,9 @@ def _left_open(item: pytest.Item) -> str | None:
     table), or None."""
     from residual import reason
 
-    table = getattr(getattr(item, "module", None), "OPEN", None)
-    return reason(item.nodeid) or (table.reason(item.name) if hasattr(table, "reason") else None)
+    table_reason = getattr(getattr(getattr(item, "module", None), "OPEN", None), "reason", None)
+    found: str | None = reason(item.nodeid) or (table_reason(item.name) if table_reason else None)
+    return found
 
 
 def _sample_review_rows(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -209,7 +216,7 @@ def _sample_review_rows(config: pytest.Config, items: list[pytest.Item]) -> None
         name = Path(str(item.path)).name
         if name.startswith("test_s") and name[6:7].isdigit() and "[" in item.nodeid:
             cases.setdefault(item.nodeid.split("[", 1)[0], []).append(item)
-    left = set()
+    left: set[int] = set()
     for group in cases.values():
         ranked = sorted((item for item in group if _left_open(item) is None),
                         key=lambda item: hashlib.sha256(
@@ -284,6 +291,32 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return True if _left_out(collection_path.resolve(), config) else None
 
 
+#: The runtime suites' tallies (``cc_probe.TALLY``, ``cp_probe.TALLY``) summed over the
+#: pytest-xdist workers that ran them, and the review rows' sample (each worker samples alike).
+_WORKERS_TALLIES: dict[str, dict[str, int]] = {}
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A pytest-xdist worker hands its tallies and sample to the controller."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["skillgrant_tallies"] = json.dumps(
+            {name: getattr(sys.modules.get(name), "TALLY", None) or {}
+             for name in ("cc_probe", "cp_probe")} | {"rows": _ROWS_SAMPLED})
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """The controller sums what each worker counted (a count one module sets is that module's:
+    with ``--dist loadfile`` a module runs whole in one worker)."""
+    handed = json.loads(getattr(node, "workeroutput", {}).get("skillgrant_tallies", "{}"))
+    _ROWS_SAMPLED.update(handed.pop("rows", {}))
+    for name, tally in handed.items():
+        mine = _WORKERS_TALLIES.setdefault(name, {})
+        for key, value in tally.items():
+            mine[key] = mine.get(key, 0) + value
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     left: dict[str, int] = {}
     root = Path(__file__).resolve().parent
@@ -299,14 +332,17 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(
             "review rows (--review-rows {per_test}, seeded, and every case left open): "
             "{kept} of {cases} parametrized cases selected".format(**_ROWS_SAMPLED))
-    probe = sys.modules.get("cc_probe")
-    tally = getattr(probe, "TALLY", None)
+    tally = _WORKERS_TALLIES.get("cc_probe") or getattr(sys.modules.get("cc_probe"), "TALLY",
+                                                         None)
+    copilot = _WORKERS_TALLIES.get("cp_probe") or getattr(sys.modules.get("cp_probe"), "TALLY",
+                                                          None)
+    if (tally or copilot) and str(CONFORMANCE) not in sys.path:  # a controller of workers
+        sys.path.insert(0, str(CONFORMANCE))
     if tally:
         from cc_runtime import PINNED_VERSION
 
         counts = ", ".join(f"{value} {name}" for name, value in tally.items())
         terminalreporter.write_line(f"conformance against Claude Code {PINNED_VERSION}: {counts}")
-    copilot = getattr(sys.modules.get("cp_probe"), "TALLY", None)
     if copilot:
         from cp_runtime import PINNED_VERSION as COPILOT_VERSION
 
