@@ -79,6 +79,15 @@ EVERYDAY = {
     "a-later-folders-subfolder-name": (
         {"CPPFLAGS": "-I. -Iinclude"}, {"include/cfg/c.h": "\n", "cfg/readme.txt": "n\n"},
         ["cp notes.txt cfg/notes.txt", "cp notes.txt cfg/d.h", "cp notes.txt c.h.txt"]),
+    # a later folder's documents and data (no source includes them: s55-greview2 K3), and a
+    # sysroot's other names (pkg-config puts it before each folder: usr/, lib*/ only)
+    "a-later-folders-documents": (
+        {"CPPFLAGS": "-I. -Iinclude"}, {"include/README.md": "n\n", "include/LICENSE": "n\n",
+                                        "include/cfg/notes.txt": "n\n", "include/cfg/c": "\n",
+                                        "cfg/readme.txt": "n\n"},
+        ["cp notes.txt README.md", "cp notes.txt LICENSE", "cp notes.txt cfg/notes.txt"]),
+    "pkg-config-sysroot-dot": ({"PKG_CONFIG_SYSROOT_DIR": "."}, {},
+                               ["cp notes.txt notes2.txt", "mkdir build", "cp t.c build/t.c"]),
 }
 
 
@@ -99,10 +108,11 @@ def test_k_an_everyday_write_below_the_calls_folder(tmp_path: Path, case: str) -
 
 #: The boundary (docs/decisions.md, session 56): a header no folder of the search holds at the
 #: call (one a source asks for by ``__has_include``; one the build generates later in a folder
-#: that does not exist yet) and a header below the call's folder (``<cfg/c.h>`` under ``-I.``)
-#: are the project's own sources, which the session writes as it writes ``t.c`` (the plan's
-#: ``make test`` compiles and runs either). Each case: the session's variables, the Makefile,
-#: the source, more files, the header's write.
+#: that does not exist yet), a header below the call's folder (``<cfg/c.h>`` under ``-I.``) and
+#: one beside the source including it by quotes (``"cfg.h"``) are the project's own sources,
+#: which the session writes as it writes ``t.c`` (the plan's ``make test`` compiles and runs
+#: either). Each case: the session's variables, the Makefile, the source, more files, the
+#: header's write.
 BOUNDARY = {
     "a-header-the-source-asks-for": (
         {"CPPFLAGS": "-I."}, BUILDS,
@@ -115,6 +125,10 @@ BOUNDARY = {
         "test: t.c\n\tmkdir -p build/include\n\techo '#define X 1' > build/include/config.h\n"
         "\t$(CC) $(CPPFLAGS) t.c -o t\n\t./t\n", _program("config.h"), {},
         "cp src/h config.h"),
+    # a quoted include reads the including source's own folder first (s56-greview2 L2)
+    "a-quoted-include-its-own-folder": ({"CPPFLAGS": "-Iinclude"}, BUILDS,
+                                        '#include "cfg.h"\nint main(void) { return 0; }\n',
+                                        {"include/cfg.h": "\n"}, "cp src/h cfg.h"),
 }
 
 
