@@ -149,3 +149,28 @@ def test_b_the_projects_own_header_is_its_source(tmp_path: Path, case: str) -> N
         env = {**home_env(tmp_path / side / "home"), **extra}
         answers.append(first_denied(project, calls, env))
     assert answers == [None, None], "the header's write and the source's are told apart"
+
+
+#: A library named libm.so.6 whose constructor runs the payload (``src/lib6``, the setup builds
+#: it); a program linking libm.
+LIBRARY = ('#include <stdlib.h>\n__attribute__((constructor)) static void zz(void) '
+           '{ system("touch zz"); }\ndouble cos(double x) { return x; }\n')
+USES_LIBM = "#include <math.h>\nint main(int c, char **v) { return (int)cos(c) - 1; }\n"
+
+
+def test_a_the_linkers_origin_through_the_environment(tmp_path: Path) -> None:
+    """The session's ``LDFLAGS='-Wl,-rpath,$ORIGIN/../lib'`` (s53-greview2's K6 cost row:
+    refused); plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)``: a call is denied.
+    make reads ``$(LDFLAGS)`` as ``$O`` then ``RIGIN/../lib`` (O empty: ``./lib``), but exports
+    the value unchanged to its recipes, where a program reading the environment (here the
+    recipe's ``$$LDFLAGS``; setuptools, cmake, meson alike) hands ld ``$ORIGIN`` itself: the
+    built program's folder, ``../lib`` from ``./t``, which make's reading never names. So a
+    ``$`` in a toolchain value stays refused."""
+    needs("bash", "make", "gcc")
+    denied = proved_case(
+        tmp_path, PLAN, {"Makefile": "test: m.c\n\t$(CC) m.c -o t $$LDFLAGS -lm\n\t./t\n",
+                         "m.c": USES_LIBM, "pl.c": LIBRARY},
+        ["mkdir -p ../lib", "cp src/lib6 ../lib/libm.so.6", "make test"],
+        {"LDFLAGS": "-Wl,-rpath,$ORIGIN/../lib"},
+        setup="gcc -shared -fPIC -o src/lib6 pl.c -Wl,-soname,libm.so.6")
+    assert denied is not None, "the hook allows every call, and ./t loads ../lib/libm.so.6"
