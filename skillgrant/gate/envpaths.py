@@ -36,6 +36,7 @@ from itertools import pairwise
 from .environment import state
 from .flagpaths import read_word_by_word, toolchain_read, variable_words
 from .named import above
+from .valueparts import loader_tokens, normal_path, passed
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -281,7 +282,9 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
             for full in ([path] if path.startswith("/") else [
                     os.path.join(_top(root) if path[:1] == TOP else root, tail)
                     for root in roots]):  # (TOP: the repository's top of each one, E2)
-                full = os.path.normpath(full)
+                if "/../" in full + "/":  # (a name before a `..` made a link later: S1b)
+                    found.update((p, False) for p in passed(full) if p not in kept)
+                full = normal_path(full)
                 if full not in kept and full not in through:
                     found[full] = True
         if specs:
@@ -294,7 +297,7 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
 
 def _rooted(paths: list[str], roots: list[str]) -> list[str]:
     """Each of ``paths`` (``~`` read), a relative one read from each of ``roots``, normal."""
-    return [os.path.normpath(os.path.join(r, os.path.expanduser(p))) for p in paths
+    return [normal_path(os.path.join(r, os.path.expanduser(p))) for p in paths
             for r in (roots if p[:1] != "/" else [""])]
 
 
@@ -309,6 +312,7 @@ def _parsed() -> list[tuple[list[str], list[str], tuple[list[str], str, str]]]:
         parsed: list[tuple[list[str], list[str], tuple[list[str], str, str]]] | ValueError = []
         for name, value in os.environ.items():
             try:
+                loader_tokens(name, value)  # (the loader's `$ORIGIN`: s56-greview2 D1)
                 if name not in OTHERWISE and value and isinstance(parsed, list):
                     words = variable_words(name, value, _expanded(value)) if \
                         read_word_by_word(name, value) else []

@@ -27,6 +27,7 @@ from .startfiles import env_file
 from .startflags import ENV_FILE, bun_options, make_definitions, perl_folders
 from .testfiles import collects, test_folders
 from .testfiles import removed_folder as removed_folder  # (guards' one import of it)
+from .valueparts import loader_tokens
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -312,6 +313,10 @@ def _checked(name: str, value: str, own: bool) -> str:
     ValueError for an entry's list whose empty element is the folder a program runs in
     (``PATH=:/usr/bin``: G2)."""
     name = name.lower() if name.lower().startswith("npm_config_") else name
+    try:
+        loader_tokens(name, value)  # (`$ORIGIN`: the loader's own, s56-greview2 D1)
+    except ValueError as e:
+        raise ValueError(f"a plan's entry gives {name}={value!r}, which holds {e}") from e
     if own and name in WHOLE and "" in _listed(name, value) and (value or name == "PATH"):
         raise ValueError(f"a plan's entry sets {name}={value!r}, whose empty element is the "
                          "folder a program runs in, which cannot be guarded whole")

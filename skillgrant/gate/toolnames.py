@@ -13,18 +13,25 @@ guarded in it (``looked_up``), the rest of the folder left as it is:
   (``include``, ``<machine>/``: every name of ``/usr/lib/gcc``), whole (make's prefix of
   programs' names, ``CROSS_COMPILE=./x-``, is refused there: ``flagpaths.prefix_in_kept``);
 - the headers ``#include <…>`` finds there before the system's: every name of the system's
-  include folders (a file, or a folder such as ``sys/``, ``bits/`` whole), and the headers
-  the folder holds already (``*.h``, ``*.hpp``…: a header there is code the build compiles),
-  each with its precompiled form (``stdio.h.gch``, a file or a folder: cpp takes it first);
+  include folders (a file, or a folder such as ``sys/``, ``bits/`` whole; where the folder
+  holds a folder of that name, ``net/``, the names below it the system's holds: session 56),
+  the headers the folder holds already (``*.h``, ``*.hpp``…: a header there is code the build
+  compiles), those the system's headers ask for that a system may lack (``tbb/``), and
+  any but a document a later folder of the same search holds, by its path below it
+  (``-I. -Iinclude``: ``include/cfg/c.h`` guards ``./cfg/c.h``), each with its precompiled
+  form (``stdio.h.gch``, a file or a folder: cpp takes it first);
 - the libraries ld links and the loader loads: every ``lib*`` name and start file of the
   system's library folders (``libm.a``, ``libm.so.6``, ``libgcc_s.so.1``), those the folder
   holds, and the folders below it gcc and the loader try first (``<machine>/``,
   ``glibc-hwcaps/``, ``tls/``, ``x86_64/``…), whole; a sysroot's ``usr/`` and ``lib*/``.
 
-Its residual: a header or library of a name neither the system's folders nor the folder holds
-(a project's own ``-lfoo`` not built yet, a generated ``config.h`` not yet made, a header
-in a subfolder: ``<cfg/c.h>`` under ``-I.``) is the project's own file,
-which the session writes as it writes the sources the build compiles.
+Its boundary (docs/decisions.md, session 56): a header or library of a name neither the
+system's folders, the folder nor a later folder of the search holds (a project's own
+``-lfoo`` not built yet, a generated ``config.h`` not yet made, a header a source asks for by
+``__has_include``), a header in a subfolder of the folder itself (``<cfg/c.h>`` under
+``-I.``) and one beside its including source (``#include "cfg.h"``), is the project's own
+source, which the session writes as it writes the sources the build compiles and runs
+(``t.c``).
 """
 
 from __future__ import annotations
@@ -32,29 +39,12 @@ from __future__ import annotations
 import os
 
 from . import files as fs
+from .toollists import ASKED, PROGRAMS, TARGETED, nss_modules
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
-#: The programs and files gcc's driver finds in its prefixes' folders (``-B``,
-#: ``COMPILER_PATH``, ``GCC_EXEC_PREFIX``: its programs, linker, plugin) and the toolchain's
-#: other programs (binutils', llvm's, each gcc and clang version's).
-PROGRAMS: Final = (
-    "as", "ld", "ld.bfd", "ld.gold", "ld.lld", "ld.mold", "collect-ld", "real-ld", "collect2",
-    "cc1", "cc1plus", "cc1obj", "cc1objplus", "f951", "gnat1", "d21", "go1", "lto1",
-    "lto-wrapper", "lto-dump", "liblto_plugin.so", "liblto_plugin.so.0", "g++-mapper-server",
-    "cc", "c89", "c99", "clang", "clang++", "lld", "ar", "nm", "ranlib", "strip", "objcopy",
-    "objdump", "readelf", "size", "strings", "addr2line", "elfedit", "gprof", "c++filt", "dwp",
-    "pkg-config", "gdb", "ldd", "make", "windres", "windmc", "dlltool", "dllwrap", "gold",
-    "gnatmake", "gnatbind", "gnatlink", "gdc", "gccgo", "gm2", "llvm-ar", "llvm-nm",
-    "llvm-objcopy", "llvm-objdump", "llvm-ranlib", "llvm-readelf", "llvm-strip", "llvm-size",
-    "llvm-as", "llvm-link", "llvm-config", "clang-cpp",
-    # gcc's programs and each version's name (Debian's gcc-12, clang-15: `$(CROSS_COMPILE)gcc-12`)
-    *(f"{name}{version}" for name in ("gcc", "g++", "c++", "cpp", "gfortran", "gcc-ar",
-                                      "gcc-nm", "gcc-ranlib", "gcov", "gcov-dump", "gcov-tool",
-                                      "lto-dump", "clang", "clang++", "clang-cpp")
-      for version in ("", *(f"-{v}" for v in range(4, 26)))))
 #: The folders gcc reads below a prefix's (``-B./``: ``./include``, ``./<machine>/``; the
 #: machines are ``/usr/lib/gcc``'s names), guarded whole.
 _BELOW_PREFIX: Final = ("include", "include-fixed", "plugin", "lib", "lib64", "bin", "libexec")
@@ -87,8 +77,8 @@ _PACKAGES: Final = ("/usr/lib/pkgconfig", "/usr/share/pkgconfig", "/usr/local/li
                     "/usr/local/share/pkgconfig", "/usr/lib/*-linux-gnu*/pkgconfig",
                     "/usr/lib64/pkgconfig")
 #: The kinds of lookup (``looked_up``): programs by a prefix, headers, libraries, a sysroot,
-#: pkg-config's packages.
-PROGRAM, HEADER, LIBRARY, SYSROOT, PACKAGE = "p", "h", "l", "s", "c"
+#: pkg-config's packages, glibc's iconv modules (``GCONV_PATH``: s56-greview2 N3).
+PROGRAM, HEADER, LIBRARY, SYSROOT, PACKAGE, GCONV = "p", "h", "l", "s", "c", "g"
 
 
 def kinds(name: str, value: str) -> str:
@@ -96,8 +86,10 @@ def kinds(name: str, value: str) -> str:
     (``PROGRAM``, ``HEADER``, ``LIBRARY``, ``SYSROOT``), read from the spellings of the
     options it holds, generously (an option's any abbreviation gcc takes: ``--pref``,
     ``--include-d``, ``--library-d``); every kind where the value names none."""
-    if name.startswith("PKG_CONFIG"):  # (pkg-config reads `<package>.pc` there: X1)
-        return PACKAGE
+    if name == "GCONV_PATH":  # (glibc's iconv reads its modules' list there: N3)
+        return GCONV
+    if name.startswith("PKG_CONFIG"):  # (pkg-config reads `<package>.pc` there: X1; puts
+        return SYSROOT if "SYSROOT" in name else PACKAGE  # the sysroot before each folder: P1)
     lower = value.lower()
     found = ""
     if name in _PREFIXED or "-B" in value or "--pre" in lower or "prefix" in lower or \
@@ -146,15 +138,59 @@ def folder_items(values: list[tuple[list[str], str, str]], kept: set[str],
                 others.append(path)
     if not folders:
         return [], through
-    shadowed: list[str] = []
+    shadowed: dict[str, bool] = {}
     for other in dict.fromkeys(others):
-        fs.watch_folder(other)
+        shadowed.update(_held(other))
+    for folder, kind in dict.fromkeys(folders) if len(folders) > 1 else ():
+        shadowed.update(_own(folder, kind))  # (`-I. -I..`: ../cfg.h for ./cfg.h, L3)
+    return [i for f, kind in dict.fromkeys(folders)
+            for i in looked_up(f, kind, shadowed)], through
+
+
+def _held(folder: str) -> dict[str, bool]:
+    """The names ``folder`` (a later folder of a search) holds, each with whether it is to be
+    guarded whole where an earlier folder shadows it: its own names, and the path below it of
+    each header its subfolders hold (``include/cfg/c.h``: ``cfg/c.h``, which cpp takes from
+    an earlier folder for ``<cfg/c.h>``: s55-greview2 G8b); a subfolder that is a link, or
+    one met after ``_MAX_BELOW`` names, whole (what it holds is not read)."""
+    held: dict[str, bool] = {}
+    queue, count = [""], 0
+    while queue:
+        below = queue.pop()
+        if count > _MAX_BELOW:
+            held[below.rstrip("/")] = True
+            continue
+        fs.watch_folder(os.path.join(folder, below))
         try:
-            shadowed += os.listdir(other)
+            entries = list(os.scandir(os.path.join(folder, below)))
         except OSError:
             continue
-    return [i for f, kind in dict.fromkeys(folders)
-            for i in looked_up(f, kind, tuple(shadowed))], through
+        count += len(entries)
+        for entry in entries:
+            name = below + entry.name
+            if entry.is_dir(follow_symlinks=False):
+                queue.append(name + "/")
+            elif entry.is_symlink() and entry.is_dir():
+                held[name] = True  # (a link to a folder: whole)
+            elif not below or not _not_header(entry.name):
+                held[name] = False
+    return held
+
+
+#: How many names ``_held`` reads below a later folder before it guards a subfolder whole.
+_MAX_BELOW: Final = 2000
+
+
+def _own(folder: str, kind: str) -> dict[str, bool]:
+    """The files a kept folder holds at its top that its lookups ``kind`` take by name (a
+    header's, a library's: ``_looked_up_name``), to be guarded in the other kept folders of the
+    search (``-I. -I..``, ``-L. -L..``: s56-greview2 L3; what is below it, not: a walk of
+    a folder a call runs in or above)."""
+    fs.watch_folder(folder)
+    try:
+        return dict.fromkeys((n for n in os.listdir(folder) if _looked_up_name(n, kind)), False)
+    except OSError:
+        return {}
 
 
 def _kept_real(path: str, kept: set[str], reals: set[str]) -> str | None:
@@ -168,28 +204,64 @@ def _kept_real(path: str, kept: set[str], reals: set[str]) -> str | None:
     return real if real in reals else None
 
 
-def looked_up(folder: str, kind: str, shadowed: tuple[str, ...] = ()) -> list[tuple[str, bool]]:
+def looked_up(folder: str, kind: str,
+              shadowed: dict[str, bool] | None = None) -> list[tuple[str, bool]]:
     """The items guarding in ``folder`` (absolute) what gcc, cpp, ld and the loader look up
     there by name for the lookups ``kind`` names (see the module's text), and the names
-    ``shadowed`` (those a later folder of the search holds): each a file, or a folder
-    whole."""
+    ``shadowed`` (those a later folder of the search holds, ``_held``: a header below one of
+    its subfolders by its path, for headers only): each a file, or a folder whole. A folder
+    ``folder`` holds (not a link) named as one of the system's include folders is guarded by
+    the names that folder holds below it (``_below``), not whole (s55-greview2 K1)."""
     names: dict[str, bool] = {}
+    shadowed = shadowed or {}
     for one in kind:
         names.update(_system_names(one))
-    names.update((n, False) for n in shadowed if n not in names and _looked_up_name(n, kind))
-    names.update((f"{n}.gch", True) for n in shadowed if HEADER in kind and n.endswith(HEADERS))
-    if HEADER in kind or LIBRARY in kind or PACKAGE in kind:
+    names.update((n, whole) for n, whole in shadowed.items() if n not in names and (
+        (HEADER in kind and (whole or not _not_header(n))) or (
+            "/" not in n and _looked_up_name(n, kind))))
+    names.update((f"{n}.gch", True) for n, whole in shadowed.items()
+                 if HEADER in kind and not whole and not _not_header(n))
+    if HEADER in kind or LIBRARY in kind or PACKAGE in kind or GCONV in kind:
         fs.watch_folder(folder)  # (a view keeping the answer sees a header come or go)
         try:
-            here = [n for n in os.listdir(folder) if n not in names and _looked_up_name(
-                n, kind)]
+            entries = {e.name: e.is_dir(follow_symlinks=False) for e in os.scandir(folder)}
         except OSError:
-            here = []
+            entries = {}
+        here = [n for n in entries if n not in names and _looked_up_name(n, kind)]
         names.update(dict.fromkeys(here, False))  # (the project's own: H1)
         if HEADER in kind:  # (cpp takes `<dir>/stdio.h.gch`, a file or a folder, first: N4)
             names.update({f"{n}.gch": True for n in here})
+            for name in [n for n, real in entries.items() if real and n in _SUBFOLDERS]:
+                if not shadowed.get(name) and not any(  # (a later folder's link: K1N)
+                        _system_names(k).get(name) for k in kind if k != HEADER):
+                    names.pop(name, None)  # (a folder of the project's: its names, K1)
+                    names.update(_below(name))
     base = folder.rstrip("/") + "/"  # (one concatenation a name: they are thousands)
     return [(base + n, tree) for n, tree in names.items()]
+
+
+def _not_header(name: str) -> bool:
+    """Whether a later folder's file ``name`` (a path below it) is one no source includes: a
+    document's, a settings file's, an image's, an object's (``README.md``, ``data.json``,
+    ``LICENSE``: s55-greview2 K3). cpp takes any other name a source spells from the earlier
+    folder (``<cfg>``, ``<cfg/c.inl>``: s56-greview2 L1)."""
+    base = name.rpartition("/")[2]
+    return base.endswith(_NOT_HEADERS) or base in _DOCUMENTS or base[:1] == "."
+
+
+#: The endings and names of a folder's files no source includes (``_not_header``).
+#: (Not a text table: ``.txt``, ``.csv``, ``.inc`` are ``#include``d inside initializers,
+#: s56-greview2 L1b.)
+#: A build's files neither (s56-greview2 K4: ``meson.build``, ``config.h.in``, ``Kconfig``).
+_NOT_HEADERS: Final = (".md", ".markdown", ".rst", ".adoc", ".json", ".yml", ".yaml", ".toml",
+                       ".png", ".jpg", ".jpeg", ".gif", ".svg", ".pdf", ".o", ".obj", ".mk",
+                       ".am", ".py", ".sh", ".in", ".ac", ".build", ".bazel", ".bzl", ".cmake",
+                       ".gn", ".gni")
+_DOCUMENTS: Final = frozenset(("LICENSE", "LICENCE", "COPYING", "README", "AUTHORS", "NOTICE",
+                               "CHANGELOG", "ChangeLog", "NEWS", "INSTALL", "THANKS", "TODO",
+                               "Makefile", "makefile", "GNUmakefile", "Doxyfile", "Kconfig",
+                               "Kbuild", "BUILD", "WORKSPACE", "CMakeLists.txt", "SConstruct",
+                               "SConscript", "meson_options.txt", "meson.options", "configure"))
 
 
 def _looked_up_name(name: str, kind: str) -> bool:
@@ -200,7 +272,7 @@ def _looked_up_name(name: str, kind: str) -> bool:
     (s55-greview2 K3)."""
     return (HEADER in kind and name.endswith(HEADERS)) or (LIBRARY in kind and (
         name[:3] == "lib" or name.endswith((".so", ".a")) or ".so." in name)) or (
-        PACKAGE in kind and name.endswith(".pc"))
+        PACKAGE in kind and name.endswith(".pc")) or (GCONV in kind and name.endswith(".so"))
 
 
 def _system_names(kind: str) -> dict[str, bool]:
@@ -214,19 +286,27 @@ def _system_names(kind: str) -> dict[str, bool]:
     from glob import glob
 
     names: dict[str, bool] = {}
-    if kind == PROGRAM:
+    machines = [os.path.basename(f) for f in glob("/usr/lib/gcc/*")]
+    if kind == PROGRAM:  # (gcc's driver runs `<machine>-as` from a prefix too: N1)
         names.update(dict.fromkeys(PROGRAMS, False))
-        names.update(dict.fromkeys((*_BELOW_PREFIX, *(os.path.basename(f) for f in glob(
-            "/usr/lib/gcc/*"))), True))
+        names.update(dict.fromkeys((f"{m}-{p}" for m in machines for p in TARGETED), False))
+        names.update(dict.fromkeys((*_BELOW_PREFIX, *machines), True))
     for pattern in {HEADER: _INCLUDES, LIBRARY: _LIBRARIES, PACKAGE: _PACKAGES}.get(kind, ()):
         for folder in glob(pattern):
             _listed(folder, kind, names)
+    if kind == HEADER:  # (what the system's headers ask for that it may lack: B1)
+        for name in ASKED:
+            names.setdefault(name, "/" not in name and "." not in name)
+            names.setdefault(name + ".gch", True)
     if kind == LIBRARY:  # (gcc's startfile prefixes' `<machine>/<version>/` too: N3)
         names.update(dict.fromkeys(_LINKED, False))
-        names.update(dict.fromkeys((*_LOADER_BELOW, *(os.path.basename(f) for f in glob(
-            "/usr/lib/gcc/*"))), True))
+        names.update(dict.fromkeys((*_LOADER_BELOW, *machines), True))
+        names.update(dict.fromkeys(nss_modules(), False))
     if kind == SYSROOT:
         names.update(dict.fromkeys(_SYSROOT_BELOW, True))
+    if kind == GCONV:  # (its list names the modules it loads, `<folder>/<name>.so`)
+        names.update({"gconv-modules": False, "gconv-modules.cache": False,
+                      "gconv-modules.d": True})
     _NAMES[kind] = names
     return names
 
@@ -245,13 +325,44 @@ def _listed(folder: str, kind: str, names: dict[str, bool]) -> None:
         if kind == HEADER:
             folder_entry = entry.is_dir()
             names.setdefault(entry.name, folder_entry)
+            if folder_entry:
+                _SUBFOLDERS.setdefault(entry.name, []).append(entry.path)
             if not folder_entry:  # (a folder's headers are guarded with it, whole)
                 names[entry.name + ".gch"] = True
         elif kind == PACKAGE:  # (pkgconf takes `<name>-uninstalled.pc` first)
             names[entry.name] = names[entry.name.removesuffix(".pc") + "-uninstalled.pc"] = False
         elif entry.name[:3] == "lib" or entry.name.endswith(".o"):
             names[entry.name] = False
+            stem = entry.name.partition(".so")[0].removesuffix(".a")  # (ld tries `-lX`'s
+            if entry.name[:3] == "lib" and stem != entry.name:  # .so, then .a: s56-greview2 N1)
+                names[stem + ".so"] = names[stem + ".a"] = False
 
 
 #: ``_system_names``' answers, each made at its first question.
 _NAMES: dict[str, dict[str, bool]] = {}
+
+
+def _below(name: str) -> dict[str, bool]:
+    """The names below ``<name>/`` cpp looks up in a folder that holds a folder ``name``, one
+    of the system's include folders' (``misc/``, ``net/``, ``debug/``): each of their names
+    below it (a file with its precompiled form, or a folder whole), so that a project's own
+    folder of that name stays writable but for them (s55-greview2 K1)."""
+    names: dict[str, bool] = {}
+    for path in _SUBFOLDERS[name]:
+        fs.watch_folder(path)
+        try:
+            entries = list(os.scandir(path))
+        except OSError:
+            continue
+        for entry in entries:
+            inner = f"{name}/{entry.name}"
+            names[inner] = entry.is_dir()
+            if not names[inner]:
+                names[inner + ".gch"] = True
+    return names
+
+
+#: The subfolders of the system's include folders, by name, each with its paths
+#: (``_listed``: made with ``_system_names``' answer for headers).
+_SUBFOLDERS: dict[str, list[str]] = {}
+
