@@ -154,8 +154,9 @@ def _script_folders(folder: str, path: str, depth: int) -> list[str]:
     first MiB) name from ``folder`` and
     from each folder a ``cd`` in them names (``cd .. && node --test ext/``), ``~/`` and
     ``$HOME`` the home's, ``$INIT_CWD``, ``$PWD``, ``$npm_config_local_prefix`` (npm's)
-    ``folder`` (s55-sreview R1, R3). Raises ValueError for a path built from another
-    variable or a command's output (``$X/ext``, `` `dirname $PWD`/ext``, ``cd $X``)."""
+    ``folder`` (s55-sreview R1, R3). Raises ValueError for a script word holding any other
+    expansion (``$npm_package_config_dir``, ``${PWD%/*}``, `` `dirname $PWD` ``: R4), and
+    for a script file's path built from one (``$X/ext``, ``cd $X``)."""
     text = _text(path)
     if text is None or "\0" in text:  # (a program's file: no script's text)
         return []
@@ -171,10 +172,10 @@ def _script_folders(folder: str, path: str, depth: int) -> list[str]:
         text = "\n".join(v for v in scripts.values() if isinstance(v, str))
     text = _KNOWN.sub(lambda m: os.path.expanduser("~") if "HOME" in m.group() else folder,
                       text).replace("\\", "")  # (bash drops an unquoted backslash: `..\/`)
-    unknown = _UNKNOWN.search(text)
+    unknown = (_UNSPELLED if depth == 0 else _UNKNOWN).search(text)
     if unknown is not None:
-        raise ValueError(f"a package.json script of {folder!r} names a folder the gate does "
-                         f"not compute ({unknown.group()!r}), where a test runner may collect")
+        raise ValueError(f"a package.json script of {folder!r} holds a word the gate does not "
+                         f"expand ({unknown.group()!r}), where a test runner may collect")
     words = [w.rpartition("=")[2] for w in _WORDS.split(text) if w]
     words = [os.path.expanduser(w) if w[:2] == "~/" else w for w in words if "$" not in w]
     bases = [folder, *(os.path.join(folder, b) for a, b in itertools.pairwise(words)
@@ -197,5 +198,9 @@ _KNOWN: Final = re.compile(r"\$(?:\{(?:INIT_CWD|PWD|npm_config_local_prefix|HOME
 #: before or after a ``/``, or a ``cd`` to one (s55-sreview R3).
 _UNKNOWN: Final = re.compile(r"(?:\$\{?\w+\}?|`[^`]*`|\$\([^)]*\))/|/[^\s;&|]*\$|"
                              r"\bcd\s+(?:\$|`)")
+#: In a ``package.json`` script: any expansion left after ``_KNOWN``'s (a variable, a
+#: parameter expansion, a command's output: ``$npm_package_config_dir``, ``${PWD%/*}``), as
+#: the word holding it (s55-sreview R4: no more spellings read, each refused).
+_UNSPELLED: Final = re.compile(r"[^\s;&|()<>]*[$`][^\s;&|()<>]*")
 #: Where a script's text is cut into words (blanks, quotes, the shell's operators).
 _WORDS: Final = re.compile(r"""[\s'"`;&|()<>]+""")
