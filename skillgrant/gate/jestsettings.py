@@ -2,8 +2,9 @@
 reviews s54-greview2 A7, s55-greview3 J4). jest 29 takes its settings from ``package.json``'s
 ``"jest"`` or a ``jest.config.*`` file in the folder it runs in (its ``rootDir``), or from
 the file a ``--config`` names; the literal JSON ones are read here (``package.json``,
-``jest.config.json``, a JSON file a ``package.json`` script gives jest by ``--config``/``-c``),
-from each folder the plan's programs collect tests in:
+``jest.config.json``, a JSON file a ``package.json`` script or the plan's entry gives jest by
+``--config``/``-c``), from each folder the plan's programs collect tests in, and the paths
+the plan's entries give jest's code options (``--globalSetup=./s.js``: ``planscripts``):
 
 - ``testMatch`` (micromatch's globs, extglobs among them: ``*.+(check|e2e).js``) and
   ``testRegex``: each file they match there is a test it runs;
