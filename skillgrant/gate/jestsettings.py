@@ -1,24 +1,31 @@
 """What jest's settings make it run besides the test names ``testfiles`` reads (issue 29,
-review s54-greview2 A7). jest 29 takes its settings from ``package.json``'s ``"jest"`` or a
-``jest.config.*`` file in the folder it runs in (its ``rootDir``); the literal JSON ones are
-read here (``package.json``, ``jest.config.json``), from each folder the plan's programs
-collect tests in:
+reviews s54-greview2 A7, s55-greview3 J4). jest 29 takes its settings from ``package.json``'s
+``"jest"`` or a ``jest.config.*`` file in the folder it runs in (its ``rootDir``), or from
+the file a ``--config`` names; the literal JSON ones are read here (``package.json``,
+``jest.config.json``, a JSON file a ``package.json`` script or the plan's entry gives jest by
+``--config``/``-c``), from each folder the plan's programs collect tests in, and the paths
+the plan's entries give jest's code options (``--globalSetup=./s.js``: ``planscripts``):
 
-- ``testMatch`` (globs) and ``testRegex``: each file they match there is a test it runs;
+- ``testMatch`` (micromatch's globs, extglobs among them: ``*.+(check|e2e).js``) and
+  ``testRegex``: each file they match there is a test it runs;
 - the files its settings name as code (``setupFiles``, ``setupFilesAfterEnv``,
   ``globalSetup``, ``testEnvironment``, ``transform``, ``reporters``, ``moduleNameMapper``,
   ``haste``…): each path (``<rootDir>/…``, ``./…``, ``../…``, absolute, or holding a ``/``),
-  with a script's endings added to one that has none, is one (``node_modules`` is guarded
-  whole already); a ``preset``'s JSON is read as these settings;
+  with a script's endings added to one that has none, is one wherever it is (above the
+  folder too: a monorepo's shared setup); a ``preset``'s JSON is read as these settings;
+- ``projects``: an inline project's settings are read as these (its ``rootDir`` from the
+  parent's), a project folder's own settings (``package.json``'s, ``jest.config.json``)
+  from it, and a settings file written into such a folder (a glob's too) is one;
 - ``moduleDirectories`` (a folder name searched from each folder up, as ``node_modules``),
   ``modulePaths`` and ``roots``: every file below such a folder is one (a module a test
   requires may resolve there).
 
-A package's mock (``__mocks__/chalk.js``) in any of its ``roots`` is ``testfiles``' (a
-script below a ``__mocks__`` folder: every root). A ``jest.config.js``/``.ts``/``.mjs`` is
-code (guarded as jest's start file); what it names is not read (residual, docs/decisions.md).
-Read once for a guarded set; a settings file that cannot be read, or is no JSON, denies the
-write (ValueError)."""
+Settings that are code (``jest.config.js``/``.ts``/``.mjs``/``.cjs``/``.cts``/``.mts`` in a
+collecting or project folder, a preset or a ``--config`` file that is no JSON, a JSON text
+given to ``--config``) may name any file: each script anywhere (``SCRIPTS``) is then one
+(fail closed, as a ``__mocks__`` folder's are). A package's mock (``__mocks__/chalk.js``)
+in any of its ``roots`` is ``testfiles``'. Read once for a guarded set; a settings file that
+cannot be read, or is no JSON, denies the write (ValueError)."""
 
 from __future__ import annotations
 
@@ -31,6 +38,7 @@ from .placed import fold
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Final
 
 #: jest 29's settings naming a module or file it loads as code.
@@ -41,25 +49,46 @@ _CODE: Final = frozenset((
     "testResultsProcessor", "snapshotSerializers", "prettierPath", "preset", "projects",
     "haste"))
 #: The endings node (and jest's resolver) tries for a path without one.
-_ENDINGS: Final = ("", ".js", ".cjs", ".mjs", ".jsx", ".ts", ".tsx", ".json", ".node",
-                   "/index.js", "/index.ts", "/index.json")
-#: The guarded set last read, and each collecting folder's reading: (paths, patterns).
-_LAST: list[tuple[object, dict[str, tuple[frozenset[str], tuple[re.Pattern[str], ...]]]]] = []
+_ENDINGS: Final = ("", ".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx", ".json",
+                   ".node", "/index.js", "/index.ts", "/index.json")
+#: The endings of a file jest may load as code (settings that are code may name any).
+SCRIPTS: Final = tuple(e for e in _ENDINGS if e[:1] == "." and e != ".json")
+#: jest 29's settings files that are code (``JEST_CONFIG_EXT_ORDER`` less ``.json``).
+_CODE_FILES: Final = tuple(f"jest.config{e}" for e in (".js", ".ts", ".mjs", ".cjs", ".cts",
+                                                        ".mts"))
+#: The settings files jest reads in a folder (a project's), a JSON one's nested member.
+_FILES: Final = (("package.json", True), ("jest.config.json", False))
+#: The guarded set last read, and each collecting folder's ``_Reading``.
+_LAST: list[tuple[object, dict[str, _Reading]]] = []
+
+
+class _Reading:
+    """What jest's settings of one collecting folder name: ``paths`` (folded), ``patterns``
+    (searched in a folded path below the folder; one starting ``^`` anywhere), ``code``
+    (settings that are code were met: every script is one)."""
+
+    def __init__(self) -> None:
+        self.paths: set[str] = set()
+        self.patterns: list[re.Pattern[str]] = []
+        self.code = False
+        self.read: set[str] = set()  # (each settings file once: projects naming each other)
 
 
 def widened(key: str, folders: frozenset[str], guards: object) -> bool:
-    """Whether the folded real path ``key`` below one of the collecting ``folders`` (of
-    ``guards``) is a file jest's settings there name or match (see the module's text)."""
+    """Whether the folded real path ``key`` is a file jest's settings in one of the
+    collecting ``folders`` (of ``guards``) name or match (see the module's text)."""
     for folder in folders:
-        if key.startswith(folder + "/"):
-            paths, patterns = _reading(folder, guards)
-            if key in paths or any(p.search(key) for p in patterns):
-                return True
+        reading = _reading(folder, guards)
+        if key in reading.paths or (reading.code and key.endswith(SCRIPTS)):
+            return True
+        below = key.startswith(folder + "/")
+        if any((below or p.pattern[:1] == "^") and p.search(key) for p in reading.patterns):
+            return True
     return False
 
 
-def _reading(folder: str, guards: object) -> tuple[frozenset[str], tuple[re.Pattern[str], ...]]:
-    """The paths and patterns of jest's settings in the collecting ``folder``, kept for
+def _reading(folder: str, guards: object) -> _Reading:
+    """The ``_Reading`` of jest's settings in the collecting ``folder``, kept for
     ``guards``."""
     if not _LAST or _LAST[0][0] is not guards:
         _LAST[:] = [(guards, {})]
@@ -67,27 +96,81 @@ def _reading(folder: str, guards: object) -> tuple[frozenset[str], tuple[re.Patt
     if folder not in kept:
         from .pytestini import real_folder
 
+        reading = _Reading()
         real = real_folder(folder, guards)
-        paths: set[str] = set()
-        patterns: list[re.Pattern[str]] = []
-        found = [_settings(os.path.join(real, n), n == "package.json")
-                 for n in ("package.json", "jest.config.json")]
-        for settings in found:
-            if settings:
-                root = os.path.normpath(os.path.join(real, str(settings.get("rootDir", "."))))
-                presets = _read(settings, root, paths, patterns)  # (a preset's JSON: its
-                found += [_settings(p, False) for p in presets if len(found) < 8]  # own)
-        kept[folder] = (frozenset(paths), tuple(patterns))
+        _folder(real, reading)
+        from .planscripts import runner_words
+
+        _options([*_script_words(real), *runner_words(guards, "jest")], real, reading)
+        kept[folder] = reading
     return kept[folder]
 
 
-def _read(settings: dict[str, object], root: str, paths: set[str],
-          patterns: list[re.Pattern[str]]) -> list[str]:
-    """Adds to ``paths`` and ``patterns`` what jest's ``settings`` (its ``rootDir`` ``root``)
-    name (see the module's text); the JSON presets they name."""
+def _options(given_words: list[list[str]], folder: str, reading: _Reading) -> None:
+    """Adds to ``reading`` what the words ``given_words`` give jest (a script's, the plan's
+    entries': ``planscripts.runner_words``) from ``folder``: a settings file (``--config
+    FILE``, ``-c FILE``, ``--config=FILE``; a JSON text is code), and the options as these
+    settings (``--globalSetup=./s.js``, ``--setupFiles ./a.js ./b.js``, ``--env=./e.js``,
+    ``--testMatch …``: s55-greview3 J2, J3; a ``--rootDir`` moves what every setting names:
+    code)."""
+    given: dict[str, list[str]] = {}
+    for words in given_words:
+        option = ""
+        for word in words:
+            if word[:1] == "-":
+                option, _, value = word.lstrip("-").partition("=")
+                option = {"env": "testEnvironment", "c": "config"}.get(option, option)
+                values = [value] if value else []
+            else:
+                values = [word] if option else []
+            for value in values:
+                if option == "config":
+                    path = os.path.join(folder, value if value[:1] != "{" else "{}")
+                    _file(path, False, os.path.dirname(path), reading)
+                else:
+                    given.setdefault(option, []).append(value)
+    reading.code |= "rootDir" in given
+    _read(given, folder, reading)
+
+
+def _folder(folder: str, reading: _Reading) -> None:
+    """Adds to ``reading`` what the settings files in ``folder`` (a collecting or a project
+    folder: its ``rootDir``) name; a settings file written there is one."""
+    reading.paths |= {fold(os.path.join(folder, n)) for n in (*_CODE_FILES, *dict(_FILES))}
+    reading.code |= any(fs.entry(os.path.join(folder, n)) is not None for n in _CODE_FILES)
+    for name, nested in _FILES:
+        _file(os.path.join(folder, name), nested, folder, reading)
+
+
+def _file(path: str, nested: bool, folder: str, reading: _Reading) -> None:
+    """Adds to ``reading`` what the settings in the file ``path`` (its ``"jest"`` member
+    when ``nested``; a relative ``rootDir`` from ``folder``) name; a file that is no JSON
+    (by its ending) is code."""
+    if path in reading.read or len(reading.read) > 64:
+        reading.code |= path not in reading.read  # (more than 64 files: not read, refused)
+        return
+    reading.read.add(path)
+    reading.paths.add(fold(path))  # (the settings file itself: jest loads it)
+    if not path.endswith(".json"):
+        reading.code = True
+        return
+    settings = _settings(path, nested)
+    if settings:
+        _read(settings, os.path.normpath(os.path.join(folder, str(settings.get(
+            "rootDir", ".")))), reading)
+
+
+def _read(settings: Mapping[str, object], root: str, reading: _Reading) -> None:
+    """Adds to ``reading`` what jest's ``settings`` (its ``rootDir`` ``root``) name (see the
+    module's text): a JSON preset's and each project's settings too."""
+    paths, patterns = reading.paths, reading.patterns
     for setting, value in settings.items():
         if setting in _CODE:
             paths |= {fold(p + e) for p in _paths(value, root) for e in _ENDINGS}
+        if setting == "preset":
+            _presets(value, root, reading)
+        if setting == "projects":
+            _projects(value, root, reading)
         if setting == "testMatch":
             patterns += [_glob(p.replace("<rootDir>", root)) for p in fs.json_strings(value)]
         elif setting == "testRegex":
@@ -98,7 +181,79 @@ def _read(settings: dict[str, object], root: str, paths: set[str],
         elif setting in ("modulePaths", "roots"):  # (a folder modules are found in)
             patterns += [re.compile("^" + re.escape(fold(p)) + "/") for p in _paths(
                 [v.replace("<rootDir>", root) for v in fs.json_strings(value)], root)]
-    return [p for p in _paths(settings.get("preset"), root) if p.endswith(".json")]
+
+
+def _presets(value: object, root: str, reading: _Reading) -> None:
+    """Adds to ``reading`` the files jest 29 may take for a ``preset`` ``value`` naming a
+    path (``<rootDir>/p``: ``p/jest-preset`` with ``.json``, ``.js``, ``.cjs``, ``.mjs``; a
+    relative ``./p``: the module ``./p``, its ``index``), with the project's ``rootDir``
+    ``root``, and what the first present holds: a JSON one's settings; one that is code, or
+    a folder's ``package.json`` ``main``, may name anything (``_Reading.code``). (A package's
+    preset in ``node_modules``, guarded whole, is not read: docs/decisions.md.)"""
+    for text in fs.json_strings(value):
+        relative = text[:1] == "."
+        for path in _paths([text], root):
+            bases = [path, os.path.join(path, "index")] if relative else [
+                os.path.join(path, "jest-preset")]
+            files = [b + e for b in bases for e in ("", ".json", ".js", ".cjs", ".mjs")
+                     if b + e != path or relative]
+            reading.paths |= {fold(f) for f in files}
+            present = next((f for f in files if fs.entry(f) == "file"), None)
+            if relative and fs.entry(os.path.join(path, "package.json")) == "file":
+                reading.code = True
+            elif present is not None and present.endswith(".json"):
+                found = _settings(present, False) or {}
+                _read({k: v for k, v in found.items() if k != "preset"}, root, reading)
+            elif present is not None:
+                reading.code = True
+
+
+def _projects(value: object, root: str, reading: _Reading) -> None:
+    """Adds to ``reading`` what jest's ``projects`` ``value`` (from ``rootDir`` ``root``)
+    names: an inline project's settings (its ``rootDir`` from ``root``), each project
+    folder's settings files (a glob's: each folder it matches, and a settings file written
+    into one it may match)."""
+    for project in value if isinstance(value, list) else []:
+        if isinstance(project, dict):
+            _read(project, os.path.normpath(os.path.join(root, str(project.get(
+                "rootDir", ".")))), reading)
+        elif isinstance(project, str):
+            path = os.path.normpath(os.path.join(root, project.replace("<rootDir>", root)))
+            if any(c in path for c in "*?[{(!"):  # (a folder made later matches too)
+                reading.code |= any(c in path for c in "{(")  # (python's glob reads neither)
+                names = "|".join(re.escape(n) for n in (*_CODE_FILES, *dict(_FILES)))
+                reading.patterns.append(re.compile(_glob(fold(path)).pattern.rstrip("$")
+                                                   + f"/(?:{names})$", re.IGNORECASE))
+                import glob
+
+                for found in glob.glob(path)[:64]:
+                    _folder(found, reading) if fs.is_folder(found) else _file(
+                        found, False, os.path.dirname(found), reading)
+            elif fs.is_folder(path):
+                _folder(path, reading)
+            elif fs.entry(path) is not None:  # (a settings file named: its folder's root)
+                _file(path, False, os.path.dirname(path), reading)
+
+
+def _script_words(folder: str) -> list[list[str]]:
+    """The words the ``package.json`` scripts of ``folder`` give jest (after ``jest`` in a
+    command of one: ``"test": "jest --config jest.ci.json"``, s55-greview3 J4); a script
+    that cannot be read as words (a command's output) as ``--rootDir`` (code)."""
+    from .planscripts import commands
+
+    try:
+        data = json.loads(fs.read(os.path.join(folder, "package.json"), 1 << 22))
+    except (OSError, ValueError):
+        return []  # (one that cannot be read is refused by `_folder`)
+    scripts = data.get("scripts") if isinstance(data, dict) else None
+    found = []
+    for text in scripts.values() if isinstance(scripts, dict) else []:
+        if isinstance(text, str) and "jest" in text:
+            for words in commands(text) or [["jest", "--rootDir"]]:
+                at = next((i for i, w in enumerate(words) if os.path.basename(w) == "jest"),
+                          None)
+                found += [words[at + 1:]] if at is not None else []
+    return found
 
 
 def _settings(path: str, nested: bool) -> dict[str, object] | None:
@@ -133,22 +288,31 @@ def _paths(value: object, root: str) -> list[str]:
 
 
 def _glob(pattern: str) -> re.Pattern[str]:
-    """micromatch's reading of a glob ``pattern`` (``**``, ``*``, ``?``, ``{a,b}``, a class)
-    as a regular expression searched in a folded absolute path (a pattern not starting at
-    ``/`` matches at any folder's start)."""
-    out, at = [], 0
+    """micromatch's reading of a glob ``pattern`` (``**``, ``*``, ``?``, ``{a,b}``, a class,
+    the extglobs ``?(…)``, ``*(…)``, ``+(…)``, ``@(…)``; ``!(…)`` read as ``*``: wider, as a
+    refusal is) as a regular expression searched in a folded absolute path (a pattern not
+    starting at ``/`` matches at any folder's start)."""
+    out, at, groups = [], 0, []  # (each open group's closing text: `}`'s, an extglob's)
     while at < len(pattern):
-        c = pattern[at]
+        c, two = pattern[at], pattern[at:at + 2]
         if pattern.startswith("**/", at):
             out.append("(?:.*/)?")
             at += 3
             continue
-        if pattern.startswith("**", at):
+        if two == "**":
             out.append(".*")
             at += 2
             continue
+        if two[1:] == "(" and c in "?*+@!":  # (an extglob)
+            out.append("(?:" if c != "!" else "(?:[^/]*|")
+            groups.append({"?": ")?", "*": ")*", "+": ")+", "@": ")", "!": ")"}[c])
+            at += 2
+            continue
+        if c == "{":
+            groups.append(")")
         out.append("[^/]*" if c == "*" else "[^/]" if c == "?" else "(?:" if c == "{" else
-                   ")" if c == "}" else "|" if c == "," else c if c in "[]!" else re.escape(c))
+                   groups.pop() if c in "})" and groups else
+                   "|" if c in ",|" and groups else c if c in "[]!" else re.escape(c))
         at += 1
-    body = "".join(out).replace("[!", "[^")
+    body = "".join(out).replace("[!", "[^") + "".join(reversed(groups))
     return re.compile(("^" if pattern[:1] == "/" else "(?:^|/)") + body + "$", re.IGNORECASE)

@@ -5,9 +5,10 @@
 in a folder its operand names (``node --test ../ext/``: the plan names it, and guards it
 whole), one its settings name (bun's ``bunfig.toml`` ``[test] root``, pytest's
 ``testpaths``), one a ``package.json`` script's words name (``"test": "node --test
-../ext/"``). A link there leads the runner to a file anywhere (``../ext/test/o ->
-../../other``): ``testlinks`` walks these folders too, and a path met below one (the file
-itself, or through a link) is read as the runner's. Only folders outside the run folders
+../ext/"``; the scripts the plan runs where ``planscripts`` names them). A link there leads
+the runner to a file anywhere (``../ext/test/o -> ../../other``): ``testlinks`` walks these
+folders too, and a path met below one (the file itself, or through a link) is read as the
+runner's. Only folders outside the run folders
 count (one below them is walked already); they are read from the run folders' settings
 files, which the plan guards (a session cannot change them), once a guarded set.
 """
@@ -45,12 +46,14 @@ def runner_roots(guards: object, runs: tuple[str, ...]) -> tuple[str, ...]:
     found: dict[str, None] = {}
     if getattr(guards, "collected", None):
         from .nested import planned_of
+        from .planscripts import plan_scripts
 
+        names = plan_scripts(guards)
         inside = tuple(r.rstrip("/") + "/" for r in runs)
         named = [p for p in planned_of(guards) if not (p + "/").startswith(inside)]
         found.update(dict.fromkeys(p for p in named if fs.is_folder(p)))
         for run in runs:
-            for folder in _settings_roots(run):
+            for folder in _settings_roots(run, names):
                 real = fs.realpath(folder)
                 if real != "/" and not (real + "/").startswith(inside) and fs.is_folder(real):
                     found[real] = None  # (`/`: a URL's base, `vite --base /`; s55-sreview C1)
@@ -59,11 +62,11 @@ def runner_roots(guards: object, runs: tuple[str, ...]) -> tuple[str, ...]:
     return roots
 
 
-def _settings_roots(folder: str) -> list[str]:
+def _settings_roots(folder: str, names: frozenset[str] | None) -> list[str]:
     """The folders ``folder``'s settings name for a runner: bunfig's ``[test] root``,
     pytest's ``testpaths`` and ``addopts``' operands in the first settings file pytest finds
     from ``folder`` up (s55-sreview R2: a monorepo's), each word of a ``package.json``
-    script (``_script_folders``)."""
+    script the plan runs (``names``: ``planscripts``; None: any) (``_script_folders``)."""
     found: list[str] = []
     test = _toml(os.path.join(folder, "bunfig.toml")).get("test")
     root = test.get("root") if isinstance(test, dict) else None
@@ -79,7 +82,7 @@ def _settings_roots(folder: str) -> list[str]:
             break
         above = os.path.dirname(above)
     found = [os.path.normpath(_before_pattern(p)) for p in found if p]
-    return found + _script_folders(folder, os.path.join(folder, "package.json"), 0)
+    return found + _script_folders(folder, os.path.join(folder, "package.json"), 0, names)
 
 
 def _before_pattern(path: str) -> str:
@@ -148,14 +151,17 @@ def _testpaths(path: str, section: str, key: str) -> list[str] | None:
     return parser.get(section, key, fallback="").split()
 
 
-def _script_folders(folder: str, path: str, depth: int) -> list[str]:
-    """The folders the words of the scripts of the ``package.json`` at ``path`` (or, at
+def _script_folders(folder: str, path: str, depth: int,
+                    names: frozenset[str] | None = None) -> list[str]:
+    """The folders the words of the scripts of the ``package.json`` at ``path`` that the plan
+    runs (``planscripts.script_closure`` of ``names``; s55-sreview C1, C2) (or, at
     ``depth`` 1, the text of a script file in ``folder`` they name: ``sh run.sh``; its
     first MiB) name from ``folder`` and
     from each folder a ``cd`` in them names (``cd .. && node --test ext/``), ``~/`` and
     ``$HOME`` the home's, ``$INIT_CWD``, ``$PWD``, ``$npm_config_local_prefix`` (npm's)
-    ``folder`` (s55-sreview R1, R3). Raises ValueError for a path built from another
-    variable or a command's output (``$X/ext``, `` `dirname $PWD`/ext``, ``cd $X``)."""
+    ``folder`` (s55-sreview R1, R3). Raises ValueError for a script word holding any other
+    expansion (``$npm_package_config_dir``, ``${PWD%/*}``, `` `dirname $PWD` ``: R4), and
+    for a script file's path built from one (``$X/ext``, ``cd $X``)."""
     text = _text(path)
     if text is None or "\0" in text:  # (a program's file: no script's text)
         return []
@@ -168,13 +174,16 @@ def _script_folders(folder: str, path: str, depth: int) -> list[str]:
             return []
         if not isinstance(scripts, dict):
             return []
-        text = "\n".join(v for v in scripts.values() if isinstance(v, str))
+        from .planscripts import script_closure
+
+        text = "\n".join(script_closure({k: v for k, v in scripts.items()
+                                          if isinstance(v, str)}, names).values())
     text = _KNOWN.sub(lambda m: os.path.expanduser("~") if "HOME" in m.group() else folder,
                       text).replace("\\", "")  # (bash drops an unquoted backslash: `..\/`)
-    unknown = _UNKNOWN.search(text)
+    unknown = (_UNSPELLED if depth == 0 else _UNKNOWN).search(text)
     if unknown is not None:
-        raise ValueError(f"a package.json script of {folder!r} names a folder the gate does "
-                         f"not compute ({unknown.group()!r}), where a test runner may collect")
+        raise ValueError(f"a package.json script of {folder!r} holds a word the gate does not "
+                         f"expand ({unknown.group()!r}), where a test runner may collect")
     words = [w.rpartition("=")[2] for w in _WORDS.split(text) if w]
     words = [os.path.expanduser(w) if w[:2] == "~/" else w for w in words if "$" not in w]
     bases = [folder, *(os.path.join(folder, b) for a, b in itertools.pairwise(words)
@@ -197,5 +206,9 @@ _KNOWN: Final = re.compile(r"\$(?:\{(?:INIT_CWD|PWD|npm_config_local_prefix|HOME
 #: before or after a ``/``, or a ``cd`` to one (s55-sreview R3).
 _UNKNOWN: Final = re.compile(r"(?:\$\{?\w+\}?|`[^`]*`|\$\([^)]*\))/|/[^\s;&|]*\$|"
                              r"\bcd\s+(?:\$|`)")
+#: In a ``package.json`` script: any expansion left after ``_KNOWN``'s (a variable, a
+#: parameter expansion, a command's output: ``$npm_package_config_dir``, ``${PWD%/*}``), as
+#: the word holding it (s55-sreview R4: no more spellings read, each refused).
+_UNSPELLED: Final = re.compile(r"[^\s;&|()<>]*[$`][^\s;&|()<>]*")
 #: Where a script's text is cut into words (blanks, quotes, the shell's operators).
 _WORDS: Final = re.compile(r"""[\s'"`;&|()<>]+""")

@@ -418,14 +418,8 @@ JEST_ELSEWHERE = {
 }
 
 # (test-regex, test-match-every-script, projects-inline-settings, jest-config-json: held
-# since afd07ea)
-_open("test_j_a_file_jests_settings_load_from_elsewhere",
-      "at afd07ea a settings file the plan's line names by --config is not read",
-      "config-option-file")
-_open("test_j_a_file_jests_settings_load_from_elsewhere",
-      "at fe12967 a path the plan's line gives as an option's attached value (`--opt=./x.js`) "
-      "is not guarded as the spaced form's is", "global-setup-attached",
-      "setup-files-attached", "environment-attached", "npm-test-arguments-attached")
+# since afd07ea; config-option-file and the attached values since s56-sfix's jestsettings
+# reading of the words the plan's entries give jest)
 
 
 @pytest.mark.parametrize("case", JEST_ELSEWHERE)
@@ -532,12 +526,8 @@ JEST_READ = {
                                      {"web/a.test.js": JEST_TEST}, "tools/s.js", "node_modules"),
 }
 
-_open("test_j_a_file_jests_settings_read_by_afd07ea", "at afd07ea jestsettings reads the JSON "
-      "settings of a collecting folder only: a jest.config.js's (left as residual), extglob "
-      "patterns, an inline project's testMatch, a project folder's own settings, a file named "
-      "above the folder are not read", "config-js-names-a-setup-file", "test-match-extglob",
-      "inline-projects-test-match", "project-folders-settings", "setup-file-above-the-folder",
-      "config-file-the-test-script-names")
+# (every case: held since s56-sfix's jestsettings reading: a code config fails closed,
+# extglobs, inline projects, project folders' settings, paths above, a script's --config)
 
 
 @pytest.mark.parametrize("case", JEST_READ)

@@ -301,10 +301,8 @@ def test_r_a_scripts_runner_folder_spelled_otherwise(tmp_path: Path, case: str) 
 
 # (open at 34ef535: closed by s55-sfix 4faba36 / d2837bc)
 # (open at 600dea1: closed by s55-sfix 30ca1b9 / a99b6d1)
-OPEN.add("test_r_a_scripts_runner_folder_spelled_otherwise",
-         "open at a99b6d1 (testroots spells $PWD, $INIT_CWD, $npm_config_local_prefix, $HOME): "
-         "npm's `$npm_package_config_<key>` (the package.json's own `config`), a parameter "
-         "expansion `${PWD%/*}`", "package-config-variable", "parameter-expansion")
+# (open at a99b6d1: closed by s56-sfix 0c7025b, a script word holding an expansion the gate
+# does not spell refuses the collecting plan's writes)
 
 
 #: Each case: the plan's pytest entry, the settings file (its name, text; ``../pytest.ini``:
@@ -492,10 +490,8 @@ def test_c_a_script_naming_a_sibling_keeps_writes_there(tmp_path: Path, case: st
     assert first_denied(project, [write], home_env(tmp_path / "home")) is None, "denied"
 
 
-OPEN.add("test_c_a_script_naming_a_sibling_keeps_writes_there",
-         "cost at a52e750 (testroots._script_words reads every script's words, whatever "
-         "program runs them): a sibling folder a linter or a compiler names is a runner's "
-         "root, every write below it denied")
+# (cost at a52e750: eased by s56-sfix, testroots reads the scripts the plan runs where
+# planscripts names them all)
 
 # --- H: what the change holds (pins) ------------------------------------------------------------
 
