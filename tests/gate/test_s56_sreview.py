@@ -1,0 +1,242 @@
+"""Review s56 (s56-sreview) of s56-sfix (issue 29: jest's settings, the folders a package.json
+script's runner collects in). Each case proves with real dash/bash and the real programs (npm
+11, node 20, jest 29.7, GNU make) in a scratch project that the calls run the payload (a file
+``zz`` made), then asks the printed hook for each call in turn in a second such project,
+running the allowed writes (not the last call, the runner: its run is the proof's): the hook
+allowing every call is the finding, a strict xfail row of ``OPEN`` while it is open. A case
+the change holds is a plain test pinning it.
+
+Every payload only makes a file."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, home_env, hooked_project, needs
+from test_gate_files import _settings_hook, payload
+from test_s53_greview import _jest
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail.
+OPEN = LeftOpen()
+
+
+def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
+          links: dict[str, str] | None = None, setup: str = "") -> str | None:
+    """Proves that real bash, running ``calls`` in a hooked project with plan ``entries``,
+    ``files`` (``PROJECT`` in a text: the project's folder), the symbolic ``links`` and what
+    the bash text ``setup`` made, makes ``zz`` in or beside the project; then asks the printed
+    hook for each call in a second such project (running each allowed one but the last): the
+    first call denied, or None (the hole)."""
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, entries)
+        for name, text in files.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text.replace("PROJECT", str(project)))
+        for name, to in (links or {}).items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(to, project / name)
+        env = {**home_env(tmp_path / side / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+        if setup:
+            subprocess.run(["bash", "-c", setup], cwd=project, env=env, check=True,
+                           capture_output=True, timeout=60)
+        denied = None
+        for at, call in enumerate(calls):
+            if side == "run":
+                said = subprocess.run(["/bin/sh", "-c", _settings_hook(project)],
+                                      input=payload(call, project.resolve()), cwd=project,
+                                      env=env, capture_output=True, timeout=60, check=False)
+                if said.returncode == 2:
+                    denied = call
+                    break
+                if at == len(calls) - 1:
+                    break
+            ran = subprocess.run(["timeout", "60", "bash", "-c", call], cwd=project, env=env,
+                                 capture_output=True, timeout=90, check=False, text=True,
+                                 errors="replace")
+        if side == "proof":
+            assert any((tmp_path / side).rglob("zz")), \
+                f"bash ran no payload: {call} (exit {ran.returncode}) {ran.stderr[-1500:]}"
+        found.append(denied)
+    return found[1]
+
+
+# --- R: the folders a package.json script's runner collects in (testroots) ----------------------
+
+#: A test file's payload: node's test runner runs it; it makes ``zz`` in the folder npm was
+#: started in (``INIT_CWD``).
+NODE_PAYLOAD = "require('child_process').execSync('touch ' + process.env.INIT_CWD + '/zz')\n"
+#: ``../ext/test/o`` leads to ``../other``: node's ``--test`` on ``../ext/`` runs what is there.
+SIBLING = "mkdir -p ../ext/test ../other && ln -s ../../other ../ext/test/o"
+#: Each case: the ``test`` script running node's test runner on ``../ext/`` spelled with no
+#: ``$`` or backquote in the package.json (npm runs it with ``sh``: dash), or through a project
+#: file the script runs; the other files.
+SPELLED = {
+    # dash's glob matches `..` for a pattern starting with a dot (no globskipdots)
+    "dot-question-glob": ("node --test .?/ext/", {}),
+    "dot-class-glob": ("node --test .[.]/ext/", {}),
+    # quotes inside a word join its parts (`.''.` is `..`)
+    "empty-quotes-between-dots": ("node --test .''./ext/", {}),
+    "quoted-dot": ("node --test .\".\"/ext/", {}),
+    # a user's home (`~root`), bash's `~+` ($PWD)
+    "tilde-user": ("node --test ~root/..PROJECT/../ext/", {}),
+    "bash-tilde-plus": ("bash -c 'node --test ~+/../ext/'", {}),
+    # a script file holding the expansions R4 refuses in package.json
+    "script-file-parameter-expansion": ("sh run.sh", {"run.sh": "node --test ${PWD%/*}/ext/\n"}),
+    "script-file-config-variable": ("sh run.sh",
+                                    {"run.sh": "node --test $npm_package_config_dir\n"}),
+    # a script file that is code, building the folder
+    "node-script-builds-the-folder": ("node run.js", {"run.js": (
+        "const p = require('path');\nrequire('child_process').execSync('node --test ' + "
+        "p.dirname(process.cwd()) + '/ext/', {stdio: 'inherit'});\n")}),
+}
+OPEN.add("test_r_a_scripts_folder_spelled_without_an_expansion",
+         "open at 0c7025b: testroots reads a script's words cut at quotes, with no glob, "
+         "~user or ~+ expansion (npm's sh is dash: `.?` matches `..`)", "dot-question-glob",
+         "dot-class-glob", "empty-quotes-between-dots", "quoted-dot", "tilde-user",
+         "bash-tilde-plus")
+OPEN.add("test_r_a_scripts_folder_spelled_without_an_expansion",
+         "open at 0c7025b: a script file's words are read with _UNKNOWN's spellings, not R4's "
+         "refusal of any expansion; a node script's text is read as words",
+         "script-file-parameter-expansion", "script-file-config-variable",
+         "node-script-builds-the-folder")
+
+
+@pytest.mark.parametrize("case", list(SPELLED))
+def test_r_a_scripts_folder_spelled_without_an_expansion(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``: ``cp src/mk ../other/x.js`` is allowed, and
+    ``npm test`` runs it through ``../ext/test/o``."""
+    needs("node", "npm")
+    script, extra = SPELLED[case]
+    files = {"package.json": json.dumps({"name": "p", "config": {"dir": "../ext/"},
+                                         "scripts": {"test": script}}),
+             "src/mk": NODE_PAYLOAD, **extra}
+    denied = _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
+                   ["cp src/mk ../other/x.js", "npm test"], setup=SIBLING)
+    assert denied is not None, "the hook allows every call, and node's test runner runs it"
+
+
+# --- J: what jest 29.7 loads that its settings name --------------------------------------------
+
+#: A module's payload: jest loads it (in its folder: cwd is the project).
+JS_PAYLOAD = "require('fs').writeFileSync(process.cwd() + '/zz', '');\nmodule.exports = {};\n"
+JEST_TEST = "test('a', () => {});\n"
+#: A JSON settings file naming a setup file.
+SETUP_JSON = '{"setupFiles": ["<rootDir>/tools/s.js"]}'
+
+
+def _jest_case(tmp_path: Path, entry: str, settings: dict[str, object] | None,
+               files: dict[str, str], target: str, script: str = "jest") -> str | None:
+    """Plan ``Bash(entry)``, ``Bash(cp *)``; package.json's ``test`` script ``script``, its
+    ``"jest"`` ``settings`` (None: none), ``files``; ``target`` present (harmless) before:
+    ``cp src/js target``, then ``entry``."""
+    modules = _jest()
+    package: dict[str, object] = {"name": "jt", "scripts": {"test": script}}
+    if settings is not None:
+        package["jest"] = settings
+    files = {target: "module.exports = {};\n", **files, "src/js": JS_PAYLOAD,
+             "package.json": json.dumps(package)}
+    return _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                 [f"cp src/js {target}", entry], links={"node_modules": str(modules)})
+
+
+#: jest.config.js (code) naming a file whose name is no script's.
+CODE_CONFIG = {
+    # a setup file with no ending: jest runs it as CommonJS
+    "extensionless-setup-file": ({"jest.config.js": "module.exports = {setupFiles: "
+                                  "['<rootDir>/tools/setup']};\n"}, "tools/setup"),
+    # tests of another ending (moduleFileExtensions)
+    "text-file-tests": ({"jest.config.js": "module.exports = {moduleFileExtensions: ['js', "
+                         "'txt'], testMatch: ['**/*.test.js', '**/lib/*.txt']};\n",
+                         "lib/b.txt": JEST_TEST}, "lib/a.txt"),
+    # held at 0c7025b: a script anywhere (`../shared/s.js`), a .cjs/.mjs config
+    "script-beside-the-project": ({"jest.config.js": "module.exports = {setupFiles: [require("
+                                   "'path').join(__dirname, '..', 'shared', 's.js')]};\n"},
+                                  "../shared/s.js"),
+    "cjs-config": ({"jest.config.cjs": "module.exports = {setupFiles: "
+                    "['<rootDir>/tools/s.js']};\n"}, "tools/s.js"),
+}
+OPEN.add("test_j_a_code_config_names_a_file_of_any_name",
+         "open at 0c7025b: a code config guards only names ending in a script's ending",
+         "extensionless-setup-file", "text-file-tests")
+
+
+@pytest.mark.parametrize("case", list(CODE_CONFIG))
+def test_j_a_code_config_names_a_file_of_any_name(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(npm test)`` (``"test": "jest"``), ``Bash(cp *)``: jest loads the file."""
+    files, target = CODE_CONFIG[case]
+    assert _jest_case(tmp_path, "npm test", None, {"a.test.js": JEST_TEST, **files},
+                      target) is not None
+
+
+#: A settings file given to jest by ``--config`` where the gate does not read it: the plan's
+#: entry, the test script, the other files.
+CONFIG_ELSEWHERE = {
+    "script-short-attached": ("npm test", "jest -c=ci.json", {}),
+    "script-runs-jest-js": ("npm test", "node node_modules/jest/bin/jest.js --config ci.json", {}),
+    "script-file": ("npm test", "sh run.sh", {"run.sh": "npx jest --config ci.json\n"}),
+    "make-recipe": ("make test", "jest", {"Makefile": "test:\n\tnpx jest --config ci.json\n"}),
+    # the plan's own line (s55-greview3 J `config-option-file`'s other spellings)
+    "plan-short": ("npx jest -c ci.json", "jest", {}),
+    "plan-short-attached": ("npx jest -c=ci.json", "jest", {}),
+    # held at 0c7025b: the script's `-c FILE`
+    "script-short": ("npm test", "jest -c ci.json", {}),
+}
+OPEN.add("test_j_a_config_file_named_elsewhere",
+         "open at 0c7025b: _script_configs reads package.json scripts' `jest --config F`, "
+         "`-c F`, `--config=F` only", "script-short-attached", "script-runs-jest-js",
+         "script-file", "make-recipe", "plan-short", "plan-short-attached")
+
+
+@pytest.mark.parametrize("case", list(CONFIG_ELSEWHERE))
+def test_j_a_config_file_named_elsewhere(tmp_path: Path, case: str) -> None:
+    """Plan: the entry, ``Bash(cp *)``; ``ci.json`` names ``tools/s.js`` as a setup file."""
+    if "make" in case:
+        needs("make")
+    entry, script, files = CONFIG_ELSEWHERE[case]
+    assert _jest_case(tmp_path, entry, None, {"a.test.js": JEST_TEST, "ci.json": SETUP_JSON,
+                                              **files}, "tools/s.js", script) is not None
+
+
+#: jest's settings (package.json's "jest") read otherwise than jest does: the settings, the
+#: other files, the file written.
+READ_OTHERWISE = {
+    # the parent folder is jest's root: it collects the tests there
+    "root-dir-above": ({"rootDir": ".."}, {"../other/__tests__/b.js": JEST_TEST},
+                       "../other/__tests__/a.js"),
+    # a relative preset resolves as a module (a folder's package.json "main")
+    "relative-preset-main": ({"preset": "./tools"}, {"tools/package.json": '{"main": "p.js"}',
+                                                     "tools/jest-preset.json": "{}"},
+                             "tools/p.js"),
+    # picomatch's POSIX class
+    "posix-class-glob": ({"testMatch": ["**/lib/[[:alpha:]]*.js"]}, {"lib/b.js": JEST_TEST},
+                         "lib/a.js"),
+    # settings jest 29 resolves and requires, not in _CODE
+    "filter-setting": ({"filter": "./tools/s.js"}, {}, "tools/s.js"),
+    "runtime-setting": ({"runtime": "./tools/s.js"}, {}, "tools/s.js"),
+    # a test's docblock names its environment
+    "docblock-environment": (None, {"a.test.js": "/**\n * @jest-environment ./tools/s.js\n */\n"
+                                    + JEST_TEST}, "tools/s.js"),
+    # held at 0c7025b: a preset folder's jest-preset.js
+    "preset-folder-code": ({"preset": "<rootDir>/tools"}, {}, "tools/jest-preset.js"),
+}
+OPEN.add("test_j_jests_settings_read_otherwise",
+         "open at 0c7025b: rootDir above, a relative preset's module resolution, POSIX classes, "
+         "filter/runtime, a docblock's environment are not read", "root-dir-above",
+         "relative-preset-main", "posix-class-glob", "filter-setting", "runtime-setting",
+         "docblock-environment")
+
+
+@pytest.mark.parametrize("case", list(READ_OTHERWISE))
+def test_j_jests_settings_read_otherwise(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(npm test)`` (``"test": "jest"``), ``Bash(cp *)``: jest loads the file."""
+    settings, files, target = READ_OTHERWISE[case]
+    assert _jest_case(tmp_path, "npm test", settings, {"a.test.js": JEST_TEST, **files},
+                      target) is not None
