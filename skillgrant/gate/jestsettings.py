@@ -154,17 +154,28 @@ def _read(settings: dict[str, object], root: str, reading: _Reading) -> None:
 
 
 def _presets(value: object, root: str, reading: _Reading) -> None:
-    """Adds to ``reading`` what the presets a ``preset`` ``value`` names by a path (a folder:
-    its ``jest-preset.json``) hold, with the project's ``rootDir`` ``root``; one that is
-    code (``jest-preset.js``), or none yet, may name anything (``_Reading.code``)."""
-    for preset in _paths(value, root):
-        if fs.is_folder(preset):
-            preset = os.path.join(preset, "jest-preset.json")
-        if preset.endswith(".json") and fs.entry(preset) is not None:
-            found = _settings(preset, False) or {}
-            _read({k: v for k, v in found.items() if k != "preset"}, root, reading)
-        else:
-            reading.code = True
+    """Adds to ``reading`` the files jest 29 may take for a ``preset`` ``value`` naming a
+    path (``<rootDir>/p``: ``p/jest-preset`` with ``.json``, ``.js``, ``.cjs``, ``.mjs``; a
+    relative ``./p``: the module ``./p``, its ``index``), with the project's ``rootDir``
+    ``root``, and what the first present holds: a JSON one's settings; one that is code, or
+    a folder's ``package.json`` ``main``, may name anything (``_Reading.code``). (A package's
+    preset in ``node_modules``, guarded whole, is not read: docs/decisions.md.)"""
+    for text in fs.json_strings(value):
+        relative = text[:1] == "."
+        for path in _paths([text], root):
+            bases = [path, os.path.join(path, "index")] if relative else [
+                os.path.join(path, "jest-preset")]
+            files = [b + e for b in bases for e in ("", ".json", ".js", ".cjs", ".mjs")
+                     if b + e != path or relative]
+            reading.paths |= {fold(f) for f in files}
+            present = next((f for f in files if fs.entry(f) == "file"), None)
+            if relative and fs.entry(os.path.join(path, "package.json")) == "file":
+                reading.code = True
+            elif present is not None and present.endswith(".json"):
+                found = _settings(present, False) or {}
+                _read({k: v for k, v in found.items() if k != "preset"}, root, reading)
+            elif present is not None:
+                reading.code = True
 
 
 def _projects(value: object, root: str, reading: _Reading) -> None:
