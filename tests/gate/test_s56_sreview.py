@@ -133,7 +133,8 @@ SETUP_JSON = '{"setupFiles": ["<rootDir>/tools/s.js"]}'
 
 
 def _jest_case(tmp_path: Path, entry: str, settings: dict[str, object] | None,
-               files: dict[str, str], target: str, script: str = "jest") -> str | None:
+               files: dict[str, str], target: str, script: str = "jest",
+               package_json: bool = True) -> str | None:
     """Plan ``Bash(entry)``, ``Bash(cp *)``; package.json's ``test`` script ``script``, its
     ``"jest"`` ``settings`` (None: none), ``files``; ``target`` present (harmless) before:
     ``cp src/js target``, then ``entry``."""
@@ -142,7 +143,7 @@ def _jest_case(tmp_path: Path, entry: str, settings: dict[str, object] | None,
     if settings is not None:
         package["jest"] = settings
     files = {target: "module.exports = {};\n", **files, "src/js": JS_PAYLOAD,
-             "package.json": json.dumps(package)}
+             **({"package.json": json.dumps(package)} if package_json else {})}
     return _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
                  [f"cp src/js {target}", entry], links={"node_modules": str(modules)})
 
@@ -224,19 +225,38 @@ READ_OTHERWISE = {
     # a test's docblock names its environment
     "docblock-environment": (None, {"a.test.js": "/**\n * @jest-environment ./tools/s.js\n */\n"
                                     + JEST_TEST}, "tools/s.js"),
+    # an installed package's preset (here the folder above's node_modules) naming a project
+    # file
+    "package-preset-names-a-setup-file": (
+        {"preset": "my-preset"}, {"../node_modules/my-preset/package.json": '{"name": "p"}',
+                                  "../node_modules/my-preset/jest-preset.json": SETUP_JSON},
+        "tools/s.js"),
+    # the settings of the folder above a project holding none (jest walks up to the first
+    # folder holding a jest.config.* or a package.json)
+    "code-config-above-the-project": (None, {"../jest.config.js": (
+        "module.exports = {setupFiles: [__dirname + '/project/tools/s.js']};\n")}, "tools/s.js"),
+    "json-config-above-the-project": (None, {"../jest.config.json": (
+        '{"setupFiles": ["<rootDir>/project/tools/s.js"]}')}, "tools/s.js"),
     # held at 0c7025b: a preset folder's jest-preset.js
     "preset-folder-code": ({"preset": "<rootDir>/tools"}, {}, "tools/jest-preset.js"),
 }
 OPEN.add("test_j_jests_settings_read_otherwise",
-         "open at 0c7025b: rootDir above, a relative preset's module resolution, POSIX classes, "
-         "filter/runtime, a docblock's environment are not read", "root-dir-above",
-         "relative-preset-main", "posix-class-glob", "filter-setting", "runtime-setting",
-         "docblock-environment")
+         "open at 0c7025b: rootDir above, POSIX classes, filter/runtime, a docblock's "
+         "environment are not read", "root-dir-above", "posix-class-glob", "filter-setting",
+         "runtime-setting", "docblock-environment")
+# (relative-preset-main: open at 0c7025b, closed by s56-sfix a8c2066)
+OPEN.add("test_j_jests_settings_read_otherwise",
+         "open at a8c2066: a package's preset is not read; nor are the settings jest finds "
+         "above a project holding none", "package-preset-names-a-setup-file",
+         "code-config-above-the-project", "json-config-above-the-project")
 
 
 @pytest.mark.parametrize("case", list(READ_OTHERWISE))
 def test_j_jests_settings_read_otherwise(tmp_path: Path, case: str) -> None:
-    """Plan ``Bash(npm test)`` (``"test": "jest"``), ``Bash(cp *)``: jest loads the file."""
+    """Plan ``Bash(npm test)`` (``"test": "jest"``; ``npx jest`` where the project holds no
+    package.json), ``Bash(cp *)``: jest loads the file."""
     settings, files, target = READ_OTHERWISE[case]
-    assert _jest_case(tmp_path, "npm test", settings, {"a.test.js": JEST_TEST, **files},
-                      target) is not None
+    above = "above-the-project" in case  # (`npx jest`: the project holds no package.json)
+    assert _jest_case(tmp_path, "npx jest" if above else "npm test", settings,
+                      {"a.test.js": JEST_TEST, **files}, target,
+                      package_json=not above) is not None
