@@ -88,6 +88,9 @@ SPELLED = {
     # a user's home (`~root`), bash's `~+` ($PWD)
     "tilde-user": ("node --test ~root/..PROJECT/../ext/", {}),
     "bash-tilde-plus": ("bash -c 'node --test ~+/../ext/'", {}),
+    # a bare `cd` (the home: ~/ext/test/o leads to ../other), a pipeline's output
+    "bare-cd-to-the-home": ("cd && node --test ext/", {}),
+    "xargs-of-a-pipeline": ("echo /ext/ | sed s,^,..,| xargs node --test", {}),
     # a script file holding the expansions R4 refuses in package.json
     "script-file-parameter-expansion": ("sh run.sh", {"run.sh": "node --test ${PWD%/*}/ext/\n"}),
     "script-file-config-variable": ("sh run.sh",
@@ -102,6 +105,9 @@ OPEN.add("test_r_a_scripts_folder_spelled_without_an_expansion",
          "~user or ~+ expansion (npm's sh is dash: `.?` matches `..`)", "dot-question-glob",
          "dot-class-glob", "empty-quotes-between-dots", "quoted-dot", "tilde-user",
          "bash-tilde-plus")
+OPEN.add("test_r_a_scripts_folder_spelled_without_an_expansion",
+         "open at a8c2066: a bare `cd` is the home; a pipeline's output given by xargs",
+         "bare-cd-to-the-home", "xargs-of-a-pipeline")
 OPEN.add("test_r_a_scripts_folder_spelled_without_an_expansion",
          "open at 0c7025b: a script file's words are read with _UNKNOWN's spellings, not R4's "
          "refusal of any expansion; a node script's text is read as words",
@@ -118,8 +124,10 @@ def test_r_a_scripts_folder_spelled_without_an_expansion(tmp_path: Path, case: s
     files = {"package.json": json.dumps({"name": "p", "config": {"dir": "../ext/"},
                                          "scripts": {"test": script}}),
              "src/mk": NODE_PAYLOAD, **extra}
+    home = "mkdir -p ~/ext/test ../other && ln -s \"$(cd ../other && pwd)\" ~/ext/test/o"
     denied = _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
-                   ["cp src/mk ../other/x.js", "npm test"], setup=SIBLING)
+                   ["cp src/mk ../other/x.js", "npm test"],
+                   setup=home if "home" in case else SIBLING)
     assert denied is not None, "the hook allows every call, and node's test runner runs it"
 
 
@@ -184,6 +192,9 @@ CONFIG_ELSEWHERE = {
     "script-runs-jest-js": ("npm test", "node node_modules/jest/bin/jest.js --config ci.json", {}),
     "script-file": ("npm test", "sh run.sh", {"run.sh": "npx jest --config ci.json\n"}),
     "make-recipe": ("make test", "jest", {"Makefile": "test:\n\tnpx jest --config ci.json\n"}),
+    # a quoted value (`--config="ci.json"`, `c''i.json`: the shell removes the quotes)
+    "script-quoted-attached": ("npm test", 'jest --config="ci.json"', {}),
+    "script-split-quote": ("npm test", "jest --config c''i.json", {}),
     # the plan's own line (s55-greview3 J `config-option-file`'s other spellings)
     "plan-short": ("npx jest -c ci.json", "jest", {}),
     "plan-short-attached": ("npx jest -c=ci.json", "jest", {}),
@@ -194,6 +205,9 @@ OPEN.add("test_j_a_config_file_named_elsewhere",
          "open at 0c7025b: _script_configs reads package.json scripts' `jest --config F`, "
          "`-c F`, `--config=F` only", "script-short-attached", "script-runs-jest-js",
          "script-file", "make-recipe", "plan-short", "plan-short-attached")
+OPEN.add("test_j_a_config_file_named_elsewhere",
+         "open at a8c2066: _script_configs strips a word's outer quotes only",
+         "script-quoted-attached", "script-split-quote")
 
 
 @pytest.mark.parametrize("case", list(CONFIG_ELSEWHERE))
