@@ -274,3 +274,28 @@ def test_j_jests_settings_read_otherwise(tmp_path: Path, case: str) -> None:
     assert _jest_case(tmp_path, "npx jest" if above else "npm test", settings,
                       {"a.test.js": JEST_TEST, **files}, target,
                       package_json=not above) is not None
+
+
+#: A folder jest takes its settings from that the plan's script or line names (its
+#: ``--projects``, a ``cd``): the plan's entry, the test script, the settings file there.
+FOLDER_NAMED = {
+    "script-projects": ("npm test", "jest --projects pkg/a", "pkg/a/jest.config.json"),
+    "plan-projects": ("npx jest --projects pkg/a", "jest", "pkg/a/jest.config.json"),
+    "script-cd-into-a-folder": ("npm test", "cd pkg/a && jest", "pkg/a/jest.config.json"),
+    "script-cd-code-config": ("npm test", "cd pkg/a && jest", "pkg/a/jest.config.js"),
+}
+OPEN.add("test_j_settings_of_a_folder_the_plan_names",
+         "open at a8c2066: jestsettings reads the collecting folder's settings (and its "
+         "projects'), not a folder a script's `cd` or a `--projects` names",
+         *FOLDER_NAMED)
+
+
+@pytest.mark.parametrize("case", list(FOLDER_NAMED))
+def test_j_settings_of_a_folder_the_plan_names(tmp_path: Path, case: str) -> None:
+    """Plan: the entry, ``Bash(cp *)``; ``pkg/a``'s settings name ``pkg/a/tools/s.js`` as a
+    setup file: the copy, then jest (run in ``pkg/a``, or given it as a project) loads it."""
+    entry, script, settings = FOLDER_NAMED[case]
+    text = ("module.exports = {setupFiles: ['<rootDir>/tools/s.js']};\n"
+            if settings.endswith(".js") else SETUP_JSON)
+    assert _jest_case(tmp_path, entry, None, {"pkg/a/a.test.js": JEST_TEST, settings: text},
+                      "pkg/a/tools/s.js", script) is not None
