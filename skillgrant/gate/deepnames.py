@@ -20,6 +20,7 @@ from . import files as fs
 from .entryfolders import pieces, unquoted
 from .movedoubts import ASSIGNMENT
 from .placed import fold
+from .planscripts import ENTRY
 from .starttables import ALL_STARTS
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -29,9 +30,9 @@ if TYPE_CHECKING:
 #: What ``plan_programs`` gives when an entry may move the Bash tool's folder (read where
 #: the session has no project folder: ``runfolders`` needs one).
 TOOL_MOVES: Final = "|"
-#: The mark session 52 wrote before a file read for a move; no item carries it since
-#: session 53 (``guards`` still names it among the marks it skips).
-READS: Final = "@"
+#: The mark session 52 wrote before a file read for a move; since session 56 before each
+#: shell entry's text (``planscripts.ENTRY``: ``guards`` names it among the marks it skips).
+READS: Final = ENTRY
 #: What ``plan_programs`` writes before a folder (from the project's) an entry's programs
 #: run in, its own moves read (``""``: the project's): ``runfolders``.
 RUN_FOLDER: Final = "\x07"
@@ -104,8 +105,9 @@ _RULES: Final = frozenset([*(f"{d}/*{e}" for d, ends in _LOADED_BELOW.items() fo
 
 
 #: The marks of ``plan_programs``' items that name no program reading project code: a folder
-#: the plan runs in, an entry that may move the Bash tool (``cd sub``, ``jq . x``).
-_CODE_FREE: Final = frozenset((RUN_FOLDER, TOOL_MOVES))
+#: the plan runs in, an entry that may move the Bash tool (``cd sub``, ``jq . x``), an entry's
+#: text (``READS``: ``planscripts``).
+_CODE_FREE: Final = frozenset((RUN_FOLDER, TOOL_MOVES, READS))
 
 
 def _last(path: str) -> str:

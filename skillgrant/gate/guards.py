@@ -252,6 +252,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                        (p, t) for p, t in (*items, *local, *programs, *local_programs) if p],
                        reals), run_folders=frozenset(runs))
     made.written_below = tuple(dict.fromkeys(held))  # (read by `writeguard` only)
+    made.named = named  # (read by `planscripts` only)
     return made
 
 

@@ -99,8 +99,33 @@ def _reading(folder: str, guards: object) -> _Reading:
         _folder(real, reading)
         for path in _script_configs(real):  # (a script's `jest --config FILE`)
             _file(path, False, os.path.dirname(path), reading)
+        _plans_options(guards, real, reading)
         kept[folder] = reading
     return kept[folder]
+
+
+def _plans_options(guards: object, folder: str, reading: _Reading) -> None:
+    """Adds to ``reading`` what the plan's entries give jest (``planscripts.runner_words``)
+    from ``folder``: a settings file (``--config FILE``, ``-c FILE``, ``--config=FILE``; a
+    JSON text is code) and each path a code setting's option names (``--globalSetup=./s.js``,
+    ``--setupFiles ./a.js ./b.js``, ``--env=./e.js``: s55-greview3 J2, J3)."""
+    from .planscripts import runner_words
+
+    for words in runner_words(guards, "jest"):
+        option = ""
+        for word in words:
+            if word[:1] == "-":
+                option, _, value = word.lstrip("-").partition("=")
+                values = [value] if value else []
+            else:
+                values = [word] if option else []
+            for value in values:
+                if option in ("config", "c"):
+                    path = os.path.join(folder, value if value[:1] != "{" else "{}")
+                    _file(path, False, os.path.dirname(path), reading)
+                elif option in _CODE or option == "env":
+                    reading.paths |= {fold(p + e) for p in _paths(value, folder)
+                                      for e in _ENDINGS}
 
 
 def _folder(folder: str, reading: _Reading) -> None:

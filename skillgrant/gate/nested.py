@@ -291,6 +291,9 @@ class Guarded(tuple[tuple[str, bool], ...]):
     run_folders: frozenset[str]
     #: make's and cmake's doubts: each folder they may read below, and why (``writeguard``).
     written_below: tuple[tuple[str, str], ...] = ()
+    #: The plan's programs' paths and marks (``plan_programs``; ``planscripts`` reads its
+    #: entries' texts there: the npm scripts and jest options a plan runs).
+    named: tuple[str, ...] = ()
 
     def __new__(cls, items: Iterable[tuple[str, bool]], *,
                 always: Iterable[tuple[str, bool]], tops: frozenset[str],

@@ -50,6 +50,7 @@ from .planpaths import (
     required,
     takes_code,
 )
+from .planscripts import ENTRY
 from .starttables import (
     ALL_STARTS,
     BUILT,
@@ -98,6 +99,7 @@ def _plan_programs(entries: tuple[str, ...], values: tuple[str, ...]) -> tuple[s
             found += entry_values(entry, text)  # (s50-gfix2)
             found += _entry_paths(entry, text)
             found += [TOOL_MOVES] if text and moves_tool(text) else []  # (no project: C1)
+            found.append(ENTRY + text)  # (the entry's text, marked: `planscripts`, s56)
     # (the call's folder itself, a script's there: not guarded whole, docs/call-gate.md)
     unique = dict.fromkeys(found)
     unique.pop("./", None)

@@ -97,5 +97,6 @@ def _shell_folders(text: str, directory: str) -> list[str] | None:
 #: Words after which a word is a command's name.
 _LEADS: Final = frozenset({";", "&&", "||", "|", "&", "(", "{", "!", "then", "do", "else",
                            "builtin", "command", "time"})
-#: ``plan_programs``' marks that name no file a program reads (the folders it runs in).
-_MARKS: Final = frozenset(">|\x07")
+#: ``plan_programs``' marks that name no file a program reads (the folders it runs in, an
+#: entry's text: ``planscripts.ENTRY``).
+_MARKS: Final = frozenset(">|\x07@")

@@ -45,12 +45,14 @@ def runner_roots(guards: object, runs: tuple[str, ...]) -> tuple[str, ...]:
     found: dict[str, None] = {}
     if getattr(guards, "collected", None):
         from .nested import planned_of
+        from .planscripts import plan_scripts
 
+        names = plan_scripts(guards)
         inside = tuple(r.rstrip("/") + "/" for r in runs)
         named = [p for p in planned_of(guards) if not (p + "/").startswith(inside)]
         found.update(dict.fromkeys(p for p in named if fs.is_folder(p)))
         for run in runs:
-            for folder in _settings_roots(run):
+            for folder in _settings_roots(run, names):
                 real = fs.realpath(folder)
                 if real != "/" and not (real + "/").startswith(inside) and fs.is_folder(real):
                     found[real] = None  # (`/`: a URL's base, `vite --base /`; s55-sreview C1)
@@ -59,11 +61,11 @@ def runner_roots(guards: object, runs: tuple[str, ...]) -> tuple[str, ...]:
     return roots
 
 
-def _settings_roots(folder: str) -> list[str]:
+def _settings_roots(folder: str, names: frozenset[str] | None) -> list[str]:
     """The folders ``folder``'s settings name for a runner: bunfig's ``[test] root``,
     pytest's ``testpaths`` and ``addopts``' operands in the first settings file pytest finds
     from ``folder`` up (s55-sreview R2: a monorepo's), each word of a ``package.json``
-    script (``_script_folders``)."""
+    script the plan runs (``names``: ``planscripts``; None: any) (``_script_folders``)."""
     found: list[str] = []
     test = _toml(os.path.join(folder, "bunfig.toml")).get("test")
     root = test.get("root") if isinstance(test, dict) else None
@@ -79,7 +81,7 @@ def _settings_roots(folder: str) -> list[str]:
             break
         above = os.path.dirname(above)
     found = [os.path.normpath(_before_pattern(p)) for p in found if p]
-    return found + _script_folders(folder, os.path.join(folder, "package.json"), 0)
+    return found + _script_folders(folder, os.path.join(folder, "package.json"), 0, names)
 
 
 def _before_pattern(path: str) -> str:
@@ -148,8 +150,10 @@ def _testpaths(path: str, section: str, key: str) -> list[str] | None:
     return parser.get(section, key, fallback="").split()
 
 
-def _script_folders(folder: str, path: str, depth: int) -> list[str]:
-    """The folders the words of the scripts of the ``package.json`` at ``path`` (or, at
+def _script_folders(folder: str, path: str, depth: int,
+                    names: frozenset[str] | None = None) -> list[str]:
+    """The folders the words of the scripts of the ``package.json`` at ``path`` that the plan
+    runs (``planscripts.script_closure`` of ``names``; s55-sreview C1, C2) (or, at
     ``depth`` 1, the text of a script file in ``folder`` they name: ``sh run.sh``; its
     first MiB) name from ``folder`` and
     from each folder a ``cd`` in them names (``cd .. && node --test ext/``), ``~/`` and
@@ -169,7 +173,10 @@ def _script_folders(folder: str, path: str, depth: int) -> list[str]:
             return []
         if not isinstance(scripts, dict):
             return []
-        text = "\n".join(v for v in scripts.values() if isinstance(v, str))
+        from .planscripts import script_closure
+
+        text = "\n".join(script_closure({k: v for k, v in scripts.items()
+                                          if isinstance(v, str)}, names).values())
     text = _KNOWN.sub(lambda m: os.path.expanduser("~") if "HOME" in m.group() else folder,
                       text).replace("\\", "")  # (bash drops an unquoted backslash: `..\/`)
     unknown = (_UNSPELLED if depth == 0 else _UNKNOWN).search(text)

@@ -418,14 +418,8 @@ JEST_ELSEWHERE = {
 }
 
 # (test-regex, test-match-every-script, projects-inline-settings, jest-config-json: held
-# since afd07ea)
-_open("test_j_a_file_jests_settings_load_from_elsewhere",
-      "at afd07ea a settings file the plan's line names by --config is not read",
-      "config-option-file")
-_open("test_j_a_file_jests_settings_load_from_elsewhere",
-      "at fe12967 a path the plan's line gives as an option's attached value (`--opt=./x.js`) "
-      "is not guarded as the spaced form's is", "global-setup-attached",
-      "setup-files-attached", "environment-attached", "npm-test-arguments-attached")
+# since afd07ea; config-option-file and the attached values since s56-sfix's jestsettings
+# reading of the words the plan's entries give jest)
 
 
 @pytest.mark.parametrize("case", JEST_ELSEWHERE)

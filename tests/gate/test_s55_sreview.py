@@ -490,10 +490,8 @@ def test_c_a_script_naming_a_sibling_keeps_writes_there(tmp_path: Path, case: st
     assert first_denied(project, [write], home_env(tmp_path / "home")) is None, "denied"
 
 
-OPEN.add("test_c_a_script_naming_a_sibling_keeps_writes_there",
-         "cost at a52e750 (testroots._script_words reads every script's words, whatever "
-         "program runs them): a sibling folder a linter or a compiler names is a runner's "
-         "root, every write below it denied")
+# (cost at a52e750: eased by s56-sfix, testroots reads the scripts the plan runs where
+# planscripts names them all)
 
 # --- H: what the change holds (pins) ------------------------------------------------------------
 

@@ -70,10 +70,13 @@ def test_j_a_file_jests_settings_name_is_held(case: str, tmp_path: Path) -> None
                     links={"node_modules": str(modules)}) == f"cp src/js {target}"
 
 
-def _decided(tmp_path: Path, files: dict[str, str], calls: list[str]) -> str | None:
+def _decided(tmp_path: Path, files: dict[str, str], calls: list[str],
+             entries: tuple[str, ...] = ()) -> str | None:
     """The first of ``calls`` the printed hook denies under plan ``Bash(npm test)``, ``Bash(cp
-    *)``, ``Bash(mkdir *)`` in a project holding ``files`` (``../x``: beside it)."""
-    project = hooked_project(tmp_path, ["Bash(npm test)", "Bash(cp *)", "Bash(mkdir *)"])
+    *)``, ``Bash(mkdir *)`` and ``entries`` in a project holding ``files`` (``../x``: beside
+    it)."""
+    project = hooked_project(tmp_path, ["Bash(npm test)", "Bash(cp *)", "Bash(mkdir *)",
+                                        *entries])
     for name, text in {"notes.js": "\n", "notes.txt": "\n", "data.json": "{}", **files}.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(text)
@@ -127,19 +130,59 @@ def test_cost_a_code_config_denies_every_script_write(tmp_path: Path) -> None:
     assert _decided(tmp_path / "json", files, ["cp notes.js src/util.js"]) is None
 
 
-# --- R: a package.json script word the gate does not expand ------------------------------------
+# --- R: the scripts a plan runs, a script word the gate does not expand ----------------------
+
+#: The payload as a test node's runner runs: it touches ``zz`` in the folder npm started in.
+NODE_PAYLOAD = "require('child_process').execSync('touch ' + process.env.INIT_CWD + '/zz')\n"
+
+
+def test_r_a_script_the_plans_script_runs_by_name_is_read(tmp_path: Path) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``; ``test`` runs ``npm run unit``, ``unit`` runs
+    node's test runner on ``../ext/`` (``../ext/test/o`` a link to ``../other``): the copy
+    into ``../other`` is denied (the plan's scripts' closure is read)."""
+    from bash_review import needs, proved_case
+
+    needs("bash", "node", "npm")
+    files = {"package.json": json.dumps({"name": "p", "scripts": {
+        "test": "npm run unit", "unit": "node --test ../ext/", "lint": "eslint src ../shared"}}),
+        "src/mk": NODE_PAYLOAD}
+    setup = "mkdir -p ../ext/test ../other && ln -s ../../other ../ext/test/o"
+    assert proved_case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
+                       ["cp src/mk ../other/x.js", "npm test"],
+                       setup=setup) == "cp src/mk ../other/x.js"
+
+
+def test_r_every_script_is_read_where_the_plan_may_run_any(tmp_path: Path) -> None:
+    """A sibling folder another script names (``eslint src ../shared``) stays writable under
+    ``Bash(npm test)`` (C2); it is a runner's root again where the plan may run any script:
+    an entry ``Bash(make test)`` (its recipe may run ``npm run lint``), or a ``test`` script
+    running a program the gate does not read (``node tools/t.js``)."""
+    def package(test: str) -> dict[str, str]:
+        return {"package.json": json.dumps({"name": "p", "scripts": {
+            "test": test, "lint": "eslint src ../shared"}}), "test/a.test.js": "0\n",
+            "../shared/.keep": ""}
+
+    write = ["cp notes.txt ../shared/notes.txt"]
+    assert _decided(tmp_path / "a", package("node --test"), write) is None
+    assert _decided(tmp_path / "b", package("node --test"), write, ("Bash(make test)",)) \
+        == write[0]
+    assert _decided(tmp_path / "c", package("node tools/t.js"), write) == write[0]
+
 
 def test_r_a_scripts_expansion_refuses_a_collecting_plans_writes(tmp_path: Path) -> None:
-    """COST R4 (pinned): a script word holding a variable the gate does not spell
-    (``$npm_package_version``, any script) denies the collecting plan's writes; the
-    spellings read (``$INIT_CWD/..``) and a script file's own variables (``run.sh``'s
-    ``"$@"``) keep them."""
+    """COST R4 (pinned): a word holding a variable the gate does not spell
+    (``$npm_package_version``) in a script the plan may run denies the collecting plan's
+    writes (here: every script, the plan runs make); in a script the plan does not run
+    (``Bash(npm test)`` alone) it does not; a script file's own variables (``run.sh``'s
+    ``"$@"``) and the spellings read (``$INIT_CWD``) keep them."""
     def package(scripts: dict[str, str]) -> dict[str, str]:
         return {"package.json": json.dumps({"name": "p", "scripts": {
             "test": "node --test", **scripts}}), "test/a.test.js": "0\n"}
 
-    assert _decided(tmp_path / "a", package({"postversion": "git tag v$npm_package_version"}),
-                    ["cp notes.txt notes2.txt"]) == "cp notes.txt notes2.txt"
-    assert _decided(tmp_path / "b", {**package({"x": "cd $INIT_CWD && sh run.sh"}),
-                                     "run.sh": 'node tools/x.js "$@"\n'},
-                    ["cp notes.txt notes2.txt"]) is None
+    version = package({"postversion": "git tag v$npm_package_version"})
+    write = ["cp notes.txt notes2.txt"]
+    assert _decided(tmp_path / "a", version, write, ("Bash(make test)",)) == write[0]
+    assert _decided(tmp_path / "b", version, write) is None
+    assert _decided(tmp_path / "c", {**package({"x": "cd $INIT_CWD && sh run.sh"}),
+                                     "run.sh": 'node tools/x.js "$@"\n'}, write,
+                    ("Bash(make test)",)) is None
