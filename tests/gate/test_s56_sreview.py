@@ -131,6 +131,62 @@ def test_r_a_scripts_folder_spelled_without_an_expansion(tmp_path: Path, case: s
     assert denied is not None, "the hook allows every call, and node's test runner runs it"
 
 
+#: A package's scripts: the plan's entry, its scripts (``RUN`` runs node's test runner on
+#: ``../ext/``), and ``sub``'s (a package below) where given. The plan's scripts' closure
+#: (planscripts) misses the script that runs it.
+RUN = "node --test ../ext/"
+SUB = {"unit": "node --test ../../ext/"}
+CLOSURE = {
+    # sh reads a new line as `;` and `#` inside a word as the word's (shlex: a comment)
+    "new-line-then-a-run": ("npm test", {"test": "echo start\nnpm run unit", "unit": RUN}, None),
+    "hash-inside-a-word": ("npm test", {"test": "echo build#1; npm run unit", "unit": RUN},
+                           None),
+    # npm's option taking a value before the script's name (`--loglevel warn`)
+    "option-value-before-the-name": ("npm test", {"test": "npm run --loglevel warn unit",
+                                                  "unit": RUN}, None),
+    "plans-option-value-before-the-name": ("npm run --loglevel warn unit", {"unit": RUN}, None),
+    # `npm restart` with no restart script runs stop and start
+    "restart-runs-start": ("npm test", {"test": "npm restart", "start": RUN}, None),
+    "plans-restart-runs-start": ("npm restart", {"start": RUN, "stop": "true"}, None),
+    # another package's script (a folder below): cd, --prefix, a workspace
+    "cd-then-a-packages-run": ("npm test", {"test": "cd sub && npm run unit"}, SUB),
+    "prefix-before-the-name": ("npm test", {"test": "npm run --prefix sub unit"}, SUB),
+    "workspace-after-the-name": ("npm test", {"test": "npm run unit -w sub"}, SUB),
+    # held at 683a8b5: the closure by npm's aliases, pre/post, a script file running npm
+    "run-alias-closure": ("npm test", {"test": "npm rum unit", "unit": RUN}, None),
+    "pre-script-of-the-closure": ("npm test", {"test": "npm run unit", "preunit": RUN,
+                                               "unit": "node --test"}, None),
+    "script-file-runs-npm": ("npm test", {"test": "sh run.sh", "unit": RUN}, None),
+}
+OPEN.add("test_r_a_script_the_plan_runs_read_otherwise",
+         "open at 683a8b5: planscripts reads a script's text with shlex (a new line, `#` in a "
+         "word), npm's words with no option values, `npm restart` as one script",
+         "new-line-then-a-run", "hash-inside-a-word", "option-value-before-the-name",
+         "plans-option-value-before-the-name", "restart-runs-start",
+         "plans-restart-runs-start")
+OPEN.add("test_r_a_script_the_plan_runs_read_otherwise",
+         "open at 683a8b5 (and before): another package's scripts a script runs (cd, "
+         "--prefix, -w) are not read", "cd-then-a-packages-run", "prefix-before-the-name",
+         "workspace-after-the-name")
+
+
+@pytest.mark.parametrize("case", list(CLOSURE))
+def test_r_a_script_the_plan_runs_read_otherwise(tmp_path: Path, case: str) -> None:
+    """Plan: the entry, ``Bash(cp *)``: ``cp src/mk ../other/x.js`` is allowed, and the
+    entry runs node's test runner on ``../ext/`` (its ``test/o`` leads to ``../other``)."""
+    needs("node", "npm")
+    entry, scripts, sub = CLOSURE[case]
+    package: dict[str, object] = {"name": "p", "scripts": scripts}
+    files = {"src/mk": NODE_PAYLOAD, "run.sh": "npm run unit\n"}
+    if sub is not None:
+        package["workspaces"] = ["sub"]
+        files["sub/package.json"] = json.dumps({"name": "sub", "scripts": sub})
+    files["package.json"] = json.dumps(package)
+    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                   ["cp src/mk ../other/x.js", entry], setup=SIBLING)
+    assert denied is not None, "the hook allows every call, and node's test runner runs it"
+
+
 # --- J: what jest 29.7 loads that its settings name --------------------------------------------
 
 #: A module's payload: jest loads it (in its folder: cwd is the project).
