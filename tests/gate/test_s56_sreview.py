@@ -251,7 +251,10 @@ CONFIG_ELSEWHERE = {
     # a quoted value (`--config="ci.json"`, `c''i.json`: the shell removes the quotes)
     "script-quoted-attached": ("npm test", 'jest --config="ci.json"', {}),
     "script-split-quote": ("npm test", "jest --config c''i.json", {}),
-    # the plan's own line (s55-greview3 J `config-option-file`'s other spellings)
+    # the plan's own line (s55-greview3 J `config-option-file`'s other spellings): yargs'
+    # short cluster `-ic` (runInBand, config)
+    "plan-short-cluster": ("npx jest -ic ci.json", "jest", {}),
+    # held at 683a8b5: the plan's `-c FILE`, `-c=FILE`
     "plan-short": ("npx jest -c ci.json", "jest", {}),
     "plan-short-attached": ("npx jest -c=ci.json", "jest", {}),
     # held at 0c7025b: the script's `-c FILE`
@@ -260,7 +263,11 @@ CONFIG_ELSEWHERE = {
 OPEN.add("test_j_a_config_file_named_elsewhere",
          "open at 0c7025b: _script_configs reads package.json scripts' `jest --config F`, "
          "`-c F`, `--config=F` only", "script-short-attached", "script-runs-jest-js",
-         "script-file", "make-recipe", "plan-short", "plan-short-attached")
+         "script-file", "make-recipe")
+# (plan-short, plan-short-attached: open at 0c7025b, closed by s56-sfix 683a8b5)
+OPEN.add("test_j_a_config_file_named_elsewhere",
+         "open at 683a8b5: the plan's words read one option a word (`-ic`: yargs' cluster)",
+         "plan-short-cluster")
 OPEN.add("test_j_a_config_file_named_elsewhere",
          "open at a8c2066: _script_configs strips a word's outer quotes only",
          "script-quoted-attached", "script-split-quote")
@@ -355,3 +362,27 @@ def test_j_settings_of_a_folder_the_plan_names(tmp_path: Path, case: str) -> Non
             if settings.endswith(".js") else SETUP_JSON)
     assert _jest_case(tmp_path, entry, None, {"pkg/a/a.test.js": JEST_TEST, settings: text},
                       "pkg/a/tools/s.js", script) is not None
+
+
+#: A path the plan's line gives jest as an option's attached value, spelled as yargs takes it
+#: (kebab case: `--global-setup`; `--filter`, a module jest requires): the entry.
+PLAN_OPTIONS = {
+    "kebab-global-setup": "npx jest --global-setup=./tools/s.js",
+    "kebab-test-environment": "npx jest --test-environment=./tools/s.js",
+    "npm-test-kebab-setup-files-after-env": "npm test -- --setup-files-after-env=./tools/s.js",
+    "filter-attached": "npx jest --filter=./tools/s.js",
+    # held at 683a8b5: camel case attached, kebab case spaced
+    "camel-setup-files-attached": "npx jest --setupFiles=./tools/s.js",
+    "kebab-setup-files-spaced": "npx jest --setup-files ./tools/s.js",
+}
+OPEN.add("test_j_a_path_the_plans_option_gives_jest",
+         "open at 683a8b5: _plans_options reads _CODE's camel-case names (and env) only",
+         "kebab-global-setup", "kebab-test-environment",
+         "npm-test-kebab-setup-files-after-env", "filter-attached")
+
+
+@pytest.mark.parametrize("case", list(PLAN_OPTIONS))
+def test_j_a_path_the_plans_option_gives_jest(tmp_path: Path, case: str) -> None:
+    """Plan: the entry, ``Bash(cp *)``: the copy, then jest loads ``tools/s.js``."""
+    assert _jest_case(tmp_path, PLAN_OPTIONS[case], None, {"a.test.js": JEST_TEST},
+                      "tools/s.js") is not None
