@@ -2,8 +2,9 @@
 reviews s54-greview2 A7, s55-greview3 J4). jest 29 takes its settings from ``package.json``'s
 ``"jest"`` or a ``jest.config.*`` file in the folder it runs in (its ``rootDir``), or from
 the file a ``--config`` names; the literal JSON ones are read here (``package.json``,
-``jest.config.json``, a JSON file a ``package.json`` script gives jest by ``--config``/``-c``),
-from each folder the plan's programs collect tests in:
+``jest.config.json``, a JSON file a ``package.json`` script or the plan's entry gives jest by
+``--config``/``-c``), from each folder the plan's programs collect tests in, and the paths
+the plan's entries give jest's code options (``--globalSetup=./s.js``: ``planscripts``):
 
 - ``testMatch`` (micromatch's globs, extglobs among them: ``*.+(check|e2e).js``) and
   ``testRegex``: each file they match there is a test it runs;
@@ -37,6 +38,7 @@ from .placed import fold
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Final
 
 #: jest 29's settings naming a module or file it loads as code.
@@ -97,35 +99,38 @@ def _reading(folder: str, guards: object) -> _Reading:
         reading = _Reading()
         real = real_folder(folder, guards)
         _folder(real, reading)
-        for path in _script_configs(real):  # (a script's `jest --config FILE`)
-            _file(path, False, os.path.dirname(path), reading)
-        _plans_options(guards, real, reading)
+        from .planscripts import runner_words
+
+        _options([*_script_words(real), *runner_words(guards, "jest")], real, reading)
         kept[folder] = reading
     return kept[folder]
 
 
-def _plans_options(guards: object, folder: str, reading: _Reading) -> None:
-    """Adds to ``reading`` what the plan's entries give jest (``planscripts.runner_words``)
-    from ``folder``: a settings file (``--config FILE``, ``-c FILE``, ``--config=FILE``; a
-    JSON text is code) and each path a code setting's option names (``--globalSetup=./s.js``,
-    ``--setupFiles ./a.js ./b.js``, ``--env=./e.js``: s55-greview3 J2, J3)."""
-    from .planscripts import runner_words
-
-    for words in runner_words(guards, "jest"):
+def _options(given_words: list[list[str]], folder: str, reading: _Reading) -> None:
+    """Adds to ``reading`` what the words ``given_words`` give jest (a script's, the plan's
+    entries': ``planscripts.runner_words``) from ``folder``: a settings file (``--config
+    FILE``, ``-c FILE``, ``--config=FILE``; a JSON text is code), and the options as these
+    settings (``--globalSetup=./s.js``, ``--setupFiles ./a.js ./b.js``, ``--env=./e.js``,
+    ``--testMatch …``: s55-greview3 J2, J3; a ``--rootDir`` moves what every setting names:
+    code)."""
+    given: dict[str, list[str]] = {}
+    for words in given_words:
         option = ""
         for word in words:
             if word[:1] == "-":
                 option, _, value = word.lstrip("-").partition("=")
+                option = {"env": "testEnvironment", "c": "config"}.get(option, option)
                 values = [value] if value else []
             else:
                 values = [word] if option else []
             for value in values:
-                if option in ("config", "c"):
+                if option == "config":
                     path = os.path.join(folder, value if value[:1] != "{" else "{}")
                     _file(path, False, os.path.dirname(path), reading)
-                elif option in _CODE or option == "env":
-                    reading.paths |= {fold(p + e) for p in _paths(value, folder)
-                                      for e in _ENDINGS}
+                else:
+                    given.setdefault(option, []).append(value)
+    reading.code |= "rootDir" in given
+    _read(given, folder, reading)
 
 
 def _folder(folder: str, reading: _Reading) -> None:
@@ -155,7 +160,7 @@ def _file(path: str, nested: bool, folder: str, reading: _Reading) -> None:
             "rootDir", ".")))), reading)
 
 
-def _read(settings: dict[str, object], root: str, reading: _Reading) -> None:
+def _read(settings: Mapping[str, object], root: str, reading: _Reading) -> None:
     """Adds to ``reading`` what jest's ``settings`` (its ``rootDir`` ``root``) name (see the
     module's text): a JSON preset's and each project's settings too."""
     paths, patterns = reading.paths, reading.patterns
@@ -230,10 +235,12 @@ def _projects(value: object, root: str, reading: _Reading) -> None:
                 _file(path, False, os.path.dirname(path), reading)
 
 
-def _script_configs(folder: str) -> list[str]:
-    """The settings files the ``package.json`` scripts of ``folder`` give jest by
-    ``--config FILE``, ``-c FILE``, ``--config=FILE`` (s55-greview3 J4); a JSON text given
-    there (``--config '{…}'``) as a file that is code."""
+def _script_words(folder: str) -> list[list[str]]:
+    """The words the ``package.json`` scripts of ``folder`` give jest (after ``jest`` in a
+    command of one: ``"test": "jest --config jest.ci.json"``, s55-greview3 J4); a script
+    that cannot be read as words (a command's output) as ``--rootDir`` (code)."""
+    from .planscripts import commands
+
     try:
         data = json.loads(fs.read(os.path.join(folder, "package.json"), 1 << 22))
     except (OSError, ValueError):
@@ -241,15 +248,11 @@ def _script_configs(folder: str) -> list[str]:
     scripts = data.get("scripts") if isinstance(data, dict) else None
     found = []
     for text in scripts.values() if isinstance(scripts, dict) else []:
-        for command in re.split(r"&&|\|\||[;&|\n]", text if isinstance(text, str) else ""):
-            words = [w.strip("'\"") for w in command.split()]
-            if not any(os.path.basename(w) == "jest" for w in words):
-                continue
-            for at, word in enumerate(words):
-                value = word.partition("=")[2] if word.startswith("--config=") else (
-                    words[at + 1] if word in ("--config", "-c") and at + 1 < len(words) else "")
-                found += [os.path.join(folder, value if value[:1] != "{" else "{}")] if \
-                    value else []
+        if isinstance(text, str) and "jest" in text:
+            for words in commands(text) or [["jest", "--rootDir"]]:
+                at = next((i for i, w in enumerate(words) if os.path.basename(w) == "jest"),
+                          None)
+                found += [words[at + 1:]] if at is not None else []
     return found
 
 

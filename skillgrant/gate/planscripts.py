@@ -34,8 +34,7 @@ _INERT: Final = frozenset(("cd", "pushd", "popd", "cp", "mv", "mkdir", "rmdir", 
 #: shell's own words): a script running only these, or other scripts by name, is read alone.
 _CLOSED: Final = frozenset(("jest", "vitest", "mocha", "ava", "tap", "tsc", "eslint",
                             "prettier", "stylelint", "echo", "true", "false", "exit", "cd",
-                            "rm", "rimraf", "mkdir", "cp", "mv", "cat", "printf", "test",
-                            "cross-env-shell"))
+                            "rm", "rimraf", "mkdir", "cp", "mv", "cat", "printf", "test"))
 #: npm's commands running a script of their name (``npm test``), each with its name.
 _NPM_OWN: Final = {"test": "test", "t": "test", "tst": "test", "start": "start",
                    "stop": "stop", "restart": "restart"}
@@ -63,7 +62,7 @@ def commands(text: str) -> list[list[str]] | None:
     a here-document)."""
     import shlex
 
-    if any(c in text for c in "`<>") or "$(" in text:
+    if "`" in text or "$(" in text or "<<" in text:
         return None
     lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|()")
     lexer.whitespace_split = True
@@ -141,13 +140,13 @@ def script_closure(scripts: dict[str, str], names: frozenset[str] | None) -> dic
 
 def runner_words(guards: object, runner: str) -> list[list[str]]:
     """The words the plan of ``guards`` gives the program ``runner`` (``jest``): after its
-    name in an entry's command (``npx jest --config ci/jest.json``), and after ``--`` of an
-    npm script's run (``npm test -- --globalSetup=./s.js``: the script's runner gets them)."""
+    name in an entry's command (``npx jest --config ci/jest.json``), and after the command's
+    name of a script's run (``npm test -- --globalSetup=./s.js``, ``yarn test --env=./e.js``:
+    the script's runner gets them; npm's own options too, read alike: wider)."""
     found = []
     for entry in plan_entries(guards):
         for words in commands(entry) or []:
             at = next((i for i, w in enumerate(words) if os.path.basename(w) == runner), None)
-            if at is None and script_names(words) and "--" in words:
-                at = words.index("--")
-            found += [words[at + 1:]] if at is not None else []
+            found += [words[at + 1:]] if at is not None else [words[2:]] if script_names(
+                words) else []
     return found

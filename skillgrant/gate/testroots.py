@@ -5,9 +5,10 @@
 in a folder its operand names (``node --test ../ext/``: the plan names it, and guards it
 whole), one its settings name (bun's ``bunfig.toml`` ``[test] root``, pytest's
 ``testpaths``), one a ``package.json`` script's words name (``"test": "node --test
-../ext/"``). A link there leads the runner to a file anywhere (``../ext/test/o ->
-../../other``): ``testlinks`` walks these folders too, and a path met below one (the file
-itself, or through a link) is read as the runner's. Only folders outside the run folders
+../ext/"``; the scripts the plan runs where ``planscripts`` names them). A link there leads
+the runner to a file anywhere (``../ext/test/o -> ../../other``): ``testlinks`` walks these
+folders too, and a path met below one (the file itself, or through a link) is read as the
+runner's. Only folders outside the run folders
 count (one below them is walked already); they are read from the run folders' settings
 files, which the plan guards (a session cannot change them), once a guarded set.
 """

@@ -48,6 +48,9 @@ CODE = {
         "t/s.js"),
     "script-config-json-text": (None, "jest --config '{\"setupFiles\": [\"./t/s.js\"]}'",
                                 {"a.test.js": JEST_TEST}, "t/s.js"),
+    # the test script's own option naming a setup file
+    "script-option-setup-files": (None, "jest --setupFiles ./t/s.js", {"a.test.js": JEST_TEST},
+                                  "t/s.js"),
     # a glob of project folders: each one's own settings
     "glob-projects-settings": ({"projects": ["<rootDir>/packages/*"]}, "jest", {
         "packages/a/package.json": '{"name": "a", "jest": {"setupFiles": ["<rootDir>/s.js"]}}',
