@@ -152,6 +152,8 @@ CLOSURE = {
     "cd-then-a-packages-run": ("npm test", {"test": "cd sub && npm run unit"}, SUB),
     "prefix-before-the-name": ("npm test", {"test": "npm run --prefix sub unit"}, SUB),
     "workspace-after-the-name": ("npm test", {"test": "npm run unit -w sub"}, SUB),
+    "plans-run-in-every-workspace": ("npm test --workspaces", {"test": "node --test",
+                                                               "unit": RUN}, {"test": SUB["unit"]}),
     # held at 683a8b5: the closure by npm's aliases, pre/post, a script file running npm
     "run-alias-closure": ("npm test", {"test": "npm rum unit", "unit": RUN}, None),
     "pre-script-of-the-closure": ("npm test", {"test": "npm run unit", "preunit": RUN,
@@ -166,8 +168,8 @@ OPEN.add("test_r_a_script_the_plan_runs_read_otherwise",
          "plans-restart-runs-start")
 OPEN.add("test_r_a_script_the_plan_runs_read_otherwise",
          "open at 683a8b5 (and before): another package's scripts a script runs (cd, "
-         "--prefix, -w) are not read", "cd-then-a-packages-run", "prefix-before-the-name",
-         "workspace-after-the-name")
+         "--prefix, -w) or the plan's --workspaces runs are not read", "cd-then-a-packages-run",
+         "prefix-before-the-name", "workspace-after-the-name", "plans-run-in-every-workspace")
 
 
 @pytest.mark.parametrize("case", list(CLOSURE))
@@ -261,16 +263,14 @@ CONFIG_ELSEWHERE = {
     "script-short": ("npm test", "jest -c ci.json", {}),
 }
 OPEN.add("test_j_a_config_file_named_elsewhere",
-         "open at 0c7025b: _script_configs reads package.json scripts' `jest --config F`, "
-         "`-c F`, `--config=F` only", "script-short-attached", "script-runs-jest-js",
-         "script-file", "make-recipe")
+         "open at 0c7025b: jestsettings reads the words after a word `jest` in a package.json "
+         "script only", "script-runs-jest-js", "script-file", "make-recipe")
+# (script-short-attached: open at 0c7025b, closed by s56-sfix 9cc89a7)
 # (plan-short, plan-short-attached: open at 0c7025b, closed by s56-sfix 683a8b5)
 OPEN.add("test_j_a_config_file_named_elsewhere",
          "open at 683a8b5: the plan's words read one option a word (`-ic`: yargs' cluster)",
          "plan-short-cluster")
-OPEN.add("test_j_a_config_file_named_elsewhere",
-         "open at a8c2066: _script_configs strips a word's outer quotes only",
-         "script-quoted-attached", "script-split-quote")
+# (script-quoted-attached, script-split-quote: open at a8c2066, closed by s56-sfix 9cc89a7)
 
 
 @pytest.mark.parametrize("case", list(CONFIG_ELSEWHERE))
@@ -349,8 +349,9 @@ FOLDER_NAMED = {
 }
 OPEN.add("test_j_settings_of_a_folder_the_plan_names",
          "open at a8c2066: jestsettings reads the collecting folder's settings (and its "
-         "projects'), not a folder a script's `cd` or a `--projects` names",
-         *FOLDER_NAMED)
+         "projects'), not a folder a script's `cd` names", "script-cd-into-a-folder",
+         "script-cd-code-config")
+# (script-projects, plan-projects: open at a8c2066, closed by s56-sfix 9cc89a7)
 
 
 @pytest.mark.parametrize("case", list(FOLDER_NAMED))
