@@ -25,11 +25,12 @@ if TYPE_CHECKING:
 #: The mark ``plan_programs`` writes before a shell entry's text (``deepnames.READS``).
 ENTRY: Final = "@"
 #: The programs that start no other, whatever their words (a plan's entry granting only
-#: these and npm scripts' runs runs no script but those).
+#: these and npm scripts' runs runs no script but those; not ``sort``: its
+#: ``--compress-program``).
 _INERT: Final = frozenset(("cd", "pushd", "popd", "cp", "mv", "mkdir", "rmdir", "rm", "ln",
                            "touch", "cat", "ls", "head", "tail", "wc", "chmod", "echo",
                            "printf", "pwd", "true", "false", "diff", "cmp", "grep", "tee",
-                           "basename", "dirname", "realpath", "stat", "sort", "uniq"))
+                           "basename", "dirname", "realpath", "stat", "uniq"))
 #: The programs a script may run that start no other script (test runners, checkers, the
 #: shell's own words): a script running only these, or other scripts by name, is read alone.
 _CLOSED: Final = frozenset(("jest", "vitest", "mocha", "ava", "tap", "tsc", "eslint",
