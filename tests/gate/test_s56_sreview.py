@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,13 @@ def _case(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list
     return found[1]
 
 
+def _allowed(tmp_path: Path, names: tuple[str, ...], run: Callable[[Path, str], str | None]
+             ) -> list[str]:
+    """The spellings of ``names`` whose calls the hook allows every one of (``run`` proving
+    each in its own folder below ``tmp_path``, asking the hook: the first call denied)."""
+    return [n for n in names if run(tmp_path / n, n) is None]
+
+
 # --- R: the folders a package.json script's runner collects in (testroots) ----------------------
 
 #: A test file's payload: node's test runner runs it; it makes ``zz`` in the folder npm was
@@ -91,6 +99,9 @@ SPELLED = {
     # a bare `cd` (the home: ~/ext/test/o leads to ../other), a pipeline's output
     "bare-cd-to-the-home": ("cd && node --test ext/", {}),
     "xargs-of-a-pipeline": ("echo /ext/ | sed s,^,..,| xargs node --test", {}),
+    # `$PWD` after a `cd` (testroots reads it as the package's folder)
+    "pwd-after-a-cd": ("cd sub && node --test $PWD/../../ext/", {"sub/.keep": ""}),
+    "braced-pwd-after-a-cd": ("cd sub; node --test ${PWD}/../../ext/", {"sub/.keep": ""}),
     # a script file holding the expansions R4 refuses in package.json
     "script-file-parameter-expansion": ("sh run.sh", {"run.sh": "node --test ${PWD%/*}/ext/\n"}),
     "script-file-config-variable": ("sh run.sh",
@@ -100,35 +111,52 @@ SPELLED = {
         "const p = require('path');\nrequire('child_process').execSync('node --test ' + "
         "p.dirname(process.cwd()) + '/ext/', {stdio: 'inherit'});\n")}),
 }
+#: The rows: each a class of SPELLED's spellings (one case each).
+SPELLED_ROWS = {
+    "dash-globs-matching-dots": ("dot-question-glob", "dot-class-glob"),
+    "quotes-joining-dots": ("empty-quotes-between-dots", "quoted-dot"),
+    "tilde-forms": ("tilde-user", "bash-tilde-plus"),
+    "bare-cd-to-the-home": ("bare-cd-to-the-home",),
+    "xargs-of-a-pipeline": ("xargs-of-a-pipeline",),
+    "pwd-after-a-cd": ("pwd-after-a-cd", "braced-pwd-after-a-cd"),
+    "script-file-expansions": ("script-file-parameter-expansion", "script-file-config-variable"),
+    "node-script-builds-the-folder": ("node-script-builds-the-folder",),
+}
 OPEN.add("test_r_a_scripts_folder_spelled_without_an_expansion",
          "open at 0c7025b: testroots reads a script's words cut at quotes, with no glob, "
-         "~user or ~+ expansion (npm's sh is dash: `.?` matches `..`)", "dot-question-glob",
-         "dot-class-glob", "empty-quotes-between-dots", "quoted-dot", "tilde-user",
-         "bash-tilde-plus")
+         "~user or ~+ expansion (npm's sh is dash: `.?` matches `..`)",
+         "dash-globs-matching-dots", "quotes-joining-dots", "tilde-forms")
 OPEN.add("test_r_a_scripts_folder_spelled_without_an_expansion",
          "open at a8c2066: a bare `cd` is the home; a pipeline's output given by xargs",
          "bare-cd-to-the-home", "xargs-of-a-pipeline")
 OPEN.add("test_r_a_scripts_folder_spelled_without_an_expansion",
+         "open at b8f68e3: `$PWD` is read as the package's folder after a `cd` too",
+         "pwd-after-a-cd")
+OPEN.add("test_r_a_scripts_folder_spelled_without_an_expansion",
          "open at 0c7025b: a script file's words are read with _UNKNOWN's spellings, not R4's "
          "refusal of any expansion; a node script's text is read as words",
-         "script-file-parameter-expansion", "script-file-config-variable",
-         "node-script-builds-the-folder")
+         "script-file-expansions", "node-script-builds-the-folder")
 
 
-@pytest.mark.parametrize("case", list(SPELLED))
-def test_r_a_scripts_folder_spelled_without_an_expansion(tmp_path: Path, case: str) -> None:
-    """Plan ``Bash(npm test)``, ``Bash(cp *)``: ``cp src/mk ../other/x.js`` is allowed, and
-    ``npm test`` runs it through ``../ext/test/o``."""
-    needs("node", "npm")
+def _spelled(tmp_path: Path, case: str) -> str | None:
+    """SPELLED's ``case``: the first call the hook denies, or None."""
     script, extra = SPELLED[case]
     files = {"package.json": json.dumps({"name": "p", "config": {"dir": "../ext/"},
                                          "scripts": {"test": script}}),
              "src/mk": NODE_PAYLOAD, **extra}
     home = "mkdir -p ~/ext/test ../other && ln -s \"$(cd ../other && pwd)\" ~/ext/test/o"
-    denied = _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
-                   ["cp src/mk ../other/x.js", "npm test"],
-                   setup=home if "home" in case else SIBLING)
-    assert denied is not None, "the hook allows every call, and node's test runner runs it"
+    return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
+                 ["cp src/mk ../other/x.js", "npm test"],
+                 setup=home if "home" in case else SIBLING)
+
+
+@pytest.mark.parametrize("row", list(SPELLED_ROWS))
+def test_r_a_scripts_folder_spelled_without_an_expansion(tmp_path: Path, row: str) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``: ``cp src/mk ../other/x.js`` is allowed, and
+    ``npm test`` runs it through ``../ext/test/o``."""
+    needs("node", "npm")
+    allowed = _allowed(tmp_path, SPELLED_ROWS[row], _spelled)
+    assert not allowed, f"the hook allows every call of {allowed}, and node runs the payload"
 
 
 #: A package's scripts: the plan's entry, its scripts (``RUN`` runs node's test runner on
@@ -160,23 +188,40 @@ CLOSURE = {
                                                "unit": "node --test"}, None),
     "script-file-runs-npm": ("npm test", {"test": "sh run.sh", "unit": RUN}, None),
 }
+#: The rows: each a class of CLOSURE's spellings.
+CLOSURE_ROWS = {
+    "new-line-then-a-run": ("new-line-then-a-run",),
+    "hash-inside-a-word": ("hash-inside-a-word",),
+    "option-value-before-the-name": ("option-value-before-the-name",
+                                     "plans-option-value-before-the-name"),
+    "restart-runs-start": ("restart-runs-start", "plans-restart-runs-start"),
+    "another-packages-scripts": ("cd-then-a-packages-run", "prefix-before-the-name",
+                                 "workspace-after-the-name"),
+    "plans-run-in-every-workspace": ("plans-run-in-every-workspace",),
+    "held-closure": ("run-alias-closure", "pre-script-of-the-closure"),
+}
 OPEN.add("test_r_a_script_the_plan_runs_read_otherwise",
          "open at 683a8b5: planscripts reads a script's text with shlex (a new line, `#` in a "
          "word), npm's words with no option values, `npm restart` as one script",
          "new-line-then-a-run", "hash-inside-a-word", "option-value-before-the-name",
-         "plans-option-value-before-the-name", "restart-runs-start",
-         "plans-restart-runs-start")
+         "restart-runs-start")
 OPEN.add("test_r_a_script_the_plan_runs_read_otherwise",
          "open at 683a8b5 (and before): another package's scripts a script runs (cd, "
-         "--prefix, -w) or the plan's --workspaces runs are not read", "cd-then-a-packages-run",
-         "prefix-before-the-name", "workspace-after-the-name", "plans-run-in-every-workspace")
+         "--prefix, -w) or the plan's --workspaces runs are not read",
+         "another-packages-scripts", "plans-run-in-every-workspace")
 
 
-@pytest.mark.parametrize("case", list(CLOSURE))
-def test_r_a_script_the_plan_runs_read_otherwise(tmp_path: Path, case: str) -> None:
+@pytest.mark.parametrize("row", list(CLOSURE_ROWS))
+def test_r_a_script_the_plan_runs_read_otherwise(tmp_path: Path, row: str) -> None:
     """Plan: the entry, ``Bash(cp *)``: ``cp src/mk ../other/x.js`` is allowed, and the
     entry runs node's test runner on ``../ext/`` (its ``test/o`` leads to ``../other``)."""
     needs("node", "npm")
+    allowed = _allowed(tmp_path, CLOSURE_ROWS[row], _closure)
+    assert not allowed, f"the hook allows every call of {allowed}, and node runs the payload"
+
+
+def _closure(tmp_path: Path, case: str) -> str | None:
+    """CLOSURE's ``case``: the first call the hook denies, or None."""
     entry, scripts, sub = CLOSURE[case]
     package: dict[str, object] = {"name": "p", "scripts": scripts}
     files = {"src/mk": NODE_PAYLOAD, "run.sh": "npm run unit\n"}
@@ -184,9 +229,8 @@ def test_r_a_script_the_plan_runs_read_otherwise(tmp_path: Path, case: str) -> N
         package["workspaces"] = ["sub"]
         files["sub/package.json"] = json.dumps({"name": "sub", "scripts": sub})
     files["package.json"] = json.dumps(package)
-    denied = _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
-                   ["cp src/mk ../other/x.js", entry], setup=SIBLING)
-    assert denied is not None, "the hook allows every call, and node's test runner runs it"
+    return _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                 ["cp src/mk ../other/x.js", entry], setup=SIBLING)
 
 
 # --- J: what jest 29.7 loads that its settings name --------------------------------------------
@@ -230,17 +274,24 @@ CODE_CONFIG = {
     "cjs-config": ({"jest.config.cjs": "module.exports = {setupFiles: "
                     "['<rootDir>/tools/s.js']};\n"}, "tools/s.js"),
 }
+CODE_CONFIG_ROWS = {"file-of-no-script-ending": ("extensionless-setup-file", "text-file-tests"),
+                    "held-code-config": ("cjs-config",)}
 OPEN.add("test_j_a_code_config_names_a_file_of_any_name",
          "open at 0c7025b: a code config guards only names ending in a script's ending",
-         "extensionless-setup-file", "text-file-tests")
+         "file-of-no-script-ending")
 
 
-@pytest.mark.parametrize("case", list(CODE_CONFIG))
-def test_j_a_code_config_names_a_file_of_any_name(tmp_path: Path, case: str) -> None:
-    """Plan ``Bash(npm test)`` (``"test": "jest"``), ``Bash(cp *)``: jest loads the file."""
+def _code_config(tmp_path: Path, case: str) -> str | None:
+    """CODE_CONFIG's ``case``: the first call the hook denies, or None."""
     files, target = CODE_CONFIG[case]
-    assert _jest_case(tmp_path, "npm test", None, {"a.test.js": JEST_TEST, **files},
-                      target) is not None
+    return _jest_case(tmp_path, "npm test", None, {"a.test.js": JEST_TEST, **files}, target)
+
+
+@pytest.mark.parametrize("row", list(CODE_CONFIG_ROWS))
+def test_j_a_code_config_names_a_file_of_any_name(tmp_path: Path, row: str) -> None:
+    """Plan ``Bash(npm test)`` (``"test": "jest"``), ``Bash(cp *)``: jest loads the file."""
+    allowed = _allowed(tmp_path, CODE_CONFIG_ROWS[row], _code_config)
+    assert not allowed, f"the hook allows every call of {allowed}, and jest loads the file"
 
 
 #: A settings file given to jest by ``--config`` where the gate does not read it: the plan's
@@ -271,16 +322,25 @@ OPEN.add("test_j_a_config_file_named_elsewhere",
          "open at 683a8b5: the plan's words read one option a word (`-ic`: yargs' cluster)",
          "plan-short-cluster")
 # (script-quoted-attached, script-split-quote: open at a8c2066, closed by s56-sfix 9cc89a7)
+CONFIG_ELSEWHERE_ROWS = {n: (n,) for n in ("script-runs-jest-js", "script-file", "make-recipe",
+                                           "plan-short-cluster")}
+CONFIG_ELSEWHERE_ROWS["held-config-options"] = ("script-quoted-attached", "plan-short-attached")
 
 
-@pytest.mark.parametrize("case", list(CONFIG_ELSEWHERE))
-def test_j_a_config_file_named_elsewhere(tmp_path: Path, case: str) -> None:
-    """Plan: the entry, ``Bash(cp *)``; ``ci.json`` names ``tools/s.js`` as a setup file."""
-    if "make" in case:
-        needs("make")
+def _config_elsewhere(tmp_path: Path, case: str) -> str | None:
+    """CONFIG_ELSEWHERE's ``case``: the first call the hook denies, or None."""
     entry, script, files = CONFIG_ELSEWHERE[case]
-    assert _jest_case(tmp_path, entry, None, {"a.test.js": JEST_TEST, "ci.json": SETUP_JSON,
-                                              **files}, "tools/s.js", script) is not None
+    return _jest_case(tmp_path, entry, None, {"a.test.js": JEST_TEST, "ci.json": SETUP_JSON,
+                                              **files}, "tools/s.js", script)
+
+
+@pytest.mark.parametrize("row", list(CONFIG_ELSEWHERE_ROWS))
+def test_j_a_config_file_named_elsewhere(tmp_path: Path, row: str) -> None:
+    """Plan: the entry, ``Bash(cp *)``; ``ci.json`` names ``tools/s.js`` as a setup file."""
+    if "make" in row:
+        needs("make")
+    allowed = _allowed(tmp_path, CONFIG_ELSEWHERE_ROWS[row], _config_elsewhere)
+    assert not allowed, f"the hook allows every call of {allowed}, and jest loads the file"
 
 
 #: jest's settings (package.json's "jest") read otherwise than jest does: the settings, the
@@ -317,26 +377,39 @@ READ_OTHERWISE = {
     # held at 0c7025b: a preset folder's jest-preset.js
     "preset-folder-code": ({"preset": "<rootDir>/tools"}, {}, "tools/jest-preset.js"),
 }
+READ_OTHERWISE_ROWS = {
+    "root-dir-above": ("root-dir-above",), "posix-class-glob": ("posix-class-glob",),
+    "filter-and-runtime-settings": ("filter-setting", "runtime-setting"),
+    "docblock-environment": ("docblock-environment",),
+    "package-preset-names-a-setup-file": ("package-preset-names-a-setup-file",),
+    "settings-above-the-project": ("code-config-above-the-project",
+                                   "json-config-above-the-project"),
+    "held-presets": ("relative-preset-main",)}
 OPEN.add("test_j_jests_settings_read_otherwise",
          "open at 0c7025b: rootDir above, POSIX classes, filter/runtime, a docblock's "
-         "environment are not read", "root-dir-above", "posix-class-glob", "filter-setting",
-         "runtime-setting", "docblock-environment")
+         "environment are not read", "root-dir-above", "posix-class-glob",
+         "filter-and-runtime-settings", "docblock-environment")
 # (relative-preset-main: open at 0c7025b, closed by s56-sfix a8c2066)
 OPEN.add("test_j_jests_settings_read_otherwise",
          "open at a8c2066: a package's preset is not read; nor are the settings jest finds "
          "above a project holding none", "package-preset-names-a-setup-file",
-         "code-config-above-the-project", "json-config-above-the-project")
+         "settings-above-the-project")
 
 
-@pytest.mark.parametrize("case", list(READ_OTHERWISE))
-def test_j_jests_settings_read_otherwise(tmp_path: Path, case: str) -> None:
-    """Plan ``Bash(npm test)`` (``"test": "jest"``; ``npx jest`` where the project holds no
-    package.json), ``Bash(cp *)``: jest loads the file."""
+def _read_otherwise(tmp_path: Path, case: str) -> str | None:
+    """READ_OTHERWISE's ``case``: the first call the hook denies, or None."""
     settings, files, target = READ_OTHERWISE[case]
     above = "above-the-project" in case  # (`npx jest`: the project holds no package.json)
-    assert _jest_case(tmp_path, "npx jest" if above else "npm test", settings,
-                      {"a.test.js": JEST_TEST, **files}, target,
-                      package_json=not above) is not None
+    return _jest_case(tmp_path, "npx jest" if above else "npm test", settings,
+                      {"a.test.js": JEST_TEST, **files}, target, package_json=not above)
+
+
+@pytest.mark.parametrize("row", list(READ_OTHERWISE_ROWS))
+def test_j_jests_settings_read_otherwise(tmp_path: Path, row: str) -> None:
+    """Plan ``Bash(npm test)`` (``"test": "jest"``; ``npx jest`` where the project holds no
+    package.json), ``Bash(cp *)``: jest loads the file."""
+    allowed = _allowed(tmp_path, READ_OTHERWISE_ROWS[row], _read_otherwise)
+    assert not allowed, f"the hook allows every call of {allowed}, and jest loads the file"
 
 
 #: A folder jest takes its settings from that the plan's script or line names (its
@@ -347,22 +420,30 @@ FOLDER_NAMED = {
     "script-cd-into-a-folder": ("npm test", "cd pkg/a && jest", "pkg/a/jest.config.json"),
     "script-cd-code-config": ("npm test", "cd pkg/a && jest", "pkg/a/jest.config.js"),
 }
+FOLDER_NAMED_ROWS = {"script-cd-into-a-folder": ("script-cd-into-a-folder",
+                                                "script-cd-code-config"),
+                     "held-projects": ("plan-projects",)}
 OPEN.add("test_j_settings_of_a_folder_the_plan_names",
          "open at a8c2066: jestsettings reads the collecting folder's settings (and its "
-         "projects'), not a folder a script's `cd` names", "script-cd-into-a-folder",
-         "script-cd-code-config")
+         "projects'), not a folder a script's `cd` names", "script-cd-into-a-folder")
 # (script-projects, plan-projects: open at a8c2066, closed by s56-sfix 9cc89a7)
 
 
-@pytest.mark.parametrize("case", list(FOLDER_NAMED))
-def test_j_settings_of_a_folder_the_plan_names(tmp_path: Path, case: str) -> None:
-    """Plan: the entry, ``Bash(cp *)``; ``pkg/a``'s settings name ``pkg/a/tools/s.js`` as a
-    setup file: the copy, then jest (run in ``pkg/a``, or given it as a project) loads it."""
+def _folder_named(tmp_path: Path, case: str) -> str | None:
+    """FOLDER_NAMED's ``case``: the first call the hook denies, or None."""
     entry, script, settings = FOLDER_NAMED[case]
     text = ("module.exports = {setupFiles: ['<rootDir>/tools/s.js']};\n"
             if settings.endswith(".js") else SETUP_JSON)
-    assert _jest_case(tmp_path, entry, None, {"pkg/a/a.test.js": JEST_TEST, settings: text},
-                      "pkg/a/tools/s.js", script) is not None
+    return _jest_case(tmp_path, entry, None, {"pkg/a/a.test.js": JEST_TEST, settings: text},
+                      "pkg/a/tools/s.js", script)
+
+
+@pytest.mark.parametrize("row", list(FOLDER_NAMED_ROWS))
+def test_j_settings_of_a_folder_the_plan_names(tmp_path: Path, row: str) -> None:
+    """Plan: the entry, ``Bash(cp *)``; ``pkg/a``'s settings name ``pkg/a/tools/s.js`` as a
+    setup file: the copy, then jest (run in ``pkg/a``, or given it as a project) loads it."""
+    allowed = _allowed(tmp_path, FOLDER_NAMED_ROWS[row], _folder_named)
+    assert not allowed, f"the hook allows every call of {allowed}, and jest loads the file"
 
 
 #: A path the plan's line gives jest as an option's attached value, spelled as yargs takes it
@@ -376,14 +457,57 @@ PLAN_OPTIONS = {
     "camel-setup-files-attached": "npx jest --setupFiles=./tools/s.js",
     "kebab-setup-files-spaced": "npx jest --setup-files ./tools/s.js",
 }
+PLAN_OPTIONS_ROWS = {"kebab-case": ("kebab-global-setup", "kebab-test-environment",
+                                    "npm-test-kebab-setup-files-after-env"),
+                     "filter-attached": ("filter-attached",),
+                     "held-options": ("camel-setup-files-attached",)}
 OPEN.add("test_j_a_path_the_plans_option_gives_jest",
-         "open at 683a8b5: _plans_options reads _CODE's camel-case names (and env) only",
-         "kebab-global-setup", "kebab-test-environment",
-         "npm-test-kebab-setup-files-after-env", "filter-attached")
+         "open at 683a8b5: the plan's options are read by _CODE's camel-case names (and env)",
+         "kebab-case", "filter-attached")
 
 
-@pytest.mark.parametrize("case", list(PLAN_OPTIONS))
-def test_j_a_path_the_plans_option_gives_jest(tmp_path: Path, case: str) -> None:
+def _plan_option(tmp_path: Path, case: str) -> str | None:
+    """PLAN_OPTIONS' ``case``: the first call the hook denies, or None."""
+    return _jest_case(tmp_path, PLAN_OPTIONS[case], None, {"a.test.js": JEST_TEST},
+                      "tools/s.js")
+
+
+@pytest.mark.parametrize("row", list(PLAN_OPTIONS_ROWS))
+def test_j_a_path_the_plans_option_gives_jest(tmp_path: Path, row: str) -> None:
     """Plan: the entry, ``Bash(cp *)``: the copy, then jest loads ``tools/s.js``."""
-    assert _jest_case(tmp_path, PLAN_OPTIONS[case], None, {"a.test.js": JEST_TEST},
-                      "tools/s.js") is not None
+    allowed = _allowed(tmp_path, PLAN_OPTIONS_ROWS[row], _plan_option)
+    assert not allowed, f"the hook allows every call of {allowed}, and jest loads the file"
+
+
+# --- C: costs: everyday calls the narrowed reading still denies ---------------------------------
+
+#: A monorepo package: the test script, a linter's script naming a sibling folder (``eslint src
+#: ../shared``: no runner collects there); the plan's extra entry.
+SIBLING_COSTS = {
+    # `npx jest` runs the package's jest (a closed program), as `jest` does
+    "test-script-runs-npx-jest": ({"test": "npx jest", "lint": "eslint src ../shared"}, []),
+    # a plan's `git diff` beside `npm test` (planscripts: an entry that may run any script)
+    "plan-holds-git-diff": ({"test": "node --test", "lint": "eslint src ../shared"},
+                            ["Bash(git diff *)"]),
+}
+OPEN.add("test_c_a_sibling_a_script_the_plan_does_not_run_names_keeps_writes",
+         "at b8f68e3 planscripts reads every script where a script runs `npx` (any "
+         "program) or the plan holds an entry of a program that is not inert (git, sed)",
+         *SIBLING_COSTS)
+
+
+@pytest.mark.parametrize("case", list(SIBLING_COSTS))
+def test_c_a_sibling_a_script_the_plan_does_not_run_names_keeps_writes(
+        tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)`` (and the extra entry): ``cp notes.txt
+    ../shared/notes.txt`` stays allowed (the linter's script is not run by the plan)."""
+    scripts, extra = SIBLING_COSTS[case]
+    project = hooked_project(tmp_path, ["Bash(npm test)", "Bash(cp *)", *extra])
+    (project / "package.json").write_text(json.dumps({"name": "p", "scripts": scripts}))
+    (project / "notes.txt").write_text("n\n")
+    (tmp_path / "shared").mkdir()
+    said = subprocess.run(["/bin/sh", "-c", _settings_hook(project)], cwd=project,
+                          input=payload("cp notes.txt ../shared/notes.txt", project.resolve()),
+                          env={**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)},
+                          capture_output=True, timeout=60, check=False)
+    assert said.returncode != 2, said.stderr.decode()[-400:]
