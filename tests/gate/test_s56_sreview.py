@@ -10,6 +10,7 @@ Every payload only makes a file."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -478,6 +479,34 @@ def test_j_a_path_the_plans_option_gives_jest(tmp_path: Path, row: str) -> None:
     allowed = _allowed(tmp_path, PLAN_OPTIONS_ROWS[row], _plan_option)
     assert not allowed, f"the hook allows every call of {allowed}, and jest loads the file"
 
+
+#: A transformed test kept in jest's cache, as jest 29's ScriptTransformer reads one: the first
+#: 32 hex digits of the code's SHA-1, a new line, the code (here the payload).
+CACHED = (hashlib.sha1(JS_PAYLOAD.encode()).hexdigest()[:32] + "\n" + JS_PAYLOAD)
+#: Each case: the settings' cacheDirectory (the default is /tmp/jest_<uid>, shared: not
+#: written here; the hook allows the same literal write there too).
+CACHES = {
+    "cache-in-the-project": "<rootDir>/.jest-cache",
+    "cache-beside-the-project": "<rootDir>/../jc",
+}
+OPEN.add("test_j_a_transformed_test_in_jests_cache",
+         "open at b8f68e3: jest's transform cache (cacheDirectory) is no file jest loads to "
+         "the gate", *CACHES)
+
+
+@pytest.mark.parametrize("case", list(CACHES))
+def test_j_a_transformed_test_in_jests_cache(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(npm test)`` (``"test": "jest"``), ``Bash(cp *)``: a first run fills the
+    cache; the copy over ``a.test.js``'s cached transform (a glob: its name holds hashes);
+    the next run takes the cached code for the test's."""
+    modules = _jest()
+    folder = CACHES[case].replace("<rootDir>/", "")
+    package = {"name": "jt", "scripts": {"test": "jest"},
+               "jest": {"cacheDirectory": CACHES[case]}}
+    files = {"a.test.js": JEST_TEST, "src/cached": CACHED, "package.json": json.dumps(package)}
+    assert _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
+                 ["npm test", f"cp src/cached {folder}/jest-transform-cache-*/*/atest_*[0-9a-f]",
+                  "npm test"], links={"node_modules": str(modules)}) is not None
 
 # --- C: costs: everyday calls the narrowed reading still denies ---------------------------------
 
