@@ -103,6 +103,9 @@ SPELLED = {
     # `$PWD` after a `cd` (testroots reads it as the package's folder)
     "pwd-after-a-cd": ("cd sub && node --test $PWD/../../ext/", {"sub/.keep": ""}),
     "braced-pwd-after-a-cd": ("cd sub; node --test ${PWD}/../../ext/", {"sub/.keep": ""}),
+    # `$INIT_CWD` is the folder npm started in (a folder below the package: npm walks up)
+    "init-cwd-from-a-folder-below": ("node --test $INIT_CWD/../../ext/", {"sub/.keep": ""},
+                                     "cd sub && npm test"),
     # a script file holding the expansions R4 refuses in package.json
     "script-file-parameter-expansion": ("sh run.sh", {"run.sh": "node --test ${PWD%/*}/ext/\n"}),
     "script-file-config-variable": ("sh run.sh",
@@ -120,6 +123,7 @@ SPELLED_ROWS = {
     "bare-cd-to-the-home": ("bare-cd-to-the-home",),
     "xargs-of-a-pipeline": ("xargs-of-a-pipeline",),
     "pwd-after-a-cd": ("pwd-after-a-cd", "braced-pwd-after-a-cd"),
+    "init-cwd-from-a-folder-below": ("init-cwd-from-a-folder-below",),
     "script-file-expansions": ("script-file-parameter-expansion", "script-file-config-variable"),
     "node-script-builds-the-folder": ("node-script-builds-the-folder",),
 }
@@ -131,8 +135,9 @@ OPEN.add("test_r_a_scripts_folder_spelled_without_an_expansion",
          "open at a8c2066: a bare `cd` is the home; a pipeline's output given by xargs",
          "bare-cd-to-the-home", "xargs-of-a-pipeline")
 OPEN.add("test_r_a_scripts_folder_spelled_without_an_expansion",
-         "open at b8f68e3: `$PWD` is read as the package's folder after a `cd` too",
-         "pwd-after-a-cd")
+         "open at b8f68e3: `$PWD` is read as the package's folder after a `cd` too, "
+         "`$INIT_CWD` as the package's folder when npm starts below it",
+         "pwd-after-a-cd", "init-cwd-from-a-folder-below")
 OPEN.add("test_r_a_scripts_folder_spelled_without_an_expansion",
          "open at 0c7025b: a script file's words are read with _UNKNOWN's spellings, not R4's "
          "refusal of any expansion; a node script's text is read as words",
@@ -141,14 +146,14 @@ OPEN.add("test_r_a_scripts_folder_spelled_without_an_expansion",
 
 def _spelled(tmp_path: Path, case: str) -> str | None:
     """SPELLED's ``case``: the first call the hook denies, or None."""
-    script, extra = SPELLED[case]
+    script, extra, *entry = SPELLED[case]
+    call = entry[0] if entry else "npm test"
     files = {"package.json": json.dumps({"name": "p", "config": {"dir": "../ext/"},
                                          "scripts": {"test": script}}),
              "src/mk": NODE_PAYLOAD, **extra}
     home = "mkdir -p ~/ext/test ../other && ln -s \"$(cd ../other && pwd)\" ~/ext/test/o"
-    return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
-                 ["cp src/mk ../other/x.js", "npm test"],
-                 setup=home if "home" in case else SIBLING)
+    return _case(tmp_path, [f"Bash({call})", "Bash(cp *)"], files,
+                 ["cp src/mk ../other/x.js", call], setup=home if "home" in case else SIBLING)
 
 
 @pytest.mark.parametrize("row", list(SPELLED_ROWS))
