@@ -380,6 +380,10 @@ READ_OTHERWISE = {
         "module.exports = {setupFiles: [__dirname + '/project/tools/s.js']};\n")}, "tools/s.js"),
     "json-config-above-the-project": (None, {"../jest.config.json": (
         '{"setupFiles": ["<rootDir>/project/tools/s.js"]}')}, "tools/s.js"),
+    # a mapper's capture (`$1`) names every module below a folder, as modulePaths does
+    "mapper-capture-names-a-folder": (
+        {"moduleNameMapper": {"^@shared/(.*)$": "<rootDir>/../shared/$1"}},
+        {"a.test.js": "require('@shared/util');\n" + JEST_TEST}, "../shared/util.js"),
     # held at 0c7025b: a preset folder's jest-preset.js
     "preset-folder-code": ({"preset": "<rootDir>/tools"}, {}, "tools/jest-preset.js"),
 }
@@ -390,6 +394,7 @@ READ_OTHERWISE_ROWS = {
     "package-preset-names-a-setup-file": ("package-preset-names-a-setup-file",),
     "settings-above-the-project": ("code-config-above-the-project",
                                    "json-config-above-the-project"),
+    "mapper-capture-names-a-folder": ("mapper-capture-names-a-folder",),
     "held-presets": ("relative-preset-main",)}
 OPEN.add("test_j_jests_settings_read_otherwise",
          "open at 0c7025b: rootDir above, POSIX classes, filter/runtime, a docblock's "
@@ -400,6 +405,9 @@ OPEN.add("test_j_jests_settings_read_otherwise",
          "open at a8c2066: a package's preset is not read; nor are the settings jest finds "
          "above a project holding none", "package-preset-names-a-setup-file",
          "settings-above-the-project")
+OPEN.add("test_j_jests_settings_read_otherwise",
+         "open at b8f68e3: a moduleNameMapper value's capture is read as a literal name",
+         "mapper-capture-names-a-folder")
 
 
 def _read_otherwise(tmp_path: Path, case: str) -> str | None:
