@@ -204,7 +204,7 @@ CLOSURE_ROWS = {
     "another-packages-scripts": ("cd-then-a-packages-run", "prefix-before-the-name",
                                  "workspace-after-the-name"),
     "plans-run-in-every-workspace": ("plans-run-in-every-workspace",),
-    "held-closure": ("run-alias-closure", "pre-script-of-the-closure"),
+    "held-closure": ("pre-script-of-the-closure",),
 }
 OPEN.add("test_r_a_script_the_plan_runs_read_otherwise",
          "open at 683a8b5: planscripts reads a script's text with shlex (a new line, `#` in a "
@@ -330,7 +330,7 @@ OPEN.add("test_j_a_config_file_named_elsewhere",
 # (script-quoted-attached, script-split-quote: open at a8c2066, closed by s56-sfix 9cc89a7)
 CONFIG_ELSEWHERE_ROWS = {n: (n,) for n in ("script-runs-jest-js", "script-file", "make-recipe",
                                            "plan-short-cluster")}
-CONFIG_ELSEWHERE_ROWS["held-config-options"] = ("script-quoted-attached", "plan-short-attached")
+CONFIG_ELSEWHERE_ROWS["held-config-options"] = ("script-quoted-attached",)
 
 
 def _config_elsewhere(tmp_path: Path, case: str) -> str | None:
