@@ -14,6 +14,7 @@ from collections.abc import Container
 
 from . import files as fs
 from .placed import importable, shadows
+from .syspathdirs import first_on_path
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -74,26 +75,34 @@ def module_path(key: str, path: str | None = None) -> bool:
     A3, A4). A package's folder is none of pytest's (its basedir is the first folder up
     without one) and none of the plan's own scripts' or ``-m``'s folders, guarded where they
     are (``placed.shadows``); a recipe running Python in one is left open (s54-greview2 K1:
-    ``mypkg/types.py``, ``mypkg/logging.py`` are everyday files)."""
+    ``mypkg/types.py``, ``mypkg/logging.py`` are everyday files). A site module's name (not
+    a standard one's) is asked only in a folder a plan's Python may put on ``sys.path``
+    (``syspathdirs.first_on_path``: ``tools/yaml.py`` beside no test is no import's; K2)."""
     head, _, name = key.rpartition("/")
     stem, dot, suffix = name.partition(".")
     module = importable(dot + suffix)
-    if shadows(key, frozenset((head,))) or (module and (stem in RUNNER_MODULES or (
-            stem in _site_names()))):
+    if shadows(key, frozenset((head,))) or (module and stem in RUNNER_MODULES):
         return not _package(path, 1)
+    if module and stem in _site_names():  # (only in a folder that may be on sys.path: K2)
+        return not _package(path, 1) and first_on_path(path, 1)
     above, _, package = head.rpartition("/")
-    return (shadows(key, frozenset((above,))) or (module and stem == "__init__" and (
-        package in RUNNER_MODULES or package in _site_names()))) and not _package(path, 2)
+    if shadows(key, frozenset((above,))) or (module and stem == "__init__" and (
+            package in RUNNER_MODULES)):
+        return not _package(path, 2)
+    return module and stem == "__init__" and package in _site_names() and not _package(
+        path, 2) and first_on_path(path, 2)
 
 
 def _site_names() -> frozenset[str]:
-    """``sitenames.site_names`` of the folders the plan's programs run in (review
-    s54-greview2 A8: a pytest plugin's module, or one it imports, of the plan's Python's site
-    folders)."""
+    """``sitenames.site_names`` of the folders the plan's programs run in and of the
+    interpreters it names by a path (review s54-greview2 A8, s55-greview3 A3: a pytest
+    plugin's module, or one it imports, of the plan's Python's site folders)."""
     from .guardedset import GUARDED
     from .sitenames import site_names
 
-    return site_names(getattr(GUARDED.get(), "run_folders", frozenset()))
+    guards = GUARDED.get()
+    return site_names(getattr(guards, "run_folders", frozenset()),
+                      getattr(guards, "python_libs", frozenset()))
 
 
 def _package(path: str | None, up: int) -> bool:
@@ -105,42 +114,31 @@ def _package(path: str | None, up: int) -> bool:
     folder = path.rstrip("/")
     for _ in range(up):
         folder = folder.rpartition("/")[0]
-    return fs.entry((folder or "/") + "/__init__.py") is not None and not _on_path(
-        folder or "/")
+    return fs.identity((folder or "/") + "/__init__.py") is not None and not _on_path(
+        folder or "/")  # (a regular file, as pytest's is_file(): s56-greview3 R2)
 
 
 def _on_path(folder: str) -> bool:
     """Whether the package's ``folder`` may be first on a plan's Python's ``sys.path``
     (review s54-greview2 C3): where no plan's program collects tests (``Guarded.collected``:
-    a script's, a checker's plan) or one runs any program (make, npm, tox: a recipe's ``cd
-    mypkg && python3 -m pytest``; such a plan names make's ``GNUmakefile``, ``ALL_STARTS``),
-    and where pytest's settings above it name it in ``pythonpath``. A package's module is
-    exempt only under a plan running a test runner alone (s54-greview2 K1: ``sed -i …
-    mypkg/types.py``), whose tests are trusted not to run Python in a package's folder."""
+    a script's, a checker's plan) or one may run Python in any folder (``Guarded.runs_any``:
+    a script, a project module, make, npm, tox: a recipe's ``cd mypkg && python3 -m pytest``;
+    s55-greview3 C1), and where pytest's settings above it name it in ``pythonpath``. A
+    package's module is exempt only under a plan running test runners alone (s54-greview2
+    K1: ``sed -i … mypkg/types.py``), whose tests are trusted not to run Python in a
+    package's folder."""
     from .guardedset import GUARDED
 
     guards = GUARDED.get()
-    if not getattr(guards, "collected", None) or _runs_any(guards):
+    if not getattr(guards, "collected", None) or getattr(guards, "runs_any", True):
         return True
+    real = fs.realpath(folder)
+    if {folder, real} & {os.path.normpath(f) for f in (*getattr(guards, "run_folders", ()),
+                                                        *getattr(guards, "modules", ()))}:
+        return True  # (a run folder, `-m`'s, first whatever it holds: s56-greview3 R1)
     from .checkersettings import pytest_settings
     from .pytestini import words
 
-    real = fs.realpath(folder)
     return any(os.path.normpath(os.path.join(at, word)) in (folder, real)
                for at, _, value in pytest_settings(os.path.dirname(folder), ("pythonpath",))
                for word in words(value))
-
-
-#: The last guarded set ``_runs_any`` read, and its answer.
-_RUNS_ANY: list[tuple[object, bool]] = []
-
-
-def _runs_any(guards: object) -> bool:
-    """Whether the guarded set ``guards`` holds make's ``GNUmakefile`` in a folder (as one of
-    the plan's named paths): its plan runs make or a runner of any program (``planprograms``
-    names ``ALL_STARTS`` for it)."""
-    if not _RUNS_ANY or _RUNS_ANY[0][0] is not guards:
-        found = any(path.endswith("/GNUmakefile") for path, _ in (
-            guards if isinstance(guards, tuple) else ()))
-        _RUNS_ANY[:] = [(guards, found)]
-    return _RUNS_ANY[0][1]

@@ -144,14 +144,8 @@ SETTINGS = {
 # pyproject-doctest-modules: held since 6f28a71's pytestini.widened; doctest-glob-quoted,
 # doctest-glob-with-a-folder, python-files-with-a-folder, pythonpath-quoted-package since
 # d38c446; ini-pythonpath-zip-archive since 2035e3a)
-_open("test_p_a_file_pytests_settings_make_it_run",
-      "at 6f28a71 a plan running a script beside pytest keeps the package exemption "
-      "(pymodule._runs_any reads make's GNUmakefile only)",
-      "plans-script-runs-python-in-a-package")
-_open("test_p_a_file_pytests_settings_make_it_run",
-      "at 71cbb8a a conftest's literal `pytest_plugins` list is not read as the ini's `-p` is: "
-      "the modules it names are imported at every start", "conftest-pytest-plugins-dotted",
-      "conftest-pytest-plugins-top")
+# (plans-script-runs-python-in-a-package: held since s56-gfix3's Guarded.runs_any;
+# conftest-pytest-plugins-dotted, -top: since s56-gfix3's conftestplugins)
 
 
 #: ``src/zip`` holds ``colorsys.py`` (the payload), ``vendor/libs.zip`` a harmless ``six.py``.
@@ -245,11 +239,8 @@ def test_a_a_module_a_venvs_plugin_imports_at_start(case: str, tmp_path: Path) -
                     ) is not None
 
 
-# (venv-two-folders-below: held since af72579, .tox/* and .nox/* read)
-_open("test_a_a_module_a_venvs_plugin_imports_at_start",
-      "at af72579 sitenames reads the site folders of PATH's, the hook's, pyenv's and the "
-      "run folders' venvs: a venv the plan names by a path elsewhere is not read",
-      "venv-outside-the-project", "venv-in-a-tools-folder")
+# (venv-two-folders-below: held since af72579, .tox/* and .nox/* read; venv-outside-the-project,
+# venv-in-a-tools-folder: since s56-gfix3's Guarded.python_libs)
 
 
 # --- J: what jest's settings name as code -----------------------------------------------------
@@ -458,23 +449,14 @@ COSTS = {
         ["Bash(python3 -m pytest -q)", "Bash(sed *)"], {}, "sed -i s/A/B/ tools/yaml.py"),
     "pytest-plan-sed-a-script-named-like-a-site-module": (
         ["Bash(python3 -m pytest -q)", "Bash(sed *)"], {}, "sed -i s/A/B/ scripts/six.py"),
-    # 6f28a71: `addopts = --doctest-modules` makes every module below a test: the package's
-    # own module, which the tests import anyway (P1g), is denied
-    "doctest-modules-sed-a-packages-module": (
-        ["Bash(python3 -m pytest -q)", "Bash(sed *)"],
-        {"pytest.ini": "[pytest]\naddopts = --doctest-modules\n"}, "sed -i s/A/B/ mypkg/core.py"),
 }
 
 _open("test_k_an_everyday_call_stays_allowed",
       "4cbb1e8 guards a package's standard-named modules under every plan running make/npm, "
       "recipes unread", "make-plan-sed-a-packages-types", "make-plan-copy-a-packages-logging")
-_open("test_k_an_everyday_call_stays_allowed",
-      "fe12967 guards every site folder's top-level name at any depth outside packages",
-      "pytest-plan-sed-a-helper-named-like-a-site-module",
-      "pytest-plan-sed-a-script-named-like-a-site-module")
-_open("test_k_an_everyday_call_stays_allowed",
-      "6f28a71 takes every module below as collected under addopts' --doctest-modules",
-      "doctest-modules-sed-a-packages-module")
+# (pytest-plan-sed-a-helper-named-like-a-site-module, …-a-script-…: allowed since s56-gfix3's
+# syspathdirs: a site name is asked only in a folder a pytest-only plan may put on sys.path;
+# doctest-modules-sed-a-packages-module: kept denied on purpose, pinned in test_s56_gfix3)
 
 
 @pytest.mark.parametrize("case", COSTS)
