@@ -1,0 +1,141 @@
+"""Session 56 review s56-greview2 of s56-gfix2 (a toolchain value naming the call's folder or one
+above it: which names in it are guarded; the subfolders of later folders; the folders a sub-make
+runs in; a ``$`` in a session's value). Each hole is proved by real bash and the real program
+(GNU make 4.3, gcc 12, ld 2.40, glibc 2.36's loader, the built program) in a scratch copy first
+(``bash_review.proved_case``), then the printed hook is asked call by call: the hook allowing
+every call is the finding (a strict-xfail row in ``OPEN``); a case the change holds is a plain
+test pinning it.
+
+The readings are the oracles': ld.so(8)'s dynamic string tokens (``$ORIGIN``: the program's own
+folder; ``$LIB``: ``lib/x86_64-linux-gnu`` here, relative; ``$PLATFORM``: the CPU's name, relative)
+in ``LD_LIBRARY_PATH`` and ``LD_PRELOAD`` (``LD_DEBUG=libs`` shows the search); cpp's search
+(``gcc -v -E``): a quoted include's own folder first, then each ``-I`` folder for any name a
+source spells (``<cfg>``, ``<cfg/config>``: no ending needed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, needs, proved_case
+
+#: Real bash, make, gcc, ld and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open here, by test name (and case): each a strict xfail.
+OPEN = LeftOpen()
+
+#: The payload's constructor (the built program, or a library at its load, runs it): it makes
+#: the file ``zz`` itself (no program started), the preload's first unsetting its variable.
+_CONSTRUCTOR = ('#include <fcntl.h>\n#include <stdlib.h>\n#include <unistd.h>\n'
+                '__attribute__((constructor)) static void zz(void) { unsetenv("LD_PRELOAD"); '
+                'close(open("zz", O_CREAT | O_WRONLY, 0644)); }\n')
+#: A library standing for libm (``cos``), whose constructor runs the payload; a header whose
+#: constructor does (the built program runs it).
+LIBRARY = _CONSTRUCTOR + "double cos(double x) { return x; }\n"
+HEADER = _CONSTRUCTOR
+#: The setups: a library named libm.so.6 (``src/lib6``), a preload (``src/pre``).
+LIB6 = "gcc -shared -fPIC -o src/lib6 pl.c -Wl,-soname,libm.so.6"
+PRE = "gcc -shared -fPIC -o src/pre pl.c"
+
+#: A Makefile building a program linking libm and running it; one building any program.
+LINKS_LIBM = "test: m.c\n\t$(CC) m.c -o t -lm\n\t./t\n"
+BUILDS = "test: t.c\n\t$(CC) $(CPPFLAGS) $(CFLAGS) t.c -o t $(LDFLAGS)\n\t./t\n"
+
+#: The project's files beside the Makefile.
+FILES = {"t.c": "#include <stdio.h>\nint main(void) { return 0; }\n",
+         "m.c": "#include <math.h>\nint main(int c, char **v) { return (int)cos(c) - 1; }\n",
+         "pl.c": LIBRARY, "src/hself": HEADER, "notes.txt": "notes\n"}
+#: The plan of the session cases.
+PLAN = ["Bash(make test)", "Bash(cp *)", "Bash(mkdir *)"]
+
+
+# --- D: the dynamic loader's own tokens in a session's value ----------------------------------
+
+#: Each case: the session's variables, the Makefile, the calls (before ``make test``), the
+#: setup. ld.so(8) expands ``$ORIGIN`` (``${ORIGIN}``) in ``LD_LIBRARY_PATH`` and ``LD_PRELOAD``
+#: to each program's own folder (``./t``: the call's), ``$LIB`` and ``$PLATFORM`` to relative
+#: folders read from the folder each program runs in (``LD_DEBUG=libs``).
+TOKENS = {
+    "library-path-origin": ({"LD_LIBRARY_PATH": "$ORIGIN"}, LINKS_LIBM,
+                            ["cp src/lib6 libm.so.6"], LIB6),
+    "library-path-lib": ({"LD_LIBRARY_PATH": "$LIB"}, LINKS_LIBM,
+                         ["mkdir -p lib/x86_64-linux-gnu",
+                          "cp src/lib6 lib/x86_64-linux-gnu/libm.so.6"], LIB6),
+    "library-path-platform": ({"LD_LIBRARY_PATH": "/opt/none:$PLATFORM"}, LINKS_LIBM,
+                              ["mkdir -p haswell x86_64 xeon_phi",
+                               "cp src/lib6 haswell/libm.so.6", "cp src/lib6 x86_64/libm.so.6",
+                               "cp src/lib6 xeon_phi/libm.so.6"], LIB6),
+    "preload-origin": ({"LD_PRELOAD": "$ORIGIN/p.so"}, LINKS_LIBM, ["cp src/pre p.so"], PRE),
+}
+
+
+@pytest.mark.parametrize("case", list(TOKENS))
+def test_d_a_loader_token_in_a_sessions_value(tmp_path: Path, case: str) -> None:
+    """The session's variables; plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)``:
+    a call is denied."""
+    needs("bash", "make", "gcc")
+    extra, makefile, calls, setup = TOKENS[case]
+    denied = proved_case(tmp_path, PLAN, {**FILES, "Makefile": makefile},
+                         [*calls, "make test"], extra, setup=setup)
+    assert denied is not None, "the hook allows every call, and the loader loads the payload"
+
+
+# --- L: a name a later folder of the search holds, in an earlier one ---------------------------
+
+#: Each case: the session's variables, the program, the project's other files, the calls
+#: (before ``make test``). The later folder (``include``) is guarded whole (the value names
+#: it); cpp takes the name from the earlier folder first: any name a source spells (``<cfg>``,
+#: ``<cfg/config>``, ``<cfg/c.inl>``), and for a quoted include the including file's own folder
+#: before every ``-I`` folder.
+LATER = {
+    "a-header-without-an-ending": ({"CPPFLAGS": "-I. -Iinclude"}, "#include <cfg>\n",
+                                   {"include/cfg": "\n"}, ["cp src/hself cfg"]),
+    "a-subfolders-header-without-an-ending": ({"CPPFLAGS": "-I. -Iinclude"},
+                                              "#include <cfg/config>\n",
+                                              {"include/cfg/config": "\n"},
+                                              ["mkdir -p cfg", "cp src/hself cfg/config"]),
+    "a-subfolders-inline-file": ({"CPPFLAGS": "-I. -Iinclude"}, "#include <cfg/c.inl>\n",
+                                 {"include/cfg/c.inl": "\n"},
+                                 ["mkdir -p cfg", "cp src/hself cfg/c.inl"]),
+    "a-quoted-include-its-own-folder": ({"CPPFLAGS": "-Iinclude"}, '#include "cfg.h"\n',
+                                        {"include/cfg.h": "\n"}, ["cp src/hself cfg.h"]),
+    # held by the G8b fix: a later folder's subfolders, any depth, from any later variable
+    "a-deep-subfolders-header": ({"CPPFLAGS": "-I.", "CPATH": "include"},
+                                 "#include <a/b/c.h>\n", {"include/a/b/c.h": "\n"},
+                                 ["mkdir -p a/b", "cp src/hself a/b/c.h"]),
+}
+
+
+@pytest.mark.parametrize("case", list(LATER))
+def test_l_a_later_folders_name_in_an_earlier_one(tmp_path: Path, case: str) -> None:
+    """The session's variables; plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)``:
+    a call is denied."""
+    needs("bash", "make", "gcc")
+    extra, include, more, calls = LATER[case]
+    program = include + "int main(void) { return 0; }\n"
+    denied = proved_case(tmp_path, PLAN, {**FILES, **more, "Makefile": BUILDS, "t.c": program},
+                         [*calls, "make test"], extra)
+    assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
+
+
+# --- The rows open, each proved above ---------------------------------------------------------
+
+OPEN.add("test_d_a_loader_token_in_a_sessions_value",
+         "open at 3a66bc8 (pre-existing): envpaths reads `$ORIGIN`, `$LIB`, `$PLATFORM` from the "
+         "environment (unset: empty) and startvars guards a literal folder `$ORIGIN`; the "
+         "loader reads them as the program's folder and relative folders",
+         "library-path-origin", "library-path-lib", "library-path-platform", "preload-origin")
+OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
+         "open at s56-gfix2's working tree 17:10: a later include folder's names are guarded in "
+         "the earlier one by a header's ending only (top level since 05c4565's K3 fix, its "
+         "subfolders' in the G8b fix); cpp takes any name a source spells",
+         "a-header-without-an-ending", "a-subfolders-header-without-an-ending",
+         "a-subfolders-inline-file")
+OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
+         "open at 3a66bc8 (G8's class, pre-existing): a quoted include reads the including "
+         "file's own folder before every -I folder; `-Iinclude` guards include/ whole and "
+         "leaves ./cfg.h free", "a-quoted-include-its-own-folder")
+OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
+         "open at 3a66bc8 (G8b's class): held by s56-gfix2's working tree (its pin, until the "
+         "fix is merged here)", "a-deep-subfolders-header")
