@@ -119,6 +119,72 @@ def test_l_a_later_folders_name_in_an_earlier_one(tmp_path: Path, case: str) -> 
     assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
 
 
+# --- B: a header a system header asks for by ``__has_include`` -----------------------------------
+
+#: libstdc++'s ``<bits/c++config.h>`` (every C++17 compile) defines
+#: ``_GLIBCXX_USE_TBB_PAR_BACKEND __has_include(<tbb/tbb.h>)``; where it is found, ``<execution>``
+#: compiles its parallel algorithms against ``<tbb/blocked_range.h>``, ``<tbb/task.h>``… (pstl's
+#: parallel_backend_tbb.h). A stand-in for the old TBB interface it reads, whose constructor runs
+#: the payload (no TBB is installed here: no folder of the search holds ``tbb/``).
+TBB = ('#pragma once\n#include <cstddef>\n#include <fcntl.h>\n#include <unistd.h>\n'
+       '__attribute__((constructor)) static void zz() { close(open("zz", O_CREAT | O_WRONLY, '
+       '0644)); }\n#define TBB_INTERFACE_VERSION 11000\nnamespace tbb {\nstruct split {};\n'
+       'struct pre_scan_tag { static bool is_final_scan() { return false; } };\n'
+       'struct final_scan_tag { static bool is_final_scan() { return true; } };\n'
+       'template <class T> struct blocked_range {\n  typedef T const_iterator;\n'
+       '  blocked_range(T b, T e, std::size_t = 1) : b_(b), e_(e) {}\n'
+       '  blocked_range(blocked_range &r, split) : b_(r.b_), e_(r.e_) {}\n'
+       '  T begin() const { return b_; } T end() const { return e_; }\n'
+       '  std::size_t size() const { return e_ - b_; } bool empty() const { return !(b_ < e_); }'
+       '\n  bool is_divisible() const { return false; } std::size_t grainsize() const '
+       '{ return 1; }\n  T b_, e_;\n};\n'
+       'template <class... A> void parallel_for(A &&...) {}\n'
+       'template <class... A> void parallel_invoke(A &&...) {}\n'
+       'template <class... A> int parallel_reduce(A &&...) { return 0; }\n'
+       'template <class... A> void parallel_scan(A &&...) {}\n'
+       'template <class T> struct tbb_allocator { typedef T value_type; T *allocate(std::size_t);'
+       ' void deallocate(T *, std::size_t); };\n'
+       'template <class T> using allocator = tbb_allocator<T>;\n'
+       'struct task_group_context { void cancel_group_execution() {} };\n'
+       'struct task {\n  virtual ~task() {}\n  virtual task *execute() = 0;\n'
+       '  static task &self() { static task *t; return *t; }\n'
+       '  template <class... A> static task &allocate_root(A &&...);\n'
+       '  template <class... A> task &allocate_additional_child_of(A &&...);\n'
+       '  void recycle_as_child_of(task &); void recycle_as_continuation();\n'
+       '  task_group_context *context(); static task_group_context *current_context();\n'
+       '  template <class... A> static void spawn(A &&...);\n'
+       '  template <class... A> static void spawn_root_and_wait(A &&...);\n'
+       '  void set_ref_count(int); int ref_count(); int decrement_ref_count(); '
+       'void increment_ref_count(); task *parent(); void set_parent(task *);\n'
+       '  template <class... A> task &allocate_continuation(A &&...);\n'
+       '  template <class... A> task &allocate_child(A &&...);\n'
+       '  bool is_cancelled(); task_group_context *group();\n};\n'
+       'namespace this_task_arena { template <class F> auto isolate(F f) -> decltype(f()) '
+       '{ return f(); } inline int max_concurrency() { return 1; } }\n}\n')
+#: The headers pstl's TBB backend includes (each the stand-in's).
+TBB_HEADERS = ("blocked_range", "parallel_for", "parallel_reduce", "parallel_scan",
+               "parallel_invoke", "task_arena", "tbb_allocator", "task")
+
+
+def test_b_a_header_a_system_header_asks_for(tmp_path: Path) -> None:
+    """The session's ``CPPFLAGS=-I.``, a C++17 program including only ``<execution>``; plan
+    ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)``: ``cp -r src/tbb tbb`` (or ``make
+    test`` after it) is denied. The project's sources name no ``tbb`` header: the system's own
+    c++config.h asks for it, which the boundary's premise ("a header no folder holds is one the
+    project's sources ask for: its source") does not cover."""
+    import os
+
+    needs("bash", "make", "g++")
+    if os.path.isdir("/usr/include/tbb"):
+        pytest.skip("TBB is installed here: <tbb/tbb.h> is a system header")
+    files = {"Makefile": "test: t.cc\n\t$(CXX) $(CPPFLAGS) -std=c++17 t.cc -o t\n\t./t\n",
+             "t.cc": "#include <execution>\nint main() { return 0; }\n", "src/tbb/tbb.h": TBB,
+             **{f"src/tbb/{h}.h": '#include "tbb.h"\n' for h in TBB_HEADERS}}
+    denied = proved_case(tmp_path, PLAN, files, ["cp -r src/tbb tbb", "make test"],
+                         {"CPPFLAGS": "-I."})
+    assert denied is not None, "the hook allows every call, and g++ compiles the payload in"
+
+
 # --- The rows open, each proved above ---------------------------------------------------------
 
 OPEN.add("test_d_a_loader_token_in_a_sessions_value",
@@ -139,3 +205,8 @@ OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
 OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
          "open at 3a66bc8 (G8b's class): held by s56-gfix2's working tree (its pin, until the "
          "fix is merged here)", "a-deep-subfolders-header")
+OPEN.add("test_b_a_header_a_system_header_asks_for",
+         "open at 3a66bc8 and in s56-gfix2's working tree 17:14 (its boundary: a header no "
+         "folder holds is the project's source): libstdc++'s c++config.h asks "
+         "__has_include(<tbb/tbb.h>) in every C++17 compile, and <execution> then reads "
+         "./tbb/*.h under -I.")
