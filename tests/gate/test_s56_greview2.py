@@ -185,6 +185,43 @@ def test_b_a_header_a_system_header_asks_for(tmp_path: Path) -> None:
     assert denied is not None, "the hook allows every call, and g++ compiles the payload in"
 
 
+# --- P: pkg-config's sysroot naming the call's folder --------------------------------------------
+
+#: Makefiles compiling and linking with a system package's flags (expat: ``-lexpat``; pkgconf 1.8
+#: drops ``-I/usr/include`` as the system's, but puts ``PKG_CONFIG_SYSROOT_DIR`` before each
+#: folder it prints: ``-I./usr/include -L./usr/lib/x86_64-linux-gnu``, searched before the
+#: system's own).
+PKG_COMPILES = "test: t.c\n\t$(CC) $$(pkg-config --cflags expat) t.c -o t\n\t./t\n"
+PKG_LINKS = ("test: m.c\n\t$(CC) m.c -o t $$(pkg-config --libs expat) -lm\n\t./t\n")
+
+#: Each case: the session's variables, the Makefile, the calls (before ``make test``), the setup.
+SYSROOTS = {
+    "sysroot-headers": ({"PKG_CONFIG_SYSROOT_DIR": "."}, PKG_COMPILES,
+                        ["mkdir -p usr/include", "cp src/hself usr/include/stdio.h"], ""),
+    "sysroot-libraries": ({"PKG_CONFIG_SYSROOT_DIR": "."}, PKG_LINKS,
+                          ["mkdir -p usr/lib/x86_64-linux-gnu",
+                           "cp src/liba usr/lib/x86_64-linux-gnu/libm.a"],
+                          "gcc -c -fPIC -o pl.o pl.c && ar rcs src/liba pl.o"),
+}
+
+
+@pytest.mark.parametrize("case", list(SYSROOTS))
+def test_p_pkg_configs_sysroot_naming_the_calls_folder(tmp_path: Path, case: str) -> None:
+    """The session's ``PKG_CONFIG_SYSROOT_DIR``; plan ``Bash(make test)``, ``Bash(cp *)``,
+    ``Bash(mkdir *)``: a call is denied."""
+    import subprocess
+
+    needs("bash", "make", "gcc", "ar", "pkg-config")
+    libdir = subprocess.run(["pkg-config", "--variable=libdir", "expat"], capture_output=True,
+                            text=True, check=False).stdout.strip()
+    if libdir != "/usr/lib/x86_64-linux-gnu":
+        pytest.skip(f"expat's libdir here is {libdir!r}, not the cases' /usr/lib/x86_64-linux-gnu")
+    extra, makefile, calls, setup = SYSROOTS[case]
+    denied = proved_case(tmp_path, PLAN, {**FILES, "Makefile": makefile}, [*calls, "make test"],
+                         extra, setup=setup)
+    assert denied is not None, "the hook allows every call, and gcc reads the payload"
+
+
 # --- The rows open, each proved above ---------------------------------------------------------
 
 OPEN.add("test_d_a_loader_token_in_a_sessions_value",
@@ -210,3 +247,8 @@ OPEN.add("test_b_a_header_a_system_header_asks_for",
          "folder holds is the project's source): libstdc++'s c++config.h asks "
          "__has_include(<tbb/tbb.h>) in every C++17 compile, and <execution> then reads "
          "./tbb/*.h under -I.")
+OPEN.add("test_p_pkg_configs_sysroot_naming_the_calls_folder",
+         "open at 3a66bc8 (pre-existing; X1's class): PKG_CONFIG_SYSROOT_DIR is read as no "
+         "folder (`.`, `..`, the project's path, a bare `sys`): pkgconf prints -I./usr/include "
+         "-L./usr/lib/x86_64-linux-gnu before the system's", "sysroot-headers",
+         "sysroot-libraries")
