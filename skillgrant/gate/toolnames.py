@@ -13,18 +13,23 @@ guarded in it (``looked_up``), the rest of the folder left as it is:
   (``include``, ``<machine>/``: every name of ``/usr/lib/gcc``), whole (make's prefix of
   programs' names, ``CROSS_COMPILE=./x-``, is refused there: ``flagpaths.prefix_in_kept``);
 - the headers ``#include <…>`` finds there before the system's: every name of the system's
-  include folders (a file, or a folder such as ``sys/``, ``bits/`` whole), and the headers
-  the folder holds already (``*.h``, ``*.hpp``…: a header there is code the build compiles),
-  each with its precompiled form (``stdio.h.gch``, a file or a folder: cpp takes it first);
+  include folders (a file, or a folder such as ``sys/``, ``bits/`` whole; where the folder
+  holds a folder of that name, ``net/``, the names below it the system's holds: session 56),
+  the headers the folder holds already (``*.h``, ``*.hpp``…: a header there is code the build
+  compiles), and those a later folder of the same search holds, by their paths below it
+  (``-I. -Iinclude``: ``include/cfg/c.h`` guards ``./cfg/c.h``), each with its precompiled
+  form (``stdio.h.gch``, a file or a folder: cpp takes it first);
 - the libraries ld links and the loader loads: every ``lib*`` name and start file of the
   system's library folders (``libm.a``, ``libm.so.6``, ``libgcc_s.so.1``), those the folder
   holds, and the folders below it gcc and the loader try first (``<machine>/``,
   ``glibc-hwcaps/``, ``tls/``, ``x86_64/``…), whole; a sysroot's ``usr/`` and ``lib*/``.
 
-Its residual: a header or library of a name neither the system's folders nor the folder holds
-(a project's own ``-lfoo`` not built yet, a generated ``config.h`` not yet made, a header
-in a subfolder: ``<cfg/c.h>`` under ``-I.``) is the project's own file,
-which the session writes as it writes the sources the build compiles.
+Its boundary (docs/decisions.md, session 56): a header or library of a name neither the
+system's folders, the folder nor a later folder of the search holds (a project's own
+``-lfoo`` not built yet, a generated ``config.h`` not yet made, a header a source asks for by
+``__has_include``), and a header in a subfolder of the folder itself (``<cfg/c.h>`` under
+``-I.``), is the project's own source, which the session writes as it writes the sources the
+build compiles and runs (``t.c``).
 """
 
 from __future__ import annotations
@@ -146,15 +151,45 @@ def folder_items(values: list[tuple[list[str], str, str]], kept: set[str],
                 others.append(path)
     if not folders:
         return [], through
-    shadowed: list[str] = []
+    shadowed: dict[str, bool] = {}
     for other in dict.fromkeys(others):
-        fs.watch_folder(other)
+        shadowed.update(_held(other))
+    return [i for f, kind in dict.fromkeys(folders)
+            for i in looked_up(f, kind, shadowed)], through
+
+
+def _held(folder: str) -> dict[str, bool]:
+    """The names ``folder`` (a later folder of a search) holds, each with whether it is to be
+    guarded whole where an earlier folder shadows it: its own names, and the path below it of
+    each header its subfolders hold (``include/cfg/c.h``: ``cfg/c.h``, which cpp takes from
+    an earlier folder for ``<cfg/c.h>``: s55-greview2 G8b); a subfolder that is a link, or
+    one met after ``_MAX_BELOW`` names, whole (what it holds is not read)."""
+    held: dict[str, bool] = {}
+    queue, count = [""], 0
+    while queue:
+        below = queue.pop()
+        if count > _MAX_BELOW:
+            held[below.rstrip("/")] = True
+            continue
+        fs.watch_folder(os.path.join(folder, below))
         try:
-            shadowed += os.listdir(other)
+            entries = list(os.scandir(os.path.join(folder, below)))
         except OSError:
             continue
-    return [i for f, kind in dict.fromkeys(folders)
-            for i in looked_up(f, kind, tuple(shadowed))], through
+        count += len(entries)
+        for entry in entries:
+            name = below + entry.name
+            if entry.is_dir(follow_symlinks=False):
+                queue.append(name + "/")
+            elif entry.is_symlink() and entry.is_dir():
+                held[name] = True  # (a link to a folder: whole)
+            elif not below or name.endswith(HEADERS):
+                held[name] = False
+    return held
+
+
+#: How many names ``_held`` reads below a later folder before it guards a subfolder whole.
+_MAX_BELOW: Final = 2000
 
 
 def _kept_real(path: str, kept: set[str], reals: set[str]) -> str | None:
@@ -168,26 +203,35 @@ def _kept_real(path: str, kept: set[str], reals: set[str]) -> str | None:
     return real if real in reals else None
 
 
-def looked_up(folder: str, kind: str, shadowed: tuple[str, ...] = ()) -> list[tuple[str, bool]]:
+def looked_up(folder: str, kind: str,
+              shadowed: dict[str, bool] | None = None) -> list[tuple[str, bool]]:
     """The items guarding in ``folder`` (absolute) what gcc, cpp, ld and the loader look up
     there by name for the lookups ``kind`` names (see the module's text), and the names
-    ``shadowed`` (those a later folder of the search holds): each a file, or a folder
-    whole."""
+    ``shadowed`` (those a later folder of the search holds, ``_held``: a header below one of
+    its subfolders by its path, for headers only): each a file, or a folder whole. A folder
+    ``folder`` holds (not a link) named as one of the system's include folders is guarded by
+    the names that folder holds below it (``_below``), not whole (s55-greview2 K1)."""
     names: dict[str, bool] = {}
+    shadowed = shadowed or {}
     for one in kind:
         names.update(_system_names(one))
-    names.update((n, False) for n in shadowed if n not in names and _looked_up_name(n, kind))
+    names.update((n, whole) for n, whole in shadowed.items() if n not in names and (
+        (HEADER in kind and (whole or "/" in n)) or ("/" not in n and _looked_up_name(n, kind))))
     names.update((f"{n}.gch", True) for n in shadowed if HEADER in kind and n.endswith(HEADERS))
     if HEADER in kind or LIBRARY in kind or PACKAGE in kind:
         fs.watch_folder(folder)  # (a view keeping the answer sees a header come or go)
         try:
-            here = [n for n in os.listdir(folder) if n not in names and _looked_up_name(
-                n, kind)]
+            entries = {e.name: e.is_dir(follow_symlinks=False) for e in os.scandir(folder)}
         except OSError:
-            here = []
+            entries = {}
+        here = [n for n in entries if n not in names and _looked_up_name(n, kind)]
         names.update(dict.fromkeys(here, False))  # (the project's own: H1)
         if HEADER in kind:  # (cpp takes `<dir>/stdio.h.gch`, a file or a folder, first: N4)
             names.update({f"{n}.gch": True for n in here})
+            for name in [n for n, real in entries.items() if real and n in _SUBFOLDERS]:
+                if not any(_system_names(k).get(name) for k in kind if k != HEADER):
+                    names.pop(name, None)  # (a folder of the project's: its names, K1)
+                    names.update(_below(name))
     base = folder.rstrip("/") + "/"  # (one concatenation a name: they are thousands)
     return [(base + n, tree) for n, tree in names.items()]
 
@@ -245,6 +289,8 @@ def _listed(folder: str, kind: str, names: dict[str, bool]) -> None:
         if kind == HEADER:
             folder_entry = entry.is_dir()
             names.setdefault(entry.name, folder_entry)
+            if folder_entry:
+                _SUBFOLDERS.setdefault(entry.name, []).append(entry.path)
             if not folder_entry:  # (a folder's headers are guarded with it, whole)
                 names[entry.name + ".gch"] = True
         elif kind == PACKAGE:  # (pkgconf takes `<name>-uninstalled.pc` first)
@@ -255,3 +301,28 @@ def _listed(folder: str, kind: str, names: dict[str, bool]) -> None:
 
 #: ``_system_names``' answers, each made at its first question.
 _NAMES: dict[str, dict[str, bool]] = {}
+
+
+def _below(name: str) -> dict[str, bool]:
+    """The names below ``<name>/`` cpp looks up in a folder that holds a folder ``name``, one
+    of the system's include folders' (``misc/``, ``net/``, ``debug/``): each of their names
+    below it (a file with its precompiled form, or a folder whole), so that a project's own
+    folder of that name stays writable but for them (s55-greview2 K1)."""
+    names: dict[str, bool] = {}
+    for path in _SUBFOLDERS[name]:
+        fs.watch_folder(path)
+        try:
+            entries = list(os.scandir(path))
+        except OSError:
+            continue
+        for entry in entries:
+            inner = f"{name}/{entry.name}"
+            names[inner] = entry.is_dir()
+            if not names[inner]:
+                names[inner + ".gch"] = True
+    return names
+
+
+#: The subfolders of the system's include folders, by name, each with its paths
+#: (``_listed``: made with ``_system_names``' answer for headers).
+_SUBFOLDERS: dict[str, list[str]] = {}
