@@ -230,7 +230,7 @@ OPEN.add("test_d_a_loader_token_in_a_sessions_value",
          "loader reads them as the program's folder and relative folders",
          "library-path-origin", "library-path-lib", "library-path-platform", "preload-origin")
 OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
-         "open at s56-gfix2's working tree 17:10: a later include folder's names are guarded in "
+         "open at a35688f: a later include folder's names are guarded in "
          "the earlier one by a header's ending only (top level since 05c4565's K3 fix, its "
          "subfolders' in the G8b fix); cpp takes any name a source spells",
          "a-header-without-an-ending", "a-subfolders-header-without-an-ending",
@@ -239,11 +239,8 @@ OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
          "open at 3a66bc8 (G8's class, pre-existing): a quoted include reads the including "
          "file's own folder before every -I folder; `-Iinclude` guards include/ whole and "
          "leaves ./cfg.h free", "a-quoted-include-its-own-folder")
-OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
-         "open at 3a66bc8 (G8b's class): held by s56-gfix2's working tree (its pin, until the "
-         "fix is merged here)", "a-deep-subfolders-header")
 OPEN.add("test_b_a_header_a_system_header_asks_for",
-         "open at 3a66bc8 and in s56-gfix2's working tree 17:14 (its boundary: a header no "
+         "open at 3a66bc8 and a35688f (its boundary: a header no "
          "folder holds is the project's source): libstdc++'s c++config.h asks "
          "__has_include(<tbb/tbb.h>) in every C++17 compile, and <execution> then reads "
          "./tbb/*.h under -I.")
