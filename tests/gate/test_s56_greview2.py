@@ -222,6 +222,50 @@ def test_p_pkg_configs_sysroot_naming_the_calls_folder(tmp_path: Path, case: str
     assert denied is not None, "the hook allows every call, and gcc reads the payload"
 
 
+# --- N: a name gcc's driver or ld looks up in a folder a value names ----------------------------
+
+#: An executable running the payload, as gcc runs its assembler (``cp`` keeps the mode).
+SH_PAYLOAD = "#!/bin/sh\ntouch zz\n"
+#: An archive member defining ``puts`` (gcc turns ``printf("x\n")`` into it) whose constructor
+#: runs the payload: ld pulls it in for the program's undefined ``puts`` (``src/puts``).
+PUTS = _CONSTRUCTOR + "int puts(const char *s) { return 0; }\n"
+PUTS_ARCHIVE = "gcc -c -fPIC -o pf.o pf.c && ar rcs src/puts pf.o"
+PRINTS = '#include <stdio.h>\nint main(void) { printf("x\\n"); return 0; }\n'
+
+#: Each case: the session's variables, the Makefile, the calls (before ``make test``), the
+#: setup. strace of gcc 12 (``-e trace=file,execve``) lists what it looks up there: the driver
+#: tries ``<machine>-as`` in each program prefix (``-B./``, ``COMPILER_PATH``) and runs it;
+#: ld tries ``lib<name>.so`` then ``lib<name>.a`` in each ``-L`` folder for each ``-l<name>``
+#: gcc passes (``-lgcc -lgcc_s -lc``), where the system holds one ending only (libgcc_s.so,
+#: libgcc.a, libpthread.a, libgcov.a), the other is no name toolnames knows.
+LOOKUPS = {
+    "prefix-machine-assembler": ({"CFLAGS": "-B./"},
+                                 "test: t.c\n\t$(CC) $(CFLAGS) -c t.c -o t.o\n",
+                                 ["cp src/x x86_64-linux-gnu-as"], ""),
+    "library-folder-other-ending": ({"LDFLAGS": "-L."},
+                                    "test: p.c\n\t$(CC) p.c -o t $(LDFLAGS)\n\t./t\n",
+                                    ["cp src/puts libgcc_s.a"], PUTS_ARCHIVE),
+}
+
+
+@pytest.mark.parametrize("case", list(LOOKUPS))
+def test_n_a_name_the_toolchain_looks_up(tmp_path: Path, case: str) -> None:
+    """The session's variables; plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)``:
+    a call is denied."""
+    import subprocess
+
+    needs("bash", "make", "gcc", "ar")
+    machine = subprocess.run(["gcc", "-dumpmachine"], capture_output=True, text=True,
+                             check=True).stdout.strip()
+    if machine != "x86_64-linux-gnu":
+        pytest.skip(f"gcc's machine here is {machine}, not the cases' x86_64-linux-gnu")
+    extra, makefile, calls, setup = LOOKUPS[case]
+    files = {**FILES, "Makefile": makefile, "src/x": SH_PAYLOAD, "pf.c": PUTS, "p.c": PRINTS}
+    denied = proved_case(tmp_path, PLAN, files, [*calls, "make test"], extra, setup=setup,
+                         executable=("src/x",))
+    assert denied is not None, "the hook allows every call, and gcc runs the payload"
+
+
 # --- The rows open, each proved above ---------------------------------------------------------
 
 OPEN.add("test_d_a_loader_token_in_a_sessions_value",
@@ -249,3 +293,8 @@ OPEN.add("test_p_pkg_configs_sysroot_naming_the_calls_folder",
          "folder (`.`, `..`, the project's path, a bare `sys`): pkgconf prints -I./usr/include "
          "-L./usr/lib/x86_64-linux-gnu before the system's", "sysroot-headers",
          "sysroot-libraries")
+OPEN.add("test_n_a_name_the_toolchain_looks_up",
+         "open at 3a66bc8 and a35688f (pre-existing): toolnames.PROGRAMS lacks gcc's "
+         "<machine>-as (x86_64-linux-gnu-as), and a library's other ending (libgcc_s.a where "
+         "the system holds libgcc_s.so) is no name toolnames guards",
+         "prefix-machine-assembler", "library-folder-other-ending")
