@@ -231,6 +231,7 @@ SH_PAYLOAD = "#!/bin/sh\ntouch zz\n"
 PUTS = _CONSTRUCTOR + "int puts(const char *s) { return 0; }\n"
 PUTS_ARCHIVE = "gcc -c -fPIC -o pf.o pf.c && ar rcs src/puts pf.o"
 PRINTS = '#include <stdio.h>\nint main(void) { printf("x\\n"); return 0; }\n'
+NSS_USER = '#include <netdb.h>\nint main(void) { getservbyname("http", "tcp"); return 0; }\n'
 
 #: Each case: the session's variables, the Makefile, the calls (before ``make test``), the
 #: setup. strace of gcc 12 (``-e trace=file,execve``) lists what it looks up there: the driver
@@ -245,6 +246,12 @@ LOOKUPS = {
     "library-folder-other-ending": ({"LDFLAGS": "-L."},
                                     "test: p.c\n\t$(CC) p.c -o t $(LDFLAGS)\n\t./t\n",
                                     ["cp src/puts libgcc_s.a"], PUTS_ARCHIVE),
+    # glibc dlopens the NSS module /etc/nsswitch.conf names (`services: db files`:
+    # libnss_db.so.2, not installed) by the program's DT_RPATH (old tags) first
+    "run-path-nss-module": ({"LDFLAGS": "-Wl,--disable-new-dtags,-rpath,."},
+                            "test: n.c\n\t$(CC) n.c -o t $(LDFLAGS)\n\t./t\n",
+                            ["cp src/nss libnss_db.so.2"],
+                            "gcc -shared -fPIC -o src/nss pl.c -Wl,-soname,libnss_db.so.2"),
 }
 
 
@@ -252,6 +259,7 @@ LOOKUPS = {
 def test_n_a_name_the_toolchain_looks_up(tmp_path: Path, case: str) -> None:
     """The session's variables; plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)``:
     a call is denied."""
+    import os
     import subprocess
 
     needs("bash", "make", "gcc", "ar")
@@ -260,7 +268,12 @@ def test_n_a_name_the_toolchain_looks_up(tmp_path: Path, case: str) -> None:
     if machine != "x86_64-linux-gnu":
         pytest.skip(f"gcc's machine here is {machine}, not the cases' x86_64-linux-gnu")
     extra, makefile, calls, setup = LOOKUPS[case]
-    files = {**FILES, "Makefile": makefile, "src/x": SH_PAYLOAD, "pf.c": PUTS, "p.c": PRINTS}
+    if case == "run-path-nss-module" and (os.path.exists("/usr/lib/x86_64-linux-gnu/libnss_db.so.2")
+                                          or "services: db" not in " ".join(
+                                              Path("/etc/nsswitch.conf").read_text().split())):
+        pytest.skip("nsswitch.conf names no uninstalled libnss_db.so.2 for services here")
+    files = {**FILES, "Makefile": makefile, "src/x": SH_PAYLOAD, "pf.c": PUTS, "p.c": PRINTS,
+             "n.c": NSS_USER}
     denied = proved_case(tmp_path, PLAN, files, [*calls, "make test"], extra, setup=setup,
                          executable=("src/x",))
     assert denied is not None, "the hook allows every call, and gcc runs the payload"
@@ -298,3 +311,8 @@ OPEN.add("test_n_a_name_the_toolchain_looks_up",
          "<machine>-as (x86_64-linux-gnu-as), and a library's other ending (libgcc_s.a where "
          "the system holds libgcc_s.so) is no name toolnames guards",
          "prefix-machine-assembler", "library-folder-other-ending")
+OPEN.add("test_n_a_name_the_toolchain_looks_up",
+         "open at 3a66bc8 and a35688f (pre-existing): glibc dlopens the NSS modules "
+         "/etc/nsswitch.conf names (libnss_db.so.2 for `services: db`, not installed) by the "
+         "program's DT_RPATH; no system folder holds the name, so toolnames guards none",
+         "run-path-nss-module")
