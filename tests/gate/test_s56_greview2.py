@@ -107,15 +107,39 @@ LATER = {
 }
 
 
-@pytest.mark.parametrize("case", list(LATER))
+#: A later folder that is itself one a call runs in or above it (``..``: its own headers and
+#: libraries are guarded there by name), each case's setup filling it (``../cfg.h``,
+#: ``../libfoo.a``); the earlier ``.`` holds no such name yet.
+PARENT_HEADER = "printf '\\n' > ../cfg.h"
+PARENT_LIBRARY = ("printf 'int foo(void) { return 0; }\\n' > f.c && gcc -c f.c -o f.o && "
+                  "ar rcs ../libfoo.a f.o && cat pl.c f.c > g.c && gcc -c g.c -o g.o && "
+                  "ar rcs src/fooa g.o && rm f.c f.o g.c g.o")
+KEPT_LATER = {
+    "a-kept-later-folders-header": ({"CPPFLAGS": "-I. -I.."}, BUILDS, "#include <cfg.h>\n",
+                                    ["cp src/hself cfg.h"], PARENT_HEADER),
+    "a-kept-later-folders-library": ({"LDFLAGS": "-L. -L.."},
+                                     "test: t.c\n\t$(CC) t.c -o t $(LDFLAGS) -lfoo\n\t./t\n",
+                                     "int foo(void);\n", ["cp src/fooa libfoo.a"],
+                                     PARENT_LIBRARY),
+}
+
+
+@pytest.mark.parametrize("case", [*LATER, *KEPT_LATER])
 def test_l_a_later_folders_name_in_an_earlier_one(tmp_path: Path, case: str) -> None:
     """The session's variables; plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)``:
     a call is denied."""
-    needs("bash", "make", "gcc")
-    extra, include, more, calls = LATER[case]
+    needs("bash", "make", "gcc", "ar")
+    if case in KEPT_LATER:
+        extra, makefile, include, calls, setup = KEPT_LATER[case]
+        more: dict[str, str] = {}
+    else:
+        (extra, include, more, calls), makefile, setup = LATER[case], BUILDS, ""
     program = include + "int main(void) { return 0; }\n"
-    denied = proved_case(tmp_path, PLAN, {**FILES, **more, "Makefile": BUILDS, "t.c": program},
-                         [*calls, "make test"], extra)
+    if "foo" in include:
+        program = include + "int main(void) { return foo(); }\n"
+    denied = proved_case(tmp_path, PLAN, {**FILES, **more, "Makefile": makefile,
+                                          "t.c": program}, [*calls, "make test"], extra,
+                         setup=setup)
     assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
 
 
@@ -316,3 +340,8 @@ OPEN.add("test_n_a_name_the_toolchain_looks_up",
          "/etc/nsswitch.conf names (libnss_db.so.2 for `services: db`, not installed) by the "
          "program's DT_RPATH; no system folder holds the name, so toolnames guards none",
          "run-path-nss-module")
+OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
+         "open at 3a66bc8 and a35688f (G8's class): a later folder that is itself kept (`..` "
+         "in `-I. -I..`, `-L. -L..`) guards its own names there, but folder_items shadows only "
+         "the names of folders it does not keep, so ./cfg.h, ./libfoo.a are free",
+         "a-kept-later-folders-header", "a-kept-later-folders-library")
