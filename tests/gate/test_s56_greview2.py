@@ -303,6 +303,22 @@ def test_n_a_name_the_toolchain_looks_up(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows every call, and gcc runs the payload"
 
 
+# --- S: a spelling of the call's folder through a link ------------------------------------------
+
+
+def test_s_a_links_parent_is_the_calls_folder(tmp_path: Path) -> None:
+    """The session's ``CPPFLAGS=-Ilink/../..``, the project's link ``link -> sub/deeper``; plan
+    ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)``: a call is denied. The kernel reads
+    ``..`` after the link's target (``sub/deeper/../..``: the call's own folder), not as a
+    lexical step back (``..``: the folder above it)."""
+    needs("bash", "make", "gcc")
+    denied = proved_case(tmp_path, PLAN, {**FILES, "Makefile": BUILDS, "sub/deeper/keep": "k\n",
+                                          "src/h": "#include_next <stdio.h>\n" + HEADER},
+                         ["cp src/h stdio.h", "make test"], {"CPPFLAGS": "-Ilink/../.."},
+                         links={"link": "sub/deeper"})
+    assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
+
+
 # --- The rows open, each proved above ---------------------------------------------------------
 
 OPEN.add("test_d_a_loader_token_in_a_sessions_value",
@@ -345,3 +361,7 @@ OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
          "in `-I. -I..`, `-L. -L..`) guards its own names there, but folder_items shadows only "
          "the names of folders it does not keep, so ./cfg.h, ./libfoo.a are free",
          "a-kept-later-folders-header", "a-kept-later-folders-library")
+OPEN.add("test_s_a_links_parent_is_the_calls_folder",
+         "open at 3a66bc8 and a35688f (S1's class, pre-existing): `-Ilink/../..` is read "
+         "lexically (`..`: names guarded above the call's folder), but cpp opens "
+         "link/../../stdio.h through the link (sub/deeper/../..: the call's folder)")
