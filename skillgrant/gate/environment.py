@@ -40,7 +40,8 @@ FLAGS: Final = ("CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "LDLIBS", "LOADLIBE
                 "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "GCC_EXEC_PREFIX",
                 # the linker's run path, pkg-config's and cmake's folders and files (a bare
                 # name there is a path: s53-greview2 V8, V9)
-                "LD_RUN_PATH", "PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR", "CMAKE_TOOLCHAIN_FILE",
+                "LD_RUN_PATH", "PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR", "PKG_CONFIG_SYSROOT_DIR",
+                "CMAKE_TOOLCHAIN_FILE",
                 "CMAKE_PREFIX_PATH", "CMAKE_MODULE_PATH",
                 # autoconf's link line, kbuild's prefix of the programs' names (s53-greview2
                 # V10, V11: ``flagpaths.toolchain``)

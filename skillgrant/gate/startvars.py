@@ -16,7 +16,7 @@ import os
 from .collectopts import addopts
 from .entryvars import ASSIGNED
 from .environment import values
-from .envpaths import named_paths, preload_paths
+from .envpaths import loader_tokens, named_paths, preload_paths
 from .flagpaths import flag_words, read_word_by_word, variable_words
 from .homefiles import MOVED_CODE
 from .named import above
@@ -312,6 +312,10 @@ def _checked(name: str, value: str, own: bool) -> str:
     ValueError for an entry's list whose empty element is the folder a program runs in
     (``PATH=:/usr/bin``: G2)."""
     name = name.lower() if name.lower().startswith("npm_config_") else name
+    try:
+        loader_tokens(name, value)  # (`$ORIGIN`: the loader's own, s56-greview2 D1)
+    except ValueError as e:
+        raise ValueError(f"a plan's entry gives {name}={value!r}, which holds {e}") from e
     if own and name in WHOLE and "" in _listed(name, value) and (value or name == "PATH"):
         raise ValueError(f"a plan's entry sets {name}={value!r}, whose empty element is the "
                          "folder a program runs in, which cannot be guarded whole")

@@ -16,7 +16,8 @@ guarded in it (``looked_up``), the rest of the folder left as it is:
   include folders (a file, or a folder such as ``sys/``, ``bits/`` whole; where the folder
   holds a folder of that name, ``net/``, the names below it the system's holds: session 56),
   the headers the folder holds already (``*.h``, ``*.hpp``…: a header there is code the build
-  compiles), and those a later folder of the same search holds, by their paths below it
+  compiles), those the system's headers ask for that a system may lack (``tbb/``), and
+  any but a document a later folder of the same search holds, by its path below it
   (``-I. -Iinclude``: ``include/cfg/c.h`` guards ``./cfg/c.h``), each with its precompiled
   form (``stdio.h.gch``, a file or a folder: cpp takes it first);
 - the libraries ld links and the loader loads: every ``lib*`` name and start file of the
@@ -27,9 +28,10 @@ guarded in it (``looked_up``), the rest of the folder left as it is:
 Its boundary (docs/decisions.md, session 56): a header or library of a name neither the
 system's folders, the folder nor a later folder of the search holds (a project's own
 ``-lfoo`` not built yet, a generated ``config.h`` not yet made, a header a source asks for by
-``__has_include``), and a header in a subfolder of the folder itself (``<cfg/c.h>`` under
-``-I.``), is the project's own source, which the session writes as it writes the sources the
-build compiles and runs (``t.c``).
+``__has_include``), a header in a subfolder of the folder itself (``<cfg/c.h>`` under
+``-I.``) and one beside its including source (``#include "cfg.h"``), is the project's own
+source, which the session writes as it writes the sources the build compiles and runs
+(``t.c``).
 """
 
 from __future__ import annotations
@@ -76,6 +78,12 @@ _LOADER_BELOW: Final = ("glibc-hwcaps", "tls", "haswell", "xeon_phi", "avx512_1"
                         "z13", "z14", "z15", "atomics", "asimdhp")
 #: The folders gcc reads below a sysroot (``--sysroot=.``, ``-isysroot .``), whole.
 _SYSROOT_BELOW: Final = ("usr", "lib", "lib32", "lib64", "libx32")
+#: The headers the system's own headers ask for by ``__has_include`` that a system may lack,
+#: taken from the first folder of the search holding them (``grep -rhoE '__has_include(_next)?
+#: *\( *[<"][^>"]*' /usr/include``: libstdc++ 12's ``<tbb/tbb.h>``, which makes ``<execution>``
+#: read ``<tbb/…>``: a folder whole; node's ``v8-gn.h``; s56-greview2 B1).
+_ASKED: Final = ("tbb", "ws2tcpip.h", "v8-gn.h", "sys/single_threaded.h", "stacktrace",
+                 "pstl/pstl_config.h")
 #: The endings of a header's name (``looked_up``: those the folder holds are guarded).
 HEADERS: Final = (".h", ".hh", ".hpp", ".hxx", ".h++", ".tcc", ".inc", ".def", ".H")
 #: The system's folders whose names ``#include <…>`` looks up (a pattern's ``*``: each).
@@ -101,8 +109,8 @@ def kinds(name: str, value: str) -> str:
     (``PROGRAM``, ``HEADER``, ``LIBRARY``, ``SYSROOT``), read from the spellings of the
     options it holds, generously (an option's any abbreviation gcc takes: ``--pref``,
     ``--include-d``, ``--library-d``); every kind where the value names none."""
-    if name.startswith("PKG_CONFIG"):  # (pkg-config reads `<package>.pc` there: X1)
-        return PACKAGE
+    if name.startswith("PKG_CONFIG"):  # (pkg-config reads `<package>.pc` there: X1; puts
+        return SYSROOT if "SYSROOT" in name else PACKAGE  # the sysroot before each folder: P1)
     lower = value.lower()
     found = ""
     if name in _PREFIXED or "-B" in value or "--pre" in lower or "prefix" in lower or \
@@ -183,7 +191,7 @@ def _held(folder: str) -> dict[str, bool]:
                 queue.append(name + "/")
             elif entry.is_symlink() and entry.is_dir():
                 held[name] = True  # (a link to a folder: whole)
-            elif not below or name.endswith(HEADERS):
+            elif not below or not _not_header(entry.name):
                 held[name] = False
     return held
 
@@ -216,8 +224,10 @@ def looked_up(folder: str, kind: str,
     for one in kind:
         names.update(_system_names(one))
     names.update((n, whole) for n, whole in shadowed.items() if n not in names and (
-        (HEADER in kind and (whole or "/" in n)) or ("/" not in n and _looked_up_name(n, kind))))
-    names.update((f"{n}.gch", True) for n in shadowed if HEADER in kind and n.endswith(HEADERS))
+        (HEADER in kind and (whole or not _not_header(n))) or (
+            "/" not in n and _looked_up_name(n, kind))))
+    names.update((f"{n}.gch", True) for n, whole in shadowed.items()
+                 if HEADER in kind and not whole and not _not_header(n))
     if HEADER in kind or LIBRARY in kind or PACKAGE in kind:
         fs.watch_folder(folder)  # (a view keeping the answer sees a header come or go)
         try:
@@ -234,6 +244,24 @@ def looked_up(folder: str, kind: str,
                     names.update(_below(name))
     base = folder.rstrip("/") + "/"  # (one concatenation a name: they are thousands)
     return [(base + n, tree) for n, tree in names.items()]
+
+
+def _not_header(name: str) -> bool:
+    """Whether a later folder's file ``name`` (a path below it) is one no source includes: a
+    document's, a data file's, an image's, an object's (``README.md``, ``data.json``,
+    ``LICENSE``: s55-greview2 K3). cpp takes any other name a source spells from the earlier
+    folder (``<cfg>``, ``<cfg/c.inl>``: s56-greview2 L1)."""
+    base = name.rpartition("/")[2]
+    return base.endswith(_NOT_HEADERS) or base in _DOCUMENTS or base[:1] == "."
+
+
+#: The endings and names of a folder's files no source includes (``_not_header``).
+_NOT_HEADERS: Final = (".md", ".markdown", ".txt", ".rst", ".adoc", ".json", ".yml", ".yaml",
+                       ".toml", ".html", ".htm", ".xml", ".csv", ".png", ".jpg", ".jpeg",
+                       ".gif", ".svg", ".pdf", ".o", ".obj", ".mk", ".am", ".py", ".sh")
+_DOCUMENTS: Final = frozenset(("LICENSE", "LICENCE", "COPYING", "README", "AUTHORS", "NOTICE",
+                               "CHANGELOG", "ChangeLog", "NEWS", "INSTALL", "THANKS", "TODO",
+                               "Makefile", "makefile", "GNUmakefile", "Doxyfile"))
 
 
 def _looked_up_name(name: str, kind: str) -> bool:
@@ -265,6 +293,10 @@ def _system_names(kind: str) -> dict[str, bool]:
     for pattern in {HEADER: _INCLUDES, LIBRARY: _LIBRARIES, PACKAGE: _PACKAGES}.get(kind, ()):
         for folder in glob(pattern):
             _listed(folder, kind, names)
+    if kind == HEADER:  # (what the system's headers ask for that it may lack: B1)
+        for name in _ASKED:
+            names.setdefault(name, "/" not in name and "." not in name)
+            names.setdefault(name + ".gch", True)
     if kind == LIBRARY:  # (gcc's startfile prefixes' `<machine>/<version>/` too: N3)
         names.update(dict.fromkeys(_LINKED, False))
         names.update(dict.fromkeys((*_LOADER_BELOW, *(os.path.basename(f) for f in glob(

@@ -700,11 +700,13 @@ def test_c_a_sessions_origin_run_path_keeps_make(tmp_path: Path) -> None:
 
 
 OPEN.add("test_c_a_sessions_origin_run_path_keeps_make",
-         "cost kept (s54-gfix3): flagpaths refuses every call of a session whose toolchain "
-         "variable holds a `$`. Neither reading is computable: make's (`$O` then `RIGIN/../lib`) "
-         "takes O's value, which a Makefile may set (kbuild's O=, the output folder: the gate "
-         "reads no Makefile), and the linker's (`$ORIGIN/../lib`: ../lib from the built "
-         "program's folder, wherever a recipe's -o puts it) names a folder no rule computes")
+         "cost kept (s54-gfix3; s56-gfix2): flagpaths refuses every call of a session whose "
+         "toolchain variable holds a `$`. make's reading is computable where no makefile sets O "
+         "(`$O` empty: `RIGIN/../lib`), but make exports the value unchanged to its recipes, "
+         "and a program reading the environment there (a recipe's `$$LDFLAGS`, setuptools, "
+         "cmake, meson) hands ld `$ORIGIN` itself: the built program's folder, which no rule "
+         "computes (proved: tests/gate/test_s56_gfix2.py "
+         "test_a_the_linkers_origin_through_the_environment, ./t loads ../lib/libm.so.6)")
 
 
 def test_c_a_folder_a_user_cannot_list_keeps_writes() -> None:

@@ -79,6 +79,15 @@ EVERYDAY = {
     "a-later-folders-subfolder-name": (
         {"CPPFLAGS": "-I. -Iinclude"}, {"include/cfg/c.h": "\n", "cfg/readme.txt": "n\n"},
         ["cp notes.txt cfg/notes.txt", "cp notes.txt cfg/d.h", "cp notes.txt c.h.txt"]),
+    # a later folder's documents and data (no source includes them: s55-greview2 K3), and a
+    # sysroot's other names (pkg-config puts it before each folder: usr/, lib*/ only)
+    "a-later-folders-documents": (
+        {"CPPFLAGS": "-I. -Iinclude"}, {"include/README.md": "n\n", "include/LICENSE": "n\n",
+                                        "include/cfg/notes.txt": "n\n", "include/cfg/c": "\n",
+                                        "cfg/readme.txt": "n\n"},
+        ["cp notes.txt README.md", "cp notes.txt LICENSE", "cp notes.txt cfg/notes.txt"]),
+    "pkg-config-sysroot-dot": ({"PKG_CONFIG_SYSROOT_DIR": "."}, {},
+                               ["cp notes.txt notes2.txt", "mkdir build", "cp t.c build/t.c"]),
 }
 
 
@@ -99,10 +108,11 @@ def test_k_an_everyday_write_below_the_calls_folder(tmp_path: Path, case: str) -
 
 #: The boundary (docs/decisions.md, session 56): a header no folder of the search holds at the
 #: call (one a source asks for by ``__has_include``; one the build generates later in a folder
-#: that does not exist yet) and a header below the call's folder (``<cfg/c.h>`` under ``-I.``)
-#: are the project's own sources, which the session writes as it writes ``t.c`` (the plan's
-#: ``make test`` compiles and runs either). Each case: the session's variables, the Makefile,
-#: the source, more files, the header's write.
+#: that does not exist yet), a header below the call's folder (``<cfg/c.h>`` under ``-I.``) and
+#: one beside the source including it by quotes (``"cfg.h"``) are the project's own sources,
+#: which the session writes as it writes ``t.c`` (the plan's ``make test`` compiles and runs
+#: either). Each case: the session's variables, the Makefile, the source, more files, the
+#: header's write.
 BOUNDARY = {
     "a-header-the-source-asks-for": (
         {"CPPFLAGS": "-I."}, BUILDS,
@@ -115,6 +125,10 @@ BOUNDARY = {
         "test: t.c\n\tmkdir -p build/include\n\techo '#define X 1' > build/include/config.h\n"
         "\t$(CC) $(CPPFLAGS) t.c -o t\n\t./t\n", _program("config.h"), {},
         "cp src/h config.h"),
+    # a quoted include reads the including source's own folder first (s56-greview2 L2)
+    "a-quoted-include-its-own-folder": ({"CPPFLAGS": "-Iinclude"}, BUILDS,
+                                        '#include "cfg.h"\nint main(void) { return 0; }\n',
+                                        {"include/cfg.h": "\n"}, "cp src/h cfg.h"),
 }
 
 
@@ -135,3 +149,28 @@ def test_b_the_projects_own_header_is_its_source(tmp_path: Path, case: str) -> N
         env = {**home_env(tmp_path / side / "home"), **extra}
         answers.append(first_denied(project, calls, env))
     assert answers == [None, None], "the header's write and the source's are told apart"
+
+
+#: A library named libm.so.6 whose constructor runs the payload (``src/lib6``, the setup builds
+#: it); a program linking libm.
+LIBRARY = ('#include <stdlib.h>\n__attribute__((constructor)) static void zz(void) '
+           '{ system("touch zz"); }\ndouble cos(double x) { return x; }\n')
+USES_LIBM = "#include <math.h>\nint main(int c, char **v) { return (int)cos(c) - 1; }\n"
+
+
+def test_a_the_linkers_origin_through_the_environment(tmp_path: Path) -> None:
+    """The session's ``LDFLAGS='-Wl,-rpath,$ORIGIN/../lib'`` (s53-greview2's K6 cost row:
+    refused); plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)``: a call is denied.
+    make reads ``$(LDFLAGS)`` as ``$O`` then ``RIGIN/../lib`` (O empty: ``./lib``), but exports
+    the value unchanged to its recipes, where a program reading the environment (here the
+    recipe's ``$$LDFLAGS``; setuptools, cmake, meson alike) hands ld ``$ORIGIN`` itself: the
+    built program's folder, ``../lib`` from ``./t``, which make's reading never names. So a
+    ``$`` in a toolchain value stays refused."""
+    needs("bash", "make", "gcc")
+    denied = proved_case(
+        tmp_path, PLAN, {"Makefile": "test: m.c\n\t$(CC) m.c -o t $$LDFLAGS -lm\n\t./t\n",
+                         "m.c": USES_LIBM, "pl.c": LIBRARY},
+        ["mkdir -p ../lib", "cp src/lib6 ../lib/libm.so.6", "make test"],
+        {"LDFLAGS": "-Wl,-rpath,$ORIGIN/../lib"},
+        setup="gcc -shared -fPIC -o src/lib6 pl.c -Wl,-soname,libm.so.6")
+    assert denied is not None, "the hook allows every call, and ./t loads ../lib/libm.so.6"
