@@ -100,6 +100,13 @@ LATER = {
                                  ["mkdir -p cfg", "cp src/hself cfg/c.inl"]),
     "a-quoted-include-its-own-folder": ({"CPPFLAGS": "-Iinclude"}, '#include "cfg.h"\n',
                                         {"include/cfg.h": "\n"}, ["cp src/hself cfg.h"]),
+    # a data table a source includes inside an initializer (cpp takes any name; the payload
+    # closes the initializer, defines its constructor, opens another)
+    "a-data-table-a-source-includes": ({"CPPFLAGS": "-I. -Iinclude"},
+                                       "int table[] = {\n#include <table.csv>\n};\n",
+                                       {"include/table.csv": "0, 1, 2\n",
+                                        "src/csv": "0 };\n" + HEADER + "int zz_after[] = { 0\n"},
+                                       ["cp src/csv table.csv"]),
     # held by the G8b fix: a later folder's subfolders, any depth, from any later variable
     "a-deep-subfolders-header": ({"CPPFLAGS": "-I.", "CPATH": "include"},
                                  "#include <a/b/c.h>\n", {"include/a/b/c.h": "\n"},
@@ -321,31 +328,11 @@ def test_s_a_links_parent_is_the_calls_folder(tmp_path: Path) -> None:
 
 # --- The rows open, each proved above ---------------------------------------------------------
 
-OPEN.add("test_d_a_loader_token_in_a_sessions_value",
-         "open at 3a66bc8 (pre-existing): envpaths reads `$ORIGIN`, `$LIB`, `$PLATFORM` from the "
-         "environment (unset: empty) and startvars guards a literal folder `$ORIGIN`; the "
-         "loader reads them as the program's folder and relative folders",
-         "library-path-origin", "library-path-lib", "library-path-platform", "preload-origin")
 OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
-         "open at a35688f: a later include folder's names are guarded in "
-         "the earlier one by a header's ending only (top level since 05c4565's K3 fix, its "
-         "subfolders' in the G8b fix); cpp takes any name a source spells",
-         "a-header-without-an-ending", "a-subfolders-header-without-an-ending",
-         "a-subfolders-inline-file")
-OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
-         "open at 3a66bc8 (G8's class, pre-existing): a quoted include reads the including "
-         "file's own folder before every -I folder; `-Iinclude` guards include/ whole and "
-         "leaves ./cfg.h free", "a-quoted-include-its-own-folder")
-OPEN.add("test_b_a_header_a_system_header_asks_for",
-         "open at 3a66bc8 and a35688f (its boundary: a header no "
-         "folder holds is the project's source): libstdc++'s c++config.h asks "
-         "__has_include(<tbb/tbb.h>) in every C++17 compile, and <execution> then reads "
-         "./tbb/*.h under -I.")
-OPEN.add("test_p_pkg_configs_sysroot_naming_the_calls_folder",
-         "open at 3a66bc8 (pre-existing; X1's class): PKG_CONFIG_SYSROOT_DIR is read as no "
-         "folder (`.`, `..`, the project's path, a bare `sys`): pkgconf prints -I./usr/include "
-         "-L./usr/lib/x86_64-linux-gnu before the system's", "sysroot-headers",
-         "sysroot-libraries")
+         "open at 3a66bc8 and f5c9efb (G8's class; s56-gfix2 pins it allowed as its "
+         "boundary, docs/decisions.md session 56: the lead's call): a quoted include reads the "
+         "including file's own folder before every -I folder; `-Iinclude` guards include/ "
+         "whole and leaves ./cfg.h free", "a-quoted-include-its-own-folder")
 OPEN.add("test_n_a_name_the_toolchain_looks_up",
          "open at 3a66bc8 and a35688f (pre-existing): toolnames.PROGRAMS lacks gcc's "
          "<machine>-as (x86_64-linux-gnu-as), and a library's other ending (libgcc_s.a where "
@@ -365,3 +352,8 @@ OPEN.add("test_s_a_links_parent_is_the_calls_folder",
          "open at 3a66bc8 and a35688f (S1's class, pre-existing): `-Ilink/../..` is read "
          "lexically (`..`: names guarded above the call's folder), but cpp opens "
          "link/../../stdio.h through the link (sub/deeper/../..: the call's folder)")
+OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
+         "open at f5c9efb (toolnames._not_header, L1's fix): a later folder's names are guarded "
+         "in the earlier one but a list of document/data endings (.csv, .txt, .json…); cpp "
+         "includes any file, and a table included in an initializer is a C idiom",
+         "a-data-table-a-source-includes")
