@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, needs, proved_case
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved_case
 
 #: Real bash, make, gcc, ld and fresh hook processes: CI's slow step runs them.
 pytestmark = pytest.mark.slow
@@ -326,6 +326,33 @@ def test_s_a_links_parent_is_the_calls_folder(tmp_path: Path) -> None:
     assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
 
 
+# --- K: what the change costs ---------------------------------------------------------------------
+
+#: Each case: the session's variables, the project's files, the everyday calls (each harmless:
+#: no source includes a build file, and cpp reads a name from ``.`` only for an include).
+COSTS = {
+    # f5c9efb guards a later include folder's every name but a document's in `.`: meson's and
+    # autotools' and bazel's build files there (include/meson.build installs the headers)
+    "a-build-file-beside-a-later-folders": ({"CPPFLAGS": "-I. -Iinclude"},
+                                            {"include/meson.build": "x\n",
+                                             "include/config.h.in": "x\n", "meson.build": "x\n"},
+                                            ["cp notes.txt meson.build",
+                                             "cp notes.txt config.h.in"]),
+}
+
+
+@pytest.mark.parametrize("case", list(COSTS))
+def test_k_an_everyday_call_under_a_folder_value(tmp_path: Path, case: str) -> None:
+    """The session's variables; plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)``:
+    the calls are allowed."""
+    extra, files, calls = COSTS[case]
+    project = hooked_project(tmp_path, PLAN)
+    for name, text in {**files, "Makefile": BUILDS, "notes.txt": "notes\n"}.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    assert first_denied(project, calls, {**home_env(tmp_path / "home"), **extra}) is None
+
+
 # --- The rows open, each proved above ---------------------------------------------------------
 
 OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
@@ -357,3 +384,8 @@ OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
          "in the earlier one but a list of document/data endings (.csv, .txt, .json…); cpp "
          "includes any file, and a table included in an initializer is a C idiom",
          "a-data-table-a-source-includes")
+OPEN.add("test_k_an_everyday_call_under_a_folder_value",
+         "cost new at f5c9efb (L1's fix, toolnames._not_header): under -I. -Iinclude a later "
+         "folder's build files (include/meson.build, include/config.h.in) guard the project's "
+         "own ./meson.build, ./config.h.in; no source includes them",
+         "a-build-file-beside-a-later-folders")
