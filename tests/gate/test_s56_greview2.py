@@ -277,6 +277,12 @@ LOOKUPS = {
     "library-folder-other-ending": ({"LDFLAGS": "-L."},
                                     "test: p.c\n\t$(CC) p.c -o t $(LDFLAGS)\n\t./t\n",
                                     ["cp src/puts libgcc_s.a"], PUTS_ARCHIVE),
+    # cc1 converts its input by glibc's iconv, which reads `<GCONV_PATH>/gconv-modules` and
+    # dlopens the module it names there (`pay` -> ./pay.so)
+    "gconv-folder-compiler": ({"GCONV_PATH": "."},
+                              "test: t.c\n\t$(CC) -finput-charset=ISO-8859-1 -c t.c\n",
+                              ["cp src/mods gconv-modules", "cp src/pre pay.so"],
+                              "gcc -shared -fPIC -o src/pre pl.c"),
     # glibc dlopens the NSS module /etc/nsswitch.conf names (`services: db files`:
     # libnss_db.so.2, not installed) by the program's DT_RPATH (old tags) first
     "run-path-nss-module": ({"LDFLAGS": "-Wl,--disable-new-dtags,-rpath,."},
@@ -304,7 +310,8 @@ def test_n_a_name_the_toolchain_looks_up(tmp_path: Path, case: str) -> None:
                                               Path("/etc/nsswitch.conf").read_text().split())):
         pytest.skip("nsswitch.conf names no uninstalled libnss_db.so.2 for services here")
     files = {**FILES, "Makefile": makefile, "src/x": SH_PAYLOAD, "pf.c": PUTS, "p.c": PRINTS,
-             "n.c": NSS_USER}
+             "n.c": NSS_USER, "src/mods": "module ISO-8859-1// INTERNAL pay 1\n"
+                                          "module INTERNAL ISO-8859-1// pay 1\n"}
     denied = proved_case(tmp_path, PLAN, files, [*calls, "make test"], extra, setup=setup,
                          executable=("src/x",))
     assert denied is not None, "the hook allows every call, and gcc runs the payload"
@@ -389,3 +396,8 @@ OPEN.add("test_k_an_everyday_call_under_a_folder_value",
          "folder's build files (include/meson.build, include/config.h.in) guard the project's "
          "own ./meson.build, ./config.h.in; no source includes them",
          "a-build-file-beside-a-later-folders")
+OPEN.add("test_n_a_name_the_toolchain_looks_up",
+         "open at 3a66bc8 and f5c9efb (pre-existing): GCONV_PATH naming the call's folder "
+         "is dropped as a kept folder and guards nothing there, but glibc's iconv (cc1's "
+         "-finput-charset) reads ./gconv-modules and dlopens the module it names",
+         "gconv-folder-compiler")
