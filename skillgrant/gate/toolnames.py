@@ -39,29 +39,12 @@ from __future__ import annotations
 import os
 
 from . import files as fs
+from .toollists import ASKED, PROGRAMS, TARGETED, nss_modules
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
-#: The programs and files gcc's driver finds in its prefixes' folders (``-B``,
-#: ``COMPILER_PATH``, ``GCC_EXEC_PREFIX``: its programs, linker, plugin) and the toolchain's
-#: other programs (binutils', llvm's, each gcc and clang version's).
-PROGRAMS: Final = (
-    "as", "ld", "ld.bfd", "ld.gold", "ld.lld", "ld.mold", "collect-ld", "real-ld", "collect2",
-    "cc1", "cc1plus", "cc1obj", "cc1objplus", "f951", "gnat1", "d21", "go1", "lto1",
-    "lto-wrapper", "lto-dump", "liblto_plugin.so", "liblto_plugin.so.0", "g++-mapper-server",
-    "cc", "c89", "c99", "clang", "clang++", "lld", "ar", "nm", "ranlib", "strip", "objcopy",
-    "objdump", "readelf", "size", "strings", "addr2line", "elfedit", "gprof", "c++filt", "dwp",
-    "pkg-config", "gdb", "ldd", "make", "windres", "windmc", "dlltool", "dllwrap", "gold",
-    "gnatmake", "gnatbind", "gnatlink", "gdc", "gccgo", "gm2", "llvm-ar", "llvm-nm",
-    "llvm-objcopy", "llvm-objdump", "llvm-ranlib", "llvm-readelf", "llvm-strip", "llvm-size",
-    "llvm-as", "llvm-link", "llvm-config", "clang-cpp",
-    # gcc's programs and each version's name (Debian's gcc-12, clang-15: `$(CROSS_COMPILE)gcc-12`)
-    *(f"{name}{version}" for name in ("gcc", "g++", "c++", "cpp", "gfortran", "gcc-ar",
-                                      "gcc-nm", "gcc-ranlib", "gcov", "gcov-dump", "gcov-tool",
-                                      "lto-dump", "clang", "clang++", "clang-cpp")
-      for version in ("", *(f"-{v}" for v in range(4, 26)))))
 #: The folders gcc reads below a prefix's (``-B./``: ``./include``, ``./<machine>/``; the
 #: machines are ``/usr/lib/gcc``'s names), guarded whole.
 _BELOW_PREFIX: Final = ("include", "include-fixed", "plugin", "lib", "lib64", "bin", "libexec")
@@ -78,12 +61,6 @@ _LOADER_BELOW: Final = ("glibc-hwcaps", "tls", "haswell", "xeon_phi", "avx512_1"
                         "z13", "z14", "z15", "atomics", "asimdhp")
 #: The folders gcc reads below a sysroot (``--sysroot=.``, ``-isysroot .``), whole.
 _SYSROOT_BELOW: Final = ("usr", "lib", "lib32", "lib64", "libx32")
-#: The headers the system's own headers ask for by ``__has_include`` that a system may lack,
-#: taken from the first folder of the search holding them (``grep -rhoE '__has_include(_next)?
-#: *\( *[<"][^>"]*' /usr/include``: libstdc++ 12's ``<tbb/tbb.h>``, which makes ``<execution>``
-#: read ``<tbb/…>``: a folder whole; node's ``v8-gn.h``; s56-greview2 B1).
-_ASKED: Final = ("tbb", "ws2tcpip.h", "v8-gn.h", "sys/single_threaded.h", "stacktrace",
-                 "pstl/pstl_config.h")
 #: The endings of a header's name (``looked_up``: those the folder holds are guarded).
 HEADERS: Final = (".h", ".hh", ".hpp", ".hxx", ".h++", ".tcc", ".inc", ".def", ".H")
 #: The system's folders whose names ``#include <…>`` looks up (a pattern's ``*``: each).
@@ -162,6 +139,8 @@ def folder_items(values: list[tuple[list[str], str, str]], kept: set[str],
     shadowed: dict[str, bool] = {}
     for other in dict.fromkeys(others):
         shadowed.update(_held(other))
+    for folder, kind in dict.fromkeys(folders) if len(folders) > 1 else ():
+        shadowed.update(_own(folder, kind))  # (`-I. -I..`: ../cfg.h for ./cfg.h, L3)
     return [i for f, kind in dict.fromkeys(folders)
             for i in looked_up(f, kind, shadowed)], through
 
@@ -198,6 +177,18 @@ def _held(folder: str) -> dict[str, bool]:
 
 #: How many names ``_held`` reads below a later folder before it guards a subfolder whole.
 _MAX_BELOW: Final = 2000
+
+
+def _own(folder: str, kind: str) -> dict[str, bool]:
+    """The files a kept folder holds at its top that its lookups ``kind`` take by name (a
+    header's, a library's: ``_looked_up_name``), to be guarded in the other kept folders of the
+    search (``-I. -I..``, ``-L. -L..``: s56-greview2 L3; what is below it, not: a walk of
+    a folder a call runs in or above)."""
+    fs.watch_folder(folder)
+    try:
+        return dict.fromkeys((n for n in os.listdir(folder) if _looked_up_name(n, kind)), False)
+    except OSError:
+        return {}
 
 
 def _kept_real(path: str, kept: set[str], reals: set[str]) -> str | None:
@@ -248,7 +239,7 @@ def looked_up(folder: str, kind: str,
 
 def _not_header(name: str) -> bool:
     """Whether a later folder's file ``name`` (a path below it) is one no source includes: a
-    document's, a data file's, an image's, an object's (``README.md``, ``data.json``,
+    document's, a settings file's, an image's, an object's (``README.md``, ``data.json``,
     ``LICENSE``: s55-greview2 K3). cpp takes any other name a source spells from the earlier
     folder (``<cfg>``, ``<cfg/c.inl>``: s56-greview2 L1)."""
     base = name.rpartition("/")[2]
@@ -256,9 +247,11 @@ def _not_header(name: str) -> bool:
 
 
 #: The endings and names of a folder's files no source includes (``_not_header``).
-_NOT_HEADERS: Final = (".md", ".markdown", ".txt", ".rst", ".adoc", ".json", ".yml", ".yaml",
-                       ".toml", ".html", ".htm", ".xml", ".csv", ".png", ".jpg", ".jpeg",
-                       ".gif", ".svg", ".pdf", ".o", ".obj", ".mk", ".am", ".py", ".sh")
+#: (Not a text table: ``.txt``, ``.csv``, ``.inc`` are ``#include``d inside initializers,
+#: s56-greview2 L1b.)
+_NOT_HEADERS: Final = (".md", ".markdown", ".rst", ".adoc", ".json", ".yml", ".yaml", ".toml",
+                       ".png", ".jpg", ".jpeg", ".gif", ".svg", ".pdf", ".o", ".obj", ".mk",
+                       ".am", ".py", ".sh")
 _DOCUMENTS: Final = frozenset(("LICENSE", "LICENCE", "COPYING", "README", "AUTHORS", "NOTICE",
                                "CHANGELOG", "ChangeLog", "NEWS", "INSTALL", "THANKS", "TODO",
                                "Makefile", "makefile", "GNUmakefile", "Doxyfile"))
@@ -286,21 +279,22 @@ def _system_names(kind: str) -> dict[str, bool]:
     from glob import glob
 
     names: dict[str, bool] = {}
-    if kind == PROGRAM:
+    machines = [os.path.basename(f) for f in glob("/usr/lib/gcc/*")]
+    if kind == PROGRAM:  # (gcc's driver runs `<machine>-as` from a prefix too: N1)
         names.update(dict.fromkeys(PROGRAMS, False))
-        names.update(dict.fromkeys((*_BELOW_PREFIX, *(os.path.basename(f) for f in glob(
-            "/usr/lib/gcc/*"))), True))
+        names.update(dict.fromkeys((f"{m}-{p}" for m in machines for p in TARGETED), False))
+        names.update(dict.fromkeys((*_BELOW_PREFIX, *machines), True))
     for pattern in {HEADER: _INCLUDES, LIBRARY: _LIBRARIES, PACKAGE: _PACKAGES}.get(kind, ()):
         for folder in glob(pattern):
             _listed(folder, kind, names)
     if kind == HEADER:  # (what the system's headers ask for that it may lack: B1)
-        for name in _ASKED:
+        for name in ASKED:
             names.setdefault(name, "/" not in name and "." not in name)
             names.setdefault(name + ".gch", True)
     if kind == LIBRARY:  # (gcc's startfile prefixes' `<machine>/<version>/` too: N3)
         names.update(dict.fromkeys(_LINKED, False))
-        names.update(dict.fromkeys((*_LOADER_BELOW, *(os.path.basename(f) for f in glob(
-            "/usr/lib/gcc/*"))), True))
+        names.update(dict.fromkeys((*_LOADER_BELOW, *machines), True))
+        names.update(dict.fromkeys(nss_modules(), False))
     if kind == SYSROOT:
         names.update(dict.fromkeys(_SYSROOT_BELOW, True))
     _NAMES[kind] = names
@@ -329,6 +323,9 @@ def _listed(folder: str, kind: str, names: dict[str, bool]) -> None:
             names[entry.name] = names[entry.name.removesuffix(".pc") + "-uninstalled.pc"] = False
         elif entry.name[:3] == "lib" or entry.name.endswith(".o"):
             names[entry.name] = False
+            stem = entry.name.partition(".so")[0].removesuffix(".a")  # (ld tries `-lX`'s
+            if entry.name[:3] == "lib" and stem != entry.name:  # .so, then .a: s56-greview2 N1)
+                names[stem + ".so"] = names[stem + ".a"] = False
 
 
 #: ``_system_names``' answers, each made at its first question.
@@ -358,3 +355,4 @@ def _below(name: str) -> dict[str, bool]:
 #: The subfolders of the system's include folders, by name, each with its paths
 #: (``_listed``: made with ``_system_names``' answer for headers).
 _SUBFOLDERS: dict[str, list[str]] = {}
+

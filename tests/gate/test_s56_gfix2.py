@@ -83,7 +83,7 @@ EVERYDAY = {
     # sysroot's other names (pkg-config puts it before each folder: usr/, lib*/ only)
     "a-later-folders-documents": (
         {"CPPFLAGS": "-I. -Iinclude"}, {"include/README.md": "n\n", "include/LICENSE": "n\n",
-                                        "include/cfg/notes.txt": "n\n", "include/cfg/c": "\n",
+                                        "include/cfg/README.md": "n\n", "include/cfg/c": "\n",
                                         "cfg/readme.txt": "n\n"},
         ["cp notes.txt README.md", "cp notes.txt LICENSE", "cp notes.txt cfg/notes.txt"]),
     "pkg-config-sysroot-dot": ({"PKG_CONFIG_SYSROOT_DIR": "."}, {},
