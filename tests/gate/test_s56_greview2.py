@@ -367,30 +367,10 @@ OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
          "boundary, docs/decisions.md session 56: the lead's call): a quoted include reads the "
          "including file's own folder before every -I folder; `-Iinclude` guards include/ "
          "whole and leaves ./cfg.h free", "a-quoted-include-its-own-folder")
-OPEN.add("test_n_a_name_the_toolchain_looks_up",
-         "open at 3a66bc8 and a35688f (pre-existing): toolnames.PROGRAMS lacks gcc's "
-         "<machine>-as (x86_64-linux-gnu-as), and a library's other ending (libgcc_s.a where "
-         "the system holds libgcc_s.so) is no name toolnames guards",
-         "prefix-machine-assembler", "library-folder-other-ending")
-OPEN.add("test_n_a_name_the_toolchain_looks_up",
-         "open at 3a66bc8 and a35688f (pre-existing): glibc dlopens the NSS modules "
-         "/etc/nsswitch.conf names (libnss_db.so.2 for `services: db`, not installed) by the "
-         "program's DT_RPATH; no system folder holds the name, so toolnames guards none",
-         "run-path-nss-module")
-OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
-         "open at 3a66bc8 and a35688f (G8's class): a later folder that is itself kept (`..` "
-         "in `-I. -I..`, `-L. -L..`) guards its own names there, but folder_items shadows only "
-         "the names of folders it does not keep, so ./cfg.h, ./libfoo.a are free",
-         "a-kept-later-folders-header", "a-kept-later-folders-library")
 OPEN.add("test_s_a_links_parent_is_the_calls_folder",
          "open at 3a66bc8 and a35688f (S1's class, pre-existing): `-Ilink/../..` is read "
          "lexically (`..`: names guarded above the call's folder), but cpp opens "
          "link/../../stdio.h through the link (sub/deeper/../..: the call's folder)")
-OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
-         "open at f5c9efb (toolnames._not_header, L1's fix): a later folder's names are guarded "
-         "in the earlier one but a list of document/data endings (.csv, .txt, .json…); cpp "
-         "includes any file, and a table included in an initializer is a C idiom",
-         "a-data-table-a-source-includes")
 OPEN.add("test_k_an_everyday_call_under_a_folder_value",
          "cost new at f5c9efb (L1's fix, toolnames._not_header): under -I. -Iinclude a later "
          "folder's build files (include/meson.build, include/config.h.in) guard the project's "
