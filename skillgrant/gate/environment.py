@@ -41,7 +41,7 @@ FLAGS: Final = ("CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "LDLIBS", "LOADLIBE
                 # the linker's run path, pkg-config's and cmake's folders and files (a bare
                 # name there is a path: s53-greview2 V8, V9)
                 "LD_RUN_PATH", "PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR", "PKG_CONFIG_SYSROOT_DIR",
-                "CMAKE_TOOLCHAIN_FILE",
+                "GCONV_PATH", "CMAKE_TOOLCHAIN_FILE",
                 "CMAKE_PREFIX_PATH", "CMAKE_MODULE_PATH",
                 # autoconf's link line, kbuild's prefix of the programs' names (s53-greview2
                 # V10, V11: ``flagpaths.toolchain``)

@@ -36,6 +36,7 @@ from itertools import pairwise
 from .environment import state
 from .flagpaths import read_word_by_word, toolchain_read, variable_words
 from .named import above
+from .valueparts import loader_tokens, normal_path
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -281,7 +282,7 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
             for full in ([path] if path.startswith("/") else [
                     os.path.join(_top(root) if path[:1] == TOP else root, tail)
                     for root in roots]):  # (TOP: the repository's top of each one, E2)
-                full = os.path.normpath(full)
+                full = normal_path(full)
                 if full not in kept and full not in through:
                     found[full] = True
         if specs:
@@ -292,25 +293,9 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
     return list(found.items())
 
 
-def loader_tokens(name: str, value: str) -> None:
-    """Raises ValueError where ``name`` is a variable the dynamic loader reads (or ld records
-    for it: ``LD_RUN_PATH``) and ``value`` holds a ``$``: the loader expands ``$ORIGIN`` (each
-    program's own folder), ``$LIB`` and ``$PLATFORM`` (relative names: ``lib/x86_64-linux-gnu``,
-    ``haswell``) itself, not as a shell does (ld.so(8); s56-greview2 D1), which names no
-    folder the gate can guard."""
-    if name in _LOADERS and "$" in value:
-        raise ValueError("a `$`, which the dynamic loader expands itself ($ORIGIN: each "
-                         "program's own folder; $LIB, $PLATFORM: names relative to the folder "
-                         "a program runs in)")
-
-
-#: The variables the dynamic loader reads its folders and objects from (and ld's run path).
-_LOADERS: Final = frozenset(("LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT", "LD_RUN_PATH"))
-
-
 def _rooted(paths: list[str], roots: list[str]) -> list[str]:
     """Each of ``paths`` (``~`` read), a relative one read from each of ``roots``, normal."""
-    return [os.path.normpath(os.path.join(r, os.path.expanduser(p))) for p in paths
+    return [normal_path(os.path.join(r, os.path.expanduser(p))) for p in paths
             for r in (roots if p[:1] != "/" else [""])]
 
 
@@ -325,7 +310,7 @@ def _parsed() -> list[tuple[list[str], list[str], tuple[list[str], str, str]]]:
         parsed: list[tuple[list[str], list[str], tuple[list[str], str, str]]] | ValueError = []
         for name, value in os.environ.items():
             try:
-                loader_tokens(name, value)
+                loader_tokens(name, value)  # (the loader's `$ORIGIN`: s56-greview2 D1)
                 if name not in OTHERWISE and value and isinstance(parsed, list):
                     words = variable_words(name, value, _expanded(value)) if \
                         read_word_by_word(name, value) else []

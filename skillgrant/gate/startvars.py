@@ -16,7 +16,7 @@ import os
 from .collectopts import addopts
 from .entryvars import ASSIGNED
 from .environment import values
-from .envpaths import loader_tokens, named_paths, preload_paths
+from .envpaths import named_paths, preload_paths
 from .flagpaths import flag_words, read_word_by_word, variable_words
 from .homefiles import MOVED_CODE
 from .named import above
@@ -27,6 +27,7 @@ from .startfiles import env_file
 from .startflags import ENV_FILE, bun_options, make_definitions, perl_folders
 from .testfiles import collects, test_folders
 from .testfiles import removed_folder as removed_folder  # (guards' one import of it)
+from .valueparts import loader_tokens
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:

@@ -77,8 +77,8 @@ _PACKAGES: Final = ("/usr/lib/pkgconfig", "/usr/share/pkgconfig", "/usr/local/li
                     "/usr/local/share/pkgconfig", "/usr/lib/*-linux-gnu*/pkgconfig",
                     "/usr/lib64/pkgconfig")
 #: The kinds of lookup (``looked_up``): programs by a prefix, headers, libraries, a sysroot,
-#: pkg-config's packages.
-PROGRAM, HEADER, LIBRARY, SYSROOT, PACKAGE = "p", "h", "l", "s", "c"
+#: pkg-config's packages, glibc's iconv modules (``GCONV_PATH``: s56-greview2 N3).
+PROGRAM, HEADER, LIBRARY, SYSROOT, PACKAGE, GCONV = "p", "h", "l", "s", "c", "g"
 
 
 def kinds(name: str, value: str) -> str:
@@ -86,6 +86,8 @@ def kinds(name: str, value: str) -> str:
     (``PROGRAM``, ``HEADER``, ``LIBRARY``, ``SYSROOT``), read from the spellings of the
     options it holds, generously (an option's any abbreviation gcc takes: ``--pref``,
     ``--include-d``, ``--library-d``); every kind where the value names none."""
+    if name == "GCONV_PATH":  # (glibc's iconv reads its modules' list there: N3)
+        return GCONV
     if name.startswith("PKG_CONFIG"):  # (pkg-config reads `<package>.pc` there: X1; puts
         return SYSROOT if "SYSROOT" in name else PACKAGE  # the sysroot before each folder: P1)
     lower = value.lower()
@@ -219,7 +221,7 @@ def looked_up(folder: str, kind: str,
             "/" not in n and _looked_up_name(n, kind))))
     names.update((f"{n}.gch", True) for n, whole in shadowed.items()
                  if HEADER in kind and not whole and not _not_header(n))
-    if HEADER in kind or LIBRARY in kind or PACKAGE in kind:
+    if HEADER in kind or LIBRARY in kind or PACKAGE in kind or GCONV in kind:
         fs.watch_folder(folder)  # (a view keeping the answer sees a header come or go)
         try:
             entries = {e.name: e.is_dir(follow_symlinks=False) for e in os.scandir(folder)}
@@ -249,12 +251,16 @@ def _not_header(name: str) -> bool:
 #: The endings and names of a folder's files no source includes (``_not_header``).
 #: (Not a text table: ``.txt``, ``.csv``, ``.inc`` are ``#include``d inside initializers,
 #: s56-greview2 L1b.)
+#: A build's files neither (s56-greview2 K4: ``meson.build``, ``config.h.in``, ``Kconfig``).
 _NOT_HEADERS: Final = (".md", ".markdown", ".rst", ".adoc", ".json", ".yml", ".yaml", ".toml",
                        ".png", ".jpg", ".jpeg", ".gif", ".svg", ".pdf", ".o", ".obj", ".mk",
-                       ".am", ".py", ".sh")
+                       ".am", ".py", ".sh", ".in", ".ac", ".build", ".bazel", ".bzl", ".cmake",
+                       ".gn", ".gni")
 _DOCUMENTS: Final = frozenset(("LICENSE", "LICENCE", "COPYING", "README", "AUTHORS", "NOTICE",
                                "CHANGELOG", "ChangeLog", "NEWS", "INSTALL", "THANKS", "TODO",
-                               "Makefile", "makefile", "GNUmakefile", "Doxyfile"))
+                               "Makefile", "makefile", "GNUmakefile", "Doxyfile", "Kconfig",
+                               "Kbuild", "BUILD", "WORKSPACE", "CMakeLists.txt", "SConstruct",
+                               "SConscript", "meson_options.txt", "meson.options", "configure"))
 
 
 def _looked_up_name(name: str, kind: str) -> bool:
@@ -265,7 +271,7 @@ def _looked_up_name(name: str, kind: str) -> bool:
     (s55-greview2 K3)."""
     return (HEADER in kind and name.endswith(HEADERS)) or (LIBRARY in kind and (
         name[:3] == "lib" or name.endswith((".so", ".a")) or ".so." in name)) or (
-        PACKAGE in kind and name.endswith(".pc"))
+        PACKAGE in kind and name.endswith(".pc")) or (GCONV in kind and name.endswith(".so"))
 
 
 def _system_names(kind: str) -> dict[str, bool]:
@@ -297,6 +303,9 @@ def _system_names(kind: str) -> dict[str, bool]:
         names.update(dict.fromkeys(nss_modules(), False))
     if kind == SYSROOT:
         names.update(dict.fromkeys(_SYSROOT_BELOW, True))
+    if kind == GCONV:  # (its list names the modules it loads, `<folder>/<name>.so`)
+        names.update({"gconv-modules": False, "gconv-modules.cache": False,
+                      "gconv-modules.d": True})
     _NAMES[kind] = names
     return names
 
