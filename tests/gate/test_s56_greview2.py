@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved_case
+from bash_review import LeftOpen, needs, proved_case
 
 #: Real bash, make, gcc, ld and fresh hook processes: CI's slow step runs them.
 pytestmark = pytest.mark.slow
@@ -320,45 +320,27 @@ def test_n_a_name_the_toolchain_looks_up(tmp_path: Path, case: str) -> None:
 # --- S: a spelling of the call's folder through a link ------------------------------------------
 
 
-def test_s_a_links_parent_is_the_calls_folder(tmp_path: Path) -> None:
-    """The session's ``CPPFLAGS=-Ilink/../..``, the project's link ``link -> sub/deeper``; plan
-    ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)``: a call is denied. The kernel reads
-    ``..`` after the link's target (``sub/deeper/../..``: the call's own folder), not as a
-    lexical step back (``..``: the folder above it)."""
-    needs("bash", "make", "gcc")
-    denied = proved_case(tmp_path, PLAN, {**FILES, "Makefile": BUILDS, "sub/deeper/keep": "k\n",
-                                          "src/h": "#include_next <stdio.h>\n" + HEADER},
-                         ["cp src/h stdio.h", "make test"], {"CPPFLAGS": "-Ilink/../.."},
-                         links={"link": "sub/deeper"})
-    assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
-
-
-# --- K: what the change costs ---------------------------------------------------------------------
-
-#: Each case: the session's variables, the project's files, the everyday calls (each harmless:
-#: no source includes a build file, and cpp reads a name from ``.`` only for an include).
-COSTS = {
-    # f5c9efb guards a later include folder's every name but a document's in `.`: meson's and
-    # autotools' and bazel's build files there (include/meson.build installs the headers)
-    "a-build-file-beside-a-later-folders": ({"CPPFLAGS": "-I. -Iinclude"},
-                                            {"include/meson.build": "x\n",
-                                             "include/config.h.in": "x\n", "meson.build": "x\n"},
-                                            ["cp notes.txt meson.build",
-                                             "cp notes.txt config.h.in"]),
+#: Each case: the calls before ``make test``, the project's links. The kernel reads ``..``
+#: after a link's target (``link -> sub/deeper``: ``link/../..`` is the call's own folder),
+#: not as a lexical step back (``..``: the folder above it); a link made after the write too
+#: (``cp -P`` copies the project's own link ``cur -> a/b``).
+LINKED = {
+    "a-links-parent": (["cp src/h stdio.h"], {"link": "sub/deeper"}),
+    "a-link-made-after-the-write": (["cp src/h stdio.h", "cp -P cur link"], {"cur": "a/b"}),
 }
 
 
-@pytest.mark.parametrize("case", list(COSTS))
-def test_k_an_everyday_call_under_a_folder_value(tmp_path: Path, case: str) -> None:
-    """The session's variables; plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)``:
-    the calls are allowed."""
-    extra, files, calls = COSTS[case]
-    project = hooked_project(tmp_path, PLAN)
-    for name, text in {**files, "Makefile": BUILDS, "notes.txt": "notes\n"}.items():
-        (project / name).parent.mkdir(parents=True, exist_ok=True)
-        (project / name).write_text(text)
-    assert first_denied(project, calls, {**home_env(tmp_path / "home"), **extra}) is None
-
+@pytest.mark.parametrize("case", list(LINKED))
+def test_s_a_links_parent_is_the_calls_folder(tmp_path: Path, case: str) -> None:
+    """The session's ``CPPFLAGS=-Ilink/../..``; plan ``Bash(make test)``, ``Bash(cp *)``,
+    ``Bash(mkdir *)``: a call is denied."""
+    needs("bash", "make", "gcc")
+    calls, links = LINKED[case]
+    denied = proved_case(tmp_path, PLAN, {**FILES, "Makefile": BUILDS, "sub/deeper/keep": "k\n",
+                                          "a/b/keep": "k\n",
+                                          "src/h": "#include_next <stdio.h>\n" + HEADER},
+                         [*calls, "make test"], {"CPPFLAGS": "-Ilink/../.."}, links=links)
+    assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
 
 # --- The rows open, each proved above ---------------------------------------------------------
 
@@ -368,16 +350,6 @@ OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
          "including file's own folder before every -I folder; `-Iinclude` guards include/ "
          "whole and leaves ./cfg.h free", "a-quoted-include-its-own-folder")
 OPEN.add("test_s_a_links_parent_is_the_calls_folder",
-         "open at 3a66bc8 and a35688f (S1's class, pre-existing): `-Ilink/../..` is read "
-         "lexically (`..`: names guarded above the call's folder), but cpp opens "
-         "link/../../stdio.h through the link (sub/deeper/../..: the call's folder)")
-OPEN.add("test_k_an_everyday_call_under_a_folder_value",
-         "cost new at f5c9efb (L1's fix, toolnames._not_header): under -I. -Iinclude a later "
-         "folder's build files (include/meson.build, include/config.h.in) guard the project's "
-         "own ./meson.build, ./config.h.in; no source includes them",
-         "a-build-file-beside-a-later-folders")
-OPEN.add("test_n_a_name_the_toolchain_looks_up",
-         "open at 3a66bc8 and f5c9efb (pre-existing): GCONV_PATH naming the call's folder "
-         "is dropped as a kept folder and guards nothing there, but glibc's iconv (cc1's "
-         "-finput-charset) reads ./gconv-modules and dlopens the module it names",
-         "gconv-folder-compiler")
+         "open at 2648242 (valueparts.normal_path, S1's fix): a value's path is read through "
+         "the links that exist at the call; `link` made after the write (cp -P of the "
+         "project's own link) is guarded by nothing", "a-link-made-after-the-write")
