@@ -131,6 +131,18 @@ KEPT_LATER = {
 }
 
 
+#: The call's folder's own headers, held at its top (guarded there since session 55: "a header
+#: there is code the build compiles", ``./c.h`` is): any name a source spells, ``<cfg>`` (an
+#: extensionless one, C++'s and Qt's style), ``<c.inl>``.
+OWN = {
+    "its-own-header-without-an-ending": ({"CPPFLAGS": "-I."}, "#include <cfg>\n", {"cfg": "\n"},
+                                         ["cp src/hself cfg"]),
+    "its-own-inline-file": ({"CPPFLAGS": "-I."}, "#include <c.inl>\n", {"c.inl": "\n"},
+                            ["cp src/hself c.inl"]),
+}
+LATER.update(OWN)
+
+
 @pytest.mark.parametrize("case", [*LATER, *KEPT_LATER])
 def test_l_a_later_folders_name_in_an_earlier_one(tmp_path: Path, case: str) -> None:
     """The session's variables; plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)``:
@@ -353,3 +365,8 @@ OPEN.add("test_s_a_links_parent_is_the_calls_folder",
          "open at 2648242 (valueparts.normal_path, S1's fix): a value's path is read through "
          "the links that exist at the call; `link` made after the write (cp -P of the "
          "project's own link) is guarded by nothing", "a-link-made-after-the-write")
+OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
+         "open at 71601d3 (pre-existing, session 55's rule): the call's folder's own top "
+         "headers are guarded by a header's ending only (./c.h is, ./cfg and ./c.inl are not); "
+         "L1's fix reads a later folder's any name", "its-own-header-without-an-ending",
+         "its-own-inline-file")
