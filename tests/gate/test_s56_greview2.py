@@ -354,6 +354,33 @@ def test_s_a_links_parent_is_the_calls_folder(tmp_path: Path, case: str) -> None
                          [*calls, "make test"], {"CPPFLAGS": "-Ilink/../.."}, links=links)
     assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
 
+# --- R: `..` read where a recipe runs (s55-greview2 G6's class, other forms) -------------------
+
+#: A sub-make's Makefile in ``sub`` building and running its program (``$(CFLAGS)`` from the
+#: session's environment).
+SUB_BUILDS = "all: t.c\n\t$(CC) $(CFLAGS) t.c -o t\n\t./t\n"
+#: Each case: the Makefile. ``-I..`` read from the folder gcc runs in is the call's own folder:
+#: a folder make's ``$(foreach)`` names (kbuild's, automake's SUBDIRS loops), an out-of-tree
+#: build folder the recipe makes itself (none exists at the write).
+RECIPES = {
+    "a-foreach-sub-make": "DIRS = sub\ntest:\n\t$(foreach d,$(DIRS),$(MAKE) -C $(d);)\n",
+    "a-build-folder-the-recipe-makes": ("test:\n\tmkdir -p build && cd build && $(CC) $(CFLAGS) "
+                                        "../t.c -o t && ./t\n"),
+}
+
+
+@pytest.mark.parametrize("case", list(RECIPES))
+def test_r_the_parent_of_a_recipes_folder(tmp_path: Path, case: str) -> None:
+    """The session's ``CFLAGS=-I..``; plan ``Bash(make test)``, ``Bash(cp *)``,
+    ``Bash(mkdir *)``: a call is denied."""
+    needs("bash", "make", "gcc")
+    files = {**FILES, "Makefile": RECIPES[case], "sub/Makefile": SUB_BUILDS,
+             "sub/t.c": FILES["t.c"], "src/h": "#include_next <stdio.h>\n" + HEADER}
+    denied = proved_case(tmp_path, PLAN, files, ["cp src/h stdio.h", "make test"],
+                         {"CFLAGS": "-I.."})
+    assert denied is not None, "the hook allows every call, and the recipe's gcc runs the payload"
+
+
 # --- The rows open, each proved above ---------------------------------------------------------
 
 OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
@@ -370,3 +397,8 @@ OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
          "headers are guarded by a header's ending only (./c.h is, ./cfg and ./c.inl are not); "
          "L1's fix reads a later folder's any name", "its-own-header-without-an-ending",
          "its-own-inline-file")
+OPEN.add("test_r_the_parent_of_a_recipes_folder",
+         "open at 71601d3 (s55-greview2 G6's class: no RUNS_IN marking of a recipe's folder "
+         "yet, s56-gfix's part): `..` from a folder $(foreach) names or a build folder the "
+         "recipe makes is the call's own folder", "a-foreach-sub-make",
+         "a-build-folder-the-recipe-makes")
