@@ -381,6 +381,30 @@ def test_r_the_parent_of_a_recipes_folder(tmp_path: Path, case: str) -> None:
     assert denied is not None, "the hook allows every call, and the recipe's gcc runs the payload"
 
 
+# --- W: a folder a value names, guarded whole, and the links it holds -----------------------------
+
+#: Each case: the project's links in ``include`` (a vendored library's usual layout), the header
+#: written where one leads, the program. The session's ``CPPFLAGS=-Iinclude`` guards include/
+#: whole; cpp reads through its links (include/cfg/c.h is vendor/cfg/c.h).
+LINKS_OUT = {
+    "a-linked-subfolder": ({"include/cfg": "../vendor/cfg"}, "vendor/cfg/c.h", "cfg/c.h"),
+    "a-linked-header": ({"include/c.h": "../vendor/c.h"}, "vendor/c.h", "c.h"),
+}
+
+
+@pytest.mark.parametrize("case", list(LINKS_OUT))
+def test_w_where_a_guarded_folders_links_lead(tmp_path: Path, case: str) -> None:
+    """The session's ``CPPFLAGS=-Iinclude``; plan ``Bash(make test)``, ``Bash(cp *)``,
+    ``Bash(mkdir *)``: a call is denied."""
+    needs("bash", "make", "gcc")
+    links, target, header = LINKS_OUT[case]
+    files = {**FILES, "Makefile": BUILDS, target: "\n", "include/a.h": "\n",
+             "t.c": f"#include <{header}>\nint main(void) {{ return 0; }}\n"}
+    denied = proved_case(tmp_path, PLAN, files, [f"cp src/hself {target}", "make test"],
+                         {"CPPFLAGS": "-Iinclude"}, links=links)
+    assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
+
+
 # --- The rows open, each proved above ---------------------------------------------------------
 
 OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
@@ -402,3 +426,8 @@ OPEN.add("test_r_the_parent_of_a_recipes_folder",
          "yet, s56-gfix's part): `..` from a folder $(foreach) names or a build folder the "
          "recipe makes is the call's own folder", "a-foreach-sub-make",
          "a-build-folder-the-recipe-makes")
+OPEN.add("test_w_where_a_guarded_folders_links_lead",
+         "open at 71601d3 (pre-existing): a folder a session toolchain value names is guarded "
+         "whole (a link naming it is resolved: -Iinc, inc -> vendor holds), but the links it "
+         "holds are not followed: vendor/cfg/c.h, vendor/c.h stay writable and cpp reads them "
+         "through include/", "a-linked-subfolder", "a-linked-header")
