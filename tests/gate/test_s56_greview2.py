@@ -141,6 +141,13 @@ OWN = {
                             ["cp src/hself c.inl"]),
 }
 LATER.update(OWN)
+#: K1's relief (a35688f: a folder `.` holds named as a system include folder, net/, is guarded
+#: by the system's names below it, not whole) where a later folder's subfolder of that name is
+#: a link (G8b's fix guards such a subfolder's name whole in `.`): the relief drops it.
+LATER["a-linked-later-subfolder-named-as-the-systems"] = (
+    {"CPPFLAGS": "-I. -Iinclude"}, "#include <net/x.h>\n",
+    {"vendor/net/x.h": "\n", "net/notes.txt": "notes\n", "include/a.h": "\n"},
+    ["cp src/hself net/x.h"])
 
 
 @pytest.mark.parametrize("case", [*LATER, *KEPT_LATER])
@@ -156,9 +163,10 @@ def test_l_a_later_folders_name_in_an_earlier_one(tmp_path: Path, case: str) -> 
     program = include + "int main(void) { return 0; }\n"
     if "foo" in include:
         program = include + "int main(void) { return foo(); }\n"
+    links = {"include/net": "../vendor/net"} if "named-as-the-systems" in case else {}
     denied = proved_case(tmp_path, PLAN, {**FILES, **more, "Makefile": makefile,
                                           "t.c": program}, [*calls, "make test"], extra,
-                         setup=setup)
+                         setup=setup, links=links)
     assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
 
 
@@ -431,3 +439,8 @@ OPEN.add("test_w_where_a_guarded_folders_links_lead",
          "whole (a link naming it is resolved: -Iinc, inc -> vendor holds), but the links it "
          "holds are not followed: vendor/cfg/c.h, vendor/c.h stay writable and cpp reads them "
          "through include/", "a-linked-subfolder", "a-linked-header")
+OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
+         "open at a35688f (K1's relief): a later folder's linked subfolder `net` (guarded whole "
+         "in `.` by the G8b fix) is dropped where `.` holds a real net/: looked_up skips the "
+         "shadowed name the system's names hold, then the relief pops it; ./net/x.h is free",
+         "a-linked-later-subfolder-named-as-the-systems")
