@@ -391,27 +391,32 @@ def test_r_the_parent_of_a_recipes_folder(tmp_path: Path, case: str) -> None:
 
 # --- W: a folder a value names, guarded whole, and the links it holds -----------------------------
 
-#: Each case: the project's links in ``include`` (a vendored library's usual layout), the header
-#: written where one leads, the program. The session's ``CPPFLAGS=-Iinclude`` guards include/
-#: whole; cpp reads through its links (include/cfg/c.h is vendor/cfg/c.h).
+#: Each case: the session's variables, the Makefile, the project's links (a vendored layout),
+#: the file the payload is written to (where a link leads), the program. The value's folder is
+#: guarded whole; gcc and cpp read through its links (include/cfg/c.h is vendor/cfg/c.h; gcc's
+#: prefix v/ runs v/as, which is other/as).
 LINKS_OUT = {
-    "a-linked-subfolder": ({"include/cfg": "../vendor/cfg"}, "vendor/cfg/c.h", "cfg/c.h"),
-    "a-linked-header": ({"include/c.h": "../vendor/c.h"}, "vendor/c.h", "c.h"),
+    "a-linked-subfolder": ({"CPPFLAGS": "-Iinclude"}, BUILDS, {"include/cfg": "../vendor/cfg"},
+                           "vendor/cfg/c.h", "#include <cfg/c.h>\n"),
+    "a-linked-program": ({"CFLAGS": "-Bv/"}, "test: t.c\n\t$(CC) $(CFLAGS) -c t.c -o t.o\n",
+                         {"v/as": "../other/as"}, "other/as", ""),
 }
 
 
 @pytest.mark.parametrize("case", list(LINKS_OUT))
 def test_w_where_a_guarded_folders_links_lead(tmp_path: Path, case: str) -> None:
-    """The session's ``CPPFLAGS=-Iinclude``; plan ``Bash(make test)``, ``Bash(cp *)``,
-    ``Bash(mkdir *)``: a call is denied."""
+    """The session's variables; plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)``:
+    a call is denied."""
     needs("bash", "make", "gcc")
-    links, target, header = LINKS_OUT[case]
-    files = {**FILES, "Makefile": BUILDS, target: "\n", "include/a.h": "\n",
-             "t.c": f"#include <{header}>\nint main(void) {{ return 0; }}\n"}
-    denied = proved_case(tmp_path, PLAN, files, [f"cp src/hself {target}", "make test"],
-                         {"CPPFLAGS": "-Iinclude"}, links=links)
-    assert denied is not None, "the hook allows every call, and make's gcc runs the payload"
-
+    extra, makefile, links, target, include = LINKS_OUT[case]
+    files = {**FILES, "Makefile": makefile, "include/a.h": "\n", "v/keep": "k\n",
+             "vendor/cfg/c.h": "\n", "other/as": "#!/bin/sh\nexec as \"$@\"\n",
+             "src/x": "#!/bin/sh\ntouch zz\n",
+             "t.c": include + "int main(void) { return 0; }\n"}
+    source = "src/x" if target == "other/as" else "src/hself"
+    denied = proved_case(tmp_path, PLAN, files, [f"cp {source} {target}", "make test"], extra,
+                         links=links, executable=("src/x", "other/as"))
+    assert denied is not None, "the hook allows every call, and gcc runs the payload"
 
 # --- The rows open, each proved above ---------------------------------------------------------
 
@@ -438,7 +443,8 @@ OPEN.add("test_w_where_a_guarded_folders_links_lead",
          "open at 71601d3 (pre-existing): a folder a session toolchain value names is guarded "
          "whole (a link naming it is resolved: -Iinc, inc -> vendor holds), but the links it "
          "holds are not followed: vendor/cfg/c.h, vendor/c.h stay writable and cpp reads them "
-         "through include/", "a-linked-subfolder", "a-linked-header")
+         "through include/ (gcc runs v/as, which is other/as, under -Bv/)", "a-linked-subfolder",
+         "a-linked-program")
 OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
          "open at a35688f (K1's relief): a later folder's linked subfolder `net` (guarded whole "
          "in `.` by the G8b fix) is dropped where `.` holds a real net/: looked_up skips the "
