@@ -1,16 +1,20 @@
 """Session 56 review s56-greview2 of s56-gfix2 (a toolchain value naming the call's folder or one
-above it: which names in it are guarded; the subfolders of later folders; the folders a sub-make
+above it: which names in it are guarded; the subfolders of later folders; the folders a recipe
 runs in; a ``$`` in a session's value). Each hole is proved by real bash and the real program
-(GNU make 4.3, gcc 12, ld 2.40, glibc 2.36's loader, the built program) in a scratch copy first
-(``bash_review.proved_case``), then the printed hook is asked call by call: the hook allowing
-every call is the finding (a strict-xfail row in ``OPEN``); a case the change holds is a plain
-test pinning it.
+(GNU make 4.3, gcc 12, ld 2.40, glibc 2.36's loader, pkgconf 1.8, the built program) in a scratch
+copy first (``bash_review.proved_case``), then the printed hook is asked call by call: the hook
+allowing every call is the finding (a strict-xfail row in ``OPEN``); a case the change holds is a
+plain test pinning it.
 
 The readings are the oracles': ld.so(8)'s dynamic string tokens (``$ORIGIN``: the program's own
 folder; ``$LIB``: ``lib/x86_64-linux-gnu`` here, relative; ``$PLATFORM``: the CPU's name, relative)
 in ``LD_LIBRARY_PATH`` and ``LD_PRELOAD`` (``LD_DEBUG=libs`` shows the search); cpp's search
 (``gcc -v -E``): a quoted include's own folder first, then each ``-I`` folder for any name a
-source spells (``<cfg>``, ``<cfg/config>``: no ending needed)."""
+source spells (``<cfg>``, ``<cfg/config>``: no ending needed), and what libstdc++'s own headers
+ask for (``__has_include(<tbb/tbb.h>)``); what gcc 12's driver, collect2 and ld look up in a
+folder a value names (``strace -f -e trace=file,execve``: ``x86_64-linux-gnu-as``, ld's
+``lib<n>.so`` then ``lib<n>.a``), glibc's name services and iconv modules (nsswitch.conf,
+``gconv-modules``); pkgconf's sysroot; the kernel's reading of ``..`` after a link."""
 
 from __future__ import annotations
 
