@@ -36,7 +36,7 @@ from itertools import pairwise
 from .environment import state
 from .flagpaths import read_word_by_word, toolchain_read, variable_words
 from .named import above
-from .valueparts import loader_tokens, normal_path
+from .valueparts import loader_tokens, normal_path, passed
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -282,6 +282,8 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
             for full in ([path] if path.startswith("/") else [
                     os.path.join(_top(root) if path[:1] == TOP else root, tail)
                     for root in roots]):  # (TOP: the repository's top of each one, E2)
+                if "/../" in full + "/":  # (a name before a `..` made a link later: S1b)
+                    found.update((p, False) for p in passed(full) if p not in kept)
                 full = normal_path(full)
                 if full not in kept and full not in through:
                     found[full] = True

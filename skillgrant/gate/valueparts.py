@@ -65,6 +65,17 @@ def normal_path(path: str) -> str:
     return os.path.normpath(fs.realpath(path[:cut + 3]) + path[cut + 3:])
 
 
+def passed(path: str) -> list[str]:
+    """Each path ``path`` (absolute) passes through by a name before its last ``..``, read as
+    ``normal_path`` reads it: made a link later, it moves what the ``..`` names (``link/../..``
+    with ``link`` made ``-> a/b`` after the write; s56-greview2 S1b), so each is guarded as
+    itself."""
+    parts = path.split("/")
+    last = len(parts) - 1 - parts[::-1].index("..")
+    return [normal_path("/".join(parts[:k + 1])) for k in range(1, last)
+            if parts[k] not in ("", ".", "..")]
+
+
 def loader_tokens(name: str, value: str) -> None:
     """Raises ValueError where ``name`` is a variable the dynamic loader reads (or ld records
     for it: ``LD_RUN_PATH``) and ``value`` holds a ``$``: the loader expands ``$ORIGIN`` (each
