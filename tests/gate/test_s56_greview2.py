@@ -429,10 +429,6 @@ OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
          "boundary, docs/decisions.md session 56: the lead's call): a quoted include reads the "
          "including file's own folder before every -I folder; `-Iinclude` guards include/ "
          "whole and leaves ./cfg.h free", "a-quoted-include-its-own-folder")
-OPEN.add("test_s_a_links_parent_is_the_calls_folder",
-         "open at 2648242 (valueparts.normal_path, S1's fix): a value's path is read through "
-         "the links that exist at the call; `link` made after the write (cp -P of the "
-         "project's own link) is guarded by nothing", "a-link-made-after-the-write")
 OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
          "open at 71601d3 (pre-existing, session 55's rule): the call's folder's own top "
          "headers are guarded by a header's ending only (./c.h is, ./cfg and ./c.inl are not); "
