@@ -232,7 +232,8 @@ def looked_up(folder: str, kind: str,
         if HEADER in kind:  # (cpp takes `<dir>/stdio.h.gch`, a file or a folder, first: N4)
             names.update({f"{n}.gch": True for n in here})
             for name in [n for n, real in entries.items() if real and n in _SUBFOLDERS]:
-                if not any(_system_names(k).get(name) for k in kind if k != HEADER):
+                if not shadowed.get(name) and not any(  # (a later folder's link: K1N)
+                        _system_names(k).get(name) for k in kind if k != HEADER):
                     names.pop(name, None)  # (a folder of the project's: its names, K1)
                     names.update(_below(name))
     base = folder.rstrip("/") + "/"  # (one concatenation a name: they are thousands)
