@@ -445,8 +445,3 @@ OPEN.add("test_w_where_a_guarded_folders_links_lead",
          "holds are not followed: vendor/cfg/c.h, vendor/c.h stay writable and cpp reads them "
          "through include/ (gcc runs v/as, which is other/as, under -Bv/)", "a-linked-subfolder",
          "a-linked-program")
-OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
-         "open at a35688f (K1's relief): a later folder's linked subfolder `net` (guarded whole "
-         "in `.` by the G8b fix) is dropped where `.` holds a real net/: looked_up skips the "
-         "shadowed name the system's names hold, then the relief pops it; ./net/x.h is free",
-         "a-linked-later-subfolder-named-as-the-systems")
