@@ -102,8 +102,8 @@ LATER = {
     "a-subfolders-inline-file": ({"CPPFLAGS": "-I. -Iinclude"}, "#include <cfg/c.inl>\n",
                                  {"include/cfg/c.inl": "\n"},
                                  ["mkdir -p cfg", "cp src/hself cfg/c.inl"]),
-    "a-quoted-include-its-own-folder": ({"CPPFLAGS": "-Iinclude"}, '#include "cfg.h"\n',
-                                        {"include/cfg.h": "\n"}, ["cp src/hself cfg.h"]),
+    # (a quoted include's own folder, `#include "cfg.h"` under `-Iinclude`: the project's own
+    # source, as t.c is: the lead's call at the merge, session 56; s56-gfix2's pin holds it)
     # a data table a source includes inside an initializer (cpp takes any name; the payload
     # closes the initializer, defines its constructor, opens another)
     "a-data-table-a-source-includes": ({"CPPFLAGS": "-I. -Iinclude"},
@@ -424,11 +424,6 @@ def test_w_where_a_guarded_folders_links_lead(tmp_path: Path, case: str) -> None
 
 # --- The rows open, each proved above ---------------------------------------------------------
 
-OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
-         "open at 3a66bc8 and f5c9efb (G8's class; s56-gfix2 pins it allowed as its "
-         "boundary, docs/decisions.md session 56: the lead's call): a quoted include reads the "
-         "including file's own folder before every -I folder; `-Iinclude` guards include/ "
-         "whole and leaves ./cfg.h free", "a-quoted-include-its-own-folder")
 OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
          "open at 71601d3 (pre-existing, session 55's rule): the call's folder's own top "
          "headers are guarded by a header's ending only (./c.h is, ./cfg and ./c.inl are not); "
