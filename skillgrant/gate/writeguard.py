@@ -21,6 +21,7 @@ from . import files as fs
 from .guardedset import GUARDED
 from .named import Index, held_word
 from .textwords import text_words
+from .unwritten import unwritten
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -57,8 +58,10 @@ def write_held(command: str, directory: str | None, parts: tuple[Part, ...]) -> 
         sources = read_sources(command, directory)
         written = [w for w in (text_words(command) if written is None else written)
                    if w not in sources]
-    word = held_word(text_words(command) if written is None else written, directory, command,
-                     _index(guards, held))
+    words = text_words(command) if written is None else written
+    options = unwritten(command)  # (an option's name, a checker's sources: no path written)
+    words = [w for w in words if w not in options]
+    word = held_word(words, directory, command, _index(guards, held))
     if word is None:
         return None
     more = f" (and {len(held) - 1} more)" if len(held) > 1 else ""
