@@ -331,7 +331,11 @@ CLOSED = frozenset((
     "configure-file-of-escaped-dots", "original-subdirectory-of-an-overridden-command",
     "evaluated-include-of-an-absolute-path", "parent-by-escaped-slashes",
     "dots-by-unicode-escapes",
-    "root-after-an-empty-variable"))  # (38bc6d8)
+    "root-after-an-empty-variable",  # (38bc6d8)
+    # s56-gfix: bash's brace list leaves (makebounds); a link below make's folder leading out
+    # guards its real folder too (writeguard._linked_out)
+    "dots-by-bashs-brace-expansion", "vpath-through-a-link-out",
+    "sub-makes-of-a-wildcard-through-a-link-out"))
 
 
 _open("test_b_a_doubt_reads_outside_its_bound",
