@@ -1,0 +1,109 @@
+"""Review s56 (s56-greview) of s56-gfix (make's and cmake's doubts write-guard the folders they
+may read from; the fixer closes s55-greview's rows B3 (links out), B6 (bash's braces), R1 (a
+remaking recipe's program reads unnamed files) and narrows the costs K1, K2, K4, K5). Each case
+proves with real bash 5.2, GNU make 4.3 (its recipes under /bin/sh = dash), cmake 3.25 and gcc
+in a scratch project that the calls run the payload, then asks the printed hook for each call
+in turn, running the allowed ones, as Claude Code 2.1.332's Bash tool runs them
+(``test_s53_greview._session``): the hook allowing them all is the finding. A hole left open
+is a strict xfail (``OPEN``); a case the change holds is a plain test pinning it; a cost (a
+call a careful user needs, denied though harmless) is a row asserting the call is allowed.
+
+Every payload only touches a file (``$(shell touch zz)``, ``touch zz``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, needs
+from test_s53_greview import _session
+
+#: Real bash, make, cmake and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+
+
+def _open(test: str, reason: str, *cases: str) -> None:
+    """``OPEN.add`` of the cases still open (none: the whole test is no longer open)."""
+    if cases:
+        OPEN.add(test, reason, *cases)
+
+
+#: A makefile's ``test`` that prints; the plan of the cases: make's call and a copier.
+TEST = "test:\n\t@echo ok\n"
+MAKE_PLAN = ["Bash(make test)", "Bash(cp *)"]
+#: The payload, written beside the project (``../pay/p``: outside every folder make reads by
+#: the plan's text; an agent's download or its own file under /tmp would do the same).
+PAY = "mkdir -p ../pay && printf '%s\\n' '$(shell touch zz)' > ../pay/p && "
+#: A makefile beside the project (``../lib``) including ``local.conf``, and the payload made
+#: to touch the project's ``zz`` (a sub-make there runs it in ``../lib``).
+LIB = ("sed -i 's#touch zz#touch $(CLAUDE_PROJECT_DIR)/zz#' ../pay/p && mkdir -p ../lib && "
+       "printf -- '-include local.conf\\ntest:\\n\\t@echo ok\\n' > ../lib/Makefile")
+
+
+# --- B: what a doubt reads outside the folder the guard bounds it to ---------------------------
+
+#: Each case: the plan's makefile (and files), the setup (bash, in the project, after ``PAY``),
+#: the file the copy from ``../pay/p`` writes: make reads it by a text the guard bounds to
+#: make's folder, though what runs names a folder outside it.
+BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
+    "dots-by-braces-of-a-bash-in-the-recipe": (
+        {"Makefile": "-include local.conf\n.DEFAULT:\n\tbash -c 'cat .{.,.}/shared/$@' > $@\n"
+         + TEST}, "mkdir -p ../shared", "../shared/local.conf"),
+    "dots-split-by-quotes": ({"Makefile": "-include local.conf\n.DEFAULT:\n"
+                              "\tcp .''./shared/$@ $@\n" + TEST},
+                             "mkdir -p ../shared", "../shared/local.conf"),
+    "a-target-specific-value": ({"Makefile": "DIRS := lib\ntest: DIRS := ..\ntest:\n\tfor d in "
+                                 "$(DIRS); do $(MAKE) -C $$d/lib test; done\n"},
+                                LIB, "../lib/local.conf"),
+}
+_open("test_b_a_doubt_reads_outside_its_bound",
+         "makebounds.bound reads a doubt's text lexically and a variable by its global "
+         "assignments: a recipe's `bash -c '…'` brace-expands `.{.,.}/` to `../` under make's "
+         "/bin/sh; dash's quote removal makes `.''./` `../`; a target- or pattern-specific "
+         "assignment (`test: DIRS := ..`) gives the recipe a value the bound does not read",
+         *BOUNDS)
+
+
+@pytest.mark.parametrize("case", BOUNDS)
+def test_b_a_doubt_reads_outside_its_bound(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(make test)``, ``Bash(cp *)``: ``cp ../pay/p FILE`` (outside the project),
+    ``make test``: make reads FILE by a text the guard bounds to make's folder. The hook must
+    deny a call."""
+    needs("make", "bash")
+    files, setup, target = BOUNDS[case]
+    assert _session(tmp_path, MAKE_PLAN, files, [f"cp ../pay/p {target}", "make test"],
+                    setup=PAY + setup) is not None
+
+
+# --- G: what make reads with no doubt of the reading at all ----------------------------------
+
+#: Each case: the plan's makefile and files, the setup (bash, in the project), the copy; make
+#: reads the copy where the reading names another file (or none).
+READS: dict[str, tuple[dict[str, str], str, str]] = {
+    "cd-by-an-exported-cdpath": ({"Makefile": "export CDPATH := ..\ntest:\n\tcd lib && "
+                                  "$(MAKE) test\n", "lib/Makefile": TEST},
+                                 PAY + LIB, "../pay/p ../lib/local.conf"),
+    "built-in-preprocessing-includes-a-header": ({"Makefile": "-include local.s\n" + TEST,
+                                                  "local.S": "#include \"defaults.h\"\n",
+                                                  "src/p": "$(shell touch zz)\n"},
+                                                 "", "src/p defaults.h"),
+}
+_open("test_g_what_make_reads_by_no_doubt",
+         "makerecipes.sub_makes reads a recipe's literal `cd lib` from make's folder: dash's "
+         "cd searches the CDPATH the makefile exports (`..`: ../lib); make's built-in "
+         "`%.s: %.S` remakes an included local.s by `cc -E`, whose #include reads a file no "
+         "word names (R1 by a built-in rule): neither is a doubt", *READS)
+
+
+@pytest.mark.parametrize("case", READS)
+def test_g_what_make_reads_by_no_doubt(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(make test)``, ``Bash(cp *)``: the copy, then ``make test`` reads it as
+    makefile text. The hook must deny a call."""
+    needs("make", "cc")
+    files, setup, copy = READS[case]
+    assert _session(tmp_path, MAKE_PLAN, files, [f"cp {copy}", "make test"],
+                    setup=setup) is not None
