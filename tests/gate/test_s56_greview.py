@@ -59,12 +59,25 @@ BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
     "a-target-specific-value": ({"Makefile": "DIRS := lib\ntest: DIRS := ..\ntest:\n\tfor d in "
                                  "$(DIRS); do $(MAKE) -C $$d/lib test; done\n"},
                                 LIB, "../lib/local.conf"),
+    "dots-of-a-shell-loops-variable-twice": ({"Makefile": "-include local.conf\n.DEFAULT:\n"
+                                              "\tfor d in . ; do cp $$d$$d/shared/$@ $@; done\n"
+                                              + TEST}, "mkdir -p ../shared",
+                                             "../shared/local.conf"),
+    "dots-of-a-foreach-variable-twice": ({"Makefile": "-include local.conf\n.DEFAULT:\n"
+                                          "\t$(foreach d,.,cp $(d)$(d)/shared/$@ $@)\n" + TEST},
+                                         "mkdir -p ../shared", "../shared/local.conf"),
+    "dots-joined-by-the-shells-star": ({"Makefile": "-include local.conf\n.DEFAULT:\n"
+                                        "\tset -- . . && IFS= && cp \"$$*/shared/$@\" $@\n"
+                                        + TEST}, "mkdir -p ../shared", "../shared/local.conf"),
 }
 _open("test_b_a_doubt_reads_outside_its_bound",
          "makebounds.bound reads a doubt's text lexically and a variable by its global "
          "assignments: a recipe's `bash -c '…'` brace-expands `.{.,.}/` to `../` under make's "
          "/bin/sh; dash's quote removal makes `.''./` `../`; a target- or pattern-specific "
-         "assignment (`test: DIRS := ..`) gives the recipe a value the bound does not read",
+         "assignment (`test: DIRS := ..`) gives the recipe a value the bound does not read; a "
+         "bound name (a shell loop's `$$d`, a foreach's `$(d)`, a call's `$(1)`) is trusted "
+         "whole, though `.` twice is `..`; dash's `$$*` (joined by an empty IFS) is no "
+         "variable to the bound",
          *BOUNDS)
 
 
