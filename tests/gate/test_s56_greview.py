@@ -66,6 +66,9 @@ BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
     "dots-of-a-foreach-variable-twice": ({"Makefile": "-include local.conf\n.DEFAULT:\n"
                                           "\t$(foreach d,.,cp $(d)$(d)/shared/$@ $@)\n" + TEST},
                                          "mkdir -p ../shared", "../shared/local.conf"),
+    "dots-of-a-functions-value-and-a-dot": ({"Makefile": "-include local.conf\n.DEFAULT:\n"
+                                             "\tcp $(strip .)./shared/$@ $@\n" + TEST},
+                                            "mkdir -p ../shared", "../shared/local.conf"),
     "dots-joined-by-the-shells-star": ({"Makefile": "-include local.conf\n.DEFAULT:\n"
                                         "\tset -- . . && IFS= && cp \"$$*/shared/$@\" $@\n"
                                         + TEST}, "mkdir -p ../shared", "../shared/local.conf"),
@@ -76,7 +79,8 @@ _open("test_b_a_doubt_reads_outside_its_bound",
          "/bin/sh; dash's quote removal makes `.''./` `../`; a target- or pattern-specific "
          "assignment (`test: DIRS := ..`) gives the recipe a value the bound does not read; a "
          "bound name (a shell loop's `$$d`, a foreach's `$(d)`, a call's `$(1)`) is trusted "
-         "whole, though `.` twice is `..`; dash's `$$*` (joined by an empty IFS) is no "
+         "whole, though `.` twice is `..`, and a function's value beside a dot "
+         "(`$(strip .).`, `$(if x,.).`) is read as a word; dash's `$$*` (joined by an empty IFS) is no "
          "variable to the bound",
          *BOUNDS)
 
