@@ -74,15 +74,14 @@ BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
                                         + TEST}, "mkdir -p ../shared", "../shared/local.conf"),
 }
 _open("test_b_a_doubt_reads_outside_its_bound",
-         "makebounds.bound reads a doubt's text lexically and a variable by its global "
-         "assignments: a recipe's `bash -c '…'` brace-expands `.{.,.}/` to `../` under make's "
-         "/bin/sh; dash's quote removal makes `.''./` `../`; a target- or pattern-specific "
-         "assignment (`test: DIRS := ..`) gives the recipe a value the bound does not read; a "
-         "bound name (a shell loop's `$$d`, a foreach's `$(d)`, a call's `$(1)`) is trusted "
-         "whole, though `.` twice is `..`, and a function's value beside a dot "
-         "(`$(strip .).`, `$(if x,.).`) is read as a word; dash's `$$*` (joined by an empty IFS) is no "
-         "variable to the bound",
-         *BOUNDS)
+      "makebounds.bound reads a doubt's text lexically and a variable by its global "
+      "assignments: a recipe's `bash -c '…'` brace-expands `.{.,.}/` to `../` under make's "
+      "/bin/sh; dash's quote removal makes `.''./` `../`; a target- or pattern-specific "
+      "assignment (`test: DIRS := ..`) gives the recipe a value the bound does not read; a "
+      "bound name (a shell loop's `$$d`, a foreach's `$(d)`, a call's `$(1)`) is trusted "
+      "whole, though `.` twice is `..`, and a function's value beside a dot "
+      "(`$(strip .).`, `$(if x,.).`) is read as a word; dash's `$$*` (joined by an empty "
+      "IFS) is no variable to the bound", *BOUNDS)
 
 
 @pytest.mark.parametrize("case", BOUNDS)
@@ -110,10 +109,10 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
                                                  "", "src/p defaults.h"),
 }
 _open("test_g_what_make_reads_by_no_doubt",
-         "makerecipes.sub_makes reads a recipe's literal `cd lib` from make's folder: dash's "
-         "cd searches the CDPATH the makefile exports (`..`: ../lib); make's built-in "
-         "`%.s: %.S` remakes an included local.s by `cc -E`, whose #include reads a file no "
-         "word names (R1 by a built-in rule): neither is a doubt", *READS)
+      "makerecipes.sub_makes reads a recipe's literal `cd lib` from make's folder: dash's "
+      "cd searches the CDPATH the makefile exports (`..`: ../lib); make's built-in "
+      "`%.s: %.S` remakes an included local.s by `cc -E`, whose #include reads a file no "
+      "word names (R1 by a built-in rule): neither is a doubt", *READS)
 
 
 @pytest.mark.parametrize("case", READS)
