@@ -44,7 +44,8 @@ _NAMES: Final = re.compile(r"\$[({](?:call|value)\s+([^,()${}\s]+)")
 _SHELL_VARIABLE: Final = re.compile(r"\$\$\{?(\w+)")
 #: Text naming a folder outside make's: a ``..``, a word from the root or a home.
 _LEAVES: Final = re.compile(r"\.\.|(?:^|[\s=,:;'\"()|&<>])[/~]|\.[?*\[]|\[|\bcd\s*(?:$|[;&|)])|"
-                            r"\bpopd\b|\\")  # (dash's `.?` matches `..`: B4; a bare cd: B2)
+                            r"\bpopd\b|\\|\{[^{}]*,")  # (dash's `.?` matches `..`: B4; a bare
+# cd: B2; bash's brace list, `.{.,.}/` is `../`, where a makefile sets SHELL: s55-greview B6)
 _MAX_EXPANDED: Final = 256
 
 

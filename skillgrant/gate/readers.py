@@ -20,6 +20,7 @@ from ..lazy import compile_on_use
 from .cargoargs import SUBCOMMANDED, in_target, subcommand
 from .entryvars import own_dropped, own_text
 from .folded import NOT_ASSIGNED, READ, agreed, folded, tree_commands, unquoted
+from .gitkept import git_kept
 from .guardedset import GUARDED
 from .movedoubts import ASSIGNMENT
 from .planprograms import runs_named_file
@@ -283,7 +284,8 @@ def _reads_as(name: str, rest: list[str], word: str) -> bool:
     if name == "find":
         return not edits("find", rest)
     if name == "git":
-        return git_subcommand(rest) in GIT_READS and not any(
+        sub = git_subcommand(rest)
+        return sub is not None and git_kept(rest, sub) in GIT_READS and not any(
             w.startswith(("--output", "-o", "--ext", "-O", "--open")) for w in rest)
     if name in ("pytest", "py.test"):  # its operands are the tests it runs, an option's
         return pytest_reads(rest, word, _PYTEST_FLAGS | TEST_FLAGS)  # value it reads (K1)

@@ -15,12 +15,14 @@ A plan without doubts asks nothing here (``Guarded.written_below`` empty)."""
 
 from __future__ import annotations
 
+import os
 import re
 
 from . import files as fs
 from .guardedset import GUARDED
 from .named import Index, held_word
 from .textwords import text_words
+from .unwritten import unwritten
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -57,8 +59,10 @@ def write_held(command: str, directory: str | None, parts: tuple[Part, ...]) -> 
         sources = read_sources(command, directory)
         written = [w for w in (text_words(command) if written is None else written)
                    if w not in sources]
-    word = held_word(text_words(command) if written is None else written, directory, command,
-                     _index(guards, held))
+    words = text_words(command) if written is None else written
+    options = unwritten(command)  # (an option's name, a checker's sources: no path written)
+    words = [w for w in words if w not in options]
+    word = held_word(words, directory, command, _index(guards, held))
     if word is None:
         return None
     more = f" (and {len(held) - 1} more)" if len(held) > 1 else ""
@@ -116,9 +120,42 @@ def _index(guards: object, held: tuple[tuple[str, str], ...]) -> Index:
     kept = _KEPT[0]
     if kept is not None and kept[0] is guards:
         return kept[1]
-    made = Index(tuple(dict.fromkeys((fs.realpath(folder), True) for folder, _ in held)))
+    folders = tuple(dict.fromkeys(fs.realpath(folder) for folder, _ in held))
+    made = Index(tuple((folder, True) for folder in folders) + _linked_out(folders))
     _KEPT[0] = (guards, made)
     return made
+
+
+def _linked_out(folders: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
+    """The real paths of the symbolic links below ``folders`` (and below those, in turn) that
+    lead out of them: make follows a link as a folder of its own (``VPATH = tmpl``, ``tmpl ->
+    ../shared``; a sub-make in ``$(wildcard */)``: review s55-greview B3), so what it reads there
+    is guarded too. Past ``_MAX_WALKED`` entries, every folder (the root)."""
+    if "/" in folders:
+        return ()
+    found: dict[str, bool] = {}
+    pending, walked = list(folders), 0
+    while pending:
+        try:
+            entries = list(os.scandir(pending.pop()))
+        except OSError:
+            continue
+        walked += len(entries)
+        if walked > _MAX_WALKED:
+            return (("/", True),)
+        for item in entries:
+            if item.is_symlink():
+                real = os.path.realpath(item.path)
+                if not any(real == f or real.startswith(f + "/") for f in (*folders, *found)):
+                    found[real] = True
+                    pending.append(real)
+            elif item.is_dir(follow_symlinks=False):
+                pending.append(item.path)
+    return tuple(found.items())
+
+
+#: The entries ``_linked_out`` looks at before it answers every folder.
+_MAX_WALKED: Final = 20_000
 
 
 #: ``_index``'s answer, and the set it was made for.

@@ -24,6 +24,8 @@ from collections.abc import Callable, Sequence
 
 from ..lazy import compile_on_use
 from . import files
+from .gitkept import GIT_KEEPS as GIT_KEEPS  # (readers, linkmakers read it here)
+from .gitkept import git_kept
 from .programnames import BASH_CLASS as BASH_CLASS  # (named.py reads it here)
 from .programnames import program_named
 from .wrapped import MOUNTERS, lists_only, long_prefix, new_branch_here
@@ -67,14 +69,6 @@ WORKTREE: Final = frozenset({
     "split-file",  # LLVM's: the files its input names, under the folder given (W3b)
     "gpg-zip",  # GnuPG's older tar wrapper (W3c)
 })
-#: ``git`` subcommands that write no file of the working tree (``.git`` apart).
-GIT_KEEPS: Final = frozenset({
-    "status", "log", "diff", "show", "add", "commit", "push", "fetch", "branch", "tag",
-    "remote", "rev-parse", "ls-files", "ls-tree", "blame", "grep", "describe", "shortlog",
-    "reflog", "cat-file", "rev-list", "config", "init", "help", "version", "show-ref",
-    "for-each-ref", "var", "whatchanged", "range-diff", "count-objects", "fsck", "gc",
-    "ls-remote", "show-branch", "cherry", "merge-base", "name-rev",  # and a subcommand's
-    "stash list", "stash show", "worktree list", "submodule status"})  # (review s45: a cost)
 #: ``git`` subcommands writing only the paths their words name (``checkout`` with ``--``).
 GIT_NAMED: Final = frozenset({"clone", "restore", "mv", "rm", "archive", "format-patch"})
 #: git options writing a file or folder they name.
@@ -154,7 +148,7 @@ def _one(name: str, rest: list[str]) -> tuple[bool, str | None]:
             or (sub == "config" and not any(w.startswith(("--get", "--list", "-l", "--show"))
                                             for w in rest)):
         return True, "git"  # paths from a file (G-8); git's config, hooks (G-9; any prefix: G1)
-    if sub is None or sub in GIT_KEEPS or " ".join(rest[rest.index(sub):][:2]) in GIT_KEEPS \
+    if sub is None or git_kept(rest, sub) in GIT_KEEPS \
             or new_branch_here(rest[rest.index(sub):]):  # (`checkout -b x`: s47 C-git)
         return not _GIT_OUTPUT.isdisjoint(rest), None
     return True, None if sub in GIT_NAMED or (sub == "checkout" and "--" in rest) else "git"
