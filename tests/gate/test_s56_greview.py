@@ -73,15 +73,16 @@ BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
                                         "\tset -- . . && IFS= && cp \"$$*/shared/$@\" $@\n"
                                         + TEST}, "mkdir -p ../shared", "../shared/local.conf"),
 }
+#: Cases the change holds (pins): a brace list in a recipe's `bash -c` (s56-gfix a8d7f7b).
+CLOSED = frozenset(("dots-by-braces-of-a-bash-in-the-recipe",))
 _open("test_b_a_doubt_reads_outside_its_bound",
       "makebounds.bound reads a doubt's text lexically and a variable by its global "
-      "assignments: a recipe's `bash -c '…'` brace-expands `.{.,.}/` to `../` under make's "
-      "/bin/sh; dash's quote removal makes `.''./` `../`; a target- or pattern-specific "
+      "assignments: dash's quote removal makes `.''./` `../`; a target- or pattern-specific "
       "assignment (`test: DIRS := ..`) gives the recipe a value the bound does not read; a "
       "bound name (a shell loop's `$$d`, a foreach's `$(d)`, a call's `$(1)`) is trusted "
       "whole, though `.` twice is `..`, and a function's value beside a dot "
       "(`$(strip .).`, `$(if x,.).`) is read as a word; dash's `$$*` (joined by an empty "
-      "IFS) is no variable to the bound", *BOUNDS)
+      "IFS) is no variable to the bound", *(c for c in BOUNDS if c not in CLOSED))
 
 
 @pytest.mark.parametrize("case", BOUNDS)
