@@ -72,6 +72,16 @@ BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
     "dots-joined-by-the-shells-star": ({"Makefile": "-include local.conf\n.DEFAULT:\n"
                                         "\tset -- . . && IFS= && cp \"$$*/shared/$@\" $@\n"
                                         + TEST}, "mkdir -p ../shared", "../shared/local.conf"),
+    "dots-by-a-brace-list-around-a-brace-group": ({"Makefile": "SHELL := /bin/bash\n"
+                                                   "-include local.conf\n.DEFAULT:\n"
+                                                   "\t-cat .{{.},.}/shared/$@ > $@ 2>/dev/null\n"
+                                                   + TEST}, "mkdir -p ../shared",
+                                                  "../shared/local.conf"),
+    "dots-by-a-brace-list-of-a-comma-variable": ({"Makefile": "comma := ,\nifdef NEVER\n"
+                                                  "comma := ,\nendif\nSHELL := /bin/bash\n"
+                                                  "-include local.conf\n.DEFAULT:\n"
+                                                  "\tcat .{.$(comma).}/shared/$@ > $@\n" + TEST},
+                                                 "mkdir -p ../shared", "../shared/local.conf"),
 }
 #: Cases the change holds (pins): a brace list in a recipe's `bash -c` (s56-gfix a8d7f7b).
 CLOSED = frozenset(("dots-by-braces-of-a-bash-in-the-recipe",))
@@ -82,7 +92,9 @@ _open("test_b_a_doubt_reads_outside_its_bound",
       "bound name (a shell loop's `$$d`, a foreach's `$(d)`, a call's `$(1)`) is trusted "
       "whole, though `.` twice is `..`, and a function's value beside a dot "
       "(`$(strip .).`, `$(if x,.).`) is read as a word; dash's `$$*` (joined by an empty "
-      "IFS) is no variable to the bound", *(c for c in BOUNDS if c not in CLOSED))
+      "IFS) is no variable to the bound; a8d7f7b's brace list (`{` then a comma before any "
+      "brace) misses a list around a group (`.{{.},.}/` is `.{.}/ ../`) and a comma a "
+      "variable of two values gives (`$(comma)`, read as a word)", *(c for c in BOUNDS if c not in CLOSED))
 
 
 @pytest.mark.parametrize("case", BOUNDS)
