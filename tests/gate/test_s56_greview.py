@@ -94,7 +94,8 @@ _open("test_b_a_doubt_reads_outside_its_bound",
       "(`$(strip .).`, `$(if x,.).`) is read as a word; dash's `$$*` (joined by an empty "
       "IFS) is no variable to the bound; a8d7f7b's brace list (`{` then a comma before any "
       "brace) misses a list around a group (`.{{.},.}/` is `.{.}/ ../`) and a comma a "
-      "variable of two values gives (`$(comma)`, read as a word)", *(c for c in BOUNDS if c not in CLOSED))
+      "variable of two values gives (`$(comma)`, read as a word)",
+      *(c for c in BOUNDS if c not in CLOSED))
 
 
 @pytest.mark.parametrize("case", BOUNDS)
