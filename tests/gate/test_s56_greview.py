@@ -12,10 +12,11 @@ Every payload only touches a file (``$(shell touch zz)``, ``touch zz``)."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, needs
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs
 from test_s53_greview import _session
 
 #: Real bash, make, cmake and fresh hook processes: CI's slow step runs them.
@@ -137,3 +138,37 @@ def test_g_what_make_reads_by_no_doubt(case: str, tmp_path: Path) -> None:
     files, setup, copy = READS[case]
     assert _session(tmp_path, MAKE_PLAN, files, [f"cp {copy}", "make test"],
                     setup=setup) is not None
+
+
+# --- K: costs, everyday calls the change newly denies ---------------------------------------
+
+#: A makefile whose pattern rule may remake the included ``site.conf`` (a doubt bounded to make's
+#: folder: its folder write-guarded).
+PATTERN = "%.conf: %.conf.in\n\tcp $< $@\n-include site.conf\n" + TEST
+#: Each case: the plan's entries, the setup (bash, in the project), the everyday calls, each
+#: harmless: no file make reads is written.
+COSTS: dict[str, tuple[list[str], str, list[str]]] = {
+    "a-write-outside-beside-installed-packages": (
+        ["Bash(make test)", "Bash(mkdir *)"],
+        "mkdir -p node_modules/p{1..200} && for d in node_modules/p*; do touch $d/f{1..101}; done",
+        ["mkdir -p ../out"]),
+}
+_open("test_cost_an_everyday_call_under_a_doubt",
+      "writeguard._linked_out (a8d7f7b) walks make's folder for links leading out and past "
+      "20,000 entries guards every folder: a project with its packages installed in it "
+      "(node_modules, a .venv: tens of thousands of files) denies every write anywhere "
+      "(`mkdir -p ../out`), as a doubt bounded to every folder does", *COSTS)
+
+
+@pytest.mark.parametrize("case", COSTS)
+def test_cost_an_everyday_call_under_a_doubt(case: str, tmp_path: Path) -> None:
+    """The plan and its makefile (a doubt bounded to make's folder); each everyday call,
+    harmless, must be allowed."""
+    needs("make")
+    entries, setup, calls = COSTS[case]
+    project = hooked_project(tmp_path, entries)
+    (project / "Makefile").write_text(PATTERN)
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    subprocess.run(["bash", "-c", setup], cwd=project, env=env, check=True,
+                   capture_output=True, timeout=120)
+    assert first_denied(project, calls, env) is None
