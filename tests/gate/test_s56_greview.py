@@ -112,6 +112,8 @@ def test_b_a_doubt_reads_outside_its_bound(case: str, tmp_path: Path) -> None:
 
 # --- G: what make reads with no doubt of the reading at all ----------------------------------
 
+#: A sub-make's makefile (``lib/Makefile``, including ``site.conf``) and the payload.
+SUB = {"lib/Makefile": "-include site.conf\n" + TEST, "src/p": "$(shell touch zz)\n"}
 #: Each case: the plan's makefile and files, the setup (bash, in the project), the copy; make
 #: reads the copy where the reading names another file (or none).
 READS: dict[str, tuple[dict[str, str], str, str]] = {
@@ -122,12 +124,23 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
                                                   "local.S": "#include \"defaults.h\"\n",
                                                   "src/p": "$(shell touch zz)\n"},
                                                  "", "src/p defaults.h"),
+    "sub-make-of-a-quote-split-name": ({"Makefile": "test:\n\tm''ake -C lib test\n", **SUB},
+                                       "", "src/p lib/site.conf"),
+    "sub-make-of-a-functions-value": ({"Makefile": "test:\n\t$(firstword $(MAKE)) -C lib test\n",
+                                       **SUB}, "", "src/p lib/site.conf"),
+    "sub-make-of-a-command-substitution": ({"Makefile": "test:\n\t$$(echo make) -C lib test\n",
+                                            **SUB}, "", "src/p lib/site.conf"),
+    "sub-make-by-makes-own-wrapper": ({"Makefile": "test:\n\tmake-first-existing-target test "
+                                       "-- -C lib\n", **SUB}, "", "src/p lib/site.conf"),
 }
 _open("test_g_what_make_reads_by_no_doubt",
       "makerecipes.sub_makes reads a recipe's literal `cd lib` from make's folder: dash's "
       "cd searches the CDPATH the makefile exports (`..`: ../lib); make's built-in "
       "`%.s: %.S` remakes an included local.s by `cc -E`, whose #include reads a file no "
-      "word names (R1 by a built-in rule): neither is a doubt", *READS)
+      "word names (R1 by a built-in rule); a recipe starting make by a word the reading does "
+      "not take for make (`m''ake`, dash's quote removal; `$(firstword $(MAKE))`; `$$(echo "
+      "make)`; make's own Debian wrapper make-first-existing-target): lib/Makefile not read, "
+      "lib/site.conf not guarded: none of these is a doubt", *READS)
 
 
 @pytest.mark.parametrize("case", READS)
