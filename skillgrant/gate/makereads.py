@@ -15,8 +15,8 @@ read again. Where the text names what make reads by anything the gate cannot com
 (a ``$`` in such a name, a pattern, ``$(eval …)``, a pattern, suffix or ``.DEFAULT`` rule that
 may remake a read makefile, ``vpath``, ``-I``, ``--eval``, ``.RECIPEPREFIX``), the reading
 keeps a doubt (``_Reading.doubts``) and goes on: no plan refused (the lead's call on the cost,
-docs/decisions.md), but a computed include of the plan's own makefile, which refuses the plan
-naming the file and its line as before session 54. Each doubt write-guards the folders it may
+docs/decisions.md; a computed include of the plan's own makefile too since session 56:
+``-include $(wildcard *.d)``, review s55-greview K5). Each doubt write-guards the folders it may
 read from (session 55: ``makebounds.bound``; ``writeguard``): make's folder, or every one."""
 
 from __future__ import annotations
@@ -60,16 +60,16 @@ def makefile_reads(path: str, folder: str,
                    held: list[tuple[str, str]] | None = None) -> list[str]:
     """The files make, reading the makefile ``path`` in ``folder`` (its named folder: the
     call's, the project's, ``-C``'s), reads or may run as its instructions (see the module's
-    text), and those of each sub-make it starts; Unread where the gate cannot say (a computed
-    include of this makefile). Each doubt is added to ``held``: the folder it may read below
-    (``makebounds.bound``) and why, naming the makefile and its line."""
+    text), and those of each sub-make it starts. Each doubt (what the gate cannot compute) is
+    added to ``held``: the folder it may read below (``makebounds.bound``) and why, naming the
+    makefile and its line."""
     found: list[str] = []
     queue, seen = [(path, folder)], set[tuple[str, str]]()
     while queue and len(seen) < _MAX_READ:
         path, folder = queue.pop()
         if (path, folder) in seen:
             continue
-        reading = _Reading(folder, strict=not seen)
+        reading = _Reading(folder)
         seen.add((path, folder))
         reading.file(path)
         found += reading.finish()
@@ -106,8 +106,8 @@ class _Reading:
     every other line a directive, a variable's assignment or a rule); then the files its
     rules remake them from and the sub-makes its lines start (``finish``)."""
 
-    def __init__(self, folder: str, strict: bool) -> None:
-        self.folder, self.strict = folder, strict
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
         self.doubts: list[tuple[str, str]] = []  # (what it cannot compute, of which text)
         self.found: list[str] = []
         self.subs: list[tuple[str, str]] = []
@@ -138,20 +138,16 @@ class _Reading:
 
     def line(self, where: str, line: str) -> None:
         """Reads the logical line ``line`` (at ``where``): what it cannot compute is a doubt,
-        left open (``attempt``), but a computed include of the plan's own make, which refuses
-        the plan (as before session 54)."""
+        left open (``attempt``)."""
         self.attempt(self._line, line, where, line)
 
     def attempt(self, read: Callable[..., list[str] | None], text: str,
                 *args: object) -> list[str]:
         """``read(*args)``, or nothing where it raises Unread: a doubt kept of the makefile
-        ``text`` (the reading goes on), unless it is the plan's own make's computed include
-        (``base``)."""
+        ``text`` (the reading goes on)."""
         try:
             return read(*args) or []
         except Unread as e:
-            if self.strict and e.base:
-                raise
             self.doubts.append((str(e), text))
             return []
 
@@ -201,8 +197,10 @@ class _Reading:
             self.definitions.setdefault(self.defining, []).append("")
             self.assigned.add(self.defining)
             self.found += _assigned(words[1:2], "$", where, self.folder, exported=exported)
-        elif words[0] in _INCLUDES:
-            for name in (os.path.expanduser(exact(w, where, base=True)) for w in words[1:]):
+        elif words[0] in _INCLUDES:  # (each name apart: a computed one is a doubt, K5)
+            line = " ".join(words)
+            for name in (os.path.expanduser(n) for w in words[1:]
+                         for n in self.attempt(_exact, line, w, where)):
                 self.read.add(os.path.normpath(name))
                 self.found += [os.path.join(d, name) for d in _INCLUDE_DIRS if name[:1] != "/"]
                 for base in dict.fromkeys((self.folder, os.path.dirname(where.rsplit(":", 1)[0]))):
@@ -300,6 +298,11 @@ class _Reading:
             if any(a.partition("=")[0] in WHOLE | _FLAGS for a in assignments):
                 self.doubts.append((f"{where} gives a sub-make a start variable, which every "
                                     "make it starts inherits (read for it only)", code))
+
+
+def _exact(name: str, where: str) -> list[str]:
+    """``[exact(name, where)]``: an include's one name (``_Reading.attempt``'s reading)."""
+    return [exact(name, where)]
 
 
 def _assigned(names: list[str], value: str, where: str, folder: str,

@@ -55,10 +55,7 @@ _WRITING: Final = re.compile(r"(?:^|[\s;&|(@+-])(?:cp|mv|ln|install|rsync|tee|ta
 
 
 class Unread(ValueError):
-    """A makefile names what make reads by what the gate cannot compute exactly (``base``:
-    an include's name, which refuses the plan of that make: ``makereads``)."""
-
-    base = False
+    """A makefile names what make reads by what the gate cannot compute exactly."""
 
 
 #: The bytes of a build file read (make's, cmake's lists): past them the text is cut.
@@ -76,13 +73,11 @@ def build_text(path: str) -> str:
         raise Unread(f"{path!r} cannot be read for the files it names: {e}") from e
 
 
-def exact(name: str, where: str, base: bool = False) -> str:
+def exact(name: str, where: str) -> str:
     """``name`` as the makefile gives it; Unread where make computes it (a ``$``, a pattern)."""
     if "$" in name or any(c in name for c in "*?[%"):
-        doubt = Unread(f"{where} names a file the gate cannot name exactly ({name!r}), which "
-                       "make reads")
-        doubt.base = base
-        raise doubt
+        raise Unread(f"{where} names a file the gate cannot name exactly ({name!r}), which "
+                     "make reads")
     return name
 
 

@@ -536,7 +536,9 @@ COSTS_FIXED = frozenset(("a-copy-out-of-the-folder",
                          # s56-gfix: an option's name, a subcommand, a checker's or sort's
                          # sources are no written path (gate/unwritten.py; gitkept)
                          "options-of-a-write-outside", "git-stash-list", "sort-a-source",
-                         "ruff-check", "pytest-quiet"))
+                         "ruff-check", "pytest-quiet",
+                         # a computed include of the plan's makefile is a doubt (makereads)
+                         "computed-include-of-dependency-files"))
 
 _open("test_cost_an_everyday_call_under_a_doubt",
       "writeguard (302bbee): a writer's option words (-p, -f) are read as relative paths "
