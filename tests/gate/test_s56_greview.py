@@ -83,6 +83,12 @@ BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
                                                   "-include local.conf\n.DEFAULT:\n"
                                                   "\tcat .{.$(comma).}/shared/$@ > $@\n" + TEST},
                                                  "mkdir -p ../shared", "../shared/local.conf"),
+    "computed-include-remade-by-a-pattern-rule-from-outside": (
+        {"Makefile": "-include $(wildcard *.d)\n%.d: ../shared/%.in\n\tcp $< $@\n" + TEST,
+         "site.d": "\n"}, "mkdir -p ../shared", "../shared/site.in"),
+    "computed-include-remade-by-an-explicit-rule-from-outside": (
+        {"Makefile": "-include $(wildcard *.d)\nsite.d: ../shared/site.in\n\tcp $< $@\n" + TEST,
+         "site.d": "\n"}, "mkdir -p ../shared", "../shared/site.in"),
 }
 #: Cases the change holds (pins): a brace list in a recipe's `bash -c` (s56-gfix a8d7f7b).
 CLOSED = frozenset(("dots-by-braces-of-a-bash-in-the-recipe",))
@@ -95,7 +101,10 @@ _open("test_b_a_doubt_reads_outside_its_bound",
       "(`$(strip .).`, `$(if x,.).`) is read as a word; dash's `$$*` (joined by an empty "
       "IFS) is no variable to the bound; a8d7f7b's brace list (`{` then a comma before any "
       "brace) misses a list around a group (`.{{.},.}/` is `.{.}/ ../`) and a comma a "
-      "variable of two values gives (`$(comma)`, read as a word)",
+      "variable of two values gives (`$(comma)`, read as a word); b8f6551 (K5) bounds a "
+      "computed include (`-include $(wildcard *.d)`) to make's folder, but the names it "
+      "stands for are not read as read makefiles, so the rules remaking them from outside "
+      "(`%.d: ../shared/%.in`, `site.d: ../shared/site.in`) are no doubt and guard nothing",
       *(c for c in BOUNDS if c not in CLOSED))
 
 
