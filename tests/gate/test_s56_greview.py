@@ -83,6 +83,10 @@ BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
                                                   "-include local.conf\n.DEFAULT:\n"
                                                   "\tcat .{.$(comma).}/shared/$@ > $@\n" + TEST},
                                                  "mkdir -p ../shared", "../shared/local.conf"),
+    "a-value-past-a-hash-in-a-function": ({"Makefile": "DIRS := $(if ,#,../lib)\ntest:\n\tfor d "
+                                          "in $(DIRS); do $(MAKE) -C $$d test; done\n"},
+                                         LIB,
+                                         "../lib/local.conf"),
     "computed-include-remade-by-a-pattern-rule-from-outside": (
         {"Makefile": "-include $(wildcard *.d)\n%.d: ../shared/%.in\n\tcp $< $@\n" + TEST,
          "site.d": "\n"}, "mkdir -p ../shared", "../shared/site.in"),
@@ -104,7 +108,9 @@ _open("test_b_a_doubt_reads_outside_its_bound",
       "variable of two values gives (`$(comma)`, read as a word); b8f6551 (K5) bounds a "
       "computed include (`-include $(wildcard *.d)`) to make's folder, but the names it "
       "stands for are not read as read makefiles, so the rules remaking them from outside "
-      "(`%.d: ../shared/%.in`, `site.d: ../shared/site.in`) are no doubt and guard nothing",
+      "(`%.d: ../shared/%.in`, `site.d: ../shared/site.in`) are no doubt and guard nothing; "
+      "makereads strips a `#` and what follows from an assignment, though make reads it "
+      "literally inside a function call (`DIRS := $(if ,#,../lib)` is `../lib`)",
       *(c for c in BOUNDS if c not in CLOSED))
 
 
