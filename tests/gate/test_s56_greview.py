@@ -87,6 +87,9 @@ BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
                                           "in $(DIRS); do $(MAKE) -C $$d test; done\n"},
                                          LIB,
                                          "../lib/local.conf"),
+    "a-recipe-past-a-hash-in-a-function": ({"Makefile": "-include site.conf\n.DEFAULT: ; cp "
+                                            "$(if ,#,..)/shared/$@ $@\n" + TEST},
+                                           "mkdir -p ../shared", "../shared/site.conf"),
     "computed-include-remade-by-a-pattern-rule-from-outside": (
         {"Makefile": "-include $(wildcard *.d)\n%.d: ../shared/%.in\n\tcp $< $@\n" + TEST,
          "site.d": "\n"}, "mkdir -p ../shared", "../shared/site.in"),
@@ -109,7 +112,8 @@ _open("test_b_a_doubt_reads_outside_its_bound",
       "computed include (`-include $(wildcard *.d)`) to make's folder, but the names it "
       "stands for are not read as read makefiles, so the rules remaking them from outside "
       "(`%.d: ../shared/%.in`, `site.d: ../shared/site.in`) are no doubt and guard nothing; "
-      "makereads strips a `#` and what follows from an assignment, though make reads it "
+      "makereads strips a `#` and what follows from an assignment (or a rule line's recipe "
+      "after `;`), though make reads it "
       "literally inside a function call (`DIRS := $(if ,#,../lib)` is `../lib`)",
       *(c for c in BOUNDS if c not in CLOSED))
 
