@@ -90,6 +90,9 @@ BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
     "a-recipe-past-a-hash-in-a-function": ({"Makefile": "-include site.conf\n.DEFAULT: ; cp "
                                             "$(if ,#,..)/shared/$@ $@\n" + TEST},
                                            "mkdir -p ../shared", "../shared/site.conf"),
+    "dots-joined-by-the-shells-line-continuation": ({"Makefile": "-include site.conf\n.DEFAULT:"
+                                                     "\n\tcp .\\\n\t./shared/$@ $@\n" + TEST},
+                                                    "mkdir -p ../shared", "../shared/site.conf"),
     "computed-include-remade-by-a-pattern-rule-from-outside": (
         {"Makefile": "-include $(wildcard *.d)\n%.d: ../shared/%.in\n\tcp $< $@\n" + TEST,
          "site.d": "\n"}, "mkdir -p ../shared", "../shared/site.in"),
@@ -114,7 +117,9 @@ _open("test_b_a_doubt_reads_outside_its_bound",
       "(`%.d: ../shared/%.in`, `site.d: ../shared/site.in`) are no doubt and guard nothing; "
       "makereads strips a `#` and what follows from an assignment (or a rule line's recipe "
       "after `;`), though make reads it "
-      "literally inside a function call (`DIRS := $(if ,#,../lib)` is `../lib`)",
+      "literally inside a function call (`DIRS := $(if ,#,../lib)` is `../lib`); "
+      "makereads._lines joins a recipe's backslash-newline with a space, but make passes it "
+      "to the shell, which removes it (`cp .\\<newline><tab>./shared` is `cp ../shared`)",
       *(c for c in BOUNDS if c not in CLOSED))
 
 
