@@ -60,6 +60,9 @@ BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
     "a-target-specific-value": ({"Makefile": "DIRS := lib\ntest: DIRS := ..\ntest:\n\tfor d in "
                                  "$(DIRS); do $(MAKE) -C $$d/lib test; done\n"},
                                 LIB, "../lib/local.conf"),
+    "a-sub-makes-command-line-value": ({"Makefile": "test:\n\t$(MAKE) -C sub DIRS=.. test\n",
+                                        "sub/Makefile": "DIRS := lib\ntest:\n\t$(MAKE) -C "
+                                        "$(DIRS)/$(DIRS)/lib test\n"}, LIB, "../lib/local.conf"),
     "dots-of-a-shell-loops-variable-twice": ({"Makefile": "-include local.conf\n.DEFAULT:\n"
                                               "\tfor d in . ; do cp $$d$$d/shared/$@ $@; done\n"
                                               + TEST}, "mkdir -p ../shared",
@@ -105,7 +108,9 @@ CLOSED = frozenset(("dots-by-braces-of-a-bash-in-the-recipe",))
 _open("test_b_a_doubt_reads_outside_its_bound",
       "makebounds.bound reads a doubt's text lexically and a variable by its global "
       "assignments: dash's quote removal makes `.''./` `../`; a target- or pattern-specific "
-      "assignment (`test: DIRS := ..`) gives the recipe a value the bound does not read; a "
+      "assignment (`test: DIRS := ..`), or a sub-make's command line (`$(MAKE) -C sub DIRS=..`, "
+      "overriding sub/Makefile's `DIRS := lib`), gives the recipe a value the bound does not "
+      "read; a "
       "bound name (a shell loop's `$$d`, a foreach's `$(d)`, a call's `$(1)`) is trusted "
       "whole, though `.` twice is `..`, and a function's value beside a dot "
       "(`$(strip .).`, `$(if x,.).`) is read as a word; dash's `$$*` (joined by an empty "
