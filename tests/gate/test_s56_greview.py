@@ -96,6 +96,9 @@ BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
     "dots-joined-by-the-shells-line-continuation": ({"Makefile": "-include site.conf\n.DEFAULT:"
                                                      "\n\tcp .\\\n\t./shared/$@ $@\n" + TEST},
                                                     "mkdir -p ../shared", "../shared/site.conf"),
+    "recipes-of-another-prefix": ({"Makefile": ".RECIPEPREFIX := >\n-include site.conf\n"
+                                   "site.conf:\n> cp ../shared/site.conf $@\ntest:\n> @echo ok\n"},
+                                  "mkdir -p ../shared", "../shared/site.conf"),
     "computed-include-remade-by-a-pattern-rule-from-outside": (
         {"Makefile": "-include $(wildcard *.d)\n%.d: ../shared/%.in\n\tcp $< $@\n" + TEST,
          "site.d": "\n"}, "mkdir -p ../shared", "../shared/site.in"),
@@ -105,27 +108,44 @@ BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
 }
 #: Cases the change holds (pins): a brace list in a recipe's `bash -c` (s56-gfix a8d7f7b).
 CLOSED = frozenset(("dots-by-braces-of-a-bash-in-the-recipe",))
-_open("test_b_a_doubt_reads_outside_its_bound",
-      "makebounds.bound reads a doubt's text lexically and a variable by its global "
-      "assignments: dash's quote removal makes `.''./` `../`; a target- or pattern-specific "
-      "assignment (`test: DIRS := ..`), or a sub-make's command line (`$(MAKE) -C sub DIRS=..`, "
-      "overriding sub/Makefile's `DIRS := lib`), gives the recipe a value the bound does not "
-      "read; a "
-      "bound name (a shell loop's `$$d`, a foreach's `$(d)`, a call's `$(1)`) is trusted "
-      "whole, though `.` twice is `..`, and a function's value beside a dot "
-      "(`$(strip .).`, `$(if x,.).`) is read as a word; dash's `$$*` (joined by an empty "
-      "IFS) is no variable to the bound; a8d7f7b's brace list (`{` then a comma before any "
-      "brace) misses a list around a group (`.{{.},.}/` is `.{.}/ ../`) and a comma a "
-      "variable of two values gives (`$(comma)`, read as a word); b8f6551 (K5) bounds a "
-      "computed include (`-include $(wildcard *.d)`) to make's folder, but the names it "
-      "stands for are not read as read makefiles, so the rules remaking them from outside "
-      "(`%.d: ../shared/%.in`, `site.d: ../shared/site.in`) are no doubt and guard nothing; "
-      "makereads strips a `#` and what follows from an assignment (or a rule line's recipe "
-      "after `;`), though make reads it "
-      "literally inside a function call (`DIRS := $(if ,#,../lib)` is `../lib`); "
-      "makereads._lines joins a recipe's backslash-newline with a space, but make passes it "
-      "to the shell, which removes it (`cp .\\<newline><tab>./shared` is `cp ../shared`)",
-      *(c for c in BOUNDS if c not in CLOSED))
+#: Why each case is open (the row's reason), by the class of the hole.
+WHY: dict[str, str] = {
+    "dots-split-by-quotes": "makebounds.bound reads a doubt's text lexically: dash's quote "
+    "removal makes `.''./` `../`",
+    "a-target-specific-value": "makebounds reads a variable by its global assignments: a "
+    "target- or pattern-specific one (`test: DIRS := ..`) gives the recipe another value",
+    "a-sub-makes-command-line-value": "makebounds reads a sub-makefile's variable by its "
+    "assignments: the parent's `$(MAKE) -C sub DIRS=..` overrides sub/Makefile's `DIRS := lib`",
+    "dots-of-a-shell-loops-variable-twice": "a name bound by the text (a shell loop's `$$d`) is "
+    "trusted whole, though `.` twice is `..`",
+    "dots-of-a-foreach-variable-twice": "a name bound by the text (a foreach's `$(d)`) is "
+    "trusted whole, though `.` twice is `..`",
+    "dots-of-a-functions-value-and-a-dot": "a function's value beside a dot (`$(strip .).`, "
+    "`$(if x,.).`) is read as a word",
+    "dots-joined-by-the-shells-star": "dash's `$$*` (joined by an empty IFS) is no variable to "
+    "the bound",
+    "dots-by-a-brace-list-around-a-brace-group": "a8d7f7b's brace list (`{` then a comma before "
+    "any brace) misses a list around a group (`.{{.},.}/` is `.{.}/ ../`)",
+    "dots-by-a-brace-list-of-a-comma-variable": "a8d7f7b's brace list misses a comma a variable "
+    "of two values gives (`$(comma)`, read as a word)",
+    "a-value-past-a-hash-in-a-function": "makereads strips `#…` from an assignment, though make "
+    "reads a `#` inside a function call literally (`DIRS := $(if ,#,../lib)` is `../lib`)",
+    "a-recipe-past-a-hash-in-a-function": "makereads strips `#…` from a rule line's recipe after "
+    "`;`, though make reads a `#` inside a function call literally",
+    "dots-joined-by-the-shells-line-continuation": "makereads._lines joins a recipe's "
+    "backslash-newline with a space; make passes it to the shell, which removes it",
+    "recipes-of-another-prefix": "a `.RECIPEPREFIX := >` doubt is bounded by its own line's "
+    "text, while every recipe after it is read as no recipe (`> cp ../shared/site.conf $@`)",
+    "computed-include-remade-by-a-pattern-rule-from-outside": "b8f6551 (K5) bounds a computed "
+    "include to make's folder, but the names it stands for are not read makefiles: the rule "
+    "remaking them from outside (`%.d: ../shared/%.in`) is no doubt and guards nothing",
+    "computed-include-remade-by-an-explicit-rule-from-outside": "b8f6551 (K5): a computed "
+    "include's existing file remade by an explicit rule from outside (`site.d: "
+    "../shared/site.in`), no doubt, nothing guarded",
+}
+for _case in BOUNDS:
+    if _case not in CLOSED:
+        OPEN.add("test_b_a_doubt_reads_outside_its_bound", WHY[_case], _case)
 
 
 @pytest.mark.parametrize("case", BOUNDS)
