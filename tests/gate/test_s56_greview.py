@@ -214,12 +214,18 @@ COSTS: dict[str, tuple[list[str], str, list[str]]] = {
         ["Bash(make test)", "Bash(mkdir *)"],
         "mkdir -p node_modules/p{1..200} && for d in node_modules/p*; do touch $d/f{1..101}; done",
         ["mkdir -p ../out"]),
+    "a-mode-and-a-script-of-writes-outside": (
+        ["Bash(make test)", "Bash(chmod *)", "Bash(sed *)"],
+        "mkdir -p ../out && echo a > ../out/f && touch ../out/x.sh",
+        ["chmod +x ../out/x.sh", "chmod 755 ../out/x.sh", "sed -i s/a/b/ ../out/f"]),
 }
 _open("test_cost_an_everyday_call_under_a_doubt",
       "writeguard._linked_out (a8d7f7b) walks make's folder for links leading out and past "
       "20,000 entries guards every folder: a project with its packages installed in it "
       "(node_modules, a .venv: tens of thousands of files) denies every write anywhere "
-      "(`mkdir -p ../out`), as a doubt bounded to every folder does", *COSTS)
+      "(`mkdir -p ../out`), as a doubt bounded to every folder does; unwritten (aa0e703) leaves "
+      "out option names only: chmod's mode (`+x`, `755`) and sed's script (`s/a/b/`) are "
+      "still read as paths in make's folder (a write outside denied)", *COSTS)
 
 
 @pytest.mark.parametrize("case", COSTS)
