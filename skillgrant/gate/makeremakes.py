@@ -10,7 +10,7 @@ import os
 import re
 
 from .makerecipes import Unread
-from .maketables import BUILT_IN, SPECIAL, SUFFIXES
+from .maketables import BUILT_IN, COPIERS, SPECIAL, SUFFIXES
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -79,8 +79,12 @@ def _sources(name: str, targets: list[str], prerequisites: list[str], recipe: li
                      f"({name!r})")
     if name not in {os.path.normpath(t) for t in targets}:
         return []
-    words = [*prerequisites, *(w for r in recipe for segment in re.split(r"[;&|()\n]+", r)
-                               for w in _operands(segment))]
+    segments = [s for r in recipe for s in re.split(r"[;&|()\n]+", r) if s.strip()]
+    other = next((p for p in map(_program, segments) if p not in COPIERS), None)
+    if other is not None:
+        raise Unread(f"{where} remakes a makefile make reads ({name!r}) by a program that may "
+                     f"read files its words do not name ({other!r})")
+    words = [*prerequisites, *(w for segment in segments for w in _operands(segment))]
     found: list[str] = []
     for word in (w.lstrip("@+-") for w in words if w and (w[:1] != "-" or "=" in w)):
         for part in dict.fromkeys((word, word.partition("=")[2])):
@@ -117,6 +121,18 @@ def _matches(pattern: str, name: str) -> bool:
     if not percent:
         return pattern == name
     return len(name) >= len(head) + len(tail) and name.startswith(head) and name.endswith(tail)
+
+
+def _program(segment: str) -> str:
+    """The name of the program a remaking recipe's simple command ``segment`` runs (past its
+    assignments and make's ``@+-``), as written (a path's last part only when it is the
+    system's: ``/bin/cp``)."""
+    words = [w for w in re.split(r"[\s<>'\"`]+", segment) if w]
+    at = 0
+    while at < len(words) and _ASSIGNMENT.match(words[at]):
+        at += 1
+    program = words[at].lstrip("@+-") if at < len(words) else ":"
+    return os.path.basename(program) if program.startswith(("/bin/", "/usr/bin/")) else program
 
 
 def _operands(segment: str) -> list[str]:

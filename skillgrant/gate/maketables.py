@@ -41,3 +41,10 @@ SUFFIXES: Final = frozenset((".out", ".a", ".ln", ".o", ".c", ".cc", ".C", ".cpp
                               ".F", ".m", ".r", ".y", ".l", ".ym", ".yl", ".s", ".S", ".mod",
                               ".sym", ".def", ".h", ".info", ".dvi", ".tex", ".texinfo",
                               ".texi", ".txinfo", ".w", ".ch", ".web", ".sh", ".elc", ".el"))
+#: Programs a remaking recipe may run that read no file but those their words name (or
+#: standard input), run no code and take no script: the makefile they remake holds only what
+#: the named files do (review s55-greview R1: ``cpp`` reads the headers its input includes,
+#: ``sed``'s ``r`` a file its script names, ``m4`` its includes, a script anything).
+COPIERS: Final = frozenset(("cp", "cat", "echo", "printf", "touch", "true", "false", ":",
+                            "install", "mv", "ln", "tee", "head", "tail", "tr", "cut", "rm",
+                            "mkdir", "chmod", "test", "["))

@@ -476,10 +476,12 @@ RECIPES: dict[str, tuple[dict[str, str], str]] = {
                                  "local.in": "\n", "edit.sed": "r defaults.txt\n"},
                                 "defaults.txt"),
 }
+#: Closed by s56-gfix: a remaking recipe running a program but a copier is a doubt
+#: (makeremakes, maketables.COPIERS).
 _open("test_r_a_remaking_recipe_reads_what_its_words_do_not_name",
       "makereads guards a remaking recipe's words (and its rule's prerequisites): cpp's "
       "#include of the approved local.S and sed's r command of the approved edit.sed read a "
-      "file no word names, in a plan with no doubt (no write guard)", *RECIPES)
+      "file no word names, in a plan with no doubt (no write guard)")
 
 
 @pytest.mark.parametrize("case", RECIPES)
