@@ -99,6 +99,14 @@ BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
     "recipes-of-another-prefix": ({"Makefile": ".RECIPEPREFIX := >\n-include site.conf\n"
                                    "site.conf:\n> cp ../shared/site.conf $@\ntest:\n> @echo ok\n"},
                                   "mkdir -p ../shared", "../shared/site.conf"),
+    "a-preprocessors-include-outside": ({"Makefile": "-include site.conf\nsite.conf: site.S\n"
+                                         "\tcpp -P site.S > $@\n" + TEST,
+                                         "site.S": "#include \"../shared/defaults.h\"\n"},
+                                        "mkdir -p ../shared", "../shared/defaults.h"),
+    "a-sed-scripts-read-outside": ({"Makefile": "-include site.conf\nsite.conf: site.in edit.sed\n"
+                                    "\tsed -f edit.sed site.in > $@\n" + TEST, "site.in": "\n",
+                                    "edit.sed": "r ../shared/defaults.txt\n"},
+                                   "mkdir -p ../shared", "../shared/defaults.txt"),
     "computed-include-remade-by-a-pattern-rule-from-outside": (
         {"Makefile": "-include $(wildcard *.d)\n%.d: ../shared/%.in\n\tcp $< $@\n" + TEST,
          "site.d": "\n"}, "mkdir -p ../shared", "../shared/site.in"),
@@ -136,6 +144,11 @@ WHY: dict[str, str] = {
     "backslash-newline with a space; make passes it to the shell, which removes it",
     "recipes-of-another-prefix": "a `.RECIPEPREFIX := >` doubt is bounded by its own line's "
     "text, while every recipe after it is read as no recipe (`> cp ../shared/site.conf $@`)",
+    "a-preprocessors-include-outside": "e26a344 (R1) bounds a remaking recipe of a program "
+    "that is no copier by the makefile's text, but the program reads by its inputs' text: the "
+    "approved site.S's `#include \"../shared/defaults.h\"`",
+    "a-sed-scripts-read-outside": "e26a344 (R1) bounds sed's doubt by the makefile's text: the "
+    "approved edit.sed's `r ../shared/defaults.txt`",
     "computed-include-remade-by-a-pattern-rule-from-outside": "b8f6551 (K5) bounds a computed "
     "include to make's folder, but the names it stands for are not read makefiles: the rule "
     "remaking them from outside (`%.d: ../shared/%.in`) is no doubt and guards nothing",
