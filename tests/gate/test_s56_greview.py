@@ -186,6 +186,11 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
                                                   "local.S": "#include \"defaults.h\"\n",
                                                   "src/p": "$(shell touch zz)\n"},
                                                  "", "src/p defaults.h"),
+    "a-copiers-backticked-preprocessor": ({"Makefile": "-include site.conf\nsite.conf: site.S\n"
+                                           "\techo \"`cpp -P site.S`\" > $@\n" + TEST,
+                                           "site.S": "#include \"defaults.h\"\n",
+                                           "src/p": "$(shell touch zz)\n"}, "",
+                                          "src/p defaults.h"),
     "sub-make-of-a-quote-split-name": ({"Makefile": "test:\n\tm''ake -C lib test\n", **SUB},
                                        "", "src/p lib/site.conf"),
     "sub-make-of-a-functions-value": ({"Makefile": "test:\n\t$(firstword $(MAKE)) -C lib test\n",
@@ -199,7 +204,8 @@ _open("test_g_what_make_reads_by_no_doubt",
       "makerecipes.sub_makes reads a recipe's literal `cd lib` from make's folder: dash's "
       "cd searches the CDPATH the makefile exports (`..`: ../lib); make's built-in "
       "`%.s: %.S` remakes an included local.s by `cc -E`, whose #include reads a file no "
-      "word names (R1 by a built-in rule); a recipe starting make by a word the reading does "
+      "word names (R1 by a built-in rule); e26a344 reads a remaking recipe's program by its "
+      "first word (`echo`, a copier) while a backticked `cpp` runs inside it; a recipe starting make by a word the reading does "
       "not take for make (`m''ake`, dash's quote removal; `$(firstword $(MAKE))`; `$$(echo "
       "make)`; make's own Debian wrapper make-first-existing-target): lib/Makefile not read, "
       "lib/site.conf not guarded: none of these is a doubt", *READS)
