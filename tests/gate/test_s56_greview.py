@@ -205,7 +205,8 @@ _open("test_g_what_make_reads_by_no_doubt",
       "cd searches the CDPATH the makefile exports (`..`: ../lib); make's built-in "
       "`%.s: %.S` remakes an included local.s by `cc -E`, whose #include reads a file no "
       "word names (R1 by a built-in rule); e26a344 reads a remaking recipe's program by its "
-      "first word (`echo`, a copier) while a backticked `cpp` runs inside it; a recipe starting make by a word the reading does "
+      "first word (`echo`, a copier) while a backticked `cpp` runs inside it; a recipe "
+      "starting make by a word the reading does "
       "not take for make (`m''ake`, dash's quote removal; `$(firstword $(MAKE))`; `$$(echo "
       "make)`; make's own Debian wrapper make-first-existing-target): lib/Makefile not read, "
       "lib/site.conf not guarded: none of these is a doubt", *READS)
