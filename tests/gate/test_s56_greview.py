@@ -191,6 +191,11 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
                                            "site.S": "#include \"defaults.h\"\n",
                                            "src/p": "$(shell touch zz)\n"}, "",
                                           "src/p defaults.h"),
+    "sub-make-in-a-folder-of-the-home": ({"Makefile": "test:\n\t$(MAKE) -C ~/lib test\n"},
+                                         "mkdir -p \"$HOME/lib\" && printf -- '-include site.conf"
+                                         "\\ntest:\\n\\t@echo ok\\n' > \"$HOME/lib/Makefile\" && "
+                                         "printf '%s\\n' '$(shell touch $(CLAUDE_PROJECT_DIR)/zz)'"
+                                         " > src/p", "src/p ../home/lib/site.conf"),
     "sub-make-of-a-quote-split-name": ({"Makefile": "test:\n\tm''ake -C lib test\n", **SUB},
                                        "", "src/p lib/site.conf"),
     "sub-make-of-a-functions-value": ({"Makefile": "test:\n\t$(firstword $(MAKE)) -C lib test\n",
@@ -205,7 +210,8 @@ _open("test_g_what_make_reads_by_no_doubt",
       "cd searches the CDPATH the makefile exports (`..`: ../lib); make's built-in "
       "`%.s: %.S` remakes an included local.s by `cc -E`, whose #include reads a file no "
       "word names (R1 by a built-in rule); e26a344 reads a remaking recipe's program by its "
-      "first word (`echo`, a copier) while a backticked `cpp` runs inside it; a recipe "
+      "first word (`echo`, a copier) while a backticked `cpp` runs inside it; makerecipes "
+      "joins a recipe's `-C ~/lib` to make's folder (dash expands `~`: $HOME/lib); a recipe "
       "starting make by a word the reading does "
       "not take for make (`m''ake`, dash's quote removal; `$(firstword $(MAKE))`; `$$(echo "
       "make)`; make's own Debian wrapper make-first-existing-target): lib/Makefile not read, "
