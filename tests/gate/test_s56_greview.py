@@ -107,6 +107,14 @@ BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
                                     "\tsed -f edit.sed site.in > $@\n" + TEST, "site.in": "\n",
                                     "edit.sed": "r ../shared/defaults.txt\n"},
                                    "mkdir -p ../shared", "../shared/defaults.txt"),
+    "a-target-named-by-a-remade-includes-value": (
+        {"Makefile": "PROG := app\n-include vars.mk\nvars.mk: vars.in\n\tcp $< $@\n$(PROG): "
+         "../shared/tmpl.in\n\tcp $< $@\n" + TEST, "vars.in": "PROG := Makefile\n"},
+        "mkdir -p ../shared", "../shared/tmpl.in"),
+    "a-loop-over-a-remade-includes-value": (
+        {"Makefile": "DIRS := lib\n-include vars.mk\nvars.mk: vars.in\n\tcp $< $@\ntest:\n"
+         "\tfor d in $(DIRS); do $(MAKE) -C $$d test; done\n", "vars.in": "DIRS := ../lib\n"},
+        LIB, "../lib/local.conf"),
     "computed-include-remade-by-a-pattern-rule-from-outside": (
         {"Makefile": "-include $(wildcard *.d)\n%.d: ../shared/%.in\n\tcp $< $@\n" + TEST,
          "site.d": "\n"}, "mkdir -p ../shared", "../shared/site.in"),
@@ -149,6 +157,12 @@ WHY: dict[str, str] = {
     "approved site.S's `#include \"../shared/defaults.h\"`",
     "a-sed-scripts-read-outside": "e26a344 (R1) bounds sed's doubt by the makefile's text: the "
     "approved edit.sed's `r ../shared/defaults.txt`",
+    "a-target-named-by-a-remade-includes-value": "makebounds.literal reads `$(PROG)` by the "
+    "makefiles' text as it is: the include make remakes first (vars.mk from the approved "
+    "vars.in, `PROG := Makefile`) is not read, so `$(PROG): ../shared/tmpl.in` remakes "
+    "Makefile, no doubt",
+    "a-loop-over-a-remade-includes-value": "makebounds.bound trusts `DIRS := lib`: the include "
+    "make remakes first (vars.mk from the approved vars.in, `DIRS := ../lib`) is not read",
     "computed-include-remade-by-a-pattern-rule-from-outside": "b8f6551 (K5) bounds a computed "
     "include to make's folder, but the names it stands for are not read makefiles: the rule "
     "remaking them from outside (`%.d: ../shared/%.in`) is no doubt and guards nothing",
