@@ -258,6 +258,11 @@ COSTS: dict[str, tuple[list[str], str, list[str]]] = {
         ["Bash(make test)", "Bash(chmod *)", "Bash(sed *)"],
         "mkdir -p ../out && echo a > ../out/f && touch ../out/x.sh",
         ["chmod +x ../out/x.sh", "chmod 755 ../out/x.sh", "sed -i s/a/b/ ../out/f"]),
+    "a-source-copied-where-sed-remakes-an-include": (
+        ["Bash(make test)", "Bash(cp *)"],
+        "printf -- '-include config.mk\\nconfig.mk: config.mk.in\\n\\tsed -e s/@CC@/cc/ $< > "
+        "$@\\n' > Makefile && echo 'CC = @CC@' > config.mk.in && echo 'int a;' > src/a.c",
+        ["cp src/a.c src/b.c"]),
 }
 _open("test_cost_an_everyday_call_under_a_doubt",
       "writeguard._linked_out (a8d7f7b) walks make's folder for links leading out and past "
@@ -265,7 +270,11 @@ _open("test_cost_an_everyday_call_under_a_doubt",
       "(node_modules, a .venv: tens of thousands of files) denies every write anywhere "
       "(`mkdir -p ../out`), as a doubt bounded to every folder does; unwritten (aa0e703) leaves "
       "out option names only: chmod's mode (`+x`, `755`) and sed's script (`s/a/b/`) are "
-      "still read as paths in make's folder (a write outside denied)", *COSTS)
+      "still read as paths in make's folder (a write outside denied); e26a344 makes every "
+      "remaking recipe of a program that is no copier a doubt: `config.mk: config.mk.in` + "
+      "`sed -e s/@CC@/cc/ $< > $@` (sed given its script whole, no `r`/`w`/`e`, reads only "
+      "its operands) write-guards the project: `cp src/a.c src/b.c` (and every Edit) denied",
+      *COSTS)
 
 
 @pytest.mark.parametrize("case", COSTS)
@@ -275,7 +284,7 @@ def test_cost_an_everyday_call_under_a_doubt(case: str, tmp_path: Path) -> None:
     needs("make")
     entries, setup, calls = COSTS[case]
     project = hooked_project(tmp_path, entries)
-    (project / "Makefile").write_text(PATTERN)
+    (project / "Makefile").write_text(PATTERN)  # (a setup may write its own)
     env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
     subprocess.run(["bash", "-c", setup], cwd=project, env=env, check=True,
                    capture_output=True, timeout=120)
