@@ -205,6 +205,9 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
                                            "site.S": "#include \"defaults.h\"\n",
                                            "src/p": "$(shell touch zz)\n"}, "",
                                           "src/p defaults.h"),
+    "a-printfs-escaped-include": ({"Makefile": "-include site.conf\nsite.conf:\n\tprintf "
+                                   "'include \\056\\056/shared/x.conf\\n' > $@\n" + TEST},
+                                  PAY + "mkdir -p ../shared", "../pay/p ../shared/x.conf"),
     "sub-make-in-a-folder-of-the-home": ({"Makefile": "test:\n\t$(MAKE) -C ~/lib test\n"},
                                          "mkdir -p \"$HOME/lib\" && printf -- '-include site.conf"
                                          "\\ntest:\\n\\t@echo ok\\n' > \"$HOME/lib/Makefile\" && "
@@ -224,7 +227,9 @@ _open("test_g_what_make_reads_by_no_doubt",
       "cd searches the CDPATH the makefile exports (`..`: ../lib); make's built-in "
       "`%.s: %.S` remakes an included local.s by `cc -E`, whose #include reads a file no "
       "word names (R1 by a built-in rule); e26a344 reads a remaking recipe's program by its "
-      "first word (`echo`, a copier) while a backticked `cpp` runs inside it; makerecipes "
+      "first word (`echo`, a copier) while a backticked `cpp` runs inside it; printf, a "
+      "copier, writes a remade makefile's text from its escapes (`include \\056\\056/shared/"
+      "x.conf` is `include ../shared/x.conf`); makerecipes "
       "joins a recipe's `-C ~/lib` to make's folder (dash expands `~`: $HOME/lib); a recipe "
       "starting make by a word the reading does "
       "not take for make (`m''ake`, dash's quote removal; `$(firstword $(MAKE))`; `$$(echo "
