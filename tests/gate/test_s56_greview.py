@@ -247,6 +247,36 @@ def test_g_what_make_reads_by_no_doubt(case: str, tmp_path: Path) -> None:
                     setup=setup) is not None
 
 
+
+# --- P: pins, the same shapes as the costs the change eases, which it still denies ----------
+
+#: Each case: the plan's entries beside ``make test``, the makefile and files, the setup (bash,
+#: in the project, after ``PAY``), the calls before ``make test``.
+PINS: dict[str, tuple[list[str], dict[str, str], str, list[str]]] = {
+    # K1's eased option words (aa0e703) beside a name no shell word holds (s55-greview's pins
+    # name `local.conf`, whose `local` makes the reader keep every word asked)
+    "a-hard-link-out-then-a-write-through-it": (
+        ["Bash(cp *)"], {"Makefile": "$(foreach f,site.conf,$(eval -include $(f)))\n" + TEST,
+                         "site.conf": "\n"}, "true", ["cp -l site.conf ../h", "cp ../pay/p ../h"]),
+    # B3's walk (a8d7f7b) resolves a link once a call: an outside link on its path, re-pointed
+    "an-outside-link-on-a-links-path-re-pointed": (
+        ["Bash(cp *)", "Bash(ln *)", "Bash(mkdir *)"],
+        {"Makefile": "VPATH = tmpl\n-include site.conf\nsite.conf: site.in\n\tcp $< $@\n"
+         + TEST}, "mkdir -p ../a_real/shared && ln -s a_real ../a && ln -s ../a/shared tmpl",
+        ["mkdir -p ../evil/shared", "cp ../pay/p ../evil/shared/site.in", "ln -sfn evil ../a"]),
+}
+
+
+@pytest.mark.parametrize("case", PINS)
+def test_p_the_same_shape_still_denied(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(make test)`` and the writers; the calls put the payload where make reads it
+    (through a hard link, a re-pointed link), ``make test`` runs it. The hook must deny a
+    call."""
+    needs("make")
+    entries, files, setup, calls = PINS[case]
+    assert _session(tmp_path, ["Bash(make test)", *entries], files, [*calls, "make test"],
+                    setup=PAY + setup) is not None
+
 # --- K: costs, everyday calls the change newly denies ---------------------------------------
 
 #: A makefile whose pattern rule may remake the included ``site.conf`` (a doubt bounded to make's
