@@ -248,6 +248,35 @@ def test_g_what_make_reads_by_no_doubt(case: str, tmp_path: Path) -> None:
 
 
 
+
+# --- C: what cmake reads past a doubt's bound ------------------------------------------------
+
+LISTS = "cmake_minimum_required(VERSION 3.10)\nproject(p NONE)\n"
+#: Each case: the lists and files, the file the copy from ``../pay/p`` (an
+#: ``execute_process(COMMAND touch zz)``) writes beside the project.
+CMAKE: dict[str, tuple[dict[str, str], str]] = {
+    "a-configured-templates-include-outside": (
+        {"CMakeLists.txt": LISTS + "configure_file(tmpl.in ${CMAKE_CURRENT_SOURCE_DIR}/gen.txt "
+         "COPYONLY)\ninclude(gen.txt)\n", "tmpl.in": "include(../shared/x.txt OPTIONAL)\n"},
+        "../shared/x.txt"),
+}
+_open("test_c_cmake_reads_past_a_doubts_bound",
+      "cmakereads bounds configure_file's doubt by its own arguments' text (the source "
+      "folder), but the file it writes, which the lists include, holds the template's text: "
+      "the approved tmpl.in's `include(../shared/x.txt OPTIONAL)`", *CMAKE)
+
+
+@pytest.mark.parametrize("case", CMAKE)
+def test_c_cmake_reads_past_a_doubts_bound(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(cmake -S . -B build)``, ``Bash(cp *)``: the copy beside the project, then
+    the configure runs its ``execute_process``. The hook must deny a call."""
+    needs("cmake")
+    files, target = CMAKE[case]
+    made = ("mkdir -p ../pay ../shared && printf '%s\\n' 'execute_process(COMMAND touch zz)' "
+            "> ../pay/p")
+    assert _session(tmp_path, ["Bash(cmake -S . -B build)", "Bash(cp *)"], files,
+                    [f"cp ../pay/p {target}", "cmake -S . -B build"], setup=made) is not None
+
 # --- P: pins, the same shapes as the costs the change eases, which it still denies ----------
 
 #: Each case: the plan's entries beside ``make test``, the makefile and files, the setup (bash,
