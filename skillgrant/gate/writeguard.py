@@ -22,7 +22,6 @@ from . import files as fs
 from .guardedset import GUARDED
 from .named import Index, held_word
 from .textwords import text_words
-from .unwritten import unwritten
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -60,6 +59,8 @@ def write_held(command: str, directory: str | None, parts: tuple[Part, ...]) -> 
         written = [w for w in (text_words(command) if written is None else written)
                    if w not in sources]
     words = text_words(command) if written is None else written
+    from .unwritten import unwritten  # (its readings: for a plan with doubts only)
+
     options = unwritten(command)  # (an option's name, a checker's sources: no path written)
     words = [w for w in words if w not in options]
     word = held_word(words, directory, command, _index(guards, held))
