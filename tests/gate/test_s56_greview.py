@@ -115,6 +115,12 @@ BOUNDS: dict[str, tuple[dict[str, str], str, str]] = {
         {"Makefile": "DIRS := lib\n-include vars.mk\nvars.mk: vars.in\n\tcp $< $@\ntest:\n"
          "\tfor d in $(DIRS); do $(MAKE) -C $$d test; done\n", "vars.in": "DIRS := ../lib\n"},
         LIB, "../lib/local.conf"),
+    "dots-in-a-recipe-of-another-shells-language": (
+        {"Makefile": "SHELL := /usr/bin/python3\n-include site.conf\n.DEFAULT:\n\timport os, "
+         "shutil; shutil.copy(os.path.join('.'+'.', 'shared', '$@'), '$@')\ntest:\n"
+         "\tprint('ok')\n"},
+        "mkdir -p ../shared && printf '%s\\n' \"\\$(shell open('zz','w'))\" > ../pay/p",
+        "../shared/site.conf"),
     "computed-include-remade-by-a-pattern-rule-from-outside": (
         {"Makefile": "-include $(wildcard *.d)\n%.d: ../shared/%.in\n\tcp $< $@\n" + TEST,
          "site.d": "\n"}, "mkdir -p ../shared", "../shared/site.in"),
@@ -163,6 +169,8 @@ WHY: dict[str, str] = {
     "Makefile, no doubt",
     "a-loop-over-a-remade-includes-value": "makebounds.bound trusts `DIRS := lib`: the include "
     "make remakes first (vars.mk from the approved vars.in, `DIRS := ../lib`) is not read",
+    "dots-in-a-recipe-of-another-shells-language": "a8d7f7b reads a recipe as sh text (and "
+    "bash's brace lists); `SHELL := /usr/bin/python3` makes each recipe Python (`'.'+'.'`)",
     "computed-include-remade-by-a-pattern-rule-from-outside": "b8f6551 (K5) bounds a computed "
     "include to make's folder, but the names it stands for are not read makefiles: the rule "
     "remaking them from outside (`%.d: ../shared/%.in`) is no doubt and guards nothing",
