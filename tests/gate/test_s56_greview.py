@@ -216,6 +216,10 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
     "a-printfs-escaped-include": ({"Makefile": "-include site.conf\nsite.conf:\n\tprintf "
                                    "'include \\056\\056/shared/x.conf\\n' > $@\n" + TEST},
                                   PAY + "mkdir -p ../shared", "../pay/p ../shared/x.conf"),
+    "a-library-prerequisite-make-searches": ({"Makefile": "-include site.conf\nsite.conf: -lconf"
+                                              "\n\tcat $^ > $@\n" + TEST,
+                                              "src/p": "$(shell touch zz)\n"}, "",
+                                             "src/p libconf.a"),
     "sub-make-in-a-folder-of-the-home": ({"Makefile": "test:\n\t$(MAKE) -C ~/lib test\n"},
                                          "mkdir -p \"$HOME/lib\" && printf -- '-include site.conf"
                                          "\\ntest:\\n\\t@echo ok\\n' > \"$HOME/lib/Makefile\" && "
@@ -237,7 +241,9 @@ _open("test_g_what_make_reads_by_no_doubt",
       "word names (R1 by a built-in rule); e26a344 reads a remaking recipe's program by its "
       "first word (`echo`, a copier) while a backticked `cpp` runs inside it; printf, a "
       "copier, writes a remade makefile's text from its escapes (`include \\056\\056/shared/"
-      "x.conf` is `include ../shared/x.conf`); makerecipes "
+      "x.conf` is `include ../shared/x.conf`); makeremakes skips a `-lconf` prerequisite (a "
+      "word from `-`), which make finds as libconf.so or libconf.a (its directory search for "
+      "link libraries: make's folder, VPATH, /lib, /usr/lib, /usr/local/lib); makerecipes "
       "joins a recipe's `-C ~/lib` to make's folder (dash expands `~`: $HOME/lib); a recipe "
       "starting make by a word the reading does "
       "not take for make (`m''ake`, dash's quote removal; `$(firstword $(MAKE))`; `$$(echo "
