@@ -196,6 +196,10 @@ def test_b_a_doubt_reads_outside_its_bound(case: str, tmp_path: Path) -> None:
 
 # --- G: what make reads with no doubt of the reading at all ----------------------------------
 
+#: A template in the session's home (``$HOME/templates``, beside the project) and the payload
+#: touching the project's ``zz`` (make reads it in the project).
+TEMPLATES = ("mkdir -p \"$HOME/templates\" && : > \"$HOME/templates/site.conf\" && "
+             "printf '%s\\n' '$(shell touch $(CLAUDE_PROJECT_DIR)/zz)' > src/p")
 #: A sub-make's makefile (``lib/Makefile``, including ``site.conf``) and the payload.
 SUB = {"lib/Makefile": "-include site.conf\n" + TEST, "src/p": "$(shell touch zz)\n"}
 #: Each case: the plan's makefile and files, the setup (bash, in the project), the copy; make
@@ -225,6 +229,10 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
                                          "\\ntest:\\n\\t@echo ok\\n' > \"$HOME/lib/Makefile\" && "
                                          "printf '%s\\n' '$(shell touch $(CLAUDE_PROJECT_DIR)/zz)'"
                                          " > src/p", "src/p ../home/lib/site.conf"),
+    "a-remade-makefiles-source-in-the-home": ({"Makefile": "-include site.conf\nsite.conf: "
+                                               "~/templates/site.conf\n\tcp ~/templates/site.conf"
+                                               " $@\n" + TEST}, TEMPLATES,
+                                              "src/p ../home/templates/site.conf"),
     "sub-make-of-a-quote-split-name": ({"Makefile": "test:\n\tm''ake -C lib test\n", **SUB},
                                        "", "src/p lib/site.conf"),
     "sub-make-of-a-functions-value": ({"Makefile": "test:\n\t$(firstword $(MAKE)) -C lib test\n",
@@ -244,7 +252,8 @@ _open("test_g_what_make_reads_by_no_doubt",
       "x.conf` is `include ../shared/x.conf`); makeremakes skips a `-lconf` prerequisite (a "
       "word from `-`), which make finds as libconf.so or libconf.a (its directory search for "
       "link libraries: make's folder, VPATH, /lib, /usr/lib, /usr/local/lib); makerecipes "
-      "joins a recipe's `-C ~/lib` to make's folder (dash expands `~`: $HOME/lib); a recipe "
+      "joins a recipe's `-C ~/lib` to make's folder (dash expands `~`: $HOME/lib), and "
+      "makeremakes a remaking rule's `~/templates/site.conf` (make and dash expand it); a recipe "
       "starting make by a word the reading does "
       "not take for make (`m''ake`, dash's quote removal; `$(firstword $(MAKE))`; `$$(echo "
       "make)`; make's own Debian wrapper make-first-existing-target): lib/Makefile not read, "
