@@ -8,7 +8,8 @@ in turn, running the allowed ones, as Claude Code 2.1.332's Bash tool runs them
 is a strict xfail (``OPEN``); a case the change holds is a plain test pinning it; a cost (a
 call a careful user needs, denied though harmless) is a row asserting the call is allowed.
 
-Every payload only touches a file (``$(shell touch zz)``, ``touch zz``)."""
+Every payload only touches a file (``$(shell touch zz)``; ``$(shell open('zz','w'))`` where
+the makefile's SHELL is python3; cmake's ``execute_process(COMMAND touch zz)``)."""
 
 from __future__ import annotations
 
@@ -242,22 +243,35 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
     "sub-make-by-makes-own-wrapper": ({"Makefile": "test:\n\tmake-first-existing-target test "
                                        "-- -C lib\n", **SUB}, "", "src/p lib/site.conf"),
 }
-_open("test_g_what_make_reads_by_no_doubt",
-      "makerecipes.sub_makes reads a recipe's literal `cd lib` from make's folder: dash's "
-      "cd searches the CDPATH the makefile exports (`..`: ../lib); make's built-in "
-      "`%.s: %.S` remakes an included local.s by `cc -E`, whose #include reads a file no "
-      "word names (R1 by a built-in rule); e26a344 reads a remaking recipe's program by its "
-      "first word (`echo`, a copier) while a backticked `cpp` runs inside it; printf, a "
-      "copier, writes a remade makefile's text from its escapes (`include \\056\\056/shared/"
-      "x.conf` is `include ../shared/x.conf`); makeremakes skips a `-lconf` prerequisite (a "
-      "word from `-`), which make finds as libconf.so or libconf.a (its directory search for "
-      "link libraries: make's folder, VPATH, /lib, /usr/lib, /usr/local/lib); makerecipes "
-      "joins a recipe's `-C ~/lib` to make's folder (dash expands `~`: $HOME/lib), and "
-      "makeremakes a remaking rule's `~/templates/site.conf` (make and dash expand it); a recipe "
-      "starting make by a word the reading does "
-      "not take for make (`m''ake`, dash's quote removal; `$(firstword $(MAKE))`; `$$(echo "
-      "make)`; make's own Debian wrapper make-first-existing-target): lib/Makefile not read, "
-      "lib/site.conf not guarded: none of these is a doubt", *READS)
+#: Why each case of ``READS`` is open.
+WHY_READS: dict[str, str] = {
+    "cd-by-an-exported-cdpath": "makerecipes.sub_makes reads a recipe's literal `cd lib` from "
+    "make's folder: dash's cd searches the CDPATH the makefile exports (`..`: ../lib)",
+    "built-in-preprocessing-includes-a-header": "make's built-in `%.s: %.S` remakes an "
+    "included local.s by `cc -E`, whose #include reads a file no word names (R1 by a "
+    "built-in rule: e26a344 asks explicit recipes only)",
+    "a-copiers-backticked-preprocessor": "e26a344 reads a remaking recipe's program by its "
+    "first word (`echo`, a copier) while a backticked `cpp` runs inside it",
+    "a-printfs-escaped-include": "printf, a copier, writes a remade makefile's text from its "
+    "escapes (`include \\056\\056/shared/x.conf` is `include ../shared/x.conf`)",
+    "a-library-prerequisite-make-searches": "makeremakes skips a `-lconf` prerequisite (a word "
+    "from `-`), which make finds as libconf.so or libconf.a (make's folder, VPATH, /lib, "
+    "/usr/lib, /usr/local/lib)",
+    "sub-make-in-a-folder-of-the-home": "makerecipes joins a recipe's `-C ~/lib` to make's "
+    "folder; dash expands `~` ($HOME/lib)",
+    "a-remade-makefiles-source-in-the-home": "makeremakes joins a remaking rule's "
+    "`~/templates/site.conf` to make's folder; make and dash expand `~`",
+    "sub-make-of-a-quote-split-name": "makerecipes takes make only by its spelled word: dash's "
+    "quote removal makes `m''ake` make",
+    "sub-make-of-a-functions-value": "makerecipes takes make only by its spelled word: "
+    "`$(firstword $(MAKE))` is make",
+    "sub-make-of-a-command-substitution": "makerecipes takes make only by its spelled word: "
+    "`$$(echo make)` is make",
+    "sub-make-by-makes-own-wrapper": "make-first-existing-target (Debian's make package) runs "
+    "make with the options after `--`: no sub-make to the reading",
+}
+for _case in READS:
+    OPEN.add("test_g_what_make_reads_by_no_doubt", WHY_READS[_case], _case)
 
 
 @pytest.mark.parametrize("case", READS)
