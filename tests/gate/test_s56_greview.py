@@ -46,6 +46,15 @@ LIB = ("sed -i 's#touch zz#touch $(CLAUDE_PROJECT_DIR)/zz#' ../pay/p && mkdir -p
        "printf -- '-include local.conf\\ntest:\\n\\t@echo ok\\n' > ../lib/Makefile")
 
 
+#: The programs a case runs beside make, bash and cc (skipped where one is not installed).
+PROGRAMS: dict[str, tuple[str, ...]] = {
+    "a-preprocessors-include-outside": ("cpp",),
+    "dots-in-a-recipe-of-another-shells-language": ("/usr/bin/python3",),
+    "a-copiers-backticked-preprocessor": ("cpp",),
+    "sub-make-by-makes-own-wrapper": ("make-first-existing-target",),
+}
+
+
 # --- B: what a doubt reads outside the folder the guard bounds it to ---------------------------
 
 #: Each case: the plan's makefile (and files), the setup (bash, in the project, after ``PAY``),
@@ -189,7 +198,7 @@ def test_b_a_doubt_reads_outside_its_bound(case: str, tmp_path: Path) -> None:
     """Plan ``Bash(make test)``, ``Bash(cp *)``: ``cp ../pay/p FILE`` (outside the project),
     ``make test``: make reads FILE by a text the guard bounds to make's folder. The hook must
     deny a call."""
-    needs("make", "bash")
+    needs("make", "bash", *PROGRAMS.get(case, ()))
     files, setup, target = BOUNDS[case]
     assert _session(tmp_path, MAKE_PLAN, files, [f"cp ../pay/p {target}", "make test"],
                     setup=PAY + setup) is not None
@@ -278,7 +287,7 @@ for _case in READS:
 def test_g_what_make_reads_by_no_doubt(case: str, tmp_path: Path) -> None:
     """Plan ``Bash(make test)``, ``Bash(cp *)``: the copy, then ``make test`` reads it as
     makefile text. The hook must deny a call."""
-    needs("make", "cc")
+    needs("make", "cc", *PROGRAMS.get(case, ()))
     files, setup, copy = READS[case]
     assert _session(tmp_path, MAKE_PLAN, files, [f"cp {copy}", "make test"],
                     setup=setup) is not None
