@@ -146,24 +146,3 @@ def physical_dotdot(words: list[str], at: int, operand: str, found: list[str]) -
                                     and words[i - 1] == "set")
         for i, w in enumerate(words))
     return past and not logical
-
-
-def file_c(words: list[str], at: int) -> bool:
-    """Whether the ``-C`` at ``words[at]`` is an option naming a file its program reads, not
-    a folder it moves to: the nearest program before it in its simple command is one whose
-    ``-C`` ``starttables.FILE_OPTIONS`` reads so (``cmake -C init.txt``, its initial cache
-    script: review s54-greview K1), with no ``--`` between them (``cmake --build b -- -C sub``
-    hands make its own ``-C``)."""
-    from .starttables import FILE_OPTIONS
-
-    for word in reversed(words[:at]):
-        if word in _ENDS:
-            return False
-        options = FILE_OPTIONS.get(word.rsplit("/", 1)[-1])
-        if options is not None:
-            return "-C" in options
-    return False
-
-
-#: Words that end a program's own options before a ``-C`` (an operator, ``--``).
-_ENDS: Final = frozenset({"--", ";", "&&", "||", "|", "&", "|&", "(", ")", "{", "}", ";;"})

@@ -21,7 +21,6 @@ from .movedoubts import (
     QUOTED_PAREN,
     REPEAT,
     UNQUOTED,
-    file_c,
     marks,
     physical_dotdot,
     trusted,
@@ -288,7 +287,7 @@ def _move_at(words: list[str], at: int, top: bool = False) -> str | None:
     cluster = _C_CLUSTER.fullmatch(word)  # `env -Cdir`, `env -vC..`, `env -vC ..` (M2)
     attached = cluster is not None and bool(cluster.group(1))
     word = "-C" if cluster is not None and not attached else word
-    if (word not in _MOVES and not attached) or (word[:2] == "-C" and file_c(words, at)):
+    if word not in _MOVES and not attached:
         return None
     operand = cluster.group(1) if attached and cluster else _operand(word, words[at + 1:])
     if word in ("cd", "pushd"):

@@ -87,10 +87,8 @@ _SETS: Final = compile_on_use(r"(?:^|[\s;&|(`])[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\
                               r"|\b(?:export|declare|typeset|readonly|local|hash|enable|read"
                               r"|mapfile|readarray|getopts|unset|wait)\b|\b(?:for|select)\s+[A-Za-z_]"
                               r"|printf\s+-v"  # (a name set without `=`: s43 V4b)
-                              # code of a file (s44 V2c); `find . …`'s `.` is find's (s48),
-                              # `cmake -S . -B b`'s cmake's (s56: a word after a space)
-                              r"|(?:^|[;&|(`\n\t]|(?<!\bfind)(?<! -S)(?<! -B) )"
-                              r"(?:source|\.|eval)\s"
+                              # code of a file (s44 V2c); `find . …`'s `.` is find's (s48)
+                              r"|(?:^|[;&|(`]|(?<!\bfind)\s)(?:source|\.|eval)\s"
                               # the shell's own names, however set (`{PATH}>`, `let`, a trap's
                               # text, `(( PATH = 10 ))`: s44 V4d)
                               r"|\b(?:PATH|IFS|BASH_ENV|ENV|HOME|CDPATH|GLOBIGNORE|BASHOPTS"

@@ -521,9 +521,9 @@ REFUSED_PLANS: dict[str, tuple[str, dict[str, str]]] = {
 _open("test_cost_a_plan_the_reading_refuses",
       "an exported variable's value is read by envpaths.named_paths (not s55-gfix's): "
       "-I./src guards src whole; (K1, pre-existing) cmake -C init.txt denied as if -C named "
-      "a folder (moves._MOVES reads -C as a move for any program: held since s56-gfix). "
-      "('build/' gave '/': held since s55-gfix2)",
-      "exported-include-flag")
+      "a folder (moves._MOVES reads -C as a move for any program). ('build/' gave '/': held "
+      "since s55-gfix2)",
+      "exported-include-flag", "cmake-initial-cache")
 
 
 @pytest.mark.parametrize("case", REFUSED_PLANS)

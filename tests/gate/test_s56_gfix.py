@@ -24,7 +24,6 @@ from skillgrant.gate import writeguard
 from skillgrant.gate.gitkept import git_kept
 from skillgrant.gate.makebounds import EVERYWHERE, bound
 from skillgrant.gate.makereads import makefile_reads
-from skillgrant.gate.moves import moved_folders
 from skillgrant.gate.unwritten import unwritten
 
 #: A makefile with a doubt of make's folder (a pattern rule may remake the included
@@ -109,15 +108,6 @@ def test_a_remaking_recipe_by_a_program_but_a_copier_is_a_doubt(tmp_path: Path, 
     """s55-greview R1: cpp's ``#include``, sed's ``r``, a script read files no word names."""
     _, held = _reads(tmp_path, f"-include local.conf\nlocal.conf: local.in\n\t{recipe}\n")
     assert bool(held) == doubted, held
-
-
-def test_cmakes_c_names_a_file_not_a_folder(tmp_path: Path) -> None:
-    """``cmake -C init.txt`` reads its initial cache; make's, git's ``-C`` move, and so does
-    one past cmake's ``--`` (the native tool's)."""
-    here = str(tmp_path)
-    assert moved_folders("cmake -C init.txt -S . -B build", here) == [here]
-    assert str(tmp_path / "sub") in moved_folders("make -C sub test", here)
-    assert str(tmp_path / "sub") in moved_folders("cmake --build b -- -C sub", here)
 
 
 #: Writes into make's folder through an option's value (the option's name is no path, its
