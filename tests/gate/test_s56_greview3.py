@@ -1,0 +1,164 @@
+"""Review s56 (s56-greview3) of s56-gfix3 (issue 29: what python and pytest import first: the
+package exemption under script plans, a conftest's ``pytest_plugins``, venvs named by path, the
+site-name cache keyed by site folders, editable installs' ``.pth`` folders, the narrowed guards
+of site-named modules). Each case proves with real bash and the real programs (python3 3.11,
+pytest 9 and its installed plugins, setuptools' editable finder) in a scratch project that the
+calls run the payload (``open('zz', 'w')``), then asks the printed hook for each call in turn
+as Claude Code 2.1.332's Bash tool runs them (``_session``: the session's environment with
+``env``'s additions, ``CLAUDE_PROJECT_DIR`` the project): the hook allowing them all is the
+finding, a strict xfail row of ``OPEN`` while it is open. A case the change holds is a plain
+test pinning it.
+
+Every payload only touches a file."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, home_env, hooked_project, needs
+from test_gate_files import _settings_hook, payload
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail.
+OPEN = LeftOpen()
+_open = OPEN.add
+
+#: What the copied module runs at its import.
+PY_PAYLOAD = "open('zz', 'w').close()\n"
+#: A test that passes and imports nothing; one that imports ``colorsys``.
+PASSES = "def test_a():\n    pass\n"
+IMPORTS = "import colorsys\n" + PASSES
+
+
+def _session(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
+             setup: str = "", env: dict[str, str] | None = None) -> str | None:
+    """Runs ``calls`` one after the other under real bash in the project's folder of a hooked
+    project with plan ``entries``, ``files`` and what the bash text ``setup`` made (``$T``: the
+    side's folder, outside the project), in the session's environment with ``env``'s values
+    (``{T}`` the side's folder, ``{PATH}`` the test's ``PATH``), asserting the payload ran; then
+    in a second such project asks the printed hook for each call, running the allowed ones: the
+    first call denied, or None (the hole)."""
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        folder = tmp_path / side
+        project = hooked_project(folder, entries)
+        for name, text in {**files, "src/p": PY_PAYLOAD}.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text)
+        made = {**home_env(folder / "home"), "CLAUDE_PROJECT_DIR": str(project),
+                **{k: v.replace("{T}", str(folder)).replace("{PATH}", os.environ["PATH"])
+                   for k, v in (env or {}).items()}}
+        if setup:
+            subprocess.run(["bash", "-c", setup], cwd=project, check=True, timeout=120,
+                           capture_output=True, env={**made, "T": str(folder)})
+        hook = _settings_hook(project)
+        denied = None
+        for call in calls:
+            if side == "run" and subprocess.run(
+                    ["/bin/sh", "-c", hook], input=payload(call, project), cwd=project,
+                    env=made, capture_output=True, timeout=60, check=False).returncode == 2:
+                denied = call
+                break
+            subprocess.run(["timeout", "60", "bash", "-c", call], cwd=project, env=made,
+                           capture_output=True, timeout=90, check=False)
+        if side == "proof":
+            assert any(project.rglob("zz")), "bash ran no payload"
+        found.append(denied)
+    return found[1]
+
+
+# --- E: an editable install's modules ----------------------------------------------------------
+
+#: Makes the virtual environment ``$1`` (outside the project) holding an editable install of the
+#: pytest plugin ``acme_testing`` as setuptools >= 64 makes one for a flat layout (its "finder"
+#: mode, the real template of the installed setuptools): a ``.pth`` importing a finder whose
+#: ``MAPPING`` names the package's folder (``$1/../acme``), appended to ``sys.meta_path``; the
+#: distribution's entry point ``pytest11: acme_testing = acme_testing.plugin``.
+EDITABLE = r'''set -e
+V=$1; A=$(dirname "$V")/acme
+mkdir -p "$A/acme_testing" && : > "$A/acme_testing/__init__.py" && : > "$A/acme_testing/plugin.py"
+python3 -m venv --without-pip --system-site-packages "$V"
+python3 - "$(echo "$V"/lib/python3*/site-packages)" "$A" <<'PY'
+import os, sys
+from setuptools.command.editable_wheel import _finder_template, _make_identifier
+site, folder = sys.argv[1:]
+name = "__editable__.acme_testing-1.0.finder"
+finder = _make_identifier(name)
+with open(os.path.join(site, finder + ".py"), "w") as f:
+    f.write(_finder_template(name, {"acme_testing": folder + "/acme_testing"}, {}))
+with open(os.path.join(site, "__editable__.acme_testing-1.0.pth"), "w") as f:
+    f.write(f"import {finder}; {finder}.install()")
+info = os.path.join(site, "acme_testing-1.0.dist-info")
+os.mkdir(info)
+with open(os.path.join(info, "METADATA"), "w") as f:
+    f.write("Metadata-Version: 2.1\nName: acme-testing\nVersion: 1.0\n")
+with open(os.path.join(info, "entry_points.txt"), "w") as f:
+    f.write("[pytest11]\nacme_testing = acme_testing.plugin\n")
+PY
+'''
+#: Each case: the plan's Python, the environment's additions (an active venv: its bin first on
+#: PATH).
+EDITABLES = {
+    "setuptools-finder-active-venv": ("python3", {"PATH": "{T}/venv/bin:{PATH}",
+                                                  "VIRTUAL_ENV": "{T}/venv"}),
+}
+
+
+def _setuptools() -> None:
+    """Skip unless python3's setuptools has the editable finder's template."""
+    needs("python3")
+    if subprocess.run(["python3", "-c", "import pytest\nfrom setuptools.command.editable_wheel "
+                       "import _finder_template"], capture_output=True, check=False).returncode:
+        pytest.skip("python3 has no pytest or no setuptools >= 64")
+
+
+@pytest.mark.parametrize("case", EDITABLES)
+def test_e_an_editable_install_imports_at_start(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(PYTHON -m pytest -q)``, ``Bash(cp *)``: ``cp src/p acme_testing.py``, then
+    pytest loads the plugin's entry point: the path finder meets the call's folder's module
+    before the editable finder (last on ``sys.meta_path``) is asked."""
+    _setuptools()
+    python, env = EDITABLES[case]
+    assert _session(tmp_path, [f"Bash({python} -m pytest -q)", "Bash(cp *)"],
+                    {"tests/test_a.py": PASSES},
+                    ["cp src/p acme_testing.py", f"{python} -m pytest -q"],
+                    setup=f"bash -c '{EDITABLE}' _ \"$T/venv\"", env=env) is not None
+
+
+_open("test_e_an_editable_install_imports_at_start",
+      "at 3a66bc8 sitenames lists the site folders' entries: an editable finder's package "
+      "(its MAPPING) is in no listing", "setuptools-finder-active-venv")
+
+
+# --- O: pytest's pythonpath given on the plan's line ------------------------------------------
+
+#: Each case: the plan's entry running pytest with ``pythonpath`` naming the package ``mypkg``
+#: (``-o``/``--override-ini``): pytest puts it first on ``sys.path``.
+OVERRIDES = {
+    "override-ini-attached": "python3 -m pytest -q --override-ini=pythonpath=mypkg",
+    "o-attached": "python3 -m pytest -q -opythonpath=mypkg",
+    "pytest-script": "pytest -q --override-ini=pythonpath=mypkg",
+    # held at 3a66bc8: the spaced forms (the run denied)
+    "o-spaced": "python3 -m pytest -q -o pythonpath=mypkg",
+    "override-ini-spaced": "python3 -m pytest -q --override-ini pythonpath=mypkg",
+}
+
+_open("test_o_pythonpath_on_the_plans_line", "at 3a66bc8 the package exemption reads the ini "
+      "files' pythonpath, not an attached -o/--override-ini of the plan's line",
+      "override-ini-attached", "o-attached", "pytest-script")
+
+
+@pytest.mark.parametrize("case", OVERRIDES)
+def test_o_pythonpath_on_the_plans_line(case: str, tmp_path: Path) -> None:
+    """Plan: the entry, ``Bash(cp *)``: ``cp src/p mypkg/colorsys.py`` (``mypkg`` a
+    package), then the test's ``import colorsys`` runs it."""
+    needs("python3", "pytest")
+    line = OVERRIDES[case]
+    assert _session(tmp_path, [f"Bash({line})", "Bash(cp *)"],
+                    {"mypkg/__init__.py": "", "tests/test_a.py": IMPORTS},
+                    ["cp src/p mypkg/colorsys.py", line]) is not None
