@@ -40,13 +40,14 @@ def _session(tmp_path: Path, entries: list[str], files: dict[str, str], calls: l
     """Runs ``calls`` one after the other under real bash in the project's folder of a hooked
     project with plan ``entries``, ``files`` and what the bash text ``setup`` made (``$T``: the
     side's folder, outside the project), in the session's environment with ``env``'s values
-    (``{T}`` the side's folder, ``{PATH}`` the test's ``PATH``), asserting the payload ran; then
+    (``{T}`` the side's folder, in them, the entries and the calls; ``{PATH}`` the test's
+    ``PATH``), asserting the payload ran; then
     in a second such project asks the printed hook for each call, running the allowed ones: the
     first call denied, or None (the hole)."""
     found: list[str | None] = []
     for side in ("proof", "run"):
         folder = tmp_path / side
-        project = hooked_project(folder, entries)
+        project = hooked_project(folder, [e.replace("{T}", str(folder)) for e in entries])
         for name, text in {**files, "src/p": PY_PAYLOAD}.items():
             (project / name).parent.mkdir(parents=True, exist_ok=True)
             (project / name).write_text(text)
@@ -58,7 +59,7 @@ def _session(tmp_path: Path, entries: list[str], files: dict[str, str], calls: l
                            capture_output=True, env={**made, "T": str(folder)})
         hook = _settings_hook(project)
         denied = None
-        for call in calls:
+        for call in (c.replace("{T}", str(folder)) for c in calls):
             if side == "run" and subprocess.run(
                     ["/bin/sh", "-c", hook], input=payload(call, project), cwd=project,
                     env=made, capture_output=True, timeout=60, check=False).returncode == 2:
@@ -74,13 +75,13 @@ def _session(tmp_path: Path, entries: list[str], files: dict[str, str], calls: l
 
 # --- E: an editable install's modules ----------------------------------------------------------
 
-#: Makes the virtual environment ``$1`` (outside the project) holding an editable install of the
-#: pytest plugin ``acme_testing`` as setuptools >= 64 makes one for a flat layout (its "finder"
+#: Makes the virtual environment ``$T/venv`` (outside the project) holding an editable install of
+#: the pytest plugin ``acme_testing`` as setuptools >= 64 makes one for a flat layout (its "finder"
 #: mode, the real template of the installed setuptools): a ``.pth`` importing a finder whose
-#: ``MAPPING`` names the package's folder (``$1/../acme``), appended to ``sys.meta_path``; the
+#: ``MAPPING`` names the package's folder (``$T/acme``), appended to ``sys.meta_path``; the
 #: distribution's entry point ``pytest11: acme_testing = acme_testing.plugin``.
 EDITABLE = r'''set -e
-V=$1; A=$(dirname "$V")/acme
+V=$T/venv; A=$(dirname "$V")/acme
 mkdir -p "$A/acme_testing" && : > "$A/acme_testing/__init__.py" && : > "$A/acme_testing/plugin.py"
 python3 -m venv --without-pip --system-site-packages "$V"
 python3 - "$(echo "$V"/lib/python3*/site-packages)" "$A" <<'PY'
@@ -101,11 +102,28 @@ with open(os.path.join(info, "entry_points.txt"), "w") as f:
     f.write("[pytest11]\nacme_testing = acme_testing.plugin\n")
 PY
 '''
-#: Each case: the plan's Python, the environment's additions (an active venv: its bin first on
-#: PATH).
+#: Makes the virtual environment ``$T/venv`` (outside the project) holding an editable install of
+#: the pytest plugin ``acme.testing`` (a namespace package ``acme``, PEP 420: no ``__init__.py``) by a
+#: ``.pth`` naming its source folder (setuptools' src layout, hatchling's default): a plain folder
+#: of that source folder is a namespace the path finder takes.
+NAMESPACE = r'''set -e
+V=$T/venv; A=$(dirname "$V")/acme-testing/src
+mkdir -p "$A/acme/testing" && : > "$A/acme/testing/__init__.py" && : > "$A/acme/testing/plugin.py"
+python3 -m venv --without-pip --system-site-packages "$V"
+S=$(echo "$V"/lib/python3*/site-packages)
+echo "$A" > "$S/__editable__.acme_testing-1.0.pth"
+mkdir "$S/acme_testing-1.0.dist-info"
+printf 'Metadata-Version: 2.1\nName: acme-testing\nVersion: 1.0\n' > "$S/acme_testing-1.0.dist-info/METADATA"
+printf '[pytest11]\nacme_testing = acme.testing.plugin\n' > "$S/acme_testing-1.0.dist-info/entry_points.txt"
+'''
+#: The environment of an active venv (its bin first on PATH).
+ACTIVE = {"PATH": "{T}/venv/bin:{PATH}", "VIRTUAL_ENV": "{T}/venv"}
+#: Each case: the venv's maker, the module the call writes, the plan's Python (``{T}``: the
+#: side's folder), the environment's additions.
 EDITABLES = {
-    "setuptools-finder-active-venv": ("python3", {"PATH": "{T}/venv/bin:{PATH}",
-                                                  "VIRTUAL_ENV": "{T}/venv"}),
+    "setuptools-finder-active-venv": (EDITABLE, "acme_testing.py", "python3", ACTIVE),
+    "setuptools-finder-named-venv": (EDITABLE, "acme_testing.py", "{T}/venv/bin/python", {}),
+    "pth-namespace-active-venv": (NAMESPACE, "acme.py", "python3", ACTIVE),
 }
 
 
@@ -119,20 +137,22 @@ def _setuptools() -> None:
 
 @pytest.mark.parametrize("case", EDITABLES)
 def test_e_an_editable_install_imports_at_start(case: str, tmp_path: Path) -> None:
-    """Plan ``Bash(PYTHON -m pytest -q)``, ``Bash(cp *)``: ``cp src/p acme_testing.py``, then
-    pytest loads the plugin's entry point: the path finder meets the call's folder's module
-    before the editable finder (last on ``sys.meta_path``) is asked."""
+    """Plan ``Bash(PYTHON -m pytest -q)``, ``Bash(cp *)``: the module written in the project's
+    folder (first on ``sys.path``), then pytest loads the plugin's entry point: the path finder
+    meets the call's folder's module before the editable finder (last on ``sys.meta_path``), or
+    the namespace's portion, is taken."""
     _setuptools()
-    python, env = EDITABLES[case]
+    maker, module, python, env = EDITABLES[case]
     assert _session(tmp_path, [f"Bash({python} -m pytest -q)", "Bash(cp *)"],
                     {"tests/test_a.py": PASSES},
-                    ["cp src/p acme_testing.py", f"{python} -m pytest -q"],
-                    setup=f"bash -c '{EDITABLE}' _ \"$T/venv\"", env=env) is not None
+                    [f"cp src/p {module}", f"{python} -m pytest -q"],
+                    setup=maker, env=env) is not None
 
 
 _open("test_e_an_editable_install_imports_at_start",
       "at 3a66bc8 sitenames lists the site folders' entries: an editable finder's package "
-      "(its MAPPING) is in no listing", "setuptools-finder-active-venv")
+      "(its MAPPING) is in no listing", "setuptools-finder-active-venv",
+      "setuptools-finder-named-venv")
 
 
 # --- O: pytest's pythonpath given on the plan's line ------------------------------------------
