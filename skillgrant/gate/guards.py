@@ -42,6 +42,7 @@ from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
 from .nodeworkspaces import workspaces
 from .planpaths import MARKED, MODULES, SETTINGS, WORKSPACES
+from .planruns import python_libs, runs_any
 from .runfolders import outside, run_folders
 from .startpaths import start_paths
 from .starttables import MANIFESTS
@@ -252,6 +253,8 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                        (p, t) for p, t in (*items, *local, *programs, *local_programs) if p],
                        reals), run_folders=frozenset(runs))
     made.written_below = tuple(dict.fromkeys(held))  # (read by `writeguard` only)
+    made.runs_any = runs_any(named, skipped, list(roots))  # (`pymodule`: s55-greview3 C1)
+    made.python_libs = python_libs(named, skipped, list(roots))  # (`sitenames`: A3)
     return made
 
 

@@ -289,6 +289,10 @@ class Guarded(tuple[tuple[str, bool], ...]):
     assigned: frozenset[str]
     planning: Callable[[], frozenset[str]] | None
     run_folders: frozenset[str]
+    #: The library folders of the interpreters the plan names by a path (``sitenames``).
+    python_libs: frozenset[str] = frozenset()
+    #: Whether a plan's program may run Python in any folder (``planruns.runs_any``).
+    runs_any: bool = True
     #: make's and cmake's doubts: each folder they may read below, and why (``writeguard``).
     written_below: tuple[tuple[str, str], ...] = ()
 

@@ -87,13 +87,15 @@ def module_path(key: str, path: str | None = None) -> bool:
 
 
 def _site_names() -> frozenset[str]:
-    """``sitenames.site_names`` of the folders the plan's programs run in (review
-    s54-greview2 A8: a pytest plugin's module, or one it imports, of the plan's Python's site
-    folders)."""
+    """``sitenames.site_names`` of the folders the plan's programs run in and of the
+    interpreters it names by a path (review s54-greview2 A8, s55-greview3 A3: a pytest
+    plugin's module, or one it imports, of the plan's Python's site folders)."""
     from .guardedset import GUARDED
     from .sitenames import site_names
 
-    return site_names(getattr(GUARDED.get(), "run_folders", frozenset()))
+    guards = GUARDED.get()
+    return site_names(getattr(guards, "run_folders", frozenset()),
+                      getattr(guards, "python_libs", frozenset()))
 
 
 def _package(path: str | None, up: int) -> bool:
@@ -112,15 +114,16 @@ def _package(path: str | None, up: int) -> bool:
 def _on_path(folder: str) -> bool:
     """Whether the package's ``folder`` may be first on a plan's Python's ``sys.path``
     (review s54-greview2 C3): where no plan's program collects tests (``Guarded.collected``:
-    a script's, a checker's plan) or one runs any program (make, npm, tox: a recipe's ``cd
-    mypkg && python3 -m pytest``; such a plan names make's ``GNUmakefile``, ``ALL_STARTS``),
-    and where pytest's settings above it name it in ``pythonpath``. A package's module is
-    exempt only under a plan running a test runner alone (s54-greview2 K1: ``sed -i …
-    mypkg/types.py``), whose tests are trusted not to run Python in a package's folder."""
+    a script's, a checker's plan) or one may run Python in any folder (``Guarded.runs_any``:
+    a script, a project module, make, npm, tox: a recipe's ``cd mypkg && python3 -m pytest``;
+    s55-greview3 C1), and where pytest's settings above it name it in ``pythonpath``. A
+    package's module is exempt only under a plan running test runners alone (s54-greview2
+    K1: ``sed -i … mypkg/types.py``), whose tests are trusted not to run Python in a
+    package's folder."""
     from .guardedset import GUARDED
 
     guards = GUARDED.get()
-    if not getattr(guards, "collected", None) or _runs_any(guards):
+    if not getattr(guards, "collected", None) or getattr(guards, "runs_any", True):
         return True
     from .checkersettings import pytest_settings
     from .pytestini import words
@@ -129,18 +132,3 @@ def _on_path(folder: str) -> bool:
     return any(os.path.normpath(os.path.join(at, word)) in (folder, real)
                for at, _, value in pytest_settings(os.path.dirname(folder), ("pythonpath",))
                for word in words(value))
-
-
-#: The last guarded set ``_runs_any`` read, and its answer.
-_RUNS_ANY: list[tuple[object, bool]] = []
-
-
-def _runs_any(guards: object) -> bool:
-    """Whether the guarded set ``guards`` holds make's ``GNUmakefile`` in a folder (as one of
-    the plan's named paths): its plan runs make or a runner of any program (``planprograms``
-    names ``ALL_STARTS`` for it)."""
-    if not _RUNS_ANY or _RUNS_ANY[0][0] is not guards:
-        found = any(path.endswith("/GNUmakefile") for path, _ in (
-            guards if isinstance(guards, tuple) else ()))
-        _RUNS_ANY[:] = [(guards, found)]
-    return _RUNS_ANY[0][1]

@@ -13,7 +13,10 @@ widen it:
 - ``addopts`` holding ``--doctest-glob=PAT`` or ``-o python_files=PAT``: each file ``PAT``
   matches (a pattern holding a ``/`` matching the path's end, as pytest's ``fnmatch_ex``);
 - ``pythonpath`` naming what is no folder (``vendor/libs.zip``: zipimport reads modules
-  from it, first on ``sys.path``; s55-greview3 P4): that file.
+  from it, first on ``sys.path``; s55-greview3 P4): that file;
+- a conftest's ``pytest_plugins`` (the conftests pytest loads first: ``conftestplugins``):
+  each module it names, its packages' ``__init__`` files (s55-greview3 P3); every module
+  where it is not a literal.
 
 Read once for a guarded set (the hook's one call; the service's set is made again at any
 change its view reports of a file read through it). Cost: under ``addopts =
@@ -92,9 +95,11 @@ def _reading(folder: str, guards: object) -> tuple[bool, tuple[str, ...]]:
     kept = _LAST[0][1]
     if folder not in kept:
         from .checkersettings import pytest_settings
+        from .conftestplugins import conftest_plugins
 
-        every, patterns = False, []
-        for at_folder, key, value in pytest_settings(real_folder(folder, guards), (
+        real = real_folder(folder, guards)
+        every, patterns = conftest_plugins(real)  # (a conftest's `pytest_plugins`: P3)
+        for at_folder, key, value in pytest_settings(real, (
                 "addopts", "python_files", "pythonpath")):
             given = words(value)
             if key == "pythonpath":  # (an entry that is no folder: an archive zipimport reads)

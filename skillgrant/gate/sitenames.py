@@ -67,45 +67,94 @@ def _site_folders(libs: tuple[str, ...]) -> list[str]:
     return list(dict.fromkeys(folders))
 
 
-def site_names(roots: frozenset[str]) -> frozenset[str]:
+def site_names(roots: frozenset[str], libs: frozenset[str] = frozenset()) -> frozenset[str]:
     """The top-level names (lower case) a Python of the plan imports from its site folders:
     each module file (``six.py``, an extension module) and each folder (a package, a
     namespace's part) in the site folders of the hook's Python, the system's and the user's,
     each ``PATH`` folder's (``bin/../lib/python3*/site-packages``: an active venv's), each
     virtual environment below ``roots`` (the folders the plan's programs run in: ``_VENVS``,
-    ``.venv/lib/python3*/site-packages``, ``.tox/py311/…``), and each folder their ``.pth``
-    files add (a venv's ``01venv.pth`` naming another's site folder). pytest imports at every
-    start the modules its installed plugins' entry points (``pytest11``) name, and they import
-    theirs (pytest-benchmark's ``pygments``), each from ``sys.path``, whose first folder comes
-    first (review s54-greview2 A8): which of them a start imports is the plugins' code, so
-    every name is read (``pymodule.module_path``). Read once for a process and its ``PATH``
-    (a service keeps them: a plugin installed later is read at its restart)."""
-    return _site_names(tuple(sorted(roots)), os.environ.get("PATH", ""))
+    ``.venv/lib/python3*/site-packages``, ``.tox/py311/…``), each library folder ``libs`` of
+    an interpreter the plan names by its path (``/opt/x/venv/bin/python``'s
+    ``/opt/x/venv/lib``, ``tools/env/lib``: ``Guarded.python_libs``), and each folder their
+    ``.pth`` files add (a venv's ``01venv.pth`` naming another's site folder; an editable
+    install's source folder, of which only modules and packages are read: ``_listing``).
+    pytest imports at every start the modules its installed plugins' entry points
+    (``pytest11``) name, and they import theirs (pytest-benchmark's ``pygments``), each from
+    ``sys.path``, whose first folder comes first (review s54-greview2 A8): which of them a
+    start imports is the plugins' code, so every name is read (``pymodule.module_path``).
+    Each site folder is listed once for a process (a service keeps the listing: a plugin
+    installed later is read at its restart), whatever project asks."""
+    return _site_names(tuple(sorted(roots)), tuple(sorted(libs)), os.environ.get("PATH", ""))
 
 
 @functools.lru_cache(maxsize=8)
-def _site_names(roots: tuple[str, ...], path: str) -> frozenset[str]:
-    """``site_names`` of the run folders ``roots`` and the ``PATH`` ``path``."""
+def _site_names(roots: tuple[str, ...], libs: tuple[str, ...], path: str) -> frozenset[str]:
+    """``site_names`` of the run folders ``roots``, the library folders ``libs`` and the
+    ``PATH`` ``path``."""
     import glob
 
-    from .placed import fold, importable
-
-    folders = _site_folders(tuple(dict.fromkeys(_libs(path))))
+    folders = [*_path_folders(path)]
     folders += [f for root in roots for venv in _VENVS for s in _SITES
                 for f in glob.glob(os.path.join(glob.escape(root), venv, "lib", s))]
-    folders += [f for folder in list(folders) for f in _pth_folders(folder)]
+    folders += [f for lib in libs for s in _SITES
+                for f in glob.glob(os.path.join(glob.escape(lib), s))]
     names: set[str] = set()
     for folder in dict.fromkeys(folders):
-        try:
-            with os.scandir(folder) as entries:
-                for entry in entries:
-                    stem, dot, suffix = entry.name.partition(".")
-                    if stem.isidentifier() and (importable(dot + suffix) if dot else (
-                            stem != "__pycache__" and entry.is_dir())):
-                        names.add(stem.lower() if stem.isascii() else fold(stem))
-        except OSError:
-            continue
+        names |= _listing(folder)
     return frozenset(names)
+
+
+@functools.lru_cache(maxsize=8)
+def _path_folders(path: str) -> tuple[str, ...]:
+    """The site folders of the hook's Python, the system's, the user's and those of the
+    ``PATH`` ``path`` (``_libs``): no project's."""
+    return tuple(_site_folders(tuple(dict.fromkeys(_libs(path)))))
+
+
+@functools.lru_cache(maxsize=256)
+def _listing(folder: str) -> frozenset[str]:
+    """The top-level names of the site folder ``folder`` (every module file, every folder)
+    and of each folder its ``.pth`` files add: another site folder's alike, a source
+    folder's (an editable install's project, ``/work/main``) only its modules and regular
+    packages (a folder holding an ``__init__`` module): its plain folders (``tests``,
+    ``docs``) are no distribution's namespace (review s55: ``tests/__init__.py`` was denied
+    under the editable dev venv only)."""
+    names = _top_names(folder, True)
+    for added in _pth_folders(folder):
+        names |= _top_names(added, os.path.basename(added.rstrip("/")) in (
+            "site-packages", "dist-packages"))
+    return frozenset(names)
+
+
+def _top_names(folder: str, plain: bool) -> set[str]:
+    """The names of ``folder``'s module files and folders (``plain``: every folder; else a
+    package's only), lower case."""
+    from .placed import fold, importable
+
+    names: set[str] = set()
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                stem, dot, suffix = entry.name.partition(".")
+                if stem.isidentifier() and (importable(dot + suffix) if dot else (
+                        stem != "__pycache__" and entry.is_dir() and (
+                            plain or _regular(entry.path)))):
+                    names.add(stem.lower() if stem.isascii() else fold(stem))
+    except OSError:
+        pass
+    return names
+
+
+def _regular(folder: str) -> bool:
+    """Whether ``folder`` holds an ``__init__`` module (a regular package)."""
+    from .placed import importable
+
+    try:
+        with os.scandir(folder) as entries:
+            return any(e.name.partition(".")[0] == "__init__" and importable(
+                "." + e.name.partition(".")[2]) for e in entries)
+    except OSError:
+        return False
 
 
 def _pth_folders(folder: str) -> list[str]:

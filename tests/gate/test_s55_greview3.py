@@ -144,14 +144,8 @@ SETTINGS = {
 # pyproject-doctest-modules: held since 6f28a71's pytestini.widened; doctest-glob-quoted,
 # doctest-glob-with-a-folder, python-files-with-a-folder, pythonpath-quoted-package since
 # d38c446; ini-pythonpath-zip-archive since 2035e3a)
-_open("test_p_a_file_pytests_settings_make_it_run",
-      "at 6f28a71 a plan running a script beside pytest keeps the package exemption "
-      "(pymodule._runs_any reads make's GNUmakefile only)",
-      "plans-script-runs-python-in-a-package")
-_open("test_p_a_file_pytests_settings_make_it_run",
-      "at 71cbb8a a conftest's literal `pytest_plugins` list is not read as the ini's `-p` is: "
-      "the modules it names are imported at every start", "conftest-pytest-plugins-dotted",
-      "conftest-pytest-plugins-top")
+# (plans-script-runs-python-in-a-package: held since s56-gfix3's Guarded.runs_any;
+# conftest-pytest-plugins-dotted, -top: since s56-gfix3's conftestplugins)
 
 
 #: ``src/zip`` holds ``colorsys.py`` (the payload), ``vendor/libs.zip`` a harmless ``six.py``.
@@ -245,11 +239,8 @@ def test_a_a_module_a_venvs_plugin_imports_at_start(case: str, tmp_path: Path) -
                     ) is not None
 
 
-# (venv-two-folders-below: held since af72579, .tox/* and .nox/* read)
-_open("test_a_a_module_a_venvs_plugin_imports_at_start",
-      "at af72579 sitenames reads the site folders of PATH's, the hook's, pyenv's and the "
-      "run folders' venvs: a venv the plan names by a path elsewhere is not read",
-      "venv-outside-the-project", "venv-in-a-tools-folder")
+# (venv-two-folders-below: held since af72579, .tox/* and .nox/* read; venv-outside-the-project,
+# venv-in-a-tools-folder: since s56-gfix3's Guarded.python_libs)
 
 
 # --- J: what jest's settings name as code -----------------------------------------------------
