@@ -153,6 +153,10 @@ _open("test_e_an_editable_install_imports_at_start",
       "at 3a66bc8 sitenames lists the site folders' entries: an editable finder's package "
       "(its MAPPING) is in no listing", "setuptools-finder-active-venv",
       "setuptools-finder-named-venv")
+_open("test_e_an_editable_install_imports_at_start",
+      "at e9c362a sitenames reads of a .pth source folder its modules and regular packages "
+      "only: a namespace package's folder (PEP 420) is importable as one",
+      "pth-namespace-active-venv")
 
 
 # --- O: pytest's pythonpath given on the plan's line ------------------------------------------
