@@ -186,3 +186,58 @@ def test_o_pythonpath_on_the_plans_line(case: str, tmp_path: Path) -> None:
     assert _session(tmp_path, [f"Bash({line})", "Bash(cp *)"],
                     {"mypkg/__init__.py": "", "tests/test_a.py": IMPORTS},
                     ["cp src/p mypkg/colorsys.py", line]) is not None
+
+
+# --- P: the modules a conftest's pytest_plugins names -------------------------------------------
+
+PYTEST = ["Bash(python3 -m pytest -q)", "Bash(cp *)"]
+#: Each case: the project's files (present before the session), the module the call writes (a
+#: harmless one there before), the plan's pytest line. pytest imports at its start every module
+#: the initial conftests' ``pytest_plugins`` name, and (``PytestPluginManager.register``) the
+#: ones each imported plugin module's own ``pytest_plugins`` names.
+CONFTESTS = {
+    # a conftest taking a shared base's names by a star import
+    "star-import-of-a-base": ({"conftest.py": "from conf_base import *\n",
+                               "conf_base.py": "pytest_plugins = ['helpers']\n"}, "helpers.py"),
+    # a plugin module naming plugins (an aggregator), by the conftest or the ini's -p
+    "aggregator-package": ({"conftest.py": "pytest_plugins = ['plugs']\n",
+                            "plugs/__init__.py": "pytest_plugins = ['plugs.db', 'plugs.api']\n",
+                            "plugs/api.py": ""}, "plugs/db.py"),
+    "aggregator-module": ({"conftest.py": "pytest_plugins = ['plugs']\n",
+                           "plugs.py": "pytest_plugins = ['helpers']\n"}, "helpers.py"),
+    "ini-plugin-names-plugins": ({"pytest.ini": "[pytest]\naddopts = -p plugs\n",
+                                  "plugs.py": "pytest_plugins = ['helpers']\n"}, "helpers.py"),
+    # a conftest between the root and the testpaths entry
+    "testpaths-below-a-conftest": ({"pytest.ini": "[pytest]\ntestpaths = src/tests\n",
+                                    "src/conftest.py": "pytest_plugins = ['helpers']\n",
+                                    "src/tests/test_a.py": PASSES}, "helpers.py"),
+    # held at e9c362a: the literal list (s55-greview3 P3), a name bound by an import, a module
+    # in the conftest's folder (its basedir is first on sys.path), in the ini's pythonpath
+    "literal-list": ({"conftest.py": "pytest_plugins = ['helpers']\n"}, "helpers.py"),
+    "imported-under-the-name": ({"conftest.py": "from conf_base import p as pytest_plugins\n",
+                                 "conf_base.py": "p = ['helpers']\n"}, "helpers.py"),
+    "in-the-conftests-folder": ({"tests/conftest.py": "pytest_plugins = ['helpers']\n"},
+                                "tests/helpers.py"),
+    "in-pythonpath": ({"pytest.ini": "[pytest]\npythonpath = lib\n",
+                       "conftest.py": "pytest_plugins = ['helpers']\n"}, "lib/helpers.py"),
+}
+
+_open("test_p_a_conftests_plugins_import_at_start", "at e9c362a conftestplugins reads a "
+      "conftest holding the text pytest_plugins, not a star import's module",
+      "star-import-of-a-base")
+_open("test_p_a_conftests_plugins_import_at_start", "at e9c362a the modules named are not read "
+      "for their own pytest_plugins (pytest's register of a plugin module)",
+      "aggregator-package", "aggregator-module", "ini-plugin-names-plugins")
+_open("test_p_a_conftests_plugins_import_at_start", "at e9c362a the initial conftests between "
+      "the root and a testpaths entry are not read", "testpaths-below-a-conftest")
+
+
+@pytest.mark.parametrize("case", CONFTESTS)
+def test_p_a_conftests_plugins_import_at_start(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: the copy over the named module,
+    then pytest imports it at its start."""
+    needs("python3", "pytest")
+    files, module = CONFTESTS[case]
+    files = {"tests/test_a.py": PASSES, module: "", **files}
+    assert _session(tmp_path, PYTEST, files,
+                    [f"cp src/p {module}", "python3 -m pytest -q"]) is not None
