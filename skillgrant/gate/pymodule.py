@@ -14,6 +14,7 @@ from collections.abc import Container
 
 from . import files as fs
 from .placed import importable, shadows
+from .syspathdirs import first_on_path
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -74,16 +75,22 @@ def module_path(key: str, path: str | None = None) -> bool:
     A3, A4). A package's folder is none of pytest's (its basedir is the first folder up
     without one) and none of the plan's own scripts' or ``-m``'s folders, guarded where they
     are (``placed.shadows``); a recipe running Python in one is left open (s54-greview2 K1:
-    ``mypkg/types.py``, ``mypkg/logging.py`` are everyday files)."""
+    ``mypkg/types.py``, ``mypkg/logging.py`` are everyday files). A site module's name (not
+    a standard one's) is asked only in a folder a plan's Python may put on ``sys.path``
+    (``syspathdirs.first_on_path``: ``tools/yaml.py`` beside no test is no import's; K2)."""
     head, _, name = key.rpartition("/")
     stem, dot, suffix = name.partition(".")
     module = importable(dot + suffix)
-    if shadows(key, frozenset((head,))) or (module and (stem in RUNNER_MODULES or (
-            stem in _site_names()))):
+    if shadows(key, frozenset((head,))) or (module and stem in RUNNER_MODULES):
         return not _package(path, 1)
+    if module and stem in _site_names():  # (only in a folder that may be on sys.path: K2)
+        return not _package(path, 1) and first_on_path(path, 1)
     above, _, package = head.rpartition("/")
-    return (shadows(key, frozenset((above,))) or (module and stem == "__init__" and (
-        package in RUNNER_MODULES or package in _site_names()))) and not _package(path, 2)
+    if shadows(key, frozenset((above,))) or (module and stem == "__init__" and (
+            package in RUNNER_MODULES)):
+        return not _package(path, 2)
+    return module and stem == "__init__" and package in _site_names() and not _package(
+        path, 2) and first_on_path(path, 2)
 
 
 def _site_names() -> frozenset[str]:

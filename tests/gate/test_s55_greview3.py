@@ -455,23 +455,14 @@ COSTS = {
         ["Bash(python3 -m pytest -q)", "Bash(sed *)"], {}, "sed -i s/A/B/ tools/yaml.py"),
     "pytest-plan-sed-a-script-named-like-a-site-module": (
         ["Bash(python3 -m pytest -q)", "Bash(sed *)"], {}, "sed -i s/A/B/ scripts/six.py"),
-    # 6f28a71: `addopts = --doctest-modules` makes every module below a test: the package's
-    # own module, which the tests import anyway (P1g), is denied
-    "doctest-modules-sed-a-packages-module": (
-        ["Bash(python3 -m pytest -q)", "Bash(sed *)"],
-        {"pytest.ini": "[pytest]\naddopts = --doctest-modules\n"}, "sed -i s/A/B/ mypkg/core.py"),
 }
 
 _open("test_k_an_everyday_call_stays_allowed",
       "4cbb1e8 guards a package's standard-named modules under every plan running make/npm, "
       "recipes unread", "make-plan-sed-a-packages-types", "make-plan-copy-a-packages-logging")
-_open("test_k_an_everyday_call_stays_allowed",
-      "fe12967 guards every site folder's top-level name at any depth outside packages",
-      "pytest-plan-sed-a-helper-named-like-a-site-module",
-      "pytest-plan-sed-a-script-named-like-a-site-module")
-_open("test_k_an_everyday_call_stays_allowed",
-      "6f28a71 takes every module below as collected under addopts' --doctest-modules",
-      "doctest-modules-sed-a-packages-module")
+# (pytest-plan-sed-a-helper-named-like-a-site-module, …-a-script-…: allowed since s56-gfix3's
+# syspathdirs: a site name is asked only in a folder a pytest-only plan may put on sys.path;
+# doctest-modules-sed-a-packages-module: kept denied on purpose, pinned in test_s56_gfix3)
 
 
 @pytest.mark.parametrize("case", COSTS)
