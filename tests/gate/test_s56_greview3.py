@@ -103,8 +103,8 @@ with open(os.path.join(info, "entry_points.txt"), "w") as f:
 PY
 '''
 #: Makes the virtual environment ``$T/venv`` (outside the project) holding an editable install of
-#: the pytest plugin ``acme.testing`` (a namespace package ``acme``, PEP 420: no ``__init__.py``) by a
-#: ``.pth`` naming its source folder (setuptools' src layout, hatchling's default): a plain folder
+#: the pytest plugin ``acme.testing`` (a namespace package ``acme``, PEP 420: no
+#: ``__init__.py``) by a ``.pth`` naming its source folder (setuptools' src layout, hatchling's default): a plain folder
 #: of that source folder is a namespace the path finder takes.
 NAMESPACE = r'''set -e
 V=$T/venv; A=$(dirname "$V")/acme-testing/src
@@ -113,8 +113,9 @@ python3 -m venv --without-pip --system-site-packages "$V"
 S=$(echo "$V"/lib/python3*/site-packages)
 echo "$A" > "$S/__editable__.acme_testing-1.0.pth"
 mkdir "$S/acme_testing-1.0.dist-info"
-printf 'Metadata-Version: 2.1\nName: acme-testing\nVersion: 1.0\n' > "$S/acme_testing-1.0.dist-info/METADATA"
-printf '[pytest11]\nacme_testing = acme.testing.plugin\n' > "$S/acme_testing-1.0.dist-info/entry_points.txt"
+D="$S/acme_testing-1.0.dist-info"
+printf 'Metadata-Version: 2.1\nName: acme-testing\nVersion: 1.0\n' > "$D/METADATA"
+printf '[pytest11]\nacme_testing = acme.testing.plugin\n' > "$D/entry_points.txt"
 '''
 #: The environment of an active venv (its bin first on PATH).
 ACTIVE = {"PATH": "{T}/venv/bin:{PATH}", "VIRTUAL_ENV": "{T}/venv"}
@@ -241,3 +242,39 @@ def test_p_a_conftests_plugins_import_at_start(case: str, tmp_path: Path) -> Non
     files = {"tests/test_a.py": PASSES, module: "", **files}
     assert _session(tmp_path, PYTEST, files,
                     [f"cp src/p {module}", "python3 -m pytest -q"]) is not None
+
+
+# --- C: a plan's program running Python in a package's folder ----------------------------------
+
+#: What the project's code runs: Python in the package's folder (s55-greview3 C1's shape).
+RUN = "import subprocess\nsubprocess.run(['python3', '-c', 'import colorsys'], cwd='mypkg')\n"
+#: Each case: the plan's entry beside pytest's (run last), the project's files running ``RUN``.
+PROGRAMS = {
+    # a folder run as a script (its __main__.py)
+    "folder-run-as-a-script": ("python3 tools", {"tools/__main__.py": RUN}),
+    # the plan's own code importing a project module
+    "code-importing-a-project-module": ("python3 -c 'import tools.run'",
+                                        {"tools/__init__.py": "", "tools/run.py": RUN}),
+    # held at 6ba97f0: a script (s55-greview3 C1), one named like a test, a project package's
+    # __main__, a shell script
+    "script": ("python3 tools/run.py", {"tools/run.py": RUN}),
+    "script-named-like-a-test": ("python3 tools/test_run.py", {"tools/test_run.py": RUN}),
+    "package-main": ("python3 -m tools", {"tools/__init__.py": "", "tools/__main__.py": RUN}),
+    "shell-script": ("sh tools/run.sh",
+                     {"tools/run.sh": "cd mypkg && python3 -c 'import colorsys'\n"}),
+}
+
+_open("test_c_a_plans_program_runs_python_in_a_package", "at 6ba97f0 planruns.runs_any counts "
+      "neither a folder run as a script nor the plan's code importing a project module",
+      "folder-run-as-a-script", "code-importing-a-project-module")
+
+
+@pytest.mark.parametrize("case", PROGRAMS)
+def test_c_a_plans_program_runs_python_in_a_package(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)`` and the entry: ``cp src/p
+    mypkg/colorsys.py`` (``mypkg`` a package), then the entry's program runs Python there."""
+    needs("python3", "pytest")
+    line, files = PROGRAMS[case]
+    assert _session(tmp_path, [*PYTEST, f"Bash({line})"],
+                    {"mypkg/__init__.py": "", "tests/test_a.py": PASSES, **files},
+                    ["cp src/p mypkg/colorsys.py", line]) is not None
