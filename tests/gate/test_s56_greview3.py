@@ -104,8 +104,8 @@ PY
 '''
 #: Makes the virtual environment ``$T/venv`` (outside the project) holding an editable install of
 #: the pytest plugin ``acme.testing`` (a namespace package ``acme``, PEP 420: no
-#: ``__init__.py``) by a ``.pth`` naming its source folder (setuptools' src layout, hatchling's default): a plain folder
-#: of that source folder is a namespace the path finder takes.
+#: ``__init__.py``) by a ``.pth`` naming its source folder (setuptools' src layout, hatchling's
+#: default): a plain folder of that source folder is a namespace the path finder takes.
 NAMESPACE = r'''set -e
 V=$T/venv; A=$(dirname "$V")/acme-testing/src
 mkdir -p "$A/acme/testing" && : > "$A/acme/testing/__init__.py" && : > "$A/acme/testing/plugin.py"
