@@ -160,33 +160,55 @@ _open("test_e_an_editable_install_imports_at_start",
       "pth-namespace-active-venv")
 
 
-# --- O: pytest's pythonpath given on the plan's line ------------------------------------------
+# --- O: pytest's pythonpath given outside its settings files -----------------------------------
 
-#: Each case: the plan's entry running pytest with ``pythonpath`` naming the package ``mypkg``
-#: (``-o``/``--override-ini``): pytest puts it first on ``sys.path``.
+#: The package ``mypkg`` (a test imports ``colorsys``: the package's ``colorsys.py`` when
+#: ``mypkg`` is first on ``sys.path``); the plain folder ``tools`` (a test imports ``yaml``, a
+#: site module: ``tools/yaml.py`` when ``tools`` is).
+PACKAGE = ({"mypkg/__init__.py": "", "tests/test_a.py": IMPORTS}, "mypkg/colorsys.py")
+PLAIN = ({"tools/.keep": "", "tests/test_a.py": "def test_a():\n    import yaml\n"},
+         "tools/yaml.py")
+#: Each case: the plan's entry running pytest with ``pythonpath`` naming the folder (``{D}``)
+#: by ``-o``/``--override-ini`` (on its line or in the session's ``PYTEST_ADDOPTS``), the
+#: session's environment's additions, the files and the module written.
 OVERRIDES = {
-    "override-ini-attached": "python3 -m pytest -q --override-ini=pythonpath=mypkg",
-    "o-attached": "python3 -m pytest -q -opythonpath=mypkg",
-    "pytest-script": "pytest -q --override-ini=pythonpath=mypkg",
-    # held at 3a66bc8: the spaced forms (the run denied)
-    "o-spaced": "python3 -m pytest -q -o pythonpath=mypkg",
-    "override-ini-spaced": "python3 -m pytest -q --override-ini pythonpath=mypkg",
+    "override-ini-attached": ("python3 -m pytest -q --override-ini=pythonpath={D}", {},
+                              PACKAGE),
+    "o-attached": ("python3 -m pytest -q -opythonpath={D}", {}, PACKAGE),
+    "pytest-script": ("pytest -q --override-ini=pythonpath={D}", {}, PACKAGE),
+    "addopts-variable": ("python3 -m pytest -q", {"PYTEST_ADDOPTS": "-o pythonpath={D}"},
+                         PACKAGE),
+    # the site names asked in a folder first on sys.path only (6ba97f0's syspathdirs)
+    "site-name-o-attached": ("python3 -m pytest -q -opythonpath={D}", {}, PLAIN),
+    "site-name-addopts-variable": ("python3 -m pytest -q",
+                                   {"PYTEST_ADDOPTS": "-o pythonpath={D}"}, PLAIN),
+    # held at 3a66bc8: the spaced forms on the line (the run denied)
+    "o-spaced": ("python3 -m pytest -q -o pythonpath={D}", {}, PACKAGE),
+    "override-ini-spaced": ("python3 -m pytest -q --override-ini pythonpath={D}", {}, PACKAGE),
 }
 
-_open("test_o_pythonpath_on_the_plans_line", "at 3a66bc8 the package exemption reads the ini "
-      "files' pythonpath, not an attached -o/--override-ini of the plan's line",
-      "override-ini-attached", "o-attached", "pytest-script")
+_open("test_o_pythonpath_outside_the_settings_files", "at 3a66bc8 the package exemption reads "
+      "the ini files' pythonpath, not an attached -o/--override-ini of the plan's line nor "
+      "PYTEST_ADDOPTS'", "override-ini-attached", "o-attached", "pytest-script",
+      "addopts-variable")
+_open("test_o_pythonpath_outside_the_settings_files", "at 6ba97f0 syspathdirs reads the ini "
+      "files' pythonpath only", "site-name-o-attached", "site-name-addopts-variable")
 
 
 @pytest.mark.parametrize("case", OVERRIDES)
-def test_o_pythonpath_on_the_plans_line(case: str, tmp_path: Path) -> None:
-    """Plan: the entry, ``Bash(cp *)``: ``cp src/p mypkg/colorsys.py`` (``mypkg`` a
-    package), then the test's ``import colorsys`` runs it."""
+def test_o_pythonpath_outside_the_settings_files(case: str, tmp_path: Path) -> None:
+    """Plan: the entry, ``Bash(cp *)``: the copy over the folder's module (``mypkg`` a
+    package, ``tools`` a plain folder), then a test's import runs it."""
     needs("python3", "pytest")
-    line = OVERRIDES[case]
-    assert _session(tmp_path, [f"Bash({line})", "Bash(cp *)"],
-                    {"mypkg/__init__.py": "", "tests/test_a.py": IMPORTS},
-                    ["cp src/p mypkg/colorsys.py", line]) is not None
+    line, env, (files, module) = OVERRIDES[case]
+    folder = module.partition("/")[0]
+    if "yaml" in module and subprocess.run(["python3", "-c", "import yaml"],
+                                           capture_output=True, check=False).returncode:
+        pytest.skip("yaml is not installed beside python3")
+    line = line.replace("{D}", folder)
+    assert _session(tmp_path, [f"Bash({line})", "Bash(cp *)"], files,
+                    [f"cp src/p {module}", line],
+                    env={k: v.replace("{D}", folder) for k, v in env.items()}) is not None
 
 
 # --- P: the modules a conftest's pytest_plugins names -------------------------------------------
