@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bash_review import LeftOpen, home_env, hooked_project, needs
@@ -215,10 +216,11 @@ def test_o_pythonpath_outside_the_settings_files(case: str, tmp_path: Path) -> N
 
 PYTEST = ["Bash(python3 -m pytest -q)", "Bash(cp *)"]
 #: Each case: the project's files (present before the session), the module the call writes (a
-#: harmless one there before), the plan's pytest line. pytest imports at its start every module
-#: the initial conftests' ``pytest_plugins`` name, and (``PytestPluginManager.register``) the
-#: ones each imported plugin module's own ``pytest_plugins`` names.
-CONFTESTS = {
+#: harmless one there before), the plan's pytest line (``python3 -m pytest -q`` when not
+#: given). pytest imports at its start every module the initial conftests' ``pytest_plugins``
+#: name, and (``PytestPluginManager.register``) the ones each imported plugin module's own
+#: ``pytest_plugins`` names.
+CONFTESTS: dict[str, tuple[Any, ...]] = {
     # a conftest taking a shared base's names by a star import
     "star-import-of-a-base": ({"conftest.py": "from conf_base import *\n",
                                "conf_base.py": "pytest_plugins = ['helpers']\n"}, "helpers.py"),
@@ -234,6 +236,19 @@ CONFTESTS = {
     "testpaths-below-a-conftest": ({"pytest.ini": "[pytest]\ntestpaths = src/tests\n",
                                     "src/conftest.py": "pytest_plugins = ['helpers']\n",
                                     "src/tests/test_a.py": PASSES}, "helpers.py"),
+    # the initial conftests of the plan's operands (each an anchor: its folders from the root
+    # down, a node id's file's too), and under --pyargs every conftest collected (pytest honours
+    # pytest_plugins in a non-top conftest there)
+    "operand-folders-conftest": ({"tests/integration/conftest.py": "pytest_plugins = ['helpers']\n",
+                                  "tests/integration/test_b.py": PASSES}, "helpers.py",
+                                 "python3 -m pytest -q tests/integration"),
+    "node-id-folders-conftest": ({"tests/sub/conftest.py": "pytest_plugins = ['helpers']\n",
+                                  "tests/sub/test_b.py": PASSES}, "helpers.py",
+                                 "python3 -m pytest -q tests/sub/test_b.py::test_a"),
+    "pyargs-package-conftest": ({"mypkg/__init__.py": "", "mypkg/sub/__init__.py": "",
+                                 "mypkg/sub/conftest.py": "pytest_plugins = ['helpers']\n",
+                                 "mypkg/sub/test_a.py": PASSES}, "helpers.py",
+                                "python3 -m pytest -q --pyargs mypkg"),
     # held at e9c362a: the literal list (s55-greview3 P3), a name bound by an import, a module
     # in the conftest's folder (its basedir is first on sys.path), in the ini's pythonpath
     "literal-list": ({"conftest.py": "pytest_plugins = ['helpers']\n"}, "helpers.py"),
@@ -251,8 +266,11 @@ _open("test_p_a_conftests_plugins_import_at_start", "at e9c362a conftestplugins 
 _open("test_p_a_conftests_plugins_import_at_start", "at e9c362a the modules named are not read "
       "for their own pytest_plugins (pytest's register of a plugin module)",
       "aggregator-package", "aggregator-module", "ini-plugin-names-plugins")
-_open("test_p_a_conftests_plugins_import_at_start", "at e9c362a the initial conftests between "
-      "the root and a testpaths entry are not read", "testpaths-below-a-conftest")
+_open("test_p_a_conftests_plugins_import_at_start", "at e9c362a conftestplugins reads the "
+      "conftests from the collecting folder up and its test* folders: not those down to a "
+      "testpaths entry or an operand (pytest's anchors), nor --pyargs' nested ones",
+      "testpaths-below-a-conftest", "operand-folders-conftest", "node-id-folders-conftest",
+      "pyargs-package-conftest")
 
 
 @pytest.mark.parametrize("case", CONFTESTS)
@@ -260,10 +278,11 @@ def test_p_a_conftests_plugins_import_at_start(case: str, tmp_path: Path) -> Non
     """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: the copy over the named module,
     then pytest imports it at its start."""
     needs("python3", "pytest")
-    files, module = CONFTESTS[case]
+    files, module, *given = CONFTESTS[case]
+    line = given[0] if given else "python3 -m pytest -q"
     files = {"tests/test_a.py": PASSES, module: "", **files}
-    assert _session(tmp_path, PYTEST, files,
-                    [f"cp src/p {module}", "python3 -m pytest -q"]) is not None
+    assert _session(tmp_path, [f"Bash({line})", "Bash(cp *)"], files,
+                    [f"cp src/p {module}", line]) is not None
 
 
 # --- C: a plan's program running Python in a package's folder ----------------------------------
