@@ -319,3 +319,65 @@ def test_c_a_plans_program_runs_python_in_a_package(case: str, tmp_path: Path) -
     assert _session(tmp_path, [*PYTEST, f"Bash({line})"],
                     {"mypkg/__init__.py": "", "tests/test_a.py": PASSES, **files},
                     ["cp src/p mypkg/colorsys.py", line]) is not None
+
+
+# --- V: the site folders of the plan's Python -------------------------------------------------
+
+#: Makes a Python installation at ``$T/py`` (outside the project; a copy of python3's binary, its
+#: standard library linked entry by entry: CPython finds its prefix from the binary's real
+#: folder) whose own site folder holds the pytest plugin ``zzplug`` (a harmless module, an
+#: entry point ``pytest11``) and a ``.pth`` naming python3's site folder (pytest).
+BASE = r'''set -e
+B=$T/py; R=$(python3 -c 'import sys; print(sys.base_prefix)')
+V=$(python3 -c 'import sys; print("python%d.%d" % sys.version_info[:2])')
+mkdir -p "$B/bin" "$B/lib/$V/site-packages"
+cp "$(python3 -c 'import sys, os; print(os.path.realpath(sys.executable))')" "$B/bin/$V"
+ln -s "$V" "$B/bin/python3"
+for e in "$R/lib/$V"/*; do
+    n=$(basename "$e"); [ "$n" = site-packages ] || ln -s "$e" "$B/lib/$V/$n"
+done
+S="$B/lib/$V/site-packages"
+python3 -c 'import pytest, os; print(os.path.dirname(os.path.dirname(pytest.__file__)))' \
+    > "$S/pytest-site.pth"
+: > "$S/zzplug.py"; mkdir "$S/zzplug-1.0.dist-info"
+printf "Metadata-Version: 2.1\nName: zzplug\nVersion: 1.0\n" > "$S/zzplug-1.0.dist-info/METADATA"
+printf "[pytest11]\nzzplug = zzplug\n" > "$S/zzplug-1.0.dist-info/entry_points.txt"
+'''
+#: Each case: the plan's Python (``{T}``: the side's folder), what is made besides the
+#: installation ``$T/py`` (``$T``, ``$HOME`` the side's), the environment's additions.
+PYTHONS = {
+    # a venv (system site packages) of that installation, named by its path
+    "venv-of-another-base": ("{T}/v/bin/python", "$T/py/bin/python3 -m venv --without-pip "
+                             "--system-site-packages $T/v", {}),
+    # a link to its interpreter elsewhere (uv's ~/.local/bin/python3.12, /usr/local/bin/python3
+    # -> /opt/...), named by the plan or found on PATH
+    "linked-interpreter-named": ("{T}/bin/python3", "mkdir -p $T/bin && ln -s "
+                                 "$T/py/bin/python3.11 $T/bin/python3", {}),
+    "linked-interpreter-on-path": ("python3", "mkdir -p $T/bin && ln -s $T/py/bin/python3.11 "
+                                   "$T/bin/python3", {"PATH": "{T}/bin:{PATH}"}),
+    # a version manager's shims on PATH (asdf's: ~/.asdf/shims, its installs elsewhere)
+    "asdf-shims-on-path": ("python3", "mkdir -p $HOME/.asdf/installs/python $HOME/.asdf/shims && "
+                           "mv $T/py $HOME/.asdf/installs/python/3.11.7 && printf '#!/bin/sh\\n"
+                           "exec %s/.asdf/installs/python/3.11.7/bin/python3 \"$@\"\\n' \"$HOME\""
+                           " > $HOME/.asdf/shims/python3 && chmod +x $HOME/.asdf/shims/python3",
+                           {"PATH": "{T}/home/.asdf/shims:{PATH}"}),
+    # held at 6ba97f0: the installation's own interpreter named (its lib read)
+    "installation-named": ("{T}/py/bin/python3", "true", {}),
+}
+
+_open("test_v_a_plugin_of_the_plans_python_imports_at_start", "at 6ba97f0 sitenames reads the "
+      "site folders of bin/../lib of a named or PATH interpreter: not a venv's base, not a "
+      "link's real installation, not a version manager's (but pyenv's) installs",
+      "venv-of-another-base", "linked-interpreter-named", "linked-interpreter-on-path",
+      "asdf-shims-on-path")
+
+
+@pytest.mark.parametrize("case", PYTHONS)
+def test_v_a_plugin_of_the_plans_python_imports_at_start(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(PYTHON -m pytest -q)``, ``Bash(cp *)``: ``cp src/p zzplug.py`` (the call's
+    folder is first on ``sys.path``), then pytest loads the plugin ``zzplug`` from it."""
+    needs("python3", "pytest")
+    python, made, env = PYTHONS[case]
+    assert _session(tmp_path, [f"Bash({python} -m pytest -q)", "Bash(cp *)"],
+                    {"tests/test_a.py": PASSES}, ["cp src/p zzplug.py", f"{python} -m pytest -q"],
+                    setup=f"{BASE}{made}\n", env=env) is not None
