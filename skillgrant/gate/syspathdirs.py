@@ -73,7 +73,7 @@ def _holds_tests(folder: str, count: list[int]) -> bool:
     """Whether ``folder`` holds a test module or a conftest, or a package below it does
     (their basedir is ``folder``); True where more than ``_ENTRIES`` entries were read."""
     from .placed import fold
-    from .testfiles import test_name
+    from .testnames import test_name
 
     try:
         with os.scandir(folder) as listing:

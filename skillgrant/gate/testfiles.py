@@ -28,6 +28,10 @@ from contextvars import ContextVar
 
 from . import files as fs
 from .placed import fold
+from .testnames import JS as _JS
+from .testnames import JS_FOLDERS as _JS_FOLDERS
+from .testnames import js_test as js_test  # (its importers')
+from .testnames import test_name as test_name
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -38,11 +42,6 @@ if TYPE_CHECKING:
 #: settings (``&pytest``), a runner of any program (``&*``), node's ``--test`` (``&node``);
 #: and the end of the files ``-m unittest`` runs (``unittest/__main__.py``).
 _COLLECTORS: Final = ("&pytest", "&*", "&node")
-#: The endings of the files a node runner loads as tests, and the folders below which node's
-#: ``--test`` (``test``) and jest (``__tests__``; ``__mocks__``, a package's mock in any of
-#: its ``roots``: s54-greview2 A7) run each such file whatever its name.
-_JS: Final = (".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx")
-_JS_FOLDERS: Final = frozenset(("test", "__tests__", "__mocks__"))
 #: The folders whose ``.rs`` files ``cargo test`` finds and builds as targets by itself.
 _CARGO: Final = frozenset(("tests", "examples", "benches"))
 #: pytest's options that take no value (pytest 9.0.3's parser, as ``pytest --help`` lists
@@ -191,31 +190,6 @@ def _kept(name: str) -> bool:
     """Whether the call only removes or formats (``KEPT_TESTS``) the test ``name`` (not a
     package's ``__init__``: its removal moves the folder pytest puts on ``sys.path``)."""
     return KEPT_TESTS.get() and name.split(".", 1)[0] != "__init__"
-
-
-def test_name(name: str) -> bool:
-    """Whether the folded ``name`` is a test file's a runner collects, or its bytecode's
-    (``test_z.cpython-311.pyc``, ``conftest.cpython-311-pytest-9.0.3.pyc``, ``test_z.pyc``), or
-    an extension module's of its name (``test_z.abi3.so``, ``.cpython-*.so``, ``.pyd``: it is
-    imported in the source's stead; s50-greview3 C2), or a node runner's test (``js_test``) or
-    folder of tests (``test``, ``__tests__``: C3)."""
-    if name in _JS_FOLDERS or name.endswith(_JS):  # (a folder whose scripts run: C3)
-        return name in _JS_FOLDERS or js_test(name.rpartition(".")[0])
-    if name.endswith(".txt"):  # (pytest's default `--doctest-glob`, `test*.txt`: D1)
-        return name.startswith("test")
-    if name.endswith((".pyc", ".so", ".pyd")):  # (an extension module shadows NAME.py: C2)
-        name = name.split(".", 1)[0] + ".py"
-    return name.endswith(".py") and (name in ("conftest.py", "__init__.py") or name.endswith(
-        "_test.py") or name.startswith("test"))
-
-
-def js_test(stem: str) -> bool:
-    """Whether a script's folded name less its ending, ``stem``, is a test's some node runner
-    runs by its name: it starts with ``test`` or ``spec`` (node's ``test``, ``test-*``; jest's
-    ``spec``), or holds one after ``.``, ``-`` or ``_`` (``a.test``, ``a-test``, ``a_spec``,
-    ``a.spec.helper``): a superset of node 20's, bun 1.4.5's, jest's and vitest's names."""
-    return stem.startswith(("test", "spec")) or any(
-        f"{mark}{word}" in stem for mark in "._-" for word in ("test", "spec"))
 
 
 def removed_folder(words: list[str], directory: str | None,
