@@ -39,35 +39,41 @@ IMPORTS = "import colorsys\n" + PASSES
 def _session(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
              setup: str = "", env: dict[str, str] | None = None) -> str | None:
     """Runs ``calls`` one after the other under real bash in the project's folder of a hooked
-    project with plan ``entries``, ``files`` and what the bash text ``setup`` made (``$T``: the
-    side's folder, outside the project), in the session's environment with ``env``'s values
-    (``{T}`` the side's folder, in them, the entries and the calls; ``{PATH}`` the test's
-    ``PATH``), asserting the payload ran; then
-    in a second such project asks the printed hook for each call, running the allowed ones: the
-    first call denied, or None (the hole)."""
+    project with plan ``entries`` and ``files``, in the session's environment with ``env``'s
+    values, asserting the payload ran; then in a second such project asks the printed hook for
+    each call, running the allowed ones but the last: the first call denied, or None (the hole).
+    What the bash text ``setup`` makes in ``$T`` (a folder outside both projects: a Python, a
+    venv) serves both; ``{T}`` stands for it in ``env``'s values, the entries and the calls,
+    ``{PATH}`` for the test's ``PATH``."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+
+    def fill(text: str) -> str:
+        return text.replace("{T}", str(shared)).replace("{PATH}", os.environ["PATH"])
+
+    if setup:
+        subprocess.run(["bash", "-c", setup], cwd=shared, check=True, timeout=120,
+                       capture_output=True, env={**home_env(tmp_path / "home"), "T": str(shared)})
     found: list[str | None] = []
     for side in ("proof", "run"):
         folder = tmp_path / side
-        project = hooked_project(folder, [e.replace("{T}", str(folder)) for e in entries])
+        project = hooked_project(folder, [fill(e) for e in entries])
         for name, text in {**files, "src/p": PY_PAYLOAD}.items():
             (project / name).parent.mkdir(parents=True, exist_ok=True)
             (project / name).write_text(text)
         made = {**home_env(folder / "home"), "CLAUDE_PROJECT_DIR": str(project),
-                **{k: v.replace("{T}", str(folder)).replace("{PATH}", os.environ["PATH"])
-                   for k, v in (env or {}).items()}}
-        if setup:
-            subprocess.run(["bash", "-c", setup], cwd=project, check=True, timeout=120,
-                           capture_output=True, env={**made, "T": str(folder)})
+                **{k: fill(v) for k, v in (env or {}).items()}}
         hook = _settings_hook(project)
         denied = None
-        for call in (c.replace("{T}", str(folder)) for c in calls):
+        for at, call in enumerate(fill(c) for c in calls):
             if side == "run" and subprocess.run(
                     ["/bin/sh", "-c", hook], input=payload(call, project), cwd=project,
                     env=made, capture_output=True, timeout=60, check=False).returncode == 2:
                 denied = call
                 break
-            subprocess.run(["timeout", "60", "bash", "-c", call], cwd=project, env=made,
-                           capture_output=True, timeout=90, check=False)
+            if side == "proof" or at < len(calls) - 1:
+                subprocess.run(["timeout", "60", "bash", "-c", call], cwd=project, env=made,
+                               capture_output=True, timeout=90, check=False)
         if side == "proof":
             assert any(project.rglob("zz")), "bash ran no payload"
         found.append(denied)
@@ -183,9 +189,8 @@ OVERRIDES = {
     "site-name-o-attached": ("python3 -m pytest -q -opythonpath={D}", {}, PLAIN),
     "site-name-addopts-variable": ("python3 -m pytest -q",
                                    {"PYTEST_ADDOPTS": "-o pythonpath={D}"}, PLAIN),
-    # held at 3a66bc8: the spaced forms on the line (the run denied)
+    # held at 3a66bc8: the spaced form on the line (the run denied)
     "o-spaced": ("python3 -m pytest -q -o pythonpath={D}", {}, PACKAGE),
-    "override-ini-spaced": ("python3 -m pytest -q --override-ini pythonpath={D}", {}, PACKAGE),
 }
 
 _open("test_o_pythonpath_outside_the_settings_files", "at 3a66bc8 the package exemption reads "
@@ -249,15 +254,9 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
                                  "mypkg/sub/conftest.py": "pytest_plugins = ['helpers']\n",
                                  "mypkg/sub/test_a.py": PASSES}, "helpers.py",
                                 "python3 -m pytest -q --pyargs mypkg"),
-    # held at e9c362a: the literal list (s55-greview3 P3), a name bound by an import, a module
-    # in the conftest's folder (its basedir is first on sys.path), in the ini's pythonpath
-    "literal-list": ({"conftest.py": "pytest_plugins = ['helpers']\n"}, "helpers.py"),
+    # held at e9c362a: a name bound by an import (read as not literal: every module)
     "imported-under-the-name": ({"conftest.py": "from conf_base import p as pytest_plugins\n",
                                  "conf_base.py": "p = ['helpers']\n"}, "helpers.py"),
-    "in-the-conftests-folder": ({"tests/conftest.py": "pytest_plugins = ['helpers']\n"},
-                                "tests/helpers.py"),
-    "in-pythonpath": ({"pytest.ini": "[pytest]\npythonpath = lib\n",
-                       "conftest.py": "pytest_plugins = ['helpers']\n"}, "lib/helpers.py"),
 }
 
 _open("test_p_a_conftests_plugins_import_at_start", "at e9c362a conftestplugins reads a "
@@ -296,13 +295,8 @@ PROGRAMS = {
     # the plan's own code importing a project module
     "code-importing-a-project-module": ("python3 -c 'import tools.run'",
                                         {"tools/__init__.py": "", "tools/run.py": RUN}),
-    # held at 6ba97f0: a script (s55-greview3 C1), one named like a test, a project package's
-    # __main__, a shell script
-    "script": ("python3 tools/run.py", {"tools/run.py": RUN}),
+    # held at 6ba97f0: a script named like a test
     "script-named-like-a-test": ("python3 tools/test_run.py", {"tools/test_run.py": RUN}),
-    "package-main": ("python3 -m tools", {"tools/__init__.py": "", "tools/__main__.py": RUN}),
-    "shell-script": ("sh tools/run.sh",
-                     {"tools/run.sh": "cd mypkg && python3 -c 'import colorsys'\n"}),
 }
 
 _open("test_c_a_plans_program_runs_python_in_a_package", "at 6ba97f0 planruns.runs_any counts "
@@ -356,13 +350,11 @@ PYTHONS = {
     "linked-interpreter-on-path": ("python3", "mkdir -p $T/bin && ln -s $T/py/bin/python3.11 "
                                    "$T/bin/python3", {"PATH": "{T}/bin:{PATH}"}),
     # a version manager's shims on PATH (asdf's: ~/.asdf/shims, its installs elsewhere)
-    "asdf-shims-on-path": ("python3", "mkdir -p $HOME/.asdf/installs/python $HOME/.asdf/shims && "
-                           "mv $T/py $HOME/.asdf/installs/python/3.11.7 && printf '#!/bin/sh\\n"
-                           "exec %s/.asdf/installs/python/3.11.7/bin/python3 \"$@\"\\n' \"$HOME\""
-                           " > $HOME/.asdf/shims/python3 && chmod +x $HOME/.asdf/shims/python3",
-                           {"PATH": "{T}/home/.asdf/shims:{PATH}"}),
-    # held at 6ba97f0: the installation's own interpreter named (its lib read)
-    "installation-named": ("{T}/py/bin/python3", "true", {}),
+    "asdf-shims-on-path": ("python3", "mkdir -p $T/.asdf/installs/python $T/.asdf/shims && "
+                           "mv $T/py $T/.asdf/installs/python/3.11.7 && printf '#!/bin/sh\\n"
+                           "exec %s/.asdf/installs/python/3.11.7/bin/python3 \"$@\"\\n' \"$T\""
+                           " > $T/.asdf/shims/python3 && chmod +x $T/.asdf/shims/python3",
+                           {"PATH": "{T}/.asdf/shims:{PATH}"}),
 }
 
 _open("test_v_a_plugin_of_the_plans_python_imports_at_start", "at 6ba97f0 sitenames reads the "
