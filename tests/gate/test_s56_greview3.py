@@ -337,9 +337,17 @@ python3 -c 'import pytest, os; print(os.path.dirname(os.path.dirname(pytest.__fi
 printf "Metadata-Version: 2.1\nName: zzplug\nVersion: 1.0\n" > "$S/zzplug-1.0.dist-info/METADATA"
 printf "[pytest11]\nzzplug = zzplug\n" > "$S/zzplug-1.0.dist-info/entry_points.txt"
 '''
-#: Each case: the plan's Python (``{T}``: the side's folder), what is made besides the
-#: installation ``$T/py`` (``$T``, ``$HOME`` the side's), the environment's additions.
-PYTHONS = {
+#: Makes the folder ``$T/plugins`` holding the pytest plugin ``zzplug`` as an installed
+#: distribution (``pip install --target``'s layout).
+PLUGINS = r'''set -e
+D="$T/plugins/zzplug-1.0.dist-info"; mkdir -p "$D"; : > "$T/plugins/zzplug.py"
+printf "Metadata-Version: 2.1\nName: zzplug\nVersion: 1.0\n" > "$D/METADATA"
+printf "[pytest11]\nzzplug = zzplug\n" > "$D/entry_points.txt"
+'''
+#: Each case: the plan's Python (``{T}``: the folder outside the projects), what is made besides
+#: the installation ``$T/py`` (None: only the plugin's folder ``PLUGINS``), the environment's
+#: additions.
+PYTHONS: dict[str, tuple[str, str | None, dict[str, str]]] = {
     # a venv (system site packages) of that installation, named by its path
     "venv-of-another-base": ("{T}/v/bin/python", "$T/py/bin/python3 -m venv --without-pip "
                              "--system-site-packages $T/v", {}),
@@ -355,6 +363,8 @@ PYTHONS = {
                            "exec %s/.asdf/installs/python/3.11.7/bin/python3 \"$@\"\\n' \"$T\""
                            " > $T/.asdf/shims/python3 && chmod +x $T/.asdf/shims/python3",
                            {"PATH": "{T}/.asdf/shims:{PATH}"}),
+    # a folder of installed distributions on the session's PYTHONPATH (pip --target's)
+    "pythonpath-folder-of-distributions": ("python3", None, {"PYTHONPATH": "{T}/plugins"}),
 }
 
 _open("test_v_a_plugin_of_the_plans_python_imports_at_start", "at 6ba97f0 sitenames reads the "
@@ -362,6 +372,9 @@ _open("test_v_a_plugin_of_the_plans_python_imports_at_start", "at 6ba97f0 sitena
       "link's real installation, not a version manager's (but pyenv's) installs",
       "venv-of-another-base", "linked-interpreter-named", "linked-interpreter-on-path",
       "asdf-shims-on-path")
+_open("test_v_a_plugin_of_the_plans_python_imports_at_start", "at 6ba97f0 sitenames reads no "
+      "folder of the session's PYTHONPATH: its distributions' entry points are pytest's too",
+      "pythonpath-folder-of-distributions")
 
 
 @pytest.mark.parametrize("case", PYTHONS)
@@ -372,4 +385,4 @@ def test_v_a_plugin_of_the_plans_python_imports_at_start(case: str, tmp_path: Pa
     python, made, env = PYTHONS[case]
     assert _session(tmp_path, [f"Bash({python} -m pytest -q)", "Bash(cp *)"],
                     {"tests/test_a.py": PASSES}, ["cp src/p zzplug.py", f"{python} -m pytest -q"],
-                    setup=f"{BASE}{made}\n", env=env) is not None
+                    setup=PLUGINS if made is None else f"{BASE}{made}\n", env=env) is not None
