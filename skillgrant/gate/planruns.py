@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import os
 
+from ..lazy import compile_on_use
+
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
@@ -25,6 +27,8 @@ _RUNNERS: Final = frozenset(("pytest", "_pytest", "pluggy", "iniconfig", "py", "
 #: The settings files pytest reads in an operand's folder (``planprograms`` names them there).
 _SETTINGS: Final = frozenset(("conftest.py", "pytest.ini", ".pytest.ini", "pytest.toml",
                               ".pytest.toml", "pyproject.toml", "setup.cfg", "tox.ini"))
+#: The name of an interpreter named by its path (``X/bin/python3.11``).
+_INTERPRETER: Final = compile_on_use(r"python[0-9.]*")
 #: A module's file forms ``module_files`` names for a word (``tests.py``, ``tests/__init__.py``).
 _FORMS: Final = (".py", ".pyc", ".so", ".abi3.so", "/__init__.", "/__main__.", ".cpython-")
 
@@ -46,12 +50,14 @@ def _program(path: str, names: frozenset[str], roots: list[str]) -> bool:
     bare = path.rstrip("/")
     above, _, name = bare.rpartition("/")
     stem = name.partition(".")[0]
+    root, top = (above.rpartition("/")[0], above.rpartition("/")[2]) if stem in (
+        "__init__", "__main__") else (above, stem)
     if name in ("__pycache__", "pyvenv.cfg", "lib") or name in _SETTINGS or (
-            stem in _RUNNERS or (stem in ("__init__", "__main__") and above.rpartition(
-                "/")[2] in _RUNNERS)) or (name.endswith(".py") and (
-                    name[:5] == "test_" or name[-8:] == "_test.py")) or (
-            name[:6] == "python" and above.rpartition("/")[2] == "bin"):
-        return False  # (a runner's module, an operand's settings, a test, the interpreter's)
+            top in _RUNNERS and os.path.join(root, top, "__main__.py") in names) or (
+            name.endswith(".py") and (name[:5] == "test_" or name[-8:] == "_test.py")) or (
+            _INTERPRETER.fullmatch(name) and above.rpartition("/")[2] == "bin"):
+        return False  # (a runner's module (`-m`'s forms), an operand's settings, a test, the
+        # interpreter named by its path)
     if path[-1:] == "/":  # a script's folder, a module's; not an operand's (its settings
         return not (bare + "/conftest.py" in names or "+" + bare in names or (  # named),
             name == "bin" and any(n.startswith(bare + "/python") for n in names)))  # -m's

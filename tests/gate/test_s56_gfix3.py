@@ -48,6 +48,8 @@ RUNS_ANY = {
     # a script, a project module, a program by its path, a node script, a runner
     "python3 -m pytest -q ;; python3 tools/run.py": True,
     "python3 -m pytest -q ;; python3 run.py": True,
+    # a script named like pytest's `py` shim is no runner's module (no `-m` forms named)
+    "python3 -m pytest -q ;; python3 py.py": True,
     "python3 -m pytest -q ;; python3 -m mypkg.tool": True,
     "python3 -m pytest -q ;; ./run.sh": True,
     "python3 -m pytest -q ;; bash tools/run.sh": True,
