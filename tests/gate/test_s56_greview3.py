@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bash_review import LeftOpen, home_env, hooked_project, needs
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs
 from test_gate_files import _settings_hook, payload
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
@@ -386,3 +386,37 @@ def test_v_a_plugin_of_the_plans_python_imports_at_start(case: str, tmp_path: Pa
     assert _session(tmp_path, [f"Bash({python} -m pytest -q)", "Bash(cp *)"],
                     {"tests/test_a.py": PASSES}, ["cp src/p zzplug.py", f"{python} -m pytest -q"],
                     setup=PLUGINS if made is None else f"{BASE}{made}\n", env=env) is not None
+
+
+# --- K: costs: everyday calls the change denies -----------------------------------------------
+
+#: A conftest computing its plugins (a common idiom: each fixtures module of a folder), a
+#: package, a plain folder of helpers.
+COMPUTED = {"conftest.py": "import glob, os\npytest_plugins = [f'tests.fixtures."
+                           "{os.path.basename(f)[:-3]}' for f in glob.glob('tests/fixtures/"
+                           "[!_]*.py')]\n",
+            "tests/__init__.py": "", "tests/fixtures/__init__.py": "", "tests/fixtures/db.py": "",
+            "tests/test_a.py": PASSES, "mypkg/__init__.py": "", "mypkg/core.py": "A = 1\n",
+            "tools/helper.py": "A = 1\n"}
+#: Each case: the call (allowed by the plan's grant ``Bash(sed *)``).
+COSTS = {
+    # e9c362a: a conftest's pytest_plugins not literal takes every module below the collecting
+    # folder as a plugin: every Bash edit of a .py file is denied, though the computed names
+    # are the fixtures folder's (its literal prefix `tests.fixtures.`)
+    "computed-plugins-sed-a-packages-module": "sed -i s/A/B/ mypkg/core.py",
+    "computed-plugins-sed-a-helper": "sed -i s/A/B/ tools/helper.py",
+}
+
+_open("test_k_an_everyday_call_stays_allowed", "e9c362a takes every module below as a plugin "
+      "under a conftest whose pytest_plugins is computed", *COSTS)
+
+
+@pytest.mark.parametrize("case", COSTS)
+def test_k_an_everyday_call_stays_allowed(case: str, tmp_path: Path) -> None:
+    """The call is allowed (a strict-xfail cost row while the change denies it)."""
+    project = hooked_project(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(sed *)"])
+    for name, text in COMPUTED.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    assert first_denied(project, [COSTS[case]],
+                        {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}) is None
