@@ -167,7 +167,7 @@ _open("test_e_an_editable_install_imports_at_start",
       "pth-namespace-active-venv")
 
 
-# --- O: pytest's pythonpath given outside its settings files -----------------------------------
+# --- O: pytest's pythonpath where the gate does not read it --------------------------------------
 
 #: The package ``mypkg`` (a test imports ``colorsys``: the package's ``colorsys.py`` when
 #: ``mypkg`` is first on ``sys.path``); the plain folder ``tools`` (a test imports ``yaml``, a
@@ -175,9 +175,16 @@ _open("test_e_an_editable_install_imports_at_start",
 PACKAGE = ({"mypkg/__init__.py": "", "tests/test_a.py": IMPORTS}, "mypkg/colorsys.py")
 PLAIN = ({"tools/.keep": "", "tests/test_a.py": "def test_a():\n    import yaml\n"},
          "tools/yaml.py")
+#: The same, the tests and their settings in ``sub`` (a monorepo's service), ``pythonpath``
+#: naming a folder beside it.
+SUB_PACKAGE = ({"mypkg/__init__.py": "", "sub/test_a.py": IMPORTS,
+                "sub/pytest.ini": "[pytest]\npythonpath = ../mypkg\n"}, "mypkg/colorsys.py")
+SUB_PLAIN = ({"tools/.keep": "", "sub/test_a.py": "def test_a():\n    import yaml\n",
+              "sub/pytest.ini": "[pytest]\npythonpath = ../tools\n"}, "tools/yaml.py")
 #: Each case: the plan's entry running pytest with ``pythonpath`` naming the folder (``{D}``)
-#: by ``-o``/``--override-ini`` (on its line or in the session's ``PYTEST_ADDOPTS``), the
-#: session's environment's additions, the files and the module written.
+#: by ``-o``/``--override-ini`` (on its line or in the session's ``PYTEST_ADDOPTS``) or in an
+#: ini the gate does not read for it, the session's environment's additions, the files and the
+#: module written.
 OVERRIDES = {
     "override-ini-attached": ("python3 -m pytest -q --override-ini=pythonpath={D}", {},
                               PACKAGE),
@@ -189,20 +196,26 @@ OVERRIDES = {
     "site-name-o-attached": ("python3 -m pytest -q -opythonpath={D}", {}, PLAIN),
     "site-name-addopts-variable": ("python3 -m pytest -q",
                                    {"PYTEST_ADDOPTS": "-o pythonpath={D}"}, PLAIN),
+    # the ini of the plan's operand (found from it up) naming a folder beside it
+    "ini-of-the-operand": ("python3 -m pytest -q sub", {}, SUB_PACKAGE),
+    "site-name-ini-of-the-operand": ("python3 -m pytest -q sub", {}, SUB_PLAIN),
     # held at 3a66bc8: the spaced form on the line (the run denied)
     "o-spaced": ("python3 -m pytest -q -o pythonpath={D}", {}, PACKAGE),
 }
 
-_open("test_o_pythonpath_outside_the_settings_files", "at 3a66bc8 the package exemption reads "
+_open("test_o_a_pythonpath_the_gate_does_not_read", "at 3a66bc8 the package exemption reads "
       "the ini files' pythonpath, not an attached -o/--override-ini of the plan's line nor "
       "PYTEST_ADDOPTS'", "override-ini-attached", "o-attached", "pytest-script",
       "addopts-variable")
-_open("test_o_pythonpath_outside_the_settings_files", "at 6ba97f0 syspathdirs reads the ini "
+_open("test_o_a_pythonpath_the_gate_does_not_read", "at 6ba97f0 syspathdirs reads the ini "
       "files' pythonpath only", "site-name-o-attached", "site-name-addopts-variable")
+_open("test_o_a_pythonpath_the_gate_does_not_read", "at 6ba97f0 pymodule._on_path and "
+      "syspathdirs read the settings above the written folder, not the collecting folder's",
+      "ini-of-the-operand", "site-name-ini-of-the-operand")
 
 
 @pytest.mark.parametrize("case", OVERRIDES)
-def test_o_pythonpath_outside_the_settings_files(case: str, tmp_path: Path) -> None:
+def test_o_a_pythonpath_the_gate_does_not_read(case: str, tmp_path: Path) -> None:
     """Plan: the entry, ``Bash(cp *)``: the copy over the folder's module (``mypkg`` a
     package, ``tools`` a plain folder), then a test's import runs it."""
     needs("python3", "pytest")
