@@ -13,7 +13,9 @@ a Bash writer cannot add one, nor remove a package's ``__init__.py``), so the fo
 what they are for the session. Any other plan (a script, make, npm: ``Guarded.runs_any``)
 or a plan collecting no tests may run Python anywhere: every folder is taken; so is one
 below pytest settings naming ``python_files`` or ``pythonpath`` (read as before: the
-settings decide what it collects) and one whose reading is cut short."""
+settings decide what it collects), every one where ``PYTEST_ADDOPTS`` is set (the
+session's or an entry's: ``-o pythonpath=tools``, ``-c ci/pytest.ini``), and one whose
+reading is cut short. (The plan's own ``-o``/``-c`` are read where its run is judged.)"""
 
 from __future__ import annotations
 
@@ -55,12 +57,14 @@ def _first(folder: str, guards: object) -> bool:
     """``first_on_path`` of ``folder`` (no package's) for the guarded set ``guards``."""
     from . import files as fs
     from .checkersettings import pytest_settings
+    from .environment import values
 
     real = fs.realpath(folder)
     runs = {os.path.normpath(f) for f in (*getattr(guards, "run_folders", ()),
                                            *getattr(guards, "modules", ()))}
-    if folder in runs or real in runs:
-        return True
+    if folder in runs or real in runs or values(("PYTEST_ADDOPTS",))[0] or any(
+            a.startswith("PYTEST_ADDOPTS=") for a in getattr(guards, "assigned", ())):
+        return True  # (the session's or an entry's options: `-o pythonpath=tools`, `-c`)
     try:
         if pytest_settings(folder, ("python_files", "pythonpath")):
             return True

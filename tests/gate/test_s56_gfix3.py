@@ -129,6 +129,8 @@ def test_a_pth_source_folders_plain_folders_are_no_modules(tmp_path: Path) -> No
 
 # --- proofs: what stays denied -------------------------------------------------------------------
 
+#: An entry giving pytest its first options.
+ADDOPTS = "PYTEST_ADDOPTS='-o pythonpath=tools' python3 -m pytest -q"
 #: Each case: the plan's entries, the files, the calls; the call the hook denies.
 DENIED = {
     # a site module's name in a folder pytest puts first on sys.path: a test's basedir (K2's
@@ -141,6 +143,13 @@ DENIED = {
         PYTEST, {"lib/x/__init__.py": "", "lib/x/t/__init__.py": "",
                  "lib/x/t/test_c.py": "import packaging\n" + PASSES},
         ["cp src/p lib/packaging.py", "python3 -m pytest -q"], "cp src/p lib/packaging.py"),
+    # pytest's first options (an entry's PYTEST_ADDOPTS, the session's) put a plain folder on
+    # sys.path: every folder is taken
+    "addopts-put-a-folder-on-sys-path": (
+        [f"Bash({ADDOPTS})", "Bash(cp *)"],
+        {"tools/.keep": "", "tests/test_a.py": "import packaging\n" + PASSES},
+        ["cp src/p tools/packaging.py", ADDOPTS],
+        "cp src/p tools/packaging.py"),
     # a conftest's pytest_plugins that is no literal: every module below is taken
     "conftest-plugins-computed": (
         PYTEST, {"conftest.py": "pytest_plugins = ['help' + 'ers']\n", "helpers.py": "",
