@@ -208,7 +208,8 @@ _open("test_o_a_pythonpath_the_gate_does_not_read", "at 3a66bc8 the package exem
       "PYTEST_ADDOPTS'", "override-ini-attached", "o-attached", "pytest-script",
       "addopts-variable")
 _open("test_o_a_pythonpath_the_gate_does_not_read", "at 6ba97f0 syspathdirs reads the ini "
-      "files' pythonpath only", "site-name-o-attached", "site-name-addopts-variable")
+      "files' pythonpath only", "site-name-o-attached")
+# (site-name-addopts-variable: held since c325de9, every folder taken under PYTEST_ADDOPTS)
 _open("test_o_a_pythonpath_the_gate_does_not_read", "at 6ba97f0 pymodule._on_path and "
       "syspathdirs read the settings above the written folder, not the collecting folder's",
       "ini-of-the-operand", "site-name-ini-of-the-operand")
