@@ -184,8 +184,8 @@ SUB_PLAIN = ({"tools/.keep": "", "sub/test_a.py": "def test_a():\n    import yam
 #: Each case: the plan's entry running pytest with ``pythonpath`` naming the folder (``{D}``)
 #: by ``-o``/``--override-ini`` (on its line or in the session's ``PYTEST_ADDOPTS``) or in an
 #: ini the gate does not read for it, the session's environment's additions, the files and the
-#: module written.
-OVERRIDES = {
+#: module written (and the plan's entry when not the line).
+OVERRIDES: dict[str, tuple[Any, ...]] = {
     "override-ini-attached": ("python3 -m pytest -q --override-ini=pythonpath={D}", {},
                               PACKAGE),
     "o-attached": ("python3 -m pytest -q -opythonpath={D}", {}, PACKAGE),
@@ -196,6 +196,9 @@ OVERRIDES = {
     "site-name-o-attached": ("python3 -m pytest -q -opythonpath={D}", {}, PLAIN),
     "site-name-addopts-variable": ("python3 -m pytest -q",
                                    {"PYTEST_ADDOPTS": "-o pythonpath={D}"}, PLAIN),
+    # a plan granting pytest any words, the call giving the override
+    "pattern-plan": ("python3 -m pytest -q --override-ini=pythonpath={D}", {}, PACKAGE,
+                     "python3 -m pytest *"),
     # the ini of the plan's operand (found from it up) naming a folder beside it
     "ini-of-the-operand": ("python3 -m pytest -q sub", {}, SUB_PACKAGE),
     "site-name-ini-of-the-operand": ("python3 -m pytest -q sub", {}, SUB_PLAIN),
@@ -220,13 +223,13 @@ def test_o_a_pythonpath_the_gate_does_not_read(case: str, tmp_path: Path) -> Non
     """Plan: the entry, ``Bash(cp *)``: the copy over the folder's module (``mypkg`` a
     package, ``tools`` a plain folder), then a test's import runs it."""
     needs("python3", "pytest")
-    line, env, (files, module) = OVERRIDES[case]
+    line, env, (files, module), *plan = OVERRIDES[case]
     folder = module.partition("/")[0]
     if "yaml" in module and subprocess.run(["python3", "-c", "import yaml"],
                                            capture_output=True, check=False).returncode:
         pytest.skip("yaml is not installed beside python3")
     line = line.replace("{D}", folder)
-    assert _session(tmp_path, [f"Bash({line})", "Bash(cp *)"], files,
+    assert _session(tmp_path, [f"Bash({plan[0] if plan else line})", "Bash(cp *)"], files,
                     [f"cp src/p {module}", line],
                     env={k: v.replace("{D}", folder) for k, v in env.items()}) is not None
 
@@ -235,10 +238,10 @@ def test_o_a_pythonpath_the_gate_does_not_read(case: str, tmp_path: Path) -> Non
 
 PYTEST = ["Bash(python3 -m pytest -q)", "Bash(cp *)"]
 #: Each case: the project's files (present before the session), the module the call writes (a
-#: harmless one there before), the plan's pytest line (``python3 -m pytest -q`` when not
-#: given). pytest imports at its start every module the initial conftests' ``pytest_plugins``
-#: name, and (``PytestPluginManager.register``) the ones each imported plugin module's own
-#: ``pytest_plugins`` names.
+#: harmless one there before), the call's pytest line (``python3 -m pytest -q`` when not
+#: given) and the plan's entry (the line when not given). pytest imports at its start every
+#: module the initial conftests' ``pytest_plugins`` name, and (``PytestPluginManager.register``)
+#: the ones each imported plugin module's own ``pytest_plugins`` names.
 CONFTESTS: dict[str, tuple[Any, ...]] = {
     # a conftest taking a shared base's names by a star import
     "star-import-of-a-base": ({"conftest.py": "from conf_base import *\n",
@@ -268,6 +271,10 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
                                  "mypkg/sub/conftest.py": "pytest_plugins = ['helpers']\n",
                                  "mypkg/sub/test_a.py": PASSES}, "helpers.py",
                                 "python3 -m pytest -q --pyargs mypkg"),
+    # a plan granting pytest any words, the call naming the operand
+    "pattern-plan-operand": ({"tests/integration/conftest.py": "pytest_plugins = ['helpers']\n",
+                              "tests/integration/test_b.py": PASSES}, "helpers.py",
+                             "python3 -m pytest -q tests/integration", "python3 -m pytest *"),
     # held at e9c362a: a name bound by an import (read as not literal: every module)
     "imported-under-the-name": ({"conftest.py": "from conf_base import p as pytest_plugins\n",
                                  "conf_base.py": "p = ['helpers']\n"}, "helpers.py"),
@@ -283,7 +290,7 @@ _open("test_p_a_conftests_plugins_import_at_start", "at e9c362a conftestplugins 
       "conftests from the collecting folder up and its test* folders: not those down to a "
       "testpaths entry or an operand (pytest's anchors), nor --pyargs' nested ones",
       "testpaths-below-a-conftest", "operand-folders-conftest", "node-id-folders-conftest",
-      "pyargs-package-conftest")
+      "pyargs-package-conftest", "pattern-plan-operand")
 
 
 @pytest.mark.parametrize("case", CONFTESTS)
@@ -294,7 +301,7 @@ def test_p_a_conftests_plugins_import_at_start(case: str, tmp_path: Path) -> Non
     files, module, *given = CONFTESTS[case]
     line = given[0] if given else "python3 -m pytest -q"
     files = {"tests/test_a.py": PASSES, module: "", **files}
-    assert _session(tmp_path, [f"Bash({line})", "Bash(cp *)"], files,
+    assert _session(tmp_path, [f"Bash({given[-1] if given else line})", "Bash(cp *)"], files,
                     [f"cp src/p {module}", line]) is not None
 
 
