@@ -336,6 +336,41 @@ def test_c_a_plans_program_runs_python_in_a_package(case: str, tmp_path: Path) -
                     ["cp src/p mypkg/colorsys.py", line]) is not None
 
 
+# --- R: the run folder is a package's -------------------------------------------------------
+
+#: Each case: the module written in the project's folder, which holds an ``__init__.py`` (a
+#: repository that is itself a package: a Django app's, an Ansible collection's), and the test
+#: file. ``python3 -m pytest`` puts the call's folder first on ``sys.path`` whatever it holds.
+ROOTS = {
+    # pytest's own module, imported at its start
+    "runner-module": ("pluggy.py", PASSES),
+    # a plugin's dependency, imported at its start (hypothesis' plugin)
+    "plugin-dependency": ("_hypothesis_globals.py", PASSES),
+    # a site module a test imports
+    "site-module": ("yaml.py", "def test_a():\n    import yaml\n"),
+    # held at c325de9: a standard module's name (the -m folder's rule)
+    "standard-module": ("colorsys.py", IMPORTS),
+}
+
+_open("test_r_a_module_in_a_package_run_folder_imports_first", "at c325de9 pymodule exempts "
+      "a package's folder's modules (pytest puts none first), but the call's folder is first "
+      "under python3 -m pytest whether or not it holds an __init__.py",
+      "runner-module", "plugin-dependency", "site-module")
+
+
+@pytest.mark.parametrize("case", ROOTS)
+def test_r_a_module_in_a_package_run_folder_imports_first(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``; the project's folder holds
+    ``__init__.py``: ``cp src/p MODULE``, then pytest imports it from the call's folder."""
+    needs("python3", "pytest")
+    module, test = ROOTS[case]
+    if subprocess.run(["python3", "-c", f"import {module[:-3]}"], capture_output=True,
+                      check=False).returncode:
+        pytest.skip(f"{module[:-3]} is not installed beside python3")
+    assert _session(tmp_path, PYTEST, {"__init__.py": "", "tests/test_a.py": test},
+                    [f"cp src/p {module}", "python3 -m pytest -q"]) is not None
+
+
 # --- V: the site folders of the plan's Python -------------------------------------------------
 
 #: Makes a Python installation at ``$T/py`` (outside the project; a copy of python3's binary, its
