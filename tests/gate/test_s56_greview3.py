@@ -350,12 +350,18 @@ ROOTS = {
     "site-module": ("yaml.py", "def test_a():\n    import yaml\n"),
     # held at c325de9: a standard module's name (the -m folder's rule)
     "standard-module": ("colorsys.py", IMPORTS),
+    # the tests' folder holding a FOLDER named __init__.py (no package to pytest, whose
+    # resolve_package_path asks is_file(): tests is the test's basedir, first on sys.path)
+    "init-is-a-folder": ("tests/colorsys.py", IMPORTS),
 }
 
 _open("test_r_a_module_in_a_package_run_folder_imports_first", "at c325de9 pymodule exempts "
       "a package's folder's modules (pytest puts none first), but the call's folder is first "
       "under python3 -m pytest whether or not it holds an __init__.py",
       "runner-module", "plugin-dependency", "site-module")
+_open("test_r_a_module_in_a_package_run_folder_imports_first", "at c325de9 pymodule._package "
+      "takes a folder holding an entry __init__.py (a folder too) as a package",
+      "init-is-a-folder")
 
 
 @pytest.mark.parametrize("case", ROOTS)
@@ -364,10 +370,12 @@ def test_r_a_module_in_a_package_run_folder_imports_first(case: str, tmp_path: P
     ``__init__.py``: ``cp src/p MODULE``, then pytest imports it from the call's folder."""
     needs("python3", "pytest")
     module, test = ROOTS[case]
-    if subprocess.run(["python3", "-c", f"import {module[:-3]}"], capture_output=True,
+    name = module.rpartition("/")[2][:-3]
+    if subprocess.run(["python3", "-c", f"import {name}"], capture_output=True,
                       check=False).returncode:
-        pytest.skip(f"{module[:-3]} is not installed beside python3")
-    assert _session(tmp_path, PYTEST, {"__init__.py": "", "tests/test_a.py": test},
+        pytest.skip(f"{name} is not installed beside python3")
+    files = {"tests/__init__.py/.keep": ""} if "/" in module else {"__init__.py": ""}
+    assert _session(tmp_path, PYTEST, {**files, "tests/test_a.py": test},
                     [f"cp src/p {module}", "python3 -m pytest -q"]) is not None
 
 
