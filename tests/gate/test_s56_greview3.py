@@ -189,6 +189,8 @@ OVERRIDES: dict[str, tuple[Any, ...]] = {
     "override-ini-attached": ("python3 -m pytest -q --override-ini=pythonpath={D}", {},
                               PACKAGE),
     "o-attached": ("python3 -m pytest -q -opythonpath={D}", {}, PACKAGE),
+    # argparse splits a short option's word at its first `=` too
+    "o-equals": ("python3 -m pytest -q -o=pythonpath={D}", {}, PACKAGE),
     "pytest-script": ("pytest -q --override-ini=pythonpath={D}", {}, PACKAGE),
     "addopts-variable": ("python3 -m pytest -q", {"PYTEST_ADDOPTS": "-o pythonpath={D}"},
                          PACKAGE),
@@ -208,7 +210,7 @@ OVERRIDES: dict[str, tuple[Any, ...]] = {
 
 _open("test_o_a_pythonpath_the_gate_does_not_read", "at 3a66bc8 the package exemption reads "
       "the ini files' pythonpath, not an attached -o/--override-ini of the plan's line nor "
-      "PYTEST_ADDOPTS'", "override-ini-attached", "o-attached", "pytest-script",
+      "PYTEST_ADDOPTS'", "override-ini-attached", "o-attached", "o-equals", "pytest-script",
       "addopts-variable")
 _open("test_o_a_pythonpath_the_gate_does_not_read", "at 6ba97f0 syspathdirs reads the ini "
       "files' pythonpath only", "site-name-o-attached")
