@@ -338,6 +338,34 @@ def test_c_a_plans_program_runs_python_in_a_package(case: str, tmp_path: Path) -
                     ["cp src/p mypkg/colorsys.py", line]) is not None
 
 
+# --- A: a plugin the plan's line names -------------------------------------------------------
+
+#: Each case: the plan's pytest line naming a plugin module by ``-p`` (pytest's
+#: ``consider_preparse``: ``-p NAME`` or ``-pNAME``), the files, the module written.
+PLUGINS_NAMED = {
+    "p-attached": ("python3 -m pytest -q -phelper", {}, "helper.py"),
+    "p-attached-dotted": ("python3 -m pytest -q -ptools.plug", {"tools/__init__.py": ""},
+                          "tools/plug.py"),
+    # held at c325de9: the spaced form (planprograms guards the module's files)
+    "p-spaced": ("python3 -m pytest -q -p helper", {}, "helper.py"),
+}
+
+_open("test_a_a_plugin_the_plans_line_names_imports_at_start", "at c325de9 the module of an "
+      "attached -pNAME is not guarded as the spaced -p NAME's is", "p-attached",
+      "p-attached-dotted")
+
+
+@pytest.mark.parametrize("case", PLUGINS_NAMED)
+def test_a_a_plugin_the_plans_line_names_imports_at_start(case: str, tmp_path: Path) -> None:
+    """Plan: the line, ``Bash(cp *)``: the copy over the named plugin's module, then pytest
+    imports it at its start."""
+    needs("python3", "pytest")
+    line, files, module = PLUGINS_NAMED[case]
+    assert _session(tmp_path, [f"Bash({line})", "Bash(cp *)"],
+                    {"tests/test_a.py": PASSES, module: "", **files},
+                    [f"cp src/p {module}", line]) is not None
+
+
 # --- R: the run folder is a package's -------------------------------------------------------
 
 #: Each case: the module written in the project's folder, which holds an ``__init__.py`` (a
