@@ -196,8 +196,6 @@ OVERRIDES: dict[str, tuple[Any, ...]] = {
                          PACKAGE),
     # the site names asked in a folder first on sys.path only (6ba97f0's syspathdirs)
     "site-name-o-attached": ("python3 -m pytest -q -opythonpath={D}", {}, PLAIN),
-    "site-name-addopts-variable": ("python3 -m pytest -q",
-                                   {"PYTEST_ADDOPTS": "-o pythonpath={D}"}, PLAIN),
     # a plan granting pytest any words, the call giving the override
     "pattern-plan": ("python3 -m pytest -q --override-ini=pythonpath={D}", {}, PACKAGE,
                      "python3 -m pytest *"),
@@ -214,7 +212,8 @@ _open("test_o_a_pythonpath_the_gate_does_not_read", "at 3a66bc8 the package exem
       "addopts-variable")
 _open("test_o_a_pythonpath_the_gate_does_not_read", "at 6ba97f0 syspathdirs reads the ini "
       "files' pythonpath only", "site-name-o-attached")
-# (site-name-addopts-variable: held since c325de9, every folder taken under PYTEST_ADDOPTS)
+# (site-name-addopts-variable, PYTEST_ADDOPTS' for a plain folder: held since c325de9, every
+# folder taken under PYTEST_ADDOPTS; test_s56_gfix3 pins it)
 _open("test_o_a_pythonpath_the_gate_does_not_read", "at 6ba97f0 pymodule._on_path and "
       "syspathdirs read the settings above the written folder, not the collecting folder's",
       "ini-of-the-operand", "site-name-ini-of-the-operand")
@@ -318,8 +317,7 @@ PROGRAMS = {
     # the plan's own code importing a project module
     "code-importing-a-project-module": ("python3 -c 'import tools.run'",
                                         {"tools/__init__.py": "", "tools/run.py": RUN}),
-    # held at 6ba97f0: a script named like a test
-    "script-named-like-a-test": ("python3 tools/test_run.py", {"tools/test_run.py": RUN}),
+    # (held at 6ba97f0 and pinned by test_s56_gfix3: a script, one named like a test)
 }
 
 _open("test_c_a_plans_program_runs_python_in_a_package", "at 6ba97f0 planruns.runs_any counts "
@@ -346,8 +344,7 @@ PLUGINS_NAMED = {
     "p-attached": ("python3 -m pytest -q -phelper", {}, "helper.py"),
     "p-attached-dotted": ("python3 -m pytest -q -ptools.plug", {"tools/__init__.py": ""},
                           "tools/plug.py"),
-    # held at c325de9: the spaced form (planprograms guards the module's files)
-    "p-spaced": ("python3 -m pytest -q -p helper", {}, "helper.py"),
+    # (held at c325de9: the spaced form, planprograms guarding the module's files)
 }
 
 _open("test_a_a_plugin_the_plans_line_names_imports_at_start", "at c325de9 the module of an "
