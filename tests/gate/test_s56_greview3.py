@@ -124,6 +124,28 @@ D="$S/acme_testing-1.0.dist-info"
 printf 'Metadata-Version: 2.1\nName: acme-testing\nVersion: 1.0\n' > "$D/METADATA"
 printf '[pytest11]\nacme_testing = acme.testing.plugin\n' > "$D/entry_points.txt"
 '''
+#: Makes ``$T/venv`` holding the plugin ``zzplug`` (installed: its module in the site folder,
+#: ``pytest11: zzplug = zzplug``), which imports at its load ``acme_utils``, a package installed
+#: editable in setuptools' finder mode (a monorepo's other package).
+DEPENDENCY = EDITABLE.replace("acme_testing", "acme_utils") + r'''
+S=$(echo "$V"/lib/python3*/site-packages)
+rm -r "$S/acme_utils-1.0.dist-info"; echo "import acme_utils" > "$S/zzplug.py"
+mkdir "$S/zzplug-1.0.dist-info"
+printf 'Metadata-Version: 2.1\nName: zzplug\nVersion: 1.0\n' > "$S/zzplug-1.0.dist-info/METADATA"
+printf '[pytest11]\nzzplug = zzplug\n' > "$S/zzplug-1.0.dist-info/entry_points.txt"
+'''
+#: Makes ``$T/venv`` holding a legacy editable install (``setup.py develop``: a path in
+#: ``easy-install.pth``, the metadata an ``.egg-info`` in the source folder) of the plugin
+#: ``acme.testing`` in the namespace package ``acme``.
+LEGACY = r'''set -e
+V=$T/venv; A=$T/acme-testing/src
+E="$A/acme_testing.egg-info"; mkdir -p "$A/acme/testing" "$E"
+: > "$A/acme/testing/__init__.py"; : > "$A/acme/testing/plugin.py"
+printf 'Metadata-Version: 2.1\nName: acme-testing\nVersion: 1.0\n' > "$E/PKG-INFO"
+printf '[pytest11]\nacme_testing = acme.testing.plugin\n' > "$E/entry_points.txt"
+python3 -m venv --without-pip --system-site-packages "$V"
+echo "$A" > "$(echo "$V"/lib/python3*/site-packages)/easy-install.pth"
+'''
 #: The environment of an active venv (its bin first on PATH).
 ACTIVE = {"PATH": "{T}/venv/bin:{PATH}", "VIRTUAL_ENV": "{T}/venv"}
 #: Each case: the venv's maker, the module the call writes, the plan's Python (``{T}``: the
@@ -132,6 +154,10 @@ EDITABLES = {
     "setuptools-finder-active-venv": (EDITABLE, "acme_testing.py", "python3", ACTIVE),
     "setuptools-finder-named-venv": (EDITABLE, "acme_testing.py", "{T}/venv/bin/python", {}),
     "pth-namespace-active-venv": (NAMESPACE, "acme.py", "python3", ACTIVE),
+    # a plugin's dependency installed editable (finder mode)
+    "finder-package-a-plugin-imports": (DEPENDENCY, "acme_utils.py", "python3", ACTIVE),
+    # setup.py develop's layout: the entry point in an .egg-info of the source folder
+    "legacy-develop-namespace": (LEGACY, "acme.py", "python3", ACTIVE),
 }
 
 
@@ -165,6 +191,9 @@ _open("test_e_an_editable_install_imports_at_start",
       "at e9c362a sitenames reads of a .pth source folder its modules and regular packages "
       "only: a namespace package's folder (PEP 420) is importable as one",
       "pth-namespace-active-venv")
+_open("test_e_an_editable_install_imports_at_start", "at c325de9 no reading of a finder's "
+      "MAPPING nor of a source folder's .egg-info metadata",
+      "finder-package-a-plugin-imports", "legacy-develop-namespace")
 
 
 # --- O: pytest's pythonpath where the gate does not read it --------------------------------------
