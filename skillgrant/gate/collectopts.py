@@ -86,7 +86,8 @@ def _pytest(entry: str, rest: list[str]) -> None:
         if category.rpartition(".")[0] not in ("", "builtins", "warnings"):  # (its module is
             _refuse(entry, f"{word} {after}" if warning == after else word)  # imported: G5)
         if "python_files" in word or "python_files" in override or \
-                word.startswith("--doctest-glob"):
+                word.startswith("--doctest-glob") or "pythonpath" in word or \
+                "pythonpath" in override:  # (a folder first on sys.path: s56-greview3 O1)
             _refuse(entry, word)
         before = rest[k - 1] if k else ""
         operands = operands or (word[:1] != "-" and _PATTERNED.isdisjoint(word) and (

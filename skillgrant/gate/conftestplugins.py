@@ -23,28 +23,56 @@ if TYPE_CHECKING:
 
 #: The name pytest reads in a conftest.
 _NAME: Final = "pytest_plugins"
+#: How many named modules are read for their own ``pytest_plugins`` before every module is
+#: taken.
+_MODULES: Final = 64
 
 
-def conftest_plugins(folder: str) -> tuple[bool, list[str]]:
+def conftest_plugins(folder: str, given: tuple[str, ...] = ()) -> tuple[bool, list[str]]:
     """Whether a conftest pytest loads first for the collecting ``folder`` (a real path)
     names its plugins in a way not read (every module is then one), and the file patterns
     (``pytestini``'s: a pattern holding a ``/`` matched against a path's end) of the modules
-    the others name: each name's module files and its packages' ``__init__`` files."""
-    patterns: list[str] = []
+    the others name, and the plugins ``given`` (the ini's ``-p``): each name's module files
+    and its packages' ``__init__`` files; and, read by the same rule, what each named
+    module's own ``pytest_plugins`` names (pytest registers those too: a plugin
+    aggregator; s56-greview3 P2), up to ``_MODULES`` modules."""
+    names = [*given]
     for path in _initial(folder):
-        try:
-            data = fs.read(path, 1 << 22)
-        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        found = _read(path)
+        if found is None:
+            return True, []
+        names += found
+    patterns: list[str] = []
+    seen: set[str] = set()
+    while names:
+        name = names.pop().strip()
+        if not name or name in seen:
             continue
-        except (OSError, ValueError):
-            return True, patterns  # (a conftest not readable: pytest's run fails or not)
-        if _NAME.encode() not in data:
-            continue
-        names = _names(data)
-        if names is None:
+        if len(seen) >= _MODULES:
             return True, patterns
-        patterns += [p for name in names for p in _module_patterns(name)]
+        seen.add(name)
+        patterns += _module_patterns(name)
+        base = os.path.join(folder, *name.split("."))
+        for path in (base + ".py", os.path.join(base, "__init__.py")):
+            found = _read(path)
+            if found is None:
+                return True, patterns
+            names += found
     return False, patterns
+
+
+def _read(path: str) -> list[str] | None:
+    """The names the module at ``path`` assigns ``pytest_plugins`` ([] where none or no
+    file); None where it cannot be read (see the module's text)."""
+    try:
+        data = fs.read(path, 1 << 22)
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return []
+    except (OSError, ValueError):
+        return None  # (a conftest not readable: pytest's run fails or not)
+    if _NAME.encode() not in data and b"*" not in data:  # (`from base import *`: P1)
+        return []
+    return _names(data)
 
 
 def _initial(folder: str) -> list[str]:

@@ -62,8 +62,9 @@ def _program(path: str, names: frozenset[str], roots: list[str]) -> bool:
         return not (bare + "/conftest.py" in names or "+" + bare in names or (  # named),
             name == "bin" and any(n.startswith(bare + "/python") for n in names)))  # -m's
     if "/" not in bare and "." not in bare:  # a bare operand word: a folder, `-m unittest
-        return bare + ".py" not in names and not any(  # discover`'s (its forms named)
-            os.path.isdir(os.path.join(r, bare)) for r in roots)
+        return bare + ".py" not in names and not any(  # discover`'s (its forms named); not
+            os.path.isdir(os.path.join(r, bare)) and not os.path.exists(  # a folder run as
+                os.path.join(r, bare, "__main__.py")) for r in roots)  # a script (s56 C1)
     for form in _FORMS:  # (`tests.py`, `tests/__init__.py` of a bare word the plan names)
         at = bare.find(form)
         if at > 0 and "/" not in bare[:at] and bare[:at] in names:

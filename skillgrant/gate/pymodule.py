@@ -114,8 +114,8 @@ def _package(path: str | None, up: int) -> bool:
     folder = path.rstrip("/")
     for _ in range(up):
         folder = folder.rpartition("/")[0]
-    return fs.entry((folder or "/") + "/__init__.py") is not None and not _on_path(
-        folder or "/")
+    return fs.identity((folder or "/") + "/__init__.py") is not None and not _on_path(
+        folder or "/")  # (a regular file, as pytest's is_file(): s56-greview3 R2)
 
 
 def _on_path(folder: str) -> bool:
@@ -132,10 +132,13 @@ def _on_path(folder: str) -> bool:
     guards = GUARDED.get()
     if not getattr(guards, "collected", None) or getattr(guards, "runs_any", True):
         return True
+    real = fs.realpath(folder)
+    if {folder, real} & {os.path.normpath(f) for f in (*getattr(guards, "run_folders", ()),
+                                                        *getattr(guards, "modules", ()))}:
+        return True  # (a run folder, `-m`'s, first whatever it holds: s56-greview3 R1)
     from .checkersettings import pytest_settings
     from .pytestini import words
 
-    real = fs.realpath(folder)
     return any(os.path.normpath(os.path.join(at, word)) in (folder, real)
                for at, _, value in pytest_settings(os.path.dirname(folder), ("pythonpath",))
                for word in words(value))

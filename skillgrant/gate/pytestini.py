@@ -98,9 +98,13 @@ def _reading(folder: str, guards: object) -> tuple[bool, tuple[str, ...]]:
         from .conftestplugins import conftest_plugins
 
         real = real_folder(folder, guards)
-        every, patterns = conftest_plugins(real)  # (a conftest's `pytest_plugins`: P3)
-        for at_folder, key, value in pytest_settings(real, (
-                "addopts", "python_files", "pythonpath")):
+        settings = pytest_settings(real, ("addopts", "python_files", "pythonpath"))
+        plugins = [w[2:] or (ws[k + 1] if k + 1 < len(ws) else "") for _, key, value in
+                   settings if key == "addopts" for ws in [words(value)]
+                   for k, w in enumerate(ws) if w[:2] == "-p"]  # (the ini's `-p`: read too)
+        every, patterns = conftest_plugins(real, tuple(  # (a conftest's `pytest_plugins`:
+            p for p in plugins if not p.startswith("no:")))  # s55-greview3 P3)
+        for at_folder, key, value in settings:
             given = words(value)
             if key == "pythonpath":  # (an entry that is no folder: an archive zipimport reads)
                 patterns += [glob.escape(p) for p in (os.path.normpath(os.path.join(

@@ -119,11 +119,37 @@ def _listing(folder: str) -> frozenset[str]:
     packages (a folder holding an ``__init__`` module): its plain folders (``tests``,
     ``docs``) are no distribution's namespace (review s55: ``tests/__init__.py`` was denied
     under the editable dev venv only)."""
-    names = _top_names(folder, True)
+    names = _top_names(folder, True) | _plugin_tops(folder)
     for added in _pth_folders(folder):
         names |= _top_names(added, os.path.basename(added.rstrip("/")) in (
             "site-packages", "dist-packages"))
     return frozenset(names)
+
+
+def _plugin_tops(folder: str) -> set[str]:
+    """The top-level names of the modules the ``pytest11`` entry points of the distributions
+    installed in the site folder ``folder`` name (``acme.testing.plugin``: ``acme``): an
+    editable install's module lives elsewhere, found by its ``.pth`` finder's mapping or a
+    namespace portion in its source folder (s56-greview3 E1, N1)."""
+    import glob
+
+    names: set[str] = set()
+    for path in glob.glob(os.path.join(glob.escape(folder), "*.dist-info", "entry_points.txt")):
+        try:
+            with open(path, "rb") as f:
+                text = f.read(1 << 20).decode("utf-8", "replace")
+        except OSError:
+            continue
+        section = ""
+        for line in text.splitlines():
+            line = line.strip()
+            if line[:1] == "[":
+                section = line.strip("[] ")
+            elif section == "pytest11" and "=" in line:
+                top = line.partition("=")[2].strip().split(":")[0].split(".")[0].strip()
+                if top.isidentifier():
+                    names.add(top.lower() if top.isascii() else top)
+    return names
 
 
 def _top_names(folder: str, plain: bool) -> set[str]:

@@ -91,7 +91,7 @@ def _holds_tests(folder: str, count: list[int]) -> bool:
     for entry in entries:
         name = fold(entry.name)
         if entry.is_dir():  # (a link to a package too: pytest follows it)
-            if os.path.exists(os.path.join(entry.path, "__init__.py")):
+            if os.path.isfile(os.path.join(entry.path, "__init__.py")):
                 packages.append(entry.path)
         elif entry.name != "__init__.py" and test_name(name):
             return True
