@@ -183,14 +183,8 @@ def test_e_an_editable_install_imports_at_start(case: str, tmp_path: Path) -> No
                     setup=maker, env=env) is not None
 
 
-_open("test_e_an_editable_install_imports_at_start",
-      "at 3a66bc8 sitenames lists the site folders' entries: an editable finder's package "
-      "(its MAPPING) is in no listing", "setuptools-finder-active-venv",
-      "setuptools-finder-named-venv")
-_open("test_e_an_editable_install_imports_at_start",
-      "at e9c362a sitenames reads of a .pth source folder its modules and regular packages "
-      "only: a namespace package's folder (PEP 420) is importable as one",
-      "pth-namespace-active-venv")
+# (setuptools-finder-active-venv, setuptools-finder-named-venv, pth-namespace-active-venv: held
+# since 378e7dd, the pytest11 entry points' top names read)
 _open("test_e_an_editable_install_imports_at_start", "at c325de9 no reading of a finder's "
       "MAPPING nor of a source folder's .egg-info metadata",
       "finder-package-a-plugin-imports", "legacy-develop-namespace")
@@ -225,7 +219,7 @@ OVERRIDES: dict[str, tuple[Any, ...]] = {
                          PACKAGE),
     # the site names asked in a folder first on sys.path only (6ba97f0's syspathdirs)
     "site-name-o-attached": ("python3 -m pytest -q -opythonpath={D}", {}, PLAIN),
-    # a plan granting pytest any words, the call giving the override
+    # a plan granting pytest any words, the call giving the override (pytest's own words read)
     "pattern-plan": ("python3 -m pytest -q --override-ini=pythonpath={D}", {}, PACKAGE,
                      "python3 -m pytest *"),
     # the ini of the plan's operand (found from it up) naming a folder beside it
@@ -235,12 +229,8 @@ OVERRIDES: dict[str, tuple[Any, ...]] = {
     "o-spaced": ("python3 -m pytest -q -o pythonpath={D}", {}, PACKAGE),
 }
 
-_open("test_o_a_pythonpath_the_gate_does_not_read", "at 3a66bc8 the package exemption reads "
-      "the ini files' pythonpath, not an attached -o/--override-ini of the plan's line nor "
-      "PYTEST_ADDOPTS'", "override-ini-attached", "o-attached", "o-equals", "pytest-script",
-      "addopts-variable")
-_open("test_o_a_pythonpath_the_gate_does_not_read", "at 6ba97f0 syspathdirs reads the ini "
-      "files' pythonpath only", "site-name-o-attached")
+# (override-ini-attached, o-attached, o-equals, pytest-script, addopts-variable, pattern-plan,
+# site-name-o-attached: held since 378e7dd, collectopts refusing a pythonpath override)
 # (site-name-addopts-variable, PYTEST_ADDOPTS' for a plain folder: held since c325de9, every
 # folder taken under PYTEST_ADDOPTS; test_s56_gfix3 pins it)
 _open("test_o_a_pythonpath_the_gate_does_not_read", "at 6ba97f0 pymodule._on_path and "
@@ -308,12 +298,8 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
     # (held at e9c362a, pinned by test_s56_gfix3: the literal list, a name bound by an import)
 }
 
-_open("test_p_a_conftests_plugins_import_at_start", "at e9c362a conftestplugins reads a "
-      "conftest holding the text pytest_plugins, not a star import's module",
-      "star-import-of-a-base")
-_open("test_p_a_conftests_plugins_import_at_start", "at e9c362a the modules named are not read "
-      "for their own pytest_plugins (pytest's register of a plugin module)",
-      "aggregator-package", "aggregator-module", "ini-plugin-names-plugins")
+# (star-import-of-a-base, aggregator-package, aggregator-module, ini-plugin-names-plugins: held
+# since 378e7dd)
 _open("test_p_a_conftests_plugins_import_at_start", "at e9c362a conftestplugins reads the "
       "conftests from the collecting folder up and its test* folders: not those down to a "
       "testpaths entry or an operand (pytest's anchors), nor --pyargs' nested ones",
@@ -347,9 +333,9 @@ PROGRAMS = {
     # (held at 6ba97f0 and pinned by test_s56_gfix3: a script, one named like a test)
 }
 
-_open("test_c_a_plans_program_runs_python_in_a_package", "at 6ba97f0 planruns.runs_any counts "
-      "neither a folder run as a script nor the plan's code importing a project module",
-      "folder-run-as-a-script", "code-importing-a-project-module")
+# (folder-run-as-a-script: held since 378e7dd)
+_open("test_c_a_plans_program_runs_python_in_a_package", "at 6ba97f0 planruns.runs_any does "
+      "not count the plan's code importing a project module", "code-importing-a-project-module")
 
 
 @pytest.mark.parametrize("case", PROGRAMS)
@@ -409,13 +395,7 @@ ROOTS = {
     "init-is-a-folder": ("tests/colorsys.py", IMPORTS),
 }
 
-_open("test_r_a_module_in_a_package_run_folder_imports_first", "at c325de9 pymodule exempts "
-      "a package's folder's modules (pytest puts none first), but the call's folder is first "
-      "under python3 -m pytest whether or not it holds an __init__.py",
-      "runner-module", "plugin-dependency", "site-module")
-_open("test_r_a_module_in_a_package_run_folder_imports_first", "at c325de9 pymodule._package "
-      "takes a folder holding an entry __init__.py (a folder too) as a package",
-      "init-is-a-folder")
+# (every case: held since 378e7dd, a run folder no exempt package, an __init__.py a file)
 
 
 @pytest.mark.parametrize("case", ROOTS)
