@@ -225,8 +225,7 @@ OVERRIDES: dict[str, tuple[Any, ...]] = {
     # the ini of the plan's operand (found from it up) naming a folder beside it
     "ini-of-the-operand": ("python3 -m pytest -q sub", {}, SUB_PACKAGE),
     "site-name-ini-of-the-operand": ("python3 -m pytest -q sub", {}, SUB_PLAIN),
-    # held at 3a66bc8: the spaced form on the line (the run denied)
-    "o-spaced": ("python3 -m pytest -q -o pythonpath={D}", {}, PACKAGE),
+    # (held at 3a66bc8: the spaced forms on the line, the run denied)
 }
 
 # (override-ini-attached, o-attached, o-equals, pytest-script, addopts-variable, pattern-plan,
@@ -274,6 +273,15 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
                            "plugs.py": "pytest_plugins = ['helpers']\n"}, "helpers.py"),
     "ini-plugin-names-plugins": ({"pytest.ini": "[pytest]\naddopts = -p plugs\n",
                                   "plugs.py": "pytest_plugins = ['helpers']\n"}, "helpers.py"),
+    # the aggregator where the path finder finds it: the conftest's folder (its basedir), the
+    # ini's pythonpath
+    "aggregator-in-the-conftests-folder": ({"tests/conftest.py": "pytest_plugins = ['plugs']\n",
+                                            "tests/plugs.py": "pytest_plugins = ['helpers']\n"},
+                                           "tests/helpers.py"),
+    "aggregator-in-pythonpath": ({"pytest.ini": "[pytest]\npythonpath = lib\n",
+                                  "conftest.py": "pytest_plugins = ['plugs']\n",
+                                  "lib/plugs.py": "pytest_plugins = ['helpers']\n"},
+                                 "lib/helpers.py"),
     # a conftest between the root and the testpaths entry
     "testpaths-below-a-conftest": ({"pytest.ini": "[pytest]\ntestpaths = src/tests\n",
                                     "src/conftest.py": "pytest_plugins = ['helpers']\n",
@@ -300,6 +308,9 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
 
 # (star-import-of-a-base, aggregator-package, aggregator-module, ini-plugin-names-plugins: held
 # since 378e7dd)
+_open("test_p_a_conftests_plugins_import_at_start", "at 378e7dd a named module's own "
+      "pytest_plugins is read only at the collecting folder's path of its name, not where "
+      "sys.path finds it", "aggregator-in-the-conftests-folder", "aggregator-in-pythonpath")
 _open("test_p_a_conftests_plugins_import_at_start", "at e9c362a conftestplugins reads the "
       "conftests from the collecting folder up and its test* folders: not those down to a "
       "testpaths entry or an operand (pytest's anchors), nor --pyargs' nested ones",
@@ -388,8 +399,7 @@ ROOTS = {
     "plugin-dependency": ("_hypothesis_globals.py", PASSES),
     # a site module a test imports
     "site-module": ("yaml.py", "def test_a():\n    import yaml\n"),
-    # held at c325de9: a standard module's name (the -m folder's rule)
-    "standard-module": ("colorsys.py", IMPORTS),
+    # (held at c325de9: a standard module's name, the -m folder's rule)
     # the tests' folder holding a FOLDER named __init__.py (no package to pytest, whose
     # resolve_package_path asks is_file(): tests is the test's basedir, first on sys.path)
     "init-is-a-folder": ("tests/colorsys.py", IMPORTS),
