@@ -316,12 +316,7 @@ def _listed(folder: str, kind: str, names: dict[str, bool]) -> None:
     ``kind``: every name of an include folder (a folder whole; its precompiled form beside
     it, ``stdio.h.gch``, which cpp takes first: s55-greview2 N4), a library folder's ``lib*``
     and ``*.o``."""
-    fs.watch_folder(folder)
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return
-    for entry in entries:
+    for entry in _entries(folder):
         if kind == HEADER:
             folder_entry = entry.is_dir()
             names.setdefault(entry.name, folder_entry)
@@ -338,6 +333,16 @@ def _listed(folder: str, kind: str, names: dict[str, bool]) -> None:
                 names[stem + ".so"] = names[stem + ".a"] = False
 
 
+def _entries(folder: str) -> list[os.DirEntry[str]]:
+    """The entries of the system's ``folder`` (none where it cannot be listed), watched: a
+    service's answers built from them are dropped when it changes."""
+    fs.watch_folder(folder)
+    try:
+        return list(os.scandir(folder))
+    except OSError:
+        return []
+
+
 #: ``_system_names``' answers, each made at its first question.
 _NAMES: dict[str, dict[str, bool]] = {}
 
@@ -349,12 +354,7 @@ def _below(name: str) -> dict[str, bool]:
     folder of that name stays writable but for them (s55-greview2 K1)."""
     names: dict[str, bool] = {}
     for path in _SUBFOLDERS[name]:
-        fs.watch_folder(path)
-        try:
-            entries = list(os.scandir(path))
-        except OSError:
-            continue
-        for entry in entries:
+        for entry in _entries(path):
             inner = f"{name}/{entry.name}"
             names[inner] = entry.is_dir()
             if not names[inner]:
