@@ -134,7 +134,8 @@ def _pytest(rest: list[str]) -> frozenset[str]:
 
 def _ruff(rest: list[str]) -> frozenset[str]:
     """ruff's words of ``rest`` (see the module's text): all of them for ``check`` (or a
-    reporting ``format``) given no option of ``_RUFF_WRITES``."""
+    reporting ``format``) given only options of ``_RUFF_READ`` and ``_RUFF_DATA``, or short
+    flags of ``_RUFF_FLAGS``."""
     plain = [w for i, w in enumerate(rest) if w[:1] != "-" and (
         not i or rest[i - 1] not in _RUFF_DATA)]
     if not plain or plain[0] not in _RUFF_READS or not all(
