@@ -162,7 +162,8 @@ def _held(folder: str) -> dict[str, bool]:
             continue
         fs.watch_folder(os.path.join(folder, below))
         try:
-            entries = list(os.scandir(os.path.join(folder, below)))
+            with os.scandir(os.path.join(folder, below)) as listing:
+                entries = list(listing)
         except OSError:
             continue
         count += len(entries)
@@ -224,7 +225,8 @@ def looked_up(folder: str, kind: str,
     if HEADER in kind or LIBRARY in kind or PACKAGE in kind or GCONV in kind:
         fs.watch_folder(folder)  # (a view keeping the answer sees a header come or go)
         try:
-            entries = {e.name: e.is_dir(follow_symlinks=False) for e in os.scandir(folder)}
+            with os.scandir(folder) as listing:
+                entries = {e.name: e.is_dir(follow_symlinks=False) for e in listing}
         except OSError:
             entries = {}
         here = [n for n in entries if n not in names and _looked_up_name(n, kind)]
@@ -338,7 +340,8 @@ def _entries(folder: str) -> list[os.DirEntry[str]]:
     service's answers built from them are dropped when it changes."""
     fs.watch_folder(folder)
     try:
-        return list(os.scandir(folder))
+        with os.scandir(folder) as listing:
+            return list(listing)
     except OSError:
         return []
 
