@@ -61,7 +61,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--generated-cases", type=int, default=None,
                      help="with --conformance: judge a fixed, seeded sample of N of the 461 "
                           "generated cases of test_applied_skills_never_allow_more_than_the_plan "
-                          "(CI's step 50 gives 230); unset, all of them")
+                          "(CI's step 50 gives 120); unset, all of them")
+    parser.addoption("--reader-rows", type=int, default=8,
+                     help="with --conformance: generated rows a class of "
+                          "tests/conformance/test_reader_classes_e2e.py (CI's step 50 gives 4)")
     parser.addoption("--bun", action="store_true",
                      help="run the Bun differential of the SKILL.md reader (tests/oracle)")
     parser.addoption("--bun-cases", type=int, default=50_000,

@@ -32,7 +32,6 @@ A, and every probe the runtime pre-approves under A it pre-approves under P, the
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 from collections import defaultdict
@@ -184,13 +183,15 @@ ROWS: tuple[Row, ...] = (
 
 # --- generated: the Bun differential's own generators, each class a seeded sample ------------
 
-#: Generated rows a class, ``SKILLGRANT_READER_ROWS`` (CI: 8, about 1.5 sessions a row): three
-#: in four the first of a seeded pool that the runtime reads (Bun's reading: direct or through
-#: the retry), then the first it does not (Bun rejects the text, and the retry too).
-PER_CLASS = int(os.environ.get("SKILLGRANT_READER_ROWS", "8"))
-READ = PER_CLASS * 3 // 4
-UNREAD = PER_CLASS - READ
-POOL = max(120, 15 * PER_CLASS)
+def _counts(per_class: int) -> tuple[int, int, int]:
+    """Of ``per_class`` generated rows a class (``--reader-rows``: 8 unless given; CI gives 4),
+    those the runtime reads (three in four: the first of a seeded pool that Bun reads, directly
+    or through the retry), those it does not (the first Bun and the retry reject), and the
+    pool's size."""
+    read = per_class * 3 // 4
+    return read, per_class - read, max(120, 15 * per_class)
+
+
 _COMMENTED = "allowed-tools: Read # Bash(touch *)"
 
 
@@ -222,19 +223,21 @@ def _generated_text(rng: random.Random, klass: str) -> tuple[str, tuple[str, ...
     return skill("\n".join(lines)), plan
 
 
-def generated_rows(read: Callable[[list[str]], list[bun_runtime.Reading]],
+def generated_rows(read: Callable[[list[str]], list[bun_runtime.Reading]], per_class: int = 8,
                    seed: int = 40) -> tuple[Row, ...]:
-    """Each class's sample, chosen by the oracle's reading (``read``) of a seeded pool."""
+    """Each class's sample of ``per_class`` rows, chosen by the oracle's reading (``read``) of a
+    seeded pool."""
     rng = random.Random(seed)
+    read_count, unread_count, pool_size = _counts(per_class)
     rows: list[Row] = []
     for klass in ("F-2", "N-1", "R-2", "R-4"):
-        pool = [_generated_text(rng, klass) for _ in range(POOL)]
+        pool = [_generated_text(rng, klass) for _ in range(pool_size)]
         readings = read([text for text, _ in pool])
         ok = [text_plan for text_plan, r in zip(pool, readings, strict=True)
               if r.how in ("direct", "retry")]
         failed = [text_plan for text_plan, r in zip(pool, readings, strict=True)
                   if r.how == "failed"]
-        chosen = ok[:READ] + failed[:UNREAD]
+        chosen = ok[:read_count] + failed[:unread_count]
         rows += [Row(klass, f"gen-{klass}-{i}", text, plan)
                  for i, (text, plan) in enumerate(chosen)]
     return tuple(rows)
@@ -288,13 +291,14 @@ def _allowed(judge: Judge, jobs: dict[str, set[Probe]]) -> dict[str, set[Probe]]
 
 
 @pytest.fixture(scope="module")
-def measured(judge: Judge) -> dict[str, Measured]:
+def measured(judge: Judge, request: pytest.FixtureRequest) -> dict[str, Measured]:
     binary = bun_runtime.bun_path()
     if bun_runtime.installed_version(binary) != bun_runtime.BUN_VERSION:
         # CI's Bun step says in one line when Bun cannot be installed; the rest still runs
         pytest.skip(f"the pinned Bun {bun_runtime.BUN_VERSION} (the oracle of these rows) is not "
                     f"installed at {binary}: run python tests/oracle/bun_runtime.py install")
-    every = (*ROWS, *generated_rows(lambda texts: bun_runtime.read_batch(binary, texts)))
+    every = (*ROWS, *generated_rows(lambda texts: bun_runtime.read_batch(binary, texts),
+                                    request.config.getoption("--reader-rows")))
     readings = bun_runtime.read_batch(binary, [row.text for row in every])
     rows = {row.name: Measured(row, reading) for row, reading in zip(every, readings, strict=True)}
     not_loaded = judge.not_loaded
