@@ -166,9 +166,10 @@ def test_hostile_values_keep_only_justified_entries(entries: list[str], joiner: 
     except AllowedToolsError:
         # Refused only where Copilot CLI cuts a string at every comma: its parentheses, counted
         # without escapes, do not close in order (review s45-freview F1); it joins a list's
-        # items with ", " first.
-        text = value if isinstance(value, str) else ", ".join(value)
-        assert "," in text and not _closes_in_order(text)
+        # items with ", " first. A list's item is also a string of its own to Claude Code, read
+        # alone (found at the full count: the items `B(x）`, `B(,x))` close in order joined).
+        texts = [value] if isinstance(value, str) else [", ".join(value), *value]
+        assert any("," in text and not _closes_in_order(text) for text in texts)
         return
     for verdict in decision.verdicts:
         _check_verdict(verdict, NARROW)
