@@ -1,8 +1,9 @@
 """How many examples a property test runs, from one environment variable.
 
-``SKILLGRANT_EXAMPLES=full`` (set by ``.ci/run``) runs every law and fuzz target at its full
-count; unset, a twentieth of it (at least 10), so the README's test command stays quick on two
-cores; a number runs that percentage (``SKILLGRANT_EXAMPLES=300`` for a long local soak).
+``SKILLGRANT_EXAMPLES=full`` runs every law and fuzz target at its full count (CI's slow step,
+and a run before an issue is resolved); unset, a twentieth of it (at least 10), so the README's
+test command stays quick on two cores; a number runs that percentage (``.ci/run`` gives 25 to
+the README's command; ``SKILLGRANT_EXAMPLES=300`` for a long local soak).
 """
 
 from __future__ import annotations
