@@ -21,18 +21,17 @@ read from (session 55: ``makebounds.bound``; ``writeguard``): make's folder, or 
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 
 from .envpaths import named_paths
-from .makebounds import EVERYWHERE, bound, literal
-from .makeexpand import include_words
+from .makebounds import EVERYWHERE, bound, expansions, literal
 from .makelines import (
     AUTOMATIC,
     FLAGS,
     MAKES_OWN,
     PLAIN_FLAGS,
+    included,
     lines,
     one_name,
     recipes_paths,
@@ -84,10 +83,10 @@ def makefile_reads(path: str, folder: str,
         queue += reading.subs
         moved += [reading.folder, *reading.moves]
         if held is not None:
-            everywhere = reading.unbounded()
-            held += [(EVERYWHERE if everywhere or text is None else bound(
-                text, reading.folder, reading.definitions, reading.trusted(), reading.cdpath()),
-                      doubt) for doubt, text in reading.doubts]
+            held += [(EVERYWHERE if unbounded(reading.definitions, reading.specific) or text is
+                      None else bound(text, reading.folder, reading.definitions,
+                                      reading.trusted(), reading.cdpath()), doubt)
+                     for doubt, text in reading.doubts]
     return list(dict.fromkeys(found + recipes_paths(moved, top, held)))
 
 
@@ -223,23 +222,22 @@ class _Reading:
                 self.found.append(os.path.join(self.folder, name))
         elif words[0] == "vpath" and len(words) > 2:
             raise Unread(f"{where}: vpath makes make look for files elsewhere")
+        self._undefined(words, where)
         return words[0] in ("define", "vpath", "undefine", "load", "-load", *_INCLUDES)
 
+    def _undefined(self, words: list[str], where: str) -> None:
+        """``undefine``'s: an empty value more; ``define .RECIPEPREFIX``, VPATH: Unbounded."""
+        for name in words[1:] if words[0] == "undefine" else ():
+            self.definitions.setdefault(name, []).append("")
+        if words[0] == "define" and words[1:2] in ([".RECIPEPREFIX"], ["VPATH"]):
+            raise Unbounded(f"{where} defines {words[1]}, which the gate does not read")
+
     def _computed(self, line: str, where: str) -> list[str]:
-        """The names a computed include ``line`` stands for, where make's expansion of it is
-        read exactly (``include $(DEPS)``); a ``$(wildcard …)``'s, those there now, the line
-        kept a doubt (a name made later); else a doubt alone (review s56-greview B: what a
-        computed include reads is read, and the rules remaking it)."""
-        operands = line.split(None, 1)[1]
-        words = include_words(operands, self.definitions, self.trusted())
-        if words is None or any(w[:1] in ("/", "~") or ".." in w.split("/") for w in words):
-            self.attempt(one_name, line, operands, where)
-            return []
-        found = [w for w in words if not any(c in w for c in "*?[")]
-        for pattern in (w for w in words if w not in found):
-            self.attempt(one_name, line, pattern, where)
-            found += sorted(os.path.relpath(m, self.folder) for m in glob.glob(
-                os.path.join(glob.escape(self.folder), pattern)))[:_MAX_READ]
+        """The names a computed include ``line`` stands for (``included``; doubts kept)."""
+        found, doubted = included(line.split(None, 1)[1], self.folder, self.definitions,
+                                  self.trusted())
+        for text in doubted:
+            self.attempt(one_name, line, text, where)
         return found
 
     def _assignment(self, name: str, value: str, where: str, exported: bool) -> None:
@@ -258,7 +256,7 @@ class _Reading:
         target, _, rest = bare.partition(":")
         self.in_rule = True
         prerequisites, _, recipe = rest.lstrip(":&").partition(";")
-        own = _ASSIGNMENT.fullmatch(re.sub(r"^\s*(?:override|export|private)\s+", "",
+        own = _ASSIGNMENT.fullmatch(re.sub(r"^\s*(?:(?:override|export|private)\s+)+", "",
                                            prerequisites.strip()))
         if own:
             self.specific.add(own.group(1))  # (its value in that rule's recipe: review
@@ -267,7 +265,7 @@ class _Reading:
             self.code.append((where, own.group(2)))
             self.rules.append((target.split(), [], [], where))
             return
-        self.heads[where] = f"{target} {prerequisites}"
+        self.heads[where] = f"{target}:{prerequisites}"
         static = ":" in prerequisites  # (a static pattern rule: `t: %.conf: %.in`)
         self.rules.append((target.split(), prerequisites.replace("|", " ").split() + (
             ["%"] if static else []), [recipe] if recipe else [], where))
@@ -304,14 +302,10 @@ class _Reading:
         ``$(eval`` or an assignment to a computed name may set any (review s55-greview B5);
         not a target's or a pattern's own (``t: X := v``) nor a sub-make's command line's
         (review s56-greview B: each gives a recipe another value)."""
-        return set() if self.computed else self.assigned - self.specific - self.overridden
+        return set() if self.computed or "*" in self.overridden else \
+            self.assigned - self.specific - self.overridden
 
-    def unbounded(self) -> str:
-        """Why every doubt of this reading may read anywhere (``makelines.unbounded``)."""
-        return unbounded(self.definitions, self.specific)
-
-    def cdpath(self) -> bool:
-        """Whether a recipe's ``cd`` may search ``CDPATH`` (the makefile's, the session's)."""
+    def cdpath(self) -> bool:  # (a recipe's `cd` may search the makefile's, the session's)
         return "CDPATH" in self.definitions or bool(os.environ.get("CDPATH"))
 
     def _doubted(self, where: str, code: str) -> str | None:
@@ -322,7 +316,9 @@ class _Reading:
         head = self.heads.get(where)
         if head is None or "%" in head or head.lstrip()[:1] == "." or "$" in head:
             return None
-        return code + "\n" + head
+        targets = set(head.partition(":")[0].split())  # (each rule line of its targets:
+        return "\n".join([code, *dict.fromkeys(  # their prerequisites, s57-greview N)
+            h for h in self.heads.values() if targets & set(h.partition(":")[0].split()))])
 
     def _remade_text(self) -> bool:
         """Reads the text a makefile read is remade to (GNU make reads it again, remade),
@@ -374,9 +370,14 @@ class _Reading:
         return found
 
     def _started(self, where: str, code: str, spelled: re.Pattern[str]) -> None:
-        """The sub-makes (and checkers) the text ``code`` starts, to be read (``subs``)."""
-        started, plugins = sub_makes(code, where, self.folder, spelled, self.cdpath(),
-                                     where not in self.values, self.moves)
+        """The sub-makes (and checkers) ``code`` starts, to be read (``subs``): its expansions'."""
+        try:
+            started, plugins = sub_makes(code, where, self.folder, spelled, self.cdpath() or
+                                         "CDPATH" in code, where not in self.values, self.moves)
+        except Unread:  # (`for d in lib; do $(MAKE) -C $$d; done`: lib/Makefile, s57-greview N)
+            for text in set(expansions(code, self.definitions, self.trusted())) - {code}:
+                self.attempt(self._started, text, where, text, spelled)
+            raise
         self.found += [p for p, _ in plugins]
         for sub_folder, makefiles, assignments in started:
             if any(n in FLAGS and not all(PLAIN_FLAGS.fullmatch(w) for w in v.split())
@@ -389,7 +390,8 @@ class _Reading:
                                if name in ("MAKEFILES", "MAKEFLAGS", "GNUMAKEFLAGS") else
                                start_paths([name], value, where, sub_folder, True))]
             self.found += makefiles + extra
-            overridden = self.overridden | {a.partition("=")[0] for a in assignments}
+            overridden = self.overridden | {a.partition("=")[0] for a in assignments}  # ("*":
+            # `-e`, the environment's values first: none the makefile's)
             self.subs += [(m, sub_folder, overridden) for m in makefiles + extra]
             if any(a.partition("=")[0] in WHOLE | FLAGS for a in assignments):
                 self.doubts.append((f"{where} gives a sub-make a start variable, which every "

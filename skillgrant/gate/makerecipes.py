@@ -98,7 +98,7 @@ def make_words(definitions: dict[str, list[str]]) -> re.Pattern[str]:
     spelled = re.compile(_MAKE_WORD)
     while True:
         more = {n for n, values in definitions.items()
-                if any(spelled.search(_braced(v)) for v in values)}
+                if any(spelled.search(_braced(re.sub(r"['\"\\]", "", v))) for v in values)}
         if more <= makers:
             return spelled
         makers |= more
@@ -127,11 +127,13 @@ def sub_makes(text: str, where: str, folder: str, spelled: re.Pattern[str],
     plugins: list[tuple[str, bool]] = []
     base, unknown = folder, ""
     text = _checked(text, where, spelled, commands)
-    for segment in re.split(r"&&|\|\||[;&|()\n]", _braced(text).replace("'", " ").replace(
-            '"', " ")):
-        words = [w.lstrip("@+-") if at == 0 else w for at, w in enumerate(segment.split())]
+    pieces = re.split(r"(&&|\|\||[;&|()\n])", _braced(text))
+    for segment, after in zip(pieces[::2], [*pieces[1::2], ""], strict=True):
+        words = [w.lstrip("@+-") if at == 0 else w for at, w in enumerate(
+            segment.replace("'", " ").replace('"', " ").split())]
         if words[:1] in (["cd"], ["pushd"], ["popd"]):
             base, unknown = _moved(words, base, unknown, cdpath)
+            unknown = unknown or ("" if after in ("&&", "") else f"{words[1:2]} (it may fail)")
             if moves is not None:
                 moves.append("" if unknown else base)
             continue
@@ -146,6 +148,12 @@ def sub_makes(text: str, where: str, folder: str, spelled: re.Pattern[str],
                 f"{where} starts a program after a cd to a folder the gate cannot compute "
                 f"({unknown!r})")
         plugins += _plugins(checkers, words, where, base, folder) if checkers else []
+        raw = segment.split()
+        if at is not None and any(re.search(r"['\"\\]", w) and re.match(
+                r"-[a-zA-Z]*[Cf]|--(?:di|fi|ma)", w if re.match(r"-[a-zA-Z]*[Cf]\S", w) or i == 0
+                else raw[i - 1]) for i, w in enumerate(raw)):  # (`-C l''i\b`: s57-greview G)
+            raise Unread(f"{where} starts make in a folder or of a file quoted, which the gate "
+                         "does not read")
         if at is not None:
             try:
                 found.append(_sub_make(words[at + 1:], [w for w in words[:at] if "=" in w],
@@ -238,9 +246,10 @@ def _other_make(text: str, where: str, spelled: re.Pattern[str]) -> None:
         plain = re.sub(r"['\"\\]", "", word)
         name = os.path.basename(plain)
         named = re.match(r"[a-z]*make(?:[-_.]|$)", name.lower()) and "$" not in word and \
-            name not in ("make", "gmake", "cmake")  # (`make-first-existing-target`, bmake)
-        if "\x00" in word or "`" in word or re.search(r"\$\{[^{}]*$", word) or named or (
-                plain != word and spelled.fullmatch(plain)):
+            "/" not in word and name not in ("make", "gmake", "cmake")  # (bmake, `make-first-
+        quoted = any(re.sub(r"['\"\\]", "", w) != w and spelled.fullmatch(  # existing-target`)
+            re.sub(r"['\"\\]", "", w).lstrip("@+-")) for w in words)  # (`timeout 9 m''ake`)
+        if "\x00" in word or "`" in word or re.search(r"\$\{[^{}]*$", word) or named or quoted:
             raise Unbounded(f"{where} runs a program the gate cannot tell from make "
                             f"({word!r}), whose makefiles it does not read")
 
@@ -288,6 +297,8 @@ def _sub_make(words: list[str], prefix: list[str], where: str, folder: str
             files += [exact(value, where)] if option[:1] == "f" else []
         elif not option and "=" in word:
             prefix.append(word)
+        elif re.fullmatch(r"-[a-zA-Z]*e[a-zA-Z]*|--env[a-z-]*", word):  # (`-e`: the
+            prefix.append("*=")  # environment's values over every makefile's, s57-greview N)
         elif "$" in word:
             raise Unread(f"{where}: a sub-make's word {word!r} may be an option naming what "
                          "it reads, which the gate cannot compute")
