@@ -172,3 +172,17 @@ def included(operands: str, folder: str, definitions: dict[str, list[str]],
         found += sorted(os.path.relpath(m, folder) for m in glob.glob(
             os.path.join(glob.escape(folder), pattern)))[:256]
     return found, patterns
+
+
+def doubted(code: str, head: str | None, heads: dict[str, str]) -> str | None:
+    """A doubt's text of the recipe line ``code`` (its rule's ``head``, ``targets:
+    prerequisites``; ``heads``, every rule line's): with the heads of its targets' rule lines
+    where it names an automatic variable (``make -C $@``, ``$(<D)``: s57-greview N); None
+    (every folder) for a pattern's or a special target's (any name)."""
+    if not AUTOMATIC.search(code):
+        return code
+    if head is None or "%" in head or head.lstrip()[:1] == "." or "$" in head:
+        return None
+    targets = set(head.partition(":")[0].split())
+    return "\n".join([code, *dict.fromkeys(
+        h for h in heads.values() if targets & set(h.partition(":")[0].split()))])

@@ -1,23 +1,20 @@
 """What GNU make reads as its own instructions from a makefile's text (issue 29; session 54,
 review s53-greview M1): the files a makefile the plan's make reads (``planprograms``' ``:``
-items, guarded) makes make read next, computed from the text with make's grammar (GNU make
-4.3's manual and ``make -p``): the ``include``/``-include``/``sinclude`` operands, each from the
-folder make runs in and the makefile's, and in make's default include folders
-(``.INCLUDE_DIRS``); the files make may remake each read makefile from (GNU make's "How
-Makefiles Are Remade": an explicit rule's prerequisites and the words of its recipe, and the
-built-in rules' sources, ``BUILT_IN``); ``load``'s objects; the paths a start variable the
-makefile assigns or exports names (``startvars.WHOLE``: ``BASH_ENV``, ``MAKEFILES``, …; any
-exported one as the session's, ``envpaths.named_paths``; ``SHELL``, ``.SHELLFLAGS``); and the
-makefiles a sub-make reads, wherever a line (a recipe, a variable's value, ``$(shell …)``)
-starts make (``make``, ``$(MAKE)``, a variable holding either) after a literal ``cd`` or
-``-C``: its ``-f`` operands or its folder's default makefiles, and ``MAKEFILES``' names, each
-read again. Where the text names what make reads by anything the gate cannot compute exactly
-(a ``$`` in such a name, a pattern, ``$(eval …)``, a pattern, suffix or ``.DEFAULT`` rule that
-may remake a read makefile, ``vpath``, ``-I``, ``--eval``, ``.RECIPEPREFIX``), the reading
-keeps a doubt (``_Reading.doubts``) and goes on: no plan refused (the lead's call on the cost,
-docs/decisions.md; a computed include of the plan's own makefile too since session 56:
-``-include $(wildcard *.d)``, review s55-greview K5). Each doubt write-guards the folders it may
-read from (session 55: ``makebounds.bound``; ``writeguard``): make's folder, or every one."""
+items, guarded) makes make read next, computed with make's grammar (GNU make 4.3's manual,
+``make -p``): the ``include`` operands (a computed one as make expands it: ``makelines.
+included``), from make's folder, the makefile's and ``.INCLUDE_DIRS``; the files make may
+remake each read makefile from ("How Makefiles Are Remade": ``makeremakes``), and what the
+remade one holds, read (a copier's sources, ``echo``'s words, a plain ``sed``'s edits; another
+program's text: a doubt of every folder, session 57); ``load``'s objects; the paths a start
+variable the makefile assigns or exports names (``startvars.WHOLE``; an exported one as the
+session's, ``envpaths.named_paths``; ``SHELL``, ``.SHELLFLAGS``); the makefiles a sub-make
+reads, wherever a line (a recipe, a variable's value, ``$(shell …)``) starts make after a
+literal ``cd`` or ``-C`` (``makerecipes``), each read again; and the session's relative values
+from each folder a recipe runs in (``makelines.recipes_paths``). What the gate cannot compute
+exactly is a doubt (``_Reading.doubts``), the reading going on: no plan refused (the lead's
+call, docs/decisions.md). Each doubt write-guards the folders it may read from
+(``makebounds.bound``, an allow-list since session 57; ``writeguard``): make's folder, or
+every one."""
 
 from __future__ import annotations
 
@@ -27,10 +24,10 @@ import re
 from .envpaths import named_paths
 from .makebounds import EVERYWHERE, bound, expansions, literal
 from .makelines import (
-    AUTOMATIC,
     FLAGS,
     MAKES_OWN,
     PLAIN_FLAGS,
+    doubted,
     included,
     lines,
     one_name,
@@ -108,6 +105,7 @@ class _Reading:
         self.moves: list[str] = []  # (each folder a recipe's cd moves to; "": not known)
         self.values: set[str] = set()  # (the lines of a variable's value: no commands)
         self.remakers: set[str] = set()  # (the rules remaking a makefile read, read: where)
+        self.branches = self.rule_branch = 0  # (the conditionals read; at the last rule's)
         self.doubts: list[tuple[str, str | None]] = []  # (what it cannot compute, of which
         # text: None, every folder)
         self.found: list[str] = []
@@ -172,9 +170,7 @@ class _Reading:
             self.definitions[self.defining][-1] += "\n" + line
             return
         if line.startswith("\t") and self.in_rule:
-            self.code.append((where, line))
-            self.heads[where] = self.heads.get(self.rules[-1][3], "")
-            self.rules[-1][2].append(line)
+            self._recipe(where, line)
             return
         bare = uncommented(line).strip().replace("\\#", "#")
         words = bare.split()
@@ -183,6 +179,7 @@ class _Reading:
             exported = exported or words[0] == "export"
             words, bare = words[1:], bare.split(None, 1)[1]
         if not words or words[0] in _CONDITIONALS:
+            self.branches += bool(words)
             return
         self.in_rule = False
         assigned = _ASSIGNMENT.fullmatch(bare)
@@ -198,6 +195,16 @@ class _Reading:
         else:  # (`export X Y`: each exported; a function's line: `$(shell …)`)
             self.exported |= set(words) if exported else set()
             self.code.append((where, bare))
+
+    def _recipe(self, where: str, line: str) -> None:
+        """Reads the recipe line ``line``; also as a makefile's line where its rule is in a
+        conditional's branch make may not take (review s57-greview G)."""
+        self.code.append((where, line))
+        self.heads[where] = self.heads.get(self.rules[-1][3], "")
+        self.rules[-1][2].append(line)
+        if self.branches != self.rule_branch:
+            self._line(where, line.lstrip("\t"))
+            self.in_rule = True
 
     def _directive(self, words: list[str], where: str, exported: bool) -> bool:
         """Whether ``words`` are a directive's, read: ``include``'s, ``load``'s names."""
@@ -265,7 +272,7 @@ class _Reading:
             self.code.append((where, own.group(2)))
             self.rules.append((target.split(), [], [], where))
             return
-        self.heads[where] = f"{target}:{prerequisites}"
+        self.heads[where], self.rule_branch = f"{target}:{prerequisites}", self.branches
         static = ":" in prerequisites  # (a static pattern rule: `t: %.conf: %.in`)
         self.rules.append((target.split(), prerequisites.replace("|", " ").split() + (
             ["%"] if static else []), [recipe] if recipe else [], where))
@@ -286,7 +293,8 @@ class _Reading:
         if any(t == [".ONESHELL"] for t, _, _, _ in self.rules):  # (one shell a recipe)
             self.code += [(where, "\n".join(r)) for _, _, r, where in self.rules if r]
         for where, code in self.code:
-            self.attempt(self._started, self._doubted(where, code), where, code, spelled)
+            self.attempt(self._started, doubted(code, self.heads.get(where), self.heads), where,
+                         code, spelled)
         self.doubts += [(f"{where} writes a file before a sub-make may read it", code)
                         for where, code in self.code if self.subs and where not in self.values
                         and writes(code)]  # (a line before: s57-greview N)
@@ -307,18 +315,6 @@ class _Reading:
 
     def cdpath(self) -> bool:  # (a recipe's `cd` may search the makefile's, the session's)
         return "CDPATH" in self.definitions or bool(os.environ.get("CDPATH"))
-
-    def _doubted(self, where: str, code: str) -> str | None:
-        """A doubt's text of the line ``code`` at ``where``: with its rule's head where it
-        names an automatic variable (``make -C $@``); None (every folder) for a pattern's."""
-        if not AUTOMATIC.search(code):
-            return code
-        head = self.heads.get(where)
-        if head is None or "%" in head or head.lstrip()[:1] == "." or "$" in head:
-            return None
-        targets = set(head.partition(":")[0].split())  # (each rule line of its targets:
-        return "\n".join([code, *dict.fromkeys(  # their prerequisites, s57-greview N)
-            h for h in self.heads.values() if targets & set(h.partition(":")[0].split()))])
 
     def _remade_text(self) -> bool:
         """Reads the text a makefile read is remade to (GNU make reads it again, remade),

@@ -56,7 +56,8 @@ _WRITING: Final = re.compile(r"(?:^|[\s;&|(@+-])(?:cp|mv|ln|install|rsync|tee|ta
 
 #: Programs that may run a program in another folder (beside ``cd``, make's ``-C``).
 _CHANGERS: Final = _WRAPPERS | {"git", "ninja", "pushd", "popd", "nohup", "timeout", "runuser",
-                                "su", "busybox", "perl", "python", "python3", "node", "ruby"}
+                                "su", "busybox", "perl", "python", "python3", "node", "ruby",
+                                "unshare", "nsenter", "start-stop-daemon", "systemd-run"}
 
 
 class Unread(ValueError):
@@ -137,10 +138,12 @@ def sub_makes(text: str, where: str, folder: str, spelled: re.Pattern[str],
             if moves is not None:
                 moves.append("" if unknown else base)
             continue
-        if moves is not None and not _CHANGERS.isdisjoint(os.path.basename(w) for w in words):
-            moves.append("")  # (`env -C sub`, `sh -c 'cd sub …'`, `find -execdir`: a folder
-            # the gate does not read, s57-greview T)
         at = next((i for i, w in enumerate(words) if spelled.fullmatch(w.lstrip("@+-"))), None)
+        if moves is not None and (not _CHANGERS.isdisjoint(os.path.basename(w) for w in words)
+                                  or (at is None and re.search(r"\s-C|--(?:wd|chdir|work|dir)",
+                                                                segment))):
+            moves.append("")  # (`env -C sub`, `sh -c 'cd sub …'`, `find -execdir`, `unshare
+            # --wd=sub`: a folder the gate does not read, s57-greview T)
         _wrapped(words, at, where)
         checkers = [c for c in _CHECKERS if c in (os.path.basename(w) for w in words)]
         if (at is not None or (checkers and base != folder)) and unknown:
@@ -180,22 +183,25 @@ def _checked(text: str, where: str, spelled: re.Pattern[str], commands: bool) ->
     return text
 
 
-#: Programs that write files a sub-make may read (``writes``).
-_WRITERS: Final = frozenset(("cp", "mv", "ln", "install", "rsync", "tee", "tar", "unzip",
-                             "patch", "dd", "curl", "wget", "git"))
+#: Programs read as writing no file (``writes``: an allow-list; a redirection aside).
+_READ_ONLY: Final = frozenset(("echo", "printf", "true", "false", "test", "[", ":", "mkdir",
+                               "cd", "sleep", "exit", "set", "make", "gmake", "${MAKE}",
+                               "pwd", "ls", "cat", "grep", "which", "command -v", "done",
+                               "do", "then", "fi", "else", "for", "if", "while"))
 
 
 def writes(code: str) -> bool:
-    """Whether the recipe line ``code`` runs a program that writes a file (``cp``, ``ln``,
-    ``sed -i``…) or redirects output into one but its target's (``$@``) or /dev/null: what a
-    later sub-make may read (review s57-greview N)."""
+    """Whether the recipe line ``code`` may write a file a later sub-make reads: a program
+    but ``_READ_ONLY``'s (``cp``, ``command cp``, a script, ``$(SPHINXBUILD)``), or a
+    redirection but to /dev/null (review s57-greview N: an allow-list)."""
+    bare = code.replace("2>&1", "").replace(">&2", "")
+    if re.search(r">+\s*(?!/dev/null)\S", re.sub(r"'[^']*'|\"(?:\\.|[^\"\\])*\"", "", bare)):
+        return True
     for segment in re.split(r"&&|\|\||[;&|()\n]", _braced(code)):
         words = [w for w in segment.split() if not re.fullmatch(r"[@+-]*[A-Za-z_]\w*=\S*", w)]
-        program = os.path.basename(words[0].lstrip("@+-")) if words else ""
-        if program in _WRITERS or (program == "sed" and "-i" in " ".join(words)):
+        if words and words[0].lstrip("@+-") not in _READ_ONLY:
             return True
-    bare = re.sub(r"'[^']*'|\"(?:\\.|[^\"\\])*\"", "", code).replace("2>&1", "")  # (quoted: text)
-    return re.search(r">+\s*(?!\s*(?:\$[@{(]|/dev/null|&))\S", bare) is not None
+    return False
 
 
 def _wrapped(words: list[str], at: int | None, where: str) -> None:
@@ -217,7 +223,7 @@ def _moved(words: list[str], base: str, unknown: str, cdpath: bool) -> tuple[str
     if cdpath and target[:1] not in ("/", "~") and words[0] != "popd":
         unknown = unknown or f"{target} (searched in CDPATH)"
     unknown = unknown or (target if words[0] == "popd" or "$" in target or target in (
-        "-", "~") else "")
+        "-", "~") or re.search(r"[^/.][^/]*/(?:\.?/)*\.\.(?:/|$)", target) else "")
     return os.path.join(base, os.path.expanduser(target) if target != "~" else target), unknown
 
 
@@ -292,6 +298,9 @@ def _sub_make(words: list[str], prefix: list[str], where: str, folder: str
             if value is None or option[:1] in ("I", "E") or value == "-":  # (`-f -`: a pipe)
                 raise Unread(f"{where}: a sub-make's -{option[:1]} names what it reads "
                              "otherwise, or lacks its value")
+            if re.search(r"[^/.][^/]*/(?:\.?/)*\.\.(?:/|$)", value):  # (`/proc/self/cwd/..`:
+                raise Unbounded(f"{where}: a sub-make's -{option[:1]} climbs past a part that "
+                                f"may be a link ({value!r})")  # the link first, s57-greview N)
             folder = os.path.join(folder, os.path.expanduser(exact(value, where))) \
                 if option[:1] == "C" else folder
             files += [exact(value, where)] if option[:1] == "f" else []
