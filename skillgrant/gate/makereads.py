@@ -27,6 +27,7 @@ from .makelines import (
     FLAGS,
     MAKES_OWN,
     PLAIN_FLAGS,
+    before,
     doubted,
     included,
     lines,
@@ -67,17 +68,17 @@ def makefile_reads(path: str, folder: str,
     found: list[str] = []
     moved: list[str] = []  # (the folders a recipe runs in: `recipes_paths`)
     top = folder
-    queue = [(path, folder, frozenset[str]())]
+    queue = [(path, folder, frozenset[str](), False)]
     seen = set[tuple[str, str, frozenset[str]]]()
     while queue and len(seen) < _MAX_READ:
-        path, folder, overridden = queue.pop()
+        path, folder, overridden, siblings = queue.pop()
         if (path, folder, overridden) in seen:
             continue
-        reading = _Reading(folder, overridden, sub=len(seen) > 0)
+        reading = _Reading(folder, overridden, sub=siblings)
         seen.add((path, folder, overridden))
         reading.file(path)
         found += reading.finish()
-        queue += reading.subs
+        queue += [(*sub, len(reading.makers) > 1) for sub in reading.subs]
         moved += [reading.folder, *reading.moves]
         if held is not None:
             held += [(EVERYWHERE if unbounded(reading.definitions, reading.specific) or text is
@@ -99,7 +100,8 @@ class _Reading:
 
     def __init__(self, folder: str, overridden: frozenset[str] = frozenset(),
                  sub: bool = False) -> None:
-        self.folder, self.sub = folder, sub  # (a sub-make's: its writes, its siblings' reads)
+        self.folder, self.sub = folder, sub  # (a sub-make's of siblings: its writes, theirs)
+        self.makers: list[str] = []  # (the heads of the rules each sub-make starts in)
         self.overridden = overridden  # (a sub-make's command line's: any makefile's value)
         self.specific: set[str] = set()  # (a target's or a pattern's own values)
         self.heads: dict[str, str] = {}  # (a recipe line's rule: its targets, prerequisites)
@@ -297,8 +299,8 @@ class _Reading:
             self.attempt(self._started, doubted(code, self.heads.get(where), self.heads), where,
                          code, spelled)
         self.doubts += [(f"{where} writes a file before a sub-make may read it", code)
-                        for where, code in self.code if (self.subs or self.sub) and
-                        where not in self.values and writes(code)]  # (s57-greview N)
+                        for where, code in self.code if where not in self.values and
+                        before(self.heads.get(where), self.makers, self.sub) and writes(code)]
         recipes = "\n".join(code for _, code in self.code)
         self.relative += self.moved if _MOVES.search(recipes) else []
         self.doubts += [(f"{where} gives a start variable a relative value ({value!r}), read "
@@ -376,6 +378,7 @@ class _Reading:
                 self.attempt(self._started, text, where, text, spelled)
             raise
         self.found += [p for p, _ in plugins]
+        self.makers += [self.heads.get(where, "")] * len(started)
         for sub_folder, makefiles, assignments in started:
             if any(n in FLAGS and not all(PLAIN_FLAGS.fullmatch(w) for w in v.split())
                    for n, _, v in (a.partition("=") for a in assignments)):
