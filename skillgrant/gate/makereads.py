@@ -60,15 +60,11 @@ _MOVES: Final = re.compile(r"\b(?:cd|pushd)\s|\s-C\s?\S|--directory")
 
 def makefile_reads(path: str, folder: str,
                    held: list[tuple[str, str]] | None = None) -> list[str]:
-    """The files make, reading the makefile ``path`` in ``folder`` (its named folder: the
-    call's, the project's, ``-C``'s), reads or may run as its instructions (see the module's
-    text), and those of each sub-make it starts. Each doubt (what the gate cannot compute) is
-    added to ``held``: the folder it may read below (``makebounds.bound``) and why, naming the
-    makefile and its line."""
+    """What make reads as its instructions from the makefile ``path`` in ``folder`` (see the
+    module's text), and each sub-make; each doubt added to ``held``: its bound, and why."""
     found: list[str] = []
     moved: list[str] = []  # (the folders a recipe runs in: `recipes_paths`)
-    top = folder
-    queue = [(path, folder, frozenset[str](), False)]
+    top, queue = folder, [(path, folder, frozenset[str](), False)]
     seen = set[tuple[str, str, frozenset[str]]]()
     while queue and len(seen) < _MAX_READ:
         path, folder, overridden, siblings = queue.pop()
@@ -76,8 +72,11 @@ def makefile_reads(path: str, folder: str,
             continue
         reading = _Reading(folder, overridden, sub=siblings)
         seen.add((path, folder, overridden))
-        reading.file(path)
-        found += reading.finish()
+        try:  # (a fault of the reading: a doubt of every folder, not a failed hook)
+            reading.file(path)
+            found += reading.finish()
+        except (LookupError, TypeError, AttributeError, RecursionError, re.error) as e:
+            reading.doubts.append((f"the reading of {path} failed ({e!r})", None))
         queue += [(*sub, len(reading.makers) > 1) for sub in reading.subs]
         moved += [reading.folder, *reading.moves]
         if held is not None:
