@@ -189,9 +189,9 @@ class _Reading:
             return
         if assigned:
             if bare[assigned.end(1):assigned.start(2)].strip() in ("=", ":=", "::=", ":::="):
-                self.assigned.add(assigned.group(1))  # (not `?=`, `+=`, `!=`: the
-                # environment's value or a command's output may be taken)
+                self.assigned.add(assigned.group(1))  # (not ?=, +=, !=: another value)
             self._assignment(assigned.group(1), assigned.group(2), where, exported)
+            self.values -= {where} if "!=" in bare[:assigned.start(2)] else set()  # (a command)
         elif ":" in bare:
             self._rule(bare, where)
         else:  # (`export X Y`: each exported; a function's line: `$(shell …)`)
@@ -298,8 +298,9 @@ class _Reading:
             self.attempt(self._started, doubted(code, self.heads.get(where), self.heads), where,
                          code, spelled)
         self.doubts += [(f"{where} writes a file before a sub-make may read it", code)
-                        for where, code in self.code if where not in self.values and
-                        before(self.heads.get(where), self.makers, self.sub) and writes(code)]
+                        for where, code in self.code if (where not in self.values or "shell" in
+                        code) and before(self.heads.get(where), self.makers, self.sub) and
+                        writes(code)]
         recipes = "\n".join(code for _, code in self.code)
         self.relative += self.moved if _MOVES.search(recipes) else []
         self.doubts += [(f"{where} gives a start variable a relative value ({value!r}), read "
