@@ -106,7 +106,7 @@ class _Reading:
         self.moves: list[str] = []  # (each folder a recipe's cd moves to; "": not known)
         self.values: set[str] = set()  # (the lines of a variable's value: no commands)
         self.remakers: set[str] = set()  # (the rules remaking a makefile read, read: where)
-        self.branches = self.rule_branch = 0  # (the conditionals read; at the last rule's)
+        self.branches = self.rule_branch = 0  # (conditionals read; at the last rule: -1, none)
         self.doubts: list[tuple[str, str | None]] = []  # (why, its text: None, everywhere)
         self.found: list[str] = []
         self.subs: list[tuple[str, str, frozenset[str]]] = []
@@ -272,7 +272,8 @@ class _Reading:
             self.code.append((where, own.group(2)))
             self.rules.append((target.split(), [], [], where))
             return
-        self.heads[where], self.rule_branch = f"{target}:{prerequisites}", self.branches
+        self.heads[where] = f"{target}:{prerequisites}"  # (`$(info a:b)`: maybe no rule)
+        self.rule_branch = self.branches if "$" not in target else -1
         static = ":" in prerequisites  # (a static pattern rule: `t: %.conf: %.in`)
         self.rules.append((target.split(), prerequisites.replace("|", " ").split() + (
             ["%"] if static else []), [recipe] if recipe else [], where))
@@ -340,8 +341,7 @@ class _Reading:
                 self.file(self.found[-1])
         return len(self.remakers) > before
 
-    def _remake(self, name: str, prerequisites: list[str], recipe: list[str],
-                where: str) -> None:
+    def _remake(self, name: str, prerequisites: list[str], recipe: list[str], where: str) -> None:
         """Reads what the rule at ``where`` remakes the makefile ``name`` to."""
         sources, text, changed = remade_text(name, prerequisites, recipe, where)
         for source, edits in changed:  # (a plain sed's: its file's text, edited)
