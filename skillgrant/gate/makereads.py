@@ -1,23 +1,20 @@
 """What GNU make reads as its own instructions from a makefile's text (issue 29; session 54,
 review s53-greview M1): the files a makefile the plan's make reads (``planprograms``' ``:``
-items, guarded) makes make read next, computed from the text with make's grammar (GNU make
-4.3's manual and ``make -p``): the ``include``/``-include``/``sinclude`` operands, each from the
-folder make runs in and the makefile's, and in make's default include folders
-(``.INCLUDE_DIRS``); the files make may remake each read makefile from (GNU make's "How
-Makefiles Are Remade": an explicit rule's prerequisites and the words of its recipe, and the
-built-in rules' sources, ``BUILT_IN``); ``load``'s objects; the paths a start variable the
-makefile assigns or exports names (``startvars.WHOLE``: ``BASH_ENV``, ``MAKEFILES``, …; any
-exported one as the session's, ``envpaths.named_paths``; ``SHELL``, ``.SHELLFLAGS``); and the
-makefiles a sub-make reads, wherever a line (a recipe, a variable's value, ``$(shell …)``)
-starts make (``make``, ``$(MAKE)``, a variable holding either) after a literal ``cd`` or
-``-C``: its ``-f`` operands or its folder's default makefiles, and ``MAKEFILES``' names, each
-read again. Where the text names what make reads by anything the gate cannot compute exactly
-(a ``$`` in such a name, a pattern, ``$(eval …)``, a pattern, suffix or ``.DEFAULT`` rule that
-may remake a read makefile, ``vpath``, ``-I``, ``--eval``, ``.RECIPEPREFIX``), the reading
-keeps a doubt (``_Reading.doubts``) and goes on: no plan refused (the lead's call on the cost,
-docs/decisions.md; a computed include of the plan's own makefile too since session 56:
-``-include $(wildcard *.d)``, review s55-greview K5). Each doubt write-guards the folders it may
-read from (session 55: ``makebounds.bound``; ``writeguard``): make's folder, or every one."""
+items, guarded) makes make read next, computed with make's grammar (GNU make 4.3's manual,
+``make -p``): the ``include`` operands (a computed one as make expands it: ``makelines.
+included``), from make's folder, the makefile's and ``.INCLUDE_DIRS``; the files make may
+remake each read makefile from ("How Makefiles Are Remade": ``makeremakes``), and what the
+remade one holds, read (a copier's sources, ``echo``'s words, a plain ``sed``'s edits; another
+program's text: a doubt of every folder, session 57); ``load``'s objects; the paths a start
+variable the makefile assigns or exports names (``startvars.WHOLE``; an exported one as the
+session's, ``envpaths.named_paths``; ``SHELL``, ``.SHELLFLAGS``); the makefiles a sub-make
+reads, wherever a line (a recipe, a variable's value, ``$(shell …)``) starts make after a
+literal ``cd`` or ``-C`` (``makerecipes``), each read again; and the session's relative values
+from each folder a recipe runs in (``makelines.recipes_paths``). What the gate cannot compute
+exactly is a doubt (``_Reading.doubts``), the reading going on: no plan refused (the lead's
+call, docs/decisions.md). Each doubt write-guards the folders it may read from
+(``makebounds.bound``, an allow-list since session 57; ``writeguard``): make's folder, or
+every one."""
 
 from __future__ import annotations
 
@@ -25,9 +22,23 @@ import os
 import re
 
 from .envpaths import named_paths
-from .makebounds import bound, literal
-from .makerecipes import Unread, build_text, exact, make_words, sub_makes
-from .makeremakes import remade
+from .makebounds import EVERYWHERE, bound, expansions, literal
+from .makelines import (
+    FLAGS,
+    MAKES_OWN,
+    PLAIN_FLAGS,
+    before,
+    doubted,
+    included,
+    lines,
+    one_name,
+    recipes_paths,
+    start_paths,
+    unbounded,
+    uncommented,
+)
+from .makerecipes import Unbounded, Unread, build_text, exact, make_words, sub_makes, writes
+from .makeremakes import built_in_text, edited, remade, remade_text
 from .startvars import WHOLE
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -40,15 +51,6 @@ _MAX_READ: Final = 256
 #: GNU make 4.3's default include folders (``make -p -f /dev/null``: ``.INCLUDE_DIRS``), where
 #: an included name not found in make's folder is looked for.
 _INCLUDE_DIRS: Final = ("/usr/local/include", "/usr/gnu/include", "/usr/include")
-#: Variables make reads itself for what it runs or reads (beside ``startvars.WHOLE``).
-_MAKES_OWN: Final = frozenset(("SHELL", ".SHELLFLAGS", "MAKESHELL"))
-_FLAGS: Final = frozenset(("MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS"))
-#: make's options a ``MAKEFLAGS`` value may hold that name no file make reads.
-_PLAIN_FLAGS: Final = re.compile(
-    r"-?[bBeiknqrRsStwL]+|-j[0-9]*|-O\w*|--(?:no-print-directory|print-directory|silent|quiet|"
-    r"warn-undefined-variables|no-builtin-rules|no-builtin-variables|keep-going|"
-    r"environment-overrides|ignore-errors|always-make|check-symlink-times|no-silent|trace|"
-    r"jobs(?:=[0-9]+)?|output-sync(?:=\w+)?|debug(?:=\w+)?|no-keep-going|stop)")
 _ASSIGNMENT: Final = re.compile(r"([^\s:#=]+)\s*(?:::?=|:::=|\?=|\+=|!=|=)\s*(.*)")
 _CONDITIONALS: Final = frozenset(("ifeq", "ifneq", "ifdef", "ifndef", "else", "endif"))
 _INCLUDES: Final = frozenset(("include", "-include", "sinclude"))
@@ -58,42 +60,31 @@ _MOVES: Final = re.compile(r"\b(?:cd|pushd)\s|\s-C\s?\S|--directory")
 
 def makefile_reads(path: str, folder: str,
                    held: list[tuple[str, str]] | None = None) -> list[str]:
-    """The files make, reading the makefile ``path`` in ``folder`` (its named folder: the
-    call's, the project's, ``-C``'s), reads or may run as its instructions (see the module's
-    text), and those of each sub-make it starts. Each doubt (what the gate cannot compute) is
-    added to ``held``: the folder it may read below (``makebounds.bound``) and why, naming the
-    makefile and its line."""
+    """What make reads as its instructions from the makefile ``path`` in ``folder`` (see the
+    module's text), and each sub-make; each doubt added to ``held``: its bound, and why."""
     found: list[str] = []
-    queue, seen = [(path, folder)], set[tuple[str, str]]()
+    moved: list[str] = []  # (the folders a recipe runs in: `recipes_paths`)
+    top, queue = folder, [(path, folder, frozenset[str](), False)]
+    seen = set[tuple[str, str, frozenset[str]]]()
     while queue and len(seen) < _MAX_READ:
-        path, folder = queue.pop()
-        if (path, folder) in seen:
+        path, folder, overridden, siblings = queue.pop()
+        if (path, folder, overridden) in seen:
             continue
-        reading = _Reading(folder)
-        seen.add((path, folder))
-        reading.file(path)
-        found += reading.finish()
-        queue += reading.subs
+        reading = _Reading(folder, overridden, sub=siblings)
+        seen.add((path, folder, overridden))
+        try:  # (a fault of the reading: a doubt of every folder, not a failed hook)
+            reading.file(path)
+            found += reading.finish()
+        except (LookupError, TypeError, AttributeError, RecursionError, re.error) as e:
+            reading.doubts.append((f"the reading of {path} failed ({e!r})", None))
+        queue += [(*sub, len(reading.makers) > 1) for sub in reading.subs]
+        moved += [reading.folder, *reading.moves]
         if held is not None:
-            held += [(bound(text, reading.folder, reading.definitions, reading.trusted()),
-                      doubt) for doubt, text in reading.doubts]
-    return list(dict.fromkeys(found))
-
-
-def _lines(text: str) -> list[tuple[int, str]]:
-    """Each logical line of ``text`` (a ``\\``-newline joined, ``\\``-CR-LF too, as make
-    joins them) with its first line's number."""
-    joined: list[tuple[int, str]] = []
-    pending: tuple[int, str] | None = None
-    for number, line in enumerate(text.split("\n"), 1):
-        line = line.removesuffix("\r") if line.rstrip("\r").endswith("\\") else line
-        if pending is not None:
-            number, line = pending[0], pending[1] + " " + line.lstrip()
-        trailing = len(line) - len(line.rstrip("\\"))
-        pending = (number, line[:-1]) if trailing % 2 else None
-        if pending is None:
-            joined.append((number, line))
-    return joined + ([pending] if pending else [])
+            held += [(EVERYWHERE if unbounded(reading.definitions, reading.specific) or text is
+                      None else bound(text, reading.folder, reading.definitions,
+                                      reading.trusted(), reading.cdpath()), doubt)
+                     for doubt, text in reading.doubts]
+    return list(dict.fromkeys(found + recipes_paths(moved, top, held)))
 
 
 #: ``.EXPORT_ALL_VARIABLES``, or ``export`` alone: every variable reaches the recipes.
@@ -106,11 +97,19 @@ class _Reading:
     every other line a directive, a variable's assignment or a rule); then the files its
     rules remake them from and the sub-makes its lines start (``finish``)."""
 
-    def __init__(self, folder: str) -> None:
-        self.folder = folder
-        self.doubts: list[tuple[str, str]] = []  # (what it cannot compute, of which text)
+    def __init__(self, folder: str, overridden: frozenset[str], sub: bool) -> None:
+        self.folder, self.sub = folder, sub  # (a sub-make's of siblings: its writes, theirs)
+        self.makers: list[str] = []  # (the heads of the rules each sub-make starts in)
+        self.overridden = overridden  # (a sub-make's command line's: any makefile's value)
+        self.specific: set[str] = set()  # (a target's or a pattern's own values)
+        self.heads: dict[str, str] = {}  # (a recipe line's rule: its targets, prerequisites)
+        self.moves: list[str] = []  # (each folder a recipe's cd moves to; "": not known)
+        self.values: set[str] = set()  # (the lines of a variable's value: no commands)
+        self.remakers: set[str] = set()  # (the rules remaking a makefile read, read: where)
+        self.branches = self.rule_branch = 0  # (conditionals read; at the last rule: -1, none)
+        self.doubts: list[tuple[str, str | None]] = []  # (why, its text: None, everywhere)
         self.found: list[str] = []
-        self.subs: list[tuple[str, str]] = []
+        self.subs: list[tuple[str, str, frozenset[str]]] = []
         self.files: set[str] = set()
         self.read: set[str] = set()  # (names of the makefiles read: rules' targets)
         self.rules: list[tuple[list[str], list[str], list[str], str]] = []
@@ -130,25 +129,32 @@ class _Reading:
         self.files.add(path)
         self.read |= {os.path.basename(path), os.path.normpath(os.path.relpath(path,
                                                                                self.folder))}
-        text = build_text(path)
+        self.text(path, build_text(path))
+
+    def text(self, path: str, text: str) -> None:
+        """Reads ``text`` as the makefile ``path``'s lines."""
         self.exporting = self.exporting or _EXPORT_ALL.search(text) is not None
         self.in_rule, self.in_define = False, 0
-        for number, line in _lines(text):
+        for number, line in lines(text):
             self.line(f"{path}:{number}", line)
 
     def line(self, where: str, line: str) -> None:
         """Reads the logical line ``line`` (at ``where``): what it cannot compute is a doubt,
         left open (``attempt``)."""
+        if not ((line.startswith("\t") and self.in_rule) or self.in_define):
+            line = re.sub(r"[ \t]*\\\n[ \t]*", " ", line)  # (a recipe's goes to the shell)
+        else:
+            line = line.replace("\\\n\t", "\\\n")  # (its next line's tab removed)
         self.attempt(self._line, line, where, line)
 
-    def attempt(self, read: Callable[..., list[str] | None], text: str,
+    def attempt(self, read: Callable[..., list[str] | None], text: str | None,
                 *args: object) -> list[str]:
         """``read(*args)``, or nothing where it raises Unread: a doubt kept of the makefile
         ``text`` (the reading goes on)."""
         try:
             return read(*args) or []
         except Unread as e:
-            self.doubts.append((str(e), text))
+            self.doubts.append((str(e), None if isinstance(e, Unbounded) else text))
             return []
 
     def _line(self, where: str, line: str) -> None:
@@ -164,16 +170,16 @@ class _Reading:
             self.definitions[self.defining][-1] += "\n" + line
             return
         if line.startswith("\t") and self.in_rule:
-            self.code.append((where, line))
-            self.rules[-1][2].append(line)
+            self._recipe(where, line)
             return
-        bare = re.sub(r"(?<!\\)#.*", "", line).strip().replace("\\#", "#")
+        bare = uncommented(line).strip().replace("\\#", "#")
         words = bare.split()
         exported = self.exporting
         while words[:1] in (["override"], ["export"], ["private"], ["unexport"]) and words[1:]:
             exported = exported or words[0] == "export"
             words, bare = words[1:], bare.split(None, 1)[1]
         if not words or words[0] in _CONDITIONALS:
+            self.branches += bool(words)
             return
         self.in_rule = False
         assigned = _ASSIGNMENT.fullmatch(bare)
@@ -181,14 +187,24 @@ class _Reading:
             return
         if assigned:
             if bare[assigned.end(1):assigned.start(2)].strip() in ("=", ":=", "::=", ":::="):
-                self.assigned.add(assigned.group(1))  # (not `?=`, `+=`, `!=`: the
-                # environment's value or a command's output may be taken)
+                self.assigned.add(assigned.group(1))  # (not ?=, +=, !=: another value)
             self._assignment(assigned.group(1), assigned.group(2), where, exported)
+            self.values -= {where} if "!=" in bare[:assigned.start(2)] else set()  # (a command)
         elif ":" in bare:
             self._rule(bare, where)
         else:  # (`export X Y`: each exported; a function's line: `$(shell …)`)
             self.exported |= set(words) if exported else set()
             self.code.append((where, bare))
+
+    def _recipe(self, where: str, line: str) -> None:
+        """Reads the recipe line ``line``; also as a makefile's line where its rule is in a
+        conditional's branch make may not take (review s57-greview G)."""
+        self.code.append((where, line))
+        self.heads[where] = self.heads.get(self.rules[-1][3], "")
+        self.rules[-1][2].append(line)
+        if self.branches != self.rule_branch:
+            self._line(where, line.lstrip("\t"))
+            self.in_rule = True
 
     def _directive(self, words: list[str], where: str, exported: bool) -> bool:
         """Whether ``words`` are a directive's, read: ``include``'s, ``load``'s names."""
@@ -196,11 +212,12 @@ class _Reading:
             self.in_define, self.defining = 1, words[1] if words[1:] else ""
             self.definitions.setdefault(self.defining, []).append("")
             self.assigned.add(self.defining)
-            self.found += _assigned(words[1:2], "$", where, self.folder, exported=exported)
+            self.found += start_paths(words[1:2], "$", where, self.folder, exported=exported)
         elif words[0] in _INCLUDES:  # (each name apart: a computed one is a doubt, K5)
             line = " ".join(words)
-            for name in (os.path.expanduser(n) for w in words[1:]
-                         for n in self.attempt(_exact, line, w, where)):
+            names = [n for w in words[1:] for n in self.attempt(one_name, line, w, where)] if \
+                "$" not in line else self._computed(line, where)
+            for name in (os.path.expanduser(n) for n in names):
                 self.read.add(os.path.normpath(name))
                 self.found += [os.path.join(d, name) for d in _INCLUDE_DIRS if name[:1] != "/"]
                 for base in dict.fromkeys((self.folder, os.path.dirname(where.rsplit(":", 1)[0]))):
@@ -212,7 +229,23 @@ class _Reading:
                 self.found.append(os.path.join(self.folder, name))
         elif words[0] == "vpath" and len(words) > 2:
             raise Unread(f"{where}: vpath makes make look for files elsewhere")
+        self._undefined(words, where)
         return words[0] in ("define", "vpath", "undefine", "load", "-load", *_INCLUDES)
+
+    def _undefined(self, words: list[str], where: str) -> None:
+        """``undefine``'s: an empty value more; ``define .RECIPEPREFIX``, VPATH: Unbounded."""
+        for name in words[1:] if words[0] == "undefine" else ():
+            self.definitions.setdefault(name, []).append("")
+        if words[0] == "define" and re.match(r"(?:\.RECIPEPREFIX|VPATH)\b", " ".join(words[1:2])):
+            raise Unbounded(f"{where} defines {words[1]}, which the gate does not read")
+
+    def _computed(self, line: str, where: str) -> list[str]:
+        """The names a computed include ``line`` stands for (``included``; doubts kept)."""
+        found, doubted = included(line.split(None, 1)[1], self.folder, self.definitions,
+                                  self.trusted())
+        for text in doubted:
+            self.attempt(one_name, line, text, where)
+        return found
 
     def _assignment(self, name: str, value: str, where: str, exported: bool) -> None:
         """Reads the assignment of ``value`` to the variable ``name``."""
@@ -221,6 +254,7 @@ class _Reading:
         if name in (".RECIPEPREFIX", "VPATH"):
             raise Unread(f"{where} sets {name}, which the gate does not read")
         self.code.append((where, value))
+        self.values.add(where)
         self.found += self._starts([name], value, where, exported)
 
     def _rule(self, bare: str, where: str) -> None:
@@ -229,13 +263,17 @@ class _Reading:
         target, _, rest = bare.partition(":")
         self.in_rule = True
         prerequisites, _, recipe = rest.lstrip(":&").partition(";")
-        own = _ASSIGNMENT.fullmatch(re.sub(r"^\s*(?:override|export|private)\s+", "",
+        own = _ASSIGNMENT.fullmatch(re.sub(r"^\s*(?:(?:override|export|private)\s+)+", "",
                                            prerequisites.strip()))
         if own:
+            self.specific.add(own.group(1))  # (its value in that rule's recipe: review
+            # s56-greview B, `test: DIRS := ..`)
             self.found += self._starts([own.group(1)], own.group(2), where, True)
             self.code.append((where, own.group(2)))
             self.rules.append((target.split(), [], [], where))
             return
+        self.heads[where] = f"{target}:{prerequisites}"  # (`$(info a:b)`: maybe no rule)
+        self.rule_branch = self.branches if "$" not in target else -1
         static = ":" in prerequisites  # (a static pattern rule: `t: %.conf: %.in`)
         self.rules.append((target.split(), prerequisites.replace("|", " ").split() + (
             ["%"] if static else []), [recipe] if recipe else [], where))
@@ -248,13 +286,20 @@ class _Reading:
             for value in self.definitions[name]:
                 self.found += self.attempt(self._starts, value, [name], value,
                                            f"the export of {name}", True)
+        while self._remade_text():  # (what a remade makefile holds, read)
+            pass
         self.found += remade(self.read, literal(self.rules, self.definitions, self.trusted()),
                               self.folder, self.attempt)
         spelled = make_words(self.definitions)
         if any(t == [".ONESHELL"] for t, _, _, _ in self.rules):  # (one shell a recipe)
             self.code += [(where, "\n".join(r)) for _, _, r, where in self.rules if r]
         for where, code in self.code:
-            self.attempt(self._started, code, where, code, spelled)
+            self.attempt(self._started, doubted(code, self.heads.get(where), self.heads), where,
+                         code, spelled)
+        self.doubts += [(f"{where} writes a file before a sub-make may read it", code)
+                        for where, code in self.code if (where not in self.values or "shell" in
+                        code) and before(self.heads.get(where), self.makers, self.sub) and
+                        writes(code)]
         recipes = "\n".join(code for _, code in self.code)
         self.relative += self.moved if _MOVES.search(recipes) else []
         self.doubts += [(f"{where} gives a start variable a relative value ({value!r}), read "
@@ -264,27 +309,78 @@ class _Reading:
 
     def trusted(self) -> set[str]:
         """The variables whose values are the makefiles' assignments, as read: none where an
-        ``$(eval`` or an assignment to a computed name may set any (review s55-greview B5)."""
-        return set() if self.computed else self.assigned
+        ``$(eval`` or an assignment to a computed name may set any (review s55-greview B5);
+        not a target's or a pattern's own (``t: X := v``) nor a sub-make's command line's
+        (review s56-greview B: each gives a recipe another value)."""
+        return set() if self.computed or "*" in self.overridden else \
+            self.assigned - self.specific - self.overridden
+
+    def cdpath(self) -> bool:  # (a recipe's `cd` may search the makefile's, the session's)
+        return "CDPATH" in self.definitions or bool(os.environ.get("CDPATH"))
+
+    def _remade_text(self) -> bool:
+        """Reads the text a makefile read is remade to (GNU make reads it again, remade),
+        once: a copier's sources (``cp $< $@``, ``cat a b > $@``) as makefiles, ``echo``'s
+        and ``printf``'s plain words as its lines; Unbounded where its text is another
+        program's (``sed``, ``cpp``…: review s56-greview B, a remade include's values).
+        Whether a rule was read."""
+        before = len(self.remakers)
+        rules = literal(self.rules, self.definitions, self.trusted())
+        for targets, prerequisites, recipe, where in rules:
+            names = {os.path.normpath(t) for t in targets} & self.read
+            if not recipe or not names or where in self.remakers:
+                continue
+            self.remakers.add(where)
+            self.attempt(self._remake, "", sorted(names)[0], prerequisites, recipe, where)
+        for name in sorted(self.read - self.remakers):
+            self.remakers.add(name)
+            for source in self.attempt(built_in_text, "", name, self.folder,
+                                       f"{self.folder} (make's built-in rules)"):
+                self.read.add(os.path.normpath(source))
+                self.found.append(os.path.join(self.folder, source))
+                self.file(self.found[-1])
+        return len(self.remakers) > before
+
+    def _remake(self, name: str, prerequisites: list[str], recipe: list[str], where: str) -> None:
+        """Reads what the rule at ``where`` remakes the makefile ``name`` to."""
+        sources, text, changed = remade_text(name, prerequisites, recipe, where)
+        for source, edits in changed:  # (a plain sed's: its file's text, edited)
+            self.found.append(os.path.join(self.folder, os.path.expanduser(source)))
+            text += edited(build_text(self.found[-1]), edits) + "\n"
+        for source in sources:  # (guarded, read: s57-greview R)
+            self.read.add(os.path.normpath(source))
+            self.found.append(os.path.join(self.folder, os.path.expanduser(source)))
+            self.file(self.found[-1])
+        if text:
+            self.text(f"{where} (its text)", text)
 
     def _starts(self, names: list[str], value: str, where: str, exported: bool) -> list[str]:
-        """``_assigned``'s paths of a start variable (joined to make's folder), the assignment
+        """``assigned``'s paths of a start variable (joined to make's folder), the assignment
         of a ``WHOLE`` one (or make's ``SHELL``) kept where one is relative (``relative``: a
         doubt of each recipe's folder; ``.`` too, every folder a program runs in)."""
-        found = _assigned(names, value, where, self.folder, exported)
+        found = start_paths(names, value, where, self.folder, exported)
         if any(w[:1] not in ("/", "~") for name in names if name in WHOLE or name in
-               _MAKES_OWN for w in value.replace(":", " ").split()):
+               MAKES_OWN for w in value.replace(":", " ").split()):
             self.relative.append((where, value))
         elif exported and found and any(w[:1] not in ("/", "~") for w in named_paths(value)):
             self.moved.append((where, value))  # (a doubt where a recipe moves: `finish`)
         return found
 
     def _started(self, where: str, code: str, spelled: re.Pattern[str]) -> None:
-        """The sub-makes (and checkers) the text ``code`` starts, to be read (``subs``)."""
-        started, plugins = sub_makes(code, where, self.folder, spelled)
+        """The sub-makes (and checkers) ``code`` starts, to be read (``subs``): its expansions'."""
+        try:
+            started, plugins = sub_makes(code, where, self.folder, spelled, self.cdpath() or
+                                         "CDPATH" in code, where not in self.values, self.moves)
+        except Unread:  # (`for d in lib; do $(MAKE) -C $$d; done`: lib/Makefile, s57-greview N)
+            for text in set(expansions(code, self.definitions, self.trusted())) - {code}:
+                self.attempt(self._started, text, where, text, spelled)
+            raise
         self.found += [p for p, _ in plugins]
-        for sub_folder, makefiles, assignments in started:
-            if any(n in _FLAGS and not all(_PLAIN_FLAGS.fullmatch(w) for w in v.split())
+        self.makers += [self.heads.get(where, "")] * len(started)
+        for sub_folder, makefiles, assignments in started:  # ("!I", "!E": -I, --eval given)
+            self.doubts += [(f"{where} gives a sub-make -{a[1]}, not read", code if a == "!I"
+                             else None) for a in assignments if a in ("!I", "!E")]
+            if any(n in FLAGS and not all(PLAIN_FLAGS.fullmatch(w) for w in v.split())
                    for n, _, v in (a.partition("=") for a in assignments)):
                 raise Unread(f"{where} gives a sub-make options naming what it reads, which "
                              "the gate does not read")
@@ -292,39 +388,13 @@ class _Reading:
                      for p in ([os.path.join(sub_folder, exact(v, where))
                                 for v in value.split()]
                                if name in ("MAKEFILES", "MAKEFLAGS", "GNUMAKEFLAGS") else
-                               _assigned([name], value, where, sub_folder, True))]
+                               start_paths([name], value, where, sub_folder, True))]
             self.found += makefiles + extra
-            self.subs += [(m, sub_folder) for m in makefiles + extra]
-            if any(a.partition("=")[0] in WHOLE | _FLAGS for a in assignments):
+            overridden = self.overridden | {a.partition("=")[0] for a in assignments}  # ("*":
+            # `-e`, the environment's values first: none the makefile's)
+            self.subs += [(m, sub_folder, overridden) for m in makefiles + extra]
+            if any(a.partition("=")[0] in WHOLE | FLAGS for a in assignments):
                 self.doubts.append((f"{where} gives a sub-make a start variable, which every "
                                     "make it starts inherits (read for it only)", code))
 
 
-def _exact(name: str, where: str) -> list[str]:
-    """``[exact(name, where)]``: an include's one name (``_Reading.attempt``'s reading)."""
-    return [exact(name, where)]
-
-
-def _assigned(names: list[str], value: str, where: str, folder: str,
-              exported: bool) -> list[str]:
-    """The paths a start variable of ``names`` given ``value`` makes a program read, from
-    ``folder``: each word of a ``WHOLE`` one, ``MAKEFLAGS``' files, an exported one's paths
-    (as the session's: ``envpaths.named_paths``); Unread for a ``$`` there."""
-    found: list[str] = []
-    for name in names:
-        starts = name in WHOLE or name in _MAKES_OWN
-        if not (starts or exported or name in _FLAGS):
-            continue
-        if "$" in value:
-            raise Unread(f"{where} gives {name} a value the gate cannot compute ({value!r}), "
-                         "naming what the recipes' programs read")
-        if name in _FLAGS:
-            if not all(_PLAIN_FLAGS.fullmatch(w) for w in value.split()):
-                raise Unread(f"{where} gives {name} options naming what make reads "
-                             f"({value!r}), which the gate does not read")
-            continue
-        words = value.replace(":", " ").split() if name in WHOLE else named_paths(value)
-        found += [os.path.join(folder, os.path.expanduser(w)) for w in words
-                  if w not in (".", "..")]  # (a relative one from make's folder only: a
-        # recipe's `cd sub && bash` reads sub/env.sh, and `.` is every folder: left open)
-    return found
