@@ -76,8 +76,10 @@ def python_libs(named: tuple[str, ...], marked: tuple[str, ...],
                 roots: list[str]) -> frozenset[str]:
     """The library folders (``X/lib``) of the interpreters the plan's paths ``named`` name by
     a path (``/opt/x/venv/bin/python`` names ``/opt/x/venv/lib/``; ``tools/env/bin/python``
-    ``tools/env/lib/``, from each of ``roots``): ``sitenames`` reads their site folders
-    (review s55-greview3 A3)."""
-    libs = [p for p in named if p[:1] not in marked and (p[-5:] == "/lib/" or p == "lib/")]
+    ``tools/env/lib/``, from each of ``roots``), and those interpreters' paths:
+    ``sitenames`` reads their site folders (review s55-greview3 A3; a link's installation,
+    a venv's base: session 57)."""
+    libs = [p for p in named if p[:1] not in marked and (p[-5:] == "/lib/" or p == "lib/" or (
+        _INTERPRETER.fullmatch(os.path.basename(p)) and "/" in p))]  # (its path: resolved)
     return frozenset(os.path.normpath(p if p[:1] == "/" else os.path.join(r, p))
                      for p in libs for r in ([""] if p[:1] == "/" else roots))

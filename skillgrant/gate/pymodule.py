@@ -83,17 +83,24 @@ def module_path(key: str, path: str | None = None) -> bool:
     module = importable(dot + suffix)
     if shadows(key, frozenset((head,))) or (module and stem in RUNNER_MODULES):
         return not _package(path, 1)
-    if module and stem in _site_names():  # (only in a folder that may be on sys.path: K2)
+    if module and _site_name(stem):  # (only in a folder that may be on sys.path: K2)
         return not _package(path, 1) and first_on_path(path, 1)
     above, _, package = head.rpartition("/")
     if shadows(key, frozenset((above,))) or (module and stem == "__init__" and (
             package in RUNNER_MODULES)):
         return not _package(path, 2)
-    return module and stem == "__init__" and package in _site_names() and not _package(
+    return module and stem == "__init__" and _site_name(package) and not _package(
         path, 2) and first_on_path(path, 2)
 
 
-def _site_names() -> frozenset[str]:
+def _site_name(name: str) -> bool:
+    """Whether ``name`` is a site name of the plan's Pythons (``_site_names``): every name
+    where their site folders are not known exactly (``sitenames.site_names``' None)."""
+    names = _site_names()
+    return names is None or name in names
+
+
+def _site_names() -> frozenset[str] | None:
     """``sitenames.site_names`` of the folders the plan's programs run in and of the
     interpreters it names by a path (review s54-greview2 A8, s55-greview3 A3: a pytest
     plugin's module, or one it imports, of the plan's Python's site folders)."""

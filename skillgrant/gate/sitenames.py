@@ -41,18 +41,28 @@ def start_imports(named: tuple[str, ...], path: str) -> frozenset[str]:
     return _imports(tuple(dict.fromkeys(libs)))
 
 
-def _libs(path: str) -> list[str]:
+def _libs(path: str) -> list[str] | None:
     """The library folders of ``_PREFIXES``, of the hook's Python's base installation (a
-    venv's), of each folder of ``path`` (a ``PATH``), and of each version a ``shims`` folder
-    there runs (pyenv's ``~/.pyenv/shims``: ``~/.pyenv/versions/*/lib``)."""
-    import glob
+    venv's), of each folder of ``path`` (a ``PATH``) and of each interpreter there
+    (``interpreter_libs``: a link's installation, a venv's base, the versions a pyenv or asdf
+    shim runs); None where one's cannot be known."""
     import sys
 
     bins = [b.rstrip("/") for b in path.split(":") if b[:1] == "/"]
-    return [*_PREFIXES, os.path.join(sys.base_prefix, "lib"),
-            *(os.path.join(os.path.dirname(b), "lib") for b in bins),
-            *(v for b in bins if b.endswith("/shims") for v in glob.glob(os.path.join(
-                glob.escape(os.path.dirname(b)), "versions", "*", "lib")))]
+    found = [*_PREFIXES, os.path.join(sys.base_prefix, "lib"),
+             *(os.path.join(os.path.dirname(b), "lib") for b in bins)]
+    for b in dict.fromkeys(bins):
+        try:
+            with os.scandir(b) as entries:
+                exes = [e.path for e in entries if _INTERPRETER(e.name)]
+        except OSError:
+            continue
+        for exe in exes:
+            more = interpreter_libs(exe)
+            if more is None:
+                return None
+            found += [m for m in more if m not in found]
+    return found
 
 
 def _site_folders(libs: tuple[str, ...]) -> list[str]:
@@ -67,7 +77,7 @@ def _site_folders(libs: tuple[str, ...]) -> list[str]:
     return list(dict.fromkeys(folders))
 
 
-def site_names(roots: frozenset[str], libs: frozenset[str] = frozenset()) -> frozenset[str]:
+def site_names(roots: frozenset[str], libs: frozenset[str] = frozenset()) -> frozenset[str] | None:
     """The top-level names (lower case) a Python of the plan imports from its site folders:
     each module file (``six.py``, an extension module) and each folder (a package, a
     namespace's part) in the site folders of the hook's Python, the system's and the user's,
@@ -83,58 +93,259 @@ def site_names(roots: frozenset[str], libs: frozenset[str] = frozenset()) -> fro
     ``sys.path``, whose first folder comes first (review s54-greview2 A8): which of them a
     start imports is the plugins' code, so every name is read (``pymodule.module_path``).
     Each site folder is listed once for a process (a service keeps the listing: a plugin
-    installed later is read at its restart), whatever project asks."""
-    return _site_names(tuple(sorted(roots)), tuple(sorted(libs)), os.environ.get("PATH", ""))
+    installed later is read at its restart), whatever project asks.
+
+    The interpreters are resolved as CPython's ``getpath`` finds its prefix (session 57,
+    s56-greview3 V): each ``python*`` of a ``PATH`` folder and each the plan names by its
+    path (``interpreter_libs``): a virtual environment's ``pyvenv.cfg`` (beside the
+    interpreter or one folder up) gives its own ``lib`` and, with system site packages, its
+    ``home``'s installation's; any other's prefix is found from its real path (a link
+    followed) up to the standard library's landmark. The session's ``PYTHONPATH`` folders
+    holding a distribution's metadata (``pip install --target``'s) are read as site folders
+    (their entry points are pytest's too). None (every name is one) where an interpreter's
+    site folders cannot be known exactly: a script in an interpreter's stead (a version
+    manager's shim but pyenv's and asdf's, whose installs are read), a prefix without the
+    landmark, a ``pyvenv.cfg`` not read, an editable finder's mapping not read."""
+    from .environment import values
+
+    extra, home = values(("PYTHONPATH", "PYTHONHOME"))
+    return _site_names(tuple(sorted(roots)), tuple(sorted(libs)), os.environ.get("PATH", ""),
+                       extra or "", home or "")
 
 
 @functools.lru_cache(maxsize=8)
-def _site_names(roots: tuple[str, ...], libs: tuple[str, ...], path: str) -> frozenset[str]:
-    """``site_names`` of the run folders ``roots``, the library folders ``libs`` and the
-    ``PATH`` ``path``."""
+def _site_names(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: str,
+                home: str) -> frozenset[str] | None:
+    """``site_names`` of the run folders ``roots``, the library folders and interpreters
+    ``libs``, the ``PATH`` ``path``, the ``PYTHONPATH`` ``extra`` and ``PYTHONHOME``
+    ``home``."""
     import glob
 
-    folders = [*_path_folders(path)]
+    found = _path_folders(path, home)
+    if found is None:
+        return None
+    folders = [*found]
     folders += [f for root in roots for venv in _VENVS for s in _SITES
                 for f in glob.glob(os.path.join(glob.escape(root), venv, "lib", s))]
-    folders += [f for lib in libs for s in _SITES
-                for f in glob.glob(os.path.join(glob.escape(lib), s))]
+    for lib in libs:  # (an interpreter's path, or a prefix's `lib`: a venv's, its base's)
+        venv = [] if _INTERPRETER(os.path.basename(lib)) else _venv_libs(os.path.dirname(lib))
+        read = interpreter_libs(lib) if venv == [] and _INTERPRETER(os.path.basename(
+            lib)) else None if venv is None else [lib, *venv]
+        if read is None:
+            return None
+        folders += [f for at in read for s in _SITES
+                    for f in glob.glob(os.path.join(glob.escape(at), s))]
+    folders += [f for f in _given_folders(extra, roots) if glob.glob(os.path.join(
+        glob.escape(f), "*.[de][ig][sg]*-info"))]  # (a PYTHONPATH folder of distributions)
     names: set[str] = set()
     for folder in dict.fromkeys(folders):
-        names |= _listing(folder)
+        listed = _listing(folder)
+        if listed is None:
+            return None
+        names |= listed
     return frozenset(names)
 
 
+def _given_folders(value: str, roots: tuple[str, ...]) -> list[str]:
+    """The folders of the ``PYTHONPATH`` ``value`` (a relative one from each of ``roots``)."""
+    return [os.path.normpath(p if p[:1] == "/" else os.path.join(r, p))
+            for p in value.split(":") if p for r in ([""] if p[:1] == "/" else roots)]
+
+
+def _INTERPRETER(name: str) -> bool:
+    """Whether ``name`` is an interpreter's (``python``, ``python3``, ``python3.11``)."""
+    return name.startswith("python") and all(c.isdigit() or c == "." for c in name[6:])
+
+
 @functools.lru_cache(maxsize=8)
-def _path_folders(path: str) -> tuple[str, ...]:
+def _path_folders(path: str, home: str = "") -> tuple[str, ...] | None:
     """The site folders of the hook's Python, the system's, the user's and those of the
-    ``PATH`` ``path`` (``_libs``): no project's."""
-    return tuple(_site_folders(tuple(dict.fromkeys(_libs(path)))))
+    interpreters of the ``PATH`` ``path`` (``_libs``) and of the ``PYTHONHOME`` ``home``: no
+    project's; None where an interpreter's are not known (``interpreter_libs``)."""
+    libs = _libs(path)
+    if libs is None:
+        return None
+    return tuple(_site_folders(tuple(dict.fromkeys([*libs, *(
+        [os.path.join(home, "lib")] if home else [])]))))
+
+
+def interpreter_libs(exe: str) -> list[str] | None:
+    """The library folders (``PREFIX/lib``) whose site folders the interpreter at ``exe``
+    reads at its start, found as CPython's ``getpath`` does (see ``site_names``): [] where no
+    file is there; None where they cannot be known exactly."""
+    real = os.path.realpath(exe)
+    try:
+        with open(real, "rb") as f:
+            magic = f.read(4)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError:
+        return None
+    if magic != b"\x7fELF" and magic[:4] != b"\xcf\xfa\xed\xfe":  # (a script: a shim)
+        return _shimmed(os.path.dirname(exe))
+    for folder in (os.path.dirname(exe), os.path.dirname(os.path.dirname(exe))):
+        venv = _venv_libs(folder)
+        if venv is None or venv:
+            return venv  # (a venv's: pyvenv.cfg beside the interpreter or one folder up)
+    found = []
+    for at in dict.fromkeys((exe, real)):
+        prefix = _landmark(os.path.dirname(at))
+        if prefix is None:
+            return None
+        found.append(os.path.join(prefix, "lib"))
+    return list(dict.fromkeys(found))
+
+
+def _venv_libs(prefix: str) -> list[str] | None:
+    """The library folders of the virtual environment at ``prefix`` (its own, and with
+    ``include-system-site-packages`` its ``home``'s interpreters'); [] where it is none (no
+    ``pyvenv.cfg``); None where its file cannot be read."""
+    cfg = os.path.join(prefix, "pyvenv.cfg")
+    try:
+        with open(cfg, "rb") as f:
+            text = f.read(1 << 16).decode()
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except (OSError, ValueError):
+        return None
+    read = {k.strip().lower(): v.strip() for k, _, v in (
+        line.partition("=") for line in text.splitlines()) if _}
+    found = [os.path.join(prefix, "lib")]
+    if read.get("include-system-site-packages", "false").lower() != "true":
+        return found
+    home = read.get("home", "")
+    if home[:1] != "/":
+        return None
+    import glob
+
+    base = _landmark(home)  # (getpath searches up from `home`, the base's folder unresolved)
+    if base is None:
+        return None
+    found.append(os.path.join(base, "lib"))
+    for exe in glob.glob(os.path.join(glob.escape(home), "python*")):
+        if _INTERPRETER(os.path.basename(exe)) and os.path.realpath(exe) != exe:
+            more = interpreter_libs(exe)  # (a link: its installation's too)
+            if more is None:
+                return None
+            found += [m for m in more if m not in found]
+    return found
+
+
+def _landmark(folder: str) -> str | None:
+    """The prefix CPython finds searching up from ``folder`` for its standard library's
+    landmark (``lib/python3.X/os.py``, ``lib/python3X.zip``); None where none is found (its
+    compiled-in prefix: not known here)."""
+    import glob
+
+    at = folder.rstrip("/") or "/"
+    while True:
+        lib = os.path.join(glob.escape(at), "lib")
+        if glob.glob(os.path.join(lib, "python[23]*", "os.py")) or glob.glob(
+                os.path.join(lib, "python[23]*.zip")):
+            return at
+        if at == "/":
+            return None
+        at = os.path.dirname(at)
+
+
+@functools.lru_cache(maxsize=16)
+def _shimmed(folder: str) -> list[str] | None:
+    """The library folders of the installations a version manager's shim in ``folder`` may
+    run (pyenv's ``shims/../versions/*``, asdf's ``shims/../installs/python/*``: each, read as
+    an interpreter); None for any other script in an interpreter's stead."""
+    import glob
+
+    if os.path.basename(folder) != "shims":
+        return None
+    top = glob.escape(os.path.dirname(folder))
+    installs = [*glob.glob(os.path.join(top, "versions", "*")),
+                *glob.glob(os.path.join(top, "installs", "python", "*"))]
+    if not installs:
+        return None
+    found: list[str] = []
+    for install in installs:
+        for at in glob.glob(os.path.join(glob.escape(install), "bin", "python*")):
+            if _INTERPRETER(os.path.basename(at)):
+                more = interpreter_libs(at)
+                if more is None:
+                    return None
+                found += [m for m in more if m not in found]
+        found += [os.path.join(install, "lib")]
+    return list(dict.fromkeys(found))
 
 
 @functools.lru_cache(maxsize=256)
-def _listing(folder: str) -> frozenset[str]:
+def _listing(folder: str) -> frozenset[str] | None:
     """The top-level names of the site folder ``folder`` (every module file, every folder)
     and of each folder its ``.pth`` files add: another site folder's alike, a source
     folder's (an editable install's project, ``/work/main``) only its modules and regular
     packages (a folder holding an ``__init__`` module): its plain folders (``tests``,
     ``docs``) are no distribution's namespace (review s55: ``tests/__init__.py`` was denied
-    under the editable dev venv only)."""
+    under the editable dev venv only); and in each of them the top names of the modules
+    its distributions' ``pytest11`` entry points name (``_plugin_tops``) and those an
+    editable finder maps (``_finder_tops``). None where a finder's mapping cannot be read."""
     names = _top_names(folder, True) | _plugin_tops(folder)
+    mapped = _finder_tops(folder)
+    if mapped is None:
+        return None
+    names |= mapped
     for added in _pth_folders(folder):
         names |= _top_names(added, os.path.basename(added.rstrip("/")) in (
-            "site-packages", "dist-packages"))
+            "site-packages", "dist-packages")) | _plugin_tops(added)
     return frozenset(names)
+
+
+def _finder_tops(folder: str) -> set[str] | None:
+    """The top-level names the editable finders of the site folder ``folder`` map
+    (setuptools' ``__editable___NAME_finder.py``, which a ``.pth`` imports and appends to
+    ``sys.meta_path``: its ``MAPPING`` and ``NAMESPACES``, literal dicts; s56-greview3 E):
+    each a module found outside every site folder. None where a finder module there is not
+    read so (its text not literal)."""
+    import ast
+    import glob
+
+    names: set[str] = set()
+    for path in glob.glob(os.path.join(glob.escape(folder), "__editable__*finder.py")):
+        try:
+            with open(path, "rb") as f:
+                tree = ast.parse(f.read(1 << 22))
+        except (OSError, SyntaxError, ValueError):
+            return None
+        read = 0
+        for statement in tree.body:
+            if not isinstance(statement, (ast.Assign, ast.AnnAssign)):
+                continue
+            target = statement.target if isinstance(statement, ast.AnnAssign) else \
+                statement.targets[0] if len(statement.targets) == 1 else None
+            if not isinstance(target, ast.Name) or target.id not in ("MAPPING", "NAMESPACES"):
+                continue
+            try:
+                value = ast.literal_eval(statement.value) if statement.value else None
+            except ValueError:
+                return None
+            if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+                return None
+            names |= {k.split(".")[0].lower() for k in value}
+            read += target.id == "MAPPING"
+        if not read:
+            return None
+    return names
 
 
 def _plugin_tops(folder: str) -> set[str]:
     """The top-level names of the modules the ``pytest11`` entry points of the distributions
-    installed in the site folder ``folder`` name (``acme.testing.plugin``: ``acme``): an
-    editable install's module lives elsewhere, found by its ``.pth`` finder's mapping or a
-    namespace portion in its source folder (s56-greview3 E1, N1)."""
+    installed in the folder ``folder`` of ``sys.path`` name (``acme.testing.plugin``:
+    ``acme``; their metadata a ``.dist-info``, an ``.egg-info`` or an egg's ``EGG-INFO``, as
+    ``importlib.metadata`` finds them): an editable install's module lives elsewhere, found
+    by its ``.pth`` finder's mapping or a namespace portion in its source folder
+    (s56-greview3 E1, N1), a legacy one's metadata in its source folder (E)."""
     import glob
 
     names: set[str] = set()
-    for path in glob.glob(os.path.join(glob.escape(folder), "*.dist-info", "entry_points.txt")):
+    at = glob.escape(folder)
+    for path in [*glob.glob(os.path.join(at, "*.dist-info", "entry_points.txt")),
+                 *glob.glob(os.path.join(at, "*.egg-info", "entry_points.txt")),
+                 *glob.glob(os.path.join(at, "*.egg", "EGG-INFO", "entry_points.txt"))]:
         try:
             with open(path, "rb") as f:
                 text = f.read(1 << 20).decode("utf-8", "replace")

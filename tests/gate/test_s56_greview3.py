@@ -185,9 +185,6 @@ def test_e_an_editable_install_imports_at_start(case: str, tmp_path: Path) -> No
 
 # (setuptools-finder-active-venv, setuptools-finder-named-venv, pth-namespace-active-venv: held
 # since 378e7dd, the pytest11 entry points' top names read)
-_open("test_e_an_editable_install_imports_at_start", "at c325de9 no reading of a finder's "
-      "MAPPING nor of a source folder's .egg-info metadata",
-      "finder-package-a-plugin-imports", "legacy-develop-namespace")
 
 
 # --- O: pytest's pythonpath where the gate does not read it --------------------------------------
@@ -477,14 +474,6 @@ PYTHONS: dict[str, tuple[str, str | None, dict[str, str]]] = {
     "pythonpath-folder-of-distributions": ("python3", None, {"PYTHONPATH": "{T}/plugins"}),
 }
 
-_open("test_v_a_plugin_of_the_plans_python_imports_at_start", "at 6ba97f0 sitenames reads the "
-      "site folders of bin/../lib of a named or PATH interpreter: not a venv's base, not a "
-      "link's real installation, not a version manager's (but pyenv's) installs",
-      "venv-of-another-base", "linked-interpreter-named", "linked-interpreter-on-path",
-      "asdf-shims-on-path")
-_open("test_v_a_plugin_of_the_plans_python_imports_at_start", "at 6ba97f0 sitenames reads no "
-      "folder of the session's PYTHONPATH: its distributions' entry points are pytest's too",
-      "pythonpath-folder-of-distributions")
 
 
 @pytest.mark.parametrize("case", PYTHONS)
