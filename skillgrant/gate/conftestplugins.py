@@ -1,15 +1,28 @@
 """The modules a conftest's ``pytest_plugins`` makes pytest import at its start (issue 29,
 review s55-greview3 P3): ``pytest_plugins = ["fixtures.db"]`` in a conftest pytest loads
-before collecting (its initial conftests: from the root down to each folder it collects in,
-and those of the ``test*`` folders there; a later one naming plugins fails the run) imports
-``fixtures.db`` from ``sys.path``, as the ini's ``-p`` does: a module of that name written
-in a folder there runs at the next start.
+imports ``fixtures.db`` from ``sys.path``, as the ini's ``-p`` does: a module of that name
+written in a folder there runs at the next start.
+
+Which conftests pytest loads first depends on its anchors (each operand, node id's file,
+``testpaths`` entry: the conftests from the root down to each), and under ``--pyargs`` it
+honours the nested ones too (s56-greview3 P): every ``conftest.py`` at any depth below the
+collecting folder, and each in a folder above it, is read (session 57: failing closed, a
+superset of the anchors' whatever the plan's words or settings name), but in the folders
+pytest's default ``norecursedirs`` skip (``.git``, ``node_modules``, a virtual
+environment's: a plan naming a folder inside one is left open). A named module is read for its own
+``pytest_plugins`` (an aggregator) at each place below the collecting folder whose path ends
+as its name's (``plugs.py``, ``x/plugs/__init__.py``: wherever ``sys.path`` may find it, a
+conftest's basedir, the ini's ``pythonpath``) and in each folder ``roots`` names.
 
 The conftests (the gate's: every ``conftest.py`` is guarded) are read by ``ast``: a literal
-string or list/tuple of strings assigned at the top level gives the names; anything else
+string or list/tuple of strings assigned at the top level gives the names; a computed one
+whose every name is a literal or an f-string starting with a package's dotted name
+(``[f"tests.fixtures.{n}" for n in …]``) every module of that package (``_shaped``; the
+conftest's own code runs anyway: it is guarded); anything else
 (``pytest_plugins`` computed, extended, imported, set through ``globals()`` or a string, or
 a conftest that does not parse) cannot be read, and every module below the collecting
-folder is taken as one (``pytestini.widened``'s ``--doctest-modules`` reading)."""
+folder is taken as one (``pytestini.widened``'s ``--doctest-modules`` reading); so it is
+where the folders below hold more than ``_ENTRIES`` entries."""
 
 from __future__ import annotations
 
@@ -26,18 +39,28 @@ _NAME: Final = "pytest_plugins"
 #: How many named modules are read for their own ``pytest_plugins`` before every module is
 #: taken.
 _MODULES: Final = 64
+#: How many entries the folders below a collecting folder are read for before every module
+#: is taken.
+_ENTRIES: Final = 20000
+#: The folders below that are not read (pytest's ``norecursedirs`` and a venv's skip them).
+_SKIPPED: Final = frozenset((".git", ".hg", ".svn", "node_modules", "__pycache__"))
 
 
-def conftest_plugins(folder: str, given: tuple[str, ...] = ()) -> tuple[bool, list[str]]:
-    """Whether a conftest pytest loads first for the collecting ``folder`` (a real path)
-    names its plugins in a way not read (every module is then one), and the file patterns
+def conftest_plugins(folder: str, given: tuple[str, ...] = (),
+                     roots: tuple[str, ...] = ()) -> tuple[bool, list[str]]:
+    """Whether a conftest pytest may load for the collecting ``folder`` (a real path) names
+    its plugins in a way not read (every module is then one), and the file patterns
     (``pytestini``'s: a pattern holding a ``/`` matched against a path's end) of the modules
     the others name, and the plugins ``given`` (the ini's ``-p``): each name's module files
     and its packages' ``__init__`` files; and, read by the same rule, what each named
     module's own ``pytest_plugins`` names (pytest registers those too: a plugin
-    aggregator; s56-greview3 P2), up to ``_MODULES`` modules."""
+    aggregator; s56-greview3 P2), up to ``_MODULES`` modules, wherever it is below
+    ``folder`` or in a folder of ``roots`` (the ini's ``pythonpath``)."""
     names = [*given]
-    for path in _initial(folder):
+    below = _below(folder)
+    if below is None:
+        return True, []
+    for path in [*_above(folder), *(p for p in below if p.endswith("/conftest.py"))]:
         found = _read(path)
         if found is None:
             return True, []
@@ -51,9 +74,16 @@ def conftest_plugins(folder: str, given: tuple[str, ...] = ()) -> tuple[bool, li
         if len(seen) >= _MODULES:
             return True, patterns
         seen.add(name)
-        patterns += _module_patterns(name)
-        base = os.path.join(folder, *name.split("."))
-        for path in (base + ".py", os.path.join(base, "__init__.py")):
+        package = name[:-2] if name.endswith(".*") else ""  # (every module of a package: K)
+        patterns += _module_patterns(package or name)
+        tail = "/" + "/".join((package or name).split("."))
+        places = [p for p in below if p.endswith((tail + ".py", tail + "/__init__.py")) or (
+            package and tail + "/" in p)]
+        if package:
+            patterns.append(tail.lstrip("/") + "/*")
+        places += [os.path.join(r, *(package or name).split(".")) + end for r in roots
+                   for end in (".py", "/__init__.py")]
+        for path in places:
             found = _read(path)
             if found is None:
                 return True, patterns
@@ -75,21 +105,44 @@ def _read(path: str) -> list[str] | None:
     return _names(data)
 
 
-def _initial(folder: str) -> list[str]:
-    """The conftests pytest loads first for ``folder``: in it and each folder above, and in
-    each of its folders whose name starts with ``test``."""
+def _above(folder: str) -> list[str]:
+    """The conftests in ``folder`` and each folder above it."""
     found, at = [], folder
     while True:
         found.append(os.path.join(at, "conftest.py"))
         if at in ("/", ""):
             break
         at = os.path.dirname(at)
-    try:
-        with os.scandir(folder) as entries:
-            found += [os.path.join(e.path, "conftest.py") for e in entries
-                      if e.name.startswith("test") and e.is_dir()]
-    except OSError:
-        pass
+    return found
+
+
+def _below(folder: str) -> list[str] | None:
+    """The ``.py`` files at any depth below ``folder`` (but in ``_SKIPPED`` folders and
+    virtual environments); None where more than ``_ENTRIES`` entries were read."""
+    found: list[str] = []
+    count = 0
+    stack, seen = [folder], set()
+    while stack:
+        at = stack.pop()
+        real = os.path.realpath(at)  # (a link to a folder: pytest follows it, once)
+        if real in seen:
+            continue
+        seen.add(real)
+        try:
+            with os.scandir(at) as listing:
+                entries = list(listing)
+        except OSError:
+            continue
+        count += len(entries)
+        if count > _ENTRIES:
+            return None
+        if at != folder and any(e.name == "pyvenv.cfg" for e in entries):
+            continue  # (a virtual environment: pytest does not collect in one)
+        for entry in entries:
+            if entry.name.endswith(".py"):
+                found.append(entry.path)
+            elif entry.name not in _SKIPPED and entry.is_dir():
+                stack.append(entry.path)
     return found
 
 
@@ -114,7 +167,12 @@ def _names(data: bytes) -> list[str] | None:
         try:
             given = ast.literal_eval(value)
         except ValueError:
-            return None
+            shaped = _shaped(value)  # (computed: each name's literal package, K)
+            if shaped is None:
+                return None
+            found += shaped
+            read.add(id(targets[0]))
+            continue
         values = given.split(",") if isinstance(given, str) else list(given) if isinstance(
             given, (list, tuple)) else [None]  # (a string: split at commas, as pytest does)
         if not all(isinstance(v, str) for v in values):
@@ -128,6 +186,39 @@ def _names(data: bytes) -> list[str] | None:
                     node.name == "*" or (node.asname or node.name) == _NAME)):
             return None  # (read, extended, imported, named by a string: not a literal)
     return found
+
+
+def _shaped(node: object) -> list[str] | None:
+    """The names a computed ``pytest_plugins`` value ``node`` (an ``ast`` expression) gives,
+    where each is a literal string or an f-string whose literal start holds a ``.``
+    (``f"tests.fixtures.{name}"``: a module of the package ``tests.fixtures``, read as
+    ``tests.fixtures.*``, every module below it; s56-greview3 K): a list, tuple or set of
+    them, a comprehension making them, a sum of such; None for any other value (every
+    module)."""
+    import ast
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.split(",")
+    if isinstance(node, ast.JoinedStr):
+        start = node.values[0] if node.values else None
+        text = start.value if isinstance(start, ast.Constant) and isinstance(
+            start.value, str) else ""
+        package = text.rpartition(".")[0]
+        return [package + ".*"] if package and "," not in text else None
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        found: list[str] = []
+        for element in node.elts:
+            shaped = _shaped(element)
+            if shaped is None:
+                return None
+            found += shaped
+        return found
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+        return _shaped(node.elt)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _shaped(node.left), _shaped(node.right)
+        return None if left is None or right is None else left + right
+    return None
 
 
 def _module_patterns(name: str) -> list[str]:

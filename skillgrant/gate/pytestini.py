@@ -103,7 +103,9 @@ def _reading(folder: str, guards: object) -> tuple[bool, tuple[str, ...]]:
                    settings if key == "addopts" for ws in [words(value)]
                    for k, w in enumerate(ws) if w[:2] == "-p"]  # (the ini's `-p`: read too)
         every, patterns = conftest_plugins(real, tuple(  # (a conftest's `pytest_plugins`:
-            p for p in plugins if not p.startswith("no:")))  # s55-greview3 P3)
+            p for p in plugins if not p.startswith("no:")), tuple(  # s55-greview3 P3)
+            os.path.normpath(os.path.join(at, w)) for at, key, value in settings
+            if key == "pythonpath" for w in words(value)))
         for at_folder, key, value in settings:
             given = words(value)
             if key == "pythonpath":  # (an entry that is no folder: an archive zipimport reads)

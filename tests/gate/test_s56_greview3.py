@@ -307,14 +307,6 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
 
 # (star-import-of-a-base, aggregator-package, aggregator-module, ini-plugin-names-plugins: held
 # since 378e7dd)
-_open("test_p_a_conftests_plugins_import_at_start", "at 378e7dd a named module's own "
-      "pytest_plugins is read only at the collecting folder's path of its name, not where "
-      "sys.path finds it", "aggregator-in-the-conftests-folder", "aggregator-in-pythonpath")
-_open("test_p_a_conftests_plugins_import_at_start", "at e9c362a conftestplugins reads the "
-      "conftests from the collecting folder up and its test* folders: not those down to a "
-      "testpaths entry or an operand (pytest's anchors), nor --pyargs' nested ones",
-      "testpaths-below-a-conftest", "operand-folders-conftest", "node-id-folders-conftest",
-      "pyargs-package-conftest", "pattern-plan-operand")
 
 
 @pytest.mark.parametrize("case", CONFTESTS)
@@ -506,8 +498,6 @@ COSTS = {
     "computed-plugins-sed-a-helper": "sed -i s/A/B/ tools/helper.py",
 }
 
-_open("test_k_an_everyday_call_stays_allowed", "e9c362a takes every module below as a plugin "
-      "under a conftest whose pytest_plugins is computed", *COSTS)
 
 
 @pytest.mark.parametrize("case", COSTS)
