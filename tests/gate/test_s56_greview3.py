@@ -336,8 +336,6 @@ PROGRAMS = {
 }
 
 # (folder-run-as-a-script: held since 378e7dd)
-_open("test_c_a_plans_program_runs_python_in_a_package", "at 6ba97f0 planruns.runs_any does "
-      "not count the plan's code importing a project module", "code-importing-a-project-module")
 
 
 @pytest.mark.parametrize("case", PROGRAMS)
@@ -362,9 +360,6 @@ PLUGINS_NAMED = {
     # (held at c325de9: the spaced form, planprograms guarding the module's files)
 }
 
-_open("test_a_a_plugin_the_plans_line_names_imports_at_start", "at c325de9 the module of an "
-      "attached -pNAME is not guarded as the spaced -p NAME's is", "p-attached",
-      "p-attached-dotted")
 
 
 @pytest.mark.parametrize("case", PLUGINS_NAMED)
