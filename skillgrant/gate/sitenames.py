@@ -354,12 +354,11 @@ _APPENDS: Final = (rb"meta_path\s*(?:\.\s*(?:append|extend)|\.\s*insert\s*\(\s*(
 
 def _finders_read(folder: str) -> bool:
     """Whether no module a ``.pth`` import line of the site folder ``folder`` imports from
-    it (nor one that module imports from it), but setuptools' finders (``_finder_tops``),
+    it (nor any it imports from it: ``_appends_none``), but setuptools' finders (``_finder_tops``),
     may put a finder after the path finder (``_APPENDS``: editables' ``RedirectingFinder``,
     scikit-build-core's, meson-python's loaders map names no site folder lists;
     s57-greview2 E-EDITABLES): where one may, its names are not known."""
     import glob
-    import re
 
     for pth in glob.glob(os.path.join(glob.escape(folder), "*.pth")):
         try:
@@ -369,34 +368,60 @@ def _finders_read(folder: str) -> bool:
             return False
         tops = {n for line in lines if line.startswith(("import ", "import\t"))
                 for n in _names(line) if n not in STANDARD and not n.startswith("__editable__")}
-        texts = [(n, t) for n in sorted(tops) for t in _module_texts(folder, n)]
-        for name, text in list(texts):  # (and the modules each imports: one level)
-            for word in set(re.findall(rb"^\s*(?:from|import)\s+(\.*[A-Za-z_][\w.]*)",
-                                       text or b"", re.M)):
-                dots = len(word) - len(word.lstrip(b"."))  # (relative: from its package)
-                base = name.split(".")[:len(name.split(".")) - dots + 1] if dots else []
-                texts += [(name, t) for t in _module_texts(folder, ".".join(
-                    [*base, word.lstrip(b".").decode()]))]
-        if any(t is None or re.search(_APPENDS, t) for _, t in texts):
+        if not _appends_none(folder, sorted(tops)):
             return False
     return True
 
 
-def _module_texts(folder: str, name: str) -> list[bytes | None]:
-    """The texts of the module ``name`` (dotted) in the site folder ``folder``: its source,
-    a package's ``__init__``; None for one not readable (an extension module's)."""
-    path = os.path.join(folder, *name.split("."))
-    found: list[bytes | None] = []
-    for at in (path + ".py", os.path.join(path, "__init__.py")):
-        try:
-            with open(at, "rb") as f:
-                found.append(f.read(1 << 22))
-        except (FileNotFoundError, NotADirectoryError):
+#: How many modules ``_appends_none`` reads before it takes one as appending.
+_READ_MODULES: Final = 64
+
+
+def _appends_none(folder: str, tops: list[str]) -> bool:
+    """Whether none of the modules ``tops`` of the site folder ``folder``, nor any module of
+    it they import (absolute or relative, at any depth, up to ``_READ_MODULES``), may put a
+    finder after the path finder (``_APPENDS``) or is not readable."""
+    import re
+
+    names, seen = list(tops), set()
+    while names:
+        name = names.pop()
+        if name in seen or name.split(".")[0] in STANDARD:
             continue
-        except OSError:
-            found.append(None)
-    if not found and any(os.path.isfile(path + s) for s in (".so", ".pyc", ".abi3.so")):
-        found.append(None)
+        seen.add(name)
+        if len(seen) > _READ_MODULES:
+            return False
+        for package, text in _module_texts(folder, name):
+            if text is None or re.search(_APPENDS, text):
+                return False
+            for word in re.findall(rb"^\s*(?:from|import)\s+(\.*[A-Za-z_][\w.]*)", text,
+                                   re.M):
+                dots = len(word) - len(word.lstrip(b"."))  # (relative: from its package)
+                base = package.split(".")[:len(package.split(".")) - dots + 1] if dots else []
+                names.append(".".join([*base, word.lstrip(b".").decode()]))
+    return True
+
+
+def _module_texts(folder: str, name: str) -> list[tuple[str, bytes | None]]:
+    """The package and text of the module ``name`` (dotted) in the site folder ``folder``
+    (its source, a package's ``__init__``; None for one not readable: an extension
+    module's), and of each package above it; none for a module not there."""
+    parts = name.split(".")
+    found: list[tuple[str, bytes | None]] = []
+    for at in range(1, len(parts) + 1):
+        path = os.path.join(folder, *parts[:at])
+        package = ".".join(parts[:at - 1])
+        for file, own in ((path + ".py", package), (os.path.join(path, "__init__.py"),
+                                                     ".".join(parts[:at]))):
+            try:
+                with open(file, "rb") as f:
+                    found.append((own, f.read(1 << 22)))
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            except OSError:
+                found.append((own, None))
+        if any(os.path.isfile(path + s) for s in (".so", ".pyc", ".abi3.so")):
+            found.append((package, None))
     return found
 
 
