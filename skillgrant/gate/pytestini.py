@@ -154,3 +154,34 @@ def _anchors(real: str, settings: list[tuple[str, str, str]], guards: object) ->
         found += [os.path.realpath(os.path.join(real, w.split("::")[0])) for w in operands(
             given)]
     return tuple(dict.fromkeys(p if os.path.isdir(p) else os.path.dirname(p) for p in found))
+
+
+#: The guarded set last asked ``pythonpath_folders``, and its answer.
+_PATHS: list[tuple[object, frozenset[str] | None]] = []
+
+
+def pythonpath_folders(guards: object) -> frozenset[str] | None:
+    """The folders (normalized, and their real paths) the ``pythonpath`` of a pytest
+    settings file may put on ``sys.path`` for ``guards``' plan: of each settings file in
+    and above each folder its programs run in and each anchor its pytest entries name (an
+    operand: pytest finds its ini from its arguments' folder up; session 57, s56-greview3
+    O ``ini-of-the-operand``); None (any folder) where a settings file is not read. (A
+    pattern entry's operand is any: left open.)"""
+    if _PATHS and _PATHS[0][0] is guards:
+        return _PATHS[0][1]
+    from .checkersettings import pytest_settings
+
+    runs = [os.path.normpath(f) for f in getattr(guards, "run_folders", ())]
+    folders = [*runs, *(a for r in runs for a in _anchors(r, [], guards))]
+    found: set[str] = set()
+    try:
+        for folder in dict.fromkeys(folders):
+            for at, _, value in pytest_settings(folder, ("pythonpath",)):
+                for word in words(value):
+                    path = os.path.normpath(os.path.join(at, word))
+                    found |= {path, os.path.realpath(path)}
+    except ValueError:
+        _PATHS[:] = [(guards, None)]
+    else:
+        _PATHS[:] = [(guards, frozenset(found))]
+    return _PATHS[0][1]
