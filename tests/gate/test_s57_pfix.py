@@ -14,9 +14,11 @@ from pathlib import Path
 import pytest
 
 from skillgrant.gate.conftestplugins import conftest_plugins
+from skillgrant.gate.interpreters import interpreter_libs
 from skillgrant.gate.planprograms import plan_programs
 from skillgrant.gate.planruns import _imports_project
-from skillgrant.gate.sitenames import _finders_read, _listing, interpreter_libs
+from skillgrant.gate.sitefinders import _finders_read
+from skillgrant.gate.sitenames import _listing
 
 #: The start of an ELF binary (what ``interpreter_libs`` takes as an interpreter, no script).
 ELF = b"\x7fELF" + b"\0" * 12
