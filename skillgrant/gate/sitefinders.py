@@ -56,26 +56,64 @@ def finder_tops(folder: str) -> set[str] | None:
 
 #: What a module's text holds where it may put a finder after the path's (``sys.meta_path``
 #: appended to, extended, assigned, indexed, inserted into but at its start; a path hook).
-_APPENDS: Final = (rb"meta_path\s*(?:\.\s*(?:append|extend)|\.\s*insert\s*\(\s*(?!0\s*,)|"
-                   rb"\+=|=(?!=)|\[)|path_hooks|setattr\s*\(\s*sys\b")
+_APPENDS: Final = (rb"path_hooks|setattr\s*\(\s*sys\b|addsitedir|\bpath\s*\.\s*(?:append|extend|"
+                   rb"insert)\s*\(|sys\s*\.\s*path\s*(?:\+=|\[|=(?!=))|"
+                   rb"from\s+sys\s+import[^\n]*\b(?:path|meta_path)\b")
+#: The uses of ``sys.meta_path`` that put no finder after the path finder (a membership test,
+#: an insertion at its start, a removal: ``_distutils_hack``'s).
+_FIRST: Final = rb"\s*(?:\.\s*insert\s*\(\s*0\s*,|\.\s*remove\s*\(|(?:or|and)\b|:)"
+#: What a ``.pth`` import line's own code may do that moves what Python imports: a folder
+#: added to ``sys.path`` (``site.addsitedir``, ``sys.path.append``), a finder, an import by
+#: a computed name.
+_LINE: Final = (rb"\bsite\b|addsitedir|\bpath\s*\.\s*(?:append|extend|insert)|meta_path|"
+                rb"path_hooks|importlib|setattr|getattr|__import__\s*\(\s*[^'\"\s]")
+
+
+def pth_files(folder: str) -> list[str]:
+    """The ``.pth`` files of the site folder ``folder`` (site.addsitedir reads each name
+    ending so, a hidden one too: s57-greview2 E-PTHCODE), sorted."""
+    try:
+        return sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".pth"))
+    except OSError:
+        return []
+
+
+def appends(text: bytes) -> bool:
+    """Whether a module's ``text`` may put a finder after the path finder or add a folder to
+    ``sys.path`` (``_APPENDS``; each ``meta_path`` but ``_FIRST``'s uses: an alias too)."""
+    import re
+
+    if re.search(_APPENDS, text):
+        return True
+    at = text.find(b"meta_path")
+    while at >= 0:
+        if not re.match(_FIRST, text[at + 9:at + 80]):
+            return True
+        at = text.find(b"meta_path", at + 9)
+    return False
 
 
 def _finders_read(folder: str) -> bool:
-    """Whether no module a ``.pth`` import line of the site folder ``folder`` imports from
-    it (nor any it imports from it: ``_appends_none``), but setuptools' finders (``_finder_tops``),
-    may put a finder after the path finder (``_APPENDS``: editables' ``RedirectingFinder``,
-    scikit-build-core's, meson-python's loaders map names no site folder lists;
-    s57-greview2 E-EDITABLES): where one may, its names are not known."""
-    import glob
+    """Whether no ``.pth`` import line of the site folder ``folder`` may move what Python
+    imports by its own code (``_LINE``: ``import site; site.addsitedir(…)``), and no module
+    it imports from it (nor any that imports from it: ``_appends_none``), but setuptools'
+    finders (``finder_tops``), may put a finder after the path finder or a folder on
+    ``sys.path`` (``appends``: editables' ``RedirectingFinder``, scikit-build-core's,
+    meson-python's loaders map names no site folder lists; s57-greview2 E-EDITABLES,
+    E-PTHCODE): where one may, its names are not known."""
+    import re
 
-    for pth in glob.glob(os.path.join(glob.escape(folder), "*.pth")):
+    for pth in pth_files(folder):
         try:
             with open(pth, "rb") as f:
                 lines = f.read(1 << 20).decode("utf-8", "replace").splitlines()
         except OSError:
             return False
-        tops = {n for line in lines if line.startswith(("import ", "import\t"))
-                for n in line_names(line) if n not in STANDARD and not n.startswith("__editable__")}
+        code = [line for line in lines if line.startswith(("import ", "import\t"))]
+        if any(re.search(_LINE, line.encode()) for line in code if "__editable__" not in line):
+            return False
+        tops = {n for line in code for n in line_names(line)
+                if n not in STANDARD and not n.startswith("__editable__")}
         if not _appends_none(folder, sorted(tops)):
             return False
     return True
@@ -100,7 +138,7 @@ def _appends_none(folder: str, tops: list[str]) -> bool:
         if len(seen) > _READ_MODULES:
             return False
         for package, text in _module_texts(folder, name):
-            if text is None or re.search(_APPENDS, text):
+            if text is None or appends(text):
                 return False
             for word in re.findall(rb"^\s*(?:from|import)\s+(\.*[A-Za-z_][\w.]*)", text,
                                    re.M):

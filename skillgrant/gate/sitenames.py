@@ -18,7 +18,7 @@ import os
 
 from .interpreters import interpreter_libs, is_interpreter, venv_libs
 from .placed import STANDARD
-from .sitefinders import finder_tops, line_names, plugin_tops
+from .sitefinders import finder_tops, line_names, plugin_tops, pth_files
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -115,12 +115,44 @@ def site_names(roots: frozenset[str], libs: frozenset[str] = frozenset()) -> fro
                        extra or "", home or "")
 
 
+def sys_path_folders(roots: frozenset[str], libs: frozenset[str]) -> list[str] | None:
+    """The folders after the first a Python of the plan (``site_names``' ``roots``,
+    ``libs``) imports from: the session's ``PYTHONPATH`` folders, its site folders and each
+    folder their ``.pth`` files add; None where not known exactly (``site_names``)."""
+    from .environment import values
+
+    extra, home = values(("PYTHONPATH", "PYTHONHOME"))
+    folders = _folders(tuple(sorted(roots)), tuple(sorted(libs)), os.environ.get("PATH", ""),
+                       extra or "", home or "")
+    if folders is None or site_names(roots, libs) is None:
+        return None
+    return [*_given_folders(extra or "", tuple(sorted(roots))), *folders,
+            *(p for f in folders for p in _pth_folders(f))]
+
+
 @functools.lru_cache(maxsize=8)
 def _site_names(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: str,
                 home: str) -> frozenset[str] | None:
     """``site_names`` of the run folders ``roots``, the library folders and interpreters
     ``libs``, the ``PATH`` ``path``, the ``PYTHONPATH`` ``extra`` and ``PYTHONHOME``
     ``home``."""
+    folders = _folders(roots, libs, path, extra, home)
+    if folders is None:
+        return None
+    names: set[str] = set()
+    for folder in folders:
+        listed = _listing(folder)
+        if listed is None:
+            return None
+        names |= listed
+    return frozenset(names)
+
+
+@functools.lru_cache(maxsize=8)
+def _folders(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: str,
+             home: str) -> list[str] | None:
+    """The site folders of ``_site_names``' arguments (each once); None where an
+    interpreter's are not known."""
     import glob
 
     found = _path_folders(path, home)
@@ -139,13 +171,7 @@ def _site_names(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra:
                     for f in glob.glob(os.path.join(glob.escape(at), s))]
     folders += [f for f in _given_folders(extra, roots) if glob.glob(os.path.join(
         glob.escape(f), "*.[de][ig][sg]*-info"))]  # (a PYTHONPATH folder of distributions)
-    names: set[str] = set()
-    for folder in dict.fromkeys(folders):
-        listed = _listing(folder)
-        if listed is None:
-            return None
-        names |= listed
-    return frozenset(names)
+    return list(dict.fromkeys(folders))
 
 
 def _given_folders(value: str, roots: tuple[str, ...]) -> list[str]:
@@ -221,10 +247,9 @@ def _regular(folder: str) -> bool:
 def _pth_folders(folder: str) -> list[str]:
     """The folders the ``.pth`` files of the site folder ``folder`` add to ``sys.path`` (each
     line not an ``import`` nor a comment, from ``folder``: site.addpackage's reading)."""
-    import glob
 
     found = []
-    for pth in glob.glob(os.path.join(glob.escape(folder), "*.pth")):
+    for pth in pth_files(folder):
         try:
             with open(pth, "rb") as f:
                 text = f.read(1 << 20).decode("utf-8", "replace")
@@ -238,11 +263,10 @@ def _pth_folders(folder: str) -> list[str]:
 @functools.lru_cache(maxsize=8)
 def _imports(libs: tuple[str, ...]) -> frozenset[str]:
     """``start_imports`` of the prefixes' library folders ``libs``."""
-    import glob  # (with contextlib: a hook's process that asks nothing here loads neither)
 
     names: set[str] = set()
     for folder in _site_folders(libs):
-        for pth in sorted(glob.glob(os.path.join(glob.escape(folder), "*.pth"))):
+        for pth in pth_files(folder):
             try:
                 with open(pth, "rb") as f:
                     text = f.read(1 << 20).decode("utf-8", "replace")

@@ -163,3 +163,37 @@ def test_a_plans_code_importing_a_project_module(entry: str, imports: bool) -> N
 @pytest.mark.parametrize("word", ["-phelper", "-qphelper", "-p helper"])
 def test_an_attached_plugin_option_names_its_module(word: str) -> None:
     assert "helper.py" in plan_programs((f"Bash(python3 -m pytest -q {word})",))
+
+
+# --- s57-greview2's findings ------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "globals().update(pytest_plugins=['helpers'])\n",
+    "import sys\nsys.modules[__name__].pytest_plugins = ['helpers']\n",
+    "setattr(sys.modules[__name__], 'pytest_' + 'plugins', ['helpers'])\n",
+    "def __getattr__(name):\n    return ['helpers']\n",
+])
+def test_a_conftest_setting_its_names_dynamically_is_not_read(text: str,
+                                                               tmp_path: Path) -> None:
+    (tmp_path / "conftest.py").write_text(text)
+    assert conftest_plugins(str(tmp_path))[0]
+
+
+@pytest.mark.parametrize("line", [
+    "import site; site.addsitedir('/x')",
+    "import sys; sys.path.append('/x')",
+    "import _f",  # (_f.py: an alias of sys.meta_path appended to)
+])
+def test_a_pth_line_moving_what_python_imports_is_not_read(line: str, tmp_path: Path) -> None:
+    (tmp_path / "_f.py").write_text("import sys\nfinders = sys.meta_path\nfinders.append(F)\n")
+    (tmp_path / ".hidden.pth").write_text(line + "\n")
+    assert not _finders_read(str(tmp_path))
+
+
+def test_a_named_module_is_read_where_sys_path_finds_it(tmp_path: Path) -> None:
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "conftest.py").write_text("pytest_plugins = ['plugs']\n")
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "plugs.py").write_text("pytest_plugins = ['helpers']\n")
+    assert "helpers.py" in conftest_plugins(str(tmp_path / "p"), (),
+                                            (str(tmp_path / "shared"),))[1]
