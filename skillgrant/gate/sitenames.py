@@ -202,7 +202,7 @@ def _listing(folder: str) -> frozenset[str] | None:
     under the editable dev venv only); and in each of them the top names of the modules
     its distributions' ``pytest11`` entry points name (``_plugin_tops``) and those an
     editable finder maps (``_finder_tops``). None where a finder's mapping cannot be read."""
-    names = _top_names(folder, True) | plugin_tops(folder)
+    names = _top_names(folder, True) | plugin_tops(folder) | _namespace_members(folder)
     mapped = finder_tops(folder)
     if mapped is None:
         return None
@@ -211,6 +211,24 @@ def _listing(folder: str) -> frozenset[str] | None:
         names |= _top_names(added, os.path.basename(added.rstrip("/")) in (
             "site-packages", "dist-packages")) | plugin_tops(added)
     return frozenset(names)
+
+
+def _namespace_members(folder: str) -> set[str]:
+    """``NAMESPACE/MEMBER`` (lower case) for each module and folder of each namespace
+    package of the site folder ``folder`` (a top folder holding no ``__init__`` module):
+    a project's folder of that name first on ``sys.path`` is the namespace's first portion
+    (s57-greview2 V-NAMESPACE)."""
+    found: set[str] = set()
+    try:
+        with os.scandir(folder) as entries:
+            tops = [e.path for e in entries if e.name.isidentifier() and e.is_dir()]
+    except OSError:
+        return found
+    for top in tops:
+        if not _regular(top):
+            name = os.path.basename(top).lower()
+            found |= {f"{name}/{m}" for m in _top_names(top, True)}
+    return found
 
 
 def _top_names(folder: str, plain: bool) -> set[str]:

@@ -197,3 +197,15 @@ def test_a_named_module_is_read_where_sys_path_finds_it(tmp_path: Path) -> None:
     (tmp_path / "shared" / "plugs.py").write_text("pytest_plugins = ['helpers']\n")
     assert "helpers.py" in conftest_plugins(str(tmp_path / "p"), (),
                                             (str(tmp_path / "shared"),))[1]
+
+
+def test_a_site_namespaces_members_are_site_names(tmp_path: Path) -> None:
+    site = tmp_path / "site-packages"
+    (site / "acme" / "sub").mkdir(parents=True)
+    (site / "acme" / "utils.py").write_text("")
+    (site / "acme" / "sub" / "__init__.py").write_text("")
+    (site / "regular").mkdir()
+    (site / "regular" / "__init__.py").write_text("")
+    (site / "regular" / "x.py").write_text("")
+    listed = _listing(str(site)) or set()
+    assert {"acme/utils", "acme/sub"} <= listed and "regular/x" not in listed
