@@ -112,7 +112,7 @@ def _read(path: str) -> list[str] | None:
     except (OSError, ValueError):
         return None  # (a conftest not readable: pytest's run fails or not)
     if _NAME.encode() not in data and b"*" not in data and not any(  # (`from base import *`:
-            n.encode() in data for n in (*_DYNAMIC, "modules", "__dict__", "__getattr__")):
+            n.encode() in data for n in (*_DYNAMIC, "__dict__", "__setattr__", "__getattr__")):
         return []  # P1; a computed name: P-DYNAMIC)
     return _names(data)
 
@@ -221,8 +221,9 @@ def _dynamic(node: object, read: set[int]) -> bool:
     imported or spelled (a string, an attribute, a keyword: ``globals().update(
     pytest_plugins=…)``, ``sys.modules[__name__].pytest_plugins``; s57-greview2 P-DYNAMIC),
     a star import, or the module's namespace reached by a computed name (``globals()``,
-    ``vars()``, ``setattr()``, ``exec``, ``sys.modules``, ``__dict__``, a module
-    ``__getattr__``)."""
+    ``vars()``, ``setattr()``, ``exec``, ``__dict__``, ``__setattr__``, a module
+    ``__getattr__``; ``sys.modules[__name__]`` then sets it by one of those or by the
+    attribute's name)."""
     import ast
 
     return (isinstance(node, ast.Name) and (
@@ -230,7 +231,7 @@ def _dynamic(node: object, read: set[int]) -> bool:
         isinstance(node, ast.Constant) and node.value == _NAME) or (
         isinstance(node, ast.alias) and (
             node.name == "*" or (node.asname or node.name) == _NAME)) or (
-        isinstance(node, ast.Attribute) and node.attr in (_NAME, "modules", "__dict__")) or (
+        isinstance(node, ast.Attribute) and node.attr in (_NAME, "__dict__", "__setattr__")) or (
         isinstance(node, ast.keyword) and node.arg == _NAME) or (
         isinstance(node, ast.FunctionDef) and node.name == "__getattr__")
 

@@ -129,10 +129,11 @@ def _appends_none(folder: str, tops: list[str]) -> bool:
     finder after the path finder (``_APPENDS``) or is not readable."""
     import re
 
+    present = {n.partition(".")[0] for n in _entries(folder)}
     names, seen = list(tops), set()
     while names:
         name = names.pop()
-        if name in seen or name.split(".")[0] in STANDARD:
+        if name in seen or name.split(".")[0] in STANDARD or name.split(".")[0] not in present:
             continue
         seen.add(name)
         if len(seen) > _READ_MODULES:
@@ -171,6 +172,14 @@ def _module_texts(folder: str, name: str) -> list[tuple[str, bytes | None]]:
     return found
 
 
+def _entries(folder: str) -> list[str]:
+    """The names in ``folder`` ([] where it cannot be listed)."""
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
 def plugin_tops(folder: str) -> set[str]:
     """The top-level names of the modules the ``pytest11`` entry points of the distributions
     installed in the folder ``folder`` of ``sys.path`` name (``acme.testing.plugin``:
@@ -178,13 +187,12 @@ def plugin_tops(folder: str) -> set[str]:
     ``importlib.metadata`` finds them): an editable install's module lives elsewhere, found
     by its ``.pth`` finder's mapping or a namespace portion in its source folder
     (s56-greview3 E1, N1), a legacy one's metadata in its source folder (E)."""
-    import glob
-
     names: set[str] = set()
-    at = glob.escape(folder)
-    for path in [*glob.glob(os.path.join(at, "*.dist-info", "entry_points.txt")),
-                 *glob.glob(os.path.join(at, "*.egg-info", "entry_points.txt")),
-                 *glob.glob(os.path.join(at, "*.egg", "EGG-INFO", "entry_points.txt"))]:
+    listed = _entries(folder)
+    for path in [os.path.join(folder, n, "entry_points.txt") for n in listed
+                 if n.endswith((".dist-info", ".egg-info"))] + [
+            os.path.join(folder, n, "EGG-INFO", "entry_points.txt") for n in listed
+            if n.endswith(".egg")]:
         try:
             with open(path, "rb") as f:
                 text = f.read(1 << 20).decode("utf-8", "replace")
