@@ -209,3 +209,19 @@ def test_a_site_namespaces_members_are_site_names(tmp_path: Path) -> None:
     (site / "regular" / "x.py").write_text("")
     listed = _listing(str(site)) or set()
     assert {"acme/utils", "acme/sub"} <= listed and "regular/x" not in listed
+
+
+@pytest.mark.slow
+def test_an_installations_standard_zip_on_path_is_guarded(tmp_path: Path) -> None:
+    """s57-greview2 V-ZIP: ``PREFIX/lib/python311.zip`` of a ``PATH`` folder's installation
+    is first on ``sys.path`` after the script's folder (the hook's decision only)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from bash_review import first_denied, hooked_project
+
+    project = hooked_project(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"])
+    (project / "py" / "bin").mkdir(parents=True)
+    env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project),
+           "PATH": f"{project}/py/bin:{os.environ['PATH']}"}
+    assert first_denied(project, ["cp src/x.sh py/lib/python311.zip"], env) is not None
