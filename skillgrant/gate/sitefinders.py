@@ -117,7 +117,9 @@ def _finders_read(folder: str) -> bool:
     added = [os.path.join(folder, line.rstrip()) for lines in texts for line in lines if
              line.strip() and not line.startswith(("#", "import ", "import\t"))]
     for lines in texts:  # (a module looked up in every folder a .pth there adds: E-PRESENT)
-        code = [line for line in lines if line.startswith(("import ", "import\t"))]
+        code = [line for line in lines if line.startswith(("import ", "import\t")) and not (
+            "has_mfs" in line and "mp.append(p)" in line)]  # (setuptools' nspkg template:
+        # a namespace of this site folder, listed; s57-greview2 K-NSPKG)
         if any(re.search(_LINE, line.encode()) for line in code
                if not re.fullmatch(_EDITABLE, line.encode())):
             return False

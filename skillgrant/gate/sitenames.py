@@ -16,9 +16,7 @@ from __future__ import annotations
 import functools
 import os
 
-from .interpreters import interpreter_libs, is_interpreter, venv_libs
 from .placed import STANDARD
-from .sitefinders import finder_tops, line_names, plugin_tops, pth_files
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -49,6 +47,8 @@ def _libs(path: str) -> list[str] | None:
     (``interpreter_libs``: a link's installation, a venv's base, the versions a pyenv or asdf
     shim runs); None where one's cannot be known."""
     import sys
+
+    from .interpreters import interpreter_libs, is_interpreter
 
     bins = [b.rstrip("/") for b in path.split(":") if b[:1] == "/"]
     found = [*_PREFIXES, os.path.join(sys.base_prefix, "lib"),
@@ -155,6 +155,8 @@ def _folders(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: st
     interpreter's are not known."""
     import glob
 
+    from .interpreters import interpreter_libs, is_interpreter, venv_libs
+
     found = _path_folders(path, home)
     if found is None:
         return None
@@ -202,6 +204,8 @@ def _listing(folder: str) -> frozenset[str] | None:
     under the editable dev venv only); and in each of them the top names of the modules
     its distributions' ``pytest11`` entry points name (``_plugin_tops``) and those an
     editable finder maps (``_finder_tops``). None where a finder's mapping cannot be read."""
+    from .sitefinders import finder_tops, plugin_tops
+
     names = _top_names(folder, True) | plugin_tops(folder) | _namespace_members(folder)
     mapped = finder_tops(folder)
     if mapped is None:
@@ -280,6 +284,8 @@ def _regular(folder: str) -> bool:
 def _pth_folders(folder: str) -> list[str]:
     """The folders the ``.pth`` files of the site folder ``folder`` add to ``sys.path`` (each
     line not an ``import`` nor a comment, from ``folder``: site.addpackage's reading)."""
+    from .sitefinders import pth_files
+
 
     found = []
     for pth in pth_files(folder):
@@ -296,6 +302,8 @@ def _pth_folders(folder: str) -> list[str]:
 @functools.lru_cache(maxsize=8)
 def _imports(libs: tuple[str, ...]) -> frozenset[str]:
     """``start_imports`` of the prefixes' library folders ``libs``."""
+    from .sitefinders import line_names, pth_files
+
 
     names: set[str] = set()
     for folder in _site_folders(libs):
