@@ -207,7 +207,7 @@ def _listing(folder: str) -> frozenset[str] | None:
     from .sitefinders import finder_tops, plugin_tops
 
     names = _top_names(folder, True) | plugin_tops(folder) | _namespace_members(folder)
-    mapped = finder_tops(folder)
+    mapped = finder_tops(folder, pth_files(folder), line_names)
     if mapped is None:
         return None
     names |= mapped
@@ -284,8 +284,6 @@ def _regular(folder: str) -> bool:
 def _pth_folders(folder: str) -> list[str]:
     """The folders the ``.pth`` files of the site folder ``folder`` add to ``sys.path`` (each
     line not an ``import`` nor a comment, from ``folder``: site.addpackage's reading)."""
-    from .sitefinders import pth_files
-
 
     found = []
     for pth in pth_files(folder):
@@ -302,8 +300,6 @@ def _pth_folders(folder: str) -> list[str]:
 @functools.lru_cache(maxsize=8)
 def _imports(libs: tuple[str, ...]) -> frozenset[str]:
     """``start_imports`` of the prefixes' library folders ``libs``."""
-    from .sitefinders import line_names, pth_files
-
 
     names: set[str] = set()
     for folder in _site_folders(libs):
@@ -336,3 +332,23 @@ def module_items(folders: list[str], names: frozenset[str]) -> list[tuple[str, b
     suffixes = _suffixes()
     return [(os.path.join(f, n + s), s == "") for f in folders for n in sorted(names)
             for s in ("", *suffixes)]
+
+
+def pth_files(folder: str) -> list[str]:
+    """The ``.pth`` files of the site folder ``folder`` (site.addsitedir reads each name
+    ending so, a hidden one too: s57-greview2 E-PTHCODE), sorted."""
+    try:
+        return sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".pth"))
+    except OSError:
+        return []
+
+
+def line_names(line: str) -> set[str]:
+    """The identifiers of ``line`` (in its strings too) that may name a top-level module: not
+    a keyword, not an attribute's (after a ``.``: ``os.environ``; a dotted module's first part
+    names its package)."""
+    import keyword
+
+    spaced = "".join(c if c.isalnum() or c in "_." else " " for c in line)
+    return {w for word in spaced.split() for w in word.split(".")[:1]
+            if w.isidentifier() and not keyword.iskeyword(w)}
