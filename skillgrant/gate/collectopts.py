@@ -96,6 +96,33 @@ def _pytest(entry: str, rest: list[str]) -> None:
         _refuse(entry, "--doctest-modules")
 
 
+def plugin_words(name: str, words: list[str]) -> list[str]:
+    """The words of a program ``name`` given ``words``, with pytest's plugin option given
+    attached set apart (``-phelper``, ``-qpx``: argparse's short options clustered, flags
+    before ``p``): ``-p``, its value."""
+    if "pytest" not in words and not name.startswith(("pytest", "py.test")):
+        return words
+    found = []
+    for word in words:
+        at = word.find("p")
+        if word[:1] == "-" and word[1:2] != "-" and 0 < at < len(word) - 1 and set(
+                word[1:at]) <= set("qvsxl"):
+            found += [*([word[:at]] if at > 1 else []), "-p", word[at + 1:]]
+        else:
+            found.append(word)
+    return found
+
+
+def operands(words: list[str]) -> list[str]:
+    """The path operands (no pattern) pytest is given among a command's ``words`` (each
+    word after ``pytest``/``py.test`` neither an option nor an option's value)."""
+    names = [os.path.basename(w) for w in words]
+    at = next((k for k, n in enumerate(names) if n in ("pytest", "py.test")), None)
+    rest = [] if at is None else words[at + 1:]
+    return [w for k, w in enumerate(rest) if w[:1] != "-" and _PATTERNED.isdisjoint(w) and (
+        not k or rest[k - 1] not in _VALUED or "=" in rest[k - 1])]
+
+
 def _given(word: str, after: str, short: str, long: str = "") -> str | None:
     """The value ``word`` gives pytest's option ``short`` (``-X``) or ``long``: the next word
     ``after`` when apart, the rest of ``word`` when attached (``-Xv``, ``--long=v``); None

@@ -1,15 +1,30 @@
 """The modules a conftest's ``pytest_plugins`` makes pytest import at its start (issue 29,
 review s55-greview3 P3): ``pytest_plugins = ["fixtures.db"]`` in a conftest pytest loads
-before collecting (its initial conftests: from the root down to each folder it collects in,
-and those of the ``test*`` folders there; a later one naming plugins fails the run) imports
-``fixtures.db`` from ``sys.path``, as the ini's ``-p`` does: a module of that name written
-in a folder there runs at the next start.
+imports ``fixtures.db`` from ``sys.path``, as the ini's ``-p`` does: a module of that name
+written in a folder there runs at the next start.
+
+Which conftests pytest loads first depends on its anchors (each operand, node id's file,
+``testpaths`` entry: the conftests from the root down to each), and under ``--pyargs`` it
+honours the nested ones too (s56-greview3 P): every ``conftest.py`` at any depth below the
+collecting folder, and each in a folder above it, is read (session 57: failing closed, a
+superset of the anchors' whatever the plan's words or settings name), but in the folders
+pytest's default ``norecursedirs`` skip (``.git``, ``node_modules``, a virtual
+environment's but its own and its ``test*`` folders': a plan naming a folder inside one is
+left open), and in and above each anchor outside it the plan's words and settings name
+(``anchors``: an operand, a ``testpaths`` entry), and below it. A named module is read for its own
+``pytest_plugins`` (an aggregator) at each place below the collecting folder whose path ends
+as its name's (``plugs.py``, ``x/plugs/__init__.py``: wherever ``sys.path`` may find it, a
+conftest's basedir, the ini's ``pythonpath``) and in each folder ``roots`` names.
 
 The conftests (the gate's: every ``conftest.py`` is guarded) are read by ``ast``: a literal
-string or list/tuple of strings assigned at the top level gives the names; anything else
+string or list/tuple of strings assigned at the top level gives the names; a computed one
+whose every name is a literal or an f-string starting with a package's dotted name
+(``[f"tests.fixtures.{n}" for n in …]``) every module of that package (``_shaped``; the
+conftest's own code runs anyway: it is guarded); anything else
 (``pytest_plugins`` computed, extended, imported, set through ``globals()`` or a string, or
 a conftest that does not parse) cannot be read, and every module below the collecting
-folder is taken as one (``pytestini.widened``'s ``--doctest-modules`` reading)."""
+folder is taken as one (``pytestini.widened``'s ``--doctest-modules`` reading); so it is
+where the folders below hold more than ``_ENTRIES`` entries."""
 
 from __future__ import annotations
 
@@ -26,22 +41,30 @@ _NAME: Final = "pytest_plugins"
 #: How many named modules are read for their own ``pytest_plugins`` before every module is
 #: taken.
 _MODULES: Final = 64
+#: How many entries the folders below a collecting folder are read for before every module
+#: is taken.
+_ENTRIES: Final = 20000
+#: The folders below that are not read (pytest's ``norecursedirs`` and a venv's skip them).
+_SKIPPED: Final = frozenset((".git", ".hg", ".svn", "node_modules", "__pycache__"))
 
 
-def conftest_plugins(folder: str, given: tuple[str, ...] = ()) -> tuple[bool, list[str]]:
-    """Whether a conftest pytest loads first for the collecting ``folder`` (a real path)
-    names its plugins in a way not read (every module is then one), and the file patterns
+def conftest_plugins(folder: str, given: tuple[str, ...] = (), roots: tuple[str, ...] = (),
+                     anchors: tuple[str, ...] = ()) -> tuple[bool, list[str]]:
+    """Whether a conftest pytest may load for the collecting ``folder`` (a real path) names
+    its plugins in a way not read (every module is then one), and the file patterns
     (``pytestini``'s: a pattern holding a ``/`` matched against a path's end) of the modules
     the others name, and the plugins ``given`` (the ini's ``-p``): each name's module files
     and its packages' ``__init__`` files; and, read by the same rule, what each named
     module's own ``pytest_plugins`` names (pytest registers those too: a plugin
-    aggregator; s56-greview3 P2), up to ``_MODULES`` modules."""
-    names = [*given]
-    for path in _initial(folder):
-        found = _read(path)
-        if found is None:
-            return True, []
-        names += found
+    aggregator; s56-greview3 P2), up to ``_MODULES`` modules, wherever it is below
+    ``folder`` or in a folder of ``roots`` (the ini's ``pythonpath``); and the conftests
+    in, above and below each of ``anchors`` outside ``folder``."""
+    below = _below(folder)
+    conftests = None if below is None else _conftests(folder, below, anchors)
+    names = None if conftests is None else _read_all(conftests)
+    if below is None or names is None:
+        return True, []
+    names += given
     patterns: list[str] = []
     seen: set[str] = set()
     while names:
@@ -51,14 +74,33 @@ def conftest_plugins(folder: str, given: tuple[str, ...] = ()) -> tuple[bool, li
         if len(seen) >= _MODULES:
             return True, patterns
         seen.add(name)
-        patterns += _module_patterns(name)
-        base = os.path.join(folder, *name.split("."))
-        for path in (base + ".py", os.path.join(base, "__init__.py")):
+        read_only, name = name[:1] == "=", name.lstrip("=")  # (a star import's base: its
+        package = name[:-2] if name.endswith(".*") else ""  # names read; every module of
+        patterns += [] if read_only else _module_patterns(package or name)  # a package: K)
+        tail = "/" + "/".join((package or name).split("."))
+        places = [p for p in below if p.endswith((tail + ".py", tail + "/__init__.py")) or (
+            package and tail + "/" in p)]
+        if package:
+            patterns.append(tail.lstrip("/") + "/*")
+        places += [os.path.join(r, *(package or name).split(".")) + end for r in roots
+                   for end in (".py", "/__init__.py")]
+        for path in places:
             found = _read(path)
             if found is None:
                 return True, patterns
             names += found
     return False, patterns
+
+
+def _read_all(paths: list[str]) -> list[str] | None:
+    """``_read`` of each of ``paths``, joined; None where one is None."""
+    found: list[str] = []
+    for path in paths:
+        names = _read(path)
+        if names is None:
+            return None
+        found += names
+    return found
 
 
 def _read(path: str) -> list[str] | None:
@@ -70,26 +112,64 @@ def _read(path: str) -> list[str] | None:
         return []
     except (OSError, ValueError):
         return None  # (a conftest not readable: pytest's run fails or not)
-    if _NAME.encode() not in data and b"*" not in data:  # (`from base import *`: P1)
-        return []
+    if _NAME.encode() not in data and b"*" not in data and not any(  # (`from base import *`:
+            n.encode() in data for n in (*_DYNAMIC, *_REACHING, "modules", "__getattr__")):
+        return []  # P1; a computed name: P-DYNAMIC)
     return _names(data)
 
 
-def _initial(folder: str) -> list[str]:
-    """The conftests pytest loads first for ``folder``: in it and each folder above, and in
-    each of its folders whose name starts with ``test``."""
+def _conftests(folder: str, below: list[str], anchors: tuple[str, ...]) -> list[str] | None:
+    """The conftests in and above ``folder``, those among the files ``below`` it, and those
+    in, above and below each of ``anchors`` outside it; None where one's folders below hold
+    too many entries."""
+    found = [*_above(folder), *(p for p in below if p.endswith("/conftest.py"))]
+    for anchor in anchors:
+        if anchor != folder:  # (inside too: below a folder `_below` skips; P-VENVMARK2)
+            outside = _below(anchor)
+            if outside is None:
+                return None
+            found += [*_above(anchor), *(p for p in outside if p.endswith("/conftest.py"))]
+    return list(dict.fromkeys(found))
+
+
+def _above(folder: str) -> list[str]:
+    """The conftests in ``folder`` and each folder above it."""
     found, at = [], folder
     while True:
         found.append(os.path.join(at, "conftest.py"))
         if at in ("/", ""):
             break
         at = os.path.dirname(at)
-    try:
-        with os.scandir(folder) as entries:
-            found += [os.path.join(e.path, "conftest.py") for e in entries
-                      if e.name.startswith("test") and e.is_dir()]
-    except OSError:
-        pass
+    return found
+
+
+def _below(folder: str) -> list[str] | None:
+    """The ``.py`` files at any depth below ``folder`` (but in ``_SKIPPED`` folders and
+    virtual environments); None where more than ``_ENTRIES`` entries were read."""
+    found: list[str] = []
+    count = 0
+    stack, seen = [folder], set()
+    while stack:
+        at = stack.pop()
+        real = os.path.realpath(at)  # (a link to a folder: pytest follows it, once)
+        if real in seen:
+            continue
+        seen.add(real)
+        try:
+            with os.scandir(at) as listing:
+                entries = list(listing)
+        except OSError:
+            continue
+        count += len(entries)
+        if count > _ENTRIES:
+            return None
+        venv = at != folder and any(e.name == "pyvenv.cfg" for e in entries)
+        for entry in entries:  # (a virtual environment's folders: pytest collects in none,
+            if entry.name.endswith(".py"):  # but loads the conftest of one its anchor's
+                found.append(entry.path)  # `test*` folder is, and of its `test*` folders)
+            elif entry.name not in _SKIPPED and entry.is_dir() and not (
+                    venv and not entry.name.startswith("test")):
+                stack.append(entry.path)
     return found
 
 
@@ -114,20 +194,110 @@ def _names(data: bytes) -> list[str] | None:
         try:
             given = ast.literal_eval(value)
         except ValueError:
-            return None
+            shaped = None if isinstance(value, ast.JoinedStr) else _shaped(value)  # (computed:
+            # each name's literal package, K; a string's interpolation may hold commas)
+            if shaped is None:
+                return None
+            found += shaped
+            read.add(id(targets[0]))
+            continue
         values = given.split(",") if isinstance(given, str) else list(given) if isinstance(
             given, (list, tuple)) else [None]  # (a string: split at commas, as pytest does)
         if not all(isinstance(v, str) for v in values):
             return None
         found += [str(v) for v in values]
         read.add(id(targets[0]))
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Name) and node.id == _NAME and id(node) not in read) or (
-                isinstance(node, ast.Constant) and node.value == _NAME) or (
-                isinstance(node, ast.alias) and (
-                    node.name == "*" or (node.asname or node.name) == _NAME)):
-            return None  # (read, extended, imported, named by a string: not a literal)
+    stars = _stars(tree)  # (`from base import *`: base read as an aggregator, K-STAR)
+    if stars is None or any(_dynamic(node, read) for node in ast.walk(tree)):
+        return None  # (read, extended, imported, named by a string, set by its module's
+    return found + stars  # namespace: not a literal)
+
+
+def _stars(tree: object) -> list[str] | None:
+    """The modules the ``ast`` module ``tree`` star-imports (their ``pytest_plugins`` is its
+    own); None for a relative one without a module's name (``from . import *``)."""
+    import ast
+
+    found = []
+    for node in ast.walk(tree):  # type: ignore[arg-type]
+        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            if not node.module:
+                return None
+            found.append("=" + node.module)  # (read, not a plugin: K-STAR2)
     return found
+
+
+#: The builtins that set or read a module's names by a computed name.
+_DYNAMIC: Final = frozenset(("globals", "locals", "vars", "setattr", "exec", "eval",
+                             "__import__"))
+#: The attributes that reach a module's namespace (a frame's, its ``__dict__``).
+_REACHING: Final = frozenset(("_getframe", "currentframe", "f_globals", "f_locals", "__dict__",
+                              "__setattr__"))
+
+
+def _dynamic(node: object, read: set[int]) -> bool:
+    """Whether the ``ast`` node ``node`` may set or read ``pytest_plugins`` otherwise than a
+    top-level literal assignment (``read``: those assignments' targets): the name used,
+    imported or spelled (a string, an attribute, a keyword: ``globals().update(
+    pytest_plugins=…)``, ``sys.modules[__name__].pytest_plugins``; s57-greview2 P-DYNAMIC),
+    a star import, or the module's namespace reached by a computed name (``_DYNAMIC``:
+    ``globals()``, ``locals()``, ``vars()``, ``setattr()``, ``exec``, a frame's
+    ``f_globals``, ``__dict__``, ``__setattr__``, a module ``__getattr__``;
+    ``sys.modules[__name__]`` then sets it by one of those or by the attribute's name;
+    s57-greview2 P-DYNAMIC2), or ``sys.modules`` set (another module in its stead:
+    P-SYSMODULES)."""
+    import ast
+
+    return (isinstance(node, ast.Name) and (
+        (node.id == _NAME and id(node) not in read) or node.id in _DYNAMIC)) or (
+        isinstance(node, ast.Constant) and node.value == _NAME) or (
+        isinstance(node, ast.alias) and (node.asname or node.name) == _NAME) or (
+        isinstance(node, ast.Attribute) and (node.attr == _NAME or node.attr in _REACHING or (
+            node.attr in _DYNAMIC and isinstance(node.value, ast.Name) and node.value.id in (
+                "builtins", "__builtins__")))) or (
+        isinstance(node, ast.keyword) and node.arg == _NAME) or (
+        isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load) and isinstance(
+            node.value, ast.Attribute) and node.value.attr == "modules") or (
+        isinstance(node, ast.Attribute) and node.attr in ("update", "__setitem__",
+                                                          "setdefault") and isinstance(
+            node.value, ast.Attribute) and node.value.attr == "modules") or (
+        isinstance(node, ast.FunctionDef) and node.name == "__getattr__")
+
+
+def _shaped(node: object) -> list[str] | None:
+    """The names a computed ``pytest_plugins`` value ``node`` (an ``ast`` expression) gives,
+    where each is a literal string or an f-string whose literal start holds a ``.``
+    (``f"tests.fixtures.{name}"``: a module of the package ``tests.fixtures``, read as
+    ``tests.fixtures.*``, every module below it; s56-greview3 K): a list, tuple or set of
+    them, a comprehension making them, a sum of such; None for any other value (every
+    module)."""
+    import ast
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.split(",")
+    if isinstance(node, ast.JoinedStr):
+        start = node.values[0] if node.values else None
+        text = start.value if isinstance(start, ast.Constant) and isinstance(
+            start.value, str) else ""
+        package = text.rpartition(".")[0]
+        return [package + ".*"] if package and "," not in text else None
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        found: list[str] = []
+        for element in node.elts:
+            shaped = _shaped(element) if isinstance(element, (ast.Constant, ast.JoinedStr)) \
+                else None  # (an element is one name: `'help' + 'ers'` is not read)
+            if shaped is None:
+                return None
+            found += shaped
+        return found
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+        return _shaped(node.elt) if isinstance(node.elt, (ast.Constant, ast.JoinedStr)) \
+            else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and not any(
+            isinstance(n, (ast.Constant, ast.JoinedStr)) for n in (node.left, node.right)):
+        left, right = _shaped(node.left), _shaped(node.right)
+        return None if left is None or right is None else left + right
+    return None
 
 
 def _module_patterns(name: str) -> list[str]:

@@ -12,6 +12,7 @@ import functools
 import os
 
 from ..lazy import compile_on_use
+from .collectopts import plugin_words
 from .deepnames import RUN_FOLDER, TOOL_MOVES, moves_tool
 from .entryfolders import (
     ENTRY_ENVIRONMENT,
@@ -330,6 +331,7 @@ _RECIPE_PYTHON: Final = (MODULES + ".", *(f"{v}/{n}" for v in (".venv", "venv", 
 def _script_words(name: str, words: list[str]) -> list[str]:
     """``_entry_programs`` of an interpreter's or pytest's words: its scripts and modules."""
     found: list[str] = []
+    words = plugin_words(name, words)  # (`-pNAME`, `-qpNAME`: `-p NAME`'s, s56-greview3 A)
     python = name[:6] == "python"  # (`-c`, `-`, no script: the call's folder first, as
     if name in INTERPRETERS or name.rstrip("0123456789.-") in INTERPRETERS or \
             name.startswith(("python", "pytest", "py.test")):  # -m: V4; `lua5.4`: s48)

@@ -9,7 +9,9 @@ Python there (s54-greview2 K1). Any other program of the plan may: a script (``p
 tools/run.py`` starting ``python3`` with ``cwd='mypkg'``), a module of the project (``python3
 -m mypkg.tool``), a program named by its path (``./run.sh``), a runner of any program (make,
 npm, tox: their plans name make's ``GNUmakefile``, ``ALL_STARTS``). Code written in the plan's
-own entry (``python3 -c CODE``) is the plan's approved text and is not counted."""
+own entry (``python3 -c CODE``) is the plan's approved text and is not counted, unless it
+imports a module not standard (a project's module, whose code is no approved text; a
+relative or dynamic import; session 57, s56-greview3 C)."""
 
 from __future__ import annotations
 
@@ -41,7 +43,61 @@ def runs_any(named: tuple[str, ...], marked: tuple[str, ...], roots: list[str]) 
     names = frozenset(named)
     if "GNUmakefile" in names or "&*" in names:
         return True
-    return any(_program(p, names, roots) for p in named if p[:1] not in marked)
+    return any(_program(p, names, roots) for p in named if p[:1] not in marked) or any(
+        _imports_project(p[1:]) for p in named if p[:1] == "@" and "-c" in p)
+
+
+def _imports_project(entry: str) -> bool:
+    """Whether the plan's entry ``entry`` runs Python code of its own (``python3 -c CODE``)
+    that imports a module not standard (a project's: ``import tools.run``, whose code is no
+    approved text; s56-greview3 C), by a relative import or a dynamic one (``__import__``,
+    ``importlib``, ``runpy``), or code that does not parse."""
+    import ast
+    import shlex
+
+    from .placed import STANDARD
+
+    try:
+        codes = _codes(shlex.split(entry))
+    except ValueError:
+        return True
+    for code in codes:
+        try:
+            tree = ast.parse(code)
+        except (SyntaxError, ValueError):
+            return True
+        for node in ast.walk(tree):
+            tops = [a.name.split(".")[0] for a in node.names] if isinstance(
+                node, ast.Import) else [node.module.split(".")[0] if node.module and not
+                                        node.level else ""] if isinstance(
+                node, ast.ImportFrom) else []
+            if any(t not in STANDARD or t in ("importlib", "runpy") for t in tops) or (
+                    isinstance(node, ast.Name) and node.id == "__import__"):
+                return True
+    return False
+
+
+def _codes(words: list[str]) -> list[str]:
+    """The code each interpreter of ``words`` is given by ``-c`` (CPython's options before
+    it, as ``pymodule.module_run`` reads them: clustered, ``-W``/``-X`` taking a value, ``-m``
+    ending them)."""
+    codes = []
+    for at, word in enumerate(words):
+        if not _INTERPRETER.fullmatch(os.path.basename(word)):
+            continue
+        k = at + 1
+        while k < len(words) and words[k][:1] == "-" and words[k][:2] != "--" and \
+                words[k] != "-":
+            option, k = words[k], k + 1
+            cut = next((i for i, c in enumerate(option[1:], 1) if c in "cmWX"), 0)
+            if not cut:
+                continue
+            if option[cut] in "cm":
+                codes += [option[cut + 1:] or (words[k] if k < len(words) else "")][
+                    :option[cut] == "c"]
+                break
+            k += cut == len(option) - 1  # (-W/-X's value: the next word when apart)
+    return codes
 
 
 def _program(path: str, names: frozenset[str], roots: list[str]) -> bool:
@@ -76,8 +132,10 @@ def python_libs(named: tuple[str, ...], marked: tuple[str, ...],
                 roots: list[str]) -> frozenset[str]:
     """The library folders (``X/lib``) of the interpreters the plan's paths ``named`` name by
     a path (``/opt/x/venv/bin/python`` names ``/opt/x/venv/lib/``; ``tools/env/bin/python``
-    ``tools/env/lib/``, from each of ``roots``): ``sitenames`` reads their site folders
-    (review s55-greview3 A3)."""
-    libs = [p for p in named if p[:1] not in marked and (p[-5:] == "/lib/" or p == "lib/")]
+    ``tools/env/lib/``, from each of ``roots``), and those interpreters' paths:
+    ``sitenames`` reads their site folders (review s55-greview3 A3; a link's installation,
+    a venv's base: session 57)."""
+    libs = [p for p in named if p[:1] not in marked and (p[-5:] == "/lib/" or p == "lib/" or (
+        _INTERPRETER.fullmatch(os.path.basename(p)) and "/" in p))]  # (its path: resolved)
     return frozenset(os.path.normpath(p if p[:1] == "/" else os.path.join(r, p))
                      for p in libs for r in ([""] if p[:1] == "/" else roots))

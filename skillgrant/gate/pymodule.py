@@ -77,23 +77,39 @@ def module_path(key: str, path: str | None = None) -> bool:
     are (``placed.shadows``); a recipe running Python in one is left open (s54-greview2 K1:
     ``mypkg/types.py``, ``mypkg/logging.py`` are everyday files). A site module's name (not
     a standard one's) is asked only in a folder a plan's Python may put on ``sys.path``
-    (``syspathdirs.first_on_path``: ``tools/yaml.py`` beside no test is no import's; K2)."""
+    (``syspathdirs.first_on_path``: ``tools/yaml.py`` beside no test is no import's; K2).
+    So is a member of a site folder's namespace package (``acme/utils.py``, ``acme/utils/
+    __init__.py`` where a site folder holds ``acme/utils.py`` and no ``acme/__init__``: the
+    first portion on ``sys.path`` is taken; ``sitenames``' ``acme/utils``)."""
     head, _, name = key.rpartition("/")
     stem, dot, suffix = name.partition(".")
     module = importable(dot + suffix)
     if shadows(key, frozenset((head,))) or (module and stem in RUNNER_MODULES):
         return not _package(path, 1)
-    if module and stem in _site_names():  # (only in a folder that may be on sys.path: K2)
+    if module and _site_name(stem):  # (only in a folder that may be on sys.path: K2)
         return not _package(path, 1) and first_on_path(path, 1)
     above, _, package = head.rpartition("/")
     if shadows(key, frozenset((above,))) or (module and stem == "__init__" and (
             package in RUNNER_MODULES)):
         return not _package(path, 2)
-    return module and stem == "__init__" and package in _site_names() and not _package(
-        path, 2) and first_on_path(path, 2)
+    if module and stem == "__init__" and _site_name(package) and not _package(path, 2):
+        return first_on_path(path, 2)
+    parts = key.split("/")  # (a site namespace's member, nested too: s57-greview2
+    for up in range(2, min(5, len(parts) - 1)):  # V-NAMESPACE, N-NESTED)
+        member = "/".join([*parts[-up:-1], *([] if stem == "__init__" else [stem])])
+        if module and "/" in member and _site_name(member) and not _package(path, up):
+            return first_on_path(path, up)
+    return False
 
 
-def _site_names() -> frozenset[str]:
+def _site_name(name: str) -> bool:
+    """Whether ``name`` is a site name of the plan's Pythons (``_site_names``): every name
+    where their site folders are not known exactly (``sitenames.site_names``' None)."""
+    names = _site_names()
+    return names is None or name in names
+
+
+def _site_names() -> frozenset[str] | None:
     """``sitenames.site_names`` of the folders the plan's programs run in and of the
     interpreters it names by a path (review s54-greview2 A8, s55-greview3 A3: a pytest
     plugin's module, or one it imports, of the plan's Python's site folders)."""
@@ -101,6 +117,9 @@ def _site_names() -> frozenset[str]:
     from .sitenames import site_names
 
     guards = GUARDED.get()
+    if not getattr(guards, "collected", None) and not getattr(guards, "runs_any", True):
+        return frozenset()  # (no program of the plan imports a site module: no test runner,
+        # no script; a plan's `-c` code imports standard ones: planruns; session 57's cost)
     return site_names(getattr(guards, "run_folders", frozenset()),
                       getattr(guards, "python_libs", frozenset()))
 
@@ -123,7 +142,9 @@ def _on_path(folder: str) -> bool:
     (review s54-greview2 C3): where no plan's program collects tests (``Guarded.collected``:
     a script's, a checker's plan) or one may run Python in any folder (``Guarded.runs_any``:
     a script, a project module, make, npm, tox: a recipe's ``cd mypkg && python3 -m pytest``;
-    s55-greview3 C1), and where pytest's settings above it name it in ``pythonpath``. A
+    s55-greview3 C1), and where pytest's settings above it, or above a folder the plan runs
+    in or an operand of its pytest entries (``pytestini.pythonpath_folders``), name it in
+    ``pythonpath``. A
     package's module is exempt only under a plan running test runners alone (s54-greview2
     K1: ``sed -i … mypkg/types.py``), whose tests are trusted not to run Python in a
     package's folder."""
@@ -137,8 +158,10 @@ def _on_path(folder: str) -> bool:
                                                         *getattr(guards, "modules", ()))}:
         return True  # (a run folder, `-m`'s, first whatever it holds: s56-greview3 R1)
     from .checkersettings import pytest_settings
-    from .pytestini import words
+    from .pytestini import pythonpath_folders, words
 
-    return any(os.path.normpath(os.path.join(at, word)) in (folder, real)
-               for at, _, value in pytest_settings(os.path.dirname(folder), ("pythonpath",))
-               for word in words(value))
+    named = pythonpath_folders(guards)  # (an operand's ini's too: s56-greview3 O)
+    return named is None or bool({folder, real} & named) or any(
+        os.path.normpath(os.path.join(at, word)) in (folder, real)
+        for at, _, value in pytest_settings(os.path.dirname(folder), ("pythonpath",))
+        for word in words(value))

@@ -41,18 +41,30 @@ def start_imports(named: tuple[str, ...], path: str) -> frozenset[str]:
     return _imports(tuple(dict.fromkeys(libs)))
 
 
-def _libs(path: str) -> list[str]:
+def _libs(path: str) -> list[str] | None:
     """The library folders of ``_PREFIXES``, of the hook's Python's base installation (a
-    venv's), of each folder of ``path`` (a ``PATH``), and of each version a ``shims`` folder
-    there runs (pyenv's ``~/.pyenv/shims``: ``~/.pyenv/versions/*/lib``)."""
-    import glob
+    venv's), of each folder of ``path`` (a ``PATH``) and of each interpreter there
+    (``interpreter_libs``: a link's installation, a venv's base, the versions a pyenv or asdf
+    shim runs); None where one's cannot be known."""
     import sys
 
+    from .interpreters import interpreter_libs, is_interpreter
+
     bins = [b.rstrip("/") for b in path.split(":") if b[:1] == "/"]
-    return [*_PREFIXES, os.path.join(sys.base_prefix, "lib"),
-            *(os.path.join(os.path.dirname(b), "lib") for b in bins),
-            *(v for b in bins if b.endswith("/shims") for v in glob.glob(os.path.join(
-                glob.escape(os.path.dirname(b)), "versions", "*", "lib")))]
+    found = [*_PREFIXES, os.path.join(sys.base_prefix, "lib"),
+             *(os.path.join(os.path.dirname(b), "lib") for b in bins)]
+    for b in dict.fromkeys(bins):
+        try:
+            with os.scandir(b) as entries:
+                exes = [e.path for e in entries if is_interpreter(e.name)]
+        except OSError:
+            continue
+        for exe in exes:
+            more = interpreter_libs(exe)
+            if more is None:
+                return None
+            found += [m for m in more if m not in found]
+    return found
 
 
 def _site_folders(libs: tuple[str, ...]) -> list[str]:
@@ -67,7 +79,7 @@ def _site_folders(libs: tuple[str, ...]) -> list[str]:
     return list(dict.fromkeys(folders))
 
 
-def site_names(roots: frozenset[str], libs: frozenset[str] = frozenset()) -> frozenset[str]:
+def site_names(roots: frozenset[str], libs: frozenset[str] = frozenset()) -> frozenset[str] | None:
     """The top-level names (lower case) a Python of the plan imports from its site folders:
     each module file (``six.py``, an extension module) and each folder (a package, a
     namespace's part) in the site folders of the hook's Python, the system's and the user's,
@@ -83,73 +95,159 @@ def site_names(roots: frozenset[str], libs: frozenset[str] = frozenset()) -> fro
     ``sys.path``, whose first folder comes first (review s54-greview2 A8): which of them a
     start imports is the plugins' code, so every name is read (``pymodule.module_path``).
     Each site folder is listed once for a process (a service keeps the listing: a plugin
-    installed later is read at its restart), whatever project asks."""
-    return _site_names(tuple(sorted(roots)), tuple(sorted(libs)), os.environ.get("PATH", ""))
+    installed later is read at its restart), whatever project asks.
+
+    The interpreters are resolved as CPython's ``getpath`` finds its prefix (session 57,
+    s56-greview3 V): each ``python*`` of a ``PATH`` folder and each the plan names by its
+    path (``interpreter_libs``): a virtual environment's ``pyvenv.cfg`` (beside the
+    interpreter or one folder up) gives its own ``lib`` and, with system site packages, its
+    ``home``'s installation's; any other's prefix is found from its real path (a link
+    followed) up to the standard library's landmark. The session's ``PYTHONPATH`` folders
+    holding a distribution's metadata (``pip install --target``'s) are read as site folders
+    (their entry points are pytest's too). None (every name is one) where an interpreter's
+    site folders cannot be known exactly: a script in an interpreter's stead (a version
+    manager's shim but pyenv's and asdf's, whose installs are read), a prefix without the
+    landmark, a ``pyvenv.cfg`` not read, an editable finder's mapping not read."""
+    from .environment import values
+
+    extra, home = values(("PYTHONPATH", "PYTHONHOME"))
+    return _site_names(tuple(sorted(roots)), tuple(sorted(libs)), os.environ.get("PATH", ""),
+                       extra or "", home or "")
+
+
+def sys_path_folders(roots: frozenset[str], libs: frozenset[str]) -> list[str] | None:
+    """The folders after the first a Python of the plan (``site_names``' ``roots``,
+    ``libs``) imports from: the session's ``PYTHONPATH`` folders, its site folders and each
+    folder their ``.pth`` files add; None where not known exactly (``site_names``)."""
+    from .environment import values
+
+    extra, home = values(("PYTHONPATH", "PYTHONHOME"))
+    folders = _folders(tuple(sorted(roots)), tuple(sorted(libs)), os.environ.get("PATH", ""),
+                       extra or "", home or "")
+    if folders is None or site_names(roots, libs) is None:
+        return None
+    return [*_given_folders(extra or "", tuple(sorted(roots))), *folders,
+            *(p for f in folders for p in _pth_folders(f))]
 
 
 @functools.lru_cache(maxsize=8)
-def _site_names(roots: tuple[str, ...], libs: tuple[str, ...], path: str) -> frozenset[str]:
-    """``site_names`` of the run folders ``roots``, the library folders ``libs`` and the
-    ``PATH`` ``path``."""
-    import glob
-
-    folders = [*_path_folders(path)]
-    folders += [f for root in roots for venv in _VENVS for s in _SITES
-                for f in glob.glob(os.path.join(glob.escape(root), venv, "lib", s))]
-    folders += [f for lib in libs for s in _SITES
-                for f in glob.glob(os.path.join(glob.escape(lib), s))]
+def _site_names(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: str,
+                home: str) -> frozenset[str] | None:
+    """``site_names`` of the run folders ``roots``, the library folders and interpreters
+    ``libs``, the ``PATH`` ``path``, the ``PYTHONPATH`` ``extra`` and ``PYTHONHOME``
+    ``home``."""
+    folders = _folders(roots, libs, path, extra, home)
+    if folders is None:
+        return None
     names: set[str] = set()
-    for folder in dict.fromkeys(folders):
-        names |= _listing(folder)
+    for folder in folders:
+        listed = _listing(folder)
+        if listed is None:
+            return None
+        names |= listed
     return frozenset(names)
 
 
 @functools.lru_cache(maxsize=8)
-def _path_folders(path: str) -> tuple[str, ...]:
+def _folders(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: str,
+             home: str) -> list[str] | None:
+    """The site folders of ``_site_names``' arguments (each once); None where an
+    interpreter's are not known."""
+    import glob
+
+    from .interpreters import interpreter_libs, is_interpreter, venv_libs
+
+    found = _path_folders(path, home)
+    if found is None:
+        return None
+    folders = [*found]
+    folders += [f for root in roots for venv in _VENVS for s in _SITES
+                for f in glob.glob(os.path.join(glob.escape(root), venv, "lib", s))]
+    for lib in libs:  # (an interpreter's path, or a prefix's `lib`: a venv's, its base's)
+        venv = [] if is_interpreter(os.path.basename(lib)) else venv_libs(os.path.dirname(lib))
+        read = interpreter_libs(lib) if venv == [] and is_interpreter(os.path.basename(
+            lib)) else None if venv is None else [lib, *venv]
+        if read is None:
+            return None
+        folders += [f for at in read for s in _SITES
+                    for f in glob.glob(os.path.join(glob.escape(at), s))]
+    folders += [f for f in _given_folders(extra, roots) if glob.glob(os.path.join(
+        glob.escape(f), "*.[de][ig][sg]*-info"))]  # (a PYTHONPATH folder of distributions)
+    return list(dict.fromkeys(folders))
+
+
+def _given_folders(value: str, roots: tuple[str, ...]) -> list[str]:
+    """The folders of the ``PYTHONPATH`` ``value`` (a relative one from each of ``roots``)."""
+    return [os.path.normpath(p if p[:1] == "/" else os.path.join(r, p))
+            for p in value.split(":") if p for r in ([""] if p[:1] == "/" else roots)]
+
+
+@functools.lru_cache(maxsize=8)
+def _path_folders(path: str, home: str = "") -> tuple[str, ...] | None:
     """The site folders of the hook's Python, the system's, the user's and those of the
-    ``PATH`` ``path`` (``_libs``): no project's."""
-    return tuple(_site_folders(tuple(dict.fromkeys(_libs(path)))))
+    interpreters of the ``PATH`` ``path`` (``_libs``) and of the ``PYTHONHOME`` ``home``: no
+    project's; None where an interpreter's are not known (``interpreter_libs``)."""
+    libs = _libs(path)
+    if libs is None:
+        return None
+    return tuple(_site_folders(tuple(dict.fromkeys([*libs, *(
+        [os.path.join(home, "lib")] if home else [])]))))
 
 
 @functools.lru_cache(maxsize=256)
-def _listing(folder: str) -> frozenset[str]:
+def _listing(folder: str) -> frozenset[str] | None:
     """The top-level names of the site folder ``folder`` (every module file, every folder)
     and of each folder its ``.pth`` files add: another site folder's alike, a source
     folder's (an editable install's project, ``/work/main``) only its modules and regular
     packages (a folder holding an ``__init__`` module): its plain folders (``tests``,
     ``docs``) are no distribution's namespace (review s55: ``tests/__init__.py`` was denied
-    under the editable dev venv only)."""
-    names = _top_names(folder, True) | _plugin_tops(folder)
+    under the editable dev venv only); and in each of them the top names of the modules
+    its distributions' ``pytest11`` entry points name (``_plugin_tops``) and those an
+    editable finder maps (``_finder_tops``). None where a finder's mapping cannot be read."""
+    from .sitefinders import finder_tops, plugin_tops
+
+    names = _top_names(folder, True) | plugin_tops(folder) | _namespace_members(folder)
+    mapped = finder_tops(folder, pth_files(folder), line_names)
+    if mapped is None:
+        return None
+    names |= mapped
     for added in _pth_folders(folder):
         names |= _top_names(added, os.path.basename(added.rstrip("/")) in (
-            "site-packages", "dist-packages"))
+            "site-packages", "dist-packages")) | plugin_tops(added)
     return frozenset(names)
 
 
-def _plugin_tops(folder: str) -> set[str]:
-    """The top-level names of the modules the ``pytest11`` entry points of the distributions
-    installed in the site folder ``folder`` name (``acme.testing.plugin``: ``acme``): an
-    editable install's module lives elsewhere, found by its ``.pth`` finder's mapping or a
-    namespace portion in its source folder (s56-greview3 E1, N1)."""
-    import glob
+def _namespace_members(folder: str) -> set[str]:
+    """``NAMESPACE/MEMBER`` (lower case) for each module and folder of each namespace
+    package of the site folder ``folder`` (a top folder holding no ``__init__`` module):
+    a project's folder of that name first on ``sys.path`` is the namespace's first portion
+    (s57-greview2 V-NAMESPACE)."""
+    found: set[str] = set()
+    try:
+        with os.scandir(folder) as entries:
+            tops = [e.path for e in entries if e.name.isidentifier() and e.is_dir()]
+    except OSError:
+        return found
+    for top in tops:
+        found |= _members(top, os.path.basename(top).lower(), 3)
+    return found
 
-    names: set[str] = set()
-    for path in glob.glob(os.path.join(glob.escape(folder), "*.dist-info", "entry_points.txt")):
-        try:
-            with open(path, "rb") as f:
-                text = f.read(1 << 20).decode("utf-8", "replace")
-        except OSError:
-            continue
-        section = ""
-        for line in text.splitlines():
-            line = line.strip()
-            if line[:1] == "[":
-                section = line.strip("[] ")
-            elif section == "pytest11" and "=" in line:
-                top = line.partition("=")[2].strip().split(":")[0].split(".")[0].strip()
-                if top.isidentifier():
-                    names.add(top.lower() if top.isascii() else top)
-    return names
+
+def _members(folder: str, name: str, depth: int) -> set[str]:
+    """``_namespace_members`` of the folder ``folder`` spelled ``name``: none where it is a
+    regular package; else each of its entries, and (to ``depth`` levels) those of each
+    namespace below (``google/cloud/storage``)."""
+    if depth == 0 or _regular(folder):
+        return set()
+    found = {f"{name}/{m}" for m in _top_names(folder, True)}
+    try:
+        with os.scandir(folder) as entries:
+            below = [e for e in entries if e.name.isidentifier() and e.is_dir()]
+    except OSError:
+        return found
+    for entry in below:
+        found |= _members(entry.path, f"{name}/{entry.name.lower()}", depth - 1)
+    return found
 
 
 def _top_names(folder: str, plain: bool) -> set[str]:
@@ -186,10 +284,9 @@ def _regular(folder: str) -> bool:
 def _pth_folders(folder: str) -> list[str]:
     """The folders the ``.pth`` files of the site folder ``folder`` add to ``sys.path`` (each
     line not an ``import`` nor a comment, from ``folder``: site.addpackage's reading)."""
-    import glob
 
     found = []
-    for pth in glob.glob(os.path.join(glob.escape(folder), "*.pth")):
+    for pth in pth_files(folder):
         try:
             with open(pth, "rb") as f:
                 text = f.read(1 << 20).decode("utf-8", "replace")
@@ -203,11 +300,10 @@ def _pth_folders(folder: str) -> list[str]:
 @functools.lru_cache(maxsize=8)
 def _imports(libs: tuple[str, ...]) -> frozenset[str]:
     """``start_imports`` of the prefixes' library folders ``libs``."""
-    import glob  # (with contextlib: a hook's process that asks nothing here loads neither)
 
     names: set[str] = set()
     for folder in _site_folders(libs):
-        for pth in sorted(glob.glob(os.path.join(glob.escape(folder), "*.pth"))):
+        for pth in pth_files(folder):
             try:
                 with open(pth, "rb") as f:
                     text = f.read(1 << 20).decode("utf-8", "replace")
@@ -215,19 +311,8 @@ def _imports(libs: tuple[str, ...]) -> frozenset[str]:
                 continue
             for line in text.splitlines():
                 if line.startswith(("import ", "import\t")):  # (site.addpackage's test)
-                    names |= _names(line)
+                    names |= line_names(line)
     return frozenset(names - STANDARD)
-
-
-def _names(line: str) -> set[str]:
-    """The identifiers of ``line`` (in its strings too) that may name a top-level module: not
-    a keyword, not an attribute's (after a ``.``: ``os.environ``; a dotted module's first part
-    names its package)."""
-    import keyword
-
-    spaced = "".join(c if c.isalnum() or c in "_." else " " for c in line)
-    return {w for word in spaced.split() for w in word.split(".")[:1]
-            if w.isidentifier() and not keyword.iskeyword(w)}
 
 
 #: The suffixes of a module's files in a folder (``placed.importable``): source, bytecode,
@@ -247,3 +332,23 @@ def module_items(folders: list[str], names: frozenset[str]) -> list[tuple[str, b
     suffixes = _suffixes()
     return [(os.path.join(f, n + s), s == "") for f in folders for n in sorted(names)
             for s in ("", *suffixes)]
+
+
+def pth_files(folder: str) -> list[str]:
+    """The ``.pth`` files of the site folder ``folder`` (site.addsitedir reads each name
+    ending so, a hidden one too: s57-greview2 E-PTHCODE), sorted."""
+    try:
+        return sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".pth"))
+    except OSError:
+        return []
+
+
+def line_names(line: str) -> set[str]:
+    """The identifiers of ``line`` (in its strings too) that may name a top-level module: not
+    a keyword, not an attribute's (after a ``.``: ``os.environ``; a dotted module's first part
+    names its package)."""
+    import keyword
+
+    spaced = "".join(c if c.isalnum() or c in "_." else " " for c in line)
+    return {w for word in spaced.split() for w in word.split(".")[:1]
+            if w.isidentifier() and not keyword.iskeyword(w)}

@@ -83,7 +83,7 @@ CONFTESTS = {
     "pytest_plugins = [NAME]\n": None,
     "pytest_plugins = ['a']\npytest_plugins += ['b']\n": None,
     "if X:\n    pytest_plugins = ['a']\n": None,
-    "from shared import *\n": None,
+    "from shared import *\n": ["=shared"],  # (read as an aggregator: s57-greview2 K-STAR)
     "from shared import pytest_plugins\n": None,
     "globals()['pytest_plugins'] = ['a']\n": None,
     "def f(:\n": None,
@@ -98,15 +98,34 @@ def test_a_conftests_plugins_are_read_as_literals(text: str) -> None:
 
 
 def test_the_conftests_pytest_loads_first_are_read(tmp_path: Path) -> None:
-    """The collecting folder's, those above it, those of its ``test*`` folders."""
+    """The collecting folder's, those above it, and (session 57: any anchor's, ``--pyargs``'
+    nested ones) every one at any depth below it; a venv's, ``node_modules``' are not."""
     (tmp_path / "conftest.py").write_text("pytest_plugins = ['fixtures.db']\n")
-    for folder, text in (("tests", "['helpers']"), ("docs", "[x]")):
-        (tmp_path / folder).mkdir()
+    for folder, text in (("tests", "['helpers']"), ("src/a/b", "['deep']"),
+                         ("node_modules/x", "[x]"), ("env/lib", "[x]")):
+        (tmp_path / folder).mkdir(parents=True)
         (tmp_path / folder / "conftest.py").write_text(f"pytest_plugins = {text}\n")
+    (tmp_path / "env" / "pyvenv.cfg").write_text("home = /usr/bin\n")
     every, patterns = conftest_plugins(str(tmp_path))
     assert not every and {"fixtures/db.py", "fixtures/__init__.*", "fixtures.py",
-                          "helpers.py"} <= set(patterns)
-    assert conftest_plugins(str(tmp_path / "docs"))[0]  # (its own conftest: no literal)
+                          "helpers.py", "deep.py"} <= set(patterns)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "conftest.py").write_text("pytest_plugins = [x]\n")
+    assert conftest_plugins(str(tmp_path))[0]  # (one below: no literal)
+
+
+def test_a_computed_pytest_plugins_of_a_package_is_that_package(tmp_path: Path) -> None:
+    """``[f"tests.fixtures.{n}" for n in …]``: every module below ``tests/fixtures``, each
+    read for its own ``pytest_plugins`` (s56-greview3 K)."""
+    (tmp_path / "conftest.py").write_text(
+        "import glob\npytest_plugins = ['a'] + [f'tests.fixtures.{f}' for f in glob.glob('x')]\n")
+    (tmp_path / "tests" / "fixtures").mkdir(parents=True)
+    (tmp_path / "tests" / "fixtures" / "db.py").write_text("pytest_plugins = ['b']\n")
+    every, patterns = conftest_plugins(str(tmp_path))
+    assert not every and {"a.py", "b.py", "tests/fixtures/*", "tests/__init__.*"} <= set(
+        patterns)
+    (tmp_path / "conftest.py").write_text("pytest_plugins = [f'{x}.db' for x in y]\n")
+    assert conftest_plugins(str(tmp_path))[0]  # (no package's literal start)
 
 
 # --- the site folders' listing -------------------------------------------------------------------

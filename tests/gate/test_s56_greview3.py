@@ -185,9 +185,6 @@ def test_e_an_editable_install_imports_at_start(case: str, tmp_path: Path) -> No
 
 # (setuptools-finder-active-venv, setuptools-finder-named-venv, pth-namespace-active-venv: held
 # since 378e7dd, the pytest11 entry points' top names read)
-_open("test_e_an_editable_install_imports_at_start", "at c325de9 no reading of a finder's "
-      "MAPPING nor of a source folder's .egg-info metadata",
-      "finder-package-a-plugin-imports", "legacy-develop-namespace")
 
 
 # --- O: pytest's pythonpath where the gate does not read it --------------------------------------
@@ -234,9 +231,6 @@ _open("test_o_a_pythonpath_the_gate_does_not_read", "at 378e7dd collectopts read
       "entry: a pattern entry's call giving the override is allowed", "pattern-plan")
 # (site-name-addopts-variable, PYTEST_ADDOPTS' for a plain folder: held since c325de9, every
 # folder taken under PYTEST_ADDOPTS; test_s56_gfix3 pins it)
-_open("test_o_a_pythonpath_the_gate_does_not_read", "at 6ba97f0 pymodule._on_path and "
-      "syspathdirs read the settings above the written folder, not the collecting folder's",
-      "ini-of-the-operand", "site-name-ini-of-the-operand")
 
 
 @pytest.mark.parametrize("case", OVERRIDES)
@@ -310,14 +304,6 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
 
 # (star-import-of-a-base, aggregator-package, aggregator-module, ini-plugin-names-plugins: held
 # since 378e7dd)
-_open("test_p_a_conftests_plugins_import_at_start", "at 378e7dd a named module's own "
-      "pytest_plugins is read only at the collecting folder's path of its name, not where "
-      "sys.path finds it", "aggregator-in-the-conftests-folder", "aggregator-in-pythonpath")
-_open("test_p_a_conftests_plugins_import_at_start", "at e9c362a conftestplugins reads the "
-      "conftests from the collecting folder up and its test* folders: not those down to a "
-      "testpaths entry or an operand (pytest's anchors), nor --pyargs' nested ones",
-      "testpaths-below-a-conftest", "operand-folders-conftest", "node-id-folders-conftest",
-      "pyargs-package-conftest", "pattern-plan-operand")
 
 
 @pytest.mark.parametrize("case", CONFTESTS)
@@ -347,8 +333,6 @@ PROGRAMS = {
 }
 
 # (folder-run-as-a-script: held since 378e7dd)
-_open("test_c_a_plans_program_runs_python_in_a_package", "at 6ba97f0 planruns.runs_any does "
-      "not count the plan's code importing a project module", "code-importing-a-project-module")
 
 
 @pytest.mark.parametrize("case", PROGRAMS)
@@ -373,9 +357,6 @@ PLUGINS_NAMED = {
     # (held at c325de9: the spaced form, planprograms guarding the module's files)
 }
 
-_open("test_a_a_plugin_the_plans_line_names_imports_at_start", "at c325de9 the module of an "
-      "attached -pNAME is not guarded as the spaced -p NAME's is", "p-attached",
-      "p-attached-dotted")
 
 
 @pytest.mark.parametrize("case", PLUGINS_NAMED)
@@ -477,14 +458,6 @@ PYTHONS: dict[str, tuple[str, str | None, dict[str, str]]] = {
     "pythonpath-folder-of-distributions": ("python3", None, {"PYTHONPATH": "{T}/plugins"}),
 }
 
-_open("test_v_a_plugin_of_the_plans_python_imports_at_start", "at 6ba97f0 sitenames reads the "
-      "site folders of bin/../lib of a named or PATH interpreter: not a venv's base, not a "
-      "link's real installation, not a version manager's (but pyenv's) installs",
-      "venv-of-another-base", "linked-interpreter-named", "linked-interpreter-on-path",
-      "asdf-shims-on-path")
-_open("test_v_a_plugin_of_the_plans_python_imports_at_start", "at 6ba97f0 sitenames reads no "
-      "folder of the session's PYTHONPATH: its distributions' entry points are pytest's too",
-      "pythonpath-folder-of-distributions")
 
 
 @pytest.mark.parametrize("case", PYTHONS)
@@ -517,8 +490,6 @@ COSTS = {
     "computed-plugins-sed-a-helper": "sed -i s/A/B/ tools/helper.py",
 }
 
-_open("test_k_an_everyday_call_stays_allowed", "e9c362a takes every module below as a plugin "
-      "under a conftest whose pytest_plugins is computed", *COSTS)
 
 
 @pytest.mark.parametrize("case", COSTS)

@@ -1,0 +1,216 @@
+"""What a site folder's distributions and editable finders make Python import from outside
+it (issue 29, sessions 56-57: s56-greview3 E): the top names of the modules its
+distributions' ``pytest11`` entry points name (``plugin_tops``: pytest imports each at its
+start) and those setuptools' editable finders map (``finder_tops``: ``MAPPING``,
+``NAMESPACES``); None (any name) where a ``.pth`` import line's module, or one it imports
+from the folder, may put a finder after the path finder that the gate does not read
+(editables', scikit-build-core's, meson-python's: ``_APPENDS``)."""
+
+from __future__ import annotations
+
+import os
+
+from .placed import STANDARD
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Final
+
+
+def finder_tops(folder: str, pths: list[str],
+                words: Callable[[str], set[str]]) -> set[str] | None:
+    """The top-level names the editable finders of the site folder ``folder`` map
+    (setuptools' ``__editable___NAME_finder.py``, which a ``.pth`` imports and appends to
+    ``sys.meta_path``: its ``MAPPING`` and ``NAMESPACES``, literal dicts; s56-greview3 E):
+    each a module found outside every site folder. None where a finder module there is not
+    read so (its text not literal), or where ``_finders_read`` of its ``.pth`` files ``pths``
+    (``words``: the names of a line) is false."""
+    import ast
+    import glob
+
+    names: set[str] = set()
+    for path in glob.glob(os.path.join(glob.escape(folder), "__editable__*finder.py")):
+        try:
+            with open(path, "rb") as f:
+                tree = ast.parse(f.read(1 << 22))
+        except (OSError, SyntaxError, ValueError):
+            return None
+        read = 0
+        for statement in tree.body:
+            if not isinstance(statement, (ast.Assign, ast.AnnAssign)):
+                continue
+            target = statement.target if isinstance(statement, ast.AnnAssign) else \
+                statement.targets[0] if len(statement.targets) == 1 else None
+            if not isinstance(target, ast.Name) or target.id not in ("MAPPING", "NAMESPACES"):
+                continue
+            try:
+                value = ast.literal_eval(statement.value) if statement.value else None
+            except ValueError:
+                return None
+            if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+                return None
+            names |= {k.split(".")[0].lower() for k in value}
+            read += target.id == "MAPPING"
+        if not read:
+            return None
+    return names if _finders_read(folder, pths, words) else None
+
+
+#: What a module's text holds where it may put a finder after the path's (``sys.meta_path``
+#: appended to, extended, assigned, indexed, inserted into but at its start; a path hook).
+_APPENDS: Final = (rb"path_hooks|setattr\s*\(\s*sys\b|addsitedir|\bpath\s*\.\s*(?:append|extend|"
+                   rb"insert)\s*\(|sys\s*\.\s*path\b|from\s+sys\s+import|import\s+sys\s+as\b|"
+                   rb"(?<!os)\.\s*path\b")
+#: The uses of ``sys.meta_path`` that put no finder after the path finder (a membership test,
+#: an insertion at its start, a removal: ``_distutils_hack``'s).
+_FIRST: Final = rb"\s*(?:\.\s*insert\s*\(\s*0\s*,|\.\s*remove\s*\(|(?:or|and)\b|:)"
+#: What a ``.pth`` import line's own code may do that moves what Python imports: a folder
+#: added to ``sys.path`` (``site.addsitedir``, ``sys.path.append``), a finder, an import by
+#: a computed name.
+_LINE: Final = (rb"\bsite\b|addsitedir|sys\s*\.\s*path\b|(?<![.\w])path\s*(?:\.|\+=|\[|=)|"
+                rb"import\s+sys\s+as\b|(?<!os)\.\s*path\b|"
+                rb"meta_path|path_hooks|"
+                rb"importlib|setattr|getattr|from\s+sys\b|__import__\s*\(\s*[^'\"\s]")
+#: setuptools' editable finder's ``.pth`` line (its module read: ``finder_tops``).
+_EDITABLE: Final = rb"import (__editable___\w+_finder); \1\.install\(\)\s*"
+
+
+def appends(text: bytes) -> bool:
+    """Whether a module's ``text`` may put a finder after the path finder or add a folder to
+    ``sys.path`` (``_APPENDS``; each ``meta_path`` but ``_FIRST``'s uses: an alias too)."""
+    import re
+
+    if re.search(_APPENDS, text):
+        return True
+    at = text.find(b"meta_path")
+    while at >= 0:
+        if not re.match(_FIRST, text[at + 9:at + 80]):
+            return True
+        at = text.find(b"meta_path", at + 9)
+    return False
+
+
+def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]]) -> bool:
+    """Whether no ``.pth`` import line of the site folder ``folder`` may move what Python
+    imports by its own code (``_LINE``: ``import site; site.addsitedir(…)``), and no module
+    it imports from it (nor any that imports from it: ``_appends_none``), but setuptools'
+    finders (``finder_tops``), may put a finder after the path finder or a folder on
+    ``sys.path`` (``appends``: editables' ``RedirectingFinder``, scikit-build-core's,
+    meson-python's loaders map names no site folder lists; s57-greview2 E-EDITABLES,
+    E-PTHCODE): where one may, its names are not known."""
+    import re
+
+    texts = []
+    for pth in pths:
+        try:
+            with open(pth, "rb") as f:
+                texts.append(f.read(1 << 20).decode("utf-8", "replace").splitlines())
+        except OSError:
+            return False
+    added = [os.path.join(folder, line.rstrip()) for lines in texts for line in lines if
+             line.strip() and not line.startswith(("#", "import ", "import\t"))]
+    for lines in texts:  # (a module looked up in every folder a .pth there adds: E-PRESENT)
+        code = [line for line in lines if line.startswith(("import ", "import\t")) and not (
+            "has_mfs" in line and "mp.append(p)" in line)]  # (setuptools' nspkg template:
+        # a namespace of this site folder, listed; s57-greview2 K-NSPKG)
+        if any(re.search(_LINE, line.encode()) for line in code
+               if not re.fullmatch(_EDITABLE, line.encode())):
+            return False
+        tops = {n for line in code for n in names(line)
+                if n not in STANDARD and not n.startswith("__editable__")}
+        if not _appends_none([folder, *added], sorted(tops)):
+            return False
+    return True
+
+
+#: How many modules ``_appends_none`` reads before it takes one as appending.
+_READ_MODULES: Final = 64
+
+
+def _appends_none(folders: list[str], tops: list[str]) -> bool:
+    """Whether none of the modules ``tops`` of the site folder and the folders its ``.pth``
+    adds (``folders``: E-REGEX2), nor any module of them they import (absolute or relative,
+    at any depth, up to ``_READ_MODULES``), may put a finder after the path finder
+    (``appends``) or is not readable."""
+    import re
+
+    present = {n.partition(".")[0] for folder in folders for n in _entries(folder)}
+    names, seen = list(tops), set()
+    while names:
+        name = names.pop()
+        if name in seen or name.split(".")[0] in STANDARD or name.split(".")[0] not in present:
+            continue
+        seen.add(name)
+        if len(seen) > _READ_MODULES:
+            return False
+        for package, text in (t for folder in folders for t in _module_texts(folder, name)):
+            if text is None or appends(text):
+                return False
+            for word in re.findall(rb"^\s*(?:from|import)\s+(\.*[A-Za-z_][\w.]*)", text,
+                                   re.M):
+                dots = len(word) - len(word.lstrip(b"."))  # (relative: from its package)
+                base = package.split(".")[:len(package.split(".")) - dots + 1] if dots else []
+                names.append(".".join([*base, word.lstrip(b".").decode()]))
+    return True
+
+
+def _module_texts(folder: str, name: str) -> list[tuple[str, bytes | None]]:
+    """The package and text of the module ``name`` (dotted) in the site folder ``folder``
+    (its source, a package's ``__init__``; None for one not readable: an extension
+    module's), and of each package above it; none for a module not there."""
+    parts = name.split(".")
+    found: list[tuple[str, bytes | None]] = []
+    for at in range(1, len(parts) + 1):
+        path = os.path.join(folder, *parts[:at])
+        package = ".".join(parts[:at - 1])
+        for file, own in ((path + ".py", package), (os.path.join(path, "__init__.py"),
+                                                     ".".join(parts[:at]))):
+            try:
+                with open(file, "rb") as f:
+                    found.append((own, f.read(1 << 22)))
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            except OSError:
+                found.append((own, None))
+        if any(os.path.isfile(path + s) for s in (".so", ".pyc", ".abi3.so")):
+            found.append((package, None))
+    return found
+
+
+def _entries(folder: str) -> list[str]:
+    """The names in ``folder`` ([] where it cannot be listed)."""
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
+def plugin_tops(folder: str) -> set[str]:
+    """The top-level names of the modules the ``pytest11`` entry points of the distributions
+    installed in the folder ``folder`` of ``sys.path`` name (``acme.testing.plugin``:
+    ``acme``; their metadata a ``.dist-info``, an ``.egg-info`` or an egg's ``EGG-INFO``, as
+    ``importlib.metadata`` finds them): an editable install's module lives elsewhere, found
+    by its ``.pth`` finder's mapping or a namespace portion in its source folder
+    (s56-greview3 E1, N1), a legacy one's metadata in its source folder (E)."""
+    names: set[str] = set()
+    listed = _entries(folder)
+    for path in [os.path.join(folder, n, "entry_points.txt") for n in listed
+                 if n.endswith((".dist-info", ".egg-info"))] + [
+            os.path.join(folder, n, "EGG-INFO", "entry_points.txt") for n in listed
+            if n.endswith(".egg")]:
+        try:
+            with open(path, "rb") as f:
+                text = f.read(1 << 20).decode("utf-8", "replace")
+        except OSError:
+            continue
+        section = ""
+        for line in text.splitlines():
+            line = line.strip()
+            if line[:1] == "[":
+                section = line.strip("[] ")
+            elif section == "pytest11" and "=" in line:
+                top = line.partition("=")[2].strip().split(":")[0].split(".")[0].strip()
+                if top.isidentifier():
+                    names.add(top.lower() if top.isascii() else top)
+    return names
