@@ -47,7 +47,36 @@ _CODE: Final = frozenset((
     "testRunner", "testSequencer", "snapshotResolver", "resolver", "reporters", "transform",
     "moduleNameMapper", "watchPlugins", "runner", "dependencyExtractor",
     "testResultsProcessor", "snapshotSerializers", "prettierPath", "preset", "projects",
-    "haste"))
+    "haste", "filter", "runtime"))
+#: jest 29.7's command line options (jest-cli's ``args.options``, read as yargs reads them:
+#: kebab case as camel case, ``--no-x``, ``--x=v``, short clusters ``-ic``): those taking no
+#: value, those taking every word up to the next option, and the short names.
+_FLAGS: Final = frozenset((
+    "all", "automock", "bail", "cache", "changedFilesWithAncestor", "ci", "clearCache",
+    "clearMocks", "collectCoverage", "color", "colors", "coverage", "debug", "detectLeaks",
+    "detectOpenHandles", "errorOnDeprecated", "expand", "findRelatedTests", "forceExit",
+    "init", "injectGlobals", "json", "lastCommit", "listTests", "logHeapUsage",
+    "noStackTrace", "notify", "onlyChanged", "onlyFailures", "passWithNoTests", "randomize",
+    "resetMocks", "resetModules", "restoreMocks", "runInBand", "runTestsByPath", "showConfig",
+    "showSeed", "silent", "skipFilter", "testLocationInResults", "updateSnapshot", "useStderr",
+    "verbose", "watch", "watchAll", "watchman", "workerThreads", "help", "version"))
+_ARRAYS: Final = frozenset((
+    "coveragePathIgnorePatterns", "coverageReporters", "ignoreProjects", "moduleDirectories",
+    "moduleFileExtensions", "modulePathIgnorePatterns", "modulePaths", "projects", "reporters",
+    "roots", "selectProjects", "setupFiles", "setupFilesAfterEnv", "snapshotSerializers",
+    "testMatch", "testPathIgnorePatterns", "testPathPattern", "testRegex",
+    "transformIgnorePatterns", "unmockedModulePathPatterns", "watchPathIgnorePatterns"))
+_VALUED: Final = frozenset((
+    "cacheDirectory", "changedSince", "collectCoverageFrom", "config", "coverageDirectory",
+    "coverageProvider", "coverageThreshold", "env", "filter", "globalSetup", "globalTeardown",
+    "globals", "haste", "maxConcurrency", "maxWorkers", "moduleNameMapper", "notifyMode",
+    "openHandlesTimeout", "outputFile", "preset", "prettierPath", "resolver", "rootDir",
+    "runner", "seed", "shard", "testEnvironment", "testEnvironmentOptions",
+    "testFailureExitCode", "testNamePattern", "testResultsProcessor", "testRunner",
+    "testSequencer", "testTimeout", "transform"))
+_SHORT: Final = {"b": "bail", "c": "config", "e": "expand", "o": "onlyChanged",
+                 "f": "onlyFailures", "i": "runInBand", "t": "testNamePattern",
+                 "u": "updateSnapshot", "w": "maxWorkers", "h": "help"}
 #: The endings node (and jest's resolver) tries for a path without one.
 _ENDINGS: Final = ("", ".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx", ".json",
                    ".node", "/index.js", "/index.ts", "/index.json")
@@ -79,8 +108,9 @@ def widened(key: str, folders: frozenset[str], guards: object) -> bool:
     collecting ``folders`` (of ``guards``) name or match (see the module's text)."""
     for folder in folders:
         reading = _reading(folder, guards)
-        if key in reading.paths or (reading.code and key.endswith(SCRIPTS)):
-            return True
+        if key in reading.paths or (reading.code and (key.endswith(SCRIPTS) or "." not in
+                                                      key.rpartition("/")[2])):
+            return True  # (jest runs a setup file of no ending as CommonJS: s56-sreview J)
         below = key.startswith(folder + "/")
         if any((below or p.pattern[:1] == "^") and p.search(key) for p in reading.patterns):
             return True
@@ -94,43 +124,151 @@ def _reading(folder: str, guards: object) -> _Reading:
         _LAST[:] = [(guards, {})]
     kept = _LAST[0][1]
     if folder not in kept:
+        from .planscripts import runner_words
         from .pytestini import real_folder
 
         reading = _Reading()
         real = real_folder(folder, guards)
         _folder(real, reading)
-        from .planscripts import runner_words
-
-        _options([*_script_words(real), *runner_words(guards, "jest")], real, reading)
+        reading.code |= _above(real)
+        for base, words in _script_words(real, reading):
+            if base != real:  # (`cd pkg/a && jest`: its settings; s56-sreview J)
+                _folder(base, reading)
+                reading.code |= _above(base)
+            _options([words], base, reading)
+        _options(runner_words(guards, "jest"), real, reading)
+        reading.code |= _unseen(guards, real) and _present(real)
+        cache = os.path.join(os.environ.get("TMPDIR") or "/tmp", f"jest_{_base36(os.getuid())}")
+        reading.patterns.append(re.compile("^" + re.escape(fold(cache)) + "/"))
         kept[folder] = reading
     return kept[folder]
 
 
+def _base36(number: int) -> str:
+    """``number`` in base 36, as JavaScript's ``toString(36)`` writes it."""
+    digits = ""
+    while True:
+        number, digit = divmod(number, 36)
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
+        if not number:
+            return digits
+
+
+def _above(folder: str) -> bool:
+    """Whether jest run in ``folder`` takes its settings from a folder above (``folder``
+    holds no ``package.json`` nor ``jest.config.*``: jest walks up to the first holding one,
+    not read here; s56-sreview J)."""
+    if any(fs.entry(os.path.join(folder, n)) is not None for n in (*_CODE_FILES,
+                                                                   *dict(_FILES))):
+        return False
+    above = os.path.dirname(folder)
+    while above != os.path.dirname(above):
+        if any(fs.entry(os.path.join(above, n)) is not None for n in (*_CODE_FILES,
+                                                                      *dict(_FILES))):
+            return True
+        above = os.path.dirname(above)
+    return False
+
+
+def _present(folder: str) -> bool:
+    """Whether jest may run in ``folder``: its ``package.json`` names jest, or a
+    ``node_modules/jest`` is there or above."""
+    try:
+        if b"jest" in fs.read(os.path.join(folder, "package.json"), 1 << 22):
+            return True
+    except (OSError, ValueError):
+        pass
+    above = folder
+    while True:
+        if fs.entry(os.path.join(above, "node_modules", "jest")) is not None:
+            return True
+        if above == os.path.dirname(above):
+            return False
+        above = os.path.dirname(above)
+
+
+def _unseen(guards: object, folder: str) -> bool:
+    """Whether the plan of ``guards`` may run jest with words the gate does not read: an
+    entry that runs neither an npm script, jest, nor a program of ``planscripts._INERT``
+    (``make test``), or a script of ``folder``'s ``package.json`` the plan runs holding a
+    command that is neither (``sh run.sh``, ``node node_modules/jest/bin/jest.js``)."""
+    from .planscripts import Elsewhere, plan_scripts, script_closure, seen
+
+    try:
+        names = plan_scripts(guards, "jest")
+        if names is None:
+            return True
+        data = json.loads(fs.read(os.path.join(folder, "package.json"), 1 << 22))
+        scripts = data.get("scripts") if isinstance(data, dict) else None
+        scripts = {k: v for k, v in scripts.items() if isinstance(v, str)} if isinstance(
+            scripts, dict) else {}
+        return not all(seen(t) for t in script_closure(scripts, names).values())
+    except Elsewhere:
+        return True
+    except (OSError, ValueError):
+        return False  # (no package.json: no script; one that cannot be read: `_folder`)
+
+
 def _options(given_words: list[list[str]], folder: str, reading: _Reading) -> None:
     """Adds to ``reading`` what the words ``given_words`` give jest (a script's, the plan's
-    entries': ``planscripts.runner_words``) from ``folder``: a settings file (``--config
-    FILE``, ``-c FILE``, ``--config=FILE``; a JSON text is code), and the options as these
-    settings (``--globalSetup=./s.js``, ``--setupFiles ./a.js ./b.js``, ``--env=./e.js``,
-    ``--testMatch …``: s55-greview3 J2, J3; a ``--rootDir`` moves what every setting names:
-    code)."""
+    entries': ``planscripts.runner_words``) from ``folder``, read as jest 29.7's yargs reads
+    them (``_FLAGS``, ``_ARRAYS``, ``_VALUED``, ``_SHORT``: kebab case, ``--x=v``, short
+    clusters): a settings file (``--config FILE``; a JSON text is code), and the options as
+    these settings (``--globalSetup=./s.js``, ``--setup-files ./a.js ./b.js``, ``--env=./e.js``;
+    s55-greview3 J2, J3; s56-sreview J). An option jest does not know, a ``--rootDir`` (it
+    moves what every setting names) or a JSON text given to an option is code."""
     given: dict[str, list[str]] = {}
     for words in given_words:
-        option = ""
-        for word in words:
-            if word[:1] == "-":
-                option, _, value = word.lstrip("-").partition("=")
-                option = {"env": "testEnvironment", "c": "config"}.get(option, option)
-                values = [value] if value else []
+        for option, value in _yargs(words):
+            if option is None:
+                reading.code = True
+            elif option == "config":
+                path = os.path.join(folder, value if value[:1] != "{" else "{}")
+                _file(path, False, os.path.dirname(path), reading)
+            elif value[:1] in ("{", "[") or option == "rootDir":
+                reading.code = True
             else:
-                values = [word] if option else []
-            for value in values:
-                if option == "config":
-                    path = os.path.join(folder, value if value[:1] != "{" else "{}")
-                    _file(path, False, os.path.dirname(path), reading)
-                else:
-                    given.setdefault(option, []).append(value)
-    reading.code |= "rootDir" in given
+                given.setdefault("testEnvironment" if option == "env" else option,
+                                 []).append(value)
     _read(given, folder, reading)
+
+
+def _yargs(words: list[str]) -> list[tuple[str | None, str]]:
+    """The (option, value) pairs jest's yargs makes of ``words`` (see ``_options``); an
+    option not read (unknown, or a short cluster of another form) as ``(None, "")``."""
+    found: list[tuple[str | None, str]] = []
+    option, at = "", 0
+    while at < len(words):
+        word = words[at]
+        at += 1
+        if word == "--":
+            break
+        if word[:2] == "--":
+            name, equals, value = word[2:].partition("=")
+            name = re.sub(r"-([a-z])", lambda m: m.group(1).upper(), name)
+            name = name[2].lower() + name[3:] if name[:2] == "no" and name[2:3].isupper() and \
+                name[2].lower() + name[3:] in _FLAGS else name
+            names = [name]
+        elif word[:1] == "-" and len(word) > 1:
+            letters, equals, value = word[1:].partition("=")
+            if not letters.isalpha():
+                found.append((None, ""))
+                continue
+            names = [_SHORT.get(c, "") for c in letters]
+        else:
+            found += [(option, word)] if option else []
+            option = option if option in _ARRAYS else ""
+            continue
+        option = ""
+        for name in names:
+            if name not in _FLAGS | _ARRAYS | _VALUED:
+                found.append((None, ""))
+            elif name not in _FLAGS:
+                option = name
+        if option and equals:
+            found.append((option, value))
+            option = option if option in _ARRAYS else ""
+    return found
 
 
 def _folder(folder: str, reading: _Reading) -> None:
@@ -156,8 +294,9 @@ def _file(path: str, nested: bool, folder: str, reading: _Reading) -> None:
         return
     settings = _settings(path, nested)
     if settings:
-        _read(settings, os.path.normpath(os.path.join(folder, str(settings.get(
-            "rootDir", ".")))), reading)
+        root = os.path.normpath(os.path.join(folder, str(settings.get("rootDir", "."))))
+        reading.code |= not (root + "/").startswith(folder.rstrip("/") + "/")  # (a rootDir
+        _read(settings, root, reading)  # above: jest collects there; s56-sreview J)
 
 
 def _read(settings: Mapping[str, object], root: str, reading: _Reading) -> None:
@@ -172,15 +311,30 @@ def _read(settings: Mapping[str, object], root: str, reading: _Reading) -> None:
         if setting == "projects":
             _projects(value, root, reading)
         if setting == "testMatch":
+            reading.code |= any("[[:" in p for p in fs.json_strings(value))  # (POSIX class)
             patterns += [_glob(p.replace("<rootDir>", root)) for p in fs.json_strings(value)]
         elif setting == "testRegex":
             patterns += [re.compile(p, re.IGNORECASE) for p in fs.json_strings(value)]
         elif setting == "moduleDirectories":  # (each such folder up, as node_modules)
             patterns += [re.compile(f"/{re.escape(fold(n))}/", re.IGNORECASE)
                          for n in fs.json_strings(value) if n != "node_modules"]
-        elif setting in ("modulePaths", "roots"):  # (a folder modules are found in)
-            patterns += [re.compile("^" + re.escape(fold(p)) + "/") for p in _paths(
-                [v.replace("<rootDir>", root) for v in fs.json_strings(value)], root)]
+        else:
+            patterns += [re.compile("^" + re.escape(fold(f)) + "/")
+                         for f in _folders(setting, value, root)]
+
+
+def _folders(setting: str, value: object, root: str) -> list[str]:
+    """The folders every file below which the ``setting``'s ``value`` may name (``root``:
+    its ``rootDir``): ``modulePaths``', ``roots``' (modules are found there), a
+    ``moduleNameMapper`` value's before its capture (``<rootDir>/../shared/$1``: s56-sreview
+    J), ``cacheDirectory`` (jest runs the transformed code it keeps there)."""
+    texts = [v.replace("<rootDir>", root) for v in fs.json_strings(value)]
+    if setting in ("modulePaths", "roots", "cacheDirectory"):
+        return _paths(texts, root)
+    if setting == "moduleNameMapper":
+        return [os.path.dirname(os.path.normpath(os.path.join(root, t.partition("$")[0] + "x")))
+                for t in texts if "$" in t]
+    return []
 
 
 def _presets(value: object, root: str, reading: _Reading) -> None:
@@ -192,6 +346,8 @@ def _presets(value: object, root: str, reading: _Reading) -> None:
     preset in ``node_modules``, guarded whole, is not read: docs/decisions.md.)"""
     for text in fs.json_strings(value):
         relative = text[:1] == "."
+        if not _paths([text], root):  # (a package's: its jest-preset, s56-sreview J)
+            _package_preset(text, root, reading)
         for path in _paths([text], root):
             bases = [path, os.path.join(path, "index")] if relative else [
                 os.path.join(path, "jest-preset")]
@@ -206,6 +362,27 @@ def _presets(value: object, root: str, reading: _Reading) -> None:
                 _read({k: v for k, v in found.items() if k != "preset"}, root, reading)
             elif present is not None:
                 reading.code = True
+
+
+def _package_preset(name: str, root: str, reading: _Reading) -> None:
+    """Adds to ``reading`` what the package ``name``'s preset holds, found as node finds the
+    package from ``root`` up (``node_modules/NAME/jest-preset`` with ``.json``, ``.js``,
+    ``.cjs``, ``.mjs``): a JSON one's settings; one that is code may name anything."""
+    above = root
+    while True:
+        base = os.path.join(above, "node_modules", name, "jest-preset")
+        present = next((base + e for e in (".json", ".js", ".cjs", ".mjs")
+                        if fs.entry(base + e) == "file"), None)
+        if present is not None and present.endswith(".json"):
+            found = _settings(present, False) or {}
+            _read({k: v for k, v in found.items() if k != "preset"}, root, reading)
+            return
+        if present is not None:
+            reading.code = True
+            return
+        if above == os.path.dirname(above):
+            return
+        above = os.path.dirname(above)
 
 
 def _projects(value: object, root: str, reading: _Reading) -> None:
@@ -235,10 +412,13 @@ def _projects(value: object, root: str, reading: _Reading) -> None:
                 _file(path, False, os.path.dirname(path), reading)
 
 
-def _script_words(folder: str) -> list[list[str]]:
-    """The words the ``package.json`` scripts of ``folder`` give jest (after ``jest`` in a
-    command of one: ``"test": "jest --config jest.ci.json"``, s55-greview3 J4); a script
-    that cannot be read as words (a command's output) as ``--rootDir`` (code)."""
+def _script_words(folder: str, reading: _Reading) -> list[tuple[str, list[str]]]:
+    """The words the ``package.json`` scripts of ``folder`` give jest, each with the folder
+    it runs in (after ``jest`` in a command of one: ``"test": "jest --config jest.ci.json"``,
+    s55-greview3 J4; after a ``cd``: ``cd pkg/a && jest``, s56-sreview J); a script naming
+    jest that is not read (``planscripts.commands``), or naming it otherwise than as the
+    program ``jest`` (``node node_modules/jest/bin/jest.js``), or a ``cd`` without one plain
+    operand, is code (``reading``)."""
     from .planscripts import commands
 
     try:
@@ -248,12 +428,32 @@ def _script_words(folder: str) -> list[list[str]]:
     scripts = data.get("scripts") if isinstance(data, dict) else None
     found = []
     for text in scripts.values() if isinstance(scripts, dict) else []:
-        if isinstance(text, str) and "jest" in text:
-            for words in commands(text) or [["jest", "--rootDir"]]:
-                at = next((i for i, w in enumerate(words) if os.path.basename(w) == "jest"),
-                          None)
-                found += [words[at + 1:]] if at is not None else []
+        if not isinstance(text, str) or "jest" not in text:
+            continue
+        read = commands(text)
+        reading.code |= read is None
+        base = folder
+        for words in read or []:
+            at = next((i for i, w in enumerate(words) if os.path.basename(w) == "jest"),
+                      None)
+            if words[0] in ("cd", "pushd"):
+                reading.code |= len(words) != 2
+                base = os.path.normpath(os.path.join(base, words[-1]))
+            if at is not None:
+                found.append((base, words[at + 1:]))
+            elif any("jest" in w for w in words) and not _script_run(words):
+                reading.code = True
     return found
+
+
+def _script_run(words: list[str]) -> bool:
+    """Whether the command ``words`` runs a script by name (``npm run test:jest``)."""
+    from .planscripts import Elsewhere, script_names
+
+    try:
+        return bool(script_names(words))
+    except Elsewhere:
+        return False
 
 
 def _settings(path: str, nested: bool) -> dict[str, object] | None:

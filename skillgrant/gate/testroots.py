@@ -15,7 +15,6 @@ files, which the plan guards (a session cannot change them), once a guarded set.
 
 from __future__ import annotations
 
-import itertools
 import os
 import re
 
@@ -87,7 +86,7 @@ def _settings_roots(folder: str, names: frozenset[str] | None) -> list[str]:
 
 def _before_pattern(path: str) -> str:
     """``path`` up to the folder before its first pattern character (``../t*/x``: ``..``)."""
-    at = next((k for k, c in enumerate(path) if c in "*?["), None)
+    at = next((k for k, c in enumerate(path) if c in "*?[{"), None)
     return path if at is None else path[:at].rpartition("/")[0] or "."
 
 
@@ -154,14 +153,18 @@ def _testpaths(path: str, section: str, key: str) -> list[str] | None:
 def _script_folders(folder: str, path: str, depth: int,
                     names: frozenset[str] | None = None) -> list[str]:
     """The folders the words of the scripts of the ``package.json`` at ``path`` that the plan
-    runs (``planscripts.script_closure`` of ``names``; s55-sreview C1, C2) (or, at
-    ``depth`` 1, the text of a script file in ``folder`` they name: ``sh run.sh``; its
-    first MiB) name from ``folder`` and
-    from each folder a ``cd`` in them names (``cd .. && node --test ext/``), ``~/`` and
-    ``$HOME`` the home's, ``$INIT_CWD``, ``$PWD``, ``$npm_config_local_prefix`` (npm's)
-    ``folder`` (s55-sreview R1, R3). Raises ValueError for a script word holding any other
-    expansion (``$npm_package_config_dir``, ``${PWD%/*}``, `` `dirname $PWD` ``: R4), and
-    for a script file's path built from one (``$X/ext``, ``cd $X``)."""
+    runs (``planscripts.script_closure`` of ``names``; s55-sreview C1, C2) (or, at ``depth``
+    1, the commands of a shell script file in ``folder`` one runs: ``sh run.sh``; its first
+    MiB) name from ``folder`` and from each folder a ``cd`` in them names (``cd .. && node
+    --test ext/``), ``$HOME`` (``${HOME}``) the home, ``$PWD`` (``${PWD}``) ``folder`` in a
+    script with no ``cd``. Raises ValueError (the collecting plan's writes are refused:
+    s55-sreview R4, s56-sreview R) where a script is not read as dash and bash read it with
+    every word a plain literal (``planscripts.commands``: a quote, any other expansion, a
+    glob, ``~``, ``#``, a pipe into ``xargs``), a ``cd`` has no plain operand, a command
+    runs a project file as code other than a shell script read here (``node run.js``,
+    ``./run``), or a script runs another package's scripts (``planscripts.Elsewhere``)."""
+    from .planscripts import script_closure
+
     text = _text(path)
     if text is None or "\0" in text:  # (a program's file: no script's text)
         return []
@@ -174,41 +177,74 @@ def _script_folders(folder: str, path: str, depth: int,
             return []
         if not isinstance(scripts, dict):
             return []
-        from .planscripts import script_closure
-
-        text = "\n".join(script_closure({k: v for k, v in scripts.items()
-                                          if isinstance(v, str)}, names).values())
-    text = _KNOWN.sub(lambda m: os.path.expanduser("~") if "HOME" in m.group() else folder,
-                      text).replace("\\", "")  # (bash drops an unquoted backslash: `..\/`)
-    unknown = (_UNSPELLED if depth == 0 else _UNKNOWN).search(text)
-    if unknown is not None:
-        raise ValueError(f"a package.json script of {folder!r} holds a word the gate does not "
-                         f"expand ({unknown.group()!r}), where a test runner may collect")
-    words = [w.rpartition("=")[2] for w in _WORDS.split(text) if w]
-    words = [os.path.expanduser(w) if w[:2] == "~/" else w for w in words if "$" not in w]
-    bases = [folder, *(os.path.join(folder, b) for a, b in itertools.pairwise(words)
-                       if a in ("cd", "pushd"))]
-    found = [os.path.normpath(os.path.join(b, _before_pattern(w))) for w in words
-             for b in bases if w[:1] != "-"]
-    if depth == 0:
-        found += [f for w in dict.fromkeys(words) if w[:1] != "-" and (os.path.normpath(
-                  os.path.join(folder, w)) + "/").startswith(folder.rstrip("/") + "/") and
-                  fs.entry(os.path.join(folder, w)) == "file"
-                  for f in _script_folders(folder, os.path.join(folder, w), 1)]
+        texts = list(script_closure({k: v for k, v in scripts.items() if isinstance(v, str)},
+                                    names).values())
+    else:  # (a shell script's lines that are comments: its `#!` line)
+        texts = ["\n".join(n for n in text.splitlines() if n.lstrip()[:1] != "#")]
+    found: list[str] = []
+    for script in texts:
+        found += _folders_of(folder, script, depth)
     return found
 
 
-#: The variables npm sets to the package's folder (``INIT_CWD``: the folder npm runs in,
-#: ``PWD``, ``npm_config_local_prefix``), and ``HOME``, as ``$X`` or ``${X}``.
-_KNOWN: Final = re.compile(r"\$(?:\{(?:INIT_CWD|PWD|npm_config_local_prefix|HOME)\}|"
-                           r"(?:INIT_CWD|PWD|npm_config_local_prefix|HOME)\b)")
-#: A path built from what the gate does not compute: another variable or a command's output
-#: before or after a ``/``, or a ``cd`` to one (s55-sreview R3).
-_UNKNOWN: Final = re.compile(r"(?:\$\{?\w+\}?|`[^`]*`|\$\([^)]*\))/|/[^\s;&|]*\$|"
-                             r"\bcd\s+(?:\$|`)")
-#: In a ``package.json`` script: any expansion left after ``_KNOWN``'s (a variable, a
-#: parameter expansion, a command's output: ``$npm_package_config_dir``, ``${PWD%/*}``), as
-#: the word holding it (s55-sreview R4: no more spellings read, each refused).
-_UNSPELLED: Final = re.compile(r"[^\s;&|()<>]*[$`][^\s;&|()<>]*")
-#: Where a script's text is cut into words (blanks, quotes, the shell's operators).
-_WORDS: Final = re.compile(r"""[\s'"`;&|()<>]+""")
+def _folders_of(folder: str, script: str, depth: int) -> list[str]:
+    """``_script_folders`` of one script's text ``script``."""
+    from .planscripts import commands, program_at
+
+    moves = _MOVES.search(script) is not None
+    script = _KNOWN.sub(lambda m: os.path.expanduser("~") if "HOME" in m.group() else folder
+                        if not moves else m.group(), script)
+    read = commands(script)
+    if read is None:
+        raise ValueError(f"a package.json script of {folder!r} is not read as plain words "
+                         f"({script[:80]!r}), where a test runner may collect")
+    bases, found = [folder], []
+    for words in read:
+        at = program_at(words)
+        program = os.path.basename(words[at]) if at < len(words) else ""
+        if program in ("cd", "pushd"):
+            if len(words) != at + 2 or words[at + 1][:1] == "-":
+                raise ValueError(f"a script of {folder!r} moves to a folder not named "
+                                 f"({' '.join(words)!r})")
+            bases.append(os.path.join(bases[-1], words[at + 1]))
+        elif program in _UNREAD or _PATTERN.search(words[at]) or (
+                program in _SHELLS and any(_PATTERN.search(w) for w in words[at + 1:])):
+            raise ValueError(f"a script of {folder!r} runs {words[at]!r}, whose folder is not "
+                             "read")
+        texts = [w.split(" ") for w in words if " " in w]  # (a quoted text a program may run
+        if any(not _UNREAD.isdisjoint(t) or "cd" in t or "pushd" in t for t in texts):  # as
+            raise ValueError(f"a script of {folder!r} gives a command a text moving the "
+                             "folder")  # commands: `concurrently "cd .. && …"`)
+        words = [p.rpartition("=")[2] for w in words for p in w.split(" ")]
+        found += [os.path.normpath(os.path.join(b, _before_pattern(w))) for w in words
+                  for b in bases if w[:1] != "-" and w]
+        code = [w for w in words[at:] if w[:1] != "-" and (os.path.normpath(os.path.join(
+            bases[-1], w)) + "/").startswith(folder.rstrip("/") + "/") and fs.entry(
+            os.path.join(bases[-1], w)) == "file"]  # (a project file)
+        if not code:
+            continue
+        runs = code[0] == words[at] or (program in _SHELLS and code[0] == next(
+            (w for w in words[at + 1:] if w[:1] != "-"), None))
+        if runs and depth == 0:
+            found += _script_folders(bases[-1], os.path.join(bases[-1], code[0]), 1)
+        elif runs or (program in _INTERPRETERS and "--test" not in words):
+            raise ValueError(f"a script of {folder!r} runs the project file {code[0]!r} as "
+                             "code, which may collect anywhere")
+    return found
+
+
+#: The variables read: ``HOME``, and ``PWD`` (the package's folder) in a script that moves
+#: no folder (``_MOVES``), as ``$X`` or ``${X}``.
+_KNOWN: Final = re.compile(r"\$(?:\{(?:PWD|HOME)\}|(?:PWD|HOME)\b)")
+_MOVES: Final = re.compile(r"(?:^|[\s;&|])(?:cd|pushd|popd)(?:$|[\s;&|])")
+_PATTERN: Final = re.compile(r"[*?\[{]")
+#: Programs whose folder is not read: a folder stack's, a feeder's (its words come from
+#: its input).
+_UNREAD: Final = frozenset(("popd", "xargs", "parallel", "eval", "source", ".", "exec",
+                            "env", "command", "builtin"))
+#: The shells whose first operand is the script they run (read at depth 1).
+_SHELLS: Final = frozenset(("sh", "bash", "dash"))
+#: Programs that run a file they are given as code (its folder cannot be read).
+_INTERPRETERS: Final = frozenset(("node", "nodejs", "python", "python3", "ruby", "perl",
+                                  "php", "deno", "bun", "ts-node", "tsx", "babel-node", "zsh",
+                                  "ksh", "fish", "csh", "tcsh"))
