@@ -183,10 +183,11 @@ def _script_folders(folder: str, path: str, depth: int,
     if depth == 0:
         import json
 
-        try:
-            scripts = json.loads(text).get("scripts")
-        except (ValueError, AttributeError):
-            return []
+        try:  # (npm drops a BOM; one it cannot parse either may run scripts: refused)
+            data = json.loads(text.removeprefix("\ufeff"))
+        except ValueError as e:
+            raise ValueError(f"{path!r} is not read as the scripts npm runs: {e}") from e
+        scripts = data.get("scripts") if isinstance(data, dict) else None
         if not isinstance(scripts, dict):
             return []
         npmrc = _text(os.path.join(folder, ".npmrc")) or ""
