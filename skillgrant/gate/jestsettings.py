@@ -20,9 +20,21 @@ the plan's entries give jest's code options (``--globalSetup=./s.js``: ``planscr
   ``modulePaths`` and ``roots``: every file below such a folder is one (a module a test
   requires may resolve there).
 
-Settings that are code (``jest.config.js``/``.ts``/``.mjs``/``.cjs``/``.cts``/``.mts`` in a
-collecting or project folder, a preset or a ``--config`` file that is no JSON, a JSON text
-given to ``--config``) may name any file: each script anywhere (``SCRIPTS``) is then one
+- ``cacheDirectory`` (and jest's default, ``$TMPDIR/jest_<uid>``): every file below it is
+  one (jest runs a test's transformed code it finds kept there).
+
+The words given to jest (a script's after ``jest``, after a ``cd`` from the folder it
+names; the plan's entries') are read as jest 29.7's yargs reads them (kebab case,
+``--x=v``, short clusters ``-ic``: ``jestargs.yargs``). Where the gate cannot read jest's effective
+settings exactly, they are read as code (s56-sreview J): settings that are code
+(``jest.config.js``/``.ts``/``.mjs``/``.cjs``/``.cts``/``.mts`` in a collecting or project
+folder, a preset or a ``--config`` file that is no JSON, a package's preset that is no JSON,
+a JSON text given to an option), a ``rootDir`` above its settings' folder, a POSIX class in
+``testMatch``, settings jest finds above a folder holding none, an option jest does not
+know, a script naming jest that is not read or that runs it otherwise than as ``jest``, and
+a plan that may run jest with words the gate does not read (``make test``, a script running
+``sh run.sh``: ``jestargs.unseen``). Code may name any file: each script anywhere (``SCRIPTS``),
+and each present file whose name has no ending (jest runs it as CommonJS), is then one
 (fail closed, as a ``__mocks__`` folder's are). A package's mock (``__mocks__/chalk.js``)
 in any of its ``roots`` is ``testfiles``'. Read once for a guarded set; a settings file that
 cannot be read, or is no JSON, denies the write (ValueError)."""
@@ -34,6 +46,7 @@ import os
 import re
 
 from . import files as fs
+from .jestargs import CACHE, above, present, script_words, unseen, yargs
 from .placed import fold
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -47,7 +60,7 @@ _CODE: Final = frozenset((
     "testRunner", "testSequencer", "snapshotResolver", "resolver", "reporters", "transform",
     "moduleNameMapper", "watchPlugins", "runner", "dependencyExtractor",
     "testResultsProcessor", "snapshotSerializers", "prettierPath", "preset", "projects",
-    "haste"))
+    "haste", "filter", "runtime", "coverageReporters"))
 #: The endings node (and jest's resolver) tries for a path without one.
 _ENDINGS: Final = ("", ".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx", ".json",
                    ".node", "/index.js", "/index.ts", "/index.json")
@@ -58,6 +71,8 @@ _CODE_FILES: Final = tuple(f"jest.config{e}" for e in (".js", ".ts", ".mjs", ".c
                                                         ".mts"))
 #: The settings files jest reads in a folder (a project's), a JSON one's nested member.
 _FILES: Final = (("package.json", True), ("jest.config.json", False))
+#: The files jest takes settings from in a folder (``jestargs.above``).
+_SETTINGS: Final = (*_CODE_FILES, *dict(_FILES))
 #: The guarded set last read, and each collecting folder's ``_Reading``.
 _LAST: list[tuple[object, dict[str, _Reading]]] = []
 
@@ -79,8 +94,10 @@ def widened(key: str, folders: frozenset[str], guards: object) -> bool:
     collecting ``folders`` (of ``guards``) name or match (see the module's text)."""
     for folder in folders:
         reading = _reading(folder, guards)
-        if key in reading.paths or (reading.code and key.endswith(SCRIPTS)):
-            return True
+        if key in reading.paths or (reading.code and (key.endswith(SCRIPTS) or (
+                "." not in key.rpartition("/")[2] and fs.entry(key) == "file"))):
+            return True  # (jest runs a setup file of no ending as CommonJS: s56-sreview J;
+            # a new name of none may be a folder a call makes: `mkdir build`)
         below = key.startswith(folder + "/")
         if any((below or p.pattern[:1] == "^") and p.search(key) for p in reading.patterns):
             return True
@@ -94,42 +111,48 @@ def _reading(folder: str, guards: object) -> _Reading:
         _LAST[:] = [(guards, {})]
     kept = _LAST[0][1]
     if folder not in kept:
+        from .planscripts import runner_words
         from .pytestini import real_folder
 
         reading = _Reading()
         real = real_folder(folder, guards)
         _folder(real, reading)
-        from .planscripts import runner_words
-
-        _options([*_script_words(real), *runner_words(guards, "jest")], real, reading)
+        reading.code |= above(real, _SETTINGS)
+        given, code = script_words(real)
+        reading.code |= code
+        for base, words in given:
+            if base != real:  # (`cd pkg/a && jest`: its settings; s56-sreview J)
+                _folder(base, reading)
+                reading.code |= above(base, _SETTINGS)
+            _options([words], base, reading)
+        _options(runner_words(guards, "jest"), real, reading)
+        reading.code |= unseen(guards, real) and present(real)
+        reading.patterns.append(re.compile("^" + re.escape(fold(CACHE)) + "/"))
         kept[folder] = reading
     return kept[folder]
 
 
 def _options(given_words: list[list[str]], folder: str, reading: _Reading) -> None:
     """Adds to ``reading`` what the words ``given_words`` give jest (a script's, the plan's
-    entries': ``planscripts.runner_words``) from ``folder``: a settings file (``--config
-    FILE``, ``-c FILE``, ``--config=FILE``; a JSON text is code), and the options as these
-    settings (``--globalSetup=./s.js``, ``--setupFiles ./a.js ./b.js``, ``--env=./e.js``,
-    ``--testMatch …``: s55-greview3 J2, J3; a ``--rootDir`` moves what every setting names:
-    code)."""
+    entries': ``planscripts.runner_words``) from ``folder``, read as jest 29.7's yargs reads
+    them (``jestargs.yargs``: kebab case, ``--x=v``, short
+    clusters): a settings file (``--config FILE``; a JSON text is code), and the options as
+    these settings (``--globalSetup=./s.js``, ``--setup-files ./a.js ./b.js``, ``--env=./e.js``;
+    s55-greview3 J2, J3; s56-sreview J). An option jest does not know, a ``--rootDir`` (it
+    moves what every setting names) or a JSON text given to an option is code."""
     given: dict[str, list[str]] = {}
     for words in given_words:
-        option = ""
-        for word in words:
-            if word[:1] == "-":
-                option, _, value = word.lstrip("-").partition("=")
-                option = {"env": "testEnvironment", "c": "config"}.get(option, option)
-                values = [value] if value else []
+        for option, value in yargs(words):
+            if option is None:
+                reading.code = True
+            elif option == "config":
+                path = os.path.join(folder, value if value[:1] != "{" else "{}")
+                _file(path, False, os.path.dirname(path), reading)
+            elif value[:1] in ("{", "[") or option == "rootDir":
+                reading.code = True
             else:
-                values = [word] if option else []
-            for value in values:
-                if option == "config":
-                    path = os.path.join(folder, value if value[:1] != "{" else "{}")
-                    _file(path, False, os.path.dirname(path), reading)
-                else:
-                    given.setdefault(option, []).append(value)
-    reading.code |= "rootDir" in given
+                given.setdefault("testEnvironment" if option == "env" else option,
+                                 []).append(value)
     _read(given, folder, reading)
 
 
@@ -156,8 +179,9 @@ def _file(path: str, nested: bool, folder: str, reading: _Reading) -> None:
         return
     settings = _settings(path, nested)
     if settings:
-        _read(settings, os.path.normpath(os.path.join(folder, str(settings.get(
-            "rootDir", ".")))), reading)
+        root = os.path.normpath(os.path.join(folder, str(settings.get("rootDir", "."))))
+        reading.code |= not (root + "/").startswith(folder.rstrip("/") + "/")  # (a rootDir
+        _read(settings, root, reading)  # above: jest collects there; s56-sreview J)
 
 
 def _read(settings: Mapping[str, object], root: str, reading: _Reading) -> None:
@@ -172,15 +196,33 @@ def _read(settings: Mapping[str, object], root: str, reading: _Reading) -> None:
         if setting == "projects":
             _projects(value, root, reading)
         if setting == "testMatch":
-            patterns += [_glob(p.replace("<rootDir>", root)) for p in fs.json_strings(value)]
+            reading.code |= any("[[:" in p for p in fs.json_strings(value))  # (POSIX class)
+            patterns += [_glob(p.replace("<rootDir>", root)) for p in fs.json_strings(value)
+                         if "[[:" not in p]
         elif setting == "testRegex":
             patterns += [re.compile(p, re.IGNORECASE) for p in fs.json_strings(value)]
-        elif setting == "moduleDirectories":  # (each such folder up, as node_modules)
-            patterns += [re.compile(f"/{re.escape(fold(n))}/", re.IGNORECASE)
-                         for n in fs.json_strings(value) if n != "node_modules"]
-        elif setting in ("modulePaths", "roots"):  # (a folder modules are found in)
-            patterns += [re.compile("^" + re.escape(fold(p)) + "/") for p in _paths(
-                [v.replace("<rootDir>", root) for v in fs.json_strings(value)], root)]
+        elif setting == "moduleDirectories":  # (each such folder up, as node_modules,
+            patterns += [re.compile(f"^.*/{re.escape(fold(n))}/", re.IGNORECASE)  # above
+                         for n in fs.json_strings(value) if n != "node_modules"]  # too)
+        else:
+            patterns += [re.compile("^" + re.escape(fold(f)) + "/")
+                         for f in _folders(setting, value, root)]
+
+
+def _folders(setting: str, value: object, root: str) -> list[str]:
+    """The folders every file below which the ``setting``'s ``value`` may name (``root``:
+    its ``rootDir``): ``modulePaths``', ``roots``' (modules are found there), a
+    ``moduleNameMapper`` value's before its capture (``<rootDir>/../shared/$1``: s56-sreview
+    J), ``cacheDirectory`` (jest runs the transformed code it keeps there)."""
+    texts = [v.replace("<rootDir>", root) for v in fs.json_strings(value)]
+    if setting == "cacheDirectory":  # (jest: path.resolve(rootDir, value))
+        return [os.path.normpath(os.path.join(root, t)) for t in texts]
+    if setting in ("modulePaths", "roots"):
+        return _paths(texts, root)
+    if setting == "moduleNameMapper":
+        return [os.path.dirname(os.path.normpath(os.path.join(root, t.partition("$")[0] + "x")))
+                for t in texts if "$" in t]
+    return []
 
 
 def _presets(value: object, root: str, reading: _Reading) -> None:
@@ -192,6 +234,8 @@ def _presets(value: object, root: str, reading: _Reading) -> None:
     preset in ``node_modules``, guarded whole, is not read: docs/decisions.md.)"""
     for text in fs.json_strings(value):
         relative = text[:1] == "."
+        if not _paths([text], root):  # (a package's: its jest-preset, s56-sreview J)
+            _package_preset(text, root, reading)
         for path in _paths([text], root):
             bases = [path, os.path.join(path, "index")] if relative else [
                 os.path.join(path, "jest-preset")]
@@ -208,6 +252,34 @@ def _presets(value: object, root: str, reading: _Reading) -> None:
                 reading.code = True
 
 
+def _package_preset(name: str, root: str, reading: _Reading) -> None:
+    """Adds to ``reading`` what the package ``name``'s preset holds, found as node finds the
+    package from ``root`` up (``node_modules/NAME/jest-preset`` with ``.json``, ``.js``,
+    ``.cjs``, ``.mjs``): a JSON one's settings; one that is code may name anything."""
+    above = root
+    while True:
+        base = os.path.join(above, "node_modules", name, "jest-preset")
+        try:  # (a package's exports may name another file: code; s57-sreview)
+            if b'"exports"' in fs.read(os.path.join(above, "node_modules", name,
+                                                    "package.json"), 1 << 20):
+                reading.code = True
+                return
+        except (OSError, ValueError):
+            pass
+        present = next((base + e for e in (".json", ".js", ".cjs", ".mjs")
+                        if fs.entry(base + e) == "file"), None)
+        if present is not None and present.endswith(".json"):
+            found = _settings(present, False) or {}
+            _read({k: v for k, v in found.items() if k != "preset"}, root, reading)
+            return
+        if present is not None:
+            reading.code = True
+            return
+        if above == os.path.dirname(above):
+            return
+        above = os.path.dirname(above)
+
+
 def _projects(value: object, root: str, reading: _Reading) -> None:
     """Adds to ``reading`` what jest's ``projects`` ``value`` (from ``rootDir`` ``root``)
     names: an inline project's settings (its ``rootDir`` from ``root``), each project
@@ -215,10 +287,12 @@ def _projects(value: object, root: str, reading: _Reading) -> None:
     into one it may match)."""
     for project in value if isinstance(value, list) else []:
         if isinstance(project, dict):
-            _read(project, os.path.normpath(os.path.join(root, str(project.get(
-                "rootDir", ".")))), reading)
+            inner = os.path.normpath(os.path.join(root, str(project.get("rootDir", "."))))
+            reading.code |= not (inner + "/").startswith(root.rstrip("/") + "/")  # (above)
+            _read(project, inner, reading)
         elif isinstance(project, str):
             path = os.path.normpath(os.path.join(root, project.replace("<rootDir>", root)))
+            reading.code |= not (path + "/").startswith(root.rstrip("/") + "/")  # (above)
             if any(c in path for c in "*?[{(!"):  # (a folder made later matches too)
                 reading.code |= any(c in path for c in "{(")  # (python's glob reads neither)
                 names = "|".join(re.escape(n) for n in (*_CODE_FILES, *dict(_FILES)))
@@ -233,27 +307,6 @@ def _projects(value: object, root: str, reading: _Reading) -> None:
                 _folder(path, reading)
             elif fs.entry(path) is not None:  # (a settings file named: its folder's root)
                 _file(path, False, os.path.dirname(path), reading)
-
-
-def _script_words(folder: str) -> list[list[str]]:
-    """The words the ``package.json`` scripts of ``folder`` give jest (after ``jest`` in a
-    command of one: ``"test": "jest --config jest.ci.json"``, s55-greview3 J4); a script
-    that cannot be read as words (a command's output) as ``--rootDir`` (code)."""
-    from .planscripts import commands
-
-    try:
-        data = json.loads(fs.read(os.path.join(folder, "package.json"), 1 << 22))
-    except (OSError, ValueError):
-        return []  # (one that cannot be read is refused by `_folder`)
-    scripts = data.get("scripts") if isinstance(data, dict) else None
-    found = []
-    for text in scripts.values() if isinstance(scripts, dict) else []:
-        if isinstance(text, str) and "jest" in text:
-            for words in commands(text) or [["jest", "--rootDir"]]:
-                at = next((i for i, w in enumerate(words) if os.path.basename(w) == "jest"),
-                          None)
-                found += [words[at + 1:]] if at is not None else []
-    return found
 
 
 def _settings(path: str, nested: bool) -> dict[str, object] | None:

@@ -11,7 +11,15 @@ run x``, ``yarn x``, ``pnpm x``, ``bun run x``) or one of a program that starts 
 (with their ``pre``/``post`` scripts) run only programs that start no other script
 (``_CLOSED``) or another script by name (``script_closure``). Any other entry (``make``,
 ``npx jest``, ``node x.js``, a pattern) or script command (``sh run.sh``, ``node x.js``,
-``npm-run-all``) may run any script: every script is read, as before."""
+``npm-run-all``) may run any script: every script is read, as before.
+
+A script's text is read as dash and bash read it only where every word is a literal or a
+glob and its operators are a list's, an output redirection and a pipe into a program that
+makes no command of its input (``commands``: not with ``shlex``; s56-sreview R); anything
+else may run anything. npm's words are read with its options (``--loglevel warn``), its
+``restart`` running ``stop`` and ``start``; an option not read here, a script run after a
+``cd``, and npm's default ``start`` raise ``Elsewhere`` (another package's scripts, or a
+file's code, run: the collecting plan's writes are refused)."""
 
 from __future__ import annotations
 
@@ -57,36 +65,134 @@ def plan_entries(guards: object) -> list[str]:
     return [n[1:] for n in getattr(guards, "named", ()) if n[:1] == ENTRY]
 
 
-def commands(text: str) -> list[list[str]] | None:
-    """The commands of the shell text ``text`` (each its words, quotes gone, assignments
-    before it dropped); None where it cannot be read (an unclosed quote, a command's output,
-    a here-document)."""
-    import shlex
+class Elsewhere(ValueError):
+    """A script or entry runs another package's scripts (``cd sub && npm run x``, ``npm run
+    x --prefix sub``, ``-w sub``, ``--workspaces``) or npm's default ``node server.js``, or
+    gives npm an option the gate does not know: the scripts run are not read (s56-sreview)."""
 
-    if "`" in text or "$(" in text or "<<" in text:
-        return None
-    lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|()")
-    lexer.whitespace_split = True
+
+#: A word's parts dash and bash read as themselves (R: a script's words are read only where
+#: each is one; s56-sreview): outside quotes, no expansion, ``~``, comment, brace, backslash
+#: (a glob's ``*?[]`` is read by ``_dotted``); inside quotes, no expansion, quote, operator.
+_BARE: Final = re.compile(r"[A-Za-z0-9_./:@%+,=^*?\[\]-]*")
+_QUOTED: Final = re.compile(r"[A-Za-z0-9_./:@%+,=^*?\[\]{}! -]*")
+#: The tokens of such a text: blanks, a list's or a pipeline's operator, an output
+#: redirection (``2>&1``, ``>> log``), a word (its quotes' parts); anything else (``<``,
+#: ``(``) is not read.
+_TOKEN: Final = re.compile(r"[ \t]+|(&&|\|\||[0-9]?>>?(?:&[0-9])?|[;&|\n])|"
+                           r"((?:[^ \t;&|<>()\n'\"]|'[^']*'|\"[^\"]*\")+)")
+_PART: Final = re.compile(r"'([^']*)'|\"([^\"]*)\"|([^'\"]+)")
+#: The programs a pipeline may feed that make no command of their input (a pipe into
+#: ``xargs`` or ``sh`` is not read).
+_PIPED: Final = frozenset(("tee", "tail", "head", "grep", "cat", "wc", "sort", "uniq",
+                           "tap-spec", "tap-dot", "faucet", "tap-min", "tap-summary",
+                           "tap-mocha-reporter", "coveralls"))
+#: A word assigning a variable before a command's program.
+_ASSIGNS: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def commands(text: str, entry: bool = False) -> list[list[str]] | None:
+    """The simple commands of the shell text ``text`` (each its words, quotes removed, the
+    assignments before its program among them), read as dash and bash read it only where
+    every word is a literal (``_BARE``, ``_QUOTED``) or a glob (its matches:
+    ``testroots._before_pattern``) and the text holds no operators but ``&&``, ``||``, ``;``,
+    ``&``, a line break, an output redirection and a pipe into a program of ``_PIPED``; None
+    for anything else (``$``, a backquote, ``~``, ``#``, ``\\``, ``{}`` unquoted, ``<``, a
+    subshell, a pipe into ``xargs``): the text may run anything. (A plan ``entry``'s ``*``
+    is its pattern: no glob.)"""
     found: list[list[str]] = [[]]
-    try:
-        for word in lexer:
-            if word in _OPERATORS or word.strip(";&|()") == "":
-                found.append([])
-            elif found[-1] or not re.fullmatch(r"\w+=.*", word, re.DOTALL):
-                found[-1].append(word)
-    except ValueError:
-        return None
-    return [c for c in found if c]
+    at, piped = 0, False
+    while at < len(text):
+        match = _TOKEN.match(text, at)
+        if match is None:
+            return None
+        at = match.end()
+        operator, token = match.groups()
+        if token is not None:
+            value = _value(token, entry)
+            if value is None:
+                return None
+            if piped and not found[-1]:
+                if os.path.basename(value) not in _PIPED:
+                    return None
+                piped = False
+            found[-1].append(value)
+        elif operator is not None and operator[-1:] not in (">", "1", "2") and found[-1]:
+            piped = operator == "|"
+            found.append([])
+        elif operator is not None and operator[-1:] not in (">", "1", "2"):
+            return None  # (an operator with no command before it: `; x`, `| x`)
+    return [c for c in found if c] if not piped else None
+
+
+def _value(token: str, entry: bool) -> str | None:
+    """The word the shell token ``token`` is (its quotes removed), where it is read as
+    ``commands`` reads words; None otherwise. (A glob's matches: ``testroots``.)"""
+    value = []
+    for quoted, doubled, bare in _PART.findall(token):
+        part = bare or quoted or doubled
+        if not (_BARE if bare or entry else _QUOTED).fullmatch(part):
+            return None
+        value.append(part)
+    return "".join(value)
+
+
+def program_at(words: list[str]) -> int:
+    """The place of the program in a command's ``words`` (past the assignments and reserved
+    words before it: ``if cd sub``)."""
+    at = 0
+    while at < len(words) and (_ASSIGNS.match(words[at]) or words[at] in _RESERVED):
+        at += 1
+    return at
+
+
+#: The shell's reserved words a command's program may follow.
+_RESERVED: Final = frozenset(("if", "then", "elif", "else", "while", "until", "do", "time"))
+
+
+#: npm's options before ``--`` that take no value and change no package (read past).
+_NPM_FLAGS: Final = frozenset(("--silent", "-s", "--quiet", "-q", "--verbose", "-d", "-dd",
+                               "-ddd", "--if-present", "--ignore-scripts", "--json",
+                               "--foreground-scripts", "--color", "--no-color", "-y", "--yes"))
+#: npm's options taking the next word as a value that changes no package.
+_NPM_VALUED: Final = frozenset(("--loglevel",))
+
+
+def _operands(name: str, words: list[str]) -> list[str]:
+    """The words of the runner ``name``'s command ``words`` that are no option of its (npm's
+    before ``--``; yarn's, pnpm's, bun's before the script's name). Raises ``Elsewhere`` for
+    an option not read here."""
+    rest: list[str] = []
+    at = 1
+    while at < len(words):
+        word = words[at]
+        at += 1
+        if word == "--" and name == "npm":
+            break
+        if word[:1] != "-" or (rest and name != "npm"):  # (yarn's, pnpm's: the script's)
+            rest.append(word)
+        elif word in _NPM_VALUED and name == "npm":
+            at += 1
+        elif not (word in _NPM_FLAGS or word.startswith(("--loglevel=", "--color="))):
+            raise Elsewhere(f"{' '.join(words)!r} gives {name} the option {word!r}, read by "
+                            "the gate as running another package's scripts")
+    return rest
 
 
 def script_names(words: list[str]) -> list[str] | None:
     """The scripts the command ``words`` runs by name (``npm test``: ``pretest``, ``test``,
-    ``posttest``); [] where it runs none (no npm, yarn, pnpm, bun run); None where it may run
-    any (``npm install``'s lifecycle scripts, a pattern, ``yarn`` alone)."""
+    ``posttest``; ``npm restart``: ``restart``'s, ``stop``'s and ``start``'s); [] where it runs
+    none (no npm, yarn, pnpm, bun run); None where it may run any (``npm install``'s
+    lifecycle scripts, a pattern, ``yarn`` alone). Raises ``Elsewhere`` where it runs another
+    package's scripts or gives npm an option not read here (``--prefix sub``, ``-w sub``,
+    ``--workspaces``; yarn's, pnpm's, bun's options before the name)."""
+    words = words[program_at(words):]
+    if not words:
+        return []
     name = os.path.basename(words[0])
-    rest = [w for w in words[1:] if w[:1] != "-"]  # (`npm --prefix web test`: read after)
-    if name not in ("npm", "yarn", "pnpm", "bun") or (name == "bun" and rest[:1] == ["test"]):
+    if name not in ("npm", "yarn", "pnpm", "bun") or (name == "bun" and words[1:2] == ["test"]):
         return []  # (`bun test` is bun's runner)
+    rest = _operands(name, words)
     if not rest:
         return None
     first = rest[0]
@@ -98,56 +204,142 @@ def script_names(words: list[str]) -> list[str] | None:
         script = None if first in _OWN_COMMANDS or name == "bun" else first
     if script is None or any(c in script for c in "*?[$`"):
         return None
-    return [f"pre{script}", script, f"post{script}"]
+    names = [f"pre{script}", script, f"post{script}"]
+    return names + (script_names([words[0], "stop"]) or []) + (script_names(
+        [words[0], "start"]) or []) if script == "restart" else names
 
 
-def plan_scripts(guards: object) -> frozenset[str] | None:
+#: The programs of a plan's entry that run no script, with some subcommand only (``git``'s
+#: reading ones: its hooks run at a commit, a checkout).
+_INERT_SUBCOMMANDS: Final = {"git": frozenset(("status", "diff", "log", "show", "blame",
+                                                "rev-parse", "ls-files", "grep",
+                                                "describe", "shortlog"))}
+
+
+def _inert(words: list[str]) -> bool:
+    """Whether the entry's command ``words`` runs a program that starts no other."""
+    words = words[program_at(words):]
+    name = os.path.basename(words[0]) if words else ""
+    return name in _INERT or (words[1:2] != [] and words[1] in _INERT_SUBCOMMANDS.get(
+        name, ()))
+
+
+def plan_scripts(guards: object, runner: str = "") -> frozenset[str] | None:
     """The scripts the plan of ``guards`` runs by name (``script_names`` of its entries'
-    commands); None where an entry may run any (see the module's text) or none is known."""
+    commands); None where an entry may run any (see the module's text) or none is known (an
+    entry running the program ``runner`` itself, ``npx jest``, runs none). Raises
+    ``Elsewhere`` where an entry runs another package's scripts."""
     entries = plan_entries(guards)
     if not entries:
         return None
     found: set[str] = set()
     for entry in entries:
-        for words in commands(entry) or [["?"]]:
+        for words in commands(entry, True) or [["?"]]:
             names = script_names(words)
-            if names is None or not (names or os.path.basename(words[0]) in _INERT):
+            if names is None or not (names or _inert(words) or (runner and _direct(
+                    words[program_at(words):], runner))):
                 return None
             found.update(names)
     return frozenset(found)
 
 
+def _direct(words: list[str], runner: str) -> bool:
+    """Whether the command ``words`` runs the program ``runner`` (``jest``, ``npx jest``)."""
+    if words[:1] and os.path.basename(words[0]) == "npx":
+        words = [w for w in words[1:] if w not in _NPX_FLAGS]
+    return words[:1] != [] and os.path.basename(words[0]) == runner
+
+
+def seen(text: str) -> bool:
+    """Whether each command of the script ``text`` runs a ``_CLOSED`` program or a script by
+    name (``script_closure``'s reading). Raises ``Elsewhere`` as ``script_names``."""
+    read = commands(text)
+    return read is not None and all(script_names(w) or _closed(w) for w in read)
+
+
+def _closed(words: list[str]) -> bool:
+    """Whether the command ``words`` runs a ``_CLOSED`` program (past the assignments before
+    it; through ``npx``; node's test runner)."""
+    words = words[program_at(words):] or ["true"]
+    program = os.path.basename(words[0])
+    if program in _COVERAGE:  # (`c8 node --test`, `nyc --silent jest`: the program after
+        at = next((i for i, w in enumerate(words) if i and w[:1] != "-"), None)  # its flags)
+        return at is not None and _closed(words[at:])
+    return program in _CLOSED or _npx_closed(words) or (
+        program in ("node", "nodejs") and "--test" in words)
+
+
+#: Programs running the command after their flags (coverage's), read through.
+_COVERAGE: Final = frozenset(("c8", "nyc"))
+
+
 def script_closure(scripts: dict[str, str], names: frozenset[str] | None) -> dict[str, str]:
     """Of the ``package.json`` ``scripts`` (name: text), those the plan's ``names`` run and
-    the scripts they run by name, where each runs only ``_CLOSED`` programs or scripts by
-    name; all of ``scripts`` where ``names`` is None or one runs another program."""
+    the scripts they run by name, where each runs only ``_CLOSED`` programs (``npx`` running
+    one too) or scripts by name; all of ``scripts`` where ``names`` is None or one runs
+    another program or is not read (``commands``). Raises ``Elsewhere`` where one runs
+    another package's scripts (after a ``cd``: s56-sreview), or npm's ``start`` runs its
+    default ``node server.js``."""
     if names is None:
         return scripts
+    if "start" in names and "start" not in scripts:
+        raise Elsewhere("npm start runs node server.js where no start script is given")
     todo, found = list(names), {}
     while todo:
         name = todo.pop()
         if name in found or name not in scripts:
             continue
         found[name] = scripts[name]
+        moved = False
         for words in commands(scripts[name]) or [["?"]]:
             named = script_names(words)
-            program = os.path.basename(words[0])
-            node_test = program in ("node", "nodejs") and "--test" in words
-            if named is None or not (named or program in _CLOSED or node_test):
+            if named != [] and moved:
+                raise Elsewhere(f"the script {name!r} runs scripts after a cd")
+            moved |= os.path.basename((words[program_at(words):] or [""])[0]) in (
+                "cd", "pushd", "popd")
+            if named is None or not (named or _closed(words)):
                 return scripts
             todo += named
+            if "start" in named and "start" not in scripts:
+                raise Elsewhere("npm start runs node server.js where no start script is given")
     return found
+
+
+#: ``npx``'s options taking no value (``npx --no-install jest``).
+_NPX_FLAGS: Final = frozenset(("--no-install", "--yes", "-y", "--no", "-q", "--quiet"))
+
+
+def _npx_closed(words: list[str]) -> bool:
+    """Whether ``words`` run a ``_CLOSED`` program through ``npx`` (``npx jest``: the
+    package's own jest, as ``jest`` runs it; s56-sreview C)."""
+    if os.path.basename(words[0]) != "npx":
+        return False
+    rest = [w for w in words[1:] if w not in _NPX_FLAGS]
+    return rest[:1] != [] and rest[0] in _CLOSED
 
 
 def runner_words(guards: object, runner: str) -> list[list[str]]:
     """The words the plan of ``guards`` gives the program ``runner`` (``jest``): after its
     name in an entry's command (``npx jest --config ci/jest.json``), and after the command's
     name of a script's run (``npm test -- --globalSetup=./s.js``, ``yarn test --env=./e.js``:
-    the script's runner gets them; npm's own options too, read alike: wider)."""
+    the script's runner gets them; npm's own options too, read alike: wider). An entry naming
+    ``runner`` that is not read (``commands``) gives it ``UNSEEN``."""
     found = []
     for entry in plan_entries(guards):
-        for words in commands(entry) or []:
+        read = commands(entry, True)
+        if read is None:
+            found += [[UNSEEN]] if runner in entry else []
+        for words in read or []:
             at = next((i for i, w in enumerate(words) if os.path.basename(w) == runner), None)
-            found += [words[at + 1:]] if at is not None else [words[2:]] if script_names(
-                words) else []
+            try:
+                named = script_names(words)
+            except Elsewhere:
+                named = None
+            rest = words[2:]  # (npm gives a script the words after its name, its `--` gone)
+            rest = rest[:rest.index("--")] + rest[rest.index("--") + 1:] if "--" in rest else rest
+            found += [words[at + 1:]] if at is not None else [rest] if named != [] else []
     return found
+
+
+#: The word ``runner_words`` gives for words it cannot read (an option no runner knows).
+UNSEEN: Final = "--\x00unseen"

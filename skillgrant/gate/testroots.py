@@ -15,7 +15,6 @@ files, which the plan guards (a session cannot change them), once a guarded set.
 
 from __future__ import annotations
 
-import itertools
 import os
 import re
 
@@ -86,15 +85,23 @@ def _settings_roots(folder: str, names: frozenset[str] | None) -> list[str]:
 
 
 def _before_pattern(path: str) -> str:
-    """``path`` up to the folder before its first pattern character (``../t*/x``: ``..``)."""
-    at = next((k for k, c in enumerate(path) if c in "*?["), None)
-    return path if at is None else path[:at].rpartition("/")[0] or "."
+    """The folder every match of the glob ``path`` is below: its folder before the first
+    part holding a pattern character (``../t*/x``: ``..``), and one folder up for each part
+    from there that may be ``..`` (dash's ``.?`` and ``.[.]`` match it, a program's brace
+    ``{..,x}`` makes it; s56-sreview R): ``.?/ext/`` is below ``..``."""
+    parts = path.split("/")
+    at = next((k for k, p in enumerate(parts) if any(c in p for c in "*?[{")), None)
+    if at is None:
+        return path
+    up = sum(p[:1] == "." or re.search(r"[{,]\.", p) is not None for p in parts[at:])
+    return "/".join([*parts[:at], *[".."] * up]) or ("/" if path[:1] == "/" else ".")
 
 
-def _text(path: str) -> str | None:
-    """The text of the file at ``path``; None where there is none."""
+def _text(path: str, limit: int = _LIMIT) -> str | None:
+    """The text of the file at ``path`` (its first ``limit`` bytes); None where there is
+    none."""
     try:
-        return fs.read(path, _LIMIT).decode("utf-8", "replace")
+        return fs.read(path, limit).decode("utf-8", "replace")
     except (OSError, ValueError):
         return None
 
@@ -154,61 +161,176 @@ def _testpaths(path: str, section: str, key: str) -> list[str] | None:
 def _script_folders(folder: str, path: str, depth: int,
                     names: frozenset[str] | None = None) -> list[str]:
     """The folders the words of the scripts of the ``package.json`` at ``path`` that the plan
-    runs (``planscripts.script_closure`` of ``names``; s55-sreview C1, C2) (or, at
-    ``depth`` 1, the text of a script file in ``folder`` they name: ``sh run.sh``; its
-    first MiB) name from ``folder`` and
-    from each folder a ``cd`` in them names (``cd .. && node --test ext/``), ``~/`` and
-    ``$HOME`` the home's, ``$INIT_CWD``, ``$PWD``, ``$npm_config_local_prefix`` (npm's)
-    ``folder`` (s55-sreview R1, R3). Raises ValueError for a script word holding any other
-    expansion (``$npm_package_config_dir``, ``${PWD%/*}``, `` `dirname $PWD` ``: R4), and
-    for a script file's path built from one (``$X/ext``, ``cd $X``)."""
-    text = _text(path)
-    if text is None or "\0" in text:  # (a program's file: no script's text)
+    runs (``planscripts.script_closure`` of ``names``; s55-sreview C1, C2) (or, at ``depth``
+    1, the commands of a shell script file in ``folder`` one runs: ``sh run.sh``; its first
+    MiB) name from ``folder`` and from each folder a ``cd`` in them names (``cd .. && node
+    --test ext/``), ``$HOME`` (``${HOME}``) the home, ``$PWD`` (``${PWD}``) ``folder`` in a
+    script with no ``cd``. Raises ValueError (the collecting plan's writes are refused:
+    s55-sreview R4, s56-sreview R) where a script is not read as dash and bash read it with
+    every word a plain literal (``planscripts.commands``: a quote, any other expansion, a
+    glob, ``~``, ``#``, a pipe into ``xargs``), a ``cd`` has no plain operand, a command
+    runs a project file as code other than a shell script read here (``node run.js``,
+    ``./run``), or a script runs another package's scripts (``planscripts.Elsewhere``)."""
+    from .planscripts import script_closure
+
+    text = _text(path) if depth == 0 else _text(path, _LIMIT + 1)
+    if depth and (text is None or "\0" in text or len(text) > _LIMIT or not _SHEBANG.match(
+            text)):  # (a program's file, one past the limit, a `#!` naming another program)
+        raise ValueError(f"a script of {folder!r} runs {path!r}, which is not read as a "
+                         "shell script")
+    if text is None or "\0" in text:  # (no package.json's text)
         return []
     if depth == 0:
         import json
 
-        try:
-            scripts = json.loads(text).get("scripts")
-        except (ValueError, AttributeError):
-            return []
+        try:  # (npm drops a BOM; one it cannot parse either may run scripts: refused)
+            data = json.loads(text.removeprefix("\ufeff"))
+        except ValueError as e:
+            raise ValueError(f"{path!r} is not read as the scripts npm runs: {e}") from e
+        scripts = data.get("scripts") if isinstance(data, dict) else None
         if not isinstance(scripts, dict):
             return []
-        from .planscripts import script_closure
-
-        text = "\n".join(script_closure({k: v for k, v in scripts.items()
-                                          if isinstance(v, str)}, names).values())
-    text = _KNOWN.sub(lambda m: os.path.expanduser("~") if "HOME" in m.group() else folder,
-                      text).replace("\\", "")  # (bash drops an unquoted backslash: `..\/`)
-    unknown = (_UNSPELLED if depth == 0 else _UNKNOWN).search(text)
-    if unknown is not None:
-        raise ValueError(f"a package.json script of {folder!r} holds a word the gate does not "
-                         f"expand ({unknown.group()!r}), where a test runner may collect")
-    words = [w.rpartition("=")[2] for w in _WORDS.split(text) if w]
-    words = [os.path.expanduser(w) if w[:2] == "~/" else w for w in words if "$" not in w]
-    bases = [folder, *(os.path.join(folder, b) for a, b in itertools.pairwise(words)
-                       if a in ("cd", "pushd"))]
-    found = [os.path.normpath(os.path.join(b, _before_pattern(w))) for w in words
-             for b in bases if w[:1] != "-"]
-    if depth == 0:
-        found += [f for w in dict.fromkeys(words) if w[:1] != "-" and (os.path.normpath(
-                  os.path.join(folder, w)) + "/").startswith(folder.rstrip("/") + "/") and
-                  fs.entry(os.path.join(folder, w)) == "file"
-                  for f in _script_folders(folder, os.path.join(folder, w), 1)]
+        npmrc = _text(os.path.join(folder, ".npmrc")) or ""
+        if _NPMRC.search(npmrc):  # (`workspaces=true` runs each workspace's scripts)
+            raise ValueError(f"{folder!r}'s .npmrc sets where npm runs scripts, or their shell")
+        texts = list(script_closure({k: v for k, v in scripts.items() if isinstance(v, str)},
+                                    names).values())
+    else:  # (a shell script's lines that are comments: its `#!` line, read above)
+        texts = ["\n".join(n for n in text.splitlines() if n.lstrip()[:1] != "#")]
+    found: list[str] = []
+    for script in texts:
+        found += _folders_of(folder, script, depth)
     return found
 
 
-#: The variables npm sets to the package's folder (``INIT_CWD``: the folder npm runs in,
-#: ``PWD``, ``npm_config_local_prefix``), and ``HOME``, as ``$X`` or ``${X}``.
-_KNOWN: Final = re.compile(r"\$(?:\{(?:INIT_CWD|PWD|npm_config_local_prefix|HOME)\}|"
-                           r"(?:INIT_CWD|PWD|npm_config_local_prefix|HOME)\b)")
-#: A path built from what the gate does not compute: another variable or a command's output
-#: before or after a ``/``, or a ``cd`` to one (s55-sreview R3).
-_UNKNOWN: Final = re.compile(r"(?:\$\{?\w+\}?|`[^`]*`|\$\([^)]*\))/|/[^\s;&|]*\$|"
-                             r"\bcd\s+(?:\$|`)")
-#: In a ``package.json`` script: any expansion left after ``_KNOWN``'s (a variable, a
-#: parameter expansion, a command's output: ``$npm_package_config_dir``, ``${PWD%/*}``), as
-#: the word holding it (s55-sreview R4: no more spellings read, each refused).
-_UNSPELLED: Final = re.compile(r"[^\s;&|()<>]*[$`][^\s;&|()<>]*")
-#: Where a script's text is cut into words (blanks, quotes, the shell's operators).
-_WORDS: Final = re.compile(r"""[\s'"`;&|()<>]+""")
+def _folders_of(folder: str, script: str, depth: int) -> list[str]:
+    """``_script_folders`` of one script's text ``script``."""
+    from .planscripts import commands, program_at
+
+    read = commands(_KNOWN.sub(lambda m: os.path.expanduser("~"), script))
+    if read is not None and ((os.environ.get("CDPATH") and _MOVES.search(script)) or any(
+            ((os.path.basename(w[program_at(w)]) if program_at(w) < len(w) else "") in
+             _SHELL_STATE and not _plain_export(w[program_at(w):])) or
+            any(not _plain_assignment(a) for a in w[:program_at(w)]) or
+            any("CDPATH" in x for x in w) for w in read)):
+        read = None  # (`export HOME=x`, `PWD=sub :`, `alias go=cd`, a CDPATH: s57-sreview)
+    if read is None:
+        raise ValueError(f"a package.json script of {folder!r} is not read as plain words "
+                         f"({script[:80]!r}), where a test runner may collect")
+    bases, found = [folder], []
+    for words in read:
+        at = program_at(words)
+        names = [os.path.basename(w) for w in words[at:]]
+        if names[:1] in (["cd"], ["pushd"]):
+            if len(words) != at + 2 or words[at + 1][:1] == "-":
+                raise ValueError(f"a script of {folder!r} moves to a folder not named "
+                                 f"({' '.join(words)!r})")
+            moved = os.path.join(bases[-1], words[at + 1])
+            if not fs.is_folder(moved):  # (a link made there later leads it anywhere)
+                raise ValueError(f"a script of {folder!r} moves to {moved!r}, no folder yet")
+            bases += [moved, fs.realpath(moved)]  # (dash's cd is logical; a program
+            # resolves `..` from the real folder)
+        elif names[:1] and (names[0] in _UNREAD or not _FEEDS.isdisjoint(names) or
+                            _PATTERN.search(words[at]) or "cd" in names or "pushd" in names):
+            raise ValueError(f"a script of {folder!r} runs {' '.join(words)!r}, whose folder "
+                             "is not read")  # (`nice xargs`, `if cd sub`: a wrapper's)
+        texts = [w.split(" ") for w in words if " " in w]  # (a quoted text a program may run
+        if any(not _UNREAD.isdisjoint(t) or "cd" in t or "pushd" in t for t in texts):  # as
+            raise ValueError(f"a script of {folder!r} gives a command a text moving the "
+                             "folder")  # commands: `concurrently "cd .. && …"`)
+        given = [p for w in words[at:] for p in w.split(" ")]
+        words = [p.rpartition("=")[2] for w in words for p in w.split(" ")]
+        found += [os.path.normpath(os.path.join(b, _before_pattern(w))) for w in words
+                  for b in bases if w[:1] != "-" and w]
+        for base in bases[-2:] if len(bases) > 1 else bases:
+            found += _code_run(folder, base, given, depth)
+    return found
+
+
+def _code_run(folder: str, base: str, given: list[str], depth: int) -> list[str]:
+    """The folders of a shell script file the command ``given`` (its words from its program
+    on, run in ``base``) runs, at ``depth`` 0 (``sh run.sh``, ``./run.sh``, ``nice sh -o
+    errexit run.sh``, an executable file named anywhere), read as its scripts are. Raises
+    ValueError for one at ``depth`` 1, for a shell given a pattern, and for a file (not a
+    system one) a word naming an interpreter before it runs as code (``node run.js``,
+    ``cross-env X=1 node ../tools/run.js``, ``node --test tools/check.js``,
+    ``--test-reporter=./r.js``, ``-r ./p.js``; a folder or a pattern node's ``--test`` is
+    given is its tests' folder)."""
+    words = [w.rpartition("=")[2] for w in given]
+    names = [os.path.basename(w) for w in words]
+    if any(n in _SHELLS and any(_PATTERN.search(w) for w in words[k + 1:])
+           for k, n in enumerate(names)):
+        raise ValueError(f"a script of {folder!r} gives a shell a pattern")
+    if not _BUILDERS.isdisjoint(names):  # (`make check`: its recipes, a file no word names)
+        raise ValueError(f"a script of {folder!r} runs a build tool's recipes")
+    found: list[str] = []
+    for k, word in enumerate(words):
+        path = os.path.normpath(os.path.join(base, word))
+        if word[:1] == "-" or path.startswith(_SYSTEM) or fs.entry(path) != "file":
+            continue  # (a file the session may write)
+        if not _SHELLS.isdisjoint(names[:k]) or k == 0 or os.access(path, os.X_OK):
+            raise ValueError(f"a script of {folder!r} runs the file {word!r} as a program or "
+                             "a shell's script, whose text no guard keeps (s57-sreview)")
+        elif given[k - 1] in ("-f", "--file") or given[k].startswith("--file="):
+            raise ValueError(f"a script of {folder!r} gives a program the file {word!r} to "
+                             "run (`awk -f`)")
+        elif not _INTERPRETERS.isdisjoint(names[:k]):  # (node --test's file operand too:
+            # a name its patterns do not take is guarded by none; s57-sreview)
+            raise ValueError(f"a script of {folder!r} runs the file {word!r} as code, which "
+                             "may collect anywhere")
+    return found
+
+
+#: A script file's first line read: none naming a program (``#!``) but a shell's.
+_SHEBANG: Final = re.compile(r"(?!#!)|#![ \t]*/(?:usr/)?bin/(?:env[ \t]+)?(?:ba|da)?sh[ \t]*"
+                             r"(?:\n|$)")
+#: Programs running recipes of a project file no word need name (make's Makefile).
+_BUILDERS: Final = frozenset(("make", "gmake", "cmake", "ctest", "ninja", "just", "rake",
+                              "scons"))
+#: The system's folders (a file there is none the session writes: ``node /usr/bin/true``).
+_SYSTEM: Final = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/etc/")
+#: What changes the shell's variables or what a ``cd`` does for the commands after it, as a
+#: command's program (a declaration, an alias) or an assignment's name before one.
+_SHELL_STATE: Final = frozenset(("alias", "unalias", "export", "readonly", "local",
+                                  "declare", "typeset", "read", "unset", "hash", "for",
+                                  "select", "getopts", "case"))
+#: The variables a script may assign before a command (``NODE_ENV=test jest``): none names a
+#: file a program runs or a folder (any other: ``NODE_OPTIONS``, ``LD_PRELOAD``, ``HOME``,
+#: ``CDPATH``, ``npm_config_*``, refuses; s57-sreview).
+_PLAIN_NAMES: Final = frozenset(("NODE_ENV", "BABEL_ENV", "CI", "FORCE_COLOR", "NO_COLOR",
+                                 "TZ", "DEBUG", "LANG", "LC_ALL", "NODE_NO_WARNINGS"))
+def _plain_export(words: list[str]) -> bool:
+    """Whether ``words`` export (or mark read-only) only assignments of ``_PLAIN_NAMES``
+    (``export NODE_ENV=test``: s57-sreview's cost)."""
+    return words[0] in ("export", "readonly") and len(words) > 1 and all(
+        "=" in w and _plain_assignment(w) for w in words[1:])
+
+
+def _plain_assignment(word: str) -> bool:
+    """Whether the assignment ``word`` before a command sets one of ``_PLAIN_NAMES`` (an
+    allow-list: any other name may be one a program reads a file by, ``OPENSSL_CONF=ssl.cnf``,
+    ``NODE_PATH=./lib``, ``LD_PRELOAD=p.so``, ``HOME=sub``; s57-sreview)."""
+    return word.partition("=")[0] in _PLAIN_NAMES
+
+
+#: The variable read: ``HOME`` (``$HOME``, ``${HOME}``) where the script sets none
+#: (``_SHELL_STATE``); ``$PWD`` is the session's logical folder, not read (s57-sreview).
+_KNOWN: Final = re.compile(r"\$(?:\{HOME\}|HOME\b)")
+_MOVES: Final = re.compile(r"(?:^|[\s;&|])(?:cd|pushd|popd)(?:$|[\s;&|])")
+_PATTERN: Final = re.compile(r"[*?\[{]")
+#: Programs whose folder is not read: a folder stack's, a feeder's (its words come from
+#: its input), a runner of a text or a file in this shell (as the program); the feeders
+#: anywhere in a command (``nice xargs``).
+_UNREAD: Final = frozenset(("popd", "xargs", "parallel", "eval", "source", ".", "exec",
+                            "env", "command", "builtin"))
+#: The npm settings of a project's ``.npmrc`` that change which package's scripts run, or
+#: the shell running them.
+_NPMRC: Final = re.compile(r"(?m)^\s*(?:workspaces?|prefix|script-shell|"
+                           r"include-workspace-root)\s*=")
+_FEEDS: Final = frozenset(("xargs", "parallel", "eval", "exec", "popd", "source"))
+#: The shells whose first operand is the script they run (read at depth 1).
+_SHELLS: Final = frozenset(("sh", "bash", "dash"))
+#: Programs that run a file they are given as code (its folder cannot be read).
+_INTERPRETERS: Final = frozenset(("node", "nodejs", "python", "python3", "ruby", "perl",
+                                  "php", "deno", "bun", "ts-node", "tsx", "babel-node", "zsh",
+                                  "ksh", "fish", "csh", "tcsh"))

@@ -129,21 +129,6 @@ SPELLED_ROWS = {
     "script-file-expansions": ("script-file-parameter-expansion",),
     "node-script-builds-the-folder": ("node-script-builds-the-folder",),
 }
-OPEN.add("test_r_a_scripts_folder_spelled_without_an_expansion",
-         "open at 0c7025b: testroots reads a script's words cut at quotes, with no glob, "
-         "~user or ~+ expansion (npm's sh is dash: `.?` matches `..`)",
-         "dash-globs-matching-dots", "quotes-joining-dots", "tilde-forms")
-OPEN.add("test_r_a_scripts_folder_spelled_without_an_expansion",
-         "open at a8c2066: a bare `cd` is the home; a pipeline's output given by xargs",
-         "bare-cd-to-the-home", "xargs-of-a-pipeline")
-OPEN.add("test_r_a_scripts_folder_spelled_without_an_expansion",
-         "open at b8f68e3: `$PWD` is read as the package's folder after a `cd` too, "
-         "`$INIT_CWD` as the package's folder when npm starts below it",
-         "pwd-after-a-cd", "init-cwd-from-a-folder-below")
-OPEN.add("test_r_a_scripts_folder_spelled_without_an_expansion",
-         "open at 0c7025b: a script file's words are read with _UNKNOWN's spellings, not R4's "
-         "refusal of any expansion; a node script's text is read as words",
-         "script-file-expansions", "node-script-builds-the-folder")
 
 
 def _spelled(tmp_path: Path, case: str) -> str | None:
@@ -206,15 +191,6 @@ CLOSURE_ROWS = {
     "plans-run-in-every-workspace": ("plans-run-in-every-workspace",),
     "held-closure": ("pre-script-of-the-closure",),
 }
-OPEN.add("test_r_a_script_the_plan_runs_read_otherwise",
-         "open at 683a8b5: planscripts reads a script's text with shlex (a new line, `#` in a "
-         "word), npm's words with no option values, `npm restart` as one script",
-         "new-line-then-a-run", "hash-inside-a-word", "option-value-before-the-name",
-         "restart-runs-start")
-OPEN.add("test_r_a_script_the_plan_runs_read_otherwise",
-         "open at 683a8b5 (and before): another package's scripts a script runs (cd, "
-         "--prefix, -w) or the plan's --workspaces runs are not read",
-         "another-packages-scripts", "plans-run-in-every-workspace")
 
 
 @pytest.mark.parametrize("row", list(CLOSURE_ROWS))
@@ -282,9 +258,6 @@ CODE_CONFIG = {
 }
 CODE_CONFIG_ROWS = {"file-of-no-script-ending": ("extensionless-setup-file",),
                     "held-code-config": ("cjs-config",)}
-OPEN.add("test_j_a_code_config_names_a_file_of_any_name",
-         "open at 0c7025b: a code config guards only names ending in a script's ending",
-         "file-of-no-script-ending")
 
 
 def _code_config(tmp_path: Path, case: str) -> str | None:
@@ -319,14 +292,8 @@ CONFIG_ELSEWHERE = {
     # held at 0c7025b: the script's `-c FILE`
     "script-short": ("npm test", "jest -c ci.json", {}),
 }
-OPEN.add("test_j_a_config_file_named_elsewhere",
-         "open at 0c7025b: jestsettings reads the words after a word `jest` in a package.json "
-         "script only", "script-runs-jest-js", "script-file", "make-recipe")
 # (script-short-attached: open at 0c7025b, closed by s56-sfix 9cc89a7)
 # (plan-short, plan-short-attached: open at 0c7025b, closed by s56-sfix 683a8b5)
-OPEN.add("test_j_a_config_file_named_elsewhere",
-         "open at 683a8b5: the plan's words read one option a word (`-ic`: yargs' cluster)",
-         "plan-short-cluster")
 # (script-quoted-attached, script-split-quote: open at a8c2066, closed by s56-sfix 9cc89a7)
 CONFIG_ELSEWHERE_ROWS = {n: (n,) for n in ("script-runs-jest-js", "script-file", "make-recipe",
                                            "plan-short-cluster")}
@@ -396,17 +363,8 @@ READ_OTHERWISE_ROWS = {
     "mapper-capture-names-a-folder": ("mapper-capture-names-a-folder",),
     "held-presets": ("relative-preset-main",)}
 OPEN.add("test_j_jests_settings_read_otherwise",
-         "open at 0c7025b: rootDir above, POSIX classes, filter/runtime, a docblock's "
-         "environment are not read", "root-dir-above", "posix-class-glob",
-         "filter-and-runtime-settings", "docblock-environment")
+         "open at 0c7025b: a docblock's environment is not read", "docblock-environment")
 # (relative-preset-main: open at 0c7025b, closed by s56-sfix a8c2066)
-OPEN.add("test_j_jests_settings_read_otherwise",
-         "open at a8c2066: a package's preset is not read; nor are the settings jest finds "
-         "above a project holding none", "package-preset-names-a-setup-file",
-         "settings-above-the-project")
-OPEN.add("test_j_jests_settings_read_otherwise",
-         "open at b8f68e3: a moduleNameMapper value's capture is read as a literal name",
-         "mapper-capture-names-a-folder")
 
 
 def _read_otherwise(tmp_path: Path, case: str) -> str | None:
@@ -435,9 +393,6 @@ FOLDER_NAMED = {
 }
 FOLDER_NAMED_ROWS = {"script-cd-into-a-folder": ("script-cd-into-a-folder",),
                      "held-projects": ("plan-projects",)}
-OPEN.add("test_j_settings_of_a_folder_the_plan_names",
-         "open at a8c2066: jestsettings reads the collecting folder's settings (and its "
-         "projects'), not a folder a script's `cd` names", "script-cd-into-a-folder")
 # (script-projects, plan-projects: open at a8c2066, closed by s56-sfix 9cc89a7)
 
 
@@ -472,9 +427,6 @@ PLAN_OPTIONS = {
 PLAN_OPTIONS_ROWS = {"kebab-case": ("kebab-global-setup",),
                      "filter-attached": ("filter-attached",),
                      "held-options": ("camel-setup-files-attached",)}
-OPEN.add("test_j_a_path_the_plans_option_gives_jest",
-         "open at 683a8b5: the plan's options are read by _CODE's camel-case names (and env)",
-         "kebab-case", "filter-attached")
 
 
 def _plan_option(tmp_path: Path, case: str) -> str | None:
@@ -499,9 +451,6 @@ CACHES = {
     "cache-in-the-project": "<rootDir>/.jest-cache",
     "cache-beside-the-project": "<rootDir>/../jc",
 }
-OPEN.add("test_j_a_transformed_test_in_jests_cache",
-         "open at b8f68e3: jest's transform cache (cacheDirectory) is no file jest loads to "
-         "the gate", *CACHES)
 
 
 @pytest.mark.parametrize("case", list(CACHES))
@@ -529,10 +478,6 @@ SIBLING_COSTS = {
     "plan-holds-git-diff": ({"test": "node --test", "lint": "eslint src ../shared"},
                             ["Bash(git diff *)"]),
 }
-OPEN.add("test_c_a_sibling_a_script_the_plan_does_not_run_names_keeps_writes",
-         "at b8f68e3 planscripts reads every script where a script runs `npx` (any "
-         "program) or the plan holds an entry of a program that is not inert (git, sed)",
-         *SIBLING_COSTS)
 
 
 @pytest.mark.parametrize("case", list(SIBLING_COSTS))
