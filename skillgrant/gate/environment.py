@@ -54,7 +54,7 @@ COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                    "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "GIT_TEMPLATE_DIR",
                    "GIT_EXEC_PATH", "BASH_ENV", "ENV", "CURL_HOME", "WGETRC", "GNUPGHOME",
                    "LESSKEYIN", "LESSKEY", "MAGICK_CONFIGURE_PATH", "TF_CLI_CONFIG_FILE",
-                   "RIPGREP_CONFIG_PATH", "COPILOT_HOME", "XDG_CACHE_HOME",
+                   "RIPGREP_CONFIG_PATH", "COPILOT_HOME", "XDG_CACHE_HOME", "TMPDIR",
                    "LD_LIBRARY_PATH", "LD_PRELOAD", "NODE_PATH", "RUSTUP_HOME", "PYENV_ROOT",
                    "NVM_DIR", "RBENV_ROOT", "ASDF_DATA_DIR", "VOLTA_HOME", "MISE_DATA_DIR",
                    # where cargo builds (s45 P2); cp's and unzip's options (session 46)

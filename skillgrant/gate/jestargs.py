@@ -219,6 +219,10 @@ def _base36(number: int) -> str:
             return digits
 
 
-#: jest's default cache folder (``cacheDirectory``: ``os.tmpdir()``'s ``jest_`` and the
-#: user's number in base 36), whose transformed code jest runs.
-CACHE: Final = os.path.join(os.environ.get("TMPDIR") or "/tmp", f"jest_{_base36(os.getuid())}")
+def cache() -> str:
+    """jest's default cache folder (``cacheDirectory``: ``os.tmpdir()``'s ``jest_`` and the
+    user's number in base 36), whose transformed code jest runs: of the session's ``TMPDIR``
+    (``environment.values``: a served call's own)."""
+    from .environment import values
+
+    return os.path.join(values(("TMPDIR",))[0] or "/tmp", f"jest_{_base36(os.getuid())}")

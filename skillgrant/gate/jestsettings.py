@@ -46,7 +46,7 @@ import os
 import re
 
 from . import files as fs
-from .jestargs import CACHE, above, present, script_words, unseen, yargs
+from .jestargs import above, cache, present, script_words, unseen, yargs
 from .placed import fold
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -127,7 +127,7 @@ def _reading(folder: str, guards: object) -> _Reading:
             _options([words], base, reading)
         _options(runner_words(guards, "jest"), real, reading)
         reading.code |= unseen(guards, real) and present(real)
-        reading.patterns.append(re.compile("^" + re.escape(fold(CACHE)) + "/"))
+        reading.patterns.append(re.compile("^" + re.escape(fold(cache())) + "/"))
         kept[folder] = reading
     return kept[folder]
 
