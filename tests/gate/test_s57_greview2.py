@@ -1,0 +1,255 @@
+"""Review s57 (s57-greview2) of s57-pfix (issue 29: what pytest and Python import at their start,
+failing closed: ``sitenames`` resolving each interpreter as CPython's ``getpath`` does (a venv's
+``pyvenv.cfg``, its base, a link's installation, shims) and reading editable finders' mappings;
+``conftestplugins`` reading every conftest below the collecting folder and a computed
+``pytest_plugins`` of f-strings; ``planruns`` counting a plan's ``-c`` code importing a project
+module; ``planprograms`` reading an attached ``-pNAME``). Each case proves with real bash and the
+real programs (python3 3.11, pytest 9) in a scratch project that the calls run the payload
+(``open('zz', 'w')``), then asks the printed hook for each call in turn as Claude Code 2.1.332's
+Bash tool runs them (the session's environment with ``env``'s additions, ``CLAUDE_PROJECT_DIR``
+the project): the hook allowing them all is the finding, a strict xfail row of ``OPEN`` while
+it is open. A case the change holds is a plain test pinning it.
+
+Every payload only touches a file."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bash_review import LeftOpen, home_env, hooked_project, needs
+from test_gate_files import _settings_hook, payload
+from test_s56_greview3 import BASE
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail.
+OPEN = LeftOpen()
+_open = OPEN.add
+
+#: What the copied module runs at its import; a test that passes.
+PY_PAYLOAD = "open('zz', 'w').close()\n"
+PASSES = "def test_a():\n    pass\n"
+
+
+def _session(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
+             setup: str = "", env: dict[str, str] | None = None) -> str | None:
+    """Runs ``calls`` one after the other under real bash in the project's folder of a hooked
+    project with plan ``entries`` and ``files``, in the session's environment with ``env``'s
+    values, asserting the payload ran; then in a second such project asks the printed hook for
+    each call, running the allowed ones but the last: the first call denied, or None (the hole).
+    What the bash text ``setup`` makes in ``$T`` (a folder outside both projects: a Python, a
+    venv, a test folder) serves both; ``{T}`` stands for it in ``env``'s values, the entries,
+    the files and the calls, ``{PATH}`` for the test's ``PATH``. (``$T`` is made outside
+    pytest's ``tmp_path``, whose ``pytest-of-USER`` would put the runner's name in a plan's
+    operand.)"""
+    shared = Path(tempfile.mkdtemp(prefix="s57g2-"))
+    try:
+        return _calls(tmp_path, shared, entries, files, calls, setup, env)
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
+
+
+def _calls(tmp_path: Path, shared: Path, entries: list[str], files: dict[str, str],
+           calls: list[str], setup: str, env: dict[str, str] | None) -> str | None:
+    """``_session``'s work, ``$T`` being ``shared``."""
+
+    def fill(text: str) -> str:
+        return text.replace("{T}", str(shared)).replace("{PATH}", os.environ["PATH"])
+
+    if setup:
+        subprocess.run(["bash", "-c", setup], cwd=shared, check=True, timeout=120,
+                       capture_output=True, env={**home_env(tmp_path / "home"), "T": str(shared)})
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        folder = tmp_path / side
+        project = hooked_project(folder, [fill(e) for e in entries])
+        for name, text in {**files, "src/p": PY_PAYLOAD}.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(fill(text))
+        made = {**home_env(folder / "home"), "CLAUDE_PROJECT_DIR": str(project),
+                **{k: fill(v) for k, v in (env or {}).items()}}
+        hook = _settings_hook(project)
+        denied = None
+        for at, call in enumerate(fill(c) for c in calls):
+            if side == "run" and subprocess.run(
+                    ["/bin/sh", "-c", hook], input=payload(call, project), cwd=project,
+                    env=made, capture_output=True, timeout=60, check=False).returncode == 2:
+                denied = call
+                break
+            if side == "proof" or at < len(calls) - 1:
+                subprocess.run(["timeout", "60", "bash", "-c", call], cwd=project, env=made,
+                               capture_output=True, timeout=90, check=False)
+        if side == "proof":
+            assert any(project.rglob("zz")), "bash ran no payload"
+        found.append(denied)
+    return found[1]
+
+
+# --- V: the site folders of a venv, read from its pyvenv.cfg --------------------------------------
+
+#: ``BASE`` (test_s56_greview3: a Python installation at ``$T/py`` whose own site folder holds
+#: the pytest plugin ``zzplug``), and a venv ``$T/v`` of it, its ``pyvenv.cfg`` then changed.
+#: CPython reads ``pyvenv.cfg`` twice: ``getpath`` takes the FIRST ``home`` line (its loop
+#: breaks), ``site.venv()`` starts from ``system_site = "true"`` and only an
+#: ``include-system-site-packages`` line changes it (Lib/site.py 3.11, line 514).
+VENVS = {
+    # no include-system-site-packages line (a venv written by a tool that leaves it out): the
+    # base's site folders are read
+    "pyvenv-without-the-system-site-line": "$T/py/bin/python3 -m venv --without-pip $T/v\n"
+                                           "sed -i /include-system-site-packages/d "
+                                           "$T/v/pyvenv.cfg\n",
+    # a second home line (the base CPython runs: the first)
+    "pyvenv-two-home-lines": "$T/py/bin/python3 -m venv --without-pip --system-site-packages "
+                             "$T/v\nprintf 'home = %s\\n' \"$(dirname \"$(python3 -c 'import "
+                             "sys; print(sys.executable)')\")\" >> $T/v/pyvenv.cfg\n",
+}
+
+_open("test_v_a_venvs_base_plugin_imports_at_start", "at 963fb34 sitenames._venv_libs reads a "
+      "missing include-system-site-packages as false (site.py: true) and keeps the last home "
+      "line (getpath: the first)", *VENVS)
+
+
+@pytest.mark.parametrize("case", VENVS)
+def test_v_a_venvs_base_plugin_imports_at_start(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash({T}/v/bin/python -m pytest -q)``, ``Bash(cp *)``: ``cp src/p zzplug.py``
+    (the call's folder first on ``sys.path``), then pytest loads the base's plugin ``zzplug``
+    from it."""
+    needs("python3", "pytest")
+    assert _session(tmp_path, ["Bash({T}/v/bin/python -m pytest -q)", "Bash(cp *)"],
+                    {"tests/test_a.py": PASSES},
+                    ["cp src/p zzplug.py", "{T}/v/bin/python -m pytest -q"],
+                    setup=f"{BASE}{VENVS[case]}") is not None
+
+
+# --- E: an editable install's finder of another name ---------------------------------------------
+
+#: Makes the active venv ``$T/venv`` holding the plugin ``zzplug`` (``pytest11``), which imports
+#: at its load ``acme_utils``, installed editable as the ``editables`` project lays it out
+#: (hatchling's ``dev-mode-exact``, pdm-backend's ``editable-backend = "editables"``): a
+#: ``_editable_impl_NAME.pth`` importing ``_editable_impl_NAME``, which appends editables'
+#: ``RedirectingFinder`` to ``sys.meta_path`` and maps the module to its source (the package
+#: ``editables.redirector``'s behaviour written out here: it is not installed).
+EDITABLES = r'''set -e
+V=$T/venv; A=$T/acme
+mkdir -p "$A/acme_utils" && : > "$A/acme_utils/__init__.py"
+python3 -m venv --without-pip --system-site-packages "$V"
+S=$(echo "$V"/lib/python3*/site-packages)
+mkdir "$S/editables" && : > "$S/editables/__init__.py"
+cat > "$S/editables/redirector.py" <<'PY'
+import importlib.abc, importlib.util, sys
+
+
+class RedirectingFinder(importlib.abc.MetaPathFinder):
+    _redirections = {}
+
+    @classmethod
+    def map_module(cls, name, path):
+        cls._redirections[name] = path
+
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None):
+        if "." in fullname or path is not None or fullname not in cls._redirections:
+            return None
+        return importlib.util.spec_from_file_location(fullname, cls._redirections[fullname])
+
+    @classmethod
+    def install(cls):
+        if cls not in sys.meta_path:
+            sys.meta_path.append(cls)
+PY
+cat > "$S/_editable_impl_acme_utils.py" <<PY
+from editables.redirector import RedirectingFinder as F
+F.install()
+F.map_module('acme_utils', '$A/acme_utils/__init__.py')
+PY
+echo "import _editable_impl_acme_utils" > "$S/_editable_impl_acme_utils.pth"
+echo "import acme_utils" > "$S/zzplug.py"
+mkdir "$S/zzplug-1.0.dist-info"
+printf 'Metadata-Version: 2.1\nName: zzplug\nVersion: 1.0\n' > "$S/zzplug-1.0.dist-info/METADATA"
+printf '[pytest11]\nzzplug = zzplug\n' > "$S/zzplug-1.0.dist-info/entry_points.txt"
+'''
+#: The environment of an active venv (its bin first on PATH).
+ACTIVE = {"PATH": "{T}/venv/bin:{PATH}", "VIRTUAL_ENV": "{T}/venv"}
+
+_open("test_e_a_finder_of_another_name_maps_a_plugins_import", "at 963fb34 sitenames reads "
+      "only __editable__*finder.py mappings: another .pth import line installing a finder is "
+      "read as exact, with no names")
+
+
+def test_e_a_finder_of_another_name_maps_a_plugins_import(tmp_path: Path) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p acme_utils.py``, then
+    pytest loads ``zzplug``, whose import meets the call's folder's module before the finder
+    (last on ``sys.meta_path``)."""
+    needs("python3", "pytest")
+    assert _session(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+                    {"tests/test_a.py": PASSES},
+                    ["cp src/p acme_utils.py", "python3 -m pytest -q"],
+                    setup=EDITABLES, env=ACTIVE) is not None
+
+
+# --- P: the conftests whose pytest_plugins pytest imports ----------------------------------------
+
+#: A conftest naming ``helpers``; the test folder ``$T/ext`` outside the project holding one.
+NAMES_HELPERS = "pytest_plugins = ['helpers']\n"
+EXT = ("mkdir -p $T/ext && printf \"pytest_plugins = ['helpers']\\n\" > $T/ext/conftest.py && "
+       "printf 'def test_a():\\n    pass\\n' > $T/ext/test_e.py")
+#: Each case: the project's files (present before the session), the calls (the last: the
+#: pytest line), the plan's pytest entry (the last call's when not given), the setup.
+CONFTESTS: dict[str, tuple[Any, ...]] = {
+    # (a regression of 3096751: main read tests/conftest.py) a file named pyvenv.cfg makes
+    # conftestplugins._below skip the folder as a venv's, but pytest's _try_load_conftest loads
+    # the anchor's test* folders' conftests whatever they hold
+    "pyvenv-cfg-beside-a-test-folders-conftest": (
+        {"tests/test_a.py": PASSES, "tests/conftest.py": NAMES_HELPERS, "tests/helpers.py": ""},
+        ["cp src/p tests/pyvenv.cfg", "cp src/p tests/helpers.py", "python3 -m pytest -q"]),
+    # an anchor outside the project: an operand, a testpaths entry
+    "operand-outside-the-project": ({"helpers.py": ""}, ["cp src/p helpers.py",
+                                                         "python3 -m pytest -q {T}/ext"], None,
+                                    EXT),
+    "testpaths-outside-the-project": ({"helpers.py": "", "pytest.ini": "[pytest]\ntestpaths = "
+                                       "{T}/ext\n"}, ["cp src/p helpers.py",
+                                                      "python3 -m pytest -q"], None, EXT),
+    # a str value is split at its commas: an f-string's interpolation may hold one
+    "f-string-value-split-at-commas": (
+        {"conftest.py": "EXTRA = 'db,helpers'\npytest_plugins = f'tests.fixtures.{EXTRA}'\n",
+         "tests/__init__.py": "", "tests/fixtures/__init__.py": "", "tests/fixtures/db.py": "",
+         "tests/test_a.py": PASSES, "helpers.py": ""},
+        ["cp src/p helpers.py", "python3 -m pytest -q"]),
+    # the module's attribute set by no assignment to the name
+    "globals-update": ({"conftest.py": "globals().update(pytest_plugins=['helpers'])\n",
+                        "tests/test_a.py": PASSES, "helpers.py": ""},
+                       ["cp src/p helpers.py", "python3 -m pytest -q"]),
+    "module-attribute": ({"conftest.py": "import sys\n\nsys.modules[__name__].pytest_plugins = "
+                                         "['helpers']\n",
+                          "tests/test_a.py": PASSES, "helpers.py": ""},
+                         ["cp src/p helpers.py", "python3 -m pytest -q"]),
+}
+
+_open("test_p_a_conftests_plugins_import_at_start", "at 3096751 conftestplugins._below skips a "
+      "folder holding any pyvenv.cfg entry", "pyvenv-cfg-beside-a-test-folders-conftest")
+_open("test_p_a_conftests_plugins_import_at_start", "at 3096751 conftestplugins reads the "
+      "conftests below and above the collecting folder only: not an anchor outside it",
+      "operand-outside-the-project", "testpaths-outside-the-project")
+_open("test_p_a_conftests_plugins_import_at_start", "at 3096751 conftestplugins._shaped reads a "
+      "bare f-string value as one module of its package", "f-string-value-split-at-commas")
+_open("test_p_a_conftests_plugins_import_at_start", "at 3096751 conftestplugins._names is a "
+      "deny-list of spellings: a keyword argument or an attribute named pytest_plugins is not "
+      "on it", "globals-update", "module-attribute")
+
+
+@pytest.mark.parametrize("case", CONFTESTS)
+def test_p_a_conftests_plugins_import_at_start(case: str, tmp_path: Path) -> None:
+    """Plan: the pytest line, ``Bash(cp *)``: the copies, then pytest imports the module a
+    conftest it loads first names."""
+    needs("python3", "pytest")
+    files, calls, *more = CONFTESTS[case]
+    entry = more[0] if more and more[0] else calls[-1]
+    assert _session(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, calls,
+                    setup=more[1] if len(more) > 1 else "") is not None
