@@ -96,6 +96,16 @@ def _pytest(entry: str, rest: list[str]) -> None:
         _refuse(entry, "--doctest-modules")
 
 
+def operands(words: list[str]) -> list[str]:
+    """The path operands (no pattern) pytest is given among a command's ``words`` (each
+    word after ``pytest``/``py.test`` neither an option nor an option's value)."""
+    names = [os.path.basename(w) for w in words]
+    at = next((k for k, n in enumerate(names) if n in ("pytest", "py.test")), None)
+    rest = [] if at is None else words[at + 1:]
+    return [w for k, w in enumerate(rest) if w[:1] != "-" and _PATTERNED.isdisjoint(w) and (
+        not k or rest[k - 1] not in _VALUED or "=" in rest[k - 1])]
+
+
 def _given(word: str, after: str, short: str, long: str = "") -> str | None:
     """The value ``word`` gives pytest's option ``short`` (``-X``) or ``long``: the next word
     ``after`` when apart, the rest of ``word`` when attached (``-Xv``, ``--long=v``); None

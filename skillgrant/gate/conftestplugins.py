@@ -9,7 +9,9 @@ honours the nested ones too (s56-greview3 P): every ``conftest.py`` at any depth
 collecting folder, and each in a folder above it, is read (session 57: failing closed, a
 superset of the anchors' whatever the plan's words or settings name), but in the folders
 pytest's default ``norecursedirs`` skip (``.git``, ``node_modules``, a virtual
-environment's: a plan naming a folder inside one is left open). A named module is read for its own
+environment's but its own and its ``test*`` folders': a plan naming a folder inside one is
+left open), and in and above each anchor outside it the plan's words and settings name
+(``anchors``: an operand, a ``testpaths`` entry), and below it. A named module is read for its own
 ``pytest_plugins`` (an aggregator) at each place below the collecting folder whose path ends
 as its name's (``plugs.py``, ``x/plugs/__init__.py``: wherever ``sys.path`` may find it, a
 conftest's basedir, the ini's ``pythonpath``) and in each folder ``roots`` names.
@@ -46,8 +48,8 @@ _ENTRIES: Final = 20000
 _SKIPPED: Final = frozenset((".git", ".hg", ".svn", "node_modules", "__pycache__"))
 
 
-def conftest_plugins(folder: str, given: tuple[str, ...] = (),
-                     roots: tuple[str, ...] = ()) -> tuple[bool, list[str]]:
+def conftest_plugins(folder: str, given: tuple[str, ...] = (), roots: tuple[str, ...] = (),
+                     anchors: tuple[str, ...] = ()) -> tuple[bool, list[str]]:
     """Whether a conftest pytest may load for the collecting ``folder`` (a real path) names
     its plugins in a way not read (every module is then one), and the file patterns
     (``pytestini``'s: a pattern holding a ``/`` matched against a path's end) of the modules
@@ -55,16 +57,14 @@ def conftest_plugins(folder: str, given: tuple[str, ...] = (),
     and its packages' ``__init__`` files; and, read by the same rule, what each named
     module's own ``pytest_plugins`` names (pytest registers those too: a plugin
     aggregator; s56-greview3 P2), up to ``_MODULES`` modules, wherever it is below
-    ``folder`` or in a folder of ``roots`` (the ini's ``pythonpath``)."""
-    names = [*given]
+    ``folder`` or in a folder of ``roots`` (the ini's ``pythonpath``); and the conftests
+    in, above and below each of ``anchors`` outside ``folder``."""
     below = _below(folder)
-    if below is None:
+    conftests = None if below is None else _conftests(folder, below, anchors)
+    names = None if conftests is None else _read_all(conftests)
+    if below is None or names is None:
         return True, []
-    for path in [*_above(folder), *(p for p in below if p.endswith("/conftest.py"))]:
-        found = _read(path)
-        if found is None:
-            return True, []
-        names += found
+    names += given
     patterns: list[str] = []
     seen: set[str] = set()
     while names:
@@ -91,6 +91,17 @@ def conftest_plugins(folder: str, given: tuple[str, ...] = (),
     return False, patterns
 
 
+def _read_all(paths: list[str]) -> list[str] | None:
+    """``_read`` of each of ``paths``, joined; None where one is None."""
+    found: list[str] = []
+    for path in paths:
+        names = _read(path)
+        if names is None:
+            return None
+        found += names
+    return found
+
+
 def _read(path: str) -> list[str] | None:
     """The names the module at ``path`` assigns ``pytest_plugins`` ([] where none or no
     file); None where it cannot be read (see the module's text)."""
@@ -103,6 +114,20 @@ def _read(path: str) -> list[str] | None:
     if _NAME.encode() not in data and b"*" not in data:  # (`from base import *`: P1)
         return []
     return _names(data)
+
+
+def _conftests(folder: str, below: list[str], anchors: tuple[str, ...]) -> list[str] | None:
+    """The conftests in and above ``folder``, those among the files ``below`` it, and those
+    in, above and below each of ``anchors`` outside it; None where one's folders below hold
+    too many entries."""
+    found = [*_above(folder), *(p for p in below if p.endswith("/conftest.py"))]
+    for anchor in anchors:
+        if anchor != folder and not anchor.startswith(folder.rstrip("/") + "/"):
+            outside = _below(anchor)
+            if outside is None:
+                return None
+            found += [*_above(anchor), *(p for p in outside if p.endswith("/conftest.py"))]
+    return list(dict.fromkeys(found))
 
 
 def _above(folder: str) -> list[str]:
@@ -136,12 +161,12 @@ def _below(folder: str) -> list[str] | None:
         count += len(entries)
         if count > _ENTRIES:
             return None
-        if at != folder and any(e.name == "pyvenv.cfg" for e in entries):
-            continue  # (a virtual environment: pytest does not collect in one)
-        for entry in entries:
-            if entry.name.endswith(".py"):
-                found.append(entry.path)
-            elif entry.name not in _SKIPPED and entry.is_dir():
+        venv = at != folder and any(e.name == "pyvenv.cfg" for e in entries)
+        for entry in entries:  # (a virtual environment's folders: pytest collects in none,
+            if entry.name.endswith(".py"):  # but loads the conftest of one its anchor's
+                found.append(entry.path)  # `test*` folder is, and of its `test*` folders)
+            elif entry.name not in _SKIPPED and entry.is_dir() and not (
+                    venv and not entry.name.startswith("test")):
                 stack.append(entry.path)
     return found
 
@@ -167,7 +192,8 @@ def _names(data: bytes) -> list[str] | None:
         try:
             given = ast.literal_eval(value)
         except ValueError:
-            shaped = _shaped(value)  # (computed: each name's literal package, K)
+            shaped = None if isinstance(value, ast.JoinedStr) else _shaped(value)  # (computed:
+            # each name's literal package, K; a string's interpolation may hold commas)
             if shaped is None:
                 return None
             found += shaped

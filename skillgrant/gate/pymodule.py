@@ -130,7 +130,9 @@ def _on_path(folder: str) -> bool:
     (review s54-greview2 C3): where no plan's program collects tests (``Guarded.collected``:
     a script's, a checker's plan) or one may run Python in any folder (``Guarded.runs_any``:
     a script, a project module, make, npm, tox: a recipe's ``cd mypkg && python3 -m pytest``;
-    s55-greview3 C1), and where pytest's settings above it name it in ``pythonpath``. A
+    s55-greview3 C1), and where pytest's settings above it, or above a folder the plan runs
+    in or an operand of its pytest entries (``pytestini.pythonpath_folders``), name it in
+    ``pythonpath``. A
     package's module is exempt only under a plan running test runners alone (s54-greview2
     K1: ``sed -i … mypkg/types.py``), whose tests are trusted not to run Python in a
     package's folder."""
@@ -144,8 +146,10 @@ def _on_path(folder: str) -> bool:
                                                         *getattr(guards, "modules", ()))}:
         return True  # (a run folder, `-m`'s, first whatever it holds: s56-greview3 R1)
     from .checkersettings import pytest_settings
-    from .pytestini import words
+    from .pytestini import pythonpath_folders, words
 
-    return any(os.path.normpath(os.path.join(at, word)) in (folder, real)
-               for at, _, value in pytest_settings(os.path.dirname(folder), ("pythonpath",))
-               for word in words(value))
+    named = pythonpath_folders(guards)  # (an operand's ini's too: s56-greview3 O)
+    return named is None or bool({folder, real} & named) or any(
+        os.path.normpath(os.path.join(at, word)) in (folder, real)
+        for at, _, value in pytest_settings(os.path.dirname(folder), ("pythonpath",))
+        for word in words(value))

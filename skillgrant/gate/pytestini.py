@@ -98,16 +98,19 @@ def _reading(folder: str, guards: object) -> tuple[bool, tuple[str, ...]]:
         from .conftestplugins import conftest_plugins
 
         real = real_folder(folder, guards)
-        settings = pytest_settings(real, ("addopts", "python_files", "pythonpath"))
+        settings = pytest_settings(real, ("addopts", "python_files", "pythonpath",
+                                          "testpaths"))
         plugins = [w[2:] or (ws[k + 1] if k + 1 < len(ws) else "") for _, key, value in
                    settings if key == "addopts" for ws in [words(value)]
                    for k, w in enumerate(ws) if w[:2] == "-p"]  # (the ini's `-p`: read too)
         every, patterns = conftest_plugins(real, tuple(  # (a conftest's `pytest_plugins`:
             p for p in plugins if not p.startswith("no:")), tuple(  # s55-greview3 P3)
             os.path.normpath(os.path.join(at, w)) for at, key, value in settings
-            if key == "pythonpath" for w in words(value)))
+            if key == "pythonpath" for w in words(value)), _anchors(real, settings, guards))
         for at_folder, key, value in settings:
             given = words(value)
+            if key == "testpaths":
+                continue
             if key == "pythonpath":  # (an entry that is no folder: an archive zipimport reads)
                 patterns += [glob.escape(p) for p in (os.path.normpath(os.path.join(
                     at_folder, w)) for w in given) if not os.path.isdir(p)]
@@ -127,3 +130,58 @@ def _reading(folder: str, guards: object) -> tuple[bool, tuple[str, ...]]:
                     patterns += override.partition("=")[2].split()
         kept[folder] = (every, tuple(p.lower() for p in patterns if p))
     return kept[folder]
+
+
+def _anchors(real: str, settings: list[tuple[str, str, str]], guards: object) -> tuple[str, ...]:
+    """The folders pytest may start collecting in for the collecting folder ``real`` that
+    the plan's words and ``settings`` name (session 57, s56-greview3 P): each ``testpaths``
+    entry (its glob's matches) and each path operand of the plan's pytest entries
+    (``Guarded.named``' entries; a node id's file), real paths; ``conftestplugins`` reads
+    the conftests in, above and below each outside ``real``."""
+    import shlex
+
+    from .collectopts import operands
+
+    found = [os.path.realpath(p) for at, key, value in settings if key == "testpaths"
+             for w in words(value) for p in glob.glob(os.path.join(glob.escape(at), w))]
+    for entry in getattr(guards, "named", ()):
+        if entry[:1] != "@" or "test" not in entry:
+            continue
+        try:
+            given = shlex.split(entry[1:])
+        except ValueError:
+            continue
+        found += [os.path.realpath(os.path.join(real, w.split("::")[0])) for w in operands(
+            given)]
+    return tuple(dict.fromkeys(p if os.path.isdir(p) else os.path.dirname(p) for p in found))
+
+
+#: The guarded set last asked ``pythonpath_folders``, and its answer.
+_PATHS: list[tuple[object, frozenset[str] | None]] = []
+
+
+def pythonpath_folders(guards: object) -> frozenset[str] | None:
+    """The folders (normalized, and their real paths) the ``pythonpath`` of a pytest
+    settings file may put on ``sys.path`` for ``guards``' plan: of each settings file in
+    and above each folder its programs run in and each anchor its pytest entries name (an
+    operand: pytest finds its ini from its arguments' folder up; session 57, s56-greview3
+    O ``ini-of-the-operand``); None (any folder) where a settings file is not read. (A
+    pattern entry's operand is any: left open.)"""
+    if _PATHS and _PATHS[0][0] is guards:
+        return _PATHS[0][1]
+    from .checkersettings import pytest_settings
+
+    runs = [os.path.normpath(f) for f in getattr(guards, "run_folders", ())]
+    folders = [*runs, *(a for r in runs for a in _anchors(r, [], guards))]
+    found: set[str] = set()
+    try:
+        for folder in dict.fromkeys(folders):
+            for at, _, value in pytest_settings(folder, ("pythonpath",)):
+                for word in words(value):
+                    path = os.path.normpath(os.path.join(at, word))
+                    found |= {path, os.path.realpath(path)}
+    except ValueError:
+        _PATHS[:] = [(guards, None)]
+    else:
+        _PATHS[:] = [(guards, frozenset(found))]
+    return _PATHS[0][1]

@@ -197,9 +197,10 @@ def interpreter_libs(exe: str) -> list[str] | None:
 
 
 def _venv_libs(prefix: str) -> list[str] | None:
-    """The library folders of the virtual environment at ``prefix`` (its own, and with
-    ``include-system-site-packages`` its ``home``'s interpreters'); [] where it is none (no
-    ``pyvenv.cfg``); None where its file cannot be read."""
+    """The library folders of the virtual environment at ``prefix`` (its own, and unless
+    every ``include-system-site-packages`` line says false, each ``home``'s installation's);
+    [] where it is none (no ``pyvenv.cfg``); None where its file cannot be read or a base
+    is not known."""
     cfg = os.path.join(prefix, "pyvenv.cfg")
     try:
         with open(cfg, "rb") as f:
@@ -208,20 +209,33 @@ def _venv_libs(prefix: str) -> list[str] | None:
         return []
     except (OSError, ValueError):
         return None
-    read = {k.strip().lower(): v.strip() for k, _, v in (
-        line.partition("=") for line in text.splitlines()) if _}
+    read = [(k.strip().lower(), v.strip()) for k, _, v in (
+        line.partition("=") for line in text.splitlines()) if _]
     found = [os.path.join(prefix, "lib")]
-    if read.get("include-system-site-packages", "false").lower() != "true":
-        return found
-    home = read.get("home", "")
-    if home[:1] != "/":
+    system = [v.lower() for k, v in read if k == "include-system-site-packages"]
+    if system and all(v == "false" for v in system):  # (site.venv: "true" unless a line
+        return found  # says otherwise, the last one read; each taken)
+    homes = [v for k, v in read if k == "home"]  # (getpath takes the first: each taken)
+    if not homes or any(h[:1] != "/" for h in homes):
         return None
+    for home in homes:
+        more = _home_libs(home)
+        if more is None:
+            return None
+        found += [m for m in more if m not in found]
+    return found
+
+
+def _home_libs(home: str) -> list[str] | None:
+    """The library folders of the base installation a venv's ``home`` names: the prefix
+    getpath finds searching up from it (unresolved), and each of its interpreters' links'
+    installations; None where one is not known."""
     import glob
 
-    base = _landmark(home)  # (getpath searches up from `home`, the base's folder unresolved)
+    base = _landmark(home)
     if base is None:
         return None
-    found.append(os.path.join(base, "lib"))
+    found = [os.path.join(base, "lib")]
     for exe in glob.glob(os.path.join(glob.escape(home), "python*")):
         if _INTERPRETER(os.path.basename(exe)) and os.path.realpath(exe) != exe:
             more = interpreter_libs(exe)  # (a link: its installation's too)
@@ -329,7 +343,86 @@ def _finder_tops(folder: str) -> set[str] | None:
             read += target.id == "MAPPING"
         if not read:
             return None
-    return names
+    return names if _finders_read(folder) else None
+
+
+#: What a module's text holds where it may put a finder after the path's (``sys.meta_path``
+#: appended to, extended, assigned, indexed, inserted into but at its start; a path hook).
+_APPENDS: Final = (rb"meta_path\s*(?:\.\s*(?:append|extend)|\.\s*insert\s*\(\s*(?!0\s*,)|"
+                   rb"\+=|=(?!=)|\[)|path_hooks|setattr\s*\(\s*sys\b")
+
+
+def _finders_read(folder: str) -> bool:
+    """Whether no module a ``.pth`` import line of the site folder ``folder`` imports from
+    it (nor any it imports from it: ``_appends_none``), but setuptools' finders (``_finder_tops``),
+    may put a finder after the path finder (``_APPENDS``: editables' ``RedirectingFinder``,
+    scikit-build-core's, meson-python's loaders map names no site folder lists;
+    s57-greview2 E-EDITABLES): where one may, its names are not known."""
+    import glob
+
+    for pth in glob.glob(os.path.join(glob.escape(folder), "*.pth")):
+        try:
+            with open(pth, "rb") as f:
+                lines = f.read(1 << 20).decode("utf-8", "replace").splitlines()
+        except OSError:
+            return False
+        tops = {n for line in lines if line.startswith(("import ", "import\t"))
+                for n in _names(line) if n not in STANDARD and not n.startswith("__editable__")}
+        if not _appends_none(folder, sorted(tops)):
+            return False
+    return True
+
+
+#: How many modules ``_appends_none`` reads before it takes one as appending.
+_READ_MODULES: Final = 64
+
+
+def _appends_none(folder: str, tops: list[str]) -> bool:
+    """Whether none of the modules ``tops`` of the site folder ``folder``, nor any module of
+    it they import (absolute or relative, at any depth, up to ``_READ_MODULES``), may put a
+    finder after the path finder (``_APPENDS``) or is not readable."""
+    import re
+
+    names, seen = list(tops), set()
+    while names:
+        name = names.pop()
+        if name in seen or name.split(".")[0] in STANDARD:
+            continue
+        seen.add(name)
+        if len(seen) > _READ_MODULES:
+            return False
+        for package, text in _module_texts(folder, name):
+            if text is None or re.search(_APPENDS, text):
+                return False
+            for word in re.findall(rb"^\s*(?:from|import)\s+(\.*[A-Za-z_][\w.]*)", text,
+                                   re.M):
+                dots = len(word) - len(word.lstrip(b"."))  # (relative: from its package)
+                base = package.split(".")[:len(package.split(".")) - dots + 1] if dots else []
+                names.append(".".join([*base, word.lstrip(b".").decode()]))
+    return True
+
+
+def _module_texts(folder: str, name: str) -> list[tuple[str, bytes | None]]:
+    """The package and text of the module ``name`` (dotted) in the site folder ``folder``
+    (its source, a package's ``__init__``; None for one not readable: an extension
+    module's), and of each package above it; none for a module not there."""
+    parts = name.split(".")
+    found: list[tuple[str, bytes | None]] = []
+    for at in range(1, len(parts) + 1):
+        path = os.path.join(folder, *parts[:at])
+        package = ".".join(parts[:at - 1])
+        for file, own in ((path + ".py", package), (os.path.join(path, "__init__.py"),
+                                                     ".".join(parts[:at]))):
+            try:
+                with open(file, "rb") as f:
+                    found.append((own, f.read(1 << 22)))
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            except OSError:
+                found.append((own, None))
+        if any(os.path.isfile(path + s) for s in (".so", ".pyc", ".abi3.so")):
+            found.append((package, None))
+    return found
 
 
 def _plugin_tops(folder: str) -> set[str]:

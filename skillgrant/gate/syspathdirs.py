@@ -13,9 +13,11 @@ a Bash writer cannot add one, nor remove a package's ``__init__.py``), so the fo
 what they are for the session. Any other plan (a script, make, npm: ``Guarded.runs_any``)
 or a plan collecting no tests may run Python anywhere: every folder is taken; so is one
 below pytest settings naming ``python_files`` or ``pythonpath`` (read as before: the
-settings decide what it collects), every one where ``PYTEST_ADDOPTS`` is set (the
-session's or an entry's: ``-o pythonpath=tools``, ``-c ci/pytest.ini``), and one whose
-reading is cut short. (The plan's own ``-o``/``-c`` are read where its run is judged.)"""
+settings decide what it collects), one a ``pythonpath`` names in the settings of a folder
+the plan runs in or of its pytest operand (``pytestini.pythonpath_folders``), every one
+where ``PYTEST_ADDOPTS`` is set (the session's or an entry's: ``-o pythonpath=tools``, ``-c
+ci/pytest.ini``), and one whose reading is cut short. (The plan's own ``-o``/``-c`` are
+read where its run is judged.)"""
 
 from __future__ import annotations
 
@@ -65,8 +67,12 @@ def _first(folder: str, guards: object) -> bool:
     if folder in runs or real in runs or values(("PYTEST_ADDOPTS",))[0] or any(
             a.startswith("PYTEST_ADDOPTS=") for a in getattr(guards, "assigned", ())):
         return True  # (the session's or an entry's options: `-o pythonpath=tools`, `-c`)
+    from .pytestini import pythonpath_folders
+
     try:
-        if pytest_settings(folder, ("python_files", "pythonpath")):
+        named = pythonpath_folders(guards)  # (an operand's ini's: s56-greview3 O)
+        if named is None or {folder, real} & named or pytest_settings(
+                folder, ("python_files", "pythonpath")):
             return True
     except ValueError:
         return True

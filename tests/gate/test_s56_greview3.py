@@ -231,9 +231,6 @@ _open("test_o_a_pythonpath_the_gate_does_not_read", "at 378e7dd collectopts read
       "entry: a pattern entry's call giving the override is allowed", "pattern-plan")
 # (site-name-addopts-variable, PYTEST_ADDOPTS' for a plain folder: held since c325de9, every
 # folder taken under PYTEST_ADDOPTS; test_s56_gfix3 pins it)
-_open("test_o_a_pythonpath_the_gate_does_not_read", "at 6ba97f0 pymodule._on_path and "
-      "syspathdirs read the settings above the written folder, not the collecting folder's",
-      "ini-of-the-operand", "site-name-ini-of-the-operand")
 
 
 @pytest.mark.parametrize("case", OVERRIDES)
