@@ -18,6 +18,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,25 +40,30 @@ PASSES = "def test_a():\n    pass\n"
 
 
 def _session(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
-             setup: str = "", env: dict[str, str] | None = None) -> str | None:
+             setup: str = "", env: dict[str, str] | None = None, proof: bool = True,
+             base: str = "") -> str | None:
     """Runs ``calls`` one after the other under real bash in the project's folder of a hooked
     project with plan ``entries`` and ``files``, in the session's environment with ``env``'s
-    values, asserting the payload ran; then in a second such project asks the printed hook for
-    each call, running the allowed ones but the last: the first call denied, or None (the hole).
+    values, asserting the payload ran (unless not ``proof``: a case the change holds, proved
+    while it was open, asks only the hook: CI's budget); then in a second such project asks
+    the printed hook for each call, running the allowed ones but the last: the first call
+    denied, or None (the hole).
     What the bash text ``setup`` makes in ``$T`` (a folder outside both projects: a Python, a
-    venv, a test folder) serves both; ``{T}`` stands for it in ``env``'s values, the entries,
+    venv, a test folder; ``$B``: ``base``, a Python installation made once) serves both;
+    ``{T}`` stands for it in ``env``'s values, the entries,
     the files and the calls, ``{PATH}`` for the test's ``PATH``. (``$T`` is made outside
     pytest's ``tmp_path``, whose ``pytest-of-USER`` would put the runner's name in a plan's
     operand.)"""
     shared = Path(tempfile.mkdtemp(prefix="s57g2-"))
     try:
-        return _calls(tmp_path, shared, entries, files, calls, setup, env)
+        return _calls(tmp_path, shared, entries, files, calls, setup, env, proof, base)
     finally:
         shutil.rmtree(shared, ignore_errors=True)
 
 
 def _calls(tmp_path: Path, shared: Path, entries: list[str], files: dict[str, str],
-           calls: list[str], setup: str, env: dict[str, str] | None) -> str | None:
+           calls: list[str], setup: str, env: dict[str, str] | None, proof: bool,
+           base: str) -> str | None:
     """``_session``'s work, ``$T`` being ``shared``."""
 
     def fill(text: str) -> str:
@@ -65,9 +71,10 @@ def _calls(tmp_path: Path, shared: Path, entries: list[str], files: dict[str, st
 
     if setup:
         subprocess.run(["bash", "-c", setup], cwd=shared, check=True, timeout=120,
-                       capture_output=True, env={**home_env(tmp_path / "home"), "T": str(shared)})
+                       capture_output=True, env={**home_env(tmp_path / "home"), "T": str(shared),
+                                                 "B": base})
     found: list[str | None] = []
-    for side in ("proof", "run"):
+    for side in ("proof", "run") if proof else ("run",):
         folder = tmp_path / side
         project = hooked_project(folder, [fill(e) for e in entries])
         for name, text in {**files, "src/p": PY_PAYLOAD}.items():
@@ -89,35 +96,52 @@ def _calls(tmp_path: Path, shared: Path, entries: list[str], files: dict[str, st
         if side == "proof":
             assert any(project.rglob("zz")), "bash ran no payload"
         found.append(denied)
-    return found[1]
+    return found[-1]
+
+
+def _proof(request: pytest.FixtureRequest) -> bool:
+    """Whether the running case is a row of ``OPEN`` (its payload proved each run)."""
+    return OPEN.reason(request.node.name) is not None
 
 
 # --- V: the site folders of a venv, read from its pyvenv.cfg --------------------------------------
 
-#: ``BASE`` (test_s56_greview3: a Python installation at ``$T/py`` whose own site folder holds
-#: the pytest plugin ``zzplug``), and a venv ``$T/v`` of it, its ``pyvenv.cfg`` then changed.
+#: ``BASE`` (test_s56_greview3: a Python installation, here ``$B/py``, whose own site folder
+#: holds the pytest plugin ``zzplug``), and a venv ``$T/v`` of it, its ``pyvenv.cfg`` then
+#: changed.
 #: CPython reads ``pyvenv.cfg`` twice: ``getpath`` takes the FIRST ``home`` line (its loop
 #: breaks), ``site.venv()`` starts from ``system_site = "true"`` and only an
 #: ``include-system-site-packages`` line changes it (Lib/site.py 3.11, line 514).
 VENVS = {
     # no include-system-site-packages line (a venv written by a tool that leaves it out): the
     # base's site folders are read
-    "pyvenv-without-the-system-site-line": "$T/py/bin/python3 -m venv --without-pip $T/v\n"
+    "pyvenv-without-the-system-site-line": "$B/py/bin/python3 -m venv --without-pip $T/v\n"
                                            "sed -i /include-system-site-packages/d "
                                            "$T/v/pyvenv.cfg\n",
     # a second home line (the base CPython runs: the first)
-    "pyvenv-two-home-lines": "$T/py/bin/python3 -m venv --without-pip --system-site-packages "
+    "pyvenv-two-home-lines": "$B/py/bin/python3 -m venv --without-pip --system-site-packages "
                              "$T/v\nprintf 'home = %s\\n' \"$(dirname \"$(python3 -c 'import "
                              "sys; print(sys.executable)')\")\" >> $T/v/pyvenv.cfg\n",
 }
 
-_open("test_v_a_venvs_base_plugin_imports_at_start", "at 963fb34 sitenames._venv_libs reads a "
-      "missing include-system-site-packages as false (site.py: true) and keeps the last home "
-      "line (getpath: the first)", *VENVS)
+# (every case: held since e095b80, each home read, a missing line read as true)
+
+
+@pytest.fixture(scope="module")
+def base_python() -> Iterator[str]:
+    """A folder holding ``BASE``'s installation ``py`` (made once: its copy is slow)."""
+    folder = tempfile.mkdtemp(prefix="s57g2-base-")
+    try:
+        subprocess.run(["bash", "-c", BASE], env={**os.environ, "T": folder}, check=True,
+                       capture_output=True, timeout=120)
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.mark.parametrize("case", VENVS)
-def test_v_a_venvs_base_plugin_imports_at_start(case: str, tmp_path: Path) -> None:
+def test_v_a_venvs_base_plugin_imports_at_start(case: str, tmp_path: Path, base_python: str,
+                                               request: pytest.FixtureRequest) -> None:
     """Plan ``Bash({T}/v/bin/python -m pytest -q)``, ``Bash(cp *)``: ``cp src/p zzplug.py``
     (the call's folder first on ``sys.path``), then pytest loads the base's plugin ``zzplug``
     from it."""
@@ -125,23 +149,30 @@ def test_v_a_venvs_base_plugin_imports_at_start(case: str, tmp_path: Path) -> No
     assert _session(tmp_path, ["Bash({T}/v/bin/python -m pytest -q)", "Bash(cp *)"],
                     {"tests/test_a.py": PASSES},
                     ["cp src/p zzplug.py", "{T}/v/bin/python -m pytest -q"],
-                    setup=f"{BASE}{VENVS[case]}") is not None
+                    setup="set -e\n" + VENVS[case], proof=_proof(request),
+                    base=base_python) is not None
 
 
-# --- E: an editable install's finder of another name ---------------------------------------------
+# --- E: what a site folder's .pth files add, read as not exact -----------------------------------
 
 #: Makes the active venv ``$T/venv`` holding the plugin ``zzplug`` (``pytest11``), which imports
-#: at its load ``acme_utils``, installed editable as the ``editables`` project lays it out
-#: (hatchling's ``dev-mode-exact``, pdm-backend's ``editable-backend = "editables"``): a
-#: ``_editable_impl_NAME.pth`` importing ``_editable_impl_NAME``, which appends editables'
-#: ``RedirectingFinder`` to ``sys.meta_path`` and maps the module to its source (the package
-#: ``editables.redirector``'s behaviour written out here: it is not installed).
-EDITABLES = r'''set -e
+#: at its load ``acme_utils``: a package of ``$T/acme``, no site folder's, that the venv's
+#: ``.pth`` files make importable (each case's lines, after these).
+PLUGIN = r"""set -e
 V=$T/venv; A=$T/acme
 mkdir -p "$A/acme_utils" && : > "$A/acme_utils/__init__.py"
 python3 -m venv --without-pip --system-site-packages "$V"
 S=$(echo "$V"/lib/python3*/site-packages)
-mkdir "$S/editables" && : > "$S/editables/__init__.py"
+echo "import acme_utils" > "$S/zzplug.py"
+mkdir "$S/zzplug-1.0.dist-info"
+printf 'Metadata-Version: 2.1\nName: zzplug\nVersion: 1.0\n' > "$S/zzplug-1.0.dist-info/METADATA"
+printf '[pytest11]\nzzplug = zzplug\n' > "$S/zzplug-1.0.dist-info/entry_points.txt"
+"""
+#: The ``editables`` project's layout (hatchling's ``dev-mode-exact``, pdm-backend's
+#: ``editable-backend = "editables"``): ``_editable_impl_NAME.pth`` importing
+#: ``_editable_impl_NAME``, which appends editables' ``RedirectingFinder`` to ``sys.meta_path``
+#: and maps the module to its source (``editables.redirector``'s behaviour written out here).
+EDITABLES = r"""mkdir "$S/editables" && : > "$S/editables/__init__.py"
 cat > "$S/editables/redirector.py" <<'PY'
 import importlib.abc, importlib.util, sys
 
@@ -170,28 +201,55 @@ F.install()
 F.map_module('acme_utils', '$A/acme_utils/__init__.py')
 PY
 echo "import _editable_impl_acme_utils" > "$S/_editable_impl_acme_utils.pth"
-echo "import acme_utils" > "$S/zzplug.py"
-mkdir "$S/zzplug-1.0.dist-info"
-printf 'Metadata-Version: 2.1\nName: zzplug\nVersion: 1.0\n' > "$S/zzplug-1.0.dist-info/METADATA"
-printf '[pytest11]\nzzplug = zzplug\n' > "$S/zzplug-1.0.dist-info/entry_points.txt"
-'''
+"""
+#: Each case: the lines making ``acme_utils`` importable.
+ADDED = {
+    # a finder of another name than setuptools' (its MAPPING not read)
+    "editables-redirecting-finder": EDITABLES,
+    # a .pth import line adding the folder itself (site's own idiom; a plain append)
+    "pth-line-addsitedir": """echo "import site; site.addsitedir('$A')" > "$S/acme.pth"\\n""",
+    "pth-line-sys-path-append": """echo "import sys; sys.path.append('$A')" > "$S/acme.pth"\\n""",
+    # a hidden .pth's path line (3.11.7's site.addsitedir reads every name ending in .pth)
+    "hidden-pth-path-line": 'echo "$A" > "$S/.acme.pth"\\n',
+    # a finder module appending by an alias of sys.meta_path
+    "finder-appended-by-an-alias": r"""cat > "$S/_acme_finder.py" <<PY
+import importlib.abc, importlib.util, sys
+
+
+class F(importlib.abc.MetaPathFinder):
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if name == 'acme_utils':
+            return importlib.util.spec_from_file_location(name, '$A/acme_utils/__init__.py')
+
+
+finders = sys.meta_path
+finders.append(F)
+PY
+echo "import _acme_finder" > "$S/_acme_finder.pth"
+""",
+}
 #: The environment of an active venv (its bin first on PATH).
 ACTIVE = {"PATH": "{T}/venv/bin:{PATH}", "VIRTUAL_ENV": "{T}/venv"}
 
-_open("test_e_a_finder_of_another_name_maps_a_plugins_import", "at 963fb34 sitenames reads "
-      "only __editable__*finder.py mappings: another .pth import line installing a finder is "
-      "read as exact, with no names")
+# (editables-redirecting-finder: held since 29a052b, a .pth's module appending a finder)
+_open("test_e_a_pth_makes_a_plugins_import_found_elsewhere", "at a412b03 (29a052b) sitenames "
+      "reads a .pth import line's modules by a deny-list regex (_APPENDS), never the line's own "
+      "code, and globs *.pth (no dotted name)", "pth-line-addsitedir", "pth-line-sys-path-append",
+      "hidden-pth-path-line", "finder-appended-by-an-alias")
 
 
-def test_e_a_finder_of_another_name_maps_a_plugins_import(tmp_path: Path) -> None:
+@pytest.mark.parametrize("case", ADDED)
+def test_e_a_pth_makes_a_plugins_import_found_elsewhere(case: str, tmp_path: Path,
+                                                       request: pytest.FixtureRequest) -> None:
     """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p acme_utils.py``, then
-    pytest loads ``zzplug``, whose import meets the call's folder's module before the finder
-    (last on ``sys.meta_path``)."""
+    pytest loads ``zzplug``, whose import meets the call's folder's module first (``-m``'s
+    folder leads ``sys.path``; a finder appended comes after the path finder)."""
     needs("python3", "pytest")
     assert _session(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
                     {"tests/test_a.py": PASSES},
                     ["cp src/p acme_utils.py", "python3 -m pytest -q"],
-                    setup=EDITABLES, env=ACTIVE) is not None
+                    setup=PLUGIN + ADDED[case], env=ACTIVE, proof=_proof(request)) is not None
 
 
 # --- P: the conftests whose pytest_plugins pytest imports ----------------------------------------
@@ -232,24 +290,20 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
                          ["cp src/p helpers.py", "python3 -m pytest -q"]),
 }
 
-_open("test_p_a_conftests_plugins_import_at_start", "at 3096751 conftestplugins._below skips a "
-      "folder holding any pyvenv.cfg entry", "pyvenv-cfg-beside-a-test-folders-conftest")
-_open("test_p_a_conftests_plugins_import_at_start", "at 3096751 conftestplugins reads the "
-      "conftests below and above the collecting folder only: not an anchor outside it",
-      "operand-outside-the-project", "testpaths-outside-the-project")
-_open("test_p_a_conftests_plugins_import_at_start", "at 3096751 conftestplugins._shaped reads a "
-      "bare f-string value as one module of its package", "f-string-value-split-at-commas")
+# (pyvenv-cfg-beside-a-test-folders-conftest, operand-outside-the-project,
+# testpaths-outside-the-project, f-string-value-split-at-commas: held since e095b80)
 _open("test_p_a_conftests_plugins_import_at_start", "at 3096751 conftestplugins._names is a "
       "deny-list of spellings: a keyword argument or an attribute named pytest_plugins is not "
       "on it", "globals-update", "module-attribute")
 
 
 @pytest.mark.parametrize("case", CONFTESTS)
-def test_p_a_conftests_plugins_import_at_start(case: str, tmp_path: Path) -> None:
+def test_p_a_conftests_plugins_import_at_start(case: str, tmp_path: Path,
+                                               request: pytest.FixtureRequest) -> None:
     """Plan: the pytest line, ``Bash(cp *)``: the copies, then pytest imports the module a
     conftest it loads first names."""
     needs("python3", "pytest")
     files, calls, *more = CONFTESTS[case]
     entry = more[0] if more and more[0] else calls[-1]
     assert _session(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, calls,
-                    setup=more[1] if len(more) > 1 else "") is not None
+                    setup=more[1] if len(more) > 1 else "", proof=_proof(request)) is not None
