@@ -206,9 +206,9 @@ echo "import _editable_impl_acme_utils" > "$S/_editable_impl_acme_utils.pth"
 ADDED = {
     # a finder of another name than setuptools' (its MAPPING not read)
     "editables-redirecting-finder": EDITABLES,
-    # a .pth import line adding the folder itself (site's own idiom; a plain append)
+    # a .pth import line adding the folder itself (site's own idiom; `import sys;
+    # sys.path.append(...)` alike, proved too)
     "pth-line-addsitedir": """echo "import site; site.addsitedir('$A')" > "$S/acme.pth"\\n""",
-    "pth-line-sys-path-append": """echo "import sys; sys.path.append('$A')" > "$S/acme.pth"\\n""",
     # a hidden .pth's path line (3.11.7's site.addsitedir reads every name ending in .pth)
     "hidden-pth-path-line": 'echo "$A" > "$S/.acme.pth"\\n',
     # a finder module appending by an alias of sys.meta_path
@@ -235,8 +235,8 @@ ACTIVE = {"PATH": "{T}/venv/bin:{PATH}", "VIRTUAL_ENV": "{T}/venv"}
 # (editables-redirecting-finder: held since 29a052b, a .pth's module appending a finder)
 _open("test_e_a_pth_makes_a_plugins_import_found_elsewhere", "at a412b03 (29a052b) sitenames "
       "reads a .pth import line's modules by a deny-list regex (_APPENDS), never the line's own "
-      "code, and globs *.pth (no dotted name)", "pth-line-addsitedir", "pth-line-sys-path-append",
-      "hidden-pth-path-line", "finder-appended-by-an-alias")
+      "code, and globs *.pth (no dotted name)", "pth-line-addsitedir", "hidden-pth-path-line",
+      "finder-appended-by-an-alias")
 
 
 @pytest.mark.parametrize("case", ADDED)
@@ -258,6 +258,9 @@ def test_e_a_pth_makes_a_plugins_import_found_elsewhere(case: str, tmp_path: Pat
 NAMES_HELPERS = "pytest_plugins = ['helpers']\n"
 EXT = ("mkdir -p $T/ext && printf \"pytest_plugins = ['helpers']\\n\" > $T/ext/conftest.py && "
        "printf 'def test_a():\\n    pass\\n' > $T/ext/test_e.py")
+DEEP = ("mkdir -p $T/libs/a/b/tests && printf \"pytest_plugins = ['helpers']\\n\" > "
+        "$T/libs/a/b/tests/conftest.py && printf 'def test_a():\\n    pass\\n' > "
+        "$T/libs/a/b/tests/test_e.py")
 #: Each case: the project's files (present before the session), the calls (the last: the
 #: pytest line), the plan's pytest entry (the last call's when not given), the setup.
 CONFTESTS: dict[str, tuple[Any, ...]] = {
@@ -284,17 +287,20 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
     "globals-update": ({"conftest.py": "globals().update(pytest_plugins=['helpers'])\n",
                         "tests/test_a.py": PASSES, "helpers.py": ""},
                        ["cp src/p helpers.py", "python3 -m pytest -q"]),
-    "module-attribute": ({"conftest.py": "import sys\n\nsys.modules[__name__].pytest_plugins = "
-                                         "['helpers']\n",
-                          "tests/test_a.py": PASSES, "helpers.py": ""},
-                         ["cp src/p helpers.py", "python3 -m pytest -q"]),
+    # (`import sys; sys.modules[__name__].pytest_plugins = [...]`: an attribute, proved too)
+    # pytest's testpaths glob is recursive (glob.iglob(path, recursive=True))
+    "testpaths-recursive-glob": ({"helpers.py": "", "pytest.ini": "[pytest]\ntestpaths = "
+                                  "{T}/libs/**/tests\n"}, ["cp src/p helpers.py",
+                                                          "python3 -m pytest -q"], None, DEEP),
 }
 
 # (pyvenv-cfg-beside-a-test-folders-conftest, operand-outside-the-project,
 # testpaths-outside-the-project, f-string-value-split-at-commas: held since e095b80)
 _open("test_p_a_conftests_plugins_import_at_start", "at 3096751 conftestplugins._names is a "
       "deny-list of spellings: a keyword argument or an attribute named pytest_plugins is not "
-      "on it", "globals-update", "module-attribute")
+      "on it", "globals-update")
+_open("test_p_a_conftests_plugins_import_at_start", "at a412b03 pytestini._anchors globs "
+      "testpaths without recursive=True (** one level)", "testpaths-recursive-glob")
 
 
 @pytest.mark.parametrize("case", CONFTESTS)
@@ -307,3 +313,37 @@ def test_p_a_conftests_plugins_import_at_start(case: str, tmp_path: Path,
     entry = more[0] if more and more[0] else calls[-1]
     assert _session(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, calls,
                     setup=more[1] if len(more) > 1 else "", proof=_proof(request)) is not None
+
+
+# --- N: a submodule of a site folder's namespace package -----------------------------------------
+
+#: Makes the active venv ``$T/venv`` whose site folder holds the namespace package ``acme`` (no
+#: ``__init__``) with ``acme/utils.py``, and the plugin ``zzplug`` (``pytest11``) importing
+#: ``acme.utils`` at its load.
+NAMESPACE = r"""set -e
+V=$T/venv
+python3 -m venv --without-pip --system-site-packages "$V"
+S=$(echo "$V"/lib/python3*/site-packages)
+mkdir -p "$S/acme" && : > "$S/acme/utils.py"
+echo "import acme.utils" > "$S/zzplug.py"
+mkdir "$S/zzplug-1.0.dist-info"
+printf 'Metadata-Version: 2.1\nName: zzplug\nVersion: 1.0\n' > "$S/zzplug-1.0.dist-info/METADATA"
+printf '[pytest11]\nzzplug = zzplug\n' > "$S/zzplug-1.0.dist-info/entry_points.txt"
+"""
+
+_open("test_n_the_projects_namespace_portion_shadows_a_site_submodule", "at a412b03 (and main) "
+      "sitenames lists top names and pymodule.module_path asks a site name of a top module or "
+      "a package's __init__ only: a site namespace's submodule is no guarded name")
+
+
+def test_n_the_projects_namespace_portion_shadows_a_site_submodule(
+        tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """The project is a portion of the namespace (``acme/foo/__init__.py``: a namespace
+    package's repository, as ``sphinxcontrib-*``, ``jaraco.*`` lay themselves out). Plan
+    ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p acme/utils.py``, then pytest
+    loads ``zzplug``: ``acme.__path__`` lists the call's folder's portion first."""
+    needs("python3", "pytest")
+    assert _session(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+                    {"tests/test_a.py": PASSES, "acme/foo/__init__.py": "A = 1\n"},
+                    ["cp src/p acme/utils.py", "python3 -m pytest -q"],
+                    setup=NAMESPACE, env=ACTIVE, proof=_proof(request)) is not None
