@@ -261,8 +261,13 @@ EXT = ("mkdir -p $T/ext && printf \"pytest_plugins = ['helpers']\\n\" > $T/ext/c
 DEEP = ("mkdir -p $T/libs/a/b/tests && printf \"pytest_plugins = ['helpers']\\n\" > "
         "$T/libs/a/b/tests/conftest.py && printf 'def test_a():\\n    pass\\n' > "
         "$T/libs/a/b/tests/test_e.py")
+#: A monorepo's shared fixtures outside the project (on the session's PYTHONPATH): an
+#: aggregator naming ``helpers``.
+SHARED = ("mkdir -p $T/shared && printf \"pytest_plugins = ['helpers']\\n\" > "
+          "$T/shared/plugs.py")
 #: Each case: the project's files (present before the session), the calls (the last: the
-#: pytest line), the plan's pytest entry (the last call's when not given), the setup.
+#: pytest line), the plan's pytest entry (the last call's when not given), the setup, the
+#: environment's additions.
 CONFTESTS: dict[str, tuple[Any, ...]] = {
     # (a regression of 3096751: main read tests/conftest.py) a file named pyvenv.cfg makes
     # conftestplugins._below skip the folder as a venv's, but pytest's _try_load_conftest loads
@@ -288,6 +293,12 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
                         "tests/test_a.py": PASSES, "helpers.py": ""},
                        ["cp src/p helpers.py", "python3 -m pytest -q"]),
     # (`import sys; sys.modules[__name__].pytest_plugins = [...]`: an attribute, proved too)
+    # a named module found where conftestplugins does not read (the session's PYTHONPATH;
+    # an installed module of the venv's site folder alike, proved too) naming its own
+    "aggregator-on-pythonpath": ({"conftest.py": "pytest_plugins = ['plugs']\n",
+                                  "tests/test_a.py": PASSES, "helpers.py": ""},
+                                 ["cp src/p helpers.py", "python3 -m pytest -q"], None, SHARED,
+                                 {"PYTHONPATH": "{T}/shared"}),
     # pytest's testpaths glob is recursive (glob.iglob(path, recursive=True))
     "testpaths-recursive-glob": ({"helpers.py": "", "pytest.ini": "[pytest]\ntestpaths = "
                                   "{T}/libs/**/tests\n"}, ["cp src/p helpers.py",
@@ -301,6 +312,9 @@ _open("test_p_a_conftests_plugins_import_at_start", "at 3096751 conftestplugins.
       "on it", "globals-update")
 _open("test_p_a_conftests_plugins_import_at_start", "at a412b03 pytestini._anchors globs "
       "testpaths without recursive=True (** one level)", "testpaths-recursive-glob")
+_open("test_p_a_conftests_plugins_import_at_start", "at a412b03 conftestplugins reads a named "
+      "module below the collecting folder and in the ini's pythonpath only: one found "
+      "elsewhere on sys.path is taken as naming nothing", "aggregator-on-pythonpath")
 
 
 @pytest.mark.parametrize("case", CONFTESTS)
@@ -312,7 +326,8 @@ def test_p_a_conftests_plugins_import_at_start(case: str, tmp_path: Path,
     files, calls, *more = CONFTESTS[case]
     entry = more[0] if more and more[0] else calls[-1]
     assert _session(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files, calls,
-                    setup=more[1] if len(more) > 1 else "", proof=_proof(request)) is not None
+                    setup=more[1] if len(more) > 1 else "",
+                    env=more[2] if len(more) > 2 else None, proof=_proof(request)) is not None
 
 
 # --- N: a submodule of a site folder's namespace package -----------------------------------------
