@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,7 +42,7 @@ PASSES = "def test_a():\n    pass\n"
 
 def _session(tmp_path: Path, entries: list[str], files: dict[str, str], calls: list[str],
              setup: str = "", env: dict[str, str] | None = None, proof: bool = True,
-             base: str = "") -> str | None:
+             base: str = "", prepare: str = "") -> str | None:
     """Runs ``calls`` one after the other under real bash in the project's folder of a hooked
     project with plan ``entries`` and ``files``, in the session's environment with ``env``'s
     values, asserting the payload ran (unless not ``proof``: a case the change holds, proved
@@ -50,20 +51,22 @@ def _session(tmp_path: Path, entries: list[str], files: dict[str, str], calls: l
     denied, or None (the hole).
     What the bash text ``setup`` makes in ``$T`` (a folder outside both projects: a Python, a
     venv, a test folder; ``$B``: ``base``, a Python installation made once) serves both;
-    ``{T}`` stands for it in ``env``'s values, the entries,
+    what the bash text ``prepare`` makes in each project (``$B`` too) is there before its
+    calls; ``{T}`` stands for it in ``env``'s values, the entries,
     the files and the calls, ``{PATH}`` for the test's ``PATH``. (``$T`` is made outside
     pytest's ``tmp_path``, whose ``pytest-of-USER`` would put the runner's name in a plan's
     operand.)"""
     shared = Path(tempfile.mkdtemp(prefix="s57g2-"))
     try:
-        return _calls(tmp_path, shared, entries, files, calls, setup, env, proof, base)
+        return _calls(tmp_path, shared, entries, files, calls, setup, env, proof, base,
+                      prepare)
     finally:
         shutil.rmtree(shared, ignore_errors=True)
 
 
 def _calls(tmp_path: Path, shared: Path, entries: list[str], files: dict[str, str],
            calls: list[str], setup: str, env: dict[str, str] | None, proof: bool,
-           base: str) -> str | None:
+           base: str, prepare: str) -> str | None:
     """``_session``'s work, ``$T`` being ``shared``."""
 
     def fill(text: str) -> str:
@@ -80,8 +83,11 @@ def _calls(tmp_path: Path, shared: Path, entries: list[str], files: dict[str, st
         for name, text in {**files, "src/p": PY_PAYLOAD}.items():
             (project / name).parent.mkdir(parents=True, exist_ok=True)
             (project / name).write_text(fill(text))
+        if prepare:
+            subprocess.run(["bash", "-c", prepare], cwd=project, check=True, timeout=120,
+                           capture_output=True, env={**os.environ, "B": base})
         made = {**home_env(folder / "home"), "CLAUDE_PROJECT_DIR": str(project),
-                **{k: fill(v) for k, v in (env or {}).items()}}
+                **{k: fill(v).replace("{P}", str(project)) for k, v in (env or {}).items()}}
         hook = _settings_hook(project)
         denied = None
         for at, call in enumerate(fill(c) for c in calls):
@@ -362,3 +368,31 @@ def test_n_the_projects_namespace_portion_shadows_a_site_submodule(
                     {"tests/test_a.py": PASSES, "acme/foo/__init__.py": "A = 1\n"},
                     ["cp src/p acme/utils.py", "python3 -m pytest -q"],
                     setup=NAMESPACE, env=ACTIVE, proof=_proof(request)) is not None
+
+
+# --- Z: an installation's own sys.path entries -------------------------------------------------
+
+#: ``base_python``'s installation copied into the project (``py``: a python-build-standalone
+#: tree unpacked there, a hermetic toolchain's), and the payload ``src/z``: a zip holding
+#: ``colorsys.py`` (the session's file: its text the payload).
+LOCAL = ("cp -a \"$B/py\" py && python3 -c \"import zipfile; z = zipfile.ZipFile('src/z', 'w'); "
+         "z.writestr('colorsys.py', open('src/p').read()); z.close()\"")
+
+_open("test_z_an_installations_zip_entry_comes_before_its_standard_library", "at 93fc63b (and "
+      "main) the prefix's lib/python3.X is guarded, not the lib/python3X.zip getpath puts on "
+      "sys.path before it")
+
+
+def test_z_an_installations_zip_entry_comes_before_its_standard_library(
+        tmp_path: Path, base_python: str, request: pytest.FixtureRequest) -> None:
+    """The installation's ``bin`` first on the session's PATH; plan ``Bash(python3 -m pytest
+    -q)``, ``Bash(cp *)``: ``cp src/z py/lib/python311.zip``, then a test's ``import
+    colorsys`` takes the zip's (sys.path: the test's folder, the zip, the standard library)."""
+    needs("python3", "pytest")
+    version = "".join(map(str, sys.version_info[:2]))
+    assert _session(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+                    {"tests/test_a.py": "import colorsys\n" + PASSES,
+                     "pytest.ini": "[pytest]\ntestpaths = tests\n"},
+                    [f"cp src/z py/lib/python{version}.zip", "python3 -m pytest -q"],
+                    env={"PATH": "{P}/py/bin:{PATH}"}, base=base_python, prepare=LOCAL,
+                    proof=_proof(request)) is not None
