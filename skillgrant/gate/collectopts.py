@@ -96,6 +96,23 @@ def _pytest(entry: str, rest: list[str]) -> None:
         _refuse(entry, "--doctest-modules")
 
 
+def plugin_words(name: str, words: list[str]) -> list[str]:
+    """The words of a program ``name`` given ``words``, with pytest's plugin option given
+    attached set apart (``-phelper``, ``-qpx``: argparse's short options clustered, flags
+    before ``p``): ``-p``, its value."""
+    if "pytest" not in words and not name.startswith(("pytest", "py.test")):
+        return words
+    found = []
+    for word in words:
+        at = word.find("p")
+        if word[:1] == "-" and word[1:2] != "-" and 0 < at < len(word) - 1 and set(
+                word[1:at]) <= set("qvsxl"):
+            found += [*([word[:at]] if at > 1 else []), "-p", word[at + 1:]]
+        else:
+            found.append(word)
+    return found
+
+
 def operands(words: list[str]) -> list[str]:
     """The path operands (no pattern) pytest is given among a command's ``words`` (each
     word after ``pytest``/``py.test`` neither an option nor an option's value)."""

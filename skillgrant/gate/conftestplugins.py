@@ -111,8 +111,9 @@ def _read(path: str) -> list[str] | None:
         return []
     except (OSError, ValueError):
         return None  # (a conftest not readable: pytest's run fails or not)
-    if _NAME.encode() not in data and b"*" not in data:  # (`from base import *`: P1)
-        return []
+    if _NAME.encode() not in data and b"*" not in data and not any(  # (`from base import *`:
+            n.encode() in data for n in (*_DYNAMIC, "modules", "__dict__", "__getattr__")):
+        return []  # P1; a computed name: P-DYNAMIC)
     return _names(data)
 
 
@@ -205,13 +206,33 @@ def _names(data: bytes) -> list[str] | None:
             return None
         found += [str(v) for v in values]
         read.add(id(targets[0]))
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Name) and node.id == _NAME and id(node) not in read) or (
-                isinstance(node, ast.Constant) and node.value == _NAME) or (
-                isinstance(node, ast.alias) and (
-                    node.name == "*" or (node.asname or node.name) == _NAME)):
-            return None  # (read, extended, imported, named by a string: not a literal)
-    return found
+    if any(_dynamic(node, read) for node in ast.walk(tree)):
+        return None  # (read, extended, imported, named by a string, set by its module's
+    return found  # namespace: not a literal)
+
+
+#: The builtins that set or read a module's names by a computed name.
+_DYNAMIC: Final = frozenset(("globals", "vars", "setattr", "exec", "eval", "__import__"))
+
+
+def _dynamic(node: object, read: set[int]) -> bool:
+    """Whether the ``ast`` node ``node`` may set or read ``pytest_plugins`` otherwise than a
+    top-level literal assignment (``read``: those assignments' targets): the name used,
+    imported or spelled (a string, an attribute, a keyword: ``globals().update(
+    pytest_plugins=…)``, ``sys.modules[__name__].pytest_plugins``; s57-greview2 P-DYNAMIC),
+    a star import, or the module's namespace reached by a computed name (``globals()``,
+    ``vars()``, ``setattr()``, ``exec``, ``sys.modules``, ``__dict__``, a module
+    ``__getattr__``)."""
+    import ast
+
+    return (isinstance(node, ast.Name) and (
+        (node.id == _NAME and id(node) not in read) or node.id in _DYNAMIC)) or (
+        isinstance(node, ast.Constant) and node.value == _NAME) or (
+        isinstance(node, ast.alias) and (
+            node.name == "*" or (node.asname or node.name) == _NAME)) or (
+        isinstance(node, ast.Attribute) and node.attr in (_NAME, "modules", "__dict__")) or (
+        isinstance(node, ast.keyword) and node.arg == _NAME) or (
+        isinstance(node, ast.FunctionDef) and node.name == "__getattr__")
 
 
 def _shaped(node: object) -> list[str] | None:

@@ -12,6 +12,7 @@ import functools
 import os
 
 from ..lazy import compile_on_use
+from .collectopts import plugin_words
 from .deepnames import RUN_FOLDER, TOOL_MOVES, moves_tool
 from .entryfolders import (
     ENTRY_ENVIRONMENT,
@@ -330,7 +331,7 @@ _RECIPE_PYTHON: Final = (MODULES + ".", *(f"{v}/{n}" for v in (".venv", "venv", 
 def _script_words(name: str, words: list[str]) -> list[str]:
     """``_entry_programs`` of an interpreter's or pytest's words: its scripts and modules."""
     found: list[str] = []
-    words = _plugin_words(name, words)  # (`-pNAME`, `-qpNAME`: `-p NAME`'s, s56-greview3 A)
+    words = plugin_words(name, words)  # (`-pNAME`, `-qpNAME`: `-p NAME`'s, s56-greview3 A)
     python = name[:6] == "python"  # (`-c`, `-`, no script: the call's folder first, as
     if name in INTERPRETERS or name.rstrip("0123456789.-") in INTERPRETERS or \
             name.startswith(("python", "pytest", "py.test")):  # -m: V4; `lua5.4`: s48)
@@ -358,23 +359,6 @@ def _script_words(name: str, words: list[str]) -> list[str]:
                     found.append(MODULES + ".")  # (its folder, the call's, first: P3)
     if python and not found and not any(SAFE_PATH.fullmatch(w) for w in words[1:]):
         found.append(MODULES + ".")  # no script: standard input's, or a prompt's (V4)
-    return found
-
-
-def _plugin_words(name: str, words: list[str]) -> list[str]:
-    """The words of a program ``name`` given ``words``, with pytest's plugin option given
-    attached set apart (``-phelper``, ``-qpx``: argparse's short options clustered, flags
-    before ``p``): ``-p``, its value."""
-    if "pytest" not in words and not name.startswith(("pytest", "py.test")):
-        return words
-    found = []
-    for word in words:
-        at = word.find("p")
-        if word[:1] == "-" and word[1:2] != "-" and 0 < at < len(word) - 1 and set(
-                word[1:at]) <= set("qvsxl"):
-            found += [*([word[:at]] if at > 1 else []), "-p", word[at + 1:]]
-        else:
-            found.append(word)
     return found
 
 

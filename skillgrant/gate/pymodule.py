@@ -77,7 +77,10 @@ def module_path(key: str, path: str | None = None) -> bool:
     are (``placed.shadows``); a recipe running Python in one is left open (s54-greview2 K1:
     ``mypkg/types.py``, ``mypkg/logging.py`` are everyday files). A site module's name (not
     a standard one's) is asked only in a folder a plan's Python may put on ``sys.path``
-    (``syspathdirs.first_on_path``: ``tools/yaml.py`` beside no test is no import's; K2)."""
+    (``syspathdirs.first_on_path``: ``tools/yaml.py`` beside no test is no import's; K2).
+    So is a member of a site folder's namespace package (``acme/utils.py``, ``acme/utils/
+    __init__.py`` where a site folder holds ``acme/utils.py`` and no ``acme/__init__``: the
+    first portion on ``sys.path`` is taken; ``sitenames``' ``acme/utils``)."""
     head, _, name = key.rpartition("/")
     stem, dot, suffix = name.partition(".")
     module = importable(dot + suffix)
@@ -89,8 +92,13 @@ def module_path(key: str, path: str | None = None) -> bool:
     if shadows(key, frozenset((above,))) or (module and stem == "__init__" and (
             package in RUNNER_MODULES)):
         return not _package(path, 2)
-    return module and stem == "__init__" and _site_name(package) and not _package(
-        path, 2) and first_on_path(path, 2)
+    if module and stem == "__init__" and _site_name(package) and not _package(path, 2):
+        return first_on_path(path, 2)
+    grand = above.rpartition("/")[2]  # (a site namespace's member: s57-greview2 V-NAMESPACE)
+    return (module and (_site_name(f"{package}/{stem}") and not _package(path, 2) and
+                       first_on_path(path, 2))) or (
+        module and stem == "__init__" and _site_name(f"{grand}/{package}") and not _package(
+            path, 3) and first_on_path(path, 3))
 
 
 def _site_name(name: str) -> bool:

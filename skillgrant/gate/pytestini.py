@@ -103,10 +103,16 @@ def _reading(folder: str, guards: object) -> tuple[bool, tuple[str, ...]]:
         plugins = [w[2:] or (ws[k + 1] if k + 1 < len(ws) else "") for _, key, value in
                    settings if key == "addopts" for ws in [words(value)]
                    for k, w in enumerate(ws) if w[:2] == "-p"]  # (the ini's `-p`: read too)
-        every, patterns = conftest_plugins(real, tuple(  # (a conftest's `pytest_plugins`:
-            p for p in plugins if not p.startswith("no:")), tuple(  # s55-greview3 P3)
+        from .sitenames import sys_path_folders
+
+        elsewhere = sys_path_folders(getattr(guards, "run_folders", frozenset()), getattr(
+            guards, "python_libs", frozenset()))  # (a named module where sys.path finds it:
+        every, patterns = conftest_plugins(real, tuple(  # PYTHONPATH's, a site folder's;
+            p for p in plugins if not p.startswith("no:")), tuple(  # s57-greview2)
             os.path.normpath(os.path.join(at, w)) for at, key, value in settings
-            if key == "pythonpath" for w in words(value)), _anchors(real, settings, guards))
+            if key == "pythonpath" for w in words(value)) + tuple(elsewhere or ()), _anchors(
+            real, settings, guards))  # (a conftest's `pytest_plugins`: s55-greview3 P3)
+        every = every or elsewhere is None
         for at_folder, key, value in settings:
             given = words(value)
             if key == "testpaths":
@@ -143,7 +149,8 @@ def _anchors(real: str, settings: list[tuple[str, str, str]], guards: object) ->
     from .collectopts import operands
 
     found = [os.path.realpath(p) for at, key, value in settings if key == "testpaths"
-             for w in words(value) for p in glob.glob(os.path.join(glob.escape(at), w))]
+             for w in words(value) for p in glob.glob(os.path.join(glob.escape(at), w),
+                                                       recursive=True)]  # (pytest's iglob)
     for entry in getattr(guards, "named", ()):
         if entry[:1] != "@" or "test" not in entry:
             continue

@@ -14,9 +14,11 @@ from pathlib import Path
 import pytest
 
 from skillgrant.gate.conftestplugins import conftest_plugins
+from skillgrant.gate.interpreters import interpreter_libs
 from skillgrant.gate.planprograms import plan_programs
 from skillgrant.gate.planruns import _imports_project
-from skillgrant.gate.sitenames import _finders_read, _listing, interpreter_libs
+from skillgrant.gate.sitefinders import _finders_read
+from skillgrant.gate.sitenames import _listing
 
 #: The start of an ELF binary (what ``interpreter_libs`` takes as an interpreter, no script).
 ELF = b"\x7fELF" + b"\0" * 12
@@ -161,3 +163,49 @@ def test_a_plans_code_importing_a_project_module(entry: str, imports: bool) -> N
 @pytest.mark.parametrize("word", ["-phelper", "-qphelper", "-p helper"])
 def test_an_attached_plugin_option_names_its_module(word: str) -> None:
     assert "helper.py" in plan_programs((f"Bash(python3 -m pytest -q {word})",))
+
+
+# --- s57-greview2's findings ------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "globals().update(pytest_plugins=['helpers'])\n",
+    "import sys\nsys.modules[__name__].pytest_plugins = ['helpers']\n",
+    "setattr(sys.modules[__name__], 'pytest_' + 'plugins', ['helpers'])\n",
+    "def __getattr__(name):\n    return ['helpers']\n",
+])
+def test_a_conftest_setting_its_names_dynamically_is_not_read(text: str,
+                                                               tmp_path: Path) -> None:
+    (tmp_path / "conftest.py").write_text(text)
+    assert conftest_plugins(str(tmp_path))[0]
+
+
+@pytest.mark.parametrize("line", [
+    "import site; site.addsitedir('/x')",
+    "import sys; sys.path.append('/x')",
+    "import _f",  # (_f.py: an alias of sys.meta_path appended to)
+])
+def test_a_pth_line_moving_what_python_imports_is_not_read(line: str, tmp_path: Path) -> None:
+    (tmp_path / "_f.py").write_text("import sys\nfinders = sys.meta_path\nfinders.append(F)\n")
+    (tmp_path / ".hidden.pth").write_text(line + "\n")
+    assert not _finders_read(str(tmp_path))
+
+
+def test_a_named_module_is_read_where_sys_path_finds_it(tmp_path: Path) -> None:
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "conftest.py").write_text("pytest_plugins = ['plugs']\n")
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "plugs.py").write_text("pytest_plugins = ['helpers']\n")
+    assert "helpers.py" in conftest_plugins(str(tmp_path / "p"), (),
+                                            (str(tmp_path / "shared"),))[1]
+
+
+def test_a_site_namespaces_members_are_site_names(tmp_path: Path) -> None:
+    site = tmp_path / "site-packages"
+    (site / "acme" / "sub").mkdir(parents=True)
+    (site / "acme" / "utils.py").write_text("")
+    (site / "acme" / "sub" / "__init__.py").write_text("")
+    (site / "regular").mkdir()
+    (site / "regular" / "__init__.py").write_text("")
+    (site / "regular" / "x.py").write_text("")
+    listed = _listing(str(site)) or set()
+    assert {"acme/utils", "acme/sub"} <= listed and "regular/x" not in listed

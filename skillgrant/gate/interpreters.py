@@ -1,0 +1,140 @@
+"""Which library folders an interpreter reads its site folders from (issue 29, session 57,
+s56-greview3 V): found as CPython's ``getpath`` finds its prefix. A virtual environment's
+``pyvenv.cfg`` (beside the interpreter or one folder up, the path unresolved) gives its own
+``lib`` and, unless every ``include-system-site-packages`` line says false (``site.venv``'s
+default is true), each ``home``'s installation's; any other interpreter's prefix is found
+from its path and its real path (a link followed) up to the standard library's landmark
+(``lib/python3.X/os.py``). A script in an interpreter's stead (a shim) is read only as a
+version manager's whose installs are listed (pyenv's ``shims/../versions/*``, asdf's
+``shims/../installs/python/*``: each read as an interpreter). Where anything in that chain
+is not known (another script, no landmark, a ``pyvenv.cfg`` not read, a relative ``home``),
+None: the interpreter may import any module (``sitenames.site_names``)."""
+
+from __future__ import annotations
+
+import functools
+import os
+
+
+def is_interpreter(name: str) -> bool:
+    """Whether ``name`` is an interpreter's (``python``, ``python3``, ``python3.11``)."""
+    return name.startswith("python") and all(c.isdigit() or c == "." for c in name[6:])
+
+
+def interpreter_libs(exe: str) -> list[str] | None:
+    """The library folders (``PREFIX/lib``) whose site folders the interpreter at ``exe``
+    reads at its start, found as CPython's ``getpath`` does (see ``site_names``): [] where no
+    file is there; None where they cannot be known exactly."""
+    real = os.path.realpath(exe)
+    try:
+        with open(real, "rb") as f:
+            magic = f.read(4)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError:
+        return None
+    if magic != b"\x7fELF" and magic[:4] != b"\xcf\xfa\xed\xfe":  # (a script: a shim)
+        return _shimmed(os.path.dirname(exe))
+    for folder in (os.path.dirname(exe), os.path.dirname(os.path.dirname(exe))):
+        venv = venv_libs(folder)
+        if venv is None or venv:
+            return venv  # (a venv's: pyvenv.cfg beside the interpreter or one folder up)
+    found = []
+    for at in dict.fromkeys((exe, real)):
+        prefix = _landmark(os.path.dirname(at))
+        if prefix is None:
+            return None
+        found.append(os.path.join(prefix, "lib"))
+    return list(dict.fromkeys(found))
+
+
+def venv_libs(prefix: str) -> list[str] | None:
+    """The library folders of the virtual environment at ``prefix`` (its own, and unless
+    every ``include-system-site-packages`` line says false, each ``home``'s installation's);
+    [] where it is none (no ``pyvenv.cfg``); None where its file cannot be read or a base
+    is not known."""
+    cfg = os.path.join(prefix, "pyvenv.cfg")
+    try:
+        with open(cfg, "rb") as f:
+            text = f.read(1 << 16).decode()
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except (OSError, ValueError):
+        return None
+    read = [(k.strip().lower(), v.strip()) for k, _, v in (
+        line.partition("=") for line in text.splitlines()) if _]
+    found = [os.path.join(prefix, "lib")]
+    system = [v.lower() for k, v in read if k == "include-system-site-packages"]
+    if system and all(v == "false" for v in system):  # (site.venv: "true" unless a line
+        return found  # says otherwise, the last one read; each taken)
+    homes = [v for k, v in read if k == "home"]  # (getpath takes the first: each taken)
+    if not homes or any(h[:1] != "/" for h in homes):
+        return None
+    for home in homes:
+        more = _home_libs(home)
+        if more is None:
+            return None
+        found += [m for m in more if m not in found]
+    return found
+
+
+def _home_libs(home: str) -> list[str] | None:
+    """The library folders of the base installation a venv's ``home`` names: the prefix
+    getpath finds searching up from it (unresolved), and each of its interpreters' links'
+    installations; None where one is not known."""
+    import glob
+
+    base = _landmark(home)
+    if base is None:
+        return None
+    found = [os.path.join(base, "lib")]
+    for exe in glob.glob(os.path.join(glob.escape(home), "python*")):
+        if is_interpreter(os.path.basename(exe)) and os.path.realpath(exe) != exe:
+            more = interpreter_libs(exe)  # (a link: its installation's too)
+            if more is None:
+                return None
+            found += [m for m in more if m not in found]
+    return found
+
+
+def _landmark(folder: str) -> str | None:
+    """The prefix CPython finds searching up from ``folder`` for its standard library's
+    landmark (``lib/python3.X/os.py``, ``lib/python3X.zip``); None where none is found (its
+    compiled-in prefix: not known here)."""
+    import glob
+
+    at = folder.rstrip("/") or "/"
+    while True:
+        lib = os.path.join(glob.escape(at), "lib")
+        if glob.glob(os.path.join(lib, "python[23]*", "os.py")) or glob.glob(
+                os.path.join(lib, "python[23]*.zip")):
+            return at
+        if at == "/":
+            return None
+        at = os.path.dirname(at)
+
+
+@functools.lru_cache(maxsize=16)
+def _shimmed(folder: str) -> list[str] | None:
+    """The library folders of the installations a version manager's shim in ``folder`` may
+    run (pyenv's ``shims/../versions/*``, asdf's ``shims/../installs/python/*``: each, read as
+    an interpreter); None for any other script in an interpreter's stead."""
+    import glob
+
+    if os.path.basename(folder) != "shims":
+        return None
+    top = glob.escape(os.path.dirname(folder))
+    installs = [*glob.glob(os.path.join(top, "versions", "*")),
+                *glob.glob(os.path.join(top, "installs", "python", "*"))]
+    if not installs:
+        return None
+    found: list[str] = []
+    for install in installs:
+        for at in glob.glob(os.path.join(glob.escape(install), "bin", "python*")):
+            if is_interpreter(os.path.basename(at)):
+                more = interpreter_libs(at)
+                if more is None:
+                    return None
+                found += [m for m in more if m not in found]
+        found += [os.path.join(install, "lib")]
+    return list(dict.fromkeys(found))

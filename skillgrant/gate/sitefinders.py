@@ -1,0 +1,213 @@
+"""What a site folder's distributions and editable finders make Python import from outside
+it (issue 29, sessions 56-57: s56-greview3 E): the top names of the modules its
+distributions' ``pytest11`` entry points name (``plugin_tops``: pytest imports each at its
+start) and those setuptools' editable finders map (``finder_tops``: ``MAPPING``,
+``NAMESPACES``); None (any name) where a ``.pth`` import line's module, or one it imports
+from the folder, may put a finder after the path finder that the gate does not read
+(editables', scikit-build-core's, meson-python's: ``_APPENDS``)."""
+
+from __future__ import annotations
+
+import os
+
+from .placed import STANDARD
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+
+def finder_tops(folder: str) -> set[str] | None:
+    """The top-level names the editable finders of the site folder ``folder`` map
+    (setuptools' ``__editable___NAME_finder.py``, which a ``.pth`` imports and appends to
+    ``sys.meta_path``: its ``MAPPING`` and ``NAMESPACES``, literal dicts; s56-greview3 E):
+    each a module found outside every site folder. None where a finder module there is not
+    read so (its text not literal)."""
+    import ast
+    import glob
+
+    names: set[str] = set()
+    for path in glob.glob(os.path.join(glob.escape(folder), "__editable__*finder.py")):
+        try:
+            with open(path, "rb") as f:
+                tree = ast.parse(f.read(1 << 22))
+        except (OSError, SyntaxError, ValueError):
+            return None
+        read = 0
+        for statement in tree.body:
+            if not isinstance(statement, (ast.Assign, ast.AnnAssign)):
+                continue
+            target = statement.target if isinstance(statement, ast.AnnAssign) else \
+                statement.targets[0] if len(statement.targets) == 1 else None
+            if not isinstance(target, ast.Name) or target.id not in ("MAPPING", "NAMESPACES"):
+                continue
+            try:
+                value = ast.literal_eval(statement.value) if statement.value else None
+            except ValueError:
+                return None
+            if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+                return None
+            names |= {k.split(".")[0].lower() for k in value}
+            read += target.id == "MAPPING"
+        if not read:
+            return None
+    return names if _finders_read(folder) else None
+
+
+#: What a module's text holds where it may put a finder after the path's (``sys.meta_path``
+#: appended to, extended, assigned, indexed, inserted into but at its start; a path hook).
+_APPENDS: Final = (rb"path_hooks|setattr\s*\(\s*sys\b|addsitedir|\bpath\s*\.\s*(?:append|extend|"
+                   rb"insert)\s*\(|sys\s*\.\s*path\s*(?:\+=|\[|=(?!=))|"
+                   rb"from\s+sys\s+import[^\n]*\b(?:path|meta_path)\b")
+#: The uses of ``sys.meta_path`` that put no finder after the path finder (a membership test,
+#: an insertion at its start, a removal: ``_distutils_hack``'s).
+_FIRST: Final = rb"\s*(?:\.\s*insert\s*\(\s*0\s*,|\.\s*remove\s*\(|(?:or|and)\b|:)"
+#: What a ``.pth`` import line's own code may do that moves what Python imports: a folder
+#: added to ``sys.path`` (``site.addsitedir``, ``sys.path.append``), a finder, an import by
+#: a computed name.
+_LINE: Final = (rb"\bsite\b|addsitedir|\bpath\s*\.\s*(?:append|extend|insert)|meta_path|"
+                rb"path_hooks|importlib|setattr|getattr|__import__\s*\(\s*[^'\"\s]")
+
+
+def pth_files(folder: str) -> list[str]:
+    """The ``.pth`` files of the site folder ``folder`` (site.addsitedir reads each name
+    ending so, a hidden one too: s57-greview2 E-PTHCODE), sorted."""
+    try:
+        return sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".pth"))
+    except OSError:
+        return []
+
+
+def appends(text: bytes) -> bool:
+    """Whether a module's ``text`` may put a finder after the path finder or add a folder to
+    ``sys.path`` (``_APPENDS``; each ``meta_path`` but ``_FIRST``'s uses: an alias too)."""
+    import re
+
+    if re.search(_APPENDS, text):
+        return True
+    at = text.find(b"meta_path")
+    while at >= 0:
+        if not re.match(_FIRST, text[at + 9:at + 80]):
+            return True
+        at = text.find(b"meta_path", at + 9)
+    return False
+
+
+def _finders_read(folder: str) -> bool:
+    """Whether no ``.pth`` import line of the site folder ``folder`` may move what Python
+    imports by its own code (``_LINE``: ``import site; site.addsitedir(…)``), and no module
+    it imports from it (nor any that imports from it: ``_appends_none``), but setuptools'
+    finders (``finder_tops``), may put a finder after the path finder or a folder on
+    ``sys.path`` (``appends``: editables' ``RedirectingFinder``, scikit-build-core's,
+    meson-python's loaders map names no site folder lists; s57-greview2 E-EDITABLES,
+    E-PTHCODE): where one may, its names are not known."""
+    import re
+
+    for pth in pth_files(folder):
+        try:
+            with open(pth, "rb") as f:
+                lines = f.read(1 << 20).decode("utf-8", "replace").splitlines()
+        except OSError:
+            return False
+        code = [line for line in lines if line.startswith(("import ", "import\t"))]
+        if any(re.search(_LINE, line.encode()) for line in code if "__editable__" not in line):
+            return False
+        tops = {n for line in code for n in line_names(line)
+                if n not in STANDARD and not n.startswith("__editable__")}
+        if not _appends_none(folder, sorted(tops)):
+            return False
+    return True
+
+
+#: How many modules ``_appends_none`` reads before it takes one as appending.
+_READ_MODULES: Final = 64
+
+
+def _appends_none(folder: str, tops: list[str]) -> bool:
+    """Whether none of the modules ``tops`` of the site folder ``folder``, nor any module of
+    it they import (absolute or relative, at any depth, up to ``_READ_MODULES``), may put a
+    finder after the path finder (``_APPENDS``) or is not readable."""
+    import re
+
+    names, seen = list(tops), set()
+    while names:
+        name = names.pop()
+        if name in seen or name.split(".")[0] in STANDARD:
+            continue
+        seen.add(name)
+        if len(seen) > _READ_MODULES:
+            return False
+        for package, text in _module_texts(folder, name):
+            if text is None or appends(text):
+                return False
+            for word in re.findall(rb"^\s*(?:from|import)\s+(\.*[A-Za-z_][\w.]*)", text,
+                                   re.M):
+                dots = len(word) - len(word.lstrip(b"."))  # (relative: from its package)
+                base = package.split(".")[:len(package.split(".")) - dots + 1] if dots else []
+                names.append(".".join([*base, word.lstrip(b".").decode()]))
+    return True
+
+
+def _module_texts(folder: str, name: str) -> list[tuple[str, bytes | None]]:
+    """The package and text of the module ``name`` (dotted) in the site folder ``folder``
+    (its source, a package's ``__init__``; None for one not readable: an extension
+    module's), and of each package above it; none for a module not there."""
+    parts = name.split(".")
+    found: list[tuple[str, bytes | None]] = []
+    for at in range(1, len(parts) + 1):
+        path = os.path.join(folder, *parts[:at])
+        package = ".".join(parts[:at - 1])
+        for file, own in ((path + ".py", package), (os.path.join(path, "__init__.py"),
+                                                     ".".join(parts[:at]))):
+            try:
+                with open(file, "rb") as f:
+                    found.append((own, f.read(1 << 22)))
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            except OSError:
+                found.append((own, None))
+        if any(os.path.isfile(path + s) for s in (".so", ".pyc", ".abi3.so")):
+            found.append((package, None))
+    return found
+
+
+def plugin_tops(folder: str) -> set[str]:
+    """The top-level names of the modules the ``pytest11`` entry points of the distributions
+    installed in the folder ``folder`` of ``sys.path`` name (``acme.testing.plugin``:
+    ``acme``; their metadata a ``.dist-info``, an ``.egg-info`` or an egg's ``EGG-INFO``, as
+    ``importlib.metadata`` finds them): an editable install's module lives elsewhere, found
+    by its ``.pth`` finder's mapping or a namespace portion in its source folder
+    (s56-greview3 E1, N1), a legacy one's metadata in its source folder (E)."""
+    import glob
+
+    names: set[str] = set()
+    at = glob.escape(folder)
+    for path in [*glob.glob(os.path.join(at, "*.dist-info", "entry_points.txt")),
+                 *glob.glob(os.path.join(at, "*.egg-info", "entry_points.txt")),
+                 *glob.glob(os.path.join(at, "*.egg", "EGG-INFO", "entry_points.txt"))]:
+        try:
+            with open(path, "rb") as f:
+                text = f.read(1 << 20).decode("utf-8", "replace")
+        except OSError:
+            continue
+        section = ""
+        for line in text.splitlines():
+            line = line.strip()
+            if line[:1] == "[":
+                section = line.strip("[] ")
+            elif section == "pytest11" and "=" in line:
+                top = line.partition("=")[2].strip().split(":")[0].split(".")[0].strip()
+                if top.isidentifier():
+                    names.add(top.lower() if top.isascii() else top)
+    return names
+
+
+def line_names(line: str) -> set[str]:
+    """The identifiers of ``line`` (in its strings too) that may name a top-level module: not
+    a keyword, not an attribute's (after a ``.``: ``os.environ``; a dotted module's first part
+    names its package)."""
+    import keyword
+
+    spaced = "".join(c if c.isalnum() or c in "_." else " " for c in line)
+    return {w for word in spaced.split() for w in word.split(".")[:1]
+            if w.isidentifier() and not keyword.iskeyword(w)}
