@@ -214,9 +214,15 @@ ADDED = {
     "editables-redirecting-finder": EDITABLES,
     # a .pth import line adding the folder itself (site's own idiom; `import sys;
     # sys.path.append(...)` alike, proved too)
-    "pth-line-addsitedir": """echo "import site; site.addsitedir('$A')" > "$S/acme.pth"\\n""",
+    "pth-line-addsitedir": """echo "import site; site.addsitedir('$A')" > "$S/acme.pth"\n""",
     # a hidden .pth's path line (3.11.7's site.addsitedir reads every name ending in .pth)
-    "hidden-pth-path-line": 'echo "$A" > "$S/.acme.pth"\\n',
+    "hidden-pth-path-line": 'echo "$A" > "$S/.acme.pth"\n',
+    # a .pth line's own code adding to sys.path by an operator; a module appending to an
+    # alias of sys.path
+    "pth-line-adds-to-sys-path": """echo "import sys; sys.path += ['$A']" > "$S/acme.pth"\n""",
+    "module-appends-by-an-alias": ("printf 'import sys\\npaths = sys.path\\npaths.append(\"%s\")"
+                                   "\\n' \"$A\" > \"$S/_acme_paths.py\"\n"
+                                   "echo 'import _acme_paths' > \"$S/acme_paths.pth\"\n"),
     # a finder module appending by an alias of sys.meta_path
     "finder-appended-by-an-alias": r"""cat > "$S/_acme_finder.py" <<PY
 import importlib.abc, importlib.util, sys
@@ -238,11 +244,11 @@ echo "import _acme_finder" > "$S/_acme_finder.pth"
 #: The environment of an active venv (its bin first on PATH).
 ACTIVE = {"PATH": "{T}/venv/bin:{PATH}", "VIRTUAL_ENV": "{T}/venv"}
 
-# (editables-redirecting-finder: held since 29a052b, a .pth's module appending a finder)
-_open("test_e_a_pth_makes_a_plugins_import_found_elsewhere", "at a412b03 (29a052b) sitenames "
-      "reads a .pth import line's modules by a deny-list regex (_APPENDS), never the line's own "
-      "code, and globs *.pth (no dotted name)", "pth-line-addsitedir", "hidden-pth-path-line",
-      "finder-appended-by-an-alias")
+# (editables-redirecting-finder: held since 29a052b; pth-line-addsitedir, hidden-pth-path-line,
+# finder-appended-by-an-alias: held since 229132d)
+_open("test_e_a_pth_makes_a_plugins_import_found_elsewhere", "at 56e2246 sitefinders' _LINE and "
+      "_APPENDS are deny-lists of spellings: `sys.path +=` in a .pth line, an alias not named "
+      "`path` in a module", "pth-line-adds-to-sys-path", "module-appends-by-an-alias")
 
 
 @pytest.mark.parametrize("case", ADDED)
@@ -299,6 +305,9 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
                         "tests/test_a.py": PASSES, "helpers.py": ""},
                        ["cp src/p helpers.py", "python3 -m pytest -q"]),
     # (`import sys; sys.modules[__name__].pytest_plugins = [...]`: an attribute, proved too)
+    "locals-update": ({"conftest.py": "locals().update({'pytest_' + 'plugins': ['helpers']})\n",
+                       "tests/test_a.py": PASSES, "helpers.py": ""},
+                      ["cp src/p helpers.py", "python3 -m pytest -q"]),
     # a named module found where conftestplugins does not read (the session's PYTHONPATH;
     # an installed module of the venv's site folder alike, proved too) naming its own
     "aggregator-on-pythonpath": ({"conftest.py": "pytest_plugins = ['plugs']\n",
@@ -313,14 +322,10 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
 
 # (pyvenv-cfg-beside-a-test-folders-conftest, operand-outside-the-project,
 # testpaths-outside-the-project, f-string-value-split-at-commas: held since e095b80)
-_open("test_p_a_conftests_plugins_import_at_start", "at 3096751 conftestplugins._names is a "
-      "deny-list of spellings: a keyword argument or an attribute named pytest_plugins is not "
-      "on it", "globals-update")
-_open("test_p_a_conftests_plugins_import_at_start", "at a412b03 pytestini._anchors globs "
-      "testpaths without recursive=True (** one level)", "testpaths-recursive-glob")
-_open("test_p_a_conftests_plugins_import_at_start", "at a412b03 conftestplugins reads a named "
-      "module below the collecting folder and in the ini's pythonpath only: one found "
-      "elsewhere on sys.path is taken as naming nothing", "aggregator-on-pythonpath")
+# (globals-update, testpaths-recursive-glob, aggregator-on-pythonpath: held since 229132d)
+_open("test_p_a_conftests_plugins_import_at_start", "at 56e2246 conftestplugins._DYNAMIC is a "
+      "deny-list of namespace accesses: locals() at module level is the module's, and the byte "
+      "pre-check finds no word of a split name", "locals-update")
 
 
 @pytest.mark.parametrize("case", CONFTESTS)
@@ -336,38 +341,56 @@ def test_p_a_conftests_plugins_import_at_start(case: str, tmp_path: Path,
                     env=more[2] if len(more) > 2 else None, proof=_proof(request)) is not None
 
 
-# --- N: a submodule of a site folder's namespace package -----------------------------------------
+# --- N: a submodule of a namespace package a plugin imports ------------------------------------
 
-#: Makes the active venv ``$T/venv`` whose site folder holds the namespace package ``acme`` (no
-#: ``__init__``) with ``acme/utils.py``, and the plugin ``zzplug`` (``pytest11``) importing
-#: ``acme.utils`` at its load.
-NAMESPACE = r"""set -e
+#: Makes the active venv ``$T/venv`` holding the plugin ``zzplug`` (``pytest11``), whose module
+#: each case writes (with what it imports).
+NS_PLUGIN = r"""set -e
 V=$T/venv
 python3 -m venv --without-pip --system-site-packages "$V"
 S=$(echo "$V"/lib/python3*/site-packages)
-mkdir -p "$S/acme" && : > "$S/acme/utils.py"
-echo "import acme.utils" > "$S/zzplug.py"
 mkdir "$S/zzplug-1.0.dist-info"
 printf 'Metadata-Version: 2.1\nName: zzplug\nVersion: 1.0\n' > "$S/zzplug-1.0.dist-info/METADATA"
 printf '[pytest11]\nzzplug = zzplug\n' > "$S/zzplug-1.0.dist-info/entry_points.txt"
 """
+#: Each case: what the venv holds, the project's portion of the namespace, the module written.
+NAMESPACES = {
+    # the site folder's namespace `acme` (no __init__) holding acme/utils.py
+    "site-namespace-member": ('mkdir -p "$S/acme" && : > "$S/acme/utils.py"\n'
+                              'echo "import acme.utils" > "$S/zzplug.py"\n',
+                              "acme/foo/__init__.py", "acme/utils.py"),
+    # two levels of namespaces (google-cloud-*'s google/cloud/, azure-mgmt-*'s azure/mgmt/)
+    "nested-namespace-member": ('mkdir -p "$S/acme/cloud" && : > "$S/acme/cloud/utils.py"\n'
+                                'echo "import acme.cloud.utils" > "$S/zzplug.py"\n',
+                                "acme/cloud/foo/__init__.py", "acme/cloud/utils.py"),
+    # the namespace in an editable install's source folder (a .pth path line: setuptools' src
+    # layout, hatchling's default): a module `acme.py` of the call's folder beats it
+    "editable-source-namespace": ('A=$T/acme-utils/src; mkdir -p "$A/acme/utils" && '
+                                  ': > "$A/acme/utils/__init__.py"\n'
+                                  'echo "$A" > "$S/__editable__.acme_utils-1.0.pth"\n'
+                                  'echo "import acme.utils" > "$S/zzplug.py"\n', "", "acme.py"),
+}
 
-_open("test_n_the_projects_namespace_portion_shadows_a_site_submodule", "at a412b03 (and main) "
-      "sitenames lists top names and pymodule.module_path asks a site name of a top module or "
-      "a package's __init__ only: a site namespace's submodule is no guarded name")
+# (site-namespace-member: held since 56e2246)
+_open("test_n_a_namespace_member_a_plugin_imports", "at 56e2246 sitenames._namespace_members "
+      "reads one level of a site folder's namespaces, and none of a .pth-added source folder "
+      "(whose namespace is not even a top name)", "nested-namespace-member",
+      "editable-source-namespace")
 
 
-def test_n_the_projects_namespace_portion_shadows_a_site_submodule(
-        tmp_path: Path, request: pytest.FixtureRequest) -> None:
-    """The project is a portion of the namespace (``acme/foo/__init__.py``: a namespace
-    package's repository, as ``sphinxcontrib-*``, ``jaraco.*`` lay themselves out). Plan
-    ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p acme/utils.py``, then pytest
-    loads ``zzplug``: ``acme.__path__`` lists the call's folder's portion first."""
+@pytest.mark.parametrize("case", NAMESPACES)
+def test_n_a_namespace_member_a_plugin_imports(case: str, tmp_path: Path,
+                                             request: pytest.FixtureRequest) -> None:
+    """The project a portion of the namespace (a namespace package's repository, as
+    ``sphinxcontrib-*``, ``jaraco.*``, ``google-cloud-*`` lay themselves out) where the case
+    names one. Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p MODULE``, then
+    pytest loads ``zzplug``: the namespace's first portion is the call's folder's."""
     needs("python3", "pytest")
+    venv, portion, module = NAMESPACES[case]
     assert _session(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
-                    {"tests/test_a.py": PASSES, "acme/foo/__init__.py": "A = 1\n"},
-                    ["cp src/p acme/utils.py", "python3 -m pytest -q"],
-                    setup=NAMESPACE, env=ACTIVE, proof=_proof(request)) is not None
+                    {"tests/test_a.py": PASSES, **({portion: "A = 1\n"} if portion else {})},
+                    [f"cp src/p {module}", "python3 -m pytest -q"],
+                    setup=NS_PLUGIN + venv, env=ACTIVE, proof=_proof(request)) is not None
 
 
 # --- Z: an installation's own sys.path entries -------------------------------------------------
