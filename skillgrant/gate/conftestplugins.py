@@ -112,7 +112,7 @@ def _read(path: str) -> list[str] | None:
     except (OSError, ValueError):
         return None  # (a conftest not readable: pytest's run fails or not)
     if _NAME.encode() not in data and b"*" not in data and not any(  # (`from base import *`:
-            n.encode() in data for n in (*_DYNAMIC, "modules", "__dict__", "__getattr__")):
+            n.encode() in data for n in _DYNAMIC):
         return []  # P1; a computed name: P-DYNAMIC)
     return _names(data)
 
@@ -212,7 +212,9 @@ def _names(data: bytes) -> list[str] | None:
 
 
 #: The builtins that set or read a module's names by a computed name.
-_DYNAMIC: Final = frozenset(("globals", "vars", "setattr", "exec", "eval", "__import__"))
+_DYNAMIC: Final = frozenset(("globals", "locals", "vars", "setattr", "exec", "eval",
+                             "__import__", "_getframe", "currentframe", "f_globals",
+                             "f_locals", "__dict__", "__setattr__", "__getattr__"))
 
 
 def _dynamic(node: object, read: set[int]) -> bool:
@@ -220,9 +222,11 @@ def _dynamic(node: object, read: set[int]) -> bool:
     top-level literal assignment (``read``: those assignments' targets): the name used,
     imported or spelled (a string, an attribute, a keyword: ``globals().update(
     pytest_plugins=…)``, ``sys.modules[__name__].pytest_plugins``; s57-greview2 P-DYNAMIC),
-    a star import, or the module's namespace reached by a computed name (``globals()``,
-    ``vars()``, ``setattr()``, ``exec``, ``sys.modules``, ``__dict__``, a module
-    ``__getattr__``)."""
+    a star import, or the module's namespace reached by a computed name (``_DYNAMIC``:
+    ``globals()``, ``locals()``, ``vars()``, ``setattr()``, ``exec``, a frame's
+    ``f_globals``, ``__dict__``, ``__setattr__``, a module ``__getattr__``;
+    ``sys.modules[__name__]`` then sets it by one of those or by the attribute's name;
+    s57-greview2 P-DYNAMIC2)."""
     import ast
 
     return (isinstance(node, ast.Name) and (
@@ -230,7 +234,7 @@ def _dynamic(node: object, read: set[int]) -> bool:
         isinstance(node, ast.Constant) and node.value == _NAME) or (
         isinstance(node, ast.alias) and (
             node.name == "*" or (node.asname or node.name) == _NAME)) or (
-        isinstance(node, ast.Attribute) and node.attr in (_NAME, "modules", "__dict__")) or (
+        isinstance(node, ast.Attribute) and (node.attr == _NAME or node.attr in _DYNAMIC)) or (
         isinstance(node, ast.keyword) and node.arg == _NAME) or (
         isinstance(node, ast.FunctionDef) and node.name == "__getattr__")
 

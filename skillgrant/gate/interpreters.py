@@ -21,6 +21,7 @@ def is_interpreter(name: str) -> bool:
     return name.startswith("python") and all(c.isdigit() or c == "." for c in name[6:])
 
 
+@functools.lru_cache(maxsize=512)
 def interpreter_libs(exe: str) -> list[str] | None:
     """The library folders (``PREFIX/lib``) whose site folders the interpreter at ``exe``
     reads at its start, found as CPython's ``getpath`` does (see ``site_names``): [] where no
@@ -97,6 +98,7 @@ def _home_libs(home: str) -> list[str] | None:
     return found
 
 
+@functools.lru_cache(maxsize=512)
 def _landmark(folder: str) -> str | None:
     """The prefix CPython finds searching up from ``folder`` for its standard library's
     landmark (``lib/python3.X/os.py``, ``lib/python3X.zip``); None where none is found (its
@@ -130,6 +132,12 @@ def _shimmed(folder: str) -> list[str] | None:
         return None
     found: list[str] = []
     for install in installs:
+        venv = venv_libs(install)
+        if venv is None:
+            return None
+        if venv or _landmark(install) == install:  # (a venv, or an installation's prefix)
+            found += [m for m in venv or [os.path.join(install, "lib")] if m not in found]
+            continue
         for at in glob.glob(os.path.join(glob.escape(install), "bin", "python*")):
             if is_interpreter(os.path.basename(at)):
                 more = interpreter_libs(at)

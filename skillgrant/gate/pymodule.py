@@ -94,11 +94,12 @@ def module_path(key: str, path: str | None = None) -> bool:
         return not _package(path, 2)
     if module and stem == "__init__" and _site_name(package) and not _package(path, 2):
         return first_on_path(path, 2)
-    grand = above.rpartition("/")[2]  # (a site namespace's member: s57-greview2 V-NAMESPACE)
-    return (module and (_site_name(f"{package}/{stem}") and not _package(path, 2) and
-                       first_on_path(path, 2))) or (
-        module and stem == "__init__" and _site_name(f"{grand}/{package}") and not _package(
-            path, 3) and first_on_path(path, 3))
+    parts = key.split("/")  # (a site namespace's member, nested too: s57-greview2
+    for up in range(2, min(5, len(parts) - 1)):  # V-NAMESPACE, N-NESTED)
+        member = "/".join([*parts[-up:-1], *([] if stem == "__init__" else [stem])])
+        if module and "/" in member and _site_name(member) and not _package(path, up):
+            return first_on_path(path, up)
+    return False
 
 
 def _site_name(name: str) -> bool:

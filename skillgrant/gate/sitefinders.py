@@ -57,16 +57,18 @@ def finder_tops(folder: str) -> set[str] | None:
 #: What a module's text holds where it may put a finder after the path's (``sys.meta_path``
 #: appended to, extended, assigned, indexed, inserted into but at its start; a path hook).
 _APPENDS: Final = (rb"path_hooks|setattr\s*\(\s*sys\b|addsitedir|\bpath\s*\.\s*(?:append|extend|"
-                   rb"insert)\s*\(|sys\s*\.\s*path\s*(?:\+=|\[|=(?!=))|"
-                   rb"from\s+sys\s+import[^\n]*\b(?:path|meta_path)\b")
+                   rb"insert)\s*\(|sys\s*\.\s*path\b|from\s+sys\s+import")
 #: The uses of ``sys.meta_path`` that put no finder after the path finder (a membership test,
 #: an insertion at its start, a removal: ``_distutils_hack``'s).
 _FIRST: Final = rb"\s*(?:\.\s*insert\s*\(\s*0\s*,|\.\s*remove\s*\(|(?:or|and)\b|:)"
 #: What a ``.pth`` import line's own code may do that moves what Python imports: a folder
 #: added to ``sys.path`` (``site.addsitedir``, ``sys.path.append``), a finder, an import by
 #: a computed name.
-_LINE: Final = (rb"\bsite\b|addsitedir|\bpath\s*\.\s*(?:append|extend|insert)|meta_path|"
-                rb"path_hooks|importlib|setattr|getattr|__import__\s*\(\s*[^'\"\s]")
+_LINE: Final = (rb"\bsite\b|addsitedir|sys\s*\.\s*path\b|(?<![.\w])path\s*(?:\.|\+=|\[|=)|"
+                rb"meta_path|path_hooks|"
+                rb"importlib|setattr|getattr|from\s+sys\b|__import__\s*\(\s*[^'\"\s]")
+#: setuptools' editable finder's ``.pth`` line (its module read: ``finder_tops``).
+_EDITABLE: Final = rb"import (__editable___\w+_finder); \1\.install\(\)\s*"
 
 
 def pth_files(folder: str) -> list[str]:
@@ -110,7 +112,8 @@ def _finders_read(folder: str) -> bool:
         except OSError:
             return False
         code = [line for line in lines if line.startswith(("import ", "import\t"))]
-        if any(re.search(_LINE, line.encode()) for line in code if "__editable__" not in line):
+        if any(re.search(_LINE, line.encode()) for line in code
+               if not re.fullmatch(_EDITABLE, line.encode())):
             return False
         tops = {n for line in code for n in line_names(line)
                 if n not in STANDARD and not n.startswith("__editable__")}
@@ -129,10 +132,11 @@ def _appends_none(folder: str, tops: list[str]) -> bool:
     finder after the path finder (``_APPENDS``) or is not readable."""
     import re
 
+    present = {n.partition(".")[0] for n in _entries(folder)}
     names, seen = list(tops), set()
     while names:
         name = names.pop()
-        if name in seen or name.split(".")[0] in STANDARD:
+        if name in seen or name.split(".")[0] in STANDARD or name.split(".")[0] not in present:
             continue
         seen.add(name)
         if len(seen) > _READ_MODULES:
@@ -171,6 +175,14 @@ def _module_texts(folder: str, name: str) -> list[tuple[str, bytes | None]]:
     return found
 
 
+def _entries(folder: str) -> list[str]:
+    """The names in ``folder`` ([] where it cannot be listed)."""
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
 def plugin_tops(folder: str) -> set[str]:
     """The top-level names of the modules the ``pytest11`` entry points of the distributions
     installed in the folder ``folder`` of ``sys.path`` name (``acme.testing.plugin``:
@@ -178,13 +190,12 @@ def plugin_tops(folder: str) -> set[str]:
     ``importlib.metadata`` finds them): an editable install's module lives elsewhere, found
     by its ``.pth`` finder's mapping or a namespace portion in its source folder
     (s56-greview3 E1, N1), a legacy one's metadata in its source folder (E)."""
-    import glob
-
     names: set[str] = set()
-    at = glob.escape(folder)
-    for path in [*glob.glob(os.path.join(at, "*.dist-info", "entry_points.txt")),
-                 *glob.glob(os.path.join(at, "*.egg-info", "entry_points.txt")),
-                 *glob.glob(os.path.join(at, "*.egg", "EGG-INFO", "entry_points.txt"))]:
+    listed = _entries(folder)
+    for path in [os.path.join(folder, n, "entry_points.txt") for n in listed
+                 if n.endswith((".dist-info", ".egg-info"))] + [
+            os.path.join(folder, n, "EGG-INFO", "entry_points.txt") for n in listed
+            if n.endswith(".egg")]:
         try:
             with open(path, "rb") as f:
                 text = f.read(1 << 20).decode("utf-8", "replace")

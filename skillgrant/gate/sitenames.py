@@ -225,9 +225,24 @@ def _namespace_members(folder: str) -> set[str]:
     except OSError:
         return found
     for top in tops:
-        if not _regular(top):
-            name = os.path.basename(top).lower()
-            found |= {f"{name}/{m}" for m in _top_names(top, True)}
+        found |= _members(top, os.path.basename(top).lower(), 3)
+    return found
+
+
+def _members(folder: str, name: str, depth: int) -> set[str]:
+    """``_namespace_members`` of the folder ``folder`` spelled ``name``: none where it is a
+    regular package; else each of its entries, and (to ``depth`` levels) those of each
+    namespace below (``google/cloud/storage``)."""
+    if depth == 0 or _regular(folder):
+        return set()
+    found = {f"{name}/{m}" for m in _top_names(folder, True)}
+    try:
+        with os.scandir(folder) as entries:
+            below = [e for e in entries if e.name.isidentifier() and e.is_dir()]
+    except OSError:
+        return found
+    for entry in below:
+        found |= _members(entry.path, f"{name}/{entry.name.lower()}", depth - 1)
     return found
 
 

@@ -52,6 +52,10 @@ def start_paths(named: tuple[str, ...], folders: list[str], home: str,
     if "CMakeLists.txt" in named:
         items += cmake_prefixes(folders, home, bins)
     items += script_prefixes(named, [folders[0], folders[-1]] if folders else [])  # (R4)
+    if any("python" in p or "pytest" in p for p in named):  # (the standard library's zip
+        items += [(os.path.join(os.path.dirname(b.rstrip("/")), "lib", f"python3{v}{t}.zip"),
+                   False) for b in bins for v in range(6, 16) for t in ("", "t")]  # getpath
+        # puts first on sys.path after the script's folder, there or not: s57-greview2 V-ZIP)
     plugged = list(marks.get(SETTINGS, ()))
     if plugged:  # (a Python checker, or a runner of any program)
         items += plugin_paths(plugged, folders, home)

@@ -209,3 +209,45 @@ def test_a_site_namespaces_members_are_site_names(tmp_path: Path) -> None:
     (site / "regular" / "x.py").write_text("")
     listed = _listing(str(site)) or set()
     assert {"acme/utils", "acme/sub"} <= listed and "regular/x" not in listed
+
+
+@pytest.mark.slow
+def test_an_installations_standard_zip_on_path_is_guarded(tmp_path: Path) -> None:
+    """s57-greview2 V-ZIP: ``PREFIX/lib/python311.zip`` of a ``PATH`` folder's installation
+    is first on ``sys.path`` after the script's folder (the hook's decision only)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from bash_review import first_denied, hooked_project
+
+    project = hooked_project(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"])
+    (project / "py" / "bin").mkdir(parents=True)
+    env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project),
+           "PATH": f"{project}/py/bin:{os.environ['PATH']}"}
+    assert first_denied(project, ["cp src/x.sh py/lib/python311.zip"], env) is not None
+
+
+def test_nested_site_namespaces_members_are_site_names(tmp_path: Path) -> None:
+    site = tmp_path / "site-packages"
+    (site / "acme" / "cloud").mkdir(parents=True)
+    (site / "acme" / "cloud" / "utils.py").write_text("")
+    assert "acme/cloud/utils" in (_listing(str(site)) or set())
+
+
+@pytest.mark.parametrize("text", [
+    "locals().update({'pytest_' + 'plugins': ['helpers']})\n",
+    "import sys\nsys._getframe().f_globals['pytest_' + 'plugins'] = ['helpers']\n",
+])
+def test_a_conftest_reaching_its_namespace_is_not_read(text: str, tmp_path: Path) -> None:
+    (tmp_path / "conftest.py").write_text(text)
+    assert conftest_plugins(str(tmp_path))[0]
+
+
+@pytest.mark.parametrize(("line", "module"), [
+    ("import sys; sys.path += ['/x']", ""),
+    ("import _f", "import sys\npaths = sys.path\npaths.append('/x')\n"),
+])
+def test_sys_path_moved_by_a_pth_is_not_read(line: str, module: str, tmp_path: Path) -> None:
+    (tmp_path / "_f.py").write_text(module)
+    (tmp_path / "a.pth").write_text(line + "\n")
+    assert not _finders_read(str(tmp_path))
