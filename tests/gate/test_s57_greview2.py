@@ -223,6 +223,17 @@ ADDED = {
     "module-appends-by-an-alias": ("printf 'import sys\\npaths = sys.path\\npaths.append(\"%s\")"
                                    "\\n' \"$A\" > \"$S/_acme_paths.py\"\n"
                                    "echo 'import _acme_paths' > \"$S/acme_paths.pth\"\n"),
+    # sys imported under another name, in a .pth line and in a module a .pth imports
+    "pth-line-sys-imported-as": """echo "import sys as s; s.path.append('$A')" > "$S/acme.pth"\n""",
+    "module-sys-imported-as": ("printf 'import sys as s\\np = s.path\\np.append(\"%s\")\\n' "
+                               "\"$A\" > \"$S/_acme_paths.py\"\n"
+                               "echo 'import _acme_paths' > \"$S/acme_paths.pth\"\n"),
+    # a .pth's path line, then an import line taking a module from that folder
+    "pth-imports-from-its-path-line": ("mkdir -p $T/boot && printf 'import sys\\n"
+                                       "sys.path.append(\"%s\")\\n' \"$A\" > "
+                                       "$T/boot/acme_boot.py\n"
+                                       "printf '%s\\nimport acme_boot\\n' \"$T/boot\" > "
+                                       "\"$S/acme.pth\"\n"),
     # a finder module appending by an alias of sys.meta_path
     "finder-appended-by-an-alias": r"""cat > "$S/_acme_finder.py" <<PY
 import importlib.abc, importlib.util, sys
@@ -246,9 +257,11 @@ ACTIVE = {"PATH": "{T}/venv/bin:{PATH}", "VIRTUAL_ENV": "{T}/venv"}
 
 # (editables-redirecting-finder: held since 29a052b; pth-line-addsitedir, hidden-pth-path-line,
 # finder-appended-by-an-alias: held since 229132d)
-_open("test_e_a_pth_makes_a_plugins_import_found_elsewhere", "at 56e2246 sitefinders' _LINE and "
-      "_APPENDS are deny-lists of spellings: `sys.path +=` in a .pth line, an alias not named "
-      "`path` in a module", "pth-line-adds-to-sys-path", "module-appends-by-an-alias")
+# (pth-line-adds-to-sys-path, module-appends-by-an-alias: held since 5bbb9bb)
+_open("test_e_a_pth_makes_a_plugins_import_found_elsewhere", "at 5bbb9bb sitefinders' _LINE and "
+      "_APPENDS stay deny-lists of spellings (sys imported under another name), and "
+      "_appends_none skips a module the site folder itself does not hold",
+      "pth-line-sys-imported-as", "module-sys-imported-as", "pth-imports-from-its-path-line")
 
 
 @pytest.mark.parametrize("case", ADDED)
@@ -323,9 +336,7 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
 # (pyvenv-cfg-beside-a-test-folders-conftest, operand-outside-the-project,
 # testpaths-outside-the-project, f-string-value-split-at-commas: held since e095b80)
 # (globals-update, testpaths-recursive-glob, aggregator-on-pythonpath: held since 229132d)
-_open("test_p_a_conftests_plugins_import_at_start", "at 56e2246 conftestplugins._DYNAMIC is a "
-      "deny-list of namespace accesses: locals() at module level is the module's, and the byte "
-      "pre-check finds no word of a split name", "locals-update")
+# (locals-update: held since 5bbb9bb)
 
 
 @pytest.mark.parametrize("case", CONFTESTS)
@@ -371,10 +382,9 @@ NAMESPACES = {
                                   'echo "import acme.utils" > "$S/zzplug.py"\n', "", "acme.py"),
 }
 
-# (site-namespace-member: held since 56e2246)
-_open("test_n_a_namespace_member_a_plugin_imports", "at 56e2246 sitenames._namespace_members "
-      "reads one level of a site folder's namespaces, and none of a .pth-added source folder "
-      "(whose namespace is not even a top name)", "nested-namespace-member",
+# (site-namespace-member: held since 56e2246; nested-namespace-member since 5bbb9bb)
+_open("test_n_a_namespace_member_a_plugin_imports", "at 5bbb9bb sitenames reads no namespace "
+      "of a .pth-added source folder (its namespace is not even a top name)",
       "editable-source-namespace")
 
 
@@ -401,9 +411,7 @@ def test_n_a_namespace_member_a_plugin_imports(case: str, tmp_path: Path,
 LOCAL = ("cp -a \"$B/py\" py && python3 -c \"import zipfile; z = zipfile.ZipFile('src/z', 'w'); "
          "z.writestr('colorsys.py', open('src/p').read()); z.close()\"")
 
-_open("test_z_an_installations_zip_entry_comes_before_its_standard_library", "at 93fc63b (and "
-      "main) the prefix's lib/python3.X is guarded, not the lib/python3X.zip getpath puts on "
-      "sys.path before it")
+# (held since cedc343: each PATH folder's installation's zip guarded)
 
 
 def test_z_an_installations_zip_entry_comes_before_its_standard_library(
