@@ -321,6 +321,17 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
     "locals-update": ({"conftest.py": "locals().update({'pytest_' + 'plugins': ['helpers']})\n",
                        "tests/test_a.py": PASSES, "helpers.py": ""},
                       ["cp src/p helpers.py", "python3 -m pytest -q"]),
+    # the conftest replacing itself in sys.modules by a module naming plugins (pytest's
+    # import_path returns sys.modules' entry; the mismatch check reads its __file__)
+    "conftest-replaced-in-sys-modules": (
+        {"conftest.py": "import sys\n\nimport conf_base\n\nconf_base.__file__ = __file__\n"
+                        "sys.modules[__name__] = conf_base\n",
+         "conf_base.py": NAMES_HELPERS, "tests/test_a.py": PASSES, "helpers.py": ""},
+        ["cp src/p helpers.py", "python3 -m pytest -q"]),
+    # the anchor outside the project named by a runner's recipe, not the plan
+    "anchor-in-a-makefile-recipe": ({"helpers.py": "", "Makefile": "test:\n\tpython3 -m pytest "
+                                     "-q {T}/ext\n"}, ["cp src/p helpers.py", "make test"], None,
+                                    EXT),
     # a named module found where conftestplugins does not read (the session's PYTHONPATH;
     # an installed module of the venv's site folder alike, proved too) naming its own
     "aggregator-on-pythonpath": ({"conftest.py": "pytest_plugins = ['plugs']\n",
@@ -337,6 +348,12 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
 # testpaths-outside-the-project, f-string-value-split-at-commas: held since e095b80)
 # (globals-update, testpaths-recursive-glob, aggregator-on-pythonpath: held since 229132d)
 # (locals-update: held since 5bbb9bb)
+_open("test_p_a_conftests_plugins_import_at_start", "at 5bbb9bb conftestplugins._read's byte "
+      "pre-check lets a conftest through that names neither pytest_plugins nor a _DYNAMIC word "
+      "(sys.modules' entry replaced)", "conftest-replaced-in-sys-modules")
+_open("test_p_a_conftests_plugins_import_at_start", "at 5bbb9bb pytestini._anchors reads the "
+      "plan's own pytest entries only: a runner's recipe names anchors unread",
+      "anchor-in-a-makefile-recipe")
 
 
 @pytest.mark.parametrize("case", CONFTESTS)
