@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bash_review import LeftOpen, home_env, hooked_project, needs
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs
 from test_gate_files import _settings_hook, payload
 from test_s56_greview3 import BASE
 
@@ -444,3 +444,37 @@ def test_z_an_installations_zip_entry_comes_before_its_standard_library(
                     [f"cp src/z py/lib/python{version}.zip", "python3 -m pytest -q"],
                     env={"PATH": "{P}/py/bin:{PATH}"}, base=base_python, prepare=LOCAL,
                     proof=_proof(request)) is not None
+
+
+# --- K: costs: everyday calls the change denies -------------------------------------------------
+
+#: Makes ``$T/macbin/python3``, a file opening as a Mach-O universal binary does (``ca fe ba
+#: be``: every Mac's ``/usr/bin/python3``, the Xcode stub, is one), last on the session's PATH.
+UNIVERSAL = ("mkdir -p $T/macbin && printf '\\xca\\xfe\\xba\\xbe\\x00\\x00\\x00\\x02' > "
+             "$T/macbin/python3 && chmod +x $T/macbin/python3")
+#: Each case: the call (allowed by the plan's grant ``Bash(sed *)``) on a module of a project
+#: whose tests' folder holds a helper.
+COSTS = {
+    "universal-binary-on-path-sed-a-root-module": "sed -i s/A/B/ app.py",
+    "universal-binary-on-path-sed-a-tests-helper": "sed -i s/A/B/ tests/helpers.py",
+}
+
+_open("test_k_an_everyday_call_stays_allowed", "at 5bbb9bb interpreters.interpreter_libs reads "
+      "a file neither ELF nor a thin Mach-O as a script: a universal binary on PATH makes every "
+      "module name a site name", *COSTS)
+
+
+@pytest.mark.parametrize("case", COSTS)
+def test_k_an_everyday_call_stays_allowed(case: str, tmp_path: Path) -> None:
+    """The call is allowed (a strict-xfail cost row while the change denies it)."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    subprocess.run(["bash", "-c", UNIVERSAL], check=True, env={**os.environ, "T": str(shared)})
+    project = hooked_project(tmp_path / "run", ["Bash(python3 -m pytest -q)", "Bash(sed *)"])
+    for name, text in {"tests/test_a.py": PASSES, "tests/helpers.py": "A = 1\n",
+                       "app.py": "A = 1\n"}.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project),
+           "PATH": f"{os.environ['PATH']}:{shared}/macbin"}
+    assert first_denied(project, [COSTS[case]], env) is None
