@@ -57,7 +57,8 @@ def finder_tops(folder: str) -> set[str] | None:
 #: What a module's text holds where it may put a finder after the path's (``sys.meta_path``
 #: appended to, extended, assigned, indexed, inserted into but at its start; a path hook).
 _APPENDS: Final = (rb"path_hooks|setattr\s*\(\s*sys\b|addsitedir|\bpath\s*\.\s*(?:append|extend|"
-                   rb"insert)\s*\(|sys\s*\.\s*path\b|from\s+sys\s+import")
+                   rb"insert)\s*\(|sys\s*\.\s*path\b|from\s+sys\s+import|import\s+sys\s+as\b|"
+                   rb"(?<!os)\.\s*path\b")
 #: The uses of ``sys.meta_path`` that put no finder after the path finder (a membership test,
 #: an insertion at its start, a removal: ``_distutils_hack``'s).
 _FIRST: Final = rb"\s*(?:\.\s*insert\s*\(\s*0\s*,|\.\s*remove\s*\(|(?:or|and)\b|:)"
@@ -65,6 +66,7 @@ _FIRST: Final = rb"\s*(?:\.\s*insert\s*\(\s*0\s*,|\.\s*remove\s*\(|(?:or|and)\b|
 #: added to ``sys.path`` (``site.addsitedir``, ``sys.path.append``), a finder, an import by
 #: a computed name.
 _LINE: Final = (rb"\bsite\b|addsitedir|sys\s*\.\s*path\b|(?<![.\w])path\s*(?:\.|\+=|\[|=)|"
+                rb"import\s+sys\s+as\b|(?<!os)\.\s*path\b|"
                 rb"meta_path|path_hooks|"
                 rb"importlib|setattr|getattr|from\s+sys\b|__import__\s*\(\s*[^'\"\s]")
 #: setuptools' editable finder's ``.pth`` line (its module read: ``finder_tops``).
@@ -117,7 +119,9 @@ def _finders_read(folder: str) -> bool:
             return False
         tops = {n for line in code for n in line_names(line)
                 if n not in STANDARD and not n.startswith("__editable__")}
-        if not _appends_none(folder, sorted(tops)):
+        added = [os.path.join(folder, line.rstrip()) for line in lines if line.strip() and
+                 not line.startswith(("#", "import ", "import\t"))]  # (its path lines')
+        if not _appends_none([folder, *added], sorted(tops)):
             return False
     return True
 
@@ -126,13 +130,14 @@ def _finders_read(folder: str) -> bool:
 _READ_MODULES: Final = 64
 
 
-def _appends_none(folder: str, tops: list[str]) -> bool:
-    """Whether none of the modules ``tops`` of the site folder ``folder``, nor any module of
-    it they import (absolute or relative, at any depth, up to ``_READ_MODULES``), may put a
-    finder after the path finder (``_APPENDS``) or is not readable."""
+def _appends_none(folders: list[str], tops: list[str]) -> bool:
+    """Whether none of the modules ``tops`` of the site folder and the folders its ``.pth``
+    adds (``folders``: E-REGEX2), nor any module of them they import (absolute or relative,
+    at any depth, up to ``_READ_MODULES``), may put a finder after the path finder
+    (``appends``) or is not readable."""
     import re
 
-    present = {n.partition(".")[0] for n in _entries(folder)}
+    present = {n.partition(".")[0] for folder in folders for n in _entries(folder)}
     names, seen = list(tops), set()
     while names:
         name = names.pop()
@@ -141,7 +146,7 @@ def _appends_none(folder: str, tops: list[str]) -> bool:
         seen.add(name)
         if len(seen) > _READ_MODULES:
             return False
-        for package, text in _module_texts(folder, name):
+        for package, text in (t for folder in folders for t in _module_texts(folder, name)):
             if text is None or appends(text):
                 return False
             for word in re.findall(rb"^\s*(?:from|import)\s+(\.*[A-Za-z_][\w.]*)", text,

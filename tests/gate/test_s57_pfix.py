@@ -251,3 +251,14 @@ def test_sys_path_moved_by_a_pth_is_not_read(line: str, module: str, tmp_path: P
     (tmp_path / "_f.py").write_text(module)
     (tmp_path / "a.pth").write_text(line + "\n")
     assert not _finders_read(str(tmp_path))
+
+
+def test_an_aliased_sys_path_and_a_module_beside_the_pth_are_read(tmp_path: Path) -> None:
+    """s57-greview2 E-REGEX2: ``import sys as s; s.path.append(…)``; a module the ``.pth``
+    imports from the folder its own path line adds."""
+    (tmp_path / "a.pth").write_text("import sys as s; s.path.append('/x')\n")
+    assert not _finders_read(str(tmp_path))
+    (tmp_path / "a.pth").write_text(f"{tmp_path}/boot\nimport acme_boot\n")
+    (tmp_path / "boot").mkdir()
+    (tmp_path / "boot" / "acme_boot.py").write_text("import sys\nsys.path.append('/x')\n")
+    assert not _finders_read(str(tmp_path))
