@@ -234,6 +234,12 @@ ADDED = {
                                        "$T/boot/acme_boot.py\n"
                                        "printf '%s\\nimport acme_boot\\n' \"$T/boot\" > "
                                        "\"$S/acme.pth\"\n"),
+    # a .pth importing a module of the folder another .pth adds
+    "pth-imports-from-another-pths-folder": ("mkdir -p $T/boot && printf 'import sys\\n"
+                                             "sys.path.append(\"%s\")\\n' \"$A\" > "
+                                             "$T/boot/acme_boot.py\n"
+                                             "echo \"$T/boot\" > \"$S/a_boot.pth\"\n"
+                                             "echo 'import acme_boot' > \"$S/b_boot.pth\"\n"),
     # a finder module appending by an alias of sys.meta_path
     "finder-appended-by-an-alias": r"""cat > "$S/_acme_finder.py" <<PY
 import importlib.abc, importlib.util, sys
@@ -258,10 +264,11 @@ ACTIVE = {"PATH": "{T}/venv/bin:{PATH}", "VIRTUAL_ENV": "{T}/venv"}
 # (editables-redirecting-finder: held since 29a052b; pth-line-addsitedir, hidden-pth-path-line,
 # finder-appended-by-an-alias: held since 229132d)
 # (pth-line-adds-to-sys-path, module-appends-by-an-alias: held since 5bbb9bb)
-_open("test_e_a_pth_makes_a_plugins_import_found_elsewhere", "at 5bbb9bb sitefinders' _LINE and "
-      "_APPENDS stay deny-lists of spellings (sys imported under another name), and "
-      "_appends_none skips a module the site folder itself does not hold",
-      "pth-line-sys-imported-as", "module-sys-imported-as", "pth-imports-from-its-path-line")
+# (pth-line-sys-imported-as, module-sys-imported-as, pth-imports-from-its-path-line: held
+# since c7fe9a3)
+_open("test_e_a_pth_makes_a_plugins_import_found_elsewhere", "at c7fe9a3 sitefinders."
+      "_appends_none skips a module not in the folders it reads (another .pth's folder)",
+      "pth-imports-from-another-pths-folder")
 
 
 @pytest.mark.parametrize("case", ADDED)
