@@ -307,6 +307,12 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
     "pyvenv-cfg-beside-a-test-folders-conftest": (
         {"tests/test_a.py": PASSES, "tests/conftest.py": NAMES_HELPERS, "tests/helpers.py": ""},
         ["cp src/p tests/pyvenv.cfg", "cp src/p tests/helpers.py", "python3 -m pytest -q"]),
+    # the same above a testpaths entry (pytest loads an anchor's conftests, its folders' from
+    # the root down, whatever their names)
+    "pyvenv-cfg-above-a-testpaths-entry": (
+        {"src/integration/test_a.py": PASSES, "src/integration/conftest.py": NAMES_HELPERS,
+         "helpers.py": "", "pytest.ini": "[pytest]\ntestpaths = src/integration\n"},
+        ["cp src/p src/pyvenv.cfg", "cp src/p helpers.py", "python3 -m pytest -q"]),
     # an anchor outside the project: an operand, a testpaths entry
     "operand-outside-the-project": ({"helpers.py": ""}, ["cp src/p helpers.py",
                                                          "python3 -m pytest -q {T}/ext"], None,
@@ -355,6 +361,9 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
 # testpaths-outside-the-project, f-string-value-split-at-commas: held since e095b80)
 # (globals-update, testpaths-recursive-glob, aggregator-on-pythonpath: held since 229132d)
 # (locals-update: held since 5bbb9bb)
+_open("test_p_a_conftests_plugins_import_at_start", "at c7fe9a3 conftestplugins._below skips a "
+      "venv-marked folder's folders but test*: an anchor inside the collecting folder below one "
+      "is not read", "pyvenv-cfg-above-a-testpaths-entry")
 _open("test_p_a_conftests_plugins_import_at_start", "at 5bbb9bb conftestplugins._read's byte "
       "pre-check lets a conftest through that names neither pytest_plugins nor a _DYNAMIC word "
       "(sys.modules' entry replaced)", "conftest-replaced-in-sys-modules")
