@@ -468,29 +468,44 @@ def test_z_an_installations_zip_entry_comes_before_its_standard_library(
 #: be``: every Mac's ``/usr/bin/python3``, the Xcode stub, is one), last on the session's PATH.
 UNIVERSAL = ("mkdir -p $T/macbin && printf '\\xca\\xfe\\xba\\xbe\\x00\\x00\\x00\\x02' > "
              "$T/macbin/python3 && chmod +x $T/macbin/python3")
+#: A nested conftest sharing fixtures by a star import (a common idiom; the module holds no
+#: pytest_plugins).
+STAR = {"tests/__init__.py": "", "tests/fixtures.py": "import pytest\n\n\n@pytest.fixture\n"
+        "def db():\n    return 1\n", "tests/unit/__init__.py": "",
+        "tests/unit/conftest.py": "from tests.fixtures import *  # noqa: F403\n",
+        "tests/unit/test_b.py": "def test_b(db):\n    pass\n", "src/app.py": "A = 1\n"}
 #: Each case: the call (allowed by the plan's grant ``Bash(sed *)``) on a module of a project
-#: whose tests' folder holds a helper.
-COSTS = {
-    "universal-binary-on-path-sed-a-root-module": "sed -i s/A/B/ app.py",
-    "universal-binary-on-path-sed-a-tests-helper": "sed -i s/A/B/ tests/helpers.py",
+#: whose tests' folder holds a helper, and what the project or the session holds besides.
+COSTS: dict[str, tuple[str, str, dict[str, str]]] = {
+    "universal-binary-on-path-sed-a-root-module": ("sed -i s/A/B/ app.py", UNIVERSAL, {}),
+    "universal-binary-on-path-sed-a-tests-helper": ("sed -i s/A/B/ tests/helpers.py", UNIVERSAL,
+                                                    {}),
+    # (a regression of 3096751: main allowed it)
+    "nested-conftest-star-import-sed-a-module": ("sed -i s/A/B/ src/app.py", "", STAR),
 }
 
 _open("test_k_an_everyday_call_stays_allowed", "at 5bbb9bb interpreters.interpreter_libs reads "
       "a file neither ELF nor a thin Mach-O as a script: a universal binary on PATH makes every "
-      "module name a site name", *COSTS)
+      "module name a site name", "universal-binary-on-path-sed-a-root-module",
+      "universal-binary-on-path-sed-a-tests-helper")
+_open("test_k_an_everyday_call_stays_allowed", "at c7fe9a3 conftestplugins reads every conftest "
+      "at any depth and takes a star import as every module (its source not read)",
+      "nested-conftest-star-import-sed-a-module")
 
 
 @pytest.mark.parametrize("case", COSTS)
 def test_k_an_everyday_call_stays_allowed(case: str, tmp_path: Path) -> None:
     """The call is allowed (a strict-xfail cost row while the change denies it)."""
+    call, setup, more = COSTS[case]
     shared = tmp_path / "shared"
     shared.mkdir()
-    subprocess.run(["bash", "-c", UNIVERSAL], check=True, env={**os.environ, "T": str(shared)})
+    if setup:
+        subprocess.run(["bash", "-c", setup], check=True, env={**os.environ, "T": str(shared)})
     project = hooked_project(tmp_path / "run", ["Bash(python3 -m pytest -q)", "Bash(sed *)"])
     for name, text in {"tests/test_a.py": PASSES, "tests/helpers.py": "A = 1\n",
-                       "app.py": "A = 1\n"}.items():
+                       "app.py": "A = 1\n", **more}.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(text)
     env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project),
            "PATH": f"{os.environ['PATH']}:{shared}/macbin"}
-    assert first_denied(project, [COSTS[case]], env) is None
+    assert first_denied(project, [call], env) is None
