@@ -482,6 +482,11 @@ COSTS: dict[str, tuple[str, str, dict[str, str]]] = {
                                                     {}),
     # (a regression of 3096751: main allowed it)
     "nested-conftest-star-import-sed-a-module": ("sed -i s/A/B/ src/app.py", "", STAR),
+    # (a regression of 229132d: main allowed it) a conftest's everyday monkeypatch fixture
+    "monkeypatch-setattr-in-a-conftest-sed-a-module": ("sed -i s/A/B/ src/app.py", "", {
+        "conftest.py": "import pytest\n\n\n@pytest.fixture(autouse=True)\ndef no_network("
+                       "monkeypatch):\n    monkeypatch.setattr('socket.socket', None)\n",
+        "src/app.py": "A = 1\n"}),
 }
 
 _open("test_k_an_everyday_call_stays_allowed", "at 5bbb9bb interpreters.interpreter_libs reads "
@@ -491,6 +496,9 @@ _open("test_k_an_everyday_call_stays_allowed", "at 5bbb9bb interpreters.interpre
 _open("test_k_an_everyday_call_stays_allowed", "at c7fe9a3 conftestplugins reads every conftest "
       "at any depth and takes a star import as every module (its source not read)",
       "nested-conftest-star-import-sed-a-module")
+_open("test_k_an_everyday_call_stays_allowed", "at c7fe9a3 conftestplugins._dynamic takes any "
+      "attribute named setattr (monkeypatch.setattr in a fixture) as the module's namespace "
+      "set", "monkeypatch-setattr-in-a-conftest-sed-a-module")
 
 
 @pytest.mark.parametrize("case", COSTS)
