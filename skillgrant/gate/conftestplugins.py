@@ -112,7 +112,7 @@ def _read(path: str) -> list[str] | None:
     except (OSError, ValueError):
         return None  # (a conftest not readable: pytest's run fails or not)
     if _NAME.encode() not in data and b"*" not in data and not any(  # (`from base import *`:
-            n.encode() in data for n in _DYNAMIC):
+            n.encode() in data for n in (*_DYNAMIC, "modules")):
         return []  # P1; a computed name: P-DYNAMIC)
     return _names(data)
 
@@ -123,7 +123,7 @@ def _conftests(folder: str, below: list[str], anchors: tuple[str, ...]) -> list[
     too many entries."""
     found = [*_above(folder), *(p for p in below if p.endswith("/conftest.py"))]
     for anchor in anchors:
-        if anchor != folder and not anchor.startswith(folder.rstrip("/") + "/"):
+        if anchor != folder:  # (inside too: below a folder `_below` skips; P-VENVMARK2)
             outside = _below(anchor)
             if outside is None:
                 return None
@@ -226,7 +226,8 @@ def _dynamic(node: object, read: set[int]) -> bool:
     ``globals()``, ``locals()``, ``vars()``, ``setattr()``, ``exec``, a frame's
     ``f_globals``, ``__dict__``, ``__setattr__``, a module ``__getattr__``;
     ``sys.modules[__name__]`` then sets it by one of those or by the attribute's name;
-    s57-greview2 P-DYNAMIC2)."""
+    s57-greview2 P-DYNAMIC2), or ``sys.modules`` set (another module in its stead:
+    P-SYSMODULES)."""
     import ast
 
     return (isinstance(node, ast.Name) and (
@@ -236,6 +237,11 @@ def _dynamic(node: object, read: set[int]) -> bool:
             node.name == "*" or (node.asname or node.name) == _NAME)) or (
         isinstance(node, ast.Attribute) and (node.attr == _NAME or node.attr in _DYNAMIC)) or (
         isinstance(node, ast.keyword) and node.arg == _NAME) or (
+        isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load) and isinstance(
+            node.value, ast.Attribute) and node.value.attr == "modules") or (
+        isinstance(node, ast.Attribute) and node.attr in ("update", "__setitem__",
+                                                          "setdefault") and isinstance(
+            node.value, ast.Attribute) and node.value.attr == "modules") or (
         isinstance(node, ast.FunctionDef) and node.name == "__getattr__")
 
 

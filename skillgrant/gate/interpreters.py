@@ -21,6 +21,12 @@ def is_interpreter(name: str) -> bool:
     return name.startswith("python") and all(c.isdigit() or c == "." for c in name[6:])
 
 
+#: The starts of an executable binary's file: ELF, Mach-O (thin, either order, and universal:
+#: macOS's /usr/bin/python3; s57-greview2 K-MACOS).
+_BINARIES = frozenset((b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe",
+                       b"\xfe\xed\xfa\xcf", b"\xfe\xed\xfa\xce", b"\xca\xfe\xba\xbe"))
+
+
 @functools.lru_cache(maxsize=512)
 def interpreter_libs(exe: str) -> list[str] | None:
     """The library folders (``PREFIX/lib``) whose site folders the interpreter at ``exe``
@@ -34,7 +40,7 @@ def interpreter_libs(exe: str) -> list[str] | None:
         return []
     except OSError:
         return None
-    if magic != b"\x7fELF" and magic[:4] != b"\xcf\xfa\xed\xfe":  # (a script: a shim)
+    if magic not in _BINARIES:  # (a script: a shim)
         return _shimmed(os.path.dirname(exe))
     for folder in (os.path.dirname(exe), os.path.dirname(os.path.dirname(exe))):
         venv = venv_libs(folder)

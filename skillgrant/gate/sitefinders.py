@@ -107,20 +107,22 @@ def _finders_read(folder: str) -> bool:
     E-PTHCODE): where one may, its names are not known."""
     import re
 
+    texts = []
     for pth in pth_files(folder):
         try:
             with open(pth, "rb") as f:
-                lines = f.read(1 << 20).decode("utf-8", "replace").splitlines()
+                texts.append(f.read(1 << 20).decode("utf-8", "replace").splitlines())
         except OSError:
             return False
+    added = [os.path.join(folder, line.rstrip()) for lines in texts for line in lines if
+             line.strip() and not line.startswith(("#", "import ", "import\t"))]
+    for lines in texts:  # (a module looked up in every folder a .pth there adds: E-PRESENT)
         code = [line for line in lines if line.startswith(("import ", "import\t"))]
         if any(re.search(_LINE, line.encode()) for line in code
                if not re.fullmatch(_EDITABLE, line.encode())):
             return False
         tops = {n for line in code for n in line_names(line)
                 if n not in STANDARD and not n.startswith("__editable__")}
-        added = [os.path.join(folder, line.rstrip()) for line in lines if line.strip() and
-                 not line.startswith(("#", "import ", "import\t"))]  # (its path lines')
         if not _appends_none([folder, *added], sorted(tops)):
             return False
     return True

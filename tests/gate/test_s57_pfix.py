@@ -52,6 +52,9 @@ def test_a_link_reads_its_real_installation(tmp_path: Path) -> None:
     (tmp_path / "bin" / "python3").symlink_to(exe)
     assert str(tmp_path / "py" / "lib") in (interpreter_libs(str(tmp_path / "bin/python3"))
                                             or ())
+    (tmp_path / "py" / "bin" / "python3.11").write_bytes(b"\xca\xfe\xba\xbe" + ELF[4:])
+    interpreter_libs.cache_clear()  # (macOS's universal binary: no script; K-MACOS)
+    assert interpreter_libs(str(tmp_path / "bin/python3")) is not None
 
 
 @pytest.mark.parametrize("cfg", [
@@ -129,6 +132,10 @@ def test_a_venv_marked_tests_folders_conftest_is_read(tmp_path: Path) -> None:
     (tmp_path / "tests" / "pyvenv.cfg").write_text("")
     (tmp_path / "tests" / "conftest.py").write_text("pytest_plugins = ['helpers']\n")
     assert "helpers.py" in conftest_plugins(str(tmp_path))[1]
+    (tmp_path / "tests" / "integration").mkdir()  # (an anchor below it: P-VENVMARK2)
+    (tmp_path / "tests" / "integration" / "conftest.py").write_text("pytest_plugins = ['b']\n")
+    assert "b.py" in conftest_plugins(str(tmp_path), (), (),
+                                      (str(tmp_path / "tests" / "integration"),))[1]
 
 
 def test_an_anchor_outside_is_read(tmp_path: Path) -> None:
@@ -237,6 +244,7 @@ def test_nested_site_namespaces_members_are_site_names(tmp_path: Path) -> None:
 @pytest.mark.parametrize("text", [
     "locals().update({'pytest_' + 'plugins': ['helpers']})\n",
     "import sys\nsys._getframe().f_globals['pytest_' + 'plugins'] = ['helpers']\n",
+    "import sys\nimport conf_base\nsys.modules[__name__] = conf_base\n",  # (P-SYSMODULES)
 ])
 def test_a_conftest_reaching_its_namespace_is_not_read(text: str, tmp_path: Path) -> None:
     (tmp_path / "conftest.py").write_text(text)
