@@ -265,10 +265,7 @@ ACTIVE = {"PATH": "{T}/venv/bin:{PATH}", "VIRTUAL_ENV": "{T}/venv"}
 # finder-appended-by-an-alias: held since 229132d)
 # (pth-line-adds-to-sys-path, module-appends-by-an-alias: held since 5bbb9bb)
 # (pth-line-sys-imported-as, module-sys-imported-as, pth-imports-from-its-path-line: held
-# since c7fe9a3)
-_open("test_e_a_pth_makes_a_plugins_import_found_elsewhere", "at c7fe9a3 sitefinders."
-      "_appends_none skips a module not in the folders it reads (another .pth's folder)",
-      "pth-imports-from-another-pths-folder")
+# since c7fe9a3; pth-imports-from-another-pths-folder since f957d30)
 
 
 @pytest.mark.parametrize("case", ADDED)
@@ -360,13 +357,8 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
 # (pyvenv-cfg-beside-a-test-folders-conftest, operand-outside-the-project,
 # testpaths-outside-the-project, f-string-value-split-at-commas: held since e095b80)
 # (globals-update, testpaths-recursive-glob, aggregator-on-pythonpath: held since 229132d)
-# (locals-update: held since 5bbb9bb)
-_open("test_p_a_conftests_plugins_import_at_start", "at c7fe9a3 conftestplugins._below skips a "
-      "venv-marked folder's folders but test*: an anchor inside the collecting folder below one "
-      "is not read", "pyvenv-cfg-above-a-testpaths-entry")
-_open("test_p_a_conftests_plugins_import_at_start", "at 5bbb9bb conftestplugins._read's byte "
-      "pre-check lets a conftest through that names neither pytest_plugins nor a _DYNAMIC word "
-      "(sys.modules' entry replaced)", "conftest-replaced-in-sys-modules")
+# (locals-update: held since 5bbb9bb; pyvenv-cfg-above-a-testpaths-entry,
+# conftest-replaced-in-sys-modules since f957d30)
 _open("test_p_a_conftests_plugins_import_at_start", "at 5bbb9bb pytestini._anchors reads the "
       "plan's own pytest entries only: a runner's recipe names anchors unread",
       "anchor-in-a-makefile-recipe")
@@ -480,6 +472,7 @@ COSTS: dict[str, tuple[str, str, dict[str, str]]] = {
     "universal-binary-on-path-sed-a-root-module": ("sed -i s/A/B/ app.py", UNIVERSAL, {}),
     "universal-binary-on-path-sed-a-tests-helper": ("sed -i s/A/B/ tests/helpers.py", UNIVERSAL,
                                                     {}),
+    # (universal-binary-on-path-*: held since f957d30, a Mach-O universal binary read as one)
     # (a regression of 3096751: main allowed it)
     "nested-conftest-star-import-sed-a-module": ("sed -i s/A/B/ src/app.py", "", STAR),
     # (a regression of 229132d: main allowed it) a conftest's everyday monkeypatch fixture
@@ -489,10 +482,6 @@ COSTS: dict[str, tuple[str, str, dict[str, str]]] = {
         "src/app.py": "A = 1\n"}),
 }
 
-_open("test_k_an_everyday_call_stays_allowed", "at 5bbb9bb interpreters.interpreter_libs reads "
-      "a file neither ELF nor a thin Mach-O as a script: a universal binary on PATH makes every "
-      "module name a site name", "universal-binary-on-path-sed-a-root-module",
-      "universal-binary-on-path-sed-a-tests-helper")
 _open("test_k_an_everyday_call_stays_allowed", "at c7fe9a3 conftestplugins reads every conftest "
       "at any depth and takes a star import as every module (its source not read)",
       "nested-conftest-star-import-sed-a-module")
