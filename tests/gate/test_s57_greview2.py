@@ -460,6 +460,17 @@ def test_z_an_installations_zip_entry_comes_before_its_standard_library(
 #: be``: every Mac's ``/usr/bin/python3``, the Xcode stub, is one), last on the session's PATH.
 UNIVERSAL = ("mkdir -p $T/macbin && printf '\\xca\\xfe\\xba\\xbe\\x00\\x00\\x00\\x02' > "
              "$T/macbin/python3 && chmod +x $T/macbin/python3")
+#: Makes the active venv ``$T/venv`` holding ``zope.interface`` with setuptools' namespace
+#: ``.pth`` (its ``_nspkg_tmpl`` line, as zope's wheels still ship it).
+NSPKG = r"""set -e
+V=$T/venv
+python3 -m venv --without-pip --system-site-packages "$V"
+S=$(echo "$V"/lib/python3*/site-packages)
+mkdir -p "$S/zope/interface" && : > "$S/zope/interface/__init__.py"
+cat > "$S/zope.interface-6.0-py3.11-nspkg.pth" <<'PTH'
+import sys, types, os;has_mfs = sys.version_info > (3, 5);p = os.path.join(sys._getframe(1).f_locals['sitedir'], *('zope',));importlib = has_mfs and __import__('importlib.util');has_mfs and __import__('importlib.machinery');m = has_mfs and sys.modules.setdefault('zope', importlib.util.module_from_spec(importlib.machinery.PathFinder.find_spec('zope', [os.path.dirname(p)])));m = m or sys.modules.setdefault('zope', types.ModuleType('zope'));mp = (m or []) and m.__dict__.setdefault('__path__',[]);(p not in mp) and mp.append(p)
+PTH
+"""  # noqa: E501
 #: A nested conftest sharing fixtures by a star import (a common idiom; the module holds no
 #: pytest_plugins).
 STAR = {"tests/__init__.py": "", "tests/fixtures.py": "import pytest\n\n\n@pytest.fixture\n"
@@ -475,6 +486,8 @@ COSTS: dict[str, tuple[str, str, dict[str, str]]] = {
     # (universal-binary-on-path-*: held since f957d30, a Mach-O universal binary read as one)
     # (a regression of 3096751: main allowed it)
     "nested-conftest-star-import-sed-a-module": ("sed -i s/A/B/ src/app.py", "", STAR),
+    # (a regression of 229132d: main allowed it) setuptools' namespace .pth in the active venv
+    "setuptools-nspkg-pth-sed-a-root-module": ("sed -i s/A/B/ app.py", NSPKG, {}),
     # (a regression of 229132d: main allowed it) a conftest's everyday monkeypatch fixture
     "monkeypatch-setattr-in-a-conftest-sed-a-module": ("sed -i s/A/B/ src/app.py", "", {
         "conftest.py": "import pytest\n\n\n@pytest.fixture(autouse=True)\ndef no_network("
@@ -488,6 +501,9 @@ _open("test_k_an_everyday_call_stays_allowed", "at c7fe9a3 conftestplugins reads
 _open("test_k_an_everyday_call_stays_allowed", "at c7fe9a3 conftestplugins._dynamic takes any "
       "attribute named setattr (monkeypatch.setattr in a fixture) as the module's namespace "
       "set", "monkeypatch-setattr-in-a-conftest-sed-a-module")
+_open("test_k_an_everyday_call_stays_allowed", "at f957d30 sitefinders._LINE takes setuptools' "
+      "-nspkg.pth line (importlib, sys.modules) as not exact: every module a site name",
+      "setuptools-nspkg-pth-sed-a-root-module")
 
 
 @pytest.mark.parametrize("case", COSTS)
@@ -504,5 +520,5 @@ def test_k_an_everyday_call_stays_allowed(case: str, tmp_path: Path) -> None:
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(text)
     env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project),
-           "PATH": f"{os.environ['PATH']}:{shared}/macbin"}
+           "PATH": f"{shared}/venv/bin:{os.environ['PATH']}:{shared}/macbin"}
     assert first_denied(project, [call], env) is None
