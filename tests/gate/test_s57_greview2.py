@@ -159,6 +159,35 @@ def test_v_a_venvs_base_plugin_imports_at_start(case: str, tmp_path: Path, base_
                     base=base_python) is not None
 
 
+# --- L: a compiled launcher in the interpreter's stead ---------------------------------------
+
+#: Makes ``$T/mise/shims/python3``, an ELF launcher (as mise's shims, symlinks to the mise
+#: binary, and rye's are) running ``base_python``'s installation (its site folder holds the
+#: plugin ``zzplug``).
+LAUNCHER = r"""mkdir -p $T/mise/shims
+cat > $T/shim.c <<C
+#include <unistd.h>
+int main(int c, char **v) { v[0] = "$B/py/bin/python3.11"; execv(v[0], v); return 127; }
+C
+gcc -o $T/mise/shims/python3 $T/shim.c
+"""
+
+_open("test_l_a_launchers_target_plugin_imports_at_start", "at f957d30 interpreters takes any "
+      "ELF as CPython and _landmark walks up to / (Debian's /lib/python3.11/os.py)")
+
+
+def test_l_a_launchers_target_plugin_imports_at_start(tmp_path: Path, base_python: str,
+                                                      request: pytest.FixtureRequest) -> None:
+    """The launcher's folder first on PATH; plan ``Bash(python3 -m pytest -q)``, ``Bash(cp
+    *)``: ``cp src/p zzplug.py``, then pytest (the launcher's target) loads ``zzplug`` from the
+    call's folder."""
+    needs("python3", "pytest", "gcc")
+    assert _session(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+                    {"tests/test_a.py": PASSES}, ["cp src/p zzplug.py", "python3 -m pytest -q"],
+                    setup="set -e\n" + LAUNCHER, env={"PATH": "{T}/mise/shims:{PATH}"},
+                    base=base_python, proof=_proof(request)) is not None
+
+
 # --- E: what a site folder's .pth files add, read as not exact -----------------------------------
 
 #: Makes the active venv ``$T/venv`` holding the plugin ``zzplug`` (``pytest11``), which imports
