@@ -406,6 +406,40 @@ def test_p_a_conftests_plugins_import_at_start(case: str, tmp_path: Path,
                     env=more[2] if len(more) > 2 else None, proof=_proof(request)) is not None
 
 
+# --- G: a zipped egg's plugin --------------------------------------------------------------------
+
+#: Makes the active venv ``$T/venv`` holding a zipped egg (easy_install's layout) listed in
+#: ``easy-install.pth``: the pytest plugin ``zzegg``, its module and metadata in the archive
+#: (importlib.metadata reads it through zipfile.Path).
+EGG = r"""set -e
+python3 -m venv --without-pip --system-site-packages "$T/venv"
+S=$(echo "$T"/venv/lib/python3*/site-packages)
+python3 - "$S" <<'PY'
+import os, sys, zipfile
+site = sys.argv[1]
+with zipfile.ZipFile(os.path.join(site, "zzegg-1.0-py3.11.egg"), "w") as z:
+    z.writestr("zzegg.py", "")
+    z.writestr("EGG-INFO/PKG-INFO", "Metadata-Version: 1.1\nName: zzegg\nVersion: 1.0\n")
+    z.writestr("EGG-INFO/entry_points.txt", "[pytest11]\nzzegg = zzegg\n")
+with open(os.path.join(site, "easy-install.pth"), "w") as f:
+    f.write("./zzegg-1.0-py3.11.egg\n")
+PY
+"""
+
+_open("test_g_a_zipped_eggs_plugin_imports_at_start", "at f957d30 sitefinders reads an egg's "
+      "entry points as a folder's and lists no names of an archive on sys.path")
+
+
+def test_g_a_zipped_eggs_plugin_imports_at_start(tmp_path: Path,
+                                                request: pytest.FixtureRequest) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p zzegg.py``, then pytest
+    loads the egg's entry point ``zzegg``: the call's folder's module comes first."""
+    needs("python3", "pytest")
+    assert _session(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+                    {"tests/test_a.py": PASSES}, ["cp src/p zzegg.py", "python3 -m pytest -q"],
+                    setup=EGG, env=ACTIVE, proof=_proof(request)) is not None
+
+
 # --- N: a submodule of a namespace package a plugin imports ------------------------------------
 
 #: Makes the active venv ``$T/venv`` holding the plugin ``zzplug`` (``pytest11``), whose module
