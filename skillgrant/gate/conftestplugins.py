@@ -112,7 +112,7 @@ def _read(path: str) -> list[str] | None:
     except (OSError, ValueError):
         return None  # (a conftest not readable: pytest's run fails or not)
     if _NAME.encode() not in data and b"*" not in data and not any(  # (`from base import *`:
-            n.encode() in data for n in (*_DYNAMIC, "modules")):
+            n.encode() in data for n in (*_DYNAMIC, *_REACHING, "modules", "__getattr__")):
         return []  # P1; a computed name: P-DYNAMIC)
     return _names(data)
 
@@ -206,15 +206,32 @@ def _names(data: bytes) -> list[str] | None:
             return None
         found += [str(v) for v in values]
         read.add(id(targets[0]))
-    if any(_dynamic(node, read) for node in ast.walk(tree)):
+    stars = _stars(tree)  # (`from base import *`: base read as an aggregator, K-STAR)
+    if stars is None or any(_dynamic(node, read) for node in ast.walk(tree)):
         return None  # (read, extended, imported, named by a string, set by its module's
-    return found  # namespace: not a literal)
+    return found + stars  # namespace: not a literal)
+
+
+def _stars(tree: object) -> list[str] | None:
+    """The modules the ``ast`` module ``tree`` star-imports (their ``pytest_plugins`` is its
+    own); None for a relative one without a module's name (``from . import *``)."""
+    import ast
+
+    found = []
+    for node in ast.walk(tree):  # type: ignore[arg-type]
+        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            if not node.module:
+                return None
+            found.append(node.module)
+    return found
 
 
 #: The builtins that set or read a module's names by a computed name.
 _DYNAMIC: Final = frozenset(("globals", "locals", "vars", "setattr", "exec", "eval",
-                             "__import__", "_getframe", "currentframe", "f_globals",
-                             "f_locals", "__dict__", "__setattr__", "__getattr__"))
+                             "__import__"))
+#: The attributes that reach a module's namespace (a frame's, its ``__dict__``).
+_REACHING: Final = frozenset(("_getframe", "currentframe", "f_globals", "f_locals", "__dict__",
+                              "__setattr__"))
 
 
 def _dynamic(node: object, read: set[int]) -> bool:
@@ -233,9 +250,8 @@ def _dynamic(node: object, read: set[int]) -> bool:
     return (isinstance(node, ast.Name) and (
         (node.id == _NAME and id(node) not in read) or node.id in _DYNAMIC)) or (
         isinstance(node, ast.Constant) and node.value == _NAME) or (
-        isinstance(node, ast.alias) and (
-            node.name == "*" or (node.asname or node.name) == _NAME)) or (
-        isinstance(node, ast.Attribute) and (node.attr == _NAME or node.attr in _DYNAMIC)) or (
+        isinstance(node, ast.alias) and (node.asname or node.name) == _NAME) or (
+        isinstance(node, ast.Attribute) and (node.attr == _NAME or node.attr in _REACHING)) or (
         isinstance(node, ast.keyword) and node.arg == _NAME) or (
         isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load) and isinstance(
             node.value, ast.Attribute) and node.value.attr == "modules") or (
@@ -265,14 +281,17 @@ def _shaped(node: object) -> list[str] | None:
     if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
         found: list[str] = []
         for element in node.elts:
-            shaped = _shaped(element)
+            shaped = _shaped(element) if isinstance(element, (ast.Constant, ast.JoinedStr)) \
+                else None  # (an element is one name: `'help' + 'ers'` is not read)
             if shaped is None:
                 return None
             found += shaped
         return found
     if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
-        return _shaped(node.elt)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _shaped(node.elt) if isinstance(node.elt, (ast.Constant, ast.JoinedStr)) \
+            else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and not any(
+            isinstance(n, (ast.Constant, ast.JoinedStr)) for n in (node.left, node.right)):
         left, right = _shaped(node.left), _shaped(node.right)
         return None if left is None or right is None else left + right
     return None

@@ -40,17 +40,17 @@ def interpreter_libs(exe: str) -> list[str] | None:
         return []
     except OSError:
         return None
-    if magic not in _BINARIES:  # (a script: a shim)
-        return _shimmed(os.path.dirname(exe))
+    if magic not in _BINARIES or not is_interpreter(os.path.basename(real)):  # (a script, a
+        return _shimmed(os.path.dirname(exe))  # launcher: a shim; s57-greview2 V-LAUNCHER)
     for folder in (os.path.dirname(exe), os.path.dirname(os.path.dirname(exe))):
         venv = venv_libs(folder)
         if venv is None or venv:
             return venv  # (a venv's: pyvenv.cfg beside the interpreter or one folder up)
     found = []
-    for at in dict.fromkeys((exe, real)):
+    for at in (real,):  # (getpath searches from the executable's real path)
         prefix = _landmark(os.path.dirname(at))
-        if prefix is None:
-            return None
+        if prefix != os.path.dirname(os.path.dirname(at)):  # (found higher up, `/`'s merged
+            return None  # /lib: a launcher's, not known)
         found.append(os.path.join(prefix, "lib"))
     return list(dict.fromkeys(found))
 

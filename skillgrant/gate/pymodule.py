@@ -117,6 +117,9 @@ def _site_names() -> frozenset[str] | None:
     from .sitenames import site_names
 
     guards = GUARDED.get()
+    if not getattr(guards, "collected", None) and not getattr(guards, "runs_any", True):
+        return frozenset()  # (no program of the plan imports a site module: no test runner,
+        # no script; a plan's `-c` code imports standard ones: planruns; session 57's cost)
     return site_names(getattr(guards, "run_folders", frozenset()),
                       getattr(guards, "python_libs", frozenset()))
 

@@ -14,15 +14,18 @@ from .placed import STANDARD
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Final
 
 
-def finder_tops(folder: str) -> set[str] | None:
+def finder_tops(folder: str, pths: list[str],
+                words: Callable[[str], set[str]]) -> set[str] | None:
     """The top-level names the editable finders of the site folder ``folder`` map
     (setuptools' ``__editable___NAME_finder.py``, which a ``.pth`` imports and appends to
     ``sys.meta_path``: its ``MAPPING`` and ``NAMESPACES``, literal dicts; s56-greview3 E):
     each a module found outside every site folder. None where a finder module there is not
-    read so (its text not literal)."""
+    read so (its text not literal), or where ``_finders_read`` of its ``.pth`` files ``pths``
+    (``words``: the names of a line) is false."""
     import ast
     import glob
 
@@ -51,7 +54,7 @@ def finder_tops(folder: str) -> set[str] | None:
             read += target.id == "MAPPING"
         if not read:
             return None
-    return names if _finders_read(folder) else None
+    return names if _finders_read(folder, pths, words) else None
 
 
 #: What a module's text holds where it may put a finder after the path's (``sys.meta_path``
@@ -73,15 +76,6 @@ _LINE: Final = (rb"\bsite\b|addsitedir|sys\s*\.\s*path\b|(?<![.\w])path\s*(?:\.|
 _EDITABLE: Final = rb"import (__editable___\w+_finder); \1\.install\(\)\s*"
 
 
-def pth_files(folder: str) -> list[str]:
-    """The ``.pth`` files of the site folder ``folder`` (site.addsitedir reads each name
-    ending so, a hidden one too: s57-greview2 E-PTHCODE), sorted."""
-    try:
-        return sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".pth"))
-    except OSError:
-        return []
-
-
 def appends(text: bytes) -> bool:
     """Whether a module's ``text`` may put a finder after the path finder or add a folder to
     ``sys.path`` (``_APPENDS``; each ``meta_path`` but ``_FIRST``'s uses: an alias too)."""
@@ -97,7 +91,7 @@ def appends(text: bytes) -> bool:
     return False
 
 
-def _finders_read(folder: str) -> bool:
+def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]]) -> bool:
     """Whether no ``.pth`` import line of the site folder ``folder`` may move what Python
     imports by its own code (``_LINE``: ``import site; site.addsitedir(…)``), and no module
     it imports from it (nor any that imports from it: ``_appends_none``), but setuptools'
@@ -108,7 +102,7 @@ def _finders_read(folder: str) -> bool:
     import re
 
     texts = []
-    for pth in pth_files(folder):
+    for pth in pths:
         try:
             with open(pth, "rb") as f:
                 texts.append(f.read(1 << 20).decode("utf-8", "replace").splitlines())
@@ -117,11 +111,13 @@ def _finders_read(folder: str) -> bool:
     added = [os.path.join(folder, line.rstrip()) for lines in texts for line in lines if
              line.strip() and not line.startswith(("#", "import ", "import\t"))]
     for lines in texts:  # (a module looked up in every folder a .pth there adds: E-PRESENT)
-        code = [line for line in lines if line.startswith(("import ", "import\t"))]
+        code = [line for line in lines if line.startswith(("import ", "import\t")) and not (
+            "has_mfs" in line and "mp.append(p)" in line)]  # (setuptools' nspkg template:
+        # a namespace of this site folder, listed; s57-greview2 K-NSPKG)
         if any(re.search(_LINE, line.encode()) for line in code
                if not re.fullmatch(_EDITABLE, line.encode())):
             return False
-        tops = {n for line in code for n in line_names(line)
+        tops = {n for line in code for n in names(line)
                 if n not in STANDARD and not n.startswith("__editable__")}
         if not _appends_none([folder, *added], sorted(tops)):
             return False
@@ -218,14 +214,3 @@ def plugin_tops(folder: str) -> set[str]:
                 if top.isidentifier():
                     names.add(top.lower() if top.isascii() else top)
     return names
-
-
-def line_names(line: str) -> set[str]:
-    """The identifiers of ``line`` (in its strings too) that may name a top-level module: not
-    a keyword, not an attribute's (after a ``.``: ``os.environ``; a dotted module's first part
-    names its package)."""
-    import keyword
-
-    spaced = "".join(c if c.isalnum() or c in "_." else " " for c in line)
-    return {w for word in spaced.split() for w in word.split(".")[:1]
-            if w.isidentifier() and not keyword.iskeyword(w)}

@@ -16,9 +16,7 @@ from __future__ import annotations
 import functools
 import os
 
-from .interpreters import interpreter_libs, is_interpreter, venv_libs
 from .placed import STANDARD
-from .sitefinders import finder_tops, line_names, plugin_tops, pth_files
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -49,6 +47,8 @@ def _libs(path: str) -> list[str] | None:
     (``interpreter_libs``: a link's installation, a venv's base, the versions a pyenv or asdf
     shim runs); None where one's cannot be known."""
     import sys
+
+    from .interpreters import interpreter_libs, is_interpreter
 
     bins = [b.rstrip("/") for b in path.split(":") if b[:1] == "/"]
     found = [*_PREFIXES, os.path.join(sys.base_prefix, "lib"),
@@ -155,6 +155,8 @@ def _folders(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: st
     interpreter's are not known."""
     import glob
 
+    from .interpreters import interpreter_libs, is_interpreter, venv_libs
+
     found = _path_folders(path, home)
     if found is None:
         return None
@@ -202,8 +204,10 @@ def _listing(folder: str) -> frozenset[str] | None:
     under the editable dev venv only); and in each of them the top names of the modules
     its distributions' ``pytest11`` entry points name (``_plugin_tops``) and those an
     editable finder maps (``_finder_tops``). None where a finder's mapping cannot be read."""
+    from .sitefinders import finder_tops, plugin_tops
+
     names = _top_names(folder, True) | plugin_tops(folder) | _namespace_members(folder)
-    mapped = finder_tops(folder)
+    mapped = finder_tops(folder, pth_files(folder), line_names)
     if mapped is None:
         return None
     names |= mapped
@@ -328,3 +332,23 @@ def module_items(folders: list[str], names: frozenset[str]) -> list[tuple[str, b
     suffixes = _suffixes()
     return [(os.path.join(f, n + s), s == "") for f in folders for n in sorted(names)
             for s in ("", *suffixes)]
+
+
+def pth_files(folder: str) -> list[str]:
+    """The ``.pth`` files of the site folder ``folder`` (site.addsitedir reads each name
+    ending so, a hidden one too: s57-greview2 E-PTHCODE), sorted."""
+    try:
+        return sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".pth"))
+    except OSError:
+        return []
+
+
+def line_names(line: str) -> set[str]:
+    """The identifiers of ``line`` (in its strings too) that may name a top-level module: not
+    a keyword, not an attribute's (after a ``.``: ``os.environ``; a dotted module's first part
+    names its package)."""
+    import keyword
+
+    spaced = "".join(c if c.isalnum() or c in "_." else " " for c in line)
+    return {w for word in spaced.split() for w in word.split(".")[:1]
+            if w.isidentifier() and not keyword.iskeyword(w)}

@@ -17,8 +17,14 @@ from skillgrant.gate.conftestplugins import conftest_plugins
 from skillgrant.gate.interpreters import interpreter_libs
 from skillgrant.gate.planprograms import plan_programs
 from skillgrant.gate.planruns import _imports_project
-from skillgrant.gate.sitefinders import _finders_read
-from skillgrant.gate.sitenames import _listing
+from skillgrant.gate.sitefinders import _finders_read as _read_finders
+from skillgrant.gate.sitenames import _listing, line_names, pth_files
+
+
+def _finders_read(folder: str) -> bool:
+    """``sitefinders._finders_read`` of ``folder``'s ``.pth`` files."""
+    return _read_finders(folder, pth_files(folder), line_names)
+
 
 #: The start of an ELF binary (what ``interpreter_libs`` takes as an interpreter, no script).
 ELF = b"\x7fELF" + b"\0" * 12
