@@ -172,8 +172,8 @@ C
 gcc -o $T/mise/shims/python3 $T/shim.c
 """
 
-_open("test_l_a_launchers_target_plugin_imports_at_start", "at f957d30 interpreters takes any "
-      "ELF as CPython and _landmark walks up to / (Debian's /lib/python3.11/os.py)")
+# (held since 0d6217b: a launcher in an interpreter's stead is a shim)
+
 
 
 def test_l_a_launchers_target_plugin_imports_at_start(tmp_path: Path, base_python: str,
@@ -367,6 +367,12 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
                         "sys.modules[__name__] = conf_base\n",
          "conf_base.py": NAMES_HELPERS, "tests/test_a.py": PASSES, "helpers.py": ""},
         ["cp src/p helpers.py", "python3 -m pytest -q"]),
+    # (a regression of 0d6217b: denied at f957d30) setattr reached by an attribute, the name split
+    "builtins-setattr": ({"conftest.py": "import builtins\nimport sys\n\nbuiltins.setattr("
+                                         "sys.modules[__name__], 'pytest_' + 'plugins', "
+                                         "['helpers'])\n",
+                          "tests/test_a.py": PASSES, "helpers.py": ""},
+                         ["cp src/p helpers.py", "python3 -m pytest -q"]),
     # the anchor outside the project named by a runner's recipe, not the plan
     "anchor-in-a-makefile-recipe": ({"helpers.py": "", "Makefile": "test:\n\tpython3 -m pytest "
                                      "-q {T}/ext\n"}, ["cp src/p helpers.py", "make test"], None,
@@ -388,6 +394,8 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
 # (globals-update, testpaths-recursive-glob, aggregator-on-pythonpath: held since 229132d)
 # (locals-update: held since 5bbb9bb; pyvenv-cfg-above-a-testpaths-entry,
 # conftest-replaced-in-sys-modules since f957d30)
+_open("test_p_a_conftests_plugins_import_at_start", "at 0d6217b conftestplugins._dynamic takes "
+      "no attribute named setattr as dynamic (builtins.setattr)", "builtins-setattr")
 _open("test_p_a_conftests_plugins_import_at_start", "at 5bbb9bb pytestini._anchors reads the "
       "plan's own pytest entries only: a runner's recipe names anchors unread",
       "anchor-in-a-makefile-recipe")
@@ -546,7 +554,6 @@ COSTS: dict[str, tuple[str, str, dict[str, str]]] = {
     "universal-binary-on-path-sed-a-root-module": ("sed -i s/A/B/ app.py", UNIVERSAL, {}),
     "universal-binary-on-path-sed-a-tests-helper": ("sed -i s/A/B/ tests/helpers.py", UNIVERSAL,
                                                     {}),
-    # (universal-binary-on-path-*: held since f957d30, a Mach-O universal binary read as one)
     # (a regression of 3096751: main allowed it)
     "nested-conftest-star-import-sed-a-module": ("sed -i s/A/B/ src/app.py", "", STAR),
     # (a regression of 229132d: main allowed it) setuptools' namespace .pth in the active venv
@@ -558,15 +565,14 @@ COSTS: dict[str, tuple[str, str, dict[str, str]]] = {
         "src/app.py": "A = 1\n"}),
 }
 
-_open("test_k_an_everyday_call_stays_allowed", "at c7fe9a3 conftestplugins reads every conftest "
-      "at any depth and takes a star import as every module (its source not read)",
-      "nested-conftest-star-import-sed-a-module")
-_open("test_k_an_everyday_call_stays_allowed", "at c7fe9a3 conftestplugins._dynamic takes any "
-      "attribute named setattr (monkeypatch.setattr in a fixture) as the module's namespace "
-      "set", "monkeypatch-setattr-in-a-conftest-sed-a-module")
-_open("test_k_an_everyday_call_stays_allowed", "at f957d30 sitefinders._LINE takes setuptools' "
-      "-nspkg.pth line (importlib, sys.modules) as not exact: every module a site name",
-      "setuptools-nspkg-pth-sed-a-root-module")
+
+
+# (nested-conftest-star-import-sed-a-module, monkeypatch-setattr-in-a-conftest-sed-a-module,
+# setuptools-nspkg-pth-sed-a-root-module: held since 0d6217b)
+_open("test_k_an_everyday_call_stays_allowed", "at 0d6217b (held at f957d30) a binary whose "
+      "prefix is not at bin/.. is read as a shim: macOS's /usr/bin/python3 stub makes every "
+      "module a site name again", "universal-binary-on-path-sed-a-root-module",
+      "universal-binary-on-path-sed-a-tests-helper")
 
 
 @pytest.mark.parametrize("case", COSTS)
