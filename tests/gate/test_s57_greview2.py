@@ -556,6 +556,8 @@ COSTS: dict[str, tuple[str, str, dict[str, str]]] = {
                                                     {}),
     # (a regression of 3096751: main allowed it)
     "nested-conftest-star-import-sed-a-module": ("sed -i s/A/B/ src/app.py", "", STAR),
+    # (a regression of 0d6217b: main allowed it) the star's own module
+    "nested-conftest-star-import-sed-its-module": ("sed -i s/1/2/ tests/fixtures.py", "", STAR),
     # (a regression of 229132d: main allowed it) setuptools' namespace .pth in the active venv
     "setuptools-nspkg-pth-sed-a-root-module": ("sed -i s/A/B/ app.py", NSPKG, {}),
     # (a regression of 229132d: main allowed it) a conftest's everyday monkeypatch fixture
@@ -573,6 +575,9 @@ _open("test_k_an_everyday_call_stays_allowed", "at 0d6217b (held at f957d30) a b
       "prefix is not at bin/.. is read as a shim: macOS's /usr/bin/python3 stub makes every "
       "module a site name again", "universal-binary-on-path-sed-a-root-module",
       "universal-binary-on-path-sed-a-tests-helper")
+_open("test_k_an_everyday_call_stays_allowed", "at 0d6217b conftestplugins._stars adds a star "
+      "import's module to the plugin names: its files are guarded as a plugin's",
+      "nested-conftest-star-import-sed-its-module")
 
 
 @pytest.mark.parametrize("case", COSTS)
