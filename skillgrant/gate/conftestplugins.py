@@ -74,8 +74,9 @@ def conftest_plugins(folder: str, given: tuple[str, ...] = (), roots: tuple[str,
         if len(seen) >= _MODULES:
             return True, patterns
         seen.add(name)
-        package = name[:-2] if name.endswith(".*") else ""  # (every module of a package: K)
-        patterns += _module_patterns(package or name)
+        read_only, name = name[:1] == "=", name.lstrip("=")  # (a star import's base: its
+        package = name[:-2] if name.endswith(".*") else ""  # names read; every module of
+        patterns += [] if read_only else _module_patterns(package or name)  # a package: K)
         tail = "/" + "/".join((package or name).split("."))
         places = [p for p in below if p.endswith((tail + ".py", tail + "/__init__.py")) or (
             package and tail + "/" in p)]
@@ -222,7 +223,7 @@ def _stars(tree: object) -> list[str] | None:
         if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
             if not node.module:
                 return None
-            found.append(node.module)
+            found.append("=" + node.module)  # (read, not a plugin: K-STAR2)
     return found
 
 
@@ -251,7 +252,9 @@ def _dynamic(node: object, read: set[int]) -> bool:
         (node.id == _NAME and id(node) not in read) or node.id in _DYNAMIC)) or (
         isinstance(node, ast.Constant) and node.value == _NAME) or (
         isinstance(node, ast.alias) and (node.asname or node.name) == _NAME) or (
-        isinstance(node, ast.Attribute) and (node.attr == _NAME or node.attr in _REACHING)) or (
+        isinstance(node, ast.Attribute) and (node.attr == _NAME or node.attr in _REACHING or (
+            node.attr in _DYNAMIC and isinstance(node.value, ast.Name) and node.value.id in (
+                "builtins", "__builtins__")))) or (
         isinstance(node, ast.keyword) and node.arg == _NAME) or (
         isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load) and isinstance(
             node.value, ast.Attribute) and node.value.attr == "modules") or (

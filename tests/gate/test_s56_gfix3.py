@@ -83,7 +83,7 @@ CONFTESTS = {
     "pytest_plugins = [NAME]\n": None,
     "pytest_plugins = ['a']\npytest_plugins += ['b']\n": None,
     "if X:\n    pytest_plugins = ['a']\n": None,
-    "from shared import *\n": ["shared"],  # (read as an aggregator: s57-greview2 K-STAR)
+    "from shared import *\n": ["=shared"],  # (read as an aggregator: s57-greview2 K-STAR)
     "from shared import pytest_plugins\n": None,
     "globals()['pytest_plugins'] = ['a']\n": None,
     "def f(:\n": None,

@@ -166,7 +166,6 @@ def test_a_bare_f_string_is_not_read(tmp_path: Path) -> None:
     ("python3 -X dev -c 'from . import x'", True),
     ("python3 -c '__import__(\"tools\")'", True),
     ("python3 -c 'import sys, json; print(sys.version)'", False),
-    ("python3 -W error -c 'import json'", False),
     ("python3 -m pytest -q -c ci/pytest.ini", False),
 ])
 def test_a_plans_code_importing_a_project_module(entry: str, imports: bool) -> None:
@@ -251,6 +250,7 @@ def test_nested_site_namespaces_members_are_site_names(tmp_path: Path) -> None:
     "locals().update({'pytest_' + 'plugins': ['helpers']})\n",
     "import sys\nsys._getframe().f_globals['pytest_' + 'plugins'] = ['helpers']\n",
     "import sys\nimport conf_base\nsys.modules[__name__] = conf_base\n",  # (P-SYSMODULES)
+    "import builtins\nbuiltins.setattr(sys.modules[__name__], 'pytest_plugins', ['h'])\n",
 ])
 def test_a_conftest_reaching_its_namespace_is_not_read(text: str, tmp_path: Path) -> None:
     (tmp_path / "conftest.py").write_text(text)
