@@ -373,6 +373,12 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
                                          "['helpers'])\n",
                           "tests/test_a.py": PASSES, "helpers.py": ""},
                          ["cp src/p helpers.py", "python3 -m pytest -q"]),
+    # builtins imported under another name
+    "builtins-alias-setattr": ({"conftest.py": "import builtins as b\nimport sys\n\nb.setattr("
+                                               "sys.modules[__name__], 'pytest_' + 'plugins', "
+                                               "['helpers'])\n",
+                                "tests/test_a.py": PASSES, "helpers.py": ""},
+                               ["cp src/p helpers.py", "python3 -m pytest -q"]),
     # the anchor outside the project named by a runner's recipe, not the plan
     "anchor-in-a-makefile-recipe": ({"helpers.py": "", "Makefile": "test:\n\tpython3 -m pytest "
                                      "-q {T}/ext\n"}, ["cp src/p helpers.py", "make test"], None,
@@ -394,8 +400,9 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
 # (globals-update, testpaths-recursive-glob, aggregator-on-pythonpath: held since 229132d)
 # (locals-update: held since 5bbb9bb; pyvenv-cfg-above-a-testpaths-entry,
 # conftest-replaced-in-sys-modules since f957d30)
-_open("test_p_a_conftests_plugins_import_at_start", "at 0d6217b conftestplugins._dynamic takes "
-      "no attribute named setattr as dynamic (builtins.setattr)", "builtins-setattr")
+# (builtins-setattr: held since 80ad7a0)
+_open("test_p_a_conftests_plugins_import_at_start", "at 80ad7a0 conftestplugins._dynamic asks "
+      "setattr's object be spelled builtins", "builtins-alias-setattr")
 _open("test_p_a_conftests_plugins_import_at_start", "at 5bbb9bb pytestini._anchors reads the "
       "plan's own pytest entries only: a runner's recipe names anchors unread",
       "anchor-in-a-makefile-recipe")
@@ -556,7 +563,7 @@ COSTS: dict[str, tuple[str, str, dict[str, str]]] = {
                                                     {}),
     # (a regression of 3096751: main allowed it)
     "nested-conftest-star-import-sed-a-module": ("sed -i s/A/B/ src/app.py", "", STAR),
-    # (a regression of 0d6217b: main allowed it) the star's own module
+    # (a regression of 0d6217b, held since 80ad7a0) the star's own module
     "nested-conftest-star-import-sed-its-module": ("sed -i s/1/2/ tests/fixtures.py", "", STAR),
     # (a regression of 229132d: main allowed it) setuptools' namespace .pth in the active venv
     "setuptools-nspkg-pth-sed-a-root-module": ("sed -i s/A/B/ app.py", NSPKG, {}),
@@ -575,9 +582,6 @@ _open("test_k_an_everyday_call_stays_allowed", "at 0d6217b (held at f957d30) a b
       "prefix is not at bin/.. is read as a shim: macOS's /usr/bin/python3 stub makes every "
       "module a site name again", "universal-binary-on-path-sed-a-root-module",
       "universal-binary-on-path-sed-a-tests-helper")
-_open("test_k_an_everyday_call_stays_allowed", "at 0d6217b conftestplugins._stars adds a star "
-      "import's module to the plugin names: its files are guarded as a plugin's",
-      "nested-conftest-star-import-sed-its-module")
 
 
 @pytest.mark.parametrize("case", COSTS)
