@@ -1,0 +1,219 @@
+"""Review s57 (s57-sreview) of s57-sfix (issue 29: a package.json script's words read as dash
+and bash read them, failing closed; jest's settings and options read as jest 29.7 reads them,
+failing closed). Each case proves with real dash/bash and the real programs (npm 11, node 20,
+jest 29.7, gcc) in a scratch project that the calls run the payload (a file ``zz`` made), then
+asks the printed hook for each call in turn in a second such project (test_s56_sreview's
+``_case``): the hook allowing every call is the finding, a strict xfail row of ``OPEN`` while
+it is open. A case the change holds is a plain test pinning it; a cost (an everyday call
+denied) is a row asserting the call is allowed.
+
+Every payload only makes a file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, home_env, hooked_project, needs
+from test_gate_files import _settings_hook, payload
+from test_s56_sreview import JEST_TEST, NODE_PAYLOAD, SETUP_JSON, _case, _jest_case
+
+#: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail.
+OPEN = LeftOpen()
+
+# --- R: the folders a package.json script's runner collects in (testroots, planscripts) --------
+
+#: ``../ext/test/o`` leads to ``../other``: node's ``--test`` on ``../ext/`` runs what is there.
+SIBLING = "mkdir -p ../ext/test ../other sub/x && ln -s ../../other ../ext/test/o"
+#: A node script building the folder and running node's test runner there.
+BUILDS = ("const p = require('path');\nrequire('child_process').execSync('node --test ' + "
+          "p.dirname(process.cwd()) + '/ext/', {stdio: 'inherit'});\n")
+RUN_EXT = "node --test ../ext/\n"
+#: Each case: the ``test`` script, the other files, more setup (after ``SIBLING``), the file
+#: the copy writes (``../other/x.js`` where not given).
+SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
+    # dash's cd is logical (`sub/..` is the project) but node resolves `../t/` from its
+    # physical folder: the link's target's parent
+    "cd-into-a-link-then-dotdot": ("cd sub && node --test ../t/", {},
+                                   " && mkdir -p ../outside/a ../outside/t/test && rm -r sub && "
+                                   "ln -s ../outside/a sub", "../outside/t/test/x.js"),
+    # a script file dash reads whole: a NUL byte (dash drops it), past the first MiB
+    "script-file-holding-a-nul": ("sh run.sh", {"run.sh": RUN_EXT + "#\0\n"}, "", ""),
+    "script-file-past-a-mib": ("sh run.sh", {"run.sh": "#\n" * 600_000 + RUN_EXT}, "", ""),
+    # a project program (an ELF binary) the script runs
+    "a-project-program": ("./tool", {"tool.c": (
+        '#include <unistd.h>\nint main(void) {\n  execlp("node", "node", "--test", '
+        '"../ext/", (char *) 0);\n  return 1;\n}\n')}, " && gcc -o tool tool.c", ""),
+    # the kernel runs a script file's `#!` line (env -S splits it)
+    "shebang-line": ("./run.sh", {"run.sh": "#!/usr/bin/env -S node --test ../ext/\n"},
+                     " && chmod +x run.sh", ""),
+    # a shell's or an interpreter's file behind a wrapper, an option's value, a `-c` text;
+    # node's `--test` after the script (the script's argument)
+    "wrapper-before-a-shell": ("timeout 60 sh run.sh", {"run.sh": RUN_EXT}, "", ""),
+    "option-value-before-the-file": ("sh -o errexit run.sh", {"run.sh": RUN_EXT}, "", ""),
+    "wrapper-before-an-interpreter": ("nice node run.js", {"run.js": BUILDS}, "", ""),
+    "shell-text-runs-an-interpreter": ("sh -c 'node run.js'", {"run.js": BUILDS}, "", ""),
+    "test-word-after-the-script": ("node run.js --test", {"run.js": BUILDS}, "", ""),
+    # a reserved word before the cd: the cd is no folder's move to the gate
+    "reserved-word-before-a-cd": ("if cd sub; then node --test ../../ext/; fi", {}, "", ""),
+    # a variable the script sets before it reads it (`$HOME` read as the hook's home)
+    "exported-home": ("export HOME=sub; node --test $HOME/../../ext/", {}, "", ""),
+    "special-builtin-keeps-pwd": ("PWD=sub :; node --test $PWD/../../ext/", {}, "", ""),
+    # held at 44834e42: a program moving the folder, braces a bash file expands, a quoted
+    # text holding a brace, a dotted glob
+    "env-chdir": ("env -C sub/x node --test ../../../ext/", {}, "", ""),
+    "braces-in-a-bash-file": ("bash run.sh", {"run.sh": "node --test {..,..}/ext/\n"}, "", ""),
+    "bash-c-braces": ("bash -c 'node --test {..,..}/ext/'", {}, "", ""),
+}
+#: The rows: each a class of SCRIPTS' spellings (one case each; the report lists the others).
+SCRIPT_ROWS = {
+    "cd-into-a-link-then-dotdot": ("cd-into-a-link-then-dotdot",),
+    "script-file-holding-a-nul": ("script-file-holding-a-nul",),
+    "script-file-past-a-mib": ("script-file-past-a-mib",),
+    "a-project-program": ("a-project-program",),
+    "shebang-line": ("shebang-line",),
+    "wrapper-before-a-shell": ("wrapper-before-a-shell",),
+    "option-value-before-the-file": ("option-value-before-the-file",),
+    "wrapper-before-an-interpreter": ("wrapper-before-an-interpreter",),
+    "shell-text-runs-an-interpreter": ("shell-text-runs-an-interpreter",),
+    "test-word-after-the-script": ("test-word-after-the-script",),
+    "reserved-word-before-a-cd": ("reserved-word-before-a-cd",),
+    "variable-set-before-read": ("exported-home",),
+    "held-folder-moves-and-braces": ("env-chdir",),
+    "held-braces": ("braces-in-a-bash-file",),
+}
+OPEN.add("test_r_a_scripts_folder_read_otherwise",
+         "open at 44834e42 (and 86e0897c): testroots._folders_of joins a cd's operand and a "
+         "later `..` as text (normpath), where node resolves from the link's target",
+         "cd-into-a-link-then-dotdot")
+OPEN.add("test_r_a_scripts_folder_read_otherwise",
+         "open at 44834e42 (and 86e0897c): testroots._script_folders reads no file holding a "
+         "NUL (dash drops NULs; an ELF program runs anything) and a file's first MiB only",
+         "script-file-holding-a-nul", "script-file-past-a-mib", "a-project-program")
+OPEN.add("test_r_a_scripts_folder_read_otherwise",
+         "open at 44834e42 (regression: denied at 86e0897c): a script file's `#!` line is "
+         "dropped as a comment; a shell's file behind a wrapper or an option's value is not "
+         "read", "shebang-line", "wrapper-before-a-shell", "option-value-before-the-file")
+OPEN.add("test_r_a_scripts_folder_read_otherwise",
+         "open at 44834e42 (and 86e0897c): _folders_of takes a command's first word as the "
+         "program (a wrapper, `sh -c`'s text) and any `--test` word as node's runner",
+         "wrapper-before-an-interpreter", "shell-text-runs-an-interpreter",
+         "test-word-after-the-script")
+OPEN.add("test_r_a_scripts_folder_read_otherwise",
+         "open at 44834e42 (regression: denied at 86e0897c): program_at stops at a reserved "
+         "word (`if cd sub`), so the cd moves no base", "reserved-word-before-a-cd")
+OPEN.add("test_r_a_scripts_folder_read_otherwise",
+         "open at 44834e42 (and 86e0897c): _KNOWN substitutes $HOME and $PWD whatever the "
+         "script assigned them (export, readonly, an assignment before `:`)",
+         "variable-set-before-read")
+
+
+def _script(tmp_path: Path, case: str) -> str | None:
+    """SCRIPTS' ``case``: the first call the hook denies, or None."""
+    script, extra, setup, target = SCRIPTS[case]
+    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}),
+             "src/mk": NODE_PAYLOAD, **extra}
+    return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
+                 [f"cp src/mk {target or '../other/x.js'}", "npm test"], setup=SIBLING + setup)
+
+
+@pytest.mark.parametrize("row", list(SCRIPT_ROWS))
+def test_r_a_scripts_folder_read_otherwise(tmp_path: Path, row: str) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``: the copy into ``../other`` (through
+    ``../ext/test/o``) is allowed, and ``npm test`` runs it."""
+    needs("node", "npm", *(("gcc",) if row == "a-project-program" else ()))
+    allowed = [n for n in SCRIPT_ROWS[row] if _script(tmp_path / n, n) is None]
+    assert not allowed, f"the hook allows every call of {allowed}, and node runs the payload"
+
+
+# --- J: what jest 29.7 loads that its settings name (jestsettings) ------------------------------
+
+#: Each case: the plan's entry, package.json's ``"jest"`` settings (None: none), the test
+#: script, the other files, the file the copy writes (jest loads it).
+JEST: dict[str, tuple[str, dict[str, object] | None, str, dict[str, str], str]] = {
+    # istanbul-reports' create(name) requires a reporter it does not have by its name
+    "coverage-reporters-setting": ("npm test", {"collectCoverage": True, "coverageReporters": [
+        "PROJECT/tools/r.js"]}, "jest", {}, "tools/r.js"),
+    "coverage-reporters-option": ("npm test", None,
+                                  "jest --coverage --coverageReporters=PROJECT/tools/r.js", {},
+                                  "tools/r.js"),
+    # an inline project's rootDir above the project; a project folder above (a monorepo's)
+    "inline-project-root-dir-above": ("npm test", {"projects": [{"rootDir": ".."}]}, "jest",
+                                      {"../other/__tests__/b.js": JEST_TEST},
+                                      "../other/__tests__/a.js"),
+    "project-folder-above": ("npm test", {"projects": [".."]}, "jest", {
+        "../package.json": '{"name": "root"}', "../other/__tests__/b.js": JEST_TEST},
+        "../other/__tests__/a.js"),
+    # an assignment before the cd: jest runs in pkg/a, with its settings
+    "assignment-before-a-cd": ("npm test", None, "A=1 cd pkg/a && jest", {
+        "pkg/a/a.test.js": JEST_TEST, "pkg/a/jest.config.json": SETUP_JSON},
+        "pkg/a/tools/s.js"),
+}
+JEST_ROWS = {
+    "coverage-reporters": ("coverage-reporters-setting",),
+    "project-root-above": ("inline-project-root-dir-above",),
+    "project-folder-above": ("project-folder-above",),
+    "assignment-before-a-cd": ("assignment-before-a-cd",),
+}
+OPEN.add("test_j_jest_loads_a_file_its_settings_name",
+         "open at 44834e42 (and 86e0897c): coverageReporters (setting, option) is no setting "
+         "of _CODE", "coverage-reporters")
+OPEN.add("test_j_jest_loads_a_file_its_settings_name",
+         "open at 44834e42 (and 86e0897c): _projects reads an inline project's rootDir and a "
+         "project folder above the collecting folder without the 'above' check",
+         "project-root-above", "project-folder-above")
+OPEN.add("test_j_jest_loads_a_file_its_settings_name",
+         "open at 44834e42: _script_words reads a cd as the command's first word only",
+         "assignment-before-a-cd")
+
+
+def _jest(tmp_path: Path, case: str) -> str | None:
+    """JEST's ``case``: the first call the hook denies, or None."""
+    entry, settings, script, files, target = JEST[case]
+    return _jest_case(tmp_path, entry, settings, {"a.test.js": JEST_TEST, **files}, target,
+                      script)
+
+
+@pytest.mark.parametrize("row", list(JEST_ROWS))
+def test_j_jest_loads_a_file_its_settings_name(tmp_path: Path, row: str) -> None:
+    """Plan: the entry, ``Bash(cp *)``: the copy, then jest loads the file."""
+    allowed = [n for n in JEST_ROWS[row] if _jest(tmp_path / n, n) is None]
+    assert not allowed, f"the hook allows every call of {allowed}, and jest loads the file"
+
+
+# --- C: costs: everyday calls the change denies -------------------------------------------------
+
+#: A jest project whose settings are code (``jest.config.js``): each call, in turn.
+COSTS = {
+    "plans-npm-test": ("Bash(npm test)", "npm test"),
+    "plans-npx-jest": ("Bash(npx jest)", "npx jest"),
+    "copy-of-a-readme": ("Bash(npm test)", "cp README docs/README"),
+}
+OPEN.add("test_c_a_jest_project_with_a_code_config_keeps_its_calls",
+         "open at 44834e42 (regression: allowed at 86e0897c): jestsettings.widened takes every "
+         "name with no ending (`test`, `jest`, `README`) as jest's code where the settings "
+         "are code, so every word of a call naming one is a guarded file", *COSTS)
+
+
+@pytest.mark.parametrize("case", list(COSTS))
+def test_c_a_jest_project_with_a_code_config_keeps_its_calls(tmp_path: Path,
+                                                             case: str) -> None:
+    """Plan: the entry, ``Bash(cp *)``; ``"test": "jest"``, ``jest.config.js`` (``{}``): the
+    call is allowed (as it was before the change)."""
+    entry, call = COSTS[case]
+    project = hooked_project(tmp_path, [entry, "Bash(cp *)"])
+    (project / "package.json").write_text(json.dumps({"name": "p", "scripts": {"test": "jest"}}))
+    (project / "jest.config.js").write_text("module.exports = {};\n")
+    (project / "a.test.js").write_text(JEST_TEST)
+    (project / "README").write_text("r\n")
+    (project / "docs").mkdir()
+    said = subprocess.run(["/bin/sh", "-c", _settings_hook(project)], cwd=project,
+                          input=payload(call, project.resolve()),
+                          env={**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)},
+                          capture_output=True, timeout=60, check=False)
+    assert said.returncode != 2, said.stderr.decode()[-400:]
