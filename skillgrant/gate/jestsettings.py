@@ -20,9 +20,21 @@ the plan's entries give jest's code options (``--globalSetup=./s.js``: ``planscr
   ``modulePaths`` and ``roots``: every file below such a folder is one (a module a test
   requires may resolve there).
 
-Settings that are code (``jest.config.js``/``.ts``/``.mjs``/``.cjs``/``.cts``/``.mts`` in a
-collecting or project folder, a preset or a ``--config`` file that is no JSON, a JSON text
-given to ``--config``) may name any file: each script anywhere (``SCRIPTS``) is then one
+- ``cacheDirectory`` (and jest's default, ``$TMPDIR/jest_<uid>``): every file below it is
+  one (jest runs a test's transformed code it finds kept there).
+
+The words given to jest (a script's after ``jest``, after a ``cd`` from the folder it
+names; the plan's entries') are read as jest 29.7's yargs reads them (kebab case,
+``--x=v``, short clusters ``-ic``: ``_yargs``). Where the gate cannot read jest's effective
+settings exactly, they are read as code (s56-sreview J): settings that are code
+(``jest.config.js``/``.ts``/``.mjs``/``.cjs``/``.cts``/``.mts`` in a collecting or project
+folder, a preset or a ``--config`` file that is no JSON, a package's preset that is no JSON,
+a JSON text given to an option), a ``rootDir`` above its settings' folder, a POSIX class in
+``testMatch``, settings jest finds above a folder holding none, an option jest does not
+know, a script naming jest that is not read or that runs it otherwise than as ``jest``, and
+a plan that may run jest with words the gate does not read (``make test``, a script running
+``sh run.sh``: ``_unseen``). Code may name any file: each script anywhere (``SCRIPTS``),
+and each present file whose name has no ending (jest runs it as CommonJS), is then one
 (fail closed, as a ``__mocks__`` folder's are). A package's mock (``__mocks__/chalk.js``)
 in any of its ``roots`` is ``testfiles``'. Read once for a guarded set; a settings file that
 cannot be read, or is no JSON, denies the write (ValueError)."""
@@ -108,9 +120,10 @@ def widened(key: str, folders: frozenset[str], guards: object) -> bool:
     collecting ``folders`` (of ``guards``) name or match (see the module's text)."""
     for folder in folders:
         reading = _reading(folder, guards)
-        if key in reading.paths or (reading.code and (key.endswith(SCRIPTS) or "." not in
-                                                      key.rpartition("/")[2])):
-            return True  # (jest runs a setup file of no ending as CommonJS: s56-sreview J)
+        if key in reading.paths or (reading.code and (key.endswith(SCRIPTS) or (
+                "." not in key.rpartition("/")[2] and fs.entry(key) == "file"))):
+            return True  # (jest runs a setup file of no ending as CommonJS: s56-sreview J;
+            # a new name of none may be a folder a call makes: `mkdir build`)
         below = key.startswith(folder + "/")
         if any((below or p.pattern[:1] == "^") and p.search(key) for p in reading.patterns):
             return True
@@ -312,7 +325,8 @@ def _read(settings: Mapping[str, object], root: str, reading: _Reading) -> None:
             _projects(value, root, reading)
         if setting == "testMatch":
             reading.code |= any("[[:" in p for p in fs.json_strings(value))  # (POSIX class)
-            patterns += [_glob(p.replace("<rootDir>", root)) for p in fs.json_strings(value)]
+            patterns += [_glob(p.replace("<rootDir>", root)) for p in fs.json_strings(value)
+                         if "[[:" not in p]
         elif setting == "testRegex":
             patterns += [re.compile(p, re.IGNORECASE) for p in fs.json_strings(value)]
         elif setting == "moduleDirectories":  # (each such folder up, as node_modules)

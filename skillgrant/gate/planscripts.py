@@ -11,7 +11,15 @@ run x``, ``yarn x``, ``pnpm x``, ``bun run x``) or one of a program that starts 
 (with their ``pre``/``post`` scripts) run only programs that start no other script
 (``_CLOSED``) or another script by name (``script_closure``). Any other entry (``make``,
 ``npx jest``, ``node x.js``, a pattern) or script command (``sh run.sh``, ``node x.js``,
-``npm-run-all``) may run any script: every script is read, as before."""
+``npm-run-all``) may run any script: every script is read, as before.
+
+A script's text is read as dash and bash read it only where every word is a literal or a
+glob and its operators are a list's, an output redirection and a pipe into a program that
+makes no command of its input (``commands``: not with ``shlex``; s56-sreview R); anything
+else may run anything. npm's words are read with its options (``--loglevel warn``), its
+``restart`` running ``stop`` and ``start``; an option not read here, a script run after a
+``cd``, and npm's default ``start`` raise ``Elsewhere`` (another package's scripts, or a
+file's code, run: the collecting plan's writes are refused)."""
 
 from __future__ import annotations
 
@@ -86,12 +94,12 @@ _ASSIGNS: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 def commands(text: str, entry: bool = False) -> list[list[str]] | None:
     """The simple commands of the shell text ``text`` (each its words, quotes removed, the
     assignments before its program among them), read as dash and bash read it only where
-    every word is a literal (``_BARE``, ``_QUOTED``) or a glob whose matches are below its
-    literal folder (``_dotted``) and the text holds no operators but ``&&``, ``||``, ``;``,
+    every word is a literal (``_BARE``, ``_QUOTED``) or a glob (its matches:
+    ``testroots._before_pattern``) and the text holds no operators but ``&&``, ``||``, ``;``,
     ``&``, a line break, an output redirection and a pipe into a program of ``_PIPED``; None
     for anything else (``$``, a backquote, ``~``, ``#``, ``\\``, ``{}`` unquoted, ``<``, a
-    subshell, a glob that may match ``..``, a pipe into ``xargs``): the text may run
-    anything. (A plan ``entry``'s ``*`` is its pattern: no glob.)"""
+    subshell, a pipe into ``xargs``): the text may run anything. (A plan ``entry``'s ``*``
+    is its pattern: no glob.)"""
     found: list[list[str]] = [[]]
     at, piped = 0, False
     while at < len(text):
@@ -119,26 +127,14 @@ def commands(text: str, entry: bool = False) -> list[list[str]] | None:
 
 def _value(token: str, entry: bool) -> str | None:
     """The word the shell token ``token`` is (its quotes removed), where it is read as
-    ``commands`` reads words; None otherwise."""
+    ``commands`` reads words; None otherwise. (A glob's matches: ``testroots``.)"""
     value = []
     for quoted, doubled, bare in _PART.findall(token):
         part = bare or quoted or doubled
-        if not (_BARE if bare else _QUOTED).fullmatch(part):
+        if not (_BARE if bare or entry else _QUOTED).fullmatch(part):
             return None
         value.append(part)
-    word = "".join(value)
-    return word if entry or not _dotted(word) else None
-
-
-def _dotted(word: str) -> bool:
-    """Whether the glob ``word`` (dash's, or the program's own: a quoted ``'src/**/*.js'``)
-    may match outside its literal folder: a part holding a pattern that starts with a dot
-    (dash's ``.?`` matches ``..``), a brace's choice that does, or a ``..`` after a
-    pattern."""
-    parts = word.split("/")
-    at = next((i for i, p in enumerate(parts) if any(c in p for c in "*?[{")), None)
-    return at is not None and any(p[:1] == "." or re.search(r"[{,]\.", p)
-                                  for p in parts[at:])
+    return "".join(value)
 
 
 def program_at(words: list[str]) -> int:

@@ -85,9 +85,16 @@ def _settings_roots(folder: str, names: frozenset[str] | None) -> list[str]:
 
 
 def _before_pattern(path: str) -> str:
-    """``path`` up to the folder before its first pattern character (``../t*/x``: ``..``)."""
-    at = next((k for k, c in enumerate(path) if c in "*?[{"), None)
-    return path if at is None else path[:at].rpartition("/")[0] or "."
+    """The folder every match of the glob ``path`` is below: its folder before the first
+    part holding a pattern character (``../t*/x``: ``..``), and one folder up for each part
+    from there that may be ``..`` (dash's ``.?`` and ``.[.]`` match it, a program's brace
+    ``{..,x}`` makes it; s56-sreview R): ``.?/ext/`` is below ``..``."""
+    parts = path.split("/")
+    at = next((k for k, p in enumerate(parts) if any(c in p for c in "*?[{")), None)
+    if at is None:
+        return path
+    up = sum(p[:1] == "." or re.search(r"[{,]\.", p) is not None for p in parts[at:])
+    return "/".join([*parts[:at], *[".."] * up]) or ("/" if path[:1] == "/" else ".")
 
 
 def _text(path: str) -> str | None:
