@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 from bash_review import LeftOpen, home_env, hooked_project, needs
 from test_gate_files import _settings_hook, payload
-from test_s56_sreview import JEST_TEST, NODE_PAYLOAD, SETUP_JSON, _case, _jest_case
+from test_s53_greview import _jest as _installed_jest
+from test_s56_sreview import JEST_TEST, JS_PAYLOAD, NODE_PAYLOAD, SETUP_JSON, _case, _jest_case
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
 pytestmark = pytest.mark.slow
@@ -163,11 +164,25 @@ JEST: dict[str, tuple[str, dict[str, object] | None, str, dict[str, str], str]] 
     "code-config-names-a-text-file": ("npm test", None, "jest", {"jest.config.js": (
         "module.exports = {setupFiles: ['<rootDir>/tools/setup.txt']};\n")},
         "tools/setup.txt"),
+    # the words npm passes on after `--` (the plan's, a script's `npm run x -- …`)
+    "plans-words-after-npms-dashes": ("npm test -- --setupFiles=./tools/s.js", None, "jest", {},
+                                      "tools/s.js"),
+    "scripts-words-after-npms-dashes": ("npm test", None, "", {"package.json": json.dumps(
+        {"name": "jt", "scripts": {"test": "npm run unit -- --setupFiles=./tools/s.js",
+                                   "unit": "jest"}})}, "tools/s.js"),
+    # an installed jest outside the project (a global one: here by its path), run by make,
+    # in a project with no package.json nor node_modules (``_no_modules``)
+    "make-runs-a-jest-outside": ("make test", None, "", {
+        "Makefile": "test:\n\tJESTBIN --config ci.json\n", "ci.json": SETUP_JSON},
+        "tools/s.js"),
 }
 JEST_ROWS = {
     "coverage-reporters": ("coverage-reporters-setting",),
     "a-project-above": ("inline-project-root-dir-above",),
     "assignment-before-a-cd": ("assignment-before-a-cd",),
+    "plans-words-after-npms-dashes": ("plans-words-after-npms-dashes",),
+    "scripts-words-after-npms-dashes": ("scripts-words-after-npms-dashes",),
+    "make-runs-a-jest-outside": ("make-runs-a-jest-outside",),
     "code-config-names-a-file-of-any-ending": ("code-config-names-a-text-file",),
 }
 OPEN.add("test_j_jest_loads_a_file_its_settings_name",
@@ -181,6 +196,17 @@ OPEN.add("test_j_jest_loads_a_file_its_settings_name",
          "open at cc08907c: _script_words reads a cd as the command's first word only",
          "assignment-before-a-cd")
 OPEN.add("test_j_jest_loads_a_file_its_settings_name",
+         "open at cc08907c (regression: denied at 86e0897c): runner_words gives jest npm's "
+         "`--` and _yargs stops there", "plans-words-after-npms-dashes")
+OPEN.add("test_j_jest_loads_a_file_its_settings_name",
+         "open at cc08907c (and 86e0897c): _script_words reads the scripts naming jest only, "
+         "not the words another script passes to one by `npm run unit -- …`",
+         "scripts-words-after-npms-dashes")
+OPEN.add("test_j_jest_loads_a_file_its_settings_name",
+         "open at cc08907c (and 86e0897c): _present takes jest as absent where no package.json "
+         "names it nor node_modules holds it (a global jest), so a make recipe's words are "
+         "no code", "make-runs-a-jest-outside")
+OPEN.add("test_j_jest_loads_a_file_its_settings_name",
          "open at cc08907c: where the settings are code, widened guards the scripts' endings "
          "and present files of no ending only (jest runs any ending but .json, .node as "
          "JavaScript; a new file of no ending too)", "code-config-names-a-file-of-any-ending")
@@ -189,8 +215,15 @@ OPEN.add("test_j_jest_loads_a_file_its_settings_name",
 def _jest(tmp_path: Path, case: str) -> str | None:
     """JEST's ``case``: the first call the hook denies, or None."""
     entry, settings, script, files, target = JEST[case]
-    return _jest_case(tmp_path, entry, settings, {"a.test.js": JEST_TEST, **files}, target,
-                      script)
+    files = {"a.test.js": JEST_TEST, **files}
+    if "JESTBIN" in files.get("Makefile", ""):
+        bin_jest = str(_installed_jest() / ".bin" / "jest")
+        files = {**files, "Makefile": files["Makefile"].replace("JESTBIN", bin_jest),
+                 target: "module.exports = {};\n", "src/js": JS_PAYLOAD}
+        return _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                     [f"cp src/js {target}", entry])
+    return _jest_case(tmp_path, entry, settings, files, target, script or "jest",
+                      "package.json" not in files)
 
 
 @pytest.mark.parametrize("row", list(JEST_ROWS))
