@@ -138,11 +138,16 @@ def _value(token: str, entry: bool) -> str | None:
 
 
 def program_at(words: list[str]) -> int:
-    """The place of the program in a command's ``words`` (past the assignments before it)."""
+    """The place of the program in a command's ``words`` (past the assignments and reserved
+    words before it: ``if cd sub``)."""
     at = 0
-    while at < len(words) and _ASSIGNS.match(words[at]):
+    while at < len(words) and (_ASSIGNS.match(words[at]) or words[at] in _RESERVED):
         at += 1
     return at
+
+
+#: The shell's reserved words a command's program may follow.
+_RESERVED: Final = frozenset(("if", "then", "elif", "else", "while", "until", "do", "time"))
 
 
 #: npm's options before ``--`` that take no value and change no package (read past).
@@ -323,8 +328,9 @@ def runner_words(guards: object, runner: str) -> list[list[str]]:
                 named = script_names(words)
             except Elsewhere:
                 named = None
-            found += [words[at + 1:]] if at is not None else [words[2:]] if named != [] \
-                else []
+            rest = words[2:]  # (npm gives a script the words after its name, its `--` gone)
+            rest = rest[:rest.index("--")] + rest[rest.index("--") + 1:] if "--" in rest else rest
+            found += [words[at + 1:]] if at is not None else [rest] if named != [] else []
     return found
 
 

@@ -184,6 +184,9 @@ def _script_folders(folder: str, path: str, depth: int,
             return []
         if not isinstance(scripts, dict):
             return []
+        npmrc = _text(os.path.join(folder, ".npmrc")) or ""
+        if _NPMRC.search(npmrc):  # (`workspaces=true` runs each workspace's scripts)
+            raise ValueError(f"{folder!r}'s .npmrc sets where npm runs scripts, or their shell")
         texts = list(script_closure({k: v for k, v in scripts.items() if isinstance(v, str)},
                                     names).values())
     else:  # (a shell script's lines that are comments: its `#!` line)
@@ -208,16 +211,16 @@ def _folders_of(folder: str, script: str, depth: int) -> list[str]:
     bases, found = [folder], []
     for words in read:
         at = program_at(words)
-        program = os.path.basename(words[at]) if at < len(words) else ""
-        if program in ("cd", "pushd"):
+        names = [os.path.basename(w) for w in words[at:]]
+        if names[:1] in (["cd"], ["pushd"]):
             if len(words) != at + 2 or words[at + 1][:1] == "-":
                 raise ValueError(f"a script of {folder!r} moves to a folder not named "
                                  f"({' '.join(words)!r})")
             bases.append(os.path.join(bases[-1], words[at + 1]))
-        elif program in _UNREAD or _PATTERN.search(words[at]) or (
-                program in _SHELLS and any(_PATTERN.search(w) for w in words[at + 1:])):
-            raise ValueError(f"a script of {folder!r} runs {words[at]!r}, whose folder is not "
-                             "read")
+        elif names[:1] and (names[0] in _UNREAD or not _FEEDS.isdisjoint(names) or
+                            _PATTERN.search(words[at]) or "cd" in names or "pushd" in names):
+            raise ValueError(f"a script of {folder!r} runs {' '.join(words)!r}, whose folder "
+                             "is not read")  # (`nice xargs`, `if cd sub`: a wrapper's)
         texts = [w.split(" ") for w in words if " " in w]  # (a quoted text a program may run
         if any(not _UNREAD.isdisjoint(t) or "cd" in t or "pushd" in t for t in texts):  # as
             raise ValueError(f"a script of {folder!r} gives a command a text moving the "
@@ -225,17 +228,35 @@ def _folders_of(folder: str, script: str, depth: int) -> list[str]:
         words = [p.rpartition("=")[2] for w in words for p in w.split(" ")]
         found += [os.path.normpath(os.path.join(b, _before_pattern(w))) for w in words
                   for b in bases if w[:1] != "-" and w]
-        code = [w for w in words[at:] if w[:1] != "-" and (os.path.normpath(os.path.join(
-            bases[-1], w)) + "/").startswith(folder.rstrip("/") + "/") and fs.entry(
-            os.path.join(bases[-1], w)) == "file"]  # (a project file)
-        if not code:
-            continue
-        runs = code[0] == words[at] or (program in _SHELLS and code[0] == next(
-            (w for w in words[at + 1:] if w[:1] != "-"), None))
-        if runs and depth == 0:
-            found += _script_folders(bases[-1], os.path.join(bases[-1], code[0]), 1)
-        elif runs or (program in _INTERPRETERS and "--test" not in words):
-            raise ValueError(f"a script of {folder!r} runs the project file {code[0]!r} as "
+        found += _code_run(folder, bases[-1], words[at:], depth)
+    return found
+
+
+def _code_run(folder: str, base: str, words: list[str], depth: int) -> list[str]:
+    """The folders of a shell script file of the package ``folder`` the command ``words``
+    (run in ``base``) runs (at ``depth`` 0: ``sh run.sh``, ``./run.sh``, ``nice sh run.sh``,
+    an executable file named anywhere), read as its scripts are. Raises ValueError for one
+    at ``depth`` 1, for a shell given a pattern, and for a project file a word naming an
+    interpreter before it runs as code (``node run.js``, ``cross-env X=1 node run.js``; not
+    ``node --test``)."""
+    names = [os.path.basename(w) for w in words]
+    if any(n in _SHELLS and any(_PATTERN.search(w) for w in words[k + 1:])
+           for k, n in enumerate(names)):
+        raise ValueError(f"a script of {folder!r} gives a shell a pattern")
+    found = []
+    for k, word in enumerate(words):
+        path = os.path.normpath(os.path.join(base, word))
+        if word[:1] == "-" or not (path + "/").startswith(folder.rstrip("/") + "/") or \
+                fs.entry(path) != "file":
+            continue  # (a project file only)
+        before = [w for w in words[:k] if w[:1] != "-"]
+        shell = before[-1:] != [] and os.path.basename(before[-1]) in _SHELLS
+        if shell or k == 0 or os.access(path, os.X_OK):
+            if depth:
+                raise ValueError(f"a script file of {folder!r} runs another, {word!r}")
+            found += _script_folders(base, path, 1)
+        elif not _INTERPRETERS.isdisjoint(names[:k]) and "--test" not in words:
+            raise ValueError(f"a script of {folder!r} runs the project file {word!r} as "
                              "code, which may collect anywhere")
     return found
 
@@ -246,9 +267,15 @@ _KNOWN: Final = re.compile(r"\$(?:\{(?:PWD|HOME)\}|(?:PWD|HOME)\b)")
 _MOVES: Final = re.compile(r"(?:^|[\s;&|])(?:cd|pushd|popd)(?:$|[\s;&|])")
 _PATTERN: Final = re.compile(r"[*?\[{]")
 #: Programs whose folder is not read: a folder stack's, a feeder's (its words come from
-#: its input).
+#: its input), a runner of a text or a file in this shell (as the program); the feeders
+#: anywhere in a command (``nice xargs``).
 _UNREAD: Final = frozenset(("popd", "xargs", "parallel", "eval", "source", ".", "exec",
                             "env", "command", "builtin"))
+#: The npm settings of a project's ``.npmrc`` that change which package's scripts run, or
+#: the shell running them.
+_NPMRC: Final = re.compile(r"(?m)^\s*(?:workspaces?|prefix|script-shell|"
+                           r"include-workspace-root)\s*=")
+_FEEDS: Final = frozenset(("xargs", "parallel", "eval", "exec", "popd", "source"))
 #: The shells whose first operand is the script they run (read at depth 1).
 _SHELLS: Final = frozenset(("sh", "bash", "dash"))
 #: Programs that run a file they are given as code (its folder cannot be read).

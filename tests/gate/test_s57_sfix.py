@@ -122,3 +122,26 @@ def test_a_quoted_pattern_is_no_refusal(tmp_path: Path) -> None:
     found = testroots._script_folders(str(tmp_path), str(tmp_path / "package.json"), 0,
                                       frozenset({"test"}))
     assert os.path.normpath(str(tmp_path)) in found
+
+
+#: Scripts whose folder testroots refuses to read (ValueError: the collecting plan's writes
+#: are refused), each with the project files it needs.
+REFUSED = {
+    "reserved-word-then-cd": ({"test": "if cd sub; then npm run unit; fi"}, {"sub/.keep": ""}),
+    "wrapped-shell-script": ({"test": "nice sh run.sh"}, {"run.sh": "node --test $X/ext\n"}),
+    "wrapped-node-script": ({"test": "cross-env A=1 node run.js"}, {"run.js": "1\n"}),
+    "wrapped-xargs": ({"test": "echo ../ext | nice xargs node --test"}, {}),
+    "npmrc-workspaces": ({"test": "node --test"}, {".npmrc": "workspaces=true\n"}),
+    "init-cwd": ({"test": "node --test $INIT_CWD/../ext"}, {}),
+}
+
+
+@pytest.mark.parametrize("case", list(REFUSED))
+def test_a_script_whose_folder_is_not_read_is_refused(tmp_path: Path, case: str) -> None:
+    scripts, files = REFUSED[case]
+    for name, text in {**files, "package.json": json.dumps({"scripts": scripts})}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    with pytest.raises(ValueError):
+        testroots._script_folders(str(tmp_path), str(tmp_path / "package.json"), 0,
+                                  frozenset({"pretest", "test", "posttest"}))
