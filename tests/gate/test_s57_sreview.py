@@ -70,6 +70,9 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
     "exported-cdpath": ("export CDPATH=sub; cd x && node --test ../../../ext/", {}, "", ""),
     "colon-keeps-cdpath": ("CDPATH=sub :; cd x; node --test ../../../ext/", {}, "", ""),
     "dash-alias-of-cd": ("alias go=cd\ngo sub\nnode --test ../../ext/", {}, "", ""),
+    # a file outside the project the script runs (node's; its payload is NODE_PAYLOAD)
+    "node-runs-a-file-outside": ("node ../tools/run.js", {}, " && mkdir -p ../tools && "
+                                 "echo 1 > ../tools/run.js", "../tools/run.js"),
     # held at 44834e42: a program moving the folder, braces a bash file expands, a quoted
     # text holding a brace, a dotted glob
     "env-chdir": ("env -C sub/x node --test ../../../ext/", {}, "", ""),
@@ -82,41 +85,45 @@ SCRIPT_ROWS = {
     "script-file-holding-a-nul": ("script-file-holding-a-nul",),
     "script-file-past-a-mib": ("script-file-past-a-mib",),
     "shebang-line": ("shebang-line",),
-    "shell-file-behind-a-wrapper": ("wrapper-before-a-shell",),
-    "interpreter-behind-the-first-word": ("shell-text-runs-an-interpreter",),
+    "option-value-before-the-file": ("option-value-before-the-file",),
     "test-word-after-the-script": ("test-word-after-the-script",),
-    "reserved-word-before-a-cd": ("reserved-word-before-a-cd",),
     "variable-set-before-read": ("exported-home",),
     "shell-state-changes-a-cd": ("exported-cdpath",),
-    "held-folder-moves-and-braces": ("env-chdir",),
+    "a-file-outside-the-project": ("node-runs-a-file-outside",),
+    "held-wrappers-reserved-words-and-moves": ("wrapper-before-a-shell",
+                                               "reserved-word-before-a-cd",
+                                               "shell-text-runs-an-interpreter", "env-chdir"),
 }
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at cc08907c (and 86e0897c): testroots._folders_of joins a cd's operand and a "
+         "open at 9bfa46a0 (and 86e0897c): testroots._folders_of joins a cd's operand and a "
          "later `..` as text (normpath), where node resolves from the link's target",
          "cd-into-a-link-then-dotdot")
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at cc08907c (and 86e0897c): testroots._script_folders reads no file holding a "
+         "open at 9bfa46a0 (and 86e0897c): testroots._script_folders reads no file holding a "
          "NUL (dash drops NULs; an ELF program runs anything) and a file's first MiB only",
          "script-file-holding-a-nul", "script-file-past-a-mib")
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at cc08907c (regression: denied at 86e0897c): a script file's `#!` line is "
-         "dropped as a comment; a shell's file behind a wrapper or an option's value is not "
-         "read", "shebang-line", "shell-file-behind-a-wrapper")
+         "open at 9bfa46a0 (regression: denied at 86e0897c): a script file's `#!` line is "
+         "dropped as a comment; a shell's file after an option's value (`-o errexit`) is not "
+         "read", "shebang-line", "option-value-before-the-file")
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at cc08907c (and 86e0897c): _folders_of takes a command's first word as the "
-         "program (a wrapper, `sh -c`'s text) and any `--test` word as node's runner",
-         "interpreter-behind-the-first-word", "test-word-after-the-script")
+         "open at 9bfa46a0 (and 86e0897c): _code_run takes any `--test` word as node's "
+         "runner (after the script, it is the script's)", "test-word-after-the-script")
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at cc08907c (regression: denied at 86e0897c): program_at stops at a reserved "
-         "word (`if cd sub`), so the cd moves no base", "reserved-word-before-a-cd")
-OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at cc08907c (and 86e0897c): _KNOWN substitutes $HOME and $PWD whatever the "
-         "script assigned them (export, readonly, an assignment before `:`)",
+         "open at 9bfa46a0 (and 86e0897c): _KNOWN substitutes $HOME and $PWD whatever the "
+         "script assigned them (export, readonly, an assignment before `:` or alone)",
          "variable-set-before-read")
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at cc08907c (and 86e0897c; dash's alias: regression): a cd is read as a fixed "
+         "open at 9bfa46a0 (and 86e0897c; dash's alias: regression): a cd is read as a fixed "
          "move, where CDPATH (exported, or kept by `:`) or an alias changes it",
          "shell-state-changes-a-cd")
+OPEN.add("test_r_a_scripts_folder_read_otherwise",
+         "open at 9bfa46a0 (and 86e0897c): _code_run refuses a file run as code only below "
+         "the package's folder (`node ../tools/run.js` is no project file)",
+         "a-file-outside-the-project")
+# (wrapper-before-a-shell, reserved-word-before-a-cd: open at 44834e42, regressions; and
+# wrapper-before-an-interpreter, shell-text-runs-an-interpreter: open at 44834e42 and before;
+# closed by s57-sfix 9bfa46a0)
 
 
 def _script(tmp_path: Path, case: str) -> str | None:
@@ -186,28 +193,27 @@ JEST_ROWS = {
     "code-config-names-a-file-of-any-ending": ("code-config-names-a-text-file",),
 }
 OPEN.add("test_j_jest_loads_a_file_its_settings_name",
-         "open at cc08907c (and 86e0897c): coverageReporters (setting, option) is no setting "
+         "open at 9bfa46a0 (and 86e0897c): coverageReporters (setting, option) is no setting "
          "of _CODE", "coverage-reporters")
 OPEN.add("test_j_jest_loads_a_file_its_settings_name",
-         "open at cc08907c (and 86e0897c): _projects reads an inline project's rootDir and a "
+         "open at 9bfa46a0 (and 86e0897c): _projects reads an inline project's rootDir and a "
          "project folder above the collecting folder without the 'above' check",
          "a-project-above")
 OPEN.add("test_j_jest_loads_a_file_its_settings_name",
-         "open at cc08907c: _script_words reads a cd as the command's first word only",
+         "open at 9bfa46a0: _script_words reads a cd as the command's first word only",
          "assignment-before-a-cd")
+# (plans-words-after-npms-dashes: open at 44834e42, a regression; closed by s57-sfix
+# 9bfa46a0)
 OPEN.add("test_j_jest_loads_a_file_its_settings_name",
-         "open at cc08907c (regression: denied at 86e0897c): runner_words gives jest npm's "
-         "`--` and _yargs stops there", "plans-words-after-npms-dashes")
-OPEN.add("test_j_jest_loads_a_file_its_settings_name",
-         "open at cc08907c (and 86e0897c): _script_words reads the scripts naming jest only, "
+         "open at 9bfa46a0 (and 86e0897c): _script_words reads the scripts naming jest only, "
          "not the words another script passes to one by `npm run unit -- …`",
          "scripts-words-after-npms-dashes")
 OPEN.add("test_j_jest_loads_a_file_its_settings_name",
-         "open at cc08907c (and 86e0897c): _present takes jest as absent where no package.json "
+         "open at 9bfa46a0 (and 86e0897c): _present takes jest as absent where no package.json "
          "names it nor node_modules holds it (a global jest), so a make recipe's words are "
          "no code", "make-runs-a-jest-outside")
 OPEN.add("test_j_jest_loads_a_file_its_settings_name",
-         "open at cc08907c: where the settings are code, widened guards the scripts' endings "
+         "open at 9bfa46a0: where the settings are code, widened guards the scripts' endings "
          "and present files of no ending only (jest runs any ending but .json, .node as "
          "JavaScript; a new file of no ending too)", "code-config-names-a-file-of-any-ending")
 
