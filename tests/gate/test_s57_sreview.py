@@ -269,3 +269,42 @@ def test_c_a_jest_project_with_a_code_config_keeps_its_calls(tmp_path: Path,
                           env={**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)},
                           capture_output=True, timeout=60, check=False)
     assert said.returncode != 2, said.stderr.decode()[-400:]
+
+
+# --- R: `$PWD` is the session's folder as the shell keeps it ------------------------------------
+
+OPEN.add("test_r_pwd_is_the_sessions_logical_folder",
+         "open at 9bfa46a0 (and 86e0897c): testroots' _KNOWN reads $PWD as the package's real "
+         "folder; dash's is the inherited logical one (a session started from a link)")
+
+
+def test_r_pwd_is_the_sessions_logical_folder(tmp_path: Path) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``; ``"test": "node --test $PWD/../ext/"``; the
+    session started from ``lk/p -> ../project`` (its ``PWD``: bash keeps an inherited ``PWD``
+    naming its folder, npm passes it on, dash keeps it): ``$PWD/../ext/`` is ``lk/ext``.
+    ``cp src/mk ../lk/ext/test/x.js`` is allowed, and ``npm test`` runs it."""
+    needs("node", "npm")
+    found = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, ["Bash(npm test)", "Bash(cp *)"])
+        (project / "package.json").write_text(json.dumps(
+            {"name": "p", "scripts": {"test": "node --test $PWD/../ext/"}}))
+        (project / "src" / "mk").write_text(NODE_PAYLOAD)
+        subprocess.run(["bash", "-c", "mkdir -p ../lk/ext/test && ln -s ../project ../lk/p"],
+                       cwd=project, check=True, timeout=60)
+        env = {**home_env(tmp_path / side / "home"), "CLAUDE_PROJECT_DIR": str(project),
+               "PWD": str(tmp_path / side / "lk" / "p")}
+        denied = None
+        for call in ("cp src/mk ../lk/ext/test/x.js", "npm test"):
+            if side == "run" and subprocess.run(
+                    ["/bin/sh", "-c", _settings_hook(project)], input=payload(call, project),
+                    cwd=project, env=env, capture_output=True, timeout=60,
+                    check=False).returncode == 2:
+                denied = call
+                break
+            subprocess.run(["timeout", "60", "bash", "-c", call], cwd=project, env=env,
+                           capture_output=True, timeout=90, check=False)
+        if side == "proof":
+            assert any((tmp_path / side).rglob("zz")), "node ran no payload"
+        found.append(denied)
+    assert found[1] is not None, "the hook allows every call, and node runs the payload"
