@@ -19,7 +19,15 @@ import pytest
 from bash_review import LeftOpen, home_env, hooked_project, needs
 from test_gate_files import _settings_hook, payload
 from test_s53_greview import _jest as _installed_jest
-from test_s56_sreview import JEST_TEST, JS_PAYLOAD, NODE_PAYLOAD, SETUP_JSON, _case, _jest_case
+from test_s56_sreview import (
+    CACHED,
+    JEST_TEST,
+    JS_PAYLOAD,
+    NODE_PAYLOAD,
+    SETUP_JSON,
+    _case,
+    _jest_case,
+)
 
 #: Real bash and fresh hook processes: CI's slow step runs them (.ci/steps/30-slow.sh).
 pytestmark = pytest.mark.slow
@@ -171,6 +179,10 @@ JEST: dict[str, tuple[str, dict[str, object] | None, str, dict[str, str], str]] 
     "code-config-names-a-text-file": ("npm test", None, "jest", {"jest.config.js": (
         "module.exports = {setupFiles: ['<rootDir>/tools/setup.txt']};\n")},
         "tools/setup.txt"),
+    # a folder name jest searches for modules from each test's folder up
+    "module-directories-above": ("npm test", {"moduleDirectories": ["tools", "node_modules"]},
+                                 "jest", {"a.test.js": "require('helper');\n" + JEST_TEST},
+                                 "../tools/helper.js"),
     # the words npm passes on after `--` (the plan's, a script's `npm run x -- …`)
     "plans-words-after-npms-dashes": ("npm test -- --setupFiles=./tools/s.js", None, "jest", {},
                                       "tools/s.js"),
@@ -190,6 +202,7 @@ JEST_ROWS = {
     "plans-words-after-npms-dashes": ("plans-words-after-npms-dashes",),
     "scripts-words-after-npms-dashes": ("scripts-words-after-npms-dashes",),
     "make-runs-a-jest-outside": ("make-runs-a-jest-outside",),
+    "module-directories-above": ("module-directories-above",),
     "code-config-names-a-file-of-any-ending": ("code-config-names-a-text-file",),
 }
 OPEN.add("test_j_jest_loads_a_file_its_settings_name",
@@ -212,6 +225,9 @@ OPEN.add("test_j_jest_loads_a_file_its_settings_name",
          "open at 9bfa46a0 (and 86e0897c): _present takes jest as absent where no package.json "
          "names it nor node_modules holds it (a global jest), so a make recipe's words are "
          "no code", "make-runs-a-jest-outside")
+OPEN.add("test_j_jest_loads_a_file_its_settings_name",
+         "open at 9bfa46a0 (and 86e0897c): widened matches moduleDirectories' folders below "
+         "the collecting folder only, where jest searches them up", "module-directories-above")
 OPEN.add("test_j_jest_loads_a_file_its_settings_name",
          "open at 9bfa46a0: where the settings are code, widened guards the scripts' endings "
          "and present files of no ending only (jest runs any ending but .json, .node as "
@@ -237,6 +253,29 @@ def test_j_jest_loads_a_file_its_settings_name(tmp_path: Path, row: str) -> None
     """Plan: the entry, ``Bash(cp *)``: the copy, then jest loads the file."""
     allowed = [n for n in JEST_ROWS[row] if _jest(tmp_path / n, n) is None]
     assert not allowed, f"the hook allows every call of {allowed}, and jest loads the file"
+
+
+#: A cacheDirectory jest resolves from rootDir, named with no `/`: the settings, the script.
+BARE_CACHES = {"setting": ({"cacheDirectory": "jc"}, "jest"),
+               "option": (None, "jest --cacheDirectory jc")}
+OPEN.add("test_j_a_cache_directory_of_a_bare_name",
+         "open at 9bfa46a0: jestsettings._folders reads cacheDirectory by _paths, which skips "
+         "a name with no `/` (jest: path.resolve(rootDir, name))", *BARE_CACHES)
+
+
+@pytest.mark.parametrize("case", list(BARE_CACHES))
+def test_j_a_cache_directory_of_a_bare_name(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``: a first run fills ``jc``; the copy over
+    ``a.test.js``'s cached transform; the next run takes the cached code for the test's
+    (test_s56_sreview's cache rows)."""
+    settings, script = BARE_CACHES[case]
+    package: dict[str, object] = {"name": "jt", "scripts": {"test": script}}
+    if settings is not None:
+        package["jest"] = settings
+    files = {"a.test.js": JEST_TEST, "src/cached": CACHED, "package.json": json.dumps(package)}
+    assert _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
+                 ["npm test", "cp src/cached jc/jest-transform-cache-*/*/atest_*[0-9a-f]",
+                  "npm test"], links={"node_modules": str(_installed_jest())}) is not None
 
 
 # --- C: costs: everyday calls the change denies -------------------------------------------------
