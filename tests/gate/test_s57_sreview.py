@@ -179,6 +179,13 @@ JEST: dict[str, tuple[str, dict[str, object] | None, str, dict[str, str], str]] 
     "code-config-names-a-text-file": ("npm test", None, "jest", {"jest.config.js": (
         "module.exports = {setupFiles: ['<rootDir>/tools/setup.txt']};\n")},
         "tools/setup.txt"),
+    # a package's preset jest finds by the package's exports (the gate: its jest-preset.json)
+    "package-preset-by-its-exports": ("npm test", {"preset": "my-preset"}, "jest", {
+        "../node_modules/my-preset/package.json": json.dumps(
+            {"name": "my-preset", "exports": {"./jest-preset": "./p.js"}}),
+        "../node_modules/my-preset/jest-preset.json": "{}",
+        "../node_modules/my-preset/p.js": "module.exports = {setupFiles: "
+                                          "['<rootDir>/tools/s.js']};\n"}, "tools/s.js"),
     # a folder name jest searches for modules from each test's folder up
     "module-directories-above": ("npm test", {"moduleDirectories": ["tools", "node_modules"]},
                                  "jest", {"a.test.js": "require('helper');\n" + JEST_TEST},
@@ -203,6 +210,7 @@ JEST_ROWS = {
     "scripts-words-after-npms-dashes": ("scripts-words-after-npms-dashes",),
     "make-runs-a-jest-outside": ("make-runs-a-jest-outside",),
     "module-directories-above": ("module-directories-above",),
+    "package-preset-by-its-exports": ("package-preset-by-its-exports",),
     "code-config-names-a-file-of-any-ending": ("code-config-names-a-text-file",),
 }
 OPEN.add("test_j_jest_loads_a_file_its_settings_name",
@@ -228,6 +236,9 @@ OPEN.add("test_j_jest_loads_a_file_its_settings_name",
 OPEN.add("test_j_jest_loads_a_file_its_settings_name",
          "open at 9bfa46a0 (and 86e0897c): widened matches moduleDirectories' folders below "
          "the collecting folder only, where jest searches them up", "module-directories-above")
+OPEN.add("test_j_jest_loads_a_file_its_settings_name",
+         "open at 9bfa46a0: _package_preset reads NAME/jest-preset.json, where jest's "
+         "resolver takes the package's exports (here code)", "package-preset-by-its-exports")
 OPEN.add("test_j_jest_loads_a_file_its_settings_name",
          "open at 9bfa46a0: where the settings are code, widened guards the scripts' endings "
          "and present files of no ending only (jest runs any ending but .json, .node as "
