@@ -25,7 +25,7 @@ the plan's entries give jest's code options (``--globalSetup=./s.js``: ``planscr
 
 The words given to jest (a script's after ``jest``, after a ``cd`` from the folder it
 names; the plan's entries') are read as jest 29.7's yargs reads them (kebab case,
-``--x=v``, short clusters ``-ic``: ``_yargs``). Where the gate cannot read jest's effective
+``--x=v``, short clusters ``-ic``: ``jestargs.yargs``). Where the gate cannot read jest's effective
 settings exactly, they are read as code (s56-sreview J): settings that are code
 (``jest.config.js``/``.ts``/``.mjs``/``.cjs``/``.cts``/``.mts`` in a collecting or project
 folder, a preset or a ``--config`` file that is no JSON, a package's preset that is no JSON,
@@ -33,7 +33,7 @@ a JSON text given to an option), a ``rootDir`` above its settings' folder, a POS
 ``testMatch``, settings jest finds above a folder holding none, an option jest does not
 know, a script naming jest that is not read or that runs it otherwise than as ``jest``, and
 a plan that may run jest with words the gate does not read (``make test``, a script running
-``sh run.sh``: ``_unseen``). Code may name any file: each script anywhere (``SCRIPTS``),
+``sh run.sh``: ``jestargs.unseen``). Code may name any file: each script anywhere (``SCRIPTS``),
 and each present file whose name has no ending (jest runs it as CommonJS), is then one
 (fail closed, as a ``__mocks__`` folder's are). A package's mock (``__mocks__/chalk.js``)
 in any of its ``roots`` is ``testfiles``'. Read once for a guarded set; a settings file that
@@ -46,6 +46,7 @@ import os
 import re
 
 from . import files as fs
+from .jestargs import CACHE, above, present, script_words, unseen, yargs
 from .placed import fold
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -60,35 +61,6 @@ _CODE: Final = frozenset((
     "moduleNameMapper", "watchPlugins", "runner", "dependencyExtractor",
     "testResultsProcessor", "snapshotSerializers", "prettierPath", "preset", "projects",
     "haste", "filter", "runtime"))
-#: jest 29.7's command line options (jest-cli's ``args.options``, read as yargs reads them:
-#: kebab case as camel case, ``--no-x``, ``--x=v``, short clusters ``-ic``): those taking no
-#: value, those taking every word up to the next option, and the short names.
-_FLAGS: Final = frozenset((
-    "all", "automock", "bail", "cache", "changedFilesWithAncestor", "ci", "clearCache",
-    "clearMocks", "collectCoverage", "color", "colors", "coverage", "debug", "detectLeaks",
-    "detectOpenHandles", "errorOnDeprecated", "expand", "findRelatedTests", "forceExit",
-    "init", "injectGlobals", "json", "lastCommit", "listTests", "logHeapUsage",
-    "noStackTrace", "notify", "onlyChanged", "onlyFailures", "passWithNoTests", "randomize",
-    "resetMocks", "resetModules", "restoreMocks", "runInBand", "runTestsByPath", "showConfig",
-    "showSeed", "silent", "skipFilter", "testLocationInResults", "updateSnapshot", "useStderr",
-    "verbose", "watch", "watchAll", "watchman", "workerThreads", "help", "version"))
-_ARRAYS: Final = frozenset((
-    "coveragePathIgnorePatterns", "coverageReporters", "ignoreProjects", "moduleDirectories",
-    "moduleFileExtensions", "modulePathIgnorePatterns", "modulePaths", "projects", "reporters",
-    "roots", "selectProjects", "setupFiles", "setupFilesAfterEnv", "snapshotSerializers",
-    "testMatch", "testPathIgnorePatterns", "testPathPattern", "testRegex",
-    "transformIgnorePatterns", "unmockedModulePathPatterns", "watchPathIgnorePatterns"))
-_VALUED: Final = frozenset((
-    "cacheDirectory", "changedSince", "collectCoverageFrom", "config", "coverageDirectory",
-    "coverageProvider", "coverageThreshold", "env", "filter", "globalSetup", "globalTeardown",
-    "globals", "haste", "maxConcurrency", "maxWorkers", "moduleNameMapper", "notifyMode",
-    "openHandlesTimeout", "outputFile", "preset", "prettierPath", "resolver", "rootDir",
-    "runner", "seed", "shard", "testEnvironment", "testEnvironmentOptions",
-    "testFailureExitCode", "testNamePattern", "testResultsProcessor", "testRunner",
-    "testSequencer", "testTimeout", "transform"))
-_SHORT: Final = {"b": "bail", "c": "config", "e": "expand", "o": "onlyChanged",
-                 "f": "onlyFailures", "i": "runInBand", "t": "testNamePattern",
-                 "u": "updateSnapshot", "w": "maxWorkers", "h": "help"}
 #: The endings node (and jest's resolver) tries for a path without one.
 _ENDINGS: Final = ("", ".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx", ".json",
                    ".node", "/index.js", "/index.ts", "/index.json")
@@ -99,6 +71,8 @@ _CODE_FILES: Final = tuple(f"jest.config{e}" for e in (".js", ".ts", ".mjs", ".c
                                                         ".mts"))
 #: The settings files jest reads in a folder (a project's), a JSON one's nested member.
 _FILES: Final = (("package.json", True), ("jest.config.json", False))
+#: The files jest takes settings from in a folder (``jestargs.above``).
+_SETTINGS: Final = (*_CODE_FILES, *dict(_FILES))
 #: The guarded set last read, and each collecting folder's ``_Reading``.
 _LAST: list[tuple[object, dict[str, _Reading]]] = []
 
@@ -143,96 +117,32 @@ def _reading(folder: str, guards: object) -> _Reading:
         reading = _Reading()
         real = real_folder(folder, guards)
         _folder(real, reading)
-        reading.code |= _above(real)
-        for base, words in _script_words(real, reading):
+        reading.code |= above(real, _SETTINGS)
+        given, code = script_words(real)
+        reading.code |= code
+        for base, words in given:
             if base != real:  # (`cd pkg/a && jest`: its settings; s56-sreview J)
                 _folder(base, reading)
-                reading.code |= _above(base)
+                reading.code |= above(base, _SETTINGS)
             _options([words], base, reading)
         _options(runner_words(guards, "jest"), real, reading)
-        reading.code |= _unseen(guards, real) and _present(real)
-        cache = os.path.join(os.environ.get("TMPDIR") or "/tmp", f"jest_{_base36(os.getuid())}")
-        reading.patterns.append(re.compile("^" + re.escape(fold(cache)) + "/"))
+        reading.code |= unseen(guards, real) and present(real)
+        reading.patterns.append(re.compile("^" + re.escape(fold(CACHE)) + "/"))
         kept[folder] = reading
     return kept[folder]
-
-
-def _base36(number: int) -> str:
-    """``number`` in base 36, as JavaScript's ``toString(36)`` writes it."""
-    digits = ""
-    while True:
-        number, digit = divmod(number, 36)
-        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
-        if not number:
-            return digits
-
-
-def _above(folder: str) -> bool:
-    """Whether jest run in ``folder`` takes its settings from a folder above (``folder``
-    holds no ``package.json`` nor ``jest.config.*``: jest walks up to the first holding one,
-    not read here; s56-sreview J)."""
-    if any(fs.entry(os.path.join(folder, n)) is not None for n in (*_CODE_FILES,
-                                                                   *dict(_FILES))):
-        return False
-    above = os.path.dirname(folder)
-    while above != os.path.dirname(above):
-        if any(fs.entry(os.path.join(above, n)) is not None for n in (*_CODE_FILES,
-                                                                      *dict(_FILES))):
-            return True
-        above = os.path.dirname(above)
-    return False
-
-
-def _present(folder: str) -> bool:
-    """Whether jest may run in ``folder``: its ``package.json`` names jest, or a
-    ``node_modules/jest`` is there or above."""
-    try:
-        if b"jest" in fs.read(os.path.join(folder, "package.json"), 1 << 22):
-            return True
-    except (OSError, ValueError):
-        pass
-    above = folder
-    while True:
-        if fs.entry(os.path.join(above, "node_modules", "jest")) is not None:
-            return True
-        if above == os.path.dirname(above):
-            return False
-        above = os.path.dirname(above)
-
-
-def _unseen(guards: object, folder: str) -> bool:
-    """Whether the plan of ``guards`` may run jest with words the gate does not read: an
-    entry that runs neither an npm script, jest, nor a program of ``planscripts._INERT``
-    (``make test``), or a script of ``folder``'s ``package.json`` the plan runs holding a
-    command that is neither (``sh run.sh``, ``node node_modules/jest/bin/jest.js``)."""
-    from .planscripts import Elsewhere, plan_scripts, script_closure, seen
-
-    try:
-        names = plan_scripts(guards, "jest")
-        if names is None:
-            return True
-        data = json.loads(fs.read(os.path.join(folder, "package.json"), 1 << 22))
-        scripts = data.get("scripts") if isinstance(data, dict) else None
-        scripts = {k: v for k, v in scripts.items() if isinstance(v, str)} if isinstance(
-            scripts, dict) else {}
-        return not all(seen(t) for t in script_closure(scripts, names).values())
-    except Elsewhere:
-        return True
-    except (OSError, ValueError):
-        return False  # (no package.json: no script; one that cannot be read: `_folder`)
 
 
 def _options(given_words: list[list[str]], folder: str, reading: _Reading) -> None:
     """Adds to ``reading`` what the words ``given_words`` give jest (a script's, the plan's
     entries': ``planscripts.runner_words``) from ``folder``, read as jest 29.7's yargs reads
-    them (``_FLAGS``, ``_ARRAYS``, ``_VALUED``, ``_SHORT``: kebab case, ``--x=v``, short
+    them (``jestargs.yargs``: kebab case, ``--x=v``, short
     clusters): a settings file (``--config FILE``; a JSON text is code), and the options as
     these settings (``--globalSetup=./s.js``, ``--setup-files ./a.js ./b.js``, ``--env=./e.js``;
     s55-greview3 J2, J3; s56-sreview J). An option jest does not know, a ``--rootDir`` (it
     moves what every setting names) or a JSON text given to an option is code."""
     given: dict[str, list[str]] = {}
     for words in given_words:
-        for option, value in _yargs(words):
+        for option, value in yargs(words):
             if option is None:
                 reading.code = True
             elif option == "config":
@@ -244,44 +154,6 @@ def _options(given_words: list[list[str]], folder: str, reading: _Reading) -> No
                 given.setdefault("testEnvironment" if option == "env" else option,
                                  []).append(value)
     _read(given, folder, reading)
-
-
-def _yargs(words: list[str]) -> list[tuple[str | None, str]]:
-    """The (option, value) pairs jest's yargs makes of ``words`` (see ``_options``); an
-    option not read (unknown, or a short cluster of another form) as ``(None, "")``."""
-    found: list[tuple[str | None, str]] = []
-    option, at = "", 0
-    while at < len(words):
-        word = words[at]
-        at += 1
-        if word == "--":
-            break
-        if word[:2] == "--":
-            name, equals, value = word[2:].partition("=")
-            name = re.sub(r"-([a-z])", lambda m: m.group(1).upper(), name)
-            name = name[2].lower() + name[3:] if name[:2] == "no" and name[2:3].isupper() and \
-                name[2].lower() + name[3:] in _FLAGS else name
-            names = [name]
-        elif word[:1] == "-" and len(word) > 1:
-            letters, equals, value = word[1:].partition("=")
-            if not letters.isalpha():
-                found.append((None, ""))
-                continue
-            names = [_SHORT.get(c, "") for c in letters]
-        else:
-            found += [(option, word)] if option else []
-            option = option if option in _ARRAYS else ""
-            continue
-        option = ""
-        for name in names:
-            if name not in _FLAGS | _ARRAYS | _VALUED:
-                found.append((None, ""))
-            elif name not in _FLAGS:
-                option = name
-        if option and equals:
-            found.append((option, value))
-            option = option if option in _ARRAYS else ""
-    return found
 
 
 def _folder(folder: str, reading: _Reading) -> None:
@@ -424,50 +296,6 @@ def _projects(value: object, root: str, reading: _Reading) -> None:
                 _folder(path, reading)
             elif fs.entry(path) is not None:  # (a settings file named: its folder's root)
                 _file(path, False, os.path.dirname(path), reading)
-
-
-def _script_words(folder: str, reading: _Reading) -> list[tuple[str, list[str]]]:
-    """The words the ``package.json`` scripts of ``folder`` give jest, each with the folder
-    it runs in (after ``jest`` in a command of one: ``"test": "jest --config jest.ci.json"``,
-    s55-greview3 J4; after a ``cd``: ``cd pkg/a && jest``, s56-sreview J); a script naming
-    jest that is not read (``planscripts.commands``), or naming it otherwise than as the
-    program ``jest`` (``node node_modules/jest/bin/jest.js``), or a ``cd`` without one plain
-    operand, is code (``reading``)."""
-    from .planscripts import commands
-
-    try:
-        data = json.loads(fs.read(os.path.join(folder, "package.json"), 1 << 22))
-    except (OSError, ValueError):
-        return []  # (one that cannot be read is refused by `_folder`)
-    scripts = data.get("scripts") if isinstance(data, dict) else None
-    found = []
-    for text in scripts.values() if isinstance(scripts, dict) else []:
-        if not isinstance(text, str):
-            continue
-        read = commands(text)  # (`j''est`: jest; a script the plan runs that is not read:
-        reading.code |= read is None and "jest" in text  # `_unseen`)
-        base = folder
-        for words in read or []:
-            at = next((i for i, w in enumerate(words) if os.path.basename(w) == "jest"),
-                      None)
-            if words[0] in ("cd", "pushd"):
-                reading.code |= len(words) != 2
-                base = os.path.normpath(os.path.join(base, words[-1]))
-            if at is not None:
-                found.append((base, words[at + 1:]))
-            elif any("jest" in w for w in words) and not _script_run(words):
-                reading.code = True
-    return found
-
-
-def _script_run(words: list[str]) -> bool:
-    """Whether the command ``words`` runs a script by name (``npm run test:jest``)."""
-    from .planscripts import Elsewhere, script_names
-
-    try:
-        return bool(script_names(words))
-    except Elsewhere:
-        return False
 
 
 def _settings(path: str, nested: bool) -> dict[str, object] | None:

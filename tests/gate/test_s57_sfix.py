@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from skillgrant.gate import jestsettings, planscripts, testroots
+from skillgrant.gate import jestargs, jestsettings, planscripts, testroots
 
 #: Script texts ``planscripts.commands`` reads, with the commands it reads.
 READ = {
@@ -82,7 +82,7 @@ YARGS = {
 
 @pytest.mark.parametrize("words", list(YARGS))
 def test_jests_words_are_read_as_its_yargs_reads_them(words: tuple[str, ...]) -> None:
-    assert jestsettings._yargs(list(words)) == YARGS[words]
+    assert jestargs.yargs(list(words)) == YARGS[words]
 
 
 def _reading(tmp_path: Path, files: dict[str, str]) -> jestsettings._Reading:

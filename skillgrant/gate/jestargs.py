@@ -1,0 +1,195 @@
+"""How jest 29.7 is run by a plan (issue 29, review s56-sreview J): the words given to it read
+as its yargs reads them (``yargs``, with jest-cli's own options table), whether jest is there
+(``present``), and whether the plan may run it with words the gate does not read
+(``unseen``). ``jestsettings`` reads what these make jest load."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from . import files as fs
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: jest 29.7's command line options (jest-cli's ``args.options``, read as yargs reads them:
+#: kebab case as camel case, ``--no-x``, ``--x=v``, short clusters ``-ic``): those taking no
+#: value, those taking every word up to the next option, and the short names.
+_FLAGS: Final = frozenset((
+    "all", "automock", "bail", "cache", "changedFilesWithAncestor", "ci", "clearCache",
+    "clearMocks", "collectCoverage", "color", "colors", "coverage", "debug", "detectLeaks",
+    "detectOpenHandles", "errorOnDeprecated", "expand", "findRelatedTests", "forceExit",
+    "init", "injectGlobals", "json", "lastCommit", "listTests", "logHeapUsage",
+    "noStackTrace", "notify", "onlyChanged", "onlyFailures", "passWithNoTests", "randomize",
+    "resetMocks", "resetModules", "restoreMocks", "runInBand", "runTestsByPath", "showConfig",
+    "showSeed", "silent", "skipFilter", "testLocationInResults", "updateSnapshot", "useStderr",
+    "verbose", "watch", "watchAll", "watchman", "workerThreads", "help", "version"))
+_ARRAYS: Final = frozenset((
+    "coveragePathIgnorePatterns", "coverageReporters", "ignoreProjects", "moduleDirectories",
+    "moduleFileExtensions", "modulePathIgnorePatterns", "modulePaths", "projects", "reporters",
+    "roots", "selectProjects", "setupFiles", "setupFilesAfterEnv", "snapshotSerializers",
+    "testMatch", "testPathIgnorePatterns", "testPathPattern", "testRegex",
+    "transformIgnorePatterns", "unmockedModulePathPatterns", "watchPathIgnorePatterns"))
+_VALUED: Final = frozenset((
+    "cacheDirectory", "changedSince", "collectCoverageFrom", "config", "coverageDirectory",
+    "coverageProvider", "coverageThreshold", "env", "filter", "globalSetup", "globalTeardown",
+    "globals", "haste", "maxConcurrency", "maxWorkers", "moduleNameMapper", "notifyMode",
+    "openHandlesTimeout", "outputFile", "preset", "prettierPath", "resolver", "rootDir",
+    "runner", "seed", "shard", "testEnvironment", "testEnvironmentOptions",
+    "testFailureExitCode", "testNamePattern", "testResultsProcessor", "testRunner",
+    "testSequencer", "testTimeout", "transform"))
+_SHORT: Final = {"b": "bail", "c": "config", "e": "expand", "o": "onlyChanged",
+                 "f": "onlyFailures", "i": "runInBand", "t": "testNamePattern",
+                 "u": "updateSnapshot", "w": "maxWorkers", "h": "help"}
+
+def yargs(words: list[str]) -> list[tuple[str | None, str]]:
+    """The (option, value) pairs jest's yargs makes of ``words`` (``jestsettings._options``); an
+    option not read (unknown, or a short cluster of another form) as ``(None, "")``."""
+    found: list[tuple[str | None, str]] = []
+    option, at = "", 0
+    while at < len(words):
+        word = words[at]
+        at += 1
+        if word == "--":
+            break
+        if word[:2] == "--":
+            name, equals, value = word[2:].partition("=")
+            name = re.sub(r"-([a-z])", lambda m: m.group(1).upper(), name)
+            name = name[2].lower() + name[3:] if name[:2] == "no" and name[2:3].isupper() and \
+                name[2].lower() + name[3:] in _FLAGS else name
+            names = [name]
+        elif word[:1] == "-" and len(word) > 1:
+            letters, equals, value = word[1:].partition("=")
+            if not letters.isalpha():
+                found.append((None, ""))
+                continue
+            names = [_SHORT.get(c, "") for c in letters]
+        else:
+            found += [(option, word)] if option else []
+            option = option if option in _ARRAYS else ""
+            continue
+        option = ""
+        for name in names:
+            if name not in _FLAGS | _ARRAYS | _VALUED:
+                found.append((None, ""))
+            elif name not in _FLAGS:
+                option = name
+        if option and equals:
+            found.append((option, value))
+            option = option if option in _ARRAYS else ""
+    return found
+
+
+def present(folder: str) -> bool:
+    """Whether jest may run in ``folder``: its ``package.json`` names jest, or a
+    ``node_modules/jest`` is there or above."""
+    try:
+        if b"jest" in fs.read(os.path.join(folder, "package.json"), 1 << 22):
+            return True
+    except (OSError, ValueError):
+        pass
+    above = folder
+    while True:
+        if fs.entry(os.path.join(above, "node_modules", "jest")) is not None:
+            return True
+        if above == os.path.dirname(above):
+            return False
+        above = os.path.dirname(above)
+
+
+def unseen(guards: object, folder: str) -> bool:
+    """Whether the plan of ``guards`` may run jest with words the gate does not read: an
+    entry that runs neither an npm script, jest, nor a program of ``planscripts._INERT``
+    (``make test``), or a script of ``folder``'s ``package.json`` the plan runs holding a
+    command that is neither (``sh run.sh``, ``node node_modules/jest/bin/jest.js``)."""
+    from .planscripts import Elsewhere, plan_scripts, script_closure, seen
+
+    try:
+        names = plan_scripts(guards, "jest")
+        if names is None:
+            return True
+        data = json.loads(fs.read(os.path.join(folder, "package.json"), 1 << 22))
+        scripts = data.get("scripts") if isinstance(data, dict) else None
+        scripts = {k: v for k, v in scripts.items() if isinstance(v, str)} if isinstance(
+            scripts, dict) else {}
+        return not all(seen(t) for t in script_closure(scripts, names).values())
+    except Elsewhere:
+        return True
+    except (OSError, ValueError):
+        return False  # (no package.json: no script; one that cannot be read: `_folder`)
+
+
+def above(folder: str, names: tuple[str, ...]) -> bool:
+    """Whether jest run in ``folder`` takes its settings from a folder above (``folder``
+    holds none of the settings files ``names``: jest walks up to the first holding one,
+    not read here; s56-sreview J)."""
+    if any(fs.entry(os.path.join(folder, n)) is not None for n in names):
+        return False
+    above = os.path.dirname(folder)
+    while above != os.path.dirname(above):
+        if any(fs.entry(os.path.join(above, n)) is not None for n in names):
+            return True
+        above = os.path.dirname(above)
+    return False
+
+
+def script_words(folder: str) -> tuple[list[tuple[str, list[str]]], bool]:
+    """The words the ``package.json`` scripts of ``folder`` give jest, each with the folder
+    it runs in (after ``jest`` in a command of one: ``"test": "jest --config jest.ci.json"``,
+    s55-greview3 J4; after a ``cd``: ``cd pkg/a && jest``, s56-sreview J); a script naming
+    jest that is not read (``planscripts.commands``), or naming it otherwise than as the
+    program ``jest`` (``node node_modules/jest/bin/jest.js``), or a ``cd`` without one plain
+    operand, is code (the answer's second item)."""
+    from .planscripts import commands
+
+    try:
+        data = json.loads(fs.read(os.path.join(folder, "package.json"), 1 << 22))
+    except (OSError, ValueError):
+        return [], False  # (one that cannot be read is refused by `jestsettings`)
+    scripts = data.get("scripts") if isinstance(data, dict) else None
+    found, code = [], False
+    for text in scripts.values() if isinstance(scripts, dict) else []:
+        if not isinstance(text, str):
+            continue
+        read = commands(text)  # (`j''est`: jest; a script the plan runs that is not read:
+        code |= read is None and "jest" in text  # `_unseen`)
+        base = folder
+        for words in read or []:
+            at = next((i for i, w in enumerate(words) if os.path.basename(w) == "jest"),
+                      None)
+            if words[0] in ("cd", "pushd"):
+                code |= len(words) != 2
+                base = os.path.normpath(os.path.join(base, words[-1]))
+            if at is not None:
+                found.append((base, words[at + 1:]))
+            elif any("jest" in w for w in words) and not _script_run(words):
+                code = True
+    return found, code
+
+
+def _script_run(words: list[str]) -> bool:
+    """Whether the command ``words`` runs a script by name (``npm run test:jest``)."""
+    from .planscripts import Elsewhere, script_names
+
+    try:
+        return bool(script_names(words))
+    except Elsewhere:
+        return False
+
+
+def _base36(number: int) -> str:
+    """``number`` in base 36, as JavaScript's ``toString(36)`` writes it."""
+    digits = ""
+    while True:
+        number, digit = divmod(number, 36)
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
+        if not number:
+            return digits
+
+
+#: jest's default cache folder (``cacheDirectory``: ``os.tmpdir()``'s ``jest_`` and the
+#: user's number in base 36), whose transformed code jest runs.
+CACHE: Final = os.path.join(os.environ.get("TMPDIR") or "/tmp", f"jest_{_base36(os.getuid())}")
