@@ -68,6 +68,12 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
     "wrapper-before-an-interpreter": ("nice node run.js", {"run.js": BUILDS}, "", ""),
     "shell-text-runs-an-interpreter": ("sh -c 'node run.js'", {"run.js": BUILDS}, "", ""),
     "test-word-after-the-script": ("node run.js --test", {"run.js": BUILDS}, "", ""),
+    # node's own files beside `--test`: a reporter, a preload (project files node loads)
+    "node-test-reporter": ("node --test --test-reporter=./tools/rep.js",
+                           {"tools/rep.js": "1\n", "test/a.test.js": "\n"}, "",
+                           "tools/rep.js"),
+    "node-test-preload": ("node -r ./tools/pre.js --test",
+                          {"tools/pre.js": "1\n", "test/a.test.js": "\n"}, "", "tools/pre.js"),
     # a reserved word before the cd: the cd is no folder's move to the gate
     "reserved-word-before-a-cd": ("if cd sub; then node --test ../../ext/; fi", {}, "", ""),
     # a variable the script sets before it reads it (`$HOME` read as the hook's home)
@@ -95,6 +101,7 @@ SCRIPT_ROWS = {
     "shebang-line": ("shebang-line",),
     "option-value-before-the-file": ("option-value-before-the-file",),
     "test-word-after-the-script": ("test-word-after-the-script",),
+    "node-loads-a-file-beside-test": ("node-test-reporter",),
     "variable-set-before-read": ("exported-home",),
     "shell-state-changes-a-cd": ("exported-cdpath",),
     "a-file-outside-the-project": ("node-runs-a-file-outside",),
@@ -116,7 +123,8 @@ OPEN.add("test_r_a_scripts_folder_read_otherwise",
          "read", "shebang-line", "option-value-before-the-file")
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
          "open at 9bfa46a0 (and 86e0897c): _code_run takes any `--test` word as node's "
-         "runner (after the script, it is the script's)", "test-word-after-the-script")
+         "runner (after the script, it is the script's; a reporter or a preload it names is "
+         "code too)", "test-word-after-the-script", "node-loads-a-file-beside-test")
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
          "open at 9bfa46a0 (and 86e0897c): _KNOWN substitutes $HOME and $PWD whatever the "
          "script assigned them (export, readonly, an assignment before `:` or alone)",
