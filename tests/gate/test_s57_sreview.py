@@ -299,6 +299,34 @@ def test_j_a_cache_directory_of_a_bare_name(tmp_path: Path, case: str) -> None:
 
 # --- C: costs: everyday calls the change denies -------------------------------------------------
 
+#: A project's scripts (a coverage wrapper before node's test runner, an ordinary start
+#: script): each call the plan ``Bash(npm test)``, ``Bash(cp *)`` should allow.
+WRAPPED_COSTS = {"copy-into-docs": "cp notes.txt docs/notes.txt",
+                 "copy-beside-the-project": "cp notes.txt ../shared/notes.txt"}
+OPEN.add("test_c_a_coverage_wrapper_beside_a_start_script_keeps_copies",
+         "open at d3585eaf (regression: allowed at 86e0897c): c8 is no _CLOSED program, so "
+         "every script is read, and start's `node server.js` refuses every write",
+         *WRAPPED_COSTS)
+
+
+@pytest.mark.parametrize("case", list(WRAPPED_COSTS))
+def test_c_a_coverage_wrapper_beside_a_start_script_keeps_copies(tmp_path: Path,
+                                                                 case: str) -> None:
+    """``{"test": "c8 node --test", "start": "node server.js"}``: the copy is allowed."""
+    project = hooked_project(tmp_path, ["Bash(npm test)", "Bash(cp *)"])
+    (project / "package.json").write_text(json.dumps({"name": "p", "scripts": {
+        "test": "c8 node --test", "start": "node server.js"}}))
+    for name in ("notes.txt", "server.js", "docs/.keep"):
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text("n\n")
+    (tmp_path / "shared").mkdir()
+    said = subprocess.run(["/bin/sh", "-c", _settings_hook(project)], cwd=project,
+                          input=payload(WRAPPED_COSTS[case], project.resolve()),
+                          env={**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)},
+                          capture_output=True, timeout=60, check=False)
+    assert said.returncode != 2, said.stderr.decode()[-400:]
+
+
 #: A jest project whose settings are code (``jest.config.js``): each call, in turn.
 COSTS = {
     "plans-npm-test": ("Bash(npm test)", "npm test"),
