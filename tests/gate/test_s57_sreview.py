@@ -61,6 +61,10 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
     # the kernel runs a script file's `#!` line (env -S splits it)
     "shebang-line": ("./run.sh", {"run.sh": "#!/usr/bin/env -S node --test ../ext/\n"},
                      " && chmod +x run.sh", ""),
+    "shebang-names-a-project-program": ("./run.sh", {
+        "run.sh": "#!tools/interp\n", "tools/interp": "#!/bin/sh\ntrue\n",
+        "tools/mk": '#!/bin/sh\ntouch "$INIT_CWD/zz"\n'},
+        " && chmod +x run.sh tools/interp && cp tools/mk src/mk", "tools/interp"),
     # a shell's or an interpreter's file behind a wrapper, an option's value, a `-c` text;
     # node's `--test` after the script (the script's argument)
     "wrapper-before-a-shell": ("timeout 60 sh run.sh", {"run.sh": RUN_EXT}, "", ""),
@@ -99,6 +103,7 @@ SCRIPT_ROWS = {
     "script-file-holding-a-nul": ("script-file-holding-a-nul",),
     "script-file-past-a-mib": ("script-file-past-a-mib",),
     "shebang-line": ("shebang-line",),
+    "shebang-names-a-project-program": ("shebang-names-a-project-program",),
     "option-value-before-the-file": ("option-value-before-the-file",),
     "test-word-after-the-script": ("test-word-after-the-script",),
     "node-loads-a-file-beside-test": ("node-test-reporter",),
@@ -121,6 +126,9 @@ OPEN.add("test_r_a_scripts_folder_read_otherwise",
          "open at 9bfa46a0 (regression: denied at 86e0897c): a script file's `#!` line is "
          "dropped as a comment; a shell's file after an option's value (`-o errexit`) is not "
          "read", "shebang-line", "option-value-before-the-file")
+OPEN.add("test_r_a_scripts_folder_read_otherwise",
+         "open at d3585eaf (and 86e0897c): a script file's `#!` line is no command to "
+         "testroots, its interpreter (a project file) neither", "shebang-names-a-project-program")
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
          "open at 9bfa46a0 (and 86e0897c): _code_run takes any `--test` word as node's "
          "runner (after the script, it is the script's; a reporter or a preload it names is "
