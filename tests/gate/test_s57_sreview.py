@@ -72,6 +72,13 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
     "wrapper-before-an-interpreter": ("nice node run.js", {"run.js": BUILDS}, "", ""),
     "shell-text-runs-an-interpreter": ("sh -c 'node run.js'", {"run.js": BUILDS}, "", ""),
     "test-word-after-the-script": ("node run.js --test", {"run.js": BUILDS}, "", ""),
+    # a program that runs a project file as code, not an interpreter to the gate
+    "make-runs-a-makefile-given": ("make -f tools/t.mk", {
+        "tools/t.mk": "all:\n\tnode --test ../ext/\n"}, "", ""),
+    "awk-runs-a-program-file": ("awk -f tools/t.awk", {
+        "tools/t.awk": 'BEGIN { system("node --test ../ext/") }\n'}, "", ""),
+    "make-runs-the-makefile": ("make check", {"Makefile": "check:\n\tnode --test ../ext/\n"},
+                               "", ""),
     # node's own files beside `--test`: a reporter, a preload (project files node loads)
     "node-test-reporter": ("node --test --test-reporter=./tools/rep.js",
                            {"tools/rep.js": "1\n", "test/a.test.js": "\n"}, "",
@@ -107,6 +114,8 @@ SCRIPT_ROWS = {
     "option-value-before-the-file": ("option-value-before-the-file",),
     "test-word-after-the-script": ("test-word-after-the-script",),
     "node-loads-a-file-beside-test": ("node-test-reporter",),
+    "program-runs-a-project-file": ("make-runs-a-makefile-given",),
+    "script-runs-make": ("make-runs-the-makefile",),
     "variable-set-before-read": ("exported-home",),
     "shell-state-changes-a-cd": ("exported-cdpath",),
     "a-file-outside-the-project": ("node-runs-a-file-outside",),
@@ -133,6 +142,13 @@ OPEN.add("test_r_a_scripts_folder_read_otherwise",
          "open at 9bfa46a0 (and 86e0897c): _code_run takes any `--test` word as node's "
          "runner (after the script, it is the script's; a reporter or a preload it names is "
          "code too)", "test-word-after-the-script", "node-loads-a-file-beside-test")
+OPEN.add("test_r_a_scripts_folder_read_otherwise",
+         "open at d3585eaf (regression: denied at 86e0897c): _code_run refuses a project file "
+         "run as code only behind an _INTERPRETERS word (not make -f, awk -f)",
+         "program-runs-a-project-file")
+OPEN.add("test_r_a_scripts_folder_read_otherwise",
+         "open at d3585eaf (and 86e0897c): a script running make (its Makefile, named by no "
+         "word) is read as words", "script-runs-make")
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
          "open at 9bfa46a0 (and 86e0897c): _KNOWN substitutes $HOME and $PWD whatever the "
          "script assigned them (export, readonly, an assignment before `:` or alone)",
