@@ -72,6 +72,8 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
     "wrapper-before-an-interpreter": ("nice node run.js", {"run.js": BUILDS}, "", ""),
     "shell-text-runs-an-interpreter": ("sh -c 'node run.js'", {"run.js": BUILDS}, "", ""),
     "test-word-after-the-script": ("node run.js --test", {"run.js": BUILDS}, "", ""),
+    # a package.json npm reads (it drops a byte order mark) and the gate does not
+    "bom-before-the-package": ("node --test ../ext/", {}, "", ""),
     # a program that runs a project file as code, not an interpreter to the gate
     "make-runs-a-makefile-given": ("make -f tools/t.mk", {
         "tools/t.mk": "all:\n\tnode --test ../ext/\n"}, "", ""),
@@ -116,6 +118,7 @@ SCRIPT_ROWS = {
     "node-loads-a-file-beside-test": ("node-test-reporter",),
     "program-runs-a-project-file": ("make-runs-a-makefile-given",),
     "script-runs-make": ("make-runs-the-makefile",),
+    "package-json-with-a-bom": ("bom-before-the-package",),
     "variable-set-before-read": ("exported-home",),
     "shell-state-changes-a-cd": ("exported-cdpath",),
     "a-file-outside-the-project": ("node-runs-a-file-outside",),
@@ -150,6 +153,10 @@ OPEN.add("test_r_a_scripts_folder_read_otherwise",
          "open at d3585eaf (and 86e0897c): a script running make (its Makefile, named by no "
          "word) is read as words", "script-runs-make")
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
+         "open at d3585eaf (and 86e0897c): testroots._script_folders reads a package.json "
+         "it cannot parse (a BOM: json.loads refuses it) as holding no script",
+         "package-json-with-a-bom")
+OPEN.add("test_r_a_scripts_folder_read_otherwise",
          "open at 9bfa46a0 (and 86e0897c): _KNOWN substitutes $HOME and $PWD whatever the "
          "script assigned them (export, readonly, an assignment before `:` or alone)",
          "variable-set-before-read")
@@ -167,10 +174,11 @@ OPEN.add("test_r_a_scripts_folder_read_otherwise",
 
 
 def _script(tmp_path: Path, case: str) -> str | None:
-    """SCRIPTS' ``case``: the first call the hook denies, or None."""
+    """SCRIPTS' ``case``: the first call the hook denies, or None (a case named ``bom-…``:
+    the package.json starts with a UTF-8 byte order mark, which npm drops)."""
     script, extra, setup, target = SCRIPTS[case]
-    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}),
-             "src/mk": NODE_PAYLOAD, **extra}
+    files = {"package.json": ("\ufeff" if case.startswith("bom-") else "") + json.dumps(
+        {"name": "p", "scripts": {"test": script}}), "src/mk": NODE_PAYLOAD, **extra}
     return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
                  [f"cp src/mk {target or '../other/x.js'}", "npm test"], setup=SIBLING + setup)
 
