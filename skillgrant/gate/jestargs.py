@@ -1,7 +1,8 @@
-"""How jest 29.7 is run by a plan (issue 29, review s56-sreview J): the words given to it read
-as its yargs reads them (``yargs``, with jest-cli's own options table), whether jest is there
-(``present``), and whether the plan may run it with words the gate does not read
-(``unseen``). ``jestsettings`` reads what these make jest load."""
+"""How jest 29.7 is run by a plan (issue 29, reviews s56-sreview J, s57-sreview): the words
+given to it read as its yargs reads them (``yargs``, with jest-cli's own options table), the
+words the package.json scripts give it (``script_words``), whether the plan may run it with
+words the gate does not read (``unseen``), and where its settings are found (``above``,
+``CACHE``). ``jestsettings`` reads what these make jest load."""
 
 from __future__ import annotations
 
@@ -83,23 +84,6 @@ def yargs(words: list[str]) -> list[tuple[str | None, str]]:
     return found
 
 
-def present(folder: str) -> bool:
-    """Whether jest may run in ``folder``: its ``package.json`` names jest, or a
-    ``node_modules/jest`` is there or above."""
-    try:
-        if b"jest" in fs.read(os.path.join(folder, "package.json"), 1 << 22):
-            return True
-    except (OSError, ValueError):
-        pass
-    above = folder
-    while True:
-        if fs.entry(os.path.join(above, "node_modules", "jest")) is not None:
-            return True
-        if above == os.path.dirname(above):
-            return False
-        above = os.path.dirname(above)
-
-
 def unseen(guards: object, folder: str) -> bool:
     """Whether the plan of ``guards`` may run jest with words the gate does not read: an
     entry that runs neither an npm script, jest, nor a program of ``planscripts._INERT``
@@ -143,7 +127,7 @@ def script_words(folder: str) -> tuple[list[tuple[str, list[str]]], bool]:
     jest that is not read (``planscripts.commands``), or naming it otherwise than as the
     program ``jest`` (``node node_modules/jest/bin/jest.js``), or a ``cd`` without one plain
     operand, is code (the answer's second item)."""
-    from .planscripts import commands
+    from .planscripts import commands, program_at
 
     try:
         data = json.loads(fs.read(os.path.join(folder, "package.json"), 1 << 22))
@@ -151,33 +135,37 @@ def script_words(folder: str) -> tuple[list[tuple[str, list[str]]], bool]:
         return [], False  # (one that cannot be read is refused by `jestsettings`)
     scripts = data.get("scripts") if isinstance(data, dict) else None
     found, code = [], False
-    for text in scripts.values() if isinstance(scripts, dict) else []:
-        if not isinstance(text, str):
-            continue
+    scripts = {k: v for k, v in scripts.items() if isinstance(v, str)} if isinstance(
+        scripts, dict) else {}
+    for text in scripts.values():
         read = commands(text)  # (`j''est`: jest; a script the plan runs that is not read:
         code |= read is None and "jest" in text  # `_unseen`)
         base = folder
         for words in read or []:
+            words = words[program_at(words):] or ["true"]  # (`A=1 cd pkg/a`: s57-sreview)
             at = next((i for i, w in enumerate(words) if os.path.basename(w) == "jest"),
                       None)
+            named = _script_run(words)
             if words[0] in ("cd", "pushd"):
                 code |= len(words) != 2
                 base = os.path.normpath(os.path.join(base, words[-1]))
             if at is not None:
                 found.append((base, words[at + 1:]))
-            elif any("jest" in w for w in words) and not _script_run(words):
+            elif any("jest" in w for w in words) and not named:
                 code = True
+            if "--" in words and any("jest" in scripts.get(n, "") for n in named):
+                found.append((base, words[words.index("--") + 1:]))  # (`npm run unit -- …`)
     return found, code
 
 
-def _script_run(words: list[str]) -> bool:
-    """Whether the command ``words`` runs a script by name (``npm run test:jest``)."""
+def _script_run(words: list[str]) -> list[str]:
+    """The scripts the command ``words`` runs by name (``npm run test:jest``)."""
     from .planscripts import Elsewhere, script_names
 
     try:
-        return bool(script_names(words))
+        return script_names(words) or []
     except Elsewhere:
-        return False
+        return []
 
 
 def _base36(number: int) -> str:

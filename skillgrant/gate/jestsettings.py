@@ -46,7 +46,7 @@ import os
 import re
 
 from . import files as fs
-from .jestargs import CACHE, above, present, script_words, unseen, yargs
+from .jestargs import CACHE, above, script_words, unseen, yargs
 from .placed import fold
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -60,7 +60,7 @@ _CODE: Final = frozenset((
     "testRunner", "testSequencer", "snapshotResolver", "resolver", "reporters", "transform",
     "moduleNameMapper", "watchPlugins", "runner", "dependencyExtractor",
     "testResultsProcessor", "snapshotSerializers", "prettierPath", "preset", "projects",
-    "haste", "filter", "runtime"))
+    "haste", "filter", "runtime", "coverageReporters"))
 #: The endings node (and jest's resolver) tries for a path without one.
 _ENDINGS: Final = ("", ".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx", ".json",
                    ".node", "/index.js", "/index.ts", "/index.json")
@@ -126,7 +126,7 @@ def _reading(folder: str, guards: object) -> _Reading:
                 reading.code |= above(base, _SETTINGS)
             _options([words], base, reading)
         _options(runner_words(guards, "jest"), real, reading)
-        reading.code |= unseen(guards, real) and present(real)
+        reading.code |= unseen(guards, real)  # (jest may be installed anywhere: s57-sreview)
         reading.patterns.append(re.compile("^" + re.escape(fold(CACHE)) + "/"))
         kept[folder] = reading
     return kept[folder]
@@ -201,9 +201,9 @@ def _read(settings: Mapping[str, object], root: str, reading: _Reading) -> None:
                          if "[[:" not in p]
         elif setting == "testRegex":
             patterns += [re.compile(p, re.IGNORECASE) for p in fs.json_strings(value)]
-        elif setting == "moduleDirectories":  # (each such folder up, as node_modules)
-            patterns += [re.compile(f"/{re.escape(fold(n))}/", re.IGNORECASE)
-                         for n in fs.json_strings(value) if n != "node_modules"]
+        elif setting == "moduleDirectories":  # (each such folder up, as node_modules,
+            patterns += [re.compile(f"^.*/{re.escape(fold(n))}/", re.IGNORECASE)  # above
+                         for n in fs.json_strings(value) if n != "node_modules"]  # too)
         else:
             patterns += [re.compile("^" + re.escape(fold(f)) + "/")
                          for f in _folders(setting, value, root)]
@@ -215,7 +215,9 @@ def _folders(setting: str, value: object, root: str) -> list[str]:
     ``moduleNameMapper`` value's before its capture (``<rootDir>/../shared/$1``: s56-sreview
     J), ``cacheDirectory`` (jest runs the transformed code it keeps there)."""
     texts = [v.replace("<rootDir>", root) for v in fs.json_strings(value)]
-    if setting in ("modulePaths", "roots", "cacheDirectory"):
+    if setting == "cacheDirectory":  # (jest: path.resolve(rootDir, value))
+        return [os.path.normpath(os.path.join(root, t)) for t in texts]
+    if setting in ("modulePaths", "roots"):
         return _paths(texts, root)
     if setting == "moduleNameMapper":
         return [os.path.dirname(os.path.normpath(os.path.join(root, t.partition("$")[0] + "x")))
@@ -257,6 +259,13 @@ def _package_preset(name: str, root: str, reading: _Reading) -> None:
     above = root
     while True:
         base = os.path.join(above, "node_modules", name, "jest-preset")
+        try:  # (a package's exports may name another file: code; s57-sreview)
+            if b'"exports"' in fs.read(os.path.join(above, "node_modules", name,
+                                                    "package.json"), 1 << 20):
+                reading.code = True
+                return
+        except (OSError, ValueError):
+            pass
         present = next((base + e for e in (".json", ".js", ".cjs", ".mjs")
                         if fs.entry(base + e) == "file"), None)
         if present is not None and present.endswith(".json"):
@@ -278,10 +287,12 @@ def _projects(value: object, root: str, reading: _Reading) -> None:
     into one it may match)."""
     for project in value if isinstance(value, list) else []:
         if isinstance(project, dict):
-            _read(project, os.path.normpath(os.path.join(root, str(project.get(
-                "rootDir", ".")))), reading)
+            inner = os.path.normpath(os.path.join(root, str(project.get("rootDir", "."))))
+            reading.code |= not (inner + "/").startswith(root.rstrip("/") + "/")  # (above)
+            _read(project, inner, reading)
         elif isinstance(project, str):
             path = os.path.normpath(os.path.join(root, project.replace("<rootDir>", root)))
+            reading.code |= not (path + "/").startswith(root.rstrip("/") + "/")  # (above)
             if any(c in path for c in "*?[{(!"):  # (a folder made later matches too)
                 reading.code |= any(c in path for c in "{(")  # (python's glob reads neither)
                 names = "|".join(re.escape(n) for n in (*_CODE_FILES, *dict(_FILES)))

@@ -262,8 +262,15 @@ def _closed(words: list[str]) -> bool:
     it; through ``npx``; node's test runner)."""
     words = words[program_at(words):] or ["true"]
     program = os.path.basename(words[0])
+    if program in _COVERAGE:  # (`c8 node --test`, `nyc --silent jest`: the program after
+        at = next((i for i, w in enumerate(words) if i and w[:1] != "-"), None)  # its flags)
+        return at is not None and _closed(words[at:])
     return program in _CLOSED or _npx_closed(words) or (
         program in ("node", "nodejs") and "--test" in words)
+
+
+#: Programs running the command after their flags (coverage's), read through.
+_COVERAGE: Final = frozenset(("c8", "nyc"))
 
 
 def script_closure(scripts: dict[str, str], names: frozenset[str] | None) -> dict[str, str]:

@@ -97,10 +97,11 @@ def _before_pattern(path: str) -> str:
     return "/".join([*parts[:at], *[".."] * up]) or ("/" if path[:1] == "/" else ".")
 
 
-def _text(path: str) -> str | None:
-    """The text of the file at ``path``; None where there is none."""
+def _text(path: str, limit: int = _LIMIT) -> str | None:
+    """The text of the file at ``path`` (its first ``limit`` bytes); None where there is
+    none."""
     try:
-        return fs.read(path, _LIMIT).decode("utf-8", "replace")
+        return fs.read(path, limit).decode("utf-8", "replace")
     except (OSError, ValueError):
         return None
 
@@ -172,8 +173,12 @@ def _script_folders(folder: str, path: str, depth: int,
     ``./run``), or a script runs another package's scripts (``planscripts.Elsewhere``)."""
     from .planscripts import script_closure
 
-    text = _text(path)
-    if text is None or "\0" in text:  # (a program's file: no script's text)
+    text = _text(path) if depth == 0 else _text(path, _LIMIT + 1)
+    if depth and (text is None or "\0" in text or len(text) > _LIMIT or not _SHEBANG.match(
+            text)):  # (a program's file, one past the limit, a `#!` naming another program)
+        raise ValueError(f"a script of {folder!r} runs {path!r}, which is not read as a "
+                         "shell script")
+    if text is None or "\0" in text:  # (no package.json's text)
         return []
     if depth == 0:
         import json
@@ -189,7 +194,7 @@ def _script_folders(folder: str, path: str, depth: int,
             raise ValueError(f"{folder!r}'s .npmrc sets where npm runs scripts, or their shell")
         texts = list(script_closure({k: v for k, v in scripts.items() if isinstance(v, str)},
                                     names).values())
-    else:  # (a shell script's lines that are comments: its `#!` line)
+    else:  # (a shell script's lines that are comments: its `#!` line, read above)
         texts = ["\n".join(n for n in text.splitlines() if n.lstrip()[:1] != "#")]
     found: list[str] = []
     for script in texts:
@@ -201,10 +206,10 @@ def _folders_of(folder: str, script: str, depth: int) -> list[str]:
     """``_script_folders`` of one script's text ``script``."""
     from .planscripts import commands, program_at
 
-    moves = _MOVES.search(script) is not None
-    script = _KNOWN.sub(lambda m: os.path.expanduser("~") if "HOME" in m.group() else folder
-                        if not moves else m.group(), script)
-    read = commands(script)
+    if _SHELL_STATE.search(script) is None:  # (`export HOME=x`, `alias go=cd`, CDPATH)
+        script = _KNOWN.sub(lambda m: os.path.expanduser("~"), script)
+    read = commands(script) if _SHELL_STATE.search(script) is None and not (
+        os.environ.get("CDPATH") and _MOVES.search(script)) else None
     if read is None:
         raise ValueError(f"a package.json script of {folder!r} is not read as plain words "
                          f"({script[:80]!r}), where a test runner may collect")
@@ -216,7 +221,8 @@ def _folders_of(folder: str, script: str, depth: int) -> list[str]:
             if len(words) != at + 2 or words[at + 1][:1] == "-":
                 raise ValueError(f"a script of {folder!r} moves to a folder not named "
                                  f"({' '.join(words)!r})")
-            bases.append(os.path.join(bases[-1], words[at + 1]))
+            moved = os.path.join(bases[-1], words[at + 1])  # (dash's cd is logical; a
+            bases += [moved, fs.realpath(moved)]  # program resolves `..` from the real one)
         elif names[:1] and (names[0] in _UNREAD or not _FEEDS.isdisjoint(names) or
                             _PATTERN.search(words[at]) or "cd" in names or "pushd" in names):
             raise ValueError(f"a script of {folder!r} runs {' '.join(words)!r}, whose folder "
@@ -225,20 +231,24 @@ def _folders_of(folder: str, script: str, depth: int) -> list[str]:
         if any(not _UNREAD.isdisjoint(t) or "cd" in t or "pushd" in t for t in texts):  # as
             raise ValueError(f"a script of {folder!r} gives a command a text moving the "
                              "folder")  # commands: `concurrently "cd .. && …"`)
+        given = [p for w in words[at:] for p in w.split(" ")]
         words = [p.rpartition("=")[2] for w in words for p in w.split(" ")]
         found += [os.path.normpath(os.path.join(b, _before_pattern(w))) for w in words
                   for b in bases if w[:1] != "-" and w]
-        found += _code_run(folder, bases[-1], words[at:], depth)
+        for base in bases[-2:] if len(bases) > 1 else bases:
+            found += _code_run(folder, base, given, depth)
     return found
 
 
-def _code_run(folder: str, base: str, words: list[str], depth: int) -> list[str]:
-    """The folders of a shell script file of the package ``folder`` the command ``words``
-    (run in ``base``) runs (at ``depth`` 0: ``sh run.sh``, ``./run.sh``, ``nice sh run.sh``,
-    an executable file named anywhere), read as its scripts are. Raises ValueError for one
-    at ``depth`` 1, for a shell given a pattern, and for a project file a word naming an
-    interpreter before it runs as code (``node run.js``, ``cross-env X=1 node run.js``; not
-    ``node --test``)."""
+def _code_run(folder: str, base: str, given: list[str], depth: int) -> list[str]:
+    """The folders of a shell script file the command ``given`` (its words from its program
+    on, run in ``base``) runs, at ``depth`` 0 (``sh run.sh``, ``./run.sh``, ``nice sh -o
+    errexit run.sh``, an executable file named anywhere), read as its scripts are. Raises
+    ValueError for one at ``depth`` 1, for a shell given a pattern, and for a file (not a
+    system one) a word naming an interpreter before it runs as code (``node run.js``,
+    ``cross-env X=1 node ../tools/run.js``; not a test operand after node's ``--test``, but
+    a file its option names: ``--test-reporter=./r.js``, ``-r ./p.js``)."""
+    words = [w.rpartition("=")[2] for w in given]
     names = [os.path.basename(w) for w in words]
     if any(n in _SHELLS and any(_PATTERN.search(w) for w in words[k + 1:])
            for k, n in enumerate(names)):
@@ -246,24 +256,34 @@ def _code_run(folder: str, base: str, words: list[str], depth: int) -> list[str]
     found = []
     for k, word in enumerate(words):
         path = os.path.normpath(os.path.join(base, word))
-        if word[:1] == "-" or not (path + "/").startswith(folder.rstrip("/") + "/") or \
-                fs.entry(path) != "file":
-            continue  # (a project file only)
-        before = [w for w in words[:k] if w[:1] != "-"]
-        shell = before[-1:] != [] and os.path.basename(before[-1]) in _SHELLS
-        if shell or k == 0 or os.access(path, os.X_OK):
+        if word[:1] == "-" or path.startswith(_SYSTEM) or fs.entry(path) != "file":
+            continue  # (a file the session may write)
+        if not _SHELLS.isdisjoint(names[:k]) or k == 0 or os.access(path, os.X_OK):
             if depth:
                 raise ValueError(f"a script file of {folder!r} runs another, {word!r}")
             found += _script_folders(base, path, 1)
-        elif not _INTERPRETERS.isdisjoint(names[:k]) and "--test" not in words:
-            raise ValueError(f"a script of {folder!r} runs the project file {word!r} as "
-                             "code, which may collect anywhere")
+        elif not _INTERPRETERS.isdisjoint(names[:k]) and not (
+                "--test" in given[:k] and "=" not in given[k] and
+                (given[k - 1] == "--test" or given[k - 1][:1] != "-")):
+            raise ValueError(f"a script of {folder!r} runs the file {word!r} as code, which "
+                             "may collect anywhere")
     return found
 
 
-#: The variables read: ``HOME``, and ``PWD`` (the package's folder) in a script that moves
-#: no folder (``_MOVES``), as ``$X`` or ``${X}``.
-_KNOWN: Final = re.compile(r"\$(?:\{(?:PWD|HOME)\}|(?:PWD|HOME)\b)")
+#: A script file's first line read: none naming a program (``#!``) but a shell's.
+_SHEBANG: Final = re.compile(r"(?!#!)|#![ \t]*/(?:usr/)?bin/(?:env[ \t]+)?(?:ba|da)?sh[ \t]*"
+                             r"(?:\n|$)")
+#: The system's folders (a file there is none the session writes: ``node /usr/bin/true``).
+_SYSTEM: Final = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/etc/")
+#: What changes the shell's variables or moves for the commands after it (the variables read,
+#: ``cd``'s): an assignment or declaration of HOME, CDPATH, an alias.
+_SHELL_STATE: Final = re.compile(r"\b(?:HOME|PWD)\s*=|CDPATH|\b(?:alias|unalias|export|"
+                                 r"readonly|local|declare|typeset|read|unset|hash)\b")
+
+
+#: The variable read: ``HOME`` (``$HOME``, ``${HOME}``) where the script sets none
+#: (``_SHELL_STATE``); ``$PWD`` is the session's logical folder, not read (s57-sreview).
+_KNOWN: Final = re.compile(r"\$(?:\{HOME\}|HOME\b)")
 _MOVES: Final = re.compile(r"(?:^|[\s;&|])(?:cd|pushd|popd)(?:$|[\s;&|])")
 _PATTERN: Final = re.compile(r"[*?\[{]")
 #: Programs whose folder is not read: a folder stack's, a feeder's (its words come from

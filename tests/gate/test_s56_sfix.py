@@ -176,8 +176,9 @@ def test_r_a_scripts_expansion_refuses_a_collecting_plans_writes(tmp_path: Path)
     """COST R4 (pinned): a word holding a variable the gate does not spell
     (``$npm_package_version``) in a script the plan may run denies the collecting plan's
     writes (here: every script, the plan runs make); in a script the plan does not run
-    (``Bash(npm test)`` alone) it does not; a script file's own variables (``run.sh``'s
-    ``"$@"``) and the spellings read (``$INIT_CWD``) keep them."""
+    (``Bash(npm test)`` alone) it does not. (Session 57, s56-sreview R: ``$INIT_CWD`` is
+    npm's start folder, which may be below the package, and a script file's own variables
+    (``run.sh``'s ``"$@"``) are read as a package.json script's: both deny them now.)"""
     def package(scripts: dict[str, str]) -> dict[str, str]:
         return {"package.json": json.dumps({"name": "p", "scripts": {
             "test": "node --test", **scripts}}), "test/a.test.js": "0\n"}
@@ -188,4 +189,4 @@ def test_r_a_scripts_expansion_refuses_a_collecting_plans_writes(tmp_path: Path)
     assert _decided(tmp_path / "b", version, write) is None
     assert _decided(tmp_path / "c", {**package({"x": "cd $INIT_CWD && sh run.sh"}),
                                      "run.sh": 'node tools/x.js "$@"\n'}, write,
-                    ("Bash(make test)",)) is None
+                    ("Bash(make test)",)) == write[0]
