@@ -126,48 +126,16 @@ SCRIPT_ROWS = {
                                                "reserved-word-before-a-cd",
                                                "shell-text-runs-an-interpreter", "env-chdir"),
 }
+# (closed by s57-sfix 2b89b120, each open at 44834e42, 9bfa46a0 or d3585eaf: the cd into a
+# link (a regression of none: open at 86e0897c too), the NUL and past-a-MiB files, the `#!`
+# lines (regressions), `sh -o errexit run.sh` (a regression), `node run.js --test` and node's
+# reporter or preload beside --test, variables the script sets, CDPATH and dash's alias (a
+# regression), a file outside the project run as code, make -f / awk -f (regressions) and a
+# script running make)
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at 9bfa46a0 (and 86e0897c): testroots._folders_of joins a cd's operand and a "
-         "later `..` as text (normpath), where node resolves from the link's target",
-         "cd-into-a-link-then-dotdot")
-OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at 9bfa46a0 (and 86e0897c): testroots._script_folders reads no file holding a "
-         "NUL (dash drops NULs; an ELF program runs anything) and a file's first MiB only",
-         "script-file-holding-a-nul", "script-file-past-a-mib")
-OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at 9bfa46a0 (regression: denied at 86e0897c): a script file's `#!` line is "
-         "dropped as a comment; a shell's file after an option's value (`-o errexit`) is not "
-         "read", "shebang-line", "option-value-before-the-file")
-OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at d3585eaf (and 86e0897c): a script file's `#!` line is no command to "
-         "testroots, its interpreter (a project file) neither", "shebang-names-a-project-program")
-OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at 9bfa46a0 (and 86e0897c): _code_run takes any `--test` word as node's "
-         "runner (after the script, it is the script's; a reporter or a preload it names is "
-         "code too)", "test-word-after-the-script", "node-loads-a-file-beside-test")
-OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at d3585eaf (regression: denied at 86e0897c): _code_run refuses a project file "
-         "run as code only behind an _INTERPRETERS word (not make -f, awk -f)",
-         "program-runs-a-project-file")
-OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at d3585eaf (and 86e0897c): a script running make (its Makefile, named by no "
-         "word) is read as words", "script-runs-make")
-OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at d3585eaf (and 86e0897c): testroots._script_folders reads a package.json "
+         "open at 2b89b120 (and 86e0897c): testroots._script_folders reads a package.json "
          "it cannot parse (a BOM: json.loads refuses it) as holding no script",
          "package-json-with-a-bom")
-OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at 9bfa46a0 (and 86e0897c): _KNOWN substitutes $HOME and $PWD whatever the "
-         "script assigned them (export, readonly, an assignment before `:` or alone)",
-         "variable-set-before-read")
-OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at 9bfa46a0 (and 86e0897c; dash's alias: regression): a cd is read as a fixed "
-         "move, where CDPATH (exported, or kept by `:`) or an alias changes it",
-         "shell-state-changes-a-cd")
-OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at 9bfa46a0 (and 86e0897c): _code_run refuses a file run as code only below "
-         "the package's folder (`node ../tools/run.js` is no project file)",
-         "a-file-outside-the-project")
 # (wrapper-before-a-shell, reserved-word-before-a-cd: open at 44834e42, regressions; and
 # wrapper-before-an-interpreter, shell-text-runs-an-interpreter: open at 44834e42 and before;
 # closed by s57-sfix 9bfa46a0)
@@ -253,34 +221,13 @@ JEST_ROWS = {
     "package-preset-by-its-exports": ("package-preset-by-its-exports",),
     "code-config-names-a-file-of-any-ending": ("code-config-names-a-text-file",),
 }
-OPEN.add("test_j_jest_loads_a_file_its_settings_name",
-         "open at 9bfa46a0 (and 86e0897c): coverageReporters (setting, option) is no setting "
-         "of _CODE", "coverage-reporters")
-OPEN.add("test_j_jest_loads_a_file_its_settings_name",
-         "open at 9bfa46a0 (and 86e0897c): _projects reads an inline project's rootDir and a "
-         "project folder above the collecting folder without the 'above' check",
-         "a-project-above")
-OPEN.add("test_j_jest_loads_a_file_its_settings_name",
-         "open at 9bfa46a0: _script_words reads a cd as the command's first word only",
-         "assignment-before-a-cd")
 # (plans-words-after-npms-dashes: open at 44834e42, a regression; closed by s57-sfix
 # 9bfa46a0)
+# (closed by s57-sfix 2b89b120, each open at 9bfa46a0: coverageReporters, a project above,
+# the assignment before a cd, a script's `npm run unit -- …` words, a jest outside the
+# project run by make, moduleDirectories above, a package preset's exports)
 OPEN.add("test_j_jest_loads_a_file_its_settings_name",
-         "open at 9bfa46a0 (and 86e0897c): _script_words reads the scripts naming jest only, "
-         "not the words another script passes to one by `npm run unit -- …`",
-         "scripts-words-after-npms-dashes")
-OPEN.add("test_j_jest_loads_a_file_its_settings_name",
-         "open at 9bfa46a0 (and 86e0897c): _present takes jest as absent where no package.json "
-         "names it nor node_modules holds it (a global jest), so a make recipe's words are "
-         "no code", "make-runs-a-jest-outside")
-OPEN.add("test_j_jest_loads_a_file_its_settings_name",
-         "open at 9bfa46a0 (and 86e0897c): widened matches moduleDirectories' folders below "
-         "the collecting folder only, where jest searches them up", "module-directories-above")
-OPEN.add("test_j_jest_loads_a_file_its_settings_name",
-         "open at 9bfa46a0: _package_preset reads NAME/jest-preset.json, where jest's "
-         "resolver takes the package's exports (here code)", "package-preset-by-its-exports")
-OPEN.add("test_j_jest_loads_a_file_its_settings_name",
-         "open at 9bfa46a0: where the settings are code, widened guards the scripts' endings "
+         "open at 2b89b120: where the settings are code, widened guards the scripts' endings "
          "and present files of no ending only (jest runs any ending but .json, .node as "
          "JavaScript; a new file of no ending too)", "code-config-names-a-file-of-any-ending")
 
@@ -309,9 +256,8 @@ def test_j_jest_loads_a_file_its_settings_name(tmp_path: Path, row: str) -> None
 #: A cacheDirectory jest resolves from rootDir, named with no `/`: the settings, the script.
 BARE_CACHES = {"setting": ({"cacheDirectory": "jc"}, "jest"),
                "option": (None, "jest --cacheDirectory jc")}
-OPEN.add("test_j_a_cache_directory_of_a_bare_name",
-         "open at 9bfa46a0: jestsettings._folders reads cacheDirectory by _paths, which skips "
-         "a name with no `/` (jest: path.resolve(rootDir, name))", *BARE_CACHES)
+# (both: open at 9bfa46a0, _folders read cacheDirectory by _paths, which skipped a name with
+# no `/`; closed by s57-sfix 2b89b120)
 
 
 @pytest.mark.parametrize("case", list(BARE_CACHES))
@@ -335,10 +281,10 @@ def test_j_a_cache_directory_of_a_bare_name(tmp_path: Path, case: str) -> None:
 #: script): each call the plan ``Bash(npm test)``, ``Bash(cp *)`` should allow.
 WRAPPED_COSTS = {"copy-into-docs": "cp notes.txt docs/notes.txt",
                  "copy-beside-the-project": "cp notes.txt ../shared/notes.txt"}
-OPEN.add("test_c_a_coverage_wrapper_beside_a_start_script_keeps_copies",
-         "open at d3585eaf (regression: allowed at 86e0897c): c8 is no _CLOSED program, so "
-         "every script is read, and start's `node server.js` refuses every write",
-         *WRAPPED_COSTS)
+
+
+# (both: open at d3585eaf, a regression: c8 was no _CLOSED program, so every script was read
+# and start's `node server.js` refused every write; closed by s57-sfix 2b89b120)
 
 
 @pytest.mark.parametrize("case", list(WRAPPED_COSTS))
@@ -391,9 +337,10 @@ def test_c_a_jest_project_with_a_code_config_keeps_its_calls(tmp_path: Path,
 
 # --- R: `$PWD` is the session's folder as the shell keeps it ------------------------------------
 
-OPEN.add("test_r_pwd_is_the_sessions_logical_folder",
-         "open at 9bfa46a0 (and 86e0897c): testroots' _KNOWN reads $PWD as the package's real "
-         "folder; dash's is the inherited logical one (a session started from a link)")
+
+
+# (open at 9bfa46a0 and 86e0897c: _KNOWN read $PWD as the package's real folder; closed by
+# s57-sfix 2b89b120: $PWD is no more read)
 
 
 def test_r_pwd_is_the_sessions_logical_folder(tmp_path: Path) -> None:
