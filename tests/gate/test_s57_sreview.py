@@ -72,6 +72,14 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
     "wrapper-before-an-interpreter": ("nice node run.js", {"run.js": BUILDS}, "", ""),
     "shell-text-runs-an-interpreter": ("sh -c 'node run.js'", {"run.js": BUILDS}, "", ""),
     "test-word-after-the-script": ("node run.js --test", {"run.js": BUILDS}, "", ""),
+    # the shell script file a script runs, itself written (its commands read, not guarded)
+    "sh-runs-a-script-file-written": ("sh tools/run.sh", {"tools/run.sh": "true\n",
+                                                          "tools/mk": "touch zz\n"},
+                                      " && cp tools/mk src/mk", "tools/run.sh"),
+    "runs-an-executable-file-outside": ("../tools/run.sh", {"tools/mk": "touch zz\n"},
+                                        " && mkdir -p ../tools && echo true > ../tools/run.sh"
+                                        " && chmod +x ../tools/run.sh && cp tools/mk src/mk",
+                                        "../tools/run.sh"),
     # a package.json npm reads (it drops a byte order mark) and the gate does not
     "bom-before-the-package": ("node --test ../ext/", {}, "", ""),
     # a program that runs a project file as code, not an interpreter to the gate
@@ -119,6 +127,7 @@ SCRIPT_ROWS = {
     "program-runs-a-project-file": ("make-runs-a-makefile-given",),
     "script-runs-make": ("make-runs-the-makefile",),
     "package-json-with-a-bom": ("bom-before-the-package",),
+    "script-file-it-runs-is-written": ("sh-runs-a-script-file-written",),
     "variable-set-before-read": ("exported-home",),
     "shell-state-changes-a-cd": ("exported-cdpath",),
     "a-file-outside-the-project": ("node-runs-a-file-outside",),
@@ -132,6 +141,10 @@ SCRIPT_ROWS = {
 # reporter or preload beside --test, variables the script sets, CDPATH and dash's alias (a
 # regression), a file outside the project run as code, make -f / awk -f (regressions) and a
 # script running make)
+OPEN.add("test_r_a_scripts_folder_read_otherwise",
+         "open at 2b89b120 (and 86e0897c): testroots reads the commands of a shell script file "
+         "a script runs (`sh tools/run.sh`, `../tools/run.sh`), and nothing guards the file",
+         "script-file-it-runs-is-written")
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
          "open at 2b89b120 (and 86e0897c): testroots._script_folders reads a package.json "
          "it cannot parse (a BOM: json.loads refuses it) as holding no script",
