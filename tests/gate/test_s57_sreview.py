@@ -294,6 +294,30 @@ def test_j_a_cache_directory_of_a_bare_name(tmp_path: Path, case: str) -> None:
 #: script): each call the plan ``Bash(npm test)``, ``Bash(cp *)`` should allow.
 WRAPPED_COSTS = {"copy-into-docs": "cp notes.txt docs/notes.txt",
                  "copy-beside-the-project": "cp notes.txt ../shared/notes.txt"}
+#: Scripts whose words hold a shell builtin's name as a part of another word (a script
+#: named ``build:local``, an ``echo``'s text): the same copy should stay allowed.
+WORD_COSTS = {"script-named-build-local": {"test": "npm run build:local && node --test",
+                                           "build:local": "tsc"},
+              "echo-text-holding-read": {"test": "node --test && echo read the README"}}
+OPEN.add("test_c_a_builtins_name_inside_a_word_keeps_copies",
+         "open at 2b89b120 (regression: allowed at 86e0897c): testroots._SHELL_STATE searches "
+         "the script's text for `local`, `read`, `export`…, not its commands' programs",
+         *WORD_COSTS)
+
+
+@pytest.mark.parametrize("case", list(WORD_COSTS))
+def test_c_a_builtins_name_inside_a_word_keeps_copies(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``: ``cp notes.txt docs/notes.txt`` is allowed."""
+    project = hooked_project(tmp_path, ["Bash(npm test)", "Bash(cp *)"])
+    (project / "package.json").write_text(json.dumps({"name": "p",
+                                                      "scripts": WORD_COSTS[case]}))
+    (project / "notes.txt").write_text("n\n")
+    (project / "docs").mkdir()
+    said = subprocess.run(["/bin/sh", "-c", _settings_hook(project)], cwd=project,
+                          input=payload("cp notes.txt docs/notes.txt", project.resolve()),
+                          env={**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)},
+                          capture_output=True, timeout=60, check=False)
+    assert said.returncode != 2, said.stderr.decode()[-400:]
 
 
 # (both: open at d3585eaf, a regression: c8 was no _CLOSED program, so every script was read
