@@ -84,6 +84,29 @@ def yargs(words: list[str]) -> list[tuple[str | None, str]]:
     return found
 
 
+def present(folder: str) -> bool:
+    """Whether jest may run in ``folder``: a ``package.json`` there or above, or its
+    makefile, names jest; a ``node_modules/jest`` is there or above; or a ``jest`` is on
+    the ``PATH`` (s57-sreview: a make recipe running a jest installed elsewhere names it)."""
+    above = folder
+    while True:
+        names = ("package.json", "Makefile", "makefile", "GNUmakefile") if above == folder \
+            else ("package.json",)
+        for name in names:
+            try:
+                if b"jest" in fs.read(os.path.join(above, name), 1 << 22):
+                    return True
+            except (OSError, ValueError):
+                pass
+        if fs.entry(os.path.join(above, "node_modules", "jest")) is not None:
+            return True
+        if above == os.path.dirname(above):
+            break
+        above = os.path.dirname(above)
+    return any(fs.entry(os.path.join(p, "jest")) is not None
+               for p in os.environ.get("PATH", "").split(":") if p[:1] == "/")
+
+
 def unseen(guards: object, folder: str) -> bool:
     """Whether the plan of ``guards`` may run jest with words the gate does not read: an
     entry that runs neither an npm script, jest, nor a program of ``planscripts._INERT``

@@ -46,7 +46,7 @@ import os
 import re
 
 from . import files as fs
-from .jestargs import CACHE, above, script_words, unseen, yargs
+from .jestargs import CACHE, above, present, script_words, unseen, yargs
 from .placed import fold
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -126,7 +126,7 @@ def _reading(folder: str, guards: object) -> _Reading:
                 reading.code |= above(base, _SETTINGS)
             _options([words], base, reading)
         _options(runner_words(guards, "jest"), real, reading)
-        reading.code |= unseen(guards, real)  # (jest may be installed anywhere: s57-sreview)
+        reading.code |= unseen(guards, real) and present(real)
         reading.patterns.append(re.compile("^" + re.escape(fold(CACHE)) + "/"))
         kept[folder] = reading
     return kept[folder]

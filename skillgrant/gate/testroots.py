@@ -183,10 +183,11 @@ def _script_folders(folder: str, path: str, depth: int,
     if depth == 0:
         import json
 
-        try:
-            scripts = json.loads(text).get("scripts")
-        except (ValueError, AttributeError):
-            return []
+        try:  # (npm drops a BOM; one it cannot parse either may run scripts: refused)
+            data = json.loads(text.removeprefix("\ufeff"))
+        except ValueError as e:
+            raise ValueError(f"{path!r} is not read as the scripts npm runs: {e}") from e
+        scripts = data.get("scripts") if isinstance(data, dict) else None
         if not isinstance(scripts, dict):
             return []
         npmrc = _text(os.path.join(folder, ".npmrc")) or ""
@@ -253,6 +254,8 @@ def _code_run(folder: str, base: str, given: list[str], depth: int) -> list[str]
     if any(n in _SHELLS and any(_PATTERN.search(w) for w in words[k + 1:])
            for k, n in enumerate(names)):
         raise ValueError(f"a script of {folder!r} gives a shell a pattern")
+    if not _BUILDERS.isdisjoint(names):  # (`make check`: its recipes, a file no word names)
+        raise ValueError(f"a script of {folder!r} runs a build tool's recipes")
     found = []
     for k, word in enumerate(words):
         path = os.path.normpath(os.path.join(base, word))
@@ -262,6 +265,9 @@ def _code_run(folder: str, base: str, given: list[str], depth: int) -> list[str]
             if depth:
                 raise ValueError(f"a script file of {folder!r} runs another, {word!r}")
             found += _script_folders(base, path, 1)
+        elif given[k - 1] in ("-f", "--file") or given[k].startswith("--file="):
+            raise ValueError(f"a script of {folder!r} gives a program the file {word!r} to "
+                             "run (`awk -f`)")
         elif not _INTERPRETERS.isdisjoint(names[:k]) and not (
                 "--test" in given[:k] and "=" not in given[k] and
                 (given[k - 1] == "--test" or given[k - 1][:1] != "-")):
@@ -273,6 +279,9 @@ def _code_run(folder: str, base: str, given: list[str], depth: int) -> list[str]
 #: A script file's first line read: none naming a program (``#!``) but a shell's.
 _SHEBANG: Final = re.compile(r"(?!#!)|#![ \t]*/(?:usr/)?bin/(?:env[ \t]+)?(?:ba|da)?sh[ \t]*"
                              r"(?:\n|$)")
+#: Programs running recipes of a project file no word need name (make's Makefile).
+_BUILDERS: Final = frozenset(("make", "gmake", "cmake", "ctest", "ninja", "just", "rake",
+                              "scons"))
 #: The system's folders (a file there is none the session writes: ``node /usr/bin/true``).
 _SYSTEM: Final = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/etc/")
 #: What changes the shell's variables or moves for the commands after it (the variables read,
