@@ -145,10 +145,8 @@ OPEN.add("test_r_a_scripts_folder_read_otherwise",
          "open at 2b89b120 (and 86e0897c): testroots reads the commands of a shell script file "
          "a script runs (`sh tools/run.sh`, `../tools/run.sh`), and nothing guards the file",
          "script-file-it-runs-is-written")
-OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at 2b89b120 (and 86e0897c): testroots._script_folders reads a package.json "
-         "it cannot parse (a BOM: json.loads refuses it) as holding no script",
-         "package-json-with-a-bom")
+# (package-json-with-a-bom: open at 2b89b120 and 86e0897c, testroots read a package.json it
+# could not parse as holding no script; closed by s57-sfix a62ecba8)
 # (wrapper-before-a-shell, reserved-word-before-a-cd: open at 44834e42, regressions; and
 # wrapper-before-an-interpreter, shell-text-runs-an-interpreter: open at 44834e42 and before;
 # closed by s57-sfix 9bfa46a0)
@@ -222,6 +220,10 @@ JEST: dict[str, tuple[str, dict[str, object] | None, str, dict[str, str], str]] 
     "make-runs-a-jest-outside": ("make test", None, "", {
         "Makefile": "test:\n\tJESTBIN --config ci.json\n", "ci.json": SETUP_JSON},
         "tools/s.js"),
+    # held at 238ea1eb: the Makefile names jest; not where an included file does
+    "make-includes-the-runner": ("make test", None, "", {
+        "Makefile": "include tools/vars.mk\ntest:\n\t$(RUNNER) --config ci.json\n",
+        "tools/vars.mk": "RUNNER = JESTBIN\n", "ci.json": SETUP_JSON}, "tools/s.js"),
 }
 JEST_ROWS = {
     "coverage-reporters": ("coverage-reporters-setting",),
@@ -229,7 +231,7 @@ JEST_ROWS = {
     "assignment-before-a-cd": ("assignment-before-a-cd",),
     "plans-words-after-npms-dashes": ("plans-words-after-npms-dashes",),
     "scripts-words-after-npms-dashes": ("scripts-words-after-npms-dashes",),
-    "make-runs-a-jest-outside": ("make-runs-a-jest-outside",),
+    "make-runs-a-jest-outside": ("make-includes-the-runner",),
     "module-directories-above": ("module-directories-above",),
     "package-preset-by-its-exports": ("package-preset-by-its-exports",),
     "code-config-names-a-file-of-any-ending": ("code-config-names-a-text-file",),
@@ -240,6 +242,10 @@ JEST_ROWS = {
 # the assignment before a cd, a script's `npm run unit -- …` words, a jest outside the
 # project run by make, moduleDirectories above, a package preset's exports)
 OPEN.add("test_j_jest_loads_a_file_its_settings_name",
+         "open at 238ea1eb: jestargs.present takes jest as absent where no package.json, "
+         "node_modules, PATH or the folder's Makefile spells it (an included makefile does)",
+         "make-runs-a-jest-outside")
+OPEN.add("test_j_jest_loads_a_file_its_settings_name",
          "open at 2b89b120: where the settings are code, widened guards the scripts' endings "
          "and present files of no ending only (jest runs any ending but .json, .node as "
          "JavaScript; a new file of no ending too)", "code-config-names-a-file-of-any-ending")
@@ -249,9 +255,9 @@ def _jest(tmp_path: Path, case: str) -> str | None:
     """JEST's ``case``: the first call the hook denies, or None."""
     entry, settings, script, files, target = JEST[case]
     files = {"a.test.js": JEST_TEST, **files}
-    if "JESTBIN" in files.get("Makefile", ""):
+    if "Makefile" in files:  # (no package.json, no node_modules: a jest installed elsewhere)
         bin_jest = str(_installed_jest() / ".bin" / "jest")
-        files = {**files, "Makefile": files["Makefile"].replace("JESTBIN", bin_jest),
+        files = {**{k: v.replace("JESTBIN", bin_jest) for k, v in files.items()},
                  target: "module.exports = {};\n", "src/js": JS_PAYLOAD}
         return _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
                      [f"cp src/js {target}", entry])
