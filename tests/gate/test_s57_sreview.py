@@ -89,6 +89,15 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
         "tools/t.awk": 'BEGIN { system("node --test ../ext/") }\n'}, "", ""),
     "make-runs-the-makefile": ("make check", {"Makefile": "check:\n\tnode --test ../ext/\n"},
                                "", ""),
+    # code no word names as a file: python's module, npx's local package
+    "python-runs-a-module": ("python3 -m tools.run", {"tools/run.py": (
+        "import os, subprocess\nsubprocess.run(['node', '--test', "
+        "os.path.dirname(os.getcwd()) + '/ext/'])\n")}, "", ""),
+    "npx-runs-a-local-package": ("npx ./tools/pkg", {
+        "tools/pkg/package.json": json.dumps({"name": "tpkg", "version": "1.0.0",
+                                              "bin": {"tpkg": "cli.js"}}),
+        "tools/pkg/cli.js": "#!/usr/bin/env node\n" + BUILDS}, " && chmod +x tools/pkg/cli.js",
+        ""),
     # node's own files beside `--test`: a reporter, a preload (project files node loads)
     "node-test-reporter": ("node --test --test-reporter=./tools/rep.js",
                            {"tools/rep.js": "1\n", "test/a.test.js": "\n"}, "",
@@ -128,6 +137,7 @@ SCRIPT_ROWS = {
     "script-runs-make": ("make-runs-the-makefile",),
     "package-json-with-a-bom": ("bom-before-the-package",),
     "script-file-it-runs-is-written": ("sh-runs-a-script-file-written",),
+    "code-no-word-names-as-a-file": ("python-runs-a-module",),
     "variable-set-before-read": ("exported-home",),
     "shell-state-changes-a-cd": ("exported-cdpath",),
     "a-file-outside-the-project": ("node-runs-a-file-outside",),
@@ -141,6 +151,10 @@ SCRIPT_ROWS = {
 # reporter or preload beside --test, variables the script sets, CDPATH and dash's alias (a
 # regression), a file outside the project run as code, make -f / awk -f (regressions) and a
 # script running make)
+OPEN.add("test_r_a_scripts_folder_read_otherwise",
+         "open at 238ea1eb: _code_run refuses code a script runs only where a word names it "
+         "as a file (not `python3 -m tools.run`, `npx ./tools/pkg`)",
+         "code-no-word-names-as-a-file")
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
          "open at 2b89b120 (and 86e0897c): testroots reads the commands of a shell script file "
          "a script runs (`sh tools/run.sh`, `../tools/run.sh`), and nothing guards the file",
