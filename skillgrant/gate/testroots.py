@@ -207,10 +207,12 @@ def _folders_of(folder: str, script: str, depth: int) -> list[str]:
     """``_script_folders`` of one script's text ``script``."""
     from .planscripts import commands, program_at
 
-    if _SHELL_STATE.search(script) is None:  # (`export HOME=x`, `alias go=cd`, CDPATH)
-        script = _KNOWN.sub(lambda m: os.path.expanduser("~"), script)
-    read = commands(script) if _SHELL_STATE.search(script) is None and not (
-        os.environ.get("CDPATH") and _MOVES.search(script)) else None
+    read = commands(_KNOWN.sub(lambda m: os.path.expanduser("~"), script))
+    if read is not None and ((os.environ.get("CDPATH") and _MOVES.search(script)) or any(
+            (os.path.basename(w[program_at(w)]) if program_at(w) < len(w) else "") in
+            _SHELL_STATE or any(a.partition("=")[0] in _STATE_NAMES for a in w[:program_at(
+                w)]) or any("CDPATH" in x for x in w) for w in read)):
+        read = None  # (`export HOME=x`, `PWD=sub :`, `alias go=cd`, a CDPATH: s57-sreview)
     if read is None:
         raise ValueError(f"a package.json script of {folder!r} is not read as plain words "
                          f"({script[:80]!r}), where a test runner may collect")
@@ -256,15 +258,14 @@ def _code_run(folder: str, base: str, given: list[str], depth: int) -> list[str]
         raise ValueError(f"a script of {folder!r} gives a shell a pattern")
     if not _BUILDERS.isdisjoint(names):  # (`make check`: its recipes, a file no word names)
         raise ValueError(f"a script of {folder!r} runs a build tool's recipes")
-    found = []
+    found: list[str] = []
     for k, word in enumerate(words):
         path = os.path.normpath(os.path.join(base, word))
         if word[:1] == "-" or path.startswith(_SYSTEM) or fs.entry(path) != "file":
             continue  # (a file the session may write)
         if not _SHELLS.isdisjoint(names[:k]) or k == 0 or os.access(path, os.X_OK):
-            if depth:
-                raise ValueError(f"a script file of {folder!r} runs another, {word!r}")
-            found += _script_folders(base, path, 1)
+            raise ValueError(f"a script of {folder!r} runs the file {word!r} as a program or "
+                             "a shell's script, whose text no guard keeps (s57-sreview)")
         elif given[k - 1] in ("-f", "--file") or given[k].startswith("--file="):
             raise ValueError(f"a script of {folder!r} gives a program the file {word!r} to "
                              "run (`awk -f`)")
@@ -284,10 +285,11 @@ _BUILDERS: Final = frozenset(("make", "gmake", "cmake", "ctest", "ninja", "just"
                               "scons"))
 #: The system's folders (a file there is none the session writes: ``node /usr/bin/true``).
 _SYSTEM: Final = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/etc/")
-#: What changes the shell's variables or moves for the commands after it (the variables read,
-#: ``cd``'s): an assignment or declaration of HOME, CDPATH, an alias.
-_SHELL_STATE: Final = re.compile(r"\b(?:HOME|PWD)\s*=|CDPATH|\b(?:alias|unalias|export|"
-                                 r"readonly|local|declare|typeset|read|unset|hash)\b")
+#: What changes the shell's variables or what a ``cd`` does for the commands after it, as a
+#: command's program (a declaration, an alias) or an assignment's name before one.
+_SHELL_STATE: Final = frozenset(("alias", "unalias", "export", "readonly", "local",
+                                  "declare", "typeset", "read", "unset", "hash"))
+_STATE_NAMES: Final = frozenset(("HOME", "PWD", "OLDPWD", "CDPATH", "ENV", "PATH"))
 
 
 #: The variable read: ``HOME`` (``$HOME``, ``${HOME}``) where the script sets none
