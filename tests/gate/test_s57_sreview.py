@@ -98,6 +98,12 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
                                               "bin": {"tpkg": "cli.js"}}),
         "tools/pkg/cli.js": "#!/usr/bin/env node\n" + BUILDS}, " && chmod +x tools/pkg/cli.js",
         ""),
+    # an assignment before node naming a preload; a loop assigning HOME
+    "node-options-assignment": ("NODE_OPTIONS=--require=./tools/pre.js node --test",
+                                {"tools/pre.js": "1\n", "test/a.test.js": "\n"}, "",
+                                "tools/pre.js"),
+    "for-loop-assigns-home": ("for HOME in sub; do node --test $HOME/../../ext/; done", {},
+                              "", ""),
     # node's own files beside `--test`: a reporter, a preload (project files node loads)
     "node-test-reporter": ("node --test --test-reporter=./tools/rep.js",
                            {"tools/rep.js": "1\n", "test/a.test.js": "\n"}, "",
@@ -138,6 +144,8 @@ SCRIPT_ROWS = {
     "package-json-with-a-bom": ("bom-before-the-package",),
     "script-file-it-runs-is-written": ("sh-runs-a-script-file-written",),
     "code-no-word-names-as-a-file": ("python-runs-a-module",),
+    "assignment-before-node-names-code": ("node-options-assignment",),
+    "loop-assigns-a-variable-read": ("for-loop-assigns-home",),
     "variable-set-before-read": ("exported-home",),
     "shell-state-changes-a-cd": ("exported-cdpath",),
     "a-file-outside-the-project": ("node-runs-a-file-outside",),
@@ -151,6 +159,14 @@ SCRIPT_ROWS = {
 # reporter or preload beside --test, variables the script sets, CDPATH and dash's alias (a
 # regression), a file outside the project run as code, make -f / awk -f (regressions) and a
 # script running make)
+OPEN.add("test_r_a_scripts_folder_read_otherwise",
+         "open at 215b656a (and 86e0897c): _code_run is given a command's words from its "
+         "program on: an assignment before it (NODE_OPTIONS=--require=…) names no code",
+         "assignment-before-node-names-code")
+OPEN.add("test_r_a_scripts_folder_read_otherwise",
+         "open at 215b656a (and 86e0897c): the shell's state is read from declarations and "
+         "assignments, not a `for` loop's name: $HOME is read as the hook's home",
+         "loop-assigns-a-variable-read")
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
          "open at 238ea1eb: _code_run refuses code a script runs only where a word names it "
          "as a file (not `python3 -m tools.run`, `npx ./tools/pkg`)",
