@@ -171,10 +171,9 @@ OPEN.add("test_r_a_scripts_folder_read_otherwise",
          "open at 238ea1eb: _code_run refuses code a script runs only where a word names it "
          "as a file (not `python3 -m tools.run`, `npx ./tools/pkg`)",
          "code-no-word-names-as-a-file")
-OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at 2b89b120 (and 86e0897c): testroots reads the commands of a shell script file "
-         "a script runs (`sh tools/run.sh`, `../tools/run.sh`), and nothing guards the file",
-         "script-file-it-runs-is-written")
+# (script-file-it-runs-is-written: open at 2b89b120 and 86e0897c, testroots read the commands
+# of a shell script file a script runs and nothing guarded the file; closed by s57-sfix
+# 215b656a, which refuses such a script: see the cost rows)
 # (package-json-with-a-bom: open at 2b89b120 and 86e0897c, testroots read a package.json it
 # could not parse as holding no script; closed by s57-sfix a62ecba8)
 # (wrapper-before-a-shell, reserved-word-before-a-cd: open at 44834e42, regressions; and
@@ -335,10 +334,36 @@ WRAPPED_COSTS = {"copy-into-docs": "cp notes.txt docs/notes.txt",
 WORD_COSTS = {"script-named-build-local": {"test": "npm run build:local && node --test",
                                            "build:local": "tsc"},
               "echo-text-holding-read": {"test": "node --test && echo read the README"}}
-OPEN.add("test_c_a_builtins_name_inside_a_word_keeps_copies",
-         "open at 2b89b120 (regression: allowed at 86e0897c): testroots._SHELL_STATE searches "
-         "the script's text for `local`, `read`, `export`…, not its commands' programs",
-         *WORD_COSTS)
+#: A test script running a shell script file of the project: the same copy should stay allowed
+#: (the file guarded, its commands read).
+SCRIPT_FILE_COSTS = {"executable-script-file": ("./scripts/test.sh", "#!/bin/sh\nnode --test\n"),
+                     "sh-runs-a-script-file": ("sh scripts/test.sh", "node --test\n")}
+OPEN.add("test_c_a_test_script_running_a_shell_file_keeps_copies",
+         "open at 215b656a (regression: allowed at 86e0897c): testroots._code_run refuses "
+         "every script running a shell script file (its text no guard keeps) instead of "
+         "guarding the file", *SCRIPT_FILE_COSTS)
+
+
+@pytest.mark.parametrize("case", list(SCRIPT_FILE_COSTS))
+def test_c_a_test_script_running_a_shell_file_keeps_copies(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``: ``cp notes.txt docs/notes.txt`` is allowed."""
+    script, text = SCRIPT_FILE_COSTS[case]
+    project = hooked_project(tmp_path, ["Bash(npm test)", "Bash(cp *)"])
+    (project / "package.json").write_text(json.dumps({"name": "p", "scripts": {"test": script}}))
+    (project / "scripts").mkdir()
+    (project / "scripts" / "test.sh").write_text(text)
+    (project / "scripts" / "test.sh").chmod(0o755)
+    (project / "notes.txt").write_text("n\n")
+    (project / "docs").mkdir()
+    said = subprocess.run(["/bin/sh", "-c", _settings_hook(project)], cwd=project,
+                          input=payload("cp notes.txt docs/notes.txt", project.resolve()),
+                          env={**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)},
+                          capture_output=True, timeout=60, check=False)
+    assert said.returncode != 2, said.stderr.decode()[-400:]
+
+
+# (both: open at 2b89b120, a regression: testroots._SHELL_STATE searched the script's text
+# for `local`, `read`, `export`…; closed by s57-sfix 215b656a)
 
 
 @pytest.mark.parametrize("case", list(WORD_COSTS))
