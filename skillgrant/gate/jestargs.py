@@ -86,8 +86,8 @@ def yargs(words: list[str]) -> list[tuple[str | None, str]]:
 
 def present(folder: str) -> bool:
     """Whether jest may run in ``folder``: a ``package.json`` there or above, or its
-    makefile, names jest; a ``node_modules/jest`` is there or above; or a ``jest`` is on
-    the ``PATH`` (s57-sreview: a make recipe running a jest installed elsewhere names it)."""
+    makefile, names jest; a ``node_modules/jest`` is there or above; a ``jest`` is on the
+    ``PATH``; or it holds a test jest's defaults collect (``_tests``)."""
     above = folder
     while True:
         names = ("package.json", "Makefile", "makefile", "GNUmakefile") if above == folder \
@@ -104,7 +104,25 @@ def present(folder: str) -> bool:
             break
         above = os.path.dirname(above)
     return any(fs.entry(os.path.join(p, "jest")) is not None
-               for p in os.environ.get("PATH", "").split(":") if p[:1] == "/")
+               for p in os.environ.get("PATH", "").split(":") if p[:1] == "/") or _tests(folder)
+
+
+#: A name jest's default ``testMatch`` takes (``x.test.js``, ``x.spec.ts``) or its folder.
+_TEST_NAME: Final = re.compile(r"(?:\.(?:test|spec)\.[cm]?[jt]sx?|^__tests__)$")
+
+
+def _tests(folder: str) -> bool:
+    """Whether ``folder``, or its ``test``, ``tests``, ``__tests__``, ``src`` folder, holds a
+    name jest's default ``testMatch`` takes (s57-sreview: a recipe may name a jest installed
+    anywhere, by a variable)."""
+    for sub in ("", "test", "tests", "__tests__", "src"):
+        try:
+            names = os.listdir(os.path.join(folder, sub))
+        except OSError:
+            continue
+        if any(_TEST_NAME.search(n) for n in names):
+            return True
+    return False
 
 
 def unseen(guards: object, folder: str) -> bool:

@@ -288,8 +288,11 @@ _SYSTEM: Final = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/etc/")
 #: What changes the shell's variables or what a ``cd`` does for the commands after it, as a
 #: command's program (a declaration, an alias) or an assignment's name before one.
 _SHELL_STATE: Final = frozenset(("alias", "unalias", "export", "readonly", "local",
-                                  "declare", "typeset", "read", "unset", "hash"))
-_STATE_NAMES: Final = frozenset(("HOME", "PWD", "OLDPWD", "CDPATH", "ENV", "PATH"))
+                                  "declare", "typeset", "read", "unset", "hash", "for",
+                                  "select", "getopts", "case"))
+#: (and what node and a shell read from their environment: a preload, an ENV file)
+_STATE_NAMES: Final = frozenset(("HOME", "PWD", "OLDPWD", "CDPATH", "ENV", "BASH_ENV", "PATH",
+                                 "NODE_OPTIONS", "NODE_PATH"))
 
 
 #: The variable read: ``HOME`` (``$HOME``, ``${HOME}``) where the script sets none
