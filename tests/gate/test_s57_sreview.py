@@ -104,6 +104,14 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
                                 "tools/pre.js"),
     "for-loop-assigns-home": ("for HOME in sub; do node --test $HOME/../../ext/; done", {},
                               "", ""),
+    # held at b3d9a162 for NODE_OPTIONS: an assignment of another name npm or the loader reads
+    # (LD_PRELOAD=./tools/p.so, npm_config_script_shell=./tools/sh: proved outside the suite)
+    "npm-config-node-options": ("npm_config_node_options=--require=./tools/pre.js npm run unit",
+                                {"tools/pre.js": "1\n", "test/a.test.js": "\n",
+                                 "package.json": json.dumps({"name": "p", "scripts": {
+                                     "test": "npm_config_node_options=--require=./tools/pre.js"
+                                             " npm run unit", "unit": "node --test"}})}, "",
+                                "tools/pre.js"),
     # node's own files beside `--test`: a reporter, a preload (project files node loads)
     "node-test-reporter": ("node --test --test-reporter=./tools/rep.js",
                            {"tools/rep.js": "1\n", "test/a.test.js": "\n"}, "",
@@ -144,8 +152,8 @@ SCRIPT_ROWS = {
     "package-json-with-a-bom": ("bom-before-the-package",),
     "script-file-it-runs-is-written": ("sh-runs-a-script-file-written",),
     "code-no-word-names-as-a-file": ("python-runs-a-module",),
-    "assignment-before-node-names-code": ("node-options-assignment",),
-    "loop-assigns-a-variable-read": ("for-loop-assigns-home",),
+    "assignment-before-node-names-code": ("npm-config-node-options",),
+    "held-loop-assigning-home": ("for-loop-assigns-home",),
     "variable-set-before-read": ("exported-home",),
     "shell-state-changes-a-cd": ("exported-cdpath",),
     "a-file-outside-the-project": ("node-runs-a-file-outside",),
@@ -160,13 +168,11 @@ SCRIPT_ROWS = {
 # regression), a file outside the project run as code, make -f / awk -f (regressions) and a
 # script running make)
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at 215b656a (and 86e0897c): _code_run is given a command's words from its "
-         "program on: an assignment before it (NODE_OPTIONS=--require=…) names no code",
+         "open at b3d9a162 (and 86e0897c): testroots' _STATE_NAMES is a deny-list of the "
+         "assignments before a command (npm_config_node_options, LD_PRELOAD… are not in it)",
          "assignment-before-node-names-code")
-OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at 215b656a (and 86e0897c): the shell's state is read from declarations and "
-         "assignments, not a `for` loop's name: $HOME is read as the hook's home",
-         "loop-assigns-a-variable-read")
+# (NODE_OPTIONS=…, a `for` loop assigning HOME: open at 215b656a and 86e0897c; closed by
+# s57-sfix e069eaaf)
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
          "open at 238ea1eb: _code_run refuses code a script runs only where a word names it "
          "as a file (not `python3 -m tools.run`, `npx ./tools/pkg`)",
@@ -249,10 +255,12 @@ JEST: dict[str, tuple[str, dict[str, object] | None, str, dict[str, str], str]] 
     "make-runs-a-jest-outside": ("make test", None, "", {
         "Makefile": "test:\n\tJESTBIN --config ci.json\n", "ci.json": SETUP_JSON},
         "tools/s.js"),
-    # held at 238ea1eb: the Makefile names jest; not where an included file does
+    # held at 238ea1eb: the Makefile names jest; not where an included file does (held at
+    # b3d9a162 with a test in the folder: here the test is deeper, where jest finds it too)
     "make-includes-the-runner": ("make test", None, "", {
         "Makefile": "include tools/vars.mk\ntest:\n\t$(RUNNER) --config ci.json\n",
-        "tools/vars.mk": "RUNNER = JESTBIN\n", "ci.json": SETUP_JSON}, "tools/s.js"),
+        "tools/vars.mk": "RUNNER = JESTBIN\n", "ci.json": SETUP_JSON,
+        "lib/unit/a.test.js": JEST_TEST}, "tools/s.js"),
 }
 JEST_ROWS = {
     "coverage-reporters": ("coverage-reporters-setting",),
@@ -271,8 +279,9 @@ JEST_ROWS = {
 # the assignment before a cd, a script's `npm run unit -- …` words, a jest outside the
 # project run by make, moduleDirectories above, a package preset's exports)
 OPEN.add("test_j_jest_loads_a_file_its_settings_name",
-         "open at 238ea1eb: jestargs.present takes jest as absent where no package.json, "
-         "node_modules, PATH or the folder's Makefile spells it (an included makefile does)",
+         "open at b3d9a162 (238ea1eb): jestargs.present takes jest as absent where no "
+         "package.json, node_modules, PATH or the folder's Makefile spells it and no test is "
+         "in the folder or its test/src folders (an included makefile names it; lib/unit/)",
          "make-runs-a-jest-outside")
 OPEN.add("test_j_jest_loads_a_file_its_settings_name",
          "open at 2b89b120: where the settings are code, widened guards the scripts' endings "
@@ -283,8 +292,9 @@ OPEN.add("test_j_jest_loads_a_file_its_settings_name",
 def _jest(tmp_path: Path, case: str) -> str | None:
     """JEST's ``case``: the first call the hook denies, or None."""
     entry, settings, script, files, target = JEST[case]
-    files = {"a.test.js": JEST_TEST, **files}
-    if "Makefile" in files:  # (no package.json, no node_modules: a jest installed elsewhere)
+    if "Makefile" not in files:
+        files = {"a.test.js": JEST_TEST, **files}
+    else:  # (no package.json, no node_modules: a jest installed elsewhere)
         bin_jest = str(_installed_jest() / ".bin" / "jest")
         files = {**{k: v.replace("JESTBIN", bin_jest) for k, v in files.items()},
                  target: "module.exports = {};\n", "src/js": JS_PAYLOAD}
