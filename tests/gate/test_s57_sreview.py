@@ -104,6 +104,12 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
                                 "tools/pre.js"),
     "for-loop-assigns-home": ("for HOME in sub; do node --test $HOME/../../ext/; done", {},
                               "", ""),
+    # the folder a cd names made a link after the payload was written (three calls: the
+    # case's fourth item is the copy; ``_script`` runs ``LATER`` between it and npm test)
+    "link-planted-into-the-cd": ("cd build && node --test ../../ext/", {},
+                                 " && mkdir -p ../far/x/y/a ../far/x/ext/test && "
+                                 'ln -s "$(cd ../far/x/y/a && pwd)" src/l',
+                                 "../far/x/ext/test/x.js"),
     # held at b3d9a162 for NODE_OPTIONS: an assignment of another name npm or the loader reads
     # (LD_PRELOAD=./tools/p.so, npm_config_script_shell=./tools/sh: proved outside the suite)
     "npm-config-node-options": ("npm_config_node_options=--require=./tools/pre.js npm run unit",
@@ -153,13 +159,14 @@ SCRIPT_ROWS = {
     "script-file-it-runs-is-written": ("sh-runs-a-script-file-written",),
     "code-no-word-names-as-a-file": ("python-runs-a-module",),
     "assignment-before-node-names-code": ("npm-config-node-options",),
-    "held-loop-assigning-home": ("for-loop-assigns-home",),
+    "a-link-planted-later": ("link-planted-into-the-cd",),
     "variable-set-before-read": ("exported-home",),
     "shell-state-changes-a-cd": ("exported-cdpath",),
     "a-file-outside-the-project": ("node-runs-a-file-outside",),
     "held-wrappers-reserved-words-and-moves": ("wrapper-before-a-shell",
                                                "reserved-word-before-a-cd",
-                                               "shell-text-runs-an-interpreter", "env-chdir"),
+                                               "shell-text-runs-an-interpreter", "env-chdir",
+                                               "for-loop-assigns-home"),
 }
 # (closed by s57-sfix 2b89b120, each open at 44834e42, 9bfa46a0 or d3585eaf: the cd into a
 # link (a regression of none: open at 86e0897c too), the NUL and past-a-MiB files, the `#!`
@@ -167,6 +174,10 @@ SCRIPT_ROWS = {
 # reporter or preload beside --test, variables the script sets, CDPATH and dash's alias (a
 # regression), a file outside the project run as code, make -f / awk -f (regressions) and a
 # script running make)
+OPEN.add("test_r_a_scripts_folder_read_otherwise",
+         "open at b3d9a162 (and 86e0897c): testroots reads a cd's folder at each call; a later "
+         "call may make it a link (`cp -P src/l build`): the named path is not guarded",
+         "a-link-planted-later")
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
          "open at b3d9a162 (and 86e0897c): testroots' _STATE_NAMES is a deny-list of the "
          "assignments before a command (npm_config_node_options, LD_PRELOAD… are not in it)",
@@ -193,8 +204,10 @@ def _script(tmp_path: Path, case: str) -> str | None:
     script, extra, setup, target = SCRIPTS[case]
     files = {"package.json": ("\ufeff" if case.startswith("bom-") else "") + json.dumps(
         {"name": "p", "scripts": {"test": script}}), "src/mk": NODE_PAYLOAD, **extra}
+    later = ["cp -P src/l build"] if case == "link-planted-into-the-cd" else []
     return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
-                 [f"cp src/mk {target or '../other/x.js'}", "npm test"], setup=SIBLING + setup)
+                 [f"cp src/mk {target or '../other/x.js'}", *later, "npm test"],
+                 setup=SIBLING + setup)
 
 
 @pytest.mark.parametrize("row", list(SCRIPT_ROWS))
