@@ -210,8 +210,8 @@ def _folders_of(folder: str, script: str, depth: int) -> list[str]:
     read = commands(_KNOWN.sub(lambda m: os.path.expanduser("~"), script))
     if read is not None and ((os.environ.get("CDPATH") and _MOVES.search(script)) or any(
             (os.path.basename(w[program_at(w)]) if program_at(w) < len(w) else "") in
-            _SHELL_STATE or any(a.partition("=")[0] in _STATE_NAMES for a in w[:program_at(
-                w)]) or any("CDPATH" in x for x in w) for w in read)):
+            _SHELL_STATE or any(not _plain_assignment(a) for a in w[:program_at(w)]) or
+            any("CDPATH" in x for x in w) for w in read)):
         read = None  # (`export HOME=x`, `PWD=sub :`, `alias go=cd`, a CDPATH: s57-sreview)
     if read is None:
         raise ValueError(f"a package.json script of {folder!r} is not read as plain words "
@@ -224,8 +224,11 @@ def _folders_of(folder: str, script: str, depth: int) -> list[str]:
             if len(words) != at + 2 or words[at + 1][:1] == "-":
                 raise ValueError(f"a script of {folder!r} moves to a folder not named "
                                  f"({' '.join(words)!r})")
-            moved = os.path.join(bases[-1], words[at + 1])  # (dash's cd is logical; a
-            bases += [moved, fs.realpath(moved)]  # program resolves `..` from the real one)
+            moved = os.path.join(bases[-1], words[at + 1])
+            if not fs.is_folder(moved):  # (a link made there later leads it anywhere)
+                raise ValueError(f"a script of {folder!r} moves to {moved!r}, no folder yet")
+            bases += [moved, fs.realpath(moved)]  # (dash's cd is logical; a program
+            # resolves `..` from the real folder)
         elif names[:1] and (names[0] in _UNREAD or not _FEEDS.isdisjoint(names) or
                             _PATTERN.search(words[at]) or "cd" in names or "pushd" in names):
             raise ValueError(f"a script of {folder!r} runs {' '.join(words)!r}, whose folder "
@@ -249,8 +252,9 @@ def _code_run(folder: str, base: str, given: list[str], depth: int) -> list[str]
     errexit run.sh``, an executable file named anywhere), read as its scripts are. Raises
     ValueError for one at ``depth`` 1, for a shell given a pattern, and for a file (not a
     system one) a word naming an interpreter before it runs as code (``node run.js``,
-    ``cross-env X=1 node ../tools/run.js``; not a test operand after node's ``--test``, but
-    a file its option names: ``--test-reporter=./r.js``, ``-r ./p.js``)."""
+    ``cross-env X=1 node ../tools/run.js``, ``node --test tools/check.js``,
+    ``--test-reporter=./r.js``, ``-r ./p.js``; a folder or a pattern node's ``--test`` is
+    given is its tests' folder)."""
     words = [w.rpartition("=")[2] for w in given]
     names = [os.path.basename(w) for w in words]
     if any(n in _SHELLS and any(_PATTERN.search(w) for w in words[k + 1:])
@@ -269,9 +273,8 @@ def _code_run(folder: str, base: str, given: list[str], depth: int) -> list[str]
         elif given[k - 1] in ("-f", "--file") or given[k].startswith("--file="):
             raise ValueError(f"a script of {folder!r} gives a program the file {word!r} to "
                              "run (`awk -f`)")
-        elif not _INTERPRETERS.isdisjoint(names[:k]) and not (
-                "--test" in given[:k] and "=" not in given[k] and
-                (given[k - 1] == "--test" or given[k - 1][:1] != "-")):
+        elif not _INTERPRETERS.isdisjoint(names[:k]):  # (node --test's file operand too:
+            # a name its patterns do not take is guarded by none; s57-sreview)
             raise ValueError(f"a script of {folder!r} runs the file {word!r} as code, which "
                              "may collect anywhere")
     return found
@@ -290,9 +293,26 @@ _SYSTEM: Final = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/etc/")
 _SHELL_STATE: Final = frozenset(("alias", "unalias", "export", "readonly", "local",
                                   "declare", "typeset", "read", "unset", "hash", "for",
                                   "select", "getopts", "case"))
-#: (and what node and a shell read from their environment: a preload, an ENV file)
+#: The variables a script may assign before a command (``NODE_ENV=test jest``): none names a
+#: file a program runs or a folder (any other: ``NODE_OPTIONS``, ``LD_PRELOAD``, ``HOME``,
+#: ``CDPATH``, ``npm_config_*``, refuses; s57-sreview).
+_PLAIN_NAMES: Final = frozenset(("NODE_ENV", "BABEL_ENV", "CI", "FORCE_COLOR", "NO_COLOR",
+                                 "TZ", "DEBUG", "LANG", "LC_ALL", "NODE_NO_WARNINGS"))
+#: Names no assignment may set before a command, even to a word naming no path: the shell's
+#: own, the loader's, node's and npm's settings.
 _STATE_NAMES: Final = frozenset(("HOME", "PWD", "OLDPWD", "CDPATH", "ENV", "BASH_ENV", "PATH",
-                                 "NODE_OPTIONS", "NODE_PATH"))
+                                 "IFS", "SHELL", "ZDOTDIR"))
+
+
+def _plain_assignment(word: str) -> bool:
+    """Whether the assignment ``word`` before a command is one of ``_PLAIN_NAMES``, or sets an
+    upper-case name that is no shell's, loader's, node's or npm's setting to a value naming
+    no path (``TAP_SNAPSHOT=1``; not ``NODE_PATH=./lib``, ``LD_PRELOAD=p.so``, ``HOME=sub``)."""
+    name, _, value = word.partition("=")
+    return name in _PLAIN_NAMES or (re.fullmatch(r"[A-Z][A-Z0-9_]*", name) is not None and
+                                    name not in _STATE_NAMES and not name.startswith((
+                                        "LD_", "DYLD_", "NODE_", "NPM_", "BASH", "GIT_",
+                                        "PYTHON")) and "/" not in value and value[:1] != "-")
 
 
 #: The variable read: ``HOME`` (``$HOME``, ``${HOME}``) where the script sets none
