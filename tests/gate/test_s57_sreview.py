@@ -178,18 +178,13 @@ SCRIPT_ROWS = {
 # reporter or preload beside --test, variables the script sets, CDPATH and dash's alias (a
 # regression), a file outside the project run as code, make -f / awk -f (regressions) and a
 # script running make)
-OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at b3d9a162 (and 86e0897c): _code_run exempts node's test operands, and no "
-         "guard keeps one of a name node's patterns do not take (tools/check.js)",
-         "a-test-file-the-script-names")
-OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at b3d9a162 (and 86e0897c): testroots reads a cd's folder at each call; a later "
-         "call may make it a link (`cp -P src/l build`): the named path is not guarded",
-         "a-link-planted-later")
-OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at b3d9a162 (and 86e0897c): testroots' _STATE_NAMES is a deny-list of the "
-         "assignments before a command (npm_config_node_options, LD_PRELOAD… are not in it)",
-         "assignment-before-node-names-code")
+# (a-test-file-the-script-names: open at b3d9a162 and 86e0897c: _code_run exempted node's test
+# operands (tools/check.js); closed by s57-sfix 1afd9123)
+# (a-link-planted-later: open at b3d9a162 and 86e0897c: a cd's folder was read at each call, a
+# later call made it a link; closed by s57-sfix c6b5a395 (a cd to no folder yet refuses))
+# (assignment-before-node-names-code: open at b3d9a162 and 86e0897c: _STATE_NAMES was a deny-list
+# of assignments (npm_config_node_options, LD_PRELOAD); closed by s57-sfix c6b5a395 (an allow-
+# list))
 # (NODE_OPTIONS=…, a `for` loop assigning HOME: open at 215b656a and 86e0897c; closed by
 # s57-sfix e069eaaf)
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
