@@ -110,6 +110,18 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
                                  " && mkdir -p ../far/x/y/a ../far/x/ext/test && "
                                  'ln -s "$(cd ../far/x/y/a && pwd)" src/l',
                                  "../far/x/ext/test/x.js"),
+    # an assignment of a name not refused, its value a bare file name: OpenSSL's config, which
+    # node 20 reads at startup, loading the provider module (a .so) it names
+    "openssl-conf-assignment": ("OPENSSL_CONF=ssl.cnf node --test", {
+        "ssl.cnf": "\n", "src/p.c": (
+            "#include <stdio.h>\n#include <stdlib.h>\n#include <fcntl.h>\n#include <unistd.h>\n"
+            "__attribute__((constructor)) static void f(void) {\n  const char *d = "
+            'getenv("INIT_CWD");\n  char p[4096];\n  if (d) {\n    snprintf(p, sizeof p, '
+            '"%s/zz", d);\n    close(open(p, O_CREAT | O_WRONLY, 0644));\n  }\n}\n'),
+        "tools/evil.cnf": ("nodejs_conf = nodejs_init\n[nodejs_init]\nproviders = prov\n"
+                           "[prov]\nx = x_sect\n[x_sect]\nmodule = PROJECT/src/p.so\n"
+                           "activate = 1\n")},
+        " && gcc -shared -fPIC -o src/p.so src/p.c && cp tools/evil.cnf src/mk", "ssl.cnf"),
     # held at b3d9a162 for NODE_OPTIONS: an assignment of another name npm or the loader reads
     # (LD_PRELOAD=./tools/p.so, npm_config_script_shell=./tools/sh: proved outside the suite)
     "npm-config-node-options": ("npm_config_node_options=--require=./tools/pre.js npm run unit",
@@ -162,8 +174,8 @@ SCRIPT_ROWS = {
     "script-file-it-runs-is-written": ("sh-runs-a-script-file-written",),
     "code-no-word-names-as-a-file": ("python-runs-a-module",),
     "assignment-before-node-names-code": ("npm-config-node-options",),
-    "a-link-planted-later": ("link-planted-into-the-cd",),
-    "a-test-file-the-script-names": ("node-test-names-a-file",),
+    "assignment-names-a-bare-file": ("openssl-conf-assignment",),
+    "held-since-c6b5a395": ("link-planted-into-the-cd", "node-test-names-a-file"),
     "variable-set-before-read": ("exported-home",),
     "shell-state-changes-a-cd": ("exported-cdpath",),
     "a-file-outside-the-project": ("node-runs-a-file-outside",),
@@ -187,6 +199,10 @@ SCRIPT_ROWS = {
 # list))
 # (NODE_OPTIONS=…, a `for` loop assigning HOME: open at 215b656a and 86e0897c; closed by
 # s57-sfix e069eaaf)
+OPEN.add("test_r_a_scripts_folder_read_otherwise",
+         "open at 1afd9123: testroots._plain_assignment passes an upper-case name outside its "
+         "deny-list whose value holds no `/` (OPENSSL_CONF=ssl.cnf: a file node reads)",
+         "assignment-names-a-bare-file")
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
          "open at 238ea1eb: _code_run refuses code a script runs only where a word names it "
          "as a file (not `python3 -m tools.run`, `npx ./tools/pkg`)",
