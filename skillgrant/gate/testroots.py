@@ -298,21 +298,11 @@ _SHELL_STATE: Final = frozenset(("alias", "unalias", "export", "readonly", "loca
 #: ``CDPATH``, ``npm_config_*``, refuses; s57-sreview).
 _PLAIN_NAMES: Final = frozenset(("NODE_ENV", "BABEL_ENV", "CI", "FORCE_COLOR", "NO_COLOR",
                                  "TZ", "DEBUG", "LANG", "LC_ALL", "NODE_NO_WARNINGS"))
-#: Names no assignment may set before a command, even to a word naming no path: the shell's
-#: own, the loader's, node's and npm's settings.
-_STATE_NAMES: Final = frozenset(("HOME", "PWD", "OLDPWD", "CDPATH", "ENV", "BASH_ENV", "PATH",
-                                 "IFS", "SHELL", "ZDOTDIR"))
-
-
 def _plain_assignment(word: str) -> bool:
-    """Whether the assignment ``word`` before a command is one of ``_PLAIN_NAMES``, or sets an
-    upper-case name that is no shell's, loader's, node's or npm's setting to a value naming
-    no path (``TAP_SNAPSHOT=1``; not ``NODE_PATH=./lib``, ``LD_PRELOAD=p.so``, ``HOME=sub``)."""
-    name, _, value = word.partition("=")
-    return name in _PLAIN_NAMES or (re.fullmatch(r"[A-Z][A-Z0-9_]*", name) is not None and
-                                    name not in _STATE_NAMES and not name.startswith((
-                                        "LD_", "DYLD_", "NODE_", "NPM_", "BASH", "GIT_",
-                                        "PYTHON")) and "/" not in value and value[:1] != "-")
+    """Whether the assignment ``word`` before a command sets one of ``_PLAIN_NAMES`` (an
+    allow-list: any other name may be one a program reads a file by, ``OPENSSL_CONF=ssl.cnf``,
+    ``NODE_PATH=./lib``, ``LD_PRELOAD=p.so``, ``HOME=sub``; s57-sreview)."""
+    return word.partition("=")[0] in _PLAIN_NAMES
 
 
 #: The variable read: ``HOME`` (``$HOME``, ``${HOME}``) where the script sets none
