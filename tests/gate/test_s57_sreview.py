@@ -199,10 +199,8 @@ SCRIPT_ROWS = {
 # list))
 # (NODE_OPTIONS=…, a `for` loop assigning HOME: open at 215b656a and 86e0897c; closed by
 # s57-sfix e069eaaf)
-OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at 1afd9123: testroots._plain_assignment passes an upper-case name outside its "
-         "deny-list whose value holds no `/` (OPENSSL_CONF=ssl.cnf: a file node reads)",
-         "assignment-names-a-bare-file")
+# (assignment-names-a-bare-file: open at 1afd9123, _plain_assignment passed an upper-case
+# name outside a deny-list whose value held no `/`; closed by s57-sfix e9556ccb)
 OPEN.add("test_r_a_scripts_folder_read_otherwise",
          "open at 238ea1eb: _code_run refuses code a script runs only where a word names it "
          "as a file (not `python3 -m tools.run`, `npx ./tools/pkg`)",
