@@ -209,8 +209,9 @@ def _folders_of(folder: str, script: str, depth: int) -> list[str]:
 
     read = commands(_KNOWN.sub(lambda m: os.path.expanduser("~"), script))
     if read is not None and ((os.environ.get("CDPATH") and _MOVES.search(script)) or any(
-            (os.path.basename(w[program_at(w)]) if program_at(w) < len(w) else "") in
-            _SHELL_STATE or any(not _plain_assignment(a) for a in w[:program_at(w)]) or
+            ((os.path.basename(w[program_at(w)]) if program_at(w) < len(w) else "") in
+             _SHELL_STATE and not _plain_export(w[program_at(w):])) or
+            any(not _plain_assignment(a) for a in w[:program_at(w)]) or
             any("CDPATH" in x for x in w) for w in read)):
         read = None  # (`export HOME=x`, `PWD=sub :`, `alias go=cd`, a CDPATH: s57-sreview)
     if read is None:
@@ -298,6 +299,13 @@ _SHELL_STATE: Final = frozenset(("alias", "unalias", "export", "readonly", "loca
 #: ``CDPATH``, ``npm_config_*``, refuses; s57-sreview).
 _PLAIN_NAMES: Final = frozenset(("NODE_ENV", "BABEL_ENV", "CI", "FORCE_COLOR", "NO_COLOR",
                                  "TZ", "DEBUG", "LANG", "LC_ALL", "NODE_NO_WARNINGS"))
+def _plain_export(words: list[str]) -> bool:
+    """Whether ``words`` export (or mark read-only) only assignments of ``_PLAIN_NAMES``
+    (``export NODE_ENV=test``: s57-sreview's cost)."""
+    return words[0] in ("export", "readonly") and len(words) > 1 and all(
+        "=" in w and _plain_assignment(w) for w in words[1:])
+
+
 def _plain_assignment(word: str) -> bool:
     """Whether the assignment ``word`` before a command sets one of ``_PLAIN_NAMES`` (an
     allow-list: any other name may be one a program reads a file by, ``OPENSSL_CONF=ssl.cnf``,
