@@ -11,7 +11,6 @@ Every payload only touches a file (``$(shell touch zz)``)."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -65,6 +64,14 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
     "sub-make-of-pythons-argument-list": (
         {"Makefile": "test:\n\tpython3 -c \"import subprocess; subprocess.run(['make', '-C', "
          "'lib', 'test'])\"\n", **SUB}, "", "src/p lib/site.conf"),
+    "recipes-of-a-defined-prefix": (
+        {"Makefile": "define .RECIPEPREFIX\n>\nendef\n-include site.conf\nsite.conf:\n> cp "
+         "src/x $@\ntest:\n> @echo ok\n", **SRC}, "", "src/p src/x"),
+    "a-defined-vpath": (
+        {"Makefile": "define VPATH\nsrc\nendef\n-include site.conf\nsite.conf: x.txt\n"
+         "\tcat $^ > $@\n" + TEST, **SRC}, "", "src/p src/x.txt"),
+    "sub-make-by-a-backslashed-name": (
+        {"Makefile": "test:\n\t\\make -C lib test\n", **SUB}, "", "src/p lib/site.conf"),
     "remade-from-a-source-split-by-quotes": (
         {"Makefile": "-include site.conf\nsite.conf:\n\tcp s''rc/x $@\n" + TEST, **SRC},
         "", "src/p src/x"),
@@ -123,3 +130,32 @@ def test_r_a_remaking_recipe_of_copiers(case: str, tmp_path: Path) -> None:
     files, setup, copy = REMAKES[case]
     assert _session(tmp_path, MAKE_PLAN, files, [f"cp {copy}", "make test"],
                     setup=setup) is not None
+
+
+# --- K: costs, everyday calls denied though harmless --------------------------------------
+
+#: Each case: the plan's makefile and files; the everyday calls, each harmless: no file make
+#: reads is written.
+COSTS: dict[str, tuple[dict[str, str], list[str]]] = {
+    "a-copy-of-the-first-prerequisite": (
+        {"Makefile": "-include config.mk\nconfig.mk: config.mk.in\n\tcp $< $@\n" + TEST,
+         "config.mk.in": "CC = cc\n", "src/a.c": "int a;\n"}, ["cp src/a.c src/b.c"]),
+}
+_open("test_cost_an_everyday_call", "makeremakes._operands splits a recipe's words at `<` "
+      "(a redirection's), so `cp $< $@`, the commonest remaking recipe, leaves a word `$`: a "
+      "doubt write-guarding make's folder (every write in the project denied)",
+      "a-copy-of-the-first-prerequisite")
+
+
+@pytest.mark.parametrize("case", COSTS)
+def test_cost_an_everyday_call(case: str, tmp_path: Path) -> None:
+    """The plan ``Bash(make test)``, ``Bash(cp *)`` and its makefile; each everyday call,
+    harmless, must be allowed."""
+    needs("make")
+    files, calls = COSTS[case]
+    project = hooked_project(tmp_path, MAKE_PLAN)
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    assert first_denied(project, calls, env) is None
