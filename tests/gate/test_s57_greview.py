@@ -132,6 +132,72 @@ def test_r_a_remaking_recipe_of_copiers(case: str, tmp_path: Path) -> None:
                     setup=setup) is not None
 
 
+# --- N: what the new rules read as plain or exact that make reads otherwise ----------------
+
+#: A makefile beside the project (``../lib``) including ``local.conf``, and the payload
+#: (``../pay/p``) made to touch the project's ``zz`` (a sub-make there runs it in ``../lib``).
+LIB = (PAY + " && sed -i 's#touch zz#touch $(CLAUDE_PROJECT_DIR)/zz#' ../pay/p && mkdir -p "
+       "../lib && printf -- '-include local.conf\\ntest:\\n\\t@echo ok\\n' > ../lib/Makefile")
+#: A makefile in the session's home (``$HOME/lib``) including ``site.conf``; the payload in
+#: the project's ``src/p`` touching the project's ``zz``.
+HOME_LIB = ("mkdir -p \"$HOME/lib\" && printf -- '-include site.conf\\ntest:\\n\\t@echo ok\\n' "
+            "> \"$HOME/lib/Makefile\" && printf '%s\\n' '$(shell touch $(CLAUDE_PROJECT_DIR)/zz)'"
+            " > src/p")
+#: Each case: the plan's makefile (and files), the setup (bash, in the project), the copy.
+NEW: dict[str, tuple[dict[str, str], str, str]] = {
+    "a-sub-makes-folder-attached-to-its-option": (
+        {"Makefile": "test:\n\tfor d in lib; do $(MAKE) -C.. -C $$d test; done\n"}, LIB,
+        "../pay/p ../lib/local.conf"),
+    "a-sub-makes-include-folder-attached-to-its-option": (
+        {"Makefile": "test:\n\t$(MAKE) -I.. -f sub.mk test\n", "sub.mk": "-include local.conf\n"
+         + TEST}, PAY, "../pay/p ../local.conf"),
+    "makes-own-folder-variable-reassigned": (
+        {"Makefile": "CURDIR := ..\ntest:\n\t$(MAKE) -C $(CURDIR)/lib test\n"}, LIB,
+        "../pay/p ../lib/local.conf"),
+    "the-default-goal-reassigned": (
+        {"Makefile": ".DEFAULT_GOAL := ../lib\ntest:\n\tfor d in $(.DEFAULT_GOAL); do $(MAKE) "
+         "-C $$d test; done\n"}, LIB, "../pay/p ../lib/local.conf"),
+    "an-automatic-variable-of-another-rule-line": (
+        {"Makefile": "test: ../lib/Makefile\ntest:\n\t$(MAKE) -C $(<D) test\n"}, LIB,
+        "../pay/p ../lib/local.conf"),
+    "a-cd-by-bashs-cdable-vars": (
+        {"Makefile": "SHELL := /bin/bash\ntest:\n\tshopt -s cdable_vars; cd HOME && $(MAKE) -C "
+         "lib test\n"}, HOME_LIB, "src/p ../home/lib/site.conf"),
+    "a-make-named-by-a-computed-variable": (
+        {"Makefile": "E :=\nM := ma$(E)ke\ntest:\n\t$(M) -C lib test\n", **SUB}, "",
+        "src/p lib/site.conf"),
+    "a-make-named-by-a-quoted-variable": (
+        {"Makefile": "M := m''ake\ntest:\n\t$(M) -C lib test\n", **SUB}, "",
+        "src/p lib/site.conf"),
+    "a-brace-in-a-functions-argument": (
+        {"Makefile": "DIRS := $(if ,},../lib)\ntest:\n\tfor d in $(DIRS); do $(MAKE) -C $$d "
+         "test; done\n"}, LIB, "../pay/p ../lib/local.conf"),
+    "an-empty-loop-beside-the-doubt": (
+        {"Makefile": "test:\n\tfor d in ; do echo $$d; done; for e in ..; do $(MAKE) -C "
+         "$$e/lib test; done\n"}, LIB, "../pay/p ../lib/local.conf"),
+    "a-value-undefined-after-its-use": (
+        {"Makefile": "X := /\ntest:\n\tfor d in lib; do $(MAKE) -C .$(X)./$$d test; done\n"
+         "undefine X\n"}, LIB, "../pay/p ../lib/local.conf"),
+    "makes-own-name-reassigned": (
+        {"Makefile": "MAKE := make -C ../lib\ntest:\n\t$(MAKE) test\n"}, LIB,
+        "../pay/p ../lib/local.conf"),
+}
+#: Why each case of ``NEW`` is open.
+WHY_NEW: dict[str, str] = {}
+for _case in NEW:
+    OPEN.add("test_n_the_new_rules_read_otherwise", WHY_NEW.get(_case, "?"), _case)
+
+
+@pytest.mark.parametrize("case", NEW)
+def test_n_the_new_rules_read_otherwise(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(make test)``, ``Bash(cp *)``: the copy, then ``make test`` (or a sub-make)
+    reads it as makefile text. The hook must deny a call."""
+    needs("make", "bash")
+    files, setup, copy = NEW[case]
+    assert _session(tmp_path, MAKE_PLAN, files, [f"cp {copy}", "make test"],
+                    setup=setup) is not None
+
+
 # --- K: costs, everyday calls denied though harmless --------------------------------------
 
 #: Each case: the plan's makefile and files; the everyday calls, each harmless: no file make
