@@ -178,6 +178,15 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
     "a-value-undefined-after-its-use": (
         {"Makefile": "X := /\ntest:\n\tfor d in lib; do $(MAKE) -C .$(X)./$$d test; done\n"
          "undefine X\n"}, LIB, "../pay/p ../lib/local.conf"),
+    "a-cd-by-the-recipes-own-cdpath": (
+        {"Makefile": "test:\n\tCDPATH=..; cd lib && $(MAKE) test\n"}, LIB,
+        "../pay/p ../lib/local.conf"),
+    "sub-make-after-a-redirection": (
+        {"Makefile": "test:\n\t>/dev/null m''ake -C lib test\n", **SUB}, "",
+        "src/p lib/site.conf"),
+    "sub-make-after-timeout": (
+        {"Makefile": "test:\n\ttimeout 60 m''ake -C lib test\n", **SUB}, "",
+        "src/p lib/site.conf"),
     "makes-own-name-reassigned": (
         {"Makefile": "MAKE := make -C ../lib\ntest:\n\t$(MAKE) test\n"}, LIB,
         "../pay/p ../lib/local.conf"),
