@@ -187,6 +187,17 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
     "sub-make-after-timeout": (
         {"Makefile": "test:\n\ttimeout 60 m''ake -C lib test\n", **SUB}, "",
         "src/p lib/site.conf"),
+    "a-target-specific-value-of-two-modifiers": (
+        {"Makefile": "DIRS := lib\ntest: export override DIRS := ..\ntest:\n\tfor d in $(DIRS); "
+         "do $(MAKE) -C $$d/lib test; done\n"}, LIB, "../pay/p ../lib/local.conf"),
+    "a-sub-makes-environment-overrides": (
+        {"Makefile": "export DIRS := ..\ntest:\n\t$(MAKE) -e -C sub test\n",
+         "sub/Makefile": "DIRS := lib\ntest:\n\tfor d in $(DIRS); do $(MAKE) -C $$d/$$d/lib "
+         "test; done\n"}, LIB, "../pay/p ../lib/local.conf"),
+    "a-computed-includes-value": (
+        {"Makefile": "DIRS := lib\n-include $(wildcard *.mk)\ntest:\n\tfor d in $(DIRS); do "
+         "$(MAKE) -C $$d test; done\n", "local.mk": "DIRS := ../lib\n"}, LIB,
+        "../pay/p ../lib/local.conf"),
     "makes-own-name-reassigned": (
         {"Makefile": "MAKE := make -C ../lib\ntest:\n\t$(MAKE) test\n"}, LIB,
         "../pay/p ../lib/local.conf"),
@@ -206,6 +217,34 @@ def test_n_the_new_rules_read_otherwise(case: str, tmp_path: Path) -> None:
     assert _session(tmp_path, MAKE_PLAN, files, [f"cp {copy}", "make test"],
                     setup=setup) is not None
 
+
+# --- C: what cmake reads by no doubt -------------------------------------------------------
+
+LISTS = "cmake_minimum_required(VERSION 3.10)\nproject(p NONE)\n"
+#: The payload beside the project: ``../pay/p``, an ``execute_process(COMMAND touch zz)``.
+CMAKE_PAY = ("mkdir -p ../pay && printf '%s\\n' 'execute_process(COMMAND touch zz)' "
+             "> ../pay/p")
+#: Each case: the lists and files, the setup (bash, in the project, after ``CMAKE_PAY``), the
+#: copy.
+CMAKE: dict[str, tuple[dict[str, str], str, str]] = {
+    "a-loaded-caches-project-include": (
+        {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\nload_cache("
+         "${CMAKE_SOURCE_DIR}/../other)\nproject(p NONE)\n"},
+        "mkdir -p ../other && echo 'CMAKE_PROJECT_INCLUDE:FILEPATH=../pay/p' > ../pay/cache",
+        "../pay/cache ../other/CMakeCache.txt"),
+}
+_open("test_c_what_cmake_reads_by_no_doubt", "?", *CMAKE)
+
+
+@pytest.mark.parametrize("case", CMAKE)
+def test_c_what_cmake_reads_by_no_doubt(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(cmake -S . -B build)``, ``Bash(cp *)``: the copy, then the configure runs
+    the payload's ``execute_process``. The hook must deny a call."""
+    needs("cmake")
+    files, setup, copy = CMAKE[case]
+    assert _session(tmp_path, ["Bash(cmake -S . -B build)", "Bash(cp *)"], files,
+                    [f"cp {copy}", "cmake -S . -B build"],
+                    setup=CMAKE_PAY + " && " + setup) is not None
 
 # --- K: costs, everyday calls denied though harmless --------------------------------------
 
