@@ -198,6 +198,13 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
         {"Makefile": "DIRS := lib\n-include $(wildcard *.mk)\ntest:\n\tfor d in $(DIRS); do "
          "$(MAKE) -C $$d test; done\n", "local.mk": "DIRS := ../lib\n"}, LIB,
         "../pay/p ../lib/local.conf"),
+    "a-bounded-sub-makes-makefile-naming-outside": (
+        {"Makefile": "test:\n\tfor d in lib; do $(MAKE) -C $$d test; done\n",
+         "lib/Makefile": "-include ../../shared/site.conf\n" + TEST}, PAY,
+        "../pay/p ../shared/site.conf"),
+    "a-computed-includes-file-naming-outside": (
+        {"Makefile": "-include $(wildcard *.mk)\n" + TEST,
+         "local.mk": "-include ../shared/site.conf\n"}, PAY, "../pay/p ../shared/site.conf"),
     "makes-own-name-reassigned": (
         {"Makefile": "MAKE := make -C ../lib\ntest:\n\t$(MAKE) test\n"}, LIB,
         "../pay/p ../lib/local.conf"),
