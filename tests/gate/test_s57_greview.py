@@ -57,10 +57,8 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
     "sub-make-after-a-cd-in-a-pipeline": (
         {"Makefile": "test:\n\tcd src | :; $(MAKE) -C lib test\n", **SUB},
         "", "src/p lib/site.conf"),
-    "sub-make-folder-split-by-quotes": (
-        {"Makefile": "test:\n\t$(MAKE) -C l''ib test\n", **SUB}, "", "src/p lib/site.conf"),
-    "sub-make-folder-by-a-backslash": (
-        {"Makefile": "test:\n\t$(MAKE) -C l\\ib test\n", **SUB}, "", "src/p lib/site.conf"),
+    "sub-make-folder-split-by-quotes-and-a-backslash": (
+        {"Makefile": "test:\n\t$(MAKE) -C l''i\\b test\n", **SUB}, "", "src/p lib/site.conf"),
     "sub-make-of-pythons-argument-list": (
         {"Makefile": "test:\n\tpython3 -c \"import subprocess; subprocess.run(['make', '-C', "
          "'lib', 'test'])\"\n", **SUB}, "", "src/p lib/site.conf"),
@@ -109,9 +107,6 @@ REMAKES: dict[str, tuple[dict[str, str], str, str]] = {
     "a-source-split-by-a-backslash": (
         {"Makefile": "-include site.conf\nsite.conf:\n\tcp sr\\c/x $@\n" + TEST, **SRC},
         "", "src/p src/x"),
-    "a-source-in-a-brace-list-of-bash": (
-        {"Makefile": "SHELL := /bin/bash\n-include site.conf\nsite.conf:\n\tcp {src/x,$@}\n"
-         + TEST, **SRC}, "", "src/p src/x"),
     "an-include-joined-by-tr": (
         {"Makefile": "-include site.conf\nsite.conf:\n\techo 'include .X./shared/x.conf' | "
          "tr -d X > $@\n" + TEST}, PAY, "../pay/p ../shared/x.conf"),
@@ -163,9 +158,6 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
     "a-cd-by-bashs-cdable-vars": (
         {"Makefile": "SHELL := /bin/bash\ntest:\n\tshopt -s cdable_vars; cd HOME && $(MAKE) -C "
          "lib test\n"}, HOME_LIB, "src/p ../home/lib/site.conf"),
-    "a-make-named-by-a-computed-variable": (
-        {"Makefile": "E :=\nM := ma$(E)ke\ntest:\n\t$(M) -C lib test\n", **SUB}, "",
-        "src/p lib/site.conf"),
     "a-make-named-by-a-quoted-variable": (
         {"Makefile": "M := m''ake\ntest:\n\t$(M) -C lib test\n", **SUB}, "",
         "src/p lib/site.conf"),
@@ -181,9 +173,6 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
     "a-cd-by-the-recipes-own-cdpath": (
         {"Makefile": "test:\n\tCDPATH=..; cd lib && $(MAKE) test\n"}, LIB,
         "../pay/p ../lib/local.conf"),
-    "sub-make-after-a-redirection": (
-        {"Makefile": "test:\n\t>/dev/null m''ake -C lib test\n", **SUB}, "",
-        "src/p lib/site.conf"),
     "sub-make-after-timeout": (
         {"Makefile": "test:\n\ttimeout 60 m''ake -C lib test\n", **SUB}, "",
         "src/p lib/site.conf"),
@@ -225,34 +214,6 @@ def test_n_the_new_rules_read_otherwise(case: str, tmp_path: Path) -> None:
                     setup=setup) is not None
 
 
-# --- C: what cmake reads by no doubt -------------------------------------------------------
-
-LISTS = "cmake_minimum_required(VERSION 3.10)\nproject(p NONE)\n"
-#: The payload beside the project: ``../pay/p``, an ``execute_process(COMMAND touch zz)``.
-CMAKE_PAY = ("mkdir -p ../pay && printf '%s\\n' 'execute_process(COMMAND touch zz)' "
-             "> ../pay/p")
-#: Each case: the lists and files, the setup (bash, in the project, after ``CMAKE_PAY``), the
-#: copy.
-CMAKE: dict[str, tuple[dict[str, str], str, str]] = {
-    "a-loaded-caches-project-include": (
-        {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\nload_cache("
-         "${CMAKE_SOURCE_DIR}/../other)\nproject(p NONE)\n"},
-        "mkdir -p ../other && echo 'CMAKE_PROJECT_INCLUDE:FILEPATH=../pay/p' > ../pay/cache",
-        "../pay/cache ../other/CMakeCache.txt"),
-}
-_open("test_c_what_cmake_reads_by_no_doubt", "?", *CMAKE)
-
-
-@pytest.mark.parametrize("case", CMAKE)
-def test_c_what_cmake_reads_by_no_doubt(case: str, tmp_path: Path) -> None:
-    """Plan ``Bash(cmake -S . -B build)``, ``Bash(cp *)``: the copy, then the configure runs
-    the payload's ``execute_process``. The hook must deny a call."""
-    needs("cmake")
-    files, setup, copy = CMAKE[case]
-    assert _session(tmp_path, ["Bash(cmake -S . -B build)", "Bash(cp *)"], files,
-                    [f"cp {copy}", "cmake -S . -B build"],
-                    setup=CMAKE_PAY + " && " + setup) is not None
-
 # --- K: costs, everyday calls denied though harmless --------------------------------------
 
 #: Each case: the plan's makefile and files; the everyday calls, each harmless: no file make
@@ -261,20 +222,28 @@ COSTS: dict[str, tuple[dict[str, str], list[str]]] = {
     "a-copy-of-the-first-prerequisite": (
         {"Makefile": "-include config.mk\nconfig.mk: config.mk.in\n\tcp $< $@\n" + TEST,
          "config.mk.in": "CC = cc\n", "src/a.c": "int a;\n"}, ["cp src/a.c src/b.c"]),
+    "a-write-outside-beside-a-recursive-makes-loop-of-lines": (
+        {"Makefile": "SUBDIRS := lib\ntest:\n\tfor d in $(SUBDIRS); do \\\n\t\t$(MAKE) -C $$d "
+         "test; \\\n\tdone\n", "lib/Makefile": TEST}, ["mkdir -p ../out"]),
 }
-_open("test_cost_an_everyday_call", "makeremakes._operands splits a recipe's words at `<` "
-      "(a redirection's), so `cp $< $@`, the commonest remaking recipe, leaves a word `$`: a "
-      "doubt write-guarding make's folder (every write in the project denied)",
-      "a-copy-of-the-first-prerequisite")
+#: Why each cost row is open.
+WHY_COSTS: dict[str, str] = {
+    "a-copy-of-the-first-prerequisite": "makeremakes._operands splits a recipe's words at `<` "
+    "(a redirection's), so `cp $< $@`, the commonest remaking recipe, leaves a word `$`: a "
+    "doubt write-guarding make's folder (every write in the project denied)",
+    "a-write-outside-beside-a-recursive-makes-loop-of-lines": "?",
+}
+for _case in COSTS:
+    OPEN.add("test_cost_an_everyday_call", WHY_COSTS[_case], _case)
 
 
 @pytest.mark.parametrize("case", COSTS)
 def test_cost_an_everyday_call(case: str, tmp_path: Path) -> None:
-    """The plan ``Bash(make test)``, ``Bash(cp *)`` and its makefile; each everyday call,
-    harmless, must be allowed."""
+    """The plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)`` and its makefile; each
+    everyday call, harmless, must be allowed."""
     needs("make")
     files, calls = COSTS[case]
-    project = hooked_project(tmp_path, MAKE_PLAN)
+    project = hooked_project(tmp_path, [*MAKE_PLAN, "Bash(mkdir *)"])
     for name, text in files.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(text)
