@@ -225,6 +225,8 @@ COSTS: dict[str, tuple[dict[str, str], list[str]]] = {
     "a-write-outside-beside-a-recursive-makes-loop-of-lines": (
         {"Makefile": "SUBDIRS := lib\ntest:\n\tfor d in $(SUBDIRS); do \\\n\t\t$(MAKE) -C $$d "
          "test; \\\n\tdone\n", "lib/Makefile": TEST}, ["mkdir -p ../out"]),
+    "a-write-outside-beside-a-script-named-for-make": (
+        {"Makefile": "dist:\n\t./scripts/make-dist.sh\n" + TEST}, ["mkdir -p ../out"]),
 }
 #: Why each cost row is open.
 WHY_COSTS: dict[str, str] = {
@@ -232,6 +234,7 @@ WHY_COSTS: dict[str, str] = {
     "(a redirection's), so `cp $< $@`, the commonest remaking recipe, leaves a word `$`: a "
     "doubt write-guarding make's folder (every write in the project denied)",
     "a-write-outside-beside-a-recursive-makes-loop-of-lines": "?",
+    "a-write-outside-beside-a-script-named-for-make": "?",
 }
 for _case in COSTS:
     OPEN.add("test_cost_an_everyday_call", WHY_COSTS[_case], _case)
