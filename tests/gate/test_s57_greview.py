@@ -214,6 +214,27 @@ def test_n_the_new_rules_read_otherwise(case: str, tmp_path: Path) -> None:
                     setup=setup) is not None
 
 
+# --- W: the plan's own words ----------------------------------------------------------------
+
+#: Each case: the plan's make call, its makefile, the setup (bash, in the project), the copy.
+WORDS: dict[str, tuple[str, dict[str, str], str, str]] = {
+    "a-command-line-value-of-the-plans-make": (
+        "make test DIRS=..", {"Makefile": "DIRS := lib\ntest:\n\tfor d in $(DIRS); do $(MAKE) "
+                               "-C $$d/lib test; done\n"}, LIB, "../pay/p ../lib/local.conf"),
+}
+_open("test_w_the_plans_own_words", "?", *WORDS)
+
+
+@pytest.mark.parametrize("case", WORDS)
+def test_w_the_plans_own_words(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(<its make call>)``, ``Bash(cp *)``: the copy, then the plan's make call
+    reads it as makefile text. The hook must deny a call."""
+    needs("make", "bash")
+    call, files, setup, copy = WORDS[case]
+    assert _session(tmp_path, [f"Bash({call})", "Bash(cp *)"], files, [f"cp {copy}", call],
+                    setup=setup) is not None
+
+
 # --- K: costs, everyday calls denied though harmless --------------------------------------
 
 #: Each case: the plan's makefile and files; the everyday calls, each harmless: no file make
