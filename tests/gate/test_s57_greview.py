@@ -75,7 +75,34 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
         "", "src/p src/x"),
 }
 #: Why each case of ``READS`` is open.
-WHY_READS: dict[str, str] = {}
+WHY_READS: dict[str, str] = {
+    "a-tab-line-after-a-rule-of-a-false-conditional": "makereads._Reading reads every branch of a "
+    "conditional: `never:` of a false `ifdef` opens a rule, so the tab line after `endif` is read "
+    "as its recipe; make never saw the rule, and reads the line as an `include` (at 86e0897c "
+    "(s57-gfix))",
+    "a-tab-line-after-a-line-expanding-to-nothing": "makereads._Reading takes any line with `:` "
+    "as a rule (`$(info a:b)`): make ends the rule context there, and reads the tab line after it "
+    "as an `include` (at 86e0897c (s57-gfix))",
+    "sub-make-after-a-failed-cd": "makerecipes.sub_makes moves to a recipe's `cd nowhere` "
+    "whatever it does: dash goes on in make's folder when the cd fails, and `$(MAKE) -C lib` "
+    "reads ./lib (at 86e0897c (s57-gfix))",
+    "sub-make-after-a-cd-in-a-pipeline": "makerecipes.sub_makes moves to a `cd` in a pipeline "
+    "(`cd src | :`), which dash runs in a subshell (at 86e0897c (s57-gfix))",
+    "sub-make-folder-split-by-quotes-and-a-backslash": "makerecipes.sub_makes replaces quotes by "
+    "spaces and keeps backslashes: `-C l''i\\b` is `-C l`; dash reads `lib` (at 86e0897c "
+    "(s57-gfix))",
+    "sub-make-of-pythons-argument-list": "makerecipes.sub_makes reads an interpreter's inline "
+    "code as shell words: `['make', '-C', 'lib']` gives -C the value `,` (at 86e0897c (s57-gfix))",
+    "recipes-of-a-defined-prefix": "makereads checks `.RECIPEPREFIX` (and VPATH) in `_assignment` "
+    "only: `define .RECIPEPREFIX` changes every recipe after it with no doubt (at 86e0897c "
+    "(s57-gfix))",
+    "a-defined-vpath": "makereads checks VPATH in `_assignment` only: `define VPATH` makes make "
+    "find a prerequisite in src/, no doubt (at 86e0897c (s57-gfix))",
+    "sub-make-by-a-backslashed-name": "makerecipes' _MAKE_WORD misses `\\make` (dash: make) (at "
+    "86e0897c (s57-gfix))",
+    "remade-from-a-source-split-by-quotes": "makeremakes._operands splits a copier's word at "
+    "quotes: `s''rc/x` is `s` and `rc/x` (at 86e0897c (s57-gfix))",
+}
 for _case in READS:
     OPEN.add("test_g_what_make_reads_by_no_doubt", WHY_READS.get(_case, "?"), _case)
 
@@ -112,7 +139,19 @@ REMAKES: dict[str, tuple[dict[str, str], str, str]] = {
          "tr -d X > $@\n" + TEST}, PAY, "../pay/p ../shared/x.conf"),
 }
 #: Why each case of ``REMAKES`` is open.
-WHY_REMAKES: dict[str, str] = {}
+WHY_REMAKES: dict[str, str] = {
+    "a-source-named-by-the-targets-name": "makeremakes._sources drops a word holding an automatic "
+    "variable (`$@.in`) instead of reading it or keeping a doubt (at 86e0897c (s57-gfix))",
+    "a-source-past-a-double-dash": "makeremakes skips every word from `-` (`cat -- -site.in`) (at "
+    "86e0897c (s57-gfix))",
+    "a-source-split-by-a-backslash": "makeremakes reads `sr\\c/x` as written; dash reads `src/x` "
+    "(at 86e0897c (s57-gfix))",
+    "an-include-joined-by-tr": "makeremakes takes tr (a COPIERS program) as writing only its "
+    "named files' text: `echo 'include .X./shared/x.conf' | tr -d X` writes `include "
+    "../shared/x.conf` (at 86e0897c (s57-gfix))",
+    "an-include-by-dashs-echo-escapes": "dash's echo reads `\\0056` as `.`: the remade site.conf "
+    "includes ../shared/x.conf (at 86e0897c (s57-gfix))",
+}
 for _case in REMAKES:
     OPEN.add("test_r_a_remaking_recipe_of_copiers", WHY_REMAKES.get(_case, "?"), _case)
 
@@ -199,7 +238,56 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
         "../pay/p ../lib/local.conf"),
 }
 #: Why each case of ``NEW`` is open.
-WHY_NEW: dict[str, str] = {}
+WHY_NEW: dict[str, str] = {
+    "a-sub-makes-folder-attached-to-its-option": "makebounds._plain (s57-gfix) splits words at "
+    "`=:,` and strips a `-X` option only before a `/`: `-C..` is no `..` part (at 86e0897c "
+    "(s57-gfix))",
+    "a-sub-makes-include-folder-attached-to-its-option": "makebounds._plain (s57-gfix): `-I..` is "
+    "no `..` part (make looks for the sub-makefile's include there) (at 86e0897c (s57-gfix))",
+    "makes-own-folder-variable-reassigned": "makebounds._Expander.variable (s57-gfix) reads _OWN "
+    "before the makefile's assignments: `CURDIR := ..` makes `$(CURDIR)` `..` (at 86e0897c "
+    "(s57-gfix))",
+    "the-default-goal-reassigned": "makebounds._Expander.variable (s57-gfix) reads "
+    "`.DEFAULT_GOAL` as a name make gives, though the makefile assigns it `../lib` (at 86e0897c "
+    "(s57-gfix))",
+    "an-automatic-variable-of-another-rule-line": "makereads._doubted (s57-gfix) joins the "
+    "recipe's own rule line only: `$<` is the first prerequisite of any rule line of the target "
+    "(`test: ../lib/Makefile`) (at 86e0897c (s57-gfix))",
+    "a-cd-by-bashs-cdable-vars": "makerecipes.sub_makes reads a bash recipe's `cd HOME` as a "
+    "folder; `shopt -s cdable_vars` makes it $HOME's value (at 86e0897c (s57-gfix))",
+    "a-make-named-by-a-quoted-variable": "make_words reads a value's text by a regex and "
+    "_other_make (s57-gfix) checks the recipe's word `$(M)`, not its value `m''ake` (at 86e0897c "
+    "(s57-gfix))",
+    "a-brace-in-a-functions-argument": "makebounds._arguments (s57-gfix) counts `{}` with `()`: "
+    "make splits `$(if ,},../lib)`'s arguments counting its own kind only (the else branch "
+    "`../lib`), the gate reads `''` (at 86e0897c (s57-gfix))",
+    "an-empty-loop-beside-the-doubt": "makebounds._loops (s57-gfix) returns no text for a loop of "
+    "no words (`for d in ; do`), and _plain is then true for the whole text, `..` unread (at "
+    "86e0897c (s57-gfix))",
+    "a-value-undefined-after-its-use": "makebounds._Expander (s57-gfix) never takes the empty "
+    "value an `undefine` gives: make expands the recipe after reading, `.$(X).` is `..` (at "
+    "86e0897c (s57-gfix))",
+    "a-cd-by-the-recipes-own-cdpath": "makerecipes.sub_makes reads `cd lib` from make's folder; "
+    "the recipe's own `CDPATH=..` (dash searches it first) is neither the makefile's nor the "
+    "session's (s57-gfix's cdpath) (at 86e0897c (s57-gfix))",
+    "sub-make-after-timeout": "makerecipes._other_make (s57-gfix) checks the first word past "
+    "_PREFIXES only: `timeout 60 m''ake` (at 86e0897c (s57-gfix))",
+    "a-target-specific-value-of-two-modifiers": "makereads._rule strips one modifier before a "
+    "target's own value: `test: export override DIRS := ..` is read as a static pattern rule, "
+    "DIRS trusted (at 86e0897c (s57-gfix))",
+    "a-sub-makes-environment-overrides": "makereads.trusted trusts sub/Makefile's `DIRS := lib`, "
+    "though the sub-make's `-e` makes the environment's (the parent's export `..`) win (at "
+    "86e0897c (s57-gfix))",
+    "a-computed-includes-value": "a computed include's files set variables the reading never read "
+    "(`computed` for `$(eval` only) (at 86e0897c (s57-gfix))",
+    "a-computed-includes-file-naming-outside": "a computed include's doubt is bounded to make's "
+    "folder; its files' own includes are not read (at 86e0897c (s57-gfix))",
+    "a-bounded-sub-makes-makefile-naming-outside": "a doubt bounded to make's folder (a loop's "
+    "sub-make in `lib`) guards that folder only; the approved lib/Makefile it reads names "
+    "../../shared/site.conf, never read (at 86e0897c (s57-gfix))",
+    "makes-own-name-reassigned": "makerecipes reads `$(MAKE)` as make in make's folder; `MAKE := "
+    "make -C ../lib` makes it a sub-make there (at 86e0897c (s57-gfix))",
+}
 for _case in NEW:
     OPEN.add("test_n_the_new_rules_read_otherwise", WHY_NEW.get(_case, "?"), _case)
 
@@ -222,7 +310,9 @@ WORDS: dict[str, tuple[str, dict[str, str], str, str]] = {
         "make test DIRS=..", {"Makefile": "DIRS := lib\ntest:\n\tfor d in $(DIRS); do $(MAKE) "
                                "-C $$d/lib test; done\n"}, LIB, "../pay/p ../lib/local.conf"),
 }
-_open("test_w_the_plans_own_words", "?", *WORDS)
+_open("test_w_the_plans_own_words", "makereads: the plan's own command-line value (`make test "
+      "DIRS=..`) overrides the makefile's `DIRS := lib`; `overridden` holds sub-makes' command "
+      "lines only (at 86e0897c (s57-gfix))", *WORDS)
 
 
 @pytest.mark.parametrize("case", WORDS)
@@ -254,8 +344,11 @@ WHY_COSTS: dict[str, str] = {
     "a-copy-of-the-first-prerequisite": "makeremakes._operands splits a recipe's words at `<` "
     "(a redirection's), so `cp $< $@`, the commonest remaking recipe, leaves a word `$`: a "
     "doubt write-guarding make's folder (every write in the project denied)",
-    "a-write-outside-beside-a-recursive-makes-loop-of-lines": "?",
-    "a-write-outside-beside-a-script-named-for-make": "?",
+    "a-write-outside-beside-a-recursive-makes-loop-of-lines": "s57-gfix keeps a recipe's "
+    "backslash-newline (makereads._lines) and makebounds._plain refuses a backslash: the "
+    "commonest recursive make's loop of lines is a doubt of every folder",
+    "a-write-outside-beside-a-script-named-for-make": "makerecipes._other_make (s57-gfix) "
+    "makes any program whose name holds `make` a doubt of every folder (`./scripts/make-dist.sh`)",
 }
 for _case in COSTS:
     OPEN.add("test_cost_an_everyday_call", WHY_COSTS[_case], _case)
