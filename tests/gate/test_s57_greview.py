@@ -233,6 +233,9 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
     "a-computed-includes-file-naming-outside": (
         {"Makefile": "-include $(wildcard *.mk)\n" + TEST,
          "local.mk": "-include ../shared/site.conf\n"}, PAY, "../pay/p ../shared/site.conf"),
+    "an-include-of-a-subst-of-nothing": (
+        {"Makefile": "-include $(subst ,.,.)/shared/site.conf\n" + TEST}, PAY,
+        "../pay/p ../shared/site.conf"),
     "makes-own-name-reassigned": (
         {"Makefile": "MAKE := make -C ../lib\ntest:\n\t$(MAKE) test\n"}, LIB,
         "../pay/p ../lib/local.conf"),
@@ -285,6 +288,9 @@ WHY_NEW: dict[str, str] = {
     "a-bounded-sub-makes-makefile-naming-outside": "a doubt bounded to make's folder (a loop's "
     "sub-make in `lib`) guards that folder only; the approved lib/Makefile it reads names "
     "../../shared/site.conf, never read (at 86e0897c (s57-gfix))",
+    "an-include-of-a-subst-of-nothing": "makeexpand._computed (s57-gfix) returns the text "
+    "unchanged for `$(subst ,.,.)`; make appends the replacement (`..`): the include is read "
+    "exactly, as ./shared/site.conf",
     "makes-own-name-reassigned": "makerecipes reads `$(MAKE)` as make in make's folder; `MAKE := "
     "make -C ../lib` makes it a sub-make there (at 86e0897c (s57-gfix))",
 }
