@@ -331,6 +331,34 @@ def test_w_the_plans_own_words(case: str, tmp_path: Path) -> None:
                     setup=setup) is not None
 
 
+# --- C: what cmake reads by no doubt -------------------------------------------------------
+
+LISTS = "cmake_minimum_required(VERSION 3.10)\nproject(p NONE)\n"
+#: Each case: the lists, the file the copy from ``../pay/p`` (an
+#: ``execute_process(COMMAND touch zz)``) writes beside the project.
+CMAKE: dict[str, tuple[dict[str, str], str]] = {
+    "a-written-file-the-lists-include": (
+        {"CMakeLists.txt": LISTS + "file(WRITE ${CMAKE_CURRENT_SOURCE_DIR}/gen.txt \"include("
+         "../shared/x.txt OPTIONAL)\\n\")\ninclude(${CMAKE_CURRENT_SOURCE_DIR}/gen.txt)\n"},
+        "../shared/x.txt"),
+}
+_open("test_c_what_cmake_reads_by_no_doubt", "cmakereads._FILE_WRITES lacks `file(WRITE …)` "
+      "(and APPEND): the lists write gen.txt, then include it, with no doubt (at 86e0897c "
+      "(s57-gfix))", *CMAKE)
+
+
+@pytest.mark.parametrize("case", CMAKE)
+def test_c_what_cmake_reads_by_no_doubt(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(cmake -S . -B build)``, ``Bash(cp *)``: the copy beside the project, then
+    the configure runs its ``execute_process``. The hook must deny a call."""
+    needs("cmake")
+    files, target = CMAKE[case]
+    made = ("mkdir -p ../pay ../shared && printf '%s\\n' 'execute_process(COMMAND touch zz)' "
+            "> ../pay/p")
+    assert _session(tmp_path, ["Bash(cmake -S . -B build)", "Bash(cp *)"], files,
+                    [f"cp ../pay/p {target}", "cmake -S . -B build"], setup=made) is not None
+
+
 # --- K: costs, everyday calls denied though harmless --------------------------------------
 
 #: Each case: the plan's makefile and files; the everyday calls, each harmless: no file make
