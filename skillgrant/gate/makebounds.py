@@ -1,15 +1,25 @@
-"""Where a doubt of make's reading may read from (issue 29; session 55, the write guard): a
-makefile's text the gate cannot compute exactly (``makereads``' doubts) still reads only below
-the folder make runs in when every name it is made of stays there: each variable it refers to
-is one the makefiles assign themselves (``=``, ``:=``, ``define``: the environment's value is
-not taken; ``?=``, ``+=`` alone or ``!=`` may take it or a command's output), a function but
-``shell``, an automatic variable, a ``for`` loop's shell variable over such words; and no text
-of it climbs (``..``), starts at the root (but ``/dev/null``) or at a home (``~``). Such a
-doubt write-guards make's folder; any other, every folder (``EVERYWHERE``)."""
+"""Where a doubt of make's reading may read from (issue 29; session 55, the write guard;
+session 57, an allow-list): a makefile's text the gate cannot compute exactly (``makereads``'
+doubts) still reads only below the folder make runs in when the text, expanded exactly as
+make expands it, is plain: each variable it refers to is one the makefiles assign themselves
+(``=``, ``:=``, ``define``, everywhere alike: not ``?=``, ``+=``, ``!=``, a target's own value,
+a sub-make's command line: ``makereads``' ``trusted``), read as each of its values; each
+function one the gate computes (``_FUNCTIONS``: not ``shell``, ``file``, ``let``); an automatic
+variable a name (``PLACE``); a shell ``for`` loop's variable each of its literal words, where
+the loop's text binds it once. The expanded text is then made only of ``_PLAIN`` characters
+(no quote but as removed, no backslash, ``$``, backtick, brace, glob character or ``~``), and
+no word of it climbs (a ``..`` part), starts at the root (but ``/dev/null``) or moves by
+``cd`` anywhere but a plain folder (``cd``, ``cd -``, ``popd``; any ``cd`` where ``CDPATH`` is
+set). Such a doubt write-guards make's folder; any other, every folder (``EVERYWHERE``): an
+allow-list of what the gate reads exactly, not a list of known tricks (session 57: the
+quotes, braces, ``$$*``, twice-used loop names and functions' values beside a dot
+s56-greview found)."""
 
 from __future__ import annotations
 
 import re
+
+from .makeexpand import CURDIR, MAX_TEXTS, PLACE, Expander, Inexact
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -17,105 +27,108 @@ if TYPE_CHECKING:
 
 #: The bound of a doubt whose text may name any folder.
 EVERYWHERE: Final = "/"
-#: make's functions whose value is words of their arguments' text as written (GNU make 4.3;
-#: ``call`` expands a variable the makefile assigns, read as a reference of it). Not those
-#: composing new text from pieces (``subst``, ``dir``, ``join``, ``addprefix``…: `..` of `.`
-#: and `.`; review s55-greview B1), nor ``shell``'s or ``file``'s (a command's output, a
-#: file's text).
-_FUNCTIONS: Final = frozenset((
-    "strip", "findstring", "filter", "filter-out", "sort", "word", "wordlist", "words",
-    "firstword", "lastword", "wildcard", "if", "or", "and", "foreach", "call", "value", "eval",
-    "origin", "flavor", "error", "warning", "info", "let", "intcmp"))
-#: make's own variables whose value names no folder but make's (or none); and ``PATH``, the
-#: session's, whose folders the gate guards whole (``guards``: where a program is found).
-_OWN: Final = frozenset(("PATH", "MAKE", "CURDIR", "MAKECMDGOALS", "MAKELEVEL",
-                         "MAKE_VERSION", ".DEFAULT_GOAL", "MAKE_COMMAND"))
-#: A reference's opening and the name or function word after it.
-_REFERENCE: Final = re.compile(r"\$(?:\$|[({]([^\s(){},:=$]*)|([^({$]))")
-#: A whole reference to a variable (``$(E)``, ``${E}``, ``$@``), replaced by its text.
-_WHOLE_REFERENCE: Final = re.compile(r"\$(?:[({]([^\s(){},:=$]+)[)}]|([^({$]))")
-#: A shell ``for`` loop's variable and its words (``for d in $(SUBDIRS); do``).
-_LOOP: Final = re.compile(r"\bfor\s+(\w+)\s+in\s+([^;\n]*)")
-#: The variables a function binds for its text (``$(foreach f,…``, ``$(let a b,…``), and
-#: those ``call``, ``value`` name (their values are the text they expand).
-_BINDS: Final = re.compile(r"\$[({](?:foreach|let)\s+([^,]+),")
-_NAMES: Final = re.compile(r"\$[({](?:call|value)\s+([^,()${}\s]+)")
-#: A shell variable a recipe refers to (``$$d``, ``$${d}``).
-_SHELL_VARIABLE: Final = re.compile(r"\$\$\{?(\w+)")
-#: Text naming a folder outside make's: a ``..``, a word from the root or a home.
-_LEAVES: Final = re.compile(r"\.\.|(?:^|[\s=,:;'\"()|&<>])[/~]|\.[?*\[]|\[|\bcd\s*(?:$|[;&|)])|"
-                            r"\bpopd\b|\\|\{[^{}]*,")  # (dash's `.?` matches `..`: B4; a bare
-# cd: B2; bash's brace list, `.{.,.}/` is `../`, where a makefile sets SHELL: s55-greview B6)
-_MAX_EXPANDED: Final = 256
+#: The characters of a plain expanded text (a quote is removed first: `.''./` is `../`).
+_NOT_PLAIN: Final = re.compile(r"[^A-Za-z0-9_./+=:,@%#^!\-\s;&|<>()\x01\x02]")
+#: A shell's word or operator, in a plain text.
+_TOKEN: Final = re.compile(r"[;&|<>()]+|[^\s;&|<>()]+")
+#: The shells whose recipes the bound reads (a makefile's ``SHELL``: ``makereads``).
+SHELLS: Final = frozenset(("/bin/sh", "/bin/bash", "/usr/bin/bash", "/bin/dash",
+                           "/usr/bin/dash", "/usr/bin/sh", "sh", "bash", "dash"))
+#: ``.SHELLFLAGS`` the bound reads (options, ``-o pipefail``, then ``-c``).
+SHELLFLAGS: Final = re.compile(r"(?:-[a-zA-Z]+(?:\s+pipefail)?\s+)*-[a-zA-Z]*c")
 
 
 def bound(text: str, folder: str, definitions: dict[str, list[str]],
-          assigned: frozenset[str] | set[str]) -> str:
+          assigned: frozenset[str] | set[str], cdpath: bool = False) -> str:
     """``folder`` when the makefile text ``text`` (of a doubt of make in ``folder``) reads
     only below it, by the variables' ``definitions`` (of them ``assigned``: those the makefiles
-    assign themselves); else ``EVERYWHERE`` (see the module's text)."""
-    pending, seen, bound_names = [text], set[str](), set[str]()
-    while pending:
-        piece = pending.pop()
-        if len(seen) > _MAX_EXPANDED:
-            return EVERYWHERE
-        bound_names |= {name for name, _ in _LOOP.findall(piece)}
-        bound_names |= {n for names in _BINDS.findall(piece) for n in names.split()}
-        named = _references(piece, definitions)
-        if named is None or any(v not in bound_names for v in _SHELL_VARIABLE.findall(piece)):
-            return EVERYWHERE  # (`$(shell …)`; a recipe's environment's `$$HOME`)
-        for name in named - seen:
-            if name not in assigned | bound_names and name not in _OWN and not _automatic(name):
-                return EVERYWHERE  # (a computed name, the environment's value)
-            seen.add(name)
-            pending += definitions.get(name, [])
-    return folder
+    assign themselves, read exactly), ``cdpath`` whether a ``cd`` may search ``CDPATH``; else
+    ``EVERYWHERE`` (see the module's text)."""
+    try:
+        texts = Expander(definitions, frozenset(assigned)).expand(text, {}, 0)
+        return folder if all(_plain(t, cdpath) for t in texts) else EVERYWHERE
+    except (Inexact, RecursionError):
+        return EVERYWHERE
 
 
-def _references(piece: str, definitions: dict[str, list[str]]) -> set[str] | None:
-    """The variables the text ``piece`` refers to (and ``call``'s, ``value``'s); None where
-    its text leaves make's folder (each reference read as its one literal value, or as a
-    word where none of its values is empty or starts or ends with a `.` or `/`), or it holds
-    a function but ``_FUNCTIONS``', a substitution reference or a computed name."""
-    plain = _WHOLE_REFERENCE.sub(lambda m: _as_text(m, definitions), piece.replace("$$", ""))
-    plain = _REFERENCE.sub("R", plain)  # (a function's: its arguments read as they are)
-    plain = plain.replace("/dev/null", "")
-    if _LEAVES.search(plain) or "$$(" in piece or "`" in piece:
-        return None  # (a shell's command substitution: its output)
-    found = set(_NAMES.findall(piece))
-    for match in _REFERENCE.finditer(piece):
-        name = match.group(1) if match.group(1) is not None else match.group(2)
-        if name is None:
-            continue  # (`$$`: the shell's)
-        after = piece[match.end():match.end() + 1]
-        if match.group(1) is not None and after in (" ", "\t", ","):
-            if name not in _FUNCTIONS:
-                return None
-        elif match.group(1) is not None and after == ":":
-            return None  # (`$(CURDIR:project=shared)`: a substitution reference)
-        elif name == "":
-            return None  # (`$($(X))`)
-        else:
-            found.add(name)
-    return found
+def _plain(text: str, cdpath: bool) -> bool:
+    """Whether the expanded ``text`` names only folders below make's (see the module's)."""
+    texts = _loops(text)
+    if texts is None:
+        return False
+    for one in texts:
+        one = one.replace("'", "").replace('"', "")
+        if _NOT_PLAIN.search(one):
+            return False
+        tokens = _TOKEN.findall(one)
+        for at, token in enumerate(tokens):
+            if token in ("cd", "pushd", "popd", "chdir"):
+                following = tokens[at + 1] if at + 1 < len(tokens) else ";"
+                if token == "popd" or cdpath or following[:1] in ";&|<>()-":
+                    return False
+            if any(_leaves(word) for word in re.split(r"[=:,]", token)):
+                return False
+    return True
 
 
-def _as_text(match: re.Match[str], definitions: dict[str, list[str]]) -> str:
-    """The text a reference stands for in a doubt's text: its one literal value, ``R``
-    (a word) where no value is empty or starts or ends with `.` or `/`, else `..` (climbs)."""
-    name = match.group(1) if match.group(1) is not None else match.group(2)
-    values = [v.strip() for v in definitions.get(name or "", [])]
-    if len(values) == 1 and "$" not in values[0]:
-        return values[0]
-    if any(not v or v[:1] in "./" or v[-1:] in "./" for v in values):
-        return ".."
-    return "R"
+def _leaves(word: str) -> bool:
+    """Whether the expanded ``word`` may name a file outside make's folder: from the root (but
+    ``/dev/null``), a ``..`` part, ``$(CURDIR)`` but as its first part, a name's piece beside
+    dots (``$(@D).``)."""
+    word = re.sub(r"^-[A-Za-z]+(?=/)", "", word)  # (`-C/x`: its value)
+    if word[:1] == "/" and word != "/dev/null":
+        return True
+    parts = word.split("/")
+    if CURDIR in word and (CURDIR in word[1:] or parts[0] != CURDIR):
+        return True
+    return any(p == ".." or (len(p) > 1 and PLACE in p and not p.strip(PLACE + "."))
+               for p in parts)
 
 
-def _automatic(name: str) -> bool:
-    """Whether ``name`` is an automatic variable's (``$@``, ``$(<D)``) or a ``call``'s
-    argument's (``$(1)``)."""
-    return (len(name) <= 2 and name[:1] in "@<^+?*%|") or name.isdigit()
+#: A shell variable's reference in an expanded text (``$d``, ``${d}``).
+_SHELL_VARIABLE: Final = re.compile(r"\$(?:\{(\w+)\}|(\w+)|(.))")
+
+
+def _loops(text: str) -> list[str] | None:
+    """The texts ``text`` stands for with each shell ``for`` loop's variable as each of its
+    words (``for d in a b; do … $d …; done``); None where a shell variable is any other or
+    the loop is not read exactly (its words not plain, its name bound or used elsewhere)."""
+    names = {m.group(1) or m.group(2) or m.group(3) for m in _SHELL_VARIABLE.finditer(text)}
+    if "$" in text and not names:
+        return None
+    texts = [text]
+    for name in names:
+        if not name or not re.fullmatch(r"[A-Za-z_]\w*", name):
+            return None  # (`$*`, `$@`, `$1`, `$$`: the shell's own)
+        header = re.compile(rf"\bfor\s+{name}\s+in\s+([^;\n$]*?)\s*[;\n]\s*do\b")
+        found = header.findall(text)
+        if len(found) != 1 or len(re.findall(rf"\b{name}\b", _SHELL_VARIABLE.sub(" ", text))
+                                  ) != 1:
+            return None  # (its name only in its header and as `$name`: bound once)
+        words = found[0].split()
+        if any(_NOT_PLAIN.search(w) or "'" in w or '"' in w for w in words):
+            return None
+        start = header.search(text)
+        assert start is not None
+        body_end = _done(text, start.end())
+        if body_end is None or any(not start.end() <= m.start() < body_end for m in
+                                   _SHELL_VARIABLE.finditer(text)
+                                   if (m.group(1) or m.group(2)) == name):
+            return None
+        texts = [re.sub(rf"\$(?:\{{{name}\}}|{name}\b)", w, t) for t in texts for w in words]
+        if len(texts) > MAX_TEXTS:
+            return None
+    return texts
+
+
+def _done(text: str, after: int) -> int | None:
+    """Where the ``done`` closing the loop body starting at ``after`` is."""
+    depth = 1
+    for match in re.finditer(r"(?<![\w$-])(do|done)(?![\w-])", text[after:]):
+        depth += 1 if match.group(1) == "do" else -1
+        if depth == 0:
+            return after + match.start()
+    return None
 
 
 def literal(rules: list[tuple[list[str], list[str], list[str], str]],

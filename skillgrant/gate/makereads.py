@@ -21,13 +21,25 @@ read from (session 55: ``makebounds.bound``; ``writeguard``): make's folder, or 
 
 from __future__ import annotations
 
+import glob
 import os
 import re
 
 from .envpaths import named_paths
-from .makebounds import bound, literal
-from .makerecipes import Unread, build_text, exact, make_words, sub_makes
-from .makeremakes import remade
+from .makebounds import EVERYWHERE, SHELLFLAGS, SHELLS, bound, literal
+from .makeexpand import include_words
+from .makelines import (
+    AUTOMATIC,
+    FLAGS,
+    MAKES_OWN,
+    PLAIN_FLAGS,
+    lines,
+    one_name,
+    start_paths,
+    uncommented,
+)
+from .makerecipes import Unbounded, Unread, build_text, exact, make_words, sub_makes
+from .makeremakes import built_in_text, remade, remade_text
 from .startvars import WHOLE
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -40,15 +52,6 @@ _MAX_READ: Final = 256
 #: GNU make 4.3's default include folders (``make -p -f /dev/null``: ``.INCLUDE_DIRS``), where
 #: an included name not found in make's folder is looked for.
 _INCLUDE_DIRS: Final = ("/usr/local/include", "/usr/gnu/include", "/usr/include")
-#: Variables make reads itself for what it runs or reads (beside ``startvars.WHOLE``).
-_MAKES_OWN: Final = frozenset(("SHELL", ".SHELLFLAGS", "MAKESHELL"))
-_FLAGS: Final = frozenset(("MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS"))
-#: make's options a ``MAKEFLAGS`` value may hold that name no file make reads.
-_PLAIN_FLAGS: Final = re.compile(
-    r"-?[bBeiknqrRsStwL]+|-j[0-9]*|-O\w*|--(?:no-print-directory|print-directory|silent|quiet|"
-    r"warn-undefined-variables|no-builtin-rules|no-builtin-variables|keep-going|"
-    r"environment-overrides|ignore-errors|always-make|check-symlink-times|no-silent|trace|"
-    r"jobs(?:=[0-9]+)?|output-sync(?:=\w+)?|debug(?:=\w+)?|no-keep-going|stop)")
 _ASSIGNMENT: Final = re.compile(r"([^\s:#=]+)\s*(?:::?=|:::=|\?=|\+=|!=|=)\s*(.*)")
 _CONDITIONALS: Final = frozenset(("ifeq", "ifneq", "ifdef", "ifndef", "else", "endif"))
 _INCLUDES: Final = frozenset(("include", "-include", "sinclude"))
@@ -64,36 +67,23 @@ def makefile_reads(path: str, folder: str,
     added to ``held``: the folder it may read below (``makebounds.bound``) and why, naming the
     makefile and its line."""
     found: list[str] = []
-    queue, seen = [(path, folder)], set[tuple[str, str]]()
+    queue = [(path, folder, frozenset[str]())]
+    seen = set[tuple[str, str, frozenset[str]]]()
     while queue and len(seen) < _MAX_READ:
-        path, folder = queue.pop()
-        if (path, folder) in seen:
+        path, folder, overridden = queue.pop()
+        if (path, folder, overridden) in seen:
             continue
-        reading = _Reading(folder)
-        seen.add((path, folder))
+        reading = _Reading(folder, overridden)
+        seen.add((path, folder, overridden))
         reading.file(path)
         found += reading.finish()
         queue += reading.subs
         if held is not None:
-            held += [(bound(text, reading.folder, reading.definitions, reading.trusted()),
+            everywhere = reading.unbounded()
+            held += [(EVERYWHERE if everywhere or text is None else bound(
+                text, reading.folder, reading.definitions, reading.trusted(), reading.cdpath()),
                       doubt) for doubt, text in reading.doubts]
     return list(dict.fromkeys(found))
-
-
-def _lines(text: str) -> list[tuple[int, str]]:
-    """Each logical line of ``text`` (a ``\\``-newline joined, ``\\``-CR-LF too, as make
-    joins them) with its first line's number."""
-    joined: list[tuple[int, str]] = []
-    pending: tuple[int, str] | None = None
-    for number, line in enumerate(text.split("\n"), 1):
-        line = line.removesuffix("\r") if line.rstrip("\r").endswith("\\") else line
-        if pending is not None:
-            number, line = pending[0], pending[1] + " " + line.lstrip()
-        trailing = len(line) - len(line.rstrip("\\"))
-        pending = (number, line[:-1]) if trailing % 2 else None
-        if pending is None:
-            joined.append((number, line))
-    return joined + ([pending] if pending else [])
 
 
 #: ``.EXPORT_ALL_VARIABLES``, or ``export`` alone: every variable reaches the recipes.
@@ -106,11 +96,17 @@ class _Reading:
     every other line a directive, a variable's assignment or a rule); then the files its
     rules remake them from and the sub-makes its lines start (``finish``)."""
 
-    def __init__(self, folder: str) -> None:
+    def __init__(self, folder: str, overridden: frozenset[str] = frozenset()) -> None:
         self.folder = folder
-        self.doubts: list[tuple[str, str]] = []  # (what it cannot compute, of which text)
+        self.overridden = overridden  # (a sub-make's command line's: any makefile's value)
+        self.specific: set[str] = set()  # (a target's or a pattern's own values)
+        self.heads: dict[str, str] = {}  # (a recipe line's rule: its targets, prerequisites)
+        self.values: set[str] = set()  # (the lines of a variable's value: no commands)
+        self.remakers: set[str] = set()  # (the rules remaking a makefile read, read: where)
+        self.doubts: list[tuple[str, str | None]] = []  # (what it cannot compute, of which
+        # text: None, every folder)
         self.found: list[str] = []
-        self.subs: list[tuple[str, str]] = []
+        self.subs: list[tuple[str, str, frozenset[str]]] = []
         self.files: set[str] = set()
         self.read: set[str] = set()  # (names of the makefiles read: rules' targets)
         self.rules: list[tuple[list[str], list[str], list[str], str]] = []
@@ -130,25 +126,32 @@ class _Reading:
         self.files.add(path)
         self.read |= {os.path.basename(path), os.path.normpath(os.path.relpath(path,
                                                                                self.folder))}
-        text = build_text(path)
+        self.text(path, build_text(path))
+
+    def text(self, path: str, text: str) -> None:
+        """Reads ``text`` as the makefile ``path``'s lines."""
         self.exporting = self.exporting or _EXPORT_ALL.search(text) is not None
         self.in_rule, self.in_define = False, 0
-        for number, line in _lines(text):
+        for number, line in lines(text):
             self.line(f"{path}:{number}", line)
 
     def line(self, where: str, line: str) -> None:
         """Reads the logical line ``line`` (at ``where``): what it cannot compute is a doubt,
         left open (``attempt``)."""
+        if not ((line.startswith("\t") and self.in_rule) or self.in_define):
+            line = re.sub(r"[ \t]*\\\n[ \t]*", " ", line)  # (a recipe's goes to the shell)
+        else:
+            line = line.replace("\\\n\t", "\\\n")  # (its next line's tab removed)
         self.attempt(self._line, line, where, line)
 
-    def attempt(self, read: Callable[..., list[str] | None], text: str,
+    def attempt(self, read: Callable[..., list[str] | None], text: str | None,
                 *args: object) -> list[str]:
         """``read(*args)``, or nothing where it raises Unread: a doubt kept of the makefile
         ``text`` (the reading goes on)."""
         try:
             return read(*args) or []
         except Unread as e:
-            self.doubts.append((str(e), text))
+            self.doubts.append((str(e), None if isinstance(e, Unbounded) else text))
             return []
 
     def _line(self, where: str, line: str) -> None:
@@ -165,9 +168,10 @@ class _Reading:
             return
         if line.startswith("\t") and self.in_rule:
             self.code.append((where, line))
+            self.heads[where] = self.heads.get(self.rules[-1][3], "")
             self.rules[-1][2].append(line)
             return
-        bare = re.sub(r"(?<!\\)#.*", "", line).strip().replace("\\#", "#")
+        bare = uncommented(line).strip().replace("\\#", "#")
         words = bare.split()
         exported = self.exporting
         while words[:1] in (["override"], ["export"], ["private"], ["unexport"]) and words[1:]:
@@ -196,11 +200,12 @@ class _Reading:
             self.in_define, self.defining = 1, words[1] if words[1:] else ""
             self.definitions.setdefault(self.defining, []).append("")
             self.assigned.add(self.defining)
-            self.found += _assigned(words[1:2], "$", where, self.folder, exported=exported)
+            self.found += start_paths(words[1:2], "$", where, self.folder, exported=exported)
         elif words[0] in _INCLUDES:  # (each name apart: a computed one is a doubt, K5)
             line = " ".join(words)
-            for name in (os.path.expanduser(n) for w in words[1:]
-                         for n in self.attempt(_exact, line, w, where)):
+            names = [n for w in words[1:] for n in self.attempt(one_name, line, w, where)] if \
+                "$" not in line else self._computed(line, where)
+            for name in (os.path.expanduser(n) for n in names):
                 self.read.add(os.path.normpath(name))
                 self.found += [os.path.join(d, name) for d in _INCLUDE_DIRS if name[:1] != "/"]
                 for base in dict.fromkeys((self.folder, os.path.dirname(where.rsplit(":", 1)[0]))):
@@ -214,6 +219,23 @@ class _Reading:
             raise Unread(f"{where}: vpath makes make look for files elsewhere")
         return words[0] in ("define", "vpath", "undefine", "load", "-load", *_INCLUDES)
 
+    def _computed(self, line: str, where: str) -> list[str]:
+        """The names a computed include ``line`` stands for, where make's expansion of it is
+        read exactly (``include $(DEPS)``); a ``$(wildcard …)``'s, those there now, the line
+        kept a doubt (a name made later); else a doubt alone (review s56-greview B: what a
+        computed include reads is read, and the rules remaking it)."""
+        operands = line.split(None, 1)[1]
+        words = include_words(operands, self.definitions, self.trusted())
+        if words is None or any(w[:1] in ("/", "~") or ".." in w.split("/") for w in words):
+            self.attempt(one_name, line, operands, where)
+            return []
+        found = [w for w in words if not any(c in w for c in "*?[")]
+        for pattern in (w for w in words if w not in found):
+            self.attempt(one_name, line, pattern, where)
+            found += sorted(os.path.relpath(m, self.folder) for m in glob.glob(
+                os.path.join(glob.escape(self.folder), pattern)))[:_MAX_READ]
+        return found
+
     def _assignment(self, name: str, value: str, where: str, exported: bool) -> None:
         """Reads the assignment of ``value`` to the variable ``name``."""
         self.definitions.setdefault(name, []).append(value)
@@ -221,6 +243,7 @@ class _Reading:
         if name in (".RECIPEPREFIX", "VPATH"):
             raise Unread(f"{where} sets {name}, which the gate does not read")
         self.code.append((where, value))
+        self.values.add(where)
         self.found += self._starts([name], value, where, exported)
 
     def _rule(self, bare: str, where: str) -> None:
@@ -232,10 +255,13 @@ class _Reading:
         own = _ASSIGNMENT.fullmatch(re.sub(r"^\s*(?:override|export|private)\s+", "",
                                            prerequisites.strip()))
         if own:
+            self.specific.add(own.group(1))  # (its value in that rule's recipe: review
+            # s56-greview B, `test: DIRS := ..`)
             self.found += self._starts([own.group(1)], own.group(2), where, True)
             self.code.append((where, own.group(2)))
             self.rules.append((target.split(), [], [], where))
             return
+        self.heads[where] = f"{target} {prerequisites}"
         static = ":" in prerequisites  # (a static pattern rule: `t: %.conf: %.in`)
         self.rules.append((target.split(), prerequisites.replace("|", " ").split() + (
             ["%"] if static else []), [recipe] if recipe else [], where))
@@ -248,13 +274,15 @@ class _Reading:
             for value in self.definitions[name]:
                 self.found += self.attempt(self._starts, value, [name], value,
                                            f"the export of {name}", True)
+        while self._remade_text():  # (what a remade makefile holds, read)
+            pass
         self.found += remade(self.read, literal(self.rules, self.definitions, self.trusted()),
                               self.folder, self.attempt)
         spelled = make_words(self.definitions)
         if any(t == [".ONESHELL"] for t, _, _, _ in self.rules):  # (one shell a recipe)
             self.code += [(where, "\n".join(r)) for _, _, r, where in self.rules if r]
         for where, code in self.code:
-            self.attempt(self._started, code, where, code, spelled)
+            self.attempt(self._started, self._doubted(where, code), where, code, spelled)
         recipes = "\n".join(code for _, code in self.code)
         self.relative += self.moved if _MOVES.search(recipes) else []
         self.doubts += [(f"{where} gives a start variable a relative value ({value!r}), read "
@@ -264,16 +292,81 @@ class _Reading:
 
     def trusted(self) -> set[str]:
         """The variables whose values are the makefiles' assignments, as read: none where an
-        ``$(eval`` or an assignment to a computed name may set any (review s55-greview B5)."""
-        return set() if self.computed else self.assigned
+        ``$(eval`` or an assignment to a computed name may set any (review s55-greview B5);
+        not a target's or a pattern's own (``t: X := v``) nor a sub-make's command line's
+        (review s56-greview B: each gives a recipe another value)."""
+        return set() if self.computed else self.assigned - self.specific - self.overridden
+
+    def unbounded(self) -> str:
+        """Why every doubt of this reading may read anywhere (empty if none): a ``SHELL``
+        the bound does not read a recipe's text in (``SHELL := /usr/bin/python3``), other
+        ``.SHELLFLAGS``, a ``.RECIPEPREFIX`` (each recipe after it read as no recipe): review
+        s56-greview B."""
+        for name, allowed in (("SHELL", SHELLS.__contains__),
+                              (".SHELLFLAGS", SHELLFLAGS.fullmatch),
+                              (".RECIPEPREFIX", None), (".LIBPATTERNS", None)):
+            if name in self.specific or (name in self.definitions and (
+                    allowed is None or not all(allowed(v.strip())
+                                               for v in self.definitions[name]))):
+                return f"{name} is set"
+        return ""
+
+    def cdpath(self) -> bool:
+        """Whether a recipe's ``cd`` may search ``CDPATH`` (the makefile's or the session's:
+        make exports a variable of its environment)."""
+        return "CDPATH" in self.definitions or bool(os.environ.get("CDPATH"))
+
+    def _doubted(self, where: str, code: str) -> str | None:
+        """The text of a doubt of the line ``code`` at ``where``: with its rule's targets and
+        prerequisites where it names an automatic variable (``make -C $@``); None (every
+        folder) where they are a pattern's or a special target's (any name)."""
+        if not AUTOMATIC.search(code):
+            return code
+        head = self.heads.get(where)
+        if head is None or "%" in head or head.lstrip()[:1] == "." or "$" in head:
+            return None
+        return code + "\n" + head
+
+    def _remade_text(self) -> bool:
+        """Reads the text a makefile read is remade to (GNU make reads it again, remade),
+        once: a copier's sources (``cp $< $@``, ``cat a b > $@``) as makefiles, ``echo``'s
+        and ``printf``'s plain words as its lines; Unbounded where its text is another
+        program's (``sed``, ``cpp``…: review s56-greview B, a remade include's values).
+        Whether a rule was read."""
+        before = len(self.remakers)
+        rules = literal(self.rules, self.definitions, self.trusted())
+        for targets, prerequisites, recipe, where in rules:
+            names = {os.path.normpath(t) for t in targets} & self.read
+            if not recipe or not names or where in self.remakers:
+                continue
+            self.remakers.add(where)
+            self.attempt(self._remake, "", sorted(names)[0], prerequisites, recipe, where)
+        for name in sorted(self.read - self.remakers):
+            self.remakers.add(name)
+            for source in self.attempt(built_in_text, "", name, self.folder,
+                                       f"{self.folder} (make's built-in rules)"):
+                self.read.add(os.path.normpath(source))
+                self.file(os.path.join(self.folder, source))
+        return len(self.remakers) > before
+
+    def _remake(self, name: str, prerequisites: list[str], recipe: list[str],
+                where: str) -> None:
+        """Reads what the rule at ``where`` remakes the makefile ``name`` to
+        (``_remade_text``)."""
+        sources, text = remade_text(name, prerequisites, recipe, where)
+        for source in sources:
+            self.read.add(os.path.normpath(source))
+            self.file(os.path.join(self.folder, os.path.expanduser(source)))
+        if text:
+            self.text(f"{where} (its text)", text)
 
     def _starts(self, names: list[str], value: str, where: str, exported: bool) -> list[str]:
-        """``_assigned``'s paths of a start variable (joined to make's folder), the assignment
+        """``assigned``'s paths of a start variable (joined to make's folder), the assignment
         of a ``WHOLE`` one (or make's ``SHELL``) kept where one is relative (``relative``: a
         doubt of each recipe's folder; ``.`` too, every folder a program runs in)."""
-        found = _assigned(names, value, where, self.folder, exported)
+        found = start_paths(names, value, where, self.folder, exported)
         if any(w[:1] not in ("/", "~") for name in names if name in WHOLE or name in
-               _MAKES_OWN for w in value.replace(":", " ").split()):
+               MAKES_OWN for w in value.replace(":", " ").split()):
             self.relative.append((where, value))
         elif exported and found and any(w[:1] not in ("/", "~") for w in named_paths(value)):
             self.moved.append((where, value))  # (a doubt where a recipe moves: `finish`)
@@ -281,10 +374,11 @@ class _Reading:
 
     def _started(self, where: str, code: str, spelled: re.Pattern[str]) -> None:
         """The sub-makes (and checkers) the text ``code`` starts, to be read (``subs``)."""
-        started, plugins = sub_makes(code, where, self.folder, spelled)
+        started, plugins = sub_makes(code, where, self.folder, spelled, self.cdpath(),
+                                     where not in self.values)
         self.found += [p for p, _ in plugins]
         for sub_folder, makefiles, assignments in started:
-            if any(n in _FLAGS and not all(_PLAIN_FLAGS.fullmatch(w) for w in v.split())
+            if any(n in FLAGS and not all(PLAIN_FLAGS.fullmatch(w) for w in v.split())
                    for n, _, v in (a.partition("=") for a in assignments)):
                 raise Unread(f"{where} gives a sub-make options naming what it reads, which "
                              "the gate does not read")
@@ -292,39 +386,12 @@ class _Reading:
                      for p in ([os.path.join(sub_folder, exact(v, where))
                                 for v in value.split()]
                                if name in ("MAKEFILES", "MAKEFLAGS", "GNUMAKEFLAGS") else
-                               _assigned([name], value, where, sub_folder, True))]
+                               start_paths([name], value, where, sub_folder, True))]
             self.found += makefiles + extra
-            self.subs += [(m, sub_folder) for m in makefiles + extra]
-            if any(a.partition("=")[0] in WHOLE | _FLAGS for a in assignments):
+            overridden = self.overridden | {a.partition("=")[0] for a in assignments}
+            self.subs += [(m, sub_folder, overridden) for m in makefiles + extra]
+            if any(a.partition("=")[0] in WHOLE | FLAGS for a in assignments):
                 self.doubts.append((f"{where} gives a sub-make a start variable, which every "
                                     "make it starts inherits (read for it only)", code))
 
 
-def _exact(name: str, where: str) -> list[str]:
-    """``[exact(name, where)]``: an include's one name (``_Reading.attempt``'s reading)."""
-    return [exact(name, where)]
-
-
-def _assigned(names: list[str], value: str, where: str, folder: str,
-              exported: bool) -> list[str]:
-    """The paths a start variable of ``names`` given ``value`` makes a program read, from
-    ``folder``: each word of a ``WHOLE`` one, ``MAKEFLAGS``' files, an exported one's paths
-    (as the session's: ``envpaths.named_paths``); Unread for a ``$`` there."""
-    found: list[str] = []
-    for name in names:
-        starts = name in WHOLE or name in _MAKES_OWN
-        if not (starts or exported or name in _FLAGS):
-            continue
-        if "$" in value:
-            raise Unread(f"{where} gives {name} a value the gate cannot compute ({value!r}), "
-                         "naming what the recipes' programs read")
-        if name in _FLAGS:
-            if not all(_PLAIN_FLAGS.fullmatch(w) for w in value.split()):
-                raise Unread(f"{where} gives {name} options naming what make reads "
-                             f"({value!r}), which the gate does not read")
-            continue
-        words = value.replace(":", " ").split() if name in WHOLE else named_paths(value)
-        found += [os.path.join(folder, os.path.expanduser(w)) for w in words
-                  if w not in (".", "..")]  # (a relative one from make's folder only: a
-        # recipe's `cd sub && bash` reads sub/env.sh, and `.` is every folder: left open)
-    return found

@@ -58,6 +58,11 @@ class Unread(ValueError):
     """A makefile names what make reads by what the gate cannot compute exactly."""
 
 
+class Unbounded(Unread):
+    """A makefile names what make reads by what the gate cannot bound to a folder either (a
+    doubt of every folder: session 57)."""
+
+
 #: The bytes of a build file read (make's, cmake's lists): past them the text is cut.
 _LIMIT: Final = 1 << 20
 
@@ -103,15 +108,20 @@ def _braced(text: str) -> str:
     return text
 
 
-def sub_makes(text: str, where: str, folder: str, spelled: re.Pattern[str]
+def sub_makes(text: str, where: str, folder: str, spelled: re.Pattern[str],
+              cdpath: bool = False, commands: bool = True
               ) -> tuple[list[tuple[str, list[str], list[str]]], list[tuple[str, bool]]]:
     """Each make the line ``text`` (make in ``folder``) starts: its folder, the makefiles it
     reads (its ``-f`` operands or its folder's default ones), its assignments (``X=v``
     words); and the plugins a checker started there after a ``cd`` imports. Unread for a
-    computed folder, file or option there."""
+    computed folder, file or option there; Unbounded for a program that may be make by
+    another spelling (``_other_make``: in ``text``'s commands, or where it is no commands, a
+    variable's value, in its ``$(shell …)``) or a ``cd`` that may search ``cdpath``."""
     found: list[tuple[str, list[str], list[str]]] = []
     plugins: list[tuple[str, bool]] = []
     base, unknown = folder, ""
+    text = text.replace("\\\n", "")  # (a recipe's backslash-newline: the shell's, removed)
+    _other_make(text if commands else " ; ".join(_SHELL_CALL.findall(text)), where, spelled)
     if ("$(shell" in text or "${shell" in text or spelled.search(_braced(text))) and \
             _WRITING.search(text):  # (make's `$(shell cp …)`, a recipe's cp before a sub-make)
         raise Unread(f"{where} writes a file before make reads it (a makefile it includes, "
@@ -122,7 +132,9 @@ def sub_makes(text: str, where: str, folder: str, spelled: re.Pattern[str]
         words = [w.lstrip("@+-") if at == 0 else w for at, w in enumerate(segment.split())]
         if words[:1] in (["cd"], ["pushd"], ["popd"]):
             target = words[1] if len(words) > 1 else "~"
-            base = os.path.join(base, target)
+            if cdpath and target[:1] not in ("/", "~") and words[0] != "popd":
+                unknown = unknown or f"{target} (searched in CDPATH)"
+            base = os.path.join(base, os.path.expanduser(target) if target != "~" else target)
             unknown = unknown or (target if words[0] == "popd" or "$" in target or target in (
                 "-", "~") else "")
             continue
@@ -135,13 +147,46 @@ def sub_makes(text: str, where: str, folder: str, spelled: re.Pattern[str]
                          "folder or with words the gate does not read")
         checkers = [c for c in _CHECKERS if c in (os.path.basename(w) for w in words)]
         if (at is not None or (checkers and base != folder)) and unknown:
-            raise Unread(f"{where} starts a program after a cd to a folder the gate cannot "
-                         f"compute ({unknown!r})")
+            raise (Unbounded if "CDPATH" in unknown else Unread)(
+                f"{where} starts a program after a cd to a folder the gate cannot compute "
+                f"({unknown!r})")
         plugins += _plugins(checkers, words, where, base, folder) if checkers else []
         if at is not None:
             found.append(_sub_make(words[at + 1:], [w for w in words[:at] if "=" in w],
                                    where, base))
     return found, plugins
+
+
+#: A ``$(shell …)`` call's command.
+_SHELL_CALL: Final = re.compile(r"\$[({]shell\s+([^)}]*)")
+#: What precedes a simple command's program (its prefix words, a keyword).
+_PREFIXES: Final = frozenset(("exec", "command", "nice", "time", "then", "do", "else", "!",
+                              "{", "if", "while", "until", "nohup", "${shell"))
+
+
+def _other_make(text: str, where: str, spelled: re.Pattern[str]) -> None:
+    """Unbounded where a simple command of ``text`` runs a program the gate does not read as
+    make or as no make: a program word quoted or escaped (``m''ake``), computed by a command
+    (``$$(echo make)``, a backtick) or a function (``$(firstword $(MAKE))``), or another
+    program named for make (``make-first-existing-target``, ``bmake``): review s56-greview
+    G (a sub-make by another spelling is a doubt of every folder)."""
+    for segment in re.split(r"&&|\|\||[;&|()\n]", _braced(text).replace("$$", "\x00")):
+        words = segment.split()
+        at = 0
+        while at < len(words) and (words[at] in _PREFIXES or re.fullmatch(
+                r"[@+-]*[A-Za-z_]\w*=\S*", words[at]) or not words[at].strip("@+-")):
+            at += 1
+        if at == len(words):
+            continue
+        word = words[at].lstrip("@+-")
+        plain = re.sub(r"['\"\\]", "", word)
+        name = os.path.basename(plain)
+        named = re.match(r"[a-z]*make(?:[-_.]|$)", name.lower()) and "$" not in word and \
+            name not in ("make", "gmake", "cmake")  # (`make-first-existing-target`, bmake)
+        if "\x00" in word or "`" in word or re.search(r"\$\{[^{}]*$", word) or named or (
+                plain != word and spelled.fullmatch(plain)):
+            raise Unbounded(f"{where} runs a program the gate cannot tell from make "
+                            f"({word!r}), whose makefiles it does not read")
 
 
 def _plugins(checkers: list[str], words: list[str], where: str, base: str, folder: str
@@ -182,7 +227,8 @@ def _sub_make(words: list[str], prefix: list[str], where: str, folder: str
             if value is None or option[:1] in ("I", "E") or value == "-":  # (`-f -`: a pipe)
                 raise Unread(f"{where}: a sub-make's -{option[:1]} names what it reads "
                              "otherwise, or lacks its value")
-            folder = os.path.join(folder, exact(value, where)) if option[:1] == "C" else folder
+            folder = os.path.join(folder, os.path.expanduser(exact(value, where))) \
+                if option[:1] == "C" else folder
             files += [exact(value, where)] if option[:1] == "f" else []
         elif not option and "=" in word:
             prefix.append(word)

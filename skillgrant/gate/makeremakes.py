@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 
-from .makerecipes import Unread
+from .makerecipes import Unbounded, Unread
 from .maketables import BUILT_IN, COPIERS, SPECIAL, SUFFIXES
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -44,7 +44,8 @@ def remade(read: set[str], rules: list[tuple[list[str], list[str], list[str], st
         for target, sources, text in BUILT_IN if name not in known[1] else ():  # (phony:
             if not _matches(target, base) or (through and target == "%"):  # no implicit rule)
                 continue  # (make chains a match-anything rule once: "Chains of Implicit Rules")
-            made = [os.path.join(head, s.replace("%", base, 1)) for s in sources]
+            made = [os.path.join(head, s.replace("%", _stem(target, base), 1))
+                    for s in sources]
             found += made
             for m in made if text else ():
                 wanted.setdefault(m, target == "%")
@@ -54,7 +55,8 @@ def remade(read: set[str], rules: list[tuple[list[str], list[str], list[str], st
             found += remade
             for m in remade:
                 wanted.setdefault(os.path.normpath(m), False)
-    return [os.path.join(folder, f) for f in found]
+    return [os.path.join(folder, os.path.expanduser(f)) for f in found]  # (`~/t.mk`: make's
+    # and the shell's home, review s56-greview G)
 
 
 def _sources(name: str, targets: list[str], prerequisites: list[str], recipe: list[str],
@@ -85,7 +87,9 @@ def _sources(name: str, targets: list[str], prerequisites: list[str], recipe: li
         raise Unread(f"{where} remakes a makefile make reads ({name!r}) by a program that may "
                      f"read files its words do not name ({other!r})")
     words = [*prerequisites, *(w for segment in segments for w in _operands(segment))]
-    found: list[str] = []
+    found = [f"{d}lib{w[2:]}{e}" for w in prerequisites if w[:2] == "-l" and "$" not in w
+             for d in _LIBRARY_FOLDERS for e in (".so", ".a")]  # (make's search of `-lconf`:
+    # GNU make's "Directory Search for Link Libraries", .LIBPATTERNS; review s56-greview G)
     for word in (w.lstrip("@+-") for w in words if w and (w[:1] != "-" or "=" in w)):
         for part in dict.fromkeys((word, word.partition("=")[2])):
             if "$" in re.sub(r"\$[@<^+?*]|\$\([@<^*][DF]\)|\$[({]MAKE[)}]", "", part) or any(
@@ -94,6 +98,94 @@ def _sources(name: str, targets: list[str], prerequisites: list[str], recipe: li
                              f"cannot name ({word!r})")
             found += [part] if part and "$" not in part else []
     return found
+
+
+#: Where make looks for a ``-lNAME`` prerequisite (make's folder, then GNU make 4.3's).
+_LIBRARY_FOLDERS: Final = ("", "/lib/", "/usr/lib/", "/usr/local/lib/")
+#: The programs whose output a remade makefile's text is, read (``remade_text``), and those
+#: that write no text into it.
+_COPYING: Final = frozenset(("cp", "cat", "install", "ln"))
+_PRINTING: Final = frozenset(("echo", "printf"))
+_SILENT: Final = frozenset(("touch", "mkdir", "rm", "true", ":", "test", "[", "chmod"))
+#: A remaking recipe's word (quoted parts as they are), or its operator.
+_WORD: Final = re.compile(r"(?:[^\s'\";&|<>]+|'[^']*'|\"[^\"]*\")+|[;&|<>]+")
+
+
+def remade_text(name: str, prerequisites: list[str], recipe: list[str], where: str
+                ) -> tuple[list[str], str]:
+    """What make reads as the makefile ``name`` once the rule at ``where`` (of
+    ``prerequisites`` and ``recipe``) remakes it: the files copied into it (``cp $< $@``,
+    ``cat a b > $@``, ``install``, ``ln``), read as makefiles, and the text ``echo`` and
+    ``printf`` write into it; Unbounded where another program writes it (``sed``, ``cpp``,
+    ``m4``, a script: the text it writes is its own; review s56-greview B) or its words are
+    not plain (a ``$`` but an automatic variable, a backslash (``printf``'s escapes), a
+    backtick)."""
+    first = prerequisites[0] if prerequisites else ""
+    automatic = {"@": name, "<": first, "^": " ".join(prerequisites),
+                 "+": " ".join(prerequisites), "@D": os.path.dirname(name) or ".",
+                 "@F": os.path.basename(name), "<D": os.path.dirname(first) or ".",
+                 "<F": os.path.basename(first)}
+    text = re.sub(r"\$(?:([@<^+])|[({]([@<][DF])[)}])", lambda m: automatic[
+        m.group(1) or m.group(2)], "\n".join(r.lstrip("\t").lstrip("@+-") for r in recipe))
+    if re.search(r"[`\\$]", text):
+        raise Unbounded(f"{where} remakes a makefile make reads ({name!r}) by words the gate "
+                        "does not read exactly")
+    sources: list[str] = []
+    written = ""
+    for segment in re.split(r"&&|\|\||[;\n]", text):
+        words = [w.replace("'", "").replace('"', "") for w in _WORD.findall(segment)]
+        if not words:
+            continue
+        program, into = _program(words[0]), _redirected(words, name)
+        operands = [w for at, w in enumerate(words) if at and w[:1] != "-" and w not in (
+            ">", ">>", "<") and words[at - 1] not in (">", ">>")]
+        if "|" in words or "$" in "".join(operands) or any(c in "".join(operands)
+                                                         for c in "*?[%"):
+            raise Unbounded(f"{where} remakes a makefile make reads ({name!r}) by a pipe or "
+                            "words the gate cannot name")
+        if program in _COPYING:
+            if program != "cat":
+                into, operands = operands[-1:] == [name], operands[:-1]
+                operands = operands[1:] if program == "install" and "-m" in words else operands
+            sources += operands if into else []
+        elif program in _PRINTING:
+            if program == "printf" and "%" in " ".join(words[1:]):
+                raise Unbounded(f"{where} remakes a makefile make reads ({name!r}) by "
+                                "printf's format")
+            printed = [w for w in words[1:] if w not in (">", ">>", name)]
+            printed = printed[1:] if printed[:1] == ["-n"] and program == "echo" else printed
+            written += (" ".join(printed) + ("\n" if program == "echo" else "")) if into else ""
+        elif program not in _SILENT:
+            raise Unbounded(f"{where} remakes a makefile make reads ({name!r}) by a program "
+                            f"whose text the gate does not read ({program!r})")
+    return sources, written
+
+
+def built_in_text(name: str, folder: str, where: str) -> list[str]:
+    """The files make's built-in rules copy into the makefile ``name`` (``%: %.sh``'s
+    ``cat``, ``%.out: %``'s ``cp``) where their sources are in ``folder``, to be read as
+    makefiles; Unbounded where another built-in rule's program writes it from a source there
+    (``%.s: %.S``'s preprocessor reads the headers it includes, RCS's and SCCS's files,
+    yacc's: review s56-greview G)."""
+    head, base = os.path.split(name)
+    found: list[str] = []
+    for target, sources, text in BUILT_IN:
+        made = [os.path.join(head, s.replace("%", _stem(target, base), 1)) for s in sources]
+        if not text or not _matches(target, base) or not all(
+                os.path.exists(os.path.join(folder, m)) for m in made):
+            continue
+        if (target, sources) not in (("%", ("%.sh",)), ("%.out", ("%",))):
+            raise Unbounded(f"{where}: make's built-in rule {target}: {' '.join(sources)} may "
+                            f"remake a makefile it reads ({name!r}) by a program whose text "
+                            "the gate does not read")
+        found += made
+    return found
+
+
+def _redirected(words: list[str], name: str) -> bool:
+    """Whether the command ``words`` writes its output into the makefile ``name``."""
+    return any(w in (">", ">>") and words[at + 1:at + 2] == [name]
+               for at, w in enumerate(words))
 
 
 def _suffix_rule(target: str, suffixes: frozenset[str]) -> bool:
@@ -113,6 +205,13 @@ def _may_be(target: str, name: str) -> bool:
     reference, past a ``%``) ends ``name`` (``$(OBJDIR)/%.o`` is no ``config.mk``)."""
     tail = re.split(r"\$(?:\([^()]*\)|\{[^{}]*\}|.)", target)[-1].rpartition("%")[2]
     return name.endswith(tail)
+
+
+def _stem(pattern: str, name: str) -> str:
+    """The part of ``name`` (matched by ``pattern``) its ``%`` stands for (``local`` of
+    ``local.s`` by ``%.s``: make's stem)."""
+    head, _, tail = pattern.partition("%")
+    return name[len(head):len(name) - len(tail)]
 
 
 def _matches(pattern: str, name: str) -> bool:

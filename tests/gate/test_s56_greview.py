@@ -188,9 +188,6 @@ WHY: dict[str, str] = {
     "include's existing file remade by an explicit rule from outside (`site.d: "
     "../shared/site.in`), no doubt, nothing guarded",
 }
-for _case in BOUNDS:
-    if _case not in CLOSED:
-        OPEN.add("test_b_a_doubt_reads_outside_its_bound", WHY[_case], _case)
 
 
 @pytest.mark.parametrize("case", BOUNDS)
@@ -279,8 +276,6 @@ WHY_READS: dict[str, str] = {
     "sub-make-by-makes-own-wrapper": "make-first-existing-target (Debian's make package) runs "
     "make with the options after `--`: no sub-make to the reading",
 }
-for _case in READS:
-    OPEN.add("test_g_what_make_reads_by_no_doubt", WHY_READS[_case], _case)
 
 
 @pytest.mark.parametrize("case", READS)

@@ -1,0 +1,97 @@
+"""The lexical pieces of GNU make's grammar ``makereads`` reads a makefile by (issue 29;
+split from ``makereads`` in session 57): its logical lines, its comments, an automatic
+variable's reference, and the paths a start variable's value names (``assigned``)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from .envpaths import named_paths
+from .makerecipes import Unread
+from .makerecipes import exact as _exact_name
+from .startvars import WHOLE
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: Variables make reads itself for what it runs or reads (beside ``startvars.WHOLE``).
+MAKES_OWN: Final = frozenset(("SHELL", ".SHELLFLAGS", "MAKESHELL"))
+FLAGS: Final = frozenset(("MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS"))
+#: make's options a ``MAKEFLAGS`` value may hold that name no file make reads.
+PLAIN_FLAGS: Final = re.compile(
+    r"-?[bBeiknqrRsStwL]+|-j[0-9]*|-O\w*|--(?:no-print-directory|print-directory|silent|quiet|"
+    r"warn-undefined-variables|no-builtin-rules|no-builtin-variables|keep-going|"
+    r"environment-overrides|ignore-errors|always-make|check-symlink-times|no-silent|trace|"
+    r"jobs(?:=[0-9]+)?|output-sync(?:=\w+)?|debug(?:=\w+)?|no-keep-going|stop)")
+
+
+def lines(text: str) -> list[tuple[int, str]]:
+    """Each logical line of ``text`` (a ``\\``-newline joined, ``\\``-CR-LF too, as make
+    joins them: kept, a recipe's goes to its shell, ``_joined``) with its first line's
+    number."""
+    joined: list[tuple[int, str]] = []
+    pending: tuple[int, str] | None = None
+    for number, line in enumerate(text.split("\n"), 1):
+        line = line.removesuffix("\r") if line.rstrip("\r").endswith("\\") else line
+        if pending is not None:
+            number, line = pending[0], pending[1] + "\\\n" + line
+        trailing = len(line) - len(line.rstrip("\\"))
+        pending = (number, line[:-1]) if trailing % 2 else None
+        if pending is None:
+            joined.append((number, line))
+    return joined + ([pending] if pending else [])
+
+
+#: An automatic variable's reference (``$@``, ``$(<D)``).
+AUTOMATIC: Final = re.compile(r"\$[@<^+?*|]|\$[({][@<^+?*|][DF]?[)}]")
+
+
+def uncommented(line: str) -> str:
+    """``line`` up to its comment: a ``#`` not escaped nor inside a reference (make reads
+    ``$(if ,#,../lib)``'s ``#`` as text: review s56-greview B)."""
+    depth, at = 0, 0
+    while at < len(line):
+        char = line[at]
+        if char == "\\":
+            at += 2
+            continue
+        if char == "$" and line[at + 1:at + 2] in ("(", "{"):
+            depth, at = depth + 1, at + 2
+            continue
+        depth -= depth > 0 and char in ")}"
+        if char == "#" and depth == 0:
+            return line[:at]
+        at += 1
+    return line
+
+
+def one_name(name: str, where: str) -> list[str]:
+    """``[exact(name, where)]``: an include's one name (``_Reading.attempt``'s reading)."""
+    return [_exact_name(name, where)]
+
+
+def start_paths(names: list[str], value: str, where: str, folder: str,
+              exported: bool) -> list[str]:
+    """The paths a start variable of ``names`` given ``value`` makes a program read, from
+    ``folder``: each word of a ``WHOLE`` one, ``MAKEFLAGS``' files, an exported one's paths
+    (as the session's: ``envpaths.named_paths``); Unread for a ``$`` there."""
+    found: list[str] = []
+    for name in names:
+        starts = name in WHOLE or name in MAKES_OWN
+        if not (starts or exported or name in FLAGS):
+            continue
+        if "$" in value:
+            raise Unread(f"{where} gives {name} a value the gate cannot compute ({value!r}), "
+                         "naming what the recipes' programs read")
+        if name in FLAGS:
+            if not all(PLAIN_FLAGS.fullmatch(w) for w in value.split()):
+                raise Unread(f"{where} gives {name} options naming what make reads "
+                             f"({value!r}), which the gate does not read")
+            continue
+        words = value.replace(":", " ").split() if name in WHOLE else named_paths(value)
+        found += [os.path.join(folder, os.path.expanduser(w)) for w in words
+                  if w not in (".", "..")]  # (a relative one from make's folder only: a
+        # recipe's `cd sub && bash` reads sub/env.sh, and `.` is every folder: left open)
+    return found
