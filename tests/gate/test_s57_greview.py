@@ -106,7 +106,7 @@ WHY_READS: dict[str, str] = {
     "a-defined-vpath": "makereads checks VPATH in `_assignment` only: `define VPATH` makes make "
     "find a prerequisite in src/, no doubt (at 4f6b6709 (s57-gfix))",
     "sub-make-by-a-backslashed-name": "makerecipes' _MAKE_WORD misses `\\make` (dash: make) (at "
-    "86e0897c (s57-gfix))",
+    "4f6b6709 (s57-gfix))",
     "remade-from-a-source-split-by-quotes": "makeremakes._operands splits a copier's word at "
     "quotes: `s''rc/x` is `s` and `rc/x` (at 4f6b6709 (s57-gfix))",
 }
@@ -150,7 +150,7 @@ WHY_REMAKES: dict[str, str] = {
     "a-source-named-by-the-targets-name": "makeremakes._sources drops a word holding an automatic "
     "variable (`$@.in`) instead of reading it or keeping a doubt (at 4f6b6709 (s57-gfix))",
     "a-source-past-a-double-dash": "makeremakes skips every word from `-` (`cat -- -site.in`) (at "
-    "86e0897c (s57-gfix))",
+    "4f6b6709 (s57-gfix))",
     "a-source-split-by-a-backslash": "makeremakes reads `sr\\c/x` as written; dash reads `src/x` "
     "(at 4f6b6709 (s57-gfix))",
     "an-include-joined-by-tr": "makeremakes takes tr (a COPIERS program) as writing only its "
@@ -273,10 +273,10 @@ WHY_NEW: dict[str, str] = {
     "`../lib`), the gate reads `''` (at 4f6b6709 (s57-gfix))",
     "an-empty-loop-beside-the-doubt": "makebounds._loops (s57-gfix) returns no text for a loop of "
     "no words (`for d in ; do`), and _plain is then true for the whole text, `..` unread (at "
-    "86e0897c (s57-gfix))",
+    "4f6b6709 (s57-gfix))",
     "a-value-undefined-after-its-use": "makeexpand.Expander (s57-gfix) never takes the empty "
     "value an `undefine` gives: make expands the recipe after reading, `.$(X).` is `..` (at "
-    "86e0897c (s57-gfix))",
+    "4f6b6709 (s57-gfix))",
     "a-cd-by-the-recipes-own-cdpath": "makerecipes.sub_makes reads `cd lib` from make's folder; "
     "the recipe's own `CDPATH=..` (dash searches it first) is neither the makefile's nor the "
     "session's (s57-gfix's cdpath) (at 4f6b6709 (s57-gfix))",
@@ -287,7 +287,7 @@ WHY_NEW: dict[str, str] = {
     "DIRS trusted (at 4f6b6709 (s57-gfix))",
     "a-sub-makes-environment-overrides": "makereads.trusted trusts sub/Makefile's `DIRS := lib`, "
     "though the sub-make's `-e` makes the environment's (the parent's export `..`) win (at "
-    "86e0897c (s57-gfix))",
+    "4f6b6709 (s57-gfix))",
     "a-computed-includes-value": "a computed include's files set variables the reading never read "
     "(`computed` for `$(eval` only) (at 4f6b6709 (s57-gfix))",
     "a-computed-includes-file-naming-outside": "a computed include's doubt is bounded to make's "
