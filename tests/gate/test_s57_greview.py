@@ -243,6 +243,12 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
     "an-include-of-a-subst-of-nothing": (
         {"Makefile": "-include $(subst ,.,.)/shared/site.conf\n" + TEST}, PAY,
         "../pay/p ../shared/site.conf"),
+    "an-include-named-by-a-variables-origin": (
+        {"Makefile": "-include $(origin NOPE).conf\n" + TEST}, PAY, "../pay/p undefined.conf"),
+    "a-sub-makes-include-named-by-its-level": (
+        {"Makefile": "test:\n\t$(MAKE) -C lib test\n",
+         "lib/Makefile": "-include level$(MAKELEVEL).conf\n" + TEST}, PAY,
+        "../pay/p lib/level1.conf"),
     "makes-own-name-reassigned": (
         {"Makefile": "MAKE := make -C ../lib\ntest:\n\t$(MAKE) test\n"}, LIB,
         "../pay/p ../lib/local.conf"),
@@ -298,6 +304,12 @@ WHY_NEW: dict[str, str] = {
     "an-include-of-a-subst-of-nothing": "makeexpand._composed (s57-gfix) returns the text "
     "unchanged for `$(subst ,.,.)`; make appends the replacement (`..`): the include is read "
     "exactly, as ./shared/site.conf (at 4f6b6709)",
+    "an-include-named-by-a-variables-origin": "makeexpand._computed (s57-gfix) reads every "
+    "`$(origin …)`/`$(flavor …)` as `file`; make gives `undefined` (or `environment`, "
+    "`default`…): the include is read exactly as file.conf (at 4f6b6709)",
+    "a-sub-makes-include-named-by-its-level": "makeexpand._OWN (s57-gfix) reads `$(MAKELEVEL)` "
+    "as 0 in every reading, a sub-make's too (1): lib/level0.conf is read, lib/level1.conf "
+    "included (at 4f6b6709)",
     "makes-own-name-reassigned": "makerecipes reads `$(MAKE)` as make in make's folder; `MAKE := "
     "make -C ../lib` makes it a sub-make there (at 4f6b6709 (s57-gfix))",
 }
