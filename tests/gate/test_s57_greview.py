@@ -195,9 +195,6 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
     "makes-own-folder-variable-reassigned": (
         {"Makefile": "CURDIR := ..\ntest:\n\t$(MAKE) -C $(CURDIR)/lib test\n"}, LIB,
         "../pay/p ../lib/local.conf"),
-    "the-default-goal-reassigned": (
-        {"Makefile": ".DEFAULT_GOAL := ../lib\ntest:\n\tfor d in $(.DEFAULT_GOAL); do $(MAKE) "
-         "-C $$d test; done\n"}, LIB, "../pay/p ../lib/local.conf"),
     "an-automatic-variable-of-another-rule-line": (
         {"Makefile": "test: ../lib/Makefile\ntest:\n\t$(MAKE) -C $(<D) test\n"}, LIB,
         "../pay/p ../lib/local.conf"),
@@ -261,10 +258,8 @@ WHY_NEW: dict[str, str] = {
     "a-sub-makes-include-folder-attached-to-its-option": "makebounds._plain (s57-gfix): `-I..` is "
     "no `..` part (make looks for the sub-makefile's include there) (at 4f6b6709 (s57-gfix))",
     "makes-own-folder-variable-reassigned": "makeexpand.Expander.variable (s57-gfix) reads _OWN "
-    "before the makefile's assignments: `CURDIR := ..` makes `$(CURDIR)` `..` (at 4f6b6709 "
-    "(s57-gfix))",
-    "the-default-goal-reassigned": "makeexpand.Expander.variable (s57-gfix) reads "
-    "`.DEFAULT_GOAL` as a name make gives, though the makefile assigns it `../lib` (at 4f6b6709 "
+    "before the makefile's assignments: `CURDIR := ..` makes `$(CURDIR)` `..` (so do "
+    "`.DEFAULT_GOAL := ../lib`, `MAKECMDGOALS`, `MAKELEVEL`, read as a name) (at 4f6b6709 "
     "(s57-gfix))",
     "an-automatic-variable-of-another-rule-line": "makereads._doubted (s57-gfix) joins the "
     "recipe's own rule line only: `$<` is the first prerequisite of any rule line of the target "
@@ -391,6 +386,9 @@ COSTS: dict[str, tuple[dict[str, str], list[str]]] = {
          "test; \\\n\tdone\n", "lib/Makefile": TEST}, ["mkdir -p ../out"]),
     "a-write-outside-beside-a-script-named-for-make": (
         {"Makefile": "dist:\n\t./scripts/make-dist.sh\n" + TEST}, ["mkdir -p ../out"]),
+    "a-write-outside-beside-a-sed-remade-include": (
+        {"Makefile": "-include config.mk\nconfig.mk: config.mk.in\n\tsed -e s/@CC@/cc/ $< > $@\n"
+         + TEST, "config.mk.in": "CC = @CC@\n"}, ["mkdir -p ../out"]),
 }
 #: Why each cost row is open.
 WHY_COSTS: dict[str, str] = {
@@ -400,6 +398,11 @@ WHY_COSTS: dict[str, str] = {
     "a-write-outside-beside-a-recursive-makes-loop-of-lines": "s57-gfix keeps a recipe's "
     "backslash-newline (makereads._lines) and makebounds._plain refuses a backslash: the "
     "commonest recursive make's loop of lines is a doubt of every folder",
+    "a-write-outside-beside-a-sed-remade-include": "makeremakes.remade_text (s57-gfix) makes a "
+    "remaking recipe of any program but cp/cat/install/ln/echo/printf a doubt of every folder: "
+    "the configure idiom `sed -e s/@CC@/cc/ $< > $@` (no `r`/`w`/`e`: it reads its operand "
+    "only) denies every write anywhere (`mkdir -p ../out`; at 86e0897c the project's folder "
+    "only)",
     "a-write-outside-beside-a-script-named-for-make": "makerecipes._other_make (s57-gfix) "
     "makes any program whose name holds `make` a doubt of every folder (`./scripts/make-dist.sh`)",
 }
