@@ -55,9 +55,6 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
     "a-tab-line-after-a-rule-of-a-false-conditional": (
         {"Makefile": "ifdef NEVER\nnever:\nendif\n\t-include local.conf\n" + TEST, **SRC},
         "", "src/p local.conf"),
-    "a-tab-line-after-a-line-expanding-to-nothing": (
-        {"Makefile": "$(info a:b)\n\t-include local.conf\n" + TEST, **SRC},
-        "", "src/p local.conf"),
     "sub-make-after-a-failed-cd": (
         {"Makefile": "test:\n\tcd nowhere 2>/dev/null; $(MAKE) -C lib test\n", **SUB},
         "", "src/p lib/site.conf"),
@@ -66,9 +63,6 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
         "", "src/p lib/site.conf"),
     "sub-make-folder-split-by-quotes-and-a-backslash": (
         {"Makefile": "test:\n\t$(MAKE) -C l''i\\b test\n", **SUB}, "", "src/p lib/site.conf"),
-    "sub-make-of-pythons-argument-list": (
-        {"Makefile": "test:\n\tpython3 -c \"import subprocess; subprocess.run(['make', '-C', "
-         "'lib', 'test'])\"\n", **SUB}, "", "src/p lib/site.conf"),
     "recipes-of-a-defined-prefix": (
         {"Makefile": "define .RECIPEPREFIX\n>\nendef\n-include site.conf\nsite.conf:\n> cp "
          "src/x $@\ntest:\n> @echo ok\n", **SRC}, "", "src/p src/x"),
@@ -87,9 +81,6 @@ WHY_READS: dict[str, str] = {
     "conditional: `never:` of a false `ifdef` opens a rule, so the tab line after `endif` is read "
     "as its recipe; make never saw the rule, and reads the line as an `include` (at 4f6b6709 "
     "(s57-gfix))",
-    "a-tab-line-after-a-line-expanding-to-nothing": "makereads._Reading takes any line with `:` "
-    "as a rule (`$(info a:b)`): make ends the rule context there, and reads the tab line after it "
-    "as an `include` (at 4f6b6709 (s57-gfix))",
     "sub-make-after-a-failed-cd": "makerecipes.sub_makes moves to a recipe's `cd nowhere` "
     "whatever it does: dash goes on in make's folder when the cd fails, and `$(MAKE) -C lib` "
     "reads ./lib (at 4f6b6709 (s57-gfix))",
@@ -98,8 +89,6 @@ WHY_READS: dict[str, str] = {
     "sub-make-folder-split-by-quotes-and-a-backslash": "makerecipes.sub_makes replaces quotes by "
     "spaces and keeps backslashes: `-C l''i\\b` is `-C l`; dash reads `lib` (at 4f6b6709 "
     "(s57-gfix))",
-    "sub-make-of-pythons-argument-list": "makerecipes.sub_makes reads an interpreter's inline "
-    "code as shell words: `['make', '-C', 'lib']` gives -C the value `,` (at 4f6b6709 (s57-gfix))",
     "recipes-of-a-defined-prefix": "makereads checks `.RECIPEPREFIX` (and VPATH) in `_assignment` "
     "only: `define .RECIPEPREFIX` changes every recipe after it with no doubt (at 4f6b6709 "
     "(s57-gfix))",
@@ -246,6 +235,12 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
         {"Makefile": "test:\n\t$(MAKE) -C lib test\n",
          "lib/Makefile": "-include level$(MAKELEVEL).conf\n" + TEST}, PAY,
         "../pay/p lib/level1.conf"),
+    "a-recipe-copies-what-a-later-sub-make-reads": (
+        {"Makefile": "test:\n\tcp ../shared/local.conf lib/local.conf\n\t$(MAKE) -C lib test\n",
+         "lib/Makefile": "-include local.conf\n" + TEST}, LIB, "../pay/p ../shared/local.conf"),
+    "a-recipe-links-where-a-later-sub-make-reads": (
+        {"Makefile": "test:\n\tln -sfn ../lib sub\n\tfor d in sub; do $(MAKE) -C $$d test; "
+         "done\n"}, LIB, "../pay/p ../lib/local.conf"),
     "makes-own-name-reassigned": (
         {"Makefile": "MAKE := make -C ../lib\ntest:\n\t$(MAKE) test\n"}, LIB,
         "../pay/p ../lib/local.conf"),
@@ -305,6 +300,12 @@ WHY_NEW: dict[str, str] = {
     "a-sub-makes-include-named-by-its-level": "makeexpand._OWN (s57-gfix) reads `$(MAKELEVEL)` "
     "as 0 in every reading, a sub-make's too (1): lib/level0.conf is read, lib/level1.conf "
     "included (at 4f6b6709)",
+    "a-recipe-copies-what-a-later-sub-make-reads": "makerecipes.sub_makes refuses a write "
+    "before a sub-make on the same line only (_WRITING): a recipe's earlier line copies "
+    "../shared/local.conf over the lib/local.conf the sub-make includes (at 4f6b6709)",
+    "a-recipe-links-where-a-later-sub-make-reads": "writeguard._linked_out follows the links "
+    "there at the call; a recipe's earlier line makes one (`ln -sfn ../lib sub`) before the "
+    "bounded sub-make reads through it (at 4f6b6709)",
     "makes-own-name-reassigned": "makerecipes reads `$(MAKE)` as make in make's folder; `MAKE := "
     "make -C ../lib` makes it a sub-make there (at 4f6b6709 (s57-gfix))",
 }
