@@ -58,9 +58,6 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
     "sub-make-after-a-failed-cd": (
         {"Makefile": "test:\n\tcd nowhere 2>/dev/null; $(MAKE) -C lib test\n", **SUB},
         "", "src/p lib/site.conf"),
-    "sub-make-after-a-cd-in-a-pipeline": (
-        {"Makefile": "test:\n\tcd src | :; $(MAKE) -C lib test\n", **SUB},
-        "", "src/p lib/site.conf"),
     "sub-make-folder-split-by-quotes-and-a-backslash": (
         {"Makefile": "test:\n\t$(MAKE) -C l''i\\b test\n", **SUB}, "", "src/p lib/site.conf"),
     "recipes-of-a-defined-prefix": (
@@ -82,10 +79,8 @@ WHY_READS: dict[str, str] = {
     "as its recipe; make never saw the rule, and reads the line as an `include` (at 4f6b6709 "
     "(s57-gfix))",
     "sub-make-after-a-failed-cd": "makerecipes.sub_makes moves to a recipe's `cd nowhere` "
-    "whatever it does: dash goes on in make's folder when the cd fails, and `$(MAKE) -C lib` "
-    "reads ./lib (at 4f6b6709 (s57-gfix))",
-    "sub-make-after-a-cd-in-a-pipeline": "makerecipes.sub_makes moves to a `cd` in a pipeline "
-    "(`cd src | :`), which dash runs in a subshell (at 4f6b6709 (s57-gfix))",
+    "whatever it does (a failed one, one in a pipeline's subshell: `cd src | :`): dash goes on "
+    "in make's folder, and `$(MAKE) -C lib` reads ./lib (at 4f6b6709 (s57-gfix))",
     "sub-make-folder-split-by-quotes-and-a-backslash": "makerecipes.sub_makes replaces quotes by "
     "spaces and keeps backslashes: `-C l''i\\b` is `-C l`; dash reads `lib` (at 4f6b6709 "
     "(s57-gfix))",
@@ -178,9 +173,6 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
     "a-sub-makes-folder-attached-to-its-option": (
         {"Makefile": "test:\n\tfor d in lib; do $(MAKE) -C.. -C $$d test; done\n"}, LIB,
         "../pay/p ../lib/local.conf"),
-    "a-sub-makes-include-folder-attached-to-its-option": (
-        {"Makefile": "test:\n\t$(MAKE) -I.. -f sub.mk test\n", "sub.mk": "-include local.conf\n"
-         + TEST}, PAY, "../pay/p ../local.conf"),
     "makes-own-folder-variable-reassigned": (
         {"Makefile": "CURDIR := ..\ntest:\n\t$(MAKE) -C $(CURDIR)/lib test\n"}, LIB,
         "../pay/p ../lib/local.conf"),
@@ -248,10 +240,8 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
 #: Why each case of ``NEW`` is open.
 WHY_NEW: dict[str, str] = {
     "a-sub-makes-folder-attached-to-its-option": "makebounds._plain (s57-gfix) splits words at "
-    "`=:,` and strips a `-X` option only before a `/`: `-C..` is no `..` part (at 4f6b6709 "
-    "(s57-gfix))",
-    "a-sub-makes-include-folder-attached-to-its-option": "makebounds._plain (s57-gfix): `-I..` is "
-    "no `..` part (make looks for the sub-makefile's include there) (at 4f6b6709 (s57-gfix))",
+    "`=:,` and strips a `-X` option only before a `/`: `-C..` (and `-I..`) is no `..` part "
+    "(at 4f6b6709 (s57-gfix))",
     "makes-own-folder-variable-reassigned": "makeexpand.Expander.variable (s57-gfix) reads _OWN "
     "before the makefile's assignments: `CURDIR := ..` makes `$(CURDIR)` `..` (so do "
     "`.DEFAULT_GOAL := ../lib`, `MAKECMDGOALS`, `MAKELEVEL`, read as a name) (at 4f6b6709 "
