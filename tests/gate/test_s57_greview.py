@@ -14,8 +14,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved_case
 from test_s53_greview import _session
+from test_s54_greview3 import HEADER_PAYLOAD, PROGRAM
 
 #: Real bash, make, cmake and fresh hook processes: CI's slow step runs them.
 pytestmark = pytest.mark.slow
@@ -362,6 +363,35 @@ def test_c_what_cmake_reads_by_no_doubt(case: str, tmp_path: Path) -> None:
             "> ../pay/p")
     assert _session(tmp_path, ["Bash(cmake -S . -B build)", "Bash(cp *)"], files,
                     [f"cp ../pay/p {target}", "cmake -S . -B build"], setup=made) is not None
+
+
+# --- T: a session's relative toolchain value, read where a recipe runs gcc -------------------
+
+#: Each case: the plan's makefile running gcc (and the program it builds) in ``sub`` by a move
+#: no ``cd`` word makes; the session's ``CFLAGS=-Iinc`` makes gcc read ``sub/inc/stdio.h``.
+TOOLS: dict[str, str] = {
+    "a-compile-run-by-env-chdir": "test:\n\tenv -C sub $(CC) $(CFLAGS) t.c -o t && sub/t\n",
+    "a-compile-in-a-shells-own-cd": "test:\n\tsh -c 'cd sub && $(CC) $(CFLAGS) t.c -o t' && "
+    "sub/t\n",
+}
+_open("test_t_a_toolchain_value_where_a_recipe_runs", "makerecipes reads a recipe's moves "
+      "(s57-gfix's recipes_paths: a sub-make's folder, a `cd`'s) from `cd` words only: "
+      "`env -C sub`, `sh -c 'cd sub && …'` (and `find sub -execdir`) run gcc in sub, which "
+      "reads sub/inc (at s57-gfix's working tree, 21:20)", *TOOLS)
+
+
+@pytest.mark.parametrize("case", TOOLS)
+def test_t_a_toolchain_value_where_a_recipe_runs(case: str, tmp_path: Path) -> None:
+    """The session's ``CFLAGS=-Iinc``; plan ``Bash(make test)``, ``Bash(cp *)``,
+    ``Bash(mkdir *)``: the header copied into ``sub/inc``, then ``make test`` builds and runs
+    the program in ``sub``. The hook must deny a call."""
+    needs("make", "gcc")
+    denied = proved_case(tmp_path, [*MAKE_PLAN, "Bash(mkdir *)"],
+                         {"Makefile": TOOLS[case], "sub/t.c": PROGRAM, "src/h": HEADER_PAYLOAD,
+                          "inc/keep": ""},
+                         ["mkdir -p sub/inc", "cp src/h sub/inc/stdio.h", "make test"],
+                         {"CFLAGS": "-Iinc"})
+    assert denied is not None
 
 
 # --- K: costs, everyday calls denied though harmless --------------------------------------
