@@ -164,11 +164,6 @@ def test_r_a_remaking_recipe_of_copiers(case: str, tmp_path: Path) -> None:
 #: (``../pay/p``) made to touch the project's ``zz`` (a sub-make there runs it in ``../lib``).
 LIB = (PAY + " && sed -i 's#touch zz#touch $(CLAUDE_PROJECT_DIR)/zz#' ../pay/p && mkdir -p "
        "../lib && printf -- '-include local.conf\\ntest:\\n\\t@echo ok\\n' > ../lib/Makefile")
-#: A makefile in the session's home (``$HOME/lib``) including ``site.conf``; the payload in
-#: the project's ``src/p`` touching the project's ``zz``.
-HOME_LIB = ("mkdir -p \"$HOME/lib\" && printf -- '-include site.conf\\ntest:\\n\\t@echo ok\\n' "
-            "> \"$HOME/lib/Makefile\" && printf '%s\\n' '$(shell touch $(CLAUDE_PROJECT_DIR)/zz)'"
-            " > src/p")
 #: Each case: the plan's makefile (and files), the setup (bash, in the project), the copy.
 NEW: dict[str, tuple[dict[str, str], str, str]] = {
     "a-sub-makes-folder-attached-to-its-option": (
@@ -180,9 +175,6 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
     "an-automatic-variable-of-another-rule-line": (
         {"Makefile": "test: ../lib/Makefile\ntest:\n\t$(MAKE) -C $(<D) test\n"}, LIB,
         "../pay/p ../lib/local.conf"),
-    "a-cd-by-bashs-cdable-vars": (
-        {"Makefile": "SHELL := /bin/bash\ntest:\n\tshopt -s cdable_vars; cd HOME && $(MAKE) -C "
-         "lib test\n"}, HOME_LIB, "src/p ../home/lib/site.conf"),
     "a-make-named-by-a-quoted-variable": (
         {"Makefile": "M := m''ake\ntest:\n\t$(M) -C lib test\n", **SUB}, "",
         "src/p lib/site.conf"),
@@ -250,8 +242,6 @@ WHY_NEW: dict[str, str] = {
     "an-automatic-variable-of-another-rule-line": "makereads._doubted (s57-gfix) joins the "
     "recipe's own rule line only: `$<` is the first prerequisite of any rule line of the target "
     "(`test: ../lib/Makefile`) (at 4f6b6709 (s57-gfix))",
-    "a-cd-by-bashs-cdable-vars": "makerecipes.sub_makes reads a bash recipe's `cd HOME` as a "
-    "folder; `shopt -s cdable_vars` makes it $HOME's value (at 4f6b6709 (s57-gfix))",
     "a-make-named-by-a-quoted-variable": "make_words reads a value's text by a regex and "
     "_other_make (s57-gfix) checks the recipe's word `$(M)`, not its value `m''ake` (at 4f6b6709 "
     "(s57-gfix))",
@@ -347,10 +337,24 @@ CMAKE: dict[str, tuple[dict[str, str], str]] = {
         {"CMakeLists.txt": LISTS + "file(WRITE ${CMAKE_CURRENT_SOURCE_DIR}/gen.txt \"include("
          "../shared/x.txt OPTIONAL)\\n\")\ninclude(${CMAKE_CURRENT_SOURCE_DIR}/gen.txt)\n"},
         "../shared/x.txt"),
+    "a-configured-template-included-from-a-subfolder": (
+        {"CMakeLists.txt": LISTS + "configure_file(tmpl.in ${CMAKE_CURRENT_SOURCE_DIR}/gen.txt "
+         "COPYONLY)\nadd_subdirectory(sub)\n",
+         "sub/CMakeLists.txt": "include(${CMAKE_SOURCE_DIR}/gen.txt)\n",
+         "tmpl.in": "include(../../x.txt OPTIONAL)\n"}, "../x.txt"),
 }
-_open("test_c_what_cmake_reads_by_no_doubt", "cmakereads._FILE_WRITES lacks `file(WRITE …)` "
-      "(and APPEND): the lists write gen.txt, then include it, with no doubt (at 4f6b6709 "
-      "(s57-gfix))", *CMAKE)
+#: Why each case of ``CMAKE`` is open.
+WHY_CMAKE: dict[str, str] = {
+    "a-written-file-the-lists-include": "cmakereads._FILE_WRITES lacks `file(WRITE …)` (and "
+    "APPEND; cmake 3.25's write_file too): the lists write gen.txt, then include it, with no "
+    "doubt (at 4f6b6709 (s57-gfix))",
+    "a-configured-template-included-from-a-subfolder": "cmakereads (s57-gfix's working tree, "
+    "21:30) reads configure_file's template as code of the folder of the lists that configure "
+    "it; sub/CMakeLists.txt includes the copy, whose `../../x.txt` is read from sub (../x.txt "
+    "beside the project), not from the top (../../x.txt)",
+}
+for _case in CMAKE:
+    OPEN.add("test_c_what_cmake_reads_by_no_doubt", WHY_CMAKE[_case], _case)
 
 
 @pytest.mark.parametrize("case", CMAKE)
