@@ -35,7 +35,7 @@ def _open(test: str, reason: str, *cases: str) -> None:
 #: The cases s57-gfix closed during the review (each a pin now), by the commit that closed it.
 CLOSED: dict[str, str] = {
     "makes-own-name-reassigned": "held from the start (86e0897c)",
-    "sub-make-by-a-backslashed-name": "4f6b6709", "a-source-split-by-a-backslash": "4f6b6709",
+    "sub-make-by-a-backslashed-name": "4f6b6709",
     "an-include-joined-by-tr": "4f6b6709", "a-computed-includes-value": "4f6b6709",
     "a-computed-includes-file-naming-outside": "4f6b6709",
 }
@@ -61,6 +61,9 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
         "", "src/p lib/site.conf"),
     "sub-make-folder-split-by-quotes-and-a-backslash": (
         {"Makefile": "test:\n\t$(MAKE) -C l''i\\b test\n", **SUB}, "", "src/p lib/site.conf"),
+    "an-include-through-procs-own-folder-link": (
+        {"Makefile": "-include /proc/self/cwd/../shared/site.conf\n" + TEST, **SRC},
+        "mkdir -p ../shared", "src/p ../shared/site.conf"),
     "recipes-of-a-defined-prefix": (
         {"Makefile": "define .RECIPEPREFIX\n>\nendef\n-include site.conf\nsite.conf:\n> cp "
          "src/x $@\ntest:\n> @echo ok\n", **SRC}, "", "src/p src/x"),
@@ -85,6 +88,9 @@ WHY_READS: dict[str, str] = {
     "sub-make-folder-split-by-quotes-and-a-backslash": "makerecipes.sub_makes replaces quotes by "
     "spaces and keeps backslashes: `-C l''i\\b` is `-C l`; dash reads `lib` (at 4f6b6709 "
     "(s57-gfix))",
+    "an-include-through-procs-own-folder-link": "the include's path is read lexically "
+    "(`/proc/self/cwd/..` is /proc/self): the kernel resolves /proc/self/cwd, make's folder, "
+    "then `..` (at 4f6b6709 (s57-gfix))",
     "recipes-of-a-defined-prefix": "makereads checks `.RECIPEPREFIX` (and VPATH) in `_assignment` "
     "only: `define .RECIPEPREFIX` changes every recipe after it with no doubt (at 4f6b6709 "
     "(s57-gfix))",
@@ -123,9 +129,6 @@ REMAKES: dict[str, tuple[dict[str, str], str, str]] = {
     "a-source-past-a-double-dash": (
         {"Makefile": "-include site.conf\nsite.conf:\n\tcat -- -site.in > $@\n" + TEST, **SRC},
         "", "src/p ./-site.in"),
-    "a-source-split-by-a-backslash": (
-        {"Makefile": "-include site.conf\nsite.conf:\n\tcp sr\\c/x $@\n" + TEST, **SRC},
-        "", "src/p src/x"),
     "an-include-joined-by-tr": (
         {"Makefile": "-include site.conf\nsite.conf:\n\techo 'include .X./shared/x.conf' | "
          "tr -d X > $@\n" + TEST}, PAY, "../pay/p ../shared/x.conf"),
@@ -136,13 +139,9 @@ WHY_REMAKES: dict[str, str] = {
     "variable (`$@.in`) instead of reading it or keeping a doubt (at 4f6b6709 (s57-gfix))",
     "a-source-past-a-double-dash": "makeremakes skips every word from `-` (`cat -- -site.in`) (at "
     "4f6b6709 (s57-gfix))",
-    "a-source-split-by-a-backslash": "makeremakes reads `sr\\c/x` as written; dash reads `src/x` "
-    "(at 4f6b6709 (s57-gfix))",
     "an-include-joined-by-tr": "makeremakes takes tr (a COPIERS program) as writing only its "
     "named files' text: `echo 'include .X./shared/x.conf' | tr -d X` writes `include "
     "../shared/x.conf` (at 4f6b6709 (s57-gfix))",
-    "an-include-by-dashs-echo-escapes": "dash's echo reads `\\0056` as `.`: the remade site.conf "
-    "includes ../shared/x.conf (at 4f6b6709 (s57-gfix))",
 }
 for _case in (c for c in REMAKES if c not in CLOSED):
     OPEN.add("test_r_a_remaking_recipe_of_copiers", WHY_REMAKES.get(_case, "?"), _case)
