@@ -3,8 +3,10 @@
 ``cmIncludeCommand``: a relative ``X`` is first a module, ``X.cmake`` in ``CMAKE_MODULE_PATH``
 and CMake's own modules, then a file from the current source folder), ``add_subdirectory(D)``
 reads ``D/CMakeLists.txt``, and ``CMAKE_PROJECT_INCLUDE``-like variables name files
-``project()`` includes; each file read is read again. Modules and package files (``find_package``'s
-``Find*.cmake``, ``*Config.cmake``) end in ``.cmake``, a name guarded at any depth
+``project()`` includes; each file read is read again, and ``configure_file``'s template as
+the code its copy may be read as (session 57; a configured ``@VAR@`` there: every folder).
+Modules and package files (``find_package``'s ``Find*.cmake``, ``*Config.cmake``) end in
+``.cmake``, a name guarded at any depth
 (``deepnames``). Where the text names what CMake reads by what the gate cannot compute (a
 variable but the list's and source folders, a generator expression, ``cmake_language``),
 it is left open (no plan is refused: session 54, the lead's call on the cost)."""
@@ -44,10 +46,10 @@ def lists_reads(path: str, top: str, held: list[tuple[str, str]] | None = None) 
     source folder where its text names no variable, climbs or starts at the root, else every
     folder."""
     found: list[str] = []
-    queue = [(path, os.path.dirname(path))]
+    queue = [(path, os.path.dirname(path), False)]
     seen: set[str] = set()
     while queue:
-        path, source = queue.pop()
+        path, source, configured = queue.pop()
         if path in seen:
             continue
         seen.add(path)
@@ -58,23 +60,36 @@ def lists_reads(path: str, top: str, held: list[tuple[str, str]] | None = None) 
                  "PROJECT_SOURCE_DIR": top}
         for name, where, value in _commands(path):
             try:  # (what it cannot compute: a doubt, no plan refused; session 54, 55)
+                if name == "configure_file":  # (its template: what the copy holds, read as
+                    template = os.path.join(source, _exact(value.split()[0], where, known))
+                    found.append(template)  # code: s56-greview C)
+                    queue.append((template, source, True))
+                _configured(value, where, configured)
                 if name in _DOUBTS:
                     raise Unread(f"{where} {_DOUBTS[name]} ({name}), which the gate does not "
                                  "read")
                 named = _exact(value, where, known)
             except Unread as e:
                 if held is not None:
-                    held.append((top if name in _DOUBTS and not _LEAVES.search(
-                        _known(value, known)) else EVERYWHERE, str(e)))
+                    held.append((top if name in _DOUBTS and not configured and
+                                 not _LEAVES.search(_known(value, known)) else EVERYWHERE,
+                                 str(e)))
                 continue
             if name in ("add_subdirectory", "subdirs"):
                 folder = os.path.join(source, named)
-                queue.append((os.path.join(folder, "CMakeLists.txt"), folder))
+                queue.append((os.path.join(folder, "CMakeLists.txt"), folder, False))
             else:
                 files = [os.path.join(source, n) for n in (named, named + ".cmake")]
                 found += files
-                queue += [(f, source) for f in files]
+                queue += [(f, source, False) for f in files]
     return found
+
+
+def _configured(value: str, where: str, configured: bool) -> None:
+    """Unread where a ``configured`` file's (a template's) command names a file by an
+    ``@VAR@`` configure_file replaces."""
+    if configured and "@" in value:
+        raise Unread(f"{where} names a file by a configured @VAR@ ({value!r})")
 
 
 def _commands(path: str) -> list[tuple[str, str, str]]:

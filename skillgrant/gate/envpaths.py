@@ -295,6 +295,18 @@ def session_paths(roots: list[str], folders: list[str]) -> list[tuple[str, bool]
     return list(found.items())
 
 
+def relative_values() -> bool:
+    """Whether a variable of the session names a relative path (read from the folder each
+    program runs in: a recipe's too, ``makereads``); False where one is not known
+    (``session_paths`` refuses it)."""
+    try:
+        parsed = _parsed()
+    except ValueError:
+        return False
+    return any(p[:1] not in ("/", "~") for paths, _, (tools, _, _) in parsed
+               for p in (*paths, *tools))
+
+
 def _rooted(paths: list[str], roots: list[str]) -> list[str]:
     """Each of ``paths`` (``~`` read), a relative one read from each of ``roots``, normal."""
     return [normal_path(os.path.join(r, os.path.expanduser(p))) for p in paths

@@ -1,15 +1,18 @@
 """The lexical pieces of GNU make's grammar ``makereads`` reads a makefile by (issue 29;
 split from ``makereads`` in session 57): its logical lines, its comments, an automatic
-variable's reference, and the paths a start variable's value names (``assigned``)."""
+variable's reference, the paths a start variable's value names (``start_paths``) and
+those the session's relative values name where a recipe runs (``recipes_paths``)."""
 
 from __future__ import annotations
 
 import os
 import re
 
-from .envpaths import named_paths
+from .envpaths import named_paths, relative_values, session_paths
+from .makebounds import EVERYWHERE
 from .makerecipes import Unread
 from .makerecipes import exact as _exact_name
+from .named import above
 from .startvars import WHOLE
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -94,4 +97,40 @@ def start_paths(names: list[str], value: str, where: str, folder: str,
         found += [os.path.join(folder, os.path.expanduser(w)) for w in words
                   if w not in (".", "..")]  # (a relative one from make's folder only: a
         # recipe's `cd sub && bash` reads sub/env.sh, and `.` is every folder: left open)
+    return found
+
+
+def recipes_paths(moved: list[str], folder: str, held: list[tuple[str, str]] | None
+                     ) -> list[str]:
+    """What a relative path the session's variables name (``-Iinc``, ``CPATH=inc``) names from
+    each folder a recipe runs in (``moved``: a sub-make's, a ``cd``'s), as the call's folder
+    is read (``envpaths.session_paths``, ``folder`` and those above it kept: gcc's names
+    there); a doubt of every folder where one such folder is not known (review s54-greview3
+    R, s55-greview R)."""
+    folders = [f for f in dict.fromkeys(os.path.normpath(m) for m in moved if m)
+               if f != os.path.normpath(folder)]
+    if not (folders or "" in moved) or not (relative_values() or moved_parts()):
+        return []
+    if "" in moved and held is not None:
+        held.append((EVERYWHERE, "a recipe moves to a folder the gate cannot compute, where "
+                     "the session's relative paths (a toolchain's variable) are read"))
+    kept = {os.path.normpath(folder), *above(os.path.normpath(folder))}
+    moved_code = [p for f in folders for p in (os.path.normpath(os.path.join(f, part))
+                                                for part in moved_parts()) if p not in kept]
+    return [*(p for p, _ in session_paths(folders, [folder])), *moved_code]
+
+
+def moved_parts() -> list[str]:
+    """The relative folders the session's variables moving a program's code name
+    (``homefiles.MOVED_CODE``: ``LD_LIBRARY_PATH=v``, whose empty entry is the folder the
+    program runs in), read from each folder a program runs in (``startvars``; a recipe's:
+    ``makereads``)."""
+    from .homefiles import MOVED_CODE
+
+    found: list[str] = []
+    for name in MOVED_CODE:
+        value = os.environ.get(name) or ""
+        parts = value.replace(";", ":").split(":") if name == "LD_LIBRARY_PATH" else [
+            p for p in value.split(":") if p]
+        found += [p.removesuffix("/*") or "." for p in parts if value and p[:1] not in ("/", "~")]
     return found

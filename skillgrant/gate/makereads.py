@@ -35,11 +35,12 @@ from .makelines import (
     PLAIN_FLAGS,
     lines,
     one_name,
+    recipes_paths,
     start_paths,
     uncommented,
 )
 from .makerecipes import Unbounded, Unread, build_text, exact, make_words, sub_makes
-from .makeremakes import built_in_text, remade, remade_text
+from .makeremakes import built_in_text, edited, remade, remade_text
 from .startvars import WHOLE
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -67,6 +68,8 @@ def makefile_reads(path: str, folder: str,
     added to ``held``: the folder it may read below (``makebounds.bound``) and why, naming the
     makefile and its line."""
     found: list[str] = []
+    moved: list[str] = []  # (the folders a recipe runs in: `recipes_paths`)
+    top = folder
     queue = [(path, folder, frozenset[str]())]
     seen = set[tuple[str, str, frozenset[str]]]()
     while queue and len(seen) < _MAX_READ:
@@ -78,12 +81,13 @@ def makefile_reads(path: str, folder: str,
         reading.file(path)
         found += reading.finish()
         queue += reading.subs
+        moved += [reading.folder, *reading.moves]
         if held is not None:
             everywhere = reading.unbounded()
             held += [(EVERYWHERE if everywhere or text is None else bound(
                 text, reading.folder, reading.definitions, reading.trusted(), reading.cdpath()),
                       doubt) for doubt, text in reading.doubts]
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys(found + recipes_paths(moved, top, held)))
 
 
 #: ``.EXPORT_ALL_VARIABLES``, or ``export`` alone: every variable reaches the recipes.
@@ -101,6 +105,7 @@ class _Reading:
         self.overridden = overridden  # (a sub-make's command line's: any makefile's value)
         self.specific: set[str] = set()  # (a target's or a pattern's own values)
         self.heads: dict[str, str] = {}  # (a recipe line's rule: its targets, prerequisites)
+        self.moves: list[str] = []  # (each folder a recipe's cd moves to; "": not known)
         self.values: set[str] = set()  # (the lines of a variable's value: no commands)
         self.remakers: set[str] = set()  # (the rules remaking a makefile read, read: where)
         self.doubts: list[tuple[str, str | None]] = []  # (what it cannot compute, of which
@@ -298,10 +303,8 @@ class _Reading:
         return set() if self.computed else self.assigned - self.specific - self.overridden
 
     def unbounded(self) -> str:
-        """Why every doubt of this reading may read anywhere (empty if none): a ``SHELL``
-        the bound does not read a recipe's text in (``SHELL := /usr/bin/python3``), other
-        ``.SHELLFLAGS``, a ``.RECIPEPREFIX`` (each recipe after it read as no recipe): review
-        s56-greview B."""
+        """Why every doubt of this reading may read anywhere (empty if none): a ``SHELL`` or
+        ``.SHELLFLAGS`` not read, a ``.RECIPEPREFIX``, ``.LIBPATTERNS`` (s56-greview B)."""
         for name, allowed in (("SHELL", SHELLS.__contains__),
                               (".SHELLFLAGS", SHELLFLAGS.fullmatch),
                               (".RECIPEPREFIX", None), (".LIBPATTERNS", None)):
@@ -312,14 +315,12 @@ class _Reading:
         return ""
 
     def cdpath(self) -> bool:
-        """Whether a recipe's ``cd`` may search ``CDPATH`` (the makefile's or the session's:
-        make exports a variable of its environment)."""
+        """Whether a recipe's ``cd`` may search ``CDPATH`` (the makefile's, the session's)."""
         return "CDPATH" in self.definitions or bool(os.environ.get("CDPATH"))
 
     def _doubted(self, where: str, code: str) -> str | None:
-        """The text of a doubt of the line ``code`` at ``where``: with its rule's targets and
-        prerequisites where it names an automatic variable (``make -C $@``); None (every
-        folder) where they are a pattern's or a special target's (any name)."""
+        """A doubt's text of the line ``code`` at ``where``: with its rule's head where it
+        names an automatic variable (``make -C $@``); None (every folder) for a pattern's."""
         if not AUTOMATIC.search(code):
             return code
         head = self.heads.get(where)
@@ -351,9 +352,10 @@ class _Reading:
 
     def _remake(self, name: str, prerequisites: list[str], recipe: list[str],
                 where: str) -> None:
-        """Reads what the rule at ``where`` remakes the makefile ``name`` to
-        (``_remade_text``)."""
-        sources, text = remade_text(name, prerequisites, recipe, where)
+        """Reads what the rule at ``where`` remakes the makefile ``name`` to."""
+        sources, text, changed = remade_text(name, prerequisites, recipe, where)
+        for source, edits in changed:  # (a plain sed's: its file's text, edited)
+            text += edited(build_text(os.path.join(self.folder, source)), edits) + "\n"
         for source in sources:
             self.read.add(os.path.normpath(source))
             self.file(os.path.join(self.folder, os.path.expanduser(source)))
@@ -375,7 +377,7 @@ class _Reading:
     def _started(self, where: str, code: str, spelled: re.Pattern[str]) -> None:
         """The sub-makes (and checkers) the text ``code`` starts, to be read (``subs``)."""
         started, plugins = sub_makes(code, where, self.folder, spelled, self.cdpath(),
-                                     where not in self.values)
+                                     where not in self.values, self.moves)
         self.found += [p for p, _ in plugins]
         for sub_folder, makefiles, assignments in started:
             if any(n in FLAGS and not all(PLAIN_FLAGS.fullmatch(w) for w in v.split())

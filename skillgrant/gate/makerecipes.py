@@ -109,34 +109,26 @@ def _braced(text: str) -> str:
 
 
 def sub_makes(text: str, where: str, folder: str, spelled: re.Pattern[str],
-              cdpath: bool = False, commands: bool = True
+              cdpath: bool = False, commands: bool = True, moves: list[str] | None = None
               ) -> tuple[list[tuple[str, list[str], list[str]]], list[tuple[str, bool]]]:
     """Each make the line ``text`` (make in ``folder``) starts: its folder, the makefiles it
     reads (its ``-f`` operands or its folder's default ones), its assignments (``X=v``
     words); and the plugins a checker started there after a ``cd`` imports. Unread for a
     computed folder, file or option there; Unbounded for a program that may be make by
     another spelling (``_other_make``: in ``text``'s commands, or where it is no commands, a
-    variable's value, in its ``$(shell …)``) or a ``cd`` that may search ``cdpath``."""
+    variable's value, in its ``$(shell …)``) or a ``cd`` that may search ``cdpath``. Each
+    folder a ``cd`` moves to is added to ``moves`` (empty: one the gate cannot compute)."""
     found: list[tuple[str, list[str], list[str]]] = []
     plugins: list[tuple[str, bool]] = []
     base, unknown = folder, ""
-    text = text.replace("\\\n", "")  # (a recipe's backslash-newline: the shell's, removed)
-    _other_make(text if commands else " ; ".join(_SHELL_CALL.findall(text)), where, spelled)
-    if ("$(shell" in text or "${shell" in text or spelled.search(_braced(text))) and \
-            _WRITING.search(text):  # (make's `$(shell cp …)`, a recipe's cp before a sub-make)
-        raise Unread(f"{where} writes a file before make reads it (a makefile it includes, "
-                     "or a sub-make's), or sets what a sub-make reads, from what the gate "
-                     "does not read")
+    text = _checked(text, where, spelled, commands)
     for segment in re.split(r"&&|\|\||[;&|()\n]", _braced(text).replace("'", " ").replace(
             '"', " ")):
         words = [w.lstrip("@+-") if at == 0 else w for at, w in enumerate(segment.split())]
         if words[:1] in (["cd"], ["pushd"], ["popd"]):
-            target = words[1] if len(words) > 1 else "~"
-            if cdpath and target[:1] not in ("/", "~") and words[0] != "popd":
-                unknown = unknown or f"{target} (searched in CDPATH)"
-            base = os.path.join(base, os.path.expanduser(target) if target != "~" else target)
-            unknown = unknown or (target if words[0] == "popd" or "$" in target or target in (
-                "-", "~") else "")
+            base, unknown = _moved(words, base, unknown, cdpath)
+            if moves is not None:
+                moves.append("" if unknown else base)
             continue
         at = next((i for i, w in enumerate(words) if spelled.fullmatch(w.lstrip("@+-"))), None)
         if "cmake" in (os.path.basename(w) for w in words):  # (its lists: not followed here)
@@ -152,9 +144,41 @@ def sub_makes(text: str, where: str, folder: str, spelled: re.Pattern[str],
                 f"({unknown!r})")
         plugins += _plugins(checkers, words, where, base, folder) if checkers else []
         if at is not None:
-            found.append(_sub_make(words[at + 1:], [w for w in words[:at] if "=" in w],
-                                   where, base))
+            try:
+                found.append(_sub_make(words[at + 1:], [w for w in words[:at] if "=" in w],
+                                       where, base))
+            except Unread:
+                if moves is not None:
+                    moves.append("")  # (a sub-make's folder not known)
+                raise
     return found, plugins
+
+
+def _checked(text: str, where: str, spelled: re.Pattern[str], commands: bool) -> str:
+    """``text`` with its backslash-newlines removed (a recipe's: the shell's); Unread where it
+    writes a file before a make reads it, Unbounded where it may start make by another
+    spelling (``_other_make``: in its commands, or where it is no commands, in its
+    ``$(shell …)``)."""
+    text = text.replace("\\\n", "")
+    _other_make(text if commands else " ; ".join(_SHELL_CALL.findall(text)), where, spelled)
+    if ("$(shell" in text or "${shell" in text or spelled.search(_braced(text))) and \
+            _WRITING.search(text):  # (make's `$(shell cp …)`, a recipe's cp before a sub-make)
+        raise Unread(f"{where} writes a file before make reads it (a makefile it includes, "
+                     "or a sub-make's), or sets what a sub-make reads, from what the gate "
+                     "does not read")
+    return text
+
+
+def _moved(words: list[str], base: str, unknown: str, cdpath: bool) -> tuple[str, str]:
+    """The folder a ``cd``'s (``pushd``'s, ``popd``'s) ``words`` move from ``base`` to, and
+    what the gate cannot compute of it (``unknown``: kept once set; a ``$``, ``-``, a bare
+    ``cd``, ``popd``, a relative one searched in ``CDPATH``)."""
+    target = words[1] if len(words) > 1 else "~"
+    if cdpath and target[:1] not in ("/", "~") and words[0] != "popd":
+        unknown = unknown or f"{target} (searched in CDPATH)"
+    unknown = unknown or (target if words[0] == "popd" or "$" in target or target in (
+        "-", "~") else "")
+    return os.path.join(base, os.path.expanduser(target) if target != "~" else target), unknown
 
 
 #: A ``$(shell …)`` call's command.

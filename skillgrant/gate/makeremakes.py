@@ -81,8 +81,10 @@ def _sources(name: str, targets: list[str], prerequisites: list[str], recipe: li
                      f"({name!r})")
     if name not in {os.path.normpath(t) for t in targets}:
         return []
-    segments = [s for r in recipe for s in re.split(r"[;&|()\n]+", r) if s.strip()]
-    other = next((p for p in map(_program, segments) if p not in COPIERS), None)
+    segments = [s.replace("$<", "$^").replace("$(<", "$(^") for r in recipe
+                for s in re.split(r"[;&|()\n]+", r) if s.strip()]  # (`$<`: not a redirection)
+    other = next((p for p, s in zip(map(_program, segments), segments, strict=True)
+                  if p not in COPIERS and (p != "sed" or sed_edits(s.split()) is None)), None)
     if other is not None:
         raise Unread(f"{where} remakes a makefile make reads ({name!r}) by a program that may "
                      f"read files its words do not name ({other!r})")
@@ -111,15 +113,56 @@ _SILENT: Final = frozenset(("touch", "mkdir", "rm", "true", ":", "test", "[", "c
 _WORD: Final = re.compile(r"(?:[^\s'\";&|<>]+|'[^']*'|\"[^\"]*\")+|[;&|<>]+")
 
 
+#: A ``sed`` script of one plain substitution (``s/@CC@/cc/``, ``s|x|y|g``): no regular
+#: expression's special character, no ``&``, no backslash (the text it writes is computed).
+_SUBSTITUTION: Final = re.compile(r"s([/|#,:])([A-Za-z0-9_@ =+-]+)\1([A-Za-z0-9_@ ./=+:-]*)\1(g?)")
+
+
+def sed_edits(words: list[str]) -> tuple[list[tuple[str, str, bool]], list[str]] | None:
+    """A ``sed`` command's ``words`` (its name first) read as plain substitutions (``-e``
+    scripts, or its first operand) and the files they edit; None for any other ``sed``
+    (another option, command or expression: what it writes is not computed)."""
+    edits: list[tuple[str, str, bool]] = []
+    files: list[str] = []
+    at, scripted = 1, False
+    while at < len(words):
+        word, at = words[at], at + 1
+        if word in (">", ">>"):
+            at += 1
+            continue
+        script = words[at] if word == "-e" and at < len(words) else word
+        match = _SUBSTITUTION.fullmatch(script) if word == "-e" or not (scripted or files) \
+            else None
+        if word[:1] == "-" and word != "-e":
+            return None
+        if match is None and (word == "-e" or not (scripted or files)):
+            return None
+        if match is not None:
+            edits.append((match.group(2), match.group(3), match.group(4) == "g"))
+            at += word == "-e"
+            scripted = True
+        else:
+            files.append(word)
+    return (edits, files) if edits else None
+
+
+def edited(text: str, edits: list[tuple[str, str, bool]]) -> str:
+    """``text`` as ``sed`` writes it under the plain substitutions ``edits``, line by line."""
+    lines = text.split("\n")
+    for old, new, every in edits:
+        lines = [line.replace(old, new, -1 if every else 1) for line in lines]
+    return "\n".join(lines)
+
+
 def remade_text(name: str, prerequisites: list[str], recipe: list[str], where: str
-                ) -> tuple[list[str], str]:
+                ) -> tuple[list[str], str, list[tuple[str, list[tuple[str, str, bool]]]]]:
     """What make reads as the makefile ``name`` once the rule at ``where`` (of
     ``prerequisites`` and ``recipe``) remakes it: the files copied into it (``cp $< $@``,
     ``cat a b > $@``, ``install``, ``ln``), read as makefiles, and the text ``echo`` and
-    ``printf`` write into it; Unbounded where another program writes it (``sed``, ``cpp``,
-    ``m4``, a script: the text it writes is its own; review s56-greview B) or its words are
-    not plain (a ``$`` but an automatic variable, a backslash (``printf``'s escapes), a
-    backtick)."""
+    ``printf`` write into it, a plain ``sed``'s files and edits (``s/@CC@/cc/``); Unbounded
+    where another program writes it (another ``sed``, ``cpp``, ``m4``, a script: the text it
+    writes is its own; review s56-greview B) or its words are not plain (a ``$`` but an
+    automatic variable, a backslash: ``printf``'s escapes, a backtick)."""
     first = prerequisites[0] if prerequisites else ""
     automatic = {"@": name, "<": first, "^": " ".join(prerequisites),
                  "+": " ".join(prerequisites), "@D": os.path.dirname(name) or ".",
@@ -131,34 +174,43 @@ def remade_text(name: str, prerequisites: list[str], recipe: list[str], where: s
         raise Unbounded(f"{where} remakes a makefile make reads ({name!r}) by words the gate "
                         "does not read exactly")
     sources: list[str] = []
+    changed: list[tuple[str, list[tuple[str, str, bool]]]] = []  # (a sed's: its files, edits)
     written = ""
     for segment in re.split(r"&&|\|\||[;\n]", text):
         words = [w.replace("'", "").replace('"', "") for w in _WORD.findall(segment)]
-        if not words:
-            continue
-        program, into = _program(words[0]), _redirected(words, name)
-        operands = [w for at, w in enumerate(words) if at and w[:1] != "-" and w not in (
-            ">", ">>", "<") and words[at - 1] not in (">", ">>")]
-        if "|" in words or "$" in "".join(operands) or any(c in "".join(operands)
-                                                         for c in "*?[%"):
-            raise Unbounded(f"{where} remakes a makefile make reads ({name!r}) by a pipe or "
-                            "words the gate cannot name")
-        if program in _COPYING:
-            if program != "cat":
-                into, operands = operands[-1:] == [name], operands[:-1]
-                operands = operands[1:] if program == "install" and "-m" in words else operands
-            sources += operands if into else []
-        elif program in _PRINTING:
-            if program == "printf" and "%" in " ".join(words[1:]):
-                raise Unbounded(f"{where} remakes a makefile make reads ({name!r}) by "
-                                "printf's format")
-            printed = [w for w in words[1:] if w not in (">", ">>", name)]
-            printed = printed[1:] if printed[:1] == ["-n"] and program == "echo" else printed
-            written += (" ".join(printed) + ("\n" if program == "echo" else "")) if into else ""
-        elif program not in _SILENT:
-            raise Unbounded(f"{where} remakes a makefile make reads ({name!r}) by a program "
-                            f"whose text the gate does not read ({program!r})")
-    return sources, written
+        written += _written(words, name, where, sources, changed) if words else ""
+    return sources, written, changed
+
+
+def _written(words: list[str], name: str, where: str, sources: list[str],
+             changed: list[tuple[str, list[tuple[str, str, bool]]]]) -> str:
+    """The text the simple command ``words`` of a recipe remaking the makefile ``name``
+    writes into it (``echo``'s, ``printf``'s), the files it copies into it added to
+    ``sources``, a plain ``sed``'s to ``changed`` (``remade_text``)."""
+    program, into = _program(words[0]), _redirected(words, name)
+    operands = [w for at, w in enumerate(words) if at and w[:1] != "-" and w not in (
+        ">", ">>", "<") and words[at - 1] not in (">", ">>")]
+    if "|" in words or "$" in "".join(operands) or any(c in "".join(operands) for c in "*?[%"):
+        raise Unbounded(f"{where} remakes a makefile make reads ({name!r}) by a pipe or "
+                        "words the gate cannot name")
+    if program in _COPYING:
+        if program != "cat":
+            into, operands = operands[-1:] == [name], operands[:-1]
+            operands = operands[1:] if program == "install" and "-m" in words else operands
+        sources += operands if into else []
+    elif program in _PRINTING:
+        if program == "printf" and "%" in " ".join(words[1:]):
+            raise Unbounded(f"{where} remakes a makefile make reads ({name!r}) by printf's "
+                            "format")
+        printed = [w for w in words[1:] if w not in (">", ">>", name)]
+        printed = printed[1:] if printed[:1] == ["-n"] and program == "echo" else printed
+        return (" ".join(printed) + ("\n" if program == "echo" else "")) if into else ""
+    elif program == "sed" and (read := sed_edits(words)) is not None:
+        changed += [(f, read[0]) for f in read[1]] if into else []
+    elif program not in _SILENT:
+        raise Unbounded(f"{where} remakes a makefile make reads ({name!r}) by a program whose "
+                        f"text the gate does not read ({program!r})")
+    return ""
 
 
 def built_in_text(name: str, folder: str, where: str) -> list[str]:

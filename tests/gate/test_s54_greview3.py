@@ -209,13 +209,6 @@ def test_r_a_relative_value_read_where_a_recipe_runs(tmp_path: Path, case: str) 
     assert denied is not None, "the hook allows every call, and the sub-make runs the payload"
 
 
-OPEN.add("test_r_a_relative_value_read_where_a_recipe_runs",
-         "open at 371c13f: a relative folder in the session's variables is guarded from the "
-         "call's folder and the project's (envpaths), but a recipe runs gcc, ld and the built "
-         "program in another (`$(MAKE) -C sub`, `cd sub &&`): sub/inc, sub/v are not guarded",
-         *[c for c in RECIPES_FOLDER if not c.startswith("held-")])
-
-
 # --- G: the plan's own compiler command line -----------------------------------------------------
 
 #: A plugin (``src/lib`` built from ``pl.c``: its constructor runs at dlopen, before cc1 or ld

@@ -603,10 +603,6 @@ def test_k_an_everyday_call_under_a_folder_value(tmp_path: Path, case: str) -> N
 
 # --- The rows open at s56-gfix2, each proved above ---------------------------------------------
 
-OPEN.add("test_r_the_folder_a_recipe_runs_in",
-         "open at 05c4565: `..` read where a sub-make or `cd sub &&` runs is the call's own "
-         "folder (stdio.h, as there)", "submake-include-parent-is-the-calls",
-         "cd-prefix-parent-is-the-calls")
 OPEN.add("test_k_an_everyday_call_under_a_folder_value",
          "cost kept at s56-gfix2: under -I. a name of the system's include folders that the "
          "call's folder does not hold as a folder of its own is guarded whole there (mkdir "

@@ -429,11 +429,6 @@ OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
          "headers are guarded by a header's ending only (./c.h is, ./cfg and ./c.inl are not); "
          "L1's fix reads a later folder's any name", "its-own-header-without-an-ending",
          "its-own-inline-file")
-OPEN.add("test_r_the_parent_of_a_recipes_folder",
-         "open at 71601d3 (s55-greview2 G6's class: no RUNS_IN marking of a recipe's folder "
-         "yet, s56-gfix's part): `..` from a folder $(foreach) names or a build folder the "
-         "recipe makes is the call's own folder", "a-foreach-sub-make",
-         "a-build-folder-the-recipe-makes")
 OPEN.add("test_w_where_a_guarded_folders_links_lead",
          "open at 71601d3 (pre-existing): a folder a session toolchain value names is guarded "
          "whole (a link naming it is resolved: -Iinc, inc -> vendor holds), but the links it "
