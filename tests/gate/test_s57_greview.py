@@ -82,19 +82,19 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
 WHY_READS: dict[str, str] = {
     "a-tab-line-after-a-rule-of-a-false-conditional": "makereads._Reading reads every branch of a "
     "conditional: `never:` of a false `ifdef` opens a rule, so the tab line after `endif` is read "
-    "as its recipe; make never saw the rule, and reads the line as an `include` (at 4f6b6709 "
+    "as its recipe; make never saw the rule, and reads the line as an `include` (at 28ad2bc1 "
     "(s57-gfix))",
     "sub-make-after-a-failed-cd": "makerecipes.sub_makes moves to a recipe's `cd nowhere` "
     "whatever it does (a failed one, one in a pipeline's subshell: `cd src | :`): dash goes on "
     "in make's folder, and `$(MAKE) -C lib` reads ./lib (at 28ad2bc1 (s57-gfix))",
     "sub-make-folder-split-by-quotes-and-a-backslash": "makerecipes.sub_makes replaces quotes by "
-    "spaces and keeps backslashes: `-C l''i\\b` is `-C l`; dash reads `lib` (at 4f6b6709 "
+    "spaces and keeps backslashes: `-C l''i\\b` is `-C l`; dash reads `lib` (at 28ad2bc1 "
     "(s57-gfix))",
     "an-include-through-procs-own-folder-link": "the include's path is read lexically "
     "(`/proc/self/cwd/..` is /proc/self): the kernel resolves /proc/self/cwd, make's folder, "
     "then `..` (at 28ad2bc1 (s57-gfix))",
     "recipes-of-a-defined-prefix": "makereads checks `.RECIPEPREFIX` (and VPATH) in `_assignment` "
-    "only: `define .RECIPEPREFIX` changes every recipe after it with no doubt (at 4f6b6709 "
+    "only: `define .RECIPEPREFIX` changes every recipe after it with no doubt (at 28ad2bc1 "
     "(s57-gfix))",
     "a-defined-vpath": "makereads checks VPATH in `_assignment` only: `define VPATH` makes make "
     "find a prerequisite in src/, no doubt (at 28ad2bc1 (s57-gfix))",
@@ -238,13 +238,13 @@ WHY_NEW: dict[str, str] = {
     "(at 28ad2bc1 (s57-gfix))",
     "makes-own-folder-variable-reassigned": "makeexpand.Expander.variable (s57-gfix) reads _OWN "
     "before the makefile's assignments: `CURDIR := ..` makes `$(CURDIR)` `..` (so do "
-    "`.DEFAULT_GOAL := ../lib`, `MAKECMDGOALS`, `MAKELEVEL`, read as a name) (at 4f6b6709 "
+    "`.DEFAULT_GOAL := ../lib`, `MAKECMDGOALS`, `MAKELEVEL`, read as a name) (at 28ad2bc1 "
     "(s57-gfix))",
     "an-automatic-variable-of-another-rule-line": "makereads._doubted (s57-gfix) joins the "
     "recipe's own rule line only: `$<` is the first prerequisite of any rule line of the target "
     "(`test: ../lib/Makefile`) (at 28ad2bc1 (s57-gfix))",
     "a-make-named-by-a-quoted-variable": "make_words reads a value's text by a regex and "
-    "_other_make (s57-gfix) checks the recipe's word `$(M)`, not its value `m''ake` (at 4f6b6709 "
+    "_other_make (s57-gfix) checks the recipe's word `$(M)`, not its value `m''ake` (at 28ad2bc1 "
     "(s57-gfix))",
     "a-brace-in-a-functions-argument": "makeexpand._arguments (s57-gfix) counts `{}` with `()`: "
     "make splits `$(if ,},../lib)`'s arguments counting its own kind only (the else branch "
