@@ -34,7 +34,6 @@ def _open(test: str, reason: str, *cases: str) -> None:
 
 #: The cases s57-gfix closed during the review (each a pin now), by the commit that closed it.
 CLOSED: dict[str, str] = {
-    "makes-own-name-reassigned": "held from the start (86e0897c)",
     "sub-make-by-a-backslashed-name": "4f6b6709",
     "an-include-joined-by-tr": "4f6b6709", "a-computed-includes-value": "4f6b6709",
     "a-computed-includes-file-naming-outside": "4f6b6709",
@@ -131,6 +130,9 @@ REMAKES: dict[str, tuple[dict[str, str], str, str]] = {
     "a-source-past-a-double-dash": (
         {"Makefile": "-include site.conf\nsite.conf:\n\tcat -- -site.in > $@\n" + TEST, **SRC},
         "", "src/p ./-site.in"),
+    "a-source-in-a-brace-list-of-bash": (
+        {"Makefile": "SHELL := /bin/bash\n-include site.conf\nsite.conf:\n\tcp {src/x,$@}\n"
+         + TEST, **SRC}, "", "src/p src/x"),
     "an-include-joined-by-tr": (
         {"Makefile": "-include site.conf\nsite.conf:\n\techo 'include .X./shared/x.conf' | "
          "tr -d X > $@\n" + TEST}, PAY, "../pay/p ../shared/x.conf"),
@@ -140,6 +142,10 @@ WHY_REMAKES: dict[str, str] = {
     "a-source-named-by-the-targets-name": "makeremakes._sources drops a word holding an automatic "
     "variable (`$@.in`) instead of reading it or keeping a doubt (at 28ad2bc1 (s57-gfix))",
     "a-source-past-a-double-dash": "makeremakes skips every word from `-` (`cat -- -site.in`) (at "
+    "28ad2bc1 (s57-gfix))",
+    "a-source-in-a-brace-list-of-bash": "under `SHELL := /bin/bash` a remaking recipe's "
+    "`cp {src/x,$@}` is `cp src/x site.conf`: makeremakes._sources drops the word (it holds "
+    "`$@`) and remade_text reads no copy into site.conf (its last word is no `$@`) (at "
     "28ad2bc1 (s57-gfix))",
     "an-include-joined-by-tr": "makeremakes takes tr (a COPIERS program) as writing only its "
     "named files' text: `echo 'include .X./shared/x.conf' | tr -d X` writes `include "
@@ -227,9 +233,6 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
     "a-recipe-links-where-a-later-sub-make-reads": (
         {"Makefile": "test:\n\tln -sfn ../lib sub\n\tfor d in sub; do $(MAKE) -C $$d test; "
          "done\n"}, LIB, "../pay/p ../lib/local.conf"),
-    "makes-own-name-reassigned": (
-        {"Makefile": "MAKE := make -C ../lib\ntest:\n\t$(MAKE) test\n"}, LIB,
-        "../pay/p ../lib/local.conf"),
 }
 #: Why each case of ``NEW`` is open.
 WHY_NEW: dict[str, str] = {
@@ -288,8 +291,6 @@ WHY_NEW: dict[str, str] = {
     "a-recipe-links-where-a-later-sub-make-reads": "writeguard._linked_out follows the links "
     "there at the call; a recipe's earlier line makes one (`ln -sfn ../lib sub`) before the "
     "bounded sub-make reads through it (at 28ad2bc1)",
-    "makes-own-name-reassigned": "makerecipes reads `$(MAKE)` as make in make's folder; `MAKE := "
-    "make -C ../lib` makes it a sub-make there (at 28ad2bc1 (s57-gfix))",
 }
 for _case in (c for c in NEW if c not in CLOSED):
     OPEN.add("test_n_the_new_rules_read_otherwise", WHY_NEW.get(_case, "?"), _case)
