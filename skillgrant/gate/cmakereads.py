@@ -28,10 +28,16 @@ _MAX_READ: Final = 256
 _DOUBTS: Final = {
     "cmake_language": "runs CMake code it makes", "configure_file": "copies a file CMake may "
     "read as code", "file": "writes a file CMake may read as code", "try_compile": "configures "
-    "another project", "fetch": "fetches a project whose CMake code it adds"}
+    "another project", "fetch": "fetches a project whose CMake code it adds",
+    "write_file": "writes a file CMake may read as code"}
+#: The doubts whose text is what CMake may read as code (written by the lists' own words,
+#: ``"include(." "./x)"``): every folder (review s57-greview C).
+_WRITTEN: Final = frozenset(("write_file", "file WRITE", "file APPEND", "file GENERATE",
+                             "file CONFIGURE"))
 #: ``file()``'s subcommands that write a file (one the lists may include after).
 _FILE_WRITES: Final = frozenset(("COPY", "COPY_FILE", "RENAME", "DOWNLOAD", "CONFIGURE",
-                                 "ARCHIVE_EXTRACT", "CREATE_LINK", "INSTALL", "GENERATE"))
+                                 "ARCHIVE_EXTRACT", "CREATE_LINK", "INSTALL", "GENERATE",
+                                 "WRITE", "APPEND", "TOUCH", "MAKE_DIRECTORY"))
 #: A text naming a folder the gate cannot bound: a variable, a ``..``, a word from the root.
 _LEAVES: Final = re.compile(r"\$|\.\.|(?:^|[\s\"'(=;])[/~]|\\")  # (`\.`: `.`, C3)
 #: Variables whose value ``project()`` or the first ``enable_language`` includes as code.
@@ -71,7 +77,8 @@ def lists_reads(path: str, top: str, held: list[tuple[str, str]] | None = None) 
                 named = _exact(value, where, known)
             except Unread as e:
                 if held is not None:
-                    held.append((top if name in _DOUBTS and not configured and
+                    written = name in _WRITTEN or f"{name} {value.split(' ', 1)[0]}" in _WRITTEN
+                    held.append((top if name in _DOUBTS and not configured and not written and
                                  not _LEAVES.search(_known(value, known)) else EVERYWHERE,
                                  str(e)))
                 continue
@@ -86,10 +93,12 @@ def lists_reads(path: str, top: str, held: list[tuple[str, str]] | None = None) 
 
 
 def _configured(value: str, where: str, configured: bool) -> None:
-    """Unread where a ``configured`` file's (a template's) command names a file by an
-    ``@VAR@`` configure_file replaces."""
-    if configured and "@" in value:
-        raise Unread(f"{where} names a file by a configured @VAR@ ({value!r})")
+    """Unread where a ``configured`` file (a template) names a file CMake may read: its copy
+    may be read from any folder of the build, an ``@VAR@`` replaced (a doubt of every folder:
+    review s57-greview C)."""
+    if configured:
+        raise Unread(f"{where}: a configured template names a file CMake may read "
+                     f"({value!r}), from the folder its copy is read in")
 
 
 def _commands(path: str) -> list[tuple[str, str, str]]:

@@ -47,7 +47,7 @@ def bound(text: str, folder: str, definitions: dict[str, list[str]],
     try:
         texts = Expander(definitions, frozenset(assigned)).expand(text, {}, 0)
         return folder if all(_plain(t, cdpath) for t in texts) else EVERYWHERE
-    except (Inexact, RecursionError):
+    except (Inexact, RecursionError, LookupError, ValueError):  # (`$(subst {,x,y)`: not read)
         return EVERYWHERE
 
 

@@ -25,7 +25,7 @@ MAX_TEXTS: Final = 64
 _MAX_DEPTH: Final = 24
 #: make's own variables and their values as the bound reads them.
 _OWN: Final = {"MAKE": "make", "MAKE_COMMAND": "make", "CURDIR": CURDIR,
-               "MAKECMDGOALS": PLACE, "MAKELEVEL": "0", "MAKE_VERSION": "4.3",
+               "MAKECMDGOALS": PLACE, "MAKELEVEL": PLACE, "MAKE_VERSION": PLACE,
                ".DEFAULT_GOAL": PLACE}
 class Inexact(ValueError):
     """The text is not one the gate expands exactly."""
@@ -37,7 +37,7 @@ def include_words(text: str, definitions: dict[str, list[str]],
     each variable; a ``$(wildcard …)``'s as its patterns), where read exactly; else None."""
     try:
         texts = Expander(definitions, frozenset(assigned), globs=True).expand(text, {}, 0)
-    except (Inexact, RecursionError):
+    except (Inexact, RecursionError, LookupError, ValueError):  # (`$(subst {,x,y)`: not read)
         return None
     words = [w.replace(GLOB, "*") for t in texts for w in t.split()]
     if any(c in w for w in words for c in (PLACE, CURDIR, "$")):
@@ -49,7 +49,7 @@ def include_words(text: str, definitions: dict[str, list[str]],
 #: (0: one argument, commas its text).
 _FUNCTIONS: Final = {"strip": 0, "sort": 0, "words": 0, "firstword": 0, "lastword": 0,
                      "wildcard": 0, "notdir": 0, "dir": 0, "basename": 0, "suffix": 0,
-                     "value": 0, "origin": 0, "flavor": 0, "eval": 0, "info": 0,
+                     "value": 0, "eval": 0, "info": 0,
                      "warning": 0, "error": 0, "word": 2, "wordlist": 3, "filter": 2,
                      "filter-out": 2, "findstring": 2, "if": 3, "or": 99, "and": 99,
                      "foreach": 3, "call": 99, "addprefix": 2, "addsuffix": 2, "subst": 3,
@@ -121,7 +121,7 @@ class Expander:
         """The texts of the variable ``name``'s values, expanded."""
         if name in bound:
             return [bound[name]]
-        if name in _OWN:
+        if name in _OWN and name not in self.definitions:  # (the makefile's own value else)
             return [_OWN[name]]
         if len(name) <= 2 and name[:1] in "@<^+?*%|" and name[1:] in ("", "D", "F"):
             return [PLACE]  # (an automatic variable: a name make gives)
@@ -184,8 +184,9 @@ class Expander:
         (a name's piece counts as not empty)."""
         if name == "if":
             found: list[str] = []
-            for condition in self.expand(raw[0], bound, depth):
-                branch = raw[1] if condition.strip() else (raw[2] if raw[2:] else "")
+            for condition in self.expand(raw[0].strip(), bound, depth):
+                branch = raw[1] if condition else (raw[2] if raw[2:] else "")  # (make: any
+                # text, blanks too, is true: `$(if $(E) $(E),…)`)
                 found += self.expand(branch, bound, depth)
             return found
         return self.either(name, raw, 0, bound, depth)
@@ -197,13 +198,13 @@ class Expander:
         if at == len(raw):
             return [""]
         found: list[str] = []
-        for value in self.expand(raw[at], bound, depth):
+        for value in self.expand(raw[at].strip(), bound, depth):
             last = at == len(raw) - 1
             if name == "or":
-                found += [value] if value.strip() or last else self.either(
+                found += [value] if value or last else self.either(
                     name, raw, at + 1, bound, depth)
             else:
-                found += [""] if not value.strip() else [value] if last else self.either(
+                found += [""] if not value else [value] if last else self.either(
                     name, raw, at + 1, bound, depth)
             if len(found) > MAX_TEXTS:
                 raise Inexact(raw[at])
@@ -255,7 +256,7 @@ def _arguments(text: str, count: int) -> list[str]:
 
 
 #: The functions whose text is one a makefile's text does not choose.
-_CONSTANT: Final = {"info": "", "warning": "", "error": "", "origin": "file", "flavor": "simple"}
+_CONSTANT: Final = {"info": "", "warning": "", "error": ""}
 
 
 def _computed(name: str, args: list[str]) -> list[str]:
@@ -300,7 +301,10 @@ def _composed(name: str, args: list[str], words: list[list[str]]) -> list[str]:
         return [" ".join(_path_part(name, w) for w in words[0] if _path_part(name, w) or
                          name != "suffix")]
     if name == "subst":
-        return [args[2].replace(args[0], args[1]) if args[0] else args[2]]
+        return [args[2].replace(args[0], args[1]) if args[0] else args[2] + args[1]]  # (make
+        # appends to a text where the search is empty: `$(subst ,.,.)` is `..`)
+    if name == "patsubst" and not args[0].strip():
+        raise Inexact(name)  # (`$(patsubst ,X,)` is `X`)
     if name == "patsubst":
         return [" ".join(_patsubst(args[0].strip(), args[1].strip(), w) for w in words[2])]
     if name == "join":

@@ -9,8 +9,8 @@ import os
 import re
 
 from .envpaths import named_paths, relative_values, session_paths
-from .makebounds import EVERYWHERE
-from .makerecipes import Unread
+from .makebounds import EVERYWHERE, SHELLFLAGS, SHELLS
+from .makerecipes import Unbounded, Unread
 from .makerecipes import exact as _exact_name
 from .named import above
 from .startvars import WHOLE
@@ -71,8 +71,13 @@ def uncommented(line: str) -> str:
 
 
 def one_name(name: str, where: str) -> list[str]:
-    """``[exact(name, where)]``: an include's one name (``_Reading.attempt``'s reading)."""
-    return [_exact_name(name, where)]
+    """``[exact(name, where)]``: an include's one name (``_Reading.attempt``'s reading);
+    Unbounded where a ``..`` follows a part that may be a link (``/proc/self/cwd/..``: the
+    kernel resolves the link first, review s57-greview G)."""
+    parts = _exact_name(name, where).split("/")
+    if any(p == ".." and set(parts[:i]) - {"", ".", ".."} for i, p in enumerate(parts)):
+        raise Unbounded(f"{where} names a file past a part that may be a link ({name!r})")
+    return [name]
 
 
 def start_paths(names: list[str], value: str, where: str, folder: str,
@@ -134,3 +139,16 @@ def moved_parts() -> list[str]:
             p for p in value.split(":") if p]
         found += [p.removesuffix("/*") or "." for p in parts if value and p[:1] not in ("/", "~")]
     return found
+
+
+def unbounded(definitions: dict[str, list[str]], specific: set[str]) -> str:
+    """Why every doubt of a reading (its variables' ``definitions``, those ``specific`` to a
+    target) may read anywhere (empty if none): a ``SHELL`` or ``.SHELLFLAGS`` the bound does
+    not read a recipe in (``SHELL := /usr/bin/python3``), a ``.RECIPEPREFIX`` (each recipe
+    after it read as no recipe), ``.LIBPATTERNS``: review s56-greview B."""
+    for name, allowed in (("SHELL", SHELLS.__contains__), (".SHELLFLAGS", SHELLFLAGS.fullmatch),
+                          (".RECIPEPREFIX", None), (".LIBPATTERNS", None)):
+        if name in specific or (name in definitions and (allowed is None or not all(
+                allowed(v.strip()) for v in definitions[name]))):
+            return f"{name} is set"
+    return ""

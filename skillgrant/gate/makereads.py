@@ -26,7 +26,7 @@ import os
 import re
 
 from .envpaths import named_paths
-from .makebounds import EVERYWHERE, SHELLFLAGS, SHELLS, bound, literal
+from .makebounds import EVERYWHERE, bound, literal
 from .makeexpand import include_words
 from .makelines import (
     AUTOMATIC,
@@ -37,9 +37,10 @@ from .makelines import (
     one_name,
     recipes_paths,
     start_paths,
+    unbounded,
     uncommented,
 )
-from .makerecipes import Unbounded, Unread, build_text, exact, make_words, sub_makes
+from .makerecipes import Unbounded, Unread, build_text, exact, make_words, sub_makes, writes
 from .makeremakes import built_in_text, edited, remade, remade_text
 from .startvars import WHOLE
 
@@ -288,6 +289,9 @@ class _Reading:
             self.code += [(where, "\n".join(r)) for _, _, r, where in self.rules if r]
         for where, code in self.code:
             self.attempt(self._started, self._doubted(where, code), where, code, spelled)
+        self.doubts += [(f"{where} writes a file before a sub-make may read it", code)
+                        for where, code in self.code if self.subs and where not in self.values
+                        and writes(code)]  # (a line before: s57-greview N)
         recipes = "\n".join(code for _, code in self.code)
         self.relative += self.moved if _MOVES.search(recipes) else []
         self.doubts += [(f"{where} gives a start variable a relative value ({value!r}), read "
@@ -303,16 +307,8 @@ class _Reading:
         return set() if self.computed else self.assigned - self.specific - self.overridden
 
     def unbounded(self) -> str:
-        """Why every doubt of this reading may read anywhere (empty if none): a ``SHELL`` or
-        ``.SHELLFLAGS`` not read, a ``.RECIPEPREFIX``, ``.LIBPATTERNS`` (s56-greview B)."""
-        for name, allowed in (("SHELL", SHELLS.__contains__),
-                              (".SHELLFLAGS", SHELLFLAGS.fullmatch),
-                              (".RECIPEPREFIX", None), (".LIBPATTERNS", None)):
-            if name in self.specific or (name in self.definitions and (
-                    allowed is None or not all(allowed(v.strip())
-                                               for v in self.definitions[name]))):
-                return f"{name} is set"
-        return ""
+        """Why every doubt of this reading may read anywhere (``makelines.unbounded``)."""
+        return unbounded(self.definitions, self.specific)
 
     def cdpath(self) -> bool:
         """Whether a recipe's ``cd`` may search ``CDPATH`` (the makefile's, the session's)."""
@@ -347,7 +343,8 @@ class _Reading:
             for source in self.attempt(built_in_text, "", name, self.folder,
                                        f"{self.folder} (make's built-in rules)"):
                 self.read.add(os.path.normpath(source))
-                self.file(os.path.join(self.folder, source))
+                self.found.append(os.path.join(self.folder, source))
+                self.file(self.found[-1])
         return len(self.remakers) > before
 
     def _remake(self, name: str, prerequisites: list[str], recipe: list[str],
@@ -355,10 +352,12 @@ class _Reading:
         """Reads what the rule at ``where`` remakes the makefile ``name`` to."""
         sources, text, changed = remade_text(name, prerequisites, recipe, where)
         for source, edits in changed:  # (a plain sed's: its file's text, edited)
-            text += edited(build_text(os.path.join(self.folder, source)), edits) + "\n"
-        for source in sources:
+            self.found.append(os.path.join(self.folder, os.path.expanduser(source)))
+            text += edited(build_text(self.found[-1]), edits) + "\n"
+        for source in sources:  # (guarded, read: s57-greview R)
             self.read.add(os.path.normpath(source))
-            self.file(os.path.join(self.folder, os.path.expanduser(source)))
+            self.found.append(os.path.join(self.folder, os.path.expanduser(source)))
+            self.file(self.found[-1])
         if text:
             self.text(f"{where} (its text)", text)
 

@@ -54,6 +54,11 @@ _WRITING: Final = re.compile(r"(?:^|[\s;&|(@+-])(?:cp|mv|ln|install|rsync|tee|ta
                              r"\$[({]shell\s[^)}]*>")
 
 
+#: Programs that may run a program in another folder (beside ``cd``, make's ``-C``).
+_CHANGERS: Final = _WRAPPERS | {"git", "ninja", "pushd", "popd", "nohup", "timeout", "runuser",
+                                "su", "busybox", "perl", "python", "python3", "node", "ruby"}
+
+
 class Unread(ValueError):
     """A makefile names what make reads by what the gate cannot compute exactly."""
 
@@ -130,13 +135,11 @@ def sub_makes(text: str, where: str, folder: str, spelled: re.Pattern[str],
             if moves is not None:
                 moves.append("" if unknown else base)
             continue
+        if moves is not None and not _CHANGERS.isdisjoint(os.path.basename(w) for w in words):
+            moves.append("")  # (`env -C sub`, `sh -c 'cd sub …'`, `find -execdir`: a folder
+            # the gate does not read, s57-greview T)
         at = next((i for i, w in enumerate(words) if spelled.fullmatch(w.lstrip("@+-"))), None)
-        if "cmake" in (os.path.basename(w) for w in words):  # (its lists: not followed here)
-            raise Unread(f"{where} runs cmake, which reads CMake code the gate does not follow "
-                         "from a recipe")
-        if at is not None and not _WRAPPERS.isdisjoint(os.path.basename(w) for w in words[:at]):
-            raise Unread(f"{where} starts make by another program ({words[0]!r}), in a "
-                         "folder or with words the gate does not read")
+        _wrapped(words, at, where)
         checkers = [c for c in _CHECKERS if c in (os.path.basename(w) for w in words)]
         if (at is not None or (checkers and base != folder)) and unknown:
             raise (Unbounded if "CDPATH" in unknown else Unread)(
@@ -167,6 +170,35 @@ def _checked(text: str, where: str, spelled: re.Pattern[str], commands: bool) ->
                      "or a sub-make's), or sets what a sub-make reads, from what the gate "
                      "does not read")
     return text
+
+
+#: Programs that write files a sub-make may read (``writes``).
+_WRITERS: Final = frozenset(("cp", "mv", "ln", "install", "rsync", "tee", "tar", "unzip",
+                             "patch", "dd", "curl", "wget", "git"))
+
+
+def writes(code: str) -> bool:
+    """Whether the recipe line ``code`` runs a program that writes a file (``cp``, ``ln``,
+    ``sed -i``…) or redirects output into one but its target's (``$@``) or /dev/null: what a
+    later sub-make may read (review s57-greview N)."""
+    for segment in re.split(r"&&|\|\||[;&|()\n]", _braced(code)):
+        words = [w for w in segment.split() if not re.fullmatch(r"[@+-]*[A-Za-z_]\w*=\S*", w)]
+        program = os.path.basename(words[0].lstrip("@+-")) if words else ""
+        if program in _WRITERS or (program == "sed" and "-i" in " ".join(words)):
+            return True
+    bare = re.sub(r"'[^']*'|\"(?:\\.|[^\"\\])*\"", "", code).replace("2>&1", "")  # (quoted: text)
+    return re.search(r">+\s*(?!\s*(?:\$[@{(]|/dev/null|&))\S", bare) is not None
+
+
+def _wrapped(words: list[str], at: int | None, where: str) -> None:
+    """Unread where the simple command ``words`` runs cmake (its lists: not followed here) or
+    starts make (at ``at``) by another program."""
+    if "cmake" in (os.path.basename(w) for w in words):
+        raise Unread(f"{where} runs cmake, which reads CMake code the gate does not follow "
+                     "from a recipe")
+    if at is not None and not _WRAPPERS.isdisjoint(os.path.basename(w) for w in words[:at]):
+        raise Unread(f"{where} starts make by another program ({words[0]!r}), in a folder or "
+                     "with words the gate does not read")
 
 
 def _moved(words: list[str], base: str, unknown: str, cdpath: bool) -> tuple[str, str]:

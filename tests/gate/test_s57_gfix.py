@@ -144,9 +144,10 @@ def test_a_sessions_relative_value_is_read_where_a_recipe_runs(
 
 
 def test_cmakes_configured_template_is_read_as_code(tmp_path: Path) -> None:
-    """``configure_file(tmpl.in gen.txt COPYONLY)`` + ``include(gen.txt)``: the template's
-    ``include(../shared/x.txt)`` is read (s56-greview C); a configured ``@VAR@`` there is a
-    doubt of every folder."""
+    """``configure_file(tmpl.in gen.txt COPYONLY)`` + ``include(gen.txt)``: the template is
+    read, its ``include(../shared/x.txt)`` a doubt of every folder (its copy may be read from
+    any folder of the build: s56-greview C, s57-greview C); a template naming nothing keeps
+    the source folder's bound."""
     from skillgrant.gate.cmakereads import lists_reads
 
     (tmp_path / "CMakeLists.txt").write_text("configure_file(tmpl.in gen.txt COPYONLY)\n"
@@ -154,5 +155,8 @@ def test_cmakes_configured_template_is_read_as_code(tmp_path: Path) -> None:
     (tmp_path / "tmpl.in").write_text("include(../shared/x.txt OPTIONAL)\ninclude(@X@)\n")
     held: list[tuple[str, str]] = []
     found = lists_reads(str(tmp_path / "CMakeLists.txt"), str(tmp_path), held)
-    assert str(tmp_path / "../shared/x.txt") in found
-    assert EVERYWHERE in {b for b, _ in held}
+    assert str(tmp_path / "tmpl.in") in found and EVERYWHERE in {b for b, _ in held}
+    (tmp_path / "tmpl.in").write_text("#define X @X@\n")
+    held = []
+    lists_reads(str(tmp_path / "CMakeLists.txt"), str(tmp_path), held)
+    assert {b for b, _ in held} == {str(tmp_path)}
