@@ -34,7 +34,7 @@ def _open(test: str, reason: str, *cases: str) -> None:
 
 #: The cases s57-gfix closed during the review (each a pin now), by the commit that closed it.
 CLOSED: dict[str, str] = {
-    "a-computed-includes-value": "4f6b6709", "a-copy-of-the-first-prerequisite": "28ad2bc1",
+    "a-copy-of-the-first-prerequisite": "28ad2bc1",
     "a-write-outside-beside-a-sed-remade-include": "28ad2bc1",
     **dict.fromkeys((
         "an-include-through-procs-own-folder-link", "remade-from-a-source-split-by-quotes",
@@ -201,10 +201,6 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
         {"Makefile": "export DIRS := ..\ntest:\n\t$(MAKE) -e -C sub test\n",
          "sub/Makefile": "DIRS := lib\ntest:\n\tfor d in $(DIRS); do $(MAKE) -C $$d/$$d/lib "
          "test; done\n"}, LIB, "../pay/p ../lib/local.conf"),
-    "a-computed-includes-value": (
-        {"Makefile": "DIRS := lib\n-include $(wildcard *.mk)\ntest:\n\tfor d in $(DIRS); do "
-         "$(MAKE) -C $$d test; done\n", "local.mk": "DIRS := ../lib\n"}, LIB,
-        "../pay/p ../lib/local.conf"),
     "a-bounded-sub-makes-makefile-naming-outside": (
         {"Makefile": "test:\n\tfor d in lib; do $(MAKE) -C $$d test; done\n",
          "lib/Makefile": "-include ../../shared/site.conf\n" + TEST}, PAY,
@@ -227,6 +223,9 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
         "../pay/p ../shared/local.conf"),
     "a-sub-makes-folder-through-procs-own-folder-link": (
         {"Makefile": "test:\n\t$(MAKE) -C /proc/self/cwd/../lib test\n"}, LIB,
+        "../pay/p ../lib/local.conf"),
+    "a-substitution-reference-of-an-automatic-variable": (
+        {"Makefile": "test:\n\t$(MAKE) -C $(@D:.=..)/lib test\n"}, LIB,
         "../pay/p ../lib/local.conf"),
     "a-recipe-links-where-a-later-sub-make-reads": (
         {"Makefile": "test:\n\tln -sfn ../lib sub\n\tfor d in sub; do $(MAKE) -C $$d test; "
@@ -267,8 +266,6 @@ WHY_NEW: dict[str, str] = {
     "a-sub-makes-environment-overrides": "makereads.trusted trusts sub/Makefile's `DIRS := lib`, "
     "though the sub-make's `-e` makes the environment's (the parent's export `..`) win (at "
     "21175885 (s57-gfix))",
-    "a-computed-includes-value": "a computed include's files set variables the reading never read "
-    "(`computed` for `$(eval` only) (at 21175885 (s57-gfix))",
     "a-bounded-sub-makes-makefile-naming-outside": "a doubt bounded to make's folder (a loop's "
     "sub-make in `lib`) guards that folder only; the approved lib/Makefile it reads names "
     "../../shared/site.conf, never read (at 21175885 (s57-gfix))",
@@ -291,6 +288,10 @@ WHY_NEW: dict[str, str] = {
     "a-sub-makes-folder-through-procs-own-folder-link": "21175885 refuses a `..` past a link "
     "in an include's name only (makelines.one_name): a sub-make's `-C /proc/self/cwd/../lib` "
     "is joined lexically (make's chdir: ../lib) (at 21175885)",
+    "a-substitution-reference-of-an-automatic-variable": "makeexpand.Expander.reference "
+    "(s57-gfix) applies a substitution reference to a name piece (PLACE, CURDIR) as if it "
+    "matched nothing: `$(@D:.=..)` is `..` for make (`$(@D)` is `.`); the same root fails "
+    "test_s55_greview's pin substitution-reference-of-curdir (at 21175885)",
     "a-recipe-links-where-a-later-sub-make-reads": "writeguard._linked_out follows the links "
     "there at the call; a recipe's earlier line makes one (`ln -sfn ../lib sub`) before the "
     "bounded sub-make reads through it (at 21175885)",
