@@ -51,17 +51,31 @@ def bound(text: str, folder: str, definitions: dict[str, list[str]],
         return EVERYWHERE
 
 
+def expansions(text: str, definitions: dict[str, list[str]],
+               assigned: frozenset[str] | set[str]) -> list[str]:
+    """Each text ``text`` stands for, make's references and the shell's ``for`` loops read
+    (``bound``'s reading); none where one is not read exactly."""
+    try:
+        texts = Expander(definitions, frozenset(assigned)).expand(text, {}, 0)
+    except (Inexact, RecursionError, LookupError, ValueError):
+        return []
+    found = [t for one in texts for t in (_loops(one) or [one])]
+    return [] if any(c in t for t in found for c in ("$", PLACE, CURDIR)) else found
+
+
 def _plain(text: str, cdpath: bool) -> bool:
     """Whether the expanded ``text`` names only folders below make's (see the module's)."""
     texts = _loops(text)
     if texts is None:
         return False
     for one in texts:
-        one = one.replace("'", "").replace('"', "")
+        one = one.replace("\\\n", "").replace("'", "").replace('"', "")  # (the shell's)
         if _NOT_PLAIN.search(one):
             return False
         tokens = _TOKEN.findall(one)
         for at, token in enumerate(tokens):
+            if token in ("shopt", "enable"):  # (bash's `cdable_vars`, its builtins)
+                return False
             if token in ("cd", "pushd", "popd", "chdir"):
                 following = tokens[at + 1] if at + 1 < len(tokens) else ";"
                 if token == "popd" or cdpath or following[:1] in ";&|<>()-":
@@ -75,7 +89,9 @@ def _leaves(word: str) -> bool:
     """Whether the expanded ``word`` may name a file outside make's folder: from the root (but
     ``/dev/null``), a ``..`` part, ``$(CURDIR)`` but as its first part, a name's piece beside
     dots (``$(@D).``)."""
-    word = re.sub(r"^-[A-Za-z]+(?=/)", "", word)  # (`-C/x`: its value)
+    if word[:1] == "-" and word[1:2] != "-" and any(  # (`-C..`, `-I/x`: an attached value)
+            _leaves(word[at:]) for at in range(2, len(word)) if word[at - 1].isalpha()):
+        return True
     if word[:1] == "/" and word != "/dev/null":
         return True
     parts = word.split("/")
@@ -105,7 +121,7 @@ def _loops(text: str) -> list[str] | None:
         if len(found) != 1 or len(re.findall(rf"\b{name}\b", _SHELL_VARIABLE.sub(" ", text))
                                   ) != 1:
             return None  # (its name only in its header and as `$name`: bound once)
-        words = found[0].split()
+        words = found[0].split() or [""]  # (no word: its body not run, read with none)
         if any(_NOT_PLAIN.search(w) or "'" in w or '"' in w for w in words):
             return None
         start = header.search(text)

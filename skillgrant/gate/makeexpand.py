@@ -247,6 +247,8 @@ def _arguments(text: str, count: int) -> list[str]:
         return [text]
     found: list[str] = []
     depth, start = 0, 0
+    if text.count("(") != text.count(")") or text.count("{") != text.count("}"):
+        raise Inexact(text)  # (`$(if ,},../lib)`: make counts its own parentheses only)
     for at, char in enumerate(text):
         depth += (char in "({") - (char in ")}")
         if char == "," and depth == 0 and len(found) < count - 1:

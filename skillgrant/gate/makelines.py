@@ -5,11 +5,13 @@ those the session's relative values name where a recipe runs (``recipes_paths``)
 
 from __future__ import annotations
 
+import glob
 import os
 import re
 
 from .envpaths import named_paths, relative_values, session_paths
 from .makebounds import EVERYWHERE, SHELLFLAGS, SHELLS
+from .makeexpand import include_words
 from .makerecipes import Unbounded, Unread
 from .makerecipes import exact as _exact_name
 from .named import above
@@ -152,3 +154,35 @@ def unbounded(definitions: dict[str, list[str]], specific: set[str]) -> str:
                 allowed(v.strip()) for v in definitions[name]))):
             return f"{name} is set"
     return ""
+
+
+def included(operands: str, folder: str, definitions: dict[str, list[str]],
+             trusted: set[str]) -> tuple[list[str], list[str]]:
+    """The names a computed include's ``operands`` stand for, where make's expansion of them
+    is read exactly (``include $(DEPS)``); a ``$(wildcard …)``'s, those in ``folder`` now, its
+    pattern kept a doubt (a name made later); else the operands a doubt alone (review
+    s56-greview B: what a computed include reads is read, and the rules remaking it). Its
+    answer: the names, the texts doubted."""
+    words = include_words(operands, definitions, trusted)
+    if words is None or any(w[:1] in ("/", "~") or ".." in w.split("/") for w in words):
+        return [], [operands]
+    found = [w for w in words if not any(c in w for c in "*?[")]
+    patterns = [w for w in words if w not in found]
+    for pattern in patterns:
+        found += sorted(os.path.relpath(m, folder) for m in glob.glob(
+            os.path.join(glob.escape(folder), pattern)))[:256]
+    return found, patterns
+
+
+def doubted(code: str, head: str | None, heads: dict[str, str]) -> str | None:
+    """A doubt's text of the recipe line ``code`` (its rule's ``head``, ``targets:
+    prerequisites``; ``heads``, every rule line's): with the heads of its targets' rule lines
+    where it names an automatic variable (``make -C $@``, ``$(<D)``: s57-greview N); None
+    (every folder) for a pattern's or a special target's (any name)."""
+    if not AUTOMATIC.search(code):
+        return code
+    if head is None or "%" in head or head.lstrip()[:1] == "." or "$" in head:
+        return None
+    targets = set(head.partition(":")[0].split())
+    return "\n".join([code, *dict.fromkeys(
+        h for h in heads.values() if targets & set(h.partition(":")[0].split()))])

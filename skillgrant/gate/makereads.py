@@ -1,38 +1,34 @@
 """What GNU make reads as its own instructions from a makefile's text (issue 29; session 54,
 review s53-greview M1): the files a makefile the plan's make reads (``planprograms``' ``:``
-items, guarded) makes make read next, computed from the text with make's grammar (GNU make
-4.3's manual and ``make -p``): the ``include``/``-include``/``sinclude`` operands, each from the
-folder make runs in and the makefile's, and in make's default include folders
-(``.INCLUDE_DIRS``); the files make may remake each read makefile from (GNU make's "How
-Makefiles Are Remade": an explicit rule's prerequisites and the words of its recipe, and the
-built-in rules' sources, ``BUILT_IN``); ``load``'s objects; the paths a start variable the
-makefile assigns or exports names (``startvars.WHOLE``: ``BASH_ENV``, ``MAKEFILES``, …; any
-exported one as the session's, ``envpaths.named_paths``; ``SHELL``, ``.SHELLFLAGS``); and the
-makefiles a sub-make reads, wherever a line (a recipe, a variable's value, ``$(shell …)``)
-starts make (``make``, ``$(MAKE)``, a variable holding either) after a literal ``cd`` or
-``-C``: its ``-f`` operands or its folder's default makefiles, and ``MAKEFILES``' names, each
-read again. Where the text names what make reads by anything the gate cannot compute exactly
-(a ``$`` in such a name, a pattern, ``$(eval …)``, a pattern, suffix or ``.DEFAULT`` rule that
-may remake a read makefile, ``vpath``, ``-I``, ``--eval``, ``.RECIPEPREFIX``), the reading
-keeps a doubt (``_Reading.doubts``) and goes on: no plan refused (the lead's call on the cost,
-docs/decisions.md; a computed include of the plan's own makefile too since session 56:
-``-include $(wildcard *.d)``, review s55-greview K5). Each doubt write-guards the folders it may
-read from (session 55: ``makebounds.bound``; ``writeguard``): make's folder, or every one."""
+items, guarded) makes make read next, computed with make's grammar (GNU make 4.3's manual,
+``make -p``): the ``include`` operands (a computed one as make expands it: ``makelines.
+included``), from make's folder, the makefile's and ``.INCLUDE_DIRS``; the files make may
+remake each read makefile from ("How Makefiles Are Remade": ``makeremakes``), and what the
+remade one holds, read (a copier's sources, ``echo``'s words, a plain ``sed``'s edits; another
+program's text: a doubt of every folder, session 57); ``load``'s objects; the paths a start
+variable the makefile assigns or exports names (``startvars.WHOLE``; an exported one as the
+session's, ``envpaths.named_paths``; ``SHELL``, ``.SHELLFLAGS``); the makefiles a sub-make
+reads, wherever a line (a recipe, a variable's value, ``$(shell …)``) starts make after a
+literal ``cd`` or ``-C`` (``makerecipes``), each read again; and the session's relative values
+from each folder a recipe runs in (``makelines.recipes_paths``). What the gate cannot compute
+exactly is a doubt (``_Reading.doubts``), the reading going on: no plan refused (the lead's
+call, docs/decisions.md). Each doubt write-guards the folders it may read from
+(``makebounds.bound``, an allow-list since session 57; ``writeguard``): make's folder, or
+every one."""
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 
 from .envpaths import named_paths
-from .makebounds import EVERYWHERE, bound, literal
-from .makeexpand import include_words
+from .makebounds import EVERYWHERE, bound, expansions, literal
 from .makelines import (
-    AUTOMATIC,
     FLAGS,
     MAKES_OWN,
     PLAIN_FLAGS,
+    doubted,
+    included,
     lines,
     one_name,
     recipes_paths,
@@ -84,10 +80,10 @@ def makefile_reads(path: str, folder: str,
         queue += reading.subs
         moved += [reading.folder, *reading.moves]
         if held is not None:
-            everywhere = reading.unbounded()
-            held += [(EVERYWHERE if everywhere or text is None else bound(
-                text, reading.folder, reading.definitions, reading.trusted(), reading.cdpath()),
-                      doubt) for doubt, text in reading.doubts]
+            held += [(EVERYWHERE if unbounded(reading.definitions, reading.specific) or text is
+                      None else bound(text, reading.folder, reading.definitions,
+                                      reading.trusted(), reading.cdpath()), doubt)
+                     for doubt, text in reading.doubts]
     return list(dict.fromkeys(found + recipes_paths(moved, top, held)))
 
 
@@ -109,6 +105,7 @@ class _Reading:
         self.moves: list[str] = []  # (each folder a recipe's cd moves to; "": not known)
         self.values: set[str] = set()  # (the lines of a variable's value: no commands)
         self.remakers: set[str] = set()  # (the rules remaking a makefile read, read: where)
+        self.branches = self.rule_branch = 0  # (the conditionals read; at the last rule's)
         self.doubts: list[tuple[str, str | None]] = []  # (what it cannot compute, of which
         # text: None, every folder)
         self.found: list[str] = []
@@ -173,9 +170,7 @@ class _Reading:
             self.definitions[self.defining][-1] += "\n" + line
             return
         if line.startswith("\t") and self.in_rule:
-            self.code.append((where, line))
-            self.heads[where] = self.heads.get(self.rules[-1][3], "")
-            self.rules[-1][2].append(line)
+            self._recipe(where, line)
             return
         bare = uncommented(line).strip().replace("\\#", "#")
         words = bare.split()
@@ -184,6 +179,7 @@ class _Reading:
             exported = exported or words[0] == "export"
             words, bare = words[1:], bare.split(None, 1)[1]
         if not words or words[0] in _CONDITIONALS:
+            self.branches += bool(words)
             return
         self.in_rule = False
         assigned = _ASSIGNMENT.fullmatch(bare)
@@ -199,6 +195,16 @@ class _Reading:
         else:  # (`export X Y`: each exported; a function's line: `$(shell …)`)
             self.exported |= set(words) if exported else set()
             self.code.append((where, bare))
+
+    def _recipe(self, where: str, line: str) -> None:
+        """Reads the recipe line ``line``; also as a makefile's line where its rule is in a
+        conditional's branch make may not take (review s57-greview G)."""
+        self.code.append((where, line))
+        self.heads[where] = self.heads.get(self.rules[-1][3], "")
+        self.rules[-1][2].append(line)
+        if self.branches != self.rule_branch:
+            self._line(where, line.lstrip("\t"))
+            self.in_rule = True
 
     def _directive(self, words: list[str], where: str, exported: bool) -> bool:
         """Whether ``words`` are a directive's, read: ``include``'s, ``load``'s names."""
@@ -223,23 +229,22 @@ class _Reading:
                 self.found.append(os.path.join(self.folder, name))
         elif words[0] == "vpath" and len(words) > 2:
             raise Unread(f"{where}: vpath makes make look for files elsewhere")
+        self._undefined(words, where)
         return words[0] in ("define", "vpath", "undefine", "load", "-load", *_INCLUDES)
 
+    def _undefined(self, words: list[str], where: str) -> None:
+        """``undefine``'s: an empty value more; ``define .RECIPEPREFIX``, VPATH: Unbounded."""
+        for name in words[1:] if words[0] == "undefine" else ():
+            self.definitions.setdefault(name, []).append("")
+        if words[0] == "define" and words[1:2] in ([".RECIPEPREFIX"], ["VPATH"]):
+            raise Unbounded(f"{where} defines {words[1]}, which the gate does not read")
+
     def _computed(self, line: str, where: str) -> list[str]:
-        """The names a computed include ``line`` stands for, where make's expansion of it is
-        read exactly (``include $(DEPS)``); a ``$(wildcard …)``'s, those there now, the line
-        kept a doubt (a name made later); else a doubt alone (review s56-greview B: what a
-        computed include reads is read, and the rules remaking it)."""
-        operands = line.split(None, 1)[1]
-        words = include_words(operands, self.definitions, self.trusted())
-        if words is None or any(w[:1] in ("/", "~") or ".." in w.split("/") for w in words):
-            self.attempt(one_name, line, operands, where)
-            return []
-        found = [w for w in words if not any(c in w for c in "*?[")]
-        for pattern in (w for w in words if w not in found):
-            self.attempt(one_name, line, pattern, where)
-            found += sorted(os.path.relpath(m, self.folder) for m in glob.glob(
-                os.path.join(glob.escape(self.folder), pattern)))[:_MAX_READ]
+        """The names a computed include ``line`` stands for (``included``; doubts kept)."""
+        found, doubted = included(line.split(None, 1)[1], self.folder, self.definitions,
+                                  self.trusted())
+        for text in doubted:
+            self.attempt(one_name, line, text, where)
         return found
 
     def _assignment(self, name: str, value: str, where: str, exported: bool) -> None:
@@ -258,7 +263,7 @@ class _Reading:
         target, _, rest = bare.partition(":")
         self.in_rule = True
         prerequisites, _, recipe = rest.lstrip(":&").partition(";")
-        own = _ASSIGNMENT.fullmatch(re.sub(r"^\s*(?:override|export|private)\s+", "",
+        own = _ASSIGNMENT.fullmatch(re.sub(r"^\s*(?:(?:override|export|private)\s+)+", "",
                                            prerequisites.strip()))
         if own:
             self.specific.add(own.group(1))  # (its value in that rule's recipe: review
@@ -267,7 +272,7 @@ class _Reading:
             self.code.append((where, own.group(2)))
             self.rules.append((target.split(), [], [], where))
             return
-        self.heads[where] = f"{target} {prerequisites}"
+        self.heads[where], self.rule_branch = f"{target}:{prerequisites}", self.branches
         static = ":" in prerequisites  # (a static pattern rule: `t: %.conf: %.in`)
         self.rules.append((target.split(), prerequisites.replace("|", " ").split() + (
             ["%"] if static else []), [recipe] if recipe else [], where))
@@ -288,7 +293,8 @@ class _Reading:
         if any(t == [".ONESHELL"] for t, _, _, _ in self.rules):  # (one shell a recipe)
             self.code += [(where, "\n".join(r)) for _, _, r, where in self.rules if r]
         for where, code in self.code:
-            self.attempt(self._started, self._doubted(where, code), where, code, spelled)
+            self.attempt(self._started, doubted(code, self.heads.get(where), self.heads), where,
+                         code, spelled)
         self.doubts += [(f"{where} writes a file before a sub-make may read it", code)
                         for where, code in self.code if self.subs and where not in self.values
                         and writes(code)]  # (a line before: s57-greview N)
@@ -304,25 +310,11 @@ class _Reading:
         ``$(eval`` or an assignment to a computed name may set any (review s55-greview B5);
         not a target's or a pattern's own (``t: X := v``) nor a sub-make's command line's
         (review s56-greview B: each gives a recipe another value)."""
-        return set() if self.computed else self.assigned - self.specific - self.overridden
+        return set() if self.computed or "*" in self.overridden else \
+            self.assigned - self.specific - self.overridden
 
-    def unbounded(self) -> str:
-        """Why every doubt of this reading may read anywhere (``makelines.unbounded``)."""
-        return unbounded(self.definitions, self.specific)
-
-    def cdpath(self) -> bool:
-        """Whether a recipe's ``cd`` may search ``CDPATH`` (the makefile's, the session's)."""
+    def cdpath(self) -> bool:  # (a recipe's `cd` may search the makefile's, the session's)
         return "CDPATH" in self.definitions or bool(os.environ.get("CDPATH"))
-
-    def _doubted(self, where: str, code: str) -> str | None:
-        """A doubt's text of the line ``code`` at ``where``: with its rule's head where it
-        names an automatic variable (``make -C $@``); None (every folder) for a pattern's."""
-        if not AUTOMATIC.search(code):
-            return code
-        head = self.heads.get(where)
-        if head is None or "%" in head or head.lstrip()[:1] == "." or "$" in head:
-            return None
-        return code + "\n" + head
 
     def _remade_text(self) -> bool:
         """Reads the text a makefile read is remade to (GNU make reads it again, remade),
@@ -374,9 +366,14 @@ class _Reading:
         return found
 
     def _started(self, where: str, code: str, spelled: re.Pattern[str]) -> None:
-        """The sub-makes (and checkers) the text ``code`` starts, to be read (``subs``)."""
-        started, plugins = sub_makes(code, where, self.folder, spelled, self.cdpath(),
-                                     where not in self.values, self.moves)
+        """The sub-makes (and checkers) ``code`` starts, to be read (``subs``): its expansions'."""
+        try:
+            started, plugins = sub_makes(code, where, self.folder, spelled, self.cdpath() or
+                                         "CDPATH" in code, where not in self.values, self.moves)
+        except Unread:  # (`for d in lib; do $(MAKE) -C $$d; done`: lib/Makefile, s57-greview N)
+            for text in set(expansions(code, self.definitions, self.trusted())) - {code}:
+                self.attempt(self._started, text, where, text, spelled)
+            raise
         self.found += [p for p, _ in plugins]
         for sub_folder, makefiles, assignments in started:
             if any(n in FLAGS and not all(PLAIN_FLAGS.fullmatch(w) for w in v.split())
@@ -389,7 +386,8 @@ class _Reading:
                                if name in ("MAKEFILES", "MAKEFLAGS", "GNUMAKEFLAGS") else
                                start_paths([name], value, where, sub_folder, True))]
             self.found += makefiles + extra
-            overridden = self.overridden | {a.partition("=")[0] for a in assignments}
+            overridden = self.overridden | {a.partition("=")[0] for a in assignments}  # ("*":
+            # `-e`, the environment's values first: none the makefile's)
             self.subs += [(m, sub_folder, overridden) for m in makefiles + extra]
             if any(a.partition("=")[0] in WHOLE | FLAGS for a in assignments):
                 self.doubts.append((f"{where} gives a sub-make a start variable, which every "

@@ -56,7 +56,8 @@ _WRITING: Final = re.compile(r"(?:^|[\s;&|(@+-])(?:cp|mv|ln|install|rsync|tee|ta
 
 #: Programs that may run a program in another folder (beside ``cd``, make's ``-C``).
 _CHANGERS: Final = _WRAPPERS | {"git", "ninja", "pushd", "popd", "nohup", "timeout", "runuser",
-                                "su", "busybox", "perl", "python", "python3", "node", "ruby"}
+                                "su", "busybox", "perl", "python", "python3", "node", "ruby",
+                                "unshare", "nsenter", "start-stop-daemon", "systemd-run"}
 
 
 class Unread(ValueError):
@@ -98,7 +99,7 @@ def make_words(definitions: dict[str, list[str]]) -> re.Pattern[str]:
     spelled = re.compile(_MAKE_WORD)
     while True:
         more = {n for n, values in definitions.items()
-                if any(spelled.search(_braced(v)) for v in values)}
+                if any(spelled.search(_braced(re.sub(r"['\"\\]", "", v))) for v in values)}
         if more <= makers:
             return spelled
         makers |= more
@@ -127,18 +128,22 @@ def sub_makes(text: str, where: str, folder: str, spelled: re.Pattern[str],
     plugins: list[tuple[str, bool]] = []
     base, unknown = folder, ""
     text = _checked(text, where, spelled, commands)
-    for segment in re.split(r"&&|\|\||[;&|()\n]", _braced(text).replace("'", " ").replace(
-            '"', " ")):
-        words = [w.lstrip("@+-") if at == 0 else w for at, w in enumerate(segment.split())]
+    pieces = re.split(r"(&&|\|\||[;&|()\n])", _braced(text))
+    for segment, after in zip(pieces[::2], [*pieces[1::2], ""], strict=True):
+        words = [w.lstrip("@+-") if at == 0 else w for at, w in enumerate(
+            segment.replace("'", " ").replace('"', " ").split())]
         if words[:1] in (["cd"], ["pushd"], ["popd"]):
             base, unknown = _moved(words, base, unknown, cdpath)
+            unknown = unknown or ("" if after in ("&&", "") else f"{words[1:2]} (it may fail)")
             if moves is not None:
                 moves.append("" if unknown else base)
             continue
-        if moves is not None and not _CHANGERS.isdisjoint(os.path.basename(w) for w in words):
-            moves.append("")  # (`env -C sub`, `sh -c 'cd sub …'`, `find -execdir`: a folder
-            # the gate does not read, s57-greview T)
         at = next((i for i, w in enumerate(words) if spelled.fullmatch(w.lstrip("@+-"))), None)
+        if moves is not None and (not _CHANGERS.isdisjoint(os.path.basename(w) for w in words)
+                                  or (at is None and re.search(r"\s-C|--(?:wd|chdir|work|dir)",
+                                                                segment))):
+            moves.append("")  # (`env -C sub`, `sh -c 'cd sub …'`, `find -execdir`, `unshare
+            # --wd=sub`: a folder the gate does not read, s57-greview T)
         _wrapped(words, at, where)
         checkers = [c for c in _CHECKERS if c in (os.path.basename(w) for w in words)]
         if (at is not None or (checkers and base != folder)) and unknown:
@@ -146,6 +151,12 @@ def sub_makes(text: str, where: str, folder: str, spelled: re.Pattern[str],
                 f"{where} starts a program after a cd to a folder the gate cannot compute "
                 f"({unknown!r})")
         plugins += _plugins(checkers, words, where, base, folder) if checkers else []
+        raw = segment.split()
+        if at is not None and any(re.search(r"['\"\\]", w) and re.match(
+                r"-[a-zA-Z]*[Cf]|--(?:di|fi|ma)", w if re.match(r"-[a-zA-Z]*[Cf]\S", w) or i == 0
+                else raw[i - 1]) for i, w in enumerate(raw)):  # (`-C l''i\b`: s57-greview G)
+            raise Unread(f"{where} starts make in a folder or of a file quoted, which the gate "
+                         "does not read")
         if at is not None:
             try:
                 found.append(_sub_make(words[at + 1:], [w for w in words[:at] if "=" in w],
@@ -172,22 +183,25 @@ def _checked(text: str, where: str, spelled: re.Pattern[str], commands: bool) ->
     return text
 
 
-#: Programs that write files a sub-make may read (``writes``).
-_WRITERS: Final = frozenset(("cp", "mv", "ln", "install", "rsync", "tee", "tar", "unzip",
-                             "patch", "dd", "curl", "wget", "git"))
+#: Programs read as writing no file (``writes``: an allow-list; a redirection aside).
+_READ_ONLY: Final = frozenset(("echo", "printf", "true", "false", "test", "[", ":", "mkdir",
+                               "cd", "sleep", "exit", "set", "make", "gmake", "${MAKE}",
+                               "pwd", "ls", "cat", "grep", "which", "command -v", "done",
+                               "do", "then", "fi", "else", "for", "if", "while"))
 
 
 def writes(code: str) -> bool:
-    """Whether the recipe line ``code`` runs a program that writes a file (``cp``, ``ln``,
-    ``sed -i``…) or redirects output into one but its target's (``$@``) or /dev/null: what a
-    later sub-make may read (review s57-greview N)."""
+    """Whether the recipe line ``code`` may write a file a later sub-make reads: a program
+    but ``_READ_ONLY``'s (``cp``, ``command cp``, a script, ``$(SPHINXBUILD)``), or a
+    redirection but to /dev/null (review s57-greview N: an allow-list)."""
+    bare = code.replace("2>&1", "").replace(">&2", "")
+    if re.search(r">+\s*(?!/dev/null)\S", re.sub(r"'[^']*'|\"(?:\\.|[^\"\\])*\"", "", bare)):
+        return True
     for segment in re.split(r"&&|\|\||[;&|()\n]", _braced(code)):
         words = [w for w in segment.split() if not re.fullmatch(r"[@+-]*[A-Za-z_]\w*=\S*", w)]
-        program = os.path.basename(words[0].lstrip("@+-")) if words else ""
-        if program in _WRITERS or (program == "sed" and "-i" in " ".join(words)):
+        if words and words[0].lstrip("@+-") not in _READ_ONLY:
             return True
-    bare = re.sub(r"'[^']*'|\"(?:\\.|[^\"\\])*\"", "", code).replace("2>&1", "")  # (quoted: text)
-    return re.search(r">+\s*(?!\s*(?:\$[@{(]|/dev/null|&))\S", bare) is not None
+    return False
 
 
 def _wrapped(words: list[str], at: int | None, where: str) -> None:
@@ -209,7 +223,7 @@ def _moved(words: list[str], base: str, unknown: str, cdpath: bool) -> tuple[str
     if cdpath and target[:1] not in ("/", "~") and words[0] != "popd":
         unknown = unknown or f"{target} (searched in CDPATH)"
     unknown = unknown or (target if words[0] == "popd" or "$" in target or target in (
-        "-", "~") else "")
+        "-", "~") or re.search(r"[^/.][^/]*/(?:\.?/)*\.\.(?:/|$)", target) else "")
     return os.path.join(base, os.path.expanduser(target) if target != "~" else target), unknown
 
 
@@ -238,9 +252,10 @@ def _other_make(text: str, where: str, spelled: re.Pattern[str]) -> None:
         plain = re.sub(r"['\"\\]", "", word)
         name = os.path.basename(plain)
         named = re.match(r"[a-z]*make(?:[-_.]|$)", name.lower()) and "$" not in word and \
-            name not in ("make", "gmake", "cmake")  # (`make-first-existing-target`, bmake)
-        if "\x00" in word or "`" in word or re.search(r"\$\{[^{}]*$", word) or named or (
-                plain != word and spelled.fullmatch(plain)):
+            "/" not in word and name not in ("make", "gmake", "cmake")  # (bmake, `make-first-
+        quoted = any(re.sub(r"['\"\\]", "", w) != w and spelled.fullmatch(  # existing-target`)
+            re.sub(r"['\"\\]", "", w).lstrip("@+-")) for w in words)  # (`timeout 9 m''ake`)
+        if "\x00" in word or "`" in word or re.search(r"\$\{[^{}]*$", word) or named or quoted:
             raise Unbounded(f"{where} runs a program the gate cannot tell from make "
                             f"({word!r}), whose makefiles it does not read")
 
@@ -283,11 +298,16 @@ def _sub_make(words: list[str], prefix: list[str], where: str, folder: str
             if value is None or option[:1] in ("I", "E") or value == "-":  # (`-f -`: a pipe)
                 raise Unread(f"{where}: a sub-make's -{option[:1]} names what it reads "
                              "otherwise, or lacks its value")
+            if re.search(r"[^/.][^/]*/(?:\.?/)*\.\.(?:/|$)", value):  # (`/proc/self/cwd/..`:
+                raise Unbounded(f"{where}: a sub-make's -{option[:1]} climbs past a part that "
+                                f"may be a link ({value!r})")  # the link first, s57-greview N)
             folder = os.path.join(folder, os.path.expanduser(exact(value, where))) \
                 if option[:1] == "C" else folder
             files += [exact(value, where)] if option[:1] == "f" else []
         elif not option and "=" in word:
             prefix.append(word)
+        elif re.fullmatch(r"-[a-zA-Z]*e[a-zA-Z]*|--env[a-z-]*", word):  # (`-e`: the
+            prefix.append("*=")  # environment's values over every makefile's, s57-greview N)
         elif "$" in word:
             raise Unread(f"{where}: a sub-make's word {word!r} may be an option naming what "
                          "it reads, which the gate cannot compute")

@@ -170,7 +170,7 @@ def remade_text(name: str, prerequisites: list[str], recipe: list[str], where: s
                  "<F": os.path.basename(first)}
     text = re.sub(r"\$(?:([@<^+])|[({]([@<][DF])[)}])", lambda m: automatic[
         m.group(1) or m.group(2)], "\n".join(r.lstrip("\t").lstrip("@+-") for r in recipe))
-    if re.search(r"[`\\$]", text):
+    if re.search(r"[`\\${}*?\[]", text):  # (bash's `{src/x,$@}`, a glob: s57-greview R)
         raise Unbounded(f"{where} remakes a makefile make reads ({name!r}) by words the gate "
                         "does not read exactly")
     sources: list[str] = []
@@ -188,8 +188,9 @@ def _written(words: list[str], name: str, where: str, sources: list[str],
     writes into it (``echo``'s, ``printf``'s), the files it copies into it added to
     ``sources``, a plain ``sed``'s to ``changed`` (``remade_text``)."""
     program, into = _program(words[0]), _redirected(words, name)
-    operands = [w for at, w in enumerate(words) if at and w[:1] != "-" and w not in (
-        ">", ">>", "<") and words[at - 1] not in (">", ">>")]
+    ended = words.index("--") if "--" in words else len(words)  # (`cat -- -site.in`)
+    operands = [w for at, w in enumerate(words) if at and (w[:1] != "-" or at > ended) and
+                w not in (">", ">>", "<", "--") and words[at - 1] not in (">", ">>")]
     if "|" in words or "$" in "".join(operands) or any(c in "".join(operands) for c in "*?[%"):
         raise Unbounded(f"{where} remakes a makefile make reads ({name!r}) by a pipe or "
                         "words the gate cannot name")
