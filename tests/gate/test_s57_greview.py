@@ -43,6 +43,21 @@ CLOSED: dict[str, str] = {
         "a-sub-makes-include-named-by-its-level", "a-recipe-copies-what-a-later-sub-make-reads",
         "a-written-file-the-lists-include", "a-configured-template-included-from-a-subfolder",
         "a-compile-run-by-env-chdir"), "21175885"),
+    **dict.fromkeys((
+        "a-tab-line-after-a-rule-of-a-false-conditional", "sub-make-after-a-failed-cd",
+        "sub-make-folder-split-by-quotes-and-a-backslash", "recipes-of-a-defined-prefix",
+        "a-defined-vpath", "a-source-past-a-double-dash", "a-source-in-a-brace-list-of-bash",
+        "a-sub-makes-folder-attached-to-its-option", "an-automatic-variable-of-another-rule-line",
+        "a-make-named-by-a-quoted-variable", "a-brace-in-a-functions-argument",
+        "an-empty-loop-beside-the-doubt", "a-value-undefined-after-its-use",
+        "a-cd-by-the-recipes-own-cdpath", "sub-make-after-timeout",
+        "a-target-specific-value-of-two-modifiers", "a-sub-makes-environment-overrides",
+        "a-bounded-sub-makes-makefile-naming-outside",
+        "a-recipe-copies-by-another-word-before-a-sub-make",
+        "a-sub-makes-folder-through-procs-own-folder-link",
+        "a-recipe-links-where-a-later-sub-make-reads", "a-compile-run-by-unshare-wd",
+        "a-write-outside-beside-a-recursive-makes-loop-of-lines",
+        "a-write-outside-beside-a-script-named-for-make"), "46a365c4..3b7471df"),
 }
 #: A makefile's ``test`` that prints; the plan of the cases: make's call and a copier.
 TEST = "test:\n\t@echo ok\n"
@@ -83,24 +98,24 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
 WHY_READS: dict[str, str] = {
     "a-tab-line-after-a-rule-of-a-false-conditional": "makereads._Reading reads every branch of a "
     "conditional: `never:` of a false `ifdef` opens a rule, so the tab line after `endif` is read "
-    "as its recipe; make never saw the rule, and reads the line as an `include` (at 21175885 "
+    "as its recipe; make never saw the rule, and reads the line as an `include` (at c8be5ef6 "
     "(s57-gfix))",
     "sub-make-after-a-failed-cd": "makerecipes.sub_makes moves to a recipe's `cd nowhere` "
     "whatever it does (a failed one, one in a pipeline's subshell: `cd src | :`): dash goes on "
-    "in make's folder, and `$(MAKE) -C lib` reads ./lib (at 21175885 (s57-gfix))",
+    "in make's folder, and `$(MAKE) -C lib` reads ./lib (at c8be5ef6 (s57-gfix))",
     "sub-make-folder-split-by-quotes-and-a-backslash": "makerecipes.sub_makes replaces quotes by "
-    "spaces and keeps backslashes: `-C l''i\\b` is `-C l`; dash reads `lib` (at 21175885 "
+    "spaces and keeps backslashes: `-C l''i\\b` is `-C l`; dash reads `lib` (at c8be5ef6 "
     "(s57-gfix))",
     "an-include-through-procs-own-folder-link": "the include's path is read lexically "
     "(`/proc/self/cwd/..` is /proc/self): the kernel resolves /proc/self/cwd, make's folder, "
-    "then `..` (at 21175885 (s57-gfix))",
+    "then `..` (at c8be5ef6 (s57-gfix))",
     "recipes-of-a-defined-prefix": "makereads checks `.RECIPEPREFIX` (and VPATH) in `_assignment` "
-    "only: `define .RECIPEPREFIX` changes every recipe after it with no doubt (at 21175885 "
+    "only: `define .RECIPEPREFIX` changes every recipe after it with no doubt (at c8be5ef6 "
     "(s57-gfix))",
     "a-defined-vpath": "makereads checks VPATH in `_assignment` only: `define VPATH` makes make "
-    "find a prerequisite in src/, no doubt (at 21175885 (s57-gfix))",
+    "find a prerequisite in src/, no doubt (at c8be5ef6 (s57-gfix))",
     "remade-from-a-source-split-by-quotes": "makeremakes._operands splits a copier's word at "
-    "quotes: `s''rc/x` is `s` and `rc/x` (at 21175885 (s57-gfix))",
+    "quotes: `s''rc/x` is `s` and `rc/x` (at c8be5ef6 (s57-gfix))",
 }
 for _case in (c for c in READS if c not in CLOSED):
     OPEN.add("test_g_what_make_reads_by_no_doubt", WHY_READS.get(_case, "?"), _case)
@@ -137,13 +152,13 @@ REMAKES: dict[str, tuple[dict[str, str], str, str]] = {
 #: Why each case of ``REMAKES`` is open.
 WHY_REMAKES: dict[str, str] = {
     "a-source-named-by-the-targets-name": "makeremakes._sources drops a word holding an automatic "
-    "variable (`$@.in`) instead of reading it or keeping a doubt (at 21175885 (s57-gfix))",
+    "variable (`$@.in`) instead of reading it or keeping a doubt (at c8be5ef6 (s57-gfix))",
     "a-source-past-a-double-dash": "makeremakes skips every word from `-` (`cat -- -site.in`) (at "
-    "21175885 (s57-gfix))",
+    "c8be5ef6 (s57-gfix))",
     "a-source-in-a-brace-list-of-bash": "under `SHELL := /bin/bash` a remaking recipe's "
     "`cp {src/x,$@}` is `cp src/x site.conf`: makeremakes._sources drops the word (it holds "
     "`$@`) and remade_text reads no copy into site.conf (its last word is no `$@`) (at "
-    "21175885 (s57-gfix))",
+    "c8be5ef6 (s57-gfix))",
 }
 for _case in (c for c in REMAKES if c not in CLOSED):
     OPEN.add("test_r_a_remaking_recipe_of_copiers", WHY_REMAKES.get(_case, "?"), _case)
@@ -235,66 +250,66 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
 WHY_NEW: dict[str, str] = {
     "a-sub-makes-folder-attached-to-its-option": "makebounds._plain (s57-gfix) splits words at "
     "`=:,` and strips a `-X` option only before a `/`: `-C..` (and `-I..`) is no `..` part "
-    "(at 21175885 (s57-gfix))",
+    "(at c8be5ef6 (s57-gfix))",
     "makes-own-folder-variable-reassigned": "makeexpand.Expander.variable (s57-gfix) reads _OWN "
     "before the makefile's assignments: `CURDIR := ..` makes `$(CURDIR)` `..` (so do "
-    "`.DEFAULT_GOAL := ../lib`, `MAKECMDGOALS`, `MAKELEVEL`, read as a name) (at 21175885 "
+    "`.DEFAULT_GOAL := ../lib`, `MAKECMDGOALS`, `MAKELEVEL`, read as a name) (at c8be5ef6 "
     "(s57-gfix))",
     "an-automatic-variable-of-another-rule-line": "makereads._doubted (s57-gfix) joins the "
     "recipe's own rule line only: `$<` is the first prerequisite of any rule line of the target "
-    "(`test: ../lib/Makefile`) (at 21175885 (s57-gfix))",
+    "(`test: ../lib/Makefile`) (at c8be5ef6 (s57-gfix))",
     "a-make-named-by-a-quoted-variable": "make_words reads a value's text by a regex and "
-    "_other_make (s57-gfix) checks the recipe's word `$(M)`, not its value `m''ake` (at 21175885 "
+    "_other_make (s57-gfix) checks the recipe's word `$(M)`, not its value `m''ake` (at c8be5ef6 "
     "(s57-gfix))",
     "a-brace-in-a-functions-argument": "makeexpand._arguments (s57-gfix) counts `{}` with `()`: "
     "make splits `$(if ,},../lib)`'s arguments counting its own kind only (the else branch "
-    "`../lib`), the gate reads `''` (at 21175885 (s57-gfix))",
+    "`../lib`), the gate reads `''` (at c8be5ef6 (s57-gfix))",
     "an-empty-loop-beside-the-doubt": "makebounds._loops (s57-gfix) returns no text for a loop of "
     "no words (`for d in ; do`), and _plain is then true for the whole text, `..` unread (at "
-    "21175885 (s57-gfix))",
+    "c8be5ef6 (s57-gfix))",
     "a-value-undefined-after-its-use": "makeexpand.Expander (s57-gfix) never takes the empty "
     "value an `undefine` gives: make expands the recipe after reading, `.$(X).` is `..` (at "
-    "21175885 (s57-gfix))",
+    "c8be5ef6 (s57-gfix))",
     "a-cd-by-the-recipes-own-cdpath": "makerecipes.sub_makes reads `cd lib` from make's folder; "
     "the recipe's own `CDPATH=..` (dash searches it first) is neither the makefile's nor the "
-    "session's (s57-gfix's cdpath) (at 21175885 (s57-gfix))",
+    "session's (s57-gfix's cdpath) (at c8be5ef6 (s57-gfix))",
     "sub-make-after-timeout": "makerecipes._other_make (s57-gfix) checks the first word past "
-    "_PREFIXES only: `timeout 60 m''ake` (at 21175885 (s57-gfix))",
+    "_PREFIXES only: `timeout 60 m''ake` (at c8be5ef6 (s57-gfix))",
     "a-target-specific-value-of-two-modifiers": "makereads._rule strips one modifier before a "
     "target's own value: `test: export override DIRS := ..` is read as a static pattern rule, "
-    "DIRS trusted (at 21175885 (s57-gfix))",
+    "DIRS trusted (at c8be5ef6 (s57-gfix))",
     "a-sub-makes-environment-overrides": "makereads.trusted trusts sub/Makefile's `DIRS := lib`, "
     "though the sub-make's `-e` makes the environment's (the parent's export `..`) win (at "
-    "21175885 (s57-gfix))",
+    "c8be5ef6 (s57-gfix))",
     "a-bounded-sub-makes-makefile-naming-outside": "a doubt bounded to make's folder (a loop's "
     "sub-make in `lib`) guards that folder only; the approved lib/Makefile it reads names "
-    "../../shared/site.conf, never read (at 21175885 (s57-gfix))",
+    "../../shared/site.conf, never read (at c8be5ef6 (s57-gfix))",
     "an-include-of-a-subst-of-nothing": "makeexpand._composed (s57-gfix) returns the text "
     "unchanged for `$(subst ,.,.)`; make appends the replacement (`..`): the include is read "
-    "exactly, as ./shared/site.conf (at 21175885)",
+    "exactly, as ./shared/site.conf (at c8be5ef6)",
     "an-include-named-by-a-variables-origin": "makeexpand._computed (s57-gfix) reads every "
     "`$(origin …)`/`$(flavor …)` as `file`; make gives `undefined` (or `environment`, "
-    "`default`…): the include is read exactly as file.conf (at 21175885)",
+    "`default`…): the include is read exactly as file.conf (at c8be5ef6)",
     "a-sub-makes-include-named-by-its-level": "makeexpand._OWN (s57-gfix) reads `$(MAKELEVEL)` "
     "as 0 in every reading, a sub-make's too (1): lib/level0.conf is read, lib/level1.conf "
-    "included (at 21175885)",
+    "included (at c8be5ef6)",
     "a-recipe-copies-what-a-later-sub-make-reads": "makerecipes.sub_makes refuses a write "
     "before a sub-make on the same line only (_WRITING): a recipe's earlier line copies "
-    "../shared/local.conf over the lib/local.conf the sub-make includes (at 21175885)",
+    "../shared/local.conf over the lib/local.conf the sub-make includes (at c8be5ef6)",
     "a-recipe-copies-by-another-word-before-a-sub-make": "makerecipes.writes (21175885) "
     "takes a segment's first word as its program: `command cp ../shared/local.conf "
     "lib/local.conf` (also `nice cp`, `env cp`, `\\cp`, `c''p`) writes before the sub-make, no "
     "doubt",
     "a-sub-makes-folder-through-procs-own-folder-link": "21175885 refuses a `..` past a link "
     "in an include's name only (makelines.one_name): a sub-make's `-C /proc/self/cwd/../lib` "
-    "is joined lexically (make's chdir: ../lib) (at 21175885)",
+    "is joined lexically (make's chdir: ../lib) (at c8be5ef6)",
     "a-substitution-reference-of-an-automatic-variable": "makeexpand.Expander.reference "
     "(s57-gfix) applies a substitution reference to a name piece (PLACE, CURDIR) as if it "
     "matched nothing: `$(@D:.=..)` is `..` for make (`$(@D)` is `.`); the same root fails "
-    "test_s55_greview's pin substitution-reference-of-curdir (at 21175885)",
+    "test_s55_greview's pin substitution-reference-of-curdir (at c8be5ef6)",
     "a-recipe-links-where-a-later-sub-make-reads": "writeguard._linked_out follows the links "
     "there at the call; a recipe's earlier line makes one (`ln -sfn ../lib sub`) before the "
-    "bounded sub-make reads through it (at 21175885)",
+    "bounded sub-make reads through it (at c8be5ef6)",
 }
 for _case in (c for c in NEW if c not in CLOSED):
     OPEN.add("test_n_the_new_rules_read_otherwise", WHY_NEW.get(_case, "?"), _case)
@@ -320,7 +335,7 @@ WORDS: dict[str, tuple[str, dict[str, str], str, str]] = {
 }
 _open("test_w_the_plans_own_words", "makereads: the plan's own command-line value (`make test "
       "DIRS=..`) overrides the makefile's `DIRS := lib`; `overridden` holds sub-makes' command "
-      "lines only (at 21175885 (s57-gfix))", *WORDS)
+      "lines only (at c8be5ef6 (s57-gfix))", *WORDS)
 
 
 @pytest.mark.parametrize("case", WORDS)
@@ -353,7 +368,7 @@ CMAKE: dict[str, tuple[dict[str, str], str]] = {
 WHY_CMAKE: dict[str, str] = {
     "a-written-file-the-lists-include": "cmakereads._FILE_WRITES lacks `file(WRITE …)` (and "
     "APPEND; cmake 3.25's write_file too): the lists write gen.txt, then include it, with no "
-    "doubt (at 21175885 (s57-gfix))",
+    "doubt (at c8be5ef6 (s57-gfix))",
     "a-configured-template-included-from-a-subfolder": "cmakereads (s57-gfix's working tree, "
     "21:30) reads configure_file's template as code of the folder of the lists that configure "
     "it; sub/CMakeLists.txt includes the copy, whose `../../x.txt` is read from sub (../x.txt "
