@@ -37,12 +37,12 @@ CLOSED: dict[str, str] = {
     "a-copy-of-the-first-prerequisite": "28ad2bc1",
     "a-write-outside-beside-a-sed-remade-include": "28ad2bc1",
     **dict.fromkeys((
-        "an-include-through-procs-own-folder-link", "remade-from-a-source-split-by-quotes",
+        "an-include-through-procs-own-folder-link",
         "a-source-named-by-the-targets-name", "makes-own-folder-variable-reassigned",
         "an-include-of-a-subst-of-nothing", "an-include-named-by-a-variables-origin",
         "a-sub-makes-include-named-by-its-level", "a-recipe-copies-what-a-later-sub-make-reads",
-        "a-written-file-the-lists-include", "a-configured-template-included-from-a-subfolder",
-        "a-compile-run-by-env-chdir"), "21175885"),
+        "a-written-file-the-lists-include", "a-configured-template-included-from-a-subfolder"),
+        "21175885"),
     **dict.fromkeys((
         "a-tab-line-after-a-rule-of-a-false-conditional", "sub-make-after-a-failed-cd",
         "sub-make-folder-split-by-quotes-and-a-backslash", "recipes-of-a-defined-prefix",
@@ -90,9 +90,6 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
     "a-defined-vpath": (
         {"Makefile": "define VPATH\nsrc\nendef\n-include site.conf\nsite.conf: x.txt\n"
          "\tcat $^ > $@\n" + TEST, **SRC}, "", "src/p src/x.txt"),
-    "remade-from-a-source-split-by-quotes": (
-        {"Makefile": "-include site.conf\nsite.conf:\n\tcp s''rc/x $@\n" + TEST, **SRC},
-        "", "src/p src/x"),
 }
 #: Why each case of ``READS`` is open.
 WHY_READS: dict[str, str] = {
@@ -114,8 +111,6 @@ WHY_READS: dict[str, str] = {
     "(s57-gfix))",
     "a-defined-vpath": "makereads checks VPATH in `_assignment` only: `define VPATH` makes make "
     "find a prerequisite in src/, no doubt (at c8be5ef6 (s57-gfix))",
-    "remade-from-a-source-split-by-quotes": "makeremakes._operands splits a copier's word at "
-    "quotes: `s''rc/x` is `s` and `rc/x` (at c8be5ef6 (s57-gfix))",
 }
 for _case in (c for c in READS if c not in CLOSED):
     OPEN.add("test_g_what_make_reads_by_no_doubt", WHY_READS.get(_case, "?"), _case)
@@ -242,6 +237,14 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
     "a-substitution-reference-of-an-automatic-variable": (
         {"Makefile": "test:\n\t$(MAKE) -C $(@D:.=..)/lib test\n"}, LIB,
         "../pay/p ../lib/local.conf"),
+    "a-recipe-copies-after-a-keyword-before-a-sub-make": (
+        {"Makefile": "test:\n\tfor f in 1; do cp ../shared/local.conf lib/local.conf; done\n"
+         "\t$(MAKE) -C lib test\n", "lib/Makefile": "-include local.conf\n" + TEST}, LIB,
+        "../pay/p ../shared/local.conf"),
+    "a-sub-makes-recipe-copies-before-another-sub-make": (
+        {"Makefile": "test:\n\t$(MAKE) -f copy.mk\n\t$(MAKE) -C lib test\n",
+         "copy.mk": "all:\n\tcp ../shared/local.conf lib/local.conf\n",
+         "lib/Makefile": "-include local.conf\n" + TEST}, LIB, "../pay/p ../shared/local.conf"),
     "a-recipe-links-where-a-later-sub-make-reads": (
         {"Makefile": "test:\n\tln -sfn ../lib sub\n\tfor d in sub; do $(MAKE) -C $$d test; "
          "done\n"}, LIB, "../pay/p ../lib/local.conf"),
@@ -307,6 +310,12 @@ WHY_NEW: dict[str, str] = {
     "(s57-gfix) applies a substitution reference to a name piece (PLACE, CURDIR) as if it "
     "matched nothing: `$(@D:.=..)` is `..` for make (`$(@D)` is `.`); the same root fails "
     "test_s55_greview's pin substitution-reference-of-curdir (at c8be5ef6)",
+    "a-recipe-copies-after-a-keyword-before-a-sub-make": "makerecipes.writes (3b7471df) "
+    "reads a segment's first word against _READ_ONLY, which holds the shell's keywords: "
+    "`do cp …` (`then cp`, `else cp`) is read as writing nothing (at c8be5ef6)",
+    "a-sub-makes-recipe-copies-before-another-sub-make": "makerecipes._READ_ONLY (3b7471df) "
+    "holds make: `$(MAKE) -f copy.mk` runs a recipe copying ../shared/local.conf into lib/, and "
+    "copy.mk's own reading starts no sub-make, so its `cp` is no doubt (at c8be5ef6)",
     "a-recipe-links-where-a-later-sub-make-reads": "writeguard._linked_out follows the links "
     "there at the call; a recipe's earlier line makes one (`ln -sfn ../lib sub`) before the "
     "bounded sub-make reads through it (at c8be5ef6)",
@@ -395,7 +404,6 @@ def test_c_what_cmake_reads_by_no_doubt(case: str, tmp_path: Path) -> None:
 #: Each case: the plan's makefile running gcc (and the program it builds) in ``sub`` by a move
 #: no ``cd`` word makes; the session's ``CFLAGS=-Iinc`` makes gcc read ``sub/inc/stdio.h``.
 TOOLS: dict[str, str] = {
-    "a-compile-run-by-env-chdir": "test:\n\tenv -C sub $(CC) $(CFLAGS) t.c -o t && sub/t\n",
     "a-compile-run-by-unshare-wd": "test:\n\tunshare --wd=sub $(CC) $(CFLAGS) t.c -o t && sub/t\n",
 }
 _open("test_t_a_toolchain_value_where_a_recipe_runs", "makerecipes._CHANGERS (21175885) "
