@@ -41,7 +41,7 @@ CLOSED: dict[str, str] = {
         "a-source-named-by-the-targets-name", "makes-own-folder-variable-reassigned",
         "an-include-of-a-subst-of-nothing", "an-include-named-by-a-variables-origin",
         "a-sub-makes-include-named-by-its-level", "a-recipe-copies-what-a-later-sub-make-reads",
-        "a-written-file-the-lists-include", "a-configured-template-included-from-a-subfolder"),
+        "a-configured-template-included-from-a-subfolder"),
         "21175885"),
     **dict.fromkeys((
         "a-tab-line-after-a-rule-of-a-false-conditional", "sub-make-after-a-failed-cd",
@@ -51,7 +51,7 @@ CLOSED: dict[str, str] = {
         "a-make-named-by-a-quoted-variable", "a-brace-in-a-functions-argument",
         "an-empty-loop-beside-the-doubt", "a-value-undefined-after-its-use",
         "a-cd-by-the-recipes-own-cdpath", "sub-make-after-timeout",
-        "a-target-specific-value-of-two-modifiers", "a-sub-makes-environment-overrides",
+        "a-sub-makes-environment-overrides",
         "a-bounded-sub-makes-makefile-naming-outside",
         "a-recipe-copies-by-another-word-before-a-sub-make",
         "a-sub-makes-folder-through-procs-own-folder-link",
@@ -84,6 +84,13 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
     "an-include-through-procs-own-folder-link": (
         {"Makefile": "-include /proc/self/cwd/../shared/site.conf\n" + TEST, **SRC},
         "mkdir -p ../shared", "src/p ../shared/site.conf"),
+    "a-tab-line-after-a-line-expanding-to-nothing": (
+        {"Makefile": "$(info a:b)\n\t-include local.conf\n" + TEST, **SRC}, "",
+        "src/p local.conf"),
+    "recipes-of-an-evaluated-prefix": (
+        {"Makefile": "$(eval .RECIPEPREFIX := >)\n-include site.conf\nsite.conf:\n> cp "
+         "../shared/site.conf $@\ntest:\n> @echo ok\n", **SRC},
+        "mkdir -p ../shared", "src/p ../shared/site.conf"),
     "recipes-of-a-defined-prefix": (
         {"Makefile": "define .RECIPEPREFIX\n>\nendef\n-include site.conf\nsite.conf:\n> cp "
          "src/x $@\ntest:\n> @echo ok\n", **SRC}, "", "src/p src/x"),
@@ -106,6 +113,13 @@ WHY_READS: dict[str, str] = {
     "an-include-through-procs-own-folder-link": "the include's path is read lexically "
     "(`/proc/self/cwd/..` is /proc/self): the kernel resolves /proc/self/cwd, make's folder, "
     "then `..` (at c8be5ef6 (s57-gfix))",
+    "a-tab-line-after-a-line-expanding-to-nothing": "makereads takes any line with `:` as a "
+    "rule (`$(info a:b)`): make ends the rule context there (the line expands to no rule) and "
+    "reads the tab line after it as an `include`; 3b7471df reads a tab line as a makefile "
+    "line after a conditional's rule only (at c8be5ef6)",
+    "recipes-of-an-evaluated-prefix": "makereads (3b7471df) refuses `.RECIPEPREFIX` set by "
+    "`:=` and `define NAME` only: `$(eval .RECIPEPREFIX := >)` (a doubt bounded to make's "
+    "folder) or `define .RECIPEPREFIX:=` hides every recipe after it (at c8be5ef6)",
     "recipes-of-a-defined-prefix": "makereads checks `.RECIPEPREFIX` (and VPATH) in `_assignment` "
     "only: `define .RECIPEPREFIX` changes every recipe after it with no doubt (at c8be5ef6 "
     "(s57-gfix))",
@@ -204,9 +218,6 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
     "sub-make-after-timeout": (
         {"Makefile": "test:\n\ttimeout 60 m''ake -C lib test\n", **SUB}, "",
         "src/p lib/site.conf"),
-    "a-target-specific-value-of-two-modifiers": (
-        {"Makefile": "DIRS := lib\ntest: export override DIRS := ..\ntest:\n\tfor d in $(DIRS); "
-         "do $(MAKE) -C $$d/lib test; done\n"}, LIB, "../pay/p ../lib/local.conf"),
     "a-sub-makes-environment-overrides": (
         {"Makefile": "export DIRS := ..\ntest:\n\t$(MAKE) -e -C sub test\n",
          "sub/Makefile": "DIRS := lib\ntest:\n\tfor d in $(DIRS); do $(MAKE) -C $$d/$$d/lib "
@@ -278,9 +289,6 @@ WHY_NEW: dict[str, str] = {
     "session's (s57-gfix's cdpath) (at c8be5ef6 (s57-gfix))",
     "sub-make-after-timeout": "makerecipes._other_make (s57-gfix) checks the first word past "
     "_PREFIXES only: `timeout 60 m''ake` (at c8be5ef6 (s57-gfix))",
-    "a-target-specific-value-of-two-modifiers": "makereads._rule strips one modifier before a "
-    "target's own value: `test: export override DIRS := ..` is read as a static pattern rule, "
-    "DIRS trusted (at c8be5ef6 (s57-gfix))",
     "a-sub-makes-environment-overrides": "makereads.trusted trusts sub/Makefile's `DIRS := lib`, "
     "though the sub-make's `-e` makes the environment's (the parent's export `..`) win (at "
     "c8be5ef6 (s57-gfix))",
@@ -363,10 +371,6 @@ LISTS = "cmake_minimum_required(VERSION 3.10)\nproject(p NONE)\n"
 #: Each case: the lists, the file the copy from ``../pay/p`` (an
 #: ``execute_process(COMMAND touch zz)``) writes beside the project.
 CMAKE: dict[str, tuple[dict[str, str], str]] = {
-    "a-written-file-the-lists-include": (
-        {"CMakeLists.txt": LISTS + "file(WRITE ${CMAKE_CURRENT_SOURCE_DIR}/gen.txt \"include("
-         "../shared/x.txt OPTIONAL)\\n\")\ninclude(${CMAKE_CURRENT_SOURCE_DIR}/gen.txt)\n"},
-        "../shared/x.txt"),
     "a-configured-template-included-from-a-subfolder": (
         {"CMakeLists.txt": LISTS + "configure_file(tmpl.in ${CMAKE_CURRENT_SOURCE_DIR}/gen.txt "
          "COPYONLY)\nadd_subdirectory(sub)\n",
@@ -375,9 +379,6 @@ CMAKE: dict[str, tuple[dict[str, str], str]] = {
 }
 #: Why each case of ``CMAKE`` is open.
 WHY_CMAKE: dict[str, str] = {
-    "a-written-file-the-lists-include": "cmakereads._FILE_WRITES lacks `file(WRITE …)` (and "
-    "APPEND; cmake 3.25's write_file too): the lists write gen.txt, then include it, with no "
-    "doubt (at c8be5ef6 (s57-gfix))",
     "a-configured-template-included-from-a-subfolder": "cmakereads (s57-gfix's working tree, "
     "21:30) reads configure_file's template as code of the folder of the lists that configure "
     "it; sub/CMakeLists.txt includes the copy, whose `../../x.txt` is read from sub (../x.txt "
