@@ -51,7 +51,6 @@ CLOSED: dict[str, str] = {
         "a-make-named-by-a-quoted-variable", "a-brace-in-a-functions-argument",
         "an-empty-loop-beside-the-doubt", "a-value-undefined-after-its-use",
         "a-cd-by-the-recipes-own-cdpath", "sub-make-after-timeout",
-        "a-sub-makes-environment-overrides",
         "a-bounded-sub-makes-makefile-naming-outside",
         "a-recipe-copies-by-another-word-before-a-sub-make",
         "a-sub-makes-folder-through-procs-own-folder-link",
@@ -218,10 +217,6 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
     "sub-make-after-timeout": (
         {"Makefile": "test:\n\ttimeout 60 m''ake -C lib test\n", **SUB}, "",
         "src/p lib/site.conf"),
-    "a-sub-makes-environment-overrides": (
-        {"Makefile": "export DIRS := ..\ntest:\n\t$(MAKE) -e -C sub test\n",
-         "sub/Makefile": "DIRS := lib\ntest:\n\tfor d in $(DIRS); do $(MAKE) -C $$d/$$d/lib "
-         "test; done\n"}, LIB, "../pay/p ../lib/local.conf"),
     "a-bounded-sub-makes-makefile-naming-outside": (
         {"Makefile": "test:\n\tfor d in lib; do $(MAKE) -C $$d test; done\n",
          "lib/Makefile": "-include ../../shared/site.conf\n" + TEST}, PAY,
@@ -256,6 +251,8 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
         {"Makefile": "test:\n\t$(MAKE) -f copy.mk\n\t$(MAKE) -C lib test\n",
          "copy.mk": "all:\n\tcp ../shared/local.conf lib/local.conf\n",
          "lib/Makefile": "-include local.conf\n" + TEST}, LIB, "../pay/p ../shared/local.conf"),
+    "a-make-named-by-a-references-pieces": (
+        {"Makefile": "E :=\ntest:\n\tma$(E)ke -C lib test\n", **SUB}, "", "src/p lib/site.conf"),
     "a-recipe-links-where-a-later-sub-make-reads": (
         {"Makefile": "test:\n\tln -sfn ../lib sub\n\tfor d in sub; do $(MAKE) -C $$d test; "
          "done\n"}, LIB, "../pay/p ../lib/local.conf"),
@@ -289,9 +286,6 @@ WHY_NEW: dict[str, str] = {
     "session's (s57-gfix's cdpath) (at c8be5ef6 (s57-gfix))",
     "sub-make-after-timeout": "makerecipes._other_make (s57-gfix) checks the first word past "
     "_PREFIXES only: `timeout 60 m''ake` (at c8be5ef6 (s57-gfix))",
-    "a-sub-makes-environment-overrides": "makereads.trusted trusts sub/Makefile's `DIRS := lib`, "
-    "though the sub-make's `-e` makes the environment's (the parent's export `..`) win (at "
-    "c8be5ef6 (s57-gfix))",
     "a-bounded-sub-makes-makefile-naming-outside": "a doubt bounded to make's folder (a loop's "
     "sub-make in `lib`) guards that folder only; the approved lib/Makefile it reads names "
     "../../shared/site.conf, never read (at c8be5ef6 (s57-gfix))",
@@ -324,6 +318,9 @@ WHY_NEW: dict[str, str] = {
     "a-sub-makes-recipe-copies-before-another-sub-make": "makerecipes._READ_ONLY (3b7471df) "
     "holds make: `$(MAKE) -f copy.mk` runs a recipe copying ../shared/local.conf into lib/, and "
     "copy.mk's own reading starts no sub-make, so its `cp` is no doubt (at c8be5ef6)",
+    "a-make-named-by-a-references-pieces": "makerecipes (3b7471df) takes make by its "
+    "spelling, quotes removed: `ma$(E)ke` (and `M := ma$(E)ke` + `$(M)`) is make once make "
+    "expands it; neither _other_make nor make_words expands the word (at c8be5ef6)",
     "a-recipe-links-where-a-later-sub-make-reads": "writeguard._linked_out follows the links "
     "there at the call; a recipe's earlier line makes one (`ln -sfn ../lib sub`) before the "
     "bounded sub-make reads through it (at c8be5ef6)",
