@@ -107,6 +107,8 @@ class Expander:
             if PLACE in one or CURDIR in one or "$" in one:
                 raise Inexact(inner)
             values = self.variable(variable, bound, depth)
+            if colon and any(PLACE in v or CURDIR in v for v in values):
+                raise Inexact(inner)  # (`$(CURDIR:project=shared)`, `$(@D:.=..)`)
             if colon:  # (a substitution reference: `$(OBJS:.o=.c)`)
                 old, equals, new = substitution.partition("=")
                 if not equals:

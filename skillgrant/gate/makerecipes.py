@@ -55,9 +55,12 @@ _WRITING: Final = re.compile(r"(?:^|[\s;&|(@+-])(?:cp|mv|ln|install|rsync|tee|ta
 
 
 #: Programs that may run a program in another folder (beside ``cd``, make's ``-C``).
-_CHANGERS: Final = _WRAPPERS | {"git", "ninja", "pushd", "popd", "nohup", "timeout", "runuser",
-                                "su", "busybox", "perl", "python", "python3", "node", "ruby",
-                                "unshare", "nsenter", "start-stop-daemon", "systemd-run"}
+_CHANGERS: Final = frozenset(("unshare", "nsenter", "start-stop-daemon", "systemd-run",
+                              "chroot", "runuser", "su", "sudo"))
+#: Words by which a program runs one in another folder (``env -C``, ``git -C``, ``sh -c 'cd
+#: sub …'``, ``find -execdir``, ``--wd``, ``os.chdir``).
+_FOLDER_WORDS: Final = re.compile(r"\s-C|--(?:wd|chdir|work|dir|cwd)|-execdir|chdir|cwd|\bcd\b|"
+                                  r"\bpushd\b")
 
 
 class Unread(ValueError):
@@ -139,9 +142,8 @@ def sub_makes(text: str, where: str, folder: str, spelled: re.Pattern[str],
                 moves.append("" if unknown else base)
             continue
         at = next((i for i, w in enumerate(words) if spelled.fullmatch(w.lstrip("@+-"))), None)
-        if moves is not None and (not _CHANGERS.isdisjoint(os.path.basename(w) for w in words)
-                                  or (at is None and re.search(r"\s-C|--(?:wd|chdir|work|dir)",
-                                                                segment))):
+        if moves is not None and at is None and (not _CHANGERS.isdisjoint(
+                os.path.basename(w) for w in words) or _FOLDER_WORDS.search(segment)):
             moves.append("")  # (`env -C sub`, `sh -c 'cd sub …'`, `find -execdir`, `unshare
             # --wd=sub`: a folder the gate does not read, s57-greview T)
         _wrapped(words, at, where)
