@@ -52,7 +52,7 @@ CLOSED: dict[str, str] = {
         "a-sub-makes-folder-attached-to-its-option", "an-automatic-variable-of-another-rule-line",
         "a-make-named-by-a-quoted-variable", "a-brace-in-a-functions-argument",
         "an-empty-loop-beside-the-doubt", "a-value-undefined-after-its-use",
-        "a-cd-by-the-recipes-own-cdpath", "sub-make-after-timeout",
+        "a-cd-by-the-recipes-own-cdpath",
         "a-bounded-sub-makes-makefile-naming-outside",
         "a-recipe-copies-by-another-word-before-a-sub-make",
         "a-sub-makes-folder-through-procs-own-folder-link",
@@ -216,9 +216,6 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
     "a-cd-by-the-recipes-own-cdpath": (
         {"Makefile": "test:\n\tCDPATH=..; cd lib && $(MAKE) test\n"}, LIB,
         "../pay/p ../lib/local.conf"),
-    "sub-make-after-timeout": (
-        {"Makefile": "test:\n\ttimeout 60 m''ake -C lib test\n", **SUB}, "",
-        "src/p lib/site.conf"),
     "a-bounded-sub-makes-makefile-naming-outside": (
         {"Makefile": "test:\n\tfor d in lib; do $(MAKE) -C $$d test; done\n",
          "lib/Makefile": "-include ../../shared/site.conf\n" + TEST}, PAY,
@@ -255,6 +252,9 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
          "lib/Makefile": "-include local.conf\n" + TEST}, LIB, "../pay/p ../shared/local.conf"),
     "a-make-named-by-a-references-pieces": (
         {"Makefile": "E :=\ntest:\n\tma$(E)ke -C lib test\n", **SUB}, "", "src/p lib/site.conf"),
+    "a-shell-assignment-copies-before-a-sub-make": (
+        {"Makefile": "X != cp ../shared/local.conf lib/local.conf\ntest:\n\t$(MAKE) -C lib test\n",
+         "lib/Makefile": "-include local.conf\n" + TEST}, LIB, "../pay/p ../shared/local.conf"),
     "a-recipe-links-where-a-later-sub-make-reads": (
         {"Makefile": "test:\n\tln -sfn ../lib sub\n\tfor d in sub; do $(MAKE) -C $$d test; "
          "done\n"}, LIB, "../pay/p ../lib/local.conf"),
@@ -286,8 +286,6 @@ WHY_NEW: dict[str, str] = {
     "a-cd-by-the-recipes-own-cdpath": "makerecipes.sub_makes reads `cd lib` from make's folder; "
     "the recipe's own `CDPATH=..` (dash searches it first) is neither the makefile's nor the "
     "session's (s57-gfix's cdpath) (at f57490c6 (s57-gfix))",
-    "sub-make-after-timeout": "makerecipes._other_make (s57-gfix) checks the first word past "
-    "_PREFIXES only: `timeout 60 m''ake` (at f57490c6 (s57-gfix))",
     "a-bounded-sub-makes-makefile-naming-outside": "a doubt bounded to make's folder (a loop's "
     "sub-make in `lib`) guards that folder only; the approved lib/Makefile it reads names "
     "../../shared/site.conf, never read (at f57490c6 (s57-gfix))",
@@ -323,6 +321,9 @@ WHY_NEW: dict[str, str] = {
     "a-make-named-by-a-references-pieces": "makerecipes (3b7471df) takes make by its "
     "spelling, quotes removed: `ma$(E)ke` (and `M := ma$(E)ke` + `$(M)`) is make once make "
     "expands it; neither _other_make nor make_words expands the word (at f57490c6)",
+    "a-shell-assignment-copies-before-a-sub-make": "makereads runs writes() on recipe lines "
+    "only (`where not in self.values`): `X != cp ../shared/local.conf lib/local.conf` runs its "
+    "command as make reads the makefile, before the sub-make (at f57490c6)",
     "a-recipe-links-where-a-later-sub-make-reads": "writeguard._linked_out follows the links "
     "there at the call; a recipe's earlier line makes one (`ln -sfn ../lib sub`) before the "
     "bounded sub-make reads through it (at f57490c6)",
