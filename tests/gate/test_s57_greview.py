@@ -314,7 +314,8 @@ WHY_NEW: dict[str, str] = {
     "test_s55_greview's pin substitution-reference-of-curdir (at f57490c6)",
     "a-recipe-copies-after-a-keyword-before-a-sub-make": "makerecipes.writes (3b7471df) "
     "reads a segment's first word against _READ_ONLY, which holds the shell's keywords: "
-    "`do cp …` (`then cp`, `else cp`) is read as writing nothing (at f57490c6)",
+    "`do cp …` (`then cp`, `else cp`; and `echo \"$$(cp …)\"`, a backticked cp) is read as "
+    "writing nothing (at f57490c6)",
     "a-sub-makes-recipe-copies-before-another-sub-make": "makerecipes._READ_ONLY (3b7471df) "
     "holds make: `$(MAKE) -f copy.mk` runs a recipe copying ../shared/local.conf into lib/, and "
     "copy.mk's own reading starts no sub-make, so its `cp` is no doubt (at f57490c6)",
