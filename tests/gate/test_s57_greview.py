@@ -52,7 +52,6 @@ CLOSED: dict[str, str] = {
         "a-sub-makes-folder-attached-to-its-option", "an-automatic-variable-of-another-rule-line",
         "a-make-named-by-a-quoted-variable", "a-brace-in-a-functions-argument",
         "an-empty-loop-beside-the-doubt", "a-value-undefined-after-its-use",
-        "a-cd-by-the-recipes-own-cdpath",
         "a-bounded-sub-makes-makefile-naming-outside",
         "a-recipe-copies-by-another-word-before-a-sub-make",
         "a-sub-makes-folder-through-procs-own-folder-link",
@@ -213,9 +212,6 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
     "a-value-undefined-after-its-use": (
         {"Makefile": "X := /\ntest:\n\tfor d in lib; do $(MAKE) -C .$(X)./$$d test; done\n"
          "undefine X\n"}, LIB, "../pay/p ../lib/local.conf"),
-    "a-cd-by-the-recipes-own-cdpath": (
-        {"Makefile": "test:\n\tCDPATH=..; cd lib && $(MAKE) test\n"}, LIB,
-        "../pay/p ../lib/local.conf"),
     "a-bounded-sub-makes-makefile-naming-outside": (
         {"Makefile": "test:\n\tfor d in lib; do $(MAKE) -C $$d test; done\n",
          "lib/Makefile": "-include ../../shared/site.conf\n" + TEST}, PAY,
@@ -255,6 +251,10 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
     "a-shell-assignment-copies-before-a-sub-make": (
         {"Makefile": "X != cp ../shared/local.conf lib/local.conf\ntest:\n\t$(MAKE) -C lib test\n",
          "lib/Makefile": "-include local.conf\n" + TEST}, LIB, "../pay/p ../shared/local.conf"),
+    "a-bounded-sub-make-of-an-include-folder-naming-outside": (
+        {"Makefile": "test:\n\t$(MAKE) -C lib -I inc test\n",
+         "lib/Makefile": "-include ../../shared/site.conf\n" + TEST}, PAY,
+        "../pay/p ../shared/site.conf"),
     "a-recipe-links-where-a-later-sub-make-reads": (
         {"Makefile": "test:\n\tln -sfn ../lib sub\n\tfor d in sub; do $(MAKE) -C $$d test; "
          "done\n"}, LIB, "../pay/p ../lib/local.conf"),
@@ -283,9 +283,6 @@ WHY_NEW: dict[str, str] = {
     "a-value-undefined-after-its-use": "makeexpand.Expander (s57-gfix) never takes the empty "
     "value an `undefine` gives: make expands the recipe after reading, `.$(X).` is `..` (at "
     "f57490c6 (s57-gfix))",
-    "a-cd-by-the-recipes-own-cdpath": "makerecipes.sub_makes reads `cd lib` from make's folder; "
-    "the recipe's own `CDPATH=..` (dash searches it first) is neither the makefile's nor the "
-    "session's (s57-gfix's cdpath) (at f57490c6 (s57-gfix))",
     "a-bounded-sub-makes-makefile-naming-outside": "a doubt bounded to make's folder (a loop's "
     "sub-make in `lib`) guards that folder only; the approved lib/Makefile it reads names "
     "../../shared/site.conf, never read (at f57490c6 (s57-gfix))",
@@ -325,6 +322,10 @@ WHY_NEW: dict[str, str] = {
     "a-shell-assignment-copies-before-a-sub-make": "makereads runs writes() on recipe lines "
     "only (`where not in self.values`): `X != cp ../shared/local.conf lib/local.conf` runs its "
     "command as make reads the makefile, before the sub-make (at f57490c6)",
+    "a-bounded-sub-make-of-an-include-folder-naming-outside": "46a365c4 reads a bounded "
+    "sub-make's makefile where its doubt is a loop's (`expansions`); a sub-make refused for "
+    "`-I inc` (or `--eval=…`) is bounded to make's folder and lib/Makefile, naming "
+    "../../shared/site.conf, is never read (at f57490c6)",
     "a-recipe-links-where-a-later-sub-make-reads": "writeguard._linked_out follows the links "
     "there at the call; a recipe's earlier line makes one (`ln -sfn ../lib sub`) before the "
     "bounded sub-make reads through it (at f57490c6)",
