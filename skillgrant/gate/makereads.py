@@ -73,7 +73,7 @@ def makefile_reads(path: str, folder: str,
         path, folder, overridden = queue.pop()
         if (path, folder, overridden) in seen:
             continue
-        reading = _Reading(folder, overridden)
+        reading = _Reading(folder, overridden, sub=len(seen) > 0)
         seen.add((path, folder, overridden))
         reading.file(path)
         found += reading.finish()
@@ -97,8 +97,9 @@ class _Reading:
     every other line a directive, a variable's assignment or a rule); then the files its
     rules remake them from and the sub-makes its lines start (``finish``)."""
 
-    def __init__(self, folder: str, overridden: frozenset[str] = frozenset()) -> None:
-        self.folder = folder
+    def __init__(self, folder: str, overridden: frozenset[str] = frozenset(),
+                 sub: bool = False) -> None:
+        self.folder, self.sub = folder, sub  # (a sub-make's: its writes, its siblings' reads)
         self.overridden = overridden  # (a sub-make's command line's: any makefile's value)
         self.specific: set[str] = set()  # (a target's or a pattern's own values)
         self.heads: dict[str, str] = {}  # (a recipe line's rule: its targets, prerequisites)
@@ -296,8 +297,8 @@ class _Reading:
             self.attempt(self._started, doubted(code, self.heads.get(where), self.heads), where,
                          code, spelled)
         self.doubts += [(f"{where} writes a file before a sub-make may read it", code)
-                        for where, code in self.code if self.subs and where not in self.values
-                        and writes(code)]  # (a line before: s57-greview N)
+                        for where, code in self.code if (self.subs or self.sub) and
+                        where not in self.values and writes(code)]  # (s57-greview N)
         recipes = "\n".join(code for _, code in self.code)
         self.relative += self.moved if _MOVES.search(recipes) else []
         self.doubts += [(f"{where} gives a start variable a relative value ({value!r}), read "

@@ -188,8 +188,11 @@ def _checked(text: str, where: str, spelled: re.Pattern[str], commands: bool) ->
 #: Programs read as writing no file (``writes``: an allow-list; a redirection aside).
 _READ_ONLY: Final = frozenset(("echo", "printf", "true", "false", "test", "[", ":", "mkdir",
                                "cd", "sleep", "exit", "set", "make", "gmake", "${MAKE}",
-                               "pwd", "ls", "cat", "grep", "which", "command -v", "done",
-                               "do", "then", "fi", "else", "for", "if", "while"))
+                               "pwd", "ls", "cat", "grep", "which", "done", "fi", "esac",
+                               "}", "for", "case"))
+#: Words before a simple command's program (judged next: ``do cp``, ``command cp``).
+_BEFORE: Final = frozenset(("do", "then", "else", "elif", "if", "while", "until", "!", "{",
+                            "command", "exec", "time", "nice", "nohup"))
 
 
 def writes(code: str) -> bool:
@@ -201,6 +204,8 @@ def writes(code: str) -> bool:
         return True
     for segment in re.split(r"&&|\|\||[;&|()\n]", _braced(code)):
         words = [w for w in segment.split() if not re.fullmatch(r"[@+-]*[A-Za-z_]\w*=\S*", w)]
+        while words and words[0].lstrip("@+-") in _BEFORE:
+            words = words[1:]
         if words and words[0].lstrip("@+-") not in _READ_ONLY:
             return True
     return False
