@@ -48,7 +48,7 @@ CLOSED: dict[str, str] = {
         "a-configured-template-included-from-a-subfolder"),
         "21175885"),
     **dict.fromkeys((
-        "a-tab-line-after-a-rule-of-a-false-conditional", "sub-make-after-a-failed-cd",
+        "a-tab-line-after-a-rule-of-a-false-conditional",
         "sub-make-folder-split-by-quotes-and-a-backslash", "recipes-of-a-defined-prefix",
         "a-defined-vpath", "a-source-past-a-double-dash", "a-source-in-a-brace-list-of-bash",
         "a-sub-makes-folder-attached-to-its-option", "an-automatic-variable-of-another-rule-line",
@@ -78,9 +78,6 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
     "a-tab-line-after-a-rule-of-a-false-conditional": (
         {"Makefile": "ifdef NEVER\nnever:\nendif\n\t-include local.conf\n" + TEST, **SRC},
         "", "src/p local.conf"),
-    "sub-make-after-a-failed-cd": (
-        {"Makefile": "test:\n\tcd nowhere 2>/dev/null; $(MAKE) -C lib test\n", **SUB},
-        "", "src/p lib/site.conf"),
     "sub-make-folder-split-by-quotes-and-a-backslash": (
         {"Makefile": "test:\n\t$(MAKE) -C l''i\\b test\n", **SUB}, "", "src/p lib/site.conf"),
     "an-include-through-procs-own-folder-link": (
@@ -106,9 +103,6 @@ WHY_READS: dict[str, str] = {
     "conditional: `never:` of a false `ifdef` opens a rule, so the tab line after `endif` is read "
     "as its recipe; make never saw the rule, and reads the line as an `include` (at 7913e8b1 "
     "(s57-gfix))",
-    "sub-make-after-a-failed-cd": "makerecipes.sub_makes moves to a recipe's `cd nowhere` "
-    "whatever it does (a failed one, one in a pipeline's subshell: `cd src | :`): dash goes on "
-    "in make's folder, and `$(MAKE) -C lib` reads ./lib (at 7913e8b1 (s57-gfix))",
     "sub-make-folder-split-by-quotes-and-a-backslash": "makerecipes.sub_makes replaces quotes by "
     "spaces and keeps backslashes: `-C l''i\\b` is `-C l`; dash reads `lib` (at 7913e8b1 "
     "(s57-gfix))",
@@ -257,6 +251,10 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
         {"Makefile": "test:\n\t$(MAKE) -C lib -I inc test\n",
          "lib/Makefile": "-include ../../shared/site.conf\n" + TEST}, PAY,
         "../pay/p ../shared/site.conf"),
+    "a-command-substitution-copies-before-a-sub-make": (
+        {"Makefile": "test:\n\techo \"$$(cp ../shared/local.conf lib/local.conf)\"\n\t$(MAKE) "
+         "-C lib test\n", "lib/Makefile": "-include local.conf\n" + TEST}, LIB,
+        "../pay/p ../shared/local.conf"),
     "a-recipe-links-where-a-later-sub-make-reads": (
         {"Makefile": "test:\n\tln -sfn ../lib sub\n\tfor d in sub; do $(MAKE) -C $$d test; "
          "done\n"}, LIB, "../pay/p ../lib/local.conf"),
@@ -313,8 +311,7 @@ WHY_NEW: dict[str, str] = {
     "test_s55_greview's pin substitution-reference-of-curdir (at 7913e8b1)",
     "a-recipe-copies-after-a-keyword-before-a-sub-make": "makerecipes.writes (3b7471df) "
     "reads a segment's first word against _READ_ONLY, which holds the shell's keywords: "
-    "`do cp …` (`then cp`, `else cp`; and `echo \"$$(cp …)\"`, a backticked cp) is read as "
-    "writing nothing (at 7913e8b1)",
+    "`do cp …` (`then cp`, `else cp`) is read as writing nothing (at f57490c6)",
     "a-sub-makes-recipe-copies-before-another-sub-make": "makerecipes._READ_ONLY (3b7471df) "
     "holds make: `$(MAKE) -f copy.mk` runs a recipe copying ../shared/local.conf into lib/, and "
     "copy.mk's own reading starts no sub-make, so its `cp` is no doubt (at 7913e8b1)",
@@ -328,6 +325,9 @@ WHY_NEW: dict[str, str] = {
     "sub-make's makefile where its doubt is a loop's (`expansions`); a sub-make refused for "
     "`-I inc` (or `--eval=…`) is bounded to make's folder and lib/Makefile, naming "
     "../../shared/site.conf, is never read (at 7913e8b1)",
+    "a-command-substitution-copies-before-a-sub-make": "makerecipes.writes (7913e8b1) "
+    "judges a segment by its program word: `echo \"$$(cp ../shared/local.conf "
+    "lib/local.conf)\"` (or a backticked cp) runs cp inside echo's words (at 7913e8b1)",
     "a-recipe-links-where-a-later-sub-make-reads": "writeguard._linked_out follows the links "
     "there at the call; a recipe's earlier line makes one (`ln -sfn ../lib sub`) before the "
     "bounded sub-make reads through it (at 7913e8b1)",
