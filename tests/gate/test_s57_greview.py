@@ -319,15 +319,17 @@ WHY_NEW: dict[str, str] = {
     "spelling, quotes removed: `ma$(E)ke` (and `M := ma$(E)ke` + `$(M)`) is make once make "
     "expands it; neither _other_make nor make_words expands the word (at 7913e8b1)",
     "a-shell-assignment-copies-before-a-sub-make": "makereads runs writes() on recipe lines "
-    "only (`where not in self.values`): `X != cp ../shared/local.conf lib/local.conf` runs its "
-    "command as make reads the makefile, before the sub-make (at 7913e8b1)",
+    "only (`where not in self.values`): `X != cp ../shared/local.conf lib/local.conf` (or `X "
+    ":= $(shell python3 -c \"…shutil.copy(…)\")`: no _WRITING word) runs as make reads the "
+    "makefile, before the sub-make (at 7913e8b1)",
     "a-bounded-sub-make-of-an-include-folder-naming-outside": "46a365c4 reads a bounded "
     "sub-make's makefile where its doubt is a loop's (`expansions`); a sub-make refused for "
     "`-I inc` (or `--eval=…`) is bounded to make's folder and lib/Makefile, naming "
     "../../shared/site.conf, is never read (at 7913e8b1)",
     "a-command-substitution-copies-before-a-sub-make": "makerecipes.writes (7913e8b1) "
     "judges a segment by its program word: `echo \"$$(cp ../shared/local.conf "
-    "lib/local.conf)\"` (or a backticked cp) runs cp inside echo's words (at 7913e8b1)",
+    "lib/local.conf)\"` (a backticked cp, `for f in $$(cp …)`, `[ -n \"$$(cp …)\" ]`) runs "
+    "cp inside a read-only program's words (at 7913e8b1)",
     "a-recipe-links-where-a-later-sub-make-reads": "writeguard._linked_out follows the links "
     "there at the call; a recipe's earlier line makes one (`ln -sfn ../lib sub`) before the "
     "bounded sub-make reads through it (at 7913e8b1)",
