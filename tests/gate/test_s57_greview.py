@@ -50,7 +50,7 @@ CLOSED: dict[str, str] = {
     **dict.fromkeys((
         "a-tab-line-after-a-rule-of-a-false-conditional",
         "sub-make-folder-split-by-quotes-and-a-backslash", "recipes-of-a-defined-prefix",
-        "a-defined-vpath", "a-source-past-a-double-dash", "a-source-in-a-brace-list-of-bash",
+        "a-source-past-a-double-dash", "a-source-in-a-brace-list-of-bash",
         "a-sub-makes-folder-attached-to-its-option", "an-automatic-variable-of-another-rule-line",
         "a-make-named-by-a-quoted-variable", "a-brace-in-a-functions-argument",
         "an-empty-loop-beside-the-doubt", "a-value-undefined-after-its-use",
@@ -93,9 +93,6 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
     "recipes-of-a-defined-prefix": (
         {"Makefile": "define .RECIPEPREFIX\n>\nendef\n-include site.conf\nsite.conf:\n> cp "
          "src/x $@\ntest:\n> @echo ok\n", **SRC}, "", "src/p src/x"),
-    "a-defined-vpath": (
-        {"Makefile": "define VPATH\nsrc\nendef\n-include site.conf\nsite.conf: x.txt\n"
-         "\tcat $^ > $@\n" + TEST, **SRC}, "", "src/p src/x.txt"),
 }
 #: Why each case of ``READS`` is open.
 WHY_READS: dict[str, str] = {
@@ -119,8 +116,6 @@ WHY_READS: dict[str, str] = {
     "recipes-of-a-defined-prefix": "makereads checks `.RECIPEPREFIX` (and VPATH) in `_assignment` "
     "only: `define .RECIPEPREFIX` changes every recipe after it with no doubt (at 7913e8b1 "
     "(s57-gfix))",
-    "a-defined-vpath": "makereads checks VPATH in `_assignment` only: `define VPATH` makes make "
-    "find a prerequisite in src/, no doubt (at 7913e8b1 (s57-gfix))",
 }
 for _case in (c for c in READS if c not in CLOSED):
     OPEN.add("test_g_what_make_reads_by_no_doubt", WHY_READS.get(_case, "?"), _case)
@@ -439,6 +434,9 @@ def test_t_a_toolchain_value_where_a_recipe_runs(case: str, tmp_path: Path) -> N
 #: Each case: the plan's makefile and files; the everyday calls, each harmless: no file make
 #: reads is written.
 COSTS: dict[str, tuple[dict[str, str], list[str]]] = {
+    "a-write-beside-a-recursive-makes-clean-rule": (
+        {"Makefile": "test:\n\t$(MAKE) -C lib test\nclean:\n\trm -f *.o\n",
+         "lib/Makefile": TEST, "src/a.c": "int a;\n"}, ["mkdir -p ../out", "cp src/a.c src/b.c"]),
     "a-write-outside-under-a-relative-cflags-beside-a-recipes-git": (
         {"Makefile": "test:\n\tgit --version\n"}, ["mkdir -p ../out"]),
     "a-copy-of-the-first-prerequisite": (
@@ -458,6 +456,10 @@ WHY_COSTS: dict[str, str] = {
     "a-copy-of-the-first-prerequisite": "makeremakes._operands splits a recipe's words at `<` "
     "(a redirection's), so `cp $< $@`, the commonest remaking recipe, leaves a word `$`: a "
     "doubt write-guarding make's folder (every write in the project denied)",
+    "a-write-beside-a-recursive-makes-clean-rule": "makereads (3b7471df) makes every code line "
+    "of a reading with a sub-make that runs a program not read-only a doubt (`rm -f *.o` of "
+    "`clean:`, never run by `make test`), bound to every folder (a glob): `mkdir -p ../out`, "
+    "`cp src/a.c src/b.c` denied (allowed at 86e0897c) (at 7913e8b1)",
     "a-write-outside-under-a-relative-cflags-beside-a-recipes-git": "makelines.recipes_paths "
     "(21175885): under the session's relative `CFLAGS=-Iinclude` a recipe naming a program of "
     "makerecipes._CHANGERS (git, python3, node, timeout…: most never change folder) is a "
