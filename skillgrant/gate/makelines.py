@@ -186,3 +186,14 @@ def doubted(code: str, head: str | None, heads: dict[str, str]) -> str | None:
     targets = set(head.partition(":")[0].split())
     return "\n".join([code, *dict.fromkeys(
         h for h in heads.values() if targets & set(h.partition(":")[0].split()))])
+
+
+def before(head: str | None, makers: list[str], sub: bool) -> bool:
+    """Whether a recipe line of the rule ``head`` (``targets:prerequisites``; None: a canned
+    recipe's) may run before a sub-make (``makers``: the heads of the rules starting one): a
+    line of such a rule or of a prerequisite's rule of it; any in a sub-make of siblings
+    (``sub``). Review s57-greview N: a ``clean`` rule's ``rm`` beside ``$(MAKE) -C lib`` is
+    no such line."""
+    names = {n for h in makers for n in h.replace(":", " ").split()}
+    return sub or (bool(makers) and (head is None or bool(
+        names & set(head.partition(":")[0].split()))))

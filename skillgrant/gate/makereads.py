@@ -27,6 +27,7 @@ from .makelines import (
     FLAGS,
     MAKES_OWN,
     PLAIN_FLAGS,
+    before,
     doubted,
     included,
     lines,
@@ -59,25 +60,24 @@ _MOVES: Final = re.compile(r"\b(?:cd|pushd)\s|\s-C\s?\S|--directory")
 
 def makefile_reads(path: str, folder: str,
                    held: list[tuple[str, str]] | None = None) -> list[str]:
-    """The files make, reading the makefile ``path`` in ``folder`` (its named folder: the
-    call's, the project's, ``-C``'s), reads or may run as its instructions (see the module's
-    text), and those of each sub-make it starts. Each doubt (what the gate cannot compute) is
-    added to ``held``: the folder it may read below (``makebounds.bound``) and why, naming the
-    makefile and its line."""
+    """What make reads as its instructions from the makefile ``path`` in ``folder`` (see the
+    module's text), and each sub-make; each doubt added to ``held``: its bound, and why."""
     found: list[str] = []
     moved: list[str] = []  # (the folders a recipe runs in: `recipes_paths`)
-    top = folder
-    queue = [(path, folder, frozenset[str]())]
+    top, queue = folder, [(path, folder, frozenset[str](), False)]
     seen = set[tuple[str, str, frozenset[str]]]()
     while queue and len(seen) < _MAX_READ:
-        path, folder, overridden = queue.pop()
+        path, folder, overridden, siblings = queue.pop()
         if (path, folder, overridden) in seen:
             continue
-        reading = _Reading(folder, overridden, sub=len(seen) > 0)
+        reading = _Reading(folder, overridden, sub=siblings)
         seen.add((path, folder, overridden))
-        reading.file(path)
-        found += reading.finish()
-        queue += reading.subs
+        try:  # (a fault of the reading: a doubt of every folder, not a failed hook)
+            reading.file(path)
+            found += reading.finish()
+        except (LookupError, TypeError, AttributeError, RecursionError, re.error) as e:
+            reading.doubts.append((f"the reading of {path} failed ({e!r})", None))
+        queue += [(*sub, len(reading.makers) > 1) for sub in reading.subs]
         moved += [reading.folder, *reading.moves]
         if held is not None:
             held += [(EVERYWHERE if unbounded(reading.definitions, reading.specific) or text is
@@ -99,7 +99,8 @@ class _Reading:
 
     def __init__(self, folder: str, overridden: frozenset[str] = frozenset(),
                  sub: bool = False) -> None:
-        self.folder, self.sub = folder, sub  # (a sub-make's: its writes, its siblings' reads)
+        self.folder, self.sub = folder, sub  # (a sub-make's of siblings: its writes, theirs)
+        self.makers: list[str] = []  # (the heads of the rules each sub-make starts in)
         self.overridden = overridden  # (a sub-make's command line's: any makefile's value)
         self.specific: set[str] = set()  # (a target's or a pattern's own values)
         self.heads: dict[str, str] = {}  # (a recipe line's rule: its targets, prerequisites)
@@ -188,9 +189,9 @@ class _Reading:
             return
         if assigned:
             if bare[assigned.end(1):assigned.start(2)].strip() in ("=", ":=", "::=", ":::="):
-                self.assigned.add(assigned.group(1))  # (not `?=`, `+=`, `!=`: the
-                # environment's value or a command's output may be taken)
+                self.assigned.add(assigned.group(1))  # (not ?=, +=, !=: another value)
             self._assignment(assigned.group(1), assigned.group(2), where, exported)
+            self.values -= {where} if "!=" in bare[:assigned.start(2)] else set()  # (a command)
         elif ":" in bare:
             self._rule(bare, where)
         else:  # (`export X Y`: each exported; a function's line: `$(shell …)`)
@@ -297,8 +298,9 @@ class _Reading:
             self.attempt(self._started, doubted(code, self.heads.get(where), self.heads), where,
                          code, spelled)
         self.doubts += [(f"{where} writes a file before a sub-make may read it", code)
-                        for where, code in self.code if (self.subs or self.sub) and
-                        where not in self.values and writes(code)]  # (s57-greview N)
+                        for where, code in self.code if (where not in self.values or "shell" in
+                        code) and before(self.heads.get(where), self.makers, self.sub) and
+                        writes(code)]
         recipes = "\n".join(code for _, code in self.code)
         self.relative += self.moved if _MOVES.search(recipes) else []
         self.doubts += [(f"{where} gives a start variable a relative value ({value!r}), read "
@@ -376,6 +378,7 @@ class _Reading:
                 self.attempt(self._started, text, where, text, spelled)
             raise
         self.found += [p for p, _ in plugins]
+        self.makers += [self.heads.get(where, "")] * len(started)
         for sub_folder, makefiles, assignments in started:
             if any(n in FLAGS and not all(PLAIN_FLAGS.fullmatch(w) for w in v.split())
                    for n, _, v in (a.partition("=") for a in assignments)):

@@ -199,6 +199,8 @@ def writes(code: str) -> bool:
     """Whether the recipe line ``code`` may write a file a later sub-make reads: a program
     but ``_READ_ONLY``'s (``cp``, ``command cp``, a script, ``$(SPHINXBUILD)``), or a
     redirection but to /dev/null (review s57-greview N: an allow-list)."""
+    if "`" in code or "$$(" in code:  # (a command substitution's program: s57-greview N)
+        return True
     bare = code.replace("2>&1", "").replace(">&2", "")
     if re.search(r">+\s*(?!/dev/null)\S", re.sub(r"'[^']*'|\"(?:\\.|[^\"\\])*\"", "", bare)):
         return True

@@ -27,6 +27,8 @@ OPEN = LeftOpen()
 
 OK = "test:\n\t@echo ok\n"
 EVAL = "$(foreach f,local.conf,$(eval -include $(f)))\n" + OK
+#: A doubt bounded to make's folder (an `$(eval` is every folder's since session 57).
+BOUNDED = "-include $(wildcard *.conf)\n" + OK
 PLAN = ["Bash(make test)", "Bash(cp *)", "Bash(tee *)", "Bash(cat *)", "Bash(ls *)",
         "Bash(grep *)", "Bash(npm test)", "Edit(**)"]
 
@@ -75,14 +77,14 @@ KEPT = {"own-entry": "make test", "cat": "cat Makefile", "grep": "grep -rn inclu
 
 @pytest.mark.parametrize("case", KEPT)
 def test_a_call_writing_nothing_there_stays_allowed(case: str, tmp_path: Path) -> None:
-    said = _said(tmp_path, PLAN, {"Makefile": EVAL, "src/p": "x\n"}, KEPT[case])
+    said = _said(tmp_path, PLAN, {"Makefile": BOUNDED, "src/p": "x\n"}, KEPT[case])
     assert said.returncode != 2, said.stderr.decode()
 
 
 def test_the_denial_names_the_makefiles_line(tmp_path: Path) -> None:
-    said = _said(tmp_path, PLAN, {"Makefile": EVAL, "src/p": "x\n"}, "cp src/p notes.txt")
+    said = _said(tmp_path, PLAN, {"Makefile": BOUNDED, "src/p": "x\n"}, "cp src/p notes.txt")
     assert said.returncode == 2
-    assert "Makefile:1" in said.stderr.decode() and "$(eval" in said.stderr.decode()
+    assert "Makefile:1" in said.stderr.decode()
 
 
 def test_a_doubt_reaching_outside_guards_every_folder(tmp_path: Path) -> None:
@@ -105,8 +107,10 @@ def test_a_plan_without_doubts_keeps_its_writes(tmp_path: Path) -> None:
 
 #: A doubt's text, and whether it reads below make's folder only (``makebounds.bound``).
 BOUNDS = {
-    "foreach-eval": ("$(foreach f,local.conf,$(eval -include $(f)))", True),
-    "eval-of-a-define": ("$(eval $(INC))", True),
+    # (every function but a words-of-its-argument one is not read since session 57: the
+    # lead's call on s57-greview's findings, docs/decisions.md)
+    "foreach-eval": ("$(foreach f,local.conf,$(eval -include $(f)))", False),
+    "eval-of-a-define": ("$(eval $(INC))", False),
     "sub-make-of-a-literal-folder": ("$(MAKE) -C $(BUILDDIR)/latex", True),
     "loop-over-literal-words": ("for d in $(DIRS); do $(MAKE) -C $$d; done", True),
     "pattern-rule": ("%.conf: %.conf.in", True),
@@ -151,7 +155,7 @@ COSTS = {"a-copy-in-the-project": "cp src/p src/q", "a-log-beside-make": "make t
 
 @pytest.mark.parametrize("case", COSTS)
 def test_the_rules_cost_is_a_denial_naming_the_doubt(case: str, tmp_path: Path) -> None:
-    said = _said(tmp_path, PLAN, {"Makefile": EVAL, "src/p": "x\n"}, COSTS[case])
+    said = _said(tmp_path, PLAN, {"Makefile": BOUNDED, "src/p": "x\n"}, COSTS[case])
     assert said.returncode == 2 and "Makefile:1" in said.stderr.decode()
 
 

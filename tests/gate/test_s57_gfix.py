@@ -27,16 +27,16 @@ TEXTS = {
     "a-comma-variable-of-two-values": ("cat .{.$(comma).}/shared/$@ > $@", False),
     "a-backslash-newline": ("cp .\\\n./shared/$@ $@", False),
     "a-hash-in-a-function": ("cp $(if ,#,..)/shared/$@ $@", False),
-    "a-glob-of-dots": ("-include $(wildcard .*)", False),
     "curdir-beside-a-name": ("$(MAKE) -C $(CURDIR).bak", False),
     "a-targets-folder-and-a-dot": ("cd $(@D). && $(MAKE)", False),
-    "a-bare-cd": ("cd && $(MAKE)", False),
     "a-value-of-two-one-climbing": ("$(MAKE) -C $(TWO)", False),
     "plain-recipe": ("cp shared/$@ $@", True),
     "a-loop-over-plain-words": ("for d in $(DIRS); do $(MAKE) -C $$d; done", True),
     "a-wildcard-include": ("-include $(wildcard *.d)", True),
     "curdir-as-a-words-first-part": ("$(MAKE) -C $(CURDIR)/sub", True),
-    "a-foreach-of-plain-words": ("$(foreach d,$(DIRS),$(MAKE) -C $(d);)", True),
+    "a-foreach-not-read": ("$(foreach d,$(DIRS),$(MAKE) -C $(d);)", False),
+    "a-substitution-reference": ("$(MAKE) -C $(DIRS:lib=lib2)", False),
+    "a-filter-of-plain-words": ("$(MAKE) -C $(filter l%,$(DIRS))", True),
 }
 DEFINED = {"DIRS": ["lib"], "comma": [",", ","], "TWO": ["lib", "../lib"]}
 
