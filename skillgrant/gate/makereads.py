@@ -97,8 +97,7 @@ class _Reading:
     every other line a directive, a variable's assignment or a rule); then the files its
     rules remake them from and the sub-makes its lines start (``finish``)."""
 
-    def __init__(self, folder: str, overridden: frozenset[str] = frozenset(),
-                 sub: bool = False) -> None:
+    def __init__(self, folder: str, overridden: frozenset[str], sub: bool) -> None:
         self.folder, self.sub = folder, sub  # (a sub-make's of siblings: its writes, theirs)
         self.makers: list[str] = []  # (the heads of the rules each sub-make starts in)
         self.overridden = overridden  # (a sub-make's command line's: any makefile's value)
@@ -107,9 +106,8 @@ class _Reading:
         self.moves: list[str] = []  # (each folder a recipe's cd moves to; "": not known)
         self.values: set[str] = set()  # (the lines of a variable's value: no commands)
         self.remakers: set[str] = set()  # (the rules remaking a makefile read, read: where)
-        self.branches = self.rule_branch = 0  # (the conditionals read; at the last rule's)
-        self.doubts: list[tuple[str, str | None]] = []  # (what it cannot compute, of which
-        # text: None, every folder)
+        self.branches = self.rule_branch = 0  # (conditionals read; at the last rule: -1, none)
+        self.doubts: list[tuple[str, str | None]] = []  # (why, its text: None, everywhere)
         self.found: list[str] = []
         self.subs: list[tuple[str, str, frozenset[str]]] = []
         self.files: set[str] = set()
@@ -238,7 +236,7 @@ class _Reading:
         """``undefine``'s: an empty value more; ``define .RECIPEPREFIX``, VPATH: Unbounded."""
         for name in words[1:] if words[0] == "undefine" else ():
             self.definitions.setdefault(name, []).append("")
-        if words[0] == "define" and words[1:2] in ([".RECIPEPREFIX"], ["VPATH"]):
+        if words[0] == "define" and re.match(r"(?:\.RECIPEPREFIX|VPATH)\b", " ".join(words[1:2])):
             raise Unbounded(f"{where} defines {words[1]}, which the gate does not read")
 
     def _computed(self, line: str, where: str) -> list[str]:
@@ -274,7 +272,8 @@ class _Reading:
             self.code.append((where, own.group(2)))
             self.rules.append((target.split(), [], [], where))
             return
-        self.heads[where], self.rule_branch = f"{target}:{prerequisites}", self.branches
+        self.heads[where] = f"{target}:{prerequisites}"  # (`$(info a:b)`: maybe no rule)
+        self.rule_branch = self.branches if "$" not in target else -1
         static = ":" in prerequisites  # (a static pattern rule: `t: %.conf: %.in`)
         self.rules.append((target.split(), prerequisites.replace("|", " ").split() + (
             ["%"] if static else []), [recipe] if recipe else [], where))
@@ -342,8 +341,7 @@ class _Reading:
                 self.file(self.found[-1])
         return len(self.remakers) > before
 
-    def _remake(self, name: str, prerequisites: list[str], recipe: list[str],
-                where: str) -> None:
+    def _remake(self, name: str, prerequisites: list[str], recipe: list[str], where: str) -> None:
         """Reads what the rule at ``where`` remakes the makefile ``name`` to."""
         sources, text, changed = remade_text(name, prerequisites, recipe, where)
         for source, edits in changed:  # (a plain sed's: its file's text, edited)
@@ -379,7 +377,9 @@ class _Reading:
             raise
         self.found += [p for p, _ in plugins]
         self.makers += [self.heads.get(where, "")] * len(started)
-        for sub_folder, makefiles, assignments in started:
+        for sub_folder, makefiles, assignments in started:  # ("!I", "!E": -I, --eval given)
+            self.doubts += [(f"{where} gives a sub-make -{a[1]}, not read", code if a == "!I"
+                             else None) for a in assignments if a in ("!I", "!E")]
             if any(n in FLAGS and not all(PLAIN_FLAGS.fullmatch(w) for w in v.split())
                    for n, _, v in (a.partition("=") for a in assignments)):
                 raise Unread(f"{where} gives a sub-make options naming what it reads, which "

@@ -102,7 +102,8 @@ def make_words(definitions: dict[str, list[str]]) -> re.Pattern[str]:
     spelled = re.compile(_MAKE_WORD)
     while True:
         more = {n for n, values in definitions.items()
-                if any(spelled.search(_braced(re.sub(r"['\"\\]", "", v))) for v in values)}
+                if any(spelled.search(_braced(re.sub(r"['\"\\]", "", v))) or spelled.search(
+                    _pieces(_braced(v))) for v in values)}
         if more <= makers:
             return spelled
         makers |= more
@@ -213,6 +214,15 @@ def writes(code: str) -> bool:
     return False
 
 
+#: Programs named for make that run no make (they write makefiles).
+_NOT_MAKE: Final = frozenset(("make", "gmake", "cmake", "qmake", "automake", "imake"))
+
+
+def _pieces(word: str) -> str:
+    """``word`` without its quotes, backslashes and references (``ma$(E)ke``, ``m''ake``)."""
+    return re.sub(r"\$\{[^{}]*\}|['\"\\]", "", word)
+
+
 def _wrapped(words: list[str], at: int | None, where: str) -> None:
     """Unread where the simple command ``words`` runs cmake (its lists: not followed here) or
     starts make (at ``at``) by another program."""
@@ -261,9 +271,9 @@ def _other_make(text: str, where: str, spelled: re.Pattern[str]) -> None:
         plain = re.sub(r"['\"\\]", "", word)
         name = os.path.basename(plain)
         named = re.match(r"[a-z]*make(?:[-_.]|$)", name.lower()) and "$" not in word and \
-            "/" not in word and name not in ("make", "gmake", "cmake")  # (bmake, `make-first-
-        quoted = any(re.sub(r"['\"\\]", "", w) != w and spelled.fullmatch(  # existing-target`)
-            re.sub(r"['\"\\]", "", w).lstrip("@+-")) for w in words)  # (`timeout 9 m''ake`)
+            "/" not in word and name not in _NOT_MAKE  # (bmake, `make-first-existing-target`;
+        quoted = any(_pieces(w) != w and spelled.fullmatch(  # `timeout 9 m''ake`, `ma$(E)ke`)
+            _pieces(w).lstrip("@+-")) for w in words)
         if "\x00" in word or "`" in word or re.search(r"\$\{[^{}]*$", word) or named or quoted:
             raise Unbounded(f"{where} runs a program the gate cannot tell from make "
                             f"({word!r}), whose makefiles it does not read")
@@ -303,8 +313,10 @@ def _sub_make(words: list[str], prefix: list[str], where: str, folder: str
         word, at = words[at], at + 1
         option, value = _option(word, words[at] if at < len(words) else None, where)
         at += option[1:] == "+"
-        if option[:1] in ("C", "f", "I", "E"):
-            if value is None or option[:1] in ("I", "E") or value == "-":  # (`-f -`: a pipe)
+        if option[:1] in ("I", "E"):  # (a doubt, its makefiles read still: s57-greview N)
+            prefix.append("!" + option[:1])
+        elif option[:1] in ("C", "f"):
+            if value is None or value == "-":  # (`-f -`: a pipe)
                 raise Unread(f"{where}: a sub-make's -{option[:1]} names what it reads "
                              "otherwise, or lacks its value")
             if re.search(r"[^/.][^/]*/(?:\.?/)*\.\.(?:/|$)", value):  # (`/proc/self/cwd/..`:
