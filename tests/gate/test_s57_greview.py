@@ -41,6 +41,10 @@ CLOSED: dict[str, str] = {
     "a-recipe-copies-after-a-keyword-before-a-sub-make": "7913e8b1",
     "a-sub-makes-recipe-copies-before-another-sub-make": "7913e8b1",
     "a-write-beside-a-recursive-makes-clean-rule": "ea3892ae",
+    **dict.fromkeys(("a-tab-line-after-a-line-expanding-to-nothing",
+                     "a-make-named-by-a-references-pieces",
+                     "a-bounded-sub-make-of-an-include-folder-naming-outside"),
+                    "6b6703c3..f07cd15f"),
     **dict.fromkeys(("recipes-of-an-evaluated-prefix",
                      "a-shell-assignment-copies-before-a-sub-make",
                      "a-command-substitution-copies-before-a-sub-make"), "eba07d1c..48e0289e"),
@@ -102,23 +106,23 @@ READS: dict[str, tuple[dict[str, str], str, str]] = {
 WHY_READS: dict[str, str] = {
     "a-tab-line-after-a-rule-of-a-false-conditional": "makereads._Reading reads every branch of a "
     "conditional: `never:` of a false `ifdef` opens a rule, so the tab line after `endif` is read "
-    "as its recipe; make never saw the rule, and reads the line as an `include` (at 48e0289e "
+    "as its recipe; make never saw the rule, and reads the line as an `include` (at f07cd15f "
     "(s57-gfix))",
     "sub-make-folder-split-by-quotes-and-a-backslash": "makerecipes.sub_makes replaces quotes by "
-    "spaces and keeps backslashes: `-C l''i\\b` is `-C l`; dash reads `lib` (at 48e0289e "
+    "spaces and keeps backslashes: `-C l''i\\b` is `-C l`; dash reads `lib` (at f07cd15f "
     "(s57-gfix))",
     "an-include-through-procs-own-folder-link": "the include's path is read lexically "
     "(`/proc/self/cwd/..` is /proc/self): the kernel resolves /proc/self/cwd, make's folder, "
-    "then `..` (at 48e0289e (s57-gfix))",
+    "then `..` (at f07cd15f (s57-gfix))",
     "a-tab-line-after-a-line-expanding-to-nothing": "makereads takes any line with `:` as a "
     "rule (`$(info a:b)`): make ends the rule context there (the line expands to no rule) and "
     "reads the tab line after it as an `include`; 3b7471df reads a tab line as a makefile "
-    "line after a conditional's rule only (at 48e0289e)",
+    "line after a conditional's rule only (at f07cd15f)",
     "recipes-of-an-evaluated-prefix": "makereads (3b7471df) refuses `.RECIPEPREFIX` set by "
     "`:=` and `define NAME` only: `$(eval .RECIPEPREFIX := >)` (a doubt bounded to make's "
-    "folder) or `define .RECIPEPREFIX:=` hides every recipe after it (at 48e0289e)",
+    "folder) or `define .RECIPEPREFIX:=` hides every recipe after it (at f07cd15f)",
     "recipes-of-a-defined-prefix": "makereads checks `.RECIPEPREFIX` (and VPATH) in `_assignment` "
-    "only: `define .RECIPEPREFIX` changes every recipe after it with no doubt (at 48e0289e "
+    "only: `define .RECIPEPREFIX` changes every recipe after it with no doubt (at f07cd15f "
     "(s57-gfix))",
 }
 for _case in (c for c in READS if c not in CLOSED):
@@ -153,11 +157,11 @@ REMAKES: dict[str, tuple[dict[str, str], str, str]] = {
 #: Why each case of ``REMAKES`` is open.
 WHY_REMAKES: dict[str, str] = {
     "a-source-named-by-the-targets-name": "makeremakes._sources drops a word holding an automatic "
-    "variable (`$@.in`) instead of reading it or keeping a doubt (at 48e0289e (s57-gfix))",
+    "variable (`$@.in`) instead of reading it or keeping a doubt (at f07cd15f (s57-gfix))",
     "a-source-in-a-brace-list-of-bash": "under `SHELL := /bin/bash` a remaking recipe's "
     "`cp {src/x,$@}` is `cp src/x site.conf`: makeremakes._sources drops the word (it holds "
     "`$@`) and remade_text reads no copy into site.conf (its last word is no `$@`) (at "
-    "48e0289e (s57-gfix))",
+    "f07cd15f (s57-gfix))",
 }
 for _case in (c for c in REMAKES if c not in CLOSED):
     OPEN.add("test_r_a_remaking_recipe_of_copiers", WHY_REMAKES.get(_case, "?"), _case)
@@ -257,76 +261,76 @@ NEW: dict[str, tuple[dict[str, str], str, str]] = {
 WHY_NEW: dict[str, str] = {
     "a-sub-makes-folder-attached-to-its-option": "makebounds._plain (s57-gfix) splits words at "
     "`=:,` and strips a `-X` option only before a `/`: `-C..` (and `-I..`) is no `..` part "
-    "(at 48e0289e (s57-gfix))",
+    "(at f07cd15f (s57-gfix))",
     "makes-own-folder-variable-reassigned": "makeexpand.Expander.variable (s57-gfix) reads _OWN "
     "before the makefile's assignments: `CURDIR := ..` makes `$(CURDIR)` `..` (so do "
-    "`.DEFAULT_GOAL := ../lib`, `MAKECMDGOALS`, `MAKELEVEL`, read as a name) (at 48e0289e "
+    "`.DEFAULT_GOAL := ../lib`, `MAKECMDGOALS`, `MAKELEVEL`, read as a name) (at f07cd15f "
     "(s57-gfix))",
     "an-automatic-variable-of-another-rule-line": "makereads._doubted (s57-gfix) joins the "
     "recipe's own rule line only: `$<` is the first prerequisite of any rule line of the target "
-    "(`test: ../lib/Makefile`) (at 48e0289e (s57-gfix))",
+    "(`test: ../lib/Makefile`) (at f07cd15f (s57-gfix))",
     "a-make-named-by-a-quoted-variable": "make_words reads a value's text by a regex and "
-    "_other_make (s57-gfix) checks the recipe's word `$(M)`, not its value `m''ake` (at 48e0289e "
+    "_other_make (s57-gfix) checks the recipe's word `$(M)`, not its value `m''ake` (at f07cd15f "
     "(s57-gfix))",
     "a-brace-in-a-functions-argument": "makeexpand._arguments (s57-gfix) counts `{}` with `()`: "
     "make splits `$(if ,},../lib)`'s arguments counting its own kind only (the else branch "
-    "`../lib`), the gate reads `''` (at 48e0289e (s57-gfix))",
+    "`../lib`), the gate reads `''` (at f07cd15f (s57-gfix))",
     "an-empty-loop-beside-the-doubt": "makebounds._loops (s57-gfix) returns no text for a loop of "
     "no words (`for d in ; do`), and _plain is then true for the whole text, `..` unread (at "
-    "48e0289e (s57-gfix))",
+    "f07cd15f (s57-gfix))",
     "a-value-undefined-after-its-use": "makeexpand.Expander (s57-gfix) never takes the empty "
     "value an `undefine` gives: make expands the recipe after reading, `.$(X).` is `..` (at "
-    "48e0289e (s57-gfix))",
+    "f07cd15f (s57-gfix))",
     "a-bounded-sub-makes-makefile-naming-outside": "a doubt bounded to make's folder (a loop's "
     "sub-make in `lib`) guards that folder only; the approved lib/Makefile it reads names "
-    "../../shared/site.conf, never read (at 48e0289e (s57-gfix))",
+    "../../shared/site.conf, never read (at f07cd15f (s57-gfix))",
     "an-include-of-a-subst-of-nothing": "makeexpand._composed (s57-gfix) returns the text "
     "unchanged for `$(subst ,.,.)`; make appends the replacement (`..`): the include is read "
-    "exactly, as ./shared/site.conf (at 48e0289e)",
+    "exactly, as ./shared/site.conf (at f07cd15f)",
     "an-include-named-by-a-variables-origin": "makeexpand._computed (s57-gfix) reads every "
     "`$(origin …)`/`$(flavor …)` as `file`; make gives `undefined` (or `environment`, "
-    "`default`…): the include is read exactly as file.conf (at 48e0289e)",
+    "`default`…): the include is read exactly as file.conf (at f07cd15f)",
     "a-sub-makes-include-named-by-its-level": "makeexpand._OWN (s57-gfix) reads `$(MAKELEVEL)` "
     "as 0 in every reading, a sub-make's too (1): lib/level0.conf is read, lib/level1.conf "
-    "included (at 48e0289e)",
+    "included (at f07cd15f)",
     "a-recipe-copies-what-a-later-sub-make-reads": "makerecipes.sub_makes refuses a write "
     "before a sub-make on the same line only (_WRITING): a recipe's earlier line copies "
-    "../shared/local.conf over the lib/local.conf the sub-make includes (at 48e0289e)",
+    "../shared/local.conf over the lib/local.conf the sub-make includes (at f07cd15f)",
     "a-recipe-copies-by-another-word-before-a-sub-make": "makerecipes.writes (21175885) "
     "takes a segment's first word as its program: `command cp ../shared/local.conf "
     "lib/local.conf` (also `nice cp`, `env cp`, `\\cp`, `c''p`) writes before the sub-make, no "
     "doubt",
     "a-sub-makes-folder-through-procs-own-folder-link": "21175885 refuses a `..` past a link "
     "in an include's name only (makelines.one_name): a sub-make's `-C /proc/self/cwd/../lib` "
-    "is joined lexically (make's chdir: ../lib) (at 48e0289e)",
+    "is joined lexically (make's chdir: ../lib) (at f07cd15f)",
     "a-substitution-reference-of-an-automatic-variable": "makeexpand.Expander.reference "
     "(s57-gfix) applies a substitution reference to a name piece (PLACE, CURDIR) as if it "
     "matched nothing: `$(@D:.=..)` is `..` for make (`$(@D)` is `.`); the same root fails "
-    "test_s55_greview's pin substitution-reference-of-curdir (at 48e0289e)",
+    "test_s55_greview's pin substitution-reference-of-curdir (at f07cd15f)",
     "a-recipe-copies-after-a-keyword-before-a-sub-make": "makerecipes.writes (3b7471df) "
     "reads a segment's first word against _READ_ONLY, which holds the shell's keywords: "
     "`do cp …` (`then cp`, `else cp`) is read as writing nothing (at f57490c6)",
     "a-sub-makes-recipe-copies-before-another-sub-make": "makerecipes._READ_ONLY (3b7471df) "
     "holds make: `$(MAKE) -f copy.mk` runs a recipe copying ../shared/local.conf into lib/, and "
-    "copy.mk's own reading starts no sub-make, so its `cp` is no doubt (at 48e0289e)",
+    "copy.mk's own reading starts no sub-make, so its `cp` is no doubt (at f07cd15f)",
     "a-make-named-by-a-references-pieces": "makerecipes (3b7471df) takes make by its "
     "spelling, quotes removed: `ma$(E)ke` (and `M := ma$(E)ke` + `$(M)`) is make once make "
-    "expands it; neither _other_make nor make_words expands the word (at 48e0289e)",
+    "expands it; neither _other_make nor make_words expands the word (at f07cd15f)",
     "a-shell-assignment-copies-before-a-sub-make": "makereads runs writes() on recipe lines "
     "only (`where not in self.values`): `X != cp ../shared/local.conf lib/local.conf` (or `X "
     ":= $(shell python3 -c \"…shutil.copy(…)\")`: no _WRITING word) runs as make reads the "
-    "makefile, before the sub-make (at 48e0289e)",
+    "makefile, before the sub-make (at f07cd15f)",
     "a-bounded-sub-make-of-an-include-folder-naming-outside": "46a365c4 reads a bounded "
     "sub-make's makefile where its doubt is a loop's (`expansions`); a sub-make refused for "
     "`-I inc` (or `--eval=…`) is bounded to make's folder and lib/Makefile, naming "
-    "../../shared/site.conf, is never read (at 48e0289e)",
+    "../../shared/site.conf, is never read (at f07cd15f)",
     "a-command-substitution-copies-before-a-sub-make": "makerecipes.writes (7913e8b1) "
     "judges a segment by its program word: `echo \"$$(cp ../shared/local.conf "
     "lib/local.conf)\"` (a backticked cp, `for f in $$(cp …)`, `[ -n \"$$(cp …)\" ]`) runs "
-    "cp inside a read-only program's words (at 48e0289e)",
+    "cp inside a read-only program's words (at f07cd15f)",
     "a-recipe-links-where-a-later-sub-make-reads": "writeguard._linked_out follows the links "
     "there at the call; a recipe's earlier line makes one (`ln -sfn ../lib sub`) before the "
-    "bounded sub-make reads through it (at 48e0289e)",
+    "bounded sub-make reads through it (at f07cd15f)",
 }
 for _case in (c for c in NEW if c not in CLOSED):
     OPEN.add("test_n_the_new_rules_read_otherwise", WHY_NEW.get(_case, "?"), _case)
@@ -352,7 +356,7 @@ WORDS: dict[str, tuple[str, dict[str, str], str, str]] = {
 }
 _open("test_w_the_plans_own_words", "makereads: the plan's own command-line value (`make test "
       "DIRS=..`) overrides the makefile's `DIRS := lib`; `overridden` holds sub-makes' command "
-      "lines only (at 48e0289e (s57-gfix))", *WORDS)
+      "lines only (at f07cd15f (s57-gfix))", *WORDS)
 
 
 @pytest.mark.parametrize("case", WORDS)
@@ -465,7 +469,7 @@ WHY_COSTS: dict[str, str] = {
     "a-write-beside-a-recursive-makes-clean-rule": "makereads (3b7471df) makes every code line "
     "of a reading with a sub-make that runs a program not read-only a doubt (`rm -f *.o` of "
     "`clean:`, never run by `make test`), bound to every folder (a glob): `mkdir -p ../out`, "
-    "`cp src/a.c src/b.c` denied (allowed at 86e0897c) (at 48e0289e)",
+    "`cp src/a.c src/b.c` denied (allowed at 86e0897c) (at f07cd15f)",
     "a-write-outside-under-a-relative-cflags-beside-a-recipes-git": "makelines.recipes_paths "
     "(21175885): under the session's relative `CFLAGS=-Iinclude` a recipe naming a program of "
     "makerecipes._CHANGERS (git, python3, node, timeout…: most never change folder) is a "
