@@ -15,6 +15,10 @@ from __future__ import annotations
 import functools
 import os
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 
 def is_interpreter(name: str) -> bool:
     """Whether ``name`` is an interpreter's (``python``, ``python3``, ``python3.11``)."""
@@ -77,8 +81,15 @@ def venv_libs(prefix: str) -> list[str] | None:
     homes = [v for k, v in read if k == "home"]  # (getpath takes the first: each taken)
     if not homes or any(h[:1] != "/" for h in homes):
         return None
-    for home in homes:
-        more = _home_libs(home)
+    return gathered(found, homes, _home_libs)
+
+
+def gathered(found: list[str], sources: list[str],
+             libs: Callable[[str], list[str] | None]) -> list[str] | None:
+    """``found`` and then the library folders ``libs`` gives for each of ``sources``, each
+    folder once; None where one's cannot be known (``libs`` gives None)."""
+    for source in sources:
+        more = libs(source)
         if more is None:
             return None
         found += [m for m in more if m not in found]

@@ -48,23 +48,19 @@ def _libs(path: str) -> list[str] | None:
     shim runs); None where one's cannot be known."""
     import sys
 
-    from .interpreters import interpreter_libs, is_interpreter
+    from .interpreters import gathered, interpreter_libs, is_interpreter
 
     bins = [b.rstrip("/") for b in path.split(":") if b[:1] == "/"]
     found = [*_PREFIXES, os.path.join(sys.base_prefix, "lib"),
              *(os.path.join(os.path.dirname(b), "lib") for b in bins)]
+    exes: list[str] = []
     for b in dict.fromkeys(bins):
         try:
             with os.scandir(b) as entries:
-                exes = [e.path for e in entries if is_interpreter(e.name)]
+                exes += [e.path for e in entries if is_interpreter(e.name)]
         except OSError:
             continue
-        for exe in exes:
-            more = interpreter_libs(exe)
-            if more is None:
-                return None
-            found += [m for m in more if m not in found]
-    return found
+    return gathered(found, exes, interpreter_libs)
 
 
 def _site_folders(libs: tuple[str, ...]) -> list[str]:
@@ -285,16 +281,22 @@ def _pth_folders(folder: str) -> list[str]:
     """The folders the ``.pth`` files of the site folder ``folder`` add to ``sys.path`` (each
     line not an ``import`` nor a comment, from ``folder``: site.addpackage's reading)."""
 
-    found = []
+    return [os.path.join(folder, line.rstrip()) for text in _pth_texts(folder)
+            for line in text.splitlines()
+            if line.strip() and not line.startswith(("#", "import ", "import\t"))]
+
+
+def _pth_texts(folder: str) -> list[str]:
+    """The text of each ``.pth`` file of the site folder ``folder`` (its first MiB) that
+    can be read."""
+    texts = []
     for pth in pth_files(folder):
         try:
             with open(pth, "rb") as f:
-                text = f.read(1 << 20).decode("utf-8", "replace")
+                texts.append(f.read(1 << 20).decode("utf-8", "replace"))
         except OSError:
             continue
-        found += [os.path.join(folder, line.rstrip()) for line in text.splitlines()
-                  if line.strip() and not line.startswith(("#", "import ", "import\t"))]
-    return found
+    return texts
 
 
 @functools.lru_cache(maxsize=8)
@@ -303,12 +305,7 @@ def _imports(libs: tuple[str, ...]) -> frozenset[str]:
 
     names: set[str] = set()
     for folder in _site_folders(libs):
-        for pth in pth_files(folder):
-            try:
-                with open(pth, "rb") as f:
-                    text = f.read(1 << 20).decode("utf-8", "replace")
-            except OSError:
-                continue
+        for text in _pth_texts(folder):
             for line in text.splitlines():
                 if line.startswith(("import ", "import\t")):  # (site.addpackage's test)
                     names |= line_names(line)
