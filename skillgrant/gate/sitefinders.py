@@ -101,15 +101,11 @@ def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]]
     E-PTHCODE): where one may, its names are not known."""
     import re
 
-    texts = []
-    for pth in pths:
-        try:
-            with open(pth, "rb") as f:
-                texts.append(f.read(1 << 20).decode("utf-8", "replace").splitlines())
-        except OSError:
-            return False
-    added = [os.path.join(folder, line.rstrip()) for lines in texts for line in lines if
-             line.strip() and not line.startswith(("#", "import ", "import\t"))]
+    read = pth_texts(pths)
+    if None in read:
+        return False
+    texts = [text.splitlines() for text in read if text is not None]
+    added = added_folders(folder, read)
     for lines in texts:  # (a module looked up in every folder a .pth there adds: E-PRESENT)
         code = [line for line in lines if line.startswith(("import ", "import\t")) and not (
             "has_mfs" in line and "mp.append(p)" in line)]  # (setuptools' nspkg template:
@@ -122,6 +118,28 @@ def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]]
         if not _appends_none([folder, *added], sorted(tops)):
             return False
     return True
+
+
+def pth_texts(pths: list[str]) -> list[str | None]:
+    """The text of each of the ``.pth`` files ``pths`` (its first MiB), None where it cannot
+    be read."""
+    texts: list[str | None] = []
+    for pth in pths:
+        try:
+            with open(pth, "rb") as f:
+                texts.append(f.read(1 << 20).decode("utf-8", "replace"))
+        except OSError:
+            texts.append(None)
+    return texts
+
+
+def added_folders(folder: str, texts: list[str | None]) -> list[str]:
+    """The folders the ``.pth`` texts ``texts`` of the site folder ``folder`` add to
+    ``sys.path``: each line not an ``import`` nor a comment, from ``folder``
+    (site.addpackage's reading)."""
+    return [os.path.join(folder, line.rstrip()) for text in texts if text is not None
+            for line in text.splitlines()
+            if line.strip() and not line.startswith(("#", "import ", "import\t"))]
 
 
 #: How many modules ``_appends_none`` reads before it takes one as appending.

@@ -278,35 +278,22 @@ def _regular(folder: str) -> bool:
 
 
 def _pth_folders(folder: str) -> list[str]:
-    """The folders the ``.pth`` files of the site folder ``folder`` add to ``sys.path`` (each
-    line not an ``import`` nor a comment, from ``folder``: site.addpackage's reading)."""
+    """The folders the ``.pth`` files of the site folder ``folder`` that can be read add to
+    ``sys.path`` (``sitefinders.added_folders``)."""
+    from .sitefinders import added_folders, pth_texts
 
-    return [os.path.join(folder, line.rstrip()) for text in _pth_texts(folder)
-            for line in text.splitlines()
-            if line.strip() and not line.startswith(("#", "import ", "import\t"))]
-
-
-def _pth_texts(folder: str) -> list[str]:
-    """The text of each ``.pth`` file of the site folder ``folder`` (its first MiB) that
-    can be read."""
-    texts = []
-    for pth in pth_files(folder):
-        try:
-            with open(pth, "rb") as f:
-                texts.append(f.read(1 << 20).decode("utf-8", "replace"))
-        except OSError:
-            continue
-    return texts
+    return added_folders(folder, pth_texts(pth_files(folder)))
 
 
 @functools.lru_cache(maxsize=8)
 def _imports(libs: tuple[str, ...]) -> frozenset[str]:
     """``start_imports`` of the prefixes' library folders ``libs``."""
+    from .sitefinders import pth_texts
 
     names: set[str] = set()
     for folder in _site_folders(libs):
-        for text in _pth_texts(folder):
-            for line in text.splitlines():
+        for text in pth_texts(pth_files(folder)):
+            for line in (text or "").splitlines():
                 if line.startswith(("import ", "import\t")):  # (site.addpackage's test)
                     names |= line_names(line)
     return frozenset(names - STANDARD)
