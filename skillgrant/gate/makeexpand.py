@@ -32,13 +32,24 @@ class Inexact(ValueError):
     """The text is not one the gate expands exactly."""
 
 
+def expanded(text: str, definitions: dict[str, list[str]], assigned: frozenset[str] | set[str],
+             globs: bool = False) -> list[str] | None:
+    """Each text the makefile text ``text`` stands for as make expands it (``Expander``), by
+    the variables' ``definitions`` (of them ``assigned``: those the makefiles assign
+    themselves); None where it is not read exactly, or its reading fails (``$(subst {,x,y)``:
+    a doubt, never a failed hook)."""
+    try:
+        return Expander(definitions, frozenset(assigned), globs=globs).expand(text, {}, 0)
+    except (Inexact, RecursionError, LookupError, ValueError):
+        return None
+
+
 def include_words(text: str, definitions: dict[str, list[str]],
                   assigned: frozenset[str] | set[str]) -> list[str] | None:
     """The words of an ``include``'s operands ``text`` as make expands them (each value of
     each variable; a ``$(wildcard …)``'s as its patterns), where read exactly; else None."""
-    try:
-        texts = Expander(definitions, frozenset(assigned), globs=True).expand(text, {}, 0)
-    except (Inexact, RecursionError, LookupError, ValueError):  # (`$(subst {,x,y)`: not read)
+    texts = expanded(text, definitions, assigned, globs=True)
+    if texts is None:
         return None
     words = [w.replace(GLOB, "*") for t in texts for w in t.split()]
     if any(c in w for w in words for c in (PLACE, CURDIR, "$")):
