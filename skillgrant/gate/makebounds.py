@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from .makeexpand import CURDIR, MAX_TEXTS, PLACE, Expander, Inexact
+from .makeexpand import CURDIR, MAX_TEXTS, PLACE, expanded
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -44,20 +44,16 @@ def bound(text: str, folder: str, definitions: dict[str, list[str]],
     only below it, by the variables' ``definitions`` (of them ``assigned``: those the makefiles
     assign themselves, read exactly), ``cdpath`` whether a ``cd`` may search ``CDPATH``; else
     ``EVERYWHERE`` (see the module's text)."""
-    try:
-        texts = Expander(definitions, frozenset(assigned)).expand(text, {}, 0)
-        return folder if all(_plain(t, cdpath) for t in texts) else EVERYWHERE
-    except (Inexact, RecursionError, LookupError, ValueError):  # (`$(subst {,x,y)`: not read)
-        return EVERYWHERE
+    texts = expanded(text, definitions, assigned)
+    return folder if texts is not None and all(_plain(t, cdpath) for t in texts) else EVERYWHERE
 
 
 def expansions(text: str, definitions: dict[str, list[str]],
                assigned: frozenset[str] | set[str]) -> list[str]:
     """Each text ``text`` stands for, make's references and the shell's ``for`` loops read
     (``bound``'s reading); none where one is not read exactly."""
-    try:
-        texts = Expander(definitions, frozenset(assigned)).expand(text, {}, 0)
-    except (Inexact, RecursionError, LookupError, ValueError):
+    texts = expanded(text, definitions, assigned)
+    if texts is None:
         return []
     found = [t for one in texts for t in (_loops(one) or [one])]
     return [] if any(c in t for t in found for c in ("$", PLACE, CURDIR)) else found
@@ -88,10 +84,28 @@ def _plain(text: str, cdpath: bool) -> bool:
 def _leaves(word: str) -> bool:
     """Whether the expanded ``word`` may name a file outside make's folder: from the root (but
     ``/dev/null``), a ``..`` part, ``$(CURDIR)`` but as its first part, a name's piece beside
-    dots (``$(@D).``)."""
-    if word[:1] == "-" and word[1:2] != "-" and any(  # (`-C..`, `-I/x`: an attached value)
-            _leaves(word[at:]) for at in range(2, len(word)) if word[at - 1].isalpha()):
+    dots (``$(@D).``); or, an option (``-C..``, ``-I/x``), a value attached after any letter
+    of it, read so in turn. Each ending of the word is read once, from the last (``-a-a-a…``
+    was an exponential walk); a word past ``_MAX_WORD`` characters is not read: it may."""
+    if len(word) > _MAX_WORD:
         return True
+    ends: dict[int, bool] = {}
+    for start in range(len(word) - 1, -1, -1):
+        if start and not word[start - 1].isalpha():
+            continue  # (no option's attached value starts here)
+        rest = word[start:]
+        ends[start] = (rest[:1] == "-" and rest[1:2] != "-" and any(
+            ends[start + at] for at in range(2, len(rest)) if rest[at - 1].isalpha())
+        ) or _leaves_itself(rest)
+    return ends.get(0, False) if word else _leaves_itself(word)
+
+
+#: The longest word ``_leaves`` reads.
+_MAX_WORD: Final = 4096
+
+
+def _leaves_itself(word: str) -> bool:
+    """``_leaves`` of ``word`` read as no option."""
     if word[:1] == "/" and word != "/dev/null":
         return True
     parts = word.split("/")
