@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from skillgrant.gate.makebounds import EVERYWHERE, bound
+from skillgrant.gate.makebounds import EVERYWHERE, _leaves, bound
 from skillgrant.gate.makereads import makefile_reads
 
 #: A doubt's text and whether it is bounded to make's folder (``bound`` with ``DEFINED``).
@@ -160,3 +160,15 @@ def test_cmakes_configured_template_is_read_as_code(tmp_path: Path) -> None:
     held = []
     lists_reads(str(tmp_path / "CMakeLists.txt"), str(tmp_path), held)
     assert {b for b, _ in held} == {str(tmp_path)}
+
+
+#: ``makebounds._leaves`` of long option words (the lead's review: its attached-value rule read
+#: every ending after a letter anew, exponential in the word; now each ending once), and its
+#: limit: a word it does not read may leave.
+LONG_WORDS = {"-a" * 40: False, "-a" * 40 + "-C..": True, "-a" * 40 + "-I/x": True,
+              "-a" * 40 + "-Cdir": False, "a" * 5000: True}
+
+
+@pytest.mark.parametrize("word", list(LONG_WORDS), ids=lambda w: f"{w[:6]}…{len(w)}")
+def test_a_long_option_word_is_read_once_per_ending(word: str) -> None:
+    assert _leaves(word) is LONG_WORDS[word]
