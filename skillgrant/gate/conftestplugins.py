@@ -34,7 +34,6 @@ from . import files as fs
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import Final
 
 #: The name pytest reads in a conftest.
@@ -50,9 +49,7 @@ _SKIPPED: Final = frozenset((".git", ".hg", ".svn", "node_modules", "__pycache__
 
 
 def conftest_plugins(folder: str, given: tuple[str, ...] = (), roots: tuple[str, ...] = (),
-                     anchors: tuple[str, ...] = (),
-                     more_roots: Callable[[], list[str] | None] | None = None,
-                     ) -> tuple[bool, list[str]]:
+                     anchors: tuple[str, ...] = ()) -> tuple[bool, list[str]]:
     """Whether a conftest pytest may load for the collecting ``folder`` (a real path) names
     its plugins in a way not read (every module is then one), and the file patterns
     (``pytestini``'s: a pattern holding a ``/`` matched against a path's end) of the modules
@@ -60,21 +57,14 @@ def conftest_plugins(folder: str, given: tuple[str, ...] = (), roots: tuple[str,
     and its packages' ``__init__`` files; and, read by the same rule, what each named
     module's own ``pytest_plugins`` names (pytest registers those too: a plugin
     aggregator; s56-greview3 P2), up to ``_MODULES`` modules, wherever it is below
-    ``folder`` or in a folder of ``roots`` (the ini's ``pythonpath``) or of ``more_roots``
-    (the folders ``sys.path`` holds, asked only where a module is named: None, any folder,
-    makes every module one); and the conftests in, above and below each of ``anchors``
-    outside ``folder``."""
+    ``folder`` or in a folder of ``roots`` (the ini's ``pythonpath``); and the conftests
+    in, above and below each of ``anchors`` outside ``folder``."""
     below = _below(folder)
     conftests = None if below is None else _conftests(folder, below, anchors)
     names = None if conftests is None else _read_all(conftests)
     if below is None or names is None:
         return True, []
     names += given
-    if names and more_roots is not None:
-        more = more_roots()
-        if more is None:
-            return True, []
-        roots = (*roots, *more)
     patterns: list[str] = []
     seen: set[str] = set()
     while names:

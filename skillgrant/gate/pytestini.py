@@ -103,13 +103,16 @@ def _reading(folder: str, guards: object) -> tuple[bool, tuple[str, ...]]:
         plugins = [w[2:] or (ws[k + 1] if k + 1 < len(ws) else "") for _, key, value in
                    settings if key == "addopts" for ws in [words(value)]
                    for k, w in enumerate(ws) if w[:2] == "-p"]  # (the ini's `-p`: read too)
-        import functools
+        from .sitenames import sys_path_folders
 
-        every, patterns = conftest_plugins(real, tuple(
-            p for p in plugins if not p.startswith("no:")), tuple(
+        elsewhere = sys_path_folders(getattr(guards, "run_folders", frozenset()), getattr(
+            guards, "python_libs", frozenset()))  # (a named module where sys.path finds it:
+        every, patterns = conftest_plugins(real, tuple(  # PYTHONPATH's, a site folder's;
+            p for p in plugins if not p.startswith("no:")), tuple(  # s57-greview2)
             os.path.normpath(os.path.join(at, w)) for at, key, value in settings
-            if key == "pythonpath" for w in words(value)), _anchors(
-            real, settings, guards), functools.partial(_sys_path, guards))  # (s55-greview3 P3)
+            if key == "pythonpath" for w in words(value)) + tuple(elsewhere or ()), _anchors(
+            real, settings, guards))  # (a conftest's `pytest_plugins`: s55-greview3 P3)
+        every = every or elsewhere is None
         for at_folder, key, value in settings:
             given = words(value)
             if key == "testpaths":
@@ -133,16 +136,6 @@ def _reading(folder: str, guards: object) -> tuple[bool, tuple[str, ...]]:
                     patterns += override.partition("=")[2].split()
         kept[folder] = (every, tuple(p.lower() for p in patterns if p))
     return kept[folder]
-
-
-def _sys_path(guards: object) -> list[str] | None:
-    """The folders ``sys.path`` holds for the plan of ``guards`` where a named plugin module
-    may be found (PYTHONPATH's, a site folder's: s57-greview2); asked only where a conftest or
-    the ini names one (``conftest_plugins``' ``more_roots``)."""
-    from .sitenames import sys_path_folders
-
-    return sys_path_folders(getattr(guards, "run_folders", frozenset()), getattr(
-        guards, "python_libs", frozenset()))
 
 
 def _anchors(real: str, settings: list[tuple[str, str, str]], guards: object) -> tuple[str, ...]:
