@@ -122,6 +122,12 @@ class Outcome:
     raw: dict[str, Any]
 
 
+def session_tmp(work: Path) -> Path:
+    """The ``TMPDIR`` a session run in ``work`` has (a service deciding its calls must be
+    started with it: the gate compares it, environment.COMPARED)."""
+    return work / "tmp"
+
+
 def run_session(binary: Path, base_url: str, work: Path, skill_text: str | None,
                 extra_args: Sequence[str] = (), settings: dict[str, Any] | None = None,
                 timeout: float = 180, prompt: str = "Run the probe skill.",
@@ -130,7 +136,7 @@ def run_session(binary: Path, base_url: str, work: Path, skill_text: str | None,
     """Run one ``claude -p`` session in ``work`` (made fresh by the caller), with ``skill_text``
     as ``.claude/skills/probe/SKILL.md`` of the project and ``env`` added to its environment,
     started in ``cwd`` (made here; the project when None). Returns the process and its JSON."""
-    home, project, tmp = work / "home", work / "project", work / "tmp"
+    home, project, tmp = work / "home", work / "project", session_tmp(work)
     for folder in (home, project, tmp, work / "outside"):
         folder.mkdir(parents=True, exist_ok=True)
     if not (project / ".git").exists():  # skills that run `git …` when they load need a repo

@@ -25,7 +25,7 @@ from typing import Any
 
 import yaml
 from cc_probe import TALLY, Judge
-from cc_runtime import SKILL_NAME, run_session
+from cc_runtime import SKILL_NAME, run_session, session_tmp
 from gate_sessions import CALLS, PLAN, WIDE, denied_by_gate, session, wrong_decisions
 from installed import OUTSIDE_PATH, Installed, hook_commands, isolated_interpreter, outside_env
 
@@ -137,6 +137,7 @@ def test_the_printed_http_hook_gates_claude_code_through_the_installed_service(
         # from the session's environment (review M-1): its PATH and HOME, none of the other
         # variables the gate reads that the session does not have
         session_env = {name: "" for name in COMPARED if name not in ("PATH", "HOME")}
+        session_env["TMPDIR"] = str(session_tmp(work))  # (the session's: cc_runtime)
         server = subprocess.Popen([str(installed.skillgrant), "serve", "--plan", spec,
                                    "--port", port],
                                   env=outside_env(HOME=str(work / "home"), **session_env),

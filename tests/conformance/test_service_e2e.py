@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from cc_probe import TALLY, Judge
+from cc_runtime import session_tmp
 from gate_sessions import CALLS, PLAN, denied_by_gate, session, wrong_decisions
 from serving import Served, start
 
@@ -43,6 +44,7 @@ class ServiceHook:
         # other variables the gate reads that the session does not have.
         env = {name: "" for name in COMPARED if name not in ("PATH", "HOME")}
         env["HOME"] = str(work / "home")
+        env["TMPDIR"] = str(session_tmp(work))
         env[STATE_VARIABLE] = str(work / "home" / STATE)  # (its sessions file: never the runner's)
         if self.token:
             options += ["--token-env", TOKEN_ENV]
