@@ -195,12 +195,8 @@ class _Reading(Values, Remaking):
         if not assigned and self._directive(words, where, exported):
             return
         if assigned:
-            plain = bare[assigned.end(1):assigned.start(2)].strip() in ("=", ":=", "::=",
-                                                                        ":::=")
-            if plain:  # (not ?=, +=, !=: another value, one made of others)
-                self.assigned.add(assigned.group(1))
             self._assignment(assigned.group(1), assigned.group(2), where, exported,
-                             overriding, plain)
+                             overriding, bare[assigned.end(1):assigned.start(2)].strip())
             self.values -= {where} if "!=" in bare[:assigned.start(2)] else set()  # (a command)
         elif ":" in bare:
             self._rule(bare, where)
@@ -262,9 +258,14 @@ class _Reading(Values, Remaking):
         return found
 
     def _assignment(self, name: str, value: str, where: str, exported: bool,
-                    overriding: bool, plain: bool) -> None:
-        """Reads the assignment of ``value`` to the variable ``name`` (make keeps the command
-        line's value of ``name`` but where the makefile's is ``override``'s)."""
+                    overriding: bool, operator: str) -> None:
+        """Reads the assignment by ``operator`` of ``value`` to the variable ``name`` (make
+        keeps the command line's value of ``name`` but where the makefile's is
+        ``override``'s)."""
+        plain = operator in ("=", ":=", "::=", ":::=")  # (not ?=, +=, !=: another value)
+        self.assigned |= {name} if plain else set()
+        if plain and operator != "=" and not self.known_now(value):
+            self.mixed.add(name)  # (`:=` expands it now: a later assignment not its)
         if name not in self.given or overriding:
             self._value(name, plain)
             self.definitions.setdefault(name, []).append(value)

@@ -9,8 +9,13 @@ expansion reads exactly (``makeexpand``)."""
 from __future__ import annotations
 
 import os
+import re
 
 from .makelines import FLAGS, environment_first
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 
 class Values:
@@ -67,3 +72,15 @@ class Values:
 
     def cdpath(self) -> bool:  # (a recipe's `cd` may search the makefile's, the session's)
         return "CDPATH" in self.definitions or bool(os.environ.get("CDPATH"))
+
+    def known_now(self, value: str) -> bool:
+        """Whether each variable ``value`` refers to is assigned on every path to the line
+        read, or make's own (a ``:=`` expands it there: a later assignment is not its)."""
+        here = self.sure.union(self.given, *(f[0][-1] for f in self.frames))
+        return all(n in here or n in ("MAKE", "CURDIR") or (len(n) <= 2 and n[:1] in "@<^+?*%|")
+                   for m in _REFERENCE.finditer(value.replace("$$", ""))
+                   for n in [m.group(1) or m.group(2)])
+
+
+#: A reference to a variable (``$(X)``, ``${X}``, ``$X``), a function's argument's too.
+_REFERENCE: Final = re.compile(r"\$(?:[({]([^\s:(){}$=,]+)[)}]|([^({$]))")
