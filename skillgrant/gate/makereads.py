@@ -346,7 +346,10 @@ class _Reading(Values, Remaking):
         return found
 
     def _started(self, where: str, code: str, spelled: re.Pattern[str]) -> None:
-        """The sub-makes (and checkers) ``code`` starts, to be read (``subs``): its expansions'."""
+        """The sub-makes (and checkers) ``code`` starts, to be read (``subs``): its expansions'.
+        A line setting make's options (``export MAKEFLAGS=e;``): a doubt of every folder."""
+        if _FLAGS_SET.search(code):  # (review s58-mreview M2b)
+            self.doubts.append((f"{where} sets make's options for its sub-makes", None))
         try:
             started, plugins = sub_makes(code, where, self.folder, spelled, self.cdpath() or
                                          "CDPATH" in code, where not in self.values, self.moves)
