@@ -401,8 +401,6 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
 # (locals-update: held since 5bbb9bb; pyvenv-cfg-above-a-testpaths-entry,
 # conftest-replaced-in-sys-modules since f957d30)
 # (builtins-setattr: held since 80ad7a0)
-_open("test_p_a_conftests_plugins_import_at_start", "at 80ad7a0 conftestplugins._dynamic asks "
-      "setattr's object be spelled builtins", "builtins-alias-setattr")
 _open("test_p_a_conftests_plugins_import_at_start", "at 5bbb9bb pytestini._anchors reads the "
       "plan's own pytest entries only: a runner's recipe names anchors unread",
       "anchor-in-a-makefile-recipe")
