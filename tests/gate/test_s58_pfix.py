@@ -143,3 +143,14 @@ def test_macos_stub_reads_its_developer_folders_python(tmp_path: Path,
     interpreters.interpreter_libs.cache_clear()
     assert interpreters.interpreter_libs(str(stub)) is None
     interpreters.interpreter_libs.cache_clear()
+
+
+# --- a FIFO is read by no one: not waited for ------------------------------------------------
+
+def test_a_fifo_in_an_interpreters_or_a_pth_files_stead_is_not_known(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "python3")
+    interpreters.interpreter_libs.cache_clear()
+    assert interpreters.interpreter_libs(str(tmp_path / "python3")) is None
+    (tmp_path / "site").mkdir()
+    os.mkfifo(tmp_path / "site" / "zz.pth")
+    assert sitenames._listing(str(tmp_path / "site")) is None
