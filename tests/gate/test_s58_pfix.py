@@ -210,6 +210,13 @@ def test_a_plugin_a_folder_on_sys_path_holds_is_not_written(case: str, tmp_path:
     ("cd sub && python3 -m pytest -q", None),
     ("python3 -m pytest sub", "sub"),  # (below a settings file the plan does not read)
     ("uv run pytest --pyargs acme", "--pyargs"),
+    ("python3 -m pytest -q $(echo -p helpers)", "$"),
+    ("X='-p helpers'; python3 -m pytest $X", "$X"),
+    ("PYTEST_ADDOPTS='-p helpers' python3 -m pytest -q", "PYTEST_ADDOPTS"),
+    ("CI=1 python3 -m pytest -q", None),
+    ("python3 -m pytest {-p,helpers}", "{"),
+    ("python3 -m pytest *", "*"),  # (a file named `-phelpers` matches)
+    ("python3 -m pytest 'tests/test_a.py::test_b[1-2]'", None),
 ])
 def test_a_pattern_entrys_pytest_words_are_read(tmp_path: Path, call: str,
                                                 word: str | None) -> None:
