@@ -255,3 +255,20 @@ def test_a_conftest_spelled_otherwise_is_parsed(tmp_path: Path, data: bytes) -> 
 ])
 def test_a_module_getattr_or_namespace_by_a_computed_name_is_not_read(text: str) -> None:
     assert _names(text.encode()) is None
+
+
+@pytest.mark.parametrize(("files", "read"), [
+    ({"a.pth": "import os; exec('import sys; sys.pa' + 'th.append(\"/x\")')\n"}, False),
+    ({"a.pth": "import os; run = exec; run('x = 1')\n"}, False),
+    ({"a.pth": "import os; exec('try:\\n import certifi\\nexcept Exception: pass\\n')\n"}, True),
+    ({"sitecustomize.py": "import sys\nsys.path.append('/x')\n"}, False),  # (E-SITECUSTOMIZE)
+    ({"sitecustomize.py": "import os\n"}, True),
+])
+def test_a_site_folders_start_code_is_read(tmp_path: Path, files: dict[str, str],
+                                           read: bool) -> None:
+    from skillgrant.gate.sitefinders import _finders_read
+
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    assert _finders_read(str(tmp_path), sitenames.pth_files(str(tmp_path)),
+                         sitenames.line_names) is read
