@@ -201,9 +201,8 @@ def _folders(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: st
             return None
         folders += [f for at in read for s in _SITES
                     for f in glob.glob(os.path.join(glob.escape(at), s))]
-    folders += [f for f in _given_folders(extra, roots) if os.path.isfile(f) or glob.glob(
-        os.path.join(glob.escape(f), "*.[de][ig][sg]*-info"))]  # (a PYTHONPATH folder of
-    # distributions, an archive: its metadata's entry points are read)
+    folders += _given_folders(extra, roots)  # (a PYTHONPATH folder: its modules a plugin
+    # may import, its distributions' entry points; an archive: s58-preview E-PYTHONPATH-NAMES)
     return list(dict.fromkeys(folders))
 
 

@@ -294,3 +294,11 @@ def test_the_sessions_python_variables_and_a_tilde_path_are_read(
     assert {"zztilde", "zzpair"} <= names
     monkeypatch.setenv("PYTHONPLATLIBDIR", "lib64")  # (T-PLATLIBDIR: not read)
     assert sitenames.site_names(frozenset({str(tmp_path / "p")})) is None
+
+
+def test_a_pythonpath_folders_modules_are_site_names(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "zzshared.py").write_text("")  # (no distribution's metadata there)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "shared"))
+    assert "zzshared" in (sitenames.site_names(frozenset({str(tmp_path / "p")})) or set())
