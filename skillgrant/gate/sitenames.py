@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import os
 
+from .interpreters import is_interpreter
 from .placed import STANDARD
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -48,7 +49,7 @@ def _libs(path: str) -> list[str] | None:
     shim runs); None where one's cannot be known."""
     import sys
 
-    from .interpreters import gathered, interpreter_libs, is_interpreter
+    from .interpreters import gathered, interpreter_libs
 
     bins = [os.path.expanduser(b).rstrip("/") for b in path.split(":") if b[:1] in "/~" and b]
     # (bash expands a `~` entry: s58-preview T-TILDE-PATH)
@@ -58,10 +59,61 @@ def _libs(path: str) -> list[str] | None:
     for b in dict.fromkeys(bins):
         try:
             with os.scandir(b) as entries:
-                exes += [e.path for e in entries if is_interpreter(e.name)]
+                listed = [e for e in entries if is_interpreter(e.name) or e.name in _RUNNERS]
         except OSError:
             continue
+        exes += [e.path for e in listed if is_interpreter(e.name)]
+        for runner in (e.path for e in listed if e.name in _RUNNERS):
+            named = _shebang(runner) if os.path.basename(b) != "shims" else ""  # (a version
+            if named is None:  # manager's shim runs its installs' pytest: read above)
+                return None
+            exes += [named] if named else []
     return gathered(found, exes, interpreter_libs)
+
+
+#: The test runners' console scripts whose interpreter is read (a pipx/uv tool's venv off
+#: ``PATH``: s58-preview T-SHEBANG).
+_RUNNERS: Final = frozenset(("pytest", "py.test"))
+#: The starts of a binary (no script: ``interpreters``' own reading).
+_BINARY: Final = (b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"\xca\xfe\xba\xbe")
+
+
+def _shebang(script: str) -> str | None:
+    """The interpreter the console script ``script`` runs: its ``#!`` path, or pip's
+    ``exec "PATH" "$0" "$@"`` second line after ``#!/bin/sh`` (a long path's); "" where it
+    runs ``PATH``'s (``#!/usr/bin/env python3``), is a binary or is none; None where it
+    cannot be known (another script: a wrapper)."""
+    import shlex
+
+    from . import files as fs
+
+    try:
+        head = fs.read(script, 4096)
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return ""
+    except OSError:
+        return None
+    if head[:2] != b"#!":
+        return "" if head[:4] in _BINARY else None
+    lines = head.decode("utf-8", "replace").splitlines()
+    try:
+        words = shlex.split(lines[0][2:])
+    except ValueError:
+        return None
+    if words[:1] == ["/usr/bin/env"] and len(words) == 2 and is_interpreter(words[1]):
+        return ""  # (PATH's interpreter: read)
+    if len(words) == 1 and is_interpreter(os.path.basename(words[0])):
+        return words[0]
+    code = [line for line in lines[1:] if line.strip() and line.lstrip()[:1] != "#"]
+    if words in (["/bin/sh"], ["/bin/bash"], ["/usr/bin/env", "bash"]) and code:
+        try:
+            again = shlex.split(code[0])
+        except ValueError:
+            return None
+        if again[:1] == ["exec"] and len(again) > 1 and is_interpreter(os.path.basename(
+                again[1])) and (code[0].startswith("'''exec'") or len(code) == 1):
+            return again[1]  # (pip's, for a path too long for `#!`; a wrapper that only
+    return None  # execs one: `exec /v/bin/python -m pytest "$@"`)
 
 
 def _site_folders(libs: tuple[str, ...]) -> list[str]:
