@@ -80,8 +80,9 @@ def interpreter_libs(exe: str) -> list[str] | None:
         if venv is None or venv:
             return venv  # (a venv's: pyvenv.cfg beside the interpreter or one folder up)
     found = []
-    for at in (real,):  # (getpath searches from the executable's real path)
-        prefix = _landmark(os.path.dirname(at))
+    for at in (real,):  # (getpath searches from the executable's real path, for its own
+        named = os.path.basename(at)[6:]  # version's landmark: s58-preview V-LANDMARK-VERSION)
+        prefix = _landmark(os.path.dirname(at), named if "." in named else "")
         if prefix != os.path.dirname(os.path.dirname(at)):  # (found higher up, `/`'s merged
             return None  # /lib: a launcher's, not known)
         found.append(os.path.join(prefix, "lib"))
@@ -144,18 +145,24 @@ def _home_libs(home: str) -> list[str] | None:
 
 
 @functools.lru_cache(maxsize=512)
-def _landmark(folder: str) -> str | None:
-    """The prefix CPython finds searching up from ``folder`` for its standard library's
-    landmark (``lib/python3.X/os.py``, ``lib/python3X.zip``); None where none is found (its
-    compiled-in prefix: not known here)."""
+def _landmark(folder: str, version: str = "") -> str | None:
+    """The prefix CPython ``version`` (``3.11``; "": not known) finds searching up from
+    ``folder`` for its standard library's landmark (``lib/python3.11/os.py``,
+    ``lib/python311.zip``); None where none is found (its compiled-in prefix: not known
+    here), or where the version is not known and the prefix holds more than one's."""
     import glob
 
     at = folder.rstrip("/") or "/"
+    spelled = version or "[23]*"
     while True:
         lib = os.path.join(glob.escape(at), "lib")
-        if glob.glob(os.path.join(lib, "python[23]*", "os.py")) or glob.glob(
-                os.path.join(lib, "python[23]*.zip")):
-            return at
+        found = glob.glob(os.path.join(lib, f"python{spelled}", "os.py")) + glob.glob(
+            os.path.join(lib, f"python{spelled.replace('.', '')}.zip"))
+        if found:
+            versions = {os.path.basename(os.path.dirname(f)) if f.endswith("os.py") else
+                        os.path.basename(f)[6:-4].replace(".", "") for f in found}
+            return at if version or len({v.replace(".", "").removeprefix("python")
+                                         for v in versions}) == 1 else None
         if at == "/":
             return None
         at = os.path.dirname(at)

@@ -323,3 +323,19 @@ def test_a_test_runners_script_on_path_reads_its_interpreter(
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:/usr/bin:/bin")
     names = sitenames.site_names(frozenset({str(tmp_path / "p")}))
     assert (names is not None and "zzpipx" in names) if known else names is None
+
+
+def test_an_installation_holding_another_versions_landmark_is_not_known(
+        tmp_path: Path) -> None:
+    (tmp_path / "py" / "bin").mkdir(parents=True)  # (s58-preview V-LANDMARK-VERSION)
+    (tmp_path / "py" / "lib" / "python3.12").mkdir(parents=True)
+    (tmp_path / "py" / "lib" / "python3.12" / "os.py").write_text("")
+    (tmp_path / "py" / "bin" / "python3.11").write_bytes(b"\x7fELF" + b"\0" * 12)
+    interpreters.interpreter_libs.cache_clear()
+    assert interpreters.interpreter_libs(str(tmp_path / "py" / "bin" / "python3.11")) is None
+    (tmp_path / "py" / "lib" / "python3.11").mkdir()
+    (tmp_path / "py" / "lib" / "python3.11" / "os.py").write_text("")
+    interpreters.interpreter_libs.cache_clear()
+    interpreters._landmark.cache_clear()
+    assert interpreters.interpreter_libs(str(tmp_path / "py" / "bin" / "python3.11")) == [
+        str(tmp_path / "py" / "lib")]
