@@ -355,3 +355,17 @@ def test_a_source_folders_test_folder_is_no_namespace(tmp_path: Path) -> None:
     (site / "__editable__.flat-1.0.pth").write_text(f"{source}\n")
     assert "tests" not in (sitenames._listing(str(site)) or set())
     assert sitenames._source_members(str(site), (str(tmp_path / "p"),)) == set()
+
+
+def test_the_projects_own_pythonpath_folder_is_no_site_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "p").mkdir()  # (s58-preview K-PYTHONPATH-DOT: `PYTHONPATH=.`)
+    (tmp_path / "p" / "zzapp.py").write_text("")
+    monkeypatch.setenv("PYTHONPATH", ".")
+    assert "zzapp" not in (sitenames.site_names(frozenset({str(tmp_path / "p")})) or {"zzapp"})
+
+
+def test_an_ini_option_making_every_module_a_plugin_keeps_the_lazy_reading(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = -q\n")  # (R-LAZY-ADDOPTS)
+    assert _widened(tmp_path, "app.py", monkeypatch) == (True, 1)
