@@ -369,3 +369,13 @@ def test_an_ini_option_making_every_module_a_plugin_keeps_the_lazy_reading(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = -q\n")  # (R-LAZY-ADDOPTS)
     assert _widened(tmp_path, "app.py", monkeypatch) == (True, 1)
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("import ssl\n\n\ndef v(request):\n    return getattr(ssl, request.param, 0)\n", True),
+    ("import pytest\n\n\ndef f(request, how):\n    getattr(pytest, how)(reason='x')\n", True),
+    ("import sys\ngetattr(sys, 'mod' + 'ules')\n", False),  # (s58-preview K-GETATTR)
+    ("import ssl\ngetattr(ssl, '__buil' + 'tins__')['set' + 'attr']\n", False),
+])
+def test_a_computed_getattr_is_read_but_of_a_namespace(text: str, read: bool) -> None:
+    assert (_names(text.encode()) is not None) is read
