@@ -222,6 +222,9 @@ def test_a_plugin_a_folder_on_sys_path_holds_is_not_written(case: str, tmp_path:
     ("python3 -m pytest -o log_cli=true -olog_cli_level=INFO", None),
     ("python3 -m pytest -o addopts=-phelpers", "-o"),
     ("python3 -m pytest --override-ini=testpaths=/etc", "--override-ini=testpaths=/etc"),
+    ("python3 -m pytest -q -xWerror::helpers.Warn", "helpers"),  # (s58-preview C-CLUSTER-W)
+    ("python3 -m pytest -sxW error::helpers.Warn", "helpers"),
+    ("python3 -m pytest -rA -n4 -vvx", None),
 ])
 def test_a_pattern_entrys_pytest_words_are_read(tmp_path: Path, call: str,
                                                 word: str | None) -> None:
