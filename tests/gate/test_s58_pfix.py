@@ -382,3 +382,13 @@ def test_an_ini_option_making_every_module_a_plugin_keeps_the_lazy_reading(
 ])
 def test_a_computed_getattr_is_read_but_of_a_namespace(text: str, read: bool) -> None:
     assert (_names(text.encode()) is not None) is read
+
+
+def test_a_pth_file_longer_than_read_is_not_known(tmp_path: Path) -> None:
+    (tmp_path / "a.pth").write_text("#\n" * (1 << 21) + "/elsewhere\n")  # (E-PTH-TRUNCATED)
+    assert sitenames._listing(str(tmp_path)) is None
+    (tmp_path / "a.pth").write_text("#\n" * 600_000 + f"{tmp_path / 'acme'}\n")  # (1.2 MB)
+    (tmp_path / "acme").mkdir()
+    (tmp_path / "acme" / "zzlong.py").write_text("")
+    sitenames._listing.cache_clear()
+    assert "zzlong" in (sitenames._listing(str(tmp_path)) or set())
