@@ -392,3 +392,12 @@ def test_a_pth_file_longer_than_read_is_not_known(tmp_path: Path) -> None:
     (tmp_path / "acme" / "zzlong.py").write_text("")
     sitenames._listing.cache_clear()
     assert "zzlong" in (sitenames._listing(str(tmp_path)) or set())
+
+
+def test_the_sessions_user_base_is_read_for_every_version(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = tmp_path / "ub" / "lib" / "python3.12" / "site-packages"  # (T-USERBASE-VERSION)
+    site.mkdir(parents=True)
+    (site / "zzuser.py").write_text("")
+    monkeypatch.setenv("PYTHONUSERBASE", str(tmp_path / "ub"))
+    assert "zzuser" in (sitenames.site_names(frozenset({str(tmp_path / "p")})) or set())
