@@ -317,6 +317,8 @@ def test_a_pythonpath_folders_modules_are_site_names(tmp_path: Path,
     ("#!/bin/sh\n'''exec' \"{V}/bin/python\" \"$0\" \"$@\"\n' '''\nimport sys\n", True),
     ("#!/usr/bin/env bash\nexec {V}/bin/python -m pytest \"$@\"\n", True),
     ("#!/usr/bin/env bash\nexport PYTHONPATH=/x\nexec {V}/bin/python -m pytest \"$@\"\n", False),
+    ("#! /bin/bash -e\nexport PYTHONNOUSERSITE=true\nexec -a \"$0\" \"{V}/bin/python\" \"$@\"\n",
+     True),  # (Nix's makeWrapper: s58-preview K-WRAPPER)
 ])
 def test_a_test_runners_script_on_path_reads_its_interpreter(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str, known: bool) -> None:
