@@ -403,3 +403,12 @@ def test_the_sessions_user_base_is_read_for_every_version(
     (site / "zzuser.py").write_text("")
     monkeypatch.setenv("PYTHONUSERBASE", str(tmp_path / "ub"))
     assert "zzuser" in (sitenames.site_names(frozenset({str(tmp_path / "p")})) or set())
+
+
+def test_only_setuptools_namespace_line_itself_is_exempt(tmp_path: Path) -> None:
+    from skillgrant.gate.sitefinders import _finders_read
+
+    (tmp_path / "acme-nspkg.pth").write_text(  # (s58-preview E-NSPKG-LOOKALIKE)
+        "import sys; has_mfs = 1; p = 0; mp = []; mp.append(p); sys.path.append('/x')\n")
+    assert not _finders_read(str(tmp_path), sitenames.pth_files(str(tmp_path)),
+                             sitenames.line_names)
