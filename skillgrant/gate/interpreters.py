@@ -233,9 +233,9 @@ _RUNNERS: Final = frozenset(("pytest", "py.test"))
 
 def _shebang(script: str, depth: int = 0) -> str | None:
     """The interpreter the console script ``script`` runs: its ``#!`` path, or pip's
-    ``exec "PATH" "$0" "$@"`` second line after ``#!/bin/sh`` (a long path's); "" where it
-    runs ``PATH``'s (``#!/usr/bin/env python3``), is a binary or is none; None where it
-    cannot be known (another script: a wrapper)."""
+    ``exec "PATH" "$0" "$@"`` second line after ``#!/bin/sh`` (a long path's), what a shell
+    wrapper execs (``_wrapped``); "" where it runs ``PATH``'s (``#!/usr/bin/env python3``)
+    or is none; None where it cannot be known (another script, a binary launcher)."""
     import shlex
 
     try:
@@ -245,7 +245,7 @@ def _shebang(script: str, depth: int = 0) -> str | None:
     except OSError:
         return None
     if head[:2] != b"#!":
-        return "" if head[:4] in _BINARIES else None
+        return None  # (a binary launcher: s58-preview T-TRAMPOLINE)
     lines = head.decode("utf-8", "replace").splitlines()
     try:
         words = shlex.split(lines[0][2:])
