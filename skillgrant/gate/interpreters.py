@@ -82,9 +82,10 @@ def interpreter_libs(exe: str) -> list[str] | None:
     found = []
     for at in (real,):  # (getpath searches from the executable's real path, for its own
         named = os.path.basename(at)[6:]  # version's landmark: s58-preview V-LANDMARK-VERSION)
-        prefix = _landmark(os.path.dirname(at), named if "." in named else "")
-        if prefix != os.path.dirname(os.path.dirname(at)):  # (found higher up, `/`'s merged
-            return None  # /lib: a launcher's, not known)
+        prefix = _landmark(os.path.dirname(at), named) if "." in named else None  # (no
+        if prefix != os.path.dirname(os.path.dirname(at)):  # version in its real name: not
+            return None  # known, V-LANDMARK-VERSIONLESS; found higher up, `/`'s merged /lib:
+        # a launcher's, not known)
         found.append(os.path.join(prefix, "lib"))
     return list(dict.fromkeys(found))
 
