@@ -429,3 +429,10 @@ def test_an_installation_whose_binary_names_no_version_is_not_known(tmp_path: Pa
     (tmp_path / "py" / "x" / "bin" / "python3").write_bytes(b"\x7fELF" + b"\0" * 12)
     interpreters.interpreter_libs.cache_clear()
     assert interpreters.interpreter_libs(str(tmp_path / "py" / "x" / "bin" / "python3")) is None
+
+
+@pytest.mark.parametrize("key", ["/p/org.py", "/p/org/__init__.py", "/p/java.py"])
+def test_a_module_the_standard_library_tries_is_guarded(key: str) -> None:
+    from skillgrant.gate.pymodule import module_path
+
+    assert module_path(key)  # (copy's `from org.python.core import …`: O-STDLIB-OPTIONAL)
