@@ -14,10 +14,14 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
+
+from . import files as fs
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Final
 
 
 def is_interpreter(name: str) -> bool:
@@ -31,6 +35,29 @@ _BINARIES = frozenset((b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe",
                        b"\xfe\xed\xfa\xcf", b"\xfe\xed\xfa\xce", b"\xca\xfe\xba\xbe"))
 
 
+#: macOS's ``python3`` stub (a Mach-O universal binary in the system's sealed volume): it
+#: runs the developer folder's ``usr/bin/python3`` (``xcrun``'s), installing none.
+_STUB = "/usr/bin/python3"
+#: Whether this is macOS (a list: the tests emulate it).
+_DARWIN = [sys.platform == "darwin"]
+
+
+def _developer_dirs() -> list[str]:
+    """The developer folders ``xcrun`` may take (each: ``DEVELOPER_DIR``, ``xcode-select``'s
+    link, Xcode's and the Command Line Tools' default places)."""
+    try:
+        link = [os.path.join(os.path.dirname(_XCODE_SELECT), os.readlink(_XCODE_SELECT))]
+    except OSError:
+        link = []
+    found = [os.environ.get("DEVELOPER_DIR", ""), *link,
+             "/Applications/Xcode.app/Contents/Developer", "/Library/Developer/CommandLineTools"]
+    return [d for d in dict.fromkeys(found) if d]
+
+
+#: ``xcode-select -s``'s link to the chosen developer folder.
+_XCODE_SELECT = "/var/db/xcode_select_link"
+
+
 @functools.lru_cache(maxsize=512)
 def interpreter_libs(exe: str) -> list[str] | None:
     """The library folders (``PREFIX/lib``) whose site folders the interpreter at ``exe``
@@ -38,23 +65,27 @@ def interpreter_libs(exe: str) -> list[str] | None:
     file is there; None where they cannot be known exactly."""
     real = os.path.realpath(exe)
     try:
-        with open(real, "rb") as f:
-            magic = f.read(4)
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    except OSError:
+        magic = fs.read(real, 4)
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return []  # (nothing a shell runs)
+    except OSError:  # (a FIFO too: not waited for)
         return None
     if magic not in _BINARIES or not is_interpreter(os.path.basename(real)):  # (a script, a
         return _shimmed(os.path.dirname(exe))  # launcher: a shim; s57-greview2 V-LAUNCHER)
+    if real == _STUB and magic != b"\x7fELF" and _DARWIN[0]:
+        return gathered([], [os.path.join(d, "usr", "bin", "python3") for d in _developer_dirs()],
+                        interpreter_libs)  # (macOS's stub: K-MACOS)
     for folder in (os.path.dirname(exe), os.path.dirname(os.path.dirname(exe))):
         venv = venv_libs(folder)
         if venv is None or venv:
             return venv  # (a venv's: pyvenv.cfg beside the interpreter or one folder up)
     found = []
-    for at in (real,):  # (getpath searches from the executable's real path)
-        prefix = _landmark(os.path.dirname(at))
-        if prefix != os.path.dirname(os.path.dirname(at)):  # (found higher up, `/`'s merged
-            return None  # /lib: a launcher's, not known)
+    for at in (real,):  # (getpath searches from the executable's real path, for its own
+        named = os.path.basename(at)[6:]  # version's landmark: s58-preview V-LANDMARK-VERSION)
+        prefix = _landmark(os.path.dirname(at), named) if "." in named else None  # (no
+        if prefix != os.path.dirname(os.path.dirname(at)):  # version in its real name: not
+            return None  # known, V-LANDMARK-VERSIONLESS; found higher up, `/`'s merged /lib:
+        # a launcher's, not known)
         found.append(os.path.join(prefix, "lib"))
     return list(dict.fromkeys(found))
 
@@ -66,8 +97,7 @@ def venv_libs(prefix: str) -> list[str] | None:
     is not known."""
     cfg = os.path.join(prefix, "pyvenv.cfg")
     try:
-        with open(cfg, "rb") as f:
-            text = f.read(1 << 16).decode()
+        text = fs.read(cfg, 1 << 16).decode()
     except (FileNotFoundError, NotADirectoryError):
         return []
     except (OSError, ValueError):
@@ -81,7 +111,9 @@ def venv_libs(prefix: str) -> list[str] | None:
     homes = [v for k, v in read if k == "home"]  # (getpath takes the first: each taken)
     if not homes or any(h[:1] != "/" for h in homes):
         return None
-    return gathered(found, homes, _home_libs)
+    version = ".".join(next((v for k, v in read if k in ("version", "version_info")),
+                            "").split(".")[:2])  # (its base's landmark: V-LANDMARK-VENV-HOME)
+    return gathered(found, homes, lambda home: _home_libs(home, version))
 
 
 def gathered(found: list[str], sources: list[str],
@@ -96,13 +128,14 @@ def gathered(found: list[str], sources: list[str],
     return found
 
 
-def _home_libs(home: str) -> list[str] | None:
+def _home_libs(home: str, version: str) -> list[str] | None:
     """The library folders of the base installation a venv's ``home`` names: the prefix
-    getpath finds searching up from it (unresolved), and each of its interpreters' links'
-    installations; None where one is not known."""
+    getpath finds searching up from it (unresolved) for the landmark of its ``version``
+    (``3.11``: the venv's ``version``; "": not written, any one version's), and each of its
+    interpreters' links' installations; None where one is not known."""
     import glob
 
-    base = _landmark(home)
+    base = _landmark(home, version if version.count(".") == 1 else "")
     if base is None:
         return None
     found = [os.path.join(base, "lib")]
@@ -116,18 +149,24 @@ def _home_libs(home: str) -> list[str] | None:
 
 
 @functools.lru_cache(maxsize=512)
-def _landmark(folder: str) -> str | None:
-    """The prefix CPython finds searching up from ``folder`` for its standard library's
-    landmark (``lib/python3.X/os.py``, ``lib/python3X.zip``); None where none is found (its
-    compiled-in prefix: not known here)."""
+def _landmark(folder: str, version: str = "") -> str | None:
+    """The prefix CPython ``version`` (``3.11``; "": not known) finds searching up from
+    ``folder`` for its standard library's landmark (``lib/python3.11/os.py``,
+    ``lib/python311.zip``); None where none is found (its compiled-in prefix: not known
+    here), or where the version is not known and the prefix holds more than one's."""
     import glob
 
     at = folder.rstrip("/") or "/"
+    spelled = version or "[23]*"
     while True:
         lib = os.path.join(glob.escape(at), "lib")
-        if glob.glob(os.path.join(lib, "python[23]*", "os.py")) or glob.glob(
-                os.path.join(lib, "python[23]*.zip")):
-            return at
+        found = glob.glob(os.path.join(lib, f"python{spelled}", "os.py")) + glob.glob(
+            os.path.join(lib, f"python{spelled.replace('.', '')}.zip"))
+        if found:
+            versions = {os.path.basename(os.path.dirname(f)) if f.endswith("os.py") else
+                        os.path.basename(f)[6:-4].replace(".", "") for f in found}
+            return at if version or len({v.replace(".", "").removeprefix("python")
+                                         for v in versions}) == 1 else None
         if at == "/":
             return None
         at = os.path.dirname(at)
@@ -163,3 +202,120 @@ def _shimmed(folder: str) -> list[str] | None:
                 found += [m for m in more if m not in found]
         found += [os.path.join(install, "lib")]
     return list(dict.fromkeys(found))
+
+
+def path_libs(path: str, prefixes: tuple[str, ...]) -> list[str] | None:
+    """The library folders of ``prefixes`` (the system's, the user's), of the hook's
+    Python's base installation (a venv's), of each folder of ``path`` (a ``PATH``) and of
+    each interpreter there (``interpreter_libs``: a link's installation, a venv's base, the
+    versions a pyenv or asdf shim runs) and each test runner's script there names
+    (``_shebang``); None where one's cannot be known."""
+    bins = [os.path.expanduser(b).rstrip("/") for b in path.split(":") if b[:1] in "/~" and b]
+    # (bash expands a `~` entry: s58-preview T-TILDE-PATH)
+    found = [*prefixes, os.path.join(sys.base_prefix, "lib"),
+             *(os.path.join(os.path.dirname(b), "lib") for b in bins)]
+    exes: list[str] = []
+    for b in dict.fromkeys(bins):
+        try:
+            with os.scandir(b) as entries:
+                listed = [e for e in entries if is_interpreter(e.name) or e.name in _RUNNERS]
+        except OSError:
+            continue
+        exes += [e.path for e in listed if is_interpreter(e.name)]
+        for runner in (e.path for e in listed if e.name in _RUNNERS):
+            named = _shebang(runner) if os.path.basename(b) != "shims" else ""  # (a version
+            if named is None:  # manager's shim runs its installs' pytest: read above)
+                return None
+            exes += [named] if named else []
+    return gathered(found, exes, interpreter_libs)
+
+
+#: The test runners' console scripts whose interpreter is read (a pipx/uv tool's venv off
+#: ``PATH``: s58-preview T-SHEBANG).
+_RUNNERS: Final = frozenset(("pytest", "py.test"))
+
+
+def _shebang(script: str, depth: int = 0) -> str | None:
+    """The interpreter the console script ``script`` runs: its ``#!`` path, or pip's
+    ``exec "PATH" "$0" "$@"`` second line after ``#!/bin/sh`` (a long path's), what a shell
+    wrapper execs (``_wrapped``); "" where it runs ``PATH``'s (``#!/usr/bin/env python3``)
+    or is none; None where it cannot be known (another script, a binary launcher)."""
+    import shlex
+
+    try:
+        head = fs.read(script, 4096)
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return ""
+    except OSError:
+        return None
+    if head[:2] != b"#!":
+        return None  # (a binary launcher: s58-preview T-TRAMPOLINE)
+    lines = head.decode("utf-8", "replace").splitlines()
+    try:
+        words = shlex.split(lines[0][2:])
+    except ValueError:
+        return None
+    if words[:1] == ["/usr/bin/env"] and len(words) == 2 and is_interpreter(words[1]):
+        return ""  # (PATH's interpreter: read)
+    if len(words) == 1 and is_interpreter(os.path.basename(words[0])):
+        return words[0] if _console(lines[1:]) else None  # (its body: T-SCRIPT-BODY)
+    code = [line for line in lines[1:] if line.strip() and line.lstrip()[:1] != "#"]
+    shell = words[:1] in (["/bin/sh"], ["/bin/bash"]) or words[:2] in (
+        ["/usr/bin/env", "bash"], ["/usr/bin/env", "sh"])
+    if not shell or not all(w[:1] == "-" for w in words[1:] if w not in ("bash", "sh")):
+        return None
+    if code and code[0].startswith("'''exec'"):  # (pip's, for a path too long for `#!`)
+        try:
+            again = shlex.split(code[0])
+        except ValueError:
+            return None
+        return again[1] if len(again) > 1 and is_interpreter(os.path.basename(
+            again[1])) and _console(code[2:]) else None
+    return _wrapped(code, depth)
+
+
+def _console(lines: list[str]) -> bool:
+    """Whether a console script's body ``lines`` (after its ``#!``) is pip's, uv's template
+    running pytest's entry point and nothing else (a launcher's own ``sys.path.append`` may
+    move what it imports: s58-preview T-SCRIPT-BODY)."""
+    import re
+
+    body = [line.strip().replace('"', "'") for line in lines
+            if line.strip() and not line.lstrip().startswith("#")]
+    entry = re.fullmatch(r"from (?:pytest|_pytest\.config|py\.test) import (\w+)",
+                         body[2]) if len(body) == 6 else None
+    return entry is not None and body[:2] == ["import re", "import sys"] and body[3:] == [
+        "if __name__ == '__main__':",
+        r"sys.argv[0] = re.sub(r'(-script\.pyw|\.exe)?$', '', sys.argv[0])",
+        f"sys.exit({entry.group(1)}())"]
+
+
+#: The variables a test runner's wrapper may export (what they change is no folder Python
+#: imports from; Nix's ``makeWrapper`` exports ``PYTHONNOUSERSITE``).
+_EXPORTS: Final = frozenset(("PYTHONNOUSERSITE", "PYTHONDONTWRITEBYTECODE", "LANG", "LC_ALL"))
+
+
+def _wrapped(code: list[str], depth: int) -> str | None:
+    """What a shell wrapper whose lines ``code`` export only ``_EXPORTS`` and then ``exec
+    [-a NAME] TARGET … "$@"`` runs: the interpreter TARGET is, or the one TARGET's script
+    runs (``_shebang``, three levels); None for any other wrapper (s58-preview K-WRAPPER,
+    T-SHEBANG)."""
+    import shlex
+
+    try:
+        split = [shlex.split(line) for line in code]
+    except ValueError:
+        return None
+    if not split or any(len(w) != 2 or w[0] != "export" or w[1].partition("=")[0] not in
+                        _EXPORTS for w in split[:-1]):
+        return None
+    last = split[-1]
+    if last[:1] != ["exec"]:
+        return None
+    target = last[3:] if last[1:2] == ["-a"] else last[1:]
+    if not target or target[0][:1] != "/":
+        return None
+    if is_interpreter(os.path.basename(target[0])):  # (only `-m pytest "$@"` after it: a
+        return target[0] if target[1:] in (["-m", "pytest", "$@"], [  # script or code may
+            "-m", "py.test", "$@"]) else None  # move sys.path: s58-preview T-WRAPPER-SCRIPT)
+    return _shebang(target[0], depth + 1) if depth < 3 and target[1:] == ["$@"] else None

@@ -59,6 +59,12 @@ def module_run(values: list[str | None],
 #: (pytest 9 here: ``pytest``, ``_pytest``, ``pluggy``, ``iniconfig``, its ``py`` shim): a
 #: file of such a name in the folder it runs in is run in their stead (s53-greview P2).
 RUNNER_MODULES: Final = frozenset(("pytest", "_pytest", "pluggy", "iniconfig", "py"))
+#: The modules the standard library tries to import, an ImportError expected (3.11's:
+#: ``copy``'s and ``pickle``'s ``org.python.core`` at their import, ``platform``'s ``java``,
+#: ``_winreg``, ``vms_lib``, ``logging.handlers``' ``win32*``): a file of such a name first
+#: on ``sys.path`` is imported (s58-preview O-STDLIB-OPTIONAL).
+_TRIED: Final = frozenset(("org", "java", "_winreg", "vms_lib", "win32api", "win32con",
+                           "win32evtlog", "win32evtlogutil"))
 
 
 def module_path(key: str, path: str | None = None) -> bool:
@@ -84,13 +90,16 @@ def module_path(key: str, path: str | None = None) -> bool:
     head, _, name = key.rpartition("/")
     stem, dot, suffix = name.partition(".")
     module = importable(dot + suffix)
-    if shadows(key, frozenset((head,))) or (module and stem in RUNNER_MODULES):
+    if shadows(key, frozenset((head,))) or (module and (stem in RUNNER_MODULES or
+                                                        stem in _TRIED)):
         return not _package(path, 1)
+    if module and any(key.startswith(f + "/") for f in _start_folders()):
+        return True  # (a module of a folder a site `.pth` adds holding a plugin; s58-pfix)
     if module and _site_name(stem):  # (only in a folder that may be on sys.path: K2)
         return not _package(path, 1) and first_on_path(path, 1)
     above, _, package = head.rpartition("/")
     if shadows(key, frozenset((above,))) or (module and stem == "__init__" and (
-            package in RUNNER_MODULES)):
+            package in RUNNER_MODULES or package in _TRIED)):
         return not _package(path, 2)
     if module and stem == "__init__" and _site_name(package) and not _package(path, 2):
         return first_on_path(path, 2)
@@ -122,6 +131,22 @@ def _site_names() -> frozenset[str] | None:
         # no script; a plan's `-c` code imports standard ones: planruns; session 57's cost)
     return site_names(getattr(guards, "run_folders", frozenset()),
                       getattr(guards, "python_libs", frozenset()))
+
+
+def _start_folders() -> tuple[str, ...]:
+    """The folded real paths of the folders a site ``.pth`` of a Python of the plan adds to
+    ``sys.path`` whose modules pytest may import at every start (``sitenames.plugin_folders``:
+    ``vendor/`` holding a pytest plugin's package)."""
+    from .guardedset import GUARDED
+    from .placed import fold
+    from .sitenames import plugin_folders
+
+    guards = GUARDED.get()
+    if not getattr(guards, "collected", None) and not getattr(guards, "runs_any", True):
+        return ()
+    return tuple(fold(fs.realpath(f)).rstrip("/") for f in plugin_folders(
+        getattr(guards, "run_folders", frozenset()), getattr(guards, "python_libs",
+                                                             frozenset())))
 
 
 def _package(path: str | None, up: int) -> bool:

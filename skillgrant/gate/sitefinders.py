@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+from . import files as fs
 from .placed import STANDARD
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -32,8 +33,8 @@ def finder_tops(folder: str, pths: list[str],
     names: set[str] = set()
     for path in glob.glob(os.path.join(glob.escape(folder), "__editable__*finder.py")):
         try:
-            with open(path, "rb") as f:
-                tree = ast.parse(f.read(1 << 22))
+            data = fs.read(path, _LIMIT + 1)
+            tree = ast.parse(data if len(data) <= _LIMIT else b"(")
         except (OSError, SyntaxError, ValueError):
             return None
         read = 0
@@ -71,7 +72,10 @@ _FIRST: Final = rb"\s*(?:\.\s*insert\s*\(\s*0\s*,|\.\s*remove\s*\(|(?:or|and)\b|
 _LINE: Final = (rb"\bsite\b|addsitedir|sys\s*\.\s*path\b|(?<![.\w])path\s*(?:\.|\+=|\[|=)|"
                 rb"import\s+sys\s+as\b|(?<!os)\.\s*path\b|"
                 rb"meta_path|path_hooks|"
-                rb"importlib|setattr|getattr|from\s+sys\b|__import__\s*\(\s*[^'\"\s]")
+                rb"importlib|setattr|getattr|from\s+sys\b|__import__\s*\(\s*[^'\"\s]|"
+                rb"builtins|__dict__|\bglobals\b|\bvars\b|\blocals\b")
+#: The builtins that run code from a string (read where it is one literal: ``_line_moves``).
+_RUNS: Final = frozenset(("exec", "eval", "compile"))
 #: setuptools' editable finder's ``.pth`` line (its module read: ``finder_tops``).
 _EDITABLE: Final = rb"import (__editable___\w+_finder); \1\.install\(\)\s*"
 
@@ -107,17 +111,82 @@ def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]]
     texts = [text.splitlines() for text in read if text is not None]
     added = added_folders(folder, read)
     for lines in texts:  # (a module looked up in every folder a .pth there adds: E-PRESENT)
-        code = [line for line in lines if line.startswith(("import ", "import\t")) and not (
-            "has_mfs" in line and "mp.append(p)" in line)]  # (setuptools' nspkg template:
-        # a namespace of this site folder, listed; s57-greview2 K-NSPKG)
-        if any(re.search(_LINE, line.encode()) for line in code
-               if not re.fullmatch(_EDITABLE, line.encode())):
+        code = [line for line in lines if line.startswith(("import ", "import\t")) and not
+                re.fullmatch(_nspkg(), line)]  # (setuptools' nspkg template, matched whole:
+        # a namespace of this site folder, listed; s57-greview2 K-NSPKG, s58-preview
+        # E-NSPKG-LOOKALIKE)
+        if any(_line_moves(line) for line in code if not re.fullmatch(_EDITABLE, line.encode())):
             return False
         tops = {n for line in code for n in names(line)
                 if n not in STANDARD and not n.startswith("__editable__")}
         if not _appends_none([folder, *added], sorted(tops)):
             return False
-    return True
+    return _appends_none([folder, *added], sorted(_CUSTOMIZE))
+
+
+#: setuptools' namespace ``.pth`` line (``setuptools.namespaces.Installer._nspkg_tmpl``, its
+#: statements joined by ``;``; ``_nspkg_tmpl_multi`` for a nested one's parent).
+_NSPKG: Final = (
+    "import sys, types, os;has_mfs = sys.version_info > (3, 5);p = os.path.join(%(root)s, "
+    "*%(pth)r);importlib = has_mfs and __import__('importlib.util');has_mfs and "
+    "__import__('importlib.machinery');m = has_mfs and sys.modules.setdefault(%(pkg)r, "
+    "importlib.util.module_from_spec(importlib.machinery.PathFinder.find_spec(%(pkg)r, "
+    "[os.path.dirname(p)])));m = m or sys.modules.setdefault(%(pkg)r, "
+    "types.ModuleType(%(pkg)r));mp = (m or []) and m.__dict__.setdefault('__path__',[]);"
+    "(p not in mp) and mp.append(p)", "m and setattr(sys.modules[%(parent)r], %(child)r, m)")
+
+
+def _nspkg() -> str:
+    """``_NSPKG`` as a pattern: its values the only variables (the site folder's expression
+    or a literal root, a tuple of names, a package's dotted name)."""
+    import re
+
+    def pattern(text: str) -> str:
+        for mark, value in (("%(root)s", "@R"), ("%(pth)r", "@T"), ("%(pkg)r", "@P"),
+                            ("%(parent)r", "@P"), ("%(child)r", "@N")):
+            text = text.replace(mark, value)
+        return re.escape(text).replace("@R", r"(?:sys\._getframe\(1\)\.f_locals\['sitedir'\]|"
+                                             r"'[^'\\\n]*')").replace(
+            "@T", r"\('\w+'(?:, '\w+')*,?\)").replace("@P", r"'[\w.]+'").replace("@N", r"'\w+'")
+
+    return pattern(_NSPKG[0]) + "(?:;" + pattern(_NSPKG[1]) + r")?\s*"
+
+
+def _line_moves(line: str, depth: int = 0) -> bool:
+    """Whether the code of a ``.pth`` import line ``line`` may move what Python imports
+    (``_LINE``), read with the code each ``exec``/``eval``/``compile`` of one literal string
+    runs (the sandbox's CA line: ``exec("try:\\n import certifi…")``); any other use of
+    those (a string computed, ``exec('sys.pa' + 'th…')``: s58-preview E-PTH-EXEC) or a line
+    that does not parse may."""
+    import ast
+    import re
+
+    try:
+        tree = ast.parse(line)
+    except (SyntaxError, ValueError):
+        return True
+    literal: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in _RUNS:
+            given = node.args[0] if node.args else None
+            if depth > 2 or not isinstance(given, ast.Constant) or not isinstance(
+                    given.value, str) or _line_moves(given.value, depth + 1):
+                return True
+            literal |= {id(node.func), id(given)}
+    if any(isinstance(n, ast.Name) and n.id in _RUNS and id(n) not in literal
+           for n in ast.walk(tree)):
+        return True  # (`run = exec`)
+    return bool(re.search(_LINE, line.encode()))
+
+
+#: The modules ``site`` imports at every start from ``sys.path`` (a site folder's: read as a
+#: ``.pth`` line's module; s58-preview E-SITECUSTOMIZE).
+_CUSTOMIZE: Final = frozenset(("sitecustomize", "usercustomize"))
+
+
+#: The longest file read (bytes): a longer one is not known (a `.pth`, a module, a finder).
+_LIMIT: Final = 1 << 22
 
 
 def pth_texts(pths: list[str]) -> list[str | None]:
@@ -126,9 +195,10 @@ def pth_texts(pths: list[str]) -> list[str | None]:
     texts: list[str | None] = []
     for pth in pths:
         try:
-            with open(pth, "rb") as f:
-                texts.append(f.read(1 << 20).decode("utf-8", "replace"))
-        except OSError:
+            data = fs.read(pth, _LIMIT + 1)
+            texts.append(None if len(data) > _LIMIT else data.decode("utf-8", "replace"))
+        except OSError:  # (a FIFO too: not waited for; a longer one: s58-preview
+            # E-PTH-TRUNCATED)
             texts.append(None)
     return texts
 
@@ -157,7 +227,8 @@ def _appends_none(folders: list[str], tops: list[str]) -> bool:
     names, seen = list(tops), set()
     while names:
         name = names.pop()
-        if name in seen or name.split(".")[0] in STANDARD or name.split(".")[0] not in present:
+        if name in seen or (name.split(".")[0] in STANDARD and name not in _CUSTOMIZE) or \
+                name.split(".")[0] not in present:
             continue
         seen.add(name)
         if len(seen) > _READ_MODULES:
@@ -185,8 +256,8 @@ def _module_texts(folder: str, name: str) -> list[tuple[str, bytes | None]]:
         for file, own in ((path + ".py", package), (os.path.join(path, "__init__.py"),
                                                      ".".join(parts[:at]))):
             try:
-                with open(file, "rb") as f:
-                    found.append((own, f.read(1 << 22)))
+                data = fs.read(file, _LIMIT + 1)
+                found.append((own, None if len(data) > _LIMIT else data))
             except (FileNotFoundError, NotADirectoryError):
                 continue
             except OSError:
@@ -207,28 +278,81 @@ def _entries(folder: str) -> list[str]:
 def plugin_tops(folder: str) -> set[str]:
     """The top-level names of the modules the ``pytest11`` entry points of the distributions
     installed in the folder ``folder`` of ``sys.path`` name (``acme.testing.plugin``:
-    ``acme``; their metadata a ``.dist-info``, an ``.egg-info`` or an egg's ``EGG-INFO``, as
-    ``importlib.metadata`` finds them): an editable install's module lives elsewhere, found
-    by its ``.pth`` finder's mapping or a namespace portion in its source folder
-    (s56-greview3 E1, N1), a legacy one's metadata in its source folder (E)."""
+    ``acme``; their metadata a ``.dist-info``, an ``.egg-info``, an egg's ``EGG-INFO`` (of
+    ``folder`` itself where it is an egg), as ``importlib.metadata`` finds them): an
+    editable install's module lives elsewhere, found by its ``.pth`` finder's mapping or a
+    namespace portion in its source folder (s56-greview3 E1, N1), a legacy one's metadata in
+    its source folder (E)."""
     names: set[str] = set()
     listed = _entries(folder)
-    for path in [os.path.join(folder, n, "entry_points.txt") for n in listed
-                 if n.endswith((".dist-info", ".egg-info"))] + [
-            os.path.join(folder, n, "EGG-INFO", "entry_points.txt") for n in listed
-            if n.endswith(".egg")]:
+    paths = [os.path.join(folder, n, "entry_points.txt") for n in listed
+             if n.endswith((".dist-info", ".egg-info"))] + [
+        os.path.join(folder, n, "EGG-INFO", "entry_points.txt") for n in listed
+        if n.endswith(".egg")] + (
+        [os.path.join(folder, "EGG-INFO", "entry_points.txt")] if folder.endswith(".egg") else [])
+    for path in paths:
         try:
-            with open(path, "rb") as f:
-                text = f.read(1 << 20).decode("utf-8", "replace")
+            names |= _pytest11(fs.read(path, 1 << 20))
         except OSError:
             continue
-        section = ""
-        for line in text.splitlines():
-            line = line.strip()
-            if line[:1] == "[":
-                section = line.strip("[] ")
-            elif section == "pytest11" and "=" in line:
-                top = line.partition("=")[2].strip().split(":")[0].split(".")[0].strip()
-                if top.isidentifier():
-                    names.add(top.lower() if top.isascii() else top)
+    return names
+
+
+def _pytest11(data: bytes) -> set[str]:
+    """The top names of an ``entry_points.txt``'s (``data``) ``pytest11`` entries."""
+    names: set[str] = set()
+    section = ""
+    for line in data.decode("utf-8", "replace").splitlines():
+        line = line.strip()
+        if line[:1] == "[":
+            section = line.strip("[] ")
+        elif section == "pytest11" and "=" in line:
+            top = line.partition("=")[2].strip().split(":")[0].split(".")[0].strip()
+            if top.isidentifier():
+                names.add(top.lower() if top.isascii() else top)
+    return names
+
+
+#: The largest archive read (bytes): a larger one is not (any name).
+_ARCHIVE: Final = 1 << 26
+
+
+def archive_tops(path: str) -> set[str] | None:
+    """The top names (lower case) an archive on ``sys.path`` at ``path`` gives (zipimport's:
+    a zipped egg ``easy-install.pth`` lists, a ``PYTHONPATH`` zip; s57-greview2 E-EGGZIP):
+    each module file and folder of its root, each entry of a folder with no ``__init__``
+    there (a namespace's member, ``NAMESPACE/MEMBER``), and the ``pytest11`` entry points of
+    its distributions' metadata (``importlib.metadata`` reads them through ``zipfile``): []
+    where it is no archive (zipimport skips it); None where it cannot be read (larger than
+    ``_ARCHIVE``, not a regular file)."""
+    import io
+    import zipfile
+
+    try:
+        data = fs.read(path, _ARCHIVE + 1)
+        if len(data) > _ARCHIVE:
+            return None
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            listed = archive.namelist()
+            metadata = [n for n in listed if n.count("/") == 1 and n.endswith(
+                "/entry_points.txt") and (n.split("/")[0].endswith((".dist-info", ".egg-info"))
+                                          or (n.startswith("EGG-INFO/") and path.endswith(
+                                              ".egg")))]
+            texts = [archive.read(n)[:1 << 20] for n in metadata]
+    except zipfile.BadZipFile:
+        return set()
+    except (OSError, ValueError, RuntimeError):  # (an encrypted member: RuntimeError)
+        return None
+    from .placed import fold
+
+    tops = {n.split("/")[0].partition(".")[0] if "/" not in n.rstrip("/") else n.split("/")[0]
+            for n in listed}
+    names = {t.lower() if t.isascii() else fold(t) for t in tops if t.isidentifier()}
+    regular = {n.split("/")[0] for n in listed if n.count("/") == 1 and n.split("/")[1]
+               .partition(".")[0] == "__init__"}
+    names |= {f"{n.split('/')[0].lower()}/{n.split('/')[1].partition('.')[0].lower()}"
+              for n in listed if n.count("/") >= 1 and n.split("/")[0].isidentifier() and
+              n.split("/")[0] not in regular and n.split("/")[1].partition(".")[0].isidentifier()}
+    for text in texts:
+        names |= _pytest11(text)
     return names

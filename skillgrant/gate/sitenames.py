@@ -36,31 +36,9 @@ def start_imports(named: tuple[str, ...], path: str) -> frozenset[str]:
     """The names the ``.pth`` files of the site folders above import (see the module's
     text), for the plan's paths ``named`` and the session's ``PATH`` (``path``)."""
     libs = [*_PREFIXES, *(p.rstrip("/") for p in named if p[:1] == "/" and p[-5:] == "/lib/"),
-            *(os.path.join(os.path.dirname(b.rstrip("/")), "lib") for b in path.split(":")
-              if b[:1] == "/")]
+            *(os.path.join(os.path.dirname(os.path.expanduser(b).rstrip("/")), "lib")
+              for b in path.split(":") if b[:1] in "/~" and b)]
     return _imports(tuple(dict.fromkeys(libs)))
-
-
-def _libs(path: str) -> list[str] | None:
-    """The library folders of ``_PREFIXES``, of the hook's Python's base installation (a
-    venv's), of each folder of ``path`` (a ``PATH``) and of each interpreter there
-    (``interpreter_libs``: a link's installation, a venv's base, the versions a pyenv or asdf
-    shim runs); None where one's cannot be known."""
-    import sys
-
-    from .interpreters import gathered, interpreter_libs, is_interpreter
-
-    bins = [b.rstrip("/") for b in path.split(":") if b[:1] == "/"]
-    found = [*_PREFIXES, os.path.join(sys.base_prefix, "lib"),
-             *(os.path.join(os.path.dirname(b), "lib") for b in bins)]
-    exes: list[str] = []
-    for b in dict.fromkeys(bins):
-        try:
-            with os.scandir(b) as entries:
-                exes += [e.path for e in entries if is_interpreter(e.name)]
-        except OSError:
-            continue
-    return gathered(found, exes, interpreter_libs)
 
 
 def _site_folders(libs: tuple[str, ...]) -> list[str]:
@@ -106,8 +84,10 @@ def site_names(roots: frozenset[str], libs: frozenset[str] = frozenset()) -> fro
     landmark, a ``pyvenv.cfg`` not read, an editable finder's mapping not read."""
     from .environment import values
 
-    extra, home = values(("PYTHONPATH", "PYTHONHOME"))
-    return _site_names(tuple(sorted(roots)), tuple(sorted(libs)), os.environ.get("PATH", ""),
+    extra, home, platlib = values(("PYTHONPATH", "PYTHONHOME", "PYTHONPLATLIBDIR"))
+    if platlib not in (None, "", "lib"):
+        return None  # (`prefix/lib64/python3.X/site-packages` too: s58-preview T-PLATLIBDIR)
+    return _site_names(tuple(sorted(roots)), _with_user(libs), os.environ.get("PATH", ""),
                        extra or "", home or "")
 
 
@@ -118,12 +98,53 @@ def sys_path_folders(roots: frozenset[str], libs: frozenset[str]) -> list[str] |
     from .environment import values
 
     extra, home = values(("PYTHONPATH", "PYTHONHOME"))
-    folders = _folders(tuple(sorted(roots)), tuple(sorted(libs)), os.environ.get("PATH", ""),
+    folders = _folders(tuple(sorted(roots)), _with_user(libs), os.environ.get("PATH", ""),
                        extra or "", home or "")
     if folders is None or site_names(roots, libs) is None:
         return None
     return [*_given_folders(extra or "", tuple(sorted(roots))), *folders,
             *(p for f in folders for p in _pth_folders(f))]
+
+
+def plugin_folders(roots: frozenset[str], libs: frozenset[str]) -> tuple[str, ...]:
+    """The folders a site folder's ``.pth`` adds to ``sys.path`` (of a Python of the plan:
+    ``site_names``' ``roots``, ``libs``) whose modules pytest may import at every start: one
+    holding a pytest plugin (a ``pytest11`` entry point's module of any site folder, or its
+    own distribution's), or outside the plan's run folders ``roots`` (s58-pfix: ``vendor/``
+    holding a plugin's package was written freely); an editable install's source folder in
+    the project holding none is the project's code (its tests import it). None of them where
+    the site folders are not known (every module is then a site name)."""
+    from .environment import values
+
+    extra, home = values(("PYTHONPATH", "PYTHONHOME"))
+    return _plugin_folders(tuple(sorted(roots)), _with_user(libs), os.environ.get(
+        "PATH", ""), extra or "", home or "")
+
+
+def _with_user(libs: frozenset[str]) -> tuple[str, ...]:
+    """``libs`` and the session's ``PYTHONUSERBASE``'s ``lib`` (its user sites of every
+    version; s58-preview T-USERBASE-VERSION), sorted."""
+    from .environment import values
+
+    base = values(("PYTHONUSERBASE",))[0]
+    extra = {os.path.join(os.path.expanduser(base), "lib")} if base else set()
+    return tuple(sorted(libs | extra))
+
+
+@functools.lru_cache(maxsize=8)
+def _plugin_folders(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: str,
+                    home: str) -> tuple[str, ...]:
+    """``plugin_folders`` of ``_site_names``' arguments."""
+    from .sitefinders import plugin_tops
+
+    folders = _folders(roots, libs, path, extra, home)
+    if folders is None:
+        return ()
+    added = [a for f in folders for a in _pth_folders(f) if os.path.isdir(a)]
+    tops = {t for f in (*folders, *added) for t in plugin_tops(f)}
+    return tuple(dict.fromkeys(os.path.normpath(a) for a in added if plugin_tops(a) or not any(
+        os.path.normpath(a) == r or os.path.normpath(a).startswith(r.rstrip("/") + "/")
+        for r in roots) or tops & _top_names(a, True)))
 
 
 @functools.lru_cache(maxsize=8)
@@ -140,7 +161,7 @@ def _site_names(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra:
         listed = _listing(folder)
         if listed is None:
             return None
-        names |= listed
+        names |= listed | _source_members(folder, roots)
     return frozenset(names)
 
 
@@ -167,8 +188,11 @@ def _folders(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: st
             return None
         folders += [f for at in read for s in _SITES
                     for f in glob.glob(os.path.join(glob.escape(at), s))]
-    folders += [f for f in _given_folders(extra, roots) if glob.glob(os.path.join(
-        glob.escape(f), "*.[de][ig][sg]*-info"))]  # (a PYTHONPATH folder of distributions)
+    folders += [f for f in _given_folders(extra, roots) if os.path.isfile(f) or glob.glob(
+        os.path.join(glob.escape(f), "*.[de][ig][sg]*-info")) or not any(
+        f == r or f.startswith(r.rstrip("/") + "/") for r in roots)]  # (a PYTHONPATH folder:
+    # its modules a plugin may import (s58-preview E-PYTHONPATH-NAMES) but the project's own
+    # (K-PYTHONPATH-DOT: `PYTHONPATH=.`), its distributions' entry points, an archive's)
     return list(dict.fromkeys(folders))
 
 
@@ -181,47 +205,77 @@ def _given_folders(value: str, roots: tuple[str, ...]) -> list[str]:
 @functools.lru_cache(maxsize=8)
 def _path_folders(path: str, home: str = "") -> tuple[str, ...] | None:
     """The site folders of the hook's Python, the system's, the user's and those of the
-    interpreters of the ``PATH`` ``path`` (``_libs``) and of the ``PYTHONHOME`` ``home``: no
-    project's; None where an interpreter's are not known (``interpreter_libs``)."""
-    libs = _libs(path)
+    interpreters of the ``PATH`` ``path`` (``interpreters.path_libs``) and of the
+    ``PYTHONHOME`` ``home``: no project's; None where an interpreter's are not known
+    (``interpreter_libs``)."""
+    from .interpreters import path_libs
+
+    libs = path_libs(path, _PREFIXES)
     if libs is None:
         return None
     return tuple(_site_folders(tuple(dict.fromkeys([*libs, *(
-        [os.path.join(home, "lib")] if home else [])]))))
+        os.path.join(h, "lib") for h in home.split(":") if h)]))))  # (`prefix:exec_prefix`:
+    # s58-preview T-PYTHONHOME-PAIR)
 
 
 @functools.lru_cache(maxsize=256)
 def _listing(folder: str) -> frozenset[str] | None:
     """The top-level names of the site folder ``folder`` (every module file, every folder)
     and of each folder its ``.pth`` files add: another site folder's alike, a source
-    folder's (an editable install's project, ``/work/main``) only its modules and regular
-    packages (a folder holding an ``__init__`` module): its plain folders (``tests``,
-    ``docs``) are no distribution's namespace (review s55: ``tests/__init__.py`` was denied
-    under the editable dev venv only); and in each of them the top names of the modules
+    folder's (an editable install's project, ``/work/main``) too: its plain folders
+    (``acme`` of ``src/acme/utils/``) are namespaces a module of their name written first
+    on ``sys.path`` takes the place of (s57-greview2 N-EDITABLE-SRC; the cost: a project's
+    ``tests.py``, ``tests/__init__.py`` under its own editable dev venv; their members:
+    ``_source_members``); and in each of them the top names of the modules
     its distributions' ``pytest11`` entry points name (``_plugin_tops``) and those an
     editable finder maps (``_finder_tops``). None where a finder's mapping cannot be read."""
-    from .sitefinders import finder_tops, plugin_tops
+    from .sitefinders import archive_tops, finder_tops, plugin_tops
 
+    if os.path.isfile(folder):  # (an archive: a PYTHONPATH zip; s57-greview2 E-EGGZIP)
+        read = archive_tops(folder)
+        return None if read is None else frozenset(read)
     names = _top_names(folder, True) | plugin_tops(folder) | _namespace_members(folder)
     mapped = finder_tops(folder, pth_files(folder), line_names)
     if mapped is None:
         return None
     names |= mapped
     for added in _pth_folders(folder):
-        names |= _top_names(added, os.path.basename(added.rstrip("/")) in (
-            "site-packages", "dist-packages")) | plugin_tops(added)
+        if os.path.isfile(added):  # (a zipped egg easy-install.pth lists)
+            read = archive_tops(added)
+            if read is None:
+                return None
+            names |= read
+            continue
+        names |= _top_names(added, None) | plugin_tops(added)
     return frozenset(names)
 
 
-def _namespace_members(folder: str) -> set[str]:
+def _source_members(folder: str, roots: tuple[str, ...]) -> set[str]:
+    """The namespace members (``_namespace_members``) of each folder the ``.pth`` files of
+    the site folder ``folder`` add (an editable install's source folder: s57-greview2
+    N-EDITABLE-SRC) but one in, above or below a folder of ``roots`` (the plan's run
+    folders: the project installed into its own venv, whose files are the project's)."""
+    found: set[str] = set()
+    for added in _pth_folders(folder):
+        real = os.path.normpath(added)
+        if os.path.isdir(real) and not any(real == r or real.startswith(r.rstrip("/") + "/") or
+                                           r.startswith(real.rstrip("/") + "/") for r in roots):
+            found |= _namespace_members(real, False)
+    return found
+
+
+def _namespace_members(folder: str, tests: bool = True) -> set[str]:
     """``NAMESPACE/MEMBER`` (lower case) for each module and folder of each namespace
     package of the site folder ``folder`` (a top folder holding no ``__init__`` module):
     a project's folder of that name first on ``sys.path`` is the namespace's first portion
-    (s57-greview2 V-NAMESPACE)."""
+    (s57-greview2 V-NAMESPACE); but (not ``tests``: a source folder's) a test folder's."""
+    from .testnames import tests_folder
+
     found: set[str] = set()
     try:
         with os.scandir(folder) as entries:
-            tops = [e.path for e in entries if e.name.isidentifier() and e.is_dir()]
+            tops = [e.path for e in entries if e.name.isidentifier() and e.is_dir() and (
+                tests or not tests_folder(e.path))]
     except OSError:
         return found
     for top in tops:
@@ -246,10 +300,12 @@ def _members(folder: str, name: str, depth: int) -> set[str]:
     return found
 
 
-def _top_names(folder: str, plain: bool) -> set[str]:
-    """The names of ``folder``'s module files and folders (``plain``: every folder; else a
-    package's only), lower case."""
+def _top_names(folder: str, plain: bool | None) -> set[str]:
+    """The names of ``folder``'s module files and folders (``plain``: every folder; None:
+    every one but a test folder, an editable install's source folder's ``tests/``, no
+    distribution's namespace: s58-pfix; False: a package's only), lower case."""
     from .placed import fold, importable
+    from .testnames import tests_folder
 
     names: set[str] = set()
     try:
@@ -258,7 +314,8 @@ def _top_names(folder: str, plain: bool) -> set[str]:
                 stem, dot, suffix = entry.name.partition(".")
                 if stem.isidentifier() and (importable(dot + suffix) if dot else (
                         stem != "__pycache__" and entry.is_dir() and (
-                            plain or _regular(entry.path)))):
+                            plain or _regular(entry.path) or (
+                                plain is None and not tests_folder(entry.path))))):
                     names.add(stem.lower() if stem.isascii() else fold(stem))
     except OSError:
         pass
