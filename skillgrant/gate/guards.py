@@ -40,7 +40,6 @@ from .loadedlibs import loaded_libraries
 from .moves import moved_folders
 from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
-from .nodeworkspaces import workspaces
 from .planpaths import MARKED, MODULES, SETTINGS, WORKSPACES
 from .planruns import python_libs, runs_any
 from .runfolders import outside, run_folders
@@ -107,8 +106,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items += [*planned, *named_paths(named, list(roots), held)]  # (what build files name)
     modules = [os.path.join(folder, path[1:]) for path in named if path[:1] == MODULES
                for folder in roots]  # (their standard modules' names: review s44 P3)
-    items += [(p, True) for path in named if path[:1] == WORKSPACES for folder in roots
-              for p in workspaces(os.path.join(folder, path[1:]))]  # (review s44 P3)
+    items += _workspace_items(named, roots)  # (review s44 P3)
     if skill_dir:  # its SKILL.md, the scripts ${CLAUDE_SKILL_DIR} entries run (G-13), links (S6)
         items += [(os.path.join(skill_dir, "SKILL.md"), False), (skill_dir, True),
                   *linked.walked([skill_dir], lambda *_: True)]
@@ -257,6 +255,18 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     made.runs_any = runs_any(named, skipped, list(roots))  # (`pymodule`: s55-greview3 C1)
     made.python_libs = python_libs(named, skipped, list(roots))  # (`sitenames`: A3)
     return made
+
+
+
+def _workspace_items(named: tuple[str, ...], roots: dict[str, None]) -> list[tuple[str, bool]]:
+    """The files of the node workspaces the plan's ``WORKSPACES`` paths name, from each root
+    (``nodeworkspaces`` loaded only for a plan that names one: issue 29)."""
+    if not any(path[:1] == WORKSPACES for path in named):
+        return []
+    from .nodeworkspaces import workspaces
+
+    return [(p, True) for path in named if path[:1] == WORKSPACES for folder in roots
+            for p in workspaces(os.path.join(folder, path[1:]))]
 
 
 def _folder_items(folder: str, versions: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
