@@ -22,10 +22,11 @@ first), and where no folder ``sys.path`` names before the standard library's hol
 of its name (``python -I``'s zip file is missing; a script's folder, listed once a process).
 So ``load`` runs before ``re`` is first imported. The file holds the list of the kept
 modules first and each one's code after it, read (from the file ``load`` opened) only as the
-module is imported: a hook imports about 120 of the 160 kept, and reading all of their 3 MB,
-a bytes object each, cost the hook more time than its imports (memory the kernel maps for
-it; docs/performance.md, session 58). The file is read only where ``patterncache.opened``
-trusts it (this user's, no one else may write it, this exact interpreter), and whoever can write the package's ``__pycache__`` can write its bytecode,
+module is imported: a hook imports about 120 of the 160 or more kept, and reading all of
+their 3 MB or more, a bytes object each, cost it about 3 ms of CPU (memory the kernel maps
+for them; docs/performance.md, session 58). The file is read only where
+``patterncache.opened`` trusts it (this user's, no one else may write it, this exact
+interpreter), and whoever can write the package's ``__pycache__`` can write its bytecode,
 which runs: the hook guards the package's folder, and the interpreter's library, from the
 calls it judges (``gate/guards.py``).
 """
@@ -63,6 +64,7 @@ MAX_HEAD: Final = 1 << 16
 _PACKAGE: Final = os.path.dirname(os.path.abspath(__file__))
 _STANDARD: Final = os.path.dirname(os.__file__)
 _SITES: Final = ("/site-packages/", "/dist-packages/")
+_STANDARD_FOLDER: Final = _STANDARD + os.sep
 #: The kept modules ``load`` read, by name (a module's entry leaves once its source changed).
 _KEPT: dict[str, Kept] = {}
 _WRITABLE: list[bool] = []
@@ -206,8 +208,8 @@ def _well_formed(name: object, kept: object, size: int) -> bool:
     return type(name) is str and type(kept) is tuple and len(kept) == 6 and \
         type(kept[0]) is str and type(kept[1]) is int and type(kept[2]) is int and \
         type(kept[3]) is bool and _placed(kept[4], size) and type(kept[5]) is int and (
-            kept[5] == -1 if name.startswith("skillgrant") else kept[5] >= 0 and
-            _standard(kept[0])) and _keepable(name, kept[0])
+            kept[5] == -1 if name.startswith("skillgrant") else kept[5] >= 0) and \
+        _keepable(name, kept[0])
 
 
 def _placed(place: object, size: int) -> bool:
@@ -225,7 +227,8 @@ def _keepable(name: str, origin: str) -> bool:
 
 
 def _standard(origin: str) -> bool:
-    return origin.startswith(_STANDARD + os.sep) and not any(s in origin for s in _SITES)
+    return origin.startswith(_STANDARD_FOLDER) and _SITES[0] not in origin and \
+        _SITES[1] not in origin
 
 
 def keep() -> int:
