@@ -36,11 +36,10 @@ from .homefiles import (
     version_files,
 )
 from .linkmakers import link_then_more
-from .loadedlibs import loaded_libraries
+from .loadedlibs import imported_from, loaded_libraries
 from .moves import moved_folders
 from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
-from .nodeworkspaces import workspaces
 from .planpaths import MARKED, MODULES, SETTINGS, WORKSPACES
 from .planruns import python_libs, runs_any
 from .runfolders import outside, run_folders
@@ -109,8 +108,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     # name)
     modules = [os.path.join(folder, path[1:]) for path in named if path[:1] == MODULES
                for folder in roots]  # (their standard modules' names: review s44 P3)
-    items += [(p, True) for path in named if path[:1] == WORKSPACES for folder in roots
-              for p in workspaces(os.path.join(folder, path[1:]))]  # (review s44 P3)
+    items += _workspace_items(named, roots)  # (review s44 P3)
     if skill_dir:  # its SKILL.md, the scripts ${CLAUDE_SKILL_DIR} entries run (G-13), links (S6)
         items += [(os.path.join(skill_dir, "SKILL.md"), False), (skill_dir, True),
                   *linked.walked([skill_dir], lambda *_: True)]
@@ -230,6 +228,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         items.append((os.path.dirname(os.path.abspath(script)), True))
     if sys.prefix != sys.base_prefix:
         items.append((sys.prefix, True))
+    items += [(folder, True) for folder in imported_from()]
     missing: set[str] = set()  # (what is not there has no second name: not asked again)
     reals = linked.real_paths([*[path for path, _ in (*items, *local, *programs,
                                                      *local_programs) if path], *tops,
@@ -260,6 +259,17 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     made.runs_any = runs_any(named, skipped, list(roots))  # (`pymodule`: s55-greview3 C1)
     made.python_libs = python_libs(named, skipped, list(roots))  # (`sitenames`: A3)
     return made
+
+
+def _workspace_items(named: tuple[str, ...], roots: dict[str, None]) -> list[tuple[str, bool]]:
+    """The files of the node workspaces the plan's ``WORKSPACES`` paths name, from each root
+    (``nodeworkspaces`` loaded only for a plan that names one: issue 29)."""
+    if not any(path[:1] == WORKSPACES for path in named):
+        return []
+    from .nodeworkspaces import workspaces
+
+    return [(p, True) for path in named if path[:1] == WORKSPACES for folder in roots
+            for p in workspaces(os.path.join(folder, path[1:]))]
 
 
 def _folder_items(folder: str, versions: list[tuple[str, bool]]) -> list[tuple[str, bool]]:

@@ -27,11 +27,12 @@ def finder_tops(folder: str, pths: list[str],
     each a module found outside every site folder. None where a finder module there is not
     read so (its text not literal), or where ``_finders_read`` of its ``.pth`` files ``pths``
     (``words``: the names of a line) is false."""
-    import ast
     import glob
 
     names: set[str] = set()
     for path in glob.glob(os.path.join(glob.escape(folder), "__editable__*finder.py")):
+        import ast  # (only where a finder is there: most site folders hold none)
+
         try:
             data = fs.read(path, _LIMIT + 1)
             tree = ast.parse(data if len(data) <= _LIMIT else b"(")

@@ -22,7 +22,6 @@ from .homefiles import MOVED_CODE
 from .named import above
 from .planpaths import DOTENV, RUNS_IN
 from .runfolders import marked_folders
-from .sitenames import module_items, start_imports
 from .startfiles import env_file
 from .startflags import ENV_FILE, bun_options, make_definitions, perl_folders
 from .testfiles import collects, test_folders
@@ -131,6 +130,8 @@ def start_values(named: tuple[str, ...], roots: list[str], inner: list[str],
         flag_words(n, v, [v]), runs), kept)] if words else []
     modules += more
     if modules[start:]:  # (what a site .pth imports, in PYTHONPATH's folders: U6)
+        from .sitenames import module_items, start_imports  # (only then: issue 29)
+
         items += module_items(list(dict.fromkeys(modules[start:])),
                               start_imports(named, values(("PATH",))[0] or ""))
     return items

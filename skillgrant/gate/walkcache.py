@@ -25,7 +25,6 @@ folders: this file is the hook's alone.
 from __future__ import annotations
 
 import binascii
-import contextlib
 import json
 import os
 import time
@@ -106,8 +105,10 @@ class Kept:
                            "folders": self.new}, out)
             os.replace(fresh, self.path)
         except OSError:
-            with contextlib.suppress(OSError):
+            try:  # noqa: SIM105  (contextlib is not loaded in a hook's process)
                 os.unlink(fresh)
+            except OSError:
+                pass
 
 
 def _state_folder() -> str:

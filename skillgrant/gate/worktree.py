@@ -13,7 +13,6 @@ from contextvars import ContextVar
 
 from ..lazy import compile_on_use
 from . import files as fs
-from .gitvalues import program_file, python_script, shell_words
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -235,6 +234,8 @@ def named_programs(folder: str) -> list[tuple[str, bool]]:
             _mentions(f, (b"include",), on_lines=_RUNS)  # an include: git reads it (V4)
             for f in files):
         return []
+    from .gitvalues import program_file, python_script, shell_words  # (only here: issue 29)
+
     paths: list[tuple[str, bool]] = []
     for _, key, value in _listed(folder, found[1] if found is not None else None):
         if any(part in key.lower() for part in _RUNS):
