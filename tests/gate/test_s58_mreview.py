@@ -1,0 +1,80 @@
+"""Review s58 (s58-mreview) of s58-mfix (issue 29: make's command-line values from the plan,
+variables of several ``ifeq`` branches, npm scripts running code, jest's presence and settings,
+npm workspaces). Each case proves with real bash 5.2, GNU make 4.3 (its recipes under /bin/sh =
+dash), dash, npm 11, node 20 and jest 29.7 in a scratch project that the calls run the payload,
+then asks the printed hook for each call in turn, running the allowed ones, as Claude Code
+2.1.332's Bash tool runs them (``test_s53_greview._session``, ``test_s56_sreview._case``): the
+hook allowing them all is the finding. A hole left open is a strict xfail (``OPEN``, its reason
+naming the module and the commit that misreads); a case the change holds is a plain test
+pinning it; a cost (a call a careful user needs, denied though harmless) is a row asserting the
+call is allowed.
+
+Every payload only makes a file (``$(shell touch zz)``, ``touch zz``, node's ``zz``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, needs
+from test_s53_greview import _session
+
+#: Real bash, make, npm and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+
+#: The cases s58-mfix closed during the review (each a pin now), by the commit that closed it.
+CLOSED: dict[str, str] = {}
+
+#: A makefile's ``test`` that prints; the plan of the cases: make's call and a copier.
+TEST = "test:\n\t@echo ok\n"
+#: The payload beside the project (``../pay/p``) and the folder ``../shared``.
+PAY = "mkdir -p ../pay ../shared && printf '%s\\n' '$(shell touch zz)' > ../pay/p"
+#: A makefile beside the project (``../lib``) including ``local.conf``, and the payload made to
+#: touch the project's ``zz`` (a sub-make there runs it in ``../lib``).
+LIB = (PAY + " && sed -i 's#touch zz#touch $(CLAUDE_PROJECT_DIR)/zz#' ../pay/p && mkdir -p "
+       "../lib && printf -- '-include local.conf\\ntest:\\n\\t@echo ok\\n' > ../lib/Makefile")
+
+
+# --- V: a value make takes over the makefile's own that the reading trusts -----------------------
+
+#: Each case: the plan's make call, its makefiles, the setup (bash, in the project), the copy's
+#: operands: make (or a sub-make) reads the copy as makefile text.
+VALUES: dict[str, tuple[str, dict[str, str], str, str]] = {
+    # make passes MAKEOVERRIDES to each sub-make as its command line (`-- INC=…` in
+    # MAKEFLAGS): the sub-make's INC is a command line's value over lib/Makefile's `:=`
+    "a-makefiles-makeoverrides": (
+        "make test", {"Makefile": "MAKEOVERRIDES := D=x\ntest:\n\t$(MAKE) -C lib test\n",
+                      "lib/Makefile": "D := y\n-include $(D)/site.conf\n" + TEST,
+                      "lib/x/.keep": ""}, PAY, "../pay/p lib/x/site.conf"),
+    # `-e` in a makefile's MAKEFLAGS reaches every sub-make: the environment's values (an
+    # exported `P := ..`) over the sub-make's makefile's own
+    "a-makefiles-makeflags-environment-overrides": (
+        "make test", {"Makefile": "export P := ..\nMAKEFLAGS += -e\ntest:\n\t$(MAKE) -f lib.mk "
+                      "test\n", "lib.mk": "P := .\n-include $(P)/shared/site.conf\n" + TEST},
+        PAY, "../pay/p ../shared/site.conf"),
+}
+#: Why each case of ``VALUES`` is open.
+WHY_VALUES: dict[str, str] = {
+    "a-makefiles-makeoverrides": "makereads/makelines know MAKEFLAGS, GNUMAKEFLAGS, MFLAGS "
+    "only: a makefile's `MAKEOVERRIDES := D=x` is each sub-make's command-line value, over "
+    "lib/Makefile's `D := y` (lib/y/site.conf read, lib/x/site.conf included) (at ba24a2b8)",
+    "a-makefiles-makeflags-environment-overrides": "makelines.PLAIN_FLAGS holds `-e`: a "
+    "makefile's `MAKEFLAGS += -e` is no doubt, yet every sub-make then takes the environment's "
+    "values (an exported `P := ..`, which named_paths skips) over its makefile's (at ba24a2b8)",
+}
+for _case in (c for c in VALUES if c not in CLOSED):
+    OPEN.add("test_v_a_value_over_the_makefiles", WHY_VALUES[_case], _case)
+
+
+@pytest.mark.parametrize("case", VALUES)
+def test_v_a_value_over_the_makefiles(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(<its make call>)``, ``Bash(cp *)``: the copy, then the make call reads it as
+    makefile text. The hook must deny a call."""
+    needs("make", "bash")
+    call, files, setup, copy = VALUES[case]
+    assert _session(tmp_path, [f"Bash({call})", "Bash(cp *)"], files, [f"cp {copy}", call],
+                    setup=setup) is not None
