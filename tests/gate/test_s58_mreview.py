@@ -78,3 +78,42 @@ def test_v_a_value_over_the_makefiles(case: str, tmp_path: Path) -> None:
     call, files, setup, copy = VALUES[case]
     assert _session(tmp_path, [f"Bash({call})", "Bash(cp *)"], files, [f"cp {copy}", call],
                     setup=setup) is not None
+
+
+# --- W: the plan's own words giving make a value -------------------------------------------------
+
+#: The plan's makefile: its own `DIRS := lib`, read by a loop of sub-makes.
+LOOP = {"Makefile": "DIRS := lib\ntest:\n\tfor d in $(DIRS); do $(MAKE) -C $$d/lib test; done\n"}
+#: Each case: the plan's make call giving DIRS `..` (make then reads ../lib/local.conf).
+WORDS: dict[str, str] = {
+    # the environment's MAKEFLAGS holding a variable's value is make's command line
+    "makeflags-assigned-before-make": "MAKEFLAGS=DIRS=.. make test",
+    "makeflags-given-by-env": "env MAKEFLAGS=DIRS=.. make test",
+    "gnumakeflags-assigned-before-make": "GNUMAKEFLAGS=DIRS=.. make test",
+    # `-e`: the environment's value (the entry's assignment) over the makefile's `:=`
+    "an-assignment-before-make-e": "DIRS=.. make -e test",
+}
+#: Why each case of ``WORDS`` is open.
+WHY_WORDS: dict[str, str] = {
+    "makeflags-assigned-before-make": "the plan's command-line values are read from make's "
+    "words only (s58-mfix's makereads.command_line): an entry's `MAKEFLAGS=DIRS=..` before make "
+    "gives make the value too (at ba24a2b8)",
+    "makeflags-given-by-env": "as makeflags-assigned-before-make, `env MAKEFLAGS=…` (at "
+    "ba24a2b8)",
+    "gnumakeflags-assigned-before-make": "as makeflags-assigned-before-make, GNUMAKEFLAGS (at "
+    "ba24a2b8)",
+    "an-assignment-before-make-e": "the entry's `DIRS=..` before `make -e` is the environment's "
+    "value over the makefile's `DIRS := lib` (at ba24a2b8)",
+}
+for _case in (c for c in WORDS if c not in CLOSED):
+    OPEN.add("test_w_the_plans_own_words", WHY_WORDS[_case], _case)
+
+
+@pytest.mark.parametrize("case", WORDS)
+def test_w_the_plans_own_words(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(<its make call>)``, ``Bash(cp *)``: the copy into ``../lib/local.conf``,
+    then the plan's make call reads it. The hook must deny a call."""
+    needs("make", "bash")
+    call = WORDS[case]
+    assert _session(tmp_path, [f"Bash({call})", "Bash(cp *)"], LOOP,
+                    ["cp ../pay/p ../lib/local.conf", call], setup=LIB) is not None
