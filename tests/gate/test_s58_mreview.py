@@ -13,11 +13,13 @@ Every payload only makes a file (``$(shell touch zz)``, ``touch zz``, node's ``z
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from bash_review import LeftOpen, needs
 from test_s53_greview import _session
+from test_s56_sreview import NODE_PAYLOAD, _case
 
 #: Real bash, make, npm and fresh hook processes: CI's slow step runs them.
 pytestmark = pytest.mark.slow
@@ -66,8 +68,8 @@ WHY_VALUES: dict[str, str] = {
     "makefile's `MAKEFLAGS += -e` is no doubt, yet every sub-make then takes the environment's "
     "values (an exported `P := ..`, which named_paths skips) over its makefile's (at ba24a2b8)",
 }
-for _case in (c for c in VALUES if c not in CLOSED):
-    OPEN.add("test_v_a_value_over_the_makefiles", WHY_VALUES[_case], _case)
+for _row in (c for c in VALUES if c not in CLOSED):
+    OPEN.add("test_v_a_value_over_the_makefiles", WHY_VALUES[_row], _row)
 
 
 @pytest.mark.parametrize("case", VALUES)
@@ -105,8 +107,8 @@ WHY_WORDS: dict[str, str] = {
     "an-assignment-before-make-e": "the entry's `DIRS=..` before `make -e` is the environment's "
     "value over the makefile's `DIRS := lib` (at ba24a2b8)",
 }
-for _case in (c for c in WORDS if c not in CLOSED):
-    OPEN.add("test_w_the_plans_own_words", WHY_WORDS[_case], _case)
+for _row in (c for c in WORDS if c not in CLOSED):
+    OPEN.add("test_w_the_plans_own_words", WHY_WORDS[_row], _row)
 
 
 @pytest.mark.parametrize("case", WORDS)
@@ -117,3 +119,42 @@ def test_w_the_plans_own_words(case: str, tmp_path: Path) -> None:
     call = WORDS[case]
     assert _session(tmp_path, [f"Bash({call})", "Bash(cp *)"], LOOP,
                     ["cp ../pay/p ../lib/local.conf", call], setup=LIB) is not None
+
+
+# --- S: code an npm script runs that no word names as a file (s57-sreview R18's class) -----------
+
+#: The payload of a Python module: a file ``zz`` in the folder npm runs the script in.
+PY_PAYLOAD = "open('zz', 'w')\n"
+#: Each case: the ``test`` script, the other files, the file the copy writes, the payload's
+#: language (``py`` or node's).
+SCRIPT_CODE: dict[str, tuple[str, dict[str, str], str, str]] = {
+    # node runs a folder's index.js (or its package.json's main), a name with .js added
+    "node-runs-a-folder": ("node tools", {"tools/index.js": "1\n"}, "tools/index.js", "js"),
+    "node-adds-the-ending": ("node tools/run", {"tools/run.js": "1\n"}, "tools/run.js", "js"),
+    "node-runs-the-package": ("node .", {"index.js": "1\n"}, "index.js", "js"),
+    # python runs a folder's __main__.py, a package's (-m), a module a -c text imports
+    "python-runs-a-folder": ("python3 tools", {"tools/__main__.py": "1\n"},
+                             "tools/__main__.py", "py"),
+    "python-runs-a-package": ("python3 -m tools", {"tools/__init__.py": "",
+                                                   "tools/__main__.py": "1\n"},
+                              "tools/__main__.py", "py"),
+    "python-text-imports-a-module": ('python3 -c "import tools.run"', {"tools/run.py": "1\n"},
+                                     "tools/run.py", "py"),
+}
+_open_code = "testroots._code_run (s57-sfix) refuses a word naming an existing file only: a "\
+    "folder, a name node or python completes, a module a text imports run project code (at "\
+    "ba24a2b8)"
+for _row in (c for c in SCRIPT_CODE if c not in CLOSED):
+    OPEN.add("test_s_code_no_word_names_as_a_file", _open_code, _row)
+
+
+@pytest.mark.parametrize("case", SCRIPT_CODE)
+def test_s_code_no_word_names_as_a_file(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``: the copy over the code the script runs, then
+    ``npm test`` runs it. The hook must deny a call."""
+    needs("node", "npm", "python3")
+    script, files, target, language = SCRIPT_CODE[case]
+    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}),
+             "src/mk": PY_PAYLOAD if language == "py" else NODE_PAYLOAD, **files}
+    assert _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
+                 [f"cp src/mk {target}", "npm test"]) is not None
