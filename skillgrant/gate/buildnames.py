@@ -32,6 +32,7 @@ def named_paths(named: tuple[str, ...], roots: list[str],
     found: list[tuple[str, bool]] = []
     for mark, path in ((n[:1], n[1:]) for n in named if n[:1] in (REQUIREMENTS, MAKEFILE,
                                                                    CMAKELISTS)):
+        path, *line = path.split("\0")  # (make's command line: `planprograms`)
         for root in roots:
             start = os.path.join(root, path)
             if mark == CMAKELISTS:  # (what it includes, its subdirectories: session 54)
@@ -45,7 +46,7 @@ def named_paths(named: tuple[str, ...], roots: list[str],
                               if fs.exists(os.path.join(start, m))), "")  # Give Your Makefile")
             from .makereads import makefile_reads  # (read for a plan's make only)
             read = (_requirements(start, root, _DEPTH) if mark == REQUIREMENTS else
-                    makefile_reads(start, root, held)) if start else []
+                    makefile_reads(start, root, held, line)) if start else []
             found += [(p, True) for p in read]
     return found
 

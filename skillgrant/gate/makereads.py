@@ -51,26 +51,29 @@ _MAX_READ: Final = 256
 #: GNU make 4.3's default include folders (``make -p -f /dev/null``: ``.INCLUDE_DIRS``), where
 #: an included name not found in make's folder is looked for.
 _INCLUDE_DIRS: Final = ("/usr/local/include", "/usr/gnu/include", "/usr/include")
-_ASSIGNMENT: Final = re.compile(r"([^\s:#=]+)\s*(?:::?=|:::=|\?=|\+=|!=|=)\s*(.*)")
+_ASSIGNMENT: Final = re.compile(r"([^\s:#=]+?)\s*(?:::?=|:::=|\?=|\+=|!=|=)\s*(.*)")
 _CONDITIONALS: Final = frozenset(("ifeq", "ifneq", "ifdef", "ifndef", "else", "endif"))
 _INCLUDES: Final = frozenset(("include", "-include", "sinclude"))
 #: A recipe's move to another folder, where a relative path is read from there.
 _MOVES: Final = re.compile(r"\b(?:cd|pushd)\s|\s-C\s?\S|--directory")
 
 
-def makefile_reads(path: str, folder: str,
-                   held: list[tuple[str, str]] | None = None) -> list[str]:
+def makefile_reads(path: str, folder: str, held: list[tuple[str, str]] | None = None,
+                   line: list[str] | None = None) -> list[str]:
     """What make reads as its instructions from the makefile ``path`` in ``folder`` (see the
-    module's text), and each sub-make; each doubt added to ``held``: its bound, and why."""
+    module's text), and each sub-make; each doubt added to ``held``: its bound, and why.
+    ``line``: the plan's make's words after its name (its command line's values:
+    ``command_line``)."""
     found: list[str] = []
     moved: list[str] = []  # (the folders a recipe runs in: `recipes_paths`)
-    top, queue = folder, [(path, folder, frozenset[str](), False)]
+    given, overriding = command_line(line or [])
+    top, queue = folder, [(path, folder, overriding, False)]
     seen = set[tuple[str, str, frozenset[str]]]()
     while queue and len(seen) < _MAX_READ:
         path, folder, overridden, siblings = queue.pop()
         if (path, folder, overridden) in seen:
             continue
-        reading = _Reading(folder, overridden, sub=siblings)
+        reading = _Reading(folder, overridden, sub=siblings, given={} if seen else given)
         seen.add((path, folder, overridden))
         try:  # (a fault of the reading: a doubt of every folder, not a failed hook)
             reading.file(path)
@@ -87,6 +90,35 @@ def makefile_reads(path: str, folder: str,
     return list(dict.fromkeys(found + recipes_paths(moved, top, held)))
 
 
+def command_line(words: list[str]) -> tuple[dict[str, str], frozenset[str]]:
+    """The values the plan's make's command line ``words`` gives variables (``make test
+    DIRS=lib``: make keeps them over the makefiles' own, but an ``override``'s; review
+    s57-greview W), and the names it gives a value the gate does not read exactly (``X+=v``,
+    ``X:=$(Y)``, a word after an option, which may be its value; ``*``: any, under ``-e``,
+    or a ``MAKEFLAGS`` given)."""
+    given: dict[str, str] = {}
+    others: set[str] = set()
+    for at, word in enumerate(words):
+        if (word[:1] == "-" and word[1:2] != "-" and "e" in word) or (word[:4] == "--en" and
+                "--environment-overrides".startswith(word.split("=", 1)[0])):
+            others.add("*")  # (the environment's values over the makefiles')
+        found = _ASSIGNMENT.fullmatch(word) if word[:1] != "-" else None
+        if found is None:
+            continue
+        name, value = found.group(1), found.group(2)
+        operator = word[len(name):len(word) - len(value)]
+        if name in ("MAKEFLAGS", "GNUMAKEFLAGS", "MAKEOVERRIDES") or "$" in name:
+            others.add("*")
+        elif operator == "=" and (not at or words[at - 1][:1] != "-") and name not in given \
+                and _PLAIN_VALUE.fullmatch(value):
+            given[name] = value
+        else:
+            others.add(name)
+    return {n: v for n, v in given.items() if n not in others}, frozenset(others)
+
+
+#: A command line's value read as written (no quote, escape or expansion of the shell's).
+_PLAIN_VALUE: Final = re.compile(r"[\w./,:@%+-]*")
 #: ``.EXPORT_ALL_VARIABLES``, or ``export`` alone: every variable reaches the recipes.
 _EXPORT_ALL: Final = re.compile(r"(?m)^(?:\.EXPORT_ALL_VARIABLES[ \t]*:|export[ \t]*(?:#.*)?$)")
 
@@ -97,7 +129,8 @@ class _Reading:
     every other line a directive, a variable's assignment or a rule); then the files its
     rules remake them from and the sub-makes its lines start (``finish``)."""
 
-    def __init__(self, folder: str, overridden: frozenset[str], sub: bool) -> None:
+    def __init__(self, folder: str, overridden: frozenset[str], sub: bool,
+                 given: dict[str, str]) -> None:
         self.folder, self.sub = folder, sub  # (a sub-make's of siblings: its writes, theirs)
         self.makers: list[str] = []  # (the heads of the rules each sub-make starts in)
         self.overridden = overridden  # (a sub-make's command line's: any makefile's value)
@@ -113,7 +146,8 @@ class _Reading:
         self.files: set[str] = set()
         self.read: set[str] = set()  # (names of the makefiles read: rules' targets)
         self.rules: list[tuple[list[str], list[str], list[str], str]] = []
-        self.definitions: dict[str, list[str]] = {}
+        self.given = given  # (the plan's make's command line's values: `command_line`)
+        self.definitions: dict[str, list[str]] = {n: [v] for n, v in given.items()}
         self.assigned: set[str] = set()  # (by the makefiles themselves: `makebounds`)
         self.defining, self.computed = "", False  # (an `$(eval`, a `$(X) :=`: any variable)
         self.relative: list[tuple[str, str]] = []  # (start variables' relative values)
@@ -174,9 +208,10 @@ class _Reading:
             return
         bare = uncommented(line).strip().replace("\\#", "#")
         words = bare.split()
-        exported = self.exporting
+        exported, overriding = self.exporting, False
         while words[:1] in (["override"], ["export"], ["private"], ["unexport"]) and words[1:]:
             exported = exported or words[0] == "export"
+            overriding = overriding or words[0] == "override"
             words, bare = words[1:], bare.split(None, 1)[1]
         if not words or words[0] in _CONDITIONALS:
             self.branches += bool(words)
@@ -188,7 +223,8 @@ class _Reading:
         if assigned:
             if bare[assigned.end(1):assigned.start(2)].strip() in ("=", ":=", "::=", ":::="):
                 self.assigned.add(assigned.group(1))  # (not ?=, +=, !=: another value)
-            self._assignment(assigned.group(1), assigned.group(2), where, exported)
+            self._assignment(assigned.group(1), assigned.group(2), where, exported,
+                             overriding)
             self.values -= {where} if "!=" in bare[:assigned.start(2)] else set()  # (a command)
         elif ":" in bare:
             self._rule(bare, where)
@@ -247,9 +283,12 @@ class _Reading:
             self.attempt(one_name, line, text, where)
         return found
 
-    def _assignment(self, name: str, value: str, where: str, exported: bool) -> None:
-        """Reads the assignment of ``value`` to the variable ``name``."""
-        self.definitions.setdefault(name, []).append(value)
+    def _assignment(self, name: str, value: str, where: str, exported: bool,
+                    overriding: bool = False) -> None:
+        """Reads the assignment of ``value`` to the variable ``name`` (make keeps the command
+        line's value of ``name`` but where the makefile's is ``override``'s)."""
+        if name not in self.given or overriding:
+            self.definitions.setdefault(name, []).append(value)
         self.computed = self.computed or "$" in name  # (which variable it sets: B5, L1)
         if name in (".RECIPEPREFIX", "VPATH"):
             raise Unread(f"{where} sets {name}, which the gate does not read")
@@ -313,7 +352,7 @@ class _Reading:
         not a target's or a pattern's own (``t: X := v``) nor a sub-make's command line's
         (review s56-greview B: each gives a recipe another value)."""
         return set() if self.computed or "*" in self.overridden else \
-            self.assigned - self.specific - self.overridden
+            (self.assigned | set(self.given)) - self.specific - self.overridden
 
     def cdpath(self) -> bool:  # (a recipe's `cd` may search the makefile's, the session's)
         return "CDPATH" in self.definitions or bool(os.environ.get("CDPATH"))
@@ -390,7 +429,8 @@ class _Reading:
                                if name in ("MAKEFILES", "MAKEFLAGS", "GNUMAKEFLAGS") else
                                start_paths([name], value, where, sub_folder, True))]
             self.found += makefiles + extra
-            overridden = self.overridden | {a.partition("=")[0] for a in assignments}  # ("*":
+            overridden = self.overridden | frozenset(self.given) | {  # (the plan's: not
+                a.partition("=")[0] for a in assignments}  # read for a sub-make; "*":
             # `-e`, the environment's values first: none the makefile's)
             self.subs += [(m, sub_folder, overridden) for m in makefiles + extra]
             if any(a.partition("=")[0] in WHOLE | FLAGS for a in assignments):

@@ -354,9 +354,6 @@ WORDS: dict[str, tuple[str, dict[str, str], str, str]] = {
         "make test DIRS=..", {"Makefile": "DIRS := lib\ntest:\n\tfor d in $(DIRS); do $(MAKE) "
                                "-C $$d/lib test; done\n"}, LIB, "../pay/p ../lib/local.conf"),
 }
-_open("test_w_the_plans_own_words", "makereads: the plan's own command-line value (`make test "
-      "DIRS=..`) overrides the makefile's `DIRS := lib`; `overridden` holds sub-makes' command "
-      "lines only (at f07cd15f (s57-gfix))", *WORDS)
 
 
 @pytest.mark.parametrize("case", WORDS)
