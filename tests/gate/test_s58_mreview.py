@@ -29,7 +29,9 @@ pytestmark = pytest.mark.slow
 OPEN = LeftOpen()
 
 #: The cases s58-mfix closed during the review (each a pin now), by the commit that closed it.
-CLOSED: dict[str, str] = {}
+CLOSED: dict[str, str] = {
+    "an-assignment-before-make-e": "f41cc72e",
+}
 
 #: A makefile's ``test`` that prints; the plan of the cases: make's call and a copier.
 TEST = "test:\n\t@echo ok\n"
@@ -94,6 +96,10 @@ WORDS: dict[str, str] = {
     "gnumakeflags-assigned-before-make": "GNUMAKEFLAGS=DIRS=.. make test",
     # `-e`: the environment's value (the entry's assignment) over the makefile's `:=`
     "an-assignment-before-make-e": "DIRS=.. make -e test",
+    # a quoted value holding a blank; blanks around the `=` of a quoted word
+    "a-quoted-value-of-two-words": 'make test DIRS="lib .."',
+    "a-quoted-assignment-of-two-words": 'make test "DIRS=lib .."',
+    "a-quoted-assignment-with-blanks": "make test 'DIRS = ..'",
 }
 #: Why each case of ``WORDS`` is open.
 WHY_WORDS: dict[str, str] = {
@@ -106,6 +112,13 @@ WHY_WORDS: dict[str, str] = {
     "ba24a2b8)",
     "an-assignment-before-make-e": "the entry's `DIRS=..` before `make -e` is the environment's "
     "value over the makefile's `DIRS := lib` (at ba24a2b8)",
+    "a-quoted-value-of-two-words": "makereads.command_line (f41cc72e) reads the plan's words "
+    "split at blanks before quotes are removed: `DIRS=\"lib ..\"` is read `DIRS=lib`; make's "
+    "DIRS is `lib ..`",
+    "a-quoted-assignment-of-two-words": "as a-quoted-value-of-two-words (`\"DIRS=lib ..\"`) "
+    "(at f41cc72e)",
+    "a-quoted-assignment-with-blanks": "makereads.command_line (f41cc72e) reads no assignment "
+    "in `'DIRS = ..'` (split at its blanks); make reads the word as `DIRS = ..`",
 }
 for _row in (c for c in WORDS if c not in CLOSED):
     OPEN.add("test_w_the_plans_own_words", WHY_WORDS[_row], _row)
@@ -117,7 +130,8 @@ def test_w_the_plans_own_words(case: str, tmp_path: Path) -> None:
     then the plan's make call reads it. The hook must deny a call."""
     needs("make", "bash")
     call = WORDS[case]
-    assert _session(tmp_path, [f"Bash({call})", "Bash(cp *)"], LOOP,
+    assert _session(tmp_path, [f"Bash({call})", "Bash(cp *)"],
+                    {**LOOP, "lib/lib/Makefile": TEST},
                     ["cp ../pay/p ../lib/local.conf", call], setup=LIB) is not None
 
 
