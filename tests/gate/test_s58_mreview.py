@@ -60,6 +60,10 @@ VALUES: dict[str, tuple[str, dict[str, str], str, str]] = {
         "make test", {"Makefile": "export P := ..\nMAKEFLAGS += -e\ntest:\n\t$(MAKE) -f lib.mk "
                       "test\n", "lib.mk": "P := .\n-include $(P)/shared/site.conf\n" + TEST},
         PAY, "../pay/p ../shared/site.conf"),
+    # the plan's own `.RECIPEPREFIX`: a tab line after a rule is a makefile line (an include)
+    "the-plans-recipe-prefix": (
+        "make test .RECIPEPREFIX=+", {"Makefile": "test:\n+@echo ok\nx:\n\t-include "
+                                      "local.conf\n"}, PAY, "../pay/p local.conf"),
 }
 #: Why each case of ``VALUES`` is open.
 WHY_VALUES: dict[str, str] = {
@@ -69,6 +73,10 @@ WHY_VALUES: dict[str, str] = {
     "a-makefiles-makeflags-environment-overrides": "makelines.PLAIN_FLAGS holds `-e`: a "
     "makefile's `MAKEFLAGS += -e` is no doubt, yet every sub-make then takes the environment's "
     "values (an exported `P := ..`, which named_paths skips) over its makefile's (at ba24a2b8)",
+    "the-plans-recipe-prefix": "makereads.command_line (f41cc72e) puts the plan's values into "
+    "the definitions, unchecked: a makefile's own `.RECIPEPREFIX` is Unread (_assignment), the "
+    "plan's makes the tab line `\\t-include local.conf` a makefile line the gate reads as a "
+    "recipe",
 }
 for _row in (c for c in VALUES if c not in CLOSED):
     OPEN.add("test_v_a_value_over_the_makefiles", WHY_VALUES[_row], _row)
