@@ -21,6 +21,17 @@ TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
+#: A variable's assignment: its name, its value (the operator between).
+ASSIGNMENT: Final = re.compile(r"([^\s:#=]+?)\s*(?:::?=|:::=|\?=|\+=|!=|=)\s*(.*)")
+#: GNU make 4.3's default include folders (``make -p -f /dev/null``: ``.INCLUDE_DIRS``), where
+#: an included name not found in make's folder is looked for.
+INCLUDE_DIRS: Final = ("/usr/local/include", "/usr/gnu/include", "/usr/include")
+CONDITIONALS: Final = frozenset(("ifeq", "ifneq", "ifdef", "ifndef", "else", "endif"))
+INCLUDES: Final = frozenset(("include", "-include", "sinclude"))
+#: A recipe's move to another folder, where a relative path is read from there.
+MOVES: Final = re.compile(r"\b(?:cd|pushd)\s|\s-C\s?\S|--directory")
+#: ``.EXPORT_ALL_VARIABLES``, or ``export`` alone: every variable reaches the recipes.
+EXPORT_ALL: Final = re.compile(r"(?m)^(?:\.EXPORT_ALL_VARIABLES[ \t]*:|export[ \t]*(?:#.*)?$)")
 #: Variables make reads itself for what it runs or reads (beside ``startvars.WHOLE``).
 MAKES_OWN: Final = frozenset(("SHELL", ".SHELLFLAGS", "MAKESHELL"))
 FLAGS: Final = frozenset(("MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS"))
@@ -197,3 +208,34 @@ def before(head: str | None, makers: list[str], sub: bool) -> bool:
     names = {n for h in makers for n in h.replace(":", " ").split()}
     return sub or (bool(makers) and (head is None or bool(
         names & set(head.partition(":")[0].split()))))
+
+
+def command_line(words: list[str]) -> tuple[dict[str, str], frozenset[str]]:
+    """The values the plan's make's command line ``words`` gives variables (``make test
+    DIRS=lib``: make keeps them over the makefiles' own, but an ``override``'s; review
+    s57-greview W), and the names it gives a value the gate does not read exactly (``X+=v``,
+    ``X:=$(Y)``, a word after an option, which may be its value; ``*``: any, under ``-e``,
+    or a ``MAKEFLAGS`` given)."""
+    given: dict[str, str] = {}
+    others: set[str] = set()
+    for at, word in enumerate(words):
+        if (word[:1] == "-" and word[1:2] != "-" and "e" in word) or (word[:4] == "--en" and
+                "--environment-overrides".startswith(word.split("=", 1)[0])):
+            others.add("*")  # (the environment's values over the makefiles')
+        found = ASSIGNMENT.fullmatch(word) if word[:1] != "-" else None
+        if found is None:
+            continue
+        name, value = found.group(1), found.group(2)
+        operator = word[len(name):len(word) - len(value)]
+        if name in ("MAKEFLAGS", "GNUMAKEFLAGS", "MAKEOVERRIDES") or "$" in name:
+            others.add("*")
+        elif operator == "=" and (not at or words[at - 1][:1] != "-") and name not in given \
+                and _PLAIN_VALUE.fullmatch(value):
+            given[name] = value
+        else:
+            others.add(name)
+    return {n: v for n, v in given.items() if n not in others}, frozenset(others)
+
+
+#: A command line's value read as written (no quote, escape or expansion of the shell's).
+_PLAIN_VALUE: Final = re.compile(r"[\w./,:@%+-]*")

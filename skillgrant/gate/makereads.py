@@ -24,10 +24,17 @@ import re
 from .envpaths import named_paths
 from .makebounds import EVERYWHERE, bound, expansions, literal
 from .makelines import (
+    ASSIGNMENT,
+    CONDITIONALS,
+    EXPORT_ALL,
     FLAGS,
+    INCLUDE_DIRS,
+    INCLUDES,
     MAKES_OWN,
+    MOVES,
     PLAIN_FLAGS,
     before,
+    command_line,
     doubted,
     included,
     lines,
@@ -38,7 +45,8 @@ from .makelines import (
     uncommented,
 )
 from .makerecipes import Unbounded, Unread, build_text, exact, make_words, sub_makes, writes
-from .makeremakes import built_in_text, edited, remade, remade_text
+from .makeremade import Remaking
+from .makeremakes import remade
 from .startvars import WHOLE
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -48,14 +56,6 @@ if TYPE_CHECKING:
 
 #: How many makefiles one plan's reading reads at most (their bytes: ``build_text``).
 _MAX_READ: Final = 256
-#: GNU make 4.3's default include folders (``make -p -f /dev/null``: ``.INCLUDE_DIRS``), where
-#: an included name not found in make's folder is looked for.
-_INCLUDE_DIRS: Final = ("/usr/local/include", "/usr/gnu/include", "/usr/include")
-_ASSIGNMENT: Final = re.compile(r"([^\s:#=]+?)\s*(?:::?=|:::=|\?=|\+=|!=|=)\s*(.*)")
-_CONDITIONALS: Final = frozenset(("ifeq", "ifneq", "ifdef", "ifndef", "else", "endif"))
-_INCLUDES: Final = frozenset(("include", "-include", "sinclude"))
-#: A recipe's move to another folder, where a relative path is read from there.
-_MOVES: Final = re.compile(r"\b(?:cd|pushd)\s|\s-C\s?\S|--directory")
 
 
 def makefile_reads(path: str, folder: str, held: list[tuple[str, str]] | None = None,
@@ -90,40 +90,9 @@ def makefile_reads(path: str, folder: str, held: list[tuple[str, str]] | None = 
     return list(dict.fromkeys(found + recipes_paths(moved, top, held)))
 
 
-def command_line(words: list[str]) -> tuple[dict[str, str], frozenset[str]]:
-    """The values the plan's make's command line ``words`` gives variables (``make test
-    DIRS=lib``: make keeps them over the makefiles' own, but an ``override``'s; review
-    s57-greview W), and the names it gives a value the gate does not read exactly (``X+=v``,
-    ``X:=$(Y)``, a word after an option, which may be its value; ``*``: any, under ``-e``,
-    or a ``MAKEFLAGS`` given)."""
-    given: dict[str, str] = {}
-    others: set[str] = set()
-    for at, word in enumerate(words):
-        if (word[:1] == "-" and word[1:2] != "-" and "e" in word) or (word[:4] == "--en" and
-                "--environment-overrides".startswith(word.split("=", 1)[0])):
-            others.add("*")  # (the environment's values over the makefiles')
-        found = _ASSIGNMENT.fullmatch(word) if word[:1] != "-" else None
-        if found is None:
-            continue
-        name, value = found.group(1), found.group(2)
-        operator = word[len(name):len(word) - len(value)]
-        if name in ("MAKEFLAGS", "GNUMAKEFLAGS", "MAKEOVERRIDES") or "$" in name:
-            others.add("*")
-        elif operator == "=" and (not at or words[at - 1][:1] != "-") and name not in given \
-                and _PLAIN_VALUE.fullmatch(value):
-            given[name] = value
-        else:
-            others.add(name)
-    return {n: v for n, v in given.items() if n not in others}, frozenset(others)
 
 
-#: A command line's value read as written (no quote, escape or expansion of the shell's).
-_PLAIN_VALUE: Final = re.compile(r"[\w./,:@%+-]*")
-#: ``.EXPORT_ALL_VARIABLES``, or ``export`` alone: every variable reaches the recipes.
-_EXPORT_ALL: Final = re.compile(r"(?m)^(?:\.EXPORT_ALL_VARIABLES[ \t]*:|export[ \t]*(?:#.*)?$)")
-
-
-class _Reading:
+class _Reading(Remaking):
     """One make's reading of its makefile and what it includes, in order, line by line (make's
     grammar: a recipe line is a tab's line in a rule's context; a ``define``'s lines are text;
     every other line a directive, a variable's assignment or a rule); then the files its
@@ -167,7 +136,7 @@ class _Reading:
 
     def text(self, path: str, text: str) -> None:
         """Reads ``text`` as the makefile ``path``'s lines."""
-        self.exporting = self.exporting or _EXPORT_ALL.search(text) is not None
+        self.exporting = self.exporting or EXPORT_ALL.search(text) is not None
         self.in_rule, self.in_define = False, 0
         for number, line in lines(text):
             self.line(f"{path}:{number}", line)
@@ -213,11 +182,11 @@ class _Reading:
             exported = exported or words[0] == "export"
             overriding = overriding or words[0] == "override"
             words, bare = words[1:], bare.split(None, 1)[1]
-        if not words or words[0] in _CONDITIONALS:
+        if not words or words[0] in CONDITIONALS:
             self.branches += bool(words)
             return
         self.in_rule = False
-        assigned = _ASSIGNMENT.fullmatch(bare)
+        assigned = ASSIGNMENT.fullmatch(bare)
         if not assigned and self._directive(words, where, exported):
             return
         if assigned:
@@ -249,13 +218,13 @@ class _Reading:
             self.definitions.setdefault(self.defining, []).append("")
             self.assigned.add(self.defining)
             self.found += start_paths(words[1:2], "$", where, self.folder, exported=exported)
-        elif words[0] in _INCLUDES:  # (each name apart: a computed one is a doubt, K5)
+        elif words[0] in INCLUDES:  # (each name apart: a computed one is a doubt, K5)
             line = " ".join(words)
             names = [n for w in words[1:] for n in self.attempt(one_name, line, w, where)] if \
                 "$" not in line else self._computed(line, where)
             for name in (os.path.expanduser(n) for n in names):
                 self.read.add(os.path.normpath(name))
-                self.found += [os.path.join(d, name) for d in _INCLUDE_DIRS if name[:1] != "/"]
+                self.found += [os.path.join(d, name) for d in INCLUDE_DIRS if name[:1] != "/"]
                 for base in dict.fromkeys((self.folder, os.path.dirname(where.rsplit(":", 1)[0]))):
                     self.found.append(os.path.join(base, name))
                     self.file(os.path.join(base, name))
@@ -266,7 +235,7 @@ class _Reading:
         elif words[0] == "vpath" and len(words) > 2:
             raise Unread(f"{where}: vpath makes make look for files elsewhere")
         self._undefined(words, where)
-        return words[0] in ("define", "vpath", "undefine", "load", "-load", *_INCLUDES)
+        return words[0] in ("define", "vpath", "undefine", "load", "-load", *INCLUDES)
 
     def _undefined(self, words: list[str], where: str) -> None:
         """``undefine``'s: an empty value more; ``define .RECIPEPREFIX``, VPATH: Unbounded."""
@@ -302,7 +271,7 @@ class _Reading:
         target, _, rest = bare.partition(":")
         self.in_rule = True
         prerequisites, _, recipe = rest.lstrip(":&").partition(";")
-        own = _ASSIGNMENT.fullmatch(re.sub(r"^\s*(?:(?:override|export|private)\s+)+", "",
+        own = ASSIGNMENT.fullmatch(re.sub(r"^\s*(?:(?:override|export|private)\s+)+", "",
                                            prerequisites.strip()))
         if own:
             self.specific.add(own.group(1))  # (its value in that rule's recipe: review
@@ -340,7 +309,7 @@ class _Reading:
                         code) and before(self.heads.get(where), self.makers, self.sub) and
                         writes(code)]
         recipes = "\n".join(code for _, code in self.code)
-        self.relative += self.moved if _MOVES.search(recipes) else []
+        self.relative += self.moved if MOVES.search(recipes) else []
         self.doubts += [(f"{where} gives a start variable a relative value ({value!r}), read "
                          "from the folder each program of a recipe runs in", value + "\n" +
                          recipes) for where, value in dict.fromkeys(self.relative)]
@@ -356,42 +325,6 @@ class _Reading:
 
     def cdpath(self) -> bool:  # (a recipe's `cd` may search the makefile's, the session's)
         return "CDPATH" in self.definitions or bool(os.environ.get("CDPATH"))
-
-    def _remade_text(self) -> bool:
-        """Reads the text a makefile read is remade to (GNU make reads it again, remade),
-        once: a copier's sources (``cp $< $@``, ``cat a b > $@``) as makefiles, ``echo``'s
-        and ``printf``'s plain words as its lines; Unbounded where its text is another
-        program's (``sed``, ``cpp``…: review s56-greview B, a remade include's values).
-        Whether a rule was read."""
-        before = len(self.remakers)
-        rules = literal(self.rules, self.definitions, self.trusted())
-        for targets, prerequisites, recipe, where in rules:
-            names = {os.path.normpath(t) for t in targets} & self.read
-            if not recipe or not names or where in self.remakers:
-                continue
-            self.remakers.add(where)
-            self.attempt(self._remake, "", sorted(names)[0], prerequisites, recipe, where)
-        for name in sorted(self.read - self.remakers):
-            self.remakers.add(name)
-            for source in self.attempt(built_in_text, "", name, self.folder,
-                                       f"{self.folder} (make's built-in rules)"):
-                self.read.add(os.path.normpath(source))
-                self.found.append(os.path.join(self.folder, source))
-                self.file(self.found[-1])
-        return len(self.remakers) > before
-
-    def _remake(self, name: str, prerequisites: list[str], recipe: list[str], where: str) -> None:
-        """Reads what the rule at ``where`` remakes the makefile ``name`` to."""
-        sources, text, changed = remade_text(name, prerequisites, recipe, where)
-        for source, edits in changed:  # (a plain sed's: its file's text, edited)
-            self.found.append(os.path.join(self.folder, os.path.expanduser(source)))
-            text += edited(build_text(self.found[-1]), edits) + "\n"
-        for source in sources:  # (guarded, read: s57-greview R)
-            self.read.add(os.path.normpath(source))
-            self.found.append(os.path.join(self.folder, os.path.expanduser(source)))
-            self.file(self.found[-1])
-        if text:
-            self.text(f"{where} (its text)", text)
 
     def _starts(self, names: list[str], value: str, where: str, exported: bool) -> list[str]:
         """``assigned``'s paths of a start variable (joined to make's folder), the assignment

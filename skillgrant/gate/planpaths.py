@@ -201,3 +201,17 @@ SAFE_PATH: Final = compile_on_use(r"-[bBdEiOqRsSuv]*[IP][bBdEiIOPqRsSuv]*")
 #: The reserved words a command's words may begin with (``if cd sub; then make; fi``, s43
 #: P2f; in a shell's ``-c`` code too: review s49-greview2 K1).
 RESERVED: Final = frozenset({"!", "if", "then", "else", "elif", "do", "while", "until", "{"})
+
+
+def made_line(part: str, program: str, found: list[str]) -> list[str]:
+    """``found`` with each makefile's mark (``MAKEFILE``) given the words after ``program``
+    in the command ``part`` (each after a NUL), where one may give make a value (``X=v``,
+    ``-e``): ``makereads.command_line`` reads them (review s57-greview W)."""
+    split = part.split()
+    if program not in split or program.rsplit("/", 1)[-1] not in ("make", "gmake"):
+        return found
+    after = split[split.index(program) + 1:]
+    if not any("=" in w or (w[:1] == "-" and "e" in w) for w in after):
+        return found
+    line = "".join("\0" + w for w in after)
+    return [p + line if p[:1] == MAKEFILE else p for p in found]

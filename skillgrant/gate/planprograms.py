@@ -46,6 +46,7 @@ from .planpaths import (
     in_folders,
     literal,
     local_package,
+    made_line,
     module_files,
     option_values,
     required,
@@ -124,7 +125,7 @@ def _entry_paths(entry: str, text: str) -> list[str]:
         if words and "$" in words[0]:  # a program of a `$` name: any; a skill's own
             found += in_folders(folders, (*ALL_STARTS, *_RECIPE_PYTHON))  # script (its
         elif words and "$" not in words[0]:  # folder guarded, G-13) may start any here
-            found += in_folders(folders, _made(part, words[0], _entry_programs(  # (s53-
+            found += in_folders(folders, made_line(part, words[0], _entry_programs(  # (s53-
                 [w for w in words if "$" not in w])))  # greview R)
             if family(lead) in FAMILIES and any("$" in w for w in words[1:]):  # (its
                 found += in_folders(folders, ALL_STARTS)  # script by an expansion: any)
@@ -148,20 +149,6 @@ def _entry_paths(entry: str, text: str) -> list[str]:
 #: x.sql``, ``vim -S x.vim``, ``sed -f x.sed``, ``--rcfile``, ``--script``).
 _SCRIPT_OPTIONS: Final = ("-f", "--file", "-S", "-init", "--init-file", "--rcfile", "--script",
                           "-script")
-
-
-def _made(part: str, program: str, found: list[str]) -> list[str]:
-    """``found`` with each makefile's mark (``MAKEFILE``) given the words after ``program``
-    in the command ``part`` (each after a NUL), where one may give make a value (``X=v``,
-    ``-e``): ``makereads.command_line`` reads them (review s57-greview W)."""
-    split = part.split()
-    if program not in split or os.path.basename(program) not in ("make", "gmake"):
-        return found
-    after = split[split.index(program) + 1:]
-    if not any("=" in w or (w[:1] == "-" and "e" in w) for w in after):
-        return found
-    line = "".join("\0" + w for w in after)
-    return [p + line if p[:1] == MAKEFILE else p for p in found]
 
 
 def _fed_scripts(words: list[str], part: str) -> list[str]:
