@@ -162,6 +162,11 @@ SCRIPT_CODE: dict[str, tuple[str, dict[str, str], str, str]] = {
                               "tools/__main__.py", "py"),
     "python-text-imports-a-module": ('python3 -c "import tools.run"', {"tools/run.py": "1\n"},
                                      "tools/run.py", "py"),
+    # npx installs a local folder's package (`--package=`) and runs its bin
+    "npx-runs-a-local-packages-bin": ("npx --package=./tools/pkg tpkg", {
+        "tools/pkg/package.json": json.dumps({"name": "tpkg", "version": "1.0.0",
+                                              "bin": {"tpkg": "cli.js"}}),
+        "tools/pkg/cli.js": "#!/usr/bin/env node\n1\n"}, "tools/pkg/cli.js", "bin"),
 }
 _open_code = "testroots._code_run (s57-sfix) refuses a word naming an existing file only: a "\
     "folder, a name node or python completes, a module a text imports run project code (at "\
@@ -178,5 +183,8 @@ def test_s_code_no_word_names_as_a_file(case: str, tmp_path: Path) -> None:
     script, files, target, language = SCRIPT_CODE[case]
     files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}),
              "src/mk": PY_PAYLOAD if language == "py" else NODE_PAYLOAD, **files}
+    if language == "bin":  # (a bin keeps its mode: the copy keeps its `#!` line)
+        files["src/mk"] = "#!/usr/bin/env node\n" + NODE_PAYLOAD
     assert _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
-                 [f"cp src/mk {target}", "npm test"]) is not None
+                 [f"cp src/mk {target}", "npm test"],
+                 setup="chmod +x tools/pkg/cli.js" if language == "bin" else "") is not None
