@@ -167,7 +167,8 @@ def literal(rules: list[tuple[list[str], list[str], list[str], str]],
     """``rules`` with each target's references to a variable the makefiles assign once, to
     a literal text (or to such variables' references), read (``MAIN := app`` + ``$(MAIN):
     $(OBJS)`` makes ``app``, no makefile read: what make expands a rule's targets to)."""
-    known = {n: v[0].strip() for n, v in definitions.items() if n in assigned and len(v) == 1}
+    known = {n: v[0] for n, v in ((n, [w.strip() for w in v if w.strip()]) for n, v in
+                                  definitions.items()) if n in assigned and len(v) == 1}
     for _ in range(8):  # (a value of references to such variables, read as make expands it)
         known = {n: _expanded(v, known) for n, v in known.items()}
     known = {n: v for n, v in known.items() if "$" not in v}

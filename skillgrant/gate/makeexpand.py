@@ -109,15 +109,19 @@ class Expander:
         return self.variable(inner, depth)
 
     def variable(self, name: str, depth: int) -> list[str]:
-        """The text of the variable ``name``'s one value, expanded."""
+        """The texts of each value of the variable ``name``, expanded (each it may hold at
+        the end of the reading: ``assigned`` only by plain assignments, session 58)."""
         if name in _OWN and name not in self.definitions:  # (the makefile's own value else)
             return [_OWN[name]]
         if len(name) <= 2 and name[:1] in "@<^+?*%|" and name[1:] in ("", "D", "F"):
             return [PLACE]  # (an automatic variable: a name make gives)
         values = self.definitions.get(name, [])
-        if name not in self.assigned or len(values) != 1:
-            raise Inexact(name)  # (the environment's, one of two values, a target's own…)
-        return self.expand(values[0].strip(), {}, depth + 1)
+        if name not in self.assigned or not values:
+            raise Inexact(name)  # (the environment's, an appended value, a target's own…)
+        found = [t for value in values for t in self.expand(value.strip(), {}, depth + 1)]
+        if len(found) > MAX_TEXTS:
+            raise Inexact(name)
+        return list(dict.fromkeys(found))
 
     def function(self, name: str, text: str, depth: int) -> list[str]:
         """The texts of the function ``name`` of the argument text ``text``."""

@@ -118,6 +118,8 @@ class _Reading(Remaking):
         self.given = given  # (the plan's make's command line's values: `command_line`)
         self.definitions: dict[str, list[str]] = {n: [v] for n, v in given.items()}
         self.assigned: set[str] = set()  # (by the makefiles themselves: `makebounds`)
+        self.mixed: set[str] = set()  # (assigned otherwise too: no exact value, `_value`)
+        self.depth = 0  # (of the conditionals the line read is in)
         self.defining, self.computed = "", False  # (an `$(eval`, a `$(X) :=`: any variable)
         self.relative: list[tuple[str, str]] = []  # (start variables' relative values)
         self.moved: list[tuple[str, str]] = []  # (exported ones': where a recipe moves)
@@ -184,16 +186,20 @@ class _Reading(Remaking):
             words, bare = words[1:], bare.split(None, 1)[1]
         if not words or words[0] in CONDITIONALS:
             self.branches += bool(words)
+            self.depth = max(0, self.depth + (words[:1] != ["else"]) - 2 * (words[:1] == [
+                "endif"])) if words else self.depth  # (nested conditionals: `_value`)
             return
         self.in_rule = False
         assigned = ASSIGNMENT.fullmatch(bare)
         if not assigned and self._directive(words, where, exported):
             return
         if assigned:
-            if bare[assigned.end(1):assigned.start(2)].strip() in ("=", ":=", "::=", ":::="):
-                self.assigned.add(assigned.group(1))  # (not ?=, +=, !=: another value)
+            plain = bare[assigned.end(1):assigned.start(2)].strip() in ("=", ":=", "::=",
+                                                                        ":::=")
+            if plain:  # (not ?=, +=, !=: another value, one made of others)
+                self.assigned.add(assigned.group(1))
             self._assignment(assigned.group(1), assigned.group(2), where, exported,
-                             overriding)
+                             overriding, plain)
             self.values -= {where} if "!=" in bare[:assigned.start(2)] else set()  # (a command)
         elif ":" in bare:
             self._rule(bare, where)
@@ -215,6 +221,7 @@ class _Reading(Remaking):
         """Whether ``words`` are a directive's, read: ``include``'s, ``load``'s names."""
         if words[0] == "define":
             self.in_define, self.defining = 1, words[1] if words[1:] else ""
+            self._value(self.defining, words[2:] in ([], ["="], [":="], ["::="], [":::="]))
             self.definitions.setdefault(self.defining, []).append("")
             self.assigned.add(self.defining)
             self.found += start_paths(words[1:2], "$", where, self.folder, exported=exported)
@@ -240,9 +247,22 @@ class _Reading(Remaking):
     def _undefined(self, words: list[str], where: str) -> None:
         """``undefine``'s: an empty value more; ``define .RECIPEPREFIX``, VPATH: Unbounded."""
         for name in words[1:] if words[0] == "undefine" else ():
+            self._value(name, False)
             self.definitions.setdefault(name, []).append("")
         if words[0] == "define" and re.match(r"(?:\.RECIPEPREFIX|VPATH)\b", " ".join(words[1:2])):
             raise Unbounded(f"{where} defines {words[1]}, which the gate does not read")
+
+    def _value(self, name: str, plain: bool) -> None:
+        """Before a value of ``name`` is kept: the name one of no exact value where the value
+        is not ``plain`` (``+=``, ``?=``, ``!=``, ``undefine``); where its first is in a
+        conditional's branch, the value of none kept too (empty), or (the environment's, a
+        special variable's, make's own) the name of no exact value (session 58)."""
+        if not plain or (self.depth and name not in self.definitions and (
+                name in os.environ or not name.replace("_", "").isalnum() or name in MAKES_OWN
+                or name in FLAGS or name in ("MAKE", "CURDIR", "MAKEFILES", "VPATH"))):
+            self.mixed.add(name)
+        elif self.depth and name not in self.definitions:
+            self.definitions[name] = [""]
 
     def _computed(self, line: str, where: str) -> list[str]:
         """The names a computed include ``line`` stands for (``included``; doubts kept)."""
@@ -253,10 +273,11 @@ class _Reading(Remaking):
         return found
 
     def _assignment(self, name: str, value: str, where: str, exported: bool,
-                    overriding: bool = False) -> None:
+                    overriding: bool, plain: bool) -> None:
         """Reads the assignment of ``value`` to the variable ``name`` (make keeps the command
         line's value of ``name`` but where the makefile's is ``override``'s)."""
         if name not in self.given or overriding:
+            self._value(name, plain)
             self.definitions.setdefault(name, []).append(value)
         self.computed = self.computed or "$" in name  # (which variable it sets: B5, L1)
         if name in (".RECIPEPREFIX", "VPATH"):
@@ -321,7 +342,7 @@ class _Reading(Remaking):
         not a target's or a pattern's own (``t: X := v``) nor a sub-make's command line's
         (review s56-greview B: each gives a recipe another value)."""
         return set() if self.computed or "*" in self.overridden else \
-            (self.assigned | set(self.given)) - self.specific - self.overridden
+            (self.assigned - self.mixed | set(self.given)) - self.specific - self.overridden
 
     def cdpath(self) -> bool:  # (a recipe's `cd` may search the makefile's, the session's)
         return "CDPATH" in self.definitions or bool(os.environ.get("CDPATH"))

@@ -263,6 +263,7 @@ def _code_run(folder: str, base: str, given: list[str], depth: int) -> list[str]
         raise ValueError(f"a script of {folder!r} gives a shell a pattern")
     if not _BUILDERS.isdisjoint(names):  # (`make check`: its recipes, a file no word names)
         raise ValueError(f"a script of {folder!r} runs a build tool's recipes")
+    _code_read(folder, given, names)
     found: list[str] = []
     for k, word in enumerate(words):
         path = os.path.normpath(os.path.join(base, word))
@@ -281,6 +282,56 @@ def _code_run(folder: str, base: str, given: list[str], depth: int) -> list[str]
     return found
 
 
+def _code_read(folder: str, given: list[str], names: list[str]) -> None:
+    """Raises ValueError where the command ``given`` (``names``: its words' file names) runs
+    code no word need name as a file (s57-sreview R18): an interpreter as a program (not an
+    option's value) but ``node --test`` with options of ``_NODE_TEST`` only (``python3 -m
+    tools.run``, ``node -e …``, ``node -r ./tools/pre``: an allow-list); a package runner
+    given a package by its path (``npx ./tools/pkg``, ``--package=file:x``) or a text to
+    run (``npx -c``)."""
+    for k, name in enumerate(names):
+        program = k == 0 or given[k - 1][:1] != "-" or "=" in given[k - 1]  # (not `--env
+        if name in _INTERPRETERS and program:  # node`, an option's value)
+            options = [w.split("=", 1)[0] for w in given[k + 1:] if w[:1] == "-"]
+            tested = names[k + 1:k + 2] == ["test"] and name in ("bun", "deno")
+            if tested and all(o in _BUN_TEST for o in options):
+                continue  # (`bun test`, `deno test`: their runners, read as before)
+            if name not in ("node", "nodejs") or "--test" not in options or not all(
+                    o in _NODE_TEST for o in options) or any(
+                    w.startswith("--test-reporter=") and w[16:] not in _REPORTERS
+                    for w in given[k + 1:]):
+                raise ValueError(f"a script of {folder!r} runs {name} as a program, whose "
+                                 "code no word need name (only `node --test` is read)")
+        if program and (name in _PACKAGE_RUNNERS or (name in ("exec", "x", "dlx") and names[
+                k - 1:k] in (["npm"], ["pnpm"], ["yarn"], ["bun"]))):
+            rest = given[k + 1:]
+            at = next((i for i, w in enumerate(rest) if w[:1] != "-"), len(rest))
+            own = rest[:at + 1]  # (its options, and the package it runs)
+            packages = [*own[at:], *(w.split("=", 1)[1] for w in own[:at] if "=" in w),
+                        *(own[i + 1] for i, w in enumerate(own[:at]) if w in ("-p",
+                                                                              "--package"))]
+            if any(w in ("-c", "--call") for w in own) or any(
+                    p.startswith((".", "/", "~", "file:")) or ("/" in p and p[:1] != "@")
+                    for p in packages):
+                raise ValueError(f"a script of {folder!r} runs a package by its path or a "
+                                 f"text ({' '.join(given)!r}), whose code no guard keeps")
+
+
+#: node's options beside ``--test`` that load no code (``--test-reporter``: a built-in one).
+_NODE_TEST: Final = frozenset((
+    "--test", "--test-only", "--test-concurrency", "--test-timeout", "--test-name-pattern",
+    "--test-skip-pattern", "--test-reporter", "--test-reporter-destination",
+    "--experimental-test-coverage", "--test-force-exit", "--enable-source-maps",
+    "--no-warnings", "--trace-warnings", "--test-update-snapshots",
+    "--experimental-test-snapshots"))
+_REPORTERS: Final = frozenset(("spec", "tap", "dot", "junit", "lcov"))
+#: ``bun test``'s, ``deno test``'s options that load no code.
+_BUN_TEST: Final = frozenset(("--coverage", "--bail", "--only", "--todo", "--timeout",
+                              "--rerun-each", "-t", "--test-name-pattern", "--update-snapshots",
+                              "-u", "--silent", "--parallel", "--fail-fast", "-A",
+                              "--allow-all", "--allow-read", "--allow-env", "--quiet", "-q"))
+#: Programs that run a package's code they are given by name or path.
+_PACKAGE_RUNNERS: Final = frozenset(("npx", "pnpx", "bunx", "dlx"))
 #: A script file's first line read: none naming a program (``#!``) but a shell's.
 _SHEBANG: Final = re.compile(r"(?!#!)|#![ \t]*/(?:usr/)?bin/(?:env[ \t]+)?(?:ba|da)?sh[ \t]*"
                              r"(?:\n|$)")

@@ -34,6 +34,7 @@ def _open(test: str, reason: str, *cases: str) -> None:
 
 #: The cases s57-gfix closed during the review (each a pin now), by the commit that closed it.
 CLOSED: dict[str, str] = {
+    "a-write-outside-beside-a-loop-over-a-value-of-two-branches": "s58-mfix",
     "a-copy-of-the-first-prerequisite": "28ad2bc1",
     "a-write-outside-beside-a-sed-remade-include": "28ad2bc1",
     "a-substitution-reference-of-an-automatic-variable": "f57490c6",

@@ -201,10 +201,6 @@ SCRIPT_ROWS = {
 # s57-sfix e069eaaf)
 # (assignment-names-a-bare-file: open at 1afd9123, _plain_assignment passed an upper-case
 # name outside a deny-list whose value held no `/`; closed by s57-sfix e9556ccb)
-OPEN.add("test_r_a_scripts_folder_read_otherwise",
-         "open at 238ea1eb: _code_run refuses code a script runs only where a word names it "
-         "as a file (not `python3 -m tools.run`, `npx ./tools/pkg`)",
-         "code-no-word-names-as-a-file")
 # (script-file-it-runs-is-written: open at 2b89b120 and 86e0897c, testroots read the commands
 # of a shell script file a script runs and nothing guarded the file; closed by s57-sfix
 # 215b656a, which refuses such a script: see the cost rows)

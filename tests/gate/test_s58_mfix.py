@@ -4,12 +4,15 @@ hook call by call (``test_s53_greview._session``); and the costs the change keep
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from bash_review import first_denied, home_env, hooked_project, needs
 from test_s53_greview import _session
+from test_s56_sreview import NODE_PAYLOAD, _case
 from test_s57_greview import LIB
+from test_s57_sreview import BUILDS, SIBLING
 
 #: Real bash, make and fresh hook processes: CI's slow step runs them.
 pytestmark = pytest.mark.slow
@@ -22,6 +25,13 @@ HOLES: dict[str, tuple[str, str, str]] = {
     # `X+=v` (no blank): make appends; the gate read a variable `X+` (its `_ASSIGNMENT`).
     "an-append-without-blanks": ("make test", "DIRS := lib\nDIRS+=..\n" + _LOOP,
                                  "../pay/p ../lib/local.conf"),
+    # A value assigned only in a conditional's branch make does not take: empty, not `lib`.
+    "a-value-of-a-branch-not-taken": ("make test", "ifdef NOPE\nPRE := lib\nendif\ntest:\n"
+                                      "\t$(MAKE) -C $(PRE)../lib test\n",
+                                      "../pay/p ../lib/local.conf"),
+    # Two branches' values, each read (session 58): `..` among them.
+    "one-of-two-branches-climbs": ("make test", "ifeq ($(X),)\nDIRS := ..\nelse\nDIRS := lib"
+                                   "\nendif\n" + _LOOP, "../pay/p ../lib/local.conf"),
 }
 
 
@@ -55,3 +65,32 @@ def test_an_everyday_call_beside_a_value_read(case: str, tmp_path: Path) -> None
     (project / "src" / "a.c").write_text("int a;\n")
     env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
     assert first_denied(project, calls, env) is None
+
+
+# --- R18: code a package.json script runs that no word names as a file (testroots) ---------
+
+#: Each case: the ``test`` script, the other files, more setup (after ``SIBLING``).
+CODE: dict[str, tuple[str, dict[str, str], str]] = {
+    "npx-runs-a-local-package": ("npx ./tools/pkg", {
+        "tools/pkg/package.json": json.dumps({"name": "tpkg", "version": "1.0.0",
+                                              "bin": {"tpkg": "cli.js"}}),
+        "tools/pkg/cli.js": "#!/usr/bin/env node\n" + BUILDS}, " && chmod +x tools/pkg/cli.js"),
+    "node-evaluates-a-text": ("node -e \"require('./tools/run.js')\"", {"tools/run.js": BUILDS},
+                              ""),
+    "node-test-preloads-a-name-of-no-ending": ("node --test -r ./tools/pre", {
+        "tools/pre.js": "if (!process.env.X) {\n" + BUILDS.replace(
+            "{stdio: 'inherit'}", "{stdio: 'inherit', env: {...process.env, X: '1'}}") + "}\n"},
+        ""),
+}
+
+
+@pytest.mark.parametrize("case", CODE)
+def test_a_scripts_code_no_word_names_as_a_file(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``: a copy into ``../other`` (where ``../ext``'s
+    link leads node's test runner), then ``npm test``. The hook must deny a call."""
+    needs("npm", "node")
+    script, extra, setup = CODE[case]
+    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}),
+             "src/mk": NODE_PAYLOAD, **extra}
+    assert _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
+                 ["cp src/mk ../other/x.js", "npm test"], setup=SIBLING + setup) is not None
