@@ -31,6 +31,10 @@ OPEN = LeftOpen()
 #: The cases s58-mfix closed during the review (each a pin now), by the commit that closed it.
 CLOSED: dict[str, str] = {
     "an-assignment-before-make-e": "f41cc72e",
+    **dict.fromkeys(("node-runs-a-folder", "node-adds-the-ending", "node-runs-the-package",
+                     "python-runs-a-folder", "python-runs-a-package",
+                     "python-text-imports-a-module", "npx-runs-a-local-packages-bin"),
+                    "fbf26c3e"),
 }
 
 #: A makefile's ``test`` that prints; the plan of the cases: make's call and a copier.
@@ -90,6 +94,45 @@ def test_v_a_value_over_the_makefiles(case: str, tmp_path: Path) -> None:
     call, files, setup, copy = VALUES[case]
     assert _session(tmp_path, [f"Bash({call})", "Bash(cp *)"], files, [f"cp {copy}", call],
                     setup=setup) is not None
+
+
+# --- B: a variable of several values read as each (s58-mfix b66fac10) --------------------------
+
+#: Each case: the plan's make call, its makefiles, the copy's operands (setup: ``LIB``): a
+#: variable assigned in a branch only is, where no branch is taken, the environment's (the
+#: plan entry's own assignment; a parent make's export), not empty.
+BRANCHES: dict[str, tuple[str, dict[str, str], str]] = {
+    "the-plans-assignment-where-no-branch-is-taken": (
+        "D=../ make test", {"Makefile": "ifeq ($(X),1)\nD := sub/\nendif\ntest:\n\tfor d in "
+                            "$(D)lib; do $(MAKE) -C $$d test; done\n", "lib/Makefile": TEST,
+                            "sub/lib/Makefile": TEST}, "../pay/p ../lib/local.conf"),
+    "a-parents-export-where-no-branch-is-taken": (
+        "make test", {"Makefile": "export D := ..\ntest:\n\t$(MAKE) -f lib.mk test\n",
+                      "lib.mk": "ifeq ($(X),1)\nD := x\nendif\ntest:\n\tfor d in $(D) lib; "
+                      "do $(MAKE) -C $$d/lib test; done\n", "lib/lib/Makefile": TEST,
+                      "x/lib/Makefile": TEST}, "../pay/p ../lib/local.conf"),
+}
+#: Why each case of ``BRANCHES`` is open.
+WHY_BRANCHES: dict[str, str] = {
+    "the-plans-assignment-where-no-branch-is-taken": "makereads._value (b66fac10) reads a "
+    "variable first assigned in a branch as also empty unless its name is in the hook's "
+    "os.environ: the plan entry's `D=../` is make's environment, `-C ../lib`",
+    "a-parents-export-where-no-branch-is-taken": "makereads._value (b66fac10): a sub-make's "
+    "environment holds its parent's exports (`export D := ..`, which named_paths skips), not "
+    "the hook's os.environ",
+}
+for _row in (c for c in BRANCHES if c not in CLOSED):
+    OPEN.add("test_b_a_value_where_no_branch_is_taken", WHY_BRANCHES[_row], _row)
+
+
+@pytest.mark.parametrize("case", BRANCHES)
+def test_b_a_value_where_no_branch_is_taken(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(<its make call>)``, ``Bash(cp *)``: the copy into ``../lib/local.conf``,
+    then the make call's sub-make reads it. The hook must deny a call."""
+    needs("make", "bash")
+    call, files, copy = BRANCHES[case]
+    assert _session(tmp_path, [f"Bash({call})", "Bash(cp *)"], files, [f"cp {copy}", call],
+                    setup=LIB) is not None
 
 
 # --- W: the plan's own words giving make a value -------------------------------------------------
@@ -167,12 +210,32 @@ SCRIPT_CODE: dict[str, tuple[str, dict[str, str], str, str]] = {
         "tools/pkg/package.json": json.dumps({"name": "tpkg", "version": "1.0.0",
                                               "bin": {"tpkg": "cli.js"}}),
         "tools/pkg/cli.js": "#!/usr/bin/env node\n1\n"}, "tools/pkg/cli.js", "bin"),
+    # an interpreter by its versioned name; an interpreter after an option word (a shell's
+    # `-c` text, a wrapper's option, find's `-exec`)
+    "a-versioned-interpreter": ("python3.11 -m tools.run", {"tools/run.py": "1\n"},
+                                "tools/run.py", "py"),
+    "an-interpreter-in-a-shells-text": ("sh -c 'python3 -m tools.run'",
+                                        {"tools/run.py": "1\n"}, "tools/run.py", "py"),
+    "an-interpreter-after-a-wrappers-option": ("stdbuf -oL python3 -m tools.run",
+                                               {"tools/run.py": "1\n"}, "tools/run.py", "py"),
+    "an-interpreter-finds-exec-runs": ("find tools -name run.js -exec node '{}' +",
+                                       {"tools/run.js": "1\n"}, "tools/run.js", "js"),
 }
-_open_code = "testroots._code_run (s57-sfix) refuses a word naming an existing file only: a "\
-    "folder, a name node or python completes, a module a text imports run project code (at "\
-    "ba24a2b8)"
+#: Why each case of ``SCRIPT_CODE`` is open.
+WHY_CODE: dict[str, str] = {
+    "a-versioned-interpreter": "testroots._code_read (fbf26c3e) takes an interpreter by its "
+    "name in _INTERPRETERS: `python3.11` (any pythonX.Y) is none",
+    "an-interpreter-in-a-shells-text": "testroots._code_read (fbf26c3e) reads a word after an "
+    "option as the option's value, not a program: `sh -c 'python3 -m tools.run'` runs python3",
+    "an-interpreter-after-a-wrappers-option": "as an-interpreter-in-a-shells-text: "
+    "`stdbuf -oL python3` (`ionice -c3`, `nice -5`) (at fbf26c3e)",
+    "an-interpreter-finds-exec-runs": "as an-interpreter-in-a-shells-text: find's `-exec node "
+    "'{}' +` runs node on tools/run.js (at fbf26c3e)",
+}
+# (node-runs-a-folder … npx-runs-a-local-packages-bin: open at ba24a2b8, testroots._code_run
+# refused a word naming an existing file only; closed by s58-mfix fbf26c3e)
 for _row in (c for c in SCRIPT_CODE if c not in CLOSED):
-    OPEN.add("test_s_code_no_word_names_as_a_file", _open_code, _row)
+    OPEN.add("test_s_code_no_word_names_as_a_file", WHY_CODE[_row], _row)
 
 
 @pytest.mark.parametrize("case", SCRIPT_CODE)
