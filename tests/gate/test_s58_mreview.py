@@ -151,6 +151,8 @@ WORDS: dict[str, str] = {
     "a-quoted-value-of-two-words": 'make test DIRS="lib .."',
     "a-quoted-assignment-of-two-words": 'make test "DIRS=lib .."',
     "a-quoted-assignment-with-blanks": "make test 'DIRS = ..'",
+    # the makefile's `override` of a shell assignment beats the plan's value
+    "an-override-shell-assignment-over-the-plans": "make test DIRS=lib",
 }
 #: Why each case of ``WORDS`` is open.
 WHY_WORDS: dict[str, str] = {
@@ -170,6 +172,9 @@ WHY_WORDS: dict[str, str] = {
     "(at f41cc72e)",
     "a-quoted-assignment-with-blanks": "makereads.command_line (f41cc72e) reads no assignment "
     "in `'DIRS = ..'` (split at its blanks); make reads the word as `DIRS = ..`",
+    "an-override-shell-assignment-over-the-plans": "REGRESSION of f41cc72e (denied at "
+    "ba24a2b8): makereads.trusted keeps a name the plan gives trusted, and `override DIRS != "
+    "printf %s%s . .` adds its command's text (plain) as a value; make's DIRS is `..`",
 }
 for _row in (c for c in WORDS if c not in CLOSED):
     OPEN.add("test_w_the_plans_own_words", WHY_WORDS[_row], _row)
@@ -181,8 +186,10 @@ def test_w_the_plans_own_words(case: str, tmp_path: Path) -> None:
     then the plan's make call reads it. The hook must deny a call."""
     needs("make", "bash")
     call = WORDS[case]
+    loop = {"Makefile": "override " + LOOP["Makefile"].replace(":=", "!= printf %s%s . . #")
+            } if case.startswith("an-override") else LOOP
     assert _session(tmp_path, [f"Bash({call})", "Bash(cp *)"],
-                    {**LOOP, "lib/lib/Makefile": TEST},
+                    {**loop, "lib/lib/Makefile": TEST},
                     ["cp ../pay/p ../lib/local.conf", call], setup=LIB) is not None
 
 
