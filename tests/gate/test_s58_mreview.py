@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 from bash_review import LeftOpen, needs
+from test_s53_greview import _jest as _installed_jest
 from test_s53_greview import _session
-from test_s56_sreview import NODE_PAYLOAD, _case
+from test_s56_sreview import JEST_TEST, JS_PAYLOAD, NODE_PAYLOAD, SETUP_JSON, _case
 
 #: Real bash, make, npm and fresh hook processes: CI's slow step runs them.
 pytestmark = pytest.mark.slow
@@ -258,3 +259,36 @@ def test_s_code_no_word_names_as_a_file(case: str, tmp_path: Path) -> None:
     assert _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
                  [f"cp src/mk {target}", "npm test"],
                  setup="chmod +x tools/pkg/cli.js" if language == "bin" else "") is not None
+
+
+# --- J: what jest 29.7 loads where the gate guesses it absent or reads its settings otherwise ----
+
+#: Each case: the plan's entry, the files (``JESTBIN``: an installed jest outside the project,
+#: no package.json nor node_modules in it), the file the copy writes (jest loads it).
+JEST: dict[str, tuple[str, dict[str, str], str]] = {
+    # a sub-make's makefile runs jest with its settings (jestargs.present reads the top folder)
+    "a-sub-make-runs-a-jest-outside": (
+        "make test", {"Makefile": "test:\n\t$(MAKE) -C lib test\n",
+                      "lib/Makefile": "test:\n\tJESTBIN --config ci.json\n",
+                      "lib/ci.json": SETUP_JSON, "lib/unit/a.test.js": JEST_TEST},
+        "lib/tools/s.js"),
+}
+#: Why each case of ``JEST`` is open.
+WHY_JEST: dict[str, str] = {
+    "a-sub-make-runs-a-jest-outside": "jestargs.present (s57-sfix) guesses jest absent where "
+    "the top folder's Makefile, package.json files, node_modules, PATH and test folders do not "
+    "name it: a sub-make's lib/Makefile runs it (at fbf26c3e)",
+}
+for _row in (c for c in JEST if c not in CLOSED):
+    OPEN.add("test_j_jest_loads_a_file", WHY_JEST[_row], _row)
+
+
+@pytest.mark.parametrize("case", JEST)
+def test_j_jest_loads_a_file(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: the copy, then jest loads it."""
+    entry, files, target = JEST[case]
+    jest = str(_installed_jest() / ".bin" / "jest")
+    files = {**{k: v.replace("JESTBIN", jest) for k, v in files.items()},
+             target: "module.exports = {};\n", "src/js": JS_PAYLOAD}
+    assert _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                 [f"cp src/js {target}", entry]) is not None
