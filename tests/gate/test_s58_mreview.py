@@ -112,6 +112,10 @@ BRANCHES: dict[str, tuple[str, dict[str, str], str]] = {
                       "lib.mk": "ifeq ($(X),1)\nD := x\nendif\ntest:\n\tfor d in $(D) lib; "
                       "do $(MAKE) -C $$d/lib test; done\n", "lib/lib/Makefile": TEST,
                       "x/lib/Makefile": TEST}, "../pay/p ../lib/local.conf"),
+    # a `:=` expands the variable before the makefile assigns it: the environment's value
+    "a-simple-value-read-before-its-assignment": (
+        "D=../ make test", {"Makefile": "A := $(D)lib\nD := sub/\ntest:\n\t$(MAKE) -C $(A) "
+                            "test\n", "sub/lib/Makefile": TEST}, "../pay/p ../lib/local.conf"),
 }
 #: Why each case of ``BRANCHES`` is open.
 WHY_BRANCHES: dict[str, str] = {
@@ -121,6 +125,9 @@ WHY_BRANCHES: dict[str, str] = {
     "a-parents-export-where-no-branch-is-taken": "makereads._value (b66fac10): a sub-make's "
     "environment holds its parent's exports (`export D := ..`, which named_paths skips), not "
     "the hook's os.environ",
+    "a-simple-value-read-before-its-assignment": "makeexpand reads a variable as the values "
+    "the makefiles assign it anywhere: `A := $(D)lib` before `D := sub/` takes the "
+    "environment's D (the plan entry's `D=../`) (at fbf26c3e and ba24a2b8)",
 }
 for _row in (c for c in BRANCHES if c not in CLOSED):
     OPEN.add("test_b_a_value_where_no_branch_is_taken", WHY_BRANCHES[_row], _row)
