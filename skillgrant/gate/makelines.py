@@ -215,27 +215,44 @@ def command_line(words: list[str]) -> tuple[dict[str, str], frozenset[str]]:
     DIRS=lib``: make keeps them over the makefiles' own, but an ``override``'s; review
     s57-greview W), and the names it gives a value the gate does not read exactly (``X+=v``,
     ``X:=$(Y)``, a word after an option, which may be its value; ``*``: any, under ``-e``,
-    or a ``MAKEFLAGS`` given)."""
+    a ``MAKEFLAGS`` given, a word not plain: a quote, ``$``, a backslash, a blank's split)."""
     given: dict[str, str] = {}
     others: set[str] = set()
     for at, word in enumerate(words):
-        if (word[:1] == "-" and word[1:2] != "-" and "e" in word) or (word[:4] == "--en" and
-                "--environment-overrides".startswith(word.split("=", 1)[0])):
-            others.add("*")  # (the environment's values over the makefiles')
+        if environment_first([word], False) or not _PLAIN_WORD.fullmatch(word) or word[:1] == "=":
+            others.add("*")  # (the environment's values over the makefiles'; not read)
         found = ASSIGNMENT.fullmatch(word) if word[:1] != "-" else None
         if found is None:
             continue
         name, value = found.group(1), found.group(2)
         operator = word[len(name):len(word) - len(value)]
-        if name in ("MAKEFLAGS", "GNUMAKEFLAGS", "MAKEOVERRIDES") or "$" in name:
+        if name in FLAGS or name == "MAKEOVERRIDES" or "$" in name:
             others.add("*")
-        elif operator == "=" and (not at or words[at - 1][:1] != "-") and name not in given \
-                and _PLAIN_VALUE.fullmatch(value):
+        elif operator == "=" and (not at or words[at - 1][:1] != "-") and name not in given:
             given[name] = value
         else:
             others.add(name)
     return {n: v for n, v in given.items() if n not in others}, frozenset(others)
 
 
-#: A command line's value read as written (no quote, escape or expansion of the shell's).
-_PLAIN_VALUE: Final = re.compile(r"[\w./,:@%+-]*")
+def environment_first(values: list[str], flags: bool = True) -> bool:
+    """Whether make's options ``values`` (a command line's words; ``flags``: a ``MAKEFLAGS``'
+    values, whose first word may be letters without ``-``) may hold ``-e`` (the
+    environment's values over the makefiles')."""
+    for at, word in enumerate(w for v in values for w in v.split()):
+        if (word[:1] == "-" and word[1:2] != "-" and "e" in word) or (word[:4] == "--en" and
+                "--environment-overrides".startswith(word.split("=", 1)[0])) or (
+                flags and not at and word[:1] != "-" and "e" in word and "=" not in word):
+            return True
+    return False
+
+
+def special(name: str) -> bool:
+    """Whether the variable ``name`` is one make reads itself (``.RECIPEPREFIX``, ``SHELL``,
+    ``VPATH``, ``MAKEFILES``…): given on the plan's command line, a doubt of every folder."""
+    return name[:1] == "." or name in MAKES_OWN or name in FLAGS or name in (
+        "MAKEFILES", "VPATH", "MAKEOVERRIDES", "MAKE", "CURDIR", "MAKELEVEL", "SUFFIXES")
+
+
+#: A command line's word read as written (no quote, escape or expansion of the shell's).
+_PLAIN_WORD: Final = re.compile(r"[\w./,:@%+=-]*")

@@ -36,10 +36,12 @@ from .makelines import (
     before,
     command_line,
     doubted,
+    environment_first,
     included,
     lines,
     one_name,
     recipes_paths,
+    special,
     start_paths,
     unbounded,
     uncommented,
@@ -47,6 +49,7 @@ from .makelines import (
 from .makerecipes import Unbounded, Unread, build_text, exact, make_words, sub_makes, writes
 from .makeremade import Remaking
 from .makeremakes import remade
+from .makevalues import Values
 from .startvars import WHOLE
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -67,6 +70,9 @@ def makefile_reads(path: str, folder: str, held: list[tuple[str, str]] | None = 
     found: list[str] = []
     moved: list[str] = []  # (the folders a recipe runs in: `recipes_paths`)
     given, overriding = command_line(line or [])
+    if environment_first([os.environ.get(n, "") for n in FLAGS]) or any(
+            "=" in os.environ.get(n, "") for n in FLAGS):  # (the session's MAKEFLAGS)
+        overriding |= {"*"}
     top, queue = folder, [(path, folder, overriding, False)]
     seen = set[tuple[str, str, frozenset[str]]]()
     while queue and len(seen) < _MAX_READ:
@@ -74,6 +80,8 @@ def makefile_reads(path: str, folder: str, held: list[tuple[str, str]] | None = 
         if (path, folder, overridden) in seen:
             continue
         reading = _Reading(folder, overridden, sub=siblings, given={} if seen else given)
+        reading.doubts += [(f"the plan's make is given {n}, which the gate does not read",
+                            None) for n in (*given, *overriding) if not seen and special(n)]
         seen.add((path, folder, overridden))
         try:  # (a fault of the reading: a doubt of every folder, not a failed hook)
             reading.file(path)
@@ -92,7 +100,7 @@ def makefile_reads(path: str, folder: str, held: list[tuple[str, str]] | None = 
 
 
 
-class _Reading(Remaking):
+class _Reading(Values, Remaking):
     """One make's reading of its makefile and what it includes, in order, line by line (make's
     grammar: a recipe line is a tab's line in a rule's context; a ``define``'s lines are text;
     every other line a directive, a variable's assignment or a rule); then the files its
@@ -102,8 +110,6 @@ class _Reading(Remaking):
                  given: dict[str, str]) -> None:
         self.folder, self.sub = folder, sub  # (a sub-make's of siblings: its writes, theirs)
         self.makers: list[str] = []  # (the heads of the rules each sub-make starts in)
-        self.overridden = overridden  # (a sub-make's command line's: any makefile's value)
-        self.specific: set[str] = set()  # (a target's or a pattern's own values)
         self.heads: dict[str, str] = {}  # (a recipe line's rule: its targets, prerequisites)
         self.moves: list[str] = []  # (each folder a recipe's cd moves to; "": not known)
         self.values: set[str] = set()  # (the lines of a variable's value: no commands)
@@ -115,12 +121,8 @@ class _Reading(Remaking):
         self.files: set[str] = set()
         self.read: set[str] = set()  # (names of the makefiles read: rules' targets)
         self.rules: list[tuple[list[str], list[str], list[str], str]] = []
-        self.given = given  # (the plan's make's command line's values: `command_line`)
-        self.definitions: dict[str, list[str]] = {n: [v] for n, v in given.items()}
-        self.assigned: set[str] = set()  # (by the makefiles themselves: `makebounds`)
-        self.mixed: set[str] = set()  # (assigned otherwise too: no exact value, `_value`)
-        self.depth = 0  # (of the conditionals the line read is in)
-        self.defining, self.computed = "", False  # (an `$(eval`, a `$(X) :=`: any variable)
+        Values.__init__(self, overridden, given)
+        self.defining = ""
         self.relative: list[tuple[str, str]] = []  # (start variables' relative values)
         self.moved: list[tuple[str, str]] = []  # (exported ones': where a recipe moves)
         self.exported: set[str] = set()
@@ -186,20 +188,15 @@ class _Reading(Remaking):
             words, bare = words[1:], bare.split(None, 1)[1]
         if not words or words[0] in CONDITIONALS:
             self.branches += bool(words)
-            self.depth = max(0, self.depth + (words[:1] != ["else"]) - 2 * (words[:1] == [
-                "endif"])) if words else self.depth  # (nested conditionals: `_value`)
+            self._conditional(words) if words else None
             return
         self.in_rule = False
         assigned = ASSIGNMENT.fullmatch(bare)
         if not assigned and self._directive(words, where, exported):
             return
         if assigned:
-            plain = bare[assigned.end(1):assigned.start(2)].strip() in ("=", ":=", "::=",
-                                                                        ":::=")
-            if plain:  # (not ?=, +=, !=: another value, one made of others)
-                self.assigned.add(assigned.group(1))
             self._assignment(assigned.group(1), assigned.group(2), where, exported,
-                             overriding, plain)
+                             overriding, bare[assigned.end(1):assigned.start(2)].strip())
             self.values -= {where} if "!=" in bare[:assigned.start(2)] else set()  # (a command)
         elif ":" in bare:
             self._rule(bare, where)
@@ -252,18 +249,6 @@ class _Reading(Remaking):
         if words[0] == "define" and re.match(r"(?:\.RECIPEPREFIX|VPATH)\b", " ".join(words[1:2])):
             raise Unbounded(f"{where} defines {words[1]}, which the gate does not read")
 
-    def _value(self, name: str, plain: bool) -> None:
-        """Before a value of ``name`` is kept: the name one of no exact value where the value
-        is not ``plain`` (``+=``, ``?=``, ``!=``, ``undefine``); where its first is in a
-        conditional's branch, the value of none kept too (empty), or (the environment's, a
-        special variable's, make's own) the name of no exact value (session 58)."""
-        if not plain or (self.depth and name not in self.definitions and (
-                name in os.environ or not name.replace("_", "").isalnum() or name in MAKES_OWN
-                or name in FLAGS or name in ("MAKE", "CURDIR", "MAKEFILES", "VPATH"))):
-            self.mixed.add(name)
-        elif self.depth and name not in self.definitions:
-            self.definitions[name] = [""]
-
     def _computed(self, line: str, where: str) -> list[str]:
         """The names a computed include ``line`` stands for (``included``; doubts kept)."""
         found, doubted = included(line.split(None, 1)[1], self.folder, self.definitions,
@@ -273,15 +258,22 @@ class _Reading(Remaking):
         return found
 
     def _assignment(self, name: str, value: str, where: str, exported: bool,
-                    overriding: bool, plain: bool) -> None:
-        """Reads the assignment of ``value`` to the variable ``name`` (make keeps the command
-        line's value of ``name`` but where the makefile's is ``override``'s)."""
+                    overriding: bool, operator: str) -> None:
+        """Reads the assignment by ``operator`` of ``value`` to the variable ``name`` (make
+        keeps the command line's value of ``name`` but where the makefile's is
+        ``override``'s)."""
+        plain = operator in ("=", ":=", "::=", ":::=")  # (not ?=, +=, !=: another value)
+        self.assigned |= {name} if plain else set()
+        if plain and operator != "=" and not self.known_now(value):
+            self.mixed.add(name)  # (`:=` expands it now: a later assignment not its)
         if name not in self.given or overriding:
             self._value(name, plain)
             self.definitions.setdefault(name, []).append(value)
         self.computed = self.computed or "$" in name  # (which variable it sets: B5, L1)
         if name in (".RECIPEPREFIX", "VPATH"):
             raise Unread(f"{where} sets {name}, which the gate does not read")
+        if name == "MAKEOVERRIDES":  # (each sub-make's command line: review s58-mreview M1)
+            raise Unbounded(f"{where} sets {name}, each sub-make's values")
         self.code.append((where, value))
         self.values.add(where)
         self.found += self._starts([name], value, where, exported)
@@ -336,17 +328,6 @@ class _Reading(Remaking):
                          recipes) for where, value in dict.fromkeys(self.relative)]
         return self.found
 
-    def trusted(self) -> set[str]:
-        """The variables whose values are the makefiles' assignments, as read: none where an
-        ``$(eval`` or an assignment to a computed name may set any (review s55-greview B5);
-        not a target's or a pattern's own (``t: X := v``) nor a sub-make's command line's
-        (review s56-greview B: each gives a recipe another value)."""
-        return set() if self.computed or "*" in self.overridden else \
-            (self.assigned - self.mixed | set(self.given)) - self.specific - self.overridden
-
-    def cdpath(self) -> bool:  # (a recipe's `cd` may search the makefile's, the session's)
-        return "CDPATH" in self.definitions or bool(os.environ.get("CDPATH"))
-
     def _starts(self, names: list[str], value: str, where: str, exported: bool) -> list[str]:
         """``assigned``'s paths of a start variable (joined to make's folder), the assignment
         of a ``WHOLE`` one (or make's ``SHELL``) kept where one is relative (``relative``: a
@@ -384,7 +365,8 @@ class _Reading(Remaking):
                                start_paths([name], value, where, sub_folder, True))]
             self.found += makefiles + extra
             overridden = self.overridden | frozenset(self.given) | {  # (the plan's: not
-                a.partition("=")[0] for a in assignments}  # read for a sub-make; "*":
+                a.partition("=")[0] for a in assignments} | (  # read for a sub-make; "*":
+                {"*"} if self.environment_first() else set())
             # `-e`, the environment's values first: none the makefile's)
             self.subs += [(m, sub_folder, overridden) for m in makefiles + extra]
             if any(a.partition("=")[0] in WHOLE | FLAGS for a in assignments):

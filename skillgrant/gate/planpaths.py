@@ -203,14 +203,18 @@ SAFE_PATH: Final = compile_on_use(r"-[bBdEiOqRsSuv]*[IP][bBdEiIOPqRsSuv]*")
 RESERVED: Final = frozenset({"!", "if", "then", "else", "elif", "do", "while", "until", "{"})
 
 
-def made_line(part: str, program: str, found: list[str]) -> list[str]:
+def made_line(part: str, program: str, found: list[str], text: str) -> list[str]:
     """``found`` with each makefile's mark (``MAKEFILE``) given the words after ``program``
-    in the command ``part`` (each after a NUL), where one may give make a value (``X=v``,
-    ``-e``): ``makereads.command_line`` reads them (review s57-greview W)."""
+    in the command ``part`` of the entry's ``text`` (each after a NUL), where one may give
+    make a value (``X=v``, ``-e``; ``MAKEFLAGS=…`` before it): ``makereads.command_line``
+    reads them (review s57-greview W, s58-mreview M3)."""
     split = part.split()
     if program not in split or program.rsplit("/", 1)[-1] not in ("make", "gmake"):
         return found
-    after = split[split.index(program) + 1:]
+    after = split[split.index(program) + 1:] + [  # (its environment's MAKEFLAGS; a quote,
+        w for w in split[:split.index(program)] if w.split("=", 1)[0] in (  # an escape the
+            "MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS", "MAKEOVERRIDES")] + (  # words lost: any)
+        ['"'] if any(c in text for c in "'\"\\$`") else [])
     if not any("=" in w or (w[:1] == "-" and "e" in w) for w in after):
         return found
     line = "".join("\0" + w for w in after)

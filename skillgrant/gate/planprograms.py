@@ -126,7 +126,7 @@ def _entry_paths(entry: str, text: str) -> list[str]:
             found += in_folders(folders, (*ALL_STARTS, *_RECIPE_PYTHON))  # script (its
         elif words and "$" not in words[0]:  # folder guarded, G-13) may start any here
             found += in_folders(folders, made_line(part, words[0], _entry_programs(  # (s53-
-                [w for w in words if "$" not in w])))  # greview R)
+                [w for w in words if "$" not in w]), text))  # greview R)
             if family(lead) in FAMILIES and any("$" in w for w in words[1:]):  # (its
                 found += in_folders(folders, ALL_STARTS)  # script by an expansion: any)
             found += [RUNS_IN + os.path.join(folder, f) for folder in folders

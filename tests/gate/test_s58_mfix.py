@@ -29,6 +29,10 @@ HOLES: dict[str, tuple[str, str, str]] = {
     "a-value-of-a-branch-not-taken": ("make test", "ifdef NOPE\nPRE := lib\nendif\ntest:\n"
                                       "\t$(MAKE) -C $(PRE)../lib test\n",
                                       "../pay/p ../lib/local.conf"),
+    # `:=` expands its value where it is: `TOP` is not yet assigned (empty), not `x/`.
+    "a-simple-value-before-its-reference": ("make test", "SUB := $(TOP)../lib\nTOP := x/\n"
+                                            "test:\n\t$(MAKE) -C $(SUB) test\n",
+                                            "../pay/p ../lib/local.conf"),
     # Two branches' values, each read (session 58): `..` among them.
     "one-of-two-branches-climbs": ("make test", "ifeq ($(X),)\nDIRS := ..\nelse\nDIRS := lib"
                                    "\nendif\n" + _LOOP, "../pay/p ../lib/local.conf"),
