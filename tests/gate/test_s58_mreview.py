@@ -36,6 +36,14 @@ CLOSED: dict[str, str] = {
                      "python-runs-a-folder", "python-runs-a-package",
                      "python-text-imports-a-module", "npx-runs-a-local-packages-bin"),
                     "fbf26c3e"),
+    **dict.fromkeys(("a-makefiles-makeoverrides", "a-makefiles-makeflags-environment-overrides",
+                     "the-plans-recipe-prefix", "the-plans-assignment-where-no-branch-is-taken",
+                     "a-parents-export-where-no-branch-is-taken",
+                     "makeflags-assigned-before-make", "makeflags-given-by-env",
+                     "gnumakeflags-assigned-before-make", "a-quoted-value-of-two-words",
+                     "a-quoted-assignment-of-two-words", "a-quoted-assignment-with-blanks"),
+                    "a92d8a76"),
+    "a-simple-value-read-before-its-assignment": "6b667a47",
 }
 
 #: A makefile's ``test`` that prints; the plan of the cases: make's call and a copier.
