@@ -77,6 +77,15 @@ VALUES: dict[str, tuple[str, dict[str, str], str, str]] = {
     "the-plans-recipe-prefix": (
         "make test .RECIPEPREFIX=+", {"Makefile": "test:\n+@echo ok\nx:\n\t-include "
                                       "local.conf\n"}, PAY, "../pay/p local.conf"),
+    # M2's `-e` given to a sub-make by its recipe's environment (an assignment, an export)
+    "a-recipes-makeflags-environment-overrides": (
+        "make test", {"Makefile": "export P := ..\ntest:\n\tMAKEFLAGS=-e $(MAKE) -f lib.mk "
+                      "test\n", "lib.mk": "P := .\n-include $(P)/shared/site.conf\n" + TEST},
+        PAY, "../pay/p ../shared/site.conf"),
+    "a-recipes-exported-makeflags": (
+        "make test", {"Makefile": "export P := ..\ntest:\n\texport MAKEFLAGS=e; $(MAKE) -f "
+                      "lib.mk test\n", "lib.mk": "P := .\n-include $(P)/shared/site.conf\n"
+                      + TEST}, PAY, "../pay/p ../shared/site.conf"),
 }
 #: Why each case of ``VALUES`` is open.
 WHY_VALUES: dict[str, str] = {
@@ -90,6 +99,11 @@ WHY_VALUES: dict[str, str] = {
     "the definitions, unchecked: a makefile's own `.RECIPEPREFIX` is Unread (_assignment), the "
     "plan's makes the tab line `\\t-include local.conf` a makefile line the gate reads as a "
     "recipe",
+    "a-recipes-makeflags-environment-overrides": "makerecipes.sub_makes reads a recipe's "
+    "`MAKEFLAGS=-e` before $(MAKE) as the name MAKEFLAGS overridden, not `*` (the sub-make "
+    "takes the environment's values: the exported `P := ..`) (at 6b667a47 and ba24a2b8)",
+    "a-recipes-exported-makeflags": "a recipe's `export MAKEFLAGS=e;` before $(MAKE) is not "
+    "read: the sub-make runs with -e (at 6b667a47 and ba24a2b8)",
 }
 for _row in (c for c in VALUES if c not in CLOSED):
     OPEN.add("test_v_a_value_over_the_makefiles", WHY_VALUES[_row], _row)
