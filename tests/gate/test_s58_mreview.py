@@ -227,6 +227,9 @@ def test_w_the_plans_own_words(case: str, tmp_path: Path) -> None:
 
 #: The payload of a Python module: a file ``zz`` in the folder npm runs the script in.
 PY_PAYLOAD = "open('zz', 'w')\n"
+#: A Java source file's payload (java's source launcher runs it).
+JAVA_PAYLOAD = ("public class Run { public static void main(String[] a) throws Exception { "
+                "new java.io.File(\"zz\").createNewFile(); } }\n")
 #: Each case: the ``test`` script, the other files, the file the copy writes, the payload's
 #: language (``py`` or node's).
 SCRIPT_CODE: dict[str, tuple[str, dict[str, str], str, str]] = {
@@ -251,6 +254,10 @@ SCRIPT_CODE: dict[str, tuple[str, dict[str, str], str, str]] = {
     # `-c` text, a wrapper's option, find's `-exec`)
     "a-versioned-interpreter": ("python3.11 -m tools.run", {"tools/run.py": "1\n"},
                                 "tools/run.py", "py"),
+    # an interpreter no table names: java's source launcher
+    "an-interpreter-of-no-table": ("java tools/Run.java", {
+        "tools/Run.java": "public class Run { public static void main(String[] a) {} }\n"},
+        "tools/Run.java", "java"),
     "an-interpreter-in-a-shells-text": ("sh -c 'python3 -m tools.run'",
                                         {"tools/run.py": "1\n"}, "tools/run.py", "py"),
     "an-interpreter-after-a-wrappers-option": ("stdbuf -oL python3 -m tools.run",
@@ -262,6 +269,8 @@ SCRIPT_CODE: dict[str, tuple[str, dict[str, str], str, str]] = {
 WHY_CODE: dict[str, str] = {
     "a-versioned-interpreter": "testroots._code_read (fbf26c3e) takes an interpreter by its "
     "name in _INTERPRETERS: `python3.11` (any pythonX.Y) is none",
+    "an-interpreter-of-no-table": "testroots._INTERPRETERS is a list of interpreters (a "
+    "deny-list): java 11+ runs a source file (tclsh, lua… alike) (at 6b667a47)",
     "an-interpreter-in-a-shells-text": "testroots._code_read (fbf26c3e) reads a word after an "
     "option as the option's value, not a program: `sh -c 'python3 -m tools.run'` runs python3",
     "an-interpreter-after-a-wrappers-option": "as an-interpreter-in-a-shells-text: "
@@ -279,10 +288,11 @@ for _row in (c for c in SCRIPT_CODE if c not in CLOSED):
 def test_s_code_no_word_names_as_a_file(case: str, tmp_path: Path) -> None:
     """Plan ``Bash(npm test)``, ``Bash(cp *)``: the copy over the code the script runs, then
     ``npm test`` runs it. The hook must deny a call."""
-    needs("node", "npm", "python3")
     script, files, target, language = SCRIPT_CODE[case]
+    needs("node", "npm", "python3", *(["java"] if language == "java" else []))
     files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}),
-             "src/mk": PY_PAYLOAD if language == "py" else NODE_PAYLOAD, **files}
+             "src/mk": {"py": PY_PAYLOAD, "java": JAVA_PAYLOAD}.get(language, NODE_PAYLOAD),
+             **files}
     if language == "bin":  # (a bin keeps its mode: the copy keeps its `#!` line)
         files["src/mk"] = "#!/usr/bin/env node\n" + NODE_PAYLOAD
     assert _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
