@@ -85,14 +85,16 @@ def yargs(words: list[str]) -> list[tuple[str | None, str]]:
 
 
 def present(folder: str) -> bool:
-    """Whether jest may run in ``folder``: a ``package.json`` there or above, or its
-    makefile, names jest; a ``node_modules/jest`` is there or above; a ``jest`` is on the
-    ``PATH``; or it holds a test jest's defaults collect (``_tests``)."""
+    """Whether jest may run in ``folder``: a makefile is there (its recipes, what it
+    includes, its variables may name a jest installed anywhere: s57-sreview J6, failing
+    closed); a ``package.json`` there or above names jest; a ``node_modules/jest`` is there
+    or above; a ``jest`` is on the ``PATH``; or it holds a test jest's defaults collect
+    (``_tests``)."""
+    if any(fs.entry(os.path.join(folder, n)) is not None for n in _MAKEFILES):
+        return True
     above = folder
     while True:
-        names = ("package.json", "Makefile", "makefile", "GNUmakefile") if above == folder \
-            else ("package.json",)
-        for name in names:
+        for name in ("package.json",):
             try:
                 if b"jest" in fs.read(os.path.join(above, name), 1 << 22):
                     return True
@@ -107,6 +109,8 @@ def present(folder: str) -> bool:
                for p in os.environ.get("PATH", "").split(":") if p[:1] == "/") or _tests(folder)
 
 
+#: The names GNU make reads its makefile by (in its folder).
+_MAKEFILES: Final = ("GNUmakefile", "makefile", "Makefile")
 #: A name jest's default ``testMatch`` takes (``x.test.js``, ``x.spec.ts``) or its folder.
 _TEST_NAME: Final = re.compile(r"(?:\.(?:test|spec)\.[cm]?[jt]sx?|^__tests__)$")
 

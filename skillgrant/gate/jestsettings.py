@@ -87,6 +87,7 @@ class _Reading:
         self.patterns: list[re.Pattern[str]] = []
         self.code = False
         self.read: set[str] = set()  # (each settings file once: projects naming each other)
+        self.docblocks: set[str] | None = None  # (the environments tests name: once)
 
 
 def widened(key: str, folders: frozenset[str], guards: object) -> bool:
@@ -100,6 +101,16 @@ def widened(key: str, folders: frozenset[str], guards: object) -> bool:
             # a new name of none may be a folder a call makes: `mkdir build`)
         below = key.startswith(folder + "/")
         if any((below or p.pattern[:1] == "^") and p.search(key) for p in reading.patterns):
+            return True
+        if reading.docblocks is None:  # (read once, where a write asks: s56-sreview)
+            from .jestdocblocks import environments
+
+            named = environments(folder, reading.patterns, _ENDINGS)
+            reading.docblocks = named if named is not None else set()
+            if named is None:  # (too many tests to read: any script may be one)
+                reading.code = True
+                return widened(key, folders, guards)
+        if key in reading.docblocks:
             return True
     return False
 

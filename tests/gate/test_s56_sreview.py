@@ -362,8 +362,6 @@ READ_OTHERWISE_ROWS = {
     "settings-above-the-project": ("code-config-above-the-project",),
     "mapper-capture-names-a-folder": ("mapper-capture-names-a-folder",),
     "held-presets": ("relative-preset-main",)}
-OPEN.add("test_j_jests_settings_read_otherwise",
-         "open at 0c7025b: a docblock's environment is not read", "docblock-environment")
 # (relative-preset-main: open at 0c7025b, closed by s56-sfix a8c2066)
 
 

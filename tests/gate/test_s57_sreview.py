@@ -305,11 +305,6 @@ JEST_ROWS = {
 # the assignment before a cd, a script's `npm run unit -- …` words, a jest outside the
 # project run by make, moduleDirectories above, a package preset's exports)
 OPEN.add("test_j_jest_loads_a_file_its_settings_name",
-         "open at b3d9a162 (238ea1eb): jestargs.present takes jest as absent where no "
-         "package.json, node_modules, PATH or the folder's Makefile spells it and no test is "
-         "in the folder or its test/src folders (an included makefile names it; lib/unit/)",
-         "make-runs-a-jest-outside")
-OPEN.add("test_j_jest_loads_a_file_its_settings_name",
          "open at 2b89b120: where the settings are code, widened guards the scripts' endings "
          "and present files of no ending only (jest runs any ending but .json, .node as "
          "JavaScript; a new file of no ending too)", "code-config-names-a-file-of-any-ending")

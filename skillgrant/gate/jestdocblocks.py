@@ -1,0 +1,60 @@
+"""The environments jest 29's tests name in their docblocks (issue 29, review s56-sreview:
+``docblock-environment``): a test's first comment may hold ``@jest-environment ./tools/e.js``
+(``<rootDir>/…``, ``../…``, absolute), which jest resolves from its ``rootDir`` and loads as
+code before the test. ``jestsettings`` asks, for a write under a collecting folder, whether a
+test there names the file so: each test's head (its first ``_HEAD`` bytes) is read, the tests
+being the files of jest's default names there (``x.test.js``, ``__tests__/…``) and those the
+settings' patterns match. Past ``_MAX_FILES`` files, not read (None: the caller fails closed)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from . import files as fs
+from .placed import fold
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: How much of a test is read for its docblock (jest reads the file's first comment).
+_HEAD: Final = 8192
+#: How many entries below a collecting folder are looked at before the answer is None.
+_MAX_FILES: Final = 20_000
+#: A name of jest's default ``testMatch`` (``x.test.js``, ``x.spec.ts``).
+_TEST_NAME: Final = re.compile(r"\.(?:test|spec)\.[cm]?[jt]sx?$")
+_SCRIPT: Final = re.compile(r"\.[cm]?[jt]sx?$")
+#: A docblock's environment pragma and its value.
+_PRAGMA: Final = re.compile(rb"@jest-environment[ \t]+(\S+)")
+#: The folders jest never collects in.
+_SKIPPED: Final = frozenset(("node_modules", ".git"))
+
+
+def environments(folder: str, patterns: list[re.Pattern[str]],
+                 endings: tuple[str, ...]) -> set[str] | None:
+    """The folded paths (each with ``endings`` added) the tests below ``folder`` name as
+    their environment by a path; None where the tests are too many to read."""
+    found: set[str] = set()
+    seen = 0
+    for top, folders, names in os.walk(folder):
+        folders[:] = [f for f in folders if f not in _SKIPPED]
+        seen += len(names) + len(folders)
+        if seen > _MAX_FILES:
+            return None
+        tests = os.path.basename(top) == "__tests__" or "/__tests__/" in top + "/"
+        for name in names:
+            path = os.path.join(top, name)
+            if not ((tests and _SCRIPT.search(name)) or _TEST_NAME.search(name) or any(
+                    p.search(fold(path)) for p in patterns)):
+                continue
+            try:
+                head = fs.read(path, _HEAD)
+            except (OSError, ValueError):
+                continue
+            for value in (v.decode(errors="replace") for v in _PRAGMA.findall(head)):
+                if value[:1] in "./" or value.startswith("<rootDir>"):
+                    value = value.replace("<rootDir>", folder, 1)
+                    found |= {fold(os.path.normpath(os.path.join(base, value)) + e)
+                              for base in (folder, top) for e in endings}
+    return found
