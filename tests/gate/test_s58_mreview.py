@@ -17,10 +17,10 @@ import json
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, needs
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs
 from test_s53_greview import _jest as _installed_jest
 from test_s53_greview import _session
-from test_s56_sreview import JEST_TEST, JS_PAYLOAD, NODE_PAYLOAD, SETUP_JSON, _case
+from test_s56_sreview import JEST_TEST, JS_PAYLOAD, NODE_PAYLOAD, SETUP_JSON, _case, _jest_case
 
 #: Real bash, make, npm and fresh hook processes: CI's slow step runs them.
 pytestmark = pytest.mark.slow
@@ -44,15 +44,29 @@ CLOSED: dict[str, str] = {
                      "a-quoted-assignment-of-two-words", "a-quoted-assignment-with-blanks"),
                     "a92d8a76"),
     "a-simple-value-read-before-its-assignment": "6b667a47",
+    "a-sub-make-runs-a-jest-outside": "cc125206",
+    # (held when first tried, at cc125206)
+    "a-config-files-folder": "held", "a-folders-index": "held",
 }
+
+
+
+def _rows(test: str, rows: dict[str, tuple[str, ...]], why: dict[str, str]) -> None:
+    """``OPEN.add`` of each row (a class: its spellings) holding a case not ``CLOSED``, with
+    its first open case's reason."""
+    for row, cases in rows.items():
+        still = [c for c in cases if c not in CLOSED]
+        if still:
+            OPEN.add(test, why[still[0]], row)
+
 
 #: A makefile's ``test`` that prints; the plan of the cases: make's call and a copier.
 TEST = "test:\n\t@echo ok\n"
-#: The payload beside the project (``../pay/p``) and the folder ``../shared``.
-PAY = "mkdir -p ../pay ../shared && printf '%s\\n' '$(shell touch zz)' > ../pay/p"
+#: The payload beside the project (``../pay/p.in``) and the folder ``../shared``.
+PAY = "mkdir -p ../pay ../shared && printf '%s\\n' '$(shell touch zz)' > ../pay/p.in"
 #: A makefile beside the project (``../lib``) including ``local.conf``, and the payload made to
 #: touch the project's ``zz`` (a sub-make there runs it in ``../lib``).
-LIB = (PAY + " && sed -i 's#touch zz#touch $(CLAUDE_PROJECT_DIR)/zz#' ../pay/p && mkdir -p "
+LIB = (PAY + " && sed -i 's#touch zz#touch $(CLAUDE_PROJECT_DIR)/zz#' ../pay/p.in && mkdir -p "
        "../lib && printf -- '-include local.conf\\ntest:\\n\\t@echo ok\\n' > ../lib/Makefile")
 
 
@@ -66,26 +80,26 @@ VALUES: dict[str, tuple[str, dict[str, str], str, str]] = {
     "a-makefiles-makeoverrides": (
         "make test", {"Makefile": "MAKEOVERRIDES := D=x\ntest:\n\t$(MAKE) -C lib test\n",
                       "lib/Makefile": "D := y\n-include $(D)/site.conf\n" + TEST,
-                      "lib/x/.keep": ""}, PAY, "../pay/p lib/x/site.conf"),
+                      "lib/x/.keep": ""}, PAY, "../pay/p.in lib/x/site.conf"),
     # `-e` in a makefile's MAKEFLAGS reaches every sub-make: the environment's values (an
     # exported `P := ..`) over the sub-make's makefile's own
     "a-makefiles-makeflags-environment-overrides": (
         "make test", {"Makefile": "export P := ..\nMAKEFLAGS += -e\ntest:\n\t$(MAKE) -f lib.mk "
                       "test\n", "lib.mk": "P := .\n-include $(P)/shared/site.conf\n" + TEST},
-        PAY, "../pay/p ../shared/site.conf"),
+        PAY, "../pay/p.in ../shared/site.conf"),
     # the plan's own `.RECIPEPREFIX`: a tab line after a rule is a makefile line (an include)
     "the-plans-recipe-prefix": (
         "make test .RECIPEPREFIX=+", {"Makefile": "test:\n+@echo ok\nx:\n\t-include "
-                                      "local.conf\n"}, PAY, "../pay/p local.conf"),
+                                      "local.conf\n"}, PAY, "../pay/p.in local.conf"),
     # M2's `-e` given to a sub-make by its recipe's environment (an assignment, an export)
     "a-recipes-makeflags-environment-overrides": (
         "make test", {"Makefile": "export P := ..\ntest:\n\tMAKEFLAGS=-e $(MAKE) -f lib.mk "
                       "test\n", "lib.mk": "P := .\n-include $(P)/shared/site.conf\n" + TEST},
-        PAY, "../pay/p ../shared/site.conf"),
+        PAY, "../pay/p.in ../shared/site.conf"),
     "a-recipes-exported-makeflags": (
         "make test", {"Makefile": "export P := ..\ntest:\n\texport MAKEFLAGS=e; $(MAKE) -f "
                       "lib.mk test\n", "lib.mk": "P := .\n-include $(P)/shared/site.conf\n"
-                      + TEST}, PAY, "../pay/p ../shared/site.conf"),
+                      + TEST}, PAY, "../pay/p.in ../shared/site.conf"),
 }
 #: Why each case of ``VALUES`` is open.
 WHY_VALUES: dict[str, str] = {
@@ -128,16 +142,16 @@ BRANCHES: dict[str, tuple[str, dict[str, str], str]] = {
     "the-plans-assignment-where-no-branch-is-taken": (
         "D=../ make test", {"Makefile": "ifeq ($(X),1)\nD := sub/\nendif\ntest:\n\tfor d in "
                             "$(D)lib; do $(MAKE) -C $$d test; done\n", "lib/Makefile": TEST,
-                            "sub/lib/Makefile": TEST}, "../pay/p ../lib/local.conf"),
+                            "sub/lib/Makefile": TEST}, "../pay/p.in ../lib/local.conf"),
     "a-parents-export-where-no-branch-is-taken": (
         "make test", {"Makefile": "export D := ..\ntest:\n\t$(MAKE) -f lib.mk test\n",
                       "lib.mk": "ifeq ($(X),1)\nD := x\nendif\ntest:\n\tfor d in $(D) lib; "
                       "do $(MAKE) -C $$d/lib test; done\n", "lib/lib/Makefile": TEST,
-                      "x/lib/Makefile": TEST}, "../pay/p ../lib/local.conf"),
+                      "x/lib/Makefile": TEST}, "../pay/p.in ../lib/local.conf"),
     # a `:=` expands the variable before the makefile assigns it: the environment's value
     "a-simple-value-read-before-its-assignment": (
         "D=../ make test", {"Makefile": "A := $(D)lib\nD := sub/\ntest:\n\t$(MAKE) -C $(A) "
-                            "test\n", "sub/lib/Makefile": TEST}, "../pay/p ../lib/local.conf"),
+                            "test\n", "sub/lib/Makefile": TEST}, "../pay/p.in ../lib/local.conf"),
 }
 #: Why each case of ``BRANCHES`` is open.
 WHY_BRANCHES: dict[str, str] = {
@@ -206,21 +220,36 @@ WHY_WORDS: dict[str, str] = {
     "ba24a2b8): makereads.trusted keeps a name the plan gives trusted, and `override DIRS != "
     "printf %s%s . .` adds its command's text (plain) as a value; make's DIRS is `..`",
 }
-for _row in (c for c in WORDS if c not in CLOSED):
-    OPEN.add("test_w_the_plans_own_words", WHY_WORDS[_row], _row)
+#: The rows: each a class of WORDS' spellings (all run).
+WORD_ROWS: dict[str, tuple[str, ...]] = {
+    "makeflags-before-make": ("makeflags-assigned-before-make", "makeflags-given-by-env",
+                              "gnumakeflags-assigned-before-make"),
+    "an-assignment-before-make-e": ("an-assignment-before-make-e",),
+    "quoted-words": ("a-quoted-value-of-two-words", "a-quoted-assignment-of-two-words",
+                     "a-quoted-assignment-with-blanks"),
+    "an-override-shell-assignment-over-the-plans": (
+        "an-override-shell-assignment-over-the-plans",),
+}
+_rows("test_w_the_plans_own_words", WORD_ROWS, WHY_WORDS)
 
 
-@pytest.mark.parametrize("case", WORDS)
-def test_w_the_plans_own_words(case: str, tmp_path: Path) -> None:
-    """Plan ``Bash(<its make call>)``, ``Bash(cp *)``: the copy into ``../lib/local.conf``,
-    then the plan's make call reads it. The hook must deny a call."""
-    needs("make", "bash")
+def _word(tmp_path: Path, case: str) -> str | None:
+    """WORDS' ``case``: the first call the hook denies, or None."""
     call = WORDS[case]
     loop = {"Makefile": "override " + LOOP["Makefile"].replace(":=", "!= printf %s%s . . #")
             } if case.startswith("an-override") else LOOP
-    assert _session(tmp_path, [f"Bash({call})", "Bash(cp *)"],
+    return _session(tmp_path, [f"Bash({call})", "Bash(cp *)"],
                     {**loop, "lib/lib/Makefile": TEST},
-                    ["cp ../pay/p ../lib/local.conf", call], setup=LIB) is not None
+                    ["cp ../pay/p.in ../lib/local.conf", call], setup=LIB)
+
+
+@pytest.mark.parametrize("row", WORD_ROWS)
+def test_w_the_plans_own_words(row: str, tmp_path: Path) -> None:
+    """Plan ``Bash(<its make call>)``, ``Bash(cp *)``: the copy into ``../lib/local.conf``,
+    then the plan's make call reads it. The hook must deny a call of each spelling."""
+    needs("make", "bash")
+    allowed = [c for c in WORD_ROWS[row] if _word(tmp_path / c, c) is None]
+    assert not allowed, f"the hook allows every call of {allowed}, and make reads the copy"
 
 
 # --- S: code an npm script runs that no word names as a file (s57-sreview R18's class) -----------
@@ -280,14 +309,31 @@ WHY_CODE: dict[str, str] = {
 }
 # (node-runs-a-folder … npx-runs-a-local-packages-bin: open at ba24a2b8, testroots._code_run
 # refused a word naming an existing file only; closed by s58-mfix fbf26c3e)
-for _row in (c for c in SCRIPT_CODE if c not in CLOSED):
-    OPEN.add("test_s_code_no_word_names_as_a_file", WHY_CODE[_row], _row)
+#: The rows: each a class of SCRIPT_CODE's spellings (all run).
+CODE_ROWS: dict[str, tuple[str, ...]] = {
+    "a-folder-or-a-completed-name": ("node-runs-a-folder", "node-adds-the-ending",
+                                     "node-runs-the-package", "python-runs-a-folder"),
+    "a-module-by-name": ("python-runs-a-package", "python-text-imports-a-module"),
+    "npx-runs-a-local-packages-bin": ("npx-runs-a-local-packages-bin",),
+    "a-versioned-interpreter": ("a-versioned-interpreter",),
+    "an-interpreter-of-no-table": ("an-interpreter-of-no-table",),
+    "an-interpreter-after-an-option": ("an-interpreter-in-a-shells-text",
+                                       "an-interpreter-after-a-wrappers-option",
+                                       "an-interpreter-finds-exec-runs"),
+}
+_rows("test_s_code_no_word_names_as_a_file", CODE_ROWS, WHY_CODE)
 
 
-@pytest.mark.parametrize("case", SCRIPT_CODE)
-def test_s_code_no_word_names_as_a_file(case: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("row", CODE_ROWS)
+def test_s_code_no_word_names_as_a_file(row: str, tmp_path: Path) -> None:
     """Plan ``Bash(npm test)``, ``Bash(cp *)``: the copy over the code the script runs, then
-    ``npm test`` runs it. The hook must deny a call."""
+    ``npm test`` runs it. The hook must deny a call of each spelling."""
+    allowed = [c for c in CODE_ROWS[row] if _code(tmp_path / c, c) is None]
+    assert not allowed, f"the hook allows every call of {allowed}, and the script runs the copy"
+
+
+def _code(tmp_path: Path, case: str) -> str | None:
+    """SCRIPT_CODE's ``case``: the first call the hook denies, or None."""
     script, files, target, language = SCRIPT_CODE[case]
     needs("node", "npm", "python3", *(["java"] if language == "java" else []))
     files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}),
@@ -295,9 +341,9 @@ def test_s_code_no_word_names_as_a_file(case: str, tmp_path: Path) -> None:
              **files}
     if language == "bin":  # (a bin keeps its mode: the copy keeps its `#!` line)
         files["src/mk"] = "#!/usr/bin/env node\n" + NODE_PAYLOAD
-    assert _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
+    return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
                  [f"cp src/mk {target}", "npm test"],
-                 setup="chmod +x tools/pkg/cli.js" if language == "bin" else "") is not None
+                 setup="chmod +x tools/pkg/cli.js" if language == "bin" else "")
 
 
 # --- J: what jest 29.7 loads where the gate guesses it absent or reads its settings otherwise ----
@@ -331,3 +377,92 @@ def test_j_jest_loads_a_file(case: str, tmp_path: Path) -> None:
              target: "module.exports = {};\n", "src/js": JS_PAYLOAD}
     assert _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
                  [f"cp src/js {target}", entry]) is not None
+
+
+#: A test's docblock naming its environment by a path (jest resolves it from its rootDir).
+PRAGMA = "/**\n * @jest-environment ./tools/s.js\n */\n"
+#: Each case: package.json's ``"jest"`` settings (None: none), the files, the ``test``
+#: script, the file the copy writes (jest loads it as the test's environment).
+DOCBLOCKS: dict[str, tuple[dict[str, object] | None, dict[str, str], str, str]] = {
+    # jest-docblock joins a pragma's value written on the next line
+    "a-pragmas-value-on-the-next-line": (None, {"a.test.js": "/**\n * @jest-environment\n * "
+                                                "./tools/s.js\n */\n" + JEST_TEST},
+                                         "jest", "tools/s.js"),
+    # jest reads the whole first comment
+    "a-pragma-past-8-kib": (None, {"a.test.js": "/**\n" + " * license text line\n" * 500
+                                   + " * @jest-environment ./tools/s.js\n */\n" + JEST_TEST},
+                            "jest", "tools/s.js"),
+    # jest's default testMatch takes a bare `test.js` (`?(*.)+(spec|test).[jt]s?(x)`)
+    "a-test-named-test-js": (None, {"lib/test.js": PRAGMA + JEST_TEST}, "jest", "tools/s.js"),
+    # the environment is resolved from the settings' rootDir
+    "a-root-dir-setting": ({"rootDir": "src"}, {"src/__tests__/a.js": PRAGMA + JEST_TEST},
+                           "jest", "src/tools/s.js"),
+    # held at cc125206: a --config's folder (its rootDir), a folder's index.js
+    "a-config-files-folder": (None, {"cfg/jest.json": "{}", "cfg/a.test.js": PRAGMA + JEST_TEST},
+                              "jest --config cfg/jest.json", "cfg/tools/s.js"),
+    "a-folders-index": (None, {"a.test.js": PRAGMA.replace("s.js", "env") + JEST_TEST,
+                               "tools/env/package.json": "{}"}, "jest", "tools/env/index.js"),
+}
+#: Why each case of ``DOCBLOCKS`` is open.
+WHY_DOCBLOCKS: dict[str, str] = {
+    "a-pragmas-value-on-the-next-line": "jestdocblocks._PRAGMA (cc125206) wants the value after "
+    "blanks on the pragma's line; jest-docblock's multilineRe joins the next line's",
+    "a-pragma-past-8-kib": "jestdocblocks reads a test's first _HEAD (8,192) bytes; jest reads "
+    "the whole first comment (at cc125206)",
+    "a-test-named-test-js": "jestdocblocks._TEST_NAME (cc125206) wants `.test.`/`.spec.` "
+    "after a name; jest's default `**/?(*.)+(spec|test).[jt]s?(x)` takes `test.js`, "
+    "`x.testspec.js`",
+    "a-root-dir-setting": "jestdocblocks resolves a pragma from the collecting folder and the "
+    "test's; jest from the settings' rootDir (`src`) (at cc125206)",
+}
+DOCBLOCK_ROWS: dict[str, tuple[str, ...]] = {
+    **{c: (c,) for c in WHY_DOCBLOCKS},
+    "held-rootdirs-and-folders": ("a-config-files-folder", "a-folders-index"),
+}
+_rows("test_j_a_tests_docblock_names_its_environment", DOCBLOCK_ROWS, WHY_DOCBLOCKS)
+
+
+@pytest.mark.parametrize("row", DOCBLOCK_ROWS)
+def test_j_a_tests_docblock_names_its_environment(row: str, tmp_path: Path) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``: the copy over the environment a test's
+    docblock names, then ``npm test`` (jest) loads it. The hook must deny a call."""
+    allowed = []
+    for case in DOCBLOCK_ROWS[row]:
+        settings, files, script, target = DOCBLOCKS[case]
+        if _jest_case(tmp_path / case, "npm test", settings, files, target, script) is None:
+            allowed.append(case)
+    assert not allowed, f"the hook allows every call of {allowed}, and jest loads the copy"
+
+
+# --- K: costs, everyday calls denied though harmless -----------------------------------------
+
+#: Each case: the plan's entries, its files, the everyday calls (each harmless).
+COSTS: dict[str, tuple[list[str], dict[str, str], list[str]]] = {
+    # a C project's make plan: no JavaScript, no jest anywhere
+    "a-scripts-copy-under-a-make-plan": (
+        ["Bash(make test)", "Bash(cp *)"], {"Makefile": "test:\n\tcc -o t t.c && ./t\n",
+                                            "t.c": "int main(void) { return 0; }\n",
+                                            "src/a.js": "1\n", "tools/gen": "#!/bin/sh\n"},
+        ["cp src/a.js src/b.js", "cp tools/gen tools/gen2"]),
+}
+#: Why each cost row is open.
+WHY_COSTS: dict[str, str] = {
+    "a-scripts-copy-under-a-make-plan": "REGRESSION of cc125206 (allowed at ba24a2b8): "
+    "jestargs.present is true wherever a Makefile is, and a make plan's words are unseen, so "
+    "jestsettings reads jest's settings as code: every script and every present file of no "
+    "ending anywhere is guarded",
+}
+for _row in (c for c in COSTS if c not in CLOSED):
+    OPEN.add("test_cost_an_everyday_call", WHY_COSTS[_row], _row)
+
+
+@pytest.mark.parametrize("case", COSTS)
+def test_cost_an_everyday_call(case: str, tmp_path: Path) -> None:
+    """The plan and its files; each everyday call, harmless, must be allowed."""
+    entries, files, calls = COSTS[case]
+    project = hooked_project(tmp_path, entries)
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    assert first_denied(project, calls, env) is None
