@@ -22,11 +22,13 @@ _MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 
 
 def named_paths(named: tuple[str, ...], roots: list[str],
-                held: list[tuple[str, str]] | None = None) -> list[tuple[str, bool]]:
+                held: list[tuple[str, str]] | None = None,
+                jest: set[str] | None = None) -> list[tuple[str, bool]]:
     """What the build files ``named`` marks (``=FILE``: pip's; ``:FILE``, ``:DIR``: make's)
     name, from each folder of ``roots`` (the call's, the project's), guarded whole; what
     make's and cmake's readings cannot compute added to ``held`` (the folder each doubt may
-    read below, and why: ``writeguard``). Raises
+    read below, and why: ``writeguard``); the real folders whose makefile (or a file make
+    reads from it) names jest added to ``jest``. Raises
     ValueError for a name the gate cannot read exactly (a ``$`` in a makefile's include or a
     requirement's path: the plan's program would read a file the gate cannot name)."""
     found: list[tuple[str, bool]] = []
@@ -48,7 +50,24 @@ def named_paths(named: tuple[str, ...], roots: list[str],
             read = (_requirements(start, root, _DEPTH) if mark == REQUIREMENTS else
                     makefile_reads(start, root, held, line)) if start else []
             found += [(p, True) for p in read]
+            if jest is not None and mark == MAKEFILE and start and _names_jest([start, *read]):
+                jest.add(fs.realpath(os.path.dirname(start)))  # (`jestargs.present`: J6)
     return found
+
+
+def _names_jest(paths: list[str]) -> bool:
+    """Whether a file of ``paths`` (a makefile and what make reads from it) names jest."""
+    for path in paths[:_READS]:
+        try:
+            if b"jest" in fs.read(path, _LIMIT):
+                return True
+        except (OSError, ValueError):
+            continue
+    return False
+
+
+#: How many files make reads are looked at for jest's name.
+_READS = 256
 
 
 def _text(path: str) -> str:

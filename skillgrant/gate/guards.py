@@ -104,7 +104,9 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                for name in [path.rstrip("/") or "." for path in named if path[:1] not in skipped]
                for base in [f.rstrip("/") + "/" for f in roots]]
     held: list[tuple[str, str]] = []  # (make's and cmake's doubts: `writeguard`, session 55)
-    items += [*planned, *named_paths(named, list(roots), held)]  # (what build files name)
+    jest: set[str] = set()  # (the folders whose makefiles name jest: `jestargs.present`)
+    items += [*planned, *named_paths(named, list(roots), held, jest)]  # (what build files
+    # name)
     modules = [os.path.join(folder, path[1:]) for path in named if path[:1] == MODULES
                for folder in roots]  # (their standard modules' names: review s44 P3)
     items += [(p, True) for path in named if path[:1] == WORKSPACES for folder in roots
@@ -253,6 +255,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                        (p, t) for p, t in (*items, *local, *programs, *local_programs) if p],
                        reals), run_folders=frozenset(runs))
     made.written_below = tuple(dict.fromkeys(held))  # (read by `writeguard` only)
+    made.jest_by_make = frozenset(jest)  # (read by `jestargs.present` only)
     made.named = named  # (read by `planscripts` only)
     made.runs_any = runs_any(named, skipped, list(roots))  # (`pymodule`: s55-greview3 C1)
     made.python_libs = python_libs(named, skipped, list(roots))  # (`sitenames`: A3)

@@ -84,13 +84,13 @@ def yargs(words: list[str]) -> list[tuple[str | None, str]]:
     return found
 
 
-def present(folder: str) -> bool:
-    """Whether jest may run in ``folder``: a makefile is there (its recipes, what it
-    includes, its variables may name a jest installed anywhere: s57-sreview J6, failing
-    closed); a ``package.json`` there or above names jest; a ``node_modules/jest`` is there
-    or above; a ``jest`` is on the ``PATH``; or it holds a test jest's defaults collect
-    (``_tests``)."""
-    if any(fs.entry(os.path.join(folder, n)) is not None for n in _MAKEFILES):
+def present(folder: str, guards: object = None) -> bool:
+    """Whether jest may run in ``folder``: the plan's makefile there, or a file make reads
+    from it (an include, a sub-make's makefile: ``buildnames``), names jest (a variable's
+    value may, a sub-make's recipe may: s57-sreview J6; of ``guards``); a ``package.json``
+    there or above names jest; a ``node_modules/jest`` is there or above; a ``jest`` is on
+    the ``PATH``; or it holds a test jest's defaults collect (``_tests``)."""
+    if folder in getattr(guards, "jest_by_make", ()):  # (`buildnames`)
         return True
     above = folder
     while True:
@@ -109,8 +109,6 @@ def present(folder: str) -> bool:
                for p in os.environ.get("PATH", "").split(":") if p[:1] == "/") or _tests(folder)
 
 
-#: The names GNU make reads its makefile by (in its folder).
-_MAKEFILES: Final = ("GNUmakefile", "makefile", "Makefile")
 #: A name jest's default ``testMatch`` takes (``x.test.js``, ``x.spec.ts``) or its folder.
 _TEST_NAME: Final = re.compile(r"(?:\.(?:test|spec)\.[cm]?[jt]sx?|^__tests__)$")
 

@@ -22,11 +22,13 @@ if TYPE_CHECKING:
 _HEAD: Final = 8192
 #: How many entries below a collecting folder are looked at before the answer is None.
 _MAX_FILES: Final = 20_000
-#: A name of jest's default ``testMatch`` (``x.test.js``, ``x.spec.ts``).
-_TEST_NAME: Final = re.compile(r"\.(?:test|spec)\.[cm]?[jt]sx?$")
+#: A name of jest's default ``testMatch`` (``x.test.js``, ``spec.ts``, ``x.testspec.js``;
+#: any name ending so is read: a superset).
+_TEST_NAME: Final = re.compile(r"(?:test|spec)\.[cm]?[jt]sx?$")
 _SCRIPT: Final = re.compile(r"\.[cm]?[jt]sx?$")
-#: A docblock's environment pragma and its value.
-_PRAGMA: Final = re.compile(rb"@jest-environment[ \t]+(\S+)")
+#: A docblock's environment pragma and its value on its line (none: the next line's, which
+#: jest-docblock joins: not read).
+_PRAGMA: Final = re.compile(rb"@jest-environment(?![\w-])(?:[ \t]+([^\s*]\S*))?")
 #: The folders jest never collects in.
 _SKIPPED: Final = frozenset(("node_modules", ".git"))
 
@@ -34,7 +36,10 @@ _SKIPPED: Final = frozenset(("node_modules", ".git"))
 def environments(folder: str, patterns: list[re.Pattern[str]],
                  endings: tuple[str, ...]) -> set[str] | None:
     """The folded paths (each with ``endings`` added) the tests below ``folder`` name as
-    their environment by a path; None where the tests are too many to read."""
+    their environment by a path, from each folder from the test's up to ``folder`` (jest's
+    ``rootDir`` may be any); None where the tests are too many to read, or a test's
+    docblock is not read exactly (its first comment past ``_HEAD``, a pragma's value on
+    another line: review s58-mreview JD)."""
     found: set[str] = set()
     seen = 0
     for top, folders, names in os.walk(folder):
@@ -52,9 +57,22 @@ def environments(folder: str, patterns: list[re.Pattern[str]],
                 head = fs.read(path, _HEAD)
             except (OSError, ValueError):
                 continue
+            if head.lstrip()[:2] == b"/*" and b"*/" not in head:
+                return None
+            bases = [top, *_between(top, folder)]
             for value in (v.decode(errors="replace") for v in _PRAGMA.findall(head)):
+                if not value:
+                    return None
                 if value[:1] in "./" or value.startswith("<rootDir>"):
-                    value = value.replace("<rootDir>", folder, 1)
-                    found |= {fold(os.path.normpath(os.path.join(base, value)) + e)
-                              for base in (folder, top) for e in endings}
+                    found |= {fold(os.path.normpath(os.path.join(base, value.replace(
+                        "<rootDir>", base, 1))) + e) for base in bases for e in endings}
+    return found
+
+
+def _between(top: str, folder: str) -> list[str]:
+    """The folders from ``top``'s parent up to ``folder``."""
+    found: list[str] = []
+    while top != folder and top.startswith(folder + "/"):
+        top = os.path.dirname(top)
+        found.append(top)
     return found

@@ -137,7 +137,7 @@ def _reading(folder: str, guards: object) -> _Reading:
                 reading.code |= above(base, _SETTINGS)
             _options([words], base, reading)
         _options(runner_words(guards, "jest"), real, reading)
-        reading.code |= unseen(guards, real) and present(real)
+        reading.code |= unseen(guards, real) and present(real, guards)
         reading.patterns.append(re.compile("^" + re.escape(fold(cache())) + "/"))
         kept[folder] = reading
     return kept[folder]

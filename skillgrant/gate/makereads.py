@@ -61,6 +61,11 @@ if TYPE_CHECKING:
 _MAX_READ: Final = 256
 
 
+#: A recipe's own make options for its sub-makes (``MAKEFLAGS=-e $(MAKE)``, ``export
+#: MAKEFLAGS=e``: review s58-mreview M2b): any value over the makefiles'.
+_FLAGS_SET: Final = re.compile(r"\b(?:GNU)?MAKEFLAGS\s*\+?=|\bMFLAGS\s*\+?=")
+
+
 def makefile_reads(path: str, folder: str, held: list[tuple[str, str]] | None = None,
                    line: list[str] | None = None) -> list[str]:
     """What make reads as its instructions from the makefile ``path`` in ``folder`` (see the
@@ -341,7 +346,10 @@ class _Reading(Values, Remaking):
         return found
 
     def _started(self, where: str, code: str, spelled: re.Pattern[str]) -> None:
-        """The sub-makes (and checkers) ``code`` starts, to be read (``subs``): its expansions'."""
+        """The sub-makes (and checkers) ``code`` starts, to be read (``subs``): its expansions'.
+        A line setting make's options (``export MAKEFLAGS=e;``): a doubt of every folder."""
+        if _FLAGS_SET.search(code):  # (review s58-mreview M2b)
+            self.doubts.append((f"{where} sets make's options for its sub-makes", None))
         try:
             started, plugins = sub_makes(code, where, self.folder, spelled, self.cdpath() or
                                          "CDPATH" in code, where not in self.values, self.moves)
@@ -366,7 +374,7 @@ class _Reading(Values, Remaking):
             self.found += makefiles + extra
             overridden = self.overridden | frozenset(self.given) | {  # (the plan's: not
                 a.partition("=")[0] for a in assignments} | (  # read for a sub-make; "*":
-                {"*"} if self.environment_first() else set())
+                {"*"} if self.environment_first() or _FLAGS_SET.search(code) else set())
             # `-e`, the environment's values first: none the makefile's)
             self.subs += [(m, sub_folder, overridden) for m in makefiles + extra]
             if any(a.partition("=")[0] in WHOLE | FLAGS for a in assignments):

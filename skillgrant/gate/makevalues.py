@@ -64,8 +64,8 @@ class Values:
         not a target's or a pattern's own (``t: X := v``) nor a sub-make's command line's
         (review s56-greview B: each gives a recipe another value)."""
         return set() if self.computed or "*" in self.overridden or self.environment_first() else \
-            ((self.assigned & self.sure) - self.mixed | set(self.given)) - self.specific - \
-            self.overridden
+            ((self.assigned & self.sure) | set(self.given)) - self.mixed - self.specific - \
+            self.overridden  # (an `override X != …` over the plan's `X=v`: mixed)
 
     def environment_first(self) -> bool:  # (`MAKEFLAGS += -e`: every sub-make's too, M2)
         return environment_first([v for n in FLAGS for v in self.definitions.get(n, [])])

@@ -295,6 +295,7 @@ class Guarded(tuple[tuple[str, bool], ...]):
     runs_any: bool = True
     #: make's and cmake's doubts: each folder they may read below, and why (``writeguard``).
     written_below: tuple[tuple[str, str], ...] = ()
+    jest_by_make: frozenset[str] = frozenset()  # (folders whose makefiles name jest: J6)
     #: The plan's programs' paths and marks (``plan_programs``; ``planscripts`` reads its
     #: entries' texts there: the npm scripts and jest options a plan runs).
     named: tuple[str, ...] = ()

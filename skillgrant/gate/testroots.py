@@ -290,13 +290,15 @@ def _code_read(folder: str, given: list[str], names: list[str]) -> None:
     given a package by its path (``npx ./tools/pkg``, ``--package=file:x``) or a text to
     run (``npx -c``)."""
     for k, name in enumerate(names):
-        program = k == 0 or given[k - 1][:1] != "-" or "=" in given[k - 1]  # (not `--env
-        if name in _INTERPRETERS and program:  # node`, an option's value)
+        program = k == 0 or given[k - 1][:1] != "-" or "=" in given[k - 1]
+        valued = (given[k][:1] == "-" and "=" in given[k]) or (k and given[k - 1] in (
+            "--env", "--testEnvironment", "--test-environment"))  # (jest's `--env node`)
+        if _INTERPRETER.fullmatch(name) and not valued:  # (anywhere: `sh -c 'python3 …'`,
             options = [w.split("=", 1)[0] for w in given[k + 1:] if w[:1] == "-"]
             tested = names[k + 1:k + 2] == ["test"] and name in ("bun", "deno")
             if tested and all(o in _BUN_TEST for o in options):
                 continue  # (`bun test`, `deno test`: their runners, read as before)
-            if name not in ("node", "nodejs") or "--test" not in options or not all(
+            if name not in ("node", "nodejs") or not program or "--test" not in options or not all(
                     o in _NODE_TEST for o in options) or any(
                     w.startswith("--test-reporter=") and w[16:] not in _REPORTERS
                     for w in given[k + 1:]):
@@ -317,6 +319,13 @@ def _code_read(folder: str, given: list[str], names: list[str]) -> None:
                                  f"text ({' '.join(given)!r}), whose code no guard keeps")
 
 
+#: An interpreter's name (a version's too: ``python3.11``, ``nodejs20``): its operands, its
+#: options' texts or modules are code (s58-mreview R18b, R18c).
+_INTERPRETER: Final = re.compile(
+    r"(?:python|pypy|node|nodejs|perl|ruby|php|deno|bun|ts-node|tsx|babel-node|zsh|ksh|mksh|"
+    r"fish|csh|tcsh|java|jshell|tclsh|wish|expect|lua|luajit|Rscript|julia|guile|racket|"
+    r"ocaml|swift|pwsh|osascript|groovy|scala|kotlin|elixir|erl|escript|dotnet|go)"
+    r"[\d.]*(?:-[\d.]+)?")
 #: node's options beside ``--test`` that load no code (``--test-reporter``: a built-in one).
 _NODE_TEST: Final = frozenset((
     "--test", "--test-only", "--test-concurrency", "--test-timeout", "--test-name-pattern",
