@@ -45,6 +45,14 @@ CLOSED: dict[str, str] = {
                     "a92d8a76"),
     "a-simple-value-read-before-its-assignment": "6b667a47",
     "a-sub-make-runs-a-jest-outside": "cc125206",
+    **dict.fromkeys(("a-recipes-makeflags-environment-overrides",
+                     "an-override-shell-assignment-over-the-plans", "a-versioned-interpreter",
+                     "an-interpreter-of-no-table", "an-interpreter-in-a-shells-text",
+                     "an-interpreter-after-a-wrappers-option", "an-interpreter-finds-exec-runs",
+                     "a-pragmas-value-on-the-next-line", "a-pragma-past-8-kib",
+                     "a-test-named-test-js", "a-root-dir-setting"), "1d265db3"),
+    "a-recipes-exported-makeflags": "c160192f",
+    "a-scripts-copy-under-a-make-plan": "16b854ad",
     # (held when first tried, at cc125206)
     "a-config-files-folder": "held", "a-folders-index": "held",
 }
@@ -357,12 +365,25 @@ JEST: dict[str, tuple[str, dict[str, str], str]] = {
                       "lib/Makefile": "test:\n\tJESTBIN --config ci.json\n",
                       "lib/ci.json": SETUP_JSON, "lib/unit/a.test.js": JEST_TEST},
         "lib/tools/s.js"),
+    # a recipe runs a script that runs jest; a recipe's program is a link to jest's bin
+    "a-recipes-script-runs-jest": (
+        "make test", {"Makefile": "test:\n\tsh scripts/test.sh\n",
+                      "scripts/test.sh": "JESTBIN --config ci.json\n", "ci.json": SETUP_JSON,
+                      "lib/unit/a.test.js": JEST_TEST}, "tools/s.js"),
+    "a-recipes-program-linked-to-jest": (
+        "make test", {"Makefile": "test:\n\ttools/runner --config ci.json\n",
+                      "ci.json": SETUP_JSON, "lib/unit/a.test.js": JEST_TEST}, "tools/s.js"),
 }
 #: Why each case of ``JEST`` is open.
 WHY_JEST: dict[str, str] = {
     "a-sub-make-runs-a-jest-outside": "jestargs.present (s57-sfix) guesses jest absent where "
     "the top folder's Makefile, package.json files, node_modules, PATH and test folders do not "
     "name it: a sub-make's lib/Makefile runs it (at fbf26c3e)",
+    "a-recipes-script-runs-jest": "jestargs.present asks Guarded.jest_by_make (16b854ad): "
+    "whether a makefile make reads names jest; a recipe's `sh scripts/test.sh` runs it, no "
+    "makefile names it (at c160192f and ba24a2b8)",
+    "a-recipes-program-linked-to-jest": "as a-recipes-script-runs-jest: the recipe's "
+    "`tools/runner` is a link to jest's bin; no word says jest (at c160192f and ba24a2b8)",
 }
 for _row in (c for c in JEST if c not in CLOSED):
     OPEN.add("test_j_jest_loads_a_file", WHY_JEST[_row], _row)
@@ -375,8 +396,9 @@ def test_j_jest_loads_a_file(case: str, tmp_path: Path) -> None:
     jest = str(_installed_jest() / ".bin" / "jest")
     files = {**{k: v.replace("JESTBIN", jest) for k, v in files.items()},
              target: "module.exports = {};\n", "src/js": JS_PAYLOAD}
+    links = {"tools/runner": jest} if "linked" in case else None
     assert _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
-                 [f"cp src/js {target}", entry]) is not None
+                 [f"cp src/js {target}", entry], links=links) is not None
 
 
 #: A test's docblock naming its environment by a path (jest resolves it from its rootDir).
