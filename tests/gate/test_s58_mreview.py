@@ -373,6 +373,16 @@ JEST: dict[str, tuple[str, dict[str, str], str]] = {
     "a-recipes-program-linked-to-jest": (
         "make test", {"Makefile": "test:\n\ttools/runner --config ci.json\n",
                       "ci.json": SETUP_JSON, "lib/unit/a.test.js": JEST_TEST}, "tools/s.js"),
+    # another program of the plan runs it: cmake's configure, the plan's own script
+    "cmake-runs-a-jest-outside": (
+        "cmake -S . -B build", {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\n"
+                                "project(p NONE)\nexecute_process(COMMAND JESTBIN --config "
+                                "ci.json WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})\n",
+                                "ci.json": SETUP_JSON, "lib/unit/a.test.js": JEST_TEST},
+        "tools/s.js"),
+    "the-plans-script-runs-a-jest-outside": (
+        "./ci.sh", {"ci.sh": "#!/bin/sh\nJESTBIN --config ci.json\n", "ci.json": SETUP_JSON,
+                    "lib/unit/a.test.js": JEST_TEST}, "tools/s.js"),
 }
 #: Why each case of ``JEST`` is open.
 WHY_JEST: dict[str, str] = {
@@ -384,6 +394,11 @@ WHY_JEST: dict[str, str] = {
     "makefile names it (at c160192f and ba24a2b8)",
     "a-recipes-program-linked-to-jest": "as a-recipes-script-runs-jest: the recipe's "
     "`tools/runner` is a link to jest's bin; no word says jest (at c160192f and ba24a2b8)",
+    "cmake-runs-a-jest-outside": "jestargs.present guesses jest absent for a cmake plan "
+    "(no package.json, node_modules, PATH's jest, makefile, test in the folder): its "
+    "execute_process runs one (at cc125206 and ba24a2b8)",
+    "the-plans-script-runs-a-jest-outside": "as cmake-runs-a-jest-outside: the plan's own "
+    "`./ci.sh` runs a jest installed anywhere (at cc125206 and ba24a2b8)",
 }
 for _row in (c for c in JEST if c not in CLOSED):
     OPEN.add("test_j_jest_loads_a_file", WHY_JEST[_row], _row)
@@ -397,8 +412,10 @@ def test_j_jest_loads_a_file(case: str, tmp_path: Path) -> None:
     files = {**{k: v.replace("JESTBIN", jest) for k, v in files.items()},
              target: "module.exports = {};\n", "src/js": JS_PAYLOAD}
     links = {"tools/runner": jest} if "linked" in case else None
+    needs(*(["cmake"] if entry.startswith("cmake") else []))
     assert _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
-                 [f"cp src/js {target}", entry], links=links) is not None
+                 [f"cp src/js {target}", entry], links=links,
+                 setup="chmod +x ci.sh" if "ci.sh" in files else "") is not None
 
 
 #: A test's docblock naming its environment by a path (jest resolves it from its rootDir).
