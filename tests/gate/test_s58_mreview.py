@@ -301,6 +301,11 @@ SCRIPT_CODE: dict[str, tuple[str, dict[str, str], str, str]] = {
                                                {"tools/run.py": "1\n"}, "tools/run.py", "py"),
     "an-interpreter-finds-exec-runs": ("find tools -name run.js -exec node '{}' +",
                                        {"tools/run.js": "1\n"}, "tools/run.js", "js"),
+    # no interpreter: sed's `e` command, find's `-exec` of each match (an executable script)
+    "seds-e-command-runs-a-file": ("sed -n 1e./tools/run.sh package.json",
+                                   {"tools/run.sh": "#!/bin/sh\ntrue\n"}, "tools/run.sh", "sh"),
+    "finds-exec-runs-each-match": ("find tools -name run.sh -exec '{}' +",
+                                   {"tools/run.sh": "#!/bin/sh\ntrue\n"}, "tools/run.sh", "sh"),
 }
 #: Why each case of ``SCRIPT_CODE`` is open.
 WHY_CODE: dict[str, str] = {
@@ -314,6 +319,11 @@ WHY_CODE: dict[str, str] = {
     "`stdbuf -oL python3` (`ionice -c3`, `nice -5`) (at fbf26c3e)",
     "an-interpreter-finds-exec-runs": "as an-interpreter-in-a-shells-text: find's `-exec node "
     "'{}' +` runs node on tools/run.js (at fbf26c3e)",
+    "seds-e-command-runs-a-file": "testroots._code_read (1d265db3) refuses interpreters "
+    "(_INTERPRETER, a list): GNU sed's `1e./tools/run.sh` runs the file, no word names it "
+    "(at c160192f and ba24a2b8)",
+    "finds-exec-runs-each-match": "as seds-e-command-runs-a-file: find's `-exec '{}' +` runs "
+    "each match (tools/run.sh) (at c160192f and ba24a2b8)",
 }
 # (node-runs-a-folder … npx-runs-a-local-packages-bin: open at ba24a2b8, testroots._code_run
 # refused a word naming an existing file only; closed by s58-mfix fbf26c3e)
@@ -328,6 +338,8 @@ CODE_ROWS: dict[str, tuple[str, ...]] = {
     "an-interpreter-after-an-option": ("an-interpreter-in-a-shells-text",
                                        "an-interpreter-after-a-wrappers-option",
                                        "an-interpreter-finds-exec-runs"),
+    "seds-e-command-runs-a-file": ("seds-e-command-runs-a-file",),
+    "finds-exec-runs-each-match": ("finds-exec-runs-each-match",),
 }
 _rows("test_s_code_no_word_names_as_a_file", CODE_ROWS, WHY_CODE)
 
@@ -345,13 +357,15 @@ def _code(tmp_path: Path, case: str) -> str | None:
     script, files, target, language = SCRIPT_CODE[case]
     needs("node", "npm", "python3", *(["java"] if language == "java" else []))
     files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}),
-             "src/mk": {"py": PY_PAYLOAD, "java": JAVA_PAYLOAD}.get(language, NODE_PAYLOAD),
+             "src/mk": {"py": PY_PAYLOAD, "java": JAVA_PAYLOAD,
+                        "sh": '#!/bin/sh\ntouch "$INIT_CWD/zz"\n'}.get(language, NODE_PAYLOAD),
              **files}
     if language == "bin":  # (a bin keeps its mode: the copy keeps its `#!` line)
         files["src/mk"] = "#!/usr/bin/env node\n" + NODE_PAYLOAD
     return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
                  [f"cp src/mk {target}", "npm test"],
-                 setup="chmod +x tools/pkg/cli.js" if language == "bin" else "")
+                 setup={"bin": "chmod +x tools/pkg/cli.js", "sh": "chmod +x tools/run.sh"}.get(
+                     language, ""))
 
 
 # --- J: what jest 29.7 loads where the gate guesses it absent or reads its settings otherwise ----
