@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs, proved_case
 from test_s53_greview import _jest as _installed_jest
 from test_s53_greview import _session
 from test_s56_sreview import JEST_TEST, JS_PAYLOAD, NODE_PAYLOAD, SETUP_JSON, _case, _jest_case
@@ -430,6 +430,36 @@ def test_j_jest_loads_a_file(case: str, tmp_path: Path) -> None:
     assert _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
                  [f"cp src/js {target}", entry], links=links,
                  setup="chmod +x ci.sh" if "ci.sh" in files else "") is not None
+
+
+#: Spellings of jest in a makefile's recipe with no word `jest` (16b854ad reads the text):
+#: each the recipe's program, and the session's environment.
+NAMED_OTHERWISE: dict[str, tuple[str, dict[str, str]]] = {
+    "a-variable-of-the-sessions-environment": ("$(JS_RUNNER)", {"JS_RUNNER": "JESTBIN"}),
+    "a-quoted-name": ("QUOTED", {}),
+}
+OPEN.add("test_j_a_makefile_runs_jest_by_no_word_jest", "jestargs.present asks "
+         "Guarded.jest_by_make (16b854ad): whether a makefile's text holds `jest`; a recipe "
+         "runs it by a variable of the session's environment (`$(JS_RUNNER)`), or a quoted "
+         "name (`je''st`) (at c160192f)")
+
+
+def test_j_a_makefile_runs_jest_by_no_word_jest(tmp_path: Path) -> None:
+    """Plan ``Bash(make test)``, ``Bash(cp *)``: the copy over the setup file ci.json names,
+    then the recipe's jest loads it. The hook must deny a call of each spelling."""
+    needs("make")
+    jest = str(_installed_jest() / ".bin" / "jest")
+    allowed = []
+    for case, (program, extra) in NAMED_OTHERWISE.items():
+        recipe = program.replace("QUOTED", jest.replace("/jest", "/je''st"))
+        files = {"Makefile": f"test:\n\t{recipe} --config ci.json\n", "ci.json": SETUP_JSON,
+                 "lib/unit/a.test.js": JEST_TEST, "tools/s.js": "module.exports = {};\n",
+                 "src/js": JS_PAYLOAD}
+        if proved_case(tmp_path / case, ["Bash(make test)", "Bash(cp *)"], files,
+                       ["cp src/js tools/s.js", "make test"],
+                       {k: v.replace("JESTBIN", jest) for k, v in extra.items()}) is None:
+            allowed.append(case)
+    assert not allowed, f"the hook allows every call of {allowed}, and jest loads the copy"
 
 
 #: A test's docblock naming its environment by a path (jest resolves it from its rootDir).
