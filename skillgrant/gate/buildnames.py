@@ -11,6 +11,7 @@ program will read."""
 from __future__ import annotations
 
 import os
+import re
 
 from . import files as fs
 from .planpaths import CMAKELISTS, MAKEFILE, REQUIREMENTS
@@ -56,10 +57,14 @@ def named_paths(named: tuple[str, ...], roots: list[str],
 
 
 def _names_jest(paths: list[str]) -> bool:
-    """Whether a file of ``paths`` (a makefile and what make reads from it) names jest."""
+    """Whether a file of ``paths`` (a makefile and what make reads from it) names jest, its
+    quotes and escapes dropped (``je''st``), or the session's environment does (a recipe's
+    ``$(JS_RUNNER)``: s58-mreview J6d)."""
+    if any("jest" in v for v in os.environ.values()):
+        return True
     for path in paths[:_READS]:
         try:
-            if b"jest" in fs.read(path, _LIMIT):
+            if b"jest" in re.sub(rb"[\\'\"]", b"", fs.read(path, _LIMIT)):
                 return True
         except (OSError, ValueError):
             continue

@@ -304,6 +304,8 @@ class _Reading(Values, Remaking):
         self.rules.append((target.split(), prerequisites.replace("|", " ").split() + (
             ["%"] if static else []), [recipe] if recipe else [], where))
         self.code.append((where, recipe))
+        if not self.known_now(target):  # (make expands it here: a later value is not its)
+            raise Unbounded(f"{where}: a rule's target refers to a variable not yet assigned")
 
     def finish(self) -> list[str]:
         """What the reading names: its files, what remakes a makefile it read, what a start

@@ -304,6 +304,10 @@ def _code_read(folder: str, given: list[str], names: list[str]) -> None:
                     for w in given[k + 1:]):
                 raise ValueError(f"a script of {folder!r} runs {name} as a program, whose "
                                  "code no word need name (only `node --test` is read)")
+        if (name in _RUNS_WORDS and _RUNS_WORDS[name].search(" ".join(given[k + 1:]))) or (
+                name in ("sed", "gsed") and _sed_runs(given[k + 1:])):
+            raise ValueError(f"a script of {folder!r} runs {name} with words that may run "
+                             "a file (`find -exec`, sed's `e`, tar's `--to-command`)")
         if program and (name in _PACKAGE_RUNNERS or (name in ("exec", "x", "dlx") and names[
                 k - 1:k] in (["npm"], ["pnpm"], ["yarn"], ["bun"]))):
             rest = given[k + 1:]
@@ -326,6 +330,35 @@ _INTERPRETER: Final = re.compile(
     r"fish|csh|tcsh|java|jshell|tclsh|wish|expect|lua|luajit|Rscript|julia|guile|racket|"
     r"ocaml|swift|pwsh|osascript|groovy|scala|kotlin|elixir|erl|escript|dotnet|go)"
     r"[\d.]*(?:-[\d.]+)?")
+def _sed_runs(words: list[str]) -> bool:
+    """Whether sed with ``words`` may run a command or read a script file: any option but
+    ``-n``/``-E``/``-r``/``-i``/``-e``, any script but a plain substitution or print (its
+    ``e`` command, ``s///e``, ``r``/``w`` files; s58-mreview R18d)."""
+    scripts: list[str] = []
+    at, given = 0, False
+    while at < len(words):
+        word = words[at]
+        if word == "-e":
+            scripts.append(words[at + 1] if at + 1 < len(words) else "")
+            at, given = at + 2, True
+            continue
+        if word[:1] == "-" and word not in ("-n", "-E", "-r", "-i", "--quiet"):
+            return True
+        if word[:1] != "-" and not given and not scripts:
+            scripts.append(word)
+        at += 1
+    return not all(_SED_PLAIN.fullmatch(s) for s in scripts)
+
+
+#: Programs that run what their words name, and the words that make them (s58-mreview
+#: R18d): ``find -exec``, ``tar --to-command``, ``rsync -e``.
+_RUNS_WORDS: Final = {
+    "find": re.compile(r"(?:^|\s)-(?:exec|execdir|ok|okdir)\b"),
+    "tar": re.compile(r"(?:^|\s)(?:--to-command|--use-compress-program|--checkpoint-action|"
+                      r"--info-script|--new-volume-script|-[A-Za-z]*[IF])"),
+    "rsync": re.compile(r"(?:^|\s)(?:-[A-Za-z]*e|--rsh|--rsync-path)")}
+#: A sed script read as running nothing: a plain substitution, a print or a deletion.
+_SED_PLAIN: Final = re.compile(r"s/[^/\n]*/[^/\n]*/[gpI0-9]*|[0-9,$]*[pd]")
 #: node's options beside ``--test`` that load no code (``--test-reporter``: a built-in one).
 _NODE_TEST: Final = frozenset((
     "--test", "--test-only", "--test-concurrency", "--test-timeout", "--test-name-pattern",

@@ -98,3 +98,16 @@ def test_a_scripts_code_no_word_names_as_a_file(case: str, tmp_path: Path) -> No
              "src/mk": NODE_PAYLOAD, **extra}
     assert _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
                  ["cp src/mk ../other/x.js", "npm test"], setup=SIBLING + setup) is not None
+
+
+def test_a_rules_target_expanded_before_its_variable(tmp_path: Path) -> None:
+    """make expands a rule's target where the rule is: ``$(X)site.conf`` before ``X :=
+    other/`` is ``site.conf``, remade from ``../pay/p`` (then read). The copy there, then
+    ``make test``: the hook must deny a call (the gate read the target ``other/site.conf``)."""
+    needs("make", "bash")
+    makefile = ("-include site.conf\n$(X)site.conf: ../pay/p\n\tcp $< $@\nX := other/\n"
+                "test:\n\t@echo ok\n")
+    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)"],
+                    {"Makefile": makefile, "src/p": "$(shell touch zz)\n"},
+                    ["cp src/p ../pay/p", "make test"],
+                    setup="mkdir -p ../pay && echo 'A := 1' > ../pay/p") is not None
