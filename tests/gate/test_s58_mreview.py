@@ -480,6 +480,10 @@ DOCBLOCKS: dict[str, tuple[dict[str, object] | None, dict[str, str], str, str]] 
     # the environment is resolved from the settings' rootDir
     "a-root-dir-setting": ({"rootDir": "src"}, {"src/__tests__/a.js": PRAGMA + JEST_TEST},
                            "jest", "src/tools/s.js"),
+    # a test outside its rootDir (roots naming a sibling folder)
+    "a-test-outside-its-root-dir": ({"rootDir": "config", "roots": ["<rootDir>/../src"]},
+                                    {"src/a.test.js": PRAGMA + JEST_TEST, "config/.keep": ""},
+                                    "jest", "config/tools/s.js"),
     # held at cc125206: a --config's folder (its rootDir), a folder's index.js
     "a-config-files-folder": (None, {"cfg/jest.json": "{}", "cfg/a.test.js": PRAGMA + JEST_TEST},
                               "jest --config cfg/jest.json", "cfg/tools/s.js"),
@@ -497,6 +501,9 @@ WHY_DOCBLOCKS: dict[str, str] = {
     "`x.testspec.js`",
     "a-root-dir-setting": "jestdocblocks resolves a pragma from the collecting folder and the "
     "test's; jest from the settings' rootDir (`src`) (at cc125206)",
+    "a-test-outside-its-root-dir": "jestdocblocks (1d265db3) resolves a pragma from each "
+    "folder between the test's and the collecting folder; jest from rootDir (`config`), "
+    "which `roots` puts beside the tests (at 6c9ddc62)",
 }
 DOCBLOCK_ROWS: dict[str, tuple[str, ...]] = {
     **{c: (c,) for c in WHY_DOCBLOCKS},
