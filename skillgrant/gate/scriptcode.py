@@ -1,0 +1,108 @@
+"""The code a collecting plan's package.json script runs that no word need name as a file
+(issue 29; review s57-sreview R18, s58-mreview R18b–d; split from ``testroots`` in session 58):
+an allow-list of interpreters' forms read (``node --test`` with options loading no code,
+``bun test``, ``deno test``); any other interpreter (by family and version, anywhere in the
+command), a package runner given a path or a text, and the programs whose words make them
+run a file (``find -exec``, sed's ``e``, ``tar --to-command``, ``rsync -e``) refuse."""
+
+from __future__ import annotations
+
+import re
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+
+def code_read(folder: str, given: list[str], names: list[str]) -> None:
+    """Raises ValueError where the command ``given`` (``names``: its words' file names) runs
+    code no word need name as a file (s57-sreview R18): an interpreter as a program (not an
+    option's value) but ``node --test`` with options of ``_NODE_TEST`` only (``python3 -m
+    tools.run``, ``node -e …``, ``node -r ./tools/pre``: an allow-list); a package runner
+    given a package by its path (``npx ./tools/pkg``, ``--package=file:x``) or a text to
+    run (``npx -c``)."""
+    for k, name in enumerate(names):
+        program = k == 0 or given[k - 1][:1] != "-" or "=" in given[k - 1]
+        valued = (given[k][:1] == "-" and "=" in given[k]) or (k and given[k - 1] in (
+            "--env", "--testEnvironment", "--test-environment"))  # (jest's `--env node`)
+        if _INTERPRETER.fullmatch(name) and not valued:  # (anywhere: `sh -c 'python3 …'`,
+            options = [w.split("=", 1)[0] for w in given[k + 1:] if w[:1] == "-"]
+            tested = names[k + 1:k + 2] == ["test"] and name in ("bun", "deno")
+            if tested and all(o in _BUN_TEST for o in options):
+                continue  # (`bun test`, `deno test`: their runners, read as before)
+            if name not in ("node", "nodejs") or not program or "--test" not in options or not all(
+                    o in _NODE_TEST for o in options) or any(
+                    w.startswith("--test-reporter=") and w[16:] not in _REPORTERS
+                    for w in given[k + 1:]):
+                raise ValueError(f"a script of {folder!r} runs {name} as a program, whose "
+                                 "code no word need name (only `node --test` is read)")
+        if (name in _RUNS_WORDS and _RUNS_WORDS[name].search(" ".join(given[k + 1:]))) or (
+                name in ("sed", "gsed") and _sed_runs(given[k + 1:])):
+            raise ValueError(f"a script of {folder!r} runs {name} with words that may run "
+                             "a file (`find -exec`, sed's `e`, tar's `--to-command`)")
+        if program and (name in _PACKAGE_RUNNERS or (name in ("exec", "x", "dlx") and names[
+                k - 1:k] in (["npm"], ["pnpm"], ["yarn"], ["bun"]))):
+            rest = given[k + 1:]
+            at = next((i for i, w in enumerate(rest) if w[:1] != "-"), len(rest))
+            own = rest[:at + 1]  # (its options, and the package it runs)
+            packages = [*own[at:], *(w.split("=", 1)[1] for w in own[:at] if "=" in w),
+                        *(own[i + 1] for i, w in enumerate(own[:at]) if w in ("-p",
+                                                                              "--package"))]
+            if any(w in ("-c", "--call") for w in own) or any(
+                    p.startswith((".", "/", "~", "file:")) or ("/" in p and p[:1] != "@")
+                    for p in packages):
+                raise ValueError(f"a script of {folder!r} runs a package by its path or a "
+                                 f"text ({' '.join(given)!r}), whose code no guard keeps")
+
+
+#: An interpreter's name (a version's too: ``python3.11``, ``nodejs20``): its operands, its
+#: options' texts or modules are code (s58-mreview R18b, R18c).
+_INTERPRETER: Final = re.compile(
+    r"(?:python|pypy|node|nodejs|perl|ruby|php|deno|bun|ts-node|tsx|babel-node|zsh|ksh|mksh|"
+    r"fish|csh|tcsh|java|jshell|tclsh|wish|expect|lua|luajit|Rscript|julia|guile|racket|"
+    r"ocaml|swift|pwsh|osascript|groovy|scala|kotlin|elixir|erl|escript|dotnet|go)"
+    r"[\d.]*(?:-[\d.]+)?")
+def _sed_runs(words: list[str]) -> bool:
+    """Whether sed with ``words`` may run a command or read a script file: any option but
+    ``-n``/``-E``/``-r``/``-i``/``-e``, any script but a plain substitution or print (its
+    ``e`` command, ``s///e``, ``r``/``w`` files; s58-mreview R18d)."""
+    scripts: list[str] = []
+    at, given = 0, False
+    while at < len(words):
+        word = words[at]
+        if word == "-e":
+            scripts.append(words[at + 1] if at + 1 < len(words) else "")
+            at, given = at + 2, True
+            continue
+        if word[:1] == "-" and word not in ("-n", "-E", "-r", "-i", "--quiet"):
+            return True
+        if word[:1] != "-" and not given and not scripts:
+            scripts.append(word)
+        at += 1
+    return not all(_SED_PLAIN.fullmatch(s) for s in scripts)
+
+
+#: Programs that run what their words name, and the words that make them (s58-mreview
+#: R18d): ``find -exec``, ``tar --to-command``, ``rsync -e``.
+_RUNS_WORDS: Final = {
+    "find": re.compile(r"(?:^|\s)-(?:exec|execdir|ok|okdir)\b"),
+    "tar": re.compile(r"(?:^|\s)(?:--to-command|--use-compress-program|--checkpoint-action|"
+                      r"--info-script|--new-volume-script|-[A-Za-z]*[IF])"),
+    "rsync": re.compile(r"(?:^|\s)(?:-[A-Za-z]*e|--rsh|--rsync-path)")}
+#: A sed script read as running nothing: a plain substitution, a print or a deletion.
+_SED_PLAIN: Final = re.compile(r"s/[^/\n]*/[^/\n]*/[gpI0-9]*|[0-9,$]*[pd]")
+#: node's options beside ``--test`` that load no code (``--test-reporter``: a built-in one).
+_NODE_TEST: Final = frozenset((
+    "--test", "--test-only", "--test-concurrency", "--test-timeout", "--test-name-pattern",
+    "--test-skip-pattern", "--test-reporter", "--test-reporter-destination",
+    "--experimental-test-coverage", "--test-force-exit", "--enable-source-maps",
+    "--no-warnings", "--trace-warnings", "--test-update-snapshots",
+    "--experimental-test-snapshots"))
+_REPORTERS: Final = frozenset(("spec", "tap", "dot", "junit", "lcov"))
+#: ``bun test``'s, ``deno test``'s options that load no code.
+_BUN_TEST: Final = frozenset(("--coverage", "--bail", "--only", "--todo", "--timeout",
+                              "--rerun-each", "-t", "--test-name-pattern", "--update-snapshots",
+                              "-u", "--silent", "--parallel", "--fail-fast", "-A",
+                              "--allow-all", "--allow-read", "--allow-env", "--quiet", "-q"))
+#: Programs that run a package's code they are given by name or path.
+_PACKAGE_RUNNERS: Final = frozenset(("npx", "pnpx", "bunx", "dlx"))
