@@ -277,6 +277,8 @@ def test_w_the_plans_own_words(row: str, tmp_path: Path, monkeypatch: pytest.Mon
 
 #: The payload of a Python module: a file ``zz`` in the folder npm runs the script in.
 PY_PAYLOAD = "open('zz', 'w')\n"
+#: A C program's payload (built, then run).
+C_PAYLOAD = '#include <stdio.h>\nint main(void) { fclose(fopen("zz", "w")); return 0; }\n'
 #: A Java source file's payload (java's source launcher runs it).
 JAVA_PAYLOAD = ("public class Run { public static void main(String[] a) throws Exception { "
                 "new java.io.File(\"zz\").createNewFile(); } }\n")
@@ -319,6 +321,13 @@ SCRIPT_CODE: dict[str, tuple[str, dict[str, str], str, str]] = {
                                    {"tools/run.sh": "#!/bin/sh\ntrue\n"}, "tools/run.sh", "sh"),
     "finds-exec-runs-each-match": ("find tools -name run.sh -exec '{}' +",
                                    {"tools/run.sh": "#!/bin/sh\ntrue\n"}, "tools/run.sh", "sh"),
+    # a program the script builds from a project source, then runs (no file at the hook's
+    # time); git's `!` alias runs a shell text
+    "a-program-built-then-run": ("cc tools/gen.c -o gen && ./gen",
+                                 {"tools/gen.c": "int main(void) { return 0; }\n"},
+                                 "tools/gen.c", "c"),
+    "gits-alias-runs-a-shell-text": ("git -c alias.t='!sh tools/x.sh' t",
+                                     {"tools/x.sh": "true\n"}, "tools/x.sh", "text"),
 }
 #: Why each case of ``SCRIPT_CODE`` is open.
 WHY_CODE: dict[str, str] = {
@@ -337,6 +346,12 @@ WHY_CODE: dict[str, str] = {
     "(at c160192f and ba24a2b8)",
     "finds-exec-runs-each-match": "as seds-e-command-runs-a-file: find's `-exec '{}' +` runs "
     "each match (tools/run.sh) (at c160192f and ba24a2b8)",
+    "a-program-built-then-run": "testroots._code_run skips a word naming no file at the "
+    "hook's time (`./gen`, built by the script from tools/gen.c, which nothing guards) (at "
+    "e133c7b7 and ba24a2b8)",
+    "gits-alias-runs-a-shell-text": "scriptcode reads git as running nothing: `-c "
+    "alias.t='!sh tools/x.sh'` runs a shell text (the word `alias.t=!sh` hides the shell) (at "
+    "e133c7b7 and ba24a2b8)",
 }
 # (node-runs-a-folder … npx-runs-a-local-packages-bin: open at ba24a2b8, testroots._code_run
 # refused a word naming an existing file only; closed by s58-mfix fbf26c3e)
@@ -353,6 +368,8 @@ CODE_ROWS: dict[str, tuple[str, ...]] = {
                                        "an-interpreter-finds-exec-runs"),
     "seds-e-command-runs-a-file": ("seds-e-command-runs-a-file",),
     "finds-exec-runs-each-match": ("finds-exec-runs-each-match",),
+    "a-program-built-then-run": ("a-program-built-then-run",),
+    "gits-alias-runs-a-shell-text": ("gits-alias-runs-a-shell-text",),
 }
 _rows("test_s_code_no_word_names_as_a_file", CODE_ROWS, WHY_CODE)
 
@@ -372,14 +389,15 @@ def _code(tmp_path: Path, case: str) -> str | None:
     script, files, target, language = SCRIPT_CODE[case]
     needs("node", "npm", "python3", *(["java"] if language == "java" else []))
     files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}),
-             "src/mk": {"py": PY_PAYLOAD, "java": JAVA_PAYLOAD,
+             "src/mk": {"py": PY_PAYLOAD, "java": JAVA_PAYLOAD, "c": C_PAYLOAD,
+                        "text": 'touch "$INIT_CWD/zz"\n',
                         "sh": '#!/bin/sh\ntouch "$INIT_CWD/zz"\n'}.get(language, NODE_PAYLOAD),
              **files}
     if language == "bin":  # (a bin keeps its mode: the copy keeps its `#!` line)
         files["src/mk"] = "#!/usr/bin/env node\n" + NODE_PAYLOAD
     return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
                  [f"cp src/mk {target}", "npm test"],
-                 setup={"bin": "chmod +x tools/pkg/cli.js", "sh": "chmod +x tools/run.sh"}.get(
+                 setup={"bin": "chmod +x tools/pkg/cli.js", "sh": "chmod +x tools/*.sh"}.get(
                      language, ""))
 
 
