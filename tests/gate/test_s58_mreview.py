@@ -326,6 +326,11 @@ SCRIPT_CODE: dict[str, tuple[str, dict[str, str], str, str]] = {
     "a-program-built-then-run": ("cc tools/gen.c -o gen && ./gen",
                                  {"tools/gen.c": "int main(void) { return 0; }\n"},
                                  "tools/gen.c", "c"),
+    # a scoped package's `@file:` spec (npm-package-arg: name@spec)
+    "npx-runs-a-scoped-file-spec": ("npx --package=@me/tpkg@file:tools/pkg tpkg", {
+        "tools/pkg/package.json": json.dumps({"name": "@me/tpkg", "version": "1.0.0",
+                                              "bin": {"tpkg": "cli.js"}}),
+        "tools/pkg/cli.js": "#!/usr/bin/env node\n1\n"}, "tools/pkg/cli.js", "bin"),
     "gits-alias-runs-a-shell-text": ("git -c alias.t='!sh tools/x.sh' t",
                                      {"tools/x.sh": "true\n"}, "tools/x.sh", "text"),
 }
@@ -349,6 +354,8 @@ WHY_CODE: dict[str, str] = {
     "a-program-built-then-run": "testroots._code_run skips a word naming no file at the "
     "hook's time (`./gen`, built by the script from tools/gen.c, which nothing guards) (at "
     "e133c7b7 and ba24a2b8)",
+    "npx-runs-a-scoped-file-spec": "scriptcode (fbf26c3e) takes a package starting with `@` "
+    "as a registry's: `@me/tpkg@file:tools/pkg` is a local folder (at e133c7b7)",
     "gits-alias-runs-a-shell-text": "scriptcode reads git as running nothing: `-c "
     "alias.t='!sh tools/x.sh'` runs a shell text (the word `alias.t=!sh` hides the shell) (at "
     "e133c7b7 and ba24a2b8)",
@@ -361,6 +368,7 @@ CODE_ROWS: dict[str, tuple[str, ...]] = {
                                      "node-runs-the-package", "python-runs-a-folder"),
     "a-module-by-name": ("python-runs-a-package", "python-text-imports-a-module"),
     "npx-runs-a-local-packages-bin": ("npx-runs-a-local-packages-bin",),
+    "npx-runs-a-scoped-file-spec": ("npx-runs-a-scoped-file-spec",),
     "a-versioned-interpreter": ("a-versioned-interpreter",),
     "an-interpreter-of-no-table": ("an-interpreter-of-no-table",),
     "an-interpreter-after-an-option": ("an-interpreter-in-a-shells-text",
