@@ -528,6 +528,14 @@ DOCBLOCKS: dict[str, tuple[dict[str, object] | None, dict[str, str], str, str]] 
     "a-test-outside-its-root-dir": ({"rootDir": "config", "roots": ["<rootDir>/../src"]},
                                     {"src/a.test.js": PRAGMA + JEST_TEST, "config/.keep": ""},
                                     "jest", "config/tools/s.js"),
+    # a docblock not read (past 8 KiB, a value on the next line) naming a file of any ending
+    "an-unread-pragma-names-a-text-file": (None, {"a.test.js": "/**\n" + " * license text "
+                                                  "line\n" * 500 + " * @jest-environment "
+                                                  "./tools/s.txt\n */\n" + JEST_TEST},
+                                           "jest", "tools/s.txt"),
+    "an-unread-next-line-pragma-names-a-text-file": (
+        None, {"a.test.js": "/**\n * @jest-environment\n * ./tools/s.txt\n */\n" + JEST_TEST},
+        "jest", "tools/s.txt"),
     # held at cc125206: a --config's folder (its rootDir), a folder's index.js
     "a-config-files-folder": (None, {"cfg/jest.json": "{}", "cfg/a.test.js": PRAGMA + JEST_TEST},
                               "jest --config cfg/jest.json", "cfg/tools/s.js"),
@@ -548,9 +556,16 @@ WHY_DOCBLOCKS: dict[str, str] = {
     "a-test-outside-its-root-dir": "jestdocblocks (1d265db3) resolves a pragma from each "
     "folder between the test's and the collecting folder; jest from rootDir (`config`), "
     "which `roots` puts beside the tests (at 6c9ddc62)",
+    "an-unread-pragma-names-a-text-file": "jestdocblocks (1d265db3) fails closed on a docblock "
+    "it does not read by reading the settings as code, which guards script endings and files "
+    "of no ending only: jest loads `./tools/s.txt` as JS (at e133c7b7)",
+    "an-unread-next-line-pragma-names-a-text-file": "as an-unread-pragma-names-a-text-file "
+    "(at e133c7b7)",
 }
 DOCBLOCK_ROWS: dict[str, tuple[str, ...]] = {
-    **{c: (c,) for c in WHY_DOCBLOCKS},
+    **{c: (c,) for c in WHY_DOCBLOCKS if "-text-file" not in c},
+    "an-unread-pragma-names-a-text-file": ("an-unread-pragma-names-a-text-file",
+                                           "an-unread-next-line-pragma-names-a-text-file"),
     "held-rootdirs-and-folders": ("a-config-files-folder", "a-folders-index"),
 }
 _rows("test_j_a_tests_docblock_names_its_environment", DOCBLOCK_ROWS, WHY_DOCBLOCKS)
