@@ -29,6 +29,9 @@ _SCRIPT: Final = re.compile(r"\.[cm]?[jt]sx?$")
 #: A docblock's environment pragma and its value on its line (none: the next line's, which
 #: jest-docblock joins: not read).
 _PRAGMA: Final = re.compile(rb"@jest-environment(?![\w-])(?:[ \t]+([^\s*]\S*))?")
+#: What marks a name's ending any path may have (``./tools/e.js`` from a ``rootDir`` the
+#: settings set anywhere: s58-mreview JD5), in ``environments``' answer.
+SUFFIX: Final = "\0"
 #: The folders jest never collects in.
 _SKIPPED: Final = frozenset(("node_modules", ".git"))
 
@@ -36,10 +39,10 @@ _SKIPPED: Final = frozenset(("node_modules", ".git"))
 def environments(folder: str, patterns: list[re.Pattern[str]],
                  endings: tuple[str, ...]) -> set[str] | None:
     """The folded paths (each with ``endings`` added) the tests below ``folder`` name as
-    their environment by a path, from each folder from the test's up to ``folder`` (jest's
-    ``rootDir`` may be any); None where the tests are too many to read, or a test's
-    docblock is not read exactly (its first comment past ``_HEAD``, a pragma's value on
-    another line: review s58-mreview JD)."""
+    their environment by a path, from each folder from the test's up to ``folder``, and as
+    an ending of any path (``SUFFIX`` first: jest's ``rootDir`` may be any); None where the
+    tests are too many to read, or a test's docblock is not read exactly (its first comment
+    past ``_HEAD``, a pragma's value on another line, a ``..``: review s58-mreview JD)."""
     found: set[str] = set()
     seen = 0
     for top, folders, names in os.walk(folder):
@@ -50,22 +53,36 @@ def environments(folder: str, patterns: list[re.Pattern[str]],
         tests = os.path.basename(top) == "__tests__" or "/__tests__/" in top + "/"
         for name in names:
             path = os.path.join(top, name)
-            if not ((tests and _SCRIPT.search(name)) or _TEST_NAME.search(name) or any(
-                    p.search(fold(path)) for p in patterns)):
-                continue
-            try:
-                head = fs.read(path, _HEAD)
-            except (OSError, ValueError):
-                continue
-            if head.lstrip()[:2] == b"/*" and b"*/" not in head:
-                return None
-            bases = [top, *_between(top, folder)]
-            for value in (v.decode(errors="replace") for v in _PRAGMA.findall(head)):
-                if not value:
+            if (tests and _SCRIPT.search(name)) or _TEST_NAME.search(name) or any(
+                    p.search(fold(path)) for p in patterns):
+                named = _named(path, [top, *_between(top, folder)], endings)
+                if named is None:
                     return None
-                if value[:1] in "./" or value.startswith("<rootDir>"):
-                    found |= {fold(os.path.normpath(os.path.join(base, value.replace(
-                        "<rootDir>", base, 1))) + e) for base in bases for e in endings}
+                found |= named
+    return found
+
+
+def _named(path: str, bases: list[str], endings: tuple[str, ...]) -> set[str] | None:
+    """``environments``' paths of the test ``path`` (from each of ``bases``, and as an
+    ending); None where its docblock is not read exactly."""
+    try:
+        head = fs.read(path, _HEAD)
+    except (OSError, ValueError):
+        return set()
+    if head.lstrip()[:2] == b"/*" and b"*/" not in head:
+        return None
+    found: set[str] = set()
+    for value in (v.decode(errors="replace") for v in _PRAGMA.findall(head)):
+        if not value:
+            return None
+        if value[:1] in "./" or value.startswith("<rootDir>") or "/" in value:
+            relative = value.removeprefix("<rootDir>").lstrip("/")
+            if ".." in relative.split("/"):
+                return None  # (from a rootDir the settings may set anywhere)
+            found |= {fold(os.path.normpath(os.path.join(base, value.replace(
+                "<rootDir>", base, 1))) + e) for base in bases for e in endings}
+            found |= {SUFFIX + "/" + fold(os.path.normpath(relative)) + e
+                      for e in endings if value[:1] != "/"}
     return found
 
 

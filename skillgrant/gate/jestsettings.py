@@ -110,8 +110,9 @@ def widened(key: str, folders: frozenset[str], guards: object) -> bool:
             if named is None:  # (too many tests to read: any script may be one)
                 reading.code = True
                 return widened(key, folders, guards)
-        if key in reading.docblocks:
-            return True
+        if key in reading.docblocks or any(key.endswith(n[1:]) for n in reading.docblocks
+                                           if n[:1] == "\0"):
+            return True  # (a docblock's path's ending: from any rootDir, JD5)
     return False
 
 
