@@ -53,6 +53,7 @@ CLOSED: dict[str, str] = {
                      "a-test-named-test-js", "a-root-dir-setting"), "1d265db3"),
     "a-recipes-exported-makeflags": "c160192f",
     "a-scripts-copy-under-a-make-plan": "16b854ad",
+    "a-test-outside-its-root-dir": "28f7f8f9",
     **dict.fromkeys(("seds-e-command-runs-a-file", "finds-exec-runs-each-match"), "e133c7b7"),
     # (held when first tried, at cc125206)
     "a-config-files-folder": "held", "a-folders-index": "held",
@@ -533,6 +534,9 @@ DOCBLOCKS: dict[str, tuple[dict[str, object] | None, dict[str, str], str, str]] 
                                                   "line\n" * 500 + " * @jest-environment "
                                                   "./tools/s.txt\n */\n" + JEST_TEST},
                                            "jest", "tools/s.txt"),
+    "a-climbing-pragma-names-a-text-file": (
+        {"rootDir": "src"}, {"src/__tests__/a.js": "/**\n * @jest-environment <rootDir>/../tools/"
+                             "s.txt\n */\n" + JEST_TEST}, "jest", "tools/s.txt"),
     "an-unread-next-line-pragma-names-a-text-file": (
         None, {"a.test.js": "/**\n * @jest-environment\n * ./tools/s.txt\n */\n" + JEST_TEST},
         "jest", "tools/s.txt"),
@@ -561,11 +565,14 @@ WHY_DOCBLOCKS: dict[str, str] = {
     "of no ending only: jest loads `./tools/s.txt` as JS (at e133c7b7)",
     "an-unread-next-line-pragma-names-a-text-file": "as an-unread-pragma-names-a-text-file "
     "(at e133c7b7)",
+    "a-climbing-pragma-names-a-text-file": "as an-unread-pragma-names-a-text-file: 28f7f8f9 "
+    "fails closed on a pragma's `..` the same way (at 28f7f8f9)",
 }
 DOCBLOCK_ROWS: dict[str, tuple[str, ...]] = {
     **{c: (c,) for c in WHY_DOCBLOCKS if "-text-file" not in c},
     "an-unread-pragma-names-a-text-file": ("an-unread-pragma-names-a-text-file",
-                                           "an-unread-next-line-pragma-names-a-text-file"),
+                                           "an-unread-next-line-pragma-names-a-text-file",
+                                           "a-climbing-pragma-names-a-text-file"),
     "held-rootdirs-and-folders": ("a-config-files-folder", "a-folders-index"),
 }
 _rows("test_j_a_tests_docblock_names_its_environment", DOCBLOCK_ROWS, WHY_DOCBLOCKS)
