@@ -602,6 +602,12 @@ COSTS: dict[str, tuple[list[str], dict[str, str], list[str]]] = {
                                             "t.c": "int main(void) { return 0; }\n",
                                             "src/a.js": "1\n", "tools/gen": "#!/bin/sh\n"},
         ["cp src/a.js src/b.js", "cp tools/gen tools/gen2"]),
+    # the plan gives a toolchain value of two words (quoted); the everyday recursive loop
+    "a-write-outside-under-a-plans-quoted-value": (
+        ['Bash(make test CFLAGS="-O2 -g")', "Bash(mkdir *)", "Bash(cp *)"],
+        {"Makefile": "SUBDIRS := lib\ntest:\n\tfor d in $(SUBDIRS); do $(MAKE) -C $$d test; "
+                     "done\n", "lib/Makefile": TEST},
+        ["mkdir -p ../out", "cp notes.txt ../out/n.txt"]),
 }
 #: Why each cost row is open.
 WHY_COSTS: dict[str, str] = {
@@ -609,6 +615,9 @@ WHY_COSTS: dict[str, str] = {
     "jestargs.present is true wherever a Makefile is, and a make plan's words are unseen, so "
     "jestsettings reads jest's settings as code: every script and every present file of no "
     "ending anywhere is guarded",
+    "a-write-outside-under-a-plans-quoted-value": "REGRESSION of a92d8a76 (allowed at "
+    "ba24a2b8): any quote in the plan's make entry makes every value inexact "
+    "(makelines.command_line's '*'), so the loop over SUBDIRS is a doubt of every folder",
 }
 for _row in (c for c in COSTS if c not in CLOSED):
     OPEN.add("test_cost_an_everyday_call", WHY_COSTS[_row], _row)
