@@ -602,6 +602,12 @@ COSTS: dict[str, tuple[list[str], dict[str, str], list[str]]] = {
                                             "t.c": "int main(void) { return 0; }\n",
                                             "src/a.js": "1\n", "tools/gen": "#!/bin/sh\n"},
         ["cp src/a.js src/b.js", "cp tools/gen tools/gen2"]),
+    # the same, the project checked out in a folder whose name holds "jest"
+    "a-scripts-copy-under-a-make-plan-in-a-jest-named-folder": (
+        ["Bash(make test)", "Bash(cp *)"], {"Makefile": "test:\n\tcc -o t t.c && ./t\n",
+                                            "t.c": "int main(void) { return 0; }\n",
+                                            "src/a.js": "1\n", "tools/gen": "#!/bin/sh\n"},
+        ["cp src/a.js src/b.js", "cp tools/gen tools/gen2"]),
     # the plan gives a toolchain value of two words (quoted); the everyday recursive loop
     "a-write-outside-under-a-plans-quoted-value": (
         ['Bash(make test CFLAGS="-O2 -g")', "Bash(mkdir *)", "Bash(cp *)"],
@@ -615,6 +621,10 @@ WHY_COSTS: dict[str, str] = {
     "jestargs.present is true wherever a Makefile is, and a make plan's words are unseen, so "
     "jestsettings reads jest's settings as code: every script and every present file of no "
     "ending anywhere is guarded",
+    "a-scripts-copy-under-a-make-plan-in-a-jest-named-folder": "REGRESSION of e133c7b7 "
+    "(allowed at ba24a2b8): jest is present where any value of the session's environment "
+    "holds `jest` (the project's path: PWD, CLAUDE_PROJECT_DIR), and a make plan's words are "
+    "unseen: every script and file of no ending anywhere guarded",
     "a-write-outside-under-a-plans-quoted-value": "REGRESSION of a92d8a76 (allowed at "
     "ba24a2b8): any quote in the plan's make entry makes every value inexact "
     "(makelines.command_line's '*'), so the loop over SUBDIRS is a doubt of every folder",
@@ -628,6 +638,9 @@ def test_cost_an_everyday_call(case: str, tmp_path: Path, monkeypatch: pytest.Mo
     """The plan and its files; each everyday call, harmless, must be allowed."""
     _hidden_name(monkeypatch)
     entries, files, calls = COSTS[case]
+    if "jest-named" in case:  # (the checkout's folder: …/jest-preset-acme/project)
+        tmp_path = tmp_path / "jest-preset-acme"
+        tmp_path.mkdir()
     project = hooked_project(tmp_path, entries)
     for name, text in files.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
