@@ -534,6 +534,10 @@ DOCBLOCKS: dict[str, tuple[dict[str, object] | None, dict[str, str], str, str]] 
                                                   "line\n" * 500 + " * @jest-environment "
                                                   "./tools/s.txt\n */\n" + JEST_TEST},
                                            "jest", "tools/s.txt"),
+    # a one-line docblock closing right after the value (jest strips the `*/`)
+    "a-pragma-ending-at-the-comments-close": (None, {"a.test.js": "/** @jest-environment "
+                                                     "./tools/s.js*/\n" + JEST_TEST},
+                                              "jest", "tools/s.js"),
     "a-climbing-pragma-names-a-text-file": (
         {"rootDir": "src"}, {"src/__tests__/a.js": "/**\n * @jest-environment <rootDir>/../tools/"
                              "s.txt\n */\n" + JEST_TEST}, "jest", "tools/s.txt"),
@@ -565,6 +569,8 @@ WHY_DOCBLOCKS: dict[str, str] = {
     "of no ending only: jest loads `./tools/s.txt` as JS (at e133c7b7)",
     "an-unread-next-line-pragma-names-a-text-file": "as an-unread-pragma-names-a-text-file "
     "(at e133c7b7)",
+    "a-pragma-ending-at-the-comments-close": "jestdocblocks._PRAGMA reads the value as `\\S+`: "
+    "`./tools/s.js*/`; jest-docblock strips the comment's close first (at 28f7f8f9)",
     "a-climbing-pragma-names-a-text-file": "as an-unread-pragma-names-a-text-file: 28f7f8f9 "
     "fails closed on a pragma's `..` the same way (at 28f7f8f9)",
 }
