@@ -49,7 +49,8 @@ def code_read(folder: str, given: list[str], names: list[str]) -> None:
                         *(own[i + 1] for i, w in enumerate(own[:at]) if w in ("-p",
                                                                               "--package"))]
             if any(w in ("-c", "--call") for w in own) or any(
-                    p.startswith((".", "/", "~", "file:")) or ("/" in p and p[:1] != "@")
+                    p.startswith((".", "/", "~")) or "file:" in p or "link:" in p or
+                    "/" in (p.split("/", 1)[1] if p[:1] == "@" else p)  # (but a scope's)
                     for p in packages):
                 raise ValueError(f"a script of {folder!r} runs a package by its path or a "
                                  f"text ({' '.join(given)!r}), whose code no guard keeps")
@@ -88,7 +89,8 @@ _RUNS_WORDS: Final = {
     "find": re.compile(r"(?:^|\s)-(?:exec|execdir|ok|okdir)\b"),
     "tar": re.compile(r"(?:^|\s)(?:--to-command|--use-compress-program|--checkpoint-action|"
                       r"--info-script|--new-volume-script|-[A-Za-z]*[IF])"),
-    "rsync": re.compile(r"(?:^|\s)(?:-[A-Za-z]*e|--rsh|--rsync-path)")}
+    "rsync": re.compile(r"(?:^|\s)(?:-[A-Za-z]*e|--rsh|--rsync-path)"),
+    "git": re.compile(r"(?:^|\s)(?:-c|--config-env)\b")}  # (an alias's `!sh x.sh`)
 #: A sed script read as running nothing: a plain substitution, a print or a deletion.
 _SED_PLAIN: Final = re.compile(r"s/[^/\n]*/[^/\n]*/[gpI0-9]*|[0-9,$]*[pd]")
 #: node's options beside ``--test`` that load no code (``--test-reporter``: a built-in one).

@@ -268,6 +268,9 @@ def _code_run(folder: str, base: str, given: list[str], depth: int) -> list[str]
     found: list[str] = []
     for k, word in enumerate(words):
         path = os.path.normpath(os.path.join(base, word))
+        if k == 0 and "/" in word and not path.startswith(_SYSTEM) and fs.entry(path) is None:
+            raise ValueError(f"a script of {folder!r} runs {word!r}, no file yet (a program "
+                             "it builds first: s58-mreview)")
         if word[:1] == "-" or path.startswith(_SYSTEM) or fs.entry(path) != "file":
             continue  # (a file the session may write)
         if not _SHELLS.isdisjoint(names[:k]) or k == 0 or os.access(path, os.X_OK):
