@@ -54,6 +54,8 @@ CLOSED: dict[str, str] = {
     "a-recipes-exported-makeflags": "c160192f",
     "a-scripts-copy-under-a-make-plan": "16b854ad",
     "a-test-outside-its-root-dir": "28f7f8f9",
+    **dict.fromkeys(("a-program-built-then-run", "gits-alias-runs-a-shell-text",
+                     "npx-runs-a-scoped-file-spec"), "23605c28"),
     **dict.fromkeys(("seds-e-command-runs-a-file", "finds-exec-runs-each-match"), "e133c7b7"),
     # (held when first tried, at cc125206)
     "a-config-files-folder": "held", "a-folders-index": "held",
@@ -327,6 +329,12 @@ SCRIPT_CODE: dict[str, tuple[str, dict[str, str], str, str]] = {
     "a-program-built-then-run": ("cc tools/gen.c -o gen && ./gen",
                                  {"tools/gen.c": "int main(void) { return 0; }\n"},
                                  "tools/gen.c", "c"),
+    "a-built-program-run-by-a-wrapper": ("cc tools/gen.c -o gen && timeout 60 ./gen",
+                                         {"tools/gen.c": "int main(void) { return 0; }\n"},
+                                         "tools/gen.c", "c"),
+    "a-built-program-in-npms-bin-folder": ("cc tools/gen.c -o node_modules/.bin/gen && gen",
+                                           {"tools/gen.c": "int main(void) { return 0; }\n",
+                                            "node_modules/.bin/.keep": ""}, "tools/gen.c", "c"),
     # a scoped package's `@file:` spec (npm-package-arg: name@spec)
     "npx-runs-a-scoped-file-spec": ("npx --package=@me/tpkg@file:tools/pkg tpkg", {
         "tools/pkg/package.json": json.dumps({"name": "@me/tpkg", "version": "1.0.0",
@@ -357,6 +365,11 @@ WHY_CODE: dict[str, str] = {
     "e133c7b7 and ba24a2b8)",
     "npx-runs-a-scoped-file-spec": "scriptcode (fbf26c3e) takes a package starting with `@` "
     "as a registry's: `@me/tpkg@file:tools/pkg` is a local folder (at e133c7b7)",
+    "a-built-program-run-by-a-wrapper": "scriptcode (23605c28) refuses a program of a path "
+    "not there yet as the command's first word only: `timeout 60 ./gen` (`sh -c ./gen`) runs "
+    "the program the script built from tools/gen.c",
+    "a-built-program-in-npms-bin-folder": "as a-built-program-run-by-a-wrapper: built into "
+    "node_modules/.bin, run by its name (npm puts the folder first on PATH) (at 23605c28)",
     "gits-alias-runs-a-shell-text": "scriptcode reads git as running nothing: `-c "
     "alias.t='!sh tools/x.sh'` runs a shell text (the word `alias.t=!sh` hides the shell) (at "
     "e133c7b7 and ba24a2b8)",
@@ -377,7 +390,9 @@ CODE_ROWS: dict[str, tuple[str, ...]] = {
                                        "an-interpreter-finds-exec-runs"),
     "seds-e-command-runs-a-file": ("seds-e-command-runs-a-file",),
     "finds-exec-runs-each-match": ("finds-exec-runs-each-match",),
-    "a-program-built-then-run": ("a-program-built-then-run",),
+    "a-program-built-then-run": ("a-program-built-then-run",
+                                 "a-built-program-run-by-a-wrapper",
+                                 "a-built-program-in-npms-bin-folder"),
     "gits-alias-runs-a-shell-text": ("gits-alias-runs-a-shell-text",),
 }
 _rows("test_s_code_no_word_names_as_a_file", CODE_ROWS, WHY_CODE)
