@@ -313,6 +313,11 @@ SCRIPT_CODE: dict[str, tuple[str, dict[str, str], str, str]] = {
     "an-interpreter-of-no-table": ("java tools/Run.java", {
         "tools/Run.java": "public class Run { public static void main(String[] a) {} }\n"},
         "tools/Run.java", "java"),
+    # a tool reading a project file as its commands, which hold a shell escape
+    "sqlites-read-file-runs-a-shell": ("sqlite3 :memory: '.read tools/x.sql'",
+                                       {"tools/x.sql": "select 1;\n"}, "tools/x.sql", "sql"),
+    "gdbs-command-file-runs-a-shell": ("gdb -batch -x tools/x.gdb", {"tools/x.gdb": "echo\n"},
+                                       "tools/x.gdb", "gdb"),
     "an-interpreter-in-a-shells-text": ("sh -c 'python3 -m tools.run'",
                                         {"tools/run.py": "1\n"}, "tools/run.py", "py"),
     "an-interpreter-after-a-wrappers-option": ("stdbuf -oL python3 -m tools.run",
@@ -349,6 +354,11 @@ WHY_CODE: dict[str, str] = {
     "name in _INTERPRETERS: `python3.11` (any pythonX.Y) is none",
     "an-interpreter-of-no-table": "testroots._INTERPRETERS is a list of interpreters (a "
     "deny-list): java 11+ runs a source file (tclsh, lua… alike) (at 6b667a47)",
+    "sqlites-read-file-runs-a-shell": "scriptcode's _INTERPRETER (1d265db3) is a list of "
+    "interpreters: sqlite3's `.read tools/x.sql` runs the file's `.shell` (at 23605c28 and "
+    "ba24a2b8)",
+    "gdbs-command-file-runs-a-shell": "as sqlites-read-file-runs-a-shell: `gdb -batch -x "
+    "tools/x.gdb` runs its `shell` (at 23605c28 and ba24a2b8)",
     "an-interpreter-in-a-shells-text": "testroots._code_read (fbf26c3e) reads a word after an "
     "option as the option's value, not a program: `sh -c 'python3 -m tools.run'` runs python3",
     "an-interpreter-after-a-wrappers-option": "as an-interpreter-in-a-shells-text: "
@@ -384,7 +394,8 @@ CODE_ROWS: dict[str, tuple[str, ...]] = {
     "npx-runs-a-local-packages-bin": ("npx-runs-a-local-packages-bin",),
     "npx-runs-a-scoped-file-spec": ("npx-runs-a-scoped-file-spec",),
     "a-versioned-interpreter": ("a-versioned-interpreter",),
-    "an-interpreter-of-no-table": ("an-interpreter-of-no-table",),
+    "an-interpreter-of-no-table": ("an-interpreter-of-no-table", "sqlites-read-file-runs-a-shell",
+                                   "gdbs-command-file-runs-a-shell"),
     "an-interpreter-after-an-option": ("an-interpreter-in-a-shells-text",
                                        "an-interpreter-after-a-wrappers-option",
                                        "an-interpreter-finds-exec-runs"),
@@ -411,10 +422,12 @@ def test_s_code_no_word_names_as_a_file(row: str, tmp_path: Path,
 def _code(tmp_path: Path, case: str) -> str | None:
     """SCRIPT_CODE's ``case``: the first call the hook denies, or None."""
     script, files, target, language = SCRIPT_CODE[case]
-    needs("node", "npm", "python3", *(["java"] if language == "java" else []))
+    needs("node", "npm", "python3",
+          *{"java": ["java"], "sql": ["sqlite3"], "gdb": ["gdb"]}.get(language, []))
     files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}),
              "src/mk": {"py": PY_PAYLOAD, "java": JAVA_PAYLOAD, "c": C_PAYLOAD,
-                        "text": 'touch "$INIT_CWD/zz"\n',
+                        "text": 'touch "$INIT_CWD/zz"\n', "sql": ".shell touch zz\n",
+                        "gdb": "shell touch zz\n",
                         "sh": '#!/bin/sh\ntouch "$INIT_CWD/zz"\n'}.get(language, NODE_PAYLOAD),
              **files}
     if language == "bin":  # (a bin keeps its mode: the copy keeps its `#!` line)
