@@ -58,16 +58,16 @@ def named_paths(named: tuple[str, ...], roots: list[str],
 
 def _names_jest(paths: list[str]) -> bool:
     """Whether a file of ``paths`` (a makefile and what make reads from it) names jest, its
-    quotes and escapes dropped (``je''st``), or the session's environment does (a recipe's
-    ``$(JS_RUNNER)``: s58-mreview J6d)."""
-    if any("jest" in v for v in os.environ.values()):
-        return True
+    quotes and escapes dropped (``je''st``), or the session's value of a variable one refers
+    to does (a recipe's ``$(JS_RUNNER)``: s58-mreview J6d)."""
     for path in paths[:_READS]:
         try:
-            if b"jest" in re.sub(rb"[\\'\"]", b"", fs.read(path, _LIMIT)):
-                return True
+            text = re.sub(rb"[\\'\"]", b"", fs.read(path, _LIMIT))
         except (OSError, ValueError):
             continue
+        if b"jest" in text or any("jest" in os.environ.get(n.decode(), "") for n in
+                                  re.findall(rb"\$[({]([A-Za-z_]\w*)[)}]", text)):
+            return True
     return False
 
 

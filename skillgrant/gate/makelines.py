@@ -219,9 +219,13 @@ def command_line(words: list[str]) -> tuple[dict[str, str], frozenset[str]]:
     given: dict[str, str] = {}
     others: set[str] = set()
     for at, word in enumerate(words):
-        if environment_first([word], False) or not _PLAIN_WORD.fullmatch(word) or word[:1] == "=":
-            others.add("*")  # (the environment's values over the makefiles'; not read)
         found = ASSIGNMENT.fullmatch(word) if word[:1] != "-" else None
+        if environment_first([word], False) or word[:1] == "=" or not _PLAIN_WORD.fullmatch(
+                word if found is None else found.group(1)):
+            others.add("*")  # (the environment's values over the makefiles'; not read)
+        elif found and not _PLAIN_WORD.fullmatch(found.group(2)):
+            others.add(found.group(1))  # (a value of blanks, quotes: `CFLAGS="-O2 -g"`)
+            continue
         if found is None:
             continue
         name, value = found.group(1), found.group(2)

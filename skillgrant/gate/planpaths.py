@@ -211,11 +211,31 @@ def made_line(part: str, program: str, found: list[str], text: str) -> list[str]
     split = part.split()
     if program not in split or program.rsplit("/", 1)[-1] not in ("make", "gmake"):
         return found
-    after = split[split.index(program) + 1:] + [  # (its environment's MAKEFLAGS; a quote,
-        w for w in split[:split.index(program)] if w.split("=", 1)[0] in (  # an escape the
-            "MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS", "MAKEOVERRIDES")] + (  # words lost: any)
-        ['"'] if any(c in text for c in "'\"\\$`") else [])
+    after = _shell_words(text, program) if any(c in text for c in "'\"\\") else None
+    after = (split[split.index(program) + 1:] if after is None else after) + [  # (its
+        w for w in split[:split.index(program)] if w.split("=", 1)[0] in (  # environment's
+            "MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS", "MAKEOVERRIDES")] + (  # MAKEFLAGS; an
+        ['"'] if any(c in text for c in "$`") else [])  # expansion: any value)
     if not any("=" in w or (w[:1] == "-" and "e" in w) for w in after):
         return found
     line = "".join("\0" + w for w in after)
     return [p + line if p[:1] == MAKEFILE else p for p in found]
+
+
+def _shell_words(text: str, program: str) -> list[str] | None:
+    """The words after ``program`` in the entry's ``text`` as the shell gives them (quotes,
+    escapes removed: ``CFLAGS="-O2 -g"`` one word; s58-mreview), to its first operator;
+    ``["\""]`` (no value read) where it is not read."""
+    import shlex
+
+    try:
+        lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        words = list(lexer)
+    except ValueError:
+        return ['"']
+    if program not in words:
+        return ['"']
+    after = words[words.index(program) + 1:]
+    end = next((i for i, w in enumerate(after) if w and not w.strip(";&|()<>")), len(after))
+    return after[:end]
