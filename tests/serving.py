@@ -206,7 +206,9 @@ def start(plans: Sequence[str], *options: str, env: Mapping[str, str] | None = N
           cwd: str | Path | None = None) -> Served:
     """``skillgrant serve --plan P ... --port 0 OPTIONS``, once it says it is listening."""
     errors = Path(tempfile.mkstemp(prefix="sg-serve-", suffix=".log")[1])
-    argv = [sys.executable, "-m", "skillgrant", "serve", "--port", "0"]
+    # (-P: as the console script, the folder it starts in is not first on its sys.path,
+    # which the gate would guard whole: guards._imported_from)
+    argv = [sys.executable, "-P", "-m", "skillgrant", "serve", "--port", "0"]
     for plan in plans:
         argv += ["--plan", plan]
     with errors.open("w") as err:

@@ -56,6 +56,7 @@ COMPARED: Final = ("PATH", "HOME", "CDPATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                    "LESSKEYIN", "LESSKEY", "MAGICK_CONFIGURE_PATH", "TF_CLI_CONFIG_FILE",
                    "RIPGREP_CONFIG_PATH", "COPILOT_HOME", "XDG_CACHE_HOME", "TMPDIR",
                    "LD_LIBRARY_PATH", "LD_PRELOAD", "NODE_PATH", "RUSTUP_HOME", "PYENV_ROOT",
+                   "DEVELOPER_DIR",  # (macOS: which python3 /usr/bin/python3 runs, s58-pfix)
                    "NVM_DIR", "RBENV_ROOT", "ASDF_DATA_DIR", "VOLTA_HOME", "MISE_DATA_DIR",
                    # where cargo builds (s45 P2); cp's and unzip's options (session 46)
                    "CARGO_HOME", "CARGO_TARGET_DIR", "CARGO_BUILD_TARGET_DIR",
