@@ -1,0 +1,175 @@
+"""Review s58 (s58-preview) of s58-pfix (issue 29: what Python and pytest import at their start,
+failing closed: the site folders of the plan's Pythons (``interpreters``, ``sitenames``), what
+their ``.pth`` files, editable finders and entry points add (``sitefinders``), the conftests
+and the modules their ``pytest_plugins`` name (``conftestplugins``), pytest's settings and
+anchors (``pytestini``), and a faster site reading that must give the same answers). Each
+case proves with real bash 5.2 and the real programs (python3 3.11, pytest 9) in a scratch
+project that the calls run the payload (``open('zz', 'w')``), then asks the printed hook for
+each call in turn as Claude Code 2.1.332's Bash tool runs them (the session's environment with
+the case's additions, ``CLAUDE_PROJECT_DIR`` the project): the hook allowing them all is the
+finding, a strict xfail row of ``OPEN`` while it is open. A case the change holds is a plain
+test pinning it; a cost (a careful user's everyday call denied though harmless) is a row
+asserting the call is allowed.
+
+Every payload only touches a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, needs
+from test_s56_greview3 import BASE
+from test_s57_greview2 import _session
+
+#: Real bash, python3, pytest and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail.
+OPEN = LeftOpen()
+_open = OPEN.add
+
+#: A test that passes; the plan of most cases: pytest's line and a copier.
+PASSES = "def test_a():\n    pass\n"
+PLAN = ["Bash(python3 -m pytest -q)", "Bash(cp *)"]
+
+def _proof(request: pytest.FixtureRequest) -> bool:
+    """Whether the running case is a row of ``OPEN`` (its payload proved each run)."""
+    return OPEN.reason(request.node.name) is not None
+
+
+# --- T: where the session's environment puts the plan's Python's site folders ----------------
+
+#: Makes ``~/venv`` (``$T/home``: the case's home), a venv with system site packages holding
+#: the pytest plugin ``zzplug``, whose ``pytest_configure`` imports ``acme_utils`` (installed
+#: beside it: a plugin importing its dependency lazily), and a ``pytest`` console script.
+HOME_VENV = r"""set -e
+V=$T/home/venv
+python3 -m venv --without-pip --system-site-packages "$V"
+S=$(echo "$V"/lib/python3*/site-packages)
+printf 'def pytest_configure(config):\n    import acme_utils\n' > "$S/zzplug.py"
+: > "$S/acme_utils.py"
+mkdir "$S/zzplug-1.0.dist-info"
+printf 'Metadata-Version: 2.1\nName: zzplug\nVersion: 1.0\n' > "$S/zzplug-1.0.dist-info/METADATA"
+printf '[pytest11]\nzzplug = zzplug\n' > "$S/zzplug-1.0.dist-info/entry_points.txt"
+printf '#!%s/bin/python3\nimport sys\nfrom pytest import console_main\nsys.exit(console_main())\n' \
+    "$V" > "$V/bin/pytest"
+chmod +x "$V/bin/pytest"
+"""
+#: ``BASE``'s installation ``$T/py`` with its plugin moved to the ``lib64`` site folder that
+#: ``PYTHONPLATLIBDIR=lib64`` makes ``site`` read (``prefix/<platlibdir>/pythonX.Y/site-packages``
+#: first; the standard library then found there too: its entries linked).
+LIB64 = BASE + r"""
+V=$(python3 -c 'import sys; print("python%d.%d" % sys.version_info[:2])')
+mkdir -p $T/py/lib64/$V/site-packages
+mv $T/py/lib/$V/site-packages/zzplug* $T/py/lib64/$V/site-packages/
+for e in $T/py/lib/$V/*; do n=$(basename $e); [ -e $T/py/lib64/$V/$n ] || ln -s $e $T/py/lib64/$V/$n
+done
+"""
+#: Each case: the plan's pytest line, the module copied, the setup, the environment's additions,
+#: the project's files besides the test.
+SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
+    # a `~` in a PATH entry (`export PATH="~/venv/bin:$PATH"` keeps it): bash expands it when
+    # it looks a program up; the venv's console script runs the venv's Python (its shebang)
+    "tilde-in-a-path-entry": ("pytest -q", "acme_utils", HOME_VENV,
+                              {"HOME": "{T}/home", "PATH": "~/venv/bin:{PATH}"},
+                              {"conftest.py": ""}),
+    # PYTHONHOME's documented `prefix:exec_prefix` form
+    "pythonhome-prefix-and-exec-prefix": ("python3 -m pytest -q", "zzplug", BASE,
+                                          {"PYTHONHOME": "{T}/py:{T}/py"}, {}),
+    # PYTHONPLATLIBDIR (the layout of Fedora's, RHEL's, openSUSE's builds: lib64)
+    "platlibdir-lib64": ("{T}/py/bin/python3 -m pytest -q", "zzplug", LIB64,
+                         {"PYTHONPLATLIBDIR": "lib64"}, {}),
+}
+
+_open("test_t_the_sessions_environment_moves_the_site_folders", "at ba24a2b sitenames._libs "
+      "reads only PATH entries starting with `/` (bash expands a `~` one)",
+      "tilde-in-a-path-entry")
+_open("test_t_the_sessions_environment_moves_the_site_folders", "at ba24a2b "
+      "sitenames._path_folders joins PYTHONHOME whole to `lib` (its `:` form not split)",
+      "pythonhome-prefix-and-exec-prefix")
+_open("test_t_the_sessions_environment_moves_the_site_folders", "at ba24a2b sitenames and "
+      "interpreters glob only `lib/python3*/site-packages` (PYTHONPLATLIBDIR not read)",
+      "platlibdir-lib64")
+
+
+@pytest.mark.parametrize("case", SESSIONS)
+def test_t_the_sessions_environment_moves_the_site_folders(
+        case: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """Plan: the pytest line, ``Bash(cp *)``: ``cp src/p MODULE`` (a module the site folder's
+    plugin imports), then pytest loads the plugin, whose import meets the copy first."""
+    needs("python3", "pytest")
+    line, module, setup, env, files = SESSIONS[case]
+    assert _session(tmp_path, [f"Bash({line})", "Bash(cp *)"], {"tests/test_a.py": PASSES,
+                                                                 **files},
+                    [f"cp src/p {module}.py", line], setup=setup, env=env,
+                    proof=_proof(request)) is not None
+
+
+# --- E: what a site folder's start code adds to sys.path --------------------------------------
+
+#: test_s57_greview2's ``PLUGIN``: the active venv ``$T/venv`` holding the plugin ``zzplug``,
+#: importing ``acme_utils``, a package of ``$T/acme`` (no site folder's).
+PLUGIN = r"""set -e
+V=$T/venv; A=$T/acme
+mkdir -p "$A/acme_utils" && : > "$A/acme_utils/__init__.py"
+python3 -m venv --without-pip --system-site-packages "$V"
+S=$(echo "$V"/lib/python3*/site-packages)
+echo "import acme_utils" > "$S/zzplug.py"
+mkdir "$S/zzplug-1.0.dist-info"
+printf 'Metadata-Version: 2.1\nName: zzplug\nVersion: 1.0\n' > "$S/zzplug-1.0.dist-info/METADATA"
+printf '[pytest11]\nzzplug = zzplug\n' > "$S/zzplug-1.0.dist-info/entry_points.txt"
+"""
+ACTIVE = {"PATH": "{T}/venv/bin:{PATH}", "VIRTUAL_ENV": "{T}/venv"}
+#: Each case: what makes ``acme_utils`` importable.
+STARTS = {
+    # site.main imports sitecustomize after the .pth files (Debian's, Homebrew's, an image's)
+    "sitecustomize-appends-a-folder": ("printf 'import sys\\nsys.path.append(\"%s\")\\n' \"$A\" "
+                                       "> \"$S/sitecustomize.py\"\n"),
+    # a .pth import line running code the deny-list of spellings does not name
+    "pth-line-execs-a-string": ("echo \"import os; exec('import s'+'ys; s'+'ys.pa'+'th.append("
+                                "\\\"$A\\\")')\" > \"$S/acme.pth\"\n"),
+}
+
+_open("test_e_site_start_code_adds_a_folder", "at ba24a2b sitefinders reads .pth lines and "
+      "their modules only: sitecustomize/usercustomize not read", "sitecustomize-appends-a-folder")
+_open("test_e_site_start_code_adds_a_folder", "at ba24a2b sitefinders._LINE is a deny-list of "
+      "spellings (exec, eval, compile not in it)", "pth-line-execs-a-string")
+
+
+@pytest.mark.parametrize("case", STARTS)
+def test_e_site_start_code_adds_a_folder(case: str, tmp_path: Path,
+                                         request: pytest.FixtureRequest) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p acme_utils.py``, then
+    pytest loads ``zzplug``, whose import meets the call's folder's module first."""
+    needs("python3", "pytest")
+    assert _session(tmp_path, PLAN, {"tests/test_a.py": PASSES},
+                    ["cp src/p acme_utils.py", "python3 -m pytest -q"],
+                    setup=PLUGIN + STARTS[case], env=ACTIVE, proof=_proof(request)) is not None
+
+
+# --- P: conftests naming plugins by a spelling the gate does not read -------------------------
+
+#: Each case: the root conftest (it names ``helpers``, as Python reads it).
+SPELLINGS = {
+    # Python's parser NFKC-normalizes identifiers: U+FF50 is `p`
+    "nfkc-normalized-name": "\uff50ytest_plugins = ['helpers']\n",
+    # a source encoding whose bytes spell no `pytest_plugins`
+    "utf-7-source": "# coding: utf-7\n+AHA-ytest_plugins = +AFs-'helpers'+AF0-\n",
+}
+
+_open("test_p_a_conftest_names_its_plugins_by_another_spelling", "at ba24a2b "
+      "conftestplugins._read's byte pre-check reads bytes, Python decoded normalized text",
+      *SPELLINGS)
+
+
+@pytest.mark.parametrize("case", SPELLINGS)
+def test_p_a_conftest_names_its_plugins_by_another_spelling(
+        case: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p helpers.py``, then
+    pytest imports the plugin the root conftest names."""
+    needs("python3", "pytest")
+    assert _session(tmp_path, PLAN, {"conftest.py": SPELLINGS[case], "helpers.py": "",
+                                     "tests/test_a.py": PASSES},
+                    ["cp src/p helpers.py", "python3 -m pytest -q"],
+                    proof=_proof(request)) is not None
