@@ -130,6 +130,11 @@ STARTS = {
     "pth-line-execs-a-string": ("echo \"import os; exec('import s'+'ys; s'+'ys.pa'+'th.append("
                                 "\\\"$A\\\")')\" > \"$S/acme.pth\"\n"),
 }
+#: Each case: the session's environment's additions (the active venv's besides).
+STARTED = {
+    # a PYTHONPATH folder holding no distribution's metadata
+    "pythonpath-plain-folder": {"PYTHONPATH": "{T}/acme"},
+}
 
 _open("test_e_site_start_code_adds_a_folder", "at ba24a2b sitefinders reads .pth lines and "
       "their modules only: sitecustomize/usercustomize not read", "sitecustomize-appends-a-folder")
@@ -137,7 +142,11 @@ _open("test_e_site_start_code_adds_a_folder", "at ba24a2b sitefinders._LINE is a
       "spellings (exec, eval, compile not in it)", "pth-line-execs-a-string")
 
 
-@pytest.mark.parametrize("case", STARTS)
+_open("test_e_site_start_code_adds_a_folder", "at ba24a2b sitenames reads a PYTHONPATH "
+      "folder's names only where it holds distribution metadata", "pythonpath-plain-folder")
+
+
+@pytest.mark.parametrize("case", [*STARTS, *STARTED])
 def test_e_site_start_code_adds_a_folder(case: str, tmp_path: Path,
                                          request: pytest.FixtureRequest) -> None:
     """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p acme_utils.py``, then
@@ -145,7 +154,8 @@ def test_e_site_start_code_adds_a_folder(case: str, tmp_path: Path,
     needs("python3", "pytest")
     assert _session(tmp_path, PLAN, {"tests/test_a.py": PASSES},
                     ["cp src/p acme_utils.py", "python3 -m pytest -q"],
-                    setup=PLUGIN + STARTS[case], env=ACTIVE, proof=_proof(request)) is not None
+                    setup=PLUGIN + STARTS.get(case, ""), env={**ACTIVE, **STARTED.get(case, {})},
+                    proof=_proof(request)) is not None
 
 
 # --- P: conftests naming plugins by a spelling the gate does not read -------------------------
@@ -172,4 +182,32 @@ def test_p_a_conftest_names_its_plugins_by_another_spelling(
     assert _session(tmp_path, PLAN, {"conftest.py": SPELLINGS[case], "helpers.py": "",
                                      "tests/test_a.py": PASSES},
                     ["cp src/p helpers.py", "python3 -m pytest -q"],
+                    proof=_proof(request)) is not None
+
+
+# --- S: a folder a project's own code puts first on sys.path ---------------------------------
+
+#: The idiom: a conftest (or a test module) putting the project's ``src`` first on ``sys.path``.
+INSERT = ("import os\nimport sys\n\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), "
+          "'src'))\n")
+#: Each case: the project's files (a test imports ``yaml``, a site module of the test's Python).
+FIRSTS = {
+    "conftest-inserts-src": {"conftest.py": INSERT, "src/app.py": "A = 1\n",
+                             "tests/test_a.py": "import yaml\n" + PASSES},
+    "test-module-inserts-src": {"test_a.py": INSERT + "import yaml\n" + PASSES,
+                                "src/app.py": "A = 1\n"},
+}
+
+_open("test_s_a_projects_code_puts_a_folder_first", "at ba24a2b syspathdirs.first_on_path reads "
+      "pytest's own insertions only (basedirs, the ini's pythonpath), no conftest's or test "
+      "module's sys.path code", *FIRSTS)
+
+
+@pytest.mark.parametrize("case", FIRSTS)
+def test_s_a_projects_code_puts_a_folder_first(case: str, tmp_path: Path,
+                                              request: pytest.FixtureRequest) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p src/yaml.py``, then the
+    test's ``import yaml`` meets the copy first."""
+    needs("python3", "pytest")
+    assert _session(tmp_path, PLAN, FIRSTS[case], ["cp src/p src/yaml.py", "python3 -m pytest -q"],
                     proof=_proof(request)) is not None
