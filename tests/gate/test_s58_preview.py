@@ -66,6 +66,23 @@ mv $T/py/lib/$V/site-packages/zzplug* $T/py/lib64/$V/site-packages/
 for e in $T/py/lib/$V/*; do n=$(basename $e); [ -e $T/py/lib64/$V/$n ] || ln -s $e $T/py/lib64/$V/$n
 done
 """
+#: Makes ``$T/bin/pytest``, a link to the console script of ``$T/pipx/venvs/pytest`` (pipx's
+#: and ``uv tool``'s layout: a venv of its own, no folder of it on PATH), whose site folder
+#: holds ``HOME_VENV``'s plugin.
+PIPX = r"""set -e
+V=$T/pipx/venvs/pytest
+python3 -m venv --without-pip --system-site-packages "$V"
+S=$(echo "$V"/lib/python3*/site-packages)
+printf 'def pytest_configure(config):\n    import acme_utils\n' > "$S/zzplug.py"
+: > "$S/acme_utils.py"
+mkdir "$S/zzplug-1.0.dist-info"
+printf 'Metadata-Version: 2.1\nName: zzplug\nVersion: 1.0\n' > "$S/zzplug-1.0.dist-info/METADATA"
+printf '[pytest11]\nzzplug = zzplug\n' > "$S/zzplug-1.0.dist-info/entry_points.txt"
+printf '#!%s/bin/python\nimport sys\nfrom pytest import console_main\nsys.exit(console_main())\n' \
+    "$V" > "$V/bin/pytest"
+chmod +x "$V/bin/pytest"
+mkdir -p $T/bin && ln -s "$V/bin/pytest" $T/bin/pytest
+"""
 #: Each case: the plan's pytest line, the module copied, the setup, the environment's additions,
 #: the project's files besides the test.
 SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
@@ -74,6 +91,9 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
     "tilde-in-a-path-entry": ("pytest -q", "acme_utils", HOME_VENV,
                               {"HOME": "{T}/home", "PATH": "~/venv/bin:{PATH}"},
                               {"conftest.py": ""}),
+    # a console script on PATH whose shebang names a venv's Python (pipx, uv tool)
+    "console-script-of-a-venv-off-path": ("pytest -q", "acme_utils", PIPX,
+                                          {"PATH": "{T}/bin:{PATH}"}, {"conftest.py": ""}),
     # PYTHONHOME's documented `prefix:exec_prefix` form
     "pythonhome-prefix-and-exec-prefix": ("python3 -m pytest -q", "zzplug", BASE,
                                           {"PYTHONHOME": "{T}/py:{T}/py"}, {}),
@@ -85,6 +105,9 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
 _open("test_t_the_sessions_environment_moves_the_site_folders", "at ba24a2b sitenames._libs "
       "reads only PATH entries starting with `/` (bash expands a `~` one)",
       "tilde-in-a-path-entry")
+_open("test_t_the_sessions_environment_moves_the_site_folders", "at ba24a2b sitenames reads "
+      "PATH's python* and the plan's named interpreters, not a console script's shebang",
+      "console-script-of-a-venv-off-path")
 _open("test_t_the_sessions_environment_moves_the_site_folders", "at ba24a2b "
       "sitenames._path_folders joins PYTHONHOME whole to `lib` (its `:` form not split)",
       "pythonhome-prefix-and-exec-prefix")
