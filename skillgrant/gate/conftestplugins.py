@@ -34,6 +34,7 @@ from . import files as fs
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Final
 
 #: The name pytest reads in a conftest.
@@ -48,7 +49,8 @@ _ENTRIES: Final = 20000
 _SKIPPED: Final = frozenset((".git", ".hg", ".svn", "node_modules", "__pycache__"))
 
 
-def conftest_plugins(folder: str, given: tuple[str, ...] = (), roots: tuple[str, ...] = (),
+def conftest_plugins(folder: str, given: tuple[str, ...] = (),
+                     roots: Callable[[], tuple[str, ...]] = tuple,
                      anchors: tuple[str, ...] = ()) -> tuple[bool, list[str]]:
     """Whether a conftest pytest may load for the collecting ``folder`` (a real path) names
     its plugins in a way not read (every module is then one), and the file patterns
@@ -57,7 +59,8 @@ def conftest_plugins(folder: str, given: tuple[str, ...] = (), roots: tuple[str,
     and its packages' ``__init__`` files; and, read by the same rule, what each named
     module's own ``pytest_plugins`` names (pytest registers those too: a plugin
     aggregator; s56-greview3 P2), up to ``_MODULES`` modules, wherever it is below
-    ``folder`` or in a folder of ``roots`` (the ini's ``pythonpath``); and the conftests
+    ``folder`` or in a folder ``roots`` gives (the ini's ``pythonpath``, the site folders:
+    asked only where a module is named); and the conftests
     in, above and below each of ``anchors`` outside ``folder``."""
     below = _below(folder)
     conftests = None if below is None else _conftests(folder, below, anchors)
@@ -82,7 +85,7 @@ def conftest_plugins(folder: str, given: tuple[str, ...] = (), roots: tuple[str,
             package and tail + "/" in p)]
         if package:
             patterns.append(tail.lstrip("/") + "/*")
-        places += [os.path.join(r, *(package or name).split(".")) + end for r in roots
+        places += [os.path.join(r, *(package or name).split(".")) + end for r in roots()
                    for end in (".py", "/__init__.py")]
         for path in places:
             found = _read(path)

@@ -36,8 +36,11 @@ if TYPE_CHECKING:
 #: ``addopts`` words after which pytest may import any module below (see the module's text).
 _EVERY: Final = ("--doctest-modules", "--pyargs", "-c", "--config-file", "--rootdir",
                  "--confcutdir")
-#: The guarded set last read, and each collecting folder's reading: (every module, patterns).
-_LAST: list[tuple[object, dict[str, tuple[bool, tuple[str, ...]]]]] = []
+#: The guarded set last read, each collecting folder's reading (every module: None where
+#: that is whether the plan's ``sys.path`` is not known; patterns), and that ``sys.path``
+#: once read (``_elsewhere``).
+_LAST: list[tuple[object, dict[str, tuple[bool | None, tuple[str, ...]]], list[
+    list[str] | None]]] = []
 
 
 def widened(key: str, folders: frozenset[str], guards: object) -> bool:
@@ -48,7 +51,8 @@ def widened(key: str, folders: frozenset[str], guards: object) -> bool:
     for folder in folders:
         if head == folder or head.startswith(folder + "/"):
             every, patterns = _reading(folder, guards)
-            if (every and name.endswith((".py", ".pyc", ".so", ".pyd"))) or any(
+            if (name.endswith((".py", ".pyc", ".so", ".pyd")) and (every or (
+                    every is None and _elsewhere(guards) is None))) or any(
                     fnmatch.fnmatchcase(key, "*/" + p.lstrip("/")) if "/" in p else
                     fnmatch.fnmatchcase(name, p) for p in patterns):
                 return True  # (a pattern holding a `/` matches the path's end: fnmatch_ex)
@@ -87,11 +91,29 @@ def words(value: str) -> list[str]:
         return value.split()
 
 
-def _reading(folder: str, guards: object) -> tuple[bool, tuple[str, ...]]:
-    """What the pytest settings from the collecting ``folder`` (folded; its real path as
-    ``real_folder``) up widen, kept for ``guards``."""
+def _elsewhere(guards: object) -> list[str] | None:
+    """The folders after the first a Python of ``guards``' plan imports from
+    (``sitenames.sys_path_folders``: PYTHONPATH's, the site folders'), read once for them;
+    None where not known exactly (then every module is a plugin's)."""
     if not _LAST or _LAST[0][0] is not guards:
-        _LAST[:] = [(guards, {})]
+        _LAST[:] = [(guards, {}, [])]
+    site = _LAST[0][2]
+    if not site:
+        from .sitenames import sys_path_folders
+
+        site.append(sys_path_folders(getattr(guards, "run_folders", frozenset()), getattr(
+            guards, "python_libs", frozenset())))
+    return site[0]
+
+
+def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]:
+    """What the pytest settings from the collecting ``folder`` (folded; its real path as
+    ``real_folder``) up widen, kept for ``guards``: whether every module is a plugin's
+    (None: where ``_elsewhere`` is None, asked only of a module's file: the site folders
+    are read only where a conftest names a module or a module is written), and the
+    patterns."""
+    if not _LAST or _LAST[0][0] is not guards:
+        _LAST[:] = [(guards, {}, [])]
     kept = _LAST[0][1]
     if folder not in kept:
         from .checkersettings import pytest_settings
@@ -103,16 +125,15 @@ def _reading(folder: str, guards: object) -> tuple[bool, tuple[str, ...]]:
         plugins = [w[2:] or (ws[k + 1] if k + 1 < len(ws) else "") for _, key, value in
                    settings if key == "addopts" for ws in [words(value)]
                    for k, w in enumerate(ws) if w[:2] == "-p"]  # (the ini's `-p`: read too)
-        from .sitenames import sys_path_folders
-
-        elsewhere = sys_path_folders(getattr(guards, "run_folders", frozenset()), getattr(
-            guards, "python_libs", frozenset()))  # (a named module where sys.path finds it:
-        every, patterns = conftest_plugins(real, tuple(  # PYTHONPATH's, a site folder's;
-            p for p in plugins if not p.startswith("no:")), tuple(  # s57-greview2)
-            os.path.normpath(os.path.join(at, w)) for at, key, value in settings
-            if key == "pythonpath" for w in words(value)) + tuple(elsewhere or ()), _anchors(
-            real, settings, guards))  # (a conftest's `pytest_plugins`: s55-greview3 P3)
-        every = every or elsewhere is None
+        given = tuple(os.path.normpath(os.path.join(at, w)) for at, key, value in settings
+                      if key == "pythonpath" for w in words(value))
+        every: bool | None
+        every, patterns = conftest_plugins(real, tuple(
+            p for p in plugins if not p.startswith("no:")), lambda: given + tuple(
+            _elsewhere(guards) or ()), _anchors(real, settings, guards))  # (a named module
+        # where sys.path finds it: PYTHONPATH's, a site folder's; s57-greview2; a
+        # conftest's `pytest_plugins`: s55-greview3 P3)
+        every = every or (None if not _LAST[0][2] else _LAST[0][2][0] is None)
         for at_folder, key, value in settings:
             given = words(value)
             if key == "testpaths":
@@ -126,7 +147,8 @@ def _reading(folder: str, guards: object) -> tuple[bool, tuple[str, ...]]:
                 continue
             for at, word in enumerate(given):
                 after = given[at + 1] if at + 1 < len(given) else ""
-                every = every or word.partition("=")[0] in _EVERY or word[:2] == "-c"
+                if word.partition("=")[0] in _EVERY or word[:2] == "-c":
+                    every = True
                 if word.startswith("--doctest-glob"):
                     patterns.append(word.partition("=")[2] or after)
                 override = after if word in ("-o", "--override-ini") else word[2:] if \

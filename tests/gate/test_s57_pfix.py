@@ -140,8 +140,8 @@ def test_a_venv_marked_tests_folders_conftest_is_read(tmp_path: Path) -> None:
     assert "helpers.py" in conftest_plugins(str(tmp_path))[1]
     (tmp_path / "tests" / "integration").mkdir()  # (an anchor below it: P-VENVMARK2)
     (tmp_path / "tests" / "integration" / "conftest.py").write_text("pytest_plugins = ['b']\n")
-    assert "b.py" in conftest_plugins(str(tmp_path), (), (),
-                                      (str(tmp_path / "tests" / "integration"),))[1]
+    assert "b.py" in conftest_plugins(str(tmp_path), anchors=(
+        str(tmp_path / "tests" / "integration"),))[1]
 
 
 def test_an_anchor_outside_is_read(tmp_path: Path) -> None:
@@ -149,8 +149,8 @@ def test_an_anchor_outside_is_read(tmp_path: Path) -> None:
     (tmp_path / "ext" / "sub" / "conftest.py").write_text("pytest_plugins = ['helpers']\n")
     (tmp_path / "p").mkdir()
     assert "helpers.py" not in conftest_plugins(str(tmp_path / "p"))[1]
-    assert "helpers.py" in conftest_plugins(str(tmp_path / "p"), (), (),
-                                            (str(tmp_path / "ext"),))[1]
+    assert "helpers.py" in conftest_plugins(str(tmp_path / "p"), anchors=(
+        str(tmp_path / "ext"),))[1]
 
 
 def test_a_bare_f_string_is_not_read(tmp_path: Path) -> None:
@@ -207,8 +207,8 @@ def test_a_named_module_is_read_where_sys_path_finds_it(tmp_path: Path) -> None:
     (tmp_path / "p" / "conftest.py").write_text("pytest_plugins = ['plugs']\n")
     (tmp_path / "shared").mkdir()
     (tmp_path / "shared" / "plugs.py").write_text("pytest_plugins = ['helpers']\n")
-    assert "helpers.py" in conftest_plugins(str(tmp_path / "p"), (),
-                                            (str(tmp_path / "shared"),))[1]
+    assert "helpers.py" in conftest_plugins(str(tmp_path / "p"), roots=lambda: (
+        str(tmp_path / "shared"),))[1]
 
 
 def test_a_site_namespaces_members_are_site_names(tmp_path: Path) -> None:
