@@ -83,6 +83,14 @@ printf '#!%s/bin/python\nimport sys\nfrom pytest import console_main\nsys.exit(c
 chmod +x "$V/bin/pytest"
 mkdir -p $T/bin && ln -s "$V/bin/pytest" $T/bin/pytest
 """
+#: ``BASE``'s installation ``$T/py`` and a copy of its binary in ``$T/py/x/bin`` beside another
+#: version's standard library (``$T/py/x/lib/python3.12/os.py``): getpath searches up for its
+#: own version's landmark (``lib/python3.11/os.py``) and finds ``$T/py``.
+DECOY = BASE + r"""
+mkdir -p $T/py/x/bin $T/py/x/lib/python3.12
+cp $T/py/bin/python3.11 $T/py/x/bin/python3.11
+: > $T/py/x/lib/python3.12/os.py
+"""
 #: Each case: the plan's pytest line, the module copied, the setup, the environment's additions,
 #: the project's files besides the test.
 SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
@@ -97,6 +105,9 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
     # PYTHONHOME's documented `prefix:exec_prefix` form
     "pythonhome-prefix-and-exec-prefix": ("python3 -m pytest -q", "zzplug", BASE,
                                           {"PYTHONHOME": "{T}/py:{T}/py"}, {}),
+    # a prefix holding another version's standard library
+    "landmark-of-another-version": ("{T}/py/x/bin/python3.11 -m pytest -q", "zzplug", DECOY, {},
+                                    {}),
     # PYTHONPLATLIBDIR (the layout of Fedora's, RHEL's, openSUSE's builds: lib64)
     "platlibdir-lib64": ("{T}/py/bin/python3 -m pytest -q", "zzplug", LIB64,
                          {"PYTHONPLATLIBDIR": "lib64"}, {}),
@@ -111,6 +122,9 @@ _open("test_t_the_sessions_environment_moves_the_site_folders", "at ba24a2b site
 _open("test_t_the_sessions_environment_moves_the_site_folders", "at ba24a2b "
       "sitenames._path_folders joins PYTHONHOME whole to `lib` (its `:` form not split)",
       "pythonhome-prefix-and-exec-prefix")
+_open("test_t_the_sessions_environment_moves_the_site_folders", "at 599c5f0 "
+      "interpreters._landmark takes any version's lib/python3*/os.py as the prefix's",
+      "landmark-of-another-version")
 _open("test_t_the_sessions_environment_moves_the_site_folders", "at ba24a2b sitenames and "
       "interpreters glob only `lib/python3*/site-packages` (PYTHONPLATLIBDIR not read)",
       "platlibdir-lib64")
