@@ -204,19 +204,39 @@ SPELLINGS = {
     # a source encoding whose bytes spell no `pytest_plugins`
     "utf-7-source": "# coding: utf-7\n+AHA-ytest_plugins = +AFs-'helpers'+AF0-\n",
 }
+#: Each case: a root conftest setting its ``pytest_plugins`` by a spelling of its namespace
+#: ``conftestplugins._dynamic`` does not list (its deny-list, a fifth round).
+DYNAMIC = {
+    "getattr-of-builtins-setattr": ("import builtins\nimport sys\n\ngetattr(builtins, 'set' + "
+                                    "'attr')(sys.modules[__name__], 'pytest_' + 'plugins', "
+                                    "['helpers'])\n"),
+    "getattr-of-the-modules-dict": ("import sys\n\ngetattr(sys.modules[__name__], '__di' + "
+                                    "'ct__').update({'pytest_' + 'plugins': ['helpers']})\n"),
+    "setattr-imported-under-another-name": ("import sys\nfrom builtins import setattr as put\n\n"
+                                            "put(sys.modules[__name__], 'pytest_' + 'plugins', "
+                                            "['helpers'])\n"),
+    "module-getattr-assigned": ("class _Names:\n    def __call__(self, name):\n        if name "
+                                "== 'pytest_' + 'plugins':\n            return ['helpers']\n"
+                                "        raise AttributeError(name)\n\n\n__getattr__ = "
+                                "_Names()\n"),
+}
 
 _open("test_p_a_conftest_names_its_plugins_by_another_spelling", "at ba24a2b "
       "conftestplugins._read's byte pre-check reads bytes, Python decoded normalized text",
       *SPELLINGS)
+_open("test_p_a_conftest_names_its_plugins_by_another_spelling", "at 599c5f0 "
+      "conftestplugins._dynamic is a deny-list of spellings (getattr, an ImportFrom's name, an "
+      "assigned __getattr__ not in it)", *DYNAMIC)
 
 
-@pytest.mark.parametrize("case", SPELLINGS)
+@pytest.mark.parametrize("case", [*SPELLINGS, *DYNAMIC])
 def test_p_a_conftest_names_its_plugins_by_another_spelling(
         case: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p helpers.py``, then
     pytest imports the plugin the root conftest names."""
     needs("python3", "pytest")
-    assert _session(tmp_path, PLAN, {"conftest.py": SPELLINGS[case], "helpers.py": "",
+    conftest = SPELLINGS.get(case) or DYNAMIC[case]
+    assert _session(tmp_path, PLAN, {"conftest.py": conftest, "helpers.py": "",
                                      "tests/test_a.py": PASSES},
                     ["cp src/p helpers.py", "python3 -m pytest -q"],
                     proof=_proof(request)) is not None
