@@ -116,7 +116,8 @@ def _read(path: str) -> list[str] | None:
     except (OSError, ValueError):
         return None  # (a conftest not readable: pytest's run fails or not)
     if _NAME.encode() not in data and b"*" not in data and not any(  # (`from base import *`:
-            n.encode() in data for n in (*_DYNAMIC, *_REACHING, "modules", "__getattr__")):
+            n.encode() in data for n in (*_DYNAMIC, *_REACHING, "modules", "__getattr__",
+                                         "getattr", "builtins")):
         return []  # P1; a computed name: P-DYNAMIC)
     return _names(data)
 
@@ -210,6 +211,10 @@ def _names(data: bytes) -> list[str] | None:
             return None
         found += [str(v) for v in values]
         read.add(id(targets[0]))
+    read |= {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute) and
+             node.attr not in _DYNAMIC and node.attr not in _REACHING and node.attr != "getattr"
+             and isinstance(node.value, ast.Name) and node.value.id in _BUILTINS}  # (builtins.X:
+    # the builtins' module reached only so; s57-greview2 P-DYNAMIC4)
     stars = _stars(tree)  # (`from base import *`: base read as an aggregator, K-STAR)
     if stars is None or any(_dynamic(node, read) for node in ast.walk(tree)):
         return None  # (read, extended, imported, named by a string, set by its module's
@@ -235,7 +240,10 @@ _DYNAMIC: Final = frozenset(("globals", "locals", "vars", "setattr", "exec", "ev
                              "__import__"))
 #: The attributes that reach a module's namespace (a frame's, its ``__dict__``).
 _REACHING: Final = frozenset(("_getframe", "currentframe", "f_globals", "f_locals", "__dict__",
-                              "__setattr__"))
+                              "__setattr__", "__globals__", "f_back", "tb_frame", "gi_frame",
+                              "cr_frame", "ag_frame"))
+#: The names of the builtins' module (its ``setattr``, ``globals``… by an attribute).
+_BUILTINS: Final = frozenset(("builtins", "__builtins__"))
 
 
 def _dynamic(node: object, read: set[int]) -> bool:
@@ -248,16 +256,28 @@ def _dynamic(node: object, read: set[int]) -> bool:
     ``f_globals``, ``__dict__``, ``__setattr__``, a module ``__getattr__``;
     ``sys.modules[__name__]`` then sets it by one of those or by the attribute's name;
     s57-greview2 P-DYNAMIC2), or ``sys.modules`` set (another module in its stead:
-    P-SYSMODULES)."""
+    P-SYSMODULES); the builtins' module but as ``builtins.X`` (another name, an argument:
+    P-DYNAMIC4), one of those builtins imported or named by a string (``from builtins
+    import setattr as s``, ``getattr(b, 'setattr')``, a pickle's bytes), or an attribute
+    by a computed name (``getattr(b, name)``)."""
     import ast
 
     return (isinstance(node, ast.Name) and (
-        (node.id == _NAME and id(node) not in read) or node.id in _DYNAMIC)) or (
-        isinstance(node, ast.Constant) and node.value == _NAME) or (
-        isinstance(node, ast.alias) and (node.asname or node.name) == _NAME) or (
+        (node.id in (_NAME, *_BUILTINS) and id(node) not in read) or node.id in _DYNAMIC)) or (
+        isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in (
+            _NAME, *_DYNAMIC, *_REACHING, *_BUILTINS)) or (
+        isinstance(node, ast.Constant) and isinstance(node.value, bytes) and any(
+            n.encode() in node.value for n in (_NAME, *_DYNAMIC, *_REACHING))) or (
+        isinstance(node, ast.alias) and ((node.asname or node.name) == _NAME or (
+            node.name in _DYNAMIC) or (node.name in _BUILTINS and node.asname not in (
+                None, node.name)))) or (
+        isinstance(node, ast.Call) and len(node.args) > 1 and (
+            node.func.id if isinstance(node.func, ast.Name) else node.func.attr if isinstance(
+                node.func, ast.Attribute) else "") == "getattr" and not (isinstance(
+                    node.args[1], ast.Constant) and isinstance(node.args[1].value, str))) or (
         isinstance(node, ast.Attribute) and (node.attr == _NAME or node.attr in _REACHING or (
-            node.attr in _DYNAMIC and isinstance(node.value, ast.Name) and node.value.id in (
-                "builtins", "__builtins__")))) or (
+            node.attr in _DYNAMIC and isinstance(node.value, ast.Name) and node.value.id in
+            _BUILTINS))) or (
         isinstance(node, ast.keyword) and node.arg == _NAME) or (
         isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load) and isinstance(
             node.value, ast.Attribute) and node.value.attr == "modules") or (

@@ -125,11 +125,11 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
         plugins = [w[2:] or (ws[k + 1] if k + 1 < len(ws) else "") for _, key, value in
                    settings if key == "addopts" for ws in [words(value)]
                    for k, w in enumerate(ws) if w[:2] == "-p"]  # (the ini's `-p`: read too)
-        given = tuple(os.path.normpath(os.path.join(at, w)) for at, key, value in settings
-                      if key == "pythonpath" for w in words(value))
+        pythonpath = tuple(os.path.normpath(os.path.join(at, w)) for at, key, value in
+                           settings if key == "pythonpath" for w in words(value))
         every: bool | None
         every, patterns = conftest_plugins(real, tuple(
-            p for p in plugins if not p.startswith("no:")), lambda: given + tuple(
+            p for p in plugins if not p.startswith("no:")), lambda: pythonpath + tuple(
             _elsewhere(guards) or ()), _anchors(real, settings, guards))  # (a named module
         # where sys.path finds it: PYTHONPATH's, a site folder's; s57-greview2; a
         # conftest's `pytest_plugins`: s55-greview3 P3)
@@ -147,8 +147,7 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
                 continue
             for at, word in enumerate(given):
                 after = given[at + 1] if at + 1 < len(given) else ""
-                if word.partition("=")[0] in _EVERY or word[:2] == "-c":
-                    every = True
+                every = every or word.partition("=")[0] in _EVERY or word[:2] == "-c"
                 if word.startswith("--doctest-glob"):
                     patterns.append(word.partition("=")[2] or after)
                 override = after if word in ("-o", "--override-ini") else word[2:] if \

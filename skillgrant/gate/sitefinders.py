@@ -207,28 +207,73 @@ def _entries(folder: str) -> list[str]:
 def plugin_tops(folder: str) -> set[str]:
     """The top-level names of the modules the ``pytest11`` entry points of the distributions
     installed in the folder ``folder`` of ``sys.path`` name (``acme.testing.plugin``:
-    ``acme``; their metadata a ``.dist-info``, an ``.egg-info`` or an egg's ``EGG-INFO``, as
-    ``importlib.metadata`` finds them): an editable install's module lives elsewhere, found
-    by its ``.pth`` finder's mapping or a namespace portion in its source folder
-    (s56-greview3 E1, N1), a legacy one's metadata in its source folder (E)."""
+    ``acme``; their metadata a ``.dist-info``, an ``.egg-info``, an egg's ``EGG-INFO`` (of
+    ``folder`` itself where it is an egg), as ``importlib.metadata`` finds them): an
+    editable install's module lives elsewhere, found by its ``.pth`` finder's mapping or a
+    namespace portion in its source folder (s56-greview3 E1, N1), a legacy one's metadata in
+    its source folder (E)."""
     names: set[str] = set()
     listed = _entries(folder)
-    for path in [os.path.join(folder, n, "entry_points.txt") for n in listed
-                 if n.endswith((".dist-info", ".egg-info"))] + [
-            os.path.join(folder, n, "EGG-INFO", "entry_points.txt") for n in listed
-            if n.endswith(".egg")]:
+    paths = [os.path.join(folder, n, "entry_points.txt") for n in listed
+             if n.endswith((".dist-info", ".egg-info"))] + [
+        os.path.join(folder, n, "EGG-INFO", "entry_points.txt") for n in listed
+        if n.endswith(".egg")] + (
+        [os.path.join(folder, "EGG-INFO", "entry_points.txt")] if folder.endswith(".egg") else [])
+    for path in paths:
         try:
             with open(path, "rb") as f:
-                text = f.read(1 << 20).decode("utf-8", "replace")
+                names |= _pytest11(f.read(1 << 20))
         except OSError:
             continue
-        section = ""
-        for line in text.splitlines():
-            line = line.strip()
-            if line[:1] == "[":
-                section = line.strip("[] ")
-            elif section == "pytest11" and "=" in line:
-                top = line.partition("=")[2].strip().split(":")[0].split(".")[0].strip()
-                if top.isidentifier():
-                    names.add(top.lower() if top.isascii() else top)
+    return names
+
+
+def _pytest11(data: bytes) -> set[str]:
+    """The top names of an ``entry_points.txt``'s (``data``) ``pytest11`` entries."""
+    names: set[str] = set()
+    section = ""
+    for line in data.decode("utf-8", "replace").splitlines():
+        line = line.strip()
+        if line[:1] == "[":
+            section = line.strip("[] ")
+        elif section == "pytest11" and "=" in line:
+            top = line.partition("=")[2].strip().split(":")[0].split(".")[0].strip()
+            if top.isidentifier():
+                names.add(top.lower() if top.isascii() else top)
+    return names
+
+
+def archive_tops(path: str) -> set[str] | None:
+    """The top names (lower case) an archive on ``sys.path`` at ``path`` gives (zipimport's:
+    a zipped egg ``easy-install.pth`` lists, a ``PYTHONPATH`` zip; s57-greview2 E-EGGZIP):
+    each module file and folder of its root, each entry of a folder with no ``__init__``
+    there (a namespace's member, ``NAMESPACE/MEMBER``), and the ``pytest11`` entry points of
+    its distributions' metadata (``importlib.metadata`` reads them through ``zipfile``): []
+    where it is no archive (zipimport skips it); None where it cannot be read."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            listed = archive.namelist()
+            metadata = [n for n in listed if n.count("/") == 1 and n.endswith(
+                "/entry_points.txt") and (n.split("/")[0].endswith((".dist-info", ".egg-info"))
+                                          or (n.startswith("EGG-INFO/") and path.endswith(
+                                              ".egg")))]
+            texts = [archive.read(n)[:1 << 20] for n in metadata]
+    except zipfile.BadZipFile:
+        return set()
+    except (OSError, ValueError, RuntimeError):  # (an encrypted member: RuntimeError)
+        return None
+    from .placed import fold
+
+    tops = {n.split("/")[0].partition(".")[0] if "/" not in n.rstrip("/") else n.split("/")[0]
+            for n in listed}
+    names = {t.lower() if t.isascii() else fold(t) for t in tops if t.isidentifier()}
+    regular = {n.split("/")[0] for n in listed if n.count("/") == 1 and n.split("/")[1]
+               .partition(".")[0] == "__init__"}
+    names |= {f"{n.split('/')[0].lower()}/{n.split('/')[1].partition('.')[0].lower()}"
+              for n in listed if n.count("/") >= 1 and n.split("/")[0].isidentifier() and
+              n.split("/")[0] not in regular and n.split("/")[1].partition(".")[0].isidentifier()}
+    for text in texts:
+        names |= _pytest11(text)
     return names

@@ -167,8 +167,9 @@ def _folders(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: st
             return None
         folders += [f for at in read for s in _SITES
                     for f in glob.glob(os.path.join(glob.escape(at), s))]
-    folders += [f for f in _given_folders(extra, roots) if glob.glob(os.path.join(
-        glob.escape(f), "*.[de][ig][sg]*-info"))]  # (a PYTHONPATH folder of distributions)
+    folders += [f for f in _given_folders(extra, roots) if os.path.isfile(f) or glob.glob(
+        os.path.join(glob.escape(f), "*.[de][ig][sg]*-info"))]  # (a PYTHONPATH folder of
+    # distributions, an archive: its metadata's entry points are read)
     return list(dict.fromkeys(folders))
 
 
@@ -200,14 +201,23 @@ def _listing(folder: str) -> frozenset[str] | None:
     under the editable dev venv only); and in each of them the top names of the modules
     its distributions' ``pytest11`` entry points name (``_plugin_tops``) and those an
     editable finder maps (``_finder_tops``). None where a finder's mapping cannot be read."""
-    from .sitefinders import finder_tops, plugin_tops
+    from .sitefinders import archive_tops, finder_tops, plugin_tops
 
+    if os.path.isfile(folder):  # (an archive: a PYTHONPATH zip; s57-greview2 E-EGGZIP)
+        read = archive_tops(folder)
+        return None if read is None else frozenset(read)
     names = _top_names(folder, True) | plugin_tops(folder) | _namespace_members(folder)
     mapped = finder_tops(folder, pth_files(folder), line_names)
     if mapped is None:
         return None
     names |= mapped
     for added in _pth_folders(folder):
+        if os.path.isfile(added):  # (a zipped egg easy-install.pth lists)
+            read = archive_tops(added)
+            if read is None:
+                return None
+            names |= read
+            continue
         names |= _top_names(added, os.path.basename(added.rstrip("/")) in (
             "site-packages", "dist-packages")) | plugin_tops(added)
     return frozenset(names)

@@ -401,8 +401,6 @@ CONFTESTS: dict[str, tuple[Any, ...]] = {
 # (locals-update: held since 5bbb9bb; pyvenv-cfg-above-a-testpaths-entry,
 # conftest-replaced-in-sys-modules since f957d30)
 # (builtins-setattr: held since 80ad7a0)
-_open("test_p_a_conftests_plugins_import_at_start", "at 80ad7a0 conftestplugins._dynamic asks "
-      "setattr's object be spelled builtins", "builtins-alias-setattr")
 _open("test_p_a_conftests_plugins_import_at_start", "at 5bbb9bb pytestini._anchors reads the "
       "plan's own pytest entries only: a runner's recipe names anchors unread",
       "anchor-in-a-makefile-recipe")
@@ -441,8 +439,7 @@ with open(os.path.join(site, "easy-install.pth"), "w") as f:
 PY
 """
 
-_open("test_g_a_zipped_eggs_plugin_imports_at_start", "at f957d30 sitefinders reads an egg's "
-      "entry points as a folder's and lists no names of an archive on sys.path")
+# (held since s58-pfix: sitefinders.archive_tops)
 
 
 def test_g_a_zipped_eggs_plugin_imports_at_start(tmp_path: Path,
