@@ -204,9 +204,10 @@ SPELLINGS = {
     # a source encoding whose bytes spell no `pytest_plugins`
     "utf-7-source": "# coding: utf-7\n+AHA-ytest_plugins = +AFs-'helpers'+AF0-\n",
 }
-#: Each case: a root conftest setting its ``pytest_plugins`` by a spelling of its namespace
-#: ``conftestplugins._dynamic`` does not list (its deny-list, a fifth round).
+#: Each case: a root conftest setting its ``pytest_plugins`` by a spelling of its namespace or a
+#: binding ``conftestplugins._dynamic`` does not list (its deny-list: a fifth and sixth round).
 DYNAMIC = {
+    # (held since cc48145: getattr by a string, builtins' setattr imported under a name)
     "getattr-of-builtins-setattr": ("import builtins\nimport sys\n\ngetattr(builtins, 'set' + "
                                     "'attr')(sys.modules[__name__], 'pytest_' + 'plugins', "
                                     "['helpers'])\n"),
@@ -215,18 +216,35 @@ DYNAMIC = {
     "setattr-imported-under-another-name": ("import sys\nfrom builtins import setattr as put\n\n"
                                             "put(sys.modules[__name__], 'pytest_' + 'plugins', "
                                             "['helpers'])\n"),
+    # a module __getattr__ (PEP 562) assigned, not defined
     "module-getattr-assigned": ("class _Names:\n    def __call__(self, name):\n        if name "
                                 "== 'pytest_' + 'plugins':\n            return ['helpers']\n"
                                 "        raise AttributeError(name)\n\n\n__getattr__ = "
                                 "_Names()\n"),
+    # the name bound by a decorated def, a match capture, a class pytest takes as a Sequence
+    "decorated-def": "@lambda function: ['helpers']\ndef pytest_plugins():\n    pass\n",
+    "match-capture": "match ['helpers']:\n    case [*pytest_plugins]:\n        pass\n",
+    "class-of-a-sequence-metaclass": (
+        "import collections.abc\n\n\nclass _Meta(type):\n    def __len__(cls):\n        return 1"
+        "\n\n    def __getitem__(cls, i):\n        if i == 0:\n            return 'helpers'\n"
+        "        raise IndexError(i)\n\n\ncollections.abc.Sequence.register(_Meta)\n\n\n"
+        "class pytest_plugins(metaclass=_Meta):\n    pass\n"),
+    # the builtins module reached as a builtin's __self__
+    "builtins-by-a-builtins-self": ("import sys\n\nprint.__self__.setattr(sys.modules[__name__], "
+                                    "'pytest_' + 'plugins', ['helpers'])\n"),
+    "globals-by-a-builtins-self": ("print.__self__.globals().update({'pytest_' + 'plugins': "
+                                   "['helpers']})\n"),
 }
 
 _open("test_p_a_conftest_names_its_plugins_by_another_spelling", "at ba24a2b "
       "conftestplugins._read's byte pre-check reads bytes, Python decoded normalized text",
       *SPELLINGS)
-_open("test_p_a_conftest_names_its_plugins_by_another_spelling", "at 599c5f0 "
-      "conftestplugins._dynamic is a deny-list of spellings (getattr, an ImportFrom's name, an "
-      "assigned __getattr__ not in it)", *DYNAMIC)
+_open("test_p_a_conftest_names_its_plugins_by_another_spelling", "at cc48145 "
+      "conftestplugins._dynamic is a deny-list of spellings and bindings (an assigned "
+      "__getattr__, a def's, class's or match's binding, X.setattr of another X)",
+      *[c for c in DYNAMIC if c not in ("getattr-of-builtins-setattr",
+                                        "getattr-of-the-modules-dict",
+                                        "setattr-imported-under-another-name")])
 
 
 @pytest.mark.parametrize("case", [*SPELLINGS, *DYNAMIC])
@@ -268,3 +286,54 @@ def test_s_a_projects_code_puts_a_folder_first(case: str, tmp_path: Path,
     needs("python3", "pytest")
     assert _session(tmp_path, PLAN, FIRSTS[case], ["cp src/p src/yaml.py", "python3 -m pytest -q"],
                     proof=_proof(request)) is not None
+
+
+# --- R: a site distribution's entry point naming a package's module; the lazy site reading ------
+
+#: Makes the active venv ``$T/venv`` whose site folder holds the metadata of the project's own
+#: pytest plugin (an editable install of a pytest-plugin project registers it so): its
+#: ``pytest11`` entry point names ``mypkg.testing.plugin``, found from ``-m``'s folder.
+ENTRY = r"""set -e
+V=$T/venv
+python3 -m venv --without-pip --system-site-packages "$V"
+S=$(echo "$V"/lib/python3*/site-packages)
+mkdir "$S/mypkg-1.0.dist-info"
+printf 'Metadata-Version: 2.1\nName: mypkg\nVersion: 1.0\n' > "$S/mypkg-1.0.dist-info/METADATA"
+printf '[pytest11]\nmypkg = mypkg.testing.plugin\n' > "$S/mypkg-1.0.dist-info/entry_points.txt"
+"""
+#: The same venv run by a shell shim first on PATH (``exec $T/venv/bin/python3``): the gate
+#: cannot know its ``sys.path`` (every module a plugin's).
+SHIMMED = ENTRY + r"""
+mkdir -p $T/shimbin
+printf '#!/bin/sh\nexec %s/venv/bin/python3 "$@"\n' "$T" > $T/shimbin/python3
+chmod +x $T/shimbin/python3
+"""
+PACKAGE = {"tests/test_a.py": PASSES, "mypkg/__init__.py": "", "mypkg/testing/__init__.py": "",
+           "mypkg/testing/plugin.py": ""}
+#: Each case: the setup, the session's environment's additions, the project's files besides.
+ENTRIES: dict[str, tuple[str, dict[str, str], dict[str, str]]] = {
+    # the entry point's module below its top package
+    "site-entry-point-names-a-package-module": (ENTRY, ACTIVE, {}),
+    # (a regression of cc48145: denied at 599c5f0) sys.path not known, and the ini holds an
+    # everyday addopts word: the lazy reading's "not yet known" read as "no"
+    "shim-and-an-addopts-word": (SHIMMED, {"PATH": "{T}/shimbin:{PATH}"},
+                                 {"pytest.ini": "[pytest]\naddopts = -ra\n"}),
+}
+
+_open("test_r_an_entry_points_package_module_loads_at_start", "at cc48145 sitefinders.plugin_tops "
+      "keeps an entry point's top name only", "site-entry-point-names-a-package-module")
+_open("test_r_an_entry_points_package_module_loads_at_start", "at cc48145 pytestini._reading's "
+      "`every = every or …` makes the lazy None False at an addopts word",
+      "shim-and-an-addopts-word")
+
+
+@pytest.mark.parametrize("case", ENTRIES)
+def test_r_an_entry_points_package_module_loads_at_start(case: str, tmp_path: Path,
+                                                         request: pytest.FixtureRequest) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p mypkg/testing/plugin.py``,
+    then pytest loads the entry point's module from the call's folder."""
+    needs("python3", "pytest")
+    setup, env, files = ENTRIES[case]
+    assert _session(tmp_path, PLAN, {**PACKAGE, **files},
+                    ["cp src/p mypkg/testing/plugin.py", "python3 -m pytest -q"], setup=setup,
+                    env=env, proof=_proof(request)) is not None
