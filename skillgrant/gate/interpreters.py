@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -31,6 +32,29 @@ _BINARIES = frozenset((b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe",
                        b"\xfe\xed\xfa\xcf", b"\xfe\xed\xfa\xce", b"\xca\xfe\xba\xbe"))
 
 
+#: macOS's ``python3`` stub (a Mach-O universal binary in the system's sealed volume): it
+#: runs the developer folder's ``usr/bin/python3`` (``xcrun``'s), installing none.
+_STUB = "/usr/bin/python3"
+#: Whether this is macOS (a list: the tests emulate it).
+_DARWIN = [sys.platform == "darwin"]
+
+
+def _developer_dirs() -> list[str]:
+    """The developer folders ``xcrun`` may take (each: ``DEVELOPER_DIR``, ``xcode-select``'s
+    link, Xcode's and the Command Line Tools' default places)."""
+    try:
+        link = [os.path.join(os.path.dirname(_XCODE_SELECT), os.readlink(_XCODE_SELECT))]
+    except OSError:
+        link = []
+    found = [os.environ.get("DEVELOPER_DIR", ""), *link,
+             "/Applications/Xcode.app/Contents/Developer", "/Library/Developer/CommandLineTools"]
+    return [d for d in dict.fromkeys(found) if d]
+
+
+#: ``xcode-select -s``'s link to the chosen developer folder.
+_XCODE_SELECT = "/var/db/xcode_select_link"
+
+
 @functools.lru_cache(maxsize=512)
 def interpreter_libs(exe: str) -> list[str] | None:
     """The library folders (``PREFIX/lib``) whose site folders the interpreter at ``exe``
@@ -46,6 +70,9 @@ def interpreter_libs(exe: str) -> list[str] | None:
         return None
     if magic not in _BINARIES or not is_interpreter(os.path.basename(real)):  # (a script, a
         return _shimmed(os.path.dirname(exe))  # launcher: a shim; s57-greview2 V-LAUNCHER)
+    if real == _STUB and magic != b"\x7fELF" and _DARWIN[0]:
+        return gathered([], [os.path.join(d, "usr", "bin", "python3") for d in _developer_dirs()],
+                        interpreter_libs)  # (macOS's stub: K-MACOS)
     for folder in (os.path.dirname(exe), os.path.dirname(os.path.dirname(exe))):
         venv = venv_libs(folder)
         if venv is None or venv:

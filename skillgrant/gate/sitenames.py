@@ -140,7 +140,7 @@ def _site_names(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra:
         listed = _listing(folder)
         if listed is None:
             return None
-        names |= listed
+        names |= listed | _source_members(folder, roots)
     return frozenset(names)
 
 
@@ -195,10 +195,11 @@ def _path_folders(path: str, home: str = "") -> tuple[str, ...] | None:
 def _listing(folder: str) -> frozenset[str] | None:
     """The top-level names of the site folder ``folder`` (every module file, every folder)
     and of each folder its ``.pth`` files add: another site folder's alike, a source
-    folder's (an editable install's project, ``/work/main``) only its modules and regular
-    packages (a folder holding an ``__init__`` module): its plain folders (``tests``,
-    ``docs``) are no distribution's namespace (review s55: ``tests/__init__.py`` was denied
-    under the editable dev venv only); and in each of them the top names of the modules
+    folder's (an editable install's project, ``/work/main``) too: its plain folders
+    (``acme`` of ``src/acme/utils/``) are namespaces a module of their name written first
+    on ``sys.path`` takes the place of (s57-greview2 N-EDITABLE-SRC; the cost: a project's
+    ``tests.py``, ``tests/__init__.py`` under its own editable dev venv; their members:
+    ``_source_members``); and in each of them the top names of the modules
     its distributions' ``pytest11`` entry points name (``_plugin_tops``) and those an
     editable finder maps (``_finder_tops``). None where a finder's mapping cannot be read."""
     from .sitefinders import archive_tops, finder_tops, plugin_tops
@@ -218,9 +219,22 @@ def _listing(folder: str) -> frozenset[str] | None:
                 return None
             names |= read
             continue
-        names |= _top_names(added, os.path.basename(added.rstrip("/")) in (
-            "site-packages", "dist-packages")) | plugin_tops(added)
+        names |= _top_names(added, True) | plugin_tops(added)
     return frozenset(names)
+
+
+def _source_members(folder: str, roots: tuple[str, ...]) -> set[str]:
+    """The namespace members (``_namespace_members``) of each folder the ``.pth`` files of
+    the site folder ``folder`` add (an editable install's source folder: s57-greview2
+    N-EDITABLE-SRC) but one in, above or below a folder of ``roots`` (the plan's run
+    folders: the project installed into its own venv, whose files are the project's)."""
+    found: set[str] = set()
+    for added in _pth_folders(folder):
+        real = os.path.normpath(added)
+        if os.path.isdir(real) and not any(real == r or real.startswith(r.rstrip("/") + "/") or
+                                           r.startswith(real.rstrip("/") + "/") for r in roots):
+            found |= _namespace_members(real)
+    return found
 
 
 def _namespace_members(folder: str) -> set[str]:

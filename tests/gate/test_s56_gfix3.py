@@ -130,10 +130,11 @@ def test_a_computed_pytest_plugins_of_a_package_is_that_package(tmp_path: Path) 
 
 # --- the site folders' listing -------------------------------------------------------------------
 
-def test_a_pth_source_folders_plain_folders_are_no_modules(tmp_path: Path) -> None:
-    """An editable install's ``.pth`` names a project's folder: its modules and regular
-    packages are site names, its plain folders (``tests``, ``docs``) not; another site
-    folder a ``.pth`` names is read whole (a namespace package's folder)."""
+def test_a_pth_source_folders_plain_folders_are_namespaces(tmp_path: Path) -> None:
+    """An editable install's ``.pth`` names a project's folder: its modules, regular
+    packages and plain folders (``tests``, ``docs``: namespaces; s58-pfix, s57-greview2
+    N-EDITABLE-SRC) are site names; another site folder a ``.pth`` names is read whole (a
+    namespace package's folder)."""
     site, source, other = (tmp_path / n for n in ("site-packages", "src", "o/site-packages"))
     for folder in ("tests", "docs", "zzpkg", "__pycache__"):
         (source / folder).mkdir(parents=True)
@@ -143,7 +144,7 @@ def test_a_pth_source_folders_plain_folders_are_no_modules(tmp_path: Path) -> No
     site.mkdir()
     (site / "zzinstalled").mkdir()
     (site / "a.pth").write_text(f"{source}\n{other}\nimport os\n")
-    assert _listing(str(site)) == {"zzinstalled", "zzpkg", "zzmod", "zzspace"}
+    assert _listing(str(site)) == {"zzinstalled", "zzpkg", "zzmod", "zzspace", "tests", "docs"}
 
 
 # --- proofs: what stays denied -------------------------------------------------------------------

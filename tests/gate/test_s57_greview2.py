@@ -483,9 +483,6 @@ NAMESPACES = {
 }
 
 # (site-namespace-member: held since 56e2246; nested-namespace-member since 5bbb9bb)
-_open("test_n_a_namespace_member_a_plugin_imports", "at 5bbb9bb sitenames reads no namespace "
-      "of a .pth-added source folder (its namespace is not even a top name)",
-      "editable-source-namespace")
 
 
 @pytest.mark.parametrize("case", NAMESPACES)

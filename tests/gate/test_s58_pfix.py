@@ -1,0 +1,145 @@
+"""Session 58 (s58-pfix, issue 29): what pytest and Python import at start, failing closed,
+read only where a call needs it. Pins, without real programs: the site folders read by
+``pytestini`` only for a module's file or a named module (the hook's cost on every plan
+running make/npm/pytest), a conftest reaching the builtins' module by another name
+(s57-greview2 P-DYNAMIC4), an archive on ``sys.path`` (E-EGGZIP), an editable install's
+source folder's namespaces (N-EDITABLE-SRC) and macOS's ``python3`` stub (K-MACOS)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import zipfile
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from skillgrant.gate import interpreters, pytestini, sitenames
+from skillgrant.gate.conftestplugins import _names
+from skillgrant.gate.placed import fold
+from skillgrant.gate.sitefinders import archive_tops
+
+# --- the site folders read only where a call needs them ----------------------------------------
+
+
+def _widened(project: Path, name: str, monkeypatch: pytest.MonkeyPatch) -> tuple[bool, int]:
+    """``pytestini.widened`` of ``project/name`` for a plan collecting in ``project``, and how
+    many times the site folders were read (``sys_path_folders`` answers None: not known)."""
+    asked: list[int] = []
+
+    def unknown(*_: object) -> None:
+        asked.append(1)
+
+    monkeypatch.setattr(sitenames, "sys_path_folders", unknown)
+    real = fold(os.path.realpath(project))
+    guards = SimpleNamespace(run_folders=frozenset({str(project)}), python_libs=frozenset(),
+                             named=(), collected=frozenset({real}))
+    pytestini._LAST.clear()
+    return pytestini.widened(f"{real}/{name}", frozenset({real}), guards), len(asked)
+
+
+@pytest.mark.parametrize(("conftest", "name", "expected"), [
+    ("", "a.txt", (False, 0)),  # (no module's file, no module named: no site folder read)
+    ("", "app.py", (True, 1)),  # (a module's: every one where sys.path is not known)
+    ("pytest_plugins = ['plugs']\n", "a.txt", (False, 1)),  # (a named module looked up)
+])
+def test_the_site_folders_are_read_only_where_they_can_change_the_answer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, conftest: str, name: str,
+        expected: tuple[bool, int]) -> None:
+    (tmp_path / "conftest.py").write_text(conftest)
+    assert _widened(tmp_path, name, monkeypatch) == expected
+
+
+# --- a conftest reaching the builtins' module otherwise (P-DYNAMIC4) --------------------------
+
+SET = "(sys.modules[__name__], 'pytest_' + 'plugins', ['helpers'])\n"
+
+
+@pytest.mark.parametrize("text", [
+    "import builtins as b\nimport sys\nb.setattr" + SET,
+    "from builtins import setattr as s\nimport sys\ns" + SET,
+    "import builtins, sys\ngetattr(builtins, 'setattr')" + SET,
+    "import builtins, sys\ngetattr(builtins, 'set' + 'attr')" + SET,
+    "import builtins, sys\ndef f(b):\n    b.setattr" + SET + "f(builtins)\n",
+    "import builtins, sys\nb = builtins\nb.setattr" + SET,
+    "(lambda: 0).__globals__.update({'pytest_' + 'plugins': ['helpers']})\n",
+    "import pickle\npickle.loads(b'cbuiltins\\nsetattr\\n')\n",
+])
+def test_the_builtins_module_by_another_name_is_not_read(text: str) -> None:
+    assert _names(text.encode()) is None
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("import pytest\n\n\n@pytest.fixture\ndef f(monkeypatch):\n    monkeypatch.setattr("
+     "'builtins.input', None)\n    return getattr(monkeypatch, 'undo', None)\n", []),
+    ("import builtins\nREAL = builtins.open\npytest_plugins = ['a']\n", ["a"]),
+])
+def test_everyday_conftests_stay_read(text: str, names: list[str]) -> None:
+    assert _names(text.encode()) == names
+
+
+# --- an archive on sys.path (E-EGGZIP) -----------------------------------------------------------
+
+def test_a_zipped_eggs_names_and_entry_points_are_read(tmp_path: Path) -> None:
+    egg = tmp_path / "zzegg-1.0-py3.11.egg"
+    with zipfile.ZipFile(egg, "w") as z:
+        z.writestr("zzegg.py", "")
+        z.writestr("zzpkg/__init__.py", "")
+        z.writestr("zzns/member.py", "")
+        z.writestr("EGG-INFO/entry_points.txt", "[pytest11]\nzzplug = zzother.plugin\n")
+    assert archive_tops(str(egg)) == {"zzegg", "zzpkg", "zzns", "zzns/member", "zzother"}
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "easy-install.pth").write_text(f"{egg}\n")
+    assert {"zzegg", "zzother"} <= (sitenames._listing(str(tmp_path / "site")) or set())
+
+
+def test_a_file_that_is_no_archive_names_nothing(tmp_path: Path) -> None:
+    (tmp_path / "no.zip").write_text("not an archive")  # (zipimport skips it)
+    assert archive_tops(str(tmp_path / "no.zip")) == set()
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "a.pth").write_text(f"{tmp_path / 'gone.egg'}\n{tmp_path}\n")
+    (tmp_path / "site" / "b.pth").write_text(f"{tmp_path / 'site'}\n")
+    os.mkfifo(tmp_path / "fifo.egg")  # (a file not read: no listing)
+    (tmp_path / "site" / "c.pth").write_text(f"{tmp_path / 'fifo.egg'}\n")
+    assert sitenames._listing(str(tmp_path / "site")) is not None  # (a fifo is no file)
+
+
+# --- an editable install's source folder (N-EDITABLE-SRC) --------------------------------------
+
+def test_a_source_folders_namespaces_are_site_names(tmp_path: Path) -> None:
+    source, site = tmp_path / "acme-utils" / "src", tmp_path / "site-packages"
+    (source / "acme" / "utils").mkdir(parents=True)
+    (source / "acme" / "utils" / "__init__.py").write_text("")
+    site.mkdir()
+    (site / "__editable__.acme_utils-1.0.pth").write_text(f"{source}\n")
+    assert "acme" in (sitenames._listing(str(site)) or set())
+    assert sitenames._source_members(str(site), (str(tmp_path / "p"),)) == {"acme/utils"}
+    assert sitenames._source_members(str(site), (str(tmp_path / "acme-utils"),)) == set()
+
+
+# --- macOS's python3 stub (K-MACOS) ------------------------------------------------------------
+
+def test_macos_stub_reads_its_developer_folders_python(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    stub = tmp_path / "usr" / "bin" / "python3"
+    stub.parent.mkdir(parents=True)
+    stub.write_bytes(b"\xca\xfe\xba\xbe\x00\x00\x00\x02")
+    developer = tmp_path / "CommandLineTools"
+    (developer / "usr" / "bin").mkdir(parents=True)
+    link = tmp_path / "xcode_select_link"
+    link.symlink_to(developer)
+    monkeypatch.setattr(interpreters, "_STUB", str(stub))
+    monkeypatch.setattr(interpreters, "_XCODE_SELECT", str(link))
+    monkeypatch.setattr(interpreters, "_DARWIN", [True])
+    monkeypatch.delenv("DEVELOPER_DIR", raising=False)
+    interpreters.interpreter_libs.cache_clear()
+    assert interpreters.interpreter_libs(str(stub)) == []  # (no python3 there: none runs)
+    real = os.path.join(sys.base_prefix, "bin", "python3")
+    (developer / "usr" / "bin" / "python3").symlink_to(real)
+    interpreters.interpreter_libs.cache_clear()
+    assert interpreters.interpreter_libs(str(stub)) == interpreters.interpreter_libs(real)
+    monkeypatch.setattr(interpreters, "_DARWIN", [False])  # (elsewhere: a script, not known)
+    interpreters.interpreter_libs.cache_clear()
+    assert interpreters.interpreter_libs(str(stub)) is None
+    interpreters.interpreter_libs.cache_clear()
