@@ -337,3 +337,51 @@ def test_r_an_entry_points_package_module_loads_at_start(case: str, tmp_path: Pa
     assert _session(tmp_path, PLAN, {**PACKAGE, **files},
                     ["cp src/p mypkg/testing/plugin.py", "python3 -m pytest -q"], setup=setup,
                     env=env, proof=_proof(request)) is not None
+
+
+# --- A: an aggregator a conftest names, found in an archive on sys.path ------------------------
+
+#: Each case: the setup making ``plugs`` (``pytest_plugins = ['helpers']``) importable from an
+#: archive, and the session's environment's additions.
+ARCHIVES = {
+    # a zip on the session's PYTHONPATH
+    "pythonpath-zip": (r"""set -e
+python3 - "$T/plugs.zip" <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w") as z:
+    z.writestr("plugs.py", "pytest_plugins = ['helpers']\n")
+PY
+""", {"PYTHONPATH": "{T}/plugs.zip"}),
+    # a zipped egg easy-install.pth lists in the active venv's site folder
+    "zipped-egg": (r"""set -e
+python3 -m venv --without-pip --system-site-packages "$T/venv"
+S=$(echo "$T"/venv/lib/python3*/site-packages)
+python3 - "$S" <<'PY'
+import os, sys, zipfile
+site = sys.argv[1]
+with zipfile.ZipFile(os.path.join(site, "plugs-1.0-py3.11.egg"), "w") as z:
+    z.writestr("plugs.py", "pytest_plugins = ['helpers']\n")
+    z.writestr("EGG-INFO/PKG-INFO", "Metadata-Version: 1.1\nName: plugs\nVersion: 1.0\n")
+with open(os.path.join(site, "easy-install.pth"), "w") as f:
+    f.write("./plugs-1.0-py3.11.egg\n")
+PY
+""", ACTIVE),
+}
+
+_open("test_a_an_archives_aggregator_names_a_plugin", "at b9d2bd2 conftestplugins reads a named "
+      "module at root/NAME.py of each sys.path folder: an archive's member is not read",
+      *ARCHIVES)
+
+
+@pytest.mark.parametrize("case", ARCHIVES)
+def test_a_an_archives_aggregator_names_a_plugin(case: str, tmp_path: Path,
+                                                 request: pytest.FixtureRequest) -> None:
+    """Root conftest ``pytest_plugins = ['plugs']``; plan ``Bash(python3 -m pytest -q)``,
+    ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest imports ``plugs`` from the archive and
+    the ``helpers`` it names from the call's folder."""
+    needs("python3", "pytest")
+    setup, env = ARCHIVES[case]
+    assert _session(tmp_path, PLAN, {"conftest.py": "pytest_plugins = ['plugs']\n",
+                                     "helpers.py": "", "tests/test_a.py": PASSES},
+                    ["cp src/p helpers.py", "python3 -m pytest -q"], setup=setup, env=env,
+                    proof=_proof(request)) is not None
