@@ -16,6 +16,8 @@ import functools
 import os
 import sys
 
+from . import files as fs
+
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -62,11 +64,10 @@ def interpreter_libs(exe: str) -> list[str] | None:
     file is there; None where they cannot be known exactly."""
     real = os.path.realpath(exe)
     try:
-        with open(real, "rb") as f:
-            magic = f.read(4)
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    except OSError:
+        magic = fs.read(real, 4)
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return []  # (nothing a shell runs)
+    except OSError:  # (a FIFO too: not waited for)
         return None
     if magic not in _BINARIES or not is_interpreter(os.path.basename(real)):  # (a script, a
         return _shimmed(os.path.dirname(exe))  # launcher: a shim; s57-greview2 V-LAUNCHER)
@@ -93,8 +94,7 @@ def venv_libs(prefix: str) -> list[str] | None:
     is not known."""
     cfg = os.path.join(prefix, "pyvenv.cfg")
     try:
-        with open(cfg, "rb") as f:
-            text = f.read(1 << 16).decode()
+        text = fs.read(cfg, 1 << 16).decode()
     except (FileNotFoundError, NotADirectoryError):
         return []
     except (OSError, ValueError):

@@ -86,6 +86,8 @@ def module_path(key: str, path: str | None = None) -> bool:
     module = importable(dot + suffix)
     if shadows(key, frozenset((head,))) or (module and stem in RUNNER_MODULES):
         return not _package(path, 1)
+    if module and any(key.startswith(f + "/") for f in _start_folders()):
+        return True  # (a module of a folder a site `.pth` adds holding a plugin; s58-pfix)
     if module and _site_name(stem):  # (only in a folder that may be on sys.path: K2)
         return not _package(path, 1) and first_on_path(path, 1)
     above, _, package = head.rpartition("/")
@@ -122,6 +124,22 @@ def _site_names() -> frozenset[str] | None:
         # no script; a plan's `-c` code imports standard ones: planruns; session 57's cost)
     return site_names(getattr(guards, "run_folders", frozenset()),
                       getattr(guards, "python_libs", frozenset()))
+
+
+def _start_folders() -> tuple[str, ...]:
+    """The folded real paths of the folders a site ``.pth`` of a Python of the plan adds to
+    ``sys.path`` whose modules pytest may import at every start (``sitenames.plugin_folders``:
+    ``vendor/`` holding a pytest plugin's package)."""
+    from .guardedset import GUARDED
+    from .placed import fold
+    from .sitenames import plugin_folders
+
+    guards = GUARDED.get()
+    if not getattr(guards, "collected", None) and not getattr(guards, "runs_any", True):
+        return ()
+    return tuple(fold(fs.realpath(f)).rstrip("/") for f in plugin_folders(
+        getattr(guards, "run_folders", frozenset()), getattr(guards, "python_libs",
+                                                             frozenset())))
 
 
 def _package(path: str | None, up: int) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+from . import files as fs
 from .placed import STANDARD
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -32,8 +33,7 @@ def finder_tops(folder: str, pths: list[str],
     names: set[str] = set()
     for path in glob.glob(os.path.join(glob.escape(folder), "__editable__*finder.py")):
         try:
-            with open(path, "rb") as f:
-                tree = ast.parse(f.read(1 << 22))
+            tree = ast.parse(fs.read(path, 1 << 22))
         except (OSError, SyntaxError, ValueError):
             return None
         read = 0
@@ -126,9 +126,8 @@ def pth_texts(pths: list[str]) -> list[str | None]:
     texts: list[str | None] = []
     for pth in pths:
         try:
-            with open(pth, "rb") as f:
-                texts.append(f.read(1 << 20).decode("utf-8", "replace"))
-        except OSError:
+            texts.append(fs.read(pth, 1 << 20).decode("utf-8", "replace"))
+        except OSError:  # (a FIFO too: not waited for)
             texts.append(None)
     return texts
 
@@ -185,8 +184,7 @@ def _module_texts(folder: str, name: str) -> list[tuple[str, bytes | None]]:
         for file, own in ((path + ".py", package), (os.path.join(path, "__init__.py"),
                                                      ".".join(parts[:at]))):
             try:
-                with open(file, "rb") as f:
-                    found.append((own, f.read(1 << 22)))
+                found.append((own, fs.read(file, 1 << 22)))
             except (FileNotFoundError, NotADirectoryError):
                 continue
             except OSError:
@@ -221,8 +219,7 @@ def plugin_tops(folder: str) -> set[str]:
         [os.path.join(folder, "EGG-INFO", "entry_points.txt")] if folder.endswith(".egg") else [])
     for path in paths:
         try:
-            with open(path, "rb") as f:
-                names |= _pytest11(f.read(1 << 20))
+            names |= _pytest11(fs.read(path, 1 << 20))
         except OSError:
             continue
     return names
@@ -243,17 +240,26 @@ def _pytest11(data: bytes) -> set[str]:
     return names
 
 
+#: The largest archive read (bytes): a larger one is not (any name).
+_ARCHIVE: Final = 1 << 26
+
+
 def archive_tops(path: str) -> set[str] | None:
     """The top names (lower case) an archive on ``sys.path`` at ``path`` gives (zipimport's:
     a zipped egg ``easy-install.pth`` lists, a ``PYTHONPATH`` zip; s57-greview2 E-EGGZIP):
     each module file and folder of its root, each entry of a folder with no ``__init__``
     there (a namespace's member, ``NAMESPACE/MEMBER``), and the ``pytest11`` entry points of
     its distributions' metadata (``importlib.metadata`` reads them through ``zipfile``): []
-    where it is no archive (zipimport skips it); None where it cannot be read."""
+    where it is no archive (zipimport skips it); None where it cannot be read (larger than
+    ``_ARCHIVE``, not a regular file)."""
+    import io
     import zipfile
 
     try:
-        with zipfile.ZipFile(path) as archive:
+        data = fs.read(path, _ARCHIVE + 1)
+        if len(data) > _ARCHIVE:
+            return None
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
             listed = archive.namelist()
             metadata = [n for n in listed if n.count("/") == 1 and n.endswith(
                 "/entry_points.txt") and (n.split("/")[0].endswith((".dist-info", ".egg-info"))

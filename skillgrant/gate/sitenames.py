@@ -126,6 +126,37 @@ def sys_path_folders(roots: frozenset[str], libs: frozenset[str]) -> list[str] |
             *(p for f in folders for p in _pth_folders(f))]
 
 
+def plugin_folders(roots: frozenset[str], libs: frozenset[str]) -> tuple[str, ...]:
+    """The folders a site folder's ``.pth`` adds to ``sys.path`` (of a Python of the plan:
+    ``site_names``' ``roots``, ``libs``) whose modules pytest may import at every start: one
+    holding a pytest plugin (a ``pytest11`` entry point's module of any site folder, or its
+    own distribution's), or outside the plan's run folders ``roots`` (s58-pfix: ``vendor/``
+    holding a plugin's package was written freely); an editable install's source folder in
+    the project holding none is the project's code (its tests import it). None of them where
+    the site folders are not known (every module is then a site name)."""
+    from .environment import values
+
+    extra, home = values(("PYTHONPATH", "PYTHONHOME"))
+    return _plugin_folders(tuple(sorted(roots)), tuple(sorted(libs)), os.environ.get(
+        "PATH", ""), extra or "", home or "")
+
+
+@functools.lru_cache(maxsize=8)
+def _plugin_folders(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: str,
+                    home: str) -> tuple[str, ...]:
+    """``plugin_folders`` of ``_site_names``' arguments."""
+    from .sitefinders import plugin_tops
+
+    folders = _folders(roots, libs, path, extra, home)
+    if folders is None:
+        return ()
+    added = [a for f in folders for a in _pth_folders(f) if os.path.isdir(a)]
+    tops = {t for f in (*folders, *added) for t in plugin_tops(f)}
+    return tuple(dict.fromkeys(os.path.normpath(a) for a in added if plugin_tops(a) or not any(
+        os.path.normpath(a) == r or os.path.normpath(a).startswith(r.rstrip("/") + "/")
+        for r in roots) or tops & _top_names(a, True)))
+
+
 @functools.lru_cache(maxsize=8)
 def _site_names(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: str,
                 home: str) -> frozenset[str] | None:

@@ -143,3 +143,52 @@ def test_macos_stub_reads_its_developer_folders_python(tmp_path: Path,
     interpreters.interpreter_libs.cache_clear()
     assert interpreters.interpreter_libs(str(stub)) is None
     interpreters.interpreter_libs.cache_clear()
+
+
+# --- a FIFO is read by no one: not waited for ------------------------------------------------
+
+def test_a_fifo_in_an_interpreters_or_a_pth_files_stead_is_not_known(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "python3")
+    interpreters.interpreter_libs.cache_clear()
+    assert interpreters.interpreter_libs(str(tmp_path / "python3")) is None
+    (tmp_path / "site").mkdir()
+    os.mkfifo(tmp_path / "site" / "zz.pth")
+    assert sitenames._listing(str(tmp_path / "site")) is None
+
+
+# --- a folder a site .pth adds, holding a pytest plugin (real bash, python3, pytest) -----------
+
+#: Makes, in ``$D``, the distribution ``zzpkg`` whose ``pytest11`` entry point names the
+#: package module ``zzpkg.plugin``.
+DIST = ('mkdir -p "$D/zzpkg-1.0.dist-info" "$D/zzpkg" && printf "Metadata-Version: 2.1\\nName: '
+        'zzpkg\\nVersion: 1.0\\n" > "$D/zzpkg-1.0.dist-info/METADATA" && printf "[pytest11]\\n'
+        'zz = zzpkg.plugin\\n" > "$D/zzpkg-1.0.dist-info/entry_points.txt" && : > '
+        '"$D/zzpkg/__init__.py" && : > "$D/zzpkg/plugin.py"')
+#: Each case: what each project's ``prepare`` makes (an in-project venv, its ``.pth`` naming
+#: ``vendor/``), the session's environment, the calls.
+PLUGIN_FOLDERS = {
+    # (open before s58-pfix: the module a folder of the project a site .pth adds was written)
+    "in-project-pth-folder": (
+        'python3 -m venv --without-pip --system-site-packages .venv && S=$(echo .venv/lib/'
+        'python3*/site-packages) && echo ../../../../vendor > "$S/ext.pth" && D=vendor && '
+        + DIST, {"PATH": "{P}/.venv/bin:{PATH}", "VIRTUAL_ENV": "{P}/.venv"},
+        ["cp src/p vendor/zzpkg/plugin.py", "python3 -m pytest -q"]),
+    # (held) a PYTHONPATH folder's distribution naming a package module: its package shadowed
+    "pythonpath-distribution-package-module": (
+        "D=$PWD/../shared && " + DIST, {"PYTHONPATH": "{P}/../shared"},
+        ["cp src/p zzpkg.py", "python3 -m pytest -q"]),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", PLUGIN_FOLDERS)
+def test_a_plugin_a_folder_on_sys_path_holds_is_not_written(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: the write, then pytest imports
+    the plugin's module at its start (the payload proved to run each time)."""
+    from bash_review import needs
+    from test_s57_greview2 import PASSES, _session
+
+    needs("python3", "pytest")
+    prepare, env, calls = PLUGIN_FOLDERS[case]
+    assert _session(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+                    {"tests/test_a.py": PASSES}, calls, env=env, prepare=prepare) == calls[0]
