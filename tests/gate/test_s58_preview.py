@@ -385,3 +385,21 @@ def test_a_an_archives_aggregator_names_a_plugin(case: str, tmp_path: Path,
                                      "helpers.py": "", "tests/test_a.py": PASSES},
                     ["cp src/p helpers.py", "python3 -m pytest -q"], setup=setup, env=env,
                     proof=_proof(request)) is not None
+
+
+# --- O: an optional import of the standard library's, of a name installed nowhere -------------
+
+_open("test_o_the_standard_librarys_optional_import_meets_a_project_module", "at c1338fc "
+      "placed.STANDARD holds sys.stdlib_module_names: `org` (copy's, pickle's Jython import) is "
+      "neither a standard nor a site name")
+
+
+def test_o_the_standard_librarys_optional_import_meets_a_project_module(
+        tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p org.py``, then pytest's
+    start imports ``copy`` (or ``pickle``), whose ``from org.python.core import PyStringMap``
+    (Jython's, in a ``try``) imports the call's folder's ``org.py``."""
+    needs("python3", "pytest")
+    assert _session(tmp_path, PLAN, {"tests/test_a.py": PASSES},
+                    ["cp src/p org.py", "python3 -m pytest -q"],
+                    proof=_proof(request)) is not None
