@@ -33,7 +33,7 @@ _PATTERNED: Final = frozenset("*?[{$`")
 #: pytest's options whose value is the next word when given apart (its own, 9.x; and its
 #: best-known plugins': xdist's ``-n``, ``--dist``; pytest-timeout's ``--timeout``): a word
 #: after one is no path operand.
-_VALUED: Final = frozenset((
+VALUED: Final = frozenset((
     "-k", "-m", "-p", "-c", "-o", "-W", "-r", "--basetemp", "--rootdir", "--confcutdir",
     "--config-file", "--override-ini", "--pythonwarnings", "--junitxml", "--junit-xml",
     "--maxfail", "--tb", "--durations", "--durations-min", "--capture", "--import-mode",
@@ -91,7 +91,7 @@ def _pytest(entry: str, rest: list[str]) -> None:
             _refuse(entry, word)
         before = rest[k - 1] if k else ""
         operands = operands or (word[:1] != "-" and _PATTERNED.isdisjoint(word) and (
-            before not in _VALUED or "=" in before) and os.path.normpath(word)[:1] != ".")
+            before not in VALUED or "=" in before) and os.path.normpath(word)[:1] != ".")
     if any(w.startswith("--doctest-modules") for w in rest) and not operands:
         _refuse(entry, "--doctest-modules")
 
@@ -120,7 +120,7 @@ def operands(words: list[str]) -> list[str]:
     at = next((k for k, n in enumerate(names) if n in ("pytest", "py.test")), None)
     rest = [] if at is None else words[at + 1:]
     return [w for k, w in enumerate(rest) if w[:1] != "-" and _PATTERNED.isdisjoint(w) and (
-        not k or rest[k - 1] not in _VALUED or "=" in rest[k - 1])]
+        not k or rest[k - 1] not in VALUED or "=" in rest[k - 1])]
 
 
 def _given(word: str, after: str, short: str, long: str = "") -> str | None:

@@ -316,6 +316,14 @@ def _guarded_word(text: str, directory: str | None) -> str | None:
     away = outside(text, directory, runs) if runs and directory is not None else None
     if away is not None:
         return f"{away} (the session moved there; the plan's programs run in its folders only)"
+    if "py" in text and "test" in text:  # (a pattern entry's pytest words: s58-pfix)
+        from .callpytest import pattern_word
+        from .planscripts import plan_entries
+
+        here = directory or "."
+        given = pattern_word(text, here, plan_entries(GUARDED.get()), runs or (here,))
+        if given is not None:
+            return f"{given} (pytest given words no plan entry gives: what it imports is not read)"
     text = own_text(text, GUARDED.get())  # (the plan's entries' own assignments: s50)
     bare = unquoted(text)  # (a program's name spelled with quotes: `c''url`, `sho''pt`)
     quoted = _SPELLED.search(text) or (  # `$'.claude/\x73ettings.json'` spells any name (G-4)

@@ -227,8 +227,7 @@ OVERRIDES: dict[str, tuple[Any, ...]] = {
 
 # (override-ini-attached, o-attached, o-equals, pytest-script, addopts-variable,
 # site-name-o-attached: held since 378e7dd, collectopts refusing a pythonpath override)
-_open("test_o_a_pythonpath_the_gate_does_not_read", "at 378e7dd collectopts reads the plan's "
-      "entry: a pattern entry's call giving the override is allowed", "pattern-plan")
+# (pattern-plan: held since s58-pfix, callpytest reading a pattern entry's call)
 # (site-name-addopts-variable, PYTEST_ADDOPTS' for a plain folder: held since c325de9, every
 # folder taken under PYTEST_ADDOPTS; test_s56_gfix3 pins it)
 

@@ -192,3 +192,38 @@ def test_a_plugin_a_folder_on_sys_path_holds_is_not_written(case: str, tmp_path:
     prepare, env, calls = PLUGIN_FOLDERS[case]
     assert _session(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
                     {"tests/test_a.py": PASSES}, calls, env=env, prepare=prepare) == calls[0]
+
+
+# --- pytest's words in a pattern entry's call (s56-greview3 O pattern-plan) --------------------
+
+@pytest.mark.parametrize(("call", "word"), [
+    ("python3 -m pytest -q", None),
+    ("python3 -m pytest -qx --lf tests/test_a.py::test_a -k 'a or b' -n 4", None),
+    ("pytest -vv --tb short -p no:cacheprovider -rA --cov=src --junitxml=r.xml", None),
+    ("grep -r pytest /etc", None),  # (a word, not the program)
+    ("python3 -m pytest -q -p helpers", "-p"),
+    ("python3 -m pytest -qphelpers", "-p"),
+    ("python3 -m pytest --override-ini=pythonpath=mypkg", "--override-ini=pythonpath=mypkg"),
+    ("python3 -m pytest -c other.ini", "-c"),
+    ("python3 -m pytest --rootdir=/tmp", "--rootdir=/tmp"),
+    ("python3 -m pytest /etc", "/etc"),  # (an anchor outside: its conftests unread)
+    ("cd sub && python3 -m pytest -q", None),
+    ("python3 -m pytest sub", "sub"),  # (below a settings file the plan does not read)
+    ("uv run pytest --pyargs acme", "--pyargs"),
+])
+def test_a_pattern_entrys_pytest_words_are_read(tmp_path: Path, call: str,
+                                                word: str | None) -> None:
+    from skillgrant.gate.callpytest import pattern_word
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "pytest.ini").write_text("[pytest]\n")
+    found = pattern_word(call, str(tmp_path), [], (str(tmp_path),))
+    assert (found is None) == (word is None), found
+    assert word is None or word in (found or "")
+
+
+def test_a_plan_entrys_own_text_is_read_at_plan_time() -> None:
+    from skillgrant.gate.callpytest import pattern_word
+
+    assert pattern_word("python3 -m pytest -q -p helpers", "/", [
+        "python3 -m pytest -q -p helpers"], ("/",)) is None

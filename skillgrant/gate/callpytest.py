@@ -1,0 +1,146 @@
+"""pytest's words in a call a pattern entry allows (issue 29, session 58; s56-greview3 O
+``pattern-plan``, s57-pfix's P-OUTSIDE pattern form).
+
+The gate reads a plan's own pytest words at plan time (``collectopts``, ``planprograms``,
+``pytestini``): what ``-p NAME``, ``-o pythonpath=…``, an operand's conftests and settings
+make pytest import is guarded or the plan refused. A pattern entry (``Bash(python3 -m pytest
+*)``) gives no words then: its call may give ``-p helpers`` (``helpers.py`` written by an
+allowed ``cp`` runs at pytest's start), ``--override-ini=pythonpath=mypkg``, ``-c other.ini``,
+an operand outside the project whose conftest names plugins. So a call's pytest command
+that is not a plan entry's own text is read here, failing closed: denied where it gives an
+option outside ``_SAFE`` (what changes no file pytest imports: verbosity, selection,
+reporting, xdist's process count), where ``collectopts`` would refuse it in an entry, or
+where an operand lies outside the plan's run folders or below a pytest settings file under
+them (its ``pythonpath``, ``addopts``: not read)."""
+
+from __future__ import annotations
+
+import os
+
+from . import files as fs
+from .collectopts import VALUED, collecting, plugin_words
+from .moves import command_words
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: pytest's options (9.x, and xdist's, pytest-timeout's, pytest-cov's but its settings file,
+#: rerunfailures') that make it import, read or collect nothing the plan's own reading of an
+#: entry does not: output, reports, selection among what is collected anyway, order,
+#: process count (``--basetemp``: ``guards``' own rule). ``-W`` is read by ``collectopts``.
+_SAFE: Final = frozenset((
+    "-q", "--quiet", "-v", "--verbose", "-x", "--exitfirst", "-s", "-l", "--showlocals",
+    "-r", "-k", "-m", "-W", "--pythonwarnings", "--tb", "--lf", "--last-failed", "--ff",
+    "--failed-first", "--nf", "--new-first", "--sw", "--stepwise", "--sw-skip",
+    "--stepwise-skip", "--maxfail", "--durations", "--durations-min", "--co",
+    "--collect-only", "--collectonly", "--no-header", "--no-summary", "--color",
+    "--code-highlight", "--strict-markers", "--strict-config", "--strict", "--capture",
+    "--disable-warnings", "--disable-pytest-warnings", "--runxfail", "--deselect",
+    "--ignore", "--ignore-glob", "--setup-show", "--setup-only", "--setup-plan",
+    "--fixtures", "--fixtures-per-test", "--markers", "--version", "-V", "-h", "--help",
+    "--cache-show", "--cache-clear", "--lfnf", "--last-failed-no-failures", "-n",
+    "--numprocesses", "--maxprocesses", "--dist", "--timeout", "--timeout-method", "--cov",
+    "--no-cov", "--cov-report", "--cov-branch", "--cov-append", "--cov-fail-under",
+    "--junitxml", "--junit-xml", "--junit-prefix", "--basetemp", "--reruns", "--forked",
+    "--full-trace", "--show-capture", "-ra", "-rA", "--log-level", "--log-cli-level",
+    "--import-mode"))
+#: The words after which ``pytest`` is the program run (``python3 -m pytest``, ``uv run
+#: pytest``, ``env X=1 pytest``, ``… -- pytest``); elsewhere a word (``grep pytest``).
+_BEFORE: Final = frozenset(("-m", "run", "exec", "env", "--", "timeout", "nice", "time"))
+#: The short flags pytest takes clustered (``-qx``, ``-vvs``).
+_FLAGS: Final = frozenset("qvxsl")
+#: The shell's operators between commands.
+_OPERATORS: Final = frozenset(("&&", "||", ";", "|", "&", "(", ")", "{", "}", "!", "|&"))
+#: pytest's settings files (``testroots``' order): one below the run folder, above an
+#: operand, is the call's ini (its ``pythonpath``, ``addopts``).
+_SETTINGS: Final = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini",
+                    "pyproject.toml", "tox.ini", "setup.cfg")
+
+
+def pattern_word(text: str, directory: str, entries: list[str],
+                 runs: tuple[str, ...]) -> str | None:
+    """The word of the shell command ``text`` (run in ``directory``) that gives pytest what
+    the plan's reading does not follow (see the module's text), where ``text`` is no
+    entry's of ``entries``; ``runs`` the plan's run folders. ``text`` itself where its
+    commands cannot be read."""
+    if text.strip() in entries:
+        return None
+    try:
+        commands = command_words(text)
+    except ValueError:
+        return text
+    for words in (c for command in commands for c in _split(command)):
+        names = [os.path.basename(w) for w in words]
+        at = next((k for k, n in enumerate(names) if n in ("pytest", "py.test") and (
+            k == 0 or words[k - 1] in _BEFORE or ("=" in words[k - 1] and words[k - 1][:1] !=
+                                                   "-"))), None)  # (pytest run, not named)
+        if at is None:
+            continue
+        rest = plugin_words("pytest", words[at + 1:])
+        try:
+            collecting(text, ["pytest", *rest])
+        except ValueError:
+            return " ".join(rest)
+        found = _word(rest, directory, runs)
+        if found is not None:
+            return found
+    return None
+
+
+def _split(words: list[str]) -> list[list[str]]:
+    """``words`` cut at the shell's operators."""
+    found: list[list[str]] = [[]]
+    for word in words:
+        if word in _OPERATORS:
+            found.append([])
+        else:
+            found[-1].append(word)
+    return [f for f in found if f]
+
+
+def _word(rest: list[str], directory: str, runs: tuple[str, ...]) -> str | None:
+    """The first of pytest's words ``rest`` (after its name) not read here: an option not
+    ``_SAFE`` (``-p NAME`` but ``-p no:NAME``), an operand outside ``runs`` or below a
+    settings file under one."""
+    valued = False
+    for k, word in enumerate(rest):
+        if valued:
+            valued = False
+            continue
+        if word == "--":
+            return word  # (what follows: operands however spelled)
+        if word[:1] == "-" and word != "-":
+            name = word.partition("=")[0]
+            if name in ("-p", "--plugin") and (rest[k + 1:k + 2] or [""])[0].startswith("no:"):
+                valued = True
+                continue
+            if name[:2] == "-p" and word[2:].startswith("no:"):
+                continue
+            short = name[:1] == "-" and name[1:2] != "-"
+            if short and len(name) > 2 and set(name[1:]) <= _FLAGS:
+                continue  # (clustered flags)
+            if name not in _SAFE and not (short and name[:2] in _SAFE):
+                return word
+            valued = name in VALUED and "=" not in word and not (short and len(name) > 2)
+            continue
+        if _outside(word.split("::")[0], directory, runs):
+            return word
+    return None
+
+
+def _outside(operand: str, directory: str, runs: tuple[str, ...]) -> bool:
+    """Whether the path ``operand`` (from ``directory``) lies outside each run folder of
+    ``runs`` (real paths), or below a pytest settings file in a folder under its run folder
+    (pytest's ini found from its operands' folder up)."""
+    real = fs.realpath(os.path.join(directory, operand))
+    folder = real if fs.is_folder(real) else os.path.dirname(real)
+    for run in (fs.realpath(r) for r in runs):
+        if folder == run or folder.startswith(run.rstrip("/") + "/"):
+            at = folder
+            while at != run and len(at) > len(run):
+                if any(fs.exists(os.path.join(at, s)) for s in _SETTINGS):
+                    return True
+                at = os.path.dirname(at)
+            return False
+    return True
