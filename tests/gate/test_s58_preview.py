@@ -403,3 +403,27 @@ def test_o_the_standard_librarys_optional_import_meets_a_project_module(
     assert _session(tmp_path, PLAN, {"tests/test_a.py": PASSES},
                     ["cp src/p org.py", "python3 -m pytest -q"],
                     proof=_proof(request)) is not None
+
+
+# --- C: a pattern entry's call read by callpytest's allow-list --------------------------------
+
+#: Each case: the pytest call (under ``Bash(python3 -m pytest *)``) importing ``helpers`` by a
+#: warning filter's category in a cluster of short options (argparse: ``-x -W …``).
+CLUSTERS = {
+    "flag-cluster-with-w-attached": "python3 -m pytest -q -xWerror::helpers.Warn",
+    "flag-cluster-with-w-apart": "python3 -m pytest -q -sxW error::helpers.Warn",
+}
+
+_open("test_c_a_pattern_entrys_call_imports_a_written_module", "at 5c1d7dc callpytest._word "
+      "passes a cluster whose first letter is a safe flag (`-x…`) whatever follows", *CLUSTERS)
+
+
+@pytest.mark.parametrize("case", CLUSTERS)
+def test_c_a_pattern_entrys_call_imports_a_written_module(case: str, tmp_path: Path,
+                                                          request: pytest.FixtureRequest) -> None:
+    """Plan ``Bash(python3 -m pytest *)``, ``Bash(cp *)``: ``cp src/p helpers.py``, then the call
+    whose ``-W error::helpers.Warn`` makes pytest import ``helpers`` at collection."""
+    needs("python3", "pytest")
+    assert _session(tmp_path, ["Bash(python3 -m pytest *)", "Bash(cp *)"],
+                    {"helpers.py": "", "tests/test_a.py": PASSES},
+                    ["cp src/p helpers.py", CLUSTERS[case]], proof=_proof(request)) is not None
