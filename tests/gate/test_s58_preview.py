@@ -412,10 +412,15 @@ def test_o_the_standard_librarys_optional_import_meets_a_project_module(
 CLUSTERS = {
     "flag-cluster-with-w-attached": "python3 -m pytest -q -xWerror::helpers.Warn",
     "flag-cluster-with-w-apart": "python3 -m pytest -q -sxW error::helpers.Warn",
+    # an operand bash expands into a folder below a nested settings file (its `-p helpers`)
+    "operand-globbed-below-a-nested-ini": "python3 -m pytest -q tests/s*/test_x.py",
 }
 
 _open("test_c_a_pattern_entrys_call_imports_a_written_module", "at 5c1d7dc callpytest._word "
-      "passes a cluster whose first letter is a safe flag (`-x…`) whatever follows", *CLUSTERS)
+      "passes a cluster whose first letter is a safe flag (`-x…`) whatever follows",
+      "flag-cluster-with-w-attached", "flag-cluster-with-w-apart")
+_open("test_c_a_pattern_entrys_call_imports_a_written_module", "at 5c1d7dc callpytest._outside "
+      "reads an operand unexpanded (bash's glob)", "operand-globbed-below-a-nested-ini")
 
 
 @pytest.mark.parametrize("case", CLUSTERS)
@@ -425,5 +430,6 @@ def test_c_a_pattern_entrys_call_imports_a_written_module(case: str, tmp_path: P
     whose ``-W error::helpers.Warn`` makes pytest import ``helpers`` at collection."""
     needs("python3", "pytest")
     assert _session(tmp_path, ["Bash(python3 -m pytest *)", "Bash(cp *)"],
-                    {"helpers.py": "", "tests/test_a.py": PASSES},
+                    {"helpers.py": "", "tests/test_a.py": PASSES, "tests/sub/test_x.py": PASSES,
+                     "tests/sub/pytest.ini": "[pytest]\naddopts = -p helpers\n"},
                     ["cp src/p helpers.py", CLUSTERS[case]], proof=_proof(request)) is not None
