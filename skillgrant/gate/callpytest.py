@@ -9,7 +9,8 @@ allowed ``cp`` runs at pytest's start), ``--override-ini=pythonpath=mypkg``, ``-
 an operand outside the project whose conftest names plugins. So a call's pytest command
 that is not a plan entry's own text is read here, failing closed: denied where it gives an
 option outside ``_SAFE`` (what changes no file pytest imports: verbosity, selection,
-reporting, xdist's process count), where ``collectopts`` would refuse it in an entry, or
+reporting, xdist's process count), a word the shell expands, a variable set for it but
+``_VARIABLES`` (``PYTEST_ADDOPTS``), where ``collectopts`` would refuse it in an entry, or
 where an operand lies outside the plan's run folders or below a pytest settings file under
 them (its ``pythonpath``, ``addopts``: not read)."""
 
@@ -48,6 +49,13 @@ _SAFE: Final = frozenset((
 #: The words after which ``pytest`` is the program run (``python3 -m pytest``, ``uv run
 #: pytest``, ``env X=1 pytest``, ``… -- pytest``); elsewhere a word (``grep pytest``).
 _BEFORE: Final = frozenset(("-m", "run", "exec", "env", "--", "timeout", "nice", "time"))
+#: The variables a call may set for its pytest (what they change is no file it imports).
+_VARIABLES: Final = frozenset(("CI", "TERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "TZ",
+                               "LANG", "LC_ALL", "PYTHONDONTWRITEBYTECODE",
+                               "PYTHONUNBUFFERED", "PYTHONHASHSEED", "PYTHONFAULTHANDLER"))
+#: What the shell expands in a word (a variable, a command, a glob, braces, the home): its
+#: words are not known (a file named ``-phelpers`` matches ``*``).
+_EXPANDED: Final = frozenset("$`*?[{~\\")
 #: The short flags pytest takes clustered (``-qx``, ``-vvs``).
 _FLAGS: Final = frozenset("qvxsl")
 #: The shell's operators between commands.
@@ -77,6 +85,10 @@ def pattern_word(text: str, directory: str, entries: list[str],
                                                    "-"))), None)  # (pytest run, not named)
         if at is None:
             continue
+        assigned = next((w for w in words[:at] if "=" in w and w[:1] != "-" and w.partition(
+            "=")[0] not in _VARIABLES), None)  # (`PYTEST_ADDOPTS=-phelpers pytest`)
+        if assigned is not None:
+            return assigned
         rest = plugin_words("pytest", words[at + 1:])
         try:
             collecting(text, ["pytest", *rest])
@@ -108,8 +120,9 @@ def _word(rest: list[str], directory: str, runs: tuple[str, ...]) -> str | None:
         if valued:
             valued = False
             continue
-        if word == "--":
-            return word  # (what follows: operands however spelled)
+        if word == "--" or not _EXPANDED.isdisjoint(word.partition("::")[0]) or any(
+                c in word for c in "$`{~\\"):  # (a node id's `[1-2]` matches its own file's
+            return word  # names only; what follows `--`: operands however spelled)
         if word[:1] == "-" and word != "-":
             name = word.partition("=")[0]
             if name in ("-p", "--plugin") and (rest[k + 1:k + 2] or [""])[0].startswith("no:"):

@@ -115,7 +115,9 @@ def _read(path: str) -> list[str] | None:
         return []
     except (OSError, ValueError):
         return None  # (a conftest not readable: pytest's run fails or not)
-    if _NAME.encode() not in data and b"*" not in data and not any(  # (`from base import *`:
+    if data.isascii() and b"coding" not in data and _NAME.encode() not in data and \
+            b"*" not in data and not any(  # (`from base import *`: read; an NFKC spelling,
+            # another source encoding: parsed, s58-preview P-SPELLED)
             n.encode() in data for n in (*_DYNAMIC, *_REACHING, "modules", "__getattr__",
                                          "getattr", "builtins")):
         return []  # P1; a computed name: P-DYNAMIC)
@@ -263,7 +265,8 @@ def _dynamic(node: object, read: set[int]) -> bool:
     import ast
 
     return (isinstance(node, ast.Name) and (
-        (node.id in (_NAME, *_BUILTINS) and id(node) not in read) or node.id in _DYNAMIC)) or (
+        (node.id in (_NAME, *_BUILTINS) and id(node) not in read) or node.id in _DYNAMIC or
+        node.id == "__getattr__")) or (
         isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in (
             _NAME, *_DYNAMIC, *_REACHING, *_BUILTINS)) or (
         isinstance(node, ast.Constant) and isinstance(node.value, bytes) and any(

@@ -210,6 +210,13 @@ def test_a_plugin_a_folder_on_sys_path_holds_is_not_written(case: str, tmp_path:
     ("cd sub && python3 -m pytest -q", None),
     ("python3 -m pytest sub", "sub"),  # (below a settings file the plan does not read)
     ("uv run pytest --pyargs acme", "--pyargs"),
+    ("python3 -m pytest -q $(echo -p helpers)", "$"),
+    ("X='-p helpers'; python3 -m pytest $X", "$X"),
+    ("PYTEST_ADDOPTS='-p helpers' python3 -m pytest -q", "PYTEST_ADDOPTS"),
+    ("CI=1 python3 -m pytest -q", None),
+    ("python3 -m pytest {-p,helpers}", "{"),
+    ("python3 -m pytest *", "*"),  # (a file named `-phelpers` matches)
+    ("python3 -m pytest 'tests/test_a.py::test_b[1-2]'", None),
 ])
 def test_a_pattern_entrys_pytest_words_are_read(tmp_path: Path, call: str,
                                                 word: str | None) -> None:
@@ -227,3 +234,24 @@ def test_a_plan_entrys_own_text_is_read_at_plan_time() -> None:
 
     assert pattern_word("python3 -m pytest -q -p helpers", "/", [
         "python3 -m pytest -q -p helpers"], ("/",)) is None
+
+
+# --- s58-preview's findings ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("data", [
+    "ｐytest_plugins = ['helpers']\n".encode(),  # (NFKC: Python's identifier is pytest_plugins)
+    b"# -*- coding: utf-7 -*-\n" + "pytest_plugins = ['helpers']\n".encode("utf-7"),
+])
+def test_a_conftest_spelled_otherwise_is_parsed(tmp_path: Path, data: bytes) -> None:
+    from skillgrant.gate.conftestplugins import _read
+
+    (tmp_path / "conftest.py").write_bytes(data)
+    assert _read(str(tmp_path / "conftest.py")) == ["helpers"]
+
+
+@pytest.mark.parametrize("text", [
+    "__getattr__ = lambda n: ['helpers'] if n == 'pytest_' + 'plugins' else None\n",
+    "import sys\ngetattr(sys.modules[__name__], '__di' + 'ct__').update(x=1)\n",
+])
+def test_a_module_getattr_or_namespace_by_a_computed_name_is_not_read(text: str) -> None:
+    assert _names(text.encode()) is None
