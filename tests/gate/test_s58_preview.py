@@ -166,6 +166,10 @@ STARTS = {
     # a .pth import line running code the deny-list of spellings does not name
     "pth-line-execs-a-string": ("echo \"import os; exec('import s'+'ys; s'+'ys.pa'+'th.append("
                                 "\\\"$A\\\")')\" > \"$S/acme.pth\"\n"),
+    # a line holding the two substrings by which setuptools' nspkg template is exempted
+    "pth-line-like-the-nspkg-template": ("echo \"import sys; has_mfs = 1; p = 0; mp = []; "
+                                         "mp.append(p); sys.path.append('$A')\" > "
+                                         "\"$S/acme-nspkg.pth\"\n"),
 }
 #: Each case: the session's environment's additions (the active venv's besides).
 STARTED = {
@@ -179,6 +183,9 @@ _open("test_e_site_start_code_adds_a_folder", "at ba24a2b sitefinders._LINE is a
       "spellings (exec, eval, compile not in it)", "pth-line-execs-a-string")
 
 
+_open("test_e_site_start_code_adds_a_folder", "at 17117aa sitefinders._finders_read skips a "
+      "line holding `has_mfs` and `mp.append(p)` whole (the nspkg template by substrings)",
+      "pth-line-like-the-nspkg-template")
 _open("test_e_site_start_code_adds_a_folder", "at ba24a2b sitenames reads a PYTHONPATH "
       "folder's names only where it holds distribution metadata", "pythonpath-plain-folder")
 
