@@ -71,7 +71,10 @@ _FIRST: Final = rb"\s*(?:\.\s*insert\s*\(\s*0\s*,|\.\s*remove\s*\(|(?:or|and)\b|
 _LINE: Final = (rb"\bsite\b|addsitedir|sys\s*\.\s*path\b|(?<![.\w])path\s*(?:\.|\+=|\[|=)|"
                 rb"import\s+sys\s+as\b|(?<!os)\.\s*path\b|"
                 rb"meta_path|path_hooks|"
-                rb"importlib|setattr|getattr|from\s+sys\b|__import__\s*\(\s*[^'\"\s]")
+                rb"importlib|setattr|getattr|from\s+sys\b|__import__\s*\(\s*[^'\"\s]|"
+                rb"builtins|__dict__|\bglobals\b|\bvars\b|\blocals\b")
+#: The builtins that run code from a string (read where it is one literal: ``_line_moves``).
+_RUNS: Final = frozenset(("exec", "eval", "compile"))
 #: setuptools' editable finder's ``.pth`` line (its module read: ``finder_tops``).
 _EDITABLE: Final = rb"import (__editable___\w+_finder); \1\.install\(\)\s*"
 
@@ -110,14 +113,46 @@ def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]]
         code = [line for line in lines if line.startswith(("import ", "import\t")) and not (
             "has_mfs" in line and "mp.append(p)" in line)]  # (setuptools' nspkg template:
         # a namespace of this site folder, listed; s57-greview2 K-NSPKG)
-        if any(re.search(_LINE, line.encode()) for line in code
-               if not re.fullmatch(_EDITABLE, line.encode())):
+        if any(_line_moves(line) for line in code if not re.fullmatch(_EDITABLE, line.encode())):
             return False
         tops = {n for line in code for n in names(line)
                 if n not in STANDARD and not n.startswith("__editable__")}
         if not _appends_none([folder, *added], sorted(tops)):
             return False
-    return True
+    return _appends_none([folder, *added], sorted(_CUSTOMIZE))
+
+
+def _line_moves(line: str, depth: int = 0) -> bool:
+    """Whether the code of a ``.pth`` import line ``line`` may move what Python imports
+    (``_LINE``), read with the code each ``exec``/``eval``/``compile`` of one literal string
+    runs (the sandbox's CA line: ``exec("try:\\n import certifi…")``); any other use of
+    those (a string computed, ``exec('sys.pa' + 'th…')``: s58-preview E-PTH-EXEC) or a line
+    that does not parse may."""
+    import ast
+    import re
+
+    try:
+        tree = ast.parse(line)
+    except (SyntaxError, ValueError):
+        return True
+    literal: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in _RUNS:
+            given = node.args[0] if node.args else None
+            if depth > 2 or not isinstance(given, ast.Constant) or not isinstance(
+                    given.value, str) or _line_moves(given.value, depth + 1):
+                return True
+            literal |= {id(node.func), id(given)}
+    if any(isinstance(n, ast.Name) and n.id in _RUNS and id(n) not in literal
+           for n in ast.walk(tree)):
+        return True  # (`run = exec`)
+    return bool(re.search(_LINE, line.encode()))
+
+
+#: The modules ``site`` imports at every start from ``sys.path`` (a site folder's: read as a
+#: ``.pth`` line's module; s58-preview E-SITECUSTOMIZE).
+_CUSTOMIZE: Final = frozenset(("sitecustomize", "usercustomize"))
 
 
 def pth_texts(pths: list[str]) -> list[str | None]:
@@ -156,7 +191,8 @@ def _appends_none(folders: list[str], tops: list[str]) -> bool:
     names, seen = list(tops), set()
     while names:
         name = names.pop()
-        if name in seen or name.split(".")[0] in STANDARD or name.split(".")[0] not in present:
+        if name in seen or (name.split(".")[0] in STANDARD and name not in _CUSTOMIZE) or \
+                name.split(".")[0] not in present:
             continue
         seen.add(name)
         if len(seen) > _READ_MODULES:

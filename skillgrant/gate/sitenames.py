@@ -36,8 +36,8 @@ def start_imports(named: tuple[str, ...], path: str) -> frozenset[str]:
     """The names the ``.pth`` files of the site folders above import (see the module's
     text), for the plan's paths ``named`` and the session's ``PATH`` (``path``)."""
     libs = [*_PREFIXES, *(p.rstrip("/") for p in named if p[:1] == "/" and p[-5:] == "/lib/"),
-            *(os.path.join(os.path.dirname(b.rstrip("/")), "lib") for b in path.split(":")
-              if b[:1] == "/")]
+            *(os.path.join(os.path.dirname(os.path.expanduser(b).rstrip("/")), "lib")
+              for b in path.split(":") if b[:1] in "/~" and b)]
     return _imports(tuple(dict.fromkeys(libs)))
 
 
@@ -50,7 +50,8 @@ def _libs(path: str) -> list[str] | None:
 
     from .interpreters import gathered, interpreter_libs, is_interpreter
 
-    bins = [b.rstrip("/") for b in path.split(":") if b[:1] == "/"]
+    bins = [os.path.expanduser(b).rstrip("/") for b in path.split(":") if b[:1] in "/~" and b]
+    # (bash expands a `~` entry: s58-preview T-TILDE-PATH)
     found = [*_PREFIXES, os.path.join(sys.base_prefix, "lib"),
              *(os.path.join(os.path.dirname(b), "lib") for b in bins)]
     exes: list[str] = []
@@ -106,7 +107,9 @@ def site_names(roots: frozenset[str], libs: frozenset[str] = frozenset()) -> fro
     landmark, a ``pyvenv.cfg`` not read, an editable finder's mapping not read."""
     from .environment import values
 
-    extra, home = values(("PYTHONPATH", "PYTHONHOME"))
+    extra, home, platlib = values(("PYTHONPATH", "PYTHONHOME", "PYTHONPLATLIBDIR"))
+    if platlib not in (None, "", "lib"):
+        return None  # (`prefix/lib64/python3.X/site-packages` too: s58-preview T-PLATLIBDIR)
     return _site_names(tuple(sorted(roots)), tuple(sorted(libs)), os.environ.get("PATH", ""),
                        extra or "", home or "")
 
@@ -198,9 +201,8 @@ def _folders(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: st
             return None
         folders += [f for at in read for s in _SITES
                     for f in glob.glob(os.path.join(glob.escape(at), s))]
-    folders += [f for f in _given_folders(extra, roots) if os.path.isfile(f) or glob.glob(
-        os.path.join(glob.escape(f), "*.[de][ig][sg]*-info"))]  # (a PYTHONPATH folder of
-    # distributions, an archive: its metadata's entry points are read)
+    folders += _given_folders(extra, roots)  # (a PYTHONPATH folder: its modules a plugin
+    # may import, its distributions' entry points; an archive: s58-preview E-PYTHONPATH-NAMES)
     return list(dict.fromkeys(folders))
 
 
@@ -219,7 +221,8 @@ def _path_folders(path: str, home: str = "") -> tuple[str, ...] | None:
     if libs is None:
         return None
     return tuple(_site_folders(tuple(dict.fromkeys([*libs, *(
-        [os.path.join(home, "lib")] if home else [])]))))
+        os.path.join(h, "lib") for h in home.split(":") if h)]))))  # (`prefix:exec_prefix`:
+    # s58-preview T-PYTHONHOME-PAIR)
 
 
 @functools.lru_cache(maxsize=256)

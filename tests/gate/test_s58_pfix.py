@@ -255,3 +255,50 @@ def test_a_conftest_spelled_otherwise_is_parsed(tmp_path: Path, data: bytes) -> 
 ])
 def test_a_module_getattr_or_namespace_by_a_computed_name_is_not_read(text: str) -> None:
     assert _names(text.encode()) is None
+
+
+@pytest.mark.parametrize(("files", "read"), [
+    ({"a.pth": "import os; exec('import sys; sys.pa' + 'th.append(\"/x\")')\n"}, False),
+    ({"a.pth": "import os; run = exec; run('x = 1')\n"}, False),
+    ({"a.pth": "import os; exec('try:\\n import certifi\\nexcept Exception: pass\\n')\n"}, True),
+    ({"sitecustomize.py": "import sys\nsys.path.append('/x')\n"}, False),  # (E-SITECUSTOMIZE)
+    ({"sitecustomize.py": "import os\n"}, True),
+])
+def test_a_site_folders_start_code_is_read(tmp_path: Path, files: dict[str, str],
+                                           read: bool) -> None:
+    from skillgrant.gate.sitefinders import _finders_read
+
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    assert _finders_read(str(tmp_path), sitenames.pth_files(str(tmp_path)),
+                         sitenames.line_names) is read
+
+
+def test_the_sessions_python_variables_and_a_tilde_path_are_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "home"
+    site = home / "venv" / "lib" / "python3.11" / "site-packages"
+    site.mkdir(parents=True)
+    (home / "venv" / "bin").mkdir()
+    (home / "venv" / "pyvenv.cfg").write_text("include-system-site-packages = false\n")
+    (home / "venv" / "bin" / "python3").write_bytes(b"\x7fELF" + b"\0" * 12)
+    (site / "zztilde.py").write_text("")
+    pair = tmp_path / "exec" / "lib" / "python3.11" / "site-packages"
+    pair.mkdir(parents=True)
+    (pair / "zzpair.py").write_text("")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("PATH", "~/venv/bin:/usr/bin:/bin")  # (T-TILDE-PATH)
+    monkeypatch.setenv("PYTHONHOME", f"{tmp_path / 'prefix'}:{tmp_path / 'exec'}")  # (T-PAIR)
+    interpreters.interpreter_libs.cache_clear()
+    names = sitenames.site_names(frozenset({str(tmp_path / "p")})) or frozenset()
+    assert {"zztilde", "zzpair"} <= names
+    monkeypatch.setenv("PYTHONPLATLIBDIR", "lib64")  # (T-PLATLIBDIR: not read)
+    assert sitenames.site_names(frozenset({str(tmp_path / "p")})) is None
+
+
+def test_a_pythonpath_folders_modules_are_site_names(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "zzshared.py").write_text("")  # (no distribution's metadata there)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "shared"))
+    assert "zzshared" in (sitenames.site_names(frozenset({str(tmp_path / "p")})) or set())
