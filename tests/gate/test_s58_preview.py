@@ -113,21 +113,15 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
                          {"PYTHONPLATLIBDIR": "lib64"}, {}),
 }
 
-_open("test_t_the_sessions_environment_moves_the_site_folders", "at ba24a2b sitenames._libs "
-      "reads only PATH entries starting with `/` (bash expands a `~` one)",
-      "tilde-in-a-path-entry")
 _open("test_t_the_sessions_environment_moves_the_site_folders", "at ba24a2b sitenames reads "
       "PATH's python* and the plan's named interpreters, not a console script's shebang",
       "console-script-of-a-venv-off-path")
-_open("test_t_the_sessions_environment_moves_the_site_folders", "at ba24a2b "
-      "sitenames._path_folders joins PYTHONHOME whole to `lib` (its `:` form not split)",
-      "pythonhome-prefix-and-exec-prefix")
 _open("test_t_the_sessions_environment_moves_the_site_folders", "at 599c5f0 "
       "interpreters._landmark takes any version's lib/python3*/os.py as the prefix's",
       "landmark-of-another-version")
-_open("test_t_the_sessions_environment_moves_the_site_folders", "at ba24a2b sitenames and "
-      "interpreters glob only `lib/python3*/site-packages` (PYTHONPLATLIBDIR not read)",
-      "platlibdir-lib64")
+
+
+# (tilde-in-a-path-entry, pythonhome-prefix-and-exec-prefix, platlibdir-lib64: held since 5c5a038)
 
 
 @pytest.mark.parametrize("case", SESSIONS)
@@ -158,6 +152,9 @@ printf 'Metadata-Version: 2.1\nName: zzplug\nVersion: 1.0\n' > "$S/zzplug-1.0.di
 printf '[pytest11]\nzzplug = zzplug\n' > "$S/zzplug-1.0.dist-info/entry_points.txt"
 """
 ACTIVE = {"PATH": "{T}/venv/bin:{PATH}", "VIRTUAL_ENV": "{T}/venv"}
+#: ``$T/boot/boot.py``, outside every site folder, putting ``$T/acme`` on ``sys.path``.
+BOOT = ("mkdir -p $T/boot && printf 'import sys\\nsys.path.append(\"%s\")\\n' \"$A\" > "
+        "$T/boot/boot.py\n")
 #: Each case: what makes ``acme_utils`` importable.
 STARTS = {
     # site.main imports sitecustomize after the .pth files (Debian's, Homebrew's, an image's)
@@ -166,6 +163,15 @@ STARTS = {
     # a .pth import line running code the deny-list of spellings does not name
     "pth-line-execs-a-string": ("echo \"import os; exec('import s'+'ys; s'+'ys.pa'+'th.append("
                                 "\\\"$A\\\")')\" > \"$S/acme.pth\"\n"),
+    # (the three above: held since 79a66f2, 6e5a462) a sitecustomize and .pth lines running code
+    # the reading of spellings does not follow: a file outside every site folder, timeit's string
+    "sitecustomize-runs-a-file": (BOOT + "printf 'import runpy\\nrunpy.run_path("
+                                  "\"%s/boot/boot.py\")\\n' \"$T\" > \"$S/sitecustomize.py\"\n"),
+    "pth-line-runs-a-file": (BOOT + "echo \"import runpy; runpy.run_path('$T/boot/boot.py')\" > "
+                             "\"$S/acme.pth\"\n"),
+    "pth-line-times-a-string": ("echo \"import timeit; timeit.timeit('import s' + 'ys; s' + "
+                                "'ys.pa' + 'th.append(\\\"$A\\\")', number=1)\" > "
+                                "\"$S/acme.pth\"\n"),
     # a line holding the two substrings by which setuptools' nspkg template is exempted
     "pth-line-like-the-nspkg-template": ("echo \"import sys; has_mfs = 1; p = 0; mp = []; "
                                          "mp.append(p); sys.path.append('$A')\" > "
@@ -177,17 +183,14 @@ STARTED = {
     "pythonpath-plain-folder": {"PYTHONPATH": "{T}/acme"},
 }
 
-_open("test_e_site_start_code_adds_a_folder", "at ba24a2b sitefinders reads .pth lines and "
-      "their modules only: sitecustomize/usercustomize not read", "sitecustomize-appends-a-folder")
-_open("test_e_site_start_code_adds_a_folder", "at ba24a2b sitefinders._LINE is a deny-list of "
-      "spellings (exec, eval, compile not in it)", "pth-line-execs-a-string")
 
 
+_open("test_e_site_start_code_adds_a_folder", "at 6e5a462 sitefinders reads .pth lines and "
+      "sitecustomize by a deny-list of spellings (runpy, timeit not in it)",
+      "sitecustomize-runs-a-file", "pth-line-runs-a-file", "pth-line-times-a-string")
 _open("test_e_site_start_code_adds_a_folder", "at 17117aa sitefinders._finders_read skips a "
       "line holding `has_mfs` and `mp.append(p)` whole (the nspkg template by substrings)",
       "pth-line-like-the-nspkg-template")
-_open("test_e_site_start_code_adds_a_folder", "at ba24a2b sitenames reads a PYTHONPATH "
-      "folder's names only where it holds distribution metadata", "pythonpath-plain-folder")
 
 
 @pytest.mark.parametrize("case", [*STARTS, *STARTED])
