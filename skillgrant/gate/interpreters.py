@@ -21,6 +21,7 @@ from . import files as fs
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Final
 
 
 def is_interpreter(name: str) -> bool:
@@ -79,8 +80,9 @@ def interpreter_libs(exe: str) -> list[str] | None:
         if venv is None or venv:
             return venv  # (a venv's: pyvenv.cfg beside the interpreter or one folder up)
     found = []
-    for at in (real,):  # (getpath searches from the executable's real path)
-        prefix = _landmark(os.path.dirname(at))
+    for at in (real,):  # (getpath searches from the executable's real path, for its own
+        named = os.path.basename(at)[6:]  # version's landmark: s58-preview V-LANDMARK-VERSION)
+        prefix = _landmark(os.path.dirname(at), named if "." in named else "")
         if prefix != os.path.dirname(os.path.dirname(at)):  # (found higher up, `/`'s merged
             return None  # /lib: a launcher's, not known)
         found.append(os.path.join(prefix, "lib"))
@@ -143,18 +145,24 @@ def _home_libs(home: str) -> list[str] | None:
 
 
 @functools.lru_cache(maxsize=512)
-def _landmark(folder: str) -> str | None:
-    """The prefix CPython finds searching up from ``folder`` for its standard library's
-    landmark (``lib/python3.X/os.py``, ``lib/python3X.zip``); None where none is found (its
-    compiled-in prefix: not known here)."""
+def _landmark(folder: str, version: str = "") -> str | None:
+    """The prefix CPython ``version`` (``3.11``; "": not known) finds searching up from
+    ``folder`` for its standard library's landmark (``lib/python3.11/os.py``,
+    ``lib/python311.zip``); None where none is found (its compiled-in prefix: not known
+    here), or where the version is not known and the prefix holds more than one's."""
     import glob
 
     at = folder.rstrip("/") or "/"
+    spelled = version or "[23]*"
     while True:
         lib = os.path.join(glob.escape(at), "lib")
-        if glob.glob(os.path.join(lib, "python[23]*", "os.py")) or glob.glob(
-                os.path.join(lib, "python[23]*.zip")):
-            return at
+        found = glob.glob(os.path.join(lib, f"python{spelled}", "os.py")) + glob.glob(
+            os.path.join(lib, f"python{spelled.replace('.', '')}.zip"))
+        if found:
+            versions = {os.path.basename(os.path.dirname(f)) if f.endswith("os.py") else
+                        os.path.basename(f)[6:-4].replace(".", "") for f in found}
+            return at if version or len({v.replace(".", "").removeprefix("python")
+                                         for v in versions}) == 1 else None
         if at == "/":
             return None
         at = os.path.dirname(at)
@@ -190,3 +198,70 @@ def _shimmed(folder: str) -> list[str] | None:
                 found += [m for m in more if m not in found]
         found += [os.path.join(install, "lib")]
     return list(dict.fromkeys(found))
+
+
+def path_libs(path: str, prefixes: tuple[str, ...]) -> list[str] | None:
+    """The library folders of ``prefixes`` (the system's, the user's), of the hook's
+    Python's base installation (a venv's), of each folder of ``path`` (a ``PATH``) and of
+    each interpreter there (``interpreter_libs``: a link's installation, a venv's base, the
+    versions a pyenv or asdf shim runs) and each test runner's script there names
+    (``_shebang``); None where one's cannot be known."""
+    bins = [os.path.expanduser(b).rstrip("/") for b in path.split(":") if b[:1] in "/~" and b]
+    # (bash expands a `~` entry: s58-preview T-TILDE-PATH)
+    found = [*prefixes, os.path.join(sys.base_prefix, "lib"),
+             *(os.path.join(os.path.dirname(b), "lib") for b in bins)]
+    exes: list[str] = []
+    for b in dict.fromkeys(bins):
+        try:
+            with os.scandir(b) as entries:
+                listed = [e for e in entries if is_interpreter(e.name) or e.name in _RUNNERS]
+        except OSError:
+            continue
+        exes += [e.path for e in listed if is_interpreter(e.name)]
+        for runner in (e.path for e in listed if e.name in _RUNNERS):
+            named = _shebang(runner) if os.path.basename(b) != "shims" else ""  # (a version
+            if named is None:  # manager's shim runs its installs' pytest: read above)
+                return None
+            exes += [named] if named else []
+    return gathered(found, exes, interpreter_libs)
+
+
+#: The test runners' console scripts whose interpreter is read (a pipx/uv tool's venv off
+#: ``PATH``: s58-preview T-SHEBANG).
+_RUNNERS: Final = frozenset(("pytest", "py.test"))
+
+
+def _shebang(script: str) -> str | None:
+    """The interpreter the console script ``script`` runs: its ``#!`` path, or pip's
+    ``exec "PATH" "$0" "$@"`` second line after ``#!/bin/sh`` (a long path's); "" where it
+    runs ``PATH``'s (``#!/usr/bin/env python3``), is a binary or is none; None where it
+    cannot be known (another script: a wrapper)."""
+    import shlex
+
+    try:
+        head = fs.read(script, 4096)
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return ""
+    except OSError:
+        return None
+    if head[:2] != b"#!":
+        return "" if head[:4] in _BINARIES else None
+    lines = head.decode("utf-8", "replace").splitlines()
+    try:
+        words = shlex.split(lines[0][2:])
+    except ValueError:
+        return None
+    if words[:1] == ["/usr/bin/env"] and len(words) == 2 and is_interpreter(words[1]):
+        return ""  # (PATH's interpreter: read)
+    if len(words) == 1 and is_interpreter(os.path.basename(words[0])):
+        return words[0]
+    code = [line for line in lines[1:] if line.strip() and line.lstrip()[:1] != "#"]
+    if words in (["/bin/sh"], ["/bin/bash"], ["/usr/bin/env", "bash"]) and code:
+        try:
+            again = shlex.split(code[0])
+        except ValueError:
+            return None
+        if again[:1] == ["exec"] and len(again) > 1 and is_interpreter(os.path.basename(
+                again[1])) and (code[0].startswith("'''exec'") or len(code) == 1):
+            return again[1]  # (pip's, for a path too long for `#!`; a wrapper that only
+    return None  # execs one: `exec /v/bin/python -m pytest "$@"`)

@@ -41,29 +41,6 @@ def start_imports(named: tuple[str, ...], path: str) -> frozenset[str]:
     return _imports(tuple(dict.fromkeys(libs)))
 
 
-def _libs(path: str) -> list[str] | None:
-    """The library folders of ``_PREFIXES``, of the hook's Python's base installation (a
-    venv's), of each folder of ``path`` (a ``PATH``) and of each interpreter there
-    (``interpreter_libs``: a link's installation, a venv's base, the versions a pyenv or asdf
-    shim runs); None where one's cannot be known."""
-    import sys
-
-    from .interpreters import gathered, interpreter_libs, is_interpreter
-
-    bins = [os.path.expanduser(b).rstrip("/") for b in path.split(":") if b[:1] in "/~" and b]
-    # (bash expands a `~` entry: s58-preview T-TILDE-PATH)
-    found = [*_PREFIXES, os.path.join(sys.base_prefix, "lib"),
-             *(os.path.join(os.path.dirname(b), "lib") for b in bins)]
-    exes: list[str] = []
-    for b in dict.fromkeys(bins):
-        try:
-            with os.scandir(b) as entries:
-                exes += [e.path for e in entries if is_interpreter(e.name)]
-        except OSError:
-            continue
-    return gathered(found, exes, interpreter_libs)
-
-
 def _site_folders(libs: tuple[str, ...]) -> list[str]:
     """The hook's own Python's site folders, the user's, and those of the library folders
     ``libs`` (each once)."""
@@ -215,9 +192,12 @@ def _given_folders(value: str, roots: tuple[str, ...]) -> list[str]:
 @functools.lru_cache(maxsize=8)
 def _path_folders(path: str, home: str = "") -> tuple[str, ...] | None:
     """The site folders of the hook's Python, the system's, the user's and those of the
-    interpreters of the ``PATH`` ``path`` (``_libs``) and of the ``PYTHONHOME`` ``home``: no
-    project's; None where an interpreter's are not known (``interpreter_libs``)."""
-    libs = _libs(path)
+    interpreters of the ``PATH`` ``path`` (``interpreters.path_libs``) and of the
+    ``PYTHONHOME`` ``home``: no project's; None where an interpreter's are not known
+    (``interpreter_libs``)."""
+    from .interpreters import path_libs
+
+    libs = path_libs(path, _PREFIXES)
     if libs is None:
         return None
     return tuple(_site_folders(tuple(dict.fromkeys([*libs, *(

@@ -302,3 +302,40 @@ def test_a_pythonpath_folders_modules_are_site_names(tmp_path: Path,
     (tmp_path / "shared" / "zzshared.py").write_text("")  # (no distribution's metadata there)
     monkeypatch.setenv("PYTHONPATH", str(tmp_path / "shared"))
     assert "zzshared" in (sitenames.site_names(frozenset({str(tmp_path / "p")})) or set())
+
+
+@pytest.mark.parametrize(("script", "known"), [
+    ("#!{V}/bin/python\nimport sys\n", True),
+    ("#!/bin/sh\n'''exec' \"{V}/bin/python\" \"$0\" \"$@\"\n' '''\nimport sys\n", True),
+    ("#!/usr/bin/env bash\nexec {V}/bin/python -m pytest \"$@\"\n", True),
+    ("#!/usr/bin/env bash\nexport PYTHONPATH=/x\nexec {V}/bin/python -m pytest \"$@\"\n", False),
+])
+def test_a_test_runners_script_on_path_reads_its_interpreter(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str, known: bool) -> None:
+    venv = tmp_path / "pipx" / "venvs" / "pytest"  # (off PATH: s58-preview T-SHEBANG)
+    (venv / "lib" / "python3.11" / "site-packages").mkdir(parents=True)
+    (venv / "lib" / "python3.11" / "site-packages" / "zzpipx.py").write_text("")
+    (venv / "bin").mkdir()
+    (venv / "bin" / "python").write_bytes(b"\x7fELF" + b"\0" * 12)
+    (venv / "pyvenv.cfg").write_text("include-system-site-packages = false\n")
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "pytest").write_text(script.replace("{V}", str(venv)))
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:/usr/bin:/bin")
+    names = sitenames.site_names(frozenset({str(tmp_path / "p")}))
+    assert (names is not None and "zzpipx" in names) if known else names is None
+
+
+def test_an_installation_holding_another_versions_landmark_is_not_known(
+        tmp_path: Path) -> None:
+    (tmp_path / "py" / "bin").mkdir(parents=True)  # (s58-preview V-LANDMARK-VERSION)
+    (tmp_path / "py" / "lib" / "python3.12").mkdir(parents=True)
+    (tmp_path / "py" / "lib" / "python3.12" / "os.py").write_text("")
+    (tmp_path / "py" / "bin" / "python3.11").write_bytes(b"\x7fELF" + b"\0" * 12)
+    interpreters.interpreter_libs.cache_clear()
+    assert interpreters.interpreter_libs(str(tmp_path / "py" / "bin" / "python3.11")) is None
+    (tmp_path / "py" / "lib" / "python3.11").mkdir()
+    (tmp_path / "py" / "lib" / "python3.11" / "os.py").write_text("")
+    interpreters.interpreter_libs.cache_clear()
+    interpreters._landmark.cache_clear()
+    assert interpreters.interpreter_libs(str(tmp_path / "py" / "bin" / "python3.11")) == [
+        str(tmp_path / "py" / "lib")]
