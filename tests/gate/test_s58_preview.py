@@ -89,6 +89,7 @@ mkdir -p $T/bin && ln -s "$V/bin/pytest" $T/bin/pytest
 DECOY = BASE + r"""
 mkdir -p $T/py/x/bin $T/py/x/lib/python3.12
 cp $T/py/bin/python3.11 $T/py/x/bin/python3.11
+cp $T/py/bin/python3.11 $T/py/x/bin/python3
 : > $T/py/x/lib/python3.12/os.py
 """
 #: Each case: the plan's pytest line, the module copied, the setup, the environment's additions,
@@ -105,20 +106,21 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
     # PYTHONHOME's documented `prefix:exec_prefix` form
     "pythonhome-prefix-and-exec-prefix": ("python3 -m pytest -q", "zzplug", BASE,
                                           {"PYTHONHOME": "{T}/py:{T}/py"}, {}),
-    # a prefix holding another version's standard library
+    # a prefix holding another version's standard library (held since 6d72baf), and the same
+    # binary copied under a name without its version
     "landmark-of-another-version": ("{T}/py/x/bin/python3.11 -m pytest -q", "zzplug", DECOY, {},
                                     {}),
+    "landmark-of-another-version-versionless-name": ("{T}/py/x/bin/python3 -m pytest -q",
+                                                     "zzplug", DECOY, {}, {}),
     # PYTHONPLATLIBDIR (the layout of Fedora's, RHEL's, openSUSE's builds: lib64)
     "platlibdir-lib64": ("{T}/py/bin/python3 -m pytest -q", "zzplug", LIB64,
                          {"PYTHONPLATLIBDIR": "lib64"}, {}),
 }
 
-_open("test_t_the_sessions_environment_moves_the_site_folders", "at ba24a2b sitenames reads "
-      "PATH's python* and the plan's named interpreters, not a console script's shebang",
-      "console-script-of-a-venv-off-path")
-_open("test_t_the_sessions_environment_moves_the_site_folders", "at 599c5f0 "
-      "interpreters._landmark takes any version's lib/python3*/os.py as the prefix's",
-      "landmark-of-another-version")
+# (console-script-of-a-venv-off-path: held since f24336d)
+_open("test_t_the_sessions_environment_moves_the_site_folders", "at 6d72baf "
+      "interpreters takes a versionless name's one landmark version as the binary's",
+      "landmark-of-another-version-versionless-name")
 
 
 # (tilde-in-a-path-entry, pythonhome-prefix-and-exec-prefix, platlibdir-lib64: held since 5c5a038)
