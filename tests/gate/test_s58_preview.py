@@ -92,6 +92,16 @@ cp $T/py/bin/python3.11 $T/py/x/bin/python3.11
 cp $T/py/bin/python3.11 $T/py/x/bin/python3
 : > $T/py/x/lib/python3.12/os.py
 """
+#: ``PIPX``'s venv under ``$T/pixi/envs/pytest`` and, on PATH, ``$T/bin/pytest``: a compiled
+#: launcher exec-ing its console script (pixi global's layout: its exposed programs are
+#: trampolines).
+TRAMPOLINE = PIPX.replace("pipx/venvs", "pixi/envs").replace(
+    'mkdir -p $T/bin && ln -s "$V/bin/pytest" $T/bin/pytest', """mkdir -p $T/bin
+cat > $T/tramp.c <<C
+#include <unistd.h>
+int main(int c, char **v) { v[0] = "$V/bin/pytest"; execv(v[0], v); return 127; }
+C
+gcc -o $T/bin/pytest $T/tramp.c""")
 #: Each case: the plan's pytest line, the module copied, the setup, the environment's additions,
 #: the project's files besides the test.
 SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
@@ -103,6 +113,9 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
     # a console script on PATH whose shebang names a venv's Python (pipx, uv tool)
     "console-script-of-a-venv-off-path": ("pytest -q", "acme_utils", PIPX,
                                           {"PATH": "{T}/bin:{PATH}"}, {"conftest.py": ""}),
+    # a compiled launcher in a test runner's stead
+    "launcher-of-a-venv-off-path": ("pytest -q", "acme_utils", TRAMPOLINE,
+                                    {"PATH": "{T}/bin:{PATH}"}, {"conftest.py": ""}),
     # PYTHONHOME's documented `prefix:exec_prefix` form
     "pythonhome-prefix-and-exec-prefix": ("python3 -m pytest -q", "zzplug", BASE,
                                           {"PYTHONHOME": "{T}/py:{T}/py"}, {}),
@@ -119,6 +132,9 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
 
 # (console-script-of-a-venv-off-path: held since f24336d)
 _open("test_t_the_sessions_environment_moves_the_site_folders", "at 6d72baf "
+      "interpreters._shebang reads a binary test runner as known, naming nothing",
+      "launcher-of-a-venv-off-path")
+_open("test_t_the_sessions_environment_moves_the_site_folders", "at 6d72baf "
       "interpreters takes a versionless name's one landmark version as the binary's",
       "landmark-of-another-version-versionless-name")
 
@@ -131,7 +147,7 @@ def test_t_the_sessions_environment_moves_the_site_folders(
         case: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     """Plan: the pytest line, ``Bash(cp *)``: ``cp src/p MODULE`` (a module the site folder's
     plugin imports), then pytest loads the plugin, whose import meets the copy first."""
-    needs("python3", "pytest")
+    needs("python3", "pytest", *(("gcc",) if "launcher" in case else ()))
     line, module, setup, env, files = SESSIONS[case]
     assert _session(tmp_path, [f"Bash({line})", "Bash(cp *)"], {"tests/test_a.py": PASSES,
                                                                  **files},
