@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, needs
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs
 from test_s56_greview3 import BASE
 from test_s57_greview2 import _session
 
@@ -460,3 +460,33 @@ def test_c_a_pattern_entrys_call_imports_a_written_module(case: str, tmp_path: P
                     {"helpers.py": "", "tests/test_a.py": PASSES, "tests/sub/test_x.py": PASSES,
                      "tests/sub/pytest.ini": "[pytest]\naddopts = -p helpers\n"},
                     ["cp src/p helpers.py", CLUSTERS[case]], proof=_proof(request)) is not None
+
+
+# --- K: costs: everyday calls the change denies -------------------------------------------------
+
+#: Each case: the session's environment's additions, the call (its grant: ``Bash(sed *)``) on a
+#: module of a flat project whose test imports it.
+COSTS: dict[str, tuple[dict[str, str], str]] = {
+    # (a regression of 6e5a462: allowed at ba24a2b) the project's root on PYTHONPATH (`export
+    # PYTHONPATH=.`, direnv's `$PWD`): its own modules read as site modules in their own folder
+    "pythonpath-the-root-sed-a-root-module": ({"PYTHONPATH": "."}, "sed -i s/A/B/ app.py"),
+    "pythonpath-the-roots-path-sed-a-root-module": ({"PYTHONPATH": "{P}"}, "sed -i s/B/C/ util.py"),
+}
+
+_open("test_k_an_everyday_call_stays_allowed", "at 6e5a462 sitenames takes every PYTHONPATH "
+      "folder's modules as site names: the root's own modules, first on sys.path",
+      *COSTS)
+
+
+@pytest.mark.parametrize("case", COSTS)
+def test_k_an_everyday_call_stays_allowed(case: str, tmp_path: Path) -> None:
+    """The call is allowed (a strict-xfail cost row while the change denies it)."""
+    extra, call = COSTS[case]
+    project = hooked_project(tmp_path / "run", ["Bash(python3 -m pytest -q)", "Bash(sed *)"])
+    for name, text in {"tests/test_a.py": "import app\n" + PASSES, "app.py": "A = 1\n",
+                       "util.py": "B = 1\n"}.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project),
+           **{k: v.replace("{P}", str(project)) for k, v in extra.items()}}
+    assert first_denied(project, [call], env) is None
