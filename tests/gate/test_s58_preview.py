@@ -15,6 +15,8 @@ Every payload only touches a file."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -467,6 +469,10 @@ def test_c_a_pattern_entrys_call_imports_a_written_module(case: str, tmp_path: P
 #: Each case: the session's environment's additions, the call (its grant: ``Bash(sed *)``) on a
 #: module of a flat project whose test imports it.
 COSTS: dict[str, tuple[dict[str, str], str]] = {
+    # (a regression of f24336d: allowed at ba24a2b) a wrapper script named pytest on PATH
+    # (Nix's makeWrapper layout), under a plan running `python3 -m pytest`
+    "pytest-wrapper-on-path-sed-a-root-module": ({"PATH": "{T}/bin:{PATH}"},
+                                                 "sed -i s/A/B/ app.py"),
     # (a regression of 6e5a462: allowed at ba24a2b) the project's root on PYTHONPATH (`export
     # PYTHONPATH=.`, direnv's `$PWD`): its own modules read as site modules in their own folder
     "pythonpath-the-root-sed-a-root-module": ({"PYTHONPATH": "."}, "sed -i s/A/B/ app.py"),
@@ -475,7 +481,14 @@ COSTS: dict[str, tuple[dict[str, str], str]] = {
 
 _open("test_k_an_everyday_call_stays_allowed", "at 6e5a462 sitenames takes every PYTHONPATH "
       "folder's modules as site names: the root's own modules, first on sys.path",
-      *COSTS)
+      "pythonpath-the-root-sed-a-root-module", "pythonpath-the-roots-path-sed-a-root-module")
+_open("test_k_an_everyday_call_stays_allowed", "at f24336d interpreters._shebang: a wrapper "
+      "script named pytest on PATH is not known (every module a site name)",
+      "pytest-wrapper-on-path-sed-a-root-module")
+#: A wrapper named ``pytest`` in ``$T/bin`` (Nix's makeWrapper: ``exec -a "$0" …wrapped``).
+WRAPPER = ("mkdir -p $T/bin && printf '#! /bin/bash -e\\nexport PYTHONNOUSERSITE=true\\nexec -a "
+           "\"$0\" \"%s/bin/.pytest-wrapped\" \"$@\"\\n' \"$T\" > $T/bin/pytest && chmod +x "
+           "$T/bin/pytest")
 
 
 @pytest.mark.parametrize("case", COSTS)
@@ -487,6 +500,11 @@ def test_k_an_everyday_call_stays_allowed(case: str, tmp_path: Path) -> None:
                        "util.py": "B = 1\n"}.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(text)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    if "wrapper" in case:
+        subprocess.run(["bash", "-c", WRAPPER], check=True, env={**os.environ, "T": str(shared)})
     env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project),
-           **{k: v.replace("{P}", str(project)) for k, v in extra.items()}}
+           **{k: v.replace("{P}", str(project)).replace("{T}", str(shared)).replace(
+               "{PATH}", os.environ["PATH"]) for k, v in extra.items()}}
     assert first_denied(project, [call], env) is None
