@@ -292,15 +292,14 @@ def test_p_a_conftest_names_its_plugins_by_another_spelling(
 
 # --- S: a folder a project's own code puts first on sys.path ---------------------------------
 
-#: The idiom: a conftest (or a test module) putting the project's ``src`` first on ``sys.path``.
+#: The idiom: a conftest putting the project's ``src`` first on ``sys.path`` (a root test module
+#: doing it: proved too).
 INSERT = ("import os\nimport sys\n\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), "
           "'src'))\n")
 #: Each case: the project's files (a test imports ``yaml``, a site module of the test's Python).
 FIRSTS = {
     "conftest-inserts-src": {"conftest.py": INSERT, "src/app.py": "A = 1\n",
                              "tests/test_a.py": "import yaml\n" + PASSES},
-    "test-module-inserts-src": {"test_a.py": INSERT + "import yaml\n" + PASSES,
-                                "src/app.py": "A = 1\n"},
 }
 
 _open("test_s_a_projects_code_puts_a_folder_first", "at ba24a2b syspathdirs.first_on_path reads "
@@ -374,7 +373,7 @@ def test_r_an_entry_points_package_module_loads_at_start(case: str, tmp_path: Pa
 #: Each case: the setup making ``plugs`` (``pytest_plugins = ['helpers']``) importable from an
 #: archive, and the session's environment's additions.
 ARCHIVES = {
-    # a zip on the session's PYTHONPATH
+    # a zip on the session's PYTHONPATH (a zipped egg easy-install.pth lists: proved too)
     "pythonpath-zip": (r"""set -e
 python3 - "$T/plugs.zip" <<'PY'
 import sys, zipfile
@@ -382,20 +381,6 @@ with zipfile.ZipFile(sys.argv[1], "w") as z:
     z.writestr("plugs.py", "pytest_plugins = ['helpers']\n")
 PY
 """, {"PYTHONPATH": "{T}/plugs.zip"}),
-    # a zipped egg easy-install.pth lists in the active venv's site folder
-    "zipped-egg": (r"""set -e
-python3 -m venv --without-pip --system-site-packages "$T/venv"
-S=$(echo "$T"/venv/lib/python3*/site-packages)
-python3 - "$S" <<'PY'
-import os, sys, zipfile
-site = sys.argv[1]
-with zipfile.ZipFile(os.path.join(site, "plugs-1.0-py3.11.egg"), "w") as z:
-    z.writestr("plugs.py", "pytest_plugins = ['helpers']\n")
-    z.writestr("EGG-INFO/PKG-INFO", "Metadata-Version: 1.1\nName: plugs\nVersion: 1.0\n")
-with open(os.path.join(site, "easy-install.pth"), "w") as f:
-    f.write("./plugs-1.0-py3.11.egg\n")
-PY
-""", ACTIVE),
 }
 
 _open("test_a_an_archives_aggregator_names_a_plugin", "at b9d2bd2 conftestplugins reads a named "
@@ -441,14 +426,13 @@ def test_o_the_standard_librarys_optional_import_meets_a_project_module(
 #: warning filter's category in a cluster of short options (argparse: ``-x -W …``).
 CLUSTERS = {
     "flag-cluster-with-w-attached": "python3 -m pytest -q -xWerror::helpers.Warn",
-    "flag-cluster-with-w-apart": "python3 -m pytest -q -sxW error::helpers.Warn",
     # an operand bash expands into a folder below a nested settings file (its `-p helpers`)
     "operand-globbed-below-a-nested-ini": "python3 -m pytest -q tests/s*/test_x.py",
 }
 
 _open("test_c_a_pattern_entrys_call_imports_a_written_module", "at 5c1d7dc callpytest._word "
       "passes a cluster whose first letter is a safe flag (`-x…`) whatever follows",
-      "flag-cluster-with-w-attached", "flag-cluster-with-w-apart")
+      "flag-cluster-with-w-attached")  # (`-sxW error::helpers.Warn`: proved too)
 # (operand-globbed-below-a-nested-ini: held since 2308550)
 
 
@@ -508,3 +492,34 @@ def test_k_an_everyday_call_stays_allowed(case: str, tmp_path: Path) -> None:
            **{k: v.replace("{P}", str(project)).replace("{T}", str(shared)).replace(
                "{PATH}", os.environ["PATH"]) for k, v in extra.items()}}
     assert first_denied(project, [call], env) is None
+
+
+# --- N: a runner's pattern entry giving pytest words no entry gives --------------------------
+
+#: Each case: the plan's runner entry, the project's runner file, the call.
+RUNNERS = {
+    # npm appends the words after `--` to the script (`python3 -m pytest -q -p helpers`)
+    "npm-test-appends-a-plugin": ("Bash(npm test *)", {"package.json": (
+        '{"name": "p", "version": "1.0.0", "scripts": {"test": "python3 -m pytest -q"}}\n')},
+        "npm test -- -p helpers"),
+    # make exports a command-line variable to its recipes
+    "make-exports-pytest-addopts": ("Bash(make test *)", {"Makefile": "test:\n\tpython3 -m "
+                                                                     "pytest -q\n"},
+                                    "make test PYTEST_ADDOPTS=-phelpers"),
+}
+
+_open("test_n_a_runners_pattern_entry_gives_pytest_a_plugin", "at 6d72baf callpytest reads a "
+      "call's own pytest words only (a runner's appended words, its exported variables not)",
+      *RUNNERS)
+
+
+@pytest.mark.parametrize("case", RUNNERS)
+def test_n_a_runners_pattern_entry_gives_pytest_a_plugin(case: str, tmp_path: Path,
+                                                         request: pytest.FixtureRequest) -> None:
+    """Plan: the runner's pattern entry, ``Bash(cp *)``: ``cp src/p helpers.py``, then the call,
+    whose pytest loads ``helpers`` as a plugin."""
+    needs("python3", "pytest", "npm" if case.startswith("npm") else "make")
+    entry, files, call = RUNNERS[case]
+    assert _session(tmp_path, [entry, "Bash(cp *)"], {"helpers.py": "", "tests/test_a.py": PASSES,
+                                                       **files},
+                    ["cp src/p helpers.py", call], proof=_proof(request)) is not None
