@@ -104,6 +104,20 @@ cat > $T/tramp.c <<C
 int main(int c, char **v) { v[0] = "$V/bin/pytest"; execv(v[0], v); return 127; }
 C
 gcc -o $T/bin/pytest $T/tramp.c""")
+#: ``$T/ub``, a ``PYTHONUSERBASE`` whose Python 3.12 user site holds pytest (copied from the
+#: test's Python's site folder) and the plugin ``zzplug``.
+USERBASE = r"""set -e
+U=$T/ub/lib/python3.12/site-packages
+mkdir -p $U
+SP=$(python3 -c 'import os, pytest; print(os.path.dirname(os.path.dirname(pytest.__file__)))')
+for m in pytest _pytest pluggy iniconfig packaging py.py pygments; do cp -r $SP/$m $U/; done
+: > $U/zzplug.py
+mkdir $U/zzplug-1.0.dist-info
+printf 'Metadata-Version: 2.1\nName: zzplug\nVersion: 1.0\n' > $U/zzplug-1.0.dist-info/METADATA
+printf '[pytest11]\nzzplug = zzplug\n' > $U/zzplug-1.0.dist-info/entry_points.txt
+"""
+#: A Python 3.12 (pyenv's) beside the test's 3.11.
+PY312 = "/root/.pyenv/versions/3.12.1/bin/python3.12"
 #: Each case: the plan's pytest line, the module copied, the setup, the environment's additions,
 #: the project's files besides the test.
 SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
@@ -118,6 +132,9 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
     # a compiled launcher in a test runner's stead
     "launcher-of-a-venv-off-path": ("pytest -q", "acme_utils", TRAMPOLINE,
                                     {"PATH": "{T}/bin:{PATH}"}, {"conftest.py": ""}),
+    # PYTHONUSERBASE's user site of another version than the hook's
+    "userbase-of-another-version": (f"{PY312} -m pytest -q -p no:cacheprovider", "zzplug",
+                                    USERBASE, {"PYTHONUSERBASE": "{T}/ub"}, {}),
     # PYTHONHOME's documented `prefix:exec_prefix` form
     "pythonhome-prefix-and-exec-prefix": ("python3 -m pytest -q", "zzplug", BASE,
                                           {"PYTHONHOME": "{T}/py:{T}/py"}, {}),
@@ -133,6 +150,9 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
 }
 
 # (console-script-of-a-venv-off-path: held since f24336d)
+_open("test_t_the_sessions_environment_moves_the_site_folders", "at 6d72baf sitenames reads "
+      "the hook's own user site under PYTHONUSERBASE (its version's)",
+      "userbase-of-another-version")
 _open("test_t_the_sessions_environment_moves_the_site_folders", "at 6d72baf "
       "interpreters._shebang reads a binary test runner as known, naming nothing",
       "launcher-of-a-venv-off-path")
@@ -149,7 +169,8 @@ def test_t_the_sessions_environment_moves_the_site_folders(
         case: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     """Plan: the pytest line, ``Bash(cp *)``: ``cp src/p MODULE`` (a module the site folder's
     plugin imports), then pytest loads the plugin, whose import meets the copy first."""
-    needs("python3", "pytest", *(("gcc",) if "launcher" in case else ()))
+    needs("python3", "pytest", *(("gcc",) if "launcher" in case else ()),
+          *((PY312,) if "userbase" in case else ()))
     line, module, setup, env, files = SESSIONS[case]
     assert _session(tmp_path, [f"Bash({line})", "Bash(cp *)"], {"tests/test_a.py": PASSES,
                                                                  **files},
