@@ -474,6 +474,9 @@ def test_c_a_pattern_entrys_call_imports_a_written_module(case: str, tmp_path: P
 #: Each case: the session's environment's additions, the call (its grant: ``Bash(sed *)``) on a
 #: module of a flat project whose test imports it.
 COSTS: dict[str, tuple[dict[str, str], str]] = {
+    # (a regression of cc48145: allowed at ba24a2b) a conftest's fixture reading an attribute
+    # by a computed name (urllib3's test/conftest.py; scipy's conftest alike)
+    "conftest-getattr-by-a-parameter-sed-a-module": ({}, "sed -i s/A/B/ src/app.py"),
     # (a regression of f24336d: allowed at ba24a2b) a wrapper script named pytest on PATH
     # (Nix's makeWrapper layout), under a plan running `python3 -m pytest`
     "pytest-wrapper-on-path-sed-a-root-module": ({"PATH": "{T}/bin:{PATH}"},
@@ -487,9 +490,15 @@ COSTS: dict[str, tuple[dict[str, str], str]] = {
 _open("test_k_an_everyday_call_stays_allowed", "at 6e5a462 sitenames takes every PYTHONPATH "
       "folder's modules as site names: the root's own modules, first on sys.path",
       "pythonpath-the-root-sed-a-root-module", "pythonpath-the-roots-path-sed-a-root-module")
+_open("test_k_an_everyday_call_stays_allowed", "at cc48145 conftestplugins._dynamic takes a "
+      "computed getattr anywhere as reaching the module",
+      "conftest-getattr-by-a-parameter-sed-a-module")
 _open("test_k_an_everyday_call_stays_allowed", "at f24336d interpreters._shebang: a wrapper "
       "script named pytest on PATH is not known (every module a site name)",
       "pytest-wrapper-on-path-sed-a-root-module")
+#: A conftest's everyday fixture reading an attribute by its parameter's name.
+GETATTR = ("import ssl\n\nimport pytest\n\n\n@pytest.fixture(params=['PROTOCOL_TLS_CLIENT'])\n"
+           "def ssl_version(request):\n    return getattr(ssl, request.param, 0)\n")
 #: A wrapper named ``pytest`` in ``$T/bin`` (Nix's makeWrapper: ``exec -a "$0" …wrapped``).
 WRAPPER = ("mkdir -p $T/bin && printf '#! /bin/bash -e\\nexport PYTHONNOUSERSITE=true\\nexec -a "
            "\"$0\" \"%s/bin/.pytest-wrapped\" \"$@\"\\n' \"$T\" > $T/bin/pytest && chmod +x "
@@ -502,7 +511,8 @@ def test_k_an_everyday_call_stays_allowed(case: str, tmp_path: Path) -> None:
     extra, call = COSTS[case]
     project = hooked_project(tmp_path / "run", ["Bash(python3 -m pytest -q)", "Bash(sed *)"])
     for name, text in {"tests/test_a.py": "import app\n" + PASSES, "app.py": "A = 1\n",
-                       "util.py": "B = 1\n"}.items():
+                       "util.py": "B = 1\n", "src/app.py": "A = 1\n",
+                       **({"conftest.py": GETATTR} if "getattr" in case else {})}.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(text)
     shared = tmp_path / "shared"
