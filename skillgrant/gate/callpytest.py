@@ -56,6 +56,15 @@ _VARIABLES: Final = frozenset(("CI", "TERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS
 #: What the shell expands in a word (a variable, a command, a glob, braces, the home): its
 #: words are not known (a file named ``-phelpers`` matches ``*``).
 _EXPANDED: Final = frozenset("$`*?[{~\\")
+#: The settings a call's ``-o KEY=VALUE`` may give (output, strictness, timeouts; a
+#: ``filterwarnings`` category is read by ``collectopts``): others (``addopts``,
+#: ``pythonpath``, ``python_files``, ``testpaths``, ``norecursedirs``…) change what pytest
+#: imports.
+_SETTINGS_READ: Final = frozenset(("log_cli", "log_cli_level", "log_level", "log_format",
+                                   "log_date_format", "console_output_style", "junit_family",
+                                   "junit_suite_name", "xfail_strict", "timeout",
+                                   "asyncio_mode", "filterwarnings", "verbosity_assertions",
+                                   "truncation_limit_lines", "truncation_limit_chars"))
 #: The short flags pytest takes clustered (``-qx``, ``-vvs``).
 _FLAGS: Final = frozenset("qvxsl")
 #: The shell's operators between commands.
@@ -79,10 +88,7 @@ def pattern_word(text: str, directory: str, entries: list[str],
     except ValueError:
         return text
     for words in (c for command in commands for c in _split(command)):
-        names = [os.path.basename(w) for w in words]
-        at = next((k for k, n in enumerate(names) if n in ("pytest", "py.test") and (
-            k == 0 or words[k - 1] in _BEFORE or ("=" in words[k - 1] and words[k - 1][:1] !=
-                                                   "-"))), None)  # (pytest run, not named)
+        at = _start(words)
         if at is None:
             continue
         assigned = next((w for w in words[:at] if "=" in w and w[:1] != "-" and w.partition(
@@ -97,6 +103,26 @@ def pattern_word(text: str, directory: str, entries: list[str],
         found = _word(rest, directory, runs)
         if found is not None:
             return found
+    return None
+
+
+def _start(words: list[str]) -> int | None:
+    """The index of the word ending pytest's name in a command's ``words`` (``pytest``,
+    ``py.test``, an interpreter's ``-m pytest`` however its options are spelled: ``-Im
+    pytest``, ``-mpytest``), or None where the command runs none (``grep pytest x``)."""
+    from .interpreters import is_interpreter
+    from .pymodule import module_run
+
+    names = [os.path.basename(w) for w in words]
+    for k, name in enumerate(names):
+        if not (k == 0 or words[k - 1] in _BEFORE or ("=" in words[k - 1] and words[k - 1][
+                :1] != "-")):
+            continue
+        if name in ("pytest", "py.test"):
+            return k
+        run = module_run(list(words[k + 1:])) if is_interpreter(name) else None
+        if run is not None and run[0].split(".")[0] in ("pytest", "_pytest", "py"):
+            return k + run[1]  # (the word after it: pytest's own words)
     return None
 
 
@@ -124,22 +150,43 @@ def _word(rest: list[str], directory: str, runs: tuple[str, ...]) -> str | None:
                 c in word for c in "$`{~\\"):  # (a node id's `[1-2]` matches its own file's
             return word  # names only; what follows `--`: operands however spelled)
         if word[:1] == "-" and word != "-":
-            name = word.partition("=")[0]
-            if name in ("-p", "--plugin") and (rest[k + 1:k + 2] or [""])[0].startswith("no:"):
-                valued = True
-                continue
-            if name[:2] == "-p" and word[2:].startswith("no:"):
-                continue
-            short = name[:1] == "-" and name[1:2] != "-"
-            if short and len(name) > 2 and set(name[1:]) <= _FLAGS:
-                continue  # (clustered flags)
-            if name not in _SAFE and not (short and name[:2] in _SAFE):
+            read = _option(word, rest[k + 1] if k + 1 < len(rest) else "")
+            if read is None:
                 return word
-            valued = name in VALUED and "=" not in word and not (short and len(name) > 2)
-            continue
-        if _outside(word.split("::")[0], directory, runs):
+            valued = read
+        elif _outside(word.split("::")[0], directory, runs):
             return word
     return None
+
+
+def _option(word: str, after: str) -> bool | None:
+    """Whether pytest's option ``word`` (``after`` the next word) takes that word as its
+    value; None where it is not read here (not ``_SAFE``)."""
+    name = word.partition("=")[0]
+    if name == "-p":
+        return True if after.startswith("no:") else None
+    if name[:2] == "-p":
+        return False if word[2:].startswith("no:") else None
+    given = _setting(word, after)
+    if given is not None:
+        return word in ("-o", "--override-ini") if given.partition("=")[0].strip() in \
+            _SETTINGS_READ else None
+    short = name[:1] == "-" and name[1:2] != "-"
+    if short and len(name) > 2 and set(name[1:]) <= _FLAGS:
+        return False  # (clustered flags)
+    if name not in _SAFE and not (short and name[:2] in _SAFE):
+        return None
+    return name in VALUED and "=" not in word and not (short and len(name) > 2)
+
+
+def _setting(word: str, after: str) -> str | None:
+    """The ``KEY=VALUE`` pytest's ``-o``/``--override-ini`` ``word`` gives (``after`` when
+    apart); None for another word."""
+    if word in ("-o", "--override-ini"):
+        return after
+    if word.startswith("--override-ini="):
+        return word[15:]
+    return word[2:].lstrip("=") if word[:2] == "-o" and word[2:3] != "-" else None
 
 
 def _outside(operand: str, directory: str, runs: tuple[str, ...]) -> bool:

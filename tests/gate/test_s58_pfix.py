@@ -217,6 +217,11 @@ def test_a_plugin_a_folder_on_sys_path_holds_is_not_written(case: str, tmp_path:
     ("python3 -m pytest {-p,helpers}", "{"),
     ("python3 -m pytest *", "*"),  # (a file named `-phelpers` matches)
     ("python3 -m pytest 'tests/test_a.py::test_b[1-2]'", None),
+    ("python3 -Im pytest -p helpers", "-p"),  # (python's options however spelled)
+    ("python3 -mpytest -p helpers", "-p"),
+    ("python3 -m pytest -o log_cli=true -olog_cli_level=INFO", None),
+    ("python3 -m pytest -o addopts=-phelpers", "-o"),
+    ("python3 -m pytest --override-ini=testpaths=/etc", "--override-ini=testpaths=/etc"),
 ])
 def test_a_pattern_entrys_pytest_words_are_read(tmp_path: Path, call: str,
                                                 word: str | None) -> None:
