@@ -213,6 +213,10 @@ STARTS = {
     "pth-line-times-a-string": ("echo \"import timeit; timeit.timeit('import s' + 'ys; s' + "
                                 "'ys.pa' + 'th.append(\\\"$A\\\")', number=1)\" > "
                                 "\"$S/acme.pth\"\n"),
+    # a .pth longer than the part the gate reads (site reads it whole)
+    "pth-path-line-past-its-first-mib": ("python3 -c \"import sys; open(sys.argv[1], 'w').write(("
+                                         "'#' * 99 + '\\\\n') * 11000 + sys.argv[2] + "
+                                         "'\\\\n')\" \"$S/acme.pth\" \"$A\"\n"),
     # a line holding the two substrings by which setuptools' nspkg template is exempted
     "pth-line-like-the-nspkg-template": ("echo \"import sys; has_mfs = 1; p = 0; mp = []; "
                                          "mp.append(p); sys.path.append('$A')\" > "
@@ -229,6 +233,8 @@ STARTED = {
 _open("test_e_site_start_code_adds_a_folder", "at 6e5a462 sitefinders reads .pth lines and "
       "sitecustomize by a deny-list of spellings (runpy, timeit not in it)",
       "sitecustomize-runs-a-file", "pth-line-runs-a-file", "pth-line-times-a-string")
+_open("test_e_site_start_code_adds_a_folder", "at 2122160 sitefinders.pth_texts reads a .pth's "
+      "first MiB as the whole", "pth-path-line-past-its-first-mib")
 _open("test_e_site_start_code_adds_a_folder", "at 17117aa sitefinders._finders_read skips a "
       "line holding `has_mfs` and `mp.append(p)` whole (the nspkg template by substrings)",
       "pth-line-like-the-nspkg-template")
