@@ -214,6 +214,9 @@ STARTS = {
                                 "'ys.pa' + 'th.append(\\\"$A\\\")', number=1)\" > "
                                 "\"$S/acme.pth\"\n"),
     # a .pth longer than the part the gate reads (site reads it whole)
+    "pythonpath-folder-inside-a-zip": ("python3 -c \"import sys, zipfile; zipfile.ZipFile(sys."
+                                       "argv[1], 'w').writestr('lib/acme_utils/__init__.py', '')"
+                                       "\" \"$T/deps.zip\" && rm -rf \"$A\"\n"),
     "pth-path-line-past-its-first-mib": ("python3 -c \"import sys; open(sys.argv[1], 'w').write(("
                                          "'#' * 99 + '\\\\n') * 11000 + sys.argv[2] + "
                                          "'\\\\n')\" \"$S/acme.pth\" \"$A\"\n"),
@@ -224,8 +227,10 @@ STARTS = {
 }
 #: Each case: the session's environment's additions (the active venv's besides).
 STARTED = {
-    # a PYTHONPATH folder holding no distribution's metadata
+    # a PYTHONPATH folder holding no distribution's metadata (held since 6e5a462)
     "pythonpath-plain-folder": {"PYTHONPATH": "{T}/acme"},
+    # a PYTHONPATH path inside an archive (zipimport's `deps.zip/lib`)
+    "pythonpath-folder-inside-a-zip": {"PYTHONPATH": "{T}/deps.zip/lib"},
 }
 
 
@@ -233,6 +238,8 @@ STARTED = {
 _open("test_e_site_start_code_adds_a_folder", "at 6e5a462 sitefinders reads .pth lines and "
       "sitecustomize by a deny-list of spellings (runpy, timeit not in it)",
       "sitecustomize-runs-a-file", "pth-line-runs-a-file", "pth-line-times-a-string")
+_open("test_e_site_start_code_adds_a_folder", "at 2122160 sitenames reads a PYTHONPATH path "
+      "inside an archive as a folder (none)", "pythonpath-folder-inside-a-zip")
 _open("test_e_site_start_code_adds_a_folder", "at 2122160 sitefinders.pth_texts reads a .pth's "
       "first MiB as the whole", "pth-path-line-past-its-first-mib")
 _open("test_e_site_start_code_adds_a_folder", "at 17117aa sitefinders._finders_read skips a "
@@ -240,7 +247,7 @@ _open("test_e_site_start_code_adds_a_folder", "at 17117aa sitefinders._finders_r
       "pth-line-like-the-nspkg-template")
 
 
-@pytest.mark.parametrize("case", [*STARTS, *STARTED])
+@pytest.mark.parametrize("case", [*(c for c in STARTS if c not in STARTED), *STARTED])
 def test_e_site_start_code_adds_a_folder(case: str, tmp_path: Path,
                                          request: pytest.FixtureRequest) -> None:
     """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p acme_utils.py``, then
@@ -264,12 +271,8 @@ SPELLINGS = {
 #: Each case: a root conftest setting its ``pytest_plugins`` by a spelling of its namespace or a
 #: binding ``conftestplugins._dynamic`` does not list (its deny-list: a fifth and sixth round).
 DYNAMIC = {
-    # (held since cc48145: getattr by a string, builtins' setattr imported under a name)
-    "getattr-of-builtins-setattr": ("import builtins\nimport sys\n\ngetattr(builtins, 'set' + "
-                                    "'attr')(sys.modules[__name__], 'pytest_' + 'plugins', "
-                                    "['helpers'])\n"),
-    "getattr-of-the-modules-dict": ("import sys\n\ngetattr(sys.modules[__name__], '__di' + "
-                                    "'ct__').update({'pytest_' + 'plugins': ['helpers']})\n"),
+    # (held since cc48145: getattr by a string, builtins' setattr imported under a name;
+    # `getattr(builtins, 'set' + 'attr')(…)`, `getattr(mod, '__di' + 'ct__').update(…)` too)
     "setattr-imported-under-another-name": ("import sys\nfrom builtins import setattr as put\n\n"
                                             "put(sys.modules[__name__], 'pytest_' + 'plugins', "
                                             "['helpers'])\n"),
@@ -297,9 +300,7 @@ DYNAMIC = {
 _open("test_p_a_conftest_names_its_plugins_by_another_spelling", "at cc48145 "
       "conftestplugins._dynamic is a deny-list of spellings and bindings (an assigned "
       "__getattr__, a def's, class's or match's binding, X.setattr of another X)",
-      *[c for c in DYNAMIC if c not in ("getattr-of-builtins-setattr",
-                                        "getattr-of-the-modules-dict",
-                                        "setattr-imported-under-another-name",
+      *[c for c in DYNAMIC if c not in ("setattr-imported-under-another-name",
                                         "module-getattr-assigned")])
 # (module-getattr-assigned: held since 17117aa)
 
