@@ -217,6 +217,9 @@ STARTS = {
     "pythonpath-folder-inside-a-zip": ("python3 -c \"import sys, zipfile; zipfile.ZipFile(sys."
                                        "argv[1], 'w').writestr('lib/acme_utils/__init__.py', '')"
                                        "\" \"$T/deps.zip\" && rm -rf \"$A\"\n"),
+    "pth-imports-a-pythonpath-module": ("mkdir -p $T/pp && printf 'import sys\\nsys.path.append("
+                                        "\"%s\")\\n' \"$A\" > $T/pp/acme_boot.py && echo 'import "
+                                        "acme_boot' > \"$S/acme_boot.pth\"\n"),
     "pth-path-line-past-its-first-mib": ("python3 -c \"import sys; open(sys.argv[1], 'w').write(("
                                          "'#' * 99 + '\\\\n') * 11000 + sys.argv[2] + "
                                          "'\\\\n')\" \"$S/acme.pth\" \"$A\"\n"),
@@ -231,6 +234,8 @@ STARTED = {
     "pythonpath-plain-folder": {"PYTHONPATH": "{T}/acme"},
     # a PYTHONPATH path inside an archive (zipimport's `deps.zip/lib`)
     "pythonpath-folder-inside-a-zip": {"PYTHONPATH": "{T}/deps.zip/lib"},
+    # a .pth line importing a module only a PYTHONPATH folder holds (on sys.path before site)
+    "pth-imports-a-pythonpath-module": {"PYTHONPATH": "{T}/pp"},
 }
 
 
@@ -240,6 +245,8 @@ _open("test_e_site_start_code_adds_a_folder", "at 6e5a462 sitefinders reads .pth
       "sitecustomize-runs-a-file", "pth-line-runs-a-file", "pth-line-times-a-string")
 _open("test_e_site_start_code_adds_a_folder", "at 2122160 sitenames reads a PYTHONPATH path "
       "inside an archive as a folder (none)", "pythonpath-folder-inside-a-zip")
+_open("test_e_site_start_code_adds_a_folder", "at 2122160 sitefinders._appends_none reads a "
+      ".pth line's module in the site folder only", "pth-imports-a-pythonpath-module")
 _open("test_e_site_start_code_adds_a_folder", "at 2122160 sitefinders.pth_texts reads a .pth's "
       "first MiB as the whole", "pth-path-line-past-its-first-mib")
 _open("test_e_site_start_code_adds_a_folder", "at 17117aa sitefinders._finders_read skips a "
