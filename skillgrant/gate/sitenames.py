@@ -233,7 +233,7 @@ def _listing(folder: str) -> frozenset[str] | None:
                 return None
             names |= read
             continue
-        names |= _top_names(added, True) | plugin_tops(added)
+        names |= _top_names(added, None) | plugin_tops(added)
     return frozenset(names)
 
 
@@ -247,19 +247,20 @@ def _source_members(folder: str, roots: tuple[str, ...]) -> set[str]:
         real = os.path.normpath(added)
         if os.path.isdir(real) and not any(real == r or real.startswith(r.rstrip("/") + "/") or
                                            r.startswith(real.rstrip("/") + "/") for r in roots):
-            found |= _namespace_members(real)
+            found |= _namespace_members(real, False)
     return found
 
 
-def _namespace_members(folder: str) -> set[str]:
+def _namespace_members(folder: str, tests: bool = True) -> set[str]:
     """``NAMESPACE/MEMBER`` (lower case) for each module and folder of each namespace
     package of the site folder ``folder`` (a top folder holding no ``__init__`` module):
     a project's folder of that name first on ``sys.path`` is the namespace's first portion
-    (s57-greview2 V-NAMESPACE)."""
+    (s57-greview2 V-NAMESPACE); but (not ``tests``: a source folder's) a test folder's."""
     found: set[str] = set()
     try:
         with os.scandir(folder) as entries:
-            tops = [e.path for e in entries if e.name.isidentifier() and e.is_dir()]
+            tops = [e.path for e in entries if e.name.isidentifier() and e.is_dir() and (
+                tests or not _tests_folder(e.path))]
     except OSError:
         return found
     for top in tops:
@@ -284,9 +285,10 @@ def _members(folder: str, name: str, depth: int) -> set[str]:
     return found
 
 
-def _top_names(folder: str, plain: bool) -> set[str]:
-    """The names of ``folder``'s module files and folders (``plain``: every folder; else a
-    package's only), lower case."""
+def _top_names(folder: str, plain: bool | None) -> set[str]:
+    """The names of ``folder``'s module files and folders (``plain``: every folder; None:
+    every one but a test folder, an editable install's source folder's ``tests/``, no
+    distribution's namespace: s58-pfix; False: a package's only), lower case."""
     from .placed import fold, importable
 
     names: set[str] = set()
@@ -296,11 +298,23 @@ def _top_names(folder: str, plain: bool) -> set[str]:
                 stem, dot, suffix = entry.name.partition(".")
                 if stem.isidentifier() and (importable(dot + suffix) if dot else (
                         stem != "__pycache__" and entry.is_dir() and (
-                            plain or _regular(entry.path)))):
+                            plain or _regular(entry.path) or (
+                                plain is None and not _tests_folder(entry.path))))):
                     names.add(stem.lower() if stem.isascii() else fold(stem))
     except OSError:
         pass
     return names
+
+
+def _tests_folder(folder: str) -> bool:
+    """Whether ``folder`` holds a test module or a conftest (pytest's names) at its top."""
+    from .testnames import test_name
+
+    try:
+        with os.scandir(folder) as entries:
+            return any(e.name == "conftest.py" or test_name(e.name.lower()) for e in entries)
+    except OSError:
+        return False
 
 
 def _regular(folder: str) -> bool:

@@ -344,3 +344,14 @@ def test_an_installation_holding_another_versions_landmark_is_not_known(
     interpreters._landmark.cache_clear()
     assert interpreters.interpreter_libs(str(tmp_path / "py" / "bin" / "python3.11")) == [
         str(tmp_path / "py" / "lib")]
+
+
+def test_a_source_folders_test_folder_is_no_namespace(tmp_path: Path) -> None:
+    source, site = tmp_path / "flat", tmp_path / "site-packages"  # (an editable flat layout)
+    (source / "tests").mkdir(parents=True)
+    (source / "tests" / "test_a.py").write_text("")
+    (source / "tests" / "helpers.py").write_text("")
+    site.mkdir()
+    (site / "__editable__.flat-1.0.pth").write_text(f"{source}\n")
+    assert "tests" not in (sitenames._listing(str(site)) or set())
+    assert sitenames._source_members(str(site), (str(tmp_path / "p"),)) == set()
