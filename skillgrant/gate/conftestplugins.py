@@ -244,6 +244,11 @@ _DYNAMIC: Final = frozenset(("globals", "locals", "vars", "setattr", "exec", "ev
 _REACHING: Final = frozenset(("_getframe", "currentframe", "f_globals", "f_locals", "__dict__",
                               "__setattr__", "__globals__", "f_back", "tb_frame", "gi_frame",
                               "cr_frame", "ag_frame"))
+#: The modules through which an attribute by a computed name may reach a module's
+#: namespace or a dynamic builtin (``getattr(sys, name)``; another object's, ``getattr(ssl,
+#: name)`` in a fixture, is read: s58-preview K-GETATTR).
+_REACHERS: Final = frozenset(("sys", "builtins", "__builtins__", "importlib", "inspect", "gc",
+                              "types", "operator", "functools", "runpy", "pickle", "marshal"))
 #: The names of the builtins' module (its ``setattr``, ``globals``… by an attribute).
 _BUILTINS: Final = frozenset(("builtins", "__builtins__"))
 
@@ -277,7 +282,11 @@ def _dynamic(node: object, read: set[int]) -> bool:
         isinstance(node, ast.Call) and len(node.args) > 1 and (
             node.func.id if isinstance(node.func, ast.Name) else node.func.attr if isinstance(
                 node.func, ast.Attribute) else "") == "getattr" and not (isinstance(
-                    node.args[1], ast.Constant) and isinstance(node.args[1].value, str))) or (
+                    node.args[1], ast.Constant) and isinstance(node.args[1].value, str)) and not (
+            isinstance(node.args[0], (ast.Name, ast.Attribute)) and _object(
+                node.args[0]) not in _REACHERS)) or (  # (`getattr(ssl, name)`: s58-preview
+        isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) and isinstance(
+            node.value.func, ast.Name) and node.value.func.id == "getattr") or (
         isinstance(node, ast.Attribute) and (node.attr == _NAME or node.attr in _REACHING or (
             node.attr in _DYNAMIC and isinstance(node.value, ast.Name) and node.value.id in
             _BUILTINS))) or (
@@ -288,6 +297,15 @@ def _dynamic(node: object, read: set[int]) -> bool:
                                                           "setdefault") and isinstance(
             node.value, ast.Attribute) and node.value.attr == "modules") or (
         isinstance(node, ast.FunctionDef) and node.name == "__getattr__")
+
+
+def _object(node: object) -> str:
+    """The first name of an attribute chain ``node`` (``a.b.c``: ``a``)."""
+    import ast
+
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else ""
 
 
 def _shaped(node: object) -> list[str] | None:

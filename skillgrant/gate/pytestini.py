@@ -147,7 +147,8 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
                 continue
             for at, word in enumerate(given):
                 after = given[at + 1] if at + 1 < len(given) else ""
-                every = every or word.partition("=")[0] in _EVERY or word[:2] == "-c"
+                every = True if word.partition("=")[0] in _EVERY or word[:2] == "-c" else \
+                    every  # (None kept: not known until asked; s58-preview R-LAZY-ADDOPTS)
                 if word.startswith("--doctest-glob"):
                     patterns.append(word.partition("=")[2] or after)
                 override = after if word in ("-o", "--override-ini") else word[2:] if \

@@ -33,7 +33,8 @@ def finder_tops(folder: str, pths: list[str],
     names: set[str] = set()
     for path in glob.glob(os.path.join(glob.escape(folder), "__editable__*finder.py")):
         try:
-            tree = ast.parse(fs.read(path, 1 << 22))
+            data = fs.read(path, _LIMIT + 1)
+            tree = ast.parse(data if len(data) <= _LIMIT else b"(")
         except (OSError, SyntaxError, ValueError):
             return None
         read = 0
@@ -155,14 +156,20 @@ def _line_moves(line: str, depth: int = 0) -> bool:
 _CUSTOMIZE: Final = frozenset(("sitecustomize", "usercustomize"))
 
 
+#: The longest file read (bytes): a longer one is not known (a `.pth`, a module, a finder).
+_LIMIT: Final = 1 << 22
+
+
 def pth_texts(pths: list[str]) -> list[str | None]:
     """The text of each of the ``.pth`` files ``pths`` (its first MiB), None where it cannot
     be read."""
     texts: list[str | None] = []
     for pth in pths:
         try:
-            texts.append(fs.read(pth, 1 << 20).decode("utf-8", "replace"))
-        except OSError:  # (a FIFO too: not waited for)
+            data = fs.read(pth, _LIMIT + 1)
+            texts.append(None if len(data) > _LIMIT else data.decode("utf-8", "replace"))
+        except OSError:  # (a FIFO too: not waited for; a longer one: s58-preview
+            # E-PTH-TRUNCATED)
             texts.append(None)
     return texts
 
@@ -220,7 +227,8 @@ def _module_texts(folder: str, name: str) -> list[tuple[str, bytes | None]]:
         for file, own in ((path + ".py", package), (os.path.join(path, "__init__.py"),
                                                      ".".join(parts[:at]))):
             try:
-                found.append((own, fs.read(file, 1 << 22)))
+                data = fs.read(file, _LIMIT + 1)
+                found.append((own, None if len(data) > _LIMIT else data))
             except (FileNotFoundError, NotADirectoryError):
                 continue
             except OSError:

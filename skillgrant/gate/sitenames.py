@@ -178,8 +178,11 @@ def _folders(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: st
             return None
         folders += [f for at in read for s in _SITES
                     for f in glob.glob(os.path.join(glob.escape(at), s))]
-    folders += _given_folders(extra, roots)  # (a PYTHONPATH folder: its modules a plugin
-    # may import, its distributions' entry points; an archive: s58-preview E-PYTHONPATH-NAMES)
+    folders += [f for f in _given_folders(extra, roots) if os.path.isfile(f) or glob.glob(
+        os.path.join(glob.escape(f), "*.[de][ig][sg]*-info")) or not any(
+        f == r or f.startswith(r.rstrip("/") + "/") for r in roots)]  # (a PYTHONPATH folder:
+    # its modules a plugin may import (s58-preview E-PYTHONPATH-NAMES) but the project's own
+    # (K-PYTHONPATH-DOT: `PYTHONPATH=.`), its distributions' entry points, an archive's)
     return list(dict.fromkeys(folders))
 
 

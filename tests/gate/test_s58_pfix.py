@@ -222,6 +222,9 @@ def test_a_plugin_a_folder_on_sys_path_holds_is_not_written(case: str, tmp_path:
     ("python3 -m pytest -o log_cli=true -olog_cli_level=INFO", None),
     ("python3 -m pytest -o addopts=-phelpers", "-o"),
     ("python3 -m pytest --override-ini=testpaths=/etc", "--override-ini=testpaths=/etc"),
+    ("python3 -m pytest -q -xWerror::helpers.Warn", "helpers"),  # (s58-preview C-CLUSTER-W)
+    ("python3 -m pytest -sxW error::helpers.Warn", "helpers"),
+    ("python3 -m pytest -rA -n4 -vvx", None),
 ])
 def test_a_pattern_entrys_pytest_words_are_read(tmp_path: Path, call: str,
                                                 word: str | None) -> None:
@@ -355,3 +358,37 @@ def test_a_source_folders_test_folder_is_no_namespace(tmp_path: Path) -> None:
     (site / "__editable__.flat-1.0.pth").write_text(f"{source}\n")
     assert "tests" not in (sitenames._listing(str(site)) or set())
     assert sitenames._source_members(str(site), (str(tmp_path / "p"),)) == set()
+
+
+def test_the_projects_own_pythonpath_folder_is_no_site_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "p").mkdir()  # (s58-preview K-PYTHONPATH-DOT: `PYTHONPATH=.`)
+    (tmp_path / "p" / "zzapp.py").write_text("")
+    monkeypatch.setenv("PYTHONPATH", ".")
+    assert "zzapp" not in (sitenames.site_names(frozenset({str(tmp_path / "p")})) or {"zzapp"})
+
+
+def test_an_ini_option_making_every_module_a_plugin_keeps_the_lazy_reading(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = -q\n")  # (R-LAZY-ADDOPTS)
+    assert _widened(tmp_path, "app.py", monkeypatch) == (True, 1)
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("import ssl\n\n\ndef v(request):\n    return getattr(ssl, request.param, 0)\n", True),
+    ("import pytest\n\n\ndef f(request, how):\n    getattr(pytest, how)(reason='x')\n", True),
+    ("import sys\ngetattr(sys, 'mod' + 'ules')\n", False),  # (s58-preview K-GETATTR)
+    ("import ssl\ngetattr(ssl, '__buil' + 'tins__')['set' + 'attr']\n", False),
+])
+def test_a_computed_getattr_is_read_but_of_a_namespace(text: str, read: bool) -> None:
+    assert (_names(text.encode()) is not None) is read
+
+
+def test_a_pth_file_longer_than_read_is_not_known(tmp_path: Path) -> None:
+    (tmp_path / "a.pth").write_text("#\n" * (1 << 21) + "/elsewhere\n")  # (E-PTH-TRUNCATED)
+    assert sitenames._listing(str(tmp_path)) is None
+    (tmp_path / "a.pth").write_text("#\n" * 600_000 + f"{tmp_path / 'acme'}\n")  # (1.2 MB)
+    (tmp_path / "acme").mkdir()
+    (tmp_path / "acme" / "zzlong.py").write_text("")
+    sitenames._listing.cache_clear()
+    assert "zzlong" in (sitenames._listing(str(tmp_path)) or set())
