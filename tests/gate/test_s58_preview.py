@@ -213,7 +213,7 @@ STARTS = {
     "pth-line-times-a-string": ("echo \"import timeit; timeit.timeit('import s' + 'ys; s' + "
                                 "'ys.pa' + 'th.append(\\\"$A\\\")', number=1)\" > "
                                 "\"$S/acme.pth\"\n"),
-    # a .pth longer than the part the gate reads (site reads it whole)
+    # a .pth longer than the part the gate reads (site reads it whole; held since 4d2219b)
     "pythonpath-folder-inside-a-zip": ("python3 -c \"import sys, zipfile; zipfile.ZipFile(sys."
                                        "argv[1], 'w').writestr('lib/acme_utils/__init__.py', '')"
                                        "\" \"$T/deps.zip\" && rm -rf \"$A\"\n"),
@@ -247,8 +247,6 @@ _open("test_e_site_start_code_adds_a_folder", "at 2122160 sitenames reads a PYTH
       "inside an archive as a folder (none)", "pythonpath-folder-inside-a-zip")
 _open("test_e_site_start_code_adds_a_folder", "at 2122160 sitefinders._appends_none reads a "
       ".pth line's module in the site folder only", "pth-imports-a-pythonpath-module")
-_open("test_e_site_start_code_adds_a_folder", "at 2122160 sitefinders.pth_texts reads a .pth's "
-      "first MiB as the whole", "pth-path-line-past-its-first-mib")
 _open("test_e_site_start_code_adds_a_folder", "at 17117aa sitefinders._finders_read skips a "
       "line holding `has_mfs` and `mp.append(p)` whole (the nspkg template by substrings)",
       "pth-line-like-the-nspkg-template")
@@ -278,11 +276,9 @@ SPELLINGS = {
 #: Each case: a root conftest setting its ``pytest_plugins`` by a spelling of its namespace or a
 #: binding ``conftestplugins._dynamic`` does not list (its deny-list: a fifth and sixth round).
 DYNAMIC = {
-    # (held since cc48145: getattr by a string, builtins' setattr imported under a name;
-    # `getattr(builtins, 'set' + 'attr')(…)`, `getattr(mod, '__di' + 'ct__').update(…)` too)
-    "setattr-imported-under-another-name": ("import sys\nfrom builtins import setattr as put\n\n"
-                                            "put(sys.modules[__name__], 'pytest_' + 'plugins', "
-                                            "['helpers'])\n"),
+    # (held since cc48145: getattr by a string, builtins' setattr imported under a name:
+    # `getattr(builtins, 'set' + 'attr')(…)`, `getattr(mod, '__di' + 'ct__').update(…)`,
+    # `from builtins import setattr as put`)
     # a module __getattr__ (PEP 562) assigned, not defined
     "module-getattr-assigned": ("class _Names:\n    def __call__(self, name):\n        if name "
                                 "== 'pytest_' + 'plugins':\n            return ['helpers']\n"
@@ -301,14 +297,18 @@ DYNAMIC = {
                                     "'pytest_' + 'plugins', ['helpers'])\n"),
     "globals-by-a-builtins-self": ("print.__self__.globals().update({'pytest_' + 'plugins': "
                                    "['helpers']})\n"),
+    # the module reached through a variable, its __dict__ by a computed getattr (babc46b reads
+    # a computed getattr of any object but sys, builtins, importlib…)
+    "getattr-of-a-variable-holding-the-module": ("import sys\n\nm = sys.modules[__name__]\n"
+                                                 "getattr(m, '__di' + 'ct__').update({'pytest_' "
+                                                 "+ 'plugins': ['helpers']})\n"),
 }
 
 # (nfkc-normalized-name, utf-7-source: held since 17117aa)
 _open("test_p_a_conftest_names_its_plugins_by_another_spelling", "at cc48145 "
       "conftestplugins._dynamic is a deny-list of spellings and bindings (an assigned "
       "__getattr__, a def's, class's or match's binding, X.setattr of another X)",
-      *[c for c in DYNAMIC if c not in ("setattr-imported-under-another-name",
-                                        "module-getattr-assigned")])
+      *[c for c in DYNAMIC if c != "module-getattr-assigned"])
 # (module-getattr-assigned: held since 17117aa)
 
 
@@ -378,17 +378,14 @@ PACKAGE = {"tests/test_a.py": PASSES, "mypkg/__init__.py": "", "mypkg/testing/__
 ENTRIES: dict[str, tuple[str, dict[str, str], dict[str, str]]] = {
     # the entry point's module below its top package
     "site-entry-point-names-a-package-module": (ENTRY, ACTIVE, {}),
-    # (a regression of cc48145: denied at 599c5f0) sys.path not known, and the ini holds an
-    # everyday addopts word: the lazy reading's "not yet known" read as "no"
+    # (a regression of cc48145: denied at 599c5f0; held since 247d243) sys.path not known, and
+    # the ini holds an everyday addopts word: the lazy reading's "not yet known" read as "no"
     "shim-and-an-addopts-word": (SHIMMED, {"PATH": "{T}/shimbin:{PATH}"},
                                  {"pytest.ini": "[pytest]\naddopts = -ra\n"}),
 }
 
 _open("test_r_an_entry_points_package_module_loads_at_start", "at cc48145 sitefinders.plugin_tops "
       "keeps an entry point's top name only", "site-entry-point-names-a-package-module")
-_open("test_r_an_entry_points_package_module_loads_at_start", "at cc48145 pytestini._reading's "
-      "`every = every or …` makes the lazy None False at an addopts word",
-      "shim-and-an-addopts-word")
 
 
 @pytest.mark.parametrize("case", ENTRIES)
@@ -460,15 +457,18 @@ def test_o_the_standard_librarys_optional_import_meets_a_project_module(
 #: Each case: the pytest call (under ``Bash(python3 -m pytest *)``) importing ``helpers`` by a
 #: warning filter's category in a cluster of short options (argparse: ``-x -W …``).
 CLUSTERS = {
+    # (held since 24241e8; `-sxW error::helpers.Warn` too)
     "flag-cluster-with-w-attached": "python3 -m pytest -q -xWerror::helpers.Warn",
+    # -V and -h are flags to argparse too; -W's filter is applied before they exit
+    "version-flag-cluster-with-w": "python3 -m pytest -q -VWerror::helpers.Warn",
     # an operand bash expands into a folder below a nested settings file (its `-p helpers`)
     "operand-globbed-below-a-nested-ini": "python3 -m pytest -q tests/s*/test_x.py",
 }
 
-_open("test_c_a_pattern_entrys_call_imports_a_written_module", "at 5c1d7dc callpytest._word "
-      "passes a cluster whose first letter is a safe flag (`-x…`) whatever follows",
-      "flag-cluster-with-w-attached")  # (`-sxW error::helpers.Warn`: proved too)
 # (operand-globbed-below-a-nested-ini: held since 2308550)
+_open("test_c_a_pattern_entrys_call_imports_a_written_module", "at 4d2219b "
+      "callpytest._unclustered takes only qvxsl as flags (-V, -h read as taking a value)",
+      "version-flag-cluster-with-w")
 
 
 @pytest.mark.parametrize("case", CLUSTERS)
@@ -488,25 +488,19 @@ def test_c_a_pattern_entrys_call_imports_a_written_module(case: str, tmp_path: P
 #: Each case: the session's environment's additions, the call (its grant: ``Bash(sed *)``) on a
 #: module of a flat project whose test imports it.
 COSTS: dict[str, tuple[dict[str, str], str]] = {
-    # (a regression of cc48145: allowed at ba24a2b) a conftest's fixture reading an attribute
-    # by a computed name (urllib3's test/conftest.py; scipy's conftest alike)
+    # (a regression of cc48145: allowed at ba24a2b; held since babc46b) a conftest's fixture
+    # reading an attribute by a computed name (urllib3's test/conftest.py; scipy's alike)
     "conftest-getattr-by-a-parameter-sed-a-module": ({}, "sed -i s/A/B/ src/app.py"),
     # (a regression of f24336d: allowed at ba24a2b) a wrapper script named pytest on PATH
     # (Nix's makeWrapper layout), under a plan running `python3 -m pytest`
     "pytest-wrapper-on-path-sed-a-root-module": ({"PATH": "{T}/bin:{PATH}"},
                                                  "sed -i s/A/B/ app.py"),
-    # (a regression of 6e5a462: allowed at ba24a2b) the project's root on PYTHONPATH (`export
-    # PYTHONPATH=.`, direnv's `$PWD`): its own modules read as site modules in their own folder
+    # (a regression of 6e5a462: allowed at ba24a2b; held since 247d243) the project's root on
+    # PYTHONPATH (`export PYTHONPATH=.`; direnv's `$PWD` alike): its own modules read as site
+    # modules in their own folder
     "pythonpath-the-root-sed-a-root-module": ({"PYTHONPATH": "."}, "sed -i s/A/B/ app.py"),
-    "pythonpath-the-roots-path-sed-a-root-module": ({"PYTHONPATH": "{P}"}, "sed -i s/B/C/ util.py"),
 }
 
-_open("test_k_an_everyday_call_stays_allowed", "at 6e5a462 sitenames takes every PYTHONPATH "
-      "folder's modules as site names: the root's own modules, first on sys.path",
-      "pythonpath-the-root-sed-a-root-module", "pythonpath-the-roots-path-sed-a-root-module")
-_open("test_k_an_everyday_call_stays_allowed", "at cc48145 conftestplugins._dynamic takes a "
-      "computed getattr anywhere as reaching the module",
-      "conftest-getattr-by-a-parameter-sed-a-module")
 _open("test_k_an_everyday_call_stays_allowed", "at f24336d interpreters._shebang: a wrapper "
       "script named pytest on PATH is not known (every module a site name)",
       "pytest-wrapper-on-path-sed-a-root-module")
