@@ -231,7 +231,7 @@ def path_libs(path: str, prefixes: tuple[str, ...]) -> list[str] | None:
 _RUNNERS: Final = frozenset(("pytest", "py.test"))
 
 
-def _shebang(script: str) -> str | None:
+def _shebang(script: str, depth: int = 0) -> str | None:
     """The interpreter the console script ``script`` runs: its ``#!`` path, or pip's
     ``exec "PATH" "$0" "$@"`` second line after ``#!/bin/sh`` (a long path's); "" where it
     runs ``PATH``'s (``#!/usr/bin/env python3``), is a binary or is none; None where it
@@ -256,12 +256,45 @@ def _shebang(script: str) -> str | None:
     if len(words) == 1 and is_interpreter(os.path.basename(words[0])):
         return words[0]
     code = [line for line in lines[1:] if line.strip() and line.lstrip()[:1] != "#"]
-    if words in (["/bin/sh"], ["/bin/bash"], ["/usr/bin/env", "bash"]) and code:
+    shell = words[:1] in (["/bin/sh"], ["/bin/bash"]) or words[:2] in (
+        ["/usr/bin/env", "bash"], ["/usr/bin/env", "sh"])
+    if not shell or not all(w[:1] == "-" for w in words[1:] if w not in ("bash", "sh")):
+        return None
+    if code and code[0].startswith("'''exec'"):  # (pip's, for a path too long for `#!`)
         try:
             again = shlex.split(code[0])
         except ValueError:
             return None
-        if again[:1] == ["exec"] and len(again) > 1 and is_interpreter(os.path.basename(
-                again[1])) and (code[0].startswith("'''exec'") or len(code) == 1):
-            return again[1]  # (pip's, for a path too long for `#!`; a wrapper that only
-    return None  # execs one: `exec /v/bin/python -m pytest "$@"`)
+        return again[1] if len(again) > 1 and is_interpreter(os.path.basename(
+            again[1])) else None
+    return _wrapped(code, depth)
+
+
+#: The variables a test runner's wrapper may export (what they change is no folder Python
+#: imports from; Nix's ``makeWrapper`` exports ``PYTHONNOUSERSITE``).
+_EXPORTS: Final = frozenset(("PYTHONNOUSERSITE", "PYTHONDONTWRITEBYTECODE", "LANG", "LC_ALL"))
+
+
+def _wrapped(code: list[str], depth: int) -> str | None:
+    """What a shell wrapper whose lines ``code`` export only ``_EXPORTS`` and then ``exec
+    [-a NAME] TARGET … "$@"`` runs: the interpreter TARGET is, or the one TARGET's script
+    runs (``_shebang``, three levels); None for any other wrapper (s58-preview K-WRAPPER,
+    T-SHEBANG)."""
+    import shlex
+
+    try:
+        split = [shlex.split(line) for line in code]
+    except ValueError:
+        return None
+    if not split or any(len(w) != 2 or w[0] != "export" or w[1].partition("=")[0] not in
+                        _EXPORTS for w in split[:-1]):
+        return None
+    last = split[-1]
+    if last[:1] != ["exec"]:
+        return None
+    target = last[3:] if last[1:2] == ["-a"] else last[1:]
+    if not target or target[0][:1] != "/":
+        return None
+    if is_interpreter(os.path.basename(target[0])):
+        return target[0]
+    return _shebang(target[0], depth + 1) if depth < 3 else None

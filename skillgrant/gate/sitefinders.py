@@ -111,9 +111,10 @@ def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]]
     texts = [text.splitlines() for text in read if text is not None]
     added = added_folders(folder, read)
     for lines in texts:  # (a module looked up in every folder a .pth there adds: E-PRESENT)
-        code = [line for line in lines if line.startswith(("import ", "import\t")) and not (
-            "has_mfs" in line and "mp.append(p)" in line)]  # (setuptools' nspkg template:
-        # a namespace of this site folder, listed; s57-greview2 K-NSPKG)
+        code = [line for line in lines if line.startswith(("import ", "import\t")) and not
+                re.fullmatch(_nspkg(), line)]  # (setuptools' nspkg template, matched whole:
+        # a namespace of this site folder, listed; s57-greview2 K-NSPKG, s58-preview
+        # E-NSPKG-LOOKALIKE)
         if any(_line_moves(line) for line in code if not re.fullmatch(_EDITABLE, line.encode())):
             return False
         tops = {n for line in code for n in names(line)
@@ -121,6 +122,34 @@ def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]]
         if not _appends_none([folder, *added], sorted(tops)):
             return False
     return _appends_none([folder, *added], sorted(_CUSTOMIZE))
+
+
+#: setuptools' namespace ``.pth`` line (``setuptools.namespaces.Installer._nspkg_tmpl``, its
+#: statements joined by ``;``; ``_nspkg_tmpl_multi`` for a nested one's parent).
+_NSPKG: Final = (
+    "import sys, types, os;has_mfs = sys.version_info > (3, 5);p = os.path.join(%(root)s, "
+    "*%(pth)r);importlib = has_mfs and __import__('importlib.util');has_mfs and "
+    "__import__('importlib.machinery');m = has_mfs and sys.modules.setdefault(%(pkg)r, "
+    "importlib.util.module_from_spec(importlib.machinery.PathFinder.find_spec(%(pkg)r, "
+    "[os.path.dirname(p)])));m = m or sys.modules.setdefault(%(pkg)r, "
+    "types.ModuleType(%(pkg)r));mp = (m or []) and m.__dict__.setdefault('__path__',[]);"
+    "(p not in mp) and mp.append(p)", "m and setattr(sys.modules[%(parent)r], %(child)r, m)")
+
+
+def _nspkg() -> str:
+    """``_NSPKG`` as a pattern: its values the only variables (the site folder's expression
+    or a literal root, a tuple of names, a package's dotted name)."""
+    import re
+
+    def pattern(text: str) -> str:
+        for mark, value in (("%(root)s", "@R"), ("%(pth)r", "@T"), ("%(pkg)r", "@P"),
+                            ("%(parent)r", "@P"), ("%(child)r", "@N")):
+            text = text.replace(mark, value)
+        return re.escape(text).replace("@R", r"(?:sys\._getframe\(1\)\.f_locals\['sitedir'\]|"
+                                             r"'[^'\\\n]*')").replace(
+            "@T", r"\('\w+'(?:, '\w+')*,?\)").replace("@P", r"'[\w.]+'").replace("@N", r"'\w+'")
+
+    return pattern(_NSPKG[0]) + "(?:;" + pattern(_NSPKG[1]) + r")?\s*"
 
 
 def _line_moves(line: str, depth: int = 0) -> bool:

@@ -87,7 +87,7 @@ def site_names(roots: frozenset[str], libs: frozenset[str] = frozenset()) -> fro
     extra, home, platlib = values(("PYTHONPATH", "PYTHONHOME", "PYTHONPLATLIBDIR"))
     if platlib not in (None, "", "lib"):
         return None  # (`prefix/lib64/python3.X/site-packages` too: s58-preview T-PLATLIBDIR)
-    return _site_names(tuple(sorted(roots)), tuple(sorted(libs)), os.environ.get("PATH", ""),
+    return _site_names(tuple(sorted(roots)), _with_user(libs), os.environ.get("PATH", ""),
                        extra or "", home or "")
 
 
@@ -98,7 +98,7 @@ def sys_path_folders(roots: frozenset[str], libs: frozenset[str]) -> list[str] |
     from .environment import values
 
     extra, home = values(("PYTHONPATH", "PYTHONHOME"))
-    folders = _folders(tuple(sorted(roots)), tuple(sorted(libs)), os.environ.get("PATH", ""),
+    folders = _folders(tuple(sorted(roots)), _with_user(libs), os.environ.get("PATH", ""),
                        extra or "", home or "")
     if folders is None or site_names(roots, libs) is None:
         return None
@@ -117,8 +117,18 @@ def plugin_folders(roots: frozenset[str], libs: frozenset[str]) -> tuple[str, ..
     from .environment import values
 
     extra, home = values(("PYTHONPATH", "PYTHONHOME"))
-    return _plugin_folders(tuple(sorted(roots)), tuple(sorted(libs)), os.environ.get(
+    return _plugin_folders(tuple(sorted(roots)), _with_user(libs), os.environ.get(
         "PATH", ""), extra or "", home or "")
+
+
+def _with_user(libs: frozenset[str]) -> tuple[str, ...]:
+    """``libs`` and the session's ``PYTHONUSERBASE``'s ``lib`` (its user sites of every
+    version; s58-preview T-USERBASE-VERSION), sorted."""
+    from .environment import values
+
+    base = values(("PYTHONUSERBASE",))[0]
+    extra = {os.path.join(os.path.expanduser(base), "lib")} if base else set()
+    return tuple(sorted(libs | extra))
 
 
 @functools.lru_cache(maxsize=8)
@@ -259,11 +269,13 @@ def _namespace_members(folder: str, tests: bool = True) -> set[str]:
     package of the site folder ``folder`` (a top folder holding no ``__init__`` module):
     a project's folder of that name first on ``sys.path`` is the namespace's first portion
     (s57-greview2 V-NAMESPACE); but (not ``tests``: a source folder's) a test folder's."""
+    from .testnames import tests_folder
+
     found: set[str] = set()
     try:
         with os.scandir(folder) as entries:
             tops = [e.path for e in entries if e.name.isidentifier() and e.is_dir() and (
-                tests or not _tests_folder(e.path))]
+                tests or not tests_folder(e.path))]
     except OSError:
         return found
     for top in tops:
@@ -293,6 +305,7 @@ def _top_names(folder: str, plain: bool | None) -> set[str]:
     every one but a test folder, an editable install's source folder's ``tests/``, no
     distribution's namespace: s58-pfix; False: a package's only), lower case."""
     from .placed import fold, importable
+    from .testnames import tests_folder
 
     names: set[str] = set()
     try:
@@ -302,22 +315,11 @@ def _top_names(folder: str, plain: bool | None) -> set[str]:
                 if stem.isidentifier() and (importable(dot + suffix) if dot else (
                         stem != "__pycache__" and entry.is_dir() and (
                             plain or _regular(entry.path) or (
-                                plain is None and not _tests_folder(entry.path))))):
+                                plain is None and not tests_folder(entry.path))))):
                     names.add(stem.lower() if stem.isascii() else fold(stem))
     except OSError:
         pass
     return names
-
-
-def _tests_folder(folder: str) -> bool:
-    """Whether ``folder`` holds a test module or a conftest (pytest's names) at its top."""
-    from .testnames import test_name
-
-    try:
-        with os.scandir(folder) as entries:
-            return any(e.name == "conftest.py" or test_name(e.name.lower()) for e in entries)
-    except OSError:
-        return False
 
 
 def _regular(folder: str) -> bool:

@@ -39,3 +39,14 @@ def js_test(stem: str) -> bool:
     ``a.spec.helper``): a superset of node 20's, bun 1.4.5's, jest's and vitest's names."""
     return stem.startswith(("test", "spec")) or any(
         f"{mark}{word}" in stem for mark in "._-" for word in ("test", "spec"))
+
+
+def tests_folder(folder: str) -> bool:
+    """Whether ``folder`` holds a test module or a conftest (pytest's names) at its top."""
+    import os
+
+    try:
+        with os.scandir(folder) as entries:
+            return any(e.name == "conftest.py" or test_name(e.name.lower()) for e in entries)
+    except OSError:
+        return False

@@ -317,6 +317,8 @@ def test_a_pythonpath_folders_modules_are_site_names(tmp_path: Path,
     ("#!/bin/sh\n'''exec' \"{V}/bin/python\" \"$0\" \"$@\"\n' '''\nimport sys\n", True),
     ("#!/usr/bin/env bash\nexec {V}/bin/python -m pytest \"$@\"\n", True),
     ("#!/usr/bin/env bash\nexport PYTHONPATH=/x\nexec {V}/bin/python -m pytest \"$@\"\n", False),
+    ("#! /bin/bash -e\nexport PYTHONNOUSERSITE=true\nexec -a \"$0\" \"{V}/bin/python\" \"$@\"\n",
+     True),  # (Nix's makeWrapper: s58-preview K-WRAPPER)
 ])
 def test_a_test_runners_script_on_path_reads_its_interpreter(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str, known: bool) -> None:
@@ -392,3 +394,21 @@ def test_a_pth_file_longer_than_read_is_not_known(tmp_path: Path) -> None:
     (tmp_path / "acme" / "zzlong.py").write_text("")
     sitenames._listing.cache_clear()
     assert "zzlong" in (sitenames._listing(str(tmp_path)) or set())
+
+
+def test_the_sessions_user_base_is_read_for_every_version(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = tmp_path / "ub" / "lib" / "python3.12" / "site-packages"  # (T-USERBASE-VERSION)
+    site.mkdir(parents=True)
+    (site / "zzuser.py").write_text("")
+    monkeypatch.setenv("PYTHONUSERBASE", str(tmp_path / "ub"))
+    assert "zzuser" in (sitenames.site_names(frozenset({str(tmp_path / "p")})) or set())
+
+
+def test_only_setuptools_namespace_line_itself_is_exempt(tmp_path: Path) -> None:
+    from skillgrant.gate.sitefinders import _finders_read
+
+    (tmp_path / "acme-nspkg.pth").write_text(  # (s58-preview E-NSPKG-LOOKALIKE)
+        "import sys; has_mfs = 1; p = 0; mp = []; mp.append(p); sys.path.append('/x')\n")
+    assert not _finders_read(str(tmp_path), sitenames.pth_files(str(tmp_path)),
+                             sitenames.line_names)
