@@ -82,9 +82,10 @@ def interpreter_libs(exe: str) -> list[str] | None:
     found = []
     for at in (real,):  # (getpath searches from the executable's real path, for its own
         named = os.path.basename(at)[6:]  # version's landmark: s58-preview V-LANDMARK-VERSION)
-        prefix = _landmark(os.path.dirname(at), named if "." in named else "")
-        if prefix != os.path.dirname(os.path.dirname(at)):  # (found higher up, `/`'s merged
-            return None  # /lib: a launcher's, not known)
+        prefix = _landmark(os.path.dirname(at), named) if "." in named else None  # (no
+        if prefix != os.path.dirname(os.path.dirname(at)):  # version in its real name: not
+            return None  # known, V-LANDMARK-VERSIONLESS; found higher up, `/`'s merged /lib:
+        # a launcher's, not known)
         found.append(os.path.join(prefix, "lib"))
     return list(dict.fromkeys(found))
 
@@ -233,9 +234,9 @@ _RUNNERS: Final = frozenset(("pytest", "py.test"))
 
 def _shebang(script: str, depth: int = 0) -> str | None:
     """The interpreter the console script ``script`` runs: its ``#!`` path, or pip's
-    ``exec "PATH" "$0" "$@"`` second line after ``#!/bin/sh`` (a long path's); "" where it
-    runs ``PATH``'s (``#!/usr/bin/env python3``), is a binary or is none; None where it
-    cannot be known (another script: a wrapper)."""
+    ``exec "PATH" "$0" "$@"`` second line after ``#!/bin/sh`` (a long path's), what a shell
+    wrapper execs (``_wrapped``); "" where it runs ``PATH``'s (``#!/usr/bin/env python3``)
+    or is none; None where it cannot be known (another script, a binary launcher)."""
     import shlex
 
     try:
@@ -245,7 +246,7 @@ def _shebang(script: str, depth: int = 0) -> str | None:
     except OSError:
         return None
     if head[:2] != b"#!":
-        return "" if head[:4] in _BINARIES else None
+        return None  # (a binary launcher: s58-preview T-TRAMPOLINE)
     lines = head.decode("utf-8", "replace").splitlines()
     try:
         words = shlex.split(lines[0][2:])

@@ -412,3 +412,20 @@ def test_only_setuptools_namespace_line_itself_is_exempt(tmp_path: Path) -> None
         "import sys; has_mfs = 1; p = 0; mp = []; mp.append(p); sys.path.append('/x')\n")
     assert not _finders_read(str(tmp_path), sitenames.pth_files(str(tmp_path)),
                              sitenames.line_names)
+
+
+def test_a_binary_test_runner_on_path_is_not_known(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "bin").mkdir()  # (s58-preview T-TRAMPOLINE: pixi's, a launcher's)
+    (tmp_path / "bin" / "pytest").write_bytes(b"\x7fELF" + b"\0" * 12)
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:/usr/bin:/bin")
+    assert sitenames.site_names(frozenset({str(tmp_path / "p")})) is None
+
+
+def test_an_installation_whose_binary_names_no_version_is_not_known(tmp_path: Path) -> None:
+    (tmp_path / "py" / "x" / "bin").mkdir(parents=True)  # (V-LANDMARK-VERSIONLESS)
+    (tmp_path / "py" / "x" / "lib" / "python3.12").mkdir(parents=True)
+    (tmp_path / "py" / "x" / "lib" / "python3.12" / "os.py").write_text("")
+    (tmp_path / "py" / "x" / "bin" / "python3").write_bytes(b"\x7fELF" + b"\0" * 12)
+    interpreters.interpreter_libs.cache_clear()
+    assert interpreters.interpreter_libs(str(tmp_path / "py" / "x" / "bin" / "python3")) is None
