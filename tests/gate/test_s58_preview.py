@@ -93,6 +93,7 @@ mkdir -p $T/py/x/bin $T/py/x/lib/python3.12
 cp $T/py/bin/python3.11 $T/py/x/bin/python3.11
 cp $T/py/bin/python3.11 $T/py/x/bin/python3
 : > $T/py/x/lib/python3.12/os.py
+$T/py/x/bin/python3.11 -m venv --without-pip --system-site-packages $T/v
 """
 #: ``PIPX``'s venv under ``$T/pixi/envs/pytest`` and, on PATH, ``$T/bin/pytest``: a compiled
 #: launcher exec-ing its console script (pixi global's layout: its exposed programs are
@@ -129,36 +130,32 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
     # a console script on PATH whose shebang names a venv's Python (pipx, uv tool)
     "console-script-of-a-venv-off-path": ("pytest -q", "acme_utils", PIPX,
                                           {"PATH": "{T}/bin:{PATH}"}, {"conftest.py": ""}),
-    # a compiled launcher in a test runner's stead
+    # a compiled launcher in a test runner's stead (held since 8bbf9f9)
     "launcher-of-a-venv-off-path": ("pytest -q", "acme_utils", TRAMPOLINE,
                                     {"PATH": "{T}/bin:{PATH}"}, {"conftest.py": ""}),
-    # PYTHONUSERBASE's user site of another version than the hook's
+    # PYTHONUSERBASE's user site of another version than the hook's (held since s58-pfix's
+    # user-site commit)
     "userbase-of-another-version": (f"{PY312} -m pytest -q -p no:cacheprovider", "zzplug",
                                     USERBASE, {"PYTHONUSERBASE": "{T}/ub"}, {}),
     # PYTHONHOME's documented `prefix:exec_prefix` form
     "pythonhome-prefix-and-exec-prefix": ("python3 -m pytest -q", "zzplug", BASE,
                                           {"PYTHONHOME": "{T}/py:{T}/py"}, {}),
-    # a prefix holding another version's standard library (held since 6d72baf), and the same
-    # binary copied under a name without its version
-    "landmark-of-another-version": ("{T}/py/x/bin/python3.11 -m pytest -q", "zzplug", DECOY, {},
-                                    {}),
+    # a prefix holding another version's standard library (its binary `python3.11`: held since
+    # 6d72baf), the same binary copied under a name without its version (held since b5cafcb)
     "landmark-of-another-version-versionless-name": ("{T}/py/x/bin/python3 -m pytest -q",
                                                      "zzplug", DECOY, {}, {}),
+    # a venv of that copy: its `home` is searched for the venv's own version's landmark too
+    "venv-home-beside-another-versions-landmark": ("{T}/v/bin/python -m pytest -q", "zzplug",
+                                                   DECOY, {}, {}),
     # PYTHONPLATLIBDIR (the layout of Fedora's, RHEL's, openSUSE's builds: lib64)
     "platlibdir-lib64": ("{T}/py/bin/python3 -m pytest -q", "zzplug", LIB64,
                          {"PYTHONPLATLIBDIR": "lib64"}, {}),
 }
 
 # (console-script-of-a-venv-off-path: held since f24336d)
-_open("test_t_the_sessions_environment_moves_the_site_folders", "at 6d72baf sitenames reads "
-      "the hook's own user site under PYTHONUSERBASE (its version's)",
-      "userbase-of-another-version")
-_open("test_t_the_sessions_environment_moves_the_site_folders", "at 6d72baf "
-      "interpreters._shebang reads a binary test runner as known, naming nothing",
-      "launcher-of-a-venv-off-path")
-_open("test_t_the_sessions_environment_moves_the_site_folders", "at 6d72baf "
-      "interpreters takes a versionless name's one landmark version as the binary's",
-      "landmark-of-another-version-versionless-name")
+_open("test_t_the_sessions_environment_moves_the_site_folders", "at b5cafcb "
+      "interpreters._home_libs asks a venv's home for any version's landmark",
+      "venv-home-beside-another-versions-landmark")
 
 
 # (tilde-in-a-path-entry, pythonhome-prefix-and-exec-prefix, platlibdir-lib64: held since 5c5a038)
@@ -223,7 +220,8 @@ STARTS = {
     "pth-path-line-past-its-first-mib": ("python3 -c \"import sys; open(sys.argv[1], 'w').write(("
                                          "'#' * 99 + '\\\\n') * 11000 + sys.argv[2] + "
                                          "'\\\\n')\" \"$S/acme.pth\" \"$A\"\n"),
-    # a line holding the two substrings by which setuptools' nspkg template is exempted
+    # a line holding the two substrings by which setuptools' nspkg template was exempted (held
+    # since c14919b)
     "pth-line-like-the-nspkg-template": ("echo \"import sys; has_mfs = 1; p = 0; mp = []; "
                                          "mp.append(p); sys.path.append('$A')\" > "
                                          "\"$S/acme-nspkg.pth\"\n"),
@@ -247,9 +245,6 @@ _open("test_e_site_start_code_adds_a_folder", "at 2122160 sitenames reads a PYTH
       "inside an archive as a folder (none)", "pythonpath-folder-inside-a-zip")
 _open("test_e_site_start_code_adds_a_folder", "at 2122160 sitefinders._appends_none reads a "
       ".pth line's module in the site folder only", "pth-imports-a-pythonpath-module")
-_open("test_e_site_start_code_adds_a_folder", "at 17117aa sitefinders._finders_read skips a "
-      "line holding `has_mfs` and `mp.append(p)` whole (the nspkg template by substrings)",
-      "pth-line-like-the-nspkg-template")
 
 
 @pytest.mark.parametrize("case", [*(c for c in STARTS if c not in STARTED), *STARTED])
@@ -491,8 +486,8 @@ COSTS: dict[str, tuple[dict[str, str], str]] = {
     # (a regression of cc48145: allowed at ba24a2b; held since babc46b) a conftest's fixture
     # reading an attribute by a computed name (urllib3's test/conftest.py; scipy's alike)
     "conftest-getattr-by-a-parameter-sed-a-module": ({}, "sed -i s/A/B/ src/app.py"),
-    # (a regression of f24336d: allowed at ba24a2b) a wrapper script named pytest on PATH
-    # (Nix's makeWrapper layout), under a plan running `python3 -m pytest`
+    # (a regression of f24336d: allowed at ba24a2b; held since bba393d) a wrapper script named
+    # pytest on PATH (Nix's makeWrapper layout), under a plan running `python3 -m pytest`
     "pytest-wrapper-on-path-sed-a-root-module": ({"PATH": "{T}/bin:{PATH}"},
                                                  "sed -i s/A/B/ app.py"),
     # (a regression of 6e5a462: allowed at ba24a2b; held since 247d243) the project's root on
@@ -501,9 +496,6 @@ COSTS: dict[str, tuple[dict[str, str], str]] = {
     "pythonpath-the-root-sed-a-root-module": ({"PYTHONPATH": "."}, "sed -i s/A/B/ app.py"),
 }
 
-_open("test_k_an_everyday_call_stays_allowed", "at f24336d interpreters._shebang: a wrapper "
-      "script named pytest on PATH is not known (every module a site name)",
-      "pytest-wrapper-on-path-sed-a-root-module")
 #: A conftest's everyday fixture reading an attribute by its parameter's name.
 GETATTR = ("import ssl\n\nimport pytest\n\n\n@pytest.fixture(params=['PROTOCOL_TLS_CLIENT'])\n"
            "def ssl_version(request):\n    return getattr(ssl, request.param, 0)\n")
