@@ -119,6 +119,23 @@ printf '[pytest11]\nzzplug = zzplug\n' > $U/zzplug-1.0.dist-info/entry_points.tx
 """
 #: A Python 3.12 (pyenv's) beside the test's 3.11.
 PY312 = "/root/.pyenv/versions/3.12.1/bin/python3.12"
+#: ``$T/bin/pytest``, a wrapper exec-ing a venv's Python on a script that puts ``$T/acme`` on
+#: ``sys.path`` before running pytest; the venv's plugin imports ``acme_utils`` from there.
+WRAPPED = r"""set -e
+V=$T/venv; A=$T/acme
+mkdir -p "$A" && : > "$A/acme_utils.py"
+python3 -m venv --without-pip --system-site-packages "$V"
+S=$(echo "$V"/lib/python3*/site-packages)
+printf 'def pytest_configure(config):\n    import acme_utils\n' > "$S/zzplug.py"
+mkdir "$S/zzplug-1.0.dist-info"
+printf 'Metadata-Version: 2.1\nName: zzplug\nVersion: 1.0\n' > "$S/zzplug-1.0.dist-info/METADATA"
+printf '[pytest11]\nzzplug = zzplug\n' > "$S/zzplug-1.0.dist-info/entry_points.txt"
+mkdir -p $T/boot $T/bin
+printf 'import sys\nsys.path.append("%s")\nimport pytest\nsys.exit(pytest.console_main())\n' \
+    "$A" > $T/boot/run.py
+printf '#!/bin/sh\nexec %s/bin/python3 %s/boot/run.py "$@"\n' "$V" "$T" > $T/bin/pytest
+chmod +x $T/bin/pytest
+"""
 #: Each case: the plan's pytest line, the module copied, the setup, the environment's additions,
 #: the project's files besides the test.
 SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
@@ -133,6 +150,9 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
     # a compiled launcher in a test runner's stead (held since 8bbf9f9)
     "launcher-of-a-venv-off-path": ("pytest -q", "acme_utils", TRAMPOLINE,
                                     {"PATH": "{T}/bin:{PATH}"}, {"conftest.py": ""}),
+    # a test runner's wrapper exec-ing its Python on a script of its own
+    "wrapper-execs-a-python-on-a-script": ("pytest -q", "acme_utils", WRAPPED,
+                                           {"PATH": "{T}/bin:{PATH}"}, {"conftest.py": ""}),
     # PYTHONUSERBASE's user site of another version than the hook's (held since s58-pfix's
     # user-site commit)
     "userbase-of-another-version": (f"{PY312} -m pytest -q -p no:cacheprovider", "zzplug",
@@ -153,6 +173,9 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
 }
 
 # (console-script-of-a-venv-off-path: held since f24336d)
+_open("test_t_the_sessions_environment_moves_the_site_folders", "at b5cafcb "
+      "interpreters._wrapped takes the exec'd interpreter whatever words follow it",
+      "wrapper-execs-a-python-on-a-script")
 _open("test_t_the_sessions_environment_moves_the_site_folders", "at b5cafcb "
       "interpreters._home_libs asks a venv's home for any version's landmark",
       "venv-home-beside-another-versions-landmark")
@@ -273,12 +296,7 @@ SPELLINGS = {
 DYNAMIC = {
     # (held since cc48145: getattr by a string, builtins' setattr imported under a name:
     # `getattr(builtins, 'set' + 'attr')(…)`, `getattr(mod, '__di' + 'ct__').update(…)`,
-    # `from builtins import setattr as put`)
-    # a module __getattr__ (PEP 562) assigned, not defined
-    "module-getattr-assigned": ("class _Names:\n    def __call__(self, name):\n        if name "
-                                "== 'pytest_' + 'plugins':\n            return ['helpers']\n"
-                                "        raise AttributeError(name)\n\n\n__getattr__ = "
-                                "_Names()\n"),
+    # `from builtins import setattr as put`; an assigned module `__getattr__`, held since 17117aa)
     # the name bound by a decorated def, a match capture, a class pytest takes as a Sequence
     "decorated-def": "@lambda function: ['helpers']\ndef pytest_plugins():\n    pass\n",
     "match-capture": "match ['helpers']:\n    case [*pytest_plugins]:\n        pass\n",
@@ -303,8 +321,7 @@ DYNAMIC = {
 _open("test_p_a_conftest_names_its_plugins_by_another_spelling", "at cc48145 "
       "conftestplugins._dynamic is a deny-list of spellings and bindings (an assigned "
       "__getattr__, a def's, class's or match's binding, X.setattr of another X)",
-      *[c for c in DYNAMIC if c != "module-getattr-assigned"])
-# (module-getattr-assigned: held since 17117aa)
+      *DYNAMIC)
 
 
 @pytest.mark.parametrize("case", [*SPELLINGS, *DYNAMIC])
