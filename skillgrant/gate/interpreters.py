@@ -111,7 +111,9 @@ def venv_libs(prefix: str) -> list[str] | None:
     homes = [v for k, v in read if k == "home"]  # (getpath takes the first: each taken)
     if not homes or any(h[:1] != "/" for h in homes):
         return None
-    return gathered(found, homes, _home_libs)
+    version = ".".join(next((v for k, v in read if k in ("version", "version_info")),
+                            "").split(".")[:2])  # (its base's landmark: V-LANDMARK-VENV-HOME)
+    return gathered(found, homes, lambda home: _home_libs(home, version))
 
 
 def gathered(found: list[str], sources: list[str],
@@ -126,13 +128,14 @@ def gathered(found: list[str], sources: list[str],
     return found
 
 
-def _home_libs(home: str) -> list[str] | None:
+def _home_libs(home: str, version: str) -> list[str] | None:
     """The library folders of the base installation a venv's ``home`` names: the prefix
-    getpath finds searching up from it (unresolved), and each of its interpreters' links'
-    installations; None where one is not known."""
+    getpath finds searching up from it (unresolved) for the landmark of its ``version``
+    (``3.11``: the venv's ``version``; "": not written, any one version's), and each of its
+    interpreters' links' installations; None where one is not known."""
     import glob
 
-    base = _landmark(home)
+    base = _landmark(home, version if version.count(".") == 1 else "")
     if base is None:
         return None
     found = [os.path.join(base, "lib")]

@@ -59,6 +59,12 @@ def module_run(values: list[str | None],
 #: (pytest 9 here: ``pytest``, ``_pytest``, ``pluggy``, ``iniconfig``, its ``py`` shim): a
 #: file of such a name in the folder it runs in is run in their stead (s53-greview P2).
 RUNNER_MODULES: Final = frozenset(("pytest", "_pytest", "pluggy", "iniconfig", "py"))
+#: The modules the standard library tries to import, an ImportError expected (3.11's:
+#: ``copy``'s and ``pickle``'s ``org.python.core`` at their import, ``platform``'s ``java``,
+#: ``_winreg``, ``vms_lib``, ``logging.handlers``' ``win32*``): a file of such a name first
+#: on ``sys.path`` is imported (s58-preview O-STDLIB-OPTIONAL).
+_TRIED: Final = frozenset(("org", "java", "_winreg", "vms_lib", "win32api", "win32con",
+                           "win32evtlog", "win32evtlogutil"))
 
 
 def module_path(key: str, path: str | None = None) -> bool:
@@ -84,7 +90,8 @@ def module_path(key: str, path: str | None = None) -> bool:
     head, _, name = key.rpartition("/")
     stem, dot, suffix = name.partition(".")
     module = importable(dot + suffix)
-    if shadows(key, frozenset((head,))) or (module and stem in RUNNER_MODULES):
+    if shadows(key, frozenset((head,))) or (module and (stem in RUNNER_MODULES or
+                                                        stem in _TRIED)):
         return not _package(path, 1)
     if module and any(key.startswith(f + "/") for f in _start_folders()):
         return True  # (a module of a folder a site `.pth` adds holding a plugin; s58-pfix)
@@ -92,7 +99,7 @@ def module_path(key: str, path: str | None = None) -> bool:
         return not _package(path, 1) and first_on_path(path, 1)
     above, _, package = head.rpartition("/")
     if shadows(key, frozenset((above,))) or (module and stem == "__init__" and (
-            package in RUNNER_MODULES)):
+            package in RUNNER_MODULES or package in _TRIED)):
         return not _package(path, 2)
     if module and stem == "__init__" and _site_name(package) and not _package(path, 2):
         return first_on_path(path, 2)

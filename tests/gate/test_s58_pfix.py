@@ -429,3 +429,26 @@ def test_an_installation_whose_binary_names_no_version_is_not_known(tmp_path: Pa
     (tmp_path / "py" / "x" / "bin" / "python3").write_bytes(b"\x7fELF" + b"\0" * 12)
     interpreters.interpreter_libs.cache_clear()
     assert interpreters.interpreter_libs(str(tmp_path / "py" / "x" / "bin" / "python3")) is None
+
+
+@pytest.mark.parametrize("key", ["/p/org.py", "/p/org/__init__.py", "/p/java.py"])
+def test_a_module_the_standard_library_tries_is_guarded(key: str) -> None:
+    from skillgrant.gate.pymodule import module_path
+
+    assert module_path(key)  # (copy's `from org.python.core import …`: O-STDLIB-OPTIONAL)
+
+
+def test_a_venvs_base_is_found_by_the_venvs_version(tmp_path: Path) -> None:
+    (tmp_path / "py" / "x" / "bin").mkdir(parents=True)  # (V-LANDMARK-VENV-HOME)
+    (tmp_path / "py" / "x" / "lib" / "python3.12").mkdir(parents=True)
+    (tmp_path / "py" / "x" / "lib" / "python3.12" / "os.py").write_text("")
+    (tmp_path / "py" / "lib" / "python3.11").mkdir(parents=True)
+    (tmp_path / "py" / "lib" / "python3.11" / "os.py").write_text("")
+    venv = tmp_path / "v"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_bytes(b"\x7fELF" + b"\0" * 12)
+    (venv / "pyvenv.cfg").write_text(f"home = {tmp_path / 'py' / 'x' / 'bin'}\n"
+                                     "include-system-site-packages = true\nversion = 3.11.7\n")
+    interpreters.interpreter_libs.cache_clear()
+    assert str(tmp_path / "py" / "lib") in (interpreters.interpreter_libs(
+        str(venv / "bin" / "python")) or [])
