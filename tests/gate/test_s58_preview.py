@@ -165,6 +165,7 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
     "landmark-of-another-version-versionless-name": ("{T}/py/x/bin/python3 -m pytest -q",
                                                      "zzplug", DECOY, {}, {}),
     # a venv of that copy: its `home` is searched for the venv's own version's landmark too
+    # (held since 6f76968)
     "venv-home-beside-another-versions-landmark": ("{T}/v/bin/python -m pytest -q", "zzplug",
                                                    DECOY, {}, {}),
     # PYTHONPLATLIBDIR (the layout of Fedora's, RHEL's, openSUSE's builds: lib64)
@@ -176,9 +177,6 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
 _open("test_t_the_sessions_environment_moves_the_site_folders", "at b5cafcb "
       "interpreters._wrapped takes the exec'd interpreter whatever words follow it",
       "wrapper-execs-a-python-on-a-script")
-_open("test_t_the_sessions_environment_moves_the_site_folders", "at b5cafcb "
-      "interpreters._home_libs asks a venv's home for any version's landmark",
-      "venv-home-beside-another-versions-landmark")
 
 
 # (tilde-in-a-path-entry, pythonhome-prefix-and-exec-prefix, platlibdir-lib64: held since 5c5a038)
@@ -448,9 +446,9 @@ def test_a_an_archives_aggregator_names_a_plugin(case: str, tmp_path: Path,
 
 # --- O: an optional import of the standard library's, of a name installed nowhere -------------
 
-_open("test_o_the_standard_librarys_optional_import_meets_a_project_module", "at c1338fc "
-      "placed.STANDARD holds sys.stdlib_module_names: `org` (copy's, pickle's Jython import) is "
-      "neither a standard nor a site name")
+
+
+# (held since e9a33df)
 
 
 def test_o_the_standard_librarys_optional_import_meets_a_project_module(
