@@ -299,6 +299,7 @@ def _wrapped(code: list[str], depth: int) -> str | None:
     target = last[3:] if last[1:2] == ["-a"] else last[1:]
     if not target or target[0][:1] != "/":
         return None
-    if is_interpreter(os.path.basename(target[0])):
-        return target[0]
-    return _shebang(target[0], depth + 1) if depth < 3 else None
+    if is_interpreter(os.path.basename(target[0])):  # (only `-m pytest "$@"` after it: a
+        return target[0] if target[1:] in (["-m", "pytest", "$@"], [  # script or code may
+            "-m", "py.test", "$@"]) else None  # move sys.path: s58-preview T-WRAPPER-SCRIPT)
+    return _shebang(target[0], depth + 1) if depth < 3 and target[1:] == ["$@"] else None

@@ -56,7 +56,7 @@ def test_the_site_folders_are_read_only_where_they_can_change_the_answer(
 SET = "(sys.modules[__name__], 'pytest_' + 'plugins', ['helpers'])\n"
 
 
-@pytest.mark.parametrize("text", [
+ANOTHER_NAME = [
     "import builtins as b\nimport sys\nb.setattr" + SET,
     "from builtins import setattr as s\nimport sys\ns" + SET,
     "import builtins, sys\ngetattr(builtins, 'setattr')" + SET,
@@ -65,9 +65,12 @@ SET = "(sys.modules[__name__], 'pytest_' + 'plugins', ['helpers'])\n"
     "import builtins, sys\nb = builtins\nb.setattr" + SET,
     "(lambda: 0).__globals__.update({'pytest_' + 'plugins': ['helpers']})\n",
     "import pickle\npickle.loads(b'cbuiltins\\nsetattr\\n')\n",
-])
-def test_the_builtins_module_by_another_name_is_not_read(text: str) -> None:
-    assert _names(text.encode()) is None
+]
+
+
+def test_the_builtins_module_by_another_name_is_not_read() -> None:
+    for text in ANOTHER_NAME:
+        assert _names(text.encode()) is None, text
 
 
 @pytest.mark.parametrize(("text", "names"), [
@@ -196,7 +199,8 @@ def test_a_plugin_a_folder_on_sys_path_holds_is_not_written(case: str, tmp_path:
 
 # --- pytest's words in a pattern entry's call (s56-greview3 O pattern-plan) --------------------
 
-@pytest.mark.parametrize(("call", "word"), [
+#: Each call, and a word of what it gives pytest that denies it (None: allowed).
+CALLS: list[tuple[str, str | None]] = [
     ("python3 -m pytest -q", None),
     ("python3 -m pytest -qx --lf tests/test_a.py::test_a -k 'a or b' -n 4", None),
     ("pytest -vv --tb short -p no:cacheprovider -rA --cov=src --junitxml=r.xml", None),
@@ -225,16 +229,18 @@ def test_a_plugin_a_folder_on_sys_path_holds_is_not_written(case: str, tmp_path:
     ("python3 -m pytest -q -xWerror::helpers.Warn", "helpers"),  # (s58-preview C-CLUSTER-W)
     ("python3 -m pytest -sxW error::helpers.Warn", "helpers"),
     ("python3 -m pytest -rA -n4 -vvx", None),
-])
-def test_a_pattern_entrys_pytest_words_are_read(tmp_path: Path, call: str,
-                                                word: str | None) -> None:
+]
+
+
+def test_a_pattern_entrys_pytest_words_are_read(tmp_path: Path) -> None:
     from skillgrant.gate.callpytest import pattern_word
 
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "pytest.ini").write_text("[pytest]\n")
-    found = pattern_word(call, str(tmp_path), [], (str(tmp_path),))
-    assert (found is None) == (word is None), found
-    assert word is None or word in (found or "")
+    for call, word in CALLS:
+        found = pattern_word(call, str(tmp_path), [], (str(tmp_path),))
+        assert (found is None) == (word is None), (call, found)
+        assert word is None or word in (found or ""), call
 
 
 def test_a_plan_entrys_own_text_is_read_at_plan_time() -> None:
@@ -265,21 +271,24 @@ def test_a_module_getattr_or_namespace_by_a_computed_name_is_not_read(text: str)
     assert _names(text.encode()) is None
 
 
-@pytest.mark.parametrize(("files", "read"), [
+START_CODE: list[tuple[dict[str, str], bool]] = [
     ({"a.pth": "import os; exec('import sys; sys.pa' + 'th.append(\"/x\")')\n"}, False),
     ({"a.pth": "import os; run = exec; run('x = 1')\n"}, False),
     ({"a.pth": "import os; exec('try:\\n import certifi\\nexcept Exception: pass\\n')\n"}, True),
     ({"sitecustomize.py": "import sys\nsys.path.append('/x')\n"}, False),  # (E-SITECUSTOMIZE)
     ({"sitecustomize.py": "import os\n"}, True),
-])
-def test_a_site_folders_start_code_is_read(tmp_path: Path, files: dict[str, str],
-                                           read: bool) -> None:
+]
+
+
+def test_a_site_folders_start_code_is_read(tmp_path: Path) -> None:
     from skillgrant.gate.sitefinders import _finders_read
 
-    for name, text in files.items():
-        (tmp_path / name).write_text(text)
-    assert _finders_read(str(tmp_path), sitenames.pth_files(str(tmp_path)),
-                         sitenames.line_names) is read
+    for at, (files, read) in enumerate(START_CODE):
+        (tmp_path / str(at)).mkdir()
+        for name, text in files.items():
+            (tmp_path / str(at) / name).write_text(text)
+        assert _finders_read(str(tmp_path / str(at)), sitenames.pth_files(str(
+            tmp_path / str(at))), sitenames.line_names) is read, files
 
 
 def test_the_sessions_python_variables_and_a_tilde_path_are_read(
@@ -317,8 +326,9 @@ def test_a_pythonpath_folders_modules_are_site_names(tmp_path: Path,
     ("#!/bin/sh\n'''exec' \"{V}/bin/python\" \"$0\" \"$@\"\n' '''\nimport sys\n", True),
     ("#!/usr/bin/env bash\nexec {V}/bin/python -m pytest \"$@\"\n", True),
     ("#!/usr/bin/env bash\nexport PYTHONPATH=/x\nexec {V}/bin/python -m pytest \"$@\"\n", False),
-    ("#! /bin/bash -e\nexport PYTHONNOUSERSITE=true\nexec -a \"$0\" \"{V}/bin/python\" \"$@\"\n",
-     True),  # (Nix's makeWrapper: s58-preview K-WRAPPER)
+    ("#! /bin/bash -e\nexport PYTHONNOUSERSITE=true\nexec -a \"$0\" \"{V}/bin/python\" -m pytest "
+     "\"$@\"\n", True),  # (Nix's makeWrapper: s58-preview K-WRAPPER)
+    ("#!/bin/sh\nexec {V}/bin/python /x/run.py \"$@\"\n", False),  # (T-WRAPPER-SCRIPT)
 ])
 def test_a_test_runners_script_on_path_reads_its_interpreter(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str, known: bool) -> None:
@@ -376,14 +386,17 @@ def test_an_ini_option_making_every_module_a_plugin_keeps_the_lazy_reading(
     assert _widened(tmp_path, "app.py", monkeypatch) == (True, 1)
 
 
-@pytest.mark.parametrize(("text", "read"), [
+GETATTRS: list[tuple[str, bool]] = [
     ("import ssl\n\n\ndef v(request):\n    return getattr(ssl, request.param, 0)\n", True),
     ("import pytest\n\n\ndef f(request, how):\n    getattr(pytest, how)(reason='x')\n", True),
     ("import sys\ngetattr(sys, 'mod' + 'ules')\n", False),  # (s58-preview K-GETATTR)
     ("import ssl\ngetattr(ssl, '__buil' + 'tins__')['set' + 'attr']\n", False),
-])
-def test_a_computed_getattr_is_read_but_of_a_namespace(text: str, read: bool) -> None:
-    assert (_names(text.encode()) is not None) is read
+]
+
+
+def test_a_computed_getattr_is_read_but_of_a_namespace() -> None:
+    for text, read in GETATTRS:
+        assert (_names(text.encode()) is not None) is read, text
 
 
 def test_a_pth_file_longer_than_read_is_not_known(tmp_path: Path) -> None:
@@ -431,11 +444,11 @@ def test_an_installation_whose_binary_names_no_version_is_not_known(tmp_path: Pa
     assert interpreters.interpreter_libs(str(tmp_path / "py" / "x" / "bin" / "python3")) is None
 
 
-@pytest.mark.parametrize("key", ["/p/org.py", "/p/org/__init__.py", "/p/java.py"])
-def test_a_module_the_standard_library_tries_is_guarded(key: str) -> None:
+def test_a_module_the_standard_library_tries_is_guarded() -> None:
     from skillgrant.gate.pymodule import module_path
 
-    assert module_path(key)  # (copy's `from org.python.core import …`: O-STDLIB-OPTIONAL)
+    for key in ("/p/org.py", "/p/org/__init__.py", "/p/java.py"):
+        assert module_path(key)  # (copy's `from org.python.core import …`: O-STDLIB-OPTIONAL)
 
 
 def test_a_venvs_base_is_found_by_the_venvs_version(tmp_path: Path) -> None:
