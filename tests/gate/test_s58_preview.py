@@ -150,7 +150,7 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
     # a compiled launcher in a test runner's stead (held since 8bbf9f9)
     "launcher-of-a-venv-off-path": ("pytest -q", "acme_utils", TRAMPOLINE,
                                     {"PATH": "{T}/bin:{PATH}"}, {"conftest.py": ""}),
-    # a test runner's wrapper exec-ing its Python on a script of its own
+    # a test runner's wrapper exec-ing its Python on a script of its own (held since 7cd576b)
     "wrapper-execs-a-python-on-a-script": ("pytest -q", "acme_utils", WRAPPED,
                                            {"PATH": "{T}/bin:{PATH}"}, {"conftest.py": ""}),
     # PYTHONUSERBASE's user site of another version than the hook's (held since s58-pfix's
@@ -174,9 +174,6 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
 }
 
 # (console-script-of-a-venv-off-path: held since f24336d)
-_open("test_t_the_sessions_environment_moves_the_site_folders", "at b5cafcb "
-      "interpreters._wrapped takes the exec'd interpreter whatever words follow it",
-      "wrapper-execs-a-python-on-a-script")
 
 
 # (tilde-in-a-path-entry, pythonhome-prefix-and-exec-prefix, platlibdir-lib64: held since 5c5a038)
