@@ -136,6 +136,12 @@ printf 'import sys\nsys.path.append("%s")\nimport pytest\nsys.exit(pytest.consol
 printf '#!/bin/sh\nexec %s/bin/python3 %s/boot/run.py "$@"\n' "$V" "$T" > $T/bin/pytest
 chmod +x $T/bin/pytest
 """
+#: ``WRAPPED``'s venv and, for ``$T/bin/pytest``, a console script of its Python that puts
+#: ``$T/acme`` on ``sys.path`` before running pytest (a repository's own launcher).
+LAUNCHER_SCRIPT = WRAPPED.replace(
+    """printf '#!/bin/sh\\nexec %s/bin/python3 %s/boot/run.py "$@"\\n' "$V" "$T" > $T/bin/pytest""",
+    """printf '#!%s/bin/python3\\nimport sys\\nsys.path.append("%s")\\nfrom pytest import """
+    """console_main\\nsys.exit(console_main())\\n' "$V" "$A" > $T/bin/pytest""")
 #: Each case: the plan's pytest line, the module copied, the setup, the environment's additions,
 #: the project's files besides the test.
 SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
@@ -150,9 +156,10 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
     # a compiled launcher in a test runner's stead (held since 8bbf9f9)
     "launcher-of-a-venv-off-path": ("pytest -q", "acme_utils", TRAMPOLINE,
                                     {"PATH": "{T}/bin:{PATH}"}, {"conftest.py": ""}),
-    # a test runner's wrapper exec-ing its Python on a script of its own (held since 7cd576b)
-    "wrapper-execs-a-python-on-a-script": ("pytest -q", "acme_utils", WRAPPED,
-                                           {"PATH": "{T}/bin:{PATH}"}, {"conftest.py": ""}),
+    # a test runner's wrapper exec-ing its Python on a script of its own (held since 7cd576b),
+    # and a console script whose own body puts the folder on sys.path
+    "console-script-body-adds-a-folder": ("pytest -q", "acme_utils", LAUNCHER_SCRIPT,
+                                          {"PATH": "{T}/bin:{PATH}"}, {"conftest.py": ""}),
     # PYTHONUSERBASE's user site of another version than the hook's (held since s58-pfix's
     # user-site commit)
     "userbase-of-another-version": (f"{PY312} -m pytest -q -p no:cacheprovider", "zzplug",
