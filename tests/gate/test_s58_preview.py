@@ -183,6 +183,9 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
 # (console-script-of-a-venv-off-path: held since f24336d)
 
 
+_open("test_t_the_sessions_environment_moves_the_site_folders", "at 7cd576b "
+      "interpreters._shebang reads a #!PY script's first line only (its body not)",
+      "console-script-body-adds-a-folder")
 # (tilde-in-a-path-entry, pythonhome-prefix-and-exec-prefix, platlibdir-lib64: held since 5c5a038)
 
 
