@@ -258,7 +258,7 @@ def _shebang(script: str, depth: int = 0) -> str | None:
     if words[:1] == ["/usr/bin/env"] and len(words) == 2 and is_interpreter(words[1]):
         return ""  # (PATH's interpreter: read)
     if len(words) == 1 and is_interpreter(os.path.basename(words[0])):
-        return words[0]
+        return words[0] if _console(lines[1:]) else None  # (its body: T-SCRIPT-BODY)
     code = [line for line in lines[1:] if line.strip() and line.lstrip()[:1] != "#"]
     shell = words[:1] in (["/bin/sh"], ["/bin/bash"]) or words[:2] in (
         ["/usr/bin/env", "bash"], ["/usr/bin/env", "sh"])
@@ -270,8 +270,24 @@ def _shebang(script: str, depth: int = 0) -> str | None:
         except ValueError:
             return None
         return again[1] if len(again) > 1 and is_interpreter(os.path.basename(
-            again[1])) else None
+            again[1])) and _console(code[2:]) else None
     return _wrapped(code, depth)
+
+
+def _console(lines: list[str]) -> bool:
+    """Whether a console script's body ``lines`` (after its ``#!``) is pip's, uv's template
+    running pytest's entry point and nothing else (a launcher's own ``sys.path.append`` may
+    move what it imports: s58-preview T-SCRIPT-BODY)."""
+    import re
+
+    body = [line.strip().replace('"', "'") for line in lines
+            if line.strip() and not line.lstrip().startswith("#")]
+    entry = re.fullmatch(r"from (?:pytest|_pytest\.config|py\.test) import (\w+)",
+                         body[2]) if len(body) == 6 else None
+    return entry is not None and body[:2] == ["import re", "import sys"] and body[3:] == [
+        "if __name__ == '__main__':",
+        r"sys.argv[0] = re.sub(r'(-script\.pyw|\.exe)?$', '', sys.argv[0])",
+        f"sys.exit({entry.group(1)}())"]
 
 
 #: The variables a test runner's wrapper may export (what they change is no folder Python

@@ -321,28 +321,39 @@ def test_a_pythonpath_folders_modules_are_site_names(tmp_path: Path,
     assert "zzshared" in (sitenames.site_names(frozenset({str(tmp_path / "p")})) or set())
 
 
-@pytest.mark.parametrize(("script", "known"), [
-    ("#!{V}/bin/python\nimport sys\n", True),
-    ("#!/bin/sh\n'''exec' \"{V}/bin/python\" \"$0\" \"$@\"\n' '''\nimport sys\n", True),
+#: pip's console script's body (after its ``#!``), running pytest's entry point.
+CONSOLE = ("# -*- coding: utf-8 -*-\nimport re\nimport sys\nfrom pytest import console_main\n"
+           "if __name__ == '__main__':\n    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', "
+           "sys.argv[0])\n    sys.exit(console_main())\n")
+
+
+#: Each script on PATH named pytest, and whether its interpreter is known.
+SCRIPTS: list[tuple[str, bool]] = [
+    ("#!{V}/bin/python\n" + CONSOLE, True),
+    ("#!{V}/bin/python\nimport sys\nsys.path.append('/x')\n" + CONSOLE, False),  # (T-SCRIPT-BODY)
+    ("#!/bin/sh\n'''exec' \"{V}/bin/python\" \"$0\" \"$@\"\n' '''\n" + CONSOLE, True),
     ("#!/usr/bin/env bash\nexec {V}/bin/python -m pytest \"$@\"\n", True),
     ("#!/usr/bin/env bash\nexport PYTHONPATH=/x\nexec {V}/bin/python -m pytest \"$@\"\n", False),
     ("#! /bin/bash -e\nexport PYTHONNOUSERSITE=true\nexec -a \"$0\" \"{V}/bin/python\" -m pytest "
      "\"$@\"\n", True),  # (Nix's makeWrapper: s58-preview K-WRAPPER)
     ("#!/bin/sh\nexec {V}/bin/python /x/run.py \"$@\"\n", False),  # (T-WRAPPER-SCRIPT)
-])
+]
+
+
 def test_a_test_runners_script_on_path_reads_its_interpreter(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str, known: bool) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     venv = tmp_path / "pipx" / "venvs" / "pytest"  # (off PATH: s58-preview T-SHEBANG)
     (venv / "lib" / "python3.11" / "site-packages").mkdir(parents=True)
     (venv / "lib" / "python3.11" / "site-packages" / "zzpipx.py").write_text("")
     (venv / "bin").mkdir()
     (venv / "bin" / "python").write_bytes(b"\x7fELF" + b"\0" * 12)
     (venv / "pyvenv.cfg").write_text("include-system-site-packages = false\n")
-    (tmp_path / "bin").mkdir()
-    (tmp_path / "bin" / "pytest").write_text(script.replace("{V}", str(venv)))
-    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:/usr/bin:/bin")
-    names = sitenames.site_names(frozenset({str(tmp_path / "p")}))
-    assert (names is not None and "zzpipx" in names) if known else names is None
+    for at, (script, known) in enumerate(SCRIPTS):
+        (tmp_path / str(at)).mkdir()
+        (tmp_path / str(at) / "pytest").write_text(script.replace("{V}", str(venv)))
+        monkeypatch.setenv("PATH", f"{tmp_path / str(at)}:/usr/bin:/bin")
+        names = sitenames.site_names(frozenset({str(tmp_path / "p")}))
+        assert ((names is not None and "zzpipx" in names) if known else names is None), script
 
 
 def test_an_installation_holding_another_versions_landmark_is_not_known(
