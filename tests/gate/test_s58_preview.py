@@ -157,16 +157,13 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
     "launcher-of-a-venv-off-path": ("pytest -q", "acme_utils", TRAMPOLINE,
                                     {"PATH": "{T}/bin:{PATH}"}, {"conftest.py": ""}),
     # a test runner's wrapper exec-ing its Python on a script of its own (held since 7cd576b),
-    # and a console script whose own body puts the folder on sys.path
+    # and a console script whose own body puts the folder on sys.path (held since 733b63e)
     "console-script-body-adds-a-folder": ("pytest -q", "acme_utils", LAUNCHER_SCRIPT,
                                           {"PATH": "{T}/bin:{PATH}"}, {"conftest.py": ""}),
     # PYTHONUSERBASE's user site of another version than the hook's (held since s58-pfix's
     # user-site commit)
     "userbase-of-another-version": (f"{PY312} -m pytest -q -p no:cacheprovider", "zzplug",
                                     USERBASE, {"PYTHONUSERBASE": "{T}/ub"}, {}),
-    # PYTHONHOME's documented `prefix:exec_prefix` form
-    "pythonhome-prefix-and-exec-prefix": ("python3 -m pytest -q", "zzplug", BASE,
-                                          {"PYTHONHOME": "{T}/py:{T}/py"}, {}),
     # a prefix holding another version's standard library (its binary `python3.11`: held since
     # 6d72baf), the same binary copied under a name without its version (held since b5cafcb)
     "landmark-of-another-version-versionless-name": ("{T}/py/x/bin/python3 -m pytest -q",
@@ -183,10 +180,7 @@ SESSIONS: dict[str, tuple[str, str, str, dict[str, str], dict[str, str]]] = {
 # (console-script-of-a-venv-off-path: held since f24336d)
 
 
-_open("test_t_the_sessions_environment_moves_the_site_folders", "at 7cd576b "
-      "interpreters._shebang reads a #!PY script's first line only (its body not)",
-      "console-script-body-adds-a-folder")
-# (tilde-in-a-path-entry, pythonhome-prefix-and-exec-prefix, platlibdir-lib64: held since 5c5a038)
+# (tilde-in-a-path-entry, platlibdir-lib64, and PYTHONHOME's `{T}/py:{T}/py`: held since 5c5a038)
 
 
 @pytest.mark.parametrize("case", SESSIONS)
@@ -505,6 +499,10 @@ def test_c_a_pattern_entrys_call_imports_a_written_module(case: str, tmp_path: P
 #: Each case: the session's environment's additions, the call (its grant: ``Bash(sed *)``) on a
 #: module of a flat project whose test imports it.
 COSTS: dict[str, tuple[dict[str, str], str]] = {
+    # (a regression of 733b63e: allowed at ba24a2b) conda's console script for pytest on PATH
+    # (older pip's too: its regex `pyw?`); uv's launcher template (no `re`) alike
+    "conda-pytest-on-path-sed-a-root-module": ({"PATH": "{T}/bin:{PATH}"},
+                                               "sed -i s/A/B/ app.py"),
     # (a regression of cc48145: allowed at ba24a2b; held since babc46b) a conftest's fixture
     # reading an attribute by a computed name (urllib3's test/conftest.py; scipy's alike)
     "conftest-getattr-by-a-parameter-sed-a-module": ({}, "sed -i s/A/B/ src/app.py"),
@@ -521,11 +519,18 @@ COSTS: dict[str, tuple[dict[str, str], str]] = {
 #: A conftest's everyday fixture reading an attribute by its parameter's name.
 GETATTR = ("import ssl\n\nimport pytest\n\n\n@pytest.fixture(params=['PROTOCOL_TLS_CLIENT'])\n"
            "def ssl_version(request):\n    return getattr(ssl, request.param, 0)\n")
+#: conda's console script for pytest in ``$T/bin`` (the test's Python its interpreter).
+CONDA = ("#!{PY}\n# -*- coding: utf-8 -*-\nimport re\nimport sys\n\nfrom pytest import "
+         "console_main\n\nif __name__ == '__main__':\n    sys.argv[0] = re.sub("
+         "r'(-script\\.pyw?|\\.exe)?$', '', sys.argv[0])\n    sys.exit(console_main())\n")
 #: A wrapper named ``pytest`` in ``$T/bin`` (Nix's makeWrapper: ``exec -a "$0" …wrapped``).
 WRAPPER = ("mkdir -p $T/bin && printf '#! /bin/bash -e\\nexport PYTHONNOUSERSITE=true\\nexec -a "
            "\"$0\" \"%s/bin/.pytest-wrapped\" \"$@\"\\n' \"$T\" > $T/bin/pytest && chmod +x "
            "$T/bin/pytest")
 
+_open("test_k_an_everyday_call_stays_allowed", "at 733b63e interpreters._console accepts "
+      "pip's template only (conda's `pyw?`, uv's launcher: not known, every name)",
+      "conda-pytest-on-path-sed-a-root-module")
 
 @pytest.mark.parametrize("case", COSTS)
 def test_k_an_everyday_call_stays_allowed(case: str, tmp_path: Path) -> None:
@@ -541,6 +546,12 @@ def test_k_an_everyday_call_stays_allowed(case: str, tmp_path: Path) -> None:
     shared.mkdir()
     if "wrapper" in case:
         subprocess.run(["bash", "-c", WRAPPER], check=True, env={**os.environ, "T": str(shared)})
+    if "conda" in case:
+        (shared / "bin").mkdir()
+        python = subprocess.run(["python3", "-c", "import sys; print(sys.executable)"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        (shared / "bin" / "pytest").write_text(CONDA.replace("{PY}", python))
+        (shared / "bin" / "pytest").chmod(0o755)
     env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project),
            **{k: v.replace("{P}", str(project)).replace("{T}", str(shared)).replace(
                "{PATH}", os.environ["PATH"]) for k, v in extra.items()}}
