@@ -1,0 +1,227 @@
+"""Review s58 (s58-hreview) of s58-hfix (the hook's speed, issue 29: reader modules loaded only
+for plans that run their program, the module bundle read lazily, imports deferred), with
+decisions that must stay main's. Two jobs:
+
+1. A differential of main's printed hook (ba24a2b8) against the fixer's, run side by side at
+   the same moment on the same files (every hook call of the review files' sessions, generated
+   projects × plans × calls, each allowed call then run under bash), and attacks on what the
+   change added: a lazy import that fails must deny, the module bundle must never serve code
+   its source no longer has. The differential's counts are in /work/wt/reports/s58-hreview.md;
+   the rows here pin what it checked.
+2. A fresh review of the hook as a whole with the real programs as the judge: what the hook's
+   own process reads and runs (its interpreter's imports), and how long it takes (a hook past
+   its printed timeout is, in a runtime that lets a late hook through, a call allowed).
+
+Each hole is proved with real programs in a scratch project, then the printed hook is asked
+for each call in turn, the allowed ones run; the hook allowing them all is the finding. A hole
+left open is a strict xfail (``OPEN``); a case the change holds is a plain test pinning it.
+Every payload only touches a file (``zz``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import tree_sitter
+from bash_review import LeftOpen, hooked_project
+from test_gate_files import _settings_hook, payload
+
+import skillgrant
+
+#: Real bash and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+
+#: The folder holding the package (the worktree, or a site folder) and the one holding the
+#: hook's parser (tree_sitter): in this project's own environments a `.pth` file adds the
+#: second to every worktree's venv.
+_SOURCE = Path(skillgrant.__file__).resolve().parent.parent
+_DEPS = Path(tree_sitter.__file__).resolve().parent.parent
+
+
+def _ask(hook: str, call: str, folder: Path, env: dict[str, str] | None = None,
+         timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
+    """The printed hook's answer to ``call`` from ``folder``, run as the runtime runs it."""
+    return subprocess.run(["/bin/sh", "-c", hook], input=payload(call, folder), cwd=folder,
+                          env=env, capture_output=True, timeout=timeout, check=False)
+
+
+def _bash(call: str, folder: Path, env: dict[str, str] | None = None) -> None:
+    subprocess.run(["bash", "-c", call], cwd=folder, env=env, capture_output=True, timeout=60,
+                   check=False)
+
+
+# --- H: what the hook's own process imports at its start ------------------------------------------
+
+def _layered_venv(root: Path) -> tuple[Path, Path]:
+    """A venv whose dependencies come through a `.pth` file, as this project's worktree venvs
+    (and an editable install of a dependency) have them: the package's folder, a folder of its
+    own holding copies of tree_sitter and tree_sitter_bash, then the shared site folder. Its
+    python, and the dependencies' folder."""
+    subprocess.run([sys.base_prefix + "/bin/python3", "-m", "venv", "--without-pip",
+                    str(root / "venv")], check=True, capture_output=True, timeout=120)
+    deps = root / "deps"
+    deps.mkdir()
+    for name in ("tree_sitter", "tree_sitter_bash"):
+        shutil.copytree(_DEPS / name, deps / name, ignore=shutil.ignore_patterns("__pycache__"))
+    site = next((root / "venv" / "lib").glob("python3*/site-packages"))
+    (site / "00src.pth").write_text(f"{_SOURCE}\n")
+    (site / "01deps.pth").write_text(f"{deps}\n")
+    (site / "02shared.pth").write_text(f"{_DEPS}\n")
+    return root / "venv" / "bin" / "python", deps
+
+
+def test_a_module_the_hooks_own_process_imports_is_guarded(tmp_path: Path) -> None:
+    """The hook guards its package's folder, its venv, the standard library and the base
+    interpreter's `lib` (guards.py), not every folder its interpreter imports from: a
+    dependency reached through a `.pth` (tree_sitter, which the hook imports for every call
+    the fast path does not read) may be replaced by a plain `cp`, and the next hook process
+    runs it. Proved: the payload in tree_sitter's `__init__.py` runs in the hook itself."""
+    found = []
+    for side in ("proof", "run"):
+        python, deps = _layered_venv(tmp_path / side)
+        project = hooked_project(tmp_path / side,
+                                 ["Bash(cp *)", "Bash(echo *)", "Edit(out/**)"])
+        hook = _settings_hook(project).replace(sys.executable, str(python), 1)
+        assert str(python) in hook
+        target = deps / "tree_sitter" / "__init__.py"
+        calls = ["echo 'open(\"zz\", \"w\").close()' > out/p.py", f"cp out/p.py {target}"]
+        allowed = True
+        for call in calls:
+            if side == "run" and _ask(hook, call, project).returncode == 2:
+                allowed = False
+                break
+            _bash(call, project)
+        _ask(hook, "echo next > out/next.txt", project)  # (the next call: not a plain one)
+        if side == "proof":
+            assert (project / "zz").exists(), "the hook's process ran no payload"
+        else:
+            found.append(allowed and (project / "zz").exists())
+    assert not found[0], "the hook allowed the calls replacing a module its process imports"
+
+
+OPEN.add("test_a_module_the_hooks_own_process_imports_is_guarded",
+         "gate/guards.py (at ba24a2b8 and s58-hfix): the hook guards its package's parent, "
+         "sys.prefix, the standard library and base_prefix/lib, not every folder on its "
+         "interpreter's sys.path: a `.pth`-added folder's tree_sitter/__init__.py is writable "
+         "by `Bash(cp *)`, and the next hook process imports it")
+
+
+# --- T: how long the hook takes on the call's own text ----------------------------------------
+
+#: A quoted here-document's lines are words of `moves._operands`, whose `_move_at` builds a set
+#: of every word before each word: quadratic in the lines. 15,000 lines (30 KB, half the
+#: command limit) took 20 s, 30,000 lines 95 s, before the denial (machine of 2 cores shared).
+BOMB = 'cat <<"E"\n' + "x\n" * 15000 + "E\ncp notes.txt .claude/settings.json"
+
+
+def test_a_long_call_is_decided_well_inside_the_hooks_timeout(tmp_path: Path) -> None:
+    """A call of half the command limit is decided in 10 s (the printed timeout is 30 s; a
+    Copilot CLI hook that times out lets the call run, docs/runtime-conformance.md; Claude Code
+    2.1.332 with onFailure: block blocks it, and every later call of the session waits)."""
+    project = hooked_project(tmp_path, ["Bash(cat *)", "Bash(cp *)"])
+    started = time.monotonic()
+    try:
+        done = _ask(_settings_hook(project), BOMB, project, timeout=10)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the hook took over 10 s ({time.monotonic() - started:.1f} s)")
+    assert done.returncode == 2
+
+
+OPEN.add("test_a_long_call_is_decided_well_inside_the_hooks_timeout",
+         "gate/moves.py _move_at (at ba24a2b8 and s58-hfix): `{w.rsplit('/', 1)[-1] for w in "
+         "words[:at]}` for every word: quadratic in a quoted here-document's lines (60 KB: 95 s "
+         "before its denial, past the printed 30 s timeout)")
+
+
+# --- B: the module bundle serves a module's code only while its source is as kept ---------------
+
+def _copied_package(root: Path) -> Path:
+    """A copy of the package (no bytecode, no bundle) and a venv importing it: its python."""
+    source = root / "src"
+    shutil.copytree(_SOURCE / "skillgrant", source / "skillgrant",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.marshal"))
+    subprocess.run([sys.base_prefix + "/bin/python3", "-m", "venv", "--without-pip",
+                    str(root / "venv")], check=True, capture_output=True, timeout=120)
+    site = next((root / "venv" / "lib").glob("python3*/site-packages"))
+    (site / "00src.pth").write_text(f"{source}\n")
+    (site / "01shared.pth").write_text(f"{_DEPS}\n")
+    return root / "venv" / "bin" / "python"
+
+
+def test_the_bundle_never_serves_a_changed_modules_code(tmp_path: Path) -> None:
+    """The hook keeps the modules it imported in one file of the package's `__pycache__` and
+    serves the next hook from it. A module whose source changed since (its size, or only its
+    modification time) is imported from its source: each change of a denial's wording shows in
+    the next hook's answer, the bundle read lazily or not."""
+    python = _copied_package(tmp_path)
+    project = hooked_project(tmp_path, ["Bash(git status)"])
+    hook = _settings_hook(project).replace(sys.executable, str(python), 1)
+    module = tmp_path / "src" / "skillgrant" / "gate" / "hook.py"
+    text = module.read_text()
+    said = "Stay within it"
+    assert said in text
+    answers = []
+    for wording in (said, "STAY WITHIN it", "Stay WITHIN IT"):
+        if wording != said:
+            module.write_text(text.replace(said, wording))
+            stamp = module.stat().st_mtime_ns + 2_000_000_000 * len(answers)
+            os.utime(module, ns=(stamp, stamp))
+        for _ in range(2):  # (the first keeps the bundle, the second is served from it)
+            done = _ask(hook, "git push", project)
+            answers.append((wording, done.returncode, wording in done.stderr.decode()))
+    assert all(status == 2 and shown for _, status, shown in answers), answers
+    bundle = list((tmp_path / "src" / "skillgrant" / "__pycache__").glob("modules.*"))
+    assert bundle, "no bundle was kept: the test checked nothing"
+
+
+def test_a_bundle_of_another_package_copy_is_not_served(tmp_path: Path) -> None:
+    """A copy of the package made with its `__pycache__` (its bundle naming the first copy's
+    files): the copy's hook imports its own sources (a changed wording shows)."""
+    python = _copied_package(tmp_path / "a")
+    project = hooked_project(tmp_path, ["Bash(git status)"])
+    hook = _settings_hook(project).replace(sys.executable, str(python), 1)
+    for _ in range(2):
+        _ask(hook, "git push", project)
+    copy = tmp_path / "b" / "src" / "skillgrant"
+    shutil.copytree(tmp_path / "a" / "src" / "skillgrant", copy)  # (with its bundle)
+    module = copy / "gate" / "hook.py"
+    module.write_text(module.read_text().replace("Stay within it", "STAY WITHIN it"))
+    site = next((tmp_path / "a" / "venv" / "lib").glob("python3*/site-packages"))
+    (site / "00src.pth").write_text(f"{copy.parent}\n")
+    done = _ask(hook, "git push", project)
+    assert done.returncode == 2 and b"STAY WITHIN it" in done.stderr
+
+
+# --- the differential's rows: main's decisions on the calls the change touched -------------------
+
+def _plain_hook(project: Path) -> str:
+    return _settings_hook(project)
+
+
+def test_decisions_recorded_by_the_differential_hold(tmp_path: Path) -> None:
+    """A sample of the differential's calls (each decided alike by main's hook and the
+    fixer's), with main's answer pinned: plans whose program's readers are now loaded only
+    for them (make, pytest, npm, git with a program in its settings)."""
+    project = hooked_project(tmp_path, ["Bash(make test)", "Bash(cp *)", "Bash(git *)",
+                                        "Bash(npm test)", "Bash(pytest *)"])
+    (project / "Makefile").write_text("test:\n\t@echo ok\n")
+    (project / "package.json").write_text(json.dumps({"scripts": {"test": "jest"}}))
+    (project / "tests").mkdir()
+    (project / "tests" / "test_a.py").write_text("def test_a():\n    pass\n")
+    hook = _plain_hook(project)
+    rows = [("cp notes.txt out/x", 0), ("cp notes.txt Makefile", 2),
+            ("cp notes.txt tests/conftest.py", 2), ("cp notes.txt package.json", 2),
+            ("cp notes.txt out/conftest.py", 2), ("git status", 0),
+            ("git -c core.pager=./x log", 2), ("cp notes.txt .git/hooks/pre-commit", 2)]
+    got = [(call, _ask(hook, call, project).returncode) for call, _ in rows]
+    assert got == rows
