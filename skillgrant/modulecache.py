@@ -20,8 +20,12 @@ same file: while the folder it lists for it has the modification time it had whe
 was kept (an entry came or went: a package or an extension module of the name would be found
 first), and where no folder ``sys.path`` names before the standard library's holds an entry
 of its name (``python -I``'s zip file is missing; a script's folder, listed once a process).
-So ``load`` runs before ``re`` is first imported. The file is read only where
-``patterncache.read`` trusts it (this user's, no one else may write it, this exact
+So ``load`` runs before ``re`` is first imported. The file holds the list of the kept
+modules first and each one's code after it, read (from the file ``load`` opened) only as the
+module is imported: a hook imports about 120 of the 160 or more kept, and reading all of
+their 3 MB or more, a bytes object each, cost it about 3 ms of CPU (memory the kernel maps
+for them; docs/performance.md, session 58). The file is read only where
+``patterncache.opened`` trusts it (this user's, no one else may write it, this exact
 interpreter), and whoever can write the package's ``__pycache__`` can write its bytecode,
 which runs: the hook guards the package's folder, and the interpreter's library, from the
 calls it judges (``gate/guards.py``).
@@ -39,25 +43,33 @@ TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from importlib.machinery import ModuleSpec
-    from types import ModuleType
+    from types import CodeType, ModuleType
     from typing import Final
 
     #: A kept module: its source file, the source's modification time (ns) and size, whether
-    #: it is a package, its code as ``marshal`` writes it, and for a standard module the
+    #: it is a package, where its code (as ``marshal`` writes it) lies in the file (how far
+    #: before the file's end it starts, and its length), and for a standard module the
     #: modification time (ns) of the folder the path finder found it in (-1: the package's).
-    Kept = tuple[str, int, int, bool, bytes, int]
+    Kept = tuple[str, int, int, bool, tuple[int, int], int]
+    #: A module as ``keep`` writes it: the same, with its code itself.
+    Made = tuple[str, int, int, bool, bytes, int]
 
-#: The file's form, and the modules kept at most.
-_FORM: Final = 2
+#: The file's form, the modules kept at most, and the most of the file's head (the list of the
+#: kept modules, ``_KEPT``) read: each module's code follows it, read on its import only.
+_FORM: Final = 3
 MAX_MODULES: Final = 256
+MAX_HEAD: Final = 1 << 16
 #: The package's folder, and the standard library's (the interpreter's own ``lib``, without
 #: its site folders): only modules below them are kept.
 _PACKAGE: Final = os.path.dirname(os.path.abspath(__file__))
 _STANDARD: Final = os.path.dirname(os.__file__)
 _SITES: Final = ("/site-packages/", "/dist-packages/")
+_STANDARD_FOLDER: Final = _STANDARD + os.sep
 #: The kept modules ``load`` read, by name (a module's entry leaves once its source changed).
 _KEPT: dict[str, Kept] = {}
 _WRITABLE: list[bool] = []
+#: The kept file ``load`` read, open (its descriptor, closed on exec), and its size.
+_FILE: list[tuple[int, int]] = []
 #: The names (lower case, to their first dot) of the entries of the folders ``sys.path``
 #: names before the standard library's (``load``): a standard module whose name is one of
 #: them is left to the path finder, which may find it there; none are served where one of
@@ -84,7 +96,7 @@ class _Finder:
         kept = _KEPT.get(name)
         if kept is None:
             return None
-        origin, mtime, size, package, _code, listed = kept
+        origin, mtime, size, package, _place, listed = kept
         if listed >= 0 and (not _SHADOWING or name.partition(".")[0].lower() in _SHADOWING[0]):
             return None  # (a folder before the standard library's may hold one of its name)
         now: os.stat_result | None
@@ -94,14 +106,17 @@ class _Finder:
                 now = None  # (an entry came or went: the path finder lists the folder anew)
         except OSError:
             now = None
-        if now is None or now.st_mtime_ns != mtime or now.st_size != size:
-            del _KEPT[name]  # (changed: imported from its file, and kept anew)
+        code = _code(kept) if now is not None and now.st_mtime_ns == mtime and \
+            now.st_size == size else None
+        if code is None:
+            del _KEPT[name]  # (changed, or not read: imported from its file, and kept anew)
             return None
         spec: ModuleSpec = _Spec(name, _Finder,  # type: ignore[arg-type]
                                  origin=origin, is_package=package)
         if package:
             spec.submodule_search_locations = [os.path.dirname(origin)]
         spec.has_location = True
+        spec.loader_state = code
         if _PLAIN_CACHE:  # (the import system's own answer, without its path functions)
             head, _, tail = origin.rpartition("/")
             spec.cached = f"{head}/__pycache__/{tail[:-3]}.{_TAG}.pyc"
@@ -113,7 +128,23 @@ class _Finder:
 
     @staticmethod
     def exec_module(module: ModuleType) -> None:
-        exec(marshal.loads(_KEPT[module.__name__][4]), module.__dict__)
+        exec(module.__spec__.loader_state, module.__dict__)  # type: ignore[union-attr]
+
+
+def _code(kept: Kept) -> CodeType | None:
+    """The kept module's code, read from the kept file (``_FILE``); None where it does not
+    read whole as code."""
+    back, length = kept[4]
+    try:
+        fd, size = _FILE[0]
+        data = os.pread(fd, length, size - back)
+        code = marshal.loads(data) if len(data) == length else None
+    except Exception:
+        return None
+    return code if type(code) is _CODE else None
+
+
+_CODE: Final = type(_code.__code__)
 
 
 def _folder(origin: str, package: bool) -> str:
@@ -129,11 +160,24 @@ def load() -> int:
     _BEFORE.update(sys.modules)
     if not patterncache.checked():
         return 0
-    writable, held = patterncache.read("modules", _FORM)
+    writable, fd = patterncache.opened("modules")
+    held: object = None
+    size = 0
+    if fd is not None:
+        try:
+            size = os.fstat(fd).st_size
+            writable, held = patterncache.unpacked(os.read(fd, MAX_HEAD), _FORM)
+        except OSError:  # (as patterncache.read: replaced)
+            pass
     _WRITABLE[:] = [True] if writable else []
-    if type(held) is not dict or not all(_well_formed(name, kept)
-                                         for name, kept in held.items()):
+    if fd is None or type(held) is not dict or not all(_well_formed(name, kept, size)
+                                                       for name, kept in held.items()):
+        if fd is not None:
+            os.close(fd)
         return 0
+    for old, _ in _FILE:
+        os.close(old)
+    _FILE[:] = [(fd, size)]
     _KEPT.update(held)
     _SHADOWING[:] = _shadowing()
     if _Finder not in sys.meta_path:
@@ -158,14 +202,20 @@ def _shadowing() -> list[frozenset[str]]:
     return [frozenset(names)]
 
 
-def _well_formed(name: object, kept: object) -> bool:
+def _well_formed(name: object, kept: object, size: int) -> bool:
     """Whether ``kept`` is a kept module (``Kept``) named ``name``, of the package or of the
-    standard library."""
+    standard library, its code within the last ``size`` bytes (the file's)."""
     return type(name) is str and type(kept) is tuple and len(kept) == 6 and \
         type(kept[0]) is str and type(kept[1]) is int and type(kept[2]) is int and \
-        type(kept[3]) is bool and type(kept[4]) is bytes and type(kept[5]) is int and (
-            kept[5] == -1 if name.startswith("skillgrant") else kept[5] >= 0 and
-            _standard(kept[0])) and _keepable(name, kept[0])
+        type(kept[3]) is bool and _placed(kept[4], size) and type(kept[5]) is int and (
+            kept[5] == -1 if name.startswith("skillgrant") else kept[5] >= 0) and \
+        _keepable(name, kept[0])
+
+
+def _placed(place: object, size: int) -> bool:
+    """Whether ``place`` is where a module's code lies in a file of ``size`` bytes."""
+    return type(place) is tuple and len(place) == 2 and type(place[0]) is int and \
+        type(place[1]) is int and 0 < place[1] <= place[0] <= size
 
 
 def _keepable(name: str, origin: str) -> bool:
@@ -177,7 +227,8 @@ def _keepable(name: str, origin: str) -> bool:
 
 
 def _standard(origin: str) -> bool:
-    return origin.startswith(_STANDARD + os.sep) and not any(s in origin for s in _SITES)
+    return origin.startswith(_STANDARD_FOLDER) and _SITES[0] not in origin and \
+        _SITES[1] not in origin
 
 
 def keep() -> int:
@@ -186,7 +237,7 @@ def keep() -> int:
     file there is another interpreter's."""
     if not patterncache.writes() or not _WRITABLE:
         return 0
-    new = {}
+    new: dict[str, Made] = {}
     for name, module in list(sys.modules.items()):
         spec = getattr(module, "__spec__", None)
         origin = getattr(spec, "origin", None)
@@ -200,14 +251,35 @@ def keep() -> int:
             new[name] = made
     if not new:
         return 0
-    kept = {**_KEPT, **new}
-    if len(kept) > MAX_MODULES or not patterncache.write("modules", _FORM, kept):
-        return 0
-    _KEPT.update(new)
-    return len(new)
+    return len(new) if _write(new) else 0
 
 
-def _compiled(origin: str, package: bool, standard: bool) -> Kept | None:
+def _write(new: dict[str, Made]) -> bool:
+    """Write the kept modules (their code read again from the file ``load`` read; one that
+    does not read is left out) with ``new``: the list of them first, each one's code after
+    it; whether it was written."""
+    kept: dict[str, Made] = {}
+    for name, (origin, mtime, size, package, (back, length), listed) in _KEPT.items():
+        try:
+            fd, end = _FILE[0]
+            code = os.pread(fd, length, end - back)
+        except (OSError, IndexError):
+            continue
+        if len(code) == length:
+            kept[name] = (origin, mtime, size, package, code, listed)
+    kept.update(new)
+    if len(kept) > MAX_MODULES:
+        return False
+    ends = {}
+    back = sum(len(made[4]) for made in kept.values())
+    for name, made in kept.items():
+        ends[name] = (*made[:4], (back, len(made[4])), made[5])
+        back -= len(made[4])
+    return patterncache.write("modules", _FORM, ends, b"".join(made[4] for made in kept.values()),
+                              MAX_HEAD)
+
+
+def _compiled(origin: str, package: bool, standard: bool) -> Made | None:
     """The module at ``origin`` as it is kept: its code compiled as the import system
     compiles a source (``source_to_code``), with the modification time and size of the very
     file read, and for a ``standard`` one its folder's modification time, asked first (an

@@ -106,6 +106,33 @@ def read(kind: str, form: int) -> tuple[bool, object]:
     turn), and what it holds when it is of ``form`` and this interpreter's, else None.
     Nothing on any doubt: a file (or its folder) not this user's, or that others may write,
     a link in its place, one that does not read or is another interpreter's."""
+    writable, fd = opened(kind)
+    if fd is None:
+        return writable, None
+    try:
+        return unpacked(os.read(fd, MAX_BYTES), form)
+    except OSError:  # (a file of this user's that does not read: replaced)
+        return True, None
+    finally:
+        os.close(fd)
+
+
+def unpacked(data: bytes, form: int) -> tuple[bool, object]:
+    """``read``'s answer for a file whose text begins with ``data`` (what follows the head
+    ``write`` marshals, its ``tail``, is not read here)."""
+    try:
+        found, made, held = marshal.loads(data)
+        if made != _FOR:  # another build of this version: its file, left alone
+            return False, None
+        return True, held if found == form else None
+    except Exception:  # (a file of this user's that does not read: replaced)
+        return True, None
+
+
+def opened(kind: str) -> tuple[bool, int | None]:
+    """Whether ``kind``'s file may be written (as ``read`` says), and the file opened to be
+    read (its descriptor, closed on exec) where it is trusted: this user's, no one else may
+    write it or its folder, no link in its place; else None."""
     target = path(kind)
     try:
         if not _owned(os.lstat(os.path.dirname(target)), stat.S_ISDIR):
@@ -116,16 +143,13 @@ def read(kind: str, form: int) -> tuple[bool, object]:
     except OSError:  # (a link in its place: O_NOFOLLOW; a folder that cannot be read)
         return False, None
     try:
-        if not _owned(os.fstat(fd), stat.S_ISREG):
-            return False, None
-        found, made, held = marshal.loads(os.read(fd, MAX_BYTES))
-        if made != _FOR:  # another build of this version: its file, left alone
-            return False, None
-        return True, held if found == form else None
-    except Exception:  # (a file of this user's that does not read: replaced)
-        return True, None
-    finally:
-        os.close(fd)
+        owned = _owned(os.fstat(fd), stat.S_ISREG)
+    except OSError:  # (as a file that does not read: replaced)
+        owned = None
+    if owned:
+        return True, fd
+    os.close(fd)
+    return owned is None, None
 
 
 #: How the file is opened to be read: never through a link, never waiting on a FIFO.
@@ -168,17 +192,21 @@ def writes() -> bool:
     return usable() and not sys.dont_write_bytecode and sys.pycache_prefix is None
 
 
-def write(kind: str, form: int, held: object) -> bool:
-    """Replace ``kind``'s file with ``held`` (in ``form``, for this interpreter), whole or
-    not at all; whether it was. A folder this user cannot write is no failure."""
+def write(kind: str, form: int, held: object, tail: bytes = b"", most: int = MAX_BYTES) -> bool:
+    """Replace ``kind``'s file with ``held`` (in ``form``, for this interpreter), then
+    ``tail``, whole or not at all; whether it was (not where ``held`` takes more than ``most``
+    bytes). A folder this user cannot write is no failure."""
     target = path(kind)
     temporary = f"{target}.{os.getpid()}"
     try:
+        data = marshal.dumps((form, _FOR, held))  # type: ignore[arg-type]
+        if len(data) > most:
+            return False
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
         try:
-            data = marshal.dumps((form, _FOR, held))  # type: ignore[arg-type]
             with os.fdopen(fd, "wb") as out:
                 out.write(data[:MAX_BYTES + 1])  # (longer: a file load refuses, never read)
+                out.write(tail)
         except BaseException:
             os.unlink(temporary)
             raise

@@ -126,7 +126,7 @@ def test_a_file_in_doubt_is_not_used(package: Path, doubt: str, tmp_path: Path) 
         elsewhere.write_text("X = 1\n")
         name, (_origin, *rest) = next(iter(held.items()))
         held[name] = (str(elsewhere), *rest)
-        kept.write_bytes(marshal.dumps((form, made, held)))
+        kept.write_bytes(marshal.dumps((form, made, held)) + _codes(kept, held))
     else:
         moved = tmp_path / "moved.marshal"
         kept.rename(moved)
@@ -200,5 +200,30 @@ def test_a_standard_module_whose_folder_changed_is_imported_from_its_file(
     origin, mtime, size, package_, code, listed = held["fnmatch"]
     assert listed == os.stat(os.path.dirname(origin)).st_mtime_ns
     held["fnmatch"] = (origin, mtime, size, package_, code, listed - 1)
-    kept.write_bytes(marshal.dumps((form, made, held)))
-    assert _standard(package)[1][0] == "SourceFileLoader"
+    kept.write_bytes(marshal.dumps((form, made, held)) + _codes(kept, held))
+    assert [loader for loader, *_ in _standard(package)] == ["_Finder", "SourceFileLoader"]
+
+
+def _codes(kept: Path, held: dict[str, tuple[object, ...]]) -> bytes:
+    """The kept modules' code, as the file ``kept`` holds it after their list ``held``."""
+    data = kept.read_bytes()
+    return data[len(data) - max(int(place[0]) for *_, place, _ in held.values()):]  # type: ignore[index]
+
+
+def test_a_kept_module_whose_code_does_not_read_is_imported_from_its_file(
+        package: Path) -> None:
+    """Each module's code is read from the kept file as it is imported (after the list of
+    them): one that does not read whole as code is imported from its source; the others are
+    still served."""
+    import marshal
+
+    _probe(package)
+    kept = _kept_file(package)
+    data = kept.read_bytes()
+    _form, _made, held = marshal.loads(data)
+    back, length = held["skillgrant.gate.call"][4]
+    start = len(data) - back
+    kept.write_bytes(data[:start] + b"\0" * length + data[start + length:])
+    served, loader, _, decided, _ = _probe(package)
+    assert served > 20 and loader == "SourceFileLoader"
+    assert decided == _probe(package, "files")[3]

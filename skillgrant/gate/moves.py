@@ -59,8 +59,7 @@ def command_words(text: str) -> list[list[str]]:
     apart), and those of each word holding a space, an operator or an expansion read again as
     a command (``sh -c 'cd x && git status'``), a few levels deep; a ``--git-dir=x`` or
     ``GIT_DIR=x`` word split at its ``=``; comments and literal here-documents as words of
-    their command (``folded``). Raises ValueError on an open quote. (Asked several
-    times a call: kept.)"""
+    their command (``folded``). Raises ValueError on an open quote. (Asked often: kept.)"""
     texts = [folded(text)]
     if "\\\n" in texts[0]:  # a comment's last backslash: bash ends the line (review s43 M1)
         texts.append(texts[0].replace("\\\n", "\n"))
@@ -138,8 +137,7 @@ def git_folders(text: str, directory: str) -> list[str] | str:
 def moved_folders(text: str, directory: str) -> list[str] | str:
     """``directory`` and each folder a move of ``text`` names, read from each folder found
     before it (a ``cd`` after a ``cd``, kept too: the move may fail, or move a subshell or a
-    child only), the home folder after a ``cd`` without operand; why not, as ``git_folders``
-    (``folder_moves``)."""
+    child only), the home after a bare ``cd``; why not, as ``git_folders`` (``folder_moves``)."""
     moves = folder_moves(text)
     if isinstance(moves, str):
         return moves
@@ -206,6 +204,7 @@ def _operands(text: str, depth: int) -> tuple[str, ...]:
     loops: list[int] = []  # (the subshells open at each loop's start the word is in)
     parens, chain = 0, (-1, -1)  # (a `cd`'s word and how many were found after it)
     plain = not QUOTED_PAREN.search(text)  # (a quoted `(` is no subshell: s51-greview3 E1)
+    top, before, perl = depth == 0 and "trap" not in words, set[str](), False  # (s58 T1)
     for at, word in enumerate(words):
         lead = _leads(words, at)
         loops = [*loops, parens] if lead and word in _LOOPS else loops[:-1] if (
@@ -217,7 +216,9 @@ def _operands(text: str, depth: int) -> tuple[str, ...]:
                 found += marks(words, at)
             except ValueError as e:
                 raise _Unnamed(str(e)) from None
-        operand = _move_at(words, at, depth == 0 and "trap" not in words)
+        operand = _move_at(words, at, top, (before, perl))
+        before.add(name := word.rsplit("/", 1)[-1])
+        perl = perl or name[:4] == "perl"
         chainable = operand is not None and shell_move(words, at) and lead and \
             _LITERAL.fullmatch(operand) is not None and operand[:1] != "/"
         if chainable and plain and chain[1] == len(found) and chained(words, chain[0], at):
@@ -271,10 +272,11 @@ def _leads(words: list[str], at: int) -> bool:
     return not at or words[at - 1] in _LEADS
 
 
-def _move_at(words: list[str], at: int, top: bool = False) -> str | None:
+def _move_at(words: list[str], at: int, top: bool, before: tuple[set[str], bool]) -> str | None:
     """The operand of the move ``words[at]`` starts, None where it starts none; ``_Unnamed``
     where its folder cannot be named. ``top``: ``words`` are the whole text's, with no
-    ``trap`` (nothing runs after their last command)."""
+    ``trap`` (nothing runs after their last command). ``before``: ``_as_c``'s, kept by the
+    caller as it goes (each word asking all before it took minutes: review s58-hreview T1)."""
     word = words[at]
     if word == "CDPATH" or word.startswith("CDPATH="):  # N3
         raise _Unnamed("CDPATH may send a 'cd' to a folder the gate cannot name")
@@ -283,7 +285,7 @@ def _move_at(words: list[str], at: int, top: bool = False) -> str | None:
     if word in ("-execdir", "-okdir") or (
             "{" in word and _MOVES.intersection(braced(word))):  # `{cd,} ..` (s44 M4)
         raise _Unnamed(f"{word!r} runs git in a folder the gate cannot name")
-    word = _as_c(word, {w.rsplit("/", 1)[-1] for w in words[:at]})
+    word = _as_c(word, *before)
     cluster = _C_CLUSTER.fullmatch(word)  # `env -Cdir`, `env -vC..`, `env -vC ..` (M2)
     attached = cluster is not None and bool(cluster.group(1))
     word = "-C" if cluster is not None and not attached else word
@@ -302,14 +304,14 @@ def _move_at(words: list[str], at: int, top: bool = False) -> str | None:
     return operand
 
 
-def _as_c(word: str, before: set[str]) -> str:
-    """``word`` after the programs ``before`` it, as the ``-C`` it is where it moves one:
-    ``unshare -w ..``, ``nsenter -w..``, ``sudo -D ..`` (M3), perl's ``-xsub``, ``-wxsub``
-    (perl goes to ``sub`` before its script runs: perlrun; s50-greview2 I2)."""
+def _as_c(word: str, before: set[str], perl: bool) -> str:
+    """``word`` after the programs ``before`` it (``perl``: one is), as the ``-C`` it is where
+    it moves one: ``unshare -w ..``, ``nsenter -w..``, ``sudo -D ..`` (M3), perl's ``-xsub``,
+    ``-wxsub`` (perl goes to ``sub`` before its script runs: perlrun; s50-greview2 I2)."""
     if (word[:2] == "-w" and _W_MOVES.intersection(before)) or (
             word[:2] == "-D" and "sudo" in before):
         return "-C" + word[2:]
-    perl_x = _PERL_X.fullmatch(word) if any(b[:4] == "perl" for b in before) else None
+    perl_x = _PERL_X.fullmatch(word) if perl else None
     return word if perl_x is None else "-C" + perl_x.group(1)
 
 

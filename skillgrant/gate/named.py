@@ -220,21 +220,21 @@ def held_word(words: list[str], directory: str | None, text: str, index: Index) 
     folders = _folders(text, directory)
     doubtful = ["`"] if "`" in text else []  # `pwd`/.claude/…: a word made of a command (GF6)
     kept = KEPT_TESTS.set(kept_tests(text))  # (a test removed or formatted: s50-greview3 K1)
-    try:
-        for word in words:
-            forms = braced(word)  # `.cla{ude/hooks/x.sh,}` is two words (review s42 W7)
-            if any(_names(form, index) for form in forms):
-                doubtful.append(word)  # `*.json`, `pl?n.json` may expand to the plan's name
-                continue  # (W1c): written only by a writer (`cat` reads it: review s44 C13)
-            if "\x00" in word:
-                continue  # a NUL names no file (the command is judged as it is)
-            found = [_ANYWHERE] if _UNNAMEABLE.search(word) else [  # (before braced: its
-                _found(form, folders, index) for form in forms]  # rewrite)
-            if any(f is not None for f in found):  # a guarded file, a folder's path, a 2nd
-                doubtful.append(word)  # name, a path the gate cannot name: its writers (C13)
+    try:  # (each word asked once: a here-document's 30,000 lines took minutes, s58-hreview T1)
+        asked = {word: _doubtful(word, folders, index) for word in dict.fromkeys(words)}
     finally:
         KEPT_TESTS.reset(kept)
+    doubtful += [word for word in words if asked[word]]
     return _readers().writer_of(text, doubtful) if doubtful else None
+
+
+def _doubtful(word: str, folders: list[str] | None, index: Index) -> bool:
+    """Whether ``held_word`` asks who writes ``word``: a form (``braced``, s42 W7) may expand to
+    a guarded name (W1c, s44 C13) or names one, or a path the gate cannot name; a NUL, none."""
+    forms = braced(word)
+    return any(_names(form, index) for form in forms) or ("\x00" not in word and (
+        _UNNAMEABLE.search(word) is not None or any(  # (before braced's rewrite)
+            [_found(form, folders, index) is not None for form in forms])))
 
 
 def _folders(text: str, directory: str | None) -> list[str] | None:
