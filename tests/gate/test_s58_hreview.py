@@ -80,21 +80,39 @@ def _layered_venv(root: Path) -> tuple[Path, Path]:
     return root / "venv" / "bin" / "python", deps
 
 
-def test_a_module_the_hooks_own_process_imports_is_guarded(tmp_path: Path) -> None:
-    """The hook guards its package's folder, its venv, the standard library and the base
+#: Where the planted tree_sitter lies: the `.pth`-added folder the hook imports it from (H1,
+#: closed in s58-hfix c355a68d: every folder of the hook's sys.path and loaded modules is
+#: guarded), or a folder a `.pth` line names that is missing when the hook starts (site leaves
+#: it off sys.path), listed before the dependencies: the call that makes it plants the package,
+#: which the next hook finds first (H1b).
+PLANTED = {
+    "a-pth-added-dependency-folder": ("", "cp out/p.py {deps}/tree_sitter/__init__.py"),
+    "a-missing-pth-folder-made-by-the-call": (
+        "later", "mkdir -p {later}/tree_sitter && cp out/p.py {later}/tree_sitter/__init__.py"),
+}
+
+
+@pytest.mark.parametrize("case", PLANTED)
+def test_a_module_the_hooks_own_process_imports_is_guarded(tmp_path: Path, case: str) -> None:
+    """The hook guarded its package's folder, its venv, the standard library and the base
     interpreter's `lib` (guards.py), not every folder its interpreter imports from: a
     dependency reached through a `.pth` (tree_sitter, which the hook imports for every call
-    the fast path does not read) may be replaced by a plain `cp`, and the next hook process
-    runs it. Proved: the payload in tree_sitter's `__init__.py` runs in the hook itself."""
+    the fast path does not read) could be replaced by a plain `cp`, and the next hook process
+    ran it. Proved: the payload in a tree_sitter `__init__.py` runs in the hook itself."""
+    missing, planting = PLANTED[case]
     found = []
     for side in ("proof", "run"):
         python, deps = _layered_venv(tmp_path / side)
-        project = hooked_project(tmp_path / side,
-                                 ["Bash(cp *)", "Bash(echo *)", "Edit(out/**)"])
+        later = tmp_path / side / "later"
+        if missing:
+            site = next((tmp_path / side / "venv" / "lib").glob("python3*/site-packages"))
+            (site / "00first.pth").write_text(f"{later}\n")
+        project = hooked_project(tmp_path / side, ["Bash(cp *)", "Bash(echo *)",
+                                                   "Bash(mkdir *)", "Edit(out/**)"])
         hook = _settings_hook(project).replace(sys.executable, str(python), 1)
         assert str(python) in hook
-        target = deps / "tree_sitter" / "__init__.py"
-        calls = ["echo 'open(\"zz\", \"w\").close()' > out/p.py", f"cp out/p.py {target}"]
+        calls = ["echo 'open(\"zz\", \"w\").close()' > out/p.py",
+                 planting.format(deps=deps, later=later)]
         allowed = True
         for call in calls:
             if side == "run" and _ask(hook, call, project).returncode == 2:
@@ -106,14 +124,14 @@ def test_a_module_the_hooks_own_process_imports_is_guarded(tmp_path: Path) -> No
             assert (project / "zz").exists(), "the hook's process ran no payload"
         else:
             found.append(allowed and (project / "zz").exists())
-    assert not found[0], "the hook allowed the calls replacing a module its process imports"
+    assert not found[0], "the hook allowed the calls planting a module its process imports"
 
 
 OPEN.add("test_a_module_the_hooks_own_process_imports_is_guarded",
-         "gate/guards.py (at ba24a2b8 and s58-hfix): the hook guards its package's parent, "
-         "sys.prefix, the standard library and base_prefix/lib, not every folder on its "
-         "interpreter's sys.path: a `.pth`-added folder's tree_sitter/__init__.py is writable "
-         "by `Bash(cp *)`, and the next hook process imports it")
+         "gate/guards.py _imported_from (s58-hfix c355a68d) guards the folders on the hook's "
+         "sys.path: a folder a site `.pth` names that is missing at the hook's start is left "
+         "off sys.path by site, so not guarded; one call makes it with a tree_sitter package, "
+         "and the next hook imports it first", "a-missing-pth-folder-made-by-the-call")
 
 
 # --- T: how long the hook takes on the call's own text ----------------------------------------
