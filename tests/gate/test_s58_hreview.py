@@ -238,3 +238,37 @@ def test_decisions_recorded_by_the_differential_hold(tmp_path: Path) -> None:
             ("git -c core.pager=./x log", 2), ("cp notes.txt .git/hooks/pre-commit", 2)]
     got = [(call, _ask(hook, call, project).returncode) for call, _ in rows]
     assert got == rows
+
+
+# --- L: a reader module loaded only where the plan needs it: its import failing denies ----------
+
+#: Each lazy import s58-hfix made (179c1f06), the project that reaches it, the plan and a call
+#: the intact hook allows: with the import failing, the hook must deny the call (the
+#: differential's mutation run checked every new site against 531 calls: never wider).
+LAZY = {
+    "gitvalues-where-git-settings-name-a-program": (
+        "worktree.py", "from .gitvalues import", ["Bash(git *)", "Bash(cp *)"],
+        "git config core.pager ./pager.sh", "git status"),
+    "sitenames-where-a-site-import-is-asked": (
+        "startvars.py", "from .sitenames import", ["Bash(PYTHONPATH=src pytest)", "Bash(cp *)"],
+        "mkdir -p src tests && printf 'def test_a():\\n    pass\\n' > tests/test_a.py",
+        "cp notes.txt src/y.py"),
+}
+
+
+@pytest.mark.parametrize("case", LAZY)
+def test_a_lazy_import_that_fails_denies(tmp_path: Path, case: str) -> None:
+    module, line, entries, setup, call = LAZY[case]
+    python = _copied_package(tmp_path)
+    project = hooked_project(tmp_path, entries)
+    _bash(setup, project)
+    hook = _settings_hook(project).replace(sys.executable, str(python), 1)
+    assert _ask(hook, call, project).returncode == 0, "the intact hook denies: nothing checked"
+    source = tmp_path / "src" / "skillgrant" / "gate" / module
+    lines = source.read_text().split("\n")
+    at = next(i for i, text in enumerate(lines) if text.strip().startswith(line))
+    indent = lines[at][:len(lines[at]) - len(lines[at].lstrip())]
+    lines[at] = f"{indent}raise ImportError('s58-hreview: a lazy import failing')"
+    source.write_text("\n".join(lines))
+    done = _ask(hook, call, project)
+    assert done.returncode == 2 and b"a lazy import failing" in done.stderr, done
