@@ -136,24 +136,42 @@ OPEN.add("test_a_module_the_hooks_own_process_imports_is_guarded",
 
 # --- T: how long the hook takes on the call's own text ----------------------------------------
 
-#: A quoted here-document's lines are words of `moves._operands`, whose `_move_at` built a set
-#: of every word before each word: quadratic in the lines (T1). 30,000 lines (60 KB, under the
-#: command limit) took 95 s before the denial (machine of 2 cores shared); closed in
-#: s58-hfix d538a255 (1.2 s), pinned here.
-BOMB = 'cat <<"E"\n' + "x\n" * 30000 + "E\ncp notes.txt .claude/settings.json"
+#: Calls near the command limit whose reading was superlinear in their words, each denied in
+#: the end: the hook must decide them in 10 s (the printed timeout is 30 s; a Copilot CLI hook
+#: that times out lets the call run, docs/runtime-conformance.md; Claude Code 2.1.332 with
+#: onFailure: block blocks it, and I checked that with the real runtime).
+#: T1: a quoted here-document's lines are words of `moves._operands`, whose `_move_at` built a
+#: set of every word before each word (30,000 lines: 95 s; closed in s58-hfix d538a255, 1.2 s).
+#: T3: `readers.writer_of` asks, for each doubtful word (each occurrence: `..` 1,500 times),
+#: every simple command holding it (1,500 `cd ..; cd dir` pairs, 22 KB: over 120 s).
+#: T4: `moves._operand` reads every word up to a control operator after each `cd`; in quoted
+#: code read again as a command (`echo '` 10,000 × `cd x ` `'`, 50 KB) none comes: 72 s.
+BOMBS = {
+    "T1-a-quoted-here-documents-lines": 'cat <<"E"\n' + "x\n" * 30000 + "E\ncp notes.txt "
+                                        ".claude/settings.json",
+    "T3-a-doubtful-word-in-many-commands": "cd out; cd ..; " * 1500 + "cp notes.txt x",
+    "T4-moves-in-quoted-code": "echo '" + "cd x " * 10000 + "'; cp notes.txt x",
+}
 
 
-def test_a_long_call_is_decided_well_inside_the_hooks_timeout(tmp_path: Path) -> None:
-    """A call near the command limit is decided in 10 s (the printed timeout is 30 s; a
-    Copilot CLI hook that times out lets the call run, docs/runtime-conformance.md; Claude Code
-    2.1.332 with onFailure: block blocks it, and every later call of the session waits)."""
-    project = hooked_project(tmp_path, ["Bash(cat *)", "Bash(cp *)"])
+@pytest.mark.parametrize("case", BOMBS)
+def test_a_long_call_is_decided_well_inside_the_hooks_timeout(tmp_path: Path, case: str) -> None:
+    """A call near the command limit is decided in 10 s."""
+    project = hooked_project(tmp_path, ["Bash(cat *)", "Bash(cp *)", "Bash(cd *)",
+                                        "Bash(echo *)"])
     started = time.monotonic()
     try:
-        done = _ask(_settings_hook(project), BOMB, project, timeout=10)
+        done = _ask(_settings_hook(project), BOMBS[case], project, timeout=10)
     except subprocess.TimeoutExpired:
         pytest.fail(f"the hook took over 10 s ({time.monotonic() - started:.1f} s)")
-    assert done.returncode == 2
+    assert done.returncode in (0, 2), done  # (decided; main decides each as slowly)
+
+
+OPEN.add("test_a_long_call_is_decided_well_inside_the_hooks_timeout",
+         "readers.writer_of (T3: each occurrence of a doubtful word against every command "
+         "holding it) and moves._operand (T4: every word to the next control operator after "
+         "each move) are quadratic in the call's words, at ba24a2b8 and s58-hfix dabb32c",
+         "T3-a-doubtful-word-in-many-commands", "T4-moves-in-quoted-code")
 
 
 # --- B: the module bundle serves a module's code only while its source is as kept ---------------
