@@ -36,7 +36,7 @@ from .homefiles import (
     version_files,
 )
 from .linkmakers import link_then_more
-from .loadedlibs import loaded_libraries
+from .loadedlibs import imported_from, loaded_libraries
 from .moves import moved_folders
 from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
@@ -226,7 +226,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         items.append((os.path.dirname(os.path.abspath(script)), True))
     if sys.prefix != sys.base_prefix:
         items.append((sys.prefix, True))
-    items += [(folder, True) for folder in _imported_from()]
+    items += [(folder, True) for folder in imported_from()]
     missing: set[str] = set()  # (what is not there has no second name: not asked again)
     reals = linked.real_paths([*[path for path, _ in (*items, *local, *programs,
                                                      *local_programs) if path], *tops,
@@ -256,23 +256,6 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     made.runs_any = runs_any(named, skipped, list(roots))  # (`pymodule`: s55-greview3 C1)
     made.python_libs = python_libs(named, skipped, list(roots))  # (`sitenames`: A3)
     return made
-
-
-
-def _imported_from() -> dict[str, None]:
-    """The folders this process (the hook's) imports from: each of its ``sys.path`` (a
-    dependency a ``.pth`` adds, whose module a call could replace and the next hook run:
-    review s58-hreview H1) and each loaded module's (one an import hook found elsewhere)."""
-    folders = [os.path.abspath(entry) for entry in sys.path if type(entry) is str and entry]
-    for module in list(sys.modules.values()):
-        file = getattr(module, "__file__", None)
-        if type(file) is str and os.path.isabs(file):
-            folders.append(os.path.dirname(file))
-    kept: dict[str, None] = {}  # (one below another adds nothing)
-    for folder in sorted(set(folders)):
-        if not any((folder + "/").startswith(k + "/") for k in kept):
-            kept[folder] = None
-    return kept
 
 
 def _workspace_items(named: tuple[str, ...], roots: dict[str, None]) -> list[tuple[str, bool]]:

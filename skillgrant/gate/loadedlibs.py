@@ -1,8 +1,10 @@
-"""The folders of the shared libraries this process has loaded (moved from ``guards``)."""
+"""The folders of the code this process loads: its shared libraries, the folders it imports
+from (both moved from ``guards``)."""
 
 from __future__ import annotations
 
 import os
+import sys
 
 from . import files as fs
 
@@ -20,3 +22,29 @@ def loaded_libraries() -> list[str]:
     folders = {os.path.dirname(p) for p in named
                if p.startswith("/") and ".so" in os.path.basename(p)}
     return sorted(folders | {fs.realpath(f) for f in folders})
+
+
+def imported_from() -> dict[str, None]:
+    """The folders this process (the hook's) imports from: each of its ``sys.path`` (a
+    dependency a ``.pth`` adds, whose module a call could replace and the next hook run:
+    review s58-hreview H1), each loaded module's (one an import hook found elsewhere), and
+    its site folders with each folder their ``.pth`` lines name, there or not (site adds it
+    once it is: H1b)."""
+    folders = [os.path.abspath(entry) for entry in sys.path if type(entry) is str and entry]
+    site = sys.modules.get("site")
+    if site is not None:  # (not under -S: no .pth is read)
+        from .sitefinders import added_folders, pth_texts
+        from .sitenames import pth_files
+
+        sites = [*site.getsitepackages(), *(
+            [site.getusersitepackages()] if site.ENABLE_USER_SITE else [])]
+        folders += [*sites, *(f for s in sites for f in added_folders(s, pth_texts(pth_files(s))))]
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if type(file) is str and os.path.isabs(file):
+            folders.append(os.path.dirname(file))
+    kept: dict[str, None] = {}  # (one below another adds nothing)
+    for folder in sorted(set(folders)):
+        if not any((folder + "/").startswith(k + "/") for k in kept):
+            kept[folder] = None
+    return kept
