@@ -85,11 +85,30 @@ def _layered_venv(root: Path) -> tuple[Path, Path]:
 #: guarded), or a folder a `.pth` line names that is missing when the hook starts (site leaves
 #: it off sys.path), listed before the dependencies: the call that makes it plants the package,
 #: which the next hook finds first (H1b).
+#: (H1b closed in 80122c32: the site folders' `.pth` lines are read as site reads them.) Or a
+#: dependency an editable install's finder maps (setuptools' `__editable___*_finder.py`: its
+#: folder is on no sys.path, and a plain call's hook has not imported tree_sitter: H1c).
 PLANTED = {
     "a-pth-added-dependency-folder": ("", "cp out/p.py {deps}/tree_sitter/__init__.py"),
     "a-missing-pth-folder-made-by-the-call": (
         "later", "mkdir -p {later}/tree_sitter && cp out/p.py {later}/tree_sitter/__init__.py"),
+    "an-editable-finders-mapped-folder": ("finder", "cp out/p.py {later}/tree_sitter/__init__.py"),
 }
+#: A minimal editable finder, as setuptools writes one: a meta path finder after the path
+#: finder, mapping a top-level name to its source folder.
+FINDER = """import sys
+MAPPING = {{"tree_sitter": "{folder}"}}
+class _Finder:
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None):
+        if fullname not in MAPPING:
+            return None
+        from importlib.util import spec_from_file_location
+        return spec_from_file_location(fullname, MAPPING[fullname] + "/__init__.py",
+                                       submodule_search_locations=[MAPPING[fullname]])
+def install():
+    sys.meta_path.append(_Finder)
+"""
 
 
 @pytest.mark.parametrize("case", PLANTED)
@@ -104,9 +123,17 @@ def test_a_module_the_hooks_own_process_imports_is_guarded(tmp_path: Path, case:
     for side in ("proof", "run"):
         python, deps = _layered_venv(tmp_path / side)
         later = tmp_path / side / "later"
-        if missing:
-            site = next((tmp_path / side / "venv" / "lib").glob("python3*/site-packages"))
+        site = next((tmp_path / side / "venv" / "lib").glob("python3*/site-packages"))
+        if missing == "later":
             (site / "00first.pth").write_text(f"{later}\n")
+        elif missing == "finder":  # tree_sitter only through the finder, from `later`
+            later.mkdir()
+            shutil.move(deps / "tree_sitter", later / "tree_sitter")
+            (site / "02shared.pth").unlink()  # (its tree_sitter the path finder finds first)
+            (site / "__editable___ts_finder.py").write_text(
+                FINDER.format(folder=later / "tree_sitter"))
+            (site / "__editable__.ts-0.pth").write_text(
+                "import __editable___ts_finder; __editable___ts_finder.install()\n")
         project = hooked_project(tmp_path / side, ["Bash(cp *)", "Bash(echo *)",
                                                    "Bash(mkdir *)", "Edit(out/**)"])
         hook = _settings_hook(project).replace(sys.executable, str(python), 1)
@@ -128,10 +155,11 @@ def test_a_module_the_hooks_own_process_imports_is_guarded(tmp_path: Path, case:
 
 
 OPEN.add("test_a_module_the_hooks_own_process_imports_is_guarded",
-         "gate/guards.py _imported_from (s58-hfix c355a68d) guards the folders on the hook's "
-         "sys.path: a folder a site `.pth` names that is missing at the hook's start is left "
-         "off sys.path by site, so not guarded; one call makes it with a tree_sitter package, "
-         "and the next hook imports it first", "a-missing-pth-folder-made-by-the-call")
+         "loadedlibs.imported_from (s58-hfix 80122c32) guards sys.path, the site folders, their "
+         "`.pth` lines' folders and loaded modules' folders: not a folder an import line's "
+         "finder maps (setuptools' editable `__editable___*_finder.py` MAPPING); a plain call's "
+         "hook has not imported tree_sitter, so `cp` into the mapped folder is allowed and the "
+         "next hook imports it", "an-editable-finders-mapped-folder")
 
 
 # --- T: how long the hook takes on the call's own text ----------------------------------------
