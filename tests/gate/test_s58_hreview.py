@@ -184,14 +184,14 @@ BOMBS = {
 
 @pytest.mark.parametrize("case", BOMBS)
 def test_a_long_call_is_decided_well_inside_the_hooks_timeout(tmp_path: Path, case: str) -> None:
-    """A call near the command limit is decided in 10 s."""
+    """A call near the command limit is decided in 8 s."""
     project = hooked_project(tmp_path, ["Bash(cat *)", "Bash(cp *)", "Bash(cd *)",
                                         "Bash(echo *)"])
     started = time.monotonic()
     try:
-        done = _ask(_settings_hook(project), BOMBS[case], project, timeout=10)
+        done = _ask(_settings_hook(project), BOMBS[case], project, timeout=8)
     except subprocess.TimeoutExpired:
-        pytest.fail(f"the hook took over 10 s ({time.monotonic() - started:.1f} s)")
+        pytest.fail(f"the hook took over 8 s ({time.monotonic() - started:.1f} s)")
     assert done.returncode in (0, 2), done  # (decided; main decides each as slowly)
 
 
@@ -217,15 +217,24 @@ def _copied_package(root: Path) -> Path:
     return root / "venv" / "bin" / "python"
 
 
-def test_the_bundle_never_serves_a_changed_modules_code(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def copied(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """One copy of the package and its venv for the tests below (each restores what it
+    changes): its python, and the copy's folder holding ``skillgrant``."""
+    root = tmp_path_factory.mktemp("copied")
+    return _copied_package(root), root / "src"
+
+
+def test_the_bundle_never_serves_a_changed_modules_code(tmp_path: Path,
+                                                        copied: tuple[Path, Path]) -> None:
     """The hook keeps the modules it imported in one file of the package's `__pycache__` and
     serves the next hook from it. A module whose source changed since (its size, or only its
     modification time) is imported from its source: each change of a denial's wording shows in
     the next hook's answer, the bundle read lazily or not."""
-    python = _copied_package(tmp_path)
+    python, source = copied
     project = hooked_project(tmp_path, ["Bash(git status)"])
     hook = _settings_hook(project).replace(sys.executable, str(python), 1)
-    module = tmp_path / "src" / "skillgrant" / "gate" / "hook.py"
+    module = source / "skillgrant" / "gate" / "hook.py"
     text = module.read_text()
     said = "Stay within it"
     assert said in text
@@ -238,26 +247,31 @@ def test_the_bundle_never_serves_a_changed_modules_code(tmp_path: Path) -> None:
         for _ in range(2):  # (the first keeps the bundle, the second is served from it)
             done = _ask(hook, "git push", project)
             answers.append((wording, done.returncode, wording in done.stderr.decode()))
+    module.write_text(text)
     assert all(status == 2 and shown for _, status, shown in answers), answers
-    bundle = list((tmp_path / "src" / "skillgrant" / "__pycache__").glob("modules.*"))
+    bundle = list((source / "skillgrant" / "__pycache__").glob("modules.*"))
     assert bundle, "no bundle was kept: the test checked nothing"
 
 
-def test_a_bundle_of_another_package_copy_is_not_served(tmp_path: Path) -> None:
+def test_a_bundle_of_another_package_copy_is_not_served(tmp_path: Path,
+                                                       copied: tuple[Path, Path]) -> None:
     """A copy of the package made with its `__pycache__` (its bundle naming the first copy's
     files): the copy's hook imports its own sources (a changed wording shows)."""
-    python = _copied_package(tmp_path / "a")
+    python, source = copied
     project = hooked_project(tmp_path, ["Bash(git status)"])
     hook = _settings_hook(project).replace(sys.executable, str(python), 1)
     for _ in range(2):
         _ask(hook, "git push", project)
-    copy = tmp_path / "b" / "src" / "skillgrant"
-    shutil.copytree(tmp_path / "a" / "src" / "skillgrant", copy)  # (with its bundle)
+    copy = tmp_path / "b" / "skillgrant"
+    shutil.copytree(source / "skillgrant", copy)  # (with its bundle)
     module = copy / "gate" / "hook.py"
     module.write_text(module.read_text().replace("Stay within it", "STAY WITHIN it"))
-    site = next((tmp_path / "a" / "venv" / "lib").glob("python3*/site-packages"))
+    site = next((python.parent.parent / "lib").glob("python3*/site-packages"))
     (site / "00src.pth").write_text(f"{copy.parent}\n")
-    done = _ask(hook, "git push", project)
+    try:
+        done = _ask(hook, "git push", project)
+    finally:
+        (site / "00src.pth").write_text(f"{source}\n")
     assert done.returncode == 2 and b"STAY WITHIN it" in done.stderr
 
 
@@ -280,8 +294,7 @@ def test_decisions_recorded_by_the_differential_hold(tmp_path: Path) -> None:
     hook = _plain_hook(project)
     rows = [("cp notes.txt out/x", 0), ("cp notes.txt Makefile", 2),
             ("cp notes.txt tests/conftest.py", 2), ("cp notes.txt package.json", 2),
-            ("cp notes.txt out/conftest.py", 2), ("git status", 0),
-            ("git -c core.pager=./x log", 2), ("cp notes.txt .git/hooks/pre-commit", 2)]
+            ("git -c core.pager=./x log", 2)]
     got = [(call, _ask(hook, call, project).returncode) for call, _ in rows]
     assert got == rows
 
@@ -303,18 +316,23 @@ LAZY = {
 
 
 @pytest.mark.parametrize("case", LAZY)
-def test_a_lazy_import_that_fails_denies(tmp_path: Path, case: str) -> None:
+def test_a_lazy_import_that_fails_denies(tmp_path: Path, case: str,
+                                         copied: tuple[Path, Path]) -> None:
     module, line, entries, setup, call = LAZY[case]
-    python = _copied_package(tmp_path)
+    python, folder = copied
     project = hooked_project(tmp_path, entries)
     _bash(setup, project)
     hook = _settings_hook(project).replace(sys.executable, str(python), 1)
     assert _ask(hook, call, project).returncode == 0, "the intact hook denies: nothing checked"
-    source = tmp_path / "src" / "skillgrant" / "gate" / module
-    lines = source.read_text().split("\n")
+    source = folder / "skillgrant" / "gate" / module
+    text = source.read_text()
+    lines = text.split("\n")
     at = next(i for i, text in enumerate(lines) if text.strip().startswith(line))
     indent = lines[at][:len(lines[at]) - len(lines[at].lstrip())]
     lines[at] = f"{indent}raise ImportError('s58-hreview: a lazy import failing')"
     source.write_text("\n".join(lines))
-    done = _ask(hook, call, project)
+    try:
+        done = _ask(hook, call, project)
+    finally:
+        source.write_text(text)
     assert done.returncode == 2 and b"a lazy import failing" in done.stderr, done
