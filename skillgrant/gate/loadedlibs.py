@@ -43,8 +43,40 @@ def imported_from() -> dict[str, None]:
         file = getattr(module, "__file__", None)
         if type(file) is str and os.path.isabs(file):
             folders.append(os.path.dirname(file))
+    folders += _finders_folders()
     kept: dict[str, None] = {}  # (one below another adds nothing)
     for folder in sorted(set(folders)):
         if not any((folder + "/").startswith(k + "/") for k in kept):
             kept[folder] = None
     return kept
+
+
+#: The import hooks whose modules come from ``sys.path`` only: the interpreter's own, this
+#: package's kept modules (``modulecache``), setuptools' and virtualenv's ``distutils``
+#: redirects, pytest's assertion rewriting (a test's process deciding in process).
+_PATH_FINDERS = frozenset({"_frozen_importlib", "_frozen_importlib_external",
+                           "skillgrant.modulecache", "_distutils_hack", "_virtualenv",
+                           "_pytest.assertion.rewrite"})
+
+
+def _finders_folders() -> list[str]:
+    """The folders the import hooks of ``sys.meta_path`` map modules to, imported or not yet
+    (a dependency installed editable: setuptools' finder's ``MAPPING`` and ``NAMESPACES``,
+    s58-hreview H1c); "/" (every folder) for a hook this does not read."""
+    folders: list[str] = []
+    for finder in list(sys.meta_path):
+        name = getattr(finder, "__module__", None)
+        if name in _PATH_FINDERS:
+            continue
+        module = sys.modules.get(name) if type(name) is str else None
+        mapping = getattr(module, "MAPPING", None)
+        spaces = getattr(module, "NAMESPACES", None)
+        if not (type(name) is str and name.startswith("__editable__") and
+                type(mapping) is dict and type(spaces) is dict and
+                all(type(v) is str for v in mapping.values()) and
+                all(type(v) is list and all(type(p) is str for p in v)
+                    for v in spaces.values())):
+            return ["/"]
+        folders += [os.path.abspath(v) for v in mapping.values()]
+        folders += [os.path.abspath(p) for v in spaces.values() for p in v]
+    return folders
