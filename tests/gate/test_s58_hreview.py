@@ -331,3 +331,26 @@ def test_a_lazy_import_that_fails_denies(tmp_path: Path, case: str,
     finally:
         source.write_text(text)
     assert done.returncode == 2 and b"a lazy import failing" in done.stderr, done
+
+
+# --- K: a careful user's everyday call the change denies --------------------------------------
+
+def test_cost_a_write_to_the_projects_own_editable_source(tmp_path: Path) -> None:
+    """The commonest Python setup: the project's own venv holds skillgrant and the project
+    installed editable (`pip install -e .`: a `.pth` naming its `src`). H1's guards
+    (s58-hfix c355a68d, 80122c32) guard every folder on the hook's sys.path whole, so every
+    write below `src` is denied (allowed at ba24a2b8), though the hook imports from `src` only
+    a module no folder before it holds (its own names: skillgrant, tree_sitter, the standard
+    library's). Guarding those names there would keep H1 closed."""
+    python, _ = _layered_venv(tmp_path)
+    project = hooked_project(tmp_path, ["Bash(cp *)", "Edit(src/**)"])
+    (project / "src" / "mypkg").mkdir()
+    site = next((tmp_path / "venv" / "lib").glob("python3*/site-packages"))
+    (site / "__editable__.mypkg-0.1.pth").write_text(f"{project / 'src'}\n")
+    hook = _settings_hook(project).replace(sys.executable, str(python), 1)
+    assert _ask(hook, "cp notes.txt src/mypkg/y.py", project).returncode == 0
+
+
+OPEN.add("test_cost_a_write_to_the_projects_own_editable_source",
+         "loadedlibs.imported_from (s58-hfix c355a68d, 80122c32): every sys.path folder of the "
+         "hook guarded whole; an editable install of the project itself puts its `src` there")
