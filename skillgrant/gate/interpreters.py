@@ -275,19 +275,27 @@ def _shebang(script: str, depth: int = 0) -> str | None:
 
 
 def _console(lines: list[str]) -> bool:
-    """Whether a console script's body ``lines`` (after its ``#!``) is pip's, uv's template
+    """Whether a console script's body ``lines`` (after its ``#!``) is an installer's template
     running pytest's entry point and nothing else (a launcher's own ``sys.path.append`` may
-    move what it imports: s58-preview T-SCRIPT-BODY)."""
+    move what it imports: s58-preview T-SCRIPT-BODY): pip's and installer's, conda's and older
+    distlib's (``pyw?``), uv's (s58-preview K-CONSOLE-TEMPLATE)."""
     import re
 
     body = [line.strip().replace('"', "'") for line in lines
             if line.strip() and not line.lstrip().startswith("#")]
+    at = 2 if body[:2] == ["import re", "import sys"] else 1
     entry = re.fullmatch(r"from (?:pytest|_pytest\.config|py\.test) import (\w+)",
-                         body[2]) if len(body) == 6 else None
-    return entry is not None and body[:2] == ["import re", "import sys"] and body[3:] == [
-        "if __name__ == '__main__':",
-        r"sys.argv[0] = re.sub(r'(-script\.pyw|\.exe)?$', '', sys.argv[0])",
-        f"sys.exit({entry.group(1)}())"]
+                         body[at]) if len(body) > at else None
+    if entry is None or body[at - 1] != "import sys":
+        return False
+    run = ["if __name__ == '__main__':"]
+    if at == 2:
+        return body[3:] in ([*run, fr"sys.argv[0] = re.sub(r'(-script\.{ending}|\.exe)?$', '', "
+                                   f"sys.argv[0])", f"sys.exit({entry.group(1)}())"]
+                            for ending in ("pyw", "pyw?"))
+    return body[2:] == [*run, "if sys.argv[0].endswith('-script.pyw'):",
+                        "sys.argv[0] = sys.argv[0][:-11]", "elif sys.argv[0].endswith('.exe'):",
+                        "sys.argv[0] = sys.argv[0][:-4]", f"sys.exit({entry.group(1)}())"]
 
 
 #: The variables a test runner's wrapper may export (what they change is no folder Python
