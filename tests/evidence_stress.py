@@ -35,7 +35,7 @@ def main(decisions: int = 1000, processes: int = 8) -> int:
             payload = {"session_id": f"stress-{i}", "cwd": CWD, "hook_event_name": "PreToolUse",
                        "tool_name": tool, "tool_input": tool_input}
             observe = ["--observe"] if i % 3 == 0 else []
-            return subprocess.run([sys.executable, "-m", "skillgrant", "hook", "--plan",
+            return subprocess.run([sys.executable, "-P", "-m", "skillgrant", "hook", "--plan",
                                    str(plan), "--audit-log", str(log), *observe],
                                   input=json.dumps(payload), capture_output=True, text=True,
                                   timeout=120).returncode

@@ -36,6 +36,12 @@ OPEN: dict[str, str] = {
        for nodeid in ("tests/gate/test_s43_review.py::test_p1k_a_workspaces_node_modules_bin",
                       "tests/gate/test_s44_gfix.py::test_the_plans_own_run_and_a_plain_copy_"
                       "stay_allowed[npm run build -ws]")},
+    # session 58, s58-mfix (an allow-list of what a collecting script may run): a script
+    # running an interpreter but `node --test`, `bun test`, `deno test` refuses the plan's
+    # writes, a file outside the project (`node /usr/bin/true`) too (docs/decisions.md)
+    "tests/gate/test_s55_sfix.py::test_a_write_beside_keeps[script-naming-a-file]":
+        ("cost (session 58, s58-mfix failing closed): a collecting script running an "
+         "interpreter other than node --test, bun test or deno test refuses the plan's writes"),
 }
 
 

@@ -173,7 +173,8 @@ def test_hook_processes_at_once_keep_one_chain(tmp_path: Path) -> None:
                    "hook_event_name": "PreToolUse",
                    "tool_input": {"command": "git status" if i % 2 else f"rm -rf /{i}"}}
         flag = ["--observe"] if i % 3 == 0 else []
-        return subprocess.run([sys.executable, "-m", "skillgrant", "hook", "--plan", str(plan),
+        return subprocess.run([sys.executable, "-P", "-m", "skillgrant",
+                               "hook", "--plan", str(plan),
                                "--audit-log", str(log), *flag], input=json.dumps(payload),
                               capture_output=True, text=True, timeout=120).returncode
 

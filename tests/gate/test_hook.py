@@ -25,7 +25,7 @@ from examples import examples
 from skillgrant.gate.config import HOOK_CODE
 from skillgrant.gate.dialects import detect
 
-HOOK = [sys.executable, "-m", "skillgrant", "hook"]
+HOOK = [sys.executable, "-P", "-m", "skillgrant", "hook"]
 DIALECTS = ("claude-code", "copilot-cli", "codex", "vscode", "gemini-cli")
 SHELL = {"claude-code": "Bash", "copilot-cli": "bash", "codex": "Bash",
          "vscode": "run_in_terminal", "gemini-cli": "run_shell_command"}

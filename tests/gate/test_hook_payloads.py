@@ -44,7 +44,7 @@ from payload_corpus import (
 from skillgrant import check_call
 from skillgrant.limits import MAX_HOOK_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH
 
-HOOK = [sys.executable, "-m", "skillgrant", "hook"]
+HOOK = [sys.executable, "-P", "-m", "skillgrant", "hook"]
 TIMEOUT = 20
 #: The cases run as processes of their own (the rest are forked: see the module's doc).
 REAL = ("truncated-in-a-string", "over-limit-by-one-byte", "one-level-past-max-depth",

@@ -156,7 +156,7 @@ def test_s2_the_service_keeps_a_files_count_of_names_stale(tmp_path: Path) -> No
                                                    "new_string": "exit 1"}}
 
     def hook() -> str:
-        done = subprocess.run([sys.executable, "-m", "skillgrant", "hook", "--plan",
+        done = subprocess.run([sys.executable, "-P", "-m", "skillgrant", "hook", "--plan",
                                str(plan)], input=json.dumps(payload), capture_output=True,
                               text=True, cwd=work, timeout=120)
         return done.stdout + done.stderr

@@ -52,7 +52,7 @@ def served(plan_file: Path) -> Iterator[Served]:
 
 
 def _hook_process(plan: Path, data: bytes, *args: str) -> bytes:
-    done = subprocess.run([sys.executable, "-m", "skillgrant", "hook", "--plan", str(plan),
+    done = subprocess.run([sys.executable, "-P", "-m", "skillgrant", "hook", "--plan", str(plan),
                            *args], input=data, capture_output=True, timeout=30, check=False)
     return done.stdout
 

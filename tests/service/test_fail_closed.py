@@ -242,7 +242,7 @@ def test_the_service_refuses_to_start_unsafely(tmp_path: Path, options: list[str
 
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps({"allowed-tools": PLAN}))
-    done = subprocess.run([sys.executable, "-m", "skillgrant", "serve", "--port", "0",
+    done = subprocess.run([sys.executable, "-P", "-m", "skillgrant", "serve", "--port", "0",
                            "--plan", str(plan), *options], capture_output=True, text=True,
                           timeout=60, env={**os.environ, **env})
     assert done.returncode == 2, done

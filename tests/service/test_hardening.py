@@ -189,7 +189,7 @@ def test_a_decision_past_the_handler_timeout_is_recorded_once(tmp_path: Path) ->
 def test_an_audit_log_that_could_block_is_refused_at_start(tmp_path: Path) -> None:
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    done = subprocess.run([sys.executable, "-m", "skillgrant", "serve", "--port", "0",
+    done = subprocess.run([sys.executable, "-P", "-m", "skillgrant", "serve", "--port", "0",
                            "--plan", str(_plan(tmp_path)), "--audit-log", str(fifo)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "cannot open the audit log" in done.stderr, done.stderr

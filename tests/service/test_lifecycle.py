@@ -169,7 +169,7 @@ def test_a_kill_9_loses_no_audit_line_of_an_answered_call(tmp_path: Path) -> Non
 def test_print_config_prints_the_http_hook_with_on_failure_block(tmp_path: Path) -> None:
     plan = tmp_path / "gate.json"
     _write(plan, ["Bash(echo *)"])
-    done = subprocess.run([sys.executable, "-m", "skillgrant", "serve", "--plan", str(plan),
+    done = subprocess.run([sys.executable, "-P", "-m", "skillgrant", "serve", "--plan", str(plan),
                            "--port", "9123", "--print-config"], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr
@@ -182,7 +182,7 @@ def test_print_config_prints_the_http_hook_with_on_failure_block(tmp_path: Path)
     assert {"PATH", "HOME", "PWD", "GIT_DIR", "XDG_CONFIG_HOME"} <= set(session[1])
     assert session[0] == {f"X-Skillgrant-Env-{name}": f"<${{{name}}}>" for name in session[1]}
     assert "service is down" in done.stderr and "every tool call is denied" in done.stderr
-    token = subprocess.run([sys.executable, "-m", "skillgrant", "serve", "--plan", str(plan),
+    token = subprocess.run([sys.executable, "-P", "-m", "skillgrant", "serve", "--plan", str(plan),
                             "--host", "0.0.0.0", "--token-env", "SG_TOKEN", "--print-config"],
                            capture_output=True, text=True, timeout=60,
                            env={**os.environ, "SG_TOKEN": "0123456789abcdef"})
@@ -199,7 +199,8 @@ def test_the_printed_hook_pins_the_plan_and_a_changed_plan_denies(tmp_path: Path
     denies every call under a changed plan, and serves the pinned plan again when it is back."""
     plan = tmp_path / "p.json"
     _write(plan, ["Bash(echo *)"])
-    printed = subprocess.run([sys.executable, "-m", "skillgrant", "serve", "--plan", str(plan),
+    printed = subprocess.run([sys.executable, "-P", "-m", "skillgrant",
+                              "serve", "--plan", str(plan),
                               "--print-config"], capture_output=True, text=True, timeout=60)
     assert printed.returncode == 0, printed.stderr
     url = json.loads(printed.stdout)["hooks"]["PreToolUse"][0]["hooks"][0]["url"]

@@ -213,7 +213,7 @@ def test_the_session_start_command_registers_the_environment_it_runs_in(
 def test_print_config_prints_the_session_start_hook(tmp_path: Path) -> None:
     plan = tmp_path / "gate.json"
     plan.write_text(json.dumps({"allowed-tools": ["Bash(echo *)"]}))
-    done = subprocess.run([sys.executable, "-m", "skillgrant", "serve", "--plan", str(plan),
+    done = subprocess.run([sys.executable, "-P", "-m", "skillgrant", "serve", "--plan", str(plan),
                            "--port", "9123", "--token-env", TOKEN_ENV, "--print-config"],
                           capture_output=True, text=True, timeout=60,
                           env={**os.environ, TOKEN_ENV: TOKEN})
@@ -281,7 +281,8 @@ def test_the_npm_variables_guard_writes_under_a_plan_that_runs_no_npm(tmp_path: 
     base = {k: v for k, v in os.environ.items() if k not in REGISTERED}
 
     def hook(**env: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "skillgrant", "hook", "--plan", str(plan)],
+        return subprocess.run([sys.executable, "-P", "-m", "skillgrant",
+                               "hook", "--plan", str(plan)],
                               input=call, capture_output=True, text=True, timeout=60,
                               env={**base, **env})
 

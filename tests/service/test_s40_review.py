@@ -136,7 +136,7 @@ def test_r1_git_config_through_a_stow_link(view: Watched, tmp_path: Path, clean_
 
 
 def _hook(plan: Path, payload: dict[str, object], env: dict[str, str], cwd: Path) -> str:
-    done = subprocess.run([sys.executable, "-m", "skillgrant", "hook", "--plan", str(plan)],
+    done = subprocess.run([sys.executable, "-P", "-m", "skillgrant", "hook", "--plan", str(plan)],
                           input=json.dumps(payload), capture_output=True, text=True,
                           env=env, cwd=cwd, timeout=120)
     return done.stdout + done.stderr

@@ -260,7 +260,7 @@ def test_linked_part_changed_between_two_requests(view: Watched, tmp_path: Path,
 def _hook(plan: Path, payload: dict[str, object], env: dict[str, str], cwd: Path) -> str:
     """A fresh ``skillgrant hook`` process's answer, run as Claude Code runs a command hook:
     in the call's folder, in the session's environment."""
-    done = subprocess.run([sys.executable, "-m", "skillgrant", "hook", "--plan", str(plan)],
+    done = subprocess.run([sys.executable, "-P", "-m", "skillgrant", "hook", "--plan", str(plan)],
                           input=json.dumps(payload), capture_output=True, text=True,
                           env=env, cwd=cwd, timeout=120)
     return done.stdout + done.stderr

@@ -307,7 +307,7 @@ def test_f2b_a_sessions_file_that_cannot_be_read_refuses_the_start(tmp_path: Pat
     Path(path_of(str(audit))).parent.mkdir(parents=True)
     Path(path_of(str(audit))).write_bytes(HEADER + b"not a record\n")
     done = subprocess.run(
-        [sys.executable, "-m", "skillgrant", "serve", "--port", "0", "--plan",
+        [sys.executable, "-P", "-m", "skillgrant", "serve", "--port", "0", "--plan",
          str(_plan(tmp_path)), "--audit-log", str(audit)],
         capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "sessions file" in done.stderr, done.stderr
@@ -362,7 +362,7 @@ _open("test_f2b_without_an_audit_log_a_restart_forgets",
 
 def test_print_config_says_when_registrations_are_not_kept(tmp_path: Path) -> None:
     def note(*more: str) -> str:
-        done = subprocess.run([sys.executable, "-m", "skillgrant", "serve", "--plan",
+        done = subprocess.run([sys.executable, "-P", "-m", "skillgrant", "serve", "--plan",
                                str(_plan(tmp_path)), "--print-config", *more],
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr

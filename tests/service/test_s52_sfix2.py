@@ -241,7 +241,7 @@ def _serve(folder: Path, *options: str) -> Served:
 def _serve_exit(folder: Path, audit: Path) -> subprocess.CompletedProcess[str]:
     plan = folder / "plan.json"
     plan.write_text(json.dumps({"allowed-tools": ["Read(//srv/**)"]}))
-    return subprocess.run([sys.executable, "-m", "skillgrant", "serve", "--port", "0",
+    return subprocess.run([sys.executable, "-P", "-m", "skillgrant", "serve", "--port", "0",
                            "--plan", str(plan), "--audit-log", str(audit)],
                           capture_output=True, text=True, timeout=60, check=False)
 

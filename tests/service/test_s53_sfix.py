@@ -263,7 +263,8 @@ def test_a_sessions_file_of_before_beside_the_log_refuses_the_start(tmp_path: Pa
     sessions = Path(path_of(str(audit)))
     sessions.rename(beside(str(audit)))
     plan = tmp_path / "plan.json"
-    done = subprocess.run([sys.executable, "-m", "skillgrant", "serve", "--port", "0", "--plan",
+    done = subprocess.run([sys.executable, "-P", "-m", "skillgrant",
+                           "serve", "--port", "0", "--plan",
                            str(plan), "--audit-log", str(audit)],
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2 and "version before" in done.stderr and \

@@ -58,7 +58,7 @@ def _decision(served: Served, payload: dict[str, object], started_in: Path,
 
 
 def _hook(project: Path, payload: dict[str, object], **env: str) -> int:
-    done = subprocess.run([sys.executable, "-m", "skillgrant", "hook", "--plan",
+    done = subprocess.run([sys.executable, "-P", "-m", "skillgrant", "hook", "--plan",
                            str(project / "plan.json")], input=json.dumps(payload).encode(),
                           capture_output=True, timeout=60, check=False,
                           env={**os.environ, **env})
