@@ -120,7 +120,7 @@ def enforce_session(judge: Judge, text: str, *, where: str = SKILL_PATH,
         path.write_bytes(text.encode())
         try:
             apply_to_file(path, Plan.from_entries(ECHO),
-                          enforce=f"{sys.executable} -m skillgrant hook --plan {plan}")
+                          enforce=f"{sys.executable} -P -m skillgrant hook --plan {plan}")
         except refusals:
             return  # refused: sound
         calls = [*([("Skill", {"skill": "probe"})] if skill_call else []), TOUCH_ZZ]

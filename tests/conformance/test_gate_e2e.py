@@ -33,7 +33,7 @@ from gate_sessions import (
 
 def command_hook(work: Path, plan: Path) -> dict[str, Any]:
     """The ``skillgrant hook`` command as the PreToolUse hook, with onFailure: block."""
-    command = f"{sys.executable} -m skillgrant hook --plan {plan} --audit-log {work}/audit.jsonl"
+    command = f"{sys.executable} -P -m skillgrant hook --plan {plan} --audit-log {work}/audit.jsonl"
     return {"type": "command", "command": command, "timeout": 30, "onFailure": "block"}
 
 

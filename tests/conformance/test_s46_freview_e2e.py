@@ -149,7 +149,7 @@ def test_t2_enforce_writes_its_hook_into_a_forked_skill(judge: Judge, row: str) 
     with work_folder("sg-s46fr-") as work:
         plan = work / "plan.json"
         plan.write_text('{"allowed-tools": ["Bash(echo *)"]}')
-        command = f"{sys.executable} -m skillgrant hook --plan {plan}"
+        command = f"{sys.executable} -P -m skillgrant hook --plan {plan}"
         where = work / "project" / ".claude" / "skills" / "probe" / "SKILL.md"
         where.parent.mkdir(parents=True)
         context = "context: !!null fork\n" if row != "control" else ""

@@ -61,7 +61,7 @@ def work() -> Iterator[Path]:
 
 
 def hook_run(plan: Path, *options: str) -> str:
-    return f"{sys.executable} -m skillgrant hook --plan {plan} " + " ".join(options)
+    return f"{sys.executable} -P -m skillgrant hook --plan {plan} " + " ".join(options)
 
 
 def skill_hooks(run: str) -> dict[str, Any]:

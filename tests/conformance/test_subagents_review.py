@@ -74,7 +74,7 @@ def apply(plan: Path, skill: Path, entries: Sequence[str] = ENTRIES) -> str:
 
 
 def hook_of(plan: Path) -> str:
-    return f"{sys.executable} -m skillgrant hook --plan {plan}"
+    return f"{sys.executable} -P -m skillgrant hook --plan {plan}"
 
 
 def session(judge: Judge, work: Path, main: Sequence[Call], *, cwd: Path | None = None,

@@ -54,7 +54,7 @@ NOT_SUGGESTIBLE = {"eval 'touch out/evaled'", "bash -c 'touch out/substituted'"}
 
 
 def _hook(work: Path, plan: Path, *extra: str) -> dict[str, Any]:
-    command = (f"{sys.executable} -m skillgrant hook --plan {plan} --audit-log "
+    command = (f"{sys.executable} -P -m skillgrant hook --plan {plan} --audit-log "
                f"{work}/audit.jsonl {' '.join(extra)}")
     return {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
         {"type": "command", "command": command, "timeout": 30, "onFailure": "block"}]}]}}

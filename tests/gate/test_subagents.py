@@ -181,7 +181,7 @@ def test_a_settings_file_claude_code_does_not_read_does_not_count(tmp_path: Path
     f"/nonexistent/python3 -I -m skillgrant hook --plan {P} --for-skill probe",
     # R3: without -I (or -P) the project's folder comes first on sys.path, and its own
     # `skillgrant` package replaces the gate
-    f"{sys.executable} -m skillgrant hook --plan {P} --for-skill probe",
+    f"{sys.executable} -P -m skillgrant hook --plan {P} --for-skill probe",
     f"/nonexistent/skillgrant hook --plan {P} --for-skill probe",
     # s49-greview G1: -P and the console script read PYTHONPATH ahead of the packages
     f"{sys.executable} -P -m skillgrant hook --plan {P} --for-skill probe",
