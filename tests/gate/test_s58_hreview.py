@@ -261,6 +261,10 @@ def test_a_bundle_of_another_package_copy_is_not_served(tmp_path: Path,
     shutil.copytree(source / "skillgrant", copy)  # (with its bundle)
     module = copy / "gate" / "hook.py"
     module.write_text(module.read_text().replace("Stay within it", "STAY WITHIN it"))
+    # (the same size as before: a stamp Python's own bytecode check cannot confuse with the
+    # earlier test's future stamps, kept in seconds in the copied `.pyc`)
+    stamp = module.stat().st_mtime_ns - 1_000_000_000_000
+    os.utime(module, ns=(stamp, stamp))
     site = next((python.parent.parent / "lib").glob("python3*/site-packages"))
     (site / "00src.pth").write_text(f"{copy.parent}\n")
     try:
