@@ -131,18 +131,21 @@ ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
 QUOTED_PAREN: Final = compile_on_use(r"\\[()]|'[^']*[()]|\"[^\"]*[()]")
 
 
-def physical_dotdot(words: list[str], at: int, operand: str, found: list[str]) -> bool:
+def physical_dotdot(words: list[str], at: int, operand: str, found: list[str],
+                    physical: list[bool]) -> bool:
     """Whether the move at ``words[at]`` resolves a ``..`` of ``operand`` physically (a
     ``chdir``: ``-C``, ``--chdir``…, ``cd -P``, or ``cd`` after ``set -P``) past a folder
     that may be a link: one the operand names before it, or one an earlier move went to
-    (review s51-greview3 E2)."""
+    (review s51-greview3 E2). ``physical``: the caller's for ``words``, whether one of them
+    sets ``-P`` (read once: 1,500 `cd ..` reading them all each took minutes, s58 T3)."""
     operand = operand.removeprefix(CHAINED)
     parts = operand.split("/")
     if ".." not in parts or operand[:1] == "\0":
         return False
     past = parts.index("..") > 0 or any(m[:1] != "\0" or m[:2] == CHAINED for m in found)
-    logical = words[at] in ("cd", "pushd") and "-P" not in words[at + 1:at + 4] and not any(
-        w in ("-P", "physical") or (w[:1] == "-" and "P" in w and w[1:].isalpha()
-                                    and words[i - 1] == "set")
-        for i, w in enumerate(words))
-    return past and not logical
+    logical = words[at] in ("cd", "pushd") and "-P" not in words[at + 1:at + 4]
+    if logical and not physical:
+        physical.append(any(w in ("-P", "physical") or (
+            w[:1] == "-" and "P" in w and w[1:].isalpha() and words[i - 1] == "set")
+            for i, w in enumerate(words)))
+    return past and not (logical and not physical[0])

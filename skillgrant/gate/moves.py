@@ -205,6 +205,8 @@ def _operands(text: str, depth: int) -> tuple[str, ...]:
     parens, chain = 0, (-1, -1)  # (a `cd`'s word and how many were found after it)
     plain = not QUOTED_PAREN.search(text)  # (a quoted `(` is no subshell: s51-greview3 E1)
     top, before, perl = depth == 0 and "trap" not in words, set[str](), False  # (s58 T1)
+    memo: dict[tuple[str, int], str] = {}  # (each move's operand from where it starts: T4)
+    physical: list[bool] = []  # (whether `set -P` or the like is among the words: T3)
     for at, word in enumerate(words):
         lead = _leads(words, at)
         loops = [*loops, parens] if lead and word in _LOOPS else loops[:-1] if (
@@ -216,14 +218,14 @@ def _operands(text: str, depth: int) -> tuple[str, ...]:
                 found += marks(words, at)
             except ValueError as e:
                 raise _Unnamed(str(e)) from None
-        operand = _move_at(words, at, top, (before, perl))
+        operand = _move_at(words, at, top, (before, perl), memo)
         before.add(name := word.rsplit("/", 1)[-1])
         perl = perl or name[:4] == "perl"
-        chainable = operand is not None and shell_move(words, at) and lead and \
+        chainable = operand is not None and lead and shell_move(words, at) and \
             _LITERAL.fullmatch(operand) is not None and operand[:1] != "/"
         if chainable and plain and chain[1] == len(found) and chained(words, chain[0], at):
             operand = CHAINED + str(operand)
-        if operand is not None and physical_dotdot(words, at, operand, found):
+        if operand is not None and physical_dotdot(words, at, operand, found, physical):
             raise _Unnamed(f"a physical '..' ({word} {operand.removeprefix(CHAINED)}) goes to "
                            "the parent of where a "
                            "link it passes points, a folder the gate does not name")
@@ -272,11 +274,12 @@ def _leads(words: list[str], at: int) -> bool:
     return not at or words[at - 1] in _LEADS
 
 
-def _move_at(words: list[str], at: int, top: bool, before: tuple[set[str], bool]) -> str | None:
+def _move_at(words: list[str], at: int, top: bool, before: tuple[set[str], bool],
+             memo: dict[tuple[str, int], str]) -> str | None:
     """The operand of the move ``words[at]`` starts, None where it starts none; ``_Unnamed``
-    where its folder cannot be named. ``top``: ``words`` are the whole text's, with no
-    ``trap`` (nothing runs after their last command). ``before``: ``_as_c``'s, kept by the
-    caller as it goes (each word asking all before it took minutes: review s58-hreview T1)."""
+    where its folder cannot be named. ``top``: ``words`` are the whole text's, with no ``trap``
+    (nothing runs after their last command). ``before``: ``_as_c``'s, and ``memo``
+    ``_operand``'s, kept by the caller as it goes (review s58-hreview T1, T4)."""
     word = words[at]
     if word == "CDPATH" or word.startswith("CDPATH="):  # N3
         raise _Unnamed("CDPATH may send a 'cd' to a folder the gate cannot name")
@@ -291,7 +294,7 @@ def _move_at(words: list[str], at: int, top: bool, before: tuple[set[str], bool]
     word = "-C" if cluster is not None and not attached else word
     if word not in _MOVES and not attached:
         return None
-    operand = cluster.group(1) if attached and cluster else _operand(word, words[at + 1:])
+    operand = cluster.group(1) if attached and cluster else _operand(word, words, at + 1, memo)
     if word in ("cd", "pushd"):
         back = _back(word, operand, words, at, top)
         if back is not None:
@@ -315,16 +318,29 @@ def _as_c(word: str, before: set[str], perl: bool) -> str:
     return word if perl_x is None else "-C" + perl_x.group(1)
 
 
-def _operand(word: str, following: list[str]) -> str:
-    """The operand of the move ``word`` in the words ``following`` it, past redirections
-    (``cd>/dev/null sub``: s50-greview2 O1) and cd's options; "" for none."""
+def _operand(word: str, words: list[str], at: int, memo: dict[tuple[str, int], str]) -> str:
+    """The operand of the move ``word`` in ``words`` from ``at`` to a control operator, past
+    redirections (``cd>/dev/null sub``: s50-greview2 O1) and cd's options; "" for none. ``memo``:
+    the answer from each place a walk passed (10,000 quoted ``cd x`` took minutes: T4)."""
     if word in ("cd", "pushd") and os.environ.get("CDPATH"):
         raise _Unnamed("CDPATH may send a 'cd' to a folder the gate cannot name")
-    following = _unredirected(following)
-    following = following[:1] if word not in ("cd", "pushd") else [
-        w for w in following if w != "--" and not _CD_OPTIONS.fullmatch(w) and not (
-            word == "pushd" and w == "-n")]
-    return next(iter(following), "")
+    kind = word if word in ("cd", "pushd") else ""
+    passed, found = list[int](), None
+    while found is None and (kind, at) not in memo and at < len(words) and \
+            words[at] not in _CONTROLS:
+        passed.append(at)
+        if words[at] in _REDIRECTS:
+            at += 2
+        elif words[at].isdigit() and words[at + 1:at + 2] and words[at + 1] in _REDIRECTS:
+            at += 3
+        elif kind and (words[at] == "--" or _CD_OPTIONS.fullmatch(words[at]) or (
+                kind == "pushd" and words[at] == "-n")):
+            at += 1
+        else:
+            found = words[at]
+    found = memo.get((kind, at), "") if found is None else found
+    memo.update(dict.fromkeys([(kind, place) for place in passed], found))
+    return found
 
 
 def _back(word: str, operand: str, words: list[str], at: int, top: bool) -> str | None:
@@ -346,22 +362,6 @@ def _back(word: str, operand: str, words: list[str], at: int, top: bool) -> str 
         except ValueError as e:
             raise _Unnamed(str(e)) from None
     return None
-
-
-def _unredirected(words: list[str]) -> list[str]:
-    """``words`` without their redirections (an operator, an fd number before it, its
-    target), up to the first control operator."""
-    found: list[str] = []
-    at = 0
-    while at < len(words) and words[at] not in _CONTROLS:
-        if words[at] in _REDIRECTS:
-            at += 2
-        elif words[at].isdigit() and words[at + 1:at + 2] and words[at + 1] in _REDIRECTS:
-            at += 3
-        else:
-            found.append(words[at])
-            at += 1
-    return found
 
 
 #: The shell's redirection operators and control operators, as ``_words`` splits them; a

@@ -123,8 +123,9 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
         # `echo gcc … -o .claude/hooks/x.sh | sh`: a reader's output may be the program of
         # what it is piped to (a shell, an interpreter: review s44 K1), read only by readers
         return doubtful[0]
-    for word in doubtful:
-        holding = [c for c in commands or () if any(word in w for w in c)]  # (a number no
+    distinct = tuple(dict.fromkeys(commands or ()))  # (equal words and commands answer
+    for word in dict.fromkeys(doubtful):  # alike: 1,500 `cd ..` took minutes, s58 T3)
+        holding = [c for c in distinct if any(word in w for w in c)]  # (a number no
         if not (holding or (commands and word.isdigit())) or not all(  # command holds: a
                 _reads(c, word, named) for c in holding):  # redirection's, `2>/dev/null`)
             return word
