@@ -222,7 +222,7 @@ def _operands(text: str, depth: int) -> tuple[str, ...]:
         perl = perl or name[:4] == "perl"
         chainable = operand is not None and lead and shell_move(words, at) and \
             _LITERAL.fullmatch(operand) is not None and operand[:1] != "/"
-        if chainable and plain and chain[1] == len(found) and chained(words, chain[0], at):
+        if chainable and plain and chain[1] == len(found) and chained(words, chain[0], at, memo):
             operand = CHAINED + str(operand)
         if operand is not None and physical_dotdot(words, at, operand, found, physical):
             raise _Unnamed(f"a physical '..' ({word} {operand.removeprefix(CHAINED)}) goes to "
