@@ -131,18 +131,62 @@ ASSIGNMENT: Final = compile_on_use(r"[A-Za-z_][A-Za-z0-9_]*=")
 QUOTED_PAREN: Final = compile_on_use(r"\\[()]|'[^']*[()]|\"[^\"]*[()]")
 
 
-def physical_dotdot(words: list[str], at: int, operand: str, found: list[str]) -> bool:
+def physical_dotdot(words: list[str], at: int, operand: str, found: list[str],
+                    physical: list[bool]) -> bool:
     """Whether the move at ``words[at]`` resolves a ``..`` of ``operand`` physically (a
     ``chdir``: ``-C``, ``--chdir``…, ``cd -P``, or ``cd`` after ``set -P``) past a folder
     that may be a link: one the operand names before it, or one an earlier move went to
-    (review s51-greview3 E2)."""
+    (review s51-greview3 E2). ``physical``: the caller's for ``words``, whether one of them
+    sets ``-P`` (read once: 1,500 `cd ..` reading them all each took minutes, s58 T3)."""
     operand = operand.removeprefix(CHAINED)
     parts = operand.split("/")
     if ".." not in parts or operand[:1] == "\0":
         return False
     past = parts.index("..") > 0 or any(m[:1] != "\0" or m[:2] == CHAINED for m in found)
-    logical = words[at] in ("cd", "pushd") and "-P" not in words[at + 1:at + 4] and not any(
-        w in ("-P", "physical") or (w[:1] == "-" and "P" in w and w[1:].isalpha()
-                                    and words[i - 1] == "set")
-        for i, w in enumerate(words))
-    return past and not logical
+    logical = words[at] in ("cd", "pushd") and "-P" not in words[at + 1:at + 4]
+    if logical and not physical:
+        physical.append(any(w in ("-P", "physical") or (
+            w[:1] == "-" and "P" in w and w[1:].isalpha() and words[i - 1] == "set")
+            for i, w in enumerate(words)))
+    return past and not (logical and not physical[0])
+
+
+#: Words after which a word is a command's name (operators, reserved words, ``eval``, …).
+LEADS: Final = frozenset({";", "&&", "||", "|", "&", "|&", "(", "{", "}", ")", ";;", "do",
+                           "then", "else", "elif", "!", "time", "eval", "builtin", "command",
+                           "exec", "if", "while", "until"})
+#: The shell's redirection operators, as ``moves._words`` splits them.
+REDIRECTS: Final = frozenset({"<", ">", ">>", "<<", "<<<", ">&", "<&", "&>", "&>>", ">|", "<>",
+                              "<<-"})
+
+
+def leads(words: list[str], at: int, memo: dict[tuple[str, int], str] | None = None) -> bool:
+    """Whether ``words[at]`` is a command's name (past its assignments and redirections).
+    ``memo``: the caller's for ``words``, the answer from each place a walk passed (each word
+    walking back over 6,000 quoted ``cd >`` took minutes: s59-hfix's long calls)."""
+    passed: list[int] = []
+    answer = None
+    while answer is None and at and (memo is None or ("lead", at) not in memo):
+        passed.append(at)
+        if ASSIGNMENT.match(words[at - 1]):
+            at -= 1
+        elif at >= 2 and words[at - 2] in REDIRECTS:  # (`>/dev/null trap …`: L2)
+            at -= 2 + (at >= 3 and words[at - 3].isdigit())
+        else:
+            answer = words[at - 1] in LEADS
+    if answer is None:
+        answer = not at or (memo is not None and memo["lead", at] == "y")
+    if memo is not None:
+        memo.update(dict.fromkeys([("lead", place) for place in passed], "y" if answer else ""))
+    return answer
+
+
+def home(words: list[str], memo: dict[tuple[str, int], str]) -> str:
+    """The folder ``cd`` without an operand goes to: the home folder, unless the command sets
+    ``HOME`` (``HOME=.. cd``: review s44 M5), where it is a folder the gate cannot name.
+    ``memo``: the caller's for ``words`` (read once: each bare ``cd`` read them all)."""
+    if ("HOME", 0) not in memo:
+        memo["HOME", 0] = "y" if any(w.startswith("HOME=") or w == "HOME" for w in words) else ""
+    if memo["HOME", 0]:
+        raise ValueError("'cd' goes to a home folder the command sets")
+    return os.path.expanduser("~")

@@ -15,12 +15,14 @@ from . import files as fs
 from .andlists import CHAINED, CONTROLS, PUNCTUATION, after_a_move, chained, last, shell_move
 from .folded import folded
 from .movedoubts import (
-    ASSIGNMENT,
     BACK,
     MAY_MOVE,
     QUOTED_PAREN,
+    REDIRECTS,
     REPEAT,
     UNQUOTED,
+    home,
+    leads,
     marks,
     physical_dotdot,
     trusted,
@@ -147,9 +149,10 @@ def moved_folders(text: str, directory: str) -> list[str] | str:
         operand = operand[2:] if chained else operand
         if "$" in operand or _PATTERNED.search(operand):
             return f"git may run in a folder the gate cannot name ({operand})"
-        # bash's `cd` reads `..` from the path as written, git's `-C` from the real one
-        last = [form for f in (last if chained else list(folders)) for form in (
-            os.path.normpath(os.path.join(f, operand)), fs.realpath(os.path.join(f, operand)))]
+        # bash's `cd` reads `..` from the path as written, git's `-C` from the real one (each
+        # form once: a chain of 16 `cd out &&` made 2**16 of them, s59-hfix)
+        last = list(dict.fromkeys(form for f in (last if chained else list(folders)) for form in (
+            os.path.normpath(os.path.join(f, operand)), fs.realpath(os.path.join(f, operand)))))
         folders[:] = list(dict.fromkeys([*folders, *last]))
         if len(folders) > MAX_FOLDERS:
             return f"git may run in more than {MAX_FOLDERS} folders the command names"
@@ -180,10 +183,6 @@ MAX_FOLDERS: Final = 16
 #: The loops, which may make a move in them again (so may a function, a trap's code:
 #: ``movedoubts.marks``).
 _LOOPS: Final = frozenset({"for", "while", "until", "select"})
-#: Words after which a word is a command's name (operators, reserved words, ``eval``, …).
-_LEADS: Final = frozenset({";", "&&", "||", "|", "&", "|&", "(", "{", "}", ")", ";;", "do",
-                           "then", "else", "elif", "!", "time", "eval", "builtin", "command",
-                           "exec", "if", "while", "until"})
 _NEWLINE: Final = compile_on_use(r"(?<!\\)\n")
 
 
@@ -205,8 +204,10 @@ def _operands(text: str, depth: int) -> tuple[str, ...]:
     parens, chain = 0, (-1, -1)  # (a `cd`'s word and how many were found after it)
     plain = not QUOTED_PAREN.search(text)  # (a quoted `(` is no subshell: s51-greview3 E1)
     top, before, perl = depth == 0 and "trap" not in words, set[str](), False  # (s58 T1)
+    memo: dict[tuple[str, int], str] = {}  # (each move's operand from where it starts: T4)
+    physical: list[bool] = []  # (whether `set -P` or the like is among the words: T3)
     for at, word in enumerate(words):
-        lead = _leads(words, at)
+        lead = leads(words, at, memo)
         loops = [*loops, parens] if lead and word in _LOOPS else loops[:-1] if (
             lead and word == "done") else loops
         parens += word.count("(") - word.count(")") if plain and PUNCTUATION.fullmatch(
@@ -216,14 +217,14 @@ def _operands(text: str, depth: int) -> tuple[str, ...]:
                 found += marks(words, at)
             except ValueError as e:
                 raise _Unnamed(str(e)) from None
-        operand = _move_at(words, at, top, (before, perl))
+        operand = _move_at(words, at, top, (before, perl), memo)
         before.add(name := word.rsplit("/", 1)[-1])
         perl = perl or name[:4] == "perl"
-        chainable = operand is not None and shell_move(words, at) and lead and \
+        chainable = operand is not None and lead and shell_move(words, at) and \
             _LITERAL.fullmatch(operand) is not None and operand[:1] != "/"
-        if chainable and plain and chain[1] == len(found) and chained(words, chain[0], at):
+        if chainable and plain and chain[1] == len(found) and chained(words, chain[0], at, memo):
             operand = CHAINED + str(operand)
-        if operand is not None and physical_dotdot(words, at, operand, found):
+        if operand is not None and physical_dotdot(words, at, operand, found, physical):
             raise _Unnamed(f"a physical '..' ({word} {operand.removeprefix(CHAINED)}) goes to "
                            "the parent of where a "
                            "link it passes points, a folder the gate does not name")
@@ -260,23 +261,12 @@ def _nested(word: str, text: str, depth: int) -> tuple[str, ...]:
     return ()
 
 
-def _leads(words: list[str], at: int) -> bool:
-    """Whether ``words[at]`` is a command's name (past its assignments)."""
-    while at:
-        if ASSIGNMENT.match(words[at - 1]):
-            at -= 1
-        elif at >= 2 and words[at - 2] in _REDIRECTS:  # (`>/dev/null trap …`: L2)
-            at -= 2 + (at >= 3 and words[at - 3].isdigit())
-        else:
-            break
-    return not at or words[at - 1] in _LEADS
-
-
-def _move_at(words: list[str], at: int, top: bool, before: tuple[set[str], bool]) -> str | None:
+def _move_at(words: list[str], at: int, top: bool, before: tuple[set[str], bool],
+             memo: dict[tuple[str, int], str]) -> str | None:
     """The operand of the move ``words[at]`` starts, None where it starts none; ``_Unnamed``
-    where its folder cannot be named. ``top``: ``words`` are the whole text's, with no
-    ``trap`` (nothing runs after their last command). ``before``: ``_as_c``'s, kept by the
-    caller as it goes (each word asking all before it took minutes: review s58-hreview T1)."""
+    where its folder cannot be named. ``top``: ``words`` are the whole text's, with no ``trap``
+    (nothing runs after their last command). ``before``: ``_as_c``'s, and ``memo``
+    ``_operand``'s, kept by the caller as it goes (review s58-hreview T1, T4)."""
     word = words[at]
     if word == "CDPATH" or word.startswith("CDPATH="):  # N3
         raise _Unnamed("CDPATH may send a 'cd' to a folder the gate cannot name")
@@ -291,9 +281,9 @@ def _move_at(words: list[str], at: int, top: bool, before: tuple[set[str], bool]
     word = "-C" if cluster is not None and not attached else word
     if word not in _MOVES and not attached:
         return None
-    operand = cluster.group(1) if attached and cluster else _operand(word, words[at + 1:])
+    operand = cluster.group(1) if attached and cluster else _operand(word, words, at + 1, memo)
     if word in ("cd", "pushd"):
-        back = _back(word, operand, words, at, top)
+        back = _back(word, operand, words, at, top, memo)
         if back is not None:
             return back
     if "$" in operand or _PATTERNED.search(operand):
@@ -315,25 +305,39 @@ def _as_c(word: str, before: set[str], perl: bool) -> str:
     return word if perl_x is None else "-C" + perl_x.group(1)
 
 
-def _operand(word: str, following: list[str]) -> str:
-    """The operand of the move ``word`` in the words ``following`` it, past redirections
-    (``cd>/dev/null sub``: s50-greview2 O1) and cd's options; "" for none."""
+def _operand(word: str, words: list[str], at: int, memo: dict[tuple[str, int], str]) -> str:
+    """The operand of the move ``word`` in ``words`` from ``at`` to a control operator, past
+    redirections (``cd>/dev/null sub``: s50-greview2 O1) and cd's options; "" for none. ``memo``:
+    the answer from each place a walk passed (10,000 quoted ``cd x`` took minutes: T4)."""
     if word in ("cd", "pushd") and os.environ.get("CDPATH"):
         raise _Unnamed("CDPATH may send a 'cd' to a folder the gate cannot name")
-    following = _unredirected(following)
-    following = following[:1] if word not in ("cd", "pushd") else [
-        w for w in following if w != "--" and not _CD_OPTIONS.fullmatch(w) and not (
-            word == "pushd" and w == "-n")]
-    return next(iter(following), "")
+    kind = word if word in ("cd", "pushd") else ""
+    passed, found = list[int](), None
+    while found is None and (kind, at) not in memo and at < len(words) and \
+            words[at] not in _CONTROLS:
+        passed.append(at)
+        if words[at] in REDIRECTS:
+            at += 2
+        elif words[at].isdigit() and words[at + 1:at + 2] and words[at + 1] in REDIRECTS:
+            at += 3
+        elif kind and (words[at] == "--" or _CD_OPTIONS.fullmatch(words[at]) or (
+                kind == "pushd" and words[at] == "-n")):
+            at += 1
+        else:
+            found = words[at]
+    found = memo.get((kind, at), "") if found is None else found
+    memo.update(dict.fromkeys([(kind, place) for place in passed], found))
+    return found
 
 
-def _back(word: str, operand: str, words: list[str], at: int, top: bool) -> str | None:
+def _back(word: str, operand: str, words: list[str], at: int, top: bool,
+          memo: dict[tuple[str, int], str]) -> str | None:
     """``BACK`` for ``cd -``, ``pushd +1``, a bare pushd (a folder of the stack), the home
     folder for a bare ``cd``; None for any other. ``_Unnamed`` for a move to ``OLDPWD``
     (``cd -``, ``~-``) that may run before any move of the shell succeeded (bash keeps the
     session's ``OLDPWD``: s50-greview2 D3), unless nothing runs after it (``top``: the
     text's last command)."""
-    if operand in ("-", "~-") and not after_a_move(words, at, _leads) and not (
+    if operand in ("-", "~-") and not after_a_move(words, at, leads) and not (
             top and last(words, at)):
         raise _Unnamed(f"'{word} {operand}' may go to the session's OLDPWD, a folder the "
                        "command does not name (only one run after a 'cd' by '&&' is read)")
@@ -342,42 +346,16 @@ def _back(word: str, operand: str, words: list[str], at: int, top: bool) -> str 
         return BACK
     if not operand or operand in _OPERATORS or operand == "~":
         try:
-            return _home(words)  # no operand: the home folder
+            return home(words, memo)  # no operand: the home folder
         except ValueError as e:
             raise _Unnamed(str(e)) from None
     return None
 
 
-def _unredirected(words: list[str]) -> list[str]:
-    """``words`` without their redirections (an operator, an fd number before it, its
-    target), up to the first control operator."""
-    found: list[str] = []
-    at = 0
-    while at < len(words) and words[at] not in _CONTROLS:
-        if words[at] in _REDIRECTS:
-            at += 2
-        elif words[at].isdigit() and words[at + 1:at + 2] and words[at + 1] in _REDIRECTS:
-            at += 3
-        else:
-            found.append(words[at])
-            at += 1
-    return found
-
-
-#: The shell's redirection operators and control operators, as ``_words`` splits them; a
-#: directory stack's index (``pushd +1``, ``cd ~-2``).
-_REDIRECTS: Final = frozenset({"<", ">", ">>", "<<", "<<<", ">&", "<&", "&>", "&>>", ">|",
-                               "<>", "<<-"})
+#: The shell's control operators, as ``_words`` splits them; a directory stack's index
+#: (``pushd +1``, ``cd ~-2``).
 _CONTROLS: Final = CONTROLS
 _ROTATION: Final = compile_on_use(r"[+-][0-9]+|~[+-][0-9]+")
-
-
-def _home(words: list[str]) -> str:
-    """The folder ``cd`` without an operand goes to: the home folder, unless the command sets
-    ``HOME`` (``HOME=.. cd``: review s44 M5), where it is a folder the gate cannot name."""
-    if any(w.startswith("HOME=") or w == "HOME" for w in words):
-        raise ValueError("'cd' goes to a home folder the command sets")
-    return os.path.expanduser("~")
 
 
 #: perl's ``-x`` with its folder attached, after other switches (``-wxsub``; ``-x`` alone

@@ -190,13 +190,6 @@ def test_a_long_call_is_decided_well_inside_the_hooks_timeout(tmp_path: Path, ca
     assert done.returncode in (0, 2), done  # (decided; main decides each as slowly)
 
 
-OPEN.add("test_a_long_call_is_decided_well_inside_the_hooks_timeout",
-         "readers.writer_of (T3: each occurrence of a doubtful word against every command "
-         "holding it) and moves._operand (T4: every word to the next control operator after "
-         "each move) are quadratic in the call's words, at ba24a2b8 and s58-hfix dabb32c",
-         "T3-a-doubtful-word-in-many-commands", "T4-moves-in-quoted-code")
-
-
 # --- B: the module bundle serves a module's code only while its source is as kept ---------------
 
 def _copied_package(root: Path) -> Path:
