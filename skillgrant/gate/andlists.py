@@ -23,13 +23,14 @@ CHAINED: Final = "\0&"
 PUNCTUATION: Final = compile_on_use(r"[();&|<>]+")
 
 
-def chained(words: list[str], before: int, at: int) -> bool:
+def chained(words: list[str], before: int, at: int,
+            memo: dict[tuple[str, int], str] | None = None) -> bool:
     """Whether the ``cd`` at ``words[at]`` runs only once the ``cd`` at ``words[before]``
     succeeded, in the same shell, none moving it between: both in one ``&&`` list from a
     list's start, nothing between but simple commands (no ``eval``, ``source``, group,
-    subshell, pipe or ``!``)."""
+    subshell, pipe or ``!``). ``memo``: ``and_list``'s."""
     between = words[before + 1:at]
-    return words[at - 1] == "&&" and and_list(words, before) and not any(
+    return words[at - 1] == "&&" and and_list(words, before, memo) and not any(
         (w in CONTROLS and w != "&&") or w in _SHELL_MOVERS or (
             PUNCTUATION.fullmatch(w) and w != "&&") for w in between)
 
@@ -40,17 +41,27 @@ _SHELL_MOVERS: Final = frozenset({"eval", "source", ".", "exec", "!", "{", "}", 
                                   "until", "for", "select", "function", "trap"})
 
 
-def and_list(words: list[str], at: int) -> bool:
+def and_list(words: list[str], at: int, memo: dict[tuple[str, int], str] | None = None) -> bool:
     """Whether the command starting at ``words[at]`` is in a ``&&`` list from a list's start
-    (nothing before it in its list but ``&&``: no ``||``, pipe, ``!`` or group's end)."""
+    (nothing before it in its list but ``&&``: no ``||``, pipe, ``!`` or group's end).
+    ``memo``: the caller's for ``words``, the answer from each place a walk passed (3,000
+    quoted ``cd out &&`` each walking back to the first took 18 s: s59-hfix)."""
+    passed: list[int] = []
+    answer = None
     for back in range(at - 1, -1, -1):
+        if memo is not None and ("and", back + 1) in memo:
+            answer = memo["and", back + 1] == "y"
+            break
+        passed.append(back + 1)
         word = words[back]
-        if word in LIST_STARTS:
-            return True
-        if (word in CONTROLS and word != "&&") or word in ("!", "}", "fi", "done", "esac") \
-                or (PUNCTUATION.fullmatch(word) and word != "&&"):
-            return False
-    return True
+        if word in LIST_STARTS or (word in CONTROLS and word != "&&") or word in (
+                "!", "}", "fi", "done", "esac") or (PUNCTUATION.fullmatch(word) and word != "&&"):
+            answer = word in LIST_STARTS
+            break
+    answer = True if answer is None else answer
+    if memo is not None:
+        memo.update(dict.fromkeys([("and", place) for place in passed], "y" if answer else ""))
+    return answer
 
 
 def last(words: list[str], at: int) -> bool:

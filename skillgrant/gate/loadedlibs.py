@@ -1,5 +1,7 @@
 """The folders of the code this process loads: its shared libraries, the folders it imports
-from (both moved from ``guards``)."""
+from (both moved from ``guards``); and the reading of a site folder's ``.pth`` files
+(``pth_files``, ``pth_texts``, ``added_folders``: moved from ``sitenames`` and ``sitefinders``,
+which use them too, so that a hook asking only its own folders loads neither: s59-hfix)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,10 @@ import os
 import sys
 
 from . import files as fs
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 
 def loaded_libraries() -> list[str]:
@@ -33,9 +39,6 @@ def imported_from() -> dict[str, None]:
     folders = [os.path.abspath(entry) for entry in sys.path if type(entry) is str and entry]
     site = sys.modules.get("site")
     if site is not None:  # (not under -S: no .pth is read)
-        from .sitefinders import added_folders, pth_texts
-        from .sitenames import pth_files
-
         sites = [*site.getsitepackages(), *(
             [site.getusersitepackages()] if site.ENABLE_USER_SITE else [])]
         folders += [*sites, *(f for s in sites for f in added_folders(s, pth_texts(pth_files(s))))]
@@ -80,3 +83,39 @@ def _finders_folders() -> list[str]:
         folders += [os.path.abspath(v) for v in mapping.values()]
         folders += [os.path.abspath(p) for v in spaces.values() for p in v]
     return folders
+
+
+#: The longest file read (bytes): a longer one is not known (a `.pth`, a module, a finder).
+READ_LIMIT: Final = 1 << 22
+
+
+def pth_texts(pths: list[str]) -> list[str | None]:
+    """The text of each of the ``.pth`` files ``pths`` (its first MiB), None where it cannot
+    be read."""
+    texts: list[str | None] = []
+    for pth in pths:
+        try:
+            data = fs.read(pth, READ_LIMIT + 1)
+            texts.append(None if len(data) > READ_LIMIT else data.decode("utf-8", "replace"))
+        except OSError:  # (a FIFO too: not waited for; a longer one: s58-preview
+            # E-PTH-TRUNCATED)
+            texts.append(None)
+    return texts
+
+
+def pth_files(folder: str) -> list[str]:
+    """The ``.pth`` files of the site folder ``folder`` (site.addsitedir reads each name
+    ending so, a hidden one too: s57-greview2 E-PTHCODE), sorted."""
+    try:
+        return sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".pth"))
+    except OSError:
+        return []
+
+
+def added_folders(folder: str, texts: list[str | None]) -> list[str]:
+    """The folders the ``.pth`` texts ``texts`` of the site folder ``folder`` add to
+    ``sys.path``: each line not an ``import`` nor a comment, from ``folder``
+    (site.addpackage's reading)."""
+    return [os.path.join(folder, line.rstrip()) for text in texts if text is not None
+            for line in text.splitlines()
+            if line.strip() and not line.startswith(("#", "import ", "import\t"))]

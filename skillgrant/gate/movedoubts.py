@@ -149,3 +149,44 @@ def physical_dotdot(words: list[str], at: int, operand: str, found: list[str],
             w[:1] == "-" and "P" in w and w[1:].isalpha() and words[i - 1] == "set")
             for i, w in enumerate(words)))
     return past and not (logical and not physical[0])
+
+
+#: Words after which a word is a command's name (operators, reserved words, ``eval``, …).
+LEADS: Final = frozenset({";", "&&", "||", "|", "&", "|&", "(", "{", "}", ")", ";;", "do",
+                           "then", "else", "elif", "!", "time", "eval", "builtin", "command",
+                           "exec", "if", "while", "until"})
+#: The shell's redirection operators, as ``moves._words`` splits them.
+REDIRECTS: Final = frozenset({"<", ">", ">>", "<<", "<<<", ">&", "<&", "&>", "&>>", ">|", "<>",
+                              "<<-"})
+
+
+def leads(words: list[str], at: int, memo: dict[tuple[str, int], str] | None = None) -> bool:
+    """Whether ``words[at]`` is a command's name (past its assignments and redirections).
+    ``memo``: the caller's for ``words``, the answer from each place a walk passed (each word
+    walking back over 6,000 quoted ``cd >`` took minutes: s59-hfix's long calls)."""
+    passed: list[int] = []
+    answer = None
+    while answer is None and at and (memo is None or ("lead", at) not in memo):
+        passed.append(at)
+        if ASSIGNMENT.match(words[at - 1]):
+            at -= 1
+        elif at >= 2 and words[at - 2] in REDIRECTS:  # (`>/dev/null trap …`: L2)
+            at -= 2 + (at >= 3 and words[at - 3].isdigit())
+        else:
+            answer = words[at - 1] in LEADS
+    if answer is None:
+        answer = not at or (memo is not None and memo["lead", at] == "y")
+    if memo is not None:
+        memo.update(dict.fromkeys([("lead", place) for place in passed], "y" if answer else ""))
+    return answer
+
+
+def home(words: list[str], memo: dict[tuple[str, int], str]) -> str:
+    """The folder ``cd`` without an operand goes to: the home folder, unless the command sets
+    ``HOME`` (``HOME=.. cd``: review s44 M5), where it is a folder the gate cannot name.
+    ``memo``: the caller's for ``words`` (read once: each bare ``cd`` read them all)."""
+    if ("HOME", 0) not in memo:
+        memo["HOME", 0] = "y" if any(w.startswith("HOME=") or w == "HOME" for w in words) else ""
+    if memo["HOME", 0]:
+        raise ValueError("'cd' goes to a home folder the command sets")
+    return os.path.expanduser("~")

@@ -15,12 +15,14 @@ from . import files as fs
 from .andlists import CHAINED, CONTROLS, PUNCTUATION, after_a_move, chained, last, shell_move
 from .folded import folded
 from .movedoubts import (
-    ASSIGNMENT,
     BACK,
     MAY_MOVE,
     QUOTED_PAREN,
+    REDIRECTS,
     REPEAT,
     UNQUOTED,
+    home,
+    leads,
     marks,
     physical_dotdot,
     trusted,
@@ -147,9 +149,10 @@ def moved_folders(text: str, directory: str) -> list[str] | str:
         operand = operand[2:] if chained else operand
         if "$" in operand or _PATTERNED.search(operand):
             return f"git may run in a folder the gate cannot name ({operand})"
-        # bash's `cd` reads `..` from the path as written, git's `-C` from the real one
-        last = [form for f in (last if chained else list(folders)) for form in (
-            os.path.normpath(os.path.join(f, operand)), fs.realpath(os.path.join(f, operand)))]
+        # bash's `cd` reads `..` from the path as written, git's `-C` from the real one (each
+        # form once: a chain of 16 `cd out &&` made 2**16 of them, s59-hfix)
+        last = list(dict.fromkeys(form for f in (last if chained else list(folders)) for form in (
+            os.path.normpath(os.path.join(f, operand)), fs.realpath(os.path.join(f, operand)))))
         folders[:] = list(dict.fromkeys([*folders, *last]))
         if len(folders) > MAX_FOLDERS:
             return f"git may run in more than {MAX_FOLDERS} folders the command names"
@@ -180,10 +183,6 @@ MAX_FOLDERS: Final = 16
 #: The loops, which may make a move in them again (so may a function, a trap's code:
 #: ``movedoubts.marks``).
 _LOOPS: Final = frozenset({"for", "while", "until", "select"})
-#: Words after which a word is a command's name (operators, reserved words, ``eval``, …).
-_LEADS: Final = frozenset({";", "&&", "||", "|", "&", "|&", "(", "{", "}", ")", ";;", "do",
-                           "then", "else", "elif", "!", "time", "eval", "builtin", "command",
-                           "exec", "if", "while", "until"})
 _NEWLINE: Final = compile_on_use(r"(?<!\\)\n")
 
 
@@ -208,7 +207,7 @@ def _operands(text: str, depth: int) -> tuple[str, ...]:
     memo: dict[tuple[str, int], str] = {}  # (each move's operand from where it starts: T4)
     physical: list[bool] = []  # (whether `set -P` or the like is among the words: T3)
     for at, word in enumerate(words):
-        lead = _leads(words, at)
+        lead = leads(words, at, memo)
         loops = [*loops, parens] if lead and word in _LOOPS else loops[:-1] if (
             lead and word == "done") else loops
         parens += word.count("(") - word.count(")") if plain and PUNCTUATION.fullmatch(
@@ -223,7 +222,7 @@ def _operands(text: str, depth: int) -> tuple[str, ...]:
         perl = perl or name[:4] == "perl"
         chainable = operand is not None and lead and shell_move(words, at) and \
             _LITERAL.fullmatch(operand) is not None and operand[:1] != "/"
-        if chainable and plain and chain[1] == len(found) and chained(words, chain[0], at):
+        if chainable and plain and chain[1] == len(found) and chained(words, chain[0], at, memo):
             operand = CHAINED + str(operand)
         if operand is not None and physical_dotdot(words, at, operand, found, physical):
             raise _Unnamed(f"a physical '..' ({word} {operand.removeprefix(CHAINED)}) goes to "
@@ -262,18 +261,6 @@ def _nested(word: str, text: str, depth: int) -> tuple[str, ...]:
     return ()
 
 
-def _leads(words: list[str], at: int) -> bool:
-    """Whether ``words[at]`` is a command's name (past its assignments)."""
-    while at:
-        if ASSIGNMENT.match(words[at - 1]):
-            at -= 1
-        elif at >= 2 and words[at - 2] in _REDIRECTS:  # (`>/dev/null trap …`: L2)
-            at -= 2 + (at >= 3 and words[at - 3].isdigit())
-        else:
-            break
-    return not at or words[at - 1] in _LEADS
-
-
 def _move_at(words: list[str], at: int, top: bool, before: tuple[set[str], bool],
              memo: dict[tuple[str, int], str]) -> str | None:
     """The operand of the move ``words[at]`` starts, None where it starts none; ``_Unnamed``
@@ -296,7 +283,7 @@ def _move_at(words: list[str], at: int, top: bool, before: tuple[set[str], bool]
         return None
     operand = cluster.group(1) if attached and cluster else _operand(word, words, at + 1, memo)
     if word in ("cd", "pushd"):
-        back = _back(word, operand, words, at, top)
+        back = _back(word, operand, words, at, top, memo)
         if back is not None:
             return back
     if "$" in operand or _PATTERNED.search(operand):
@@ -329,9 +316,9 @@ def _operand(word: str, words: list[str], at: int, memo: dict[tuple[str, int], s
     while found is None and (kind, at) not in memo and at < len(words) and \
             words[at] not in _CONTROLS:
         passed.append(at)
-        if words[at] in _REDIRECTS:
+        if words[at] in REDIRECTS:
             at += 2
-        elif words[at].isdigit() and words[at + 1:at + 2] and words[at + 1] in _REDIRECTS:
+        elif words[at].isdigit() and words[at + 1:at + 2] and words[at + 1] in REDIRECTS:
             at += 3
         elif kind and (words[at] == "--" or _CD_OPTIONS.fullmatch(words[at]) or (
                 kind == "pushd" and words[at] == "-n")):
@@ -343,13 +330,14 @@ def _operand(word: str, words: list[str], at: int, memo: dict[tuple[str, int], s
     return found
 
 
-def _back(word: str, operand: str, words: list[str], at: int, top: bool) -> str | None:
+def _back(word: str, operand: str, words: list[str], at: int, top: bool,
+          memo: dict[tuple[str, int], str]) -> str | None:
     """``BACK`` for ``cd -``, ``pushd +1``, a bare pushd (a folder of the stack), the home
     folder for a bare ``cd``; None for any other. ``_Unnamed`` for a move to ``OLDPWD``
     (``cd -``, ``~-``) that may run before any move of the shell succeeded (bash keeps the
     session's ``OLDPWD``: s50-greview2 D3), unless nothing runs after it (``top``: the
     text's last command)."""
-    if operand in ("-", "~-") and not after_a_move(words, at, _leads) and not (
+    if operand in ("-", "~-") and not after_a_move(words, at, leads) and not (
             top and last(words, at)):
         raise _Unnamed(f"'{word} {operand}' may go to the session's OLDPWD, a folder the "
                        "command does not name (only one run after a 'cd' by '&&' is read)")
@@ -358,26 +346,16 @@ def _back(word: str, operand: str, words: list[str], at: int, top: bool) -> str 
         return BACK
     if not operand or operand in _OPERATORS or operand == "~":
         try:
-            return _home(words)  # no operand: the home folder
+            return home(words, memo)  # no operand: the home folder
         except ValueError as e:
             raise _Unnamed(str(e)) from None
     return None
 
 
-#: The shell's redirection operators and control operators, as ``_words`` splits them; a
-#: directory stack's index (``pushd +1``, ``cd ~-2``).
-_REDIRECTS: Final = frozenset({"<", ">", ">>", "<<", "<<<", ">&", "<&", "&>", "&>>", ">|",
-                               "<>", "<<-"})
+#: The shell's control operators, as ``_words`` splits them; a directory stack's index
+#: (``pushd +1``, ``cd ~-2``).
 _CONTROLS: Final = CONTROLS
 _ROTATION: Final = compile_on_use(r"[+-][0-9]+|~[+-][0-9]+")
-
-
-def _home(words: list[str]) -> str:
-    """The folder ``cd`` without an operand goes to: the home folder, unless the command sets
-    ``HOME`` (``HOME=.. cd``: review s44 M5), where it is a folder the gate cannot name."""
-    if any(w.startswith("HOME=") or w == "HOME" for w in words):
-        raise ValueError("'cd' goes to a home folder the command sets")
-    return os.path.expanduser("~")
 
 
 #: perl's ``-x`` with its folder attached, after other switches (``-wxsub``; ``-x`` alone

@@ -14,7 +14,6 @@ from collections.abc import Container
 
 from . import files as fs
 from .placed import importable, shadows
-from .syspathdirs import first_on_path
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -67,6 +66,14 @@ _TRIED: Final = frozenset(("org", "java", "_winreg", "vms_lib", "win32api", "win
                            "win32evtlog", "win32evtlogutil"))
 
 
+def _first_on_path(path: str | None, up: int) -> bool:
+    """``syspathdirs.first_on_path``, imported where a site module's name is asked (s59-hfix:
+    most plans' hooks never ask it)."""
+    from .syspathdirs import first_on_path
+
+    return first_on_path(path, up)
+
+
 def module_path(key: str, path: str | None = None) -> bool:
     """Whether the folded path ``key`` is a file Python imports for a standard module (or a
     test runner's: ``RUNNER_MODULES``; or one of its site folders': ``_site_names``, pytest's
@@ -96,18 +103,18 @@ def module_path(key: str, path: str | None = None) -> bool:
     if module and any(key.startswith(f + "/") for f in _start_folders()):
         return True  # (a module of a folder a site `.pth` adds holding a plugin; s58-pfix)
     if module and _site_name(stem):  # (only in a folder that may be on sys.path: K2)
-        return not _package(path, 1) and first_on_path(path, 1)
+        return not _package(path, 1) and _first_on_path(path, 1)
     above, _, package = head.rpartition("/")
     if shadows(key, frozenset((above,))) or (module and stem == "__init__" and (
             package in RUNNER_MODULES or package in _TRIED)):
         return not _package(path, 2)
     if module and stem == "__init__" and _site_name(package) and not _package(path, 2):
-        return first_on_path(path, 2)
+        return _first_on_path(path, 2)
     parts = key.split("/")  # (a site namespace's member, nested too: s57-greview2
     for up in range(2, min(5, len(parts) - 1)):  # V-NAMESPACE, N-NESTED)
         member = "/".join([*parts[-up:-1], *([] if stem == "__init__" else [stem])])
         if module and "/" in member and _site_name(member) and not _package(path, up):
-            return first_on_path(path, up)
+            return _first_on_path(path, up)
     return False
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 
 from . import files as fs
+from .loadedlibs import READ_LIMIT as _LIMIT
+from .loadedlibs import added_folders, pth_texts
 from .placed import STANDARD
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -184,33 +186,6 @@ def _line_moves(line: str, depth: int = 0) -> bool:
 #: The modules ``site`` imports at every start from ``sys.path`` (a site folder's: read as a
 #: ``.pth`` line's module; s58-preview E-SITECUSTOMIZE).
 _CUSTOMIZE: Final = frozenset(("sitecustomize", "usercustomize"))
-
-
-#: The longest file read (bytes): a longer one is not known (a `.pth`, a module, a finder).
-_LIMIT: Final = 1 << 22
-
-
-def pth_texts(pths: list[str]) -> list[str | None]:
-    """The text of each of the ``.pth`` files ``pths`` (its first MiB), None where it cannot
-    be read."""
-    texts: list[str | None] = []
-    for pth in pths:
-        try:
-            data = fs.read(pth, _LIMIT + 1)
-            texts.append(None if len(data) > _LIMIT else data.decode("utf-8", "replace"))
-        except OSError:  # (a FIFO too: not waited for; a longer one: s58-preview
-            # E-PTH-TRUNCATED)
-            texts.append(None)
-    return texts
-
-
-def added_folders(folder: str, texts: list[str | None]) -> list[str]:
-    """The folders the ``.pth`` texts ``texts`` of the site folder ``folder`` add to
-    ``sys.path``: each line not an ``import`` nor a comment, from ``folder``
-    (site.addpackage's reading)."""
-    return [os.path.join(folder, line.rstrip()) for text in texts if text is not None
-            for line in text.splitlines()
-            if line.strip() and not line.startswith(("#", "import ", "import\t"))]
 
 
 #: How many modules ``_appends_none`` reads before it takes one as appending.

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import os
 
+from .loadedlibs import added_folders, pth_files, pth_texts
 from .placed import STANDARD
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -337,16 +338,12 @@ def _regular(folder: str) -> bool:
 def _pth_folders(folder: str) -> list[str]:
     """The folders the ``.pth`` files of the site folder ``folder`` that can be read add to
     ``sys.path`` (``sitefinders.added_folders``)."""
-    from .sitefinders import added_folders, pth_texts
-
     return added_folders(folder, pth_texts(pth_files(folder)))
 
 
 @functools.lru_cache(maxsize=8)
 def _imports(libs: tuple[str, ...]) -> frozenset[str]:
     """``start_imports`` of the prefixes' library folders ``libs``."""
-    from .sitefinders import pth_texts
-
     names: set[str] = set()
     for folder in _site_folders(libs):
         for text in pth_texts(pth_files(folder)):
@@ -373,15 +370,6 @@ def module_items(folders: list[str], names: frozenset[str]) -> list[tuple[str, b
     suffixes = _suffixes()
     return [(os.path.join(f, n + s), s == "") for f in folders for n in sorted(names)
             for s in ("", *suffixes)]
-
-
-def pth_files(folder: str) -> list[str]:
-    """The ``.pth`` files of the site folder ``folder`` (site.addsitedir reads each name
-    ending so, a hidden one too: s57-greview2 E-PTHCODE), sorted."""
-    try:
-        return sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".pth"))
-    except OSError:
-        return []
 
 
 def line_names(line: str) -> set[str]:

@@ -17,7 +17,6 @@ from .entryvars import ASSIGNED
 from .envpaths import named_paths, preload_paths, session_paths
 from .homefiles import HOME_CODE, SYSTEM_BINS, SYSTEM_TREES, npm_global, prefixes
 from .planpaths import SETTINGS, required
-from .startfiles import bunfig_preloads
 from .wrapped import NPMRC, RUNS_IN
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -122,6 +121,8 @@ def bunfig_paths(folders: list[str], home: str, xdg: str) -> list[tuple[str, boo
     file's folder) with the extensions node's ``require`` adds, a package's name its folder in
     each ``node_modules`` from the file's folder up. Raises ValueError for one the gate
     cannot read."""
+    from .startfiles import bunfig_preloads  # (a plan running bun's alone: s59-hfix)
+
     found: list[tuple[str, bool]] = []
     files = [os.path.join(f, "bunfig.toml") for f in folders]
     files += [os.path.join(h, ".bunfig.toml") for h in (home, xdg)]

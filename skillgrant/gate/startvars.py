@@ -22,7 +22,6 @@ from .homefiles import MOVED_CODE
 from .named import above
 from .planpaths import DOTENV, RUNS_IN
 from .runfolders import marked_folders
-from .startfiles import env_file
 from .startflags import ENV_FILE, bun_options, make_definitions, perl_folders
 from .testfiles import collects, test_folders
 from .testfiles import removed_folder as removed_folder  # (guards' one import of it)
@@ -214,6 +213,8 @@ def _files_values(name: str, value: str, folders: list[str], kept: set[str],
         more = value_items([(ENV_FILE, f.partition("=")[2], True)
                             for f, _ in bun_options(value)], folders, kept)
         return items + more[0], more[1]
+    from .startfiles import env_file  # (an entry's --env-file alone: s59-hfix)
+
     files = _joined([value], folders)
     more = value_items([(n, v, True) for f in files for n, v in env_file(f)], folders, kept)
     return items + [(f, False) for f in files] + more[0], more[1]

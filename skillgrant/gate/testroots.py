@@ -19,7 +19,6 @@ import os
 import re
 
 from . import files as fs
-from .scriptcode import code_read
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -264,6 +263,8 @@ def _code_run(folder: str, base: str, given: list[str], depth: int) -> list[str]
         raise ValueError(f"a script of {folder!r} gives a shell a pattern")
     if not _BUILDERS.isdisjoint(names):  # (`make check`: its recipes, a file no word names)
         raise ValueError(f"a script of {folder!r} runs a build tool's recipes")
+    from .scriptcode import code_read  # (only where a script's words are read: s59-hfix)
+
     code_read(folder, given, names)
     found: list[str] = []
     for k, word in enumerate(words):
