@@ -38,9 +38,8 @@ if TYPE_CHECKING:
 #: ``GIT_KEEPS`` but ``config``, which writes a ``--file``, and ``init``, its folder; and but
 #: ``--output``, which any of them takes).
 GIT_READS: Final = GIT_KEEPS - {"config", "init"} | {"check-ignore", "check-attr"}
-#: Programs that read no response file: a word ``@NAME`` is theirs (``npm i @types/node``,
-#: ``git log @{u}``), where GCC, binutils and javac read ``@FILE``'s words as their own
-#: (review s42 W5).
+#: Programs that read no response file: a word ``@NAME`` is theirs (``npm i @types/node``, ``git
+#: log @{u}``), where GCC, binutils and javac read ``@FILE``'s words as theirs (review s42 W5).
 _NO_RESPONSE_FILES: Final = frozenset({"npm", "npx", "pnpm", "yarn", "bun", "bunx", "deno",
                                        "pip", "pip3", "uv", "gh", "git", "docker", "podman"})
 #: Options whose value a program reads as text, never as a path it writes: gh's titles and
@@ -50,8 +49,6 @@ _TEXT_OPTIONS: Final = {"gh": frozenset({"--title", "-t", "--body", "-b"})}
 _CARGO_READS: Final = tuple([w] for w in (
     "build", "b", "check", "c", "test", "t", "run", "r", "bench", "doc", "d", "metadata",
     "tree", "clippy", "fetch", "locate-project", "verify-project", "read-manifest"))
-#: pytest's options that take no value (an operand after one is a test).
-_PYTEST_FLAGS: Final = PYTEST_FLAGS  # (pytest's own table: testfiles)
 #: Interpreters whose first operand is the script they run (read; valgrind's program: s49).
 _INTERPRETER: Final = compile_on_use(r"(?:python|tclsh|lua)(?:[0-9.]*)|" + "|".join(sorted(  # (s48)
     RUNS_OPERAND | {"php", "Rscript", "luajit", "julia", "raku", "elixir", "groovy", "lli",
@@ -123,13 +120,30 @@ def writer_of(text: str, doubtful: Sequence[str]) -> str | None:
         # `echo gcc … -o .claude/hooks/x.sh | sh`: a reader's output may be the program of
         # what it is piped to (a shell, an interpreter: review s44 K1), read only by readers
         return doubtful[0]
-    distinct = tuple(dict.fromkeys(commands or ()))  # (equal words and commands answer
-    for word in dict.fromkeys(doubtful):  # alike: 1,500 `cd ..` took minutes, s58 T3)
-        holding = [c for c in distinct if any(word in w for w in c)]  # (a number no
-        if not (holding or (commands and word.isdigit())) or not all(  # command holds: a
-                _reads(c, word, named) for c in holding):  # redirection's, `2>/dev/null`)
-            return word
+    distinct = list(dict.fromkeys(commands or ()))  # (equal words and commands answer alike:
+    joined, read = "".join("\0".join(c) + "\1" for c in distinct), 0  # 1,500 `cd ..`: s58 T3)
+    for word in dict.fromkeys(doubtful):
+        read += sum(map(len, holding := _holding(word, distinct, joined)))  # (`_reads`' words)
+        if read > MAX_WORDS_READ or not (holding or (commands and word.isdigit())) or not all(
+                _reads(c, word, named) for c in holding):  # (a number no command holds:
+            return word  # a redirection's, `2>/dev/null`)
     return None
+
+
+def _holding(word: str, commands: list[tuple[str, ...]], joined: str) -> list[tuple[str, ...]]:
+    """The ``commands`` holding ``word`` in a word, by ``joined`` (NUL, \\1 after each: T6)."""
+    if not word or "\0" in word or "\1" in word or joined.count("\1") != len(commands):
+        return [c for c in commands if any(word in w for w in c)]  # (a \\1 in a word)
+    found, at = [], joined.find(word)
+    while at != -1:
+        found.append(commands[joined.count("\1", 0, at)])
+        at = joined.find(word, joined.find("\1", at) + 1)
+    return found
+
+
+#: The words ``writer_of`` reads in all (each doubtful word's commands'), past which the word
+#: is taken as written (5,000 guarded words of one command, each read: 34 s, s59-hreview T5).
+MAX_WORDS_READ: Final = 250_000
 
 
 def named_commands(text: str) -> tuple[tuple[str, ...], ...] | None:
@@ -289,7 +303,7 @@ def _reads_as(name: str, rest: list[str], word: str) -> bool:
         return sub is not None and git_kept(rest, sub) in GIT_READS and not any(
             w.startswith(("--output", "-o", "--ext", "-O", "--open")) for w in rest)
     if name in ("pytest", "py.test"):  # its operands are the tests it runs, an option's
-        return pytest_reads(rest, word, _PYTEST_FLAGS | TEST_FLAGS)  # value it reads (K1)
+        return pytest_reads(rest, word, PYTEST_FLAGS | TEST_FLAGS)  # value it reads (K1)
     if name in TEST_RUNNERS or (name in ("node", "nodejs") and "--test" in rest):
         return tests_read(name, rest, word)  # its operands: the tests it runs (s49; K5)
     inner = _runner_program(name, rest) if name in PACKAGE_RUNNERS else None
