@@ -146,18 +146,18 @@ OPEN.add("test_the_start_up_files_of_a_hooks_own_interpreter_are_guarded",
 #: T5: `readers.writer_of` asks each distinct doubtful word of a command `_reads`, which walks
 #: the whole command for each (`planpaths.option_values` by `planprograms.runs_named_file`,
 #: `testfiles.pytest_reads`, `own_dropped`, `run_words`): 5,005 words in a guarded folder,
-#: 64 KB: 10.7 s CPU in process, the printed hook 30-34 s at load 8 (s59-hfix 39e97d3).
-#: T6: each distinct doubtful word against each distinct command (`holding`): 3,310 `cd dN`
-#: (32 KB, at the node limit; bash's `cd`s fail, the copy lands in the project) 4.3 s CPU
-#: in process, the printed hook 26-30 s at load 10.
+#: 64 KB: 10.7 s CPU in process, the printed hook 30-34 s at load 8 (s59-hfix 39e97d3;
+#: closed in 54db453a, 0.8 s CPU: a bound on the words read, past which it denies: K1).
+#: T6 (no row: the node limit bounds it to ~5 s CPU): each distinct doubtful word against
+#: each distinct command (`holding`): 3,310 `cd dN; ` then `cp notes.txt .claude/settings.json`
+#: (32 KB; bash's `cd`s fail, the copy lands in the project) 4.3 s CPU in process, the printed
+#: hook 26-30 s at load 10 (closed in s59-hfix 54db453a: 0.6 s CPU).
 #: T7: `writers.tree_word` asks `copied.touches` (every guarded item, ~0.4 ms) of each suffix
 #: of a short option's word (`_forms`: `-t.claude`), up to 256 a word: 250 `-rrr…` words (GNU
 #: cp takes a repeated `-r`), 64 KB: the printed hook 84-100 s at load 10.
 BOMBS = {
     "T5-distinct-doubtful-words-of-one-command": "pytest " + " ".join(
         f".claude/{i}" for i in range(5005)) + "; cp a.txt .claude/settings.json",
-    "T6-distinct-doubtful-words-in-distinct-commands": "".join(
-        f"cd d{i}; " for i in range(3310)) + "cp notes.txt .claude/settings.json",
     "T7-suffixes-of-short-option-words": "cp " + ("-" + "r" * 255 + " ") * 250 +
                                          "out/x/.claude .",
 }
@@ -184,12 +184,9 @@ def test_a_long_call_is_decided_well_inside_the_hooks_timeout(tmp_path: Path, ca
 
 
 _open("test_a_long_call_is_decided_well_inside_the_hooks_timeout",
-      "readers.writer_of (T5: `_reads` walks the whole command for each distinct doubtful "
-      "word; T6: each distinct word against each distinct command) and writers.tree_word "
-      "(T7: each suffix of a short option's word against every guarded item), at s59-hmain and "
-      "s59-hfix 39e97d3",
-      "T5-distinct-doubtful-words-of-one-command",
-      "T6-distinct-doubtful-words-in-distinct-commands", "T7-suffixes-of-short-option-words")
+      "writers.tree_word (T7: each suffix of a short option's word against every guarded "
+      "item, copied.touches), at s59-hmain and s59-hfix 54db453a",
+      "T7-suffixes-of-short-option-words")
 
 
 def test_a_repeated_cluster_is_read_by_gnu_cp(tmp_path: Path) -> None:
@@ -201,3 +198,27 @@ def test_a_repeated_cluster_is_read_by_gnu_cp(tmp_path: Path) -> None:
     (tmp_path / ".claude" / "settings.json").write_text('{"hooks": 1}')
     _bash(BOMBS["T7-suffixes-of-short-option-words"], tmp_path)
     assert (tmp_path / ".claude" / "settings.json").read_text() == "{}"
+
+
+# --- K: a careful user's everyday call the change denies --------------------------------------
+
+def test_cost_an_explicit_list_of_test_files(tmp_path: Path) -> None:
+    """K1: under a pytest plan, a run (and a read) of 600 test files named one by one, each a
+    file pytest reads (a doubtful word of ``readers.writer_of``): main allows them, s59-hfix
+    54db453a denies each (``MAX_WORDS_READ``: 416 distinct words x 601 words read past
+    250,000)."""
+    project = hooked_project(tmp_path, ["Bash(pytest *)", "Bash(grep *)"])
+    (project / "tests").mkdir()
+    (project / "tests" / "conftest.py").write_text("import pytest\n")
+    for i in range(600):
+        (project / "tests" / f"test_{i}.py").write_text("def test_a():\n    pass\n")
+    names = " ".join(f"tests/test_{i}.py" for i in range(600))
+    hook = _settings_hook(project)
+    answers = [_ask(hook, f"{program} {names}", project).returncode
+               for program in ("pytest", "grep -l TODO")]
+    assert answers == [0, 0]
+
+
+OPEN.add("test_cost_an_explicit_list_of_test_files",
+         "readers.writer_of (s59-hfix 54db453a): MAX_WORDS_READ denies past 250,000 command "
+         "words read; main allows")
