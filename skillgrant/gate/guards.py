@@ -36,7 +36,7 @@ from .homefiles import (
     version_files,
 )
 from .linkmakers import link_then_more
-from .loadedlibs import imported_from, loaded_libraries
+from .loadedlibs import imported_from, loaded_libraries, start_files
 from .moves import moved_folders
 from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
@@ -228,7 +228,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         items.append((os.path.dirname(os.path.abspath(script)), True))
     if sys.prefix != sys.base_prefix:
         items.append((sys.prefix, True))
-    items += [(folder, True) for folder in imported_from()]
+    items += [(folder, True) for folder in imported_from()] + [(f, False) for f in start_files()]
     missing: set[str] = set()  # (what is not there has no second name: not asked again)
     reals = linked.real_paths([*[path for path, _ in (*items, *local, *programs,
                                                      *local_programs) if path], *tops,

@@ -54,6 +54,21 @@ def imported_from() -> dict[str, None]:
     return kept
 
 
+
+def start_files() -> list[str]:
+    """The files this process's interpreter reads as it starts, before any import (getpath):
+    ``pyvenv.cfg`` beside its executable and one folder up (a ``home`` there makes another
+    installation's library the one imported), and the ``._pth`` beside its executable and its
+    real executable (review s59-hreview H2: an interpreter that is no venv, its prefix not
+    guarded whole). The shared library's ``._pth`` lies in a folder ``loaded_libraries`` gives."""
+    found: list[str] = []
+    for executable in dict.fromkeys([sys.executable, fs.realpath(sys.executable)] if
+                                    sys.executable else []):
+        folder = os.path.dirname(executable)
+        found += [os.path.join(folder, "pyvenv.cfg"),
+                  os.path.join(os.path.dirname(folder), "pyvenv.cfg"), executable + "._pth"]
+    return found
+
 #: The import hooks whose modules come from ``sys.path`` only: the interpreter's own, this
 #: package's kept modules (``modulecache``), setuptools' and virtualenv's ``distutils``
 #: redirects, pytest's assertion rewriting (a test's process deciding in process).
