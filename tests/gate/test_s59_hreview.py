@@ -101,8 +101,9 @@ PYVENV = ["printf 'import os\\nopen(\"zz\", \"w\").close()\\n' > out/p.py",
 
 
 def test_the_start_up_files_of_a_hooks_own_interpreter_are_guarded(tmp_path: Path) -> None:
-    """H2. Proved: the payload in the other installation's ``json/decoder.py`` runs in the
-    next hook's process (any call: its ``hook.py`` reads the payload with json)."""
+    """H2 (closed in s59-hfix 403c0aab: ``loadedlibs.start_files``). Proved: the payload in the
+    other installation's ``json/decoder.py`` runs in the next hook's process (any call: its
+    ``hook.py`` reads the payload with json)."""
     found = []
     for side in ("proof", "run"):
         prefix, other = tmp_path / side / "hookpy", tmp_path / side / "other"
@@ -128,12 +129,6 @@ def test_the_start_up_files_of_a_hooks_own_interpreter_are_guarded(tmp_path: Pat
         else:
             found.append(allowed and (project / "zz").exists())
     assert not found[0], "the hook allowed the calls repointing its own interpreter"
-
-
-OPEN.add("test_the_start_up_files_of_a_hooks_own_interpreter_are_guarded",
-         "guards.guarded_items / loadedlibs.imported_from (s59-hmain, s59-hfix 39e97d3): a "
-         "hook's interpreter that is no venv reads <prefix>/pyvenv.cfg (getpath), guarded "
-         "nowhere; its home moves the standard library the next hook imports")
 
 
 # --- T: how long the hook takes on the call's own text ----------------------------------------
