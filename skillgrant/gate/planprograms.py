@@ -317,9 +317,16 @@ def runs_named_file(name: str, rest: list[str], word: str) -> bool:
     ``-ftools/x.awk``, ``--file=tools/x.awk``, ``cmake -Ptools/x.cmake``), and no other word
     holds it: for the readers rule, which takes it as the script an interpreter runs (review
     s44 C7; ``guards`` guards that file for a plan naming it)."""
-    values = option_values([name, *rest], FILE_OPTIONS.get(os.path.basename(name), ()))
+    values = _file_values(name, tuple(rest))  # (once a command: s59-hreview T5)
     return any(word == v or (word[:1] == "-" and word.endswith(v)) for v in values) and \
         sum(word in w for w in rest) == 1
+
+
+@functools.lru_cache(maxsize=16)
+def _file_values(name: str, rest: tuple[str, ...]) -> tuple[str, ...]:
+    """The values ``FILE_OPTIONS`` of the program ``name`` take in its words ``rest``."""
+    names = FILE_OPTIONS.get(os.path.basename(name), ())
+    return tuple(option_values([name, *rest], names)) if names else ()
 
 
 #: What a recipe's or a script's Python reads from the folder it runs in: the call's folder as

@@ -143,7 +143,7 @@ def _holding(word: str, commands: list[tuple[str, ...]], joined: str) -> list[tu
 
 #: The words ``writer_of`` reads in all (each doubtful word's commands'), past which the word
 #: is taken as written (5,000 guarded words of one command, each read: 34 s, s59-hreview T5).
-MAX_WORDS_READ: Final = 250_000
+MAX_WORDS_READ: Final = 1_000_000
 
 
 def named_commands(text: str) -> tuple[tuple[str, ...], ...] | None:
