@@ -150,12 +150,20 @@ def test_the_start_up_files_of_a_hooks_own_interpreter_are_guarded(tmp_path: Pat
 #: T7: `writers.tree_word` asks `copied.touches` (every guarded item, ~0.4 ms) of each suffix
 #: of a short option's word (`_forms`: `-t.claude`), up to 256 a word: 250 `-rrr…` words (GNU
 #: cp takes a repeated `-r`), 64 KB: the printed hook 84-100 s at load 10.
+#: T8: `named._glob_found` globs each distinct pattern word of a quoted here-document, each
+#: listing its folder: after an allowed `mkdir d0 … d5999` (35 KB), 9,000 lines `*xN` (62 KB)
+#: took 43.4 s CPU, the printed hook 148 s at load 14 (each glob lists 6,009 entries).
 BOMBS = {
     "T5-distinct-doubtful-words-of-one-command": "pytest " + " ".join(
         f".claude/{i}" for i in range(5005)) + "; cp a.txt .claude/settings.json",
     "T7-suffixes-of-short-option-words": "cp " + ("-" + "r" * 255 + " ") * 250 +
                                          "out/x/.claude .",
+    "T8-a-pattern-each-listing-a-large-folder": 'cat <<"E"\n' + "".join(
+        f"*x{i}\n" for i in range(9000)) + "E\ncp notes.txt .claude/settings.json",
 }
+#: The call before a case's, run when the hook allows it: T8's large folder.
+SETUP = {"T8-a-pattern-each-listing-a-large-folder": "mkdir " + " ".join(
+    f"d{i}" for i in range(6000))}
 
 
 @pytest.mark.parametrize("case", BOMBS)
@@ -164,7 +172,10 @@ def test_a_long_call_is_decided_well_inside_the_hooks_timeout(tmp_path: Path, ca
     call = BOMBS[case]
     assert len(call) <= 65_536
     project = hooked_project(tmp_path, ["Bash(cat *)", "Bash(cp *)", "Bash(cd *)",
-                                        "Bash(echo *)", "Bash(pytest *)"])
+                                        "Bash(echo *)", "Bash(pytest *)", "Bash(mkdir *)"])
+    if case in SETUP:
+        assert _ask(_settings_hook(project), SETUP[case], project).returncode == 0
+        _bash(SETUP[case], project)
     started = time.monotonic()
     hook = subprocess.Popen(["/bin/sh", "-c", _settings_hook(project)], cwd=project,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -180,8 +191,9 @@ def test_a_long_call_is_decided_well_inside_the_hooks_timeout(tmp_path: Path, ca
 
 _open("test_a_long_call_is_decided_well_inside_the_hooks_timeout",
       "writers.tree_word (T7: each suffix of a short option's word against every guarded "
-      "item, copied.touches), at s59-hmain and s59-hfix 54db453a",
-      "T7-suffixes-of-short-option-words")
+      "item, copied.touches) and named._glob_found (T8: each pattern lists its folder), at "
+      "s59-hmain and s59-hfix 1f7c5489",
+      "T7-suffixes-of-short-option-words", "T8-a-pattern-each-listing-a-large-folder")
 
 
 def test_a_repeated_cluster_is_read_by_gnu_cp(tmp_path: Path) -> None:
