@@ -18,6 +18,7 @@ change holds is a plain test pinning it. Every payload only touches a file (``zz
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -149,15 +150,22 @@ def test_the_start_up_files_of_a_hooks_own_interpreter_are_guarded(tmp_path: Pat
 #: hook 26-30 s at load 10 (closed in s59-hfix 54db453a: 0.6 s CPU).
 #: T7: `writers.tree_word` asks `copied.touches` (every guarded item, ~0.4 ms) of each suffix
 #: of a short option's word (`_forms`: `-t.claude`), up to 256 a word: 250 `-rrr…` words (GNU
-#: cp takes a repeated `-r`), 64 KB: the printed hook 84-100 s at load 10.
+#: cp takes a repeated `-r`), 64 KB: the printed hook 84-100 s at load 10 (closed in s59-hfix
+#: 0eb25d3d: each distinct form asked once, 0.4 s CPU).
 #: T8: `named._glob_found` globs each distinct pattern word of a quoted here-document, each
 #: listing its folder: after an allowed `mkdir d0 … d5999` (35 KB), 9,000 lines `*xN` (62 KB)
 #: took 43.4 s CPU, the printed hook 148 s at load 14 (each glob lists 6,009 entries).
+#: T7b: 0eb25d3d asks each distinct form once; distinct clusters (random letters GNU cp
+#: takes) make as many forms: 40.1 s CPU, the printed hook 150 s at load 14.
+_LETTERS = random.Random(7)
 BOMBS = {
     "T5-distinct-doubtful-words-of-one-command": "pytest " + " ".join(
         f".claude/{i}" for i in range(5005)) + "; cp a.txt .claude/settings.json",
     "T7-suffixes-of-short-option-words": "cp " + ("-" + "r" * 255 + " ") * 250 +
                                          "out/x/.claude .",
+    "T7b-suffixes-of-distinct-short-option-words": "cp " + " ".join(
+        "-" + "".join(_LETTERS.choice("rRfp") for _ in range(255)) for _ in range(250)) +
+        " out/x/.claude .",
     "T8-a-pattern-each-listing-a-large-folder": 'cat <<"E"\n' + "".join(
         f"*x{i}\n" for i in range(9000)) + "E\ncp notes.txt .claude/settings.json",
 }
@@ -191,19 +199,21 @@ def test_a_long_call_is_decided_well_inside_the_hooks_timeout(tmp_path: Path, ca
 
 _open("test_a_long_call_is_decided_well_inside_the_hooks_timeout",
       "writers.tree_word (T7: each suffix of a short option's word against every guarded "
-      "item, copied.touches) and named._glob_found (T8: each pattern lists its folder), at "
-      "s59-hmain and s59-hfix 1f7c5489",
-      "T7-suffixes-of-short-option-words", "T8-a-pattern-each-listing-a-large-folder")
+      "item, copied.touches; 0eb25d3d asks each distinct form once: T7b's are distinct) and "
+      "named._glob_found (T8: each pattern lists its folder), at s59-hmain and s59-hfix "
+      "0eb25d3d", "T7b-suffixes-of-distinct-short-option-words",
+      "T8-a-pattern-each-listing-a-large-folder")
 
 
 def test_a_repeated_cluster_is_read_by_gnu_cp(tmp_path: Path) -> None:
-    """T7's premise: GNU cp takes the option words of T7's call (a repeated ``-r``) and
-    copies ``out/x/.claude`` over the project's ``.claude`` (the hook's settings)."""
+    """T7b's premise: GNU cp takes the option words of T7b's call (clusters of ``-r``, ``-R``,
+    ``-f``, ``-p``) and copies ``out/x/.claude`` over the project's ``.claude`` (the hook's
+    settings)."""
     (tmp_path / "out" / "x" / ".claude").mkdir(parents=True)
     (tmp_path / "out" / "x" / ".claude" / "settings.json").write_text("{}")
     (tmp_path / ".claude").mkdir()
     (tmp_path / ".claude" / "settings.json").write_text('{"hooks": 1}')
-    _bash(BOMBS["T7-suffixes-of-short-option-words"], tmp_path)
+    _bash(BOMBS["T7b-suffixes-of-distinct-short-option-words"], tmp_path)
     assert (tmp_path / ".claude" / "settings.json").read_text() == "{}"
 
 
