@@ -7,6 +7,7 @@ run a file (``find -exec``, sed's ``e``, ``tar --to-command``, ``rsync -e``) ref
 
 from __future__ import annotations
 
+import os
 import re
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -21,6 +22,7 @@ def code_read(folder: str, given: list[str], names: list[str]) -> None:
     tools.run``, ``node -e …``, ``node -r ./tools/pre``: an allow-list); a package runner
     given a package by its path (``npx ./tools/pkg``, ``--package=file:x``) or a text to
     run (``npx -c``)."""
+    _allowed(folder, given, names)
     for k, name in enumerate(names):
         program = k == 0 or given[k - 1][:1] != "-" or "=" in given[k - 1]
         valued = (given[k][:1] == "-" and "=" in given[k]) or (k and given[k - 1] in (
@@ -56,6 +58,79 @@ def code_read(folder: str, given: list[str], names: list[str]) -> None:
                                  f"text ({' '.join(given)!r}), whose code no guard keeps")
 
 
+def _allowed(folder: str, given: list[str], names: list[str]) -> None:
+    """Raises ValueError unless the command ``given`` (``names``: its words' file names) runs a
+    program of ``_RUNS``, whose file reading is known (s59: an allow-list, failing closed:
+    ``sqlite3 '.read x.sql'``, ``gdb -x x.gdb``, ``timeout 60 ./gen``, a program built into
+    ``node_modules/.bin``, any program not listed, refuse), past the wrappers of
+    ``_WRAPPERS`` (``cross-env NODE_ENV=test nyc mocha``); an option loading code given a
+    path (``mocha --require ./x.js``, ``nyc -r tools/x``: ``_LOADS``; jest's words are
+    ``jestsettings``') refuses."""
+    at = 0
+    while at < len(names) and names[at] in _WRAPPERS:
+        at += 1
+        while at < len(given) and (given[at][:1] == "-" or (
+                "=" in given[at] and names[at - 1] == "cross-env")):
+            at += 1  # (its options, cross-env's assignments)
+    name = names[at] if at < len(names) else "true"
+    if name in _PACKAGE_RUNNERS or (name in ("npm", "pnpm", "yarn", "bun") and names[
+            at + 1:at + 2] in (["exec"], ["x"], ["dlx"])):
+        rest = [w for w in given[at + 1:] if w[:1] != "-" and w not in ("exec", "x", "dlx")]
+        name = os.path.basename(rest[0]) if rest else name  # (`npx prettier`: its bin; the
+        # package's own checks: `code_read`)
+    if name not in _RUNS:
+        raise ValueError(f"a script of {folder!r} runs {name!r}, no program whose file "
+                         "reading the gate knows (scriptcode._RUNS, an allow-list)")
+    checked = given[1:] if name != "jest" else given[1:at]
+    for k, word in enumerate(checked):
+        option, equals, value = word.partition("=")
+        if option in _LOADS and not equals:
+            value = checked[k + 1] if k + 1 < len(checked) else "."
+        if option in _LOADS and (value[:1] in (".", "/", "~") or "/" in value.lstrip(
+                "@").partition("/")[2] or (value[:1] != "@" and "/" in value) or
+                value.endswith(_CODE_ENDINGS)):
+            raise ValueError(f"a script of {folder!r} gives {name} a file to load as code "
+                             f"({word!r} {value!r})")
+
+
+#: The programs a collecting script may run, each with what it reads (s59; any other program
+#: refuses the collecting plan's writes: it may run any file): programs reading no code
+#: (``planscripts._INERT``' and the shell's own words), the package managers running the
+#: scripts ``planscripts`` reads by name (their ``exec``/``x``/``dlx`` given a package: that
+#: package's program), the test runners and checkers whose settings files the gate guards
+#: by name (``starttables.STARTS``: ``deepnames``) and whose tests it reads (``testfiles``;
+#: jest's settings and words: ``jestsettings``), ``node``/``bun``/``deno`` in their test
+#: runners' forms (``code_read``).
+_RUNS: Final = {
+    **dict.fromkeys(("cp", "mv", "mkdir", "rmdir", "rm", "ln", "touch", "cat", "ls", "head",
+                     "tail", "wc", "chmod", "echo", "printf", "pwd", "true", "false", "diff",
+                     "cmp", "grep", "tee", "basename", "dirname", "realpath", "stat", "uniq",
+                     "exit", "test", "[", ":", "sleep", "rimraf", "mkdirp"),
+                    "no code: its operands as data"),
+    **dict.fromkeys(("npm", "pnpm", "yarn", "run-s", "run-p", "npm-run-all"),
+                    "the package.json scripts it runs by name (planscripts)"),
+    "jest": "its settings and words (jestsettings), its tests (testfiles)",
+    **dict.fromkeys(("vitest", "mocha", "tap", "ava", "tape", "xo", "eslint", "prettier"),
+                    "its settings files (starttables.STARTS), its tests (testfiles)"),
+    **dict.fromkeys(("node", "nodejs", "bun", "deno"), "its test runner's tests (testfiles; "
+                    "any other form refuses: code_read)"),
+    **dict.fromkeys(("tsc", "tsd", "tsd-check"), "sources, type tests and the tsconfig as "
+                    "data (TypeScript's checker loads no plugin)"),
+    **dict.fromkeys(("tap-spec", "tap-dot", "faucet", "tap-min", "tap-summary",
+                     "tap-mocha-reporter"), "its input as data (a pipe's reader)"),
+}
+#: Programs running the program after their options (``cross-env``: its assignments), whose
+#: settings files ``starttables.STARTS`` names (``.nycrc``, ``.c8rc``).
+_WRAPPERS: Final = frozenset(("cross-env", "nyc", "c8"))
+#: Options of a runner or a wrapper loading a module or a file as code (a settings file
+#: among them): a value that is a path, or a script's name, refuses.
+_LOADS: Final = frozenset(("-r", "--require", "--import", "--loader", "--experimental-loader",
+                           "--plugin", "--rulesdir", "--resolve-plugins-relative-to",
+                           "--config", "-c", "--file", "--ui", "-u", "--reporter", "-R",
+                           "--setup", "--environment", "--before", "--after", "--node-arg",
+                           "-i", "--include", "--test-env", "--extension", "-e"))
+#: The endings of a file node loads as code.
+_CODE_ENDINGS: Final = (".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx", ".node")
 #: An interpreter's name (a version's too: ``python3.11``, ``nodejs20``): its operands, its
 #: options' texts or modules are code (s58-mreview R18b, R18c).
 _INTERPRETER: Final = re.compile(
