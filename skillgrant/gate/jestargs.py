@@ -106,7 +106,61 @@ def present(folder: str, guards: object = None) -> bool:
             break
         above = os.path.dirname(above)
     return any(fs.entry(os.path.join(p, "jest")) is not None
-               for p in os.environ.get("PATH", "").split(":") if p[:1] == "/") or _tests(folder)
+               for p in os.environ.get("PATH", "").split(":") if p[:1] == "/") or _tests(
+        folder) or _runs_named(folder, guards)
+
+
+def _runs_named(folder: str, guards: object) -> bool:
+    """Whether a program the plan of ``guards`` runs in ``folder`` may run jest (s58-mreview
+    J6c, J6d): read from the plan's entries' texts and ``folder``'s build files (a makefile,
+    ``CMakeLists.txt``) through each project file a word of a text read names (a recipe's
+    ``sh scripts/test.sh``, the plan's ``./ci.sh``, cmake's ``execute_process``), a text
+    naming jest, a file whose real path does (``tools/runner -> …/jest/bin/jest.js``), a file
+    that cannot be read (not UTF-8 text: a program; past ``_READ_LIMIT``), or more than
+    ``_READ_FILES`` files to read, takes jest as present (fail closed)."""
+    from .planscripts import plan_entries
+
+    texts = [e.encode("utf-8", "replace") for e in plan_entries(guards)]
+    pending = [os.path.join(folder, n) for n in _BUILD_FILES]
+    seen: set[str] = set(pending)
+    top = fs.realpath(folder) + "/"
+    while True:
+        for text in texts:
+            if b"jest" in text:
+                return True
+            for token in dict.fromkeys(_TOKEN.findall(text[:_READ_LIMIT])):
+                path = os.path.normpath(os.path.join(folder, token.decode("utf-8", "replace")))
+                if path not in seen:
+                    seen.add(path)
+                    pending.append(path)
+        texts = []
+        while pending and not texts:
+            path = pending.pop()
+            if fs.entry(path) not in ("file", "link"):
+                continue
+            real = fs.realpath(path)  # (its own name, not the project's: `…/jest-x/p`)
+            if len(seen) > _READ_FILES * 16 or "jest" in (real[len(top):] if real.startswith(
+                    top) else real):
+                return True
+            try:
+                text = fs.read(path, _READ_LIMIT + 1)
+            except (OSError, ValueError):
+                continue  # (a folder a link leads to, or none: nothing run)
+            if len(text) > _READ_LIMIT or b"\0" in text:
+                return True  # (a program: any word may be jest's)
+            texts.append(text)
+        if not texts:
+            return False
+
+
+#: The build files a plan's program reads from its folder (make's, cmake's).
+_BUILD_FILES: Final = ("GNUmakefile", "makefile", "Makefile", "CMakeLists.txt")
+#: A word of a text that may name a project file (``scripts/test.sh``, ``./ci.sh``).
+_TOKEN: Final = re.compile(rb"[A-Za-z0-9_][A-Za-z0-9_.+@-]*(?:/[A-Za-z0-9_.+@-]+)+|"
+                           rb"\.{1,2}/[A-Za-z0-9_.+@/-]+|[A-Za-z0-9_-]+\.[A-Za-z0-9]+")
+#: How much of a file is read for jest's name, and how many files.
+_READ_LIMIT: Final = 1 << 20
+_READ_FILES: Final = 64
 
 
 #: A name jest's default ``testMatch`` takes (``x.test.js``, ``x.spec.ts``) or its folder.
