@@ -124,33 +124,40 @@ def _runs_named(folder: str, guards: object) -> bool:
     pending = [os.path.join(folder, n) for n in _BUILD_FILES]
     seen: set[str] = set(pending)
     top = fs.realpath(folder) + "/"
-    while True:
-        for text in texts:
-            if b"jest" in text:
-                return True
-            for token in dict.fromkeys(_TOKEN.findall(text[:_READ_LIMIT])):
-                path = os.path.normpath(os.path.join(folder, token.decode("utf-8", "replace")))
-                if path not in seen:
-                    seen.add(path)
-                    pending.append(path)
+    while texts:
+        if any(b"jest" in t for t in texts):
+            return True
+        for token in dict.fromkeys(w for t in texts for w in _TOKEN.findall(t[:_READ_LIMIT])):
+            path = os.path.normpath(os.path.join(folder, token.decode("utf-8", "replace")))
+            if path not in seen:
+                seen.add(path)
+                pending.append(path)
+        if len(seen) > _READ_FILES * 16:
+            return True
         texts = []
         while pending and not texts:
-            path = pending.pop()
-            if fs.entry(path) not in ("file", "link"):
-                continue
-            real = fs.realpath(path)  # (its own name, not the project's: `…/jest-x/p`)
-            if len(seen) > _READ_FILES * 16 or "jest" in (real[len(top):] if real.startswith(
-                    top) else real):
+            text = _program_text(pending.pop(), top)
+            if text is None:
                 return True
-            try:
-                text = fs.read(path, _READ_LIMIT + 1)
-            except (OSError, ValueError):
-                continue  # (a folder a link leads to, or none: nothing run)
-            if len(text) > _READ_LIMIT or b"\0" in text:
-                return True  # (a program: any word may be jest's)
-            texts.append(text)
-        if not texts:
-            return False
+            texts += [text] if text else []
+    return False
+
+
+def _program_text(path: str, top: str) -> bytes | None:
+    """The text of the project file ``path`` a program may run (b"" where there is none:
+    a folder, no file); None where jest may be it: its real path below the project's real
+    folder ``top`` (or whole, outside) names jest, or it is no text (a program's, past
+    ``_READ_LIMIT``)."""
+    if fs.entry(path) not in ("file", "link"):
+        return b""
+    real = fs.realpath(path)  # (its own name, not the project's: `…/jest-x/p`)
+    if "jest" in (real[len(top):] if real.startswith(top) else real):
+        return None
+    try:
+        text = fs.read(path, _READ_LIMIT + 1)
+    except (OSError, ValueError):
+        return b""  # (a folder a link leads to, or none: nothing run)
+    return None if len(text) > _READ_LIMIT or b"\0" in text else text
 
 
 #: The build files a plan's program reads from its folder (make's, cmake's).
