@@ -15,29 +15,49 @@ from skillgrant.gate import jestargs, jestdocblocks
 from skillgrant.gate.scriptcode import code_read
 
 
-def _read(command: str) -> None:
+def _read(command: str, folder: str = "/p") -> None:
     """``code_read`` of a script's command (its words split at blanks, as testroots does)."""
     given = command.split()
-    code_read("/p", given, [os.path.basename(w.rpartition("=")[2]) for w in given])
+    code_read(folder, given, [os.path.basename(w.rpartition("=")[2]) for w in given])
 
 
-@pytest.mark.parametrize("command", [
+REFUSED = [
     "sqlite3 :memory: .read tools/x.sql", "gdb -batch -x tools/x.gdb", "timeout 60 ./gen",
     "gen", "java tools/Run.java", "make check", "cross-env A=1 timeout 5 ./gen",
     "nyc --silent ./gen", "mocha --require ./tools/r.js", "mocha -r tools/r.js",
-    "eslint -c .eslintrc.js .", "npx ./tools/pkg", "npx gen"])
-def test_a_program_not_listed_or_loading_a_path_refuses(command: str) -> None:
-    with pytest.raises(ValueError):
+    "eslint -c .eslintrc.js .", "npx ./tools/pkg", "npx gen", "mocha --require setup",
+    "cp tools/r.txt node_modules/.bin/cat", "cross-env NODE_OPTIONS=--require=./x.cjs mocha",
+    "mocha --package=tools/p.json", "nyc --nycrc-path=tools/n.json mocha", "tsc",
+    "ava --node-arguments=--require=./tools/x.cjs", "tools/x=echo"]
+READ = [
+    "jest --config ci.json", "mocha -R spec", "mocha --reporter dot test/", "tap",
+    "cross-env NODE_ENV=test mocha --timeout 5000", "nyc --silent tap", "c8 mocha",
+    "npm run build", "tsc --noEmit -p tsconfig.json", "node --test", "rimraf dist",
+    "echo done", "npx prettier --check .", "tsd", "bun test", "ava",
+    "cross-env NODE_ENV=test TZ=UTC mocha", "nyc --reporter text mocha", "nyc -r lcov tap"]
+
+
+def test_a_program_not_listed_or_loading_a_file_refuses() -> None:
+    read = []
+    for command in REFUSED:
+        try:
+            _read(command)
+            read.append(command)
+        except ValueError:
+            pass
+    assert not read
+
+
+def test_a_listed_program_is_read() -> None:
+    for command in READ:
         _read(command)
 
 
-@pytest.mark.parametrize("command", [
-    "jest --config ci.json", "mocha -R spec", "mocha --reporter dot test/", "tap",
-    "cross-env NODE_ENV=test mocha --timeout 5000", "nyc --silent tap", "c8 mocha",
-    "npm run build", "tsc -p tsconfig.build.json", "node --test", "rimraf dist",
-    "echo done", "npx prettier --check .", "tsd", "bun test", "ava"])
-def test_a_listed_program_is_read(command: str) -> None:
-    _read(command)
+def test_an_installed_packages_module_is_no_file(tmp_path: Path) -> None:
+    (tmp_path / "node_modules/ts-node").mkdir(parents=True)
+    _read("mocha --require ts-node/register", str(tmp_path))
+    with pytest.raises(ValueError):
+        _read("mocha --require dotenv/config", str(tmp_path))
 
 
 def test_every_listed_program_says_what_it_reads() -> None:
