@@ -70,8 +70,7 @@ def test_every_listed_program_says_what_it_reads() -> None:
     ("#!/bin/sh\nJ=je; ${J}st --config ci.json\n", True),  # (words not plain)
     ("#!/bin/sh\nje''st --config ci.json\n", True),  # (quotes dropped)
     ("#!/usr/bin/env python3\nprint(1)\n", False),  # (another's: searched for the name)
-    ("#!/bin/sh\necho ok\ncc -o t t.c\n", False),
-    ("\0ELF", True)])  # (an executable program: not read)
+    ("#!/bin/sh\necho ok\ncc -o t t.c\n", False)])
 def test_a_file_a_program_runs_is_read_for_jest(tmp_path: Path, text: str,
                                                  present: bool) -> None:
     (tmp_path / "Makefile").write_text("test:\n\tsh scripts/run.sh\n")
@@ -90,6 +89,22 @@ def test_a_link_to_jests_bin_is_jest(tmp_path: Path) -> None:
     (tmp_path / "p/Makefile").write_text("test:\n\ttools/runner\n")
     (tmp_path / "p/tools/runner").symlink_to(tmp_path / "jest/bin/jest.js")
     assert jestargs._runs_named(str(tmp_path / "p"), None)
+
+
+@pytest.mark.parametrize(("program", "present"), [(b"\x7fELF\0/opt/jest/bin", True),
+                                                  (b"\x7fELF\0", False)])
+def test_a_built_programs_bytes_are_searched(tmp_path: Path, program: bytes,
+                                             present: bool) -> None:
+    (tmp_path / "Makefile").write_text("test: t\n\t./t\nt: t.c\n\tcc -o t t.c\n")
+    (tmp_path / "t").write_bytes(program)
+    (tmp_path / "t").chmod(0o755)
+    assert jestargs._runs_named(str(tmp_path), None) is present
+
+
+def test_a_bare_named_script_a_shell_runs_is_read(tmp_path: Path) -> None:
+    (tmp_path / "Makefile").write_text("test:\n\tsh runtests\n")
+    (tmp_path / "runtests").write_text("J=x; $J\n")
+    assert jestargs._runs_named(str(tmp_path), None)
 
 
 def test_a_c_project_whose_folder_is_named_jest_is_not(tmp_path: Path) -> None:
