@@ -125,3 +125,21 @@ def test_a_docblock_not_read_exactly_names_every_path(tmp_path: Path, head: str,
     named = jestdocblocks.environments(str(tmp_path), [], ("",))
     assert named is not None and (named == jestdocblocks.EVERY) is every
     assert every or any(n.endswith("/tools/s.txt") for n in named)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", ["sh ci.sh", "./ci.sh"])
+def test_the_plans_script_runs_a_runner_outside(tmp_path: Path, entry: str,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ci.sh runs a jest installed outside with
+    ci.json's setup file; the copy over it is denied (s59-mreview J4)."""
+    from test_s53_greview import _jest as installed
+    from test_s56_sreview import JEST_TEST, JS_PAYLOAD, SETUP_JSON, _case
+
+    monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)
+    jest = str(installed() / ".bin" / "jest")
+    files = {"ci.sh": f"#!/bin/sh\n{jest} --config ci.json\n", "ci.json": SETUP_JSON,
+             "lib/unit/a.test.js": JEST_TEST, "tools/s.js": "module.exports = {};\n",
+             "src/js": JS_PAYLOAD}
+    assert _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                 ["cp src/js tools/s.js", entry], setup="chmod +x ci.sh") is not None
