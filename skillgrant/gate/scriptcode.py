@@ -162,7 +162,7 @@ _LOADS: Final = frozenset(("-r", "--require", "--import", "--loader", "--experim
                            "--setup", "--environment", "--before", "--after", "--node-arg",
                            "-i", "--include", "--test-env", "--extension", "-e", "--package",
                            "--nycrc-path", "--node-arguments", "--workspace", "--spec",
-                           "--reporter-options", "--config-file", "--ignore-path"))
+                           "--reporter-options", "--config-file"))
 #: The built-in names the options of ``_LOADS`` take (mocha's reporters and interfaces,
 #: istanbul's reporters, node's): no file.
 _BUILT_IN: Final = frozenset((
