@@ -87,9 +87,18 @@ def _allowed(folder: str, given: list[str], names: list[str]) -> None:
     if name not in _RUNS or "/" in word or "=" in word:
         raise ValueError(f"a script of {folder!r} runs {word!r}, no program whose file "
                          "reading the gate knows (scriptcode._RUNS, an allow-list)")
+    _words(folder, name, given, at)
+
+
+def _words(folder: str, name: str, given: list[str], at: int) -> None:
+    """``_allowed``'s reading of the words ``given`` of the program ``name`` (``given[at]``)
+    of ``_RUNS`` and its wrappers: tsc's ``--noEmit``, a runner's operands (``_operands``),
+    an option loading code (``_loads``)."""
     if name == "tsc" and "--noEmit" not in given:
         raise ValueError(f"a script of {folder!r} runs tsc, which writes where its settings "
                          "say (a collected folder: its code is run)")
+    if name in _OPERAND_RUNNERS:
+        _operands(folder, name, given[at + 1:])
     checked = given[1:] if name != "jest" else given[1:at]
     for k, option in enumerate(checked):
         option, equals, value = option.partition("=")
@@ -98,6 +107,30 @@ def _allowed(folder: str, given: list[str], names: list[str]) -> None:
         if option in _LOADS and _loads(folder, value):
             raise ValueError(f"a script of {folder!r} gives {name} a file to load as code "
                              f"({option!r} {value!r})")
+
+
+def _operands(folder: str, name: str, words: list[str]) -> None:
+    """Raises ValueError where the runner ``name`` (mocha, tape, tap, ava: it runs every
+    script a file, folder or glob operand names as a test) is given an operand there (or a
+    glob) outside a folder whose scripts are guarded as tests (``testnames.JS_FOLDERS``:
+    ``test/``) that is no test's name (``mocha tools/check.js``, ``mocha spec``, ``tape
+    'tests/*.js'``: s59-mreview S3, S16)."""
+    from .testnames import JS_FOLDERS, test_name
+
+    skip = False
+    for word in words:
+        if skip or word[:1] == "-":
+            skip = word in _RUNNER_VALUED
+            continue
+        glob = any(c in word for c in "*?[{")
+        parts = word.split("/")
+        head = parts[:next((k for k, p in enumerate(parts) if any(c in p for c in "*?[{")),
+                           len(parts))]
+        tests = test_name(re.sub(r"[*?]+|\[[^]]*\]", "x", parts[-1]))  # (`*.test.js`)
+        if ".." in parts or ((glob or os.path.lexists(os.path.join(folder, word))) and
+                             JS_FOLDERS.isdisjoint(head) and not tests):
+            raise ValueError(f"a script of {folder!r} gives {name} {word!r}, whose scripts "
+                             "it runs as tests and no guard keeps")
 
 
 def _loads(folder: str, value: str) -> bool:
@@ -163,6 +196,15 @@ _LOADS: Final = frozenset(("-r", "--require", "--import", "--loader", "--experim
                            "-i", "--include", "--test-env", "--extension", "-e", "--package",
                            "--nycrc-path", "--node-arguments", "--workspace", "--spec",
                            "--reporter-options", "--config-file"))
+#: The runners running every script their operands name as a test, and their options
+#: taking the next word (mocha's, tape's, tap's, ava's).
+_OPERAND_RUNNERS: Final = frozenset(("mocha", "tape", "tap", "ava"))
+_RUNNER_VALUED: Final = frozenset((
+    "--timeout", "-t", "--reporter", "-R", "--ui", "-u", "--require", "-r", "--grep", "-g",
+    "--fgrep", "-f", "--slow", "-s", "--retries", "--jobs", "-j", "--extension", "--spec",
+    "--ignore", "--exclude", "--file", "--config", "--package", "--reporter-options", "-O",
+    "--reporter-option", "--node-arg", "--before", "--after", "--match", "-m",
+    "--concurrency", "-c", "--coverage-report", "--node-arguments", "--invert", "--delay"))
 #: The built-in names the options of ``_LOADS`` take (mocha's reporters and interfaces,
 #: istanbul's reporters, node's): no file.
 _BUILT_IN: Final = frozenset((

@@ -53,6 +53,20 @@ def test_a_listed_program_is_read() -> None:
         _read(command)
 
 
+def test_a_runners_operand_outside_the_tests_refuses(tmp_path: Path) -> None:
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools/check.js").write_text("1\n")
+    (tmp_path / "spec").mkdir()
+    (tmp_path / "test").mkdir()
+    for command in ("mocha tools/check.js", "mocha spec", "tape tests/*.js",
+                    "mocha --recursive spec", "mocha ../x/t.js"):
+        with pytest.raises(ValueError):
+            _read(command, str(tmp_path))
+    for command in ("mocha test/", "mocha lib/**/*.test.js", "mocha --timeout 5000 test",
+                    "tap", "mocha -R spec"):
+        _read(command, str(tmp_path))
+
+
 def test_an_installed_packages_module_is_no_file(tmp_path: Path) -> None:
     (tmp_path / "node_modules/ts-node").mkdir(parents=True)
     _read("mocha --require ts-node/register", str(tmp_path))
