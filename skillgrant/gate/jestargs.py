@@ -130,23 +130,33 @@ def _runs_named(folder: str, guards: object) -> bool:
     seen = {p for p, _ in pending}
     top = fs.realpath(folder) + "/"
     read = 0
+    bases = {folder}
     texts = texts or [b""]
     while texts:
         if any(b"jest" in t for t in texts):
             return True
         operands = {w for t in texts for w in _OPERAND.findall(t[:_READ_LIMIT])}
+        bases |= {os.path.normpath(os.path.join(folder, w.decode("utf-8", "replace")))
+                  for t in texts for w in _MOVE.findall(t[:_READ_LIMIT])}  # (`cd ci && …`)
         for token in dict.fromkeys(w for t in texts for w in _TOKEN.findall(t[:_READ_LIMIT])):
-            path = os.path.normpath(os.path.join(folder, token.decode("utf-8", "replace")))
-            if path not in seen:
-                seen.add(path)
-                pending.append((path, token in operands))
+            for base in bases:
+                path = os.path.normpath(os.path.join(base, token.decode("utf-8", "replace")))
+                if path not in seen:
+                    seen.add(path)
+                    pending.append((path, token in operands))
+                    pending += [(os.path.join(path, n), False) for n in _BUILD_FILES
+                                if built and fs.entry(path) == "dir"]  # (a sub-folder's:
+                    # cmake's `add_subdirectory(web)`, make's `-C web`)
         texts = []
         while pending and not texts:
-            text = _program_text(*pending.pop(), top)
+            path, shell = pending.pop()
+            text = _program_text(path, shell, top)
             if text is None or read > _READ_FILES:
                 return True
-            read += bool(text)
-            texts += [text] if text else []
+            if text:
+                read += 1
+                texts.append(text)
+                bases.add(os.path.dirname(path))  # (a script's own folder)
     return False
 
 
@@ -191,6 +201,8 @@ _BUILDS: Final = re.compile(rb"(?:^|[\s;&|/])(?:g?make|cmake)(?:$|[\s;&|])")
 #: A word of a text that may name a project file (``scripts/test.sh``, ``./ci.sh``,
 #: ``runtests``), and one a shell is given (``sh runtests``: a script of any name).
 _TOKEN: Final = re.compile(rb"[A-Za-z0-9_.][A-Za-z0-9_.+@/-]*")
+#: A ``cd``'s folder in a text (its words after it are looked for there too).
+_MOVE: Final = re.compile(rb"(?:^|[\s;&|(])(?:cd|pushd)[ \t]+([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
 _OPERAND: Final = re.compile(rb"(?:^|[\s;&|(])(?:ba|da)?sh[ \t]+(?:-[a-z]+[ \t]+)*"
                              rb"([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
 #: How much of a file is read for jest's name, and how many files.

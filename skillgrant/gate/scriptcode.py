@@ -99,6 +99,11 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
                          "say (a collected folder: its code is run)")
     if name in _OPERAND_RUNNERS:
         _operands(folder, name, given[at + 1:])
+    if name in ("npm", "pnpm", "yarn") and "--" in given[at:] and any(
+            "/" in w or w.endswith(_CODE_ENDINGS) or os.path.lexists(os.path.join(folder, w))
+            for w in given[given.index("--", at) + 1:]):  # (`npm run unit -- --x=./r.mjs`
+        raise ValueError(f"a script of {folder!r} gives another script words naming a "
+                         "file (`--`), which its command is run with")  # s59-mreview S18)
     checked = given[1:] if name != "jest" else given[1:at]
     for k, option in enumerate(checked):
         option, equals, value = option.partition("=")

@@ -28,13 +28,15 @@ REFUSED = [
     "eslint -c .eslintrc.js .", "npx ./tools/pkg", "npx gen", "mocha --require setup",
     "cp tools/r.txt node_modules/.bin/cat", "cross-env NODE_OPTIONS=--require=./x.cjs mocha",
     "mocha --package=tools/p.json", "nyc --nycrc-path=tools/n.json mocha", "tsc",
-    "ava --node-arguments=--require=./tools/x.cjs", "tools/x=echo"]
+    "ava --node-arguments=--require=./tools/x.cjs", "tools/x=echo",
+    "npm run unit -- --test-reporter=./tools/r.mjs"]
 READ = [
     "jest --config ci.json", "mocha -R spec", "mocha --reporter dot test/", "tap",
     "cross-env NODE_ENV=test mocha --timeout 5000", "nyc --silent tap", "c8 mocha",
     "npm run build", "tsc --noEmit -p tsconfig.json", "node --test", "rimraf dist",
     "echo done", "npx prettier --check .", "tsd", "bun test", "ava",
-    "cross-env NODE_ENV=test TZ=UTC mocha", "nyc --reporter text mocha", "nyc -r lcov tap"]
+    "cross-env NODE_ENV=test TZ=UTC mocha", "nyc --reporter text mocha", "nyc -r lcov tap",
+    "npm test -- --watch"]
 
 
 def test_a_program_not_listed_or_loading_a_file_refuses() -> None:
@@ -118,6 +120,19 @@ def test_a_built_programs_bytes_are_searched(tmp_path: Path, program: bytes,
 def test_a_bare_named_script_a_shell_runs_is_read(tmp_path: Path) -> None:
     (tmp_path / "Makefile").write_text("test:\n\tsh runtests\n")
     (tmp_path / "runtests").write_text("J=x; $J\n")
+    assert jestargs._runs_named(str(tmp_path), None)
+
+
+@pytest.mark.parametrize("layout", ["cmake-subdirectory", "cd-then-script"])
+def test_a_runner_in_a_folder_a_build_moves_to(tmp_path: Path, layout: str) -> None:
+    if layout == "cmake-subdirectory":
+        (tmp_path / "CMakeLists.txt").write_text("add_subdirectory(web)\n")
+        (tmp_path / "web").mkdir()
+        (tmp_path / "web/CMakeLists.txt").write_text("execute_process(COMMAND /o/jest)\n")
+    else:
+        (tmp_path / "Makefile").write_text("test:\n\tcd ci && sh run.sh\n")
+        (tmp_path / "ci").mkdir()
+        (tmp_path / "ci/run.sh").write_text("/o/je''st --config ../ci.json\n")
     assert jestargs._runs_named(str(tmp_path), None)
 
 
