@@ -180,15 +180,16 @@ def _program_text(path: str, shell: bool, top: str) -> bytes | None:
     if not script and not os.access(path, os.X_OK) and text[:2] != b"#!" and \
             os.path.basename(path) not in _BUILD_FILES:
         return b""  # (a source, a data file, an object file: run by no one by itself)
-    if len(text) > _READ_LIMIT:
-        return None
+    if len(text) > _READ_LIMIT or (not script and _RECIPE_GLOB.search(text)):
+        return None  # (a recipe's program by a glob: `…/je*t --config ci.json`)
     if script:
-        from .planscripts import commands  # (a shell script: its words read as dash's)
+        from .planscripts import commands, program_at  # (a shell script: dash's words)
 
         read = commands("\n".join(n for n in text.decode("utf-8", "replace").splitlines()
                                    if n.lstrip()[:1] != "#"))
-        if read is None:  # (words not plain: `${J}st`)
-            return None
+        if read is None or any(_GLOB.search(c[program_at(c)]) and c[program_at(c)] not in (
+                "[", "[[") for c in read if program_at(c) < len(c)):  # (words not
+            return None  # plain: `${J}st`; a glob, `…/je*t`: s59-mreview J2)
         return text + b"\n" + " ".join(w for c in read for w in c).encode()  # (`je''st`)
     return text
 
@@ -201,6 +202,11 @@ _BUILDS: Final = re.compile(rb"(?:^|[\s;&|/])(?:g?make|cmake)(?:$|[\s;&|])")
 #: A word of a text that may name a project file (``scripts/test.sh``, ``./ci.sh``,
 #: ``runtests``), and one a shell is given (``sh runtests``: a script of any name).
 _TOKEN: Final = re.compile(rb"[A-Za-z0-9_.][A-Za-z0-9_.+@/-]*")
+#: A glob's characters in a shell script's program, and a makefile recipe's (a line after a
+#: tab, or after ``;``/``&&``) program holding one.
+_GLOB: Final = re.compile(r"[*?\[]")
+_RECIPE_GLOB: Final = re.compile(rb"(?m)(?:^\t|&&|;|\|\|)[ \t@+-]*(?=[^\s;&|()]*[*?\[])"
+                                 rb"(?!\[\[?\s)[^\s;&|()=]*[A-Za-z0-9_][^\s;&|()]*(?=\s|$)")
 #: A ``cd``'s folder in a text (its words after it are looked for there too).
 _MOVE: Final = re.compile(rb"(?:^|[\s;&|(])(?:cd|pushd)[ \t]+([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
 _OPERAND: Final = re.compile(rb"(?:^|[\s;&|(])(?:ba|da)?sh[ \t]+(?:-[a-z]+[ \t]+)*"
