@@ -116,7 +116,8 @@ def _runs_named(folder: str, guards: object) -> bool:
     ``folder``'s build files (a makefile, ``CMakeLists.txt``), through each project file a
     word of a text read names that runs (an executable file, a shell script: ``.sh``, a
     ``#!`` line, a shell's operand: a recipe's ``sh scripts/test.sh``, the plan's
-    ``./ci.sh``, cmake's ``execute_process``): a text naming jest, a file whose real path
+    ``./ci.sh``, cmake's ``execute_process``): a text naming jest or running a package
+    manager (``cd web && npm test``: another package's scripts), a file whose real path
     does (``tools/runner -> …/jest/bin/jest.js``), a shell script not read as plain shell
     words (``planscripts.commands``: ``${J}st``), a file past ``_READ_LIMIT``, or more than
     ``_READ_FILES`` files to read, takes jest as present (fail closed). A program's bytes,
@@ -133,8 +134,8 @@ def _runs_named(folder: str, guards: object) -> bool:
     bases = {folder}
     texts = texts or [b""]
     while texts:
-        if any(b"jest" in t for t in texts):
-            return True
+        if any(b"jest" in t or _PACKAGES.search(t) for t in texts):
+            return True  # (a package's scripts: `cd web && npm test`, s59-mreview J3)
         operands = {w for t in texts for w in _OPERAND.findall(t[:_READ_LIMIT])}
         bases |= {os.path.normpath(os.path.join(folder, w.decode("utf-8", "replace")))
                   for t in texts for w in _MOVE.findall(t[:_READ_LIMIT])}  # (`cd ci && …`)
@@ -207,6 +208,9 @@ _TOKEN: Final = re.compile(rb"[A-Za-z0-9_.][A-Za-z0-9_.+@/-]*")
 _GLOB: Final = re.compile(r"[*?\[]")
 _RECIPE_GLOB: Final = re.compile(rb"(?m)(?:^\t|&&|;|\|\|)[ \t@+-]*(?=[^\s;&|()]*[*?\[])"
                                  rb"(?!\[\[?\s)[^\s;&|()=]*[A-Za-z0-9_][^\s;&|()]*(?=\s|$)")
+#: A package manager running a package's scripts or bins (jest among them, with that
+#: package's settings: its folder is none the plan collects in).
+_PACKAGES: Final = re.compile(rb"(?:^|[\s;&|(@])(?:npm|npx|yarn|pnpm|pnpx|bunx?)(?=[ \t])")
 #: A ``cd``'s folder in a text (its words after it are looked for there too).
 _MOVE: Final = re.compile(rb"(?:^|[\s;&|(])(?:cd|pushd)[ \t]+([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
 _OPERAND: Final = re.compile(rb"(?:^|[\s;&|(])(?:ba|da)?sh[ \t]+(?:-[a-z]+[ \t]+)*"

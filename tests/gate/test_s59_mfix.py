@@ -124,12 +124,14 @@ def test_a_bare_named_script_a_shell_runs_is_read(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("layout", ["cmake-subdirectory", "cd-then-script", "recipe-glob",
-                                    "script-glob"])
+                                    "script-glob", "recipe-npm"])
 def test_a_runner_in_a_folder_a_build_moves_to(tmp_path: Path, layout: str) -> None:
     if layout == "cmake-subdirectory":
         (tmp_path / "CMakeLists.txt").write_text("add_subdirectory(web)\n")
         (tmp_path / "web").mkdir()
         (tmp_path / "web/CMakeLists.txt").write_text("execute_process(COMMAND /o/jest)\n")
+    elif layout == "recipe-npm":
+        (tmp_path / "Makefile").write_text("test:\n\tcd web && npm test\n")
     elif layout == "recipe-glob":
         (tmp_path / "Makefile").write_text("test:\n\t/o/je*-29/bin/je*t --config c.json\n")
     elif layout == "script-glob":
