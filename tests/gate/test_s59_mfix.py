@@ -69,6 +69,21 @@ def test_a_runners_operand_outside_the_tests_refuses(tmp_path: Path) -> None:
         _read(command, str(tmp_path))
 
 
+@pytest.mark.parametrize(("name", "text", "command"), [
+    (".mocharc.json", '{"require": ["./tools/pre.cjs"]}', "mocha"),
+    (".prettierrc", '{"plugins": ["./tools/p.cjs"]}', "prettier --check ."),
+    ("vitest.config.js", "export default {}", "vitest run"),
+    ("package.json", '{"nyc": {"require": ["./tools/pre.cjs"]}}', "nyc mocha")])
+def test_settings_naming_code_refuse(tmp_path: Path, name: str, text: str,
+                                     command: str) -> None:
+    (tmp_path / name).write_text(text)
+    with pytest.raises(ValueError):
+        _read(command, str(tmp_path))
+    (tmp_path / name).write_text('{"timeout": 5000}')
+    if not name.endswith(".js"):
+        _read(command, str(tmp_path))
+
+
 def test_an_installed_packages_module_is_no_file(tmp_path: Path) -> None:
     (tmp_path / "node_modules/ts-node").mkdir(parents=True)
     _read("mocha --require ts-node/register", str(tmp_path))
