@@ -127,7 +127,7 @@ def _runs_named(folder: str, guards: object) -> bool:
 
     texts = [e.encode("utf-8", "replace") for e in plan_entries(guards)]
     built = any(_BUILDS.search(t) for t in texts) or not texts
-    pending = [(os.path.join(folder, n), False) for n in _BUILD_FILES] if built else []
+    pending = [(os.path.join(folder, n), b"") for n in _BUILD_FILES] if built else []
     seen = {p for p, _ in pending}
     top = fs.realpath(folder) + "/"
     read = 0
@@ -136,7 +136,9 @@ def _runs_named(folder: str, guards: object) -> bool:
     while texts:
         if any(b"jest" in t or _PACKAGES.search(t) for t in texts):
             return True  # (a package's scripts: `cd web && npm test`, s59-mreview J3)
-        operands = {w for t in texts for w in _OPERAND.findall(t[:_READ_LIMIT])}
+        operands = {w: b"sh" if shell else b"code" for t in texts
+                    for shell, w in _OPERAND.findall(t[:_READ_LIMIT])}  # (`sh runtests`,
+        # `node scripts/test.js`: run, whatever their mode)
         bases |= {os.path.normpath(os.path.join(folder, w.decode("utf-8", "replace")))
                   for t in texts for w in _MOVE.findall(t[:_READ_LIMIT])}  # (`cd ci && …`)
         for token in dict.fromkeys(w for t in texts for w in _TOKEN.findall(t[:_READ_LIMIT])):
@@ -144,8 +146,8 @@ def _runs_named(folder: str, guards: object) -> bool:
                 path = os.path.normpath(os.path.join(base, token.decode("utf-8", "replace")))
                 if path not in seen:
                     seen.add(path)
-                    pending.append((path, token in operands))
-                    pending += [(os.path.join(path, n), False) for n in _BUILD_FILES
+                    pending.append((path, operands.get(token, b"")))
+                    pending += [(os.path.join(path, n), b"") for n in _BUILD_FILES
                                 if built and fs.entry(path) == "dir"]  # (a sub-folder's:
                     # cmake's `add_subdirectory(web)`, make's `-C web`)
         texts = []
@@ -161,9 +163,10 @@ def _runs_named(folder: str, guards: object) -> bool:
     return False
 
 
-def _program_text(path: str, shell: bool, top: str) -> bytes | None:
-    """The text of the project file ``path`` if it runs (``_runs_named``; ``shell``: a
-    shell's operand), a shell script's with its words unquoted after it (b"" where it runs
+def _program_text(path: str, given: bytes, top: str) -> bytes | None:
+    """The text of the project file ``path`` if it runs (``_runs_named``; ``given``: ``sh``
+    for a shell's operand, ``code`` for an interpreter's, whatever its mode), a shell
+    script's with its words unquoted after it (b"" where it runs
     not: a folder, no file, a source, a data file); None where jest may be it: its real
     path below the project's real folder ``top`` (or whole, outside) names jest, it is past
     ``_READ_LIMIT``, or a shell script not read."""
@@ -177,8 +180,8 @@ def _program_text(path: str, shell: bool, top: str) -> bytes | None:
     except (OSError, ValueError):
         return b""  # (a folder a link leads to, or none: nothing run)
     script = _SHELL_LINE.match(text.split(b"\n", 1)[0]) is not None or (
-        (shell or path.endswith(".sh")) and text[:2] != b"#!")
-    if not script and not os.access(path, os.X_OK) and text[:2] != b"#!" and \
+        (given == b"sh" or path.endswith(".sh")) and text[:2] != b"#!")
+    if not script and not given and not os.access(path, os.X_OK) and text[:2] != b"#!" and \
             os.path.basename(path) not in _BUILD_FILES:
         return b""  # (a source, a data file, an object file: run by no one by itself)
     if len(text) > _READ_LIMIT or (not script and _RECIPE_GLOB.search(text)):
@@ -213,7 +216,9 @@ _RECIPE_GLOB: Final = re.compile(rb"(?m)(?:^\t|&&|;|\|\|)[ \t@+-]*(?=[^\s;&|()]*
 _PACKAGES: Final = re.compile(rb"(?:^|[\s;&|(@])(?:npm|npx|yarn|pnpm|pnpx|bunx?)(?=[ \t])")
 #: A ``cd``'s folder in a text (its words after it are looked for there too).
 _MOVE: Final = re.compile(rb"(?:^|[\s;&|(])(?:cd|pushd)[ \t]+([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
-_OPERAND: Final = re.compile(rb"(?:^|[\s;&|(])(?:ba|da)?sh[ \t]+(?:-[a-z]+[ \t]+)*"
+_OPERAND: Final = re.compile(rb"(?:^|[\s;&|(\"'])(?:[^\s;&|()]*/)?(?:((?:ba|da|z|k|mk)?sh|"
+                             rb"\$[({]SHELL[)}])|node|nodejs|python[\d.]*|perl|ruby|php|bun|"
+                             rb"deno|tsx|ts-node|tclsh|lua)[ \t]+(?:-\S*[ \t]+)*"
                              rb"([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
 #: How much of a file is read for jest's name, and how many files.
 _READ_LIMIT: Final = 1 << 20

@@ -114,7 +114,8 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
         option, equals, value = option.partition("=")
         if option in _LOADS and not equals:
             value = checked[k + 1] if k + 1 < len(checked) else "."
-        if option in _LOADS and _loads(folder, value):
+        if option in _LOADS and (_loads(folder, value) or (
+                name in _FILE_FIRST and value not in _BUILT_IN)):
             raise ValueError(f"a script of {folder!r} gives {name} a file to load as code "
                              f"({option!r} {value!r})")
 
@@ -259,6 +260,10 @@ _RUNNER_VALUED: Final = frozenset((
     "--ignore", "--exclude", "--file", "--config", "--package", "--reporter-options", "-O",
     "--reporter-option", "--node-arg", "--before", "--after", "--match", "-m",
     "--concurrency", "-c", "--coverage-report", "--node-arguments", "--invert", "--delay"))
+#: The runners trying a module's name as a file of the folder first (mocha's
+#: ``handleRequires``: ``ts-node/register.js`` there shadows the package; prettier's plugins:
+#: s59-mreview S19): any name but a built-in one refuses.
+_FILE_FIRST: Final = frozenset(("mocha", "prettier"))
 #: The built-in names the options of ``_LOADS`` take (mocha's reporters and interfaces,
 #: istanbul's reporters, node's): no file.
 _BUILT_IN: Final = frozenset((
