@@ -134,8 +134,9 @@ def _runs_named(folder: str, guards: object) -> bool:
     bases = {folder}
     texts = texts or [b""]
     while texts:
-        if any(b"jest" in t or _PACKAGES.search(t) for t in texts):
-            return True  # (a package's scripts: `cd web && npm test`, s59-mreview J3)
+        if any(b"jest" in t or (read and _PACKAGES.search(t)) for t in texts):
+            return True  # (a file's text running a package's scripts: a recipe's `cd web &&
+            # npm test`, s59-mreview J3; the plan's own `npm test` reads its package.json)
         operands = {w: b"sh" if shell else b"code" for t in texts
                     for shell, w in _OPERAND.findall(t[:_READ_LIMIT])}  # (`sh runtests`,
         # `node scripts/test.js`: run, whatever their mode)

@@ -27,7 +27,7 @@ REFUSED = [
     "nyc --silent ./gen", "mocha --require ./tools/r.js", "mocha -r tools/r.js",
     "eslint -c .eslintrc.js .", "npx ./tools/pkg", "npx gen", "mocha --require setup",
     "cp tools/r.txt node_modules/.bin/cat", "cross-env NODE_OPTIONS=--require=./x.cjs mocha",
-    "mocha --package=tools/p.json", "nyc --nycrc-path=tools/n.json mocha", "tsc",
+    "mocha --package=tools/p.json", "nyc --nycrc-path=tools/n.json mocha", "tsc --outDir test",
     "ava --node-arguments=--require=./tools/x.cjs", "tools/x=echo",
     "npm run unit -- --test-reporter=./tools/r.mjs"]
 READ = [
@@ -203,3 +203,11 @@ def test_the_plans_script_runs_a_runner_outside(tmp_path: Path, entry: str,
              "src/js": JS_PAYLOAD}
     assert _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
                  ["cp src/js tools/s.js", entry], setup="chmod +x ci.sh") is not None
+
+
+def test_tsc_emitting_into_a_test_folder_refuses(tmp_path: Path) -> None:
+    (tmp_path / "tsconfig.json").write_text('{"compilerOptions": {"outDir": "test"}}')
+    with pytest.raises(ValueError):
+        _read("tsc", str(tmp_path))
+    (tmp_path / "tsconfig.json").write_text('{"compilerOptions": {"outDir": "dist"}}')
+    _read("tsc", str(tmp_path))
