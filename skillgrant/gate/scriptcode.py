@@ -137,7 +137,10 @@ def _operands(folder: str, name: str, words: list[str]) -> None:
         parts = word.split("/")
         head = parts[:next((k for k, p in enumerate(parts) if any(c in p for c in "*?[{")),
                            len(parts))]
-        tests = test_name(re.sub(r"[*?]+|\[[^]]*\]", "x", parts[-1]))  # (`*.test.js`)
+        at = max(parts[-1].rfind(".test."), parts[-1].rfind(".spec."))
+        tests = test_name(parts[-1]) if not glob else at > 0 and not any(
+            c in parts[-1][at:] for c in "*?[{+@!(") and test_name("x" + parts[-1][at:])
+        # (`*.test.js`: each match a test's name; `*.test.js*` no: s59-mreview S21)
         if ".." in parts or ((glob or os.path.lexists(os.path.join(folder, word))) and
                              JS_FOLDERS.isdisjoint(head) and not tests):
             raise ValueError(f"a script of {folder!r} gives {name} {word!r}, whose scripts "

@@ -211,3 +211,17 @@ def test_tsc_emitting_into_a_test_folder_refuses(tmp_path: Path) -> None:
         _read("tsc", str(tmp_path))
     (tmp_path / "tsconfig.json").write_text('{"compilerOptions": {"outDir": "dist"}}')
     _read("tsc", str(tmp_path))
+
+
+def test_a_redirections_file_and_a_loose_glob_refuse(tmp_path: Path) -> None:
+    import json
+
+    from skillgrant.gate.testroots import _script_folders
+
+    package = tmp_path / "package.json"
+    for script in ("cat tools/t.js > test/t.test.js && node --test", "mocha 'tools/*.test.js*'"):
+        package.write_text(json.dumps({"scripts": {"test": script}}))
+        with pytest.raises(ValueError):
+            _script_folders(str(tmp_path), str(package), 0, frozenset(("test",)))
+    package.write_text(json.dumps({"scripts": {"test": "node --test 2>&1"}}))
+    _script_folders(str(tmp_path), str(package), 0, frozenset(("test",)))
