@@ -185,7 +185,8 @@ def _program_text(path: str, given: bytes, top: str) -> bytes | None:
     if not script and not given and not os.access(path, os.X_OK) and text[:2] != b"#!" and \
             os.path.basename(path) not in _BUILD_FILES:
         return b""  # (a source, a data file, an object file: run by no one by itself)
-    if len(text) > _READ_LIMIT or (not script and _RECIPE_GLOB.search(text)):
+    if len(text) > _READ_LIMIT or (os.path.basename(path) in _BUILD_FILES and
+                                   _RECIPE_GLOB.search(text)):
         return None  # (a recipe's program by a glob: `…/je*t --config ci.json`)
     if script:
         from .planscripts import commands, program_at  # (a shell script: dash's words)

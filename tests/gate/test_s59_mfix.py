@@ -124,7 +124,7 @@ def test_a_link_to_jests_bin_is_jest(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("program", "present"), [(b"\x7fELF\0/opt/jest/bin", True),
-                                                  (b"\x7fELF\0", False)])
+                                                  (b"\x7fELF\0\tab*c d", False)])
 def test_a_built_programs_bytes_are_searched(tmp_path: Path, program: bytes,
                                              present: bool) -> None:
     (tmp_path / "Makefile").write_text("test: t\n\t./t\nt: t.c\n\tcc -o t t.c\n")
