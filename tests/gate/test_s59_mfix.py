@@ -34,7 +34,7 @@ READ = [
     "jest --config ci.json", "mocha -R spec", "mocha --reporter dot test/", "tap",
     "cross-env NODE_ENV=test mocha --timeout 5000", "nyc --silent tap", "c8 mocha",
     "npm run build", "tsc --noEmit -p tsconfig.json", "node --test", "rimraf dist",
-    "echo done", "npx prettier --check .", "tsd", "bun test", "ava",
+    "echo done", "npx prettier --no-config --check .", "tsd", "bun test", "ava",
     "cross-env NODE_ENV=test TZ=UTC mocha", "nyc --reporter text mocha", "nyc -r lcov tap",
     "npm test -- --watch"]
 
@@ -71,7 +71,7 @@ def test_a_runners_operand_outside_the_tests_refuses(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("name", "text", "command"), [
     (".mocharc.json", '{"require": ["./tools/pre.cjs"]}', "mocha"),
-    (".prettierrc", '{"plugins": ["./tools/p.cjs"]}', "prettier --check ."),
+    (".prettierrc", '{"plugins": ["./tools/p.cjs"]}', "prettier --no-config --check ."),
     ("vitest.config.js", "export default {}", "vitest run"),
     ("package.json", '{"nyc": {"require": ["./tools/pre.cjs"]}}', "nyc mocha"),
     (".mocharc.json", '{"\\u0072": ["./tools/pre.cjs"]}', "mocha")])  # (an alias, escaped)
