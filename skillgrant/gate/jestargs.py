@@ -106,7 +106,157 @@ def present(folder: str, guards: object = None) -> bool:
             break
         above = os.path.dirname(above)
     return any(fs.entry(os.path.join(p, "jest")) is not None
-               for p in os.environ.get("PATH", "").split(":") if p[:1] == "/") or _tests(folder)
+               for p in os.environ.get("PATH", "").split(":") if p[:1] == "/") or _tests(
+        folder) or _runs_named(folder, guards)
+
+
+def _runs_named(folder: str, guards: object) -> bool:
+    """Whether a program the plan of ``guards`` runs in ``folder`` may run jest (s58-mreview
+    J6c, J6d): read from the plan's entries' texts and, where they run make or cmake,
+    ``folder``'s build files (a makefile, ``CMakeLists.txt``), through each project file a
+    word of a text read names that runs (an executable file, a shell script: ``.sh``, a
+    ``#!`` line, a shell's operand: a recipe's ``sh scripts/test.sh``, the plan's
+    ``./ci.sh``, cmake's ``execute_process``): a text naming jest or running a package
+    manager (``cd web && npm test``: another package's scripts), a file whose real path
+    does (``tools/runner -> …/jest/bin/jest.js``), a shell script not read as plain shell
+    words (``planscripts.commands``: ``${J}st``), a file past ``_READ_LIMIT``, or more than
+    ``_READ_FILES`` files to read, takes jest as present (fail closed). A program's bytes,
+    another interpreter's script, are searched for jest's name only (a name computed when
+    it runs is a residual: docs/decisions.md, session 59)."""
+    from .planscripts import plan_entries
+
+    texts = [e.encode("utf-8", "replace") for e in plan_entries(guards)]
+    built = any(_BUILDS.search(t) for t in texts) or not texts
+    pending = [(os.path.join(folder, n), b"") for n in _BUILD_FILES] if built else []
+    seen = {p for p, _ in pending}
+    top = fs.realpath(folder) + "/"
+    read = 0
+    bases = {folder}
+    texts = texts or [b""]
+    while texts:
+        if any(b"jest" in t or (read and _PACKAGES.search(t)) for t in texts):
+            return True  # (a file's text running a package's scripts: a recipe's `cd web &&
+            # npm test`, s59-mreview J3; the plan's own `npm test` reads its package.json)
+        operands = {w: b"sh" if shell else b"code" for t in texts
+                    for shell, w in _OPERAND.findall(t[:_READ_LIMIT])}  # (`sh runtests`,
+        # `node scripts/test.js`: run, whatever their mode)
+        operands.update((w, b"mk") for t in texts for w in _MAKEFILE.findall(t[:_READ_LIMIT]))
+        bases |= {os.path.normpath(os.path.join(folder, w.decode("utf-8", "replace")))
+                  for t in texts for w in _MOVE.findall(t[:_READ_LIMIT])}  # (`cd ci && …`)
+        for token in dict.fromkeys(w for t in texts for w in _TOKEN.findall(t[:_READ_LIMIT])):
+            for base in bases:
+                path = os.path.normpath(os.path.join(base, token.decode("utf-8", "replace")))
+                if path not in seen:
+                    seen.add(path)
+                    pending.append((path, operands.get(token, b"")))
+                    pending += [(os.path.join(path, n), b"") for n in _BUILD_FILES
+                                if built and fs.entry(path) == "dir"]  # (a sub-folder's:
+                    # cmake's `add_subdirectory(web)`, make's `-C web`)
+        taken = _take(pending, top, bases)
+        if taken is None or read > _READ_FILES:
+            return True
+        read += bool(taken)
+        texts = taken
+    return False
+
+
+def _program_text(path: str, given: bytes, top: str) -> bytes | None:
+    """The text of the project file ``path`` if it runs (``_runs_named``; ``given``: ``sh``
+    for a shell's operand, ``code`` for an interpreter's, whatever its mode), a shell
+    script's with its words unquoted after it (b"" where it runs
+    not: a folder, no file, a source, a data file); None where jest may be it: its real
+    path below the project's real folder ``top`` (or whole, outside) names jest, it is past
+    ``_READ_LIMIT``, or a shell script not read."""
+    if fs.entry(path) not in ("file", "link"):
+        return b""
+    real = fs.realpath(path)  # (its own name, not the project's: `…/jest-x/p`)
+    if "jest" in (real[len(top):] if real.startswith(top) else real):
+        return None
+    try:
+        text = fs.read(path, _READ_LIMIT + 1)
+    except (OSError, ValueError):
+        return b""  # (a folder a link leads to, or none: nothing run)
+    script = _shell_script(path, given, text)
+    if not script and not given and not os.access(path, os.X_OK) and text[:2] != b"#!" and \
+            not _built(path, given):
+        return b""  # (a source, a data file, an object file: run by no one by itself)
+    if len(text) > _READ_LIMIT or (_built(path, given) and _RECIPE_GLOB.search(text)):
+        return None  # (a recipe's program by a glob: `…/je*t --config ci.json`)
+    if script:
+        from .planscripts import commands, program_at  # (a shell script: dash's words)
+
+        read = commands("\n".join(n for n in text.decode("utf-8", "replace").splitlines()
+                                   if n.lstrip()[:1] != "#"))
+        if read is None or any(_GLOB.search(c[program_at(c)]) and c[program_at(c)] not in (
+                "[", "[[") for c in read if program_at(c) < len(c)):  # (words not
+            return None  # plain: `${J}st`; a glob, `…/je*t`: s59-mreview J2)
+        return text + b"\n" + " ".join(w for c in read for w in c).encode()  # (`je''st`)
+    return text
+
+
+def _take(pending: list[tuple[str, bytes]], top: str, bases: set[str]) -> list[bytes] | None:
+    """The next text ``_runs_named`` follows the words of, from ``pending`` (popped; its
+    folder added to ``bases``): a build file's, a shell script's, the paths of another
+    interpreter's script (s59-mreview J9); [] where none is left; None where jest may run
+    (``_program_text``, a program's bytes naming it)."""
+    while pending:
+        path, shell = pending.pop()
+        text = _program_text(path, shell, top)
+        if text is None or (b"\0" in text and b"jest" in text):
+            return None
+        if not text or b"\0" in text:
+            continue  # (not run; a program's bytes without the name)
+        bases.add(os.path.dirname(path))  # (a script's own folder)
+        if _built(path, shell) or _shell_script(path, shell, text):
+            return [text]
+        return [b" ".join(_PATHS.findall(text)) + (b" jest" if b"jest" in text else b"")]
+    return []
+
+
+def _built(path: str, given: bytes) -> bool:
+    """Whether the file ``path`` is a build file (a makefile, ``CMakeLists.txt``, a ``.mk``,
+    one ``-f`` names: ``given`` ``mk``; s59-mreview J10)."""
+    return given == b"mk" or os.path.basename(path) in _BUILD_FILES or path.endswith((
+        ".mk", ".make", ".cmake"))
+
+
+def _shell_script(path: str, given: bytes, text: bytes) -> bool:
+    """Whether the file ``path`` of the text ``text`` (``given``: ``_program_text``'s) is
+    a shell script: its ``#!`` line a shell's, or none and a shell's operand or ``.sh``."""
+    return _SHELL_LINE.match(text.split(b"\n", 1)[0]) is not None or (
+        (given == b"sh" or path.endswith(".sh")) and text[:2] != b"#!")
+
+
+#: A script's first line naming a shell (its other lines are read as dash reads them).
+_SHELL_LINE: Final = re.compile(rb"#![ \t]*/(?:usr/)?bin/(?:env[ \t]+)?(?:ba|da)?sh[ \t]*\r?$")
+#: The build files a plan's make or cmake reads from its folder, and their programs' names.
+_BUILD_FILES: Final = ("GNUmakefile", "makefile", "Makefile", "CMakeLists.txt")
+_BUILDS: Final = re.compile(rb"(?:^|[\s;&|/])(?:g?make|cmake)(?:$|[\s;&|])")
+#: A word of a text that may name a project file (``scripts/test.sh``, ``./ci.sh``,
+#: ``runtests``), and one a shell is given (``sh runtests``: a script of any name).
+_TOKEN: Final = re.compile(rb"[A-Za-z0-9_.][A-Za-z0-9_.+@/-]*")
+#: A glob's characters in a shell script's program, and a makefile recipe's (a line after a
+#: tab, or after ``;``/``&&``) program holding one.
+_GLOB: Final = re.compile(r"[*?\[]")
+_RECIPE_GLOB: Final = re.compile(rb"(?m)(?:^\t|&&|;|\|\|)[ \t@+-]*(?=[^\s;&|()]*[*?\[])"
+                                 rb"(?!\[\[?\s)[^\s;&|()=]*[A-Za-z0-9_][^\s;&|()]*(?=\s|$)")
+#: A package manager running a package's scripts or bins (jest among them, with that
+#: package's settings: its folder is none the plan collects in).
+_PACKAGES: Final = re.compile(rb"(?:^|[\s;&|(@])(?:npm|npx|yarn|pnpm|pnpx|bunx?)(?=[ \t])")
+#: A makefile ``-f`` names (``$(MAKE) -f ci.mk``), and a path in another interpreter's
+#: script (``'scripts/run.sh'``: a ``/`` or an ending).
+_MAKEFILE: Final = re.compile(rb"(?:^|\s)(?:-f[ \t]*|--file=|--makefile=)([A-Za-z0-9_.][^\s;&|]*)")
+_PATHS: Final = re.compile(rb"[A-Za-z0-9_.][A-Za-z0-9_.+@-]*(?:/[A-Za-z0-9_.+@-]+)+|"
+                           rb"[A-Za-z0-9_-]+\.(?:sh|js|cjs|mjs|ts|py|pl|rb|mk|json)\b")
+#: A ``cd``'s folder in a text (its words after it are looked for there too).
+_MOVE: Final = re.compile(rb"(?:^|[\s;&|(])(?:cd|pushd)[ \t]+([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
+_OPERAND: Final = re.compile(rb"(?:^|[\s;&|(\"'])(?:[^\s;&|()]*/)?(?:((?:ba|da|z|k|mk)?sh|"
+                             rb"\$[({]SHELL[)}])|node|nodejs|python[\d.]*|perl|ruby|php|bun|"
+                             rb"deno|tsx|ts-node|tclsh|lua)[ \t]+(?:-\S*[ \t]+)*"
+                             rb"([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
+#: How much of a file is read for jest's name, and how many files.
+_READ_LIMIT: Final = 1 << 20
+_READ_FILES: Final = 64
 
 
 #: A name jest's default ``testMatch`` takes (``x.test.js``, ``x.spec.ts``) or its folder.

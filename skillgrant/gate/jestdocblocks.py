@@ -4,7 +4,11 @@
 code before the test. ``jestsettings`` asks, for a write under a collecting folder, whether a
 test there names the file so: each test's head (its first ``_HEAD`` bytes) is read, the tests
 being the files of jest's default names there (``x.test.js``, ``__tests__/…``) and those the
-settings' patterns match. Past ``_MAX_FILES`` files, not read (None: the caller fails closed)."""
+settings' patterns match. Past ``_MAX_FILES`` files, not read (None: the caller fails closed).
+A docblock not read exactly (its first comment past ``_HEAD``, a pragma's value on another
+line, a ``..`` from a ``rootDir`` the settings may set anywhere) may name any file of any
+ending (jest loads ``./tools/s.txt`` as CommonJS): the answer is ``EVERY`` then (s59, review
+s58-mreview JD; fail closed: every write the collecting plan's guard asks about)."""
 
 from __future__ import annotations
 
@@ -18,8 +22,9 @@ TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
-#: How much of a test is read for its docblock (jest reads the file's first comment).
-_HEAD: Final = 8192
+#: How much of a test is read for its docblock (jest reads the file's first comment: a
+#: license's past 8 KiB too, s58-mreview JD2).
+_HEAD: Final = 1 << 20
 #: How many entries below a collecting folder are looked at before the answer is None.
 _MAX_FILES: Final = 20_000
 #: A name of jest's default ``testMatch`` (``x.test.js``, ``spec.ts``, ``x.testspec.js``;
@@ -32,6 +37,8 @@ _PRAGMA: Final = re.compile(rb"@jest-environment(?![\w-])(?:[ \t]+([^\s*]\S*))?"
 #: What marks a name's ending any path may have (``./tools/e.js`` from a ``rootDir`` the
 #: settings set anywhere: s58-mreview JD5), in ``environments``' answer.
 SUFFIX: Final = "\0"
+#: ``environments``' answer where a docblock is not read exactly: the ending of every path.
+EVERY: Final = frozenset((SUFFIX,))
 #: The folders jest never collects in.
 _SKIPPED: Final = frozenset(("node_modules", ".git"))
 
@@ -41,8 +48,9 @@ def environments(folder: str, patterns: list[re.Pattern[str]],
     """The folded paths (each with ``endings`` added) the tests below ``folder`` name as
     their environment by a path, from each folder from the test's up to ``folder``, and as
     an ending of any path (``SUFFIX`` first: jest's ``rootDir`` may be any); None where the
-    tests are too many to read, or a test's docblock is not read exactly (its first comment
-    past ``_HEAD``, a pragma's value on another line, a ``..``: review s58-mreview JD)."""
+    tests are too many to read; ``EVERY`` where a test's docblock is not read exactly (its
+    first comment past ``_HEAD``, a pragma's value on another line, a ``..``: review
+    s58-mreview JD)."""
     found: set[str] = set()
     seen = 0
     for top, folders, names in os.walk(folder):
@@ -57,7 +65,7 @@ def environments(folder: str, patterns: list[re.Pattern[str]],
                     p.search(fold(path)) for p in patterns):
                 named = _named(path, [top, *_between(top, folder)], endings)
                 if named is None:
-                    return None
+                    return set(EVERY)
                 found |= named
     return found
 

@@ -7,7 +7,10 @@ run a file (``find -exec``, sed's ``e``, ``tar --to-command``, ``rsync -e``) ref
 
 from __future__ import annotations
 
+import os
 import re
+
+from . import files as fs
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -21,6 +24,7 @@ def code_read(folder: str, given: list[str], names: list[str]) -> None:
     tools.run``, ``node -e …``, ``node -r ./tools/pre``: an allow-list); a package runner
     given a package by its path (``npx ./tools/pkg``, ``--package=file:x``) or a text to
     run (``npx -c``)."""
+    _allowed(folder, given, names)
     for k, name in enumerate(names):
         program = k == 0 or given[k - 1][:1] != "-" or "=" in given[k - 1]
         valued = (given[k][:1] == "-" and "=" in given[k]) or (k and given[k - 1] in (
@@ -56,6 +60,278 @@ def code_read(folder: str, given: list[str], names: list[str]) -> None:
                                  f"text ({' '.join(given)!r}), whose code no guard keeps")
 
 
+def _allowed(folder: str, given: list[str], names: list[str]) -> None:
+    """Raises ValueError unless the command ``given`` (``names``: its words' file names) runs a
+    program of ``_RUNS`` by its bare name, whose file reading is known (s59: an allow-list,
+    failing closed: ``sqlite3 '.read x.sql'``, ``gdb -x x.gdb``, ``timeout 60 ./gen``, a
+    program built into ``node_modules/.bin``, any program not listed, a word holding a
+    ``/`` or a ``=`` as the program, refuse), past the wrappers of ``_WRAPPERS``
+    (``cross-env NODE_ENV=test nyc --reporter text mocha``: cross-env's assignments of
+    ``PLAIN_NAMES`` only, nyc's and c8's valued options ``_WRAPPER_VALUED``); an option
+    loading code given a file (``_loads``) refuses; ``tsc`` writes (its ``outDir`` may be a
+    collected folder: s59-mreview S7) but with ``--noEmit``."""
+    at = 0
+    while at < len(names) and names[at] in _WRAPPERS and "/" not in given[at]:
+        wrapper, at = names[at], at + 1
+        while at < len(given) and (given[at][:1] == "-" or (
+                "=" in given[at] and wrapper == "cross-env")):
+            if given[at][:1] != "-" and given[at].partition("=")[0] not in PLAIN_NAMES:
+                raise ValueError(f"a script of {folder!r} gives cross-env {given[at]!r}, a "
+                                 "variable a program may read a file by")
+            at += 2 if given[at] in _WRAPPER_VALUED else 1  # (`--reporter text`)
+    word = given[at] if at < len(given) else "true"
+    name = os.path.basename(word)
+    if name in _PACKAGE_RUNNERS or (name in ("npm", "pnpm", "yarn", "bun") and names[
+            at + 1:at + 2] in (["exec"], ["x"], ["dlx"])):
+        rest = [w for w in given[at + 1:] if w[:1] != "-" and w not in ("exec", "x", "dlx")]
+        name = os.path.basename(rest[0]) if rest else name  # (`npx prettier`: its bin; the
+        # package's own checks: `code_read`)
+    if name not in _RUNS or "/" in word or "=" in word:
+        raise ValueError(f"a script of {folder!r} runs {word!r}, no program whose file "
+                         "reading the gate knows (scriptcode._RUNS, an allow-list)")
+    _words(folder, name, given, at)
+
+
+def _words(folder: str, name: str, given: list[str], at: int) -> None:
+    """``_allowed``'s reading of the words ``given`` of the program ``name`` (``given[at]``)
+    of ``_RUNS`` and its wrappers: tsc's ``--noEmit``, a runner's operands (``_operands``),
+    an option loading code (``_loads``)."""
+    if name == "tsc" and "--noEmit" not in given and _emits_into_tests(folder, given):
+        raise ValueError(f"a script of {folder!r} runs tsc, which may write into a folder "
+                         "whose scripts are run as tests (its outDir)")
+    if name in _OPERAND_RUNNERS:
+        _operands(folder, name, given[at + 1:])
+    if name == "prettier" and "--no-config" not in given:
+        raise ValueError(f"a script of {folder!r} runs prettier, which takes settings naming "
+                         "plugins from each checked file's folder up (`package.yaml` too): "
+                         "only `--no-config` is read (s59-mreview S25, S26)")
+    for runner in {name, *(n for n in (os.path.basename(w) for w in given[:at])
+                          if n in _WRAPPERS)}:
+        _settings(folder, runner)
+    if name in ("npm", "pnpm", "yarn") and "--" in given[at:] and any(
+            "/" in w or w.endswith(_CODE_ENDINGS) or os.path.lexists(os.path.join(folder, w))
+            for w in given[given.index("--", at) + 1:]):  # (`npm run unit -- --x=./r.mjs`
+        raise ValueError(f"a script of {folder!r} gives another script words naming a "
+                         "file (`--`), which its command is run with")  # s59-mreview S18)
+    checked = given[1:] if name != "jest" else given[1:at]
+    for k, option in enumerate(checked):
+        option, equals, value = option.partition("=")
+        if option in _LOADS and not equals:
+            value = checked[k + 1] if k + 1 < len(checked) else "."
+        if option in _LOADS and (_loads(folder, value) or (
+                name in _FILE_FIRST and value not in _BUILT_IN)):
+            raise ValueError(f"a script of {folder!r} gives {name} a file to load as code "
+                             f"({option!r} {value!r})")
+
+
+def _operands(folder: str, name: str, words: list[str]) -> None:
+    """Raises ValueError where the runner ``name`` (mocha, tape, tap, ava: it runs every
+    script a file, folder or glob operand names as a test) is given an operand there (or a
+    glob) outside a folder whose scripts are guarded as tests (``testnames.JS_FOLDERS``:
+    ``test/``) that is no test's name (``mocha tools/check.js``, ``mocha spec``, ``tape
+    'tests/*.js'``: s59-mreview S3, S16)."""
+    from .testnames import JS_FOLDERS, test_name
+
+    skip = False
+    for word in words:
+        if skip or word[:1] == "-":
+            skip = word in _RUNNER_VALUED
+            continue
+        glob = any(c in word for c in "*?[{")
+        parts = word.split("/")
+        head = parts[:next((k for k, p in enumerate(parts) if any(c in p for c in "*?[{")),
+                           len(parts))]
+        at = max(parts[-1].rfind(".test."), parts[-1].rfind(".spec."))
+        tests = test_name(parts[-1]) if not glob else at > 0 and not any(
+            c in parts[-1][at:] for c in "*?[{+@!(") and test_name("x" + parts[-1][at:])
+        # (`*.test.js`: each match a test's name; `*.test.js*` no: s59-mreview S21)
+        if ".." in parts or ((glob or os.path.lexists(os.path.join(folder, word))) and
+                             JS_FOLDERS.isdisjoint(head) and not tests):
+            raise ValueError(f"a script of {folder!r} gives {name} {word!r}, whose scripts "
+                             "it runs as tests and no guard keeps")
+
+
+def _emits_into_tests(folder: str, given: list[str]) -> bool:
+    """Whether tsc with the words ``given`` may write its output into a folder whose scripts
+    a runner runs as tests (s59-mreview S7: ``outDir: test``): its settings file (``-p``,
+    ``--project``, or ``tsconfig.json``; none: tsc writes nothing) not read as JSON, extending
+    another, or an ``outDir``/``outFile``/``declarationDir`` holding ``test``, ``__tests__``,
+    ``__mocks__`` or ``..`` (a source of a test's name is a test wherever tsc emits it)."""
+    import json
+
+    from .testnames import JS_FOLDERS
+
+    named = [given[k + 1] for k, w in enumerate(given[:-1]) if w in ("-p", "--project")]
+    if any(w[:1] == "-" and w.lstrip("-").lower() in _TSC_OUT for w in given):
+        return True  # (`--outDir test` on the command line)
+    path = os.path.join(folder, named[0] if named else "tsconfig.json")
+    path = os.path.join(path, "tsconfig.json") if fs.entry(path) == "dir" else path
+    if fs.entry(path) is None:
+        return bool(named)
+    try:
+        settings = json.loads(fs.read(path, 1 << 20).decode("utf-8", "replace"))
+    except (OSError, ValueError):
+        return True  # (comments, trailing commas: JSONC not read)
+    options = settings.get("compilerOptions", {}) if isinstance(settings, dict) else None
+    if not isinstance(options, dict) or "extends" in settings:
+        return True
+    outs = [str(options[k]) for k in options if k.lower() in _TSC_OUT]
+    return any(not JS_FOLDERS.isdisjoint(o.split("/")) or ".." in o.split("/") for o in outs)
+
+
+def _settings(folder: str, name: str) -> None:
+    """Raises ValueError where the runner ``name`` of ``_RUNS`` (but jest, whose settings
+    ``jestsettings`` reads) finds settings in ``folder`` that may name code: a settings file
+    of its own (``starttables.STARTS``) that is code (``vitest.config.ts``,
+    ``.mocharc.js``), or one, or its ``package.json`` member, holding a key naming code
+    (a key not of ``_DATA_KEYS``: ``require``, ``r``, ``plugins``, ``spec``). Its settings
+    files are guarded by name; the files they name are not (s59-mreview S10, S13)."""
+    from .starttables import STARTS
+
+    if name == "jest" or name not in STARTS:
+        return
+    for entry in STARTS[name]:
+        base = entry.lstrip("^")
+        path = os.path.join(folder, base)
+        if base.endswith("/") or fs.entry(path) not in ("file", "link"):
+            continue
+        if base.endswith(_CODE_ENDINGS):
+            raise ValueError(f"a script of {folder!r} runs {name}, whose settings {base!r} are "
+                             "code (they may load any file)")
+        import json
+
+        try:  # (JSON only: a YAML one, a settings file of no ending in YAML, is not read)
+            data = json.loads(fs.read(path, 1 << 20).decode("utf-8", "replace").removeprefix(
+                "\ufeff"))
+        except (OSError, ValueError):
+            data = None
+        if base == "package.json":
+            data = data.get(_MEMBERS.get(name, name), {}) if isinstance(data, dict) else None
+        if not isinstance(data, dict) or not all(k in _DATA_KEYS or (k == "nyc-arg" and (
+                isinstance(v, list) and all(isinstance(w, str) and w.split("=", 1)[0] not in
+                                            _LOADS and not w.endswith(_CODE_ENDINGS) for w in v)))
+                for k, v in data.items()):  # (tap's `nyc-arg`: `--exclude x/**`)
+            raise ValueError(f"a script of {folder!r} runs {name}, whose settings {base!r} "
+                             "may name code (a key not read as data, or not JSON)")
+
+
+def _loads(folder: str, value: str) -> bool:
+    """Whether the value ``value`` of an option loading code (``_LOADS``) may be a file of
+    ``folder`` or a path: any but a built-in name (``_BUILT_IN``: ``spec``, ``bdd``, ``lcov``)
+    or a package installed in a ``node_modules`` of ``folder`` or above (``ts-node/register``:
+    mocha, prettier, nyc try the package first, a file of the folder next: s59-mreview S6,
+    K6); a text (``--node-arguments=--require=…``) is read as its options' values."""
+    if value[:1] == "-":
+        return any(_loads(folder, v) for v in value.split("=")[1:]) or "=" not in value
+    if value in _BUILT_IN:
+        return False
+    parts = value.split("/")
+    package = "/".join(parts[:2] if value[:1] == "@" else parts[:1])
+    if value[:1] in (".", "/", "~") or not package or value.endswith(_CODE_ENDINGS):
+        return True
+    above = folder
+    while True:
+        if os.path.isdir(os.path.join(above, "node_modules", package)):
+            return False
+        if above == os.path.dirname(above):
+            return True
+        above = os.path.dirname(above)
+
+
+#: The programs a collecting script may run, each with what it reads (s59; any other program
+#: refuses the collecting plan's writes: it may run any file): programs reading no code
+#: (``planscripts._INERT``' and the shell's own words), the package managers running the
+#: scripts ``planscripts`` reads by name (their ``exec``/``x``/``dlx`` given a package: that
+#: package's program), the test runners and checkers whose settings files the gate guards
+#: by name (``starttables.STARTS``: ``deepnames``) and whose tests it reads (``testfiles``;
+#: jest's settings and words: ``jestsettings``), ``node``/``bun``/``deno`` in their test
+#: runners' forms (``code_read``).
+_RUNS: Final = {
+    **dict.fromkeys(("mkdir", "rmdir", "rm", "cat", "ls", "head", "tail", "wc", "echo",
+                     "printf", "pwd", "true", "false", "diff", "cmp", "grep", "basename",
+                     "dirname", "realpath", "stat", "uniq", "exit", "test", "[", ":", "sleep",
+                     "rimraf", "mkdirp"),
+                    "no code: its operands as data, writing no file (a copier's copy may be "
+                    "a test or a program the script runs next: s59-mreview S1, S2, S17)"),
+    **dict.fromkeys(("npm", "pnpm", "yarn", "run-s", "run-p", "npm-run-all"),
+                    "the package.json scripts it runs by name (planscripts)"),
+    "jest": "its settings and words (jestsettings), its tests (testfiles)",
+    **dict.fromkeys(("vitest", "mocha", "tap", "ava", "tape", "xo", "eslint", "prettier"),
+                    "its settings files (starttables.STARTS), its tests (testfiles)"),
+    **dict.fromkeys(("node", "nodejs", "bun", "deno"), "its test runner's tests (testfiles; "
+                    "any other form refuses: code_read)"),
+    **dict.fromkeys(("tsc", "tsd", "tsd-check"), "sources, type tests and the tsconfig as "
+                    "data (TypeScript's checker loads no plugin; tsc with --noEmit only)"),
+    **dict.fromkeys(("tap-spec", "tap-dot", "faucet", "tap-min", "tap-summary",
+                     "tap-mocha-reporter"), "its input as data (a pipe's reader)"),
+}
+#: Programs running the program after their options (``cross-env``: its assignments), whose
+#: settings files ``starttables.STARTS`` names (``.nycrc``, ``.c8rc``).
+_WRAPPERS: Final = frozenset(("cross-env", "nyc", "c8"))
+#: Options of a runner or a wrapper loading a module or a file as code (a settings file,
+#: a file of settings naming code among them): a value that may be a file refuses
+#: (``_loads``).
+_LOADS: Final = frozenset(("-r", "--require", "--import", "--loader", "--experimental-loader",
+                           "--plugin", "--plugins", "--rulesdir", "--resolve-plugins-relative-to",
+                           "--config", "-c", "--file", "--ui", "-u", "--reporter", "-R",
+                           "--setup", "--environment", "--before", "--after", "--node-arg",
+                           "-i", "--include", "--test-env", "--extension", "-e", "--package",
+                           "--nycrc-path", "--node-arguments", "--workspace", "--spec",
+                           "--reporter-options", "--config-file"))
+#: The keys of a runner's JSON settings read as data (an allow-list: any other key, an alias
+#: as mocha's `r`, may name code it loads; s59-mreview S10, S24): mocha's, nyc's and c8's
+#: thresholds and switches, prettier's formatting, xo's and eslint's rules.
+_DATA_KEYS: Final = frozenset((
+    "timeout", "slow", "recursive", "bail", "exit", "color", "colors", "diff", "parallel",
+    "jobs", "retries", "check-leaks", "full-trace", "inline-diffs", "sort", "forbid-only",
+    "forbid-pending", "allow-uncaught", "async-only", "grep", "fgrep", "invert", "dry-run",
+    "fail-zero", "check-coverage", "checkCoverage", "branches", "lines", "functions",
+    "statements", "per-file", "perFile", "all", "cache", "clean", "skip-full", "skipFull",
+    "semi", "singleQuote", "tabWidth", "useTabs", "printWidth", "trailingComma",
+    "bracketSpacing", "arrowParens", "endOfLine", "quoteProps", "jsxSingleQuote",
+    "proseWrap", "htmlWhitespaceSensitivity", "embeddedLanguageFormatting",
+    "bracketSameLine", "rules", "space", "envs", "globals", "ignores", "semicolon",
+    "prettier", "verbose", "failFast", "fail-fast", "concurrency", "serial", "test-regex",
+    "test-ignore",
+    "watch-ignore", "exclude", "include", "excludeAfterRemap", "watermarks"))
+_MEMBERS: Final = {"eslint": "eslintConfig", "c8": "c8", "nyc": "nyc"}
+#: The runners running every script their operands name as a test, and their options
+#: taking the next word (mocha's, tape's, tap's, ava's).
+_OPERAND_RUNNERS: Final = frozenset(("mocha", "tape", "tap", "ava"))
+_RUNNER_VALUED: Final = frozenset((
+    "--timeout", "-t", "--reporter", "-R", "--ui", "-u", "--require", "-r", "--grep", "-g",
+    "--fgrep", "-f", "--slow", "-s", "--retries", "--jobs", "-j", "--extension", "--spec",
+    "--ignore", "--exclude", "--file", "--config", "--package", "--reporter-options", "-O",
+    "--reporter-option", "--node-arg", "--before", "--after", "--match", "-m",
+    "--concurrency", "-c", "--coverage-report", "--node-arguments", "--invert", "--delay"))
+#: tsc's options naming where it writes (folded).
+_TSC_OUT: Final = frozenset(("outdir", "outfile", "declarationdir", "out"))
+#: The runners trying a module's name as a file of the folder first (mocha's
+#: ``handleRequires``: ``ts-node/register.js`` there shadows the package; prettier's plugins:
+#: s59-mreview S19): any name but a built-in one refuses.
+_FILE_FIRST: Final = frozenset(("mocha", "prettier"))
+#: The built-in names the options of ``_LOADS`` take (mocha's reporters and interfaces,
+#: istanbul's reporters, node's): no file.
+_BUILT_IN: Final = frozenset((
+    "spec", "dot", "tap", "json", "json-stream", "list", "min", "nyan", "progress",
+    "landing", "markdown", "xunit", "doc", "base", "bdd", "tdd", "qunit", "exports",
+    "text", "text-summary", "lcov", "lcovonly", "html", "html-spa", "cobertura", "clover",
+    "teamcity", "none", "json-summary", "junit", "dots", "verbose", "default", "basic",
+    "js", "ts", "cjs", "mjs", "jsx", "tsx", "hanging-process", "github-actions"))
+#: nyc's and c8's options taking the next word as their value.
+_WRAPPER_VALUED: Final = frozenset(("--reporter", "-r", "--report-dir", "--temp-dir", "-t",
+                                    "--temp-directory", "--include", "-n", "--exclude", "-x",
+                                    "--extension", "-e", "--require", "-i", "--nycrc-path",
+                                    "--cwd", "--src", "--branches", "--lines", "--functions",
+                                    "--statements", "--per-file"))
+#: The variables a script may assign before a command (``NODE_ENV=test jest``), and cross-env
+#: set: none names a file a program runs or a folder (any other: ``NODE_OPTIONS``,
+#: ``LD_PRELOAD``, ``HOME``, ``CDPATH``, ``npm_config_*``, refuses; s57-sreview, s59-mreview
+#: S11).
+PLAIN_NAMES: Final = frozenset(("NODE_ENV", "BABEL_ENV", "CI", "FORCE_COLOR", "NO_COLOR",
+                                 "TZ", "DEBUG", "LANG", "LC_ALL", "NODE_NO_WARNINGS"))
+#: The endings of a file node loads as code.
+_CODE_ENDINGS: Final = (".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx", ".node")
 #: An interpreter's name (a version's too: ``python3.11``, ``nodejs20``): its operands, its
 #: options' texts or modules are code (s58-mreview R18b, R18c).
 _INTERPRETER: Final = re.compile(

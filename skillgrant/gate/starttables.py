@@ -111,8 +111,11 @@ STARTS: Final = {
              # (babel-jest loads Babel's configuration as code: s53-greview J1)
              ".babelrc", *(n + e for n in ("babel.config", ".babelrc")
                            for e in (".js", ".cjs", ".mjs", ".cts", ".json"))),
-    "vitest": tuple(f"{c}.config{e}" for c in ("vitest", "vite")
-                    for e in (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts")),
+    "vitest": tuple(f"{c}.{k}{e}" for c, k in (("vitest", "config"), ("vite", "config"),
+                                                ("vitest", "workspace"), ("vitest", "projects"))
+                    for e in (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".json")),
+    # (vitest 2 loads `vitest.workspace.*`, `vitest.projects.*` from its config's folder as
+    # code: s59-mreview S15)
     # pytest's settings (pytest 9 reads `pytest.toml` first) and conftest.py, from the
     # folder of its paths up to the root it picks by them
     "pytest": tuple("^" + n for n in ("conftest.py", "pytest.toml", ".pytest.toml",
@@ -130,6 +133,23 @@ STARTS: Final = {
         "eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts",
         "eslint.config.mts", "eslint.config.cts", ".eslintrc.js", ".eslintrc.cjs",
         ".eslintrc.yaml", ".eslintrc.yml", ".eslintrc.json", ".eslintrc"))),
+    # the runners a collecting package.json script may run (scriptcode._RUNS: s59): their
+    # settings files, code or naming code (tap's `.taprc` `before:`, ava's `require`, xo's
+    # eslint settings, nyc's `require`, c8's reporters)
+    "tap": ("node_modules/", "package.json", "^.taprc", "^.nycrc", "^.nycrc.json",
+            "^.nycrc.yml", "^.nycrc.yaml", "^nyc.config.js", "^nyc.config.cjs",
+            "^nyc.config.mjs", "^.babelrc", "^babel.config.js", "^babel.config.cjs",
+            "^tsconfig.json"),
+    "ava": ("node_modules/", "package.json", "^ava.config.js", "^ava.config.cjs",
+            "^ava.config.mjs"),
+    "xo": ("node_modules/", "package.json", "^xo.config.js", "^xo.config.cjs",
+           "^xo.config.mjs", "^xo.config.ts", "^.xo-config", "^.xo-config.js",
+           "^.xo-config.cjs", "^.xo-config.json", "^.eslintrc.js", "^.eslintrc.cjs",
+           "^.eslintrc.json", "^.eslintrc", "^eslint.config.js", "^eslint.config.mjs"),
+    **dict.fromkeys(("nyc", "c8"), ("node_modules/", "package.json", "^.nycrc", "^.nycrc.json",
+                                    "^.nycrc.yml", "^.nycrc.yaml", "^nyc.config.js",
+                                    "^nyc.config.cjs", "^nyc.config.mjs", "^.c8rc",
+                                    "^.c8rc.json")),
     "prettier": ("node_modules/", "package.json", *("^" + n for n in (
         ".prettierrc", ".prettierrc.json", ".prettierrc.yaml", ".prettierrc.yml",
         ".prettierrc.json5", ".prettierrc.js", ".prettierrc.mjs", ".prettierrc.cjs",

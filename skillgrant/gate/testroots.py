@@ -212,8 +212,10 @@ def _folders_of(folder: str, script: str, depth: int) -> list[str]:
             ((os.path.basename(w[program_at(w)]) if program_at(w) < len(w) else "") in
              _SHELL_STATE and not _plain_export(w[program_at(w):])) or
             any(not _plain_assignment(a) for a in w[:program_at(w)]) or
-            any("CDPATH" in x for x in w) for w in read)):
-        read = None  # (`export HOME=x`, `PWD=sub :`, `alias go=cd`, a CDPATH: s57-sreview)
+            any("CDPATH" in x for x in w) for w in read) or any(
+            t not in ("/dev/null", "/dev/stderr") for t in _WRITTEN.findall(script))):
+        read = None  # (`export HOME=x`, `PWD=sub :`, `alias go=cd`, a CDPATH: s57-sreview;
+        # a redirection's file, a test or a program the script runs next: s59-mreview S23)
     if read is None:
         raise ValueError(f"a package.json script of {folder!r} is not read as plain words "
                          f"({script[:80]!r}), where a test runner may collect")
@@ -300,23 +302,21 @@ _SYSTEM: Final = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/etc/")
 _SHELL_STATE: Final = frozenset(("alias", "unalias", "export", "readonly", "local",
                                   "declare", "typeset", "read", "unset", "hash", "for",
                                   "select", "getopts", "case"))
-#: The variables a script may assign before a command (``NODE_ENV=test jest``): none names a
-#: file a program runs or a folder (any other: ``NODE_OPTIONS``, ``LD_PRELOAD``, ``HOME``,
-#: ``CDPATH``, ``npm_config_*``, refuses; s57-sreview).
-_PLAIN_NAMES: Final = frozenset(("NODE_ENV", "BABEL_ENV", "CI", "FORCE_COLOR", "NO_COLOR",
-                                 "TZ", "DEBUG", "LANG", "LC_ALL", "NODE_NO_WARNINGS"))
 def _plain_export(words: list[str]) -> bool:
-    """Whether ``words`` export (or mark read-only) only assignments of ``_PLAIN_NAMES``
-    (``export NODE_ENV=test``: s57-sreview's cost)."""
+    """Whether ``words`` export (or mark read-only) only assignments of
+    ``scriptcode.PLAIN_NAMES`` (``export NODE_ENV=test``: s57-sreview's cost)."""
     return words[0] in ("export", "readonly") and len(words) > 1 and all(
         "=" in w and _plain_assignment(w) for w in words[1:])
 
 
 def _plain_assignment(word: str) -> bool:
-    """Whether the assignment ``word`` before a command sets one of ``_PLAIN_NAMES`` (an
-    allow-list: any other name may be one a program reads a file by, ``OPENSSL_CONF=ssl.cnf``,
-    ``NODE_PATH=./lib``, ``LD_PRELOAD=p.so``, ``HOME=sub``; s57-sreview)."""
-    return word.partition("=")[0] in _PLAIN_NAMES
+    """Whether the assignment ``word`` before a command sets one of ``scriptcode.PLAIN_NAMES``
+    (an allow-list: any other name may be one a program reads a file by,
+    ``OPENSSL_CONF=ssl.cnf``, ``NODE_PATH=./lib``, ``LD_PRELOAD=p.so``, ``HOME=sub``;
+    s57-sreview)."""
+    from .scriptcode import PLAIN_NAMES  # (only where a script's words are read: s59-hfix)
+
+    return word.partition("=")[0] in PLAIN_NAMES
 
 
 #: The variable read: ``HOME`` (``$HOME``, ``${HOME}``) where the script sets none
@@ -324,6 +324,8 @@ def _plain_assignment(word: str) -> bool:
 _KNOWN: Final = re.compile(r"\$(?:\{HOME\}|HOME\b)")
 _MOVES: Final = re.compile(r"(?:^|[\s;&|])(?:cd|pushd|popd)(?:$|[\s;&|])")
 _PATTERN: Final = re.compile(r"[*?\[{]")
+#: An output redirection's file (``> test/t.test.js``; not ``2>&1``).
+_WRITTEN: Final = re.compile(r">>?[ \t]*([^\s&;|<>]+)")
 #: Programs whose folder is not read: a folder stack's, a feeder's (its words come from
 #: its input), a runner of a text or a file in this shell (as the program); the feeders
 #: anywhere in a command (``nice xargs``).

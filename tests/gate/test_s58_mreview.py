@@ -60,6 +60,15 @@ CLOSED: dict[str, str] = {
     **dict.fromkeys(("a-program-built-then-run", "gits-alias-runs-a-shell-text",
                      "npx-runs-a-scoped-file-spec"), "23605c28"),
     **dict.fromkeys(("seds-e-command-runs-a-file", "finds-exec-runs-each-match"), "e133c7b7"),
+    **dict.fromkeys(("sqlites-read-file-runs-a-shell", "gdbs-command-file-runs-a-shell",
+                     "a-built-program-run-by-a-wrapper", "a-built-program-in-npms-bin-folder"),
+                    "s59-mfix"),
+    **dict.fromkeys(("a-recipes-script-runs-the-runner", "a-recipes-program-linked-to-the-runner",
+                     "cmake-runs-a-runner-outside"), "s59-mfix jestargs._runs_named"),
+    "the-plans-script-runs-a-runner-outside": "s59-mfix planprograms (a project's program: &*)",
+    **dict.fromkeys(("an-unread-pragma-names-a-text-file",
+                     "an-unread-next-line-pragma-names-a-text-file",
+                     "a-climbing-pragma-names-a-text-file"), "s59-mfix jestdocblocks.EVERY"),
     # (held when first tried, at cc125206)
     "a-config-files-folder": "held", "a-folders-index": "held",
 }
