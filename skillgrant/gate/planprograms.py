@@ -56,6 +56,7 @@ from .planscripts import ENTRY
 from .starttables import (
     ALL_STARTS,
     BUILT,
+    CMAKE_VALUED,
     FILE_OPTIONS,
     FILE_TOPS,
     FOLDER_OPTIONS,
@@ -66,6 +67,7 @@ from .starttables import (
     NODE_TOPS,
     PLUGGED,
     RUNS_ANY,
+    SCRIPT_OPTIONS,
     SEARCH_UP,
     SETTINGS_OPTIONS,
     STARTS,
@@ -145,12 +147,6 @@ def _entry_paths(entry: str, text: str) -> list[str]:
     return found
 
 
-#: Options whose value is a file a program outside the tables runs as code (``sqlite3 -init
-#: x.sql``, ``vim -S x.vim``, ``sed -f x.sed``, ``--rcfile``, ``--script``).
-_SCRIPT_OPTIONS: Final = ("-f", "--file", "-S", "-init", "--init-file", "--rcfile", "--script",
-                          "-script")
-
-
 def _fed_scripts(words: list[str], part: str) -> list[str]:
     """The files a command ``words`` (its text ``part``) of a program outside the tables is
     given as code (review s53-greview S1): its input redirection's file (``sqlite3 out/db <
@@ -164,7 +160,7 @@ def _fed_scripts(words: list[str], part: str) -> list[str]:
     if not name or "$" in name or name in READERS or name == "xargs" or name in INTERPRETERS \
             or family(name) in FAMILIES or name in FILE_OPTIONS or name == "git":
         return []
-    named = option_values(words, _SCRIPT_OPTIONS) if name not in FOLDER_WRITERS or \
+    named = option_values(words, SCRIPT_OPTIONS) if name not in FOLDER_WRITERS or \
         name == "sqlite3" else []
     return [p for t in [*INPUT.findall(part), *named] if "$" not in t for p in literal(t)]
 
@@ -270,20 +266,10 @@ def _cmake_lists(words: list[str], folders: list[str]) -> list[str]:
     """The ``CMakeLists.txt`` cmake with ``words`` reads (in ``folders``, its source
     operand's), marked for what each includes (``buildnames``: session 54)."""
     operands = [w for at, w in enumerate(words[1:], 1) if w[:1] != "-" and
-                words[at - 1] not in _CMAKE_VALUED]
+                words[at - 1] not in CMAKE_VALUED]
     scripts = [os.path.join(f, v) for f in folders for v in option_values(words, ("-P",))]
     return [CMAKELISTS + os.path.join(f, "CMakeLists.txt") for f in folders + operands] + [
         CMAKELISTS + p for p in scripts]
-
-
-#: cmake's options whose value is the next word.
-_CMAKE_VALUED: Final = frozenset(("-S", "-B", "-G", "-T", "-A", "-C", "-D", "-U", "-P", "-E",
-                                  "--build", "--preset", "--toolchain", "--install-prefix",
-                                  "--target", "-t", "--config", "-j", "--parallel", "--graphviz",
-                                  "--log-level", "--trace-redirect", "--profiling-output",
-                                  "--profiling-format", "--trace-format", "--debug-find-pkg",
-                                  "--debug-find-var", "--trace-source", "--install",
-                                  "--component", "--prefix", "--open", "-W", "-L"))
 
 
 def _folders(kind: str, words: list[str]) -> list[str]:

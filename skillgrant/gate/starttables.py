@@ -281,3 +281,19 @@ SUBCOMMANDS: Final = {
 #: Their options naming a file they load first (``node -r ./hook.js``: C1).
 LOADED: Final = frozenset({"-r", "--require", "--import", "--loader",
                            "--experimental-loader", "--preload"})
+
+
+#: Options whose value is a file a program outside the tables runs as code (``sqlite3 -init
+#: x.sql``, ``vim -S x.vim``, ``sed -f x.sed``, ``--rcfile``, ``--script``).
+SCRIPT_OPTIONS: Final = ("-f", "--file", "-S", "-init", "--init-file", "--rcfile", "--script",
+                         "-script")
+
+
+#: cmake's options whose value is the next word.
+CMAKE_VALUED: Final = frozenset(("-S", "-B", "-G", "-T", "-A", "-C", "-D", "-U", "-P", "-E",
+                                 "--build", "--preset", "--toolchain", "--install-prefix",
+                                 "--target", "-t", "--config", "-j", "--parallel", "--graphviz",
+                                 "--log-level", "--trace-redirect", "--profiling-output",
+                                 "--profiling-format", "--trace-format", "--debug-find-pkg",
+                                 "--debug-find-var", "--trace-source", "--install",
+                                 "--component", "--prefix", "--open", "-W", "-L"))
