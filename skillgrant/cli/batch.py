@@ -21,6 +21,7 @@ from ..reports.jsondoc import file_fragment
 
 # Its functions are looked up at call time: tests replace apply_to_file and read_chunk.
 from ..skillfile import builder as skillfile
+from ..skillfile.headmemo import HeadMemo, Recalled
 from ..skillfile.removed import removed_tools
 from ..skillfile.staged import each
 
@@ -65,19 +66,28 @@ def check_file(path: Path, plan: PlanLike, root: Path, *, write: bool,
 
 
 def check_chunk(paths: Iterator[Path], plan: PlanLike, root: Path, *, dry_run: bool,
-                enforce: str | None = None,
-                plugins: dict[str, object] | None = None) -> list[FileOutcome | BaseException]:
+                enforce: str | None = None, plugins: dict[str, object] | None = None,
+                memo: HeadMemo[Known] | None = None) -> list[FileOutcome | BaseException]:
     """``check_file``, never writing, of the next chunk of ``paths`` (``builder.read_chunk``;
     an empty list: none is left), done step by step over the chunk (``skillfile.staged``):
     each file's outcome, the same as ``check_file``'s, in order. An exception that
-    ``check_file`` would raise for a file ends the list in that file's place."""
+    ``check_file`` would raise for a file ends the list in that file's place.
+
+    ``memo``, kept over one batch and one plan, holds the outcomes of the files checked so
+    far by their heads (``skillfile.headmemo``): a file whose head is there is not read
+    again (its answer is the same), and a file read is kept there. Not with ``enforce``,
+    whose hook names the file."""
     taken, values = skillfile.read_chunk(paths)
-    skillfile.apply_chunk(values, cast("Plan", plan), enforce=enforce, plugins=plugins)
+    if enforce is not None:
+        memo = None
+    skillfile.apply_chunk(values, cast("Plan", plan), enforce=enforce, plugins=plugins,
+                          recall=None if memo is None else memo.recall)
     for i, value in enumerate(values):
         if isinstance(value, SkillFileError):
             values[i] = _failed(taken[i], root, value)
-    each(values, lambda result: result if isinstance(result, tuple) else _outcome(
-        result.path, result, root, dry_run, enforce))
+    each(values, lambda result: result if isinstance(result, tuple) else
+         _recalled(result, root, dry_run) if isinstance(result, Recalled) else
+         _outcome(result.path, result, root, dry_run, enforce, memo))
     return values
 
 
@@ -99,6 +109,7 @@ def check_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: boo
     import gc
 
     pending = iter(files)
+    memo: HeadMemo[Known] = HeadMemo()
     while True:
         # A chunk's documents live until its outcomes are made: the cyclic collector, which
         # would walk them at each of its rounds, waits for the chunk's end (they hold no cycle).
@@ -106,7 +117,7 @@ def check_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: boo
         gc.disable()
         try:
             done: list[Any] = check_chunk(pending, plan, root, dry_run=dry_run,
-                                          enforce=enforce, plugins=plugins)
+                                          enforce=enforce, plugins=plugins, memo=memo)
             each(done, lambda outcome: file_done(outcome, json_dry_run=json_dry_run,
                                                  text=text))
         finally:
@@ -127,14 +138,47 @@ def _failed(path: Path, root: Path, error: SkillFileError) -> FileOutcome:
 
 
 def _outcome(target: Path, result: ApplyResult, root: Path, dry_run: bool,
-             enforce: str | None) -> FileOutcome:
+             enforce: str | None, memo: HeadMemo[Known] | None = None) -> FileOutcome:
     path = str(target)
     doc = getattr(result, "doc", None)
     if doc is None:
         doc = skillfile.read_skill(result.old_text, path)
-    return _result(path, artifact_path(target, root), doc, result.old_text,
-                   result.new_text, result.decision, written=result.written,
-                   dry_run=dry_run), hook_note(path, doc, enforce, written=result.written)
+    found = _result(path, artifact_path(target, root), doc, result.old_text,
+                    result.new_text, result.decision, written=result.written, dry_run=dry_run)
+    if memo is not None and not result.written:  # (check_chunk: enforce is None)
+        old, new = result.old_text, result.new_text
+        body = len(old) - doc.body_start
+        if new.endswith(old[doc.body_start:]):  # (the splice changes the head only)
+            memo.keep(old, doc.body_start, Known(new[:len(new) - body], found))
+    return found, hook_note(path, doc, enforce, written=result.written)
+
+
+class Known(NamedTuple):
+    """What ``check_chunk`` keeps of a file's outcome by its head (``HeadMemo``): the head of
+    its new text (the body follows it), and its FileResult (of another path)."""
+
+    new_head: str
+    result: FileResult
+
+
+def _recalled(file: Recalled[Known], root: Path, dry_run: bool) -> FileOutcome:
+    """``_outcome`` of a file whose head's outcome was kept (``HeadMemo``): the same but for
+    its path, and for ``--dry-run`` its diff."""
+    kept = file.answer.result
+    path, text = file.path, file.text
+    assert isinstance(path, Path)
+    artifact = artifact_path(path, root)
+    diff = None
+    if dry_run and kept.changed:
+        from ..reports.check import unified_diff
+
+        diff = unified_diff(text, file.answer.new_head + text[file.body_start:], artifact)
+    return FileResult(path=str(path), artifact=artifact, decision=kept.decision,
+                      changed=kept.changed, applied=False, location=kept.location,
+                      entry_locations=kept.entry_locations, diff=diff,
+                      runtime_note=kept.runtime_note, runtime_rule=kept.runtime_rule,
+                      removed=kept.removed, removed_key=kept.removed_key,
+                      removed_location=kept.removed_location), None
 
 
 def hook_note(path: str, doc: SkillDoc, enforce: str | None, *, written: bool) -> str | None:

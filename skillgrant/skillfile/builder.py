@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -278,11 +278,31 @@ def _text_of(path: Path) -> tuple[Path, str]:
 
 
 def apply_chunk(values: list[Any], plan: Plan, *, enforce: str | None = None,
-                plugins: dict[str, object] | None = None) -> None:
+                plugins: dict[str, object] | None = None,
+                recall: Callable[[Any], Any] | None = None) -> None:
     """``apply_to_file`` with ``dry_run`` (nothing is written) of each file ``read_chunk``
     read, step by step over the chunk (``staged``): each value becomes the file's
-    ApplyResult, or the exception its steps raised, the same as the file's alone."""
+    ApplyResult, or the exception its steps raised, the same as the file's alone.
+
+    ``recall`` (``headmemo.HeadMemo.recall``), asked of each file once its plugin folders
+    are judged, gives a file whose answer is known its answer (not a tuple), which the later
+    steps pass over; the rest are done as above."""
     each(values, lambda value: _judged(value, plugins))
+    if recall is None:
+        _apply_steps(values, plan, enforce)
+        return
+    each(values, recall)
+    todo = [i for i, value in enumerate(values) if type(value) is tuple]
+    rest = [values[i] for i in todo]
+    _apply_steps(rest, plan, enforce)
+    for i, value in zip(todo, rest, strict=False):
+        values[i] = value
+    if len(rest) < len(todo):  # an exception ended the batch at its file (staged.each)
+        del values[todo[len(rest) - 1] + 1:]
+
+
+def _apply_steps(values: list[Any], plan: Plan, enforce: str | None) -> None:
+    """``apply_chunk``'s steps after the plugin folders' judge."""
     each(values, lambda value: (*value, _read(value[1], plan, str(value[0]), True)))
     each(values, lambda value: (*value, _decide(value[2], plan, str(value[0]), enforce)))
     each(values, lambda value: (*value, _spliced(value[2], value[3].allowed)))
