@@ -21,7 +21,7 @@ from ..reports.jsondoc import file_fragment
 
 # Its functions are looked up at call time: tests replace apply_to_file and read_chunk.
 from ..skillfile import builder as skillfile
-from ..skillfile.headmemo import HeadMemo, Recalled
+from ..skillfile.headmemo import HeadMemo, Recalled, ValueMemo
 from ..skillfile.removed import removed_tools
 from ..skillfile.staged import each
 
@@ -67,7 +67,8 @@ def check_file(path: Path, plan: PlanLike, root: Path, *, write: bool,
 
 def check_chunk(paths: Iterator[Path], plan: PlanLike, root: Path, *, dry_run: bool,
                 enforce: str | None = None, plugins: dict[str, object] | None = None,
-                memo: HeadMemo[Known] | None = None) -> list[FileOutcome | BaseException]:
+                memo: HeadMemo[Known] | None = None,
+                decided: ValueMemo[Decision] | None = None) -> list[FileOutcome | BaseException]:
     """``check_file``, never writing, of the next chunk of ``paths`` (``builder.read_chunk``;
     an empty list: none is left), done step by step over the chunk (``skillfile.staged``):
     each file's outcome, the same as ``check_file``'s, in order. An exception that
@@ -76,12 +77,13 @@ def check_chunk(paths: Iterator[Path], plan: PlanLike, root: Path, *, dry_run: b
     ``memo``, kept over one batch and one plan, holds the outcomes of the files checked so
     far by their heads (``skillfile.headmemo``): a file whose head is there is not read
     again (its answer is the same), and a file read is kept there. Not with ``enforce``,
-    whose hook names the file."""
+    whose hook names the file. ``decided``, kept so too, holds the decisions by the value
+    submitted (``builder._decide``)."""
     taken, values = skillfile.read_chunk(paths)
     if enforce is not None:
         memo = None
     skillfile.apply_chunk(values, cast("Plan", plan), enforce=enforce, plugins=plugins,
-                          recall=None if memo is None else memo.recall)
+                          recall=None if memo is None else memo.recall, decided=decided)
     for i, value in enumerate(values):
         if isinstance(value, SkillFileError):
             values[i] = _failed(taken[i], root, value)
@@ -110,6 +112,7 @@ def check_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: boo
 
     pending = iter(files)
     memo: HeadMemo[Known] = HeadMemo()
+    decided: ValueMemo[Decision] = ValueMemo()
     while True:
         # A chunk's documents live until its outcomes are made: the cyclic collector, which
         # would walk them at each of its rounds, waits for the chunk's end (they hold no cycle).
@@ -117,7 +120,8 @@ def check_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: boo
         gc.disable()
         try:
             done: list[Any] = check_chunk(pending, plan, root, dry_run=dry_run,
-                                          enforce=enforce, plugins=plugins, memo=memo)
+                                          enforce=enforce, plugins=plugins, memo=memo,
+                                          decided=decided)
             each(done, lambda outcome: file_done(outcome, json_dry_run=json_dry_run,
                                                  text=text))
         finally:
@@ -148,7 +152,7 @@ def _outcome(target: Path, result: ApplyResult, root: Path, dry_run: bool,
     if memo is not None and not result.written:  # (check_chunk: enforce is None)
         old, new = result.old_text, result.new_text
         body = len(old) - doc.body_start
-        if new.endswith(old[doc.body_start:]):  # (the splice changes the head only)
+        if new.endswith(doc.body):  # (the splice changes the head only)
             memo.keep(old, doc.body_start, Known(new[:len(new) - body], found))
     return found, hook_note(path, doc, enforce, written=result.written)
 

@@ -26,6 +26,7 @@ from ..verdicts import Decision
 from .bounded import read_bounded
 from .doc import AllowedTools, Item, SkillDoc
 from .fmread import same
+from .headmemo import ValueMemo
 from .keys import judge_keys
 from .plugin import judge_plugin
 from .reread import reread
@@ -110,13 +111,26 @@ def _read(text: str, plan: Plan, path: str | None, decoded: bool) -> SkillDoc:
     return read_skill(text, path, decoded=decoded)
 
 
-def _decide(doc: SkillDoc, plan: Plan, path: str | None, enforce: str | None) -> Decision:
+def _decide(doc: SkillDoc, plan: Plan, path: str | None, enforce: str | None,
+            decided: ValueMemo[Decision] | None = None) -> Decision:
+    """``doc``'s keys judged, and its value's decision under ``plan``. ``decided`` (a batch's,
+    nothing logged: ``constrain`` logs for ``path`` only where a record is heard) keeps each
+    decision by the value submitted, of which and of the plan it is a function."""
     judge_keys(doc, getattr(plan, "source", None), enforce)
     value = doc.allowed_tools
     submitted: str | list[str] = []
     if value is not None:
         submitted = value.value if isinstance(value.value, str) else list(value.value)
-    return constrain(submitted, plan.allowed_tools, source=path, **plan.constrain_kwargs())
+    if decided is None:
+        return constrain(submitted, plan.allowed_tools, source=path, **plan.constrain_kwargs())
+    if isinstance(submitted, str):
+        key: str | tuple[str, ...] = submitted
+        size = len(submitted)
+    else:
+        key = tuple(submitted)
+        size = sum(map(len, key))
+    return decided.get(key, size, lambda: constrain(
+        submitted, plan.allowed_tools, source=path, **plan.constrain_kwargs()))
 
 
 def _rewritten(doc: SkillDoc, decision: Decision, path: str | None, enforce: str | None) -> str:
@@ -279,32 +293,36 @@ def _text_of(path: Path) -> tuple[Path, str]:
 
 def apply_chunk(values: list[Any], plan: Plan, *, enforce: str | None = None,
                 plugins: dict[str, object] | None = None,
-                recall: Callable[[Any], Any] | None = None) -> None:
+                recall: Callable[[Any], Any] | None = None,
+                decided: ValueMemo[Decision] | None = None) -> None:
     """``apply_to_file`` with ``dry_run`` (nothing is written) of each file ``read_chunk``
     read, step by step over the chunk (``staged``): each value becomes the file's
     ApplyResult, or the exception its steps raised, the same as the file's alone.
 
     ``recall`` (``headmemo.HeadMemo.recall``), asked of each file once its plugin folders
     are judged, gives a file whose answer is known its answer (not a tuple), which the later
-    steps pass over; the rest are done as above."""
+    steps pass over; the rest are done as above. ``decided`` keeps the batch's decisions
+    (``_decide``)."""
     each(values, lambda value: _judged(value, plugins))
     if recall is None:
-        _apply_steps(values, plan, enforce)
+        _apply_steps(values, plan, enforce, decided)
         return
     each(values, recall)
     todo = [i for i, value in enumerate(values) if type(value) is tuple]
     rest = [values[i] for i in todo]
-    _apply_steps(rest, plan, enforce)
+    _apply_steps(rest, plan, enforce, decided)
     for i, value in zip(todo, rest, strict=False):
         values[i] = value
     if len(rest) < len(todo):  # an exception ended the batch at its file (staged.each)
         del values[todo[len(rest) - 1] + 1:]
 
 
-def _apply_steps(values: list[Any], plan: Plan, enforce: str | None) -> None:
+def _apply_steps(values: list[Any], plan: Plan, enforce: str | None,
+                 decided: ValueMemo[Decision] | None) -> None:
     """``apply_chunk``'s steps after the plugin folders' judge."""
     each(values, lambda value: (*value, _read(value[1], plan, str(value[0]), True)))
-    each(values, lambda value: (*value, _decide(value[2], plan, str(value[0]), enforce)))
+    each(values, lambda value: (*value, _decide(value[2], plan, str(value[0]), enforce,
+                                                decided)))
     each(values, lambda value: (*value, _spliced(value[2], value[3].allowed)))
     each(values, lambda value: ApplyResult(
         value[0], value[1], _finished(value[2], value[3], value[4], str(value[0]), enforce),

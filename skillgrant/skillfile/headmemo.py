@@ -16,6 +16,7 @@ nothing more is kept.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from typing import Final, Generic, TypeVar
 
 from .spans import FENCE_LINE, OPENING
@@ -100,3 +101,26 @@ class HeadMemo(Generic[A]):
         if head not in self._known:
             self._known[head] = [answer, False]
             self._held += body_start
+
+
+class ValueMemo(Generic[A]):
+    """Answers kept by the whole input they are a function of (``key``, its size in
+    characters ``size``), for one batch: the decision of a submitted ``allowed-tools`` value
+    under the batch's plan (``builder._decide``). Bounded as ``HeadMemo`` is; once full,
+    nothing more is kept (an answer not kept is worked out again)."""
+
+    def __init__(self, entries: int = MEMO_ENTRIES, chars: int = MEMO_CHARS) -> None:
+        self._known: dict[Hashable, A] = {}
+        self._room = chars
+        self._entries = entries
+
+    def get(self, key: Hashable, size: int, make: Callable[[], A]) -> A:
+        """The answer kept for ``key``, else ``make()``'s, kept when there is room."""
+        known = self._known.get(key, self)
+        if known is not self:
+            return known  # type: ignore[return-value]
+        answer = make()
+        if len(self._known) < self._entries and size <= self._room:
+            self._known[key] = answer
+            self._room -= size
+        return answer
