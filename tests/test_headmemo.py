@@ -5,11 +5,13 @@ body; the head is where the reader's reading ends; what is kept is bounded."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import REAL_SKILLS
 
 import skillgrant.cli.batch as batch
+import skillgrant.skillfile.builder as builder
 from skillgrant.cli.batch import FileDone, Rendering, check_file, check_files, file_done
 from skillgrant.errors import SkillFileError
 from skillgrant.plan.model import Plan
@@ -34,21 +36,26 @@ def _sources() -> list[str]:
     return found + list(texts(5959, 400))
 
 
-def _tree(root: Path) -> list[Path]:
-    """Each source as written, then each with each of BODIES after its head, a round of the
-    sources a body (a head is kept once its chunk is done: ``check_chunk``)."""
-    paths = []
+def _tree(root: Path, together: bool) -> list[Path]:
+    """Each source as written, then with each of BODIES after its head: ``together``, one
+    after the other (a chunk holds a head's files: the later ones take the first one's
+    outcome once it is done, or are done as it was where it failed), else a round of the
+    sources a body (a head is kept from an earlier chunk)."""
     sources = _sources()
+    files: list[tuple[int, int, str]] = []
     for j in range(len(BODIES) + 1):
         for i, text in enumerate(sources):
             end = frontmatter_head(text)
-            if j and end < 0:
-                continue
-            path = root / f"d{i:04d}-{j}" / "SKILL.md"
-            path.parent.mkdir()
-            path.write_bytes((text[:end] + BODIES[j - 1] if j else text).encode(
-                "utf-8", "surrogatepass"))
-            paths.append(path)
+            if not j or end > 0:
+                files.append((i, j, text[:end] + BODIES[j - 1] if j else text))
+    if together:
+        files.sort(key=lambda file: file[:2])
+    paths = []
+    for i, j, variant in files:
+        path = root / f"d{i:04d}-{j}" / "SKILL.md"
+        path.parent.mkdir()
+        path.write_bytes(variant.encode("utf-8", "surrogatepass"))
+        paths.append(path)
     return paths
 
 
@@ -57,10 +64,12 @@ RENDERINGS = [Rendering(json_dry_run=False), Rendering(json_dry_run=True),
               Rendering(text=TextStyle("apply", dry_run=True, colour=False, quiet=False))]
 
 
-@pytest.mark.parametrize("plan", PLANS, ids=["plan", "empty"])
+@pytest.mark.parametrize(("plan", "together"), [(PLANS[0], False), (PLANS[0], True),
+                                               (PLANS[1], True)],
+                         ids=["plan-rounds", "plan-together", "empty-together"])
 def test_a_kept_head_gives_the_files_own_outcome(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch,
-                                                 plan: Plan) -> None:
+                                                 plan: Plan, together: bool) -> None:
     monkeypatch.setattr(batch, "heard", lambda: False)  # check_files goes by chunks
     recalled = 0
     outcome = batch._recalled
@@ -71,7 +80,16 @@ def test_a_kept_head_gives_the_files_own_outcome(tmp_path: Path,
         return outcome(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(batch, "_recalled", counted)
-    paths = _tree(tmp_path)
+    again = 0  # files of a chunk done after an earlier one of their head failed
+    apply_chunk = builder.apply_chunk
+
+    def alone(values: list[Any], *args: Any, **kwargs: Any) -> None:
+        nonlocal again
+        again += kwargs.get("recall") is None
+        apply_chunk(values, *args, **kwargs)
+
+    monkeypatch.setattr(builder, "apply_chunk", alone)
+    paths = _tree(tmp_path, together)
     for rendering in RENDERINGS:
         plugins: dict[str, object] = {}
         alone = [file_done(check_file(path, plan, tmp_path, write=False,
@@ -87,6 +105,7 @@ def test_a_kept_head_gives_the_files_own_outcome(tmp_path: Path,
         assert got == alone
         assert sum(done.error for done in got) > 100
     assert recalled > len(paths)  # a third of the files are recalled, in each rendering
+    assert (again > 100) == together
 
 
 def test_the_head_is_where_the_reading_ends() -> None:

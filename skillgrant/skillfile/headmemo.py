@@ -53,11 +53,13 @@ def frontmatter_head(text: str) -> int:
 
 class Recalled(Generic[A]):
     """A file whose head's answer was kept: its path, its text, where its body starts, and the
-    answer kept (for the file whose text it was)."""
+    answer kept (for the file whose text it was); None for a file whose head is an earlier
+    file's of its chunk, not yet known when the chunk was begun (``HeadMemo.known`` is asked
+    once that file's answer is kept)."""
 
     __slots__ = ("answer", "body_start", "path", "text")
 
-    def __init__(self, path: object, text: str, body_start: int, answer: A) -> None:
+    def __init__(self, path: object, text: str, body_start: int, answer: A | None) -> None:
         self.path = path
         self.text = text
         self.body_start = body_start
@@ -66,7 +68,7 @@ class Recalled(Generic[A]):
 
 class HeadMemo(Generic[A]):
     """Answers kept by the head of the text they are of (module docstring). ``recall`` is a
-    ``staged.each`` step over ``(path, text)`` values."""
+    ``staged.each`` step over ``(path, text)`` values, a chunk of them after ``begin``."""
 
     def __init__(self, entries: int = MEMO_ENTRIES, chars: int = MEMO_CHARS) -> None:
         self._known: dict[str, list[object]] = {}  # head: [answer, asked again]
@@ -74,17 +76,36 @@ class HeadMemo(Generic[A]):
         self._chars = chars
         self._held = 0  # the characters of the heads kept
         self._full = False  # every head kept was asked again, and there is no room
+        self._chunk: set[str] = set()  # the heads of the chunk's files not known
+
+    def begin(self) -> None:
+        """A new chunk of files starts: its files' heads are asked by ``recall``."""
+        self._chunk.clear()
 
     def recall(self, value: tuple[object, str]) -> tuple[object, str] | Recalled[A]:
-        """``value`` (a path and its text) as Recalled when an answer is kept for its head,
-        else as it is."""
+        """``value`` (a path and its text) as Recalled when an answer is kept for its head, or
+        its head is an earlier file's of the chunk (the answer None), else as it is."""
         text = value[1]
         end = frontmatter_head(text)
-        known = self._known.get(text[:end]) if end > 0 else None
-        if known is None:
+        if end < 0:
             return value
+        head = text[:end]
+        known = self._known.get(head)
+        if known is not None:
+            known[1] = True
+            return Recalled(value[0], text, end, known[0])  # type: ignore[arg-type]
+        if head in self._chunk:
+            return Recalled(value[0], text, end, None)
+        self._chunk.add(head)
+        return value
+
+    def known(self, file: Recalled[A]) -> A | None:
+        """The answer kept for ``file``'s head now (None: none)."""
+        known = self._known.get(file.text[:file.body_start])
+        if known is None:
+            return None
         known[1] = True
-        return Recalled(value[0], text, end, known[0])  # type: ignore[arg-type]
+        return known[0]  # type: ignore[return-value]
 
     def keep(self, text: str, body_start: int, answer: A) -> None:
         """Keep ``answer``, worked out from ``text`` read whole, whose body starts at
