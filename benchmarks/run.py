@@ -707,12 +707,6 @@ def section_real(copies: int = 50) -> None:
         jobs = _paired_medians(pooled, theirs, repeat=5) if _cpus() >= 2 else None
     _real_rows(len(paths), (mine, base), jobs)
     print(f"\n{refused:,} of {len(paths):,} refused ({refused // copies} of the 40 sources)")
-    from skillgrant.skillfile.headmemo import frontmatter_head
-
-    heads = [text[:end] if (end := frontmatter_head(text)) > 0 else text for text in (
-        _copy_of(source, i).decode("utf-8") for i in range(copies) for source in texts)]
-    print(f"{len(heads) - len(set(heads)):,} of {len(heads):,} files share their head (the "
-          "frontmatter) with an earlier one: `check` keeps their outcome (skillfile/headmemo.py)")
 
 
 def _real_rows(count: int, one: tuple[float, float], jobs: tuple[float, float] | None) -> None:

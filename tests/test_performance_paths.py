@@ -324,7 +324,7 @@ def test_drop_records_still_reach_a_configured_handler(caplog: pytest.LogCapture
 # --- issue 17: entries located from the line of the one before ----------------------------
 
 def _locate_reference(doc: Any) -> tuple[Any, tuple[Any, ...]]:
-    """``cli.located.locate`` as it was: every offset counted from the start of the text."""
+    """``cli.batch.locate`` as it was: every offset counted from the start of the text."""
     from skillgrant.reports.ci import Location
 
     def at(offset: int) -> Location:
@@ -353,7 +353,7 @@ def test_lines_counts_each_offset_as_from_the_start() -> None:
     and column counted from the text's start, for offsets in order, out of order and repeated."""
     import random
 
-    from skillgrant.cli.located import _Lines
+    from skillgrant.cli.batch import _Lines
 
     rng = random.Random(42)
     for _ in range(300):

@@ -16,22 +16,21 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 from ..errors import SkillFileError
 from ..log import heard
 from ..reports.check import FileError, FileResult, text_block
-from ..reports.ci import artifact_path
+from ..reports.ci import Location, artifact_path
 from ..reports.jsondoc import file_fragment
 
 # Its functions are looked up at call time: tests replace apply_to_file and read_chunk.
 from ..skillfile import builder as skillfile
-from ..skillfile.headmemo import HeadMemo, Recalled, ValueMemo
 from ..skillfile.removed import removed_tools
 from ..skillfile.staged import each
-from .located import line_column, locate
+from ..skillfile.valuememo import ValueMemo
 
 if TYPE_CHECKING:
     from ..plan.model import ConstrainKwargs, Plan
     from ..reports.check import TextStyle
     from ..review.checks import Hit
     from ..skillfile.builder import ApplyResult
-    from ..skillfile.doc import SkillDoc
+    from ..skillfile.doc import AllowedTools, SkillDoc
     from ..verdicts import Decision
 
 FileOutcome = tuple["FileResult", "str | None"]
@@ -68,32 +67,21 @@ def check_file(path: Path, plan: PlanLike, root: Path, *, write: bool,
 
 def check_chunk(paths: Iterator[Path], plan: PlanLike, root: Path, *, dry_run: bool,
                 enforce: str | None = None, plugins: dict[str, object] | None = None,
-                memo: HeadMemo[Known] | None = None,
                 decided: ValueMemo[Decision] | None = None) -> list[FileOutcome | BaseException]:
     """``check_file``, never writing, of the next chunk of ``paths`` (``builder.read_chunk``;
     an empty list: none is left), done step by step over the chunk (``skillfile.staged``):
     each file's outcome, the same as ``check_file``'s, in order. An exception that
-    ``check_file`` would raise for a file ends the list in that file's place.
-
-    ``memo``, kept over one batch and one plan, holds the outcomes of the files checked so
-    far by their heads (``skillfile.headmemo``): a file whose head is there is not read
-    again (its answer is the same), and a file read is kept there. Not with ``enforce``,
-    whose hook names the file. ``decided``, kept so too, holds the decisions by the value
-    submitted (``builder._decide``)."""
+    ``check_file`` would raise for a file ends the list in that file's place. ``decided``,
+    kept over one batch and one plan, holds its decisions by the value submitted
+    (``builder._decide``)."""
     taken, values = skillfile.read_chunk(paths)
-    if enforce is not None:
-        memo = None
-    elif memo is not None:
-        memo.begin()
     skillfile.apply_chunk(values, cast("Plan", plan), enforce=enforce, plugins=plugins,
-                          recall=None if memo is None else memo.recall, decided=decided)
+                          decided=decided)
     for i, value in enumerate(values):
         if isinstance(value, SkillFileError):
             values[i] = _failed(taken[i], root, value)
-    each(values, lambda result: result if isinstance(result, tuple) else
-         _recalled(result, root, dry_run, memo, plan, plugins)
-         if isinstance(result, Recalled) else
-         _outcome(result.path, result, root, dry_run, enforce, memo))
+    each(values, lambda result: result if isinstance(result, tuple) else _outcome(
+        result.path, result, root, dry_run, enforce))
     return values
 
 
@@ -115,7 +103,6 @@ def check_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: boo
     import gc
 
     pending = iter(files)
-    memo: HeadMemo[Known] = HeadMemo()
     decided: ValueMemo[Decision] = ValueMemo()
     while True:
         # A chunk's documents live until its outcomes are made: the cyclic collector, which
@@ -124,7 +111,7 @@ def check_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: boo
         gc.disable()
         try:
             done: list[Any] = check_chunk(pending, plan, root, dry_run=dry_run,
-                                          enforce=enforce, plugins=plugins, memo=memo,
+                                          enforce=enforce, plugins=plugins,
                                           decided=decided)
             each(done, lambda outcome: file_done(outcome, json_dry_run=json_dry_run,
                                                  text=text))
@@ -146,62 +133,14 @@ def _failed(path: Path, root: Path, error: SkillFileError) -> FileOutcome:
 
 
 def _outcome(target: Path, result: ApplyResult, root: Path, dry_run: bool,
-             enforce: str | None, memo: HeadMemo[Known] | None = None) -> FileOutcome:
+             enforce: str | None) -> FileOutcome:
     path = str(target)
     doc = getattr(result, "doc", None)
     if doc is None:
         doc = skillfile.read_skill(result.old_text, path)
-    found = _result(path, artifact_path(target, root), doc, result.old_text,
-                    result.new_text, result.decision, written=result.written, dry_run=dry_run)
-    if memo is not None and not result.written:  # (check_chunk: enforce is None)
-        old, new = result.old_text, result.new_text
-        body = len(old) - doc.body_start
-        if new.endswith(doc.body):  # (the splice changes the head only)
-            memo.keep(old, doc.body_start, Known(new[:len(new) - body], found))
-    return found, hook_note(path, doc, enforce, written=result.written)
-
-
-class Known(NamedTuple):
-    """What ``check_chunk`` keeps of a file's outcome by its head (``HeadMemo``): the head of
-    its new text (the body follows it), and its FileResult (of another path)."""
-
-    new_head: str
-    result: FileResult
-
-
-def _recalled(file: Recalled[Known], root: Path, dry_run: bool, memo: HeadMemo[Known] | None,
-              plan: PlanLike, plugins: dict[str, object] | None) -> FileOutcome:
-    """``_outcome`` of a file whose head's outcome was kept (``HeadMemo``): the same but for
-    its path, and for ``--dry-run`` its diff. A file whose head was an earlier file's of its
-    chunk takes that file's outcome, kept by now, or where it was not (an error, whose
-    message names its file) is done as the chunk's files were."""
-    path, text = file.path, file.text
-    assert isinstance(path, Path)
-    answer = file.answer
-    if answer is None:
-        answer = None if memo is None else memo.known(file)
-    if answer is None:
-        values: list[Any] = [(path, text)]
-        skillfile.apply_chunk(values, cast("Plan", plan), plugins=plugins)
-        done = values[0]
-        if isinstance(done, SkillFileError):
-            return _failed(path, root, done)
-        if isinstance(done, BaseException):
-            raise done
-        return _outcome(path, done, root, dry_run, None, memo)
-    kept = answer.result
-    artifact = artifact_path(path, root)
-    diff = None
-    if dry_run and kept.changed:
-        from ..reports.check import unified_diff
-
-        diff = unified_diff(text, answer.new_head + text[file.body_start:], artifact)
-    return FileResult(path=str(path), artifact=artifact, decision=kept.decision,
-                      changed=kept.changed, applied=False, location=kept.location,
-                      entry_locations=kept.entry_locations, diff=diff,
-                      runtime_note=kept.runtime_note, runtime_rule=kept.runtime_rule,
-                      removed=kept.removed, removed_key=kept.removed_key,
-                      removed_location=kept.removed_location), None
+    return _result(path, artifact_path(target, root), doc, result.old_text,
+                   result.new_text, result.decision, written=result.written,
+                   dry_run=dry_run), hook_note(path, doc, enforce, written=result.written)
 
 
 def hook_note(path: str, doc: SkillDoc, enforce: str | None, *, written: bool) -> str | None:
@@ -270,7 +209,7 @@ def _result(path: str, artifact: str, doc: SkillDoc, old_text: str, new_text: st
         return FileResult(path, artifact, decision, old_text != new_text, written, location,
                           entries, diff, runtime_note=note, runtime_rule=rule,
                           removed=found.entries, removed_key=found.key,
-                          removed_location=line_column(old_text, found.offset))
+                          removed_location=_line_column(old_text, found.offset))
     return FileResult(path, artifact, decision, old_text != new_text, written, location,
                       entries, diff, runtime_note=note, runtime_rule=rule)
 
@@ -298,6 +237,74 @@ def path_error(path: Path, message: str, root: Path) -> FileOutcome:
     error = SkillFileError(message, path=str(path))
     return (FileResult(str(path), artifact_path(path, root), error=FileError(error.message)),
             f"skillgrant: error: {error}")
+
+
+def _line_column(text: str, offset: int) -> Location:
+
+    line_start = text.rfind("\n", 0, offset) + 1
+    return Location(text.count("\n", 0, offset) + 1, offset - line_start + 1)
+
+
+class _Lines:
+    """``_line_column`` for offsets of one text, as line and column: an offset on the line of
+    the one before it (the entries of a value mostly share one) is counted from that line's
+    start, and on a later line its line's number is that line's plus the line breaks between
+    (entries, and each entry's end, come in order): the same answers."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.start, self.end = 0, -1  # no line yet
+        self.line = 0
+
+    def at(self, offset: int) -> tuple[int, int]:
+        if not self.start <= offset <= self.end:
+            text = self.text
+            start = text.rfind("\n", 0, offset) + 1
+            if self.end >= 0 and start > self.start:
+                self.line += text.count("\n", self.start, start)
+            else:
+                self.line = text.count("\n", 0, start) + 1
+            self.start = start
+            newline = text.find("\n", start)
+            self.end = len(text) if newline < 0 else newline
+        return self.line, offset - self.start + 1
+
+
+def locate(doc: SkillDoc) -> tuple[Location, tuple[Location, ...]]:
+    """Where ``allowed-tools`` is (or would be added), and where each of its entries is: the
+    first character of each as written (skillfile.spans reads escapes and folded lines)."""
+    text = doc.text
+    value = doc.allowed_tools
+    if value is None:
+        return _line_column(text, doc.insert_at), ()
+    count = len(value.entries)
+    if (len(value.entry_starts) == count == len(value.entry_ends)
+            and text.find("\n", value.key_start, value.line_end) < 0):
+        return _on_its_line(text, value)
+    key = _line_column(text, value.key_start + value.key_column)
+    if len(value.entry_starts) != count:
+        return key, ()
+    ends = value.entry_ends if len(value.entry_ends) == count else None
+    lines = _Lines(text)
+    found = []
+    for i, start in enumerate(value.entry_starts):
+        line, column = lines.at(start)
+        if ends is not None and ends[i] > start:
+            found.append(Location(line, column, lines.at(ends[i] - 1)))
+        else:
+            found.append(Location(line, column))
+    return key, tuple(found)
+
+
+def _on_its_line(text: str, value: AllowedTools) -> tuple[Location, tuple[Location, ...]]:
+    """``locate`` for a value written on the key's line (``key_start`` begins it), and so
+    every entry: each column counted from there."""
+    line = text.count("\n", 0, value.key_start) + 1
+    before = value.key_start - 1  # a column is its offset less this
+    return Location(line, value.key_column + 1), tuple(
+        Location(line, start - before, (line, end - 1 - before)) if end > start
+        else Location(line, start - before)
+        for start, end in zip(value.entry_starts, value.entry_ends, strict=True))
 
 
 class FileDone(NamedTuple):

@@ -10,8 +10,10 @@ the file as it was.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import stat
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,17 +23,16 @@ from ..frozen import quick_init
 from ..limits import MAX_SKILL_BYTES
 from ..prover import constrain
 from ..verdicts import Decision
-from .atomic import write_atomic
 from .bounded import read_bounded
 from .doc import AllowedTools, Item, SkillDoc
 from .fmread import same
-from .headmemo import ValueMemo
 from .keys import judge_keys
 from .plugin import judge_plugin
 from .reread import reread
 from .spans import KEY, read_skill
 from .splice import splice
 from .staged import each
+from .valuememo import ValueMemo
 
 if TYPE_CHECKING:
     from ..plan.model import Plan
@@ -292,33 +293,12 @@ def _text_of(path: Path) -> tuple[Path, str]:
 
 def apply_chunk(values: list[Any], plan: Plan, *, enforce: str | None = None,
                 plugins: dict[str, object] | None = None,
-                recall: Callable[[Any], Any] | None = None,
                 decided: ValueMemo[Decision] | None = None) -> None:
     """``apply_to_file`` with ``dry_run`` (nothing is written) of each file ``read_chunk``
     read, step by step over the chunk (``staged``): each value becomes the file's
     ApplyResult, or the exception its steps raised, the same as the file's alone.
-
-    ``recall`` (``headmemo.HeadMemo.recall``), asked of each file once its plugin folders
-    are judged, gives a file whose answer is known its answer (not a tuple), which the later
-    steps pass over; the rest are done as above. ``decided`` keeps the batch's decisions
-    (``_decide``)."""
+    ``decided`` keeps the batch's decisions (``_decide``)."""
     each(values, lambda value: _judged(value, plugins))
-    if recall is None:
-        _apply_steps(values, plan, enforce, decided)
-        return
-    each(values, recall)
-    todo = [i for i, value in enumerate(values) if type(value) is tuple]
-    rest = [values[i] for i in todo]
-    _apply_steps(rest, plan, enforce, decided)
-    for i, value in zip(todo, rest, strict=False):
-        values[i] = value
-    if len(rest) < len(todo):  # an exception ended the batch at its file (staged.each)
-        del values[todo[len(rest) - 1] + 1:]
-
-
-def _apply_steps(values: list[Any], plan: Plan, enforce: str | None,
-                 decided: ValueMemo[Decision] | None) -> None:
-    """``apply_chunk``'s steps after the plugin folders' judge."""
     each(values, lambda value: (*value, _read(value[1], plan, str(value[0]), True)))
     each(values, lambda value: (*value, _decide(value[2], plan, str(value[0]), enforce,
                                                 decided)))
@@ -354,3 +334,61 @@ def too_large() -> str:
     return (f"the file is over {MAX_SKILL_BYTES} bytes (MAX_SKILL_BYTES): Claude Code and "
             "Copilot CLI read no skill or command file that large, so it grants nothing as it "
             "is; skillgrant refuses it rather than pass a file that would grant once cut down")
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes, *,
+                 expected: bytes | None = None) -> None:
+    """Replace the file at ``path`` with ``data`` atomically: a temporary file in the same
+    directory, written, flushed and fsynced, given the original's mode (and owner, where
+    permitted), then renamed over it. A symlink is followed: its target is replaced.
+
+    With ``expected``, the write is refused when the file no longer holds those bytes (it
+    changed since it was read). On any failure the temporary file is removed, the original is
+    untouched, and SkillFileError is raised.
+    """
+    import tempfile  # here: `check` never writes
+
+    shown = str(path)
+    target = Path(os.path.realpath(path))
+    try:
+        before = target.stat()
+        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                    suffix=".skillgrant-tmp")
+    except OSError as e:
+        raise SkillFileError(f"cannot write the file: {e.strerror or e}", path=shown) from e
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, stat.S_IMODE(before.st_mode))
+        with contextlib.suppress(OSError):  # keeping the owner needs privileges we may lack
+            if hasattr(os, "chown") and (before.st_uid, before.st_gid) != _owner(temp):
+                os.chown(temp, before.st_uid, before.st_gid)
+        if expected is not None and target.read_bytes() != expected:
+            raise SkillFileError("the file changed while it was being rewritten; nothing was "
+                                 "written", path=shown)
+        os.replace(temp, target)
+    except BaseException as e:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        if isinstance(e, OSError):
+            raise SkillFileError(f"cannot write the file: {e.strerror or e}; it was left as it "
+                                 "was", path=shown) from e
+        raise
+    _sync_directory(target.parent)
+
+
+def _owner(path: str) -> tuple[int, int]:
+    info = os.stat(path)
+    return info.st_uid, info.st_gid
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make the rename durable; not every platform can open a directory, so best effort."""
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

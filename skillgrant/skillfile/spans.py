@@ -40,7 +40,7 @@ from .yamlspan import STYLE_NAMES, YamlProblem, is_str_scalar, line_column, node
 
 KEY: Final = "allowed-tools"
 
-OPENING: Final = re.compile(r"---[ \t]*(\r?\n)")
+_OPENING = re.compile(r"---[ \t]*(\r?\n)")
 # python-frontmatter's own boundary: any such line inside our frontmatter would cut it elsewhere.
 _FOREIGN_BOUNDARY = re.compile(r"-{3,}\s*")
 _LINE = re.compile(r"^(.*)$", re.MULTILINE)
@@ -103,7 +103,7 @@ class _Reader:
             raise self.fail(f"lone surrogate U+{ord(text[surrogate]):04X} is not a character; "
                             "the text cannot be written as UTF-8", surrogate)
         bom = text.startswith("\ufeff")
-        opening = OPENING.match(text, 1 if bom else 0)
+        opening = _OPENING.match(text, 1 if bom else 0)
         if opening is None:
             raise self.fail("no frontmatter: the file must begin with a '---' line", 0)
         self.yaml_start = opening.end()
