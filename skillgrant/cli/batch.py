@@ -23,6 +23,7 @@ from ..reports.jsondoc import file_fragment
 from ..skillfile import builder as skillfile
 from ..skillfile.removed import removed_tools
 from ..skillfile.staged import each
+from ..skillfile.valuememo import ValueMemo
 
 if TYPE_CHECKING:
     from ..plan.model import ConstrainKwargs, Plan
@@ -65,14 +66,17 @@ def check_file(path: Path, plan: PlanLike, root: Path, *, write: bool,
 
 
 def check_chunk(paths: Iterator[Path], plan: PlanLike, root: Path, *, dry_run: bool,
-                enforce: str | None = None,
-                plugins: dict[str, object] | None = None) -> list[FileOutcome | BaseException]:
+                enforce: str | None = None, plugins: dict[str, object] | None = None,
+                decided: ValueMemo[Decision] | None = None) -> list[FileOutcome | BaseException]:
     """``check_file``, never writing, of the next chunk of ``paths`` (``builder.read_chunk``;
     an empty list: none is left), done step by step over the chunk (``skillfile.staged``):
     each file's outcome, the same as ``check_file``'s, in order. An exception that
-    ``check_file`` would raise for a file ends the list in that file's place."""
+    ``check_file`` would raise for a file ends the list in that file's place. ``decided``,
+    kept over one batch and one plan, holds its decisions by the value submitted
+    (``builder._decide``)."""
     taken, values = skillfile.read_chunk(paths)
-    skillfile.apply_chunk(values, cast("Plan", plan), enforce=enforce, plugins=plugins)
+    skillfile.apply_chunk(values, cast("Plan", plan), enforce=enforce, plugins=plugins,
+                          decided=decided)
     for i, value in enumerate(values):
         if isinstance(value, SkillFileError):
             values[i] = _failed(taken[i], root, value)
@@ -99,6 +103,7 @@ def check_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: boo
     import gc
 
     pending = iter(files)
+    decided: ValueMemo[Decision] = ValueMemo()
     while True:
         # A chunk's documents live until its outcomes are made: the cyclic collector, which
         # would walk them at each of its rounds, waits for the chunk's end (they hold no cycle).
@@ -106,7 +111,8 @@ def check_files(files: Sequence[Path], plan: PlanLike, root: Path, *, write: boo
         gc.disable()
         try:
             done: list[Any] = check_chunk(pending, plan, root, dry_run=dry_run,
-                                          enforce=enforce, plugins=plugins)
+                                          enforce=enforce, plugins=plugins,
+                                          decided=decided)
             each(done, lambda outcome: file_done(outcome, json_dry_run=json_dry_run,
                                                  text=text))
         finally:

@@ -32,6 +32,7 @@ from .reread import reread
 from .spans import KEY, read_skill
 from .splice import splice
 from .staged import each
+from .valuememo import ValueMemo
 
 if TYPE_CHECKING:
     from ..plan.model import Plan
@@ -110,13 +111,26 @@ def _read(text: str, plan: Plan, path: str | None, decoded: bool) -> SkillDoc:
     return read_skill(text, path, decoded=decoded)
 
 
-def _decide(doc: SkillDoc, plan: Plan, path: str | None, enforce: str | None) -> Decision:
+def _decide(doc: SkillDoc, plan: Plan, path: str | None, enforce: str | None,
+            decided: ValueMemo[Decision] | None = None) -> Decision:
+    """``doc``'s keys judged, and its value's decision under ``plan``. ``decided`` (a batch's,
+    nothing logged: ``constrain`` logs for ``path`` only where a record is heard) keeps each
+    decision by the value submitted, of which and of the plan it is a function."""
     judge_keys(doc, getattr(plan, "source", None), enforce)
     value = doc.allowed_tools
     submitted: str | list[str] = []
     if value is not None:
         submitted = value.value if isinstance(value.value, str) else list(value.value)
-    return constrain(submitted, plan.allowed_tools, source=path, **plan.constrain_kwargs())
+    if decided is None:
+        return constrain(submitted, plan.allowed_tools, source=path, **plan.constrain_kwargs())
+    if isinstance(submitted, str):
+        key: str | tuple[str, ...] = submitted
+        size = len(submitted)
+    else:
+        key = tuple(submitted)
+        size = sum(map(len, key))
+    return decided.get(key, size, lambda: constrain(
+        submitted, plan.allowed_tools, source=path, **plan.constrain_kwargs()))
 
 
 def _rewritten(doc: SkillDoc, decision: Decision, path: str | None, enforce: str | None) -> str:
@@ -278,13 +292,16 @@ def _text_of(path: Path) -> tuple[Path, str]:
 
 
 def apply_chunk(values: list[Any], plan: Plan, *, enforce: str | None = None,
-                plugins: dict[str, object] | None = None) -> None:
+                plugins: dict[str, object] | None = None,
+                decided: ValueMemo[Decision] | None = None) -> None:
     """``apply_to_file`` with ``dry_run`` (nothing is written) of each file ``read_chunk``
     read, step by step over the chunk (``staged``): each value becomes the file's
-    ApplyResult, or the exception its steps raised, the same as the file's alone."""
+    ApplyResult, or the exception its steps raised, the same as the file's alone.
+    ``decided`` keeps the batch's decisions (``_decide``)."""
     each(values, lambda value: _judged(value, plugins))
     each(values, lambda value: (*value, _read(value[1], plan, str(value[0]), True)))
-    each(values, lambda value: (*value, _decide(value[2], plan, str(value[0]), enforce)))
+    each(values, lambda value: (*value, _decide(value[2], plan, str(value[0]), enforce,
+                                                decided)))
     each(values, lambda value: (*value, _spliced(value[2], value[3].allowed)))
     each(values, lambda value: ApplyResult(
         value[0], value[1], _finished(value[2], value[3], value[4], str(value[0]), enforce),
