@@ -102,7 +102,7 @@ def test_an_everyday_conftest_is_read(case: str) -> None:
     assert _names(READ[case].encode()) == (["helpers"] if case == "literal-plugins" else [])
 
 
-# --- site start code: a .pth import line, sitecustomize (sitefinders._site_code) -------------
+# --- site start code: a .pth import line, sitecustomize (sitecode.site_code) ---------------------
 
 #: Site code the allow-list reads: each found on this machine (setuptools' distutils line, the
 #: sandbox's CA line, Debian's sitecustomize).
@@ -129,22 +129,38 @@ SITE_UNREAD = {
     "meta-path": "import sys; sys.meta_path.append(object())",
     "importlib": "import importlib; importlib.import_module('x')",
     "import-computed": "import os; __import__(os.environ['X'])",
+    # s59-preview E-SITE-ENV: pytest reads the environment after site's code ran
+    "environment-written": "import os; os.environ['PYTEST_PLUGINS'] = 'helpers'",
+    "environment-defaulted": "import os; os.environ.setdefault('PYTEST_ADDOPTS', '-p helpers')",
 }
+
+
+@pytest.mark.parametrize("line", [
+    "import os; makepath = lambda *p: (os.path.join('/x', p[-1]),) * 2",
+    "import os as addsitedir",
+    "import os; exec('def addpackage(*a): pass')",
+])
+def test_a_pth_line_rebinding_sites_names_is_not_read(line: str) -> None:
+    """s59-preview E-PTH-SITE-GLOBALS: a ``.pth`` line runs in ``site``'s namespace."""
+    from skillgrant.gate.sitecode import site_code
+
+    assert site_code(line.encode(), set()) is not None or "exec" in line
+    assert site_code(line.encode(), set(), True) is None
 
 
 @pytest.mark.parametrize("case", SITE_READ)
 def test_site_code_of_this_machine_is_read(case: str) -> None:
-    from skillgrant.gate.sitefinders import _site_code
+    from skillgrant.gate.sitecode import site_code
 
-    assert _site_code(SITE_READ[case].encode(), {"_distutils_hack", "certifi",
+    assert site_code(SITE_READ[case].encode(), {"_distutils_hack", "certifi",
                                                  "apport_python_hook"}) is not None
 
 
 @pytest.mark.parametrize("case", SITE_UNREAD)
 def test_site_code_outside_the_allow_list_is_not_read(case: str) -> None:
-    from skillgrant.gate.sitefinders import _site_code
+    from skillgrant.gate.sitecode import site_code
 
-    assert _site_code(SITE_UNREAD[case].encode(), set()) is None
+    assert site_code(SITE_UNREAD[case].encode(), set()) is None
 
 
 # --- archives and PYTHONPATH at start (s58-preview E-ZIP-SUBPATH, A, E-PRESENT-PYTHONPATH) --
