@@ -214,3 +214,23 @@ def test_a_module_site_code_imports_is_read_by_the_allow_list(tmp_path: Path, mo
     (site / "acme_boot.py").write_text(module)
     sitenames._listing.cache_clear()
     assert sitenames._listing(str(site)) is None
+
+
+@pytest.mark.parametrize("where", ["folder", "zip"])
+def test_a_sourceless_aggregator_makes_every_module_one(tmp_path: Path, where: str) -> None:
+    """s59-preview A-SOURCELESS: ``plugs.pyc`` (no source: its names not read) where a
+    conftest's ``pytest_plugins = ['plugs']`` is found on sys.path."""
+    import py_compile
+
+    from skillgrant.gate.conftestplugins import conftest_plugins
+
+    (tmp_path / "src.py").write_text("pytest_plugins = ['helpers']\n")
+    (tmp_path / "pp").mkdir()
+    py_compile.compile(str(tmp_path / "src.py"), str(tmp_path / "pp" / "plugs.pyc"))
+    with zipfile.ZipFile(tmp_path / "z.zip", "w") as archive:
+        archive.write(tmp_path / "pp" / "plugs.pyc", "plugs.pyc")
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "conftest.py").write_text("pytest_plugins = ['plugs']\n")
+    root = str(tmp_path / ("pp" if where == "folder" else "z.zip"))
+    assert conftest_plugins(str(tmp_path / "proj"), (), lambda: (root,))[0]
+    assert not conftest_plugins(str(tmp_path / "proj"), (), lambda: (str(tmp_path),))[0]
