@@ -58,6 +58,8 @@ UNREAD = {
                         "['helpers']})\n"),
     "generator-frame-subscript": ("(x for x in ()).gi_frame.f_globals['pytest_' + 'plugins'] = "
                                   "['helpers']\n"),
+    "getattr-frame": ("X = getattr(getattr((x for x in ()), 'gi_frame'), 'f_globals')\n"
+                      "X['pytest_' + 'plugins'] = ['helpers']\n"),
     # P-EXACT-DUNDER: code the class machinery runs at import
     "enum-init": ("import enum\n\n\nclass E(enum.Enum):\n    A = 1\n\n"
                   "    def __init__(self, v):\n        globals()['x'] = v\n"),
@@ -137,6 +139,9 @@ SITE_UNREAD = {
     # s59-preview E-SITE-ENV: pytest reads the environment after site's code ran
     "environment-written": "import os; os.environ['PYTEST_PLUGINS'] = 'helpers'",
     "environment-defaulted": "import os; os.environ.setdefault('PYTEST_ADDOPTS', '-p helpers')",
+    "environb-written": "import os; os.environb[b'PYTEST_PLUGINS'] = b'helpers'",
+    "environb-updated": "import os; os.environb.update({b'PYTEST_ADDOPTS': b'-p helpers'})",
+    "putenv": "import os; os.putenv('PYTEST_PLUGINS', 'helpers')",
     # E-SITE-FRAME: site's addsitedir through a frame, called as a sort key
     "sort-key-frame": ("import os; ['/x'].sort(key=(x for x in ()).gi_frame.f_globals["
                        "'addsitedir'])"),
