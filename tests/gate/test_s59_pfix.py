@@ -247,3 +247,18 @@ def test_a_sourceless_aggregator_makes_every_module_one(tmp_path: Path, where: s
     root = str(tmp_path / ("pp" if where == "folder" else "z.zip"))
     assert conftest_plugins(str(tmp_path / "proj"), (), lambda: (root,))[0]
     assert not conftest_plugins(str(tmp_path / "proj"), (), lambda: (str(tmp_path),))[0]
+
+
+@pytest.mark.parametrize(("folder", "line"), [
+    ("mypkg-1.0.dist-info", "mypkg = mypkg.testing.plugin"),
+    ("mypkg-1.0.dist-info", "mypkg = mypkg.testing.plugin [testing]"),  # (E-EP-EXTRAS)
+    ("MYPKG-1.0.DIST-INFO", "mypkg = mypkg.testing.plugin"),  # (E-EP-CASE)
+])
+def test_an_entry_points_module_and_packages_are_site_names(tmp_path: Path, folder: str,
+                                                            line: str) -> None:
+    """s58-preview E-EP-SUBMODULE: pytest imports ``mypkg.testing.plugin`` at its start."""
+    from skillgrant.gate.sitefinders import plugin_tops
+
+    (tmp_path / folder).mkdir()
+    (tmp_path / folder / "entry_points.txt").write_text(f"[pytest11]\n{line}\n")
+    assert {"mypkg", "mypkg/testing", "mypkg/testing/plugin"} <= plugin_tops(str(tmp_path))
