@@ -60,6 +60,11 @@ UNREAD = {
                                   "['helpers']\n"),
     "getattr-frame": ("X = getattr(getattr((x for x in ()), 'gi_frame'), 'f_globals')\n"
                       "X['pytest_' + 'plugins'] = ['helpers']\n"),
+    # P-EXACT-DESCRIPTOR: an own class's attribute read runs a descriptor's body
+    "descriptor-in-an-annotation": ("class C:\n    @classmethod\n    @property\n    def p(cls):"
+                                    "\n        return 1\n\n\nsize: C.p = 1\n"),
+    "descriptor-of-a-kept-class": ("import pytest\n\n\nclass C:\n    pass\n\n\n"
+                                   "X = pytest.mark.skip(C).p\n"),
     # P-EXACT-DUNDER: code the class machinery runs at import
     "enum-init": ("import enum\n\n\nclass E(enum.Enum):\n    A = 1\n\n"
                   "    def __init__(self, v):\n        globals()['x'] = v\n"),
