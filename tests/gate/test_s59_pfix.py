@@ -282,3 +282,14 @@ def test_the_inis_addopts_are_read_by_the_allow_list(tmp_path: Path, addopts: st
     guards = type("G", (), {"run_folders": frozenset({str(tmp_path.resolve())}),
                             "python_libs": frozenset(), "named": ()})()
     assert bool(pytestini._reading(real, guards)[0]) is every
+
+
+def test_the_sessions_pytest_addopts_is_read_as_pytest_splits_it() -> None:
+    """s59-preview O-ADDOPTS-WORDS: quotes, clusters, options outside the allow-list."""
+    from skillgrant.gate.collectopts import addopts
+
+    for value in ("'-phelpers'", '"-p helpers"', "-qW error::helpers.Warn",
+                  "--pdb --pdbcls=helpers:Pdb", "--benchmark-timer=helpers.clock"):
+        with pytest.raises(ValueError):
+            addopts("the session's PYTEST_ADDOPTS", value)
+    addopts("the session's PYTEST_ADDOPTS", "-ra -q --tb=short -n 2")
