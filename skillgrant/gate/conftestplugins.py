@@ -28,9 +28,11 @@ where the folders below hold more than ``_ENTRIES`` entries."""
 
 from __future__ import annotations
 
+import glob
 import os
 
 from . import files as fs
+from .exactcode import exact
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -45,6 +47,56 @@ _MODULES: Final = 64
 #: How many entries the folders below a collecting folder are read for before every module
 #: is taken.
 _ENTRIES: Final = 20000
+#: The calls a conftest's import-time code may make (dotted as its imports bind them; a
+#: ``.*`` entry: every name below): the standard library's path, environment and warning
+#: functions, pytest's declarations, hypothesis' profiles. None runs code from data or sets
+#: a name given as data.
+_CALLS: Final = frozenset((
+    "os.path.*", "os.environ.*", "os.getcwd", "os.makedirs", "os.mkdir",
+    "os.listdir", "os.scandir", "os.walk", "os.fspath", "glob.glob", "glob.iglob",
+    "os.cpu_count", "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "sys.path.*",
+    "sys.getrecursionlimit", "sys.setrecursionlimit", "sys._is_gil_enabled", "re.compile",
+    "re.escape", "re.match", "re.search", "re.fullmatch", "re.split", "re.findall",
+    "tempfile.*", "warnings.filterwarnings", "warnings.warn",
+    "warnings.simplefilter", "atexit.register", "shutil.which", "shutil.rmtree", "platform.*",
+    "logging.getLogger", "logging.basicConfig", "pytest.fixture", "pytest.param",
+    "pytest.mark.*", "pytest.hookimpl", "pytest.register_assert_rewrite",
+    "pytest.importorskip", "hypothesis.settings", "hypothesis.settings.*",
+    "hypothesis.configuration.set_hypothesis_home_dir", "collections.namedtuple",
+    "collections.OrderedDict", "collections.Counter", "typing.TypeVar", "typing.cast",
+    "datetime.*", "datetime.datetime.*",
+    "datetime.date.*", "time.time", "time.monotonic", "dataclasses.field", "sys.gettrace",
+    "pytest.UsageError", "pytest.skip", "pytest.fail", "pytest.exit", "pytest.xfail",
+    "importlib.metadata.entry_points", "importlib.metadata.version",
+    "multiprocessing.set_start_method", "site.getsitepackages", "site.getusersitepackages",
+    "contextlib.suppress"))
+#: Of those, the calls that keep what they are given (a function of the conftest's too: none
+#: calls it at import).
+_KEEPING: Final = frozenset(("pytest.mark.*", "pytest.param", "pytest.fixture",
+                             "atexit.register"))
+#: The decorators of a conftest's ``def`` and ``class`` (called with allowed arguments too):
+#: none calls the function at import.
+_DECORATORS: Final = frozenset((
+    "pytest.fixture", "pytest.hookimpl", "pytest.mark.*", "pytest_asyncio.fixture",
+    "contextlib.contextmanager", "contextlib.asynccontextmanager", "functools.lru_cache",
+    "functools.cache", "functools.wraps", "staticmethod", "classmethod", "property",
+    "dataclasses.dataclass", "typing.overload"))
+#: The bases of a conftest's classes (their metaclasses run no code of the class's).
+_BASES: Final = frozenset((
+    "object", "Exception", "ValueError", "RuntimeError", "TypeError", "KeyError",
+    "typing.NamedTuple", "typing.Generic", "typing.Protocol", "typing.TypedDict",
+    "enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "unittest.TestCase", "pytest.*",
+    "http.server.*", "http.client.*", "socketserver.*", "threading.Thread", "abc.ABC"))
+#: pytest's historic hooks: a conftest's run as pytest registers it, before it reads its
+#: ``pytest_plugins`` (pluggy replays them on a new plugin; their bodies are read).
+_HISTORIC: Final = frozenset(("pytest_addhooks", "pytest_plugin_registered", "pytest_addoption",
+                              "pytest_configure", "pytest_warning_recorded"))
+#: The methods of their arguments (a parser, a config, a plugin manager) their bodies may call.
+_HOOK_METHODS: Final = frozenset(("addoption", "addini", "getgroup", "addinivalue_line",
+                                  "getoption", "getini", "getvalue", "add_hookspecs",
+                                  "issue_config_time_warning"))
+#: The endings of a module Python imports that is no source (its names not read).
+_COMPILED: Final = (".pyc", ".so", ".pyd")
 #: The folders below that are not read (pytest's ``norecursedirs`` and a venv's skip them).
 _SKIPPED: Final = frozenset((".git", ".hg", ".svn", "node_modules", "__pycache__"))
 
@@ -82,11 +134,16 @@ def conftest_plugins(folder: str, given: tuple[str, ...] = (),
         patterns += [] if read_only else _module_patterns(package or name)  # a package: K)
         tail = "/" + "/".join((package or name).split("."))
         places = [p for p in below if p.endswith((tail + ".py", tail + "/__init__.py")) or (
-            package and tail + "/" in p)]
+            package and tail + "/" in p) or (p.endswith(_COMPILED) and (
+                p.rpartition("/")[0] + "/" + p.rpartition("/")[2].partition(".")[0]).endswith(
+                (tail, tail + "/__init__")))]
         if package:
             patterns.append(tail.lstrip("/") + "/*")
         places += [os.path.join(r, *(package or name).split(".")) + end for r in roots()
-                   for end in (".py", "/__init__.py")]
+                   for end in (".py", "/__init__.py", ".pyc", "/__init__.pyc")] + [
+            p for r in roots() for base in (os.path.join(r, *(package or name).split(".")),)
+            for p in glob.glob(glob.escape(base) + ".*[so]") + glob.glob(
+                glob.escape(base) + "/__init__.*[so]")]  # (a sourceless module: A-SOURCELESS)
         for path in places:
             found = _read(path)
             if found is None:
@@ -109,18 +166,21 @@ def _read_all(paths: list[str]) -> list[str] | None:
 def _read(path: str) -> list[str] | None:
     """The names the module at ``path`` assigns ``pytest_plugins`` ([] where none or no
     file); None where it cannot be read (see the module's text)."""
+    if path.endswith(_COMPILED):  # (bytecode, an extension module: not read, s59-preview
+        from .sitefinders import archive_member  # A-SOURCELESS)
+
+        return None if os.path.isfile(path) or archive_member(path) != b"" else []
     try:
         data = fs.read(path, 1 << 22)
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+    except NotADirectoryError:  # (a folder above it a file: a zip on sys.path, its member
+        from .sitefinders import archive_member  # read as zipimport would; s58-preview A)
+
+        member = archive_member(path)
+        return [] if member == b"" else None if member is None else _names(member)
+    except (FileNotFoundError, IsADirectoryError):
         return []
     except (OSError, ValueError):
         return None  # (a conftest not readable: pytest's run fails or not)
-    if data.isascii() and b"coding" not in data and _NAME.encode() not in data and \
-            b"*" not in data and not any(  # (`from base import *`: read; an NFKC spelling,
-            # another source encoding: parsed, s58-preview P-SPELLED)
-            n.encode() in data for n in (*_DYNAMIC, *_REACHING, "modules", "__getattr__",
-                                         "getattr", "builtins")):
-        return []  # P1; a computed name: P-DYNAMIC)
     return _names(data)
 
 
@@ -171,8 +231,8 @@ def _below(folder: str) -> list[str] | None:
             return None
         venv = at != folder and any(e.name == "pyvenv.cfg" for e in entries)
         for entry in entries:  # (a virtual environment's folders: pytest collects in none,
-            if entry.name.endswith(".py"):  # but loads the conftest of one its anchor's
-                found.append(entry.path)  # `test*` folder is, and of its `test*` folders)
+            if entry.name.endswith((".py", *_COMPILED)):  # but loads the conftest of one its
+                found.append(entry.path)  # anchor's `test*` folder is, and of its `test*` ones)
             elif entry.name not in _SKIPPED and entry.is_dir() and not (
                     venv and not entry.name.startswith("test")):
                 stack.append(entry.path)
@@ -205,22 +265,19 @@ def _names(data: bytes) -> list[str] | None:
             if shaped is None:
                 return None
             found += shaped
-            read.add(id(targets[0]))
+            read.add(id(statement))
             continue
         values = given.split(",") if isinstance(given, str) else list(given) if isinstance(
             given, (list, tuple)) else [None]  # (a string: split at commas, as pytest does)
         if not all(isinstance(v, str) for v in values):
             return None
         found += [str(v) for v in values]
-        read.add(id(targets[0]))
-    read |= {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute) and
-             node.attr not in _DYNAMIC and node.attr not in _REACHING and node.attr != "getattr"
-             and isinstance(node.value, ast.Name) and node.value.id in _BUILTINS}  # (builtins.X:
-    # the builtins' module reached only so; s57-greview2 P-DYNAMIC4)
+        read.add(id(statement))
     stars = _stars(tree)  # (`from base import *`: base read as an aggregator, K-STAR)
-    if stars is None or any(_dynamic(node, read) for node in ast.walk(tree)):
-        return None  # (read, extended, imported, named by a string, set by its module's
-    return found + stars  # namespace: not a literal)
+    if stars is None or not exact(tree, _NAME, _CALLS, _DECORATORS, _BASES, frozenset(read),
+                                  hooks=_HISTORIC, methods=_HOOK_METHODS, keeping=_KEEPING):
+        return None  # (code not read exactly by the allow-list: s58-preview P-DYNAMIC6)
+    return found + stars
 
 
 def _stars(tree: object) -> list[str] | None:
@@ -235,77 +292,6 @@ def _stars(tree: object) -> list[str] | None:
                 return None
             found.append("=" + node.module)  # (read, not a plugin: K-STAR2)
     return found
-
-
-#: The builtins that set or read a module's names by a computed name.
-_DYNAMIC: Final = frozenset(("globals", "locals", "vars", "setattr", "exec", "eval",
-                             "__import__"))
-#: The attributes that reach a module's namespace (a frame's, its ``__dict__``).
-_REACHING: Final = frozenset(("_getframe", "currentframe", "f_globals", "f_locals", "__dict__",
-                              "__setattr__", "__globals__", "f_back", "tb_frame", "gi_frame",
-                              "cr_frame", "ag_frame"))
-#: The modules through which an attribute by a computed name may reach a module's
-#: namespace or a dynamic builtin (``getattr(sys, name)``; another object's, ``getattr(ssl,
-#: name)`` in a fixture, is read: s58-preview K-GETATTR).
-_REACHERS: Final = frozenset(("sys", "builtins", "__builtins__", "importlib", "inspect", "gc",
-                              "types", "operator", "functools", "runpy", "pickle", "marshal"))
-#: The names of the builtins' module (its ``setattr``, ``globals``… by an attribute).
-_BUILTINS: Final = frozenset(("builtins", "__builtins__"))
-
-
-def _dynamic(node: object, read: set[int]) -> bool:
-    """Whether the ``ast`` node ``node`` may set or read ``pytest_plugins`` otherwise than a
-    top-level literal assignment (``read``: those assignments' targets): the name used,
-    imported or spelled (a string, an attribute, a keyword: ``globals().update(
-    pytest_plugins=…)``, ``sys.modules[__name__].pytest_plugins``; s57-greview2 P-DYNAMIC),
-    a star import, or the module's namespace reached by a computed name (``_DYNAMIC``:
-    ``globals()``, ``locals()``, ``vars()``, ``setattr()``, ``exec``, a frame's
-    ``f_globals``, ``__dict__``, ``__setattr__``, a module ``__getattr__``;
-    ``sys.modules[__name__]`` then sets it by one of those or by the attribute's name;
-    s57-greview2 P-DYNAMIC2), or ``sys.modules`` set (another module in its stead:
-    P-SYSMODULES); the builtins' module but as ``builtins.X`` (another name, an argument:
-    P-DYNAMIC4), one of those builtins imported or named by a string (``from builtins
-    import setattr as s``, ``getattr(b, 'setattr')``, a pickle's bytes), or an attribute
-    by a computed name (``getattr(b, name)``)."""
-    import ast
-
-    return (isinstance(node, ast.Name) and (
-        (node.id in (_NAME, *_BUILTINS) and id(node) not in read) or node.id in _DYNAMIC or
-        node.id == "__getattr__")) or (
-        isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in (
-            _NAME, *_DYNAMIC, *_REACHING, *_BUILTINS)) or (
-        isinstance(node, ast.Constant) and isinstance(node.value, bytes) and any(
-            n.encode() in node.value for n in (_NAME, *_DYNAMIC, *_REACHING))) or (
-        isinstance(node, ast.alias) and ((node.asname or node.name) == _NAME or (
-            node.name in _DYNAMIC) or (node.name in _BUILTINS and node.asname not in (
-                None, node.name)))) or (
-        isinstance(node, ast.Call) and len(node.args) > 1 and (
-            node.func.id if isinstance(node.func, ast.Name) else node.func.attr if isinstance(
-                node.func, ast.Attribute) else "") == "getattr" and not (isinstance(
-                    node.args[1], ast.Constant) and isinstance(node.args[1].value, str)) and not (
-            isinstance(node.args[0], (ast.Name, ast.Attribute)) and _object(
-                node.args[0]) not in _REACHERS)) or (  # (`getattr(ssl, name)`: s58-preview
-        isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) and isinstance(
-            node.value.func, ast.Name) and node.value.func.id == "getattr") or (
-        isinstance(node, ast.Attribute) and (node.attr == _NAME or node.attr in _REACHING or (
-            node.attr in _DYNAMIC and isinstance(node.value, ast.Name) and node.value.id in
-            _BUILTINS))) or (
-        isinstance(node, ast.keyword) and node.arg == _NAME) or (
-        isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load) and isinstance(
-            node.value, ast.Attribute) and node.value.attr == "modules") or (
-        isinstance(node, ast.Attribute) and node.attr in ("update", "__setitem__",
-                                                          "setdefault") and isinstance(
-            node.value, ast.Attribute) and node.value.attr == "modules") or (
-        isinstance(node, ast.FunctionDef) and node.name == "__getattr__")
-
-
-def _object(node: object) -> str:
-    """The first name of an attribute chain ``node`` (``a.b.c``: ``a``)."""
-    import ast
-
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else ""
 
 
 def _shaped(node: object) -> list[str] | None:

@@ -14,6 +14,7 @@ from . import files as fs
 from .loadedlibs import READ_LIMIT as _LIMIT
 from .loadedlibs import added_folders, pth_texts
 from .placed import STANDARD
+from .sitecode import site_code
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -21,14 +22,15 @@ if TYPE_CHECKING:
     from typing import Final
 
 
-def finder_tops(folder: str, pths: list[str],
-                words: Callable[[str], set[str]]) -> set[str] | None:
+def finder_tops(folder: str, pths: list[str], words: Callable[[str], set[str]],
+                before: tuple[str, ...] = ()) -> set[str] | None:
     """The top-level names the editable finders of the site folder ``folder`` map
     (setuptools' ``__editable___NAME_finder.py``, which a ``.pth`` imports and appends to
     ``sys.meta_path``: its ``MAPPING`` and ``NAMESPACES``, literal dicts; s56-greview3 E):
     each a module found outside every site folder. None where a finder module there is not
     read so (its text not literal), or where ``_finders_read`` of its ``.pth`` files ``pths``
-    (``words``: the names of a line) is false."""
+    (``words``: the names of a line; ``before``: the folders on ``sys.path`` before it) is
+    false."""
     import glob
 
     names: set[str] = set()
@@ -58,7 +60,7 @@ def finder_tops(folder: str, pths: list[str],
             read += target.id == "MAPPING"
         if not read:
             return None
-    return names if _finders_read(folder, pths, words) else None
+    return names if _finders_read(folder, pths, words, before) else None
 
 
 #: What a module's text holds where it may put a finder after the path's (``sys.meta_path``
@@ -69,16 +71,6 @@ _APPENDS: Final = (rb"path_hooks|setattr\s*\(\s*sys\b|addsitedir|\bpath\s*\.\s*(
 #: The uses of ``sys.meta_path`` that put no finder after the path finder (a membership test,
 #: an insertion at its start, a removal: ``_distutils_hack``'s).
 _FIRST: Final = rb"\s*(?:\.\s*insert\s*\(\s*0\s*,|\.\s*remove\s*\(|(?:or|and)\b|:)"
-#: What a ``.pth`` import line's own code may do that moves what Python imports: a folder
-#: added to ``sys.path`` (``site.addsitedir``, ``sys.path.append``), a finder, an import by
-#: a computed name.
-_LINE: Final = (rb"\bsite\b|addsitedir|sys\s*\.\s*path\b|(?<![.\w])path\s*(?:\.|\+=|\[|=)|"
-                rb"import\s+sys\s+as\b|(?<!os)\.\s*path\b|"
-                rb"meta_path|path_hooks|"
-                rb"importlib|setattr|getattr|from\s+sys\b|__import__\s*\(\s*[^'\"\s]|"
-                rb"builtins|__dict__|\bglobals\b|\bvars\b|\blocals\b")
-#: The builtins that run code from a string (read where it is one literal: ``_line_moves``).
-_RUNS: Final = frozenset(("exec", "eval", "compile"))
 #: setuptools' editable finder's ``.pth`` line (its module read: ``finder_tops``).
 _EDITABLE: Final = rb"import (__editable___\w+_finder); \1\.install\(\)\s*"
 
@@ -98,14 +90,16 @@ def appends(text: bytes) -> bool:
     return False
 
 
-def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]]) -> bool:
+def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]],
+                  before: tuple[str, ...] = ()) -> bool:
     """Whether no ``.pth`` import line of the site folder ``folder`` may move what Python
-    imports by its own code (``_LINE``: ``import site; site.addsitedir(…)``), and no module
+    imports by its own code (``_site_code``: ``import site; site.addsitedir(…)``), and no module
     it imports from it (nor any that imports from it: ``_appends_none``), but setuptools'
     finders (``finder_tops``), may put a finder after the path finder or a folder on
     ``sys.path`` (``appends``: editables' ``RedirectingFinder``, scikit-build-core's,
     meson-python's loaders map names no site folder lists; s57-greview2 E-EDITABLES,
-    E-PTHCODE): where one may, its names are not known."""
+    E-PTHCODE): where one may, its names are not known. A module is read in the folders
+    ``before`` too (PYTHONPATH's: on ``sys.path`` first)."""
     import re
 
     read = pth_texts(pths)
@@ -118,13 +112,14 @@ def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]]
                 re.fullmatch(_nspkg(), line)]  # (setuptools' nspkg template, matched whole:
         # a namespace of this site folder, listed; s57-greview2 K-NSPKG, s58-preview
         # E-NSPKG-LOOKALIKE)
-        if any(_line_moves(line) for line in code if not re.fullmatch(_EDITABLE, line.encode())):
-            return False
         tops = {n for line in code for n in names(line)
                 if n not in STANDARD and not n.startswith("__editable__")}
-        if not _appends_none([folder, *added], sorted(tops)):
+        modules = [site_code(line.encode(), tops, True) for line in code
+                   if not re.fullmatch(_EDITABLE, line.encode())]
+        if None in modules or not _appends_none([*before, folder, *added], sorted(
+                tops | {n for m in modules for n in m or ()})):
             return False
-    return _appends_none([folder, *added], sorted(_CUSTOMIZE))
+    return _appends_none([*before, folder, *added], sorted(_CUSTOMIZE))
 
 
 #: setuptools' namespace ``.pth`` line (``setuptools.namespaces.Installer._nspkg_tmpl``, its
@@ -155,39 +150,15 @@ def _nspkg() -> str:
     return pattern(_NSPKG[0]) + "(?:;" + pattern(_NSPKG[1]) + r")?\s*"
 
 
-def _line_moves(line: str, depth: int = 0) -> bool:
-    """Whether the code of a ``.pth`` import line ``line`` may move what Python imports
-    (``_LINE``), read with the code each ``exec``/``eval``/``compile`` of one literal string
-    runs (the sandbox's CA line: ``exec("try:\\n import certifi…")``); any other use of
-    those (a string computed, ``exec('sys.pa' + 'th…')``: s58-preview E-PTH-EXEC) or a line
-    that does not parse may."""
-    import ast
-    import re
-
-    try:
-        tree = ast.parse(line)
-    except (SyntaxError, ValueError):
-        return True
-    literal: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-                node.func.id in _RUNS:
-            given = node.args[0] if node.args else None
-            if depth > 2 or not isinstance(given, ast.Constant) or not isinstance(
-                    given.value, str) or _line_moves(given.value, depth + 1):
-                return True
-            literal |= {id(node.func), id(given)}
-    if any(isinstance(n, ast.Name) and n.id in _RUNS and id(n) not in literal
-           for n in ast.walk(tree)):
-        return True  # (`run = exec`)
-    return bool(re.search(_LINE, line.encode()))
-
-
 #: The modules ``site`` imports at every start from ``sys.path`` (a site folder's: read as a
 #: ``.pth`` line's module; s58-preview E-SITECUSTOMIZE).
 _CUSTOMIZE: Final = frozenset(("sitecustomize", "usercustomize"))
 
 
+#: The modules site code imports whose import-time code is not read by the allow-list but
+#: by ``appends`` alone (setuptools' distutils shim: a finder first on ``sys.meta_path`` for
+#: ``distutils`` and ``pip`` only; virtualenv's distutils patch).
+_VETTED: Final = frozenset(("_distutils_hack", "_virtualenv"))
 #: How many modules ``_appends_none`` reads before it takes one as appending.
 _READ_MODULES: Final = 64
 
@@ -196,8 +167,11 @@ def _appends_none(folders: list[str], tops: list[str]) -> bool:
     """Whether none of the modules ``tops`` of the site folder and the folders its ``.pth``
     adds (``folders``: E-REGEX2), nor any module of them they import (absolute or relative,
     at any depth, up to ``_READ_MODULES``), may put a finder after the path finder
-    (``appends``) or is not readable."""
+    (``appends``), runs import-time code ``_site_code`` does not read (but ``_VETTED``'s), or
+    is not readable."""
     import re
+
+    from .exactlists import identifiers
 
     present = {n.partition(".")[0] for folder in folders for n in _entries(folder)}
     names, seen = list(tops), set()
@@ -210,8 +184,12 @@ def _appends_none(folders: list[str], tops: list[str]) -> bool:
         if len(seen) > _READ_MODULES:
             return False
         for package, text in (t for folder in folders for t in _module_texts(folder, name)):
-            if text is None or appends(text):
-                return False
+            if text is None or (name not in _CUSTOMIZE and appends(text)) or (
+                    name.split(".")[0] not in _VETTED and site_code(text, identifiers(
+                        text)) is None):  # (its import-time code: the allow-list; s59-preview
+                return False  # E-DENYLIST-DEEPER)
+            if name in _CUSTOMIZE:  # (a module it names by a string too: `__import__('x')`)
+                names += sorted(identifiers(text) - STANDARD)
             for word in re.findall(rb"^\s*(?:from|import)\s+(\.*[A-Za-z_][\w.]*)", text,
                                    re.M):
                 dots = len(word) - len(word.lstrip(b"."))  # (relative: from its package)
@@ -262,10 +240,12 @@ def plugin_tops(folder: str) -> set[str]:
     names: set[str] = set()
     listed = _entries(folder)
     paths = [os.path.join(folder, n, "entry_points.txt") for n in listed
-             if n.endswith((".dist-info", ".egg-info"))] + [
-        os.path.join(folder, n, "EGG-INFO", "entry_points.txt") for n in listed
-        if n.endswith(".egg")] + (
-        [os.path.join(folder, "EGG-INFO", "entry_points.txt")] if folder.endswith(".egg") else [])
+             if n.lower().endswith((".dist-info", ".egg-info"))] + [
+        os.path.join(folder, n, e, "entry_points.txt") for n in listed
+        if n.lower().endswith(".egg") for e in _entries(os.path.join(folder, n))
+        if e.lower() == "egg-info"] + [os.path.join(folder, e, "entry_points.txt") for e in (
+            listed if folder.lower().endswith(".egg") else ()) if e.lower() == "egg-info"]
+    # (importlib.metadata's Lookup lowercases the names: s59-preview E-EP-CASE)
     for path in paths:
         try:
             names |= _pytest11(fs.read(path, 1 << 20))
@@ -275,17 +255,23 @@ def plugin_tops(folder: str) -> set[str]:
 
 
 def _pytest11(data: bytes) -> set[str]:
-    """The top names of an ``entry_points.txt``'s (``data``) ``pytest11`` entries."""
+    """The top names of an ``entry_points.txt``'s (``data``) ``pytest11`` entries, and each
+    of their packages' and their modules' paths (``a/b``, ``a/b/plugin``)."""
+    import re
+
     names: set[str] = set()
     section = ""
     for line in data.decode("utf-8", "replace").splitlines():
         line = line.strip()
         if line[:1] == "[":
             section = line.strip("[] ")
-        elif section == "pytest11" and "=" in line:
-            top = line.partition("=")[2].strip().split(":")[0].split(".")[0].strip()
-            if top.isidentifier():
-                names.add(top.lower() if top.isascii() else top)
+        elif section == "pytest11" and "=" in line:  # (each package below its top too, as
+            value = re.match(r"\s*([\w.]+)", line.partition("=")[2])  # a namespace member,
+            parts = value.group(1).split(".") if value else []  # `a/b/plugin`: E-EP-SUBMODULE;
+            for at in range(1, len(parts) + 1):  # importlib.metadata's pattern: E-EP-EXTRAS)
+                name = "/".join(parts[:at])
+                if all(p.isidentifier() for p in parts[:at]):
+                    names.add(name.lower() if name.isascii() else name)
     return names
 
 
@@ -293,28 +279,64 @@ def _pytest11(data: bytes) -> set[str]:
 _ARCHIVE: Final = 1 << 26
 
 
-def archive_tops(path: str) -> set[str] | None:
+def archive_split(path: str) -> tuple[str, str] | None:
+    """The archive file a ``sys.path`` entry or module path ``path`` lies in and the path
+    inside it (``deps.zip/lib``: ``deps.zip``, ``lib``; zipimport reads a subpath so:
+    s58-preview E-ZIP-SUBPATH); None where no folder above it is a file."""
+    at, inner = path.rstrip("/"), ""
+    while at not in ("", "/") and not os.path.exists(at):
+        at, name = os.path.split(at)
+        inner = name + ("/" + inner if inner else "")
+    return (at, inner) if inner and os.path.isfile(at) else None
+
+
+def archive_member(path: str) -> bytes | None:
+    """The bytes of the file ``path`` inside an archive (``archive_split``): b"" where the
+    archive holds no such member or is no archive; None where it cannot be read."""
+    import io
+    import zipfile
+
+    split = archive_split(path)
+    if split is None:
+        return b""
+    try:
+        data = fs.read(split[0], _ARCHIVE + 1)
+        if len(data) > _ARCHIVE:
+            return None
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return archive.read(split[1])[:_LIMIT] if split[1] in archive.namelist() else b""
+    except zipfile.BadZipFile:
+        return b""
+    except (OSError, ValueError, RuntimeError):
+        return None
+
+
+def archive_tops(path: str, inner: str = "") -> set[str] | None:
     """The top names (lower case) an archive on ``sys.path`` at ``path`` gives (zipimport's:
     a zipped egg ``easy-install.pth`` lists, a ``PYTHONPATH`` zip; s57-greview2 E-EGGZIP):
     each module file and folder of its root, each entry of a folder with no ``__init__``
     there (a namespace's member, ``NAMESPACE/MEMBER``), and the ``pytest11`` entry points of
     its distributions' metadata (``importlib.metadata`` reads them through ``zipfile``): []
     where it is no archive (zipimport skips it); None where it cannot be read (larger than
-    ``_ARCHIVE``, not a regular file)."""
+    ``_ARCHIVE``, not a regular file). ``inner``: the folder inside it on ``sys.path``
+    (``deps.zip/lib``)."""
     import io
     import zipfile
 
+    prefix = inner.strip("/") + "/" if inner.strip("/") else ""
     try:
         data = fs.read(path, _ARCHIVE + 1)
         if len(data) > _ARCHIVE:
             return None
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            listed = archive.namelist()
+            listed = [n[len(prefix):] for n in archive.namelist() if n.startswith(prefix) and
+                      n != prefix]
             metadata = [n for n in listed if n.count("/") == 1 and n.endswith(
-                "/entry_points.txt") and (n.split("/")[0].endswith((".dist-info", ".egg-info"))
-                                          or (n.startswith("EGG-INFO/") and path.endswith(
-                                              ".egg")))]
-            texts = [archive.read(n)[:1 << 20] for n in metadata]
+                "/entry_points.txt") and (n.split("/")[0].lower().endswith((".dist-info",
+                                                                              ".egg-info"))
+                                          or (n.lower().startswith("egg-info/") and
+                                              path.lower().endswith(".egg")))]
+            texts = [archive.read(prefix + n)[:1 << 20] for n in metadata]
     except zipfile.BadZipFile:
         return set()
     except (OSError, ValueError, RuntimeError):  # (an encrypted member: RuntimeError)

@@ -260,13 +260,6 @@ STARTED = {
 
 
 
-_open("test_e_site_start_code_adds_a_folder", "at 6e5a462 sitefinders reads .pth lines and "
-      "sitecustomize by a deny-list of spellings (runpy, timeit not in it)",
-      "sitecustomize-runs-a-file", "pth-line-runs-a-file", "pth-line-times-a-string")
-_open("test_e_site_start_code_adds_a_folder", "at 2122160 sitenames reads a PYTHONPATH path "
-      "inside an archive as a folder (none)", "pythonpath-folder-inside-a-zip")
-_open("test_e_site_start_code_adds_a_folder", "at 2122160 sitefinders._appends_none reads a "
-      ".pth line's module in the site folder only", "pth-imports-a-pythonpath-module")
 
 
 @pytest.mark.parametrize("case", [*(c for c in STARTS if c not in STARTED), *STARTED])
@@ -317,10 +310,6 @@ DYNAMIC = {
 }
 
 # (nfkc-normalized-name, utf-7-source: held since 17117aa)
-_open("test_p_a_conftest_names_its_plugins_by_another_spelling", "at cc48145 "
-      "conftestplugins._dynamic is a deny-list of spellings and bindings (an assigned "
-      "__getattr__, a def's, class's or match's binding, X.setattr of another X)",
-      *DYNAMIC)
 
 
 @pytest.mark.parametrize("case", [*SPELLINGS, *DYNAMIC])
@@ -395,9 +384,6 @@ ENTRIES: dict[str, tuple[str, dict[str, str], dict[str, str]]] = {
                                  {"pytest.ini": "[pytest]\naddopts = -ra\n"}),
 }
 
-_open("test_r_an_entry_points_package_module_loads_at_start", "at cc48145 sitefinders.plugin_tops "
-      "keeps an entry point's top name only", "site-entry-point-names-a-package-module")
-
 
 @pytest.mark.parametrize("case", ENTRIES)
 def test_r_an_entry_points_package_module_loads_at_start(case: str, tmp_path: Path,
@@ -426,9 +412,6 @@ PY
 """, {"PYTHONPATH": "{T}/plugs.zip"}),
 }
 
-_open("test_a_an_archives_aggregator_names_a_plugin", "at b9d2bd2 conftestplugins reads a named "
-      "module at root/NAME.py of each sys.path folder: an archive's member is not read",
-      *ARCHIVES)
 
 
 @pytest.mark.parametrize("case", ARCHIVES)
@@ -477,9 +460,6 @@ CLUSTERS = {
 }
 
 # (operand-globbed-below-a-nested-ini: held since 2308550)
-_open("test_c_a_pattern_entrys_call_imports_a_written_module", "at 4d2219b "
-      "callpytest._unclustered takes only qvxsl as flags (-V, -h read as taking a value)",
-      "version-flag-cluster-with-w")
 
 
 @pytest.mark.parametrize("case", CLUSTERS)
