@@ -1,0 +1,107 @@
+"""Review s59 (s59-preview) of s59-pfix (issue 29: what Python and pytest import at their start,
+read by allow-lists of statement shapes in place of deny-lists of spellings: a conftest read
+exactly only where each statement run at import has a shape whose effect is known
+(``exactcode``), else every module a plugin; ``.pth`` lines and ``sitecustomize`` alike; the
+open rows of s58-preview: zip paths, entry points, ``sys.path`` inserts, pytest's option
+clusters, a runner's exported ``PYTEST_ADDOPTS``). Each case proves with real bash 5.2 and
+the real programs (python3 3.11, pytest 9 and its iniconfig, ``site``) in a scratch project
+that the calls run the payload (``open('zz', 'w')``), then asks the printed hook for each
+call in turn as Claude Code 2.1.332's Bash tool runs them (``test_s57_greview2._session``:
+the session's environment with the case's additions, ``CLAUDE_PROJECT_DIR`` the project): the
+hook allowing them all is the finding, a strict xfail row of ``OPEN`` while it is open. A case
+the change holds is a plain test pinning it; a cost (a careful user's everyday call denied
+though harmless) is a row asserting the call is allowed.
+
+Every payload only touches a file."""
+
+from __future__ import annotations
+
+import pytest
+from bash_review import LeftOpen, needs
+from test_s57_greview2 import _session
+
+#: Real bash, python3, pytest and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail.
+OPEN = LeftOpen()
+_open = OPEN.add
+
+#: A test that passes; the plan of most cases: pytest's line and a copier.
+PASSES = "def test_a():\n    pass\n"
+PLAN = ["Bash(python3 -m pytest -q)", "Bash(cp *)"]
+
+
+def _proof(request: pytest.FixtureRequest) -> bool:
+    """Whether the running case is a row of ``OPEN`` (its payload proved each run)."""
+    return OPEN.reason(request.node.name) is not None
+
+
+# --- I: pytest's ini read by another program's line breaks -----------------------------------
+
+#: Each case: the settings file and its text. pytest reads an ini file with ``iniconfig``: the
+#: file opened in text mode (a lone ``\r`` is a line break) and split by ``str.splitlines``
+#: (``\f``, ``\v``, ``\x1c``-``\x1e``, ``\x85``, ``\u2028``, ``\u2029`` too); a value line after
+#: such a break is a key of its own. ``configparser`` (the gate's reading) breaks at ``\n``
+#: only: the ``addopts`` line is part of the value before it.
+INIS = {
+    "pytest-ini-carriage-return": ("pytest.ini", "[pytest]\nminversion = 1\raddopts = -p "
+                                                 "helpers\n"),
+    "tox-ini-form-feed": ("tox.ini", "[pytest]\nminversion = 1\faddopts = -p helpers\n"),
+    "setup-cfg-line-separator": ("setup.cfg", "[tool:pytest]\nminversion = 1\u2028addopts = -p "
+                                              "helpers\n"),
+}
+
+_open("test_i_an_ini_line_break_hides_addopts", "at 3e28aec checkersettings._ini reads pytest's "
+      "ini by configparser (lines broken at \\n only), pytest by iniconfig (universal newlines, "
+      "str.splitlines)", *INIS)
+
+
+@pytest.mark.parametrize("case", INIS)
+def test_i_an_ini_line_break_hides_addopts(case: str, tmp_path, request: pytest.FixtureRequest
+                                           ) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest
+    loads ``helpers`` by the ini's ``addopts = -p helpers``."""
+    needs("python3", "pytest")
+    name, text = INIS[case]
+    assert _session(tmp_path, PLAN, {name: text, "helpers.py": "", "tests/test_a.py": PASSES},
+                    ["cp src/p helpers.py", "python3 -m pytest -q"],
+                    proof=_proof(request)) is not None
+
+
+# --- E: a site folder's .pth line read by another program's line breaks -----------------------
+
+#: test_s58_preview's ``PLUGIN``: the active venv ``$T/venv`` holding the plugin ``zzplug``,
+#: importing ``acme_utils``, a package of ``$T/acme`` (no site folder's).
+PLUGIN = r"""set -e
+V=$T/venv; A=$T/acme
+mkdir -p "$A/acme_utils" && : > "$A/acme_utils/__init__.py"
+python3 -m venv --without-pip --system-site-packages "$V"
+S=$(echo "$V"/lib/python3*/site-packages)
+echo "import acme_utils" > "$S/zzplug.py"
+mkdir "$S/zzplug-1.0.dist-info"
+printf 'Metadata-Version: 2.1\nName: zzplug\nVersion: 1.0\n' > "$S/zzplug-1.0.dist-info/METADATA"
+printf '[pytest11]\nzzplug = zzplug\n' > "$S/zzplug-1.0.dist-info/entry_points.txt"
+"""
+ACTIVE = {"PATH": "{T}/venv/bin:{PATH}", "VIRTUAL_ENV": "{T}/venv"}
+#: Each case: what the site folder holds besides the plugin. ``site.addpackage`` reads a
+#: ``.pth`` by a text file's lines (``\n``, ``\r``) and ``exec``s a line starting ``import ``
+#: whole (a form feed is blank to Python's tokenizer); ``str.splitlines`` breaks it in two.
+LINES = {
+    "pth-line-split-by-a-form-feed": ("printf 'import os\\f;import sys;sys.path.append(\"%s\")\\n'"
+                                      " \"$A\" > \"$S/acme.pth\"\n"),
+}
+
+_open("test_e_a_pth_line_read_in_two", "at 3e28aec sitefinders reads a .pth by str.splitlines "
+      "(site by \\n and \\r only): the code after a form feed is read as a path line",
+      *LINES)
+
+
+@pytest.mark.parametrize("case", LINES)
+def test_e_a_pth_line_read_in_two(case: str, tmp_path, request: pytest.FixtureRequest) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p acme_utils.py``, then
+    pytest loads ``zzplug``, whose import meets the call's folder's module first."""
+    needs("python3", "pytest")
+    assert _session(tmp_path, PLAN, {"tests/test_a.py": PASSES},
+                    ["cp src/p acme_utils.py", "python3 -m pytest -q"],
+                    setup=PLUGIN + LINES[case], env=ACTIVE, proof=_proof(request)) is not None
