@@ -31,6 +31,7 @@ from __future__ import annotations
 import os
 
 from . import files as fs
+from .exactcode import exact
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -115,12 +116,6 @@ def _read(path: str) -> list[str] | None:
         return []
     except (OSError, ValueError):
         return None  # (a conftest not readable: pytest's run fails or not)
-    if data.isascii() and b"coding" not in data and _NAME.encode() not in data and \
-            b"*" not in data and not any(  # (`from base import *`: read; an NFKC spelling,
-            # another source encoding: parsed, s58-preview P-SPELLED)
-            n.encode() in data for n in (*_DYNAMIC, *_REACHING, "modules", "__getattr__",
-                                         "getattr", "builtins")):
-        return []  # P1; a computed name: P-DYNAMIC)
     return _names(data)
 
 
@@ -205,22 +200,18 @@ def _names(data: bytes) -> list[str] | None:
             if shaped is None:
                 return None
             found += shaped
-            read.add(id(targets[0]))
+            read.add(id(statement))
             continue
         values = given.split(",") if isinstance(given, str) else list(given) if isinstance(
             given, (list, tuple)) else [None]  # (a string: split at commas, as pytest does)
         if not all(isinstance(v, str) for v in values):
             return None
         found += [str(v) for v in values]
-        read.add(id(targets[0]))
-    read |= {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute) and
-             node.attr not in _DYNAMIC and node.attr not in _REACHING and node.attr != "getattr"
-             and isinstance(node.value, ast.Name) and node.value.id in _BUILTINS}  # (builtins.X:
-    # the builtins' module reached only so; s57-greview2 P-DYNAMIC4)
+        read.add(id(statement))
     stars = _stars(tree)  # (`from base import *`: base read as an aggregator, K-STAR)
-    if stars is None or any(_dynamic(node, read) for node in ast.walk(tree)):
-        return None  # (read, extended, imported, named by a string, set by its module's
-    return found + stars  # namespace: not a literal)
+    if stars is None or not exact(tree, _NAME, read=frozenset(read)):
+        return None  # (code not read exactly by the allow-list: s58-preview P-DYNAMIC6)
+    return found + stars
 
 
 def _stars(tree: object) -> list[str] | None:
@@ -235,77 +226,6 @@ def _stars(tree: object) -> list[str] | None:
                 return None
             found.append("=" + node.module)  # (read, not a plugin: K-STAR2)
     return found
-
-
-#: The builtins that set or read a module's names by a computed name.
-_DYNAMIC: Final = frozenset(("globals", "locals", "vars", "setattr", "exec", "eval",
-                             "__import__"))
-#: The attributes that reach a module's namespace (a frame's, its ``__dict__``).
-_REACHING: Final = frozenset(("_getframe", "currentframe", "f_globals", "f_locals", "__dict__",
-                              "__setattr__", "__globals__", "f_back", "tb_frame", "gi_frame",
-                              "cr_frame", "ag_frame"))
-#: The modules through which an attribute by a computed name may reach a module's
-#: namespace or a dynamic builtin (``getattr(sys, name)``; another object's, ``getattr(ssl,
-#: name)`` in a fixture, is read: s58-preview K-GETATTR).
-_REACHERS: Final = frozenset(("sys", "builtins", "__builtins__", "importlib", "inspect", "gc",
-                              "types", "operator", "functools", "runpy", "pickle", "marshal"))
-#: The names of the builtins' module (its ``setattr``, ``globals``… by an attribute).
-_BUILTINS: Final = frozenset(("builtins", "__builtins__"))
-
-
-def _dynamic(node: object, read: set[int]) -> bool:
-    """Whether the ``ast`` node ``node`` may set or read ``pytest_plugins`` otherwise than a
-    top-level literal assignment (``read``: those assignments' targets): the name used,
-    imported or spelled (a string, an attribute, a keyword: ``globals().update(
-    pytest_plugins=…)``, ``sys.modules[__name__].pytest_plugins``; s57-greview2 P-DYNAMIC),
-    a star import, or the module's namespace reached by a computed name (``_DYNAMIC``:
-    ``globals()``, ``locals()``, ``vars()``, ``setattr()``, ``exec``, a frame's
-    ``f_globals``, ``__dict__``, ``__setattr__``, a module ``__getattr__``;
-    ``sys.modules[__name__]`` then sets it by one of those or by the attribute's name;
-    s57-greview2 P-DYNAMIC2), or ``sys.modules`` set (another module in its stead:
-    P-SYSMODULES); the builtins' module but as ``builtins.X`` (another name, an argument:
-    P-DYNAMIC4), one of those builtins imported or named by a string (``from builtins
-    import setattr as s``, ``getattr(b, 'setattr')``, a pickle's bytes), or an attribute
-    by a computed name (``getattr(b, name)``)."""
-    import ast
-
-    return (isinstance(node, ast.Name) and (
-        (node.id in (_NAME, *_BUILTINS) and id(node) not in read) or node.id in _DYNAMIC or
-        node.id == "__getattr__")) or (
-        isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in (
-            _NAME, *_DYNAMIC, *_REACHING, *_BUILTINS)) or (
-        isinstance(node, ast.Constant) and isinstance(node.value, bytes) and any(
-            n.encode() in node.value for n in (_NAME, *_DYNAMIC, *_REACHING))) or (
-        isinstance(node, ast.alias) and ((node.asname or node.name) == _NAME or (
-            node.name in _DYNAMIC) or (node.name in _BUILTINS and node.asname not in (
-                None, node.name)))) or (
-        isinstance(node, ast.Call) and len(node.args) > 1 and (
-            node.func.id if isinstance(node.func, ast.Name) else node.func.attr if isinstance(
-                node.func, ast.Attribute) else "") == "getattr" and not (isinstance(
-                    node.args[1], ast.Constant) and isinstance(node.args[1].value, str)) and not (
-            isinstance(node.args[0], (ast.Name, ast.Attribute)) and _object(
-                node.args[0]) not in _REACHERS)) or (  # (`getattr(ssl, name)`: s58-preview
-        isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) and isinstance(
-            node.value.func, ast.Name) and node.value.func.id == "getattr") or (
-        isinstance(node, ast.Attribute) and (node.attr == _NAME or node.attr in _REACHING or (
-            node.attr in _DYNAMIC and isinstance(node.value, ast.Name) and node.value.id in
-            _BUILTINS))) or (
-        isinstance(node, ast.keyword) and node.arg == _NAME) or (
-        isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load) and isinstance(
-            node.value, ast.Attribute) and node.value.attr == "modules") or (
-        isinstance(node, ast.Attribute) and node.attr in ("update", "__setitem__",
-                                                          "setdefault") and isinstance(
-            node.value, ast.Attribute) and node.value.attr == "modules") or (
-        isinstance(node, ast.FunctionDef) and node.name == "__getattr__")
-
-
-def _object(node: object) -> str:
-    """The first name of an attribute chain ``node`` (``a.b.c``: ``a``)."""
-    import ast
-
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else ""
 
 
 def _shaped(node: object) -> list[str] | None:

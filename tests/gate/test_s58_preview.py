@@ -317,10 +317,6 @@ DYNAMIC = {
 }
 
 # (nfkc-normalized-name, utf-7-source: held since 17117aa)
-_open("test_p_a_conftest_names_its_plugins_by_another_spelling", "at cc48145 "
-      "conftestplugins._dynamic is a deny-list of spellings and bindings (an assigned "
-      "__getattr__, a def's, class's or match's binding, X.setattr of another X)",
-      *DYNAMIC)
 
 
 @pytest.mark.parametrize("case", [*SPELLINGS, *DYNAMIC])

@@ -1,0 +1,389 @@
+"""Module code the gate reads exactly, by an allow-list of shapes (issue 29, session 59:
+s58-preview P-DYNAMIC6, E-DENYLIST-2). A conftest (its ``pytest_plugins``), a ``.pth`` import
+line and a ``sitecustomize``/``usercustomize`` run arbitrary code at start; four sessions read
+them by deny-lists of spellings (``globals()``, ``setattr``, ``__dict__``, a frame's
+``f_globals``…) and each review found another (a decorated ``def pytest_plugins``, a match
+capture, a metaclass, ``print.__self__``, ``runpy.run_path``, ``timeit``). Here the code is
+read only where each statement run at import (the module's, a class body's, and those of
+``if``/``for``/``while``/``try``/``with`` blocks among them) has a shape whose effect is known:
+
+- ``import``/``from … import`` of names (no binding of ``name``, the one the caller reads;
+  a star import is the caller's: ``conftestplugins._stars``);
+- an assignment (plain, annotated, augmented; ``del``) to plain names, attributes and
+  subscripts (no ``name``, no ``__dunder__``, no ``modules``), of an allowed expression;
+- an expression statement (a docstring, an allowed call), ``assert``, ``raise``, ``pass``;
+- ``def`` (its body not read: nothing calls it at import, see below) whose decorators are
+  ``decorators``' (pytest's fixture, hookimpl and marks; ``contextmanager``, ``property``…)
+  and whose defaults and annotations are allowed expressions;
+- ``class`` without keywords (no metaclass) whose bases are ``bases``' and whose body is read
+  by these rules.
+
+An allowed expression holds literals, operators, comprehensions, lambdas (their bodies read
+so), names (not a ``def``'s or class's of the module: its code; not a builtin outside
+``_BUILTINS``: ``getattr``, ``setattr``, ``vars``, ``globals``, ``exec``, ``__import__``…),
+attributes not starting with ``_``, and calls of: a builtin of ``_BUILTINS`` (``getattr`` of a
+literal public name; ``sorted``/``min``/``max`` by a lambda), a dotted name an import binds
+that ``calls`` lists (``os.path.*``, ``pytest.mark.*``, ``hypothesis.settings.*``…), or a
+value's method of ``_METHODS`` (``append``, ``get``, ``join``, ``resolve``…). Anything else
+(a match, ``global``, a metaclass, a call of the module's own function or of a library's
+function not listed, a dunder attribute) is not read: the caller fails closed.
+
+Why the bodies of ``def`` are not read: nothing in the allowed shapes calls the module's own
+functions or classes at import (their names are not loaded but as a whole assigned value,
+nor given to a call); pytest reads a conftest's ``pytest_plugins`` right after importing it,
+before any hook or fixture of it runs."""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Final
+
+#: The builtins an allowed expression may name and call (each reaches no namespace by a
+#: computed name and runs no code from data; ``getattr`` of a literal name: ``_call``).
+_BUILTINS: Final = frozenset((
+    "abs", "all", "any", "ascii", "bin", "bool", "bytearray", "bytes", "callable", "chr",
+    "complex", "dict", "divmod", "enumerate", "float", "format", "frozenset", "hasattr",
+    "hash", "hex", "id", "int", "isinstance", "issubclass", "len", "list", "max", "min",
+    "object", "oct", "ord", "pow", "print", "range", "repr", "reversed", "round", "set",
+    "slice", "sorted", "str", "sum", "tuple", "zip", "open", "property", "staticmethod",
+    "classmethod", "getattr", "type", "True", "False", "None", "Ellipsis", "NotImplemented",
+    "__file__", "__name__", "__doc__"))
+#: The methods of any value an allowed expression may call (containers', strings', paths').
+_METHODS: Final = frozenset((
+    "append", "extend", "insert", "remove", "add", "discard", "update", "get", "setdefault",
+    "pop", "copy", "clear", "join", "split", "rsplit", "splitlines", "strip", "lstrip",
+    "rstrip", "lower", "upper", "replace", "startswith", "endswith", "format", "encode",
+    "decode", "resolve", "absolute", "joinpath", "exists", "is_dir", "is_file", "read_text",
+    "read_bytes", "mkdir", "items", "keys", "values", "with_name", "with_suffix",
+    "relative_to", "expanduser", "as_posix", "count", "index", "sort"))
+#: The calls a conftest's import-time code may make (dotted as its imports bind them; a
+#: ``.*`` entry: every name below): the standard library's path, environment and warning
+#: functions, pytest's declarations, hypothesis' profiles. None runs code from data or sets
+#: a name given as data.
+CONFTEST_CALLS: Final = frozenset((
+    "os.path.*", "os.environ.*", "os.getenv", "os.getcwd", "os.makedirs", "os.mkdir",
+    "os.listdir", "os.scandir", "os.walk", "os.fspath", "glob.glob", "glob.iglob",
+    "os.cpu_count", "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "sys.path.*",
+    "sys.getrecursionlimit", "sys.setrecursionlimit",
+    "sys._is_gil_enabled", "re.compile", "re.escape", "re.match", "re.search",
+    "re.fullmatch", "re.split", "re.findall", "tempfile.*", "warnings.filterwarnings",
+    "warnings.simplefilter", "atexit.register", "shutil.which", "shutil.rmtree", "platform.*",
+    "logging.getLogger", "logging.basicConfig", "pytest.fixture", "pytest.param",
+    "pytest.mark.*", "pytest.hookimpl", "pytest.register_assert_rewrite",
+    "pytest.importorskip", "hypothesis.settings", "hypothesis.settings.*",
+    "hypothesis.configuration.set_hypothesis_home_dir", "collections.namedtuple",
+    "collections.OrderedDict", "collections.Counter", "typing.TypeVar", "typing.cast",
+    "json.load", "json.loads", "json.dumps", "datetime.*", "datetime.datetime.*",
+    "datetime.date.*", "time.time", "time.monotonic", "dataclasses.field"))
+#: The decorators of a conftest's ``def`` and ``class`` (called with allowed arguments too):
+#: none calls the function at import.
+CONFTEST_DECORATORS: Final = frozenset((
+    "pytest.fixture", "pytest.hookimpl", "pytest.mark.*", "pytest_asyncio.fixture",
+    "contextlib.contextmanager", "contextlib.asynccontextmanager", "functools.lru_cache",
+    "functools.cache", "functools.wraps", "staticmethod", "classmethod", "property",
+    "dataclasses.dataclass", "typing.overload"))
+#: The bases of a conftest's classes (their metaclasses run no code of the class's).
+CONFTEST_BASES: Final = frozenset((
+    "object", "Exception", "ValueError", "RuntimeError", "TypeError", "KeyError",
+    "typing.NamedTuple", "typing.Generic", "typing.Protocol", "typing.TypedDict",
+    "enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "unittest.TestCase"))
+#: The attributes import-time code may not name (the module reached in ``sys.modules``).
+_KEPT: Final = frozenset(("modules",))
+
+
+def exact(tree: object, name: str, calls: frozenset[str] = CONFTEST_CALLS,
+          decorators: frozenset[str] = CONFTEST_DECORATORS,
+          bases: frozenset[str] = CONFTEST_BASES, read: frozenset[int] = frozenset(),
+          foreign: frozenset[str] = frozenset()) -> bool:
+    """Whether the ``ast`` module ``tree`` is read exactly by the allow-list (see the
+    module's text): no statement run at import binds or reaches ``name`` but the
+    assignments ``read`` (their ids: the caller reads their values), and each call is one
+    ``calls`` lists, or a function of a module whose top name is in ``foreign`` (read by the
+    caller: a site module's)."""
+    import ast
+
+    if not isinstance(tree, ast.Module):
+        return False
+    reader = _Reader(tree, name, calls, decorators, bases, read, foreign)
+    return reader.statements(tree.body)
+
+
+class _Reader:
+    """One module's reading: its imports' dotted names, its own functions' and classes'
+    names, and the allow-lists."""
+
+    def __init__(self, tree: object, name: str, calls: frozenset[str],
+                 decorators: frozenset[str], bases: frozenset[str], read: frozenset[int],
+                 foreign: frozenset[str]) -> None:
+        import ast
+
+        self.name, self.calls, self.decorators, self.bases = name, calls, decorators, bases
+        self.read, self.foreign = read, foreign
+        self.imported: dict[str, str] = {}
+        self.postponed = any(isinstance(s, ast.ImportFrom) and s.module == "__future__" and any(
+            a.name == "annotations" for a in s.names) for s in tree.body)  # type: ignore[attr-defined]
+        self.own: set[str] = set()
+        self.classes: dict[str, bool] = {}  # (each, whether a subclass of it runs none of its
+        # code: no `__init_subclass__`)
+        bound: set[str] = set()
+        for node in ast.walk(tree):  # type: ignore[arg-type]
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for local, dotted in _imports(node):
+                    if self.imported.setdefault(local, dotted) != dotted:
+                        bound.add(local)  # (two imports of a name: neither's)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.own.add(node.name)
+                if isinstance(node, ast.ClassDef):
+                    self.classes[node.name] = node.name not in self.classes and not any(
+                        _binds(n, "__init_subclass__") for n in node.body)
+            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                bound.add(node.id)
+            elif isinstance(node, ast.arg):
+                bound.add(node.arg)
+        for shadowed in bound & set(self.imported):  # (a name rebound: not the import's)
+            del self.imported[shadowed]
+        self.bound = bound | self.own | set(self.imported)
+
+    def statements(self, body: Sequence[object]) -> bool:
+        """Whether each statement of ``body`` (run at import) is read."""
+        return all(self.statement(s) for s in body)
+
+    def statement(self, node: object) -> bool:  # noqa: C901
+        """Whether the statement ``node`` (run at import) has an allowed shape."""
+        import ast
+
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            return all((a.asname or a.name.split(".")[0]) not in (self.name, "__getattr__")
+                       for a in node.names)
+        if isinstance(node, ast.Expr):
+            return self.expression(node.value)
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            own = isinstance(node.value, ast.Name) and node.value.id in self.own
+            return (id(node) in self.read or all(self.target(t) for t in targets)) and (
+                node.value is None or own or self.expression(node.value)) and (
+                not isinstance(node, ast.AnnAssign) or self.annotation(node.annotation))
+        if isinstance(node, ast.Delete):
+            return all(self.target(t) for t in node.targets)
+        if isinstance(node, (ast.If, ast.While)):
+            return self.expression(node.test) and self.statements(node.body) and \
+                self.statements(node.orelse)
+        if isinstance(node, ast.For):
+            return self.target(node.target) and self.expression(node.iter) and \
+                self.statements(node.body) and self.statements(node.orelse)
+        if isinstance(node, ast.Try):
+            return self.statements(node.body) and self.statements(node.orelse) and \
+                self.statements(node.finalbody) and all(
+                    (h.type is None or self.expression(h.type)) and h.name != self.name and
+                    self.statements(h.body) for h in node.handlers)
+        if isinstance(node, ast.With):
+            return all(self.expression(i.context_expr) and (
+                i.optional_vars is None or self.target(i.optional_vars)) for i in node.items) \
+                and self.statements(node.body)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            arguments = node.args
+            return node.name not in (self.name, "__getattr__", "__dir__") and all(
+                self.decorator(d) for d in node.decorator_list) and all(
+                self.expression(d) for d in (*arguments.defaults, *arguments.kw_defaults)
+                if d is not None) and all(
+                self.annotation(a.annotation) for a in (
+                    *arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                    *(x for x in (arguments.vararg, arguments.kwarg) if x))
+                if a.annotation is not None) and (
+                node.returns is None or self.annotation(node.returns))
+        if isinstance(node, ast.ClassDef):
+            return node.name != self.name and not node.keywords and all(
+                self.base(b.value if isinstance(b, ast.Subscript) else b) for b in node.bases) \
+                and all(self.decorator(d) for d in node.decorator_list) and \
+                self.statements(node.body)
+        if isinstance(node, ast.Assert):
+            return self.expression(node.test) and (node.msg is None or
+                                                   self.expression(node.msg))
+        if isinstance(node, ast.Raise):
+            return all(self.expression(e) for e in (node.exc, node.cause) if e is not None)
+        return isinstance(node, (ast.Pass, ast.Break, ast.Continue))
+
+    def annotation(self, node: object) -> bool:
+        """Whether the annotation ``node`` is allowed: not evaluated under ``from __future__
+        import annotations``; else an allowed expression in which the module's own classes
+        may be named (a type's parameter: typing's subscript calls none of its code)."""
+        if self.postponed:
+            return True
+        own, self.own = self.own, set()
+        try:
+            return self.expression(node)
+        finally:
+            self.own = own
+
+    def target(self, node: object) -> bool:
+        """Whether an assignment's target ``node`` binds nothing of ``name`` nor reaches a
+        module's namespace."""
+        import ast
+
+        if isinstance(node, ast.Name):
+            return node.id not in (self.name, "__getattr__", "__class__", "__dict__")
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return all(self.target(e) for e in node.elts)
+        if isinstance(node, ast.Starred):
+            return self.target(node.value)
+        if isinstance(node, ast.Attribute):
+            return node.attr != self.name and node.attr not in _KEPT and not \
+                node.attr.startswith("__") and self.expression(node.value)
+        if isinstance(node, ast.Subscript):
+            return self.expression(node.value) and self.expression(node.slice)
+        return False
+
+    def base(self, node: object) -> bool:
+        """Whether the class base ``node`` is one of ``bases``, a builtin exception's class,
+        or a class of the module's defining no ``__init_subclass__`` (read by these rules:
+        no metaclass)."""
+        import ast
+
+        if isinstance(node, ast.Name) and node.id in self.classes:
+            return self.classes[node.id]
+        dotted = self._dotted(node)
+        return dotted in self.bases or _exception(dotted)
+
+    def decorator(self, node: object) -> bool:
+        """Whether the decorator ``node`` is one of ``decorators`` (called with allowed
+        arguments) or a property's ``setter``/``getter``/``deleter``."""
+        import ast
+
+        if isinstance(node, ast.Call):
+            return self.decorator(node.func) and self.arguments(node)
+        if isinstance(node, ast.Attribute) and node.attr in ("setter", "getter", "deleter") \
+                and isinstance(node.value, ast.Name):
+            return True
+        return self._listed(self._dotted(node), self.decorators)
+
+    def arguments(self, node: object) -> bool:
+        """Whether the call ``node``'s arguments are allowed expressions."""
+        return all(self.expression(a) for a in node.args) and all(  # type: ignore[attr-defined]
+            k.arg != self.name and self.expression(k.value)
+            for k in node.keywords)  # type: ignore[attr-defined]
+
+    def expression(self, node: object) -> bool:  # noqa: C901
+        """Whether the expression ``node`` (run at import) is allowed."""
+        import ast
+
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        if isinstance(node, ast.Name):
+            last = self.imported.get(node.id, "").rpartition(".")[2]
+            return node.id not in self.own and last not in _KEPT and not last.startswith(
+                "_") and (node.id in self.bound or node.id in _BUILTINS or _exception(node.id))
+        if isinstance(node, ast.Attribute):
+            return not node.attr.startswith("_") and node.attr != self.name and \
+                node.attr not in _KEPT and self.expression(node.value)
+        if isinstance(node, ast.Constant):
+            return not (isinstance(node.value, str) and node.value == self.name)
+        if isinstance(node, ast.Lambda):
+            return all(self.expression(d) for d in (*node.args.defaults,
+                                                     *node.args.kw_defaults) if d) and \
+                self.expression(node.body)
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            return all(self.target(g.target) and self.expression(g.iter) and all(
+                self.expression(i) for i in g.ifs) for g in node.generators) and all(
+                self.expression(e) for e in ((node.key, node.value) if isinstance(
+                    node, ast.DictComp) else (node.elt,)))
+        if isinstance(node, ast.NamedExpr):
+            return self.target(node.target) and self.expression(node.value)
+        if isinstance(node, ast.Dict):
+            return all(self.expression(e) for e in (*node.keys, *node.values) if e is not None)
+        if isinstance(node, ast.keyword):
+            return False
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.BoolOp, ast.BinOp, ast.UnaryOp,
+                             ast.Compare, ast.IfExp, ast.Subscript, ast.Slice, ast.Starred,
+                             ast.JoinedStr, ast.FormattedValue)):
+            return all(self.expression(c) for c in ast.iter_child_nodes(node)
+                       if not isinstance(c, (ast.expr_context, ast.operator, ast.unaryop,
+                                             ast.cmpop, ast.boolop)))
+        return False
+
+    def call(self, node: object) -> bool:
+        """Whether the call ``node`` is allowed (see the module's text)."""
+        import ast
+
+        assert isinstance(node, ast.Call)
+        func = node.func
+        if not self.arguments(node):
+            return False
+        if isinstance(func, ast.Name) and func.id not in self.bound and func.id in _BUILTINS:
+            keys = {k.arg: k.value for k in node.keywords}
+            if func.id == "getattr":  # (of a literal public name: `getattr(sys, 'frozen', 0)`)
+                given = node.args[1] if len(node.args) > 1 else None
+                return isinstance(given, ast.Constant) and isinstance(given.value, str) and \
+                    not given.value.startswith("_") and given.value != self.name and \
+                    given.value not in _KEPT
+            if func.id == "type":
+                return len(node.args) == 1 and not node.keywords
+            return func.id not in ("sorted", "min", "max") or "key" not in keys or isinstance(
+                keys["key"], ast.Lambda)
+        if isinstance(func, ast.Name) and func.id not in self.bound and _exception(func.id):
+            return True
+        dotted = self._dotted(func)
+        if dotted and (self._listed(dotted, self.calls) or dotted.split(".")[0] in
+                       self.foreign):
+            return True
+        return isinstance(func, ast.Attribute) and func.attr in _METHODS and \
+            self.expression(func.value)
+
+    def _dotted(self, node: object) -> str:
+        """The dotted name an attribute chain ``node`` resolves to through the module's
+        imports (``from hypothesis import settings``: ``settings.load_profile`` is
+        ``hypothesis.settings.load_profile``), a builtin's own name; "" for any other."""
+        import ast
+
+        parts: list[str] = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return ""
+        root = self.imported.get(node.id) or (node.id if node.id not in self.bound and (
+            node.id in _BUILTINS or _exception(node.id)) else "")
+        return ".".join([root, *reversed(parts)]) if root else ""
+
+    @staticmethod
+    def _listed(dotted: str, listed: frozenset[str]) -> bool:
+        """Whether ``dotted`` is in ``listed`` or one public name below one of its ``.*``
+        entries (``os.path.join``; not ``os.path.sys.modules``, ``os.path.__dict__``)."""
+        head, _, last = dotted.rpartition(".")
+        return bool(dotted) and (dotted in listed or (
+            head + ".*" in listed and not last.startswith("_") and last not in _KEPT))
+
+
+def _imports(node: object) -> list[tuple[str, str]]:
+    """The names the import statement ``node`` binds, each with the dotted name it binds
+    (``import a.b``: ``a``, ``a``; ``import a.b as c``: ``c``, ``a.b``; ``from a import b``:
+    ``b``, ``a.b``)."""
+    import ast
+
+    if isinstance(node, ast.Import):
+        return [(a.asname, a.name) if a.asname else (a.name.split(".")[0],) * 2
+                for a in node.names]
+    assert isinstance(node, ast.ImportFrom)
+    base = "." * node.level + (node.module or "")
+    return [(a.asname or a.name, base + "." + a.name) for a in node.names]
+
+
+def _binds(node: object, name: str) -> bool:
+    """Whether the class body statement ``node`` binds ``name`` (a ``def``, an assignment)."""
+    import ast
+
+    return (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and
+            node.name == name) or (isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+                                   and any(isinstance(t, ast.Name) and t.id == name for t in (
+                                       node.targets if isinstance(node, ast.Assign) else
+                                       [node.target])))
+
+
+def _exception(name: str) -> bool:
+    """Whether ``name`` is a builtin exception's (a warning's) class name."""
+    import builtins
+
+    found = getattr(builtins, name, None) if name.endswith(("Error", "Exception", "Warning",
+                                                             "Exit", "Interrupt")) else None
+    return isinstance(found, type) and issubclass(found, BaseException)
