@@ -105,3 +105,54 @@ def test_e_a_pth_line_read_in_two(case: str, tmp_path, request: pytest.FixtureRe
     assert _session(tmp_path, PLAN, {"tests/test_a.py": PASSES},
                     ["cp src/p acme_utils.py", "python3 -m pytest -q"],
                     setup=PLUGIN + LINES[case], env=ACTIVE, proof=_proof(request)) is not None
+
+
+# --- P: a conftest the allow-list reads as exact whose run names another plugin --------------
+
+#: Each case: the root conftest (``helpers.py`` beside it). exactcode (745198d) reads a
+#: conftest exactly where each statement run at import has an allowed shape, a ``def``'s body
+#: unread ("nothing calls it at import; pytest reads ``pytest_plugins`` before any hook of it
+#: runs"); each case was denied at 3e28aec (a regression).
+EXACTS = {
+    # the read literal list changed by a load of the name (no binding of it)
+    "read-list-appended": "pytest_plugins = []\npytest_plugins.append('helpers')\n",
+    "read-list-slice-assigned": "pytest_plugins = []\npytest_plugins[:] = ['helpers']\n",
+    # pytest registers the conftest (pluggy replays its historic hooks on it: pytest_addoption,
+    # pytest_addhooks, pytest_plugin_registered) before consider_module reads pytest_plugins
+    "addoption-hook-appends": ("pytest_plugins = []\n\n\ndef pytest_addoption(parser):\n"
+                               "    pytest_plugins.append('helpers')\n"),
+    "addoption-hook-updates-globals": ("def pytest_addoption(parser):\n    globals().update("
+                                       "{'pytest_' + 'plugins': ['helpers']})\n"),
+    "plugin-registered-hook-sets-global": ("def pytest_plugin_registered(plugin, manager):\n"
+                                           "    global pytest_plugins\n"
+                                           "    pytest_plugins = ['helpers']\n"),
+    # def bodies the class machinery runs at import: an Enum's members' __init__, a class's
+    # __class_getitem__ (a module-level annotation, a base subscripted)
+    "enum-member-init": ("import enum\n\n\nclass Mode(enum.Enum):\n    FAST = 1\n\n"
+                         "    def __init__(self, value):\n        global pytest_plugins\n"
+                         "        pytest_plugins = ['helpers']\n"),
+    "class-getitem-in-an-annotation": ("class Box:\n    def __class_getitem__(cls, item):\n"
+                                       "        global pytest_plugins\n"
+                                       "        pytest_plugins = ['helpers']\n"
+                                       "        return cls\n\n\nsize: Box[int] = 1\n"),
+    "class-getitem-in-a-base": ("class Box:\n    def __class_getitem__(cls, item):\n"
+                                "        global pytest_plugins\n"
+                                "        pytest_plugins = ['helpers']\n"
+                                "        return cls\n\n\nclass IntBox(Box[int]):\n    pass\n"),
+}
+
+_open("test_p_an_exact_conftest_names_another_plugin", "at 745198d exactcode reads no load of "
+      "the name and no def body, though pytest runs the historic hooks before its read and "
+      "Enum/__class_getitem__ run bodies at import", *EXACTS)
+
+
+@pytest.mark.parametrize("case", EXACTS)
+def test_p_an_exact_conftest_names_another_plugin(case: str, tmp_path,
+                                                  request: pytest.FixtureRequest) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest
+    imports the plugin the root conftest names when pytest reads it."""
+    needs("python3", "pytest")
+    assert _session(tmp_path, PLAN, {"conftest.py": EXACTS[case], "helpers.py": "",
+                                     "tests/test_a.py": PASSES},
+                    ["cp src/p helpers.py", "python3 -m pytest -q"],
+                    proof=_proof(request)) is not None
