@@ -16,8 +16,10 @@ Every payload only touches a file."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from bash_review import LeftOpen, needs
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs
 from test_s57_greview2 import _session
 
 #: Real bash, python3, pytest and fresh hook processes: CI's slow step runs them.
@@ -58,7 +60,7 @@ _open("test_i_an_ini_line_break_hides_addopts", "at 3e28aec checkersettings._ini
 
 
 @pytest.mark.parametrize("case", INIS)
-def test_i_an_ini_line_break_hides_addopts(case: str, tmp_path, request: pytest.FixtureRequest
+def test_i_an_ini_line_break_hides_addopts(case: str, tmp_path: Path, request: pytest.FixtureRequest
                                            ) -> None:
     """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest
     loads ``helpers`` by the ini's ``addopts = -p helpers``."""
@@ -98,7 +100,8 @@ _open("test_e_a_pth_line_read_in_two", "at 3e28aec sitefinders reads a .pth by s
 
 
 @pytest.mark.parametrize("case", LINES)
-def test_e_a_pth_line_read_in_two(case: str, tmp_path, request: pytest.FixtureRequest) -> None:
+def test_e_a_pth_line_read_in_two(case: str, tmp_path: Path,
+                                  request: pytest.FixtureRequest) -> None:
     """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p acme_utils.py``, then
     pytest loads ``zzplug``, whose import meets the call's folder's module first."""
     needs("python3", "pytest")
@@ -147,7 +150,7 @@ _open("test_p_an_exact_conftest_names_another_plugin", "at 745198d exactcode rea
 
 
 @pytest.mark.parametrize("case", EXACTS)
-def test_p_an_exact_conftest_names_another_plugin(case: str, tmp_path,
+def test_p_an_exact_conftest_names_another_plugin(case: str, tmp_path: Path,
                                                   request: pytest.FixtureRequest) -> None:
     """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest
     imports the plugin the root conftest names when pytest reads it."""
@@ -156,3 +159,41 @@ def test_p_an_exact_conftest_names_another_plugin(case: str, tmp_path,
                                      "tests/test_a.py": PASSES},
                     ["cp src/p helpers.py", "python3 -m pytest -q"],
                     proof=_proof(request)) is not None
+
+
+# --- K: costs: everyday calls the change denies -------------------------------------------------
+
+#: Each case: a real conftest in ``tests/`` (shortened to the statements that matter), which
+#: 745198d's allow-list does not read (every module below a plugin). Of 71 real conftests
+#: (pytest, pip, tox, celery, flask, werkzeug, httpx, pydantic, sentry-python, aiohttp, scrapy,
+#: black, small projects, this machine's), 8 were not read at 3e28aec, 24 at 745198d.
+COSTS = {
+    # flask's official tutorial (examples/tutorial/tests/conftest.py): a file's bytes read
+    "flask-tutorial-reads-its-sql": (
+        "import os\nimport tempfile\n\nimport pytest\n\nfrom flaskr import create_app\n\n"
+        "with open(os.path.join(os.path.dirname(__file__), 'data.sql'), 'rb') as f:\n"
+        "    _data_sql = f.read().decode('utf8')\n\n\n@pytest.fixture\ndef app():\n"
+        "    return create_app({'TESTING': True})\n"),
+    # pytest's own documented non-Python collection (doc/en/example/nonpython/conftest.py)
+    "pytest-docs-yaml-collector": (
+        "import pytest\n\n\ndef pytest_collect_file(parent, file_path):\n"
+        "    if file_path.suffix == '.yaml' and file_path.name.startswith('test'):\n"
+        "        return YamlFile.from_parent(parent, path=file_path)\n\n\n"
+        "class YamlFile(pytest.File):\n    def collect(self):\n        return []\n"),
+}
+
+_open("test_k_an_everyday_call_stays_allowed", "at 745198d exactcode refuses a file's read() "
+      "and a class based on pytest.File (every module below a plugin)", *COSTS)
+
+
+@pytest.mark.parametrize("case", COSTS)
+def test_k_an_everyday_call_stays_allowed(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(sed *)``: ``sed -i s/A/B/ flaskr/db.py`` (the
+    application's own module, which no conftest names) is allowed."""
+    project = hooked_project(tmp_path / "run", ["Bash(python3 -m pytest -q)", "Bash(sed *)"])
+    for name, text in {"tests/conftest.py": COSTS[case], "tests/test_a.py": PASSES,
+                       "flaskr/__init__.py": "", "flaskr/db.py": "A = 1\n"}.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    assert first_denied(project, ["sed -i s/A/B/ flaskr/db.py"], env) is None
