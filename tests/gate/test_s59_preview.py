@@ -86,22 +86,37 @@ printf 'Metadata-Version: 2.1\nName: zzplug\nVersion: 1.0\n' > "$S/zzplug-1.0.di
 printf '[pytest11]\nzzplug = zzplug\n' > "$S/zzplug-1.0.dist-info/entry_points.txt"
 """
 ACTIVE = {"PATH": "{T}/venv/bin:{PATH}", "VIRTUAL_ENV": "{T}/venv"}
-#: Each case: what the site folder holds besides the plugin. ``site.addpackage`` reads a
-#: ``.pth`` by a text file's lines (``\n``, ``\r``) and ``exec``s a line starting ``import ``
-#: whole (a form feed is blank to Python's tokenizer); ``str.splitlines`` breaks it in two.
+#: ``$T/boot/boot.py``, outside every site folder, putting ``$T/acme`` on ``sys.path``; a site
+#: module ``acme_boot`` running it (``runpy``: a spelling the deny-list ``appends`` lacks).
+BOOT = ("mkdir -p $T/boot && printf 'import sys\\nsys.path.append(\"%s\")\\n' \"$A\" > "
+        "$T/boot/boot.py\nprintf 'import runpy\\nrunpy.run_path(\"%s/boot/boot.py\")\\n' \"$T\" "
+        "> \"$S/acme_boot.py\"\n")
+#: Each case: what the site folder holds besides the plugin.
 LINES = {
+    # site.addpackage reads a .pth by a text file's lines (\n, \r) and execs a line starting
+    # `import ` whole (a form feed is blank to Python's tokenizer); str.splitlines breaks it
     "pth-line-split-by-a-form-feed": ("printf 'import os\\f;import sys;sys.path.append(\"%s\")\\n'"
                                       " \"$A\" > \"$S/acme.pth\"\n"),
+    # a site module the .pth line or sitecustomize imports: read by the regex deny-list
+    # (sitefinders.appends), the line itself by the allow-list
+    "pth-imports-a-site-module-running-a-file": (
+        BOOT + "echo 'import acme_boot' > \"$S/acme.pth\"\n"),
+    "sitecustomize-imports-a-site-module-running-a-file": (
+        BOOT + "echo 'import acme_boot' > \"$S/sitecustomize.py\"\n"),
 }
 
-_open("test_e_a_pth_line_read_in_two", "at 3e28aec sitefinders reads a .pth by str.splitlines "
-      "(site by \\n and \\r only): the code after a form feed is read as a path line",
-      *LINES)
+_open("test_e_site_start_code_is_read_otherwise", "at 3e28aec sitefinders reads a .pth by "
+      "str.splitlines (site by \\n and \\r only): the code after a form feed is read as a path "
+      "line", "pth-line-split-by-a-form-feed")
+_open("test_e_site_start_code_is_read_otherwise", "at 3e28aec (and s59-pfix's allow-list of "
+      "site code) sitefinders._appends_none reads a module site code imports by the deny-list "
+      "appends", "pth-imports-a-site-module-running-a-file",
+      "sitecustomize-imports-a-site-module-running-a-file")
 
 
 @pytest.mark.parametrize("case", LINES)
-def test_e_a_pth_line_read_in_two(case: str, tmp_path: Path,
-                                  request: pytest.FixtureRequest) -> None:
+def test_e_site_start_code_is_read_otherwise(case: str, tmp_path: Path,
+                                              request: pytest.FixtureRequest) -> None:
     """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p acme_utils.py``, then
     pytest loads ``zzplug``, whose import meets the call's folder's module first."""
     needs("python3", "pytest")
