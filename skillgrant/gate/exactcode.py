@@ -50,6 +50,10 @@ _BUILTINS: Final = frozenset((
     "slice", "sorted", "str", "sum", "tuple", "zip", "open", "property", "staticmethod",
     "classmethod", "getattr", "type", "True", "False", "None", "Ellipsis", "NotImplemented",
     "__file__", "__name__", "__doc__"))
+#: The builtins that run a literal string (read where ``strings``: ``_Reader.string``).
+_STRINGS: Final = frozenset(("exec", "eval", "compile", "__import__"))
+#: How deep a literal string's code is read.
+_DEPTH: Final = 3
 #: The methods of any value an allowed expression may call (containers', strings', paths').
 _METHODS: Final = frozenset((
     "append", "extend", "insert", "remove", "add", "discard", "update", "get", "setdefault",
@@ -57,7 +61,8 @@ _METHODS: Final = frozenset((
     "rstrip", "lower", "upper", "replace", "startswith", "endswith", "format", "encode",
     "decode", "resolve", "absolute", "joinpath", "exists", "is_dir", "is_file", "read_text",
     "read_bytes", "mkdir", "items", "keys", "values", "with_name", "with_suffix",
-    "relative_to", "expanduser", "as_posix", "count", "index", "sort"))
+    "relative_to", "expanduser", "as_posix", "count", "index", "sort", "read", "write",
+    "seek", "tell", "close", "flush"))
 #: The calls a conftest's import-time code may make (dotted as its imports bind them; a
 #: ``.*`` entry: every name below): the standard library's path, environment and warning
 #: functions, pytest's declarations, hypothesis' profiles. None runs code from data or sets
@@ -96,17 +101,21 @@ _KEPT: Final = frozenset(("modules",))
 def exact(tree: object, name: str, calls: frozenset[str] = CONFTEST_CALLS,
           decorators: frozenset[str] = CONFTEST_DECORATORS,
           bases: frozenset[str] = CONFTEST_BASES, read: frozenset[int] = frozenset(),
-          foreign: frozenset[str] = frozenset()) -> bool:
+          foreign: frozenset[str] = frozenset(), kept: frozenset[str] = frozenset(),
+          strings: bool = False) -> bool:
     """Whether the ``ast`` module ``tree`` is read exactly by the allow-list (see the
     module's text): no statement run at import binds or reaches ``name`` but the
     assignments ``read`` (their ids: the caller reads their values), and each call is one
     ``calls`` lists, or a function of a module whose top name is in ``foreign`` (read by the
-    caller: a site module's)."""
+    caller: a site module's); no attribute ``kept`` names is named (besides ``_KEPT``); where
+    ``strings``, an ``exec``/``eval``/``compile`` of one literal string is read as its code
+    by the same rules, and ``__import__`` of a literal as that module."""
     import ast
 
     if not isinstance(tree, ast.Module):
         return False
     reader = _Reader(tree, name, calls, decorators, bases, read, foreign)
+    reader.kept, reader.strings = _KEPT | kept, strings
     return reader.statements(tree.body)
 
 
@@ -121,6 +130,7 @@ class _Reader:
 
         self.name, self.calls, self.decorators, self.bases = name, calls, decorators, bases
         self.read, self.foreign = read, foreign
+        self.kept, self.strings, self.depth = _KEPT, False, 0
         self.imported: dict[str, str] = {}
         self.postponed = any(isinstance(s, ast.ImportFrom) and s.module == "__future__" and any(
             a.name == "annotations" for a in s.names) for s in tree.body)  # type: ignore[attr-defined]
@@ -142,6 +152,7 @@ class _Reader:
                 bound.add(node.id)
             elif isinstance(node, ast.arg):
                 bound.add(node.arg)
+        self.stored = bound
         for shadowed in bound & set(self.imported):  # (a name rebound: not the import's)
             del self.imported[shadowed]
         self.bound = bound | self.own | set(self.imported)
@@ -229,7 +240,7 @@ class _Reader:
         if isinstance(node, ast.Starred):
             return self.target(node.value)
         if isinstance(node, ast.Attribute):
-            return node.attr != self.name and node.attr not in _KEPT and not \
+            return node.attr != self.name and node.attr not in self.kept and not \
                 node.attr.startswith("__") and self.expression(node.value)
         if isinstance(node, ast.Subscript):
             return self.expression(node.value) and self.expression(node.slice)
@@ -272,11 +283,11 @@ class _Reader:
             return self.call(node)
         if isinstance(node, ast.Name):
             last = self.imported.get(node.id, "").rpartition(".")[2]
-            return node.id not in self.own and last not in _KEPT and not last.startswith(
+            return node.id not in self.own and last not in self.kept and not last.startswith(
                 "_") and (node.id in self.bound or node.id in _BUILTINS or _exception(node.id))
         if isinstance(node, ast.Attribute):
             return not node.attr.startswith("_") and node.attr != self.name and \
-                node.attr not in _KEPT and self.expression(node.value)
+                node.attr not in self.kept and self.expression(node.value)
         if isinstance(node, ast.Constant):
             return not (isinstance(node.value, str) and node.value == self.name)
         if isinstance(node, ast.Lambda):
@@ -310,13 +321,16 @@ class _Reader:
         func = node.func
         if not self.arguments(node):
             return False
+        if isinstance(func, ast.Name) and func.id not in self.bound and self.strings and \
+                func.id in _STRINGS:
+            return self.string(node)
         if isinstance(func, ast.Name) and func.id not in self.bound and func.id in _BUILTINS:
             keys = {k.arg: k.value for k in node.keywords}
             if func.id == "getattr":  # (of a literal public name: `getattr(sys, 'frozen', 0)`)
                 given = node.args[1] if len(node.args) > 1 else None
                 return isinstance(given, ast.Constant) and isinstance(given.value, str) and \
                     not given.value.startswith("_") and given.value != self.name and \
-                    given.value not in _KEPT
+                    given.value not in self.kept
             if func.id == "type":
                 return len(node.args) == 1 and not node.keywords
             return func.id not in ("sorted", "min", "max") or "key" not in keys or isinstance(
@@ -330,6 +344,36 @@ class _Reader:
         return isinstance(func, ast.Attribute) and func.attr in _METHODS and \
             self.expression(func.value)
 
+    def string(self, node: object) -> bool:
+        """Whether the ``exec``/``eval``/``compile`` or ``__import__`` call ``node`` is of
+        one literal string whose code (for the three) is read by these rules, at most
+        ``_DEPTH`` deep (the sandbox's CA ``.pth`` line: ``exec("try:\\n import certifi…")``;
+        s58-preview E-PTH-EXEC)."""
+        import ast
+
+        assert isinstance(node, ast.Call)
+        given = node.args[0] if node.args else None
+        if not isinstance(given, ast.Constant) or not isinstance(given.value, str) or \
+                node.keywords or len(node.args) > (1 if node.func.id != "compile" else 3):  # type: ignore[attr-defined]
+            return False
+        if node.func.id == "__import__":  # type: ignore[attr-defined]
+            return True
+        try:
+            tree = ast.parse(given.value)
+        except (SyntaxError, ValueError):
+            return False
+        if self.depth >= _DEPTH:
+            return False
+        reader = _Reader(tree, self.name, self.calls, self.decorators, self.bases, self.read,
+                         self.foreign)
+        reader.kept, reader.strings, reader.depth = self.kept, True, self.depth + 1
+        reader.imported = {**{k: v for k, v in self.imported.items() if k not in reader.stored},
+                           **reader.imported}  # (run in the same namespace; a name it binds
+        # otherwise: not the import's)
+        reader.bound |= self.bound
+        reader.own |= self.own
+        return reader.statements(tree.body)
+
     def _dotted(self, node: object) -> str:
         """The dotted name an attribute chain ``node`` resolves to through the module's
         imports (``from hypothesis import settings``: ``settings.load_profile`` is
@@ -340,6 +384,10 @@ class _Reader:
         while isinstance(node, ast.Attribute):
             parts.append(node.attr)
             node = node.value
+        if self.strings and isinstance(node, ast.Call) and isinstance(
+                node.func, ast.Name) and node.func.id == "__import__" and self.string(node):
+            return ".".join([node.args[0].value.split(".")[0],  # type: ignore[attr-defined]
+                             *reversed(parts)])  # (`__import__('a.b')` is `a`)
         if not isinstance(node, ast.Name):
             return ""
         root = self.imported.get(node.id) or (node.id if node.id not in self.bound and (

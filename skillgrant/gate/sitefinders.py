@@ -67,16 +67,12 @@ _APPENDS: Final = (rb"path_hooks|setattr\s*\(\s*sys\b|addsitedir|\bpath\s*\.\s*(
 #: The uses of ``sys.meta_path`` that put no finder after the path finder (a membership test,
 #: an insertion at its start, a removal: ``_distutils_hack``'s).
 _FIRST: Final = rb"\s*(?:\.\s*insert\s*\(\s*0\s*,|\.\s*remove\s*\(|(?:or|and)\b|:)"
-#: What a ``.pth`` import line's own code may do that moves what Python imports: a folder
-#: added to ``sys.path`` (``site.addsitedir``, ``sys.path.append``), a finder, an import by
-#: a computed name.
-_LINE: Final = (rb"\bsite\b|addsitedir|sys\s*\.\s*path\b|(?<![.\w])path\s*(?:\.|\+=|\[|=)|"
-                rb"import\s+sys\s+as\b|(?<!os)\.\s*path\b|"
-                rb"meta_path|path_hooks|"
-                rb"importlib|setattr|getattr|from\s+sys\b|__import__\s*\(\s*[^'\"\s]|"
-                rb"builtins|__dict__|\bglobals\b|\bvars\b|\blocals\b")
-#: The builtins that run code from a string (read where it is one literal: ``_line_moves``).
-_RUNS: Final = frozenset(("exec", "eval", "compile"))
+#: The calls a ``.pth`` import line and ``sitecustomize`` may make (``exactcode``'s allow-list:
+#: none moves what Python imports): the environment's values, paths' tests; a function of a
+#: module of the site folder is read as that module (``_appends_none``).
+_SITE_CALLS: Final = frozenset(("os.environ.*", "os.getenv", "os.path.*"))
+#: The attributes site code may not name (``sys.path``, a finder's lists).
+_SITE_KEPT: Final = frozenset(("path", "meta_path", "path_hooks", "path_importer_cache"))
 #: setuptools' editable finder's ``.pth`` line (its module read: ``finder_tops``).
 _EDITABLE: Final = rb"import (__editable___\w+_finder); \1\.install\(\)\s*"
 
@@ -98,7 +94,7 @@ def appends(text: bytes) -> bool:
 
 def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]]) -> bool:
     """Whether no ``.pth`` import line of the site folder ``folder`` may move what Python
-    imports by its own code (``_LINE``: ``import site; site.addsitedir(…)``), and no module
+    imports by its own code (``_site_code``: ``import site; site.addsitedir(…)``), and no module
     it imports from it (nor any that imports from it: ``_appends_none``), but setuptools'
     finders (``finder_tops``), may put a finder after the path finder or a folder on
     ``sys.path`` (``appends``: editables' ``RedirectingFinder``, scikit-build-core's,
@@ -116,11 +112,12 @@ def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]]
                 re.fullmatch(_nspkg(), line)]  # (setuptools' nspkg template, matched whole:
         # a namespace of this site folder, listed; s57-greview2 K-NSPKG, s58-preview
         # E-NSPKG-LOOKALIKE)
-        if any(_line_moves(line) for line in code if not re.fullmatch(_EDITABLE, line.encode())):
-            return False
         tops = {n for line in code for n in names(line)
                 if n not in STANDARD and not n.startswith("__editable__")}
-        if not _appends_none([folder, *added], sorted(tops)):
+        modules = [_site_code(line.encode(), tops) for line in code
+                   if not re.fullmatch(_EDITABLE, line.encode())]
+        if None in modules or not _appends_none([folder, *added], sorted(
+                tops | {n for m in modules for n in m or ()})):
             return False
     return _appends_none([folder, *added], sorted(_CUSTOMIZE))
 
@@ -153,32 +150,27 @@ def _nspkg() -> str:
     return pattern(_NSPKG[0]) + "(?:;" + pattern(_NSPKG[1]) + r")?\s*"
 
 
-def _line_moves(line: str, depth: int = 0) -> bool:
-    """Whether the code of a ``.pth`` import line ``line`` may move what Python imports
-    (``_LINE``), read with the code each ``exec``/``eval``/``compile`` of one literal string
-    runs (the sandbox's CA line: ``exec("try:\\n import certifi…")``); any other use of
-    those (a string computed, ``exec('sys.pa' + 'th…')``: s58-preview E-PTH-EXEC) or a line
-    that does not parse may."""
+def _site_code(text: bytes, foreign: set[str]) -> list[str] | None:
+    """The modules site code ``text`` (a ``.pth`` import line, a ``sitecustomize``) imports
+    where it is read exactly by ``exactcode``'s allow-list (``_SITE_CALLS``; no ``sys.path``,
+    finder, ``site``, ``importlib``, ``runpy``, ``timeit``…: s58-preview E-DENYLIST-2), a
+    function of a module of ``foreign`` (not the standard library's: read by
+    ``_appends_none``) called; None where it is not (what it adds is not known)."""
     import ast
-    import re
+
+    from .exactcode import exact
 
     try:
-        tree = ast.parse(line)
+        tree = ast.parse(text)
     except (SyntaxError, ValueError):
-        return True
-    literal: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-                node.func.id in _RUNS:
-            given = node.args[0] if node.args else None
-            if depth > 2 or not isinstance(given, ast.Constant) or not isinstance(
-                    given.value, str) or _line_moves(given.value, depth + 1):
-                return True
-            literal |= {id(node.func), id(given)}
-    if any(isinstance(n, ast.Name) and n.id in _RUNS and id(n) not in literal
-           for n in ast.walk(tree)):
-        return True  # (`run = exec`)
-    return bool(re.search(_LINE, line.encode()))
+        return None
+    if not exact(tree, "", calls=_SITE_CALLS, decorators=frozenset(), bases=frozenset(),
+                 foreign=frozenset(n for n in foreign if n not in STANDARD),
+                 kept=_SITE_KEPT, strings=True):
+        return None
+    return [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
+            and not n.level] + [a.name for n in ast.walk(tree) if isinstance(n, ast.Import)
+                                for a in n.names]
 
 
 #: The modules ``site`` imports at every start from ``sys.path`` (a site folder's: read as a
@@ -235,14 +227,24 @@ def _appends_none(folders: list[str], tops: list[str]) -> bool:
         if len(seen) > _READ_MODULES:
             return False
         for package, text in (t for folder in folders for t in _module_texts(folder, name)):
-            if text is None or appends(text):
+            if text is None or (appends(text) if name not in _CUSTOMIZE else _site_code(
+                    text, _words(text)) is None):  # (site's own start code: the allow-list)
                 return False
+            if name in _CUSTOMIZE:  # (a module it names by a string too: `__import__('x')`)
+                names += sorted(_words(text) - STANDARD)
             for word in re.findall(rb"^\s*(?:from|import)\s+(\.*[A-Za-z_][\w.]*)", text,
                                    re.M):
                 dots = len(word) - len(word.lstrip(b"."))  # (relative: from its package)
                 base = package.split(".")[:len(package.split(".")) - dots + 1] if dots else []
                 names.append(".".join([*base, word.lstrip(b".").decode()]))
     return True
+
+
+def _words(text: bytes) -> set[str]:
+    """The identifiers of a module's ``text`` (its imports' names among them)."""
+    import re
+
+    return {w.decode() for w in re.findall(rb"[A-Za-z_]\w*", text)}
 
 
 def _module_texts(folder: str, name: str) -> list[tuple[str, bytes | None]]:

@@ -260,9 +260,6 @@ STARTED = {
 
 
 
-_open("test_e_site_start_code_adds_a_folder", "at 6e5a462 sitefinders reads .pth lines and "
-      "sitecustomize by a deny-list of spellings (runpy, timeit not in it)",
-      "sitecustomize-runs-a-file", "pth-line-runs-a-file", "pth-line-times-a-string")
 _open("test_e_site_start_code_adds_a_folder", "at 2122160 sitenames reads a PYTHONPATH path "
       "inside an archive as a folder (none)", "pythonpath-folder-inside-a-zip")
 _open("test_e_site_start_code_adds_a_folder", "at 2122160 sitefinders._appends_none reads a "

@@ -69,3 +69,48 @@ def test_a_conftest_outside_the_allow_list_is_not_read(case: str) -> None:
 @pytest.mark.parametrize("case", READ)
 def test_an_everyday_conftest_is_read(case: str) -> None:
     assert _names(READ[case].encode()) == (["helpers"] if case == "literal-plugins" else [])
+
+
+# --- site start code: a .pth import line, sitecustomize (sitefinders._site_code) -------------
+
+#: Site code the allow-list reads: each found on this machine (setuptools' distutils line, the
+#: sandbox's CA line, Debian's sitecustomize).
+SITE_READ = {
+    "distutils-precedence": ("import os; var = 'SETUPTOOLS_USE_DISTUTILS'; enabled = os.environ"
+                             ".get(var, 'local') == 'local'; enabled and __import__("
+                             "'_distutils_hack').add_shim(); "),
+    "sandbox-ca": ("import os;exec(\"try:\\n import certifi\\n _p=certifi.where(); _c='/c.pem'"
+                   "\\n if os.path.isfile(_c) and os.path.getsize(_c)<65536:\\n  with open(_c,"
+                   "'rb') as _f: _t=_f.read()\\n  with open(_p,'ab') as _f: _f.write(b'\\\\n'+_t)"
+                   "\\nexcept Exception: pass\\n\")"),
+    "apport-sitecustomize": ("try:\n    import apport_python_hook\nexcept ImportError:\n    pass"
+                             "\nelse:\n    apport_python_hook.install()\n"),
+}
+#: Site code it does not read (s58-preview E-DENYLIST-2 and the spellings before it).
+SITE_UNREAD = {
+    "runpy": "import runpy; runpy.run_path('/x/boot.py')",
+    "timeit": "import timeit; timeit.timeit('import s' + 'ys', number=1)",
+    "sys-path": "import sys; sys.path.append('/x')",
+    "sys-path-aliased": "from sys import path; path.append('/x')",
+    "addsitedir": "import site; site.addsitedir('/x')",
+    "exec-computed": "import os; exec('import s' + 'ys')",
+    "exec-literal-moving": "import os; exec('import sys; os = sys; os.path.append(1)')",
+    "meta-path": "import sys; sys.meta_path.append(object())",
+    "importlib": "import importlib; importlib.import_module('x')",
+    "import-computed": "import os; __import__(os.environ['X'])",
+}
+
+
+@pytest.mark.parametrize("case", SITE_READ)
+def test_site_code_of_this_machine_is_read(case: str) -> None:
+    from skillgrant.gate.sitefinders import _site_code
+
+    assert _site_code(SITE_READ[case].encode(), {"_distutils_hack", "certifi",
+                                                 "apport_python_hook"}) is not None
+
+
+@pytest.mark.parametrize("case", SITE_UNREAD)
+def test_site_code_outside_the_allow_list_is_not_read(case: str) -> None:
+    from skillgrant.gate.sitefinders import _site_code
+
+    assert _site_code(SITE_UNREAD[case].encode(), set()) is None
