@@ -103,6 +103,11 @@ LINES = {
         BOOT + "echo 'import acme_boot' > \"$S/acme.pth\"\n"),
     "sitecustomize-imports-a-site-module-running-a-file": (
         BOOT + "echo 'import acme_boot' > \"$S/sitecustomize.py\"\n"),
+    # a .pth line is exec'd in site's own namespace: an assignment rebinds site's makepath,
+    # so the next path line (`acme`) is read from `$T`, not from the site folder
+    "pth-line-rebinds-sites-makepath": ("printf 'import os; makepath = lambda *p: (os.path.join("
+                                        "\"%s\", p[-1]),) * 2\\nacme\\n' \"$T\" > "
+                                        "\"$S/acme.pth\"\n"),
 }
 
 _open("test_e_site_start_code_is_read_otherwise", "at 3e28aec sitefinders reads a .pth by "
@@ -112,6 +117,9 @@ _open("test_e_site_start_code_is_read_otherwise", "at 3e28aec (and s59-pfix's al
       "site code) sitefinders._appends_none reads a module site code imports by the deny-list "
       "appends", "pth-imports-a-site-module-running-a-file",
       "sitecustomize-imports-a-site-module-running-a-file")
+_open("test_e_site_start_code_is_read_otherwise", "at 3e28aec (and 355c9c6's allow-list) "
+      "sitefinders reads a .pth line's assignment as binding its own name, though site execs "
+      "it in site's namespace", "pth-line-rebinds-sites-makepath")
 
 
 @pytest.mark.parametrize("case", LINES)
