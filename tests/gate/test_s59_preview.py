@@ -122,6 +122,33 @@ _open("test_e_site_start_code_is_read_otherwise", "at 3e28aec (and 355c9c6's all
       "it in site's namespace", "pth-line-rebinds-sites-makepath")
 
 
+#: The active venv ``$T/venv`` (system site packages), its site folder ``$S``.
+VENV = ('set -e\nV=$T/venv\npython3 -m venv --without-pip --system-site-packages "$V"\n'
+        'S=$(echo "$V"/lib/python3*/site-packages)\n')
+#: Each case: site start code setting a variable pytest reads after it (an allowed
+#: ``os.environ`` write).
+ENVIRONS = {
+    "sitecustomize-sets-pytest-plugins": ("printf 'import os\\nos.environ[\"PYTEST_PLUGINS\"] = "
+                                          "\"helpers\"\\n' > \"$S/sitecustomize.py\"\n"),
+    "pth-line-sets-pytest-addopts": ("echo \"import os; os.environ.setdefault('PYTEST_ADDOPTS', "
+                                     "'-p helpers')\" > \"$S/acme.pth\"\n"),
+}
+
+_open("test_e_site_start_code_sets_pytests_variables", "at 3e28aec (and 355c9c6: os.environ.* "
+      "in _SITE_CALLS) no reading of what site code sets in os.environ", *ENVIRONS)
+
+
+@pytest.mark.parametrize("case", ENVIRONS)
+def test_e_site_start_code_sets_pytests_variables(case: str, tmp_path: Path,
+                                                  request: pytest.FixtureRequest) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest
+    loads ``helpers`` by the variable the active venv's start code set."""
+    needs("python3", "pytest")
+    assert _session(tmp_path, PLAN, {"tests/test_a.py": PASSES, "helpers.py": ""},
+                    ["cp src/p helpers.py", "python3 -m pytest -q"],
+                    setup=VENV + ENVIRONS[case], env=ACTIVE, proof=_proof(request)) is not None
+
+
 @pytest.mark.parametrize("case", LINES)
 def test_e_site_start_code_is_read_otherwise(case: str, tmp_path: Path,
                                               request: pytest.FixtureRequest) -> None:
