@@ -46,6 +46,37 @@ _MODULES: Final = 64
 #: How many entries the folders below a collecting folder are read for before every module
 #: is taken.
 _ENTRIES: Final = 20000
+#: The calls a conftest's import-time code may make (dotted as its imports bind them; a
+#: ``.*`` entry: every name below): the standard library's path, environment and warning
+#: functions, pytest's declarations, hypothesis' profiles. None runs code from data or sets
+#: a name given as data.
+_CALLS: Final = frozenset((
+    "os.path.*", "os.environ.*", "os.getenv", "os.getcwd", "os.makedirs", "os.mkdir",
+    "os.listdir", "os.scandir", "os.walk", "os.fspath", "glob.glob", "glob.iglob",
+    "os.cpu_count", "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "sys.path.*",
+    "sys.getrecursionlimit", "sys.setrecursionlimit",
+    "sys._is_gil_enabled", "re.compile", "re.escape", "re.match", "re.search",
+    "re.fullmatch", "re.split", "re.findall", "tempfile.*", "warnings.filterwarnings",
+    "warnings.simplefilter", "atexit.register", "shutil.which", "shutil.rmtree", "platform.*",
+    "logging.getLogger", "logging.basicConfig", "pytest.fixture", "pytest.param",
+    "pytest.mark.*", "pytest.hookimpl", "pytest.register_assert_rewrite",
+    "pytest.importorskip", "hypothesis.settings", "hypothesis.settings.*",
+    "hypothesis.configuration.set_hypothesis_home_dir", "collections.namedtuple",
+    "collections.OrderedDict", "collections.Counter", "typing.TypeVar", "typing.cast",
+    "json.load", "json.loads", "json.dumps", "datetime.*", "datetime.datetime.*",
+    "datetime.date.*", "time.time", "time.monotonic", "dataclasses.field"))
+#: The decorators of a conftest's ``def`` and ``class`` (called with allowed arguments too):
+#: none calls the function at import.
+_DECORATORS: Final = frozenset((
+    "pytest.fixture", "pytest.hookimpl", "pytest.mark.*", "pytest_asyncio.fixture",
+    "contextlib.contextmanager", "contextlib.asynccontextmanager", "functools.lru_cache",
+    "functools.cache", "functools.wraps", "staticmethod", "classmethod", "property",
+    "dataclasses.dataclass", "typing.overload"))
+#: The bases of a conftest's classes (their metaclasses run no code of the class's).
+_BASES: Final = frozenset((
+    "object", "Exception", "ValueError", "RuntimeError", "TypeError", "KeyError",
+    "typing.NamedTuple", "typing.Generic", "typing.Protocol", "typing.TypedDict",
+    "enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "unittest.TestCase"))
 #: The folders below that are not read (pytest's ``norecursedirs`` and a venv's skip them).
 _SKIPPED: Final = frozenset((".git", ".hg", ".svn", "node_modules", "__pycache__"))
 
@@ -112,7 +143,12 @@ def _read(path: str) -> list[str] | None:
     file); None where it cannot be read (see the module's text)."""
     try:
         data = fs.read(path, 1 << 22)
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+    except NotADirectoryError:  # (a folder above it a file: a zip on sys.path, its member
+        from .sitefinders import archive_member  # read as zipimport would; s58-preview A)
+
+        member = archive_member(path)
+        return [] if member == b"" else None if member is None else _names(member)
+    except (FileNotFoundError, IsADirectoryError):
         return []
     except (OSError, ValueError):
         return None  # (a conftest not readable: pytest's run fails or not)
@@ -209,7 +245,7 @@ def _names(data: bytes) -> list[str] | None:
         found += [str(v) for v in values]
         read.add(id(statement))
     stars = _stars(tree)  # (`from base import *`: base read as an aggregator, K-STAR)
-    if stars is None or not exact(tree, _NAME, read=frozenset(read)):
+    if stars is None or not exact(tree, _NAME, _CALLS, _DECORATORS, _BASES, frozenset(read)):
         return None  # (code not read exactly by the allow-list: s58-preview P-DYNAMIC6)
     return found + stars
 

@@ -1,11 +1,9 @@
-"""Module code the gate reads exactly, by an allow-list of shapes (issue 29, session 59:
-s58-preview P-DYNAMIC6, E-DENYLIST-2). A conftest (its ``pytest_plugins``), a ``.pth`` import
-line and a ``sitecustomize``/``usercustomize`` run arbitrary code at start; four sessions read
-them by deny-lists of spellings (``globals()``, ``setattr``, ``__dict__``, a frame's
-``f_globals``…) and each review found another (a decorated ``def pytest_plugins``, a match
-capture, a metaclass, ``print.__self__``, ``runpy.run_path``, ``timeit``). Here the code is
-read only where each statement run at import (the module's, a class body's, and those of
-``if``/``for``/``while``/``try``/``with`` blocks among them) has a shape whose effect is known:
+"""Module code the gate reads exactly, by an allow-list of shapes (issue 29, session 59): a
+conftest, a ``.pth`` import line, a ``sitecustomize`` run arbitrary code at start; read by
+deny-lists of spellings, each review found another (s58-preview P-DYNAMIC6: a decorated ``def
+pytest_plugins``, a match capture, a metaclass, ``print.__self__``; E-DENYLIST-2: ``runpy``,
+``timeit``). Here code is read only where each statement run at import (the module's, a class
+body's, those of ``if``/``for``/``while``/``try``/``with`` blocks) has a known shape:
 
 - ``import``/``from … import`` of names (no binding of ``name``, the one the caller reads;
   a star import is the caller's: ``conftestplugins._stars``);
@@ -63,44 +61,12 @@ _METHODS: Final = frozenset((
     "read_bytes", "mkdir", "items", "keys", "values", "with_name", "with_suffix",
     "relative_to", "expanduser", "as_posix", "count", "index", "sort", "read", "write",
     "seek", "tell", "close", "flush"))
-#: The calls a conftest's import-time code may make (dotted as its imports bind them; a
-#: ``.*`` entry: every name below): the standard library's path, environment and warning
-#: functions, pytest's declarations, hypothesis' profiles. None runs code from data or sets
-#: a name given as data.
-CONFTEST_CALLS: Final = frozenset((
-    "os.path.*", "os.environ.*", "os.getenv", "os.getcwd", "os.makedirs", "os.mkdir",
-    "os.listdir", "os.scandir", "os.walk", "os.fspath", "glob.glob", "glob.iglob",
-    "os.cpu_count", "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "sys.path.*",
-    "sys.getrecursionlimit", "sys.setrecursionlimit",
-    "sys._is_gil_enabled", "re.compile", "re.escape", "re.match", "re.search",
-    "re.fullmatch", "re.split", "re.findall", "tempfile.*", "warnings.filterwarnings",
-    "warnings.simplefilter", "atexit.register", "shutil.which", "shutil.rmtree", "platform.*",
-    "logging.getLogger", "logging.basicConfig", "pytest.fixture", "pytest.param",
-    "pytest.mark.*", "pytest.hookimpl", "pytest.register_assert_rewrite",
-    "pytest.importorskip", "hypothesis.settings", "hypothesis.settings.*",
-    "hypothesis.configuration.set_hypothesis_home_dir", "collections.namedtuple",
-    "collections.OrderedDict", "collections.Counter", "typing.TypeVar", "typing.cast",
-    "json.load", "json.loads", "json.dumps", "datetime.*", "datetime.datetime.*",
-    "datetime.date.*", "time.time", "time.monotonic", "dataclasses.field"))
-#: The decorators of a conftest's ``def`` and ``class`` (called with allowed arguments too):
-#: none calls the function at import.
-CONFTEST_DECORATORS: Final = frozenset((
-    "pytest.fixture", "pytest.hookimpl", "pytest.mark.*", "pytest_asyncio.fixture",
-    "contextlib.contextmanager", "contextlib.asynccontextmanager", "functools.lru_cache",
-    "functools.cache", "functools.wraps", "staticmethod", "classmethod", "property",
-    "dataclasses.dataclass", "typing.overload"))
-#: The bases of a conftest's classes (their metaclasses run no code of the class's).
-CONFTEST_BASES: Final = frozenset((
-    "object", "Exception", "ValueError", "RuntimeError", "TypeError", "KeyError",
-    "typing.NamedTuple", "typing.Generic", "typing.Protocol", "typing.TypedDict",
-    "enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "unittest.TestCase"))
 #: The attributes import-time code may not name (the module reached in ``sys.modules``).
 _KEPT: Final = frozenset(("modules",))
 
 
-def exact(tree: object, name: str, calls: frozenset[str] = CONFTEST_CALLS,
-          decorators: frozenset[str] = CONFTEST_DECORATORS,
-          bases: frozenset[str] = CONFTEST_BASES, read: frozenset[int] = frozenset(),
+def exact(tree: object, name: str, calls: frozenset[str], decorators: frozenset[str],
+          bases: frozenset[str], read: frozenset[int] = frozenset(),
           foreign: frozenset[str] = frozenset(), kept: frozenset[str] = frozenset(),
           strings: bool = False) -> bool:
     """Whether the ``ast`` module ``tree`` is read exactly by the allow-list (see the
@@ -129,8 +95,8 @@ class _Reader:
         import ast
 
         self.name, self.calls, self.decorators, self.bases = name, calls, decorators, bases
-        self.read, self.foreign = read, foreign
-        self.kept, self.strings, self.depth = _KEPT, False, 0
+        self.read, self.foreign, self.kept, self.strings, self.depth = read, foreign, _KEPT, \
+            False, 0
         self.imported: dict[str, str] = {}
         self.postponed = any(isinstance(s, ast.ImportFrom) and s.module == "__future__" and any(
             a.name == "annotations" for a in s.names) for s in tree.body)  # type: ignore[attr-defined]
@@ -209,11 +175,8 @@ class _Reader:
                 self.base(b.value if isinstance(b, ast.Subscript) else b) for b in node.bases) \
                 and all(self.decorator(d) for d in node.decorator_list) and \
                 self.statements(node.body)
-        if isinstance(node, ast.Assert):
-            return self.expression(node.test) and (node.msg is None or
-                                                   self.expression(node.msg))
-        if isinstance(node, ast.Raise):
-            return all(self.expression(e) for e in (node.exc, node.cause) if e is not None)
+        if isinstance(node, (ast.Assert, ast.Raise)):
+            return all(self.expression(e) for e in ast.iter_child_nodes(node))
         return isinstance(node, (ast.Pass, ast.Break, ast.Continue))
 
     def annotation(self, node: object) -> bool:

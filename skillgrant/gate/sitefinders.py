@@ -19,14 +19,15 @@ if TYPE_CHECKING:
     from typing import Final
 
 
-def finder_tops(folder: str, pths: list[str],
-                words: Callable[[str], set[str]]) -> set[str] | None:
+def finder_tops(folder: str, pths: list[str], words: Callable[[str], set[str]],
+                before: tuple[str, ...] = ()) -> set[str] | None:
     """The top-level names the editable finders of the site folder ``folder`` map
     (setuptools' ``__editable___NAME_finder.py``, which a ``.pth`` imports and appends to
     ``sys.meta_path``: its ``MAPPING`` and ``NAMESPACES``, literal dicts; s56-greview3 E):
     each a module found outside every site folder. None where a finder module there is not
     read so (its text not literal), or where ``_finders_read`` of its ``.pth`` files ``pths``
-    (``words``: the names of a line) is false."""
+    (``words``: the names of a line; ``before``: the folders on ``sys.path`` before it) is
+    false."""
     import glob
 
     names: set[str] = set()
@@ -56,7 +57,7 @@ def finder_tops(folder: str, pths: list[str],
             read += target.id == "MAPPING"
         if not read:
             return None
-    return names if _finders_read(folder, pths, words) else None
+    return names if _finders_read(folder, pths, words, before) else None
 
 
 #: What a module's text holds where it may put a finder after the path's (``sys.meta_path``
@@ -92,14 +93,16 @@ def appends(text: bytes) -> bool:
     return False
 
 
-def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]]) -> bool:
+def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]],
+                  before: tuple[str, ...] = ()) -> bool:
     """Whether no ``.pth`` import line of the site folder ``folder`` may move what Python
     imports by its own code (``_site_code``: ``import site; site.addsitedir(…)``), and no module
     it imports from it (nor any that imports from it: ``_appends_none``), but setuptools'
     finders (``finder_tops``), may put a finder after the path finder or a folder on
     ``sys.path`` (``appends``: editables' ``RedirectingFinder``, scikit-build-core's,
     meson-python's loaders map names no site folder lists; s57-greview2 E-EDITABLES,
-    E-PTHCODE): where one may, its names are not known."""
+    E-PTHCODE): where one may, its names are not known. A module is read in the folders
+    ``before`` too (PYTHONPATH's: on ``sys.path`` first)."""
     import re
 
     read = pth_texts(pths)
@@ -116,10 +119,10 @@ def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]]
                 if n not in STANDARD and not n.startswith("__editable__")}
         modules = [_site_code(line.encode(), tops) for line in code
                    if not re.fullmatch(_EDITABLE, line.encode())]
-        if None in modules or not _appends_none([folder, *added], sorted(
+        if None in modules or not _appends_none([*before, folder, *added], sorted(
                 tops | {n for m in modules for n in m or ()})):
             return False
-    return _appends_none([folder, *added], sorted(_CUSTOMIZE))
+    return _appends_none([*before, folder, *added], sorted(_CUSTOMIZE))
 
 
 #: setuptools' namespace ``.pth`` line (``setuptools.namespaces.Installer._nspkg_tmpl``, its
@@ -320,28 +323,63 @@ def _pytest11(data: bytes) -> set[str]:
 _ARCHIVE: Final = 1 << 26
 
 
-def archive_tops(path: str) -> set[str] | None:
+def archive_split(path: str) -> tuple[str, str] | None:
+    """The archive file a ``sys.path`` entry or module path ``path`` lies in and the path
+    inside it (``deps.zip/lib``: ``deps.zip``, ``lib``; zipimport reads a subpath so:
+    s58-preview E-ZIP-SUBPATH); None where no folder above it is a file."""
+    at, inner = path.rstrip("/"), ""
+    while at not in ("", "/") and not os.path.exists(at):
+        at, name = os.path.split(at)
+        inner = name + ("/" + inner if inner else "")
+    return (at, inner) if inner and os.path.isfile(at) else None
+
+
+def archive_member(path: str) -> bytes | None:
+    """The bytes of the file ``path`` inside an archive (``archive_split``): b"" where the
+    archive holds no such member or is no archive; None where it cannot be read."""
+    import io
+    import zipfile
+
+    split = archive_split(path)
+    if split is None:
+        return b""
+    try:
+        data = fs.read(split[0], _ARCHIVE + 1)
+        if len(data) > _ARCHIVE:
+            return None
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return archive.read(split[1])[:_LIMIT] if split[1] in archive.namelist() else b""
+    except zipfile.BadZipFile:
+        return b""
+    except (OSError, ValueError, RuntimeError):
+        return None
+
+
+def archive_tops(path: str, inner: str = "") -> set[str] | None:
     """The top names (lower case) an archive on ``sys.path`` at ``path`` gives (zipimport's:
     a zipped egg ``easy-install.pth`` lists, a ``PYTHONPATH`` zip; s57-greview2 E-EGGZIP):
     each module file and folder of its root, each entry of a folder with no ``__init__``
     there (a namespace's member, ``NAMESPACE/MEMBER``), and the ``pytest11`` entry points of
     its distributions' metadata (``importlib.metadata`` reads them through ``zipfile``): []
     where it is no archive (zipimport skips it); None where it cannot be read (larger than
-    ``_ARCHIVE``, not a regular file)."""
+    ``_ARCHIVE``, not a regular file). ``inner``: the folder inside it on ``sys.path``
+    (``deps.zip/lib``)."""
     import io
     import zipfile
 
+    prefix = inner.strip("/") + "/" if inner.strip("/") else ""
     try:
         data = fs.read(path, _ARCHIVE + 1)
         if len(data) > _ARCHIVE:
             return None
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            listed = archive.namelist()
+            listed = [n[len(prefix):] for n in archive.namelist() if n.startswith(prefix) and
+                      n != prefix]
             metadata = [n for n in listed if n.count("/") == 1 and n.endswith(
                 "/entry_points.txt") and (n.split("/")[0].endswith((".dist-info", ".egg-info"))
                                           or (n.startswith("EGG-INFO/") and path.endswith(
                                               ".egg")))]
-            texts = [archive.read(n)[:1 << 20] for n in metadata]
+            texts = [archive.read(prefix + n)[:1 << 20] for n in metadata]
     except zipfile.BadZipFile:
         return set()
     except (OSError, ValueError, RuntimeError):  # (an encrypted member: RuntimeError)

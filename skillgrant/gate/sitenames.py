@@ -157,8 +157,9 @@ def _site_names(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra:
     if folders is None:
         return None
     names: set[str] = set()
+    before = tuple(_given_folders(extra, roots))  # (first on sys.path: E-PRESENT-PYTHONPATH)
     for folder in folders:
-        listed = _listing(folder)
+        listed = _listing(folder, before)
         if listed is None:
             return None
         names |= listed | _source_members(folder, roots)
@@ -173,6 +174,7 @@ def _folders(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: st
     import glob
 
     from .interpreters import interpreter_libs, is_interpreter, venv_libs
+    from .sitefinders import archive_split
 
     found = _path_folders(path, home)
     if found is None:
@@ -188,7 +190,8 @@ def _folders(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: st
             return None
         folders += [f for at in read for s in _SITES
                     for f in glob.glob(os.path.join(glob.escape(at), s))]
-    folders += [f for f in _given_folders(extra, roots) if os.path.isfile(f) or glob.glob(
+    folders += [f for f in _given_folders(extra, roots) if os.path.isfile(f) or (
+        not os.path.exists(f) and archive_split(f)) or glob.glob(
         os.path.join(glob.escape(f), "*.[de][ig][sg]*-info")) or not any(
         f == r or f.startswith(r.rstrip("/") + "/") for r in roots)]  # (a PYTHONPATH folder:
     # its modules a plugin may import (s58-preview E-PYTHONPATH-NAMES) but the project's own
@@ -219,7 +222,7 @@ def _path_folders(path: str, home: str = "") -> tuple[str, ...] | None:
 
 
 @functools.lru_cache(maxsize=256)
-def _listing(folder: str) -> frozenset[str] | None:
+def _listing(folder: str, before: tuple[str, ...] = ()) -> frozenset[str] | None:
     """The top-level names of the site folder ``folder`` (every module file, every folder)
     and of each folder its ``.pth`` files add: another site folder's alike, a source
     folder's (an editable install's project, ``/work/main``) too: its plain folders
@@ -228,14 +231,16 @@ def _listing(folder: str) -> frozenset[str] | None:
     ``tests.py``, ``tests/__init__.py`` under its own editable dev venv; their members:
     ``_source_members``); and in each of them the top names of the modules
     its distributions' ``pytest11`` entry points name (``_plugin_tops``) and those an
-    editable finder maps (``_finder_tops``). None where a finder's mapping cannot be read."""
-    from .sitefinders import archive_tops, finder_tops, plugin_tops
+    editable finder maps (``_finder_tops``), its ``.pth`` lines' modules read in ``before``
+    too. None where a finder's mapping cannot be read."""
+    from .sitefinders import archive_split, archive_tops, finder_tops, plugin_tops
 
-    if os.path.isfile(folder):  # (an archive: a PYTHONPATH zip; s57-greview2 E-EGGZIP)
-        read = archive_tops(folder)
+    inside = None if os.path.exists(folder) else archive_split(folder)
+    if os.path.isfile(folder) or inside:  # (an archive: a PYTHONPATH zip, s57-greview2
+        read = archive_tops(*(inside or (folder, "")))  # E-EGGZIP; a folder in one)
         return None if read is None else frozenset(read)
     names = _top_names(folder, True) | plugin_tops(folder) | _namespace_members(folder)
-    mapped = finder_tops(folder, pth_files(folder), line_names)
+    mapped = finder_tops(folder, pth_files(folder), line_names, before)
     if mapped is None:
         return None
     names |= mapped

@@ -260,10 +260,6 @@ STARTED = {
 
 
 
-_open("test_e_site_start_code_adds_a_folder", "at 2122160 sitenames reads a PYTHONPATH path "
-      "inside an archive as a folder (none)", "pythonpath-folder-inside-a-zip")
-_open("test_e_site_start_code_adds_a_folder", "at 2122160 sitefinders._appends_none reads a "
-      ".pth line's module in the site folder only", "pth-imports-a-pythonpath-module")
 
 
 @pytest.mark.parametrize("case", [*(c for c in STARTS if c not in STARTED), *STARTED])
@@ -419,9 +415,6 @@ PY
 """, {"PYTHONPATH": "{T}/plugs.zip"}),
 }
 
-_open("test_a_an_archives_aggregator_names_a_plugin", "at b9d2bd2 conftestplugins reads a named "
-      "module at root/NAME.py of each sys.path folder: an archive's member is not read",
-      *ARCHIVES)
 
 
 @pytest.mark.parametrize("case", ARCHIVES)

@@ -6,6 +6,9 @@ conftests kept read)."""
 
 from __future__ import annotations
 
+import zipfile
+from pathlib import Path
+
 import pytest
 
 from skillgrant.gate.conftestplugins import _names
@@ -114,3 +117,34 @@ def test_site_code_outside_the_allow_list_is_not_read(case: str) -> None:
     from skillgrant.gate.sitefinders import _site_code
 
     assert _site_code(SITE_UNREAD[case].encode(), set()) is None
+
+
+# --- archives and PYTHONPATH at start (s58-preview E-ZIP-SUBPATH, A, E-PRESENT-PYTHONPATH) --
+
+
+def test_a_folder_inside_an_archive_is_read_as_zipimport_reads_it(tmp_path: Path) -> None:
+    """``PYTHONPATH=deps.zip/lib``: its names; a conftest's aggregator in a zip on sys.path:
+    its ``pytest_plugins``."""
+    from skillgrant.gate import sitenames
+    from skillgrant.gate.conftestplugins import _read
+
+    with zipfile.ZipFile(tmp_path / "deps.zip", "w") as archive:
+        archive.writestr("lib/acme_utils/__init__.py", "")
+        archive.writestr("plugs.py", "pytest_plugins = ['helpers']\n")
+    assert sitenames._listing(str(tmp_path / "deps.zip" / "lib")) == {"acme_utils"}
+    assert _read(str(tmp_path / "deps.zip" / "plugs.py")) == ["helpers"]
+    assert _read(str(tmp_path / "deps.zip" / "other.py")) == []
+
+
+def test_a_pth_lines_module_is_read_where_pythonpath_holds_it(tmp_path: Path) -> None:
+    """A ``.pth`` line's ``import acme_boot`` found in a PYTHONPATH folder (before the site
+    folder on sys.path) that appends to ``sys.path``: the site folder's names not known."""
+    from skillgrant.gate import sitenames
+
+    site, given = tmp_path / "site", tmp_path / "pp"
+    site.mkdir()
+    given.mkdir()
+    (site / "acme_boot.pth").write_text("import acme_boot\n")
+    (given / "acme_boot.py").write_text("import sys\nsys.path.append('/x')\n")
+    assert sitenames._listing(str(site)) is not None
+    assert sitenames._listing(str(site), (str(given),)) is None
