@@ -211,6 +211,49 @@ def test_p_an_exact_conftest_names_another_plugin(case: str, tmp_path: Path,
                     proof=_proof(request)) is not None
 
 
+# --- A: an aggregator a conftest names, found as a sourceless module -------------------------
+
+#: Writes ``$T/plugs.pyc``: bytecode of ``pytest_plugins = ['helpers']`` (an aggregator naming
+#: the project's ``helpers``) with no source (its header's timestamp 0; ``U``: an unchecked
+#: hash-based pyc, which Python runs whatever source lies beside it).
+PYC = ("set -e\ncd $T\npython3 -c \"import importlib.util as u, marshal, sys; open('plugs.pyc', "
+       "'wb').write(u.MAGIC_NUMBER + bytes([len(sys.argv) - 1]) + bytes(11) + marshal.dumps("
+       "compile('pytest_plugins = [1]'.replace('1', repr('helpers')), 'plugs.py', 'exec')))\" "
+       "$U\n")
+#: Each case: the setup after ``PYC`` and the session's PYTHONPATH.
+SOURCELESS = {
+    # a zip holding the bytecode only (compileall, then the sources left out)
+    "pythonpath-zip-of-bytecode": ("python3 -c \"import zipfile; zipfile.ZipFile('plugs.zip', 'w')"
+                                   ".write('plugs.pyc')\"\n", "{T}/plugs.zip"),
+    # zipimport tries NAME.pyc before NAME.py: the source beside it names nothing
+    "pythonpath-zip-bytecode-beside-source": (
+        "python3 -c \"import zipfile; z = zipfile.ZipFile('plugs.zip', 'w'); z.write('plugs.pyc');"
+        " z.writestr('plugs.py', 'pytest_plugins = []')\"\n", "{T}/plugs.zip"),
+    # a folder's legacy sourceless module
+    "pythonpath-folder-of-bytecode": ("mkdir pp && mv plugs.pyc pp/\n", "{T}/pp"),
+}
+
+_open("test_a_a_sourceless_aggregator_names_a_plugin", "at 78dd817 conftestplugins reads a named "
+      "module at NAME.py and NAME/__init__.py only (Python imports NAME.pyc: in a zip before "
+      "NAME.py)", *SOURCELESS)
+
+
+@pytest.mark.parametrize("case", SOURCELESS)
+def test_a_a_sourceless_aggregator_names_a_plugin(case: str, tmp_path: Path,
+                                                  request: pytest.FixtureRequest) -> None:
+    """Root conftest ``pytest_plugins = ['plugs']``; plan ``Bash(python3 -m pytest -q)``,
+    ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest imports ``plugs`` (bytecode on the
+    session's PYTHONPATH) and the ``helpers`` it names from the call's folder."""
+    needs("python3", "pytest")
+    setup, path = SOURCELESS[case]
+    unchecked = "U=1\n" if "beside" in case else "U=\n"
+    assert _session(tmp_path, PLAN, {"conftest.py": "pytest_plugins = ['plugs']\n",
+                                     "helpers.py": "", "tests/test_a.py": PASSES},
+                    ["cp src/p helpers.py", "python3 -m pytest -q"],
+                    setup=unchecked + PYC + setup, env={"PYTHONPATH": path},
+                    proof=_proof(request)) is not None
+
+
 # --- K: costs: everyday calls the change denies -------------------------------------------------
 
 #: Each case: a real conftest in ``tests/`` (shortened to the statements that matter), which
