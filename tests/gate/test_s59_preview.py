@@ -16,6 +16,7 @@ Every payload only touches a file."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,43 @@ def test_i_an_ini_line_break_hides_addopts(case: str, tmp_path: Path, request: p
     assert _session(tmp_path, PLAN, {name: text, "helpers.py": "", "tests/test_a.py": PASSES},
                     ["cp src/p helpers.py", "python3 -m pytest -q"],
                     proof=_proof(request)) is not None
+
+
+# --- O: pytest's options importing a module by name, besides -p and -W ----------------------
+
+#: Each case: the plan's pytest line, the project's files besides the test, the session's
+#: environment's additions. ``--pdbcls=MODULE:CLASS`` (core pytest) imports MODULE when the
+#: debugger starts (``--trace``: each test's start; ``--pdb``: a failure);
+#: pytest-benchmark's ``--benchmark-timer=MODULE.ATTR`` at argument parsing.
+OPTIONS: dict[str, tuple[str, dict[str, str], dict[str, str]]] = {
+    "ini-addopts-trace-pdbcls": ("python3 -m pytest -q", {
+        "pytest.ini": "[pytest]\naddopts = --trace --pdbcls=helpers:Pdb\n"}, {}),
+    "ini-addopts-benchmark-timer": ("python3 -m pytest -q", {
+        "pytest.ini": "[pytest]\naddopts = --benchmark-timer=helpers.clock\n"}, {}),
+    "session-pytest-addopts-pdb-pdbcls": ("python3 -m pytest -q", {
+        "tests/test_b.py": "def test_b():\n    assert 0\n"},
+        {"PYTEST_ADDOPTS": "--pdb --pdbcls=helpers:Pdb"}),
+    "plans-own-line-trace-pdbcls": ("python3 -m pytest -q --trace --pdbcls=helpers:Pdb", {}, {}),
+}
+
+_open("test_o_an_option_imports_a_module_by_name", "at 3e28aec pytestini reads addopts (and "
+      "startvars PYTEST_ADDOPTS, planprograms the plan's line) by a deny-list of option names "
+      "(-p, -W, _EVERY): --pdbcls, a plugin's --benchmark-timer not in it", *OPTIONS)
+
+
+@pytest.mark.parametrize("case", OPTIONS)
+def test_o_an_option_imports_a_module_by_name(case: str, tmp_path: Path,
+                                              request: pytest.FixtureRequest) -> None:
+    """Plan: the pytest line, ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest imports
+    ``helpers`` by the option's value."""
+    needs("python3", "pytest")
+    if "benchmark" in case and subprocess.run(["python3", "-c", "import pytest_benchmark"],
+                                              capture_output=True, check=False).returncode:
+        pytest.skip("pytest-benchmark is not installed for python3")
+    line, files, env = OPTIONS[case]
+    assert _session(tmp_path, [f"Bash({line})", "Bash(cp *)"],
+                    {"helpers.py": "", "tests/test_a.py": PASSES, **files},
+                    ["cp src/p helpers.py", line], env=env, proof=_proof(request)) is not None
 
 
 # --- E: a site folder's .pth line read by another program's line breaks -----------------------
