@@ -54,17 +54,25 @@ _CALLS: Final = frozenset((
     "os.path.*", "os.environ.*", "os.getenv", "os.getcwd", "os.makedirs", "os.mkdir",
     "os.listdir", "os.scandir", "os.walk", "os.fspath", "glob.glob", "glob.iglob",
     "os.cpu_count", "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "sys.path.*",
-    "sys.getrecursionlimit", "sys.setrecursionlimit",
-    "sys._is_gil_enabled", "re.compile", "re.escape", "re.match", "re.search",
-    "re.fullmatch", "re.split", "re.findall", "tempfile.*", "warnings.filterwarnings",
+    "sys.getrecursionlimit", "sys.setrecursionlimit", "sys._is_gil_enabled", "re.compile",
+    "re.escape", "re.match", "re.search", "re.fullmatch", "re.split", "re.findall",
+    "tempfile.*", "warnings.filterwarnings", "warnings.warn",
     "warnings.simplefilter", "atexit.register", "shutil.which", "shutil.rmtree", "platform.*",
     "logging.getLogger", "logging.basicConfig", "pytest.fixture", "pytest.param",
     "pytest.mark.*", "pytest.hookimpl", "pytest.register_assert_rewrite",
     "pytest.importorskip", "hypothesis.settings", "hypothesis.settings.*",
     "hypothesis.configuration.set_hypothesis_home_dir", "collections.namedtuple",
     "collections.OrderedDict", "collections.Counter", "typing.TypeVar", "typing.cast",
-    "json.load", "json.loads", "json.dumps", "datetime.*", "datetime.datetime.*",
-    "datetime.date.*", "time.time", "time.monotonic", "dataclasses.field"))
+    "datetime.*", "datetime.datetime.*",
+    "datetime.date.*", "time.time", "time.monotonic", "dataclasses.field", "sys.gettrace",
+    "pytest.UsageError", "pytest.skip", "pytest.fail", "pytest.exit", "pytest.xfail",
+    "importlib.metadata.entry_points", "importlib.metadata.version",
+    "multiprocessing.set_start_method", "site.getsitepackages", "site.getusersitepackages",
+    "contextlib.suppress"))
+#: Of those, the calls that keep what they are given (a function of the conftest's too: none
+#: calls it at import).
+_KEEPING: Final = frozenset(("pytest.mark.*", "pytest.param", "pytest.fixture",
+                             "atexit.register"))
 #: The decorators of a conftest's ``def`` and ``class`` (called with allowed arguments too):
 #: none calls the function at import.
 _DECORATORS: Final = frozenset((
@@ -76,7 +84,16 @@ _DECORATORS: Final = frozenset((
 _BASES: Final = frozenset((
     "object", "Exception", "ValueError", "RuntimeError", "TypeError", "KeyError",
     "typing.NamedTuple", "typing.Generic", "typing.Protocol", "typing.TypedDict",
-    "enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "unittest.TestCase"))
+    "enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "unittest.TestCase", "pytest.*",
+    "http.server.*", "http.client.*", "socketserver.*", "threading.Thread", "abc.ABC"))
+#: pytest's historic hooks: a conftest's run as pytest registers it, before it reads its
+#: ``pytest_plugins`` (pluggy replays them on a new plugin; their bodies are read).
+_HISTORIC: Final = frozenset(("pytest_addhooks", "pytest_plugin_registered", "pytest_addoption",
+                              "pytest_configure", "pytest_warning_recorded"))
+#: The methods of their arguments (a parser, a config, a plugin manager) their bodies may call.
+_HOOK_METHODS: Final = frozenset(("addoption", "addini", "getgroup", "addinivalue_line",
+                                  "getoption", "getini", "getvalue", "add_hookspecs",
+                                  "issue_config_time_warning"))
 #: The folders below that are not read (pytest's ``norecursedirs`` and a venv's skip them).
 _SKIPPED: Final = frozenset((".git", ".hg", ".svn", "node_modules", "__pycache__"))
 
@@ -245,7 +262,8 @@ def _names(data: bytes) -> list[str] | None:
         found += [str(v) for v in values]
         read.add(id(statement))
     stars = _stars(tree)  # (`from base import *`: base read as an aggregator, K-STAR)
-    if stars is None or not exact(tree, _NAME, _CALLS, _DECORATORS, _BASES, frozenset(read)):
+    if stars is None or not exact(tree, _NAME, _CALLS, _DECORATORS, _BASES, frozenset(read),
+                                  hooks=_HISTORIC, methods=_HOOK_METHODS, keeping=_KEEPING):
         return None  # (code not read exactly by the allow-list: s58-preview P-DYNAMIC6)
     return found + stars
 

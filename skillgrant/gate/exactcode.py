@@ -18,70 +18,63 @@ body's, those of ``if``/``for``/``while``/``try``/``with`` blocks) has a known s
 
 An allowed expression holds literals, operators, comprehensions, lambdas (their bodies read
 so), names (not a ``def``'s or class's of the module: its code; not a builtin outside
-``_BUILTINS``: ``getattr``, ``setattr``, ``vars``, ``globals``, ``exec``, ``__import__``…),
-attributes not starting with ``_``, and calls of: a builtin of ``_BUILTINS`` (``getattr`` of a
+``BUILTINS``: ``getattr``, ``setattr``, ``vars``, ``globals``, ``exec``, ``__import__``…),
+attributes not starting with ``_``, and calls of: a builtin of ``BUILTINS`` (``getattr`` of a
 literal public name; ``sorted``/``min``/``max`` by a lambda), a dotted name an import binds
 that ``calls`` lists (``os.path.*``, ``pytest.mark.*``, ``hypothesis.settings.*``…), or a
-value's method of ``_METHODS`` (``append``, ``get``, ``join``, ``resolve``…). Anything else
+value's method of ``METHODS`` (``append``, ``get``, ``join``, ``resolve``…). Anything else
 (a match, ``global``, a metaclass, a call of the module's own function or of a library's
 function not listed, a dunder attribute) is not read: the caller fails closed.
 
-Why the bodies of ``def`` are not read: nothing in the allowed shapes calls the module's own
-functions or classes at import (their names are not loaded but as a whole assigned value,
-nor given to a call); pytest reads a conftest's ``pytest_plugins`` right after importing it,
-before any hook or fixture of it runs."""
+A ``def``'s body is read where code read calls it (a conftest's function, a hook pytest runs
+as it registers the conftest: ``hooks``); else nothing runs it before the module is read (its
+name is loaded only as a whole assigned value or given to a ``keeping`` call)."""
 
 from __future__ import annotations
+
+from .exactlists import (
+    BUILTINS,
+    CLASS_HOOKS,
+    DATA,
+    DEPTH,
+    KEPT,
+    METHODS,
+    STRINGS,
+    binds,
+    exception,
+    imports,
+    unlisted_builtin,
+)
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import Final
-
-#: The builtins an allowed expression may name and call (each reaches no namespace by a
-#: computed name and runs no code from data; ``getattr`` of a literal name: ``_call``).
-_BUILTINS: Final = frozenset((
-    "abs", "all", "any", "ascii", "bin", "bool", "bytearray", "bytes", "callable", "chr",
-    "complex", "dict", "divmod", "enumerate", "float", "format", "frozenset", "hasattr",
-    "hash", "hex", "id", "int", "isinstance", "issubclass", "len", "list", "max", "min",
-    "object", "oct", "ord", "pow", "print", "range", "repr", "reversed", "round", "set",
-    "slice", "sorted", "str", "sum", "tuple", "zip", "open", "property", "staticmethod",
-    "classmethod", "getattr", "type", "True", "False", "None", "Ellipsis", "NotImplemented",
-    "__file__", "__name__", "__doc__"))
-#: The builtins that run a literal string (read where ``strings``: ``_Reader.string``).
-_STRINGS: Final = frozenset(("exec", "eval", "compile", "__import__"))
-#: How deep a literal string's code is read.
-_DEPTH: Final = 3
-#: The methods of any value an allowed expression may call (containers', strings', paths').
-_METHODS: Final = frozenset((
-    "append", "extend", "insert", "remove", "add", "discard", "update", "get", "setdefault",
-    "pop", "copy", "clear", "join", "split", "rsplit", "splitlines", "strip", "lstrip",
-    "rstrip", "lower", "upper", "replace", "startswith", "endswith", "format", "encode",
-    "decode", "resolve", "absolute", "joinpath", "exists", "is_dir", "is_file", "read_text",
-    "read_bytes", "mkdir", "items", "keys", "values", "with_name", "with_suffix",
-    "relative_to", "expanduser", "as_posix", "count", "index", "sort", "read", "write",
-    "seek", "tell", "close", "flush"))
-#: The attributes import-time code may not name (the module reached in ``sys.modules``).
-_KEPT: Final = frozenset(("modules",))
 
 
 def exact(tree: object, name: str, calls: frozenset[str], decorators: frozenset[str],
           bases: frozenset[str], read: frozenset[int] = frozenset(),
           foreign: frozenset[str] = frozenset(), kept: frozenset[str] = frozenset(),
-          strings: bool = False) -> bool:
+          strings: bool = False, hooks: frozenset[str] = frozenset(),
+          methods: frozenset[str] = frozenset(), keeping: frozenset[str] = frozenset()) -> bool:
     """Whether the ``ast`` module ``tree`` is read exactly by the allow-list (see the
     module's text): no statement run at import binds or reaches ``name`` but the
     assignments ``read`` (their ids: the caller reads their values), and each call is one
     ``calls`` lists, or a function of a module whose top name is in ``foreign`` (read by the
-    caller: a site module's); no attribute ``kept`` names is named (besides ``_KEPT``); where
+    caller: a site module's); no attribute ``kept`` names is named (besides ``KEPT``); where
     ``strings``, an ``exec``/``eval``/``compile`` of one literal string is read as its code
-    by the same rules, and ``__import__`` of a literal as that module."""
+    by the same rules, and ``__import__`` of a literal as that module. The bodies of the
+    module's functions named in ``hooks`` (run as the module is registered: pytest's
+    historic hooks) are read by the same rules, their arguments' ``methods`` allowed too, as
+    is the body of each of its functions called in code read; a call ``keeping`` lists may
+    be given the module's own functions."""
     import ast
 
     if not isinstance(tree, ast.Module):
         return False
     reader = _Reader(tree, name, calls, decorators, bases, read, foreign)
-    reader.kept, reader.strings = _KEPT | kept, strings
+    reader.kept, reader.strings, reader.hooks, reader.methods = KEPT | kept, strings, hooks, \
+        METHODS | methods
+    reader.keeping = keeping
     return reader.statements(tree.body)
 
 
@@ -95,8 +88,11 @@ class _Reader:
         import ast
 
         self.name, self.calls, self.decorators, self.bases = name, calls, decorators, bases
-        self.read, self.foreign, self.kept, self.strings, self.depth = read, foreign, _KEPT, \
+        self.read, self.foreign, self.kept, self.strings, self.depth = read, foreign, KEPT, \
             False, 0
+        self.hooks: frozenset[str] = frozenset()
+        self.keeping: frozenset[str] = frozenset()
+        self.methods, self.defs, self.reading = METHODS, dict[str, object](), dict[str, bool]()
         self.imported: dict[str, str] = {}
         self.postponed = any(isinstance(s, ast.ImportFrom) and s.module == "__future__" and any(
             a.name == "annotations" for a in s.names) for s in tree.body)  # type: ignore[attr-defined]
@@ -106,19 +102,21 @@ class _Reader:
         bound: set[str] = set()
         for node in ast.walk(tree):  # type: ignore[arg-type]
             if isinstance(node, (ast.Import, ast.ImportFrom)):
-                for local, dotted in _imports(node):
+                for local, dotted in imports(node):
                     if self.imported.setdefault(local, dotted) != dotted:
                         bound.add(local)  # (two imports of a name: neither's)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.defs[node.name] = None if node.name in self.own or isinstance(
+                    node, ast.ClassDef) else node  # (a name defined twice: not read)
                 self.own.add(node.name)
                 if isinstance(node, ast.ClassDef):
                     self.classes[node.name] = node.name not in self.classes and not any(
-                        _binds(n, "__init_subclass__") for n in node.body)
+                        binds(n, "__init_subclass__") for n in node.body)
             elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
                 bound.add(node.id)
-            elif isinstance(node, ast.arg):
-                bound.add(node.arg)
-        self.stored = bound
+            elif isinstance(node, (ast.arg, ast.ExceptHandler)):  # (`except E as e`: e)
+                bound |= {getattr(node, "arg", None) or getattr(node, "name", None) or ""}
+        self.stored = bound - {""}
         for shadowed in bound & set(self.imported):  # (a name rebound: not the import's)
             del self.imported[shadowed]
         self.bound = bound | self.own | set(self.imported)
@@ -132,8 +130,12 @@ class _Reader:
         import ast
 
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            return all((a.asname or a.name.split(".")[0]) not in (self.name, "__getattr__")
-                       for a in node.names)
+            return all((a.asname or a.name.split(".")[0]) not in (
+                self.name, "__getattr__", *self.hooks) for a in node.names)
+        if isinstance(node, (ast.Global, ast.Nonlocal)):  # (in a body read: `global x`)
+            return self.depth < 0 and not {self.name, "__getattr__"} & set(node.names)
+        if isinstance(node, ast.Return):
+            return self.depth < 0 and (node.value is None or self.expression(node.value))
         if isinstance(node, ast.Expr):
             return self.expression(node.value)
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
@@ -161,7 +163,8 @@ class _Reader:
                 and self.statements(node.body)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             arguments = node.args
-            return node.name not in (self.name, "__getattr__", "__dir__") and all(
+            return node.name not in (self.name, "__getattr__", "__dir__") and (
+                node.name not in self.hooks or self.body(node.name)) and all(
                 self.decorator(d) for d in node.decorator_list) and all(
                 self.expression(d) for d in (*arguments.defaults, *arguments.kw_defaults)
                 if d is not None) and all(
@@ -171,10 +174,14 @@ class _Reader:
                 if a.annotation is not None) and (
                 node.returns is None or self.annotation(node.returns))
         if isinstance(node, ast.ClassDef):
+            enum = any(self._dotted(b).startswith("enum.") for b in node.bases)
             return node.name != self.name and not node.keywords and all(
                 self.base(b.value if isinstance(b, ast.Subscript) else b) for b in node.bases) \
-                and all(self.decorator(d) for d in node.decorator_list) and \
-                self.statements(node.body)
+                and all(self.decorator(d) for d in node.decorator_list) and not any(
+                    binds(n, h) for n in node.body for h in CLASS_HOOKS) and not (enum and any(
+                        getattr(n, "name", "_")[:1] == "_" for n in node.body if isinstance(
+                            n, (ast.FunctionDef, ast.AsyncFunctionDef)))) and \
+                self.statements(node.body)  # (an enum's `__new__`, `__init__`… run per member)
         if isinstance(node, (ast.Assert, ast.Raise)):
             return all(self.expression(e) for e in ast.iter_child_nodes(node))
         return isinstance(node, (ast.Pass, ast.Break, ast.Continue))
@@ -197,7 +204,8 @@ class _Reader:
         import ast
 
         if isinstance(node, ast.Name):
-            return node.id not in (self.name, "__getattr__", "__class__", "__dict__")
+            return node.id not in (self.name, "__getattr__", "__class__", "__dict__",
+                                   *self.hooks)
         if isinstance(node, (ast.Tuple, ast.List)):
             return all(self.target(e) for e in node.elts)
         if isinstance(node, ast.Starred):
@@ -209,7 +217,7 @@ class _Reader:
             return self.expression(node.value) and self.expression(node.slice)
         return False
 
-    def base(self, node: object) -> bool:
+    def base(self, node: object) -> bool:  # (listed: `pytest.*`, pytest's own classes)
         """Whether the class base ``node`` is one of ``bases``, a builtin exception's class,
         or a class of the module's defining no ``__init_subclass__`` (read by these rules:
         no metaclass)."""
@@ -218,15 +226,16 @@ class _Reader:
         if isinstance(node, ast.Name) and node.id in self.classes:
             return self.classes[node.id]
         dotted = self._dotted(node)
-        return dotted in self.bases or _exception(dotted)
+        return self._listed(dotted, self.bases) or exception(dotted)
 
     def decorator(self, node: object) -> bool:
         """Whether the decorator ``node`` is one of ``decorators`` (called with allowed
         arguments) or a property's ``setter``/``getter``/``deleter``."""
         import ast
 
-        if isinstance(node, ast.Call):
-            return self.decorator(node.func) and self.arguments(node)
+        if isinstance(node, ast.Call):  # (a hook of another name: `specname=`)
+            return self.decorator(node.func) and self.arguments(node) and not any(
+                k.arg == "specname" for k in node.keywords)
         if isinstance(node, ast.Attribute) and node.attr in ("setter", "getter", "deleter") \
                 and isinstance(node.value, ast.Name):
             return True
@@ -246,11 +255,13 @@ class _Reader:
             return self.call(node)
         if isinstance(node, ast.Name):
             last = self.imported.get(node.id, "").rpartition(".")[2]
-            return node.id not in self.own and last not in self.kept and not last.startswith(
-                "_") and (node.id in self.bound or node.id in _BUILTINS or _exception(node.id))
-        if isinstance(node, ast.Attribute):
-            return not node.attr.startswith("_") and node.attr != self.name and \
-                node.attr not in self.kept and self.expression(node.value)
+            return node.id not in self.own and node.id != self.name and \
+                last not in self.kept and not last.startswith(
+                "_") and (node.id in self.bound or node.id in BUILTINS or exception(node.id))
+        if isinstance(node, ast.Attribute):  # (`_x` a value: called only as listed)
+            return (node.attr[:2] != "__" or node.attr in DATA) and node.attr != self.name and \
+                node.attr not in self.kept and not unlisted_builtin(node.attr) and \
+                self.expression(node.value)
         if isinstance(node, ast.Constant):
             return not (isinstance(node.value, str) and node.value == self.name)
         if isinstance(node, ast.Lambda):
@@ -282,12 +293,18 @@ class _Reader:
 
         assert isinstance(node, ast.Call)
         func = node.func
+        if self._listed(self._dotted(func), self.keeping):  # (a conftest's function kept)
+            own, self.own = self.own, self.own - set(self.defs)
+            try:
+                return self.arguments(node)
+            finally:
+                self.own = own
         if not self.arguments(node):
             return False
         if isinstance(func, ast.Name) and func.id not in self.bound and self.strings and \
-                func.id in _STRINGS:
+                func.id in STRINGS:
             return self.string(node)
-        if isinstance(func, ast.Name) and func.id not in self.bound and func.id in _BUILTINS:
+        if isinstance(func, ast.Name) and func.id not in self.bound and func.id in BUILTINS:
             keys = {k.arg: k.value for k in node.keywords}
             if func.id == "getattr":  # (of a literal public name: `getattr(sys, 'frozen', 0)`)
                 given = node.args[1] if len(node.args) > 1 else None
@@ -298,19 +315,21 @@ class _Reader:
                 return len(node.args) == 1 and not node.keywords
             return func.id not in ("sorted", "min", "max") or "key" not in keys or isinstance(
                 keys["key"], ast.Lambda)
-        if isinstance(func, ast.Name) and func.id not in self.bound and _exception(func.id):
+        if isinstance(func, ast.Name) and func.id not in self.bound and exception(func.id):
             return True
         dotted = self._dotted(func)
         if dotted and (self._listed(dotted, self.calls) or dotted.split(".")[0] in
                        self.foreign):
             return True
-        return isinstance(func, ast.Attribute) and func.attr in _METHODS and \
+        if isinstance(func, ast.Name) and func.id in self.own:  # (its body read: run here)
+            return self.body(func.id)
+        return isinstance(func, ast.Attribute) and func.attr in self.methods and \
             self.expression(func.value)
 
     def string(self, node: object) -> bool:
         """Whether the ``exec``/``eval``/``compile`` or ``__import__`` call ``node`` is of
         one literal string whose code (for the three) is read by these rules, at most
-        ``_DEPTH`` deep (the sandbox's CA ``.pth`` line: ``exec("try:\\n import certifi…")``;
+        ``DEPTH`` deep (the sandbox's CA ``.pth`` line: ``exec("try:\\n import certifi…")``;
         s58-preview E-PTH-EXEC)."""
         import ast
 
@@ -325,7 +344,7 @@ class _Reader:
             tree = ast.parse(given.value)
         except (SyntaxError, ValueError):
             return False
-        if self.depth >= _DEPTH:
+        if self.depth >= DEPTH:
             return False
         reader = _Reader(tree, self.name, self.calls, self.decorators, self.bases, self.read,
                          self.foreign)
@@ -336,6 +355,21 @@ class _Reader:
         reader.bound |= self.bound
         reader.own |= self.own
         return reader.statements(tree.body)
+
+    def body(self, name: str) -> bool:
+        """Whether the body of the module's function ``name`` (defined once) is read by
+        these rules, as code run at import (a ``return``, a ``global`` of another name
+        too)."""
+        if name not in self.reading:
+            self.reading[name] = True  # (a recursive call: read as the rest of it)
+            node, depth = self.defs.get(name), self.depth
+            self.depth = -1
+            try:
+                self.reading[name] = node is not None and self.statements(
+                    node.body)  # type: ignore[attr-defined]
+            finally:
+                self.depth = depth
+        return self.reading[name]
 
     def _dotted(self, node: object) -> str:
         """The dotted name an attribute chain ``node`` resolves to through the module's
@@ -354,7 +388,7 @@ class _Reader:
         if not isinstance(node, ast.Name):
             return ""
         root = self.imported.get(node.id) or (node.id if node.id not in self.bound and (
-            node.id in _BUILTINS or _exception(node.id)) else "")
+            node.id in BUILTINS or exception(node.id)) else "")
         return ".".join([root, *reversed(parts)]) if root else ""
 
     @staticmethod
@@ -363,38 +397,4 @@ class _Reader:
         entries (``os.path.join``; not ``os.path.sys.modules``, ``os.path.__dict__``)."""
         head, _, last = dotted.rpartition(".")
         return bool(dotted) and (dotted in listed or (
-            head + ".*" in listed and not last.startswith("_") and last not in _KEPT))
-
-
-def _imports(node: object) -> list[tuple[str, str]]:
-    """The names the import statement ``node`` binds, each with the dotted name it binds
-    (``import a.b``: ``a``, ``a``; ``import a.b as c``: ``c``, ``a.b``; ``from a import b``:
-    ``b``, ``a.b``)."""
-    import ast
-
-    if isinstance(node, ast.Import):
-        return [(a.asname, a.name) if a.asname else (a.name.split(".")[0],) * 2
-                for a in node.names]
-    assert isinstance(node, ast.ImportFrom)
-    base = "." * node.level + (node.module or "")
-    return [(a.asname or a.name, base + "." + a.name) for a in node.names]
-
-
-def _binds(node: object, name: str) -> bool:
-    """Whether the class body statement ``node`` binds ``name`` (a ``def``, an assignment)."""
-    import ast
-
-    return (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and
-            node.name == name) or (isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
-                                   and any(isinstance(t, ast.Name) and t.id == name for t in (
-                                       node.targets if isinstance(node, ast.Assign) else
-                                       [node.target])))
-
-
-def _exception(name: str) -> bool:
-    """Whether ``name`` is a builtin exception's (a warning's) class name."""
-    import builtins
-
-    found = getattr(builtins, name, None) if name.endswith(("Error", "Exception", "Warning",
-                                                             "Exit", "Interrupt")) else None
-    return isinstance(found, type) and issubclass(found, BaseException)
+            head + ".*" in listed and not last.startswith("_") and last not in KEPT))

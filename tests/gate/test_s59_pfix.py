@@ -38,6 +38,26 @@ UNREAD = {
     "computed-getattr": "import ssl\nX = getattr(ssl, 'PROTO' + 'COL')\n",
     "dunder-attribute": "import os\nX = os.__dict__\n",
     "unlisted-decorator": "import functools\n\n\n@functools.singledispatch\ndef f(x):\n    pass\n",
+    # s59-preview P-EXACT-MUTATE: the read literal changed through a load of the name
+    "mutated": "pytest_plugins = []\npytest_plugins.append('helpers')\n",
+    "slice-assigned": "pytest_plugins = []\npytest_plugins[:] = ['helpers']\n",
+    # P-EXACT-HOOK: a historic hook's body runs as pytest registers the conftest, before the read
+    "addoption-mutates": ("pytest_plugins = []\n\n\ndef pytest_addoption(parser):\n"
+                          "    pytest_plugins.append('helpers')\n"),
+    "addoption-globals": ("def pytest_addoption(parser):\n    globals().update({'pytest_' + "
+                          "'plugins': ['helpers']})\n"),
+    "addhooks-global": ("def pytest_addhooks(pluginmanager):\n    global pytest_plugins\n"
+                        "    pytest_plugins = ['helpers']\n"),
+    "hook-by-specname": ("import pytest\n\n\n@pytest.hookimpl(specname='pytest_addoption')\n"
+                         "def f(parser):\n    globals()['x'] = 1\n"),
+    "hook-bound-by-import": "from timeit import timeit as pytest_configure\n",
+    "helper-called-by-a-hook": ("def _f():\n    globals()['pytest_plugins'] = ['helpers']\n\n\n"
+                                "def pytest_configure(config):\n    _f()\n"),
+    # P-EXACT-DUNDER: code the class machinery runs at import
+    "enum-init": ("import enum\n\n\nclass E(enum.Enum):\n    A = 1\n\n"
+                  "    def __init__(self, v):\n        globals()['x'] = v\n"),
+    "class-getitem": ("class Box:\n    def __class_getitem__(cls, item):\n        return item"
+                      "\n\n\nsize: Box[int] = 1\n"),
 }
 #: Everyday conftests the allow-list reads (the shapes of this machine's real ones).
 READ = {
@@ -61,6 +81,14 @@ READ = {
     "annotation-names-own-class": ("import pytest\n\n\nclass S:\n    pass\n\n\n@pytest.fixture"
                                    "\ndef s() -> S:\n    return S()\n"),
     "literal-plugins": "pytest_plugins = ['helpers']\n",
+    "historic-hooks-read": ("def pytest_addoption(parser):\n    group = parser.getgroup('x')\n"
+                            "    group.addoption('--x', action='store_true')\n\n\n"
+                            "def pytest_configure(config):\n    _markers(config)\n\n\n"
+                            "def _markers(config):\n    config.addinivalue_line('markers', 'a')\n"),
+    "a-pytest-collector": ("import pytest\n\n\nclass YamlFile(pytest.File):\n"
+                           "    def collect(self):\n        return []\n"),
+    "kept-own-function": ("import pytest\n\n\ndef retry(e):\n    return True\n\n\n"
+                          "FLAKY = pytest.mark.flaky(reruns=5, cause=retry)\n"),
 }
 
 

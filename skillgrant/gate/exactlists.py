@@ -1,0 +1,81 @@
+"""The allow-lists of ``exactcode``'s reading (issue 29, session 59): the builtins, value
+methods and attributes module code read exactly may use, and how an import binds names."""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: The builtins an allowed expression may name and call (each reaches no namespace by a
+#: computed name and runs no code from data; ``getattr`` of a literal name: ``_call``).
+BUILTINS: Final = frozenset((
+    "abs", "all", "any", "ascii", "bin", "bool", "bytearray", "bytes", "callable", "chr",
+    "complex", "dict", "divmod", "enumerate", "float", "format", "frozenset", "hasattr",
+    "hash", "hex", "id", "int", "isinstance", "issubclass", "len", "list", "max", "min",
+    "object", "oct", "ord", "pow", "print", "range", "repr", "reversed", "round", "set",
+    "slice", "sorted", "str", "sum", "tuple", "zip", "open", "property", "staticmethod",
+    "classmethod", "getattr", "type", "True", "False", "None", "Ellipsis", "NotImplemented",
+    "__file__", "__name__", "__doc__"))
+#: The builtins that run a literal string (read where ``strings``: ``_Reader.string``).
+STRINGS: Final = frozenset(("exec", "eval", "compile", "__import__"))
+#: How deep a literal string's code is read.
+DEPTH: Final = 3
+#: The methods of any value an allowed expression may call (containers', strings', paths').
+METHODS: Final = frozenset((
+    "append", "extend", "insert", "remove", "add", "discard", "update", "get", "setdefault",
+    "pop", "copy", "clear", "join", "split", "rsplit", "splitlines", "strip", "lstrip",
+    "rstrip", "lower", "upper", "replace", "startswith", "endswith", "format", "encode",
+    "decode", "resolve", "absolute", "joinpath", "exists", "is_dir", "is_file", "read_text",
+    "read_bytes", "mkdir", "items", "keys", "values", "with_name", "with_suffix",
+    "relative_to", "expanduser", "as_posix", "count", "index", "sort", "read", "write",
+    "seek", "tell", "close", "flush", "glob", "rglob", "iterdir", "unlink"))
+#: The attributes import-time code may not name (the module reached in ``sys.modules``).
+KEPT: Final = frozenset(("modules",))
+#: The dunder attributes an allowed expression may name (data: a module's file, version).
+DATA: Final = frozenset(("__file__", "__name__", "__version__", "__doc__"))
+#: The methods of a class its creation may call: each makes the class not read.
+CLASS_HOOKS: Final = frozenset(("__init_subclass__", "__class_getitem__", "__set_name__",
+                                "__mro_entries__", "__prepare__"))
+
+
+def imports(node: object) -> list[tuple[str, str]]:
+    """The names the import statement ``node`` binds, each with the dotted name it binds
+    (``import a.b``: ``a``, ``a``; ``import a.b as c``: ``c``, ``a.b``; ``from a import b``:
+    ``b``, ``a.b``)."""
+    import ast
+
+    if isinstance(node, ast.Import):
+        return [(a.asname, a.name) if a.asname else (a.name.split(".")[0],) * 2
+                for a in node.names]
+    assert isinstance(node, ast.ImportFrom)
+    base = "." * node.level + (node.module or "")
+    return [(a.asname or a.name, base + "." + a.name) for a in node.names]
+
+
+def binds(node: object, name: str) -> bool:
+    """Whether the class body statement ``node`` binds ``name`` (a ``def``, an assignment)."""
+    import ast
+
+    return (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and
+            node.name == name) or (isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+                                   and any(isinstance(t, ast.Name) and t.id == name for t in (
+                                       node.targets if isinstance(node, ast.Assign) else
+                                       [node.target])))
+
+
+def unlisted_builtin(name: str) -> bool:
+    """Whether ``name`` is a builtin's outside ``BUILTINS`` (``setattr``, ``exec``,
+    ``vars``…; an exception's class is listed): as an attribute too (``builtins.exec``)."""
+    import builtins
+
+    return hasattr(builtins, name) and name not in BUILTINS and not exception(name)
+
+
+def exception(name: str) -> bool:
+    """Whether ``name`` is a builtin exception's (a warning's) class name."""
+    import builtins
+
+    found = getattr(builtins, name, None) if name.endswith(("Error", "Exception", "Warning",
+                                                             "Exit", "Interrupt")) else None
+    return isinstance(found, type) and issubclass(found, BaseException)
