@@ -232,9 +232,7 @@ EXACTS = {
                                 "        return cls\n\n\nclass IntBox(Box[int]):\n    pass\n"),
 }
 
-_open("test_p_an_exact_conftest_names_another_plugin", "at 745198d exactcode reads no load of "
-      "the name and no def body, though pytest runs the historic hooks before its read and "
-      "Enum/__class_getitem__ run bodies at import", *EXACTS)
+# (all eight: regressions of 745198d, held since c2ba333)
 
 
 @pytest.mark.parametrize("case", EXACTS)
@@ -313,9 +311,8 @@ COSTS = {
         "class YamlFile(pytest.File):\n    def collect(self):\n        return []\n"),
 }
 
-# (flask-tutorial-reads-its-sql: a regression of 745198d, held since 355c9c6)
-_open("test_k_an_everyday_call_stays_allowed", "at 745198d exactcode refuses a class based on "
-      "pytest.File (every module below a plugin)", "pytest-docs-yaml-collector")
+# (regressions of 745198d: flask-tutorial-reads-its-sql held since 355c9c6,
+# pytest-docs-yaml-collector since c2ba333)
 
 
 @pytest.mark.parametrize("case", COSTS)
