@@ -247,6 +247,41 @@ def test_p_an_exact_conftest_names_another_plugin(case: str, tmp_path: Path,
                     proof=_proof(request)) is not None
 
 
+# --- M: pytest_plugins of the other modules pytest imports ------------------------------------
+
+#: Each case: the project's files besides ``helpers.py``. pytest calls ``consider_module`` on
+#: each test module and package ``__init__`` it imports (``_pytest/python.py``
+#: ``importtestmodule``), as on a conftest; a package's ``__init__`` runs before its conftest.
+MODULES = {
+    "package-init-names-a-plugin": {"tests/__init__.py": "pytest_plugins = ['helpers']\n",
+                                    "tests/test_a.py": PASSES},
+    "test-module-names-a-plugin": {"tests/test_a.py": "pytest_plugins = ['helpers']\n" + PASSES},
+    # the conftest pytest registers is what sys.modules holds under its name
+    "package-init-stands-in-for-the-conftest": {
+        "tests/__init__.py": ("import os\nimport sys\nimport types\n\n"
+                              "m = types.ModuleType('tests.conftest')\nm.__file__ = os.path."
+                              "join(os.path.dirname(__file__), 'conftest.py')\n"
+                              "m.pytest_plugins = ['helpers']\n"
+                              "sys.modules['tests.conftest'] = m\n"),
+        "tests/conftest.py": "", "tests/test_a.py": PASSES},
+}
+
+_open("test_m_another_module_names_a_plugin", "at 3e28aec conftestplugins reads conftests "
+      "only (pytest's consider_module reads test modules' and packages' pytest_plugins too)",
+      *MODULES)
+
+
+@pytest.mark.parametrize("case", MODULES)
+def test_m_another_module_names_a_plugin(case: str, tmp_path: Path,
+                                         request: pytest.FixtureRequest) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest
+    imports the plugin the module names."""
+    needs("python3", "pytest")
+    assert _session(tmp_path, PLAN, {"helpers.py": "", **MODULES[case]},
+                    ["cp src/p helpers.py", "python3 -m pytest -q"],
+                    proof=_proof(request)) is not None
+
+
 # --- A: an aggregator a conftest names, found as a sourceless module -------------------------
 
 #: Writes ``$T/plugs.pyc``: bytecode of ``pytest_plugins = ['helpers']`` (an aggregator naming
