@@ -230,9 +230,16 @@ EXACTS = {
                                 "        global pytest_plugins\n"
                                 "        pytest_plugins = ['helpers']\n"
                                 "        return cls\n\n\nclass IntBox(Box[int]):\n    pass\n"),
+    # (a regression of the allow-list, denied at 3e28aec) a frame reached without a call: any
+    # attribute not starting `__` is a value (gi_frame, f_globals)
+    "generator-frame-reaches-globals": ("(x for x in ()).gi_frame.f_globals.update("
+                                        "{'pytest_' + 'plugins': ['helpers']})\n"),
 }
 
-# (all eight: regressions of 745198d, held since c2ba333)
+# (the first eight: regressions of 745198d, held since c2ba333)
+_open("test_p_an_exact_conftest_names_another_plugin", "at c2ba333 exactcode takes any "
+      "attribute not starting __ as a value: a generator's gi_frame.f_globals is the "
+      "module's namespace", "generator-frame-reaches-globals")
 
 
 @pytest.mark.parametrize("case", EXACTS)
