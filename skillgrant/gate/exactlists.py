@@ -79,3 +79,10 @@ def exception(name: str) -> bool:
     found = getattr(builtins, name, None) if name.endswith(("Error", "Exception", "Warning",
                                                              "Exit", "Interrupt")) else None
     return isinstance(found, type) and issubclass(found, BaseException)
+
+
+def identifiers(text: bytes) -> set[str]:
+    """The identifiers of a module's ``text`` (its imports' names among them)."""
+    import re
+
+    return {w.decode() for w in re.findall(rb"[A-Za-z_]\w*", text)}

@@ -208,6 +208,10 @@ def added_folders(folder: str, texts: list[str | None]) -> list[str]:
             if line.strip() and not line.startswith(("#", "import ", "import\t"))]
 
 
+#: The modules site code imports whose import-time code is not read by the allow-list but
+#: by ``appends`` alone (setuptools' distutils shim: a finder first on ``sys.meta_path`` for
+#: ``distutils`` and ``pip`` only; virtualenv's distutils patch).
+_VETTED: Final = frozenset(("_distutils_hack", "_virtualenv"))
 #: How many modules ``_appends_none`` reads before it takes one as appending.
 _READ_MODULES: Final = 64
 
@@ -216,8 +220,11 @@ def _appends_none(folders: list[str], tops: list[str]) -> bool:
     """Whether none of the modules ``tops`` of the site folder and the folders its ``.pth``
     adds (``folders``: E-REGEX2), nor any module of them they import (absolute or relative,
     at any depth, up to ``_READ_MODULES``), may put a finder after the path finder
-    (``appends``) or is not readable."""
+    (``appends``), runs import-time code ``_site_code`` does not read (but ``_VETTED``'s), or
+    is not readable."""
     import re
+
+    from .exactlists import identifiers
 
     present = {n.partition(".")[0] for folder in folders for n in _entries(folder)}
     names, seen = list(tops), set()
@@ -230,24 +237,18 @@ def _appends_none(folders: list[str], tops: list[str]) -> bool:
         if len(seen) > _READ_MODULES:
             return False
         for package, text in (t for folder in folders for t in _module_texts(folder, name)):
-            if text is None or (appends(text) if name not in _CUSTOMIZE else _site_code(
-                    text, _words(text)) is None):  # (site's own start code: the allow-list)
-                return False
+            if text is None or (name not in _CUSTOMIZE and appends(text)) or (
+                    name.split(".")[0] not in _VETTED and _site_code(text, identifiers(
+                        text)) is None):  # (its import-time code: the allow-list; s59-preview
+                return False  # E-DENYLIST-DEEPER)
             if name in _CUSTOMIZE:  # (a module it names by a string too: `__import__('x')`)
-                names += sorted(_words(text) - STANDARD)
+                names += sorted(identifiers(text) - STANDARD)
             for word in re.findall(rb"^\s*(?:from|import)\s+(\.*[A-Za-z_][\w.]*)", text,
                                    re.M):
                 dots = len(word) - len(word.lstrip(b"."))  # (relative: from its package)
                 base = package.split(".")[:len(package.split(".")) - dots + 1] if dots else []
                 names.append(".".join([*base, word.lstrip(b".").decode()]))
     return True
-
-
-def _words(text: bytes) -> set[str]:
-    """The identifiers of a module's ``text`` (its imports' names among them)."""
-    import re
-
-    return {w.decode() for w in re.findall(rb"[A-Za-z_]\w*", text)}
 
 
 def _module_texts(folder: str, name: str) -> list[tuple[str, bytes | None]]:

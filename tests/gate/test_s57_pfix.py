@@ -106,10 +106,13 @@ def test_no_landmark_is_not_known(tmp_path: Path) -> None:
 # --- a site folder's finders ---------------------------------------------------------------
 
 def test_a_pth_module_appending_a_finder_makes_every_name_one(tmp_path: Path) -> None:
-    """editables' layout: its names are not known; _distutils_hack's (its finder first) is."""
-    (tmp_path / "_hack").mkdir()
-    (tmp_path / "_hack" / "__init__.py").write_text("import sys\nsys.meta_path.insert(0, F)\n")
-    (tmp_path / "hack.pth").write_text("import _hack\n")
+    """editables' layout: its names are not known; _distutils_hack's (its finder first) is
+    (vetted by name since session 59: another module's import-time code is read by the
+    allow-list, s59-preview E-DENYLIST-DEEPER)."""
+    (tmp_path / "_distutils_hack").mkdir()
+    (tmp_path / "_distutils_hack" / "__init__.py").write_text(
+        "import sys\nsys.meta_path.insert(0, F)\n")
+    (tmp_path / "hack.pth").write_text("import _distutils_hack\n")
     assert _finders_read(str(tmp_path))
     (tmp_path / "editables").mkdir()
     (tmp_path / "editables" / "__init__.py").write_text("from .redirector import F\n")

@@ -176,3 +176,25 @@ def test_a_pth_lines_module_is_read_where_pythonpath_holds_it(tmp_path: Path) ->
     (given / "acme_boot.py").write_text("import sys\nsys.path.append('/x')\n")
     assert sitenames._listing(str(site)) is not None
     assert sitenames._listing(str(site), (str(given),)) is None
+
+
+@pytest.mark.parametrize("module", [
+    "import runpy\nrunpy.run_path('/x/boot.py')\n",
+    "exec(open('/x/boot.py').read())\n",
+    "import sys\nsys.path.append('/x')\n",
+])
+@pytest.mark.parametrize("pth", ["acme.pth", "sitecustomize.py"])
+def test_a_module_site_code_imports_is_read_by_the_allow_list(tmp_path: Path, module: str,
+                                                              pth: str) -> None:
+    """s59-preview E-DENYLIST-DEEPER: a ``.pth`` line's (or sitecustomize's) ``import
+    acme_boot``, whose import-time code the regex ``appends`` did not follow."""
+    from skillgrant.gate import sitenames
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / pth).write_text("import acme_boot\n")
+    (site / "acme_boot.py").write_text("X = 1\n")
+    assert sitenames._listing(str(site)) is not None
+    (site / "acme_boot.py").write_text(module)
+    sitenames._listing.cache_clear()
+    assert sitenames._listing(str(site)) is None
