@@ -146,6 +146,14 @@ LINES = {
     "pth-line-rebinds-sites-makepath": ("printf 'import os; makepath = lambda *p: (os.path.join("
                                         "\"%s\", p[-1]),) * 2\\nacme\\n' \"$T\" > "
                                         "\"$S/acme.pth\"\n"),
+    # a module exempt by its name (_VETTED: virtualenv's, setuptools' shim) read by the regex
+    "pth-imports-a-vetted-name-running-a-file": (
+        BOOT.replace("acme_boot.py", "_virtualenv.py") + "echo 'import _virtualenv' > "
+        "\"$S/_virtualenv.pth\"\n"),
+    # site's addsitedir reached through a frame's globals, called as list.sort's key
+    "pth-line-sorts-by-sites-addsitedir": ("echo \"import os; ['$A'].sort(key=(x for x in ())."
+                                           "gi_frame.f_globals['addsitedir'])\" > "
+                                           "\"$S/acme.pth\"\n"),
 }
 
 _open("test_e_site_start_code_is_read_otherwise", "at 3e28aec sitefinders reads a .pth by "
@@ -156,6 +164,11 @@ _open("test_e_site_start_code_is_read_otherwise", "at 3e28aec sitefinders reads 
 _open("test_e_site_start_code_is_read_otherwise", "at 3e28aec (and 355c9c6's allow-list) "
       "sitefinders reads a .pth line's assignment as binding its own name, though site execs "
       "it in site's namespace", "pth-line-rebinds-sites-makepath")
+_open("test_e_site_start_code_is_read_otherwise", "at 80f5da4 sitefinders._VETTED exempts "
+      "modules by name from the allow-list", "pth-imports-a-vetted-name-running-a-file")
+_open("test_e_site_start_code_is_read_otherwise", "at 80f5da4 exactcode takes a frame's "
+      "f_globals as a value and a METHODS call (sort) calling its key argument",
+      "pth-line-sorts-by-sites-addsitedir")
 
 
 #: The active venv ``$T/venv`` (system site packages), its site folder ``$S``.
