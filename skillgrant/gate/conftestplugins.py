@@ -28,6 +28,7 @@ where the folders below hold more than ``_ENTRIES`` entries."""
 
 from __future__ import annotations
 
+import glob
 import os
 
 from . import files as fs
@@ -94,6 +95,8 @@ _HISTORIC: Final = frozenset(("pytest_addhooks", "pytest_plugin_registered", "py
 _HOOK_METHODS: Final = frozenset(("addoption", "addini", "getgroup", "addinivalue_line",
                                   "getoption", "getini", "getvalue", "add_hookspecs",
                                   "issue_config_time_warning"))
+#: The endings of a module Python imports that is no source (its names not read).
+_COMPILED: Final = (".pyc", ".so", ".pyd")
 #: The folders below that are not read (pytest's ``norecursedirs`` and a venv's skip them).
 _SKIPPED: Final = frozenset((".git", ".hg", ".svn", "node_modules", "__pycache__"))
 
@@ -131,11 +134,16 @@ def conftest_plugins(folder: str, given: tuple[str, ...] = (),
         patterns += [] if read_only else _module_patterns(package or name)  # a package: K)
         tail = "/" + "/".join((package or name).split("."))
         places = [p for p in below if p.endswith((tail + ".py", tail + "/__init__.py")) or (
-            package and tail + "/" in p)]
+            package and tail + "/" in p) or (p.endswith(_COMPILED) and (
+                p.rpartition("/")[0] + "/" + p.rpartition("/")[2].partition(".")[0]).endswith(
+                (tail, tail + "/__init__")))]
         if package:
             patterns.append(tail.lstrip("/") + "/*")
         places += [os.path.join(r, *(package or name).split(".")) + end for r in roots()
-                   for end in (".py", "/__init__.py")]
+                   for end in (".py", "/__init__.py", ".pyc", "/__init__.pyc")] + [
+            p for r in roots() for base in (os.path.join(r, *(package or name).split(".")),)
+            for p in glob.glob(glob.escape(base) + ".*[so]") + glob.glob(
+                glob.escape(base) + "/__init__.*[so]")]  # (a sourceless module: A-SOURCELESS)
         for path in places:
             found = _read(path)
             if found is None:
@@ -158,6 +166,10 @@ def _read_all(paths: list[str]) -> list[str] | None:
 def _read(path: str) -> list[str] | None:
     """The names the module at ``path`` assigns ``pytest_plugins`` ([] where none or no
     file); None where it cannot be read (see the module's text)."""
+    if path.endswith(_COMPILED):  # (bytecode, an extension module: not read, s59-preview
+        from .sitefinders import archive_member  # A-SOURCELESS)
+
+        return None if os.path.isfile(path) or archive_member(path) != b"" else []
     try:
         data = fs.read(path, 1 << 22)
     except NotADirectoryError:  # (a folder above it a file: a zip on sys.path, its member
@@ -219,8 +231,8 @@ def _below(folder: str) -> list[str] | None:
             return None
         venv = at != folder and any(e.name == "pyvenv.cfg" for e in entries)
         for entry in entries:  # (a virtual environment's folders: pytest collects in none,
-            if entry.name.endswith(".py"):  # but loads the conftest of one its anchor's
-                found.append(entry.path)  # `test*` folder is, and of its `test*` folders)
+            if entry.name.endswith((".py", *_COMPILED)):  # but loads the conftest of one its
+                found.append(entry.path)  # anchor's `test*` folder is, and of its `test*` ones)
             elif entry.name not in _SKIPPED and entry.is_dir() and not (
                     venv and not entry.name.startswith("test")):
                 stack.append(entry.path)

@@ -12,6 +12,7 @@ import os
 
 from . import files as fs
 from .placed import STANDARD
+from .sitecode import site_code
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -68,12 +69,6 @@ _APPENDS: Final = (rb"path_hooks|setattr\s*\(\s*sys\b|addsitedir|\bpath\s*\.\s*(
 #: The uses of ``sys.meta_path`` that put no finder after the path finder (a membership test,
 #: an insertion at its start, a removal: ``_distutils_hack``'s).
 _FIRST: Final = rb"\s*(?:\.\s*insert\s*\(\s*0\s*,|\.\s*remove\s*\(|(?:or|and)\b|:)"
-#: The calls a ``.pth`` import line and ``sitecustomize`` may make (``exactcode``'s allow-list:
-#: none moves what Python imports): the environment's values, paths' tests; a function of a
-#: module of the site folder is read as that module (``_appends_none``).
-_SITE_CALLS: Final = frozenset(("os.environ.*", "os.getenv", "os.path.*"))
-#: The attributes site code may not name (``sys.path``, a finder's lists).
-_SITE_KEPT: Final = frozenset(("path", "meta_path", "path_hooks", "path_importer_cache"))
 #: setuptools' editable finder's ``.pth`` line (its module read: ``finder_tops``).
 _EDITABLE: Final = rb"import (__editable___\w+_finder); \1\.install\(\)\s*"
 
@@ -117,7 +112,7 @@ def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]]
         # E-NSPKG-LOOKALIKE)
         tops = {n for line in code for n in names(line)
                 if n not in STANDARD and not n.startswith("__editable__")}
-        modules = [_site_code(line.encode(), tops) for line in code
+        modules = [site_code(line.encode(), tops, True) for line in code
                    if not re.fullmatch(_EDITABLE, line.encode())]
         if None in modules or not _appends_none([*before, folder, *added], sorted(
                 tops | {n for m in modules for n in m or ()})):
@@ -151,29 +146,6 @@ def _nspkg() -> str:
             "@T", r"\('\w+'(?:, '\w+')*,?\)").replace("@P", r"'[\w.]+'").replace("@N", r"'\w+'")
 
     return pattern(_NSPKG[0]) + "(?:;" + pattern(_NSPKG[1]) + r")?\s*"
-
-
-def _site_code(text: bytes, foreign: set[str]) -> list[str] | None:
-    """The modules site code ``text`` (a ``.pth`` import line, a ``sitecustomize``) imports
-    where it is read exactly by ``exactcode``'s allow-list (``_SITE_CALLS``; no ``sys.path``,
-    finder, ``site``, ``importlib``, ``runpy``, ``timeit``…: s58-preview E-DENYLIST-2), a
-    function of a module of ``foreign`` (not the standard library's: read by
-    ``_appends_none``) called; None where it is not (what it adds is not known)."""
-    import ast
-
-    from .exactcode import exact
-
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return None
-    if not exact(tree, "", calls=_SITE_CALLS, decorators=frozenset(), bases=frozenset(),
-                 foreign=frozenset(n for n in foreign if n not in STANDARD),
-                 kept=_SITE_KEPT, strings=True):
-        return None
-    return [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
-            and not n.level] + [a.name for n in ast.walk(tree) if isinstance(n, ast.Import)
-                                for a in n.names]
 
 
 #: The modules ``site`` imports at every start from ``sys.path`` (a site folder's: read as a
@@ -238,7 +210,7 @@ def _appends_none(folders: list[str], tops: list[str]) -> bool:
             return False
         for package, text in (t for folder in folders for t in _module_texts(folder, name)):
             if text is None or (name not in _CUSTOMIZE and appends(text)) or (
-                    name.split(".")[0] not in _VETTED and _site_code(text, identifiers(
+                    name.split(".")[0] not in _VETTED and site_code(text, identifiers(
                         text)) is None):  # (its import-time code: the allow-list; s59-preview
                 return False  # E-DENYLIST-DEEPER)
             if name in _CUSTOMIZE:  # (a module it names by a string too: `__import__('x')`)

@@ -102,7 +102,7 @@ def test_an_everyday_conftest_is_read(case: str) -> None:
     assert _names(READ[case].encode()) == (["helpers"] if case == "literal-plugins" else [])
 
 
-# --- site start code: a .pth import line, sitecustomize (sitefinders._site_code) -------------
+# --- site start code: a .pth import line, sitecustomize (sitecode.site_code) ---------------------
 
 #: Site code the allow-list reads: each found on this machine (setuptools' distutils line, the
 #: sandbox's CA line, Debian's sitecustomize).
@@ -129,22 +129,38 @@ SITE_UNREAD = {
     "meta-path": "import sys; sys.meta_path.append(object())",
     "importlib": "import importlib; importlib.import_module('x')",
     "import-computed": "import os; __import__(os.environ['X'])",
+    # s59-preview E-SITE-ENV: pytest reads the environment after site's code ran
+    "environment-written": "import os; os.environ['PYTEST_PLUGINS'] = 'helpers'",
+    "environment-defaulted": "import os; os.environ.setdefault('PYTEST_ADDOPTS', '-p helpers')",
 }
+
+
+@pytest.mark.parametrize("line", [
+    "import os; makepath = lambda *p: (os.path.join('/x', p[-1]),) * 2",
+    "import os as addsitedir",
+    "import os; exec('def addpackage(*a): pass')",
+])
+def test_a_pth_line_rebinding_sites_names_is_not_read(line: str) -> None:
+    """s59-preview E-PTH-SITE-GLOBALS: a ``.pth`` line runs in ``site``'s namespace."""
+    from skillgrant.gate.sitecode import site_code
+
+    assert site_code(line.encode(), set()) is not None or "exec" in line
+    assert site_code(line.encode(), set(), True) is None
 
 
 @pytest.mark.parametrize("case", SITE_READ)
 def test_site_code_of_this_machine_is_read(case: str) -> None:
-    from skillgrant.gate.sitefinders import _site_code
+    from skillgrant.gate.sitecode import site_code
 
-    assert _site_code(SITE_READ[case].encode(), {"_distutils_hack", "certifi",
+    assert site_code(SITE_READ[case].encode(), {"_distutils_hack", "certifi",
                                                  "apport_python_hook"}) is not None
 
 
 @pytest.mark.parametrize("case", SITE_UNREAD)
 def test_site_code_outside_the_allow_list_is_not_read(case: str) -> None:
-    from skillgrant.gate.sitefinders import _site_code
+    from skillgrant.gate.sitecode import site_code
 
-    assert _site_code(SITE_UNREAD[case].encode(), set()) is None
+    assert site_code(SITE_UNREAD[case].encode(), set()) is None
 
 
 # --- archives and PYTHONPATH at start (s58-preview E-ZIP-SUBPATH, A, E-PRESENT-PYTHONPATH) --
@@ -198,3 +214,23 @@ def test_a_module_site_code_imports_is_read_by_the_allow_list(tmp_path: Path, mo
     (site / "acme_boot.py").write_text(module)
     sitenames._listing.cache_clear()
     assert sitenames._listing(str(site)) is None
+
+
+@pytest.mark.parametrize("where", ["folder", "zip"])
+def test_a_sourceless_aggregator_makes_every_module_one(tmp_path: Path, where: str) -> None:
+    """s59-preview A-SOURCELESS: ``plugs.pyc`` (no source: its names not read) where a
+    conftest's ``pytest_plugins = ['plugs']`` is found on sys.path."""
+    import py_compile
+
+    from skillgrant.gate.conftestplugins import conftest_plugins
+
+    (tmp_path / "src.py").write_text("pytest_plugins = ['helpers']\n")
+    (tmp_path / "pp").mkdir()
+    py_compile.compile(str(tmp_path / "src.py"), str(tmp_path / "pp" / "plugs.pyc"))
+    with zipfile.ZipFile(tmp_path / "z.zip", "w") as archive:
+        archive.write(tmp_path / "pp" / "plugs.pyc", "plugs.pyc")
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "conftest.py").write_text("pytest_plugins = ['plugs']\n")
+    root = str(tmp_path / ("pp" if where == "folder" else "z.zip"))
+    assert conftest_plugins(str(tmp_path / "proj"), (), lambda: (root,))[0]
+    assert not conftest_plugins(str(tmp_path / "proj"), (), lambda: (str(tmp_path),))[0]
