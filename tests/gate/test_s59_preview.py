@@ -161,9 +161,7 @@ _open("test_e_site_start_code_is_read_otherwise", "at 3e28aec sitefinders reads 
       "line", "pth-line-split-by-a-form-feed")
 # (pth-imports-a-site-module-running-a-file, sitecustomize-imports-a-site-module-running-a-
 # file: held since 80f5da4)
-_open("test_e_site_start_code_is_read_otherwise", "at 3e28aec (and 355c9c6's allow-list) "
-      "sitefinders reads a .pth line's assignment as binding its own name, though site execs "
-      "it in site's namespace", "pth-line-rebinds-sites-makepath")
+# (pth-line-rebinds-sites-makepath: held since 8897ebf)
 _open("test_e_site_start_code_is_read_otherwise", "at 80f5da4 sitefinders._VETTED exempts "
       "modules by name from the allow-list", "pth-imports-a-vetted-name-running-a-file")
 _open("test_e_site_start_code_is_read_otherwise", "at 80f5da4 exactcode takes a frame's "
@@ -183,8 +181,7 @@ ENVIRONS = {
                                      "'-p helpers')\" > \"$S/acme.pth\"\n"),
 }
 
-_open("test_e_site_start_code_sets_pytests_variables", "at 3e28aec (and 355c9c6: os.environ.* "
-      "in _SITE_CALLS) no reading of what site code sets in os.environ", *ENVIRONS)
+# (both: held since 8897ebf)
 
 
 @pytest.mark.parametrize("case", ENVIRONS)
@@ -322,9 +319,7 @@ SOURCELESS = {
     "pythonpath-folder-of-bytecode": ("mkdir pp && mv plugs.pyc pp/\n", "{T}/pp"),
 }
 
-_open("test_a_a_sourceless_aggregator_names_a_plugin", "at 78dd817 conftestplugins reads a named "
-      "module at NAME.py and NAME/__init__.py only (Python imports NAME.pyc: in a zip before "
-      "NAME.py)", *SOURCELESS)
+# (all three: held since 236e415)
 
 
 @pytest.mark.parametrize("case", SOURCELESS)
