@@ -179,9 +179,16 @@ ENVIRONS = {
                                           "\"helpers\"\\n' > \"$S/sitecustomize.py\"\n"),
     "pth-line-sets-pytest-addopts": ("echo \"import os; os.environ.setdefault('PYTEST_ADDOPTS', "
                                      "'-p helpers')\" > \"$S/acme.pth\"\n"),
+    # os.environb writes os.environ's data (E-SITE-ENV's kept name is a spelling)
+    "sitecustomize-sets-pytest-plugins-by-environb": (
+        "printf 'import os\\nos.environb[b\"PYTEST_PLUGINS\"] = b\"helpers\"\\n' > "
+        "\"$S/sitecustomize.py\"\n"),
 }
 
-# (both: held since 8897ebf)
+# (the first two: held since 8897ebf)
+_open("test_e_site_start_code_sets_pytests_variables", "at 8897ebf sitecode keeps the name "
+      "environ only (os.environb writes the same data)",
+      "sitecustomize-sets-pytest-plugins-by-environb")
 
 
 @pytest.mark.parametrize("case", ENVIRONS)
