@@ -66,7 +66,7 @@ _SETTINGS_READ: Final = frozenset(("log_cli", "log_cli_level", "log_level", "log
                                    "asyncio_mode", "filterwarnings", "verbosity_assertions",
                                    "truncation_limit_lines", "truncation_limit_chars"))
 #: The short flags pytest takes clustered (``-qx``, ``-vvs``).
-_FLAGS: Final = frozenset("qvxsl")
+_FLAGS: Final = frozenset("qvxslhV")
 #: The shell's operators between commands.
 _OPERATORS: Final = frozenset(("&&", "||", ";", "|", "&", "(", ")", "{", "}", "!", "|&"))
 #: pytest's settings files (``testroots``' order): one below the run folder, above an

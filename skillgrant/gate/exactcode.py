@@ -35,7 +35,6 @@ from __future__ import annotations
 from .exactlists import (
     BUILTINS,
     CLASS_HOOKS,
-    DATA,
     DEPTH,
     KEPT,
     METHODS,
@@ -43,7 +42,7 @@ from .exactlists import (
     binds,
     exception,
     imports,
-    unlisted_builtin,
+    reaching,
 )
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -259,9 +258,8 @@ class _Reader:
                 last not in self.kept and not last.startswith(
                 "_") and (node.id in self.bound or node.id in BUILTINS or exception(node.id))
         if isinstance(node, ast.Attribute):  # (`_x` a value: called only as listed)
-            return (node.attr[:2] != "__" or node.attr in DATA) and node.attr != self.name and \
-                node.attr not in self.kept and not unlisted_builtin(node.attr) and \
-                self.expression(node.value)
+            return not reaching(node.attr) and node.attr != self.name and \
+                node.attr not in self.kept and self.expression(node.value)
         if isinstance(node, ast.Constant):
             return not (isinstance(node.value, str) and node.value == self.name)
         if isinstance(node, ast.Lambda):

@@ -28,10 +28,14 @@ METHODS: Final = frozenset((
     "rstrip", "lower", "upper", "replace", "startswith", "endswith", "format", "encode",
     "decode", "resolve", "absolute", "joinpath", "exists", "is_dir", "is_file", "read_text",
     "read_bytes", "mkdir", "items", "keys", "values", "with_name", "with_suffix",
-    "relative_to", "expanduser", "as_posix", "count", "index", "sort", "read", "write",
+    "relative_to", "expanduser", "as_posix", "count", "index", "read", "write",
     "seek", "tell", "close", "flush", "glob", "rglob", "iterdir", "unlink"))
 #: The attributes import-time code may not name (the module reached in ``sys.modules``).
 KEPT: Final = frozenset(("modules",))
+#: The prefixes of the interpreter's own attributes reaching a frame and its namespaces (a
+#: frame's ``f_globals``, a generator's ``gi_frame``, a coroutine's, an async generator's, a
+#: traceback's: s59-preview P-EXACT-FRAME), and a cell's contents.
+FRAMES: Final = ("f_", "gi_", "cr_", "ag_", "tb_", "cell_contents")
 #: The dunder attributes an allowed expression may name (data: a module's file, version).
 DATA: Final = frozenset(("__file__", "__name__", "__version__", "__doc__"))
 #: The methods of a class its creation may call: each makes the class not read.
@@ -62,6 +66,14 @@ def binds(node: object, name: str) -> bool:
                                    and any(isinstance(t, ast.Name) and t.id == name for t in (
                                        node.targets if isinstance(node, ast.Assign) else
                                        [node.target])))
+
+
+def reaching(attribute: str) -> bool:
+    """Whether an ``attribute`` may reach a namespace or run code: a dunder but ``DATA``'s
+    (``__dict__``, ``__globals__``, ``__self__``), a frame's, a generator's… (``FRAMES``), an
+    unlisted builtin's name (``builtins.setattr``)."""
+    return (attribute[:2] == "__" and attribute not in DATA) or attribute.startswith(
+        FRAMES) or unlisted_builtin(attribute)
 
 
 def unlisted_builtin(name: str) -> bool:

@@ -463,9 +463,6 @@ CLUSTERS = {
 }
 
 # (operand-globbed-below-a-nested-ini: held since 2308550)
-_open("test_c_a_pattern_entrys_call_imports_a_written_module", "at 4d2219b "
-      "callpytest._unclustered takes only qvxsl as flags (-V, -h read as taking a value)",
-      "version-flag-cluster-with-w")
 
 
 @pytest.mark.parametrize("case", CLUSTERS)

@@ -53,6 +53,11 @@ UNREAD = {
     "hook-bound-by-import": "from timeit import timeit as pytest_configure\n",
     "helper-called-by-a-hook": ("def _f():\n    globals()['pytest_plugins'] = ['helpers']\n\n\n"
                                 "def pytest_configure(config):\n    _f()\n"),
+    # P-EXACT-FRAME: a frame reached by a generator's attribute, no call
+    "generator-frame": ("(x for x in ()).gi_frame.f_globals.update({'pytest_' + 'plugins': "
+                        "['helpers']})\n"),
+    "generator-frame-subscript": ("(x for x in ()).gi_frame.f_globals['pytest_' + 'plugins'] = "
+                                  "['helpers']\n"),
     # P-EXACT-DUNDER: code the class machinery runs at import
     "enum-init": ("import enum\n\n\nclass E(enum.Enum):\n    A = 1\n\n"
                   "    def __init__(self, v):\n        globals()['x'] = v\n"),
@@ -132,6 +137,9 @@ SITE_UNREAD = {
     # s59-preview E-SITE-ENV: pytest reads the environment after site's code ran
     "environment-written": "import os; os.environ['PYTEST_PLUGINS'] = 'helpers'",
     "environment-defaulted": "import os; os.environ.setdefault('PYTEST_ADDOPTS', '-p helpers')",
+    # E-SITE-FRAME: site's addsitedir through a frame, called as a sort key
+    "sort-key-frame": ("import os; ['/x'].sort(key=(x for x in ()).gi_frame.f_globals["
+                       "'addsitedir'])"),
 }
 
 
