@@ -164,9 +164,7 @@ _open("test_e_site_start_code_is_read_otherwise", "at 3e28aec sitefinders reads 
 # (pth-line-rebinds-sites-makepath: held since 8897ebf)
 _open("test_e_site_start_code_is_read_otherwise", "at 80f5da4 sitefinders._VETTED exempts "
       "modules by name from the allow-list", "pth-imports-a-vetted-name-running-a-file")
-_open("test_e_site_start_code_is_read_otherwise", "at 80f5da4 exactcode takes a frame's "
-      "f_globals as a value and a METHODS call (sort) calling its key argument",
-      "pth-line-sorts-by-sites-addsitedir")
+# (pth-line-sorts-by-sites-addsitedir: held since e87845a)
 
 
 #: The active venv ``$T/venv`` (system site packages), its site folder ``$S``.
@@ -252,9 +250,7 @@ EXACTS = {
 }
 
 # (the first eight: regressions of 745198d, held since c2ba333)
-_open("test_p_an_exact_conftest_names_another_plugin", "at c2ba333 exactcode takes any "
-      "attribute not starting __ as a value: a generator's gi_frame.f_globals is the "
-      "module's namespace", "generator-frame-reaches-globals")
+# (generator-frame-reaches-globals: a regression of c2ba333, held since e87845a)
 
 
 @pytest.mark.parametrize("case", EXACTS)
