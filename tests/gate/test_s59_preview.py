@@ -109,6 +109,34 @@ def test_o_an_option_imports_a_module_by_name(case: str, tmp_path: Path,
                     ["cp src/p helpers.py", line], env=env, proof=_proof(request)) is not None
 
 
+# --- C: a pattern entry's call whose operand pytest collects whatever its name ---------------
+
+#: Each case: the file the call copies and names as pytest's operand. pytest collects a file
+#: given on its command line whatever its name (``python.py``: an init path skips the
+#: ``python_files`` match; ``doctest.py``: a ``.txt``/``.rst`` operand is a doctest file).
+OPERANDS = {
+    "module-operand-imported-as-a-test": ("src/p", "helpers.py"),
+    "rst-operand-run-as-doctests": ("src/doc", "README.rst"),
+}
+
+_open("test_c_a_pattern_calls_operand_is_collected", "at 3e28aec callpytest._word reads an "
+      "operand's folder only (pytest collects a named .py, .txt, .rst file as a test)",
+      *OPERANDS)
+
+
+@pytest.mark.parametrize("case", OPERANDS)
+def test_c_a_pattern_calls_operand_is_collected(case: str, tmp_path: Path,
+                                                request: pytest.FixtureRequest) -> None:
+    """Plan ``Bash(python3 -m pytest *)``, ``Bash(cp *)``: ``cp SOURCE NAME``, then ``python3 -m
+    pytest -q NAME`` collects the copy as a test module (a doctest file)."""
+    needs("python3", "pytest")
+    source, name = OPERANDS[case]
+    assert _session(tmp_path, ["Bash(python3 -m pytest *)", "Bash(cp *)"],
+                    {"tests/test_a.py": PASSES, "src/doc": ">>> open('zz', 'w').close()\n"},
+                    [f"cp {source} {name}", f"python3 -m pytest -q {name}"],
+                    proof=_proof(request)) is not None
+
+
 # --- E: a site folder's .pth line read by another program's line breaks -----------------------
 
 #: test_s58_preview's ``PLUGIN``: the active venv ``$T/venv`` holding the plugin ``zzplug``,
