@@ -278,17 +278,20 @@ def plugin_tops(folder: str) -> set[str]:
 
 
 def _pytest11(data: bytes) -> set[str]:
-    """The top names of an ``entry_points.txt``'s (``data``) ``pytest11`` entries."""
+    """The top names of an ``entry_points.txt``'s (``data``) ``pytest11`` entries, and each
+    of their packages' and their modules' paths (``a/b``, ``a/b/plugin``)."""
     names: set[str] = set()
     section = ""
     for line in data.decode("utf-8", "replace").splitlines():
         line = line.strip()
         if line[:1] == "[":
             section = line.strip("[] ")
-        elif section == "pytest11" and "=" in line:
-            top = line.partition("=")[2].strip().split(":")[0].split(".")[0].strip()
-            if top.isidentifier():
-                names.add(top.lower() if top.isascii() else top)
+        elif section == "pytest11" and "=" in line:  # (each package below its top too, as
+            parts = line.partition("=")[2].strip().split(":")[0].strip().split(".")  # a
+            for at in range(1, len(parts) + 1 if all(  # namespace member: `a/b/plugin`;
+                    p.isidentifier() for p in parts) else 1):  # s58-preview E-EP-SUBMODULE)
+                name = "/".join(parts[:at])
+                names.add(name.lower() if name.isascii() else name)
     return names
 
 

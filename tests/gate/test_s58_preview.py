@@ -384,9 +384,6 @@ ENTRIES: dict[str, tuple[str, dict[str, str], dict[str, str]]] = {
                                  {"pytest.ini": "[pytest]\naddopts = -ra\n"}),
 }
 
-_open("test_r_an_entry_points_package_module_loads_at_start", "at cc48145 sitefinders.plugin_tops "
-      "keeps an entry point's top name only", "site-entry-point-names-a-package-module")
-
 
 @pytest.mark.parametrize("case", ENTRIES)
 def test_r_an_entry_points_package_module_loads_at_start(case: str, tmp_path: Path,
