@@ -293,6 +293,51 @@ def test_p_an_exact_conftest_names_another_plugin(case: str, tmp_path: Path,
                     proof=_proof(request)) is not None
 
 
+# --- R: a site distribution's pytest11 entry point read otherwise than importlib.metadata ----
+
+#: Makes the active venv ``$T/venv`` whose site folder holds the metadata folder ``$D`` of the
+#: distribution ``mypkg`` (the project's own package: an editable install of a pytest-plugin
+#: project registers it so), its ``pytest11`` entry point ``$E``.
+ENTRY = r"""set -e
+V=$T/venv
+python3 -m venv --without-pip --system-site-packages "$V"
+S=$(echo "$V"/lib/python3*/site-packages)
+mkdir "$S/$D"
+printf 'Metadata-Version: 2.1\nName: mypkg\nVersion: 1.0\n' > "$S/$D/METADATA"
+printf '[pytest11]\nmypkg = %s\n' "$E" > "$S/$D/entry_points.txt"
+"""
+#: Each case: the metadata folder, the entry point's value, the file the call copies.
+ENTRIES = {
+    # (a regression of b33001b) extras without an attribute: importlib.metadata's pattern
+    # `[\w.]+ (:attr)? ([extras])?`; no name read, the top one neither
+    "extras-after-the-module": ("mypkg-1.0.dist-info", "mypkg.testing.plugin [testing]",
+                                "mypkg.py"),
+    # importlib.metadata's Lookup lowercases a folder's entries
+    "metadata-folder-in-capitals": ("MYPKG-1.0.DIST-INFO", "mypkg.testing.plugin",
+                                    "mypkg/testing/plugin.py"),
+}
+
+_open("test_r_an_entry_point_read_otherwise", "at b33001b sitefinders._pytest11 reads no name "
+      "of a value with extras (3e28aec kept its top)", "extras-after-the-module")
+_open("test_r_an_entry_point_read_otherwise", "at 3e28aec sitefinders.plugin_tops matches "
+      ".dist-info/.egg-info case-sensitively", "metadata-folder-in-capitals")
+
+
+@pytest.mark.parametrize("case", ENTRIES)
+def test_r_an_entry_point_read_otherwise(case: str, tmp_path: Path,
+                                         request: pytest.FixtureRequest) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p FILE``, then pytest
+    loads the entry point's module, whose import runs the copy from the call's folder."""
+    needs("python3", "pytest")
+    folder, value, copied = ENTRIES[case]
+    files = {"tests/test_a.py": PASSES} if copied == "mypkg.py" else {
+        "tests/test_a.py": PASSES, "mypkg/__init__.py": "", "mypkg/testing/__init__.py": "",
+        "mypkg/testing/plugin.py": ""}
+    assert _session(tmp_path, PLAN, files, [f"cp src/p {copied}", "python3 -m pytest -q"],
+                    setup=f"D='{folder}'\nE='{value}'\n" + ENTRY, env=ACTIVE,
+                    proof=_proof(request)) is not None
+
+
 # --- M: pytest_plugins of the other modules pytest imports ------------------------------------
 
 #: Each case: the project's files besides ``helpers.py``. pytest calls ``consider_module`` on
