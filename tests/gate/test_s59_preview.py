@@ -137,6 +137,35 @@ def test_c_a_pattern_calls_operand_is_collected(case: str, tmp_path: Path,
                     proof=_proof(request)) is not None
 
 
+# --- N: pytest's words given by make's variables -------------------------------------------
+
+#: Each case: the plan's make entry, the call, the session's environment's additions. The
+#: Makefile passes a variable to its pytest (the everyday ``PYTEST_ARGS`` idiom); make takes a
+#: variable from its command line and from the environment.
+MAKES: dict[str, tuple[str, str, dict[str, str]]] = {
+    "command-line-variable-under-a-pattern": ("Bash(make test *)",
+                                              "make test PYTESTFLAGS=-phelpers", {}),
+    "sessions-variable-under-the-exact-entry": ("Bash(make test)", "make test",
+                                                {"PYTESTFLAGS": "-phelpers"}),
+}
+
+_open("test_n_makes_variable_gives_pytest_a_plugin", "at 41a91e9 no reading of the pytest "
+      "words a recipe's $(VAR) takes from make's command line or environment", *MAKES)
+
+
+@pytest.mark.parametrize("case", MAKES)
+def test_n_makes_variable_gives_pytest_a_plugin(case: str, tmp_path: Path,
+                                               request: pytest.FixtureRequest) -> None:
+    """Plan: make's entry, ``Bash(cp *)``: ``cp src/p helpers.py``, then make's recipe runs
+    ``python3 -m pytest -q -phelpers``."""
+    needs("python3", "pytest", "make")
+    entry, call, env = MAKES[case]
+    assert _session(tmp_path, [entry, "Bash(cp *)"],
+                    {"Makefile": "test:\n\tpython3 -m pytest -q $(PYTESTFLAGS)\n",
+                     "tests/test_a.py": PASSES, "helpers.py": ""},
+                    ["cp src/p helpers.py", call], env=env, proof=_proof(request)) is not None
+
+
 # --- E: a site folder's .pth line read by another program's line breaks -----------------------
 
 #: test_s58_preview's ``PLUGIN``: the active venv ``$T/venv`` holding the plugin ``zzplug``,
