@@ -38,10 +38,12 @@ from .exactlists import (
     DEPTH,
     KEPT,
     METHODS,
+    READING,
     STRINGS,
     binds,
     exception,
     imports,
+    listed,
     reaching,
 )
 
@@ -72,7 +74,7 @@ def exact(tree: object, name: str, calls: frozenset[str], decorators: frozenset[
         return False
     reader = _Reader(tree, name, calls, decorators, bases, read, foreign)
     reader.kept, reader.strings, reader.hooks, reader.methods = KEPT | kept, strings, hooks, \
-        METHODS | methods
+        READING if strings else METHODS | methods  # (site code: no mapping written)
     reader.keeping = keeping
     return reader.statements(tree.body)
 
@@ -209,6 +211,8 @@ class _Reader:
             return all(self.target(e) for e in node.elts)
         if isinstance(node, ast.Starred):
             return self.target(node.value)
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and self.strings:
+            return False  # (site code stores names only: `os.environb[…]`, E-SITE-ENVIRONB)
         if isinstance(node, ast.Attribute):
             return node.attr != self.name and node.attr not in self.kept and not \
                 node.attr.startswith("__") and self.expression(node.value)
@@ -225,7 +229,7 @@ class _Reader:
         if isinstance(node, ast.Name) and node.id in self.classes:
             return self.classes[node.id]
         dotted = self._dotted(node)
-        return self._listed(dotted, self.bases) or exception(dotted)
+        return listed(dotted, self.bases) or exception(dotted)
 
     def decorator(self, node: object) -> bool:
         """Whether the decorator ``node`` is one of ``decorators`` (called with allowed
@@ -238,7 +242,7 @@ class _Reader:
         if isinstance(node, ast.Attribute) and node.attr in ("setter", "getter", "deleter") \
                 and isinstance(node.value, ast.Name):
             return True
-        return self._listed(self._dotted(node), self.decorators)
+        return listed(self._dotted(node), self.decorators)
 
     def arguments(self, node: object) -> bool:
         """Whether the call ``node``'s arguments are allowed expressions."""
@@ -291,7 +295,7 @@ class _Reader:
 
         assert isinstance(node, ast.Call)
         func = node.func
-        if self._listed(self._dotted(func), self.keeping):  # (a conftest's function kept)
+        if listed(self._dotted(func), self.keeping):  # (a conftest's function kept)
             own, self.own = self.own, self.own - set(self.defs)
             try:
                 return self.arguments(node)
@@ -308,7 +312,7 @@ class _Reader:
                 given = node.args[1] if len(node.args) > 1 else None
                 return isinstance(given, ast.Constant) and isinstance(given.value, str) and \
                     not given.value.startswith("_") and given.value != self.name and \
-                    given.value not in self.kept
+                    given.value not in self.kept and not reaching(given.value)
             if func.id == "type":
                 return len(node.args) == 1 and not node.keywords
             return func.id not in ("sorted", "min", "max") or "key" not in keys or isinstance(
@@ -316,13 +320,14 @@ class _Reader:
         if isinstance(func, ast.Name) and func.id not in self.bound and exception(func.id):
             return True
         dotted = self._dotted(func)
-        if dotted and (self._listed(dotted, self.calls) or dotted.split(".")[0] in
+        if dotted and (listed(dotted, self.calls) or dotted.split(".")[0] in
                        self.foreign):
             return True
         if isinstance(func, ast.Name) and func.id in self.own:  # (its body read: run here)
             return self.body(func.id)
-        return isinstance(func, ast.Attribute) and func.attr in self.methods and \
-            self.expression(func.value)
+        return isinstance(func, ast.Attribute) and func.attr in self.methods and not (
+            isinstance(func.value, ast.Name) and func.value.id in self.imported) and \
+            self.expression(func.value)  # (a value's: a module's function, not)
 
     def string(self, node: object) -> bool:
         """Whether the ``exec``/``eval``/``compile`` or ``__import__`` call ``node`` is of
@@ -388,11 +393,3 @@ class _Reader:
         root = self.imported.get(node.id) or (node.id if node.id not in self.bound and (
             node.id in BUILTINS or exception(node.id)) else "")
         return ".".join([root, *reversed(parts)]) if root else ""
-
-    @staticmethod
-    def _listed(dotted: str, listed: frozenset[str]) -> bool:
-        """Whether ``dotted`` is in ``listed`` or one public name below one of its ``.*``
-        entries (``os.path.join``; not ``os.path.sys.modules``, ``os.path.__dict__``)."""
-        head, _, last = dotted.rpartition(".")
-        return bool(dotted) and (dotted in listed or (
-            head + ".*" in listed and not last.startswith("_") and last not in KEPT))

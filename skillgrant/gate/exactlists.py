@@ -30,6 +30,12 @@ METHODS: Final = frozenset((
     "read_bytes", "mkdir", "items", "keys", "values", "with_name", "with_suffix",
     "relative_to", "expanduser", "as_posix", "count", "index", "read", "write",
     "seek", "tell", "close", "flush", "glob", "rglob", "iterdir", "unlink"))
+#: Of those, the methods site code may call (none writes a mapping: the environment's,
+#: ``os.environb.update``, s59-preview E-SITE-ENVIRONB).
+READING: Final = frozenset(("get", "read", "seek", "tell", "write", "close", "startswith",
+                            "endswith", "strip", "split", "join", "lower", "upper", "replace",
+                            "format", "encode", "decode", "exists", "is_file", "is_dir",
+                            "count", "index"))
 #: The attributes import-time code may not name (the module reached in ``sys.modules``).
 KEPT: Final = frozenset(("modules",))
 #: The prefixes of the interpreter's own attributes reaching a frame and its namespaces (a
@@ -98,3 +104,11 @@ def identifiers(text: bytes) -> set[str]:
     import re
 
     return {w.decode() for w in re.findall(rb"[A-Za-z_]\w*", text)}
+
+
+def listed(dotted: str, entries: frozenset[str]) -> bool:
+    """Whether ``dotted`` is in ``entries`` or one public name below one of its ``.*``
+    entries (``os.path.join``; not ``os.path.sys.modules``, ``os.path.__dict__``)."""
+    head, _, last = dotted.rpartition(".")
+    return bool(dotted) and (dotted in entries or (
+        head + ".*" in entries and not last.startswith("_") and last not in KEPT))

@@ -265,10 +265,12 @@ def plugin_tops(folder: str) -> set[str]:
     names: set[str] = set()
     listed = _entries(folder)
     paths = [os.path.join(folder, n, "entry_points.txt") for n in listed
-             if n.endswith((".dist-info", ".egg-info"))] + [
-        os.path.join(folder, n, "EGG-INFO", "entry_points.txt") for n in listed
-        if n.endswith(".egg")] + (
-        [os.path.join(folder, "EGG-INFO", "entry_points.txt")] if folder.endswith(".egg") else [])
+             if n.lower().endswith((".dist-info", ".egg-info"))] + [
+        os.path.join(folder, n, e, "entry_points.txt") for n in listed
+        if n.lower().endswith(".egg") for e in _entries(os.path.join(folder, n))
+        if e.lower() == "egg-info"] + [os.path.join(folder, e, "entry_points.txt") for e in (
+            listed if folder.lower().endswith(".egg") else ()) if e.lower() == "egg-info"]
+    # (importlib.metadata's Lookup lowercases the names: s59-preview E-EP-CASE)
     for path in paths:
         try:
             names |= _pytest11(fs.read(path, 1 << 20))
@@ -280,6 +282,8 @@ def plugin_tops(folder: str) -> set[str]:
 def _pytest11(data: bytes) -> set[str]:
     """The top names of an ``entry_points.txt``'s (``data``) ``pytest11`` entries, and each
     of their packages' and their modules' paths (``a/b``, ``a/b/plugin``)."""
+    import re
+
     names: set[str] = set()
     section = ""
     for line in data.decode("utf-8", "replace").splitlines():
@@ -287,11 +291,12 @@ def _pytest11(data: bytes) -> set[str]:
         if line[:1] == "[":
             section = line.strip("[] ")
         elif section == "pytest11" and "=" in line:  # (each package below its top too, as
-            parts = line.partition("=")[2].strip().split(":")[0].strip().split(".")  # a
-            for at in range(1, len(parts) + 1 if all(  # namespace member: `a/b/plugin`;
-                    p.isidentifier() for p in parts) else 1):  # s58-preview E-EP-SUBMODULE)
+            value = re.match(r"\s*([\w.]+)", line.partition("=")[2])  # a namespace member,
+            parts = value.group(1).split(".") if value else []  # `a/b/plugin`: E-EP-SUBMODULE;
+            for at in range(1, len(parts) + 1):  # importlib.metadata's pattern: E-EP-EXTRAS)
                 name = "/".join(parts[:at])
-                names.add(name.lower() if name.isascii() else name)
+                if all(p.isidentifier() for p in parts[:at]):
+                    names.add(name.lower() if name.isascii() else name)
     return names
 
 
@@ -352,9 +357,10 @@ def archive_tops(path: str, inner: str = "") -> set[str] | None:
             listed = [n[len(prefix):] for n in archive.namelist() if n.startswith(prefix) and
                       n != prefix]
             metadata = [n for n in listed if n.count("/") == 1 and n.endswith(
-                "/entry_points.txt") and (n.split("/")[0].endswith((".dist-info", ".egg-info"))
-                                          or (n.startswith("EGG-INFO/") and path.endswith(
-                                              ".egg")))]
+                "/entry_points.txt") and (n.split("/")[0].lower().endswith((".dist-info",
+                                                                              ".egg-info"))
+                                          or (n.lower().startswith("egg-info/") and
+                                              path.lower().endswith(".egg")))]
             texts = [archive.read(prefix + n)[:1 << 20] for n in metadata]
     except zipfile.BadZipFile:
         return set()

@@ -58,6 +58,8 @@ UNREAD = {
                         "['helpers']})\n"),
     "generator-frame-subscript": ("(x for x in ()).gi_frame.f_globals['pytest_' + 'plugins'] = "
                                   "['helpers']\n"),
+    "getattr-frame": ("X = getattr(getattr((x for x in ()), 'gi_frame'), 'f_globals')\n"
+                      "X['pytest_' + 'plugins'] = ['helpers']\n"),
     # P-EXACT-DUNDER: code the class machinery runs at import
     "enum-init": ("import enum\n\n\nclass E(enum.Enum):\n    A = 1\n\n"
                   "    def __init__(self, v):\n        globals()['x'] = v\n"),
@@ -137,6 +139,9 @@ SITE_UNREAD = {
     # s59-preview E-SITE-ENV: pytest reads the environment after site's code ran
     "environment-written": "import os; os.environ['PYTEST_PLUGINS'] = 'helpers'",
     "environment-defaulted": "import os; os.environ.setdefault('PYTEST_ADDOPTS', '-p helpers')",
+    "environb-written": "import os; os.environb[b'PYTEST_PLUGINS'] = b'helpers'",
+    "environb-updated": "import os; os.environb.update({b'PYTEST_ADDOPTS': b'-p helpers'})",
+    "putenv": "import os; os.putenv('PYTEST_PLUGINS', 'helpers')",
     # E-SITE-FRAME: site's addsitedir through a frame, called as a sort key
     "sort-key-frame": ("import os; ['/x'].sort(key=(x for x in ()).gi_frame.f_globals["
                        "'addsitedir'])"),
@@ -242,3 +247,18 @@ def test_a_sourceless_aggregator_makes_every_module_one(tmp_path: Path, where: s
     root = str(tmp_path / ("pp" if where == "folder" else "z.zip"))
     assert conftest_plugins(str(tmp_path / "proj"), (), lambda: (root,))[0]
     assert not conftest_plugins(str(tmp_path / "proj"), (), lambda: (str(tmp_path),))[0]
+
+
+@pytest.mark.parametrize(("folder", "line"), [
+    ("mypkg-1.0.dist-info", "mypkg = mypkg.testing.plugin"),
+    ("mypkg-1.0.dist-info", "mypkg = mypkg.testing.plugin [testing]"),  # (E-EP-EXTRAS)
+    ("MYPKG-1.0.DIST-INFO", "mypkg = mypkg.testing.plugin"),  # (E-EP-CASE)
+])
+def test_an_entry_points_module_and_packages_are_site_names(tmp_path: Path, folder: str,
+                                                            line: str) -> None:
+    """s58-preview E-EP-SUBMODULE: pytest imports ``mypkg.testing.plugin`` at its start."""
+    from skillgrant.gate.sitefinders import plugin_tops
+
+    (tmp_path / folder).mkdir()
+    (tmp_path / folder / "entry_points.txt").write_text(f"[pytest11]\n{line}\n")
+    assert {"mypkg", "mypkg/testing", "mypkg/testing/plugin"} <= plugin_tops(str(tmp_path))
