@@ -241,9 +241,7 @@ ENVIRONS = {
 }
 
 # (the first two: held since 8897ebf)
-_open("test_e_site_start_code_sets_pytests_variables", "at 8897ebf sitecode keeps the name "
-      "environ only (os.environb writes the same data)",
-      "sitecustomize-sets-pytest-plugins-by-environb")
+# (sitecustomize-sets-pytest-plugins-by-environb: held since 636a4aa)
 
 
 @pytest.mark.parametrize("case", ENVIRONS)
@@ -346,10 +344,7 @@ ENTRIES = {
                                     "mypkg/testing/plugin.py"),
 }
 
-_open("test_r_an_entry_point_read_otherwise", "at b33001b sitefinders._pytest11 reads no name "
-      "of a value with extras (3e28aec kept its top)", "extras-after-the-module")
-_open("test_r_an_entry_point_read_otherwise", "at 3e28aec sitefinders.plugin_tops matches "
-      ".dist-info/.egg-info case-sensitively", "metadata-folder-in-capitals")
+# (both: held since 7b31695)
 
 
 @pytest.mark.parametrize("case", ENTRIES)
