@@ -8,7 +8,7 @@ make pytest import is guarded or the plan refused. A pattern entry (``Bash(pytho
 allowed ``cp`` runs at pytest's start), ``--override-ini=pythonpath=mypkg``, ``-c other.ini``,
 an operand outside the project whose conftest names plugins. So a call's pytest command
 that is not a plan entry's own text is read here, failing closed: denied where it gives an
-option outside ``_SAFE`` (what changes no file pytest imports: verbosity, selection,
+option outside ``collectopts._SAFE`` (what changes no file pytest imports: verbosity, selection,
 reporting, xdist's process count), a word the shell expands, a variable set for it but
 ``_VARIABLES`` (``PYTEST_ADDOPTS``), where ``collectopts`` would refuse it in an entry, or
 where an operand lies outside the plan's run folders or below a pytest settings file under
@@ -19,33 +19,13 @@ from __future__ import annotations
 import os
 
 from . import files as fs
-from .collectopts import VALUED, collecting, plugin_words
+from .collectopts import FLAGS, collecting, option_read, plugin_words
 from .moves import command_words
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
-#: pytest's options (9.x, and xdist's, pytest-timeout's, pytest-cov's but its settings file,
-#: rerunfailures') that make it import, read or collect nothing the plan's own reading of an
-#: entry does not: output, reports, selection among what is collected anyway, order,
-#: process count (``--basetemp``: ``guards``' own rule). ``-W`` is read by ``collectopts``.
-_SAFE: Final = frozenset((
-    "-q", "--quiet", "-v", "--verbose", "-x", "--exitfirst", "-s", "-l", "--showlocals",
-    "-r", "-k", "-m", "-W", "--pythonwarnings", "--tb", "--lf", "--last-failed", "--ff",
-    "--failed-first", "--nf", "--new-first", "--sw", "--stepwise", "--sw-skip",
-    "--stepwise-skip", "--maxfail", "--durations", "--durations-min", "--co",
-    "--collect-only", "--collectonly", "--no-header", "--no-summary", "--color",
-    "--code-highlight", "--strict-markers", "--strict-config", "--strict", "--capture",
-    "--disable-warnings", "--disable-pytest-warnings", "--runxfail", "--deselect",
-    "--ignore", "--ignore-glob", "--setup-show", "--setup-only", "--setup-plan",
-    "--fixtures", "--fixtures-per-test", "--markers", "--version", "-V", "-h", "--help",
-    "--cache-show", "--cache-clear", "--lfnf", "--last-failed-no-failures", "-n",
-    "--numprocesses", "--maxprocesses", "--dist", "--timeout", "--timeout-method", "--cov",
-    "--no-cov", "--cov-report", "--cov-branch", "--cov-append", "--cov-fail-under",
-    "--junitxml", "--junit-xml", "--junit-prefix", "--basetemp", "--reruns", "--forked",
-    "--full-trace", "--show-capture", "-ra", "-rA", "--log-level", "--log-cli-level",
-    "--import-mode"))
 #: The words after which ``pytest`` is the program run (``python3 -m pytest``, ``uv run
 #: pytest``, ``env X=1 pytest``, ``… -- pytest``); elsewhere a word (``grep pytest``).
 _BEFORE: Final = frozenset(("-m", "run", "exec", "env", "--", "timeout", "nice", "time"))
@@ -56,17 +36,6 @@ _VARIABLES: Final = frozenset(("CI", "TERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS
 #: What the shell expands in a word (a variable, a command, a glob, braces, the home): its
 #: words are not known (a file named ``-phelpers`` matches ``*``).
 _EXPANDED: Final = frozenset("$`*?[{~\\")
-#: The settings a call's ``-o KEY=VALUE`` may give (output, strictness, timeouts; a
-#: ``filterwarnings`` category is read by ``collectopts``): others (``addopts``,
-#: ``pythonpath``, ``python_files``, ``testpaths``, ``norecursedirs``…) change what pytest
-#: imports.
-_SETTINGS_READ: Final = frozenset(("log_cli", "log_cli_level", "log_level", "log_format",
-                                   "log_date_format", "console_output_style", "junit_family",
-                                   "junit_suite_name", "xfail_strict", "timeout",
-                                   "asyncio_mode", "filterwarnings", "verbosity_assertions",
-                                   "truncation_limit_lines", "truncation_limit_chars"))
-#: The short flags pytest takes clustered (``-qx``, ``-vvs``).
-_FLAGS: Final = frozenset("qvxslhV")
 #: The shell's operators between commands.
 _OPERATORS: Final = frozenset(("&&", "||", ";", "|", "&", "(", ")", "{", "}", "!", "|&"))
 #: pytest's settings files (``testroots``' order): one below the run folder, above an
@@ -128,14 +97,14 @@ def _start(words: list[str]) -> int | None:
 
 def _unclustered(words: list[str]) -> list[str]:
     """pytest's ``words`` with each short-option cluster set apart as argparse reads it:
-    flags (``_FLAGS``) until a letter taking a value, which takes the rest (``-xWerror::m.W``:
+    flags (``FLAGS``) until a letter taking a value, which takes the rest (``-xWerror::m.W``:
     ``-x -W error::m.W``; s58-preview C-CLUSTER-W)."""
     found: list[str] = []
     for word in words:
         if word[:1] != "-" or word[1:2] in ("-", "") or len(word) < 3:
             found.append(word)
             continue
-        flags = len(word) - len(word[1:].lstrip("".join(_FLAGS)))
+        flags = len(word) - len(word[1:].lstrip("".join(FLAGS)))
         found += [f"-{c}" for c in word[1:flags]]
         if flags < len(word):
             found += [f"-{word[flags]}", *([word[flags + 1:]] if word[flags + 1:] else [])]
@@ -155,7 +124,7 @@ def _split(words: list[str]) -> list[list[str]]:
 
 def _word(rest: list[str], directory: str, runs: tuple[str, ...]) -> str | None:
     """The first of pytest's words ``rest`` (after its name) not read here: an option not
-    ``_SAFE`` (``-p NAME`` but ``-p no:NAME``), an operand outside ``runs`` or below a
+    ``collectopts._SAFE`` (``-p NAME`` but ``-p no:NAME``), an operand outside ``runs`` or below a
     settings file under one."""
     valued = False
     for k, word in enumerate(rest):
@@ -166,43 +135,13 @@ def _word(rest: list[str], directory: str, runs: tuple[str, ...]) -> str | None:
                 c in word for c in "$`{~\\"):  # (a node id's `[1-2]` matches its own file's
             return word  # names only; what follows `--`: operands however spelled)
         if word[:1] == "-" and word != "-":
-            read = _option(word, rest[k + 1] if k + 1 < len(rest) else "")
+            read = option_read(word, rest[k + 1] if k + 1 < len(rest) else "")
             if read is None:
                 return word
             valued = read
         elif _outside(word.split("::")[0], directory, runs):
             return word
     return None
-
-
-def _option(word: str, after: str) -> bool | None:
-    """Whether pytest's option ``word`` (``after`` the next word) takes that word as its
-    value; None where it is not read here (not ``_SAFE``)."""
-    name = word.partition("=")[0]
-    if name == "-p":
-        return True if after.startswith("no:") else None
-    if name[:2] == "-p":
-        return False if word[2:].startswith("no:") else None
-    given = _setting(word, after)
-    if given is not None:
-        return word in ("-o", "--override-ini") if given.partition("=")[0].strip() in \
-            _SETTINGS_READ else None
-    short = name[:1] == "-" and name[1:2] != "-"
-    if short and len(name) > 2 and set(name[1:]) <= _FLAGS:
-        return False  # (clustered flags)
-    if name not in _SAFE and not (short and name[:2] in _SAFE):
-        return None
-    return name in VALUED and "=" not in word and not (short and len(name) > 2)
-
-
-def _setting(word: str, after: str) -> str | None:
-    """The ``KEY=VALUE`` pytest's ``-o``/``--override-ini`` ``word`` gives (``after`` when
-    apart); None for another word."""
-    if word in ("-o", "--override-ini"):
-        return after
-    if word.startswith("--override-ini="):
-        return word[15:]
-    return word[2:].lstrip("=") if word[:2] == "-o" and word[2:3] != "-" else None
 
 
 def _outside(operand: str, directory: str, runs: tuple[str, ...]) -> bool:

@@ -44,6 +44,38 @@ VALUED: Final = frozenset((
     "--timeout", "--timeout-method", "--cov", "--cov-report", "--cov-config"))
 
 
+#: pytest's options (9.x, and xdist's, pytest-timeout's, pytest-cov's but its settings file,
+#: rerunfailures') that make it import, read or collect nothing the plan's own reading of an
+#: entry does not: output, reports, selection among what is collected anyway, order,
+#: process count (``--basetemp``: ``guards``' own rule). ``-W`` is read by ``collectopts``.
+_SAFE: Final = frozenset((
+    "-q", "--quiet", "-v", "--verbose", "-x", "--exitfirst", "-s", "-l", "--showlocals",
+    "-r", "-k", "-m", "-W", "--pythonwarnings", "--tb", "--lf", "--last-failed", "--ff",
+    "--failed-first", "--nf", "--new-first", "--sw", "--stepwise", "--sw-skip",
+    "--stepwise-skip", "--maxfail", "--durations", "--durations-min", "--co",
+    "--collect-only", "--collectonly", "--no-header", "--no-summary", "--color",
+    "--code-highlight", "--strict-markers", "--strict-config", "--strict", "--capture",
+    "--disable-warnings", "--disable-pytest-warnings", "--runxfail", "--deselect",
+    "--ignore", "--ignore-glob", "--setup-show", "--setup-only", "--setup-plan",
+    "--fixtures", "--fixtures-per-test", "--markers", "--version", "-V", "-h", "--help",
+    "--cache-show", "--cache-clear", "--lfnf", "--last-failed-no-failures", "-n",
+    "--numprocesses", "--maxprocesses", "--dist", "--timeout", "--timeout-method", "--cov",
+    "--no-cov", "--cov-report", "--cov-branch", "--cov-append", "--cov-fail-under",
+    "--junitxml", "--junit-xml", "--junit-prefix", "--basetemp", "--reruns", "--forked",
+    "--full-trace", "--show-capture", "-ra", "-rA", "--log-level", "--log-cli-level",
+    "--import-mode"))
+#: The settings a call's ``-o KEY=VALUE`` may give (output, strictness, timeouts; a
+#: ``filterwarnings`` category is read by ``collectopts``): others (``addopts``,
+#: ``pythonpath``, ``python_files``, ``testpaths``, ``norecursedirs``…) change what pytest
+#: imports.
+_SETTINGS_READ: Final = frozenset(("log_cli", "log_cli_level", "log_level", "log_format",
+                                   "log_date_format", "console_output_style", "junit_family",
+                                   "junit_suite_name", "xfail_strict", "timeout",
+                                   "asyncio_mode", "filterwarnings", "verbosity_assertions",
+                                   "truncation_limit_lines", "truncation_limit_chars"))
+#: The short flags pytest takes clustered (``-qx``, ``-vvs``).
+FLAGS: Final = frozenset("qvxslhV")
+
 def collecting(entry: str, words: list[str]) -> None:
     """Refuses the plan (ValueError) whose test runner's own options (in ``words``, one
     command's) make it import files the gate does not name (see the module's text)."""
@@ -164,3 +196,33 @@ def _tests_only(pattern: str) -> bool:
 def _refuse(entry: str, word: str) -> None:
     raise ValueError(f"the plan's entry {entry!r} gives its test runner an option ({word!r}) "
                      "that makes it import files the gate does not name")
+
+
+def option_read(word: str, after: str) -> bool | None:
+    """Whether pytest's option ``word`` (``after`` the next word) takes that word as its
+    value; None where it is not read here (not ``_SAFE``)."""
+    name = word.partition("=")[0]
+    if name == "-p":
+        return True if after.startswith("no:") else None
+    if name[:2] == "-p":
+        return False if word[2:].startswith("no:") else None
+    given = _setting(word, after)
+    if given is not None:
+        return word in ("-o", "--override-ini") if given.partition("=")[0].strip() in \
+            _SETTINGS_READ else None
+    short = name[:1] == "-" and name[1:2] != "-"
+    if short and len(name) > 2 and set(name[1:]) <= FLAGS:
+        return False  # (clustered flags)
+    if name not in _SAFE and not (short and name[:2] in _SAFE):
+        return None
+    return name in VALUED and "=" not in word and not (short and len(name) > 2)
+
+
+def _setting(word: str, after: str) -> str | None:
+    """The ``KEY=VALUE`` pytest's ``-o``/``--override-ini`` ``word`` gives (``after`` when
+    apart); None for another word."""
+    if word in ("-o", "--override-ini"):
+        return after
+    if word.startswith("--override-ini="):
+        return word[15:]
+    return word[2:].lstrip("=") if word[:2] == "-o" and word[2:3] != "-" else None

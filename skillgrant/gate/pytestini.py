@@ -117,6 +117,7 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
     kept = _LAST[0][1]
     if folder not in kept:
         from .checkersettings import pytest_settings
+        from .collectopts import option_read
         from .conftestplugins import conftest_plugins
 
         real = real_folder(folder, guards)
@@ -145,10 +146,16 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
             if key == "python_files":
                 patterns += given
                 continue
+            valued = False
             for at, word in enumerate(given):
                 after = given[at + 1] if at + 1 < len(given) else ""
                 every = True if word.partition("=")[0] in _EVERY or word[:2] == "-c" else \
                     every  # (None kept: not known until asked; s58-preview R-LAZY-ADDOPTS)
+                read = valued or word[:1] != "-" or word[:2] == "-p" or word.startswith(
+                    "--doctest-glob") or option_read(word, after) is not None  # (an option not
+                every = True if not read else every  # callpytest's: `--pdbcls=helpers:Pdb`;
+                valued = not valued and word[:1] == "-" and (  # s59-preview O-IMPORTING)
+                    word in ("-p", "--doctest-glob") or bool(option_read(word, after)))
                 if word.startswith("--doctest-glob"):
                     patterns.append(word.partition("=")[2] or after)
                 override = after if word in ("-o", "--override-ini") else word[2:] if \

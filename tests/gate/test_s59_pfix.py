@@ -262,3 +262,23 @@ def test_an_entry_points_module_and_packages_are_site_names(tmp_path: Path, fold
     (tmp_path / folder).mkdir()
     (tmp_path / folder / "entry_points.txt").write_text(f"[pytest11]\n{line}\n")
     assert {"mypkg", "mypkg/testing", "mypkg/testing/plugin"} <= plugin_tops(str(tmp_path))
+
+
+@pytest.mark.parametrize(("addopts", "every"), [
+    ("--strict-markers -ra", False),
+    ("-ra -q --cov=src -n auto -p no:cacheprovider -W error", False),
+    ("--trace --pdbcls=helpers:Pdb", True),  # (s59-preview O-IMPORTING-OPTIONS)
+    ("--benchmark-timer=helpers.clock", True),
+])
+def test_the_inis_addopts_are_read_by_the_allow_list(tmp_path: Path, addopts: str,
+                                                     every: bool) -> None:
+    """An ``addopts`` option outside callpytest's allow-list may import a module by name:
+    every module below is one."""
+    from skillgrant.gate import pytestini
+    from skillgrant.gate.placed import fold
+
+    (tmp_path / "pytest.ini").write_text(f"[pytest]\naddopts = {addopts}\n")
+    real = fold(str(tmp_path.resolve()))
+    guards = type("G", (), {"run_folders": frozenset({str(tmp_path.resolve())}),
+                            "python_libs": frozenset(), "named": ()})()
+    assert bool(pytestini._reading(real, guards)[0]) is every
