@@ -89,9 +89,10 @@ OPTIONS: dict[str, tuple[str, dict[str, str], dict[str, str]]] = {
     "plans-own-line-trace-pdbcls": ("python3 -m pytest -q --trace --pdbcls=helpers:Pdb", {}, {}),
 }
 
-_open("test_o_an_option_imports_a_module_by_name", "at 3e28aec pytestini reads addopts (and "
-      "startvars PYTEST_ADDOPTS, planprograms the plan's line) by a deny-list of option names "
-      "(-p, -W, _EVERY): --pdbcls, a plugin's --benchmark-timer not in it", *OPTIONS)
+# (ini-addopts-trace-pdbcls, ini-addopts-benchmark-timer: held since fa8e6e3)
+_open("test_o_an_option_imports_a_module_by_name", "at fa8e6e3 startvars' PYTEST_ADDOPTS and "
+      "the plan's own pytest line read by a deny-list of option names (-p, -W, _EVERY): "
+      "--pdbcls not in it", "session-pytest-addopts-pdb-pdbcls", "plans-own-line-trace-pdbcls")
 
 
 @pytest.mark.parametrize("case", OPTIONS)
