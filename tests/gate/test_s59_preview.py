@@ -17,6 +17,7 @@ Every payload only touches a file."""
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -35,9 +36,25 @@ PASSES = "def test_a():\n    pass\n"
 PLAN = ["Bash(python3 -m pytest -q)", "Bash(cp *)"]
 
 
-def _proof(request: pytest.FixtureRequest) -> bool:
-    """Whether the running case is a row of ``OPEN`` (its payload proved each run)."""
-    return OPEN.reason(request.node.name) is not None
+def _rows(test: str, table: Mapping[str, object]) -> list[str]:
+    """The cases of ``table`` left open for ``test`` (an item each: its payload proved at each
+    run) and ``held`` standing for the others (one item asking the hook only for each of them:
+    CI's budget of items)."""
+    opened = [c for c in table if f"{test}[{c}]" in OPEN]
+    return opened + (["held"] if len(opened) < len(table) else [])
+
+
+def _each(table: Mapping[str, object], case: str, tmp_path: Path,
+          request: pytest.FixtureRequest) -> list[tuple[str, bool, Path]]:
+    """The cases the item ``case`` of the running test runs (see ``_rows``), each with whether
+    its payload is proved and its own folder."""
+    test = request.node.originalname
+    if case != "held":
+        return [(case, True, tmp_path)]
+    held = [c for c in table if f"{test}[{c}]" not in OPEN]
+    for c in held:
+        (tmp_path / c).mkdir()
+    return [(c, False, tmp_path / c) for c in held]
 
 
 # --- I: pytest's ini read by another program's line breaks -----------------------------------
@@ -60,16 +77,17 @@ _open("test_i_an_ini_line_break_hides_addopts", "at 3e28aec checkersettings._ini
       "str.splitlines)", *INIS)
 
 
-@pytest.mark.parametrize("case", INIS)
+@pytest.mark.parametrize("case", _rows("test_i_an_ini_line_break_hides_addopts", INIS))
 def test_i_an_ini_line_break_hides_addopts(case: str, tmp_path: Path, request: pytest.FixtureRequest
                                            ) -> None:
     """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest
     loads ``helpers`` by the ini's ``addopts = -p helpers``."""
     needs("python3", "pytest")
-    name, text = INIS[case]
-    assert _session(tmp_path, PLAN, {name: text, "helpers.py": "", "tests/test_a.py": PASSES},
-                    ["cp src/p helpers.py", "python3 -m pytest -q"],
-                    proof=_proof(request)) is not None
+    for row, proof, folder in _each(INIS, case, tmp_path, request):
+        name, text = INIS[row]
+        assert _session(folder, PLAN, {name: text, "helpers.py": "", "tests/test_a.py": PASSES},
+                        ["cp src/p helpers.py", "python3 -m pytest -q"],
+                        proof=proof) is not None
 
 
 # --- O: pytest's options importing a module by name, besides -p and -W ----------------------
@@ -103,19 +121,20 @@ _open("test_o_an_option_imports_a_module_by_name", "at fa8e6e3 collectopts.addop
       "session-pytest-addopts-quoted-p", "session-pytest-addopts-cluster-w")
 
 
-@pytest.mark.parametrize("case", OPTIONS)
+@pytest.mark.parametrize("case", _rows("test_o_an_option_imports_a_module_by_name", OPTIONS))
 def test_o_an_option_imports_a_module_by_name(case: str, tmp_path: Path,
                                               request: pytest.FixtureRequest) -> None:
     """Plan: the pytest line, ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest imports
     ``helpers`` by the option's value."""
     needs("python3", "pytest")
-    if "benchmark" in case and subprocess.run(["python3", "-c", "import pytest_benchmark"],
-                                              capture_output=True, check=False).returncode:
-        pytest.skip("pytest-benchmark is not installed for python3")
-    line, files, env = OPTIONS[case]
-    assert _session(tmp_path, [f"Bash({line})", "Bash(cp *)"],
-                    {"helpers.py": "", "tests/test_a.py": PASSES, **files},
-                    ["cp src/p helpers.py", line], env=env, proof=_proof(request)) is not None
+    for row, proof, folder in _each(OPTIONS, case, tmp_path, request):
+        if "benchmark" in row and subprocess.run(["python3", "-c", "import pytest_benchmark"],
+                                                  capture_output=True, check=False).returncode:
+            pytest.skip("pytest-benchmark is not installed for python3")
+        line, files, env = OPTIONS[row]
+        assert _session(folder, [f"Bash({line})", "Bash(cp *)"],
+                        {"helpers.py": "", "tests/test_a.py": PASSES, **files},
+                        ["cp src/p helpers.py", line], env=env, proof=proof) is not None
 
 
 # --- C: a pattern entry's call whose operand pytest collects whatever its name ---------------
@@ -133,17 +152,18 @@ _open("test_c_a_pattern_calls_operand_is_collected", "at 3e28aec callpytest._wor
       *OPERANDS)
 
 
-@pytest.mark.parametrize("case", OPERANDS)
+@pytest.mark.parametrize("case", _rows("test_c_a_pattern_calls_operand_is_collected", OPERANDS))
 def test_c_a_pattern_calls_operand_is_collected(case: str, tmp_path: Path,
                                                 request: pytest.FixtureRequest) -> None:
     """Plan ``Bash(python3 -m pytest *)``, ``Bash(cp *)``: ``cp SOURCE NAME``, then ``python3 -m
     pytest -q NAME`` collects the copy as a test module (a doctest file)."""
     needs("python3", "pytest")
-    source, name = OPERANDS[case]
-    assert _session(tmp_path, ["Bash(python3 -m pytest *)", "Bash(cp *)"],
-                    {"tests/test_a.py": PASSES, "src/doc": ">>> open('zz', 'w').close()\n"},
-                    [f"cp {source} {name}", f"python3 -m pytest -q {name}"],
-                    proof=_proof(request)) is not None
+    for row, proof, folder in _each(OPERANDS, case, tmp_path, request):
+        source, name = OPERANDS[row]
+        assert _session(folder, ["Bash(python3 -m pytest *)", "Bash(cp *)"],
+                        {"tests/test_a.py": PASSES, "src/doc": ">>> open('zz', 'w').close()\n"},
+                        [f"cp {source} {name}", f"python3 -m pytest -q {name}"],
+                        proof=proof) is not None
 
 
 # --- N: pytest's words given by make's variables -------------------------------------------
@@ -162,17 +182,18 @@ _open("test_n_makes_variable_gives_pytest_a_plugin", "at 41a91e9 no reading of t
       "words a recipe's $(VAR) takes from make's command line or environment", *MAKES)
 
 
-@pytest.mark.parametrize("case", MAKES)
+@pytest.mark.parametrize("case", _rows("test_n_makes_variable_gives_pytest_a_plugin", MAKES))
 def test_n_makes_variable_gives_pytest_a_plugin(case: str, tmp_path: Path,
                                                request: pytest.FixtureRequest) -> None:
     """Plan: make's entry, ``Bash(cp *)``: ``cp src/p helpers.py``, then make's recipe runs
     ``python3 -m pytest -q -phelpers``."""
     needs("python3", "pytest", "make")
-    entry, call, env = MAKES[case]
-    assert _session(tmp_path, [entry, "Bash(cp *)"],
-                    {"Makefile": "test:\n\tpython3 -m pytest -q $(PYTESTFLAGS)\n",
-                     "tests/test_a.py": PASSES, "helpers.py": ""},
-                    ["cp src/p helpers.py", call], env=env, proof=_proof(request)) is not None
+    for row, proof, folder in _each(MAKES, case, tmp_path, request):
+        entry, call, env = MAKES[row]
+        assert _session(folder, [entry, "Bash(cp *)"],
+                        {"Makefile": "test:\n\tpython3 -m pytest -q $(PYTESTFLAGS)\n",
+                         "tests/test_a.py": PASSES, "helpers.py": ""},
+                        ["cp src/p helpers.py", call], env=env, proof=proof) is not None
 
 
 # --- E: a site folder's .pth line read by another program's line breaks -----------------------
@@ -253,26 +274,28 @@ ENVIRONS = {
 # (sitecustomize-sets-pytest-plugins-by-environb: held since 636a4aa)
 
 
-@pytest.mark.parametrize("case", ENVIRONS)
+@pytest.mark.parametrize("case", _rows("test_e_site_start_code_sets_pytests_variables", ENVIRONS))
 def test_e_site_start_code_sets_pytests_variables(case: str, tmp_path: Path,
                                                   request: pytest.FixtureRequest) -> None:
     """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest
     loads ``helpers`` by the variable the active venv's start code set."""
     needs("python3", "pytest")
-    assert _session(tmp_path, PLAN, {"tests/test_a.py": PASSES, "helpers.py": ""},
-                    ["cp src/p helpers.py", "python3 -m pytest -q"],
-                    setup=VENV + ENVIRONS[case], env=ACTIVE, proof=_proof(request)) is not None
+    for row, proof, folder in _each(ENVIRONS, case, tmp_path, request):
+        assert _session(folder, PLAN, {"tests/test_a.py": PASSES, "helpers.py": ""},
+                        ["cp src/p helpers.py", "python3 -m pytest -q"],
+                        setup=VENV + ENVIRONS[row], env=ACTIVE, proof=proof) is not None
 
 
-@pytest.mark.parametrize("case", LINES)
+@pytest.mark.parametrize("case", _rows("test_e_site_start_code_is_read_otherwise", LINES))
 def test_e_site_start_code_is_read_otherwise(case: str, tmp_path: Path,
                                               request: pytest.FixtureRequest) -> None:
     """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p acme_utils.py``, then
     pytest loads ``zzplug``, whose import meets the call's folder's module first."""
     needs("python3", "pytest")
-    assert _session(tmp_path, PLAN, {"tests/test_a.py": PASSES},
-                    ["cp src/p acme_utils.py", "python3 -m pytest -q"],
-                    setup=PLUGIN + LINES[case], env=ACTIVE, proof=_proof(request)) is not None
+    for row, proof, folder in _each(LINES, case, tmp_path, request):
+        assert _session(folder, PLAN, {"tests/test_a.py": PASSES},
+                        ["cp src/p acme_utils.py", "python3 -m pytest -q"],
+                        setup=PLUGIN + LINES[row], env=ACTIVE, proof=proof) is not None
 
 
 # --- P: a conftest the allow-list reads as exact whose run names another plugin --------------
@@ -306,23 +329,33 @@ EXACTS = {
     # attribute not starting `__` is a value (gi_frame, f_globals)
     "generator-frame-reaches-globals": ("(x for x in ()).gi_frame.f_globals.update("
                                         "{'pytest_' + 'plugins': ['helpers']})\n"),
+    # (a regression of the allow-list, denied at 3e28aec) a class attribute read runs a method:
+    # classmethod over property (Python 3.11 chains them), in an annotation (own classes)
+    "classmethod-property-read-in-an-annotation": (
+        "class Config:\n    @classmethod\n    @property\n    def plugins(cls):\n"
+        "        global pytest_plugins\n        pytest_plugins = ['helpers']\n"
+        "        return list\n\n\nsize: Config.plugins = 1\n"),
 }
 
 # (the first six: regressions of 745198d, held since c2ba333; `pytest_plugins[:] = …` pinned
 # in test_s59_pfix; a base subscripted runs the same __class_getitem__: CLASS_HOOKS)
 # (generator-frame-reaches-globals: a regression of c2ba333, held since e87845a)
+_open("test_p_an_exact_conftest_names_another_plugin", "at 15789ed exactcode reads no method "
+      "body, though a classmethod-wrapped property runs one where its class's attribute is read "
+      "(an annotation)", "classmethod-property-read-in-an-annotation")
 
 
-@pytest.mark.parametrize("case", EXACTS)
+@pytest.mark.parametrize("case", _rows("test_p_an_exact_conftest_names_another_plugin", EXACTS))
 def test_p_an_exact_conftest_names_another_plugin(case: str, tmp_path: Path,
                                                   request: pytest.FixtureRequest) -> None:
     """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest
     imports the plugin the root conftest names when pytest reads it."""
     needs("python3", "pytest")
-    assert _session(tmp_path, PLAN, {"conftest.py": EXACTS[case], "helpers.py": "",
-                                     "tests/test_a.py": PASSES},
-                    ["cp src/p helpers.py", "python3 -m pytest -q"],
-                    proof=_proof(request)) is not None
+    for row, proof, folder in _each(EXACTS, case, tmp_path, request):
+        assert _session(folder, PLAN, {"conftest.py": EXACTS[row], "helpers.py": "",
+                                         "tests/test_a.py": PASSES},
+                        ["cp src/p helpers.py", "python3 -m pytest -q"],
+                        proof=proof) is not None
 
 
 # --- R: a site distribution's pytest11 entry point read otherwise than importlib.metadata ----
@@ -352,19 +385,20 @@ ENTRIES = {
 # (both: held since 7b31695)
 
 
-@pytest.mark.parametrize("case", ENTRIES)
+@pytest.mark.parametrize("case", _rows("test_r_an_entry_point_read_otherwise", ENTRIES))
 def test_r_an_entry_point_read_otherwise(case: str, tmp_path: Path,
                                          request: pytest.FixtureRequest) -> None:
     """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p FILE``, then pytest
     loads the entry point's module, whose import runs the copy from the call's folder."""
     needs("python3", "pytest")
-    folder, value, copied = ENTRIES[case]
-    files = {"tests/test_a.py": PASSES} if copied == "mypkg.py" else {
-        "tests/test_a.py": PASSES, "mypkg/__init__.py": "", "mypkg/testing/__init__.py": "",
-        "mypkg/testing/plugin.py": ""}
-    assert _session(tmp_path, PLAN, files, [f"cp src/p {copied}", "python3 -m pytest -q"],
-                    setup=f"D='{folder}'\nE='{value}'\n" + ENTRY, env=ACTIVE,
-                    proof=_proof(request)) is not None
+    for row, proof, folder in _each(ENTRIES, case, tmp_path, request):
+        meta, value, copied = ENTRIES[row]
+        files = {"tests/test_a.py": PASSES} if copied == "mypkg.py" else {
+            "tests/test_a.py": PASSES, "mypkg/__init__.py": "", "mypkg/testing/__init__.py": "",
+            "mypkg/testing/plugin.py": ""}
+        assert _session(folder, PLAN, files, [f"cp src/p {copied}", "python3 -m pytest -q"],
+                        setup=f"D='{meta}'\nE='{value}'\n" + ENTRY, env=ACTIVE,
+                        proof=proof) is not None
 
 
 # --- M: pytest_plugins of the other modules pytest imports ------------------------------------
@@ -391,15 +425,16 @@ _open("test_m_another_module_names_a_plugin", "at 3e28aec conftestplugins reads 
       *MODULES)
 
 
-@pytest.mark.parametrize("case", MODULES)
+@pytest.mark.parametrize("case", _rows("test_m_another_module_names_a_plugin", MODULES))
 def test_m_another_module_names_a_plugin(case: str, tmp_path: Path,
                                          request: pytest.FixtureRequest) -> None:
     """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest
     imports the plugin the module names."""
     needs("python3", "pytest")
-    assert _session(tmp_path, PLAN, {"helpers.py": "", **MODULES[case]},
-                    ["cp src/p helpers.py", "python3 -m pytest -q"],
-                    proof=_proof(request)) is not None
+    for row, proof, folder in _each(MODULES, case, tmp_path, request):
+        assert _session(folder, PLAN, {"helpers.py": "", **MODULES[row]},
+                        ["cp src/p helpers.py", "python3 -m pytest -q"],
+                        proof=proof) is not None
 
 
 # --- A: an aggregator a conftest names, found as a sourceless module -------------------------
@@ -427,20 +462,21 @@ SOURCELESS = {
 # (all three: held since 236e415)
 
 
-@pytest.mark.parametrize("case", SOURCELESS)
+@pytest.mark.parametrize("case", _rows("test_a_a_sourceless_aggregator_names_a_plugin", SOURCELESS))
 def test_a_a_sourceless_aggregator_names_a_plugin(case: str, tmp_path: Path,
                                                   request: pytest.FixtureRequest) -> None:
     """Root conftest ``pytest_plugins = ['plugs']``; plan ``Bash(python3 -m pytest -q)``,
     ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest imports ``plugs`` (bytecode on the
     session's PYTHONPATH) and the ``helpers`` it names from the call's folder."""
     needs("python3", "pytest")
-    setup, path = SOURCELESS[case]
-    unchecked = "U=1\n" if "beside" in case else "U=\n"
-    assert _session(tmp_path, PLAN, {"conftest.py": "pytest_plugins = ['plugs']\n",
-                                     "helpers.py": "", "tests/test_a.py": PASSES},
-                    ["cp src/p helpers.py", "python3 -m pytest -q"],
-                    setup=unchecked + PYC + setup, env={"PYTHONPATH": path},
-                    proof=_proof(request)) is not None
+    for row, proof, folder in _each(SOURCELESS, case, tmp_path, request):
+        setup, path = SOURCELESS[row]
+        unchecked = "U=1\n" if "beside" in row else "U=\n"
+        assert _session(folder, PLAN, {"conftest.py": "pytest_plugins = ['plugs']\n",
+                                         "helpers.py": "", "tests/test_a.py": PASSES},
+                        ["cp src/p helpers.py", "python3 -m pytest -q"],
+                        setup=unchecked + PYC + setup, env={"PYTHONPATH": path},
+                        proof=proof) is not None
 
 
 # --- K: costs: everyday calls the change denies -------------------------------------------------
@@ -468,14 +504,16 @@ COSTS = {
 # pytest-docs-yaml-collector since c2ba333)
 
 
-@pytest.mark.parametrize("case", COSTS)
-def test_k_an_everyday_call_stays_allowed(case: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("case", _rows("test_k_an_everyday_call_stays_allowed", COSTS))
+def test_k_an_everyday_call_stays_allowed(case: str, tmp_path: Path,
+                                         request: pytest.FixtureRequest) -> None:
     """Plan ``Bash(python3 -m pytest -q)``, ``Bash(sed *)``: ``sed -i s/A/B/ flaskr/db.py`` (the
     application's own module, which no conftest names) is allowed."""
-    project = hooked_project(tmp_path / "run", ["Bash(python3 -m pytest -q)", "Bash(sed *)"])
-    for name, text in {"tests/conftest.py": COSTS[case], "tests/test_a.py": PASSES,
-                       "flaskr/__init__.py": "", "flaskr/db.py": "A = 1\n"}.items():
-        (project / name).parent.mkdir(parents=True, exist_ok=True)
-        (project / name).write_text(text)
-    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
-    assert first_denied(project, ["sed -i s/A/B/ flaskr/db.py"], env) is None
+    for row, _, folder in _each(COSTS, case, tmp_path, request):
+        project = hooked_project(folder / "run", ["Bash(python3 -m pytest -q)", "Bash(sed *)"])
+        for name, text in {"tests/conftest.py": COSTS[row], "tests/test_a.py": PASSES,
+                           "flaskr/__init__.py": "", "flaskr/db.py": "A = 1\n"}.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text)
+        env = {**home_env(folder / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+        assert first_denied(project, ["sed -i s/A/B/ flaskr/db.py"], env) is None
