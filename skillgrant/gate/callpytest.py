@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 
 from . import files as fs
-from .collectopts import FLAGS, collecting, option_read, plugin_words
+from .collectopts import collecting, option_read, plugin_words, unclustered
 from .moves import command_words
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -64,7 +64,7 @@ def pattern_word(text: str, directory: str, entries: list[str],
             "=")[0] not in _VARIABLES), None)  # (`PYTEST_ADDOPTS=-phelpers pytest`)
         if assigned is not None:
             return assigned
-        rest = _unclustered(plugin_words("pytest", words[at + 1:]))
+        rest = unclustered(plugin_words("pytest", words[at + 1:]))
         try:
             collecting(text, ["pytest", *rest])
         except ValueError:
@@ -93,22 +93,6 @@ def _start(words: list[str]) -> int | None:
         if run is not None and run[0].split(".")[0] in ("pytest", "_pytest", "py"):
             return k + run[1]  # (the word after it: pytest's own words)
     return None
-
-
-def _unclustered(words: list[str]) -> list[str]:
-    """pytest's ``words`` with each short-option cluster set apart as argparse reads it:
-    flags (``FLAGS``) until a letter taking a value, which takes the rest (``-xWerror::m.W``:
-    ``-x -W error::m.W``; s58-preview C-CLUSTER-W)."""
-    found: list[str] = []
-    for word in words:
-        if word[:1] != "-" or word[1:2] in ("-", "") or len(word) < 3:
-            found.append(word)
-            continue
-        flags = len(word) - len(word[1:].lstrip("".join(FLAGS)))
-        found += [f"-{c}" for c in word[1:flags]]
-        if flags < len(word):
-            found += [f"-{word[flags]}", *([word[flags + 1:]] if word[flags + 1:] else [])]
-    return found
 
 
 def _split(words: list[str]) -> list[list[str]]:

@@ -95,9 +95,23 @@ def addopts(entry: str, value: str) -> None:
     rule guards the module a variable names (its command line's ``-p`` is ``planprograms``');
     so does an ``addopts`` it overrides (``-o addopts=-pplug``: options inside an option,
     s51-greview G15)."""
-    words = value.split()
+    import shlex
+
+    try:
+        words = unclustered(shlex.split(value))  # (pytest's reading: quotes, clusters;
+    except ValueError:  # s59-preview O-ADDOPTS-WORDS)
+        words = value.split()
+        _refuse(entry, value)
     if any(w[:2] == "-p" or "addopts" in w for w in words):
         _refuse(entry, next(w for w in words if w[:2] == "-p" or "addopts" in w))
+    valued = False
+    for k, word in enumerate(words):  # (an option outside the allow-list: `--pdbcls=…`)
+        read = valued or word[:1] != "-" or option_read(word, words[k + 1] if k + 1 < len(
+            words) else "") is not None
+        if not read:
+            _refuse(entry, word)
+        valued = not valued and word[:1] == "-" and bool(option_read(
+            word, words[k + 1] if k + 1 < len(words) else ""))
     collecting(entry, ["pytest", *words])
 
 
@@ -226,3 +240,19 @@ def _setting(word: str, after: str) -> str | None:
     if word.startswith("--override-ini="):
         return word[15:]
     return word[2:].lstrip("=") if word[:2] == "-o" and word[2:3] != "-" else None
+
+
+def unclustered(words: list[str]) -> list[str]:
+    """pytest's ``words`` with each short-option cluster set apart as argparse reads it:
+    flags (``FLAGS``) until a letter taking a value, which takes the rest (``-xWerror::m.W``:
+    ``-x -W error::m.W``; s58-preview C-CLUSTER-W)."""
+    found: list[str] = []
+    for word in words:
+        if word[:1] != "-" or word[1:2] in ("-", "") or len(word) < 3:
+            found.append(word)
+            continue
+        flags = len(word) - len(word[1:].lstrip("".join(FLAGS)))
+        found += [f"-{c}" for c in word[1:flags]]
+        if flags < len(word):
+            found += [f"-{word[flags]}", *([word[flags + 1:]] if word[flags + 1:] else [])]
+    return found

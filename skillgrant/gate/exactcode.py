@@ -191,11 +191,15 @@ class _Reader:
         """Whether the annotation ``node`` is allowed: not evaluated under ``from __future__
         import annotations``; else an allowed expression in which the module's own classes
         may be named (a type's parameter: typing's subscript calls none of its code)."""
+        import ast
+
         if self.postponed:
             return True
         own, self.own = self.own, set()
-        try:
-            return self.expression(node)
+        try:  # (never an attribute of one: a descriptor's code, s59-preview P-EXACT-DESCRIPTOR)
+            return self.expression(node) and not any(
+                isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and
+                n.value.id in own for n in ast.walk(node))  # type: ignore[arg-type]
         finally:
             self.own = own
 
@@ -296,7 +300,7 @@ class _Reader:
         assert isinstance(node, ast.Call)
         func = node.func
         if listed(self._dotted(func), self.keeping):  # (a conftest's function kept)
-            own, self.own = self.own, self.own - set(self.defs)
+            own, self.own = self.own, self.own - {n for n, d in self.defs.items() if d}
             try:
                 return self.arguments(node)
             finally:

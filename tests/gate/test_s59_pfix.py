@@ -60,6 +60,11 @@ UNREAD = {
                                   "['helpers']\n"),
     "getattr-frame": ("X = getattr(getattr((x for x in ()), 'gi_frame'), 'f_globals')\n"
                       "X['pytest_' + 'plugins'] = ['helpers']\n"),
+    # P-EXACT-DESCRIPTOR: an own class's attribute read runs a descriptor's body
+    "descriptor-in-an-annotation": ("class C:\n    @classmethod\n    @property\n    def p(cls):"
+                                    "\n        return 1\n\n\nsize: C.p = 1\n"),
+    "descriptor-of-a-kept-class": ("import pytest\n\n\nclass C:\n    pass\n\n\n"
+                                   "X = pytest.mark.skip(C).p\n"),
     # P-EXACT-DUNDER: code the class machinery runs at import
     "enum-init": ("import enum\n\n\nclass E(enum.Enum):\n    A = 1\n\n"
                   "    def __init__(self, v):\n        globals()['x'] = v\n"),
@@ -277,3 +282,14 @@ def test_the_inis_addopts_are_read_by_the_allow_list(tmp_path: Path, addopts: st
     guards = type("G", (), {"run_folders": frozenset({str(tmp_path.resolve())}),
                             "python_libs": frozenset(), "named": ()})()
     assert bool(pytestini._reading(real, guards)[0]) is every
+
+
+def test_the_sessions_pytest_addopts_is_read_as_pytest_splits_it() -> None:
+    """s59-preview O-ADDOPTS-WORDS: quotes, clusters, options outside the allow-list."""
+    from skillgrant.gate.collectopts import addopts
+
+    for value in ("'-phelpers'", '"-p helpers"', "-qW error::helpers.Warn",
+                  "--pdb --pdbcls=helpers:Pdb", "--benchmark-timer=helpers.clock"):
+        with pytest.raises(ValueError):
+            addopts("the session's PYTEST_ADDOPTS", value)
+    addopts("the session's PYTEST_ADDOPTS", "-ra -q --tb=short -n 2")
