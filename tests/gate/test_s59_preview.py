@@ -113,12 +113,10 @@ OPTIONS: dict[str, tuple[str, dict[str, str], dict[str, str]]] = {
 }
 
 # (ini-addopts-trace-pdbcls, ini-addopts-benchmark-timer: held since fa8e6e3)
-_open("test_o_an_option_imports_a_module_by_name", "at fa8e6e3 startvars' PYTEST_ADDOPTS and "
-      "the plan's own pytest line read by a deny-list of option names (-p, -W, _EVERY): "
-      "--pdbcls not in it", "session-pytest-addopts-pdb-pdbcls", "plans-own-line-trace-pdbcls")
-_open("test_o_an_option_imports_a_module_by_name", "at fa8e6e3 collectopts.addopts splits the "
-      "session's PYTEST_ADDOPTS by str.split (pytest: shlex) and reads no cluster",
-      "session-pytest-addopts-quoted-p", "session-pytest-addopts-cluster-w")
+# (the session's PYTEST_ADDOPTS cases: held since 245ff12)
+_open("test_o_an_option_imports_a_module_by_name", "at 245ff12 the plan's own pytest line read "
+      "by a deny-list of option names (-p, -W, _EVERY): --pdbcls not in it",
+      "plans-own-line-trace-pdbcls")
 
 
 @pytest.mark.parametrize("case", _rows("test_o_an_option_imports_a_module_by_name", OPTIONS))
@@ -340,9 +338,8 @@ EXACTS = {
 # (the first six: regressions of 745198d, held since c2ba333; `pytest_plugins[:] = …` pinned
 # in test_s59_pfix; a base subscripted runs the same __class_getitem__: CLASS_HOOKS)
 # (generator-frame-reaches-globals: a regression of c2ba333, held since e87845a)
-_open("test_p_an_exact_conftest_names_another_plugin", "at 15789ed exactcode reads no method "
-      "body, though a classmethod-wrapped property runs one where its class's attribute is read "
-      "(an annotation)", "classmethod-property-read-in-an-annotation")
+# (classmethod-property-read-in-an-annotation: a regression of the allow-list, held since
+# 6b7656a)
 
 
 @pytest.mark.parametrize("case", _rows("test_p_an_exact_conftest_names_another_plugin", EXACTS))
