@@ -333,6 +333,12 @@ EXACTS = {
         "class Config:\n    @classmethod\n    @property\n    def plugins(cls):\n"
         "        global pytest_plugins\n        pytest_plugins = ['helpers']\n"
         "        return list\n\n\nsize: Config.plugins = 1\n"),
+    # the class machinery reads such an attribute: pytest.File is abstract (ABCMeta getattr()s
+    # `collect` at the class's creation)
+    "classmethod-property-read-by-abcmeta": (
+        "import pytest\n\n\nclass YamlFile(pytest.File):\n    @classmethod\n    @property\n"
+        "    def collect(cls):\n        global pytest_plugins\n"
+        "        pytest_plugins = ['helpers']\n        return list\n"),
 }
 
 # (the first six: regressions of 745198d, held since c2ba333; `pytest_plugins[:] = …` pinned
@@ -340,6 +346,9 @@ EXACTS = {
 # (generator-frame-reaches-globals: a regression of c2ba333, held since e87845a)
 # (classmethod-property-read-in-an-annotation: a regression of the allow-list, held since
 # 6b7656a)
+_open("test_p_an_exact_conftest_names_another_plugin", "at 6b7656a exactcode reads no method "
+      "body, though ABCMeta (dataclass alike) reads a classmethod-wrapped property at the "
+      "class's creation", "classmethod-property-read-by-abcmeta")
 
 
 @pytest.mark.parametrize("case", _rows("test_p_an_exact_conftest_names_another_plugin", EXACTS))
