@@ -386,9 +386,15 @@ ENTRIES = {
     # importlib.metadata's Lookup lowercases a folder's entries
     "metadata-folder-in-capitals": ("MYPKG-1.0.DIST-INFO", "mypkg.testing.plugin",
                                     "mypkg/testing/plugin.py"),
+    # the metadata in the call's folder (on sys.path by -m): a legacy editable install's
+    # egg-info in the project's root (no venv of the case's: D empty)
+    "egg-info-in-the-run-folder": ("", "mypkg.testing.plugin", "mypkg/testing/plugin.py"),
 }
 
-# (both: held since 7b31695)
+# (extras-after-the-module, metadata-folder-in-capitals: held since 7b31695)
+_open("test_r_an_entry_point_read_otherwise", "at 3e28aec sitefinders.plugin_tops reads site "
+      "folders' metadata only (importlib.metadata: every sys.path folder's, -m's included)",
+      "egg-info-in-the-run-folder")
 
 
 @pytest.mark.parametrize("case", _rows("test_r_an_entry_point_read_otherwise", ENTRIES))
@@ -402,9 +408,13 @@ def test_r_an_entry_point_read_otherwise(case: str, tmp_path: Path,
         files = {"tests/test_a.py": PASSES} if copied == "mypkg.py" else {
             "tests/test_a.py": PASSES, "mypkg/__init__.py": "", "mypkg/testing/__init__.py": "",
             "mypkg/testing/plugin.py": ""}
+        if not meta:
+            files = {**files, "mypkg.egg-info/PKG-INFO": "Metadata-Version: 2.1\nName: mypkg\n"
+                     "Version: 1.0\n", "mypkg.egg-info/entry_points.txt": "[pytest11]\nmypkg = "
+                     f"{value}\n"}
         assert _session(folder, PLAN, files, [f"cp src/p {copied}", "python3 -m pytest -q"],
-                        setup=f"D='{meta}'\nE='{value}'\n" + ENTRY, env=ACTIVE,
-                        proof=proof) is not None
+                        setup=f"D='{meta}'\nE='{value}'\n" + ENTRY if meta else "",
+                        env=ACTIVE if meta else {}, proof=proof) is not None
 
 
 # --- M: pytest_plugins of the other modules pytest imports ------------------------------------
