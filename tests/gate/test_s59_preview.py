@@ -269,6 +269,13 @@ ENVIRONS = {
 }
 
 # (the first two: held since 8897ebf)
+# a sitecustomize inside a PYTHONPATH zip (site imports it by zipimport): never read
+ENVIRONS["zip-sitecustomize-sets-pytest-plugins"] = (
+    "cd $T && python3 -c \"import zipfile; zipfile.ZipFile('deps.zip', 'w').writestr("
+    "'sitecustomize.py', 'import os; os.environ[chr(80) + \\'YTEST_PLUGINS\\'] = "
+    "\\'helpers\\'')\"\n")
+_open("test_e_site_start_code_sets_pytests_variables", "at 3e28aec sitenames._listing reads an "
+      "archive's names only (its sitecustomize not read)", "zip-sitecustomize-sets-pytest-plugins")
 # (sitecustomize-sets-pytest-plugins-by-environb: held since 636a4aa)
 
 
@@ -281,7 +288,9 @@ def test_e_site_start_code_sets_pytests_variables(case: str, tmp_path: Path,
     for row, proof, folder in _each(ENVIRONS, case, tmp_path, request):
         assert _session(folder, PLAN, {"tests/test_a.py": PASSES, "helpers.py": ""},
                         ["cp src/p helpers.py", "python3 -m pytest -q"],
-                        setup=VENV + ENVIRONS[row], env=ACTIVE, proof=proof) is not None
+                        setup=VENV + ENVIRONS[row], env={**ACTIVE, **(
+                            {"PYTHONPATH": "{T}/deps.zip"} if "zip" in row else {})},
+                        proof=proof) is not None
 
 
 @pytest.mark.parametrize("case", _rows("test_e_site_start_code_is_read_otherwise", LINES))
