@@ -250,6 +250,13 @@ _open("test_e_site_start_code_is_read_otherwise", "at 3e28aec sitefinders reads 
 _open("test_e_site_start_code_is_read_otherwise", "at 80f5da4 sitefinders._VETTED exempts "
       "modules by name from the allow-list", "pth-imports-a-vetted-name-running-a-file")
 # (pth-line-sorts-by-sites-addsitedir: held since e87845a)
+# a .pth line's module found in a PYTHONPATH zip (78dd817 reads a PYTHONPATH folder's)
+LINES["pth-imports-a-module-of-a-pythonpath-zip"] = (
+    "cd $T && python3 -c \"import sys, zipfile; zipfile.ZipFile('pp.zip', 'w').writestr("
+    "'acme_boot.py', 'import sys; sys.path.append(%r)' % sys.argv[1])\" \"$A\"\n"
+    "echo 'import acme_boot' > \"$S/acme_boot.pth\"\n")
+_open("test_e_site_start_code_is_read_otherwise", "at 3e28aec (and 78dd817) sitefinders reads "
+      "no module of an archive site code imports", "pth-imports-a-module-of-a-pythonpath-zip")
 
 
 #: The active venv ``$T/venv`` (system site packages), its site folder ``$S``.
@@ -302,7 +309,9 @@ def test_e_site_start_code_is_read_otherwise(case: str, tmp_path: Path,
     for row, proof, folder in _each(LINES, case, tmp_path, request):
         assert _session(folder, PLAN, {"tests/test_a.py": PASSES},
                         ["cp src/p acme_utils.py", "python3 -m pytest -q"],
-                        setup=PLUGIN + LINES[row], env=ACTIVE, proof=proof) is not None
+                        setup=PLUGIN + LINES[row], env={**ACTIVE, **(
+                            {"PYTHONPATH": "{T}/pp.zip"} if "zip" in row else {})},
+                        proof=proof) is not None
 
 
 # --- P: a conftest the allow-list reads as exact whose run names another plugin --------------
