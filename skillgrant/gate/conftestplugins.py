@@ -52,7 +52,7 @@ _ENTRIES: Final = 20000
 #: functions, pytest's declarations, hypothesis' profiles. None runs code from data or sets
 #: a name given as data.
 _CALLS: Final = frozenset((
-    "os.path.*", "os.environ.*", "os.getenv", "os.getcwd", "os.makedirs", "os.mkdir",
+    "os.path.*", "os.environ.*", "os.getcwd", "os.makedirs", "os.mkdir",
     "os.listdir", "os.scandir", "os.walk", "os.fspath", "glob.glob", "glob.iglob",
     "os.cpu_count", "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "sys.path.*",
     "sys.getrecursionlimit", "sys.setrecursionlimit", "sys._is_gil_enabled", "re.compile",

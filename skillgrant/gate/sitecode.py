@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 #: The calls a ``.pth`` import line and ``sitecustomize`` may make (``exactcode``'s allow-list:
 #: none moves what Python imports): the environment's values, paths' tests; a function of a
 #: module of the site folder is read as that module (``_appends_none``).
-_SITE_CALLS: Final = frozenset(("os.environ.get", "os.getenv", "os.path.*"))
+_SITE_CALLS: Final = frozenset(("os.environ.get", "os.path.*"))
 #: The attributes site code may not name (``sys.path``, a finder's lists; the environment:
 #: written, pytest reads it after, s59-preview E-SITE-ENV).
 _SITE_KEPT: Final = frozenset(("path", "meta_path", "path_hooks", "path_importer_cache",
