@@ -16,6 +16,7 @@ Every payload only touches a file."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
@@ -535,6 +536,14 @@ COSTS = {
     # (a regression of fa8e6e3) a plugin's flag in the ini's addopts (pydantic's pyproject:
     # pytest-benchmark's; 5 of 14 real addopts values hold one)
     "plugin-flag-in-the-ini-addopts": "[pytest]\naddopts = --benchmark-disable\n",
+    # (a regression of 355c9c6) pytest-cov's .pth (pytest-cov <= 5, in the active venv): its
+    # `sys.stderr.write` is no reading method, so the site folder's names are not known
+    "pytest-covs-pth-in-the-active-venv": (
+        "PTH:import os, sys;exec('if \\'COV_CORE_SOURCE\\' in os.environ:\\n try:\\n  from "
+        "pytest_cov.embed import init\\n  init()\\n except Exception as exc:\\n  sys.stderr."
+        "write(\\n    \"pytest-cov: Failed to setup subprocess coverage. \"\\n    \"Environ: "
+        "{0!r} \"\\n    \"Exception: {1!r}\\\\n\".format(\\n      dict((k, v) for k, v in os."
+        "environ.items() if k.startswith(\"COV_CORE\")),\\n      exc\\n    )\\n  )\\n')\n"),
 }
 
 # (regressions of 745198d: flask-tutorial-reads-its-sql held since 355c9c6,
@@ -542,6 +551,9 @@ COSTS = {
 _open("test_k_an_everyday_call_stays_allowed", "at fa8e6e3 pytestini takes an addopts option "
       "outside callpytest's allow-list (an installed plugin's flag) as making every module a "
       "plugin's", "plugin-flag-in-the-ini-addopts")
+_open("test_k_an_everyday_call_stays_allowed", "at 355c9c6 (636a4aa) sitecode does not read "
+      "pytest-cov's .pth (sys.stderr.write): every module a site name",
+      "pytest-covs-pth-in-the-active-venv")
 
 
 @pytest.mark.parametrize("case", _rows("test_k_an_everyday_call_stays_allowed", COSTS))
@@ -552,9 +564,18 @@ def test_k_an_everyday_call_stays_allowed(case: str, tmp_path: Path,
     for row, _, folder in _each(COSTS, case, tmp_path, request):
         project = hooked_project(folder / "run", ["Bash(python3 -m pytest -q)", "Bash(sed *)"])
         given = "pytest.ini" if COSTS[row].startswith("[pytest]") else "tests/conftest.py"
-        for name, text in {given: COSTS[row], "tests/test_a.py": PASSES,
+        extra: dict[str, str] = {}
+        if COSTS[row].startswith("PTH:"):  # (the active venv's site folder holds it)
+            venv = folder / "venv"
+            subprocess.run(["python3", "-m", "venv", "--without-pip",
+                            "--system-site-packages", str(venv)], check=True)
+            next(venv.glob("lib/python3*/site-packages")).joinpath(
+                "pytest-cov.pth").write_text(COSTS[row][4:])
+            extra = {"PATH": f"{venv}/bin:{os.environ['PATH']}", "VIRTUAL_ENV": str(venv)}
+        for name, text in {**({given: COSTS[row]} if not extra else {}),
+                           "tests/test_a.py": PASSES,
                            "flaskr/__init__.py": "", "flaskr/db.py": "A = 1\n"}.items():
             (project / name).parent.mkdir(parents=True, exist_ok=True)
             (project / name).write_text(text)
-        env = {**home_env(folder / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+        env = {**home_env(folder / "home"), "CLAUDE_PROJECT_DIR": str(project), **extra}
         assert first_denied(project, ["sed -i s/A/B/ flaskr/db.py"], env) is None
