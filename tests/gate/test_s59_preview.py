@@ -106,6 +106,10 @@ OPTIONS: dict[str, tuple[str, dict[str, str], dict[str, str]]] = {
         "tests/test_b.py": "def test_b():\n    assert 0\n"},
         {"PYTEST_ADDOPTS": "--pdb --pdbcls=helpers:Pdb"}),
     "plans-own-line-trace-pdbcls": ("python3 -m pytest -q --trace --pdbcls=helpers:Pdb", {}, {}),
+    # a plugin's flag: pytest-benchmark's table imports pygal (installed nowhere) from the
+    # call's folder at the session's end (the ini's form: held since fa8e6e3's fail-closed)
+    "plans-own-line-benchmark-histogram": ("python3 -m pytest -q --benchmark-histogram", {
+        "tests/test_b.py": "def test_b(benchmark):\n    benchmark(lambda: None)\n"}, {}),
     # the session's PYTEST_ADDOPTS split as shlex splits it (quotes), a cluster (-q -W)
     "session-pytest-addopts-quoted-p": ("python3 -m pytest -q", {},
                                         {"PYTEST_ADDOPTS": "'-phelpers'"}),
@@ -117,14 +121,14 @@ OPTIONS: dict[str, tuple[str, dict[str, str], dict[str, str]]] = {
 # (the session's PYTEST_ADDOPTS cases: held since 245ff12)
 _open("test_o_an_option_imports_a_module_by_name", "at 245ff12 the plan's own pytest line read "
       "by a deny-list of option names (-p, -W, _EVERY): --pdbcls not in it",
-      "plans-own-line-trace-pdbcls")
+      "plans-own-line-trace-pdbcls", "plans-own-line-benchmark-histogram")
 
 
 @pytest.mark.parametrize("case", _rows("test_o_an_option_imports_a_module_by_name", OPTIONS))
 def test_o_an_option_imports_a_module_by_name(case: str, tmp_path: Path,
                                               request: pytest.FixtureRequest) -> None:
     """Plan: the pytest line, ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest imports
-    ``helpers`` by the option's value."""
+    ``helpers`` (``pygal`` for the histogram) by the option's value."""
     needs("python3", "pytest")
     for row, proof, folder in _each(OPTIONS, case, tmp_path, request):
         if "benchmark" in row and subprocess.run(["python3", "-c", "import pytest_benchmark"],
@@ -133,7 +137,8 @@ def test_o_an_option_imports_a_module_by_name(case: str, tmp_path: Path,
         line, files, env = OPTIONS[row]
         assert _session(folder, [f"Bash({line})", "Bash(cp *)"],
                         {"helpers.py": "", "tests/test_a.py": PASSES, **files},
-                        ["cp src/p helpers.py", line], env=env, proof=proof) is not None
+                        [f"cp src/p {'pygal' if 'histogram' in row else 'helpers'}.py", line],
+                        env=env, proof=proof) is not None
 
 
 # --- C: a pattern entry's call whose operand pytest collects whatever its name ---------------
