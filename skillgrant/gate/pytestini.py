@@ -152,7 +152,9 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
                 every = True if word.partition("=")[0] in _EVERY or word[:2] == "-c" else \
                     every  # (None kept: not known until asked; s58-preview R-LAZY-ADDOPTS)
                 read = valued or word[:1] != "-" or word[:2] == "-p" or word.startswith(
-                    "--doctest-glob") or option_read(word, after) is not None  # (an option not
+                    "--doctest-glob") or option_read(word, after) is not None or (
+                    word[:2] == "--" and "=" not in word and after[:1] in ("-", ""))  # (a
+                # plugin's flag: no value names a module; an option not
                 every = True if not read else every  # callpytest's: `--pdbcls=helpers:Pdb`;
                 valued = not valued and word[:1] == "-" and (  # s59-preview O-IMPORTING)
                     word in ("-p", "--doctest-glob") or bool(option_read(word, after)))

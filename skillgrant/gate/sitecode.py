@@ -16,11 +16,11 @@ if TYPE_CHECKING:
 #: The calls a ``.pth`` import line and ``sitecustomize`` may make (``exactcode``'s allow-list:
 #: none moves what Python imports): the environment's values, paths' tests; a function of a
 #: module of the site folder is read as that module (``_appends_none``).
-_SITE_CALLS: Final = frozenset(("os.environ.get", "os.path.*"))
-#: The attributes site code may not name (``sys.path``, a finder's lists; the environment:
-#: written, pytest reads it after, s59-preview E-SITE-ENV).
-_SITE_KEPT: Final = frozenset(("path", "meta_path", "path_hooks", "path_importer_cache",
-                               "environ"))
+_SITE_CALLS: Final = frozenset(("os.environ.get", "os.environ.items", "os.environ.keys",
+                                "os.environ.copy", "os.path.*"))
+#: The attributes site code may not name (``sys.path``, a finder's lists; the environment is
+#: read only: stores and writing methods are not read, s59-preview E-SITE-ENV).
+_SITE_KEPT: Final = frozenset(("path", "meta_path", "path_hooks", "path_importer_cache"))
 
 def site_code(text: bytes, foreign: set[str], line: bool = False) -> list[str] | None:
     """The modules site code ``text`` (a ``.pth`` import line, a ``sitecustomize``) imports

@@ -125,6 +125,10 @@ SITE_READ = {
                    "\\n if os.path.isfile(_c) and os.path.getsize(_c)<65536:\\n  with open(_c,"
                    "'rb') as _f: _t=_f.read()\\n  with open(_p,'ab') as _f: _f.write(b'\\\\n'+_t)"
                    "\\nexcept Exception: pass\\n\")"),
+    "pytest-cov": ("import os, sys;exec('if \\'COV_CORE_SOURCE\\' in os.environ:\\n try:\\n  "
+                   "from pytest_cov.embed import init\\n  init()\\n except Exception as exc:"
+                   "\\n  sys.stderr.write(\\n    \"pytest-cov: {0}\\\\n\".format(dict((k, v) for "
+                   "k, v in os.environ.items() if k.startswith(\"COV_CORE\")))\\n  )\\n')"),
     "apport-sitecustomize": ("try:\n    import apport_python_hook\nexcept ImportError:\n    pass"
                              "\nelse:\n    apport_python_hook.install()\n"),
 }
@@ -165,7 +169,8 @@ def test_site_code_of_this_machine_is_read() -> None:
     from skillgrant.gate.sitecode import site_code
 
     assert [c for c in SITE_READ if site_code(SITE_READ[c].encode(), {
-        "_distutils_hack", "certifi", "apport_python_hook"}, c != "apport-sitecustomize") is
+        "_distutils_hack", "certifi", "apport_python_hook", "pytest_cov"},
+        c != "apport-sitecustomize") is
         None] == []
 
 
@@ -269,6 +274,8 @@ def test_an_entry_points_module_and_packages_are_site_names(tmp_path: Path, fold
     ("-ra -q --cov=src -n auto -p no:cacheprovider -W error", False),
     ("--trace --pdbcls=helpers:Pdb", True),  # (s59-preview O-IMPORTING-OPTIONS)
     ("--benchmark-timer=helpers.clock", True),
+    ("--benchmark-disable --no-success-flaky-report -ra", False),  # (flags: s59-preview K-ADDOPTS)
+    ("--reactor=asyncio", True),
 ])
 def test_the_inis_addopts_are_read_by_the_allow_list(tmp_path: Path, addopts: str,
                                                      every: bool) -> None:
