@@ -110,6 +110,10 @@ OPTIONS: dict[str, tuple[str, dict[str, str], dict[str, str]]] = {
     # call's folder at the session's end (the ini's form: held since fa8e6e3's fail-closed)
     "plans-own-line-benchmark-histogram": ("python3 -m pytest -q --benchmark-histogram", {
         "tests/test_b.py": "def test_b(benchmark):\n    benchmark(lambda: None)\n"}, {}),
+    # (denied at fa8e6e3, allowed again at e8eca43: a plugin's `--flag` read as naming none)
+    "ini-addopts-benchmark-histogram": ("python3 -m pytest -q", {
+        "pytest.ini": "[pytest]\naddopts = --benchmark-histogram\n",
+        "tests/test_b.py": "def test_b(benchmark):\n    benchmark(lambda: None)\n"}, {}),
     # the session's PYTEST_ADDOPTS split as shlex splits it (quotes), a cluster (-q -W)
     "session-pytest-addopts-quoted-p": ("python3 -m pytest -q", {},
                                         {"PYTEST_ADDOPTS": "'-phelpers'"}),
@@ -122,6 +126,9 @@ OPTIONS: dict[str, tuple[str, dict[str, str], dict[str, str]]] = {
 _open("test_o_an_option_imports_a_module_by_name", "at 245ff12 the plan's own pytest line read "
       "by a deny-list of option names (-p, -W, _EVERY): --pdbcls not in it",
       "plans-own-line-trace-pdbcls", "plans-own-line-benchmark-histogram")
+_open("test_o_an_option_imports_a_module_by_name", "at e8eca43 pytestini reads an addopts "
+      "--flag without a value as naming no module (pytest-benchmark's --benchmark-histogram "
+      "imports pygal)", "ini-addopts-benchmark-histogram")
 
 
 @pytest.mark.parametrize("case", _rows("test_o_an_option_imports_a_module_by_name", OPTIONS))
@@ -553,12 +560,8 @@ COSTS = {
 
 # (regressions of 745198d: flask-tutorial-reads-its-sql held since 355c9c6,
 # pytest-docs-yaml-collector since c2ba333)
-_open("test_k_an_everyday_call_stays_allowed", "at fa8e6e3 pytestini takes an addopts option "
-      "outside callpytest's allow-list (an installed plugin's flag) as making every module a "
-      "plugin's", "plugin-flag-in-the-ini-addopts")
-_open("test_k_an_everyday_call_stays_allowed", "at 355c9c6 (636a4aa) sitecode does not read "
-      "pytest-cov's .pth (sys.stderr.write): every module a site name",
-      "pytest-covs-pth-in-the-active-venv")
+# (plugin-flag-in-the-ini-addopts, pytest-covs-pth-in-the-active-venv: regressions of fa8e6e3 and
+# 355c9c6, held since e8eca43)
 
 
 @pytest.mark.parametrize("case", _rows("test_k_an_everyday_call_stays_allowed", COSTS))
