@@ -268,6 +268,14 @@ LINES["pth-imports-a-module-of-a-pythonpath-zip"] = (
     "cd $T && python3 -c \"import sys, zipfile; zipfile.ZipFile('pp.zip', 'w').writestr("
     "'acme_boot.py', 'import sys; sys.path.append(%r)' % sys.argv[1])\" \"$A\"\n"
     "echo 'import acme_boot' > \"$S/acme_boot.pth\"\n")
+# a .pth line calling a site module's function, whose body the regex appends alone reads
+LINES["pth-calls-a-site-modules-function-running-a-file"] = (
+    BOOT.replace("import runpy\\nrunpy.run_path", "def setup():\\n    import runpy\\n    "
+                 "runpy.run_path") + "echo 'import acme_boot; acme_boot.setup()' > "
+    "\"$S/acme_boot.pth\"\n")
+_open("test_e_site_start_code_is_read_otherwise", "at e8eca43 sitecode reads a called site "
+      "module function's body by the regex appends only",
+      "pth-calls-a-site-modules-function-running-a-file")
 _open("test_e_site_start_code_is_read_otherwise", "at 3e28aec (and 78dd817) sitefinders reads "
       "no module of an archive site code imports", "pth-imports-a-module-of-a-pythonpath-zip")
 
