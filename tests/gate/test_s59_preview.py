@@ -8,9 +8,11 @@ the real programs (python3 3.11, pytest 9 and its iniconfig, ``site``) in a scra
 that the calls run the payload (``open('zz', 'w')``), then asks the printed hook for each
 call in turn as Claude Code 2.1.332's Bash tool runs them (``test_s57_greview2._session``:
 the session's environment with the case's additions, ``CLAUDE_PROJECT_DIR`` the project): the
-hook allowing them all is the finding, a strict xfail row of ``OPEN`` while it is open. A case
-the change holds is a plain test pinning it; a cost (a careful user's everyday call denied
-though harmless) is a row asserting the call is allowed.
+hook allowing them all is the finding, a strict xfail row of ``OPEN`` while it is open. The
+cases the change holds are pinned by one ``held`` item per test asking the hook only for each
+(``_rows``: a row whose ``OPEN`` line is removed moves there; CI's budget of items); a cost
+(a careful user's everyday call denied though harmless) is a row asserting the call is
+allowed.
 
 Every payload only touches a file."""
 
