@@ -275,9 +275,15 @@ LINES["pth-calls-a-site-modules-function-running-a-file"] = (
     BOOT.replace("import runpy\\nrunpy.run_path", "def setup():\\n    import runpy\\n    "
                  "runpy.run_path") + "echo 'import acme_boot; acme_boot.setup()' > "
     "\"$S/acme_boot.pth\"\n")
+# a site module re-exporting runpy's run_path, called by a .pth line as a foreign function
+LINES["pth-calls-a-site-modules-reexported-run-path"] = (
+    "mkdir -p $T/boot && printf 'import sys\\nsys.path.append(\"%s\")\\n' \"$A\" > "
+    "$T/boot/boot.py\necho 'from runpy import run_path' > \"$S/acme_boot.py\"\n"
+    "echo \"import acme_boot; acme_boot.run_path('$T/boot/boot.py')\" > \"$S/acme_boot.pth\"\n")
 _open("test_e_site_start_code_is_read_otherwise", "at e8eca43 sitecode reads a called site "
       "module function's body by the regex appends only",
-      "pth-calls-a-site-modules-function-running-a-file")
+      "pth-calls-a-site-modules-function-running-a-file",
+      "pth-calls-a-site-modules-reexported-run-path")
 _open("test_e_site_start_code_is_read_otherwise", "at 3e28aec (and 78dd817) sitefinders reads "
       "no module of an archive site code imports", "pth-imports-a-module-of-a-pythonpath-zip")
 
