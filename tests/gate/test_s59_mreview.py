@@ -56,7 +56,8 @@ def _rows(test: str, rows: dict[str, tuple[str, ...]], why: dict[str, str]) -> N
 #: The runners installed for the cases (one folder of the runtime cache jest's rows share).
 RUNNERS = _JEST_HOME.parent / "s59-runners"
 _PACKAGES = ("mocha@10.8.2", "tape@5.9.0", "cross-env@7.0.3", "nyc@17.1.0",
-             "typescript@5.6.3", "ava@6.2.0", "prettier@3.3.3", "eslint@9.14.0")
+             "typescript@5.6.3", "ava@6.2.0", "prettier@3.3.3", "eslint@9.14.0",
+             "vitest@2.1.8")
 
 
 def _runners() -> Path:
@@ -69,7 +70,7 @@ def _runners() -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not all((modules / ".bin" / b).exists() for b in ("mocha", "tape", "cross-env",
                                                                "nyc", "tsc", "ava", "prettier",
-                                                               "eslint")):
+                                                               "eslint", "vitest")):
             subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix",
                             str(RUNNERS), *_PACKAGES], capture_output=True, timeout=600,
                            check=False)
@@ -85,6 +86,10 @@ SPEC = {"test/a.spec.js": "it('a', () => {});\n"}
 #: Each case: the ``test`` script, the other files, the copy's operands, the payload (the copy's
 #: source, ``src/mk``; ``NODE`` node's).
 NODE = NODE_PAYLOAD
+#: An ES module's payload (vitest's settings, workspace and setup files), and a vitest test.
+ESM = ("import {execSync} from 'child_process'; execSync('touch ' + process.env.INIT_CWD + "
+       "'/zz');\nexport default {};\n")
+VITEST = {"src/a.test.mjs": "import {test} from 'vitest'; test('a', () => {});\n"}
 SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
     # copiers ("no code: its operands as data") writing a file the session may write into the
     # folder node's --test collects, under a test's name; tsc ("data") compiling into it
@@ -140,6 +145,22 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
         {**SPEC, ".prettierrc": json.dumps({"plugins": ["./tools/p.cjs"]}),
          "tools/p.cjs": "module.exports = {};\n"}, "src/mk tools/p.cjs",
         NODE + "module.exports = {};\n"),
+    # a wrapper's assignment of a variable a program reads a file by (no test there yet)
+    "cross-env-node-options": ("cross-env NODE_OPTIONS=--require=./tools/x.cjs mocha",
+                               {"tools/x.cjs": "1\n"}, "src/mk tools/x.cjs", NODE),
+    # vitest's workspace file (code), its settings' setupFiles
+    "vitest-workspace-option": ("vitest run --workspace tools/ws.mjs", {**VITEST,
+                                "tools/ws.mjs": "export default ['.'];\n"},
+                                "src/mk tools/ws.mjs", ESM.replace("{}", "['.']")),
+    "vitest-config-names-a-setup-file": (
+        "vitest run", {**VITEST, "vitest.config.mjs": "export default {test: {setupFiles: "
+                       "['./tools/s.mjs']}};\n", "tools/s.mjs": "1\n"}, "src/mk tools/s.mjs",
+        ESM),
+    # a program's word holding `=` (no assignment: its name is no identifier) read as the
+    # word after the `=`
+    "a-program-word-holding-an-equals": (
+        "mocha && tools/x=echo", {**SPEC, "tools/x=echo": "true\n"}, "src/mk tools/x=echo",
+        '#!/bin/sh\ntouch "$INIT_CWD/zz"\n'),
     # held: a program off the list (closed by af4839a7 before the first try), eslint's
     # formatter path, mocha's settings above the project
     "awk-file-option-attached": ("awk -ftools/x.awk package.json", {"tools/x.awk": "{}\n"},
@@ -186,6 +207,16 @@ WHY_SCRIPTS: dict[str, str] = {
     "(jest's setupFiles are read by jestsettings; mocha's, nyc's, ava's, tap's are not)",
     "prettierrc-names-a-plugin": "as mocharc-names-a-require: .prettierrc's plugins "
     "(af4839a7)",
+    "vitest-config-names-a-setup-file": "as mocharc-names-a-require: vitest.config's "
+    "setupFiles (af4839a7)",
+    "cross-env-node-options": "scriptcode._allowed (af4839a7) skips cross-env's assignments "
+    "unread (NODE_OPTIONS, NODE_PATH, LD_PRELOAD: a shell's assignment before a program "
+    "refuses, _PLAIN_NAMES); mocha's node requires ./tools/x.cjs (at 3e28aec6 too)",
+    "vitest-workspace-option": "scriptcode._LOADS (af4839a7) lacks vitest's `--workspace` (a "
+    "code file)",
+    "a-program-word-holding-an-equals": "testroots._folders_of/_code_run read each word as "
+    "`w.rpartition('=')[2]`: the program `tools/x=echo` (no assignment: dash runs it) is "
+    "read as `echo`, in scriptcode._RUNS (af4839a7; at 3e28aec6 too)",
 }
 SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "writes-into-the-collected-folder": ("cp-into-the-collected-folder",
@@ -194,11 +225,14 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "a-wrapper-runs-a-built-program": ("a-wrapper-runs-a-built-program",),
     "a-runners-file-operand": ("mocha-runs-its-operand", "tape-runs-its-operand"),
     "an-option-loading-code-not-listed": ("mocha-package-option", "nyc-rc-path-option",
-                                          "ava-node-arguments"),
+                                          "ava-node-arguments", "vitest-workspace-option"),
+    "a-wrappers-assignment": ("cross-env-node-options",),
+    "a-program-word-holding-an-equals": ("a-program-word-holding-an-equals",),
     "a-bare-name-is-a-file-of-the-folder": ("mocha-require-bare-name",
                                             "mocha-reporter-bare-name", "mocha-ui-bare-name",
                                             "prettier-plugin-bare-name"),
-    "guarded-settings-naming-code": ("mocharc-names-a-require", "prettierrc-names-a-plugin"),
+    "guarded-settings-naming-code": ("mocharc-names-a-require", "prettierrc-names-a-plugin",
+                                     "vitest-config-names-a-setup-file"),
     "held-programs-and-options": ("awk-file-option-attached", "sqlite3-init-file",
                                   "eslint-format-file", "mocharc-above-the-project"),
 }
@@ -213,6 +247,8 @@ def _script(tmp_path: Path, case: str) -> str | None:
              "src/mk": source, **files}
     setup = ("printf '%s\\n' \"require('child_process').execSync('touch ' + "
              "process.env.INIT_CWD + '/zz')\" > ../pre.cjs" if "above" in case else "")
+    if source.startswith("#!"):  # (a program: the copy keeps its mode)
+        setup = "chmod +x src/mk" + (" 'tools/x=echo'" if "tools/x=echo" in files else "")
     return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
                  [f"cp {copy}", "npm test"], links={"node_modules": str(modules)},
                  setup=setup)
@@ -322,8 +358,26 @@ COSTS: dict[str, tuple[list[str], dict[str, str], list[str]]] = {
          "main.c": "int main(void) { return 0; }\n", "src/a.js": "1\n",
          "tools/gen": "#!/bin/sh\n"},
         ["make test", "cp src/a.js src/b.js", "cp tools/gen tools/gen2"]),
+    # a collecting script's wrappers: two assignments, an option's value
+    "a-write-under-cross-envs-two-assignments": (
+        ["Bash(npm test)", "Bash(cp *)", "Bash(mkdir *)"],
+        {"package.json": json.dumps({"name": "p", "scripts": {
+            "test": "cross-env NODE_ENV=test TZ=UTC mocha"}}), **SPEC},
+        ["cp notes.txt out/n.txt", "mkdir -p build"]),
+    "a-write-under-nycs-option-value": (
+        ["Bash(npm test)", "Bash(cp *)", "Bash(mkdir *)"],
+        {"package.json": json.dumps({"name": "p", "scripts": {
+            "test": "nyc --reporter text mocha"}}), **SPEC},
+        ["cp notes.txt out/n.txt", "mkdir -p build"]),
 }
 WHY_COSTS: dict[str, str] = {
+    "a-write-under-cross-envs-two-assignments": "REGRESSION of af4839a7 (allowed at "
+    "3e28aec6): scriptcode._allowed skips cross-env's assignments while `names[at - 1] == "
+    "'cross-env'`: the second, `TZ=UTC`, is taken as the program (not in _RUNS), and the "
+    "collecting plan's writes are refused",
+    "a-write-under-nycs-option-value": "REGRESSION of af4839a7 (allowed at 3e28aec6): "
+    "scriptcode._allowed skips a wrapper's options as single words: nyc's `--reporter text` "
+    "makes `text` the program",
     "a-scripts-copy-after-a-c-build": "REGRESSION of 64cfc2d9 (allowed at 3e28aec6): "
     "jestargs._runs_named follows the Makefile's `main.o` and `./t`; built, they are no text, "
     "so jest is present and jestsettings guards every script and file of no ending (s58's "
@@ -337,11 +391,14 @@ for _row in (c for c in COSTS if c not in CLOSED):
 def test_cost_an_everyday_call(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The plan and its files; each everyday call, harmless, must be allowed."""
     monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)
-    needs("make", "cc")
     entries, files, calls = COSTS[case]
+    needs(*(["make", "cc"] if "make test" in calls else []))
+    links = {"node_modules": str(_runners())} if "package.json" in files else {}
     project = hooked_project(tmp_path, entries)
     for name, text in files.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(text)
+    for name, to in links.items():
+        (project / name).symlink_to(to)
     env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
     assert first_denied(project, calls, env) is None
