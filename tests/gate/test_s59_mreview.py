@@ -156,6 +156,9 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
         "vitest run", {**VITEST, "vitest.config.mjs": "export default {test: {setupFiles: "
                        "['./tools/s.mjs']}};\n", "tools/s.mjs": "1\n"}, "src/mk tools/s.mjs",
         ESM),
+    # vitest's workspace file, found by its name in the settings' folder
+    "vitest-workspace-file": ("vitest run", VITEST, "src/mk vitest.workspace.mjs",
+                              ESM.replace("{}", "['.']")),
     # a program's word holding `=` (no assignment: its name is no identifier) read as the
     # word after the `=`
     "a-program-word-holding-an-equals": (
@@ -214,6 +217,9 @@ WHY_SCRIPTS: dict[str, str] = {
     "refuses, _PLAIN_NAMES); mocha's node requires ./tools/x.cjs (at 3e28aec6 too)",
     "vitest-workspace-option": "scriptcode._LOADS (af4839a7) lacks vitest's `--workspace` (a "
     "code file)",
+    "vitest-workspace-file": "starttables.STARTS' vitest names `{vitest,vite}.config.*` only: "
+    "vitest 2 loads `vitest.workspace.*` (and `vitest.projects.*`) from its settings' folder "
+    "as code (af4839a7 lists vitest in scriptcode._RUNS by those settings)",
     "a-program-word-holding-an-equals": "testroots._folders_of/_code_run read each word as "
     "`w.rpartition('=')[2]`: the program `tools/x=echo` (no assignment: dash runs it) is "
     "read as `echo`, in scriptcode._RUNS (af4839a7; at 3e28aec6 too)",
@@ -227,6 +233,7 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "an-option-loading-code-not-listed": ("mocha-package-option", "nyc-rc-path-option",
                                           "ava-node-arguments", "vitest-workspace-option"),
     "a-wrappers-assignment": ("cross-env-node-options",),
+    "a-settings-file-not-named": ("vitest-workspace-file",),
     "a-program-word-holding-an-equals": ("a-program-word-holding-an-equals",),
     "a-bare-name-is-a-file-of-the-folder": ("mocha-require-bare-name",
                                             "mocha-reporter-bare-name", "mocha-ui-bare-name",
