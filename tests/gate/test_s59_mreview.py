@@ -365,6 +365,13 @@ COSTS: dict[str, tuple[list[str], dict[str, str], list[str]]] = {
          "main.c": "int main(void) { return 0; }\n", "src/a.js": "1\n",
          "tools/gen": "#!/bin/sh\n"},
         ["make test", "cp src/a.js src/b.js", "cp tools/gen tools/gen2"]),
+    # a Python project's pytest plan (no make run): its Makefile names a binary file
+    "a-scripts-copy-under-a-pytest-plan-beside-a-makefile": (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+        {"Makefile": "docs:\n\tcp assets/logo.bin docs/logo.bin\n",
+         "assets/logo.bin": "\0\x89PNG\n", "tests/test_a.py": "def test_a():\n    pass\n",
+         "src/a.js": "1\n", "tools/gen": "#!/bin/sh\n"},
+        ["cp src/a.js src/b.js", "cp tools/gen tools/gen2"]),
     # a collecting script's wrappers: two assignments, an option's value
     "a-write-under-cross-envs-two-assignments": (
         ["Bash(npm test)", "Bash(cp *)", "Bash(mkdir *)"],
@@ -385,6 +392,10 @@ WHY_COSTS: dict[str, str] = {
     "a-write-under-nycs-option-value": "REGRESSION of af4839a7 (allowed at 3e28aec6): "
     "scriptcode._allowed skips a wrapper's options as single words: nyc's `--reporter text` "
     "makes `text` the program",
+    "a-scripts-copy-under-a-pytest-plan-beside-a-makefile": "REGRESSION of 64cfc2d9 (allowed "
+    "at 3e28aec6): jestargs._runs_named reads the folder's Makefile whatever the plan runs, "
+    "and a binary file a word names (assets/logo.bin) is \"a program\": jest present, every "
+    "script and file of no ending guarded",
     "a-scripts-copy-after-a-c-build": "REGRESSION of 64cfc2d9 (allowed at 3e28aec6): "
     "jestargs._runs_named follows the Makefile's `main.o` and `./t`; built, they are no text, "
     "so jest is present and jestsettings guards every script and file of no ending (s58's "
