@@ -114,6 +114,12 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
                                "src/mk tools/check.js", NODE),
     "tape-runs-its-operand": ("tape tools/check.js", {"tools/check.js": "1\n"},
                               "src/mk tools/check.js", NODE),
+    # …every script below a folder or a glob it is given (no test's name: the names guarded)
+    "mocha-runs-a-folders-scripts": ("mocha spec", {"spec/a.js": "it('a', () => {});\n"},
+                                     "src/mk spec/b.js", NODE),
+    "tape-runs-a-globs-scripts": ("tape 'tests/*.js'", {"tests/a.js": "require('tape')('a', "
+                                                        "t => t.end());\n"},
+                                  "src/mk tests/b.js", NODE),
     # options loading code (or settings naming code) that `_LOADS` does not list
     "mocha-package-option": (
         "mocha --package=tools/p.json", {**SPEC, "tools/pre.cjs": "1\n", "tools/p.json":
@@ -192,6 +198,11 @@ WHY_SCRIPTS: dict[str, str] = {
     "mocha-runs-its-operand": "scriptcode._RUNS (af4839a7) says mocha reads its tests "
     "(testfiles' names): it runs any file operand (`tools/check.js`), which nothing guards",
     "tape-runs-its-operand": "as mocha-runs-its-operand, tape's file operands (af4839a7)",
+    "mocha-runs-a-folders-scripts": "as mocha-runs-its-operand: `mocha spec` runs every script "
+    "in spec/; the gate guards test names and test/ only (testroots: a folder below the run "
+    "folder is walked by those names) (af4839a7)",
+    "tape-runs-a-globs-scripts": "as mocha-runs-a-folders-scripts: tape's glob `tests/*.js` "
+    "(af4839a7)",
     "mocha-package-option": "scriptcode._LOADS (af4839a7) lacks mocha's `--package` (a "
     "package.json whose \"mocha\" names a require)",
     "nyc-rc-path-option": "scriptcode._LOADS (af4839a7) lacks nyc's `--nycrc-path` (its "
@@ -229,7 +240,8 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
                                          "ln-into-the-collected-folder",
                                          "tsc-compiles-into-the-collected-folder"),
     "a-wrapper-runs-a-built-program": ("a-wrapper-runs-a-built-program",),
-    "a-runners-file-operand": ("mocha-runs-its-operand", "tape-runs-its-operand"),
+    "a-runners-operand": ("mocha-runs-its-operand", "tape-runs-its-operand",
+                          "mocha-runs-a-folders-scripts", "tape-runs-a-globs-scripts"),
     "an-option-loading-code-not-listed": ("mocha-package-option", "nyc-rc-path-option",
                                           "ava-node-arguments", "vitest-workspace-option"),
     "a-wrappers-assignment": ("cross-env-node-options",),
