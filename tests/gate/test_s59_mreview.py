@@ -109,6 +109,12 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
         "mkdir -p out && cp tools/r.txt out/cat && chmod +x out/cat && cross-env X=1 ./out/cat",
         {"tools/r.txt": "true\n"}, "src/mk tools/r.txt",
         '#!/bin/sh\ntouch "$INIT_CWD/zz"\n'),
+    # …into npm's bin folder (first on the script's PATH), run by a listed name
+    "a-built-program-in-npms-bin-folder": (
+        "mkdir -p node_modules/.bin && cp tools/r.txt node_modules/.bin/cat && chmod +x "
+        "node_modules/.bin/cat && cat package.json && node --test",
+        {"tools/r.txt": "true\n", "test/a.test.js": "1\n"}, "src/mk tools/r.txt",
+        '#!/bin/sh\ntouch "$INIT_CWD/zz"\n'),
     # a runner running its file operand as a test (no test's name, no collected folder)
     "mocha-runs-its-operand": ("mocha tools/check.js", {"tools/check.js": "1\n"},
                                "src/mk tools/check.js", NODE),
@@ -231,6 +237,9 @@ WHY_SCRIPTS: dict[str, str] = {
     "vitest-workspace-file": "starttables.STARTS' vitest names `{vitest,vite}.config.*` only: "
     "vitest 2 loads `vitest.workspace.*` (and `vitest.projects.*`) from its settings' folder "
     "as code (af4839a7 lists vitest in scriptcode._RUNS by those settings)",
+    "a-built-program-in-npms-bin-folder": "as a-wrapper-runs-a-built-program: the script's "
+    "cp/chmod (scriptcode._RUNS, af4839a7) make node_modules/.bin/cat, first on npm's PATH; "
+    "its `cat package.json` runs it",
     "a-program-word-holding-an-equals": "testroots._folders_of/_code_run read each word as "
     "`w.rpartition('=')[2]`: the program `tools/x=echo` (no assignment: dash runs it) is "
     "read as `echo`, in scriptcode._RUNS (af4839a7; at 3e28aec6 too)",
@@ -239,7 +248,8 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "writes-into-the-collected-folder": ("cp-into-the-collected-folder",
                                          "ln-into-the-collected-folder",
                                          "tsc-compiles-into-the-collected-folder"),
-    "a-wrapper-runs-a-built-program": ("a-wrapper-runs-a-built-program",),
+    "a-listed-name-runs-a-built-program": ("a-wrapper-runs-a-built-program",
+                                           "a-built-program-in-npms-bin-folder"),
     "a-runners-operand": ("mocha-runs-its-operand", "tape-runs-its-operand",
                           "mocha-runs-a-folders-scripts", "tape-runs-a-globs-scripts"),
     "an-option-loading-code-not-listed": ("mocha-package-option", "nyc-rc-path-option",
@@ -268,9 +278,9 @@ def _script(tmp_path: Path, case: str) -> str | None:
              "process.env.INIT_CWD + '/zz')\" > ../pre.cjs" if "above" in case else "")
     if source.startswith("#!"):  # (a program: the copy keeps its mode)
         setup = "chmod +x src/mk" + (" 'tools/x=echo'" if "tools/x=echo" in files else "")
+    links = {} if "node_modules/" in script else {"node_modules": str(modules)}
     return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
-                 [f"cp {copy}", "npm test"], links={"node_modules": str(modules)},
-                 setup=setup)
+                 [f"cp {copy}", "npm test"], links=links, setup=setup)
 
 
 @pytest.mark.parametrize("row", SCRIPT_ROWS)
