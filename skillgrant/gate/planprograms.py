@@ -188,7 +188,11 @@ def _entry_programs(words: list[str]) -> list[str]:
     name = os.path.basename(program)
     if "/" in program:  # a virtual environment's Python runs its `lib`'s .pth (P1b); what
         found += [*literal(program), os.path.dirname(program) + "/"]  # a script sources
-        # beside it (as an interpreter's script's folder: s48-greview S7)
+        # beside it (as an interpreter's script's folder: s48-greview S7); a project's
+        # program runs any other, as make does (a jest anywhere: s58-mreview J6d, s59)
+        found += [SETTINGS + "*"] if not program.startswith((
+            "/usr/", "/bin/", "/sbin/", "/opt/", "$")) and not name.startswith((
+                "python", "pytest", "py.test")) else []  # (a venv's: read above, V2)
         if name.startswith("python"):
             venv = os.path.dirname(os.path.dirname(program))  # (and its pyvenv.cfg: `home`
             found += [os.path.join(venv, "lib") + "/", os.path.join(venv, "pyvenv.cfg")]  # V2)

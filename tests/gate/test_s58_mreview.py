@@ -65,6 +65,7 @@ CLOSED: dict[str, str] = {
                     "s59-mfix"),
     **dict.fromkeys(("a-recipes-script-runs-the-runner", "a-recipes-program-linked-to-the-runner",
                      "cmake-runs-a-runner-outside"), "s59-mfix jestargs._runs_named"),
+    "the-plans-script-runs-a-runner-outside": "s59-mfix planprograms (a project's program: &*)",
     **dict.fromkeys(("an-unread-pragma-names-a-text-file",
                      "an-unread-next-line-pragma-names-a-text-file",
                      "a-climbing-pragma-names-a-text-file"), "s59-mfix jestdocblocks.EVERY"),
