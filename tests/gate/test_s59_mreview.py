@@ -41,6 +41,7 @@ CLOSED: dict[str, str] = {
     # holes at 3e28aec6)
     "awk-file-option-attached": "af4839a7", "sqlite3-init-file": "af4839a7",
     "eslint-format-file": "held", "mocharc-above-the-project": "held",
+    "the-plans-script-behind-a-wrapper": "held",
 }
 
 
@@ -320,6 +321,19 @@ JEST: dict[str, tuple[str, dict[str, str], str]] = {
         "make test", {"Makefile": "test:\n\tsh scripts/test.sh\n", "scripts/test.sh":
                       "JESTGLOB --config ci.json\n", "ci.json": SETUP_JSON,
                       "lib/unit/a.test.js": JEST_TEST}, "tools/s.js"),
+    # the plan's own script given to a shell (9f18b702 marks `./ci.sh`: a program by its path)
+    "the-plans-script-given-to-a-shell": (
+        "sh ci.sh", {"ci.sh": "JESTBIN --config ci.json\n", "ci.json": SETUP_JSON,
+                     "lib/unit/a.test.js": JEST_TEST}, "tools/s.js"),
+    "the-plans-script-given-to-bash": (
+        "bash scripts/ci.sh", {"scripts/ci.sh": "JESTBIN --config ci.json\n",
+                               "ci.json": SETUP_JSON, "lib/unit/a.test.js": JEST_TEST},
+        "tools/s.js"),
+    # held: the plan's `./ci.sh` behind a wrapper
+    "the-plans-script-behind-a-wrapper": (
+        "timeout 600 ./ci.sh", {"ci.sh": "#!/bin/sh\nJESTBIN --config ci.json\n",
+                                "ci.json": SETUP_JSON, "lib/unit/a.test.js": JEST_TEST},
+        "tools/s.js"),
     # a recipe running npm's test script in a folder below (its package.json names jest)
     "a-recipe-runs-npm-in-a-folder-below": (
         "make test", {"Makefile": "test:\n\tcd web && npm test\n", "web/package.json":
@@ -336,6 +350,10 @@ WHY_JEST: dict[str, str] = {
     "(`b\"jest\" in text`): `…/je*-29.7.0/node_modules/.bin/je*t` runs jest",
     "a-recipes-script-globs-the-runner": "as a-recipe-globs-the-runner, in the script the "
     "recipe runs (64cfc2d9)",
+    "the-plans-script-given-to-a-shell": "planprograms._entry_programs (9f18b702) marks an "
+    "entry's program `&*` (it runs any program: jest's settings read) where it holds a `/`: "
+    "`sh ci.sh` runs the same script by the shell",
+    "the-plans-script-given-to-bash": "as the-plans-script-given-to-a-shell (9f18b702)",
     "a-recipe-runs-npm-in-a-folder-below": "jest's settings are read for the plan's run folders "
     "(jestargs.present(folder)): a recipe's `cd web && npm test` runs jest in web/ (at "
     "6df1f7c8 and 3e28aec6)",
@@ -346,6 +364,9 @@ JEST_ROWS: dict[str, tuple[str, ...]] = {
     "a-runner-not-spelled-jest": ("a-recipe-globs-the-runner",
                                   "a-recipes-script-globs-the-runner"),
     "a-recipe-runs-npm-in-a-folder-below": ("a-recipe-runs-npm-in-a-folder-below",),
+    "the-plans-script-given-to-a-shell": ("the-plans-script-given-to-a-shell",
+                                          "the-plans-script-given-to-bash"),
+    "held-the-plans-script-behind-a-wrapper": ("the-plans-script-behind-a-wrapper",),
 }
 _rows("test_j_the_runner_loads_a_file", JEST_ROWS, WHY_JEST)
 
@@ -361,7 +382,8 @@ def _jest_case(tmp_path: Path, case: str) -> str | None:
     needs("make", *(["cmake"] if entry.startswith("cmake") else []))
     links = {"web/node_modules": str(_installed_jest())} if "web/" in target else None
     return _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
-                 [f"cp src/js {target}", entry], links=links)
+                 [f"cp src/js {target}", entry], links=links,
+                 setup="chmod +x ci.sh" if "./ci.sh" in entry else "")
 
 
 @pytest.mark.parametrize("row", JEST_ROWS)
