@@ -422,6 +422,11 @@ COSTS: dict[str, tuple[list[str], dict[str, str], list[str]]] = {
         {"package.json": json.dumps({"name": "p", "scripts": {
             "test": "cross-env NODE_ENV=test TZ=UTC mocha"}}), **SPEC},
         ["cp notes.txt out/n.txt", "mkdir -p build"]),
+    "a-write-under-a-packages-register-module": (
+        ["Bash(npm test)", "Bash(cp *)", "Bash(mkdir *)"],
+        {"package.json": json.dumps({"name": "p", "scripts": {
+            "test": "mocha --require ts-node/register"}}), **SPEC},
+        ["cp notes.txt out/n.txt", "mkdir -p build"]),
     "a-write-under-nycs-option-value": (
         ["Bash(npm test)", "Bash(cp *)", "Bash(mkdir *)"],
         {"package.json": json.dumps({"name": "p", "scripts": {
@@ -433,6 +438,10 @@ WHY_COSTS: dict[str, str] = {
     "3e28aec6): scriptcode._allowed skips cross-env's assignments while `names[at - 1] == "
     "'cross-env'`: the second, `TZ=UTC`, is taken as the program (not in _RUNS), and the "
     "collecting plan's writes are refused",
+    "a-write-under-a-packages-register-module": "REGRESSION of af4839a7 (allowed at "
+    "3e28aec6): scriptcode._allowed refuses a `_LOADS` value holding `/` unless scoped: a "
+    "package's subpath (`ts-node/register`, `dotenv/config`; node_modules guarded whole) "
+    "refuses the collecting plan's writes",
     "a-write-under-nycs-option-value": "REGRESSION of af4839a7 (allowed at 3e28aec6): "
     "scriptcode._allowed skips a wrapper's options as single words: nyc's `--reporter text` "
     "makes `text` the program",
