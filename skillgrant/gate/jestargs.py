@@ -116,14 +116,18 @@ def _runs_named(folder: str, guards: object) -> bool:
     ``CMakeLists.txt``) through each project file a word of a text read names (a recipe's
     ``sh scripts/test.sh``, the plan's ``./ci.sh``, cmake's ``execute_process``), a text
     naming jest, a file whose real path does (``tools/runner -> …/jest/bin/jest.js``), a file
-    that cannot be read (not UTF-8 text: a program; past ``_READ_LIMIT``), or more than
-    ``_READ_FILES`` files to read, takes jest as present (fail closed)."""
+    that cannot be read (an executable program's; past ``_READ_LIMIT``), a shell script
+    (its ``#!`` line a shell's, or ``.sh``) not read as plain shell words
+    (``planscripts.commands``: ``${J}st``), or more than ``_READ_FILES`` files to read,
+    takes jest as present (fail closed; another text, a source, another interpreter's
+    script, is searched for jest's name only: a residual)."""
     from .planscripts import plan_entries
 
-    texts = [e.encode("utf-8", "replace") for e in plan_entries(guards)]
+    texts = [e.encode("utf-8", "replace") for e in plan_entries(guards)] or [b""]
     pending = [os.path.join(folder, n) for n in _BUILD_FILES]
     seen: set[str] = set(pending)
     top = fs.realpath(folder) + "/"
+    read = 0
     while texts:
         if any(b"jest" in t for t in texts):
             return True
@@ -132,22 +136,22 @@ def _runs_named(folder: str, guards: object) -> bool:
             if path not in seen:
                 seen.add(path)
                 pending.append(path)
-        if len(seen) > _READ_FILES * 16:
-            return True
         texts = []
         while pending and not texts:
             text = _program_text(pending.pop(), top)
-            if text is None:
+            if text is None or read > _READ_FILES:
                 return True
+            read += bool(text)
             texts += [text] if text else []
     return False
 
 
 def _program_text(path: str, top: str) -> bytes | None:
     """The text of the project file ``path`` a program may run (b"" where there is none:
-    a folder, no file); None where jest may be it: its real path below the project's real
-    folder ``top`` (or whole, outside) names jest, or it is no text (a program's, past
-    ``_READ_LIMIT``)."""
+    a folder, no file; a shell script's with its words unquoted after it); None where jest
+    may be it: its real path below the project's real folder ``top`` (or whole, outside)
+    names jest, it is no text (a program's, past ``_READ_LIMIT``), or a script not read
+    (``_runs_named``)."""
     if fs.entry(path) not in ("file", "link"):
         return b""
     real = fs.realpath(path)  # (its own name, not the project's: `…/jest-x/p`)
@@ -157,9 +161,21 @@ def _program_text(path: str, top: str) -> bytes | None:
         text = fs.read(path, _READ_LIMIT + 1)
     except (OSError, ValueError):
         return b""  # (a folder a link leads to, or none: nothing run)
-    return None if len(text) > _READ_LIMIT or b"\0" in text else text
+    if len(text) > _READ_LIMIT or (b"\0" in text and os.access(path, os.X_OK)):
+        return None  # (a program's; an object file, `x.o`, runs nothing by itself)
+    if _SHELL_LINE.match(text.split(b"\n", 1)[0]) or (path.endswith(".sh") and text[:2] != b"#!"):
+        from .planscripts import commands  # (a shell script: its words read as dash's)
+
+        read = commands("\n".join(n for n in text.decode("utf-8", "replace").splitlines()
+                                   if n.lstrip()[:1] != "#"))
+        if read is None:  # (words not plain: `${J}st`)
+            return None
+        return text + b"\n" + " ".join(w for c in read for w in c).encode()  # (`je''st`)
+    return text
 
 
+#: A script's first line naming a shell (its other lines are read as dash reads them).
+_SHELL_LINE: Final = re.compile(rb"#![ \t]*/(?:usr/)?bin/(?:env[ \t]+)?(?:ba|da)?sh[ \t]*\r?$")
 #: The build files a plan's program reads from its folder (make's, cmake's).
 _BUILD_FILES: Final = ("GNUmakefile", "makefile", "Makefile", "CMakeLists.txt")
 #: A word of a text that may name a project file (``scripts/test.sh``, ``./ci.sh``).
