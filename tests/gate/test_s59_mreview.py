@@ -42,6 +42,7 @@ CLOSED: dict[str, str] = {
     "awk-file-option-attached": "af4839a7", "sqlite3-init-file": "af4839a7",
     "eslint-format-file": "held", "mocharc-above-the-project": "held",
     "the-plans-script-behind-a-wrapper": "held",
+    "a-scripts-copy-under-a-pytest-plan-beside-a-makefile": "732d4024",
 }
 
 
@@ -409,6 +410,14 @@ COSTS: dict[str, tuple[list[str], dict[str, str], list[str]]] = {
          "main.c": "int main(void) { return 0; }\n", "src/a.js": "1\n",
          "tools/gen": "#!/bin/sh\n"},
         ["make test", "cp src/a.js src/b.js", "cp tools/gen tools/gen2"]),
+    # a C project's Makefile naming its sources, past 64 files (no build yet)
+    "a-scripts-copy-under-a-make-plan-naming-70-sources": (
+        ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": "SRCS = " + " ".join(f"src/m{i}.c" for i in range(70)) + "\ntest:\n\tcc "
+         "-o t $(SRCS) && ./t\n", **{f"src/m{i}.c": f"int f{i}(void) {{ return {i}; }}\n"
+                                   for i in range(70)},
+         "src/a.js": "1\n", "tools/gen": "#!/bin/sh\n"},
+        ["cp src/a.js src/b.js", "cp tools/gen tools/gen2"]),
     # a Python project's pytest plan (no make run): its Makefile names a binary file
     "a-scripts-copy-under-a-pytest-plan-beside-a-makefile": (
         ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
@@ -445,6 +454,9 @@ WHY_COSTS: dict[str, str] = {
     "a-write-under-nycs-option-value": "REGRESSION of af4839a7 (allowed at 3e28aec6): "
     "scriptcode._allowed skips a wrapper's options as single words: nyc's `--reporter text` "
     "makes `text` the program",
+    "a-scripts-copy-under-a-make-plan-naming-70-sources": "REGRESSION of 732d4024 (allowed at "
+    "3e28aec6): jestargs._runs_named takes jest as present past _READ_FILES (64) files read: "
+    "a Makefile listing its sources",
     "a-scripts-copy-under-a-pytest-plan-beside-a-makefile": "REGRESSION of 64cfc2d9 (allowed "
     "at 3e28aec6): jestargs._runs_named reads the folder's Makefile whatever the plan runs, "
     "and a binary file a word names (assets/logo.bin) is \"a program\": jest present, every "
