@@ -170,6 +170,12 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
         "vitest run", {**VITEST, "vitest.config.mjs": "export default {test: {setupFiles: "
                        "['./tools/s.mjs']}};\n", "tools/s.mjs": "1\n"}, "src/mk tools/s.mjs",
         ESM),
+    # words npm appends to another script's text (`npm run unit -- …`): node --test's reporter
+    "words-npm-appends-to-a-script": (
+        "npm run unit -- --test-reporter=./tools/r.mjs", {"test/a.test.js": "1\n",
+                                                          "tools/r.mjs": "export default 1;\n"},
+        "src/mk tools/r.mjs", ESM.replace("{}", "async function* (s) { for await (const e of "
+                                          "s) {} }")),
     # vitest's workspace file, found by its name in the settings' folder
     "vitest-workspace-file": ("vitest run", VITEST, "src/mk vitest.workspace.mjs",
                               ESM.replace("{}", "['.']")),
@@ -236,6 +242,9 @@ WHY_SCRIPTS: dict[str, str] = {
     "refuses, _PLAIN_NAMES); mocha's node requires ./tools/x.cjs (at 3e28aec6 too)",
     "vitest-workspace-option": "scriptcode._LOADS (af4839a7) lacks vitest's `--workspace` (a "
     "code file)",
+    "words-npm-appends-to-a-script": "planscripts.script_closure reads `unit` (`node --test`) "
+    "alone, and scriptcode._allowed the outer words against _LOADS only: npm appends `-- "
+    "--test-reporter=./tools/r.mjs` to unit's text, node imports the reporter (af4839a7)",
     "vitest-workspace-file": "starttables.STARTS' vitest names `{vitest,vite}.config.*` only: "
     "vitest 2 loads `vitest.workspace.*` (and `vitest.projects.*`) from its settings' folder "
     "as code (af4839a7 lists vitest in scriptcode._RUNS by those settings)",
@@ -258,6 +267,7 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
                                           "ava-node-arguments", "vitest-workspace-option"),
     "a-wrappers-assignment": ("cross-env-node-options",),
     "a-settings-file-not-named": ("vitest-workspace-file",),
+    "words-npm-appends-to-a-script": ("words-npm-appends-to-a-script",),
     "a-program-word-holding-an-equals": ("a-program-word-holding-an-equals",),
     "a-bare-name-is-a-file-of-the-folder": ("mocha-require-bare-name",
                                             "mocha-reporter-bare-name", "mocha-ui-bare-name",
@@ -274,7 +284,8 @@ def _script(tmp_path: Path, case: str) -> str | None:
     """SCRIPTS' ``case``: the first call the hook denies, or None."""
     script, files, copy, source = SCRIPTS[case]
     modules = _runners()
-    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}),
+    scripts = {"test": script, **({"unit": "node --test"} if "run unit" in script else {})}
+    files = {"package.json": json.dumps({"name": "p", "scripts": scripts}),
              "src/mk": source, **files}
     setup = ("printf '%s\\n' \"require('child_process').execSync('touch ' + "
              "process.env.INIT_CWD + '/zz')\" > ../pre.cjs" if "above" in case else "")
