@@ -325,6 +325,13 @@ JEST: dict[str, tuple[str, dict[str, str], str]] = {
                                 "WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})\n",
                                 "runtests": "JESTBIN --config ci.json\n", "ci.json": SETUP_JSON,
                                 "lib/unit/a.test.js": JEST_TEST}, "tools/s.js"),
+    "cmake-adds-a-subdirectory": (
+        "cmake -S . -B build", {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\n"
+                                "project(p NONE)\nadd_subdirectory(web)\n",
+                                "web/CMakeLists.txt": "execute_process(COMMAND JESTBIN --config "
+                                "ci.json WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})\n",
+                                "ci.json": SETUP_JSON, "lib/unit/a.test.js": JEST_TEST},
+        "tools/s.js"),
     # jest spelled by a glob, in the recipe or in the script it runs
     "a-recipe-globs-the-runner": (
         "make test", {"Makefile": "test:\n\tJESTGLOB --config ci.json\n", "ci.json": SETUP_JSON,
@@ -358,6 +365,8 @@ WHY_JEST: dict[str, str] = {
     "a `/` or an ending only (_TOKEN): the recipe's `sh runtests` runs jest, never read",
     "cmake-runs-a-bare-named-script": "as a-recipe-runs-a-bare-named-script: cmake's "
     "`execute_process(COMMAND sh runtests)` (64cfc2d9)",
+    "cmake-adds-a-subdirectory": "as a-recipe-runs-a-bare-named-script: `add_subdirectory(web)` "
+    "names web/CMakeLists.txt by no _TOKEN (64cfc2d9)",
     "a-recipe-globs-the-runner": "jestargs._runs_named (64cfc2d9) is a spelling scan "
     "(`b\"jest\" in text`): `…/je*-29.7.0/node_modules/.bin/je*t` runs jest",
     "a-recipes-script-globs-the-runner": "as a-recipe-globs-the-runner, in the script the "
@@ -372,7 +381,7 @@ WHY_JEST: dict[str, str] = {
 }
 JEST_ROWS: dict[str, tuple[str, ...]] = {
     "a-bare-named-script": ("a-recipe-runs-a-bare-named-script",
-                            "cmake-runs-a-bare-named-script"),
+                            "cmake-runs-a-bare-named-script", "cmake-adds-a-subdirectory"),
     "a-runner-not-spelled-jest": ("a-recipe-globs-the-runner",
                                   "a-recipes-script-globs-the-runner"),
     "a-recipe-runs-npm-in-a-folder-below": ("a-recipe-runs-npm-in-a-folder-below",),
