@@ -325,6 +325,11 @@ JEST: dict[str, tuple[str, dict[str, str], str]] = {
                                 "WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})\n",
                                 "runtests": "JESTBIN --config ci.json\n", "ci.json": SETUP_JSON,
                                 "lib/unit/a.test.js": JEST_TEST}, "tools/s.js"),
+    # a recipe's script after its `cd` (the token is joined to the plan's folder)
+    "a-recipe-runs-a-script-after-a-cd": (
+        "make test", {"Makefile": "test:\n\tcd ci && sh run.sh\n", "ci/run.sh": "JESTBIN "
+                      "--config ../ci.json --rootDir ..\n", "ci.json": SETUP_JSON,
+                      "lib/unit/a.test.js": JEST_TEST}, "tools/s.js"),
     "cmake-adds-a-subdirectory": (
         "cmake -S . -B build", {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\n"
                                 "project(p NONE)\nadd_subdirectory(web)\n",
@@ -365,6 +370,8 @@ WHY_JEST: dict[str, str] = {
     "a `/` or an ending only (_TOKEN): the recipe's `sh runtests` runs jest, never read",
     "cmake-runs-a-bare-named-script": "as a-recipe-runs-a-bare-named-script: cmake's "
     "`execute_process(COMMAND sh runtests)` (64cfc2d9)",
+    "a-recipe-runs-a-script-after-a-cd": "as a-recipe-runs-a-bare-named-script: "
+    "jestargs._runs_named joins a word to the plan's folder, not the recipe's `cd ci` (64cfc2d9)",
     "cmake-adds-a-subdirectory": "as a-recipe-runs-a-bare-named-script: `add_subdirectory(web)` "
     "names web/CMakeLists.txt by no _TOKEN (64cfc2d9)",
     "a-recipe-globs-the-runner": "jestargs._runs_named (64cfc2d9) is a spelling scan "
@@ -381,7 +388,8 @@ WHY_JEST: dict[str, str] = {
 }
 JEST_ROWS: dict[str, tuple[str, ...]] = {
     "a-bare-named-script": ("a-recipe-runs-a-bare-named-script",
-                            "cmake-runs-a-bare-named-script", "cmake-adds-a-subdirectory"),
+                            "cmake-runs-a-bare-named-script", "cmake-adds-a-subdirectory",
+                            "a-recipe-runs-a-script-after-a-cd"),
     "a-runner-not-spelled-jest": ("a-recipe-globs-the-runner",
                                   "a-recipes-script-globs-the-runner"),
     "a-recipe-runs-npm-in-a-folder-below": ("a-recipe-runs-npm-in-a-folder-below",),
