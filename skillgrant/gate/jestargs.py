@@ -112,33 +112,37 @@ def present(folder: str, guards: object = None) -> bool:
 
 def _runs_named(folder: str, guards: object) -> bool:
     """Whether a program the plan of ``guards`` runs in ``folder`` may run jest (s58-mreview
-    J6c, J6d): read from the plan's entries' texts and ``folder``'s build files (a makefile,
-    ``CMakeLists.txt``) through each project file a word of a text read names (a recipe's
-    ``sh scripts/test.sh``, the plan's ``./ci.sh``, cmake's ``execute_process``), a text
-    naming jest, a file whose real path does (``tools/runner -> …/jest/bin/jest.js``), a file
-    that cannot be read (an executable program's; past ``_READ_LIMIT``), a shell script
-    (its ``#!`` line a shell's, or ``.sh``) not read as plain shell words
-    (``planscripts.commands``: ``${J}st``), or more than ``_READ_FILES`` files to read,
-    takes jest as present (fail closed; another text, a source, another interpreter's
-    script, is searched for jest's name only: a residual)."""
+    J6c, J6d): read from the plan's entries' texts and, where they run make or cmake,
+    ``folder``'s build files (a makefile, ``CMakeLists.txt``), through each project file a
+    word of a text read names that runs (an executable file, a shell script: ``.sh``, a
+    ``#!`` line, a shell's operand: a recipe's ``sh scripts/test.sh``, the plan's
+    ``./ci.sh``, cmake's ``execute_process``): a text naming jest, a file whose real path
+    does (``tools/runner -> …/jest/bin/jest.js``), a shell script not read as plain shell
+    words (``planscripts.commands``: ``${J}st``), a file past ``_READ_LIMIT``, or more than
+    ``_READ_FILES`` files to read, takes jest as present (fail closed). A program's bytes,
+    another interpreter's script, are searched for jest's name only (a name computed when
+    it runs is a residual: docs/decisions.md, session 59)."""
     from .planscripts import plan_entries
 
-    texts = [e.encode("utf-8", "replace") for e in plan_entries(guards)] or [b""]
-    pending = [os.path.join(folder, n) for n in _BUILD_FILES]
-    seen: set[str] = set(pending)
+    texts = [e.encode("utf-8", "replace") for e in plan_entries(guards)]
+    built = any(_BUILDS.search(t) for t in texts) or not texts
+    pending = [(os.path.join(folder, n), False) for n in _BUILD_FILES] if built else []
+    seen = {p for p, _ in pending}
     top = fs.realpath(folder) + "/"
     read = 0
+    texts = texts or [b""]
     while texts:
         if any(b"jest" in t for t in texts):
             return True
+        operands = {w for t in texts for w in _OPERAND.findall(t[:_READ_LIMIT])}
         for token in dict.fromkeys(w for t in texts for w in _TOKEN.findall(t[:_READ_LIMIT])):
             path = os.path.normpath(os.path.join(folder, token.decode("utf-8", "replace")))
             if path not in seen:
                 seen.add(path)
-                pending.append(path)
+                pending.append((path, token in operands))
         texts = []
         while pending and not texts:
-            text = _program_text(pending.pop(), top)
+            text = _program_text(*pending.pop(), top)
             if text is None or read > _READ_FILES:
                 return True
             read += bool(text)
@@ -146,12 +150,12 @@ def _runs_named(folder: str, guards: object) -> bool:
     return False
 
 
-def _program_text(path: str, top: str) -> bytes | None:
-    """The text of the project file ``path`` a program may run (b"" where there is none:
-    a folder, no file; a shell script's with its words unquoted after it); None where jest
-    may be it: its real path below the project's real folder ``top`` (or whole, outside)
-    names jest, it is no text (a program's, past ``_READ_LIMIT``), or a script not read
-    (``_runs_named``)."""
+def _program_text(path: str, shell: bool, top: str) -> bytes | None:
+    """The text of the project file ``path`` if it runs (``_runs_named``; ``shell``: a
+    shell's operand), a shell script's with its words unquoted after it (b"" where it runs
+    not: a folder, no file, a source, a data file); None where jest may be it: its real
+    path below the project's real folder ``top`` (or whole, outside) names jest, it is past
+    ``_READ_LIMIT``, or a shell script not read."""
     if fs.entry(path) not in ("file", "link"):
         return b""
     real = fs.realpath(path)  # (its own name, not the project's: `…/jest-x/p`)
@@ -161,9 +165,14 @@ def _program_text(path: str, top: str) -> bytes | None:
         text = fs.read(path, _READ_LIMIT + 1)
     except (OSError, ValueError):
         return b""  # (a folder a link leads to, or none: nothing run)
-    if len(text) > _READ_LIMIT or (b"\0" in text and os.access(path, os.X_OK)):
-        return None  # (a program's; an object file, `x.o`, runs nothing by itself)
-    if _SHELL_LINE.match(text.split(b"\n", 1)[0]) or (path.endswith(".sh") and text[:2] != b"#!"):
+    script = _SHELL_LINE.match(text.split(b"\n", 1)[0]) is not None or (
+        (shell or path.endswith(".sh")) and text[:2] != b"#!")
+    if not script and not os.access(path, os.X_OK) and text[:2] != b"#!" and \
+            os.path.basename(path) not in _BUILD_FILES:
+        return b""  # (a source, a data file, an object file: run by no one by itself)
+    if len(text) > _READ_LIMIT:
+        return None
+    if script:
         from .planscripts import commands  # (a shell script: its words read as dash's)
 
         read = commands("\n".join(n for n in text.decode("utf-8", "replace").splitlines()
@@ -176,11 +185,14 @@ def _program_text(path: str, top: str) -> bytes | None:
 
 #: A script's first line naming a shell (its other lines are read as dash reads them).
 _SHELL_LINE: Final = re.compile(rb"#![ \t]*/(?:usr/)?bin/(?:env[ \t]+)?(?:ba|da)?sh[ \t]*\r?$")
-#: The build files a plan's program reads from its folder (make's, cmake's).
+#: The build files a plan's make or cmake reads from its folder, and their programs' names.
 _BUILD_FILES: Final = ("GNUmakefile", "makefile", "Makefile", "CMakeLists.txt")
-#: A word of a text that may name a project file (``scripts/test.sh``, ``./ci.sh``).
-_TOKEN: Final = re.compile(rb"[A-Za-z0-9_][A-Za-z0-9_.+@-]*(?:/[A-Za-z0-9_.+@-]+)+|"
-                           rb"\.{1,2}/[A-Za-z0-9_.+@/-]+|[A-Za-z0-9_-]+\.[A-Za-z0-9]+")
+_BUILDS: Final = re.compile(rb"(?:^|[\s;&|/])(?:g?make|cmake)(?:$|[\s;&|])")
+#: A word of a text that may name a project file (``scripts/test.sh``, ``./ci.sh``,
+#: ``runtests``), and one a shell is given (``sh runtests``: a script of any name).
+_TOKEN: Final = re.compile(rb"[A-Za-z0-9_.][A-Za-z0-9_.+@/-]*")
+_OPERAND: Final = re.compile(rb"(?:^|[\s;&|(])(?:ba|da)?sh[ \t]+(?:-[a-z]+[ \t]+)*"
+                             rb"([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
 #: How much of a file is read for jest's name, and how many files.
 _READ_LIMIT: Final = 1 << 20
 _READ_FILES: Final = 64

@@ -60,37 +60,100 @@ def code_read(folder: str, given: list[str], names: list[str]) -> None:
 
 def _allowed(folder: str, given: list[str], names: list[str]) -> None:
     """Raises ValueError unless the command ``given`` (``names``: its words' file names) runs a
-    program of ``_RUNS``, whose file reading is known (s59: an allow-list, failing closed:
-    ``sqlite3 '.read x.sql'``, ``gdb -x x.gdb``, ``timeout 60 ./gen``, a program built into
-    ``node_modules/.bin``, any program not listed, refuse), past the wrappers of
-    ``_WRAPPERS`` (``cross-env NODE_ENV=test nyc mocha``); an option loading code given a
-    path (``mocha --require ./x.js``, ``nyc -r tools/x``: ``_LOADS``; jest's words are
-    ``jestsettings``') refuses."""
+    program of ``_RUNS`` by its bare name, whose file reading is known (s59: an allow-list,
+    failing closed: ``sqlite3 '.read x.sql'``, ``gdb -x x.gdb``, ``timeout 60 ./gen``, a
+    program built into ``node_modules/.bin``, any program not listed, a word holding a
+    ``/`` or a ``=`` as the program, refuse), past the wrappers of ``_WRAPPERS``
+    (``cross-env NODE_ENV=test nyc --reporter text mocha``: cross-env's assignments of
+    ``PLAIN_NAMES`` only, nyc's and c8's valued options ``_WRAPPER_VALUED``); an option
+    loading code given a file (``_loads``) refuses; ``tsc`` writes (its ``outDir`` may be a
+    collected folder: s59-mreview S7) but with ``--noEmit``."""
     at = 0
-    while at < len(names) and names[at] in _WRAPPERS:
-        at += 1
+    while at < len(names) and names[at] in _WRAPPERS and "/" not in given[at]:
+        wrapper, at = names[at], at + 1
         while at < len(given) and (given[at][:1] == "-" or (
-                "=" in given[at] and names[at - 1] == "cross-env")):
-            at += 1  # (its options, cross-env's assignments)
-    name = names[at] if at < len(names) else "true"
+                "=" in given[at] and wrapper == "cross-env")):
+            if given[at][:1] != "-" and given[at].partition("=")[0] not in PLAIN_NAMES:
+                raise ValueError(f"a script of {folder!r} gives cross-env {given[at]!r}, a "
+                                 "variable a program may read a file by")
+            at += 2 if given[at] in _WRAPPER_VALUED else 1  # (`--reporter text`)
+    word = given[at] if at < len(given) else "true"
+    name = os.path.basename(word)
     if name in _PACKAGE_RUNNERS or (name in ("npm", "pnpm", "yarn", "bun") and names[
             at + 1:at + 2] in (["exec"], ["x"], ["dlx"])):
         rest = [w for w in given[at + 1:] if w[:1] != "-" and w not in ("exec", "x", "dlx")]
         name = os.path.basename(rest[0]) if rest else name  # (`npx prettier`: its bin; the
         # package's own checks: `code_read`)
-    if name not in _RUNS:
-        raise ValueError(f"a script of {folder!r} runs {name!r}, no program whose file "
+    if name not in _RUNS or "/" in word or "=" in word:
+        raise ValueError(f"a script of {folder!r} runs {word!r}, no program whose file "
                          "reading the gate knows (scriptcode._RUNS, an allow-list)")
+    _words(folder, name, given, at)
+
+
+def _words(folder: str, name: str, given: list[str], at: int) -> None:
+    """``_allowed``'s reading of the words ``given`` of the program ``name`` (``given[at]``)
+    of ``_RUNS`` and its wrappers: tsc's ``--noEmit``, a runner's operands (``_operands``),
+    an option loading code (``_loads``)."""
+    if name == "tsc" and "--noEmit" not in given:
+        raise ValueError(f"a script of {folder!r} runs tsc, which writes where its settings "
+                         "say (a collected folder: its code is run)")
+    if name in _OPERAND_RUNNERS:
+        _operands(folder, name, given[at + 1:])
     checked = given[1:] if name != "jest" else given[1:at]
-    for k, word in enumerate(checked):
-        option, equals, value = word.partition("=")
+    for k, option in enumerate(checked):
+        option, equals, value = option.partition("=")
         if option in _LOADS and not equals:
             value = checked[k + 1] if k + 1 < len(checked) else "."
-        if option in _LOADS and (value[:1] in (".", "/", "~") or "/" in value.lstrip(
-                "@").partition("/")[2] or (value[:1] != "@" and "/" in value) or
-                value.endswith(_CODE_ENDINGS)):
+        if option in _LOADS and _loads(folder, value):
             raise ValueError(f"a script of {folder!r} gives {name} a file to load as code "
-                             f"({word!r} {value!r})")
+                             f"({option!r} {value!r})")
+
+
+def _operands(folder: str, name: str, words: list[str]) -> None:
+    """Raises ValueError where the runner ``name`` (mocha, tape, tap, ava: it runs every
+    script a file, folder or glob operand names as a test) is given an operand there (or a
+    glob) outside a folder whose scripts are guarded as tests (``testnames.JS_FOLDERS``:
+    ``test/``) that is no test's name (``mocha tools/check.js``, ``mocha spec``, ``tape
+    'tests/*.js'``: s59-mreview S3, S16)."""
+    from .testnames import JS_FOLDERS, test_name
+
+    skip = False
+    for word in words:
+        if skip or word[:1] == "-":
+            skip = word in _RUNNER_VALUED
+            continue
+        glob = any(c in word for c in "*?[{")
+        parts = word.split("/")
+        head = parts[:next((k for k, p in enumerate(parts) if any(c in p for c in "*?[{")),
+                           len(parts))]
+        tests = test_name(re.sub(r"[*?]+|\[[^]]*\]", "x", parts[-1]))  # (`*.test.js`)
+        if ".." in parts or ((glob or os.path.lexists(os.path.join(folder, word))) and
+                             JS_FOLDERS.isdisjoint(head) and not tests):
+            raise ValueError(f"a script of {folder!r} gives {name} {word!r}, whose scripts "
+                             "it runs as tests and no guard keeps")
+
+
+def _loads(folder: str, value: str) -> bool:
+    """Whether the value ``value`` of an option loading code (``_LOADS``) may be a file of
+    ``folder`` or a path: any but a built-in name (``_BUILT_IN``: ``spec``, ``bdd``, ``lcov``)
+    or a package installed in a ``node_modules`` of ``folder`` or above (``ts-node/register``:
+    mocha, prettier, nyc try the package first, a file of the folder next: s59-mreview S6,
+    K6); a text (``--node-arguments=--require=…``) is read as its options' values."""
+    if value[:1] == "-":
+        return any(_loads(folder, v) for v in value.split("=")[1:]) or "=" not in value
+    if value in _BUILT_IN:
+        return False
+    parts = value.split("/")
+    package = "/".join(parts[:2] if value[:1] == "@" else parts[:1])
+    if value[:1] in (".", "/", "~") or not package or value.endswith(_CODE_ENDINGS):
+        return True
+    above = folder
+    while True:
+        if os.path.isdir(os.path.join(above, "node_modules", package)):
+            return False
+        if above == os.path.dirname(above):
+            return True
+        above = os.path.dirname(above)
 
 
 #: The programs a collecting script may run, each with what it reads (s59; any other program
@@ -102,11 +165,12 @@ def _allowed(folder: str, given: list[str], names: list[str]) -> None:
 #: jest's settings and words: ``jestsettings``), ``node``/``bun``/``deno`` in their test
 #: runners' forms (``code_read``).
 _RUNS: Final = {
-    **dict.fromkeys(("cp", "mv", "mkdir", "rmdir", "rm", "ln", "touch", "cat", "ls", "head",
-                     "tail", "wc", "chmod", "echo", "printf", "pwd", "true", "false", "diff",
-                     "cmp", "grep", "tee", "basename", "dirname", "realpath", "stat", "uniq",
-                     "exit", "test", "[", ":", "sleep", "rimraf", "mkdirp"),
-                    "no code: its operands as data"),
+    **dict.fromkeys(("mkdir", "rmdir", "rm", "cat", "ls", "head", "tail", "wc", "echo",
+                     "printf", "pwd", "true", "false", "diff", "cmp", "grep", "basename",
+                     "dirname", "realpath", "stat", "uniq", "exit", "test", "[", ":", "sleep",
+                     "rimraf", "mkdirp"),
+                    "no code: its operands as data, writing no file (a copier's copy may be "
+                    "a test or a program the script runs next: s59-mreview S1, S2, S17)"),
     **dict.fromkeys(("npm", "pnpm", "yarn", "run-s", "run-p", "npm-run-all"),
                     "the package.json scripts it runs by name (planscripts)"),
     "jest": "its settings and words (jestsettings), its tests (testfiles)",
@@ -115,20 +179,52 @@ _RUNS: Final = {
     **dict.fromkeys(("node", "nodejs", "bun", "deno"), "its test runner's tests (testfiles; "
                     "any other form refuses: code_read)"),
     **dict.fromkeys(("tsc", "tsd", "tsd-check"), "sources, type tests and the tsconfig as "
-                    "data (TypeScript's checker loads no plugin)"),
+                    "data (TypeScript's checker loads no plugin; tsc with --noEmit only)"),
     **dict.fromkeys(("tap-spec", "tap-dot", "faucet", "tap-min", "tap-summary",
                      "tap-mocha-reporter"), "its input as data (a pipe's reader)"),
 }
 #: Programs running the program after their options (``cross-env``: its assignments), whose
 #: settings files ``starttables.STARTS`` names (``.nycrc``, ``.c8rc``).
 _WRAPPERS: Final = frozenset(("cross-env", "nyc", "c8"))
-#: Options of a runner or a wrapper loading a module or a file as code (a settings file
-#: among them): a value that is a path, or a script's name, refuses.
+#: Options of a runner or a wrapper loading a module or a file as code (a settings file,
+#: a file of settings naming code among them): a value that may be a file refuses
+#: (``_loads``).
 _LOADS: Final = frozenset(("-r", "--require", "--import", "--loader", "--experimental-loader",
-                           "--plugin", "--rulesdir", "--resolve-plugins-relative-to",
+                           "--plugin", "--plugins", "--rulesdir", "--resolve-plugins-relative-to",
                            "--config", "-c", "--file", "--ui", "-u", "--reporter", "-R",
                            "--setup", "--environment", "--before", "--after", "--node-arg",
-                           "-i", "--include", "--test-env", "--extension", "-e"))
+                           "-i", "--include", "--test-env", "--extension", "-e", "--package",
+                           "--nycrc-path", "--node-arguments", "--workspace", "--spec",
+                           "--reporter-options", "--config-file"))
+#: The runners running every script their operands name as a test, and their options
+#: taking the next word (mocha's, tape's, tap's, ava's).
+_OPERAND_RUNNERS: Final = frozenset(("mocha", "tape", "tap", "ava"))
+_RUNNER_VALUED: Final = frozenset((
+    "--timeout", "-t", "--reporter", "-R", "--ui", "-u", "--require", "-r", "--grep", "-g",
+    "--fgrep", "-f", "--slow", "-s", "--retries", "--jobs", "-j", "--extension", "--spec",
+    "--ignore", "--exclude", "--file", "--config", "--package", "--reporter-options", "-O",
+    "--reporter-option", "--node-arg", "--before", "--after", "--match", "-m",
+    "--concurrency", "-c", "--coverage-report", "--node-arguments", "--invert", "--delay"))
+#: The built-in names the options of ``_LOADS`` take (mocha's reporters and interfaces,
+#: istanbul's reporters, node's): no file.
+_BUILT_IN: Final = frozenset((
+    "spec", "dot", "tap", "json", "json-stream", "list", "min", "nyan", "progress",
+    "landing", "markdown", "xunit", "doc", "base", "bdd", "tdd", "qunit", "exports",
+    "text", "text-summary", "lcov", "lcovonly", "html", "html-spa", "cobertura", "clover",
+    "teamcity", "none", "json-summary", "junit", "dots", "verbose", "default", "basic",
+    "js", "ts", "cjs", "mjs", "jsx", "tsx", "hanging-process", "github-actions"))
+#: nyc's and c8's options taking the next word as their value.
+_WRAPPER_VALUED: Final = frozenset(("--reporter", "-r", "--report-dir", "--temp-dir", "-t",
+                                    "--temp-directory", "--include", "-n", "--exclude", "-x",
+                                    "--extension", "-e", "--require", "-i", "--nycrc-path",
+                                    "--cwd", "--src", "--branches", "--lines", "--functions",
+                                    "--statements", "--per-file"))
+#: The variables a script may assign before a command (``NODE_ENV=test jest``), and cross-env
+#: set: none names a file a program runs or a folder (any other: ``NODE_OPTIONS``,
+#: ``LD_PRELOAD``, ``HOME``, ``CDPATH``, ``npm_config_*``, refuses; s57-sreview, s59-mreview
+#: S11).
+PLAIN_NAMES: Final = frozenset(("NODE_ENV", "BABEL_ENV", "CI", "FORCE_COLOR", "NO_COLOR",
+                                 "TZ", "DEBUG", "LANG", "LC_ALL", "NODE_NO_WARNINGS"))
 #: The endings of a file node loads as code.
 _CODE_ENDINGS: Final = (".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx", ".node")
 #: An interpreter's name (a version's too: ``python3.11``, ``nodejs20``): its operands, its

@@ -19,6 +19,7 @@ import os
 import re
 
 from . import files as fs
+from .scriptcode import PLAIN_NAMES as _PLAIN_NAMES
 from .scriptcode import code_read
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -299,11 +300,6 @@ _SYSTEM: Final = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/etc/")
 _SHELL_STATE: Final = frozenset(("alias", "unalias", "export", "readonly", "local",
                                   "declare", "typeset", "read", "unset", "hash", "for",
                                   "select", "getopts", "case"))
-#: The variables a script may assign before a command (``NODE_ENV=test jest``): none names a
-#: file a program runs or a folder (any other: ``NODE_OPTIONS``, ``LD_PRELOAD``, ``HOME``,
-#: ``CDPATH``, ``npm_config_*``, refuses; s57-sreview).
-_PLAIN_NAMES: Final = frozenset(("NODE_ENV", "BABEL_ENV", "CI", "FORCE_COLOR", "NO_COLOR",
-                                 "TZ", "DEBUG", "LANG", "LC_ALL", "NODE_NO_WARNINGS"))
 def _plain_export(words: list[str]) -> bool:
     """Whether ``words`` export (or mark read-only) only assignments of ``_PLAIN_NAMES``
     (``export NODE_ENV=test``: s57-sreview's cost)."""

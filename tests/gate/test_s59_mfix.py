@@ -15,29 +15,63 @@ from skillgrant.gate import jestargs, jestdocblocks
 from skillgrant.gate.scriptcode import code_read
 
 
-def _read(command: str) -> None:
+def _read(command: str, folder: str = "/p") -> None:
     """``code_read`` of a script's command (its words split at blanks, as testroots does)."""
     given = command.split()
-    code_read("/p", given, [os.path.basename(w.rpartition("=")[2]) for w in given])
+    code_read(folder, given, [os.path.basename(w.rpartition("=")[2]) for w in given])
 
 
-@pytest.mark.parametrize("command", [
+REFUSED = [
     "sqlite3 :memory: .read tools/x.sql", "gdb -batch -x tools/x.gdb", "timeout 60 ./gen",
     "gen", "java tools/Run.java", "make check", "cross-env A=1 timeout 5 ./gen",
     "nyc --silent ./gen", "mocha --require ./tools/r.js", "mocha -r tools/r.js",
-    "eslint -c .eslintrc.js .", "npx ./tools/pkg", "npx gen"])
-def test_a_program_not_listed_or_loading_a_path_refuses(command: str) -> None:
-    with pytest.raises(ValueError):
+    "eslint -c .eslintrc.js .", "npx ./tools/pkg", "npx gen", "mocha --require setup",
+    "cp tools/r.txt node_modules/.bin/cat", "cross-env NODE_OPTIONS=--require=./x.cjs mocha",
+    "mocha --package=tools/p.json", "nyc --nycrc-path=tools/n.json mocha", "tsc",
+    "ava --node-arguments=--require=./tools/x.cjs", "tools/x=echo"]
+READ = [
+    "jest --config ci.json", "mocha -R spec", "mocha --reporter dot test/", "tap",
+    "cross-env NODE_ENV=test mocha --timeout 5000", "nyc --silent tap", "c8 mocha",
+    "npm run build", "tsc --noEmit -p tsconfig.json", "node --test", "rimraf dist",
+    "echo done", "npx prettier --check .", "tsd", "bun test", "ava",
+    "cross-env NODE_ENV=test TZ=UTC mocha", "nyc --reporter text mocha", "nyc -r lcov tap"]
+
+
+def test_a_program_not_listed_or_loading_a_file_refuses() -> None:
+    read = []
+    for command in REFUSED:
+        try:
+            _read(command)
+            read.append(command)
+        except ValueError:
+            pass
+    assert not read
+
+
+def test_a_listed_program_is_read() -> None:
+    for command in READ:
         _read(command)
 
 
-@pytest.mark.parametrize("command", [
-    "jest --config ci.json", "mocha -R spec", "mocha --reporter dot test/", "tap",
-    "cross-env NODE_ENV=test mocha --timeout 5000", "nyc --silent tap", "c8 mocha",
-    "npm run build", "tsc -p tsconfig.build.json", "node --test", "rimraf dist",
-    "echo done", "npx prettier --check .", "tsd", "bun test", "ava"])
-def test_a_listed_program_is_read(command: str) -> None:
-    _read(command)
+def test_a_runners_operand_outside_the_tests_refuses(tmp_path: Path) -> None:
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools/check.js").write_text("1\n")
+    (tmp_path / "spec").mkdir()
+    (tmp_path / "test").mkdir()
+    for command in ("mocha tools/check.js", "mocha spec", "tape tests/*.js",
+                    "mocha --recursive spec", "mocha ../x/t.js"):
+        with pytest.raises(ValueError):
+            _read(command, str(tmp_path))
+    for command in ("mocha test/", "mocha lib/**/*.test.js", "mocha --timeout 5000 test",
+                    "tap", "mocha -R spec"):
+        _read(command, str(tmp_path))
+
+
+def test_an_installed_packages_module_is_no_file(tmp_path: Path) -> None:
+    (tmp_path / "node_modules/ts-node").mkdir(parents=True)
+    _read("mocha --require ts-node/register", str(tmp_path))
+    with pytest.raises(ValueError):
+        _read("mocha --require dotenv/config", str(tmp_path))
 
 
 def test_every_listed_program_says_what_it_reads() -> None:
@@ -50,8 +84,7 @@ def test_every_listed_program_says_what_it_reads() -> None:
     ("#!/bin/sh\nJ=je; ${J}st --config ci.json\n", True),  # (words not plain)
     ("#!/bin/sh\nje''st --config ci.json\n", True),  # (quotes dropped)
     ("#!/usr/bin/env python3\nprint(1)\n", False),  # (another's: searched for the name)
-    ("#!/bin/sh\necho ok\ncc -o t t.c\n", False),
-    ("\0ELF", True)])  # (an executable program: not read)
+    ("#!/bin/sh\necho ok\ncc -o t t.c\n", False)])
 def test_a_file_a_program_runs_is_read_for_jest(tmp_path: Path, text: str,
                                                  present: bool) -> None:
     (tmp_path / "Makefile").write_text("test:\n\tsh scripts/run.sh\n")
@@ -72,6 +105,22 @@ def test_a_link_to_jests_bin_is_jest(tmp_path: Path) -> None:
     assert jestargs._runs_named(str(tmp_path / "p"), None)
 
 
+@pytest.mark.parametrize(("program", "present"), [(b"\x7fELF\0/opt/jest/bin", True),
+                                                  (b"\x7fELF\0", False)])
+def test_a_built_programs_bytes_are_searched(tmp_path: Path, program: bytes,
+                                             present: bool) -> None:
+    (tmp_path / "Makefile").write_text("test: t\n\t./t\nt: t.c\n\tcc -o t t.c\n")
+    (tmp_path / "t").write_bytes(program)
+    (tmp_path / "t").chmod(0o755)
+    assert jestargs._runs_named(str(tmp_path), None) is present
+
+
+def test_a_bare_named_script_a_shell_runs_is_read(tmp_path: Path) -> None:
+    (tmp_path / "Makefile").write_text("test:\n\tsh runtests\n")
+    (tmp_path / "runtests").write_text("J=x; $J\n")
+    assert jestargs._runs_named(str(tmp_path), None)
+
+
 def test_a_c_project_whose_folder_is_named_jest_is_not(tmp_path: Path) -> None:
     project = tmp_path / "jest-preset-acme"
     project.mkdir()
@@ -90,3 +139,21 @@ def test_a_docblock_not_read_exactly_names_every_path(tmp_path: Path, head: str,
     named = jestdocblocks.environments(str(tmp_path), [], ("",))
     assert named is not None and (named == jestdocblocks.EVERY) is every
     assert every or any(n.endswith("/tools/s.txt") for n in named)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", ["sh ci.sh", "./ci.sh"])
+def test_the_plans_script_runs_a_runner_outside(tmp_path: Path, entry: str,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plan ``Bash(<entry>)``, ``Bash(cp *)``: ci.sh runs a jest installed outside with
+    ci.json's setup file; the copy over it is denied (s59-mreview J4)."""
+    from test_s53_greview import _jest as installed
+    from test_s56_sreview import JEST_TEST, JS_PAYLOAD, SETUP_JSON, _case
+
+    monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)
+    jest = str(installed() / ".bin" / "jest")
+    files = {"ci.sh": f"#!/bin/sh\n{jest} --config ci.json\n", "ci.json": SETUP_JSON,
+             "lib/unit/a.test.js": JEST_TEST, "tools/s.js": "module.exports = {};\n",
+             "src/js": JS_PAYLOAD}
+    assert _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
+                 ["cp src/js tools/s.js", entry], setup="chmod +x ci.sh") is not None
