@@ -43,6 +43,23 @@ CLOSED: dict[str, str] = {
     "eslint-format-file": "held", "mocharc-above-the-project": "held",
     "the-plans-script-behind-a-wrapper": "held",
     "a-scripts-copy-under-a-pytest-plan-beside-a-makefile": "732d4024",
+    **dict.fromkeys(("cp-into-the-collected-folder", "ln-into-the-collected-folder",
+                     "tsc-compiles-into-the-collected-folder", "a-wrapper-runs-a-built-program",
+                     "a-built-program-in-npms-bin-folder", "mocha-package-option",
+                     "nyc-rc-path-option", "ava-node-arguments", "mocha-require-bare-name",
+                     "mocha-reporter-bare-name", "mocha-ui-bare-name",
+                     "prettier-plugin-bare-name", "cross-env-node-options",
+                     "vitest-workspace-option", "a-program-word-holding-an-equals",
+                     "a-write-under-cross-envs-two-assignments",
+                     "a-write-under-nycs-option-value",
+                     "a-write-under-a-packages-register-module"), "545947e2"),
+    **dict.fromkeys(("mocha-runs-its-operand", "tape-runs-its-operand",
+                     "mocha-runs-a-folders-scripts", "tape-runs-a-globs-scripts"), "fb18171c"),
+    **dict.fromkeys(("a-recipe-runs-a-bare-named-script", "cmake-runs-a-bare-named-script",
+                     "a-scripts-copy-after-a-c-build",
+                     "a-scripts-copy-under-a-make-plan-naming-70-sources"), "64b87c0f"),
+    **dict.fromkeys(("the-plans-script-given-to-a-shell", "the-plans-script-given-to-bash"),
+                    "41bd0fd5"),
 }
 
 
@@ -59,7 +76,7 @@ def _rows(test: str, rows: dict[str, tuple[str, ...]], why: dict[str, str]) -> N
 RUNNERS = _JEST_HOME.parent / "s59-runners"
 _PACKAGES = ("mocha@10.8.2", "tape@5.9.0", "cross-env@7.0.3", "nyc@17.1.0",
              "typescript@5.6.3", "ava@6.2.0", "prettier@3.3.3", "eslint@9.14.0",
-             "vitest@2.1.8")
+             "vitest@2.1.8", "ts-node@10.9.2")
 
 
 def _runners() -> Path:
@@ -72,7 +89,7 @@ def _runners() -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not all((modules / ".bin" / b).exists() for b in ("mocha", "tape", "cross-env",
                                                                "nyc", "tsc", "ava", "prettier",
-                                                               "eslint", "vitest")):
+                                                               "eslint", "vitest", "ts-node")):
             subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix",
                             str(RUNNERS), *_PACKAGES], capture_output=True, timeout=600,
                            check=False)
@@ -105,7 +122,7 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
         "tsc && mocha", {"tsconfig.json": json.dumps({
             "compilerOptions": {"outDir": "test", "module": "commonjs"},
             "include": ["src/**/*.ts"]}), "src/lib.ts": "export const a = 1;\n"},
-        "src/mk src/evil.ts", "declare const require: any, process: any;\n" + NODE),
+        "src/mk src/evil.ts", "// @ts-nocheck\n" + NODE),
     # a program built by allowed programs, run by a wrapper by a name of `_RUNS` (`./out/cat`)
     "a-wrapper-runs-a-built-program": (
         "mkdir -p out && cp tools/r.txt out/cat && chmod +x out/cat && cross-env X=1 ./out/cat",
@@ -141,6 +158,10 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
         "ava --node-arguments=--require=./tools/x.cjs",
         {"test/a.js": "const test = require('ava'); test('a', t => t.pass());\n",
          "tools/x.cjs": "1\n"}, "src/mk tools/x.cjs", NODE),
+    # a package's module that a file of the folder shadows (mocha tries the file first)
+    "mocha-require-a-package-shadowed-by-a-file": (
+        "mocha --require ts-node/register", {**SPEC, "ts-node/.keep": ""},
+        "src/mk ts-node/register.js", NODE),
     # an option's bare name that the runner loads from the folder it runs in
     "mocha-require-bare-name": ("mocha --require setup", {**SPEC, "setup.js": "1\n"},
                                 "src/mk setup.js", NODE),
@@ -226,6 +247,9 @@ WHY_SCRIPTS: dict[str, str] = {
     "mocha-require-bare-name": "scriptcode._allowed (af4839a7) refuses a `_LOADS` value that "
     "is a path or has a code ending: mocha requires `path.resolve(setup)` (./setup.js) when "
     "the name is a file of the folder",
+    "mocha-require-a-package-shadowed-by-a-file": "scriptcode._loads (545947e2) takes a value "
+    "naming an installed package as no file: mocha's --require tests the folder's "
+    "`ts-node/register(.js)` first and requires it",
     "mocha-reporter-bare-name": "as mocha-require-bare-name: mocha's reporter (af4839a7)",
     "mocha-ui-bare-name": "as mocha-require-bare-name: mocha's ui (af4839a7)",
     "prettier-plugin-bare-name": "as mocha-require-bare-name: prettier 3 imports a plugin "
@@ -269,6 +293,7 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "a-settings-file-not-named": ("vitest-workspace-file",),
     "words-npm-appends-to-a-script": ("words-npm-appends-to-a-script",),
     "a-program-word-holding-an-equals": ("a-program-word-holding-an-equals",),
+    "a-package-shadowed-by-a-file": ("mocha-require-a-package-shadowed-by-a-file",),
     "a-bare-name-is-a-file-of-the-folder": ("mocha-require-bare-name",
                                             "mocha-reporter-bare-name", "mocha-ui-bare-name",
                                             "prettier-plugin-bare-name"),
@@ -337,6 +362,21 @@ JEST: dict[str, tuple[str, dict[str, str], str]] = {
                                 "ci.json WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})\n",
                                 "ci.json": SETUP_JSON, "lib/unit/a.test.js": JEST_TEST},
         "tools/s.js"),
+    # a shell by its path or make's $(SHELL), given a script of no `#!` (64b87c0f reads a
+    # `sh`/`bash`/`dash` word's operand only); a node script run by a recipe
+    "a-recipe-runs-bin-sh-on-a-script": (
+        "make test", {"Makefile": "test:\n\t/bin/sh runtests\n", "runtests": "JESTBIN --config "
+                      "ci.json\n", "ci.json": SETUP_JSON, "lib/unit/a.test.js": JEST_TEST},
+        "tools/s.js"),
+    "a-recipe-runs-makes-shell-on-a-script": (
+        "make test", {"Makefile": "test:\n\t$(SHELL) runtests\n", "runtests": "JESTBIN "
+                      "--config ci.json\n", "ci.json": SETUP_JSON,
+                      "lib/unit/a.test.js": JEST_TEST}, "tools/s.js"),
+    "a-recipe-runs-a-node-script": (
+        "make test", {"Makefile": "test:\n\tnode scripts/test.js\n", "scripts/test.js":
+                      "require('child_process').execSync('JESTBIN --config ci.json', "
+                      "{stdio: 'inherit'});\n", "ci.json": SETUP_JSON,
+                      "lib/unit/a.test.js": JEST_TEST}, "tools/s.js"),
     # jest spelled by a glob, in the recipe or in the script it runs
     "a-recipe-globs-the-runner": (
         "make test", {"Makefile": "test:\n\tJESTGLOB --config ci.json\n", "ci.json": SETUP_JSON,
@@ -374,6 +414,15 @@ WHY_JEST: dict[str, str] = {
     "jestargs._runs_named joins a word to the plan's folder, not the recipe's `cd ci` (64cfc2d9)",
     "cmake-adds-a-subdirectory": "as a-recipe-runs-a-bare-named-script: `add_subdirectory(web)` "
     "names web/CMakeLists.txt by no _TOKEN (64cfc2d9)",
+    "a-recipe-runs-bin-sh-on-a-script": "jestargs._OPERAND (64b87c0f) takes a shell's operand "
+    "after a blank and `sh`/`bash`/`dash` only: `/bin/sh runtests` (cmake's `COMMAND /bin/sh "
+    "runtests`, `sh -- runtests`) is a non-executable file of no `#!`, read as a source: "
+    "not read",
+    "a-recipe-runs-makes-shell-on-a-script": "as a-recipe-runs-bin-sh-on-a-script: make's "
+    "`$(SHELL) runtests` (64b87c0f)",
+    "a-recipe-runs-a-node-script": "jestargs._program_text (64b87c0f) reads no non-executable "
+    "script of no `#!` (\"a source\"): `node scripts/test.js` spells jest literally and is "
+    "never read (64cfc2d9 searched it)",
     "a-recipe-globs-the-runner": "jestargs._runs_named (64cfc2d9) is a spelling scan "
     "(`b\"jest\" in text`): `…/je*-29.7.0/node_modules/.bin/je*t` runs jest",
     "a-recipes-script-globs-the-runner": "as a-recipe-globs-the-runner, in the script the "
@@ -390,6 +439,9 @@ JEST_ROWS: dict[str, tuple[str, ...]] = {
     "a-bare-named-script": ("a-recipe-runs-a-bare-named-script",
                             "cmake-runs-a-bare-named-script", "cmake-adds-a-subdirectory",
                             "a-recipe-runs-a-script-after-a-cd"),
+    "a-shell-by-its-path": ("a-recipe-runs-bin-sh-on-a-script",
+                            "a-recipe-runs-makes-shell-on-a-script"),
+    "an-interpreters-script": ("a-recipe-runs-a-node-script",),
     "a-runner-not-spelled-jest": ("a-recipe-globs-the-runner",
                                   "a-recipes-script-globs-the-runner"),
     "a-recipe-runs-npm-in-a-folder-below": ("a-recipe-runs-npm-in-a-folder-below",),
