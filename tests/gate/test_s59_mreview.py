@@ -118,6 +118,10 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
     "ln-into-the-collected-folder": (
         "ln -sf ../tools/t.js test/t.test.js && node --test",
         {"tools/t.js": "1\n", "test/.keep": ""}, "src/mk tools/t.js", NODE),
+    "a-redirection-into-the-collected-folder": (
+        "cat tools/t.js > test/t.test.js && node --test", {"tools/t.js": "1\n",
+                                                           "test/a.test.js": "1\n"},
+        "src/mk tools/t.js", NODE),
     "tsc-compiles-into-the-collected-folder": (
         "tsc && mocha", {"tsconfig.json": json.dumps({
             "compilerOptions": {"outDir": "test", "module": "commonjs"},
@@ -142,6 +146,8 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
     # …every script below a folder or a glob it is given (no test's name: the names guarded)
     "mocha-runs-a-folders-scripts": ("mocha spec", {"spec/a.js": "it('a', () => {});\n"},
                                      "src/mk spec/b.js", NODE),
+    "mocha-runs-a-globs-match-of-any-ending": ("mocha 'tools/*.test.js*'", {
+        **SPEC, "tools/a.test.js": "it('a', () => {});\n"}, "src/mk tools/a.test.js.bak", NODE),
     "tape-runs-a-globs-scripts": ("tape 'tests/*.js'", {"tests/a.js": "require('tape')('a', "
                                                         "t => t.end());\n"},
                                   "src/mk tests/b.js", NODE),
@@ -225,6 +231,12 @@ WHY_SCRIPTS: dict[str, str] = {
     "code: its operands as data\": a script's `cp tools/t.js test/t.test.js` puts a file the "
     "session may write into the folder node --test collects",
     "ln-into-the-collected-folder": "as cp-into-the-collected-folder, `ln -sf` (af4839a7)",
+    "a-redirection-into-the-collected-folder": "scriptcode._RUNS (545947e2) has no copier, yet "
+    "an output redirection (planscripts.commands reads it as plain) writes: `cat tools/t.js > "
+    "test/t.test.js`",
+    "mocha-runs-a-globs-match-of-any-ending": "scriptcode._operands (fb18171c) reads the "
+    "glob's last part `*.test.js*` as `x.test.jsx`, a test's name; mocha requires every "
+    "match (`a.test.js.bak`: no test's name for testnames)",
     "tsc-compiles-into-the-collected-folder": "scriptcode._RUNS (af4839a7): tsc reads \"sources "
     "as data\", yet writes them (tsconfig's outDir) into the folder mocha collects",
     "a-wrapper-runs-a-built-program": "scriptcode._allowed (af4839a7) takes the program by its "
@@ -280,12 +292,14 @@ WHY_SCRIPTS: dict[str, str] = {
     "read as `echo`, in scriptcode._RUNS (af4839a7; at 3e28aec6 too)",
 }
 SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
-    "writes-into-the-collected-folder": ("cp-into-the-collected-folder",
+    "writes-into-the-collected-folder": ("a-redirection-into-the-collected-folder",
+                                         "cp-into-the-collected-folder",
                                          "ln-into-the-collected-folder",
                                          "tsc-compiles-into-the-collected-folder"),
     "a-listed-name-runs-a-built-program": ("a-wrapper-runs-a-built-program",
                                            "a-built-program-in-npms-bin-folder"),
-    "a-runners-operand": ("mocha-runs-its-operand", "tape-runs-its-operand",
+    "a-runners-operand": ("mocha-runs-a-globs-match-of-any-ending", "mocha-runs-its-operand",
+                          "tape-runs-its-operand",
                           "mocha-runs-a-folders-scripts", "tape-runs-a-globs-scripts"),
     "an-option-loading-code-not-listed": ("mocha-package-option", "nyc-rc-path-option",
                                           "ava-node-arguments", "vitest-workspace-option"),
