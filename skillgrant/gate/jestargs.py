@@ -116,7 +116,8 @@ def _runs_named(folder: str, guards: object) -> bool:
     ``folder``'s build files (a makefile, ``CMakeLists.txt``), through each project file a
     word of a text read names that runs (an executable file, a shell script: ``.sh``, a
     ``#!`` line, a shell's operand: a recipe's ``sh scripts/test.sh``, the plan's
-    ``./ci.sh``, cmake's ``execute_process``): a text naming jest, a file whose real path
+    ``./ci.sh``, cmake's ``execute_process``): a text naming jest or running a package
+    manager (``cd web && npm test``: another package's scripts), a file whose real path
     does (``tools/runner -> …/jest/bin/jest.js``), a shell script not read as plain shell
     words (``planscripts.commands``: ``${J}st``), a file past ``_READ_LIMIT``, or more than
     ``_READ_FILES`` files to read, takes jest as present (fail closed). A program's bytes,
@@ -126,33 +127,46 @@ def _runs_named(folder: str, guards: object) -> bool:
 
     texts = [e.encode("utf-8", "replace") for e in plan_entries(guards)]
     built = any(_BUILDS.search(t) for t in texts) or not texts
-    pending = [(os.path.join(folder, n), False) for n in _BUILD_FILES] if built else []
+    pending = [(os.path.join(folder, n), b"") for n in _BUILD_FILES] if built else []
     seen = {p for p, _ in pending}
     top = fs.realpath(folder) + "/"
     read = 0
+    bases = {folder}
     texts = texts or [b""]
     while texts:
-        if any(b"jest" in t for t in texts):
-            return True
-        operands = {w for t in texts for w in _OPERAND.findall(t[:_READ_LIMIT])}
+        if any(b"jest" in t or _PACKAGES.search(t) for t in texts):
+            return True  # (a package's scripts: `cd web && npm test`, s59-mreview J3)
+        operands = {w: b"sh" if shell else b"code" for t in texts
+                    for shell, w in _OPERAND.findall(t[:_READ_LIMIT])}  # (`sh runtests`,
+        # `node scripts/test.js`: run, whatever their mode)
+        bases |= {os.path.normpath(os.path.join(folder, w.decode("utf-8", "replace")))
+                  for t in texts for w in _MOVE.findall(t[:_READ_LIMIT])}  # (`cd ci && …`)
         for token in dict.fromkeys(w for t in texts for w in _TOKEN.findall(t[:_READ_LIMIT])):
-            path = os.path.normpath(os.path.join(folder, token.decode("utf-8", "replace")))
-            if path not in seen:
-                seen.add(path)
-                pending.append((path, token in operands))
+            for base in bases:
+                path = os.path.normpath(os.path.join(base, token.decode("utf-8", "replace")))
+                if path not in seen:
+                    seen.add(path)
+                    pending.append((path, operands.get(token, b"")))
+                    pending += [(os.path.join(path, n), b"") for n in _BUILD_FILES
+                                if built and fs.entry(path) == "dir"]  # (a sub-folder's:
+                    # cmake's `add_subdirectory(web)`, make's `-C web`)
         texts = []
         while pending and not texts:
-            text = _program_text(*pending.pop(), top)
+            path, shell = pending.pop()
+            text = _program_text(path, shell, top)
             if text is None or read > _READ_FILES:
                 return True
-            read += bool(text)
-            texts += [text] if text else []
+            if text:
+                read += 1
+                texts.append(text)
+                bases.add(os.path.dirname(path))  # (a script's own folder)
     return False
 
 
-def _program_text(path: str, shell: bool, top: str) -> bytes | None:
-    """The text of the project file ``path`` if it runs (``_runs_named``; ``shell``: a
-    shell's operand), a shell script's with its words unquoted after it (b"" where it runs
+def _program_text(path: str, given: bytes, top: str) -> bytes | None:
+    """The text of the project file ``path`` if it runs (``_runs_named``; ``given``: ``sh``
+    for a shell's operand, ``code`` for an interpreter's, whatever its mode), a shell
+    script's with its words unquoted after it (b"" where it runs
     not: a folder, no file, a source, a data file); None where jest may be it: its real
     path below the project's real folder ``top`` (or whole, outside) names jest, it is past
     ``_READ_LIMIT``, or a shell script not read."""
@@ -166,19 +180,20 @@ def _program_text(path: str, shell: bool, top: str) -> bytes | None:
     except (OSError, ValueError):
         return b""  # (a folder a link leads to, or none: nothing run)
     script = _SHELL_LINE.match(text.split(b"\n", 1)[0]) is not None or (
-        (shell or path.endswith(".sh")) and text[:2] != b"#!")
-    if not script and not os.access(path, os.X_OK) and text[:2] != b"#!" and \
+        (given == b"sh" or path.endswith(".sh")) and text[:2] != b"#!")
+    if not script and not given and not os.access(path, os.X_OK) and text[:2] != b"#!" and \
             os.path.basename(path) not in _BUILD_FILES:
         return b""  # (a source, a data file, an object file: run by no one by itself)
-    if len(text) > _READ_LIMIT:
-        return None
+    if len(text) > _READ_LIMIT or (not script and _RECIPE_GLOB.search(text)):
+        return None  # (a recipe's program by a glob: `…/je*t --config ci.json`)
     if script:
-        from .planscripts import commands  # (a shell script: its words read as dash's)
+        from .planscripts import commands, program_at  # (a shell script: dash's words)
 
         read = commands("\n".join(n for n in text.decode("utf-8", "replace").splitlines()
                                    if n.lstrip()[:1] != "#"))
-        if read is None:  # (words not plain: `${J}st`)
-            return None
+        if read is None or any(_GLOB.search(c[program_at(c)]) and c[program_at(c)] not in (
+                "[", "[[") for c in read if program_at(c) < len(c)):  # (words not
+            return None  # plain: `${J}st`; a glob, `…/je*t`: s59-mreview J2)
         return text + b"\n" + " ".join(w for c in read for w in c).encode()  # (`je''st`)
     return text
 
@@ -191,7 +206,19 @@ _BUILDS: Final = re.compile(rb"(?:^|[\s;&|/])(?:g?make|cmake)(?:$|[\s;&|])")
 #: A word of a text that may name a project file (``scripts/test.sh``, ``./ci.sh``,
 #: ``runtests``), and one a shell is given (``sh runtests``: a script of any name).
 _TOKEN: Final = re.compile(rb"[A-Za-z0-9_.][A-Za-z0-9_.+@/-]*")
-_OPERAND: Final = re.compile(rb"(?:^|[\s;&|(])(?:ba|da)?sh[ \t]+(?:-[a-z]+[ \t]+)*"
+#: A glob's characters in a shell script's program, and a makefile recipe's (a line after a
+#: tab, or after ``;``/``&&``) program holding one.
+_GLOB: Final = re.compile(r"[*?\[]")
+_RECIPE_GLOB: Final = re.compile(rb"(?m)(?:^\t|&&|;|\|\|)[ \t@+-]*(?=[^\s;&|()]*[*?\[])"
+                                 rb"(?!\[\[?\s)[^\s;&|()=]*[A-Za-z0-9_][^\s;&|()]*(?=\s|$)")
+#: A package manager running a package's scripts or bins (jest among them, with that
+#: package's settings: its folder is none the plan collects in).
+_PACKAGES: Final = re.compile(rb"(?:^|[\s;&|(@])(?:npm|npx|yarn|pnpm|pnpx|bunx?)(?=[ \t])")
+#: A ``cd``'s folder in a text (its words after it are looked for there too).
+_MOVE: Final = re.compile(rb"(?:^|[\s;&|(])(?:cd|pushd)[ \t]+([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
+_OPERAND: Final = re.compile(rb"(?:^|[\s;&|(\"'])(?:[^\s;&|()]*/)?(?:((?:ba|da|z|k|mk)?sh|"
+                             rb"\$[({]SHELL[)}])|node|nodejs|python[\d.]*|perl|ruby|php|bun|"
+                             rb"deno|tsx|ts-node|tclsh|lua)[ \t]+(?:-\S*[ \t]+)*"
                              rb"([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
 #: How much of a file is read for jest's name, and how many files.
 _READ_LIMIT: Final = 1 << 20

@@ -178,8 +178,6 @@ def _refuse(entry: str, moved: str, rest: list[str]) -> None:
                          "which the gate cannot name: what it reads at its start is unknown")
 
 
-#: The shells whose operand is a script they run (a project's: it runs any program).
-_SHELLS: Final = frozenset(("sh", "bash", "dash", "zsh", "ksh", "mksh"))
 #: A pattern's characters.
 _PATTERN: Final = compile_on_use(r"[*?\[]")
 
@@ -198,8 +196,9 @@ def _entry_programs(words: list[str]) -> list[str]:
         if name.startswith("python"):
             venv = os.path.dirname(os.path.dirname(program))  # (and its pyvenv.cfg: `home`
             found += [os.path.join(venv, "lib") + "/", os.path.join(venv, "pyvenv.cfg")]  # V2)
-    elif name in _SHELLS and any(w[:1] != "-" for w in words[1:]) and "-c" not in words[1:]:
-        found.append(SETTINGS + "*")  # (`sh ci.sh`: the project's script, as `./ci.sh`)
+    elif name in ("sh", "bash", "dash", "zsh", "ksh") and "-c" not in words and any(
+            w[:1] != "-" for w in words[1:]):  # (`sh ci.sh`: the project's script, as
+        found.append(SETTINGS + "*")  # `./ci.sh`)
     if name in NODE_RUNNERS and any(  # (a pattern: the call may give one, review s47 W1)
             _PATTERN.search(w) or w in ("-w", "-ws", "-r", "-F", "workspace", "workspaces") or
             w.startswith("-w") or

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import re
 
+from . import files as fs
+
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
@@ -99,12 +101,21 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
                          "say (a collected folder: its code is run)")
     if name in _OPERAND_RUNNERS:
         _operands(folder, name, given[at + 1:])
+    for runner in {name, *(n for n in (os.path.basename(w) for w in given[:at])
+                          if n in _WRAPPERS)}:
+        _settings(folder, runner)
+    if name in ("npm", "pnpm", "yarn") and "--" in given[at:] and any(
+            "/" in w or w.endswith(_CODE_ENDINGS) or os.path.lexists(os.path.join(folder, w))
+            for w in given[given.index("--", at) + 1:]):  # (`npm run unit -- --x=./r.mjs`
+        raise ValueError(f"a script of {folder!r} gives another script words naming a "
+                         "file (`--`), which its command is run with")  # s59-mreview S18)
     checked = given[1:] if name != "jest" else given[1:at]
     for k, option in enumerate(checked):
         option, equals, value = option.partition("=")
         if option in _LOADS and not equals:
             value = checked[k + 1] if k + 1 < len(checked) else "."
-        if option in _LOADS and _loads(folder, value):
+        if option in _LOADS and (_loads(folder, value) or (
+                name in _FILE_FIRST and value not in _BUILT_IN)):
             raise ValueError(f"a script of {folder!r} gives {name} a file to load as code "
                              f"({option!r} {value!r})")
 
@@ -131,6 +142,43 @@ def _operands(folder: str, name: str, words: list[str]) -> None:
                              JS_FOLDERS.isdisjoint(head) and not tests):
             raise ValueError(f"a script of {folder!r} gives {name} {word!r}, whose scripts "
                              "it runs as tests and no guard keeps")
+
+
+def _settings(folder: str, name: str) -> None:
+    """Raises ValueError where the runner ``name`` of ``_RUNS`` (but jest, whose settings
+    ``jestsettings`` reads) finds settings in ``folder`` that may name code: a settings file
+    of its own (``starttables.STARTS``) that is code (``vitest.config.ts``,
+    ``.mocharc.js``), or one, or its ``package.json`` member, holding a key naming code
+    (``require``, ``plugins``, ``setupFiles``, ``spec``: ``_CODE_KEYS``). Its settings
+    files are guarded by name; the files they name are not (s59-mreview S10, S13)."""
+    from .starttables import STARTS
+
+    if name == "jest" or name not in STARTS:
+        return
+    for entry in STARTS[name]:
+        base = entry.lstrip("^")
+        path = os.path.join(folder, base)
+        if base.endswith("/") or fs.entry(path) not in ("file", "link"):
+            continue
+        if base.endswith(_CODE_ENDINGS):
+            raise ValueError(f"a script of {folder!r} runs {name}, whose settings {base!r} are "
+                             "code (they may load any file)")
+        try:
+            text = fs.read(path, 1 << 20)
+        except (OSError, ValueError):
+            text = b'"require":'  # (not read: refused)
+        if base == "package.json":
+            import json
+
+            try:
+                data = json.loads(text.decode("utf-8", "replace").removeprefix("\ufeff"))
+            except ValueError:
+                data = {}
+            member = data.get(_MEMBERS.get(name, name)) if isinstance(data, dict) else None
+            text = json.dumps(member).encode() if member is not None else b""
+        if _CODE_KEYS.search(text):
+            raise ValueError(f"a script of {folder!r} runs {name}, whose settings {base!r} "
+                             "name code the gate does not read")
 
 
 def _loads(folder: str, value: str) -> bool:
@@ -196,6 +244,13 @@ _LOADS: Final = frozenset(("-r", "--require", "--import", "--loader", "--experim
                            "-i", "--include", "--test-env", "--extension", "-e", "--package",
                            "--nycrc-path", "--node-arguments", "--workspace", "--spec",
                            "--reporter-options", "--config-file"))
+#: The keys of a runner's settings naming code it loads (mocha's, ava's, nyc's, tap's,
+#: prettier's, eslint's, xo's), and the ``package.json`` member a runner reads.
+_CODE_KEYS: Final = re.compile(rb"(?i)[\"'\s{,](?:require|plugins?|setupFiles\w*|spec|file|"
+                               rb"extends|nodeArguments|node-arg|before|after|reporter|ui|"
+                               rb"import|loader|environment|globalSetup|workspace|projects|"
+                               rb"parser|resolver|overrides|rulesdir|files|coverage-map)[\"']?\s*[:=]")
+_MEMBERS: Final = {"eslint": "eslintConfig", "c8": "c8", "nyc": "nyc"}
 #: The runners running every script their operands name as a test, and their options
 #: taking the next word (mocha's, tape's, tap's, ava's).
 _OPERAND_RUNNERS: Final = frozenset(("mocha", "tape", "tap", "ava"))
@@ -205,6 +260,10 @@ _RUNNER_VALUED: Final = frozenset((
     "--ignore", "--exclude", "--file", "--config", "--package", "--reporter-options", "-O",
     "--reporter-option", "--node-arg", "--before", "--after", "--match", "-m",
     "--concurrency", "-c", "--coverage-report", "--node-arguments", "--invert", "--delay"))
+#: The runners trying a module's name as a file of the folder first (mocha's
+#: ``handleRequires``: ``ts-node/register.js`` there shadows the package; prettier's plugins:
+#: s59-mreview S19): any name but a built-in one refuses.
+_FILE_FIRST: Final = frozenset(("mocha", "prettier"))
 #: The built-in names the options of ``_LOADS`` take (mocha's reporters and interfaces,
 #: istanbul's reporters, node's): no file.
 _BUILT_IN: Final = frozenset((

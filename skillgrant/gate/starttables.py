@@ -111,8 +111,11 @@ STARTS: Final = {
              # (babel-jest loads Babel's configuration as code: s53-greview J1)
              ".babelrc", *(n + e for n in ("babel.config", ".babelrc")
                            for e in (".js", ".cjs", ".mjs", ".cts", ".json"))),
-    "vitest": tuple(f"{c}.config{e}" for c in ("vitest", "vite")
-                    for e in (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts")),
+    "vitest": tuple(f"{c}.{k}{e}" for c, k in (("vitest", "config"), ("vite", "config"),
+                                                ("vitest", "workspace"), ("vitest", "projects"))
+                    for e in (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".json")),
+    # (vitest 2 loads `vitest.workspace.*`, `vitest.projects.*` from its config's folder as
+    # code: s59-mreview S15)
     # pytest's settings (pytest 9 reads `pytest.toml` first) and conftest.py, from the
     # folder of its paths up to the root it picks by them
     "pytest": tuple("^" + n for n in ("conftest.py", "pytest.toml", ".pytest.toml",

@@ -28,13 +28,15 @@ REFUSED = [
     "eslint -c .eslintrc.js .", "npx ./tools/pkg", "npx gen", "mocha --require setup",
     "cp tools/r.txt node_modules/.bin/cat", "cross-env NODE_OPTIONS=--require=./x.cjs mocha",
     "mocha --package=tools/p.json", "nyc --nycrc-path=tools/n.json mocha", "tsc",
-    "ava --node-arguments=--require=./tools/x.cjs", "tools/x=echo"]
+    "ava --node-arguments=--require=./tools/x.cjs", "tools/x=echo",
+    "npm run unit -- --test-reporter=./tools/r.mjs"]
 READ = [
     "jest --config ci.json", "mocha -R spec", "mocha --reporter dot test/", "tap",
     "cross-env NODE_ENV=test mocha --timeout 5000", "nyc --silent tap", "c8 mocha",
     "npm run build", "tsc --noEmit -p tsconfig.json", "node --test", "rimraf dist",
     "echo done", "npx prettier --check .", "tsd", "bun test", "ava",
-    "cross-env NODE_ENV=test TZ=UTC mocha", "nyc --reporter text mocha", "nyc -r lcov tap"]
+    "cross-env NODE_ENV=test TZ=UTC mocha", "nyc --reporter text mocha", "nyc -r lcov tap",
+    "npm test -- --watch"]
 
 
 def test_a_program_not_listed_or_loading_a_file_refuses() -> None:
@@ -67,11 +69,27 @@ def test_a_runners_operand_outside_the_tests_refuses(tmp_path: Path) -> None:
         _read(command, str(tmp_path))
 
 
+@pytest.mark.parametrize(("name", "text", "command"), [
+    (".mocharc.json", '{"require": ["./tools/pre.cjs"]}', "mocha"),
+    (".prettierrc", '{"plugins": ["./tools/p.cjs"]}', "prettier --check ."),
+    ("vitest.config.js", "export default {}", "vitest run"),
+    ("package.json", '{"nyc": {"require": ["./tools/pre.cjs"]}}', "nyc mocha")])
+def test_settings_naming_code_refuse(tmp_path: Path, name: str, text: str,
+                                     command: str) -> None:
+    (tmp_path / name).write_text(text)
+    with pytest.raises(ValueError):
+        _read(command, str(tmp_path))
+    (tmp_path / name).write_text('{"timeout": 5000}')
+    if not name.endswith(".js"):
+        _read(command, str(tmp_path))
+
+
 def test_an_installed_packages_module_is_no_file(tmp_path: Path) -> None:
     (tmp_path / "node_modules/ts-node").mkdir(parents=True)
-    _read("mocha --require ts-node/register", str(tmp_path))
-    with pytest.raises(ValueError):
-        _read("mocha --require dotenv/config", str(tmp_path))
+    _read("nyc --require ts-node/register tap", str(tmp_path))
+    for command in ("nyc --require dotenv/config tap", "mocha --require ts-node/register"):
+        with pytest.raises(ValueError):  # (mocha tries ./ts-node/register.js first: S19)
+            _read(command, str(tmp_path))
 
 
 def test_every_listed_program_says_what_it_reads() -> None:
@@ -118,6 +136,34 @@ def test_a_built_programs_bytes_are_searched(tmp_path: Path, program: bytes,
 def test_a_bare_named_script_a_shell_runs_is_read(tmp_path: Path) -> None:
     (tmp_path / "Makefile").write_text("test:\n\tsh runtests\n")
     (tmp_path / "runtests").write_text("J=x; $J\n")
+    assert jestargs._runs_named(str(tmp_path), None)
+
+
+@pytest.mark.parametrize("layout", ["cmake-subdirectory", "cd-then-script", "recipe-glob",
+                                    "script-glob", "recipe-npm", "bin-sh", "make-shell",
+                                    "node-script"])
+def test_a_runner_in_a_folder_a_build_moves_to(tmp_path: Path, layout: str) -> None:
+    if layout == "cmake-subdirectory":
+        (tmp_path / "CMakeLists.txt").write_text("add_subdirectory(web)\n")
+        (tmp_path / "web").mkdir()
+        (tmp_path / "web/CMakeLists.txt").write_text("execute_process(COMMAND /o/jest)\n")
+    elif layout in ("bin-sh", "make-shell", "node-script"):
+        run = {"bin-sh": "/bin/sh runtests", "make-shell": "$(SHELL) -- runtests",
+               "node-script": "node runtests"}[layout]
+        (tmp_path / "Makefile").write_text(f"test:\n\t{run}\n")
+        (tmp_path / "runtests").write_text("execSync('/o/jest --config ci.json')\n")
+    elif layout == "recipe-npm":
+        (tmp_path / "Makefile").write_text("test:\n\tcd web && npm test\n")
+    elif layout == "recipe-glob":
+        (tmp_path / "Makefile").write_text("test:\n\t/o/je*-29/bin/je*t --config c.json\n")
+    elif layout == "script-glob":
+        (tmp_path / "Makefile").write_text("test:\n\tsh scripts/t.sh\n")
+        (tmp_path / "scripts").mkdir()
+        (tmp_path / "scripts/t.sh").write_text("/o/je*-29/bin/je*t --config c.json\n")
+    else:
+        (tmp_path / "Makefile").write_text("test:\n\tcd ci && sh run.sh\n")
+        (tmp_path / "ci").mkdir()
+        (tmp_path / "ci/run.sh").write_text("/o/je''st --config ../ci.json\n")
     assert jestargs._runs_named(str(tmp_path), None)
 
 
