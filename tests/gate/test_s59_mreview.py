@@ -51,15 +51,23 @@ CLOSED: dict[str, str] = {
                      "prettier-plugin-bare-name", "cross-env-node-options",
                      "vitest-workspace-option", "a-program-word-holding-an-equals",
                      "a-write-under-cross-envs-two-assignments",
-                     "a-write-under-nycs-option-value",
-                     "a-write-under-a-packages-register-module"), "545947e2"),
+                     "a-write-under-nycs-option-value"), "545947e2"),
     **dict.fromkeys(("mocha-runs-its-operand", "tape-runs-its-operand",
                      "mocha-runs-a-folders-scripts", "tape-runs-a-globs-scripts"), "fb18171c"),
     **dict.fromkeys(("a-recipe-runs-a-bare-named-script", "cmake-runs-a-bare-named-script",
-                     "a-scripts-copy-after-a-c-build",
                      "a-scripts-copy-under-a-make-plan-naming-70-sources"), "64b87c0f"),
     **dict.fromkeys(("the-plans-script-given-to-a-shell", "the-plans-script-given-to-bash"),
                     "41bd0fd5"),
+    **dict.fromkeys(("a-recipe-runs-a-script-after-a-cd", "cmake-adds-a-subdirectory",
+                     "words-npm-appends-to-a-script"), "f7de1afb"),
+    **dict.fromkeys(("a-recipe-globs-the-runner", "a-recipes-script-globs-the-runner"),
+                    "c1171689"),
+    "a-recipe-runs-npm-in-a-folder-below": "5f92968c",
+    **dict.fromkeys(("mocharc-names-a-require", "prettierrc-names-a-plugin",
+                     "vitest-config-names-a-setup-file", "vitest-workspace-file"), "df49b704"),
+    **dict.fromkeys(("mocha-require-a-package-shadowed-by-a-file",
+                     "a-recipe-runs-bin-sh-on-a-script", "a-recipe-runs-makes-shell-on-a-script",
+                     "a-recipe-runs-a-node-script"), "92874450"),
 }
 
 
@@ -70,6 +78,13 @@ def _rows(test: str, rows: dict[str, tuple[str, ...]], why: dict[str, str]) -> N
         still = [c for c in cases if c not in CLOSED]
         if still:
             OPEN.add(test, why[still[0]], row)
+
+
+def _run(cases: tuple[str, ...]) -> list[str]:
+    """The spellings of a row the suite runs (CI's slow-step budget): those still open, or
+    the first where all are closed (the others were proved, and pinned while the review ran,
+    outside the suite: the review's report lists them)."""
+    return [c for c in cases if c not in CLOSED] or list(cases[:1])
 
 
 #: The runners installed for the cases (one folder of the runtime cache jest's rows share).
@@ -342,7 +357,7 @@ def test_s_a_listed_program_runs_a_file(row: str, tmp_path: Path,
     its programs in ``_RUNS``, or held) runs it. The hook must deny a call of each spelling."""
     monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)
     needs("awk", "sqlite3")
-    allowed = next((c for c in SCRIPT_ROWS[row] if _script(tmp_path / c, c) is None), None)
+    allowed = next((c for c in _run(SCRIPT_ROWS[row]) if _script(tmp_path / c, c) is None), None)
     assert allowed is None, f"the hook allows every call of {allowed}; the script runs the copy"
 
 
@@ -487,7 +502,8 @@ def test_j_the_runner_loads_a_file(row: str, tmp_path: Path,
     """Plan ``Bash(<entry>)``, ``Bash(cp *)``: the copy over the setup file jest's settings
     name, then the entry runs jest. The hook must deny a call of each spelling."""
     monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)
-    allowed = next((c for c in JEST_ROWS[row] if _jest_case(tmp_path / c, c) is None), None)
+    allowed = next((c for c in _run(JEST_ROWS[row]) if _jest_case(tmp_path / c, c) is None),
+                   None)
     assert allowed is None, f"the hook allows every call of {allowed}, and jest loads the copy"
 
 
@@ -542,9 +558,9 @@ WHY_COSTS: dict[str, str] = {
     "'cross-env'`: the second, `TZ=UTC`, is taken as the program (not in _RUNS), and the "
     "collecting plan's writes are refused",
     "a-write-under-a-packages-register-module": "REGRESSION of af4839a7 (allowed at "
-    "3e28aec6): scriptcode._allowed refuses a `_LOADS` value holding `/` unless scoped: a "
-    "package's subpath (`ts-node/register`, `dotenv/config`; node_modules guarded whole) "
-    "refuses the collecting plan's writes",
+    "3e28aec6), closed by 545947e2 (an installed package is no file), re-opened by 92874450: "
+    "scriptcode._loads refuses every mocha/prettier module name but built-in ones (S19's "
+    "fix), so `mocha --require ts-node/register` refuses the collecting plan's writes",
     "a-write-under-nycs-option-value": "REGRESSION of af4839a7 (allowed at 3e28aec6): "
     "scriptcode._allowed skips a wrapper's options as single words: nyc's `--reporter text` "
     "makes `text` the program",
@@ -555,7 +571,9 @@ WHY_COSTS: dict[str, str] = {
     "at 3e28aec6): jestargs._runs_named reads the folder's Makefile whatever the plan runs, "
     "and a binary file a word names (assets/logo.bin) is \"a program\": jest present, every "
     "script and file of no ending guarded",
-    "a-scripts-copy-after-a-c-build": "REGRESSION of 64cfc2d9 (allowed at 3e28aec6): "
+    "a-scripts-copy-after-a-c-build": "REGRESSION of c1171689 (closed by 64b87c0f; allowed at "
+    "3e28aec6): jestargs._RECIPE_GLOB searches the built program's bytes (`./t`, executable) "
+    "for a glob after `;`/`&&`/a tab: a binary holds them, so jest is present. At 64cfc2d9: "
     "jestargs._runs_named follows the Makefile's `main.o` and `./t`; built, they are no text, "
     "so jest is present and jestsettings guards every script and file of no ending (s58's "
     "cost row a-scripts-copy-under-a-make-plan, once the user has run `make test`)",
