@@ -196,6 +196,14 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
     "mocharc-names-a-require": (
         "mocha", {**SPEC, ".mocharc.json": json.dumps({"require": ["./tools/pre.cjs"]}),
                   "tools/pre.cjs": "1\n"}, "src/mk tools/pre.cjs", NODE),
+    "mocharc-names-a-require-by-its-alias": (
+        "mocha", {**SPEC, ".mocharc.json": json.dumps({"r": ["./tools/pre.cjs"]}),
+                  "tools/pre.cjs": "1\n"}, "src/mk tools/pre.cjs", NODE),
+    "prettierrc-names-a-plugin-by-an-escaped-key": (
+        "prettier --check package.json ; mocha",
+        {**SPEC, ".prettierrc": '{"plugin\\u0073": ["./tools/p.cjs"]}',
+         "tools/p.cjs": "module.exports = {};\n"}, "src/mk tools/p.cjs",
+        NODE + "module.exports = {};\n"),
     "prettierrc-names-a-plugin": (
         "prettier --check package.json ; mocha",
         {**SPEC, ".prettierrc": json.dumps({"plugins": ["./tools/p.cjs"]}),
@@ -284,6 +292,11 @@ WHY_SCRIPTS: dict[str, str] = {
     "mocharc-names-a-require": "scriptcode._RUNS (af4839a7) says mocha reads \"its settings "
     "files (STARTS)\": the guarded .mocharc.json names ./tools/pre.cjs, which nothing guards "
     "(jest's setupFiles are read by jestsettings; mocha's, nyc's, ava's, tap's are not)",
+    "mocharc-names-a-require-by-its-alias": "scriptcode._CODE_KEYS (df49b704) matches the "
+    "settings' bytes: mocha applies its option aliases to settings (`r`: require; `R`, `u`)",
+    "prettierrc-names-a-plugin-by-an-escaped-key": "as mocharc-names-a-require-by-its-alias: "
+    "a JSON escape in the key (`\"plugin\\u0073\"`) is `plugins` to prettier's parser "
+    "(df49b704)",
     "prettierrc-names-a-plugin": "as mocharc-names-a-require: .prettierrc's plugins "
     "(af4839a7)",
     "vitest-config-names-a-setup-file": "as mocharc-names-a-require: vitest.config's "
@@ -326,7 +339,9 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "a-bare-name-is-a-file-of-the-folder": ("mocha-require-bare-name",
                                             "mocha-reporter-bare-name", "mocha-ui-bare-name",
                                             "prettier-plugin-bare-name"),
-    "guarded-settings-naming-code": ("mocharc-names-a-require", "prettierrc-names-a-plugin",
+    "guarded-settings-naming-code": ("mocharc-names-a-require-by-its-alias",
+                                     "prettierrc-names-a-plugin-by-an-escaped-key",
+                                     "mocharc-names-a-require", "prettierrc-names-a-plugin",
                                      "vitest-config-names-a-setup-file"),
     "held-programs-and-options": ("awk-file-option-attached", "sqlite3-init-file",
                                   "eslint-format-file", "mocharc-above-the-project"),
