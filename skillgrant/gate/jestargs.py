@@ -134,8 +134,9 @@ def _runs_named(folder: str, guards: object) -> bool:
     bases = {folder}
     texts = texts or [b""]
     while texts:
-        if any(b"jest" in t or _PACKAGES.search(t) for t in texts):
-            return True  # (a package's scripts: `cd web && npm test`, s59-mreview J3)
+        if any(b"jest" in t or (read and _PACKAGES.search(t)) for t in texts):
+            return True  # (a file's text running a package's scripts: a recipe's `cd web &&
+            # npm test`, s59-mreview J3; the plan's own `npm test` reads its package.json)
         operands = {w: b"sh" if shell else b"code" for t in texts
                     for shell, w in _OPERAND.findall(t[:_READ_LIMIT])}  # (`sh runtests`,
         # `node scripts/test.js`: run, whatever their mode)
@@ -156,10 +157,13 @@ def _runs_named(folder: str, guards: object) -> bool:
             text = _program_text(path, shell, top)
             if text is None or read > _READ_FILES:
                 return True
-            if text:
+            if text and (os.path.basename(path) in _BUILD_FILES or _shell_script(
+                    path, shell, text)):  # (its words followed: a build file, a shell's)
                 read += 1
                 texts.append(text)
                 bases.add(os.path.dirname(path))  # (a script's own folder)
+            elif b"jest" in text:  # (a program's bytes, another interpreter's script:
+                return True  # searched for the name only)
     return False
 
 
@@ -179,12 +183,12 @@ def _program_text(path: str, given: bytes, top: str) -> bytes | None:
         text = fs.read(path, _READ_LIMIT + 1)
     except (OSError, ValueError):
         return b""  # (a folder a link leads to, or none: nothing run)
-    script = _SHELL_LINE.match(text.split(b"\n", 1)[0]) is not None or (
-        (given == b"sh" or path.endswith(".sh")) and text[:2] != b"#!")
+    script = _shell_script(path, given, text)
     if not script and not given and not os.access(path, os.X_OK) and text[:2] != b"#!" and \
             os.path.basename(path) not in _BUILD_FILES:
         return b""  # (a source, a data file, an object file: run by no one by itself)
-    if len(text) > _READ_LIMIT or (not script and _RECIPE_GLOB.search(text)):
+    if len(text) > _READ_LIMIT or (os.path.basename(path) in _BUILD_FILES and
+                                   _RECIPE_GLOB.search(text)):
         return None  # (a recipe's program by a glob: `…/je*t --config ci.json`)
     if script:
         from .planscripts import commands, program_at  # (a shell script: dash's words)
@@ -196,6 +200,13 @@ def _program_text(path: str, given: bytes, top: str) -> bytes | None:
             return None  # plain: `${J}st`; a glob, `…/je*t`: s59-mreview J2)
         return text + b"\n" + " ".join(w for c in read for w in c).encode()  # (`je''st`)
     return text
+
+
+def _shell_script(path: str, given: bytes, text: bytes) -> bool:
+    """Whether the file ``path`` of the text ``text`` (``given``: ``_program_text``'s) is
+    a shell script: its ``#!`` line a shell's, or none and a shell's operand or ``.sh``."""
+    return _SHELL_LINE.match(text.split(b"\n", 1)[0]) is not None or (
+        (given == b"sh" or path.endswith(".sh")) and text[:2] != b"#!")
 
 
 #: A script's first line naming a shell (its other lines are read as dash reads them).

@@ -96,9 +96,9 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
     """``_allowed``'s reading of the words ``given`` of the program ``name`` (``given[at]``)
     of ``_RUNS`` and its wrappers: tsc's ``--noEmit``, a runner's operands (``_operands``),
     an option loading code (``_loads``)."""
-    if name == "tsc" and "--noEmit" not in given:
-        raise ValueError(f"a script of {folder!r} runs tsc, which writes where its settings "
-                         "say (a collected folder: its code is run)")
+    if name == "tsc" and "--noEmit" not in given and _emits_into_tests(folder, given):
+        raise ValueError(f"a script of {folder!r} runs tsc, which may write into a folder "
+                         "whose scripts are run as tests (its outDir)")
     if name in _OPERAND_RUNNERS:
         _operands(folder, name, given[at + 1:])
     for runner in {name, *(n for n in (os.path.basename(w) for w in given[:at])
@@ -137,11 +137,42 @@ def _operands(folder: str, name: str, words: list[str]) -> None:
         parts = word.split("/")
         head = parts[:next((k for k, p in enumerate(parts) if any(c in p for c in "*?[{")),
                            len(parts))]
-        tests = test_name(re.sub(r"[*?]+|\[[^]]*\]", "x", parts[-1]))  # (`*.test.js`)
+        at = max(parts[-1].rfind(".test."), parts[-1].rfind(".spec."))
+        tests = test_name(parts[-1]) if not glob else at > 0 and not any(
+            c in parts[-1][at:] for c in "*?[{+@!(") and test_name("x" + parts[-1][at:])
+        # (`*.test.js`: each match a test's name; `*.test.js*` no: s59-mreview S21)
         if ".." in parts or ((glob or os.path.lexists(os.path.join(folder, word))) and
                              JS_FOLDERS.isdisjoint(head) and not tests):
             raise ValueError(f"a script of {folder!r} gives {name} {word!r}, whose scripts "
                              "it runs as tests and no guard keeps")
+
+
+def _emits_into_tests(folder: str, given: list[str]) -> bool:
+    """Whether tsc with the words ``given`` may write its output into a folder whose scripts
+    a runner runs as tests (s59-mreview S7: ``outDir: test``): its settings file (``-p``,
+    ``--project``, or ``tsconfig.json``; none: tsc writes nothing) not read as JSON, extending
+    another, or an ``outDir``/``outFile``/``declarationDir`` holding ``test``, ``__tests__``,
+    ``__mocks__`` or ``..`` (a source of a test's name is a test wherever tsc emits it)."""
+    import json
+
+    from .testnames import JS_FOLDERS
+
+    named = [given[k + 1] for k, w in enumerate(given[:-1]) if w in ("-p", "--project")]
+    if any(w[:1] == "-" and w.lstrip("-").lower() in _TSC_OUT for w in given):
+        return True  # (`--outDir test` on the command line)
+    path = os.path.join(folder, named[0] if named else "tsconfig.json")
+    path = os.path.join(path, "tsconfig.json") if fs.entry(path) == "dir" else path
+    if fs.entry(path) is None:
+        return bool(named)
+    try:
+        settings = json.loads(fs.read(path, 1 << 20).decode("utf-8", "replace"))
+    except (OSError, ValueError):
+        return True  # (comments, trailing commas: JSONC not read)
+    options = settings.get("compilerOptions", {}) if isinstance(settings, dict) else None
+    if not isinstance(options, dict) or "extends" in settings:
+        return True
+    outs = [str(options[k]) for k in options if k.lower() in _TSC_OUT]
+    return any(not JS_FOLDERS.isdisjoint(o.split("/")) or ".." in o.split("/") for o in outs)
 
 
 def _settings(folder: str, name: str) -> None:
@@ -260,6 +291,8 @@ _RUNNER_VALUED: Final = frozenset((
     "--ignore", "--exclude", "--file", "--config", "--package", "--reporter-options", "-O",
     "--reporter-option", "--node-arg", "--before", "--after", "--match", "-m",
     "--concurrency", "-c", "--coverage-report", "--node-arguments", "--invert", "--delay"))
+#: tsc's options naming where it writes (folded).
+_TSC_OUT: Final = frozenset(("outdir", "outfile", "declarationdir", "out"))
 #: The runners trying a module's name as a file of the folder first (mocha's
 #: ``handleRequires``: ``ts-node/register.js`` there shadows the package; prettier's plugins:
 #: s59-mreview S19): any name but a built-in one refuses.

@@ -214,8 +214,10 @@ def _folders_of(folder: str, script: str, depth: int) -> list[str]:
             ((os.path.basename(w[program_at(w)]) if program_at(w) < len(w) else "") in
              _SHELL_STATE and not _plain_export(w[program_at(w):])) or
             any(not _plain_assignment(a) for a in w[:program_at(w)]) or
-            any("CDPATH" in x for x in w) for w in read)):
-        read = None  # (`export HOME=x`, `PWD=sub :`, `alias go=cd`, a CDPATH: s57-sreview)
+            any("CDPATH" in x for x in w) for w in read) or any(
+            t not in ("/dev/null", "/dev/stderr") for t in _WRITTEN.findall(script))):
+        read = None  # (`export HOME=x`, `PWD=sub :`, `alias go=cd`, a CDPATH: s57-sreview;
+        # a redirection's file, a test or a program the script runs next: s59-mreview S23)
     if read is None:
         raise ValueError(f"a package.json script of {folder!r} is not read as plain words "
                          f"({script[:80]!r}), where a test runner may collect")
@@ -319,6 +321,8 @@ def _plain_assignment(word: str) -> bool:
 _KNOWN: Final = re.compile(r"\$(?:\{HOME\}|HOME\b)")
 _MOVES: Final = re.compile(r"(?:^|[\s;&|])(?:cd|pushd|popd)(?:$|[\s;&|])")
 _PATTERN: Final = re.compile(r"[*?\[{]")
+#: An output redirection's file (``> test/t.test.js``; not ``2>&1``).
+_WRITTEN: Final = re.compile(r">>?[ \t]*([^\s&;|<>]+)")
 #: Programs whose folder is not read: a folder stack's, a feeder's (its words come from
 #: its input), a runner of a text or a file in this shell (as the program); the feeders
 #: anywhere in a command (``nice xargs``).

@@ -27,7 +27,7 @@ REFUSED = [
     "nyc --silent ./gen", "mocha --require ./tools/r.js", "mocha -r tools/r.js",
     "eslint -c .eslintrc.js .", "npx ./tools/pkg", "npx gen", "mocha --require setup",
     "cp tools/r.txt node_modules/.bin/cat", "cross-env NODE_OPTIONS=--require=./x.cjs mocha",
-    "mocha --package=tools/p.json", "nyc --nycrc-path=tools/n.json mocha", "tsc",
+    "mocha --package=tools/p.json", "nyc --nycrc-path=tools/n.json mocha", "tsc --outDir test",
     "ava --node-arguments=--require=./tools/x.cjs", "tools/x=echo",
     "npm run unit -- --test-reporter=./tools/r.mjs"]
 READ = [
@@ -124,7 +124,7 @@ def test_a_link_to_jests_bin_is_jest(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("program", "present"), [(b"\x7fELF\0/opt/jest/bin", True),
-                                                  (b"\x7fELF\0", False)])
+                                                  (b"\x7fELF\0\tab*c d", False)])
 def test_a_built_programs_bytes_are_searched(tmp_path: Path, program: bytes,
                                              present: bool) -> None:
     (tmp_path / "Makefile").write_text("test: t\n\t./t\nt: t.c\n\tcc -o t t.c\n")
@@ -203,3 +203,25 @@ def test_the_plans_script_runs_a_runner_outside(tmp_path: Path, entry: str,
              "src/js": JS_PAYLOAD}
     assert _case(tmp_path, [f"Bash({entry})", "Bash(cp *)"], files,
                  ["cp src/js tools/s.js", entry], setup="chmod +x ci.sh") is not None
+
+
+def test_tsc_emitting_into_a_test_folder_refuses(tmp_path: Path) -> None:
+    (tmp_path / "tsconfig.json").write_text('{"compilerOptions": {"outDir": "test"}}')
+    with pytest.raises(ValueError):
+        _read("tsc", str(tmp_path))
+    (tmp_path / "tsconfig.json").write_text('{"compilerOptions": {"outDir": "dist"}}')
+    _read("tsc", str(tmp_path))
+
+
+def test_a_redirections_file_and_a_loose_glob_refuse(tmp_path: Path) -> None:
+    import json
+
+    from skillgrant.gate.testroots import _script_folders
+
+    package = tmp_path / "package.json"
+    for script in ("cat tools/t.js > test/t.test.js && node --test", "mocha 'tools/*.test.js*'"):
+        package.write_text(json.dumps({"scripts": {"test": script}}))
+        with pytest.raises(ValueError):
+            _script_folders(str(tmp_path), str(package), 0, frozenset(("test",)))
+    package.write_text(json.dumps({"scripts": {"test": "node --test 2>&1"}}))
+    _script_folders(str(tmp_path), str(package), 0, frozenset(("test",)))
