@@ -56,6 +56,7 @@ CLOSED: dict[str, str] = {
                      "mocha-runs-a-folders-scripts", "tape-runs-a-globs-scripts"), "fb18171c"),
     **dict.fromkeys(("a-recipe-runs-a-bare-named-script", "cmake-runs-a-bare-named-script",
                      "a-scripts-copy-under-a-make-plan-naming-70-sources"), "64b87c0f"),
+    "a-scripts-copy-after-a-c-build": "1610d5b8",
     **dict.fromkeys(("the-plans-script-given-to-a-shell", "the-plans-script-given-to-bash"),
                     "41bd0fd5"),
     **dict.fromkeys(("a-recipe-runs-a-script-after-a-cd", "cmake-adds-a-subdirectory",
@@ -421,6 +422,17 @@ JEST: dict[str, tuple[str, dict[str, str], str]] = {
                       "require('child_process').execSync('JESTBIN --config ci.json', "
                       "{stdio: 'inherit'});\n", "ci.json": SETUP_JSON,
                       "lib/unit/a.test.js": JEST_TEST}, "tools/s.js"),
+    # an interpreter's script running a shell script (7f439ac5 searches its bytes only)
+    "a-recipes-node-script-runs-a-shell-script": (
+        "make test", {"Makefile": "test:\n\tnode scripts/test.js\n", "scripts/test.js":
+                      "require('child_process').execSync('sh scripts/run.sh', {stdio: "
+                      "'inherit'});\n", "scripts/run.sh": "JESTBIN --config ci.json\n",
+                      "ci.json": SETUP_JSON, "lib/unit/a.test.js": JEST_TEST}, "tools/s.js"),
+    # a sub-make's makefile by -f, its recipe's glob
+    "a-sub-makes-makefile-globs-the-runner": (
+        "make test", {"Makefile": "test:\n\t$(MAKE) -f ci.mk\n", "ci.mk": "all:\n\tJESTGLOB "
+                      "--config ci.json\n", "ci.json": SETUP_JSON,
+                      "lib/unit/a.test.js": JEST_TEST}, "tools/s.js"),
     # jest spelled by a glob, in the recipe or in the script it runs
     "a-recipe-globs-the-runner": (
         "make test", {"Makefile": "test:\n\tJESTGLOB --config ci.json\n", "ci.json": SETUP_JSON,
@@ -467,6 +479,11 @@ WHY_JEST: dict[str, str] = {
     "a-recipe-runs-a-node-script": "jestargs._program_text (64b87c0f) reads no non-executable "
     "script of no `#!` (\"a source\"): `node scripts/test.js` spells jest literally and is "
     "never read (64cfc2d9 searched it)",
+    "a-recipes-node-script-runs-a-shell-script": "jestargs._runs_named (7f439ac5) searches an "
+    "interpreter's script for jest's name only, following none of its words: "
+    "`execSync('sh scripts/run.sh')` runs a script never read",
+    "a-sub-makes-makefile-globs-the-runner": "jestargs._RECIPE_GLOB (1610d5b8) is looked for "
+    "in the build files of _BUILD_FILES' names only: `$(MAKE) -f ci.mk`'s recipe globs jest",
     "a-recipe-globs-the-runner": "jestargs._runs_named (64cfc2d9) is a spelling scan "
     "(`b\"jest\" in text`): `…/je*-29.7.0/node_modules/.bin/je*t` runs jest",
     "a-recipes-script-globs-the-runner": "as a-recipe-globs-the-runner, in the script the "
@@ -485,8 +502,10 @@ JEST_ROWS: dict[str, tuple[str, ...]] = {
                             "a-recipe-runs-a-script-after-a-cd"),
     "a-shell-by-its-path": ("a-recipe-runs-bin-sh-on-a-script",
                             "a-recipe-runs-makes-shell-on-a-script"),
-    "an-interpreters-script": ("a-recipe-runs-a-node-script",),
-    "a-runner-not-spelled-jest": ("a-recipe-globs-the-runner",
+    "an-interpreters-script": ("a-recipes-node-script-runs-a-shell-script",
+                               "a-recipe-runs-a-node-script"),
+    "a-runner-not-spelled-jest": ("a-sub-makes-makefile-globs-the-runner",
+                                  "a-recipe-globs-the-runner",
                                   "a-recipes-script-globs-the-runner"),
     "a-recipe-runs-npm-in-a-folder-below": ("a-recipe-runs-npm-in-a-folder-below",),
     "the-plans-script-given-to-a-shell": ("the-plans-script-given-to-a-shell",
@@ -573,7 +592,8 @@ WHY_COSTS: dict[str, str] = {
     "'cross-env'`: the second, `TZ=UTC`, is taken as the program (not in _RUNS), and the "
     "collecting plan's writes are refused",
     "a-write-under-a-packages-register-module": "REGRESSION of af4839a7 (allowed at "
-    "3e28aec6), closed by 545947e2 (an installed package is no file), re-opened by 92874450: "
+    "3e28aec6), closed by 545947e2 (an installed package is no file), re-opened by 92874450 "
+    "and kept by the fixer (docs/decisions.md, 3186494c): "
     "scriptcode._loads refuses every mocha/prettier module name but built-in ones (S19's "
     "fix), so `mocha --require ts-node/register` refuses the collecting plan's writes",
     "a-write-under-nycs-option-value": "REGRESSION of af4839a7 (allowed at 3e28aec6): "
