@@ -57,6 +57,8 @@ CLOSED: dict[str, str] = {
     **dict.fromkeys(("a-recipe-runs-a-bare-named-script", "cmake-runs-a-bare-named-script",
                      "a-scripts-copy-under-a-make-plan-naming-70-sources"), "64b87c0f"),
     "a-scripts-copy-after-a-c-build": "1610d5b8",
+    **dict.fromkeys(("a-redirection-into-the-collected-folder",
+                     "mocha-runs-a-globs-match-of-any-ending"), "4195823a"),
     **dict.fromkeys(("the-plans-script-given-to-a-shell", "the-plans-script-given-to-bash"),
                     "41bd0fd5"),
     **dict.fromkeys(("a-recipe-runs-a-script-after-a-cd", "cmake-adds-a-subdirectory",
