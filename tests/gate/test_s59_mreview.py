@@ -207,6 +207,11 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
         {**SPEC, ".prettierrc": '{"plugin\\u0073": ["./tools/p.cjs"]}',
          "tools/p.cjs": "module.exports = {};\n"}, "src/mk tools/p.cjs",
         NODE + "module.exports = {};\n"),
+    "a-checked-files-prettierrc-names-a-plugin": (
+        "prettier --check src/a.js ; mocha",
+        {**SPEC, "src/a.js": "1;\n", "src/.prettierrc": json.dumps({"plugins": ["../tools/p.cjs"]}),
+         "tools/p.cjs": "module.exports = {};\n"}, "src/mk tools/p.cjs",
+        NODE + "module.exports = {};\n"),
     "prettierrc-names-a-plugin": (
         "prettier --check package.json ; mocha",
         {**SPEC, ".prettierrc": json.dumps({"plugins": ["./tools/p.cjs"]}),
@@ -300,6 +305,9 @@ WHY_SCRIPTS: dict[str, str] = {
     "prettierrc-names-a-plugin-by-an-escaped-key": "as mocharc-names-a-require-by-its-alias: "
     "a JSON escape in the key (`\"plugin\\u0073\"`) is `plugins` to prettier's parser "
     "(df49b704)",
+    "a-checked-files-prettierrc-names-a-plugin": "scriptcode._settings (df49b704) reads the "
+    "script's folder's settings only: prettier takes src/.prettierrc for src/a.js (from each "
+    "checked file's folder up)",
     "prettierrc-names-a-plugin": "as mocharc-names-a-require: .prettierrc's plugins "
     "(af4839a7)",
     "vitest-config-names-a-setup-file": "as mocharc-names-a-require: vitest.config's "
@@ -344,6 +352,7 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
                                             "prettier-plugin-bare-name"),
     "guarded-settings-naming-code": ("mocharc-names-a-require-by-its-alias",
                                      "prettierrc-names-a-plugin-by-an-escaped-key",
+                                     "a-checked-files-prettierrc-names-a-plugin",
                                      "mocharc-names-a-require", "prettierrc-names-a-plugin",
                                      "vitest-config-names-a-setup-file"),
     "held-programs-and-options": ("awk-file-option-attached", "sqlite3-init-file",
