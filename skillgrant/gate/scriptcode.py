@@ -180,7 +180,7 @@ def _settings(folder: str, name: str) -> None:
     ``jestsettings`` reads) finds settings in ``folder`` that may name code: a settings file
     of its own (``starttables.STARTS``) that is code (``vitest.config.ts``,
     ``.mocharc.js``), or one, or its ``package.json`` member, holding a key naming code
-    (``require``, ``plugins``, ``setupFiles``, ``spec``: ``_CODE_KEYS``). Its settings
+    (a key not of ``_DATA_KEYS``: ``require``, ``r``, ``plugins``, ``spec``). Its settings
     files are guarded by name; the files they name are not (s59-mreview S10, S13)."""
     from .starttables import STARTS
 
@@ -194,22 +194,21 @@ def _settings(folder: str, name: str) -> None:
         if base.endswith(_CODE_ENDINGS):
             raise ValueError(f"a script of {folder!r} runs {name}, whose settings {base!r} are "
                              "code (they may load any file)")
-        try:
-            text = fs.read(path, 1 << 20)
-        except (OSError, ValueError):
-            text = b'"require":'  # (not read: refused)
-        if base == "package.json":
-            import json
+        import json
 
-            try:
-                data = json.loads(text.decode("utf-8", "replace").removeprefix("\ufeff"))
-            except ValueError:
-                data = {}
-            member = data.get(_MEMBERS.get(name, name)) if isinstance(data, dict) else None
-            text = json.dumps(member).encode() if member is not None else b""
-        if _CODE_KEYS.search(text):
+        try:  # (JSON only: a YAML one, a settings file of no ending in YAML, is not read)
+            data = json.loads(fs.read(path, 1 << 20).decode("utf-8", "replace").removeprefix(
+                "\ufeff"))
+        except (OSError, ValueError):
+            data = None
+        if base == "package.json":
+            data = data.get(_MEMBERS.get(name, name), {}) if isinstance(data, dict) else None
+        if not isinstance(data, dict) or not all(k in _DATA_KEYS or (k == "nyc-arg" and (
+                isinstance(v, list) and all(isinstance(w, str) and w.split("=", 1)[0] not in
+                                            _LOADS and not w.endswith(_CODE_ENDINGS) for w in v)))
+                for k, v in data.items()):  # (tap's `nyc-arg`: `--exclude x/**`)
             raise ValueError(f"a script of {folder!r} runs {name}, whose settings {base!r} "
-                             "name code the gate does not read")
+                             "may name code (a key not read as data, or not JSON)")
 
 
 def _loads(folder: str, value: str) -> bool:
@@ -275,12 +274,22 @@ _LOADS: Final = frozenset(("-r", "--require", "--import", "--loader", "--experim
                            "-i", "--include", "--test-env", "--extension", "-e", "--package",
                            "--nycrc-path", "--node-arguments", "--workspace", "--spec",
                            "--reporter-options", "--config-file"))
-#: The keys of a runner's settings naming code it loads (mocha's, ava's, nyc's, tap's,
-#: prettier's, eslint's, xo's), and the ``package.json`` member a runner reads.
-_CODE_KEYS: Final = re.compile(rb"(?i)[\"'\s{,](?:require|plugins?|setupFiles\w*|spec|file|"
-                               rb"extends|nodeArguments|node-arg|before|after|reporter|ui|"
-                               rb"import|loader|environment|globalSetup|workspace|projects|"
-                               rb"parser|resolver|overrides|rulesdir|files|coverage-map)[\"']?\s*[:=]")
+#: The keys of a runner's JSON settings read as data (an allow-list: any other key, an alias
+#: as mocha's `r`, may name code it loads; s59-mreview S10, S24): mocha's, nyc's and c8's
+#: thresholds and switches, prettier's formatting, xo's and eslint's rules.
+_DATA_KEYS: Final = frozenset((
+    "timeout", "slow", "recursive", "bail", "exit", "color", "colors", "diff", "parallel",
+    "jobs", "retries", "check-leaks", "full-trace", "inline-diffs", "sort", "forbid-only",
+    "forbid-pending", "allow-uncaught", "async-only", "grep", "fgrep", "invert", "dry-run",
+    "fail-zero", "check-coverage", "checkCoverage", "branches", "lines", "functions",
+    "statements", "per-file", "perFile", "all", "cache", "clean", "skip-full", "skipFull",
+    "semi", "singleQuote", "tabWidth", "useTabs", "printWidth", "trailingComma",
+    "bracketSpacing", "arrowParens", "endOfLine", "quoteProps", "jsxSingleQuote",
+    "proseWrap", "htmlWhitespaceSensitivity", "embeddedLanguageFormatting",
+    "bracketSameLine", "rules", "space", "envs", "globals", "ignores", "semicolon",
+    "prettier", "verbose", "failFast", "fail-fast", "concurrency", "serial", "test-regex",
+    "test-ignore",
+    "watch-ignore", "exclude", "include", "excludeAfterRemap", "watermarks"))
 _MEMBERS: Final = {"eslint": "eslintConfig", "c8": "c8", "nyc": "nyc"}
 #: The runners running every script their operands name as a test, and their options
 #: taking the next word (mocha's, tape's, tap's, ava's).

@@ -73,7 +73,8 @@ def test_a_runners_operand_outside_the_tests_refuses(tmp_path: Path) -> None:
     (".mocharc.json", '{"require": ["./tools/pre.cjs"]}', "mocha"),
     (".prettierrc", '{"plugins": ["./tools/p.cjs"]}', "prettier --check ."),
     ("vitest.config.js", "export default {}", "vitest run"),
-    ("package.json", '{"nyc": {"require": ["./tools/pre.cjs"]}}', "nyc mocha")])
+    ("package.json", '{"nyc": {"require": ["./tools/pre.cjs"]}}', "nyc mocha"),
+    (".mocharc.json", '{"\\u0072": ["./tools/pre.cjs"]}', "mocha")])  # (an alias, escaped)
 def test_settings_naming_code_refuse(tmp_path: Path, name: str, text: str,
                                      command: str) -> None:
     (tmp_path / name).write_text(text)
