@@ -66,6 +66,8 @@ CLOSED: dict[str, str] = {
     **dict.fromkeys(("a-recipe-globs-the-runner", "a-recipes-script-globs-the-runner"),
                     "c1171689"),
     "a-recipe-runs-npm-in-a-folder-below": "5f92968c",
+    **dict.fromkeys(("mocharc-names-a-require-by-its-alias",
+                     "prettierrc-names-a-plugin-by-an-escaped-key"), "b0b3718c"),
     **dict.fromkeys(("mocharc-names-a-require", "prettierrc-names-a-plugin",
                      "vitest-config-names-a-setup-file", "vitest-workspace-file"), "df49b704"),
     **dict.fromkeys(("mocha-require-a-package-shadowed-by-a-file",
@@ -237,6 +239,10 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
     # vitest's workspace file, found by its name in the settings' folder
     "vitest-workspace-file": ("vitest run", VITEST, "src/mk vitest.workspace.mjs",
                               ESM.replace("{}", "['.']")),
+    # prettier's package.yaml (its `prettier` key), written with the plugin it names
+    "prettiers-package-yaml": (
+        "prettier --check package.json ; mocha", {**SPEC, "tools/.keep": ""},
+        "src/mk tools/p.cjs && cp ../pay/p.yaml package.yaml", NODE + "module.exports = {};\n"),
     # a program's word holding `=` (no assignment: its name is no identifier) read as the
     # word after the `=`
     "a-program-word-holding-an-equals": (
@@ -326,6 +332,8 @@ WHY_SCRIPTS: dict[str, str] = {
     "a-built-program-in-npms-bin-folder": "as a-wrapper-runs-a-built-program: the script's "
     "cp/chmod (scriptcode._RUNS, af4839a7) make node_modules/.bin/cat, first on npm's PATH; "
     "its `cat package.json` runs it",
+    "prettiers-package-yaml": "starttables.STARTS' prettier names no package.yaml: prettier 3 "
+    "reads its `prettier` key (plugins) where package.json has none (b0b3718c)",
     "a-program-word-holding-an-equals": "testroots._folders_of/_code_run read each word as "
     "`w.rpartition('=')[2]`: the program `tools/x=echo` (no assignment: dash runs it) is "
     "read as `echo`, in scriptcode._RUNS (af4839a7; at 3e28aec6 too)",
@@ -343,7 +351,7 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "an-option-loading-code-not-listed": ("mocha-package-option", "nyc-rc-path-option",
                                           "ava-node-arguments", "vitest-workspace-option"),
     "a-wrappers-assignment": ("cross-env-node-options",),
-    "a-settings-file-not-named": ("vitest-workspace-file",),
+    "a-settings-file-not-named": ("prettiers-package-yaml", "vitest-workspace-file"),
     "words-npm-appends-to-a-script": ("words-npm-appends-to-a-script",),
     "a-program-word-holding-an-equals": ("a-program-word-holding-an-equals",),
     "a-package-shadowed-by-a-file": ("mocha-require-a-package-shadowed-by-a-file",),
@@ -369,12 +377,15 @@ def _script(tmp_path: Path, case: str) -> str | None:
     files = {"package.json": json.dumps({"name": "p", "scripts": scripts}),
              "src/mk": source, **files}
     setup = ("printf '%s\\n' \"require('child_process').execSync('touch ' + "
-             "process.env.INIT_CWD + '/zz')\" > ../pre.cjs" if "above" in case else "")
+             "process.env.INIT_CWD + '/zz')\" > ../pre.cjs" if "above" in case else
+             "mkdir -p ../pay && printf 'prettier:\\n  plugins:\\n    - ./tools/p.cjs\\n' > "
+             "../pay/p.yaml" if "yaml" in case else "")
     if source.startswith("#!"):  # (a program: the copy keeps its mode)
         setup = "chmod +x src/mk" + (" 'tools/x=echo'" if "tools/x=echo" in files else "")
     links = {} if "node_modules/" in script else {"node_modules": str(modules)}
-    return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
-                 [f"cp {copy}", "npm test"], links=links, setup=setup)
+    copies = [f"cp {c}" for c in copy.split(" && cp ")]
+    return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files, [*copies, "npm test"],
+                 links=links, setup=setup)
 
 
 @pytest.mark.parametrize("row", SCRIPT_ROWS)
