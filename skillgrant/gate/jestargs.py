@@ -140,6 +140,7 @@ def _runs_named(folder: str, guards: object) -> bool:
         operands = {w: b"sh" if shell else b"code" for t in texts
                     for shell, w in _OPERAND.findall(t[:_READ_LIMIT])}  # (`sh runtests`,
         # `node scripts/test.js`: run, whatever their mode)
+        operands.update((w, b"mk") for t in texts for w in _MAKEFILE.findall(t[:_READ_LIMIT]))
         bases |= {os.path.normpath(os.path.join(folder, w.decode("utf-8", "replace")))
                   for t in texts for w in _MOVE.findall(t[:_READ_LIMIT])}  # (`cd ci && …`)
         for token in dict.fromkeys(w for t in texts for w in _TOKEN.findall(t[:_READ_LIMIT])):
@@ -151,19 +152,11 @@ def _runs_named(folder: str, guards: object) -> bool:
                     pending += [(os.path.join(path, n), b"") for n in _BUILD_FILES
                                 if built and fs.entry(path) == "dir"]  # (a sub-folder's:
                     # cmake's `add_subdirectory(web)`, make's `-C web`)
-        texts = []
-        while pending and not texts:
-            path, shell = pending.pop()
-            text = _program_text(path, shell, top)
-            if text is None or read > _READ_FILES:
-                return True
-            if text and (os.path.basename(path) in _BUILD_FILES or _shell_script(
-                    path, shell, text)):  # (its words followed: a build file, a shell's)
-                read += 1
-                texts.append(text)
-                bases.add(os.path.dirname(path))  # (a script's own folder)
-            elif b"jest" in text:  # (a program's bytes, another interpreter's script:
-                return True  # searched for the name only)
+        taken = _take(pending, top, bases)
+        if taken is None or read > _READ_FILES:
+            return True
+        read += bool(taken)
+        texts = taken
     return False
 
 
@@ -185,10 +178,9 @@ def _program_text(path: str, given: bytes, top: str) -> bytes | None:
         return b""  # (a folder a link leads to, or none: nothing run)
     script = _shell_script(path, given, text)
     if not script and not given and not os.access(path, os.X_OK) and text[:2] != b"#!" and \
-            os.path.basename(path) not in _BUILD_FILES:
+            not _built(path, given):
         return b""  # (a source, a data file, an object file: run by no one by itself)
-    if len(text) > _READ_LIMIT or (os.path.basename(path) in _BUILD_FILES and
-                                   _RECIPE_GLOB.search(text)):
+    if len(text) > _READ_LIMIT or (_built(path, given) and _RECIPE_GLOB.search(text)):
         return None  # (a recipe's program by a glob: `…/je*t --config ci.json`)
     if script:
         from .planscripts import commands, program_at  # (a shell script: dash's words)
@@ -200,6 +192,32 @@ def _program_text(path: str, given: bytes, top: str) -> bytes | None:
             return None  # plain: `${J}st`; a glob, `…/je*t`: s59-mreview J2)
         return text + b"\n" + " ".join(w for c in read for w in c).encode()  # (`je''st`)
     return text
+
+
+def _take(pending: list[tuple[str, bytes]], top: str, bases: set[str]) -> list[bytes] | None:
+    """The next text ``_runs_named`` follows the words of, from ``pending`` (popped; its
+    folder added to ``bases``): a build file's, a shell script's, the paths of another
+    interpreter's script (s59-mreview J9); [] where none is left; None where jest may run
+    (``_program_text``, a program's bytes naming it)."""
+    while pending:
+        path, shell = pending.pop()
+        text = _program_text(path, shell, top)
+        if text is None or (b"\0" in text and b"jest" in text):
+            return None
+        if not text or b"\0" in text:
+            continue  # (not run; a program's bytes without the name)
+        bases.add(os.path.dirname(path))  # (a script's own folder)
+        if _built(path, shell) or _shell_script(path, shell, text):
+            return [text]
+        return [b" ".join(_PATHS.findall(text)) + (b" jest" if b"jest" in text else b"")]
+    return []
+
+
+def _built(path: str, given: bytes) -> bool:
+    """Whether the file ``path`` is a build file (a makefile, ``CMakeLists.txt``, a ``.mk``,
+    one ``-f`` names: ``given`` ``mk``; s59-mreview J10)."""
+    return given == b"mk" or os.path.basename(path) in _BUILD_FILES or path.endswith((
+        ".mk", ".make", ".cmake"))
 
 
 def _shell_script(path: str, given: bytes, text: bytes) -> bool:
@@ -225,6 +243,11 @@ _RECIPE_GLOB: Final = re.compile(rb"(?m)(?:^\t|&&|;|\|\|)[ \t@+-]*(?=[^\s;&|()]*
 #: A package manager running a package's scripts or bins (jest among them, with that
 #: package's settings: its folder is none the plan collects in).
 _PACKAGES: Final = re.compile(rb"(?:^|[\s;&|(@])(?:npm|npx|yarn|pnpm|pnpx|bunx?)(?=[ \t])")
+#: A makefile ``-f`` names (``$(MAKE) -f ci.mk``), and a path in another interpreter's
+#: script (``'scripts/run.sh'``: a ``/`` or an ending).
+_MAKEFILE: Final = re.compile(rb"(?:^|\s)(?:-f[ \t]*|--file=|--makefile=)([A-Za-z0-9_.][^\s;&|]*)")
+_PATHS: Final = re.compile(rb"[A-Za-z0-9_.][A-Za-z0-9_.+@-]*(?:/[A-Za-z0-9_.+@-]+)+|"
+                           rb"[A-Za-z0-9_-]+\.(?:sh|js|cjs|mjs|ts|py|pl|rb|mk|json)\b")
 #: A ``cd``'s folder in a text (its words after it are looked for there too).
 _MOVE: Final = re.compile(rb"(?:^|[\s;&|(])(?:cd|pushd)[ \t]+([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
 _OPERAND: Final = re.compile(rb"(?:^|[\s;&|(\"'])(?:[^\s;&|()]*/)?(?:((?:ba|da|z|k|mk)?sh|"

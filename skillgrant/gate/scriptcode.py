@@ -101,6 +101,10 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
                          "whose scripts are run as tests (its outDir)")
     if name in _OPERAND_RUNNERS:
         _operands(folder, name, given[at + 1:])
+    if name == "prettier" and "--no-config" not in given:
+        raise ValueError(f"a script of {folder!r} runs prettier, which takes settings naming "
+                         "plugins from each checked file's folder up (`package.yaml` too): "
+                         "only `--no-config` is read (s59-mreview S25, S26)")
     for runner in {name, *(n for n in (os.path.basename(w) for w in given[:at])
                           if n in _WRAPPERS)}:
         _settings(folder, runner)

@@ -34,7 +34,7 @@ READ = [
     "jest --config ci.json", "mocha -R spec", "mocha --reporter dot test/", "tap",
     "cross-env NODE_ENV=test mocha --timeout 5000", "nyc --silent tap", "c8 mocha",
     "npm run build", "tsc --noEmit -p tsconfig.json", "node --test", "rimraf dist",
-    "echo done", "npx prettier --check .", "tsd", "bun test", "ava",
+    "echo done", "npx prettier --no-config --check .", "tsd", "bun test", "ava",
     "cross-env NODE_ENV=test TZ=UTC mocha", "nyc --reporter text mocha", "nyc -r lcov tap",
     "npm test -- --watch"]
 
@@ -71,7 +71,7 @@ def test_a_runners_operand_outside_the_tests_refuses(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("name", "text", "command"), [
     (".mocharc.json", '{"require": ["./tools/pre.cjs"]}', "mocha"),
-    (".prettierrc", '{"plugins": ["./tools/p.cjs"]}', "prettier --check ."),
+    (".prettierrc", '{"plugins": ["./tools/p.cjs"]}', "prettier --no-config --check ."),
     ("vitest.config.js", "export default {}", "vitest run"),
     ("package.json", '{"nyc": {"require": ["./tools/pre.cjs"]}}', "nyc mocha"),
     (".mocharc.json", '{"\\u0072": ["./tools/pre.cjs"]}', "mocha")])  # (an alias, escaped)
@@ -142,7 +142,7 @@ def test_a_bare_named_script_a_shell_runs_is_read(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("layout", ["cmake-subdirectory", "cd-then-script", "recipe-glob",
                                     "script-glob", "recipe-npm", "bin-sh", "make-shell",
-                                    "node-script"])
+                                    "node-script", "node-runs-a-shell", "make-f-glob"])
 def test_a_runner_in_a_folder_a_build_moves_to(tmp_path: Path, layout: str) -> None:
     if layout == "cmake-subdirectory":
         (tmp_path / "CMakeLists.txt").write_text("add_subdirectory(web)\n")
@@ -153,6 +153,14 @@ def test_a_runner_in_a_folder_a_build_moves_to(tmp_path: Path, layout: str) -> N
                "node-script": "node runtests"}[layout]
         (tmp_path / "Makefile").write_text(f"test:\n\t{run}\n")
         (tmp_path / "runtests").write_text("execSync('/o/jest --config ci.json')\n")
+    elif layout == "node-runs-a-shell":
+        (tmp_path / "Makefile").write_text("test:\n\tnode scripts/test.js\n")
+        (tmp_path / "scripts").mkdir()
+        (tmp_path / "scripts/test.js").write_text("execSync('sh scripts/run.sh')\n")
+        (tmp_path / "scripts/run.sh").write_text("/o/je''st --config ci.json\n")
+    elif layout == "make-f-glob":
+        (tmp_path / "Makefile").write_text("test:\n\t$(MAKE) -f ci.mk\n")
+        (tmp_path / "ci.mk").write_text("all:\n\t/o/je*-29/bin/je*t --config c.json\n")
     elif layout == "recipe-npm":
         (tmp_path / "Makefile").write_text("test:\n\tcd web && npm test\n")
     elif layout == "recipe-glob":
