@@ -66,6 +66,10 @@ CLOSED: dict[str, str] = {
     **dict.fromkeys(("a-recipe-globs-the-runner", "a-recipes-script-globs-the-runner"),
                     "c1171689"),
     "a-recipe-runs-npm-in-a-folder-below": "5f92968c",
+    **dict.fromkeys(("a-checked-files-prettierrc-names-a-plugin", "prettiers-package-yaml"),
+                    "90532c4b"),
+    **dict.fromkeys(("a-recipes-node-script-runs-a-shell-script",
+                     "a-sub-makes-makefile-globs-the-runner"), "a9da6faf"),
     **dict.fromkeys(("mocharc-names-a-require-by-its-alias",
                      "prettierrc-names-a-plugin-by-an-escaped-key"), "b0b3718c"),
     **dict.fromkeys(("mocharc-names-a-require", "prettierrc-names-a-plugin",
@@ -602,6 +606,11 @@ COSTS: dict[str, tuple[list[str], dict[str, str], list[str]]] = {
         {"package.json": json.dumps({"name": "p", "scripts": {
             "test": "mocha --require ts-node/register"}}), **SPEC},
         ["cp notes.txt out/n.txt", "mkdir -p build"]),
+    "a-write-under-a-prettier-check": (
+        ["Bash(npm test)", "Bash(cp *)", "Bash(mkdir *)"],
+        {"package.json": json.dumps({"name": "p", "scripts": {
+            "test": "prettier --check . && mocha"}}), **SPEC},
+        ["cp notes.txt out/n.txt", "mkdir -p build"]),
     "a-write-under-nycs-option-value": (
         ["Bash(npm test)", "Bash(cp *)", "Bash(mkdir *)"],
         {"package.json": json.dumps({"name": "p", "scripts": {
@@ -618,6 +627,10 @@ WHY_COSTS: dict[str, str] = {
     "and kept by the fixer (docs/decisions.md, 3186494c): "
     "scriptcode._loads refuses every mocha/prettier module name but built-in ones (S19's "
     "fix), so `mocha --require ts-node/register` refuses the collecting plan's writes",
+    "a-write-under-a-prettier-check": "REGRESSION of 90532c4b (allowed at 3e28aec6 and "
+    "b0b3718c): scriptcode refuses prettier but with --no-config (S25, S26's fix): the "
+    "everyday `prettier --check . && mocha`, no prettier settings anywhere, refuses the "
+    "collecting plan's writes",
     "a-write-under-nycs-option-value": "REGRESSION of af4839a7 (allowed at 3e28aec6): "
     "scriptcode._allowed skips a wrapper's options as single words: nyc's `--reporter text` "
     "makes `text` the program",
