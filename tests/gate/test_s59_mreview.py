@@ -205,6 +205,8 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
     "mocharc-names-a-require": (
         "mocha", {**SPEC, ".mocharc.json": json.dumps({"require": ["./tools/pre.cjs"]}),
                   "tools/pre.cjs": "1\n"}, "src/mk tools/pre.cjs", NODE),
+    "package-jsons-mocha-names-a-require": (
+        "mocha", {**SPEC, "tools/pre.cjs": "1\n"}, "src/mk tools/pre.cjs", NODE),
     "mocharc-names-a-require-by-its-alias": (
         "mocha", {**SPEC, ".mocharc.json": json.dumps({"r": ["./tools/pre.cjs"]}),
                   "tools/pre.cjs": "1\n"}, "src/mk tools/pre.cjs", NODE),
@@ -310,6 +312,9 @@ WHY_SCRIPTS: dict[str, str] = {
     "mocharc-names-a-require": "scriptcode._RUNS (af4839a7) says mocha reads \"its settings "
     "files (STARTS)\": the guarded .mocharc.json names ./tools/pre.cjs, which nothing guards "
     "(jest's setupFiles are read by jestsettings; mocha's, nyc's, ava's, tap's are not)",
+    "package-jsons-mocha-names-a-require": "scriptcode._settings (df49b704, b0b3718c) reads "
+    "the settings files starttables.STARTS names for mocha (`.mocharc.*`): package.json's "
+    "`mocha` member (`{\"r\": [\"./tools/pre.cjs\"]}`) is never read",
     "mocharc-names-a-require-by-its-alias": "scriptcode._CODE_KEYS (df49b704) matches the "
     "settings' bytes: mocha applies its option aliases to settings (`r`: require; `R`, `u`)",
     "prettierrc-names-a-plugin-by-an-escaped-key": "as mocharc-names-a-require-by-its-alias: "
@@ -362,7 +367,8 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "a-bare-name-is-a-file-of-the-folder": ("mocha-require-bare-name",
                                             "mocha-reporter-bare-name", "mocha-ui-bare-name",
                                             "prettier-plugin-bare-name"),
-    "guarded-settings-naming-code": ("mocharc-names-a-require-by-its-alias",
+    "guarded-settings-naming-code": ("package-jsons-mocha-names-a-require",
+                                     "mocharc-names-a-require-by-its-alias",
                                      "prettierrc-names-a-plugin-by-an-escaped-key",
                                      "a-checked-files-prettierrc-names-a-plugin",
                                      "mocharc-names-a-require", "prettierrc-names-a-plugin",
@@ -378,7 +384,8 @@ def _script(tmp_path: Path, case: str) -> str | None:
     script, files, copy, source = SCRIPTS[case]
     modules = _runners()
     scripts = {"test": script, **({"unit": "node --test"} if "run unit" in script else {})}
-    files = {"package.json": json.dumps({"name": "p", "scripts": scripts}),
+    member = {"mocha": {"r": ["./tools/pre.cjs"]}} if case.startswith("package-jsons") else {}
+    files = {"package.json": json.dumps({"name": "p", "scripts": scripts, **member}),
              "src/mk": source, **files}
     setup = ("printf '%s\\n' \"require('child_process').execSync('touch ' + "
              "process.env.INIT_CWD + '/zz')\" > ../pre.cjs" if "above" in case else
@@ -628,7 +635,8 @@ WHY_COSTS: dict[str, str] = {
     "scriptcode._loads refuses every mocha/prettier module name but built-in ones (S19's "
     "fix), so `mocha --require ts-node/register` refuses the collecting plan's writes",
     "a-write-under-a-prettier-check": "REGRESSION of 90532c4b (allowed at 3e28aec6 and "
-    "b0b3718c): scriptcode refuses prettier but with --no-config (S25, S26's fix): the "
+    "b0b3718c), kept by the fixer (docs/decisions.md, dbcfc4b4): scriptcode refuses "
+    "prettier but with --no-config (S25, S26's fix): the "
     "everyday `prettier --check . && mocha`, no prettier settings anywhere, refuses the "
     "collecting plan's writes",
     "a-write-under-nycs-option-value": "REGRESSION of af4839a7 (allowed at 3e28aec6): "
