@@ -283,15 +283,19 @@ def tree_word(words: Sequence[str], directory: str | None,
         except (ValueError, OSError):
             return worktree
     formats = not IMAGEMAGICK.isdisjoint(map(_name, words))  # `miff:PATH` (review s43 W14)
-    asked: dict[str, bool] = {}  # (each form once: 250 `-rrr…` of 255 letters took 34 s, T7)
-    for word in words:
+    asked: dict[str, bool] = {}  # (each form once: 250 `-rrr…` of 255 letters took 34 s, T7;
+    for word in words:  # past MAX_TREE_FORMS distinct forms, the word is taken as guarded: T7b)
         try:
-            if any(asked[w] if w in asked else asked.setdefault(
+            if any(asked[w] if w in asked else len(asked) >= MAX_TREE_FORMS or asked.setdefault(
                     w, _names_guarded(w, directory, home, touches)) for w in _forms(word, formats)):
                 return word
         except (ValueError, OSError):  # a NUL or a lone surrogate: no path the gate can name
             return word
     return None
+
+
+#: The distinct forms ``tree_word`` asks ``touches`` of (~0.4 ms each; 64,000 took 40 s: T7b).
+MAX_TREE_FORMS: Final = 2_000
 
 
 def _forms(word: str, formats: bool) -> list[str]:
