@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import os
 import random
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -137,7 +139,8 @@ def test_the_start_up_files_of_a_hooks_own_interpreter_are_guarded(tmp_path: Pat
 #: Calls of at most 64 KB (MAX_SHELL_COMMAND_CHARS) and 20,000 syntax nodes whose reading is
 #: superlinear, or linear at a cost of milliseconds a word, each denied in the end (each
 #: writes the project's own `.claude/settings.json`, the hook's settings), that the hook must
-#: decide in 8 s (the printed timeout is 30 s; Copilot CLI runs a call whose hook timed out).
+#: decide in 8 s of CPU (the printed timeout is 30 s; Copilot CLI runs a call whose hook timed
+#: out); the figures below are CPU in process and the printed hook's wall time at the load.
 #: T3, T4 (s58-hreview): closed in s59-hfix 39e97d3; the rows here are their variants.
 #: T5: `readers.writer_of` asks each distinct doubtful word of a command `_reads`, which walks
 #: the whole command for each (`planpaths.option_values` by `planprograms.runs_named_file`,
@@ -156,7 +159,8 @@ def test_the_start_up_files_of_a_hooks_own_interpreter_are_guarded(tmp_path: Pat
 #: listing its folder: after an allowed `mkdir d0 … d5999` (35 KB), 9,000 lines `*xN` (62 KB)
 #: took 43.4 s CPU, the printed hook 148 s at load 14 (each glob lists 6,009 entries).
 #: T7b: 0eb25d3d asks each distinct form once; distinct clusters (random letters GNU cp
-#: takes) make as many forms: 40.1 s CPU, the printed hook 150 s at load 14.
+#: takes) make as many forms: 40.1 s CPU, the printed hook 150 s at load 14 (closed in
+#: b574d496: MAX_TREE_FORMS, 4.1 s CPU; its cost: K2).
 _LETTERS = random.Random(7)
 BOMBS = {
     "T5-distinct-doubtful-words-of-one-command": "pytest " + " ".join(
@@ -169,40 +173,46 @@ BOMBS = {
     "T8-a-pattern-each-listing-a-large-folder": 'cat <<"E"\n' + "".join(
         f"*x{i}\n" for i in range(9000)) + "E\ncp notes.txt .claude/settings.json",
 }
-#: The call before a case's, run when the hook allows it: T8's large folder.
-SETUP = {"T8-a-pattern-each-listing-a-large-folder": "mkdir " + " ".join(
-    f"d{i}" for i in range(6000))}
+#: The calls before a case's, each run when the hook allows it: T8's large folder (in calls
+#: of 1,500 folders: s59-hfix b574d496 denies a call of more than 2,000 words, K2).
+SETUP = {"T8-a-pattern-each-listing-a-large-folder": [
+    "mkdir " + " ".join(f"d{i}" for i in range(k, k + 1500)) for k in range(0, 6000, 1500)]}
+
+
+def _cpu_limited() -> None:
+    """The hook's process may use 8 s of CPU (a time row's limit, the machine's load aside)."""
+    resource.setrlimit(resource.RLIMIT_CPU, (8, 9))
 
 
 @pytest.mark.parametrize("case", BOMBS)
 def test_a_long_call_is_decided_well_inside_the_hooks_timeout(tmp_path: Path, case: str) -> None:
-    """A call near the command limit is decided in 8 s."""
+    """A call near the command limit is decided in 8 s of CPU."""
     call = BOMBS[case]
     assert len(call) <= 65_536
     project = hooked_project(tmp_path, ["Bash(cat *)", "Bash(cp *)", "Bash(cd *)",
                                         "Bash(echo *)", "Bash(pytest *)", "Bash(mkdir *)"])
-    if case in SETUP:
-        assert _ask(_settings_hook(project), SETUP[case], project).returncode == 0
-        _bash(SETUP[case], project)
+    for setup in SETUP.get(case, []):
+        assert _ask(_settings_hook(project), setup, project).returncode == 0, setup[:40]
+        _bash(setup, project)
     started = time.monotonic()
     hook = subprocess.Popen(["/bin/sh", "-c", _settings_hook(project)], cwd=project,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)
+                            stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=_cpu_limited)  # (8 s of CPU, whatever the load)
     try:
-        _, stderr = hook.communicate(payload(call, project), timeout=8)
+        _, stderr = hook.communicate(payload(call, project), timeout=120)
     except subprocess.TimeoutExpired:
         os.killpg(hook.pid, 9)  # (the hook's python too, not only its shell)
         hook.communicate()
-        pytest.fail(f"the hook took over 8 s ({time.monotonic() - started:.1f} s)")
+        pytest.fail(f"the hook took over 120 s ({time.monotonic() - started:.1f} s)")
+    if {-hook.returncode, hook.returncode - 128} & {signal.SIGXCPU, signal.SIGKILL}:
+        pytest.fail(f"the hook took over 8 s of CPU ({time.monotonic() - started:.1f} s)")
     assert hook.returncode == 2, stderr  # (denied: each writes what the hook reads)
 
 
 _open("test_a_long_call_is_decided_well_inside_the_hooks_timeout",
-      "writers.tree_word (T7: each suffix of a short option's word against every guarded "
-      "item, copied.touches; 0eb25d3d asks each distinct form once: T7b's are distinct) and "
-      "named._glob_found (T8: each pattern lists its folder), at s59-hmain and s59-hfix "
-      "0eb25d3d", "T7b-suffixes-of-distinct-short-option-words",
-      "T8-a-pattern-each-listing-a-large-folder")
+      "named._glob_found (T8: each pattern word lists its folder), at s59-hmain and s59-hfix "
+      "b574d496", "T8-a-pattern-each-listing-a-large-folder")
 
 
 def test_a_repeated_cluster_is_read_by_gnu_cp(tmp_path: Path) -> None:
@@ -231,3 +241,17 @@ def test_cost_an_explicit_list_of_test_files(tmp_path: Path) -> None:
         (project / "tests" / f"test_{i}.py").write_text("def test_a():\n    pass\n")
     names = " ".join(f"tests/test_{i}.py" for i in range(600))
     assert _ask(_settings_hook(project), f"pytest {names}", project).returncode == 0
+
+
+def test_cost_a_folder_made_of_many_names(tmp_path: Path) -> None:
+    """K2: ``mkdir -p`` of 2,500 folders in the project's ``out`` (24 KB): main allows it;
+    s59-hfix b574d496 denies it (``writers.MAX_TREE_FORMS``: 2,000 distinct forms a call,
+    each plain word one form)."""
+    project = hooked_project(tmp_path, ["Bash(mkdir *)"])
+    call = "mkdir -p " + " ".join(f"out/d{i}" for i in range(2500))
+    assert _ask(_settings_hook(project), call, project).returncode == 0
+
+
+OPEN.add("test_cost_a_folder_made_of_many_names",
+         "writers.tree_word (s59-hfix b574d496): MAX_TREE_FORMS counts each plain word of a "
+         "folder-writing command as a form; past 2,000 the call is denied, main allows")
