@@ -215,8 +215,7 @@ def git_subcommand(rest: Sequence[str]) -> str | None:
 
 
 def top_folder(directory: str) -> str:
-    """The top folder of the git repository holding ``directory`` (the folder with ``.git``),
-    or ``directory`` itself."""
+    """The top folder (with ``.git``) of the git repository holding ``directory``, or it."""
     folder = directory
     while True:
         if files.exists(os.path.join(folder, ".git")):  # asked of the gate's view
@@ -284,17 +283,18 @@ def tree_word(words: Sequence[str], directory: str | None,
             return worktree
     formats = not IMAGEMAGICK.isdisjoint(map(_name, words))  # `miff:PATH` (review s43 W14)
     asked: dict[str, bool] = {}  # (each form once: 250 `-rrr…` of 255 letters took 34 s, T7;
-    for word in words:  # past MAX_TREE_FORMS distinct forms, the word is taken as guarded: T7b)
-        try:
-            if any(asked[w] if w in asked else len(asked) >= MAX_TREE_FORMS or asked.setdefault(
-                    w, _names_guarded(w, directory, home, touches)) for w in _forms(word, formats)):
+    for word in words:  # past MAX_TREE_FORMS forms, a tail is taken as guarded: T7b; a word
+        try:  # itself is always asked: s59-hreview K2, `mkdir -p out/d0 … out/d2499`)
+            if any(asked[w] if w in asked else (w is not word and len(asked) >= MAX_TREE_FORMS)
+                   or asked.setdefault(w, _names_guarded(w, directory, home, touches))
+                   for w in _forms(word, formats)):
                 return word
         except (ValueError, OSError):  # a NUL or a lone surrogate: no path the gate can name
             return word
     return None
 
 
-#: The distinct forms ``tree_word`` asks ``touches`` of (~0.4 ms each; 64,000 took 40 s: T7b).
+#: The distinct forms past which ``tree_word`` asks ``touches`` of no tail (~0.4 ms each: T7b).
 MAX_TREE_FORMS: Final = 2_000
 
 
