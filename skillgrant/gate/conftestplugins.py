@@ -32,7 +32,6 @@ import glob
 import os
 
 from . import files as fs
-from .exactcode import exact
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -273,6 +272,8 @@ def _names(data: bytes) -> list[str] | None:
             return None
         found += [str(v) for v in values]
         read.add(id(statement))
+    from .exactcode import exact  # (loaded where a conftest is read: the hook's start)
+
     stars = _stars(tree)  # (`from base import *`: base read as an aggregator, K-STAR)
     if stars is None or not exact(tree, _NAME, _CALLS, _DECORATORS, _BASES, frozenset(read),
                                   hooks=_HISTORIC, methods=_HOOK_METHODS, keeping=_KEEPING):
