@@ -9,6 +9,7 @@ reader must untangle). A package's ``__init__`` counts as a module of its own.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -59,16 +60,22 @@ def _imports(module: str, path: Path, known: set[str]) -> list[tuple[str, str, i
     return found
 
 
-def _graph() -> dict[str, set[str]]:
+@functools.cache
+def _package_imports() -> dict[str, tuple[Path, list[tuple[str, str, int]]]]:
+    """Each module's path and skillgrant imports, parsed once a process (both tests read them)."""
     modules = _modules()
     known = set(modules)
+    return {name: (path, _imports(name, path, known)) for name, path in modules.items()}
+
+
+def _graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
-    for name, path in modules.items():
+    for name, (_, imports) in _package_imports().items():
         edges = set()
-        for target, _, _ in _imports(name, path, known):
+        for target, _, _ in imports:
             # importing a.b.c runs a/__init__ and a/b/__init__ first; only the module itself is
             # the dependency a reader follows
-            if target != name and target in known:
+            if target != name and target in _package_imports():
                 edges.add(target)
         graph[name] = edges
     return graph
@@ -110,11 +117,9 @@ def test_no_import_cycle_in_the_package() -> None:
 
 
 def test_no_private_name_is_imported_from_another_module() -> None:
-    modules = _modules()
-    known = set(modules)
     private = []
-    for name, path in modules.items():
-        for target, imported, line in _imports(name, path, known):
+    for path, imports in _package_imports().values():
+        for target, imported, line in imports:
             dotted = [*target.split("."), *([imported] if imported else [])]
             if any(part.startswith("_") and part != "__version__" for part in dotted):
                 private.append(f"{path.relative_to(PACKAGE.parent)}:{line}: "

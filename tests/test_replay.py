@@ -34,12 +34,13 @@ def _plan(path: Path, entries: list[str]) -> Path:
     return path
 
 
-@pytest.fixture
-def logged(tmp_path: Path) -> tuple[Path, Path]:
+@pytest.fixture(scope="module")
+def logged(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """An audit log of COMMANDS decided by the real hook under the plan ``old.json`` (git and
-    ls allowed), observed."""
-    old = _plan(tmp_path / "old.json", ["Bash(git *)", "Bash(ls *)"])
-    log = tmp_path / "audit.jsonl"
+    ls allowed), observed; made once a module (the tests only read it)."""
+    folder = tmp_path_factory.mktemp("logged")
+    old = _plan(folder / "old.json", ["Bash(git *)", "Bash(ls *)"])
+    log = folder / "audit.jsonl"
     for i, command in enumerate(COMMANDS):
         payload = {"session_id": f"s{i}", "tool_name": "Bash", "cwd": "/w",
                    "hook_event_name": "PreToolUse", "tool_input": {"command": command}}
