@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+from examples import seeds
 from serving import session_headers, transcript
 from uvicorn.server import ServerState
 
@@ -165,7 +166,9 @@ def _without_times(records: bytes) -> list[object]:
     return found
 
 
-@pytest.mark.parametrize("seed", range(150))
+#: 600 random streams at the full count (CI's quick step: 150), a twentieth in the README's
+#: command (tests/examples.py).
+@pytest.mark.parametrize("seed", seeds(600))
 def test_a_hook_request_answered_in_line_is_answered_as_through_the_asgi_cycle(
         seed: int, tmp_path: Path) -> None:
     rng = random.Random(seed)
