@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from skillgrant.errors import SkillFileError
+from skillgrant.errors import AllowedToolsError, SkillFileError
 from skillgrant.skillfile import blockread
 from skillgrant.skillfile import reread as reread_module
 from skillgrant.skillfile.doc import AllowedTools
@@ -61,3 +61,26 @@ def _written(form: str, entries: list[str], allowed: AllowedTools) -> str:
     if form == "block-list":
         return "\n".join(allowed.item_prefix + entry for entry in entries)
     return ", ".join(entries)
+
+
+@pytest.mark.parametrize(("old_value", "new_value"), [
+    ("allowed-tools: Read, Grep", "Read(x, Bash(a)"),  # the branch's checks pass: it raises
+    ("allowed-tools: Read, Grep", "Read(x, Bash(a---b)"),  # they fail: the whole reader's error
+    ("allowed-tools:\n  - Read\n  - Grep", "  - Read(x\n  - Bash(a,b"),
+    ("allowed-tools:\n  - Read\n  - Grep", "  - Read(x\n  - Bash(a,b---c"),
+])
+def test_a_value_the_split_refuses_fails_where_it_always_did(old_value: str,
+                                                             new_value: str) -> None:
+    old = read_skill(f"---\nname: a\n{old_value}\nlast: x\n---\nB\n", "SKILL.md")
+    allowed = old.allowed_tools
+    assert allowed is not None
+    new_text = old.text[:allowed.start] + new_value + old.text[allowed.end:]
+    for _ in range(2):  # the second from the memos
+        try:
+            reread(old, new_text)
+        except AllowedToolsError as e:  # the split's own error, raised by the branch
+            assert "---" not in new_value, e
+        except SkillFileError as e:  # the whole reader's, located
+            assert "---" in new_value and e.line is not None
+        else:
+            raise AssertionError("read back")

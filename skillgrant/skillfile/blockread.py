@@ -23,13 +23,15 @@ the runtime's own steps.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
+from ..errors import AllowedToolsError
 from ..grants import split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from .doc import Item, SkillDoc
-from .entryspans import verbatim_spans
+from .entryspans import Span, verbatim_spans
 from .runtime import runtime_frontmatter
 from .spans import KEY
 from .yamlspan import plain_ok
@@ -65,6 +67,10 @@ def block_items_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
             or not old.runtime_span_same or not same_span(old, text, yaml_end)):
         return None
     values, entries, places, starts, ends = read
+    if entries is None:  # the split refuses the values: raised here, after the checks, as ever
+        _spans(values, places)
+        split_allowed_tools(list(values))
+        return None
     items = tuple(Item(written, "plain", start + s, start + e, start + b, start + e)
                   for written, (b, s, e) in zip(values, places, strict=True))
     new_value = value.rewritten(values, entries, end, end, value.separator, len(items) > 1,
@@ -75,7 +81,7 @@ def block_items_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
                        new_value)
 
 
-_Read = tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[int, int, int], ...],
+_Read = tuple[tuple[str, ...], tuple[str, ...] | None, tuple[tuple[int, int, int], ...],
               tuple[int, ...], tuple[int, ...]]
 
 
@@ -83,7 +89,9 @@ def _items(lines: str, prefix: str) -> _Read | None:
     """What ``block_items_replaced`` reads of the list's new ``lines`` (each ``prefix`` and a
     plain value): the values, the entries, each item's line start, value start and end, and
     each entry's start and end, from the first line's start; None when a line is not such an
-    item. A function of ``lines`` and ``prefix`` alone (the offsets are the lines' own)."""
+    item; no entries (None) when ``split_allowed_tools`` refuses the values (the branch raises
+    its error after its checks). A function of ``lines`` and ``prefix`` alone (the offsets are
+    the lines' own)."""
     values: list[str] = []
     places: list[tuple[int, int, int]] = []
     at = 0
@@ -94,10 +102,19 @@ def _items(lines: str, prefix: str) -> _Read | None:
         values.append(written)
         places.append((at, at + len(prefix), at + len(line)))
         at += len(line) + 1
-    spans = [span for written, (_, s, e) in zip(values, places, strict=True)
-             for span in verbatim_spans(written, s, (s, e))]
-    return (tuple(values), tuple(split_allowed_tools(values)), tuple(places),
-            tuple(s for s, _ in spans), tuple(e for _, e in spans))
+    try:
+        spans = _spans(values, places)
+        entries: tuple[str, ...] | None = tuple(split_allowed_tools(values))
+    except AllowedToolsError:
+        return tuple(values), None, tuple(places), (), ()
+    return (tuple(values), entries, tuple(places), tuple(s for s, _ in spans),
+            tuple(e for _, e in spans))
+
+
+def _spans(values: Sequence[str], places: Sequence[tuple[int, int, int]]) -> list[Span]:
+    """Each item's entries' spans (``verbatim_spans``, which splits each value)."""
+    return [span for written, (_, s, e) in zip(values, places, strict=True)
+            for span in verbatim_spans(written, s, (s, e))]
 
 
 #: Item lines up to this long are read once for a batch (``_items_read``).

@@ -37,7 +37,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
-from ..errors import SkillFileError
+from ..errors import AllowedToolsError, SkillFileError
 from ..grants import split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from . import spans as reader  # (its FENCE_LINE under its one name: tests/property)
@@ -205,6 +205,9 @@ def _plain_value_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
             or not same_span(old, text, yaml_end)):
         return None
     written, entries, starts, ends, between = read
+    if entries is None:  # the split refuses the value: raised here, after the checks, as ever
+        split_allowed_tools(written)
+        return None
     new_value = value.rewritten(written, entries, end, line_end, between, value.multiline,
                                 value.items, tuple(start + s for s in starts),
                                 tuple(start + e for e in ends))
@@ -213,16 +216,21 @@ def _plain_value_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
                        new_value)
 
 
-def _plain_line(line: str, at: int) -> tuple[str, tuple[str, ...], tuple[int, ...],
+def _plain_line(line: str, at: int) -> tuple[str, tuple[str, ...] | None, tuple[int, ...],
                                              tuple[int, ...], str | None] | None:
     """What ``_plain_value_replaced`` reads of the key's new ``line`` (its value from ``at``):
     the value's string, its entries, their starts and ends from the value's start, and its
     separator; None when the line does not read, alone, as ``allowed-tools: <that plain
-    string>``. A function of ``line`` and ``at`` alone (the offsets are the value's own)."""
+    string>``; no entries (None) when ``split_allowed_tools`` refuses the value (the branch
+    raises its error after its checks). A function of ``line`` and ``at`` alone (the offsets
+    are the value's own)."""
     written = line[at:]
     if read_line(line) != (_STR, KEY, _STR, written):
         return None
-    entries = tuple(split_allowed_tools(written))
+    try:
+        entries = tuple(split_allowed_tools(written))
+    except AllowedToolsError:
+        return written, None, (), (), None
     spans = verbatim_spans(written, 0, (0, len(written)), entries)
     return (written, entries, tuple(s for s, _ in spans), tuple(e for _, e in spans),
             separator(written, entries))
