@@ -23,12 +23,15 @@ the runtime's own steps.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final
 
+from ..errors import AllowedToolsError
 from ..grants import split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from .doc import Item, SkillDoc
-from .entryspans import verbatim_spans
+from .entryspans import Span, verbatim_spans
 from .runtime import runtime_frontmatter
 from .spans import KEY
 from .yamlspan import plain_ok
@@ -54,29 +57,73 @@ def block_items_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
     end = len(text) - tail
     if end <= start or not (text.startswith(was[:start]) and old.ends_as(text, value.end)):
         return None
-    items: list[Item] = []
-    at = start
-    for line in text[start:end].split("\n"):
-        written = line[len(prefix):]
-        if not line.startswith(prefix) or not plain_ok(written, flow=False):
-            return None
-        items.append(Item(written, "plain", at + len(prefix), at + len(line), at,
-                          at + len(line)))
-        at += len(line) + 1
+    lines = text[start:end]
+    read = _items_read(lines, prefix) if len(lines) <= _MEMO_CHARS else _items(lines, prefix)
+    if read is None:
+        return None
     shift = end - value.end
     yaml_end = old.yaml_end + shift
     if (yaml_end - old.yaml_start > MAX_FRONTMATTER_CHARS
             or not old.runtime_span_same or not same_span(old, text, yaml_end)):
         return None
-    values = tuple(item.value for item in items)
-    spans = [span for item in items for span in verbatim_spans(
-        item.value, item.start, (item.start, item.end))]
-    new_value = value.rewritten(values, tuple(split_allowed_tools(list(values))), end, end,
-                                value.separator, len(items) > 1, tuple(items),
-                                tuple(s for s, _ in spans), tuple(e for _, e in spans))
+    values, entries, places, starts, ends = read
+    if entries is None:  # the split refuses the values: raised here, after the checks, as ever
+        _spans(values, places)
+        split_allowed_tools(list(values))
+        return None
+    items = tuple(Item(written, "plain", start + s, start + e, start + b, start + e)
+                  for written, (b, s, e) in zip(values, places, strict=True))
+    new_value = value.rewritten(values, entries, end, end, value.separator, len(items) > 1,
+                                items, tuple(start + s for s in starts),
+                                tuple(start + e for e in ends))
     return old.spliced(text, start, shift,
                        {k: list(values) if k == KEY else v for k, v in old.metadata.items()},
                        new_value)
+
+
+_Read = tuple[tuple[str, ...], tuple[str, ...] | None, tuple[tuple[int, int, int], ...],
+              tuple[int, ...], tuple[int, ...]]
+
+
+def _items(lines: str, prefix: str) -> _Read | None:
+    """What ``block_items_replaced`` reads of the list's new ``lines`` (each ``prefix`` and a
+    plain value): the values, the entries, each item's line start, value start and end, and
+    each entry's start and end, from the first line's start; None when a line is not such an
+    item; no entries (None) when ``split_allowed_tools`` refuses the values (the branch raises
+    its error after its checks). A function of ``lines`` and ``prefix`` alone (the offsets are
+    the lines' own)."""
+    values: list[str] = []
+    places: list[tuple[int, int, int]] = []
+    at = 0
+    for line in lines.split("\n"):
+        written = line[len(prefix):]
+        if not line.startswith(prefix) or not plain_ok(written, flow=False):
+            return None
+        values.append(written)
+        places.append((at, at + len(prefix), at + len(line)))
+        at += len(line) + 1
+    try:
+        spans = _spans(values, places)
+        entries: tuple[str, ...] | None = tuple(split_allowed_tools(values))
+    except AllowedToolsError:
+        return tuple(values), None, tuple(places), (), ()
+    return (tuple(values), entries, tuple(places), tuple(s for s, _ in spans),
+            tuple(e for _, e in spans))
+
+
+def _spans(values: Sequence[str], places: Sequence[tuple[int, int, int]]) -> list[Span]:
+    """Each item's entries' spans (``verbatim_spans``, which splits each value)."""
+    return [span for written, (_, s, e) in zip(values, places, strict=True)
+            for span in verbatim_spans(written, s, (s, e))]
+
+
+#: Item lines up to this long are read once for a batch (``_items_read``).
+_MEMO_CHARS: Final = 4096
+
+#: ``_items``, remembered for the last rewrites' item lines: the files of one plugin or
+#: repository often share one ``allowed-tools`` value, and so its rewrite (at most 256 × 4 Ki
+#: characters kept).
+_items_read: Final = lru_cache(maxsize=256)(_items)
 
 
 def same_span(old: SkillDoc, text: str, yaml_end: int) -> bool:

@@ -37,7 +37,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
-from ..errors import SkillFileError
+from ..errors import AllowedToolsError, SkillFileError
 from ..grants import split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from . import spans as reader  # (its FENCE_LINE under its one name: tests/property)
@@ -93,7 +93,10 @@ def _read_apart(doc: SkillDoc) -> bool:
     PyYAML (``yamlapart.apart_as_read``: ``Read, -, Read``, ``Read, &a:x``): the branches read
     the lines as PyYAML does, and the rest of the text was read before."""
     value = doc.allowed_tools
-    return value is not None and apart_as_read(doc.text[value.key_start:value.line_end]) is not None
+    if value is None:
+        return False
+    lines = doc.text[value.key_start:value.line_end]
+    return (_apart_read(lines) if len(lines) <= _MEMO_CHARS else apart_as_read(lines)) is not None
 
 
 #: A document of the key's lines alone: ``_key_lines_replaced`` reads them so.
@@ -167,6 +170,15 @@ _MEMO_CHARS: Final = 4096
 _lines_read: Final = lru_cache(maxsize=256)(_lines_alone)
 
 
+def _apart_alone(lines: str) -> tuple[str, int] | None:
+    """``apart_as_read`` of the key's lines alone: a function of ``lines`` (no nodes given)."""
+    return apart_as_read(lines)
+
+
+#: ``_apart_alone``, remembered for the last rewrites' key lines, as ``_lines_read``.
+_apart_read: Final = lru_cache(maxsize=256)(_apart_alone)
+
+
 def _plain_value_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
     """The document ``text`` is when only a one-line plain value changed (module docstring);
     None when the rewrite is not one this branch is sure of."""
@@ -179,9 +191,12 @@ def _plain_value_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
     if end <= start or not (text.startswith(old.text[:start]) and old.ends_as(text, value.end)):
         return None
     line_end = eol(text, end)
-    read = read_line(text[value.key_start:line_end])
-    written = text[start:end]
-    if read is None or read != (_STR, KEY, _STR, written) or line_end != end:
+    if line_end != end:
+        return None
+    line = text[value.key_start:end]
+    at = start - value.key_start
+    read = _plain_read(line, at) if len(line) <= _MEMO_CHARS else _plain_line(line, at)
+    if read is None:
         return None
     shift = end - value.end
     yaml_end = old.yaml_end + shift
@@ -189,14 +204,40 @@ def _plain_value_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
             or not old.runtime_span_same
             or not same_span(old, text, yaml_end)):
         return None
-    entries = tuple(split_allowed_tools(written))
-    spans = verbatim_spans(written, start, (start, end), entries)
-    new_value = value.rewritten(written, entries, end, line_end, separator(written, entries),
-                                value.multiline, value.items, tuple(s for s, _ in spans),
-                                tuple(e for _, e in spans))
+    written, entries, starts, ends, between = read
+    if entries is None:  # the split refuses the value: raised here, after the checks, as ever
+        split_allowed_tools(written)
+        return None
+    new_value = value.rewritten(written, entries, end, line_end, between, value.multiline,
+                                value.items, tuple(start + s for s in starts),
+                                tuple(start + e for e in ends))
     return old.spliced(text, start, shift,
                        {k: written if k == KEY else v for k, v in old.metadata.items()},
                        new_value)
+
+
+def _plain_line(line: str, at: int) -> tuple[str, tuple[str, ...] | None, tuple[int, ...],
+                                             tuple[int, ...], str | None] | None:
+    """What ``_plain_value_replaced`` reads of the key's new ``line`` (its value from ``at``):
+    the value's string, its entries, their starts and ends from the value's start, and its
+    separator; None when the line does not read, alone, as ``allowed-tools: <that plain
+    string>``; no entries (None) when ``split_allowed_tools`` refuses the value (the branch
+    raises its error after its checks). A function of ``line`` and ``at`` alone (the offsets
+    are the value's own)."""
+    written = line[at:]
+    if read_line(line) != (_STR, KEY, _STR, written):
+        return None
+    try:
+        entries = tuple(split_allowed_tools(written))
+    except AllowedToolsError:
+        return written, None, (), (), None
+    spans = verbatim_spans(written, 0, (0, len(written)), entries)
+    return (written, entries, tuple(s for s, _ in spans), tuple(e for _, e in spans),
+            separator(written, entries))
+
+
+#: ``_plain_line``, remembered for the last rewrites' lines, as ``_lines_read``.
+_plain_read: Final = lru_cache(maxsize=256)(_plain_line)
 
 
 def _retried_lines_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
