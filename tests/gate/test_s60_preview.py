@@ -1,0 +1,144 @@
+"""Review s60 (s60-preview) of s60-pfix (issue 29: what Python and pytest import at their start;
+s59-preview's open rows closed at their root: pytest's ini read as ``iniconfig`` reads it,
+``pytest_plugins`` of test modules and packages, site start code read by content, a file
+operand of pytest a test module, the plan's own pytest options read by an allow-list, entry
+points of the run folder's metadata). Each case proves with real bash 5.2 and the real
+programs (python3 3.11, pytest 9.0 and its ``iniconfig`` 2.3, ``argparse``, ``site``) in a
+scratch project that the calls run the payload (``open('zz', 'w')``), then asks the printed
+hook for each call in turn as Claude Code 2.1.332's Bash tool runs them
+(``test_s57_greview2._session``: the session's environment with the case's additions,
+``CLAUDE_PROJECT_DIR`` the project): the hook allowing them all is the finding, a strict
+xfail row of ``OPEN`` while it is open. The cases the change holds are pinned by one
+``held`` item per test asking the hook only for each (``_rows``: a row whose ``OPEN`` line
+is removed moves there; CI's budget of items); a cost (a careful user's everyday call
+denied though harmless) is a row asserting the call is allowed.
+
+Every payload only touches a file."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, needs
+from test_s57_greview2 import _session
+
+#: Real bash, python3, pytest and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail.
+OPEN = LeftOpen()
+_open = OPEN.add
+
+#: A test that passes; the plan of most cases: pytest's line and a copier.
+PASSES = "def test_a():\n    pass\n"
+PLAN = ["Bash(python3 -m pytest -q)", "Bash(cp *)"]
+
+
+def _rows(test: str, table: Mapping[str, object]) -> list[str]:
+    """The cases of ``table`` left open for ``test`` (an item each: its payload proved at each
+    run) and ``held`` standing for the others (one item asking the hook only for each of them:
+    CI's budget of items)."""
+    opened = [c for c in table if f"{test}[{c}]" in OPEN]
+    return opened + (["held"] if len(opened) < len(table) else [])
+
+
+def _each(table: Mapping[str, object], case: str, tmp_path: Path,
+          request: pytest.FixtureRequest) -> list[tuple[str, bool, Path]]:
+    """The cases the item ``case`` of the running test runs (see ``_rows``), each with whether
+    its payload is proved and its own folder."""
+    test = request.node.originalname
+    if case != "held":
+        return [(case, True, tmp_path)]
+    held = [c for c in table if f"{test}[{c}]" not in OPEN]
+    for c in held:
+        (tmp_path / c).mkdir()
+    return [(c, False, tmp_path / c) for c in held]
+
+
+# --- I: pytest's ini read otherwise than iniconfig reads it ------------------------------------
+
+#: Each case: the settings file and its text (``helpers.py`` the plugin its ``addopts`` names).
+#: pytest reads an ``.ini``/``.cfg`` file by ``iniconfig`` (a section line's comment cut at
+#: ``#``/``;`` before its ``]``; names kept as spelled); the gate by ``configparser`` (a
+#: section's name up to its line's LAST ``]``; option names lowercased, the last of equal
+#: names kept).
+INIS = {
+    # iniconfig: section `pytest`; configparser: section `pytest] ; `
+    "section-line-comment-holds-a-bracket": ("pytest.ini", "[pytest] ; ]\naddopts = -p helpers\n"),
+    "setup-cfg-section-comment-holds-a-bracket": ("setup.cfg", "[tool:pytest] # [x]\n"
+                                                               "addopts = -p helpers\n"),
+    # iniconfig: `addopts` and `Addopts` two names (pytest warns of the unknown one);
+    # configparser: one name, the last value kept
+    "key-spelled-again-in-capitals": ("pytest.ini", "[pytest]\naddopts = -p helpers\n"
+                                                    "Addopts = -q\n"),
+    # pyproject's ini-mode table: a list's items are pytest's words as they are; the gate joins
+    # them with spaces and splits the text by shlex (quotes in an item swallow the next items)
+    "pyproject-list-item-quotes-hide-a-plugin": (
+        "pyproject.toml", "[tool.pytest.ini_options]\naddopts = [\"--junit-prefix=x'\", "
+                          "\"--trace\", \"--pdbcls=helpers:Pdb\", \"--junit-prefix='y\"]\n"),
+}
+
+_open("test_i_the_ini_is_read_otherwise", "at e0fd15f checkersettings._ini reads pytest's ini "
+      "by configparser (a section named up to the line's last `]`, names lowercased)",
+      "section-line-comment-holds-a-bracket", "setup-cfg-section-comment-holds-a-bracket",
+      "key-spelled-again-in-capitals")
+_open("test_i_the_ini_is_read_otherwise", "at e0fd15f checkersettings._toml joins a list's items "
+      "by spaces, pytestini.words splits them by shlex (an item's quote swallows the next "
+      "items)", "pyproject-list-item-quotes-hide-a-plugin")
+
+
+@pytest.mark.parametrize("case", _rows("test_i_the_ini_is_read_otherwise", INIS))
+def test_i_the_ini_is_read_otherwise(case: str, tmp_path: Path, request: pytest.FixtureRequest
+                                     ) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest
+    imports ``helpers`` by the ini's ``addopts``."""
+    needs("python3", "pytest")
+    for row, proof, folder in _each(INIS, case, tmp_path, request):
+        name, text = INIS[row]
+        assert _session(folder, PLAN, {name: text, "helpers.py": "",
+                                       "tests/test_a.py": PASSES},
+                        ["cp src/p helpers.py", "python3 -m pytest -q"],
+                        proof=proof) is not None
+
+
+# --- F: an args file pytest reads (``@FILE``: argparse's fromfile_prefix_chars) -------------
+
+#: Each case: the plan's pytest entry, the call, the project's files besides the test, the
+#: session's environment's additions. pytest 8.2+ reads a word ``@FILE`` as FILE's lines, each
+#: a word (argparse's ``fromfile_prefix_chars="@"``), wherever the word comes from (its command
+#: line, the ini's ``addopts``, ``PYTEST_ADDOPTS``): ``-W error::helpers.Warn`` there imports
+#: ``helpers`` (consider_preparse reads no ``-p`` there; argparse's other options all apply).
+ARGFILES: dict[str, tuple[str, str, dict[str, str], dict[str, str]]] = {
+    "pattern-entry-call-names-an-args-file": ("Bash(python3 -m pytest *)",
+                                              "python3 -m pytest -q @args", {}, {}),
+    "exact-entry-names-an-args-file": ("Bash(python3 -m pytest -q @args)",
+                                       "python3 -m pytest -q @args", {}, {}),
+    "session-pytest-addopts-names-an-args-file": ("Bash(python3 -m pytest -q)",
+                                                  "python3 -m pytest -q", {},
+                                                  {"PYTEST_ADDOPTS": "@args"}),
+    # the ini's word `@args` read as an operand (no option)
+    "ini-addopts-names-an-args-file": ("Bash(python3 -m pytest -q)", "python3 -m pytest -q",
+                                       {"pytest.ini": "[pytest]\naddopts = @args\n"}, {}),
+}
+
+# (the three first: held at e0fd15f, the word `@args` names the file `args`: envpaths)
+_open("test_f_an_args_file_gives_pytest_words", "at e0fd15f pytestini._reading reads the ini's "
+      "`@args` as an operand (argparse reads the file's lines as pytest's words)",
+      "ini-addopts-names-an-args-file")
+
+
+@pytest.mark.parametrize("case", _rows("test_f_an_args_file_gives_pytest_words", ARGFILES))
+def test_f_an_args_file_gives_pytest_words(case: str, tmp_path: Path,
+                                           request: pytest.FixtureRequest) -> None:
+    """Plan: the entry, ``Bash(cp *)``: ``cp src/p helpers.py``, ``cp src/a args``, then pytest
+    reads ``-W error::helpers.Warn`` from ``args`` and imports ``helpers``."""
+    needs("python3", "pytest")
+    for row, proof, folder in _each(ARGFILES, case, tmp_path, request):
+        entry, call, files, env = ARGFILES[row]
+        assert _session(folder, [entry, "Bash(cp *)"],
+                        {"tests/test_a.py": PASSES, "src/a": "-W\nerror::helpers.Warn\n",
+                         "args": "-q\n", **files},
+                        ["cp src/p helpers.py", "cp src/a args", call], env=env,
+                        proof=proof) is not None
