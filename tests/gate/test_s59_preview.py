@@ -123,12 +123,8 @@ OPTIONS: dict[str, tuple[str, dict[str, str], dict[str, str]]] = {
 
 # (ini-addopts-trace-pdbcls, ini-addopts-benchmark-timer: held since fa8e6e3)
 # (the session's PYTEST_ADDOPTS cases: held since 245ff12)
-_open("test_o_an_option_imports_a_module_by_name", "at 245ff12 the plan's own pytest line read "
-      "by a deny-list of option names (-p, -W, _EVERY): --pdbcls not in it",
-      "plans-own-line-trace-pdbcls", "plans-own-line-benchmark-histogram")
-_open("test_o_an_option_imports_a_module_by_name", "at e8eca43 pytestini reads an addopts "
-      "--flag without a value as naming no module (pytest-benchmark's --benchmark-histogram "
-      "imports pygal)", "ini-addopts-benchmark-histogram")
+# (the plan's own line's and the ini's plugin flags: held since s60-pfix, read by the
+# allow-list of options)
 
 
 @pytest.mark.parametrize("case", _rows("test_o_an_option_imports_a_module_by_name", OPTIONS))

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from skillgrant.gate.checkersettings import _ini
@@ -18,3 +20,27 @@ def test_an_ini_with_another_line_break_is_not_read(brk: str) -> None:
 def test_an_ini_with_crlf_is_read() -> None:
     """A file of ``\\r\\n`` lines (read in text mode: ``\\n``) is read."""
     assert _ini("[pytest]\r\naddopts = -q\r\n", "pytest", ("addopts",)) == [("addopts", "-q")]
+
+
+class _Guards:
+    """A guarded set's attributes ``pytestini`` reads."""
+
+    run_folders: frozenset[str] = frozenset()
+
+    def __init__(self, *entries: str) -> None:
+        self.named = [f"@{e}" for e in entries]
+
+
+@pytest.mark.parametrize(("line", "every"), [
+    ("python3 -m pytest -q --trace --pdbcls=helpers:Pdb", True),
+    ("python3 -m pytest -q --benchmark-histogram", True),
+    ("python3 -m pytest -q -n 4 --benchmark-disable tests", None),
+    ("python3 -m pytest -q && ls -la", None),
+])
+def test_the_plans_own_options_read_by_the_allow_list(line: str, every: object,
+                                                        tmp_path: Path) -> None:
+    """s59-preview O: an option of the plan's own pytest line outside the allow-list of options
+    known to import nothing (``--pdbcls``, a plugin's flag) makes every module a plugin's."""
+    from skillgrant.gate import pytestini
+
+    assert pytestini._reading(str(tmp_path), _Guards(line))[0] is every
