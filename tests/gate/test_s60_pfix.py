@@ -44,3 +44,19 @@ def test_the_plans_own_options_read_by_the_allow_list(line: str, every: object,
     from skillgrant.gate import pytestini
 
     assert pytestini._reading(str(tmp_path), _Guards(line))[0] is every
+
+
+@pytest.mark.parametrize(("operand", "held"), [
+    ("helpers.py", False), ("README.rst", False), ("notes.txt", False),
+    ("tests/test_a.py::test_a", True), ("tests", True), ("test_doc.txt", True)])
+def test_a_pattern_calls_file_operand_is_a_test_files(operand: str, held: bool,
+                                                      tmp_path: Path) -> None:
+    """s59-preview C: pytest collects a file operand whatever its name: a pattern entry's call
+    naming a file is allowed only where the file is a test's by its name."""
+    from skillgrant.gate.callpytest import pattern_word
+
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_a.py").write_text("def test_a():\n    pass\n")
+    found = pattern_word(f"python3 -m pytest -q {operand}", str(tmp_path), [],
+                         (str(tmp_path),))
+    assert (found is None) is held
