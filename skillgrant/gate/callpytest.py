@@ -12,7 +12,8 @@ option outside ``collectopts._SAFE`` (what changes no file pytest imports: verbo
 reporting, xdist's process count), a word the shell expands, a variable set for it but
 ``_VARIABLES`` (``PYTEST_ADDOPTS``), where ``collectopts`` would refuse it in an entry, or
 where an operand lies outside the plan's run folders or below a pytest settings file under
-them (its ``pythonpath``, ``addopts``: not read)."""
+them (its ``pythonpath``, ``addopts``: not read), or is a file of a name pytest does not
+collect by itself (it collects a named file whatever its name)."""
 
 from __future__ import annotations
 
@@ -123,9 +124,22 @@ def _word(rest: list[str], directory: str, runs: tuple[str, ...]) -> str | None:
             if read is None:
                 return word
             valued = read
-        elif _outside(word.split("::")[0], directory, runs):
+        elif _outside(word.split("::")[0], directory, runs) or not _collected_anyway(
+                word.split("::")[0], directory):
             return word
     return None
+
+
+def _collected_anyway(operand: str, directory: str) -> bool:
+    """Whether the path ``operand`` (from ``directory``) is a folder or a file of a name pytest
+    collects by itself (``testnames.test_name``: the write guard's): pytest collects a file
+    operand whatever its name (an init path skips ``python_files``; a ``.txt``/``.rst``
+    operand is a doctest file: s59-preview C), so another name's is denied."""
+    from .testnames import test_name
+
+    path = os.path.join(directory, operand)
+    return fs.is_folder(fs.realpath(path)) or test_name(os.path.basename(
+        os.path.normpath(path)).lower())
 
 
 def _outside(operand: str, directory: str, runs: tuple[str, ...]) -> bool:

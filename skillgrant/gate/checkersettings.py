@@ -182,9 +182,21 @@ def _tables(table: object) -> list[dict[str, object]]:
     return [table, *(t for v in table.values() for t in _tables(v))]
 
 
+#: The line breaks ``str.splitlines`` takes besides ``\n`` (and the ``\r\n`` a file read in
+#: text mode turns into one): pytest's ``iniconfig`` breaks its lines at each, a checker
+#: opening its file in text mode at a lone ``\r``, ``configparser.read_string`` at ``\n``
+#: only (review s59-preview I).
+_BREAKS: Final = "\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+
+
 def _ini(text: str, section: str, keys: tuple[str, ...]) -> list[tuple[str, str]]:
+    """The values of ``keys`` in ``section`` of the ini ``text``. Raises ValueError where a
+    line break is one program's and not another's (``_BREAKS``): its lines are not known."""
     import configparser
 
+    if any(c in _BREAKS for c in text.replace("\r\n", "\n")):
+        raise ValueError("a line break other than \\n (pytest's iniconfig breaks lines by "
+                         "str.splitlines, configparser at \\n only)")
     parser = configparser.ConfigParser(strict=False, interpolation=None)
     try:
         parser.read_string(text)

@@ -41,7 +41,12 @@ VALUED: Final = frozenset((
     "--log-format", "--log-date-format", "--log-file-level", "--doctest-glob",
     "--doctest-report", "--color", "--code-highlight", "--pastebin", "--debug",
     "--junit-prefix", "--rootdir", "-n", "--numprocesses", "--maxprocesses", "--dist",
-    "--timeout", "--timeout-method", "--cov", "--cov-report", "--cov-config"))
+    "--timeout", "--timeout-method", "--cov", "--cov-report", "--cov-config", *(
+        "--benchmark-" + n for n in ("columns", "sort", "group-by", "name", "time-unit",
+                                     "min-time", "max-time", "min-rounds",
+                                     "calibration-precision", "warmup-iterations")),
+    "--allow-hosts", "--max-runs", "--min-passes", "--asyncio-mode", "--reruns-delay",
+    "--only-rerun"))
 
 
 #: pytest's options (9.x, and xdist's, pytest-timeout's, pytest-cov's but its settings file,
@@ -63,7 +68,21 @@ _SAFE: Final = frozenset((
     "--no-cov", "--cov-report", "--cov-branch", "--cov-append", "--cov-fail-under",
     "--junitxml", "--junit-xml", "--junit-prefix", "--basetemp", "--reruns", "--forked",
     "--full-trace", "--show-capture", "-ra", "-rA", "--log-level", "--log-cli-level",
-    "--import-mode"))
+    "--import-mode",
+    # known plugins' options whose value (or none) names no module, file or code, as their
+    # argparse declarations read (pytest parses without abbreviations): pytest-benchmark's
+    # (not --benchmark-timer, -histogram, -storage, -compare, -cprofile, -json, -warmup),
+    # pytest-socket's, flaky's, pytest-asyncio's, rerunfailures', pytest-randomly's
+    # (s59-preview K-ADDOPTS; O-PLUGIN-FLAG: a flag may import, so only these)
+    *(f"--benchmark-{n}" for n in ("disable", "enable", "skip", "only", "disable-gc",
+                                    "columns", "sort", "group-by", "name", "time-unit",
+                                    "min-time", "max-time", "min-rounds",
+                                    "calibration-precision", "warmup-iterations")),
+    "--disable-socket", "--allow-unix-socket", "--force-enable-socket",
+    "--force-disable-socket", "--allow-hosts", "--no-flaky-report", "--no-success-flaky-report",
+    "--force-flaky", "--max-runs", "--min-passes", "--asyncio-mode", "--reruns-delay",
+    "--only-rerun", "--randomly-dont-reorganize", "--randomly-dont-reset-seed",
+    "--doctest-continue-on-failure"))
 #: The settings a call's ``-o KEY=VALUE`` may give (output, strictness, timeouts; a
 #: ``filterwarnings`` category is read by ``collectopts``): others (``addopts``,
 #: ``pythonpath``, ``python_files``, ``testpaths``, ``norecursedirs``…) change what pytest

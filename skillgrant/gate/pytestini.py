@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 #: ``addopts`` words after which pytest may import any module below (see the module's text).
 _EVERY: Final = ("--doctest-modules", "--pyargs", "-c", "--config-file", "--rootdir",
                  "--confcutdir")
+#: The shell's operators ending a command's words (``shlex`` keeps them words).
+_OPERATORS: Final = frozenset(("&&", "||", ";", "|", "&", ")", "}"))
 #: The guarded set last read, each collecting folder's reading (every module: None where
 #: that is whether the plan's ``sys.path`` is not known; patterns), and that ``sys.path``
 #: once read (``_elsewhere``).
@@ -135,8 +137,8 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
         # where sys.path finds it: PYTHONPATH's, a site folder's; s57-greview2; a
         # conftest's `pytest_plugins`: s55-greview3 P3)
         every = every or (None if not _LAST[0][2] else _LAST[0][2][0] is None)
-        for at_folder, key, value in settings:
-            given = words(value)
+        for at_folder, key, value in [*settings, *_plan_words(guards)]:
+            given = words(value) if key != "" else value.split("\0")
             if key == "testpaths":
                 continue
             if key == "pythonpath":  # (an entry that is no folder: an archive zipimport reads)
@@ -149,14 +151,15 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
             valued = False
             for at, word in enumerate(given):
                 after = given[at + 1] if at + 1 < len(given) else ""
-                every = True if word.partition("=")[0] in _EVERY or word[:2] == "-c" else \
-                    every  # (None kept: not known until asked; s58-preview R-LAZY-ADDOPTS)
+                every = True if (word.partition("=")[0] in _EVERY or word[:2] == "-c") and (
+                    key or word != "--doctest-modules") else every  # (None kept: not known
+                # until asked, s58-preview R-LAZY-ADDOPTS; the plan's --doctest-modules: its
+                # operands guarded whole, `collectopts`)
                 read = valued or word[:1] != "-" or word[:2] == "-p" or word.startswith(
                     "--doctest-glob") or option_read(word, after) is not None or (
-                    word[:2] == "--" and "=" not in word and after[:1] in ("-", ""))  # (a
-                # plugin's flag: no value names a module; an option not
-                every = True if not read else every  # callpytest's: `--pdbcls=helpers:Pdb`;
-                valued = not valued and word[:1] == "-" and (  # s59-preview O-IMPORTING)
+                    not key and word == "--doctest-modules")  # (an option not callpytest's:
+                every = True if not read else every  # `--pdbcls=helpers:Pdb`, a plugin's
+                valued = not valued and word[:1] == "-" and (  # flag: s59-preview O)
                     word in ("-p", "--doctest-glob") or bool(option_read(word, after)))
                 if word.startswith("--doctest-glob"):
                     patterns.append(word.partition("=")[2] or after)
@@ -167,6 +170,31 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
                     patterns += override.partition("=")[2].split()
         kept[folder] = (every, tuple(p.lower() for p in patterns if p))
     return kept[folder]
+
+
+def _plan_words(guards: object) -> list[tuple[str, str, str]]:
+    """The words each pytest command of ``guards``' plan entries (``Guarded.named``) gives
+    pytest after its name, as a setting ``("", "", WORDS)`` (``WORDS`` joined by ``\\0``): read
+    by the same allow-list of options as the settings' ``addopts`` (s59-preview O: the plan's
+    own ``--pdbcls=helpers:Pdb``, ``--benchmark-histogram``)."""
+    import shlex
+
+    found = []
+    for entry in getattr(guards, "named", ()):
+        if entry[:1] != "@" or "test" not in entry:
+            continue
+        try:
+            given = shlex.split(entry[1:])
+        except ValueError:
+            given = entry[1:].split()
+        names = [os.path.basename(w) for w in given]
+        for at in (k for k, n in enumerate(names) if n in ("pytest", "py.test")):
+            from .collectopts import plugin_words, unclustered
+
+            rest = given[at + 1:]
+            rest = rest[:next((k for k, w in enumerate(rest) if w in _OPERATORS), len(rest))]
+            found.append(("", "", "\0".join(unclustered(plugin_words("pytest", rest)))))
+    return found
 
 
 def _anchors(real: str, settings: list[tuple[str, str, str]], guards: object) -> tuple[str, ...]:

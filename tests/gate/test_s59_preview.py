@@ -75,9 +75,7 @@ INIS = {
                                               "helpers\n"),
 }
 
-_open("test_i_an_ini_line_break_hides_addopts", "at 3e28aec checkersettings._ini reads pytest's "
-      "ini by configparser (lines broken at \\n only), pytest by iniconfig (universal newlines, "
-      "str.splitlines)", *INIS)
+# (held since s60-pfix: an ini holding another line break than \n is not read)
 
 
 @pytest.mark.parametrize("case", _rows("test_i_an_ini_line_break_hides_addopts", INIS))
@@ -125,12 +123,8 @@ OPTIONS: dict[str, tuple[str, dict[str, str], dict[str, str]]] = {
 
 # (ini-addopts-trace-pdbcls, ini-addopts-benchmark-timer: held since fa8e6e3)
 # (the session's PYTEST_ADDOPTS cases: held since 245ff12)
-_open("test_o_an_option_imports_a_module_by_name", "at 245ff12 the plan's own pytest line read "
-      "by a deny-list of option names (-p, -W, _EVERY): --pdbcls not in it",
-      "plans-own-line-trace-pdbcls", "plans-own-line-benchmark-histogram")
-_open("test_o_an_option_imports_a_module_by_name", "at e8eca43 pytestini reads an addopts "
-      "--flag without a value as naming no module (pytest-benchmark's --benchmark-histogram "
-      "imports pygal)", "ini-addopts-benchmark-histogram")
+# (the plan's own line's and the ini's plugin flags: held since s60-pfix, read by the
+# allow-list of options)
 
 
 @pytest.mark.parametrize("case", _rows("test_o_an_option_imports_a_module_by_name", OPTIONS))
@@ -160,9 +154,7 @@ OPERANDS = {
     "rst-operand-run-as-doctests": ("src/doc", "README.rst"),
 }
 
-_open("test_c_a_pattern_calls_operand_is_collected", "at 3e28aec callpytest._word reads an "
-      "operand's folder only (pytest collects a named .py, .txt, .rst file as a test)",
-      *OPERANDS)
+# (held since s60-pfix: a file operand of another name than a test's is denied)
 
 
 @pytest.mark.parametrize("case", _rows("test_c_a_pattern_calls_operand_is_collected", OPERANDS))

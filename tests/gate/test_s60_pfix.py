@@ -1,0 +1,62 @@
+"""Session 60 (s60-pfix): s59-preview's open rows closed at their root, failing closed (issue
+29): pytest's ini read only where its line breaks are ``\\n`` alone, ..."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from skillgrant.gate.checkersettings import _ini
+
+
+@pytest.mark.parametrize("brk", ["\r", "\f", "\v", "\x1c", "\x85", "\u2028", "\u2029"])
+def test_an_ini_with_another_line_break_is_not_read(brk: str) -> None:
+    """s59-preview I: iniconfig breaks lines by ``str.splitlines``, configparser at ``\\n``."""
+    with pytest.raises(ValueError):
+        _ini(f"[pytest]\nminversion = 1{brk}addopts = -p helpers\n", "pytest", ("addopts",))
+
+
+def test_an_ini_with_crlf_is_read() -> None:
+    """A file of ``\\r\\n`` lines (read in text mode: ``\\n``) is read."""
+    assert _ini("[pytest]\r\naddopts = -q\r\n", "pytest", ("addopts",)) == [("addopts", "-q")]
+
+
+class _Guards:
+    """A guarded set's attributes ``pytestini`` reads."""
+
+    run_folders: frozenset[str] = frozenset()
+
+    def __init__(self, *entries: str) -> None:
+        self.named = [f"@{e}" for e in entries]
+
+
+@pytest.mark.parametrize(("line", "every"), [
+    ("python3 -m pytest -q --trace --pdbcls=helpers:Pdb", True),
+    ("python3 -m pytest -q --benchmark-histogram", True),
+    ("python3 -m pytest -q -n 4 --benchmark-disable tests", None),
+    ("python3 -m pytest -q && ls -la", None),
+])
+def test_the_plans_own_options_read_by_the_allow_list(line: str, every: object,
+                                                        tmp_path: Path) -> None:
+    """s59-preview O: an option of the plan's own pytest line outside the allow-list of options
+    known to import nothing (``--pdbcls``, a plugin's flag) makes every module a plugin's."""
+    from skillgrant.gate import pytestini
+
+    assert pytestini._reading(str(tmp_path), _Guards(line))[0] is every
+
+
+@pytest.mark.parametrize(("operand", "held"), [
+    ("helpers.py", False), ("README.rst", False), ("notes.txt", False),
+    ("tests/test_a.py::test_a", True), ("tests", True), ("test_doc.txt", True)])
+def test_a_pattern_calls_file_operand_is_a_test_files(operand: str, held: bool,
+                                                      tmp_path: Path) -> None:
+    """s59-preview C: pytest collects a file operand whatever its name: a pattern entry's call
+    naming a file is allowed only where the file is a test's by its name."""
+    from skillgrant.gate.callpytest import pattern_word
+
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_a.py").write_text("def test_a():\n    pass\n")
+    found = pattern_word(f"python3 -m pytest -q {operand}", str(tmp_path), [],
+                         (str(tmp_path),))
+    assert (found is None) is held
