@@ -142,3 +142,32 @@ def test_f_an_args_file_gives_pytest_words(case: str, tmp_path: Path,
                          "args": "-q\n", **files},
                         ["cp src/p helpers.py", "cp src/a args", call], env=env,
                         proof=proof) is not None
+
+
+# --- O: the plan's own pytest line read where pytest's name is spelled otherwise ------------
+
+#: Each case: the plan's pytest line (``helpers.py`` imported by its option). ``collectopts``
+#: (the plan's ``-p``, ``-W``) and ``pytestini._plan_words`` (its allow-list) find pytest by a
+#: word whose name is ``pytest``: ``-m`` attached to its module (``-mpytest``), or pytest's
+#: ``__main__`` module, runs the same pytest.
+OWN = {
+    "attached-m-plugin": "python3 -mpytest -q -phelpers",
+    "attached-m-warning-category": "python3 -mpytest -q -W error::helpers.Warn",
+    "attached-m-trace-pdbcls": "python3 -mpytest -q --trace --pdbcls=helpers:Pdb",
+    "pytest-main-module-warning-category": "python3 -m pytest.__main__ -q -W error::helpers.Warn",
+}
+
+_open("test_o_the_plans_own_line_spells_pytest_otherwise", "at e0fd15f (and 7296d14) "
+      "collectopts.collecting and pytestini._plan_words find pytest by a word named `pytest` "
+      "(`-mpytest`, `-m pytest.__main__` run it)", *OWN)
+
+
+@pytest.mark.parametrize("case", _rows("test_o_the_plans_own_line_spells_pytest_otherwise", OWN))
+def test_o_the_plans_own_line_spells_pytest_otherwise(case: str, tmp_path: Path,
+                                                      request: pytest.FixtureRequest) -> None:
+    """Plan: the pytest line, ``Bash(cp *)``: ``cp src/p helpers.py``, then the line's option
+    imports ``helpers``."""
+    needs("python3", "pytest")
+    for row, proof, folder in _each(OWN, case, tmp_path, request):
+        assert _session(folder, [f"Bash({OWN[row]})", "Bash(cp *)"], {"tests/test_a.py": PASSES},
+                        ["cp src/p helpers.py", OWN[row]], proof=proof) is not None
