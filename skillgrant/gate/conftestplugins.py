@@ -116,8 +116,10 @@ def conftest_plugins(folder: str, given: tuple[str, ...] = (),
     below = _below(folder)
     conftests = None if below is None else _conftests(folder, below, anchors)
     names = None if conftests is None else _read_all(conftests)
-    if below is None or names is None:
+    others = None if below is None or names is None else _modules_naming(below)
+    if below is None or names is None or others is None:
         return True, []
+    names += others
     names += given
     patterns: list[str] = []
     seen: set[str] = set()
@@ -181,6 +183,36 @@ def _read(path: str) -> list[str] | None:
     except (OSError, ValueError):
         return None  # (a conftest not readable: pytest's run fails or not)
     return _names(data)
+
+
+def _modules_naming(below: list[str]) -> list[str] | None:
+    """What the test modules and package ``__init__`` files among the files ``below`` name as
+    plugins: pytest reads ``pytest_plugins`` of each module it imports as a test module or
+    package (``consider_module``; s59-preview M), and a package's ``__init__`` runs before its
+    conftest (what it puts in ``sys.modules`` under the conftest's name is the conftest
+    pytest registers). Each whose text spells ``pytest_plugins`` is read as a conftest is
+    (``_read``; None where one is not read exactly); another sets it only by code that could
+    as well import the module itself, the project's source a test imports (decisions.md,
+    session 60)."""
+    from .testnames import test_name
+
+    found: list[str] = []
+    for path in below:
+        name = path.rpartition("/")[2]
+        if not name.endswith(".py") or name == "conftest.py" or not test_name(name.lower()):
+            continue
+        try:
+            data = fs.read(path, 1 << 22)
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            continue
+        except (OSError, ValueError):
+            return None
+        if _NAME.encode() in data:
+            names = _names(data)
+            if names is None:
+                return None
+            found += names
+    return found
 
 
 def _conftests(folder: str, below: list[str], anchors: tuple[str, ...]) -> list[str] | None:

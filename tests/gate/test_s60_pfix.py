@@ -60,3 +60,26 @@ def test_a_pattern_calls_file_operand_is_a_test_files(operand: str, held: bool,
     found = pattern_word(f"python3 -m pytest -q {operand}", str(tmp_path), [],
                          (str(tmp_path),))
     assert (found is None) is held
+
+
+@pytest.mark.parametrize(("files", "every", "named"), [
+    ({"tests/__init__.py": "pytest_plugins = ['helpers']\n"}, False, True),
+    ({"tests/test_a.py": "pytest_plugins = ['helpers']\n"}, False, True),
+    ({"tests/__init__.py": "import sys\nimport types\n\nm = types.ModuleType('tests.conftest')\n"
+                           "m.pytest_plugins = ['helpers']\nsys.modules['tests.conftest'] = m\n"},
+     True, False),
+    # the boundary (decisions.md, session 60): a test module not spelling the name is code a
+    # test runs, as its own `import helpers` would be
+    ({"tests/test_a.py": "globals()['pytest_' + 'plugins'] = ['helpers']\n"}, False, False),
+    ({"tests/test_a.py": "import app\n\nAPP = app.make()\n"}, False, False),
+])
+def test_a_test_module_or_package_init_names_plugins(files: dict[str, str], every: bool,
+                                                      named: bool, tmp_path: Path) -> None:
+    """s59-preview M: pytest reads ``pytest_plugins`` of test modules and packages too."""
+    from skillgrant.gate.conftestplugins import conftest_plugins
+
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found, patterns = conftest_plugins(str(tmp_path))
+    assert (found, "helpers.py" in patterns) == (every, named)
