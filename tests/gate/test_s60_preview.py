@@ -75,6 +75,12 @@ INIS = {
                                                     "Addopts = -q\n"),
     # pyproject's ini-mode table: a list's items are pytest's words as they are; the gate joins
     # them with spaces and splits the text by shlex (quotes in an item swallow the next items)
+    # TOML's escapes in a quoted key: tomllib reads `addopts`; the text holds no `addopts`
+    # (checkersettings._settings looks for the key's spelling before parsing)
+    "pyproject-key-spelled-by-an-escape": ("pyproject.toml", "[tool.pytest.ini_options]\n"
+                                                             "\"add\\u006fpts\" = \"-p helpers\"\n"),
+    "pytest-toml-key-spelled-by-an-escape": ("pytest.toml", "[pytest]\n\"add\\u006fpts\" = "
+                                                            "[\"-p\", \"helpers\"]\n"),
     "pyproject-list-item-quotes-hide-a-plugin": (
         "pyproject.toml", "[tool.pytest.ini_options]\naddopts = [\"--junit-prefix=x'\", "
                           "\"--trace\", \"--pdbcls=helpers:Pdb\", \"--junit-prefix='y\"]\n"),
@@ -84,6 +90,9 @@ _open("test_i_the_ini_is_read_otherwise", "at e0fd15f checkersettings._ini reads
       "by configparser (a section named up to the line's last `]`, names lowercased)",
       "section-line-comment-holds-a-bracket", "setup-cfg-section-comment-holds-a-bracket",
       "key-spelled-again-in-capitals")
+_open("test_i_the_ini_is_read_otherwise", "at e0fd15f checkersettings._settings skips a file "
+      "whose text does not spell a key (TOML spells one by escapes)",
+      "pyproject-key-spelled-by-an-escape", "pytest-toml-key-spelled-by-an-escape")
 _open("test_i_the_ini_is_read_otherwise", "at e0fd15f checkersettings._toml joins a list's items "
       "by spaces, pytestini.words splits them by shlex (an item's quote swallows the next "
       "items)", "pyproject-list-item-quotes-hide-a-plugin")
@@ -171,3 +180,40 @@ def test_o_the_plans_own_line_spells_pytest_otherwise(case: str, tmp_path: Path,
     for row, proof, folder in _each(OWN, case, tmp_path, request):
         assert _session(folder, [f"Bash({OWN[row]})", "Bash(cp *)"], {"tests/test_a.py": PASSES},
                         ["cp src/p helpers.py", OWN[row]], proof=proof) is not None
+
+
+# --- M: pytest_plugins of a test module pytest imports, read otherwise ---------------------
+
+#: Each case: the plan's pytest line and the project's files (``helpers.py`` the plugin).
+#: pytest reads ``pytest_plugins`` of each module it imports as a test (``importtestmodule``:
+#: ``consider_module``): of ``python_files``' names (the ini's), of a file operand's whatever
+#: its name, and as Python decodes its text (a coding cookie).
+TESTMODULES: dict[str, tuple[str, dict[str, str]]] = {
+    "ini-python-files-module-names-a-plugin": ("python3 -m pytest -q", {
+        "pytest.ini": "[pytest]\npython_files = check_*.py\n",
+        "tests/check_a.py": "pytest_plugins = ['helpers']\n\n\n" + PASSES}),
+    "plans-operand-module-names-a-plugin": ("python3 -m pytest -q tests/check_a.py", {
+        "tests/check_a.py": "pytest_plugins = ['helpers']\n\n\n" + PASSES}),
+    # UTF-7 (a text codec Python takes as a source encoding): `+AF8-` is `_`
+    "utf7-test-module-names-a-plugin": ("python3 -m pytest -q", {
+        "tests/test_a.py": "# coding: utf-7\npytest+AF8-plugins = ['helpers']\n\n\n" + PASSES}),
+}
+
+_open("test_m_a_test_module_names_a_plugin", "at da74890 conftestplugins._modules_naming reads "
+      "files of pytest's default test names only (testnames.test_name)",
+      "ini-python-files-module-names-a-plugin", "plans-operand-module-names-a-plugin")
+_open("test_m_a_test_module_names_a_plugin", "at da74890 conftestplugins._modules_naming reads "
+      "a module whose bytes spell pytest_plugins only (Python decodes its coding cookie's)",
+      "utf7-test-module-names-a-plugin")
+
+
+@pytest.mark.parametrize("case", _rows("test_m_a_test_module_names_a_plugin", TESTMODULES))
+def test_m_a_test_module_names_a_plugin(case: str, tmp_path: Path,
+                                        request: pytest.FixtureRequest) -> None:
+    """Plan: the pytest line, ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest imports the
+    test module and the plugin it names."""
+    needs("python3", "pytest")
+    for row, proof, folder in _each(TESTMODULES, case, tmp_path, request):
+        line, files = TESTMODULES[row]
+        assert _session(folder, [f"Bash({line})", "Bash(cp *)"], {"helpers.py": "", **files},
+                        ["cp src/p helpers.py", line], proof=proof) is not None
