@@ -217,3 +217,35 @@ def test_m_a_test_module_names_a_plugin(case: str, tmp_path: Path,
         line, files = TESTMODULES[row]
         assert _session(folder, [f"Bash({line})", "Bash(cp *)"], {"helpers.py": "", **files},
                         ["cp src/p helpers.py", line], proof=proof) is not None
+
+
+# --- L: a file read up to a limit as if whole ------------------------------------------------
+
+#: Comment lines past the gate's read limit (4 MiB: ``1 << 22`` bytes) of a conftest or a
+#: pytest ini: the part read parses (a cut comment is a comment), what follows is not read.
+_LONG = ("# " + "x" * 98 + "\n") * ((1 << 22) // 100 + 1)
+#: Each case: the project's files besides ``helpers.py`` and the test.
+LONGS = {
+    "conftest-past-the-read-limit": {"conftest.py": _LONG + "pytest_plugins = ['helpers']\n"},
+    "ini-past-the-read-limit": {"pytest.ini": "[pytest]\n" + _LONG + "addopts = -p helpers\n"},
+    "test-module-past-the-read-limit": {
+        "tests/test_b.py": _LONG + "pytest_plugins = ['helpers']\n\n\n" + PASSES},
+}
+
+_open("test_l_a_file_read_up_to_a_limit", "at e0fd15f conftestplugins._read and "
+      "checkersettings._text read a file's first 4 MiB as the whole file",
+      "conftest-past-the-read-limit", "ini-past-the-read-limit")
+_open("test_l_a_file_read_up_to_a_limit", "at da74890 conftestplugins._modules_naming reads a "
+      "test module's first 4 MiB as the whole file", "test-module-past-the-read-limit")
+
+
+@pytest.mark.parametrize("case", _rows("test_l_a_file_read_up_to_a_limit", LONGS))
+def test_l_a_file_read_up_to_a_limit(case: str, tmp_path: Path,
+                                     request: pytest.FixtureRequest) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest
+    imports the plugin the file names past the limit."""
+    needs("python3", "pytest")
+    for row, proof, folder in _each(LONGS, case, tmp_path, request):
+        assert _session(folder, PLAN, {"helpers.py": "", "tests/test_a.py": PASSES, **LONGS[row]},
+                        ["cp src/p helpers.py", "python3 -m pytest -q"],
+                        proof=proof) is not None
