@@ -197,8 +197,14 @@ TESTMODULES: dict[str, tuple[str, dict[str, str]]] = {
     # UTF-7 (a text codec Python takes as a source encoding): `+AF8-` is `_`
     "utf7-test-module-names-a-plugin": ("python3 -m pytest -q", {
         "tests/test_a.py": "# coding: utf-7\npytest+AF8-plugins = ['helpers']\n\n\n" + PASSES}),
+    # the ini's norecursedirs replaces pytest's default (which skips node_modules)
+    "norecursedirs-collects-node-modules": ("python3 -m pytest -q", {
+        "pytest.ini": "[pytest]\nnorecursedirs = build\n",
+        "node_modules/test_x.py": "pytest_plugins = ['helpers']\n\n\n" + PASSES}),
 }
 
+_open("test_m_a_test_module_names_a_plugin", "at da74890 conftestplugins._below skips "
+      "node_modules whatever the ini's norecursedirs", "norecursedirs-collects-node-modules")
 _open("test_m_a_test_module_names_a_plugin", "at da74890 conftestplugins._modules_naming reads "
       "files of pytest's default test names only (testnames.test_name)",
       "ini-python-files-module-names-a-plugin", "plans-operand-module-names-a-plugin")
