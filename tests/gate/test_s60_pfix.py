@@ -83,3 +83,39 @@ def test_a_test_module_or_package_init_names_plugins(files: dict[str, str], ever
         (tmp_path / name).write_text(text)
     found, patterns = conftest_plugins(str(tmp_path))
     assert (found, "helpers.py" in patterns) == (every, named)
+
+
+#: Site folders' files and whether their start code is read (s59-preview E): a .pth line
+#: split by a form feed (site reads text lines), a module trusted by its name, a site
+#: module's function called (its body read, a re-export followed).
+SITES = {
+    "form-feed": ({"acme.pth": "import os\f;import sys;sys.path.append('/x')\n"}, False),
+    "vetted-name": ({"_virtualenv.pth": "import _virtualenv\n",
+                     "_virtualenv.py": "import runpy\nrunpy.run_path('x')\n"}, False),
+    "called-body": ({"acme.pth": "import acme_boot; acme_boot.setup()\n",
+                     "acme_boot.py": "def setup():\n    import runpy\n    runpy.run_path('x')\n"},
+                    False),
+    "called-reexport": ({"acme.pth": "import acme_boot; acme_boot.run_path('x')\n",
+                         "acme_boot.py": "from runpy import run_path\n"}, False),
+    "called-through-package": ({"acme.pth": "import acme; acme.setup()\n",
+                                "acme/__init__.py": "from .core import setup\n",
+                                "acme/core.py": "def setup():\n    import runpy\n"
+                                                "    runpy.run_path('x')\n"}, False),
+    "called-body-read": ({"acme.pth": "import acme; acme.setup()\n",
+                          "acme/__init__.py": "from .core import setup\n",
+                          "acme/core.py": "def setup():\n    import os\n"
+                                          "    x = os.environ.get('A')\n"}, True),
+}
+
+
+@pytest.mark.parametrize("case", SITES)
+def test_site_start_code_read(case: str, tmp_path: Path) -> None:
+    from skillgrant.gate.sitefinders import _finders_read
+    from skillgrant.gate.sitenames import line_names
+
+    files, read = SITES[case]
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    pths = sorted(str(p) for p in tmp_path.glob("*.pth"))
+    assert _finders_read(str(tmp_path), pths, line_names) is read
