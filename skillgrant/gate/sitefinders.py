@@ -211,9 +211,13 @@ def _appends_none(folders: list[str], tops: list[str], called: set[str] | None =
 
     called = set() if called is None else called
     present = {n.partition(".")[0] for folder in folders for n in _entries(folder)}
+    zipped = _archived(folders)
     names, seen = list(tops), set()
     while names:
         name = names.pop()
+        if zipped is None or (name.split(".")[0].lower() in zipped and (
+                name.split(".")[0] not in STANDARD or name in _CUSTOMIZE)):
+            return False  # (site code's module, a sitecustomize, found in a PYTHONPATH zip)
         if name in seen or (name.split(".")[0] in STANDARD and name not in _CUSTOMIZE) or \
                 name.split(".")[0] not in present:
             continue
@@ -233,6 +237,21 @@ def _appends_none(folders: list[str], tops: list[str], called: set[str] | None =
                 base = package.split(".")[:len(package.split(".")) - dots + 1] if dots else []
                 names.append(".".join([*base, word.lstrip(b".").decode()]))
     return _called_read(folders, present, called)
+
+
+def _archived(folders: list[str]) -> set[str] | None:
+    """The top names the archives among ``folders`` (a ``PYTHONPATH`` zip) give
+    (``archive_tops``): their modules are not read (s59-preview E-ZIP-SITE-CODE,
+    E-ZIP-SITECUSTOMIZE); None where one cannot be read."""
+    found: set[str] = set()
+    for folder in folders:
+        inside = None if os.path.isdir(folder) else archive_split(folder)
+        if os.path.isfile(folder) or inside:
+            listed = archive_tops(*(inside or (folder, "")))
+            if listed is None:
+                return None
+            found |= listed
+    return found
 
 
 def _called_read(folders: list[str], present: set[str], called: set[str]) -> bool:

@@ -270,8 +270,7 @@ LINES["pth-calls-a-site-modules-reexported-run-path"] = (
     "$T/boot/boot.py\necho 'from runpy import run_path' > \"$S/acme_boot.py\"\n"
     "echo \"import acme_boot; acme_boot.run_path('$T/boot/boot.py')\" > \"$S/acme_boot.pth\"\n")
 # (the two calls of a site module's function: held since s60-pfix)
-_open("test_e_site_start_code_is_read_otherwise", "at 3e28aec (and 78dd817) sitefinders reads "
-      "no module of an archive site code imports", "pth-imports-a-module-of-a-pythonpath-zip")
+# (pth-imports-a-module-of-a-pythonpath-zip: held since s60-pfix)
 
 
 #: The active venv ``$T/venv`` (system site packages), its site folder ``$S``.
@@ -296,8 +295,7 @@ ENVIRONS["zip-sitecustomize-sets-pytest-plugins"] = (
     "cd $T && python3 -c \"import zipfile; zipfile.ZipFile('deps.zip', 'w').writestr("
     "'sitecustomize.py', 'import os; os.environ[chr(80) + \\'YTEST_PLUGINS\\'] = "
     "\\'helpers\\'')\"\n")
-_open("test_e_site_start_code_sets_pytests_variables", "at 3e28aec sitenames._listing reads an "
-      "archive's names only (its sitecustomize not read)", "zip-sitecustomize-sets-pytest-plugins")
+# (zip-sitecustomize-sets-pytest-plugins: held since s60-pfix)
 # (sitecustomize-sets-pytest-plugins-by-environb: held since 636a4aa)
 
 

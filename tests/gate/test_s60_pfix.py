@@ -119,3 +119,22 @@ def test_site_start_code_read(case: str, tmp_path: Path) -> None:
         (tmp_path / name).write_text(text)
     pths = sorted(str(p) for p in tmp_path.glob("*.pth"))
     assert _finders_read(str(tmp_path), pths, line_names) is read
+
+
+@pytest.mark.parametrize("member", ["sitecustomize.py", "acme_boot.py"])
+def test_site_code_found_in_a_pythonpath_zip_is_not_known(member: str, tmp_path: Path) -> None:
+    """s59-preview E-ZIP-SITECUSTOMIZE, E-ZIP-SITE-CODE: a module site code imports (a
+    sitecustomize) found in an archive before the site folder is not read."""
+    import zipfile
+
+    from skillgrant.gate.sitefinders import _finders_read
+    from skillgrant.gate.sitenames import line_names
+
+    with zipfile.ZipFile(tmp_path / "pp.zip", "w") as archive:
+        archive.writestr(member, "import sys; sys.path.append('/x')\n")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "acme.pth").write_text("import acme_boot\n")
+    assert not _finders_read(str(site), [str(site / "acme.pth")], line_names,
+                             (str(tmp_path / "pp.zip"),))
+    assert _finders_read(str(site), [str(site / "acme.pth")], line_names)
