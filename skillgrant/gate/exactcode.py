@@ -170,7 +170,11 @@ class _Reader:
             arguments = node.args
             return node.name not in (self.name, "__getattr__", "__dir__") and (
                 node.name not in self.hooks or self.body(node.name)) and all(
-                self.decorator(d) for d in node.decorator_list) and all(
+                self.decorator(d) for d in node.decorator_list) and "classmethod" not in [
+                self._dotted(d) for d in node.decorator_list[:-1]] and all(  # (a classmethod
+                # over a descriptor: Python 3.11's chaining runs its getter on a class-level
+                # read, ABCMeta's and dataclass' at the class's creation; s59-preview
+                # P-EXACT-DESCRIPTOR-2)
                 self.expression(d) for d in (*arguments.defaults, *arguments.kw_defaults)
                 if d is not None) and all(
                 self.annotation(a.annotation) for a in (

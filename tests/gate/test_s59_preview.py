@@ -377,9 +377,8 @@ EXACTS = {
 # (generator-frame-reaches-globals: a regression of c2ba333, held since e87845a)
 # (classmethod-property-read-in-an-annotation: a regression of the allow-list, held since
 # 6b7656a)
-_open("test_p_an_exact_conftest_names_another_plugin", "at 6b7656a exactcode reads no method "
-      "body, though ABCMeta (dataclass alike) reads a classmethod-wrapped property at the "
-      "class's creation", "classmethod-property-read-by-abcmeta")
+# (classmethod-property-read-by-abcmeta: held since s60-pfix, no classmethod over a
+# decorator)
 
 
 @pytest.mark.parametrize("case", _rows("test_p_an_exact_conftest_names_another_plugin", EXACTS))

@@ -138,3 +138,16 @@ def test_site_code_found_in_a_pythonpath_zip_is_not_known(member: str, tmp_path:
     assert not _finders_read(str(site), [str(site / "acme.pth")], line_names,
                              (str(tmp_path / "pp.zip"),))
     assert _finders_read(str(site), [str(site / "acme.pth")], line_names)
+
+
+@pytest.mark.parametrize(("decorators", "read"), [
+    ("@classmethod\n    @property\n", False), ("@classmethod\n    @functools.cache\n", False),
+    ("@property\n", True), ("@classmethod\n", True), ("@staticmethod\n", True)])
+def test_a_classmethod_over_a_descriptor_is_not_read(decorators: str, read: bool) -> None:
+    """s59-preview P-EXACT-DESCRIPTOR-2: ABCMeta and dataclass read a classmethod-wrapped
+    property at the class's creation (Python 3.11 chains them): not read."""
+    from skillgrant.gate.conftestplugins import _names
+
+    text = (f"import functools\n\n\nclass Config:\n    {decorators}    def plugins(cls):\n"
+            "        return 1\n")
+    assert (_names(text.encode()) is not None) is read
