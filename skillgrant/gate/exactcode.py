@@ -56,7 +56,8 @@ def exact(tree: object, name: str, calls: frozenset[str], decorators: frozenset[
           bases: frozenset[str], read: frozenset[int] = frozenset(),
           foreign: frozenset[str] = frozenset(), kept: frozenset[str] = frozenset(),
           strings: bool = False, hooks: frozenset[str] = frozenset(),
-          methods: frozenset[str] = frozenset(), keeping: frozenset[str] = frozenset()) -> bool:
+          methods: frozenset[str] = frozenset(), keeping: frozenset[str] = frozenset(),
+          called: set[str] | None = None) -> bool:
     """Whether the ``ast`` module ``tree`` is read exactly by the allow-list (see the
     module's text): no statement run at import binds or reaches ``name`` but the
     assignments ``read`` (their ids: the caller reads their values), and each call is one
@@ -67,7 +68,8 @@ def exact(tree: object, name: str, calls: frozenset[str], decorators: frozenset[
     module's functions named in ``hooks`` (run as the module is registered: pytest's
     historic hooks) are read by the same rules, their arguments' ``methods`` allowed too, as
     is the body of each of its functions called in code read; a call ``keeping`` lists may
-    be given the module's own functions."""
+    be given the module's own functions. Each function of a ``foreign`` module called is
+    added to ``called`` (dotted: the caller reads its body)."""
     import ast
 
     if not isinstance(tree, ast.Module):
@@ -76,6 +78,7 @@ def exact(tree: object, name: str, calls: frozenset[str], decorators: frozenset[
     reader.kept, reader.strings, reader.hooks, reader.methods = KEPT | kept, strings, hooks, \
         READING if strings else METHODS | methods  # (site code: no mapping written)
     reader.keeping = keeping
+    reader.called = set() if called is None else called
     return reader.statements(tree.body)
 
 
@@ -93,6 +96,7 @@ class _Reader:
             False, 0
         self.hooks: frozenset[str] = frozenset()
         self.keeping: frozenset[str] = frozenset()
+        self.called: set[str] = set()
         self.methods, self.defs, self.reading = METHODS, dict[str, object](), dict[str, bool]()
         self.imported: dict[str, str] = {}
         self.postponed = any(isinstance(s, ast.ImportFrom) and s.module == "__future__" and any(
@@ -166,7 +170,11 @@ class _Reader:
             arguments = node.args
             return node.name not in (self.name, "__getattr__", "__dir__") and (
                 node.name not in self.hooks or self.body(node.name)) and all(
-                self.decorator(d) for d in node.decorator_list) and all(
+                self.decorator(d) for d in node.decorator_list) and "classmethod" not in [
+                self._dotted(d) for d in node.decorator_list[:-1]] and all(  # (a classmethod
+                # over a descriptor: Python 3.11's chaining runs its getter on a class-level
+                # read, ABCMeta's and dataclass' at the class's creation; s59-preview
+                # P-EXACT-DESCRIPTOR-2)
                 self.expression(d) for d in (*arguments.defaults, *arguments.kw_defaults)
                 if d is not None) and all(
                 self.annotation(a.annotation) for a in (
@@ -324,9 +332,9 @@ class _Reader:
         if isinstance(func, ast.Name) and func.id not in self.bound and exception(func.id):
             return True
         dotted = self._dotted(func)
-        if dotted and (listed(dotted, self.calls) or dotted.split(".")[0] in
-                       self.foreign):
-            return True
+        if dotted and (listed(dotted, self.calls) or dotted.split(".")[0] in self.foreign):
+            self.called.update(() if listed(dotted, self.calls) else (dotted,))  # (a foreign
+            return True  # function: its body read by the caller, s59-preview E-FOREIGN-BODY)
         if isinstance(func, ast.Name) and func.id in self.own:  # (its body read: run here)
             return self.body(func.id)
         return isinstance(func, ast.Attribute) and func.attr in self.methods and not (
@@ -356,6 +364,7 @@ class _Reader:
         reader = _Reader(tree, self.name, self.calls, self.decorators, self.bases, self.read,
                          self.foreign)
         reader.kept, reader.strings, reader.depth = self.kept, True, self.depth + 1
+        reader.called = self.called
         reader.imported = {**{k: v for k, v in self.imported.items() if k not in reader.stored},
                            **reader.imported}  # (run in the same namespace; a name it binds
         # otherwise: not the import's)

@@ -248,14 +248,11 @@ LINES = {
                                            "\"$S/acme.pth\"\n"),
 }
 
-_open("test_e_site_start_code_is_read_otherwise", "at 3e28aec sitefinders reads a .pth by "
-      "str.splitlines (site by \\n and \\r only): the code after a form feed is read as a path "
-      "line", "pth-line-split-by-a-form-feed")
+# (pth-line-split-by-a-form-feed: held since s60-pfix)
 # (pth-imports-a-site-module-running-a-file, sitecustomize-imports-a-site-module-running-a-
 # file: held since 80f5da4)
 # (pth-line-rebinds-sites-makepath: held since 8897ebf)
-_open("test_e_site_start_code_is_read_otherwise", "at 80f5da4 sitefinders._VETTED exempts "
-      "modules by name from the allow-list", "pth-imports-a-vetted-name-running-a-file")
+# (pth-imports-a-vetted-name-running-a-file: held since s60-pfix, vetted by content)
 # (pth-line-sorts-by-sites-addsitedir: held since e87845a)
 # a .pth line's module found in a PYTHONPATH zip (78dd817 reads a PYTHONPATH folder's)
 LINES["pth-imports-a-module-of-a-pythonpath-zip"] = (
@@ -272,12 +269,8 @@ LINES["pth-calls-a-site-modules-reexported-run-path"] = (
     "mkdir -p $T/boot && printf 'import sys\\nsys.path.append(\"%s\")\\n' \"$A\" > "
     "$T/boot/boot.py\necho 'from runpy import run_path' > \"$S/acme_boot.py\"\n"
     "echo \"import acme_boot; acme_boot.run_path('$T/boot/boot.py')\" > \"$S/acme_boot.pth\"\n")
-_open("test_e_site_start_code_is_read_otherwise", "at e8eca43 sitecode reads a called site "
-      "module function's body by the regex appends only",
-      "pth-calls-a-site-modules-function-running-a-file",
-      "pth-calls-a-site-modules-reexported-run-path")
-_open("test_e_site_start_code_is_read_otherwise", "at 3e28aec (and 78dd817) sitefinders reads "
-      "no module of an archive site code imports", "pth-imports-a-module-of-a-pythonpath-zip")
+# (the two calls of a site module's function: held since s60-pfix)
+# (pth-imports-a-module-of-a-pythonpath-zip: held since s60-pfix)
 
 
 #: The active venv ``$T/venv`` (system site packages), its site folder ``$S``.
@@ -302,8 +295,7 @@ ENVIRONS["zip-sitecustomize-sets-pytest-plugins"] = (
     "cd $T && python3 -c \"import zipfile; zipfile.ZipFile('deps.zip', 'w').writestr("
     "'sitecustomize.py', 'import os; os.environ[chr(80) + \\'YTEST_PLUGINS\\'] = "
     "\\'helpers\\'')\"\n")
-_open("test_e_site_start_code_sets_pytests_variables", "at 3e28aec sitenames._listing reads an "
-      "archive's names only (its sitecustomize not read)", "zip-sitecustomize-sets-pytest-plugins")
+# (zip-sitecustomize-sets-pytest-plugins: held since s60-pfix)
 # (sitecustomize-sets-pytest-plugins-by-environb: held since 636a4aa)
 
 
@@ -385,9 +377,8 @@ EXACTS = {
 # (generator-frame-reaches-globals: a regression of c2ba333, held since e87845a)
 # (classmethod-property-read-in-an-annotation: a regression of the allow-list, held since
 # 6b7656a)
-_open("test_p_an_exact_conftest_names_another_plugin", "at 6b7656a exactcode reads no method "
-      "body, though ABCMeta (dataclass alike) reads a classmethod-wrapped property at the "
-      "class's creation", "classmethod-property-read-by-abcmeta")
+# (classmethod-property-read-by-abcmeta: held since s60-pfix, no classmethod over a
+# decorator)
 
 
 @pytest.mark.parametrize("case", _rows("test_p_an_exact_conftest_names_another_plugin", EXACTS))

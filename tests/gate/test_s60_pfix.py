@@ -83,3 +83,71 @@ def test_a_test_module_or_package_init_names_plugins(files: dict[str, str], ever
         (tmp_path / name).write_text(text)
     found, patterns = conftest_plugins(str(tmp_path))
     assert (found, "helpers.py" in patterns) == (every, named)
+
+
+#: Site folders' files and whether their start code is read (s59-preview E): a .pth line
+#: split by a form feed (site reads text lines), a module trusted by its name, a site
+#: module's function called (its body read, a re-export followed).
+SITES = {
+    "form-feed": ({"acme.pth": "import os\f;import sys;sys.path.append('/x')\n"}, False),
+    "vetted-name": ({"_virtualenv.pth": "import _virtualenv\n",
+                     "_virtualenv.py": "import runpy\nrunpy.run_path('x')\n"}, False),
+    "called-body": ({"acme.pth": "import acme_boot; acme_boot.setup()\n",
+                     "acme_boot.py": "def setup():\n    import runpy\n    runpy.run_path('x')\n"},
+                    False),
+    "called-reexport": ({"acme.pth": "import acme_boot; acme_boot.run_path('x')\n",
+                         "acme_boot.py": "from runpy import run_path\n"}, False),
+    "called-through-package": ({"acme.pth": "import acme; acme.setup()\n",
+                                "acme/__init__.py": "from .core import setup\n",
+                                "acme/core.py": "def setup():\n    import runpy\n"
+                                                "    runpy.run_path('x')\n"}, False),
+    "called-body-read": ({"acme.pth": "import acme; acme.setup()\n",
+                          "acme/__init__.py": "from .core import setup\n",
+                          "acme/core.py": "def setup():\n    import os\n"
+                                          "    x = os.environ.get('A')\n"}, True),
+}
+
+
+@pytest.mark.parametrize("case", SITES)
+def test_site_start_code_read(case: str, tmp_path: Path) -> None:
+    from skillgrant.gate.sitefinders import _finders_read
+    from skillgrant.gate.sitenames import line_names
+
+    files, read = SITES[case]
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    pths = sorted(str(p) for p in tmp_path.glob("*.pth"))
+    assert _finders_read(str(tmp_path), pths, line_names) is read
+
+
+@pytest.mark.parametrize("member", ["sitecustomize.py", "acme_boot.py"])
+def test_site_code_found_in_a_pythonpath_zip_is_not_known(member: str, tmp_path: Path) -> None:
+    """s59-preview E-ZIP-SITECUSTOMIZE, E-ZIP-SITE-CODE: a module site code imports (a
+    sitecustomize) found in an archive before the site folder is not read."""
+    import zipfile
+
+    from skillgrant.gate.sitefinders import _finders_read
+    from skillgrant.gate.sitenames import line_names
+
+    with zipfile.ZipFile(tmp_path / "pp.zip", "w") as archive:
+        archive.writestr(member, "import sys; sys.path.append('/x')\n")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "acme.pth").write_text("import acme_boot\n")
+    assert not _finders_read(str(site), [str(site / "acme.pth")], line_names,
+                             (str(tmp_path / "pp.zip"),))
+    assert _finders_read(str(site), [str(site / "acme.pth")], line_names)
+
+
+@pytest.mark.parametrize(("decorators", "read"), [
+    ("@classmethod\n    @property\n", False), ("@classmethod\n    @functools.cache\n", False),
+    ("@property\n", True), ("@classmethod\n", True), ("@staticmethod\n", True)])
+def test_a_classmethod_over_a_descriptor_is_not_read(decorators: str, read: bool) -> None:
+    """s59-preview P-EXACT-DESCRIPTOR-2: ABCMeta and dataclass read a classmethod-wrapped
+    property at the class's creation (Python 3.11 chains them): not read."""
+    from skillgrant.gate.conftestplugins import _names
+
+    text = (f"import functools\n\n\nclass Config:\n    {decorators}    def plugins(cls):\n"
+            "        return 1\n")
+    assert (_names(text.encode()) is not None) is read
