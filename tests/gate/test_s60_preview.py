@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 from bash_review import LeftOpen, needs
 from test_s57_greview2 import _session
+from test_s59_preview import ACTIVE, PLUGIN
 
 #: Real bash, python3, pytest and fresh hook processes: CI's slow step runs them.
 pytestmark = pytest.mark.slow
@@ -255,3 +256,33 @@ def test_l_a_file_read_up_to_a_limit(case: str, tmp_path: Path,
         assert _session(folder, PLAN, {"helpers.py": "", "tests/test_a.py": PASSES, **LONGS[row]},
                         ["cp src/p helpers.py", "python3 -m pytest -q"],
                         proof=proof) is not None
+
+
+# --- E: site start code calling a function read nowhere -------------------------------------
+
+#: Each case: what the active venv's site folder ``$S`` holds besides test_s59_preview's
+#: ``PLUGIN`` (the plugin ``zzplug`` importing ``acme_utils``, a package of ``$A``, no site
+#: folder's). A ``.pth`` import line calling a function of a module found on ``sys.path`` but
+#: not in the site folder (the base installation's ``six``: its ``exec_`` is ``exec``)
+#: puts ``$A`` on ``sys.path``: ``acme_utils`` is a site name the gate does not know.
+CALLED = {
+    "pth-calls-a-base-site-modules-exec": (
+        "echo \"import six; six.exec_('import sys; sys.path.append(%r)' % '$A')\" > "
+        "\"$S/acme.pth\"\n"),
+}
+
+_open("test_e_site_code_calls_a_function_read_nowhere", "at 3dd5deb sitefinders._called_read "
+      "skips a called function whose module is not in the site folder's folders (found "
+      "elsewhere on sys.path: the base installation's site folder)", *CALLED)
+
+
+@pytest.mark.parametrize("case", _rows("test_e_site_code_calls_a_function_read_nowhere", CALLED))
+def test_e_site_code_calls_a_function_read_nowhere(case: str, tmp_path: Path,
+                                                   request: pytest.FixtureRequest) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p acme_utils.py``, then
+    pytest loads ``zzplug``, whose import meets the call's folder's module first."""
+    needs("python3", "pytest")
+    for row, proof, folder in _each(CALLED, case, tmp_path, request):
+        assert _session(folder, PLAN, {"tests/test_a.py": PASSES},
+                        ["cp src/p acme_utils.py", "python3 -m pytest -q"],
+                        setup=PLUGIN + CALLED[row], env=ACTIVE, proof=proof) is not None
