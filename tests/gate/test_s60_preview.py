@@ -286,3 +286,37 @@ def test_e_site_code_calls_a_function_read_nowhere(case: str, tmp_path: Path,
         assert _session(folder, PLAN, {"tests/test_a.py": PASSES},
                         ["cp src/p acme_utils.py", "python3 -m pytest -q"],
                         setup=PLUGIN + CALLED[row], env=ACTIVE, proof=proof) is not None
+
+
+# --- C: the ini pytest finds from an operand through a link -----------------------------------
+
+#: Each case: the plan's pytest entry and the call. pytest finds its ini from its operands'
+#: common folder up as spelled (``absolutepath``: a link not resolved): ``sub/link/test_x.py``
+#: (``sub/link -> ../elsewhere``) takes ``sub/pytest.ini`` (``addopts = -p helpers``); the
+#: gate reads the settings above the operand's real path (``elsewhere``).
+LINKED = {
+    "pattern-call-operand-through-a-link": ("Bash(python3 -m pytest *)",
+                                            "python3 -m pytest -q sub/link/test_x.py"),
+    "exact-entry-operand-through-a-link": ("Bash(python3 -m pytest -q sub/link/test_x.py)",
+                                           "python3 -m pytest -q sub/link/test_x.py"),
+}
+
+_open("test_c_an_operand_through_a_link_finds_another_ini", "at e0fd15f callpytest._outside "
+      "and pytestini._anchors read the settings above an operand's real path (pytest: above "
+      "its path as spelled)", *LINKED)
+
+
+@pytest.mark.parametrize("case", _rows("test_c_an_operand_through_a_link_finds_another_ini",
+                                       LINKED))
+def test_c_an_operand_through_a_link_finds_another_ini(case: str, tmp_path: Path,
+                                                       request: pytest.FixtureRequest) -> None:
+    """Plan: the entry, ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest reads
+    ``sub/pytest.ini`` and loads ``helpers``."""
+    needs("python3", "pytest")
+    for row, proof, folder in _each(LINKED, case, tmp_path, request):
+        entry, call = LINKED[row]
+        assert _session(folder, [entry, "Bash(cp *)"], {
+            "tests/test_a.py": PASSES, "elsewhere/test_x.py": PASSES,
+            "sub/pytest.ini": "[pytest]\naddopts = -p helpers\n"},
+            ["cp src/p helpers.py", call], prepare="ln -s ../elsewhere sub/link",
+            proof=proof) is not None
