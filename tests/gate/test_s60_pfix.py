@@ -151,3 +151,15 @@ def test_a_classmethod_over_a_descriptor_is_not_read(decorators: str, read: bool
     text = (f"import functools\n\n\nclass Config:\n    {decorators}    def plugins(cls):\n"
             "        return 1\n")
     assert (_names(text.encode()) is not None) is read
+
+
+def test_an_entry_point_in_the_run_folders_metadata_is_a_plugin(tmp_path: Path) -> None:
+    """s59-preview R: importlib.metadata reads the metadata of the folder ``-m`` puts first:
+    its ``pytest11`` entry point's module is a plugin's."""
+    from skillgrant.gate import pytestini
+
+    (tmp_path / "mypkg.egg-info").mkdir()
+    (tmp_path / "mypkg.egg-info" / "entry_points.txt").write_text(
+        "[pytest11]\nmypkg = mypkg.testing.plugin\n")
+    every, patterns = pytestini._reading(str(tmp_path), _Guards("python3 -m pytest -q"))
+    assert not every and "mypkg/testing/plugin.py" in patterns
