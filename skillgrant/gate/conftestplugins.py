@@ -215,6 +215,55 @@ def _modules_naming(below: list[str]) -> list[str] | None:
     return found
 
 
+def moves_path(folder: str) -> bool:
+    """Whether a conftest pytest may load for the collecting ``folder`` (in, above or below
+    it), a test module or a package's ``__init__`` below it names ``sys.path`` (``sys.path.
+    insert(0, 'src')``, ``from sys import path``, ``os.sys.path``): a folder it puts first
+    holds modules imported in the site folders' stead (s58-preview S); True where one cannot
+    be read or the folders below hold too many entries."""
+    from .testnames import test_name
+
+    below = _below(folder)
+    if below is None:
+        return True
+    for path in [*_above(folder), *(p for p in below if p.endswith(".py") and test_name(
+            p.rpartition("/")[2].lower()))]:
+        try:
+            data = fs.read(path, 1 << 22)
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            continue
+        except (OSError, ValueError):
+            return True
+        if b"sys" in data and _names_path(data):
+            return True
+    return False
+
+
+def _names_path(data: bytes) -> bool:
+    """Whether the module ``data`` names ``sys.path`` (through its imports: ``from sys import
+    path as p``; ``os.sys.path``); True where it does not parse."""
+    import ast
+
+    from .exactlists import imports
+
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        return True
+    bound = {local: dotted for n in ast.walk(tree) if isinstance(n, (
+        ast.Import, ast.ImportFrom)) for local, dotted in imports(n)}
+    for node in ast.walk(tree):
+        parts: list[str] = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        dotted = ".".join([bound.get(node.id, node.id), *reversed(parts)]) if isinstance(
+            node, ast.Name) else ""
+        if dotted == "sys.path" or dotted.startswith("sys.path.") or ".sys.path" in dotted:
+            return True
+    return False
+
+
 def _conftests(folder: str, below: list[str], anchors: tuple[str, ...]) -> list[str] | None:
     """The conftests in and above ``folder``, those among the files ``below`` it, and those
     in, above and below each of ``anchors`` outside it; None where one's folders below hold

@@ -337,9 +337,7 @@ FIRSTS = {
                              "tests/test_a.py": "import yaml\n" + PASSES},
 }
 
-_open("test_s_a_projects_code_puts_a_folder_first", "at ba24a2b syspathdirs.first_on_path reads "
-      "pytest's own insertions only (basedirs, the ini's pythonpath), no conftest's or test "
-      "module's sys.path code", *FIRSTS)
+# (conftest-inserts-src: held since s60-pfix, conftestplugins.moves_path)
 
 
 @pytest.mark.parametrize("case", FIRSTS)

@@ -422,9 +422,7 @@ ENTRIES = {
 }
 
 # (extras-after-the-module, metadata-folder-in-capitals: held since 7b31695)
-_open("test_r_an_entry_point_read_otherwise", "at 3e28aec sitefinders.plugin_tops reads site "
-      "folders' metadata only (importlib.metadata: every sys.path folder's, -m's included)",
-      "egg-info-in-the-run-folder")
+# (egg-info-in-the-run-folder: held since s60-pfix)
 
 
 @pytest.mark.parametrize("case", _rows("test_r_an_entry_point_read_otherwise", ENTRIES))

@@ -151,3 +151,34 @@ def test_a_classmethod_over_a_descriptor_is_not_read(decorators: str, read: bool
     text = (f"import functools\n\n\nclass Config:\n    {decorators}    def plugins(cls):\n"
             "        return 1\n")
     assert (_names(text.encode()) is not None) is read
+
+
+def test_an_entry_point_in_the_run_folders_metadata_is_a_plugin(tmp_path: Path) -> None:
+    """s59-preview R: importlib.metadata reads the metadata of the folder ``-m`` puts first:
+    its ``pytest11`` entry point's module is a plugin's."""
+    from skillgrant.gate import pytestini
+
+    (tmp_path / "mypkg.egg-info").mkdir()
+    (tmp_path / "mypkg.egg-info" / "entry_points.txt").write_text(
+        "[pytest11]\nmypkg = mypkg.testing.plugin\n")
+    every, patterns = pytestini._reading(str(tmp_path), _Guards("python3 -m pytest -q"))
+    assert not every and "mypkg/testing/plugin.py" in patterns
+
+
+@pytest.mark.parametrize(("name", "text", "moves"), [
+    ("conftest.py", "import os\nimport sys\n\nsys.path.insert(0, os.path.dirname(__file__))\n",
+     True),
+    ("conftest.py", "from sys import path as p\n\np.append('src')\n", True),
+    ("tests/test_a.py", "import os\n\nos.sys.path.append('src')\n", True),
+    ("conftest.py", "import os\n\nX = os.path.join('a', 'b')\n", False),
+    ("tools/helper.py", "import sys\n\nsys.path.insert(0, 'src')\n", False),
+])
+def test_a_conftests_sys_path_code_puts_any_folder_first(name: str, text: str, moves: bool,
+                                                         tmp_path: Path) -> None:
+    """s58-preview S: a conftest (a test module) naming ``sys.path`` may put any folder first:
+    a site name's module anywhere is guarded (``syspathdirs.first_on_path``)."""
+    from skillgrant.gate.conftestplugins import moves_path
+
+    (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / name).write_text(text)
+    assert moves_path(str(tmp_path)) is moves
