@@ -320,3 +320,42 @@ def test_c_an_operand_through_a_link_finds_another_ini(case: str, tmp_path: Path
             "sub/pytest.ini": "[pytest]\naddopts = -p helpers\n"},
             ["cp src/p helpers.py", call], prepare="ln -s ../elsewhere sub/link",
             proof=proof) is not None
+
+
+# --- S: a folder the project's code puts first on sys.path, named otherwise -------------------
+
+#: Each case: the project's files (a test imports ``yaml``, a site module of the test's
+#: Python; ``src`` holds the project's code). A conftest or test module putting ``src`` first
+#: on ``sys.path`` (test_s58_preview's S idiom) by a spelling ``moves_path`` does not read.
+_SRC = "os.path.join(os.path.dirname(__file__), 'src')"
+SPELLED = {
+    # exactcode reads the conftest (`getattr` of a literal public name, a value's `insert`)
+    "conftest-inserts-src-by-getattr": {
+        "conftest.py": f"import os\nimport sys\n\ngetattr(sys, 'path').insert(0, {_SRC})\n",
+        "src/app.py": "A = 1\n", "tests/test_a.py": "import yaml\n" + PASSES},
+    # UTF-7: `+AHMAeQBz-` is `sys` (moves_path looks for the bytes `sys` first)
+    "conftest-inserts-src-in-utf7": {
+        "conftest.py": f"# coding: utf-7\nimport os\nimport +AHMAeQBz-\n\n+AHMAeQBz-.path."
+                       f"insert(0, {_SRC})\n",
+        "src/app.py": "A = 1\n", "tests/test_a.py": "import yaml\n" + PASSES},
+    "test-module-inserts-src-by-getattr": {
+        "tests/test_0.py": "import os\nimport sys\n\ngetattr(sys, 'path').insert(0, os.path."
+                           "join(os.path.dirname(__file__), '..', 'src'))\n\n\n" + PASSES,
+        "src/app.py": "A = 1\n", "tests/test_a.py": "import yaml\n" + PASSES},
+}
+
+_open("test_s_a_folder_put_first_by_another_spelling", "at 90b54e1 conftestplugins.moves_path "
+      "reads `sys.path` spelled as an attribute chain of the module's import only (getattr; "
+      "the bytes `sys` before a coding cookie's decoding)", *SPELLED)
+
+
+@pytest.mark.parametrize("case", _rows("test_s_a_folder_put_first_by_another_spelling", SPELLED))
+def test_s_a_folder_put_first_by_another_spelling(case: str, tmp_path: Path,
+                                                  request: pytest.FixtureRequest) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p src/yaml.py``, then the
+    test's ``import yaml`` meets the copy first."""
+    needs("python3", "pytest")
+    for row, proof, folder in _each(SPELLED, case, tmp_path, request):
+        assert _session(folder, PLAN, SPELLED[row], ["cp src/p src/yaml.py",
+                                                     "python3 -m pytest -q"],
+                        proof=proof) is not None
