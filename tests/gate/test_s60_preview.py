@@ -198,12 +198,19 @@ TESTMODULES: dict[str, tuple[str, dict[str, str]]] = {
     # UTF-7 (a text codec Python takes as a source encoding): `+AF8-` is `_`
     "utf7-test-module-names-a-plugin": ("python3 -m pytest -q", {
         "tests/test_a.py": "# coding: utf-7\npytest+AF8-plugins = ['helpers']\n\n\n" + PASSES}),
+    # a testpaths entry outside the collecting folder (its test modules: anchors' conftests
+    # are read, their test modules not); PREPARE writes ../ext/test_x.py
+    "testpaths-outside-module-names-a-plugin": ("python3 -m pytest -q", {
+        "pytest.ini": "[pytest]\ntestpaths = ../ext tests\n", "tests/test_a.py": PASSES}),
     # the ini's norecursedirs replaces pytest's default (which skips node_modules)
     "norecursedirs-collects-node-modules": ("python3 -m pytest -q", {
         "pytest.ini": "[pytest]\nnorecursedirs = build\n",
         "node_modules/test_x.py": "pytest_plugins = ['helpers']\n\n\n" + PASSES}),
 }
 
+_open("test_m_a_test_module_names_a_plugin", "at da74890 conftestplugins._modules_naming reads "
+      "the test modules below the collecting folder only (not an anchor's outside it: a "
+      "testpaths entry)", "testpaths-outside-module-names-a-plugin")
 _open("test_m_a_test_module_names_a_plugin", "at da74890 conftestplugins._below skips "
       "node_modules whatever the ini's norecursedirs", "norecursedirs-collects-node-modules")
 _open("test_m_a_test_module_names_a_plugin", "at da74890 conftestplugins._modules_naming reads "
@@ -223,7 +230,10 @@ def test_m_a_test_module_names_a_plugin(case: str, tmp_path: Path,
     for row, proof, folder in _each(TESTMODULES, case, tmp_path, request):
         line, files = TESTMODULES[row]
         assert _session(folder, [f"Bash({line})", "Bash(cp *)"], {"helpers.py": "", **files},
-                        ["cp src/p helpers.py", line], proof=proof) is not None
+                        ["cp src/p helpers.py", line], proof=proof, prepare=(
+                            "mkdir -p ../ext && printf \"pytest_plugins = ['helpers']\\n\\n"
+                            "def test_x():\\n    pass\\n\" > ../ext/test_x.py"
+                            if "outside" in row else "")) is not None
 
 
 # --- L: a file read up to a limit as if whole ------------------------------------------------
