@@ -113,7 +113,7 @@ def conftest_plugins(folder: str, given: tuple[str, ...] = (),
     ``folder`` or in a folder ``roots`` gives (the ini's ``pythonpath``, the site folders:
     asked only where a module is named); and the conftests
     in, above and below each of ``anchors`` outside ``folder``."""
-    below = _below(folder)
+    below = below_files(folder)
     conftests = None if below is None else _conftests(folder, below, anchors)
     names = None if conftests is None else _read_all(conftests)
     others = None if below is None or names is None else _modules_naming(below)
@@ -168,13 +168,13 @@ def _read(path: str) -> list[str] | None:
     """The names the module at ``path`` assigns ``pytest_plugins`` ([] where none or no
     file); None where it cannot be read (see the module's text)."""
     if path.endswith(_COMPILED):  # (bytecode, an extension module: not read, s59-preview
-        from .sitefinders import archive_member  # A-SOURCELESS)
+        from .sitearchives import archive_member  # A-SOURCELESS)
 
         return None if os.path.isfile(path) or archive_member(path) != b"" else []
     try:
         data = fs.read(path, 1 << 22)
     except NotADirectoryError:  # (a folder above it a file: a zip on sys.path, its member
-        from .sitefinders import archive_member  # read as zipimport would; s58-preview A)
+        from .sitearchives import archive_member  # read as zipimport would; s58-preview A)
 
         member = archive_member(path)
         return [] if member == b"" else None if member is None else _names(member)
@@ -215,70 +215,21 @@ def _modules_naming(below: list[str]) -> list[str] | None:
     return found
 
 
-def moves_path(folder: str) -> bool:
-    """Whether a conftest pytest may load for the collecting ``folder`` (in, above or below
-    it), a test module or a package's ``__init__`` below it names ``sys.path`` (``sys.path.
-    insert(0, 'src')``, ``from sys import path``, ``os.sys.path``): a folder it puts first
-    holds modules imported in the site folders' stead (s58-preview S); True where one cannot
-    be read or the folders below hold too many entries."""
-    from .testnames import test_name
-
-    below = _below(folder)
-    if below is None:
-        return True
-    for path in [*_above(folder), *(p for p in below if p.endswith(".py") and test_name(
-            p.rpartition("/")[2].lower()))]:
-        try:
-            data = fs.read(path, 1 << 22)
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-            continue
-        except (OSError, ValueError):
-            return True
-        if b"sys" in data and _names_path(data):
-            return True
-    return False
-
-
-def _names_path(data: bytes) -> bool:
-    """Whether the module ``data`` names ``sys.path`` (through its imports: ``from sys import
-    path as p``; ``os.sys.path``); True where it does not parse."""
-    import ast
-
-    from .exactlists import imports
-
-    try:
-        tree = ast.parse(data)
-    except (SyntaxError, ValueError):
-        return True
-    bound = {local: dotted for n in ast.walk(tree) if isinstance(n, (
-        ast.Import, ast.ImportFrom)) for local, dotted in imports(n)}
-    for node in ast.walk(tree):
-        parts: list[str] = []
-        while isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        dotted = ".".join([bound.get(node.id, node.id), *reversed(parts)]) if isinstance(
-            node, ast.Name) else ""
-        if dotted == "sys.path" or dotted.startswith("sys.path.") or ".sys.path" in dotted:
-            return True
-    return False
-
-
 def _conftests(folder: str, below: list[str], anchors: tuple[str, ...]) -> list[str] | None:
     """The conftests in and above ``folder``, those among the files ``below`` it, and those
     in, above and below each of ``anchors`` outside it; None where one's folders below hold
     too many entries."""
-    found = [*_above(folder), *(p for p in below if p.endswith("/conftest.py"))]
+    found = [*above_conftests(folder), *(p for p in below if p.endswith("/conftest.py"))]
     for anchor in anchors:
-        if anchor != folder:  # (inside too: below a folder `_below` skips; P-VENVMARK2)
-            outside = _below(anchor)
+        if anchor != folder:  # (inside too: below a folder `below_files` skips; P-VENVMARK2)
+            outside = below_files(anchor)
             if outside is None:
                 return None
-            found += [*_above(anchor), *(p for p in outside if p.endswith("/conftest.py"))]
+            found += [*above_conftests(anchor), *(p for p in outside if p.endswith("/conftest.py"))]
     return list(dict.fromkeys(found))
 
 
-def _above(folder: str) -> list[str]:
+def above_conftests(folder: str) -> list[str]:
     """The conftests in ``folder`` and each folder above it."""
     found, at = [], folder
     while True:
@@ -289,7 +240,7 @@ def _above(folder: str) -> list[str]:
     return found
 
 
-def _below(folder: str) -> list[str] | None:
+def below_files(folder: str) -> list[str] | None:
     """The ``.py`` files at any depth below ``folder`` (but in ``_SKIPPED`` folders and
     virtual environments); None where more than ``_ENTRIES`` entries were read."""
     found: list[str] = []

@@ -130,7 +130,7 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
                    for k, w in enumerate(ws) if w[:2] == "-p"]  # (the ini's `-p`: read too)
         pythonpath = tuple(os.path.normpath(os.path.join(at, w)) for at, key, value in
                            settings if key == "pythonpath" for w in words(value))
-        from .sitefinders import plugin_tops
+        from .sitearchives import plugin_tops
 
         plugins += [t.replace("/", ".") for f in (real, *pythonpath) for t in sorted(
             plugin_tops(f))]  # (the metadata in the folder `-m` puts first, the ini's

@@ -136,7 +136,7 @@ def _with_user(libs: frozenset[str]) -> tuple[str, ...]:
 def _plugin_folders(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: str,
                     home: str) -> tuple[str, ...]:
     """``plugin_folders`` of ``_site_names``' arguments."""
-    from .sitefinders import plugin_tops
+    from .sitearchives import plugin_tops
 
     folders = _folders(roots, libs, path, extra, home)
     if folders is None:
@@ -175,7 +175,7 @@ def _folders(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: st
     import glob
 
     from .interpreters import interpreter_libs, is_interpreter, venv_libs
-    from .sitefinders import archive_split
+    from .sitearchives import archive_split
 
     found = _path_folders(path, home)
     if found is None:
@@ -234,7 +234,8 @@ def _listing(folder: str, before: tuple[str, ...] = ()) -> frozenset[str] | None
     its distributions' ``pytest11`` entry points name (``_plugin_tops``) and those an
     editable finder maps (``_finder_tops``), its ``.pth`` lines' modules read in ``before``
     too. None where a finder's mapping cannot be read."""
-    from .sitefinders import archive_split, archive_tops, finder_tops, plugin_tops
+    from .sitearchives import archive_split, archive_tops, plugin_tops
+    from .sitefinders import finder_tops
 
     inside = None if os.path.exists(folder) else archive_split(folder)
     if os.path.isfile(folder) or inside:  # (an archive: a PYTHONPATH zip, s57-greview2

@@ -177,7 +177,7 @@ def test_a_conftests_sys_path_code_puts_any_folder_first(name: str, text: str, m
                                                          tmp_path: Path) -> None:
     """s58-preview S: a conftest (a test module) naming ``sys.path`` may put any folder first:
     a site name's module anywhere is guarded (``syspathdirs.first_on_path``)."""
-    from skillgrant.gate.conftestplugins import moves_path
+    from skillgrant.gate.pathcode import moves_path
 
     (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
     (tmp_path / name).write_text(text)
