@@ -369,3 +369,35 @@ def test_s_a_folder_put_first_by_another_spelling(case: str, tmp_path: Path,
         assert _session(folder, PLAN, SPELLED[row], ["cp src/p src/yaml.py",
                                                      "python3 -m pytest -q"],
                         proof=proof) is not None
+
+
+# --- P: the plugin a conftest names, found where its own code puts a folder first ------------
+
+#: Each case: the root conftest (read exactly: ``sys.path.*`` and ``os.path.*`` are its
+#: allowed calls), the file the call copies. A monorepo's idiom: the shared test plugins'
+#: folder put first on ``sys.path``, a plugin of it named (``../shared``: PREPARE makes it).
+INSERTED = {
+    "conftest-inserts-a-folder-outside-for-its-plugin": (
+        "import os\nimport sys\n\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), "
+        "'..', 'shared'))\npytest_plugins = ['myplug']\n", "../shared/myplug.py"),
+}
+
+_open("test_p_a_conftests_plugin_found_where_it_puts_a_folder", "at 90b54e1 conftestplugins "
+      "looks a named plugin up below the collecting folder, the ini's pythonpath and the site "
+      "folders, not in a folder the conftest's code puts first (moves_path answers "
+      "syspathdirs only)", *INSERTED)
+
+
+@pytest.mark.parametrize("case", _rows("test_p_a_conftests_plugin_found_where_it_puts_a_folder",
+                                       INSERTED))
+def test_p_a_conftests_plugin_found_where_it_puts_a_folder(
+        case: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p ../shared/myplug.py``,
+    then pytest imports the conftest's plugin from the folder it put first."""
+    needs("python3", "pytest")
+    for row, proof, folder in _each(INSERTED, case, tmp_path, request):
+        conftest, copied = INSERTED[row]
+        assert _session(folder, PLAN, {"conftest.py": conftest, "tests/test_a.py": PASSES},
+                        [f"cp src/p {copied}", "python3 -m pytest -q"],
+                        prepare="mkdir -p ../shared && : > ../shared/myplug.py",
+                        proof=proof) is not None
