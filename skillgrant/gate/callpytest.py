@@ -116,9 +116,10 @@ def _word(rest: list[str], directory: str, runs: tuple[str, ...]) -> str | None:
         if valued:
             valued = False
             continue
-        if word == "--" or not _EXPANDED.isdisjoint(word.partition("::")[0]) or any(
-                c in word for c in "$`{~\\"):  # (a node id's `[1-2]` matches its own file's
-            return word  # names only; what follows `--`: operands however spelled)
+        if word == "--" or word[:1] == "@" or not _EXPANDED.isdisjoint(word.partition(
+                "::")[0]) or any(c in word for c in "$`{~\\"):  # (a node id's `[1-2]`
+            return word  # matches its own file's names only; what follows `--`: operands
+            # however spelled; `@FILE`: its lines as words, pytest's fromfile_prefix_chars)
         if word[:1] == "-" and word != "-":
             read = option_read(word, rest[k + 1] if k + 1 < len(rest) else "")
             if read is None:

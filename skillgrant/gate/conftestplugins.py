@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
 #: The name pytest reads in a conftest.
 _NAME: Final = "pytest_plugins"
+#: The longest module read (bytes): a longer one is not read (s60-preview L).
+LIMIT: Final = 1 << 22
 #: How many named modules are read for their own ``pytest_plugins`` before every module is
 #: taken.
 _MODULES: Final = 64
@@ -172,7 +174,7 @@ def _read(path: str) -> list[str] | None:
 
         return None if os.path.isfile(path) or archive_member(path) != b"" else []
     try:
-        data = fs.read(path, 1 << 22)
+        data = fs.read(path, LIMIT + 1)
     except NotADirectoryError:  # (a folder above it a file: a zip on sys.path, its member
         from .sitearchives import archive_member  # read as zipimport would; s58-preview A)
 
@@ -182,7 +184,7 @@ def _read(path: str) -> list[str] | None:
         return []
     except (OSError, ValueError):
         return None  # (a conftest not readable: pytest's run fails or not)
-    return _names(data)
+    return _names(data) if len(data) <= LIMIT else None  # (s60-preview L)
 
 
 def _modules_naming(below: list[str]) -> list[str] | None:
@@ -194,6 +196,7 @@ def _modules_naming(below: list[str]) -> list[str] | None:
     (``_read``; None where one is not read exactly); another sets it only by code that could
     as well import the module itself, the project's source a test imports (decisions.md,
     session 60)."""
+    from .exactlists import spelled
     from .testnames import test_name
 
     found: list[str] = []
@@ -202,13 +205,13 @@ def _modules_naming(below: list[str]) -> list[str] | None:
         if not name.endswith(".py") or name == "conftest.py" or not test_name(name.lower()):
             continue
         try:
-            data = fs.read(path, 1 << 22)
+            data = fs.read(path, LIMIT + 1)
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             continue
         except (OSError, ValueError):
             return None
-        if _NAME.encode() in data:
-            names = _names(data)
+        if len(data) > LIMIT or spelled(data, _NAME):  # (as Python reads it: s60-preview M)
+            names = _names(data) if len(data) <= LIMIT else None
             if names is None:
                 return None
             found += names

@@ -160,11 +160,12 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
                     key or word != "--doctest-modules") else every  # (None kept: not known
                 # until asked, s58-preview R-LAZY-ADDOPTS; the plan's --doctest-modules: its
                 # operands guarded whole, `collectopts`)
-                read = valued or word[:1] != "-" or word[:2] == "-p" or word.startswith(
-                    "--doctest-glob") or option_read(word, after) is not None or (
-                    not key and word == "--doctest-modules")  # (an option not callpytest's:
-                every = True if not read else every  # `--pdbcls=helpers:Pdb`, a plugin's
-                valued = not valued and word[:1] == "-" and (  # flag: s59-preview O)
+                read = word[:1] != "@" and (valued or word[:1] != "-" or word[:2] == "-p" or
+                                            word.startswith("--doctest-glob") or option_read(
+                    word, after) is not None or (not key and word == "--doctest-modules"))
+                every = True if not read else every  # (an option not callpytest's: `--pdbcls=
+                # helpers:Pdb`, a plugin's flag, s59-preview O; `@FILE`: its lines, s60-preview F)
+                valued = not valued and word[:1] == "-" and (
                     word in ("-p", "--doctest-glob") or bool(option_read(word, after)))
                 if word.startswith("--doctest-glob"):
                     patterns.append(word.partition("=")[2] or after)

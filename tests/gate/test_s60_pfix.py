@@ -72,6 +72,8 @@ def test_a_pattern_calls_file_operand_is_a_test_files(operand: str, held: bool,
     # test runs, as its own `import helpers` would be
     ({"tests/test_a.py": "globals()['pytest_' + 'plugins'] = ['helpers']\n"}, False, False),
     ({"tests/test_a.py": "import app\n\nAPP = app.make()\n"}, False, False),
+    # s60-preview M: spelled as Python reads it (UTF-7's `+AF8-` is `_`)
+    ({"tests/test_a.py": "# coding: utf-7\npytest+AF8-plugins = ['helpers']\n"}, False, True),
 ])
 def test_a_test_module_or_package_init_names_plugins(files: dict[str, str], every: bool,
                                                       named: bool, tmp_path: Path) -> None:
@@ -171,6 +173,9 @@ def test_an_entry_point_in_the_run_folders_metadata_is_a_plugin(tmp_path: Path) 
     ("conftest.py", "from sys import path as p\n\np.append('src')\n", True),
     ("tests/test_a.py", "import os\n\nos.sys.path.append('src')\n", True),
     ("conftest.py", "import os\n\nX = os.path.join('a', 'b')\n", False),
+    # s60-preview S: `getattr(sys, 'path')`; a conftest in UTF-7 (`+AHMAeQBz-` is `sys`)
+    ("conftest.py", "import sys\n\ngetattr(sys, 'path').insert(0, 'src')\n", True),
+    ("conftest.py", "# coding: utf-7\nimport +AHMAeQBz-\n", True),
     ("tools/helper.py", "import sys\n\nsys.path.insert(0, 'src')\n", False),
 ])
 def test_a_conftests_sys_path_code_puts_any_folder_first(name: str, text: str, moves: bool,
