@@ -78,8 +78,8 @@ INIS = {
     # them with spaces and splits the text by shlex (quotes in an item swallow the next items)
     # TOML's escapes in a quoted key: tomllib reads `addopts`; the text holds no `addopts`
     # (checkersettings._settings looks for the key's spelling before parsing)
-    "pyproject-key-spelled-by-an-escape": ("pyproject.toml", "[tool.pytest.ini_options]\n"
-                                                             "\"add\\u006fpts\" = \"-p helpers\"\n"),
+    "pyproject-key-spelled-by-an-escape": (
+        "pyproject.toml", "[tool.pytest.ini_options]\n\"add\\u006fpts\" = \"-p helpers\"\n"),
     "pytest-toml-key-spelled-by-an-escape": ("pytest.toml", "[pytest]\n\"add\\u006fpts\" = "
                                                             "[\"-p\", \"helpers\"]\n"),
     "pyproject-list-item-quotes-hide-a-plugin": (
@@ -87,16 +87,9 @@ INIS = {
                           "\"--trace\", \"--pdbcls=helpers:Pdb\", \"--junit-prefix='y\"]\n"),
 }
 
-_open("test_i_the_ini_is_read_otherwise", "at e0fd15f checkersettings._ini reads pytest's ini "
-      "by configparser (a section named up to the line's last `]`, names lowercased)",
-      "section-line-comment-holds-a-bracket", "setup-cfg-section-comment-holds-a-bracket",
-      "key-spelled-again-in-capitals")
-_open("test_i_the_ini_is_read_otherwise", "at e0fd15f checkersettings._settings skips a file "
-      "whose text does not spell a key (TOML spells one by escapes)",
-      "pyproject-key-spelled-by-an-escape", "pytest-toml-key-spelled-by-an-escape")
-_open("test_i_the_ini_is_read_otherwise", "at e0fd15f checkersettings._toml joins a list's items "
-      "by spaces, pytestini.words splits them by shlex (an item's quote swallows the next "
-      "items)", "pyproject-list-item-quotes-hide-a-plugin")
+# (every case open at e0fd15f — configparser's section name up to the line's last `]` and
+# lowercased names; the text's key spelling looked for before TOML's escapes are read; a TOML
+# list joined and split again by shlex — held since 9d5aa72: iniconfig's rules, items kept)
 
 
 @pytest.mark.parametrize("case", _rows("test_i_the_ini_is_read_otherwise", INIS))
@@ -134,9 +127,8 @@ ARGFILES: dict[str, tuple[str, str, dict[str, str], dict[str, str]]] = {
 }
 
 # (the three first: held at e0fd15f, the word `@args` names the file `args`: envpaths)
-_open("test_f_an_args_file_gives_pytest_words", "at e0fd15f pytestini._reading reads the ini's "
-      "`@args` as an operand (argparse reads the file's lines as pytest's words)",
-      "ini-addopts-names-an-args-file")
+# (ini-addopts-names-an-args-file: open at e0fd15f, the ini's `@args` read as an operand;
+# held since 9d5aa72)
 
 
 @pytest.mark.parametrize("case", _rows("test_f_an_args_file_gives_pytest_words", ARGFILES))
@@ -216,9 +208,8 @@ _open("test_m_a_test_module_names_a_plugin", "at da74890 conftestplugins._below 
 _open("test_m_a_test_module_names_a_plugin", "at da74890 conftestplugins._modules_naming reads "
       "files of pytest's default test names only (testnames.test_name)",
       "ini-python-files-module-names-a-plugin", "plans-operand-module-names-a-plugin")
-_open("test_m_a_test_module_names_a_plugin", "at da74890 conftestplugins._modules_naming reads "
-      "a module whose bytes spell pytest_plugins only (Python decodes its coding cookie's)",
-      "utf7-test-module-names-a-plugin")
+# (utf7-test-module-names-a-plugin: open at da74890, the bytes `pytest_plugins` looked for;
+# held since 9d5aa72, exactlists.spelled)
 
 
 @pytest.mark.parametrize("case", _rows("test_m_a_test_module_names_a_plugin", TESTMODULES))
@@ -249,11 +240,8 @@ LONGS = {
         "tests/test_b.py": _LONG + "pytest_plugins = ['helpers']\n\n\n" + PASSES},
 }
 
-_open("test_l_a_file_read_up_to_a_limit", "at e0fd15f conftestplugins._read and "
-      "checkersettings._text read a file's first 4 MiB as the whole file",
-      "conftest-past-the-read-limit", "ini-past-the-read-limit")
-_open("test_l_a_file_read_up_to_a_limit", "at da74890 conftestplugins._modules_naming reads a "
-      "test module's first 4 MiB as the whole file", "test-module-past-the-read-limit")
+# (every case open at e0fd15f/da74890, a file's first 4 MiB read as the whole file; held
+# since 9d5aa72)
 
 
 @pytest.mark.parametrize("case", _rows("test_l_a_file_read_up_to_a_limit", LONGS))
@@ -354,9 +342,8 @@ SPELLED = {
         "src/app.py": "A = 1\n", "tests/test_a.py": "import yaml\n" + PASSES},
 }
 
-_open("test_s_a_folder_put_first_by_another_spelling", "at 90b54e1 conftestplugins.moves_path "
-      "reads `sys.path` spelled as an attribute chain of the module's import only (getattr; "
-      "the bytes `sys` before a coding cookie's decoding)", *SPELLED)
+# (every case open at 90b54e1: `sys.path` read as an attribute chain of the module's import,
+# the bytes `sys` before a coding cookie's decoding; held since 9d5aa72, pathcode: any `sys`)
 
 
 @pytest.mark.parametrize("case", _rows("test_s_a_folder_put_first_by_another_spelling", SPELLED))
