@@ -340,9 +340,18 @@ SPELLED = {
         "tests/test_0.py": "import os\nimport sys\n\ngetattr(sys, 'path').insert(0, os.path."
                            "join(os.path.dirname(__file__), '..', 'src'))\n\n\n" + PASSES,
         "src/app.py": "A = 1\n", "tests/test_a.py": "import yaml\n" + PASSES},
+    # pytest's own fixture puts the folder first (`syspath_prepend` holds no word `sys`);
+    # the test imports `yaml` when it runs
+    "fixture-prepends-src-by-monkeypatch": {
+        "conftest.py": "import os\n\nimport pytest\n\n\n@pytest.fixture(autouse=True)\n"
+                       f"def _src(monkeypatch):\n    monkeypatch.syspath_prepend({_SRC})\n",
+        "src/app.py": "A = 1\n", "tests/test_a.py": "def test_a():\n    import yaml\n"},
 }
 
-# (every case open at 90b54e1: `sys.path` read as an attribute chain of the module's import,
+_open("test_s_a_folder_put_first_by_another_spelling", "at 9d5aa72 pathcode.moves_path looks "
+      "for the word `sys` (pytest's monkeypatch.syspath_prepend, pytester's syspathinsert put "
+      "a folder first without it)", "fixture-prepends-src-by-monkeypatch")
+# (the first three: open at 90b54e1, `sys.path` read as an attribute chain of an import,
 # the bytes `sys` before a coding cookie's decoding; held since 9d5aa72, pathcode: any `sys`)
 
 
