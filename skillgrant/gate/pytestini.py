@@ -196,10 +196,10 @@ def _plan_words(guards: object) -> list[tuple[str, str, str]]:
             given = shlex.split(entry[1:])
         except ValueError:
             given = entry[1:].split()
-        names = [os.path.basename(w) for w in given]
-        for at in (k for k, n in enumerate(names) if n in ("pytest", "py.test")):
-            from .collectopts import plugin_words, unclustered
+        from .collectopts import plugin_words, pytest_start, unclustered
 
+        at = pytest_start(given, True)  # (`-mpytest`, `-m pytest.__main__`: s60-preview O)
+        if at is not None:
             rest = given[at + 1:]
             rest = rest[:next((k for k, w in enumerate(rest) if w in _OPERATORS), len(rest))]
             found.append(("", "", "\0".join(unclustered(plugin_words("pytest", rest)))))
