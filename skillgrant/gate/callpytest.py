@@ -20,16 +20,13 @@ from __future__ import annotations
 import os
 
 from . import files as fs
-from .collectopts import collecting, option_read, plugin_words, unclustered
+from .collectopts import collecting, option_read, plugin_words, pytest_start, unclustered
 from .moves import command_words
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
-#: The words after which ``pytest`` is the program run (``python3 -m pytest``, ``uv run
-#: pytest``, ``env X=1 pytest``, ``… -- pytest``); elsewhere a word (``grep pytest``).
-_BEFORE: Final = frozenset(("-m", "run", "exec", "env", "--", "timeout", "nice", "time"))
 #: The variables a call may set for its pytest (what they change is no file it imports).
 _VARIABLES: Final = frozenset(("CI", "TERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "TZ",
                                "LANG", "LC_ALL", "PYTHONDONTWRITEBYTECODE",
@@ -58,7 +55,7 @@ def pattern_word(text: str, directory: str, entries: list[str],
     except ValueError:
         return text
     for words in (c for command in commands for c in _split(command)):
-        at = _start(words)
+        at = pytest_start(words)
         if at is None:
             continue
         assigned = next((w for w in words[:at] if "=" in w and w[:1] != "-" and w.partition(
@@ -73,26 +70,6 @@ def pattern_word(text: str, directory: str, entries: list[str],
         found = _word(rest, directory, runs)
         if found is not None:
             return found
-    return None
-
-
-def _start(words: list[str]) -> int | None:
-    """The index of the word ending pytest's name in a command's ``words`` (``pytest``,
-    ``py.test``, an interpreter's ``-m pytest`` however its options are spelled: ``-Im
-    pytest``, ``-mpytest``), or None where the command runs none (``grep pytest x``)."""
-    from .interpreters import is_interpreter
-    from .pymodule import module_run
-
-    names = [os.path.basename(w) for w in words]
-    for k, name in enumerate(names):
-        if not (k == 0 or words[k - 1] in _BEFORE or ("=" in words[k - 1] and words[k - 1][
-                :1] != "-")):
-            continue
-        if name in ("pytest", "py.test"):
-            return k
-        run = module_run(list(words[k + 1:])) if is_interpreter(name) else None
-        if run is not None and run[0].split(".")[0] in ("pytest", "_pytest", "py"):
-            return k + run[1]  # (the word after it: pytest's own words)
     return None
 
 

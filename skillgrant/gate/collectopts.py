@@ -92,19 +92,42 @@ _SETTINGS_READ: Final = frozenset(("log_cli", "log_cli_level", "log_level", "log
                                    "junit_suite_name", "xfail_strict", "timeout",
                                    "asyncio_mode", "filterwarnings", "verbosity_assertions",
                                    "truncation_limit_lines", "truncation_limit_chars"))
+#: The words after which ``pytest`` is the program run (``python3 -m pytest``, ``uv run
+#: pytest``, ``env X=1 pytest``, ``… -- pytest``); elsewhere a word (``grep pytest``).
+_BEFORE: Final = frozenset(("-m", "run", "exec", "env", "--", "timeout", "nice", "time"))
 #: The short flags pytest takes clustered (``-qx``, ``-vvs``).
 FLAGS: Final = frozenset("qvxslhV")
+
+def pytest_start(words: list[str], anywhere: bool = False) -> int | None:
+    """The index of the word ending pytest's name in a command's ``words`` (``pytest``,
+    ``py.test``, an interpreter's ``-m pytest`` however its options are spelled: ``-Im
+    pytest``, ``-mpytest``, ``-m pytest.__main__``: one reader for each of pytest's words,
+    s60-preview O), or None where the command runs none (``grep pytest x``); ``anywhere``:
+    also a word named ``pytest`` wherever it is (a plan's entry: ``xvfb-run pytest``)."""
+    from .interpreters import is_interpreter, module_run
+
+    names = [os.path.basename(w) for w in words]
+    for k, name in enumerate(names):
+        if not (k == 0 or words[k - 1] in _BEFORE or ("=" in words[k - 1] and words[k - 1][
+                :1] != "-")):
+            continue
+        if name in ("pytest", "py.test"):
+            return k
+        run = module_run(list(words[k + 1:])) if is_interpreter(name) else None
+        if run is not None and run[0].split(".")[0] in ("pytest", "_pytest", "py"):
+            return k + run[1]  # (the word after it: pytest's own words)
+    return next((k for k, n in enumerate(names) if n in ("pytest", "py.test")), None) if \
+        anywhere else None
+
 
 def collecting(entry: str, words: list[str]) -> None:
     """Refuses the plan (ValueError) whose test runner's own options (in ``words``, one
     command's) make it import files the gate does not name (see the module's text)."""
     names = [os.path.basename(w) for w in words]
-    runner = "pytest" if {"pytest", "py.test"} & set(names) else \
-        "unittest" if "unittest" in names else ""
-    if runner == "pytest":
-        at = next(k for k, n in enumerate(names) if n in ("pytest", "py.test"))
+    at = pytest_start(words, True)
+    if at is not None:
         _pytest(entry, words[at + 1:])
-    elif runner == "unittest":
+    elif "unittest" in names:
         _unittest(entry, words[names.index("unittest") + 1:])
 
 
@@ -165,7 +188,8 @@ def plugin_words(name: str, words: list[str]) -> list[str]:
     """The words of a program ``name`` given ``words``, with pytest's plugin option given
     attached set apart (``-phelper``, ``-qpx``: argparse's short options clustered, flags
     before ``p``): ``-p``, its value."""
-    if "pytest" not in words and not name.startswith(("pytest", "py.test")):
+    if "pytest" not in words and not name.startswith(("pytest", "py.test")) and \
+            pytest_start(words, True) is None:  # (`python3 -mpytest`: s60-preview O)
         return words
     found = []
     for word in words:
@@ -181,8 +205,7 @@ def plugin_words(name: str, words: list[str]) -> list[str]:
 def operands(words: list[str]) -> list[str]:
     """The path operands (no pattern) pytest is given among a command's ``words`` (each
     word after ``pytest``/``py.test`` neither an option nor an option's value)."""
-    names = [os.path.basename(w) for w in words]
-    at = next((k for k, n in enumerate(names) if n in ("pytest", "py.test")), None)
+    at = pytest_start(words, True)
     rest = [] if at is None else words[at + 1:]
     return [w for k, w in enumerate(rest) if w[:1] != "-" and _PATTERNED.isdisjoint(w) and (
         not k or rest[k - 1] not in VALUED or "=" in rest[k - 1])]

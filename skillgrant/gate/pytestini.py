@@ -124,7 +124,7 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
 
         real = real_folder(folder, guards)
         settings = pytest_settings(real, ("addopts", "python_files", "pythonpath",
-                                          "testpaths"))
+                                          "testpaths", "norecursedirs"))
         plugins = [w[2:] or (ws[k + 1] if k + 1 < len(ws) else "") for _, key, value in
                    settings if key == "addopts" for ws in [words(value)]
                    for k, w in enumerate(ws) if w[:2] == "-p"]  # (the ini's `-p`: read too)
@@ -136,15 +136,18 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
             plugin_tops(f))]  # (the metadata in the folder `-m` puts first, the ini's
         # `pythonpath`: importlib.metadata reads every sys.path folder's; s59-preview R)
         every: bool | None
+        tests = tuple(w for _, key, value in settings if key == "python_files" for w in words(
+            value)) + _anchors(real, settings, guards, True)  # (test modules of other names)
         every, patterns = conftest_plugins(real, tuple(
             p for p in plugins if not p.startswith("no:")), lambda: pythonpath + tuple(
-            _elsewhere(guards) or ()), _anchors(real, settings, guards))  # (a named module
+            _elsewhere(guards) or ()), _anchors(real, settings, guards), tests, any(
+            key == "norecursedirs" for _, key, _ in settings))  # (a named module
         # where sys.path finds it: PYTHONPATH's, a site folder's; s57-greview2; a
         # conftest's `pytest_plugins`: s55-greview3 P3)
         every = every or (None if not _LAST[0][2] else _LAST[0][2][0] is None)
         for at_folder, key, value in [*settings, *_plan_words(guards)]:
             given = words(value) if key != "" else value.split("\0")
-            if key == "testpaths":
+            if key in ("testpaths", "norecursedirs"):
                 continue
             if key == "pythonpath":  # (an entry that is no folder: an archive zipimport reads)
                 patterns += [glob.escape(p) for p in (os.path.normpath(os.path.join(
@@ -193,17 +196,18 @@ def _plan_words(guards: object) -> list[tuple[str, str, str]]:
             given = shlex.split(entry[1:])
         except ValueError:
             given = entry[1:].split()
-        names = [os.path.basename(w) for w in given]
-        for at in (k for k, n in enumerate(names) if n in ("pytest", "py.test")):
-            from .collectopts import plugin_words, unclustered
+        from .collectopts import plugin_words, pytest_start, unclustered
 
+        at = pytest_start(given, True)  # (`-mpytest`, `-m pytest.__main__`: s60-preview O)
+        if at is not None:
             rest = given[at + 1:]
             rest = rest[:next((k for k, w in enumerate(rest) if w in _OPERATORS), len(rest))]
             found.append(("", "", "\0".join(unclustered(plugin_words("pytest", rest)))))
     return found
 
 
-def _anchors(real: str, settings: list[tuple[str, str, str]], guards: object) -> tuple[str, ...]:
+def _anchors(real: str, settings: list[tuple[str, str, str]], guards: object,
+             files: bool = False) -> tuple[str, ...]:
     """The folders pytest may start collecting in for the collecting folder ``real`` that
     the plan's words and ``settings`` name (session 57, s56-greview3 P): each ``testpaths``
     entry (its glob's matches) and each path operand of the plan's pytest entries
@@ -225,6 +229,8 @@ def _anchors(real: str, settings: list[tuple[str, str, str]], guards: object) ->
             continue
         found += [os.path.realpath(os.path.join(real, w.split("::")[0])) for w in operands(
             given)]
+    if files:  # (the operands that are files: test modules whatever their names)
+        return tuple(dict.fromkeys(p for p in found if os.path.isfile(p)))
     return tuple(dict.fromkeys(p if os.path.isdir(p) else os.path.dirname(p) for p in found))
 
 
