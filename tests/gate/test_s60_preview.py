@@ -157,11 +157,21 @@ OWN = {
     "attached-m-warning-category": "python3 -mpytest -q -W error::helpers.Warn",
     "attached-m-trace-pdbcls": "python3 -mpytest -q --trace --pdbcls=helpers:Pdb",
     "pytest-main-module-warning-category": "python3 -m pytest.__main__ -q -W error::helpers.Warn",
+    # a runner before the interpreter whose own words come first (its operand, its option)
+    "timeout-before-attached-m-warning": "timeout 600 python3 -mpytest -q -W error::helpers.Warn",
+    "nohup-before-attached-m-trace-pdbcls": ("nohup python3 -mpytest -q --trace "
+                                             "--pdbcls=helpers:Pdb"),
+    "env-option-before-attached-m-warning": ("env -u FOO python3 -mpytest -q -W "
+                                             "error::helpers.Warn"),
 }
 
-_open("test_o_the_plans_own_line_spells_pytest_otherwise", "at e0fd15f (and 7296d14) "
-      "collectopts.collecting and pytestini._plan_words find pytest by a word named `pytest` "
-      "(`-mpytest`, `-m pytest.__main__` run it)", *OWN)
+# (the first four: open at e0fd15f and 7296d14, pytest found by a word named `pytest`; held
+# since 8ba185d, collectopts.pytest_start)
+_open("test_o_the_plans_own_line_spells_pytest_otherwise", "at 8ba185d collectopts.pytest_start "
+      "reads an interpreter's -m only right after a _BEFORE word (`timeout 600`, `nohup`, "
+      "`env -u X` put other words before it) and its `anywhere` fallback finds a word named "
+      "`pytest` only", "timeout-before-attached-m-warning",
+      "nohup-before-attached-m-trace-pdbcls", "env-option-before-attached-m-warning")
 
 
 @pytest.mark.parametrize("case", _rows("test_o_the_plans_own_line_spells_pytest_otherwise", OWN))
