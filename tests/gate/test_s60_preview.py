@@ -210,14 +210,10 @@ TESTMODULES: dict[str, tuple[str, dict[str, str]]] = {
         "node_modules/test_x.py": "pytest_plugins = ['helpers']\n\n\n" + PASSES}),
 }
 
-_open("test_m_a_test_module_names_a_plugin", "at da74890 conftestplugins._modules_naming reads "
-      "the test modules below the collecting folder only (not an anchor's outside it: a "
-      "testpaths entry)", "testpaths-outside-module-names-a-plugin")
-_open("test_m_a_test_module_names_a_plugin", "at da74890 conftestplugins._below skips "
-      "node_modules whatever the ini's norecursedirs", "norecursedirs-collects-node-modules")
-_open("test_m_a_test_module_names_a_plugin", "at da74890 conftestplugins._modules_naming reads "
-      "files of pytest's default test names only (testnames.test_name)",
-      "ini-python-files-module-names-a-plugin", "plans-operand-module-names-a-plugin")
+# (ini-python-files-module-names-a-plugin, plans-operand-module-names-a-plugin: open at
+# da74890, pytest's default test names only; testpaths-outside-module-names-a-plugin: open at
+# da74890, the collecting folder's test modules only; norecursedirs-collects-node-modules: open
+# at da74890, node_modules skipped whatever the ini says; all held since b743f91)
 # (utf7-test-module-names-a-plugin: open at da74890, the bytes `pytest_plugins` looked for;
 # held since 9d5aa72, exactlists.spelled)
 
