@@ -23,14 +23,14 @@ if TYPE_CHECKING:
     from typing import Final
 
 def finder_tops(folder: str, pths: list[str], words: Callable[[str], set[str]],
-                before: tuple[str, ...] = ()) -> set[str] | None:
+                before: tuple[str, ...] = (), after: tuple[str, ...] = ()) -> set[str] | None:
     """The top-level names the editable finders of the site folder ``folder`` map
     (setuptools' ``__editable___NAME_finder.py``, which a ``.pth`` imports and appends to
     ``sys.meta_path``: its ``MAPPING`` and ``NAMESPACES``, literal dicts; s56-greview3 E):
     each a module found outside every site folder. None where a finder module there is not
     read so (its text not literal), or where ``_finders_read`` of its ``.pth`` files ``pths``
-    (``words``: the names of a line; ``before``: the folders on ``sys.path`` before it) is
-    false."""
+    (``words``: the names of a line; ``before``: the folders on ``sys.path`` before it;
+    ``after``: the other site folders) is false."""
     import glob
 
     names: set[str] = set()
@@ -60,13 +60,13 @@ def finder_tops(folder: str, pths: list[str], words: Callable[[str], set[str]],
             read += target.id == "MAPPING"
         if not read:
             return None
-    return names if _finders_read(folder, pths, words, before) else None
+    return names if _finders_read(folder, pths, words, before, after) else None
 
 #: setuptools' editable finder's ``.pth`` line (its module read: ``finder_tops``).
 _EDITABLE: Final = rb"import (__editable___\w+_finder); \1\.install\(\)\s*"
 
 def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]],
-                  before: tuple[str, ...] = ()) -> bool:
+                  before: tuple[str, ...] = (), after: tuple[str, ...] = ()) -> bool:
     """Whether no ``.pth`` import line of the site folder ``folder`` may move what Python
     imports by its own code (``_site_code``: ``import site; site.addsitedir(…)``), and no module
     it imports from it (nor any that imports from it: ``appends_none``), but setuptools'
@@ -74,7 +74,8 @@ def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]]
     ``sys.path`` (``appends``: editables' ``RedirectingFinder``, scikit-build-core's,
     meson-python's loaders map names no site folder lists; s57-greview2 E-EDITABLES,
     E-PTHCODE): where one may, its names are not known. A module is read in the folders
-    ``before`` too (PYTHONPATH's: on ``sys.path`` first)."""
+    ``before`` too (PYTHONPATH's: on ``sys.path`` first); a function site code calls, in
+    ``after`` too (the other site folders: a venv's base's; s60-preview E)."""
     import re
 
     read = pth_texts(pths)
@@ -83,6 +84,8 @@ def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]]
     texts = [text.splitlines() for text in read if text is not None]
     added = added_folders(folder, read)
     called: set[str] = set()
+    places = [*before, folder, *added]
+    elsewhere = [a for a in after if a not in places]
     for lines in texts:  # (a module looked up in every folder a .pth there adds: E-PRESENT)
         code = [line for line in lines if line.startswith(("import ", "import\t")) and not
                 re.fullmatch(_nspkg(), line)]  # (setuptools' nspkg template, matched whole:
@@ -92,10 +95,10 @@ def _finders_read(folder: str, pths: list[str], names: Callable[[str], set[str]]
                 if n not in STANDARD and not n.startswith("__editable__")}
         modules = [site_code(line.encode(), tops, True, called) for line in code
                    if not re.fullmatch(_EDITABLE, line.encode())]
-        if None in modules or not appends_none([*before, folder, *added], sorted(
-                tops | {n for m in modules for n in m or ()}), called):
+        if None in modules or not appends_none(places, sorted(
+                tops | {n for m in modules for n in m or ()}), called, elsewhere):
             return False
-    return appends_none([*before, folder, *added], sorted(CUSTOMIZE), called)
+    return appends_none(places, sorted(CUSTOMIZE), called, elsewhere)
 
 #: The line breaks ``str.splitlines`` takes that ``site`` does not (it reads a ``.pth`` in text
 #: mode: ``\n``, ``\r``, ``\r\n`` only): a text holding one is not read (its lines not known;

@@ -88,13 +88,15 @@ def _vetted(text: bytes) -> bool:
 _READ_MODULES: Final = 64
 
 
-def appends_none(folders: list[str], tops: list[str], called: set[str] | None = None) -> bool:
+def appends_none(folders: list[str], tops: list[str], called: set[str] | None = None,
+                 after: list[str] | None = None) -> bool:
     """Whether none of the modules ``tops`` of the site folder and the folders its ``.pth``
     adds (``folders``: E-REGEX2), nor any module of them they import (absolute or relative,
     at any depth, up to ``_READ_MODULES``), may put a finder after the path finder
     (``appends``), runs import-time code ``_site_code`` does not read (but ``_VETTED``'s), or
     is not readable; nor any function of them site code calls (``called``, and those its
-    modules' code calls) runs code ``_site_code`` does not read (``_called_read``)."""
+    modules' code calls) runs code ``_site_code`` does not read (``_called_read``: its module
+    looked up in the folders ``after`` too, the other site folders)."""
     import re
 
     from .exactlists import identifiers
@@ -126,7 +128,9 @@ def appends_none(folders: list[str], tops: list[str], called: set[str] | None = 
                 dots = len(word) - len(word.lstrip(b"."))  # (relative: from its package)
                 base = package.split(".")[:len(package.split(".")) - dots + 1] if dots else []
                 names.append(".".join([*base, word.lstrip(b".").decode()]))
-    return _called_read(folders, present, called)
+    after = after or []
+    return _called_read([*folders, *after], present | {
+        n.partition(".")[0] for folder in after for n in entries(folder)}, called)
 
 
 def _archived(folders: list[str]) -> set[str] | None:

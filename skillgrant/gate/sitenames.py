@@ -160,7 +160,7 @@ def _site_names(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra:
     names: set[str] = set()
     before = tuple(_given_folders(extra, roots))  # (first on sys.path: E-PRESENT-PYTHONPATH)
     for folder in folders:
-        listed = _listing(folder, before)
+        listed = _listing(folder, before, tuple(folders))
         if listed is None:
             return None
         names |= listed | _source_members(folder, roots)
@@ -223,7 +223,8 @@ def _path_folders(path: str, home: str = "") -> tuple[str, ...] | None:
 
 
 @functools.lru_cache(maxsize=256)
-def _listing(folder: str, before: tuple[str, ...] = ()) -> frozenset[str] | None:
+def _listing(folder: str, before: tuple[str, ...] = (),
+             after: tuple[str, ...] = ()) -> frozenset[str] | None:
     """The top-level names of the site folder ``folder`` (every module file, every folder)
     and of each folder its ``.pth`` files add: another site folder's alike, a source
     folder's (an editable install's project, ``/work/main``) too: its plain folders
@@ -242,7 +243,7 @@ def _listing(folder: str, before: tuple[str, ...] = ()) -> frozenset[str] | None
         read = archive_tops(*(inside or (folder, "")))  # E-EGGZIP; a folder in one)
         return None if read is None else frozenset(read)
     names = _top_names(folder, True) | plugin_tops(folder) | _namespace_members(folder)
-    mapped = finder_tops(folder, pth_files(folder), line_names, before)
+    mapped = finder_tops(folder, pth_files(folder), line_names, before, after)
     if mapped is None:
         return None
     names |= mapped
