@@ -122,11 +122,22 @@ def _collected_anyway(operand: str, directory: str) -> bool:
 
 def _outside(operand: str, directory: str, runs: tuple[str, ...]) -> bool:
     """Whether the path ``operand`` (from ``directory``) lies outside each run folder of
-    ``runs`` (real paths), or below a pytest settings file in a folder under its run folder
-    (pytest's ini found from its operands' folder up)."""
-    real = fs.realpath(os.path.join(directory, operand))
+    ``runs``, or below a pytest settings file in a folder under its run folder (pytest's ini
+    found from its operands' folder up): as its real path and as spelled (pytest walks up the
+    spelled one, a link's folder not resolved: s60-preview C)."""
+    path = os.path.normpath(os.path.join(directory, operand))
+    real = fs.realpath(path)
     folder = real if fs.is_folder(real) else os.path.dirname(real)
-    for run in (fs.realpath(r) for r in runs):
+    spelled = path if fs.is_folder(real) else os.path.dirname(path)
+    reals = [fs.realpath(r) for r in runs]
+    return _below_settings(folder, reals) or _below_settings(spelled, [
+        *(os.path.normpath(r) for r in runs), *reals])
+
+
+def _below_settings(folder: str, runs: list[str]) -> bool:
+    """Whether ``folder`` lies outside each of ``runs``, or below a pytest settings file in
+    a folder under the run folder it is in."""
+    for run in runs:
         if folder == run or folder.startswith(run.rstrip("/") + "/"):
             at = folder
             while at != run and len(at) > len(run):

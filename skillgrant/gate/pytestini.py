@@ -123,8 +123,12 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
         from .conftestplugins import conftest_plugins
 
         real = real_folder(folder, guards)
-        settings = pytest_settings(real, ("addopts", "python_files", "pythonpath",
-                                          "testpaths", "norecursedirs"))
+        keys = ("addopts", "python_files", "pythonpath", "testpaths", "norecursedirs")
+        settings = pytest_settings(real, keys)
+        settings = list(dict.fromkeys([*settings, *(s for a in _anchors(real, settings, guards)
+                                                    for s in pytest_settings(a, keys))]))
+        # (an operand's settings, up its folder as spelled and as real: pytest's ini is the
+        # first found from its arguments' folder up; s60-preview C)
         plugins = [w[2:] or (ws[k + 1] if k + 1 < len(ws) else "") for _, key, value in
                    settings if key == "addopts" for ws in [words(value)]
                    for k, w in enumerate(ws) if w[:2] == "-p"]  # (the ini's `-p`: read too)
@@ -227,8 +231,10 @@ def _anchors(real: str, settings: list[tuple[str, str, str]], guards: object,
             given = shlex.split(entry[1:])
         except ValueError:
             continue
-        found += [os.path.realpath(os.path.join(real, w.split("::")[0])) for w in operands(
-            given)]
+        found += [p for w in operands(given) for p in (os.path.realpath(os.path.join(
+            real, w.split("::")[0])), os.path.normpath(os.path.join(real, w.split("::")[0])))]
+        # (the spelled path too: pytest finds its ini and conftests up a link's folder as
+        # given, s60-preview C)
     if files:  # (the operands that are files: test modules whatever their names)
         return tuple(dict.fromkeys(p for p in found if os.path.isfile(p)))
     return tuple(dict.fromkeys(p if os.path.isdir(p) else os.path.dirname(p) for p in found))
