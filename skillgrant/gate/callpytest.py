@@ -55,6 +55,9 @@ def pattern_word(text: str, directory: str, entries: list[str],
     except ValueError:
         return text
     for words in (c for command in commands for c in _split(command)):
+        made = _make_assignment(words)
+        if made is not None:
+            return made
         at = pytest_start(words)
         if at is None:
             continue
@@ -71,6 +74,21 @@ def pattern_word(text: str, directory: str, entries: list[str],
         if found is not None:
             return found
     return None
+
+
+def _make_assignment(words: list[str]) -> str | None:
+    """The first variable a command of ``words`` running make gives it on its command line
+    (``make test PYTESTFLAGS=-phelpers``, ``PYTEST_ADDOPTS=-phelpers``: make's value over
+    the makefiles', exported to its recipes, whose pytest takes it; s59-preview N,
+    s58-preview N), where the plan's programs run pytest (``^conftest.py``: pytest, or a
+    runner of any program); None for another."""
+    from .guardedset import GUARDED
+
+    at = next((k for k, w in enumerate(words) if "=" not in w or w[:1] == "-"), len(words))
+    if at >= len(words) or os.path.basename(words[at]) not in ("make", "gmake") or \
+            "^conftest.py" not in getattr(GUARDED.get(), "named", ()):
+        return None
+    return next((w for w in words[at + 1:] if "=" in w and w[:1] != "-"), None)
 
 
 def _split(words: list[str]) -> list[list[str]]:

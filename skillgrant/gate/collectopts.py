@@ -103,21 +103,21 @@ def pytest_start(words: list[str], anywhere: bool = False) -> int | None:
     ``py.test``, an interpreter's ``-m pytest`` however its options are spelled: ``-Im
     pytest``, ``-mpytest``, ``-m pytest.__main__``: one reader for each of pytest's words,
     s60-preview O), or None where the command runs none (``grep pytest x``); ``anywhere``:
-    also a word named ``pytest`` wherever it is (a plan's entry: ``xvfb-run pytest``)."""
+    wherever the word is (a plan's entry: ``xvfb-run pytest``, ``timeout 600 python3
+    -mpytest``, ``nohup …``)."""
     from .interpreters import is_interpreter, module_run
 
     names = [os.path.basename(w) for w in words]
     for k, name in enumerate(names):
-        if not (k == 0 or words[k - 1] in _BEFORE or ("=" in words[k - 1] and words[k - 1][
-                :1] != "-")):
+        if not (anywhere or k == 0 or words[k - 1] in _BEFORE or (
+                "=" in words[k - 1] and words[k - 1][:1] != "-")):
             continue
         if name in ("pytest", "py.test"):
             return k
         run = module_run(list(words[k + 1:])) if is_interpreter(name) else None
         if run is not None and run[0].split(".")[0] in ("pytest", "_pytest", "py"):
             return k + run[1]  # (the word after it: pytest's own words)
-    return next((k for k, n in enumerate(names) if n in ("pytest", "py.test")), None) if \
-        anywhere else None
+    return None
 
 
 def collecting(entry: str, words: list[str]) -> None:

@@ -11,6 +11,15 @@ from . import files as fs
 from .conftestplugins import LIMIT, above_conftests, below_files
 from .exactlists import spelled
 
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+#: The names by which a module's code puts a folder on ``sys.path``: ``sys`` itself, and
+#: pytest's fixtures' methods (``monkeypatch.syspath_prepend``, ``pytester.syspathinsert``,
+#: ``testdir.syspathinsert``: s60-preview S), ``site``'s ``addsitedir``.
+_MOVERS: Final = ("sys", "syspath_prepend", "syspathinsert", "addsitedir")
+
 
 def moves_path(folder: str) -> bool:
     """Whether a conftest pytest may load for the collecting ``folder`` (in, above or below
@@ -31,6 +40,6 @@ def moves_path(folder: str) -> bool:
             continue
         except (OSError, ValueError):
             return True
-        if len(data) > LIMIT or spelled(data, "sys"):  # (any use of it: `getattr(sys,
-            return True  # 'path')`, `os.sys`, `import sys as s`; s60-preview S)
+        if len(data) > LIMIT or any(spelled(data, w) for w in _MOVERS):  # (any use of
+            return True  # `sys`: `getattr(sys, 'path')`, `os.sys`; s60-preview S)
     return False

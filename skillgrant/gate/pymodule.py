@@ -83,7 +83,18 @@ def _site_name(name: str) -> bool:
     """Whether ``name`` is a site name of the plan's Pythons (``_site_names``): every name
     where their site folders are not known exactly (``sitenames.site_names``' None)."""
     names = _site_names()
-    return names is None or name in names
+    return names is None or name in names or name in _plugin_tops()
+
+
+def _plugin_tops() -> frozenset[str]:
+    """The top names of the modules the conftests, test modules and settings of the plan's
+    collecting folders name as plugins (``pytestini.plugin_tops``): a conftest putting a
+    folder first on ``sys.path`` (``../shared``) finds its plugin there, so its file is asked
+    as a site module's is, in any folder that may be first (s60-preview P)."""
+    from .guardedset import GUARDED
+    from .pytestini import plugin_tops
+
+    return plugin_tops(GUARDED.get())
 
 
 def _site_names() -> frozenset[str] | None:

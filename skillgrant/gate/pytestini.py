@@ -61,6 +61,14 @@ def widened(key: str, folders: frozenset[str], guards: object) -> bool:
     return False
 
 
+def plugin_tops(guards: object) -> frozenset[str]:
+    """The top names (folded) of the modules the pytest settings, conftests and test modules
+    of each collecting folder of ``guards`` (``Guarded.collected``) name as plugins
+    (``_reading``'s patterns: ``myplug.py``, ``pkg/__init__.*``)."""
+    return frozenset(top for folder in getattr(guards, "collected", ()) or () for p in _reading(
+        folder, guards)[1] for top in [p.split("/")[0].partition(".")[0]] if top.isidentifier())
+
+
 def real_folder(folder: str, guards: object) -> str:
     """The real spelling of the folded collecting ``folder``: the run folder of ``guards``
     (``Guarded.run_folders``) it folds from; else, where the folded path is no folder, each
