@@ -167,11 +167,8 @@ OWN = {
 
 # (the first four: open at e0fd15f and 7296d14, pytest found by a word named `pytest`; held
 # since 8ba185d, collectopts.pytest_start)
-_open("test_o_the_plans_own_line_spells_pytest_otherwise", "at 8ba185d collectopts.pytest_start "
-      "reads an interpreter's -m only right after a _BEFORE word (`timeout 600`, `nohup`, "
-      "`env -u X` put other words before it) and its `anywhere` fallback finds a word named "
-      "`pytest` only", "timeout-before-attached-m-warning",
-      "nohup-before-attached-m-trace-pdbcls", "env-option-before-attached-m-warning")
+# (the last three: open at 8ba185d, an interpreter read only right after a _BEFORE word; held
+# since fd801fc)
 
 
 @pytest.mark.parametrize("case", _rows("test_o_the_plans_own_line_spells_pytest_otherwise", OWN))
@@ -352,9 +349,8 @@ SPELLED = {
         "src/app.py": "A = 1\n", "tests/test_a.py": "def test_a():\n    import yaml\n"},
 }
 
-_open("test_s_a_folder_put_first_by_another_spelling", "at 9d5aa72 pathcode.moves_path looks "
-      "for the word `sys` (pytest's monkeypatch.syspath_prepend, pytester's syspathinsert put "
-      "a folder first without it)", "fixture-prepends-src-by-monkeypatch")
+# (fixture-prepends-src-by-monkeypatch: open at 9d5aa72, the word `sys` looked for; held since
+# fd801fc, syspath_prepend read as moving the path)
 # (the first three: open at 90b54e1, `sys.path` read as an attribute chain of an import,
 # the bytes `sys` before a coding cookie's decoding; held since 9d5aa72, pathcode: any `sys`)
 
@@ -382,10 +378,8 @@ INSERTED = {
         "'..', 'shared'))\npytest_plugins = ['myplug']\n", "../shared/myplug.py"),
 }
 
-_open("test_p_a_conftests_plugin_found_where_it_puts_a_folder", "at 90b54e1 conftestplugins "
-      "looks a named plugin up below the collecting folder, the ini's pythonpath and the site "
-      "folders, not in a folder the conftest's code puts first (moves_path answers "
-      "syspathdirs only)", *INSERTED)
+# (open at 90b54e1, the named plugin looked up below the collecting folder, the ini's
+# pythonpath, the site folders; held since 23887f8, asked in any folder that may be first)
 
 
 @pytest.mark.parametrize("case", _rows("test_p_a_conftests_plugin_found_where_it_puts_a_folder",
