@@ -170,6 +170,29 @@ OWN = {
 # (the last three: open at 8ba185d, an interpreter read only right after a _BEFORE word; held
 # since fd801fc)
 
+#: Each case: a plan's line running pytest by ``-c`` code (``pytest.main()``), the root
+#: conftest naming ``helpers`` (``python3 -m pytest -q`` guards ``helpers.py`` for it: the
+#: s59 rows).
+MAINS = {
+    "c-code-calls-pytest-main": "python3 -c \"import pytest; pytest.main()\"",
+    "c-code-exits-with-pytest-main": "python3 -c 'import pytest,sys; sys.exit(pytest.main())'",
+}
+
+_open("test_o_c_code_runs_pytest", "at fd801fc collectopts.pytest_start reads no -c code "
+      "(`pytest.main()`): the conftests' plugins of a plan running pytest so are not read",
+      *MAINS)
+
+
+@pytest.mark.parametrize("case", _rows("test_o_c_code_runs_pytest", MAINS))
+def test_o_c_code_runs_pytest(case: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """Plan: the line, ``Bash(cp *)``: ``cp src/p helpers.py``, then pytest imports the plugin
+    the root conftest names."""
+    needs("python3", "pytest")
+    for row, proof, folder in _each(MAINS, case, tmp_path, request):
+        assert _session(folder, [f"Bash({MAINS[row]})", "Bash(cp *)"], {
+            "tests/test_a.py": PASSES, "conftest.py": "pytest_plugins = ['helpers']\n",
+            "helpers.py": ""}, ["cp src/p helpers.py", MAINS[row]], proof=proof) is not None
+
 
 @pytest.mark.parametrize("case", _rows("test_o_the_plans_own_line_spells_pytest_otherwise", OWN))
 def test_o_the_plans_own_line_spells_pytest_otherwise(case: str, tmp_path: Path,
