@@ -176,10 +176,14 @@ OWN = {
 MAINS = {
     "c-code-calls-pytest-main": "python3 -c \"import pytest; pytest.main()\"",
     "c-code-exits-with-pytest-main": "python3 -c 'import pytest,sys; sys.exit(pytest.main())'",
+    # the project's own runner script (its code could import helpers itself: P1g's edge; the
+    # plugins are pytest's machinery's, as under `-m pytest`)
+    "project-script-calls-pytest-main": "python3 run_tests.py",
 }
 
-_open("test_o_c_code_runs_pytest", "at fd801fc collectopts.pytest_start reads no -c code "
-      "(`pytest.main()`): the conftests' plugins of a plan running pytest so are not read",
+_open("test_o_c_code_runs_pytest", "at fd801fc collectopts.pytest_start reads no -c code or "
+      "script (`pytest.main()`): the conftests' plugins of a plan running pytest so are not "
+      "read",
       *MAINS)
 
 
@@ -191,7 +195,8 @@ def test_o_c_code_runs_pytest(case: str, tmp_path: Path, request: pytest.Fixture
     for row, proof, folder in _each(MAINS, case, tmp_path, request):
         assert _session(folder, [f"Bash({MAINS[row]})", "Bash(cp *)"], {
             "tests/test_a.py": PASSES, "conftest.py": "pytest_plugins = ['helpers']\n",
-            "helpers.py": ""}, ["cp src/p helpers.py", MAINS[row]], proof=proof) is not None
+            "helpers.py": "", "run_tests.py": "import pytest\n\nraise SystemExit(pytest.main())\n"},
+            ["cp src/p helpers.py", MAINS[row]], proof=proof) is not None
 
 
 @pytest.mark.parametrize("case", _rows("test_o_the_plans_own_line_spells_pytest_otherwise", OWN))
