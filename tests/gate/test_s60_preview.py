@@ -291,17 +291,20 @@ def test_l_a_file_read_up_to_a_limit(case: str, tmp_path: Path,
 
 #: Each case: what the active venv's site folder ``$S`` holds besides test_s59_preview's
 #: ``PLUGIN`` (the plugin ``zzplug`` importing ``acme_utils``, a package of ``$A``, no site
-#: folder's). A ``.pth`` import line calling a function of a module found on ``sys.path`` but
-#: not in the site folder (the base installation's ``six``: its ``exec_`` is ``exec``)
-#: puts ``$A`` on ``sys.path``: ``acme_utils`` is a site name the gate does not know.
+#: folder's). A ``.pth`` import line calling a function of a module of the base installation's
+#: site folder (``six.exec_`` is ``exec``). NOT a hole's proof (found after the fixer's
+#: c9ec163): at the venv's ``.pth`` time the base's site folder is not yet on ``sys.path``
+#: (site adds the venv's first), so the line fails; the payload runs because ``acme_utils`` is
+#: installed nowhere and ``zzplug`` finds the call's folder's (decisions.md: "an optional
+#: import installed nowhere", the ``__pypy__`` boundary; ``PLUGIN`` alone is allowed too). Kept
+#: as a pin: the gate now denies it (fails closed on the unread call).
 CALLED = {
     "pth-calls-a-base-site-modules-exec": (
         "echo \"import six; six.exec_('import sys; sys.path.append(%r)' % '$A')\" > "
         "\"$S/acme.pth\"\n"),
 }
 
-# (pth-calls-a-base-site-modules-exec: open at 3dd5deb, a called function's module looked up
-# in the site folder's folders only; held since c9ec163, the other site folders too)
+# (pth-calls-a-base-site-modules-exec: allowed at 3dd5deb, denied since c9ec163)
 
 
 @pytest.mark.parametrize("case", _rows("test_e_site_code_calls_a_function_read_nowhere", CALLED))
