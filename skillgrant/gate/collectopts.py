@@ -120,6 +120,23 @@ def pytest_start(words: list[str], anywhere: bool = False) -> int | None:
     return None
 
 
+def code_runs_pytest(words: list[str]) -> bool:
+    """Whether an interpreter among a command's ``words`` is given ``-c`` code naming
+    ``pytest`` (``python3 -c "import pytest; pytest.main()"``: pytest run with words the
+    gate does not read; s60-preview O)."""
+    from .interpreters import is_interpreter
+
+    for k, word in enumerate(words):
+        if not is_interpreter(os.path.basename(word)):
+            continue
+        for at, option in enumerate(words[k + 1:], k + 1):
+            if option[:1] != "-" or option[1:2] == "-" or "c" not in option[1:]:
+                continue
+            if any("pytest" in w for w in [option, *words[at + 1:]]):  # (the code, and
+                return True  # what a reading may have split of it)
+    return False
+
+
 def collecting(entry: str, words: list[str]) -> None:
     """Refuses the plan (ValueError) whose test runner's own options (in ``words``, one
     command's) make it import files the gate does not name (see the module's text)."""

@@ -208,13 +208,15 @@ def _plan_words(guards: object) -> list[tuple[str, str, str]]:
             given = shlex.split(entry[1:])
         except ValueError:
             given = entry[1:].split()
-        from .collectopts import plugin_words, pytest_start, unclustered
+        from .collectopts import code_runs_pytest, plugin_words, pytest_start, unclustered
 
         at = pytest_start(given, True)  # (`-mpytest`, `-m pytest.__main__`: s60-preview O)
         if at is not None:
             rest = given[at + 1:]
             rest = rest[:next((k for k, w in enumerate(rest) if w in _OPERATORS), len(rest))]
             found.append(("", "", "\0".join(unclustered(plugin_words("pytest", rest)))))
+        if code_runs_pytest(given):  # (its words not read: an option read by none)
+            found.append(("", "", "--pytest-run-by-code"))
     return found
 
 
