@@ -176,15 +176,10 @@ OWN = {
 MAINS = {
     "c-code-calls-pytest-main": "python3 -c \"import pytest; pytest.main()\"",
     "c-code-exits-with-pytest-main": "python3 -c 'import pytest,sys; sys.exit(pytest.main())'",
-    # the project's own runner script (its code could import helpers itself: P1g's edge; the
-    # plugins are pytest's machinery's, as under `-m pytest`)
-    "project-script-calls-pytest-main": "python3 run_tests.py",
 }
 
-_open("test_o_c_code_runs_pytest", "at fd801fc collectopts.pytest_start reads no -c code or "
-      "script (`pytest.main()`): the conftests' plugins of a plan running pytest so are not "
-      "read",
-      *MAINS)
+# (both: open at fd801fc and at base, -c code running pytest not read as pytest; held since
+# 51a13e9, collectopts.code_runs_pytest)
 
 
 @pytest.mark.parametrize("case", _rows("test_o_c_code_runs_pytest", MAINS))
@@ -195,8 +190,20 @@ def test_o_c_code_runs_pytest(case: str, tmp_path: Path, request: pytest.Fixture
     for row, proof, folder in _each(MAINS, case, tmp_path, request):
         assert _session(folder, [f"Bash({MAINS[row]})", "Bash(cp *)"], {
             "tests/test_a.py": PASSES, "conftest.py": "pytest_plugins = ['helpers']\n",
-            "helpers.py": "", "run_tests.py": "import pytest\n\nraise SystemExit(pytest.main())\n"},
-            ["cp src/p helpers.py", MAINS[row]], proof=proof) is not None
+            "helpers.py": ""}, ["cp src/p helpers.py", MAINS[row]], proof=proof) is not None
+
+
+def test_o_a_project_script_calling_pytest_main_is_the_boundary(tmp_path: Path) -> None:
+    """Pins the boundary of docs/decisions.md (session 60, "pytest run by a plan's `-c`
+    code"): plan ``Bash(python3 run_tests.py)``, ``Bash(cp *)``, ``run_tests.py`` calling
+    ``pytest.main()``, a root conftest naming ``helpers``: ``cp src/p helpers.py`` and the run
+    are allowed (the project's script is the project's code, P1g: it could import the plugin
+    itself; proved to run the payload with the real programs at 51a13e9). Hook only."""
+    line = "python3 run_tests.py"
+    assert _session(tmp_path, [f"Bash({line})", "Bash(cp *)"], {
+        "tests/test_a.py": PASSES, "conftest.py": "pytest_plugins = ['helpers']\n",
+        "helpers.py": "", "run_tests.py": "import pytest\n\nraise SystemExit(pytest.main())\n"},
+        ["cp src/p helpers.py", line], proof=False) is None
 
 
 @pytest.mark.parametrize("case", _rows("test_o_the_plans_own_line_spells_pytest_otherwise", OWN))
