@@ -12,23 +12,21 @@ option outside ``collectopts._SAFE`` (what changes no file pytest imports: verbo
 reporting, xdist's process count), a word the shell expands, a variable set for it but
 ``_VARIABLES`` (``PYTEST_ADDOPTS``), where ``collectopts`` would refuse it in an entry, or
 where an operand lies outside the plan's run folders or below a pytest settings file under
-them (its ``pythonpath``, ``addopts``: not read)."""
+them (its ``pythonpath``, ``addopts``: not read), or is a file of a name pytest does not
+collect by itself (it collects a named file whatever its name)."""
 
 from __future__ import annotations
 
 import os
 
 from . import files as fs
-from .collectopts import collecting, option_read, plugin_words, unclustered
+from .collectopts import collecting, option_read, plugin_words, pytest_start, unclustered
 from .moves import command_words
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
-#: The words after which ``pytest`` is the program run (``python3 -m pytest``, ``uv run
-#: pytest``, ``env X=1 pytest``, ``… -- pytest``); elsewhere a word (``grep pytest``).
-_BEFORE: Final = frozenset(("-m", "run", "exec", "env", "--", "timeout", "nice", "time"))
 #: The variables a call may set for its pytest (what they change is no file it imports).
 _VARIABLES: Final = frozenset(("CI", "TERM", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "TZ",
                                "LANG", "LC_ALL", "PYTHONDONTWRITEBYTECODE",
@@ -57,7 +55,10 @@ def pattern_word(text: str, directory: str, entries: list[str],
     except ValueError:
         return text
     for words in (c for command in commands for c in _split(command)):
-        at = _start(words)
+        made = _make_assignment(words)
+        if made is not None:
+            return made
+        at = pytest_start(words)
         if at is None:
             continue
         assigned = next((w for w in words[:at] if "=" in w and w[:1] != "-" and w.partition(
@@ -75,24 +76,19 @@ def pattern_word(text: str, directory: str, entries: list[str],
     return None
 
 
-def _start(words: list[str]) -> int | None:
-    """The index of the word ending pytest's name in a command's ``words`` (``pytest``,
-    ``py.test``, an interpreter's ``-m pytest`` however its options are spelled: ``-Im
-    pytest``, ``-mpytest``), or None where the command runs none (``grep pytest x``)."""
-    from .interpreters import is_interpreter
-    from .pymodule import module_run
+def _make_assignment(words: list[str]) -> str | None:
+    """The first variable a command of ``words`` running make gives it on its command line
+    (``make test PYTESTFLAGS=-phelpers``, ``PYTEST_ADDOPTS=-phelpers``: make's value over
+    the makefiles', exported to its recipes, whose pytest takes it; s59-preview N,
+    s58-preview N), where the plan's programs run pytest (``^conftest.py``: pytest, or a
+    runner of any program); None for another."""
+    from .guardedset import GUARDED
 
-    names = [os.path.basename(w) for w in words]
-    for k, name in enumerate(names):
-        if not (k == 0 or words[k - 1] in _BEFORE or ("=" in words[k - 1] and words[k - 1][
-                :1] != "-")):
-            continue
-        if name in ("pytest", "py.test"):
-            return k
-        run = module_run(list(words[k + 1:])) if is_interpreter(name) else None
-        if run is not None and run[0].split(".")[0] in ("pytest", "_pytest", "py"):
-            return k + run[1]  # (the word after it: pytest's own words)
-    return None
+    at = next((k for k, w in enumerate(words) if "=" not in w or w[:1] == "-"), len(words))
+    if at >= len(words) or os.path.basename(words[at]) not in ("make", "gmake") or \
+            "^conftest.py" not in getattr(GUARDED.get(), "named", ()):
+        return None
+    return next((w for w in words[at + 1:] if "=" in w and w[:1] != "-"), None)
 
 
 def _split(words: list[str]) -> list[list[str]]:
@@ -115,26 +111,51 @@ def _word(rest: list[str], directory: str, runs: tuple[str, ...]) -> str | None:
         if valued:
             valued = False
             continue
-        if word == "--" or not _EXPANDED.isdisjoint(word.partition("::")[0]) or any(
-                c in word for c in "$`{~\\"):  # (a node id's `[1-2]` matches its own file's
-            return word  # names only; what follows `--`: operands however spelled)
+        if word == "--" or word[:1] == "@" or not _EXPANDED.isdisjoint(word.partition(
+                "::")[0]) or any(c in word for c in "$`{~\\"):  # (a node id's `[1-2]`
+            return word  # matches its own file's names only; what follows `--`: operands
+            # however spelled; `@FILE`: its lines as words, pytest's fromfile_prefix_chars)
         if word[:1] == "-" and word != "-":
             read = option_read(word, rest[k + 1] if k + 1 < len(rest) else "")
             if read is None:
                 return word
             valued = read
-        elif _outside(word.split("::")[0], directory, runs):
+        elif _outside(word.split("::")[0], directory, runs) or not _collected_anyway(
+                word.split("::")[0], directory):
             return word
     return None
 
 
+def _collected_anyway(operand: str, directory: str) -> bool:
+    """Whether the path ``operand`` (from ``directory``) is a folder or a file of a name pytest
+    collects by itself (``testnames.test_name``: the write guard's): pytest collects a file
+    operand whatever its name (an init path skips ``python_files``; a ``.txt``/``.rst``
+    operand is a doctest file: s59-preview C), so another name's is denied."""
+    from .testnames import test_name
+
+    path = os.path.join(directory, operand)
+    return fs.is_folder(fs.realpath(path)) or test_name(os.path.basename(
+        os.path.normpath(path)).lower())
+
+
 def _outside(operand: str, directory: str, runs: tuple[str, ...]) -> bool:
     """Whether the path ``operand`` (from ``directory``) lies outside each run folder of
-    ``runs`` (real paths), or below a pytest settings file in a folder under its run folder
-    (pytest's ini found from its operands' folder up)."""
-    real = fs.realpath(os.path.join(directory, operand))
+    ``runs``, or below a pytest settings file in a folder under its run folder (pytest's ini
+    found from its operands' folder up): as its real path and as spelled (pytest walks up the
+    spelled one, a link's folder not resolved: s60-preview C)."""
+    path = os.path.normpath(os.path.join(directory, operand))
+    real = fs.realpath(path)
     folder = real if fs.is_folder(real) else os.path.dirname(real)
-    for run in (fs.realpath(r) for r in runs):
+    spelled = path if fs.is_folder(real) else os.path.dirname(path)
+    reals = [fs.realpath(r) for r in runs]
+    return _below_settings(folder, reals) or _below_settings(spelled, [
+        *(os.path.normpath(r) for r in runs), *reals])
+
+
+def _below_settings(folder: str, runs: list[str]) -> bool:
+    """Whether ``folder`` lies outside each of ``runs``, or below a pytest settings file in
+    a folder under the run folder it is in."""
+    for run in runs:
         if folder == run or folder.startswith(run.rstrip("/") + "/"):
             at = folder
             while at != run and len(at) > len(run):

@@ -142,7 +142,10 @@ def _text(path: str) -> str | None:
     """The text of the settings file ``path`` (up to 4 MiB); None when it is not there.
     Raises ValueError when it cannot be read."""
     try:
-        return fs.read(path, 1 << 22).decode()
+        data = fs.read(path, (1 << 22) + 1)
+        if len(data) > 1 << 22:  # (its end not read: s60-preview L)
+            raise ValueError("longer than 4 MiB")
+        return data.decode()
     except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
         return None
     except (OSError, ValueError) as e:
@@ -154,8 +157,8 @@ def _settings(path: str, text: str, sections: tuple[str, ...],
     """The values of ``keys`` in each of ``sections`` of the settings file ``path`` holding
     ``text`` (ini, or TOML for a name ending in ``.toml``, a list's items joined). Raises
     ValueError when it cannot be read."""
-    if not any(key in text for key in keys):
-        return []
+    if not any(key in text for key in keys) and not (path.endswith(".toml") and "\\" in text):
+        return []  # (a TOML key may be spelled by an escape: `"add\u006fpts"`, s60-preview I)
     try:
         return [found for section in sections for found in (
             _toml(text, section, keys) if path.endswith(".toml") else _ini(text, section, keys))]
@@ -164,6 +167,7 @@ def _settings(path: str, text: str, sections: tuple[str, ...],
 
 
 def _toml(text: str, section: str, keys: tuple[str, ...]) -> list[tuple[str, str]]:
+    import shlex
     import tomllib
 
     table: object = tomllib.loads(text)
@@ -172,7 +176,8 @@ def _toml(text: str, section: str, keys: tuple[str, ...]) -> list[tuple[str, str
     tables = _tables(table) if section.endswith("*") else [table]
     values = [(key, t.get(key)) for t in tables if isinstance(t, dict) for key in keys
               if key in t]
-    return [(k, " ".join(map(str, v)) if isinstance(v, list) else str(v)) for k, v in values]
+    return [(k, shlex.join(map(str, v)) if isinstance(v, list) else str(v)) for k, v in values]
+    # (a list's items as they are: `shlex` splits the join back, s60-preview I)
 
 
 def _tables(table: object) -> list[dict[str, object]]:
@@ -182,9 +187,24 @@ def _tables(table: object) -> list[dict[str, object]]:
     return [table, *(t for v in table.values() for t in _tables(v))]
 
 
+#: The line breaks ``str.splitlines`` takes besides ``\n`` (and the ``\r\n`` a file read in
+#: text mode turns into one): pytest's ``iniconfig`` breaks its lines at each, a checker
+#: opening its file in text mode at a lone ``\r``, ``configparser.read_string`` at ``\n``
+#: only (review s59-preview I).
+_BREAKS: Final = "\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+
+
 def _ini(text: str, section: str, keys: tuple[str, ...]) -> list[tuple[str, str]]:
+    """The values of ``keys`` in ``section`` of the ini ``text``. Raises ValueError where a
+    line break is one program's and not another's (``_BREAKS``): its lines are not known."""
     import configparser
 
+    if any(c in _BREAKS for c in text.replace("\r\n", "\n")):
+        raise ValueError("a line break other than \\n (pytest's iniconfig breaks lines by "
+                         "str.splitlines, configparser at \\n only)")
+    if section in ("pytest", "tool:pytest"):  # (pytest's own reading: s60-preview I)
+        values = _iniconfig(text).get(section, {})
+        return [(key, values[key]) for key in keys if key in values]
     parser = configparser.ConfigParser(strict=False, interpolation=None)
     try:
         parser.read_string(text)
@@ -194,6 +214,47 @@ def _ini(text: str, section: str, keys: tuple[str, ...]) -> list[tuple[str, str]
         section.endswith("*") else [section] if parser.has_section(section) else []
     return [(key, parser.get(name, key)) for name in names for key in keys
             if parser.has_option(name, key)]
+
+
+def _iniconfig(text: str) -> dict[str, dict[str, str]]:
+    """The sections of the ini ``text`` as pytest's ``iniconfig`` (2.x, ``IniConfig(path)``)
+    reads them: names as spelled, a section line cut at its first ``#`` or ``;``, a name at
+    the first ``=`` (or ``:`` where the name would hold one), continuation lines joined by
+    ``\\n``, no inline comment cut from a value. Raises ValueError where iniconfig raises
+    its ParseError (pytest stops: a duplicate section or name, a line it does not read)."""
+    sections: dict[str, dict[str, list[str]]] = {}
+    section: dict[str, list[str]] | None = None
+    last: list[str] | None = None
+    for line in text.removeprefix("\ufeff").replace("\r\n", "\n").splitlines():
+        line = "" if line.lstrip()[:1] in ("#", ";") else line.rstrip()
+        if not line:
+            continue
+        if line[0] == "[":
+            section, last = sections.setdefault(_section(line, sections), {}), None
+        elif section is None or (line[0].isspace() and last is None):
+            raise ValueError(f"a line iniconfig does not read: {line!r}")
+        elif line[0].isspace():
+            last.append(line.strip())  # type: ignore[union-attr]
+        else:
+            name, equal, value = line.partition("=")
+            if not equal or ":" in name:
+                name, colon, value = line.partition(":")
+                if not colon:
+                    raise ValueError(f"a line iniconfig does not read: {line!r}")
+            if name.strip() in section:
+                raise ValueError(f"a name given twice: {name.strip()!r}")
+            last = section[name.strip()] = [value.strip()] if value.strip() else []
+    return {k: {n: "\n".join(v) for n, v in values.items()} for k, values in sections.items()}
+
+
+def _section(line: str, sections: dict[str, dict[str, list[str]]]) -> str:
+    """The name of the section the ``[…]`` ``line`` starts (iniconfig's: cut at its first
+    ``#`` and ``;``). Raises ValueError for one iniconfig does not read so (a continuation:
+    not read here) or a duplicate."""
+    head = line.split("#")[0].rstrip().split(";")[0].rstrip()
+    if head[-1:] != "]" or not head[1:-1] or head[1:-1] in sections:
+        raise ValueError(f"a section line iniconfig does not read: {line!r}")
+    return head[1:-1]
 
 
 def pytest_settings(folder: str, keys: tuple[str, ...]) -> list[tuple[str, str, str]]:

@@ -41,7 +41,12 @@ VALUED: Final = frozenset((
     "--log-format", "--log-date-format", "--log-file-level", "--doctest-glob",
     "--doctest-report", "--color", "--code-highlight", "--pastebin", "--debug",
     "--junit-prefix", "--rootdir", "-n", "--numprocesses", "--maxprocesses", "--dist",
-    "--timeout", "--timeout-method", "--cov", "--cov-report", "--cov-config"))
+    "--timeout", "--timeout-method", "--cov", "--cov-report", "--cov-config", *(
+        "--benchmark-" + n for n in ("columns", "sort", "group-by", "name", "time-unit",
+                                     "min-time", "max-time", "min-rounds",
+                                     "calibration-precision", "warmup-iterations")),
+    "--allow-hosts", "--max-runs", "--min-passes", "--asyncio-mode", "--reruns-delay",
+    "--only-rerun"))
 
 
 #: pytest's options (9.x, and xdist's, pytest-timeout's, pytest-cov's but its settings file,
@@ -63,7 +68,21 @@ _SAFE: Final = frozenset((
     "--no-cov", "--cov-report", "--cov-branch", "--cov-append", "--cov-fail-under",
     "--junitxml", "--junit-xml", "--junit-prefix", "--basetemp", "--reruns", "--forked",
     "--full-trace", "--show-capture", "-ra", "-rA", "--log-level", "--log-cli-level",
-    "--import-mode"))
+    "--import-mode",
+    # known plugins' options whose value (or none) names no module, file or code, as their
+    # argparse declarations read (pytest parses without abbreviations): pytest-benchmark's
+    # (not --benchmark-timer, -histogram, -storage, -compare, -cprofile, -json, -warmup),
+    # pytest-socket's, flaky's, pytest-asyncio's, rerunfailures', pytest-randomly's
+    # (s59-preview K-ADDOPTS; O-PLUGIN-FLAG: a flag may import, so only these)
+    *(f"--benchmark-{n}" for n in ("disable", "enable", "skip", "only", "disable-gc",
+                                    "columns", "sort", "group-by", "name", "time-unit",
+                                    "min-time", "max-time", "min-rounds",
+                                    "calibration-precision", "warmup-iterations")),
+    "--disable-socket", "--allow-unix-socket", "--force-enable-socket",
+    "--force-disable-socket", "--allow-hosts", "--no-flaky-report", "--no-success-flaky-report",
+    "--force-flaky", "--max-runs", "--min-passes", "--asyncio-mode", "--reruns-delay",
+    "--only-rerun", "--randomly-dont-reorganize", "--randomly-dont-reset-seed",
+    "--doctest-continue-on-failure"))
 #: The settings a call's ``-o KEY=VALUE`` may give (output, strictness, timeouts; a
 #: ``filterwarnings`` category is read by ``collectopts``): others (``addopts``,
 #: ``pythonpath``, ``python_files``, ``testpaths``, ``norecursedirs``…) change what pytest
@@ -73,19 +92,59 @@ _SETTINGS_READ: Final = frozenset(("log_cli", "log_cli_level", "log_level", "log
                                    "junit_suite_name", "xfail_strict", "timeout",
                                    "asyncio_mode", "filterwarnings", "verbosity_assertions",
                                    "truncation_limit_lines", "truncation_limit_chars"))
+#: The words after which ``pytest`` is the program run (``python3 -m pytest``, ``uv run
+#: pytest``, ``env X=1 pytest``, ``… -- pytest``); elsewhere a word (``grep pytest``).
+_BEFORE: Final = frozenset(("-m", "run", "exec", "env", "--", "timeout", "nice", "time"))
 #: The short flags pytest takes clustered (``-qx``, ``-vvs``).
 FLAGS: Final = frozenset("qvxslhV")
+
+def pytest_start(words: list[str], anywhere: bool = False) -> int | None:
+    """The index of the word ending pytest's name in a command's ``words`` (``pytest``,
+    ``py.test``, an interpreter's ``-m pytest`` however its options are spelled: ``-Im
+    pytest``, ``-mpytest``, ``-m pytest.__main__``: one reader for each of pytest's words,
+    s60-preview O), or None where the command runs none (``grep pytest x``); ``anywhere``:
+    wherever the word is (a plan's entry: ``xvfb-run pytest``, ``timeout 600 python3
+    -mpytest``, ``nohup …``)."""
+    from .interpreters import is_interpreter, module_run
+
+    names = [os.path.basename(w) for w in words]
+    for k, name in enumerate(names):
+        if not (anywhere or k == 0 or words[k - 1] in _BEFORE or (
+                "=" in words[k - 1] and words[k - 1][:1] != "-")):
+            continue
+        if name in ("pytest", "py.test"):
+            return k
+        run = module_run(list(words[k + 1:])) if is_interpreter(name) else None
+        if run is not None and run[0].split(".")[0] in ("pytest", "_pytest", "py"):
+            return k + run[1]  # (the word after it: pytest's own words)
+    return None
+
+
+def code_runs_pytest(words: list[str]) -> bool:
+    """Whether an interpreter among a command's ``words`` is given ``-c`` code naming
+    ``pytest`` (``python3 -c "import pytest; pytest.main()"``: pytest run with words the
+    gate does not read; s60-preview O)."""
+    from .interpreters import is_interpreter
+
+    for k, word in enumerate(words):
+        if not is_interpreter(os.path.basename(word)):
+            continue
+        for at, option in enumerate(words[k + 1:], k + 1):
+            if option[:1] != "-" or option[1:2] == "-" or "c" not in option[1:]:
+                continue
+            if any("pytest" in w for w in [option, *words[at + 1:]]):  # (the code, and
+                return True  # what a reading may have split of it)
+    return False
+
 
 def collecting(entry: str, words: list[str]) -> None:
     """Refuses the plan (ValueError) whose test runner's own options (in ``words``, one
     command's) make it import files the gate does not name (see the module's text)."""
     names = [os.path.basename(w) for w in words]
-    runner = "pytest" if {"pytest", "py.test"} & set(names) else \
-        "unittest" if "unittest" in names else ""
-    if runner == "pytest":
-        at = next(k for k, n in enumerate(names) if n in ("pytest", "py.test"))
+    at = pytest_start(words, True)
+    if at is not None:
         _pytest(entry, words[at + 1:])
-    elif runner == "unittest":
+    elif "unittest" in names:
         _unittest(entry, words[names.index("unittest") + 1:])
 
 
@@ -146,7 +205,8 @@ def plugin_words(name: str, words: list[str]) -> list[str]:
     """The words of a program ``name`` given ``words``, with pytest's plugin option given
     attached set apart (``-phelper``, ``-qpx``: argparse's short options clustered, flags
     before ``p``): ``-p``, its value."""
-    if "pytest" not in words and not name.startswith(("pytest", "py.test")):
+    if "pytest" not in words and not name.startswith(("pytest", "py.test")) and \
+            pytest_start(words, True) is None:  # (`python3 -mpytest`: s60-preview O)
         return words
     found = []
     for word in words:
@@ -162,8 +222,7 @@ def plugin_words(name: str, words: list[str]) -> list[str]:
 def operands(words: list[str]) -> list[str]:
     """The path operands (no pattern) pytest is given among a command's ``words`` (each
     word after ``pytest``/``py.test`` neither an option nor an option's value)."""
-    names = [os.path.basename(w) for w in words]
-    at = next((k for k, n in enumerate(names) if n in ("pytest", "py.test")), None)
+    at = pytest_start(words, True)
     rest = [] if at is None else words[at + 1:]
     return [w for k, w in enumerate(rest) if w[:1] != "-" and _PATTERNED.isdisjoint(w) and (
         not k or rest[k - 1] not in VALUED or "=" in rest[k - 1])]

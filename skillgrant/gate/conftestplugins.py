@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
 #: The name pytest reads in a conftest.
 _NAME: Final = "pytest_plugins"
+#: The longest module read (bytes): a longer one is not read (s60-preview L).
+LIMIT: Final = 1 << 22
 #: How many named modules are read for their own ``pytest_plugins`` before every module is
 #: taken.
 _MODULES: Final = 64
@@ -102,7 +104,8 @@ _SKIPPED: Final = frozenset((".git", ".hg", ".svn", "node_modules", "__pycache__
 
 def conftest_plugins(folder: str, given: tuple[str, ...] = (),
                      roots: Callable[[], tuple[str, ...]] = tuple,
-                     anchors: tuple[str, ...] = ()) -> tuple[bool, list[str]]:
+                     anchors: tuple[str, ...] = (), tests: tuple[str, ...] = (),
+                     recurse: bool = False) -> tuple[bool, list[str]]:
     """Whether a conftest pytest may load for the collecting ``folder`` (a real path) names
     its plugins in a way not read (every module is then one), and the file patterns
     (``pytestini``'s: a pattern holding a ``/`` matched against a path's end) of the modules
@@ -112,12 +115,18 @@ def conftest_plugins(folder: str, given: tuple[str, ...] = (),
     aggregator; s56-greview3 P2), up to ``_MODULES`` modules, wherever it is below
     ``folder`` or in a folder ``roots`` gives (the ini's ``pythonpath``, the site folders:
     asked only where a module is named); and the conftests
-    in, above and below each of ``anchors`` outside ``folder``."""
-    below = _below(folder)
-    conftests = None if below is None else _conftests(folder, below, anchors)
-    names = None if conftests is None else _read_all(conftests)
-    if below is None or names is None:
+    in, above and below each of ``anchors`` outside ``folder``, and the test modules below
+    them (``_modules_naming``: of ``tests``' ``python_files`` patterns and operand paths too).
+    ``recurse``: the settings name ``norecursedirs`` (pytest's defaults replaced: no folder
+    skipped but ``__pycache__``; s60-preview M)."""
+    skipped = frozenset(("__pycache__",)) if recurse else _SKIPPED
+    below = below_files(folder, skipped)
+    read = None if below is None else _conftests(folder, below, anchors, skipped)
+    names = None if read is None else _read_all(read[0])
+    others = None if read is None or names is None else _modules_naming(read[1], tests)
+    if below is None or names is None or others is None:
         return True, []
+    names += others
     names += given
     patterns: list[str] = []
     seen: set[str] = set()
@@ -166,13 +175,13 @@ def _read(path: str) -> list[str] | None:
     """The names the module at ``path`` assigns ``pytest_plugins`` ([] where none or no
     file); None where it cannot be read (see the module's text)."""
     if path.endswith(_COMPILED):  # (bytecode, an extension module: not read, s59-preview
-        from .sitefinders import archive_member  # A-SOURCELESS)
+        from .sitearchives import archive_member  # A-SOURCELESS)
 
         return None if os.path.isfile(path) or archive_member(path) != b"" else []
     try:
-        data = fs.read(path, 1 << 22)
+        data = fs.read(path, LIMIT + 1)
     except NotADirectoryError:  # (a folder above it a file: a zip on sys.path, its member
-        from .sitefinders import archive_member  # read as zipimport would; s58-preview A)
+        from .sitearchives import archive_member  # read as zipimport would; s58-preview A)
 
         member = archive_member(path)
         return [] if member == b"" else None if member is None else _names(member)
@@ -180,24 +189,65 @@ def _read(path: str) -> list[str] | None:
         return []
     except (OSError, ValueError):
         return None  # (a conftest not readable: pytest's run fails or not)
-    return _names(data)
+    return _names(data) if len(data) <= LIMIT else None  # (s60-preview L)
 
 
-def _conftests(folder: str, below: list[str], anchors: tuple[str, ...]) -> list[str] | None:
+def _modules_naming(below: list[str], tests: tuple[str, ...] = ()) -> list[str] | None:
+    """What the test modules and package ``__init__`` files among the files ``below`` name as
+    plugins: pytest reads ``pytest_plugins`` of each module it imports as a test module or
+    package (``consider_module``; s59-preview M), and a package's ``__init__`` runs before its
+    conftest (what it puts in ``sys.modules`` under the conftest's name is the conftest
+    pytest registers). Each whose text spells ``pytest_plugins`` is read as a conftest is
+    (``_read``; None where one is not read exactly); another sets it only by code that could
+    as well import the module itself, the project's source a test imports (decisions.md,
+    session 60). A module of ``tests``' names (``python_files`` patterns) or paths (the
+    plan's operands) is a test module too (pytest collects an operand whatever its name)."""
+    import fnmatch
+
+    from .exactlists import spelled
+    from .testnames import test_name
+
+    found: list[str] = []
+    for path in below:
+        name = path.rpartition("/")[2]
+        if not name.endswith(".py") or name == "conftest.py" or not (test_name(
+                name.lower()) or path in tests or any(fnmatch.fnmatch(
+                path, "*/" + p.lstrip("/")) if "/" in p else fnmatch.fnmatch(name, p)
+                for p in tests if p[:1] != "/")):
+            continue
+        try:
+            data = fs.read(path, LIMIT + 1)
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            continue
+        except (OSError, ValueError):
+            return None
+        if len(data) > LIMIT or spelled(data, _NAME):  # (as Python reads it: s60-preview M)
+            names = _names(data) if len(data) <= LIMIT else None
+            if names is None:
+                return None
+            found += names
+    return found
+
+
+def _conftests(folder: str, below: list[str], anchors: tuple[str, ...],
+               skipped: frozenset[str]) -> tuple[list[str], list[str]] | None:
     """The conftests in and above ``folder``, those among the files ``below`` it, and those
-    in, above and below each of ``anchors`` outside it; None where one's folders below hold
-    too many entries."""
-    found = [*_above(folder), *(p for p in below if p.endswith("/conftest.py"))]
+    in, above and below each of ``anchors`` outside it; and the files below them all; None
+    where one's folders below hold too many entries."""
+    found = [*above_conftests(folder), *(p for p in below if p.endswith("/conftest.py"))]
+    files = list(below)
     for anchor in anchors:
-        if anchor != folder:  # (inside too: below a folder `_below` skips; P-VENVMARK2)
-            outside = _below(anchor)
+        if anchor != folder:  # (inside too: below a folder `below_files` skips; P-VENVMARK2)
+            outside = below_files(anchor, skipped)
             if outside is None:
                 return None
-            found += [*_above(anchor), *(p for p in outside if p.endswith("/conftest.py"))]
-    return list(dict.fromkeys(found))
+            found += [*above_conftests(anchor), *(p for p in outside if p.endswith(
+                "/conftest.py"))]
+            files += outside  # (a `testpaths` entry outside: its test modules, s60-preview M)
+    return list(dict.fromkeys(found)), list(dict.fromkeys(files))
 
 
-def _above(folder: str) -> list[str]:
+def above_conftests(folder: str) -> list[str]:
     """The conftests in ``folder`` and each folder above it."""
     found, at = [], folder
     while True:
@@ -208,8 +258,8 @@ def _above(folder: str) -> list[str]:
     return found
 
 
-def _below(folder: str) -> list[str] | None:
-    """The ``.py`` files at any depth below ``folder`` (but in ``_SKIPPED`` folders and
+def below_files(folder: str, skipped: frozenset[str] = _SKIPPED) -> list[str] | None:
+    """The ``.py`` files at any depth below ``folder`` (but in ``skipped`` folders and
     virtual environments); None where more than ``_ENTRIES`` entries were read."""
     found: list[str] = []
     count = 0
@@ -232,7 +282,7 @@ def _below(folder: str) -> list[str] | None:
         for entry in entries:  # (a virtual environment's folders: pytest collects in none,
             if entry.name.endswith((".py", *_COMPILED)):  # but loads the conftest of one its
                 found.append(entry.path)  # anchor's `test*` folder is, and of its `test*` ones)
-            elif entry.name not in _SKIPPED and entry.is_dir() and not (
+            elif entry.name not in skipped and entry.is_dir() and not (
                     venv and not entry.name.startswith("test")):
                 stack.append(entry.path)
     return found

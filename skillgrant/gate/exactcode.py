@@ -11,8 +11,8 @@ body's, those of ``if``/``for``/``while``/``try``/``with`` blocks) has a known s
   subscripts (no ``name``, no ``__dunder__``, no ``modules``), of an allowed expression;
 - an expression statement (a docstring, an allowed call), ``assert``, ``raise``, ``pass``;
 - ``def`` (its body not read: nothing calls it at import, see below) whose decorators are
-  ``decorators``' (pytest's fixture, hookimpl and marks; ``contextmanager``, ``property``…)
-  and whose defaults and annotations are allowed expressions;
+  ``decorators``' (pytest's fixture, hookimpl and marks; ``contextmanager``, ``property``…;
+  a ``classmethod`` over none) and whose defaults and annotations are allowed expressions;
 - ``class`` without keywords (no metaclass) whose bases are ``bases``' and whose body is read
   by these rules.
 
@@ -56,12 +56,13 @@ def exact(tree: object, name: str, calls: frozenset[str], decorators: frozenset[
           bases: frozenset[str], read: frozenset[int] = frozenset(),
           foreign: frozenset[str] = frozenset(), kept: frozenset[str] = frozenset(),
           strings: bool = False, hooks: frozenset[str] = frozenset(),
-          methods: frozenset[str] = frozenset(), keeping: frozenset[str] = frozenset()) -> bool:
+          methods: frozenset[str] = frozenset(), keeping: frozenset[str] = frozenset(),
+          called: set[str] | None = None) -> bool:
     """Whether the ``ast`` module ``tree`` is read exactly by the allow-list (see the
     module's text): no statement run at import binds or reaches ``name`` but the
     assignments ``read`` (their ids: the caller reads their values), and each call is one
-    ``calls`` lists, or a function of a module whose top name is in ``foreign`` (read by the
-    caller: a site module's); no attribute ``kept`` names is named (besides ``KEPT``); where
+    ``calls`` lists, or a function of a module whose top name is in ``foreign`` (a site
+    module's: added to ``called``, the caller reads it); no attribute of ``kept``; where
     ``strings``, an ``exec``/``eval``/``compile`` of one literal string is read as its code
     by the same rules, and ``__import__`` of a literal as that module. The bodies of the
     module's functions named in ``hooks`` (run as the module is registered: pytest's
@@ -75,7 +76,7 @@ def exact(tree: object, name: str, calls: frozenset[str], decorators: frozenset[
     reader = _Reader(tree, name, calls, decorators, bases, read, foreign)
     reader.kept, reader.strings, reader.hooks, reader.methods = KEPT | kept, strings, hooks, \
         READING if strings else METHODS | methods  # (site code: no mapping written)
-    reader.keeping = keeping
+    reader.keeping, reader.called = keeping, set() if called is None else called
     return reader.statements(tree.body)
 
 
@@ -92,7 +93,7 @@ class _Reader:
         self.read, self.foreign, self.kept, self.strings, self.depth = read, foreign, KEPT, \
             False, 0
         self.hooks: frozenset[str] = frozenset()
-        self.keeping: frozenset[str] = frozenset()
+        self.keeping, self.called = frozenset[str](), set[str]()
         self.methods, self.defs, self.reading = METHODS, dict[str, object](), dict[str, bool]()
         self.imported: dict[str, str] = {}
         self.postponed = any(isinstance(s, ast.ImportFrom) and s.module == "__future__" and any(
@@ -166,7 +167,8 @@ class _Reader:
             arguments = node.args
             return node.name not in (self.name, "__getattr__", "__dir__") and (
                 node.name not in self.hooks or self.body(node.name)) and all(
-                self.decorator(d) for d in node.decorator_list) and all(
+                self.decorator(d) for d in node.decorator_list) and "classmethod" not in [
+                self._dotted(d) for d in node.decorator_list[:-1]] and all(  # (descriptors)
                 self.expression(d) for d in (*arguments.defaults, *arguments.kw_defaults)
                 if d is not None) and all(
                 self.annotation(a.annotation) for a in (
@@ -324,9 +326,9 @@ class _Reader:
         if isinstance(func, ast.Name) and func.id not in self.bound and exception(func.id):
             return True
         dotted = self._dotted(func)
-        if dotted and (listed(dotted, self.calls) or dotted.split(".")[0] in
-                       self.foreign):
-            return True
+        if dotted and (listed(dotted, self.calls) or dotted.split(".")[0] in self.foreign):
+            self.called.update(() if listed(dotted, self.calls) else (dotted,))  # (a foreign
+            return True  # function: its body read by the caller, s59-preview E-FOREIGN-BODY)
         if isinstance(func, ast.Name) and func.id in self.own:  # (its body read: run here)
             return self.body(func.id)
         return isinstance(func, ast.Attribute) and func.attr in self.methods and not (
@@ -355,18 +357,17 @@ class _Reader:
             return False
         reader = _Reader(tree, self.name, self.calls, self.decorators, self.bases, self.read,
                          self.foreign)
-        reader.kept, reader.strings, reader.depth = self.kept, True, self.depth + 1
+        reader.kept, reader.strings, reader.depth, reader.called = self.kept, True, \
+            self.depth + 1, self.called
         reader.imported = {**{k: v for k, v in self.imported.items() if k not in reader.stored},
-                           **reader.imported}  # (run in the same namespace; a name it binds
-        # otherwise: not the import's)
+                           **reader.imported}  # (one namespace; a name it binds: not imported)
         reader.bound |= self.bound
         reader.own |= self.own
         return reader.statements(tree.body)
 
     def body(self, name: str) -> bool:
         """Whether the body of the module's function ``name`` (defined once) is read by
-        these rules, as code run at import (a ``return``, a ``global`` of another name
-        too)."""
+        these rules, as code run at import (a ``return``, a ``global`` of another name too)."""
         if name not in self.reading:
             self.reading[name] = True  # (a recursive call: read as the rest of it)
             node, depth = self.defs.get(name), self.depth

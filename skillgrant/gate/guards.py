@@ -329,7 +329,9 @@ def _guarded_word(text: str, directory: str | None) -> str | None:
     away = outside(text, directory, runs) if runs and directory is not None else None
     if away is not None:
         return f"{away} (the session moved there; the plan's programs run in its folders only)"
-    if "py" in text and "test" in text:  # (a pattern entry's pytest words: s58-pfix)
+    if ("py" in text and "test" in text) or ("make" in text and "^conftest.py" in getattr(
+            GUARDED.get(), "named", ())):  # (a pattern entry's pytest words: s58-pfix; make's
+        # command-line variables where the plan runs pytest: s60-pfix)
         from .callpytest import pattern_word
         from .planscripts import plan_entries
 

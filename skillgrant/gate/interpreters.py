@@ -20,7 +20,7 @@ from . import files as fs
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Container
     from typing import Final
 
 
@@ -327,3 +327,37 @@ def _wrapped(code: list[str], depth: int) -> str | None:
         return target[0] if target[1:] in (["-m", "pytest", "$@"], [  # script or code may
             "-m", "py.test", "$@"]) else None  # move sys.path: s58-preview T-WRAPPER-SCRIPT)
     return _shebang(target[0], depth + 1) if depth < 3 and target[1:] == ["$@"] else None
+
+
+#: The short options that take a value.
+_VALUED: Final = frozenset("cmWX")
+
+
+def module_run(values: list[str | None],
+               among: Container[str] | None = None) -> tuple[str, int] | None:
+    """The module an interpreter given the words ``values`` (after its name; None for a
+    pattern) runs, and the index of the word after it; None when it runs no module, or one
+    the words do not name literally (a pattern). With ``among``: its top package, and None
+    unless ``among`` holds it."""
+    at = 0
+    while at < len(values):
+        value = values[at]
+        at += 1
+        if value is None or value[:1] != "-" or value in ("-", "--"):
+            return None  # a script, stdin, a pattern: no module named here
+        if value[:2] == "--":
+            at += value == "--check-hash-based-pycs"
+            continue
+        flag = next((k for k in range(1, len(value)) if value[k] in _VALUED), 0)
+        if not flag:
+            continue
+        attached = value[flag + 1:]
+        if value[flag] == "c":
+            return None
+        if value[flag] == "m":
+            module = attached or (values[at] if at < len(values) else None)
+            top = module.split(".", 1)[0] if module and among is not None else module
+            return None if not top or (among is not None and top not in among) else (
+                top, at + (not attached))
+        at += not attached  # (-W's, -X's value)
+    return None

@@ -12,7 +12,7 @@ import functools
 import os
 
 from ..lazy import compile_on_use
-from .collectopts import plugin_words
+from .collectopts import code_runs_pytest, plugin_words, pytest_start
 from .deepnames import RUN_FOLDER, TOOL_MOVES, moves_tool
 from .entryfolders import (
     ENTRY_ENVIRONMENT,
@@ -216,7 +216,9 @@ def _started(name: str, words: list[str]) -> list[str]:
     """What ``name`` with the words ``words`` reads at its start (``STARTS``), in its folders
     (and a pytest path's folder), and the files its options name it runs."""
     module = words[words.index("-m") + 1] if "-m" in words[1:-1] else ""
-    kind = "pytest" if "pytest" in (name, *words[1:3]) or name == "py.test" else (
+    kind = "pytest" if "pytest" in (name, *words[1:3]) or name == "py.test" or pytest_start(
+        words) is not None or code_runs_pytest(words) else (  # (`python3 -mpytest`, `-m
+        # pytest.__main__`, `-c "import pytest; pytest.main()"`: s60-preview O)
         module if name.startswith("python") and module else name)  # `python3 -m mypy`
     files = option_values(words, FILE_OPTIONS.get(kind, ()))
     folders = _folders(kind, words)

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 #: ``addopts`` words after which pytest may import any module below (see the module's text).
 _EVERY: Final = ("--doctest-modules", "--pyargs", "-c", "--config-file", "--rootdir",
                  "--confcutdir")
+#: The shell's operators ending a command's words (``shlex`` keeps them words).
+_OPERATORS: Final = frozenset(("&&", "||", ";", "|", "&", ")", "}"))
 #: The guarded set last read, each collecting folder's reading (every module: None where
 #: that is whether the plan's ``sys.path`` is not known; patterns), and that ``sys.path``
 #: once read (``_elsewhere``).
@@ -57,6 +59,14 @@ def widened(key: str, folders: frozenset[str], guards: object) -> bool:
                     fnmatch.fnmatchcase(name, p) for p in patterns):
                 return True  # (a pattern holding a `/` matches the path's end: fnmatch_ex)
     return False
+
+
+def plugin_tops(guards: object) -> frozenset[str]:
+    """The top names (folded) of the modules the pytest settings, conftests and test modules
+    of each collecting folder of ``guards`` (``Guarded.collected``) name as plugins
+    (``_reading``'s patterns: ``myplug.py``, ``pkg/__init__.*``)."""
+    return frozenset(top for folder in getattr(guards, "collected", ()) or () for p in _reading(
+        folder, guards)[1] for top in [p.split("/")[0].partition(".")[0]] if top.isidentifier())
 
 
 def real_folder(folder: str, guards: object) -> str:
@@ -121,23 +131,35 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
         from .conftestplugins import conftest_plugins
 
         real = real_folder(folder, guards)
-        settings = pytest_settings(real, ("addopts", "python_files", "pythonpath",
-                                          "testpaths"))
+        keys = ("addopts", "python_files", "pythonpath", "testpaths", "norecursedirs")
+        settings = pytest_settings(real, keys)
+        settings = list(dict.fromkeys([*settings, *(s for a in _anchors(real, settings, guards)
+                                                    for s in pytest_settings(a, keys))]))
+        # (an operand's settings, up its folder as spelled and as real: pytest's ini is the
+        # first found from its arguments' folder up; s60-preview C)
         plugins = [w[2:] or (ws[k + 1] if k + 1 < len(ws) else "") for _, key, value in
                    settings if key == "addopts" for ws in [words(value)]
                    for k, w in enumerate(ws) if w[:2] == "-p"]  # (the ini's `-p`: read too)
         pythonpath = tuple(os.path.normpath(os.path.join(at, w)) for at, key, value in
                            settings if key == "pythonpath" for w in words(value))
+        from .sitearchives import plugin_tops
+
+        plugins += [t.replace("/", ".") for f in (real, *pythonpath) for t in sorted(
+            plugin_tops(f))]  # (the metadata in the folder `-m` puts first, the ini's
+        # `pythonpath`: importlib.metadata reads every sys.path folder's; s59-preview R)
         every: bool | None
+        tests = tuple(w for _, key, value in settings if key == "python_files" for w in words(
+            value)) + _anchors(real, settings, guards, True)  # (test modules of other names)
         every, patterns = conftest_plugins(real, tuple(
             p for p in plugins if not p.startswith("no:")), lambda: pythonpath + tuple(
-            _elsewhere(guards) or ()), _anchors(real, settings, guards))  # (a named module
+            _elsewhere(guards) or ()), _anchors(real, settings, guards), tests, any(
+            key == "norecursedirs" for _, key, _ in settings))  # (a named module
         # where sys.path finds it: PYTHONPATH's, a site folder's; s57-greview2; a
         # conftest's `pytest_plugins`: s55-greview3 P3)
         every = every or (None if not _LAST[0][2] else _LAST[0][2][0] is None)
-        for at_folder, key, value in settings:
-            given = words(value)
-            if key == "testpaths":
+        for at_folder, key, value in [*settings, *_plan_words(guards)]:
+            given = words(value) if key != "" else value.split("\0")
+            if key in ("testpaths", "norecursedirs"):
                 continue
             if key == "pythonpath":  # (an entry that is no folder: an archive zipimport reads)
                 patterns += [glob.escape(p) for p in (os.path.normpath(os.path.join(
@@ -149,14 +171,16 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
             valued = False
             for at, word in enumerate(given):
                 after = given[at + 1] if at + 1 < len(given) else ""
-                every = True if word.partition("=")[0] in _EVERY or word[:2] == "-c" else \
-                    every  # (None kept: not known until asked; s58-preview R-LAZY-ADDOPTS)
-                read = valued or word[:1] != "-" or word[:2] == "-p" or word.startswith(
-                    "--doctest-glob") or option_read(word, after) is not None or (
-                    word[:2] == "--" and "=" not in word and after[:1] in ("-", ""))  # (a
-                # plugin's flag: no value names a module; an option not
-                every = True if not read else every  # callpytest's: `--pdbcls=helpers:Pdb`;
-                valued = not valued and word[:1] == "-" and (  # s59-preview O-IMPORTING)
+                every = True if (word.partition("=")[0] in _EVERY or word[:2] == "-c") and (
+                    key or word != "--doctest-modules") else every  # (None kept: not known
+                # until asked, s58-preview R-LAZY-ADDOPTS; the plan's --doctest-modules: its
+                # operands guarded whole, `collectopts`)
+                read = word[:1] != "@" and (valued or word[:1] != "-" or word[:2] == "-p" or
+                                            word.startswith("--doctest-glob") or option_read(
+                    word, after) is not None or (not key and word == "--doctest-modules"))
+                every = True if not read else every  # (an option not callpytest's: `--pdbcls=
+                # helpers:Pdb`, a plugin's flag, s59-preview O; `@FILE`: its lines, s60-preview F)
+                valued = not valued and word[:1] == "-" and (
                     word in ("-p", "--doctest-glob") or bool(option_read(word, after)))
                 if word.startswith("--doctest-glob"):
                     patterns.append(word.partition("=")[2] or after)
@@ -169,7 +193,35 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
     return kept[folder]
 
 
-def _anchors(real: str, settings: list[tuple[str, str, str]], guards: object) -> tuple[str, ...]:
+def _plan_words(guards: object) -> list[tuple[str, str, str]]:
+    """The words each pytest command of ``guards``' plan entries (``Guarded.named``) gives
+    pytest after its name, as a setting ``("", "", WORDS)`` (``WORDS`` joined by ``\\0``): read
+    by the same allow-list of options as the settings' ``addopts`` (s59-preview O: the plan's
+    own ``--pdbcls=helpers:Pdb``, ``--benchmark-histogram``)."""
+    import shlex
+
+    found = []
+    for entry in getattr(guards, "named", ()):
+        if entry[:1] != "@" or "test" not in entry:
+            continue
+        try:
+            given = shlex.split(entry[1:])
+        except ValueError:
+            given = entry[1:].split()
+        from .collectopts import code_runs_pytest, plugin_words, pytest_start, unclustered
+
+        at = pytest_start(given, True)  # (`-mpytest`, `-m pytest.__main__`: s60-preview O)
+        if at is not None:
+            rest = given[at + 1:]
+            rest = rest[:next((k for k, w in enumerate(rest) if w in _OPERATORS), len(rest))]
+            found.append(("", "", "\0".join(unclustered(plugin_words("pytest", rest)))))
+        if code_runs_pytest(given):  # (its words not read: an option read by none)
+            found.append(("", "", "--pytest-run-by-code"))
+    return found
+
+
+def _anchors(real: str, settings: list[tuple[str, str, str]], guards: object,
+             files: bool = False) -> tuple[str, ...]:
     """The folders pytest may start collecting in for the collecting folder ``real`` that
     the plan's words and ``settings`` name (session 57, s56-greview3 P): each ``testpaths``
     entry (its glob's matches) and each path operand of the plan's pytest entries
@@ -189,8 +241,12 @@ def _anchors(real: str, settings: list[tuple[str, str, str]], guards: object) ->
             given = shlex.split(entry[1:])
         except ValueError:
             continue
-        found += [os.path.realpath(os.path.join(real, w.split("::")[0])) for w in operands(
-            given)]
+        found += [p for w in operands(given) for p in (os.path.realpath(os.path.join(
+            real, w.split("::")[0])), os.path.normpath(os.path.join(real, w.split("::")[0])))]
+        # (the spelled path too: pytest finds its ini and conftests up a link's folder as
+        # given, s60-preview C)
+    if files:  # (the operands that are files: test modules whatever their names)
+        return tuple(dict.fromkeys(p for p in found if os.path.isfile(p)))
     return tuple(dict.fromkeys(p if os.path.isdir(p) else os.path.dirname(p) for p in found))
 
 

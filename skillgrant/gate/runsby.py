@@ -344,7 +344,7 @@ def _checker(program: str, words: list[Word]) -> str | None:  # review s46 M1
 
 
 def _module(program: str, words: list[Word]) -> str | None:  # `python -m mypy`: session 47
-    from .pymodule import module_run
+    from .interpreters import module_run
 
     found = module_run([w.value for w in words], _CHECKERS)
     return None if found is None else _checker(found[0], words[found[1]:])

@@ -136,7 +136,7 @@ def _with_user(libs: frozenset[str]) -> tuple[str, ...]:
 def _plugin_folders(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: str,
                     home: str) -> tuple[str, ...]:
     """``plugin_folders`` of ``_site_names``' arguments."""
-    from .sitefinders import plugin_tops
+    from .sitearchives import plugin_tops
 
     folders = _folders(roots, libs, path, extra, home)
     if folders is None:
@@ -160,7 +160,7 @@ def _site_names(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra:
     names: set[str] = set()
     before = tuple(_given_folders(extra, roots))  # (first on sys.path: E-PRESENT-PYTHONPATH)
     for folder in folders:
-        listed = _listing(folder, before)
+        listed = _listing(folder, before, tuple(folders))
         if listed is None:
             return None
         names |= listed | _source_members(folder, roots)
@@ -175,7 +175,7 @@ def _folders(roots: tuple[str, ...], libs: tuple[str, ...], path: str, extra: st
     import glob
 
     from .interpreters import interpreter_libs, is_interpreter, venv_libs
-    from .sitefinders import archive_split
+    from .sitearchives import archive_split
 
     found = _path_folders(path, home)
     if found is None:
@@ -223,7 +223,8 @@ def _path_folders(path: str, home: str = "") -> tuple[str, ...] | None:
 
 
 @functools.lru_cache(maxsize=256)
-def _listing(folder: str, before: tuple[str, ...] = ()) -> frozenset[str] | None:
+def _listing(folder: str, before: tuple[str, ...] = (),
+             after: tuple[str, ...] = ()) -> frozenset[str] | None:
     """The top-level names of the site folder ``folder`` (every module file, every folder)
     and of each folder its ``.pth`` files add: another site folder's alike, a source
     folder's (an editable install's project, ``/work/main``) too: its plain folders
@@ -234,14 +235,15 @@ def _listing(folder: str, before: tuple[str, ...] = ()) -> frozenset[str] | None
     its distributions' ``pytest11`` entry points name (``_plugin_tops``) and those an
     editable finder maps (``_finder_tops``), its ``.pth`` lines' modules read in ``before``
     too. None where a finder's mapping cannot be read."""
-    from .sitefinders import archive_split, archive_tops, finder_tops, plugin_tops
+    from .sitearchives import archive_split, archive_tops, plugin_tops
+    from .sitefinders import finder_tops
 
     inside = None if os.path.exists(folder) else archive_split(folder)
     if os.path.isfile(folder) or inside:  # (an archive: a PYTHONPATH zip, s57-greview2
         read = archive_tops(*(inside or (folder, "")))  # E-EGGZIP; a folder in one)
         return None if read is None else frozenset(read)
     names = _top_names(folder, True) | plugin_tops(folder) | _namespace_members(folder)
-    mapped = finder_tops(folder, pth_files(folder), line_names, before)
+    mapped = finder_tops(folder, pth_files(folder), line_names, before, after)
     if mapped is None:
         return None
     names |= mapped

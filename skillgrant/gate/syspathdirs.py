@@ -16,8 +16,10 @@ below pytest settings naming ``python_files`` or ``pythonpath`` (read as before:
 settings decide what it collects), one a ``pythonpath`` names in the settings of a folder
 the plan runs in or of its pytest operand (``pytestini.pythonpath_folders``), every one
 where ``PYTEST_ADDOPTS`` is set (the session's or an entry's: ``-o pythonpath=tools``, ``-c
-ci/pytest.ini``), and one whose reading is cut short. (The plan's own ``-o``/``-c`` are
-read where its run is judged.)"""
+ci/pytest.ini``), and one whose reading is cut short; every one where a conftest pytest may
+load, a test module or a package's ``__init__`` names ``sys.path`` (``pathcode.moves_path``:
+``sys.path.insert(0, 'src')``, s58-preview S). (The plan's own ``-o``/``-c``
+are read where its run is judged.)"""
 
 from __future__ import annotations
 
@@ -67,8 +69,14 @@ def _first(folder: str, guards: object) -> bool:
     if folder in runs or real in runs or values(("PYTEST_ADDOPTS",))[0] or any(
             a.startswith("PYTEST_ADDOPTS=") for a in getattr(guards, "assigned", ())):
         return True  # (the session's or an entry's options: `-o pythonpath=tools`, `-c`)
+    from .pathcode import moves_path
     from .pytestini import pythonpath_folders
 
+    kept = _LAST[0][1]
+    if "" not in kept:  # (once a guarded set: a conftest's `sys.path` code, s58-preview S)
+        kept[""] = any(moves_path(fs.realpath(f)) for f in getattr(guards, "run_folders", ()))
+    if kept[""]:
+        return True
     try:
         named = pythonpath_folders(guards)  # (an operand's ini's: s56-greview3 O)
         if named is None or {folder, real} & named or pytest_settings(

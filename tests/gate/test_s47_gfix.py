@@ -179,7 +179,7 @@ def test_python_m_mypy_runs_the_python_executable_it_is_given(tmp_path: Path, en
 ])
 def test_the_module_python_runs_is_read_as_cpython_reads_its_options(
         words: str, found: tuple[str, int] | None) -> None:
-    from skillgrant.gate.pymodule import module_run
+    from skillgrant.gate.interpreters import module_run
 
     assert module_run(list(words.split())) == found
 

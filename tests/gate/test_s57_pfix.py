@@ -107,12 +107,17 @@ def test_no_landmark_is_not_known(tmp_path: Path) -> None:
 
 def test_a_pth_module_appending_a_finder_makes_every_name_one(tmp_path: Path) -> None:
     """editables' layout: its names are not known; _distutils_hack's (its finder first) is
-    (vetted by name since session 59: another module's import-time code is read by the
-    allow-list, s59-preview E-DENYLIST-DEEPER)."""
+    (vetted by its text since session 60, s59-preview E-VETTED; a module of that name with
+    another text is read by the allow-list: s59-preview E-DENYLIST-DEEPER)."""
+    import _distutils_hack
+
     (tmp_path / "_distutils_hack").mkdir()
     (tmp_path / "_distutils_hack" / "__init__.py").write_text(
         "import sys\nsys.meta_path.insert(0, F)\n")
     (tmp_path / "hack.pth").write_text("import _distutils_hack\n")
+    assert not _finders_read(str(tmp_path))
+    (tmp_path / "_distutils_hack" / "__init__.py").write_bytes(
+        Path(_distutils_hack.__file__).read_bytes())
     assert _finders_read(str(tmp_path))
     (tmp_path / "editables").mkdir()
     (tmp_path / "editables" / "__init__.py").write_text("from .redirector import F\n")

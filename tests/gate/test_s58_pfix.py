@@ -18,7 +18,7 @@ import pytest
 from skillgrant.gate import interpreters, pytestini, sitenames
 from skillgrant.gate.conftestplugins import _names
 from skillgrant.gate.placed import fold
-from skillgrant.gate.sitefinders import archive_tops
+from skillgrant.gate.sitearchives import archive_tops
 
 # --- the site folders read only where a call needs them ----------------------------------------
 

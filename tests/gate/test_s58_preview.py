@@ -337,9 +337,7 @@ FIRSTS = {
                              "tests/test_a.py": "import yaml\n" + PASSES},
 }
 
-_open("test_s_a_projects_code_puts_a_folder_first", "at ba24a2b syspathdirs.first_on_path reads "
-      "pytest's own insertions only (basedirs, the ini's pythonpath), no conftest's or test "
-      "module's sys.path code", *FIRSTS)
+# (conftest-inserts-src: held since s60-pfix, conftestplugins.moves_path)
 
 
 @pytest.mark.parametrize("case", FIRSTS)
@@ -561,9 +559,7 @@ RUNNERS = {
                                     "make test PYTEST_ADDOPTS=-phelpers"),
 }
 
-_open("test_n_a_runners_pattern_entry_gives_pytest_a_plugin", "at 6d72baf callpytest reads a "
-      "call's own pytest words only (a runner's appended words, its exported variables not)",
-      "make-exports-pytest-addopts")
+# (make-exports-pytest-addopts: held since s60-pfix, a pattern call's make variables)
 # (npm-test-appends-a-plugin holds on merged main: a collecting plan's script running an
 # interpreter but `node --test` refuses the plan's writes, s58-mfix testroots._code_read)
 

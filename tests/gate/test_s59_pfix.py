@@ -262,7 +262,7 @@ def test_a_sourceless_aggregator_makes_every_module_one(tmp_path: Path, where: s
 def test_an_entry_points_module_and_packages_are_site_names(tmp_path: Path, folder: str,
                                                             line: str) -> None:
     """s58-preview E-EP-SUBMODULE: pytest imports ``mypkg.testing.plugin`` at its start."""
-    from skillgrant.gate.sitefinders import plugin_tops
+    from skillgrant.gate.sitearchives import plugin_tops
 
     (tmp_path / folder).mkdir()
     (tmp_path / folder / "entry_points.txt").write_text(f"[pytest11]\n{line}\n")

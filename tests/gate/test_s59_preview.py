@@ -75,9 +75,7 @@ INIS = {
                                               "helpers\n"),
 }
 
-_open("test_i_an_ini_line_break_hides_addopts", "at 3e28aec checkersettings._ini reads pytest's "
-      "ini by configparser (lines broken at \\n only), pytest by iniconfig (universal newlines, "
-      "str.splitlines)", *INIS)
+# (held since s60-pfix: an ini holding another line break than \n is not read)
 
 
 @pytest.mark.parametrize("case", _rows("test_i_an_ini_line_break_hides_addopts", INIS))
@@ -125,12 +123,8 @@ OPTIONS: dict[str, tuple[str, dict[str, str], dict[str, str]]] = {
 
 # (ini-addopts-trace-pdbcls, ini-addopts-benchmark-timer: held since fa8e6e3)
 # (the session's PYTEST_ADDOPTS cases: held since 245ff12)
-_open("test_o_an_option_imports_a_module_by_name", "at 245ff12 the plan's own pytest line read "
-      "by a deny-list of option names (-p, -W, _EVERY): --pdbcls not in it",
-      "plans-own-line-trace-pdbcls", "plans-own-line-benchmark-histogram")
-_open("test_o_an_option_imports_a_module_by_name", "at e8eca43 pytestini reads an addopts "
-      "--flag without a value as naming no module (pytest-benchmark's --benchmark-histogram "
-      "imports pygal)", "ini-addopts-benchmark-histogram")
+# (the plan's own line's and the ini's plugin flags: held since s60-pfix, read by the
+# allow-list of options)
 
 
 @pytest.mark.parametrize("case", _rows("test_o_an_option_imports_a_module_by_name", OPTIONS))
@@ -160,9 +154,7 @@ OPERANDS = {
     "rst-operand-run-as-doctests": ("src/doc", "README.rst"),
 }
 
-_open("test_c_a_pattern_calls_operand_is_collected", "at 3e28aec callpytest._word reads an "
-      "operand's folder only (pytest collects a named .py, .txt, .rst file as a test)",
-      *OPERANDS)
+# (held since s60-pfix: a file operand of another name than a test's is denied)
 
 
 @pytest.mark.parametrize("case", _rows("test_c_a_pattern_calls_operand_is_collected", OPERANDS))
@@ -191,8 +183,10 @@ MAKES: dict[str, tuple[str, str, dict[str, str]]] = {
                                                 {"PYTESTFLAGS": "-phelpers"}),
 }
 
+# (command-line-variable-under-a-pattern: held since s60-pfix, a pattern call's make variables)
 _open("test_n_makes_variable_gives_pytest_a_plugin", "at 41a91e9 no reading of the pytest "
-      "words a recipe's $(VAR) takes from make's command line or environment", *MAKES)
+      "words a recipe's $(VAR) takes from make's command line or environment",
+      "sessions-variable-under-the-exact-entry")
 
 
 @pytest.mark.parametrize("case", _rows("test_n_makes_variable_gives_pytest_a_plugin", MAKES))
@@ -256,14 +250,11 @@ LINES = {
                                            "\"$S/acme.pth\"\n"),
 }
 
-_open("test_e_site_start_code_is_read_otherwise", "at 3e28aec sitefinders reads a .pth by "
-      "str.splitlines (site by \\n and \\r only): the code after a form feed is read as a path "
-      "line", "pth-line-split-by-a-form-feed")
+# (pth-line-split-by-a-form-feed: held since s60-pfix)
 # (pth-imports-a-site-module-running-a-file, sitecustomize-imports-a-site-module-running-a-
 # file: held since 80f5da4)
 # (pth-line-rebinds-sites-makepath: held since 8897ebf)
-_open("test_e_site_start_code_is_read_otherwise", "at 80f5da4 sitefinders._VETTED exempts "
-      "modules by name from the allow-list", "pth-imports-a-vetted-name-running-a-file")
+# (pth-imports-a-vetted-name-running-a-file: held since s60-pfix, vetted by content)
 # (pth-line-sorts-by-sites-addsitedir: held since e87845a)
 # a .pth line's module found in a PYTHONPATH zip (78dd817 reads a PYTHONPATH folder's)
 LINES["pth-imports-a-module-of-a-pythonpath-zip"] = (
@@ -280,12 +271,8 @@ LINES["pth-calls-a-site-modules-reexported-run-path"] = (
     "mkdir -p $T/boot && printf 'import sys\\nsys.path.append(\"%s\")\\n' \"$A\" > "
     "$T/boot/boot.py\necho 'from runpy import run_path' > \"$S/acme_boot.py\"\n"
     "echo \"import acme_boot; acme_boot.run_path('$T/boot/boot.py')\" > \"$S/acme_boot.pth\"\n")
-_open("test_e_site_start_code_is_read_otherwise", "at e8eca43 sitecode reads a called site "
-      "module function's body by the regex appends only",
-      "pth-calls-a-site-modules-function-running-a-file",
-      "pth-calls-a-site-modules-reexported-run-path")
-_open("test_e_site_start_code_is_read_otherwise", "at 3e28aec (and 78dd817) sitefinders reads "
-      "no module of an archive site code imports", "pth-imports-a-module-of-a-pythonpath-zip")
+# (the two calls of a site module's function: held since s60-pfix)
+# (pth-imports-a-module-of-a-pythonpath-zip: held since s60-pfix)
 
 
 #: The active venv ``$T/venv`` (system site packages), its site folder ``$S``.
@@ -310,8 +297,7 @@ ENVIRONS["zip-sitecustomize-sets-pytest-plugins"] = (
     "cd $T && python3 -c \"import zipfile; zipfile.ZipFile('deps.zip', 'w').writestr("
     "'sitecustomize.py', 'import os; os.environ[chr(80) + \\'YTEST_PLUGINS\\'] = "
     "\\'helpers\\'')\"\n")
-_open("test_e_site_start_code_sets_pytests_variables", "at 3e28aec sitenames._listing reads an "
-      "archive's names only (its sitecustomize not read)", "zip-sitecustomize-sets-pytest-plugins")
+# (zip-sitecustomize-sets-pytest-plugins: held since s60-pfix)
 # (sitecustomize-sets-pytest-plugins-by-environb: held since 636a4aa)
 
 
@@ -393,9 +379,8 @@ EXACTS = {
 # (generator-frame-reaches-globals: a regression of c2ba333, held since e87845a)
 # (classmethod-property-read-in-an-annotation: a regression of the allow-list, held since
 # 6b7656a)
-_open("test_p_an_exact_conftest_names_another_plugin", "at 6b7656a exactcode reads no method "
-      "body, though ABCMeta (dataclass alike) reads a classmethod-wrapped property at the "
-      "class's creation", "classmethod-property-read-by-abcmeta")
+# (classmethod-property-read-by-abcmeta: held since s60-pfix, no classmethod over a
+# decorator)
 
 
 @pytest.mark.parametrize("case", _rows("test_p_an_exact_conftest_names_another_plugin", EXACTS))
@@ -439,9 +424,7 @@ ENTRIES = {
 }
 
 # (extras-after-the-module, metadata-folder-in-capitals: held since 7b31695)
-_open("test_r_an_entry_point_read_otherwise", "at 3e28aec sitefinders.plugin_tops reads site "
-      "folders' metadata only (importlib.metadata: every sys.path folder's, -m's included)",
-      "egg-info-in-the-run-folder")
+# (egg-info-in-the-run-folder: held since s60-pfix)
 
 
 @pytest.mark.parametrize("case", _rows("test_r_an_entry_point_read_otherwise", ENTRIES))
@@ -483,9 +466,7 @@ MODULES = {
         "tests/conftest.py": "", "tests/test_a.py": PASSES},
 }
 
-_open("test_m_another_module_names_a_plugin", "at 3e28aec conftestplugins reads conftests "
-      "only (pytest's consider_module reads test modules' and packages' pytest_plugins too)",
-      *MODULES)
+# (held since s60-pfix: a test module or package __init__ spelling pytest_plugins is read)
 
 
 @pytest.mark.parametrize("case", _rows("test_m_another_module_names_a_plugin", MODULES))
