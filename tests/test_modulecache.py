@@ -212,9 +212,9 @@ def _codes(kept: Path, held: dict[str, tuple[object, ...]]) -> bytes:
 
 def test_a_kept_module_whose_code_does_not_read_is_imported_from_its_file(
         package: Path) -> None:
-    """Each module's code is read from the kept file as it is imported (after the list of
-    them): one that does not read whole as code is imported from its source; the others are
-    still served."""
+    """Each group of modules' code is read from the kept file as one of them is imported
+    (after the list of them): the modules of a group that does not read whole are imported
+    from their sources, and decide the same."""
     import marshal
 
     _probe(package)
