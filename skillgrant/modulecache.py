@@ -21,10 +21,14 @@ was kept (an entry came or went: a package or an extension module of the name wo
 first), and where no folder ``sys.path`` names before the standard library's holds an entry
 of its name (``python -I``'s zip file is missing; a script's folder, listed once a process).
 So ``load`` runs before ``re`` is first imported. The file holds the list of the kept
-modules first and each one's code after it, read (from the file ``load`` opened) only as the
-module is imported: a hook imports about 120 of the 160 or more kept, and reading all of
-their 3 MB or more, a bytes object each, cost it about 3 ms of CPU (memory the kernel maps
-for them; docs/performance.md, session 58). The file is read only where
+modules first and their code after it, in groups, each group read (from the file ``load``
+opened) only as one of its modules is imported: a hook imports about 120 of the 160 or more
+kept, and reading all of their 3 MB or more cost it about 3 ms of CPU (memory the kernel maps
+for them; docs/performance.md, session 58). A group is the modules that were imported
+together: one ``marshal.loads`` makes their code (the names their code shares made once, not
+once a module: about a fifth of the modules' unmarshalling, session 60), and a process that
+imported only some of a loaded group's modules writes it again as two groups (``keep``), so
+a group's modules are those every process that loaded it imported. The file is read only where
 ``patterncache.opened`` trusts it (this user's, no one else may write it, this exact
 interpreter), and whoever can write the package's ``__pycache__`` can write its bytecode,
 which runs: the hook guards the package's folder, and the interpreter's library, from the
@@ -47,16 +51,17 @@ if TYPE_CHECKING:
     from typing import Final
 
     #: A kept module: its source file, the source's modification time (ns) and size, whether
-    #: it is a package, where its code (as ``marshal`` writes it) lies in the file (how far
-    #: before the file's end it starts, and its length), and for a standard module the
-    #: modification time (ns) of the folder the path finder found it in (-1: the package's).
+    #: it is a package, where the group holding its code (a dict of module names to their
+    #: code, as ``marshal`` writes it) lies in the file (how far before the file's end it
+    #: starts, and its length), and for a standard module the modification time (ns) of the
+    #: folder the path finder found it in (-1: the package's).
     Kept = tuple[str, int, int, bool, tuple[int, int], int]
     #: A module as ``keep`` writes it: the same, with its code itself.
-    Made = tuple[str, int, int, bool, bytes, int]
+    Made = tuple[str, int, int, bool, CodeType, int]
 
 #: The file's form, the modules kept at most, and the most of the file's head (the list of the
 #: kept modules, ``_KEPT``) read: each module's code follows it, read on its import only.
-_FORM: Final = 3
+_FORM: Final = 4
 MAX_MODULES: Final = 256
 MAX_HEAD: Final = 1 << 16
 #: The package's folder, and the standard library's (the interpreter's own ``lib``, without
@@ -70,6 +75,10 @@ _KEPT: dict[str, Kept] = {}
 _WRITABLE: list[bool] = []
 #: The kept file ``load`` read, open (its descriptor, closed on exec), and its size.
 _FILE: list[tuple[int, int]] = []
+#: The groups read from it, by place (None: one that did not read as a group), and the kept
+#: modules served to this process's imports.
+_GROUPS: dict[tuple[int, int], dict[str, CodeType] | None] = {}
+_SERVED: set[str] = set()
 #: The names (lower case, to their first dot) of the entries of the folders ``sys.path``
 #: names before the standard library's (``load``): a standard module whose name is one of
 #: them is left to the path finder, which may find it there; none are served where one of
@@ -106,7 +115,7 @@ class _Finder:
                 now = None  # (an entry came or went: the path finder lists the folder anew)
         except OSError:
             now = None
-        code = _code(kept) if now is not None and now.st_mtime_ns == mtime and \
+        code = _code(name, kept) if now is not None and now.st_mtime_ns == mtime and \
             now.st_size == size else None
         if code is None:
             del _KEPT[name]  # (changed, or not read: imported from its file, and kept anew)
@@ -117,6 +126,7 @@ class _Finder:
             spec.submodule_search_locations = [os.path.dirname(origin)]
         spec.has_location = True
         spec.loader_state = code
+        _SERVED.add(name)
         if _PLAIN_CACHE:  # (the import system's own answer, without its path functions)
             head, _, tail = origin.rpartition("/")
             spec.cached = f"{head}/__pycache__/{tail[:-3]}.{_TAG}.pyc"
@@ -131,17 +141,26 @@ class _Finder:
         exec(module.__spec__.loader_state, module.__dict__)  # type: ignore[union-attr]
 
 
-def _code(kept: Kept) -> CodeType | None:
-    """The kept module's code, read from the kept file (``_FILE``); None where it does not
-    read whole as code."""
-    back, length = kept[4]
+def _code(name: str, kept: Kept) -> CodeType | None:
+    """The kept module ``name``'s code, from its group in the kept file (``_FILE``), read
+    once a process; None where the group does not read whole as one, or holds no code of the
+    name."""
+    place = kept[4]
+    if place not in _GROUPS:
+        _GROUPS[place] = _group(place)
+    code = (_GROUPS[place] or {}).get(name)
+    return code if type(code) is _CODE else None
+
+
+def _group(place: tuple[int, int]) -> dict[str, CodeType] | None:
+    """The group at ``place`` in the kept file: its modules' code by name; None where it
+    does not read whole as a dict."""
+    data = _read(place)
     try:
-        fd, size = _FILE[0]
-        data = os.pread(fd, length, size - back)
-        code = marshal.loads(data) if len(data) == length else None
+        group = marshal.loads(data) if data is not None else None
     except Exception:
         return None
-    return code if type(code) is _CODE else None
+    return group if type(group) is dict else None
 
 
 _CODE: Final = type(_code.__code__)
@@ -178,6 +197,7 @@ def load() -> int:
     for old, _ in _FILE:
         os.close(old)
     _FILE[:] = [(fd, size)]
+    _GROUPS.clear()
     _KEPT.update(held)
     _SHADOWING[:] = _shadowing()
     if _Finder not in sys.meta_path:
@@ -233,8 +253,8 @@ def _standard(origin: str) -> bool:
 
 def keep() -> int:
     """Write the kept modules with those this process imported from their files since; how
-    many were added. Nothing when none was, where Python writes no bytecode, or when the
-    file there is another interpreter's."""
+    many were added. Nothing when none was and every group read was used whole, where Python
+    writes no bytecode, or when the file there is another interpreter's."""
     if not patterncache.writes() or not _WRITABLE:
         return 0
     new: dict[str, Made] = {}
@@ -249,34 +269,64 @@ def keep() -> int:
                          not name.startswith("skillgrant"))
         if made is not None:
             new[name] = made
-    if not new:
+    if not new and all(group is None or group.keys() <= _SERVED for group in _GROUPS.values()):
         return 0
     return len(new) if _write(new) else 0
 
 
 def _write(new: dict[str, Made]) -> bool:
-    """Write the kept modules (their code read again from the file ``load`` read; one that
-    does not read is left out) with ``new``: the list of them first, each one's code after
-    it; whether it was written."""
-    kept: dict[str, Made] = {}
-    for name, (origin, mtime, size, package, (back, length), listed) in _KEPT.items():
-        try:
-            fd, end = _FILE[0]
-            code = os.pread(fd, length, end - back)
-        except (OSError, IndexError):
-            continue
-        if len(code) == length:
-            kept[name] = (origin, mtime, size, package, code, listed)
-    kept.update(new)
-    if len(kept) > MAX_MODULES:
+    """Write the kept modules with ``new``: the list of them first, their groups
+    (``_parts``) after it; whether it was written."""
+    parts = _parts(new)
+    if sum(len(names) for names, _ in parts) > MAX_MODULES:
         return False
-    ends = {}
-    back = sum(len(made[4]) for made in kept.values())
-    for name, made in kept.items():
-        ends[name] = (*made[:4], (back, len(made[4])), made[5])
-        back -= len(made[4])
-    return patterncache.write("modules", _FORM, ends, b"".join(made[4] for made in kept.values()),
+    back = sum(len(data) for _, data in parts)
+    ends: dict[str, Kept] = {}
+    for names, data in parts:
+        for name in names:
+            origin, mtime, size, package, _, listed = _KEPT[name] if name in _KEPT else new[name]
+            ends[name] = (origin, mtime, size, package, (back, len(data)), listed)
+        back -= len(data)
+    return patterncache.write("modules", _FORM, ends, b"".join(data for _, data in parts),
                               MAX_HEAD)
+
+
+def _parts(new: dict[str, Made]) -> list[tuple[list[str], bytes]]:
+    """The groups ``keep`` writes, each its modules' names and its bytes: a group this
+    process read goes again as two, the modules it served and the others (a module no
+    longer kept left out); a group not read here as the file ``load`` read holds it; the
+    ``new`` modules make a group of their own."""
+    places: dict[tuple[int, int], list[str]] = {}
+    for name, kept in _KEPT.items():
+        places.setdefault(kept[4], []).append(name)
+    parts: list[tuple[list[str], bytes]] = []
+    for place, names in places.items():
+        group = _GROUPS.get(place)
+        if place not in _GROUPS or (group is not None and group.keys() <= _SERVED):
+            data = _read(place)  # (not read here, or used whole: as the file holds it)
+            if data is not None:
+                parts.append((names, data))
+            continue
+        for served in (True, False):
+            part = [name for name in names if (name in _SERVED) is served and name in
+                    (group or {})]
+            if part and group is not None:
+                parts.append((part, marshal.dumps({name: group[name] for name in part})))
+    if new:
+        parts.append((list(new), marshal.dumps({name: made[4] for name, made in new.items()})))
+    return parts
+
+
+def _read(place: tuple[int, int]) -> bytes | None:
+    """The bytes of the group at ``place`` in the file ``load`` read; None where they do not
+    read whole."""
+    back, length = place
+    try:
+        fd, size = _FILE[0]
+        data = os.pread(fd, length, size - back)
+    except (OSError, IndexError):
+        return None
+    return data if len(data) == length else None
 
 
 def _compiled(origin: str, package: bool, standard: bool) -> Made | None:
@@ -290,6 +340,6 @@ def _compiled(origin: str, package: bool, standard: bool) -> Made | None:
             now = os.fstat(source.fileno())
             text = source.read()
         code = compile(text, origin, "exec", dont_inherit=True)
-        return origin, now.st_mtime_ns, now.st_size, package, marshal.dumps(code), listed
+        return origin, now.st_mtime_ns, now.st_size, package, code, listed
     except Exception:
         return None

@@ -80,7 +80,10 @@ def checked() -> bool:
 
 def load() -> int:
     """Put each kept pattern in ``re``'s cache; how many. Nothing on any doubt (``read``).
-    Says whether ``keep`` may write (``_WRITABLE``)."""
+    Says whether ``keep`` may write (``_WRITABLE``). Where ``re`` asks its cache by
+    subscript (3.11: ``_compile`` takes a KeyError for a pattern not there), each kept
+    pattern is compiled from its code the first time ``re`` asks for it (``_OnAsk``): a
+    hook asks for about 70 of the 150 or more kept; elsewhere each is compiled here."""
     import re
 
     if not usable():
@@ -90,14 +93,43 @@ def load() -> int:
     try:
         if type(entries) is not dict:
             return 0
-        compiled = {(type(text), text, flags): _sre.compile(text, *_code(entries[text, flags]))
-                    for text, flags in entries if type(text) in (str, bytes)}
+        kept = {(type(text), text, flags): entries[text, flags] for text, flags in entries
+                if type(text) in (str, bytes)}
+        if _ASKS and type(re._cache) is dict:  # type: ignore[attr-defined]
+            re._cache = _OnAsk(re._cache)  # type: ignore[attr-defined]
+        compiled = {} if type(re._cache) is _OnAsk else {  # type: ignore[attr-defined]
+            key: _sre.compile(key[1], *_code(stored)) for key, stored in kept.items()}
     except Exception:  # (a file of this user's that does not read: compiled, and replaced)
         return 0
-    _LOADED.update({key: entries[key[1:]] for key in compiled})
+    _LOADED.update(kept)
     for key, pattern in compiled.items():
         re._cache.setdefault(key, pattern)  # type: ignore[attr-defined]
-    return len(compiled)
+    return len(kept)
+
+
+#: Whether ``re._compile`` asks its cache by subscript, taking a KeyError as not there.
+_ASKS: Final = sys.version_info[:2] == (3, 11)
+
+
+class _OnAsk(dict):  # type: ignore[type-arg]
+    """``re``'s cache, where a kept pattern (``_LOADED``) not yet compiled is compiled from its
+    kept code as ``re`` asks for it, and kept there; any other key is not there (KeyError),
+    as in a plain dict. A kept pattern whose code ``_sre.compile`` refuses is forgotten:
+    ``re`` compiles it (and ``keep`` keeps it anew)."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: tuple[type, str | bytes, int]) -> object:
+        stored = _LOADED.get(key)
+        if stored is None:
+            raise KeyError(key)
+        try:
+            pattern = _sre.compile(key[1], *_code(stored))
+        except Exception:
+            del _LOADED[key]
+            raise KeyError(key) from None
+        self[key] = pattern
+        return pattern
 
 
 def read(kind: str, form: int) -> tuple[bool, object]:

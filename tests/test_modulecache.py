@@ -68,6 +68,48 @@ def test_the_next_process_imports_the_kept_modules_and_decides_the_same(package:
     assert again == decided == _probe(package, "files")[3]
 
 
+#: A process importing a few of the kept modules only (the gate's call module among them,
+#: not its decision's), then keeping; it prints the loader of the call module.
+FEW = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from skillgrant import modulecache
+modulecache.load()
+from skillgrant.gate import call
+modulecache.keep()
+print(json.dumps(type(call.__spec__.loader).__name__ if not isinstance(call.__spec__.loader,
+                 type) else call.__spec__.loader.__name__))
+"""
+
+
+def _groups(root: Path) -> list[int]:
+    """How many modules each group of the kept file holds."""
+    import marshal
+
+    _form, _made, held = marshal.loads(_kept_file(root).read_bytes())
+    places: dict[object, int] = {}
+    for *_, place, _listed in held.values():
+        places[place] = places.get(place, 0) + 1
+    return sorted(places.values())
+
+
+def test_a_group_a_process_used_in_part_is_kept_as_two(package: Path) -> None:
+    """The modules one process imported are one group; a process that imported only some of
+    a group's modules writes it again as two (its own, and the rest), once; every module is
+    still served, and decides the same."""
+    decided = _probe(package)[3]  # (keeps them: one group)
+    whole = _groups(package)
+    assert len(whole) == 1
+    few = subprocess.run([sys.executable, "-I", "-c", FEW, str(package)], capture_output=True,
+                         text=True, timeout=120, cwd="/")
+    assert few.returncode == 0 and json.loads(few.stdout) == "_Finder", few.stderr
+    split = _groups(package)
+    assert len(split) == 2 and sum(split) == whole[0]
+    _served, loader, _, again, kept = _probe(package)
+    assert loader == "_Finder" and kept == 0 and again == decided
+    assert _groups(package) == split  # (both used whole: nothing written)
+
+
 #: Each of the package's modules with what the import system made of it: its file, its
 #: ``__cached__``, its package, and its spec's.
 ATTRIBUTES = PROBE.replace("print(json.dumps([served, named, call.__file__, decided, kept]))", """
@@ -212,9 +254,9 @@ def _codes(kept: Path, held: dict[str, tuple[object, ...]]) -> bytes:
 
 def test_a_kept_module_whose_code_does_not_read_is_imported_from_its_file(
         package: Path) -> None:
-    """Each module's code is read from the kept file as it is imported (after the list of
-    them): one that does not read whole as code is imported from its source; the others are
-    still served."""
+    """Each group of modules' code is read from the kept file as one of them is imported
+    (after the list of them): the modules of a group that does not read whole are imported
+    from their sources, and decide the same."""
     import marshal
 
     _probe(package)

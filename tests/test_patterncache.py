@@ -36,8 +36,14 @@ def kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _fresh(pattern: str | bytes, flags: int) -> re.Pattern[str] | re.Pattern[bytes]:
-    re.purge()
-    return re.compile(pattern, flags)
+    """The pattern as ``re``'s compiler makes it, past its cache (and the kept ones)."""
+    return re._compiler.compile(pattern, flags)  # type: ignore[attr-defined]
+
+
+def _asked() -> dict[tuple[type, str | bytes, int], re.Pattern[str] | re.Pattern[bytes]]:
+    """Each kept pattern as ``re.compile`` gives it (from the kept code, on 3.11 as it is
+    asked for)."""
+    return {key: re.compile(key[1], key[2]) for key in list(patterncache._LOADED)}
 
 
 def test_a_kept_pattern_is_the_one_re_compiles(kept: Path) -> None:
@@ -48,7 +54,8 @@ def test_a_kept_pattern_is_the_one_re_compiles(kept: Path) -> None:
     patterncache._LOADED.clear()
     re.purge()
     assert patterncache.load() == len(PATTERNS)
-    loaded = {key: re._cache[key] for key in list(re._cache)}  # type: ignore[attr-defined]
+    loaded = _asked()
+    assert len(loaded) == len(PATTERNS)
     for (kind, pattern, flags), found in loaded.items():
         fresh = _fresh(pattern, flags)
         assert found is not fresh and found == fresh
@@ -63,8 +70,26 @@ def test_a_kept_pattern_is_the_one_re_compiles(kept: Path) -> None:
     patterncache._LOADED.clear()
     re.purge()
     assert patterncache.load() == len(PATTERNS) + 1
-    for (_, pattern, flags), found in list(re._cache.items()):  # type: ignore[attr-defined]
+    for (_, pattern, flags), found in _asked().items():
         assert found == _fresh(pattern, flags)
+
+
+def test_a_kept_pattern_whose_code_is_refused_is_compiled(kept: Path) -> None:
+    """A kept pattern whose code ``_sre.compile`` refuses is compiled by ``re`` (and kept
+    anew); the others are served from the file."""
+    assert patterncache.load() == 0
+    for pattern, flags in PATTERNS:
+        re.compile(pattern, flags)
+    assert patterncache.keep() >= len(PATTERNS)
+    patterncache._LOADED.clear()
+    re.purge()
+    assert patterncache.load() == len(PATTERNS)
+    flags_, code, groups, index, names = patterncache._LOADED[str, "x", 0]
+    patterncache._LOADED[str, "x", 0] = (flags_, b"\xff" * len(code), groups, index, names)
+    found = _asked()
+    assert found[str, "x", 0] == _fresh("x", 0) and found[str, "x", 0].search("ax")
+    assert all(found[key] == _fresh(*key[1:]) for key in found)
+    assert patterncache.keep() == 1  # (the refused one, compiled by re, kept anew)
 
 
 def test_every_pattern_the_hook_compiles_is_kept() -> None:
