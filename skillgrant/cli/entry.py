@@ -167,8 +167,12 @@ def _hook(args: list[str], own: bool) -> int:
             kept = (patterncache, modulecache)
         except BaseException:  # the patterns compile, the modules import, as before
             kept = None
-    from ..gate.hook import main as hook_main
+    try:
+        from ..gate.hook import main as hook_main
+    except BaseException:  # the gate cannot be imported: the fixed denial, not exit status 1
+        from ..lastresort import DENIAL, write_answer
 
+        return write_answer(*DENIAL)
     status = hook_main(args)
     for cache in kept or ():
         try:  # noqa: SIM105  (contextlib is not loaded in a hook's process)

@@ -17,6 +17,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
+from ..lastresort import DENIAL, write_answer
 from ..limits import MAX_HOOK_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH
 from ..records import NamedTuple
 from .dialects import (
@@ -78,12 +79,7 @@ def load_plan(path: str, kind: str, placeholders: dict[str, str]) -> LoadedPlan:
 
 #: The answer when even composing a failure's answer failed (review K-2): a denial in Claude
 #: Code's JSON, which every dialect blocks on with exit status 2 and the reason on stderr.
-_LAST_RESORT = Answer(
-    '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", '
-    '"permissionDecisionReason": "skillgrant hook failed closed, so the call is denied: its '
-    'answer could not be composed"}}\n',
-    "skillgrant hook failed closed, so the call is denied: its answer could not be composed\n",
-    2)
+_LAST_RESORT = Answer(*DENIAL)
 
 
 def main(args: Sequence[str]) -> int:
@@ -369,15 +365,7 @@ def _read_stdin() -> bytes | None:
 
 def _emit(answer: Answer) -> int:
     """Write the answer whole; its exit status."""
-    for fd, text in ((1, answer.stdout), (2, answer.stderr)):
-        data = text.encode("utf-8", "backslashreplace")
-        while data:
-            try:
-                written = os.write(fd, data)
-            except OSError:
-                break  # a closed stream: the exit status still denies
-            data = data[written:]
-    return answer.status
+    return write_answer(*answer)
 
 
 def entry() -> None:

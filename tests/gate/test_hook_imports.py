@@ -168,3 +168,37 @@ def test_the_printed_hook_starts_without_runpy(tmp_path: Path) -> None:
     returncode, modules = _printed_hook_modules(plan, payload)
     assert returncode == 0
     assert not {"runpy", "importlib.util"} & modules
+
+
+def test_a_gate_that_cannot_be_imported_answers_with_the_fixed_denial(tmp_path: Path) -> None:
+    """s60-sreview/s60-hfix: with a module of the gate moved away, ``skillgrant hook`` ended
+    with status 1, which Claude Code without ``onFailure: "block"``, VS Code and Gemini CLI
+    read as a non-blocking error (the call runs). It answers with the fixed denial, exit 2."""
+    import shutil
+
+    import skillgrant
+    from skillgrant.gate.config import HOOK_CODE
+
+    copy = tmp_path / "site" / "skillgrant"
+    shutil.copytree(Path(skillgrant.__file__).parent, copy,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    plan = tmp_path / "plan.json"
+    plan.write_text('{"allowed-tools": ["Bash(git *)"]}')
+    payload = json.dumps({"session_id": "s", "cwd": str(tmp_path), "tool_name": "Bash",
+                          "hook_event_name": "PreToolUse",
+                          "tool_input": {"command": "git status"}})
+    code = f"import sys; sys.path.insert(0, sys.argv.pop(1)); {HOOK_CODE}"
+
+    def hook() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-P", "-c", code, str(copy.parent), "hook",
+                               "--plan", str(plan)], input=payload, capture_output=True,
+                              text=True, cwd=tmp_path, timeout=60)
+
+    whole = hook()
+    assert (whole.returncode, whole.stdout) == (0, ""), whole.stderr  # the copy decides
+    (copy / "gate" / "dialects.py").unlink()
+    broken = hook()
+    assert broken.returncode == 2, broken.stderr
+    decision = json.loads(broken.stdout)["hookSpecificOutput"]
+    assert decision["permissionDecision"] == "deny"
+    assert "failed closed" in broken.stderr
