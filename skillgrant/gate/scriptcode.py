@@ -127,8 +127,7 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
         if option in _LOADS and (_loads(folder, value) or (
                 name in _FILE_FIRST and value not in _BUILT_IN)) and not (
                 name in _FILE_FIRST and option in FIRST_OPTIONS and first_name(value) and
-                not any(os.path.lexists(os.path.join(folder, p))
-                        for p in (first_name(value), value + ".js"))):
+                not _there(folder, first_name(value))):
             raise ValueError(f"a script of {folder!r} gives {name} a file to load as code "
                              f"({option!r} {value!r})")  # (but a bare module name of no
             # file here: the runner takes the package, testroots.first_loaded guards its
@@ -161,12 +160,24 @@ def _options(folder: str, name: str, given: list[str], at: int) -> None:
 _FORMATS: Final = frozenset(("stylish", "json", "json-with-metadata", "html"))
 
 
+def _there(folder: str, name: str) -> bool:
+    """Whether ``folder`` holds ``name`` or a ``name.*`` (require's ``.js``, ``.json``,
+    ``.node``: s60-mreview, mocha's reporter ``rep.node``), or cannot be listed."""
+    try:
+        return any(n == name or n.startswith(name + ".") for n in os.listdir(folder or "."))
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+
+
 def _operands(folder: str, name: str, words: list[str]) -> None:
     """Raises ValueError where the runner ``name`` (mocha, tape, tap, ava: it runs every
     script a file, folder or glob operand names as a test) is given an operand there (or a
     glob) outside a folder whose scripts are guarded as tests (``testnames.JS_FOLDERS``:
     ``test/``) that is no test's name (``mocha tools/check.js``, ``mocha spec``, ``tape
-    'tests/*.js'``: s59-mreview S3, S16)."""
+    'tests/*.js'``: s59-mreview S3, S16). (ava's, tap's default globs' ``tests/**``:
+    ``testroots.first_loaded``.)"""
     from .testnames import JS_FOLDERS, test_name
 
     skip = False

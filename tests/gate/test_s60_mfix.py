@@ -219,10 +219,10 @@ def test_the_names_tried_first_are_guarded(tmp_path: Path) -> None:
     try:
         testroots._LAST[:] = [(guards, (), tuple(testroots._firsts(str(tmp_path))))]
         top = fold(str(tmp_path))
-        for path in ("ts-node", "ts-node/register.js", "ts-node/register/index.js", "myui",
+        for path in ("ts-node", "ts-node/register.js", "ts-node/register/index.js", "myui.node",
                      "myui.js", "plug", "plug/x.mjs"):
             assert testroots.first_loaded(f"{top}/{path}", guards), path
-        for path in ("dot", "ts-node2", "tools/ts-node", "myui.cjs", "plugx"):
+        for path in ("dot", "ts-node2", "tools/ts-node", "myuix", "plugx"):
             assert not testroots.first_loaded(f"{top}/{path}", guards), path
     finally:
         testroots._LAST[:] = monkey
@@ -368,3 +368,23 @@ def test_a_patterns_dot_parts_are_dropped(tmp_path: Path) -> None:
     parts = f"{tmp_path}/d*/{'./' * 500}x".split("/")
     at = next(i for i, p in enumerate(parts) if "*" in p)
     assert globbed(parts, at, {}) == [f"{tmp_path}/d1/x"]
+
+
+def test_ava_and_taps_default_tests_folders_are_guarded(tmp_path: Path) -> None:
+    """s60-mreview M4: a script running ava (tap) on its default globs runs every script
+    below a `tests` folder at any depth: guarded (testroots.first_loaded)."""
+    from skillgrant.gate import testroots
+    from skillgrant.gate.placed import fold
+
+    (tmp_path / "package.json").write_text(json.dumps({"scripts": {"test": "ava"}}))
+    guards = type("G", (), {"collected": frozenset({fold(str(tmp_path))})})()
+    kept = testroots._LAST[:]
+    try:
+        testroots._LAST[:] = [(guards, (), tuple(testroots._firsts(str(tmp_path))))]
+        top = fold(str(tmp_path))
+        for path in ("tests", "tests/evil.js", "src/tests/a.mjs", "tests/sub"):
+            assert testroots.first_loaded(f"{top}/{path}", guards), path
+        for path in ("tests.md", "src/a.js", "tests/notes.md", "docs/tests.js"):
+            assert not testroots.first_loaded(f"{top}/{path}", guards), path
+    finally:
+        testroots._LAST[:] = kept
