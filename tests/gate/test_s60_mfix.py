@@ -454,3 +454,24 @@ def test_an_interpreters_operand_is_found_in_linear_time() -> None:
     assert time.process_time() - started < 1.0
     assert _OPERAND.findall(b"\t'/usr/bin/'sh runtests; /bin/sh -e ci/run.sh") == [
         (b"sh", b"runtests"), (b"sh", b"ci/run.sh")]
+
+
+def test_babels_settings_naming_a_file_are_code() -> None:
+    """s60-mreview M19: babel-jest loads the plugins and presets Babel's settings name."""
+    import tempfile
+
+    from skillgrant.gate.babelsettings import babel_code
+
+    cases = [({".babelrc": {"presets": ["@babel/preset-env"]}}, False),
+             ({"babel.config.json": {"presets": [["@babel/preset-env", {"targets": "node"}]],
+                                     "env": {"test": {"plugins": ["istanbul"]}}}}, False),
+             ({".babelrc": {"plugins": ["./tools/p.cjs"]}}, True),
+             ({"package.json": {"babel": {"overrides": [{"plugins": ["../p.js"]}]}}}, True),
+             ({".babelrc": {"extends": "./base.json"}}, True),
+             ({"babel.config.js": "module.exports = {}"}, True)]
+    for files, code in cases:
+        with tempfile.TemporaryDirectory() as top:
+            for name, value in files.items():
+                Path(top, name).write_text(value if isinstance(value, str) else
+                                           json.dumps(value))
+            assert babel_code(top) is code, files
