@@ -260,9 +260,10 @@ _OPERAND: Final = re.compile(rb"(?:^|[\s;&|(=\[,`])[\"']?(?:[^\s;&|()/\"']*+[\"'
                              rb"[\"']?(?:("
                              rb"(?:ba|da|z|k|mk)?sh|\$[({]SHELL[)}])|node|nodejs|python[\d.]*|"
                              rb"perl|ruby|php|bun|deno|tsx|ts-node|tclsh|lua)[ \t]++"
-                             rb"(?:-\S*+[ \t]++)*+([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")  # (a
-# folder's parts to its program's name, its options, each scanned once; a quote starting a
-# word a start: s60-mreview M18, M21)
+                             rb"(?:-\S*+[ \t]++){0,64}+([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")  # (a
+# folder's parts to its program's name, its options (64 at most: each word scanned by 65
+# starts at most), each scanned once; a quote starting a word a start: s60-mreview M18, M21,
+# M24)
 #: The paths (a word joined to each folder a ``cd`` names) ``_runs_named`` asks about at most;
 #: past it, jest is present (1,000 `cd`s x 1,000 words took 25 s: s60-mreview M20).
 _MAX_ASKED: Final = 20_000
