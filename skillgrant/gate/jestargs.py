@@ -261,8 +261,9 @@ _MOVE: Final = re.compile(rb"(?:^|[\s;&|(])(?:cd|pushd)[ \t]+([A-Za-z0-9_.][A-Za
 #: An interpreter's word (a shell's, its folder's parts before it; a quote starting a word):
 #: ``_OPERAND`` takes 64 of its options at most before its operand (each word scanned by 65
 #: starts at most: s60-mreview M18, M21, M24), ``_MANY_OPTIONS`` finds one given more (jest
-#: is then present: fail closed).
-_RUNNER: Final = (rb"(?:^|[\s;&|(=\[,`])[\"']?(?:[^\s;&|()/\"']*+[\"']?/)*+[\"']?(?:("
+#: is then present: fail closed). A start's character ends a folder's part (M24b: it starts
+#: a match of its own).
+_RUNNER: Final = (rb"(?:^|[\s;&|(=\[,`])[\"']?(?:[^\s;&|()/\"'=\[,`]*+[\"']?/)*+[\"']?(?:("
                   rb"(?:ba|da|z|k|mk)?sh|\$[({]SHELL[)}])|node|nodejs|python[\d.]*|perl|ruby|"
                   rb"php|bun|deno|tsx|ts-node|tclsh|lua)[ \t]++")
 _OPERAND: Final = re.compile(_RUNNER + rb"(?:-\S*+[ \t]++){0,64}+([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
