@@ -137,6 +137,8 @@ def _runs_named(folder: str, guards: object) -> bool:
         if any(b"jest" in t or (read and _PACKAGES.search(t)) for t in texts):
             return True  # (a file's text running a package's scripts: a recipe's `cd web &&
             # npm test`, s59-mreview J3; the plan's own `npm test` reads its package.json)
+        if any(_MANY_OPTIONS.search(t[:_READ_LIMIT]) for t in texts):
+            return True  # (an interpreter given over 64 options: its operand not read, M24)
         operands = {w: b"sh" if shell else b"code" for t in texts
                     for shell, w in _OPERAND.findall(t[:_READ_LIMIT])}  # (`sh runtests`,
         # `node scripts/test.js`: run, whatever their mode)
@@ -148,6 +150,8 @@ def _runs_named(folder: str, guards: object) -> bool:
                 path = os.path.normpath(os.path.join(base, token.decode("utf-8", "replace")))
                 if path not in seen:
                     seen.add(path)
+                    if len(seen) > _MAX_ASKED:
+                        return True  # (s60-mreview M20: fail closed)
                     pending.append((path, operands.get(token, b"")))
                     pending += [(os.path.join(path, n), b"") for n in _BUILD_FILES
                                 if built and fs.entry(path) == "dir"]  # (a sub-folder's:
@@ -209,7 +213,8 @@ def _take(pending: list[tuple[str, bytes]], top: str, bases: set[str]) -> list[b
         bases.add(os.path.dirname(path))  # (a script's own folder)
         if _built(path, shell) or _shell_script(path, shell, text):
             return [text]
-        return [b" ".join(_PATHS.findall(text)) + (b" jest" if b"jest" in text else b"")]
+        return [b" ".join(a or b for a, b in _PATHS.findall(text)) + (
+            b" jest" if b"jest" in text else b"")]
     return []
 
 
@@ -238,22 +243,34 @@ _TOKEN: Final = re.compile(rb"[A-Za-z0-9_.][A-Za-z0-9_.+@/-]*")
 #: A glob's characters in a shell script's program, and a makefile recipe's (a line after a
 #: tab, or after ``;``/``&&``) program holding one.
 _GLOB: Final = re.compile(r"[*?\[]")
-_RECIPE_GLOB: Final = re.compile(rb"(?m)(?:^\t|&&|;|\|\|)[ \t@+-]*(?=[^\s;&|()]*[*?\[])"
-                                 rb"(?!\[\[?\s)[^\s;&|()=]*[A-Za-z0-9_][^\s;&|()]*(?=\s|$)")
+_RECIPE_GLOB: Final = re.compile(rb"(?m)(?:^\t|&&|;|\|\|)[ \t@+-]*+(?=[^\s;&|()]*?[*?\[])"
+                                 rb"(?!\[\[?\s)(?=[^\s;&|()=]*?[A-Za-z0-9_])[^\s;&|()]*+"
+                                 rb"(?=\s|$)")  # (each word scanned once: s60-mreview M13)
 #: A package manager running a package's scripts or bins (jest among them, with that
 #: package's settings: its folder is none the plan collects in).
 _PACKAGES: Final = re.compile(rb"(?:^|[\s;&|(@])(?:npm|npx|yarn|pnpm|pnpx|bunx?)(?=[ \t])")
 #: A makefile ``-f`` names (``$(MAKE) -f ci.mk``), and a path in another interpreter's
 #: script (``'scripts/run.sh'``: a ``/`` or an ending).
 _MAKEFILE: Final = re.compile(rb"(?:^|\s)(?:-f[ \t]*|--file=|--makefile=)([A-Za-z0-9_.][^\s;&|]*)")
-_PATHS: Final = re.compile(rb"[A-Za-z0-9_.][A-Za-z0-9_.+@-]*(?:/[A-Za-z0-9_.+@-]+)+|"
-                           rb"[A-Za-z0-9_-]+\.(?:sh|js|cjs|mjs|ts|py|pl|rb|mk|json)\b")
+_PATHS: Final = re.compile(rb"(?<![A-Za-z0-9_.+@-])[+@-]*+([A-Za-z0-9_.][A-Za-z0-9_.+@-]*+"
+                           rb"(?:/[A-Za-z0-9_.+@-]++)+)|(?<![A-Za-z0-9_-])([A-Za-z0-9_-]++"
+                           rb"\.(?:sh|js|cjs|mjs|ts|py|pl|rb|mk|json)\b)")  # (from a word's
+# start only, each run scanned once: a 40 KB word took 17.8 s, s60-mreview M13)
 #: A ``cd``'s folder in a text (its words after it are looked for there too).
 _MOVE: Final = re.compile(rb"(?:^|[\s;&|(])(?:cd|pushd)[ \t]+([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
-_OPERAND: Final = re.compile(rb"(?:^|[\s;&|(\"'])(?:[^\s;&|()]*/)?(?:((?:ba|da|z|k|mk)?sh|"
-                             rb"\$[({]SHELL[)}])|node|nodejs|python[\d.]*|perl|ruby|php|bun|"
-                             rb"deno|tsx|ts-node|tclsh|lua)[ \t]+(?:-\S*[ \t]+)*"
-                             rb"([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
+#: An interpreter's word (a shell's, its folder's parts before it; a quote starting a word):
+#: ``_OPERAND`` takes 64 of its options at most before its operand (each word scanned by 65
+#: starts at most: s60-mreview M18, M21, M24), ``_MANY_OPTIONS`` finds one given more (jest
+#: is then present: fail closed). A start's character ends a folder's part (M24b: it starts
+#: a match of its own).
+_RUNNER: Final = (rb"(?:^|[\s;&|(=\[,`])[\"']?(?:[^\s;&|()/\"'=\[,`]*+[\"']?/)*+[\"']?(?:("
+                  rb"(?:ba|da|z|k|mk)?sh|\$[({]SHELL[)}])|node|nodejs|python[\d.]*|perl|ruby|"
+                  rb"php|bun|deno|tsx|ts-node|tclsh|lua)[ \t]++")
+_OPERAND: Final = re.compile(_RUNNER + rb"(?:-\S*+[ \t]++){0,64}+([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
+_MANY_OPTIONS: Final = re.compile(_RUNNER + rb"(?:-\S*+[ \t]++){65}")
+#: The paths (a word joined to each folder a ``cd`` names) ``_runs_named`` asks about at most;
+#: past it, jest is present (1,000 `cd`s x 1,000 words took 25 s: s60-mreview M20).
+_MAX_ASKED: Final = 20_000
 #: How much of a file is read for jest's name, and how many files.
 _READ_LIMIT: Final = 1 << 20
 _READ_FILES: Final = 64

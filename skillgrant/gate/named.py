@@ -220,10 +220,12 @@ def held_word(words: list[str], directory: str | None, text: str, index: Index) 
     folders = _folders(text, directory)
     doubtful = ["`"] if "`" in text else []  # `pwd`/.claude/…: a word made of a command (GF6)
     kept = KEPT_TESTS.set(kept_tests(text))  # (a test removed or formatted: s50-greview3 K1)
+    listed, _LISTED[0] = _LISTED[0], {}  # (each folder a pattern lists, once: T8)
     try:  # (each word asked once: a here-document's 30,000 lines took minutes, s58-hreview T1)
         asked = {word: _doubtful(word, folders, index) for word in dict.fromkeys(words)}
     finally:
         KEPT_TESTS.reset(kept)
+        _LISTED[0] = listed
     doubtful += [word for word in words if asked[word]]
     return _readers().writer_of(text, doubtful) if doubtful else None
 
@@ -353,13 +355,9 @@ _MAX_LEVELS: Final = 3
 _MAX_MATCHES: Final = 256
 
 
-def _may_be_process_folder(head: str, parts: list[str]) -> bool:
-    """Whether the pattern of ``parts`` under the folder ``head`` may name ``/proc`` or
-    ``/dev/fd`` (folders of the process asking, as ``_UNNAMEABLE``'s)."""
-    match = fnmatch.fnmatchcase
-    return (head == "/" and (match("proc", parts[0]) or (
-        match("dev", parts[0]) and len(parts) > 1 and match("fd", parts[1])))) or (
-            head == "/dev" and match("fd", parts[0]))
+#: The folders listed during the call ``held_word`` asks about (``globbed.globbed``'s
+#: memo; None outside one).
+_LISTED: list[dict[object, object] | None] = [None]
 
 
 def _glob_found(full: str, index: Index) -> str | None:
@@ -367,19 +365,19 @@ def _glob_found(full: str, index: Index) -> str | None:
     item its folder before the first pattern lies in, or the first item below that folder
     whose next part the pattern may match once it exists (bash matches a leading dot only
     with a dot)."""
+    from .globbed import globbed, may_be_process_folder  # (only for a pattern word)
+
     parts = full.split("/")
     at = next(i for i, part in enumerate(parts) if _GLOB.search(part))
     if ".." in parts[at:] or sum(_GLOB.search(p) is not None for p in parts) > _MAX_LEVELS \
-            or _may_be_process_folder(posixpath.normpath("/".join(parts[:at]) or "/"),
-                                      parts[at:]):
+            or may_be_process_folder(posixpath.normpath("/".join(parts[:at]) or "/"),
+                                     parts[at:]):
         return _ANYWHERE  # `s*/../.claude/…`: what the pattern matches, then up (W8); a
         # pattern of many levels costs folders to the power of its levels (s43 T1);
         # `/pro?/self/cwd`, matched here in the gate's process (s44 GF1c)
     fs.unkept()  # what the pattern matches now (a link `lnk -> .claude/hooks`: GF1)
-    import glob  # (its import compiles patterns: only for a word that is one)
-
-    matches = glob.glob(full, include_hidden=False)
-    if len(matches) > _MAX_MATCHES:
+    matches = globbed(parts, at, _LISTED[0] if _LISTED[0] is not None else {})
+    if matches is None or len(matches) > _MAX_MATCHES:
         return _ANYWHERE
     for match in matches:
         found = _path_found(match, index, probe=True)

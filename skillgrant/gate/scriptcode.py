@@ -11,6 +11,11 @@ import os
 import re
 
 from . import files as fs
+from .runnersettings import CODE_ENDINGS as _CODE_ENDINGS
+from .runnersettings import LOADS as _LOADS
+from .runnersettings import emits_into_tests as _emits_into_tests
+from .runnersettings import prettier as _prettier
+from .runnersettings import settings as _settings
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -96,15 +101,17 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
     """``_allowed``'s reading of the words ``given`` of the program ``name`` (``given[at]``)
     of ``_RUNS`` and its wrappers: tsc's ``--noEmit``, a runner's operands (``_operands``),
     an option loading code (``_loads``)."""
-    if name == "tsc" and "--noEmit" not in given and _emits_into_tests(folder, given):
+    switch = [given[k + 1:k + 2] != ["false"] for k, w in enumerate(given)
+              if w.lower() == "--noemit"]  # (tsc folds its options: `--noemit`; the last)
+    if name == "tsc" and switch[-1:] != [True] and _emits_into_tests(folder, given):
         raise ValueError(f"a script of {folder!r} runs tsc, which may write into a folder "
                          "whose scripts are run as tests (its outDir)")
     if name in _OPERAND_RUNNERS:
         _operands(folder, name, given[at + 1:])
-    if name == "prettier" and "--no-config" not in given:
-        raise ValueError(f"a script of {folder!r} runs prettier, which takes settings naming "
-                         "plugins from each checked file's folder up (`package.yaml` too): "
-                         "only `--no-config` is read (s59-mreview S25, S26)")
+    if name == "prettier":  # (after `--` a word is a file: s60-mreview M11)
+        own = given[:given.index("--", at)] if "--" in given[at:] else given
+        if "--no-config" not in own[at + 1:]:
+            _prettier(folder, [*own[at + 1:], *("./" + w for w in given[len(own) + 1:])])
     for runner in {name, *(n for n in (os.path.basename(w) for w in given[:at])
                           if n in _WRAPPERS)}:
         _settings(folder, runner)
@@ -113,15 +120,86 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
             for w in given[given.index("--", at) + 1:]):  # (`npm run unit -- --x=./r.mjs`
         raise ValueError(f"a script of {folder!r} gives another script words naming a "
                          "file (`--`), which its command is run with")  # s59-mreview S18)
+    _options(folder, name, given, at)
     checked = given[1:] if name != "jest" else given[1:at]
     for k, option in enumerate(checked):
         option, equals, value = option.partition("=")
         if option in _LOADS and not equals:
             value = checked[k + 1] if k + 1 < len(checked) else "."
         if option in _LOADS and (_loads(folder, value) or (
-                name in _FILE_FIRST and value not in _BUILT_IN)):
+                name in _FILE_FIRST and value not in (_MOCHAS if k >= at else _BUILT_IN)
+                )) and not (
+                name in _FILE_FIRST and option in FIRST_OPTIONS and first_name(value) and
+                not _there(folder, first_name(value)) and (
+                    option not in ("-r", "--require") or _known_module(folder, value))):
             raise ValueError(f"a script of {folder!r} gives {name} a file to load as code "
-                             f"({option!r} {value!r})")
+                             f"({option!r} {value!r})")  # (but a bare module name of no
+            # file here: the runner takes the package, testroots.first_loaded guards its
+            # name in the folder; s59-mreview K6, S19)
+
+
+def _options(folder: str, name: str, given: list[str], at: int) -> None:
+    """Raises ValueError where the runner ``name`` (``given[at]``) or a wrapper before it is
+    given an option neither of ``runneroptions.OPTIONS`` (its allow-list) nor of ``_LOADS``
+    (read by its value): s60-mreview M1–M3, M6, M7."""
+    from .runneroptions import OPTIONS
+
+    end = given.index("--", at) if "--" in given[at:] else len(given)
+    for program, words in ((name, given[at + 1:end]), *(
+            (w, given[:at]) for w in {os.path.basename(g) for g in given[:at]} & {"nyc", "c8"})):
+        read = OPTIONS.get(program)
+        if read is None:
+            continue
+        for k, word in enumerate(words):
+            option, equals, value = word.partition("=")
+            if program == "eslint" and option in ("-f", "--format") and (
+                    value if equals else words[k + 1] if k + 1 < len(words) else "") in _FORMATS:
+                continue  # (eslint's own formatters)
+            if word[:1] == "-" and option not in read and option not in _LOADS:
+                raise ValueError(f"a script of {folder!r} gives {program} {word!r}, an option "
+                                 "the gate does not read (runneroptions.OPTIONS)")
+
+
+#: eslint 9's built-in formatters (``-f json``).
+_FORMATS: Final = frozenset(("stylish", "json", "json-with-metadata", "html"))
+
+
+def _known_module(folder: str, value: str) -> bool:
+    """Whether the module ``value`` a runner requires first is one whose reading is known
+    (s60-mreview M17: a required package reads its own settings, @babel/register babel's
+    plugins, dotenv's .env): ``source-map-support/register`` (none), ts-node's register
+    where the first ``tsconfig.json`` up holds no ``ts-node`` key naming code (its
+    ``require``, ``compiler``: M17b) and extends none (JSON only)."""
+    if value == "source-map-support/register":
+        return True
+    if value not in ("ts-node/register", "ts-node/register/transpile-only"):
+        return False
+    import json
+
+    above = folder
+    while not os.path.isfile(os.path.join(above, "tsconfig.json")):
+        if above == os.path.dirname(above):
+            return True
+        above = os.path.dirname(above)
+    try:
+        settings = json.loads(fs.read(os.path.join(above, "tsconfig.json"), 1 << 20))
+    except (OSError, ValueError):
+        return False
+    own = settings.get("ts-node", {}) if isinstance(settings, dict) else None
+    return isinstance(own, dict) and "extends" not in settings and set(own) <= {
+        "esm", "transpileOnly", "files", "logError", "pretty", "compilerOptions",
+        "experimentalSpecifierResolution", "preferTsExts", "ignore", "skipProject"}
+
+
+def _there(folder: str, name: str) -> bool:
+    """Whether ``folder`` holds ``name`` or a ``name.*`` (require's ``.js``, ``.json``,
+    ``.node``: s60-mreview, mocha's reporter ``rep.node``), or cannot be listed."""
+    try:
+        return any(n == name or n.startswith(name + ".") for n in os.listdir(folder or "."))
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
 
 
 def _operands(folder: str, name: str, words: list[str]) -> None:
@@ -129,7 +207,8 @@ def _operands(folder: str, name: str, words: list[str]) -> None:
     script a file, folder or glob operand names as a test) is given an operand there (or a
     glob) outside a folder whose scripts are guarded as tests (``testnames.JS_FOLDERS``:
     ``test/``) that is no test's name (``mocha tools/check.js``, ``mocha spec``, ``tape
-    'tests/*.js'``: s59-mreview S3, S16)."""
+    'tests/*.js'``: s59-mreview S3, S16). (ava's, tap's default globs' ``tests/**``:
+    ``testroots.first_loaded``.)"""
     from .testnames import JS_FOLDERS, test_name
 
     skip = False
@@ -149,70 +228,6 @@ def _operands(folder: str, name: str, words: list[str]) -> None:
                              JS_FOLDERS.isdisjoint(head) and not tests):
             raise ValueError(f"a script of {folder!r} gives {name} {word!r}, whose scripts "
                              "it runs as tests and no guard keeps")
-
-
-def _emits_into_tests(folder: str, given: list[str]) -> bool:
-    """Whether tsc with the words ``given`` may write its output into a folder whose scripts
-    a runner runs as tests (s59-mreview S7: ``outDir: test``): its settings file (``-p``,
-    ``--project``, or ``tsconfig.json``; none: tsc writes nothing) not read as JSON, extending
-    another, or an ``outDir``/``outFile``/``declarationDir`` holding ``test``, ``__tests__``,
-    ``__mocks__`` or ``..`` (a source of a test's name is a test wherever tsc emits it)."""
-    import json
-
-    from .testnames import JS_FOLDERS
-
-    named = [given[k + 1] for k, w in enumerate(given[:-1]) if w in ("-p", "--project")]
-    if any(w[:1] == "-" and w.lstrip("-").lower() in _TSC_OUT for w in given):
-        return True  # (`--outDir test` on the command line)
-    path = os.path.join(folder, named[0] if named else "tsconfig.json")
-    path = os.path.join(path, "tsconfig.json") if fs.entry(path) == "dir" else path
-    if fs.entry(path) is None:
-        return bool(named)
-    try:
-        settings = json.loads(fs.read(path, 1 << 20).decode("utf-8", "replace"))
-    except (OSError, ValueError):
-        return True  # (comments, trailing commas: JSONC not read)
-    options = settings.get("compilerOptions", {}) if isinstance(settings, dict) else None
-    if not isinstance(options, dict) or "extends" in settings:
-        return True
-    outs = [str(options[k]) for k in options if k.lower() in _TSC_OUT]
-    return any(not JS_FOLDERS.isdisjoint(o.split("/")) or ".." in o.split("/") for o in outs)
-
-
-def _settings(folder: str, name: str) -> None:
-    """Raises ValueError where the runner ``name`` of ``_RUNS`` (but jest, whose settings
-    ``jestsettings`` reads) finds settings in ``folder`` that may name code: a settings file
-    of its own (``starttables.STARTS``) that is code (``vitest.config.ts``,
-    ``.mocharc.js``), or one, or its ``package.json`` member, holding a key naming code
-    (a key not of ``_DATA_KEYS``: ``require``, ``r``, ``plugins``, ``spec``). Its settings
-    files are guarded by name; the files they name are not (s59-mreview S10, S13)."""
-    from .starttables import STARTS
-
-    if name == "jest" or name not in STARTS:
-        return
-    for entry in STARTS[name]:
-        base = entry.lstrip("^")
-        path = os.path.join(folder, base)
-        if base.endswith("/") or fs.entry(path) not in ("file", "link"):
-            continue
-        if base.endswith(_CODE_ENDINGS):
-            raise ValueError(f"a script of {folder!r} runs {name}, whose settings {base!r} are "
-                             "code (they may load any file)")
-        import json
-
-        try:  # (JSON only: a YAML one, a settings file of no ending in YAML, is not read)
-            data = json.loads(fs.read(path, 1 << 20).decode("utf-8", "replace").removeprefix(
-                "\ufeff"))
-        except (OSError, ValueError):
-            data = None
-        if base == "package.json":
-            data = data.get(_MEMBERS.get(name, name), {}) if isinstance(data, dict) else None
-        if not isinstance(data, dict) or not all(k in _DATA_KEYS or (k == "nyc-arg" and (
-                isinstance(v, list) and all(isinstance(w, str) and w.split("=", 1)[0] not in
-                                            _LOADS and not w.endswith(_CODE_ENDINGS) for w in v)))
-                for k, v in data.items()):  # (tap's `nyc-arg`: `--exclude x/**`)
-            raise ValueError(f"a script of {folder!r} runs {name}, whose settings {base!r} "
-                             "may name code (a key not read as data, or not JSON)")
 
 
 def _loads(folder: str, value: str) -> bool:
@@ -268,33 +283,6 @@ _RUNS: Final = {
 #: Programs running the program after their options (``cross-env``: its assignments), whose
 #: settings files ``starttables.STARTS`` names (``.nycrc``, ``.c8rc``).
 _WRAPPERS: Final = frozenset(("cross-env", "nyc", "c8"))
-#: Options of a runner or a wrapper loading a module or a file as code (a settings file,
-#: a file of settings naming code among them): a value that may be a file refuses
-#: (``_loads``).
-_LOADS: Final = frozenset(("-r", "--require", "--import", "--loader", "--experimental-loader",
-                           "--plugin", "--plugins", "--rulesdir", "--resolve-plugins-relative-to",
-                           "--config", "-c", "--file", "--ui", "-u", "--reporter", "-R",
-                           "--setup", "--environment", "--before", "--after", "--node-arg",
-                           "-i", "--include", "--test-env", "--extension", "-e", "--package",
-                           "--nycrc-path", "--node-arguments", "--workspace", "--spec",
-                           "--reporter-options", "--config-file"))
-#: The keys of a runner's JSON settings read as data (an allow-list: any other key, an alias
-#: as mocha's `r`, may name code it loads; s59-mreview S10, S24): mocha's, nyc's and c8's
-#: thresholds and switches, prettier's formatting, xo's and eslint's rules.
-_DATA_KEYS: Final = frozenset((
-    "timeout", "slow", "recursive", "bail", "exit", "color", "colors", "diff", "parallel",
-    "jobs", "retries", "check-leaks", "full-trace", "inline-diffs", "sort", "forbid-only",
-    "forbid-pending", "allow-uncaught", "async-only", "grep", "fgrep", "invert", "dry-run",
-    "fail-zero", "check-coverage", "checkCoverage", "branches", "lines", "functions",
-    "statements", "per-file", "perFile", "all", "cache", "clean", "skip-full", "skipFull",
-    "semi", "singleQuote", "tabWidth", "useTabs", "printWidth", "trailingComma",
-    "bracketSpacing", "arrowParens", "endOfLine", "quoteProps", "jsxSingleQuote",
-    "proseWrap", "htmlWhitespaceSensitivity", "embeddedLanguageFormatting",
-    "bracketSameLine", "rules", "space", "envs", "globals", "ignores", "semicolon",
-    "prettier", "verbose", "failFast", "fail-fast", "concurrency", "serial", "test-regex",
-    "test-ignore",
-    "watch-ignore", "exclude", "include", "excludeAfterRemap", "watermarks"))
-_MEMBERS: Final = {"eslint": "eslintConfig", "c8": "c8", "nyc": "nyc"}
 #: The runners running every script their operands name as a test, and their options
 #: taking the next word (mocha's, tape's, tap's, ava's).
 _OPERAND_RUNNERS: Final = frozenset(("mocha", "tape", "tap", "ava"))
@@ -304,12 +292,29 @@ _RUNNER_VALUED: Final = frozenset((
     "--ignore", "--exclude", "--file", "--config", "--package", "--reporter-options", "-O",
     "--reporter-option", "--node-arg", "--before", "--after", "--match", "-m",
     "--concurrency", "-c", "--coverage-report", "--node-arguments", "--invert", "--delay"))
-#: tsc's options naming where it writes (folded).
-_TSC_OUT: Final = frozenset(("outdir", "outfile", "declarationdir", "out"))
 #: The runners trying a module's name as a file of the folder first (mocha's
 #: ``handleRequires``: ``ts-node/register.js`` there shadows the package; prettier's plugins:
 #: s59-mreview S19): any name but a built-in one refuses.
 _FILE_FIRST: Final = frozenset(("mocha", "prettier"))
+#: Their options naming a module they try as a file of the run folder first (mocha's
+#: ``--require``: ``handleRequires`` tests ``existsSync(mod)``, ``mod + '.js'``; its
+#: reporter and interface: a package, then ``path.resolve``; prettier 3's ``--plugin``:
+#: ``import(path.resolve(name))``, then the package): ``testroots.first_loaded`` guards the
+#: name's first part in the folder.
+FIRST_OPTIONS: Final = frozenset(("-r", "--require", "-R", "--reporter", "-u", "--ui",
+                                  "--plugin", "--plugins"))
+
+
+def first_name(value: str) -> str:
+    """The first part of a bare module name ``value`` (``ts-node`` of ``ts-node/register``,
+    ``@babel`` of ``@babel/register``), or "" for a path or a name the gate does not read as
+    one (``./x``, ``/x``, ``~``, ``..``, an expansion, a built-in name)."""
+    if not value or value[0] in "./~-" or value in _MOCHAS or any(
+            c in value for c in "$`\\*?[{") or ".." in value.split("/"):
+        return ""
+    return value.split("/", 1)[0]
+
+
 #: The built-in names the options of ``_LOADS`` take (mocha's reporters and interfaces,
 #: istanbul's reporters, node's): no file.
 _BUILT_IN: Final = frozenset((
@@ -318,6 +323,11 @@ _BUILT_IN: Final = frozenset((
     "text", "text-summary", "lcov", "lcovonly", "html", "html-spa", "cobertura", "clover",
     "teamcity", "none", "json-summary", "junit", "dots", "verbose", "default", "basic",
     "js", "ts", "cjs", "mjs", "jsx", "tsx", "hanging-process", "github-actions"))
+#: mocha 10's own reporters and interfaces (``Mocha.reporters``, ``Mocha.interfaces``): any
+#: other name, one of ``_BUILT_IN`` too (``dots``), it tries as a file (s60-mreview M23).
+_MOCHAS: Final = frozenset(("spec", "dot", "tap", "json", "json-stream", "list", "min",
+                            "nyan", "progress", "landing", "markdown", "xunit", "doc", "base",
+                            "html", "bdd", "tdd", "qunit", "exports"))
 #: nyc's and c8's options taking the next word as their value.
 _WRAPPER_VALUED: Final = frozenset(("--reporter", "-r", "--report-dir", "--temp-dir", "-t",
                                     "--temp-directory", "--include", "-n", "--exclude", "-x",
@@ -330,8 +340,6 @@ _WRAPPER_VALUED: Final = frozenset(("--reporter", "-r", "--report-dir", "--temp-
 #: S11).
 PLAIN_NAMES: Final = frozenset(("NODE_ENV", "BABEL_ENV", "CI", "FORCE_COLOR", "NO_COLOR",
                                  "TZ", "DEBUG", "LANG", "LC_ALL", "NODE_NO_WARNINGS"))
-#: The endings of a file node loads as code.
-_CODE_ENDINGS: Final = (".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx", ".node")
 #: An interpreter's name (a version's too: ``python3.11``, ``nodejs20``): its operands, its
 #: options' texts or modules are code (s58-mreview R18b, R18c).
 _INTERPRETER: Final = re.compile(

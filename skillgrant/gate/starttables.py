@@ -113,9 +113,13 @@ STARTS: Final = {
                            for e in (".js", ".cjs", ".mjs", ".cts", ".json"))),
     "vitest": tuple(f"{c}.{k}{e}" for c, k in (("vitest", "config"), ("vite", "config"),
                                                 ("vitest", "workspace"), ("vitest", "projects"))
-                    for e in (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".json")),
+                    for e in (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".json")) + tuple(
+        "^" + n for n in (".postcssrc", *(f".postcssrc.{e}" for e in (
+            "json", "yaml", "yml", "ts", "cts", "js", "cjs", "mjs")), *(
+            f"postcss.config.{e}" for e in ("ts", "cts", "js", "cjs", "mjs")))),
     # (vitest 2 loads `vitest.workspace.*`, `vitest.projects.*` from its config's folder as
-    # code: s59-mreview S15)
+    # code: s59-mreview S15; and, for a test importing a .css, postcss-load-config's search
+    # from its root up, vite 5: s60-mreview M9)
     # pytest's settings (pytest 9 reads `pytest.toml` first) and conftest.py, from the
     # folder of its paths up to the root it picks by them
     "pytest": tuple("^" + n for n in ("conftest.py", "pytest.toml", ".pytest.toml",
@@ -133,6 +137,9 @@ STARTS: Final = {
         "eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts",
         "eslint.config.mts", "eslint.config.cts", ".eslintrc.js", ".eslintrc.cjs",
         ".eslintrc.yaml", ".eslintrc.yml", ".eslintrc.json", ".eslintrc"))),
+    # deno's settings, from its folder up (its `imports` map a test's import to any file:
+    # s60-mfix)
+    "deno": ("^deno.json", "^deno.jsonc"),
     # the runners a collecting package.json script may run (scriptcode._RUNS: s59): their
     # settings files, code or naming code (tap's `.taprc` `before:`, ava's `require`, xo's
     # eslint settings, nyc's `require`, c8's reporters)
@@ -141,7 +148,7 @@ STARTS: Final = {
             "^nyc.config.mjs", "^.babelrc", "^babel.config.js", "^babel.config.cjs",
             "^tsconfig.json"),
     "ava": ("node_modules/", "package.json", "^ava.config.js", "^ava.config.cjs",
-            "^ava.config.mjs"),
+            "^ava.config.mjs", "^ava.config.json"),  # (ava 6's checkJsonFile)
     "xo": ("node_modules/", "package.json", "^xo.config.js", "^xo.config.cjs",
            "^xo.config.mjs", "^xo.config.ts", "^.xo-config", "^.xo-config.js",
            "^.xo-config.cjs", "^.xo-config.json", "^.eslintrc.js", "^.eslintrc.cjs",
@@ -150,11 +157,14 @@ STARTS: Final = {
                                     "^.nycrc.yml", "^.nycrc.yaml", "^nyc.config.js",
                                     "^nyc.config.cjs", "^nyc.config.mjs", "^.c8rc",
                                     "^.c8rc.json")),
+    # (prettier 3's CONFIG_FILE_NAMES: `package.yaml`'s `prettier` too, s59-mreview S26)
     "prettier": ("node_modules/", "package.json", *("^" + n for n in (
-        ".prettierrc", ".prettierrc.json", ".prettierrc.yaml", ".prettierrc.yml",
-        ".prettierrc.json5", ".prettierrc.js", ".prettierrc.mjs", ".prettierrc.cjs",
-        ".prettierrc.ts", ".prettierrc.toml", "prettier.config.js", "prettier.config.mjs",
-        "prettier.config.cjs", "prettier.config.ts")))}
+        "package.yaml", ".prettierrc", ".prettierrc.json", ".prettierrc.yaml",
+        ".prettierrc.yml", ".prettierrc.json5", ".prettierrc.js", ".prettierrc.mjs",
+        ".prettierrc.cjs", ".prettierrc.ts", ".prettierrc.toml", "prettier.config.js",
+        "prettier.config.mjs", "prettier.config.cjs", "prettier.config.ts",
+        ".prettierrc.mts", ".prettierrc.cts", "prettier.config.mts",
+        "prettier.config.cts")))}
 #: Of the names read walking up (``^``), the project's manifests and code (s42 P1g's class):
 #: not guarded below the call's folder, where editing a member's ``Cargo.toml`` is the work;
 #: a program's own settings (``.mvn``, ``.cargo``, ``.npmrc``) are, at any depth (s44 P10),

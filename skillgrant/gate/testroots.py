@@ -24,8 +24,9 @@ TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
-#: The guarded set the roots were read for (by identity), and its roots.
-_LAST: list[tuple[object, tuple[str, ...]]] = []
+#: The guarded set the roots were read for (by identity), its roots, and the folded paths a
+#: runner of its scripts tries as files first (``first_loaded``).
+_LAST: list[tuple[object, tuple[str, ...], tuple[str, ...]]] = []
 #: A settings file read at most this far (a settings file is small).
 _LIMIT: Final = 1 << 20
 #: pytest's settings files, each with the section holding ``testpaths`` (pytest 9's order).
@@ -43,22 +44,47 @@ def runner_roots(guards: object, runs: tuple[str, ...]) -> tuple[str, ...]:
     if _LAST and _LAST[0][0] is guards:
         return _LAST[0][1]
     found: dict[str, None] = {}
+    firsts: dict[str, None] = {}
     if getattr(guards, "collected", None):
         from .nested import planned_of
         from .planscripts import plan_scripts
+        from .scriptfirsts import first_names
 
         names = plan_scripts(guards)
         inside = tuple(r.rstrip("/") + "/" for r in runs)
         named = [p for p in planned_of(guards) if not (p + "/").startswith(inside)]
         found.update(dict.fromkeys(p for p in named if fs.is_folder(p)))
         for run in runs:
+            firsts.update(dict.fromkeys(first_names(run)))
             for folder in _settings_roots(run, names):
                 real = fs.realpath(folder)
                 if real != "/" and not (real + "/").startswith(inside) and fs.is_folder(real):
                     found[real] = None  # (`/`: a URL's base, `vite --base /`; s55-sreview C1)
     roots = tuple(found)
-    _LAST[:] = [(guards, roots)]
+    _LAST[:] = [(guards, roots, tuple(firsts))]
     return roots
+
+
+def first_loaded(key: str, guards: object) -> bool:
+    """Whether the folded real path ``key`` is, or lies below, a name a runner of the
+    collecting plan's ``package.json`` scripts tries as a file of its folder before the
+    package it names (``mocha --require ts-node/register``: ``./ts-node/register``,
+    ``.js``; ``--require setup``, ``--reporter rep``: ``./setup``, any ``./setup.*``, as
+    require's ``.js``, ``.json``, ``.node``; prettier's ``--plugin``:
+    ``scriptcode.FIRST_OPTIONS``), read from every script of each run folder's
+    ``package.json`` (s59-mreview K6: such a script is read, its name guarded, instead of
+    refused), or a ``__snapshots__`` folder below a collecting folder, or a file below one
+    (jest's and vitest's snapshot files, which they run as code: s60-mreview M14). True where
+    the set's roots were not read (``runner_roots`` runs first: ``testlinks.places``)."""
+    if "/__snapshots__/" in key + "/" and any(key.startswith(f + "/") for f in getattr(
+            guards, "collected", ())):  # (jest 29, vitest 2 run each test's snapshot file:
+        return True  # `new Function(<the .snap text>)`; s60-mreview M14)
+    if not (_LAST and _LAST[0][0] is guards):
+        return True
+    from .scriptfirsts import in_tests
+
+    return any(key == p or key.startswith((p + ".", p + "/")) if p[:1] != "\0" else
+               in_tests(key, p[1:]) for p in _LAST[0][2])
 
 
 def _settings_roots(folder: str, names: frozenset[str] | None) -> list[str]:
@@ -267,7 +293,8 @@ def _code_run(folder: str, base: str, given: list[str], depth: int) -> list[str]
         raise ValueError(f"a script of {folder!r} runs a build tool's recipes")
     from .scriptcode import code_read  # (only where a script's words are read: s59-hfix)
 
-    code_read(folder, given, names)
+    code_read(base, given, names)  # (in the folder it runs in: its settings from there up,
+    # its operands, its options' files; s59-mreview S27)
     found: list[str] = []
     for k, word in enumerate(words):
         path = os.path.normpath(os.path.join(base, word))
@@ -332,9 +359,10 @@ _WRITTEN: Final = re.compile(r">>?[ \t]*([^\s&;|<>]+)")
 _UNREAD: Final = frozenset(("popd", "xargs", "parallel", "eval", "source", ".", "exec",
                             "env", "command", "builtin"))
 #: The npm settings of a project's ``.npmrc`` that change which package's scripts run, or
-#: the shell running them.
+#: the shell running them, or what every node they run loads (``node-options``: npm's
+#: ``NODE_OPTIONS`` for its scripts, ``--require ./tools/x.cjs``; s60-mfix).
 _NPMRC: Final = re.compile(r"(?m)^\s*(?:workspaces?|prefix|script-shell|"
-                           r"include-workspace-root)\s*=")
+                           r"include-workspace-root|node-options)\s*=")
 _FEEDS: Final = frozenset(("xargs", "parallel", "eval", "exec", "popd", "source"))
 #: The shells whose first operand is the script they run (read at depth 1).
 _SHELLS: Final = frozenset(("sh", "bash", "dash"))
