@@ -225,3 +225,92 @@ def test_a_module_edited_to_the_same_size_after_its_group_was_split_is_imported_
     os.utime(module, ns=(was.st_atime_ns, was.st_mtime_ns + 2_000_000_000))
     assert "Stay within IT" in _hook(kept, plans["make"], "echo hi", project)[2]
     assert "Stay within IT" in _hook(kept, plans["git"], "echo hi", project)[2]
+
+
+# --- B: a batch answers each file as that file alone ---------------------------------------
+
+REAL = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "real-skills"
+#: The real skills the batch rows take (spread over the corpus: strings, lists, commands).
+TAKEN = (1, 9, 18, 33)
+PLAN_TOP = "allowed-tools:\n  - Bash(git *)\n  - Read\n  - Grep\n"
+PLAN_ONE = "allowed-tools:\n  - Bash\n  - Read\n"
+PLAN_TWO = "allowed-tools:\n  - Bash(npm run *)\n  - Edit(src/**)\n"
+
+
+def _one_byte_apart(text: bytes, seed: int) -> bytes:
+    """``text`` with one byte of its ``allowed-tools`` lines changed (a space dropped or
+    doubled, a letter's case turned): a key that compares a prefix, or a value's shape,
+    reads the two alike."""
+    at = text.find(b"allowed-tools:")
+    end = text.find(b"\n---", at)
+    spots = [i for i in range(at + 14, end) if text[i:i + 1].isalpha() or text[i] == 32]
+    if at < 0 or not spots:
+        return text + b"\n"
+    i = spots[(seed * 7919) % len(spots)]
+    byte = text[i:i + 1]
+    return text[:i] + (b"  " if byte == b" " else byte.swapcase()) + text[i + 1:]
+
+
+def _batch_tree(top: Path) -> list[Path]:
+    """A tree of real skills and their near copies: each file's own, its copy one byte apart,
+    its CRLF and BOM copies, and two copies under two other plans (``plan.yaml`` beside
+    them, in a repository: a plan is looked for up to its root); the files, in the batch's
+    order."""
+    reals = sorted(REAL.glob("*.md"))
+    (top / ".git").mkdir(parents=True)
+    for name, plan in (("a", PLAN_TOP), ("p1", PLAN_ONE), ("p2", PLAN_TWO)):
+        (top / name).mkdir(parents=True)
+        (top / name / "plan.yaml").write_text(plan)
+    for n in TAKEN:
+        text = reals[n].read_bytes()
+        for folder, data in ((f"a/{n}", text), (f"a/{n}b", _one_byte_apart(text, n)),
+                             (f"a/{n}c", text.replace(b"\n", b"\r\n")),
+                             (f"a/{n}d", b"\xef\xbb\xbf" + text), (f"p1/{n}", text),
+                             (f"p2/{n}", text)):
+            (top / folder).mkdir(parents=True)
+            (top / folder / "SKILL.md").write_bytes(data)
+    return sorted(top.rglob("SKILL.md"))
+
+
+def _skillgrant(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-P", "-m", "skillgrant", *args], cwd="/",
+                          capture_output=True, text=True, timeout=300, check=False)
+
+
+def _by_file(output: str) -> dict[str, dict[str, object]]:
+    """A JSON report's file objects by path (the artifact, named from the batch's root,
+    left out)."""
+    files: dict[str, dict[str, object]] = {}
+    for found in json.loads(output)["files"]:
+        found.pop("artifact", None)
+        files[str(found.pop("path"))] = found
+    return files
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real-skills corpus is not beside the project")
+def test_a_batch_answers_each_file_as_that_file_alone(tmp_path: Path) -> None:
+    """``apply --dry-run`` (the decisions, and the rewrite read back: what ``check`` says and
+    more) of the tree at once and of each file alone."""
+    command = ["apply", "--dry-run"]
+    files = _batch_tree(tmp_path / "tree")
+    batch = _by_file(_skillgrant(*command, "-f", "json", str(tmp_path / "tree")).stdout)
+    assert sorted(batch) == [str(path) for path in files]
+    assert sum(bool(found.get("error")) for found in batch.values()) < len(files) // 4
+    alone = {}
+    for path in files:
+        alone.update(_by_file(_skillgrant(*command, "-f", "json", str(path)).stdout))
+    assert [path for path in batch if batch[path] != alone[path]] == []
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real-skills corpus is not beside the project")
+def test_apply_over_a_batch_writes_each_file_as_apply_of_that_file_alone(tmp_path: Path) -> None:
+    files = _batch_tree(tmp_path / "batch")
+    shutil.copytree(tmp_path / "batch", tmp_path / "alone")
+    was = {path: path.read_bytes() for path in files}
+    batch = _skillgrant("apply", str(tmp_path / "batch"))
+    assert batch.stderr.count("error:") < len(files) // 4, batch.stderr
+    for path in files:
+        _skillgrant("apply", str(tmp_path / "alone" / path.relative_to(tmp_path / "batch")))
+    assert [path for path in files if path.read_bytes() != (
+        tmp_path / "alone" / path.relative_to(tmp_path / "batch")).read_bytes()] == []
+    assert sum(path.read_bytes() != was[path] for path in files) > len(files) // 2
