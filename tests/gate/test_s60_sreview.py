@@ -314,3 +314,55 @@ def test_apply_over_a_batch_writes_each_file_as_apply_of_that_file_alone(tmp_pat
     assert [path for path in files if path.read_bytes() != (
         tmp_path / "alone" / path.relative_to(tmp_path / "batch")).read_bytes()] == []
     assert sum(path.read_bytes() != was[path] for path in files) > len(files) // 2
+
+
+# --- H: the payload read as ``json.loads`` reads it -------------------------------------------
+
+#: A payload (``{C}``: where the command's JSON string goes) the hook denies for a call.
+_CALL = ('{"session_id": "s", "hook_event_name": "PreToolUse", "cwd": "/", "tool_name": "Bash", '
+         '"tool_input": {"command": {C}}}')
+#: Payloads a reader of its own (without ``json``) may read otherwise: those ``json.loads``
+#: refuses, and those it reads in a way of its own (the last of a repeated key, NaN, numbers
+#: past the digits limit, escaped surrogates, a BOM, bytes that are no UTF-8).
+ODD_PAYLOADS = [
+    _CALL.replace("{C}", '"rm -rf /"').encode() + b" x",
+    b"\xef\xbb\xbf" + _CALL.replace("{C}", '"echo hi"').encode(),
+    _CALL.replace("{C}", '"echo \xff"').encode("latin-1"),
+    _CALL.replace("{C}", '"echo \\ud800"').encode(),
+    _CALL.replace("{C}", '"rm -rf /", "command": "echo hi"').encode(),
+    _CALL.replace("{C}", '"echo hi", "command": "rm -rf /"').encode(),
+    _CALL.replace("{C}", "NaN").encode(),
+    _CALL.replace("{C}", "1" * 4400).encode(),
+    _CALL.replace("{C}", '"echo hi"').replace(", ", ",\f").encode(),
+    _CALL.replace("{C}", '"echo hi"').encode("utf-16"),
+    _CALL.replace("{C}", '"echo \x01"').encode(),
+    b"[" * 5000 + b"]" * 5000,
+]
+
+
+def test_a_payload_is_read_as_json_loads_reads_it(tmp_path: Path) -> None:
+    """The printed hook on payloads ``json`` refuses: denied with ``json``'s own words; on
+    the others: the answer to the payload ``json`` reads them as, written plainly."""
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"allowed-tools": ["Bash(echo *)", "Bash(rm -rf /)"]}))
+    hook = [sys.executable, "-I", "-c", "from skillgrant.cli.entry import main; main()", "hook",
+            "--plan", str(plan)]
+    wrong = []
+    for raw in ODD_PAYLOADS:
+        try:
+            plainly: bytes | None = json.dumps(json.loads(raw.decode("utf-8"))).encode()
+            reason = ""
+        except (ValueError, RecursionError) as e:
+            plainly = None
+            reason = f"the payload is not JSON: {e}" if isinstance(e, ValueError) else \
+                "the payload is nested too deeply"
+        got = subprocess.run(hook, input=raw, cwd="/", capture_output=True, timeout=60)
+        if plainly is None:
+            if got.returncode != 2 or not got.stderr.decode().rstrip("\n").endswith(reason):
+                wrong.append((raw[:80], got.returncode, got.stderr[-200:]))
+            continue
+        want = subprocess.run(hook, input=plainly, cwd="/", capture_output=True, timeout=60)
+        if (got.returncode, got.stdout, got.stderr) != (want.returncode, want.stdout,
+                                                        want.stderr):
+            wrong.append((raw[:80], got.returncode, got.stderr[-200:]))
+    assert wrong == []
