@@ -150,13 +150,10 @@ def _fresh(fresh: Path, project: Path, plans: dict[str, Path], kind: str,
 #: What a kept file goes through between two hooks.
 DAMAGE = {
     "truncated": lambda data, path: path.write_bytes(data[:len(data) // 2]),
-    "emptied": lambda data, path: path.write_bytes(b""),
-    "head-only": lambda data, path: path.write_bytes(data[:65536]),
     "tail-dropped": lambda data, path: path.write_bytes(data[:-1]),
     "a-byte-appended": lambda data, path: path.write_bytes(data + b"\0"),
     "a-link-to-it": lambda data, path: (path.with_suffix(".real").write_bytes(data),
                                         path.symlink_to(path.with_suffix(".real"))),
-    "a-folder": lambda data, path: path.mkdir(),
     "group-writable": lambda data, path: (path.write_bytes(data), path.chmod(0o664)),
 }
 
