@@ -23,6 +23,7 @@ files a runner meets, and the question raises ValueError (the call is denied, na
 from __future__ import annotations
 
 import os
+import time
 
 from . import files as fs
 from .below import under
@@ -42,6 +43,16 @@ if TYPE_CHECKING:
 #: kept for the next call (``walkcache``: 205,000 files listed in some 0.2 s once, then 1 ms).
 MAX_ENTRIES: Final = 200_000
 MAX_HOOK_ENTRIES: Final = 1_000_000
+#: Seconds the walk may take at a call, at most: past them the question is refused (the call
+#: denied) rather than left to the runtime's hook timeout, past which a runtime lets the call
+#: run (a session in ``/`` under a collecting plan: the walk listed ``/proc``'s 189,000
+#: folders, 26 s of CPU and 236 s in all on a loaded machine, s60-sreview). The listings
+#: made so far are kept for the next call (``walkcache``), so a large tree's walk goes on
+#: from them.
+MAX_WALK_SECONDS: Final = 10.0
+#: The roots whose walk this process refused past ``MAX_WALK_SECONDS`` (a hook's: asked again
+#: for the call's next word, it is refused at once).
+_SLOW: list[tuple[str, ...]] = []
 #: The folders (and links) the walk does not enter (see the module's text), by their exact
 #: names: node's, bun's, jest's and pytest's runners skip them.
 SKIPPED: Final = frozenset(("node_modules",))
@@ -192,21 +203,20 @@ def _below(path: str, folders: tuple[str, ...]) -> bool:
 
 def _walked(roots: tuple[str, ...]) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     """``_links`` of the real folders ``roots``."""
+    if roots in _SLOW:  # (a hook's process: one call, its walk refused once)
+        raise ValueError(_slow(roots))
+    deadline = time.monotonic() + MAX_WALK_SECONDS  # (the kept listings' reading counts)
+    kept = Kept(roots)
     pending = [r for r in roots if not any(r.startswith(o + "/") for o in roots if o != r)]
     seen = set(pending)
     links: list[tuple[str, str, tuple[str, ...]]] = []
-    kept = Kept(roots)
     bound = MAX_HOOK_ENTRIES if kept.path else MAX_ENTRIES
     left = bound
     while pending:
         folder = pending.pop()
         listed, fresh = kept.listing(folder, _listing)
         left -= fresh
-        if left < 0:
-            raise ValueError(
-                f"the folders the plan's test runners collect in hold more than {bound} "
-                "entries, which the gate walks to find the links a runner follows (below "
-                f"{roots[0]!r}), so the files they run are not known")
+        _within(left, bound, deadline, roots, kept)
         base = folder.rstrip("/") + "/"
         for name, kind in listed:
             if kind == "file" or name in SKIPPED:
@@ -223,6 +233,29 @@ def _walked(roots: tuple[str, ...]) -> tuple[tuple[str, str, tuple[str, ...]], .
                     pending.append(target)
     kept.save()
     return tuple(links)
+
+
+def _within(left: int, bound: int, deadline: float, roots: tuple[str, ...], kept: Kept
+            ) -> None:
+    """Raise ValueError where the walk of ``roots`` is past its ``deadline`` (its listings so
+    far kept) or past its ``bound`` of entries (``left`` below 0)."""
+    if time.monotonic() > deadline:
+        kept.save()
+        if kept.path:  # (a service's next call walks again)
+            _SLOW.append(roots)
+        raise ValueError(_slow(roots))
+    if left < 0:
+        raise ValueError(
+            f"the folders the plan's test runners collect in hold more than {bound} "
+            "entries, which the gate walks to find the links a runner follows (below "
+            f"{roots[0]!r}), so the files they run are not known")
+
+
+def _slow(roots: tuple[str, ...]) -> str:
+    """Why a walk of ``roots`` past ``MAX_WALK_SECONDS`` is refused."""
+    return (f"the walk of the folders the plan's test runners collect in (below {roots[0]!r}) "
+            f"took more than {MAX_WALK_SECONDS:g} seconds, so the files they run are not known "
+            "within the runtime's hook time")
 
 
 def _crossed(link: str) -> list[str]:

@@ -101,8 +101,8 @@ class Kept:
         try:
             os.makedirs(folder, mode=0o700, exist_ok=True)
             with open(fresh, "w", encoding="utf-8", errors="surrogateescape") as out:
-                json.dump({"format": _FORMAT, "roots": self.roots,
-                           "folders": self.new}, out)
+                out.write(json.dumps({"format": _FORMAT, "roots": self.roots,  # (dumps: json's
+                                      "folders": self.new}))  # C encoder; dump's is Python's)
             os.replace(fresh, self.path)
         except OSError:
             try:  # noqa: SIM105  (contextlib is not loaded in a hook's process)

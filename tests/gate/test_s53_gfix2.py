@@ -130,6 +130,20 @@ def test_the_walk_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         testfiles.collected(fold(str(tmp_path / "x.js")), guards)
 
 
+def test_the_walk_is_bounded_in_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``MAX_WALK_SECONDS`` the question raises ValueError (the call is denied), not left
+    to the runtime's hook timeout, past which the call runs (a session in ``/``: s60-sreview,
+    236 s); a hook's process refuses the same walk again at once."""
+    for k in range(5):
+        (tmp_path / f"d{k}").mkdir()
+    monkeypatch.setattr(testlinks, "MAX_WALK_SECONDS", 0.0)
+    monkeypatch.setattr(testlinks, "_SLOW", [])
+    guards = Guarded((), always=(), tops=frozenset(),
+                     collected=testfiles.test_folders([str(tmp_path)]))
+    with pytest.raises(ValueError, match="took more than 0 seconds"):
+        testfiles.collected(fold(str(tmp_path / "x.js")), guards)
+
+
 def test_the_walk_reads_links_once_and_ends_at_loops(tmp_path: Path) -> None:
     """A link to a folder above it (``test/up -> ..``) and a link back (``a/b -> ../a``)
     end the walk (each folder walked once); the places a file is met at are the paths through
