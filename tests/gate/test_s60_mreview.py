@@ -1,0 +1,164 @@
+"""Review s60 (s60-mreview) of s60-mfix (issue 29: what a collecting plan's package.json
+scripts run, ``scriptcode._RUNS``' allow-list of programs and what each reads: its options
+loading code ``_LOADS``, its settings ``_settings``, its operands ``_operands``; the folders a
+runner collects by itself ``testnames``; the hook's time on long calls, ``named``). Each case
+proves with real bash 5.2, npm 11, node 20 and the runners ``_RUNS`` vouches for (mocha 10.8.2,
+tape 5.9, nyc 17.1, typescript 5.6, ava 6.2, eslint 9.14, vitest 2.1.8: installed once from the
+registry into the runtime cache by ``test_s59_mreview._runners``, the project's
+``node_modules`` a link there) in a scratch project that the calls run the payload, then asks
+the printed hook for each call in turn in a second such project, running the allowed ones, as
+Claude Code 2.1.332's Bash tool runs them (``test_s56_sreview._case``,
+``test_s53_greview._session``): the hook allowing them all is the finding. A hole left open
+is a strict xfail (``OPEN``, its reason naming the module and the commit that misreads); a
+case the change holds is a plain test pinning it; a cost (a call a careful user needs, denied
+though harmless) is a row asserting the call is allowed.
+
+Every payload only makes a file (node's ``touch $INIT_CWD/zz``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen
+from test_s56_sreview import NODE_PAYLOAD, _case
+from test_s59_mreview import ESM, SPEC, VITEST, _runners
+
+#: Real bash, npm and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+
+#: The cases s60-mfix closed during the review (each a pin now), by the commit that closed it.
+CLOSED: dict[str, str] = {}
+
+#: The commit the review started from (s60-mfix's base).
+BASE = "e0fd15f2"
+
+
+def _rows(test: str, rows: dict[str, tuple[str, ...]], why: dict[str, str]) -> None:
+    """``OPEN.add`` of each row (a class: its spellings) holding a case not ``CLOSED``, with
+    its first open case's reason."""
+    for row, cases in rows.items():
+        still = [c for c in cases if c not in CLOSED]
+        if still:
+            OPEN.add(test, why[still[0]], row)
+
+
+def _run(cases: tuple[str, ...]) -> list[str]:
+    """The spellings of a row the suite runs (CI's slow-step budget): those still open, or
+    the first where all are closed (the others were proved, and pinned while the review ran,
+    outside the suite: the review's report lists them)."""
+    return [c for c in cases if c not in CLOSED] or list(cases[:1])
+
+
+NODE = NODE_PAYLOAD
+#: A module exporting a function (eslint's formatter), running the payload when loaded.
+FORMATTER = "module.exports = () => { " + NODE.strip() + "; return ''; };\n"
+#: An ava test (its default globs: test/).
+AVA = {"test/a.js": "const test = require('ava'); test('a', t => t.pass());\n"}
+#: A tsconfig of no outDir: tsc writes each source's output beside it.
+TSCONFIG = json.dumps({"compilerOptions": {"module": "commonjs", "skipLibCheck": True,
+                                           "types": []}})
+
+# --- S: what a program of `_RUNS` runs that the gate does not guard -----------------------------
+
+#: Each case: the ``test`` script, the other files, the copies' operands (``src/mk``: the
+#: payload the session wrote before, the last item), the payload.
+SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
+    # a runner's option loading a module that `_LOADS` (a deny-list of option names shared by
+    # every runner) lacks: mocha's node options, eslint's formatter and parser, vitest's diff
+    # settings, custom pool, coverage provider
+    "mocha-node-option": ("mocha -n require=./tools/x.cjs", {**SPEC, "tools/x.cjs": "1\n"},
+                          "src/mk tools/x.cjs", NODE),
+    "mocha-node-option-import": ("mocha --node-option=import=./tools/x.mjs",
+                                 {**SPEC, "tools/x.mjs": "1\n"}, "src/mk tools/x.mjs", ESM),
+    "eslint-format-option": ("eslint --no-config-lookup --format=./tools/fmt.cjs src",
+                             {"src/a.js": "1;\n", "tools/fmt.cjs": "module.exports = () => "
+                              "'';\n"}, "src/mk tools/fmt.cjs", FORMATTER),
+    "eslint-parser-option": ("eslint --no-config-lookup --parser ./tools/p.cjs src",
+                             {"src/a.js": "1;\n", "tools/p.cjs": "1\n"}, "src/mk tools/p.cjs",
+                             NODE + "module.exports = require('espree');\n"),
+    "vitest-diff-option": ("vitest run --diff ./tools/diff.mjs",
+                           {**VITEST, "tools/diff.mjs": "export default {};\n"},
+                           "src/mk tools/diff.mjs", ESM),
+    "vitest-pool-option": ("vitest run --pool=./tools/pool.mjs",
+                           {**VITEST, "tools/pool.mjs": "export default {};\n"},
+                           "src/mk tools/pool.mjs", ESM),
+    "vitest-coverage-provider-option": (
+        "vitest run --coverage.enabled --coverage.provider=custom "
+        "--coverage.customProviderModule=./tools/cov.mjs",
+        {**VITEST, "tools/cov.mjs": "export default {};\n"}, "src/mk tools/cov.mjs", ESM),
+    # an option's value attached to its short name (minimist, yargs-parser: `-r./x`)
+    "tape-require-attached": ("tape -r./tools/x.cjs test/a.js",
+                              {"test/a.js": "require('tape')('a', t => t.end());\n",
+                               "tools/x.cjs": "1\n"}, "src/mk tools/x.cjs", NODE),
+    # a folder a runner collects by its default globs that testnames.JS_FOLDERS lacks
+    # (ava's `**/tests/**/*.js`)
+    "ava-runs-the-tests-folder": ("ava", {**AVA, "tests/.keep": ""}, "src/mk tests/evil.js",
+                                  NODE),
+    # tsc of no outDir writes each source's output beside it: a runner's settings file of a
+    # code ending from a `.ts` source nothing guards
+    "tsc-writes-avas-settings": ("tsc && ava", {**AVA, "tsconfig.json": TSCONFIG},
+                                 "src/mk ava.config.ts",
+                                 "// @ts-nocheck\n" + NODE + "module.exports = {};\n"),
+}
+WHY_SCRIPTS: dict[str, str] = {
+    "mocha-node-option": f"scriptcode._LOADS ({BASE}) lacks mocha's `-n`/`--node-option` "
+    "(`-n require=./tools/x.cjs`: node's --require); _LOADS is one deny-list of option names "
+    "for every runner, not each runner's own options read",
+    "mocha-node-option-import": "as mocha-node-option: `--node-option=import=./x.mjs`",
+    "eslint-format-option": f"scriptcode._LOADS ({BASE}) lacks eslint's `-f`/`--format` (a "
+    "formatter path is imported); testroots._code_run's `-f` check takes an existing file "
+    "after a separate `-f` only",
+    "eslint-parser-option": f"scriptcode._LOADS ({BASE}) lacks eslint's `--parser` (imported "
+    "from the folder)",
+    "vitest-diff-option": f"scriptcode._LOADS ({BASE}) lacks vitest's `--diff <path>` (a diff "
+    "settings module each worker imports)",
+    "vitest-pool-option": f"scriptcode._LOADS ({BASE}) lacks vitest's `--pool` (a custom "
+    "pool's path is imported)",
+    "vitest-coverage-provider-option": f"scriptcode._LOADS ({BASE}) lacks vitest's "
+    "`--coverage.customProviderModule` (cac's dotted options)",
+    "tape-require-attached": f"scriptcode._words ({BASE}) splits an option at `=` only: "
+    "minimist reads `-r./tools/x.cjs` as `-r ./tools/x.cjs`",
+    "ava-runs-the-tests-folder": f"testnames.JS_FOLDERS ({BASE}) is test/, __tests__/, "
+    "__mocks__/: ava 6's default globs run every script below `tests/` (and `**/tests/**`), "
+    "none guarded",
+    "tsc-writes-avas-settings": f"scriptcode._emits_into_tests ({BASE}) reads tsc's outDir "
+    "only: with none tsc writes `ava.config.js` from the session's `ava.config.ts` (no "
+    "settings name of STARTS' ava), and ava loads it",
+}
+SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
+    "an-option-loading-code-not-listed": ("mocha-node-option", "mocha-node-option-import",
+                                          "eslint-format-option", "eslint-parser-option",
+                                          "vitest-diff-option", "vitest-pool-option",
+                                          "vitest-coverage-provider-option"),
+    "an-option-attached-to-its-short-name": ("tape-require-attached",),
+    "a-folder-a-runner-collects": ("ava-runs-the-tests-folder",),
+    "tsc-writes-beside-its-source": ("tsc-writes-avas-settings",),
+}
+_rows("test_s_a_listed_program_runs_a_file", SCRIPT_ROWS, WHY_SCRIPTS)
+
+
+def _script(tmp_path: Path, case: str) -> str | None:
+    """SCRIPTS' ``case``: the first call the hook denies, or None."""
+    script, files, copy, source = SCRIPTS[case]
+    modules = _runners()
+    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}),
+             "src/mk": source, **files}
+    copies = [f"cp {c}" for c in copy.split(" && cp ")]
+    return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files, [*copies, "npm test"],
+                 links={"node_modules": str(modules)})
+
+
+@pytest.mark.parametrize("row", SCRIPT_ROWS)
+def test_s_a_listed_program_runs_a_file(row: str, tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``: the copy, then ``npm test``'s script (each of
+    its programs in ``_RUNS``) runs it. The hook must deny a call of each spelling."""
+    monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)
+    allowed = next((c for c in _run(SCRIPT_ROWS[row]) if _script(tmp_path / c, c) is None), None)
+    assert allowed is None, f"the hook allows every call of {allowed}; the script runs the copy"
