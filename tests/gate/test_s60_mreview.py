@@ -17,11 +17,14 @@ Every payload only makes a file (node's ``touch $INIT_CWD/zz``)."""
 
 from __future__ import annotations
 
+import fcntl
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen
+from bash_review import LeftOpen, needs
+from test_s53_greview import JEST as _JEST_HOME
 from test_s56_sreview import NODE_PAYLOAD, _case
 from test_s59_mreview import ESM, SPEC, VITEST, _runners
 
@@ -100,6 +103,12 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
     # (ava's `**/tests/**/*.js`)
     "ava-runs-the-tests-folder": ("ava", {**AVA, "tests/.keep": ""}, "src/mk tests/evil.js",
                                   NODE),
+    # a runner formatting through prettier, which imports the plugins its settings name
+    # (xo's `"prettier": true`, a key of _DATA_KEYS: the member in the package.json below)
+    "xo-formats-through-prettiers-plugins": (
+        "xo src", {"src/a.js": "export const a = 1;\n", ".prettierrc": json.dumps(
+            {"plugins": ["./tools/p.cjs"]}), "tools/p.cjs": "module.exports = {};\n"},
+        "src/mk tools/p.cjs", NODE + "module.exports = {};\n"),
     # tsc of no outDir writes each source's output beside it: a runner's settings file of a
     # code ending from a `.ts` source nothing guards
     "tsc-writes-avas-settings": ("tsc && ava", {**AVA, "tsconfig.json": TSCONFIG},
@@ -127,6 +136,10 @@ WHY_SCRIPTS: dict[str, str] = {
     "ava-runs-the-tests-folder": f"testnames.JS_FOLDERS ({BASE}) is test/, __tests__/, "
     "__mocks__/: ava 6's default globs run every script below `tests/` (and `**/tests/**`), "
     "none guarded",
+    "xo-formats-through-prettiers-plugins": f"scriptcode._settings ({BASE}) reads xo's "
+    "member as data (`prettier` is of _DATA_KEYS): xo then formats through prettier, which "
+    "reads `.prettierrc` and imports its plugins (scriptcode refuses the `prettier` program "
+    "but with --no-config; xo's prettier is not refused)",
     "tsc-writes-avas-settings": f"scriptcode._emits_into_tests ({BASE}) reads tsc's outDir "
     "only: with none tsc writes `ava.config.js` from the session's `ava.config.ts` (no "
     "settings name of STARTS' ava), and ava loads it",
@@ -138,16 +151,39 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
                                           "vitest-coverage-provider-option"),
     "an-option-attached-to-its-short-name": ("tape-require-attached",),
     "a-folder-a-runner-collects": ("ava-runs-the-tests-folder",),
+    "a-runners-prettier": ("xo-formats-through-prettiers-plugins",),
     "tsc-writes-beside-its-source": ("tsc-writes-avas-settings",),
 }
 _rows("test_s_a_listed_program_runs_a_file", SCRIPT_ROWS, WHY_SCRIPTS)
 
 
+#: The runners installed for the cases of no runner of ``test_s59_mreview._runners`` (xo 0.60,
+#: eslint 8 and prettier 3 under it), in the runtime cache.
+RUNNERS = _JEST_HOME.parent / "s60-runners"
+
+
+def _xo() -> Path:
+    """The ``node_modules`` holding xo, installed when missing (skips when npm cannot)."""
+    needs("npm", "node")
+    modules = RUNNERS / "node_modules"
+    RUNNERS.mkdir(parents=True, exist_ok=True)
+    with open(RUNNERS / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (modules / ".bin" / "xo").exists():
+            subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix",
+                            str(RUNNERS), "xo@0.60.0"], capture_output=True, timeout=600,
+                           check=False)
+    if not (modules / ".bin" / "xo").exists():
+        pytest.skip("xo could not be installed")
+    return modules
+
+
 def _script(tmp_path: Path, case: str) -> str | None:
     """SCRIPTS' ``case``: the first call the hook denies, or None."""
     script, files, copy, source = SCRIPTS[case]
-    modules = _runners()
-    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}),
+    modules = _xo() if script.startswith("xo") else _runners()
+    member = {"type": "module", "xo": {"prettier": True}} if script.startswith("xo") else {}
+    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}, **member}),
              "src/mk": source, **files}
     copies = [f"cp {c}" for c in copy.split(" && cp ")]
     return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files, [*copies, "npm test"],
