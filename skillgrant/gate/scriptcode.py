@@ -180,39 +180,58 @@ def _emits_into_tests(folder: str, given: list[str]) -> bool:
 
 
 def _settings(folder: str, name: str) -> None:
-    """Raises ValueError where the runner ``name`` of ``_RUNS`` (but jest, whose settings
-    ``jestsettings`` reads) finds settings in ``folder`` that may name code: a settings file
-    of its own (``starttables.STARTS``) that is code (``vitest.config.ts``,
-    ``.mocharc.js``), or one, or its ``package.json`` member, holding a key naming code
+    """Raises ValueError where the runner ``name`` of ``_SETTINGS_READ`` (jest's settings:
+    ``jestsettings``; npm's: ``planscripts``, ``testroots``) run in ``folder`` finds
+    settings that may name code: a settings file of its own (``starttables.STARTS``,
+    ``_OWN_SETTINGS``) in ``folder`` or any folder up (each runner searches up: mocha's,
+    nyc's, c8's, eslint's, vitest's ``find-up``, ava's to the repository's root; every
+    folder up is read, over-strict) that is code (``vitest.config.ts``, ``.mocharc.js``),
+    or one, or the member (``_MEMBERS``: mocha's ``mocha``, nyc's ``nyc``) of the nearest
+    ``package.json`` up (each reads that one: its ``find-up``), holding a key naming code
     (a key not of ``_DATA_KEYS``: ``require``, ``r``, ``plugins``, ``spec``). Its settings
-    files are guarded by name; the files they name are not (s59-mreview S10, S13)."""
+    files are guarded by name; the files they name are not (s59-mreview S10, S13, S27)."""
     from .starttables import STARTS
 
-    if name == "jest" or name not in STARTS:
+    if name not in _SETTINGS_READ:
         return
-    for entry in STARTS[name]:
-        base = entry.lstrip("^")
-        path = os.path.join(folder, base)
-        if base.endswith("/") or fs.entry(path) not in ("file", "link"):
-            continue
-        if base.endswith(_CODE_ENDINGS):
-            raise ValueError(f"a script of {folder!r} runs {name}, whose settings {base!r} are "
-                             "code (they may load any file)")
-        import json
+    bases = [e.lstrip("^") for e in _OWN_SETTINGS.get(name) or STARTS[name]]
+    bases = [b for b in bases if b != "package.json" and not b.endswith("/")]
+    member = _MEMBERS.get(name, name)
+    above, nearest = folder, member is None
+    while True:
+        for base in bases:
+            if fs.entry(os.path.join(above, base)) in ("file", "link"):
+                _setting(folder, name, os.path.join(above, base), None)
+        if not nearest and fs.entry(os.path.join(above, "package.json")) in ("file", "link"):
+            nearest = True
+            _setting(folder, name, os.path.join(above, "package.json"), member)
+        if above == os.path.dirname(above):
+            return
+        above = os.path.dirname(above)
 
-        try:  # (JSON only: a YAML one, a settings file of no ending in YAML, is not read)
-            data = json.loads(fs.read(path, 1 << 20).decode("utf-8", "replace").removeprefix(
-                "\ufeff"))
-        except (OSError, ValueError):
-            data = None
-        if base == "package.json":
-            data = data.get(_MEMBERS.get(name, name), {}) if isinstance(data, dict) else None
-        if not isinstance(data, dict) or not all(k in _DATA_KEYS or (k == "nyc-arg" and (
-                isinstance(v, list) and all(isinstance(w, str) and w.split("=", 1)[0] not in
-                                            _LOADS and not w.endswith(_CODE_ENDINGS) for w in v)))
-                for k, v in data.items()):  # (tap's `nyc-arg`: `--exclude x/**`)
-            raise ValueError(f"a script of {folder!r} runs {name}, whose settings {base!r} "
-                             "may name code (a key not read as data, or not JSON)")
+
+def _setting(folder: str, name: str, path: str, member: str | None) -> None:
+    """``_settings``' reading of one settings file at ``path`` (``member``: of a
+    ``package.json``, its runner's member; none there reads as no settings)."""
+    base = os.path.basename(path)
+    if base.endswith(_CODE_ENDINGS):
+        raise ValueError(f"a script of {folder!r} runs {name}, whose settings {path!r} are "
+                         "code (they may load any file)")
+    import json
+
+    try:  # (JSON only: a YAML one, a settings file of no ending in YAML, is not read)
+        data = json.loads(fs.read(path, 1 << 20).decode("utf-8", "replace").removeprefix(
+            "\ufeff"))
+    except (OSError, ValueError):
+        data = None
+    if member is not None:
+        data = data.get(member, {}) if isinstance(data, dict) else None
+    if not isinstance(data, dict) or not all(k in _DATA_KEYS or (k == "nyc-arg" and (
+            isinstance(v, list) and all(isinstance(w, str) and w.split("=", 1)[0] not in
+                                        _LOADS and not w.endswith(_CODE_ENDINGS) for w in v)))
+            for k, v in data.items()):  # (tap's `nyc-arg`: `--exclude x/**`)
+        raise ValueError(f"a script of {folder!r} runs {name}, whose settings {path!r} "
+                         "may name code (a key not read as data, or not JSON)")
 
 
 def _loads(folder: str, value: str) -> bool:
@@ -280,7 +299,8 @@ _LOADS: Final = frozenset(("-r", "--require", "--import", "--loader", "--experim
                            "--reporter-options", "--config-file"))
 #: The keys of a runner's JSON settings read as data (an allow-list: any other key, an alias
 #: as mocha's `r`, may name code it loads; s59-mreview S10, S24): mocha's, nyc's and c8's
-#: thresholds and switches, prettier's formatting, xo's and eslint's rules.
+#: thresholds and switches, prettier's formatting, xo's and eslint's rules (not xo's
+#: ``prettier``: xo then reads prettier's settings, plugins, from each file's folder up).
 _DATA_KEYS: Final = frozenset((
     "timeout", "slow", "recursive", "bail", "exit", "color", "colors", "diff", "parallel",
     "jobs", "retries", "check-leaks", "full-trace", "inline-diffs", "sort", "forbid-only",
@@ -291,10 +311,21 @@ _DATA_KEYS: Final = frozenset((
     "bracketSpacing", "arrowParens", "endOfLine", "quoteProps", "jsxSingleQuote",
     "proseWrap", "htmlWhitespaceSensitivity", "embeddedLanguageFormatting",
     "bracketSameLine", "rules", "space", "envs", "globals", "ignores", "semicolon",
-    "prettier", "verbose", "failFast", "fail-fast", "concurrency", "serial", "test-regex",
+    "verbose", "failFast", "fail-fast", "concurrency", "serial", "test-regex",
     "test-ignore",
     "watch-ignore", "exclude", "include", "excludeAfterRemap", "watermarks"))
-_MEMBERS: Final = {"eslint": "eslintConfig", "c8": "c8", "nyc": "nyc"}
+#: The runners whose settings ``_settings`` reads (``starttables.STARTS``, or
+#: ``_OWN_SETTINGS``: not node's, npm's lockfiles and ``.npmrc``, read as the scripts' own:
+#: s60-mfix, a lockfile refused `node --test` at s59).
+_SETTINGS_READ: Final = frozenset(("mocha", "vitest", "tap", "ava", "xo", "eslint", "prettier",
+                                   "nyc", "c8", "bun", "deno"))
+#: Their settings files where ``STARTS`` lists their package manager's: bun's ``bunfig.toml``
+#: (its ``[test] preload``: TOML, not read, refuses), deno's ``deno.json`` (its ``imports``
+#: map a test's import to any file).
+_OWN_SETTINGS: Final = {"bun": ("bunfig.toml",), "deno": ("^deno.json", "^deno.jsonc")}
+#: The member of the nearest ``package.json`` each runner reads its settings from (its own
+#: name where not listed; None: none; s59-mreview S27: mocha's ``loadPkgRc``).
+_MEMBERS: Final = {"eslint": "eslintConfig", "vitest": None, "bun": None, "deno": None}
 #: The runners running every script their operands name as a test, and their options
 #: taking the next word (mocha's, tape's, tap's, ava's).
 _OPERAND_RUNNERS: Final = frozenset(("mocha", "tape", "tap", "ava"))

@@ -133,6 +133,9 @@ STARTS: Final = {
         "eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts",
         "eslint.config.mts", "eslint.config.cts", ".eslintrc.js", ".eslintrc.cjs",
         ".eslintrc.yaml", ".eslintrc.yml", ".eslintrc.json", ".eslintrc"))),
+    # deno's settings, from its folder up (its `imports` map a test's import to any file:
+    # s60-mfix)
+    "deno": ("^deno.json", "^deno.jsonc"),
     # the runners a collecting package.json script may run (scriptcode._RUNS: s59): their
     # settings files, code or naming code (tap's `.taprc` `before:`, ava's `require`, xo's
     # eslint settings, nyc's `require`, c8's reporters)
@@ -141,7 +144,7 @@ STARTS: Final = {
             "^nyc.config.mjs", "^.babelrc", "^babel.config.js", "^babel.config.cjs",
             "^tsconfig.json"),
     "ava": ("node_modules/", "package.json", "^ava.config.js", "^ava.config.cjs",
-            "^ava.config.mjs"),
+            "^ava.config.mjs", "^ava.config.json"),  # (ava 6's checkJsonFile)
     "xo": ("node_modules/", "package.json", "^xo.config.js", "^xo.config.cjs",
            "^xo.config.mjs", "^xo.config.ts", "^.xo-config", "^.xo-config.js",
            "^.xo-config.cjs", "^.xo-config.json", "^.eslintrc.js", "^.eslintrc.cjs",

@@ -267,7 +267,8 @@ def _code_run(folder: str, base: str, given: list[str], depth: int) -> list[str]
         raise ValueError(f"a script of {folder!r} runs a build tool's recipes")
     from .scriptcode import code_read  # (only where a script's words are read: s59-hfix)
 
-    code_read(folder, given, names)
+    code_read(base, given, names)  # (in the folder it runs in: its settings from there up,
+    # its operands, its options' files; s59-mreview S27)
     found: list[str] = []
     for k, word in enumerate(words):
         path = os.path.normpath(os.path.join(base, word))
@@ -332,9 +333,10 @@ _WRITTEN: Final = re.compile(r">>?[ \t]*([^\s&;|<>]+)")
 _UNREAD: Final = frozenset(("popd", "xargs", "parallel", "eval", "source", ".", "exec",
                             "env", "command", "builtin"))
 #: The npm settings of a project's ``.npmrc`` that change which package's scripts run, or
-#: the shell running them.
+#: the shell running them, or what every node they run loads (``node-options``: npm's
+#: ``NODE_OPTIONS`` for its scripts, ``--require ./tools/x.cjs``; s60-mfix).
 _NPMRC: Final = re.compile(r"(?m)^\s*(?:workspaces?|prefix|script-shell|"
-                           r"include-workspace-root)\s*=")
+                           r"include-workspace-root|node-options)\s*=")
 _FEEDS: Final = frozenset(("xargs", "parallel", "eval", "exec", "popd", "source"))
 #: The shells whose first operand is the script they run (read at depth 1).
 _SHELLS: Final = frozenset(("sh", "bash", "dash"))

@@ -77,6 +77,7 @@ CLOSED: dict[str, str] = {
     **dict.fromkeys(("mocha-require-a-package-shadowed-by-a-file",
                      "a-recipe-runs-bin-sh-on-a-script", "a-recipe-runs-makes-shell-on-a-script",
                      "a-recipe-runs-a-node-script"), "92874450"),
+    "package-jsons-mocha-names-a-require": "776392b0",  # (s60-mfix)
 }
 
 

@@ -1,0 +1,86 @@
+"""Session 60 (s60-mfix): what a project's scripts run (issue 29): each listed runner's
+settings read from every source it reads (``scriptcode._settings``: its files from the run
+folder up, the nearest ``package.json``'s member; s59-mreview S27)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from skillgrant.gate.scriptcode import code_read
+
+
+def _read(command: str, folder: str) -> None:
+    """``code_read`` of a script's command (its words split at blanks, as testroots does)."""
+    given = command.split()
+    code_read(folder, given, [os.path.basename(w.rpartition("=")[2]) for w in given])
+
+
+@pytest.mark.parametrize(("files", "command"), [
+    # mocha's loadPkgRc: the nearest package.json's `mocha` member (S27), by an alias too
+    ({"package.json": {"mocha": {"r": ["./tools/pre.cjs"]}}}, "mocha"),
+    ({"package.json": {"mocha": {"require": "./tools/pre.cjs"}}}, "mocha"),
+    # the runners' find-up: a settings file in a folder above the run folder
+    ({"../.mocharc.json": {"require": ["./pre.cjs"]}, "package.json": {}}, "mocha"),
+    ({"../.nycrc.json": {"require": ["./pre.cjs"]}}, "nyc mocha"),
+    ({"../package.json": {"c8": {"reporter": ["./r.cjs"]}}}, "c8 mocha"),
+    ({"../vitest.config.mjs": "export default {}"}, "vitest run"),
+    # ava 6's ava.config.json; xo's `prettier` (prettier's settings, plugins, by file)
+    ({"ava.config.json": {"require": ["./tools/x.cjs"]}}, "ava"),
+    ({"package.json": {"xo": {"prettier": True}}}, "xo")])
+def test_a_runners_settings_naming_code_refuse(tmp_path: Path, files: dict[str, object],
+                                               command: str) -> None:
+    run = tmp_path / "p"
+    run.mkdir()
+    for name, value in files.items():
+        (run / name).write_text(value if isinstance(value, str) else json.dumps(value))
+    with pytest.raises(ValueError):
+        _read(command, str(run))
+
+
+def test_the_nearest_package_json_only_is_read(tmp_path: Path) -> None:
+    """mocha (find-up) reads the nearest package.json's member: a workspace's own, not the
+    root's."""
+    (tmp_path / "package.json").write_text(json.dumps({"mocha": {"require": "./x.cjs"}}))
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p/package.json").write_text(json.dumps({"mocha": {"timeout": 5000}}))
+    _read("mocha", str(tmp_path / "p"))
+    _read("mocha --timeout 5000", str(tmp_path / "p"))
+    with pytest.raises(ValueError):
+        _read("mocha", str(tmp_path))
+
+
+def test_an_npmrc_giving_node_options_refuses(tmp_path: Path) -> None:
+    """npm's ``node-options`` (.npmrc) is the NODE_OPTIONS of every node its scripts run."""
+    from skillgrant.gate.testroots import _script_folders
+
+    (tmp_path / "package.json").write_text(json.dumps({"scripts": {"test": "node --test"}}))
+    _script_folders(str(tmp_path), str(tmp_path / "package.json"), 0)
+    (tmp_path / ".npmrc").write_text("node-options=--require ./tools/x.cjs\n")
+    with pytest.raises(ValueError):
+        _script_folders(str(tmp_path), str(tmp_path / "package.json"), 0)
+
+
+def test_the_package_managers_files_are_no_runners_settings(tmp_path: Path) -> None:
+    """COST (at s59's merge): a lockfile, an ``.npmrc`` refused ``node --test`` and ``npm run
+    x`` (read as a runner's JSON settings); npm's own are read as the scripts' (testroots)."""
+    (tmp_path / "package-lock.json").write_text(json.dumps({"lockfileVersion": 3}))
+    (tmp_path / ".npmrc").write_text("fund=false\n")
+    for command in ("node --test", "npm run build", "mocha"):
+        _read(command, str(tmp_path))
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("deno.json", {"imports": {"@std/assert": "./tools/x.ts"}}),
+    ("bunfig.toml", '[test]\npreload = ["./tools/x.ts"]\n')])
+def test_bun_and_denos_settings_naming_code_refuse(tmp_path: Path, name: str,
+                                                   text: object) -> None:
+    (tmp_path / "sub").mkdir()
+    command = "deno test" if name.startswith("deno") else "bun test"
+    _read(command, str(tmp_path / "sub"))
+    (tmp_path / "sub" / name).write_text(text if isinstance(text, str) else json.dumps(text))
+    with pytest.raises(ValueError):
+        _read(command, str(tmp_path / "sub"))
