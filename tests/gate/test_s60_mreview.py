@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from bash_review import LeftOpen, needs
 from test_s53_greview import JEST as _JEST_HOME
+from test_s53_greview import _jest as _installed_jest
 from test_s56_sreview import NODE_PAYLOAD, _case
 from test_s59_mreview import ESM, SPEC, VITEST, _runners
 
@@ -36,7 +37,7 @@ pytestmark = pytest.mark.slow
 OPEN = LeftOpen()
 
 #: The cases s60-mfix closed during the review (each a pin now), by the commit that closed it.
-CLOSED: dict[str, str] = {}
+CLOSED: dict[str, str] = {"xo-formats-through-prettiers-plugins": "776392b0"}
 
 #: The commit the review started from (s60-mfix's base).
 BASE = "e0fd15f2"
@@ -114,6 +115,15 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
     "tsc-writes-avas-settings": ("tsc && ava", {**AVA, "tsconfig.json": TSCONFIG},
                                  "src/mk ava.config.ts",
                                  "// @ts-nocheck\n" + NODE + "module.exports = {};\n"),
+    "tsc-writes-nycs-settings": ("tsc && nyc mocha", {**SPEC, "tsconfig.json": TSCONFIG},
+                                 "src/mk nyc.config.ts",
+                                 "// @ts-nocheck\n" + NODE + "module.exports = {};\n"),
+    "tsc-writes-avas-module-settings": ("tsc && ava", {**AVA, "tsconfig.json": TSCONFIG},
+                                        "src/mk ava.config.mts", "// @ts-nocheck\n" + ESM),
+    # (jest 29.7's babel-jest loads babel.config.js)
+    "tsc-writes-babels-settings-for-jest": (
+        "tsc && jest", {"lib/a.test.js": "test('a', () => {});\n", "tsconfig.json": TSCONFIG},
+        "src/mk babel.config.ts", "// @ts-nocheck\n" + NODE + "module.exports = {};\n"),
 }
 WHY_SCRIPTS: dict[str, str] = {
     "mocha-node-option": f"scriptcode._LOADS ({BASE}) lacks mocha's `-n`/`--node-option` "
@@ -143,6 +153,11 @@ WHY_SCRIPTS: dict[str, str] = {
     "tsc-writes-avas-settings": f"scriptcode._emits_into_tests ({BASE}) reads tsc's outDir "
     "only: with none tsc writes `ava.config.js` from the session's `ava.config.ts` (no "
     "settings name of STARTS' ava), and ava loads it",
+    "tsc-writes-nycs-settings": "as tsc-writes-avas-settings: nyc.config.ts → nyc.config.js",
+    "tsc-writes-avas-module-settings": "as tsc-writes-avas-settings: ava.config.mts → "
+    "ava.config.mjs",
+    "tsc-writes-babels-settings-for-jest": "as tsc-writes-avas-settings: babel.config.ts → "
+    "babel.config.js, which jest's babel-jest loads",
 }
 SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "an-option-loading-code-not-listed": ("mocha-node-option", "mocha-node-option-import",
@@ -152,7 +167,9 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "an-option-attached-to-its-short-name": ("tape-require-attached",),
     "a-folder-a-runner-collects": ("ava-runs-the-tests-folder",),
     "a-runners-prettier": ("xo-formats-through-prettiers-plugins",),
-    "tsc-writes-beside-its-source": ("tsc-writes-avas-settings",),
+    "tsc-writes-beside-its-source": ("tsc-writes-avas-settings", "tsc-writes-nycs-settings",
+                                     "tsc-writes-avas-module-settings",
+                                     "tsc-writes-babels-settings-for-jest"),
 }
 _rows("test_s_a_listed_program_runs_a_file", SCRIPT_ROWS, WHY_SCRIPTS)
 
@@ -186,6 +203,13 @@ def _script(tmp_path: Path, case: str) -> str | None:
     files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}, **member}),
              "src/mk": source, **files}
     copies = [f"cp {c}" for c in copy.split(" && cp ")]
+    if "jest" in script:  # (jest's node_modules, and typescript's from the runners')
+        jest = _installed_jest()
+        setup = (f"mkdir -p node_modules/.bin && ln -s {jest}/* node_modules/ && ln -s "
+                 f"{jest}/.bin/* node_modules/.bin/ && ln -s {modules}/typescript "
+                 "node_modules/typescript && ln -s ../typescript/bin/tsc node_modules/.bin/tsc")
+        return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files,
+                     [*copies, "npm test"], setup=setup)
     return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files, [*copies, "npm test"],
                  links={"node_modules": str(modules)})
 
