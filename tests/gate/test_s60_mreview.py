@@ -110,6 +110,18 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
         "xo src", {"src/a.js": "export const a = 1;\n", ".prettierrc": json.dumps(
             {"plugins": ["./tools/p.cjs"]}), "tools/p.cjs": "module.exports = {};\n"},
         "src/mk tools/p.cjs", NODE + "module.exports = {};\n"),
+    # vite's settings of a tool it runs for a test's import: postcss's, where a test imports a
+    # `.css` (code, or JSON naming a plugin file)
+    "vitest-loads-postcss-settings": (
+        "vitest run", {"src/a.test.mjs": "import {test} from 'vitest'; import './a.css'; "
+                       "test('a', () => {});\n", "src/a.css": "a { color: red; }\n"},
+        "src/mk postcss.config.cjs", NODE + "module.exports = {};\n"),
+    "vitest-loads-postcssrcs-plugin": (
+        "vitest run", {"src/a.test.mjs": "import {test} from 'vitest'; import './a.css'; "
+                       "test('a', () => {});\n", "src/a.css": "a { color: red; }\n",
+                       "tools/.keep": "", "src/rc": json.dumps({"plugins": {"./tools/p.cjs": {}}})},
+        "src/mk tools/p.cjs && cp src/rc .postcssrc.json",
+        NODE + "module.exports = () => ({postcssPlugin: 'x'});\nmodule.exports.postcss = true;\n"),
     # tsc of no outDir writes each source's output beside it: a runner's settings file of a
     # code ending from a `.ts` source nothing guards
     "tsc-writes-avas-settings": ("tsc && ava", {**AVA, "tsconfig.json": TSCONFIG},
@@ -150,6 +162,12 @@ WHY_SCRIPTS: dict[str, str] = {
     "member as data (`prettier` is of _DATA_KEYS): xo then formats through prettier, which "
     "reads `.prettierrc` and imports its plugins (scriptcode refuses the `prettier` program "
     "but with --no-config; xo's prettier is not refused)",
+    "vitest-loads-postcss-settings": f"starttables.STARTS' vitest ({BASE}, 776392b0) names "
+    "vitest's and vite's settings only: vite's css plugin loads postcss's settings (code: "
+    "postcss.config.*, or naming plugin files: .postcssrc*, package.json's `postcss`) from "
+    "the root up where a test imports a `.css` (jest's names babel's)",
+    "vitest-loads-postcssrcs-plugin": "as vitest-loads-postcss-settings: .postcssrc.json "
+    "naming ./tools/p.cjs",
     "tsc-writes-avas-settings": f"scriptcode._emits_into_tests ({BASE}) reads tsc's outDir "
     "only: with none tsc writes `ava.config.js` from the session's `ava.config.ts` (no "
     "settings name of STARTS' ava), and ava loads it",
@@ -167,6 +185,8 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "an-option-attached-to-its-short-name": ("tape-require-attached",),
     "a-folder-a-runner-collects": ("ava-runs-the-tests-folder",),
     "a-runners-prettier": ("xo-formats-through-prettiers-plugins",),
+    "a-tools-settings-the-runner-loads": ("vitest-loads-postcss-settings",
+                                          "vitest-loads-postcssrcs-plugin"),
     "tsc-writes-beside-its-source": ("tsc-writes-avas-settings", "tsc-writes-nycs-settings",
                                      "tsc-writes-avas-module-settings",
                                      "tsc-writes-babels-settings-for-jest"),
