@@ -210,11 +210,6 @@ def test_a_long_call_is_decided_well_inside_the_hooks_timeout(tmp_path: Path, ca
     assert hook.returncode == 2, stderr  # (denied: each writes what the hook reads)
 
 
-_open("test_a_long_call_is_decided_well_inside_the_hooks_timeout",
-      "named._glob_found (T8: each pattern word lists its folder), at s59-hmain and s59-hfix "
-      "b574d496", "T8-a-pattern-each-listing-a-large-folder")
-
-
 def test_a_repeated_cluster_is_read_by_gnu_cp(tmp_path: Path) -> None:
     """T7b's premise: GNU cp takes the option words of T7b's call (clusters of ``-r``, ``-R``,
     ``-f``, ``-p``) and copies ``out/x/.claude`` over the project's ``.claude`` (the hook's
