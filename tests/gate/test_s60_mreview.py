@@ -19,11 +19,16 @@ from __future__ import annotations
 
 import fcntl
 import json
+import os
+import resource
+import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, needs
+from bash_review import LeftOpen, hooked_project, needs
+from test_gate_files import _settings_hook, payload
 from test_s53_greview import JEST as _JEST_HOME
 from test_s53_greview import _jest as _installed_jest
 from test_s56_sreview import NODE_PAYLOAD, _case
@@ -242,3 +247,52 @@ def test_s_a_listed_program_runs_a_file(row: str, tmp_path: Path,
     monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)
     allowed = next((c for c in _run(SCRIPT_ROWS[row]) if _script(tmp_path / c, c) is None), None)
     assert allowed is None, f"the hook allows every call of {allowed}; the script runs the copy"
+
+
+# --- T: the hook's time on a long call (named._globbed, s60-mfix 314a1cd6) -------------------
+
+#: Each case: a call the hook must decide (deny: it writes the hook's settings) in 8 s of CPU,
+#: after the allowed calls making 6,000 folders (as s59-hreview T8's).
+TIMES: dict[str, str] = {
+    # a pattern part, then 500 literal parts: each match is asked for each part, each path
+    # one part longer (33.4 s of CPU at 314a1cd6, 36.7 s at e0fd15f2)
+    "a-pattern-then-many-literal-parts": "cat d*/" + "./" * 500 + "x; cp notes.txt "
+                                         ".claude/settings.json",
+}
+OPEN.add("test_t_a_long_call_is_decided_in_time", "named._globbed (314a1cd6; glob.glob at "
+         "e0fd15f2) asks `os.path.isdir` of each match for each literal part after a pattern "
+         "(`.` parts kept), each path one part longer: 6,000 matches x 500 parts, counted by "
+         "no _MAX_SCANNED", "a-pattern-then-many-literal-parts")
+
+
+def _cpu_limited() -> None:
+    """The hook's process may use 8 s of CPU (a time row's limit, the machine's load aside)."""
+    resource.setrlimit(resource.RLIMIT_CPU, (8, 9))
+
+
+@pytest.mark.parametrize("case", TIMES)
+def test_t_a_long_call_is_decided_in_time(tmp_path: Path, case: str) -> None:
+    """The plan of s59-hreview's time rows; 6,000 folders made by allowed calls; the case's
+    call decided (denied) in 8 s of CPU."""
+    project = hooked_project(tmp_path, ["Bash(cat *)", "Bash(cp *)", "Bash(mkdir *)"])
+    hook = _settings_hook(project)
+    for k in range(0, 6000, 1500):
+        setup = "mkdir " + " ".join(f"d{i}" for i in range(k, k + 1500))
+        said = subprocess.run(["/bin/sh", "-c", hook], input=payload(setup, project),
+                              cwd=project, capture_output=True, timeout=120, check=False)
+        assert said.returncode == 0, setup[:40]
+        subprocess.run(["bash", "-c", setup], cwd=project, capture_output=True, timeout=60,
+                       check=False)
+    started = time.monotonic()
+    run = subprocess.Popen(["/bin/sh", "-c", hook], cwd=project, stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           start_new_session=True, preexec_fn=_cpu_limited)
+    try:
+        _, stderr = run.communicate(payload(TIMES[case], project), timeout=180)
+    except subprocess.TimeoutExpired:
+        os.killpg(run.pid, signal.SIGKILL)  # (the hook's python too, not only its shell)
+        run.communicate()
+        pytest.fail(f"the hook took over 180 s ({time.monotonic() - started:.1f} s)")
+    if {-run.returncode, run.returncode - 128} & {signal.SIGXCPU, signal.SIGKILL}:
+        pytest.fail(f"the hook took over 8 s of CPU ({time.monotonic() - started:.1f} s)")
+    assert run.returncode == 2, stderr
