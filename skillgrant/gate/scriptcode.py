@@ -102,9 +102,7 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
     if name in _OPERAND_RUNNERS:
         _operands(folder, name, given[at + 1:])
     if name == "prettier" and "--no-config" not in given:
-        raise ValueError(f"a script of {folder!r} runs prettier, which takes settings naming "
-                         "plugins from each checked file's folder up (`package.yaml` too): "
-                         "only `--no-config` is read (s59-mreview S25, S26)")
+        _prettier(folder, given[at + 1:])
     for runner in {name, *(n for n in (os.path.basename(w) for w in given[:at])
                           if n in _WRAPPERS)}:
         _settings(folder, runner)
@@ -151,6 +149,61 @@ def _operands(folder: str, name: str, words: list[str]) -> None:
                              "it runs as tests and no guard keeps")
 
 
+def _prettier(folder: str, words: list[str]) -> None:
+    """Raises ValueError where prettier 3, given ``words`` in ``folder``, may take settings
+    naming code (plugins): it reads, for each file it checks, the nearest of its settings
+    files (``_PRETTIER_FILES``, its ``CONFIG_FILE_NAMES``: a ``package.json`` holding a
+    ``prettier`` member, ``package.yaml``…) from the file's folder up (s59-mreview S25, S26).
+    Each word but an option (an option's value too: over-strict) is a file, a folder or a
+    pattern whose files are checked: the settings files of every folder below a folder
+    operand or a pattern's folder (``node_modules`` and the version control folders prettier
+    skips; past ``_MAX_FOLDERS`` folders, refused) and of every folder up from each are read
+    as ``_settings`` reads them (s59-mreview K8: ``prettier --check .`` with no settings
+    naming code is read)."""
+    if "--with-node-modules" in words:
+        raise ValueError(f"a script of {folder!r} runs prettier on node_modules' files")
+    tops: list[str] = []
+    for word in words:
+        if word[:1] == "-" or not word:
+            continue
+        parts = word.split("/")
+        at = next((k for k, p in enumerate(parts) if any(c in p for c in "*?[{")), len(parts))
+        if any(".." in p or (p[:1] == "." and any(c in p for c in "*?[{"))
+               for p in parts[at:]):
+            raise ValueError(f"a script of {folder!r} gives prettier {word!r}, a pattern "
+                             "that may lead up")  # (`.?/x`, `{..,a}/*`)
+        path = os.path.normpath(os.path.join(folder, "/".join(parts[:at])))
+        kind = fs.entry(path)
+        tops.append(path if kind == "dir" or at < len(parts) else os.path.dirname(path))
+        if kind == "dir" or at < len(parts):
+            _prettier_below(folder, path)
+    for top in dict.fromkeys(tops):
+        _settings(top, "prettier")
+
+
+def _prettier_below(folder: str, top: str) -> None:
+    """``_prettier``'s reading of the settings files in the folders below ``top`` (not
+    through a link: prettier's expansion follows none)."""
+    pending, seen = [top], 0
+    while pending:
+        at = pending.pop()
+        seen += 1
+        if seen > _MAX_FOLDERS:
+            raise ValueError(f"a script of {folder!r} runs prettier on over {_MAX_FOLDERS} "
+                             "folders, whose settings are not all read")
+        try:
+            with os.scandir(at) as entries:
+                listed = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
+        except OSError:
+            continue
+        for name, folder_entry in listed:
+            if folder_entry and name not in _PRETTIER_SKIPS:
+                pending.append(os.path.join(at, name))
+            elif name in _PRETTIER_FILES and at != top:
+                _setting(folder, "prettier", os.path.join(at, name),
+                         "prettier" if name == "package.json" else None)
+
+
 def _emits_into_tests(folder: str, given: list[str]) -> bool:
     """Whether tsc with the words ``given`` may write its output into a folder whose scripts
     a runner runs as tests (s59-mreview S7: ``outDir: test``): its settings file (``-p``,
@@ -187,7 +240,7 @@ def _settings(folder: str, name: str) -> None:
     nyc's, c8's, eslint's, vitest's ``find-up``, ava's to the repository's root; every
     folder up is read, over-strict) that is code (``vitest.config.ts``, ``.mocharc.js``),
     or one, or the member (``_MEMBERS``: mocha's ``mocha``, nyc's ``nyc``) of the nearest
-    ``package.json`` up (each reads that one: its ``find-up``), holding a key naming code
+    ``package.json`` up (``_NEAREST``; the others': each one up), holding a key naming code
     (a key not of ``_DATA_KEYS``: ``require``, ``r``, ``plugins``, ``spec``). Its settings
     files are guarded by name; the files they name are not (s59-mreview S10, S13, S27)."""
     from .starttables import STARTS
@@ -203,7 +256,7 @@ def _settings(folder: str, name: str) -> None:
             if fs.entry(os.path.join(above, base)) in ("file", "link"):
                 _setting(folder, name, os.path.join(above, base), None)
         if not nearest and fs.entry(os.path.join(above, "package.json")) in ("file", "link"):
-            nearest = True
+            nearest = name in _NEAREST
             _setting(folder, name, os.path.join(above, "package.json"), member)
         if above == os.path.dirname(above):
             return
@@ -323,6 +376,10 @@ _SETTINGS_READ: Final = frozenset(("mocha", "vitest", "tap", "ava", "xo", "eslin
 #: (its ``[test] preload``: TOML, not read, refuses), deno's ``deno.json`` (its ``imports``
 #: map a test's import to any file).
 _OWN_SETTINGS: Final = {"bun": ("bunfig.toml",), "deno": ("^deno.json", "^deno.jsonc")}
+#: The runners reading the nearest ``package.json`` only (mocha's, nyc's ``find-up``, c8's
+#: yargs ``pkgConf``, ava's ``package-config``); the others' members are read from each one
+#: up (prettier's, xo's take the nearest holding theirs, eslintrc's each).
+_NEAREST: Final = frozenset(("mocha", "nyc", "c8", "ava"))
 #: The member of the nearest ``package.json`` each runner reads its settings from (its own
 #: name where not listed; None: none; s59-mreview S27: mocha's ``loadPkgRc``).
 _MEMBERS: Final = {"eslint": "eslintConfig", "vitest": None, "bun": None, "deno": None}
@@ -335,6 +392,16 @@ _RUNNER_VALUED: Final = frozenset((
     "--ignore", "--exclude", "--file", "--config", "--package", "--reporter-options", "-O",
     "--reporter-option", "--node-arg", "--before", "--after", "--match", "-m",
     "--concurrency", "-c", "--coverage-report", "--node-arguments", "--invert", "--delay"))
+#: prettier 3's settings files (its ``CONFIG_FILE_NAMES``), the folders its expansion skips
+#: (but given ``--with-node-modules``), the folders read below an operand at most.
+_PRETTIER_FILES: Final = frozenset((
+    "package.json", "package.yaml", ".prettierrc", ".prettierrc.json", ".prettierrc.yaml",
+    ".prettierrc.yml", ".prettierrc.json5", ".prettierrc.js", ".prettierrc.mjs",
+    ".prettierrc.cjs", "prettier.config.js", "prettier.config.mjs", "prettier.config.cjs",
+    ".prettierrc.toml", ".prettierrc.ts", "prettier.config.ts", ".prettierrc.mts",
+    ".prettierrc.cts", "prettier.config.mts", "prettier.config.cts"))
+_PRETTIER_SKIPS: Final = frozenset(("node_modules", ".git", ".sl", ".svn", ".hg"))
+_MAX_FOLDERS: Final = 5000
 #: tsc's options naming where it writes (folded).
 _TSC_OUT: Final = frozenset(("outdir", "outfile", "declarationdir", "out"))
 #: The runners trying a module's name as a file of the folder first (mocha's

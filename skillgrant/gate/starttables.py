@@ -153,11 +153,14 @@ STARTS: Final = {
                                     "^.nycrc.yml", "^.nycrc.yaml", "^nyc.config.js",
                                     "^nyc.config.cjs", "^nyc.config.mjs", "^.c8rc",
                                     "^.c8rc.json")),
+    # (prettier 3's CONFIG_FILE_NAMES: `package.yaml`'s `prettier` too, s59-mreview S26)
     "prettier": ("node_modules/", "package.json", *("^" + n for n in (
-        ".prettierrc", ".prettierrc.json", ".prettierrc.yaml", ".prettierrc.yml",
-        ".prettierrc.json5", ".prettierrc.js", ".prettierrc.mjs", ".prettierrc.cjs",
-        ".prettierrc.ts", ".prettierrc.toml", "prettier.config.js", "prettier.config.mjs",
-        "prettier.config.cjs", "prettier.config.ts")))}
+        "package.yaml", ".prettierrc", ".prettierrc.json", ".prettierrc.yaml",
+        ".prettierrc.yml", ".prettierrc.json5", ".prettierrc.js", ".prettierrc.mjs",
+        ".prettierrc.cjs", ".prettierrc.ts", ".prettierrc.toml", "prettier.config.js",
+        "prettier.config.mjs", "prettier.config.cjs", "prettier.config.ts",
+        ".prettierrc.mts", ".prettierrc.cts", "prettier.config.mts",
+        "prettier.config.cts")))}
 #: Of the names read walking up (``^``), the project's manifests and code (s42 P1g's class):
 #: not guarded below the call's folder, where editing a member's ``Cargo.toml`` is the work;
 #: a program's own settings (``.mvn``, ``.cargo``, ``.npmrc``) are, at any depth (s44 P10),

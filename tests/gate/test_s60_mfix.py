@@ -84,3 +84,67 @@ def test_bun_and_denos_settings_naming_code_refuse(tmp_path: Path, name: str,
     (tmp_path / "sub" / name).write_text(text if isinstance(text, str) else json.dumps(text))
     with pytest.raises(ValueError):
         _read(command, str(tmp_path / "sub"))
+
+
+@pytest.mark.parametrize("pattern", [
+    "*", "*.txt", ".*", "d*/*", "d*/", "d?/x*", "[ab]*", "*/.h*", "l*/*", "nothere*/x",
+    "d1/*", "*/y", "**"])
+def test_a_patterns_matches_are_globs(tmp_path: Path, pattern: str) -> None:
+    """named._globbed (each folder listed once a call: s59-hreview T8) matches as
+    ``glob.glob`` (a leading dot by a dot only, a middle part's folders, links too)."""
+    import glob
+
+    from skillgrant.gate import named
+
+    for path in ("a.txt", "b.txt", ".hid", "d1/x1", "d1/.hx", "d2/y", "e/y"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("1")
+    (tmp_path / "lnk").symlink_to(tmp_path / "d1")
+    (tmp_path / "lf").symlink_to(tmp_path / "a.txt")
+    full = f"{tmp_path}/{pattern}"
+    parts = full.split("/")
+    at = next(i for i, p in enumerate(parts) if any(c in p for c in "*?["))
+    assert sorted(named._globbed(parts, at) or []) == sorted(glob.glob(full))
+
+
+def test_a_calls_patterns_past_the_limit_name_anything(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from skillgrant.gate import named
+
+    for i in range(20):
+        (tmp_path / f"f{i}").write_text("1")
+    monkeypatch.setattr(named, "_MAX_SCANNED", 50)
+    monkeypatch.setattr(named, "_LISTED", [named._Listed()])
+    parts = f"{tmp_path}/f1*".split("/")
+    assert named._globbed(parts, len(parts) - 1) is not None
+    assert named._globbed(parts, len(parts) - 1) is not None
+    assert named._globbed(parts, len(parts) - 1) is None  # (60 names matched in the call)
+
+
+@pytest.mark.parametrize(("files", "command", "read"), [
+    ({}, "prettier --check .", True),  # (s59-mreview K8: no settings anywhere)
+    ({"src/.prettierrc": {"semi": False}}, "prettier --check .", True),
+    ({"src/.prettierrc": {"plugins": ["../tools/p.cjs"]}}, "prettier --check .", False),
+    ({"src/.prettierrc": {"plugins": ["../tools/p.cjs"]}}, "prettier --check src/a.js", False),
+    ({"src/.prettierrc": {"plugins": ["./p.cjs"]}}, "prettier --check 'src/**/*.js'", False),
+    ({"src/deep/package.yaml": "prettier:\n  plugins: [./p.cjs]\n"}, "prettier -c .", False),
+    ({"src/package.json": {"prettier": {"plugins": ["./p.cjs"]}}}, "prettier -c .", False),
+    ({"src/prettier.config.js": "module.exports = {}"}, "prettier --check .", False),
+    ({"node_modules/x/.prettierrc": {"plugins": ["./p.cjs"]}}, "prettier --check .", True),
+    ({}, "prettier --check .?/x", False),
+    ({"docs/.prettierrc": {"plugins": ["./p.cjs"]}}, "prettier --check src", True),
+    # (prettier takes the nearest package.json holding its member: each one up is read)
+    ({"../package.json": {"prettier": {"plugins": ["./p.cjs"]}}, "package.json": {}},
+     "prettier --check .", False)])
+def test_prettiers_settings_are_read_from_each_checked_folder(
+        tmp_path: Path, files: dict[str, object], command: str, read: bool) -> None:
+    run = tmp_path / "p"
+    (run / "src").mkdir(parents=True)
+    for name, value in files.items():
+        (run / name).parent.mkdir(parents=True, exist_ok=True)
+        (run / name).write_text(value if isinstance(value, str) else json.dumps(value))
+    if read:
+        _read(command.replace("'", ""), str(run))
+    else:
+        with pytest.raises(ValueError):
+            _read(command.replace("'", ""), str(run))
