@@ -105,6 +105,20 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
     "tape-require-attached": ("tape -r./tools/x.cjs test/a.js",
                               {"test/a.js": "require('tape')('a', t => t.end());\n",
                                "tools/x.cjs": "1\n"}, "src/mk tools/x.cjs", NODE),
+    # a switch read by its word's presence, not as the runner reads it: tsc's `--noEmit false`
+    # (it emits into the outDir mocha collects), prettier's `--no-config` after `--` (a file
+    # pattern: src/.prettierrc is read)
+    "tsc-no-emit-false": (
+        "tsc --noEmit false && mocha", {"tsconfig.json": json.dumps({
+            "compilerOptions": {"outDir": "test", "module": "commonjs", "skipLibCheck": True,
+                                "types": []}, "include": ["src/**/*.ts"]}),
+            "src/lib.ts": "export const a = 1;\n"}, "src/mk src/evil.ts",
+        "// @ts-nocheck\n" + NODE),
+    "prettier-no-config-as-an-operand": (
+        "prettier --check src -- --no-config ; mocha",
+        {**SPEC, "src/a.js": "1;\n", "src/.prettierrc": json.dumps({"plugins": ["../tools/p.cjs"]}),
+         "tools/p.cjs": "module.exports = {};\n"}, "src/mk tools/p.cjs",
+        NODE + "module.exports = {};\n"),
     # a folder a runner collects by its default globs that testnames.JS_FOLDERS lacks
     # (ava's `**/tests/**/*.js`)
     "ava-runs-the-tests-folder": ("ava", {**AVA, "tests/.keep": ""}, "src/mk tests/evil.js",
@@ -160,6 +174,12 @@ WHY_SCRIPTS: dict[str, str] = {
     "`--coverage.customProviderModule` (cac's dotted options)",
     "tape-require-attached": f"scriptcode._words ({BASE}) splits an option at `=` only: "
     "minimist reads `-r./tools/x.cjs` as `-r ./tools/x.cjs`",
+    "tsc-no-emit-false": f"scriptcode._words ({BASE}, fb7d364c) takes `--noEmit` in the "
+    "words as tsc's switch on: `--noEmit false` turns it off, and tsc writes into its "
+    "outDir test/, which mocha runs",
+    "prettier-no-config-as-an-operand": f"scriptcode._words ({BASE}, fb7d364c) skips "
+    "_prettier where `--no-config` is a word: after `--` it is a file pattern to prettier, "
+    "which reads src/.prettierrc (its plugins) for src/a.js",
     "ava-runs-the-tests-folder": f"testnames.JS_FOLDERS ({BASE}) is test/, __tests__/, "
     "__mocks__/: ava 6's default globs run every script below `tests/` (and `**/tests/**`), "
     "none guarded",
@@ -188,6 +208,7 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
                                           "vitest-diff-option", "vitest-pool-option",
                                           "vitest-coverage-provider-option"),
     "an-option-attached-to-its-short-name": ("tape-require-attached",),
+    "a-switch-read-by-its-presence": ("tsc-no-emit-false", "prettier-no-config-as-an-operand"),
     "a-folder-a-runner-collects": ("ava-runs-the-tests-folder",),
     "a-runners-prettier": ("xo-formats-through-prettiers-plugins",),
     "a-tools-settings-the-runner-loads": ("vitest-loads-postcss-settings",
