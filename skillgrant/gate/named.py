@@ -220,7 +220,7 @@ def held_word(words: list[str], directory: str | None, text: str, index: Index) 
     folders = _folders(text, directory)
     doubtful = ["`"] if "`" in text else []  # `pwd`/.claude/…: a word made of a command (GF6)
     kept = KEPT_TESTS.set(kept_tests(text))  # (a test removed or formatted: s50-greview3 K1)
-    listed, _LISTED[0] = _LISTED[0], _Listed()  # (each folder a pattern lists, once: T8)
+    listed, _LISTED[0] = _LISTED[0], {}  # (each folder a pattern lists, once: T8)
     try:  # (each word asked once: a here-document's 30,000 lines took minutes, s58-hreview T1)
         asked = {word: _doubtful(word, folders, index) for word in dict.fromkeys(words)}
     finally:
@@ -355,74 +355,9 @@ _MAX_LEVELS: Final = 3
 _MAX_MATCHES: Final = 256
 
 
-def _globbed(parts: list[str], at: int) -> list[str] | None:
-    """What ``glob.glob`` of the pattern ``parts`` (its first pattern part at ``at``) matches
-    (a leading dot only by a dot, a middle part's folders only), each folder listed once a
-    call (``_LISTED``: a here-document's 9,000 patterns beside 6,000 folders listed it once
-    each, 43 s of CPU: s59-hreview T8); None past ``_MAX_SCANNED`` names matched in the call
-    (the pattern is then a path the gate cannot name: failing closed)."""
-    listed = _LISTED[0] if _LISTED[0] is not None else _Listed()
-    found = ["/".join(parts[:at])]
-    for k in range(at, len(parts)):
-        part, last = parts[k], k == len(parts) - 1
-        if not _GLOB.search(part):
-            found = [f"{f}/{part}" for f in found if (os.path.lexists if last else os.path.isdir)(
-                f"{f}/{part}")] if part else [f + "/" for f in found if os.path.isdir(f)]
-            continue
-        match = re.compile(fnmatch.translate(part)).match
-        hidden = part[:1] == "."
-        matched: list[str] = []
-        for folder in found:
-            names = listed.names(folder or "/", folders=not last)
-            listed.scanned += len(names)
-            if listed.scanned > _MAX_SCANNED:
-                return None
-            matched += [f"{folder}/{n}" for n in names if match(n) and (hidden or n[:1] != ".")]
-        found = matched
-    return found
-
-
-class _Listed:
-    """The names of each folder listed during one call (``held_word``), and the count of
-    names matched against patterns in it."""
-
-    def __init__(self) -> None:
-        self.listed: dict[tuple[str, bool], list[str]] = {}
-        self.scanned = 0
-
-    def names(self, folder: str, *, folders: bool) -> list[str]:
-        """The names in ``folder`` (``folders``: of folders only, a link to one too)."""
-        key = (folder, folders)
-        if key not in self.listed:
-            try:
-                with os.scandir(folder) as entries:
-                    self.listed[key] = [e.name for e in entries if not folders or _is_dir(e)]
-            except OSError:
-                self.listed[key] = []
-        return self.listed[key]
-
-
-def _is_dir(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir()
-    except OSError:
-        return False
-
-
-#: The folders listed during the call ``held_word`` asks about (None outside one).
-_LISTED: list[_Listed | None] = [None]
-#: Names matched against patterns in one call; past it, a pattern is a path the gate cannot
-#: name (s59-hreview T8: 0.2 s of CPU at most).
-_MAX_SCANNED: Final = 2_000_000
-
-
-def _may_be_process_folder(head: str, parts: list[str]) -> bool:
-    """Whether the pattern of ``parts`` under the folder ``head`` may name ``/proc`` or
-    ``/dev/fd`` (folders of the process asking, as ``_UNNAMEABLE``'s)."""
-    match = fnmatch.fnmatchcase
-    return (head == "/" and (match("proc", parts[0]) or (
-        match("dev", parts[0]) and len(parts) > 1 and match("fd", parts[1])))) or (
-            head == "/dev" and match("fd", parts[0]))
+#: The folders listed during the call ``held_word`` asks about (``globbed.globbed``'s
+#: memo; None outside one).
+_LISTED: list[dict[object, object] | None] = [None]
 
 
 def _glob_found(full: str, index: Index) -> str | None:
@@ -430,16 +365,18 @@ def _glob_found(full: str, index: Index) -> str | None:
     item its folder before the first pattern lies in, or the first item below that folder
     whose next part the pattern may match once it exists (bash matches a leading dot only
     with a dot)."""
+    from .globbed import globbed, may_be_process_folder  # (only for a pattern word)
+
     parts = full.split("/")
     at = next(i for i, part in enumerate(parts) if _GLOB.search(part))
     if ".." in parts[at:] or sum(_GLOB.search(p) is not None for p in parts) > _MAX_LEVELS \
-            or _may_be_process_folder(posixpath.normpath("/".join(parts[:at]) or "/"),
-                                      parts[at:]):
+            or may_be_process_folder(posixpath.normpath("/".join(parts[:at]) or "/"),
+                                     parts[at:]):
         return _ANYWHERE  # `s*/../.claude/…`: what the pattern matches, then up (W8); a
         # pattern of many levels costs folders to the power of its levels (s43 T1);
         # `/pro?/self/cwd`, matched here in the gate's process (s44 GF1c)
     fs.unkept()  # what the pattern matches now (a link `lnk -> .claude/hooks`: GF1)
-    matches = _globbed(parts, at)
+    matches = globbed(parts, at, _LISTED[0] if _LISTED[0] is not None else {})
     if matches is None or len(matches) > _MAX_MATCHES:
         return _ANYWHERE
     for match in matches:

@@ -11,6 +11,10 @@ import os
 import re
 
 from . import files as fs
+from .runnersettings import CODE_ENDINGS as _CODE_ENDINGS
+from .runnersettings import LOADS as _LOADS
+from .runnersettings import prettier as _prettier
+from .runnersettings import settings as _settings
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -117,9 +121,14 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
         if option in _LOADS and not equals:
             value = checked[k + 1] if k + 1 < len(checked) else "."
         if option in _LOADS and (_loads(folder, value) or (
-                name in _FILE_FIRST and value not in _BUILT_IN)):
+                name in _FILE_FIRST and value not in _BUILT_IN)) and not (
+                name in _FILE_FIRST and option in FIRST_OPTIONS and first_name(value) and
+                not any(os.path.lexists(os.path.join(folder, p))
+                        for p in (first_name(value), value + ".js"))):
             raise ValueError(f"a script of {folder!r} gives {name} a file to load as code "
-                             f"({option!r} {value!r})")
+                             f"({option!r} {value!r})")  # (but a bare module name of no
+            # file here: the runner takes the package, testroots.first_loaded guards its
+            # name in the folder; s59-mreview K6, S19)
 
 
 def _operands(folder: str, name: str, words: list[str]) -> None:
@@ -149,61 +158,6 @@ def _operands(folder: str, name: str, words: list[str]) -> None:
                              "it runs as tests and no guard keeps")
 
 
-def _prettier(folder: str, words: list[str]) -> None:
-    """Raises ValueError where prettier 3, given ``words`` in ``folder``, may take settings
-    naming code (plugins): it reads, for each file it checks, the nearest of its settings
-    files (``_PRETTIER_FILES``, its ``CONFIG_FILE_NAMES``: a ``package.json`` holding a
-    ``prettier`` member, ``package.yaml``…) from the file's folder up (s59-mreview S25, S26).
-    Each word but an option (an option's value too: over-strict) is a file, a folder or a
-    pattern whose files are checked: the settings files of every folder below a folder
-    operand or a pattern's folder (``node_modules`` and the version control folders prettier
-    skips; past ``_MAX_FOLDERS`` folders, refused) and of every folder up from each are read
-    as ``_settings`` reads them (s59-mreview K8: ``prettier --check .`` with no settings
-    naming code is read)."""
-    if "--with-node-modules" in words:
-        raise ValueError(f"a script of {folder!r} runs prettier on node_modules' files")
-    tops: list[str] = []
-    for word in words:
-        if word[:1] == "-" or not word:
-            continue
-        parts = word.split("/")
-        at = next((k for k, p in enumerate(parts) if any(c in p for c in "*?[{")), len(parts))
-        if any(".." in p or (p[:1] == "." and any(c in p for c in "*?[{"))
-               for p in parts[at:]):
-            raise ValueError(f"a script of {folder!r} gives prettier {word!r}, a pattern "
-                             "that may lead up")  # (`.?/x`, `{..,a}/*`)
-        path = os.path.normpath(os.path.join(folder, "/".join(parts[:at])))
-        kind = fs.entry(path)
-        tops.append(path if kind == "dir" or at < len(parts) else os.path.dirname(path))
-        if kind == "dir" or at < len(parts):
-            _prettier_below(folder, path)
-    for top in dict.fromkeys(tops):
-        _settings(top, "prettier")
-
-
-def _prettier_below(folder: str, top: str) -> None:
-    """``_prettier``'s reading of the settings files in the folders below ``top`` (not
-    through a link: prettier's expansion follows none)."""
-    pending, seen = [top], 0
-    while pending:
-        at = pending.pop()
-        seen += 1
-        if seen > _MAX_FOLDERS:
-            raise ValueError(f"a script of {folder!r} runs prettier on over {_MAX_FOLDERS} "
-                             "folders, whose settings are not all read")
-        try:
-            with os.scandir(at) as entries:
-                listed = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
-        except OSError:
-            continue
-        for name, folder_entry in listed:
-            if folder_entry and name not in _PRETTIER_SKIPS:
-                pending.append(os.path.join(at, name))
-            elif name in _PRETTIER_FILES and at != top:
-                _setting(folder, "prettier", os.path.join(at, name),
-                         "prettier" if name == "package.json" else None)
-
-
 def _emits_into_tests(folder: str, given: list[str]) -> bool:
     """Whether tsc with the words ``given`` may write its output into a folder whose scripts
     a runner runs as tests (s59-mreview S7: ``outDir: test``): its settings file (``-p``,
@@ -230,61 +184,6 @@ def _emits_into_tests(folder: str, given: list[str]) -> bool:
         return True
     outs = [str(options[k]) for k in options if k.lower() in _TSC_OUT]
     return any(not JS_FOLDERS.isdisjoint(o.split("/")) or ".." in o.split("/") for o in outs)
-
-
-def _settings(folder: str, name: str) -> None:
-    """Raises ValueError where the runner ``name`` of ``_SETTINGS_READ`` (jest's settings:
-    ``jestsettings``; npm's: ``planscripts``, ``testroots``) run in ``folder`` finds
-    settings that may name code: a settings file of its own (``starttables.STARTS``,
-    ``_OWN_SETTINGS``) in ``folder`` or any folder up (each runner searches up: mocha's,
-    nyc's, c8's, eslint's, vitest's ``find-up``, ava's to the repository's root; every
-    folder up is read, over-strict) that is code (``vitest.config.ts``, ``.mocharc.js``),
-    or one, or the member (``_MEMBERS``: mocha's ``mocha``, nyc's ``nyc``) of the nearest
-    ``package.json`` up (``_NEAREST``; the others': each one up), holding a key naming code
-    (a key not of ``_DATA_KEYS``: ``require``, ``r``, ``plugins``, ``spec``). Its settings
-    files are guarded by name; the files they name are not (s59-mreview S10, S13, S27)."""
-    from .starttables import STARTS
-
-    if name not in _SETTINGS_READ:
-        return
-    bases = [e.lstrip("^") for e in _OWN_SETTINGS.get(name) or STARTS[name]]
-    bases = [b for b in bases if b != "package.json" and not b.endswith("/")]
-    member = _MEMBERS.get(name, name)
-    above, nearest = folder, member is None
-    while True:
-        for base in bases:
-            if fs.entry(os.path.join(above, base)) in ("file", "link"):
-                _setting(folder, name, os.path.join(above, base), None)
-        if not nearest and fs.entry(os.path.join(above, "package.json")) in ("file", "link"):
-            nearest = name in _NEAREST
-            _setting(folder, name, os.path.join(above, "package.json"), member)
-        if above == os.path.dirname(above):
-            return
-        above = os.path.dirname(above)
-
-
-def _setting(folder: str, name: str, path: str, member: str | None) -> None:
-    """``_settings``' reading of one settings file at ``path`` (``member``: of a
-    ``package.json``, its runner's member; none there reads as no settings)."""
-    base = os.path.basename(path)
-    if base.endswith(_CODE_ENDINGS):
-        raise ValueError(f"a script of {folder!r} runs {name}, whose settings {path!r} are "
-                         "code (they may load any file)")
-    import json
-
-    try:  # (JSON only: a YAML one, a settings file of no ending in YAML, is not read)
-        data = json.loads(fs.read(path, 1 << 20).decode("utf-8", "replace").removeprefix(
-            "\ufeff"))
-    except (OSError, ValueError):
-        data = None
-    if member is not None:
-        data = data.get(member, {}) if isinstance(data, dict) else None
-    if not isinstance(data, dict) or not all(k in _DATA_KEYS or (k == "nyc-arg" and (
-            isinstance(v, list) and all(isinstance(w, str) and w.split("=", 1)[0] not in
-                                        _LOADS and not w.endswith(_CODE_ENDINGS) for w in v)))
-            for k, v in data.items()):  # (tap's `nyc-arg`: `--exclude x/**`)
-        raise ValueError(f"a script of {folder!r} runs {name}, whose settings {path!r} "
-                         "may name code (a key not read as data, or not JSON)")
 
 
 def _loads(folder: str, value: str) -> bool:
@@ -340,49 +239,6 @@ _RUNS: Final = {
 #: Programs running the program after their options (``cross-env``: its assignments), whose
 #: settings files ``starttables.STARTS`` names (``.nycrc``, ``.c8rc``).
 _WRAPPERS: Final = frozenset(("cross-env", "nyc", "c8"))
-#: Options of a runner or a wrapper loading a module or a file as code (a settings file,
-#: a file of settings naming code among them): a value that may be a file refuses
-#: (``_loads``).
-_LOADS: Final = frozenset(("-r", "--require", "--import", "--loader", "--experimental-loader",
-                           "--plugin", "--plugins", "--rulesdir", "--resolve-plugins-relative-to",
-                           "--config", "-c", "--file", "--ui", "-u", "--reporter", "-R",
-                           "--setup", "--environment", "--before", "--after", "--node-arg",
-                           "-i", "--include", "--test-env", "--extension", "-e", "--package",
-                           "--nycrc-path", "--node-arguments", "--workspace", "--spec",
-                           "--reporter-options", "--config-file"))
-#: The keys of a runner's JSON settings read as data (an allow-list: any other key, an alias
-#: as mocha's `r`, may name code it loads; s59-mreview S10, S24): mocha's, nyc's and c8's
-#: thresholds and switches, prettier's formatting, xo's and eslint's rules (not xo's
-#: ``prettier``: xo then reads prettier's settings, plugins, from each file's folder up).
-_DATA_KEYS: Final = frozenset((
-    "timeout", "slow", "recursive", "bail", "exit", "color", "colors", "diff", "parallel",
-    "jobs", "retries", "check-leaks", "full-trace", "inline-diffs", "sort", "forbid-only",
-    "forbid-pending", "allow-uncaught", "async-only", "grep", "fgrep", "invert", "dry-run",
-    "fail-zero", "check-coverage", "checkCoverage", "branches", "lines", "functions",
-    "statements", "per-file", "perFile", "all", "cache", "clean", "skip-full", "skipFull",
-    "semi", "singleQuote", "tabWidth", "useTabs", "printWidth", "trailingComma",
-    "bracketSpacing", "arrowParens", "endOfLine", "quoteProps", "jsxSingleQuote",
-    "proseWrap", "htmlWhitespaceSensitivity", "embeddedLanguageFormatting",
-    "bracketSameLine", "rules", "space", "envs", "globals", "ignores", "semicolon",
-    "verbose", "failFast", "fail-fast", "concurrency", "serial", "test-regex",
-    "test-ignore",
-    "watch-ignore", "exclude", "include", "excludeAfterRemap", "watermarks"))
-#: The runners whose settings ``_settings`` reads (``starttables.STARTS``, or
-#: ``_OWN_SETTINGS``: not node's, npm's lockfiles and ``.npmrc``, read as the scripts' own:
-#: s60-mfix, a lockfile refused `node --test` at s59).
-_SETTINGS_READ: Final = frozenset(("mocha", "vitest", "tap", "ava", "xo", "eslint", "prettier",
-                                   "nyc", "c8", "bun", "deno"))
-#: Their settings files where ``STARTS`` lists their package manager's: bun's ``bunfig.toml``
-#: (its ``[test] preload``: TOML, not read, refuses), deno's ``deno.json`` (its ``imports``
-#: map a test's import to any file).
-_OWN_SETTINGS: Final = {"bun": ("bunfig.toml",), "deno": ("^deno.json", "^deno.jsonc")}
-#: The runners reading the nearest ``package.json`` only (mocha's, nyc's ``find-up``, c8's
-#: yargs ``pkgConf``, ava's ``package-config``); the others' members are read from each one
-#: up (prettier's, xo's take the nearest holding theirs, eslintrc's each).
-_NEAREST: Final = frozenset(("mocha", "nyc", "c8", "ava"))
-#: The member of the nearest ``package.json`` each runner reads its settings from (its own
-#: name where not listed; None: none; s59-mreview S27: mocha's ``loadPkgRc``).
-_MEMBERS: Final = {"eslint": "eslintConfig", "vitest": None, "bun": None, "deno": None}
 #: The runners running every script their operands name as a test, and their options
 #: taking the next word (mocha's, tape's, tap's, ava's).
 _OPERAND_RUNNERS: Final = frozenset(("mocha", "tape", "tap", "ava"))
@@ -392,22 +248,31 @@ _RUNNER_VALUED: Final = frozenset((
     "--ignore", "--exclude", "--file", "--config", "--package", "--reporter-options", "-O",
     "--reporter-option", "--node-arg", "--before", "--after", "--match", "-m",
     "--concurrency", "-c", "--coverage-report", "--node-arguments", "--invert", "--delay"))
-#: prettier 3's settings files (its ``CONFIG_FILE_NAMES``), the folders its expansion skips
-#: (but given ``--with-node-modules``), the folders read below an operand at most.
-_PRETTIER_FILES: Final = frozenset((
-    "package.json", "package.yaml", ".prettierrc", ".prettierrc.json", ".prettierrc.yaml",
-    ".prettierrc.yml", ".prettierrc.json5", ".prettierrc.js", ".prettierrc.mjs",
-    ".prettierrc.cjs", "prettier.config.js", "prettier.config.mjs", "prettier.config.cjs",
-    ".prettierrc.toml", ".prettierrc.ts", "prettier.config.ts", ".prettierrc.mts",
-    ".prettierrc.cts", "prettier.config.mts", "prettier.config.cts"))
-_PRETTIER_SKIPS: Final = frozenset(("node_modules", ".git", ".sl", ".svn", ".hg"))
-_MAX_FOLDERS: Final = 5000
 #: tsc's options naming where it writes (folded).
 _TSC_OUT: Final = frozenset(("outdir", "outfile", "declarationdir", "out"))
 #: The runners trying a module's name as a file of the folder first (mocha's
 #: ``handleRequires``: ``ts-node/register.js`` there shadows the package; prettier's plugins:
 #: s59-mreview S19): any name but a built-in one refuses.
 _FILE_FIRST: Final = frozenset(("mocha", "prettier"))
+#: Their options naming a module they try as a file of the run folder first (mocha's
+#: ``--require``: ``handleRequires`` tests ``existsSync(mod)``, ``mod + '.js'``; its
+#: reporter and interface: a package, then ``path.resolve``; prettier 3's ``--plugin``:
+#: ``import(path.resolve(name))``, then the package): ``testroots.first_loaded`` guards the
+#: name's first part in the folder.
+FIRST_OPTIONS: Final = frozenset(("-r", "--require", "-R", "--reporter", "-u", "--ui",
+                                  "--plugin", "--plugins"))
+
+
+def first_name(value: str) -> str:
+    """The first part of a bare module name ``value`` (``ts-node`` of ``ts-node/register``,
+    ``@babel`` of ``@babel/register``), or "" for a path or a name the gate does not read as
+    one (``./x``, ``/x``, ``~``, ``..``, an expansion, a built-in name)."""
+    if not value or value[0] in "./~-" or value in _BUILT_IN or any(
+            c in value for c in "$`\\*?[{") or ".." in value.split("/"):
+        return ""
+    return value.split("/", 1)[0]
+
+
 #: The built-in names the options of ``_LOADS`` take (mocha's reporters and interfaces,
 #: istanbul's reporters, node's): no file.
 _BUILT_IN: Final = frozenset((
@@ -428,8 +293,6 @@ _WRAPPER_VALUED: Final = frozenset(("--reporter", "-r", "--report-dir", "--temp-
 #: S11).
 PLAIN_NAMES: Final = frozenset(("NODE_ENV", "BABEL_ENV", "CI", "FORCE_COLOR", "NO_COLOR",
                                  "TZ", "DEBUG", "LANG", "LC_ALL", "NODE_NO_WARNINGS"))
-#: The endings of a file node loads as code.
-_CODE_ENDINGS: Final = (".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx", ".node")
 #: An interpreter's name (a version's too: ``python3.11``, ``nodejs20``): its operands, its
 #: options' texts or modules are code (s58-mreview R18b, R18c).
 _INTERPRETER: Final = re.compile(

@@ -144,9 +144,11 @@ def collected(key: str, guards: object) -> bool:
     from .jestsettings import widened as jest_runs
     from .pytestini import widened
     from .testlinks import places
+    from .testroots import first_loaded  # (a runner's module name tried as a file: s60)
 
     return any(_collected(place, folders) or widened(place, folders, guards) or jest_runs(
-        place, folders, guards) for place in (key, *places(key, guards)))
+        place, folders, guards) or first_loaded(place, guards)
+        for place in (key, *places(key, guards)))
 
 
 def _collected(key: str, folders: frozenset[str]) -> bool:

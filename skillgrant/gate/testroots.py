@@ -24,8 +24,9 @@ TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
-#: The guarded set the roots were read for (by identity), and its roots.
-_LAST: list[tuple[object, tuple[str, ...]]] = []
+#: The guarded set the roots were read for (by identity), its roots, and the folded paths a
+#: runner of its scripts tries as files first (``first_loaded``).
+_LAST: list[tuple[object, tuple[str, ...], tuple[str, ...]]] = []
 #: A settings file read at most this far (a settings file is small).
 _LIMIT: Final = 1 << 20
 #: pytest's settings files, each with the section holding ``testpaths`` (pytest 9's order).
@@ -43,6 +44,7 @@ def runner_roots(guards: object, runs: tuple[str, ...]) -> tuple[str, ...]:
     if _LAST and _LAST[0][0] is guards:
         return _LAST[0][1]
     found: dict[str, None] = {}
+    firsts: dict[str, None] = {}
     if getattr(guards, "collected", None):
         from .nested import planned_of
         from .planscripts import plan_scripts
@@ -52,13 +54,61 @@ def runner_roots(guards: object, runs: tuple[str, ...]) -> tuple[str, ...]:
         named = [p for p in planned_of(guards) if not (p + "/").startswith(inside)]
         found.update(dict.fromkeys(p for p in named if fs.is_folder(p)))
         for run in runs:
+            firsts.update(dict.fromkeys(_firsts(run)))
             for folder in _settings_roots(run, names):
                 real = fs.realpath(folder)
                 if real != "/" and not (real + "/").startswith(inside) and fs.is_folder(real):
                     found[real] = None  # (`/`: a URL's base, `vite --base /`; s55-sreview C1)
     roots = tuple(found)
-    _LAST[:] = [(guards, roots)]
+    _LAST[:] = [(guards, roots, tuple(firsts))]
     return roots
+
+
+def first_loaded(key: str, guards: object) -> bool:
+    """Whether the folded real path ``key`` is, or lies below, a name a runner of the
+    collecting plan's ``package.json`` scripts tries as a file of its folder before the
+    package it names (``mocha --require ts-node/register``: ``./ts-node/register``,
+    ``.js``; ``--require setup``: ``./setup``, ``./setup.js``; prettier's ``--plugin``:
+    ``scriptcode.FIRST_OPTIONS``), read from every script of each run folder's
+    ``package.json`` (s59-mreview K6: such a script is read, its name guarded, instead of
+    refused). True where the set's roots were not read (``runner_roots`` runs first:
+    ``testlinks.places``)."""
+    if not (_LAST and _LAST[0][0] is guards):
+        return True
+    return any(key == p or key == p + ".js" or key.startswith(p + "/") for p in _LAST[0][2])
+
+
+def _firsts(folder: str) -> list[str]:
+    """``first_loaded``'s folded paths of the run folder ``folder`` (any option of
+    ``FIRST_OPTIONS`` in any script: over-strict)."""
+    text = _text(os.path.join(folder, "package.json"))
+    if not text or not any(o in text for o in ("-r", "-R", "-u", "--")):
+        return []
+    import json
+
+    from .placed import fold
+    from .scriptcode import FIRST_OPTIONS, first_name
+
+    try:
+        scripts = json.loads(text.removeprefix("\ufeff")).get("scripts")
+    except (ValueError, AttributeError):
+        return []
+    if not isinstance(scripts, dict):
+        return []
+    top = fold(fs.realpath(folder)).rstrip("/")
+    found: list[str] = []
+    for script in scripts.values():
+        words = _SPLIT.split(script) if isinstance(script, str) else []
+        for k, word in enumerate(words):
+            option, equals, value = word.partition("=")
+            if option in FIRST_OPTIONS:
+                value = value if equals else words[k + 1] if k + 1 < len(words) else ""
+                found += [f"{top}/{fold(n)}" for n in (first_name(value),) if n]
+    return found
+
+
+#: Where ``_firsts`` cuts a script's text into words (blanks, quotes, operators).
+_SPLIT: Final = re.compile(r"[\s\"';&|()<>]+")
 
 
 def _settings_roots(folder: str, names: frozenset[str] | None) -> list[str]:

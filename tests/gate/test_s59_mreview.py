@@ -79,6 +79,7 @@ CLOSED: dict[str, str] = {
                      "a-recipe-runs-a-node-script"), "92874450"),
     "package-jsons-mocha-names-a-require": "776392b0",  # (s60-mfix)
     "a-write-under-a-prettier-check": "fb7d364c",  # (s60-mfix)
+    "a-write-under-a-packages-register-module": "8fa3d36d",  # (s60-mfix)
 }
 
 

@@ -1,5 +1,5 @@
 """Session 60 (s60-mfix): what a project's scripts run (issue 29): each listed runner's
-settings read from every source it reads (``scriptcode._settings``: its files from the run
+settings read from every source it reads (``runnersettings.settings``: its files from the run
 folder up, the nearest ``package.json``'s member; s59-mreview S27)."""
 
 from __future__ import annotations
@@ -90,11 +90,11 @@ def test_bun_and_denos_settings_naming_code_refuse(tmp_path: Path, name: str,
     "*", "*.txt", ".*", "d*/*", "d*/", "d?/x*", "[ab]*", "*/.h*", "l*/*", "nothere*/x",
     "d1/*", "*/y", "**"])
 def test_a_patterns_matches_are_globs(tmp_path: Path, pattern: str) -> None:
-    """named._globbed (each folder listed once a call: s59-hreview T8) matches as
+    """globbed.globbed (each folder listed once a call: s59-hreview T8) matches as
     ``glob.glob`` (a leading dot by a dot only, a middle part's folders, links too)."""
     import glob
 
-    from skillgrant.gate import named
+    from skillgrant.gate.globbed import globbed
 
     for path in ("a.txt", "b.txt", ".hid", "d1/x1", "d1/.hx", "d2/y", "e/y"):
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
@@ -104,21 +104,20 @@ def test_a_patterns_matches_are_globs(tmp_path: Path, pattern: str) -> None:
     full = f"{tmp_path}/{pattern}"
     parts = full.split("/")
     at = next(i for i, p in enumerate(parts) if any(c in p for c in "*?["))
-    assert sorted(named._globbed(parts, at) or []) == sorted(glob.glob(full))
+    assert sorted(globbed(parts, at, {}) or []) == sorted(glob.glob(full))
 
 
 def test_a_calls_patterns_past_the_limit_name_anything(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    from skillgrant.gate import named
+    from skillgrant.gate import globbed
 
     for i in range(20):
         (tmp_path / f"f{i}").write_text("1")
-    monkeypatch.setattr(named, "_MAX_SCANNED", 50)
-    monkeypatch.setattr(named, "_LISTED", [named._Listed()])
-    parts = f"{tmp_path}/f1*".split("/")
-    assert named._globbed(parts, len(parts) - 1) is not None
-    assert named._globbed(parts, len(parts) - 1) is not None
-    assert named._globbed(parts, len(parts) - 1) is None  # (60 names matched in the call)
+    monkeypatch.setattr(globbed, "MAX_SCANNED", 50)
+    parts, listed = f"{tmp_path}/f1*".split("/"), {}
+    assert globbed.globbed(parts, len(parts) - 1, listed) is not None
+    assert globbed.globbed(parts, len(parts) - 1, listed) is not None
+    assert globbed.globbed(parts, len(parts) - 1, listed) is None  # (60 names in the call)
 
 
 @pytest.mark.parametrize(("files", "command", "read"), [
@@ -148,3 +147,78 @@ def test_prettiers_settings_are_read_from_each_checked_folder(
     else:
         with pytest.raises(ValueError):
             _read(command.replace("'", ""), str(run))
+
+
+@pytest.mark.parametrize(("command", "there"), [
+    ("mocha --require setup", "setup.js"), ("mocha -r tools/r.js", "tools/x"),
+    ("mocha --reporter rep", "rep"), ("mocha --ui=myui", "myui.js"),
+    ("prettier --plugin=plug --check package.json", "plug"),
+    ("mocha --require ts-node/register", "ts-node/.keep")])
+def test_a_module_name_a_runner_tries_as_a_file_first(tmp_path: Path, command: str,
+                                                      there: str) -> None:
+    """s59-mreview K6 (S6, S19 held): a bare module name mocha (prettier) tries as a file of
+    its folder first is read where no such file is there (testroots.first_loaded guards the
+    name), refused where one is."""
+    _read(command, str(tmp_path))
+    (tmp_path / there).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / there).write_text("1")
+    with pytest.raises(ValueError):
+        _read(command, str(tmp_path))
+
+
+def test_the_names_tried_first_are_guarded(tmp_path: Path) -> None:
+    from skillgrant.gate import testroots
+    from skillgrant.gate.placed import fold
+
+    (tmp_path / "package.json").write_text(json.dumps({"scripts": {
+        "test": "mocha --require ts-node/register -R dot --ui=myui", "fmt": "prettier "
+        "--plugin plug --check ."}}))
+    guards = type("G", (), {"collected": frozenset({fold(str(tmp_path))})})()
+    monkey = testroots._LAST[:]
+    try:
+        testroots._LAST[:] = [(guards, (), tuple(testroots._firsts(str(tmp_path))))]
+        top = fold(str(tmp_path))
+        for path in ("ts-node", "ts-node/register.js", "ts-node/register/index.js", "myui",
+                     "myui.js", "plug", "plug/x.mjs"):
+            assert testroots.first_loaded(f"{top}/{path}", guards), path
+        for path in ("dot", "ts-node2", "tools/ts-node", "myui.cjs", "plugx"):
+            assert not testroots.first_loaded(f"{top}/{path}", guards), path
+    finally:
+        testroots._LAST[:] = monkey
+
+
+#: s59-mreview K6's reading proved (real npm, mocha 10.8.2, prettier 3.3.3, ts-node 10.9):
+#: the script's module name is no file yet, so it is read; the file the runner would try
+#: first is then written (a copy, a folder's copy, a link): each must be denied.
+FIRST_CASES = {
+    "a-require-of-a-bare-name": ("mocha --require setup", {}, ["cp src/mk setup.js"]),
+    "a-packages-module-shadowed": ("mocha --require ts-node/register", {},
+                                   ["mkdir -p ts-node", "cp src/mk ts-node/register.js"]),
+    "a-folder-copied-over-the-package": ("mocha --require ts-node/register",
+                                         {"tools/tn/register.js": "NODE"},
+                                         ["cp -r tools/tn ts-node"]),
+    "a-link-over-the-package": ("mocha --require ts-node/register",
+                                {"tools/tn/register.js": "NODE"}, ["ln -s tools/tn ts-node"]),
+    "a-prettier-plugin-of-a-bare-name": ("prettier --plugin=plug --check package.json && mocha",
+                                         {}, ["cp src/mk plug"]),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(FIRST_CASES))
+def test_a_name_tried_first_is_guarded_under_the_hook(tmp_path: Path, case: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_s56_sreview import NODE_PAYLOAD, _case
+    from test_s59_mreview import SPEC, _runners
+
+    monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)
+    script, files, calls = FIRST_CASES[case]
+    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}),
+             "src/mk": NODE_PAYLOAD, **SPEC,
+             **{k: v.replace("NODE", NODE_PAYLOAD) for k, v in files.items()}}
+    denied = _case(tmp_path, ["Bash(npm test)", "Bash(cp *)", "Bash(mkdir *)", "Bash(ln *)"],
+                   files, [*calls, "npm test"], links={"node_modules": str(_runners())})
+    assert denied is not None and denied != "npm test", denied
