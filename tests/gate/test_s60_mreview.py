@@ -69,6 +69,10 @@ NODE = NODE_PAYLOAD
 FORMATTER = "module.exports = () => { " + NODE.strip() + "; return ''; };\n"
 #: An ava test (its default globs: test/).
 AVA = {"test/a.js": "const test = require('ava'); test('a', t => t.pass());\n"}
+#: A native addon's source (gcc builds it into ``src/mk``): its constructor runs the payload
+#: when node loads it.
+ADDON = ('#include <stdlib.h>\n__attribute__((constructor)) static void f(void) '
+         '{ system("touch \\"$INIT_CWD/zz\\""); }\n')
 #: A tsconfig of no outDir: tsc writes each source's output beside it.
 TSCONFIG = json.dumps({"compilerOptions": {"module": "commonjs", "skipLibCheck": True,
                                            "types": []}})
@@ -119,6 +123,13 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
         {**SPEC, "src/a.js": "1;\n", "src/.prettierrc": json.dumps({"plugins": ["../tools/p.cjs"]}),
          "tools/p.cjs": "module.exports = {};\n"}, "src/mk tools/p.cjs",
         NODE + "module.exports = {};\n"),
+    # a bare name mocha tries as a file of its folder after the package (its reporter, its
+    # ui: `require(path.resolve(name))`, which tries name.js, .json, .node): a native addon
+    # (8fa3d36d guards the name and name.js only; every such name refused at e0fd15f2)
+    "mocha-reporter-native-addon": ("mocha --reporter rep", {**SPEC, "src/p.c": ADDON},
+                                    "src/mk rep.node", ""),
+    "mocha-ui-native-addon": ("mocha --ui myui", {**SPEC, "src/p.c": ADDON},
+                              "src/mk myui.node", ""),
     # a folder a runner collects by its default globs that testnames.JS_FOLDERS lacks
     # (ava's `**/tests/**/*.js`)
     "ava-runs-the-tests-folder": ("ava", {**AVA, "tests/.keep": ""}, "src/mk tests/evil.js",
@@ -180,6 +191,11 @@ WHY_SCRIPTS: dict[str, str] = {
     "prettier-no-config-as-an-operand": f"scriptcode._words ({BASE}, fb7d364c) skips "
     "_prettier where `--no-config` is a word: after `--` it is a file pattern to prettier, "
     "which reads src/.prettierrc (its plugins) for src/a.js",
+    "mocha-reporter-native-addon": "REGRESSION of 8fa3d36d (refused at e0fd15f2): "
+    "testroots.first_loaded guards a bare name mocha tries in its folder as the name and "
+    "name.js only: mocha's reporter (and ui) falls back to `require(path.resolve(name))`, "
+    "which loads rep.node (a native addon) where no rep, rep.js is there",
+    "mocha-ui-native-addon": "as mocha-reporter-native-addon: `--ui myui`, myui.node",
     "ava-runs-the-tests-folder": f"testnames.JS_FOLDERS ({BASE}) is test/, __tests__/, "
     "__mocks__/: ava 6's default globs run every script below `tests/` (and `**/tests/**`), "
     "none guarded",
@@ -208,6 +224,8 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
                                           "vitest-diff-option", "vitest-pool-option",
                                           "vitest-coverage-provider-option"),
     "an-option-attached-to-its-short-name": ("tape-require-attached",),
+    "a-bare-names-file-of-another-ending": ("mocha-reporter-native-addon",
+                                            "mocha-ui-native-addon"),
     "a-switch-read-by-its-presence": ("tsc-no-emit-false", "prettier-no-config-as-an-operand"),
     "a-folder-a-runner-collects": ("ava-runs-the-tests-folder",),
     "a-runners-prettier": ("xo-formats-through-prettiers-plugins",),
@@ -249,6 +267,11 @@ def _script(tmp_path: Path, case: str) -> str | None:
     files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}, **member}),
              "src/mk": source, **files}
     copies = [f"cp {c}" for c in copy.split(" && cp ")]
+    if "src/p.c" in files:  # (the session built its addon before)
+        needs("gcc")
+        return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files, [*copies, "npm test"],
+                     links={"node_modules": str(modules)},
+                     setup="gcc -shared -fPIC -o src/mk src/p.c")
     if "jest" in script:  # (jest's node_modules, and typescript's from the runners')
         jest = _installed_jest()
         setup = (f"mkdir -p node_modules/.bin && ln -s {jest}/* node_modules/ && ln -s "
