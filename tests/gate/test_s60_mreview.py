@@ -303,6 +303,24 @@ TIMES: dict[str, str] = {
     "a-pattern-then-many-literal-parts": "cat d*/" + "./" * 500 + "x; cp notes.txt "
                                          ".claude/settings.json",
 }
+#: Each case: the plan, its files, the allowed calls before the timed one (the session's own
+#: writes), the timed call (denied: it writes the hook's settings).
+AFTER: dict[str, tuple[list[str], dict[str, str], list[str], str]] = {
+    # a file a Makefile's word names (`rm -rf out/app.bin`), written by the session: a `#!`
+    # line, then 40 KB of one letter; jestargs._runs_named reads it as a program's text and
+    # searches it with _PATHS, whose `[…]*(?:/…)+` backtracks over the run at each place
+    # (quadratic: 16.8 s of CPU for 40 KB, at e0fd15f2 too; the 1 MiB it reads: hours)
+    "a-regex-over-a-file-a-makefile-names": (
+        ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": "test:\n\tpython3 -m pytest -q\nclean:\n\trm -rf out/app.bin\n",
+         "out/.keep": "", "src/bomb": "#!x\n" + "a" * 40_000 + "\n"},
+        ["cp src/bomb out/app.bin"], "cp notes.txt .claude/settings.json"),
+}
+OPEN.add("test_t_a_call_after_a_write_is_decided_in_time", "jestargs._PATHS (e0fd15f2, "
+         "314a1cd6) is quadratic on a long run of letters (and _RECIPE_GLOB on a `;` run "
+         "ending `*a;`): _runs_named searches each file a Makefile's word names that is a "
+         "program's (`#!`, executable) or a `-f`'s text, up to 1 MiB, at every call of a "
+         "make plan", "a-regex-over-a-file-a-makefile-names")
 OPEN.add("test_t_a_long_call_is_decided_in_time", "named._globbed (314a1cd6; glob.glob at "
          "e0fd15f2) asks `os.path.isdir` of each match for each literal part after a pattern "
          "(`.` parts kept), each path one part longer: 6,000 matches x 500 parts, counted by "
@@ -327,12 +345,36 @@ def test_t_a_long_call_is_decided_in_time(tmp_path: Path, case: str) -> None:
         assert said.returncode == 0, setup[:40]
         subprocess.run(["bash", "-c", setup], cwd=project, capture_output=True, timeout=60,
                        check=False)
+    _in_time(hook, TIMES[case], project)
+
+
+@pytest.mark.parametrize("case", AFTER)
+def test_t_a_call_after_a_write_is_decided_in_time(tmp_path: Path, case: str) -> None:
+    """The plan and its files; the allowed calls before; the case's call decided (denied)
+    in 8 s of CPU."""
+    entries, files, before, call = AFTER[case]
+    project = hooked_project(tmp_path, entries)
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    hook = _settings_hook(project)
+    for setup in before:
+        said = subprocess.run(["/bin/sh", "-c", hook], input=payload(setup, project),
+                              cwd=project, capture_output=True, timeout=120, check=False)
+        assert said.returncode == 0, setup
+        subprocess.run(["bash", "-c", setup], cwd=project, capture_output=True, timeout=60,
+                       check=False)
+    _in_time(hook, call, project)
+
+
+def _in_time(hook: str, call: str, project: Path) -> None:
+    """Fails unless the printed ``hook`` denies ``call`` in 8 s of CPU."""
     started = time.monotonic()
     run = subprocess.Popen(["/bin/sh", "-c", hook], cwd=project, stdin=subprocess.PIPE,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            start_new_session=True, preexec_fn=_cpu_limited)
     try:
-        _, stderr = run.communicate(payload(TIMES[case], project), timeout=180)
+        _, stderr = run.communicate(payload(call, project), timeout=180)
     except subprocess.TimeoutExpired:
         os.killpg(run.pid, signal.SIGKILL)  # (the hook's python too, not only its shell)
         run.communicate()
