@@ -73,6 +73,9 @@ AVA = {"test/a.js": "const test = require('ava'); test('a', t => t.pass());\n"}
 #: when node loads it.
 ADDON = ('#include <stdlib.h>\n__attribute__((constructor)) static void f(void) '
          '{ system("touch \\"$INIT_CWD/zz\\""); }\n')
+#: A snapshot file's payload (run by `new Function`: no `require` in its scope).
+SNAPSHOT = ("process.getBuiltinModule('child_process').execSync('touch ' + "
+            "process.env.INIT_CWD + '/zz');\n")
 #: A tsconfig of no outDir: tsc writes each source's output beside it.
 TSCONFIG = json.dumps({"compilerOptions": {"module": "commonjs", "skipLibCheck": True,
                                            "types": []}})
@@ -152,6 +155,16 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
                        "tools/.keep": "", "src/rc": json.dumps({"plugins": {"./tools/p.cjs": {}}})},
         "src/mk tools/p.cjs && cp src/rc .postcssrc.json",
         NODE + "module.exports = () => ({postcssPlugin: 'x'});\nmodule.exports.postcss = true;\n"),
+    # a runner's own file it runs as code: jest's and vitest's snapshot files (each test
+    # file's `__snapshots__/<name>.snap`, run by `new Function('exports', text)` whether the
+    # test asserts a snapshot or not)
+    "jest-runs-a-snapshot-file": (
+        "jest", {"lib/a.test.js": "test('a', () => { expect(1).toBe(1); });\n",
+                 "lib/__snapshots__/.keep": ""},
+        "src/mk lib/__snapshots__/a.test.js.snap", "// Jest Snapshot v1\n" + SNAPSHOT),
+    "vitest-runs-a-snapshot-file": (
+        "vitest run", {**VITEST, "src/__snapshots__/.keep": ""},
+        "src/mk src/__snapshots__/a.test.mjs.snap", "// Vitest Snapshot v1\n" + SNAPSHOT),
     # tsc of no outDir writes each source's output beside it: a runner's settings file of a
     # code ending from a `.ts` source nothing guards
     "tsc-writes-avas-settings": ("tsc && ava", {**AVA, "tsconfig.json": TSCONFIG},
@@ -209,6 +222,11 @@ WHY_SCRIPTS: dict[str, str] = {
     "the root up where a test imports a `.css` (jest's names babel's)",
     "vitest-loads-postcssrcs-plugin": "as vitest-loads-postcss-settings: .postcssrc.json "
     "naming ./tools/p.cjs",
+    "jest-runs-a-snapshot-file": f"jestsettings/testnames ({BASE}, 8fa3d36d) guard no "
+    "`__snapshots__/*.snap`: jest 29.7's SnapshotState runs each test file's snapshot file "
+    "as code (`new Function('exports', text)`), whether the test asserts a snapshot or not",
+    "vitest-runs-a-snapshot-file": "as jest-runs-a-snapshot-file: vitest 2.1's snapshot "
+    "state (src/__snapshots__/a.test.mjs.snap)",
     "tsc-writes-avas-settings": f"scriptcode._emits_into_tests ({BASE}) reads tsc's outDir "
     "only: with none tsc writes `ava.config.js` from the session's `ava.config.ts` (no "
     "settings name of STARTS' ava), and ava loads it",
@@ -229,6 +247,7 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "a-switch-read-by-its-presence": ("tsc-no-emit-false", "prettier-no-config-as-an-operand"),
     "a-folder-a-runner-collects": ("ava-runs-the-tests-folder",),
     "a-runners-prettier": ("xo-formats-through-prettiers-plugins",),
+    "a-snapshot-file-is-code": ("jest-runs-a-snapshot-file", "vitest-runs-a-snapshot-file"),
     "a-tools-settings-the-runner-loads": ("vitest-loads-postcss-settings",
                                           "vitest-loads-postcssrcs-plugin"),
     "tsc-writes-beside-its-source": ("tsc-writes-avas-settings", "tsc-writes-nycs-settings",
@@ -272,7 +291,7 @@ def _script(tmp_path: Path, case: str) -> str | None:
         return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files, [*copies, "npm test"],
                      links={"node_modules": str(modules)},
                      setup="gcc -shared -fPIC -o src/mk src/p.c")
-    if "jest" in script:  # (jest's node_modules, and typescript's from the runners')
+    if "jest" in script.split():  # (jest's node_modules, and typescript's from the runners')
         jest = _installed_jest()
         setup = (f"mkdir -p node_modules/.bin && ln -s {jest}/* node_modules/ && ln -s "
                  f"{jest}/.bin/* node_modules/.bin/ && ln -s {modules}/typescript "
