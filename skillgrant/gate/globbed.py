@@ -26,9 +26,12 @@ def globbed(parts: list[str], at: int, listed: dict[object, object]) -> list[str
     s59-hreview T8); None past ``MAX_SCANNED`` names matched in the call (the pattern is
     then a path the gate cannot name: failing closed)."""
     found = ["/".join(parts[:at])]
-    for k in range(at, len(parts)):
-        part, last = parts[k], k == len(parts) - 1
+    tail = [p for k, p in enumerate(parts) if k <= at or p != "." or k == len(parts) - 1]
+    for k in range(at, len(tail)):  # (a `.` part names its folder: `d*/././x`, M10)
+        part, last = tail[k], k == len(tail) - 1
         if not any(c in part for c in "*?["):
+            if _charged(listed, len(found)):  # (each path asked: s60-mreview M10)
+                return None
             found = [f"{f}/{part}" for f in found if (os.path.lexists if last else os.path.isdir)(
                 f"{f}/{part}")] if part else [f + "/" for f in found if os.path.isdir(f)]
             continue
@@ -37,13 +40,20 @@ def globbed(parts: list[str], at: int, listed: dict[object, object]) -> list[str
         matched: list[str] = []
         for folder in found:
             names = _names(listed, folder or "/", folders=not last)
-            scanned = int(listed.get(_SCANNED, 0)) + len(names)  # type: ignore[call-overload]
-            listed[_SCANNED] = scanned
-            if scanned > MAX_SCANNED:
+            if _charged(listed, len(names)):
                 return None
             matched += [f"{folder}/{n}" for n in names if match(n) and (hidden or n[:1] != ".")]
         found = matched
     return found
+
+
+def _charged(listed: dict[object, object], count: int) -> bool:
+    """Counts ``count`` names (or paths) asked in the call of ``listed``: whether past
+    ``MAX_SCANNED``."""
+    before = listed.get(_SCANNED, 0)
+    scanned = (before if isinstance(before, int) else 0) + count
+    listed[_SCANNED] = scanned
+    return scanned > MAX_SCANNED
 
 
 def _names(listed: dict[object, object], folder: str, *, folders: bool) -> list[str]:

@@ -168,8 +168,9 @@ _OWN_SETTINGS: Final = {"bun": ("bunfig.toml",), "deno": ("^deno.json", "^deno.j
 #: up (prettier's, xo's take the nearest holding theirs, eslintrc's each).
 _NEAREST: Final = frozenset(("mocha", "nyc", "c8", "ava"))
 #: The member of the nearest ``package.json`` each runner reads its settings from (its own
-#: name where not listed; None: none; s59-mreview S27: mocha's ``loadPkgRc``).
-_MEMBERS: Final = {"eslint": "eslintConfig", "vitest": None, "bun": None, "deno": None}
+#: name where not listed; None: none; s59-mreview S27: mocha's ``loadPkgRc``; vitest's: vite's
+#: postcss-load-config, s60-mreview M9).
+_MEMBERS: Final = {"eslint": "eslintConfig", "vitest": "postcss", "bun": None, "deno": None}
 #: prettier 3's settings files (its ``CONFIG_FILE_NAMES``), the folders its expansion skips
 #: (but given ``--with-node-modules``), the folders read below an operand at most.
 _PRETTIER_FILES: Final = frozenset((

@@ -100,13 +100,16 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
     """``_allowed``'s reading of the words ``given`` of the program ``name`` (``given[at]``)
     of ``_RUNS`` and its wrappers: tsc's ``--noEmit``, a runner's operands (``_operands``),
     an option loading code (``_loads``)."""
-    if name == "tsc" and "--noEmit" not in given and _emits_into_tests(folder, given):
+    if name == "tsc" and not any(w == "--noEmit" and given[k + 1:k + 2] != ["false"] for k, w in
+                                 enumerate(given)) and _emits_into_tests(folder, given):
         raise ValueError(f"a script of {folder!r} runs tsc, which may write into a folder "
                          "whose scripts are run as tests (its outDir)")
     if name in _OPERAND_RUNNERS:
         _operands(folder, name, given[at + 1:])
-    if name == "prettier" and "--no-config" not in given:
-        _prettier(folder, given[at + 1:])
+    if name == "prettier":  # (after `--` a word is a file: s60-mreview M11)
+        own = given[:given.index("--", at)] if "--" in given[at:] else given
+        if "--no-config" not in own[at + 1:]:
+            _prettier(folder, [*own[at + 1:], *("./" + w for w in given[len(own) + 1:])])
     for runner in {name, *(n for n in (os.path.basename(w) for w in given[:at])
                           if n in _WRAPPERS)}:
         _settings(folder, runner)
@@ -115,6 +118,7 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
             for w in given[given.index("--", at) + 1:]):  # (`npm run unit -- --x=./r.mjs`
         raise ValueError(f"a script of {folder!r} gives another script words naming a "
                          "file (`--`), which its command is run with")  # s59-mreview S18)
+    _options(folder, name, given, at)
     checked = given[1:] if name != "jest" else given[1:at]
     for k, option in enumerate(checked):
         option, equals, value = option.partition("=")
@@ -123,12 +127,48 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
         if option in _LOADS and (_loads(folder, value) or (
                 name in _FILE_FIRST and value not in _BUILT_IN)) and not (
                 name in _FILE_FIRST and option in FIRST_OPTIONS and first_name(value) and
-                not any(os.path.lexists(os.path.join(folder, p))
-                        for p in (first_name(value), value + ".js"))):
+                not _there(folder, first_name(value))):
             raise ValueError(f"a script of {folder!r} gives {name} a file to load as code "
                              f"({option!r} {value!r})")  # (but a bare module name of no
             # file here: the runner takes the package, testroots.first_loaded guards its
             # name in the folder; s59-mreview K6, S19)
+
+
+def _options(folder: str, name: str, given: list[str], at: int) -> None:
+    """Raises ValueError where the runner ``name`` (``given[at]``) or a wrapper before it is
+    given an option neither of ``runneroptions.OPTIONS`` (its allow-list) nor of ``_LOADS``
+    (read by its value): s60-mreview M1–M3, M6, M7."""
+    from .runneroptions import OPTIONS
+
+    end = given.index("--", at) if "--" in given[at:] else len(given)
+    for program, words in ((name, given[at + 1:end]), *(
+            (w, given[:at]) for w in {os.path.basename(g) for g in given[:at]} & {"nyc", "c8"})):
+        read = OPTIONS.get(program)
+        if read is None:
+            continue
+        for k, word in enumerate(words):
+            option, equals, value = word.partition("=")
+            if program == "eslint" and option in ("-f", "--format") and (
+                    value if equals else words[k + 1] if k + 1 < len(words) else "") in _FORMATS:
+                continue  # (eslint's own formatters)
+            if word[:1] == "-" and option not in read and option not in _LOADS:
+                raise ValueError(f"a script of {folder!r} gives {program} {word!r}, an option "
+                                 "the gate does not read (runneroptions.OPTIONS)")
+
+
+#: eslint 9's built-in formatters (``-f json``).
+_FORMATS: Final = frozenset(("stylish", "json", "json-with-metadata", "html"))
+
+
+def _there(folder: str, name: str) -> bool:
+    """Whether ``folder`` holds ``name`` or a ``name.*`` (require's ``.js``, ``.json``,
+    ``.node``: s60-mreview, mocha's reporter ``rep.node``), or cannot be listed."""
+    try:
+        return any(n == name or n.startswith(name + ".") for n in os.listdir(folder or "."))
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
 
 
 def _operands(folder: str, name: str, words: list[str]) -> None:
@@ -136,7 +176,8 @@ def _operands(folder: str, name: str, words: list[str]) -> None:
     script a file, folder or glob operand names as a test) is given an operand there (or a
     glob) outside a folder whose scripts are guarded as tests (``testnames.JS_FOLDERS``:
     ``test/``) that is no test's name (``mocha tools/check.js``, ``mocha spec``, ``tape
-    'tests/*.js'``: s59-mreview S3, S16)."""
+    'tests/*.js'``: s59-mreview S3, S16). (ava's, tap's default globs' ``tests/**``:
+    ``testroots.first_loaded``.)"""
     from .testnames import JS_FOLDERS, test_name
 
     skip = False
@@ -163,14 +204,15 @@ def _emits_into_tests(folder: str, given: list[str]) -> bool:
     a runner runs as tests (s59-mreview S7: ``outDir: test``): its settings file (``-p``,
     ``--project``, or ``tsconfig.json``; none: tsc writes nothing) not read as JSON, extending
     another, or an ``outDir``/``outFile``/``declarationDir`` holding ``test``, ``__tests__``,
-    ``__mocks__`` or ``..`` (a source of a test's name is a test wherever tsc emits it)."""
+    ``__mocks__`` or ``..`` (a source of a test's name is a test wherever tsc emits it), or
+    none of them and no ``noEmit`` (each X.js beside its X.ts: s60-mreview M5); ``-b``."""
     import json
 
     from .testnames import JS_FOLDERS
 
     named = [given[k + 1] for k, w in enumerate(given[:-1]) if w in ("-p", "--project")]
-    if any(w[:1] == "-" and w.lstrip("-").lower() in _TSC_OUT for w in given):
-        return True  # (`--outDir test` on the command line)
+    if any(w[:1] == "-" and w.lstrip("-").lower() in (*_TSC_OUT, "b", "build") for w in given):
+        return True  # (`--outDir test` on the command line; `-b`: each reference's own)
     path = os.path.join(folder, named[0] if named else "tsconfig.json")
     path = os.path.join(path, "tsconfig.json") if fs.entry(path) == "dir" else path
     if fs.entry(path) is None:
@@ -183,6 +225,9 @@ def _emits_into_tests(folder: str, given: list[str]) -> bool:
     if not isinstance(options, dict) or "extends" in settings:
         return True
     outs = [str(options[k]) for k in options if k.lower() in _TSC_OUT]
+    if not outs and options.get("noEmit") is not True:
+        return True  # (X.js beside each X.ts: `ava.config.ts`'s ava.config.js, a runner's
+        # code settings; s60-mreview M5)
     return any(not JS_FOLDERS.isdisjoint(o.split("/")) or ".." in o.split("/") for o in outs)
 
 

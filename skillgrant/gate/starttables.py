@@ -113,9 +113,13 @@ STARTS: Final = {
                            for e in (".js", ".cjs", ".mjs", ".cts", ".json"))),
     "vitest": tuple(f"{c}.{k}{e}" for c, k in (("vitest", "config"), ("vite", "config"),
                                                 ("vitest", "workspace"), ("vitest", "projects"))
-                    for e in (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".json")),
+                    for e in (".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".json")) + tuple(
+        "^" + n for n in (".postcssrc", *(f".postcssrc.{e}" for e in (
+            "json", "yaml", "yml", "ts", "cts", "js", "cjs", "mjs")), *(
+            f"postcss.config.{e}" for e in ("ts", "cts", "js", "cjs", "mjs")))),
     # (vitest 2 loads `vitest.workspace.*`, `vitest.projects.*` from its config's folder as
-    # code: s59-mreview S15)
+    # code: s59-mreview S15; and, for a test importing a .css, postcss-load-config's search
+    # from its root up, vite 5: s60-mreview M9)
     # pytest's settings (pytest 9 reads `pytest.toml` first) and conftest.py, from the
     # folder of its paths up to the root it picks by them
     "pytest": tuple("^" + n for n in ("conftest.py", "pytest.toml", ".pytest.toml",

@@ -68,21 +68,34 @@ def first_loaded(key: str, guards: object) -> bool:
     """Whether the folded real path ``key`` is, or lies below, a name a runner of the
     collecting plan's ``package.json`` scripts tries as a file of its folder before the
     package it names (``mocha --require ts-node/register``: ``./ts-node/register``,
-    ``.js``; ``--require setup``: ``./setup``, ``./setup.js``; prettier's ``--plugin``:
+    ``.js``; ``--require setup``, ``--reporter rep``: ``./setup``, any ``./setup.*``, as
+    require's ``.js``, ``.json``, ``.node``; prettier's ``--plugin``:
     ``scriptcode.FIRST_OPTIONS``), read from every script of each run folder's
     ``package.json`` (s59-mreview K6: such a script is read, its name guarded, instead of
     refused). True where the set's roots were not read (``runner_roots`` runs first:
     ``testlinks.places``)."""
     if not (_LAST and _LAST[0][0] is guards):
         return True
-    return any(key == p or key == p + ".js" or key.startswith(p + "/") for p in _LAST[0][2])
+    return any(key == p or key.startswith((p + ".", p + "/")) if p[:1] != "\0" else
+               _in_tests(key, p[1:]) for p in _LAST[0][2])
+
+
+def _in_tests(key: str, top: str) -> bool:
+    """Whether the folded ``key`` below the folded folder ``top`` is a ``tests`` folder there
+    at any depth, or a script (or a name of no ending) below one: ava's and tap's default
+    globs run ``**/tests/**/*.js`` (s60-mreview M4)."""
+    from .testnames import JS
+
+    parts = key[len(top) + 1:].split("/") if key.startswith(top + "/") else []
+    return "tests" in parts and (parts[-1] == "tests" or key.endswith(JS) or
+                                 "." not in parts[-1])
 
 
 def _firsts(folder: str) -> list[str]:
     """``first_loaded``'s folded paths of the run folder ``folder`` (any option of
     ``FIRST_OPTIONS`` in any script: over-strict)."""
     text = _text(os.path.join(folder, "package.json"))
-    if not text or not any(o in text for o in ("-r", "-R", "-u", "--")):
+    if not text or not any(o in text for o in ("-r", "-R", "-u", "--", "ava", "tap")):
         return []
     import json
 
@@ -99,6 +112,8 @@ def _firsts(folder: str) -> list[str]:
     found: list[str] = []
     for script in scripts.values():
         words = _SPLIT.split(script) if isinstance(script, str) else []
+        if not {"ava", "tap"}.isdisjoint(os.path.basename(w) for w in words):
+            found.append("\0" + top)  # (their default globs: `tests/**`, M4)
         for k, word in enumerate(words):
             option, equals, value = word.partition("=")
             if option in FIRST_OPTIONS:

@@ -19,7 +19,7 @@ def _read(command: str, folder: str) -> None:
     code_read(folder, given, [os.path.basename(w.rpartition("=")[2]) for w in given])
 
 
-@pytest.mark.parametrize(("files", "command"), [
+_A_RUNNERS_SETTINGS_NAMING_CODE_REFUSE = [
     # mocha's loadPkgRc: the nearest package.json's `mocha` member (S27), by an alias too
     ({"package.json": {"mocha": {"r": ["./tools/pre.cjs"]}}}, "mocha"),
     ({"package.json": {"mocha": {"require": "./tools/pre.cjs"}}}, "mocha"),
@@ -30,8 +30,16 @@ def _read(command: str, folder: str) -> None:
     ({"../vitest.config.mjs": "export default {}"}, "vitest run"),
     # ava 6's ava.config.json; xo's `prettier` (prettier's settings, plugins, by file)
     ({"ava.config.json": {"require": ["./tools/x.cjs"]}}, "ava"),
-    ({"package.json": {"xo": {"prettier": True}}}, "xo")])
-def test_a_runners_settings_naming_code_refuse(tmp_path: Path, files: dict[str, object],
+    ({"package.json": {"xo": {"prettier": True}}}, "xo")]
+
+
+def test_a_runners_settings_naming_code_refuse(tmp_path: Path) -> None:
+    for k, (files, command) in enumerate(_A_RUNNERS_SETTINGS_NAMING_CODE_REFUSE):
+        (tmp_path / str(k)).mkdir()
+        _a_runners_settings_naming_code_refuse(tmp_path / str(k), files, command)
+
+
+def _a_runners_settings_naming_code_refuse(tmp_path: Path, files: dict[str, object],
                                                command: str) -> None:
     run = tmp_path / "p"
     run.mkdir()
@@ -73,10 +81,18 @@ def test_the_package_managers_files_are_no_runners_settings(tmp_path: Path) -> N
         _read(command, str(tmp_path))
 
 
-@pytest.mark.parametrize(("name", "text"), [
+_BUN_AND_DENOS_SETTINGS_NAMING_CODE_REFUSE = [
     ("deno.json", {"imports": {"@std/assert": "./tools/x.ts"}}),
-    ("bunfig.toml", '[test]\npreload = ["./tools/x.ts"]\n')])
-def test_bun_and_denos_settings_naming_code_refuse(tmp_path: Path, name: str,
+    ("bunfig.toml", '[test]\npreload = ["./tools/x.ts"]\n')]
+
+
+def test_bun_and_denos_settings_naming_code_refuse(tmp_path: Path) -> None:
+    for k, (name, text) in enumerate(_BUN_AND_DENOS_SETTINGS_NAMING_CODE_REFUSE):
+        (tmp_path / str(k)).mkdir()
+        _bun_and_denos_settings_naming_code_refuse(tmp_path / str(k), name, text)
+
+
+def _bun_and_denos_settings_naming_code_refuse(tmp_path: Path, name: str,
                                                    text: object) -> None:
     (tmp_path / "sub").mkdir()
     command = "deno test" if name.startswith("deno") else "bun test"
@@ -86,10 +102,18 @@ def test_bun_and_denos_settings_naming_code_refuse(tmp_path: Path, name: str,
         _read(command, str(tmp_path / "sub"))
 
 
-@pytest.mark.parametrize("pattern", [
+_A_PATTERNS_MATCHES_ARE_GLOBS = [
     "*", "*.txt", ".*", "d*/*", "d*/", "d?/x*", "[ab]*", "*/.h*", "l*/*", "nothere*/x",
-    "d1/*", "*/y", "**"])
-def test_a_patterns_matches_are_globs(tmp_path: Path, pattern: str) -> None:
+    "d1/*", "*/y", "**"]
+
+
+def test_a_patterns_matches_are_globs(tmp_path: Path) -> None:
+    for k, pattern in enumerate(_A_PATTERNS_MATCHES_ARE_GLOBS):
+        (tmp_path / str(k)).mkdir()
+        _a_patterns_matches_are_globs(tmp_path / str(k), pattern)
+
+
+def _a_patterns_matches_are_globs(tmp_path: Path, pattern: str) -> None:
     """globbed.globbed (each folder listed once a call: s59-hreview T8) matches as
     ``glob.glob`` (a leading dot by a dot only, a middle part's folders, links too)."""
     import glob
@@ -120,7 +144,7 @@ def test_a_calls_patterns_past_the_limit_name_anything(tmp_path: Path,
     assert globbed.globbed(parts, len(parts) - 1, listed) is None  # (60 names in the call)
 
 
-@pytest.mark.parametrize(("files", "command", "read"), [
+_PRETTIER_CASES = [
     ({}, "prettier --check .", True),  # (s59-mreview K8: no settings anywhere)
     ({"src/.prettierrc": {"semi": False}}, "prettier --check .", True),
     ({"src/.prettierrc": {"plugins": ["../tools/p.cjs"]}}, "prettier --check .", False),
@@ -134,8 +158,17 @@ def test_a_calls_patterns_past_the_limit_name_anything(tmp_path: Path,
     ({"docs/.prettierrc": {"plugins": ["./p.cjs"]}}, "prettier --check src", True),
     # (prettier takes the nearest package.json holding its member: each one up is read)
     ({"../package.json": {"prettier": {"plugins": ["./p.cjs"]}}, "package.json": {}},
-     "prettier --check .", False)])
-def test_prettiers_settings_are_read_from_each_checked_folder(
+     "prettier --check .", False)]
+
+
+def test_prettiers_settings_are_read_from_each_checked_folder(tmp_path: Path) -> None:
+    for k, (files, command, read) in enumerate(_PRETTIER_CASES):
+        (tmp_path / str(k)).mkdir()
+        _prettiers_settings_are_read_from_each_checked_folder(
+            tmp_path / str(k), files, command, read)
+
+
+def _prettiers_settings_are_read_from_each_checked_folder(
         tmp_path: Path, files: dict[str, object], command: str, read: bool) -> None:
     run = tmp_path / "p"
     (run / "src").mkdir(parents=True)
@@ -149,12 +182,20 @@ def test_prettiers_settings_are_read_from_each_checked_folder(
             _read(command.replace("'", ""), str(run))
 
 
-@pytest.mark.parametrize(("command", "there"), [
+_A_MODULE_NAME_A_RUNNER_TRIES_AS_A_FILE_FIRST = [
     ("mocha --require setup", "setup.js"), ("mocha -r tools/r.js", "tools/x"),
     ("mocha --reporter rep", "rep"), ("mocha --ui=myui", "myui.js"),
     ("prettier --plugin=plug --check package.json", "plug"),
-    ("mocha --require ts-node/register", "ts-node/.keep")])
-def test_a_module_name_a_runner_tries_as_a_file_first(tmp_path: Path, command: str,
+    ("mocha --require ts-node/register", "ts-node/.keep")]
+
+
+def test_a_module_name_a_runner_tries_as_a_file_first(tmp_path: Path) -> None:
+    for k, (command, there) in enumerate(_A_MODULE_NAME_A_RUNNER_TRIES_AS_A_FILE_FIRST):
+        (tmp_path / str(k)).mkdir()
+        _a_module_name_a_runner_tries_as_a_file_first(tmp_path / str(k), command, there)
+
+
+def _a_module_name_a_runner_tries_as_a_file_first(tmp_path: Path, command: str,
                                                       there: str) -> None:
     """s59-mreview K6 (S6, S19 held): a bare module name mocha (prettier) tries as a file of
     its folder first is read where no such file is there (testroots.first_loaded guards the
@@ -178,10 +219,10 @@ def test_the_names_tried_first_are_guarded(tmp_path: Path) -> None:
     try:
         testroots._LAST[:] = [(guards, (), tuple(testroots._firsts(str(tmp_path))))]
         top = fold(str(tmp_path))
-        for path in ("ts-node", "ts-node/register.js", "ts-node/register/index.js", "myui",
+        for path in ("ts-node", "ts-node/register.js", "ts-node/register/index.js", "myui.node",
                      "myui.js", "plug", "plug/x.mjs"):
             assert testroots.first_loaded(f"{top}/{path}", guards), path
-        for path in ("dot", "ts-node2", "tools/ts-node", "myui.cjs", "plugx"):
+        for path in ("dot", "ts-node2", "tools/ts-node", "myuix", "plugx"):
             assert not testroots.first_loaded(f"{top}/{path}", guards), path
     finally:
         testroots._LAST[:] = monkey
@@ -222,3 +263,128 @@ def test_a_name_tried_first_is_guarded_under_the_hook(tmp_path: Path, case: str,
     denied = _case(tmp_path, ["Bash(npm test)", "Bash(cp *)", "Bash(mkdir *)", "Bash(ln *)"],
                    files, [*calls, "npm test"], links={"node_modules": str(_runners())})
     assert denied is not None and denied != "npm test", denied
+
+
+_AN_OPTION_NOT_READ_REFUSES = [
+    "mocha -n require=./tools/x.cjs", "mocha --node-option=import=./tools/x.mjs",  # M1
+    "eslint --no-config-lookup --format=./tools/fmt.cjs src", "eslint -f tools/f.cjs .",  # M2
+    "eslint --parser ./tools/p.cjs src",  # M3
+    "vitest run --diff ./tools/diff.mjs", "vitest run --pool=./tools/pool.mjs",  # M6
+    "vitest run --coverage.customProviderModule=./tools/cov.mjs",
+    "tape -r./tools/x.cjs test/a.js",  # M7
+    "nyc --cwd sub mocha", "xo --prettier", "prettier --check . --plugin-search-dir=x"]
+
+
+def test_an_option_not_read_refuses(tmp_path: Path) -> None:
+    for k, command in enumerate(_AN_OPTION_NOT_READ_REFUSES):
+        (tmp_path / str(k)).mkdir()
+        _an_option_not_read_refuses(tmp_path / str(k), command)
+
+
+def _an_option_not_read_refuses(tmp_path: Path, command: str) -> None:
+    """s60-mreview M1-M3, M6, M7: each runner's options are an allow-list
+    (runneroptions.OPTIONS; those loading code: scriptcode._LOADS, by their values)."""
+    with pytest.raises(ValueError):
+        _read(command, str(tmp_path))
+
+
+_AN_EVERYDAY_RUNNERS_OPTIONS_ARE_READ = [
+    "mocha --recursive --timeout 5000 --exit", "mocha -R dot --bail test", "tape test/*.js",
+    "eslint . --ext .js,.ts --max-warnings 0 --cache", "eslint -f json src",
+    "vitest run --coverage --passWithNoTests", "ava --verbose --fail-fast",
+    "nyc --reporter=lcov --all mocha", "c8 -r text mocha", "prettier --check --cache .",
+    "tap --no-coverage -j 4", "xo --fix --space"]
+
+
+def test_an_everyday_runners_options_are_read(tmp_path: Path) -> None:
+    for k, command in enumerate(_AN_EVERYDAY_RUNNERS_OPTIONS_ARE_READ):
+        (tmp_path / str(k)).mkdir()
+        _an_everyday_runners_options_are_read(tmp_path / str(k), command)
+
+
+def _an_everyday_runners_options_are_read(tmp_path: Path, command: str) -> None:
+    _read(command, str(tmp_path))
+
+
+_WHERE_TSC_EMITS = [
+    ({"compilerOptions": {"outDir": "dist"}}, "tsc && mocha", True),
+    ({"compilerOptions": {}}, "tsc && ava", False),  # (s60-mreview M5: X.js beside X.ts)
+    ({"compilerOptions": {"noEmit": True}}, "tsc && ava", True),
+    ({"compilerOptions": {"outDir": "test"}}, "tsc --noEmit false && mocha", False),  # M11
+    ({"compilerOptions": {"outDir": "dist"}}, "tsc -b && mocha", False)]
+
+
+def test_where_tsc_emits(tmp_path: Path) -> None:
+    for k, (tsconfig, command, read) in enumerate(_WHERE_TSC_EMITS):
+        (tmp_path / str(k)).mkdir()
+        _where_tsc_emits(tmp_path / str(k), tsconfig, command, read)
+
+
+def _where_tsc_emits(tmp_path: Path, tsconfig: dict[str, object], command: str,
+                         read: bool) -> None:
+    from skillgrant.gate.testroots import _script_folders
+
+    (tmp_path / "tsconfig.json").write_text(json.dumps(tsconfig))
+    (tmp_path / "package.json").write_text(json.dumps({"scripts": {"test": command}}))
+    if read:
+        _script_folders(str(tmp_path), str(tmp_path / "package.json"), 0)
+    else:
+        with pytest.raises(ValueError):
+            _script_folders(str(tmp_path), str(tmp_path / "package.json"), 0)
+
+
+def test_prettiers_words_after_dashes_are_files(tmp_path: Path) -> None:
+    """s60-mreview M11: `prettier --check src -- --no-config`: the settings are read."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src/.prettierrc").write_text(json.dumps({"plugins": ["../tools/p.cjs"]}))
+    with pytest.raises(ValueError):
+        _read("prettier --check src -- --no-config", str(tmp_path))
+
+
+_POSTCSS_CASES = [".postcssrc.json", "postcss.config.cjs", "package.json"]
+
+
+def test_vitests_postcss_settings_naming_code_refuse(tmp_path: Path) -> None:
+    for k, name in enumerate(_POSTCSS_CASES):
+        (tmp_path / str(k)).mkdir()
+        _vitests_postcss_settings_naming_code_refuse(tmp_path / str(k), name)
+
+
+def _vitests_postcss_settings_naming_code_refuse(tmp_path: Path, name: str) -> None:
+    """s60-mreview M9: vite loads postcss-load-config's settings for a test's .css."""
+    text = {"plugins": {"./tools/p.cjs": {}}}
+    (tmp_path / name).write_text(json.dumps({"postcss": text} if name == "package.json"
+                                            else text))
+    with pytest.raises(ValueError):
+        _read("vitest run", str(tmp_path))
+
+
+def test_a_patterns_dot_parts_are_dropped(tmp_path: Path) -> None:
+    """s60-mreview M10: `d*/././…/x` matches as `d*/x`, each path asked counted."""
+    from skillgrant.gate.globbed import globbed
+
+    (tmp_path / "d1").mkdir()
+    (tmp_path / "d1/x").write_text("1")
+    parts = f"{tmp_path}/d*/{'./' * 500}x".split("/")
+    at = next(i for i, p in enumerate(parts) if "*" in p)
+    assert globbed(parts, at, {}) == [f"{tmp_path}/d1/x"]
+
+
+def test_ava_and_taps_default_tests_folders_are_guarded(tmp_path: Path) -> None:
+    """s60-mreview M4: a script running ava (tap) on its default globs runs every script
+    below a `tests` folder at any depth: guarded (testroots.first_loaded)."""
+    from skillgrant.gate import testroots
+    from skillgrant.gate.placed import fold
+
+    (tmp_path / "package.json").write_text(json.dumps({"scripts": {"test": "ava"}}))
+    guards = type("G", (), {"collected": frozenset({fold(str(tmp_path))})})()
+    kept = testroots._LAST[:]
+    try:
+        testroots._LAST[:] = [(guards, (), tuple(testroots._firsts(str(tmp_path))))]
+        top = fold(str(tmp_path))
+        for path in ("tests", "tests/evil.js", "src/tests/a.mjs", "tests/sub"):
+            assert testroots.first_loaded(f"{top}/{path}", guards), path
+        for path in ("tests.md", "src/a.js", "tests/notes.md", "docs/tests.js"):
+            assert not testroots.first_loaded(f"{top}/{path}", guards), path
+    finally:
+        testroots._LAST[:] = kept

@@ -1,0 +1,103 @@
+"""The options each runner of a collecting package.json script is read with (issue 29; review
+s60-mreview M1–M3, M6, M7): an allow-list per runner, each option one that takes no file it
+loads as code (a switch, a count, a pattern of its tests, a built-in name: its own ``--help``
+and option table: mocha 10's yargs, tape 5's minimist, tap, ava 6, vitest 2's cac, eslint 9's
+optionator, prettier 3, xo, nyc 17, c8); an option loading code is ``scriptcode._LOADS``',
+read by its value. Any other option of a listed runner (``mocha -n require=./x.cjs``,
+``eslint --format=./fmt.cjs``, ``vitest --pool=./pool.mjs``, ``tape -r./x.cjs``: a short
+option's attached value) refuses."""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+
+def _no(*names: str) -> tuple[str, ...]:
+    """Each of ``names`` and its ``--no-`` form."""
+    return (*names, *("--no-" + n[2:] for n in names))
+
+
+_HELP: Final = ("-h", "--help", "-V", "--version", "-v")
+#: node's flags mocha hands to node that load no file.
+_NODE_FLAGS: Final = ("--harmony", "--enable-source-maps", "--inspect", "--inspect-brk",
+                      "--expose-gc", "--trace-warnings", "--no-warnings", "--throw-deprecation",
+                      "--trace-deprecation", "--unhandled-rejections")
+OPTIONS: Final = {
+    "mocha": frozenset((
+        *_HELP, *_no("--allow-uncaught", "--async-only", "--bail", "--check-leaks", "--color",
+                     "--colors", "--diff", "--exit", "--forbid-only", "--forbid-pending",
+                     "--full-trace", "--inline-diffs", "--parallel", "--recursive", "--sort",
+                     "--timeout", "--timeouts", "--config", "--package", "--opts",
+                     "--dry-run", "--fail-zero", "--delay", "--watch"),
+        "-A", "-b", "-c", "-C", "-f", "--fgrep", "-g", "--grep", "-i", "--invert", "-j",
+        "--jobs", "-p", "-S", "-s", "--slow", "-t", "--retries", "--extension",
+        "--ignore", "--exclude", "-O", "--reporter-option", "--reporter-options", "-w",
+        "--watch-files", "--watch-ignore", "--global", "--globals", "--list-interfaces",
+        "--list-reporters", *_NODE_FLAGS)),
+    "tape": frozenset((*_HELP, "--ignore-pattern", "--no-only", "--strict")),
+    "tap": frozenset((
+        *_HELP, *_no("--coverage", "--bail", "--color", "--check-coverage", "--ts", "--esm",
+                     "--jsx", "--flow", "--timeout", "--only", "--invert", "--save",
+                     "--debug", "--comments", "--show-process-tree", "--passes",
+                     "--omit-version"),
+        "-b", "-c", "-C", "-j", "--jobs", "-J", "--jobs-auto", "-t", "--branches", "--lines",
+        "--functions", "--statements", "--100", "-g", "--grep", "-O", "-i", "-R",
+        "--reporter", "--test-regex", "--test-ignore", "-s", "--serial", "--changed",
+        "--allow-empty-coverage", "--allow-incomplete-coverage", "--disable-coverage",
+        "--coverage-report", "--exclude", "--include", "--snapshot", "-w", "--watch",
+        "--cov", "--no-cov")),
+    "ava": frozenset((
+        *_HELP, *_no("--color", "--worker-threads"), "-m", "--match", "-s", "--serial",
+        "--verbose", "-T", "--timeout", "--fail-fast", "-t", "--tap", "-w", "--watch",
+        "-u", "--update-snapshots", "-c", "--concurrency", "--reset-cache")),
+    "vitest": frozenset((
+        *_HELP, *_no("--run", "--watch", "--coverage", "--silent", "--passWithNoTests",
+                     "--globals", "--dom", "--isolate", "--file-parallelism",
+                     "--fileParallelism", "--typecheck", "--allowOnly", "--clearScreen",
+                     "--logHeapUsage", "--color", "--bail", "--update", "--changed",
+                     "--sequence.shuffle", "--sequence.concurrent"),
+        "-w", "-u", "-t", "--testNamePattern", "--retry", "--testTimeout", "--hookTimeout",
+        "--teardownTimeout", "--shard", "--maxWorkers", "--minWorkers", "--maxConcurrency",
+        "--exclude", "--project", "--mode", "--coverage.enabled", "--coverage.all",
+        "--coverage.clean", "--coverage.include", "--coverage.exclude",
+        "--coverage.thresholds.lines", "--coverage.thresholds.functions",
+        "--coverage.thresholds.branches", "--coverage.thresholds.statements",
+        "--sequence.seed")),
+    "eslint": frozenset((
+        *_HELP, *_no("--fix", "--cache", "--color", "--eslintrc", "--config-lookup",
+                     "--inline-config", "--error-on-unmatched-pattern", "--warn-ignored",
+                     "--ignore"),
+        "--fix-dry-run", "--fix-type", "--cache-strategy", "--max-warnings", "--quiet",
+        "--ext", "--report-unused-disable-directives",
+        "--report-unused-disable-directives-severity", "--ignore-pattern", "--env",
+        "--global", "--rule", "--parser-options", "--stats", "--debug",
+        "--exit-on-fatal-error", "--pass-on-no-patterns", "--pass-on-unpruned-suppressions",
+        "--cache-location", "--ignore-path")),
+    "prettier": frozenset((
+        *_HELP, *_no("--semi", "--bracket-spacing", "--color", "--editorconfig",
+                     "--error-on-unmatched-pattern", "--cache", "--config"),
+        "-c", "--check", "-l", "--list-different", "-w", "--write", "-u",
+        "--ignore-unknown", "--log-level", "--loglevel", "--cache-strategy",
+        "--end-of-line", "--print-width", "--tab-width", "--use-tabs", "--single-quote",
+        "--jsx-single-quote", "--quote-props", "--trailing-comma", "--bracket-same-line",
+        "--arrow-parens", "--prose-wrap", "--html-whitespace-sensitivity",
+        "--embedded-language-formatting", "--single-attribute-per-line",
+        "--experimental-ternaries", "--object-wrap", "--vue-indent-script-and-style",
+        "--insert-pragma", "--require-pragma", "--config-precedence", "--parser",
+        "--cache-location", "--ignore-path")),
+    "xo": frozenset((*_HELP, *_no("--semicolon", "--space"), "--fix", "--env", "--global",
+                     "--ignore", "--node-version", "--verbose", "--react", "--extension",
+                     "--quiet")),
+    **dict.fromkeys(("nyc", "c8"), frozenset((
+        *_HELP, *_no("--clean", "--cache", "--instrument", "--source-map", "--all",
+                     "--check-coverage", "--per-file", "--skip-full", "--skip-empty",
+                     "--exclude-after-remap", "--exclude-node-modules", "--hook-require",
+                     "--produce-source-map", "--show-process-tree", "--omit-relative",
+                     "--merge-async"),
+        "-a", "-s", "--silent", "-r", "--reporter", "--report-dir", "--reports-dir", "-o",
+        "--temp-dir", "-t", "--temp-directory", "-n", "--include", "-x", "--exclude", "-e",
+        "--extension", "--branches", "--lines", "--functions", "--statements", "--100",
+        "--watermarks", "--src"))),
+}
