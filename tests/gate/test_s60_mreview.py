@@ -133,6 +133,11 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
                                 "types": []}, "include": ["src/**/*.ts"]}),
             "src/lib.ts": "export const a = 1;\n"}, "src/mk src/evil.ts",
         "// @ts-nocheck\n" + NODE),
+    # (and over the tsconfig's `"noEmit": true`: tsc writes ava.config.js beside its .ts)
+    "tsc-no-emit-false-over-its-settings": (
+        "tsc --noEmit false && ava", {**AVA, "tsconfig.json": json.dumps({"compilerOptions": {
+            "noEmit": True, "module": "commonjs", "skipLibCheck": True, "types": []}})},
+        "src/mk ava.config.ts", "// @ts-nocheck\n" + NODE + "module.exports = {};\n"),
     "prettier-no-config-as-an-operand": (
         "prettier --check src -- --no-config ; mocha",
         {**SPEC, "src/a.js": "1;\n", "src/.prettierrc": json.dumps({"plugins": ["../tools/p.cjs"]}),
@@ -213,6 +218,9 @@ WHY_SCRIPTS: dict[str, str] = {
     "tsc-no-emit-false": f"scriptcode._words ({BASE}, fb7d364c) takes `--noEmit` in the "
     "words as tsc's switch on: `--noEmit false` turns it off, and tsc writes into its "
     "outDir test/, which mocha runs",
+    "tsc-no-emit-false-over-its-settings": "scriptcode._emits_into_tests (c949f29c) takes "
+    "the tsconfig's `\"noEmit\": true` as no emit, though the script's `--noEmit false` "
+    "overrides it: tsc writes ava.config.js beside the session's ava.config.ts",
     "prettier-no-config-as-an-operand": f"scriptcode._words ({BASE}, fb7d364c) skips "
     "_prettier where `--no-config` is a word: after `--` it is a file pattern to prettier, "
     "which reads src/.prettierrc (its plugins) for src/a.js",
@@ -256,7 +264,8 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "an-option-attached-to-its-short-name": ("tape-require-attached",),
     "a-bare-names-file-of-another-ending": ("mocha-reporter-native-addon",
                                             "mocha-ui-native-addon"),
-    "a-switch-read-by-its-presence": ("tsc-no-emit-false", "prettier-no-config-as-an-operand"),
+    "a-switch-read-by-its-presence": ("tsc-no-emit-false", "prettier-no-config-as-an-operand",
+                                      "tsc-no-emit-false-over-its-settings"),
     "a-folder-a-runner-collects": ("ava-runs-the-tests-folder",),
     "a-runners-prettier": ("xo-formats-through-prettiers-plugins",),
     "a-snapshot-file-is-code": ("jest-runs-a-snapshot-file", "vitest-runs-a-snapshot-file"),
