@@ -154,6 +154,10 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
     # (ava's `**/tests/**/*.js`)
     "ava-runs-the-tests-folder": ("ava", {**AVA, "tests/.keep": ""}, "src/mk tests/evil.js",
                                   NODE),
+    # (tap 21's default globs: `**/@(test?(s)|__test?(s)__)/**`: `__test__/` too)
+    "tap-runs-the-dunder-test-folder": ("tap", {"test/a.js": "require('tap').pass('a');\n",
+                                                "__test__/.keep": ""},
+                                        "src/mk __test__/evil.js", NODE),
     # a runner formatting through prettier, which imports the plugins its settings name
     # (xo's `"prettier": true`, a key of _DATA_KEYS: the member in the package.json below)
     "xo-formats-through-prettiers-plugins": (
@@ -232,6 +236,9 @@ WHY_SCRIPTS: dict[str, str] = {
     "ava-runs-the-tests-folder": f"testnames.JS_FOLDERS ({BASE}) is test/, __tests__/, "
     "__mocks__/: ava 6's default globs run every script below `tests/` (and `**/tests/**`), "
     "none guarded",
+    "tap-runs-the-dunder-test-folder": "testroots._in_tests (4061b6b3) guards ava's and "
+    "tap's `tests/` only: tap 21's default globs run every script below `__test__/` (and "
+    "`__tests__/`, `test/`, `tests/`), which nothing guards",
     "xo-formats-through-prettiers-plugins": f"scriptcode._settings ({BASE}) reads xo's "
     "member as data (`prettier` is of _DATA_KEYS): xo then formats through prettier, which "
     "reads `.prettierrc` and imports its plugins (scriptcode refuses the `prettier` program "
@@ -266,7 +273,8 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
                                             "mocha-ui-native-addon"),
     "a-switch-read-by-its-presence": ("tsc-no-emit-false", "prettier-no-config-as-an-operand",
                                       "tsc-no-emit-false-over-its-settings"),
-    "a-folder-a-runner-collects": ("ava-runs-the-tests-folder",),
+    "a-folder-a-runner-collects": ("ava-runs-the-tests-folder",
+                                   "tap-runs-the-dunder-test-folder"),
     "a-runners-prettier": ("xo-formats-through-prettiers-plugins",),
     "a-snapshot-file-is-code": ("jest-runs-a-snapshot-file", "vitest-runs-a-snapshot-file"),
     "a-tools-settings-the-runner-loads": ("vitest-loads-postcss-settings",
@@ -283,26 +291,38 @@ _rows("test_s_a_listed_program_runs_a_file", SCRIPT_ROWS, WHY_SCRIPTS)
 RUNNERS = _JEST_HOME.parent / "s60-runners"
 
 
-def _xo() -> Path:
-    """The ``node_modules`` holding xo, installed when missing (skips when npm cannot)."""
+def _installed(folder: Path, package: str, program: str) -> Path:
+    """The ``node_modules`` of ``folder`` holding ``package`` (its bin ``program``), installed
+    when missing (skips when npm cannot)."""
     needs("npm", "node")
-    modules = RUNNERS / "node_modules"
-    RUNNERS.mkdir(parents=True, exist_ok=True)
-    with open(RUNNERS / ".lock", "w") as lock:
+    modules = folder / "node_modules"
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (modules / ".bin" / "xo").exists():
+        if not (modules / ".bin" / program).exists():
             subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix",
-                            str(RUNNERS), "xo@0.60.0"], capture_output=True, timeout=600,
+                            str(folder), package], capture_output=True, timeout=600,
                            check=False)
-    if not (modules / ".bin" / "xo").exists():
-        pytest.skip("xo could not be installed")
+    if not (modules / ".bin" / program).exists():
+        pytest.skip(f"{package} could not be installed")
     return modules
+
+
+def _xo() -> Path:
+    """The ``node_modules`` holding xo 0.60."""
+    return _installed(RUNNERS, "xo@0.60.0", "xo")
+
+
+def _tap() -> Path:
+    """The ``node_modules`` holding tap 21.8 (its own folder: its plugins' build)."""
+    return _installed(RUNNERS.parent / "s60-tap", "tap@21.8.0", "tap")
 
 
 def _script(tmp_path: Path, case: str) -> str | None:
     """SCRIPTS' ``case``: the first call the hook denies, or None."""
     script, files, copy, source = SCRIPTS[case]
-    modules = _xo() if script.startswith("xo") else _runners()
+    modules = (_xo() if script.startswith("xo") else _tap() if script == "tap" else
+               _runners())
     member = {"type": "module", "xo": {"prettier": True}} if script.startswith("xo") else {}
     files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}, **member}),
              "src/mk": source, **files}
