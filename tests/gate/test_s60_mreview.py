@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, hooked_project, needs
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, needs
 from test_gate_files import _settings_hook, payload
 from test_s53_greview import JEST as _JEST_HOME
 from test_s53_greview import _jest as _installed_jest
@@ -352,6 +352,54 @@ def test_s_a_listed_program_runs_a_file(row: str, tmp_path: Path,
     allowed = next((c for c in _run(SCRIPT_ROWS[row]) if _script(tmp_path / c, c) is None), None)
     assert allowed is None, f"the hook allows every call of {allowed}; the script runs the copy"
 
+
+
+# --- K: costs, everyday calls denied though harmless -----------------------------------------
+
+#: Each case: the ``test`` script of a collecting plan (``Bash(npm test)``, ``Bash(cp *)``,
+#: ``Bash(mkdir *)``), its files; the everyday calls (each harmless) must be allowed.
+COSTS: dict[str, tuple[str, dict[str, str]]] = {
+    # a runner's options writing a report (data) that runneroptions.OPTIONS lacks
+    "eslint-writes-a-report": ("eslint --no-config-lookup --format json --output-file "
+                               "out/eslint.json src && mocha", {**SPEC, "src/a.js": "1;\n"}),
+    "vitest-writes-a-junit-report": ("vitest run --reporter=junit --outputFile=out/junit.xml",
+                                     VITEST),
+    "vitest-coverage-reporter": ("vitest run --coverage.enabled --coverage.reporter=text",
+                                 VITEST),
+    # mocha's reporter options (data for the reporter; _LOADS reads their value as a module)
+    "mocha-junit-reporter-options": ("mocha --reporter mocha-junit-reporter "
+                                     "--reporter-options mochaFile=./out/junit.xml", SPEC),
+}
+WHY_COSTS: dict[str, str] = {
+    "eslint-writes-a-report": "REGRESSION of c949f29c (allowed at e0fd15f2): "
+    "runneroptions.OPTIONS' eslint lacks `-o`/`--output-file` (a report it writes)",
+    "vitest-writes-a-junit-report": "REGRESSION of c949f29c (allowed at e0fd15f2): "
+    "runneroptions.OPTIONS' vitest lacks `--outputFile` (cac's, and its dotted "
+    "`--outputFile.junit=`)",
+    "vitest-coverage-reporter": "REGRESSION of c949f29c (allowed at e0fd15f2): "
+    "runneroptions.OPTIONS' vitest lacks `--coverage.reporter` (istanbul's built-in "
+    "reporters, as nyc's `--reporter` is read by its value)",
+    "mocha-junit-reporter-options": "scriptcode._LOADS (e0fd15f2, c949f29c) reads mocha's "
+    "`--reporter-options` value as a module (`mochaFile=./out/junit.xml`: no package, so "
+    "a file) though `-O`/`--reporter-option` are data in runneroptions.OPTIONS",
+}
+for _cost in (c for c in COSTS if c not in CLOSED):
+    OPEN.add("test_cost_an_everyday_call", WHY_COSTS[_cost], _cost)
+
+
+@pytest.mark.parametrize("case", COSTS)
+def test_cost_an_everyday_call(case: str, tmp_path: Path) -> None:
+    """The collecting plan and its files; each everyday call, harmless, must be allowed."""
+    script, files = COSTS[case]
+    project = hooked_project(tmp_path, ["Bash(npm test)", "Bash(cp *)", "Bash(mkdir *)"])
+    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}),
+             "notes.txt": "n\n", "out/.keep": "", **files}
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    (project / "node_modules").symlink_to(_runners())
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    assert first_denied(project, ["cp notes.txt out/n.txt", "mkdir -p build"], env) is None
 
 # --- T: the hook's time on a long call (named._globbed, s60-mfix 314a1cd6) -------------------
 
