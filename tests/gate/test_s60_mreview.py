@@ -158,6 +158,13 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
     "tap-runs-the-dunder-test-folder": ("tap", {"test/a.js": "require('tap').pass('a');\n",
                                                 "__test__/.keep": ""},
                                         "src/mk __test__/evil.js", NODE),
+    # a package mocha requires (its file-first name guarded since 8fa3d36d, refused at
+    # e0fd15f2) reading settings that name code: @babel/register's .babelrc plugins
+    "mocha-requires-babels-register": (
+        "mocha --require @babel/register",
+        {**SPEC, ".babelrc": json.dumps({"plugins": ["./tools/p.cjs"]}),
+         "tools/p.cjs": "module.exports = () => ({visitor: {}});\n"},
+        "src/mk tools/p.cjs", NODE + "module.exports = () => ({visitor: {}});\n"),
     # a runner formatting through prettier, which imports the plugins its settings name
     # (xo's `"prettier": true`, a key of _DATA_KEYS: the member in the package.json below)
     "xo-formats-through-prettiers-plugins": (
@@ -236,6 +243,10 @@ WHY_SCRIPTS: dict[str, str] = {
     "ava-runs-the-tests-folder": f"testnames.JS_FOLDERS ({BASE}) is test/, __tests__/, "
     "__mocks__/: ava 6's default globs run every script below `tests/` (and `**/tests/**`), "
     "none guarded",
+    "mocha-requires-babels-register": "REGRESSION of 8fa3d36d (refused at e0fd15f2): "
+    "scriptcode lets mocha `--require` an installed package (testroots.first_loaded "
+    "guards its file-first name): @babel/register then reads .babelrc (babel.config.*, "
+    "package.json's `babel`), whose plugins ./tools/p.cjs it loads, unread",
     "tap-runs-the-dunder-test-folder": "testroots._in_tests (4061b6b3) guards ava's and "
     "tap's `tests/` only: tap 21's default globs run every script below `__test__/` (and "
     "`__tests__/`, `test/`, `tests/`), which nothing guards",
@@ -276,6 +287,7 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "a-folder-a-runner-collects": ("ava-runs-the-tests-folder",
                                    "tap-runs-the-dunder-test-folder"),
     "a-runners-prettier": ("xo-formats-through-prettiers-plugins",),
+    "a-required-packages-settings": ("mocha-requires-babels-register",),
     "a-snapshot-file-is-code": ("jest-runs-a-snapshot-file", "vitest-runs-a-snapshot-file"),
     "a-tools-settings-the-runner-loads": ("vitest-loads-postcss-settings",
                                           "vitest-loads-postcssrcs-plugin"),
@@ -291,9 +303,9 @@ _rows("test_s_a_listed_program_runs_a_file", SCRIPT_ROWS, WHY_SCRIPTS)
 RUNNERS = _JEST_HOME.parent / "s60-runners"
 
 
-def _installed(folder: Path, package: str, program: str) -> Path:
-    """The ``node_modules`` of ``folder`` holding ``package`` (its bin ``program``), installed
-    when missing (skips when npm cannot)."""
+def _installed(folder: Path, package: str, program: str, *more: str) -> Path:
+    """The ``node_modules`` of ``folder`` holding ``package`` (its bin ``program``; and the
+    packages ``more``), installed when missing (skips when npm cannot)."""
     needs("npm", "node")
     modules = folder / "node_modules"
     folder.mkdir(parents=True, exist_ok=True)
@@ -301,7 +313,7 @@ def _installed(folder: Path, package: str, program: str) -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (modules / ".bin" / program).exists():
             subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix",
-                            str(folder), package], capture_output=True, timeout=600,
+                            str(folder), package, *more], capture_output=True, timeout=600,
                            check=False)
     if not (modules / ".bin" / program).exists():
         pytest.skip(f"{package} could not be installed")
@@ -313,6 +325,12 @@ def _xo() -> Path:
     return _installed(RUNNERS, "xo@0.60.0", "xo")
 
 
+def _babel() -> Path:
+    """The ``node_modules`` holding mocha 10.8.2 and @babel/register 7 (its @babel/core)."""
+    return _installed(RUNNERS.parent / "s60-babel", "mocha@10.8.2", "mocha",
+                      "@babel/register@7", "@babel/core@7")
+
+
 def _tap() -> Path:
     """The ``node_modules`` holding tap 21.8 (its own folder: its plugins' build)."""
     return _installed(RUNNERS.parent / "s60-tap", "tap@21.8.0", "tap")
@@ -322,7 +340,7 @@ def _script(tmp_path: Path, case: str) -> str | None:
     """SCRIPTS' ``case``: the first call the hook denies, or None."""
     script, files, copy, source = SCRIPTS[case]
     modules = (_xo() if script.startswith("xo") else _tap() if script == "tap" else
-               _runners())
+               _babel() if "@babel/register" in script else _runners())
     member = {"type": "module", "xo": {"prettier": True}} if script.startswith("xo") else {}
     files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}, **member}),
              "src/mk": source, **files}
