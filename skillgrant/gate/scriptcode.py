@@ -100,8 +100,9 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
     """``_allowed``'s reading of the words ``given`` of the program ``name`` (``given[at]``)
     of ``_RUNS`` and its wrappers: tsc's ``--noEmit``, a runner's operands (``_operands``),
     an option loading code (``_loads``)."""
-    if name == "tsc" and not any(w == "--noEmit" and given[k + 1:k + 2] != ["false"] for k, w in
-                                 enumerate(given)) and _emits_into_tests(folder, given):
+    switch = [given[k + 1:k + 2] != ["false"] for k, w in enumerate(given)
+              if w.lower() == "--noemit"]  # (tsc folds its options: `--noemit`; the last)
+    if name == "tsc" and switch[-1:] != [True] and _emits_into_tests(folder, given):
         raise ValueError(f"a script of {folder!r} runs tsc, which may write into a folder "
                          "whose scripts are run as tests (its outDir)")
     if name in _OPERAND_RUNNERS:
@@ -225,7 +226,8 @@ def _emits_into_tests(folder: str, given: list[str]) -> bool:
     if not isinstance(options, dict) or "extends" in settings:
         return True
     outs = [str(options[k]) for k in options if k.lower() in _TSC_OUT]
-    if not outs and options.get("noEmit") is not True:
+    given_off = any(w.lower() == "--noemit" for w in given)  # (`--noEmit false`: M15)
+    if not outs and (options.get("noEmit") is not True or given_off):
         return True  # (X.js beside each X.ts: `ava.config.ts`'s ava.config.js, a runner's
         # code settings; s60-mreview M5)
     return any(not JS_FOLDERS.isdisjoint(o.split("/")) or ".." in o.split("/") for o in outs)

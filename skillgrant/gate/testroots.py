@@ -48,13 +48,14 @@ def runner_roots(guards: object, runs: tuple[str, ...]) -> tuple[str, ...]:
     if getattr(guards, "collected", None):
         from .nested import planned_of
         from .planscripts import plan_scripts
+        from .scriptfirsts import first_names
 
         names = plan_scripts(guards)
         inside = tuple(r.rstrip("/") + "/" for r in runs)
         named = [p for p in planned_of(guards) if not (p + "/").startswith(inside)]
         found.update(dict.fromkeys(p for p in named if fs.is_folder(p)))
         for run in runs:
-            firsts.update(dict.fromkeys(_firsts(run)))
+            firsts.update(dict.fromkeys(first_names(run)))
             for folder in _settings_roots(run, names):
                 real = fs.realpath(folder)
                 if real != "/" and not (real + "/").startswith(inside) and fs.is_folder(real):
@@ -72,58 +73,18 @@ def first_loaded(key: str, guards: object) -> bool:
     require's ``.js``, ``.json``, ``.node``; prettier's ``--plugin``:
     ``scriptcode.FIRST_OPTIONS``), read from every script of each run folder's
     ``package.json`` (s59-mreview K6: such a script is read, its name guarded, instead of
-    refused). True where the set's roots were not read (``runner_roots`` runs first:
-    ``testlinks.places``)."""
+    refused), or a ``__snapshots__`` folder below a collecting folder, or a file below one
+    (jest's and vitest's snapshot files, which they run as code: s60-mreview M14). True where
+    the set's roots were not read (``runner_roots`` runs first: ``testlinks.places``)."""
+    if "/__snapshots__/" in key + "/" and any(key.startswith(f + "/") for f in getattr(
+            guards, "collected", ())):  # (jest 29, vitest 2 run each test's snapshot file:
+        return True  # `new Function(<the .snap text>)`; s60-mreview M14)
     if not (_LAST and _LAST[0][0] is guards):
         return True
+    from .scriptfirsts import in_tests
+
     return any(key == p or key.startswith((p + ".", p + "/")) if p[:1] != "\0" else
-               _in_tests(key, p[1:]) for p in _LAST[0][2])
-
-
-def _in_tests(key: str, top: str) -> bool:
-    """Whether the folded ``key`` below the folded folder ``top`` is a ``tests`` folder there
-    at any depth, or a script (or a name of no ending) below one: ava's and tap's default
-    globs run ``**/tests/**/*.js`` (s60-mreview M4)."""
-    from .testnames import JS
-
-    parts = key[len(top) + 1:].split("/") if key.startswith(top + "/") else []
-    return "tests" in parts and (parts[-1] == "tests" or key.endswith(JS) or
-                                 "." not in parts[-1])
-
-
-def _firsts(folder: str) -> list[str]:
-    """``first_loaded``'s folded paths of the run folder ``folder`` (any option of
-    ``FIRST_OPTIONS`` in any script: over-strict)."""
-    text = _text(os.path.join(folder, "package.json"))
-    if not text or not any(o in text for o in ("-r", "-R", "-u", "--", "ava", "tap")):
-        return []
-    import json
-
-    from .placed import fold
-    from .scriptcode import FIRST_OPTIONS, first_name
-
-    try:
-        scripts = json.loads(text.removeprefix("\ufeff")).get("scripts")
-    except (ValueError, AttributeError):
-        return []
-    if not isinstance(scripts, dict):
-        return []
-    top = fold(fs.realpath(folder)).rstrip("/")
-    found: list[str] = []
-    for script in scripts.values():
-        words = _SPLIT.split(script) if isinstance(script, str) else []
-        if not {"ava", "tap"}.isdisjoint(os.path.basename(w) for w in words):
-            found.append("\0" + top)  # (their default globs: `tests/**`, M4)
-        for k, word in enumerate(words):
-            option, equals, value = word.partition("=")
-            if option in FIRST_OPTIONS:
-                value = value if equals else words[k + 1] if k + 1 < len(words) else ""
-                found += [f"{top}/{fold(n)}" for n in (first_name(value),) if n]
-    return found
-
-
-#: Where ``_firsts`` cuts a script's text into words (blanks, quotes, operators).
-_SPLIT: Final = re.compile(r"[\s\"';&|()<>]+")
+               in_tests(key, p[1:]) for p in _LAST[0][2])
 
 
 def _settings_roots(folder: str, names: frozenset[str] | None) -> list[str]:

@@ -210,6 +210,7 @@ def _a_module_name_a_runner_tries_as_a_file_first(tmp_path: Path, command: str,
 def test_the_names_tried_first_are_guarded(tmp_path: Path) -> None:
     from skillgrant.gate import testroots
     from skillgrant.gate.placed import fold
+    from skillgrant.gate.scriptfirsts import first_names
 
     (tmp_path / "package.json").write_text(json.dumps({"scripts": {
         "test": "mocha --require ts-node/register -R dot --ui=myui", "fmt": "prettier "
@@ -217,7 +218,7 @@ def test_the_names_tried_first_are_guarded(tmp_path: Path) -> None:
     guards = type("G", (), {"collected": frozenset({fold(str(tmp_path))})})()
     monkey = testroots._LAST[:]
     try:
-        testroots._LAST[:] = [(guards, (), tuple(testroots._firsts(str(tmp_path))))]
+        testroots._LAST[:] = [(guards, (), tuple(first_names(str(tmp_path))))]
         top = fold(str(tmp_path))
         for path in ("ts-node", "ts-node/register.js", "ts-node/register/index.js", "myui.node",
                      "myui.js", "plug", "plug/x.mjs"):
@@ -311,7 +312,9 @@ _WHERE_TSC_EMITS = [
     ({"compilerOptions": {}}, "tsc && ava", False),  # (s60-mreview M5: X.js beside X.ts)
     ({"compilerOptions": {"noEmit": True}}, "tsc && ava", True),
     ({"compilerOptions": {"outDir": "test"}}, "tsc --noEmit false && mocha", False),  # M11
-    ({"compilerOptions": {"outDir": "dist"}}, "tsc -b && mocha", False)]
+    ({"compilerOptions": {"outDir": "dist"}}, "tsc -b && mocha", False),
+    ({"compilerOptions": {"noEmit": True}}, "tsc --noEmit false && ava", False),  # M15
+    ({"compilerOptions": {"noEmit": True}}, "tsc --NOEMIT false && ava", False)]
 
 
 def test_where_tsc_emits(tmp_path: Path) -> None:
@@ -375,12 +378,13 @@ def test_ava_and_taps_default_tests_folders_are_guarded(tmp_path: Path) -> None:
     below a `tests` folder at any depth: guarded (testroots.first_loaded)."""
     from skillgrant.gate import testroots
     from skillgrant.gate.placed import fold
+    from skillgrant.gate.scriptfirsts import first_names
 
     (tmp_path / "package.json").write_text(json.dumps({"scripts": {"test": "ava"}}))
     guards = type("G", (), {"collected": frozenset({fold(str(tmp_path))})})()
     kept = testroots._LAST[:]
     try:
-        testroots._LAST[:] = [(guards, (), tuple(testroots._firsts(str(tmp_path))))]
+        testroots._LAST[:] = [(guards, (), tuple(first_names(str(tmp_path))))]
         top = fold(str(tmp_path))
         for path in ("tests", "tests/evil.js", "src/tests/a.mjs", "tests/sub"):
             assert testroots.first_loaded(f"{top}/{path}", guards), path
@@ -388,3 +392,36 @@ def test_ava_and_taps_default_tests_folders_are_guarded(tmp_path: Path) -> None:
             assert not testroots.first_loaded(f"{top}/{path}", guards), path
     finally:
         testroots._LAST[:] = kept
+
+
+def test_jest_and_vitests_snapshots_are_guarded(tmp_path: Path) -> None:
+    """s60-mreview M14: jest 29 and vitest 2 run each test's snapshot file as code."""
+    from skillgrant.gate import testroots
+    from skillgrant.gate.placed import fold
+
+    top = fold(str(tmp_path))
+    guards = type("G", (), {"collected": frozenset({top})})()
+    assert testroots.first_loaded(f"{top}/lib/__snapshots__/a.test.js.snap", guards)
+    assert testroots.first_loaded(f"{top}/__snapshots__", guards)
+    kept = testroots._LAST[:]
+    try:
+        testroots._LAST[:] = [(guards, (), ())]
+        assert not testroots.first_loaded(f"{top}/lib/snapshots/a.snap", guards)
+    finally:
+        testroots._LAST[:] = kept
+
+
+def test_a_long_word_is_read_in_linear_time() -> None:
+    """s60-mreview M13: jestargs' path and recipe-glob patterns scan each word once (a 40 KB
+    word took 17.8 s of CPU)."""
+    import time
+
+    from skillgrant.gate.jestargs import _PATHS, _RECIPE_GLOB
+
+    started = time.process_time()
+    for text in (b"#!x" + b"a" * 200_000, b"-a" * 100_000 + b".x", b";" + b"a=" * 100_000 + b"*"):
+        _PATHS.findall(text)
+        _RECIPE_GLOB.search(text)
+    assert time.process_time() - started < 1.0
+    assert [a or b for a, b in _PATHS.findall(b"\t@./ci.sh; sh scripts/run.sh x.a.sh")] == [
+        b"./ci.sh", b"scripts/run.sh", b"a.sh"]

@@ -1,0 +1,64 @@
+"""The names a runner of a collecting package.json script tries as files of its folder
+before the package they name, and the folders its default globs run (``testroots.
+first_loaded`` guards them; issue 29, s59-mreview K6, s60-mreview M4; split from
+``testroots`` in session 60)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from . import files as fs
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from typing import Final
+
+
+def in_tests(key: str, top: str) -> bool:
+    """Whether the folded ``key`` below the folded folder ``top`` is a ``tests`` folder there
+    at any depth, or a script (or a name of no ending) below one: ava's and tap's default
+    globs run ``**/tests/**/*.js`` (s60-mreview M4)."""
+    from .testnames import JS
+
+    parts = key[len(top) + 1:].split("/") if key.startswith(top + "/") else []
+    return "tests" in parts and (parts[-1] == "tests" or key.endswith(JS) or
+                                 "." not in parts[-1])
+
+
+def first_names(folder: str) -> list[str]:
+    """``first_loaded``'s folded paths of the run folder ``folder`` (any option of
+    ``FIRST_OPTIONS`` in any script: over-strict)."""
+    try:
+        text = fs.read(os.path.join(folder, "package.json"), 1 << 20).decode("utf-8", "replace")
+    except (OSError, ValueError):
+        return []
+    if not text or not any(o in text for o in ("-r", "-R", "-u", "--", "ava", "tap")):
+        return []
+    import json
+
+    from .placed import fold
+    from .scriptcode import FIRST_OPTIONS, first_name
+
+    try:
+        scripts = json.loads(text.removeprefix("\ufeff")).get("scripts")
+    except (ValueError, AttributeError):
+        return []
+    if not isinstance(scripts, dict):
+        return []
+    top = fold(fs.realpath(folder)).rstrip("/")
+    found: list[str] = []
+    for script in scripts.values():
+        words = _SPLIT.split(script) if isinstance(script, str) else []
+        if not {"ava", "tap"}.isdisjoint(os.path.basename(w) for w in words):
+            found.append("\0" + top)  # (their default globs: `tests/**`, M4)
+        for k, word in enumerate(words):
+            option, equals, value = word.partition("=")
+            if option in FIRST_OPTIONS:
+                value = value if equals else words[k + 1] if k + 1 < len(words) else ""
+                found += [f"{top}/{fold(n)}" for n in (first_name(value),) if n]
+    return found
+
+
+#: Where ``first_names`` cuts a script's text into words (blanks, quotes, operators).
+_SPLIT: Final = re.compile(r"[\s\"';&|()<>]+")
