@@ -54,6 +54,9 @@ CLOSED: dict[str, str] = {
                      "a-pattern-then-many-literal-parts"), "c949f29c"),
     **dict.fromkeys(("ava-runs-the-tests-folder", "mocha-reporter-native-addon",
                      "mocha-ui-native-addon"), "4061b6b3"),
+    **dict.fromkeys(("jest-runs-a-snapshot-file", "vitest-runs-a-snapshot-file",
+                     "tsc-no-emit-false-over-its-settings",
+                     "a-regex-over-a-file-a-makefile-names"), "194774bf"),
 }
 
 #: The commit the review started from (s60-mfix's base).
@@ -441,12 +444,27 @@ AFTER: dict[str, tuple[list[str], dict[str, str], list[str], str]] = {
         {"Makefile": "test:\n\tpython3 -m pytest -q\nclean:\n\trm -rf out/app.bin\n",
          "out/.keep": "", "src/bomb": "#!x\n" + "a" * 40_000 + "\n"},
         ["cp src/bomb out/app.bin"], "cp notes.txt .claude/settings.json"),
+    # the same through jestargs._OPERAND over a text read whole: `rm -f out/app.bin` makes
+    # it a makefile (`_MAKEFILE`), 20,000 `"/` (a quote starts a match, whose `[^\s;&|()]*/`
+    # runs to the text's end: quadratic, 16.1 s of CPU at 194774bf)
+    "a-regex-over-a-makefiles-f-operand": (
+        ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": "test:\n\tpython3 -m pytest -q\nclean:\n\trm -f out/app.bin\n",
+         "out/.keep": "", "src/bomb": '"/' * 20_000 + "\n"},
+        ["cp src/bomb out/app.bin"], "cp notes.txt .claude/settings.json"),
 }
-OPEN.add("test_t_a_call_after_a_write_is_decided_in_time", "jestargs._PATHS (e0fd15f2, "
-         "314a1cd6) is quadratic on a long run of letters (and _RECIPE_GLOB on a `;` run "
-         "ending `*a;`): _runs_named searches each file a Makefile's word names that is a "
-         "program's (`#!`, executable) or a `-f`'s text, up to 1 MiB, at every call of a "
-         "make plan", "a-regex-over-a-file-a-makefile-names")
+WHY_AFTER: dict[str, str] = {
+    "a-regex-over-a-file-a-makefile-names": "jestargs._PATHS (e0fd15f2, 314a1cd6) is "
+    "quadratic on a long run of letters (and _RECIPE_GLOB on a `;` run ending `*a;`): "
+    "_runs_named searches each file a Makefile's word names that is a program's (`#!`, "
+    "executable) or a `-f`'s text, up to 1 MiB, at every call of a make plan",
+    "a-regex-over-a-makefiles-f-operand": "jestargs._OPERAND (194774bf, e0fd15f2): each `\"` "
+    "or `'` starts a match whose `(?:[^\\s;&|()]*/)?` runs over later quotes to the text's "
+    "end and backtracks (quadratic), over a `-f` operand's text _runs_named reads whole",
+}
+for _case_name in (c for c in AFTER if c not in CLOSED):
+    OPEN.add("test_t_a_call_after_a_write_is_decided_in_time", WHY_AFTER[_case_name],
+             _case_name)
 for _case_name in (c for c in TIMES if c not in CLOSED):
     OPEN.add("test_t_a_long_call_is_decided_in_time", "named._globbed (314a1cd6; glob.glob at "
              "e0fd15f2) asks `os.path.isdir` of each match for each literal part after a "
