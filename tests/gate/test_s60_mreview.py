@@ -88,6 +88,8 @@ AVA = {"test/a.js": "const test = require('ava'); test('a', t => t.pass());\n"}
 #: when node loads it.
 ADDON = ('#include <stdlib.h>\n__attribute__((constructor)) static void f(void) '
          '{ system("touch \\"$INIT_CWD/zz\\""); }\n')
+#: A Babel plugin (a function returning no visitors).
+BABEL_PLUGIN = "module.exports = () => ({visitor: {}});\n"
 #: A snapshot file's payload (run by `new Function`: no `require` in its scope).
 SNAPSHOT = ("process.getBuiltinModule('child_process').execSync('touch ' + "
             "process.env.INIT_CWD + '/zz');\n")
@@ -161,13 +163,22 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
     "tap-runs-the-dunder-test-folder": ("tap", {"test/a.js": "require('tap').pass('a');\n",
                                                 "__test__/.keep": ""},
                                         "src/mk __test__/evil.js", NODE),
+    # babel-jest's settings (guarded by name since s53) naming a plugin file, which babel
+    # loads for every test it transforms: .babelrc, babel.config.json, package.json's `babel`
+    "jest-babelrc-names-a-plugin": (
+        "jest", {"lib/a.test.js": "test('a', () => {});\n", ".babelrc": json.dumps(
+            {"plugins": ["./tools/p.cjs"]}), "tools/p.cjs": BABEL_PLUGIN},
+        "src/mk tools/p.cjs", NODE + BABEL_PLUGIN),
+    "jest-babel-config-json-names-a-plugin": (
+        "jest", {"lib/a.test.js": "test('a', () => {});\n", "babel.config.json": json.dumps(
+            {"plugins": ["./tools/p.cjs"]}), "tools/p.cjs": BABEL_PLUGIN},
+        "src/mk tools/p.cjs", NODE + BABEL_PLUGIN),
     # a package mocha requires (its file-first name guarded since 8fa3d36d, refused at
     # e0fd15f2) reading settings that name code: @babel/register's .babelrc plugins
     "mocha-requires-babels-register": (
         "mocha --require @babel/register",
         {**SPEC, ".babelrc": json.dumps({"plugins": ["./tools/p.cjs"]}),
-         "tools/p.cjs": "module.exports = () => ({visitor: {}});\n"},
-        "src/mk tools/p.cjs", NODE + "module.exports = () => ({visitor: {}});\n"),
+         "tools/p.cjs": BABEL_PLUGIN}, "src/mk tools/p.cjs", NODE + BABEL_PLUGIN),
     # a runner formatting through prettier, which imports the plugins its settings name
     # (xo's `"prettier": true`, a key of _DATA_KEYS: the member in the package.json below)
     "xo-formats-through-prettiers-plugins": (
@@ -246,6 +257,12 @@ WHY_SCRIPTS: dict[str, str] = {
     "ava-runs-the-tests-folder": f"testnames.JS_FOLDERS ({BASE}) is test/, __tests__/, "
     "__mocks__/: ava 6's default globs run every script below `tests/` (and `**/tests/**`), "
     "none guarded",
+    "jest-babelrc-names-a-plugin": f"jestsettings ({BASE}, 194774bf) guards babel-jest's "
+    "settings files by name (starttables.STARTS' jest) but reads none: .babelrc's `plugins` "
+    "(./tools/p.cjs) is loaded by babel for each file jest transforms, unguarded (also "
+    "presets, package.json's `babel`, `env`/`overrides` members)",
+    "jest-babel-config-json-names-a-plugin": "as jest-babelrc-names-a-plugin: "
+    "babel.config.json",
     "mocha-requires-babels-register": "REGRESSION of 8fa3d36d (refused at e0fd15f2): "
     "scriptcode lets mocha `--require` an installed package (testroots.first_loaded "
     "guards its file-first name): @babel/register then reads .babelrc (babel.config.*, "
@@ -293,7 +310,9 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "a-required-packages-settings": ("mocha-requires-babels-register",),
     "a-snapshot-file-is-code": ("jest-runs-a-snapshot-file", "vitest-runs-a-snapshot-file"),
     "a-tools-settings-the-runner-loads": ("vitest-loads-postcss-settings",
-                                          "vitest-loads-postcssrcs-plugin"),
+                                          "vitest-loads-postcssrcs-plugin",
+                                          "jest-babelrc-names-a-plugin",
+                                          "jest-babel-config-json-names-a-plugin"),
     "tsc-writes-beside-its-source": ("tsc-writes-avas-settings", "tsc-writes-nycs-settings",
                                      "tsc-writes-avas-module-settings",
                                      "tsc-writes-babels-settings-for-jest"),
