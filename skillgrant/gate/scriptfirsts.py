@@ -16,14 +16,20 @@ if TYPE_CHECKING:
 
 
 def in_tests(key: str, top: str) -> bool:
-    """Whether the folded ``key`` below the folded folder ``top`` is a ``tests`` folder there
-    at any depth, or a script (or a name of no ending) below one: ava's and tap's default
-    globs run ``**/tests/**/*.js`` (s60-mreview M4)."""
+    """Whether the folded ``key`` below the folded folder ``top`` is a ``tests`` (tap 21's
+    ``@(test?(s)|__test?(s)__)``) folder there at any depth, or a script (or a name of no
+    ending) below one, or a ``test(s).js`` anywhere: ava's and tap's default globs run
+    ``**/tests/**/*.js`` (s60-mreview M4, M16)."""
     from .testnames import JS
 
     parts = key[len(top) + 1:].split("/") if key.startswith(top + "/") else []
-    return "tests" in parts and (parts[-1] == "tests" or key.endswith(JS) or
-                                 "." not in parts[-1])
+    return bool(parts) and ((not _DEFAULTS.isdisjoint(parts) and (
+        parts[-1] in _DEFAULTS or key.endswith(JS) or "." not in parts[-1])) or (
+        parts[-1].rpartition(".")[0] in ("test", "tests") and key.endswith(JS)))
+
+
+#: The folders ava's and tap's default globs run every script below.
+_DEFAULTS: Final = frozenset(("test", "tests", "__test__", "__tests__"))
 
 
 def first_names(folder: str) -> list[str]:

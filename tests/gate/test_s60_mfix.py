@@ -386,9 +386,10 @@ def test_ava_and_taps_default_tests_folders_are_guarded(tmp_path: Path) -> None:
     try:
         testroots._LAST[:] = [(guards, (), tuple(first_names(str(tmp_path))))]
         top = fold(str(tmp_path))
-        for path in ("tests", "tests/evil.js", "src/tests/a.mjs", "tests/sub"):
+        for path in ("tests", "tests/evil.js", "src/tests/a.mjs", "tests/sub", "__test__/e.js",
+                     "src/tests.js"):
             assert testroots.first_loaded(f"{top}/{path}", guards), path
-        for path in ("tests.md", "src/a.js", "tests/notes.md", "docs/tests.js"):
+        for path in ("tests.md", "src/a.js", "tests/notes.md", "docs/testing.js"):
             assert not testroots.first_loaded(f"{top}/{path}", guards), path
     finally:
         testroots._LAST[:] = kept
