@@ -57,6 +57,7 @@ CLOSED: dict[str, str] = {
     **dict.fromkeys(("jest-runs-a-snapshot-file", "vitest-runs-a-snapshot-file",
                      "tsc-no-emit-false-over-its-settings",
                      "a-regex-over-a-file-a-makefile-names"), "194774bf"),
+    "tap-runs-the-dunder-test-folder": "e69bd593",
 }
 
 #: The commit the review started from (s60-mfix's base).
