@@ -407,6 +407,9 @@ COSTS: dict[str, tuple[str, dict[str, str]]] = {
                                      VITEST),
     "vitest-coverage-reporter": ("vitest run --coverage.enabled --coverage.reporter=text",
                                  VITEST),
+    # tsc's build mode over a tsconfig writing into dist/ (no references)
+    "tsc-build-mode-into-dist": ("tsc -b && mocha", {**SPEC, "tsconfig.json": json.dumps(
+        {"compilerOptions": {"outDir": "dist"}})}),
     # mocha's reporter options (data for the reporter; _LOADS reads their value as a module)
     "mocha-junit-reporter-options": ("mocha --reporter mocha-junit-reporter "
                                      "--reporter-options mochaFile=./out/junit.xml", SPEC),
@@ -420,6 +423,9 @@ WHY_COSTS: dict[str, str] = {
     "vitest-coverage-reporter": "REGRESSION of c949f29c (allowed at e0fd15f2): "
     "runneroptions.OPTIONS' vitest lacks `--coverage.reporter` (istanbul's built-in "
     "reporters, as nyc's `--reporter` is read by its value)",
+    "tsc-build-mode-into-dist": "REGRESSION of c949f29c (allowed at e0fd15f2): "
+    "scriptcode._emits_into_tests refuses tsc's `-b` whatever the tsconfig (its "
+    "`references`, each read as the root one is, would keep M5 closed)",
     "mocha-junit-reporter-options": "scriptcode._LOADS (e0fd15f2, c949f29c) reads mocha's "
     "`--reporter-options` value as a module (`mochaFile=./out/junit.xml`: no package, so "
     "a file) though `-O`/`--reporter-option` are data in runneroptions.OPTIONS",
