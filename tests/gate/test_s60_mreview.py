@@ -180,6 +180,12 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
         "mocha --require @babel/register",
         {**SPEC, ".babelrc": json.dumps({"plugins": ["./tools/p.cjs"]}),
          "tools/p.cjs": BABEL_PLUGIN}, "src/mk tools/p.cjs", NODE + BABEL_PLUGIN),
+    # (ts-node/register, K6's own case: its tsconfig's `ts-node.require`)
+    "mocha-requires-ts-nodes-register": (
+        "mocha --require ts-node/register",
+        {**SPEC, "tsconfig.json": json.dumps({"compilerOptions": {"module": "commonjs"},
+                                              "ts-node": {"require": ["./tools/x.cjs"]}}),
+         "tools/x.cjs": "1\n"}, "src/mk tools/x.cjs", NODE),
     # a runner formatting through prettier, which imports the plugins its settings name
     # (xo's `"prettier": true`, a key of _DATA_KEYS: the member in the package.json below)
     "xo-formats-through-prettiers-plugins": (
@@ -268,6 +274,8 @@ WHY_SCRIPTS: dict[str, str] = {
     "scriptcode lets mocha `--require` an installed package (testroots.first_loaded "
     "guards its file-first name): @babel/register then reads .babelrc (babel.config.*, "
     "package.json's `babel`), whose plugins ./tools/p.cjs it loads, unread",
+    "mocha-requires-ts-nodes-register": "as mocha-requires-babels-register (REGRESSION of "
+    "8fa3d36d): ts-node requires the modules its tsconfig's `ts-node.require` names",
     "tap-runs-the-dunder-test-folder": "testroots._in_tests (4061b6b3) guards ava's and "
     "tap's `tests/` only: tap 21's default globs run every script below `__test__/` (and "
     "`__tests__/`, `test/`, `tests/`), which nothing guards",
@@ -308,7 +316,8 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "a-folder-a-runner-collects": ("ava-runs-the-tests-folder",
                                    "tap-runs-the-dunder-test-folder"),
     "a-runners-prettier": ("xo-formats-through-prettiers-plugins",),
-    "a-required-packages-settings": ("mocha-requires-babels-register",),
+    "a-required-packages-settings": ("mocha-requires-babels-register",
+                                     "mocha-requires-ts-nodes-register"),
     "a-snapshot-file-is-code": ("jest-runs-a-snapshot-file", "vitest-runs-a-snapshot-file"),
     "a-tools-settings-the-runner-loads": ("vitest-loads-postcss-settings",
                                           "vitest-loads-postcssrcs-plugin",
