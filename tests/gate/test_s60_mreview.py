@@ -487,12 +487,25 @@ AFTER: dict[str, tuple[list[str], dict[str, str], list[str], str]] = {
         {"Makefile": "test:\n\tpython3 -m pytest -q\nclean:\n\trm -f out/app.bin\n",
          "out/.keep": "", "src/bomb": '"/' * 20_000 + "\n"},
         ["cp src/bomb out/app.bin"], "cp notes.txt .claude/settings.json"),
+    # _runs_named joins each word of a text it reads to each folder a `cd` in it names and
+    # asks the disk for each pair: 1,000 `cd dN` and 1,000 words (20 KB) are 1,000,000 paths
+    # (25 s of CPU at e0fd15f2; 56.7 s for 1,500 of each)
+    "a-makefiles-f-operands-words-times-its-folders": (
+        ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": "test:\n\tpython3 -m pytest -q\nclean:\n\trm -f out/app.bin\n",
+         "out/.keep": "", "src/bomb": "".join(f"cd d{i}\n" for i in range(1000)) +
+         "".join(f"t{i}\n" for i in range(1000))},
+        ["cp src/bomb out/app.bin"], "cp notes.txt .claude/settings.json"),
 }
 WHY_AFTER: dict[str, str] = {
     "a-regex-over-a-file-a-makefile-names": "jestargs._PATHS (e0fd15f2, 314a1cd6) is "
     "quadratic on a long run of letters (and _RECIPE_GLOB on a `;` run ending `*a;`): "
     "_runs_named searches each file a Makefile's word names that is a program's (`#!`, "
     "executable) or a `-f`'s text, up to 1 MiB, at every call of a make plan",
+    "a-makefiles-f-operands-words-times-its-folders": "jestargs._runs_named (e0fd15f2, "
+    "194774bf) adds a path for each word of a text read x each folder its `cd`s name "
+    "(`bases`), asking fs.entry of each (and _take each again), bounded by no count "
+    "(_READ_FILES counts texts read, not paths asked)",
     "a-regex-over-a-makefiles-f-operand": "jestargs._OPERAND (194774bf, e0fd15f2): each `\"` "
     "or `'` starts a match whose `(?:[^\\s;&|()]*/)?` runs over later quotes to the text's "
     "end and backtracks (quadratic), over a `-f` operand's text _runs_named reads whole",
