@@ -254,10 +254,11 @@ _PATHS: Final = re.compile(rb"(?<![A-Za-z0-9_.+@-])[+@-]*+([A-Za-z0-9_.][A-Za-z0
 # start only, each run scanned once: a 40 KB word took 17.8 s, s60-mreview M13)
 #: A ``cd``'s folder in a text (its words after it are looked for there too).
 _MOVE: Final = re.compile(rb"(?:^|[\s;&|(])(?:cd|pushd)[ \t]+([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
-_OPERAND: Final = re.compile(rb"(?:^|[\s;&|(\"'])(?:[^\s;&|()]*/)?(?:((?:ba|da|z|k|mk)?sh|"
+_OPERAND: Final = re.compile(rb"(?:^|[\s;&|(\"'])(?:[^\s;&|()/\"']*+/)*+(?:((?:ba|da|z|k|mk)?sh|"
                              rb"\$[({]SHELL[)}])|node|nodejs|python[\d.]*|perl|ruby|php|bun|"
                              rb"deno|tsx|ts-node|tclsh|lua)[ \t]+(?:-\S*[ \t]+)*"
-                             rb"([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
+                             rb"([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")  # (a folder's parts to its
+# program's name, each scanned once, a quote a start: s60-mreview M18)
 #: How much of a file is read for jest's name, and how many files.
 _READ_LIMIT: Final = 1 << 20
 _READ_FILES: Final = 64

@@ -181,3 +181,40 @@ _PRETTIER_FILES: Final = frozenset((
     ".prettierrc.cts", "prettier.config.mts", "prettier.config.cts"))
 _PRETTIER_SKIPS: Final = frozenset(("node_modules", ".git", ".sl", ".svn", ".hg"))
 _MAX_FOLDERS: Final = 5000
+
+
+def emits_into_tests(folder: str, given: list[str]) -> bool:
+    """Whether tsc with the words ``given`` may write its output into a folder whose scripts
+    a runner runs as tests (s59-mreview S7: ``outDir: test``): its settings file (``-p``,
+    ``--project``, or ``tsconfig.json``; none: tsc writes nothing) not read as JSON, extending
+    another, or an ``outDir``/``outFile``/``declarationDir`` holding ``test``, ``__tests__``,
+    ``__mocks__`` or ``..`` (a source of a test's name is a test wherever tsc emits it), or
+    none of them and no ``noEmit`` (each X.js beside its X.ts: s60-mreview M5); ``-b``."""
+    import json
+
+    from .testnames import JS_FOLDERS
+
+    named = [given[k + 1] for k, w in enumerate(given[:-1]) if w in ("-p", "--project")]
+    if any(w[:1] == "-" and w.lstrip("-").lower() in (*_TSC_OUT, "b", "build") for w in given):
+        return True  # (`--outDir test` on the command line; `-b`: each reference's own)
+    path = os.path.join(folder, named[0] if named else "tsconfig.json")
+    path = os.path.join(path, "tsconfig.json") if fs.entry(path) == "dir" else path
+    if fs.entry(path) is None:
+        return bool(named)
+    try:
+        settings = json.loads(fs.read(path, 1 << 20).decode("utf-8", "replace"))
+    except (OSError, ValueError):
+        return True  # (comments, trailing commas: JSONC not read)
+    options = settings.get("compilerOptions", {}) if isinstance(settings, dict) else None
+    if not isinstance(options, dict) or "extends" in settings:
+        return True
+    outs = [str(options[k]) for k in options if k.lower() in _TSC_OUT]
+    given_off = any(w.lower() == "--noemit" for w in given)  # (`--noEmit false`: M15)
+    if not outs and (options.get("noEmit") is not True or given_off):
+        return True  # (X.js beside each X.ts: `ava.config.ts`'s ava.config.js, a runner's
+        # code settings; s60-mreview M5)
+    return any(not JS_FOLDERS.isdisjoint(o.split("/")) or ".." in o.split("/") for o in outs)
+
+
+#: tsc's options naming where it writes (folded).
+_TSC_OUT: Final = frozenset(("outdir", "outfile", "declarationdir", "out"))

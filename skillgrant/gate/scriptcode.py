@@ -13,6 +13,7 @@ import re
 from . import files as fs
 from .runnersettings import CODE_ENDINGS as _CODE_ENDINGS
 from .runnersettings import LOADS as _LOADS
+from .runnersettings import emits_into_tests as _emits_into_tests
 from .runnersettings import prettier as _prettier
 from .runnersettings import settings as _settings
 
@@ -128,7 +129,8 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
         if option in _LOADS and (_loads(folder, value) or (
                 name in _FILE_FIRST and value not in _BUILT_IN)) and not (
                 name in _FILE_FIRST and option in FIRST_OPTIONS and first_name(value) and
-                not _there(folder, first_name(value))):
+                not _there(folder, first_name(value)) and (
+                    option not in ("-r", "--require") or _known_module(folder, value))):
             raise ValueError(f"a script of {folder!r} gives {name} a file to load as code "
                              f"({option!r} {value!r})")  # (but a bare module name of no
             # file here: the runner takes the package, testroots.first_loaded guards its
@@ -159,6 +161,33 @@ def _options(folder: str, name: str, given: list[str], at: int) -> None:
 
 #: eslint 9's built-in formatters (``-f json``).
 _FORMATS: Final = frozenset(("stylish", "json", "json-with-metadata", "html"))
+
+
+def _known_module(folder: str, value: str) -> bool:
+    """Whether the module ``value`` a runner requires first is one whose reading is known
+    (s60-mreview M17: a required package reads its own settings, @babel/register babel's
+    plugins, dotenv's .env): ``source-map-support/register`` (none), ts-node's register
+    where the first ``tsconfig.json`` up holds no ``ts-node`` key naming code (its
+    ``require``, ``compiler``: M17b) and extends none (JSON only)."""
+    if value == "source-map-support/register":
+        return True
+    if value not in ("ts-node/register", "ts-node/register/transpile-only"):
+        return False
+    import json
+
+    above = folder
+    while not os.path.isfile(os.path.join(above, "tsconfig.json")):
+        if above == os.path.dirname(above):
+            return True
+        above = os.path.dirname(above)
+    try:
+        settings = json.loads(fs.read(os.path.join(above, "tsconfig.json"), 1 << 20))
+    except (OSError, ValueError):
+        return False
+    own = settings.get("ts-node", {}) if isinstance(settings, dict) else None
+    return isinstance(own, dict) and "extends" not in settings and set(own) <= {
+        "esm", "transpileOnly", "files", "logError", "pretty", "compilerOptions",
+        "experimentalSpecifierResolution", "preferTsExts", "ignore", "skipProject"}
 
 
 def _there(folder: str, name: str) -> bool:
@@ -198,39 +227,6 @@ def _operands(folder: str, name: str, words: list[str]) -> None:
                              JS_FOLDERS.isdisjoint(head) and not tests):
             raise ValueError(f"a script of {folder!r} gives {name} {word!r}, whose scripts "
                              "it runs as tests and no guard keeps")
-
-
-def _emits_into_tests(folder: str, given: list[str]) -> bool:
-    """Whether tsc with the words ``given`` may write its output into a folder whose scripts
-    a runner runs as tests (s59-mreview S7: ``outDir: test``): its settings file (``-p``,
-    ``--project``, or ``tsconfig.json``; none: tsc writes nothing) not read as JSON, extending
-    another, or an ``outDir``/``outFile``/``declarationDir`` holding ``test``, ``__tests__``,
-    ``__mocks__`` or ``..`` (a source of a test's name is a test wherever tsc emits it), or
-    none of them and no ``noEmit`` (each X.js beside its X.ts: s60-mreview M5); ``-b``."""
-    import json
-
-    from .testnames import JS_FOLDERS
-
-    named = [given[k + 1] for k, w in enumerate(given[:-1]) if w in ("-p", "--project")]
-    if any(w[:1] == "-" and w.lstrip("-").lower() in (*_TSC_OUT, "b", "build") for w in given):
-        return True  # (`--outDir test` on the command line; `-b`: each reference's own)
-    path = os.path.join(folder, named[0] if named else "tsconfig.json")
-    path = os.path.join(path, "tsconfig.json") if fs.entry(path) == "dir" else path
-    if fs.entry(path) is None:
-        return bool(named)
-    try:
-        settings = json.loads(fs.read(path, 1 << 20).decode("utf-8", "replace"))
-    except (OSError, ValueError):
-        return True  # (comments, trailing commas: JSONC not read)
-    options = settings.get("compilerOptions", {}) if isinstance(settings, dict) else None
-    if not isinstance(options, dict) or "extends" in settings:
-        return True
-    outs = [str(options[k]) for k in options if k.lower() in _TSC_OUT]
-    given_off = any(w.lower() == "--noemit" for w in given)  # (`--noEmit false`: M15)
-    if not outs and (options.get("noEmit") is not True or given_off):
-        return True  # (X.js beside each X.ts: `ava.config.ts`'s ava.config.js, a runner's
-        # code settings; s60-mreview M5)
-    return any(not JS_FOLDERS.isdisjoint(o.split("/")) or ".." in o.split("/") for o in outs)
 
 
 def _loads(folder: str, value: str) -> bool:
@@ -295,8 +291,6 @@ _RUNNER_VALUED: Final = frozenset((
     "--ignore", "--exclude", "--file", "--config", "--package", "--reporter-options", "-O",
     "--reporter-option", "--node-arg", "--before", "--after", "--match", "-m",
     "--concurrency", "-c", "--coverage-report", "--node-arguments", "--invert", "--delay"))
-#: tsc's options naming where it writes (folded).
-_TSC_OUT: Final = frozenset(("outdir", "outfile", "declarationdir", "out"))
 #: The runners trying a module's name as a file of the folder first (mocha's
 #: ``handleRequires``: ``ts-node/register.js`` there shadows the package; prettier's plugins:
 #: s59-mreview S19): any name but a built-in one refuses.
