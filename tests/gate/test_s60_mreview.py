@@ -58,6 +58,8 @@ CLOSED: dict[str, str] = {
                      "tsc-no-emit-false-over-its-settings",
                      "a-regex-over-a-file-a-makefile-names"), "194774bf"),
     "tap-runs-the-dunder-test-folder": "e69bd593",
+    **dict.fromkeys(("mocha-requires-babels-register", "mocha-requires-ts-nodes-register",
+                     "a-regex-over-a-makefiles-f-operand"), "e7d795c8"),
 }
 
 #: The commit the review started from (s60-mfix's base).
