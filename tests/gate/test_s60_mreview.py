@@ -489,6 +489,13 @@ AFTER: dict[str, tuple[list[str], dict[str, str], list[str], str]] = {
         {"Makefile": "test:\n\tpython3 -m pytest -q\nclean:\n\trm -f out/app.bin\n",
          "out/.keep": "", "src/bomb": '"/' * 20_000 + "\n"},
         ["cp src/bomb out/app.bin"], "cp notes.txt .claude/settings.json"),
+    # the same after e7d795c8's _OPERAND: `"a/sh -` x 16,000 (its option group `-\S*[ \t]+`
+    # runs over the later quotes to the text's end, then backtracks: 16.5 s for the regex)
+    "a-regex-over-a-makefiles-f-operand-options": (
+        ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": "test:\n\tpython3 -m pytest -q\nclean:\n\trm -f out/app.bin\n",
+         "out/.keep": "", "src/bomb": '"a/sh -' * 16_000 + "\n"},
+        ["cp src/bomb out/app.bin"], "cp notes.txt .claude/settings.json"),
     # _runs_named joins each word of a text it reads to each folder a `cd` in it names and
     # asks the disk for each pair: 1,000 `cd dN` and 1,000 words (20 KB) are 1,000,000 paths
     # (25 s of CPU at e0fd15f2; 56.7 s for 1,500 of each)
@@ -508,6 +515,9 @@ WHY_AFTER: dict[str, str] = {
     "194774bf) adds a path for each word of a text read x each folder its `cd`s name "
     "(`bases`), asking fs.entry of each (and _take each again), bounded by no count "
     "(_READ_FILES counts texts read, not paths asked)",
+    "a-regex-over-a-makefiles-f-operand-options": "jestargs._OPERAND (e7d795c8): its "
+    "options group `(?:-\\S*[ \\t]+)*` after a shell's name runs over later quotes and "
+    "shells to the text's end and backtracks (quadratic): each `\"` starts one",
     "a-regex-over-a-makefiles-f-operand": "jestargs._OPERAND (194774bf, e0fd15f2): each `\"` "
     "or `'` starts a match whose `(?:[^\\s;&|()]*/)?` runs over later quotes to the text's "
     "end and backtracks (quadratic), over a `-f` operand's text _runs_named reads whole",
