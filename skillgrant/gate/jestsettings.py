@@ -123,6 +123,7 @@ def _reading(folder: str, guards: object) -> _Reading:
         _LAST[:] = [(guards, {})]
     kept = _LAST[0][1]
     if folder not in kept:
+        from .babelsettings import babel_code
         from .planscripts import runner_words
         from .pytestini import real_folder
 
@@ -138,7 +139,8 @@ def _reading(folder: str, guards: object) -> _Reading:
                 reading.code |= above(base, _SETTINGS)
             _options([words], base, reading)
         _options(runner_words(guards, "jest"), real, reading)
-        reading.code |= unseen(guards, real) and present(real, guards)
+        reading.code |= (unseen(guards, real) or babel_code(real)) and present(real, guards)
+        # (babel-jest loads the plugins Babel's settings name: s60-mreview M19)
         reading.patterns.append(re.compile("^" + re.escape(fold(cache())) + "/"))
         kept[folder] = reading
     return kept[folder]

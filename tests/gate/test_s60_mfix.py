@@ -454,3 +454,43 @@ def test_an_interpreters_operand_is_found_in_linear_time() -> None:
     assert time.process_time() - started < 1.0
     assert _OPERAND.findall(b"\t'/usr/bin/'sh runtests; /bin/sh -e ci/run.sh") == [
         (b"sh", b"runtests"), (b"sh", b"ci/run.sh")]
+
+
+def test_babels_settings_naming_a_file_are_code() -> None:
+    """s60-mreview M19: babel-jest loads the plugins and presets Babel's settings name."""
+    import tempfile
+
+    from skillgrant.gate.babelsettings import babel_code
+
+    cases = [({".babelrc": {"presets": ["@babel/preset-env"]}}, False),
+             ({"babel.config.json": {"presets": [["@babel/preset-env", {"targets": "node"}]],
+                                     "env": {"test": {"plugins": ["istanbul"]}}}}, False),
+             ({".babelrc": {"plugins": ["./tools/p.cjs"]}}, True),
+             ({"package.json": {"babel": {"overrides": [{"plugins": ["../p.js"]}]}}}, True),
+             ({".babelrc": {"extends": "./base.json"}}, True),
+             ({"babel.config.js": "module.exports = {}"}, True)]
+    for files, code in cases:
+        with tempfile.TemporaryDirectory() as top:
+            for name, value in files.items():
+                Path(top, name).write_text(value if isinstance(value, str) else
+                                           json.dumps(value))
+            assert babel_code(top) is code, files
+
+
+@pytest.mark.slow
+def test_the_paths_runs_named_asks_are_bounded(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """s60-mreview M20: a text's words joined to each folder its `cd`s name are asked up to
+    jestargs._MAX_ASKED paths; past it jest is present (fail closed)."""
+    import time
+
+    from skillgrant.gate import jestargs, planscripts
+
+    (tmp_path / "Makefile").write_text("clean:\n\trm -f out/app.bin\n")
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out/app.bin").write_text("#!/bin/sh\n" + "".join(
+        f"cd d{i}\n" for i in range(300)) + "".join(f"t{i}\n" for i in range(300)))
+    monkeypatch.setattr(planscripts, "plan_entries", lambda guards: ["make test"])
+    started = time.process_time()
+    assert jestargs._runs_named(str(tmp_path), object())
+    assert time.process_time() - started < 1.0
