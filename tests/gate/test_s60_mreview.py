@@ -60,6 +60,9 @@ CLOSED: dict[str, str] = {
     "tap-runs-the-dunder-test-folder": "e69bd593",
     **dict.fromkeys(("mocha-requires-babels-register", "mocha-requires-ts-nodes-register",
                      "a-regex-over-a-makefiles-f-operand"), "e7d795c8"),
+    **dict.fromkeys(("jest-babelrc-names-a-plugin", "jest-babel-config-json-names-a-plugin"),
+                    "1dfb43e1"),
+    "a-makefiles-f-operands-words-times-its-folders": "8aeef437",
 }
 
 #: The commit the review started from (s60-mfix's base).
@@ -176,6 +179,16 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
         "jest", {"lib/a.test.js": "test('a', () => {});\n", "babel.config.json": json.dumps(
             {"plugins": ["./tools/p.cjs"]}), "tools/p.cjs": BABEL_PLUGIN},
         "src/mk tools/p.cjs", NODE + BABEL_PLUGIN),
+    # (bypasses of 1dfb43e1: Babel's `module:` prefix keeps a path a path; a .babelrc of a
+    # folder below jest's, which Babel reads for the files there)
+    "jest-babelrc-names-a-module-prefixed-path": (
+        "jest", {"lib/a.test.js": "test('a', () => {});\n", ".babelrc": json.dumps(
+            {"plugins": ["module:./tools/p.cjs"]}), "tools/p.cjs": BABEL_PLUGIN},
+        "src/mk tools/p.cjs", NODE + BABEL_PLUGIN),
+    "jest-folders-babelrc-below": (
+        "jest", {"lib/a.test.js": "test('a', () => {});\n", "lib/.babelrc": json.dumps(
+            {"plugins": ["./p.cjs"]}), "lib/p.cjs": BABEL_PLUGIN},
+        "src/mk lib/p.cjs", NODE + BABEL_PLUGIN),
     # a package mocha requires (its file-first name guarded since 8fa3d36d, refused at
     # e0fd15f2) reading settings that name code: @babel/register's .babelrc plugins
     "mocha-requires-babels-register": (
@@ -272,6 +285,12 @@ WHY_SCRIPTS: dict[str, str] = {
     "presets, package.json's `babel`, `env`/`overrides` members)",
     "jest-babel-config-json-names-a-plugin": "as jest-babelrc-names-a-plugin: "
     "babel.config.json",
+    "jest-babelrc-names-a-module-prefixed-path": "babelsettings._package (1dfb43e1) takes "
+    "`module:./tools/p.cjs` for a package's name: Babel's standardizeName strips `module:` "
+    "and resolves ./tools/p.cjs from the settings' folder",
+    "jest-folders-babelrc-below": "babelsettings.babel_code (1dfb43e1) reads Babel's "
+    "settings from jest's folder up: Babel reads lib/.babelrc too for lib/a.test.js (each "
+    "compiled file's folder up to its package's root), whose ./p.cjs it loads",
     "mocha-requires-babels-register": "REGRESSION of 8fa3d36d (refused at e0fd15f2): "
     "scriptcode lets mocha `--require` an installed package (testroots.first_loaded "
     "guards its file-first name): @babel/register then reads .babelrc (babel.config.*, "
@@ -324,7 +343,9 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "a-tools-settings-the-runner-loads": ("vitest-loads-postcss-settings",
                                           "vitest-loads-postcssrcs-plugin",
                                           "jest-babelrc-names-a-plugin",
-                                          "jest-babel-config-json-names-a-plugin"),
+                                          "jest-babel-config-json-names-a-plugin",
+                                          "jest-babelrc-names-a-module-prefixed-path",
+                                          "jest-folders-babelrc-below"),
     "tsc-writes-beside-its-source": ("tsc-writes-avas-settings", "tsc-writes-nycs-settings",
                                      "tsc-writes-avas-module-settings",
                                      "tsc-writes-babels-settings-for-jest"),
