@@ -161,6 +161,11 @@ SCRIPTS: dict[str, tuple[str, dict[str, str], str, str]] = {
                                     "src/mk rep.node", ""),
     "mocha-ui-native-addon": ("mocha --ui myui", {**SPEC, "src/p.c": ADDON},
                               "src/mk myui.node", ""),
+    # a name _BUILT_IN holds for another runner (vitest's `dots`), none of mocha's: mocha
+    # loads ./dots.js (at e0fd15f2 too)
+    "mocha-reporter-another-runners-built-in": (
+        "mocha --reporter dots", SPEC, "src/mk dots.js",
+        NODE + "module.exports = function () {};\n"),
     # a folder a runner collects by its default globs that testnames.JS_FOLDERS lacks
     # (ava's `**/tests/**/*.js`)
     "ava-runs-the-tests-folder": ("ava", {**AVA, "tests/.keep": ""}, "src/mk tests/evil.js",
@@ -276,6 +281,10 @@ WHY_SCRIPTS: dict[str, str] = {
     "name.js only: mocha's reporter (and ui) falls back to `require(path.resolve(name))`, "
     "which loads rep.node (a native addon) where no rep, rep.js is there",
     "mocha-ui-native-addon": "as mocha-reporter-native-addon: `--ui myui`, myui.node",
+    "mocha-reporter-another-runners-built-in": f"scriptcode._BUILT_IN ({BASE}, 1dfb43e1) "
+    "is one list for every runner: `dots` (vitest's), `js`, `junit`, `text`… are no "
+    "mocha reporter or interface, so mocha falls back to require(path.resolve(name)); "
+    "first_name gives such a name no guard (dots.js, js.js)",
     "ava-runs-the-tests-folder": f"testnames.JS_FOLDERS ({BASE}) is test/, __tests__/, "
     "__mocks__/: ava 6's default globs run every script below `tests/` (and `**/tests/**`), "
     "none guarded",
@@ -331,7 +340,8 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
                                           "vitest-coverage-provider-option"),
     "an-option-attached-to-its-short-name": ("tape-require-attached",),
     "a-bare-names-file-of-another-ending": ("mocha-reporter-native-addon",
-                                            "mocha-ui-native-addon"),
+                                            "mocha-ui-native-addon",
+                                            "mocha-reporter-another-runners-built-in"),
     "a-switch-read-by-its-presence": ("tsc-no-emit-false", "prettier-no-config-as-an-operand",
                                       "tsc-no-emit-false-over-its-settings"),
     "a-folder-a-runner-collects": ("ava-runs-the-tests-folder",
