@@ -17,31 +17,53 @@ if TYPE_CHECKING:
 
 
 def babel_code(folder: str) -> bool:
-    """Whether Babel's settings found from ``folder`` up (each folder's; over-strict) may
-    name a file it loads as code: a settings file that is code or not JSON, ``extends``, a
+    """Whether Babel's settings found from ``folder`` up, or in a folder below it (Babel reads
+    each compiled file's folder up; every folder's read, over-strict), may name a file it
+    loads as code: a settings file that is code or not JSON, ``extends``, a
     plugin or preset by a path (in ``overrides`` and ``env`` too), a key not read."""
-    import json
-
     above = folder
     while True:
-        for name in _NAMES:
-            path = os.path.join(above, name)
-            if fs.entry(path) not in ("file", "link"):
-                continue
-            if not name.endswith(".json") and name not in (".babelrc", "package.json"):
-                return True  # (.babelrc.js, babel.config.cjs: code)
-            try:
-                data = json.loads(fs.read(path, 1 << 20).decode("utf-8", "replace")
-                                  .removeprefix("\ufeff"))
-            except (OSError, ValueError):
-                return True  # (JSON5 comments, a YAML .babelrc: not read)
-            if name == "package.json":
-                data = data.get("babel", {}) if isinstance(data, dict) else None
-            if not _data(data):
-                return True
+        if any(_code(os.path.join(above, n)) for n in _NAMES):
+            return True
         if above == os.path.dirname(above):
-            return False
+            break
         above = os.path.dirname(above)
+    pending, seen = [folder], 0  # (each compiled file's folder up: every folder below too,
+    while pending:  # not node_modules; s60-mreview M22)
+        at = pending.pop()
+        seen += 1
+        if seen > _MAX_FOLDERS:
+            return True
+        try:
+            with os.scandir(at) as entries:
+                listed = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
+        except OSError:
+            continue
+        for name, sub in listed:
+            if sub and name not in ("node_modules", ".git"):
+                pending.append(os.path.join(at, name))
+            elif not sub and at != folder and name in _NAMES and _code(os.path.join(at, name)):
+                return True
+    return False
+
+
+def _code(path: str) -> bool:
+    """Whether the Babel settings file ``path`` (if there) may name a file it loads."""
+    import json
+
+    name = os.path.basename(path)
+    if fs.entry(path) not in ("file", "link"):
+        return False
+    if not name.endswith(".json") and name not in (".babelrc", "package.json"):
+        return True  # (.babelrc.js, babel.config.cjs: code)
+    try:
+        data = json.loads(fs.read(path, 1 << 20).decode("utf-8", "replace")
+                          .removeprefix("\ufeff"))
+    except (OSError, ValueError):
+        return True  # (JSON5 comments, a YAML .babelrc: not read)
+    if name == "package.json":
+        data = data.get("babel", {}) if isinstance(data, dict) else None
+    return not _data(data)
 
 
 def _data(settings: object) -> bool:
@@ -66,10 +88,13 @@ def _package(entry: object) -> bool:
     """Whether a plugin or preset ``entry`` (a name, or ``[name, options]``) names a
     package."""
     name = entry[0] if isinstance(entry, list) and entry else entry
+    name = name.removeprefix("module:") if isinstance(name, str) else name  # (M22: Babel
     return isinstance(name, str) and name[:1] not in ("", ".", "/", "~") and ".." not in \
-        name.split("/") and "\\" not in name
+        name.split("/") and "\\" not in name  # resolves what follows `module:` as given)
 
 
+#: The folders read below a collecting folder at most (past it: code).
+_MAX_FOLDERS: Final = 5000
 #: Babel's settings files a folder may hold (its ``babel.config.*``, ``.babelrc*``).
 _NAMES: Final = ("babel.config.json", "babel.config.js", "babel.config.cjs", "babel.config.mjs",
                  "babel.config.cts", "babel.config.ts", ".babelrc", ".babelrc.json",

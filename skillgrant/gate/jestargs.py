@@ -256,11 +256,13 @@ _PATHS: Final = re.compile(rb"(?<![A-Za-z0-9_.+@-])[+@-]*+([A-Za-z0-9_.][A-Za-z0
 # start only, each run scanned once: a 40 KB word took 17.8 s, s60-mreview M13)
 #: A ``cd``'s folder in a text (its words after it are looked for there too).
 _MOVE: Final = re.compile(rb"(?:^|[\s;&|(])(?:cd|pushd)[ \t]+([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
-_OPERAND: Final = re.compile(rb"(?:^|[\s;&|(\"'])(?:[^\s;&|()/\"']*+/)*+(?:((?:ba|da|z|k|mk)?sh|"
-                             rb"\$[({]SHELL[)}])|node|nodejs|python[\d.]*|perl|ruby|php|bun|"
-                             rb"deno|tsx|ts-node|tclsh|lua)[ \t]+(?:-\S*[ \t]+)*"
-                             rb"([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")  # (a folder's parts to its
-# program's name, each scanned once, a quote a start: s60-mreview M18)
+_OPERAND: Final = re.compile(rb"(?:^|[\s;&|(=\[,`])[\"']?(?:[^\s;&|()/\"']*+[\"']?/)*+"
+                             rb"[\"']?(?:("
+                             rb"(?:ba|da|z|k|mk)?sh|\$[({]SHELL[)}])|node|nodejs|python[\d.]*|"
+                             rb"perl|ruby|php|bun|deno|tsx|ts-node|tclsh|lua)[ \t]++"
+                             rb"(?:-\S*+[ \t]++)*+([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")  # (a
+# folder's parts to its program's name, its options, each scanned once; a quote starting a
+# word a start: s60-mreview M18, M21)
 #: The paths (a word joined to each folder a ``cd`` names) ``_runs_named`` asks about at most;
 #: past it, jest is present (1,000 `cd`s x 1,000 words took 25 s: s60-mreview M20).
 _MAX_ASKED: Final = 20_000

@@ -139,7 +139,7 @@ def _reading(folder: str, guards: object) -> _Reading:
                 reading.code |= above(base, _SETTINGS)
             _options([words], base, reading)
         _options(runner_words(guards, "jest"), real, reading)
-        reading.code |= (unseen(guards, real) or babel_code(real)) and present(real, guards)
+        reading.code |= present(real, guards) and (unseen(guards, real) or babel_code(real))
         # (babel-jest loads the plugins Babel's settings name: s60-mreview M19)
         reading.patterns.append(re.compile("^" + re.escape(fold(cache())) + "/"))
         kept[folder] = reading

@@ -127,7 +127,8 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
         if option in _LOADS and not equals:
             value = checked[k + 1] if k + 1 < len(checked) else "."
         if option in _LOADS and (_loads(folder, value) or (
-                name in _FILE_FIRST and value not in _BUILT_IN)) and not (
+                name in _FILE_FIRST and value not in (_MOCHAS if k >= at else _BUILT_IN)
+                )) and not (
                 name in _FILE_FIRST and option in FIRST_OPTIONS and first_name(value) and
                 not _there(folder, first_name(value)) and (
                     option not in ("-r", "--require") or _known_module(folder, value))):
@@ -308,7 +309,7 @@ def first_name(value: str) -> str:
     """The first part of a bare module name ``value`` (``ts-node`` of ``ts-node/register``,
     ``@babel`` of ``@babel/register``), or "" for a path or a name the gate does not read as
     one (``./x``, ``/x``, ``~``, ``..``, an expansion, a built-in name)."""
-    if not value or value[0] in "./~-" or value in _BUILT_IN or any(
+    if not value or value[0] in "./~-" or value in _MOCHAS or any(
             c in value for c in "$`\\*?[{") or ".." in value.split("/"):
         return ""
     return value.split("/", 1)[0]
@@ -322,6 +323,11 @@ _BUILT_IN: Final = frozenset((
     "text", "text-summary", "lcov", "lcovonly", "html", "html-spa", "cobertura", "clover",
     "teamcity", "none", "json-summary", "junit", "dots", "verbose", "default", "basic",
     "js", "ts", "cjs", "mjs", "jsx", "tsx", "hanging-process", "github-actions"))
+#: mocha 10's own reporters and interfaces (``Mocha.reporters``, ``Mocha.interfaces``): any
+#: other name, one of ``_BUILT_IN`` too (``dots``), it tries as a file (s60-mreview M23).
+_MOCHAS: Final = frozenset(("spec", "dot", "tap", "json", "json-stream", "list", "min",
+                            "nyan", "progress", "landing", "markdown", "xunit", "doc", "base",
+                            "html", "bdd", "tdd", "qunit", "exports"))
 #: nyc's and c8's options taking the next word as their value.
 _WRAPPER_VALUED: Final = frozenset(("--reporter", "-r", "--report-dir", "--temp-dir", "-t",
                                     "--temp-directory", "--include", "-n", "--exclude", "-x",

@@ -450,7 +450,8 @@ def test_an_interpreters_operand_is_found_in_linear_time() -> None:
     from skillgrant.gate.jestargs import _OPERAND
 
     started = time.process_time()
-    _OPERAND.findall(b'"/' * 100_000)
+    for unit in (b'"/', b'"a/sh -', b"sh -a "):  # (M18, M21)
+        _OPERAND.findall(unit * 40_000)
     assert time.process_time() - started < 1.0
     assert _OPERAND.findall(b"\t'/usr/bin/'sh runtests; /bin/sh -e ci/run.sh") == [
         (b"sh", b"runtests"), (b"sh", b"ci/run.sh")]
@@ -468,10 +469,14 @@ def test_babels_settings_naming_a_file_are_code() -> None:
              ({".babelrc": {"plugins": ["./tools/p.cjs"]}}, True),
              ({"package.json": {"babel": {"overrides": [{"plugins": ["../p.js"]}]}}}, True),
              ({".babelrc": {"extends": "./base.json"}}, True),
+             ({".babelrc": {"plugins": ["module:./tools/p.cjs"]}}, True),  # (M22)
+             ({"lib/.babelrc": {"plugins": ["./p.cjs"]}}, True),  # (below: M22)
+             ({"node_modules/x/.babelrc": {"plugins": ["./p.cjs"]}}, False),
              ({"babel.config.js": "module.exports = {}"}, True)]
     for files, code in cases:
         with tempfile.TemporaryDirectory() as top:
             for name, value in files.items():
+                Path(top, name).parent.mkdir(parents=True, exist_ok=True)
                 Path(top, name).write_text(value if isinstance(value, str) else
                                            json.dumps(value))
             assert babel_code(top) is code, files
@@ -494,3 +499,15 @@ def test_the_paths_runs_named_asks_are_bounded(tmp_path: Path,
     started = time.process_time()
     assert jestargs._runs_named(str(tmp_path), object())
     assert time.process_time() - started < 1.0
+
+
+def test_a_name_in_another_runners_built_in_list_is_guarded_for_mocha(tmp_path: Path) -> None:
+    """s60-mreview M23: `mocha --reporter dots` (istanbul's name, none of mocha's) is tried
+    as ./dots.js: its name is guarded, and refused where such a file is there."""
+    from skillgrant.gate.scriptcode import first_name
+
+    assert first_name("dots") == "dots" and first_name("spec") == ""
+    _read("mocha --reporter dots", str(tmp_path))
+    (tmp_path / "dots.js").write_text("1")
+    with pytest.raises(ValueError):
+        _read("mocha --reporter dots", str(tmp_path))
