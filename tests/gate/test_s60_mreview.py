@@ -63,6 +63,9 @@ CLOSED: dict[str, str] = {
     **dict.fromkeys(("jest-babelrc-names-a-plugin", "jest-babel-config-json-names-a-plugin"),
                     "1dfb43e1"),
     "a-makefiles-f-operands-words-times-its-folders": "8aeef437",
+    **dict.fromkeys(("a-regex-over-a-makefiles-f-operand-options",
+                     "jest-babelrc-names-a-module-prefixed-path", "jest-folders-babelrc-below",
+                     "mocha-reporter-another-runners-built-in"), "99720b1a"),
 }
 
 #: The commit the review started from (s60-mfix's base).
@@ -527,6 +530,14 @@ AFTER: dict[str, tuple[list[str], dict[str, str], list[str], str]] = {
         {"Makefile": "test:\n\tpython3 -m pytest -q\nclean:\n\trm -f out/app.bin\n",
          "out/.keep": "", "src/bomb": '"a/sh -' * 16_000 + "\n"},
         ["cp src/bomb out/app.bin"], "cp notes.txt .claude/settings.json"),
+    # the same after 99720b1a: `a"/sh -` x 32,000: each blank starts a match whose possessive
+    # options group still runs to the text's end (every later word a `-…`): 16.3 s for the
+    # regex
+    "a-regex-over-a-makefiles-f-operand-dash-words": (
+        ["Bash(make test)", "Bash(cp *)"],
+        {"Makefile": "test:\n\tpython3 -m pytest -q\nclean:\n\trm -f out/app.bin\n",
+         "out/.keep": "", "src/bomb": 'a"/sh -' * 32_000 + "\n"},
+        ["cp src/bomb out/app.bin"], "cp notes.txt .claude/settings.json"),
     # _runs_named joins each word of a text it reads to each folder a `cd` in it names and
     # asks the disk for each pair: 1,000 `cd dN` and 1,000 words (20 KB) are 1,000,000 paths
     # (25 s of CPU at e0fd15f2; 56.7 s for 1,500 of each)
@@ -546,6 +557,10 @@ WHY_AFTER: dict[str, str] = {
     "194774bf) adds a path for each word of a text read x each folder its `cd`s name "
     "(`bases`), asking fs.entry of each (and _take each again), bounded by no count "
     "(_READ_FILES counts texts read, not paths asked)",
+    "a-regex-over-a-makefiles-f-operand-dash-words": "jestargs._OPERAND (99720b1a): "
+    "possessive groups stop the backtracking, not the scan: from each blank before a "
+    "`-a\"/sh` the options group `(?:-\\S*+[ \\t]++)*+` runs over every later dash word to "
+    "the text's end, then fails (quadratic in the starts)",
     "a-regex-over-a-makefiles-f-operand-options": "jestargs._OPERAND (e7d795c8): its "
     "options group `(?:-\\S*[ \\t]+)*` after a shell's name runs over later quotes and "
     "shells to the text's end and backtracks (quadratic): each `\"` starts one",
