@@ -137,6 +137,8 @@ def _runs_named(folder: str, guards: object) -> bool:
         if any(b"jest" in t or (read and _PACKAGES.search(t)) for t in texts):
             return True  # (a file's text running a package's scripts: a recipe's `cd web &&
             # npm test`, s59-mreview J3; the plan's own `npm test` reads its package.json)
+        if any(_MANY_OPTIONS.search(t[:_READ_LIMIT]) for t in texts):
+            return True  # (an interpreter given over 64 options: its operand not read, M24)
         operands = {w: b"sh" if shell else b"code" for t in texts
                     for shell, w in _OPERAND.findall(t[:_READ_LIMIT])}  # (`sh runtests`,
         # `node scripts/test.js`: run, whatever their mode)
@@ -256,13 +258,16 @@ _PATHS: Final = re.compile(rb"(?<![A-Za-z0-9_.+@-])[+@-]*+([A-Za-z0-9_.][A-Za-z0
 # start only, each run scanned once: a 40 KB word took 17.8 s, s60-mreview M13)
 #: A ``cd``'s folder in a text (its words after it are looked for there too).
 _MOVE: Final = re.compile(rb"(?:^|[\s;&|(])(?:cd|pushd)[ \t]+([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
-_OPERAND: Final = re.compile(rb"(?:^|[\s;&|(=\[,`])[\"']?(?:[^\s;&|()/\"']*+[\"']?/)*+"
-                             rb"[\"']?(?:("
-                             rb"(?:ba|da|z|k|mk)?sh|\$[({]SHELL[)}])|node|nodejs|python[\d.]*|"
-                             rb"perl|ruby|php|bun|deno|tsx|ts-node|tclsh|lua)[ \t]++"
-                             rb"(?:-\S*+[ \t]++)*+([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")  # (a
-# folder's parts to its program's name, its options, each scanned once; a quote starting a
-# word a start: s60-mreview M18, M21)
+#: An interpreter's word (a shell's, its folder's parts before it; a quote starting a word):
+#: ``_OPERAND`` takes 64 of its options at most before its operand (each word scanned by 65
+#: starts at most: s60-mreview M18, M21, M24), ``_MANY_OPTIONS`` finds one given more (jest
+#: is then present: fail closed). A start's character ends a folder's part (M24b: it starts
+#: a match of its own).
+_RUNNER: Final = (rb"(?:^|[\s;&|(=\[,`])[\"']?(?:[^\s;&|()/\"'=\[,`]*+[\"']?/)*+[\"']?(?:("
+                  rb"(?:ba|da|z|k|mk)?sh|\$[({]SHELL[)}])|node|nodejs|python[\d.]*|perl|ruby|"
+                  rb"php|bun|deno|tsx|ts-node|tclsh|lua)[ \t]++")
+_OPERAND: Final = re.compile(_RUNNER + rb"(?:-\S*+[ \t]++){0,64}+([A-Za-z0-9_.][A-Za-z0-9_.+@/-]*)")
+_MANY_OPTIONS: Final = re.compile(_RUNNER + rb"(?:-\S*+[ \t]++){65}")
 #: The paths (a word joined to each folder a ``cd`` names) ``_runs_named`` asks about at most;
 #: past it, jest is present (1,000 `cd`s x 1,000 words took 25 s: s60-mreview M20).
 _MAX_ASKED: Final = 20_000

@@ -450,9 +450,12 @@ def test_an_interpreters_operand_is_found_in_linear_time() -> None:
     from skillgrant.gate.jestargs import _OPERAND
 
     started = time.process_time()
-    for unit in (b'"/', b'"a/sh -', b"sh -a "):  # (M18, M21)
+    for unit in (b'"/', b'"a/sh -', b"sh -a ", b'a"/sh -', b"/="):  # (M18, M21, M24, M24b)
         _OPERAND.findall(unit * 40_000)
     assert time.process_time() - started < 1.0
+    from skillgrant.gate.jestargs import _MANY_OPTIONS
+
+    assert _MANY_OPTIONS.search(b"sh " + b"-x " * 70 + b"run.sh")  # (jest present: M24)
     assert _OPERAND.findall(b"\t'/usr/bin/'sh runtests; /bin/sh -e ci/run.sh") == [
         (b"sh", b"runtests"), (b"sh", b"ci/run.sh")]
 
