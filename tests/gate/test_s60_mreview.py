@@ -63,6 +63,7 @@ CLOSED: dict[str, str] = {
     **dict.fromkeys(("jest-babelrc-names-a-plugin", "jest-babel-config-json-names-a-plugin"),
                     "1dfb43e1"),
     "a-makefiles-f-operands-words-times-its-folders": "8aeef437",
+    "a-regex-over-a-makefiles-f-operand-dash-words": "d65020fa",
     **dict.fromkeys(("a-regex-over-a-makefiles-f-operand-options",
                      "jest-babelrc-names-a-module-prefixed-path", "jest-folders-babelrc-below",
                      "mocha-reporter-another-runners-built-in"), "99720b1a"),
