@@ -44,7 +44,7 @@ OPTIONS: Final = {
                      "--omit-version"),
         "-b", "-c", "-C", "-j", "--jobs", "-J", "--jobs-auto", "-t", "--branches", "--lines",
         "--functions", "--statements", "--100", "-g", "--grep", "-O", "-i", "-R",
-        "--reporter", "--test-regex", "--test-ignore", "-s", "--serial", "--changed",
+        "--test-regex", "--test-ignore", "-s", "--serial", "--changed",
         "--allow-empty-coverage", "--allow-incomplete-coverage", "--disable-coverage",
         "--coverage-report", "--exclude", "--include", "--snapshot", "-w", "--watch",
         "--cov", "--no-cov")),
@@ -64,7 +64,7 @@ OPTIONS: Final = {
         "--coverage.clean", "--coverage.include", "--coverage.exclude",
         "--coverage.thresholds.lines", "--coverage.thresholds.functions",
         "--coverage.thresholds.branches", "--coverage.thresholds.statements",
-        "--sequence.seed")),
+        "--sequence.seed", "--outputFile")),
     "eslint": frozenset((
         *_HELP, *_no("--fix", "--cache", "--color", "--eslintrc", "--config-lookup",
                      "--inline-config", "--error-on-unmatched-pattern", "--warn-ignored",
@@ -74,7 +74,7 @@ OPTIONS: Final = {
         "--report-unused-disable-directives-severity", "--ignore-pattern", "--env",
         "--global", "--rule", "--parser-options", "--stats", "--debug",
         "--exit-on-fatal-error", "--pass-on-no-patterns", "--pass-on-unpruned-suppressions",
-        "--cache-location", "--ignore-path")),
+        "--cache-location", "--ignore-path", "-o", "--output-file")),
     "prettier": frozenset((
         *_HELP, *_no("--semi", "--bracket-spacing", "--color", "--editorconfig",
                      "--error-on-unmatched-pattern", "--cache", "--config"),
@@ -96,8 +96,28 @@ OPTIONS: Final = {
                      "--exclude-after-remap", "--exclude-node-modules", "--hook-require",
                      "--produce-source-map", "--show-process-tree", "--omit-relative",
                      "--merge-async"),
-        "-a", "-s", "--silent", "-r", "--reporter", "--report-dir", "--reports-dir", "-o",
+        "-a", "-s", "--silent", "--report-dir", "--reports-dir", "-o",
         "--temp-dir", "-t", "--temp-directory", "-n", "--include", "-x", "--exclude", "-e",
         "--extension", "--branches", "--lines", "--functions", "--statements", "--100",
         "--watermarks", "--src"))),
+}
+
+#: eslint 9's built-in formatters (``-f json``).
+_FORMATS: Final = frozenset(("stylish", "json", "json-with-metadata", "html"))
+#: istanbul-reports 3's reporters (nyc's and c8's ``-r``, vitest's ``--coverage.reporter``):
+#: another name is ``require``d as a module, a path through its ``lib`` folder's ``..`` too.
+_ISTANBUL: Final = frozenset((
+    "clover", "cobertura", "html", "html-spa", "json", "json-summary", "lcov", "lcovonly",
+    "none", "teamcity", "text", "text-lcov", "text-summary"))
+#: tap 21's report types (@tapjs/reporter's, and `tap`, `silent`): another name is run as a
+#: program on the PATH or imported as a module (@tapjs/run's handle-reporter).
+_TAP_REPORTS: Final = frozenset((
+    "base", "terse", "min", "dot", "jsonstream", "json", "junit", "markdown", "tap", "silent"))
+#: Options whose value is a runner's own built-in by its name only where it is one of these
+#: (s60-mreview: nyc's ``-r ../../../x`` is ``require``d, tap's ``-R ./x.js`` imported).
+NAMED: Final = {
+    **dict.fromkeys((("eslint", "-f"), ("eslint", "--format")), _FORMATS),
+    **dict.fromkeys(((p, o) for p in ("nyc", "c8") for o in ("-r", "--reporter")), _ISTANBUL),
+    ("vitest", "--coverage.reporter"): _ISTANBUL,
+    **dict.fromkeys((("tap", "-R"), ("tap", "--reporter")), _TAP_REPORTS),
 }

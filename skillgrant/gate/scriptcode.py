@@ -142,7 +142,7 @@ def _options(folder: str, name: str, given: list[str], at: int) -> None:
     """Raises ValueError where the runner ``name`` (``given[at]``) or a wrapper before it is
     given an option neither of ``runneroptions.OPTIONS`` (its allow-list) nor of ``_LOADS``
     (read by its value): s60-mreview M1–M3, M6, M7."""
-    from .runneroptions import OPTIONS
+    from .runneroptions import NAMED, OPTIONS
 
     end = given.index("--", at) if "--" in given[at:] else len(given)
     for program, words in ((name, given[at + 1:end]), *(
@@ -152,16 +152,14 @@ def _options(folder: str, name: str, given: list[str], at: int) -> None:
             continue
         for k, word in enumerate(words):
             option, equals, value = word.partition("=")
-            if program == "eslint" and option in ("-f", "--format") and (
-                    value if equals else words[k + 1] if k + 1 < len(words) else "") in _FORMATS:
-                continue  # (eslint's own formatters)
+            if (value if equals else words[k + 1] if k + 1 < len(words) else "") in NAMED.get(
+                    (program, option), ()):
+                continue  # (the runner's own built-in of that name: runneroptions.NAMED)
             if word[:1] == "-" and option not in read and option not in _LOADS:
                 raise ValueError(f"a script of {folder!r} gives {program} {word!r}, an option "
                                  "the gate does not read (runneroptions.OPTIONS)")
 
 
-#: eslint 9's built-in formatters (``-f json``).
-_FORMATS: Final = frozenset(("stylish", "json", "json-with-metadata", "html"))
 
 
 def _known_module(folder: str, value: str) -> bool:

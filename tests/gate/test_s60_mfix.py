@@ -273,7 +273,12 @@ _AN_OPTION_NOT_READ_REFUSES = [
     "vitest run --diff ./tools/diff.mjs", "vitest run --pool=./tools/pool.mjs",  # M6
     "vitest run --coverage.customProviderModule=./tools/cov.mjs",
     "tape -r./tools/x.cjs test/a.js",  # M7
-    "nyc --cwd sub mocha", "xo --prettier", "prettier --check . --plugin-search-dir=x"]
+    "nyc --cwd sub mocha", "xo --prettier", "prettier --check . --plugin-search-dir=x",
+    # the lead (istanbul-reports 3 `require`s a reporter name it does not hold, through its
+    # lib folder's `..` too; @tapjs/run runs or imports a report type it does not know)
+    "nyc -r ../../../tools/rep mocha", "c8 --reporter=./tools/rep.cjs mocha",
+    "vitest run --coverage.reporter=./tools/r.cjs", "tap -R ./tools/rep.mjs",
+    "tap --reporter=my-reporter"]
 
 
 def test_an_option_not_read_refuses(tmp_path: Path) -> None:
@@ -294,7 +299,9 @@ _AN_EVERYDAY_RUNNERS_OPTIONS_ARE_READ = [
     "eslint . --ext .js,.ts --max-warnings 0 --cache", "eslint -f json src",
     "vitest run --coverage --passWithNoTests", "ava --verbose --fail-fast",
     "nyc --reporter=lcov --all mocha", "c8 -r text mocha", "prettier --check --cache .",
-    "tap --no-coverage -j 4", "xo --fix --space"]
+    "tap --no-coverage -j 4", "xo --fix --space",
+    "vitest run --coverage --coverage.reporter=text", "eslint -o out/report.json .",
+    "vitest run --outputFile=out/junit.xml"]
 
 
 def test_an_everyday_runners_options_are_read(tmp_path: Path) -> None:

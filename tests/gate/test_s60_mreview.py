@@ -44,6 +44,8 @@ OPEN = LeftOpen()
 #: The cases s60-mfix closed during the review (each a pin now), by the commit that closed it.
 CLOSED: dict[str, str] = {
     "xo-formats-through-prettiers-plugins": "776392b0",
+    **dict.fromkeys(("eslint-writes-a-report", "vitest-writes-a-junit-report",
+                     "vitest-coverage-reporter"), "the lead, session 60 (runneroptions.NAMED)"),
     **dict.fromkeys(("mocha-node-option", "mocha-node-option-import", "eslint-format-option",
                      "eslint-parser-option", "vitest-diff-option", "vitest-pool-option",
                      "vitest-coverage-provider-option", "tape-require-attached",
