@@ -135,6 +135,16 @@ MOVERS = {
         "tests/test_a.py": "import os\n\n\ndef test_a():\n    __import__('\\x73ys').path.insert("
                            "0, os.path.join(os.path.dirname(__file__), '..', 'src'))\n"
                            "    import yaml\n"},
+    # a folder holding `__init__.py` put first (syspathdirs takes a package's folder as never
+    # first): the tests package's own folder (a common idiom), a source package's
+    "package-tests-conftest-inserts-its-folder": {
+        "tests/__init__.py": "", "tests/test_a.py": IMPORTS, "tests/conftest.py":
+            "import os, sys\nsys.path.insert(0, os.path.dirname(__file__))\n",
+        "CALL": "cp src/p tests/yaml.py"},
+    "conftest-inserts-a-package-folder": {
+        "src/app/__init__.py": "", "tests/test_a.py": IMPORTS, "tests/conftest.py":
+            "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', "
+            "'src', 'app'))\n", "CALL": "cp src/p src/app/yaml.py"},
     # held: the same at a conftest's top level (not exact: every folder guarded); a module
     # of the ini's python_files spelling sys
     "conftest-top-inserts-by-escaped-sys": {
@@ -149,18 +159,22 @@ for _row in ("fixture-prepends-by-getattr-joined", "fixture-inserts-by-escaped-s
              "test-inserts-by-escaped-sys"):
     _open("test_s_code_puts_a_folder_first_unspelled", "pathcode.moves_path (90b54e1, "
           "fc42725): a deny-list of spelled names; a function body's code not read", _row)
+_open("test_s_code_puts_a_folder_first_unspelled", "syspathdirs._first / pathcode.moves_path "
+      "(90b54e1): a folder holding __init__.py never taken as first",
+      "package-tests-conftest-inserts-its-folder", "conftest-inserts-a-package-folder")
 
 
 @pytest.mark.parametrize("case", _rows("test_s_code_puts_a_folder_first_unspelled", MOVERS))
 def test_s_code_puts_a_folder_first_unspelled(case: str, tmp_path: Path,
                                               request: pytest.FixtureRequest) -> None:
-    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p src/yaml.py``, then
-    pytest's test imports ``src/yaml.py``."""
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p src/yaml.py`` (or the
+    case's ``CALL``), then pytest's test imports it as ``yaml``."""
     needs("python3", "pytest")
     for row, proof, folder in _each(MOVERS, case, tmp_path, request):
-        assert _run((["Bash(python3 -m pytest -q)", "Bash(cp *)"], MOVERS[row],
-                     ["cp src/p src/yaml.py", "python3 -m pytest -q"]), folder,
-                    proof) is not None
+        files = dict(MOVERS[row])
+        call = files.pop("CALL", "cp src/p src/yaml.py")
+        assert _run((["Bash(python3 -m pytest -q)", "Bash(cp *)"], files,
+                     [call, "python3 -m pytest -q"]), folder, proof) is not None
 
 
 # --- H: held — files pytest or pdb read, written (each proved at e8659ced) ------------------
@@ -220,12 +234,20 @@ def test_h_held(tmp_path: Path) -> None:
 SURROGATE = "# caf\u00e9\nS = '\\ud800'\n\n\ndef test_a():\n    pass\n"
 COSTS = {
     "surrogate-literal-in-a-test-module": {"tests/test_a.py": SURROGATE},
+    # a conftest reading `sys.platform` (moving no path) makes a module named like a site
+    # folder's (`yaml`) guarded in every folder: `tools/yaml.py` edited (allowed at base)
+    "conftest-reads-sys-platform": {
+        "tests/conftest.py": "import sys\n\ncollect_ignore = ['setup.py'] if sys.platform == "
+                             "'win32' else []\n", "tests/test_a.py": PASSES,
+        "CALL": "sed -i s/1/2/ tools/yaml.py", "tools/yaml.py": "X = 1\n"},
     # held: the same module without the surrogate
     "non-ascii-test-module": {"tests/test_a.py": SURROGATE.replace("\\ud800", "x")},
 }
 _open("test_k_an_everyday_edit_is_allowed", "exactlists.spelled (9d5aa72): "
       "UnicodeEncodeError of a surrogate literal, the hook crashes closed",
       "surrogate-literal-in-a-test-module")
+_open("test_k_an_everyday_edit_is_allowed", "pathcode.moves_path (fc42725): any word `sys` "
+      "(sys.platform) read as moving the path", "conftest-reads-sys-platform")
 
 
 @pytest.mark.parametrize("case", list(COSTS))
@@ -233,6 +255,7 @@ def test_k_an_everyday_edit_is_allowed(case: str, tmp_path: Path) -> None:
     """Plan ``Bash(python3 -m pytest -q)``, ``Bash(sed -i *)``: ``sed -i s/1/2/ src/app.py``
     (a module no test imports) is allowed."""
     needs("python3", "pytest")
-    assert _run((["Bash(python3 -m pytest -q)", "Bash(sed -i *)"],
-                 {**COSTS[case], "src/app.py": "X = 1\n"}, ["sed -i s/1/2/ src/app.py"]),
-                tmp_path, False) is None
+    files = {"src/app.py": "X = 1\n", **COSTS[case]}
+    call = files.pop("CALL", "sed -i s/1/2/ src/app.py")
+    assert _run((["Bash(python3 -m pytest -q)", "Bash(sed -i *)"], files, [call]), tmp_path,
+                False) is None
