@@ -117,6 +117,12 @@ def pytest_start(words: list[str], anywhere: bool = False) -> int | None:
         run = module_run(list(words[k + 1:])) if is_interpreter(name) else None
         if run is not None and run[0].split(".")[0] in ("pytest", "_pytest", "py"):
             return k + run[1]  # (the word after it: pytest's own words)
+        if run is not None:  # (a module running another: `-m cProfile -m pytest.__main__`,
+            found = next((j for j in range(k + run[1] + 1, len(words)) if (  # `-m trace`…;
+                words[j][2:] if words[j][:2] == "-m" else words[j]).split(".")[0] in (
+                "pytest", "_pytest")), None)  # s60-preview2 O)
+            if found is not None:
+                return found
     return None
 
 

@@ -188,3 +188,16 @@ def test_a_conftests_sys_path_code_puts_any_folder_first(name: str, text: str, m
     (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
     (tmp_path / name).write_text(text)
     assert moves_path(str(tmp_path)) is moves
+
+
+def test_one_reader_of_whether_a_command_runs_pytest() -> None:
+    """s60-preview O, s60-preview2 O: ``-mpytest``, a wrapper before it, a profiler's ``-m``."""
+    from skillgrant.gate.collectopts import pytest_start
+
+    for line, rest in (("python3 -mpytest -q", ["-q"]),
+                       ("timeout 600 python3 -m pytest.__main__ -x", ["-x"]),
+                       ("python3 -m cProfile -m pytest.__main__ -q", ["-q"]),
+                       ("python3 -m http.server", None)):
+        words = line.split()
+        at = pytest_start(words, True)
+        assert (None if at is None else words[at + 1:]) == rest, line
