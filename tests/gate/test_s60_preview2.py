@@ -60,10 +60,10 @@ def _each(table: Mapping[str, object], case: str, tmp_path: Path,
     return [(c, False, tmp_path / c) for c in held]
 
 
-def _run(case: Case, folder: Path, proof: bool) -> str | None:
-    """``_session`` of ``case`` in ``folder``."""
+def _run(case: Case, folder: Path, proof: bool, prepare: str = "") -> str | None:
+    """``_session`` of ``case`` in ``folder`` (``prepare``: bash making links there)."""
     entries, files, calls = case
-    return _session(folder, entries, files, calls, proof=proof)
+    return _session(folder, entries, files, calls, proof=proof, prepare=prepare)
 
 
 # --- O: pytest run by a stdlib runner module the plan's words do not name as pytest --------
@@ -82,6 +82,8 @@ def _line(line: str, files: dict[str, str] | None = None) -> Case:
 #: ``__main__`` is pytest. ``collectopts.pytest_start(anywhere)`` reads an interpreter's own
 #: ``-m`` (cProfile) and words NAMED ``pytest`` (``-m pytest`` here is caught by its name).
 WARNED = "-q -W error::helpers.Warn"
+#: pytest's ``__main__`` in the machine's python3's site folder.
+MAIN = "/root/.pyenv/versions/3.11.7/lib/python3.11/site-packages/pytest/__main__.py"
 RUNNERS = {
     "cprofile-runs-pytest-main": _line("python3 -m cProfile -m pytest.__main__ -q"),
     "profile-runs-pytest-main": _line("python3 -m profile -m pytest.__main__ -q"),
@@ -95,12 +97,25 @@ RUNNERS = {
         ("taskset", "taskset -c 0"), ("setsid", "setsid -w"), ("env-split", "env -S"))},
     "x-importtime-attached-m-plugin-conftest": _line("python3 -X importtime -Wd -mpytest -q"),
     "sh-c-attached-m-plugin-conftest": _line("sh -c 'python3 -mpytest -q'"),
+    # -c code's class (51a13e9) given by a here-string to `python3 -I -` (the pipe forms and
+    # `python3 <<<` held)
+    "here-string-code-calls-pytest-main": _line(
+        "python3 -I - <<< 'import pytest; pytest.main()'"),
+    "here-string-no-operand-calls-pytest-main": _line(
+        "python3 <<< 'import pytest; pytest.main()'"),
+    "pipe-code-calls-pytest-main": _line("echo 'import pytest; pytest.main()' | python3 -"),
+    # pytest's __main__ as a script path (the machine's python3's site folder)
+    "script-path-of-pytest-main": _line(f"python3 {MAIN} -q"),
 }
-_open("test_o_a_runner_module_runs_pytest", "collectopts.pytest_start (fd801fc): a runner "
-      "module's -m operand pytest.__main__ not read", "cprofile-runs-pytest-main",
-      "profile-runs-pytest-main")
+_open("test_o_a_runner_module_runs_pytest", "collectopts.code_runs_pytest (51a13e9): -c code "
+      "only; a here-string's code naming pytest read as exact code",
+      "here-string-code-calls-pytest-main")
+_open("test_o_a_runner_module_runs_pytest", "collectopts.pytest_start: a script operand inside "
+      "the installed pytest package is not pytest", "script-path-of-pytest-main")
 
-# (both open at base e0fd15f too)
+# (cprofile-/profile-runs-pytest-main: open at base e0fd15f and fd801fc; held since a4a2736,
+# a module run by a module; here-string-code-calls-pytest-main, script-path-of-pytest-main:
+# open at base and a4a2736)
 
 
 @pytest.mark.parametrize("case", _rows("test_o_a_runner_module_runs_pytest", RUNNERS))
@@ -110,6 +125,8 @@ def test_o_a_runner_module_runs_pytest(case: str, tmp_path: Path,
     the root conftest (or the line's ``-W``) names."""
     needs("python3", "pytest", "ionice", "chrt", "stdbuf", "taskset", "setsid")
     for row, proof, folder in _each(RUNNERS, case, tmp_path, request):
+        if MAIN in RUNNERS[row][2][-1] and not Path(MAIN).exists():
+            pytest.skip(f"not installed here: {MAIN}")
         assert _run(RUNNERS[row], folder, proof) is not None
 
 
@@ -215,14 +232,39 @@ HELD: dict[str, Case] = {
         {"src/rc": RC, "tests/test_a.py": PASSES},
         ["cp src/rc .pdbrc", "python3 -m pytest -q --trace < /dev/null"]),
 }
+#: Each case (held): the links the project holds (``prepare``), then a case as ``HELD``'s:
+#: the target of a settings file's or a conftest's link written (c4f3651's class).
+LINKED: dict[str, tuple[str, Case]] = {
+    "pytest-ini-links-to-a-file-written": ("ln -s cfg/pt.ini pytest.ini", (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+        {"cfg/pt.ini": "[pytest]\n", "tests/test_a.py": PASSES,
+         "src/ini": "[pytest]\naddopts = -p helpers\n"},
+        ["cp src/p helpers.py", "cp src/ini cfg/pt.ini", "python3 -m pytest -q"])),
+    "pytest-toml-links-to-a-file-written": ("ln -s cfg/x.toml pytest.toml", (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+        {"cfg/x.toml": "[pytest]\n", "tests/test_a.py": PASSES,
+         "src/t": "[pytest]\naddopts = [\"-p\", \"helpers\"]\n"},
+        ["cp src/p helpers.py", "cp src/t cfg/x.toml", "python3 -m pytest -q"])),
+    "conftest-links-to-a-file-written": ("ln -s ../lib/conf.py tests/conftest.py", (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+        {"lib/conf.py": "", "tests/test_a.py": PASSES},
+        ["cp src/p lib/conf.py", "python3 -m pytest -q"])),
+    "folder-link-holds-a-conftest-written": ("ln -s ../shared tests/sub", (
+        ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
+        {"shared/conftest.py": "", "tests/test_a.py": PASSES},
+        ["cp src/p shared/conftest.py", "python3 -m pytest -q"])),
+}
 
 
 def test_h_held(tmp_path: Path) -> None:
-    """Each ``HELD`` case: the hook denies one of its calls (hook only)."""
+    """Each ``HELD`` and ``LINKED`` case: the hook denies one of its calls (hook only)."""
     needs("python3", "pytest")
     for name, case in HELD.items():
         (tmp_path / name).mkdir()
         assert _run(case, tmp_path / name, False) is not None, name
+    for name, (links, case) in LINKED.items():
+        (tmp_path / name).mkdir()
+        assert _run(case, tmp_path / name, False, links) is not None, name
 
 
 # --- K: costs — everyday calls denied though harmless ----------------------------------------
@@ -230,7 +272,8 @@ def test_h_held(tmp_path: Path) -> None:
 #: A test module holding a non-ASCII character and a string literal with a lone surrogate
 #: escape (pydantic-core's real ``tests/validators/test_json.py``, ``test_bytes.py``):
 #: ``exactlists.spelled`` encodes the literal's value (UnicodeEncodeError), the hook fails
-#: closed, every write of the project is denied (allowed at base e0fd15f).
+#: closed, every write of the project is denied (allowed at base e0fd15f; open at 9d5aa72,
+#: held since a4a2736: the decoded text searched).
 SURROGATE = "# caf\u00e9\nS = '\\ud800'\n\n\ndef test_a():\n    pass\n"
 COSTS = {
     "surrogate-literal-in-a-test-module": {"tests/test_a.py": SURROGATE},
@@ -243,9 +286,6 @@ COSTS = {
     # held: the same module without the surrogate
     "non-ascii-test-module": {"tests/test_a.py": SURROGATE.replace("\\ud800", "x")},
 }
-_open("test_k_an_everyday_edit_is_allowed", "exactlists.spelled (9d5aa72): "
-      "UnicodeEncodeError of a surrogate literal, the hook crashes closed",
-      "surrogate-literal-in-a-test-module")
 _open("test_k_an_everyday_edit_is_allowed", "pathcode.moves_path (fc42725): any word `sys` "
       "(sys.platform) read as moving the path", "conftest-reads-sys-platform")
 
