@@ -104,18 +104,24 @@ RUNNERS = {
     "here-string-no-operand-calls-pytest-main": _line(
         "python3 <<< 'import pytest; pytest.main()'"),
     "pipe-code-calls-pytest-main": _line("echo 'import pytest; pytest.main()' | python3 -"),
+    # IPython's interpreter (`ipython`: -c and -m as python's; is_interpreter takes `python*`)
+    "ipython-c-code-calls-pytest-main": _line("ipython -c 'import pytest; pytest.main()'"),
+    "ipython-m-pytest-main": _line("ipython -m pytest.__main__ -- -q"),
     # pytest's __main__ as a script path (the machine's python3's site folder)
     "script-path-of-pytest-main": _line(f"python3 {MAIN} -q"),
 }
 _open("test_o_a_runner_module_runs_pytest", "collectopts.code_runs_pytest (51a13e9): -c code "
       "only; a here-string's code naming pytest read as exact code",
       "here-string-code-calls-pytest-main")
+_open("test_o_a_runner_module_runs_pytest", "interpreters.is_interpreter: ipython not an "
+      "interpreter (pytest_start, code_runs_pytest)", "ipython-c-code-calls-pytest-main",
+      "ipython-m-pytest-main")
 _open("test_o_a_runner_module_runs_pytest", "collectopts.pytest_start: a script operand inside "
       "the installed pytest package is not pytest", "script-path-of-pytest-main")
 
 # (cprofile-/profile-runs-pytest-main: open at base e0fd15f and fd801fc; held since a4a2736,
-# a module run by a module; here-string-code-calls-pytest-main, script-path-of-pytest-main:
-# open at base and a4a2736)
+# a module run by a module; the here-string, ipython and script-path rows: open at base and
+# a4a2736)
 
 
 @pytest.mark.parametrize("case", _rows("test_o_a_runner_module_runs_pytest", RUNNERS))
@@ -127,6 +133,8 @@ def test_o_a_runner_module_runs_pytest(case: str, tmp_path: Path,
     for row, proof, folder in _each(RUNNERS, case, tmp_path, request):
         if MAIN in RUNNERS[row][2][-1] and not Path(MAIN).exists():
             pytest.skip(f"not installed here: {MAIN}")
+        if RUNNERS[row][2][-1].startswith("ipython"):
+            needs("ipython")
         assert _run(RUNNERS[row], folder, proof) is not None
 
 
