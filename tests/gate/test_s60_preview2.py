@@ -175,6 +175,12 @@ MOVERS = {
         "src/app/__init__.py": "", "tests/test_a.py": IMPORTS, "tests/conftest.py":
             "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', "
             "'src', 'app'))\n", "CALL": "cp src/p src/app/yaml.py"},
+    # the ini's testpaths outside the project: its conftest (in `$T`, made by ``SETUP``)
+    "testpaths-outside-conftest-inserts": {
+        "pytest.ini": "[pytest]\ntestpaths = {T}/ext\n", "SETUP": (
+            "mkdir -p ext && printf 'import os, sys\\nsys.path.insert(0, os.path.join("
+            "os.getcwd(), \"src\"))\\n' > ext/conftest.py && printf 'def test_x():\\n    "
+            "import yaml\\n' > ext/test_x.py\n")},
     # held: the same at a conftest's top level (not exact: every folder guarded); a module
     # of the ini's python_files spelling sys
     "conftest-top-inserts-by-escaped-sys": {
@@ -189,6 +195,8 @@ for _row in ("fixture-prepends-by-getattr-joined", "fixture-inserts-by-escaped-s
              "test-inserts-by-escaped-sys"):
     _open("test_s_code_puts_a_folder_first_unspelled", "pathcode.moves_path (90b54e1, "
           "fc42725): a deny-list of spelled names; a function body's code not read", _row)
+_open("test_s_code_puts_a_folder_first_unspelled", "pathcode.moves_path (90b54e1): asked of "
+      "the run folders only, not the ini's testpaths anchors", "testpaths-outside-conftest-inserts")
 _open("test_s_code_puts_a_folder_first_unspelled", "syspathdirs._first / pathcode.moves_path "
       "(90b54e1): a folder holding __init__.py never taken as first",
       "package-tests-conftest-inserts-its-folder", "conftest-inserts-a-package-folder")
@@ -202,9 +210,9 @@ def test_s_code_puts_a_folder_first_unspelled(case: str, tmp_path: Path,
     needs("python3", "pytest")
     for row, proof, folder in _each(MOVERS, case, tmp_path, request):
         files = dict(MOVERS[row])
-        call = files.pop("CALL", "cp src/p src/yaml.py")
-        assert _run((["Bash(python3 -m pytest -q)", "Bash(cp *)"], files,
-                     [call, "python3 -m pytest -q"]), folder, proof) is not None
+        call, setup = files.pop("CALL", "cp src/p src/yaml.py"), files.pop("SETUP", "")
+        assert _session(folder, ["Bash(python3 -m pytest -q)", "Bash(cp *)"], files,
+                        [call, "python3 -m pytest -q"], setup=setup, proof=proof) is not None
 
 
 # --- H: held — files pytest or pdb read, written (each proved at e8659ced) ------------------
