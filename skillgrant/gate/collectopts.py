@@ -127,20 +127,14 @@ def pytest_start(words: list[str], anywhere: bool = False) -> int | None:
 
 
 def code_runs_pytest(words: list[str]) -> bool:
-    """Whether an interpreter among a command's ``words`` is given ``-c`` code naming
-    ``pytest`` (``python3 -c "import pytest; pytest.main()"``: pytest run with words the
-    gate does not read; s60-preview O)."""
+    """Whether an interpreter among a command's ``words`` is given anything naming ``pytest``
+    after it: ``-c`` code (``python3 -c "import pytest; pytest.main()"``), stdin's
+    (``python3 - <<< '…'``), a script in pytest's package (``…/pytest/__main__.py``): pytest
+    run with words the gate does not read (s60-preview O, s60-preview2 O)."""
     from .interpreters import is_interpreter
 
-    for k, word in enumerate(words):
-        if not is_interpreter(os.path.basename(word)):
-            continue
-        for at, option in enumerate(words[k + 1:], k + 1):
-            if option[:1] != "-" or option[1:2] == "-" or "c" not in option[1:]:
-                continue
-            if any("pytest" in w for w in [option, *words[at + 1:]]):  # (the code, and
-                return True  # what a reading may have split of it)
-    return False
+    return any(is_interpreter(os.path.basename(word)) and any(
+        "pytest" in w for w in words[k + 1:]) for k, word in enumerate(words))
 
 
 def collecting(entry: str, words: list[str]) -> None:

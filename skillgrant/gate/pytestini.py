@@ -215,7 +215,7 @@ def _plan_words(guards: object) -> list[tuple[str, str, str]]:
             rest = given[at + 1:]
             rest = rest[:next((k for k, w in enumerate(rest) if w in _OPERATORS), len(rest))]
             found.append(("", "", "\0".join(unclustered(plugin_words("pytest", rest)))))
-        if code_runs_pytest(given):  # (its words not read: an option read by none)
+        elif code_runs_pytest(given):  # (its words not read: an option read by none)
             found.append(("", "", "--pytest-run-by-code"))
     return found
 
