@@ -113,20 +113,15 @@ RUNNERS = {
     # pytest's __main__ as a script path (the machine's python3's site folder)
     "script-path-of-pytest-main": _line(f"python3 {MAIN} -q"),
 }
-_open("test_o_a_runner_module_runs_pytest", "collectopts.code_runs_pytest (51a13e9): -c code "
-      "only; a here-string's code naming pytest read as exact code",
-      "here-string-code-calls-pytest-main")
 _open("test_o_a_runner_module_runs_pytest", "collectopts.code_runs_pytest (51a13e9): the raw "
       "text's `pytest`, not NFKC-normalized identifiers", "c-code-imports-pytest-in-fullwidth")
 _open("test_o_a_runner_module_runs_pytest", "interpreters.is_interpreter: ipython not an "
       "interpreter (pytest_start, code_runs_pytest)", "ipython-c-code-calls-pytest-main",
       "ipython-m-pytest-main")
-_open("test_o_a_runner_module_runs_pytest", "collectopts.pytest_start: a script operand inside "
-      "the installed pytest package is not pytest", "script-path-of-pytest-main")
 
 # (cprofile-/profile-runs-pytest-main: open at base e0fd15f and fd801fc; held since a4a2736,
-# a module run by a module; the here-string, ipython and script-path rows: open at base and
-# a4a2736)
+# a module run by a module; the here-string and script-path rows: open at base and a4a2736,
+# held since 12ad031; the fullwidth and ipython rows: open at 12ad031)
 
 
 @pytest.mark.parametrize("case", _rows("test_o_a_runner_module_runs_pytest", RUNNERS))
@@ -181,6 +176,7 @@ MOVERS = {
             "mkdir -p ext && printf 'import os, sys\\nsys.path.insert(0, os.path.join("
             "os.getcwd(), \"src\"))\\n' > ext/conftest.py && printf 'def test_x():\\n    "
             "import yaml\\n' > ext/test_x.py\n")},
+    # (the two package-folder rows: open at a4a2736, held since 12ad031: syspathdirs.moved)
     # held: the same at a conftest's top level (not exact: every folder guarded); a module
     # of the ini's python_files spelling sys
     "conftest-top-inserts-by-escaped-sys": {
@@ -197,9 +193,6 @@ for _row in ("fixture-prepends-by-getattr-joined", "fixture-inserts-by-escaped-s
           "fc42725): a deny-list of spelled names; a function body's code not read", _row)
 _open("test_s_code_puts_a_folder_first_unspelled", "pathcode.moves_path (90b54e1): asked of "
       "the run folders only, not the ini's testpaths anchors", "testpaths-outside-conftest-inserts")
-_open("test_s_code_puts_a_folder_first_unspelled", "syspathdirs._first / pathcode.moves_path "
-      "(90b54e1): a folder holding __init__.py never taken as first",
-      "package-tests-conftest-inserts-its-folder", "conftest-inserts-a-package-folder")
 
 
 @pytest.mark.parametrize("case", _rows("test_s_code_puts_a_folder_first_unspelled", MOVERS))
