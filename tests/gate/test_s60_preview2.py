@@ -297,11 +297,21 @@ COSTS = {
         "tests/conftest.py": "import sys\n\ncollect_ignore = ['setup.py'] if sys.platform == "
                              "'win32' else []\n", "tests/test_a.py": PASSES,
         "CALL": "sed -i s/1/2/ tools/yaml.py", "tools/yaml.py": "X = 1\n"},
+    # the same conftest: a package's module named like a site folder's (`flask`: sentry-python's
+    # sentry_sdk/integrations/flask.py; 21 such files in 7 of the 19 mirrored repos) edited
+    # (allowed at base and a4a2736; denied since 12ad031: a package's folder may be first)
+    "conftest-reads-sys-platform-package-module": {
+        "tests/conftest.py": "import sys\n\ncollect_ignore = ['setup.py'] if sys.platform == "
+                             "'win32' else []\n", "tests/test_a.py": PASSES,
+        "sentry_sdk/__init__.py": "", "sentry_sdk/integrations/__init__.py": "",
+        "sentry_sdk/integrations/flask.py": "X = 1\n",
+        "CALL": "sed -i s/1/2/ sentry_sdk/integrations/flask.py"},
     # held: the same module without the surrogate
     "non-ascii-test-module": {"tests/test_a.py": SURROGATE.replace("\\ud800", "x")},
 }
 _open("test_k_an_everyday_edit_is_allowed", "pathcode.moves_path (fc42725): any word `sys` "
-      "(sys.platform) read as moving the path", "conftest-reads-sys-platform")
+      "(sys.platform) read as moving the path", "conftest-reads-sys-platform",
+      "conftest-reads-sys-platform-package-module")
 
 
 @pytest.mark.parametrize("case", list(COSTS))
