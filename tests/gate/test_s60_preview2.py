@@ -107,6 +107,8 @@ RUNNERS = {
     # -c code naming pytest by a fullwidth letter (U+FF50: Python NFKC-normalizes identifiers)
     "c-code-imports-pytest-in-fullwidth": _line(
         "python3 -c 'import \uff50ytest; \uff50ytest.main()'"),
+    "here-string-imports-pytest-in-fullwidth": _line(
+        "python3 - <<< 'import \uff50ytest; \uff50ytest.main()'"),
     # IPython's interpreter (`ipython`: -c and -m as python's; is_interpreter takes `python*`)
     "ipython-c-code-calls-pytest-main": _line("ipython -c 'import pytest; pytest.main()'"),
     "ipython-m-pytest-main": _line("ipython -m pytest.__main__ -- -q"),
@@ -114,7 +116,8 @@ RUNNERS = {
     "script-path-of-pytest-main": _line(f"python3 {MAIN} -q"),
 }
 _open("test_o_a_runner_module_runs_pytest", "collectopts.code_runs_pytest (51a13e9): the raw "
-      "text's `pytest`, not NFKC-normalized identifiers", "c-code-imports-pytest-in-fullwidth")
+      "text's `pytest`, not NFKC-normalized identifiers", "c-code-imports-pytest-in-fullwidth",
+      "here-string-imports-pytest-in-fullwidth")
 _open("test_o_a_runner_module_runs_pytest", "interpreters.is_interpreter: ipython not an "
       "interpreter (pytest_start, code_runs_pytest)", "ipython-c-code-calls-pytest-main",
       "ipython-m-pytest-main")
