@@ -311,18 +311,26 @@ COSTS = {
         "CALL": "sed -i s/1/2/ sentry_sdk/integrations/flask.py"},
     # held: the same module without the surrogate
     "non-ascii-test-module": {"tests/test_a.py": SURROGATE.replace("\\ud800", "x")},
+    # a plan installing a pytest plugin beside its pytest line: the pip entry read as pytest
+    # run with unread words (12ad031: any word naming pytest after an interpreter), every
+    # module a plugin's (allowed at base and a4a2736)
+    "pip-installs-a-pytest-plugin-beside-pytest": {
+        "tests/test_a.py": PASSES, "ENTRY": "Bash(python3 -m pip install -U pytest-timeout)"},
 }
 _open("test_k_an_everyday_edit_is_allowed", "pathcode.moves_path (fc42725): any word `sys` "
       "(sys.platform) read as moving the path", "conftest-reads-sys-platform",
       "conftest-reads-sys-platform-package-module")
+_open("test_k_an_everyday_edit_is_allowed", "collectopts.code_runs_pytest (12ad031): a module "
+      "run's operand naming pytest read as pytest run",
+      "pip-installs-a-pytest-plugin-beside-pytest")
 
 
 @pytest.mark.parametrize("case", list(COSTS))
 def test_k_an_everyday_edit_is_allowed(case: str, tmp_path: Path) -> None:
-    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(sed -i *)``: ``sed -i s/1/2/ src/app.py``
-    (a module no test imports) is allowed."""
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(sed -i *)`` (and the case's ``ENTRY``):
+    ``sed -i s/1/2/ src/app.py`` (a module no test imports) is allowed."""
     needs("python3", "pytest")
     files = {"src/app.py": "X = 1\n", **COSTS[case]}
-    call = files.pop("CALL", "sed -i s/1/2/ src/app.py")
-    assert _run((["Bash(python3 -m pytest -q)", "Bash(sed -i *)"], files, [call]), tmp_path,
-                False) is None
+    call, entry = files.pop("CALL", "sed -i s/1/2/ src/app.py"), files.pop("ENTRY", "")
+    assert _run(([*([entry] if entry else []), "Bash(python3 -m pytest -q)", "Bash(sed -i *)"],
+                 files, [call]), tmp_path, False) is None
