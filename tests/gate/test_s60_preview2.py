@@ -159,6 +159,14 @@ MOVERS = {
     "fixture-inserts-by-escaped-sys": {
         "conftest.py": FIXTURE + f"__import__('\\x73ys').path.insert(0, {SRC})\n",
         "tests/test_a.py": IMPORTS},
+    # pytest's own importer in prepend mode (inserts the package root `src`; no `sys` spelled)
+    "fixture-import-path-prepends": {
+        "conftest.py": "import pytest\nfrom pathlib import Path\nfrom _pytest.pathlib import "
+                       "import_path\n\n\n@pytest.fixture(autouse=True)\ndef _m():\n    "
+                       "import_path(Path(__file__).parent / 'src' / 'app' / 'mod.py', mode="
+                       "'prepend', root=Path(__file__).parent, consider_namespace_packages="
+                       "False)\n", "src/app/__init__.py": "", "src/app/mod.py": "",
+        "tests/test_a.py": IMPORTS},
     "test-inserts-by-escaped-sys": {
         "tests/test_a.py": "import os\n\n\ndef test_a():\n    __import__('\\x73ys').path.insert("
                            "0, os.path.join(os.path.dirname(__file__), '..', 'src'))\n"
@@ -191,7 +199,7 @@ MOVERS = {
                             "__file__), '..', 'src'))\n\n\n" + IMPORTS},
 }
 for _row in ("fixture-prepends-by-getattr-joined", "fixture-inserts-by-escaped-sys",
-             "test-inserts-by-escaped-sys"):
+             "test-inserts-by-escaped-sys", "fixture-import-path-prepends"):
     _open("test_s_code_puts_a_folder_first_unspelled", "pathcode.moves_path (90b54e1, "
           "fc42725): a deny-list of spelled names; a function body's code not read", _row)
 _open("test_s_code_puts_a_folder_first_unspelled", "pathcode.moves_path (90b54e1): asked of "
