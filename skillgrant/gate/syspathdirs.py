@@ -94,7 +94,17 @@ def moved(guards: object) -> bool:
         _LAST[:] = [(guards, {})]
     kept = _LAST[0][1]
     if "" not in kept:
-        kept[""] = any(moves_path(fs.realpath(f)) for f in getattr(guards, "run_folders", ()))
+        from .checkersettings import pytest_settings
+        from .pytestini import anchors
+
+        runs = [fs.realpath(f) for f in getattr(guards, "run_folders", ())]
+        try:  # (and each anchor outside: an operand, a `testpaths` entry; s60-preview2 S)
+            more = [a for r in runs for a in anchors(r, pytest_settings(r, ("testpaths",)),
+                                                     guards)]
+        except ValueError:
+            kept[""] = True
+        else:
+            kept[""] = any(moves_path(f) for f in dict.fromkeys([*runs, *more]))
     return kept[""]
 
 
