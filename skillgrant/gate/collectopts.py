@@ -140,7 +140,7 @@ def code_runs_pytest(words: list[str]) -> bool:
             continue
         rest = [unicodedata.normalize("NFKC", w) if not w.isascii() else w
                 for w in words[k + 1:]]
-        script = next((w for w in rest if w[:1] != "-"), None)
+        script = next((w for w in rest if w[:1] != "-" or w == "-"), None)
         if any(w[:2] == "-m" for w in rest[:rest.index(script) if script else len(rest)]):
             continue  # (a module run: `pytest_start` reads it)
         code = any(w[:1] == "-" and w[1:2] != "-" and "c" in w[1:] for w in rest) or \

@@ -19,11 +19,12 @@ TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
-#: The names by which a module's code may put a folder on ``sys.path`` (see the module's text).
+#: The names by which a module's code may put a folder on ``sys.path`` (see the module's text;
+#: pytest's own importer, ``_pytest.pathlib.import_path`` in prepend mode: s60-preview2 S).
 _MOVERS: Final = ("sys", "syspath_prepend", "syspathinsert", "site", "addsitedir", "getattr",
                   "setattr", "__import__", "importlib", "exec", "eval", "compile", "globals",
                   "vars", "__dict__", "__globals__", "__builtins__", "__subclasses__",
-                  "f_globals", "f_locals", "pkgutil", "runpy")
+                  "f_globals", "f_locals", "pkgutil", "runpy", "_pytest", "import_path")
 
 
 def moves_path(folder: str) -> bool:
