@@ -115,14 +115,11 @@ RUNNERS = {
     # pytest's __main__ as a script path (the machine's python3's site folder)
     "script-path-of-pytest-main": _line(f"python3 {MAIN} -q"),
 }
-_open("test_o_a_runner_module_runs_pytest", "collectopts.code_runs_pytest (6868d5e): stdin's "
-      "code after `-` not read as code given (held at 12ad031: a regression)",
-      "here-string-code-calls-pytest-main", "here-string-imports-pytest-in-fullwidth")
 
 # (cprofile-/profile-runs-pytest-main: open at base e0fd15f and fd801fc; held since a4a2736,
 # a module run by a module; the here-string and script-path rows: open at base and a4a2736,
-# held at 12ad031, the here-string ones open again at 6868d5e; the fullwidth -c and ipython
-# rows: open at 12ad031, held since 6868d5e)
+# held at 12ad031, the here-string ones open again at 6868d5e, held since e471bbb; the
+# fullwidth -c and ipython rows: open at 12ad031, held since 6868d5e)
 
 
 @pytest.mark.parametrize("case", _rows("test_o_a_runner_module_runs_pytest", RUNNERS))
@@ -196,10 +193,9 @@ MOVERS = {
         "tests/check_a.py": "import sys, os\nsys.path.insert(0, os.path.join(os.path.dirname("
                             "__file__), '..', 'src'))\n\n\n" + IMPORTS},
 }
-_open("test_s_code_puts_a_folder_first_unspelled", "pathcode.moves_path (4ec9a45): a "
-      "deny-list of names (_MOVERS) lacks pytest's import_path", "fixture-import-path-prepends")
 # (the getattr-joined and escaped-sys rows: open at 12ad031, held since 4ec9a45; the
-# testpaths-outside row: open at 12ad031, held since 6868d5e)
+# testpaths-outside row: open at 12ad031, held since 6868d5e; import_path: open at 6868d5e,
+# held since e471bbb)
 
 
 @pytest.mark.parametrize("case", _rows("test_s_code_puts_a_folder_first_unspelled", MOVERS))
