@@ -105,7 +105,7 @@ def pytest_start(words: list[str], anywhere: bool = False) -> int | None:
     s60-preview O), or None where the command runs none (``grep pytest x``); ``anywhere``:
     wherever the word is (a plan's entry: ``xvfb-run pytest``, ``timeout 600 python3
     -mpytest``, ``nohup …``)."""
-    from .interpreters import is_interpreter, module_run
+    from .interpreters import module_run
 
     names = [os.path.basename(w) for w in words]
     for k, name in enumerate(names):
@@ -114,27 +114,50 @@ def pytest_start(words: list[str], anywhere: bool = False) -> int | None:
             continue
         if name in ("pytest", "py.test"):
             return k
-        run = module_run(list(words[k + 1:])) if is_interpreter(name) else None
+        run = module_run(list(words[k + 1:])) if _python(name) else None
         if run is not None and run[0].split(".")[0] in ("pytest", "_pytest", "py"):
             return k + run[1]  # (the word after it: pytest's own words)
+        if run is not None:  # (a module running another: `-m cProfile -m pytest.__main__`,
+            found = next((j for j in range(k + run[1] + 1, len(words)) if (  # `-m trace`…;
+                words[j][2:] if words[j][:2] == "-m" else words[j]).split(".")[0] in (
+                "pytest", "_pytest")), None)  # s60-preview2 O)
+            if found is not None:
+                return found
     return None
 
 
 def code_runs_pytest(words: list[str]) -> bool:
-    """Whether an interpreter among a command's ``words`` is given ``-c`` code naming
-    ``pytest`` (``python3 -c "import pytest; pytest.main()"``: pytest run with words the
-    gate does not read; s60-preview O)."""
-    from .interpreters import is_interpreter
+    """Whether an interpreter among a command's ``words`` runs code it is given that names
+    ``pytest`` (NFKC-normalized, as Python reads identifiers): ``-c`` code (``python3 -c
+    "import pytest; pytest.main()"``), stdin's (``python3 - <<< '…'``, no operand), a script
+    in pytest's package (``…/pytest/__main__.py``): pytest run with words the gate does not
+    read (s60-preview O, s60-preview2 O); not a module run (``-m pip install pytest-x``) or a
+    project script's operands."""
+    import unicodedata
 
     for k, word in enumerate(words):
-        if not is_interpreter(os.path.basename(word)):
+        if not _python(word):
             continue
-        for at, option in enumerate(words[k + 1:], k + 1):
-            if option[:1] != "-" or option[1:2] == "-" or "c" not in option[1:]:
-                continue
-            if any("pytest" in w for w in [option, *words[at + 1:]]):  # (the code, and
-                return True  # what a reading may have split of it)
+        rest = [unicodedata.normalize("NFKC", w) if not w.isascii() else w
+                for w in words[k + 1:]]
+        script = next((w for w in rest if w[:1] != "-" or w == "-"), None)
+        if any(w[:2] == "-m" for w in rest[:rest.index(script) if script else len(rest)]):
+            continue  # (a module run: `pytest_start` reads it)
+        code = any(w[:1] == "-" and w[1:2] != "-" and "c" in w[1:] for w in rest) or \
+            script is None or script == "-" or script[:1] == "<"
+        if (code and any("pytest" in w for w in rest)) or (script and any(
+                f"/{p}/" in script for p in ("pytest", "_pytest"))):
+            return True
     return False
+
+
+def _python(word: str) -> bool:
+    """Whether ``word`` names a Python interpreter (IPython's too: it takes ``-c``, ``-m``
+    as python does; s60-preview2 O)."""
+    from .interpreters import is_interpreter
+
+    name = os.path.basename(word)
+    return is_interpreter(name) or name.startswith("ipython")
 
 
 def collecting(entry: str, words: list[str]) -> None:

@@ -117,26 +117,20 @@ def listed(dotted: str, entries: frozenset[str]) -> bool:
 def spelled(data: bytes, word: str) -> bool:
     """Whether a module's ``data`` names ``word`` (a whole identifier) as Python reads it: in
     its bytes where they are ASCII with no coding cookie in its first two lines; else in its
-    identifiers (the parser decodes the cookie's codec and NFKC-normalizes them: ``+AF8-``
-    in UTF-7, a fullwidth letter) and string literals; True where it does not parse
-    (s60-preview M, S)."""
+    text decoded as Python decodes it (the cookie's codec: ``+AF8-`` in UTF-7) and
+    NFKC-normalized as Python normalizes identifiers (a fullwidth letter), the whole text (a
+    superset); True where it cannot be decoded (s60-preview M, S)."""
     import re
 
-    pattern = rb"(?<!\w)" + word.encode() + rb"(?!\w)"
     if data.isascii() and b"coding" not in b"\n".join(data.split(b"\n", 2)[:2]):
-        return re.search(pattern, data) is not None
-    import ast
+        return re.search(rb"(?<!\w)" + word.encode() + rb"(?!\w)", data) is not None
+    import io
+    import tokenize
+    import unicodedata
 
     try:
-        tree = ast.parse(data)
-    except (SyntaxError, ValueError):
+        text = data.decode(tokenize.detect_encoding(io.BytesIO(data).readline)[0])
+    except (SyntaxError, LookupError, UnicodeDecodeError):
         return True
-    for node in ast.walk(tree):
-        names = [getattr(node, f, None) for f in ("id", "attr", "name", "arg", "asname",
-                                                   "module")]
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            names.append(node.value)
-        if any(isinstance(n, str) and re.search(pattern, n.encode()) for n in names):
-            return True
-    return False
-
+    return re.search(r"(?<!\w)" + re.escape(word) + r"(?!\w)", unicodedata.normalize(
+        "NFKC", text)) is not None

@@ -133,7 +133,7 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
         real = real_folder(folder, guards)
         keys = ("addopts", "python_files", "pythonpath", "testpaths", "norecursedirs")
         settings = pytest_settings(real, keys)
-        settings = list(dict.fromkeys([*settings, *(s for a in _anchors(real, settings, guards)
+        settings = list(dict.fromkeys([*settings, *(s for a in anchors(real, settings, guards)
                                                     for s in pytest_settings(a, keys))]))
         # (an operand's settings, up its folder as spelled and as real: pytest's ini is the
         # first found from its arguments' folder up; s60-preview C)
@@ -149,10 +149,10 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
         # `pythonpath`: importlib.metadata reads every sys.path folder's; s59-preview R)
         every: bool | None
         tests = tuple(w for _, key, value in settings if key == "python_files" for w in words(
-            value)) + _anchors(real, settings, guards, True)  # (test modules of other names)
+            value)) + anchors(real, settings, guards, True)  # (test modules of other names)
         every, patterns = conftest_plugins(real, tuple(
             p for p in plugins if not p.startswith("no:")), lambda: pythonpath + tuple(
-            _elsewhere(guards) or ()), _anchors(real, settings, guards), tests, any(
+            _elsewhere(guards) or ()), anchors(real, settings, guards), tests, any(
             key == "norecursedirs" for _, key, _ in settings))  # (a named module
         # where sys.path finds it: PYTHONPATH's, a site folder's; s57-greview2; a
         # conftest's `pytest_plugins`: s55-greview3 P3)
@@ -215,12 +215,12 @@ def _plan_words(guards: object) -> list[tuple[str, str, str]]:
             rest = given[at + 1:]
             rest = rest[:next((k for k, w in enumerate(rest) if w in _OPERATORS), len(rest))]
             found.append(("", "", "\0".join(unclustered(plugin_words("pytest", rest)))))
-        if code_runs_pytest(given):  # (its words not read: an option read by none)
+        elif code_runs_pytest(given):  # (its words not read: an option read by none)
             found.append(("", "", "--pytest-run-by-code"))
     return found
 
 
-def _anchors(real: str, settings: list[tuple[str, str, str]], guards: object,
+def anchors(real: str, settings: list[tuple[str, str, str]], guards: object,
              files: bool = False) -> tuple[str, ...]:
     """The folders pytest may start collecting in for the collecting folder ``real`` that
     the plan's words and ``settings`` name (session 57, s56-greview3 P): each ``testpaths``
@@ -266,7 +266,7 @@ def pythonpath_folders(guards: object) -> frozenset[str] | None:
     from .checkersettings import pytest_settings
 
     runs = [os.path.normpath(f) for f in getattr(guards, "run_folders", ())]
-    folders = [*runs, *(a for r in runs for a in _anchors(r, [], guards))]
+    folders = [*runs, *(a for r in runs for a in anchors(r, [], guards))]
     found: set[str] = set()
     try:
         for folder in dict.fromkeys(folders):

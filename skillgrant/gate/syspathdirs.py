@@ -69,13 +69,9 @@ def _first(folder: str, guards: object) -> bool:
     if folder in runs or real in runs or values(("PYTEST_ADDOPTS",))[0] or any(
             a.startswith("PYTEST_ADDOPTS=") for a in getattr(guards, "assigned", ())):
         return True  # (the session's or an entry's options: `-o pythonpath=tools`, `-c`)
-    from .pathcode import moves_path
     from .pytestini import pythonpath_folders
 
-    kept = _LAST[0][1]
-    if "" not in kept:  # (once a guarded set: a conftest's `sys.path` code, s58-preview S)
-        kept[""] = any(moves_path(fs.realpath(f)) for f in getattr(guards, "run_folders", ()))
-    if kept[""]:
+    if moved(guards):
         return True
     try:
         named = pythonpath_folders(guards)  # (an operand's ini's: s56-greview3 O)
@@ -85,6 +81,31 @@ def _first(folder: str, guards: object) -> bool:
     except ValueError:
         return True
     return _holds_tests(real, [0])
+
+
+def moved(guards: object) -> bool:
+    """Whether a conftest, test module or package ``__init__`` of ``guards``' run folders may
+    put any folder first on ``sys.path`` (``pathcode.moves_path``), read once a guarded set
+    (s58-preview S; a package's folder too: s60-preview2 S)."""
+    from . import files as fs
+    from .pathcode import moves_path
+
+    if not _LAST or _LAST[0][0] is not guards:
+        _LAST[:] = [(guards, {})]
+    kept = _LAST[0][1]
+    if "" not in kept:
+        from .checkersettings import pytest_settings
+        from .pytestini import anchors
+
+        runs = [fs.realpath(f) for f in getattr(guards, "run_folders", ())]
+        try:  # (and each anchor outside: an operand, a `testpaths` entry; s60-preview2 S)
+            more = [a for r in runs for a in anchors(r, pytest_settings(r, ("testpaths",)),
+                                                     guards)]
+        except ValueError:
+            kept[""] = True
+        else:
+            kept[""] = any(moves_path(f) for f in dict.fromkeys([*runs, *more]))
+    return kept[""]
 
 
 def _holds_tests(folder: str, count: list[int]) -> bool:

@@ -169,22 +169,34 @@ def test_an_entry_point_in_the_run_folders_metadata_is_a_plugin(tmp_path: Path) 
 
 
 @pytest.mark.parametrize(("name", "text", "moves"), [
-    ("conftest.py", "import os\nimport sys\n\nsys.path.insert(0, os.path.dirname(__file__))\n",
-     True),
-    ("conftest.py", "from sys import path as p\n\np.append('src')\n", True),
-    ("tests/test_a.py", "import os\n\nos.sys.path.append('src')\n", True),
-    ("conftest.py", "import os\n\nX = os.path.join('a', 'b')\n", False),
-    # s60-preview S: `getattr(sys, 'path')`; a conftest in UTF-7 (`+AHMAeQBz-` is `sys`)
-    ("conftest.py", "import sys\n\ngetattr(sys, 'path').insert(0, 'src')\n", True),
+    ("conftest.py", "import sys\n\nsys.path.insert(0, 'src')\n", True),
     ("conftest.py", "# coding: utf-7\nimport +AHMAeQBz-\n", True),
-    ("tools/helper.py", "import sys\n\nsys.path.insert(0, 'src')\n", False),
-])
-def test_a_conftests_sys_path_code_puts_any_folder_first(name: str, text: str, moves: bool,
-                                                         tmp_path: Path) -> None:
-    """s58-preview S: a conftest (a test module) naming ``sys.path`` may put any folder first:
-    a site name's module anywhere is guarded (``syspathdirs.first_on_path``)."""
+    ("conftest.py", "def _src(monkeypatch):\n    getattr(monkeypatch, 'syspath_' + 'prepend')"
+                    "('src')\n", True),
+    ("tests/test_a.py", "def test_a():\n    __import__('\\x73ys').path.insert(0, 'src')\n",
+     True),
+    ("conftest.py", "import os\n\nX = os.path.join('a', 'b')\n", False),
+    ("tools/helper.py", "import sys\n\nsys.path.insert(0, 'src')\n", False)])
+def test_a_projects_test_code_puts_any_folder_first(name: str, text: str, moves: bool,
+                                                    tmp_path: Path) -> None:
+    """s58-preview S, s60-preview S, s60-preview2 S: a conftest or test module naming ``sys``,
+    pytest's syspath methods or any way to reach a name by data may put any folder first: a
+    site name's module anywhere is guarded (``syspathdirs.first_on_path``)."""
     from skillgrant.gate.pathcode import moves_path
 
     (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
     (tmp_path / name).write_text(text)
     assert moves_path(str(tmp_path)) is moves
+
+
+def test_one_reader_of_whether_a_command_runs_pytest() -> None:
+    """s60-preview O, s60-preview2 O: ``-mpytest``, a wrapper before it, a profiler's ``-m``."""
+    from skillgrant.gate.collectopts import pytest_start
+
+    for line, rest in (("python3 -mpytest -q", ["-q"]),
+                       ("timeout 600 python3 -m pytest.__main__ -x", ["-x"]),
+                       ("python3 -m cProfile -m pytest.__main__ -q", ["-q"]),
+                       ("python3 -m http.server", None)):
+        words = line.split()
+        at = pytest_start(words, True)
+        assert (None if at is None else words[at + 1:]) == rest, line
