@@ -76,12 +76,8 @@ BASE = "e0fd15f2"
 
 
 def _rows(test: str, rows: dict[str, tuple[str, ...]], why: dict[str, str]) -> None:
-    """``OPEN.add`` of each row (a class: its spellings) holding a case not ``CLOSED``, with
-    its first open case's reason."""
-    for row, cases in rows.items():
-        still = [c for c in cases if c not in CLOSED]
-        if still:
-            OPEN.add(test, why[still[0]], row)
+    """``OPEN.add_rows``: each row holding a case not ``CLOSED``, left open."""
+    OPEN.add_rows(test, rows, why, CLOSED)
 
 
 def _run(cases: tuple[str, ...]) -> list[str]:

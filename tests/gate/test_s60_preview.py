@@ -38,24 +38,14 @@ PLAN = ["Bash(python3 -m pytest -q)", "Bash(cp *)"]
 
 
 def _rows(test: str, table: Mapping[str, object]) -> list[str]:
-    """The cases of ``table`` left open for ``test`` (an item each: its payload proved at each
-    run) and ``held`` standing for the others (one item asking the hook only for each of them:
-    CI's budget of items)."""
-    opened = [c for c in table if f"{test}[{c}]" in OPEN]
-    return opened + (["held"] if len(opened) < len(table) else [])
+    """``OPEN.rows``: the open cases of ``table`` and ``held`` for the others."""
+    return OPEN.rows(test, table)
 
 
 def _each(table: Mapping[str, object], case: str, tmp_path: Path,
           request: pytest.FixtureRequest) -> list[tuple[str, bool, Path]]:
-    """The cases the item ``case`` of the running test runs (see ``_rows``), each with whether
-    its payload is proved and its own folder."""
-    test = request.node.originalname
-    if case != "held":
-        return [(case, True, tmp_path)]
-    held = [c for c in table if f"{test}[{c}]" not in OPEN]
-    for c in held:
-        (tmp_path / c).mkdir()
-    return [(c, False, tmp_path / c) for c in held]
+    """``OPEN.each``: the cases the item ``case`` of the running test runs."""
+    return OPEN.each(request.node.originalname, table, case, tmp_path)
 
 
 # --- I: pytest's ini read otherwise than iniconfig reads it ------------------------------------
