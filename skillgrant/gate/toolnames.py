@@ -229,10 +229,7 @@ def looked_up(folder: str, kind: str,
                 entries = {e.name: e.is_dir(follow_symlinks=False) for e in listing}
         except OSError:
             entries = {}
-        here = [n for n in entries if n not in names and (_looked_up_name(n, kind) or (
-            HEADER in kind and not entries[n] and not _not_header(n) and not n.endswith(
-                _SOURCES)))]  # (any name a source may spell, `<cfg>`, `<c.inl>`, as a later
-        # folder's: s56-greview2 L1; not a source of the project's own, `t.c`)
+        here = [n for n in entries if n not in names and _looked_up_name(n, kind)]
         names.update(dict.fromkeys(here, False))  # (the project's own: H1)
         if HEADER in kind:  # (cpp takes `<dir>/stdio.h.gch`, a file or a folder, first: N4)
             names.update({f"{n}.gch": True for n in here})
@@ -262,9 +259,6 @@ _NOT_HEADERS: Final = (".md", ".markdown", ".rst", ".adoc", ".json", ".yml", ".y
                        ".png", ".jpg", ".jpeg", ".gif", ".svg", ".pdf", ".o", ".obj", ".mk",
                        ".am", ".py", ".sh", ".in", ".ac", ".build", ".bazel", ".bzl", ".cmake",
                        ".gn", ".gni")
-#: The project's own sources in the call's folder (compiled, not looked up: the lead's call,
-#: session 56).
-_SOURCES: Final = (".c", ".cc", ".cpp", ".cxx", ".c++", ".C", ".m", ".mm", ".s", ".S", ".asm")
 _DOCUMENTS: Final = frozenset(("LICENSE", "LICENCE", "COPYING", "README", "AUTHORS", "NOTICE",
                                "CHANGELOG", "ChangeLog", "NEWS", "INSTALL", "THANKS", "TODO",
                                "Makefile", "makefile", "GNUmakefile", "Doxyfile", "Kconfig",

@@ -197,6 +197,10 @@ def test_pytests_basetemp_is_a_folder_it_removes(tmp_path: Path, option: str) ->
 
     project = tmp_path / "project"
     gated_project(project, ["Bash(python3 -m pytest *)"])
+    # (the operand a folder there: a file operand, or one not there yet that a call running
+    # beside this one may make a file, is read as a test module since s60-pfix f2431ac)
+    (project / "tests").mkdir()
+    (project / "tests" / "test_a.py").write_text("def test_a():\n    pass\n")
     env = home_env(tmp_path / "home")
     (tmp_path / "home" / ".claude").mkdir()
     (tmp_path / "home" / ".claude" / "settings.json").write_text("{}")
