@@ -19,7 +19,7 @@ def _read(command: str, folder: str) -> None:
     code_read(folder, given, [os.path.basename(w.rpartition("=")[2]) for w in given])
 
 
-_A_RUNNERS_SETTINGS_NAMING_CODE_REFUSE = [
+_A_RUNNERS_SETTINGS_NAMING_CODE_REFUSE: list[tuple[dict[str, object], str]] = [
     # mocha's loadPkgRc: the nearest package.json's `mocha` member (S27), by an alias too
     ({"package.json": {"mocha": {"r": ["./tools/pre.cjs"]}}}, "mocha"),
     ({"package.json": {"mocha": {"require": "./tools/pre.cjs"}}}, "mocha"),
@@ -138,13 +138,14 @@ def test_a_calls_patterns_past_the_limit_name_anything(tmp_path: Path,
     for i in range(20):
         (tmp_path / f"f{i}").write_text("1")
     monkeypatch.setattr(globbed, "MAX_SCANNED", 50)
-    parts, listed = f"{tmp_path}/f1*".split("/"), {}
+    parts = f"{tmp_path}/f1*".split("/")
+    listed: dict[object, object] = {}
     assert globbed.globbed(parts, len(parts) - 1, listed) is not None
     assert globbed.globbed(parts, len(parts) - 1, listed) is not None
     assert globbed.globbed(parts, len(parts) - 1, listed) is None  # (60 names in the call)
 
 
-_PRETTIER_CASES = [
+_PRETTIER_CASES: list[tuple[dict[str, object], str, bool]] = [
     ({}, "prettier --check .", True),  # (s59-mreview K8: no settings anywhere)
     ({"src/.prettierrc": {"semi": False}}, "prettier --check .", True),
     ({"src/.prettierrc": {"plugins": ["../tools/p.cjs"]}}, "prettier --check .", False),
@@ -314,7 +315,7 @@ def _an_everyday_runners_options_are_read(tmp_path: Path, command: str) -> None:
     _read(command, str(tmp_path))
 
 
-_WHERE_TSC_EMITS = [
+_WHERE_TSC_EMITS: list[tuple[dict[str, object], str, bool]] = [
     ({"compilerOptions": {"outDir": "dist"}}, "tsc && mocha", True),
     ({"compilerOptions": {}}, "tsc && ava", False),  # (s60-mreview M5: X.js beside X.ts)
     ({"compilerOptions": {"noEmit": True}}, "tsc && ava", True),
@@ -362,7 +363,7 @@ def test_vitests_postcss_settings_naming_code_refuse(tmp_path: Path) -> None:
 
 def _vitests_postcss_settings_naming_code_refuse(tmp_path: Path, name: str) -> None:
     """s60-mreview M9: vite loads postcss-load-config's settings for a test's .css."""
-    text = {"plugins": {"./tools/p.cjs": {}}}
+    text: dict[str, object] = {"plugins": {"./tools/p.cjs": {}}}
     (tmp_path / name).write_text(json.dumps({"postcss": text} if name == "package.json"
                                             else text))
     with pytest.raises(ValueError):
@@ -473,7 +474,8 @@ def test_babels_settings_naming_a_file_are_code() -> None:
 
     from skillgrant.gate.babelsettings import babel_code
 
-    cases = [({".babelrc": {"presets": ["@babel/preset-env"]}}, False),
+    cases: list[tuple[dict[str, object], bool]] = [
+             ({".babelrc": {"presets": ["@babel/preset-env"]}}, False),
              ({"babel.config.json": {"presets": [["@babel/preset-env", {"targets": "node"}]],
                                      "env": {"test": {"plugins": ["istanbul"]}}}}, False),
              ({".babelrc": {"plugins": ["./tools/p.cjs"]}}, True),

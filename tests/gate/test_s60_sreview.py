@@ -27,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -148,13 +149,22 @@ def _fresh(fresh: Path, project: Path, plans: dict[str, Path], kind: str,
 
 
 #: What a kept file goes through between two hooks.
-DAMAGE = {
+def _linked(data: bytes, path: Path) -> None:
+    path.with_suffix(".real").write_bytes(data)
+    path.symlink_to(path.with_suffix(".real"))
+
+
+def _group_writable(data: bytes, path: Path) -> None:
+    path.write_bytes(data)
+    path.chmod(0o664)
+
+
+DAMAGE: dict[str, Callable[[bytes, Path], object]] = {
     "truncated": lambda data, path: path.write_bytes(data[:len(data) // 2]),
     "tail-dropped": lambda data, path: path.write_bytes(data[:-1]),
     "a-byte-appended": lambda data, path: path.write_bytes(data + b"\0"),
-    "a-link-to-it": lambda data, path: (path.with_suffix(".real").write_bytes(data),
-                                        path.symlink_to(path.with_suffix(".real"))),
-    "group-writable": lambda data, path: (path.write_bytes(data), path.chmod(0o664)),
+    "a-link-to-it": lambda data, path: _linked(data, path),
+    "group-writable": lambda data, path: _group_writable(data, path),
 }
 
 
