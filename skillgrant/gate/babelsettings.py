@@ -28,22 +28,9 @@ def babel_code(folder: str) -> bool:
         if above == os.path.dirname(above):
             break
         above = os.path.dirname(above)
-    pending, seen = [folder], 0  # (each compiled file's folder up: every folder below too,
-    while pending:  # not node_modules; s60-mreview M22)
-        at = pending.pop()
-        seen += 1
-        if seen > _MAX_FOLDERS:
-            return True
-        try:
-            with os.scandir(at) as entries:
-                listed = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
-        except OSError:
-            continue
-        for name, sub in listed:
-            if sub and name not in ("node_modules", ".git"):
-                pending.append(os.path.join(at, name))
-            elif not sub and at != folder and name in _NAMES and _code(os.path.join(at, name)):
-                return True
+    for path in fs.named_below(folder, _NAMES, ("node_modules", ".git"), _MAX_FOLDERS):
+        if path is None or _code(path):  # (each compiled file's folder up: every folder
+            return True  # below too, not node_modules; s60-mreview M22; past the bound: code)
     return False
 
 

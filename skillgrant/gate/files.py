@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Container, Hashable, Iterable, Iterator
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -115,6 +115,32 @@ def json_strings(value: object) -> list[str]:
     if isinstance(value, dict):
         return [t for v in value.values() for t in json_strings(v)]
     return []
+
+
+def named_below(top: str, names: Container[str], skips: Container[str],
+                bound: int) -> Iterator[str | None]:
+    """The paths of the entries (not folders) of ``names`` in the folders below ``top`` (not
+    in ``top`` itself), folder after folder, not through a link and not into a folder of
+    ``skips``; None, and no more, once ``bound`` folders were listed (a runner's settings read
+    below its folder: prettier's, Babel's). Listed by the system, as the runner lists them; a
+    folder that cannot be listed holds none."""
+    pending, seen = [top], 0
+    while pending:
+        at = pending.pop()
+        seen += 1
+        if seen > bound:
+            yield None
+            return
+        try:
+            with os.scandir(at) as entries:
+                listed = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
+        except OSError:
+            continue
+        for name, folder in listed:
+            if folder and name not in skips:
+                pending.append(os.path.join(at, name))
+            elif not folder and at != top and name in names:
+                yield os.path.join(at, name)
 
 
 def dots_lead(path: str) -> bool:

@@ -50,24 +50,12 @@ def prettier(folder: str, words: list[str]) -> None:
 def _prettier_below(folder: str, top: str) -> None:
     """``_prettier``'s reading of the settings files in the folders below ``top`` (not
     through a link: prettier's expansion follows none)."""
-    pending, seen = [top], 0
-    while pending:
-        at = pending.pop()
-        seen += 1
-        if seen > _MAX_FOLDERS:
+    for path in fs.named_below(top, _PRETTIER_FILES, _PRETTIER_SKIPS, _MAX_FOLDERS):
+        if path is None:
             raise ValueError(f"a script of {folder!r} runs prettier on over {_MAX_FOLDERS} "
                              "folders, whose settings are not all read")
-        try:
-            with os.scandir(at) as entries:
-                listed = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
-        except OSError:
-            continue
-        for name, folder_entry in listed:
-            if folder_entry and name not in _PRETTIER_SKIPS:
-                pending.append(os.path.join(at, name))
-            elif name in _PRETTIER_FILES and at != top:
-                _setting(folder, "prettier", os.path.join(at, name),
-                         "prettier" if name == "package.json" else None)
+        _setting(folder, "prettier", path,
+                 "prettier" if os.path.basename(path) == "package.json" else None)
 
 
 def settings(folder: str, name: str) -> None:
