@@ -89,7 +89,7 @@ def main(args: Sequence[str]) -> int:
         answer = _answered(args)
     except BaseException:
         answer = _LAST_RESORT
-    return _emit(answer)
+    return write_answer(*answer)  # (whole: lastresort.py)
 
 
 def _answered(args: Sequence[str]) -> Answer:
@@ -361,11 +361,6 @@ def _read_stdin() -> bytes | None:
     """Standard input, or None when it is over MAX_HOOK_PAYLOAD_BYTES (read no further)."""
     data = sys.stdin.buffer.read(MAX_HOOK_PAYLOAD_BYTES + 1)
     return None if len(data) > MAX_HOOK_PAYLOAD_BYTES else data
-
-
-def _emit(answer: Answer) -> int:
-    """Write the answer whole; its exit status."""
-    return write_answer(*answer)
 
 
 def entry() -> None:
