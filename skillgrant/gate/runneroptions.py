@@ -104,20 +104,14 @@ OPTIONS: Final = {
 
 #: eslint 9's built-in formatters (``-f json``).
 _FORMATS: Final = frozenset(("stylish", "json", "json-with-metadata", "html"))
-#: istanbul-reports 3's reporters (nyc's and c8's ``-r``, vitest's ``--coverage.reporter``):
-#: another name is ``require``d as a module, a path through its ``lib`` folder's ``..`` too.
+#: istanbul-reports 3's reporters (vitest's ``--coverage.reporter``): another name is
+#: ``require``d as a module, a path through its ``lib`` folder's ``..`` too. (nyc's and c8's
+#: ``-r``, tap's and mocha's ``-R``, are ``scriptcode._LOADS``', read by their value.)
 _ISTANBUL: Final = frozenset((
     "clover", "cobertura", "html", "html-spa", "json", "json-summary", "lcov", "lcovonly",
     "none", "teamcity", "text", "text-lcov", "text-summary"))
-#: tap 21's report types (@tapjs/reporter's, and `tap`, `silent`): another name is run as a
-#: program on the PATH or imported as a module (@tapjs/run's handle-reporter).
-_TAP_REPORTS: Final = frozenset((
-    "base", "terse", "min", "dot", "jsonstream", "json", "junit", "markdown", "tap", "silent"))
-#: Options whose value is a runner's own built-in by its name only where it is one of these
-#: (s60-mreview: nyc's ``-r ../../../x`` is ``require``d, tap's ``-R ./x.js`` imported).
+#: Options whose value is a runner's own built-in by its name only where it is one of these.
 NAMED: Final = {
     **dict.fromkeys((("eslint", "-f"), ("eslint", "--format")), _FORMATS),
-    **dict.fromkeys(((p, o) for p in ("nyc", "c8") for o in ("-r", "--reporter")), _ISTANBUL),
     ("vitest", "--coverage.reporter"): _ISTANBUL,
-    **dict.fromkeys((("tap", "-R"), ("tap", "--reporter")), _TAP_REPORTS),
 }

@@ -275,8 +275,9 @@ _AN_OPTION_NOT_READ_REFUSES = [
     "vitest run --coverage.customProviderModule=./tools/cov.mjs",
     "tape -r./tools/x.cjs test/a.js",  # M7
     "nyc --cwd sub mocha", "xo --prettier", "prettier --check . --plugin-search-dir=x",
-    # the lead (istanbul-reports 3 `require`s a reporter name it does not hold, through its
-    # lib folder's `..` too; @tapjs/run runs or imports a report type it does not know)
+    # reporters by a path (istanbul-reports 3 `require`s a name it does not hold, through its
+    # lib folder's `..` too; @tapjs/run runs or imports a report type it does not know): nyc's,
+    # c8's and tap's read by their value (_LOADS), vitest's by runneroptions.NAMED
     "nyc -r ../../../tools/rep mocha", "c8 --reporter=./tools/rep.cjs mocha",
     "vitest run --coverage.reporter=./tools/r.cjs", "tap -R ./tools/rep.mjs",
     "tap --reporter=my-reporter"]
