@@ -20,6 +20,11 @@ writes it),
 written whole under a new name and renamed; a file not read, of another format or for other
 roots keeps nothing. A service's view keeps its own walks (``files.kept``) and watches the
 folders: this file is the hook's alone.
+
+The folder is bounded (session 61: a machine whose tests walked temporary projects held 686
+files, 99 MB, one per set of roots ever walked): a walk that writes its file keeps only the
+``_FILES`` written last, up to ``_BYTES`` in all, and removes the rest and what a write that
+died left; a file over ``_LIMIT``, which would never be read, is not written.
 """
 
 from __future__ import annotations
@@ -42,6 +47,12 @@ _RACY: Final = 2.0
 _FORMAT: Final = 1
 #: The kept file is not read past this size (a walk's listings of folders and links).
 _LIMIT: Final = 64 << 20
+#: The walks folder keeps the files written last: this many at most, this many bytes in all
+#: (a file that alone is over it is kept still: it was just written).
+_FILES: Final = 32
+_BYTES: Final = 256 << 20
+#: A file a write left under a name of its own (``NAME.json.PID``) is removed past this age.
+_LEFT_SECONDS: Final = 600
 
 Listing = list[tuple[str, str]]
 
@@ -98,17 +109,48 @@ class Kept:
             return
         folder = os.path.dirname(self.path)
         fresh = f"{self.path}.{os.getpid()}"
+        text = json.dumps({"format": _FORMAT, "roots": self.roots,  # (dumps: json's C
+                           "folders": self.new})  # encoder; dump's is Python's)
+        if len(text) > _LIMIT:  # (never read whole: an ASCII text's length is its size)
+            return
         try:
             os.makedirs(folder, mode=0o700, exist_ok=True)
             with open(fresh, "w", encoding="utf-8", errors="surrogateescape") as out:
-                out.write(json.dumps({"format": _FORMAT, "roots": self.roots,  # (dumps: json's
-                                      "folders": self.new}))  # C encoder; dump's is Python's)
+                out.write(text)
             os.replace(fresh, self.path)
         except OSError:
             try:  # noqa: SIM105  (contextlib is not loaded in a hook's process)
                 os.unlink(fresh)
             except OSError:
                 pass
+            return
+        _bound(folder, self.path, len(text))
+
+
+def _bound(folder: str, written: str, size: int) -> None:
+    """Removes from the walks ``folder`` the kept files past the ``_FILES`` written last or
+    past ``_BYTES`` in all (never ``written``, just written with ``size`` bytes: the newest),
+    and the files writes left (``NAME.json.PID``) older than ``_LEFT_SECONDS``. What cannot be
+    listed or removed stays."""
+    try:
+        entries = [(e.stat(follow_symlinks=False), e.path) for e in os.scandir(folder)]
+    except OSError:
+        return
+    now = time.time()
+    kept = sorted(((st.st_mtime_ns, st.st_size, path) for st, path in entries
+                   if path.endswith(".json") and path != written), reverse=True)
+    total = size
+    doomed = [path for st, path in entries
+              if not path.endswith(".json") and now - st.st_mtime > _LEFT_SECONDS]
+    for count, (_mtime, bytes_, path) in enumerate(kept, 2):  # (``written`` is the first)
+        total += bytes_
+        if count > _FILES or total > _BYTES:
+            doomed.append(path)
+    for path in doomed:
+        try:  # noqa: SIM105  (contextlib is not loaded in a hook's process)
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 def _state_folder() -> str:
