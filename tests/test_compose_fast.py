@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,11 +19,13 @@ import yaml
 from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_flatyaml import _shape as _tags  # the nodes' tags, values, marks, styles
 
 from skillgrant.skillfile import nesting, yamlspan
 from skillgrant.skillfile.yamlspan import YamlProblem, compose
-from tests.oracle.frontmatter_gen import texts
-from tests.test_flatyaml import _shape as _tags  # the nodes' tags, values, marks, styles
+
+sys.path.insert(0, str(Path(__file__).parent / "oracle"))  # as tests/test_reread.py does
+from frontmatter_gen import texts
 
 
 def _stock(text: str) -> Any:

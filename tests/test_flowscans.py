@@ -9,6 +9,8 @@ generated pairs of texts, a text and a rewrite of it."""
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
 import pytest
 import yaml
@@ -20,7 +22,9 @@ from skillgrant.skillfile.builder import apply_to_text
 from skillgrant.skillfile.flowlenient import Scan, bun_may_accept
 from skillgrant.skillfile.spans import read_skill
 from skillgrant.skillfile.yamlspan import YamlProblem, compose
-from tests.oracle.frontmatter_gen import texts
+
+sys.path.insert(0, str(Path(__file__).parent / "oracle"))  # as tests/test_reread.py does
+from frontmatter_gen import texts
 
 _PIECES = ["a", "b", ", ", ",", ": ", ":", "? ", "[", "]", "{", "}", " ", "- ", "'q'", '"d"',
            "${V}", "@", "`", "PreToolUse: y", "#", " #c", "\n", "\n  ", "!t ", "&a ", "*a", "|",

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import random
 import re
-
-from oracle import frontmatter_gen
+import sys
+from pathlib import Path
 
 from skillgrant.cli.batch import check_text
 from skillgrant.plan import Plan
 from skillgrant.skillfile import keptlines, reread
+
+sys.path.insert(0, str(Path(__file__).parent / "oracle"))  # as tests/test_reread.py does
+import frontmatter_gen
 
 PREFIXES = ["", "description: \"open\n", "description: 'open\n", "x: [a,\n", "x: {a: b,\n",
             "x: |\n", "x: >-\n", "  indented: y\n", "x:\n  y:\n", "...\n", "---\n", "x: &a b\n",

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import random
 import re
+import sys
+from pathlib import Path
 
 from skillgrant.skillfile.flowlenient import _alternatives, leftmost
 from skillgrant.skillfile.runtime import _BUN_READS
-from tests.oracle.frontmatter_gen import texts
+
+sys.path.insert(0, str(Path(__file__).parent / "oracle"))  # as tests/test_reread.py does
+from frontmatter_gen import texts
 
 _PIECES = ["\r", "\n", "\r\n", "\t", " ", ":", ",", "&a", "!t", "#", "\x0b", "\x0c", "x", "- ",
            "[", "]", "|"]

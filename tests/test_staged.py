@@ -9,6 +9,7 @@ one-after-the-other way unless a test says otherwise (``quiet_log``)."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,9 @@ from skillgrant.errors import SkillFileError
 from skillgrant.plan.model import Plan
 from skillgrant.reports.check import TextStyle
 from skillgrant.skillfile.staged import each
-from tests.oracle.frontmatter_gen import texts
+
+sys.path.insert(0, str(Path(__file__).parent / "oracle"))  # as tests/test_reread.py does
+from frontmatter_gen import texts
 
 PLAN = Plan.from_entries(["Read", "Grep", "Glob", "Bash(git *)", "Bash(gh *)"])
 FIXTURES = sorted(Path(__file__).parent.glob("**/*.md"))

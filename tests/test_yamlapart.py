@@ -153,7 +153,11 @@ def test_flow_lists_of_plain_scalars_are_not_scanned() -> None:
 
 
 def test_generated_frontmatters_answer_as_the_scan_alone() -> None:
-    from tests.oracle.frontmatter_gen import texts
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "oracle"))  # as tests/test_reread.py does
+    from frontmatter_gen import texts
 
     seen = 0
     for whole in texts(45, 4000):
