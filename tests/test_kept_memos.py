@@ -29,7 +29,7 @@ SUFFIXES = ["", "allowed-tools: Bash\n", "x: ]\n", "  tail: z\n", "...\n", "y: \
 _VALUE = re.compile(r"^allowed-tools:.*(?:\n(?:[ \t-].*)?)*", re.MULTILINE)
 
 
-def _outcome(text: str, plan: Plan) -> tuple[str, str | None, str]:
+def _outcome(text: str, plan: Plan) -> tuple[str, str | None, str | None]:
     result, message = check_text(text.encode("utf-8", "surrogatepass"), "SKILL.md", plan,
                                  dry_run=True)
     return repr(result.error), result.text, message

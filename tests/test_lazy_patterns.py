@@ -4,6 +4,7 @@ as ``re.compile``'s pattern does."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,12 @@ from skillgrant.lazy import compile_on_use
 def test_nothing_is_compiled_before_the_first_use(monkeypatch: pytest.MonkeyPatch) -> None:
     compiled: list[object] = []
     real = re.compile
-    monkeypatch.setattr(re, "compile", lambda *a: compiled.append(a) or real(*a))
+
+    def counted(*a: Any) -> re.Pattern[str]:
+        compiled.append(a)
+        return real(*a)
+
+    monkeypatch.setattr(re, "compile", counted)
     pattern = compile_on_use(r"(a+)(b)?", re.IGNORECASE)
     assert compiled == []
     assert pattern.fullmatch("AAb") is not None

@@ -443,7 +443,8 @@ def test_home_paths_in_path_are_judged(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_file_bash_reads_before_each_command_is_guarded(
         tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Review F6: Claude Code's Bash tool runs bash, which runs $BASH_ENV first."""
-    from skillgrant.gate.guards import GUARDED, guarded_items
+    from skillgrant.gate.guardedset import GUARDED
+    from skillgrant.gate.guards import guarded_items
 
     monkeypatch.setenv("BASH_ENV", str(tmp_path / "env.sh"))
     plan = [f"Edit(/{tmp_path}/**)"]
@@ -462,7 +463,8 @@ def test_the_file_bash_reads_before_each_command_is_guarded(
 def test_a_path_folder_after_a_link_and_dot_dot_is_guarded_where_bash_finds_it(
         tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Review F12: `link/../bin` is `bin` beside the link's target, not beside the link."""
-    from skillgrant.gate.guards import GUARDED, guarded_items
+    from skillgrant.gate.guardedset import GUARDED
+    from skillgrant.gate.guards import guarded_items
 
     (tmp_path / "real" / "inner").mkdir(parents=True)
     (tmp_path / "real" / "bin").mkdir()

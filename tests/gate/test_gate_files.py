@@ -203,7 +203,7 @@ def test_a_file_in_the_installation_is_not_written_by_a_program(tmp_path: Path) 
     """Review W2: the hook's installation is a project's virtual environment; ``cp`` names a
     file in it (Python runs a ``skillgrant.py`` beside the console script first)."""
     from skillgrant.gate.call import check_call
-    from skillgrant.gate.guards import GUARDED
+    from skillgrant.gate.guardedset import GUARDED
     from skillgrant.gate.hook import load_plan
 
     (tmp_path / "plan.json").write_text(json.dumps({"allowed-tools": WRITERS}))

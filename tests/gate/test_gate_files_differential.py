@@ -34,7 +34,8 @@ import pytest
 from files_fixture import gated_project
 
 from skillgrant.gate.call import check_call
-from skillgrant.gate.guards import GUARDED, guarded_items
+from skillgrant.gate.guardedset import GUARDED
+from skillgrant.gate.guards import guarded_items
 from skillgrant.gate.hook import load_plan
 
 PROGRAMS = {

@@ -410,6 +410,7 @@ def test_a_program_in_a_guarded_folder_adds_no_name(tmp_path: Path,
     file again would deny every word holding its name (``gh pr list``); a program the
     settings name in the working tree is still guarded."""
     from skillgrant.gate import guards
+    from skillgrant.gate.guardedset import GUARDED
 
     home, project = tmp_path / "home", tmp_path / "project"
     home.mkdir()
@@ -425,12 +426,12 @@ def test_a_program_in_a_guarded_folder_adds_no_name(tmp_path: Path,
                                  str(project))
     assert (os.path.realpath(project / "tools" / "x.sh"), False) in items
     assert not any(os.path.basename(item) == "gh" for item, tree in items if not tree)
-    token = guards.GUARDED.set(items)
+    token = GUARDED.set(items)
     try:
         assert guards.guarded_word("gh pr list --limit 5", str(project)) is None
         assert guards.guarded_word("cp a tools/x.sh", str(project)) is not None
     finally:
-        guards.GUARDED.reset(token)
+        GUARDED.reset(token)
 
 
 def test_a_program_named_through_a_substitution_denies_with_its_reason(tmp_path: Path) -> None:

@@ -274,7 +274,8 @@ def test_each_repository_asks_git_once(tmp_path: Path, monkeypatch: pytest.Monke
 ])
 def test_a_word_into_a_git_folder_is_denied(tmp_path: Path, command: str,
                                             denied: bool) -> None:
-    from skillgrant.gate.guards import GUARDED, guarded_word
+    from skillgrant.gate.guardedset import GUARDED
+    from skillgrant.gate.guards import guarded_word
     from skillgrant.gate.nested import Guarded
 
     (tmp_path / ".git").mkdir()
@@ -338,7 +339,8 @@ def test_a_clone_absorbed_as_a_submodule_runs_nothing_written_before(
     denied by the run-time rule (a git run in the project checks the submodules that may be
     new), asked alone in the state before it; the hook denies it too."""
     from skillgrant.gate.gitreach import foreign_git
-    from skillgrant.gate.guards import GUARDED, guarded_items
+    from skillgrant.gate.guardedset import GUARDED
+    from skillgrant.gate.guards import guarded_items
 
     project = tmp_path / "project"
     absorb = "git submodule absorbgitdirs"

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from skillgrant.gate import files, gitreach, guards
+from skillgrant.gate.guardedset import GUARDED
 from skillgrant.service.watched import Watched
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="no git here")
@@ -66,12 +67,12 @@ def test_kept_findings_are_the_systems_after_a_change(
     def found(kept: bool) -> tuple[str | None, str | None] | str:
         files.use(view if kept else None)
         try:
-            token = guards.GUARDED.set(guards.guarded_items(
+            token = GUARDED.set(guards.guarded_items(
                 str(tmp_path / "plan.json"), None, None, str(project), str(project)))
             try:
                 return gitreach.findings(command, str(project))
             finally:
-                guards.GUARDED.reset(token)
+                GUARDED.reset(token)
         except ValueError as e:
             return str(e)
         finally:
@@ -103,7 +104,7 @@ def test_a_question_the_view_cannot_watch_keeps_nothing(
     monkeypatch.setenv("HOME", str(tmp_path))
     files.use(view)
     try:
-        token = guards.GUARDED.set(guards.guarded_items(
+        token = GUARDED.set(guards.guarded_items(
             str(tmp_path / "plan.json"), None, None, str(project), str(project)))
         try:
             view.refresh()
@@ -113,6 +114,6 @@ def test_a_question_the_view_cannot_watch_keeps_nothing(
             # no refresh: nothing kept to forget, the system is asked again
             assert gitreach.findings("cp a b", str(tmp_path / "via")) == ("b", None)
         finally:
-            guards.GUARDED.reset(token)
+            GUARDED.reset(token)
     finally:
         files.use(None)

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from serving import start
 
-from skillgrant.gate import files, guards
+from skillgrant.gate import files, guards, named
+from skillgrant.gate.guardedset import GUARDED
 from skillgrant.service.watched import Watched
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="no git here")
@@ -757,8 +758,6 @@ def test_r6_a_change_in_an_overlays_upper_layer(view: Watched, tmp_path: Path,
 
 def test_r9_a_hard_link_to_the_plan_looked_up_while_another_thread_builds_the_index(
         tmp_path: Path) -> None:
-    if not hasattr(guards, "_indexed"):
-        pytest.skip("no guarded-set index in this tree (before f225834)")
     plan, other, unrelated = tmp_path / "plan.json", tmp_path / "other", tmp_path / "x"
     for path in (plan, other, unrelated):
         path.write_text("{}")
@@ -771,20 +770,20 @@ def test_r9_a_hard_link_to_the_plan_looked_up_while_another_thread_builds_the_in
         """The system's answers; while the first thread asks the first guarded file's
         identity (``os.stat`` lets go of the GIL), a second thread's call looks its path up."""
 
-        def identity(self, path: str) -> tuple[int, int] | None:
+        def identity(self, path: str) -> tuple[int, int, int] | None:
             if path == str(other) and not seen:
                 seen.append(None)
-                seen[0] = guards.guarded_path(str(link))  # the second thread's call
+                seen[0] = named.guarded_path(str(link))  # the second thread's call
             return super().identity(path)
 
-    token = guards.GUARDED.set(((str(other), False), (str(plan), False)))
+    token = GUARDED.set(((str(other), False), (str(plan), False)))
     files.use(Interleaved())
     try:
-        assert guards.guarded_path(str(unrelated)) is None  # the first thread's call
-        alone = guards.guarded_path(str(link))
+        assert named.guarded_path(str(unrelated)) is None  # the first thread's call
+        alone = named.guarded_path(str(link))
     finally:
         files.use(None)
-        guards.GUARDED.reset(token)
+        GUARDED.reset(token)
     assert alone == str(plan)
     assert seen == [str(plan)], "a hard link to the plan not seen by the second thread"
 

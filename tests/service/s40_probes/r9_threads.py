@@ -9,7 +9,8 @@ import os
 import tempfile
 import threading
 
-from skillgrant.gate import guards
+from skillgrant.gate import named
+from skillgrant.gate.guardedset import GUARDED
 
 
 def main(rounds: int = 3000) -> None:
@@ -34,15 +35,15 @@ def main(rounds: int = 3000) -> None:
 
         def first(guarded: tuple[tuple[str, bool], ...] = guarded,
                   start: threading.Barrier = start) -> None:
-            guards.GUARDED.set(guarded)
+            GUARDED.set(guarded)
             start.wait()
-            guards.guarded_path(other)
+            named.guarded_path(other)
 
         def second(guarded: tuple[tuple[str, bool], ...] = guarded,
                    start: threading.Barrier = start, seen: list[str | None] = seen) -> None:
-            guards.GUARDED.set(guarded)
+            GUARDED.set(guarded)
             start.wait()
-            seen.append(guards.guarded_path(link))
+            seen.append(named.guarded_path(link))
 
         threads = [threading.Thread(target=first), threading.Thread(target=second)]
         for thread in threads:
