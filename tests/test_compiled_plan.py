@@ -19,7 +19,7 @@ from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skillgrant import combined, constrain, prove, prover
+from skillgrant import combined, constrain, prove, prover, runtimes
 from skillgrant.domains.base import Budget
 from skillgrant.prepared import clear_caches, plan_for
 
@@ -207,7 +207,7 @@ def test_combined_verdicts_are_kept_and_taken() -> None:
     value = ["Read", "Bash(git log)", "Bash(rm -rf /)", "Write"]
     first = constrain(value, approved)
     assert constrain(value, approved) == first  # every decision remembered from here
-    plan = plan_for(approved, None, None, prover.profiles(None)[0])
+    plan = plan_for(approved, None, None, runtimes.profiles(None)[0])
     kept = next(iter(plan.combined.values()))
     assert set(kept) == set(value)
     assert constrain(value, approved) == first

@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_flatyaml import _shape as _tags  # the nodes' tags, values, marks, styles
 
+from skillgrant import limits
 from skillgrant.skillfile import nesting, yamlspan
 from skillgrant.skillfile.yamlspan import YamlProblem, compose
 
@@ -96,7 +97,7 @@ def test_tags_on_generated_scalars(pairs: list[tuple[str, str]]) -> None:
 def test_rejected_texts_report_the_full_paths_problem() -> None:
     rejected = 0
     for text in texts(41, 3000):
-        if nesting.collections_at_most(text) > yamlspan.MAX_NESTING_DEPTH:
+        if nesting.collections_at_most(text) > limits.MAX_NESTING_DEPTH:
             continue
         ours = _problem(text)
         if ours is not None:
@@ -125,7 +126,7 @@ def test_a_star_after_the_error_takes_the_first_compose() -> None:
     the shortcut is taken, not only allowed."""
     taken = 0
     for text in texts(42, 3000):
-        if "*" not in text or nesting.collections_at_most(text) > yamlspan.MAX_NESTING_DEPTH:
+        if "*" not in text or nesting.collections_at_most(text) > limits.MAX_NESTING_DEPTH:
             continue
         try:
             yaml.compose(text, Loader=yamlspan._Composer)

@@ -3,9 +3,12 @@ hook's process: the same class bodies make classes that behave alike, and refuse
 
 from __future__ import annotations
 
+import functools
 import pickle
 import sys
 import typing
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -27,7 +30,7 @@ BAD_BODIES = [
 ]
 
 
-def _made(base: object, body: str, name: str = "R") -> type:
+def _made(base: object, body: str, name: str = "R") -> Any:  # a class exec made: any fields
     namespace: dict[str, object] = {"NamedTuple": base, "__name__": __name__}
     exec(f"from __future__ import annotations\nclass {name}(NamedTuple):\n"
          + "".join(f"    {line}\n" for line in (body or "pass").splitlines()), namespace)
@@ -89,7 +92,8 @@ def test_a_record_is_made_as_namedtuple_makes_it(count: int, given: int) -> None
     fields = tuple(f"f{i}" for i in range(count))
     defaults = tuple(range(min(given, count)))
     ours = records._record("R", fields, defaults, __name__)  # type: ignore[attr-defined]
-    theirs = collections.namedtuple("R", fields, defaults=defaults, module=__name__)
+    namedtuple: Callable[..., Any] = collections.namedtuple  # (fields mypy cannot read)
+    theirs = namedtuple("R", fields, defaults=defaults, module=__name__)
     assert set(vars(ours)) == set(vars(theirs))
     for key, value in vars(theirs).items():
         mine = vars(ours)[key]
@@ -112,7 +116,7 @@ def test_a_record_is_made_as_namedtuple_makes_it(count: int, given: int) -> None
     assert ours(**dict(zip(fields, values, strict=True))) == mine
     calls = [(), (*values, 1), tuple(values[:max(0, count - given - 1)])]
     for args in calls:
-        assert _error(lambda a=args: ours(*a)) == _error(lambda a=args: theirs(*a))
+        assert _error(functools.partial(ours, *args)) == _error(functools.partial(theirs, *args))
     assert _error(lambda: ours(*values, nope=1)) == _error(lambda: theirs(*values, nope=1))
     assert _error(lambda: ours._make(values[1:])) == _error(lambda: theirs._make(values[1:]))
     assert _error(lambda: mine._replace(nope=1)) == _error(lambda: reference._replace(nope=1))

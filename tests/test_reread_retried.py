@@ -149,7 +149,7 @@ def test_the_real_retried_files_read_back_by_the_branch(
     """Real 09, 15 and 39 (read through the retry, and so their rewrites) read back by the
     branch, as the whole reader reads them."""
     asked: list[str] = []
-    real = reread_module.read_skill
+    real = read_skill  # (spans.read_skill: the one reread calls)
 
     def whole(text: str, path: str | None = None, scans: Sequence[Scan] = ()) -> object:
         asked.append(text)

@@ -120,7 +120,7 @@ def test_w1_a_real_folder_is_walked_once_a_call(tmp_path: Path, walked_up: objec
         opened.append(path)
         return real(path)
 
-    monkeypatch.setattr(composed.os, "scandir", counted)
+    monkeypatch.setattr(os, "scandir", counted)  # the os composed lists through
     command = "cp -r .claude/hooks/x.sh a a/. ./a// a/d2/.. ln/. ln/d1/.. out/"
     assert guards.guarded_word(command, str(tmp_path)) is None  # (a copy out of .claude)
     assert len(opened) == 7, opened  # a and its six folders

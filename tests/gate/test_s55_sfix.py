@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from bash_review import first_denied, home_env, hooked_project, needs, proved_case
 
-from skillgrant.gate import testlinks, walkcache
+from skillgrant.gate import files, testlinks, walkcache
 
 #: pytest's module running the payload (``touch zz``).
 PY_PAYLOAD = "import os\nos.system('touch zz')\n"
@@ -199,7 +199,7 @@ def test_a_services_view_keeps_no_file(tmp_path: Path, counted: list[str],
     """A service's view keeps its own walks and watches what they listed: nothing is kept on
     disk (a kept listing would skip the view's watch of the folder)."""
     monkeypatch.setattr(walkcache, "_RACY", 0.0)
-    monkeypatch.setattr(walkcache.fs, "asks_the_system", lambda: False)
+    monkeypatch.setattr(files, "asks_the_system", lambda: False)
     _walk(tmp_path)
     _walk(tmp_path)
     assert len(counted) == 12

@@ -15,10 +15,11 @@ import pytest
 
 from skillgrant.gate.conftestplugins import conftest_plugins
 from skillgrant.gate.interpreters import interpreter_libs
+from skillgrant.gate.loadedlibs import pth_files
 from skillgrant.gate.planprograms import plan_programs
 from skillgrant.gate.planruns import _imports_project
 from skillgrant.gate.sitefinders import _finders_read as _read_finders
-from skillgrant.gate.sitenames import _listing, line_names, pth_files
+from skillgrant.gate.sitenames import _listing, line_names
 
 
 def _finders_read(folder: str) -> bool:

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from skillgrant.gate import interpreters, pytestini, sitenames
+from skillgrant.gate import interpreters, loadedlibs, pytestini, sitenames
 from skillgrant.gate.conftestplugins import _names
 from skillgrant.gate.placed import fold
 from skillgrant.gate.sitearchives import archive_tops
@@ -288,7 +288,7 @@ def test_a_site_folders_start_code_is_read(tmp_path: Path) -> None:
         (tmp_path / str(at)).mkdir()
         for name, text in files.items():
             (tmp_path / str(at) / name).write_text(text)
-        assert _finders_read(str(tmp_path / str(at)), sitenames.pth_files(str(
+        assert _finders_read(str(tmp_path / str(at)), loadedlibs.pth_files(str(
             tmp_path / str(at))), sitenames.line_names) is read, files
 
 
@@ -435,7 +435,7 @@ def test_only_setuptools_namespace_line_itself_is_exempt(tmp_path: Path) -> None
 
     (tmp_path / "acme-nspkg.pth").write_text(  # (s58-preview E-NSPKG-LOOKALIKE)
         "import sys; has_mfs = 1; p = 0; mp = []; mp.append(p); sys.path.append('/x')\n")
-    assert not _finders_read(str(tmp_path), sitenames.pth_files(str(tmp_path)),
+    assert not _finders_read(str(tmp_path), loadedlibs.pth_files(str(tmp_path)),
                              sitenames.line_names)
 
 

@@ -15,7 +15,8 @@ from serving import start
 
 from skillgrant.gate import crosscheck, files, guards
 from skillgrant.gate.files import System, entry_kind, file_identity
-from skillgrant.service.watched import Watched, mount_types
+from skillgrant.service.mounts import mount_types
+from skillgrant.service.watched import Watched
 
 
 def _paths(root: Path) -> list[str]:
