@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -18,6 +19,7 @@ from skillgrant.gate.config import command
 
 pytestmark = pytest.mark.skipif(not patterncache.usable(), reason="re not checked here")
 
+PATTERNS: list[tuple[str | bytes, int]]
 PATTERNS = [(r"(?P<name>[a-z]+)=(\d+)?", 0), (r"\s*cd\s+(.*)", re.DOTALL), (rb"[\x00-\x1f]+", 0),
             (r"[^\w@%+=:,./-]", re.ASCII), (r"(a)|(b)|(?:c)", re.IGNORECASE), ("x", 0)]
 SAMPLES = ["abc=12", "  cd x\ny", "A", "b", "C", "é=1", "", "x"]
@@ -37,7 +39,9 @@ def kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _fresh(pattern: str | bytes, flags: int) -> re.Pattern[str] | re.Pattern[bytes]:
     """The pattern as ``re``'s compiler makes it, past its cache (and the kept ones)."""
-    return re._compiler.compile(pattern, flags)  # type: ignore[attr-defined]
+    fresh: re.Pattern[str] | re.Pattern[bytes]
+    fresh = re._compiler.compile(pattern, flags)  # type: ignore[attr-defined]  # (not in typeshed)
+    return fresh
 
 
 def _asked() -> dict[tuple[type, str | bytes, int], re.Pattern[str] | re.Pattern[bytes]]:
@@ -87,7 +91,8 @@ def test_a_kept_pattern_whose_code_is_refused_is_compiled(kept: Path) -> None:
     flags_, code, groups, index, names = patterncache._LOADED[str, "x", 0]
     patterncache._LOADED[str, "x", 0] = (flags_, b"\xff" * len(code), groups, index, names)
     found = _asked()
-    assert found[str, "x", 0] == _fresh("x", 0) and found[str, "x", 0].search("ax")
+    x = cast("re.Pattern[str]", found[str, "x", 0])  # (a str key's pattern)
+    assert x == _fresh("x", 0) and x.search("ax")
     assert all(found[key] == _fresh(*key[1:]) for key in found)
     assert patterncache.keep() == 1  # (the refused one, compiled by re, kept anew)
 
@@ -108,7 +113,7 @@ def test_every_pattern_the_hook_compiles_is_kept() -> None:
 def test_an_entry_that_is_not_the_pattern_is_not_kept(kept: Path) -> None:
     other = re.compile("b")
     assert patterncache._checked((str, "a", 0), other) is None
-    assert patterncache._checked((bytes, "a", 0), _fresh("a", 0)) is None
+    assert patterncache._checked((bytes, "a", 0), cast("re.Pattern[str]", _fresh("a", 0))) is None
 
 
 def test_another_interpreters_file_is_neither_used_nor_written(kept: Path) -> None:

@@ -11,6 +11,7 @@ import yamlapart_reference as reference
 from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from yaml.nodes import Node
 
 from skillgrant.skillfile import yamlapart
 from skillgrant.skillfile.yamlspan import compose as yamlspan_compose
@@ -103,7 +104,7 @@ _FLOWISH = st.sampled_from([
     "u: [a: b, c]\n", "t: x\n  [y, :*]\n", "s:\n  - [a, ?x]\n  - b\n"])
 
 
-def _composed(text: str) -> tuple[bool, object]:
+def _composed(text: str) -> tuple[bool, Node | None]:
     try:
         return True, yamlspan_compose(text)
     except Exception:  # (the rule is asked of composed texts only)
