@@ -28,10 +28,13 @@ def test_the_flow_sign_is_the_regexs_on_generated_text(text: str) -> None:
 @given(st.text(alphabet=list("0123456789.+-_:eExXoObB~nNuUlLtTrRfFaAsSyY .,*()!&"), min_size=1,
                max_size=12))
 def test_a_plain_scalars_tag_is_the_resolvers(plain: str) -> None:
+    from collections.abc import Callable
+
     import yaml
     from yaml.nodes import ScalarNode
 
     from skillgrant.skillfile.flatyaml import plain_tag
 
-    resolver = yaml.resolver.Resolver()
-    assert plain_tag(plain) == resolver.resolve(ScalarNode, plain, (True, False))
+    # (Resolver.resolve is untyped in types-PyYAML)
+    resolve: Callable[[type, str, tuple[bool, bool]], str] = yaml.resolver.Resolver().resolve
+    assert plain_tag(plain) == resolve(ScalarNode, plain, (True, False))
