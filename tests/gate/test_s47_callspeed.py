@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import pytest
 
 from skillgrant.gate import optables
 from skillgrant.gate.call import check_call
-from skillgrant.gate.optables import Head, OptionDoubt
+from skillgrant.gate.optables import Head, OptionDoubt, Value
 
-_WORDS = ["push", "origin", "b1", "-", "--", "--no-verify", "--no-x", "-f", "--force",
+_WORDS: list[Value] = ["push", "origin", "b1", "-", "--", "--no-verify", "--no-x", "-f", "--force",
           "./r", "commit", "-m", "a\x00--no-", None, Head("src/"), "status"]
 
 
-def _negated_by_loop(name: str, args: list[object]) -> list[object]:
+def _negated_by_loop(name: str, args: list[Value]) -> list[Value]:
     """``_git_negated``'s loop alone (the reference the NUL-joined search skips)."""
     table = optables.TABLES[name]
-    kept: list[object] = []
+    kept: list[Value] = []
     for i, value in enumerate(args):
         if value == "--":
             return kept + args[i:]
@@ -29,23 +30,23 @@ def _negated_by_loop(name: str, args: list[object]) -> list[object]:
     return kept
 
 
-def _outcome(read: object, args: list[object]) -> object:
+def _outcome(read: Callable[[list[Value]], object], args: list[Value]) -> object:
     try:
-        return read(args)  # type: ignore[operator]
+        return read(args)
     except OptionDoubt:
         return "doubt"
 
 
-def _git_args_by_steps(args: list[object]) -> object:
+def _git_args_by_steps(args: list[Value]) -> object:
     """``_git_args`` for a tabled subcommand, by ``_git_subcommand`` and the loop."""
-    found = optables._git_subcommand(args)  # type: ignore[arg-type]
+    found = optables._git_subcommand(args)
     if found is None or "git " + found[0] not in optables._TABLED:
         return "untabled"
     return "git " + found[0], _negated_by_loop("git " + found[0], found[1])
 
 
-def _git_args(args: list[object]) -> object:
-    found = optables._git_args(args)  # type: ignore[arg-type]
+def _git_args(args: list[Value]) -> object:
+    found = optables._git_args(args)
     if found is None or (found[0] == "git " + str(args[0]) and
                          "git " + str(args[0]) not in optables._TABLED):
         return "untabled"
