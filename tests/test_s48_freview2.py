@@ -152,31 +152,6 @@ def test_l1_enforce_refuses_a_lone_dash_line_in_a_flow_collection(row: str) -> N
     enforce_refuses(L1[row])
 
 
-def _enforced(lines: str) -> str:
-    """The file ``apply --enforce`` writes of the probe skill holding ``lines``."""
-    text: str = apply_to_text(_skill(ECHO, lines), Plan.from_entries([ECHO]), enforce=ENFORCE,
-                              path=SKILL_PATH)[0]
-    assert "PreToolUse" in text
-    return text
-
-
-_READER = Path(__file__).resolve().parent / "oracle" / "bun_reader.js"
-
-
-def _runtime(texts: list[str]) -> list[tuple[str, list[str]]]:
-    """How the runtime's frontmatter steps under Bun (tests/oracle/bun_reader.js) read each
-    skill text ("direct", "retry", "failed": no frontmatter read, or "none"), and the
-    ``allowed-tools`` entries they keep."""
-    done = subprocess.run([str(BUN), str(_READER)], capture_output=True, text=True,
-                          input="".join(json.dumps(text) + "\n" for text in texts),
-                          timeout=120, check=True)
-    return [(got["how"], got["entries"]) for got in map(json.loads, done.stdout.splitlines())]
-
-
-def _runtime_how(texts: list[str]) -> list[str]:
-    return [how for how, _ in _runtime(texts)]
-
-
 @needs_bun
 def test_l1_the_runtime_reads_no_frontmatter_of_a_lone_dash_line() -> None:
     """Nor of the file ``apply --enforce`` wrote (its hook in it) before s48-ffix's fix, nor of

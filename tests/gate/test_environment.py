@@ -117,7 +117,7 @@ def test_the_project_folder_is_the_sessions_pwd_when_its_transcript_is_there(
 
 @given(st.dictionaries(st.sampled_from([*COMPARED, *OWN, "SKILLGRANT_TEST_X"]),
                        st.text(st.characters(blacklist_characters="\x00",
-                                             blacklist_categories=("Cs",)), max_size=8),
+                                             blacklist_categories=["Cs"]), max_size=8),
                        max_size=6),
        st.lists(st.sampled_from([*COMPARED, "SKILLGRANT_TEST_X"]), max_size=6))
 def test_values_are_what_os_environ_gives(setting: dict[str, str], unset: list[str]) -> None:
