@@ -123,7 +123,8 @@ def enforce_session(judge: Judge, text: str, *, where: str = SKILL_PATH,
                           enforce=f"{sys.executable} -P -m skillgrant hook --plan {plan}")
         except refusals:
             return  # refused: sound
-        calls = [*([("Skill", {"skill": "probe"})] if skill_call else []), TOUCH_ZZ]
+        calls: list[tuple[str, Mapping[str, Any]]] = [
+            *([("Skill", {"skill": "probe"})] if skill_call else []), TOUCH_ZZ]
         url, session = judge.standin.session(calls)
         extra = ["--plugin-dir", str(work / "project" / plugin)] if plugin else []
         done, _ = run_session(judge.binary, url, work, None, prompt=prompt,

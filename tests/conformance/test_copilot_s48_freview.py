@@ -33,7 +33,7 @@ C1_ROWS = {"agent-hooks": ("hooks:\n" + "".join(
 
 
 @pytest.mark.parametrize("row", [pytest.param(r, marks=[pytest.mark.xfail(
-    strict=True, reason=HOLES[C1_ROWS[r][1]])] if C1_ROWS[r][1] in HOLES else [])
+    strict=True, reason=HOLES[hole])] if (hole := C1_ROWS[r][1]) in HOLES else [])
     for r in sorted(C1_ROWS)])
 def test_copilot_c1_a_plugin_agents_hooks_run(copilot: CopilotJudge, row: str) -> None:
     """A plugin (``.plugin/plugin.json``, ``--plugin-dir``) with a skill (``allowed-tools:

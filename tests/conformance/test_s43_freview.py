@@ -392,9 +392,10 @@ def test_f9_an_enforced_skills_hook_spelt_so_claude_code_never_runs_it(judge: Ju
     assert '    - matcher: "*"\n' in genuine, genuine
     spoofed = genuine.replace('    - matcher: "*"\n', '    - matcher: "*\\\n          "\n'
                               ).replace("\n", "\r\n")
-    calls = [("Skill", {"skill": "probe"}),
-             ("Bash", {"command": "cp payload .github/hooks/evil.json",
-                       "description": "probe", "timeout": 5000})]
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("Skill", {"skill": "probe"}),
+        ("Bash", {"command": "cp payload .github/hooks/evil.json", "description": "probe",
+                  "timeout": 5000})]
     evil = work / "project" / ".github" / "hooks" / "evil.json"
     got = runtime(judge, work, calls)
     assert got[1] is not None and not got[1][0] and not evil.exists(), got  # the gate denies

@@ -177,7 +177,7 @@ def test_a_session_is_decided_with_its_registration_and_denied_once_it_changes(
         session_id = None
         for n, env in enumerate([{}, {}, {"npm_config_userconfig": str(work / "npmrc")}]):
             url, script = judge.standin.session([_touch(i) for i in range(n + 1)])
-            resume = ["--resume", session_id] if session_id else []
+            resume: list[str] = ["--resume", session_id] if session_id else []
             done, report = run_session(judge.binary, url, work, None,
                                        extra_args=[*WIDE, *resume], settings=settings,
                                        env=env, prompt="again" if resume else "start")

@@ -239,7 +239,7 @@ PLAN_NAMED = [
 
 
 @pytest.mark.parametrize(("grant", "write"), PLAN_NAMED,
-                         ids=[p[1] if isinstance(p, tuple) else "" for p in PLAN_NAMED])
+                         ids=[p[1] if isinstance(p[1], str) else "" for p in PLAN_NAMED])
 def test_p1_a_program_the_plan_names_in_the_tree_is_written_then_run(
         tmp_path: Path, grant: str, write: str) -> None:
     """P1: ``Bash(./tools/run.sh)`` approves that script; ``cp payload tools/run.sh``

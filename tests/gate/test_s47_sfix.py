@@ -150,7 +150,7 @@ def _plugin(home: Path, manifest: dict[str, object], files: dict[str, str]) -> N
 
 #: (the manifest's field, the file it names: a command or skill the runtime runs for
 #: ``pl:other``, found by no folder's name).
-MANIFESTS = {
+MANIFESTS: dict[str, tuple[dict[str, object], str]] = {
     "command-list": ({"commands": ["./x/other.md"]}, "x/other.md"),
     "command-string": ({"commands": "./x/other.md"}, "x/other.md"),
     "command-object": ({"commands": {"other": {"source": "./x/a.md"}}}, "x/a.md"),
