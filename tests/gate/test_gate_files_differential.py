@@ -37,6 +37,7 @@ from skillgrant.gate.call import check_call
 from skillgrant.gate.guardedset import GUARDED
 from skillgrant.gate.guards import guarded_items
 from skillgrant.gate.hook import load_plan
+from skillgrant.gate.verdict import CallPlan
 
 PROGRAMS = {
     "cp": ["-r", "-a", "-rT", "-f", "-R", "--recursive", "-n", "-rt.", "-r -t.claude", "-at"],
@@ -377,8 +378,8 @@ def test_generated_folder_file_writes_never_reach_a_guarded_folder(
     drawn = dict(_draw_reader(rng, installed, str(project / "src")) for _ in range(count))
     monkeypatch.setenv("HOME", str(project))
     monkeypatch.chdir(project)
-    plans = {"star": load_plan(str(project / "plan.json"), "auto", {}).plan,
-             "tool-wide": ["Bash"]}
+    plans: dict[str, CallPlan | list[str]] = {
+        "star": load_plan(str(project / "plan.json"), "auto", {}).plan, "tool-wide": ["Bash"]}
     token = GUARDED.set(guarded_items(str(project / "plan.json"), None, None, str(project),
                                       None))
     try:

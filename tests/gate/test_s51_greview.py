@@ -314,6 +314,7 @@ def test_g8_a_preloaded_package_resolves_elsewhere(tmp_path: Path, case: str) ->
     allowed and node runs it."""
     needs("bash", "node")
     entry, files, target, links = PRELOAD_ELSEWHERE[case]
+    assert isinstance(files, dict)
     setup = "".join(f"mkdir -p {Path(n).parent} && ln -s {t} {n}\n" for n, t in links.items())
     denied = proved_case(tmp_path, [f"Bash({entry})", "Bash(cp *)"],
                          {**files, "src/mk": JS_PAYLOAD}, [f"cp src/mk {target}", entry],

@@ -78,6 +78,7 @@ def test_g8_what_a_preloaded_package_name_resolves_to_is_guarded(tmp_path: Path,
     ``Bash(cp *)``: ``cp src/mk <file>`` is denied."""
     needs("bash", "node")
     entry, files, setup, target = RESOLVED[case]
+    assert isinstance(files, dict)
     settings = target.endswith("package.json")  # (then the module it exports: sub/pre.js)
     calls = [f"cp {'src/pj' if settings else 'src/mk'} {target}",
              *(["cp src/mk sub/pre.js"] if settings else []), entry]
@@ -100,6 +101,7 @@ def test_g8_a_preloaded_packages_plan_keeps_its_calls(tmp_path: Path, case: str)
     file node does not load for the preload) are allowed."""
     needs("bash", "node")
     entry, files, setup = KEPT[case]
+    assert isinstance(files, dict)
     project = hooked_project(tmp_path, [f"Bash({entry})", "Bash(cp *)"])
     for name, text in {**files, "src/mk": JS_PAYLOAD}.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)

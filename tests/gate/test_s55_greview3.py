@@ -435,7 +435,7 @@ EVERYDAY = {"mypkg/__init__.py": "", "mypkg/types.py": "A = 1\n", "mypkg/core.py
             "scripts/six.py": "A = 1\n",
             "Makefile": "test:\n\tpython3 -m pytest -q\n"}
 #: Each case: the plan's entries, an extra file, the call (allowed by the plan's grant).
-COSTS = {
+COSTS: dict[str, tuple[list[str], dict[str, str], str]] = {
     # 4cbb1e8: under a make plan a package's module of a standard name is guarded again
     # (s54-greview2 K1's everyday edits), though no recipe runs Python in the package: the
     # recipes are the plan's approved text, readable

@@ -70,8 +70,8 @@ def test_a_brace_list_in_a_doubts_text_leaves_makes_folder() -> None:
                  {"D"}) == "/p"
 
 
-def test_a_link_leading_out_of_a_guarded_folder_guards_its_target(tmp_path: Path,
-                                                                  monkeypatch) -> None:
+def test_a_link_leading_out_of_a_guarded_folder_guards_its_target(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``writeguard._linked_out``: a link below the folder to a folder outside (and a link
     there, further out) is guarded; a link inside it is not; past the walk's limit, the root."""
     project, shared, far = tmp_path / "p", tmp_path / "shared", tmp_path / "far"

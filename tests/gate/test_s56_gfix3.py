@@ -144,7 +144,8 @@ def test_a_pth_source_folders_plain_folders_are_namespaces(tmp_path: Path) -> No
     site.mkdir()
     (site / "zzinstalled").mkdir()
     (site / "a.pth").write_text(f"{source}\n{other}\nimport os\n")
-    assert _listing(str(site)) == {"zzinstalled", "zzpkg", "zzmod", "zzspace", "tests", "docs"}
+    assert _listing(str(site)) == frozenset(
+        {"zzinstalled", "zzpkg", "zzmod", "zzspace", "tests", "docs"})
 
 
 # --- proofs: what stays denied -------------------------------------------------------------------

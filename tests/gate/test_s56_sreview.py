@@ -135,6 +135,7 @@ def _spelled(tmp_path: Path, case: str) -> str | None:
     """SPELLED's ``case``: the first call the hook denies, or None."""
     script, extra, *entry = SPELLED[case]
     call = entry[0] if entry else "npm test"
+    assert isinstance(extra, dict) and isinstance(call, str)  # (rows: a script, files, a call)
     files = {"package.json": json.dumps({"name": "p", "config": {"dir": "../ext/"},
                                          "scripts": {"test": script}}),
              "src/mk": NODE_PAYLOAD, **extra}
@@ -368,6 +369,7 @@ READ_OTHERWISE_ROWS = {
 def _read_otherwise(tmp_path: Path, case: str) -> str | None:
     """READ_OTHERWISE's ``case``: the first call the hook denies, or None."""
     settings, files, target = READ_OTHERWISE[case]
+    assert settings is None or isinstance(settings, dict)
     above = "above-the-project" in case  # (`npx jest`: the project holds no package.json)
     return _jest_case(tmp_path, "npx jest" if above else "npm test", settings,
                       {"a.test.js": JEST_TEST, **files}, target, package_json=not above)

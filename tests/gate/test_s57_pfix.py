@@ -228,7 +228,7 @@ def test_a_site_namespaces_members_are_site_names(tmp_path: Path) -> None:
     (site / "regular").mkdir()
     (site / "regular" / "__init__.py").write_text("")
     (site / "regular" / "x.py").write_text("")
-    listed = _listing(str(site)) or set()
+    listed = _listing(str(site)) or frozenset()
     assert {"acme/utils", "acme/sub"} <= listed and "regular/x" not in listed
 
 

@@ -226,7 +226,7 @@ def test_the_bundle_never_serves_a_changed_modules_code(tmp_path: Path,
     text = module.read_text()
     said = "Stay within it"
     assert said in text
-    answers = []
+    answers: list[tuple[str, int, bool]] = []
     for wording in (said, "STAY WITHIN it", "Stay WITHIN IT"):
         if wording != said:
             module.write_text(text.replace(said, wording))
