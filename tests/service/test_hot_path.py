@@ -49,7 +49,9 @@ def _answer(service: Service, body: bytes, env: dict[str, str] | None = None) ->
 
     async def send(message: dict[str, object]) -> None:
         if message["type"] == "http.response.body":
-            sent.append(bytes(message["body"]))  # type: ignore[arg-type]
+            body = message["body"]
+            assert isinstance(body, (bytes, bytearray))
+            sent.append(bytes(body))
 
     asyncio.run(app(scope, receive, send))  # type: ignore[arg-type]
     return b"".join(sent).decode()
@@ -174,7 +176,7 @@ def test_the_request_event_is_written_as_any_event_is(seed: int) -> None:
     for write in ("generic", "request"):
         stream = io.StringIO()
         log = EventLog(stream)
-        log._stamp = lambda: "2026-12-05T00:00:00.000Z"  # type: ignore[method-assign]
+        log._stamp = lambda: "2026-12-05T00:00:00.000Z"
         if write == "generic":
             log("request", **fields)
         else:

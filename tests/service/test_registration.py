@@ -241,9 +241,9 @@ def test_a_session_that_never_registered_has_its_reads_decided_as_before(
     variables guard only what a call writes (``judge.path_part`` checks the guarded set for
     writing tools alone), so a read is decided without them; every call that may write is
     denied, naming the registration."""
-    assert _decision(served, f"r-{tool}", tool=tool, **given) == "allowed"
-    outside = _decision(served, f"r-{tool}", tool=tool, **{k: v.replace("/srv", "/etc")
-                                                          for k, v in given.items()})
+    assert _decision(served, f"r-{tool}", register=False, tool=tool, **given) == "allowed"
+    outside = _decision(served, f"r-{tool}", register=False, tool=tool,
+                        **{k: v.replace("/srv", "/etc") for k, v in given.items()})
     assert "registered no environment" not in outside and outside != "allowed"
 
 
@@ -255,7 +255,8 @@ def test_a_session_that_never_registered_has_its_reads_decided_as_before(
 ])
 def test_a_session_that_never_registered_has_every_call_that_may_write_denied(
         served: Served, tool: str, given: dict[str, str]) -> None:
-    assert "registered no environment" in _decision(served, f"w-{tool}", tool=tool, **given)
+    denied = _decision(served, f"w-{tool}", register=False, tool=tool, **given)
+    assert "registered no environment" in denied
 
 
 def test_a_conflicting_session_has_its_reads_decided_as_before(served: Served) -> None:

@@ -11,7 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -136,7 +136,7 @@ def test_r1_git_config_through_a_stow_link(view: Watched, tmp_path: Path, clean_
     _differential(view, tmp_path / "plan.json", str(repo), str(repo), change)
 
 
-def _hook(plan: Path, payload: dict[str, object], env: dict[str, str], cwd: Path) -> str:
+def _hook(plan: Path, payload: Mapping[str, object], env: dict[str, str], cwd: Path) -> str:
     done = subprocess.run([sys.executable, "-P", "-m", "skillgrant", "hook", "--plan", str(plan)],
                           input=json.dumps(payload), capture_output=True, text=True,
                           env=env, cwd=cwd, timeout=120)
@@ -584,12 +584,13 @@ class _Interleaved:
     the decision's thread go on to record the watch."""
 
     def __init__(self, libc: object, folder: str, meanwhile: Callable[[], object]) -> None:
-        self._libc, self._folder, self._meanwhile = libc, os.fsencode(folder), meanwhile
+        self._libc, self._folder = libc, os.fsencode(folder)
+        self._meanwhile: Callable[[], object] | None = meanwhile
 
     def inotify_add_watch(self, fd: int, name: bytes, mask: int) -> int:
         wd = int(self._libc.inotify_add_watch(fd, name, mask))  # type: ignore[attr-defined]
         if name == self._folder and self._meanwhile:
-            meanwhile, self._meanwhile = self._meanwhile, None  # type: ignore[assignment]
+            meanwhile, self._meanwhile = self._meanwhile, None
             meanwhile()
         return wd
 

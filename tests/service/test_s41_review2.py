@@ -400,7 +400,9 @@ def _served_answer(service: object, headers: list[tuple[bytes, bytes]], body: by
 
     async def send(message: dict[str, object]) -> None:
         if message["type"] == "http.response.body":
-            sent.append(bytes(message["body"]))  # type: ignore[arg-type]
+            body = message["body"]
+            assert isinstance(body, (bytes, bytearray))
+            sent.append(bytes(body))
 
     asyncio.run(app(scope, receive, send))  # type: ignore[arg-type]
     return b"".join(sent).decode()
@@ -675,8 +677,12 @@ def _linked_hard(work: Path, tools: Path) -> tuple[Path, Callable[[], object]]:
     (work / ".claude" / "skills" / "s").mkdir(parents=True)
     script = work / ".claude" / "skills" / "s" / "x.sh"
     script.write_text("#\n")
-    return tools / "fmt.sh", lambda: (tools / "fmt.sh").unlink() or os.link(
-        script, tools / "fmt.sh")
+
+    def relinked() -> None:
+        (tools / "fmt.sh").unlink()
+        os.link(script, tools / "fmt.sh")
+
+    return tools / "fmt.sh", relinked
 
 
 def _git_hook_link(work: Path, tools: Path) -> tuple[Path, Callable[[], object]]:

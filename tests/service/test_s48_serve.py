@@ -45,7 +45,9 @@ def test_a_variable_set_in_lower_case_only_is_read_as_the_session_set_it(
 
     async def send(message: dict[str, object]) -> None:
         if message["type"] == "http.response.body":
-            sent.append(bytes(message["body"]))  # type: ignore[arg-type]
+            body = message["body"]
+            assert isinstance(body, (bytes, bytearray))
+            sent.append(bytes(body))
 
     try:
         asyncio.run(front(service, create_app(service))(scope, receive, send))  # type: ignore[arg-type]

@@ -207,7 +207,7 @@ def test_no_other_gate_writes_it_with_the_write_tool(tmp_path: Path, gate: str) 
     rule = f"Edit(/{_home()}/**)"
     given = {"file_path": path_of(str(audit)), "content": '["r","victim",0]\n'}
     if gate == "hook":
-        assert _hook(other, [rule], "Write", **given) == 2
+        assert _hook(other, [rule], "Write", env=None, **given) == 2
     else:
         with _serve(other, other / "logs" / "audit.log", rule) as second:
             assert second.register("other", headers=AUTH).status == 200
