@@ -245,16 +245,16 @@ def looked_up(folder: str, kind: str,
 
 
 def _included(folder: str, entries: dict[str, bool]) -> list[str]:
-    """The names at ``folder``'s top its sources' include directives give
-    (``includes.included``: ``<cfg>``, ``"c.inl"``, each whether there or not); where one
-    cannot be read exactly (a computed include), every file there but a document's
-    (``_not_header``)."""
+    """The files ``folder`` holds at its top (``entries``) its sources' include directives
+    name (``includes.included``: ``<cfg>``, ``"c.inl"``, a header whatever its name, as
+    ``./c.h`` is by its ending: session 55's rule; one not there yet is the project's own
+    source, session 56's boundary); where one cannot be read exactly (a computed include),
+    every file there but a document's (``_not_header``)."""
     from .includes import included
 
     spelled = included(folder)
-    if spelled is None:
-        return [n for n, is_folder in entries.items() if not is_folder and not _not_header(n)]
-    return [n for n in spelled if n and "/" not in n and n not in (".", "..")]
+    return [n for n, is_folder in entries.items() if not is_folder and (
+        not _not_header(n) if spelled is None else n in spelled)]
 
 
 def _not_header(name: str) -> bool:
