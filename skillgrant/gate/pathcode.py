@@ -56,11 +56,14 @@ def _read_files(folder: str) -> tuple[list[str], list[str]] | None:
     """The conftests pytest may load for ``folder`` and every module read (those, the test
     modules below it and the ``__init__`` of their packages and of the conftests' up: those
     pytest imports; a package's that holds neither is the project's source, P1g); None where
-    the folders below hold too many entries."""
+    the folders below hold too many entries, or a doctest text file (``test*.txt``: pytest
+    runs its examples in its own process, s61-greview G16)."""
     from .testnames import test_name
 
-    below = below_files(folder, frozenset(("__pycache__",)))  # (pytest's norecursedirs may
-    if below is None:  # be set, a hook may collect in node_modules: every folder read, G17)
+    below = below_files(folder, frozenset(("__pycache__",)), (".txt",))  # (pytest's
+    if below is None or any(  # norecursedirs may be set, a hook may collect in node_modules:
+            p.rpartition("/")[2].lower().startswith("test") and p.endswith(".txt")
+            for p in below):  # every folder read, G17; a doctest file's `>>>` code, G16)
         return None
     conftests = list(dict.fromkeys([*above_conftests(folder), *(
         p for p in below if p.endswith("/conftest.py"))]))
