@@ -1,53 +1,114 @@
 """Whether a project's own test code may put any folder first on ``sys.path`` (issue 29,
-session 60: s58-preview S ``conftest-inserts-src``): a conftest pytest may load, a test module
-or a package's ``__init__`` that names ``sys`` (``sys.path.insert(0, 'src')``, ``os.sys``),
-pytest's ``syspath_prepend``/``syspathinsert``, ``site``/``addsitedir``, or reaches names by
-data (``getattr``, ``__import__``, ``importlib``, ``exec``/``eval``/``compile``,
-``globals``/``vars``/``setattr``, a namespace's dunder, a frame's globals, a string's escape:
-``'\\x73ys'``; s60-preview2 S), as Python reads its identifiers (``exactlists.spelled``),
-makes a module named like a site folder's top name found first from any folder, a
-package's too (``syspathdirs``). A module without any of them reaches ``sys.path`` only
-through another module it imports: the project's source (the boundary, P1g)."""
+session 60: s58-preview S ``conftest-inserts-src``; session 61: read by an allow-list).
+
+A conftest pytest may load, a test module or a package's ``__init__`` is read as moving no
+folder only where everything it does is of a shape read exactly (``pathlists``): it imports
+only the project's own modules (relative, or a top name the project's folders hold: its
+source, the boundary P1g) and listed modules, of those using only listed names (``os.path``,
+``sys.platform``, ``pytest.raises``: none reaches another namespace by a string, so no string
+becomes a name); it names no builtin but those of ``exactlists.BUILTINS`` (``getattr`` of a
+literal name only), no dunder but a few data ones, no private attribute but of ``self``, no
+attribute of ``pathlists.MOVERS`` (``syspath_prepend``, ``pyimport``, ``import_plugin``,
+``getfixturevalue``, ``patch``, ``from_parent``: what pytest's own objects move the path or
+import by); a function pytest runs with fixtures (``test*``, ``setup*``, ``teardown*``,
+``pytest_*``, any decorated one) takes only pytest's own fixtures and hook arguments, those the
+project's files define and its ``parametrize`` names (a plugin's ``mocker`` may patch
+``sys.path`` by a string); ``pytest.fixture`` is a decorator only, and no name pytest collects
+(``test_x = helper``) is bound to a value of another shape. Any other module, one that cannot
+be read (a syntax error, past 4 MiB) or a walk cut short makes every folder one that may be
+first on ``sys.path`` (``syspathdirs``). A module without any of them reaches ``sys.path``
+only through the project's own modules it imports: its source (the boundary, P1g)."""
 
 from __future__ import annotations
 
 from . import files as fs
 from .conftestplugins import LIMIT, above_conftests, below_files
-from .exactlists import spelled
+from .pathreader import Reader, Refused, named
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
-    from typing import Final
-
-#: The names by which a module's code may put a folder on ``sys.path`` (see the module's text;
-#: pytest's own importer, ``_pytest.pathlib.import_path`` in prepend mode: s60-preview2 S).
-_MOVERS: Final = ("sys", "syspath_prepend", "syspathinsert", "site", "addsitedir", "getattr",
-                  "setattr", "__import__", "importlib", "exec", "eval", "compile", "globals",
-                  "vars", "__dict__", "__globals__", "__builtins__", "__subclasses__",
-                  "f_globals", "f_locals", "pkgutil", "runpy", "_pytest", "import_path")
+    import ast
 
 
 def moves_path(folder: str) -> bool:
     """Whether a conftest pytest may load for the collecting ``folder`` (in, above or below
-    it), a test module or a package's ``__init__`` below it may move ``sys.path`` (see the
-    module's text); True where one cannot be read or the folders below hold too many
-    entries."""
-    import re
+    it), a test module below it or a package ``__init__`` pytest imports for one may move
+    ``sys.path`` (see the module's text); True where one cannot be read or the folders below
+    hold too many entries."""
+    read = _read_files(folder)
+    if read is None:
+        return True
+    conftests, modules = read
+    try:
+        fixtures = {n for p in conftests for n in _fixtures(_parsed(p))}
+        for path in modules:
+            tree = _parsed(path)
+            if tree is not None and not Reader(path, folder, fixtures | _fixtures(
+                    tree)).module(tree):
+                return True
+    except (Refused, RecursionError):
+        return True
+    return False
 
+
+def _read_files(folder: str) -> tuple[list[str], list[str]] | None:
+    """The conftests pytest may load for ``folder`` and every module read (those, the test
+    modules below it and the ``__init__`` of their packages and of the conftests' up: those
+    pytest imports; a package's that holds neither is the project's source, P1g); None where
+    the folders below hold too many entries, or a doctest text file (``test*.txt``: pytest
+    runs its examples in its own process, s61-greview G16)."""
     from .testnames import test_name
 
-    below = below_files(folder)
-    if below is None:
-        return True
-    for path in [*above_conftests(folder), *(p for p in below if p.endswith(".py") and test_name(
-            p.rpartition("/")[2].lower()))]:
-        try:
-            data = fs.read(path, LIMIT + 1)
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-            continue
-        except (OSError, ValueError):
-            return True
-        if len(data) > LIMIT or re.search(rb"\\(?:x|u|U|N\{|[0-7])", data) or any(
-                spelled(data, w) for w in _MOVERS):  # (a string's escape may spell any)
-            return True
-    return False
+    below = below_files(folder, frozenset(("__pycache__", ".git")), (".txt",))  # (pytest's
+    if below is None or any(  # norecursedirs may be set, a hook may collect in node_modules:
+            p.rpartition("/")[2].lower().startswith("test") and p.endswith(".txt")
+            for p in below):  # every folder but a repository's read, G17; a doctest file's
+        return None  # `>>>` code, G16)
+    conftests = list(dict.fromkeys([*above_conftests(folder), *(
+        p for p in below if p.endswith("/conftest.py"))]))
+    tests = [p for p in below if p.endswith(".py") and test_name(p.rpartition("/")[2].lower())
+             and not p.endswith(("/conftest.py", "/__init__.py"))]
+    held, inits = set(below), []
+    for path in [*tests, *(c for c in conftests if c in held)]:  # (a conftest's package too)
+        at = path.rpartition("/")[0]
+        while at + "/__init__.py" in held:
+            inits.append(at + "/__init__.py")
+            at = at.rpartition("/")[0]
+    return conftests, list(dict.fromkeys([*conftests, *inits, *tests]))
+
+
+def _parsed(path: str) -> ast.Module | None:
+    """The module at ``path`` parsed; None where there is none. Raises ``Refused`` where it
+    cannot be read (past ``LIMIT``, not Python's)."""
+    import ast
+
+    try:
+        data = fs.read(path, LIMIT + 1)
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None
+    except (OSError, ValueError):
+        raise Refused from None
+    if len(data) > LIMIT:
+        raise Refused
+    try:
+        return ast.parse(data)
+    except (SyntaxError, ValueError, UnicodeError, LookupError, MemoryError, RecursionError):
+        raise Refused from None
+
+
+def _fixtures(tree: ast.Module | None) -> set[str]:
+    """The names of the functions of ``tree`` a ``fixture`` decorates (``pytest.fixture``,
+    ``fixture``, called or not) and the ``name=`` strings of those decorators (the fixtures
+    a project's file defines)."""
+    import ast
+
+    found: set[str] = set()
+    for node in ast.walk(tree) if tree else ():
+        fixtures = [d for d in getattr(node, "decorator_list", ()) if named(
+            d.func if isinstance(d, ast.Call) else d) == "fixture"]
+        if fixtures and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found.add(node.name)
+            found.update(k.value.value for d in fixtures for k in getattr(d, "keywords", ())
+                         if k.arg == "name" and isinstance(k.value, ast.Constant) and
+                         isinstance(k.value.value, str))
+    return found

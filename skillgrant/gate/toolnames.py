@@ -125,7 +125,7 @@ def folder_items(values: list[tuple[list[str], str, str]], kept: set[str],
 
     reals: set[str] = set()
     folders: list[tuple[str, str]] = []
-    others: list[str] = []
+    others: dict[str, str] = {}
     through: set[str] = set()
     for paths, name, value in values:
         for path in paths:
@@ -135,16 +135,20 @@ def folder_items(values: list[tuple[list[str], str, str]], kept: set[str],
                 folders.append((folder, kinds(name, value)))
                 through.add(path)
             else:
-                others.append(path)
+                others[path] = others.get(path, "") + kinds(name, value)
+    from .toollinks import linked_targets
+
+    linked, at_kept = linked_targets(others, kept, whose)  # (the links a folder guarded
+    linked += [i for t, kind in at_kept for i in looked_up(t, kind)]  # whole holds: W)
     if not folders:
-        return [], through
+        return linked, through
     shadowed: dict[str, bool] = {}
-    for other in dict.fromkeys(others):
+    for other in others:
         shadowed.update(_held(other))
     for folder, kind in dict.fromkeys(folders) if len(folders) > 1 else ():
         shadowed.update(_own(folder, kind))  # (`-I. -I..`: ../cfg.h for ./cfg.h, L3)
-    return [i for f, kind in dict.fromkeys(folders)
-            for i in looked_up(f, kind, shadowed)], through
+    return linked + [i for f, kind in dict.fromkeys(folders)
+                     for i in looked_up(f, kind, shadowed)], through
 
 
 def _held(folder: str) -> dict[str, bool]:
@@ -230,6 +234,8 @@ def looked_up(folder: str, kind: str,
         except OSError:
             entries = {}
         here = [n for n in entries if n not in names and _looked_up_name(n, kind)]
+        if HEADER in kind:  # (any name its sources include: `<cfg>`, `<c.inl>`; L)
+            here += [n for n in _included(folder, entries) if n not in names and n not in here]
         names.update(dict.fromkeys(here, False))  # (the project's own: H1)
         if HEADER in kind:  # (cpp takes `<dir>/stdio.h.gch`, a file or a folder, first: N4)
             names.update({f"{n}.gch": True for n in here})
@@ -240,6 +246,19 @@ def looked_up(folder: str, kind: str,
                     names.update(_below(name))
     base = folder.rstrip("/") + "/"  # (one concatenation a name: they are thousands)
     return [(base + n, tree) for n, tree in names.items()]
+
+
+def _included(folder: str, entries: dict[str, bool]) -> list[str]:
+    """The files ``folder`` holds at its top (``entries``) its sources' include directives
+    name (``includes.included``: ``<cfg>``, ``"c.inl"``, a header whatever its name, as
+    ``./c.h`` is by its ending: session 55's rule; one not there yet is the project's own
+    source, session 56's boundary); where one cannot be read exactly (a computed include),
+    every file there but a source's (``t.c``: the project's own, compiled anyway)."""
+    from .includes import COMPILED, included
+
+    spelled = included(folder)
+    return [n for n, is_folder in entries.items() if not is_folder and (
+        not n.endswith(COMPILED) if spelled is None else n in spelled)]
 
 
 def _not_header(name: str) -> bool:
