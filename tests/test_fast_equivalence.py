@@ -570,12 +570,12 @@ def test_the_closing_fence_is_the_first_line_the_loop_finds(rest: str) -> None:
 # --- the frozen dataclasses a batch makes for every file (issue 17) ----------------------------
 
 def _quick_classes() -> list[type]:
-    from skillgrant.reports.ci import FileError, Location
+    from skillgrant.reports.ci import FileError
     from skillgrant.reports.results import FileResult
     from skillgrant.skillfile.builder import ApplyResult
-    from skillgrant.skillfile.doc import AllowedTools, Item, SkillDoc
+    from skillgrant.skillfile.doc import SkillDoc
 
-    return [AllowedTools, ApplyResult, FileError, FileResult, Item, Location, SkillDoc]
+    return [ApplyResult, FileError, FileResult, SkillDoc]
 
 
 @pytest.mark.parametrize("cls", _quick_classes(), ids=lambda cls: cls.__name__)

@@ -301,9 +301,9 @@ def test_a_moved_value_and_a_spliced_document_are_the_dataclass_replacements() -
     ``dataclasses.replace``): a field added later must be added there too."""
     from dataclasses import fields, replace
 
-    from skillgrant.skillfile.doc import AllowedTools, SkillDoc
+    from skillgrant.skillfile.doc import AllowedTools, Item, SkillDoc
 
-    assert [f.name for f in fields(AllowedTools)] == [
+    assert list(AllowedTools._fields) == [
         "form", "value", "entries", "key_start", "key_column", "start", "end", "line_end",
         "separator", "multiline", "items", "item_prefix", "entry_starts", "entry_ends"]
     assert [f.name for f in fields(SkillDoc)] == [
@@ -314,16 +314,16 @@ def test_a_moved_value_and_a_spliced_document_are_the_dataclass_replacements() -
     value = doc.allowed_tools
     assert value is not None
     moved = value.moved(7)
-    assert moved == replace(value, key_start=value.key_start + 7, start=value.start + 7,
-                            end=value.end + 7, line_end=value.line_end + 7,
-                            items=tuple(replace(i, start=i.start + 7, end=i.end + 7,
-                                                block_start=i.block_start + 7,
-                                                block_end=i.block_end + 7) for i in value.items),
-                            entry_starts=tuple(a + 7 for a in value.entry_starts),
-                            entry_ends=tuple(a + 7 for a in value.entry_ends))
-    assert value.placed(1, 2, 3, 4, (), (5,), (6,)) == replace(
-        value, key_start=1, start=2, end=3, line_end=4, items=(), entry_starts=(5,),
-        entry_ends=(6,))
+    assert moved == value._replace(
+        key_start=value.key_start + 7, start=value.start + 7, end=value.end + 7,
+        line_end=value.line_end + 7,
+        items=tuple(i._replace(start=i.start + 7, end=i.end + 7, block_start=i.block_start + 7,
+                               block_end=i.block_end + 7) for i in value.items),
+        entry_starts=tuple(a + 7 for a in value.entry_starts),
+        entry_ends=tuple(a + 7 for a in value.entry_ends))
+    assert type(moved) is AllowedTools and all(type(i) is Item for i in moved.items)
+    assert value.placed(1, 2, 3, 4, (), (5,), (6,)) == value._replace(
+        key_start=1, start=2, end=3, line_end=4, items=(), entry_starts=(5,), entry_ends=(6,))
     for start in (0, doc.insert_at, len(doc.text)):
         assert doc.spliced("t", start, 3, {"k": 1}, moved) == replace(
             doc, text="t", yaml_end=doc.yaml_end + 3, body_start=doc.body_start + 3,
@@ -333,9 +333,7 @@ def test_a_moved_value_and_a_spliced_document_are_the_dataclass_replacements() -
 
 def test_a_rewritten_value_is_the_dataclass_replacement() -> None:
     """``AllowedTools.rewritten`` (the read-back branches' new value) keeps the key, its place
-    and form, and takes every other field given: ``dataclasses.replace`` of those fields."""
-    from dataclasses import replace
-
+    and form, and takes every other field given: ``_replace`` of those fields."""
     from skillgrant.skillfile.doc import Item
 
     doc = read_skill("---\nname: x\nallowed-tools:\n  - Read # r\n  - 'Grep'\ndescription: d\n"
@@ -344,8 +342,8 @@ def test_a_rewritten_value_is_the_dataclass_replacement() -> None:
     assert value is not None
     items = (Item("Glob", "plain", 40, 44, 36, 44),)
     assert value.rewritten(("Glob",), ("Glob",), 44, 45, ", ", False, items, (40,), (44,)) == \
-        replace(value, value=("Glob",), entries=("Glob",), end=44, line_end=45, separator=", ",
-                multiline=False, items=items, entry_starts=(40,), entry_ends=(44,))
+        value._replace(value=("Glob",), entries=("Glob",), end=44, line_end=45, separator=", ",
+                       multiline=False, items=items, entry_starts=(40,), entry_ends=(44,))
 
 
 def test_the_reader_gives_whether_the_runtimes_frontmatter_is_ours_as_worked_out() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol, cast
 
 from ..errors import SkillFileError
 from ..log import heard
@@ -242,7 +242,13 @@ def path_error(path: Path, message: str, root: Path) -> FileOutcome:
 def _line_column(text: str, offset: int) -> Location:
 
     line_start = text.rfind("\n", 0, offset) + 1
-    return Location(text.count("\n", 0, offset) + 1, offset - line_start + 1)
+    return _at(Location, (text.count("\n", 0, offset) + 1, offset - line_start + 1, None))
+
+
+#: ``Location(line, column, end)`` of a tuple of the three, without the record's ``__new__``
+#: (a Python frame each: a batch makes one for every entry).
+_at: Final[Callable[[type[Location], tuple[int, int, tuple[int, int] | None]], Location]] = \
+    tuple.__new__
 
 
 class _Lines:
@@ -290,9 +296,9 @@ def locate(doc: SkillDoc) -> tuple[Location, tuple[Location, ...]]:
     for i, start in enumerate(value.entry_starts):
         line, column = lines.at(start)
         if ends is not None and ends[i] > start:
-            found.append(Location(line, column, lines.at(ends[i] - 1)))
+            found.append(_at(Location, (line, column, lines.at(ends[i] - 1))))
         else:
-            found.append(Location(line, column))
+            found.append(_at(Location, (line, column, None)))
     return key, tuple(found)
 
 
@@ -301,10 +307,10 @@ def _on_its_line(text: str, value: AllowedTools) -> tuple[Location, tuple[Locati
     every entry: each column counted from there."""
     line = text.count("\n", 0, value.key_start) + 1
     before = value.key_start - 1  # a column is its offset less this
-    return Location(line, value.key_column + 1), tuple(
-        Location(line, start - before, (line, end - 1 - before)) if end > start
-        else Location(line, start - before)
-        for start, end in zip(value.entry_starts, value.entry_ends, strict=True))
+    return _at(Location, (line, value.key_column + 1, None)), tuple([
+        _at(Location, (line, start - before, (line, end - 1 - before))) if end > start
+        else _at(Location, (line, start - before, None))
+        for start, end in zip(value.entry_starts, value.entry_ends, strict=True)])
 
 
 class FileDone(NamedTuple):

@@ -30,7 +30,7 @@ from typing import Final
 from ..errors import AllowedToolsError
 from ..grants import split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
-from .doc import Item, SkillDoc
+from .doc import Item, SkillDoc, make_item
 from .entryspans import Span, verbatim_spans
 from .runtime import runtime_frontmatter
 from .spans import KEY
@@ -71,8 +71,8 @@ def block_items_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
         _spans(values, places)
         split_allowed_tools(list(values))
         return None
-    items = tuple(Item(written, "plain", start + s, start + e, start + b, start + e)
-                  for written, (b, s, e) in zip(values, places, strict=True))
+    items = tuple([make_item(Item, (written, "plain", start + s, start + e, start + b, start + e))
+                   for written, (b, s, e) in zip(values, places, strict=True)])
     new_value = value.rewritten(values, entries, end, end, value.separator, len(items) > 1,
                                 items, tuple(start + s for s in starts),
                                 tuple(start + e for e in ends))

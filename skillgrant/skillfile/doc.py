@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Generic, Literal, TypeVar, overload
+from typing import Any, Final, Generic, Literal, NamedTuple, TypeVar, overload
 
 from ..frozen import quick_init
 from ..grants import JS_WHITESPACE, runtime_entries
@@ -22,6 +22,10 @@ FORMS: Final[dict[str, Form]] = {"plain": "plain", "single": "single-quoted",
 
 
 V = TypeVar("V")
+
+#: ``Item(*fields)`` without the record's ``__new__`` (a Python frame an item).
+make_item: Final[Callable[[type[Item], tuple[str, str, int, int, int, int]], Item]] = \
+    tuple.__new__
 
 
 class _Once(Generic[V]):
@@ -53,12 +57,15 @@ class _Once(Generic[V]):
         instance.__dict__[self.name] = value
 
 
-@quick_init
-@dataclass(frozen=True)
-class Item:
+class Item(NamedTuple):
     """One list item: its string, its scalar style, the scalar's span (``start``..``end``) and,
     for a block list, the item's whole lines ``block_start``..``block_end`` (leading comment
-    lines, the dash, a trailing comment; no final line break)."""
+    lines, the dash, a trailing comment; no final line break).
+
+    A record (a tuple): a batch makes one for every item of every list it reads, moves or
+    reads back, and a tuple costs a third of a frozen dataclass's instance to make (session
+    61); where many are made, ``tuple.__new__(Item, fields)`` (``make_item``) skips the
+    record's own ``__new__``."""
 
     value: str
     style: str
@@ -68,9 +75,7 @@ class Item:
     block_end: int
 
 
-@quick_init
-@dataclass(frozen=True)
-class AllowedTools:
+class AllowedTools(NamedTuple):
     """Where and how ``allowed-tools`` is written. Offsets index the whole file text.
 
     ``start``..``end`` is the span a rewrite replaces; ``key_start``..``line_end`` the lines a
@@ -80,6 +85,9 @@ class AllowedTools:
     ``entry_starts`` holds the offset of its first character as written (of the backslash,
     when an escape spells it) and ``entry_ends`` the offset just past its last: what a report
     points at (``yamlspan.entry_spans``).
+
+    A record (a tuple), as ``Item``: a batch makes two or three a file (read, moved, read
+    back), each by ``tuple.__new__`` of every field (``_made``).
     """
 
     form: Form
@@ -99,25 +107,26 @@ class AllowedTools:
 
     def moved(self, by: int) -> AllowedTools:
         """This value with each of its offsets ``by`` characters on."""
-        # Every field given (dataclasses.replace asks each by name: a batch moves a value a
-        # file); tests/test_reread.py checks the fields are these.
-        return AllowedTools(self.form, self.value, self.entries, self.key_start + by,
-                            self.key_column, self.start + by, self.end + by,
-                            self.line_end + by, self.separator, self.multiline,
-                            tuple(Item(item.value, item.style, item.start + by, item.end + by,
-                                       item.block_start + by, item.block_end + by)
-                                  for item in self.items), self.item_prefix,
-                            tuple(at + by for at in self.entry_starts),
-                            tuple(at + by for at in self.entry_ends))
+        # Every field given (``_replace`` asks each by name: a batch moves a value a file);
+        # tests/test_reread.py checks the fields are these.
+        return _made(AllowedTools, (
+            self.form, self.value, self.entries, self.key_start + by, self.key_column,
+            self.start + by, self.end + by, self.line_end + by, self.separator, self.multiline,
+            tuple([make_item(Item, (value, style, start + by, end + by, block_start + by,
+                                    block_end + by))
+                   for value, style, start, end, block_start, block_end in self.items]),
+            self.item_prefix, tuple([at + by for at in self.entry_starts]),
+            tuple([at + by for at in self.entry_ends])))
 
     def placed(self, key_start: int, start: int, end: int, line_end: int,
                items: tuple[Item, ...], entry_starts: tuple[int, ...],
                entry_ends: tuple[int, ...]) -> AllowedTools:
         """This value with these offsets (and items), the rest kept: a retried reading carried
         back onto the file as written (``retry``). Every field given, as ``moved``."""
-        return AllowedTools(self.form, self.value, self.entries, key_start, self.key_column,
-                            start, end, line_end, self.separator, self.multiline, items,
-                            self.item_prefix, entry_starts, entry_ends)
+        return _made(AllowedTools, (self.form, self.value, self.entries, key_start,
+                                    self.key_column, start, end, line_end, self.separator,
+                                    self.multiline, items, self.item_prefix, entry_starts,
+                                    entry_ends))
 
     def rewritten(self, value: str | tuple[str, ...], entries: tuple[str, ...], end: int,
                   line_end: int, separator: str | None, multiline: bool,
@@ -125,9 +134,14 @@ class AllowedTools:
                   entry_ends: tuple[int, ...]) -> AllowedTools:
         """This value written anew from ``start`` (its key, place and form kept): the
         read-back's branches (``reread``, ``blockread``). Every field given, as ``moved``."""
-        return AllowedTools(self.form, value, entries, self.key_start, self.key_column,
-                            self.start, end, line_end, separator, multiline, items,
-                            self.item_prefix, entry_starts, entry_ends)
+        return _made(AllowedTools, (self.form, value, entries, self.key_start,
+                                    self.key_column, self.start, end, line_end, separator,
+                                    multiline, items, self.item_prefix, entry_starts,
+                                    entry_ends))
+
+
+#: ``AllowedTools(*fields)`` of a tuple of every field, without the record's ``__new__``.
+_made: Final[Callable[[type[AllowedTools], tuple[Any, ...]], AllowedTools]] = tuple.__new__
 
 
 @quick_init

@@ -18,7 +18,7 @@ import bisect
 from collections.abc import Sequence
 
 from ..errors import SkillFileError
-from .doc import AllowedTools, Item, SkillDoc
+from .doc import AllowedTools, Item, SkillDoc, make_item
 from .flowlenient import Scan
 from .runtime import Prediction, RuntimeFrontmatter
 from .yamlspan import line_column
@@ -99,8 +99,8 @@ def _allowed(lines: _Lines, value: AllowedTools) -> AllowedTools:
     if (before != after and not after.startswith(" ") and value.form == "double-quoted"
             and not value.multiline and value.end == lines.new_starts[line] + len(after)):
         return _requoted(lines, value, line)
-    items = tuple(Item(i.value, i.style, back(i.start), back(i.end), back(i.block_start),
-                       back(i.block_end)) for i in value.items)
+    items = tuple([make_item(Item, (i.value, i.style, back(i.start), back(i.end),
+                                    back(i.block_start), back(i.block_end))) for i in value.items])
     return value.placed(back(value.key_start), back(value.start), back(value.end),
                         back(value.line_end), items, tuple(map(back, value.entry_starts)),
                         tuple(map(back, value.entry_ends)))

@@ -19,7 +19,7 @@ from ..grants import lone_surrogate, runtime_entries, split_allowed_tools
 from ..limits import MAX_FRONTMATTER_CHARS
 from . import fmread
 from .dashtab import compose_dash_tabs
-from .doc import FORMS, AllowedTools, Item, SkillDoc, separator
+from .doc import FORMS, AllowedTools, Item, SkillDoc, make_item, separator
 from .entryspans import entry_spans
 from .flowlenient import Scan
 from .keptlines import allowed_kept
@@ -352,7 +352,7 @@ class _Reader:
         style = STYLE_NAMES.get(node.style, "plain")
         self._refuse_quoted_crlf(node)
         if seq.flow_style:
-            return Item(node.value, style, start, end, start, end)
+            return make_item(Item, (node.value, style, start, end, start, end))
         if style in ("literal", "folded"):
             end = last_char(self.text, start, end)
         block_end = eol(self.text, end)
@@ -361,7 +361,7 @@ class _Reader:
         else:
             previous = self.end(seq.value[index - 1])
             block_start = self.text.find("\n", last_char(self.text, 0, previous)) + 1
-        return Item(node.value, style, start, end, block_start, block_end)
+        return make_item(Item, (node.value, style, start, end, block_start, block_end))
 
     def _insertion_point(self, pairs: list[tuple[Node, Node]], yaml_end: int) -> tuple[int, int]:
         for key, value in pairs:  # (a collection's value is a list: no string is equal)
