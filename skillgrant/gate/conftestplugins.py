@@ -28,7 +28,6 @@ where the folders below hold more than ``_ENTRIES`` entries."""
 
 from __future__ import annotations
 
-import glob
 import os
 
 from . import files as fs
@@ -119,6 +118,8 @@ def conftest_plugins(folder: str, given: tuple[str, ...] = (),
     them (``_modules_naming``: of ``tests``' ``python_files`` patterns and operand paths too).
     ``recurse``: the settings name ``norecursedirs`` (pytest's defaults replaced: no folder
     skipped but ``__pycache__``; s60-preview M)."""
+    import glob  # (here: it loads contextlib, ~0.3 ms of a hook that globs nothing)
+
     skipped = frozenset(("__pycache__",)) if recurse else _SKIPPED
     below = below_files(folder, skipped)
     read = None if below is None else _conftests(folder, below, anchors, skipped)

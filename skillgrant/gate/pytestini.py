@@ -26,7 +26,6 @@ covering it still allows the Edit tool)."""
 from __future__ import annotations
 
 import fnmatch
-import glob
 import os
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -126,6 +125,8 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
         _LAST[:] = [(guards, {}, [])]
     kept = _LAST[0][1]
     if folder not in kept:
+        import glob
+
         from .checkersettings import pytest_settings
         from .collectopts import option_read
         from .conftestplugins import conftest_plugins
@@ -227,6 +228,7 @@ def anchors(real: str, settings: list[tuple[str, str, str]], guards: object,
     entry (its glob's matches) and each path operand of the plan's pytest entries
     (``Guarded.named``' entries; a node id's file), real paths; ``conftestplugins`` reads
     the conftests in, above and below each outside ``real``."""
+    import glob
     import shlex
 
     from .collectopts import operands
