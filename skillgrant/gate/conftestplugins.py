@@ -101,6 +101,12 @@ _COMPILED: Final = (".pyc", ".so", ".pyd")
 _SKIPPED: Final = frozenset((".git", ".hg", ".svn", "node_modules", "__pycache__"))
 
 
+def _sourceless(base: str) -> list[str]:
+    """A sourceless module's files at ``base`` (less the suffix; review A-SOURCELESS)."""
+    import glob  # (here: it loads contextlib, ~0.3 ms of a hook that names no module)
+    return [p for end in (".*[so]", "/__init__.*[so]") for p in glob.glob(glob.escape(base) + end)]
+
+
 def conftest_plugins(folder: str, given: tuple[str, ...] = (),
                      roots: Callable[[], tuple[str, ...]] = tuple,
                      anchors: tuple[str, ...] = (), tests: tuple[str, ...] = (),
@@ -118,8 +124,6 @@ def conftest_plugins(folder: str, given: tuple[str, ...] = (),
     them (``_modules_naming``: of ``tests``' ``python_files`` patterns and operand paths too).
     ``recurse``: the settings name ``norecursedirs`` (pytest's defaults replaced: no folder
     skipped but ``__pycache__``; s60-preview M)."""
-    import glob  # (here: it loads contextlib, ~0.3 ms of a hook that globs nothing)
-
     skipped = frozenset(("__pycache__",)) if recurse else _SKIPPED
     below = below_files(folder, skipped)
     read = None if below is None else _conftests(folder, below, anchors, skipped)
@@ -151,8 +155,7 @@ def conftest_plugins(folder: str, given: tuple[str, ...] = (),
         places += [os.path.join(r, *(package or name).split(".")) + end for r in roots()
                    for end in (".py", "/__init__.py", ".pyc", "/__init__.pyc")] + [
             p for r in roots() for base in (os.path.join(r, *(package or name).split(".")),)
-            for p in glob.glob(glob.escape(base) + ".*[so]") + glob.glob(
-                glob.escape(base) + "/__init__.*[so]")]  # (a sourceless module: A-SOURCELESS)
+            for p in _sourceless(base)]
         for path in places:
             found = _read(path)
             if found is None:
