@@ -63,9 +63,8 @@ _STANDARD_FOLDER: Final = _STANDARD + os.sep
 #: The kept modules ``load`` read, by name (a module's entry leaves once its source changed).
 _KEPT: dict[str, Kept] = {}
 _WRITABLE: list[bool] = []
-#: The kept file ``load`` read, open (its descriptor, closed on exec), and its size; mapped.
+#: The kept file ``load`` read, open (its descriptor, closed on exec), and its size.
 _FILE: list[tuple[int, int]] = []
-_MAPPED: list[memoryview] = []
 #: The groups read from it, by place (None: one that did not read as a group), and the kept
 #: modules served to this process's imports.
 _GROUPS: dict[tuple[int, int], dict[str, CodeType] | None] = {}
@@ -192,7 +191,7 @@ def _code(name: str, kept: Kept) -> CodeType | None:
 def _group(place: tuple[int, int]) -> dict[str, CodeType] | None:
     """The group at ``place`` in the kept file: its modules' code by name; None where it
     does not read whole as a dict."""
-    data = _mapped(place)
+    data = _read(place)
     try:
         group = marshal.loads(data) if data is not None else None
     except Exception:
@@ -233,7 +232,6 @@ def load() -> int:
     for old, _ in _FILE:
         os.close(old)
     _FILE[:] = [(fd, size)]
-    _MAPPED.clear()
     _GROUPS.clear()
     _KEPT.update(held)
     _SHADOWING[:] = _shadowing()
@@ -355,21 +353,6 @@ def _parts(new: dict[str, Made]) -> list[tuple[list[str], bytes]]:
     if new:
         parts.append((list(new), marshal.dumps({name: made[4] for name, made in new.items()})))
     return parts
-
-
-def _mapped(place: tuple[int, int]) -> memoryview | bytes | None:
-    """The bytes of the group at ``place``, through the file ``load`` read mapped (where its
-    size is the same), not copied: the kernel maps its pages sixteen a fault (session 61)."""
-    back, length = place
-    try:
-        fd, size = _FILE[0]
-        if not _MAPPED and os.fstat(fd).st_size == size:
-            import mmap
-
-            _MAPPED.append(memoryview(mmap.mmap(fd, size, prot=mmap.PROT_READ)))
-        return _MAPPED[0][size - back:size - back + length]
-    except (OSError, IndexError, ImportError, ValueError):
-        return _read(place)
 
 
 def _read(place: tuple[int, int]) -> bytes | None:
