@@ -8,12 +8,12 @@ The public surface (semantics §10)::
 
 from __future__ import annotations
 
-from .lazy import exports
-from .log import library_logger
-from .log import loaded as log_loaded
+import sys
 
 TYPE_CHECKING = False  # typing's import alone costs a hook more than its decision
 if TYPE_CHECKING:
+    from typing import Any
+
     from .errors import (
         AllowedToolsError,
         GrantSyntaxError,
@@ -32,8 +32,12 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 # A library logs; the application decides where records go (semantics §5 audit records). The
-# logger and its NullHandler are set up when logging is in use (log.py).
-if log_loaded():
+# logger and its NullHandler are set up when logging is in use (log.py's ``loaded``: neither
+# log.py nor lazy.py is imported by ``import skillgrant`` itself, which every hook's process
+# does before its kept modules are served: session 61).
+if "logging" in sys.modules:
+    from .log import library_logger
+
     library_logger()
 
 __all__ = [
@@ -61,14 +65,17 @@ __all__ = [
 # rewriter, the prover and the grammar, and even the exceptions and verdicts, keeping `import
 # skillgrant`, the CLI's start-up and `skillgrant hook` light (the hook loads only what deciding
 # its call needs, and turns the garbage collector off before it: cli/entry.py).
-__getattr__ = exports(__name__, {"AllowedToolsError": "errors", "GrantSyntaxError": "errors",
-                                 "PlanError": "errors", "SkillFileError": "errors",
-                                 "SkillgrantError": "errors", "Decision": "verdicts",
-                                 "Verdict": "verdicts",
-                                 "Plan": "plan.model", "apply_to_text": "skillfile.builder",
-                                 "check_call": "gate.call", "CallVerdict": "gate.verdict",
-                                 "Grant": "grants", "parse_grant": "grants",
-                                 "split_allowed_tools": "grants", "constrain": "prover",
-                                 "prove": "prover"},
-                      # submodules `import skillgrant` made attributes before they were lazy
-                      modules=("errors", "verdicts"))
+_HOMES = {"AllowedToolsError": "errors", "GrantSyntaxError": "errors", "PlanError": "errors",
+          "SkillFileError": "errors", "SkillgrantError": "errors", "Decision": "verdicts",
+          "Verdict": "verdicts", "Plan": "plan.model", "apply_to_text": "skillfile.builder",
+          "check_call": "gate.call", "CallVerdict": "gate.verdict", "Grant": "grants",
+          "parse_grant": "grants", "split_allowed_tools": "grants", "constrain": "prover",
+          "prove": "prover"}
+
+
+def __getattr__(name: str) -> Any:
+    """``lazy.exports``' lookup of the names above, and of the submodules ``import
+    skillgrant`` made attributes before they were lazy."""
+    from .lazy import exports
+
+    return exports(__name__, _HOMES, modules=("errors", "verdicts"))(name)

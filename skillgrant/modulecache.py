@@ -1,15 +1,8 @@
 """The package's modules a hook's process imported, and the standard library's it imported
 through them (``re``, ``enum``, ``json``, …), kept compiled in one file beside the package's
-bytecode.
-
-``skillgrant hook`` starts a process for every tool call and imports about eighty of the
-package's modules. Python's path-based import costs each module about 310 k instructions
-before its code runs (the finder's folder lookups, the bytecode file's header, its stat and
-read: an empty module measured, session 51), a seventh of the hook's instructions. This
-keeps the compiled code of the modules a hook imported in one file of the package's
-``__pycache__`` (as ``patterncache`` keeps its patterns: the same checks, ``read``/``write``),
-and serves them to the next hook's imports from it (``load``): about 170 k instructions a
-module.
+bytecode, and served to the next hook's imports (``load``): Python's path-based import costs
+each module about 310 k instructions before its code runs, a kept one about 170 k (session
+51), and ``_find_and_load`` takes a kept module's import system steps in one function.
 
 Sound as the bytecode is: each module's code is what ``compile`` makes of its source file
 (as the import system's ``source_to_code``), kept with the source's modification time and
@@ -21,15 +14,12 @@ was kept (an entry came or went: a package or an extension module of the name wo
 first), and where no folder ``sys.path`` names before the standard library's holds an entry
 of its name (``python -I``'s zip file is missing; a script's folder, listed once a process).
 So ``load`` runs before ``re`` is first imported. The file holds the list of the kept
-modules first and their code after it, in groups, each group read (from the file ``load``
-opened) only as one of its modules is imported: a hook imports about 120 of the 160 or more
-kept, and reading all of their 3 MB or more cost it about 3 ms of CPU (memory the kernel maps
-for them; docs/performance.md, session 58). A group is the modules that were imported
-together: one ``marshal.loads`` makes their code (the names their code shares made once, not
-once a module: about a fifth of the modules' unmarshalling, session 60), and a process that
-imported only some of a loaded group's modules writes it again as two groups (``keep``), so
-a group's modules are those every process that loaded it imported. The file is read only where
-``patterncache.opened`` trusts it (this user's, no one else may write it, this exact
+modules first, then their code in groups, each group read only as one of its modules is
+imported (a hook imports about 120 of the 160 or more kept; docs/performance.md, sessions
+58, 60 and 61). A group is the modules that were imported together: one ``marshal.loads``
+makes their code (the names their code shares made once), and a process that imported only
+some of a loaded group's modules writes it again as two (``keep``). The file is read only
+where ``patterncache.opened`` trusts it (this user's, no one else may write it, this exact
 interpreter), and whoever can write the package's ``__pycache__`` can write its bytecode,
 which runs: the hook guards the package's folder, and the interpreter's library, from the
 calls it judges (``gate/guards.py``).
@@ -37,6 +27,7 @@ calls it judges (``gate/guards.py``).
 
 from __future__ import annotations
 
+import _thread
 import marshal
 import os
 import sys
@@ -45,7 +36,7 @@ from . import patterncache
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from importlib.machinery import ModuleSpec
     from types import CodeType, ModuleType
     from typing import Final
@@ -64,8 +55,7 @@ if TYPE_CHECKING:
 _FORM: Final = 4
 MAX_MODULES: Final = 256
 MAX_HEAD: Final = 1 << 16
-#: The package's folder, and the standard library's (the interpreter's own ``lib``, without
-#: its site folders): only modules below them are kept.
+#: The package's folder, the standard library's (not its site folders): what may be kept.
 _PACKAGE: Final = os.path.dirname(os.path.abspath(__file__))
 _STANDARD: Final = os.path.dirname(os.__file__)
 _SITES: Final = ("/site-packages/", "/dist-packages/")
@@ -79,11 +69,9 @@ _FILE: list[tuple[int, int]] = []
 #: modules served to this process's imports.
 _GROUPS: dict[tuple[int, int], dict[str, CodeType] | None] = {}
 _SERVED: set[str] = set()
-#: The names (lower case, to their first dot) of the entries of the folders ``sys.path``
-#: names before the standard library's (``load``): a standard module whose name is one of
-#: them is left to the path finder, which may find it there; none are served where one of
-#: them is not a folder that can be listed (``python -I``'s zip file is missing: nothing). And
-#: the modules imported before ``load``.
+#: The names (lower case, to their first dot) in the folders ``sys.path`` names before the
+#: standard library's: a standard module of one of them is left to the path finder (none
+#: where one is no folder that can be listed); and the modules imported before ``load``.
 _SHADOWING: list[frozenset[str]] = []
 _BEFORE: set[str] = set()
 #: Whether a module's ``__cached__`` is its folder's ``__pycache__/<name>.<tag>.pyc``, as
@@ -92,8 +80,11 @@ _BEFORE: set[str] = set()
 _TAG: Final = sys.implementation.cache_tag
 _PLAIN_CACHE: Final = _TAG is not None and sys.pycache_prefix is None and \
     not sys.flags.optimize and os.sep == "/" and os.altsep is None
-#: The import system's own spec type (``importlib.machinery`` would load ``warnings``).
+#: The import system's spec type (``importlib.machinery`` would load ``warnings``), its module
+#: (the interpreter asks its ``_find_and_load`` for a module not imported), that function.
 _Spec = type(sys.__spec__)
+_BOOTSTRAP: Final = sys.modules.get("_frozen_importlib")
+_FIND_AND_LOAD: list[Callable[[str, object], ModuleType]] = []
 
 
 class _Finder:
@@ -141,10 +132,55 @@ class _Finder:
         exec(module.__spec__.loader_state, module.__dict__)  # type: ignore[union-attr]
 
 
+def _find_and_load(name: str, import_: object) -> ModuleType:
+    """The import system's ``_find_and_load`` (3.11's importlib/_bootstrap.py) for a module
+    ``_Finder`` serves, its steps in one function (~20 of the import system's Python
+    functions a module): anything else goes to the import system's, as a module being
+    imported (a cycle), a package not yet imported, another finder first, another thread
+    running (the module locks this leaves out), ``-v``."""
+    spec = None
+    if name in _KEPT and name not in sys.modules and sys.meta_path[:1] == [_Finder] and \
+            not _thread._count() and not sys.flags.verbose:
+        parent, _, child = name.rpartition(".")
+        above = sys.modules.get(parent) if parent else None
+        if not parent or hasattr(above, "__path__"):
+            spec = _Finder.find_spec(name)
+    if spec is None:
+        return _FIND_AND_LOAD[0](name, import_)
+    module = type(sys)(name)
+    module.__loader__ = _Finder  # type: ignore[assignment]
+    module.__package__ = spec.parent
+    module.__spec__ = spec
+    if spec.submodule_search_locations is not None:
+        module.__path__ = spec.submodule_search_locations
+    module.__file__ = spec.origin
+    if spec.cached is not None:
+        module.__cached__ = spec.cached  # type: ignore[attr-defined]
+    above_spec = above.__spec__ if above else None
+    waiting: list[str] = [] if above_spec is None else \
+        above_spec._uninitialized_submodules  # type: ignore[attr-defined]
+    waiting.append(child)
+    try:
+        spec._initializing = True  # type: ignore[attr-defined]
+        sys.modules[name] = module
+        try:
+            _Finder.exec_module(module)
+        except BaseException:
+            sys.modules.pop(name, None)
+            raise
+        module = sys.modules.pop(name)
+        sys.modules[name] = module
+    finally:
+        spec._initializing = False  # type: ignore[attr-defined]
+        waiting.pop()
+    if parent:
+        setattr(sys.modules[parent], child, module)
+    return module
+
+
 def _code(name: str, kept: Kept) -> CodeType | None:
-    """The kept module ``name``'s code, from its group in the kept file (``_FILE``), read
-    once a process; None where the group does not read whole as one, or holds no code of the
-    name."""
+    """The kept module ``name``'s code, from its group in the kept file, read once a process;
+    None where the group does not read whole as one, or holds no code of the name."""
     place = kept[4]
     if place not in _GROUPS:
         _GROUPS[place] = _group(place)
@@ -167,8 +203,7 @@ _CODE: Final = type(_code.__code__)
 
 
 def _folder(origin: str, package: bool) -> str:
-    """The folder the path finder lists to find the module at ``origin`` (a package's: the
-    one holding its folder)."""
+    """The folder the path finder lists for the module at ``origin`` (a package's: above)."""
     folder = os.path.dirname(origin)
     return os.path.dirname(folder) if package else folder
 
@@ -202,6 +237,9 @@ def load() -> int:
     _SHADOWING[:] = _shadowing()
     if _Finder not in sys.meta_path:
         sys.meta_path.insert(0, _Finder)
+    if _BOOTSTRAP is not None and not _FIND_AND_LOAD:
+        _FIND_AND_LOAD.append(_BOOTSTRAP._find_and_load)
+        _BOOTSTRAP._find_and_load = _find_and_load  # type: ignore[attr-defined]
     return len(held)
 
 

@@ -271,3 +271,65 @@ def test_a_kept_module_whose_code_does_not_read_is_imported_from_its_file(
     served, loader, _, decided, _ = _probe(package)
     assert isinstance(served, int) and served > 20 and loader == "SourceFileLoader"
     assert decided == _probe(package, "files")[3]
+
+
+
+#: A process serving the kept modules by ``modulecache._find_and_load`` ("fast") or by the
+#: import system's own steps ("steps"), printing each of the package's modules as the import
+#: made it, in ``sys.modules``' order (its namespace's names in order, the values the import
+#: system sets, its spec's state after it), the decisions, and what a kept module whose code
+#: raises leaves (the error; no module of the names, none set on its package).
+IMPORTED = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import _frozen_importlib
+from skillgrant import modulecache
+modulecache.load()
+if sys.argv[2] == "steps":
+    _frozen_importlib._find_and_load = modulecache._FIND_AND_LOAD[0]
+fast = _frozen_importlib._find_and_load is modulecache._find_and_load
+exec_module = modulecache._Finder.exec_module
+def raising(module):
+    if module.__name__ == "skillgrant.gate.words":
+        raise OSError("raised")
+    exec_module(module)
+modulecache._Finder.exec_module = staticmethod(raising)
+try:
+    from skillgrant.gate import plainshell
+    raised = None
+except OSError as error:
+    raised = str(error)
+gate = sys.modules["skillgrant.gate"]
+left = [[name, name in sys.modules, hasattr(gate, name.rpartition(".")[2])]
+        for name in ("skillgrant.gate.words", "skillgrant.gate.plainshell")]
+modulecache._Finder.exec_module = staticmethod(exec_module)
+from skillgrant.gate import call
+plan = ["Bash(git *)", "Bash(npm test)", "Read(//repo/**)"]
+decided = [call.check_call("Bash", {"command": c}, plan, cwd="/repo").status
+           for c in ("git status && npm test", "rm -rf /", "git log | tail -n 2")]
+rows = [[name, list(vars(m)), [repr(vars(m).get(k)) for k in (
+    "__name__", "__package__", "__path__", "__file__", "__cached__")],
+         getattr(m.__loader__, "__name__", type(m.__loader__).__name__),
+         m.__spec__._initializing, m.__spec__._uninitialized_submodules]
+        for name, m in sys.modules.items() if name.startswith("skillgrant")]
+print(json.dumps([fast, raised, left, decided, rows]))
+"""
+
+
+def test_a_kept_module_is_imported_as_the_import_system_imports_it(package: Path) -> None:
+    """``modulecache._find_and_load`` (the import system's steps for a module it serves, in
+    one function) makes each module as those steps do: the same names in its namespace, in
+    the same order, the modules in the same order, a module whose code raises left out."""
+    def run(mode: str) -> list[object]:
+        done = subprocess.run([sys.executable, "-I", "-c", IMPORTED, str(package), mode],
+                              capture_output=True, text=True, timeout=120, cwd="/")
+        assert done.returncode == 0, done.stderr
+        return list(json.loads(done.stdout))
+
+    _probe(package)  # (keeps them)
+    fast, steps = run("fast"), run("steps")
+    assert fast[0] is True and steps[0] is False
+    assert fast[1] == "raised" and fast[2] == [["skillgrant.gate.words", False, False],
+                                               ["skillgrant.gate.plainshell", False, False]]
+    assert sum(row[3] == "_Finder" for row in fast[4]) > 20
+    assert fast[1:] == steps[1:]

@@ -154,7 +154,7 @@ def code_runs_pytest(words: list[str]) -> bool:
 def _python(word: str) -> bool:
     """Whether ``word`` names a Python interpreter (IPython's too: it takes ``-c``, ``-m``
     as python does; s60-preview2 O)."""
-    from .interpreters import is_interpreter
+    from .programnames import is_interpreter
 
     name = os.path.basename(word)
     return is_interpreter(name) or name.startswith("ipython")

@@ -28,7 +28,6 @@ where the folders below hold more than ``_ENTRIES`` entries."""
 
 from __future__ import annotations
 
-import glob
 import os
 
 from . import files as fs
@@ -102,6 +101,12 @@ _COMPILED: Final = (".pyc", ".so", ".pyd")
 _SKIPPED: Final = frozenset((".git", ".hg", ".svn", "node_modules", "__pycache__"))
 
 
+def _sourceless(base: str) -> list[str]:
+    """A sourceless module's files at ``base`` (less the suffix; review A-SOURCELESS)."""
+    import glob  # (here: it loads contextlib, ~0.3 ms of a hook that names no module)
+    return [p for end in (".*[so]", "/__init__.*[so]") for p in glob.glob(glob.escape(base) + end)]
+
+
 def conftest_plugins(folder: str, given: tuple[str, ...] = (),
                      roots: Callable[[], tuple[str, ...]] = tuple,
                      anchors: tuple[str, ...] = (), tests: tuple[str, ...] = (),
@@ -150,8 +155,7 @@ def conftest_plugins(folder: str, given: tuple[str, ...] = (),
         places += [os.path.join(r, *(package or name).split(".")) + end for r in roots()
                    for end in (".py", "/__init__.py", ".pyc", "/__init__.pyc")] + [
             p for r in roots() for base in (os.path.join(r, *(package or name).split(".")),)
-            for p in glob.glob(glob.escape(base) + ".*[so]") + glob.glob(
-                glob.escape(base) + "/__init__.*[so]")]  # (a sourceless module: A-SOURCELESS)
+            for p in _sourceless(base)]
         for path in places:
             found = _read(path)
             if found is None:

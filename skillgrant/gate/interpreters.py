@@ -17,16 +17,12 @@ import os
 import sys
 
 from . import files as fs
+from .programnames import is_interpreter as is_interpreter
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from collections.abc import Callable, Container
     from typing import Final
-
-
-def is_interpreter(name: str) -> bool:
-    """Whether ``name`` is an interpreter's (``python``, ``python3``, ``python3.11``)."""
-    return name.startswith("python") and all(c.isdigit() or c == "." for c in name[6:])
 
 
 #: The starts of an executable binary's file: ELF, Mach-O (thin, either order, and universal:

@@ -5,7 +5,6 @@ those the session's relative values name where a recipe runs (``recipes_paths``)
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 
@@ -174,6 +173,8 @@ def included(operands: str, folder: str, definitions: dict[str, list[str]],
     pattern kept a doubt (a name made later); else the operands a doubt alone (review
     s56-greview B: what a computed include reads is read, and the rules remaking it). Its
     answer: the names, the texts doubted."""
+    import glob
+
     words = include_words(operands, definitions, trusted)
     if words is None or any(w[:1] in ("/", "~") or ".." in w.split("/") for w in words):
         return [], [operands]

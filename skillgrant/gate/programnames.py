@@ -75,3 +75,8 @@ def _programs_folder(head: str, directory: str | None) -> bool:
     except (OSError, ValueError):
         return True
     return folder in places or real in {files.realpath(p) for p in places}
+
+
+def is_interpreter(name: str) -> bool:
+    """Whether ``name`` is an interpreter's (``python``, ``python3``, ``python3.11``)."""
+    return name.startswith("python") and all(c.isdigit() or c == "." for c in name[6:])
