@@ -20,11 +20,11 @@ The conftests (the gate's: every ``conftest.py`` is guarded) are read by ``ast``
 string or list/tuple of strings assigned at the top level gives the names; a computed one
 whose every name is a literal or an f-string starting with a package's dotted name
 (``[f"tests.fixtures.{n}" for n in …]``) every module of that package (``_shaped``; the
-conftest's own code runs anyway: it is guarded); anything else
-(``pytest_plugins`` computed, extended, imported, set through ``globals()`` or a string, or
-a conftest that does not parse) cannot be read, and every module below the collecting
-folder is taken as one (``pytestini.widened``'s ``--doctest-modules`` reading); so it is
-where the folders below hold more than ``_ENTRIES`` entries."""
+conftest's own code runs anyway: it is guarded); anything else (``pytest_plugins`` computed,
+extended, imported, set through ``globals()`` or a string, or a conftest that does not parse)
+cannot be read, and every module below the collecting folder is taken as one
+(``pytestini.widened``'s ``--doctest-modules`` reading); so it is where the folders below
+hold more than ``_ENTRIES`` entries."""
 
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ _SKIPPED: Final = frozenset((".git", ".hg", ".svn", "node_modules", "__pycache__
 
 
 def _sourceless(base: str) -> list[str]:
-    """A sourceless module's files at ``base`` (less the suffix; review A-SOURCELESS)."""
+    """A sourceless module's files at ``base`` (less the suffix)."""
     import glob  # (here: it loads contextlib, ~0.3 ms of a hook that names no module)
     return [p for end in (".*[so]", "/__init__.*[so]") for p in glob.glob(glob.escape(base) + end)]
 
@@ -152,15 +152,13 @@ def conftest_plugins(folder: str, given: tuple[str, ...] = (),
                 (tail, tail + "/__init__")))]
         if package:
             patterns.append(tail.lstrip("/") + "/*")
-        places += [os.path.join(r, *(package or name).split(".")) + end for r in roots()
-                   for end in (".py", "/__init__.py", ".pyc", "/__init__.pyc")] + [
-            p for r in roots() for base in (os.path.join(r, *(package or name).split(".")),)
-            for p in _sourceless(base)]
-        for path in places:
-            found = _read(path)
-            if found is None:
-                return True, patterns
-            names += found
+        bases = [os.path.join(r, *(package or name).split(".")) for r in roots()]
+        places += [b + e for b in bases for e in (".py", "/__init__.py", ".pyc", "/__init__.pyc")]
+        places += [p for b in bases for p in _sourceless(b)]  # (review A-SOURCELESS)
+        found = _read_all(places)
+        if found is None:
+            return True, patterns
+        names += found
     return False, patterns
 
 
@@ -285,10 +283,9 @@ def below_files(folder: str, skipped: frozenset[str] = _SKIPPED,
         if count > _ENTRIES:
             return None
         venv = at != folder and any(e.name == "pyvenv.cfg" for e in entries)
-        for entry in entries:  # (a virtual environment's folders: pytest collects in none,
-            if entry.name.endswith((".py", *_COMPILED, *more)):  # but loads the conftest of
-                found.append(entry.path)  # one its anchor's `test*` folder is, and of its
-                # `test*` ones)
+        for entry in entries:  # (a virtual environment's folders: pytest collects in none, but
+            if entry.name.endswith((".py", *_COMPILED, *more)):  # loads the conftest of one its
+                found.append(entry.path)  # anchor's `test*` folder is, and of its `test*` ones)
             elif entry.name not in skipped and entry.is_dir() and not (
                     venv and not entry.name.startswith("test")):
                 stack.append(entry.path)
