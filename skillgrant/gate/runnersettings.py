@@ -105,7 +105,8 @@ def _setting(folder: str, name: str, path: str, member: str | None) -> None:
         data = None
     if member is not None:
         data = data.get(member, {}) if isinstance(data, dict) else None
-    if not isinstance(data, dict) or not all(k in _DATA_KEYS or (k == "nyc-arg" and (
+    if not isinstance(data, dict) or not all((
+            k in _DATA_KEYS and k not in _RUNS_KEYS.get(name, ())) or (k == "nyc-arg" and (
             isinstance(v, list) and all(isinstance(w, str) and w.split("=", 1)[0] not in
                                         LOADS and not w.endswith(CODE_ENDINGS) for w in v)))
             for k, v in data.items()):  # (tap's `nyc-arg`: `--exclude x/**`)
@@ -142,6 +143,9 @@ _DATA_KEYS: Final = frozenset((
     "verbose", "failFast", "fail-fast", "concurrency", "serial", "test-regex",
     "test-ignore",
     "watch-ignore", "exclude", "include", "excludeAfterRemap", "watermarks"))
+#: Keys of ``_DATA_KEYS`` that name the files a runner runs as tests (tap 21's ``include``,
+#: tap 16's ``test-regex``: nyc's and c8's ``include`` are the files covered; s61-mreview M4).
+_RUNS_KEYS: Final = {"tap": frozenset(("include", "test-regex"))}
 #: The runners whose settings ``_settings`` reads (``starttables.STARTS``, or
 #: ``_OWN_SETTINGS``: not node's, npm's lockfiles and ``.npmrc``, read as the scripts' own:
 #: s60-mfix, a lockfile refused `node --test` at s59).
@@ -266,8 +270,9 @@ def _emitted(folder: str, path: str, given_off: bool) -> list[str] | None:
             references, list) or not all(isinstance(r, dict) and isinstance(r.get(
                 "path"), str) for r in references):
         return None
-    outs = [os.path.dirname(str(v)) if k.lower() in ("outfile", "out") else str(v)
-            for k, v in options.items() if k.lower() in _TSC_OUT]
+    if any(k.lower() in ("outfile", "out") for k in options):
+        return None  # (a bundle of its own name: a test's, a runner's settings; s61 M2b)
+    outs = [str(v) for k, v in options.items() if k.lower() in _TSC_OUT]
     if not outs and (options.get("noEmit") is not True or given_off) and not (
             settings.get("files") == [] and "include" not in settings):  # (a solution's: none)
         return None  # (X.js beside each X.ts: `ava.config.ts`'s ava.config.js, a runner's
