@@ -356,7 +356,7 @@ def guarded_file(path: str) -> list[str]:
 #: A part of a JSONC text: a run of plain characters, a string, a comment, a comma, a slash.
 _JSONC_PART: Final = re.compile(r'[^"/,]+|"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/|,|/(?![/*])',
                                 re.DOTALL)
-_CLOSING: Final = re.compile(r"\s*[}\]]")
+_CLOSING: Final = re.compile(r"(?>\s|//[^\n]*|/\*.*?\*/)*+[}\]]", re.DOTALL)
 #: tsc's options naming where it writes (folded).
 _TSC_OUT: Final = frozenset(("outdir", "outfile", "declarationdir", "out"))
 #: tsc's build mode options read (folded; TypeScript 5's ``buildOpts``: none naming a file

@@ -186,7 +186,8 @@ def _shell_options(given: list[str], k: int) -> int | None:
     """The index in ``given`` after the shell options of ``_SHELL_FLAGS`` from ``k`` (``-e``,
     ``-eux``, ``-o pipefail``; a ``--`` after them); None at any other option."""
     while k < len(given) and given[k][:1] in ("-", "+") and given[k] != "--":
-        if given[k] in ("-o", "+o") and given[k + 1:k + 2] and given[k + 1] in _SHELL_SETS:
+        if given[k][-1:] == "o" and set(given[k][1:-1]) <= _SHELL_FLAGS and given[
+                k + 1:k + 2] and given[k + 1] in _SHELL_SETS:  # (`-o pipefail`, `-euo …`)
             k += 2
         elif len(given[k]) > 1 and set(given[k][1:]) <= _SHELL_FLAGS:
             k += 1
