@@ -107,12 +107,26 @@ def _setting(folder: str, name: str, path: str, member: str | None) -> None:
     if member is not None:
         data = data.get(member, {}) if isinstance(data, dict) else None
     if not isinstance(data, dict) or not all((
-            k in _DATA_KEYS and k not in _RUNS_KEYS.get(name, ())) or (k == "nyc-arg" and (
+            k in _DATA_KEYS and k not in _RUNS_KEYS.get(name, ())) or (
+            name == "mocha" and _mochas(k, v)) or (k == "nyc-arg" and (
             isinstance(v, list) and all(isinstance(w, str) and w.split("=", 1)[0] not in
                                         LOADS and not w.endswith(CODE_ENDINGS) for w in v)))
             for k, v in data.items()):  # (tap's `nyc-arg`: `--exclude x/**`)
         raise ValueError(f"a script of {folder!r} runs {name}, whose settings {path!r} "
                          "may name code (a key not read as data, or not JSON)")
+
+
+def _mochas(key: str, value: object) -> bool:
+    """Whether mocha's settings ``key`` of ``value`` is data: its own reporter or interface
+    by name (``runneroptions.mocha_named``), test endings of node's (s61-mreview K9)."""
+    from .runneroptions import mocha_named
+
+    values = value if isinstance(value, list) else [value]
+    if key in ("reporter", "R", "ui", "u"):
+        named = mocha_named("-R" if key in ("reporter", "R") else "-u")
+        return all(isinstance(v, str) and v in named for v in values)
+    return key == "extension" and all(v in ("js", "cjs", "mjs", "ts", "cts", "mts", "jsx",
+                                            "tsx") for v in values)
 
 
 #: The endings of a file node loads as code.
@@ -291,10 +305,11 @@ def _emitted(folder: str, path: str, given_off: bool,
             "path"), str) for r in references) or "outfile" in options or "out" in options:
         return None  # (a bundle of its own name: a test's, a runner's settings; s61 M2b)
     outs = [(str(v), b) for k, (v, b) in options.items() if k in _TSC_OUT]
-    if not outs and (options.get("noemit", (None,))[0] is not True or given_off) and not (
+    if "outdir" not in options and (options.get("noemit", (None,))[0] is not True or
+                                    given_off) and not (
             top.get("files") == [] and "include" not in top):  # (a solution's: none)
         return None  # (X.js beside each X.ts: `ava.config.ts`'s ava.config.js, a runner's
-        # code settings; s60-mreview M5)
+        # code settings; s60-mreview M5; declarationDir places the .d.ts only: s61 M7)
     if not all(_plain_out(folder, os.path.join(b, o)) for o, b in outs):
         return None
     return [r["path"] for r in references]
