@@ -193,15 +193,15 @@ _MAX_FOLDERS: Final = 5000
 def emits_into_tests(folder: str, words: list[str], read: list[str] | None = None) -> bool:
     """Whether tsc run in ``folder`` with its words ``words`` may write its output where a
     runner runs it (s59-mreview S7: ``outDir: test``): a settings file it reads (``-p``,
-    ``--project``, or ``tsconfig.json``; ``-b``'s projects and, each one's ``references``
-    after it, as tsc's build mode reads them: s60-mreview K5) not read as JSON, extending
-    another, or writing (``outDir``, ``declarationDir``, ``outFile``'s folder, relative to the
-    settings' folder) outside a plain folder below ``folder`` (``_plain_out``), or none of
-    them and no ``noEmit`` (each X.js beside its X.ts: s60-mreview M5); an option naming where
-    it writes, one of build mode not of ``_TSC_BUILD``. (Where a source emits below the out
-    folder is its path below ``rootDir``: a source of a test's folder is a test's.) ``read``
-    gets each settings file's guarded paths (``guarded_file``: a session cannot change them
-    after this reading)."""
+    ``--project``, or the first ``tsconfig.json`` up; ``-b``'s projects and each one's
+    ``references`` after it, as tsc's build mode reads them: s60-mreview K5) not read as
+    JSONC, extending a package's (``_emitted``), an ``outFile``, an ``outDir`` or
+    ``declarationDir`` (from its file's folder) outside a plain folder below ``folder``
+    (``_plain_out``), or no ``outDir`` and no ``noEmit`` (each X.js beside its X.ts:
+    s60-mreview M5); a source operand; an option naming where it writes; one of build mode
+    not of ``_TSC_BUILD``. (Where a source emits below the out folder is its path below
+    ``rootDir``: a source of a test's folder is a test's.) ``read`` gets each settings file's
+    guarded paths (``guarded_file``: a session cannot change them after this reading)."""
     build = bool(words) and words[0][:1] == "-" and words[0].lstrip("-").lower() in ("b",
                                                                                    "build")
     pending = _built(folder, words[1:]) if build else _compiled(folder, words, read)
