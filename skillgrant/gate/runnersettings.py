@@ -108,7 +108,7 @@ def _setting(folder: str, name: str, path: str, member: str | None) -> None:
         data = data.get(member, {}) if isinstance(data, dict) else None
     if not isinstance(data, dict) or not all((
             k in _DATA_KEYS and k not in _RUNS_KEYS.get(name, ())) or (
-            name == "mocha" and _mochas(k, v)) or (k == "nyc-arg" and (
+            name == "mocha" and _mochas(folder, k, v)) or (k == "nyc-arg" and (
             isinstance(v, list) and all(isinstance(w, str) and w.split("=", 1)[0] not in
                                         LOADS and not w.endswith(CODE_ENDINGS) for w in v)))
             for k, v in data.items()):  # (tap's `nyc-arg`: `--exclude x/**`)
@@ -116,12 +116,20 @@ def _setting(folder: str, name: str, path: str, member: str | None) -> None:
                          "may name code (a key not read as data, or not JSON)")
 
 
-def _mochas(key: str, value: object) -> bool:
+def _mochas(folder: str, key: str, value: object) -> bool:
     """Whether mocha's settings ``key`` of ``value`` is data: its own reporter or interface
-    by name (``runneroptions.mocha_named``), test endings of node's (s61-mreview K9)."""
-    from .runneroptions import mocha_named
+    by name (``runneroptions.mocha_named``), test endings of node's, a ``spec`` read as its
+    operands are from the run ``folder`` (``runneroptions.operands``; s61-mreview K9)."""
+    from .runneroptions import mocha_named, operands
 
     values = value if isinstance(value, list) else [value]
+    if key == "spec":
+        try:
+            operands(folder, "mocha", [v if isinstance(v, str) and v[:1] != "-" else "-"
+                                       for v in values])
+        except ValueError:
+            return False
+        return all(isinstance(v, str) and v[:1] != "-" for v in values)
     if key in ("reporter", "R", "ui", "u"):
         named = mocha_named("-R" if key in ("reporter", "R") else "-u")
         return all(isinstance(v, str) and v in named for v in values)
