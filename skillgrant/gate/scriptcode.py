@@ -17,9 +17,9 @@ from .runneroptions import operands as _operands
 from .runneroptions import reporter_options as _reporter_options
 from .runnersettings import CODE_ENDINGS as _CODE_ENDINGS
 from .runnersettings import LOADS as _LOADS
-from .runnersettings import emits_into_tests as _emits_into_tests
 from .runnersettings import prettier as _prettier
 from .runnersettings import settings as _settings
+from .tscsettings import emits_into_tests as _emits_into_tests
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ def code_read(folder: str, given: list[str], names: list[str],
     tools.run``, ``node -e …``, ``node -r ./tools/pre``: an allow-list); a package runner
     given a package by its path (``npx ./tools/pkg``, ``--package=file:x``) or a text to
     run (``npx -c``). ``read`` gets what ``testroots.first_loaded`` must guard of the
-    settings read (tsc's: ``runnersettings.guarded_file``)."""
+    settings read (tsc's: ``tscsettings.guarded_file``)."""
     _allowed(folder, given, names, read)
     for k, name in enumerate(names):
         program = k == 0 or given[k - 1][:1] != "-" or "=" in given[k - 1]

@@ -76,9 +76,12 @@ def first_names(folder: str) -> list[str]:
 def _shell_files(folder: str, script: str) -> list[str]:
     """The texts of the files of ``folder`` a script's commands may run as shell scripts (a
     word after a shell's name, a path as a command's program; their first MiB)."""
+    from .planscripts import program_at
+
     found: list[str] = []
     for command in _COMMANDS.split(script):
         words = [w for w in _SPLIT.split(command) if w]
+        words = words[program_at(words):]  # (`NODE_ENV=test sh …`: s61-mreview M5b)
         shell = bool(words) and os.path.basename(words[0]) in ("sh", "bash", "dash")
         named = [w for k, w in enumerate(words) if (k == 0 and "/" in w) or (
             k and shell and w[:1] != "-")]

@@ -1,6 +1,6 @@
 """Session 61 (s61-mfix): what a project's scripts run (issue 29): a shell script file a
 script runs, read and guarded (``scriptfolders``: s57-sreview C4); tsc's build mode and the
-settings files it reads, guarded (``runnersettings.emits_into_tests``: s60-mreview K5); mocha's
+settings files it reads, guarded (``tscsettings.emits_into_tests``: s60-mreview K5); mocha's
 reporter options and its own names per option (``runneroptions``)."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from skillgrant.gate.runneroptions import mocha_named, reporter_options
-from skillgrant.gate.runnersettings import emits_into_tests
 from skillgrant.gate.scriptfolders import script_folders
+from skillgrant.gate.tscsettings import emits_into_tests
 
 #: A shell script file's run: the script, the files, whether it is read (no ValueError).
 _SHELL_RUNS: list[tuple[str, dict[str, str], bool]] = [
@@ -97,7 +97,12 @@ _WHERE_TSC_EMITS: list[tuple[dict[str, object], str, bool]] = [
     ({"tsconfig.json": {"extends": "./configs/base.json", "compilerOptions": {"outDir": "test"}},
       "configs/base.json": {"compilerOptions": {"outDir": "../dist"}}}, "", True),
     ({"tsconfig.json": {"extends": "@tsconfig/node20/tsconfig.json", **_DIST}}, "", True),
-    ({"tsconfig.json": {"compilerOptions": {"outFile": "src/all.test.js"}}}, "", True)]
+    ({"tsconfig.json": {"compilerOptions": {"outFile": "src/all.test.js"}}}, "", True),
+    ({"tsconfig.json": {"compilerOptions": {"outDir": "${configDir}"}}}, "", True),  # M8
+    ({"tsconfig.json": {"extends": "@tsconfig/node20/tsconfig.json", **_DIST},
+      "node_modules/@tsconfig/node20/tsconfig.json": {"compilerOptions": {"strict": True}}},
+     "", False),  # (K4b)
+    ({"tsconfig.json": {"extends": "@tsconfig/node18", **_DIST}}, "", True)]  # (none there)
 
 
 def test_where_tsc_emits(tmp_path: Path) -> None:
@@ -201,6 +206,10 @@ def test_a_shell_files_words_are_read_for_names_tried_first(tmp_path: Path) -> N
     assert set(first_names(str(tmp_path))) == {"\0" + top, top + "/setup"}
     (tmp_path / "scripts/test.sh").write_text("mocha\n")
     assert first_names(str(tmp_path)) == []  # (`-R tap`: a reporter's name, no tap run)
+    (tmp_path / "scripts/test.sh").write_text("ava\n")
+    (tmp_path / "package.json").write_text(json.dumps({"scripts": {
+        "test": "NODE_ENV=test sh scripts/test.sh"}}))
+    assert first_names(str(tmp_path)) == ["\0" + top]  # (past the assignment: M5b)
 
 
 def test_mochas_own_names_per_option() -> None:
