@@ -41,7 +41,7 @@ def emits_into_tests(folder: str, words: list[str], read: list[str] | None = Non
         if len(seen) > _MAX_PROJECTS:
             return True
         if read is not None:
-            read += guarded_file(path)
+            read += guarded_file(folder, path)
         if fs.entry(path) is None:
             continue  # (none: tsc writes nothing for it; a file made there is guarded)
         found = _emitted(folder, path, given_off, read)
@@ -84,7 +84,7 @@ def _compiled(folder: str, words: list[str], read: list[str] | None) -> list[str
     while fs.entry(os.path.join(above, "tsconfig.json")) is None and above != os.path.dirname(
             above):
         if read is not None:
-            read += guarded_file(os.path.join(above, "tsconfig.json"))
+            read += guarded_file(folder, os.path.join(above, "tsconfig.json"))
         above = os.path.dirname(above)
     return [os.path.join(above, "tsconfig.json")]
 
@@ -122,7 +122,7 @@ def _emitted(folder: str, path: str, given_off: bool,
             return None  # (a list, `${configDir}`: not read)
         at = _extended(os.path.dirname(at), base)
         if read is not None:
-            read += guarded_file(at)
+            read += guarded_file(folder, at)
         settings = _jsonc(at)
     else:
         return None
@@ -195,17 +195,20 @@ def _plain_out(folder: str, out: str) -> bool:
         for p in parts)
 
 
-def guarded_file(path: str) -> list[str]:
-    """The entries ``testroots.first_loaded`` guards for a settings file at ``path`` a runner
-    of a script reads (there or not yet): the file by its path and its real path, and each
+def guarded_file(folder: str, path: str) -> list[str]:
+    """The entries ``testroots.first_loaded`` guards for a settings file at ``path`` tsc run
+    in ``folder`` reads (there or not yet): the file by its path and its real path, and each
     folder above either exactly (``\x01``: a folder moved or linked there brings another
-    file), not what else they hold."""
+    file) but the run folder and those above it (a call's word naming one is no write of the
+    file: s61-mreview K10), not what else they hold."""
     found: list[str] = []
+    runs = {os.path.normpath(folder), fs.realpath(folder)}
     for spelled in dict.fromkeys((os.path.normpath(path), fs.realpath(path))):
         found.append(spelled)
         above = os.path.dirname(spelled)
         while above != os.path.dirname(above):
-            found.append("\x01" + above)
+            if not any(r == above or r.startswith(above + "/") for r in runs):
+                found.append("\x01" + above)
             above = os.path.dirname(above)
     return found
 

@@ -118,9 +118,9 @@ def test_the_settings_tsc_reads_are_guarded_with_their_folders(tmp_path: Path) -
                                         "packages/a/tsconfig.json": _DIST}, "-b")
     real = os.path.realpath(tmp_path / "p")
     assert not emits and {f"{real}/packages/b/tsconfig.build.json", f"{real}/tsconfig.json",
-                          f"\x01{real}/packages/b", f"\x01{real}/packages", f"\x01{real}"
-                          } <= set(read)
+                          f"\x01{real}/packages/b", f"\x01{real}/packages"} <= set(read)
     assert f"{real}/packages" not in read  # (what else the folder holds is not guarded)
+    assert f"\x01{real}" not in read and f"\x01{os.path.dirname(real)}" not in read  # (K10)
 
 
 def test_tsc_finds_its_settings_from_the_folder_up(tmp_path: Path) -> None:
