@@ -69,7 +69,7 @@ def emitted_settings(name: str) -> bool:
 
 
 #: The sources tsc emits each ending from, and the names ``emitted_settings`` holds (once).
-_SOURCES: Final = {"js": ("ts", "tsx"), "mjs": ("mts",), "cjs": ("cts",)}
+_SOURCES: Final = {"js": ("ts", "tsx", "jsx"), "mjs": ("mts",), "cjs": ("cts",)}  # (allowJs: M11b)
 _EMITTED: set[str] = set()
 
 
