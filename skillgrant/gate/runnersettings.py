@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 def prettier(folder: str, words: list[str]) -> None:
     """Raises ValueError where prettier 3, given ``words`` in ``folder``, may take settings
     naming code (plugins): it reads, for each file it checks, the nearest of its settings
-    files (``_PRETTIER_FILES``, its ``CONFIG_FILE_NAMES``: a ``package.json`` holding a
+    files (``PRETTIER_FILES``, its ``CONFIG_FILE_NAMES``: a ``package.json`` holding a
     ``prettier`` member, ``package.yaml``…) from the file's folder up (s59-mreview S25, S26).
     Each word but an option (an option's value too: over-strict) is a file, a folder or a
     pattern whose files are checked: the settings files of every folder below a folder
@@ -50,7 +50,7 @@ def prettier(folder: str, words: list[str]) -> None:
 def _prettier_below(folder: str, top: str) -> None:
     """``_prettier``'s reading of the settings files in the folders below ``top`` (not
     through a link: prettier's expansion follows none)."""
-    for path in fs.named_below(top, _PRETTIER_FILES, _PRETTIER_SKIPS, _MAX_FOLDERS):
+    for path in fs.named_below(top, PRETTIER_FILES, _PRETTIER_SKIPS, _MAX_FOLDERS):
         if path is None:
             raise ValueError(f"a script of {folder!r} runs prettier on over {_MAX_FOLDERS} "
                              "folders, whose settings are not all read")
@@ -105,12 +105,42 @@ def _setting(folder: str, name: str, path: str, member: str | None) -> None:
         data = None
     if member is not None:
         data = data.get(member, {}) if isinstance(data, dict) else None
-    if not isinstance(data, dict) or not all(k in _DATA_KEYS or (k == "nyc-arg" and (
+    if not isinstance(data, dict) or not all((
+            k in _DATA_KEYS and k not in _RUNS_KEYS.get(name, ())) or (
+            _named_key(folder, name, k, v)) or (k == "nyc-arg" and (
             isinstance(v, list) and all(isinstance(w, str) and w.split("=", 1)[0] not in
                                         LOADS and not w.endswith(CODE_ENDINGS) for w in v)))
             for k, v in data.items()):  # (tap's `nyc-arg`: `--exclude x/**`)
         raise ValueError(f"a script of {folder!r} runs {name}, whose settings {path!r} "
                          "may name code (a key not read as data, or not JSON)")
+
+
+def _named_key(folder: str, name: str, key: str, value: object) -> bool:
+    """Whether the settings ``key`` of ``value`` of the runner ``name`` is data read as its
+    option is: nyc's, c8's ``reporter`` of istanbul's own reporters (s61-mreview K12);
+    mocha's reporter or interface by its own name (``runneroptions.mocha_named``), test
+    endings of node's, a ``spec`` read as its operands are from the run ``folder``
+    (``runneroptions.operands``; s61-mreview K9)."""
+    from .runneroptions import NAMED, mocha_named, operands
+
+    values = value if isinstance(value, list) else [value]
+    if name in ("nyc", "c8") and key == "reporter":
+        return all(isinstance(v, str) and v in NAMED[("tap", "--coverage-report")]
+                   for v in values)
+    if name != "mocha":
+        return False
+    if key == "spec":
+        try:
+            operands(folder, "mocha", [v if isinstance(v, str) and v[:1] != "-" else "-"
+                                       for v in values])
+        except ValueError:
+            return False
+        return all(isinstance(v, str) and v[:1] != "-" for v in values)
+    if key in ("reporter", "R", "ui", "u"):
+        named = mocha_named("-R" if key in ("reporter", "R") else "-u")
+        return all(isinstance(v, str) and v in named for v in values)
+    return key == "extension" and all(v in ("js", "cjs", "mjs", "ts", "cts", "mts", "jsx",
+                                            "tsx") for v in values)
 
 
 #: The endings of a file node loads as code.
@@ -124,7 +154,7 @@ LOADS: Final = frozenset(("-r", "--require", "--import", "--loader", "--experime
                            "--setup", "--environment", "--before", "--after", "--node-arg",
                            "-i", "--include", "--test-env", "--extension", "-e", "--package",
                            "--nycrc-path", "--node-arguments", "--workspace", "--spec",
-                           "--reporter-options", "--config-file"))
+                           "--config-file"))
 #: The keys of a runner's JSON settings read as data (an allow-list: any other key, an alias
 #: as mocha's `r`, may name code it loads; s59-mreview S10, S24): mocha's, nyc's and c8's
 #: thresholds and switches, prettier's formatting, xo's and eslint's rules (not xo's
@@ -142,6 +172,9 @@ _DATA_KEYS: Final = frozenset((
     "verbose", "failFast", "fail-fast", "concurrency", "serial", "test-regex",
     "test-ignore",
     "watch-ignore", "exclude", "include", "excludeAfterRemap", "watermarks"))
+#: Keys of ``_DATA_KEYS`` that name the files a runner runs as tests (tap 21's ``include``,
+#: tap 16's ``test-regex``: nyc's and c8's ``include`` are the files covered; s61-mreview M4).
+_RUNS_KEYS: Final = {"tap": frozenset(("include", "test-regex"))}
 #: The runners whose settings ``_settings`` reads (``starttables.STARTS``, or
 #: ``_OWN_SETTINGS``: not node's, npm's lockfiles and ``.npmrc``, read as the scripts' own:
 #: s60-mfix, a lockfile refused `node --test` at s59).
@@ -161,7 +194,7 @@ _NEAREST: Final = frozenset(("mocha", "nyc", "c8", "ava"))
 _MEMBERS: Final = {"eslint": "eslintConfig", "vitest": "postcss", "bun": None, "deno": None}
 #: prettier 3's settings files (its ``CONFIG_FILE_NAMES``), the folders its expansion skips
 #: (but given ``--with-node-modules``), the folders read below an operand at most.
-_PRETTIER_FILES: Final = frozenset((
+PRETTIER_FILES: Final = frozenset((
     "package.json", "package.yaml", ".prettierrc", ".prettierrc.json", ".prettierrc.yaml",
     ".prettierrc.yml", ".prettierrc.json5", ".prettierrc.js", ".prettierrc.mjs",
     ".prettierrc.cjs", "prettier.config.js", "prettier.config.mjs", "prettier.config.cjs",
@@ -169,40 +202,3 @@ _PRETTIER_FILES: Final = frozenset((
     ".prettierrc.cts", "prettier.config.mts", "prettier.config.cts"))
 _PRETTIER_SKIPS: Final = frozenset(("node_modules", ".git", ".sl", ".svn", ".hg"))
 _MAX_FOLDERS: Final = 5000
-
-
-def emits_into_tests(folder: str, given: list[str]) -> bool:
-    """Whether tsc with the words ``given`` may write its output into a folder whose scripts
-    a runner runs as tests (s59-mreview S7: ``outDir: test``): its settings file (``-p``,
-    ``--project``, or ``tsconfig.json``; none: tsc writes nothing) not read as JSON, extending
-    another, or an ``outDir``/``outFile``/``declarationDir`` holding ``test``, ``__tests__``,
-    ``__mocks__`` or ``..`` (a source of a test's name is a test wherever tsc emits it), or
-    none of them and no ``noEmit`` (each X.js beside its X.ts: s60-mreview M5); ``-b``."""
-    import json
-
-    from .testnames import JS_FOLDERS
-
-    named = [given[k + 1] for k, w in enumerate(given[:-1]) if w in ("-p", "--project")]
-    if any(w[:1] == "-" and w.lstrip("-").lower() in (*_TSC_OUT, "b", "build") for w in given):
-        return True  # (`--outDir test` on the command line; `-b`: each reference's own)
-    path = os.path.join(folder, named[0] if named else "tsconfig.json")
-    path = os.path.join(path, "tsconfig.json") if fs.entry(path) == "dir" else path
-    if fs.entry(path) is None:
-        return bool(named)
-    try:
-        settings = json.loads(fs.read(path, 1 << 20).decode("utf-8", "replace"))
-    except (OSError, ValueError):
-        return True  # (comments, trailing commas: JSONC not read)
-    options = settings.get("compilerOptions", {}) if isinstance(settings, dict) else None
-    if not isinstance(options, dict) or "extends" in settings:
-        return True
-    outs = [str(options[k]) for k in options if k.lower() in _TSC_OUT]
-    given_off = any(w.lower() == "--noemit" for w in given)  # (`--noEmit false`: M15)
-    if not outs and (options.get("noEmit") is not True or given_off):
-        return True  # (X.js beside each X.ts: `ava.config.ts`'s ava.config.js, a runner's
-        # code settings; s60-mreview M5)
-    return any(not JS_FOLDERS.isdisjoint(o.split("/")) or ".." in o.split("/") for o in outs)
-
-
-#: tsc's options naming where it writes (folded).
-_TSC_OUT: Final = frozenset(("outdir", "outfile", "declarationdir", "out"))

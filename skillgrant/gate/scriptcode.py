@@ -10,30 +10,37 @@ from __future__ import annotations
 import os
 import re
 
-from . import files as fs
+from .runneroptions import NAMED, OPTIONS
+from .runneroptions import known_module as _known_module
+from .runneroptions import mocha_named as _mocha_named
+from .runneroptions import operands as _operands
+from .runneroptions import reporter_options as _reporter_options
 from .runnersettings import CODE_ENDINGS as _CODE_ENDINGS
 from .runnersettings import LOADS as _LOADS
-from .runnersettings import emits_into_tests as _emits_into_tests
 from .runnersettings import prettier as _prettier
 from .runnersettings import settings as _settings
+from .tscsettings import emits_into_tests as _emits_into_tests
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
 
 
-def code_read(folder: str, given: list[str], names: list[str]) -> None:
+def code_read(folder: str, given: list[str], names: list[str],
+              read: list[str] | None = None) -> None:
     """Raises ValueError where the command ``given`` (``names``: its words' file names) runs
     code no word need name as a file (s57-sreview R18): an interpreter as a program (not an
     option's value) but ``node --test`` with options of ``_NODE_TEST`` only (``python3 -m
     tools.run``, ``node -e …``, ``node -r ./tools/pre``: an allow-list); a package runner
     given a package by its path (``npx ./tools/pkg``, ``--package=file:x``) or a text to
-    run (``npx -c``)."""
-    _allowed(folder, given, names)
+    run (``npx -c``). ``read`` gets what ``testroots.first_loaded`` must guard of the
+    settings read (tsc's: ``tscsettings.guarded_file``)."""
+    _allowed(folder, given, names, read)
     for k, name in enumerate(names):
         program = k == 0 or given[k - 1][:1] != "-" or "=" in given[k - 1]
         valued = (given[k][:1] == "-" and "=" in given[k]) or (k and given[k - 1] in (
-            "--env", "--testEnvironment", "--test-environment"))  # (jest's `--env node`)
+            "--env", "--testEnvironment", "--test-environment", "--environment"))  # (jest's
+        # `--env node`, vitest's `--environment node`)
         if _INTERPRETER.fullmatch(name) and not valued:  # (anywhere: `sh -c 'python3 …'`,
             options = [w.split("=", 1)[0] for w in given[k + 1:] if w[:1] == "-"]
             tested = names[k + 1:k + 2] == ["test"] and name in ("bun", "deno")
@@ -65,7 +72,7 @@ def code_read(folder: str, given: list[str], names: list[str]) -> None:
                                  f"text ({' '.join(given)!r}), whose code no guard keeps")
 
 
-def _allowed(folder: str, given: list[str], names: list[str]) -> None:
+def _allowed(folder: str, given: list[str], names: list[str], read: list[str] | None) -> None:
     """Raises ValueError unless the command ``given`` (``names``: its words' file names) runs a
     program of ``_RUNS`` by its bare name, whose file reading is known (s59: an allow-list,
     failing closed: ``sqlite3 '.read x.sql'``, ``gdb -x x.gdb``, ``timeout 60 ./gen``, a
@@ -94,16 +101,17 @@ def _allowed(folder: str, given: list[str], names: list[str]) -> None:
     if name not in _RUNS or "/" in word or "=" in word:
         raise ValueError(f"a script of {folder!r} runs {word!r}, no program whose file "
                          "reading the gate knows (scriptcode._RUNS, an allow-list)")
-    _words(folder, name, given, at)
+    _words(folder, name, given, at, read)
 
 
-def _words(folder: str, name: str, given: list[str], at: int) -> None:
+def _words(folder: str, name: str, given: list[str], at: int, read: list[str] | None) -> None:
     """``_allowed``'s reading of the words ``given`` of the program ``name`` (``given[at]``)
     of ``_RUNS`` and its wrappers: tsc's ``--noEmit``, a runner's operands (``_operands``),
     an option loading code (``_loads``)."""
     switch = [given[k + 1:k + 2] != ["false"] for k, w in enumerate(given)
               if w.lower() == "--noemit"]  # (tsc folds its options: `--noemit`; the last)
-    if name == "tsc" and switch[-1:] != [True] and _emits_into_tests(folder, given):
+    if name == "tsc" and switch[-1:] != [True] and _emits_into_tests(folder, given[at + 1:],
+                                                                      read):
         raise ValueError(f"a script of {folder!r} runs tsc, which may write into a folder "
                          "whose scripts are run as tests (its outDir)")
     if name in _OPERAND_RUNNERS:
@@ -121,16 +129,25 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
         raise ValueError(f"a script of {folder!r} gives another script words naming a "
                          "file (`--`), which its command is run with")  # s59-mreview S18)
     _options(folder, name, given, at)
+    _loaded(folder, name, given, at)
+
+
+def _loaded(folder: str, name: str, given: list[str], at: int) -> None:
+    """``_words``' reading of the options of ``_LOADS`` the program ``name`` (``given[at]``)
+    and its wrappers are given: a value that may be a file of code refuses (but a bare
+    module name of no file here, for a runner trying the name first: its name guarded)."""
     checked = given[1:] if name != "jest" else given[1:at]
     for k, option in enumerate(checked):
         option, equals, value = option.partition("=")
         if option in _LOADS and not equals:
             value = checked[k + 1] if k + 1 < len(checked) else "."
-        if option in _LOADS and (_loads(folder, value) or (
-                name in _FILE_FIRST and value not in (_MOCHAS if k >= at else _BUILT_IN)
-                )) and not (
-                name in _FILE_FIRST and option in FIRST_OPTIONS and first_name(value) and
-                not _there(folder, first_name(value)) and (
+        if k + 1 < at and option in _WRAPPER_DATA:
+            continue  # (nyc's, c8's coverage globs and endings: s61-mreview K6)
+        if option in _LOADS and (name, option) not in NAMED and (_loads(folder, value) or (
+                name in _FILE_FIRST and value not in (_mocha_named(option) if k >= at else
+                                                      _BUILT_IN))) and not (
+                name in _FILE_FIRST and option in FIRST_OPTIONS and first_name(value, option)
+                and not _there(folder, first_name(value, option)) and (
                     option not in ("-r", "--require") or _known_module(folder, value))):
             raise ValueError(f"a script of {folder!r} gives {name} a file to load as code "
                              f"({option!r} {value!r})")  # (but a bare module name of no
@@ -141,9 +158,8 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
 def _options(folder: str, name: str, given: list[str], at: int) -> None:
     """Raises ValueError where the runner ``name`` (``given[at]``) or a wrapper before it is
     given an option neither of ``runneroptions.OPTIONS`` (its allow-list) nor of ``_LOADS``
-    (read by its value): s60-mreview M1–M3, M6, M7."""
-    from .runneroptions import NAMED, OPTIONS
-
+    (read by its value): s60-mreview M1–M3, M6, M7; mocha's reporter options
+    (``_reporter_options``)."""
     end = given.index("--", at) if "--" in given[at:] else len(given)
     for program, words in ((name, given[at + 1:end]), *(
             (w, given[:at]) for w in {os.path.basename(g) for g in given[:at]} & {"nyc", "c8"})):
@@ -152,41 +168,19 @@ def _options(folder: str, name: str, given: list[str], at: int) -> None:
             continue
         for k, word in enumerate(words):
             option, equals, value = word.partition("=")
-            if (value if equals else words[k + 1] if k + 1 < len(words) else "") in NAMED.get(
-                    (program, option), ()):
-                continue  # (the runner's own built-in of that name: runneroptions.NAMED)
+            if (program, option) in NAMED:  # (the runner's own built-ins: any other refuses)
+                if (value if equals else words[k + 1] if k + 1 < len(words) else "") in NAMED[
+                        (program, option)]:
+                    continue
+                raise ValueError(f"a script of {folder!r} gives {program} {word!r}, no "
+                                 "built-in name of that option (runneroptions.NAMED)")
             if word[:1] == "-" and option not in read and option not in _LOADS:
                 raise ValueError(f"a script of {folder!r} gives {program} {word!r}, an option "
                                  "the gate does not read (runneroptions.OPTIONS)")
+    if name == "mocha":
+        _reporter_options(folder, given[at + 1:end])
 
 
-
-
-def _known_module(folder: str, value: str) -> bool:
-    """Whether the module ``value`` a runner requires first is one whose reading is known
-    (s60-mreview M17: a required package reads its own settings, @babel/register babel's
-    plugins, dotenv's .env): ``source-map-support/register`` (none), ts-node's register
-    where the first ``tsconfig.json`` up holds no ``ts-node`` key naming code (its
-    ``require``, ``compiler``: M17b) and extends none (JSON only)."""
-    if value == "source-map-support/register":
-        return True
-    if value not in ("ts-node/register", "ts-node/register/transpile-only"):
-        return False
-    import json
-
-    above = folder
-    while not os.path.isfile(os.path.join(above, "tsconfig.json")):
-        if above == os.path.dirname(above):
-            return True
-        above = os.path.dirname(above)
-    try:
-        settings = json.loads(fs.read(os.path.join(above, "tsconfig.json"), 1 << 20))
-    except (OSError, ValueError):
-        return False
-    own = settings.get("ts-node", {}) if isinstance(settings, dict) else None
-    return isinstance(own, dict) and "extends" not in settings and set(own) <= {
-        "esm", "transpileOnly", "files", "logError", "pretty", "compilerOptions",
-        "experimentalSpecifierResolution", "preferTsExts", "ignore", "skipProject"}
 
 
 def _there(folder: str, name: str) -> bool:
@@ -198,34 +192,6 @@ def _there(folder: str, name: str) -> bool:
         return False
     except OSError:
         return True
-
-
-def _operands(folder: str, name: str, words: list[str]) -> None:
-    """Raises ValueError where the runner ``name`` (mocha, tape, tap, ava: it runs every
-    script a file, folder or glob operand names as a test) is given an operand there (or a
-    glob) outside a folder whose scripts are guarded as tests (``testnames.JS_FOLDERS``:
-    ``test/``) that is no test's name (``mocha tools/check.js``, ``mocha spec``, ``tape
-    'tests/*.js'``: s59-mreview S3, S16). (ava's, tap's default globs' ``tests/**``:
-    ``testroots.first_loaded``.)"""
-    from .testnames import JS_FOLDERS, test_name
-
-    skip = False
-    for word in words:
-        if skip or word[:1] == "-":
-            skip = word in _RUNNER_VALUED
-            continue
-        glob = any(c in word for c in "*?[{")
-        parts = word.split("/")
-        head = parts[:next((k for k, p in enumerate(parts) if any(c in p for c in "*?[{")),
-                           len(parts))]
-        at = max(parts[-1].rfind(".test."), parts[-1].rfind(".spec."))
-        tests = test_name(parts[-1]) if not glob else at > 0 and not any(
-            c in parts[-1][at:] for c in "*?[{+@!(") and test_name("x" + parts[-1][at:])
-        # (`*.test.js`: each match a test's name; `*.test.js*` no: s59-mreview S21)
-        if ".." in parts or ((glob or os.path.lexists(os.path.join(folder, word))) and
-                             JS_FOLDERS.isdisjoint(head) and not tests):
-            raise ValueError(f"a script of {folder!r} gives {name} {word!r}, whose scripts "
-                             "it runs as tests and no guard keeps")
 
 
 def _loads(folder: str, value: str) -> bool:
@@ -281,15 +247,8 @@ _RUNS: Final = {
 #: Programs running the program after their options (``cross-env``: its assignments), whose
 #: settings files ``starttables.STARTS`` names (``.nycrc``, ``.c8rc``).
 _WRAPPERS: Final = frozenset(("cross-env", "nyc", "c8"))
-#: The runners running every script their operands name as a test, and their options
-#: taking the next word (mocha's, tape's, tap's, ava's).
+#: The runners running every script their operands name as a test (``runneroptions.operands``).
 _OPERAND_RUNNERS: Final = frozenset(("mocha", "tape", "tap", "ava"))
-_RUNNER_VALUED: Final = frozenset((
-    "--timeout", "-t", "--reporter", "-R", "--ui", "-u", "--require", "-r", "--grep", "-g",
-    "--fgrep", "-f", "--slow", "-s", "--retries", "--jobs", "-j", "--extension", "--spec",
-    "--ignore", "--exclude", "--file", "--config", "--package", "--reporter-options", "-O",
-    "--reporter-option", "--node-arg", "--before", "--after", "--match", "-m",
-    "--concurrency", "-c", "--coverage-report", "--node-arguments", "--invert", "--delay"))
 #: The runners trying a module's name as a file of the folder first (mocha's
 #: ``handleRequires``: ``ts-node/register.js`` there shadows the package; prettier's plugins:
 #: s59-mreview S19): any name but a built-in one refuses.
@@ -303,11 +262,12 @@ FIRST_OPTIONS: Final = frozenset(("-r", "--require", "-R", "--reporter", "-u", "
                                   "--plugin", "--plugins"))
 
 
-def first_name(value: str) -> str:
+def first_name(value: str, option: str) -> str:
     """The first part of a bare module name ``value`` (``ts-node`` of ``ts-node/register``,
     ``@babel`` of ``@babel/register``), or "" for a path or a name the gate does not read as
-    one (``./x``, ``/x``, ``~``, ``..``, an expansion, a built-in name)."""
-    if not value or value[0] in "./~-" or value in _MOCHAS or any(
+    one (``./x``, ``/x``, ``~``, ``..``, an expansion, a mocha name ``option`` takes as its
+    own: ``runneroptions.mocha_named``)."""
+    if not value or value[0] in "./~-" or value in _mocha_named(option) or any(
             c in value for c in "$`\\*?[{") or ".." in value.split("/"):
         return ""
     return value.split("/", 1)[0]
@@ -321,11 +281,9 @@ _BUILT_IN: Final = frozenset((
     "text", "text-summary", "lcov", "lcovonly", "html", "html-spa", "cobertura", "clover",
     "teamcity", "none", "json-summary", "junit", "dots", "verbose", "default", "basic",
     "js", "ts", "cjs", "mjs", "jsx", "tsx", "hanging-process", "github-actions"))
-#: mocha 10's own reporters and interfaces (``Mocha.reporters``, ``Mocha.interfaces``): any
-#: other name, one of ``_BUILT_IN`` too (``dots``), it tries as a file (s60-mreview M23).
-_MOCHAS: Final = frozenset(("spec", "dot", "tap", "json", "json-stream", "list", "min",
-                            "nyan", "progress", "landing", "markdown", "xunit", "doc", "base",
-                            "html", "bdd", "tdd", "qunit", "exports"))
+#: nyc's and c8's options of ``_LOADS``' names whose value is data (globs of the files
+#: covered, their endings; nyc's ``-i`` is its ``--require``).
+_WRAPPER_DATA: Final = frozenset(("--include", "-n", "--extension", "-e"))
 #: nyc's and c8's options taking the next word as their value.
 _WRAPPER_VALUED: Final = frozenset(("--reporter", "-r", "--report-dir", "--temp-dir", "-t",
                                     "--temp-directory", "--include", "-n", "--exclude", "-x",

@@ -63,7 +63,7 @@ def test_the_nearest_package_json_only_is_read(tmp_path: Path) -> None:
 
 def test_an_npmrc_giving_node_options_refuses(tmp_path: Path) -> None:
     """npm's ``node-options`` (.npmrc) is the NODE_OPTIONS of every node its scripts run."""
-    from skillgrant.gate.testroots import _script_folders
+    from skillgrant.gate.scriptfolders import script_folders as _script_folders
 
     (tmp_path / "package.json").write_text(json.dumps({"scripts": {"test": "node --test"}}))
     _script_folders(str(tmp_path), str(tmp_path / "package.json"), 0)
@@ -321,7 +321,7 @@ _WHERE_TSC_EMITS: list[tuple[dict[str, object], str, bool]] = [
     ({"compilerOptions": {}}, "tsc && ava", False),  # (s60-mreview M5: X.js beside X.ts)
     ({"compilerOptions": {"noEmit": True}}, "tsc && ava", True),
     ({"compilerOptions": {"outDir": "test"}}, "tsc --noEmit false && mocha", False),  # M11
-    ({"compilerOptions": {"outDir": "dist"}}, "tsc -b && mocha", False),
+    ({"compilerOptions": {"outDir": "dist"}}, "tsc -b && mocha", True),  # (s61: K5, read)
     ({"compilerOptions": {"noEmit": True}}, "tsc --noEmit false && ava", False),  # M15
     ({"compilerOptions": {"noEmit": True}}, "tsc --NOEMIT false && ava", False)]
 
@@ -334,7 +334,7 @@ def test_where_tsc_emits(tmp_path: Path) -> None:
 
 def _where_tsc_emits(tmp_path: Path, tsconfig: dict[str, object], command: str,
                          read: bool) -> None:
-    from skillgrant.gate.testroots import _script_folders
+    from skillgrant.gate.scriptfolders import script_folders as _script_folders
 
     (tmp_path / "tsconfig.json").write_text(json.dumps(tsconfig))
     (tmp_path / "package.json").write_text(json.dumps({"scripts": {"test": command}}))
@@ -519,7 +519,7 @@ def test_a_name_in_another_runners_built_in_list_is_guarded_for_mocha(tmp_path: 
     as ./dots.js: its name is guarded, and refused where such a file is there."""
     from skillgrant.gate.scriptcode import first_name
 
-    assert first_name("dots") == "dots" and first_name("spec") == ""
+    assert first_name("dots", "-R") == "dots" and first_name("spec", "-R") == ""
     _read("mocha --reporter dots", str(tmp_path))
     (tmp_path / "dots.js").write_text("1")
     with pytest.raises(ValueError):
