@@ -1,0 +1,165 @@
+"""Review s61 (s61-mreview) of s61-mfix (issue 29: what a collecting plan's package.json
+scripts run and read: tsc's outputs (``runnersettings.emits_into_tests``: ``-b`` and its
+``references``, ``outDir``, ``rootDir``, ``outFile``), mocha's ``--reporter-options`` and
+``.mocharc.*``, the shell script files a script runs (``testroots``, ``scriptfolders``), the
+options of ``scriptcode._RUNS``' runners that load a module (``runneroptions.OPTIONS``,
+``runnersettings.LOADS``)). Each case proves with real bash 5.2, npm 11, node 20 and the
+runners of the runtime cache (mocha 10.8.2, nyc 17.1, typescript 5.6, ava 6.2, vitest 2.1.8:
+``test_s59_mreview._runners``; tap 21.8: ``test_s60_mreview._tap``; the project's
+``node_modules`` a link there) in a scratch project that the calls run the payload, then asks
+the printed hook for each call in turn in a second such project, running the allowed ones, as
+Claude Code 2.1.332's Bash tool runs them (``test_s56_sreview._case``): the hook allowing them
+all is the finding. A hole left open is a strict xfail (``OPEN``, its reason naming the module
+and the commit that misreads); a case the change holds is a plain test pinning it; a cost (a
+call a careful user needs, denied though harmless) is a row asserting the call is allowed.
+
+Every payload only makes a file (node's ``touch $INIT_CWD/zz``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, first_denied, home_env, hooked_project
+from test_s56_sreview import NODE_PAYLOAD, _case
+from test_s59_mreview import SPEC, _runners
+from test_s60_mreview import _tap
+
+#: Real bash, npm and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+
+#: The cases s61-mfix closed during the review (each a pin now), by the commit that closed it.
+CLOSED: dict[str, str] = {}
+
+#: The commit the review started from (s61-mfix's base, s61-hmain).
+BASE = "f716c470"
+
+NODE = NODE_PAYLOAD
+#: The ``node_modules`` each case links into its project.
+MODULES: dict[str, Callable[[], Path]] = {"runners": _runners, "tap": _tap}
+#: A tsc source (a script: no import nor export) running the payload when loaded as CommonJS.
+TS_PAYLOAD = "// @ts-nocheck\n" + NODE + "module.exports = {};\n"
+#: The compiler options of the cases' tsconfigs (no type packages: the runners' cache has
+#: none for node).
+TS = {"module": "commonjs", "skipLibCheck": True, "types": []}
+
+# --- S: what a script's program runs that the gate does not guard ------------------------------
+
+#: Each case: the package.json's scripts (the plan runs the first: ``npm test`` or ``npm run
+#: <name>``), the other files (``PROJECT``: the project's folder), the session's calls before
+#: the plan's (each a copy of the payload ``src/mk``, the last file), the ``node_modules``.
+SCRIPTS: dict[str, tuple[dict[str, str], dict[str, str], list[str], str]] = {
+    # tsc's output lands at outDir + the source's path below rootDir (or the inputs' common
+    # folder): an outDir of `.` over sources in src/ writes a runner's settings at the root
+    "tsc-outdir-dot-writes-nycs-settings": (
+        {"test": "tsc && nyc mocha"},
+        {**SPEC, "tsconfig.json": json.dumps({
+            "compilerOptions": {**TS, "outDir": ".", "rootDir": "src"},
+            "include": ["src/**/*.ts"], "exclude": ["node_modules"]}),
+         "src/lib.ts": "export const a = 1;\n", "src/mk": TS_PAYLOAD},
+        ["cp src/mk src/nyc.config.ts"], "runners"),
+    # (outFile: every source in one file of any name: a runner's settings, a test's name)
+    "tsc-outfile-names-nycs-settings": (
+        {"test": "tsc && nyc mocha"},
+        {**SPEC, "tsconfig.json": json.dumps({
+            "compilerOptions": {**TS, "module": "amd", "outFile": "nyc.config.js"},
+            "include": ["src/**/*.ts"]}),
+         "src/lib.ts": "var a = 1;\n", "src/mk": "// @ts-nocheck\n" + NODE},
+        ["cp src/mk src/evil.ts"], "runners"),
+    # a runner option loading a module that runneroptions.OPTIONS allows with any value: tap
+    # 21's `--coverage-report` (c8's Report, istanbul-reports' `create`: `require(name)`)
+    "tap-coverage-report-loads-a-module": (
+        {"cov": "tap --coverage-report=PROJECT/tools/rep.cjs"},
+        {"test/a.js": "require('tap').pass('a');\n",
+         "tools/rep.cjs": "module.exports = class { execute() {} };\n",
+         "src/mk": NODE + "module.exports = class { execute() {} };\n"},
+        ["cp src/mk tools/rep.cjs"], "tap"),
+}
+WHY_SCRIPTS: dict[str, str] = {
+    "tsc-outdir-dot-writes-nycs-settings": f"runnersettings.emits_into_tests ({BASE}) reads "
+    "outDir's own parts only: tsc writes each output at outDir + the source's path below "
+    "rootDir (src/nyc.config.ts → ./nyc.config.js, which nyc loads)",
+    "tsc-outfile-names-nycs-settings": f"runnersettings.emits_into_tests ({BASE}) reads an "
+    "outFile's folder parts only: `outFile: nyc.config.js` (every source concatenated: "
+    "src/evil.ts) is nyc's settings (a test's name, `src/all.test.js` under vitest, too)",
+    "tap-coverage-report-loads-a-module": f"runneroptions.OPTIONS ({BASE}) allows tap's "
+    "`--coverage-report` with any value (scriptcode._LOADS lacks it; NAMED reads vitest's "
+    "`--coverage.reporter` only): istanbul-reports requires a name it does not hold as a "
+    "module (a path through its lib's `..`, an absolute one)",
+}
+SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
+    "tsc-writes-where-its-outdir-does-not-say": ("tsc-outdir-dot-writes-nycs-settings",
+                                                 "tsc-outfile-names-nycs-settings"),
+    "an-option-loading-a-module-allowed": ("tap-coverage-report-loads-a-module",),
+}
+OPEN.add_rows("test_s_a_scripts_program_runs_a_file", SCRIPT_ROWS, WHY_SCRIPTS, CLOSED)
+
+
+def _run(cases: tuple[str, ...]) -> list[str]:
+    """The spellings of a row the suite runs (CI's slow-step budget): those still open, or
+    the first where all are closed (the others were proved, and pinned while the review ran,
+    outside the suite: the review's report lists them)."""
+    return [c for c in cases if c not in CLOSED] or list(cases[:1])
+
+
+def _script(tmp_path: Path, case: str) -> str | None:
+    """SCRIPTS' ``case``: the first call the hook denies, or None."""
+    scripts, files, calls, modules = SCRIPTS[case]
+    first = next(iter(scripts))
+    run = "npm test" if first == "test" else f"npm run {first}"
+    files = {"package.json": json.dumps({"name": "p", "scripts": scripts}), **files}
+    return _case(tmp_path, [f"Bash({run})", "Bash(cp *)"], files, [*calls, run],
+                 links={"node_modules": str(MODULES[modules]())})
+
+
+@pytest.mark.parametrize("row", SCRIPT_ROWS)
+def test_s_a_scripts_program_runs_a_file(row: str, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plan: the script's npm call, ``Bash(cp *)``: the copies, then the script runs the
+    payload. The hook must deny a call of each spelling."""
+    monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)
+    allowed = next((c for c in _run(SCRIPT_ROWS[row]) if _script(tmp_path / c, c) is None),
+                   None)
+    assert allowed is None, f"the hook allows every call of {allowed}; the script runs the copy"
+
+
+# --- K: costs, everyday calls denied though harmless -----------------------------------------
+
+#: Each case: the ``test`` script of a collecting plan (``Bash(npm test)``, ``Bash(cp *)``,
+#: ``Bash(mkdir *)``), its files, the ``node_modules``; the everyday calls (each harmless)
+#: must be allowed.
+COSTS: dict[str, tuple[str, dict[str, str], str, list[str]]] = {
+    # the plan's own call, where the script runs ava (tap): its default folders guarded
+    "npm-test-of-an-ava-script": (
+        "ava", {"test/a.js": "const test = require('ava'); test('a', t => t.pass());\n"},
+        "runners", ["cp notes.txt out/n.txt", "npm test"]),
+}
+WHY_COSTS: dict[str, str] = {
+    "npm-test-of-an-ava-script": "scriptfirsts.first_names (4061b6b3, at "
+    f"{BASE}) guards ava's and tap's default folders (`\\0` + the run folder: "
+    "scriptfirsts.in_tests): testroots.first_loaded then takes the word `test` of the "
+    "plan's own `npm test` for the guarded folder test/, written by a call that may write",
+}
+for _cost in (c for c in COSTS if c not in CLOSED):
+    OPEN.add("test_cost_an_everyday_call", WHY_COSTS[_cost], _cost)
+
+
+@pytest.mark.parametrize("case", COSTS)
+def test_cost_an_everyday_call(case: str, tmp_path: Path) -> None:
+    """The collecting plan and its files; each everyday call, harmless, must be allowed."""
+    script, files, modules, calls = COSTS[case]
+    project = hooked_project(tmp_path, ["Bash(npm test)", "Bash(cp *)", "Bash(mkdir *)"])
+    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}),
+             "notes.txt": "n\n", "out/.keep": "", **files}
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    (project / "node_modules").symlink_to(MODULES[modules]())
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    assert first_denied(project, calls, env) is None
