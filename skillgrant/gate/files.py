@@ -238,6 +238,15 @@ def read(path: str, limit: int) -> bytes:
     return _VIEW[0].read(path, limit)
 
 
+def text(path: str, limit: int) -> str | None:
+    """The text of the file at ``path`` (its first ``limit`` bytes, UTF-8 with each bad byte
+    replaced); None where it is not read."""
+    try:
+        return read(path, limit).decode("utf-8", "replace")
+    except (OSError, ValueError):
+        return None
+
+
 def kept(key: Callable[[], Hashable], compute: Callable[[], T]) -> T:
     """``compute()``, or the view's kept answer to it (``View.kept``)."""
     return _VIEW[0].kept(key, compute)

@@ -95,7 +95,7 @@ def commands(text: str, entry: bool = False) -> list[list[str]] | None:
     """The simple commands of the shell text ``text`` (each its words, quotes removed, the
     assignments before its program among them), read as dash and bash read it only where
     every word is a literal (``_BARE``, ``_QUOTED``) or a glob (its matches:
-    ``testroots._before_pattern``) and the text holds no operators but ``&&``, ``||``, ``;``,
+    ``scriptfolders.before_pattern``) and the text holds no operators but ``&&``, ``||``, ``;``,
     ``&``, a line break, an output redirection and a pipe into a program of ``_PIPED``; None
     for anything else (``$``, a backquote, ``~``, ``#``, ``\\``, ``{}`` unquoted, ``<``, a
     subshell, a pipe into ``xargs``): the text may run anything. (A plan ``entry``'s ``*``

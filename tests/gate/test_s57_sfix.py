@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from skillgrant.gate import jestargs, jestsettings, planscripts, testroots
+from skillgrant.gate import jestargs, jestsettings, planscripts, scriptfolders
 
 #: Script texts ``planscripts.commands`` reads, with the commands it reads.
 READ = {
@@ -65,7 +65,7 @@ GLOBS = {".?/ext/": "..", "../t*/x": "..", "src/*.js": "src", "src/.*": "src/.."
 
 
 def test_a_globs_folder_climbs_for_each_part_that_may_be_dot_dot() -> None:
-    assert {g: testroots._before_pattern(g) for g in GLOBS} == GLOBS
+    assert {g: scriptfolders.before_pattern(g) for g in GLOBS} == GLOBS
 
 
 #: Words given to jest, and what its yargs makes of them.
@@ -119,8 +119,8 @@ def test_a_mappers_capture_and_the_cache_name_folders(tmp_path: Path) -> None:
 def test_a_quoted_pattern_is_no_refusal(tmp_path: Path) -> None:
     """``jest 'src/.*'``: a regex pattern jest is given, read as the folder ``src/..``."""
     (tmp_path / "package.json").write_text(json.dumps({"scripts": {"test": "jest 'src/.*'"}}))
-    found = testroots._script_folders(str(tmp_path), str(tmp_path / "package.json"), 0,
-                                      frozenset({"test"}))
+    found = scriptfolders.script_folders(str(tmp_path), str(tmp_path / "package.json"), 0,
+                                         frozenset({"test"}))
     assert os.path.normpath(str(tmp_path)) in found
 
 
@@ -143,5 +143,5 @@ def test_a_script_whose_folder_is_not_read_is_refused(tmp_path: Path, case: str)
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     with pytest.raises(ValueError):
-        testroots._script_folders(str(tmp_path), str(tmp_path / "package.json"), 0,
-                                  frozenset({"pretest", "test", "posttest"}))
+        scriptfolders.script_folders(str(tmp_path), str(tmp_path / "package.json"), 0,
+                                     frozenset({"pretest", "test", "posttest"}))

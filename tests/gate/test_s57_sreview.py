@@ -369,10 +369,8 @@ WORD_COSTS = {"script-named-build-local": {"test": "npm run build:local && node 
 #: (the file guarded, its commands read).
 SCRIPT_FILE_COSTS = {"executable-script-file": ("./scripts/test.sh", "#!/bin/sh\nnode --test\n"),
                      "sh-runs-a-script-file": ("sh scripts/test.sh", "node --test\n")}
-OPEN.add("test_c_a_test_script_running_a_shell_file_keeps_copies",
-         "open at 215b656a (regression: allowed at 86e0897c): testroots._code_run refuses "
-         "every script running a shell script file (its text no guard keeps) instead of "
-         "guarding the file", *SCRIPT_FILE_COSTS)
+# (both: open at 215b656a, a regression: testroots._code_run refused every script running a
+# shell script file; closed by s61-mfix: the file read, its path's first part guarded)
 
 
 @pytest.mark.parametrize("case", list(SCRIPT_FILE_COSTS))

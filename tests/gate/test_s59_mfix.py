@@ -228,7 +228,7 @@ def test_tsc_emitting_into_a_test_folder_refuses(tmp_path: Path) -> None:
 def test_a_redirections_file_and_a_loose_glob_refuse(tmp_path: Path) -> None:
     import json
 
-    from skillgrant.gate.testroots import _script_folders
+    from skillgrant.gate.scriptfolders import script_folders as _script_folders
 
     package = tmp_path / "package.json"
     for script in ("cat tools/t.js > test/t.test.js && node --test", "mocha 'tools/*.test.js*'"):

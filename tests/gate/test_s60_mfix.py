@@ -63,7 +63,7 @@ def test_the_nearest_package_json_only_is_read(tmp_path: Path) -> None:
 
 def test_an_npmrc_giving_node_options_refuses(tmp_path: Path) -> None:
     """npm's ``node-options`` (.npmrc) is the NODE_OPTIONS of every node its scripts run."""
-    from skillgrant.gate.testroots import _script_folders
+    from skillgrant.gate.scriptfolders import script_folders as _script_folders
 
     (tmp_path / "package.json").write_text(json.dumps({"scripts": {"test": "node --test"}}))
     _script_folders(str(tmp_path), str(tmp_path / "package.json"), 0)
@@ -334,7 +334,7 @@ def test_where_tsc_emits(tmp_path: Path) -> None:
 
 def _where_tsc_emits(tmp_path: Path, tsconfig: dict[str, object], command: str,
                          read: bool) -> None:
-    from skillgrant.gate.testroots import _script_folders
+    from skillgrant.gate.scriptfolders import script_folders as _script_folders
 
     (tmp_path / "tsconfig.json").write_text(json.dumps(tsconfig))
     (tmp_path / "package.json").write_text(json.dumps({"scripts": {"test": command}}))
