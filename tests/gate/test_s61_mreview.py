@@ -48,17 +48,20 @@ TS_PAYLOAD = "// @ts-nocheck\n" + NODE + "module.exports = {};\n"
 #: The compiler options of the cases' tsconfigs (no type packages: the runners' cache has
 #: none for node).
 TS = {"module": "commonjs", "skipLibCheck": True, "types": []}
+#: An ava test (its default globs: test/, tests/).
+AVA_TEST = "const test = require('ava'); test('a', t => t.pass());\n"
 
 # --- S: what a script's program runs that the gate does not guard ------------------------------
 
-#: Each case: the package.json's scripts (the plan runs the first: ``npm test`` or ``npm run
-#: <name>``), the other files (``PROJECT``: the project's folder), the session's calls before
-#: the plan's (each a copy of the payload ``src/mk``, the last file), the ``node_modules``.
-SCRIPTS: dict[str, tuple[dict[str, str], dict[str, str], list[str], str]] = {
+#: Each case: the package.json's members but its name (the plan runs the first of its
+#: ``scripts``: ``npm test`` or ``npm run <name>``), the other files (``PROJECT``: the
+#: project's folder), the session's calls before the plan's (each a copy of the payload
+#: ``src/mk``, the last file), the ``node_modules``.
+SCRIPTS: dict[str, tuple[dict[str, object], dict[str, str], list[str], str]] = {
     # tsc's output lands at outDir + the source's path below rootDir (or the inputs' common
     # folder): an outDir of `.` over sources in src/ writes a runner's settings at the root
     "tsc-outdir-dot-writes-nycs-settings": (
-        {"test": "tsc && nyc mocha"},
+        {"scripts": {"test": "tsc && nyc mocha"}},
         {**SPEC, "tsconfig.json": json.dumps({
             "compilerOptions": {**TS, "outDir": ".", "rootDir": "src"},
             "include": ["src/**/*.ts"], "exclude": ["node_modules"]}),
@@ -66,7 +69,7 @@ SCRIPTS: dict[str, tuple[dict[str, str], dict[str, str], list[str], str]] = {
         ["cp src/mk src/nyc.config.ts"], "runners"),
     # (outFile: every source in one file of any name: a runner's settings, a test's name)
     "tsc-outfile-names-nycs-settings": (
-        {"test": "tsc && nyc mocha"},
+        {"scripts": {"test": "tsc && nyc mocha"}},
         {**SPEC, "tsconfig.json": json.dumps({
             "compilerOptions": {**TS, "module": "amd", "outFile": "nyc.config.js"},
             "include": ["src/**/*.ts"]}),
@@ -75,11 +78,23 @@ SCRIPTS: dict[str, tuple[dict[str, str], dict[str, str], list[str], str]] = {
     # a runner option loading a module that runneroptions.OPTIONS allows with any value: tap
     # 21's `--coverage-report` (c8's Report, istanbul-reports' `create`: `require(name)`)
     "tap-coverage-report-loads-a-module": (
-        {"cov": "tap --coverage-report=PROJECT/tools/rep.cjs"},
+        {"scripts": {"cov": "tap --coverage-report=PROJECT/tools/rep.cjs"}},
         {"test/a.js": "require('tap').pass('a');\n",
          "tools/rep.cjs": "module.exports = class { execute() {} };\n",
          "src/mk": NODE + "module.exports = class { execute() {} };\n"},
         ["cp src/mk tools/rep.cjs"], "tap"),
+    # a key of runnersettings._DATA_KEYS (one list for every runner) naming the files a runner
+    # runs as tests: tap 21's `include` (nyc's coverage globs)
+    "tap-settings-include-any-file": (
+        {"scripts": {"unit": "tap"}, "tap": {"include": ["src/**/*.js"]}},
+        {"test/a.js": "require('tap').pass('a');\n", "src/a.js": "require('tap').pass('a');\n",
+         "src/mk": NODE}, ["cp src/mk src/evil.js"], "tap"),
+    # a shell script file a script runs (read since e1c118fe): what the gate reads from the
+    # package.json's text only (scriptfirsts.first_names: ava's, tap's default folders)
+    "shell-script-runs-ava": (
+        {"scripts": {"test": "sh scripts/test.sh"}},
+        {"scripts/test.sh": "ava\n", "test/a.js": AVA_TEST, "tests/.keep": "", "src/mk": NODE},
+        ["cp src/mk tests/evil.js"], "runners"),
 }
 WHY_SCRIPTS: dict[str, str] = {
     "tsc-outdir-dot-writes-nycs-settings": f"runnersettings.emits_into_tests ({BASE}) reads "
@@ -92,11 +107,20 @@ WHY_SCRIPTS: dict[str, str] = {
     "`--coverage-report` with any value (scriptcode._LOADS lacks it; NAMED reads vitest's "
     "`--coverage.reporter` only): istanbul-reports requires a name it does not hold as a "
     "module (a path through its lib's `..`, an absolute one)",
+    "tap-settings-include-any-file": f"runnersettings._DATA_KEYS ({BASE}) is one list for "
+    "every runner: `include` (nyc's, c8's coverage globs) is tap 21's globs of the test "
+    "files it runs (src/evil.js)",
+    "shell-script-runs-ava": "REGRESSION of e1c118fe (refused at f716c470): "
+    "scriptfirsts.first_names reads the package.json scripts' text only, not the shell "
+    "script files scriptfolders now reads: ava's default `tests/` (tap's `__test__/`) is "
+    "guarded for no script file running it",
 }
 SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "tsc-writes-where-its-outdir-does-not-say": ("tsc-outdir-dot-writes-nycs-settings",
                                                  "tsc-outfile-names-nycs-settings"),
     "an-option-loading-a-module-allowed": ("tap-coverage-report-loads-a-module",),
+    "a-runners-settings-key-naming-its-tests": ("tap-settings-include-any-file",),
+    "a-shell-script-files-runner": ("shell-script-runs-ava",),
 }
 OPEN.add_rows("test_s_a_scripts_program_runs_a_file", SCRIPT_ROWS, WHY_SCRIPTS, CLOSED)
 
@@ -110,10 +134,10 @@ def _run(cases: tuple[str, ...]) -> list[str]:
 
 def _script(tmp_path: Path, case: str) -> str | None:
     """SCRIPTS' ``case``: the first call the hook denies, or None."""
-    scripts, files, calls, modules = SCRIPTS[case]
-    first = next(iter(scripts))
+    package, files, calls, modules = SCRIPTS[case]
+    first = next(iter(package["scripts"]))  # type: ignore[call-overload]
     run = "npm test" if first == "test" else f"npm run {first}"
-    files = {"package.json": json.dumps({"name": "p", "scripts": scripts}), **files}
+    files = {"package.json": json.dumps({"name": "p", **package}), **files}
     return _case(tmp_path, [f"Bash({run})", "Bash(cp *)"], files, [*calls, run],
                  links={"node_modules": str(MODULES[modules]())})
 
@@ -139,12 +163,25 @@ COSTS: dict[str, tuple[str, dict[str, str], str, list[str]]] = {
     "npm-test-of-an-ava-script": (
         "ava", {"test/a.js": "const test = require('ava'); test('a', t => t.pass());\n"},
         "runners", ["cp notes.txt out/n.txt", "npm test"]),
+    # a shell script file a script runs (read since e1c118fe) starting as most do
+    "shell-script-sets-errexit": ("sh scripts/test.sh", {
+        **SPEC, "scripts/test.sh": "#!/bin/sh\nset -e\nmocha\n"}, "runners",
+        ["cp notes.txt out/n.txt", "npm test"]),
+    "shell-scripts-shebang-with-a-flag": ("./scripts/test.sh", {
+        **SPEC, "scripts/test.sh": "#!/bin/sh -e\nmocha\n"}, "runners",
+        ["cp notes.txt out/n.txt", "npm test"]),
 }
 WHY_COSTS: dict[str, str] = {
     "npm-test-of-an-ava-script": "scriptfirsts.first_names (4061b6b3, at "
     f"{BASE}) guards ava's and tap's default folders (`\\0` + the run folder: "
     "scriptfirsts.in_tests): testroots.first_loaded then takes the word `test` of the "
     "plan's own `npm test` for the guarded folder test/, written by a call that may write",
+    "shell-script-sets-errexit": "scriptfolders (e1c118fe) reads a shell script file's "
+    "commands by scriptcode._RUNS, which lacks `set` (`set -e`, bash's `set -euo "
+    "pipefail`: options that run nothing): the script refused, every write and the plan's "
+    "own `npm test` are denied",
+    "shell-scripts-shebang-with-a-flag": "scriptfolders._SHEBANG (e1c118fe) takes no "
+    "option after the shell (`#!/bin/sh -e`, `#!/bin/bash -e`)",
 }
 for _cost in (c for c in COSTS if c not in CLOSED):
     OPEN.add("test_cost_an_everyday_call", WHY_COSTS[_cost], _cost)
@@ -160,6 +197,8 @@ def test_cost_an_everyday_call(case: str, tmp_path: Path) -> None:
     for name, text in files.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(text)
+        if name.endswith(".sh"):
+            (project / name).chmod(0o755)
     (project / "node_modules").symlink_to(MODULES[modules]())
     env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
     assert first_denied(project, calls, env) is None
