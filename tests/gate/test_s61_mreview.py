@@ -163,6 +163,20 @@ COSTS: dict[str, tuple[str, dict[str, str], str, list[str]]] = {
     "npm-test-of-an-ava-script": (
         "ava", {"test/a.js": "const test = require('ava'); test('a', t => t.pass());\n"},
         "runners", ["cp notes.txt out/n.txt", "npm test"]),
+    # (the word `tap` anywhere in a script: node's reporter's name)
+    "npm-test-of-a-script-naming-the-tap-reporter": (
+        "node --test --test-reporter tap", {"test/a.test.js": "1;\n"}, "runners",
+        ["cp notes.txt out/n.txt", "npm test"]),
+    # tsc over an everyday tsconfig: extending a base one, holding a comment (`tsc --init`'s)
+    "tsc-over-a-tsconfig-extending-a-base": ("tsc && mocha", {
+        **SPEC, "src/a.ts": "export const a = 1;\n", "tsconfig.base.json": json.dumps(
+            {"compilerOptions": {**TS, "strict": True}}), "tsconfig.json": json.dumps(
+            {"extends": "./tsconfig.base.json", "compilerOptions": {"outDir": "dist"}})},
+        "runners", ["cp notes.txt out/n.txt", "npm test"]),
+    "tsc-over-a-tsconfig-with-a-comment": ("tsc && mocha", {
+        **SPEC, "src/a.ts": "export const a = 1;\n", "tsconfig.json": '{\n  "compilerOptions": '
+        '{\n    "outDir": "dist", /* where */\n    "module": "commonjs", "types": []\n  }\n}\n'},
+        "runners", ["cp notes.txt out/n.txt", "npm test"]),
     # a shell script file a script runs (read since e1c118fe) starting as most do
     "shell-script-sets-errexit": ("sh scripts/test.sh", {
         **SPEC, "scripts/test.sh": "#!/bin/sh\nset -e\nmocha\n"}, "runners",
@@ -176,6 +190,15 @@ WHY_COSTS: dict[str, str] = {
     f"{BASE}) guards ava's and tap's default folders (`\\0` + the run folder: "
     "scriptfirsts.in_tests): testroots.first_loaded then takes the word `test` of the "
     "plan's own `npm test` for the guarded folder test/, written by a call that may write",
+    "npm-test-of-a-script-naming-the-tap-reporter": "as npm-test-of-an-ava-script: "
+    "scriptfirsts.first_names takes the word `tap` anywhere in a script (a reporter's name) "
+    "for tap's run",
+    "tsc-over-a-tsconfig-extending-a-base": f"runnersettings.emits_into_tests ({BASE}) "
+    "refuses any tsconfig holding `extends` (a relative file, a package's, TS 5's array: "
+    "not read): every write and the plan's own `npm test` are denied",
+    "tsc-over-a-tsconfig-with-a-comment": f"runnersettings.emits_into_tests ({BASE}) reads "
+    "the tsconfig by json.loads: one with a comment or a trailing comma (JSONC, as `tsc "
+    "--init` writes it) refuses every write and the plan's own `npm test`",
     "shell-script-sets-errexit": "scriptfolders (e1c118fe) reads a shell script file's "
     "commands by scriptcode._RUNS, which lacks `set` (`set -e`, bash's `set -euo "
     "pipefail`: options that run nothing): the script refused, every write and the plan's "
