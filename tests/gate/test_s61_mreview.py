@@ -177,6 +177,11 @@ COSTS: dict[str, tuple[str, dict[str, str], str, list[str]]] = {
         **SPEC, "src/a.ts": "export const a = 1;\n", "tsconfig.json": '{\n  "compilerOptions": '
         '{\n    "outDir": "dist", /* where */\n    "module": "commonjs", "types": []\n  }\n}\n'},
         "runners", ["cp notes.txt out/n.txt", "npm test"]),
+    # a coverage wrapper's globs and endings of the files it covers
+    "nyc-include-a-folder": ("nyc --include src mocha", {**SPEC, "src/a.js": "1;\n"},
+                             "runners", ["cp notes.txt out/n.txt", "npm test"]),
+    "nyc-extension-ts": ("nyc --extension .ts mocha", {**SPEC, "src/a.js": "1;\n"}, "runners",
+                         ["cp notes.txt out/n.txt", "npm test"]),
     # a shell script file a script runs (read since e1c118fe) starting as most do
     "shell-script-sets-errexit": ("sh scripts/test.sh", {
         **SPEC, "scripts/test.sh": "#!/bin/sh\nset -e\nmocha\n"}, "runners",
@@ -199,6 +204,11 @@ WHY_COSTS: dict[str, str] = {
     "tsc-over-a-tsconfig-with-a-comment": f"runnersettings.emits_into_tests ({BASE}) reads "
     "the tsconfig by json.loads: one with a comment or a trailing comma (JSONC, as `tsc "
     "--init` writes it) refuses every write and the plan's own `npm test`",
+    "nyc-include-a-folder": f"runnersettings.LOADS ({BASE}) holds `--include`/`-i` for "
+    "every runner and wrapper (tap's test globs, nyc's `-i` its --require): nyc's, c8's "
+    "`--include`/`-n` are coverage globs (`src` read as a file to load)",
+    "nyc-extension-ts": f"runnersettings.LOADS ({BASE}) holds `--extension`/`-e` for every "
+    "runner and wrapper: nyc's, c8's are the endings they cover (`.ts` read as a file)",
     "shell-script-sets-errexit": "scriptfolders (e1c118fe) reads a shell script file's "
     "commands by scriptcode._RUNS, which lacks `set` (`set -e`, bash's `set -euo "
     "pipefail`: options that run nothing): the script refused, every write and the plan's "
