@@ -48,6 +48,10 @@ TS_PAYLOAD = "// @ts-nocheck\n" + NODE + "module.exports = {};\n"
 #: The compiler options of the cases' tsconfigs (no type packages: the runners' cache has
 #: none for node).
 TS = {"module": "commonjs", "skipLibCheck": True, "types": []}
+#: A vitest environment (an ES module) running the payload when imported.
+ESM_ENV = ("import {execSync} from 'child_process'; execSync('touch ' + process.env.INIT_CWD + "
+           "'/zz');\nexport default {name: 'x', transformMode: 'ssr', setup() { return "
+           "{teardown() {}}; }};\n")
 #: An ava test (its default globs: test/, tests/).
 AVA_TEST = "const test = require('ava'); test('a', t => t.pass());\n"
 
@@ -83,6 +87,12 @@ SCRIPTS: dict[str, tuple[dict[str, object], dict[str, str], list[str], str]] = {
          "tools/rep.cjs": "module.exports = class { execute() {} };\n",
          "src/mk": NODE + "module.exports = class { execute() {} };\n"},
         ["cp src/mk tools/rep.cjs"], "tap"),
+    # (vitest's `--environment <name>`: `vitest-environment-<name>`, else the file `<name>` of
+    # the root; `_loads` asks whether a package `<name>` is installed)
+    "vitest-environment-falls-back-to-a-file": (
+        {"scripts": {"test": "vitest run --environment semver"}},
+        {"src/a.test.mjs": "import {test} from 'vitest'; test('a', () => {});\n",
+         "src/mk": ESM_ENV}, ["cp src/mk semver"], "runners"),
     # a key of runnersettings._DATA_KEYS (one list for every runner) naming the files a runner
     # runs as tests: tap 21's `include` (nyc's coverage globs)
     "tap-settings-include-any-file": (
@@ -114,11 +124,16 @@ WHY_SCRIPTS: dict[str, str] = {
     "scriptfirsts.first_names reads the package.json scripts' text only, not the shell "
     "script files scriptfolders now reads: ava's default `tests/` (tap's `__test__/`) is "
     "guarded for no script file running it",
+    "vitest-environment-falls-back-to-a-file": f"scriptcode._loads ({BASE}) takes an "
+    "installed package of the value's name (semver) for the module loaded: vitest's "
+    "environment is the package `vitest-environment-<name>`, else the root's file `<name>` "
+    "(worker.js loadEnvironment), which nothing guards",
 }
 SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "tsc-writes-where-its-outdir-does-not-say": ("tsc-outdir-dot-writes-nycs-settings",
                                                  "tsc-outfile-names-nycs-settings"),
-    "an-option-loading-a-module-allowed": ("tap-coverage-report-loads-a-module",),
+    "an-option-loading-a-module-allowed": ("tap-coverage-report-loads-a-module",
+                                           "vitest-environment-falls-back-to-a-file"),
     "a-runners-settings-key-naming-its-tests": ("tap-settings-include-any-file",),
     "a-shell-script-files-runner": ("shell-script-runs-ava",),
 }
