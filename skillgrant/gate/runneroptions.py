@@ -9,6 +9,10 @@ option's attached value) refuses."""
 
 from __future__ import annotations
 
+import os
+
+from . import files as fs
+
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
@@ -115,3 +119,72 @@ NAMED: Final = {
     **dict.fromkeys((("eslint", "-f"), ("eslint", "--format")), _FORMATS),
     ("vitest", "--coverage.reporter"): _ISTANBUL,
 }
+
+
+def reporter_options(folder: str, words: list[str]) -> None:
+    """Raises ValueError where mocha's words ``words`` give its reporter options (``-O``,
+    ``--reporter-option(s)``: ``key=value`` pairs, each value a string the reporter reads as
+    it will: mocha's yargs ``coerce``) and a reporter (``-R``, ``--reporter``; ``spec`` where
+    none) not of ``_DATA_REPORTERS``, whose option reading is known (mocha-multi-reporters
+    ``require``s its ``configFile`` and each of ``reporterEnabled``)."""
+    reporters, given = [], False
+    for k, word in enumerate(words):
+        option, equals, value = word.partition("=")
+        if option in ("-R", "--reporter"):
+            reporters.append(value if equals else words[k + 1] if k + 1 < len(words) else "")
+        given = given or option in ("-O", "--reporter-option", "--reporter-options")
+    if given and not set(reporters or ["spec"]) <= _DATA_REPORTERS:
+        raise ValueError(f"a script of {folder!r} gives mocha's reporter {reporters!r} "
+                         "options, which it may read as files of code")
+
+
+def known_module(folder: str, value: str) -> bool:
+    """Whether the module ``value`` a runner requires first is one whose reading is known
+    (s60-mreview M17: a required package reads its own settings, @babel/register babel's
+    plugins, dotenv's .env): ``source-map-support/register`` (none), ts-node's register
+    where the first ``tsconfig.json`` up holds no ``ts-node`` key naming code (its
+    ``require``, ``compiler``: M17b) and extends none (JSON only)."""
+    if value == "source-map-support/register":
+        return True
+    if value not in ("ts-node/register", "ts-node/register/transpile-only"):
+        return False
+    import json
+
+    above = folder
+    while not os.path.isfile(os.path.join(above, "tsconfig.json")):
+        if above == os.path.dirname(above):
+            return True
+        above = os.path.dirname(above)
+    try:
+        settings = json.loads(fs.read(os.path.join(above, "tsconfig.json"), 1 << 20))
+    except (OSError, ValueError):
+        return False
+    own = settings.get("ts-node", {}) if isinstance(settings, dict) else None
+    return isinstance(own, dict) and "extends" not in settings and set(own) <= {
+        "esm", "transpileOnly", "files", "logError", "pretty", "compilerOptions",
+        "experimentalSpecifierResolution", "preferTsExts", "ignore", "skipProject"}
+
+
+#: mocha 10's own reporters and interfaces (``Mocha.reporters``' keys, ``Mocha.interfaces``'):
+#: any other name, an interface's as a reporter too (``--reporter bdd``), one of
+#: ``scriptcode._BUILT_IN`` (``dots``), it tries as a file (``validateLegacyPlugin``:
+#: ``require(path.resolve(name))``; s60-mreview M23, s61).
+_REPORTERS: Final = frozenset((
+    "base", "dot", "doc", "tap", "json", "html", "list", "min", "spec", "nyan", "xunit",
+    "markdown", "progress", "landing", "json-stream", "Base", "Dot", "Doc", "TAP", "JSON",
+    "HTML", "List", "Min", "Spec", "Nyan", "XUnit", "Markdown", "Progress", "Landing",
+    "JSONStream"))
+_INTERFACES: Final = frozenset(("bdd", "tdd", "qunit", "exports"))
+
+
+def mocha_named(option: str) -> frozenset[str]:
+    """mocha's own names its ``option`` takes (``-R``: its reporters; ``-u``: its
+    interfaces; another: none)."""
+    return _REPORTERS if option in ("-R", "--reporter") else _INTERFACES if option in (
+        "-u", "--ui") else frozenset()
+
+
+#: The reporters whose options (``-O``) are data: mocha 10's own (``xunit``'s ``output``: a
+#: file it writes), mocha-junit-reporter 2's (its ``mochaFile``, ``properties``, titles and
+#: switches; read from its index.js).
+_DATA_REPORTERS: Final = frozenset((*_REPORTERS, "mocha-junit-reporter"))

@@ -124,7 +124,7 @@ LOADS: Final = frozenset(("-r", "--require", "--import", "--loader", "--experime
                            "--setup", "--environment", "--before", "--after", "--node-arg",
                            "-i", "--include", "--test-env", "--extension", "-e", "--package",
                            "--nycrc-path", "--node-arguments", "--workspace", "--spec",
-                           "--reporter-options", "--config-file"))
+                           "--config-file"))
 #: The keys of a runner's JSON settings read as data (an allow-list: any other key, an alias
 #: as mocha's `r`, may name code it loads; s59-mreview S10, S24): mocha's, nyc's and c8's
 #: thresholds and switches, prettier's formatting, xo's and eslint's rules (not xo's
@@ -171,38 +171,154 @@ _PRETTIER_SKIPS: Final = frozenset(("node_modules", ".git", ".sl", ".svn", ".hg"
 _MAX_FOLDERS: Final = 5000
 
 
-def emits_into_tests(folder: str, given: list[str]) -> bool:
-    """Whether tsc with the words ``given`` may write its output into a folder whose scripts
-    a runner runs as tests (s59-mreview S7: ``outDir: test``): its settings file (``-p``,
-    ``--project``, or ``tsconfig.json``; none: tsc writes nothing) not read as JSON, extending
-    another, or an ``outDir``/``outFile``/``declarationDir`` holding ``test``, ``__tests__``,
-    ``__mocks__`` or ``..`` (a source of a test's name is a test wherever tsc emits it), or
-    none of them and no ``noEmit`` (each X.js beside its X.ts: s60-mreview M5); ``-b``."""
+def emits_into_tests(folder: str, words: list[str], read: list[str] | None = None) -> bool:
+    """Whether tsc run in ``folder`` with its words ``words`` may write its output where a
+    runner runs it (s59-mreview S7: ``outDir: test``): a settings file it reads (``-p``,
+    ``--project``, or ``tsconfig.json``; ``-b``'s projects and, each one's ``references``
+    after it, as tsc's build mode reads them: s60-mreview K5) not read as JSON, extending
+    another, or writing (``outDir``, ``declarationDir``, ``outFile``'s folder, relative to the
+    settings' folder) outside a plain folder below ``folder`` (``_plain_out``), or none of
+    them and no ``noEmit`` (each X.js beside its X.ts: s60-mreview M5); an option naming where
+    it writes, one of build mode not of ``_TSC_BUILD``. (Where a source emits below the out
+    folder is its path below ``rootDir``: a source of a test's folder is a test's.) ``read``
+    gets each settings file's guarded paths (``guarded_file``: a session cannot change them
+    after this reading)."""
+    build = bool(words) and words[0][:1] == "-" and words[0].lstrip("-").lower() in ("b",
+                                                                                   "build")
+    pending = _built(folder, words[1:]) if build else _compiled(folder, words, read)
+    given_off = any(w.lower() == "--noemit" for w in words)  # (`--noEmit false`: M15)
+    seen: set[str] = set()
+    while pending:
+        path = os.path.normpath(pending.pop())
+        if path in seen:
+            continue
+        seen.add(path)
+        if len(seen) > _MAX_PROJECTS:
+            return True
+        if read is not None:
+            read += guarded_file(path)
+        if fs.entry(path) is None:
+            continue  # (none: tsc writes nothing for it; a file made there is guarded)
+        found = _emitted(folder, path, given_off)
+        if found is None:
+            return True
+        pending += [_project(os.path.dirname(path), r) for r in found] if build else []
+    return pending is None
+
+
+def _built(folder: str, words: list[str]) -> list[str] | None:
+    """The settings files tsc's build mode given ``words`` (after ``-b``) reads first (its
+    projects, ``.`` where none); None where an option is not one of ``_TSC_BUILD``."""
+    projects, k = [], 0
+    while k < len(words):
+        option = words[k].lstrip("-").lower() if words[k][:1] == "-" else None
+        if option is not None and option not in _TSC_BUILD:
+            return None  # (`--generateCpuProfile x`, any not read)
+        if option is None:
+            projects.append(words[k])
+        k += 2 if option == "locale" or words[k + 1:k + 2] in (["true"], ["false"]) else 1
+    return [_project(folder, p) for p in projects or ["."]]
+
+
+def _compiled(folder: str, words: list[str], read: list[str] | None) -> list[str] | None:
+    """The settings file tsc given ``words`` reads (``-p``'s, a folder's ``tsconfig.json``,
+    or the first ``tsconfig.json`` from ``folder`` up: findConfigFile; each one missing below
+    it to ``read``); None where an option names where it writes or a word is a source (its
+    X.js beside: ``tsc nyc.config.ts``)."""
+    if any(w[:1] == "-" and w.lstrip("-").lower() in (*_TSC_OUT, "b", "build") for w in words):
+        return None  # (`--outDir test` on the command line; `-b` not first: an error)
+    if any(w[:1] != "-" and w not in ("true", "false") and (
+            k == 0 or words[k - 1].lstrip("-").lower() not in _TSC_VALUED)
+           for k, w in enumerate(words)):
+        return None
+    named = [words[k + 1] for k, w in enumerate(words[:-1]) if w.lower() in ("-p", "--project")]
+    if named:
+        path = os.path.join(folder, named[0])
+        return [os.path.join(path, "tsconfig.json") if fs.entry(path) == "dir" else path]
+    above = folder
+    while fs.entry(os.path.join(above, "tsconfig.json")) is None and above != os.path.dirname(
+            above):
+        if read is not None:
+            read += guarded_file(os.path.join(above, "tsconfig.json"))
+        above = os.path.dirname(above)
+    return [os.path.join(above, "tsconfig.json")]
+
+
+def _project(folder: str, name: str) -> str:
+    """The settings file of the project ``name`` of tsc's build mode (a word, a reference's
+    ``path``) from ``folder`` (TypeScript's ``resolveConfigFileProjectName``)."""
+    path = os.path.join(folder, name)
+    return path if path.endswith(".json") else os.path.join(path, "tsconfig.json")
+
+
+def _emitted(folder: str, path: str, given_off: bool) -> list[str] | None:
+    """``emits_into_tests``' reading of the settings file at ``path``: its ``references``'
+    paths; None where it may write outside ``_plain_out``'s folders."""
     import json
 
-    from .testnames import JS_FOLDERS
-
-    named = [given[k + 1] for k, w in enumerate(given[:-1]) if w in ("-p", "--project")]
-    if any(w[:1] == "-" and w.lstrip("-").lower() in (*_TSC_OUT, "b", "build") for w in given):
-        return True  # (`--outDir test` on the command line; `-b`: each reference's own)
-    path = os.path.join(folder, named[0] if named else "tsconfig.json")
-    path = os.path.join(path, "tsconfig.json") if fs.entry(path) == "dir" else path
-    if fs.entry(path) is None:
-        return bool(named)
     try:
         settings = json.loads(fs.read(path, 1 << 20).decode("utf-8", "replace"))
     except (OSError, ValueError):
-        return True  # (comments, trailing commas: JSONC not read)
+        return None  # (comments, trailing commas: JSONC not read)
     options = settings.get("compilerOptions", {}) if isinstance(settings, dict) else None
-    if not isinstance(options, dict) or "extends" in settings:
-        return True
-    outs = [str(options[k]) for k in options if k.lower() in _TSC_OUT]
-    given_off = any(w.lower() == "--noemit" for w in given)  # (`--noEmit false`: M15)
-    if not outs and (options.get("noEmit") is not True or given_off):
-        return True  # (X.js beside each X.ts: `ava.config.ts`'s ava.config.js, a runner's
+    references = settings.get("references", []) if isinstance(settings, dict) else None
+    if not isinstance(options, dict) or "extends" in settings or not isinstance(
+            references, list) or not all(isinstance(r, dict) and isinstance(r.get(
+                "path"), str) for r in references):
+        return None
+    outs = [os.path.dirname(str(v)) if k.lower() in ("outfile", "out") else str(v)
+            for k, v in options.items() if k.lower() in _TSC_OUT]
+    if not outs and (options.get("noEmit") is not True or given_off) and not (
+            settings.get("files") == [] and "include" not in settings):  # (a solution's: none)
+        return None  # (X.js beside each X.ts: `ava.config.ts`'s ava.config.js, a runner's
         # code settings; s60-mreview M5)
-    return any(not JS_FOLDERS.isdisjoint(o.split("/")) or ".." in o.split("/") for o in outs)
+    if not all(_plain_out(folder, os.path.join(os.path.dirname(path), o)) for o in outs):
+        return None
+    return [r["path"] for r in references]
+
+
+def _plain_out(folder: str, out: str) -> bool:
+    """Whether the folder ``out`` tsc writes into lies strictly below ``folder`` through plain
+    parts only: none a test folder's name (``testnames.JS_FOLDERS``, ava's and tap's
+    ``tests``), ``node_modules`` (a package a test requires), a dot folder's (``.claude``,
+    ``.git``), or the run folder itself or one above it (``outDir: "."``, ``rootDir: "src"``:
+    ``src/nyc.config.ts`` becomes ``./nyc.config.js``, which nyc loads)."""
+    from .testnames import JS_FOLDERS
+
+    parts = os.path.relpath(os.path.normpath(out), folder).split("/")
+    return parts != ["."] and not any(
+        p[:1] == "." or p in JS_FOLDERS or p in ("tests", "__test__", "node_modules")
+        for p in parts)
+
+
+def guarded_file(path: str) -> list[str]:
+    """The entries ``testroots.first_loaded`` guards for a settings file at ``path`` a runner
+    of a script reads (there or not yet): the file by its path and its real path, and each
+    folder above either exactly (``\x01``: a folder moved or linked there brings another
+    file), not what else they hold."""
+    found: list[str] = []
+    for spelled in dict.fromkeys((os.path.normpath(path), fs.realpath(path))):
+        found.append(spelled)
+        above = os.path.dirname(spelled)
+        while above != os.path.dirname(above):
+            found.append("\x01" + above)
+            above = os.path.dirname(above)
+    return found
 
 
 #: tsc's options naming where it writes (folded).
 _TSC_OUT: Final = frozenset(("outdir", "outfile", "declarationdir", "out"))
+#: tsc's build mode options read (folded; TypeScript 5's ``buildOpts``: none naming a file
+#: but ``locale``'s value, a name): any other (``--generateCpuProfile``,
+#: ``--generateTrace``) makes it write where the gate does not read.
+_TSC_BUILD: Final = frozenset((
+    "verbose", "v", "dry", "d", "force", "f", "clean", "stopbuildonerrors", "help", "h", "?",
+    "watch", "w", "preservewatchoutput", "listfiles", "explainfiles", "listemittedfiles",
+    "pretty", "traceresolution", "diagnostics", "extendeddiagnostics", "incremental", "i",
+    "declaration", "declarationmap", "emitdeclarationonly", "sourcemap", "inlinesourcemap",
+    "nocheck", "noemit", "assumechangesonlyaffectdirectdependencies", "locale"))
+#: tsc's options taking the next word (folded; any other word not an option is a source).
+_TSC_VALUED: Final = frozenset(("p", "project", "t", "target", "m", "module", "lib", "jsx",
+                                "moduleresolution", "locale", "newline", "moduledetection"))
+#: The projects a build reads at most (each settings file with its references).
+_MAX_PROJECTS: Final = 200

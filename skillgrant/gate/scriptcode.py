@@ -10,7 +10,10 @@ from __future__ import annotations
 import os
 import re
 
-from . import files as fs
+from .runneroptions import NAMED, OPTIONS
+from .runneroptions import known_module as _known_module
+from .runneroptions import mocha_named as _mocha_named
+from .runneroptions import reporter_options as _reporter_options
 from .runnersettings import CODE_ENDINGS as _CODE_ENDINGS
 from .runnersettings import LOADS as _LOADS
 from .runnersettings import emits_into_tests as _emits_into_tests
@@ -22,14 +25,16 @@ if TYPE_CHECKING:
     from typing import Final
 
 
-def code_read(folder: str, given: list[str], names: list[str]) -> None:
+def code_read(folder: str, given: list[str], names: list[str],
+              read: list[str] | None = None) -> None:
     """Raises ValueError where the command ``given`` (``names``: its words' file names) runs
     code no word need name as a file (s57-sreview R18): an interpreter as a program (not an
     option's value) but ``node --test`` with options of ``_NODE_TEST`` only (``python3 -m
     tools.run``, ``node -e …``, ``node -r ./tools/pre``: an allow-list); a package runner
     given a package by its path (``npx ./tools/pkg``, ``--package=file:x``) or a text to
-    run (``npx -c``)."""
-    _allowed(folder, given, names)
+    run (``npx -c``). ``read`` gets what ``testroots.first_loaded`` must guard of the
+    settings read (tsc's: ``runnersettings.guarded_file``)."""
+    _allowed(folder, given, names, read)
     for k, name in enumerate(names):
         program = k == 0 or given[k - 1][:1] != "-" or "=" in given[k - 1]
         valued = (given[k][:1] == "-" and "=" in given[k]) or (k and given[k - 1] in (
@@ -65,7 +70,7 @@ def code_read(folder: str, given: list[str], names: list[str]) -> None:
                                  f"text ({' '.join(given)!r}), whose code no guard keeps")
 
 
-def _allowed(folder: str, given: list[str], names: list[str]) -> None:
+def _allowed(folder: str, given: list[str], names: list[str], read: list[str] | None) -> None:
     """Raises ValueError unless the command ``given`` (``names``: its words' file names) runs a
     program of ``_RUNS`` by its bare name, whose file reading is known (s59: an allow-list,
     failing closed: ``sqlite3 '.read x.sql'``, ``gdb -x x.gdb``, ``timeout 60 ./gen``, a
@@ -94,16 +99,17 @@ def _allowed(folder: str, given: list[str], names: list[str]) -> None:
     if name not in _RUNS or "/" in word or "=" in word:
         raise ValueError(f"a script of {folder!r} runs {word!r}, no program whose file "
                          "reading the gate knows (scriptcode._RUNS, an allow-list)")
-    _words(folder, name, given, at)
+    _words(folder, name, given, at, read)
 
 
-def _words(folder: str, name: str, given: list[str], at: int) -> None:
+def _words(folder: str, name: str, given: list[str], at: int, read: list[str] | None) -> None:
     """``_allowed``'s reading of the words ``given`` of the program ``name`` (``given[at]``)
     of ``_RUNS`` and its wrappers: tsc's ``--noEmit``, a runner's operands (``_operands``),
     an option loading code (``_loads``)."""
     switch = [given[k + 1:k + 2] != ["false"] for k, w in enumerate(given)
               if w.lower() == "--noemit"]  # (tsc folds its options: `--noemit`; the last)
-    if name == "tsc" and switch[-1:] != [True] and _emits_into_tests(folder, given):
+    if name == "tsc" and switch[-1:] != [True] and _emits_into_tests(folder, given[at + 1:],
+                                                                      read):
         raise ValueError(f"a script of {folder!r} runs tsc, which may write into a folder "
                          "whose scripts are run as tests (its outDir)")
     if name in _OPERAND_RUNNERS:
@@ -127,10 +133,10 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
         if option in _LOADS and not equals:
             value = checked[k + 1] if k + 1 < len(checked) else "."
         if option in _LOADS and (_loads(folder, value) or (
-                name in _FILE_FIRST and value not in (_MOCHAS if k >= at else _BUILT_IN)
-                )) and not (
-                name in _FILE_FIRST and option in FIRST_OPTIONS and first_name(value) and
-                not _there(folder, first_name(value)) and (
+                name in _FILE_FIRST and value not in (_mocha_named(option) if k >= at else
+                                                      _BUILT_IN))) and not (
+                name in _FILE_FIRST and option in FIRST_OPTIONS and first_name(value, option)
+                and not _there(folder, first_name(value, option)) and (
                     option not in ("-r", "--require") or _known_module(folder, value))):
             raise ValueError(f"a script of {folder!r} gives {name} a file to load as code "
                              f"({option!r} {value!r})")  # (but a bare module name of no
@@ -141,9 +147,8 @@ def _words(folder: str, name: str, given: list[str], at: int) -> None:
 def _options(folder: str, name: str, given: list[str], at: int) -> None:
     """Raises ValueError where the runner ``name`` (``given[at]``) or a wrapper before it is
     given an option neither of ``runneroptions.OPTIONS`` (its allow-list) nor of ``_LOADS``
-    (read by its value): s60-mreview M1–M3, M6, M7."""
-    from .runneroptions import NAMED, OPTIONS
-
+    (read by its value): s60-mreview M1–M3, M6, M7; mocha's reporter options
+    (``_reporter_options``)."""
     end = given.index("--", at) if "--" in given[at:] else len(given)
     for program, words in ((name, given[at + 1:end]), *(
             (w, given[:at]) for w in {os.path.basename(g) for g in given[:at]} & {"nyc", "c8"})):
@@ -158,35 +163,10 @@ def _options(folder: str, name: str, given: list[str], at: int) -> None:
             if word[:1] == "-" and option not in read and option not in _LOADS:
                 raise ValueError(f"a script of {folder!r} gives {program} {word!r}, an option "
                                  "the gate does not read (runneroptions.OPTIONS)")
+    if name == "mocha":
+        _reporter_options(folder, given[at + 1:end])
 
 
-
-
-def _known_module(folder: str, value: str) -> bool:
-    """Whether the module ``value`` a runner requires first is one whose reading is known
-    (s60-mreview M17: a required package reads its own settings, @babel/register babel's
-    plugins, dotenv's .env): ``source-map-support/register`` (none), ts-node's register
-    where the first ``tsconfig.json`` up holds no ``ts-node`` key naming code (its
-    ``require``, ``compiler``: M17b) and extends none (JSON only)."""
-    if value == "source-map-support/register":
-        return True
-    if value not in ("ts-node/register", "ts-node/register/transpile-only"):
-        return False
-    import json
-
-    above = folder
-    while not os.path.isfile(os.path.join(above, "tsconfig.json")):
-        if above == os.path.dirname(above):
-            return True
-        above = os.path.dirname(above)
-    try:
-        settings = json.loads(fs.read(os.path.join(above, "tsconfig.json"), 1 << 20))
-    except (OSError, ValueError):
-        return False
-    own = settings.get("ts-node", {}) if isinstance(settings, dict) else None
-    return isinstance(own, dict) and "extends" not in settings and set(own) <= {
-        "esm", "transpileOnly", "files", "logError", "pretty", "compilerOptions",
-        "experimentalSpecifierResolution", "preferTsExts", "ignore", "skipProject"}
 
 
 def _there(folder: str, name: str) -> bool:
@@ -303,11 +283,12 @@ FIRST_OPTIONS: Final = frozenset(("-r", "--require", "-R", "--reporter", "-u", "
                                   "--plugin", "--plugins"))
 
 
-def first_name(value: str) -> str:
+def first_name(value: str, option: str) -> str:
     """The first part of a bare module name ``value`` (``ts-node`` of ``ts-node/register``,
     ``@babel`` of ``@babel/register``), or "" for a path or a name the gate does not read as
-    one (``./x``, ``/x``, ``~``, ``..``, an expansion, a built-in name)."""
-    if not value or value[0] in "./~-" or value in _MOCHAS or any(
+    one (``./x``, ``/x``, ``~``, ``..``, an expansion, a mocha name ``option`` takes as its
+    own: ``runneroptions.mocha_named``)."""
+    if not value or value[0] in "./~-" or value in _mocha_named(option) or any(
             c in value for c in "$`\\*?[{") or ".." in value.split("/"):
         return ""
     return value.split("/", 1)[0]
@@ -321,11 +302,6 @@ _BUILT_IN: Final = frozenset((
     "text", "text-summary", "lcov", "lcovonly", "html", "html-spa", "cobertura", "clover",
     "teamcity", "none", "json-summary", "junit", "dots", "verbose", "default", "basic",
     "js", "ts", "cjs", "mjs", "jsx", "tsx", "hanging-process", "github-actions"))
-#: mocha 10's own reporters and interfaces (``Mocha.reporters``, ``Mocha.interfaces``): any
-#: other name, one of ``_BUILT_IN`` too (``dots``), it tries as a file (s60-mreview M23).
-_MOCHAS: Final = frozenset(("spec", "dot", "tap", "json", "json-stream", "list", "min",
-                            "nyan", "progress", "landing", "markdown", "xunit", "doc", "base",
-                            "html", "bdd", "tdd", "qunit", "exports"))
 #: nyc's and c8's options taking the next word as their value.
 _WRAPPER_VALUED: Final = frozenset(("--reporter", "-r", "--report-dir", "--temp-dir", "-t",
                                     "--temp-directory", "--include", "-n", "--exclude", "-x",

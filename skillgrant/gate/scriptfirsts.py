@@ -62,7 +62,7 @@ def first_names(folder: str) -> list[str]:
             option, equals, value = word.partition("=")
             if option in FIRST_OPTIONS:
                 value = value if equals else words[k + 1] if k + 1 < len(words) else ""
-                found += [f"{top}/{fold(n)}" for n in (first_name(value),) if n]
+                found += [f"{top}/{fold(n)}" for n in (first_name(value, option),) if n]
     return found
 
 

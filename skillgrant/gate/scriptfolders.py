@@ -125,7 +125,7 @@ def _code_run(folder: str, base: str, given: list[str], depth: int,
     given is its tests' folder)."""
     words = [w.rpartition("=")[2] for w in given]
     names = [os.path.basename(w) for w in words]
-    script = _program_read(folder, base, given, words, names)
+    script = _program_read(folder, base, given, words, names, ran)
     found: list[str] = []
     for k, word in enumerate(words):
         path = os.path.normpath(os.path.join(base, word))
@@ -150,7 +150,7 @@ def _code_run(folder: str, base: str, given: list[str], depth: int,
 
 
 def _program_read(folder: str, base: str, given: list[str], words: list[str],
-                  names: list[str]) -> int | None:
+                  names: list[str], ran: list[str] | None) -> int | None:
     """``_code_run``'s reading of the command's program: a shell given a pattern, a build
     tool, refuse; a shell script file's run (``_shell_script``'s index of it; a path as the
     program: None), or ``scriptcode.code_read``'s reading (None)."""
@@ -164,7 +164,7 @@ def _program_read(folder: str, base: str, given: list[str], words: list[str],
             base, words[0])).startswith(_SYSTEM)):
         from .scriptcode import code_read  # (only where a script's words are read: s59-hfix)
 
-        code_read(base, given, names)  # (in the folder it runs in: its settings from there
+        code_read(base, given, names, ran)  # (in the folder it runs in: its settings from there
         # up, its operands, its options' files; s59-mreview S27)
     return script
 
@@ -201,7 +201,7 @@ def _script_run(folder: str, base: str, path: str, depth: int, ran: list[str] | 
                          "script from a script file, or a folder: not read")
     if ran is not None:
         ran.append(_guarded_script(folder, path))
-    return script_folders(base, path, 1) if fs.entry(path) == "file" else []
+    return script_folders(base, path, 1, None, ran) if fs.entry(path) == "file" else []
 
 
 def _guarded_script(folder: str, path: str) -> str:

@@ -76,8 +76,11 @@ def first_loaded(key: str, guards: object) -> bool:
     ``scriptcode.FIRST_OPTIONS``), read from every script of each run folder's
     ``package.json`` (s59-mreview K6: such a script is read, its name guarded, instead of
     refused), or a ``__snapshots__`` folder below a collecting folder, or a file below one
-    (jest's and vitest's snapshot files, which they run as code: s60-mreview M14). True where
-    the set's roots were not read (``runner_roots`` runs first: ``testlinks.places``)."""
+    (jest's and vitest's snapshot files, which they run as code: s60-mreview M14), or a shell
+    script file a script runs (its path's first part, ``scriptfolders``: s57-sreview C4), or a
+    settings file tsc reads (``-p``'s, a reference's), or exactly a folder above one
+    (``runnersettings.guarded_file``: s60-mreview K5). True where the set's roots were not
+    read (``runner_roots`` runs first: ``testlinks.places``)."""
     if "/__snapshots__/" in key + "/" and any(key.startswith(f + "/") for f in getattr(
             guards, "collected", ())):  # (jest 29, vitest 2 run each test's snapshot file:
         return True  # `new Function(<the .snap text>)`; s60-mreview M14)
@@ -85,8 +88,9 @@ def first_loaded(key: str, guards: object) -> bool:
         return True
     from .scriptfirsts import in_tests
 
-    return any(key == p or key.startswith((p + ".", p + "/")) if p[:1] != "\0" else
-               in_tests(key, p[1:]) for p in _LAST[0][2])
+    return any(key == p or key.startswith((p + ".", p + "/")) if p[:1] not in ("\0", "\x01")
+               else key == p[1:] if p[:1] == "\x01" else in_tests(key, p[1:])
+               for p in _LAST[0][2])
 
 
 def _settings_roots(folder: str, names: frozenset[str] | None,

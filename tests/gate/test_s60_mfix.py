@@ -321,7 +321,7 @@ _WHERE_TSC_EMITS: list[tuple[dict[str, object], str, bool]] = [
     ({"compilerOptions": {}}, "tsc && ava", False),  # (s60-mreview M5: X.js beside X.ts)
     ({"compilerOptions": {"noEmit": True}}, "tsc && ava", True),
     ({"compilerOptions": {"outDir": "test"}}, "tsc --noEmit false && mocha", False),  # M11
-    ({"compilerOptions": {"outDir": "dist"}}, "tsc -b && mocha", False),
+    ({"compilerOptions": {"outDir": "dist"}}, "tsc -b && mocha", True),  # (s61: K5, read)
     ({"compilerOptions": {"noEmit": True}}, "tsc --noEmit false && ava", False),  # M15
     ({"compilerOptions": {"noEmit": True}}, "tsc --NOEMIT false && ava", False)]
 
@@ -519,7 +519,7 @@ def test_a_name_in_another_runners_built_in_list_is_guarded_for_mocha(tmp_path: 
     as ./dots.js: its name is guarded, and refused where such a file is there."""
     from skillgrant.gate.scriptcode import first_name
 
-    assert first_name("dots") == "dots" and first_name("spec") == ""
+    assert first_name("dots", "-R") == "dots" and first_name("spec", "-R") == ""
     _read("mocha --reporter dots", str(tmp_path))
     (tmp_path / "dots.js").write_text("1")
     with pytest.raises(ValueError):

@@ -69,6 +69,7 @@ CLOSED: dict[str, str] = {
     **dict.fromkeys(("a-regex-over-a-makefiles-f-operand-options",
                      "jest-babelrc-names-a-module-prefixed-path", "jest-folders-babelrc-below",
                      "mocha-reporter-another-runners-built-in"), "99720b1a"),
+    **dict.fromkeys(("tsc-build-mode-into-dist", "mocha-junit-reporter-options"), "s61-mfix"),
 }
 
 #: The commit the review started from (s60-mfix's base).
