@@ -25,7 +25,7 @@ import pytest
 from bash_review import LeftOpen, first_denied, home_env, hooked_project
 from test_s56_sreview import NODE_PAYLOAD, _case
 from test_s59_mreview import SPEC, _runners
-from test_s60_mreview import _tap
+from test_s60_mreview import SNAPSHOT, _tap
 
 #: Real bash, npm and fresh hook processes: CI's slow step runs them.
 pytestmark = pytest.mark.slow
@@ -35,7 +35,10 @@ pytestmark = pytest.mark.slow
 OPEN = LeftOpen()
 
 #: The cases s61-mfix closed during the review (each a pin now), by the commit that closed it.
-CLOSED: dict[str, str] = {}
+CLOSED: dict[str, str] = {
+    **dict.fromkeys(("tsc-outdir-dot-writes-nycs-settings", "tsc-outfile-names-nycs-settings"),
+                    "031fbfb5"),
+}
 
 #: The commit the review started from (s61-mfix's base, s61-hmain).
 BASE = "f716c470"
@@ -79,6 +82,15 @@ SCRIPTS: dict[str, tuple[dict[str, object], dict[str, str], list[str], str]] = {
             "include": ["src/**/*.ts"]}),
          "src/lib.ts": "var a = 1;\n", "src/mk": "// @ts-nocheck\n" + NODE},
         ["cp src/mk src/evil.ts"], "runners"),
+    # (after 031fbfb5: an outFile's folder read, not its name: a test's, which vitest runs)
+    "tsc-outfile-a-tests-name": (
+        {"scripts": {"test": "tsc && vitest run"}},
+        {"tsconfig.json": json.dumps({
+            "compilerOptions": {**TS, "module": "amd", "outFile": "src/all.test.js"},
+            "include": ["src/**/*.ts"]}), "src/lib.ts": "var a = 1;\n",
+         "src/a.test.mjs": "import {test} from 'vitest'; test('a', () => {});\n",
+         "src/mk": "// @ts-nocheck\n" + SNAPSHOT + "test('x', () => {});\n"},
+        ["cp src/mk src/evil.ts"], "runners"),
     # a runner option loading a module that runneroptions.OPTIONS allows with any value: tap
     # 21's `--coverage-report` (c8's Report, istanbul-reports' `create`: `require(name)`)
     "tap-coverage-report-loads-a-module": (
@@ -113,6 +125,9 @@ WHY_SCRIPTS: dict[str, str] = {
     "tsc-outfile-names-nycs-settings": f"runnersettings.emits_into_tests ({BASE}) reads an "
     "outFile's folder parts only: `outFile: nyc.config.js` (every source concatenated: "
     "src/evil.ts) is nyc's settings (a test's name, `src/all.test.js` under vitest, too)",
+    "tsc-outfile-a-tests-name": "runnersettings._emitted (031fbfb5) reads an outFile's "
+    "folder (`_plain_out`: src, plain) and not its name: `src/all.test.js` is a test's "
+    "name, which vitest (jest, node --test) runs",
     "tap-coverage-report-loads-a-module": f"runneroptions.OPTIONS ({BASE}) allows tap's "
     "`--coverage-report` with any value (scriptcode._LOADS lacks it; NAMED reads vitest's "
     "`--coverage.reporter` only): istanbul-reports requires a name it does not hold as a "
@@ -131,7 +146,8 @@ WHY_SCRIPTS: dict[str, str] = {
 }
 SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "tsc-writes-where-its-outdir-does-not-say": ("tsc-outdir-dot-writes-nycs-settings",
-                                                 "tsc-outfile-names-nycs-settings"),
+                                                 "tsc-outfile-names-nycs-settings",
+                                                 "tsc-outfile-a-tests-name"),
     "an-option-loading-a-module-allowed": ("tap-coverage-report-loads-a-module",
                                            "vitest-environment-falls-back-to-a-file"),
     "a-runners-settings-key-naming-its-tests": ("tap-settings-include-any-file",),
