@@ -217,6 +217,9 @@ COSTS: dict[str, tuple[str, dict[str, str], str, list[str]]] = {
     "shell-script-sets-errexit": ("sh scripts/test.sh", {
         **SPEC, "scripts/test.sh": "#!/bin/sh\nset -e\nmocha\n"}, "runners",
         ["cp notes.txt out/n.txt", "npm test"]),
+    "shell-script-lets-sources-be-written": ("sh scripts/test.sh", {
+        **SPEC, "scripts/test.sh": "mocha\n", "src/a.js": "1;\n"}, "runners",
+        ["cp notes.txt src/b.js", "cp notes.txt index.js", "npm test"]),
     "shell-scripts-shebang-with-a-flag": ("./scripts/test.sh", {
         **SPEC, "scripts/test.sh": "#!/bin/sh -e\nmocha\n"}, "runners",
         ["cp notes.txt out/n.txt", "npm test"]),
@@ -244,6 +247,10 @@ WHY_COSTS: dict[str, str] = {
     "commands by scriptcode._RUNS, which lacks `set` (`set -e`, bash's `set -euo "
     "pipefail`: options that run nothing): the script refused, every write and the plan's "
     "own `npm test` are denied",
+    "shell-script-lets-sources-be-written": "e1c118fe reads a shell script file a script "
+    "runs, yet where it runs mocha (or node --test) every .js write is denied as a file the "
+    "gate reads or runs (src/b.js, index.js): allowed where package.json's script runs "
+    "mocha itself, or the shell file ava or tsc",
     "shell-scripts-shebang-with-a-flag": "scriptfolders._SHEBANG (e1c118fe) takes no "
     "option after the shell (`#!/bin/sh -e`, `#!/bin/bash -e`)",
 }
