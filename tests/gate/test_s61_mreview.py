@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from bash_review import LeftOpen, first_denied, home_env, hooked_project
+from test_s53_greview import _jest as _installed_jest
 from test_s56_sreview import NODE_PAYLOAD, _case
 from test_s59_mreview import SPEC, _runners
 from test_s60_mreview import SNAPSHOT, _tap
@@ -45,7 +46,8 @@ BASE = "f716c470"
 
 NODE = NODE_PAYLOAD
 #: The ``node_modules`` each case links into its project.
-MODULES: dict[str, Callable[[], Path]] = {"runners": _runners, "tap": _tap}
+MODULES: dict[str, Callable[[], Path]] = {"runners": _runners, "tap": _tap,
+                                          "jest": _installed_jest}
 #: A tsc source (a script: no import nor export) running the payload when loaded as CommonJS.
 TS_PAYLOAD = "// @ts-nocheck\n" + NODE + "module.exports = {};\n"
 #: The compiler options of the cases' tsconfigs (no type packages: the runners' cache has
@@ -213,6 +215,11 @@ COSTS: dict[str, tuple[str, dict[str, str], str, list[str]]] = {
                              "runners", ["cp notes.txt out/n.txt", "npm test"]),
     "nyc-extension-ts": ("nyc --extension .ts mocha", {**SPEC, "src/a.js": "1;\n"}, "runners",
                          ["cp notes.txt out/n.txt", "npm test"]),
+    # jest's settings as code (jest.config.js, the most common): a document, a data file
+    "jest-code-settings-let-documents-be-written": (
+        "jest", {"jest.config.js": "module.exports = {testEnvironment: 'node'};\n",
+                 "lib/a.test.js": "test('a', () => {});\n", "docs/.keep": ""}, "jest",
+        ["cp notes.txt docs/notes.md", "cp notes.txt README.md", "npm test"]),
     # a shell script file a script runs (read since e1c118fe) starting as most do
     "shell-script-sets-errexit": ("sh scripts/test.sh", {
         **SPEC, "scripts/test.sh": "#!/bin/sh\nset -e\nmocha\n"}, "runners",
@@ -243,6 +250,9 @@ WHY_COSTS: dict[str, str] = {
     "`--include`/`-n` are coverage globs (`src` read as a file to load)",
     "nyc-extension-ts": f"runnersettings.LOADS ({BASE}) holds `--extension`/`-e` for every "
     "runner and wrapper: nyc's, c8's are the endings they cover (`.ts` read as a file)",
+    "jest-code-settings-let-documents-be-written": "REGRESSION of a11960d9 (allowed at "
+    f"{BASE}): jestsettings.widened guards every file whose name has an ending where jest's "
+    "settings are code (docs/notes.md, README.md): every write of a jest.config.js project",
     "shell-script-sets-errexit": "scriptfolders (e1c118fe) reads a shell script file's "
     "commands by scriptcode._RUNS, which lacks `set` (`set -e`, bash's `set -euo "
     "pipefail`: options that run nothing): the script refused, every write and the plan's "
