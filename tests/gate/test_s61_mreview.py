@@ -93,6 +93,13 @@ SCRIPTS: dict[str, tuple[dict[str, object], dict[str, str], list[str], str]] = {
          "src/a.test.mjs": "import {test} from 'vitest'; test('a', () => {});\n",
          "src/mk": "// @ts-nocheck\n" + SNAPSHOT + "test('x', () => {});\n"},
         ["cp src/mk src/evil.ts"], "runners"),
+    # (a declarationDir and no outDir: the .d.ts there, each X.js still beside its X.ts)
+    "tsc-declaration-dir-without-out-dir": (
+        {"scripts": {"test": "tsc && nyc mocha"}},
+        {**SPEC, "tsconfig.json": json.dumps({"compilerOptions": {
+            **TS, "declaration": True, "declarationDir": "types"}}),
+         "src/lib.ts": "export const a = 1;\n", "src/mk": TS_PAYLOAD},
+        ["cp src/mk nyc.config.ts"], "runners"),
     # a runner option loading a module that runneroptions.OPTIONS allows with any value: tap
     # 21's `--coverage-report` (c8's Report, istanbul-reports' `create`: `require(name)`)
     "tap-coverage-report-loads-a-module": (
@@ -130,6 +137,9 @@ WHY_SCRIPTS: dict[str, str] = {
     "tsc-outfile-a-tests-name": "runnersettings._emitted (031fbfb5) reads an outFile's "
     "folder (`_plain_out`: src, plain) and not its name: `src/all.test.js` is a test's "
     "name, which vitest (jest, node --test) runs",
+    "tsc-declaration-dir-without-out-dir": f"runnersettings._emitted ({BASE}, 031fbfb5) "
+    "takes a declarationDir for an out folder: with no outDir tsc still writes each X.js "
+    "beside its X.ts (nyc.config.ts → nyc.config.js, which nyc loads: s60-mreview M5)",
     "tap-coverage-report-loads-a-module": f"runneroptions.OPTIONS ({BASE}) allows tap's "
     "`--coverage-report` with any value (scriptcode._LOADS lacks it; NAMED reads vitest's "
     "`--coverage.reporter` only): istanbul-reports requires a name it does not hold as a "
@@ -149,7 +159,8 @@ WHY_SCRIPTS: dict[str, str] = {
 SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "tsc-writes-where-its-outdir-does-not-say": ("tsc-outdir-dot-writes-nycs-settings",
                                                  "tsc-outfile-names-nycs-settings",
-                                                 "tsc-outfile-a-tests-name"),
+                                                 "tsc-outfile-a-tests-name",
+                                                 "tsc-declaration-dir-without-out-dir"),
     "an-option-loading-a-module-allowed": ("tap-coverage-report-loads-a-module",
                                            "vitest-environment-falls-back-to-a-file"),
     "a-runners-settings-key-naming-its-tests": ("tap-settings-include-any-file",),
