@@ -226,6 +226,12 @@ COSTS: dict[str, tuple[str, dict[str, str], str, list[str]]] = {
                              "runners", ["cp notes.txt out/n.txt", "npm test"]),
     "nyc-extension-ts": ("nyc --extension .ts mocha", {**SPEC, "src/a.js": "1;\n"}, "runners",
                          ["cp notes.txt out/n.txt", "npm test"]),
+    # mocha's settings naming its own reporter and interface, its tests
+    "mocharc-names-mochas-own-reporter": ("mocha", {**SPEC, ".mocharc.json": json.dumps(
+        {"reporter": "dot", "ui": "bdd"})}, "runners", ["cp notes.txt out/n.txt", "npm test"]),
+    "mocharc-names-its-spec": ("mocha", {**SPEC, ".mocharc.json": json.dumps(
+        {"spec": ["test/**/*.spec.js"], "extension": ["js"]})}, "runners",
+        ["cp notes.txt out/n.txt", "npm test"]),
     # jest's settings as code (jest.config.js, the most common): a document, a data file
     "jest-code-settings-let-documents-be-written": (
         "jest", {"jest.config.js": "module.exports = {testEnvironment: 'node'};\n",
@@ -261,6 +267,12 @@ WHY_COSTS: dict[str, str] = {
     "`--include`/`-n` are coverage globs (`src` read as a file to load)",
     "nyc-extension-ts": f"runnersettings.LOADS ({BASE}) holds `--extension`/`-e` for every "
     "runner and wrapper: nyc's, c8's are the endings they cover (`.ts` read as a file)",
+    "mocharc-names-mochas-own-reporter": f"runnersettings._DATA_KEYS ({BASE}) lacks "
+    "mocha's `reporter`, `ui` (read on the command line by runneroptions.mocha_named): a "
+    ".mocharc.json naming mocha's own `dot`, `bdd` refuses every write and `npm test`",
+    "mocharc-names-its-spec": f"runnersettings._DATA_KEYS ({BASE}) lacks mocha's `spec`, "
+    "`extension` (read on the command line by scriptcode._operands, _loads): a .mocharc.json "
+    "naming test/**/*.spec.js refuses every write and `npm test`",
     "jest-code-settings-let-documents-be-written": "REGRESSION of a11960d9 (allowed at "
     f"{BASE}): jestsettings.widened guards every file whose name has an ending where jest's "
     "settings are code (docs/notes.md, README.md): every write of a jest.config.js project",
