@@ -298,8 +298,10 @@ def unseen(guards: object, folder: str) -> bool:
     """Whether the plan of ``guards`` may run jest with words the gate does not read: an
     entry that runs neither an npm script, jest, nor a program of ``planscripts._INERT``
     (``make test``), or a script of ``folder``'s ``package.json`` the plan runs holding a
-    command that is neither (``sh run.sh``, ``node node_modules/jest/bin/jest.js``)."""
+    command that is neither (``node node_modules/jest/bin/jest.js``; a shell script file's
+    own commands: ``scriptfolders.files_seen``)."""
     from .planscripts import Elsewhere, plan_scripts, script_closure, seen
+    from .scriptfolders import files_seen
 
     try:
         names = plan_scripts(guards, "jest")
@@ -309,7 +311,8 @@ def unseen(guards: object, folder: str) -> bool:
         scripts = data.get("scripts") if isinstance(data, dict) else None
         scripts = {k: v for k, v in scripts.items() if isinstance(v, str)} if isinstance(
             scripts, dict) else {}
-        return not all(seen(t) for t in script_closure(scripts, names).values())
+        return not all(seen(t) or files_seen(folder, t)
+                       for t in script_closure(scripts, names).values())
     except Elsewhere:
         return True
     except (OSError, ValueError):

@@ -33,10 +33,9 @@ a JSON text given to an option), a ``rootDir`` above its settings' folder, a POS
 ``testMatch``, settings jest finds above a folder holding none, an option jest does not
 know, a script naming jest that is not read or that runs it otherwise than as ``jest``, and
 a plan that may run jest with words the gate does not read (``make test``, a script running
-``sh run.sh``: ``jestargs.unseen``). Code may name any file: each file anywhere whose name
-has an ending (jest runs ``tools/setup.txt`` as CommonJS: s57-sreview J10), and each present
-file of none, is then one (fail closed, as a ``__mocks__`` folder's are; a new name of none
-may be the folder a call makes). A package's mock (``__mocks__/chalk.js``)
+``sh run.sh``: ``jestargs.unseen``). Code may name any file: each script anywhere (``SCRIPTS``),
+and each present file whose name has no ending (jest runs it as CommonJS), is then one
+(fail closed, as a ``__mocks__`` folder's are). A package's mock (``__mocks__/chalk.js``)
 in any of its ``roots`` is ``testfiles``'. Read once for a guarded set; a settings file that
 cannot be read, or is no JSON, denies the write (ValueError)."""
 
@@ -96,11 +95,10 @@ def widened(key: str, folders: frozenset[str], guards: object) -> bool:
     collecting ``folders`` (of ``guards``) name or match (see the module's text)."""
     for folder in folders:
         reading = _reading(folder, guards)
-        if key in reading.paths or (reading.code and ("." in key.rpartition("/")[2] or (
-                fs.entry(key) == "file"))):
-            return True  # (jest runs a file of any ending its code settings name as
-            # CommonJS, `.node` as an addon: s56-sreview J, s57-sreview J10; a new name of
-            # none may be a folder a call makes: `mkdir build`)
+        if key in reading.paths or (reading.code and (key.endswith(SCRIPTS) or (
+                "." not in key.rpartition("/")[2] and fs.entry(key) == "file"))):
+            return True  # (jest runs a setup file of no ending as CommonJS: s56-sreview J;
+            # a new name of none may be a folder a call makes: `mkdir build`)
         below = key.startswith(folder + "/")
         if any((below or p.pattern[:1] == "^") and p.search(key) for p in reading.patterns):
             return True

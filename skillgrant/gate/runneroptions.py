@@ -50,7 +50,7 @@ OPTIONS: Final = {
         "--functions", "--statements", "--100", "-g", "--grep", "-O", "-i", "-R",
         "--test-regex", "--test-ignore", "-s", "--serial", "--changed",
         "--allow-empty-coverage", "--allow-incomplete-coverage", "--disable-coverage",
-        "--coverage-report", "--exclude", "--include", "--snapshot", "-w", "--watch",
+        "--exclude", "--include", "--snapshot", "-w", "--watch",
         "--cov", "--no-cov")),
     "ava": frozenset((
         *_HELP, *_no("--color", "--worker-threads"), "-m", "--match", "-s", "--serial",
@@ -114,11 +114,15 @@ _FORMATS: Final = frozenset(("stylish", "json", "json-with-metadata", "html"))
 _ISTANBUL: Final = frozenset((
     "clover", "cobertura", "html", "html-spa", "json", "json-summary", "lcov", "lcovonly",
     "none", "teamcity", "text", "text-lcov", "text-summary"))
-#: Options whose value is a runner's own built-in by its name only where it is one of these.
+#: Options whose value is a runner's own built-in by its name only where it is one of these
+#: (any other value refuses: ``scriptcode._options``).
 NAMED: Final = {
     **dict.fromkeys((("eslint", "-f"), ("eslint", "--format")), _FORMATS),
-    ("vitest", "--coverage.reporter"): _ISTANBUL,
-}
+    **dict.fromkeys((("vitest", "--coverage.reporter"), ("tap", "--coverage-report")),
+                    _ISTANBUL),  # (tap 21: c8's Report, istanbul-reports' create: s61 M3)
+    ("vitest", "--environment"): frozenset(("node", "jsdom", "happy-dom", "edge-runtime")),
+}  # (vitest 2's loadEnvironment: another name's `vitest-environment-<name>` package, then
+# the project's file of that name: s61-mreview M6)
 
 
 def reporter_options(folder: str, words: list[str]) -> None:

@@ -7,6 +7,7 @@ closed (a file that is code, a key not listed, a file not read as JSON)."""
 from __future__ import annotations
 
 import os
+import re
 
 from . import files as fs
 
@@ -105,7 +106,8 @@ def _setting(folder: str, name: str, path: str, member: str | None) -> None:
         data = None
     if member is not None:
         data = data.get(member, {}) if isinstance(data, dict) else None
-    if not isinstance(data, dict) or not all(k in _DATA_KEYS or (k == "nyc-arg" and (
+    if not isinstance(data, dict) or not all((
+            k in _DATA_KEYS and k not in _RUNS_KEYS.get(name, ())) or (k == "nyc-arg" and (
             isinstance(v, list) and all(isinstance(w, str) and w.split("=", 1)[0] not in
                                         LOADS and not w.endswith(CODE_ENDINGS) for w in v)))
             for k, v in data.items()):  # (tap's `nyc-arg`: `--exclude x/**`)
@@ -142,6 +144,9 @@ _DATA_KEYS: Final = frozenset((
     "verbose", "failFast", "fail-fast", "concurrency", "serial", "test-regex",
     "test-ignore",
     "watch-ignore", "exclude", "include", "excludeAfterRemap", "watermarks"))
+#: Keys of ``_DATA_KEYS`` that name the files a runner runs as tests (tap 21's ``include``,
+#: tap 16's ``test-regex``: nyc's and c8's ``include`` are the files covered; s61-mreview M4).
+_RUNS_KEYS: Final = {"tap": frozenset(("include", "test-regex"))}
 #: The runners whose settings ``_settings`` reads (``starttables.STARTS``, or
 #: ``_OWN_SETTINGS``: not node's, npm's lockfiles and ``.npmrc``, read as the scripts' own:
 #: s60-mfix, a lockfile refused `node --test` at s59).
@@ -199,7 +204,7 @@ def emits_into_tests(folder: str, words: list[str], read: list[str] | None = Non
             read += guarded_file(path)
         if fs.entry(path) is None:
             continue  # (none: tsc writes nothing for it; a file made there is guarded)
-        found = _emitted(folder, path, given_off)
+        found = _emitted(folder, path, given_off, read)
         if found is None:
             return True
         pending += [_project(os.path.dirname(path), r) for r in found] if build else []
@@ -251,30 +256,72 @@ def _project(folder: str, name: str) -> str:
     return path if path.endswith(".json") else os.path.join(path, "tsconfig.json")
 
 
-def _emitted(folder: str, path: str, given_off: bool) -> list[str] | None:
-    """``emits_into_tests``' reading of the settings file at ``path``: its ``references``'
-    paths; None where it may write outside ``_plain_out``'s folders."""
-    import json
-
-    try:
-        settings = json.loads(fs.read(path, 1 << 20).decode("utf-8", "replace"))
-    except (OSError, ValueError):
-        return None  # (comments, trailing commas: JSONC not read)
-    options = settings.get("compilerOptions", {}) if isinstance(settings, dict) else None
+def _emitted(folder: str, path: str, given_off: bool,
+             read: list[str] | None) -> list[str] | None:
+    """``emits_into_tests``' reading of the settings file at ``path`` (JSONC, as tsc's
+    parser reads it: comments, trailing commas) with each file it ``extends`` by a relative
+    path (added to ``read``; the nearer file's options win, each out folder from its own
+    file's folder; s61-mreview K4, K5): its ``references``' paths; None where it may write
+    outside ``_plain_out``'s folders, or extends a package's settings."""
+    settings, at = _jsonc(path), path
+    options: dict[str, tuple[object, str]] = {}
+    top: dict[str, object] = {}
     references = settings.get("references", []) if isinstance(settings, dict) else None
-    if not isinstance(options, dict) or "extends" in settings or not isinstance(
-            references, list) or not all(isinstance(r, dict) and isinstance(r.get(
-                "path"), str) for r in references):
+    for _ in range(_MAX_PROJECTS):
+        own = settings.get("compilerOptions", {}) if isinstance(settings, dict) else None
+        if not isinstance(own, dict) or not isinstance(settings, dict):
+            return None
+        for key, value in own.items():
+            options.setdefault(key.lower(), (value, os.path.dirname(at)))
+        top.update({k: settings[k] for k in ("files", "include") if k in settings and
+                    k not in top})
+        base = settings.get("extends")
+        if base is None:
+            break
+        if not isinstance(base, str) or base[:1] != ".":
+            return None  # (a package's settings, a list: not read)
+        at = os.path.normpath(os.path.join(os.path.dirname(at), base))
+        at = at if fs.entry(at) == "file" or at.endswith(".json") else at + ".json"
+        if read is not None:
+            read += guarded_file(at)
+        settings = _jsonc(at)
+    else:
         return None
-    outs = [os.path.dirname(str(v)) if k.lower() in ("outfile", "out") else str(v)
-            for k, v in options.items() if k.lower() in _TSC_OUT]
-    if not outs and (options.get("noEmit") is not True or given_off) and not (
-            settings.get("files") == [] and "include" not in settings):  # (a solution's: none)
+    if not isinstance(references, list) or not all(isinstance(r, dict) and isinstance(r.get(
+            "path"), str) for r in references) or "outfile" in options or "out" in options:
+        return None  # (a bundle of its own name: a test's, a runner's settings; s61 M2b)
+    outs = [(str(v), b) for k, (v, b) in options.items() if k in _TSC_OUT]
+    if not outs and (options.get("noemit", (None,))[0] is not True or given_off) and not (
+            top.get("files") == [] and "include" not in top):  # (a solution's: none)
         return None  # (X.js beside each X.ts: `ava.config.ts`'s ava.config.js, a runner's
         # code settings; s60-mreview M5)
-    if not all(_plain_out(folder, os.path.join(os.path.dirname(path), o)) for o in outs):
+    if not all(_plain_out(folder, os.path.join(b, o)) for o, b in outs):
         return None
     return [r["path"] for r in references]
+
+
+def _jsonc(path: str) -> object:
+    """The JSON with comments and trailing commas at ``path`` read (None where it is not)."""
+    import json
+
+    text = fs.text(path, 1 << 20)
+    if text is None:
+        return None
+    out, k = [], 0
+    while k < len(text):
+        part = _JSONC_PART.match(text, k)
+        if part is None:  # (a string not ended, a comment not ended)
+            return None
+        word = part.group()
+        if word[:2] in ("//", "/*"):
+            out.append(" ")
+        elif word != "," or _CLOSING.match(text, part.end()) is None:  # (a trailing comma
+            out.append(word)  # dropped)
+        k = part.end()
+    try:
+        return json.loads("".join(out).removeprefix("\ufeff"))
+    except ValueError:
+        return None
 
 
 def _plain_out(folder: str, out: str) -> bool:
@@ -306,6 +353,10 @@ def guarded_file(path: str) -> list[str]:
     return found
 
 
+#: A part of a JSONC text: a run of plain characters, a string, a comment, a comma, a slash.
+_JSONC_PART: Final = re.compile(r'[^"/,]+|"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/|,|/(?![/*])',
+                                re.DOTALL)
+_CLOSING: Final = re.compile(r"(?>\s|//[^\n]*|/\*.*?\*/)*+[}\]]", re.DOTALL)
 #: tsc's options naming where it writes (folded).
 _TSC_OUT: Final = frozenset(("outdir", "outfile", "declarationdir", "out"))
 #: tsc's build mode options read (folded; TypeScript 5's ``buildOpts``: none naming a file

@@ -38,7 +38,8 @@ def code_read(folder: str, given: list[str], names: list[str],
     for k, name in enumerate(names):
         program = k == 0 or given[k - 1][:1] != "-" or "=" in given[k - 1]
         valued = (given[k][:1] == "-" and "=" in given[k]) or (k and given[k - 1] in (
-            "--env", "--testEnvironment", "--test-environment"))  # (jest's `--env node`)
+            "--env", "--testEnvironment", "--test-environment", "--environment"))  # (jest's
+        # `--env node`, vitest's `--environment node`)
         if _INTERPRETER.fullmatch(name) and not valued:  # (anywhere: `sh -c 'python3 …'`,
             options = [w.split("=", 1)[0] for w in given[k + 1:] if w[:1] == "-"]
             tested = names[k + 1:k + 2] == ["test"] and name in ("bun", "deno")
@@ -127,12 +128,21 @@ def _words(folder: str, name: str, given: list[str], at: int, read: list[str] | 
         raise ValueError(f"a script of {folder!r} gives another script words naming a "
                          "file (`--`), which its command is run with")  # s59-mreview S18)
     _options(folder, name, given, at)
+    _loaded(folder, name, given, at)
+
+
+def _loaded(folder: str, name: str, given: list[str], at: int) -> None:
+    """``_words``' reading of the options of ``_LOADS`` the program ``name`` (``given[at]``)
+    and its wrappers are given: a value that may be a file of code refuses (but a bare
+    module name of no file here, for a runner trying the name first: its name guarded)."""
     checked = given[1:] if name != "jest" else given[1:at]
     for k, option in enumerate(checked):
         option, equals, value = option.partition("=")
         if option in _LOADS and not equals:
             value = checked[k + 1] if k + 1 < len(checked) else "."
-        if option in _LOADS and (_loads(folder, value) or (
+        if k + 1 < at and option in _WRAPPER_DATA:
+            continue  # (nyc's, c8's coverage globs and endings: s61-mreview K6)
+        if option in _LOADS and (name, option) not in NAMED and (_loads(folder, value) or (
                 name in _FILE_FIRST and value not in (_mocha_named(option) if k >= at else
                                                       _BUILT_IN))) and not (
                 name in _FILE_FIRST and option in FIRST_OPTIONS and first_name(value, option)
@@ -157,9 +167,12 @@ def _options(folder: str, name: str, given: list[str], at: int) -> None:
             continue
         for k, word in enumerate(words):
             option, equals, value = word.partition("=")
-            if (value if equals else words[k + 1] if k + 1 < len(words) else "") in NAMED.get(
-                    (program, option), ()):
-                continue  # (the runner's own built-in of that name: runneroptions.NAMED)
+            if (program, option) in NAMED:  # (the runner's own built-ins: any other refuses)
+                if (value if equals else words[k + 1] if k + 1 < len(words) else "") in NAMED[
+                        (program, option)]:
+                    continue
+                raise ValueError(f"a script of {folder!r} gives {program} {word!r}, no "
+                                 "built-in name of that option (runneroptions.NAMED)")
             if word[:1] == "-" and option not in read and option not in _LOADS:
                 raise ValueError(f"a script of {folder!r} gives {program} {word!r}, an option "
                                  "the gate does not read (runneroptions.OPTIONS)")
@@ -302,6 +315,9 @@ _BUILT_IN: Final = frozenset((
     "text", "text-summary", "lcov", "lcovonly", "html", "html-spa", "cobertura", "clover",
     "teamcity", "none", "json-summary", "junit", "dots", "verbose", "default", "basic",
     "js", "ts", "cjs", "mjs", "jsx", "tsx", "hanging-process", "github-actions"))
+#: nyc's and c8's options of ``_LOADS``' names whose value is data (globs of the files
+#: covered, their endings; nyc's ``-i`` is its ``--require``).
+_WRAPPER_DATA: Final = frozenset(("--include", "-n", "--extension", "-e"))
 #: nyc's and c8's options taking the next word as their value.
 _WRAPPER_VALUED: Final = frozenset(("--reporter", "-r", "--report-dir", "--temp-dir", "-t",
                                     "--temp-directory", "--include", "-n", "--exclude", "-x",

@@ -16,10 +16,11 @@ if TYPE_CHECKING:
 
 
 def in_tests(key: str, top: str) -> bool:
-    """Whether the folded ``key`` below the folded folder ``top`` is a ``tests`` (tap 21's
-    ``@(test?(s)|__test?(s)__)``) folder there at any depth, or a script (or a name of no
-    ending) below one, or a ``test(s).js`` anywhere: ava's and tap's default globs run
-    ``**/tests/**/*.js`` (s60-mreview M4, M16)."""
+    """Whether the folded ``key`` below the folded folder ``top`` is a script (or a name of no
+    ending) below a ``tests`` (tap 21's ``@(test?(s)|__test?(s)__)``) folder there at any
+    depth, or a ``test(s).js`` anywhere: ava's and tap's default globs run
+    ``**/tests/**/*.js`` (s60-mreview M4, M16), or such a folder itself (a tree copied or
+    linked there is written by that path only)."""
     from .testnames import JS
 
     parts = key[len(top) + 1:].split("/") if key.startswith(top + "/") else []
@@ -34,12 +35,12 @@ _DEFAULTS: Final = frozenset(("test", "tests", "__test__", "__tests__"))
 
 def first_names(folder: str) -> list[str]:
     """``first_loaded``'s folded paths of the run folder ``folder`` (any option of
-    ``FIRST_OPTIONS`` in any script: over-strict)."""
+    ``FIRST_OPTIONS`` in any script, and in each shell script file a script runs: a word
+    after ``sh``/``bash``/``dash``, or a path as a command's program: over-strict;
+    s61-mreview M5)."""
     try:
         text = fs.read(os.path.join(folder, "package.json"), 1 << 20).decode("utf-8", "replace")
     except (OSError, ValueError):
-        return []
-    if not text or not any(o in text for o in ("-r", "-R", "-u", "--", "ava", "tap")):
         return []
     import json
 
@@ -53,10 +54,13 @@ def first_names(folder: str) -> list[str]:
     if not isinstance(scripts, dict):
         return []
     top = fold(fs.realpath(folder)).rstrip("/")
+    texts = [s for s in scripts.values() if isinstance(s, str)]
+    texts += [t for s in texts for t in _shell_files(folder, s)]
     found: list[str] = []
-    for script in scripts.values():
-        words = _SPLIT.split(script) if isinstance(script, str) else []
-        if not {"ava", "tap"}.isdisjoint(os.path.basename(w) for w in words):
+    for script in texts:
+        words = [w for w in _SPLIT.split(script) if w]
+        if any(os.path.basename(w) in ("ava", "tap") and (k == 0 or words[k - 1][:1] != "-")
+               for k, w in enumerate(words)):  # (not an option's value: `-R tap`, K1b)
             found.append("\0" + top)  # (their default globs: `tests/**`, M4)
         for k, word in enumerate(words):
             option, equals, value = word.partition("=")
@@ -66,5 +70,24 @@ def first_names(folder: str) -> list[str]:
     return found
 
 
+def _shell_files(folder: str, script: str) -> list[str]:
+    """The texts of the files of ``folder`` a script's commands may run as shell scripts (a
+    word after a shell's name, a path as a command's program; their first MiB)."""
+    found: list[str] = []
+    for command in _COMMANDS.split(script):
+        words = [w for w in _SPLIT.split(command) if w]
+        shell = bool(words) and os.path.basename(words[0]) in ("sh", "bash", "dash")
+        named = [w for k, w in enumerate(words) if (k == 0 and "/" in w) or (
+            k and shell and w[:1] != "-")]
+        for word in named:
+            try:
+                found.append(fs.read(os.path.join(folder, word), 1 << 20).decode(
+                    "utf-8", "replace"))
+            except (OSError, ValueError):
+                continue
+    return found
+
+
 #: Where ``first_names`` cuts a script's text into words (blanks, quotes, operators).
 _SPLIT: Final = re.compile(r"[\s\"';&|()<>]+")
+_COMMANDS: Final = re.compile(r"[;&|()\n]+")

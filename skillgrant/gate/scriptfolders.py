@@ -160,6 +160,8 @@ def _program_read(folder: str, base: str, given: list[str], words: list[str],
     if not _BUILDERS.isdisjoint(names):  # (`make check`: its recipes, a file no word names)
         raise ValueError(f"a script of {folder!r} runs a build tool's recipes")
     script = _shell_script(given, names)
+    if given[:1] == ["set"] and _shell_options(given, 1) == len(given):
+        return None  # (`set -e`, `set -euo pipefail` in a shell script file: s61 K2)
     if script is None and ("/" not in words[0] or os.path.normpath(os.path.join(
             base, words[0])).startswith(_SYSTEM)):
         from .scriptcode import code_read  # (only where a script's words are read: s59-hfix)
@@ -176,16 +178,22 @@ def _shell_script(given: list[str], names: list[str]) -> int | None:
     if not names or names[0] not in _SHELLS or ("/" in given[0] and not given[0].startswith(
             _SYSTEM)):
         return None
-    k = 1
+    k = _shell_options(given, 1)
+    return k if k is not None and k < len(given) else None
+
+
+def _shell_options(given: list[str], k: int) -> int | None:
+    """The index in ``given`` after the shell options of ``_SHELL_FLAGS`` from ``k`` (``-e``,
+    ``-eux``, ``-o pipefail``; a ``--`` after them); None at any other option."""
     while k < len(given) and given[k][:1] in ("-", "+") and given[k] != "--":
-        if given[k] in ("-o", "+o") and given[k + 1:k + 2] and given[k + 1] in _SHELL_SETS:
+        if given[k][-1:] == "o" and set(given[k][1:-1]) <= _SHELL_FLAGS and given[
+                k + 1:k + 2] and given[k + 1] in _SHELL_SETS:  # (`-o pipefail`, `-euo …`)
             k += 2
         elif len(given[k]) > 1 and set(given[k][1:]) <= _SHELL_FLAGS:
             k += 1
         else:
             return None
-    k += 1 if given[k:k + 1] == ["--"] else 0
-    return k if k < len(given) else None
+    return k + 1 if given[k:k + 1] == ["--"] else k
 
 
 def _script_run(folder: str, base: str, path: str, depth: int, ran: list[str] | None,
@@ -219,8 +227,8 @@ def _guarded_script(folder: str, path: str) -> str:
 
 
 #: A script file's first line read: none naming a program (``#!``) but a shell's.
-_SHEBANG: Final = re.compile(r"(?!#!)|#![ \t]*/(?:usr/)?bin/(?:env[ \t]+)?(?:ba|da)?sh[ \t]*"
-                             r"(?:\n|$)")
+_SHEBANG: Final = re.compile(r"(?!#!)|#![ \t]*/(?:usr/)?bin/(?:env[ \t]+)?(?:ba|da)?sh"
+                             r"(?:[ \t]+-[eux]+)?[ \t]*(?:\n|$)")  # (`#!/bin/sh -e`: K3)
 #: Programs running recipes of a project file no word need name (make's Makefile).
 _BUILDERS: Final = frozenset(("make", "gmake", "cmake", "ctest", "ninja", "just", "rake",
                               "scons"))
@@ -277,6 +285,34 @@ _SHELL_SETS: Final = frozenset(("errexit", "nounset", "xtrace", "verbose", "pipe
 _INTERPRETERS: Final = frozenset(("node", "nodejs", "python", "python3", "ruby", "perl",
                                   "php", "deno", "bun", "ts-node", "tsx", "babel-node", "zsh",
                                   "ksh", "fish", "csh", "tcsh"))
+
+
+def files_seen(folder: str, text: str) -> bool:
+    """Whether each command of the script ``text`` is ``planscripts.seen`` or runs a shell
+    script file of ``folder`` (``sh scripts/test.sh``, ``./run.sh``: ``scriptfolders``' reading)
+    whose own commands are (s61-mreview K7: `mocha` in the file, not jest)."""
+    import shlex
+
+    from .planscripts import commands, program_at, seen
+
+    read = commands(text)
+    for words in read if read is not None else [[]]:
+        words = words[program_at(words):]
+        if not words:
+            return False
+        if os.path.basename(words[0]) in ("sh", "bash", "dash"):
+            named = [w for w in words[1:] if w[:1] != "-"][:1]
+        else:
+            named = [words[0]] if "/" in words[0] else []
+        if not named and not seen(shlex.join(words)):
+            return False
+        try:
+            inner = fs.read(os.path.join(folder, named[0]), 1 << 20) if named else b""
+        except OSError:
+            return False
+        if named and not seen(inner.decode("utf-8", "replace")):
+            return False
+    return True
 
 
 def before_pattern(path: str) -> str:

@@ -28,7 +28,10 @@ _SHELL_RUNS: list[tuple[str, dict[str, str], bool]] = [
     ("sh scripts/test.sh", {"scripts/test.sh": "node run.js\n", "run.js": ""}, False),
     ("./scripts/test.sh", {"scripts/test.sh": "#!/usr/bin/env node\n1\n"}, False),
     ("sh ../up.sh", {}, False),
-    ("nice sh scripts/test.sh", {"scripts/test.sh": "node --test\n"}, False)]
+    ("nice sh scripts/test.sh", {"scripts/test.sh": "node --test\n"}, False),
+    ("sh scripts/test.sh", {"scripts/test.sh": "set -euo pipefail\nnode --test\n"}, True),
+    ("./scripts/test.sh", {"scripts/test.sh": "#!/bin/sh -e\nnode --test\n"}, True),
+    ("sh scripts/test.sh", {"scripts/test.sh": "set -k\nnode --test\n"}, False)]
 
 
 def test_a_shell_script_files_run(tmp_path: Path) -> None:
@@ -86,7 +89,15 @@ _WHERE_TSC_EMITS: list[tuple[dict[str, object], str, bool]] = [
     ({"tsconfig.json": {"compilerOptions": {"outDir": "./build/./out"}}}, "", False),
     ({"tsconfig.json": {"compilerOptions": {"outFile": "bundle.js"}}}, "", True),
     ({"tsconfig.json": _DIST}, "src/nyc.config.ts", True),
-    ({"tsconfig.json": _DIST}, "--target es2022 --pretty false", False)]
+    ({"tsconfig.json": _DIST}, "--target es2022 --pretty false", False),
+    ({"tsconfig.json": '{"compilerOptions": {"outDir": "dist",}, // tsc --init\n}'}, "", False),
+    ({"tsconfig.json": '{"compilerOptions": {/* "outDir": "dist" */}}'}, "", True),
+    ({"tsconfig.json": {"extends": "./configs/base"},
+      "configs/base.json": {"compilerOptions": {"outDir": "../dist"}}}, "", False),
+    ({"tsconfig.json": {"extends": "./configs/base.json", "compilerOptions": {"outDir": "test"}},
+      "configs/base.json": {"compilerOptions": {"outDir": "../dist"}}}, "", True),
+    ({"tsconfig.json": {"extends": "@tsconfig/node20/tsconfig.json", **_DIST}}, "", True),
+    ({"tsconfig.json": {"compilerOptions": {"outFile": "src/all.test.js"}}}, "", True)]
 
 
 def test_where_tsc_emits(tmp_path: Path) -> None:
@@ -132,6 +143,43 @@ def test_mochas_reporter_options(tmp_path: Path) -> None:
         else:
             with pytest.raises(ValueError):
                 reporter_options(str(tmp_path), words.split())
+
+
+_OPTION_VALUES = {"vitest run --environment node": True, "vitest run --environment semver": False,
+                  "tap --coverage-report=text": True, "tap --coverage-report=/t/rep.cjs": False,
+                  "nyc --include src --extension .ts mocha": True, "nyc -i ./x.js mocha": False,
+                  "c8 -n src mocha --extension ./x.js": False}
+
+
+def test_option_values_read_by_their_names(tmp_path: Path) -> None:
+    """runneroptions.NAMED refuses any value but a built-in (tap's istanbul reporters,
+    vitest's environments: s61-mreview M3, M6); nyc's, c8's coverage globs are data (K6)."""
+    from skillgrant.gate.scriptcode import code_read
+
+    found = {}
+    for command in _OPTION_VALUES:
+        given = command.split()
+        try:
+            code_read(str(tmp_path), given, [os.path.basename(w.rpartition("=")[2])
+                                             for w in given])
+            found[command] = True
+        except ValueError:
+            found[command] = False
+    assert found == _OPTION_VALUES
+
+
+def test_a_shell_files_words_are_read_for_names_tried_first(tmp_path: Path) -> None:
+    """s61-mreview M5: ava in a shell file a script runs guards its default folders."""
+    from skillgrant.gate.scriptfirsts import first_names
+
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts/test.sh").write_text("ava\nmocha -r setup\n")
+    (tmp_path / "package.json").write_text(json.dumps({"scripts": {
+        "test": "sh scripts/test.sh", "lint": "mocha -R tap"}}))
+    top = os.path.realpath(tmp_path).lower()
+    assert set(first_names(str(tmp_path))) == {"\0" + top, top + "/setup"}
+    (tmp_path / "scripts/test.sh").write_text("mocha\n")
+    assert first_names(str(tmp_path)) == []  # (`-R tap`: a reporter's name, no tap run)
 
 
 def test_mochas_own_names_per_option() -> None:
