@@ -39,6 +39,15 @@ OPEN = LeftOpen()
 CLOSED: dict[str, str] = {
     **dict.fromkeys(("tsc-outdir-dot-writes-nycs-settings", "tsc-outfile-names-nycs-settings"),
                     "031fbfb5"),
+    **dict.fromkeys(("tsc-outfile-a-tests-name", "tap-coverage-report-loads-a-module",
+                     "vitest-environment-falls-back-to-a-file", "tap-settings-include-any-file",
+                     "shell-script-runs-ava", "npm-test-of-a-script-naming-the-tap-reporter",
+                     "nyc-include-a-folder", "nyc-extension-ts", "shell-script-sets-errexit",
+                     "shell-script-lets-sources-be-written",
+                     "shell-scripts-shebang-with-a-flag"), "f20e8a76"),
+    **dict.fromkeys(("tsc-over-a-tsconfig-extending-a-base",
+                     "tsc-over-a-tsconfig-with-a-comment"), "e26ac730"),
+    "jest-code-settings-let-documents-be-written": "06f044b8",
 }
 
 #: The commit the review started from (s61-mfix's base, s61-hmain).
@@ -100,6 +109,14 @@ SCRIPTS: dict[str, tuple[dict[str, object], dict[str, str], list[str], str]] = {
             **TS, "declaration": True, "declarationDir": "types"}}),
          "src/lib.ts": "export const a = 1;\n", "src/mk": TS_PAYLOAD},
         ["cp src/mk nyc.config.ts"], "runners"),
+    # (`${configDir}`, TypeScript 5.5's: the settings file's folder, the run folder: M1 again)
+    "tsc-outdir-config-dir": (
+        {"scripts": {"test": "tsc && nyc mocha"}},
+        {**SPEC, "tsconfig.json": json.dumps({
+            "compilerOptions": {**TS, "outDir": "${configDir}", "rootDir": "src"},
+            "include": ["src/**/*.ts"], "exclude": ["node_modules"]}),
+         "src/lib.ts": "export const a = 1;\n", "src/mk": TS_PAYLOAD},
+        ["cp src/mk src/nyc.config.ts"], "runners"),
     # a runner option loading a module that runneroptions.OPTIONS allows with any value: tap
     # 21's `--coverage-report` (c8's Report, istanbul-reports' `create`: `require(name)`)
     "tap-coverage-report-loads-a-module": (
@@ -140,6 +157,9 @@ WHY_SCRIPTS: dict[str, str] = {
     "tsc-declaration-dir-without-out-dir": f"runnersettings._emitted ({BASE}, 031fbfb5) "
     "takes a declarationDir for an out folder: with no outDir tsc still writes each X.js "
     "beside its X.ts (nyc.config.ts → nyc.config.js, which nyc loads: s60-mreview M5)",
+    "tsc-outdir-config-dir": "runnersettings._plain_out (031fbfb5, at f716c470 too) takes "
+    "`${configDir}` for a plain folder's name: TypeScript 5.5+ makes it the settings file's "
+    "folder, the run folder (src/nyc.config.ts → ./nyc.config.js)",
     "tap-coverage-report-loads-a-module": f"runneroptions.OPTIONS ({BASE}) allows tap's "
     "`--coverage-report` with any value (scriptcode._LOADS lacks it; NAMED reads vitest's "
     "`--coverage.reporter` only): istanbul-reports requires a name it does not hold as a "
@@ -160,7 +180,8 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "tsc-writes-where-its-outdir-does-not-say": ("tsc-outdir-dot-writes-nycs-settings",
                                                  "tsc-outfile-names-nycs-settings",
                                                  "tsc-outfile-a-tests-name",
-                                                 "tsc-declaration-dir-without-out-dir"),
+                                                 "tsc-declaration-dir-without-out-dir",
+                                                 "tsc-outdir-config-dir"),
     "an-option-loading-a-module-allowed": ("tap-coverage-report-loads-a-module",
                                            "vitest-environment-falls-back-to-a-file"),
     "a-runners-settings-key-naming-its-tests": ("tap-settings-include-any-file",),
@@ -217,6 +238,10 @@ COSTS: dict[str, tuple[str, dict[str, str], str, list[str]]] = {
             {"compilerOptions": {**TS, "strict": True}}), "tsconfig.json": json.dumps(
             {"extends": "./tsconfig.base.json", "compilerOptions": {"outDir": "dist"}})},
         "runners", ["cp notes.txt out/n.txt", "npm test"]),
+    "tsc-over-a-tsconfig-extending-a-package": ("tsc && mocha", {
+        **SPEC, "src/a.ts": "export const a = 1;\n", "tsconfig.json": json.dumps(
+            {"extends": "@tsconfig/node20/tsconfig.json", "compilerOptions": {"outDir": "dist"}})},
+        "runners", ["cp notes.txt out/n.txt", "npm test"]),
     "tsc-over-a-tsconfig-with-a-comment": ("tsc && mocha", {
         **SPEC, "src/a.ts": "export const a = 1;\n", "tsconfig.json": '{\n  "compilerOptions": '
         '{\n    "outDir": "dist", /* where */\n    "module": "commonjs", "types": []\n  }\n}\n'},
@@ -259,6 +284,9 @@ WHY_COSTS: dict[str, str] = {
     "tsc-over-a-tsconfig-extending-a-base": f"runnersettings.emits_into_tests ({BASE}) "
     "refuses any tsconfig holding `extends` (a relative file, a package's, TS 5's array: "
     "not read): every write and the plan's own `npm test` are denied",
+    "tsc-over-a-tsconfig-extending-a-package": "runnersettings (e26ac730) reads a relative "
+    "`extends` and refuses a package's (`@tsconfig/node20/tsconfig.json`, the everyday base): "
+    "every write and the plan's own `npm test` denied",
     "tsc-over-a-tsconfig-with-a-comment": f"runnersettings.emits_into_tests ({BASE}) reads "
     "the tsconfig by json.loads: one with a comment or a trailing comma (JSONC, as `tsc "
     "--init` writes it) refuses every write and the plan's own `npm test`",
