@@ -143,6 +143,12 @@ SCRIPTS: dict[str, tuple[dict[str, object], dict[str, str], list[str], str]] = {
         {"scripts": {"test": "sh scripts/test.sh"}},
         {"scripts/test.sh": "ava\n", "test/a.js": AVA_TEST, "tests/.keep": "", "src/mk": NODE},
         ["cp src/mk tests/evil.js"], "runners"),
+    # (after f20e8a76: scriptfirsts reads the files after a shell that is a command's first
+    # word; scriptfolders reads past the assignments before it)
+    "shell-script-after-an-assignment-runs-ava": (
+        {"scripts": {"test": "NODE_ENV=test sh scripts/test.sh"}},
+        {"scripts/test.sh": "ava\n", "test/a.js": AVA_TEST, "tests/.keep": "", "src/mk": NODE},
+        ["cp src/mk tests/evil.js"], "runners"),
 }
 WHY_SCRIPTS: dict[str, str] = {
     "tsc-outdir-dot-writes-nycs-settings": f"runnersettings.emits_into_tests ({BASE}) reads "
@@ -171,6 +177,10 @@ WHY_SCRIPTS: dict[str, str] = {
     "scriptfirsts.first_names reads the package.json scripts' text only, not the shell "
     "script files scriptfolders now reads: ava's default `tests/` (tap's `__test__/`) is "
     "guarded for no script file running it",
+    "shell-script-after-an-assignment-runs-ava": "REGRESSION of e1c118fe (refused at "
+    f"{BASE}), a bypass of f20e8a76: scriptfirsts._shell_files takes a command's first word "
+    "for the shell (`NODE_ENV=test sh …`: none), while scriptfolders reads the file past the "
+    "assignment: ava's `tests/` is guarded for no script",
     "vitest-environment-falls-back-to-a-file": f"scriptcode._loads ({BASE}) takes an "
     "installed package of the value's name (semver) for the module loaded: vitest's "
     "environment is the package `vitest-environment-<name>`, else the root's file `<name>` "
@@ -185,7 +195,8 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "an-option-loading-a-module-allowed": ("tap-coverage-report-loads-a-module",
                                            "vitest-environment-falls-back-to-a-file"),
     "a-runners-settings-key-naming-its-tests": ("tap-settings-include-any-file",),
-    "a-shell-script-files-runner": ("shell-script-runs-ava",),
+    "a-shell-script-files-runner": ("shell-script-runs-ava",
+                                    "shell-script-after-an-assignment-runs-ava"),
 }
 OPEN.add_rows("test_s_a_scripts_program_runs_a_file", SCRIPT_ROWS, WHY_SCRIPTS, CLOSED)
 
