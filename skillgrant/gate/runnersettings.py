@@ -107,12 +107,26 @@ def _setting(folder: str, name: str, path: str, member: str | None) -> None:
     if member is not None:
         data = data.get(member, {}) if isinstance(data, dict) else None
     if not isinstance(data, dict) or not all((
-            k in _DATA_KEYS and k not in _RUNS_KEYS.get(name, ())) or (k == "nyc-arg" and (
+            k in _DATA_KEYS and k not in _RUNS_KEYS.get(name, ())) or (
+            name == "mocha" and _mochas(k, v)) or (k == "nyc-arg" and (
             isinstance(v, list) and all(isinstance(w, str) and w.split("=", 1)[0] not in
                                         LOADS and not w.endswith(CODE_ENDINGS) for w in v)))
             for k, v in data.items()):  # (tap's `nyc-arg`: `--exclude x/**`)
         raise ValueError(f"a script of {folder!r} runs {name}, whose settings {path!r} "
                          "may name code (a key not read as data, or not JSON)")
+
+
+def _mochas(key: str, value: object) -> bool:
+    """Whether mocha's settings ``key`` of ``value`` is data: its own reporter or interface
+    by name (``runneroptions.mocha_named``), test endings of node's (s61-mreview K9)."""
+    from .runneroptions import mocha_named
+
+    values = value if isinstance(value, list) else [value]
+    if key in ("reporter", "R", "ui", "u"):
+        named = mocha_named("-R" if key in ("reporter", "R") else "-u")
+        return all(isinstance(v, str) and v in named for v in values)
+    return key == "extension" and all(v in ("js", "cjs", "mjs", "ts", "cts", "mts", "jsx",
+                                            "tsx") for v in values)
 
 
 #: The endings of a file node loads as code.
@@ -179,15 +193,15 @@ _MAX_FOLDERS: Final = 5000
 def emits_into_tests(folder: str, words: list[str], read: list[str] | None = None) -> bool:
     """Whether tsc run in ``folder`` with its words ``words`` may write its output where a
     runner runs it (s59-mreview S7: ``outDir: test``): a settings file it reads (``-p``,
-    ``--project``, or ``tsconfig.json``; ``-b``'s projects and, each one's ``references``
-    after it, as tsc's build mode reads them: s60-mreview K5) not read as JSON, extending
-    another, or writing (``outDir``, ``declarationDir``, ``outFile``'s folder, relative to the
-    settings' folder) outside a plain folder below ``folder`` (``_plain_out``), or none of
-    them and no ``noEmit`` (each X.js beside its X.ts: s60-mreview M5); an option naming where
-    it writes, one of build mode not of ``_TSC_BUILD``. (Where a source emits below the out
-    folder is its path below ``rootDir``: a source of a test's folder is a test's.) ``read``
-    gets each settings file's guarded paths (``guarded_file``: a session cannot change them
-    after this reading)."""
+    ``--project``, or the first ``tsconfig.json`` up; ``-b``'s projects and each one's
+    ``references`` after it, as tsc's build mode reads them: s60-mreview K5) not read as
+    JSONC, extending a package's (``_emitted``), an ``outFile``, an ``outDir`` or
+    ``declarationDir`` (from its file's folder) outside a plain folder below ``folder``
+    (``_plain_out``), or no ``outDir`` and no ``noEmit`` (each X.js beside its X.ts:
+    s60-mreview M5); a source operand; an option naming where it writes; one of build mode
+    not of ``_TSC_BUILD``. (Where a source emits below the out folder is its path below
+    ``rootDir``: a source of a test's folder is a test's.) ``read`` gets each settings file's
+    guarded paths (``guarded_file``: a session cannot change them after this reading)."""
     build = bool(words) and words[0][:1] == "-" and words[0].lstrip("-").lower() in ("b",
                                                                                    "build")
     pending = _built(folder, words[1:]) if build else _compiled(folder, words, read)
@@ -291,10 +305,11 @@ def _emitted(folder: str, path: str, given_off: bool,
             "path"), str) for r in references) or "outfile" in options or "out" in options:
         return None  # (a bundle of its own name: a test's, a runner's settings; s61 M2b)
     outs = [(str(v), b) for k, (v, b) in options.items() if k in _TSC_OUT]
-    if not outs and (options.get("noemit", (None,))[0] is not True or given_off) and not (
+    if "outdir" not in options and (options.get("noemit", (None,))[0] is not True or
+                                    given_off) and not (
             top.get("files") == [] and "include" not in top):  # (a solution's: none)
         return None  # (X.js beside each X.ts: `ava.config.ts`'s ava.config.js, a runner's
-        # code settings; s60-mreview M5)
+        # code settings; s60-mreview M5; declarationDir places the .d.ts only: s61 M7)
     if not all(_plain_out(folder, os.path.join(b, o)) for o, b in outs):
         return None
     return [r["path"] for r in references]

@@ -42,6 +42,9 @@ def first_names(folder: str) -> list[str]:
         text = fs.read(os.path.join(folder, "package.json"), 1 << 20).decode("utf-8", "replace")
     except (OSError, ValueError):
         return []
+    if not text or not any(o in text for o in ("-r", "-R", "-u", "--", "ava", "tap", "sh",
+                                                "/")):
+        return []  # (none of the words read: no module loaded for them)
     import json
 
     from .placed import fold
