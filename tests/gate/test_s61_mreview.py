@@ -48,6 +48,8 @@ CLOSED: dict[str, str] = {
     **dict.fromkeys(("tsc-over-a-tsconfig-extending-a-base",
                      "tsc-over-a-tsconfig-with-a-comment"), "e26ac730"),
     "jest-code-settings-let-documents-be-written": "06f044b8",
+    **dict.fromkeys(("tsc-declaration-dir-without-out-dir",
+                     "mocharc-names-mochas-own-reporter"), "b87d432a"),
 }
 
 #: The commit the review started from (s61-mfix's base, s61-hmain).
