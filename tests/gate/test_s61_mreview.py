@@ -127,6 +127,11 @@ SCRIPTS: dict[str, tuple[dict[str, object], dict[str, str], list[str], str]] = {
          "tools/rep.cjs": "module.exports = class { execute() {} };\n",
          "src/mk": NODE + "module.exports = class { execute() {} };\n"},
         ["cp src/mk tools/rep.cjs"], "tap"),
+    # (ava after a coverage wrapper's switch: f20e8a76 counts no `ava` after a word `-…`)
+    "ava-after-a-wrappers-switch": (
+        {"scripts": {"cov": "nyc --silent ava"}},
+        {"test/a.js": AVA_TEST, "tests/.keep": "", "src/mk": NODE},
+        ["cp src/mk tests/evil.js"], "runners"),
     # (vitest's `--environment <name>`: `vitest-environment-<name>`, else the file `<name>` of
     # the root; `_loads` asks whether a package `<name>` is installed)
     "vitest-environment-falls-back-to-a-file": (
@@ -183,6 +188,10 @@ WHY_SCRIPTS: dict[str, str] = {
     f"{BASE}), a bypass of f20e8a76: scriptfirsts._shell_files takes a command's first word "
     "for the shell (`NODE_ENV=test sh …`: none), while scriptfolders reads the file past the "
     "assignment: ava's `tests/` is guarded for no script",
+    "ava-after-a-wrappers-switch": "REGRESSION of f20e8a76 (denied at "
+    f"{BASE}): scriptfirsts.first_names counts no `ava`/`tap` after a word starting with `-` "
+    "(for `-R tap`, K1b), but nyc's `--silent` (c8's `--all`) takes no value: ava runs its "
+    "default `tests/`, guarded for no script",
     "vitest-environment-falls-back-to-a-file": f"scriptcode._loads ({BASE}) takes an "
     "installed package of the value's name (semver) for the module loaded: vitest's "
     "environment is the package `vitest-environment-<name>`, else the root's file `<name>` "
@@ -197,6 +206,7 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "an-option-loading-a-module-allowed": ("tap-coverage-report-loads-a-module",
                                            "vitest-environment-falls-back-to-a-file"),
     "a-runners-settings-key-naming-its-tests": ("tap-settings-include-any-file",),
+    "a-runner-after-a-wrappers-switch": ("ava-after-a-wrappers-switch",),
     "a-shell-script-files-runner": ("shell-script-runs-ava",
                                     "shell-script-after-an-assignment-runs-ava"),
 }
