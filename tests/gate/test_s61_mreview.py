@@ -132,6 +132,13 @@ SCRIPTS: dict[str, tuple[dict[str, object], dict[str, str], list[str], str]] = {
         {"scripts": {"cov": "nyc --silent ava"}},
         {"test/a.js": AVA_TEST, "tests/.keep": "", "src/mk": NODE},
         ["cp src/mk tests/evil.js"], "runners"),
+    # (jest's words in a shell script file: f20e8a76 counts them seen, jestsettings reads
+    # the package.json's only)
+    "shell-script-gives-jest-a-setup-file": (
+        {"scripts": {"test": "sh scripts/test.sh"}},
+        {"scripts/test.sh": "jest --setupFiles ./tools/s.js\n",
+         "lib/a.test.js": "test('a', () => {});\n", "tools/s.js": "1\n", "src/mk": NODE},
+        ["cp src/mk tools/s.js"], "jest"),
     # (vitest's `--environment <name>`: `vitest-environment-<name>`, else the file `<name>` of
     # the root; `_loads` asks whether a package `<name>` is installed)
     "vitest-environment-falls-back-to-a-file": (
@@ -192,6 +199,10 @@ WHY_SCRIPTS: dict[str, str] = {
     f"{BASE}): scriptfirsts.first_names counts no `ava`/`tap` after a word starting with `-` "
     "(for `-R tap`, K1b), but nyc's `--silent` (c8's `--all`) takes no value: ava runs its "
     "default `tests/`, guarded for no script",
+    "shell-script-gives-jest-a-setup-file": "REGRESSION of f20e8a76 (denied at "
+    f"{BASE}): scriptfolders.files_seen counts a shell file's `jest` seen (planscripts."
+    "seen), so jestargs.unseen no longer guards widely, while jestsettings reads jest's "
+    "words from the package.json scripts only: the file's `--setupFiles ./tools/s.js`",
     "vitest-environment-falls-back-to-a-file": f"scriptcode._loads ({BASE}) takes an "
     "installed package of the value's name (semver) for the module loaded: vitest's "
     "environment is the package `vitest-environment-<name>`, else the root's file `<name>` "
@@ -208,7 +219,8 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
     "a-runners-settings-key-naming-its-tests": ("tap-settings-include-any-file",),
     "a-runner-after-a-wrappers-switch": ("ava-after-a-wrappers-switch",),
     "a-shell-script-files-runner": ("shell-script-runs-ava",
-                                    "shell-script-after-an-assignment-runs-ava"),
+                                    "shell-script-after-an-assignment-runs-ava",
+                                    "shell-script-gives-jest-a-setup-file"),
 }
 OPEN.add_rows("test_s_a_scripts_program_runs_a_file", SCRIPT_ROWS, WHY_SCRIPTS, CLOSED)
 
