@@ -369,3 +369,34 @@ def test_cost_an_everyday_call(case: str, tmp_path: Path) -> None:
     (project / "node_modules").symlink_to(MODULES[modules]())
     env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
     assert first_denied(project, calls, env) is None
+
+
+#: Each case: the folder above the project (its name), the ``test`` script, its files; the
+#: plan's own ``npm test`` must be allowed.
+BELOW: dict[str, tuple[str, str, dict[str, str]]] = {
+    # tsc's settings guarded with every folder above them (031fbfb5): a folder above named
+    # as the plan's own word
+    "npm-test-below-a-folder-named-test": ("test", "tsc && mocha", {
+        **SPEC, "src/a.ts": "export const a = 1;\n", "tsconfig.json": json.dumps(
+            {"compilerOptions": {**TS, "outDir": "dist"}, "include": ["src"]})}),
+}
+for _below in (c for c in BELOW if c not in CLOSED):
+    OPEN.add("test_cost_a_project_below_a_folder", "REGRESSION of 031fbfb5 (allowed at "
+             f"{BASE}): runnersettings.guarded_file guards each folder above a tsconfig "
+             "exactly (`\\x01`), and a call's word of that folder's name (`test` of `npm "
+             "test` where the project lies below …/test/) is read as naming it", _below)
+
+
+@pytest.mark.parametrize("case", BELOW)
+def test_cost_a_project_below_a_folder(case: str, tmp_path: Path) -> None:
+    """The plan ``Bash(npm test)``, ``Bash(cp *)`` of a project below a folder of the case's
+    name: its own ``npm test`` must be allowed."""
+    above, script, files = BELOW[case]
+    project = hooked_project(tmp_path / above, ["Bash(npm test)", "Bash(cp *)"])
+    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}), **files}
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    (project / "node_modules").symlink_to(_runners())
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    assert first_denied(project, ["npm test"], env) is None
