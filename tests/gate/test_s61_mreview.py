@@ -119,6 +119,15 @@ SCRIPTS: dict[str, tuple[dict[str, object], dict[str, str], list[str], str]] = {
             "include": ["src/**/*.ts"], "exclude": ["node_modules"]}),
          "src/lib.ts": "export const a = 1;\n", "src/mk": TS_PAYLOAD},
         ["cp src/mk src/nyc.config.ts"], "runners"),
+    # (a plain out folder, but a runner reading settings in every folder it checks: tsc's
+    # dist/prettier.config.js from src/prettier.config.tsx, no name prettier reads)
+    "tsc-writes-prettiers-settings-into-its-out-folder": (
+        {"scripts": {"test": "tsc && prettier --check ."}},
+        {"tsconfig.json": json.dumps({
+            "compilerOptions": {**TS, "outDir": "dist", "rootDir": "src"},
+            "include": ["src/**/*.ts", "src/**/*.tsx"]}),
+         "src/lib.ts": "export const a = 1;\n", "src/mk": TS_PAYLOAD},
+        ["cp src/mk src/prettier.config.tsx"], "runners"),
     # a runner option loading a module that runneroptions.OPTIONS allows with any value: tap
     # 21's `--coverage-report` (c8's Report, istanbul-reports' `create`: `require(name)`)
     "tap-coverage-report-loads-a-module": (
@@ -180,6 +189,10 @@ WHY_SCRIPTS: dict[str, str] = {
     "tsc-outdir-config-dir": "runnersettings._plain_out (031fbfb5, at f716c470 too) takes "
     "`${configDir}` for a plain folder's name: TypeScript 5.5+ makes it the settings file's "
     "folder, the run folder (src/nyc.config.ts → ./nyc.config.js)",
+    "tsc-writes-prettiers-settings-into-its-out-folder": "runnersettings._emitted "
+    f"({BASE}, 031fbfb5) reads where tsc writes, not what: prettier reads the settings of "
+    "each folder it checks (dist/prettier.config.js, emitted from src/prettier.config.tsx, "
+    "a name no guard holds)",
     "tap-coverage-report-loads-a-module": f"runneroptions.OPTIONS ({BASE}) allows tap's "
     "`--coverage-report` with any value (scriptcode._LOADS lacks it; NAMED reads vitest's "
     "`--coverage.reporter` only): istanbul-reports requires a name it does not hold as a "
@@ -213,7 +226,9 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
                                                  "tsc-outfile-names-nycs-settings",
                                                  "tsc-outfile-a-tests-name",
                                                  "tsc-declaration-dir-without-out-dir",
-                                                 "tsc-outdir-config-dir"),
+                                                 "tsc-outdir-config-dir",
+                                                 "tsc-writes-prettiers-settings-into-its-"
+                                                 "out-folder"),
     "an-option-loading-a-module-allowed": ("tap-coverage-report-loads-a-module",
                                            "vitest-environment-falls-back-to-a-file"),
     "a-runners-settings-key-naming-its-tests": ("tap-settings-include-any-file",),
