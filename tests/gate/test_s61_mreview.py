@@ -319,6 +319,11 @@ COSTS: dict[str, tuple[str, dict[str, str], str, list[str]]] = {
     "shell-script-lets-sources-be-written": ("sh scripts/test.sh", {
         **SPEC, "scripts/test.sh": "mocha\n", "src/a.js": "1;\n"}, "runners",
         ["cp notes.txt src/b.js", "cp notes.txt index.js", "npm test"]),
+    # (beside a package's everyday other script: a start script running node)
+    "shell-script-beside-a-start-script": ("sh scripts/test.sh", {
+        **SPEC, "scripts/test.sh": "mocha\n", "server.js": "1;\n",
+        "package.json+start": "node server.js"}, "runners",
+        ["cp notes.txt out/n.txt", "npm test"]),
     "shell-scripts-shebang-with-a-flag": ("./scripts/test.sh", {
         **SPEC, "scripts/test.sh": "#!/bin/sh -e\nmocha\n"}, "runners",
         ["cp notes.txt out/n.txt", "npm test"]),
@@ -362,6 +367,10 @@ WHY_COSTS: dict[str, str] = {
     "runs, yet where it runs mocha (or node --test) every .js write is denied as a file the "
     "gate reads or runs (src/b.js, index.js): allowed where package.json's script runs "
     "mocha itself, or the shell file ava or tsc",
+    "shell-script-beside-a-start-script": "planscripts.script_closure (e1c118fe, f20e8a76) "
+    "reads every script of the package where a command is not _CLOSED (`sh scripts/test.sh`: "
+    "scriptfolders.files_seen is asked by jestargs only): `\"start\": \"node server.js\"` "
+    "refuses every write and the plan's own `npm test`",
     "shell-scripts-shebang-with-a-flag": "scriptfolders._SHEBANG (e1c118fe) takes no "
     "option after the shell (`#!/bin/sh -e`, `#!/bin/bash -e`)",
 }
@@ -374,8 +383,10 @@ def test_cost_an_everyday_call(case: str, tmp_path: Path) -> None:
     """The collecting plan and its files; each everyday call, harmless, must be allowed."""
     script, files, modules, calls = COSTS[case]
     project = hooked_project(tmp_path, ["Bash(npm test)", "Bash(cp *)", "Bash(mkdir *)"])
-    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}),
-             "notes.txt": "n\n", "out/.keep": "", **files}
+    more = {k.partition("+")[2]: v for k, v in files.items() if k.startswith("package.json+")}
+    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script, **more}}),
+             "notes.txt": "n\n", "out/.keep": "",
+             **{k: v for k, v in files.items() if not k.startswith("package.json+")}}
     for name, text in files.items():
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         (project / name).write_text(text)
