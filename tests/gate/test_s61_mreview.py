@@ -307,6 +307,10 @@ COSTS: dict[str, tuple[str, dict[str, str], str, list[str]]] = {
     "mocharc-names-its-spec": ("mocha", {**SPEC, ".mocharc.json": json.dumps(
         {"spec": ["test/**/*.spec.js"], "extension": ["js"]})}, "runners",
         ["cp notes.txt out/n.txt", "npm test"]),
+    # a coverage wrapper's settings naming istanbul's reporters
+    "nycrc-names-istanbuls-reporters": ("nyc mocha", {**SPEC, ".nycrc.json": json.dumps(
+        {"reporter": ["lcov", "text"], "all": True})}, "runners",
+        ["cp notes.txt out/n.txt", "npm test"]),
     # jest's settings as code (jest.config.js, the most common): a document, a data file
     "jest-code-settings-let-documents-be-written": (
         "jest", {"jest.config.js": "module.exports = {testEnvironment: 'node'};\n",
@@ -356,6 +360,9 @@ WHY_COSTS: dict[str, str] = {
     "mocharc-names-its-spec": f"runnersettings._DATA_KEYS ({BASE}) lacks mocha's `spec`, "
     "`extension` (read on the command line by scriptcode._operands, _loads): a .mocharc.json "
     "naming test/**/*.spec.js refuses every write and `npm test`",
+    "nycrc-names-istanbuls-reporters": f"runnersettings._DATA_KEYS ({BASE}) lacks nyc's "
+    "and c8's `reporter` (istanbul's built-in names, read on the command line by their "
+    "value): the everyday .nycrc.json, .c8rc.json refuse every write and `npm test`",
     "jest-code-settings-let-documents-be-written": "REGRESSION of a11960d9 (allowed at "
     f"{BASE}): jestsettings.widened guards every file whose name has an ending where jest's "
     "settings are code (docs/notes.md, README.md): every write of a jest.config.js project",
