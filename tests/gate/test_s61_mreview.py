@@ -362,7 +362,9 @@ WHY_COSTS: dict[str, str] = {
     "naming test/**/*.spec.js refuses every write and `npm test`",
     "nycrc-names-istanbuls-reporters": f"runnersettings._DATA_KEYS ({BASE}) lacks nyc's "
     "and c8's `reporter` (istanbul's built-in names, read on the command line by their "
-    "value): the everyday .nycrc.json, .c8rc.json refuse every write and `npm test`",
+    "value; refused by decision at s59, docs/decisions.md: \"a `reporter` too\"): the "
+    "everyday .nycrc.json, .c8rc.json refuse every write and `npm test`; istanbul's "
+    "built-in names (runneroptions._ISTANBUL, as NAMED reads the CLI's) would read it exactly",
     "jest-code-settings-let-documents-be-written": "REGRESSION of a11960d9 (allowed at "
     f"{BASE}): jestsettings.widened guards every file whose name has an ending where jest's "
     "settings are code (docs/notes.md, README.md): every write of a jest.config.js project",
