@@ -192,3 +192,40 @@ def mocha_named(option: str) -> frozenset[str]:
 #: file it writes), mocha-junit-reporter 2's (its ``mochaFile``, ``properties``, titles and
 #: switches; read from its index.js).
 _DATA_REPORTERS: Final = frozenset((*_REPORTERS, "mocha-junit-reporter"))
+
+
+def operands(folder: str, name: str, words: list[str]) -> None:
+    """Raises ValueError where the runner ``name`` (mocha, tape, tap, ava: it runs every
+    script a file, folder or glob operand names as a test) is given an operand (there or
+    not, or a glob) outside a folder whose scripts are guarded as tests (``testnames.JS_FOLDERS``:
+    ``test/``) that is no test's name (``mocha tools/check.js``, ``mocha spec``, ``tape
+    'tests/*.js'``: s59-mreview S3, S16). (ava's, tap's default globs' ``tests/**``:
+    ``testroots.first_loaded``.)"""
+    from .testnames import JS_FOLDERS, test_name
+
+    skip = False
+    for word in words:
+        if skip or word[:1] == "-":
+            skip = word in _RUNNER_VALUED
+            continue
+        glob = any(c in word for c in "*?[{")
+        parts = word.split("/")
+        head = parts[:next((k for k, p in enumerate(parts) if any(c in p for c in "*?[{")),
+                           len(parts))]
+        at = max(parts[-1].rfind(".test."), parts[-1].rfind(".spec."))
+        tests = test_name(parts[-1]) if not glob else at > 0 and not any(
+            c in parts[-1][at:] for c in "*?[{+@!(") and test_name("x" + parts[-1][at:])
+        # (`*.test.js`: each match a test's name; `*.test.js*` no: s59-mreview S21)
+        if ".." in parts or (JS_FOLDERS.isdisjoint(head) and not tests):  # (one not there
+            # yet too: the session may write it; s61)
+            raise ValueError(f"a script of {folder!r} gives {name} {word!r}, whose scripts "
+                             "it runs as tests and no guard keeps")
+
+
+#: The options of mocha, tape, tap, ava taking the next word (their operands' reading).
+_RUNNER_VALUED: Final = frozenset((
+    "--timeout", "-t", "--reporter", "-R", "--ui", "-u", "--require", "-r", "--grep", "-g",
+    "--fgrep", "-f", "--slow", "-s", "--retries", "--jobs", "-j", "--extension", "--spec",
+    "--ignore", "--exclude", "--file", "--config", "--package", "--reporter-options", "-O",
+    "--reporter-option", "--node-arg", "--before", "--after", "--match", "-m",
+    "--concurrency", "-c", "--coverage-report", "--node-arguments", "--invert", "--delay"))

@@ -13,12 +13,13 @@ import re
 from .runneroptions import NAMED, OPTIONS
 from .runneroptions import known_module as _known_module
 from .runneroptions import mocha_named as _mocha_named
+from .runneroptions import operands as _operands
 from .runneroptions import reporter_options as _reporter_options
 from .runnersettings import CODE_ENDINGS as _CODE_ENDINGS
 from .runnersettings import LOADS as _LOADS
-from .runnersettings import emits_into_tests as _emits_into_tests
 from .runnersettings import prettier as _prettier
 from .runnersettings import settings as _settings
+from .tscsettings import emits_into_tests as _emits_into_tests
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ def code_read(folder: str, given: list[str], names: list[str],
     tools.run``, ``node -e …``, ``node -r ./tools/pre``: an allow-list); a package runner
     given a package by its path (``npx ./tools/pkg``, ``--package=file:x``) or a text to
     run (``npx -c``). ``read`` gets what ``testroots.first_loaded`` must guard of the
-    settings read (tsc's: ``runnersettings.guarded_file``)."""
+    settings read (tsc's: ``tscsettings.guarded_file``)."""
     _allowed(folder, given, names, read)
     for k, name in enumerate(names):
         program = k == 0 or given[k - 1][:1] != "-" or "=" in given[k - 1]
@@ -193,34 +194,6 @@ def _there(folder: str, name: str) -> bool:
         return True
 
 
-def _operands(folder: str, name: str, words: list[str]) -> None:
-    """Raises ValueError where the runner ``name`` (mocha, tape, tap, ava: it runs every
-    script a file, folder or glob operand names as a test) is given an operand there (or a
-    glob) outside a folder whose scripts are guarded as tests (``testnames.JS_FOLDERS``:
-    ``test/``) that is no test's name (``mocha tools/check.js``, ``mocha spec``, ``tape
-    'tests/*.js'``: s59-mreview S3, S16). (ava's, tap's default globs' ``tests/**``:
-    ``testroots.first_loaded``.)"""
-    from .testnames import JS_FOLDERS, test_name
-
-    skip = False
-    for word in words:
-        if skip or word[:1] == "-":
-            skip = word in _RUNNER_VALUED
-            continue
-        glob = any(c in word for c in "*?[{")
-        parts = word.split("/")
-        head = parts[:next((k for k, p in enumerate(parts) if any(c in p for c in "*?[{")),
-                           len(parts))]
-        at = max(parts[-1].rfind(".test."), parts[-1].rfind(".spec."))
-        tests = test_name(parts[-1]) if not glob else at > 0 and not any(
-            c in parts[-1][at:] for c in "*?[{+@!(") and test_name("x" + parts[-1][at:])
-        # (`*.test.js`: each match a test's name; `*.test.js*` no: s59-mreview S21)
-        if ".." in parts or ((glob or os.path.lexists(os.path.join(folder, word))) and
-                             JS_FOLDERS.isdisjoint(head) and not tests):
-            raise ValueError(f"a script of {folder!r} gives {name} {word!r}, whose scripts "
-                             "it runs as tests and no guard keeps")
-
-
 def _loads(folder: str, value: str) -> bool:
     """Whether the value ``value`` of an option loading code (``_LOADS``) may be a file of
     ``folder`` or a path: any but a built-in name (``_BUILT_IN``: ``spec``, ``bdd``, ``lcov``)
@@ -274,15 +247,8 @@ _RUNS: Final = {
 #: Programs running the program after their options (``cross-env``: its assignments), whose
 #: settings files ``starttables.STARTS`` names (``.nycrc``, ``.c8rc``).
 _WRAPPERS: Final = frozenset(("cross-env", "nyc", "c8"))
-#: The runners running every script their operands name as a test, and their options
-#: taking the next word (mocha's, tape's, tap's, ava's).
+#: The runners running every script their operands name as a test (``runneroptions.operands``).
 _OPERAND_RUNNERS: Final = frozenset(("mocha", "tape", "tap", "ava"))
-_RUNNER_VALUED: Final = frozenset((
-    "--timeout", "-t", "--reporter", "-R", "--ui", "-u", "--require", "-r", "--grep", "-g",
-    "--fgrep", "-f", "--slow", "-s", "--retries", "--jobs", "-j", "--extension", "--spec",
-    "--ignore", "--exclude", "--file", "--config", "--package", "--reporter-options", "-O",
-    "--reporter-option", "--node-arg", "--before", "--after", "--match", "-m",
-    "--concurrency", "-c", "--coverage-report", "--node-arguments", "--invert", "--delay"))
 #: The runners trying a module's name as a file of the folder first (mocha's
 #: ``handleRequires``: ``ts-node/register.js`` there shadows the package; prettier's plugins:
 #: s59-mreview S19): any name but a built-in one refuses.

@@ -62,8 +62,9 @@ def first_names(folder: str) -> list[str]:
     found: list[str] = []
     for script in texts:
         words = [w for w in _SPLIT.split(script) if w]
-        if any(os.path.basename(w) in ("ava", "tap") and (k == 0 or words[k - 1][:1] != "-")
-               for k, w in enumerate(words)):  # (not an option's value: `-R tap`, K1b)
+        if any(os.path.basename(w) in ("ava", "tap") and (k == 0 or words[k - 1] not in
+                                                          _REPORTER_OPTIONS)
+               for k, w in enumerate(words)):  # (not a reporter's name: `-R tap`, K1b; M9)
             found.append("\0" + top)  # (their default globs: `tests/**`, M4)
         for k, word in enumerate(words):
             option, equals, value = word.partition("=")
@@ -76,9 +77,12 @@ def first_names(folder: str) -> list[str]:
 def _shell_files(folder: str, script: str) -> list[str]:
     """The texts of the files of ``folder`` a script's commands may run as shell scripts (a
     word after a shell's name, a path as a command's program; their first MiB)."""
+    from .planscripts import program_at
+
     found: list[str] = []
     for command in _COMMANDS.split(script):
         words = [w for w in _SPLIT.split(command) if w]
+        words = words[program_at(words):]  # (`NODE_ENV=test sh …`: s61-mreview M5b)
         shell = bool(words) and os.path.basename(words[0]) in ("sh", "bash", "dash")
         named = [w for k, w in enumerate(words) if (k == 0 and "/" in w) or (
             k and shell and w[:1] != "-")]
@@ -94,3 +98,5 @@ def _shell_files(folder: str, script: str) -> list[str]:
 #: Where ``first_names`` cuts a script's text into words (blanks, quotes, operators).
 _SPLIT: Final = re.compile(r"[\s\"';&|()<>]+")
 _COMMANDS: Final = re.compile(r"[;&|()\n]+")
+#: The options whose next word is a reporter's name (mocha's, node's, tap's, c8's, nyc's).
+_REPORTER_OPTIONS: Final = frozenset(("-R", "--reporter", "--test-reporter", "-r"))

@@ -79,7 +79,7 @@ def first_loaded(key: str, guards: object) -> bool:
     (jest's and vitest's snapshot files, which they run as code: s60-mreview M14), or a shell
     script file a script runs (its path's first part, ``scriptfolders``: s57-sreview C4), or a
     settings file tsc reads (``-p``'s, a reference's), or exactly a folder above one
-    (``runnersettings.guarded_file``: s60-mreview K5). True where the set's roots were not
+    (``tscsettings.guarded_file``: s60-mreview K5). True where the set's roots were not
     read (``runner_roots`` runs first: ``testlinks.places``)."""
     if "/__snapshots__/" in key + "/" and any(key.startswith(f + "/") for f in getattr(
             guards, "collected", ())):  # (jest 29, vitest 2 run each test's snapshot file:
