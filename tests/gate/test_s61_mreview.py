@@ -50,6 +50,12 @@ CLOSED: dict[str, str] = {
     "jest-code-settings-let-documents-be-written": "06f044b8",
     **dict.fromkeys(("tsc-declaration-dir-without-out-dir",
                      "mocharc-names-mochas-own-reporter"), "b87d432a"),
+    "mocharc-names-its-spec": "37f93a57",
+    "tsc-over-a-tsconfig-extending-a-package": "5499a3a3",
+    **dict.fromkeys(("tsc-outdir-config-dir", "shell-script-after-an-assignment-runs-ava"),
+                    "5499a3a3"),
+    **dict.fromkeys(("ava-after-a-wrappers-switch", "shell-script-gives-jest-a-setup-file",
+                     "npm-test-below-a-folder-named-test"), "0b449ba1"),
 }
 
 #: The commit the review started from (s61-mfix's base, s61-hmain).
@@ -189,8 +195,9 @@ WHY_SCRIPTS: dict[str, str] = {
     "tsc-outdir-config-dir": "runnersettings._plain_out (031fbfb5, at f716c470 too) takes "
     "`${configDir}` for a plain folder's name: TypeScript 5.5+ makes it the settings file's "
     "folder, the run folder (src/nyc.config.ts → ./nyc.config.js)",
-    "tsc-writes-prettiers-settings-into-its-out-folder": "runnersettings._emitted "
-    f"({BASE}, 031fbfb5) reads where tsc writes, not what: prettier reads the settings of "
+    "tsc-writes-prettiers-settings-into-its-out-folder": "tscsettings (5499a3a3; "
+    f"runnersettings._emitted at {BASE}, 031fbfb5) reads where tsc writes, not what: "
+    "prettier reads the settings of "
     "each folder it checks (dist/prettier.config.js, emitted from src/prettier.config.tsx, "
     "a name no guard holds)",
     "tap-coverage-report-loads-a-module": f"runneroptions.OPTIONS ({BASE}) allows tap's "
@@ -290,7 +297,9 @@ COSTS: dict[str, tuple[str, dict[str, str], str, list[str]]] = {
         "runners", ["cp notes.txt out/n.txt", "npm test"]),
     "tsc-over-a-tsconfig-extending-a-package": ("tsc && mocha", {
         **SPEC, "src/a.ts": "export const a = 1;\n", "tsconfig.json": json.dumps(
-            {"extends": "@tsconfig/node20/tsconfig.json", "compilerOptions": {"outDir": "dist"}})},
+            {"extends": "@tsconfig/node20/tsconfig.json", "compilerOptions": {"outDir": "dist"}}),
+        "../node_modules/@tsconfig/node20/tsconfig.json": json.dumps(  # (installed beside)
+            {"compilerOptions": {**TS, "strict": True}})},
         "runners", ["cp notes.txt out/n.txt", "npm test"]),
     "tsc-over-a-tsconfig-with-a-comment": ("tsc && mocha", {
         **SPEC, "src/a.ts": "export const a = 1;\n", "tsconfig.json": '{\n  "compilerOptions": '
@@ -344,8 +353,8 @@ WHY_COSTS: dict[str, str] = {
     "refuses any tsconfig holding `extends` (a relative file, a package's, TS 5's array: "
     "not read): every write and the plan's own `npm test` are denied",
     "tsc-over-a-tsconfig-extending-a-package": "runnersettings (e26ac730) reads a relative "
-    "`extends` and refuses a package's (`@tsconfig/node20/tsconfig.json`, the everyday base): "
-    "every write and the plan's own `npm test` denied",
+    "`extends` and refuses a package's (`@tsconfig/node20/tsconfig.json`, the everyday base, "
+    "installed in a node_modules above): every write and the plan's own `npm test` denied",
     "tsc-over-a-tsconfig-with-a-comment": f"runnersettings.emits_into_tests ({BASE}) reads "
     "the tsconfig by json.loads: one with a comment or a trailing comma (JSONC, as `tsc "
     "--init` writes it) refuses every write and the plan's own `npm test`",
