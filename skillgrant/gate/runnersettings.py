@@ -107,7 +107,7 @@ def _setting(folder: str, name: str, path: str, member: str | None) -> None:
         data = data.get(member, {}) if isinstance(data, dict) else None
     if not isinstance(data, dict) or not all((
             k in _DATA_KEYS and k not in _RUNS_KEYS.get(name, ())) or (
-            name == "mocha" and _mochas(folder, k, v)) or (k == "nyc-arg" and (
+            _named_key(folder, name, k, v)) or (k == "nyc-arg" and (
             isinstance(v, list) and all(isinstance(w, str) and w.split("=", 1)[0] not in
                                         LOADS and not w.endswith(CODE_ENDINGS) for w in v)))
             for k, v in data.items()):  # (tap's `nyc-arg`: `--exclude x/**`)
@@ -115,13 +115,20 @@ def _setting(folder: str, name: str, path: str, member: str | None) -> None:
                          "may name code (a key not read as data, or not JSON)")
 
 
-def _mochas(folder: str, key: str, value: object) -> bool:
-    """Whether mocha's settings ``key`` of ``value`` is data: its own reporter or interface
-    by name (``runneroptions.mocha_named``), test endings of node's, a ``spec`` read as its
-    operands are from the run ``folder`` (``runneroptions.operands``; s61-mreview K9)."""
-    from .runneroptions import mocha_named, operands
+def _named_key(folder: str, name: str, key: str, value: object) -> bool:
+    """Whether the settings ``key`` of ``value`` of the runner ``name`` is data read as its
+    option is: nyc's, c8's ``reporter`` of istanbul's own reporters (s61-mreview K12);
+    mocha's reporter or interface by its own name (``runneroptions.mocha_named``), test
+    endings of node's, a ``spec`` read as its operands are from the run ``folder``
+    (``runneroptions.operands``; s61-mreview K9)."""
+    from .runneroptions import NAMED, mocha_named, operands
 
     values = value if isinstance(value, list) else [value]
+    if name in ("nyc", "c8") and key == "reporter":
+        return all(isinstance(v, str) and v in NAMED[("tap", "--coverage-report")]
+                   for v in values)
+    if name != "mocha":
+        return False
     if key == "spec":
         try:
             operands(folder, "mocha", [v if isinstance(v, str) and v[:1] != "-" else "-"

@@ -79,18 +79,21 @@ def first_loaded(key: str, guards: object) -> bool:
     (jest's and vitest's snapshot files, which they run as code: s60-mreview M14), or a shell
     script file a script runs (its path's first part, ``scriptfolders``: s57-sreview C4), or a
     settings file tsc reads (``-p``'s, a reference's), or exactly a folder above one
-    (``tscsettings.guarded_file``: s60-mreview K5). True where the set's roots were not
-    read (``runner_roots`` runs first: ``testlinks.places``)."""
+    (``tscsettings.guarded_file``: s60-mreview K5), or a source tsc emits as a runner's
+    settings (``tscsettings.emitted_settings``: s61-mreview M11). True where the set's
+    roots were not read (``runner_roots`` runs first: ``testlinks.places``)."""
     if "/__snapshots__/" in key + "/" and any(key.startswith(f + "/") for f in getattr(
             guards, "collected", ())):  # (jest 29, vitest 2 run each test's snapshot file:
         return True  # `new Function(<the .snap text>)`; s60-mreview M14)
     if not (_LAST and _LAST[0][0] is guards):
         return True
     from .scriptfirsts import in_tests
+    from .tscsettings import emitted_settings
 
-    return any(key == p or key.startswith((p + ".", p + "/")) if p[:1] not in ("\0", "\x01")
-               else key == p[1:] if p[:1] == "\x01" else in_tests(key, p[1:])
-               for p in _LAST[0][2])
+    return any(key == p or key.startswith((p + ".", p + "/")) if p[:1] not in (
+        "\0", "\x01", "\x02") else key == p[1:] if p[:1] == "\x01" else in_tests(
+        key, p[1:]) if p[:1] == "\0" else key.startswith(p[1:] + "/") and emitted_settings(
+        key.rpartition("/")[2]) for p in _LAST[0][2])
 
 
 def _settings_roots(folder: str, names: frozenset[str] | None,

@@ -48,7 +48,29 @@ def emits_into_tests(folder: str, words: list[str], read: list[str] | None = Non
         if found is None:
             return True
         pending += [_project(os.path.dirname(path), r) for r in found] if build else []
+    if pending is not None and read is not None:  # (its sources named as a runner's code
+        read.append("\x02" + fs.realpath(folder))  # settings once emitted: s61-mreview M11)
     return pending is None
+
+
+def emitted_settings(name: str) -> bool:
+    """Whether the folded file ``name`` is a TypeScript source tsc emits as a runner's code
+    settings file (``prettier.config.tsx``: ``prettier.config.js``, which prettier reads in
+    each folder it checks; ``.babelrc.cts``; any name of ``starttables.STARTS``)."""
+    if not _EMITTED:
+        from .runnersettings import _PRETTIER_FILES
+        from .starttables import STARTS
+
+        for entry in (*(e for v in STARTS.values() for e in v), *_PRETTIER_FILES):
+            stem, dot, ending = entry.lstrip("^").rpartition(".")
+            if dot and "/" not in stem and ending in _SOURCES:
+                _EMITTED.update(f"{stem}.{e}".lower() for e in _SOURCES[ending])
+    return name in _EMITTED
+
+
+#: The sources tsc emits each ending from, and the names ``emitted_settings`` holds (once).
+_SOURCES: Final = {"js": ("ts", "tsx"), "mjs": ("mts",), "cjs": ("cts",)}
+_EMITTED: set[str] = set()
 
 
 def _built(folder: str, words: list[str]) -> list[str] | None:

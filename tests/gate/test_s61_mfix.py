@@ -192,6 +192,11 @@ def test_mocharc_keys_read_as_the_options_are(tmp_path: Path) -> None:
         (tmp_path / ".mocharc.json").write_text(json.dumps(rc))
         with pytest.raises(ValueError):
             settings(str(tmp_path), "mocha")
+    (tmp_path / ".nycrc.json").write_text(json.dumps({"reporter": ["lcov", "text"]}))
+    settings(str(tmp_path), "nyc")  # (istanbul's own reporters: K12)
+    (tmp_path / ".nycrc.json").write_text(json.dumps({"reporter": ["./r.cjs"]}))
+    with pytest.raises(ValueError):
+        settings(str(tmp_path), "nyc")
 
 
 def test_a_shell_files_words_are_read_for_names_tried_first(tmp_path: Path) -> None:
