@@ -56,6 +56,8 @@ CLOSED: dict[str, str] = {
                     "5499a3a3"),
     **dict.fromkeys(("ava-after-a-wrappers-switch", "shell-script-gives-jest-a-setup-file",
                      "npm-test-below-a-folder-named-test"), "0b449ba1"),
+    "tsc-writes-prettiers-settings-into-its-out-folder": "ee0ddc6d",
+    "nycrc-names-istanbuls-reporters": "be9f096e",
 }
 
 #: The commit the review started from (s61-mfix's base, s61-hmain).
