@@ -136,6 +136,14 @@ SCRIPTS: dict[str, tuple[dict[str, object], dict[str, str], list[str], str]] = {
             "include": ["src/**/*.ts", "src/**/*.tsx"]}),
          "src/lib.ts": "export const a = 1;\n", "src/mk": TS_PAYLOAD},
         ["cp src/mk src/prettier.config.tsx"], "runners"),
+    # (after ee0ddc6d: with allowJs a `.jsx` source is emitted as `.js` too)
+    "tsc-emits-a-jsx-source-as-prettiers-settings": (
+        {"scripts": {"test": "tsc && prettier --check ."}},
+        {"tsconfig.json": json.dumps({
+            "compilerOptions": {**TS, "outDir": "dist", "rootDir": "src", "allowJs": True,
+                                "jsx": "react-jsx"}, "include": ["src/**/*"]}),
+         "src/lib.ts": "export const a = 1;\n", "src/mk": NODE + "module.exports = {};\n"},
+        ["cp src/mk src/prettier.config.jsx"], "runners"),
     # a runner option loading a module that runneroptions.OPTIONS allows with any value: tap
     # 21's `--coverage-report` (c8's Report, istanbul-reports' `create`: `require(name)`)
     "tap-coverage-report-loads-a-module": (
@@ -202,6 +210,9 @@ WHY_SCRIPTS: dict[str, str] = {
     "prettier reads the settings of "
     "each folder it checks (dist/prettier.config.js, emitted from src/prettier.config.tsx, "
     "a name no guard holds)",
+    "tsc-emits-a-jsx-source-as-prettiers-settings": "tscsettings._SOURCES (ee0ddc6d) "
+    "takes `.js` as emitted from `.ts`, `.tsx` only: with allowJs tsc emits a `.jsx` source "
+    "as `.js` too (src/prettier.config.jsx → dist/prettier.config.js, which prettier loads)",
     "tap-coverage-report-loads-a-module": f"runneroptions.OPTIONS ({BASE}) allows tap's "
     "`--coverage-report` with any value (scriptcode._LOADS lacks it; NAMED reads vitest's "
     "`--coverage.reporter` only): istanbul-reports requires a name it does not hold as a "
@@ -237,7 +248,9 @@ SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
                                                  "tsc-declaration-dir-without-out-dir",
                                                  "tsc-outdir-config-dir",
                                                  "tsc-writes-prettiers-settings-into-its-"
-                                                 "out-folder"),
+                                                 "out-folder",
+                                                 "tsc-emits-a-jsx-source-as-prettiers-"
+                                                 "settings"),
     "an-option-loading-a-module-allowed": ("tap-coverage-report-loads-a-module",
                                            "vitest-environment-falls-back-to-a-file"),
     "a-runners-settings-key-naming-its-tests": ("tap-settings-include-any-file",),
