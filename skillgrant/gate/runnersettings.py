@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 def prettier(folder: str, words: list[str]) -> None:
     """Raises ValueError where prettier 3, given ``words`` in ``folder``, may take settings
     naming code (plugins): it reads, for each file it checks, the nearest of its settings
-    files (``_PRETTIER_FILES``, its ``CONFIG_FILE_NAMES``: a ``package.json`` holding a
+    files (``PRETTIER_FILES``, its ``CONFIG_FILE_NAMES``: a ``package.json`` holding a
     ``prettier`` member, ``package.yaml``…) from the file's folder up (s59-mreview S25, S26).
     Each word but an option (an option's value too: over-strict) is a file, a folder or a
     pattern whose files are checked: the settings files of every folder below a folder
@@ -50,7 +50,7 @@ def prettier(folder: str, words: list[str]) -> None:
 def _prettier_below(folder: str, top: str) -> None:
     """``_prettier``'s reading of the settings files in the folders below ``top`` (not
     through a link: prettier's expansion follows none)."""
-    for path in fs.named_below(top, _PRETTIER_FILES, _PRETTIER_SKIPS, _MAX_FOLDERS):
+    for path in fs.named_below(top, PRETTIER_FILES, _PRETTIER_SKIPS, _MAX_FOLDERS):
         if path is None:
             raise ValueError(f"a script of {folder!r} runs prettier on over {_MAX_FOLDERS} "
                              "folders, whose settings are not all read")
@@ -194,7 +194,7 @@ _NEAREST: Final = frozenset(("mocha", "nyc", "c8", "ava"))
 _MEMBERS: Final = {"eslint": "eslintConfig", "vitest": "postcss", "bun": None, "deno": None}
 #: prettier 3's settings files (its ``CONFIG_FILE_NAMES``), the folders its expansion skips
 #: (but given ``--with-node-modules``), the folders read below an operand at most.
-_PRETTIER_FILES: Final = frozenset((
+PRETTIER_FILES: Final = frozenset((
     "package.json", "package.yaml", ".prettierrc", ".prettierrc.json", ".prettierrc.yaml",
     ".prettierrc.yml", ".prettierrc.json5", ".prettierrc.js", ".prettierrc.mjs",
     ".prettierrc.cjs", "prettier.config.js", "prettier.config.mjs", "prettier.config.cjs",

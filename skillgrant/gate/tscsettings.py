@@ -58,10 +58,10 @@ def emitted_settings(name: str) -> bool:
     settings file (``prettier.config.tsx``: ``prettier.config.js``, which prettier reads in
     each folder it checks; ``.babelrc.cts``; any name of ``starttables.STARTS``)."""
     if not _EMITTED:
-        from .runnersettings import _PRETTIER_FILES
+        from .runnersettings import PRETTIER_FILES
         from .starttables import STARTS
 
-        for entry in (*(e for v in STARTS.values() for e in v), *_PRETTIER_FILES):
+        for entry in (*(e for v in STARTS.values() for e in v), *PRETTIER_FILES):
             stem, dot, ending = entry.lstrip("^").rpartition(".")
             if dot and "/" not in stem and ending in _SOURCES:
                 _EMITTED.update(f"{stem}.{e}".lower() for e in _SOURCES[ending])
@@ -69,7 +69,7 @@ def emitted_settings(name: str) -> bool:
 
 
 #: The sources tsc emits each ending from, and the names ``emitted_settings`` holds (once).
-_SOURCES: Final = {"js": ("ts", "tsx"), "mjs": ("mts",), "cjs": ("cts",)}
+_SOURCES: Final = {"js": ("ts", "tsx", "jsx"), "mjs": ("mts",), "cjs": ("cts",)}  # (allowJs: M11b)
 _EMITTED: set[str] = set()
 
 
