@@ -166,7 +166,7 @@ def _fresh(fresh: Path, plan: Path, payload: str, project: Path,
 
 #: Modules broken per plan kind at most (spread over those its calls import past a plain
 #: call's): CI's budget.
-MOST_BROKEN = 10
+MOST_BROKEN = 6
 _IMPORTED = re.compile(r"\|\s+(skillgrant[\w.]*)\s*$", re.M)
 
 
@@ -304,3 +304,61 @@ def test_kept_code_answers_the_other_plan_kinds_as_a_hook_that_keeps_nothing(
                 wrong.append((kind, payload[-60:]))
     assert wrong == []
     assert len(_kept(root)) == 2
+
+
+# --- B: a batch answers each file as that file alone ------------------------------------------
+
+#: ``allowed-tools`` values (a string, a flow list: each narrowed by one plan, not the other).
+VALUES = ("Bash(git *), Bash(rm -rf *), Read", "[Read, 'Bash(git:*)', Edit, Write(src/**)]")
+#: Where a value stands: ``{v}`` the value.
+CONTEXTS = {
+    "plain": "---\nname: s\ndescription: d\nallowed-tools: {v}\n---\nb\n",
+    "first": "---\nallowed-tools: {v}\nname: s\ndescription: d\n---\nb\n",
+    "crlf": "---\r\nname: s\r\ndescription: d\r\nallowed-tools: {v}\r\n---\r\nb\r\n",
+    "in-a-block": "---\nname: s\ndescription: |\n  allowed-tools: Bash\nallowed-tools: {v}\n---\n",
+    "repeated": "---\nname: s\nallowed-tools: Read\nallowed-tools: {v}\n---\n",
+    "commented": "---\nname: s\nallowed-tools: {v} # c\nmodel: x\n---\n",
+    "bom": "\ufeff---\nname: s\nallowed-tools: {v}\n---\n",
+    "tools": "---\nname: s\ntools: {v}\n---\n",
+}
+#: The plans the values stand under (``plan.yaml`` beside them, in a repository).
+BATCH_PLANS = {"p1": "allowed-tools:\n  - Bash(git *)\n  - Read\n",
+               "p2": "allowed-tools:\n  - Bash\n  - Read\n  - Edit\n  - Write\n"}
+
+
+def _skillgrant(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-P", "-m", "skillgrant", *args], cwd="/",
+                          capture_output=True, text=True, timeout=300, check=False)
+
+
+def _by_file(output: str) -> dict[str, dict[str, object]]:
+    """A JSON report's file objects by path (the artifact, named from the batch's root,
+    left out)."""
+    files: dict[str, dict[str, object]] = {}
+    for found in json.loads(output)["files"]:
+        found.pop("artifact", None)
+        files[str(found.pop("path"))] = found
+    return files
+
+
+def test_one_value_in_many_surroundings_is_answered_as_each_file_alone(tmp_path: Path) -> None:
+    """``apply --dry-run`` (the decisions, the rewrite read back) of the tree at once and of
+    each file alone: the same value, one after another, under two plans and eight
+    surroundings."""
+    top = tmp_path / "tree"
+    (top / ".git").mkdir(parents=True)
+    for plan, text in BATCH_PLANS.items():
+        (top / plan).mkdir()
+        (top / plan / "plan.yaml").write_text(text)
+        for i, value in enumerate(VALUES):
+            for name, context in CONTEXTS.items():
+                folder = top / plan / f"v{i}" / name
+                folder.mkdir(parents=True)
+                (folder / "SKILL.md").write_bytes(context.replace("{v}", value).encode())
+    files = sorted(top.rglob("SKILL.md"))
+    batch = _by_file(_skillgrant("apply", "--dry-run", "-f", "json", str(top)).stdout)
+    assert sorted(batch) == [str(path) for path in files]
+    alone = {}
+    for path in files:
+        alone.update(_by_file(_skillgrant("apply", "--dry-run", "-f", "json", str(path)).stdout))
+    assert [path for path in batch if batch[path] != alone[path]] == []
