@@ -362,3 +362,25 @@ def test_one_value_in_many_surroundings_is_answered_as_each_file_alone(tmp_path:
     for path in files:
         alone.update(_by_file(_skillgrant("apply", "--dry-run", "-f", "json", str(path)).stdout))
     assert [path for path in batch if batch[path] != alone[path]] == []
+
+
+OPEN.add("test_a_key_spelled_with_escapes_removes_as_its_plain_spelling",
+         "skillfile/removed.py (main f716c470, s61-bfix 391fd265): removed_tools' prefilter "
+         "('isallowed' in the whole text), and batch.py's, skip a double-quoted key spelled "
+         "with escapes, which Claude Code reads as disallowed-tools (Bun: 123 of 1,333 read "
+         "texts, /tmp/s61sr/rmbun.py seed 6161): no SG011 note")
+
+
+@pytest.mark.parametrize("spelling", ['"d\\x69sallowed-tools"', '"dis\\u0061llowedTools"'])
+def test_a_key_spelled_with_escapes_removes_as_its_plain_spelling(tmp_path: Path,
+                                                                  spelling: str) -> None:
+    """A double-quoted key's escapes spell ``disallowed-tools`` (or ``disallowedTools``):
+    Claude Code removes what it names, as for the plain spelling, and ``check`` notes it
+    (SG011)."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "plan.yaml").write_text("allowed-tools:\n  - Bash\n  - Read\n")
+    skill = tmp_path / "s" / "SKILL.md"
+    skill.parent.mkdir()
+    skill.write_text("---\nname: s\ndescription: d\nallowed-tools: Bash(git *), Read\n"
+                     f"{spelling}: Bash(git *)\n---\nbody\n")
+    assert "[SG011 removes-tools]" in _skillgrant("check", str(skill)).stdout
