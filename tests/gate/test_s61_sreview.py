@@ -10,10 +10,11 @@ Each row holds on main too; after the merge it pins the change:
   a runtime's non-blocking error: the call runs), or changes nothing (a module the answer does
   not need); a kept file changed in place under a running hook (truncated, rewritten: what a
   mapping of it sees at once) still gives the hook's own answer, never a process killed by a
-  signal; an installation copied with its times kept (``cp -a``) and then changed serves its
-  own code, not the copy's kept code; the calls of plan kinds the earlier review did not take
-  (cargo, a subagent's, Read/Edit/WebFetch/MCP) answered by a hook that keeps as by one that
-  keeps nothing.
+  signal (s61-hfix 4a4ac0ba read the groups through a mapping: hooks died by SIGBUS, status 135
+  through the printed hook; 35e3cfda reads them again); an installation copied with its times
+  kept (``cp -a``) and then changed serves its own code, not the copy's kept code; the calls
+  of plan kinds the earlier review did not take (cargo, a subagent's, Read/Edit/WebFetch/MCP)
+  answered by a hook that keeps as by one that keeps nothing.
 * B: a batch answers each file as that file checked alone where one ``allowed-tools`` value
   stands in many surroundings (plans, line ends, its place among the keys, a repeated key, a
   comment after it, another key's block holding its text, ``tools`` for ``allowed-tools``):
