@@ -220,7 +220,8 @@ def _skill(text: str, source: str | None) -> Parsed:
     # only).
     root = None if doc.retried else compose_dash_tabs(text[doc.yaml_start:doc.yaml_end])
     parsed = Parsed({"allowed-tools": entries}, PlanSource(source, text, root, doc.yaml_start))
-    if "isallowed" in text:  # (SG011: what the approved skill's disallowed-tools removes)
+    if "isallowed" in text or "\\" in text:  # (SG011: what the approved skill's
+        # disallowed-tools removes; a key may be spelled with escapes: removed.removed_tools)
         from ..skillfile.removed import removed_tools
 
         removal = removed_tools(text)

@@ -365,13 +365,6 @@ def test_one_value_in_many_surroundings_is_answered_as_each_file_alone(tmp_path:
     assert [path for path in batch if batch[path] != alone[path]] == []
 
 
-OPEN.add("test_a_key_spelled_with_escapes_removes_as_its_plain_spelling",
-         "skillfile/removed.py (main f716c470; s61-bfix 391fd265, 4c57ed8a): removed_tools' "
-         "prefilter ('isallowed' in the whole text), and batch.py's, skip a double-quoted key "
-         "spelled with escapes, which Claude Code reads as disallowed-tools (Bun: 123 of 1,333 "
-         "read texts, /tmp/s61sr/rmbun.py seed 6161): no SG011 note")
-
-
 @pytest.mark.parametrize("spelling", ['"d\\x69sallowed-tools"', '"dis\\u0061llowedTools"'])
 def test_a_key_spelled_with_escapes_removes_as_its_plain_spelling(tmp_path: Path,
                                                                   spelling: str) -> None:
