@@ -1,0 +1,311 @@
+"""Review s61 (s61-greview) of s61-gfix (issue 29): ``pathcode.moves_path`` read by an
+allow-list (``pathlists``: the modules and names a conftest, a test module or a package's
+``__init__`` may use without moving ``sys.path``), the names a project's sources ``#include``
+(gcc's search under a session's ``-I.``), and make's reading of the values a recipe takes from
+the session's environment. Each row is a class of spellings: the item asks the printed hook for
+every spelling's calls as Claude Code 2.1.332's Bash tool runs them
+(``test_s57_greview2._session``), and where the hook allows every call of one, proves with the
+real programs (bash 5.2, python3 3.11 + pytest 9, gcc 12, GNU make 4.3) that the calls run the
+payload (``open('zz', 'w')``, a constructor making ``zz``) and fails: a strict xfail row of
+``OPEN`` while a spelling is open. The other spellings of an open row were each proved during
+the review (/work/wt/reports/s61-greview.md); a held row asks the hook only (CI's budget). A cost
+(a careful user's everyday call denied though harmless) is a row asserting the call is allowed.
+
+The pytest rows shadow a site package (``yaml``, PyYAML in python3's site folder) by
+``src/yaml.py``: the test imports the project's ``tests/uses_yaml.py``, which imports ``yaml``
+(a test module's own third-party import makes every folder one that may be first on
+``sys.path`` under s61-gfix's allow-list).
+
+Every payload only touches a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, needs
+from test_s57_greview2 import _session
+
+#: Real bash, python3, pytest, gcc, make and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name and row: each a strict xfail.
+OPEN = LeftOpen()
+
+#: A case: the plan's entries, the project's files, the calls (the last one runs the payload),
+#: the session's environment's additions.
+Case = tuple[list[str], dict[str, str], list[str], dict[str, str]]
+
+
+def _row(cases: dict[str, Case], tmp_path: Path) -> None:
+    """Asks the hook for each spelling of a row; proves the first one it allows entirely (the
+    payload runs under the real programs) and fails naming every one it allows."""
+    allowed = []
+    for name, (entries, files, calls, env) in cases.items():
+        (tmp_path / name).mkdir()
+        if _session(tmp_path / name, entries, files, calls, env=env, proof=False) is None:
+            allowed.append(name)
+    if allowed:
+        entries, files, calls, env = cases[allowed[0]]
+        (tmp_path / "proof").mkdir()
+        _session(tmp_path / "proof", entries, files, calls, env=env)  # (asserts the payload)
+    assert not allowed, f"the hook allows every call of {allowed}, and the payload runs"
+
+
+# --- P: code a conftest or test module runs that puts a folder first on sys.path -------------
+
+PYTEST = ["Bash(python3 -m pytest -q)", "Bash(cp *)"]
+#: The project's module the test imports (it imports the site package ``yaml``).
+USES = {"tests/uses_yaml.py": "import yaml\n"}
+IMPORTS = "def test_a():\n    import uses_yaml\n"
+#: ``src`` from a root conftest and from tests/test_a.py.
+CSRC = "os.path.join(os.path.dirname(__file__), 'src')"
+TSRC = "os.path.join(os.path.dirname(__file__), '..', 'src')"
+FIXTURE = "import os\nimport pytest\n\n\n@pytest.fixture(autouse=True)\ndef _src():\n    "
+
+
+def _py(test: str = IMPORTS, conftest: str | None = None, more: dict[str, str] | None = None,
+        before: tuple[str, ...] = ()) -> Case:
+    """The case: plan ``PYTEST``; the files; ``cp src/p src/yaml.py``, ``python3 -m pytest -q``
+    (after ``before``)."""
+    files = {**USES, "tests/test_a.py": test, **({"conftest.py": conftest} if conftest else {}),
+             **(more or {})}
+    return PYTEST, files, [*before, "cp src/p src/yaml.py", "python3 -m pytest -q"], {}
+
+
+#: Each row: its spellings. None spells a name of s60's deny-list (``sys``, ``getattr``…).
+MOVES: dict[str, dict[str, Case]] = {
+    # G1: unittest.mock's patch by a dotted string, joined by implicit concatenation
+    "a-patch-by-a-joined-string": {"mock-patch": _py(conftest=FIXTURE.replace(
+        "import pytest\n", "import pytest\nfrom unittest import mock\n") + "with mock.patch("
+        "'sy' 's.path', [" + CSRC + ", os.path.join(os.path.dirname(__file__), 'tests')]):\n"
+        "        yield\n")},
+    # G2-G4: the sys module reached through an object graph, its name joined
+    "an-object-graph-reaches-sys": {
+        "operator-attrgetter": _py(conftest=FIXTURE + "import operator\n    operator.attrgetter("
+                                   "'sy' 's.path')(os).insert(0, " + CSRC + ")\n"),
+        "gc-get-referents": _py(conftest=FIXTURE + "import gc\n    gc.get_referents(os)[0]["
+                                "'sy' 's'].path.insert(0, " + CSRC + ")\n"),
+        "inspect-getmembers": _py(conftest=FIXTURE + "import inspect\n    dict(inspect."
+                                  "getmembers(os))['sy' 's'].path.insert(0, " + CSRC + ")\n")},
+    # G5: a coding cookie CPython does not see (a lone `\r` ends its lines: the cookie is on
+    # line 3) but tokenize.detect_encoding does (it splits at `\n` only): exactlists.spelled
+    # decodes UTF-7, where `+sys` is a base64 shift (zero padding bits), no word `sys`
+    "a-cookie-behind-a-carriage-return": {"utf-7": _py(
+        "# a\r# b\r# coding: utf-7\nfrom platform import *\nimport os\n\n\ndef test_a():\n"
+        "    try:\n        +sys.path.insert(0, " + TSRC + ")\n    except TypeError:\n"
+        "        pass\n    import uses_yaml\n")},
+    # G6: pytest evaluates a skipif/xfail condition string with `sys` in its namespace
+    # (_pytest/skipping.evaluate_condition)
+    "a-condition-string-is-code": {
+        "module-mark": _py("import pytest\n\npytestmark = pytest.mark.skipif('sy' 's.path.insert("
+                           "0, str(config.rootpath / \"src\"))')\n\n\n" + IMPORTS),
+        "decorator": _py("import pytest\n\n\n@pytest.mark.skipif('sy' 's.path.insert(0, str("
+                         "config.rootpath / \"src\"))', reason='x')\n" + IMPORTS),
+        "added-by-a-hook": _py(conftest="import pytest\n\n\ndef pytest_collection_modifyitems("
+                               "items):\n    for i in items:\n        i.add_marker(pytest.mark."
+                               "skipif('sy' 's.path.insert(0, str(config.rootpath / \"src\"))',"
+                               " reason='x'))\n")},
+    # G7, G8, G15: a hook changing what pytest collects: an ordinary module of src imported as
+    # a test in prepend mode puts src first
+    "a-hook-changes-what-pytest-collects": {
+        "config-args": _py(conftest="def pytest_configure(config):\n    config.args[:] = "
+                           "['tests', 'src/app.py']\n", more={"src/app.py": "X = 1\n"}),
+        "python-files": _py(conftest="def pytest_configure(config):\n    config."
+                            "addinivalue_line('python_files', 'app_check.py')\n",
+                            more={"src/app_check.py": "X = 1\n"}),
+        "doctest-modules": _py(conftest="def pytest_configure(config):\n    config.option."
+                               "doctestmodules = True\n", more={"src/app.py": "X = 1\n"})},
+    # G9: a main block is skipped as never run, but the module rebinds `__name__` first
+    "a-main-block-after-name-is-rebound": {"rebound": _py(
+        "import os\nimport sys\n\n\n" + IMPORTS + "\n\n__name__ = '__main__'\nif __name__ == "
+        "'__main__':\n    sys.path.insert(0, " + TSRC + ")\n")},
+    # G10, G11, G13, G14: the sys module bound by a name the allow-list does not track
+    "sys-bound-by-another-name": {
+        "relative-import": _py("import os\nfrom . import sys\n\n\ndef test_a():\n    sys.path."
+                               "insert(0, " + TSRC + ")\n    from . import uses_yaml\n",
+                               more={"tests/__init__.py": "import sys\n"}),
+        "from-a-project-module": _py("import os\nfrom helpers import sys\n\n\ndef test_a():\n"
+                                     "    sys.path.insert(0, " + TSRC + ")\n    import uses_yaml"
+                                     "\n", more={"tests/helpers.py": "import sys\n"}),
+        "a-project-modules-alias": _py("import os\nimport helpers\n\n\ndef test_a():\n    "
+                                       "helpers.s.path.insert(0, " + TSRC + ")\n    import "
+                                       "uses_yaml\n",
+                                       more={"tests/helpers.py": "import sys as s\n"}),
+        "the-test-modules-alias-from-a-fixture": _py(
+            "import os\nimport sys as s\n\n\n" + IMPORTS, conftest="import os\nimport pytest\n"
+            "\n\n@pytest.fixture(autouse=True)\ndef _src(request):\n    request.module.s.path."
+            "insert(0, " + CSRC + ")\n")},
+    # G12: `import gc` read as the project's module where src/gc.py exists; CPython imports
+    # its builtin gc
+    "a-project-module-named-like-a-builtin": {"gc": _py(
+        "import os\nimport gc\n\n\ndef test_a():\n    next(o for o in gc.get_objects() if "
+        "isinstance(o, dict) and o.get('__name__') == 'sy' 's')['path'].insert(0, " + TSRC +
+        ")\n    import uses_yaml\n", more={"src/gc.py": ""})},
+}
+
+
+@pytest.mark.parametrize("row", list(MOVES))
+def test_p_code_moves_the_path(row: str, tmp_path: Path) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p src/yaml.py``, then the
+    test's ``import uses_yaml`` imports ``yaml`` from the folder the code put first."""
+    needs("python3", "pytest")
+    _row(MOVES[row], tmp_path)
+
+
+# --- H: a header a project's source names, found by gcc under the session's -I. -------------
+
+#: The payload: a constructor making zz (the built program runs it); the program's body.
+HEADER = ('#include <fcntl.h>\n#include <stdlib.h>\n#include <unistd.h>\n'
+          '__attribute__((constructor)) static void zz(void) { '
+          'close(open("zz", O_CREAT | O_WRONLY, 0644)); }\n')
+MAIN = "int main(void) { return 0; }\n"
+MAKE = ["Bash(make test)", "Bash(cp *)", "Bash(mkdir *)"]
+BUILDS = "test: t.c\n\t$(CC) $(CPPFLAGS) $(CFLAGS) t.c -o t $(LDFLAGS)\n\t./t\n"
+
+
+def _c(include: str, more: dict[str, str] | None = None, env: dict[str, str] | None = None,
+       makefile: str = BUILDS) -> Case:
+    """The case: the session's ``CPPFLAGS=-I.`` (and ``env``), t.c starting with ``include``;
+    ``cp src/hself cfg`` (``cfg``: a top file of no header's ending), ``make test``."""
+    files = {"Makefile": makefile, "t.c": include + MAIN, "src/hself": HEADER, "cfg": "\n",
+             **(more or {})}
+    return MAKE, files, ["cp src/hself cfg", "make test"], {"CPPFLAGS": "-I.", **(env or {})}
+
+
+#: Each row: its spellings (s56-greview2's open `its-own-header-without-an-ending` is
+#: ``#include <cfg>`` itself).
+HEADERS: dict[str, dict[str, Case]] = {
+    # cpp's translation phases before the directive is read: digraphs, line splices, comments,
+    # a lone `\r` line end, a form feed, a UTF-8 BOM, trigraphs (-trigraphs); gcc's other
+    # including directives
+    "a-directive-spelled-otherwise": {
+        "digraph": _c("%:include <cfg>\n"),
+        "splice-after-the-hash": _c("#\\\ninclude <cfg>\n"),
+        "splice-in-the-directive": _c("#inc\\\nlude <cfg>\n"),
+        "splice-in-the-name": _c("#include <cf\\\ng>\n"),
+        "comments": _c("#/**/include/**/<cfg>\n"),
+        "a-carriage-return-line-end": _c("int x;\r#include <cfg>\n"),
+        "a-form-feed": _c("\f#include <cfg>\n"),
+        "a-byte-order-mark": _c("\ufeff#include <cfg>\n"),
+        "no-space": _c("#include<cfg>\n"),
+        "trigraph": _c("??=include <cfg>\n", env={"CFLAGS": "-trigraphs"}),
+        "import": _c("#import <cfg>\n"),
+        "include-next": _c("#include_next <cfg>\n")},
+    "a-computed-include": {"macro": _c("#define H <cfg>\n#include H\n")},
+    "a-header-a-header-includes": {
+        "top-header": _c("#include <a.h>\n", {"a.h": "#include <cfg>\n"}),
+        "quoted-subfolder-header": _c('#include "sub/a.h"\n', {"sub/a.h": "#include <cfg>\n"})},
+    "a-name-through-dot-folders": {
+        "dot-slash": _c("#include <./cfg>\n"),
+        "dot-dot": _c("#include <include/../cfg>\n", {"include/x.h": "\n"})},
+    # a source the recipe compiles that is not a top *.c, or that it makes or pipes
+    "a-source-the-reader-misses": {
+        "dash-x-c-of-a-text-file": _c("", {"prog.txt": "#include <cfg>\n" + MAIN},
+                                      makefile="test:\n\t$(CC) $(CPPFLAGS) -x c prog.txt -o t\n"
+                                      "\t./t\n"),
+        "a-cc-source": _c("", {"t.cc": "#include <cfg>\n" + MAIN},
+                          makefile="test:\n\t$(CXX) $(CPPFLAGS) t.cc -o t\n\t./t\n"),
+        "a-subfolders-quoted-include": _c("", {"sub/t.c": '#include "cfg"\n' + MAIN},
+                                          makefile="test:\n\t$(CC) $(CPPFLAGS) sub/t.c -o t\n"
+                                          "\t./t\n"),
+        "a-generated-source": _c("", makefile="test:\n\tprintf '%s\\n' '#include <c''fg>' "
+                                 "'int main(void){return 0;}' > gen.c\n\t$(CC) $(CPPFLAGS) "
+                                 "gen.c -o t\n\t./t\n"),
+        "a-piped-source": _c("", makefile="test:\n\tprintf '#include <cfg>\\nint main(void)"
+                             "{return 0;}\\n' | $(CC) $(CPPFLAGS) -x c - -o t\n\t./t\n")},
+}
+
+
+@pytest.mark.parametrize("row", list(HEADERS))
+def test_h_a_source_names_a_header(row: str, tmp_path: Path) -> None:
+    """The session's ``CPPFLAGS=-I.``; plan ``Bash(make test)``, ``Bash(cp *)``,
+    ``Bash(mkdir *)``: ``cp src/hself cfg``, then make's gcc compiles it into the program."""
+    needs("make", "gcc", "g++")
+    _row(HEADERS[row], tmp_path)
+
+
+# --- M: a value make takes from the session that gives the recipe's pytest a plugin ---------
+
+PASSES = "def test_a():\n    pass\n"
+RECIPE = "test:\n\tpython3 -m pytest -q $(PYTESTFLAGS)\n"
+
+
+def _m(makefile: str, env: dict[str, str]) -> Case:
+    """The case: plan ``Bash(make test)``, ``Bash(cp *)``; the session's ``env``;
+    ``cp src/p helpers.py``, ``make test`` (its pytest gets ``-phelpers``)."""
+    return (["Bash(make test)", "Bash(cp *)"],
+            {"Makefile": makefile, "tests/test_a.py": PASSES, "helpers.py": ""},
+            ["cp src/p helpers.py", "make test"], env)
+
+
+PLUGIN = {"PYTESTFLAGS": "-phelpers"}
+#: Each row: its spellings (s59-preview's open `sessions-variable-under-the-exact-entry` is
+#: ``$(PYTESTFLAGS)`` undefined in the Makefile).
+VALUES: dict[str, dict[str, Case]] = {
+    "the-environments-value-spelled-otherwise": {
+        "braces": _m("test:\n\tpython3 -m pytest -q ${PYTESTFLAGS}\n", PLUGIN),
+        "a-conditional-default": _m("PYTESTFLAGS ?= -q\n" + RECIPE, PLUGIN),
+        "a-target-specific-append": _m("test: PYTESTFLAGS += -q\n" + RECIPE, PLUGIN),
+        "a-computed-name": _m("test:\n\tpython3 -m pytest -q $(PYTESTFLAGS$(SUFFIX))\n",
+                              PLUGIN),
+        "the-value-function": _m("test:\n\tpython3 -m pytest -q $(value PYTESTFLAGS)\n",
+                                 PLUGIN),
+        "a-one-letter-name": _m("test:\n\tpython3 -m pytest -q $P\n", {"P": "-phelpers"})},
+    # a value the Makefile defines, overridden: `-e` in MAKEFLAGS/GNUMAKEFLAGS, an assignment
+    # in MAKEFLAGS (make reads it as the command line's)
+    "makeflags-override-the-makefile": {
+        "makeflags-e": _m("PYTESTFLAGS = -q\n" + RECIPE, {**PLUGIN, "MAKEFLAGS": "e"}),
+        "gnumakeflags-e": _m("PYTESTFLAGS = -q\n" + RECIPE, {**PLUGIN, "GNUMAKEFLAGS": "-e"}),
+        "makeflags-assignment": _m("PYTESTFLAGS = -q\n" + RECIPE,
+                                   {"MAKEFLAGS": "PYTESTFLAGS=-phelpers"}),
+        "makeflags-after-dashes": _m("PYTESTFLAGS = -q\n" + RECIPE,
+                                     {"MAKEFLAGS": "-j2 -- PYTESTFLAGS=-phelpers"})},
+    # the recipe's shell (or make's $(shell)) reads the environment itself
+    "the-shell-reads-the-environment": {
+        "recipe-shell-variable": _m("test:\n\tpython3 -m pytest -q $$PYTESTFLAGS\n", PLUGIN),
+        "shell-function": _m("ARGS := $(shell echo $$PYTESTFLAGS)\ntest:\n\tpython3 -m pytest "
+                             "-q $(ARGS)\n", PLUGIN)},
+}
+
+
+@pytest.mark.parametrize("row", list(VALUES))
+def test_m_a_value_make_takes_from_the_session(row: str, tmp_path: Path) -> None:
+    """The session's variables; plan ``Bash(make test)``, ``Bash(cp *)``: ``cp src/p
+    helpers.py``, then make's pytest imports the plugin ``helpers``."""
+    needs("make", "python3", "pytest")
+    _row(VALUES[row], tmp_path)
+
+
+# --- K: costs — everyday calls denied though harmless ----------------------------------------
+
+#: Each case: tests/test_a.py's text (and more files): ``sed -i s/1/2/ pkg/flask.py`` (a
+#: package's module named like a site package, s60-preview2's K shape) is allowed.
+COSTS: dict[str, tuple[str, dict[str, str]]] = {
+    "a-third-party-import": ("import yaml\n\n\n" + PASSES, {}),
+    "hypothesis": ("from hypothesis import given, strategies as st\n\n\n@given(st.integers())"
+                   "\ndef test_a(x):\n    assert isinstance(x, int)\n", {}),
+    "mock-patch-of-a-project-name": ("from unittest import mock\n\n\n@mock.patch('pkg.flask.X',"
+                                     " 2)\n" + PASSES, {}),
+    "mock-patch-object": ("from unittest import mock\nimport pkg\n\n\ndef test_a():\n    with "
+                          "mock.patch.object(pkg, 'X', 2):\n        pass\n", {}),
+    "importorskip": ("import pytest\n\nnp = pytest.importorskip('numpy')\n\n\n" + PASSES, {}),
+    "a-namespace-tests-package": ("from tests.helpers import X\n\n\ndef test_a():\n    assert "
+                                  "X\n", {"tests/helpers.py": "X = 1\n"}),
+    # held (allowed at s61-hmain and under s61-gfix)
+    "a-main-block-running-pytest": ("import pytest\n\n\n" + PASSES + "\n\nif __name__ == "
+                                    "'__main__':\n    pytest.main([__file__])\n", {}),
+    "a-unittest-case": ("import unittest\n\n\nclass T(unittest.TestCase):\n    def test_a(self)"
+                        ":\n        self.assertTrue(True)\n", {}),
+}
+
+
+@pytest.mark.parametrize("case", list(COSTS))
+def test_k_an_everyday_edit_is_allowed(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(sed -i *)``: ``sed -i s/1/2/ pkg/flask.py``
+    is allowed."""
+    needs("python3", "pytest")
+    test, more = COSTS[case]
+    files = {"pkg/__init__.py": "", "pkg/flask.py": "X = 1\n", "tests/test_a.py": test, **more}
+    assert _session(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(sed -i *)"], files,
+                    ["sed -i s/1/2/ pkg/flask.py"], proof=False) is None
