@@ -170,7 +170,8 @@ def test_an_entry_point_in_the_run_folders_metadata_is_a_plugin(tmp_path: Path) 
 
 @pytest.mark.parametrize(("name", "text", "moves"), [
     ("conftest.py", "import sys\n\nsys.path.insert(0, 'src')\n", True),
-    ("conftest.py", "# coding: utf-7\nimport +AHMAeQBz-\n", True),
+    ("conftest.py", "# coding: utf-7\nimport +AHMAeQBz-\n+AHMAeQBz-.path.insert(0, 'src')\n",
+     True),
     ("conftest.py", "def _src(monkeypatch):\n    getattr(monkeypatch, 'syspath_' + 'prepend')"
                     "('src')\n", True),
     ("tests/test_a.py", "def test_a():\n    __import__('\\x73ys').path.insert(0, 'src')\n",

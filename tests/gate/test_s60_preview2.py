@@ -307,9 +307,6 @@ COSTS = {
     "pip-installs-a-pytest-plugin-beside-pytest": {
         "tests/test_a.py": PASSES, "ENTRY": "Bash(python3 -m pip install -U pytest-timeout)"},
 }
-_open("test_k_an_everyday_edit_is_allowed", "pathcode.moves_path (fc42725): any word `sys` "
-      "(sys.platform) read as moving the path", "conftest-reads-sys-platform",
-      "conftest-reads-sys-platform-package-module")
 # (pip-installs-a-pytest-plugin-beside-pytest: open at 12ad031, held since 6868d5e)
 
 
