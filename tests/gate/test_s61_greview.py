@@ -61,6 +61,13 @@ IMPORTS = "def test_a():\n    import uses_yaml\n"
 #: ``src`` from a root conftest and from tests/test_a.py.
 CSRC = "os.path.join(os.path.dirname(__file__), 'src')"
 TSRC = "os.path.join(os.path.dirname(__file__), '..', 'src')"
+ASRC = "os.path.abspath(" + TSRC + ")"
+#: A test module running after the others of tests/ (its name's order); a doctest and a test
+#: module putting src first.
+Z = "def test_z():\n    import uses_yaml\n"
+DOCTEST = ">>> import sys, os\n>>> sys.path.insert(0, os.path.abspath('src'))\n"
+MOVER = ("import os, sys\nsys.path.insert(0, os.path.abspath('src'))\n\n\ndef test_x():\n"
+         "    pass\n")
 FIXTURE = "import os\nimport pytest\n\n\n@pytest.fixture(autouse=True)\ndef _src():\n    "
 
 
@@ -105,7 +112,10 @@ MOVES: dict[str, dict[str, Case]] = {
         "added-by-a-hook": _py(conftest="import pytest\n\n\ndef pytest_collection_modifyitems("
                                "items):\n    for i in items:\n        i.add_marker(pytest.mark."
                                "skipif('sy' 's.path.insert(0, str(config.rootpath / \"src\"))',"
-                               " reason='x'))\n")},
+                               " reason='x'))\n"),
+        "a-variable": _py("import pytest\n\nCOND = 'sy' 's.path.insert(0, str(config.rootpath / "
+                          "\"src\"))'\npytestmark = pytest.mark.skipif(COND, reason='x')\n\n\n"
+                          + IMPORTS)},
     # G7, G8, G15: a hook changing what pytest collects: an ordinary module of src imported as
     # a test in prepend mode puts src first
     "a-hook-changes-what-pytest-collects": {
@@ -115,7 +125,34 @@ MOVES: dict[str, dict[str, Case]] = {
                             "addinivalue_line('python_files', 'app_check.py')\n",
                             more={"src/app_check.py": "X = 1\n"}),
         "doctest-modules": _py(conftest="def pytest_configure(config):\n    config.option."
-                               "doctestmodules = True\n", more={"src/app.py": "X = 1\n"})},
+                               "doctestmodules = True\n", more={"src/app.py": "X = 1\n"}),
+        "getini-append": _py(conftest="def pytest_configure(config):\n    config.getini("
+                             "'python_files').append('app_check.py')\n",
+                             more={"src/app_check.py": "X = 1\n"})},
+    # G16, G17: a file pytest runs in its process that the reader never reads (it reads .py
+    # files below, but node_modules, .svn…): a doctest text file (pytest's default glob
+    # test*.txt, an ini's *.rst), a test module of a folder pytest's default norecursedirs
+    # skips, collected where the ini replaces them or a conftest's hook un-ignores it
+    "a-file-pytest-runs-unread": {
+        "doctest-text-file": _py(Z, more={"tests/test_doc.txt": DOCTEST}),
+        "doctest-glob-rst": _py(Z, more={"pytest.ini": "[pytest]\naddopts = --doctest-glob=*.rst"
+                                         "\n", "tests/a_usage.rst": DOCTEST}),
+        "node-modules-under-an-ini-norecursedirs": _py(Z, more={
+            "pytest.ini": "[pytest]\nnorecursedirs = build\n",
+            "node_modules/pkg/test_x.py": MOVER}),
+        "svn-under-an-ini-norecursedirs": _py(Z, more={
+            "pytest.ini": "[pytest]\nnorecursedirs = build\n", ".svn/test_x.py": MOVER}),
+        "node-modules-un-ignored-by-a-hook": _py(Z, conftest="def pytest_ignore_collect("
+                                                 "collection_path):\n    return False\n",
+                                                 more={"node_modules/pkg/test_x.py": MOVER})},
+    # G18: a plugin's fixture admitted because a decorator's string names it; pytester runs
+    # text in pytest's process (inline_runsource)
+    "a-plugin-fixture-named-by-a-decorators-string": {"pytester-inline-runsource": _py(
+        "import os\nimport pytest\n\nSRC = " + ASRC + "\nPROJ = os.path.abspath(os.path.join("
+        "os.path.dirname(__file__), '..'))\n\n\n@pytest.mark.usefixtures('pytester')\ndef "
+        "test_run(pytester):\n    pytester.inline_runsource('import os, sy' 's\\nsy' 's.path."
+        "insert(0, %r)\\nos.chdir(%r)\\nimport yaml\\n' % (SRC, PROJ))\n",
+        conftest="pytest_plugins = ['pytester']\n")},
     # G9: a main block is skipped as never run, but the module rebinds `__name__` first
     "a-main-block-after-name-is-rebound": {"rebound": _py(
         "import os\nimport sys\n\n\n" + IMPORTS + "\n\n__name__ = '__main__'\nif __name__ == "
@@ -154,6 +191,13 @@ OPEN.add("test_p_code_moves_the_path", "pathlists.PARAMETERS (51fd9c31) admits c
          "attributes but pluginmanager/hook: config.args, config.option, addinivalue_line "
          "change what pytest collects (imported in prepend mode)",
          "a-hook-changes-what-pytest-collects")
+OPEN.add("test_p_code_moves_the_path", "pathcode._read_files (51fd9c31; s61-hmain too) reads "
+         "the .py files below but node_modules/.svn/venvs: a doctest text file, a test module "
+         "pytest collects where the ini's norecursedirs or a hook un-ignores a folder",
+         "a-file-pytest-runs-unread")
+OPEN.add("test_p_code_moves_the_path", "pathcode._Reader._function (51fd9c31) admits a "
+         "parameter any decorator's string names (usefixtures('pytester')); pathlists.MOVERS "
+         "lacks pytester's inline_runsource", "a-plugin-fixture-named-by-a-decorators-string")
 OPEN.add("test_p_code_moves_the_path", "pathcode._main_block (51fd9c31) skips the block, but "
          "a Store of __name__ is not refused", "a-main-block-after-name-is-rebound")
 OPEN.add("test_p_code_moves_the_path", "pathcode._Reader (51fd9c31) tracks a listed module "
