@@ -230,6 +230,8 @@ def looked_up(folder: str, kind: str,
         except OSError:
             entries = {}
         here = [n for n in entries if n not in names and _looked_up_name(n, kind)]
+        if HEADER in kind:  # (any name its sources include: `<cfg>`, `<c.inl>`; L)
+            here += [n for n in _included(folder, entries) if n not in names and n not in here]
         names.update(dict.fromkeys(here, False))  # (the project's own: H1)
         if HEADER in kind:  # (cpp takes `<dir>/stdio.h.gch`, a file or a folder, first: N4)
             names.update({f"{n}.gch": True for n in here})
@@ -240,6 +242,19 @@ def looked_up(folder: str, kind: str,
                     names.update(_below(name))
     base = folder.rstrip("/") + "/"  # (one concatenation a name: they are thousands)
     return [(base + n, tree) for n, tree in names.items()]
+
+
+def _included(folder: str, entries: dict[str, bool]) -> list[str]:
+    """The names at ``folder``'s top its sources' include directives give
+    (``includes.included``: ``<cfg>``, ``"c.inl"``, each whether there or not); where one
+    cannot be read exactly (a computed include), every file there but a document's
+    (``_not_header``)."""
+    from .includes import included
+
+    spelled = included(folder)
+    if spelled is None:
+        return [n for n, is_folder in entries.items() if not is_folder and not _not_header(n)]
+    return [n for n in spelled if n and "/" not in n and n not in (".", "..")]
 
 
 def _not_header(name: str) -> bool:

@@ -424,13 +424,6 @@ def test_w_where_a_guarded_folders_links_lead(tmp_path: Path, case: str) -> None
 
 # --- The rows open, each proved above ---------------------------------------------------------
 
-OPEN.add("test_l_a_later_folders_name_in_an_earlier_one",
-         "open at 71601d3 (pre-existing, session 55's rule): the call's folder's own top "
-         "headers are guarded by a header's ending only (./c.h is, ./cfg and ./c.inl are not); "
-         "L1's fix reads a later folder's any name (s60-mfix 1fee20d8 guarded every top file "
-         "not named like a document or a source, and was withdrawn: under -I. it denied "
-         "`cp notes.txt …`, s50/s55/s56-gfix2's everyday rows)", "its-own-header-without-an-ending",
-         "its-own-inline-file")
 OPEN.add("test_w_where_a_guarded_folders_links_lead",
          "open at 71601d3 (pre-existing): a folder a session toolchain value names is guarded "
          "whole (a link naming it is resolved: -Iinc, inc -> vendor holds), but the links it "
