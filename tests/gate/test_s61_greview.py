@@ -228,13 +228,18 @@ MAKE = ["Bash(make test)", "Bash(cp *)", "Bash(mkdir *)"]
 BUILDS = "test: t.c\n\t$(CC) $(CPPFLAGS) $(CFLAGS) t.c -o t $(LDFLAGS)\n\t./t\n"
 
 
+CXX = "test:\n\t$(CXX) $(CPPFLAGS) t.cc -o t\n\t./t\n"
+IFNDEF = "#ifndef H\n#define H <cfg>\n#endif\n#include H\n"
+
+
 def _c(include: str, more: dict[str, str] | None = None, env: dict[str, str] | None = None,
-       makefile: str = BUILDS) -> Case:
+       makefile: str = BUILDS, copy: str = "cp src/hself cfg") -> Case:
     """The case: the session's ``CPPFLAGS=-I.`` (and ``env``), t.c starting with ``include``;
-    ``cp src/hself cfg`` (``cfg``: a top file of no header's ending), ``make test``."""
+    ``cp src/hself cfg`` (``cfg``: a top file of no header's ending; or ``copy``),
+    ``make test``."""
     files = {"Makefile": makefile, "t.c": include + MAIN, "src/hself": HEADER, "cfg": "\n",
              **(more or {})}
-    return MAKE, files, ["cp src/hself cfg", "make test"], {"CPPFLAGS": "-I.", **(env or {})}
+    return MAKE, files, [copy, "make test"], {"CPPFLAGS": "-I.", **(env or {})}
 
 
 #: Each row: its spellings (s56-greview2's open `its-own-header-without-an-ending` is
@@ -255,11 +260,37 @@ HEADERS: dict[str, dict[str, Case]] = {
         "no-space": _c("#include<cfg>\n"),
         "trigraph": _c("??=include <cfg>\n", env={"CFLAGS": "-trigraphs"}),
         "import": _c("#import <cfg>\n"),
-        "include-next": _c("#include_next <cfg>\n")},
-    "a-computed-include": {"macro": _c("#define H <cfg>\n#include H\n")},
+        "include-next": _c("#include_next <cfg>\n"),
+        # (gcc splices a backslash and spaces before the newline; takes a NUL as a space)
+        "splice-before-trailing-spaces": _c("#inc\\ \nlude <cfg>\n"),
+        "a-nul": _c("#\0include <cfg>\n")},
+    # a macro the file defines as a literal under #ifndef, defined before by the Makefile's or
+    # the session's -D (cpp includes `other`)
+    "a-computed-include": {
+        "macro": _c("#define H <cfg>\n#include H\n"),
+        "makefiles-define-over-ifndef": _c(IFNDEF, {"other": "\n"}, makefile="test: t.c\n\t$(CC) "
+                                           "$(CPPFLAGS) '-DH=<other>' t.c -o t\n\t./t\n",
+                                           copy="cp src/hself other"),
+        "sessions-define-over-ifndef": _c(IFNDEF, {"other": "\n"},
+                                          env={"CPPFLAGS": "-I. '-DH=<other>'"},
+                                          copy="cp src/hself other")},
     "a-header-a-header-includes": {
         "top-header": _c("#include <a.h>\n", {"a.h": "#include <cfg>\n"}),
-        "quoted-subfolder-header": _c('#include "sub/a.h"\n', {"sub/a.h": "#include <cfg>\n"})},
+        "quoted-subfolder-header": _c('#include "sub/a.h"\n', {"sub/a.h": "#include <cfg>\n"}),
+        # (a quoted include's own folder first: src/defs.txt, no source's ending)
+        "beside-a-subfolders-source": _c("", {"src/t.c": '#include "defs.txt"\n' + MAIN,
+                                             "src/defs.txt": "#include <cfg>\n"},
+                                         makefile="test:\n\t$(CC) $(CPPFLAGS) src/t.c -o t\n"
+                                         "\t./t\n")},
+    # a literal gcc reads that the comment reader does not (a C or C++ raw string, C++14's
+    # digit separator) makes it take the next lines as a comment, hiding a directive a block
+    # comment joins across lines
+    "a-literal-desyncs-the-comment-reader": {
+        "c-raw-string": _c('const char *s = R"x(" /* )x";\n#/*\n*/include <cfg>\n'),
+        "cxx-raw-string": _c("", {"t.cc": 'const char *s = R"x(" /* )x";\n#/*\n*/include <cfg>\n'
+                                  + MAIN}, makefile=CXX),
+        "cxx-digit-separator": _c("", {"t.cc": "int a = 1'000 + '/*';\n#/*\n*/include <cfg>\n"
+                                       + MAIN}, makefile=CXX)},
     "a-name-through-dot-folders": {
         "dot-slash": _c("#include <./cfg>\n"),
         "dot-dot": _c("#include <include/../cfg>\n", {"include/x.h": "\n"})},
@@ -277,14 +308,36 @@ HEADERS: dict[str, dict[str, Case]] = {
                                  "'int main(void){return 0;}' > gen.c\n\t$(CC) $(CPPFLAGS) "
                                  "gen.c -o t\n\t./t\n"),
         "a-piped-source": _c("", makefile="test:\n\tprintf '#include <cfg>\\nint main(void)"
-                             "{return 0;}\\n' | $(CC) $(CPPFLAGS) -x c - -o t\n\t./t\n")},
+                             "{return 0;}\\n' | $(CC) $(CPPFLAGS) -x c - -o t\n\t./t\n"),
+        "in-node-modules": _c("", {"node_modules/x/t.c": "#include <cfg>\n" + MAIN},
+                              makefile="test:\n\t$(CC) $(CPPFLAGS) node_modules/x/t.c -o t\n"
+                              "\t./t\n"),
+        "outside-the-folder": _c("", {"../t.c": "#include <cfg>\n" + MAIN},
+                                 makefile="test:\n\t$(CC) $(CPPFLAGS) ../t.c -o t\n\t./t\n")},
 }
 
 
-OPEN.add_rows("test_h_a_source_names_a_header", {r: (r,) for r in HEADERS},
-              dict.fromkeys(HEADERS, "open at f716c470 and 51fd9c31 (s56-greview2's L rows' "
-                            "class): the call's folder's top files are guarded by a header's "
-                            "ending only; no reading of the names the sources include"), {})
+_H = "test_h_a_source_names_a_header"
+# (held since 136def76, gate/includes: #include <cfg> itself, digraphs, splices, comments, a
+# form feed, trigraphs, #import, #include_next, a literal macro, a top header's includes, a
+# .cc source, a subfolder's quoted include found by -I.; all open at f716c470)
+OPEN.add(_H, "includes._directives (136def76) splits lines at \\n only (gcc: a lone \\r "
+         "too), joins a backslash only right before the newline (gcc: also before spaces), "
+         "takes no BOM or NUL as a space", "a-directive-spelled-otherwise")
+OPEN.add(_H, "includes._read (136def76) takes a file's own literal #define as the macro's "
+         "only value (the Makefile's or session's -D comes first under #ifndef)",
+         "a-computed-include")
+OPEN.add(_H, "includes.included (136def76) reads an included file's names only where the "
+         "name is at the folder's top (a quoted include's own folder is searched first)",
+         "a-header-a-header-includes")
+OPEN.add(_H, "toolnames.looked_up (136def76) guards a name as spelled (./cfg, include/../cfg "
+         "reach cfg)", "a-name-through-dot-folders")
+OPEN.add(_H, "includes._sources (136def76) reads the SOURCES endings below the folder only "
+         "(gcc -x c of any name; made or piped sources; node_modules; a source outside)",
+         "a-source-the-reader-misses")
+OPEN.add(_H, "includes._COMMENTS (136def76) knows no raw string or digit separator: its "
+         "whole-text view takes the lines after one as a comment",
+         "a-literal-desyncs-the-comment-reader")
 
 
 @pytest.mark.parametrize("row", list(HEADERS))
