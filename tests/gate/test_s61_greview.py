@@ -229,17 +229,20 @@ BUILDS = "test: t.c\n\t$(CC) $(CPPFLAGS) $(CFLAGS) t.c -o t $(LDFLAGS)\n\t./t\n"
 
 
 CXX = "test:\n\t$(CXX) $(CPPFLAGS) t.cc -o t\n\t./t\n"
+DEFINES = "test: t.c\n\t$(CC) $(CPPFLAGS) '-DCFG={}' t.c -o t\n\t./t\n"
 IFNDEF = "#ifndef H\n#define H <cfg>\n#endif\n#include H\n"
 
 
-def _c(include: str, more: dict[str, str] | None = None, env: dict[str, str] | None = None,
+def _c(include: str, more: dict[str, str | None] | None = None,
+       env: dict[str, str] | None = None,
        makefile: str = BUILDS, copy: str = "cp src/hself cfg") -> Case:
     """The case: the session's ``CPPFLAGS=-I.`` (and ``env``), t.c starting with ``include``;
-    ``cp src/hself cfg`` (``cfg``: a top file of no header's ending; or ``copy``),
-    ``make test``."""
+    ``cp src/hself cfg`` (``cfg``: a top file of no header's ending, gone where ``more`` gives it
+    None; or ``copy``), ``make test``."""
     files = {"Makefile": makefile, "t.c": include + MAIN, "src/hself": HEADER, "cfg": "\n",
              **(more or {})}
-    return MAKE, files, [copy, "make test"], {"CPPFLAGS": "-I.", **(env or {})}
+    return MAKE, {k: v for k, v in files.items() if v is not None}, [copy, "make test"], {
+        "CPPFLAGS": "-I.", **(env or {})}
 
 
 #: Each row: its spellings (s56-greview2's open `its-own-header-without-an-ending` is
@@ -273,7 +276,12 @@ HEADERS: dict[str, dict[str, Case]] = {
                                            copy="cp src/hself other"),
         "sessions-define-over-ifndef": _c(IFNDEF, {"other": "\n"},
                                           env={"CPPFLAGS": "-I. '-DH=<other>'"},
-                                          copy="cp src/hself other")},
+                                          copy="cp src/hself other"),
+        # (a computed include guards the top's files there now but documents')
+        "a-documents-name": _c("#include CFG\n", {"data.json": "\n"}, makefile=DEFINES.format(
+            "<data.json>"), copy="cp src/hself data.json"),
+        "a-name-not-there-yet": _c("#include CFG\n", {"cfg": None}, makefile=DEFINES.format(
+            "<cfg>"))},
     "a-header-a-header-includes": {
         "top-header": _c("#include <a.h>\n", {"a.h": "#include <cfg>\n"}),
         "quoted-subfolder-header": _c('#include "sub/a.h"\n', {"sub/a.h": "#include <cfg>\n"}),
@@ -291,9 +299,13 @@ HEADERS: dict[str, dict[str, Case]] = {
                                   + MAIN}, makefile=CXX),
         "cxx-digit-separator": _c("", {"t.cc": "int a = 1'000 + '/*';\n#/*\n*/include <cfg>\n"
                                        + MAIN}, makefile=CXX)},
-    "a-name-through-dot-folders": {
+    "a-name-with-a-folder": {
         "dot-slash": _c("#include <./cfg>\n"),
-        "dot-dot": _c("#include <include/../cfg>\n", {"include/x.h": "\n"})},
+        "dot-dot": _c("#include <include/../cfg>\n", {"include/x.h": "\n"}),
+        "a-subfolders-file": _c("#include <sub/cfg>\n", {"sub/cfg": "\n"},
+                                copy="cp src/hself sub/cfg"),
+        "a-subfolder-made": _c("#include <sub/cfg>\n",
+                               copy="mkdir -p sub && cp src/hself sub/cfg")},
     # a source the recipe compiles that is not a top *.c, or that it makes or pipes
     "a-source-the-reader-misses": {
         "dash-x-c-of-a-text-file": _c("", {"prog.txt": "#include <cfg>\n" + MAIN},
@@ -325,13 +337,15 @@ OPEN.add(_H, "includes._directives (136def76) splits lines at \\n only (gcc: a l
          "too), joins a backslash only right before the newline (gcc: also before spaces), "
          "takes no BOM or NUL as a space", "a-directive-spelled-otherwise")
 OPEN.add(_H, "includes._read (136def76) takes a file's own literal #define as the macro's "
-         "only value (the Makefile's or session's -D comes first under #ifndef)",
+         "only value (the Makefile's or session's -D comes first under #ifndef); "
+         "toolnames._included guards for a computed include the top's files there now but "
+         "documents' (cpp takes <data.json>, and a name the write makes)",
          "a-computed-include")
 OPEN.add(_H, "includes.included (136def76) reads an included file's names only where the "
          "name is at the folder's top (a quoted include's own folder is searched first)",
          "a-header-a-header-includes")
-OPEN.add(_H, "toolnames.looked_up (136def76) guards a name as spelled (./cfg, include/../cfg "
-         "reach cfg)", "a-name-through-dot-folders")
+OPEN.add(_H, "toolnames._included (136def76) guards a name as spelled (./cfg, include/../cfg "
+         "reach cfg) and drops every name holding a folder (<sub/cfg>)", "a-name-with-a-folder")
 OPEN.add(_H, "includes._sources (136def76) reads the SOURCES endings below the folder only "
          "(gcc -x c of any name; made or piped sources; node_modules; a source outside)",
          "a-source-the-reader-misses")
