@@ -125,7 +125,7 @@ def folder_items(values: list[tuple[list[str], str, str]], kept: set[str],
 
     reals: set[str] = set()
     folders: list[tuple[str, str]] = []
-    others: list[str] = []
+    others: dict[str, str] = {}
     through: set[str] = set()
     for paths, name, value in values:
         for path in paths:
@@ -135,16 +135,60 @@ def folder_items(values: list[tuple[list[str], str, str]], kept: set[str],
                 folders.append((folder, kinds(name, value)))
                 through.add(path)
             else:
-                others.append(path)
+                others[path] = others.get(path, "") + kinds(name, value)
+    linked = _linked(others, kept, whose)  # (the links a folder guarded whole holds: W)
     if not folders:
-        return [], through
+        return linked, through
     shadowed: dict[str, bool] = {}
-    for other in dict.fromkeys(others):
+    for other in others:
         shadowed.update(_held(other))
     for folder, kind in dict.fromkeys(folders) if len(folders) > 1 else ():
         shadowed.update(_own(folder, kind))  # (`-I. -I..`: ../cfg.h for ./cfg.h, L3)
-    return [i for f, kind in dict.fromkeys(folders)
-            for i in looked_up(f, kind, shadowed)], through
+    return linked + [i for f, kind in dict.fromkeys(folders)
+                     for i in looked_up(f, kind, shadowed)], through
+
+
+def _linked(others: dict[str, str], kept: set[str], whose: str) -> list[tuple[str, bool]]:
+    """The items guarding where the links below each of ``others`` lead (folders a toolchain
+    value names, guarded whole by the caller, each with its lookups' kinds): gcc, cpp and ld
+    read through them (``-Iinclude``, ``include/cfg -> ../vendor/cfg``; ``-Bv/``, ``v/as ->
+    ../other/as``: s56-greview2 W), each target whole, or by ``looked_up``'s names where it
+    is one of ``kept`` (a folder a call runs in, or above one). A folder outside those below
+    ``kept``'s (the system's) is not read; one holding more than ``_MAX_LINKED`` entries below
+    raises ValueError (its links not known)."""
+    home = os.path.expanduser("~")
+    inner = tuple(k.rstrip("/") + "/" for k in kept if k not in ("/", home))
+    items: list[tuple[str, bool]] = []
+    queue = [(p, k) for p, k in others.items() if p.startswith(inner)]
+    seen, count = {p for p, _ in queue}, 0
+    while queue:
+        folder, kind = queue.pop()
+        fs.watch_folder(folder)
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError:
+            continue
+        count += len(entries)
+        if count > _MAX_LINKED:
+            raise ValueError(f"{whose} toolchain value names {folder}, whose links below "
+                             f"(more than {_MAX_LINKED} entries) the gate does not read")
+        for entry in entries:
+            target = fs.realpath(entry.path) if entry.is_symlink() else None
+            if entry.is_dir(follow_symlinks=False):
+                queue.append((entry.path, kind))
+            elif target in kept:
+                items += looked_up(target, kind)
+            elif target and target not in seen:
+                seen.add(target)
+                items.append((target, True))
+                if entry.is_dir() and target.startswith(inner):
+                    queue.append((target, kind))
+    return items
+
+
+#: How many entries ``_linked`` reads below the folders a toolchain value names.
+_MAX_LINKED: Final = 20000
 
 
 def _held(folder: str) -> dict[str, bool]:
@@ -245,16 +289,16 @@ def looked_up(folder: str, kind: str,
 
 
 def _included(folder: str, entries: dict[str, bool]) -> list[str]:
-    """The names at ``folder``'s top its sources' include directives give
-    (``includes.included``: ``<cfg>``, ``"c.inl"``, each whether there or not); where one
-    cannot be read exactly (a computed include), every file there but a document's
-    (``_not_header``)."""
+    """The files ``folder`` holds at its top (``entries``) its sources' include directives
+    name (``includes.included``: ``<cfg>``, ``"c.inl"``, a header whatever its name, as
+    ``./c.h`` is by its ending: session 55's rule; one not there yet is the project's own
+    source, session 56's boundary); where one cannot be read exactly (a computed include),
+    every file there but a document's (``_not_header``)."""
     from .includes import included
 
     spelled = included(folder)
-    if spelled is None:
-        return [n for n, is_folder in entries.items() if not is_folder and not _not_header(n)]
-    return [n for n in spelled if n and "/" not in n and n not in (".", "..")]
+    return [n for n, is_folder in entries.items() if not is_folder and (
+        not _not_header(n) if spelled is None else n in spelled)]
 
 
 def _not_header(name: str) -> bool:

@@ -424,9 +424,3 @@ def test_w_where_a_guarded_folders_links_lead(tmp_path: Path, case: str) -> None
 
 # --- The rows open, each proved above ---------------------------------------------------------
 
-OPEN.add("test_w_where_a_guarded_folders_links_lead",
-         "open at 71601d3 (pre-existing): a folder a session toolchain value names is guarded "
-         "whole (a link naming it is resolved: -Iinc, inc -> vendor holds), but the links it "
-         "holds are not followed: vendor/cfg/c.h, vendor/c.h stay writable and cpp reads them "
-         "through include/ (gcc runs v/as, which is other/as, under -Bv/)", "a-linked-subfolder",
-         "a-linked-program")

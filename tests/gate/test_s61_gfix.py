@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bash_review import needs
+from bash_review import needs, proved_case
 from test_s57_greview2 import _session
 
 #: The test's folder put first, as a test module's code spells it.
@@ -108,3 +108,54 @@ def test_s_a_spelling_the_names_missed(case: str, tmp_path: Path) -> None:
     assert _session(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(cp *)"],
                     {"tests/test_a.py": PROVED[case]},
                     ["cp src/p src/yaml.py", "python3 -m pytest -q"]) is not None
+
+
+# --- the names a folder's own sources include (includes.included) --------------------------------
+
+#: Each case: a source's text, and the names its include directives give (None: not read
+#: exactly, every file at the folder's top but a document's guarded).
+DIRECTIVES: dict[str, tuple[str, set[str] | None]] = {
+    "literal-forms": ('#include <cfg>\n#include "c.inl" // a comment\n', {"cfg", "c.inl"}),
+    "a-comment-between": ("# /* a */ include <cfg>\n", {"cfg"}),
+    "a-block-comment-joins-lines": ("/* x\n y */ #include <cfg>\n", {"cfg"}),
+    "a-continued-line": ("#inc\\\nlude <cfg>\n", {"cfg"}),
+    "a-digraph": ("%:include <cfg>\n", {"cfg"}),
+    "include-next-import-embed": ("#include_next <a>\n#import <b>\n#embed <c>\n",
+                                  {"a", "b", "c"}),
+    "a-macro-defined-as-a-literal": ("#define C <cfg>\n#include C\n", {"cfg"}),
+    "a-string-holding-comment-marks": ('char *s = "/*";\n#include <cfg>\nchar *t = "*/";\n',
+                                       {"cfg"}),
+    "has-include-reads-nothing": ("#if __has_include(<cfg>)\n#endif\n", set()),
+    "a-computed-include": ("#define S(x) #x\n#include S(cfg)\n", None),
+    "an-undefined-macro": ("#include CONFIG\n", None),
+    "a-trigraph": ("??=include <cfg>\n", None),
+}
+
+
+@pytest.mark.parametrize("case", list(DIRECTIVES))
+def test_an_include_directive_read(case: str, tmp_path: Path) -> None:
+    """``includes.included`` of a folder holding the case's ``t.c``."""
+    from skillgrant.gate.includes import included
+
+    text, names = DIRECTIVES[case]
+    (tmp_path / "t.c").write_text(text)
+    assert included(str(tmp_path)) == names
+
+
+#: A header the project holds at its top named by no ending (``cfg``), which ``t.c`` includes
+#: through a macro that computes the name (``#include S(cfg)``): not read exactly, every file
+#: at the top but a document's is guarded (``cp notes.txt`` beside it stays allowed: its
+#: ``_not_header`` ending).
+COMPUTED = ("#define S(x) #x\n#include S(cfg)\nint main(void) { return 0; }\n")
+
+
+@pytest.mark.slow
+def test_l_a_computed_include_of_its_own_header(tmp_path: Path) -> None:
+    """The session's ``CPPFLAGS=-I.``; plan ``Bash(make test)``, ``Bash(cp *)``: ``cp src/h
+    cfg`` is denied, where ``make test`` runs the header's payload."""
+    needs("bash", "make", "gcc")
+    from test_s56_greview2 import BUILDS, FILES, PLAN
+
+    files = {**FILES, "Makefile": BUILDS, "t.c": COMPUTED, "cfg": "\n"}
+    assert proved_case(tmp_path, PLAN, files, ["cp src/hself cfg", "make test"],
+                       {"CPPFLAGS": "-I."}) is not None
