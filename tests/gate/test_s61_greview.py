@@ -233,16 +233,14 @@ DEFINES = "test: t.c\n\t$(CC) $(CPPFLAGS) '-DCFG={}' t.c -o t\n\t./t\n"
 IFNDEF = "#ifndef H\n#define H <cfg>\n#endif\n#include H\n"
 
 
-def _c(include: str, more: dict[str, str | None] | None = None,
-       env: dict[str, str] | None = None,
+def _c(include: str, more: dict[str, str] | None = None, env: dict[str, str] | None = None,
        makefile: str = BUILDS, copy: str = "cp src/hself cfg") -> Case:
     """The case: the session's ``CPPFLAGS=-I.`` (and ``env``), t.c starting with ``include``;
-    ``cp src/hself cfg`` (``cfg``: a top file of no header's ending, gone where ``more`` gives it
-    None; or ``copy``), ``make test``."""
+    ``cp src/hself cfg`` (``cfg``: a top file of no header's ending; or ``copy``),
+    ``make test``."""
     files = {"Makefile": makefile, "t.c": include + MAIN, "src/hself": HEADER, "cfg": "\n",
              **(more or {})}
-    return MAKE, {k: v for k, v in files.items() if v is not None}, [copy, "make test"], {
-        "CPPFLAGS": "-I.", **(env or {})}
+    return MAKE, files, [copy, "make test"], {"CPPFLAGS": "-I.", **(env or {})}
 
 
 #: Each row: its spellings (s56-greview2's open `its-own-header-without-an-ending` is
@@ -279,9 +277,7 @@ HEADERS: dict[str, dict[str, Case]] = {
                                           copy="cp src/hself other"),
         # (a computed include guards the top's files there now but documents')
         "a-documents-name": _c("#include CFG\n", {"data.json": "\n"}, makefile=DEFINES.format(
-            "<data.json>"), copy="cp src/hself data.json"),
-        "a-name-not-there-yet": _c("#include CFG\n", {"cfg": None}, makefile=DEFINES.format(
-            "<cfg>"))},
+            "<data.json>"), copy="cp src/hself data.json")},
     "a-header-a-header-includes": {
         "top-header": _c("#include <a.h>\n", {"a.h": "#include <cfg>\n"}),
         "quoted-subfolder-header": _c('#include "sub/a.h"\n', {"sub/a.h": "#include <cfg>\n"}),
@@ -303,9 +299,7 @@ HEADERS: dict[str, dict[str, Case]] = {
         "dot-slash": _c("#include <./cfg>\n"),
         "dot-dot": _c("#include <include/../cfg>\n", {"include/x.h": "\n"}),
         "a-subfolders-file": _c("#include <sub/cfg>\n", {"sub/cfg": "\n"},
-                                copy="cp src/hself sub/cfg"),
-        "a-subfolder-made": _c("#include <sub/cfg>\n",
-                               copy="mkdir -p sub && cp src/hself sub/cfg")},
+                                copy="cp src/hself sub/cfg")},
     # a source the recipe compiles that is not a top *.c, or that it makes or pipes
     "a-source-the-reader-misses": {
         "dash-x-c-of-a-text-file": _c("", {"prog.txt": "#include <cfg>\n" + MAIN},
@@ -339,7 +333,7 @@ OPEN.add(_H, "includes._directives (136def76) splits lines at \\n only (gcc: a l
 OPEN.add(_H, "includes._read (136def76) takes a file's own literal #define as the macro's "
          "only value (the Makefile's or session's -D comes first under #ifndef); "
          "toolnames._included guards for a computed include the top's files there now but "
-         "documents' (cpp takes <data.json>, and a name the write makes)",
+         "documents' (cpp takes <data.json>)",
          "a-computed-include")
 OPEN.add(_H, "includes.included (136def76) reads an included file's names only where the "
          "name is at the folder's top (a quoted include's own folder is searched first)",
