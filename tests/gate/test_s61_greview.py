@@ -172,7 +172,12 @@ MOVES: dict[str, dict[str, Case]] = {
         "the-test-modules-alias-from-a-fixture": _py(
             "import os\nimport sys as s\n\n\n" + IMPORTS, conftest="import os\nimport pytest\n"
             "\n\n@pytest.fixture(autouse=True)\ndef _src(request):\n    request.module.s.path."
-            "insert(0, " + CSRC + ")\n")},
+            "insert(0, " + CSRC + ")\n"),
+        # (G19: a class pattern's keywords are attribute lookups: `sys` itself, unread)
+        "a-class-patterns-keywords": _py(
+            "import sys\n\n\n" + IMPORTS, conftest="import os\nimport pytest\n\n\n@pytest."
+            "fixture(autouse=True)\ndef _src(request):\n    match request.module:\n        case "
+            "object(sys=object(path=p)):\n            p.insert(0, " + CSRC + ")\n")},
     # G12: `import gc` read as the project's module where src/gc.py exists; CPython imports
     # its builtin gc
     "a-project-module-named-like-a-builtin": {"gc": _py(
