@@ -20,6 +20,9 @@ Every payload only touches a file."""
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -35,21 +38,33 @@ OPEN = LeftOpen()
 #: A case: the plan's entries, the project's files, the calls (the last one runs the payload),
 #: the session's environment's additions.
 Case = tuple[list[str], dict[str, str], list[str], dict[str, str]]
+#: A case whose projects hold links a bash text makes (``_row``).
+Linked = tuple[list[str], dict[str, str], list[str], dict[str, str], str]
 
 
-def _row(cases: dict[str, Case], tmp_path: Path) -> None:
+def _row(cases: Mapping[str, Case | Linked], tmp_path: Path, base: str = "") -> None:
     """Asks the hook for each spelling of a row; proves the first one it allows entirely (the
-    payload runs under the real programs) and fails naming every one it allows."""
+    payload runs under the real programs) and fails naming every one it allows. (A
+    ``Linked`` case's last item: bash making links in each project, ``$D`` its own folder of
+    ``base``, given as ``$B``: not in the session's environment, whose values name folders.)"""
     allowed = []
-    for name, (entries, files, calls, env) in cases.items():
+    for name, (entries, files, calls, env, *links) in cases.items():
         (tmp_path / name).mkdir()
-        if _session(tmp_path / name, entries, files, calls, env=env, proof=False) is None:
+        prepare = _prepared(links)
+        if _session(tmp_path / name, entries, files, calls, env=env, proof=False,
+                    prepare=prepare, base=base) is None:
             allowed.append(name)
     if allowed:
-        entries, files, calls, env = cases[allowed[0]]
+        entries, files, calls, env, *links = cases[allowed[0]]
         (tmp_path / "proof").mkdir()
-        _session(tmp_path / "proof", entries, files, calls, env=env)  # (asserts the payload)
+        _session(tmp_path / "proof", entries, files, calls, env=env, prepare=_prepared(links),
+                 base=base)  # (asserts the payload)
     assert not allowed, f"the hook allows every call of {allowed}, and the payload runs"
+
+
+def _prepared(links: list[str]) -> str:
+    """The bash text making ``links`` (one or none) in a project, ``$D`` its own folder."""
+    return ('D="$B/$(echo "$PWD" | md5sum | cut -c1-8)"; ' + links[0]) if links else ""
 
 
 # --- P: code a conftest or test module runs that puts a folder first on sys.path -------------
@@ -359,6 +374,39 @@ def test_h_a_source_names_a_header(row: str, tmp_path: Path) -> None:
     ``Bash(mkdir *)``: ``cp src/hself cfg``, then make's gcc compiles it into the program."""
     needs("make", "gcc", "g++")
     _row(HEADERS[row], tmp_path)
+
+
+# --- W: where the links below a folder a toolchain value names lead --------------------------
+
+#: Each spelling: the include, the links made (bash; ``$D``: a folder outside every folder the
+#: call runs in or above, ``/dev/shm``'s, as a sibling of a project in $HOME is; ``wlink``: the
+#: project's link to the payload's folder). cpp reads ``D/w/c.h`` through a second link.
+OUTSIDE = {
+    "a-file-link-in-the-target": ("#include <cfg/c.h>\n", 'mkdir -p "$D/v" "$D/w" include && '
+                                  'printf "\\n" > "$D/w/c.h" && ln -s "$D/w/c.h" "$D/v/c.h" && '
+                                  'ln -s "$D/v" include/cfg && ln -s "$D/w" wlink'),
+    "a-folder-link-in-the-target": ("#include <top/sub/cfg/c.h>\n", 'mkdir -p "$D/v/sub" "$D/w" '
+                                    'include && printf "\\n" > "$D/w/c.h" && ln -s "$D/w" '
+                                    '"$D/v/sub/cfg" && ln -s "$D/v" include/top && ln -s "$D/w" '
+                                    'wlink'),
+}
+OPEN.add("test_w_a_link_in_a_linked_folder_outside", "toolnames._linked (b48e9f77) follows "
+         "the links of a target below the kept folders only; one outside is guarded whole, its "
+         "own links not followed")
+
+
+def test_w_a_link_in_a_linked_folder_outside(tmp_path: Path) -> None:
+    """The session's ``CPPFLAGS=-Iinclude``; plan ``Bash(make test)``, ``Bash(cp *)``,
+    ``Bash(mkdir *)``: ``cp src/hself wlink/c.h``, then gcc includes it through two links."""
+    needs("make", "gcc")
+    outside = Path(tempfile.mkdtemp(prefix="s61g-", dir="/dev/shm" if Path(
+        "/dev/shm").is_dir() else None))
+    try:
+        _row({name: (MAKE, {"Makefile": BUILDS, "t.c": include + MAIN, "src/hself": HEADER},
+                     ["cp src/hself wlink/c.h", "make test"], {"CPPFLAGS": "-Iinclude"}, links)
+              for name, (include, links) in OUTSIDE.items()}, tmp_path, str(outside))
+    finally:
+        shutil.rmtree(outside, ignore_errors=True)
 
 
 # --- M: a value make takes from the session that gives the recipe's pytest a plugin ---------
