@@ -167,7 +167,14 @@ MOVES: dict[str, dict[str, Case]] = {
         "os.path.dirname(__file__), '..'))\n\n\n@pytest.mark.usefixtures('pytester')\ndef "
         "test_run(pytester):\n    pytester.inline_runsource('import os, sy' 's\\nsy' 's.path."
         "insert(0, %r)\\nos.chdir(%r)\\nimport yaml\\n' % (SRC, PROJ))\n",
-        conftest="pytest_plugins = ['pytester']\n")},
+        conftest="pytest_plugins = ['pytester']\n"),
+        # (any decorated function's name counts as the project's fixture: `_fixtures`)
+        "pytester-admitted-by-a-decorated-function": _py(
+            "import functools\nimport os\n\nSRC = " + ASRC + "\nPROJ = os.path.abspath(os.path."
+            "join(os.path.dirname(__file__), '..'))\n\n\n@functools.lru_cache\ndef pytester():\n"
+            "    pass\n\n\ndef test_run(pytester):\n    pytester.inline_runsource('import os, sy' "
+            "'s\\nsy' 's.path.insert(0, %r)\\nos.chdir(%r)\\nimport yaml\\n' % (SRC, PROJ))\n",
+            conftest="pytest_plugins = ['pytester']\n")},
     # G9: a main block is skipped as never run, but the module rebinds `__name__` first
     "a-main-block-after-name-is-rebound": {"rebound": _py(
         "import os\nimport sys\n\n\n" + IMPORTS + "\n\n__name__ = '__main__'\nif __name__ == "
