@@ -272,7 +272,7 @@ def _c(include: str, more: dict[str, str] | None = None, env: dict[str, str] | N
 
 #: Each row: its spellings (s56-greview2's open `its-own-header-without-an-ending` is
 #: ``#include <cfg>`` itself).
-HEADERS: dict[str, dict[str, Case]] = {
+HEADERS: dict[str, dict[str, Case | Linked]] = {
     # cpp's translation phases before the directive is read: digraphs, line splices, comments,
     # a lone `\r` line end, a form feed, a UTF-8 BOM, trigraphs (-trigraphs); gcc's other
     # including directives
@@ -312,7 +312,10 @@ HEADERS: dict[str, dict[str, Case]] = {
         "beside-a-subfolders-source": _c("", {"src/t.c": '#include "defs.txt"\n' + MAIN,
                                              "src/defs.txt": "#include <cfg>\n"},
                                          makefile="test:\n\t$(CC) $(CPPFLAGS) src/t.c -o t\n"
-                                         "\t./t\n")},
+                                         "\t./t\n"),
+        # (a header a later folder of the search holds, of no source's ending)
+        "a-later-folders-header": _c("#include <a.tbl>\n", {"include/a.tbl": "#include <cfg>\n"},
+                                     env={"CPPFLAGS": "-I. -Iinclude"})},
     # a literal gcc reads that the comment reader does not (a C or C++ raw string, C++14's
     # digit separator) makes it take the next lines as a comment, hiding a directive a block
     # comment joins across lines
@@ -346,7 +349,10 @@ HEADERS: dict[str, dict[str, Case]] = {
                               makefile="test:\n\t$(CC) $(CPPFLAGS) node_modules/x/t.c -o t\n"
                               "\t./t\n"),
         "outside-the-folder": _c("", {"../t.c": "#include <cfg>\n" + MAIN},
-                                 makefile="test:\n\t$(CC) $(CPPFLAGS) ../t.c -o t\n\t./t\n")},
+                                 makefile="test:\n\t$(CC) $(CPPFLAGS) ../t.c -o t\n\t./t\n"),
+        "in-a-linked-folder": (*_c("", {"../elsewhere/t.c": "#include <cfg>\n" + MAIN},
+                                   makefile="test:\n\t$(CC) $(CPPFLAGS) lib/t.c -o t\n\t./t\n"),
+                               "ln -s ../elsewhere lib")},
 }
 
 
