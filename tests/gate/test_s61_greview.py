@@ -20,13 +20,16 @@ Every payload only touches a file."""
 
 from __future__ import annotations
 
+import resource
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, needs
+from bash_review import LeftOpen, home_env, hooked_project, needs
+from test_gate_files import _settings_hook, payload
 from test_s57_greview2 import _session
 
 #: Real bash, python3, pytest, gcc, make and fresh hook processes: CI's slow step runs them.
@@ -420,6 +423,35 @@ def test_w_a_link_in_a_linked_folder_outside(tmp_path: Path) -> None:
               for name, (include, links) in OUTSIDE.items()}, tmp_path, str(outside))
     finally:
         shutil.rmtree(outside, ignore_errors=True)
+
+
+# --- T: time — a hook past the runtime's timeout lets the call run --------------------------
+
+#: A source of block comments no `*/` closes (``"/*a" * REPEATS``, 30 KB): the hook's CPU time for
+#: one call of a make plan under the session's ``CPPFLAGS=-I.``. 0.1 s at s61-hmain; 2.2 s at
+#: 136def76 (``includes._uncommented`` rescans to the end from each ``/*``: quadratic; 45,000
+#: repeats, 135 KB, took 44.9 s, past the printed hook's 30 s timeout).
+REPEATS = 10000
+OPEN.add("test_t_a_source_of_unclosed_comments_is_read_in_time", "includes._COMMENTS "
+         "(136def76): a lazy /*.*?*/ from each unclosed /* rescans the text: quadratic")
+
+
+def test_t_a_source_of_unclosed_comments_is_read_in_time(tmp_path: Path) -> None:
+    """The hook decides ``cp notes.txt n2.txt`` (plan ``Bash(make test)``, ``Bash(cp *)``)
+    beside ``junk.c`` in under a second of CPU time."""
+    project = hooked_project(tmp_path, ["Bash(make test)", "Bash(cp *)"])
+    (project / "Makefile").write_text(BUILDS)
+    (project / "t.c").write_text(MAIN)
+    (project / "junk.c").write_text("/*a" * REPEATS + "\n")
+    (project / "notes.txt").write_text("n\n")
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project), "CPPFLAGS": "-I."}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(["/bin/sh", "-c", _settings_hook(project)], cwd=project, env=env,
+                          input=payload("cp notes.txt n2.txt", project), capture_output=True,
+                          timeout=300, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    assert done.returncode == 0 and cpu < 1.0, (done.returncode, cpu)
 
 
 # --- M: a value make takes from the session that gives the recipe's pytest a plugin ---------
