@@ -552,3 +552,29 @@ def test_k_an_everyday_edit_is_allowed(case: str, tmp_path: Path) -> None:
     files = {"pkg/__init__.py": "", "pkg/flask.py": "X = 1\n", "tests/test_a.py": test, **more}
     assert _session(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(sed -i *)"], files,
                     ["sed -i s/1/2/ pkg/flask.py"], proof=False) is None
+
+
+#: Each case: the project's files beside t.c (its include, ``<stdio.h>``) and a vendored source
+#: holding a computed include (``#include FT_CONFIG_H``: freetype's, common in C projects), the
+#: everyday call (allowed at s61-hmain).
+COMPUTED = {"lib/ft.c": "#include FT_CONFIG_H\nint f(void) { return 0; }\n"}
+HEADER_COSTS: dict[str, tuple[dict[str, str], str]] = {
+    "edit-the-projects-own-source": (COMPUTED, "sed -i s/0/1/ t.c"),
+    # held (allowed at s61-hmain and at 502e6cb9)
+    "a-new-source": (COMPUTED, "cp t.c t2.c"),
+    "edit-a-script": ({**COMPUTED, "run.sh": "echo a\n"}, "sed -i s/a/b/ run.sh"),
+}
+OPEN.add("test_k_an_everyday_edit_under_the_sessions_include_folder", "toolnames._included "
+         "(136def76): a computed include anywhere below guards every top file but a document's, "
+         "the project's own sources too (t.c: compiled anyway, the boundary)",
+         "edit-the-projects-own-source")
+
+
+@pytest.mark.parametrize("case", list(HEADER_COSTS))
+def test_k_an_everyday_edit_under_the_sessions_include_folder(case: str, tmp_path: Path) -> None:
+    """The session's ``CPPFLAGS=-I.``; plan ``Bash(make test)``, ``Bash(cp *)``,
+    ``Bash(sed -i *)``: the everyday call is allowed."""
+    more, call = HEADER_COSTS[case]
+    files = {"Makefile": BUILDS, "t.c": "#include <stdio.h>\n" + MAIN, **more}
+    assert _session(tmp_path, ["Bash(make test)", "Bash(cp *)", "Bash(sed -i *)"], files, [call],
+                    env={"CPPFLAGS": "-I."}, proof=False) is None
