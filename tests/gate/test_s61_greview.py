@@ -120,6 +120,14 @@ MOVES: dict[str, dict[str, Case]] = {
         "# a\r# b\r# coding: utf-7\nfrom platform import *\nimport os\n\n\ndef test_a():\n"
         "    try:\n        +sys.path.insert(0, " + TSRC + ")\n    except TypeError:\n"
         "        pass\n    import uses_yaml\n")},
+    # G20: the same mismatch under a test module's pytest_plugins (conftestplugins asks
+    # exactlists.spelled whether its text names them): cp037, UTF-16 decode the ASCII text as
+    # other letters
+    "a-cookie-hides-a-test-modules-plugins": {
+        codec: (PYTEST, {"tests/test_a.py": f"# a\r# b\r# coding: {codec}\npytest_plugins = ["
+                         "'helpers']\n\n\ndef test_a():\n    pass\n\n", "helpers.py": ""},
+                ["cp src/p helpers.py", "python3 -m pytest -q"], {}) for codec in ("cp037",
+                                                                                   "utf-16")},
     # G6: pytest evaluates a skipif/xfail condition string with `sys` in its namespace
     # (_pytest/skipping.evaluate_condition)
     "a-condition-string-is-code": {
@@ -214,6 +222,9 @@ MOVES: dict[str, dict[str, Case]] = {
 
 # (held since 51fd9c31, the allow-list: a-patch-by-a-joined-string, an-object-graph-reaches-sys,
 # a-cookie-behind-a-carriage-return (ast.parse reads as CPython does); all open at f716c470)
+OPEN.add("test_p_code_moves_the_path", "exactlists.spelled (s61-hmain too) decodes by "
+         "tokenize.detect_encoding, which splits lines at \\n only: a cookie behind \\r line "
+         "ends that CPython does not see", "a-cookie-hides-a-test-modules-plugins")
 OPEN.add("test_p_code_moves_the_path", "pathlists.MODULES (51fd9c31) admits every pytest.mark "
          "name with any argument: skipif/xfail evaluate a string condition",
          "a-condition-string-is-code")
