@@ -83,6 +83,7 @@ ASRC = "os.path.abspath(" + TSRC + ")"
 #: A test module running after the others of tests/ (its name's order); a doctest and a test
 #: module putting src first.
 Z = "def test_z():\n    import uses_yaml\n"
+INIT = "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), {}))\n"
 DOCTEST = ">>> import sys, os\n>>> sys.path.insert(0, os.path.abspath('src'))\n"
 MOVER = ("import os, sys\nsys.path.insert(0, os.path.abspath('src'))\n\n\ndef test_x():\n"
          "    pass\n")
@@ -93,7 +94,7 @@ def _py(test: str = IMPORTS, conftest: str | None = None, more: dict[str, str] |
         before: tuple[str, ...] = ()) -> Case:
     """The case: plan ``PYTEST``; the files; ``cp src/p src/yaml.py``, ``python3 -m pytest -q``
     (after ``before``)."""
-    files = {**USES, "tests/test_a.py": test, **({"conftest.py": conftest} if conftest else {}),
+    files = {**USES, "tests/test_a.py": test, **({"conftest.py": conftest} if conftest is not None else {}),
              **(more or {})}
     return PYTEST, files, [*before, "cp src/p src/yaml.py", "python3 -m pytest -q"], {}
 
@@ -186,6 +187,12 @@ MOVES: dict[str, dict[str, Case]] = {
             "    pass\n\n\ndef test_run(pytester):\n    pytester.inline_runsource('import os, sy' "
             "'s\\nsy' 's.path.insert(0, %r)\\nos.chdir(%r)\\nimport yaml\\n' % (SRC, PROJ))\n",
             conftest="pytest_plugins = ['pytester']\n")},
+    # G21 (a regression of 51fd9c31): pytest imports a conftest's package chain too; the
+    # reader reads only those above a test module (s61-hmain read every __init__)
+    "a-conftests-package-init": {
+        "the-root-package": _py(Z, conftest="", more={"__init__.py": INIT.format("'src'")}),
+        "a-package-holding-no-test": _py(Z, more={"lib/__init__.py": INIT.format("'..', 'src'"),
+                                                  "lib/conftest.py": ""})},
     # G9: a main block is skipped as never run, but the module rebinds `__name__` first
     "a-main-block-after-name-is-rebound": {"rebound": _py(
         "import os\nimport sys\n\n\n" + IMPORTS + "\n\n__name__ = '__main__'\nif __name__ == "
@@ -239,6 +246,9 @@ OPEN.add("test_p_code_moves_the_path", "pathcode._read_files (51fd9c31; s61-hmai
 OPEN.add("test_p_code_moves_the_path", "pathcode._Reader._function (51fd9c31) admits a "
          "parameter any decorator's string names (usefixtures('pytester')); pathlists.MOVERS "
          "lacks pytester's inline_runsource", "a-plugin-fixture-named-by-a-decorators-string")
+OPEN.add("test_p_code_moves_the_path", "pathcode._read_files (51fd9c31) reads the __init__ "
+         "files above test modules only, not those pytest imports above a conftest (s61-hmain "
+         "read every __init__)", "a-conftests-package-init")
 OPEN.add("test_p_code_moves_the_path", "pathcode._main_block (51fd9c31) skips the block, but "
          "a Store of __name__ is not refused", "a-main-block-after-name-is-rebound")
 OPEN.add("test_p_code_moves_the_path", "pathcode._Reader (51fd9c31) tracks a listed module "
