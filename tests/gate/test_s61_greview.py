@@ -94,8 +94,8 @@ def _py(test: str = IMPORTS, conftest: str | None = None, more: dict[str, str] |
         before: tuple[str, ...] = ()) -> Case:
     """The case: plan ``PYTEST``; the files; ``cp src/p src/yaml.py``, ``python3 -m pytest -q``
     (after ``before``)."""
-    files = {**USES, "tests/test_a.py": test, **({"conftest.py": conftest} if conftest is not None else {}),
-             **(more or {})}
+    root = {"conftest.py": conftest} if conftest is not None else {}
+    files = {**USES, "tests/test_a.py": test, **root, **(more or {})}
     return PYTEST, files, [*before, "cp src/p src/yaml.py", "python3 -m pytest -q"], {}
 
 
