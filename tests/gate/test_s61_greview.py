@@ -353,7 +353,12 @@ HEADERS: dict[str, dict[str, Case | Linked]] = {
         "dot-slash": _c("#include <./cfg>\n"),
         "dot-dot": _c("#include <include/../cfg>\n", {"include/x.h": "\n"}),
         "a-subfolders-file": _c("#include <sub/cfg>\n", {"sub/cfg": "\n"},
-                                copy="cp src/hself sub/cfg")},
+                                copy="cp src/hself sub/cfg"),
+        # (the same through a later folder's link to the call's folder: `include/proj -> ..`)
+        "through-a-link-to-the-calls-folder": (*_c("#include <proj/sub/cfg>\n", {"sub/cfg": "\n"},
+                                                   env={"CPPFLAGS": "-Iinclude"},
+                                                   copy="cp src/hself sub/cfg"),
+                                               "mkdir -p include && ln -s .. include/proj")},
     # a source the recipe compiles that is not a top *.c, or that it makes or pipes
     "a-source-the-reader-misses": {
         "dash-x-c-of-a-text-file": _c("", {"prog.txt": "#include <cfg>\n" + MAIN},
