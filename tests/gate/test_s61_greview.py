@@ -523,6 +523,17 @@ VALUES: dict[str, dict[str, Case]] = {
         "recipe-shell-variable": _m("test:\n\tpython3 -m pytest -q $$PYTESTFLAGS\n", PLUGIN),
         "shell-function": _m("ARGS := $(shell echo $$PYTESTFLAGS)\ntest:\n\tpython3 -m pytest "
                              "-q $(ARGS)\n", PLUGIN)},
+    # make's own variables taken from the environment (s61-hmain too): .SHELLFLAGS (split into
+    # the shell's words: `/bin/sh tools/run.sh '<line>'`), VPATH (a prerequisite found there)
+    "a-special-variable-of-make": {
+        "shellflags": (["Bash(make test)", "Bash(cp *)"],
+                       {"Makefile": RECIPE, "tests/test_a.py": PASSES, "tools/run.sh": "echo\n",
+                        "src/rc": "python3 src/p\n"}, ["cp src/rc tools/run.sh", "make test"],
+                       {".SHELLFLAGS": "tools/run.sh"}),
+        "vpath": (["Bash(make test)", "Bash(cp *)"],
+                  {"Makefile": "test: run.sh\n\tsh $<\n", "tools/run.sh": "echo\n",
+                   "src/rc": "python3 src/p\n"}, ["cp src/rc tools/run.sh", "make test"],
+                  {"VPATH": "tools"})},
 }
 
 
