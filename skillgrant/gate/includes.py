@@ -6,13 +6,14 @@ cpp takes any name an ``#include`` spells from a folder of its search (``-I.``: 
 from their text (``included``) so that ``toolnames.looked_up`` guards them in a folder the
 search names that a call runs in (where the folder cannot be guarded whole). Each C-family
 source or header below the folder (and each file an include names at its top, transitively)
-is read by cpp's own phases as far as a directive's name goes: lines joined at a
-backslash-newline, comments a space (a block comment spanning lines joins them), ``%:`` a
+is read by cpp's own phases as far as a directive's name goes: lines ended at ``\n``, ``\r``
+and joined at a backslash before them (spaces between taken), a NUL or a byte-order mark a
+space, comments a space (a line closing a block comment read from there on too), ``%:`` a
 ``#``; a directive ``include``, ``include_next``, ``import`` or ``embed`` is read only in its
-literal forms (``<name>``, ``"name"``) or through an object-like macro defined in the same
-file as such a literal. Any other (a computed include, a macro not so defined), a trigraph
-(``??=``: ``-trigraphs``), a source past ``_LIMIT`` or a walk past ``_ENTRIES`` entries cannot
-be read exactly: None (the caller guards widely)."""
+literal forms (``<name>``, ``"name"``). Any other (a computed include: a macro a ``-D`` may
+define), a directive a block comment continues, a trigraph (``??=``: ``-trigraphs``), a source
+past ``_LIMIT`` or a walk past ``_ENTRIES`` entries cannot be read exactly: None (the caller
+guards widely). Read each line once (linear: a source of unclosed comments costs no more)."""
 
 from __future__ import annotations
 
@@ -30,15 +31,21 @@ if TYPE_CHECKING:
 SOURCES: Final = (".c", ".cc", ".cpp", ".cxx", ".c++", ".C", ".cp", ".CPP", ".m", ".mm",
                   ".M", ".S", ".sx", ".h", ".hh", ".hpp", ".hxx", ".h++", ".H", ".tcc", ".inc",
                   ".def", ".inl", ".ipp", ".tpp", ".txx", ".ixx", ".cppm")
+#: The endings of the sources a build compiles (not included: a computed include's wide
+#: guard leaves them, the project's own source).
+COMPILED: Final = (".c", ".cc", ".cpp", ".cxx", ".c++", ".C", ".cp", ".CPP", ".m", ".mm",
+                   ".M", ".S", ".sx")
 #: How many entries the folders below are read for; how many bytes a source is read for.
 _ENTRIES: Final = 4000
 _LIMIT: Final = 1 << 21
 #: The folders below that are not the project's sources (a repository's, a package tree's).
-_SKIPPED: Final = frozenset((".git", ".hg", ".svn", "node_modules", "__pycache__"))
+_SKIPPED: Final = frozenset((".git", ".hg", ".svn"))
 #: A directive that includes a file, in its literal form (the name, then nothing but space).
-_LITERAL: Final = re.compile(r'\s*(?:<([^<>\n]*)>|"([^"\n]*)")\s*')
-_DIRECTIVE: Final = re.compile(r"\s*(?:#|%:)\s*([A-Za-z_]\w*)(.*)")
-_DEFINE: Final = re.compile(r"([A-Za-z_]\w*)\s+(.*)")
+_LITERAL: Final = re.compile(r'[ \t\f\v]*(?:<([^<>\n]*)>|"([^"\n]*)")[ \t\f\v]*')
+_DIRECTIVE: Final = re.compile(r"[ \t\f\v]*(?:#|%:)[ \t\f\v]*([A-Za-z_]\w*)(.*)")
+#: A backslash ending a line (gcc takes spaces after it: a warning), and a line's spaces.
+_SPLICE: Final = re.compile(r"\\[ \t\f\v]*\n")
+_SPACE: Final = " \t\f\v"
 _INCLUDES: Final = frozenset(("include", "include_next", "import", "embed"))
 
 
@@ -56,22 +63,26 @@ def included(folder: str) -> set[str] | None:
         found = _read(path)
         if found is None:
             return None
-        for name in found - names:
-            names.add(name)
-            at = os.path.join(folder, name)
-            if at not in seen and fs.exists(at) and not fs.is_folder(at):
-                seen.add(at)
-                queue.append(at)
+        names |= found
+        for name in found:  # (read too: the file a name reaches in the folder, beside the
+            for at in (os.path.join(folder, name), os.path.join(os.path.dirname(path), name)):
+                if at not in seen and fs.exists(at) and not fs.is_folder(at):  # source)
+                    seen.add(at)
+                    queue.append(at)
     return names
 
 
 def _sources(folder: str) -> list[str] | None:
-    """The C-family files below ``folder`` (any depth, but ``_SKIPPED`` folders; links not
-    followed); None past ``_ENTRIES`` entries."""
+    """The C-family files below ``folder`` (any depth, through links, but ``_SKIPPED``
+    folders); None past ``_ENTRIES`` entries."""
     found: list[str] = []
-    stack, count = [folder], 0
+    stack, count, seen = [folder], 0, set()
     while stack:
         at = stack.pop()
+        real = fs.realpath(at)  # (a link to a folder: make may compile what it holds)
+        if real in seen:
+            continue
+        seen.add(real)
         fs.watch_folder(at)
         try:
             with os.scandir(at) as listing:
@@ -82,7 +93,7 @@ def _sources(folder: str) -> list[str] | None:
         if count > _ENTRIES:
             return None
         for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
+            if entry.is_dir():
                 if entry.name not in _SKIPPED:
                     stack.append(entry.path)
             elif entry.name.endswith(SOURCES):
@@ -99,47 +110,43 @@ def _read(path: str) -> set[str] | None:
         return None
     if len(data) > _LIMIT:
         return None
-    text = data.decode("latin-1")
+    text = data.decode("latin-1").removeprefix("\xef\xbb\xbf").replace("\0", " ")
     if "??=" in text or "??/" in text:
         return None  # (a trigraph: `??=include`, `??/` a backslash)
-    directives = _directives(text.replace("\\\r\n", "").replace("\\\n", ""))
-    defined: dict[str, list[str]] = {}
-    for name, rest in directives:
-        macro = _DEFINE.match(rest.strip()) if name == "define" else None
-        literal = _LITERAL.fullmatch(macro.group(2)) if macro else None
-        if macro and literal:
-            defined.setdefault(macro.group(1), []).append(literal.group(1) or literal.group(2))
+    text = _SPLICE.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
     names: set[str] = set()
-    for name, rest in directives:
-        literal = _LITERAL.fullmatch(rest) if name in _INCLUDES else None
-        if literal:
+    for line in text.split("\n"):
+        for part in (line, line[line.rfind("*/") + 2:] if "*/" in line else ""):
+            start = part.lstrip(_SPACE)
+            if not start.startswith(("#", "%:")):
+                continue
+            body = _uncommented(start)
+            directive = _DIRECTIVE.match(body) if body is not None else None
+            if body is None:
+                return None  # (a directive a block comment continues: `#/*`, `*/include`)
+            if directive is None or directive.group(1) not in _INCLUDES:
+                continue
+            literal = _LITERAL.fullmatch(directive.group(2))
+            if not literal:
+                return None  # (a computed include: `#include CONFIG_H`, a `-D` may define)
             names.add(literal.group(1) if literal.group(1) is not None else literal.group(2))
-        elif name in _INCLUDES and rest.strip() not in defined:
-            return None  # (a computed include: `#include CONFIG_H` of no literal define)
-        elif name in _INCLUDES:
-            names.update(defined[rest.strip()])
     return names
 
 
-def _directives(text: str) -> list[tuple[str, str]]:
-    """Each directive of the lines of ``text`` (joined at their backslash-newlines), its name
-    and the rest of its line, read from the lines each without its comments and from those
-    of the text without its comments (a block comment spanning lines joins them)."""
-    found = []
-    for line in [*(_uncommented(t) for t in text.split("\n")), *_uncommented(text).split(
-            "\n")]:
-        directive = _DIRECTIVE.match(line)
-        if directive:
-            found.append((directive.group(1), directive.group(2)))
-    return found
-
-
-def _uncommented(text: str) -> str:
-    """``text`` with each comment a space (a block comment spanning lines joins them), string
-    and character literals kept."""
-    return _COMMENTS.sub(lambda m: m.group(0) if m.group(0)[0] in "\"'" else " ", text)
-
-
-#: A comment, or a string or character literal (kept: a comment's marks inside one are text).
-_COMMENTS: Final = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'",
-                              re.S)
+def _uncommented(line: str) -> str | None:
+    """The directive ``line`` with each comment a space; None where a block comment does not
+    end on it (it continues the directive on the next line)."""
+    out, at = [], 0
+    while True:
+        block, rest = line.find("/*", at), line.find("//", at)
+        if rest >= 0 and (block < 0 or rest < block):
+            out.append(line[at:rest])
+            return "".join(out)
+        if block < 0:
+            out.append(line[at:])
+            return "".join(out)
+        end = line.find("*/", block + 2)
+        if end < 0:
+            return None
+        out.append(line[at:block] + " ")
+        at = end + 2

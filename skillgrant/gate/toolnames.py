@@ -293,12 +293,12 @@ def _included(folder: str, entries: dict[str, bool]) -> list[str]:
     name (``includes.included``: ``<cfg>``, ``"c.inl"``, a header whatever its name, as
     ``./c.h`` is by its ending: session 55's rule; one not there yet is the project's own
     source, session 56's boundary); where one cannot be read exactly (a computed include),
-    every file there but a document's (``_not_header``)."""
-    from .includes import included
+    every file there but a source's (``t.c``: the project's own, compiled anyway)."""
+    from .includes import COMPILED, included
 
     spelled = included(folder)
     return [n for n, is_folder in entries.items() if not is_folder and (
-        not _not_header(n) if spelled is None else n in spelled)]
+        not n.endswith(COMPILED) if spelled is None else n in spelled)]
 
 
 def _not_header(name: str) -> bool:
