@@ -317,7 +317,10 @@ HEADERS: dict[str, dict[str, Case | Linked]] = {
         "include-next": _c("#include_next <cfg>\n"),
         # (gcc splices a backslash and spaces before the newline; takes a NUL as a space)
         "splice-before-trailing-spaces": _c("#inc\\ \nlude <cfg>\n"),
-        "a-nul": _c("#\0include <cfg>\n")},
+        "a-nul": _c("#\0include <cfg>\n"),
+        # (H10: a line closing a comment an earlier line opened, then the directive, then a
+        # comment of its own: the part after the line's last `*/` is read)
+        "after-a-closing-comment-before-a-comment": _c("/* a\n*/ #include <cfg> /* z */\n")},
     # a macro the file defines as a literal under #ifndef, defined before by the Makefile's or
     # the session's -D (cpp includes `other`)
     "a-computed-include": {
@@ -598,15 +601,21 @@ def test_k_an_everyday_edit_is_allowed(case: str, tmp_path: Path) -> None:
 #: everyday call (allowed at s61-hmain).
 COMPUTED = {"lib/ft.c": "#include FT_CONFIG_H\nint f(void) { return 0; }\n"}
 HEADER_COSTS: dict[str, tuple[dict[str, str], str]] = {
+    # (open at 136def76, held since 2b1680ca: the wide guard leaves compiled sources)
     "edit-the-projects-own-source": (COMPUTED, "sed -i s/0/1/ t.c"),
-    # held (allowed at s61-hmain and at 502e6cb9)
-    "a-new-source": (COMPUTED, "cp t.c t2.c"),
+    # (allowed at 502e6cb9, denied since 2b1680ca: every top file but compiled sources)
     "edit-a-script": ({**COMPUTED, "run.sh": "echo a\n"}, "sed -i s/a/b/ run.sh"),
+    "edit-the-readme": ({**COMPUTED, "README.md": "a\n"}, "sed -i s/a/b/ README.md"),
+    # (no computed include: node_modules walked since 2b1680ca, past _ENTRIES: the wide guard)
+    "edit-a-script-beside-node-modules": ({"run.sh": "echo a\n", **{
+        f"node_modules/x/f{i}.js": "" for i in range(4100)}}, "sed -i s/a/b/ run.sh"),
+    # held (allowed at s61-hmain and at 2b1680ca)
+    "a-new-source": (COMPUTED, "cp t.c t2.c"),
 }
 OPEN.add("test_k_an_everyday_edit_under_the_sessions_include_folder", "toolnames._included "
-         "(136def76): a computed include anywhere below guards every top file but a document's, "
-         "the project's own sources too (t.c: compiled anyway, the boundary)",
-         "edit-the-projects-own-source")
+         "(2b1680ca): a computed include anywhere below, or a walk past includes._ENTRIES "
+         "(node_modules now walked), guards every top file but compiled sources (a script, a "
+         "README)", "edit-a-script", "edit-the-readme", "edit-a-script-beside-node-modules")
 
 
 @pytest.mark.parametrize("case", list(HEADER_COSTS))
