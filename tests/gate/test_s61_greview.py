@@ -393,26 +393,20 @@ HEADERS: dict[str, dict[str, Case | Linked]] = {
 _H = "test_h_a_source_names_a_header"
 # (held since 136def76, gate/includes: #include <cfg> itself, digraphs, splices, comments, a
 # form feed, trigraphs, #import, #include_next, a literal macro, a top header's includes, a
-# .cc source, a subfolder's quoted include found by -I.; all open at f716c470)
-OPEN.add(_H, "includes._directives (136def76) splits lines at \\n only (gcc: a lone \\r "
-         "too), joins a backslash only right before the newline (gcc: also before spaces), "
-         "takes no BOM or NUL as a space", "a-directive-spelled-otherwise")
-OPEN.add(_H, "includes._read (136def76) takes a file's own literal #define as the macro's "
-         "only value (the Makefile's or session's -D comes first under #ifndef); "
-         "toolnames._included guards for a computed include the top's files there now but "
-         "documents' (cpp takes <data.json>)",
-         "a-computed-include")
-OPEN.add(_H, "includes.included (136def76) reads an included file's names only where the "
-         "name is at the folder's top (a quoted include's own folder is searched first)",
+# .cc source, a subfolder's quoted include found by -I.; since 2b1680ca: a lone \r, a BOM, a
+# NUL, a splice after spaces, a -D over #ifndef, a computed include's document name, raw
+# strings and digit separators, a quoted include's own folder, node_modules' and a linked
+# folder's sources; all open at f716c470)
+OPEN.add(_H, "includes._read (2b1680ca) reads the part after a line's LAST */, not after the "
+         "one closing the comment an earlier line opened", "a-directive-spelled-otherwise")
+OPEN.add(_H, "includes.included (2b1680ca) reads an included file's names where the name is "
+         "at the folder's top or beside its source, not in a later folder of the search",
          "a-header-a-header-includes")
-OPEN.add(_H, "toolnames._included (136def76) guards a name as spelled (./cfg, include/../cfg "
-         "reach cfg) and drops every name holding a folder (<sub/cfg>)", "a-name-with-a-folder")
-OPEN.add(_H, "includes._sources (136def76) reads the SOURCES endings below the folder only "
-         "(gcc -x c of any name; made or piped sources; node_modules; a source outside)",
+OPEN.add(_H, "toolnames._included (136def76, 2b1680ca) guards a name as spelled (./cfg, "
+         "include/../cfg reach cfg) and none holding a folder (<sub/cfg>)", "a-name-with-a-folder")
+OPEN.add(_H, "includes._sources (2b1680ca) reads the SOURCES endings below the folder only "
+         "(gcc -x c of any name; made or piped sources; a source outside the folder)",
          "a-source-the-reader-misses")
-OPEN.add(_H, "includes._COMMENTS (136def76) knows no raw string or digit separator: its "
-         "whole-text view takes the lines after one as a comment",
-         "a-literal-desyncs-the-comment-reader")
 
 
 @pytest.mark.parametrize("row", list(HEADERS))
