@@ -258,9 +258,11 @@ def above_conftests(folder: str) -> list[str]:
     return found
 
 
-def below_files(folder: str, skipped: frozenset[str] = _SKIPPED) -> list[str] | None:
-    """The ``.py`` files at any depth below ``folder`` (but in ``skipped`` folders and
-    virtual environments); None where more than ``_ENTRIES`` entries were read."""
+def below_files(folder: str, skipped: frozenset[str] = _SKIPPED,
+                more: tuple[str, ...] = ()) -> list[str] | None:
+    """The ``.py`` files (and their compiled forms, and files of ``more``'s endings) at any
+    depth below ``folder`` (but in ``skipped`` folders and virtual environments); None where
+    more than ``_ENTRIES`` entries were read."""
     found: list[str] = []
     count = 0
     stack, seen = [folder], set()
@@ -280,8 +282,9 @@ def below_files(folder: str, skipped: frozenset[str] = _SKIPPED) -> list[str] | 
             return None
         venv = at != folder and any(e.name == "pyvenv.cfg" for e in entries)
         for entry in entries:  # (a virtual environment's folders: pytest collects in none,
-            if entry.name.endswith((".py", *_COMPILED)):  # but loads the conftest of one its
-                found.append(entry.path)  # anchor's `test*` folder is, and of its `test*` ones)
+            if entry.name.endswith((".py", *_COMPILED, *more)):  # but loads the conftest of
+                found.append(entry.path)  # one its anchor's `test*` folder is, and of its
+                # `test*` ones)
             elif entry.name not in skipped and entry.is_dir() and not (
                     venv and not entry.name.startswith("test")):
                 stack.append(entry.path)

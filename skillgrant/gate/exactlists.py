@@ -119,10 +119,12 @@ def spelled(data: bytes, word: str) -> bool:
     its bytes where they are ASCII with no coding cookie in its first two lines; else in its
     text decoded as Python decodes it (the cookie's codec: ``+AF8-`` in UTF-7) and
     NFKC-normalized as Python normalizes identifiers (a fullwidth letter), the whole text (a
-    superset); True where it cannot be decoded (s60-preview M, S)."""
+    superset); True where it cannot be decoded (s60-preview M, S). Its lines end where
+    CPython's do, at ``\r`` too (a cookie on a third ``\r`` line is none: s61-greview G20)."""
     import re
 
-    if data.isascii() and b"coding" not in b"\n".join(data.split(b"\n", 2)[:2]):
+    data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")  # (CPython ends a line at
+    if data.isascii() and b"coding" not in b"\n".join(data.split(b"\n", 2)[:2]):  # `\r`)
         return re.search(rb"(?<!\w)" + word.encode() + rb"(?!\w)", data) is not None
     import io
     import tokenize

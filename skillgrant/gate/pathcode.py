@@ -54,20 +54,23 @@ def moves_path(folder: str) -> bool:
 
 def _read_files(folder: str) -> tuple[list[str], list[str]] | None:
     """The conftests pytest may load for ``folder`` and every module read (those, the test
-    modules below it and their packages' ``__init__`` up: those pytest imports; a package's
-    that holds no test is the project's source, P1g); None where the folders below hold too
-    many entries."""
+    modules below it and the ``__init__`` of their packages and of the conftests' up: those
+    pytest imports; a package's that holds neither is the project's source, P1g); None where
+    the folders below hold too many entries, or a doctest text file (``test*.txt``: pytest
+    runs its examples in its own process, s61-greview G16)."""
     from .testnames import test_name
 
-    below = below_files(folder)
-    if below is None:
+    below = below_files(folder, frozenset(("__pycache__",)), (".txt",))  # (pytest's
+    if below is None or any(  # norecursedirs may be set, a hook may collect in node_modules:
+            p.rpartition("/")[2].lower().startswith("test") and p.endswith(".txt")
+            for p in below):  # every folder read, G17; a doctest file's `>>>` code, G16)
         return None
     conftests = list(dict.fromkeys([*above_conftests(folder), *(
         p for p in below if p.endswith("/conftest.py"))]))
     tests = [p for p in below if p.endswith(".py") and test_name(p.rpartition("/")[2].lower())
              and not p.endswith(("/conftest.py", "/__init__.py"))]
     held, inits = set(below), []
-    for path in tests:
+    for path in [*tests, *(c for c in conftests if c in held)]:  # (a conftest's package too)
         at = path.rpartition("/")[0]
         while at + "/__init__.py" in held:
             inits.append(at + "/__init__.py")
@@ -95,18 +98,29 @@ def _parsed(path: str) -> ast.Module | None:
 
 
 def _fixtures(tree: ast.Module | None) -> set[str]:
-    """The names of the decorated functions of ``tree`` and the ``name=`` strings of its
-    decorators (the fixtures a project's file may define)."""
+    """The names of the functions of ``tree`` a ``fixture`` decorates (``pytest.fixture``,
+    ``fixture``, called or not) and the ``name=`` strings of those decorators (the fixtures
+    a project's file defines)."""
     import ast
 
     found: set[str] = set()
     for node in ast.walk(tree) if tree else ():
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.decorator_list:
+        fixtures = [d for d in getattr(node, "decorator_list", ()) if _named(
+            d.func if isinstance(d, ast.Call) else d) == "fixture"]
+        if fixtures and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             found.add(node.name)
-            found.update(k.value.value for d in node.decorator_list for k in getattr(
-                d, "keywords", ()) if k.arg == "name" and isinstance(k.value, ast.Constant) and
-                isinstance(k.value.value, str))
+            found.update(k.value.value for d in fixtures for k in getattr(d, "keywords", ())
+                         if k.arg == "name" and isinstance(k.value, ast.Constant) and
+                         isinstance(k.value.value, str))
     return found
+
+
+def _named(node: ast.expr) -> str:
+    """The name ``node`` spells last (``pytest.fixture``: ``fixture``), or ``""``."""
+    import ast
+
+    return node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "") if \
+        isinstance(node, ast.Name) else ""
 
 
 class _Refused(Exception):
@@ -121,12 +135,15 @@ class _Reader:
         self.modules: dict[str, str] = {}  # (a local name: the listed module it is)
         self.fixture_names: set[str] = set()  # (local names of `pytest.fixture`)
         self.kept: set[int] = set()  # (Name nodes bound by an assignment read)
+        self.conftest = path.endswith("/conftest.py")
+        self.bound: dict[str, set[str]] = {}  # (how each name is bound: `_bindings`)
 
     def module(self, tree: ast.Module) -> bool:
         """Whether the module ``tree`` is of the shapes read (see the module's text)."""
         import ast
 
         try:
+            self._bindings(tree)
             for node in ast.walk(tree):
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
                     self._import(node)
@@ -140,6 +157,39 @@ class _Reader:
         except _Refused:
             return False
         return True
+
+    def _bindings(self, tree: ast.Module) -> None:
+        """How each name of ``tree`` is bound: ``truth`` (assigned a comparison, a boolean
+        operation, ``not``, a boolean constant), ``import``, or ``other``."""
+        import ast
+
+        kinds: dict[int, str] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)):
+                kind = "truth" if _truth(node.value) else "other"
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    kinds[id(target)] = kind
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                self.bound.setdefault(node.id, set()).add(kinds.get(id(node), "other"))
+            elif isinstance(node, ast.alias):
+                self.bound.setdefault((node.asname or node.name).split(".")[0], set()).add(
+                    "import")
+            elif isinstance(node, ast.arg):
+                self.bound.setdefault(node.arg, set()).add("other")
+
+    def _condition(self, node: ast.expr) -> None:
+        """Refuses a mark's condition (``skipif``, ``xfail``) that may be a string: pytest
+        evaluates one as code with ``sys``, ``os`` and the config in its namespace (s61-greview
+        G6); a comparison, a boolean operation, ``not``, a boolean constant, or a name bound
+        only so or by an import (the project's value: P1g) is read."""
+        import ast
+
+        if isinstance(node, ast.Name) and self.bound.get(node.id, {"other"}) <= {"truth",
+                                                                                "import"}:
+            return
+        if not _truth(node):
+            raise _Refused
 
     def _import(self, node: ast.Import | ast.ImportFrom) -> None:
         import ast
@@ -180,6 +230,10 @@ class _Reader:
     def _project(self, top: str) -> bool:
         """Whether the top name ``top`` is a module the project's folders hold (the collecting
         folder, its ``src/``, the module's own folder and each up to the collecting one)."""
+        import sys
+
+        if top in sys.stdlib_module_names or top in sys.builtin_module_names:
+            return False  # (`gc` is the interpreter's, whatever `src/gc.py` there is)
         at = os.path.dirname(self.path)
         folders = [self.folder, os.path.join(self.folder, "src")]
         while at.startswith(self.folder.rstrip("/") + "/"):
@@ -201,14 +255,27 @@ class _Reader:
             self._function(node)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             self._assign(node)
-        elif isinstance(node, ast.ClassDef):
-            for one in node.decorator_list:
-                self._visit(one, True)
-            for other in [*node.bases, *node.keywords, *node.body]:
-                self._visit(other, False)
+        elif isinstance(node, (ast.MatchClass, ast.ClassDef)):
+            self._class(node)
         else:
             for child in ast.iter_child_nodes(node):
                 self._visit(child, decorating)
+
+    def _class(self, node: ast.MatchClass | ast.ClassDef) -> None:
+        """Reads a class statement (its decorators as decorators) or a class pattern (its
+        keywords are attributes: s61-greview G19)."""
+        import ast
+
+        if isinstance(node, ast.MatchClass):
+            for attr in node.kwd_attrs:
+                _value_attribute(attr, False, False)
+            for child in ast.iter_child_nodes(node):
+                self._visit(child, False)
+            return
+        for one in node.decorator_list:
+            self._visit(one, True)
+        for other in [*node.bases, *node.keywords, *node.body]:
+            self._visit(other, False)
 
     def _assign(self, node: ast.Assign | ast.AnnAssign) -> None:
         """Reads an assignment; a name pytest collects (``test_x``) is bound only to data."""
@@ -230,9 +297,9 @@ class _Reader:
 
         name = node.id
         if not isinstance(node.ctx, ast.Load):
-            if name.startswith((*RUN_PREFIXES, "setUp", "tearDown")) and id(
-                    node) not in self.kept:  # (`test_x = helper`: pytest runs it)
-                raise _Refused
+            if (name.startswith((*RUN_PREFIXES, "setUp", "tearDown")) and id(
+                    node) not in self.kept) or name[:2] == "__":  # (`test_x = helper`:
+                raise _Refused  # pytest runs it; `__name__ = '__main__'`)
             return
         if name in self.modules or (name in self.fixture_names and not decorating) or (
                 name[:2] == "__" and name not in DUNDERS):
@@ -246,6 +313,8 @@ class _Reader:
             raise _Refused  # (but as `_call` reads it)
 
     def _attribute(self, node: ast.Attribute, decorating: bool, called: bool = False) -> None:
+        """Reads an attribute chain (``called``: its last attribute is the function of a call
+        ``_call`` read the arguments of)."""
         import ast
 
         chain: list[str] = []
@@ -256,26 +325,40 @@ class _Reader:
         chain.reverse()
         start = 0
         if isinstance(base, ast.Name) and base.id in self.modules:
-            module: str | None = self.modules[base.id]
-            while module is not None and start < len(chain):
-                attr = chain[start]
-                if f"{module}.{attr}" in _modules():
-                    module = f"{module}.{attr}"
-                elif _listed(module, attr):
-                    if f"{module}.{attr}" == "pytest.fixture" and not decorating:
-                        raise _Refused
-                    module = None
-                else:
-                    raise _Refused
-                start += 1
-            if module is not None:
-                raise _Refused  # (a module as a value: `helpers.run(os)`)
+            start = self._module_chain(self.modules[base.id], chain, decorating)
         else:
             self._visit(base, decorating)
+        marks = isinstance(base, ast.Name) and self.modules.get(base.id) == "pytest.mark"
+        for index, attr in enumerate(chain):
+            marks = marks or attr == "mark"
+            if attr in _CALLED and (marks or attr not in ("skipif", "xfail")) and not (
+                    called and index == len(chain) - 1) and not (marks and decorating):
+                raise _Refused  # (read only as a call `_call` read, or a mark applied bare)
+            if self.conftest and attr in _CONFIGURED:
+                raise _Refused  # (a conftest's hook changing what pytest collects: G7, G8)
         mine = isinstance(base, ast.Name) and base.id in ("self", "cls")
         for index in range(start, len(chain)):
             _value_attribute(chain[index], mine and index == 0,
                              called and index == len(chain) - 1)
+
+    def _module_chain(self, module: str | None, chain: list[str], decorating: bool) -> int:
+        """How many attributes of ``chain`` the listed ``module``'s table reads (a module, then
+        a listed name: ``os.path.join``); refuses an unlisted one and a module left a value."""
+        start = 0
+        while module is not None and start < len(chain):
+            attr = chain[start]
+            if f"{module}.{attr}" in _modules():
+                module = f"{module}.{attr}"
+            elif _listed(module, attr):
+                if f"{module}.{attr}" == "pytest.fixture" and not decorating:
+                    raise _Refused
+                module = None
+            else:
+                raise _Refused
+            start += 1
+        if module is not None:
+            raise _Refused  # (a module as a value: `helpers.run(os)`)
+        return start
 
     def _call(self, node: ast.Call, decorating: bool) -> None:
         import ast
@@ -290,17 +373,35 @@ class _Reader:
             for arg in [node.args[0], *node.args[2:]]:
                 self._visit(arg, False)
             return
-        if isinstance(func, ast.Attribute) and func.attr in ("setattr", "delattr"):
-            plain = [a for a in node.args if not isinstance(a, ast.Starred)]
-            if len(plain) != len(node.args) or len(plain) < (
-                    3 if func.attr == "setattr" else 2) or any(
-                    k.arg not in ("raising",) for k in node.keywords):
-                raise _Refused  # (monkeypatch's dotted string form: `setattr('sys.path', …)`)
+        if isinstance(func, ast.Attribute) and func.attr in _CALLED:
+            self._arguments(func.attr, node)
             self._attribute(func, decorating, True)
         else:
             self._visit(func, decorating)
-        for child in [*node.args, *node.keywords]:
+        for child in node.args:
             self._visit(child, False)
+        for keyword in node.keywords:  # (`pytest.param(…, marks=pytest.mark.xfail)`: applied)
+            self._visit(keyword.value, keyword.arg == "marks")
+
+    def _arguments(self, name: str, node: ast.Call) -> None:
+        """Refuses the arguments of a call of ``_CALLED``'s ``name`` but a mark's conditions
+        read (``_condition``), ``addinivalue_line('markers', …)`` and the object forms of
+        ``setattr``/``delattr`` (not monkeypatch's dotted string: ``setattr('sys.path', …)``,
+        nor ``addinivalue_line('python_files', …)``: G8)."""
+        import ast
+
+        plain = [a for a in node.args if not isinstance(a, ast.Starred)]
+        if len(plain) != len(node.args) or any(k.arg is None for k in node.keywords):
+            raise _Refused
+        if name in ("skipif", "xfail"):
+            for condition in [*plain, *(k.value for k in node.keywords if k.arg == "condition")]:
+                self._condition(condition)
+        elif name == "addinivalue_line":
+            if not (plain and isinstance(plain[0], ast.Constant) and plain[0].value == "markers"):
+                raise _Refused
+        elif len(plain) < {"setattr": 3, "delattr": 2}[name] or any(
+                k.arg not in ("raising",) for k in node.keywords):
+            raise _Refused
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         import ast
@@ -316,9 +417,11 @@ class _Reader:
             plain = [*args.posonlyargs, *args.args]
             taken = plain[:len(plain) - len(args.defaults)] + [
                 a for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None]
-            strings = {w for d in node.decorator_list for c in ast.walk(d)
-                       if isinstance(c, ast.Constant) and isinstance(c.value, str)
-                       for w in c.value.replace(",", " ").split()}
+            strings = {w for d in node.decorator_list if isinstance(d, ast.Call) and _named(
+                d.func) == "parametrize" and d.args for c in [d.args[0], *(
+                    d.args[0].elts if isinstance(d.args[0], (ast.List, ast.Tuple)) else ())]
+                if isinstance(c, ast.Constant) and isinstance(c.value, str)
+                for w in c.value.replace(",", " ").split()}
             if any(a.arg not in PARAMETERS and a.arg not in self.fixtures and
                    a.arg not in strings for a in taken):
                 raise _Refused  # (a plugin's fixture: `mocker`)
@@ -328,6 +431,13 @@ class _Reader:
             self._visit(other, False)
 
 
+#: The attributes read only as a call's whose arguments ``_Reader._call`` reads (a mark's
+#: ``skipif``/``xfail``: their conditions; ``setattr``: its object form).
+_CALLED = frozenset(("setattr", "delattr", "addinivalue_line", "skipif", "xfail"))
+#: The attributes of pytest's config a conftest may not name (its hooks run before the
+#: collection: `config.args[:] = […]`, `config.option.doctestmodules = True`).
+_CONFIGURED = frozenset(("args", "option", "inicfg", "invocation_params",
+                         "known_args_namespace", "getini"))
 #: Builtins a read module may name beside ``exactlists.BUILTINS`` (none reaches a namespace
 #: by a string or runs text).
 _BUILTINS = frozenset(("super", "iter", "next", "map", "filter", "dir", "memoryview", "aiter",
@@ -366,6 +476,17 @@ def _value_attribute(attr: str, mine: bool, called: bool) -> None:
             attr[:2] == "__" and attr not in DUNDERS and attr not in DATA) or (
             attr[:1] == "_" and attr[:2] != "__" and not mine):
         raise _Refused
+
+
+def _truth(node: ast.expr | None) -> bool:
+    """Whether ``node`` is a truth value by its shape (a comparison, a boolean operation of
+    such, ``not``, a boolean constant or None)."""
+    import ast
+
+    return (isinstance(node, (ast.Compare, ast.UnaryOp)) and (
+        not isinstance(node, ast.UnaryOp) or isinstance(node.op, ast.Not))) or (
+        isinstance(node, ast.BoolOp) and all(_truth(v) for v in node.values)) or (
+        isinstance(node, ast.Constant) and node.value in (True, False, None))
 
 
 def _main_block(node: ast.AST) -> bool:

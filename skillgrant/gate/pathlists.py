@@ -120,8 +120,8 @@ MODULES: Final[dict[str, frozenset[str] | None]] = {
         PropertyMock call ANY sentinel DEFAULT mock_open create_autospec seal"""),
     "pytest": _names("""mark raises fixture param approx skip xfail fail warns deprecated_call
         exit FixtureRequest MonkeyPatch TempPathFactory TempdirFactory CaptureFixture
-        LogCaptureFixture Config Parser OptionGroup Item Session Metafunc ExceptionInfo Mark
-        MarkDecorator MarkGenerator UsageError ExitCode File Collector Function hookimpl
+        LogCaptureFixture Config Parser OptionGroup Item Session Metafunc ExceptionInfo
+        UsageError ExitCode File Collector Function hookimpl
         hookspec RaisesGroup RaisesExc WarningsRecorder Cache Stash StashKey TestReport
         CollectReport CallInfo version_tuple FixtureDef"""),
     "pytest.mark": None,  # (every name a mark)
@@ -150,7 +150,7 @@ MOVERS: Final = _names("""sys site syspath_prepend syspathinsert pyimport import
     eval exec hook ihook perform_collect genitems from_parent runpytest runpytest_inprocess
     inline_run inline_genitems getmodulecol getitem getitems main modules path_hooks
     meta_path path_importer_cache importlib pkgutil runpy builtins gc inspect operator
-    set_trace pytester testdir Pytester Testdir""")
+    set_trace pytester testdir Pytester Testdir module obj""")
 #: The dunder attributes a read module may name beside ``exactlists.DATA``'s.
 DUNDERS: Final = _names("""__init__ __class__ __qualname__ __module__ __enter__ __exit__
     __aenter__ __aexit__ __call__ __name__ __file__ __doc__ __version__ __all__""")

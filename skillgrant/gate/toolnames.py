@@ -153,8 +153,9 @@ def _linked(others: dict[str, str], kept: set[str], whose: str) -> list[tuple[st
     value names, guarded whole by the caller, each with its lookups' kinds): gcc, cpp and ld
     read through them (``-Iinclude``, ``include/cfg -> ../vendor/cfg``; ``-Bv/``, ``v/as ->
     ../other/as``: s56-greview2 W), each target whole, or by ``looked_up``'s names where it
-    is one of ``kept`` (a folder a call runs in, or above one). A folder outside those below
-    ``kept``'s (the system's) is not read; one holding more than ``_MAX_LINKED`` entries below
+    is one of ``kept`` (a folder a call runs in, or above one), a linked folder read for its
+    own links too. A folder the value names outside those below ``kept``'s (the system's) is
+    not read; one holding more than ``_MAX_LINKED`` entries below
     raises ValueError (its links not known)."""
     home = os.path.expanduser("~")
     inner = tuple(k.rstrip("/") + "/" for k in kept if k not in ("/", home))
@@ -182,7 +183,7 @@ def _linked(others: dict[str, str], kept: set[str], whose: str) -> list[tuple[st
             elif target and target not in seen:
                 seen.add(target)
                 items.append((target, True))
-                if entry.is_dir() and target.startswith(inner):
+                if entry.is_dir():  # (its own links too, wherever it is: s61-greview W1)
                     queue.append((target, kind))
     return items
 
