@@ -89,6 +89,8 @@ INIT = "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__
 DOCTEST = ">>> import sys, os\n>>> sys.path.insert(0, os.path.abspath('src'))\n"
 MOVER = ("import os, sys\nsys.path.insert(0, os.path.abspath('src'))\n\n\ndef test_x():\n"
          "    pass\n")
+#: A condition string putting src first (pytest evaluates it with `sys` and `config`).
+COND = "'sy' 's.path.insert(0, str(config.rootpath / \"src\"))'"
 FIXTURE = "import os\nimport pytest\n\n\n@pytest.fixture(autouse=True)\ndef _src():\n    "
 
 
@@ -144,7 +146,13 @@ MOVES: dict[str, dict[str, Case]] = {
                                " reason='x'))\n"),
         "a-variable": _py("import pytest\n\nCOND = 'sy' 's.path.insert(0, str(config.rootpath / "
                           "\"src\"))'\npytestmark = pytest.mark.skipif(COND, reason='x')\n\n\n"
-                          + IMPORTS)},
+                          + IMPORTS),
+        # (G6c: a name an import binds from the project's module; G6d: with_args)
+        "imported-from-a-project-module": _py(
+            "import pytest\nfrom helpers import COND\n\npytestmark = pytest.mark.skipif(COND, "
+            "reason='x')\n\n\n" + IMPORTS, more={"tests/helpers.py": "COND = " + COND + "\n"}),
+        "with-args-as-a-decorator": _py("import pytest\n\n\n@pytest.mark.skipif.with_args(" + COND +
+                                        ", reason='x')\n" + IMPORTS)},
     # G7, G8, G15: a hook changing what pytest collects: an ordinary module of src imported as
     # a test in prepend mode puts src first
     "a-hook-changes-what-pytest-collects": {
@@ -215,6 +223,10 @@ MOVES: dict[str, dict[str, Case]] = {
             "import os\nimport sys as s\n\n\n" + IMPORTS, conftest="import os\nimport pytest\n"
             "\n\n@pytest.fixture(autouse=True)\ndef _src(request):\n    request.module.s.path."
             "insert(0, " + CSRC + ")\n"),
+        # (G22: a class body's import binds a class attribute)
+        "a-class-bodys-import": _py("import os\n\n\nclass TestA:\n    import sys as s\n\n    def "
+                                    "test_a(self):\n        self.s.path.insert(0, " + TSRC + ")\n"
+                                    "        import uses_yaml\n"),
         # (G19: a class pattern's keywords are attribute lookups: `sys` itself, unread)
         "a-class-patterns-keywords": _py(
             "import sys\n\n\n" + IMPORTS, conftest="import os\nimport pytest\n\n\n@pytest."
@@ -230,36 +242,21 @@ MOVES: dict[str, dict[str, Case]] = {
 
 
 # (held since 51fd9c31, the allow-list: a-patch-by-a-joined-string, an-object-graph-reaches-sys,
-# a-cookie-behind-a-carriage-return (ast.parse reads as CPython does); all open at f716c470)
-OPEN.add("test_p_code_moves_the_path", "exactlists.spelled (s61-hmain too) decodes by "
-         "tokenize.detect_encoding, which splits lines at \\n only: a cookie behind \\r line "
-         "ends that CPython does not see", "a-cookie-hides-a-test-modules-plugins")
-OPEN.add("test_p_code_moves_the_path", "pathlists.MODULES (51fd9c31) admits every pytest.mark "
-         "name with any argument: skipif/xfail evaluate a string condition",
-         "a-condition-string-is-code")
-OPEN.add("test_p_code_moves_the_path", "pathlists.PARAMETERS (51fd9c31) admits config's "
-         "attributes but pluginmanager/hook: config.args, config.option, addinivalue_line "
-         "change what pytest collects (imported in prepend mode)",
-         "a-hook-changes-what-pytest-collects")
-OPEN.add("test_p_code_moves_the_path", "pathcode._read_files (51fd9c31; s61-hmain too) reads "
-         "the .py files below but node_modules/.svn/venvs: a doctest text file, a test module "
-         "pytest collects where the ini's norecursedirs or a hook un-ignores a folder",
-         "a-file-pytest-runs-unread")
-OPEN.add("test_p_code_moves_the_path", "pathcode._Reader._function (51fd9c31) admits a "
-         "parameter any decorator's string names (usefixtures('pytester')); pathlists.MOVERS "
-         "lacks pytester's inline_runsource", "a-plugin-fixture-named-by-a-decorators-string")
-OPEN.add("test_p_code_moves_the_path", "pathcode._read_files (51fd9c31) reads the __init__ "
-         "files above test modules only, not those pytest imports above a conftest (s61-hmain "
-         "read every __init__)", "a-conftests-package-init")
-OPEN.add("test_p_code_moves_the_path", "pathcode._main_block (51fd9c31) skips the block, but "
-         "a Store of __name__ is not refused", "a-main-block-after-name-is-rebound")
-OPEN.add("test_p_code_moves_the_path", "pathcode._Reader (51fd9c31) tracks a listed module "
-         "only by the names its own imports bind: a relative or project import of sys, or a "
-         "value's attribute naming an alias of it, reads as a plain value",
+# a-cookie-behind-a-carriage-return (ast.parse reads as CPython does); since 95c40498/b3219887:
+# a-hook-changes-what-pytest-collects, a-plugin-fixture-named-by-a-decorators-string,
+# a-conftests-package-init (open at 51fd9c31 only: a regression), a-main-block-after-name-is-
+# rebound, a-project-module-named-like-a-builtin, a-cookie-hides-a-test-modules-plugins, and
+# the first spellings of the rows below; all open at f716c470)
+_P = "test_p_code_moves_the_path"
+OPEN.add(_P, "pathcode._Reader._condition (95c40498) takes a name an import binds as the "
+         "project's value (pytest evaluates its string), and skipif/xfail's with_args in a "
+         "decorator or marks= is not read as a condition", "a-condition-string-is-code")
+OPEN.add(_P, "pathcode._read_files (b3219887) takes a test*.txt doctest file as moving the "
+         "path, not one the ini's --doctest-glob names (*.rst)", "a-file-pytest-runs-unread")
+OPEN.add(_P, "pathcode._Reader (95c40498) tracks a listed module only by the names its own "
+         "imports bind: a relative or project import of sys, a project module's alias of it, "
+         "a class body's import reached as self's attribute read as plain values",
          "sys-bound-by-another-name")
-OPEN.add("test_p_code_moves_the_path", "pathcode._Reader._project (51fd9c31) takes a top name "
-         "a project folder holds as the project's module even where CPython imports a builtin "
-         "or an already imported one", "a-project-module-named-like-a-builtin")
 
 
 @pytest.mark.parametrize("row", list(MOVES))
@@ -431,9 +428,7 @@ OUTSIDE = {
                                     '"$D/v/sub/cfg" && ln -s "$D/v" include/top && ln -s "$D/w" '
                                     'wlink'),
 }
-OPEN.add("test_w_a_link_in_a_linked_folder_outside", "toolnames._linked (b48e9f77) follows "
-         "the links of a target below the kept folders only; one outside is guarded whole, its "
-         "own links not followed")
+# (held since 95c40498: a linked folder's own links followed wherever it is; open at b48e9f77)
 
 
 def test_w_a_link_in_a_linked_folder_outside(tmp_path: Path) -> None:
@@ -572,6 +567,9 @@ COSTS: dict[str, tuple[str, dict[str, str]]] = {
     "importorskip": ("import pytest\n\nnp = pytest.importorskip('numpy')\n\n\n" + PASSES, {}),
     "a-namespace-tests-package": ("from tests.helpers import X\n\n\ndef test_a():\n    assert "
                                   "X\n", {"tests/helpers.py": "X = 1\n"}),
+    # (allowed at s61-hmain; denied since 95c40498: every folder below walked, .git too, past
+    # below_files' 20,000 entries every folder may be first)
+    "a-large-git-folder": (PASSES, {f".git/objects/zz/o{i}": "" for i in range(20100)}),
     # held (allowed at s61-hmain and under s61-gfix)
     "a-main-block-running-pytest": ("import pytest\n\n\n" + PASSES + "\n\nif __name__ == "
                                     "'__main__':\n    pytest.main([__file__])\n", {}),
@@ -586,6 +584,9 @@ OPEN.add("test_k_an_everyday_edit_is_allowed", "pathlists (51fd9c31): a module n
          "(allowed at s61-hmain)", "a-third-party-import", "hypothesis",
          "mock-patch-of-a-project-name", "mock-patch-object", "importorskip",
          "a-namespace-tests-package")
+OPEN.add("test_k_an_everyday_edit_is_allowed", "conftestplugins.below_files as pathcode "
+         "(95c40498) calls it walks .git and node_modules: past 20,000 entries every folder "
+         "may be first on sys.path (allowed at s61-hmain)", "a-large-git-folder")
 
 
 @pytest.mark.parametrize("case", list(COSTS))
