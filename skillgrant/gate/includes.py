@@ -12,8 +12,9 @@ space, comments a space (a line closing a block comment read from there on too),
 ``#``; a directive ``include``, ``include_next``, ``import`` or ``embed`` is read only in its
 literal forms (``<name>``, ``"name"``). Any other (a computed include: a macro a ``-D`` may
 define), a directive a block comment continues, a trigraph (``??=``: ``-trigraphs``), a source
-past ``_LIMIT`` or a walk past ``_ENTRIES`` entries cannot be read exactly: None (the caller
-guards widely). Read each line once (linear: a source of unclosed comments costs no more)."""
+past ``_LIMIT``, the sources past ``_BUDGET`` bytes in all or a walk past ``_ENTRIES``
+entries cannot be read exactly: None (the caller guards widely). Each line is read once
+(linear: a source of unclosed comments costs no more: s61-greview T1, T2)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,8 @@ COMPILED: Final = (".c", ".cc", ".cpp", ".cxx", ".c++", ".C", ".cp", ".CPP", ".m
 #: How many entries the folders below are read for; how many bytes a source is read for.
 _ENTRIES: Final = 4000
 _LIMIT: Final = 1 << 21
+#: How many bytes of sources one question reads in all (past them: not read exactly).
+_BUDGET: Final = 1 << 22
 #: The folders below that are not the project's sources (a repository's, a package tree's).
 _SKIPPED: Final = frozenset((".git", ".hg", ".svn"))
 #: A directive that includes a file, in its literal form (the name, then nothing but space).
@@ -57,10 +60,10 @@ def included(folder: str) -> set[str] | None:
     if sources is None:
         return None
     names: set[str] = set()
-    queue, seen = sources, set(sources)
+    queue, seen, budget = sources, set(sources), [_BUDGET]
     while queue:
         path = queue.pop()
-        found = _read(path)
+        found = _read(path, budget)
         if found is None:
             return None
         names |= found
@@ -101,23 +104,25 @@ def _sources(folder: str) -> list[str] | None:
     return found
 
 
-def _read(path: str) -> set[str] | None:
+def _read(path: str, budget: list[int]) -> set[str] | None:
     """The names the include directives of the file ``path`` give (see the module's text);
-    None where one cannot be read exactly."""
+    None where one cannot be read exactly, or past the bytes ``budget`` holds (taken from
+    it)."""
     try:
-        data = fs.read(path, _LIMIT + 1)
+        data = fs.read(path, min(_LIMIT, budget[0]) + 1)
     except OSError:
         return None
-    if len(data) > _LIMIT:
+    budget[0] -= len(data)
+    if len(data) > _LIMIT or budget[0] < 0:
         return None
     text = data.decode("latin-1").removeprefix("\xef\xbb\xbf").replace("\0", " ")
     if "??=" in text or "??/" in text:
         return None  # (a trigraph: `??=include`, `??/` a backslash)
     text = _SPLICE.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
     names: set[str] = set()
-    for line in text.split("\n"):
-        for part in (line, line[line.rfind("*/") + 2:] if "*/" in line else ""):
-            start = part.lstrip(_SPACE)
+    for line in text.split("\n"):  # (and after a comment an earlier line opened: H10)
+        for part in (line, line[line.find("*/") + 2:] if "*/" in line else ""):
+            start = _lead(part)
             if not start.startswith(("#", "%:")):
                 continue
             body = _uncommented(start)
@@ -131,6 +136,17 @@ def _read(path: str) -> set[str] | None:
                 return None  # (a computed include: `#include CONFIG_H`, a `-D` may define)
             names.add(literal.group(1) if literal.group(1) is not None else literal.group(2))
     return names
+
+
+def _lead(part: str) -> str:
+    """``part`` from its first token on: spaces and whole block comments before it
+    skipped."""
+    while True:
+        part = part.lstrip(_SPACE)
+        end = part.find("*/", 2) if part.startswith("/*") else -1
+        if end < 0:
+            return part
+        part = part[end + 2:]
 
 
 def _uncommented(line: str) -> str | None:
