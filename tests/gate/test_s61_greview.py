@@ -393,9 +393,7 @@ _H = "test_h_a_source_names_a_header"
 # .cc source, a subfolder's quoted include found by -I.; since 2b1680ca: a lone \r, a BOM, a
 # NUL, a splice after spaces, a -D over #ifndef, a computed include's document name, raw
 # strings and digit separators, a quoted include's own folder, node_modules' and a linked
-# folder's sources; all open at f716c470)
-OPEN.add(_H, "includes._read (2b1680ca) reads the part after a line's LAST */, not after the "
-         "one closing the comment an earlier line opened", "a-directive-spelled-otherwise")
+# folder's sources; since 64bafa4c: a directive after a closing comment; all open at f716c470)
 OPEN.add(_H, "includes.included (2b1680ca) reads an included file's names where the name is "
          "at the folder's top or beside its source, not in a later folder of the search",
          "a-header-a-header-includes")
@@ -459,9 +457,7 @@ SLOW: dict[str, tuple[dict[str, str], float]] = {
     "unclosed-comments": ({"junk.c": "/*a" * 10000 + "\n"}, 1.0),
     "many-large-headers": ({f"lib/j{i}.h": HEAVY for i in range(8)}, 5.0),
 }
-OPEN.add("test_t_the_sources_are_read_in_time", "includes (136def76, 2b1680ca) reads up to "
-         "_ENTRIES files of up to _LIMIT bytes each per hook call: no total bound",
-         "many-large-headers")
+# (many-large-headers: open at 136def76 and 2b1680ca, held since 64bafa4c: 4 MiB in all)
 
 
 @pytest.mark.parametrize("case", list(SLOW))
@@ -613,13 +609,17 @@ HEADER_COSTS: dict[str, tuple[dict[str, str], str]] = {
     # (no computed include: node_modules walked since 2b1680ca, past _ENTRIES: the wide guard)
     "edit-a-script-beside-node-modules": ({"run.sh": "echo a\n", **{
         f"node_modules/x/f{i}.js": "" for i in range(4100)}}, "sed -i s/a/b/ run.sh"),
+    # (no computed include: a vendored amalgamation past includes' 4 MiB bound, 64bafa4c)
+    "edit-a-script-beside-a-large-source": ({"run.sh": "echo a\n", "lib/sqlite3.c": "int x;\n" *
+                                              700000}, "sed -i s/a/b/ run.sh"),
     # held (allowed at s61-hmain and at 2b1680ca)
     "a-new-source": (COMPUTED, "cp t.c t2.c"),
 }
 OPEN.add("test_k_an_everyday_edit_under_the_sessions_include_folder", "toolnames._included "
          "(2b1680ca): a computed include anywhere below, or a walk past includes._ENTRIES "
          "(node_modules now walked), guards every top file but compiled sources (a script, a "
-         "README)", "edit-a-script", "edit-the-readme", "edit-a-script-beside-node-modules")
+         "README); past the 4 MiB read (64bafa4c) too", "edit-a-script", "edit-the-readme",
+         "edit-a-script-beside-node-modules", "edit-a-script-beside-a-large-source")
 
 
 @pytest.mark.parametrize("case", list(HEADER_COSTS))
