@@ -152,7 +152,9 @@ MOVES: dict[str, dict[str, Case]] = {
             "import pytest\nfrom helpers import COND\n\npytestmark = pytest.mark.skipif(COND, "
             "reason='x')\n\n\n" + IMPORTS, more={"tests/helpers.py": "COND = " + COND + "\n"}),
         "with-args-as-a-decorator": _py("import pytest\n\n\n@pytest.mark.skipif.with_args(" + COND +
-                                        ", reason='x')\n" + IMPORTS)},
+                                        ", reason='x')\n" + IMPORTS),
+        "dunder-call-as-a-decorator": _py("import pytest\n\n\n@pytest.mark.skipif.__call__(" +
+                                          COND + ")\n" + IMPORTS)},
     # G7, G8, G15: a hook changing what pytest collects: an ordinary module of src imported as
     # a test in prepend mode puts src first
     "a-hook-changes-what-pytest-collects": {
