@@ -21,10 +21,9 @@ only through the project's own modules it imports: its source (the boundary, P1g
 
 from __future__ import annotations
 
-import os
-
 from . import files as fs
 from .conftestplugins import LIMIT, above_conftests, below_files
+from .pathreader import Reader, Refused, named
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -44,10 +43,10 @@ def moves_path(folder: str) -> bool:
         fixtures = {n for p in conftests for n in _fixtures(_parsed(p))}
         for path in modules:
             tree = _parsed(path)
-            if tree is not None and not _Reader(path, folder, fixtures | _fixtures(
+            if tree is not None and not Reader(path, folder, fixtures | _fixtures(
                     tree)).module(tree):
                 return True
-    except (_Refused, RecursionError):
+    except (Refused, RecursionError):
         return True
     return False
 
@@ -79,7 +78,7 @@ def _read_files(folder: str) -> tuple[list[str], list[str]] | None:
 
 
 def _parsed(path: str) -> ast.Module | None:
-    """The module at ``path`` parsed; None where there is none. Raises ``_Refused`` where it
+    """The module at ``path`` parsed; None where there is none. Raises ``Refused`` where it
     cannot be read (past ``LIMIT``, not Python's)."""
     import ast
 
@@ -88,13 +87,13 @@ def _parsed(path: str) -> ast.Module | None:
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
     except (OSError, ValueError):
-        raise _Refused from None
+        raise Refused from None
     if len(data) > LIMIT:
-        raise _Refused
+        raise Refused
     try:
         return ast.parse(data)
     except (SyntaxError, ValueError, UnicodeError, LookupError, MemoryError, RecursionError):
-        raise _Refused from None
+        raise Refused from None
 
 
 def _fixtures(tree: ast.Module | None) -> set[str]:
@@ -105,7 +104,7 @@ def _fixtures(tree: ast.Module | None) -> set[str]:
 
     found: set[str] = set()
     for node in ast.walk(tree) if tree else ():
-        fixtures = [d for d in getattr(node, "decorator_list", ()) if _named(
+        fixtures = [d for d in getattr(node, "decorator_list", ()) if named(
             d.func if isinstance(d, ast.Call) else d) == "fixture"]
         if fixtures and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             found.add(node.name)
@@ -113,387 +112,3 @@ def _fixtures(tree: ast.Module | None) -> set[str]:
                          if k.arg == "name" and isinstance(k.value, ast.Constant) and
                          isinstance(k.value.value, str))
     return found
-
-
-def _named(node: ast.expr) -> str:
-    """The name ``node`` spells last (``pytest.fixture``: ``fixture``), or ``""``."""
-    import ast
-
-    return node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "") if \
-        isinstance(node, ast.Name) else ""
-
-
-class _Refused(Exception):
-    """A shape the allow-list does not read."""
-
-
-class _Reader:
-    """The allow-list's reading of one module (``module``)."""
-
-    def __init__(self, path: str, folder: str, fixtures: set[str]) -> None:
-        self.path, self.folder, self.fixtures = path, folder, fixtures
-        self.modules: dict[str, str] = {}  # (a local name: the listed module it is)
-        self.fixture_names: set[str] = set()  # (local names of `pytest.fixture`)
-        self.kept: set[int] = set()  # (Name nodes bound by an assignment read)
-        self.conftest = path.endswith("/conftest.py")
-        self.bound: dict[str, set[str]] = {}  # (how each name is bound: `_bindings`)
-
-    def module(self, tree: ast.Module) -> bool:
-        """Whether the module ``tree`` is of the shapes read (see the module's text)."""
-        import ast
-
-        try:
-            self._bindings(tree)
-            for node in ast.walk(tree):
-                if isinstance(node, (ast.Import, ast.ImportFrom)):
-                    self._import(node)
-            for node in tree.body:
-                if _main_block(node):
-                    assert isinstance(node, ast.If)
-                    for other in node.orelse:  # (`__name__` is never `__main__` under pytest)
-                        self._visit(other, False)
-                else:
-                    self._visit(node, False)
-        except _Refused:
-            return False
-        return True
-
-    def _bindings(self, tree: ast.Module) -> None:
-        """How each name of ``tree`` is bound: ``truth`` (assigned a comparison, a boolean
-        operation, ``not``, a boolean constant), ``import``, or ``other``."""
-        import ast
-
-        kinds: dict[int, str] = {}
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.Assign, ast.AnnAssign)):
-                kind = "truth" if _truth(node.value) else "other"
-                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                    kinds[id(target)] = kind
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                self.bound.setdefault(node.id, set()).add(kinds.get(id(node), "other"))
-            elif isinstance(node, ast.alias):
-                self.bound.setdefault((node.asname or node.name).split(".")[0], set()).add(
-                    "import")
-            elif isinstance(node, ast.arg):
-                self.bound.setdefault(node.arg, set()).add("other")
-
-    def _condition(self, node: ast.expr) -> None:
-        """Refuses a mark's condition (``skipif``, ``xfail``) that may be a string: pytest
-        evaluates one as code with ``sys``, ``os`` and the config in its namespace (s61-greview
-        G6); a comparison, a boolean operation, ``not``, a boolean constant, or a name bound
-        only so or by an import (the project's value: P1g) is read."""
-        import ast
-
-        if isinstance(node, ast.Name) and self.bound.get(node.id, {"other"}) <= {"truth",
-                                                                                "import"}:
-            return
-        if not _truth(node):
-            raise _Refused
-
-    def _import(self, node: ast.Import | ast.ImportFrom) -> None:
-        import ast
-
-        from .pathlists import MODULES
-
-        if isinstance(node, ast.ImportFrom):
-            self._import_from(node)
-            return
-        for alias in node.names:
-            top = alias.name.split(".")[0]
-            if alias.name in MODULES and top in MODULES:
-                self.modules[alias.asname or top] = alias.name if alias.asname else top
-            elif top in MODULES or not self._project(top):
-                raise _Refused
-
-    def _import_from(self, node: ast.ImportFrom) -> None:
-        from .pathlists import MODULES
-
-        module = node.module or ""
-        if any(a.name == "*" for a in node.names):
-            raise _Refused
-        if node.level:
-            return  # (a relative import: the project's)
-        if module not in MODULES:
-            if module.split(".")[0] in MODULES or not self._project(module.split(".")[0]):
-                raise _Refused
-            return
-        for alias in node.names:
-            full = f"{module}.{alias.name}"
-            if full in MODULES:
-                self.modules[alias.asname or alias.name] = full
-            elif not _listed(module, alias.name):
-                raise _Refused
-            elif full == "pytest.fixture":
-                self.fixture_names.add(alias.asname or alias.name)
-
-    def _project(self, top: str) -> bool:
-        """Whether the top name ``top`` is a module the project's folders hold (the collecting
-        folder, its ``src/``, the module's own folder and each up to the collecting one)."""
-        import sys
-
-        if top in sys.stdlib_module_names or top in sys.builtin_module_names:
-            return False  # (`gc` is the interpreter's, whatever `src/gc.py` there is)
-        at = os.path.dirname(self.path)
-        folders = [self.folder, os.path.join(self.folder, "src")]
-        while at.startswith(self.folder.rstrip("/") + "/"):
-            folders.append(at)
-            at = os.path.dirname(at)
-        return any(fs.exists(os.path.join(f, top + ".py")) or fs.exists(
-            os.path.join(f, top, "__init__.py")) for f in folders)
-
-    def _visit(self, node: ast.AST, decorating: bool) -> None:
-        import ast
-
-        if isinstance(node, ast.Attribute):
-            self._attribute(node, decorating)
-        elif isinstance(node, ast.Name):
-            self._name(node, decorating)
-        elif isinstance(node, ast.Call):
-            self._call(node, decorating)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            self._function(node)
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            self._assign(node)
-        elif isinstance(node, (ast.MatchClass, ast.ClassDef)):
-            self._class(node)
-        else:
-            for child in ast.iter_child_nodes(node):
-                self._visit(child, decorating)
-
-    def _class(self, node: ast.MatchClass | ast.ClassDef) -> None:
-        """Reads a class statement (its decorators as decorators) or a class pattern (its
-        keywords are attributes: s61-greview G19)."""
-        import ast
-
-        if isinstance(node, ast.MatchClass):
-            for attr in node.kwd_attrs:
-                _value_attribute(attr, False, False)
-            for child in ast.iter_child_nodes(node):
-                self._visit(child, False)
-            return
-        for one in node.decorator_list:
-            self._visit(one, True)
-        for other in [*node.bases, *node.keywords, *node.body]:
-            self._visit(other, False)
-
-    def _assign(self, node: ast.Assign | ast.AnnAssign) -> None:
-        """Reads an assignment; a name pytest collects (``test_x``) is bound only to data."""
-        import ast
-
-        if node.value is None or isinstance(node.value, (
-                ast.Constant, ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.DictComp,
-                ast.SetComp, ast.JoinedStr)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            self.kept.update(id(t) for t in targets if isinstance(t, ast.Name))
-        for child in ast.iter_child_nodes(node):
-            self._visit(child, False)
-
-    def _name(self, node: ast.Name, decorating: bool) -> None:
-        import ast
-
-        from .exactlists import BUILTINS, exception
-        from .pathlists import DUNDERS, RUN_PREFIXES
-
-        name = node.id
-        if not isinstance(node.ctx, ast.Load):
-            if (name.startswith((*RUN_PREFIXES, "setUp", "tearDown")) and id(
-                    node) not in self.kept) or name[:2] == "__":  # (`test_x = helper`:
-                raise _Refused  # pytest runs it; `__name__ = '__main__'`)
-            return
-        if name in self.modules or (name in self.fixture_names and not decorating) or (
-                name[:2] == "__" and name not in DUNDERS):
-            raise _Refused
-        import builtins
-
-        if hasattr(builtins, name) and name not in BUILTINS and name not in _BUILTINS and \
-                not exception(name):
-            raise _Refused
-        if name == "getattr":
-            raise _Refused  # (but as `_call` reads it)
-
-    def _attribute(self, node: ast.Attribute, decorating: bool, called: bool = False) -> None:
-        """Reads an attribute chain (``called``: its last attribute is the function of a call
-        ``_call`` read the arguments of)."""
-        import ast
-
-        chain: list[str] = []
-        base: ast.expr = node
-        while isinstance(base, ast.Attribute):
-            chain.append(base.attr)
-            base = base.value
-        chain.reverse()
-        start = 0
-        if isinstance(base, ast.Name) and base.id in self.modules:
-            start = self._module_chain(self.modules[base.id], chain, decorating)
-        else:
-            self._visit(base, decorating)
-        marks = isinstance(base, ast.Name) and self.modules.get(base.id) == "pytest.mark"
-        for index, attr in enumerate(chain):
-            marks = marks or attr == "mark"
-            if attr in _CALLED and (marks or attr not in ("skipif", "xfail")) and not (
-                    called and index == len(chain) - 1) and not (marks and decorating):
-                raise _Refused  # (read only as a call `_call` read, or a mark applied bare)
-            if self.conftest and attr in _CONFIGURED:
-                raise _Refused  # (a conftest's hook changing what pytest collects: G7, G8)
-        mine = isinstance(base, ast.Name) and base.id in ("self", "cls")
-        for index in range(start, len(chain)):
-            _value_attribute(chain[index], mine and index == 0,
-                             called and index == len(chain) - 1)
-
-    def _module_chain(self, module: str | None, chain: list[str], decorating: bool) -> int:
-        """How many attributes of ``chain`` the listed ``module``'s table reads (a module, then
-        a listed name: ``os.path.join``); refuses an unlisted one and a module left a value."""
-        start = 0
-        while module is not None and start < len(chain):
-            attr = chain[start]
-            if f"{module}.{attr}" in _modules():
-                module = f"{module}.{attr}"
-            elif _listed(module, attr):
-                if f"{module}.{attr}" == "pytest.fixture" and not decorating:
-                    raise _Refused
-                module = None
-            else:
-                raise _Refused
-            start += 1
-        if module is not None:
-            raise _Refused  # (a module as a value: `helpers.run(os)`)
-        return start
-
-    def _call(self, node: ast.Call, decorating: bool) -> None:
-        import ast
-
-        func = node.func
-        if isinstance(func, ast.Name) and func.id == "getattr":
-            name = node.args[1] if len(node.args) in (2, 3) and not node.keywords else None
-            if not (isinstance(name, ast.Constant) and isinstance(name.value, str)) or (
-                    isinstance(node.args[0], ast.Name) and node.args[0].id in self.modules):
-                raise _Refused
-            _value_attribute(name.value, False, False)
-            for arg in [node.args[0], *node.args[2:]]:
-                self._visit(arg, False)
-            return
-        if isinstance(func, ast.Attribute) and func.attr in _CALLED:
-            self._arguments(func.attr, node)
-            self._attribute(func, decorating, True)
-        else:
-            self._visit(func, decorating)
-        for child in node.args:
-            self._visit(child, False)
-        for keyword in node.keywords:  # (`pytest.param(…, marks=pytest.mark.xfail)`: applied)
-            self._visit(keyword.value, keyword.arg == "marks")
-
-    def _arguments(self, name: str, node: ast.Call) -> None:
-        """Refuses the arguments of a call of ``_CALLED``'s ``name`` but a mark's conditions
-        read (``_condition``), ``addinivalue_line('markers', …)`` and the object forms of
-        ``setattr``/``delattr`` (not monkeypatch's dotted string: ``setattr('sys.path', …)``,
-        nor ``addinivalue_line('python_files', …)``: G8)."""
-        import ast
-
-        plain = [a for a in node.args if not isinstance(a, ast.Starred)]
-        if len(plain) != len(node.args) or any(k.arg is None for k in node.keywords):
-            raise _Refused
-        if name in ("skipif", "xfail"):
-            for condition in [*plain, *(k.value for k in node.keywords if k.arg == "condition")]:
-                self._condition(condition)
-        elif name == "addinivalue_line":
-            if not (plain and isinstance(plain[0], ast.Constant) and plain[0].value == "markers"):
-                raise _Refused
-        elif len(plain) < {"setattr": 3, "delattr": 2}[name] or any(
-                k.arg not in ("raising",) for k in node.keywords):
-            raise _Refused
-
-    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        import ast
-
-        from .pathlists import PARAMETERS, RUN_PREFIXES
-
-        run = node.name.startswith((*RUN_PREFIXES, "setUp", "tearDown")) or any(
-            not (isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod",
-                                                      "property"))
-            for d in node.decorator_list)
-        if run:
-            args = node.args
-            plain = [*args.posonlyargs, *args.args]
-            taken = plain[:len(plain) - len(args.defaults)] + [
-                a for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None]
-            strings = {w for d in node.decorator_list if isinstance(d, ast.Call) and _named(
-                d.func) == "parametrize" and d.args for c in [d.args[0], *(
-                    d.args[0].elts if isinstance(d.args[0], (ast.List, ast.Tuple)) else ())]
-                if isinstance(c, ast.Constant) and isinstance(c.value, str)
-                for w in c.value.replace(",", " ").split()}
-            if any(a.arg not in PARAMETERS and a.arg not in self.fixtures and
-                   a.arg not in strings for a in taken):
-                raise _Refused  # (a plugin's fixture: `mocker`)
-        for one in node.decorator_list:
-            self._visit(one, True)
-        for other in [node.args, *node.body, *([node.returns] if node.returns else [])]:
-            self._visit(other, False)
-
-
-#: The attributes read only as a call's whose arguments ``_Reader._call`` reads (a mark's
-#: ``skipif``/``xfail``: their conditions; ``setattr``: its object form).
-_CALLED = frozenset(("setattr", "delattr", "addinivalue_line", "skipif", "xfail"))
-#: The attributes of pytest's config a conftest may not name (its hooks run before the
-#: collection: `config.args[:] = […]`, `config.option.doctestmodules = True`).
-_CONFIGURED = frozenset(("args", "option", "inicfg", "invocation_params",
-                         "known_args_namespace", "getini"))
-#: Builtins a read module may name beside ``exactlists.BUILTINS`` (none reaches a namespace
-#: by a string or runs text).
-_BUILTINS = frozenset(("super", "iter", "next", "map", "filter", "dir", "memoryview", "aiter",
-                       "anext", "NotImplemented"))
-#: The attributes of any value that run text or set one by a string (``x.setattr`` is read
-#: by its call: ``_Reader._call``).
-_RUNS = frozenset(("eval", "exec", "compile", "globals", "locals", "vars", "__import__",
-                   "breakpoint", "setattr", "delattr", "input", "help"))
-
-
-def _modules() -> dict[str, frozenset[str] | None]:
-    from .pathlists import MODULES
-
-    return MODULES
-
-
-def _listed(module: str, name: str) -> bool:
-    """Whether the listed ``module``'s ``name`` is one a read module may use."""
-    from .pathlists import MODULES, UPPER
-
-    names = MODULES[module]
-    if names is None:
-        return not name.startswith("_") and (module not in UPPER or name.isupper() or name in (
-            "signal", "alarm", "getsignal", "strerror", "errorcode", "S_ISDIR", "S_ISREG",
-            "S_ISLNK", "S_IMODE", "filemode"))
-    return name in names
-
-
-def _value_attribute(attr: str, mine: bool, called: bool) -> None:
-    """Refuses ``attr`` of a value (``mine``: ``self``'s or ``cls``'s; ``called``: the
-    ``setattr``/``delattr`` a call's arguments were read for)."""
-    from .exactlists import DATA, FRAMES
-    from .pathlists import DUNDERS, MOVERS
-
-    if attr in MOVERS or attr.startswith(FRAMES) or (attr in _RUNS and not called) or (
-            attr[:2] == "__" and attr not in DUNDERS and attr not in DATA) or (
-            attr[:1] == "_" and attr[:2] != "__" and not mine):
-        raise _Refused
-
-
-def _truth(node: ast.expr | None) -> bool:
-    """Whether ``node`` is a truth value by its shape (a comparison, a boolean operation of
-    such, ``not``, a boolean constant or None)."""
-    import ast
-
-    return (isinstance(node, (ast.Compare, ast.UnaryOp)) and (
-        not isinstance(node, ast.UnaryOp) or isinstance(node.op, ast.Not))) or (
-        isinstance(node, ast.BoolOp) and all(_truth(v) for v in node.values)) or (
-        isinstance(node, ast.Constant) and node.value in (True, False, None))
-
-
-def _main_block(node: ast.AST) -> bool:
-    """Whether ``node`` is a module's ``if __name__ == "__main__":``."""
-    import ast
-
-    test = getattr(node, "test", None)
-    return isinstance(node, ast.If) and isinstance(test, ast.Compare) and isinstance(
-        test.left, ast.Name) and test.left.id == "__name__" and len(test.comparators) == 1 and \
-        isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value == "__main__"

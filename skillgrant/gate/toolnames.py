@@ -136,7 +136,10 @@ def folder_items(values: list[tuple[list[str], str, str]], kept: set[str],
                 through.add(path)
             else:
                 others[path] = others.get(path, "") + kinds(name, value)
-    linked = _linked(others, kept, whose)  # (the links a folder guarded whole holds: W)
+    from .toollinks import linked_targets
+
+    linked, at_kept = linked_targets(others, kept, whose)  # (the links a folder guarded
+    linked += [i for t, kind in at_kept for i in looked_up(t, kind)]  # whole holds: W)
     if not folders:
         return linked, through
     shadowed: dict[str, bool] = {}
@@ -146,50 +149,6 @@ def folder_items(values: list[tuple[list[str], str, str]], kept: set[str],
         shadowed.update(_own(folder, kind))  # (`-I. -I..`: ../cfg.h for ./cfg.h, L3)
     return linked + [i for f, kind in dict.fromkeys(folders)
                      for i in looked_up(f, kind, shadowed)], through
-
-
-def _linked(others: dict[str, str], kept: set[str], whose: str) -> list[tuple[str, bool]]:
-    """The items guarding where the links below each of ``others`` lead (folders a toolchain
-    value names, guarded whole by the caller, each with its lookups' kinds): gcc, cpp and ld
-    read through them (``-Iinclude``, ``include/cfg -> ../vendor/cfg``; ``-Bv/``, ``v/as ->
-    ../other/as``: s56-greview2 W), each target whole, or by ``looked_up``'s names where it
-    is one of ``kept`` (a folder a call runs in, or above one), a linked folder read for its
-    own links too. A folder the value names outside those below ``kept``'s (the system's) is
-    not read; one holding more than ``_MAX_LINKED`` entries below
-    raises ValueError (its links not known)."""
-    home = os.path.expanduser("~")
-    inner = tuple(k.rstrip("/") + "/" for k in kept if k not in ("/", home))
-    items: list[tuple[str, bool]] = []
-    queue = [(p, k) for p, k in others.items() if p.startswith(inner)]
-    seen, count = {p for p, _ in queue}, 0
-    while queue:
-        folder, kind = queue.pop()
-        fs.watch_folder(folder)
-        try:
-            with os.scandir(folder) as listing:
-                entries = list(listing)
-        except OSError:
-            continue
-        count += len(entries)
-        if count > _MAX_LINKED:
-            raise ValueError(f"{whose} toolchain value names {folder}, whose links below "
-                             f"(more than {_MAX_LINKED} entries) the gate does not read")
-        for entry in entries:
-            target = fs.realpath(entry.path) if entry.is_symlink() else None
-            if entry.is_dir(follow_symlinks=False):
-                queue.append((entry.path, kind))
-            elif target in kept:
-                items += looked_up(target, kind)
-            elif target and target not in seen:
-                seen.add(target)
-                items.append((target, True))
-                if entry.is_dir():  # (its own links too, wherever it is: s61-greview W1)
-                    queue.append((target, kind))
-    return items
-
-
-#: How many entries ``_linked`` reads below the folders a toolchain value names.
-_MAX_LINKED: Final = 20000
 
 
 def _held(folder: str) -> dict[str, bool]:
