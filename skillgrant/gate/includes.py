@@ -12,9 +12,10 @@ space, comments a space (a line closing a block comment read from there on too),
 ``#``; a directive ``include``, ``include_next``, ``import`` or ``embed`` is read only in its
 literal forms (``<name>``, ``"name"``). Any other (a computed include: a macro a ``-D`` may
 define), a directive a block comment continues, a trigraph (``??=``: ``-trigraphs``), a source
-past ``_LIMIT``, the sources past ``_BUDGET`` bytes in all or a walk past ``_ENTRIES``
-entries cannot be read exactly: None (the caller guards widely). Each line is read once
-(linear: a source of unclosed comments costs no more: s61-greview T1, T2)."""
+past ``_LIMIT``, the sources past ``_BUDGET`` bytes or ``_LINES`` lines holding a ``#`` in
+all, or a walk past ``_ENTRIES`` entries cannot be read exactly: None (the caller guards
+widely). Each line is read once (linear: unclosed comments cost no more: s61-greview T1,
+T2)."""
 
 from __future__ import annotations
 
@@ -38,9 +39,13 @@ COMPILED: Final = (".c", ".cc", ".cpp", ".cxx", ".c++", ".C", ".cp", ".CPP", ".m
                    ".M", ".S", ".sx")
 #: How many entries the folders below are read for; how many bytes a source is read for.
 _ENTRIES: Final = 4000
-_LIMIT: Final = 1 << 21
-#: How many bytes of sources one question reads in all (past them: not read exactly).
-_BUDGET: Final = 1 << 22
+_LIMIT: Final = 1 << 24
+#: How many bytes of sources, and lines that may be directives, one question reads in all
+#: (past them: not read exactly; an SQLite amalgamation, 9 MB, is read).
+_BUDGET: Final = 1 << 26
+_LINES: Final = 100000
+#: The lines that may be directives (a `#` or a `%:` on them).
+_CANDIDATES: Final = re.compile(r"^[^\n]*(?:#|%:)[^\n]*$", re.M)
 #: The folders below that are not the project's sources (a repository's, a package tree's).
 _SKIPPED: Final = frozenset((".git", ".hg", ".svn"))
 #: A directive that includes a file, in its literal form (the name, then nothing but space).
@@ -60,7 +65,7 @@ def included(folder: str) -> set[str] | None:
     if sources is None:
         return None
     names: set[str] = set()
-    queue, seen, budget = sources, set(sources), [_BUDGET]
+    queue, seen, budget = sources, set(sources), [_BUDGET, _LINES]
     while queue:
         path = queue.pop()
         found = _read(path, budget)
@@ -106,8 +111,8 @@ def _sources(folder: str) -> list[str] | None:
 
 def _read(path: str, budget: list[int]) -> set[str] | None:
     """The names the include directives of the file ``path`` give (see the module's text);
-    None where one cannot be read exactly, or past the bytes ``budget`` holds (taken from
-    it)."""
+    None where one cannot be read exactly, or past the bytes or the directive lines
+    ``budget`` holds (taken from it)."""
     try:
         data = fs.read(path, min(_LIMIT, budget[0]) + 1)
     except OSError:
@@ -119,23 +124,36 @@ def _read(path: str, budget: list[int]) -> set[str] | None:
     if "??=" in text or "??/" in text:
         return None  # (a trigraph: `??=include`, `??/` a backslash)
     text = _SPLICE.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    lines = _CANDIDATES.findall(text)  # (only lines holding a `#` or `%:` may be one)
+    budget[1] -= len(lines)
+    if budget[1] < 0:
+        return None
     names: set[str] = set()
-    for line in text.split("\n"):  # (and after a comment an earlier line opened: H10)
+    for line in lines:  # (and after a comment an earlier line opened: H10)
         for part in (line, line[line.find("*/") + 2:] if "*/" in line else ""):
             start = _lead(part)
-            if not start.startswith(("#", "%:")):
-                continue
-            body = _uncommented(start)
-            directive = _DIRECTIVE.match(body) if body is not None else None
-            if body is None:
-                return None  # (a directive a block comment continues: `#/*`, `*/include`)
-            if directive is None or directive.group(1) not in _INCLUDES:
-                continue
-            literal = _LITERAL.fullmatch(directive.group(2))
-            if not literal:
-                return None  # (a computed include: `#include CONFIG_H`, a `-D` may define)
-            names.add(literal.group(1) if literal.group(1) is not None else literal.group(2))
+            name = _included_name(start) if start.startswith(("#", "%:")) else ""
+            if name is None:
+                return None
+            if name:
+                names.add(name)
     return names
+
+
+def _included_name(start: str) -> str | None:
+    """The name the directive ``start`` includes; ``""`` where it includes none, None where it
+    is not read exactly (a block comment continues it: `#/*`; a computed include: `#include
+    CONFIG_H`, a `-D` may define it)."""
+    body = _uncommented(start)
+    if body is None:
+        return None
+    directive = _DIRECTIVE.match(body)
+    if directive is None or directive.group(1) not in _INCLUDES:
+        return ""
+    literal = _LITERAL.fullmatch(directive.group(2))
+    if not literal:
+        return None
+    return literal.group(1) if literal.group(1) is not None else literal.group(2)
 
 
 def _lead(part: str) -> str:

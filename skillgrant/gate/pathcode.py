@@ -59,11 +59,11 @@ def _read_files(folder: str) -> tuple[list[str], list[str]] | None:
     runs its examples in its own process, s61-greview G16)."""
     from .testnames import test_name
 
-    below = below_files(folder, frozenset(("__pycache__",)), (".txt",))  # (pytest's
+    below = below_files(folder, frozenset(("__pycache__", ".git")), (".txt",))  # (pytest's
     if below is None or any(  # norecursedirs may be set, a hook may collect in node_modules:
             p.rpartition("/")[2].lower().startswith("test") and p.endswith(".txt")
-            for p in below):  # every folder read, G17; a doctest file's `>>>` code, G16)
-        return None
+            for p in below):  # every folder but a repository's read, G17; a doctest file's
+        return None  # `>>>` code, G16)
     conftests = list(dict.fromkeys([*above_conftests(folder), *(
         p for p in below if p.endswith("/conftest.py"))]))
     tests = [p for p in below if p.endswith(".py") and test_name(p.rpartition("/")[2].lower())

@@ -157,3 +157,18 @@ DUNDERS: Final = _names("""__init__ __class__ __qualname__ __module__ __enter__ 
 #: The names a function is run by pytest with fixtures for (``test_a``, ``setup_module``,
 #: ``pytest_configure``, ``setUp``): its arguments are read by ``PARAMETERS``.
 RUN_PREFIXES: Final = ("test", "setup", "teardown", "pytest_")
+#: The attributes read only as a call's whose arguments ``pathreader.Reader._call`` reads
+#: (a mark's ``skipif``/``xfail``: their conditions; ``setattr``: its object form).
+CALLED: Final = frozenset(("setattr", "delattr", "addinivalue_line", "skipif", "xfail"))
+#: The attributes of pytest's config a conftest may not name (its hooks run before the
+#: collection: `config.args[:] = […]`, `config.option.doctestmodules = True`).
+CONFIGURED: Final = frozenset(("args", "option", "inicfg", "invocation_params",
+                              "known_args_namespace", "getini"))
+#: Builtins a read module may name beside ``exactlists.BUILTINS`` (none reaches a namespace
+#: by a string or runs text).
+ALSO_BUILTINS: Final = frozenset(("super", "iter", "next", "map", "filter", "dir",
+                                 "memoryview", "aiter", "anext", "NotImplemented"))
+#: The attributes of any value that run text or set one by a string (``x.setattr`` is read
+#: by its call: ``pathreader.Reader._call``).
+RUNS: Final = frozenset(("eval", "exec", "compile", "globals", "locals", "vars",
+                         "__import__", "breakpoint", "setattr", "delattr", "input", "help"))

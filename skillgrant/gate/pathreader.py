@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 from . import files as fs
+from .pathlists import ALSO_BUILTINS, CALLED, CONFIGURED, RUNS
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -80,12 +81,11 @@ class Reader:
         """Refuses a mark's condition (``skipif``, ``xfail``) that may be a string: pytest
         evaluates one as code with ``sys``, ``os`` and the config in its namespace (s61-greview
         G6); a comparison, a boolean operation, ``not``, a boolean constant, or a name bound
-        only so or by an import (the project's value: P1g) is read."""
+        only so in the module is read."""
         import ast
 
-        if isinstance(node, ast.Name) and self.bound.get(node.id, {"other"}) <= {"truth",
-                                                                                "import"}:
-            return
+        if isinstance(node, ast.Name) and self.bound.get(node.id, {"other"}) == {"truth"}:
+            return  # (an imported one may be a string: s61-greview G6c)
         if not _truth(node):
             raise Refused
 
@@ -170,10 +170,24 @@ class Reader:
             for child in ast.iter_child_nodes(node):
                 self._visit(child, False)
             return
-        for one in node.decorator_list:
-            self._visit(one, True)
+        if any(isinstance(b, (ast.Import, ast.ImportFrom)) for b in node.body):
+            raise Refused  # (a class attribute bound to a module: `self.s.path`, G22)
+        self._decorators(node.decorator_list)
         for other in [*node.bases, *node.keywords, *node.body]:
             self._visit(other, False)
+
+    def _decorators(self, nodes: list[ast.expr]) -> None:
+        """Reads decorators (or a ``marks=`` value's marks): a mark applied bare
+        (``@pytest.mark.xfail``) read as such, a list's items each."""
+        import ast
+
+        for node in nodes:
+            if isinstance(node, ast.Attribute):
+                self._attribute(node, True, bare=True)
+            elif isinstance(node, (ast.List, ast.Tuple)):
+                self._decorators(node.elts)
+            else:
+                self._visit(node, True)
 
     def _assign(self, node: ast.Assign | ast.AnnAssign) -> None:
         """Reads an assignment; a name pytest collects (``test_x``) is bound only to data."""
@@ -204,15 +218,17 @@ class Reader:
             raise Refused
         import builtins
 
-        if hasattr(builtins, name) and name not in BUILTINS and name not in _BUILTINS and \
+        if hasattr(builtins, name) and name not in BUILTINS and name not in ALSO_BUILTINS and \
                 not exception(name):
             raise Refused
         if name == "getattr":
             raise Refused  # (but as `_call` reads it)
 
-    def _attribute(self, node: ast.Attribute, decorating: bool, called: bool = False) -> None:
+    def _attribute(self, node: ast.Attribute, decorating: bool, called: bool = False,
+                   bare: bool = False) -> None:
         """Reads an attribute chain (``called``: its last attribute is the function of a call
-        ``_call`` read the arguments of)."""
+        ``_call`` read the arguments of; ``bare``: it is a decorator, or a ``marks=`` value,
+        itself)."""
         import ast
 
         chain: list[str] = []
@@ -229,10 +245,11 @@ class Reader:
         marks = isinstance(base, ast.Name) and self.modules.get(base.id) == "pytest.mark"
         for index, attr in enumerate(chain):
             marks = marks or attr == "mark"
-            if attr in _CALLED and (marks or attr not in ("skipif", "xfail")) and not (
-                    called and index == len(chain) - 1) and not (marks and decorating):
-                raise Refused  # (read only as a call `_call` read, or a mark applied bare)
-            if self.conftest and attr in _CONFIGURED:
+            if attr in CALLED and (marks or attr not in ("skipif", "xfail")) and not (
+                    (called or (bare and marks)) and index == len(chain) - 1):
+                raise Refused  # (read only as a call `_call` read, or a mark applied bare:
+                # not `skipif.with_args(…)`, `skipif.__call__(…)`: G6d, G6e)
+            if self.conftest and attr in CONFIGURED:
                 raise Refused  # (a conftest's hook changing what pytest collects: G7, G8)
         mine = isinstance(base, ast.Name) and base.id in ("self", "cls")
         for index in range(start, len(chain)):
@@ -271,7 +288,7 @@ class Reader:
             for arg in [node.args[0], *node.args[2:]]:
                 self._visit(arg, False)
             return
-        if isinstance(func, ast.Attribute) and func.attr in _CALLED:
+        if isinstance(func, ast.Attribute) and func.attr in CALLED:
             self._arguments(func.attr, node)
             self._attribute(func, decorating, True)
         else:
@@ -279,10 +296,13 @@ class Reader:
         for child in node.args:
             self._visit(child, False)
         for keyword in node.keywords:  # (`pytest.param(…, marks=pytest.mark.xfail)`: applied)
-            self._visit(keyword.value, keyword.arg == "marks")
+            if keyword.arg == "marks":
+                self._decorators([keyword.value])
+            else:
+                self._visit(keyword.value, False)
 
     def _arguments(self, name: str, node: ast.Call) -> None:
-        """Refuses the arguments of a call of ``_CALLED``'s ``name`` but a mark's conditions
+        """Refuses the arguments of a call of ``CALLED``'s ``name`` but a mark's conditions
         read (``_condition``), ``addinivalue_line('markers', …)`` and the object forms of
         ``setattr``/``delattr`` (not monkeypatch's dotted string: ``setattr('sys.path', …)``,
         nor ``addinivalue_line('python_files', …)``: G8)."""
@@ -323,27 +343,9 @@ class Reader:
             if any(a.arg not in PARAMETERS and a.arg not in self.fixtures and
                    a.arg not in strings for a in taken):
                 raise Refused  # (a plugin's fixture: `mocker`)
-        for one in node.decorator_list:
-            self._visit(one, True)
+        self._decorators(node.decorator_list)
         for other in [node.args, *node.body, *([node.returns] if node.returns else [])]:
             self._visit(other, False)
-
-
-#: The attributes read only as a call's whose arguments ``Reader._call`` reads (a mark's
-#: ``skipif``/``xfail``: their conditions; ``setattr``: its object form).
-_CALLED = frozenset(("setattr", "delattr", "addinivalue_line", "skipif", "xfail"))
-#: The attributes of pytest's config a conftest may not name (its hooks run before the
-#: collection: `config.args[:] = […]`, `config.option.doctestmodules = True`).
-_CONFIGURED = frozenset(("args", "option", "inicfg", "invocation_params",
-                         "known_args_namespace", "getini"))
-#: Builtins a read module may name beside ``exactlists.BUILTINS`` (none reaches a namespace
-#: by a string or runs text).
-_BUILTINS = frozenset(("super", "iter", "next", "map", "filter", "dir", "memoryview", "aiter",
-                       "anext", "NotImplemented"))
-#: The attributes of any value that run text or set one by a string (``x.setattr`` is read
-#: by its call: ``Reader._call``).
-_RUNS = frozenset(("eval", "exec", "compile", "globals", "locals", "vars", "__import__",
-                   "breakpoint", "setattr", "delattr", "input", "help"))
 
 
 def _modules() -> dict[str, frozenset[str] | None]:
@@ -370,7 +372,7 @@ def _value_attribute(attr: str, mine: bool, called: bool) -> None:
     from .exactlists import DATA, FRAMES
     from .pathlists import DUNDERS, MOVERS
 
-    if attr in MOVERS or attr.startswith(FRAMES) or (attr in _RUNS and not called) or (
+    if attr in MOVERS or attr.startswith(FRAMES) or (attr in RUNS and not called) or (
             attr[:2] == "__" and attr not in DUNDERS and attr not in DATA) or (
             attr[:1] == "_" and attr[:2] != "__" and not mine):
         raise Refused
