@@ -248,11 +248,9 @@ MOVES: dict[str, dict[str, Case]] = {
 # a-hook-changes-what-pytest-collects, a-plugin-fixture-named-by-a-decorators-string,
 # a-conftests-package-init (open at 51fd9c31 only: a regression), a-main-block-after-name-is-
 # rebound, a-project-module-named-like-a-builtin, a-cookie-hides-a-test-modules-plugins, and
-# the first spellings of the rows below; all open at f716c470)
+# the first spellings of the rows below; since 63f03da5: a-condition-string-is-code's last
+# spellings (an imported name, with_args, __call__); all open at f716c470)
 _P = "test_p_code_moves_the_path"
-OPEN.add(_P, "pathcode._Reader._condition (95c40498) takes a name an import binds as the "
-         "project's value (pytest evaluates its string), and skipif/xfail's with_args in a "
-         "decorator or marks= is not read as a condition", "a-condition-string-is-code")
 OPEN.add(_P, "pathcode._read_files (b3219887) takes a test*.txt doctest file as moving the "
          "path, not one the ini's --doctest-glob names (*.rst)", "a-file-pytest-runs-unread")
 OPEN.add(_P, "pathcode._Reader (95c40498) tracks a listed module only by the names its own "
@@ -582,9 +580,7 @@ OPEN.add("test_k_an_everyday_edit_is_allowed", "pathlists (51fd9c31): a module n
          "(allowed at s61-hmain)", "a-third-party-import", "hypothesis",
          "mock-patch-of-a-project-name", "mock-patch-object", "importorskip",
          "a-namespace-tests-package")
-OPEN.add("test_k_an_everyday_edit_is_allowed", "conftestplugins.below_files as pathcode "
-         "(95c40498) calls it walks .git and node_modules: past 20,000 entries every folder "
-         "may be first on sys.path (allowed at s61-hmain)", "a-large-git-folder")
+# (a-large-git-folder: denied at 95c40498, allowed again since 63f03da5: .git not walked)
 
 
 @pytest.mark.parametrize("case", list(COSTS))
@@ -620,8 +616,8 @@ HEADER_COSTS: dict[str, tuple[dict[str, str], str]] = {
 OPEN.add("test_k_an_everyday_edit_under_the_sessions_include_folder", "toolnames._included "
          "(2b1680ca): a computed include anywhere below, or a walk past includes._ENTRIES "
          "(node_modules now walked), guards every top file but compiled sources (a script, a "
-         "README); past the 4 MiB read (64bafa4c) too", "edit-a-script", "edit-the-readme",
-         "edit-a-script-beside-node-modules", "edit-a-script-beside-a-large-source")
+         "README)", "edit-a-script", "edit-the-readme", "edit-a-script-beside-node-modules")
+# (edit-a-script-beside-a-large-source: denied at 64bafa4c, allowed since 63f03da5)
 
 
 @pytest.mark.parametrize("case", list(HEADER_COSTS))
