@@ -154,7 +154,11 @@ MOVES: dict[str, dict[str, Case]] = {
         "with-args-as-a-decorator": _py("import pytest\n\n\n@pytest.mark.skipif.with_args(" + COND +
                                         ", reason='x')\n" + IMPORTS),
         "dunder-call-as-a-decorator": _py("import pytest\n\n\n@pytest.mark.skipif.__call__(" +
-                                          COND + ")\n" + IMPORTS)},
+                                          COND + ")\n" + IMPORTS),
+        # (G6f: a comparison is whatever the class's __eq__ returns)
+        "an-overloaded-comparison": _py("import pytest\n\n\nclass S:\n    def __eq__(self, other):"
+                                        "\n        return " + COND + "\n\n\npytestmark = pytest."
+                                        "mark.skipif(S() == 1, reason='x')\n\n\n" + IMPORTS)},
     # G7, G8, G15: a hook changing what pytest collects: an ordinary module of src imported as
     # a test in prepend mode puts src first
     "a-hook-changes-what-pytest-collects": {
@@ -251,6 +255,8 @@ MOVES: dict[str, dict[str, Case]] = {
 # the first spellings of the rows below; since 63f03da5: a-condition-string-is-code's last
 # spellings (an imported name, with_args, __call__); all open at f716c470)
 _P = "test_p_code_moves_the_path"
+OPEN.add(_P, "pathreader._truth (63f03da5) takes a comparison as a truth value by its shape; "
+         "a class's __eq__ returns a string pytest evaluates", "a-condition-string-is-code")
 OPEN.add(_P, "pathcode._read_files (b3219887) takes a test*.txt doctest file as moving the "
          "path, not one the ini's --doctest-glob names (*.rst)", "a-file-pytest-runs-unread")
 OPEN.add(_P, "pathcode._Reader (95c40498) tracks a listed module only by the names its own "
