@@ -71,7 +71,7 @@ def included(folder: str) -> set[str] | None:
         found = _read(path, budget)
         if found is None:
             return None
-        names |= found
+        names |= found | {os.path.normpath(n) for n in found if n}  # (`<./cfg>`: cfg)
         for name in found:  # (read too: the file a name reaches in the folder, beside the
             for at in (os.path.join(folder, name), os.path.join(os.path.dirname(path), name)):
                 if at not in seen and fs.exists(at) and not fs.is_folder(at):  # source)
@@ -159,12 +159,14 @@ def _included_name(start: str) -> str | None:
 def _lead(part: str) -> str:
     """``part`` from its first token on: spaces and whole block comments before it
     skipped."""
+    at = 0
     while True:
-        part = part.lstrip(_SPACE)
-        end = part.find("*/", 2) if part.startswith("/*") else -1
+        while at < len(part) and part[at] in _SPACE:
+            at += 1
+        end = part.find("*/", at + 2) if part.startswith("/*", at) else -1
         if end < 0:
-            return part
-        part = part[end + 2:]
+            return part[at:]
+        at = end + 2
 
 
 def _uncommented(line: str) -> str | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    import ast
     from typing import Final
 
 
@@ -172,3 +173,44 @@ ALSO_BUILTINS: Final = frozenset(("super", "iter", "next", "map", "filter", "dir
 #: by its call: ``pathreader.Reader._call``).
 RUNS: Final = frozenset(("eval", "exec", "compile", "globals", "locals", "vars",
                          "__import__", "breakpoint", "setattr", "delattr", "input", "help"))
+
+
+def truth(node: ast.expr | None, modules: dict[str, str],
+          truths: frozenset[str] = frozenset()) -> bool:
+    """Whether ``node`` is a truth value by its shape: ``not``, a boolean constant or None, a
+    boolean operation of such, an identity or membership test, a comparison of literals and
+    listed modules' values (``sys.platform == 'win32'``; not an object's ``__eq__``, which
+    may return a string: s61-greview G6f), a name of ``truths`` (each bound only so)."""
+    import ast
+
+    if isinstance(node, ast.Compare):
+        return all(isinstance(o, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for o in node.ops) or \
+            all(plain(o, modules) for o in [node.left, *node.comparators])
+    return (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)) or (
+        isinstance(node, ast.BoolOp) and all(truth(v, modules, truths) for v in node.values)) or (
+        isinstance(node, ast.Constant) and node.value in (True, False, None)) or (
+        isinstance(node, ast.Name) and node.id in truths)
+
+
+def plain(node: ast.expr, modules: dict[str, str]) -> bool:
+    """Whether ``node`` is a literal (a tuple of them) or a listed module's value
+    (``sys.version_info[:2]``, ``platform.system()``)."""
+    import ast
+
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(plain(e, modules) for e in node.elts)
+    while isinstance(node, (ast.Attribute, ast.Call, ast.Subscript)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return isinstance(node, ast.Name) and node.id in modules
+
+
+def main_block(node: ast.AST) -> bool:
+    """Whether ``node`` is a module's ``if __name__ == "__main__":``."""
+    import ast
+
+    test = getattr(node, "test", None)
+    return isinstance(node, ast.If) and isinstance(test, ast.Compare) and isinstance(
+        test.left, ast.Name) and test.left.id == "__name__" and len(test.comparators) == 1 and \
+        isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value == "__main__"

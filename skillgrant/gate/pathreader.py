@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from . import files as fs
-from .pathlists import ALSO_BUILTINS, CALLED, CONFIGURED, RUNS
+from .pathlists import ALSO_BUILTINS, CALLED, CONFIGURED, RUNS, main_block, truth
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -42,12 +42,12 @@ class Reader:
         import ast
 
         try:
-            self._bindings(tree)
             for node in ast.walk(tree):
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
                     self._import(node)
+            self._bindings(tree)
             for node in tree.body:
-                if _main_block(node):
+                if main_block(node):
                     assert isinstance(node, ast.If)
                     for other in node.orelse:  # (`__name__` is never `__main__` under pytest)
                         self._visit(other, False)
@@ -65,7 +65,7 @@ class Reader:
         kinds: dict[int, str] = {}
         for node in ast.walk(tree):
             if isinstance(node, (ast.Assign, ast.AnnAssign)):
-                kind = "truth" if _truth(node.value) else "other"
+                kind = "truth" if truth(node.value, self.modules) else "other"
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                     kinds[id(target)] = kind
         for node in ast.walk(tree):
@@ -80,13 +80,9 @@ class Reader:
     def _condition(self, node: ast.expr) -> None:
         """Refuses a mark's condition (``skipif``, ``xfail``) that may be a string: pytest
         evaluates one as code with ``sys``, ``os`` and the config in its namespace (s61-greview
-        G6); a comparison, a boolean operation, ``not``, a boolean constant, or a name bound
-        only so in the module is read."""
-        import ast
-
-        if isinstance(node, ast.Name) and self.bound.get(node.id, {"other"}) == {"truth"}:
-            return  # (an imported one may be a string: s61-greview G6c)
-        if not _truth(node):
+        G6): ``pathlists.truth``'s shapes only (a name bound only so in the module)."""
+        truths = frozenset(n for n, kinds in self.bound.items() if kinds == {"truth"})
+        if not truth(node, self.modules, truths):  # (an imported name may be a string: G6c)
             raise Refused
 
     def _import(self, node: ast.Import | ast.ImportFrom) -> None:
@@ -376,24 +372,3 @@ def _value_attribute(attr: str, mine: bool, called: bool) -> None:
             attr[:2] == "__" and attr not in DUNDERS and attr not in DATA) or (
             attr[:1] == "_" and attr[:2] != "__" and not mine):
         raise Refused
-
-
-def _truth(node: ast.expr | None) -> bool:
-    """Whether ``node`` is a truth value by its shape (a comparison, a boolean operation of
-    such, ``not``, a boolean constant or None)."""
-    import ast
-
-    return (isinstance(node, (ast.Compare, ast.UnaryOp)) and (
-        not isinstance(node, ast.UnaryOp) or isinstance(node.op, ast.Not))) or (
-        isinstance(node, ast.BoolOp) and all(_truth(v) for v in node.values)) or (
-        isinstance(node, ast.Constant) and node.value in (True, False, None))
-
-
-def _main_block(node: ast.AST) -> bool:
-    """Whether ``node`` is a module's ``if __name__ == "__main__":``."""
-    import ast
-
-    test = getattr(node, "test", None)
-    return isinstance(node, ast.If) and isinstance(test, ast.Compare) and isinstance(
-        test.left, ast.Name) and test.left.id == "__name__" and len(test.comparators) == 1 and \
-        isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value == "__main__"
