@@ -253,10 +253,9 @@ MOVES: dict[str, dict[str, Case]] = {
 # a-conftests-package-init (open at 51fd9c31 only: a regression), a-main-block-after-name-is-
 # rebound, a-project-module-named-like-a-builtin, a-cookie-hides-a-test-modules-plugins, and
 # the first spellings of the rows below; since 63f03da5: a-condition-string-is-code's last
-# spellings (an imported name, with_args, __call__); all open at f716c470)
+# spellings (an imported name, with_args, __call__); since 17d5eaab: an overloaded comparison;
+# all open at f716c470)
 _P = "test_p_code_moves_the_path"
-OPEN.add(_P, "pathreader._truth (63f03da5) takes a comparison as a truth value by its shape; "
-         "a class's __eq__ returns a string pytest evaluates", "a-condition-string-is-code")
 OPEN.add(_P, "pathcode._read_files (b3219887) takes a test*.txt doctest file as moving the "
          "path, not one the ini's --doctest-glob names (*.rst)", "a-file-pytest-runs-unread")
 OPEN.add(_P, "pathcode._Reader (95c40498) tracks a listed module only by the names its own "
@@ -394,12 +393,11 @@ _H = "test_h_a_source_names_a_header"
 # .cc source, a subfolder's quoted include found by -I.; since 2b1680ca: a lone \r, a BOM, a
 # NUL, a splice after spaces, a -D over #ifndef, a computed include's document name, raw
 # strings and digit separators, a quoted include's own folder, node_modules' and a linked
-# folder's sources; since 64bafa4c: a directive after a closing comment; all open at f716c470)
+# folder's sources; since 64bafa4c: a directive after a closing comment; since 17d5eaab:
+# <./cfg>, <include/../cfg>; all open at f716c470)
 OPEN.add(_H, "includes.included (2b1680ca) reads an included file's names where the name is "
          "at the folder's top or beside its source, not in a later folder of the search",
          "a-header-a-header-includes")
-OPEN.add(_H, "toolnames._included (136def76, 2b1680ca) guards a top file by its name as "
-         "spelled: <./cfg>, <include/../cfg> reach the top file cfg", "a-name-with-a-folder")
 OPEN.add(_H, "includes._sources (2b1680ca) reads the SOURCES endings below the folder only "
          "(gcc -x c of any name; made or piped sources; a source outside the folder)",
          "a-source-the-reader-misses")
@@ -459,11 +457,10 @@ SLOW: dict[str, tuple[dict[str, str], float]] = {
     "unclosed-comments": ({"junk.c": "/*a" * 10000 + "\n"}, 1.0),
     "many-large-headers": ({f"lib/j{i}.h": HEAVY for i in range(8)}, 5.0),
     # T3: one line of 150,000 empty block comments before a `#` (600 KB): 63f03da5's
-    # includes._lead slices the line once per comment (quadratic: 700,000 took 43.9 s)
+    # includes._lead sliced the line once per comment (quadratic: 700,000 took 43.9 s),
+    # held since 17d5eaab
     "a-line-of-leading-comments": ({"junk.c": "/**/" * 150000 + "#x\n"}, 1.0),
 }
-OPEN.add("test_t_the_sources_are_read_in_time", "includes._lead (63f03da5) slices a line once "
-         "per leading block comment: quadratic", "a-line-of-leading-comments")
 # (many-large-headers: open at 136def76 and 2b1680ca, held since 64bafa4c: 4 MiB in all)
 
 
@@ -542,8 +539,8 @@ VALUES: dict[str, dict[str, Case]] = {
 
 
 OPEN.add_rows("test_m_a_value_make_takes_from_the_session", {r: (r,) for r in VALUES},
-              dict.fromkeys(VALUES, "open at f716c470 and 51fd9c31 (s59-preview's N row's "
-                            "class): no reading of the values a recipe takes from the "
+              dict.fromkeys(VALUES, "open at f716c470, s61-hmain and 17d5eaab (s59-preview's "
+                            "N row's class): no reading of the values make takes from the "
                             "session's environment"), {})
 
 
