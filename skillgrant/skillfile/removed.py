@@ -23,6 +23,7 @@ from yaml.nodes import Node, ScalarNode, SequenceNode
 
 from ..grants import runtime_entries
 from .keyread import Unreadable, bun_string, is_null, is_string, last, runtime_mapping
+from .runtime import runtime_frontmatter
 
 #: The two keys, in the order the runtime tries them.
 KEYS: Final = ("disallowed-tools", "disallowedTools")
@@ -43,8 +44,10 @@ class Removed(NamedTuple):
 def removed_tools(text: str) -> Removed | None:
     """What the SKILL.md ``text`` (a file the reader took) removes; None when the runtime
     reads neither key (or its reading cannot be computed)."""
-    if text.find(_BOTH) < 0 and text.find("\\", 0, _fence_bound(text)) < 0:
-        return None
+    if text.find(_BOTH) < 0:  # (no key spelled plainly: one spelled with escapes, or none)
+        span = runtime_frontmatter(text)
+        if span is None or text.find("\\", span.start, span.end) < 0:
+            return None
     try:
         read = runtime_mapping(text)
         if read is None:
@@ -59,20 +62,6 @@ def removed_tools(text: str) -> Removed | None:
     except Unreadable:
         return None
     return None
-
-
-def _fence_bound(text: str) -> int:
-    """Where the first line that is ``---`` and nothing else (a ``\n`` or ``\r\n`` after it,
-    or the text's end) starts after the opening one: no earlier than the runtime's closing
-    fence (it takes such a line, and others too), so the frontmatter lies before it; the
-    text's length where there is none."""
-    at = 3
-    while (at := text.find("\n---", at)) >= 0:
-        after = text[at + 4:at + 6]
-        if after[:1] in ("\n", "") or after == "\r\n":
-            return at
-        at += 4
-    return len(text)
 
 
 def _entries(node: Node, yaml_text: str) -> tuple[str, ...]:
