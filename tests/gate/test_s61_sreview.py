@@ -28,7 +28,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -37,6 +36,7 @@ from pathlib import Path
 
 import pytest
 from bash_review import LeftOpen
+from test_s60_sreview import START, _copy, _kept  # (a copy of the package, its kept files)
 
 #: Fresh hook processes and ``check`` processes: CI's slow step runs them.
 pytestmark = pytest.mark.slow
@@ -45,21 +45,6 @@ pytestmark = pytest.mark.slow
 #: (tests/conftest.py reads a module's ``OPEN``).
 OPEN = LeftOpen()
 
-SOURCE = Path(__file__).resolve().parents[2] / "skillgrant"
-#: The hook as ``--print-config`` prints it, on a copy of the package: ``{0}`` its folder.
-START = "import sys; sys.path.insert(0, {0!r}); from skillgrant.cli.entry import main; main()"
-
-
-def _copy(folder: Path) -> Path:
-    """A copy of the package, without bytecode or kept files, in ``folder``."""
-    shutil.copytree(SOURCE, folder / "skillgrant", ignore=shutil.ignore_patterns("__pycache__"))
-    return folder
-
-
-def _kept(root: Path) -> list[Path]:
-    """The kept files (modules, patterns) of the copy at ``root``."""
-    cache = root / "skillgrant" / "__pycache__"
-    return sorted(cache.glob("*.marshal")) if cache.is_dir() else []
 
 
 #: A project whose files make, pytest, npm, cmake and cargo read, with a skill whose hook
