@@ -266,29 +266,17 @@ def below_files(folder: str, skipped: frozenset[str] = _SKIPPED,
     depth below ``folder`` (but in ``skipped`` folders and virtual environments); None where
     more than ``_ENTRIES`` entries were read."""
     found: list[str] = []
-    count = 0
-    stack, seen = [folder], set()
-    while stack:
-        at = stack.pop()
-        real = os.path.realpath(at)  # (a link to a folder: pytest follows it, once)
-        if real in seen:
-            continue
-        seen.add(real)
-        try:
-            with os.scandir(at) as listing:
-                entries = list(listing)
-        except OSError:
-            continue
-        count += len(entries)
-        if count > _ENTRIES:
+    for listed in fs.walked(folder, _ENTRIES):  # (a link to a folder: pytest follows it, once)
+        if listed is None:
             return None
+        at, entries, into = listed
         venv = at != folder and any(e.name == "pyvenv.cfg" for e in entries)
         for entry in entries:  # (a virtual environment's folders: pytest collects in none, but
             if entry.name.endswith((".py", *_COMPILED, *more)):  # loads the conftest of one its
                 found.append(entry.path)  # anchor's `test*` folder is, and of its `test*` ones)
             elif entry.name not in skipped and entry.is_dir() and not (
                     venv and not entry.name.startswith("test")):
-                stack.append(entry.path)
+                into.append(entry.path)
     return found
 
 

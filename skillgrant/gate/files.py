@@ -143,6 +143,40 @@ def named_below(top: str, names: Container[str], skips: Container[str],
                 yield os.path.join(at, name)
 
 
+def listing(folder: str) -> list[os.DirEntry[str]]:
+    """The entries of ``folder`` as the system lists them (a view that keeps answers watches
+    it first: ``watch_folder``); none where it cannot be listed."""
+    watch_folder(folder)
+    try:
+        with os.scandir(folder) as entries:
+            return list(entries)
+    except OSError:
+        return []
+
+
+def walked(top: str, bound: int) -> Iterator[tuple[str, list[os.DirEntry[str]], list[str]]
+                                             | None]:
+    """Each folder of a walk from ``top`` with its entries (``listing``) and the list of
+    folders still to walk, in which the caller puts those to walk into (``top`` first; a
+    folder reached again by its real path, through a link, is not listed again); None, and no
+    more, once more than ``bound`` entries were listed."""
+    pending: list[str] = [top]
+    seen: set[str] = set()
+    count = 0
+    while pending:
+        at = pending.pop()
+        real = realpath(at)
+        if real in seen:
+            continue
+        seen.add(real)
+        entries = listing(at)
+        count += len(entries)
+        if count > bound:
+            yield None
+            return
+        yield at, entries, pending
+
+
 def dots_lead(path: str) -> bool:
     """Whether each ``..`` of ``path`` comes before its other parts (``../../x``): joined to
     a real folder, it is then read alike by ``os.path.normpath`` and by the system (which

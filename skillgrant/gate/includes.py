@@ -84,26 +84,14 @@ def _sources(folder: str) -> list[str] | None:
     """The C-family files below ``folder`` (any depth, through links, but ``_SKIPPED``
     folders); None past ``_ENTRIES`` entries."""
     found: list[str] = []
-    stack, count, seen = [folder], 0, set()
-    while stack:
-        at = stack.pop()
-        real = fs.realpath(at)  # (a link to a folder: make may compile what it holds)
-        if real in seen:
-            continue
-        seen.add(real)
-        fs.watch_folder(at)
-        try:
-            with os.scandir(at) as listing:
-                entries = list(listing)
-        except OSError:
-            continue
-        count += len(entries)
-        if count > _ENTRIES:
+    for listed in fs.walked(folder, _ENTRIES):  # (a link to a folder: make may compile what
+        if listed is None:  # it holds)
             return None
+        _, entries, into = listed
         for entry in entries:
             if entry.is_dir():
                 if entry.name not in _SKIPPED:
-                    stack.append(entry.path)
+                    into.append(entry.path)
             elif entry.name.endswith(SOURCES):
                 found.append(entry.path)
     return found

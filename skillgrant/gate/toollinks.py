@@ -4,8 +4,6 @@ is (``toolnames.folder_items`` asks ``linked_targets``)."""
 
 from __future__ import annotations
 
-import os
-
 from . import files as fs
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -30,12 +28,7 @@ def linked_targets(others: dict[str, str], kept: set[str],
     seen, count = {p for p, _ in queue}, 0
     while queue:
         folder, kind = queue.pop()
-        fs.watch_folder(folder)
-        try:
-            with os.scandir(folder) as listing:
-                entries = list(listing)
-        except OSError:
-            continue
+        entries = fs.listing(folder)
         count += len(entries)
         if count > _MAX_LINKED:
             raise ValueError(f"{whose} toolchain value names {folder}, whose links below "
