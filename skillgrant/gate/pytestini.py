@@ -30,6 +30,7 @@ import os
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Final
 
 #: ``addopts`` words after which pytest may import any module below (see the module's text).
@@ -199,16 +200,9 @@ def _plan_words(guards: object) -> list[tuple[str, str, str]]:
     pytest after its name, as a setting ``("", "", WORDS)`` (``WORDS`` joined by ``\\0``): read
     by the same allow-list of options as the settings' ``addopts`` (s59-preview O: the plan's
     own ``--pdbcls=helpers:Pdb``, ``--benchmark-histogram``)."""
-    import shlex
-
     found = []
-    for entry in getattr(guards, "named", ()):
-        if entry[:1] != "@" or "test" not in entry:
-            continue
-        try:
-            given = shlex.split(entry[1:])
-        except ValueError:
-            given = entry[1:].split()
+    for entry, given in _planned(guards):
+        given = entry.split() if given is None else given
         from .collectopts import code_runs_pytest, plugin_words, pytest_start, unclustered
 
         at = pytest_start(given, True)  # (`-mpytest`, `-m pytest.__main__`: s60-preview O)
@@ -219,6 +213,19 @@ def _plan_words(guards: object) -> list[tuple[str, str, str]]:
         elif code_runs_pytest(given):  # (its words not read: an option read by none)
             found.append(("", "", "--pytest-run-by-code"))
     return found
+
+
+def _planned(guards: object) -> Iterator[tuple[str, list[str] | None]]:
+    """Each plan entry of ``guards`` (``Guarded.named``) that may run pytest, as written
+    after its ``@``, with its words as ``shlex`` splits them (None where it cannot)."""
+    import shlex
+
+    for entry in getattr(guards, "named", ()):
+        if entry[:1] == "@" and "test" in entry:
+            try:
+                yield entry[1:], shlex.split(entry[1:])
+            except ValueError:
+                yield entry[1:], None
 
 
 def _globbed(folder: str, pattern: str) -> list[str]:
@@ -235,18 +242,12 @@ def anchors(real: str, settings: list[tuple[str, str, str]], guards: object,
     entry (its glob's matches) and each path operand of the plan's pytest entries
     (``Guarded.named``' entries; a node id's file), real paths; ``conftestplugins`` reads
     the conftests in, above and below each outside ``real``."""
-    import shlex
-
     from .collectopts import operands
 
     found = [os.path.realpath(p) for at, key, value in settings if key == "testpaths"
              for w in words(value) for p in _globbed(at, w)]
-    for entry in getattr(guards, "named", ()):
-        if entry[:1] != "@" or "test" not in entry:
-            continue
-        try:
-            given = shlex.split(entry[1:])
-        except ValueError:
+    for _, given in _planned(guards):
+        if given is None:
             continue
         found += [p for w in operands(given) for p in (os.path.realpath(os.path.join(
             real, w.split("::")[0])), os.path.normpath(os.path.join(real, w.split("::")[0])))]

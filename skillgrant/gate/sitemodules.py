@@ -208,18 +208,25 @@ def _own_texts(folder: str, name: str) -> list[tuple[str, bytes | None]]:
     source, or its package's ``__init__``) in ``folder``: None for the text where it is
     there but not readable (an extension module's); none where absent."""
     path = os.path.join(folder, *name.split("."))
+    found = _texts_at(path, name.rpartition(".")[0], name)
+    if any(os.path.isfile(path + s) for s in (".so", ".pyc", ".abi3.so")):
+        found.append((name, None))
+    return found
+
+
+def _texts_at(path: str, package: str, own: str) -> list[tuple[str, bytes | None]]:
+    """The package and text of the module whose source is ``path``.py (in ``package``) or
+    of the package whose ``__init__`` is in ``path`` (``own``): None for the text where it
+    is there but not readable; none where absent."""
     found: list[tuple[str, bytes | None]] = []
-    for file, package in ((path + ".py", name.rpartition(".")[0]),
-                          (os.path.join(path, "__init__.py"), name)):
+    for file, of in ((path + ".py", package), (os.path.join(path, "__init__.py"), own)):
         try:
             data = fs.read(file, _LIMIT + 1)
-            found.append((package, None if len(data) > _LIMIT else data))
+            found.append((of, None if len(data) > _LIMIT else data))
         except (FileNotFoundError, NotADirectoryError):
             continue
         except OSError:
-            found.append((package, None))
-    if any(os.path.isfile(path + s) for s in (".so", ".pyc", ".abi3.so")):
-        found.append((name, None))
+            found.append((of, None))
     return found
 
 
@@ -232,15 +239,7 @@ def _module_texts(folder: str, name: str) -> list[tuple[str, bytes | None]]:
     for at in range(1, len(parts) + 1):
         path = os.path.join(folder, *parts[:at])
         package = ".".join(parts[:at - 1])
-        for file, own in ((path + ".py", package), (os.path.join(path, "__init__.py"),
-                                                     ".".join(parts[:at]))):
-            try:
-                data = fs.read(file, _LIMIT + 1)
-                found.append((own, None if len(data) > _LIMIT else data))
-            except (FileNotFoundError, NotADirectoryError):
-                continue
-            except OSError:
-                found.append((own, None))
+        found += _texts_at(path, package, ".".join(parts[:at]))
         if any(os.path.isfile(path + s) for s in (".so", ".pyc", ".abi3.so")):
             found.append((package, None))
     return found
