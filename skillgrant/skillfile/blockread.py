@@ -55,16 +55,13 @@ def block_items_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
             return None
     start, tail = value.start, len(was) - value.end
     end = len(text) - tail
-    if end <= start or not (text.startswith(was[:start]) and old.ends_as(text, value.end)):
+    shift = end - value.end
+    if (end <= start or not (text.startswith(was[:start]) and old.ends_as(text, value.end))
+            or not same_span(old, text, shift)):
         return None
     lines = text[start:end]
     read = _items_read(lines, prefix) if len(lines) <= _MEMO_CHARS else _items(lines, prefix)
     if read is None:
-        return None
-    shift = end - value.end
-    yaml_end = old.yaml_end + shift
-    if (yaml_end - old.yaml_start > MAX_FRONTMATTER_CHARS
-            or not old.runtime_span_same or not same_span(old, text, yaml_end)):
         return None
     values, entries, places, starts, ends = read
     if entries is None:  # the split refuses the values: raised here, after the checks, as ever
@@ -126,9 +123,13 @@ _MEMO_CHARS: Final = 4096
 _items_read: Final = lru_cache(maxsize=256)(_items)
 
 
-def same_span(old: SkillDoc, text: str, yaml_end: int) -> bool:
-    """Whether Claude Code's frontmatter in ``text`` is ours (``spans``' ``same``): then, with
-    no note and no retry, it read ``old`` directly, and reads the rewrite so too."""
+def same_span(old: SkillDoc, text: str, shift: int) -> bool:
+    """Whether Claude Code's frontmatter in ``text``, a rewrite of ``old`` whose frontmatter
+    ends ``shift`` characters later, stays within the limit and is ours (``spans``' ``same``):
+    then, with no note and no retry, it read ``old`` directly, and reads the rewrite so too."""
+    yaml_end = old.yaml_end + shift
+    if yaml_end - old.yaml_start > MAX_FRONTMATTER_CHARS or not old.runtime_span_same:
+        return False
     span = runtime_frontmatter(text)
     return (span is not None and span.end == yaml_end
             and not text[old.yaml_start:span.start].strip())

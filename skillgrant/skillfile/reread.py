@@ -128,9 +128,7 @@ def _key_lines_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
         return None
     new, written = read
     shift = end - value.line_end
-    yaml_end = old.yaml_end + shift
-    if (yaml_end - old.yaml_start > MAX_FRONTMATTER_CHARS
-            or not old.runtime_span_same or not same_span(old, text, yaml_end)):
+    if not same_span(old, text, shift):
         return None
     kept = written if isinstance(written, str) else list(written)
     return old.spliced(text, start, shift,
@@ -199,10 +197,7 @@ def _plain_value_replaced(old: SkillDoc, text: str) -> SkillDoc | None:
     if read is None:
         return None
     shift = end - value.end
-    yaml_end = old.yaml_end + shift
-    if (yaml_end - old.yaml_start > MAX_FRONTMATTER_CHARS
-            or not old.runtime_span_same
-            or not same_span(old, text, yaml_end)):
+    if not same_span(old, text, shift):
         return None
     written, entries, starts, ends, between = read
     if entries is None:  # the split refuses the value: raised here, after the checks, as ever
