@@ -126,6 +126,8 @@ PLAIN_CONTENT: Final = r"[!-#%'*-:<-\[\]-_a-z~]++(?: [!-#%'*-:<-\[\]-_a-z~]++)*+
 
 
 class Kind(Enum):
+    """How a compiled specifier matches: any command, a literal prefix, globs, or exactly."""
+
     ANY = "any"
     PREFIX = "prefix"
     GLOB = "glob"
