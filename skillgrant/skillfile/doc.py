@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Generic, Literal, NamedTuple, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Final, Generic, Literal, NamedTuple, TypeVar, overload
 
 from ..frozen import quick_init
 from ..grants import JS_WHITESPACE, runtime_entries
 from .flowlenient import Scan
-from .runtime import runtime_frontmatter
+from .runtime import RuntimeFrontmatter, runtime_frontmatter
+
+if TYPE_CHECKING:
+    from yaml.nodes import Node
 
 Form = Literal["block-list", "flow-list", "plain", "single-quoted", "double-quoted", "literal",
                "folded"]
@@ -199,6 +202,22 @@ class SkillDoc:
         span = runtime_frontmatter(self.text)
         return (span is not None and span.end == self.yaml_end
                 and not self.text[self.yaml_start:span.start].strip())
+
+    @_Once
+    def runtime_span(self) -> RuntimeFrontmatter | None:
+        """Where Claude Code's frontmatter is in this file (``runtime_frontmatter`` of its
+        text; the reader, which works it out, gives it)."""
+        return runtime_frontmatter(self.text)
+
+    @_Once
+    def runtime_nodes(self) -> tuple[Node | None, ...]:
+        """The nodes Claude Code's YAML parser reads of this file's frontmatter, as a
+        one-tuple, where the reader knows them to be its own: the runtime's frontmatter is
+        exactly ours (``runtime_span``) and Bun reads it as written (``runtime.predict``'s
+        "direct" of the very nodes the reader composed, as ``keyread.runtime_mapping``
+        composes and predicts them). Empty where that is not known here (the reader gives
+        them; ``keyread.runtime_mapping`` works them out)."""
+        return ()
 
     @_Once
     def scans(self) -> tuple[Scan, ...]:
