@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Final, Generic, Literal, NamedTuple, Type
 from ..frozen import quick_init
 from ..grants import JS_WHITESPACE, runtime_entries
 from .flowlenient import Scan
-from .runtime import RuntimeFrontmatter, runtime_frontmatter
+from .runtime import Prediction, RuntimeFrontmatter, runtime_frontmatter
 
 if TYPE_CHECKING:
     from yaml.nodes import Node
@@ -234,6 +234,17 @@ class SkillDoc:
         one: the read-back of a rewrite reads its own re-quoted text from it (``reread``).
         The reader gives it; None otherwise."""
         return None
+
+    def known(self, span: RuntimeFrontmatter | None, same: bool,
+              theirs: Prediction | None) -> None:
+        """Keep what its reader found of the runtime's frontmatter, ``span``: whether it is
+        ours (``runtime_span_same``), where it is, and Bun's nodes of it where they are the
+        ones composed (its text exactly ours, read as written: ``theirs``, ``predict``'s)."""
+        SkillDoc.runtime_span_same.give(self, same)
+        SkillDoc.runtime_span.give(self, span)
+        if theirs is not None and theirs.how == "direct" and span == (self.yaml_start,
+                                                                      self.yaml_end):
+            SkillDoc.runtime_nodes.give(self, (theirs.root,))
 
     @_Once
     def body(self) -> str:

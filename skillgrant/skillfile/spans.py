@@ -76,19 +76,6 @@ _BOM_FIRST: Final = re.compile("[\n\r\x85\u2028\u2029]\ufeff")
 FENCE_LINE: Final = re.compile(r"\n(?:(---|\.\.\.)[ \t]*\r?|-{3,}[^\S\n]*)$", re.MULTILINE)
 
 
-def _known(doc: SkillDoc, span: RuntimeFrontmatter | None, same: bool,
-           theirs: Prediction | None) -> None:
-    """Give ``doc`` what its reading found of the runtime's frontmatter: whether it is ours
-    (the read-back asks), where it is, and Bun's nodes of it where they are the ones composed
-    (its text is exactly ours, read as written: ``predict``'s root), which the report's
-    ``removed_tools`` takes."""
-    SkillDoc.runtime_span_same.give(doc, same)
-    SkillDoc.runtime_span.give(doc, span)
-    if theirs is not None and theirs.how == "direct" and span == (doc.yaml_start,
-                                                                  doc.yaml_end):
-        SkillDoc.runtime_nodes.give(doc, (theirs.root,))
-
-
 class _Reader:
     def __init__(self, text: str, path: str | None,
                  composed: tuple[str, Node | None] | None = None, *,
@@ -161,7 +148,7 @@ class _Reader:
         insert_at, insert_column = self._insertion_point(pairs, yaml_end)
         doc = SkillDoc(self.path, text, opening.group(1), bom, self.yaml_start, yaml_end,
                        body_start, metadata, allowed, insert_at, insert_column, note)
-        _known(doc, span, same, theirs)
+        doc.known(span, same, theirs)  # (the read-back and the report ask)
         return doc
 
     def _refuse_odd_characters(self, yaml_end: int, span: RuntimeFrontmatter | None) -> None:
