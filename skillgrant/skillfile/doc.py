@@ -240,11 +240,12 @@ class SkillDoc:
         """Keep what its reader found of the runtime's frontmatter, ``span``: whether it is
         ours (``runtime_span_same``), where it is, and Bun's nodes of it where they are the
         ones composed (its text exactly ours, read as written: ``theirs``, ``predict``'s)."""
-        SkillDoc.runtime_span_same.give(self, same)
-        SkillDoc.runtime_span.give(self, span)
+        kept = self.__dict__  # (each ``_Once.give``, without its two calls a value)
+        kept["runtime_span_same"] = same
+        kept["runtime_span"] = span
         if theirs is not None and theirs.how == "direct" and span == (self.yaml_start,
                                                                       self.yaml_end):
-            SkillDoc.runtime_nodes.give(self, (theirs.root,))
+            kept["runtime_nodes"] = (theirs.root,)
 
     @_Once
     def body(self) -> str:
