@@ -204,7 +204,8 @@ def _result(path: str, artifact: str, doc: SkillDoc, old_text: str, new_text: st
                                                     "remove `context: fork`")
             note, rule = ("the skill runs in a forked subagent (`context: fork`), which its "
                           f"allowed-tools reach and its own hook does not. {fix}", "SGL117")
-    found = removed_tools(old_text)  # (SG011: a text without the keys is passed at C speed)
+    found = removed_tools(old_text, doc)  # (SG011: a frontmatter without the keys is
+    # passed at C speed)
     if found is not None:
         return FileResult(path, artifact, decision, old_text != new_text, written, location,
                           entries, diff, runtime_note=note, runtime_rule=rule,

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from ..frozen import quick_init
+from ..pathnames import absolute
 from .escape import dumps, printable
 
 if TYPE_CHECKING:
@@ -45,18 +46,18 @@ def artifact_path(path: Path, root: Path) -> str:
     plus ``/`` begins exactly the paths inside it. A path that starts with ``//`` (its own
     anchor in pathlib) goes the pathlib way."""
     if os.name == "posix":
-        named = os.path.abspath(path)
+        named = absolute(path)  # (os.path.abspath's answer)
         base = os.fspath(root)
         if not named.startswith("//") and not base.startswith("//"):
             if named == base:
                 return "."
             inside = base if base.endswith("/") else base + "/"
             return named[len(inside):] if named.startswith(inside) else named
-    absolute = Path(os.path.abspath(path))
+    whole = Path(os.path.abspath(path))
     try:
-        return absolute.relative_to(root).as_posix()
+        return whole.relative_to(root).as_posix()
     except ValueError:
-        return absolute.as_posix()
+        return whole.as_posix()
 
 
 class Location(NamedTuple):

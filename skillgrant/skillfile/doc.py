@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Generic, Literal, NamedTuple, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Final, Generic, Literal, NamedTuple, TypeVar, overload
 
 from ..frozen import quick_init
 from ..grants import JS_WHITESPACE, runtime_entries
 from .flowlenient import Scan
-from .runtime import runtime_frontmatter
+from .runtime import Prediction, RuntimeFrontmatter, runtime_frontmatter
+
+if TYPE_CHECKING:
+    from yaml.nodes import Node
 
 Form = Literal["block-list", "flow-list", "plain", "single-quoted", "double-quoted", "literal",
                "folded"]
@@ -201,6 +204,22 @@ class SkillDoc:
                 and not self.text[self.yaml_start:span.start].strip())
 
     @_Once
+    def runtime_span(self) -> RuntimeFrontmatter | None:
+        """Where Claude Code's frontmatter is in this file (``runtime_frontmatter`` of its
+        text; the reader, which works it out, gives it)."""
+        return runtime_frontmatter(self.text)
+
+    @_Once
+    def runtime_nodes(self) -> tuple[Node | None, ...]:
+        """The nodes Claude Code's YAML parser reads of this file's frontmatter, as a
+        one-tuple, where the reader knows them to be its own: the runtime's frontmatter is
+        exactly ours (``runtime_span``) and Bun reads it as written (``runtime.predict``'s
+        "direct" of the very nodes the reader composed, as ``keyread.runtime_mapping``
+        composes and predicts them). Empty where that is not known here (the reader gives
+        them; ``keyread.runtime_mapping`` works them out)."""
+        return ()
+
+    @_Once
     def scans(self) -> tuple[Scan, ...]:
         """The scans of its frontmatter's flow collections that its reading made
         (``flowlenient.bun_may_accept``: one of a file read through the re-quote retry), which
@@ -215,6 +234,18 @@ class SkillDoc:
         one: the read-back of a rewrite reads its own re-quoted text from it (``reread``).
         The reader gives it; None otherwise."""
         return None
+
+    def known(self, span: RuntimeFrontmatter | None, same: bool,
+              theirs: Prediction | None) -> None:
+        """Keep what its reader found of the runtime's frontmatter, ``span``: whether it is
+        ours (``runtime_span_same``), where it is, and Bun's nodes of it where they are the
+        ones composed (its text exactly ours, read as written: ``theirs``, ``predict``'s)."""
+        kept = self.__dict__  # (each ``_Once.give``, without its two calls a value)
+        kept["runtime_span_same"] = same
+        kept["runtime_span"] = span
+        if theirs is not None and theirs.how == "direct" and span == (self.yaml_start,
+                                                                      self.yaml_end):
+            kept["runtime_nodes"] = (theirs.root,)
 
     @_Once
     def body(self) -> str:

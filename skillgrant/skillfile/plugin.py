@@ -46,6 +46,7 @@ from typing import Final
 
 from ..errors import SkillFileError
 from ..limits import MAX_FILE_BYTES
+from ..pathnames import absolute
 from .bounded import read_bounded
 from .pluginparts import (
     AGENTS,
@@ -120,7 +121,7 @@ def judge_plugin(path: str, seen: dict[str, object] | None = None) -> None:
     memo: dict[str, object] = {} if seen is None else seen
     if len(memo) > _MEMO_MAX:  # a batch walks folder by folder: the recent ones are asked
         memo.clear()
-    parts = os.path.abspath(path).split(os.sep)
+    parts = absolute(path).split(os.sep)
     skill = parts[-1] == "SKILL.md"
     last = len(parts) - 1  # the file's own folder is parts[:last]
     found = _in_folder(parts, last, skill, memo)

@@ -17,13 +17,16 @@ the reader does not need it) nothing is shown.
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
-from yaml.nodes import Node, ScalarNode, SequenceNode
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..grants import runtime_entries
 from .keyread import Unreadable, bun_string, is_null, is_string, last, runtime_mapping
 from .runtime import runtime_frontmatter
+
+if TYPE_CHECKING:
+    from .doc import SkillDoc
 
 #: The two keys, in the order the runtime tries them.
 KEYS: Final = ("disallowed-tools", "disallowedTools")
@@ -41,23 +44,34 @@ class Removed(NamedTuple):
     offset: int
 
 
-def removed_tools(text: str) -> Removed | None:
+def removed_tools(text: str, doc: SkillDoc | None = None) -> Removed | None:
     """What the SKILL.md ``text`` (a file the reader took) removes; None when the runtime
-    reads neither key (or its reading cannot be computed)."""
-    if text.find(_BOTH) < 0:  # (no key spelled plainly: one spelled with escapes, or none)
-        span = runtime_frontmatter(text)
-        if span is None or text.find("\\", span.start, span.end) < 0:
-            return None
+    reads neither key (or its reading cannot be computed). ``doc``: the reader's document of
+    ``text``, whose runtime frontmatter and, where it knows them, Bun's nodes of it
+    (``SkillDoc.runtime_span``, ``runtime_nodes``) are taken rather than worked out again."""
+    span = runtime_frontmatter(text) if doc is None else doc.runtime_span
+    if span is None:  # (runtime_mapping's None)
+        return None
+    if text.find(_BOTH, span.start, span.end) < 0 and text.find("\\", span.start,
+                                                                span.end) < 0:
+        return None  # (no key spelled plainly, nor with escapes, where the runtime reads)
+    nodes = () if doc is None else doc.runtime_nodes
     try:
-        read = runtime_mapping(text)
-        if read is None:
+        if nodes:  # (runtime_mapping's reading: the reader's own nodes, read as written)
+            root, yaml_text = nodes[0], text[span.start:span.end]
+        else:
+            read = runtime_mapping(text)
+            if read is None:
+                return None
+            root, yaml_text = read[0], read[1].text
+        if not isinstance(root, MappingNode):
             return None
-        root, prediction, start = read
+        start = span.start
         for key in KEYS:
             found = last(root, key)
             if found is not None and not is_null(found[1]):
                 line = found[0].start_mark.line
-                entries = _entries(found[1], prediction.text)
+                entries = _entries(found[1], yaml_text)
                 return Removed(key, entries, start + _offset(text, start, line, key))
     except Unreadable:
         return None

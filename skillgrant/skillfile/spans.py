@@ -148,7 +148,7 @@ class _Reader:
         insert_at, insert_column = self._insertion_point(pairs, yaml_end)
         doc = SkillDoc(self.path, text, opening.group(1), bom, self.yaml_start, yaml_end,
                        body_start, metadata, allowed, insert_at, insert_column, note)
-        SkillDoc.runtime_span_same.give(doc, same)  # (the read-back asks it)
+        doc.known(span, same, theirs)  # (the read-back and the report ask)
         return doc
 
     def _refuse_odd_characters(self, yaml_end: int, span: RuntimeFrontmatter | None) -> None:

@@ -2,7 +2,8 @@
 SG011) against the runtime's own ``EHe`` run by the pinned Bun (``bun_reader.js``), run with
 ``--bun``: the differential's generated frontmatters with their ``allowed-tools`` key renamed
 ``disallowed-tools`` or ``disallowedTools`` (both, sometimes, the first null), and the hand
-cases of Bun's scalar types, on every text skillgrant reads."""
+cases of Bun's scalar types, on every text skillgrant reads; with the reader's document
+(``check``'s way) and without it (the plan loader's), the same."""
 
 from __future__ import annotations
 
@@ -56,11 +57,14 @@ def test_check_shows_what_the_runtime_removes(bun: Path) -> None:
     failures = []
     for text, theirs in zip(texts, readings, strict=True):
         try:
-            read_skill(text)
+            doc = read_skill(text)
         except SkillFileError:
             continue
         read += 1
-        got = removed_tools(text)
+        got = removed_tools(text, doc)  # (the reader's span and nodes taken, as check does)
+        if got != removed_tools(text):
+            failures.append(f"{text!r}: {got!r} with the reader's document, else "
+                            f"{removed_tools(text)!r}")
         ours = () if got is None else got.entries
         removing += bool(ours)
         if ours != theirs.removed:
