@@ -89,8 +89,38 @@ def _child(request: dict[str, Any], paths: list[str]) -> None:
     os._exit(code)
 
 
+#: The modules the suite's commands import on first use (the plan's model and pydantic, the
+#: SKILL.md reader and PyYAML, the reports, the gate's readers of a plan's programs), imported
+#: once by the server: each child imported them again, about half its CPU (session 62: the
+#: modules its children loaded, listed over tests/gate/test_hook*.py and test_report_schemas).
+#: A warm-up only: a name no longer there is passed over; every folder they load from is one a
+#: child already imports from (the interpreter's and the package's).
+_WARM = {
+    "skillgrant": ("combined", "frozen", "prover", "reports", "review", "rules", "runtimes"),
+    "skillgrant.cli": ("batch", "discovery"),
+    "skillgrant.domains": ("agent", "mcp", "path", "pathlang", "pathpattern", "plainnames",
+                           "skill", "web"),
+    "skillgrant.gate": ("bashparser", "composed", "config", "crosscheck", "following",
+                        "interpreters", "intotests", "lexical", "members", "planprograms",
+                        "pytestini", "reprint", "shell", "shellnodes", "shellwords", "sitenames"),
+    "skillgrant.plan": ("model", "source"),
+    "skillgrant.reports": ("check", "ci", "diff", "escape", "jsondoc", "lint", "markdown",
+                           "results", "review", "spool"),
+    "skillgrant.review": ("checks", "lint", "runners", "selection", "sources"),
+    "skillgrant.runtimes": ("claude_code", "copilot_cli", "profile"),
+    "skillgrant.skillfile": ("agentscan", "blockcolumn", "blockread", "builder", "dashtab", "doc",
+                             "entryspans", "flatyaml", "flowlenient", "flowreject", "fmread",
+                             "judged", "keptlines", "keyread", "keys", "nesting", "plugin",
+                             "pluginparts", "pluginruns", "propwalk", "removed", "reread",
+                             "retry", "runtime", "spans", "splice", "staged", "tagged",
+                             "valuememo", "yamlapart", "yamlspan"),
+}
+
+
 def _serve() -> None:
     # Imported once, here: what the fork saves (the hook's modules, typer's app).
+    import importlib
+
     import skillgrant.cli.app
     import skillgrant.cli.entry
     import skillgrant.gate.audit
@@ -98,6 +128,11 @@ def _serve() -> None:
     import skillgrant.gate.hook
     import skillgrant.gate.planfile
     import skillgrant.gate.verdict  # noqa: F401
+
+    for package, names in _WARM.items():
+        for name in names:
+            with contextlib.suppress(ImportError):
+                importlib.import_module(f"{package}.{name}")
 
     requests, answers = sys.stdin, sys.stdout
     sys.stdin = open(os.devnull)  # noqa: SIM115  (each child opens its own)
