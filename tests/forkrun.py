@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import io
 import json
+import locale
 import os
 import signal
 import subprocess
@@ -53,6 +55,20 @@ def run(args: list[str], *, input: bytes | str | None = None, cwd: Path | str | 
     return subprocess.CompletedProcess(["skillgrant", *args], answer["status"],
                                        bytes.fromhex(answer["stdout"]),
                                        bytes.fromhex(answer["stderr"]))
+
+
+def run_text(args: list[str], *, input: str | None = None, cwd: Path | str | None = None,
+             env: dict[str, str] | None = None,
+             timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``run`` read as ``subprocess.run(..., capture_output=True, text=True)`` reads a new
+    process's: its input encoded and its output decoded in the locale's encoding, the output's
+    line ends read as universal newlines."""
+    encoding = locale.getpreferredencoding(False)
+    done = run(args, input=None if input is None else input.encode(encoding), cwd=cwd, env=env,
+               timeout=timeout)
+    text = [io.TextIOWrapper(io.BytesIO(data), encoding=encoding).read()
+            for data in (done.stdout, done.stderr)]
+    return subprocess.CompletedProcess(done.args, done.returncode, *text)
 
 
 def _stop(server: subprocess.Popen[str]) -> None:
