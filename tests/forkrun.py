@@ -113,9 +113,10 @@ def _child(request: dict[str, Any], paths: list[str]) -> None:
 #: child already imports from (the interpreter's and the package's).
 _WARM = {
     "skillgrant": ("combined", "frozen", "prover", "reports", "review", "rules", "runtimes"),
-    "skillgrant.cli": ("batch", "discovery"),
+    "skillgrant.cli": ("batch", "discovery", "evidence", "review"),
     "skillgrant.domains": ("agent", "mcp", "path", "pathlang", "pathpattern", "plainnames",
                            "skill", "web"),
+    "skillgrant.evidence": ("candidates", "chain", "groups", "levels", "read", "replay", "suggest"),
     "skillgrant.gate": ("bashparser", "composed", "config", "crosscheck", "following",
                         "interpreters", "intotests", "lexical", "members", "planprograms",
                         "pytestini", "reprint", "shell", "shellnodes", "shellwords", "sitenames"),
