@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import io
 import json
+import locale
 import os
 import signal
 import subprocess
@@ -55,6 +57,20 @@ def run(args: list[str], *, input: bytes | str | None = None, cwd: Path | str | 
                                        bytes.fromhex(answer["stderr"]))
 
 
+def run_text(args: list[str], *, input: str | None = None, cwd: Path | str | None = None,
+             env: dict[str, str] | None = None,
+             timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``run`` read as ``subprocess.run(..., capture_output=True, text=True)`` reads a new
+    process's: its input encoded and its output decoded in the locale's encoding, the output's
+    line ends read as universal newlines."""
+    encoding = locale.getpreferredencoding(False)
+    done = run(args, input=None if input is None else input.encode(encoding), cwd=cwd, env=env,
+               timeout=timeout)
+    text = [io.TextIOWrapper(io.BytesIO(data), encoding=encoding).read()
+            for data in (done.stdout, done.stderr)]
+    return subprocess.CompletedProcess(done.args, done.returncode, *text)
+
+
 def _stop(server: subprocess.Popen[str]) -> None:
     """End the server (it stops at the end of its input) and wait for it."""
     if server.stdin is not None:
@@ -89,8 +105,39 @@ def _child(request: dict[str, Any], paths: list[str]) -> None:
     os._exit(code)
 
 
+#: The modules the suite's commands import on first use (the plan's model and pydantic, the
+#: SKILL.md reader and PyYAML, the reports, the gate's readers of a plan's programs), imported
+#: once by the server: each child imported them again, about half its CPU (session 62: the
+#: modules its children loaded, listed over tests/gate/test_hook*.py and test_report_schemas).
+#: A warm-up only: a name no longer there is passed over; every folder they load from is one a
+#: child already imports from (the interpreter's and the package's).
+_WARM = {
+    "skillgrant": ("combined", "frozen", "prover", "reports", "review", "rules", "runtimes"),
+    "skillgrant.cli": ("batch", "discovery", "evidence", "review"),
+    "skillgrant.domains": ("agent", "mcp", "path", "pathlang", "pathpattern", "plainnames",
+                           "skill", "web"),
+    "skillgrant.evidence": ("candidates", "chain", "groups", "levels", "read", "replay", "suggest"),
+    "skillgrant.gate": ("bashparser", "composed", "config", "crosscheck", "following",
+                        "interpreters", "intotests", "lexical", "members", "planprograms",
+                        "pytestini", "reprint", "shell", "shellnodes", "shellwords", "sitenames"),
+    "skillgrant.plan": ("model", "source"),
+    "skillgrant.reports": ("check", "ci", "diff", "escape", "jsondoc", "lint", "markdown",
+                           "results", "review", "spool"),
+    "skillgrant.review": ("checks", "lint", "runners", "selection", "sources"),
+    "skillgrant.runtimes": ("claude_code", "copilot_cli", "profile"),
+    "skillgrant.skillfile": ("agentscan", "blockcolumn", "blockread", "builder", "dashtab", "doc",
+                             "entryspans", "flatyaml", "flowlenient", "flowreject", "fmread",
+                             "judged", "keptlines", "keyread", "keys", "nesting", "plugin",
+                             "pluginparts", "pluginruns", "propwalk", "removed", "reread",
+                             "retry", "runtime", "spans", "splice", "staged", "tagged",
+                             "valuememo", "yamlapart", "yamlspan"),
+}
+
+
 def _serve() -> None:
     # Imported once, here: what the fork saves (the hook's modules, typer's app).
+    import importlib
+
     import skillgrant.cli.app
     import skillgrant.cli.entry
     import skillgrant.gate.audit
@@ -98,6 +145,11 @@ def _serve() -> None:
     import skillgrant.gate.hook
     import skillgrant.gate.planfile
     import skillgrant.gate.verdict  # noqa: F401
+
+    for package, names in _WARM.items():
+        for name in names:
+            with contextlib.suppress(ImportError):
+                importlib.import_module(f"{package}.{name}")
 
     requests, answers = sys.stdin, sys.stdout
     sys.stdin = open(os.devnull)  # noqa: SIM115  (each child opens its own)

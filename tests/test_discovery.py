@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
+import forkrun
 import pytest
 from typer.testing import CliRunner
 
@@ -32,8 +32,8 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
 
 
 def _console(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "skillgrant", *args], cwd=root,
-                          capture_output=True, text=True, timeout=60)
+    """What ``skillgrant ARGS`` prints in ``root``, forked from tests/forkrun.py's server."""
+    return forkrun.run_text(list(args), cwd=root, timeout=60)
 
 
 def _kept(result: subprocess.CompletedProcess[str]) -> dict[str, list[str] | None]:

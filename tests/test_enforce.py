@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import forkrun
 import pytest
 import yaml
 
@@ -76,9 +77,8 @@ def test_the_cli_flag_writes_the_plan_by_its_absolute_path(tmp_path: Path) -> No
     skill.write_text(SKILL)
     (tmp_path / "plan.yaml").write_text("allowed-tools: [Bash(gh *)]\n")
     for extra in ([], ["--jobs", "2"]):  # the fast reader, and typer through a second file
-        done = subprocess.run([sys.executable, "-m", "skillgrant", "apply", str(skill),
-                               "--plan", "plan.yaml", "--enforce", *extra],
-                              cwd=tmp_path, capture_output=True, text=True)
+        done = forkrun.run_text(["apply", str(skill), "--plan", "plan.yaml", "--enforce",
+                                 *extra], cwd=tmp_path)
         assert done.returncode == 0, done.stderr
         hooks = _frontmatter(skill.read_text())["hooks"]
         # This installation by absolute path (here the interpreter, as the test ran it).
@@ -104,9 +104,8 @@ def test_apply_enforce_says_it_added_a_hooks_key(tmp_path: Path, extra: list[str
     (tmp_path / "plan.yaml").write_text("allowed-tools: [Bash(gh *)]\n")
 
     def apply() -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "skillgrant", "apply", "a", "b", "--plan",
-                               "plan.yaml", "--enforce", *extra], cwd=tmp_path,
-                              capture_output=True, text=True, check=False)
+        return forkrun.run_text(["apply", "a", "b", "--plan", "plan.yaml", "--enforce", *extra],
+                                cwd=tmp_path)
 
     done = apply()
     assert done.returncode == 0, done.stderr
@@ -125,9 +124,8 @@ def test_apply_enforce_says_it_added_a_hooks_key(tmp_path: Path, extra: list[str
 def test_enforce_needs_a_plan_file(tmp_path: Path) -> None:
     skill = tmp_path / "SKILL.md"
     skill.write_text(SKILL)
-    done = subprocess.run([sys.executable, "-m", "skillgrant", "apply", str(skill), "--plan", "-",
-                           "--enforce"], input="allowed-tools: [Bash(gh *)]\n",
-                          capture_output=True, text=True)
+    done = forkrun.run_text(["apply", str(skill), "--plan", "-", "--enforce"],
+                            input="allowed-tools: [Bash(gh *)]\n")
     assert done.returncode == 2 and "--enforce needs the plan as a file" in done.stderr
     assert skill.read_text() == SKILL
 

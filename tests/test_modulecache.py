@@ -16,7 +16,11 @@ import pytest
 
 from skillgrant import patterncache
 
-pytestmark = pytest.mark.skipif(not patterncache.usable(), reason="re not checked here")
+#: Slow (CI's slow step, .ci/steps/30-slow.sh): each case starts two to five new interpreters
+#: (``-I``) over a copy of the package with no bytecode, about 0.55 s of CPU a case, 9 s the
+#: module (session 62: the README's command's costliest module).
+pytestmark = [pytest.mark.slow]
+pytestmark.append(pytest.mark.skipif(not patterncache.usable(), reason="re not checked here"))
 
 SOURCE = Path(__file__).resolve().parent.parent / "skillgrant"
 #: The calls each process decides, and what it prints: how many modules were served kept,

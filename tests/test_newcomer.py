@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import forkrun
 import pytest
 from typer.testing import CliRunner
 
@@ -30,8 +31,15 @@ SKILLGRANT = [sys.executable, "-m", "skillgrant"]
 
 def run(*args: str, cwd: Path | None = None,
         stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*SKILLGRANT, *args], cwd=cwd, input=stdin, capture_output=True,
-                          text=True, timeout=120, check=False)
+    """What ``skillgrant ARGS`` prints, forked from tests/forkrun.py's server."""
+    return forkrun.run_text(list(args), cwd=cwd, input=stdin, timeout=120)
+
+
+def process(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``python -m skillgrant ARGS`` in a new process: for what the console's own process does
+    (its usage errors and help, a hook's failing closed)."""
+    return subprocess.run([*SKILLGRANT, *args], input=stdin, capture_output=True, text=True,
+                          timeout=120, check=False)
 
 
 @pytest.fixture
@@ -67,7 +75,8 @@ def test_print_config_answers_a_wrong_request_with_a_usage_error(
 
 def test_a_hook_payload_with_a_bad_command_line_still_gets_the_denial(plan: Path) -> None:
     payload = {"tool_name": "Bash", "tool_input": {"command": "gh pr list"}}
-    done = run("hook", "--plan", str(plan), "--outside", "maybe", stdin=json.dumps(payload))
+    done = process("hook", "--plan", str(plan), "--outside", "maybe",
+                   stdin=json.dumps(payload))
     assert done.returncode == 2
     document = json.loads(done.stdout)
     assert document["hookSpecificOutput"]["permissionDecision"] == "deny"
@@ -162,13 +171,13 @@ def test_usage_errors_of_the_command_line_carry_the_skillgrant_error_prefix(
 
 def _both_ways(args: list[str]) -> list[tuple[str, int]]:
     """The stderr and status of ``args`` run by the console's process and by typer's runner."""
-    done = run(*args)
+    done = process(*args)
     result = CliRunner().invoke(app, args)
     return [(done.stderr, done.returncode), (result.stderr, result.exit_code)]
 
 
 def test_no_command_still_prints_the_help() -> None:
-    done = run()
+    done = process()
     assert done.returncode == 2 and "Commands:" in done.stdout + done.stderr
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
+import forkrun
 import pytest
 
 import skillgrant
@@ -16,8 +16,9 @@ WIDE = "---\nname: t\ndescription: d\nallowed-tools: Bash(gh pr list), Bash(rm -
 
 
 def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "skillgrant", *args], cwd=root,
-                          capture_output=True, text=True, timeout=60)
+    """What ``skillgrant ARGS`` prints and writes in ``root``, forked from tests/forkrun.py's
+    server."""
+    return forkrun.run_text(list(args), cwd=root, timeout=60)
 
 
 @pytest.fixture

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
+import forkrun
 import jsonschema
 import pytest
 
@@ -25,8 +25,8 @@ COMMANDS = ["git status", "git log -5", "ls -la", "ls src", "git status", "rm -r
 
 
 def _run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "skillgrant", *args], capture_output=True,
-                          text=True, timeout=120, input=stdin)
+    """What ``skillgrant ARGS`` prints, forked from tests/forkrun.py's server."""
+    return forkrun.run_text(list(args), input=stdin, timeout=120)
 
 
 def _plan(path: Path, entries: list[str]) -> Path:

@@ -4,6 +4,7 @@ replaced (a regular expression, a generator) on tables and generated text."""
 from __future__ import annotations
 
 import pytest
+from examples import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,13 +19,13 @@ def test_the_flow_sign_is_the_regexs(text: str) -> None:
     assert yamlapart._flow_sign(text) == (yamlapart._FLOW_SIGN.search(text) is not None)
 
 
-@settings(max_examples=3000)
+@settings(max_examples=examples(3000))
 @given(st.text(alphabet=list("[]{},:?!&*- \t\r\nab#'\""), max_size=30))
 def test_the_flow_sign_is_the_regexs_on_generated_text(text: str) -> None:
     assert yamlapart._flow_sign(text) == (yamlapart._FLOW_SIGN.search(text) is not None)
 
 
-@settings(max_examples=2000)
+@settings(max_examples=examples(2000))
 @given(st.text(alphabet=list("0123456789.+-_:eExXoObB~nNuUlLtTrRfFaAsSyY .,*()!&"), min_size=1,
                max_size=12))
 def test_a_plain_scalars_tag_is_the_resolvers(plain: str) -> None:

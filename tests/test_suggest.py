@@ -14,6 +14,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+import forkrun
 import pytest
 from evidence_calls import (
     CWD,
@@ -85,8 +86,7 @@ def test_the_plan_file_is_a_plan_lint_and_the_gate_read(tmp_path: Path, level: L
     plan = Plan.load(plan_file)
     assert list(plan.allowed_tools) == found.entries
     assert not [f for f in lint_entries(found.entries) if f.severity == "error"]
-    done = subprocess.run([sys.executable, "-m", "skillgrant", "lint", str(plan_file),
-                           "--fail-on", "error"], capture_output=True, text=True, timeout=120)
+    done = forkrun.run_text(["lint", str(plan_file), "--fail-on", "error"], timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     for call in evidence.calls[:50]:
         by_file = check_call(call.tool, call.tool_input, plan, cwd=call.cwd).covered
@@ -185,9 +185,7 @@ def test_bad_evidence_is_an_error_naming_the_file(tmp_path: Path) -> None:
     (tmp_path / "x.jsonl").write_text('{"hello": 1}\n')
     with pytest.raises(EvidenceError, match=r"x\.jsonl:1: not an audit log"):
         read_evidence([str(tmp_path / "x.jsonl")])
-    done = subprocess.run([sys.executable, "-m", "skillgrant", "suggest",
-                           str(tmp_path / "absent.jsonl")], capture_output=True, text=True,
-                          timeout=60)
+    done = forkrun.run_text(["suggest", str(tmp_path / "absent.jsonl")])
     assert done.returncode == 2 and "absent.jsonl" in done.stderr
 
 
