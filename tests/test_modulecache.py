@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -324,7 +325,7 @@ def test_a_kept_module_is_imported_as_the_import_system_imports_it(package: Path
     """``modulecache._find_and_load`` (the import system's steps for a module it serves, in
     one function) makes each module as those steps do: the same names in its namespace, in
     the same order, the modules in the same order, a module whose code raises left out."""
-    def run(mode: str) -> list[object]:
+    def run(mode: str) -> list[Any]:
         done = subprocess.run([sys.executable, "-I", "-c", IMPORTED, str(package), mode],
                               capture_output=True, text=True, timeout=120, cwd="/")
         assert done.returncode == 0, done.stderr

@@ -128,7 +128,8 @@ def test_tsc_finds_its_settings_from_the_folder_up(tmp_path: Path) -> None:
     outDir then lies above the run folder: refused), and guards the missing one below."""
     (tmp_path / "tsconfig.json").write_text(json.dumps(_DIST))
     (tmp_path / "p").mkdir()
-    emits, read = emits_into_tests(str(tmp_path / "p"), [], []), []
+    read: list[str] = []
+    emits = emits_into_tests(str(tmp_path / "p"), [], [])
     assert emits
     emits_into_tests(str(tmp_path / "p"), [], read)
     assert os.path.join(os.path.realpath(tmp_path / "p"), "tsconfig.json") in read
