@@ -255,10 +255,9 @@ MOVES: dict[str, dict[str, Case]] = {
 # the first spellings of the rows below; since 63f03da5: a-condition-string-is-code's last
 # spellings (an imported name, with_args, __call__); since 17d5eaab: an overloaded comparison;
 # all open at f716c470; sys-bound-by-another-name since s62-gfix: a project module read
-# under the allow-list before a name is taken from it)
+# under the allow-list before a name is taken from it; a-file-pytest-runs-unread since s62-gfix:
+# a --doctest-glob or python_files anywhere in the settings or words moves the path)
 _P = "test_p_code_moves_the_path"
-OPEN.add(_P, "pathcode._read_files (b3219887) takes a test*.txt doctest file as moving the "
-         "path, not one the ini's --doctest-glob names (*.rst)", "a-file-pytest-runs-unread")
 
 
 @pytest.mark.parametrize("row", list(MOVES))

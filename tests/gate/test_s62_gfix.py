@@ -81,3 +81,25 @@ def test_a_name_from_a_project_module(case: str, tmp_path: Path) -> None:
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(data)
     assert moves_path(str(tmp_path)) is moves
+
+
+#: Each case: a pytest setting (key, value), whether pytest may run files ``pathcode`` does not
+#: read (s61-greview G16b: an ini's ``--doctest-glob=*.rst`` runs each `.rst` file's ``>>>``
+#: lines in pytest's process; ``python_files``: test modules of other names).
+SETTINGS = {
+    "doctest-glob": (("addopts", "-q --doctest-glob=*.rst"), True),
+    "doctest-glob-apart": (("addopts", "--doctest-glob '*.md'"), True),
+    "python-files": (("python_files", "check_*.py"), True),
+    "python-files-overridden": (("addopts", "-o python_files=check_*.py"), True),
+    "plain-options": (("addopts", "-q -ra --strict-markers"), False),
+}
+
+
+@pytest.mark.parametrize("case", list(SETTINGS))
+def test_settings_collecting_unread_files(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``syspathdirs._collects_others`` of the case's setting (a plan with no pytest words)."""
+    from skillgrant.gate.syspathdirs import _collects_others
+
+    monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
+    (key, value), others = SETTINGS[case]
+    assert _collects_others([("/p", key, value)], object()) is others
