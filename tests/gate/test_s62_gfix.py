@@ -166,7 +166,11 @@ SESSION: dict[str, tuple[str, dict[str, str], dict[str, list[str]], bool]] = {
     "the-makefiles-own-value": ("python3 -m pytest $(OPTS)", {"OPTS": "-phelpers"},
                                 {"OPTS": ["-q"]}, False),
     "a-variable-the-session-does-not-set": ("python3 -m pytest $(ZZ_S62_UNSET)", {}, {}, False),
-    "a-line-not-naming-pytest": ("$(CC) $(CPPFLAGS) t.c -o t", {"CPPFLAGS": "-I."}, {}, False),
+    "a-toolchain-line": ("$(CC) $(CPPFLAGS) t.c -o t", {"CPPFLAGS": "-I."}, {}, False),
+    "a-home-line": ("cp x $(HOME)/bin", {"HOME": "/root"}, {}, False),
+    "a-script-given-a-session-value": ("sh tests/run.sh $(ARGS)", {"ARGS": "-phelpers"}, {},
+                                       True),
+    "a-command-reading-the-environment": ("python3 -m pytest -q $$(printenv A)", {}, {}, True),
     "the-sessions-path": ("PATH=$$PATH:bin python3 -m pytest -q", {}, {}, False),
     "a-special-variable": ("python3 -m pytest -q", {"VPATH": "tools"}, {}, True),
 }
