@@ -28,8 +28,8 @@ import os
 from . import files as fs
 from .conftestplugins import LIMIT, above_conftests, below_files
 from .pathimports import Imports
-from .pathlists import Refused
-from .pathreader import Reader, named
+from .pathlists import Refused, named
+from .pathreader import Reader
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
