@@ -56,8 +56,9 @@ def session_doubts(code: list[tuple[str, str]], definitions: dict[str, list[str]
     unnamed = _unnamed()
     doubts: list[tuple[str, str | None]] = [
         (f"the session's environment gives make its variable {n}, which the gate does not "
-         "read", None) for n in sorted({*environ, *unnamed}) if special(n) and
-        n not in _NOT_TAKEN]
+         "read", None) for n in sorted({*environ, *unnamed}) if (special(n) or (
+            n in unnamed and n != "*")) and n not in _NOT_TAKEN]  # (`LINK.c`: a built-in
+    # rule's variable, which no shell can name: s62-greview G11)
     doubts += [("the gate cannot read the environment the session started make's processes "
                 "with", None)] if "*" in unnamed else []
     if any("=" in environ.get(n, "") for n in FLAGS):  # (MAKEFLAGS' `X=v`: any variable)
