@@ -3,58 +3,87 @@ session 60: s58-preview S ``conftest-inserts-src``; session 61: read by an allow
 
 A conftest pytest may load, a test module or a package's ``__init__`` is read as moving no
 folder only where everything it does is of a shape read exactly (``pathlists``): it imports
-only the project's own modules (relative, or a top name the project's folders hold: its
-source, the boundary P1g) and listed modules, of those using only listed names (``os.path``,
-``sys.platform``, ``pytest.raises``: none reaches another namespace by a string, so no string
-becomes a name); it names no builtin but those of ``exactlists.BUILTINS`` (``getattr`` of a
-literal name only), no dunder but a few data ones, no private attribute but of ``self``, no
-attribute of ``pathlists.MOVERS`` (``syspath_prepend``, ``pyimport``, ``import_plugin``,
-``getfixturevalue``, ``patch``, ``from_parent``: what pytest's own objects move the path or
-import by); a function pytest runs with fixtures (``test*``, ``setup*``, ``teardown*``,
-``pytest_*``, any decorated one) takes only pytest's own fixtures and hook arguments, those the
-project's files define and its ``parametrize`` names (a plugin's ``mocker`` may patch
-``sys.path`` by a string); ``pytest.fixture`` is a decorator only, and no name pytest collects
-(``test_x = helper``) is bound to a value of another shape. Any other module, one that cannot
-be read (a syntax error, past 4 MiB) or a walk cut short makes every folder one that may be
-first on ``sys.path`` (``syspathdirs``). A module without any of them reaches ``sys.path``
-only through the project's own modules it imports: its source (the boundary, P1g)."""
+only the project's own modules (relative, or a top name the project's folders hold: its source,
+the boundary P1g; a name taken from one, or its attribute, only as ``pathimports`` reads that
+module under the same allow-list: session 62) and listed modules, of those using only listed
+names (``os.path``, ``sys.platform``, ``pytest.raises``: none reaches another namespace by a
+string, so no string becomes a name); it names no builtin but those of ``exactlists.BUILTINS``
+(``getattr`` of a literal name only), no dunder but a few data ones, no private attribute but
+of ``self``, no attribute of ``pathlists.MOVERS`` (``syspath_prepend``, ``pyimport``,
+``import_plugin``, ``getfixturevalue``, ``patch``, ``from_parent``: what pytest's own objects
+move the path or import by); a function pytest runs with fixtures (``test*``, ``setup*``,
+``teardown*``, ``pytest_*``, any decorated one) takes only pytest's own fixtures and hook
+arguments, those the project's files define and its ``parametrize`` names (a plugin's
+``mocker`` may patch ``sys.path`` by a string); ``pytest.fixture`` is a decorator only, and no
+name pytest collects (``test_x = helper``) is bound to a value of another shape. Any other
+module, one that cannot be read (a syntax error, past 4 MiB) or a walk cut short makes every
+folder one that may be first on ``sys.path`` (``syspathdirs``). A module without any of them
+reaches ``sys.path`` only through the project's own modules it imports: its source (the
+boundary, P1g)."""
 
 from __future__ import annotations
 
+import os
+
 from . import files as fs
 from .conftestplugins import LIMIT, above_conftests, below_files
-from .pathreader import Reader, Refused, named
+from .pathimports import Imports
+from .pathlists import Refused, named
+from .pathreader import Reader
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     import ast
+    from collections.abc import Callable
 
 
-def moves_path(folder: str) -> bool:
+def moves_path(folder: str, given: tuple[str, ...] = ()) -> bool:
     """Whether a conftest pytest may load for the collecting ``folder`` (in, above or below
     it), a test module below it or a package ``__init__`` pytest imports for one may move
     ``sys.path`` (see the module's text); True where one cannot be read or the folders below
-    hold too many entries."""
+    hold too many entries. ``given``: the plugins the plan's words name (``-p``)."""
     read = _read_files(folder)
     if read is None:
         return True
-    conftests, modules = read
+    conftests, modules, below = read
+
+    def check(path: str, tree: ast.Module) -> None:
+        if not Reader(path, folder, fixtures | _fixtures(tree), imports).module(tree):
+            raise Refused
+
+    roots = [folder, os.path.join(folder, "src")]
+    for path in modules:  # (every folder pytest may put first for a test module or conftest)
+        at = os.path.dirname(path)
+        while at.startswith(folder.rstrip("/") + "/"):
+            roots.append(at)
+            at = os.path.dirname(at)
+    imports = Imports(folder, list(dict.fromkeys(roots)), _parsed, check)
     try:
         fixtures = {n for p in conftests for n in _fixtures(_parsed(p))}
-        for path in modules:
-            tree = _parsed(path)
-            if tree is not None and not Reader(path, folder, fixtures | _fixtures(
-                    tree)).module(tree):
-                return True
+        _check_all(modules, check)
+        plugins = _plugins(folder, below, given)  # (asked last: the walk again, s62-greview G7)
+        if plugins is None:
+            return True
+        fixtures |= {n for p in plugins for n in _fixtures(_parsed(p))}
+        _check_all(plugins, check)
     except (Refused, RecursionError):
         return True
     return False
 
 
-def _read_files(folder: str) -> tuple[list[str], list[str]] | None:
-    """The conftests pytest may load for ``folder`` and every module read (those, the test
+def _check_all(paths: list[str], check: Callable[[str, ast.Module], None]) -> None:
+    """``check`` of each module of ``paths`` there."""
+    for path in paths:
+        tree = _parsed(path)
+        if tree is not None:
+            check(path, tree)
+
+
+def _read_files(folder: str) -> tuple[list[str], list[str], list[str]] | None:
+    """The conftests pytest may load for ``folder``, every module read (those, the test
     modules below it and the ``__init__`` of their packages and of the conftests' up: those
-    pytest imports; a package's that holds neither is the project's source, P1g); None where
+    pytest imports; a package's that holds neither is the project's source, P1g) and the
+    files below it; None where
     the folders below hold too many entries, or a doctest text file (``test*.txt``: pytest
     runs its examples in its own process, s61-greview G16)."""
     from .testnames import test_name
@@ -74,7 +103,34 @@ def _read_files(folder: str) -> tuple[list[str], list[str]] | None:
         while at + "/__init__.py" in held:
             inits.append(at + "/__init__.py")
             at = at.rpartition("/")[0]
-    return conftests, list(dict.fromkeys([*conftests, *inits, *tests]))
+    return conftests, list(dict.fromkeys([*conftests, *inits, *tests])), below
+
+
+def _plugins(folder: str, below: list[str], plan: tuple[str, ...]) -> list[str] | None:
+    """The plugin modules among the files ``below`` the collecting ``folder`` pytest imports at
+    its start (a conftest's or test module's ``pytest_plugins``, the settings' or ``plan``'s
+    ``-p``:
+    ``conftestplugins``; s62-greview G7), and their packages' ``__init__`` files; None where
+    they are not read (or one is a compiled module's)."""
+    import fnmatch
+
+    from .checkersettings import pytest_settings
+    from .conftestplugins import conftest_plugins
+    from .pytestini import words
+
+    try:
+        given = tuple(w[2:] or (ws[k + 1] if k + 1 < len(ws) else "") for _, _, value in
+                      pytest_settings(folder, ("addopts",)) for ws in [words(value)]
+                      for k, w in enumerate(ws) if w[:2] == "-p")
+    except ValueError:
+        return None
+    every, patterns = conftest_plugins(folder, tuple(g for g in (*given, *plan) if g[:3] != "no:"))
+    if every:
+        return None
+    found = [p for p in below if any(fnmatch.fnmatchcase(p, "*/" + q.lstrip("/")) if "/" in q
+                                     else fnmatch.fnmatchcase(p.rpartition("/")[2], q)
+                                     for q in patterns)]
+    return None if any(not p.endswith(".py") for p in found) else found
 
 
 def _parsed(path: str) -> ast.Module | None:

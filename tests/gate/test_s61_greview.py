@@ -254,14 +254,10 @@ MOVES: dict[str, dict[str, Case]] = {
 # rebound, a-project-module-named-like-a-builtin, a-cookie-hides-a-test-modules-plugins, and
 # the first spellings of the rows below; since 63f03da5: a-condition-string-is-code's last
 # spellings (an imported name, with_args, __call__); since 17d5eaab: an overloaded comparison;
-# all open at f716c470)
+# all open at f716c470; sys-bound-by-another-name since s62-gfix: a project module read
+# under the allow-list before a name is taken from it; a-file-pytest-runs-unread since s62-gfix:
+# a --doctest-glob or python_files anywhere in the settings or words moves the path)
 _P = "test_p_code_moves_the_path"
-OPEN.add(_P, "pathcode._read_files (b3219887) takes a test*.txt doctest file as moving the "
-         "path, not one the ini's --doctest-glob names (*.rst)", "a-file-pytest-runs-unread")
-OPEN.add(_P, "pathcode._Reader (95c40498) tracks a listed module only by the names its own "
-         "imports bind: a relative or project import of sys and a project module's alias of it "
-         "read as plain values (a class body's import: held since 63f03da5)",
-         "sys-bound-by-another-name")
 
 
 @pytest.mark.parametrize("row", list(MOVES))
@@ -394,10 +390,8 @@ _H = "test_h_a_source_names_a_header"
 # NUL, a splice after spaces, a -D over #ifndef, a computed include's document name, raw
 # strings and digit separators, a quoted include's own folder, node_modules' and a linked
 # folder's sources; since 64bafa4c: a directive after a closing comment; since 17d5eaab:
-# <./cfg>, <include/../cfg>; all open at f716c470)
-OPEN.add(_H, "includes.included (2b1680ca) reads an included file's names where the name is "
-         "at the folder's top or beside its source, not in a later folder of the search",
-         "a-header-a-header-includes")
+# <./cfg>, <include/../cfg>; all open at f716c470; since s62-gfix: a later folder's header, any
+# file below whose path ends with the name read)
 OPEN.add(_H, "includes._sources (2b1680ca) reads the SOURCES endings below the folder only "
          "(gcc -x c of any name; made or piped sources; a source outside the folder)",
          "a-source-the-reader-misses")
@@ -538,10 +532,9 @@ VALUES: dict[str, dict[str, Case]] = {
 }
 
 
-OPEN.add_rows("test_m_a_value_make_takes_from_the_session", {r: (r,) for r in VALUES},
-              dict.fromkeys(VALUES, "open at f716c470, s61-hmain and 17d5eaab (s59-preview's "
-                            "N row's class): no reading of the values make takes from the "
-                            "session's environment"), {})
+# (all open at f716c470, s61-hmain and 17d5eaab; held since s62-gfix: makesession, a value
+# the session's environment may give a line naming pytest, and make's own variables there,
+# doubts of every folder)
 
 
 @pytest.mark.parametrize("row", list(VALUES))
@@ -581,9 +574,9 @@ COSTS: dict[str, tuple[str, dict[str, str]]] = {
 OPEN.add("test_k_an_everyday_edit_is_allowed", "pathlists (51fd9c31): a module not listed "
          "(a third-party import, hypothesis, numpy by importorskip), mock's patch and a "
          "namespace package's import make every folder one that may be first on sys.path "
-         "(allowed at s61-hmain)", "a-third-party-import", "hypothesis",
-         "mock-patch-of-a-project-name", "mock-patch-object", "importorskip",
+         "(allowed at s61-hmain)", "a-third-party-import", "hypothesis", "importorskip",
          "a-namespace-tests-package")
+# (mock-patch-of-a-project-name, mock-patch-object: allowed again since s62-gfix, pathpatch)
 # (a-large-git-folder: denied at 95c40498, allowed again since 63f03da5: .git not walked)
 
 
