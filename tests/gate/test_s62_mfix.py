@@ -134,3 +134,37 @@ def test_a_shell_file_running_closed_programs_closes_the_scripts(tmp_path: Path)
     moved = {"test": "cd scripts && sh test.sh", "start": "node server.js"}
     (tmp_path / "0" / "scripts" / "scripts").mkdir()
     assert set(script_closure(moved, frozenset({"test"}), str(tmp_path / "0"))) == set(moved)
+
+
+def test_npms_script_name_is_no_path() -> None:
+    """s61-mreview K1: npm's words naming the script they run name no file; any other word,
+    an option, a word passed on to the script: read as before."""
+    from skillgrant.gate.wrapped import npm_script_name
+
+    for rest, word in ((["test"], "test"), (["t"], "t"), (["run", "test"], "test"),
+                       (["run-script", "tests"], "tests"), (["start"], "start")):
+        assert npm_script_name(rest, word), rest
+    for rest, word in ((["test", "test"], "test"), (["test", "--", "test/a.js"], "test/a.js"),
+                       (["run", "fmt", "test"], "test"), (["--prefix", "test", "test"], "test"),
+                       (["install", "test"], "test"), (["exec", "test"], "test"),
+                       (["pack"], "pack"), (["test"], "")):
+        assert not npm_script_name(rest, word), rest
+
+
+@pytest.mark.slow
+def test_cost_npm_test_of_an_ava_script_keeps_its_folder_guarded(tmp_path: Path) -> None:
+    """s61-mreview K1: ``"test": "ava"``: the plan's ``npm test``, ``npm run test`` are
+    allowed; a write into ava's test folder, a tree copied or linked as ``tests``, a script
+    given a path in it, stay denied."""
+    project = hooked_project(tmp_path, ["Bash(npm test)", "Bash(npm run *)", "Bash(cp *)",
+                                        "Bash(ln *)"])
+    files = {"package.json": '{"name": "p", "scripts": {"test": "ava", "fmt": "prettier"}}',
+             "test/a.js": "1;\n", "lib/x.js": "1;\n", "notes.txt": "\n"}
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    assert first_denied(project, ["npm run test", "npm test"], env) is None
+    for call in ("cp notes.txt test/b.js", "cp -r lib tests", "ln -s lib tests",
+                 "npm run fmt -- --write test/a.js"):
+        assert first_denied(project, [call], env) == call
