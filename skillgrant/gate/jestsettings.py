@@ -236,8 +236,11 @@ def _read(settings: Mapping[str, object], root: str, reading: _Reading) -> None:
     module's text): a JSON preset's and each project's settings too."""
     paths, patterns = reading.paths, reading.patterns
     for setting, value in settings.items():
-        if setting in _CODE:
-            paths |= {fold(p + e) for p in _paths(value, root) for e in _ENDINGS}
+        if setting in _CODE:  # (below a path: a folder module's package.json `main`, of
+            named = _paths(value, root)  # any ending: s62-mreview R13)
+            paths |= {fold(p + e) for p in named for e in _ENDINGS}
+            patterns += [re.compile("^" + re.escape(fold(p)) + "/") for p in named
+                         if setting != "projects"]
         if setting == "preset":
             _presets(value, root, reading)
         if setting == "projects":

@@ -221,3 +221,34 @@ def test_a_folder_a_users_bashrc_sources_is_guarded(tmp_path: Path) -> None:
     home = tmp_path / "home"
     for call in (f"cp x.sh {home}/.bashrc.d/evil.sh", f"mkdir -p {home}/.bashrc.d"):
         assert first_denied(project, [call], env) == call
+
+
+def test_set_options_in_a_shell_file_keep_the_scripts_closed(tmp_path: Path) -> None:
+    """s62-mreview K-R11: ``set -e``, ``set -euo pipefail`` before the runner: closed;
+    ``set -k`` (assignments anywhere): not."""
+    from skillgrant.gate.planscripts import script_closure
+
+    scripts = {"test": "sh scripts/test.sh", "start": "node server.js"}
+    for at, (text, alone) in enumerate((("#!/bin/sh\nset -e\nmocha\n", True),
+                                        ("set -euo pipefail\njest\n", True),
+                                        ("set -k\nmocha\n", False))):
+        (tmp_path / str(at) / "scripts").mkdir(parents=True)
+        (tmp_path / str(at) / "scripts" / "test.sh").write_text(text)
+        found = script_closure(scripts, frozenset({"test"}), str(tmp_path / str(at)))
+        assert (set(found) == {"test"}) is alone, text
+
+
+def test_a_folder_module_a_setting_names_is_guarded_below(tmp_path: Path) -> None:
+    """s62-mreview R13: ``setupFiles: ['<rootDir>/tools/setup']`` may be a folder whose
+    package.json ``main`` (any ending) jest loads: each file below it is one."""
+    from skillgrant.gate import jestsettings
+    from skillgrant.gate.placed import fold
+
+    (tmp_path / "jest.config.js").write_text(
+        "module.exports = {setupFiles: ['<rootDir>/tools/setup'], projects: ['<rootDir>/a']};")
+    reading = jestsettings._Reading()
+    jestsettings._folder(str(tmp_path), reading)
+    main = fold(str(tmp_path / "tools" / "setup" / "main.txt"))
+    assert any(p.search(main) for p in reading.patterns)
+    assert not any(p.search(fold(str(tmp_path / "a" / "notes.md"))) for p in reading.patterns)
+    assert not reading.code and not reading.anything
