@@ -227,7 +227,7 @@ def _file(path: str, nested: bool, folder: str, reading: _Reading) -> None:
         reading.anything = True
         return
     else:
-        settings = _settings(path, nested)
+        settings = _settings(path, nested or path.endswith("/package.json"))  # (s62 R17)
     if settings:
         root = os.path.normpath(os.path.join(folder, str(settings.get("rootDir", "."))))
         reading.code |= not (root + "/").startswith(folder.rstrip("/") + "/")  # (a rootDir

@@ -315,3 +315,16 @@ def test_a_typed_config_reads_ts_nodes_tsconfig(tmp_path: Path) -> None:
         assert reading.anything is code, tsconfig
         assert {fold(str(folder / "s.txt")), fold(str(folder / "tsconfig.json"))} <= \
             reading.paths
+
+
+def test_a_config_option_naming_a_package_json_reads_its_jest_member(tmp_path: Path) -> None:
+    """s62-mreview R17: ``jest --config ci/package.json`` takes the file's ``jest``."""
+    from skillgrant.gate import jestsettings
+    from skillgrant.gate.placed import fold
+
+    (tmp_path / "ci").mkdir()
+    (tmp_path / "ci" / "package.json").write_text(
+        '{"name": "ci", "jest": {"setupFiles": ["<rootDir>/s.txt"]}}')
+    reading = jestsettings._Reading()
+    jestsettings._options([["--config", "ci/package.json"]], str(tmp_path), reading)
+    assert fold(str(tmp_path / "ci" / "s.txt")) in reading.paths
