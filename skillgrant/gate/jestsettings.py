@@ -1,43 +1,46 @@
 """What jest's settings make it run besides the test names ``testfiles`` reads (issue 29,
 reviews s54-greview2 A7, s55-greview3 J4). jest 29 takes its settings from ``package.json``'s
 ``"jest"`` or a ``jest.config.*`` file in the folder it runs in (its ``rootDir``), or from
-the file a ``--config`` names; the literal JSON ones are read here (``package.json``,
-``jest.config.json``, a JSON file a ``package.json`` script or the plan's entry gives jest by
-``--config``/``-c``), from each folder the plan's programs collect tests in, and the paths
-the plan's entries give jest's code options (``--globalSetup=./s.js``: ``planscripts``):
+the file a ``--config`` names; the literal ones are read here (``package.json``, a JSON
+file, a literal module, one a script or the plan's entry gives jest by ``--config``/``-c``),
+from each folder the plan's programs collect tests in, and the paths the plan's entries
+give jest's code options (``--globalSetup=./s.js``: ``planscripts``):
 
 - ``testMatch`` (micromatch's globs, extglobs among them: ``*.+(check|e2e).js``) and
   ``testRegex``: each file they match there is a test it runs;
 - the files its settings name as code (``setupFiles``, ``setupFilesAfterEnv``,
   ``globalSetup``, ``testEnvironment``, ``transform``, ``reporters``, ``moduleNameMapper``,
   ``haste``…): each path (``<rootDir>/…``, ``./…``, ``../…``, absolute, or holding a ``/``),
-  with a script's endings added to one that has none, is one wherever it is (above the
-  folder too: a monorepo's shared setup); a ``preset``'s JSON is read as these settings;
+  with a script's endings added to one that has none, and each file below it, is one
+  wherever it is (above the folder too); a ``preset``'s JSON is read as these settings;
 - ``projects``: an inline project's settings are read as these (its ``rootDir`` from the
   parent's), a project folder's own settings (``package.json``'s, ``jest.config.json``)
   from it, and a settings file written into such a folder (a glob's too) is one;
 - ``moduleDirectories`` (a folder name searched from each folder up, as ``node_modules``),
   ``modulePaths`` and ``roots``: every file below such a folder is one (a module a test
-  requires may resolve there).
-
+  requires may resolve there);
 - ``cacheDirectory`` (and jest's default, ``$TMPDIR/jest_<uid>``): every file below it is
   one (jest runs a test's transformed code it finds kept there).
 
 The words given to jest (a script's after ``jest``, after a ``cd`` from the folder it
 names; the plan's entries') are read as jest 29.7's yargs reads them (kebab case,
-``--x=v``, short clusters ``-ic``: ``jestargs.yargs``). Where the gate cannot read jest's effective
-settings exactly, they are read as code (s56-sreview J): settings that are code
-(``jest.config.js``/``.ts``/``.mjs``/``.cjs``/``.cts``/``.mts`` in a collecting or project
-folder, a preset or a ``--config`` file that is no JSON, a package's preset that is no JSON,
-a JSON text given to an option), a ``rootDir`` above its settings' folder, a POSIX class in
+``--x=v``, short clusters ``-ic``: ``jestargs.yargs``). A ``jest.config.*`` module (in a
+collecting or project folder, a ``--config`` one) exporting one literal (``module.exports =
+{…}``, jest --init's ``const config = {…}``, typed in a ``.ts`` one: ``jsliteral``) is read
+as a JSON one is (s57-sreview J10). Settings that are code by their text (any other such
+module, a preset or a ``--config`` file that is neither, a package's preset that is no JSON,
+``--rootDir`` in jest's words, a tsconfig that may give ts-node options) may name any file:
+each file anywhere whose name has an ending (jest runs ``tools/setup.txt`` as CommonJS) is
+then one. Where the gate cannot read jest's effective settings otherwise (s56-sreview J: a
+JSON text given to an option, a ``rootDir`` above its settings' folder, a glob not read in
 ``testMatch``, settings jest finds above a folder holding none, an option jest does not
-know, a script naming jest that is not read or that runs it otherwise than as ``jest``, and
-a plan that may run jest with words the gate does not read (``make test``, a script running
-``sh run.sh``: ``jestargs.unseen``). Code may name any file: each script anywhere (``SCRIPTS``),
-and each present file whose name has no ending (jest runs it as CommonJS), is then one
-(fail closed, as a ``__mocks__`` folder's are). A package's mock (``__mocks__/chalk.js``)
-in any of its ``roots`` is ``testfiles``'. Read once for a guarded set; a settings file that
-cannot be read, or is no JSON, denies the write (ValueError)."""
+know, a script naming jest that is not read or that runs it otherwise than as ``jest``, a
+plan that may run jest with words the gate does not read: ``make test``, a script running
+``sh run.sh``, ``jestargs.unseen``), each script anywhere (``SCRIPTS``) is one. Either way
+each present file of no ending is one (fail closed, as a ``__mocks__`` folder's are; a new
+name of none may be the folder a call makes). A package's mock (``__mocks__/chalk.js``) in
+any of its ``roots`` is ``testfiles``'. Read once for a guarded set; a JSON settings file
+that cannot be read, or is no JSON, denies the write (ValueError)."""
 
 from __future__ import annotations
 
@@ -47,6 +50,7 @@ import re
 
 from . import files as fs
 from .jestargs import above, cache, present, script_words, unseen, yargs
+from .micromatch import micromatch
 from .placed import fold
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -64,11 +68,13 @@ _CODE: Final = frozenset((
 #: The endings node (and jest's resolver) tries for a path without one.
 _ENDINGS: Final = ("", ".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx", ".json",
                    ".node", "/index.js", "/index.ts", "/index.json")
-#: The endings of a file jest may load as code (settings that are code may name any).
+#: The endings of a file jest may load as code.
 SCRIPTS: Final = tuple(e for e in _ENDINGS if e[:1] == "." and e != ".json")
 #: jest 29's settings files that are code (``JEST_CONFIG_EXT_ORDER`` less ``.json``).
 _CODE_FILES: Final = tuple(f"jest.config{e}" for e in (".js", ".ts", ".mjs", ".cjs", ".cts",
                                                         ".mts"))
+#: The endings of a settings file read where it exports one literal (``jsliteral``).
+_LITERAL: Final = (".js", ".cjs", ".mjs", ".ts", ".cts", ".mts")
 #: The settings files jest reads in a folder (a project's), a JSON one's nested member.
 _FILES: Final = (("package.json", True), ("jest.config.json", False))
 #: The files jest takes settings from in a folder (``jestargs.above``).
@@ -80,12 +86,14 @@ _LAST: list[tuple[object, dict[str, _Reading]]] = []
 class _Reading:
     """What jest's settings of one collecting folder name: ``paths`` (folded), ``patterns``
     (searched in a folded path below the folder; one starting ``^`` anywhere), ``code``
-    (settings that are code were met: every script is one)."""
+    (settings not read were met: every script is one), ``anything`` (settings that are
+    code by their text were met: every file of an ending is one)."""
 
     def __init__(self) -> None:
         self.paths: set[str] = set()
         self.patterns: list[re.Pattern[str]] = []
         self.code = False
+        self.anything = False
         self.read: set[str] = set()  # (each settings file once: projects naming each other)
         self.docblocks: set[str] | None = None  # (the environments tests name: once)
 
@@ -95,10 +103,8 @@ def widened(key: str, folders: frozenset[str], guards: object) -> bool:
     collecting ``folders`` (of ``guards``) name or match (see the module's text)."""
     for folder in folders:
         reading = _reading(folder, guards)
-        if key in reading.paths or (reading.code and (key.endswith(SCRIPTS) or (
-                "." not in key.rpartition("/")[2] and fs.entry(key) == "file"))):
-            return True  # (jest runs a setup file of no ending as CommonJS: s56-sreview J;
-            # a new name of none may be a folder a call makes: `mkdir build`)
+        if key in reading.paths or _code_names(key, reading):
+            return True
         below = key.startswith(folder + "/")
         if any((below or p.pattern[:1] == "^") and p.search(key) for p in reading.patterns):
             return True
@@ -114,6 +120,20 @@ def widened(key: str, folders: frozenset[str], guards: object) -> bool:
                                            if n[:1] == "\0"):
             return True  # (a docblock's path's ending: from any rootDir, JD5)
     return False
+
+
+def _code_names(key: str, reading: _Reading) -> bool:
+    """Whether code ``reading`` met may name the folded real path ``key``: settings that
+    are code by their text (``anything``) any file of an ending (jest runs ``setup.txt``
+    as CommonJS, ``.node`` as an addon: s57-sreview J10), settings not read otherwise
+    (``code``) a script (``SCRIPTS``); either a present file of no ending (jest runs it as
+    CommonJS: s56-sreview J; a new name of none may be the folder a call makes: ``mkdir
+    build``)."""
+    if not (reading.code or reading.anything):
+        return False
+    if "." not in key.rpartition("/")[2]:
+        return fs.entry(key) == "file"
+    return reading.anything or key.endswith(SCRIPTS)
 
 
 def _reading(folder: str, guards: object) -> _Reading:
@@ -141,7 +161,8 @@ def _reading(folder: str, guards: object) -> _Reading:
         _options(runner_words(guards, "jest"), real, reading)
         reading.code |= present(real, guards) and (unseen(guards, real) or babel_code(real))
         # (babel-jest loads the plugins Babel's settings name: s60-mreview M19)
-        reading.patterns.append(re.compile("^" + re.escape(fold(cache())) + "/"))
+        reading.patterns += [re.compile("^" + re.escape(fold(c)) + "/") for c in {
+            cache(), fs.realpath(cache())}]  # (jest: its tmpdir's real path, s62-mreview R14)
         kept[folder] = reading
     return kept[folder]
 
@@ -162,7 +183,9 @@ def _options(given_words: list[list[str]], folder: str, reading: _Reading) -> No
             elif option == "config":
                 path = os.path.join(folder, value if value[:1] != "{" else "{}")
                 _file(path, False, os.path.dirname(path), reading)
-            elif value[:1] in ("{", "[") or option == "rootDir":
+            elif option == "rootDir":  # (every path read from it: s62-mreview R8)
+                reading.anything = True
+            elif value[:1] in ("{", "["):
                 reading.code = True
             else:
                 given.setdefault("testEnvironment" if option == "env" else option,
@@ -174,7 +197,9 @@ def _folder(folder: str, reading: _Reading) -> None:
     """Adds to ``reading`` what the settings files in ``folder`` (a collecting or a project
     folder: its ``rootDir``) name; a settings file written there is one."""
     reading.paths |= {fold(os.path.join(folder, n)) for n in (*_CODE_FILES, *dict(_FILES))}
-    reading.code |= any(fs.entry(os.path.join(folder, n)) is not None for n in _CODE_FILES)
+    for name in _CODE_FILES:
+        if fs.entry(os.path.join(folder, name)) is not None:
+            _file(os.path.join(folder, name), False, folder, reading)
     for name, nested in _FILES:
         _file(os.path.join(folder, name), nested, folder, reading)
 
@@ -182,16 +207,27 @@ def _folder(folder: str, reading: _Reading) -> None:
 def _file(path: str, nested: bool, folder: str, reading: _Reading) -> None:
     """Adds to ``reading`` what the settings in the file ``path`` (its ``"jest"`` member
     when ``nested``; a relative ``rootDir`` from ``folder``) name; a file that is no JSON
-    (by its ending) is code."""
+    nor a JavaScript (TypeScript) module exporting one literal (``jsliteral``) is code."""
     if path in reading.read or len(reading.read) > 64:
         reading.code |= path not in reading.read  # (more than 64 files: not read, refused)
         return
     reading.read.add(path)
     reading.paths.add(fold(path))  # (the settings file itself: jest loads it)
-    if not path.endswith(".json"):
-        reading.code = True
+    if path.endswith(_LITERAL):
+        from .jsliteral import exported_file
+
+        settings = exported_file(path)
+        reading.anything |= settings is None
+        if "t" in path.rpartition(".")[2]:  # (ts-node loads a .ts one with a tsconfig's
+            from .tscsettings import ts_node_reads  # settings: s62-mreview K-R3, R15)
+            tsconfigs, options = ts_node_reads(folder)
+            reading.paths |= {fold(t) for t in tsconfigs}
+            reading.anything |= options
+    elif not path.endswith(".json"):
+        reading.anything = True
         return
-    settings = _settings(path, nested)
+    else:
+        settings = _settings(path, nested or path.endswith("/package.json"))  # (s62 R17)
     if settings:
         root = os.path.normpath(os.path.join(folder, str(settings.get("rootDir", "."))))
         reading.code |= not (root + "/").startswith(folder.rstrip("/") + "/")  # (a rootDir
@@ -203,18 +239,23 @@ def _read(settings: Mapping[str, object], root: str, reading: _Reading) -> None:
     module's text): a JSON preset's and each project's settings too."""
     paths, patterns = reading.paths, reading.patterns
     for setting, value in settings.items():
-        if setting in _CODE:
-            paths |= {fold(p + e) for p in _paths(value, root) for e in _ENDINGS}
+        if setting in _CODE:  # (below a path: a folder module's package.json `main`, of
+            named = _paths(value, root)  # any ending: s62-mreview R13)
+            paths |= {fold(p + e) for p in named for e in _ENDINGS}
+            patterns += [re.compile("^" + re.escape(fold(p)) + "/") for p in named
+                         if setting != "projects"]
         if setting == "preset":
             _presets(value, root, reading)
         if setting == "projects":
             _projects(value, root, reading)
-        if setting == "testMatch":
-            reading.code |= any("[[:" in p for p in fs.json_strings(value))  # (POSIX class)
-            patterns += [_glob(p.replace("<rootDir>", root)) for p in fs.json_strings(value)
-                         if "[[:" not in p]
-        elif setting == "testRegex":
-            patterns += [re.compile(p, re.IGNORECASE) for p in fs.json_strings(value)]
+        if setting == "testMatch":  # (a POSIX class, a mark not read: code, s62-mreview R4)
+            found = [micromatch(p.replace("<rootDir>", root)) for p in fs.json_strings(value)]
+            reading.code |= None in found
+            patterns += [p for p in found if p is not None]
+        elif setting == "testRegex":  # (searched in folded paths: s62-mreview R5)
+            texts = fs.json_strings(value)
+            reading.code |= not all(t.isascii() for t in texts)
+            patterns += [re.compile(p, re.IGNORECASE) for p in texts if p.isascii()]
         elif setting == "moduleDirectories":  # (each such folder up, as node_modules,
             patterns += [re.compile(f"^.*/{re.escape(fold(n))}/", re.IGNORECASE)  # above
                          for n in fs.json_strings(value) if n != "node_modules"]  # too)
@@ -258,18 +299,20 @@ def _presets(value: object, root: str, reading: _Reading) -> None:
             reading.paths |= {fold(f) for f in files}
             present = next((f for f in files if fs.entry(f) == "file"), None)
             if relative and fs.entry(os.path.join(path, "package.json")) == "file":
-                reading.code = True
+                reading.anything = True
             elif present is not None and present.endswith(".json"):
                 found = _settings(present, False) or {}
                 _read({k: v for k, v in found.items() if k != "preset"}, root, reading)
             elif present is not None:
-                reading.code = True
+                reading.anything = True
 
 
 def _package_preset(name: str, root: str, reading: _Reading) -> None:
     """Adds to ``reading`` what the package ``name``'s preset holds, found as node finds the
     package from ``root`` up (``node_modules/NAME/jest-preset`` with ``.json``, ``.js``,
-    ``.cjs``, ``.mjs``): a JSON one's settings; one that is code may name anything."""
+    ``.cjs``, ``.mjs``): a JSON one's settings; one that is code is read as settings not
+    read (``_Reading.code``: an installed package, guarded whole, that names a project's
+    file of another ending is left: docs/decisions.md, s62-mfix)."""
     above = root
     while True:
         base = os.path.join(above, "node_modules", name, "jest-preset")
@@ -308,10 +351,13 @@ def _projects(value: object, root: str, reading: _Reading) -> None:
             path = os.path.normpath(os.path.join(root, project.replace("<rootDir>", root)))
             reading.code |= not (path + "/").startswith(root.rstrip("/") + "/")  # (above)
             if any(c in path for c in "*?[{(!"):  # (a folder made later matches too)
-                reading.code |= any(c in path for c in "{(")  # (python's glob reads neither)
+                reading.anything |= any(c in path for c in "{(")  # (python's glob reads neither:
+                # their folders' settings are read by no one, s62-mreview R12)
                 names = "|".join(re.escape(n) for n in (*_CODE_FILES, *dict(_FILES)))
-                reading.patterns.append(re.compile(_glob(fold(path)).pattern.rstrip("$")
-                                                   + f"/(?:{names})$", re.IGNORECASE))
+                glob_read = micromatch(path)
+                reading.code |= glob_read is None
+                reading.patterns += [re.compile(glob_read.pattern.rstrip("$") + f"/(?:{names})$",
+                                                re.IGNORECASE)] if glob_read else []
                 import glob
 
                 for found in glob.glob(path)[:64]:
@@ -352,34 +398,3 @@ def _paths(value: object, root: str) -> list[str]:
                 "/" in text.rstrip("/") and text[:1] != "@"):  # (not a scoped package's)
             found.append(os.path.normpath(os.path.join(root, text)))
     return found
-
-
-def _glob(pattern: str) -> re.Pattern[str]:
-    """micromatch's reading of a glob ``pattern`` (``**``, ``*``, ``?``, ``{a,b}``, a class,
-    the extglobs ``?(…)``, ``*(…)``, ``+(…)``, ``@(…)``; ``!(…)`` read as ``*``: wider, as a
-    refusal is) as a regular expression searched in a folded absolute path (a pattern not
-    starting at ``/`` matches at any folder's start)."""
-    out, at, groups = [], 0, []  # (each open group's closing text: `}`'s, an extglob's)
-    while at < len(pattern):
-        c, two = pattern[at], pattern[at:at + 2]
-        if pattern.startswith("**/", at):
-            out.append("(?:.*/)?")
-            at += 3
-            continue
-        if two == "**":
-            out.append(".*")
-            at += 2
-            continue
-        if two[1:] == "(" and c in "?*+@!":  # (an extglob)
-            out.append("(?:" if c != "!" else "(?:[^/]*|")
-            groups.append({"?": ")?", "*": ")*", "+": ")+", "@": ")", "!": ")"}[c])
-            at += 2
-            continue
-        if c == "{":
-            groups.append(")")
-        out.append("[^/]*" if c == "*" else "[^/]" if c == "?" else "(?:" if c == "{" else
-                   groups.pop() if c in "})" and groups else
-                   "|" if c in ",|" and groups else c if c in "[]!" else re.escape(c))
-        at += 1
-    body = "".join(out).replace("[!", "[^") + "".join(reversed(groups))
-    return re.compile(("^" if pattern[:1] == "/" else "(?:^|/)") + body + "$", re.IGNORECASE)

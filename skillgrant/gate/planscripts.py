@@ -45,10 +45,10 @@ _CLOSED: Final = frozenset(("jest", "vitest", "mocha", "ava", "tap", "tsc", "esl
                             "prettier", "stylelint", "echo", "true", "false", "exit", "cd",
                             "rm", "rimraf", "mkdir", "cp", "mv", "cat", "printf", "test"))
 #: npm's commands running a script of their name (``npm test``), each with its name.
-_NPM_OWN: Final = {"test": "test", "t": "test", "tst": "test", "start": "start",
+NPM_OWN: Final = {"test": "test", "t": "test", "tst": "test", "start": "start",
                    "stop": "stop", "restart": "restart"}
 #: npm's commands running the script named after them.
-_NPM_RUN: Final = frozenset(("run", "run-script", "rum", "urn"))
+NPM_RUN: Final = frozenset(("run", "run-script", "rum", "urn"))
 #: yarn's, pnpm's commands that are no script's name (an install runs lifecycle scripts).
 _OWN_COMMANDS: Final = frozenset(("install", "i", "add", "remove", "upgrade", "up", "update",
                                   "exec", "dlx", "x", "workspace", "workspaces", "create",
@@ -197,7 +197,7 @@ def script_names(words: list[str]) -> list[str] | None:
         return None
     first = rest[0]
     if name == "npm":
-        script = _NPM_OWN.get(first) or (rest[1] if first in _NPM_RUN and rest[1:] else None)
+        script = NPM_OWN.get(first) or (rest[1] if first in NPM_RUN and rest[1:] else None)
     elif first == "run":
         script = rest[1] if rest[1:] else None
     else:
@@ -273,13 +273,15 @@ def _closed(words: list[str]) -> bool:
 _COVERAGE: Final = frozenset(("c8", "nyc"))
 
 
-def script_closure(scripts: dict[str, str], names: frozenset[str] | None) -> dict[str, str]:
-    """Of the ``package.json`` ``scripts`` (name: text), those the plan's ``names`` run and
-    the scripts they run by name, where each runs only ``_CLOSED`` programs (``npx`` running
-    one too) or scripts by name; all of ``scripts`` where ``names`` is None or one runs
-    another program or is not read (``commands``). Raises ``Elsewhere`` where one runs
-    another package's scripts (after a ``cd``: s56-sreview), or npm's ``start`` runs its
-    default ``node server.js``."""
+def script_closure(scripts: dict[str, str], names: frozenset[str] | None,
+                   folder: str | None = None) -> dict[str, str]:
+    """Of the ``package.json`` ``scripts`` (name: text) of ``folder``, those the plan's
+    ``names`` run and the scripts they run by name, where each runs only ``_CLOSED``
+    programs (``npx`` running one too), a shell script file of ``folder`` running only
+    those (``sh scripts/test.sh``: ``_file_closed``; s61-mreview K11) or scripts by name;
+    all of ``scripts`` where ``names`` is None or one runs another program or is not read
+    (``commands``). Raises ``Elsewhere`` where one runs another package's scripts (after a
+    ``cd``: s56-sreview), or npm's ``start`` runs its default ``node server.js``."""
     if names is None:
         return scripts
     if "start" in names and "start" not in scripts:
@@ -297,12 +299,63 @@ def script_closure(scripts: dict[str, str], names: frozenset[str] | None) -> dic
                 raise Elsewhere(f"the script {name!r} runs scripts after a cd")
             moved |= os.path.basename((words[program_at(words):] or [""])[0]) in (
                 "cd", "pushd", "popd")
-            if named is None or not (named or _closed(words)):
+            if named is None or not (named or _closed(words) or (
+                    not moved and _file_closed(words, folder))):
                 return scripts
             todo += named
             if "start" in named and "start" not in scripts:
                 raise Elsewhere("npm start runs node server.js where no start script is given")
     return found
+
+
+def shell_file(words: list[str]) -> str | None:
+    """The shell script file the command ``words`` (from its program on) runs: a shell's
+    first operand (``sh scripts/test.sh``, ``bash -e t.sh``), a path as the program
+    (``./run.sh``); None where it runs none."""
+    if words[:1] and os.path.basename(words[0]) in ("sh", "bash", "dash"):
+        return next((w for w in words[1:] if w[:1] != "-"), None)
+    return words[0] if words[:1] and "/" in words[0] else None
+
+
+def _file_closed(words: list[str], folder: str | None) -> bool:
+    """Whether the command ``words`` runs a shell script file of ``folder`` (``shell_file``;
+    a ``#!`` naming a shell only: ``SHEBANG``) whose commands (its lines but comments', as
+    ``scriptfolders`` reads them) each run a ``_CLOSED`` program: no script by name, no
+    other file."""
+    named = shell_file(words[program_at(words):])
+    if folder is None or named is None:
+        return False
+    from . import files as fs
+
+    text = fs.text(os.path.join(folder, named), 1 << 20)
+    read = commands("\n".join(n for n in text.splitlines() if n.lstrip()[:1] != "#")) if (
+        text is not None and "\0" not in text and SHEBANG.match(text)) else None
+    return read is not None and all(_closed(w) or (w[:1] == ["set"] and shell_options(
+        w, 1) == len(w)) for w in read)  # (`set -e`, `set -euo pipefail`: s62-mreview K-R11)
+
+
+def shell_options(given: list[str], k: int) -> int | None:
+    """The index in ``given`` after the shell options of ``SHELL_FLAGS`` from ``k`` (``-e``,
+    ``-eux``, ``-o pipefail``; a ``--`` after them); None at any other option."""
+    while k < len(given) and given[k][:1] in ("-", "+") and given[k] != "--":
+        if given[k][-1:] == "o" and set(given[k][1:-1]) <= SHELL_FLAGS and given[
+                k + 1:k + 2] and given[k + 1] in SHELL_SETS:  # (`-o pipefail`, `-euo …`)
+            k += 2
+        elif len(given[k]) > 1 and set(given[k][1:]) <= SHELL_FLAGS:
+            k += 1
+        else:
+            return None
+    return k + 1 if given[k:k + 1] == ["--"] else k
+
+
+#: The letters of a shell's options read (before its script, after ``set``: ``-e``, ``-eux``;
+#: none naming a file or a text) and the names ``-o`` sets.
+SHELL_FLAGS: Final = frozenset("aefnuvxC")
+SHELL_SETS: Final = frozenset(("errexit", "nounset", "xtrace", "verbose", "pipefail",
+                               "noclobber", "noglob", "allexport", "noexec"))
+#: A script file's first line read: none naming a program (``#!``) but a shell's.
+SHEBANG: Final = re.compile(r"(?!#!)|#![ \t]*/(?:usr/)?bin/(?:env[ \t]+)?(?:ba|da)?sh"
+                            r"(?:[ \t]+-[eux]+)?[ \t]*(?:\n|$)")  # (`#!/bin/sh -e`: K3)
 
 
 #: ``npx``'s options taking no value (``npx --no-install jest``).

@@ -10,6 +10,7 @@ import os
 import re
 
 from . import files as fs
+from .planscripts import shell_options
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -32,10 +33,10 @@ def script_folders(folder: str, path: str, depth: int, names: frozenset[str] | N
     glob, ``~``, ``#``, a pipe into ``xargs``), a ``cd`` has no plain operand, a command
     runs a project file as code other than a shell script read here (``node run.js``,
     ``./run``), or a script runs another package's scripts (``planscripts.Elsewhere``)."""
-    from .planscripts import script_closure
+    from .planscripts import SHEBANG, script_closure
 
     text = fs.text(path, _LIMIT) if depth == 0 else fs.text(path, _LIMIT + 1)
-    if depth and (text is None or "\0" in text or len(text) > _LIMIT or not _SHEBANG.match(
+    if depth and (text is None or "\0" in text or len(text) > _LIMIT or not SHEBANG.match(
             text)):  # (a program's file, one past the limit, a `#!` naming another program)
         raise ValueError(f"a script of {folder!r} runs {path!r}, which is not read as a "
                          "shell script")
@@ -55,7 +56,7 @@ def script_folders(folder: str, path: str, depth: int, names: frozenset[str] | N
         if _NPMRC.search(npmrc):  # (`workspaces=true` runs each workspace's scripts)
             raise ValueError(f"{folder!r}'s .npmrc sets where npm runs scripts, or their shell")
         texts = list(script_closure({k: v for k, v in scripts.items() if isinstance(v, str)},
-                                    names).values())
+                                    names, folder).values())
     else:  # (a shell script's lines that are comments: its `#!` line, read above)
         texts = ["\n".join(n for n in text.splitlines() if n.lstrip()[:1] != "#")]
     found: list[str] = []
@@ -160,7 +161,7 @@ def _program_read(folder: str, base: str, given: list[str], words: list[str],
     if not _BUILDERS.isdisjoint(names):  # (`make check`: its recipes, a file no word names)
         raise ValueError(f"a script of {folder!r} runs a build tool's recipes")
     script = _shell_script(given, names)
-    if given[:1] == ["set"] and _shell_options(given, 1) == len(given):
+    if given[:1] == ["set"] and shell_options(given, 1) == len(given):
         return None  # (`set -e`, `set -euo pipefail` in a shell script file: s61 K2)
     if script is None and ("/" not in words[0] or os.path.normpath(os.path.join(
             base, words[0])).startswith(_SYSTEM)):
@@ -173,27 +174,14 @@ def _program_read(folder: str, base: str, given: list[str], words: list[str],
 
 def _shell_script(given: list[str], names: list[str]) -> int | None:
     """The index in ``given`` of the script file a shell of ``_SHELLS`` as the program runs
-    (``sh -e run.sh``, ``bash -o pipefail run.sh``): after its options of ``_SHELL_FLAGS``
-    only (any other, ``-c``'s text, ``-i``'s start files, ``-s``'s input: None)."""
+    (``sh -e run.sh``, ``bash -o pipefail run.sh``): after its options of
+    ``planscripts.SHELL_FLAGS`` only (any other, ``-c``'s text, ``-i``'s start files,
+    ``-s``'s input: None)."""
     if not names or names[0] not in _SHELLS or ("/" in given[0] and not given[0].startswith(
             _SYSTEM)):
         return None
-    k = _shell_options(given, 1)
+    k = shell_options(given, 1)
     return k if k is not None and k < len(given) else None
-
-
-def _shell_options(given: list[str], k: int) -> int | None:
-    """The index in ``given`` after the shell options of ``_SHELL_FLAGS`` from ``k`` (``-e``,
-    ``-eux``, ``-o pipefail``; a ``--`` after them); None at any other option."""
-    while k < len(given) and given[k][:1] in ("-", "+") and given[k] != "--":
-        if given[k][-1:] == "o" and set(given[k][1:-1]) <= _SHELL_FLAGS and given[
-                k + 1:k + 2] and given[k + 1] in _SHELL_SETS:  # (`-o pipefail`, `-euo …`)
-            k += 2
-        elif len(given[k]) > 1 and set(given[k][1:]) <= _SHELL_FLAGS:
-            k += 1
-        else:
-            return None
-    return k + 1 if given[k:k + 1] == ["--"] else k
 
 
 def _script_run(folder: str, base: str, path: str, depth: int, ran: list[str] | None,
@@ -226,9 +214,6 @@ def _guarded_script(folder: str, path: str) -> str:
     return os.path.join(real, inside.split("/")[0])
 
 
-#: A script file's first line read: none naming a program (``#!``) but a shell's.
-_SHEBANG: Final = re.compile(r"(?!#!)|#![ \t]*/(?:usr/)?bin/(?:env[ \t]+)?(?:ba|da)?sh"
-                             r"(?:[ \t]+-[eux]+)?[ \t]*(?:\n|$)")  # (`#!/bin/sh -e`: K3)
 #: Programs running recipes of a project file no word need name (make's Makefile).
 _BUILDERS: Final = frozenset(("make", "gmake", "cmake", "ctest", "ninja", "just", "rake",
                               "scons"))
@@ -274,13 +259,9 @@ _UNREAD: Final = frozenset(("popd", "xargs", "parallel", "eval", "source", ".", 
 _NPMRC: Final = re.compile(r"(?m)^\s*(?:workspaces?|prefix|script-shell|"
                            r"include-workspace-root|node-options)\s*=")
 _FEEDS: Final = frozenset(("xargs", "parallel", "eval", "exec", "popd", "source"))
-#: The shells whose first operand is the script they run (read at depth 1), the letters of
-#: their options read before it (``-e``, ``-eux``: none naming a file or a text) and the
-#: names ``-o`` sets.
+#: The shells whose first operand is the script they run (read at depth 1; their options
+#: before it: ``planscripts.shell_options``).
 _SHELLS: Final = frozenset(("sh", "bash", "dash"))
-_SHELL_FLAGS: Final = frozenset("aefnuvxC")
-_SHELL_SETS: Final = frozenset(("errexit", "nounset", "xtrace", "verbose", "pipefail",
-                                "noclobber", "noglob", "allexport", "noexec"))
 #: Programs that run a file they are given as code (its folder cannot be read).
 _INTERPRETERS: Final = frozenset(("node", "nodejs", "python", "python3", "ruby", "perl",
                                   "php", "deno", "bun", "ts-node", "tsx", "babel-node", "zsh",
@@ -293,17 +274,15 @@ def files_seen(folder: str, text: str) -> bool:
     whose own commands are and name no jest (s61-mreview K7: `mocha` in the file; M10)."""
     import shlex
 
-    from .planscripts import commands, program_at, seen
+    from .planscripts import commands, program_at, seen, shell_file
 
     read = commands(text)
     for words in read if read is not None else [[]]:
         words = words[program_at(words):]
         if not words:
             return False
-        if os.path.basename(words[0]) in ("sh", "bash", "dash"):
-            named = [w for w in words[1:] if w[:1] != "-"][:1]
-        else:
-            named = [words[0]] if "/" in words[0] else []
+        file = shell_file(words)
+        named = [file] if file is not None else []
         if not named and not seen(shlex.join(words)):
             return False
         try:

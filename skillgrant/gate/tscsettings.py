@@ -111,6 +111,23 @@ def _compiled(folder: str, words: list[str], read: list[str] | None) -> list[str
     return [os.path.join(above, "tsconfig.json")]
 
 
+def ts_node_reads(folder: str) -> tuple[list[str], bool]:
+    """The ``tsconfig.json`` files ts-node (jest's loader of a ``jest.config.ts``, run from
+    ``folder``) may take settings from (``folder``'s and each above, to the first there:
+    TypeScript's findConfigFile), and whether that one may give ts-node options (a
+    ``ts-node`` key: its ``require``, ``compiler``, ``transpiler`` load modules; an
+    ``extends``; a backslash, which may spell either; a file not read): s62-mreview R15."""
+    found, above = [], folder
+    while True:
+        found.append(os.path.join(above, "tsconfig.json"))
+        if fs.entry(found[-1]) is not None:
+            text = fs.text(found[-1], 1 << 20)
+            return found, text is None or any(m in text for m in ("ts-node", "extends", "\\"))
+        if above == os.path.dirname(above):
+            return found, False
+        above = os.path.dirname(above)
+
+
 def _project(folder: str, name: str) -> str:
     """The settings file of the project ``name`` of tsc's build mode (a word, a reference's
     ``path``) from ``folder`` (TypeScript's ``resolveConfigFileProjectName``)."""
@@ -236,9 +253,10 @@ def guarded_file(folder: str, path: str) -> list[str]:
 
 
 #: A part of a JSONC text: a run of plain characters, a string, a comment, a comma, a slash.
-_JSONC_PART: Final = re.compile(r'[^"/,]+|"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/|,|/(?![/*])',
-                                re.DOTALL)
-_CLOSING: Final = re.compile(r"(?>\s|//[^\n]*|/\*.*?\*/)*+[}\]]", re.DOTALL)
+_JSONC_PART: Final = re.compile(r'[^"/,]+|"(?:[^"\\\n]|\\.)*"|//[^\n\r\u2028\u2029]*|'
+                                r'/\*.*?\*/|,|/(?![/*])', re.DOTALL)  # (a line comment ends
+# at any of TypeScript's line breaks: s62-mreview R6)
+_CLOSING: Final = re.compile(r"(?>\s|//[^\n\r\u2028\u2029]*|/\*.*?\*/)*+[}\]]", re.DOTALL)
 #: tsc's options naming where it writes (folded).
 _TSC_OUT: Final = frozenset(("outdir", "outfile", "declarationdir", "out"))
 #: tsc's build mode options read (folded; TypeScript 5's ``buildOpts``: none naming a file
