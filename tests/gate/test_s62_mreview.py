@@ -1,0 +1,153 @@
+"""Review s62 (s62-mreview) of s62-mfix (issue 29: jest's settings written as code read
+exactly where they are one literal (``jsliteral``, ``jestsettings._file``), npm scripts of
+ava/tap and shell-script test scripts, what ~/.bashrc gives the Bash tool). Each case proves
+with real bash 5.2, npm 11, node 20 and jest 29.7 (``test_s53_greview._jest``) or the runners
+of the runtime cache (``test_s59_mreview._runners``), the project's ``node_modules`` a link
+there, in a scratch project that the calls run the payload, then asks the printed hook for
+each call in turn in a second such project, running the allowed ones, as Claude Code
+2.1.332's Bash tool runs them (``test_s56_sreview._case``): the hook allowing them all is the
+finding. A hole left open is a strict xfail (``OPEN``, its reason naming the module and the
+commit that misreads); a case the change holds is a plain test pinning it; a cost (a call a
+careful user needs, denied though harmless) is a row asserting the call is allowed.
+
+Every payload only makes a file (node's ``touch $INIT_CWD/zz``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, first_denied, home_env, hooked_project
+from test_s53_greview import _jest
+from test_s56_sreview import NODE_PAYLOAD, _case
+from test_s59_mreview import _runners
+
+#: Real bash, npm and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name (and case): each a strict xfail
+#: (tests/conftest.py reads a module's ``OPEN``).
+OPEN = LeftOpen()
+
+#: The cases s62-mfix closed during the review (each a pin now), by the commit that closed it.
+CLOSED: dict[str, str] = {}
+
+#: The commit the review started from (s62-mfix's base, s62-hmain).
+BASE = "b3a74e29"
+
+NODE = NODE_PAYLOAD
+#: The ``node_modules`` each case links into its project.
+MODULES: dict[str, Callable[[], Path]] = {"jest": _jest, "runners": _runners}
+#: A jest test; the setup file jest's settings name (an ending jest runs as CommonJS).
+TEST = "test('a', () => {});\n"
+SETUP = "'<rootDir>/tools/s.txt'"
+
+
+def _run(cases: tuple[str, ...]) -> list[str]:
+    """The spellings of a row the suite runs (CI's slow-step budget): those still open, or
+    the first where all are closed (the others were proved, and pinned while the review ran,
+    outside the suite: the review's report lists them)."""
+    return [c for c in cases if c not in CLOSED] or list(cases[:1])
+
+
+# --- J: jest's settings as code, read as one literal ------------------------------------------
+
+#: Each case: jest's settings file (name, text: naming ``tools/s.txt``, present and harmless
+#: before), the call writing the payload: ``npm test`` (``"test": "jest"``) then loads it.
+JEST: dict[str, tuple[str, str, str]] = {
+    # node ends a line comment at U+2028/U+2029 (ECMAScript's LineTerminator), so what
+    # follows on the same text line is code
+    "u2028-ends-a-line-comment": ("jest.config.js", "module.exports = {\n  testEnvironment: "
+                                  f"'node', // the default\u2028setupFiles: [{SETUP}],\n}};\n",
+                                  "cp src/mk tools/s.txt"),
+    "u2029-ends-a-line-comment": ("jest.config.js", "module.exports = {testEnvironment: "
+                                  "'node'}; // more\u2029module.exports.setupFiles = "
+                                  f"[{SETUP}];\n", "cp src/mk tools/s.txt"),
+    # settings that are code (read widely) naming a file of no ending not yet there
+    "code-settings-name-a-new-file-of-no-ending": (
+        "jest.config.js", "const path = require('path');\nmodule.exports = {setupFiles: "
+        "[path.join(__dirname, 'tools', 'setup')]};\n", "cp src/mk tools/setup"),
+}
+WHY_JEST: dict[str, str] = {
+    "u2028-ends-a-line-comment": "jsliteral._TOKEN (s62-mfix) skips a line comment up to "
+    "\\n or \\r only: node ends it at U+2028/U+2029 too, so a property after one on the same "
+    "text line (`// note<U+2028>setupFiles: [...]`) is jest's and not the reader's",
+    "u2029-ends-a-line-comment": "as u2028-ends-a-line-comment (U+2029; a statement after "
+    "the literal: `module.exports.setupFiles = …`)",
+    "code-settings-name-a-new-file-of-no-ending": f"jestsettings.widened ({BASE}, s62-mfix) "
+    "guards a name of no ending under settings that are code only where a file is there: "
+    "jest runs a setup file of no ending, made by the call, as CommonJS",
+}
+JEST_ROWS: dict[str, tuple[str, ...]] = {
+    "a-line-comment-ended-where-the-reader-does-not": ("u2028-ends-a-line-comment",
+                                                       "u2029-ends-a-line-comment"),
+    "code-settings-name-a-new-file": ("code-settings-name-a-new-file-of-no-ending",),
+}
+OPEN.add_rows("test_j_jest_settings_load_a_written_file", JEST_ROWS, WHY_JEST, CLOSED)
+
+
+def _jest_case(tmp_path: Path, case: str) -> str | None:
+    """JEST's ``case``: the first call the hook denies, or None."""
+    name, text, copy = JEST[case]
+    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": "jest"}}),
+             "a.test.js": TEST, name: text, "tools/s.txt": "1;\n", "src/mk": NODE}
+    return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files, [copy, "npm test"],
+                 links={"node_modules": str(_jest())})
+
+
+@pytest.mark.parametrize("row", JEST_ROWS)
+def test_j_jest_settings_load_a_written_file(row: str, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``: the copy over the file jest's settings name,
+    then ``npm test``. The hook must deny a call of each spelling."""
+    monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)
+    allowed = next((c for c in _run(JEST_ROWS[row]) if _jest_case(tmp_path / c, c) is None),
+                   None)
+    assert allowed is None, f"the hook allows every call of {allowed}; jest loads the copy"
+
+
+# --- K: costs, everyday calls denied though harmless -----------------------------------------
+
+#: Each case: the files of a jest project (``"test": "jest"``) under the plan
+#: ``Bash(npm test)``, ``Bash(cp *)``, ``Bash(mkdir *)``; the everyday calls (each harmless)
+#: must be allowed.
+COSTS: dict[str, tuple[dict[str, str], list[str]]] = {
+    # jest's settings as `jest --init` writes them for TypeScript (ts-node loads them)
+    "jest-ts-settings-let-documents-be-written": (
+        {"jest.config.ts": "import type {Config} from 'jest';\n\nconst config: Config = {\n"
+         "  testEnvironment: 'node',\n};\n\nexport default config;\n"},
+        ["cp notes.txt docs/notes.md", "cp notes.txt README.md"]),
+    # a jest.config.js reading the environment (CI's switches)
+    "jest-settings-reading-the-environment-let-documents-be-written": (
+        {"jest.config.js": "module.exports = {testEnvironment: 'node', verbose: "
+         "!!process.env.CI};\n"}, ["cp notes.txt docs/notes.md", "cp notes.txt README.md"]),
+}
+WHY_COSTS: dict[str, str] = {
+    "jest-ts-settings-let-documents-be-written": "REGRESSION of s62-mfix (allowed at "
+    f"{BASE}): jestsettings.widened guards every name with a dot anywhere under settings "
+    "that are code (a jest.config.ts: ts-node's): docs/notes.md, README.md",
+    "jest-settings-reading-the-environment-let-documents-be-written": "REGRESSION of "
+    f"s62-mfix (allowed at {BASE}): as jest-ts-settings-let-documents-be-written, for a "
+    "jest.config.js that is no literal (`process.env.CI`)",
+}
+_COSTS_OPEN: tuple[str, ...] = ()
+for _cost in _COSTS_OPEN:
+    OPEN.add("test_cost_an_everyday_call", WHY_COSTS[_cost], _cost)
+
+
+@pytest.mark.parametrize("case", COSTS)
+def test_cost_an_everyday_call(case: str, tmp_path: Path) -> None:
+    """The plan and the jest project's files; each everyday call, harmless, must be
+    allowed."""
+    files, calls = COSTS[case]
+    project = hooked_project(tmp_path, ["Bash(npm test)", "Bash(cp *)", "Bash(mkdir *)"])
+    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": "jest"}}),
+             "a.test.js": TEST, "notes.txt": "n\n", "docs/.keep": "", **files}
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    (project / "node_modules").symlink_to(_jest())
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    assert first_denied(project, calls, env) is None
