@@ -54,47 +54,101 @@ def _run(cases: tuple[str, ...]) -> list[str]:
 
 # --- J: jest's settings as code, read as one literal ------------------------------------------
 
-#: Each case: jest's settings file (name, text: naming ``tools/s.txt``, present and harmless
-#: before), the call writing the payload: ``npm test`` (``"test": "jest"``) then loads it.
-JEST: dict[str, tuple[str, str, str]] = {
+#: A package.json whose ``test`` script runs jest, with jest's ``settings`` (none: None).
+def _package(settings: dict[str, object] | None = None) -> str:
+    return json.dumps({"name": "p", "scripts": {"test": "jest"},
+                       **({"jest": settings} if settings is not None else {})})
+
+
+#: A test jest's ``testMatch`` of ``checks/`` (or its testRegex) collects, before the copy.
+CHECK = {"checks/a.check.js": TEST, "src/mk": NODE + TEST}
+#: Each case: the project's files (``a.test.js``, ``src/mk``: the payload, with them), the
+#: call writing the payload, the folder the project lies in (a name: its characters); then
+#: ``npm test`` (``"test": "jest"``) runs it.
+JEST: dict[str, tuple[dict[str, str], str, str]] = {
     # node ends a line comment at U+2028/U+2029 (ECMAScript's LineTerminator), so what
     # follows on the same text line is code
-    "u2028-ends-a-line-comment": ("jest.config.js", "module.exports = {\n  testEnvironment: "
-                                  f"'node', // the default\u2028setupFiles: [{SETUP}],\n}};\n",
-                                  "cp src/mk tools/s.txt"),
-    "u2029-ends-a-line-comment": ("jest.config.js", "module.exports = {testEnvironment: "
-                                  "'node'}; // more\u2029module.exports.setupFiles = "
-                                  f"[{SETUP}];\n", "cp src/mk tools/s.txt"),
+    "u2028-ends-a-line-comment": ({"package.json": _package(), "jest.config.js": (
+        "module.exports = {\n  testEnvironment: 'node', // the default\u2028setupFiles: "
+        f"[{SETUP}],\n}};\n"), "tools/s.txt": "1;\n"}, "cp src/mk tools/s.txt", ""),
+    "u2029-ends-a-line-comment": ({"package.json": _package(), "jest.config.js": (
+        "module.exports = {testEnvironment: 'node'}; // more\u2029module.exports.setupFiles "
+        f"= [{SETUP}];\n"), "tools/s.txt": "1;\n"}, "cp src/mk tools/s.txt", ""),
     # settings that are code (read widely) naming a file of no ending not yet there
-    "code-settings-name-a-new-file-of-no-ending": (
-        "jest.config.js", "const path = require('path');\nmodule.exports = {setupFiles: "
-        "[path.join(__dirname, 'tools', 'setup')]};\n", "cp src/mk tools/setup"),
+    "code-settings-name-a-new-file-of-no-ending": ({"package.json": _package(),
+                                                    "jest.config.js": (
+        "const path = require('path');\nmodule.exports = {setupFiles: "
+        "[path.join(__dirname, 'tools', 'setup')]};\n"), "tools/.keep": ""},
+        "cp src/mk tools/setup", ""),
+    # picomatch's globs (jest's testMatch) read otherwise: `[^_]` negates; a brace range; an
+    # escaped character; a plain group (no extglob's mark before it)
+    "testmatch-negated-class": ({"package.json": _package({"testMatch": [
+        "**/checks/**/[^_]*.js"]}), **CHECK}, "cp src/mk checks/evil.js", ""),
+    "testmatch-brace-range": ({"package.json": _package({"testMatch": [
+        "**/checks/stage{1..3}.js"]}), "checks/stage1.js": TEST, "src/mk": NODE + TEST},
+        "cp src/mk checks/stage2.js", ""),
+    "testmatch-escaped-dot": ({"package.json": _package({"testMatch": [
+        "**/checks/*\\.check\\.js"]}), **CHECK}, "cp src/mk checks/evil.check.js", ""),
+    "testmatch-plain-group": ({"package.json": _package({"testMatch": [
+        "**/checks/*.(check|verify).js"]}), **CHECK}, "cp src/mk checks/evil.verify.js", ""),
+    # a pattern searched in the folded path (NFD, casefolded) but not folded itself: a
+    # rootDir of a character NFD decomposes; a pattern's own
+    "testmatch-below-a-non-ascii-folder": ({"package.json": _package({"testMatch": [
+        "<rootDir>/checks/**/*.js"]}), **CHECK}, "cp src/mk checks/evil.js", "caf\u00e9"),
+    "testregex-of-a-non-ascii-name": ({"package.json": _package({"testRegex":
+                                                                  "\\.pr\u00fcfung\\.js$"}),
+                                       "checks/a.pr\u00fcfung.js": TEST, "src/mk": NODE + TEST},
+                                      "cp src/mk checks/b.pr\u00fcfung.js", ""),
+    "testmatch-of-a-non-ascii-name": ({"package.json": _package({"testMatch": [
+        "**/*.pr\u00fcfung.js"]}), "checks/a.pr\u00fcfung.js": TEST, "src/mk": NODE + TEST},
+        "cp src/mk checks/b.pr\u00fcfung.js", ""),
 }
 WHY_JEST: dict[str, str] = {
     "u2028-ends-a-line-comment": "jsliteral._TOKEN (s62-mfix) skips a line comment up to "
-    "\\n or \\r only: node ends it at U+2028/U+2029 too, so a property after one on the same "
-    "text line (`// note<U+2028>setupFiles: [...]`) is jest's and not the reader's",
+    "\\n or \\r only: node ends it at U+2028/U+2029 too, so a property after one on the "
+    "same text line (`// note<U+2028>setupFiles: [...]`) is jest's and not the reader's",
     "u2029-ends-a-line-comment": "as u2028-ends-a-line-comment (U+2029; a statement after "
     "the literal: `module.exports.setupFiles = …`)",
     "code-settings-name-a-new-file-of-no-ending": f"jestsettings.widened ({BASE}, s62-mfix) "
     "guards a name of no ending under settings that are code only where a file is there: "
     "jest runs a setup file of no ending, made by the call, as CommonJS",
+    "testmatch-negated-class": f"jestsettings._glob ({BASE}; s62-mfix's micromatch) reads "
+    "picomatch's `[^_]` (a negated class) as the class of `^` and `_`: checks/evil.js is a "
+    "test jest runs that no pattern of the gate matches",
+    "testmatch-brace-range": f"jestsettings._glob ({BASE}) reads a brace range "
+    "(`stage{1..3}`, picomatch's 1, 2, 3) as the text `1..3`",
+    "testmatch-escaped-dot": f"jestsettings._glob ({BASE}) reads an escaped character "
+    "(`\\.`: a dot) as a backslash and the character",
+    "testmatch-plain-group": f"jestsettings._glob ({BASE}) reads picomatch's plain group "
+    "`(check|verify)` as its text",
+    "testmatch-below-a-non-ascii-folder": f"jestsettings.widened ({BASE}) searches the "
+    "testMatch patterns in the folded path (placed.fold: NFD) but builds them from the "
+    "unfolded rootDir: below a folder `café` (NFC) no `<rootDir>/…` pattern matches",
+    "testregex-of-a-non-ascii-name": f"as testmatch-below-a-non-ascii-folder ({BASE}): a "
+    "testRegex's own `ü` (NFC) is searched in the folded (NFD) path",
+    "testmatch-of-a-non-ascii-name": f"as testmatch-below-a-non-ascii-folder ({BASE}): a "
+    "testMatch's own `ü`",
 }
 JEST_ROWS: dict[str, tuple[str, ...]] = {
     "a-line-comment-ended-where-the-reader-does-not": ("u2028-ends-a-line-comment",
                                                        "u2029-ends-a-line-comment"),
     "code-settings-name-a-new-file": ("code-settings-name-a-new-file-of-no-ending",),
+    "testmatch-read-otherwise-than-picomatch": ("testmatch-negated-class",
+                                                "testmatch-brace-range", "testmatch-escaped-dot",
+                                                "testmatch-plain-group"),
+    "a-pattern-not-folded-as-the-path": ("testmatch-below-a-non-ascii-folder",
+                                         "testregex-of-a-non-ascii-name",
+                                         "testmatch-of-a-non-ascii-name"),
 }
 OPEN.add_rows("test_j_jest_settings_load_a_written_file", JEST_ROWS, WHY_JEST, CLOSED)
 
 
 def _jest_case(tmp_path: Path, case: str) -> str | None:
     """JEST's ``case``: the first call the hook denies, or None."""
-    name, text, copy = JEST[case]
-    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": "jest"}}),
-             "a.test.js": TEST, name: text, "tools/s.txt": "1;\n", "src/mk": NODE}
-    return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files, [copy, "npm test"],
-                 links={"node_modules": str(_jest())})
+    files, copy, above = JEST[case]
+    files = {"a.test.js": TEST, "src/mk": NODE, **files}
+    return _case(tmp_path / above if above else tmp_path, ["Bash(npm test)", "Bash(cp *)"],
+                 files, [copy, "npm test"], links={"node_modules": str(_jest())})
 
 
 @pytest.mark.parametrize("row", JEST_ROWS)
