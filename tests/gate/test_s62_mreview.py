@@ -162,6 +162,65 @@ def test_j_jest_settings_load_a_written_file(row: str, tmp_path: Path,
     assert allowed is None, f"the hook allows every call of {allowed}; jest loads the copy"
 
 
+# --- T: what a package.json script's program reads in its settings ---------------------------
+
+#: tsc's compiler options of the cases (no type packages: the runners' cache has none).
+TSC = '"module": "commonjs", "skipLibCheck": true, "types": []'
+#: A tsc source run as CommonJS: the payload.
+TS_PAYLOAD = "// @ts-nocheck\n" + NODE + "module.exports = {};\n"
+
+
+def _tsconfig(end: str) -> str:
+    """A tsconfig whose out folder (``dist``) a second ``outDir`` (``test``: mocha's default
+    folder) replaces after a line comment ended by ``end``."""
+    return ('{\n  "compilerOptions": {' + TSC + ', "outDir": "dist", "rootDir": "src" // '
+            'where' + end + ', "outDir": "test"\n  },\n  "include": ["src/**/*.ts"], '
+            '"exclude": ["node_modules"]\n}\n')
+
+
+#: Each case: the package.json's ``test`` script, the other files, the session's calls
+#: before ``npm test`` (copies of the payload ``src/mk``), the ``node_modules``.
+SCRIPTS: dict[str, tuple[str, dict[str, str], list[str], str]] = {
+    # TypeScript's scanner ends a line comment at CR, U+2028, U+2029 (isLineBreak): a key
+    # after one is tsc's (the later of two wins)
+    **{f"tsconfig-comment-ended-by-{name}": (
+        "tsc && mocha", {"tsconfig.json": _tsconfig(end), "test/a.spec.js":
+                         "it('a', () => {});\n", "src/lib.ts": "export const a = 1;\n",
+                         "src/mk": TS_PAYLOAD}, ["cp src/mk src/evil.ts"], "runners")
+       for name, end in (("cr", "\r"), ("u2028", "\u2028"), ("u2029", "\u2029"))},
+}
+WHY_SCRIPTS: dict[str, str] = {
+    **{f"tsconfig-comment-ended-by-{name}": f"tscsettings._JSONC_PART ({BASE}) runs a line "
+       f"comment up to \\n only: TypeScript ends it at {name.upper()} too, so a second "
+       "`outDir` after it (`test`, where mocha runs every file) is tsc's and not the gate's "
+       "(src/evil.ts → test/evil.js)" for name in ("cr", "u2028", "u2029")},
+}
+SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
+    "a-tsconfig-comment-ended-where-the-reader-does-not": tuple(
+        f"tsconfig-comment-ended-by-{n}" for n in ("cr", "u2028", "u2029")),
+}
+OPEN.add_rows("test_s_a_scripts_program_runs_a_file", SCRIPT_ROWS, WHY_SCRIPTS, CLOSED)
+
+
+def _script(tmp_path: Path, case: str) -> str | None:
+    """SCRIPTS' ``case``: the first call the hook denies, or None."""
+    script, files, calls, modules = SCRIPTS[case]
+    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}), **files}
+    return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files, [*calls, "npm test"],
+                 links={"node_modules": str(MODULES[modules]())})
+
+
+@pytest.mark.parametrize("row", SCRIPT_ROWS)
+def test_s_a_scripts_program_runs_a_file(row: str, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``: the copies, then the script runs the
+    payload. The hook must deny a call of each spelling."""
+    monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)
+    allowed = next((c for c in _run(SCRIPT_ROWS[row]) if _script(tmp_path / c, c) is None),
+                   None)
+    assert allowed is None, f"the hook allows every call of {allowed}; the script runs the copy"
+
+
 # --- K: costs, everyday calls denied though harmless -----------------------------------------
 
 #: Each case: the files of a jest project (``"test": "jest"``) under the plan
