@@ -25,17 +25,23 @@ the plan's entries give jest's code options (``--globalSetup=./s.js``: ``planscr
 
 The words given to jest (a script's after ``jest``, after a ``cd`` from the folder it
 names; the plan's entries') are read as jest 29.7's yargs reads them (kebab case,
-``--x=v``, short clusters ``-ic``: ``jestargs.yargs``). Where the gate cannot read jest's effective
-settings exactly, they are read as code (s56-sreview J): settings that are code
-(``jest.config.js``/``.ts``/``.mjs``/``.cjs``/``.cts``/``.mts`` in a collecting or project
-folder, a preset or a ``--config`` file that is no JSON, a package's preset that is no JSON,
-a JSON text given to an option), a ``rootDir`` above its settings' folder, a POSIX class in
-``testMatch``, settings jest finds above a folder holding none, an option jest does not
-know, a script naming jest that is not read or that runs it otherwise than as ``jest``, and
-a plan that may run jest with words the gate does not read (``make test``, a script running
-``sh run.sh``: ``jestargs.unseen``). Code may name any file: each script anywhere (``SCRIPTS``),
-and each present file whose name has no ending (jest runs it as CommonJS), is then one
-(fail closed, as a ``__mocks__`` folder's are). A package's mock (``__mocks__/chalk.js``)
+``--x=v``, short clusters ``-ic``: ``jestargs.yargs``). A ``jest.config.js``/``.cjs``/
+``.mjs`` (in a collecting or project folder, a ``--config`` one) exporting one literal
+(``module.exports = {…}``, ``export default {…}``, jest --init's ``const config = {…}``:
+``jsliteral``) is read as a JSON one is (s57-sreview J10).
+
+Settings that are code by their text (any other such module; a ``jest.config.ts``/``.cts``/
+``.mts``, which ts-node loads with a tsconfig's settings; a preset or a ``--config`` file
+that is neither; a package's preset that is no JSON) may name any file: each file anywhere
+whose name has an ending (jest runs ``tools/setup.txt`` as CommonJS) is then one. Where the
+gate cannot read jest's effective settings otherwise (s56-sreview J: a JSON text given to an
+option, a ``rootDir`` above its settings' folder, a POSIX class in ``testMatch``, settings
+jest finds above a folder holding none, an option jest does not know, a script naming jest
+that is not read or that runs it otherwise than as ``jest``, and a plan that may run jest
+with words the gate does not read: ``make test``, a script running ``sh run.sh``,
+``jestargs.unseen``), each script anywhere (``SCRIPTS``) is one. Either way each present file
+of no ending is one (fail closed, as a ``__mocks__`` folder's are; a new name of none may be
+the folder a call makes). A package's mock (``__mocks__/chalk.js``)
 in any of its ``roots`` is ``testfiles``'. Read once for a guarded set; a settings file that
 cannot be read, or is no JSON, denies the write (ValueError)."""
 
@@ -47,6 +53,7 @@ import re
 
 from . import files as fs
 from .jestargs import above, cache, present, script_words, unseen, yargs
+from .micromatch import micromatch
 from .placed import fold
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -64,11 +71,13 @@ _CODE: Final = frozenset((
 #: The endings node (and jest's resolver) tries for a path without one.
 _ENDINGS: Final = ("", ".js", ".cjs", ".mjs", ".jsx", ".ts", ".cts", ".mts", ".tsx", ".json",
                    ".node", "/index.js", "/index.ts", "/index.json")
-#: The endings of a file jest may load as code (settings that are code may name any).
+#: The endings of a file jest may load as code.
 SCRIPTS: Final = tuple(e for e in _ENDINGS if e[:1] == "." and e != ".json")
 #: jest 29's settings files that are code (``JEST_CONFIG_EXT_ORDER`` less ``.json``).
 _CODE_FILES: Final = tuple(f"jest.config{e}" for e in (".js", ".ts", ".mjs", ".cjs", ".cts",
                                                         ".mts"))
+#: The endings of a settings file read where it exports one literal (``jsliteral``).
+_LITERAL: Final = (".js", ".cjs", ".mjs")
 #: The settings files jest reads in a folder (a project's), a JSON one's nested member.
 _FILES: Final = (("package.json", True), ("jest.config.json", False))
 #: The files jest takes settings from in a folder (``jestargs.above``).
@@ -80,12 +89,14 @@ _LAST: list[tuple[object, dict[str, _Reading]]] = []
 class _Reading:
     """What jest's settings of one collecting folder name: ``paths`` (folded), ``patterns``
     (searched in a folded path below the folder; one starting ``^`` anywhere), ``code``
-    (settings that are code were met: every script is one)."""
+    (settings not read were met: every script is one), ``anything`` (settings that are
+    code by their text were met: every file of an ending is one)."""
 
     def __init__(self) -> None:
         self.paths: set[str] = set()
         self.patterns: list[re.Pattern[str]] = []
         self.code = False
+        self.anything = False
         self.read: set[str] = set()  # (each settings file once: projects naming each other)
         self.docblocks: set[str] | None = None  # (the environments tests name: once)
 
@@ -95,10 +106,8 @@ def widened(key: str, folders: frozenset[str], guards: object) -> bool:
     collecting ``folders`` (of ``guards``) name or match (see the module's text)."""
     for folder in folders:
         reading = _reading(folder, guards)
-        if key in reading.paths or (reading.code and (key.endswith(SCRIPTS) or (
-                "." not in key.rpartition("/")[2] and fs.entry(key) == "file"))):
-            return True  # (jest runs a setup file of no ending as CommonJS: s56-sreview J;
-            # a new name of none may be a folder a call makes: `mkdir build`)
+        if key in reading.paths or _code_names(key, reading):
+            return True
         below = key.startswith(folder + "/")
         if any((below or p.pattern[:1] == "^") and p.search(key) for p in reading.patterns):
             return True
@@ -114,6 +123,20 @@ def widened(key: str, folders: frozenset[str], guards: object) -> bool:
                                            if n[:1] == "\0"):
             return True  # (a docblock's path's ending: from any rootDir, JD5)
     return False
+
+
+def _code_names(key: str, reading: _Reading) -> bool:
+    """Whether code ``reading`` met may name the folded real path ``key``: settings that
+    are code by their text (``anything``) any file of an ending (jest runs ``setup.txt``
+    as CommonJS, ``.node`` as an addon: s57-sreview J10), settings not read otherwise
+    (``code``) a script (``SCRIPTS``); either a present file of no ending (jest runs it as
+    CommonJS: s56-sreview J; a new name of none may be the folder a call makes: ``mkdir
+    build``)."""
+    if not (reading.code or reading.anything):
+        return False
+    if "." not in key.rpartition("/")[2]:
+        return fs.entry(key) == "file"
+    return reading.anything or key.endswith(SCRIPTS)
 
 
 def _reading(folder: str, guards: object) -> _Reading:
@@ -174,7 +197,9 @@ def _folder(folder: str, reading: _Reading) -> None:
     """Adds to ``reading`` what the settings files in ``folder`` (a collecting or a project
     folder: its ``rootDir``) name; a settings file written there is one."""
     reading.paths |= {fold(os.path.join(folder, n)) for n in (*_CODE_FILES, *dict(_FILES))}
-    reading.code |= any(fs.entry(os.path.join(folder, n)) is not None for n in _CODE_FILES)
+    for name in _CODE_FILES:
+        if fs.entry(os.path.join(folder, name)) is not None:
+            _file(os.path.join(folder, name), False, folder, reading)
     for name, nested in _FILES:
         _file(os.path.join(folder, name), nested, folder, reading)
 
@@ -182,16 +207,21 @@ def _folder(folder: str, reading: _Reading) -> None:
 def _file(path: str, nested: bool, folder: str, reading: _Reading) -> None:
     """Adds to ``reading`` what the settings in the file ``path`` (its ``"jest"`` member
     when ``nested``; a relative ``rootDir`` from ``folder``) name; a file that is no JSON
-    (by its ending) is code."""
+    nor a JavaScript module exporting one literal (``jsliteral``; by its ending: jest loads
+    a ``.ts`` one through ts-node, which takes a tsconfig's settings) is code."""
     if path in reading.read or len(reading.read) > 64:
         reading.code |= path not in reading.read  # (more than 64 files: not read, refused)
         return
     reading.read.add(path)
     reading.paths.add(fold(path))  # (the settings file itself: jest loads it)
-    if not path.endswith(".json"):
-        reading.code = True
+    if path.endswith(_LITERAL):
+        settings = _literal(path)
+        reading.anything |= settings is None
+    elif not path.endswith(".json"):
+        reading.anything = True
         return
-    settings = _settings(path, nested)
+    else:
+        settings = _settings(path, nested)
     if settings:
         root = os.path.normpath(os.path.join(folder, str(settings.get("rootDir", "."))))
         reading.code |= not (root + "/").startswith(folder.rstrip("/") + "/")  # (a rootDir
@@ -211,7 +241,7 @@ def _read(settings: Mapping[str, object], root: str, reading: _Reading) -> None:
             _projects(value, root, reading)
         if setting == "testMatch":
             reading.code |= any("[[:" in p for p in fs.json_strings(value))  # (POSIX class)
-            patterns += [_glob(p.replace("<rootDir>", root)) for p in fs.json_strings(value)
+            patterns += [micromatch(p.replace("<rootDir>", root)) for p in fs.json_strings(value)
                          if "[[:" not in p]
         elif setting == "testRegex":
             patterns += [re.compile(p, re.IGNORECASE) for p in fs.json_strings(value)]
@@ -258,18 +288,20 @@ def _presets(value: object, root: str, reading: _Reading) -> None:
             reading.paths |= {fold(f) for f in files}
             present = next((f for f in files if fs.entry(f) == "file"), None)
             if relative and fs.entry(os.path.join(path, "package.json")) == "file":
-                reading.code = True
+                reading.anything = True
             elif present is not None and present.endswith(".json"):
                 found = _settings(present, False) or {}
                 _read({k: v for k, v in found.items() if k != "preset"}, root, reading)
             elif present is not None:
-                reading.code = True
+                reading.anything = True
 
 
 def _package_preset(name: str, root: str, reading: _Reading) -> None:
     """Adds to ``reading`` what the package ``name``'s preset holds, found as node finds the
     package from ``root`` up (``node_modules/NAME/jest-preset`` with ``.json``, ``.js``,
-    ``.cjs``, ``.mjs``): a JSON one's settings; one that is code may name anything."""
+    ``.cjs``, ``.mjs``): a JSON one's settings; one that is code is read as settings not
+    read (``_Reading.code``: an installed package, guarded whole, that names a project's
+    file of another ending is left: docs/decisions.md, s62-mfix)."""
     above = root
     while True:
         base = os.path.join(above, "node_modules", name, "jest-preset")
@@ -310,7 +342,7 @@ def _projects(value: object, root: str, reading: _Reading) -> None:
             if any(c in path for c in "*?[{(!"):  # (a folder made later matches too)
                 reading.code |= any(c in path for c in "{(")  # (python's glob reads neither)
                 names = "|".join(re.escape(n) for n in (*_CODE_FILES, *dict(_FILES)))
-                reading.patterns.append(re.compile(_glob(fold(path)).pattern.rstrip("$")
+                reading.patterns.append(re.compile(micromatch(fold(path)).pattern.rstrip("$")
                                                    + f"/(?:{names})$", re.IGNORECASE))
                 import glob
 
@@ -342,6 +374,19 @@ def _settings(path: str, nested: bool) -> dict[str, object] | None:
     return found if isinstance(found, dict) else None
 
 
+def _literal(path: str) -> dict[str, object] | None:
+    """jest's settings in the JavaScript module ``path`` where it exports one literal
+    (``jsliteral.exported``); None where it does not or cannot be read (code)."""
+    from .jsliteral import LIMIT, exported
+
+    try:
+        text = fs.read(path, LIMIT + 1).decode("utf-8")
+    except (OSError, ValueError):  # (a byte no UTF-8 holds: not read)
+        return None
+    found = exported(text)
+    return found if isinstance(found, dict) else None
+
+
 def _paths(value: object, root: str) -> list[str]:
     """The paths the strings of ``value`` name (``<rootDir>`` as ``root``, a relative one
     from it)."""
@@ -352,34 +397,3 @@ def _paths(value: object, root: str) -> list[str]:
                 "/" in text.rstrip("/") and text[:1] != "@"):  # (not a scoped package's)
             found.append(os.path.normpath(os.path.join(root, text)))
     return found
-
-
-def _glob(pattern: str) -> re.Pattern[str]:
-    """micromatch's reading of a glob ``pattern`` (``**``, ``*``, ``?``, ``{a,b}``, a class,
-    the extglobs ``?(…)``, ``*(…)``, ``+(…)``, ``@(…)``; ``!(…)`` read as ``*``: wider, as a
-    refusal is) as a regular expression searched in a folded absolute path (a pattern not
-    starting at ``/`` matches at any folder's start)."""
-    out, at, groups = [], 0, []  # (each open group's closing text: `}`'s, an extglob's)
-    while at < len(pattern):
-        c, two = pattern[at], pattern[at:at + 2]
-        if pattern.startswith("**/", at):
-            out.append("(?:.*/)?")
-            at += 3
-            continue
-        if two == "**":
-            out.append(".*")
-            at += 2
-            continue
-        if two[1:] == "(" and c in "?*+@!":  # (an extglob)
-            out.append("(?:" if c != "!" else "(?:[^/]*|")
-            groups.append({"?": ")?", "*": ")*", "+": ")+", "@": ")", "!": ")"}[c])
-            at += 2
-            continue
-        if c == "{":
-            groups.append(")")
-        out.append("[^/]*" if c == "*" else "[^/]" if c == "?" else "(?:" if c == "{" else
-                   groups.pop() if c in "})" and groups else
-                   "|" if c in ",|" and groups else c if c in "[]!" else re.escape(c))
-        at += 1
-    body = "".join(out).replace("[!", "[^") + "".join(reversed(groups))
-    return re.compile(("^" if pattern[:1] == "/" else "(?:^|/)") + body + "$", re.IGNORECASE)

@@ -91,8 +91,8 @@ def _decided(tmp_path: Path, files: dict[str, str], calls: list[str],
 #: name a script anywhere: beside the project; a project folder's code settings).
 FAIL_CLOSED = {
     "code-config-a-script-beside-the-project": (
-        {"jest.config.js": "module.exports = {};\n", "../shared/.keep": ""},
-        "cp notes.js ../shared/s.js"),
+        {"jest.config.js": "module.exports = Object.assign({}, {});\n", "../shared/.keep": ""},
+        "cp notes.js ../shared/s.js"),  # (code: a literal is read, s62-mfix)
     "code-config-of-a-project-folder": (
         {"package.json": '{"name": "p", "scripts": {"test": "jest"}, "jest": {"projects": '
                          '["<rootDir>/pkg/a"]}}', "pkg/a/jest.config.ts": "export default {};\n"},
@@ -125,10 +125,12 @@ def test_j_writes_jests_settings_do_not_name_stay_allowed(tmp_path: Path) -> Non
 
 
 def test_cost_a_code_config_denies_every_script_write(tmp_path: Path) -> None:
-    """COST J4 (pinned): under a jest.config.js, a Bash write of a source module is denied
-    (what the code names is not computed); without one it is allowed."""
+    """COST J4 (pinned): under a jest.config.js that is code, a Bash write of a source
+    module is denied (what the code names is not computed); without one it is allowed (one
+    exporting a literal is read: s62-mfix)."""
     files = {"src/.keep": ""}
-    assert _decided(tmp_path / "code", {**files, "jest.config.js": "module.exports = {};\n"},
+    code = "module.exports = Object.assign({}, {});\n"
+    assert _decided(tmp_path / "code", {**files, "jest.config.js": code},
                     ["cp notes.js src/util.js"]) == "cp notes.js src/util.js"
     assert _decided(tmp_path / "json", files, ["cp notes.js src/util.js"]) is None
 

@@ -304,10 +304,6 @@ JEST_ROWS = {
 # (closed by s57-sfix 2b89b120, each open at 9bfa46a0: coverageReporters, a project above,
 # the assignment before a cd, a script's `npm run unit -- …` words, a jest outside the
 # project run by make, moduleDirectories above, a package preset's exports)
-OPEN.add("test_j_jest_loads_a_file_its_settings_name",
-         "open at 2b89b120: where the settings are code, widened guards the scripts' endings "
-         "and present files of no ending only (jest runs any ending but .json, .node as "
-         "JavaScript; a new file of no ending too)", "code-config-names-a-file-of-any-ending")
 
 
 def _jest(tmp_path: Path, case: str) -> str | None:

@@ -1,0 +1,108 @@
+"""Session 62 (s62-mfix): jest's settings modules read where they export one literal
+(``jsliteral``; s57-sreview J10): what such a module names is read as JSON settings are,
+and settings that are code by their text may name a file of any ending (jest runs
+``tools/setup.txt`` as CommonJS)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bash_review import first_denied, home_env, hooked_project
+from test_s56_sreview import JEST_TEST, _jest_case
+
+from skillgrant.gate.jsliteral import exported
+
+#: Each case: a module's text, the value read (None: no literal, the settings are code).
+_LITERALS: list[tuple[str, object]] = [
+    ("module.exports = {testEnvironment: 'node'};\n", {"testEnvironment": "node"}),
+    ("/** @type {import('jest').Config} */\nconst config = {\n  // a comment\n"
+     "  clearMocks: true,\n  coverageProvider: \"v8\",\n};\n\nmodule.exports = config;\n",
+     {"clearMocks": True, "coverageProvider": "v8"}),
+    ("'use strict';\nexport default {roots: [`<rootDir>/src`,], n: -1.5, x: null}",
+     {"roots": ["<rootDir>/src"], "n": -1.5, "x": None}),
+    ("module.exports = {'setupFiles': ['./t\\x2fs.js', \"./\\u{61}.js\"]}",
+     {"setupFiles": ["./t/s.js", "./a.js"]}),
+    ("module.exports = {a: '\\ud83d\\ude00'}", {"a": "\U0001f600"}),
+    # code: a call, a name, a spread, a template with a substitution, a regular expression
+    ("module.exports = {setupFiles: [require('path').join(__dirname, 's.txt')]};", None),
+    ("module.exports = {...base};", None),
+    ("module.exports = {setupFiles: [`${__dirname}/s.txt`]};", None),
+    ("module.exports = {testRegex: /x/};", None),
+    ("module.exports = {get setupFiles() { return ['s.txt']; }};", None),
+    ("const config = {};\nmodule.exports = config;\nconfig.setupFiles = ['s.txt'];\n", None),
+    ("module.exports = {}\n[0]", None),
+    # keys that move what the object is: its prototype, the default export jest takes
+    ("module.exports = {__proto__: {setupFiles: ['s.txt']}};", None),
+    ("module.exports = {'__esModule': true, default: {setupFiles: ['s.txt']}};", None),
+    # escapes node reads otherwise (octal, \8), a lone surrogate, an HTML-like comment
+    ("module.exports = {a: '\\1'};", None),
+    ("module.exports = {a: '\\8'};", None),
+    ("module.exports = {a: '\\ud83d'};", None),
+    ("module.exports = {a: 1} <!-- x", None),
+    ("const module = {}; module.exports = module;", None),
+    ("module.exports = [];", None),
+]
+
+
+def test_a_settings_module_is_read_where_it_exports_one_literal() -> None:
+    for text, value in _LITERALS:
+        assert exported(text) == value, text
+
+
+#: jest's settings naming a file of no script's ending: code (read by no one: every file of
+#: an ending), a literal (read: the file it names), an ES module's default export.
+_NAMES_A_TEXT_FILE = {
+    "code-names-a-text-file": ("jest.config.js", "module.exports = {setupFiles: [require("
+                               "'path').join(__dirname, 'tools', 'setup.txt')]};\n"),
+    "jest-init-literal-names-a-text-file": (
+        "jest.config.js", "/** @type {import('jest').Config} */\nconst config = {\n"
+        "  setupFiles: ['<rootDir>/tools/setup.txt'],\n};\n\nmodule.exports = config;\n"),
+    "es-module-default-export": ("jest.config.mjs", "export default {setupFiles: "
+                                 "['<rootDir>/tools/setup.txt']};\n"),
+    "es-module-interop-default": ("jest.config.js", "module.exports = {__esModule: true, "
+                                  "default: {setupFiles: ['<rootDir>/tools/setup.txt']}};\n"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(_NAMES_A_TEXT_FILE))
+def test_jests_settings_name_a_text_file(tmp_path: Path, case: str) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``: jest 29.7 runs ``tools/setup.txt`` (proved);
+    the hook denies the copy."""
+    name, text = _NAMES_A_TEXT_FILE[case]
+    denied = _jest_case(tmp_path, "npm test", None, {"a.test.js": JEST_TEST, name: text},
+                        "tools/setup.txt")
+    assert denied == "cp src/js tools/setup.txt"
+
+
+@pytest.mark.slow
+def test_cost_a_literal_jest_config_lets_sources_and_documents_be_written(
+        tmp_path: Path) -> None:
+    """COST (s56-sfix J4, s61-mreview K8): under a jest.config.js exporting one literal, a
+    source module, a document, a data file and the plan's ``npm test`` are allowed; under
+    one that is code, a source module and a document are denied."""
+    literal = ("const config = {testEnvironment: 'node', setupFiles: ['<rootDir>/tools/s.js'],"
+               "\n  testPathIgnorePatterns: ['/node_modules/'],\n};\nmodule.exports = config;\n")
+    calls = ["cp notes.txt src/util.js", "cp notes.txt docs/notes.md",
+             "cp notes.txt docs/data.json", "npm test"]
+    assert _decided(tmp_path / "literal", literal, calls) is None
+    assert _decided(tmp_path / "literal-setup", literal, ["cp notes.txt tools/s.js"]) == (
+        "cp notes.txt tools/s.js")
+    code = "module.exports = Object.assign({}, {testEnvironment: 'node'});\n"
+    for call in calls[:2]:
+        assert _decided(tmp_path / "code" / call.split("/")[1], code, [call]) == call
+
+
+def _decided(tmp_path: Path, config: str, calls: list[str]) -> str | None:
+    """The first of ``calls`` the printed hook denies under plan ``Bash(npm test)``, ``Bash(cp
+    *)`` in a project of ``"test": "jest"`` with the jest.config.js ``config``."""
+    project = hooked_project(tmp_path, ["Bash(npm test)", "Bash(cp *)"])
+    files = {"package.json": '{"name": "p", "scripts": {"test": "jest"}}',
+             "jest.config.js": config, "notes.txt": "\n", "a.test.js": JEST_TEST,
+             "src/.keep": "", "docs/.keep": "", "tools/.keep": ""}
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    return first_denied(project, calls, env)
