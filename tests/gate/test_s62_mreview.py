@@ -43,6 +43,8 @@ MODULES: dict[str, Callable[[], Path]] = {"jest": _jest, "runners": _runners}
 #: A jest test; the setup file jest's settings name (an ending jest runs as CommonJS).
 TEST = "test('a', () => {});\n"
 SETUP = "'<rootDir>/tools/s.txt'"
+#: A Babel plugin (a function returning a visitor).
+PLUGIN = "module.exports = () => ({visitor: {}});\n"
 
 
 def _run(cases: tuple[str, ...]) -> list[str]:
@@ -102,6 +104,22 @@ JEST: dict[str, tuple[dict[str, str], str, str]] = {
     "testmatch-of-a-non-ascii-name": ({"package.json": _package({"testMatch": [
         "**/*.pr\u00fcfung.js"]}), "checks/a.pr\u00fcfung.js": TEST, "src/mk": NODE + TEST},
         "cp src/mk checks/b.pr\u00fcfung.js", ""),
+    # Babel (babel-jest) requires a plugin named by a path as node does: the exact name
+    # first (a new file of no ending shadows my-plugin.js), any ending
+    "babel-plugin-shadowed-by-a-name-of-no-ending": ({"package.json": _package(), ".babelrc":
+                                                      json.dumps({"plugins": [
+                                                          "./babel/my-plugin"]}),
+                                                      "babel/my-plugin.js": PLUGIN,
+                                                      "src/mk": NODE + PLUGIN},
+                                                     "cp src/mk babel/my-plugin", ""),
+    "babel-plugin-of-any-ending": ({"package.json": _package(), "babel.config.json":
+                                    json.dumps({"plugins": ["./tools/p.txt"]}),
+                                    "tools/p.txt": PLUGIN, "src/mk": NODE + PLUGIN},
+                                   "cp src/mk tools/p.txt", ""),
+    # jest's `--rootDir` in a script's words: the other words' paths are its
+    "a-scripts-root-dir-moves-a-setup-file": ({"package.json": json.dumps(
+        {"name": "p", "scripts": {"test": "jest --rootDir lib --setupFiles ./s.txt"}}),
+        "lib/a.test.js": TEST, "lib/s.txt": "1;\n"}, "cp src/mk lib/s.txt", ""),
 }
 WHY_JEST: dict[str, str] = {
     "u2028-ends-a-line-comment": "jsliteral._TOKEN (s62-mfix) skips a line comment up to "
@@ -128,6 +146,15 @@ WHY_JEST: dict[str, str] = {
     "testRegex's own `ü` (NFC) is searched in the folded (NFD) path",
     "testmatch-of-a-non-ascii-name": f"as testmatch-below-a-non-ascii-folder ({BASE}): a "
     "testMatch's own `ü`",
+    "babel-plugin-shadowed-by-a-name-of-no-ending": f"babelsettings.babel_code ({BASE}) "
+    "takes a plugin named by a path for code, which jestsettings reads as `code`: the "
+    "scripts' endings and present files of none guarded; Babel requires "
+    "`./babel/my-plugin` as node does, the exact name first (a new file of no ending)",
+    "babel-plugin-of-any-ending": f"as babel-plugin-shadowed-by-a-name-of-no-ending ({BASE}): "
+    "a plugin `./tools/p.txt` (node runs any ending as CommonJS)",
+    "a-scripts-root-dir-moves-a-setup-file": f"jestsettings._options ({BASE}) takes a "
+    "script's `--rootDir` for `code` (the scripts' endings) and reads `--setupFiles ./s.txt` "
+    "from the project's folder: jest resolves it from rootDir lib (lib/s.txt)",
 }
 JEST_ROWS: dict[str, tuple[str, ...]] = {
     "a-line-comment-ended-where-the-reader-does-not": ("u2028-ends-a-line-comment",
@@ -139,6 +166,9 @@ JEST_ROWS: dict[str, tuple[str, ...]] = {
     "a-pattern-not-folded-as-the-path": ("testmatch-below-a-non-ascii-folder",
                                          "testregex-of-a-non-ascii-name",
                                          "testmatch-of-a-non-ascii-name"),
+    "babel-plugin-by-a-path": ("babel-plugin-shadowed-by-a-name-of-no-ending",
+                               "babel-plugin-of-any-ending"),
+    "a-root-dir-given-in-the-words": ("a-scripts-root-dir-moves-a-setup-file",),
 }
 OPEN.add_rows("test_j_jest_settings_load_a_written_file", JEST_ROWS, WHY_JEST, CLOSED)
 
@@ -238,14 +268,16 @@ COSTS: dict[str, tuple[dict[str, str], list[str]]] = {
          "!!process.env.CI};\n"}, ["cp notes.txt docs/notes.md", "cp notes.txt README.md"]),
 }
 WHY_COSTS: dict[str, str] = {
-    "jest-ts-settings-let-documents-be-written": "REGRESSION of s62-mfix (allowed at "
+    "jest-ts-settings-let-documents-be-written": "REGRESSION of 0007c716 (allowed at "
     f"{BASE}): jestsettings.widened guards every name with a dot anywhere under settings "
     "that are code (a jest.config.ts: ts-node's): docs/notes.md, README.md",
     "jest-settings-reading-the-environment-let-documents-be-written": "REGRESSION of "
-    f"s62-mfix (allowed at {BASE}): as jest-ts-settings-let-documents-be-written, for a "
+    f"0007c716 (allowed at {BASE}): as jest-ts-settings-let-documents-be-written, for a "
     "jest.config.js that is no literal (`process.env.CI`)",
 }
-_COSTS_OPEN: tuple[str, ...] = ()
+_COSTS_OPEN: tuple[str, ...] = ("jest-ts-settings-let-documents-be-written",
+                                 "jest-settings-reading-the-environment-let-documents-be-"
+                                 "written")
 for _cost in _COSTS_OPEN:
     OPEN.add("test_cost_an_everyday_call", WHY_COSTS[_cost], _cost)
 
