@@ -15,6 +15,7 @@ Every payload only makes a file (node's ``touch $INIT_CWD/zz``)."""
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -249,6 +250,53 @@ def test_s_a_scripts_program_runs_a_file(row: str, tmp_path: Path,
     allowed = next((c for c in _run(SCRIPT_ROWS[row]) if _script(tmp_path / c, c) is None),
                    None)
     assert allowed is None, f"the hook allows every call of {allowed}; the script runs the copy"
+
+
+# --- B: what the Bash tool's next session runs ---------------------------------------------
+
+#: Fedora's and RHEL's skeleton ``~/.bashrc`` (its user part): every file of ``~/.bashrc.d``
+#: sourced, with no guard for a shell that is not interactive.
+FEDORA_BASHRC = ('# .bashrc\nif [ -d ~/.bashrc.d ]; then\n    for rc in ~/.bashrc.d/*; do\n'
+                 '        if [ -f "$rc" ]; then\n            . "$rc"\n        fi\n    done\n'
+                 'fi\nunset rc\n')
+#: Each case: the user's ``~/.bashrc``, the folder below the home the copy writes into (made
+#: before), the file written there.
+BASHRC: dict[str, tuple[str, str, str]] = {
+    "a-file-of-bashrc-d": (FEDORA_BASHRC, ".bashrc.d", "evil.sh"),
+}
+OPEN.add("test_b_the_next_sessions_shell_runs_a_written_file",
+         f"homefiles.HOME_CODE ({BASE}) lists ~/.bashrc and ~/.bash_aliases but not "
+         "~/.bashrc.d, whose every file Fedora's skeleton ~/.bashrc sources: Claude Code "
+         "2.1.332's Bash tool runs it in the next session (measured), against af455790's "
+         "premise that the session cannot change what ~/.bashrc exports", "a-file-of-bashrc-d")
+
+
+@pytest.mark.parametrize("case", BASHRC)
+def test_b_the_next_sessions_shell_runs_a_written_file(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``; the user's ``~/.bashrc``: the copy into the
+    home, then the next session's Bash tool sources ``~/.bashrc`` (measured with Claude Code
+    2.1.332: its shell runs ``~/.bashrc.d/evil.sh`` at the session's start; here real bash
+    sources it as the runtime does). The hook must deny the copy."""
+    bashrc, folder, name = BASHRC[case]
+    found: list[bool] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, ["Bash(npm test)", "Bash(cp *)"])
+        (project / "package.json").write_text(_package())
+        (project / "src" / "x.sh").write_text(f"touch {project}/zz\n")
+        env = {**home_env(tmp_path / side / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+        home = Path(env["HOME"])
+        (home / ".bashrc").write_text(bashrc)
+        (home / folder).mkdir()
+        copy = f"cp src/x.sh {home / folder / name}"
+        if side == "proof":
+            subprocess.run(["bash", "-c", copy], cwd=project, env=env, check=True,
+                           timeout=60)
+            subprocess.run(["bash", "-c", ". ~/.bashrc"], cwd=project, env=env, check=False,
+                           timeout=60, capture_output=True)
+            assert (project / "zz").exists(), "the next session's shell ran no payload"
+        else:
+            found.append(first_denied(project, [copy], env) is None)
+    assert not found[0], "the hook allows the copy; the next session's Bash tool runs it"
 
 
 # --- K: costs, everyday calls denied though harmless -----------------------------------------
