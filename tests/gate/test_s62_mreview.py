@@ -85,6 +85,15 @@ JEST: dict[str, tuple[dict[str, str], str, str]] = {
         "cp src/mk tools/setup", ""),
     # picomatch's globs (jest's testMatch) read otherwise: `[^_]` negates; a brace range; an
     # escaped character; a plain group (no extglob's mark before it)
+    # (in the everyday jest.config.js, a literal read since 0007c716: code before, every
+    # script guarded)
+    "literal-settings-testmatch-negated-class": ({"package.json": _package(), "jest.config.js":
+                                                  "module.exports = {\n  testMatch: "
+                                                  "['**/checks/**/[^_]*.js'],\n};\n", **CHECK},
+                                                 "cp src/mk checks/evil.js", ""),
+    "literal-settings-testmatch-below-a-non-ascii-folder": (
+        {"package.json": _package(), "jest.config.js": "module.exports = {testMatch: "
+         "['<rootDir>/checks/**/*.js']};\n", **CHECK}, "cp src/mk checks/evil.js", "caf\u00e9"),
     "testmatch-negated-class": ({"package.json": _package({"testMatch": [
         "**/checks/**/[^_]*.js"]}), **CHECK}, "cp src/mk checks/evil.js", ""),
     "testmatch-brace-range": ({"package.json": _package({"testMatch": [
@@ -134,6 +143,14 @@ WHY_JEST: dict[str, str] = {
     "testmatch-negated-class": f"jestsettings._glob ({BASE}; s62-mfix's micromatch) reads "
     "picomatch's `[^_]` (a negated class) as the class of `^` and `_`: checks/evil.js is a "
     "test jest runs that no pattern of the gate matches",
+    "literal-settings-testmatch-negated-class": "REGRESSION of 0007c716 (refused at "
+    f"{BASE}: jest.config.js was code, every script guarded): jsliteral reads the everyday "
+    "jest.config.js, and micromatch (jestsettings._glob at base) reads picomatch's `[^_]` "
+    "(a negated class) as the class of `^` and `_`: checks/evil.js is a test jest runs that "
+    "no pattern of the gate matches",
+    "literal-settings-testmatch-below-a-non-ascii-folder": "REGRESSION of 0007c716 (refused "
+    f"at {BASE}): as literal-settings-testmatch-negated-class, the testMatch patterns built "
+    "from the unfolded rootDir (`café`, NFC) searched in the folded (NFD) path",
     "testmatch-brace-range": f"jestsettings._glob ({BASE}) reads a brace range "
     "(`stage{1..3}`, picomatch's 1, 2, 3) as the text `1..3`",
     "testmatch-escaped-dot": f"jestsettings._glob ({BASE}) reads an escaped character "
@@ -161,10 +178,12 @@ JEST_ROWS: dict[str, tuple[str, ...]] = {
     "a-line-comment-ended-where-the-reader-does-not": ("u2028-ends-a-line-comment",
                                                        "u2029-ends-a-line-comment"),
     "code-settings-name-a-new-file": ("code-settings-name-a-new-file-of-no-ending",),
-    "testmatch-read-otherwise-than-picomatch": ("testmatch-negated-class",
+    "testmatch-read-otherwise-than-picomatch": ("literal-settings-testmatch-negated-class",
+                                                "testmatch-negated-class",
                                                 "testmatch-brace-range", "testmatch-escaped-dot",
                                                 "testmatch-plain-group"),
-    "a-pattern-not-folded-as-the-path": ("testmatch-below-a-non-ascii-folder",
+    "a-pattern-not-folded-as-the-path": ("literal-settings-testmatch-below-a-non-ascii-folder",
+                                         "testmatch-below-a-non-ascii-folder",
                                          "testregex-of-a-non-ascii-name",
                                          "testmatch-of-a-non-ascii-name"),
     "babel-plugin-by-a-path": ("babel-plugin-shadowed-by-a-name-of-no-ending",
