@@ -333,6 +333,17 @@ COSTS: dict[str, tuple[dict[str, str], list[str]]] = {
     "jest-settings-reading-the-environment-let-documents-be-written": (
         {"jest.config.js": "module.exports = {testEnvironment: 'node', verbose: "
          "!!process.env.CI};\n"}, ["cp notes.txt docs/notes.md", "cp notes.txt README.md"]),
+    # the everyday literal settings of a project whose tests and sources live in src/ (`create
+    # react app`'s roots; the `@/` alias of Vue's and Next's templates): a source edited, a
+    # note beside it
+    "jest-roots-let-sources-be-written": (
+        {"jest.config.js": "module.exports = {\n  roots: ['<rootDir>/src'],\n};\n",
+         "src/a.js": "module.exports = 1;\n"}, ["cp notes.txt src/b.js",
+                                                 "cp notes.txt src/notes.md"]),
+    "jest-alias-lets-sources-be-written": (
+        {"jest.config.js": "module.exports = {\n  moduleNameMapper: {\n    '^@/(.*)$': "
+         "'<rootDir>/src/$1',\n  },\n};\n", "src/a.js": "module.exports = 1;\n"},
+        ["cp notes.txt src/b.js", "cp notes.txt src/notes.md"]),
 }
 WHY_COSTS: dict[str, str] = {
     "jest-ts-settings-let-documents-be-written": "REGRESSION of 0007c716 (allowed at "
@@ -341,8 +352,18 @@ WHY_COSTS: dict[str, str] = {
     "jest-settings-reading-the-environment-let-documents-be-written": "REGRESSION of "
     f"0007c716 (allowed at {BASE}): as jest-ts-settings-let-documents-be-written, for a "
     "jest.config.js that is no literal (`process.env.CI`)",
+    "jest-roots-let-sources-be-written": f"jestsettings._folders ({BASE}) guards every file "
+    "below a `roots` folder (\"modules are found there\"): under jest's everyday `roots: "
+    "['<rootDir>/src']` each source edit (src/b.js: the project's source a test imports, "
+    "P1g) is denied; since 0007c716 (the literal read) a note in src/ too (src/notes.md: "
+    f"allowed at {BASE})",
+    "jest-alias-lets-sources-be-written": f"jestsettings._folders ({BASE}) guards every file "
+    "below a moduleNameMapper value's folder (`<rootDir>/src/$1`: src/): the `@/` alias "
+    "denies each source edit (src/b.js, P1g); since 0007c716 a note in src/ too",
 }
 _COSTS_OPEN: tuple[str, ...] = ("jest-ts-settings-let-documents-be-written",
+                                 "jest-roots-let-sources-be-written",
+                                 "jest-alias-lets-sources-be-written",
                                  "jest-settings-reading-the-environment-let-documents-be-"
                                  "written")
 for _cost in _COSTS_OPEN:
