@@ -312,7 +312,7 @@ def unseen(guards: object, folder: str) -> bool:
         scripts = {k: v for k, v in scripts.items() if isinstance(v, str)} if isinstance(
             scripts, dict) else {}
         return not all(seen(t) or files_seen(folder, t)
-                       for t in script_closure(scripts, names).values())
+                       for t in script_closure(scripts, names, folder).values())
     except Elsewhere:
         return True
     except (OSError, ValueError):

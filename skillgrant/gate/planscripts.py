@@ -273,13 +273,15 @@ def _closed(words: list[str]) -> bool:
 _COVERAGE: Final = frozenset(("c8", "nyc"))
 
 
-def script_closure(scripts: dict[str, str], names: frozenset[str] | None) -> dict[str, str]:
-    """Of the ``package.json`` ``scripts`` (name: text), those the plan's ``names`` run and
-    the scripts they run by name, where each runs only ``_CLOSED`` programs (``npx`` running
-    one too) or scripts by name; all of ``scripts`` where ``names`` is None or one runs
-    another program or is not read (``commands``). Raises ``Elsewhere`` where one runs
-    another package's scripts (after a ``cd``: s56-sreview), or npm's ``start`` runs its
-    default ``node server.js``."""
+def script_closure(scripts: dict[str, str], names: frozenset[str] | None,
+                   folder: str | None = None) -> dict[str, str]:
+    """Of the ``package.json`` ``scripts`` (name: text) of ``folder``, those the plan's
+    ``names`` run and the scripts they run by name, where each runs only ``_CLOSED``
+    programs (``npx`` running one too), a shell script file of ``folder`` running only
+    those (``sh scripts/test.sh``: ``_file_closed``; s61-mreview K11) or scripts by name;
+    all of ``scripts`` where ``names`` is None or one runs another program or is not read
+    (``commands``). Raises ``Elsewhere`` where one runs another package's scripts (after a
+    ``cd``: s56-sreview), or npm's ``start`` runs its default ``node server.js``."""
     if names is None:
         return scripts
     if "start" in names and "start" not in scripts:
@@ -297,12 +299,43 @@ def script_closure(scripts: dict[str, str], names: frozenset[str] | None) -> dic
                 raise Elsewhere(f"the script {name!r} runs scripts after a cd")
             moved |= os.path.basename((words[program_at(words):] or [""])[0]) in (
                 "cd", "pushd", "popd")
-            if named is None or not (named or _closed(words)):
+            if named is None or not (named or _closed(words) or (
+                    not moved and _file_closed(words, folder))):
                 return scripts
             todo += named
             if "start" in named and "start" not in scripts:
                 raise Elsewhere("npm start runs node server.js where no start script is given")
     return found
+
+
+def shell_file(words: list[str]) -> str | None:
+    """The shell script file the command ``words`` (from its program on) runs: a shell's
+    first operand (``sh scripts/test.sh``, ``bash -e t.sh``), a path as the program
+    (``./run.sh``); None where it runs none."""
+    if words[:1] and os.path.basename(words[0]) in ("sh", "bash", "dash"):
+        return next((w for w in words[1:] if w[:1] != "-"), None)
+    return words[0] if words[:1] and "/" in words[0] else None
+
+
+def _file_closed(words: list[str], folder: str | None) -> bool:
+    """Whether the command ``words`` runs a shell script file of ``folder`` (``shell_file``;
+    a ``#!`` naming a shell only: ``SHEBANG``) whose commands (its lines but comments', as
+    ``scriptfolders`` reads them) each run a ``_CLOSED`` program: no script by name, no
+    other file."""
+    named = shell_file(words[program_at(words):])
+    if folder is None or named is None:
+        return False
+    from . import files as fs
+
+    text = fs.text(os.path.join(folder, named), 1 << 20)
+    read = commands("\n".join(n for n in text.splitlines() if n.lstrip()[:1] != "#")) if (
+        text is not None and "\0" not in text and SHEBANG.match(text)) else None
+    return read is not None and all(_closed(w) for w in read)
+
+
+#: A script file's first line read: none naming a program (``#!``) but a shell's.
+SHEBANG: Final = re.compile(r"(?!#!)|#![ \t]*/(?:usr/)?bin/(?:env[ \t]+)?(?:ba|da)?sh"
+                            r"(?:[ \t]+-[eux]+)?[ \t]*(?:\n|$)")  # (`#!/bin/sh -e`: K3)
 
 
 #: ``npx``'s options taking no value (``npx --no-install jest``).

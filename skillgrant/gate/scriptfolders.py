@@ -32,10 +32,10 @@ def script_folders(folder: str, path: str, depth: int, names: frozenset[str] | N
     glob, ``~``, ``#``, a pipe into ``xargs``), a ``cd`` has no plain operand, a command
     runs a project file as code other than a shell script read here (``node run.js``,
     ``./run``), or a script runs another package's scripts (``planscripts.Elsewhere``)."""
-    from .planscripts import script_closure
+    from .planscripts import SHEBANG, script_closure
 
     text = fs.text(path, _LIMIT) if depth == 0 else fs.text(path, _LIMIT + 1)
-    if depth and (text is None or "\0" in text or len(text) > _LIMIT or not _SHEBANG.match(
+    if depth and (text is None or "\0" in text or len(text) > _LIMIT or not SHEBANG.match(
             text)):  # (a program's file, one past the limit, a `#!` naming another program)
         raise ValueError(f"a script of {folder!r} runs {path!r}, which is not read as a "
                          "shell script")
@@ -55,7 +55,7 @@ def script_folders(folder: str, path: str, depth: int, names: frozenset[str] | N
         if _NPMRC.search(npmrc):  # (`workspaces=true` runs each workspace's scripts)
             raise ValueError(f"{folder!r}'s .npmrc sets where npm runs scripts, or their shell")
         texts = list(script_closure({k: v for k, v in scripts.items() if isinstance(v, str)},
-                                    names).values())
+                                    names, folder).values())
     else:  # (a shell script's lines that are comments: its `#!` line, read above)
         texts = ["\n".join(n for n in text.splitlines() if n.lstrip()[:1] != "#")]
     found: list[str] = []
@@ -226,9 +226,6 @@ def _guarded_script(folder: str, path: str) -> str:
     return os.path.join(real, inside.split("/")[0])
 
 
-#: A script file's first line read: none naming a program (``#!``) but a shell's.
-_SHEBANG: Final = re.compile(r"(?!#!)|#![ \t]*/(?:usr/)?bin/(?:env[ \t]+)?(?:ba|da)?sh"
-                             r"(?:[ \t]+-[eux]+)?[ \t]*(?:\n|$)")  # (`#!/bin/sh -e`: K3)
 #: Programs running recipes of a project file no word need name (make's Makefile).
 _BUILDERS: Final = frozenset(("make", "gmake", "cmake", "ctest", "ninja", "just", "rake",
                               "scons"))
@@ -293,17 +290,15 @@ def files_seen(folder: str, text: str) -> bool:
     whose own commands are and name no jest (s61-mreview K7: `mocha` in the file; M10)."""
     import shlex
 
-    from .planscripts import commands, program_at, seen
+    from .planscripts import commands, program_at, seen, shell_file
 
     read = commands(text)
     for words in read if read is not None else [[]]:
         words = words[program_at(words):]
         if not words:
             return False
-        if os.path.basename(words[0]) in ("sh", "bash", "dash"):
-            named = [w for w in words[1:] if w[:1] != "-"][:1]
-        else:
-            named = [words[0]] if "/" in words[0] else []
+        file = shell_file(words)
+        named = [file] if file is not None else []
         if not named and not seen(shlex.join(words)):
             return False
         try:

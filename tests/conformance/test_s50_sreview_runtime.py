@@ -129,15 +129,8 @@ def test_a_session_npm_reads_otherwise_cannot_write_its_npmrc_through_the_servic
 
 # --- F4: what ~/.bashrc exports reaches the Bash tool, not the hooks ------------------------
 
-OPEN.add("test_a_variable_bashrc_exports_is_known_to_the_gate",
-         "Claude Code 2.1.332's Bash tool runs each command in a shell whose snapshot sourced "
-         "~/.bashrc (measured: a variable ~/.bashrc exports is in the Bash tool's environment, "
-         "not in the SessionStart nor the PreToolUse command hook's; ~/.bash_profile and "
-         "~/.profile are not read). npm_config_userconfig exported there (the XDG advice: "
-         "NPM_CONFIG_USERCONFIG=$XDG_CONFIG_HOME/npm/npmrc) is npm's user config in every "
-         "call, but neither `skillgrant hook` nor the service's registration sees it: `touch` "
-         "of that npmrc runs (gate-wide: the command hook too)", "command-bashrc",
-         "serve-bashrc")
+# (F4, command-bashrc and serve-bashrc: open until session 62; a decided boundary since
+# (docs/decisions.md, s62-mfix): the gate does not evaluate ~/.bashrc; the rows pin it)
 
 
 @pytest.mark.parametrize("where", ["env", "bashrc"])
@@ -145,8 +138,10 @@ OPEN.add("test_a_variable_bashrc_exports_is_known_to_the_gate",
 def test_a_variable_bashrc_exports_is_known_to_the_gate(
         judge: Judge, kind: str, where: str) -> None:
     """Plan ``Bash(touch *)``; the user's npm config ``<project>/ci.npmrc`` named by
-    ``npm_config_userconfig`` in the runtime's environment (control) or exported by
-    ``~/.bashrc``: ``touch ci.npmrc`` must be denied (the control: it is)."""
+    ``npm_config_userconfig`` in the runtime's environment: ``touch ci.npmrc`` is denied.
+    Exported by ``~/.bashrc`` (in the Bash tool's environment, not the hooks'): allowed, the
+    decided boundary (docs/decisions.md, session 62, s62-mfix: the gate does not evaluate
+    the user's shell start-up files; the session cannot write them)."""
     from test_gate_e2e import command_hook
     work = Path(tempfile.mkdtemp(prefix="sg-s50r-", dir="/var/tmp"))
     hook = ServiceHook() if kind == "serve" else None
@@ -175,6 +170,10 @@ def test_a_variable_bashrc_exports_is_known_to_the_gate(
         run_session(judge.binary, url, work, None, extra_args=WIDE,
                     settings={"hooks": hooks}, env=env)
         result = script.results.get(script.call_id(0))
+        if where == "bashrc":  # (the boundary: the touch runs)
+            assert result is not None and not denied_by_gate(result), result
+            assert target.exists()
+            return
         assert result is not None and denied_by_gate(result), result
         assert not target.exists()
     finally:

@@ -58,6 +58,7 @@ CLOSED: dict[str, str] = {
                      "npm-test-below-a-folder-named-test"), "0b449ba1"),
     "tsc-writes-prettiers-settings-into-its-out-folder": "ee0ddc6d",
     "nycrc-names-istanbuls-reporters": "be9f096e",
+    "shell-script-beside-a-start-script": "10e85377",
     "tsc-emits-a-jsx-source-as-prettiers-settings": "4e5d4dc7",
 }
 

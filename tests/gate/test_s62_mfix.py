@@ -106,3 +106,31 @@ def _decided(tmp_path: Path, config: str, calls: list[str]) -> str | None:
         (project / name).write_text(text)
     env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
     return first_denied(project, calls, env)
+
+
+#: Each case: the shell script file ``"test": "sh scripts/test.sh"`` runs (None: none
+#: there), whether the scripts npm test runs are read alone (``start`` left out).
+_SHELL_CLOSURES: list[tuple[str | None, bool]] = [
+    ("mocha\n", True), ("#!/bin/sh -e\n# a comment\njest --ci\ntsc\n", True),
+    ("npm run other\n", False), ("node run.js\n", False), ("mocha\nsh more.sh\n", False),
+    ("#!/usr/bin/env node\nmocha\n", False), (None, False)]
+
+
+def test_a_shell_file_running_closed_programs_closes_the_scripts(tmp_path: Path) -> None:
+    """s61-mreview K11: ``sh scripts/test.sh`` running only programs that start no other
+    script runs no other script (``start``'s ``node server.js`` is not read); a file running
+    another script, program or file, one through a ``cd``, one not there: every script."""
+    from skillgrant.gate.planscripts import script_closure
+
+    scripts = {"test": "sh scripts/test.sh", "start": "node server.js", "other": "node x.js"}
+    for at, (text, alone) in enumerate(_SHELL_CLOSURES):
+        folder = tmp_path / str(at)
+        (folder / "scripts").mkdir(parents=True)
+        if text is not None:
+            (folder / "scripts" / "test.sh").write_text(text)
+        found = script_closure(scripts, frozenset({"test"}), str(folder))
+        assert (set(found) == {"test"}) is alone, text
+        assert set(script_closure(scripts, frozenset({"test"}))) == set(scripts)
+    moved = {"test": "cd scripts && sh test.sh", "start": "node server.js"}
+    (tmp_path / "0" / "scripts" / "scripts").mkdir()
+    assert set(script_closure(moved, frozenset({"test"}), str(tmp_path / "0"))) == set(moved)
