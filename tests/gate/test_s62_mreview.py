@@ -344,6 +344,14 @@ COSTS: dict[str, tuple[dict[str, str], list[str]]] = {
         {"jest.config.js": "module.exports = {\n  moduleNameMapper: {\n    '^@/(.*)$': "
          "'<rootDir>/src/$1',\n  },\n};\n", "src/a.js": "module.exports = 1;\n"},
         ["cp notes.txt src/b.js", "cp notes.txt src/notes.md"]),
+    # a shell script file the test script runs beside an everyday `start` script (closed by
+    # 10e85377 for a file of runners' commands only), starting as most do
+    "shell-script-setting-errexit-beside-a-start-script": (
+        {"package.json": json.dumps({"name": "p", "scripts": {
+            "test": "sh scripts/test.sh", "start": "node server.js"}}),
+         "scripts/test.sh": "#!/bin/sh\nset -e\nmocha\n", "server.js": "1;\n",
+         "test/a.spec.js": "it('a', () => {});\n", "node_modules": "runners"},
+        ["cp notes.txt docs/notes.md", "npm test"]),
 }
 WHY_COSTS: dict[str, str] = {
     "jest-ts-settings-let-documents-be-written": "REGRESSION of 0007c716 (allowed at "
@@ -360,9 +368,15 @@ WHY_COSTS: dict[str, str] = {
     "jest-alias-lets-sources-be-written": f"jestsettings._folders ({BASE}) guards every file "
     "below a moduleNameMapper value's folder (`<rootDir>/src/$1`: src/): the `@/` alias "
     "denies each source edit (src/b.js, P1g); since 0007c716 a note in src/ too",
+    "shell-script-setting-errexit-beside-a-start-script": "planscripts._file_closed "
+    "(10e85377) closes a shell script file whose commands each run a `_CLOSED` program: "
+    "`set -e` (most files' first command; `set -euo pipefail`) is none, so "
+    "script_closure reads `\"start\": \"node server.js\"` and every write and the plan's "
+    "own `npm test` are refused (s61-mreview K11 again)",
 }
 _COSTS_OPEN: tuple[str, ...] = ("jest-ts-settings-let-documents-be-written",
                                  "jest-roots-let-sources-be-written",
+                                 "shell-script-setting-errexit-beside-a-start-script",
                                  "jest-alias-lets-sources-be-written",
                                  "jest-settings-reading-the-environment-let-documents-be-"
                                  "written")
@@ -372,15 +386,18 @@ for _cost in _COSTS_OPEN:
 
 @pytest.mark.parametrize("case", COSTS)
 def test_cost_an_everyday_call(case: str, tmp_path: Path) -> None:
-    """The plan and the jest project's files; each everyday call, harmless, must be
-    allowed."""
+    """The plan and the project's files (a jest project's unless the case's package.json
+    says otherwise; ``node_modules``: the name of ``MODULES``' to link, jest's when none);
+    each everyday call, harmless, must be allowed."""
     files, calls = COSTS[case]
+    modules = MODULES[files.get("node_modules", "jest")]()
     project = hooked_project(tmp_path, ["Bash(npm test)", "Bash(cp *)", "Bash(mkdir *)"])
     files = {"package.json": json.dumps({"name": "p", "scripts": {"test": "jest"}}),
              "a.test.js": TEST, "notes.txt": "n\n", "docs/.keep": "", **files}
     for name, text in files.items():
-        (project / name).parent.mkdir(parents=True, exist_ok=True)
-        (project / name).write_text(text)
-    (project / "node_modules").symlink_to(_jest())
+        if name != "node_modules":
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text)
+    (project / "node_modules").symlink_to(modules)
     env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
     assert first_denied(project, calls, env) is None
