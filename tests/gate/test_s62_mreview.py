@@ -130,6 +130,16 @@ JEST: dict[str, tuple[dict[str, str], str, str]] = {
     "a-scripts-root-dir-moves-a-setup-file": ({"package.json": json.dumps(
         {"name": "p", "scripts": {"test": "jest --rootDir lib --setupFiles ./s.txt"}}),
         "lib/a.test.js": TEST, "lib/s.txt": "1;\n"}, "cp src/mk lib/s.txt", ""),
+    # a `projects` glob of braces (python's glob reads none): each project's own settings
+    # are not read
+    "projects-of-a-brace-glob": ({"package.json": _package(), "jest.config.js":
+                                  "module.exports = {projects: ['<rootDir>/packages/{a,b}']};"
+                                  "\n", "packages/a/a.test.js": TEST, "packages/b/b.test.js":
+                                  TEST, "packages/a/jest.config.json": json.dumps(
+                                      {"setupFiles": ["<rootDir>/s.txt"]}),
+                                  "packages/b/jest.config.json": "{}",
+                                  "packages/a/s.txt": "1;\n"}, "cp src/mk packages/a/s.txt",
+                                 ""),
 }
 WHY_JEST: dict[str, str] = {
     "u2028-ends-a-line-comment": "jsliteral._TOKEN (s62-mfix) skips a line comment up to "
@@ -173,6 +183,10 @@ WHY_JEST: dict[str, str] = {
     "a-scripts-root-dir-moves-a-setup-file": f"jestsettings._options ({BASE}) takes a "
     "script's `--rootDir` for `code` (the scripts' endings) and reads `--setupFiles ./s.txt` "
     "from the project's folder: jest resolves it from rootDir lib (lib/s.txt)",
+    "projects-of-a-brace-glob": f"jestsettings._projects ({BASE}) takes a `projects` glob "
+    "holding `{` for `code` (the scripts' endings guarded) and reads the folders python's "
+    "glob finds for it: none (it expands no braces), so packages/a/jest.config.json's "
+    "setupFiles (`<rootDir>/s.txt`) are read by no one",
 }
 JEST_ROWS: dict[str, tuple[str, ...]] = {
     "a-line-comment-ended-where-the-reader-does-not": ("u2028-ends-a-line-comment",
@@ -189,6 +203,7 @@ JEST_ROWS: dict[str, tuple[str, ...]] = {
     "babel-plugin-by-a-path": ("babel-plugin-shadowed-by-a-name-of-no-ending",
                                "babel-plugin-of-any-ending"),
     "a-root-dir-given-in-the-words": ("a-scripts-root-dir-moves-a-setup-file",),
+    "projects-globs-not-expanded": ("projects-of-a-brace-glob",),
 }
 OPEN.add_rows("test_j_jest_settings_load_a_written_file", JEST_ROWS, WHY_JEST, CLOSED)
 
