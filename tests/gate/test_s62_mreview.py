@@ -140,6 +140,19 @@ JEST: dict[str, tuple[dict[str, str], str, str]] = {
                                   "packages/b/jest.config.json": "{}",
                                   "packages/a/s.txt": "1;\n"}, "cp src/mk packages/a/s.txt",
                                  ""),
+    # a file jest's settings name as a folder module: its package.json's `main` is what
+    # node's resolution (jest's resolver) loads
+    "literal-settings-name-a-folder-with-a-main": ({"package.json": _package(),
+                                                    "jest.config.js": "module.exports = "
+                                                    "{setupFiles: ['<rootDir>/tools/setup']};\n",
+                                                    "tools/setup/package.json": json.dumps(
+                                                        {"main": "main.js"}),
+                                                    "tools/setup/main.js": "1;\n"},
+                                                   "cp src/mk tools/setup/main.js", ""),
+    "settings-name-a-folder-with-a-main": ({"package.json": _package(
+        {"globalSetup": "<rootDir>/tools/setup"}), "tools/setup/package.json": json.dumps(
+            {"main": "main.js"}), "tools/setup/main.js": "module.exports = () => {};\n",
+        "src/mk": NODE + "module.exports = () => {};\n"}, "cp src/mk tools/setup/main.js", ""),
 }
 WHY_JEST: dict[str, str] = {
     "u2028-ends-a-line-comment": "jsliteral._TOKEN (s62-mfix) skips a line comment up to "
@@ -187,6 +200,12 @@ WHY_JEST: dict[str, str] = {
     "holding `{` for `code` (the scripts' endings guarded) and reads the folders python's "
     "glob finds for it: none (it expands no braces), so packages/a/jest.config.json's "
     "setupFiles (`<rootDir>/s.txt`) are read by no one",
+    "literal-settings-name-a-folder-with-a-main": "REGRESSION of 0007c716 (refused at "
+    f"{BASE}: jest.config.js was code, every script guarded): jestsettings._read guards a "
+    "named path with node's endings and `/index.*` (_ENDINGS), not the `main` of the "
+    "folder's package.json, which jest's resolver loads (tools/setup → tools/setup/main.js)",
+    "settings-name-a-folder-with-a-main": f"as literal-settings-name-a-folder-with-a-main, "
+    f"in package.json's jest settings (at {BASE} too): globalSetup `<rootDir>/tools/setup`",
 }
 JEST_ROWS: dict[str, tuple[str, ...]] = {
     "a-line-comment-ended-where-the-reader-does-not": ("u2028-ends-a-line-comment",
@@ -204,6 +223,8 @@ JEST_ROWS: dict[str, tuple[str, ...]] = {
                                "babel-plugin-of-any-ending"),
     "a-root-dir-given-in-the-words": ("a-scripts-root-dir-moves-a-setup-file",),
     "projects-globs-not-expanded": ("projects-of-a-brace-glob",),
+    "a-folder-module-by-its-main": ("literal-settings-name-a-folder-with-a-main",
+                                    "settings-name-a-folder-with-a-main"),
 }
 OPEN.add_rows("test_j_jest_settings_load_a_written_file", JEST_ROWS, WHY_JEST, CLOSED)
 
