@@ -14,13 +14,16 @@ Every payload only makes a file (node's ``touch $INIT_CWD/zz``)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from bash_review import LeftOpen, first_denied, home_env, hooked_project
+from test_s47_greview2 import JS_PAYLOAD
 from test_s53_greview import _jest
 from test_s56_sreview import NODE_PAYLOAD, _case
 from test_s59_mreview import _runners
@@ -246,6 +249,56 @@ def test_j_jest_settings_load_a_written_file(row: str, tmp_path: Path,
     allowed = next((c for c in _run(JEST_ROWS[row]) if _jest_case(tmp_path / c, c) is None),
                    None)
     assert allowed is None, f"the hook allows every call of {allowed}; jest loads the copy"
+
+
+# --- C: jest's cache of transformed code -----------------------------------------------------
+
+#: A transformed file as jest 29 keeps it (the source's sha1, then the code), the payload's.
+CACHED = hashlib.sha1(JS_PAYLOAD.encode()).hexdigest()[:32] + "\n" + JS_PAYLOAD
+#: Each case: how the copy names the cache's folder (``TMPDIR`` a link: macOS's
+#: /var/folders/…, below the link /var → /private/var): the link's target.
+CACHE_LINKS: dict[str, str] = {"tmpdir-a-link-the-copy-names-its-target": "real"}
+OPEN.add("test_c_jest_runs_its_cache_below_a_linked_tmpdir",
+         f"jestargs.cache ({BASE}) guards os.tmpdir()'s jest_<uid> as the session's TMPDIR "
+         "spells it: jest takes tryRealpath(os.tmpdir()), so where TMPDIR is a link the "
+         "cache's real path (which a copy names) matches no pattern of the gate",
+         "tmpdir-a-link-the-copy-names-its-target")
+
+
+def _base36(number: int) -> str:
+    """``number`` in base 36, as jest names its cache folder (``jest_<uid>``)."""
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    return digits[number] if number < 36 else _base36(number // 36) + digits[number % 36]
+
+
+@pytest.mark.parametrize("case", CACHE_LINKS)
+def test_c_jest_runs_its_cache_below_a_linked_tmpdir(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``; the session's ``TMPDIR`` a link: a first
+    run fills jest's default cache, the copy over ``a.test.js``'s cached transform (by the
+    link's target), the next run takes the cached code for the test's (test_s56_sreview's
+    cache rows). The hook must deny a call."""
+    found: list[str | None] = []
+    for side in ("proof", "run"):
+        project = hooked_project(tmp_path / side, ["Bash(npm test)", "Bash(cp *)"])
+        for name, text in {"package.json": _package(), "a.test.js": TEST,
+                           "src/cached": CACHED}.items():
+            (project / name).write_text(text)
+        (project / "node_modules").symlink_to(_jest())
+        real, link = tmp_path / side / "real", tmp_path / side / "tmp"
+        real.mkdir()
+        link.symlink_to(real)
+        env = {**home_env(tmp_path / side / "home"), "CLAUDE_PROJECT_DIR": str(project),
+               "TMPDIR": str(link)}
+        cached = f"{real}/jest_{_base36(os.getuid())}/jest-transform-cache-*/*/atest_*[0-9a-f]"
+        calls = ["npm test", f"cp src/cached {cached}", "npm test"]
+        if side == "proof":
+            for call in calls:
+                subprocess.run(["bash", "-c", call], cwd=project, env=env, check=False,
+                               capture_output=True, timeout=120)
+            assert (project / "zz").exists(), "jest ran no cached payload"
+        else:
+            found.append(first_denied(project, calls, env))
+    assert found[0] is not None, "the hook allows every call; jest runs the cached copy"
 
 
 # --- T: what a package.json script's program reads in its settings ---------------------------
