@@ -49,6 +49,7 @@ HOME_CODE: Final = ((".ssh", True), (".copilot", True), (".codex", True), (".sql
                     (os.path.join(".config", "ImageMagick"), True), (".magick", True),
                     (".terraformrc", False), ("terraform.rc", False), (".terraform.d", True),
                     (".bash_aliases", False), (".ripgreprc", False), (".gemini", True),
+                    (".bashrc.d", True),  # (Fedora's .bashrc sources each file: s62-mreview R9)
                     # review s43: lesspipe's user filter (H11), node's modules in the home
                     # (H13), the toolchains and interpreters version managers run for a name
                     # on PATH (rustup's proxies, pyenv's shims and kin: H14, H15)

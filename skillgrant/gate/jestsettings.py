@@ -25,17 +25,16 @@ the plan's entries give jest's code options (``--globalSetup=./s.js``: ``planscr
 
 The words given to jest (a script's after ``jest``, after a ``cd`` from the folder it
 names; the plan's entries') are read as jest 29.7's yargs reads them (kebab case,
-``--x=v``, short clusters ``-ic``: ``jestargs.yargs``). A ``jest.config.js``/``.cjs``/
-``.mjs`` (in a collecting or project folder, a ``--config`` one) exporting one literal
-(``module.exports = {…}``, ``export default {…}``, jest --init's ``const config = {…}``:
-``jsliteral``) is read as a JSON one is (s57-sreview J10).
-
-Settings that are code by their text (any other such module; a ``jest.config.ts``/``.cts``/
-``.mts``, which ts-node loads with a tsconfig's settings; a preset or a ``--config`` file
-that is neither; a package's preset that is no JSON) may name any file: each file anywhere
+``--x=v``, short clusters ``-ic``: ``jestargs.yargs``). A ``jest.config.*`` module (in a
+collecting or project folder, a ``--config`` one) exporting one literal (``module.exports =
+{…}``, jest --init's ``const config = {…}``, typed in a ``.ts`` one: ``jsliteral``) is read
+as a JSON one is (s57-sreview J10; a ``.ts`` one is also read as settings not read, below:
+ts-node loads it with a tsconfig's settings). Settings that are code by their text (any
+other such module, a preset or a ``--config`` file that is neither, a package's preset that
+is no JSON, ``--rootDir`` in jest's words) may name any file: each file anywhere
 whose name has an ending (jest runs ``tools/setup.txt`` as CommonJS) is then one. Where the
 gate cannot read jest's effective settings otherwise (s56-sreview J: a JSON text given to an
-option, a ``rootDir`` above its settings' folder, a POSIX class in ``testMatch``, settings
+option, a ``rootDir`` above its settings' folder, a glob not read in ``testMatch``, settings
 jest finds above a folder holding none, an option jest does not know, a script naming jest
 that is not read or that runs it otherwise than as ``jest``, and a plan that may run jest
 with words the gate does not read: ``make test``, a script running ``sh run.sh``,
@@ -77,7 +76,7 @@ SCRIPTS: Final = tuple(e for e in _ENDINGS if e[:1] == "." and e != ".json")
 _CODE_FILES: Final = tuple(f"jest.config{e}" for e in (".js", ".ts", ".mjs", ".cjs", ".cts",
                                                         ".mts"))
 #: The endings of a settings file read where it exports one literal (``jsliteral``).
-_LITERAL: Final = (".js", ".cjs", ".mjs")
+_LITERAL: Final = (".js", ".cjs", ".mjs", ".ts", ".cts", ".mts")
 #: The settings files jest reads in a folder (a project's), a JSON one's nested member.
 _FILES: Final = (("package.json", True), ("jest.config.json", False))
 #: The files jest takes settings from in a folder (``jestargs.above``).
@@ -185,7 +184,9 @@ def _options(given_words: list[list[str]], folder: str, reading: _Reading) -> No
             elif option == "config":
                 path = os.path.join(folder, value if value[:1] != "{" else "{}")
                 _file(path, False, os.path.dirname(path), reading)
-            elif value[:1] in ("{", "[") or option == "rootDir":
+            elif option == "rootDir":  # (every path read from it: s62-mreview R8)
+                reading.anything = True
+            elif value[:1] in ("{", "["):
                 reading.code = True
             else:
                 given.setdefault("testEnvironment" if option == "env" else option,
@@ -207,16 +208,18 @@ def _folder(folder: str, reading: _Reading) -> None:
 def _file(path: str, nested: bool, folder: str, reading: _Reading) -> None:
     """Adds to ``reading`` what the settings in the file ``path`` (its ``"jest"`` member
     when ``nested``; a relative ``rootDir`` from ``folder``) name; a file that is no JSON
-    nor a JavaScript module exporting one literal (``jsliteral``; by its ending: jest loads
-    a ``.ts`` one through ts-node, which takes a tsconfig's settings) is code."""
+    nor a JavaScript (TypeScript) module exporting one literal (``jsliteral``) is code."""
     if path in reading.read or len(reading.read) > 64:
         reading.code |= path not in reading.read  # (more than 64 files: not read, refused)
         return
     reading.read.add(path)
     reading.paths.add(fold(path))  # (the settings file itself: jest loads it)
     if path.endswith(_LITERAL):
-        settings = _literal(path)
-        reading.anything |= settings is None
+        from .jsliteral import exported_file
+
+        settings = exported_file(path)
+        reading.anything |= settings is None  # (a .ts one: ts-node runs what a tsconfig's
+        reading.code |= "t" in path.rpartition(".")[2]  # `ts-node` names: s62-mreview K-R3)
     elif not path.endswith(".json"):
         reading.anything = True
         return
@@ -239,12 +242,14 @@ def _read(settings: Mapping[str, object], root: str, reading: _Reading) -> None:
             _presets(value, root, reading)
         if setting == "projects":
             _projects(value, root, reading)
-        if setting == "testMatch":
-            reading.code |= any("[[:" in p for p in fs.json_strings(value))  # (POSIX class)
-            patterns += [micromatch(p.replace("<rootDir>", root)) for p in fs.json_strings(value)
-                         if "[[:" not in p]
-        elif setting == "testRegex":
-            patterns += [re.compile(p, re.IGNORECASE) for p in fs.json_strings(value)]
+        if setting == "testMatch":  # (a POSIX class, a mark not read: code, s62-mreview R4)
+            found = [micromatch(p.replace("<rootDir>", root)) for p in fs.json_strings(value)]
+            reading.code |= None in found
+            patterns += [p for p in found if p is not None]
+        elif setting == "testRegex":  # (searched in folded paths: s62-mreview R5)
+            texts = fs.json_strings(value)
+            reading.code |= not all(t.isascii() for t in texts)
+            patterns += [re.compile(p, re.IGNORECASE) for p in texts if p.isascii()]
         elif setting == "moduleDirectories":  # (each such folder up, as node_modules,
             patterns += [re.compile(f"^.*/{re.escape(fold(n))}/", re.IGNORECASE)  # above
                          for n in fs.json_strings(value) if n != "node_modules"]  # too)
@@ -342,8 +347,10 @@ def _projects(value: object, root: str, reading: _Reading) -> None:
             if any(c in path for c in "*?[{(!"):  # (a folder made later matches too)
                 reading.code |= any(c in path for c in "{(")  # (python's glob reads neither)
                 names = "|".join(re.escape(n) for n in (*_CODE_FILES, *dict(_FILES)))
-                reading.patterns.append(re.compile(micromatch(fold(path)).pattern.rstrip("$")
-                                                   + f"/(?:{names})$", re.IGNORECASE))
+                glob_read = micromatch(path)
+                reading.code |= glob_read is None
+                reading.patterns += [re.compile(glob_read.pattern.rstrip("$") + f"/(?:{names})$",
+                                                re.IGNORECASE)] if glob_read else []
                 import glob
 
                 for found in glob.glob(path)[:64]:
@@ -371,19 +378,6 @@ def _settings(path: str, nested: bool) -> dict[str, object] | None:
     except ValueError as e:
         raise ValueError(f"{path!r} is no JSON jest's settings can be read from: {e}") from e
     found = data.get("jest") if nested and isinstance(data, dict) else data
-    return found if isinstance(found, dict) else None
-
-
-def _literal(path: str) -> dict[str, object] | None:
-    """jest's settings in the JavaScript module ``path`` where it exports one literal
-    (``jsliteral.exported``); None where it does not or cannot be read (code)."""
-    from .jsliteral import LIMIT, exported
-
-    try:
-        text = fs.read(path, LIMIT + 1).decode("utf-8")
-    except (OSError, ValueError):  # (a byte no UTF-8 holds: not read)
-        return None
-    found = exported(text)
     return found if isinstance(found, dict) else None
 
 

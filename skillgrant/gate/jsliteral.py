@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 #: A token: blanks and comments (skipped), a name, a string, a template, a number, a mark.
 _TOKEN: Final = re.compile(r"""
-    (?P<skip>(?:[ \t\n\r]|//[^\n\r]*|/\*(?:[^*]|\*(?!/))*\*/)+)
+    (?P<skip>(?:[ \t\n\r\u2028\u2029]|//[^\n\r\u2028\u2029]*|/\*(?:[^*]|\*(?!/))*\*/)+)
   | (?P<name>[A-Za-z_$][A-Za-z0-9_$]*)
   | (?P<string>'(?:[^'\\\n\r]|\\(?:\r\n|[^\r]|\r))*'|"(?:[^"\\\n\r]|\\(?:\r\n|[^\r]|\r))*")
   | (?P<template>`[^`\\$\r]*`)
@@ -39,9 +39,11 @@ class _NoLiteral(Exception):
     """The text is no literal this module reads."""
 
 
-def exported(text: str) -> object | None:
+def exported(text: str, typed: bool = False) -> object | None:
     """The value the module ``text`` exports where it is one literal (see the module's
-    text); None where it is not.
+    text); None where it is not. A ``typed`` (TypeScript) one may also hold type-only
+    imports (``import type {Config} from 'jest';``: erased), a type after the bound name
+    (``const config: Config = {…}``) and ``satisfies Config`` after a literal.
 
     >>> exported("module.exports = {testEnvironment: 'node', roots: ['<rootDir>/src',]};")
     {'testEnvironment': 'node', 'roots': ['<rootDir>/src']}
@@ -50,9 +52,22 @@ def exported(text: str) -> object | None:
         return None
     try:
         tokens = _tokens(text.removeprefix("\ufeff"))
-        return _Module(tokens).value()
+        return _Module(tokens, typed).value()
     except _NoLiteral:
         return None
+
+
+def exported_file(path: str) -> dict[str, object] | None:
+    """The object the module at ``path`` exports where it is one literal (``exported``; a
+    ``.ts``/``.cts``/``.mts`` one typed); None where it is not, or cannot be read."""
+    from . import files as fs
+
+    try:
+        text = fs.read(path, LIMIT + 1).decode("utf-8")
+    except (OSError, ValueError):  # (a byte no UTF-8 holds: not read)
+        return None
+    found = exported(text, "t" in path.rpartition(".")[2])
+    return found if isinstance(found, dict) else None
 
 
 def _tokens(text: str) -> list[tuple[str, str]]:
@@ -72,23 +87,29 @@ def _tokens(text: str) -> list[tuple[str, str]]:
 class _Module:
     """A reader of one module's tokens."""
 
-    def __init__(self, tokens: list[tuple[str, str]]) -> None:
+    def __init__(self, tokens: list[tuple[str, str]], typed: bool) -> None:
         self.tokens = tokens
         self.at = 0
+        self.typed = typed
 
     def value(self) -> object:
         """The exported literal (raises _NoLiteral)."""
         if self._peek() in (("string", "'use strict'"), ("string", '"use strict"')):
             self.at += 1
             self._end()
+        while self.typed and self._peek() == ("name", "import"):
+            self._type_import()
         bound: dict[str, object] = {}
         if self._peek() in (("name", "const"), ("name", "let"), ("name", "var")):
             self.at += 1
             kind, name = self._next()
             if kind != "name" or name in _WRAPPER:
                 raise _NoLiteral
+            if self.typed and self._peek() == ("mark", ":"):
+                self.at += 1
+                self._type()
             self._expect("=")
-            bound[name] = self._literal()
+            bound[name] = self._typed_literal()
             self._end()
         if self._peek() == ("name", "export"):
             self.at += 1
@@ -100,10 +121,40 @@ class _Module:
             self.at += 1
             found = next(iter(bound.values()))
         else:
-            found = self._literal()
+            found = self._typed_literal()
         self._end()
         if self.at != len(self.tokens) or not isinstance(found, dict):
             raise _NoLiteral
+        return found
+
+    def _type_import(self) -> None:
+        """``import type {A, B} from '…';``: erased, no module loaded."""
+        for word in ("import", "type", "{"):
+            self._expect(word)
+        while self._next()[0] == "name" and self._next()[1] == ",":
+            pass
+        self.at -= 1
+        for word in ("}", "from"):
+            self._expect(word)
+        if self._next()[0] != "string":
+            raise _NoLiteral
+        self._end()
+
+    def _type(self) -> None:
+        """A type's name (``Config``, ``Config.InitialOptions``)."""
+        while True:
+            if self._next()[0] != "name":
+                raise _NoLiteral
+            if self._peek() != ("mark", "."):
+                return
+            self.at += 1
+
+    def _typed_literal(self) -> object:
+        """A literal, and a ``satisfies`` type after it in a typed module."""
+        found = self._literal()
+        if self.typed and self._peek() == ("name", "satisfies"):
+            self.at += 1
+            self._type()
         return found
 
     def _literal(self) -> object:

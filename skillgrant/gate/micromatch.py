@@ -5,12 +5,19 @@ from __future__ import annotations
 
 import re
 
+from .placed import fold
 
-def micromatch(pattern: str) -> re.Pattern[str]:
-    """micromatch's reading of a glob ``pattern`` (``**``, ``*``, ``?``, ``{a,b}``, a class,
-    the extglobs ``?(…)``, ``*(…)``, ``+(…)``, ``@(…)``; ``!(…)`` read as ``*``: wider, as a
-    refusal is) as a regular expression searched in a folded absolute path (a pattern not
-    starting at ``/`` matches at any folder's start)."""
+
+def micromatch(pattern: str) -> re.Pattern[str] | None:
+    """micromatch's reading of a glob ``pattern`` (``**``, ``*``, ``?``, ``{a,b}``, a class
+    of ASCII characters, ``[!…]``/``[^…]`` negated, the extglobs ``?(…)``, ``*(…)``,
+    ``+(…)``, ``@(…)``; ``!(…)`` read as ``*``: wider, as a refusal is), folded
+    (``placed.fold``), as a regular expression searched in a folded absolute path (a pattern
+    not starting at ``/`` matches at any folder's start). None where the pattern holds a
+    mark not read here (an allow-list: a backslash, a group of no extglob's mark, a brace
+    range ``{1..3}``, a ``|`` outside a group, a class holding ``[``, ``\\`` or a character
+    not ASCII, one not closed: s62-mreview R4)."""
+    pattern = fold(pattern)  # (the paths searched are folded: s62-mreview R5)
     out, at, groups = [], 0, []  # (each open group's closing text: `}`'s, an extglob's)
     while at < len(pattern):
         c, two = pattern[at], pattern[at:at + 2]
@@ -27,11 +34,26 @@ def micromatch(pattern: str) -> re.Pattern[str]:
             groups.append({"?": ")?", "*": ")*", "+": ")+", "@": ")", "!": ")"}[c])
             at += 2
             continue
+        if c == "[":
+            end = pattern.find("]", at + 2)
+            body = pattern[at + 1:end] if end > 0 else "["
+            if not body.isascii() or any(m in body for m in "[\\"):
+                return None
+            negated = body[:1] in ("!", "^")
+            out.append("[" + "^" * negated + body[negated:].replace("^", "\\^") + "]")
+            at = end + 1
+            continue
+        if c in "\\(" or (c == "|" and not groups) or (
+                c == "{" and ".." in pattern[at:pattern.find("}", at) % (len(pattern) + 1)]):
+            return None
         if c == "{":
             groups.append(")")
         out.append("[^/]*" if c == "*" else "[^/]" if c == "?" else "(?:" if c == "{" else
                    groups.pop() if c in "})" and groups else
-                   "|" if c in ",|" and groups else c if c in "[]!" else re.escape(c))
+                   "|" if c in ",|" and groups else re.escape(c))
         at += 1
-    body = "".join(out).replace("[!", "[^") + "".join(reversed(groups))
-    return re.compile(("^" if pattern[:1] == "/" else "(?:^|/)") + body + "$", re.IGNORECASE)
+    try:
+        return re.compile(("^" if pattern[:1] == "/" else "(?:^|/)") + "".join(out) +
+                          "".join(reversed(groups)) + "$", re.IGNORECASE)
+    except re.error:
+        return None

@@ -45,10 +45,10 @@ _CLOSED: Final = frozenset(("jest", "vitest", "mocha", "ava", "tap", "tsc", "esl
                             "prettier", "stylelint", "echo", "true", "false", "exit", "cd",
                             "rm", "rimraf", "mkdir", "cp", "mv", "cat", "printf", "test"))
 #: npm's commands running a script of their name (``npm test``), each with its name.
-_NPM_OWN: Final = {"test": "test", "t": "test", "tst": "test", "start": "start",
+NPM_OWN: Final = {"test": "test", "t": "test", "tst": "test", "start": "start",
                    "stop": "stop", "restart": "restart"}
 #: npm's commands running the script named after them.
-_NPM_RUN: Final = frozenset(("run", "run-script", "rum", "urn"))
+NPM_RUN: Final = frozenset(("run", "run-script", "rum", "urn"))
 #: yarn's, pnpm's commands that are no script's name (an install runs lifecycle scripts).
 _OWN_COMMANDS: Final = frozenset(("install", "i", "add", "remove", "upgrade", "up", "update",
                                   "exec", "dlx", "x", "workspace", "workspaces", "create",
@@ -197,7 +197,7 @@ def script_names(words: list[str]) -> list[str] | None:
         return None
     first = rest[0]
     if name == "npm":
-        script = _NPM_OWN.get(first) or (rest[1] if first in _NPM_RUN and rest[1:] else None)
+        script = NPM_OWN.get(first) or (rest[1] if first in NPM_RUN and rest[1:] else None)
     elif first == "run":
         script = rest[1] if rest[1:] else None
     else:

@@ -236,9 +236,10 @@ def guarded_file(folder: str, path: str) -> list[str]:
 
 
 #: A part of a JSONC text: a run of plain characters, a string, a comment, a comma, a slash.
-_JSONC_PART: Final = re.compile(r'[^"/,]+|"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/|,|/(?![/*])',
-                                re.DOTALL)
-_CLOSING: Final = re.compile(r"(?>\s|//[^\n]*|/\*.*?\*/)*+[}\]]", re.DOTALL)
+_JSONC_PART: Final = re.compile(r'[^"/,]+|"(?:[^"\\\n]|\\.)*"|//[^\n\r\u2028\u2029]*|'
+                                r'/\*.*?\*/|,|/(?![/*])', re.DOTALL)  # (a line comment ends
+# at any of TypeScript's line breaks: s62-mreview R6)
+_CLOSING: Final = re.compile(r"(?>\s|//[^\n\r\u2028\u2029]*|/\*.*?\*/)*+[}\]]", re.DOTALL)
 #: tsc's options naming where it writes (folded).
 _TSC_OUT: Final = frozenset(("outdir", "outfile", "declarationdir", "out"))
 #: tsc's build mode options read (folded; TypeScript 5's ``buildOpts``: none naming a file

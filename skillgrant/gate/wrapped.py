@@ -148,6 +148,19 @@ def npm_reads_settings(rest: list[str], word: str) -> bool:
         if word in w) and word != ""
 
 
+def npm_script_name(rest: list[str], word: str) -> bool:
+    """Whether npm's words ``rest`` hold ``word`` only as the name of the script they run,
+    and nothing else: ``npm test`` (npm's own commands running the script of their name),
+    ``npm run NAME`` (its aliases too: ``planscripts.NPM_OWN``, ``NPM_RUN``). npm looks a
+    script's name up in ``package.json``, never as a path: the word ``test`` of the plan's
+    own ``npm test`` names no guarded ``test/`` folder (s61-mreview K1). An option or a word
+    passed on to the script (``npm test -- test/a.js``): no."""
+    from .planscripts import NPM_OWN, NPM_RUN
+
+    return word != "" and ((rest == [word] and word in NPM_OWN) or (
+        len(rest) == 2 and rest[0] in NPM_RUN and rest[1] == word))
+
+
 #: Programs that write no file their words name, whatever the words (no output option, no
 #: in-place edit, no command run from their words). Not here: ``less`` (``-o`` logs),
 #: ``file`` (``-C`` writes a compiled magic file), ``tree`` (``-o``), ``sort``/``uniq``

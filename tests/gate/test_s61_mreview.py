@@ -59,6 +59,7 @@ CLOSED: dict[str, str] = {
     "tsc-writes-prettiers-settings-into-its-out-folder": "ee0ddc6d",
     "nycrc-names-istanbuls-reporters": "be9f096e",
     "shell-script-beside-a-start-script": "10e85377",
+    "npm-test-of-an-ava-script": "a60cc6c8",
     "tsc-emits-a-jsx-source-as-prettiers-settings": "4e5d4dc7",
 }
 

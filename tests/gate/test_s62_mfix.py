@@ -42,12 +42,53 @@ _LITERALS: list[tuple[str, object]] = [
     ("module.exports = {a: 1} <!-- x", None),
     ("const module = {}; module.exports = module;", None),
     ("module.exports = [];", None),
+    # U+2028/U+2029 end a line comment (s62-mreview R1)
+    ("module.exports = {a: 1, // x\u2028b: 2};", {"a": 1, "b": 2}),
+    ("module.exports = {}; // x\u2029module.exports.setupFiles = ['s.txt'];", None),
 ]
+#: Each case: a typed module (jest.config.ts) and the value read (s62-mreview K-R3).
+_TYPED: list[tuple[str, object]] = [
+    ("import type {Config} from 'jest';\n\nconst config: Config = {\n  testEnvironment: "
+     "'node',\n};\n\nexport default config;\n", {"testEnvironment": "node"}),
+    ("export default {roots: ['<rootDir>/src']} satisfies Config.InitialOptions;\n",
+     {"roots": ["<rootDir>/src"]}),
+    ("import {Config} from 'jest';\nexport default {};\n", None),  # (a module loaded)
+    ("import type Config from 'jest';\nexport default {};\n", None),
+    ("const config = {} as Config;\nexport default config;\n", None)]
 
 
 def test_a_settings_module_is_read_where_it_exports_one_literal() -> None:
     for text, value in _LITERALS:
         assert exported(text) == value, text
+    for text, value in _TYPED:
+        assert exported(text, True) == value, text
+        assert exported(text) is None, text
+
+
+#: Each case: a testMatch glob, a path it matches (None: the glob is not read; code).
+_GLOBS: list[tuple[str, str | None]] = [
+    ("**/checks/**/[^_]*.js", "/p/checks/evil.js"), ("**/[!_]*.js", "/p/a.js"),
+    ("**/*.+(check|e2e).js", "/p/a.check.js"), ("**/*.{js,ts}", "/p/a.ts"),
+    ("**/__tests__/**/*.[jt]s?(x)", "/p/__tests__/a.tsx"),
+    ("/p/caf\u00e9/checks/**/*.js", "/p/cafe\u0301/checks/evil.js"),
+    ("**/checks/stage{1..3}.js", None), ("**/checks/*\\.check\\.js", None),
+    ("**/checks/*.(check|verify).js", None), ("**/[[:alpha:]]*.js", None),
+    ("**/[\u00e9]*.js", None), ("**/a|b.js", None)]
+
+
+def test_a_testmatch_glob_is_read_by_an_allow_list() -> None:
+    """s62-mreview R4, R5: picomatch's marks read here, folded as the paths searched are;
+    any other (a brace range, a backslash, a plain group, a POSIX or non-ASCII class): not
+    read (the settings are code)."""
+    from skillgrant.gate.micromatch import micromatch
+    from skillgrant.gate.placed import fold
+
+    for glob, path in _GLOBS:
+        found = micromatch(glob)
+        assert (found is None) is (path is None), glob
+        assert path is None or (found is not None and found.search(fold(path))), glob
+    negated = micromatch("**/checks/**/[^_]*.js")
+    assert negated is not None and not negated.search("/p/checks/_a.js")
 
 
 #: jest's settings naming a file of no script's ending: code (read by no one: every file of
@@ -134,3 +175,49 @@ def test_a_shell_file_running_closed_programs_closes_the_scripts(tmp_path: Path)
     moved = {"test": "cd scripts && sh test.sh", "start": "node server.js"}
     (tmp_path / "0" / "scripts" / "scripts").mkdir()
     assert set(script_closure(moved, frozenset({"test"}), str(tmp_path / "0"))) == set(moved)
+
+
+def test_npms_script_name_is_no_path() -> None:
+    """s61-mreview K1: npm's words naming the script they run name no file; any other word,
+    an option, a word passed on to the script: read as before."""
+    from skillgrant.gate.wrapped import npm_script_name
+
+    for rest, word in ((["test"], "test"), (["t"], "t"), (["run", "test"], "test"),
+                       (["run-script", "tests"], "tests"), (["start"], "start")):
+        assert npm_script_name(rest, word), rest
+    for rest, word in ((["test", "test"], "test"), (["test", "--", "test/a.js"], "test/a.js"),
+                       (["run", "fmt", "test"], "test"), (["--prefix", "test", "test"], "test"),
+                       (["install", "test"], "test"), (["exec", "test"], "test"),
+                       (["pack"], "pack"), (["test"], "")):
+        assert not npm_script_name(rest, word), rest
+
+
+@pytest.mark.slow
+def test_cost_npm_test_of_an_ava_script_keeps_its_folder_guarded(tmp_path: Path) -> None:
+    """s61-mreview K1: ``"test": "ava"``: the plan's ``npm test``, ``npm run test`` are
+    allowed; a write into ava's test folder, a tree copied or linked as ``tests``, a script
+    given a path in it, stay denied."""
+    project = hooked_project(tmp_path, ["Bash(npm test)", "Bash(npm run *)", "Bash(cp *)",
+                                        "Bash(ln *)"])
+    files = {"package.json": '{"name": "p", "scripts": {"test": "ava", "fmt": "prettier"}}',
+             "test/a.js": "1;\n", "lib/x.js": "1;\n", "notes.txt": "\n"}
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    assert first_denied(project, ["npm run test", "npm test"], env) is None
+    for call in ("cp notes.txt test/b.js", "cp -r lib tests", "ln -s lib tests",
+                 "npm run fmt -- --write test/a.js"):
+        assert first_denied(project, [call], env) == call
+
+
+@pytest.mark.slow
+def test_a_folder_a_users_bashrc_sources_is_guarded(tmp_path: Path) -> None:
+    """s62-mreview R9: Fedora's skeleton ``~/.bashrc`` sources each ``~/.bashrc.d/*`` into
+    the Bash tool's next session: a write there is denied."""
+    project = hooked_project(tmp_path, ["Bash(cp *)", "Bash(mkdir *)"])
+    (project / "x.sh").write_text("touch zz\n")
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    home = tmp_path / "home"
+    for call in (f"cp x.sh {home}/.bashrc.d/evil.sh", f"mkdir -p {home}/.bashrc.d"):
+        assert first_denied(project, [call], env) == call
