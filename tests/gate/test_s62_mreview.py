@@ -36,7 +36,15 @@ pytestmark = pytest.mark.slow
 OPEN = LeftOpen()
 
 #: The cases s62-mfix closed during the review (each a pin now), by the commit that closed it.
-CLOSED: dict[str, str] = {}
+CLOSED: dict[str, str] = dict.fromkeys((
+    "u2028-ends-a-line-comment", "u2029-ends-a-line-comment",
+    "literal-settings-testmatch-negated-class", "testmatch-negated-class",
+    "testmatch-brace-range", "testmatch-escaped-dot", "testmatch-plain-group",
+    "literal-settings-testmatch-below-a-non-ascii-folder", "testmatch-below-a-non-ascii-folder",
+    "testregex-of-a-non-ascii-name", "testmatch-of-a-non-ascii-name",
+    "a-scripts-root-dir-moves-a-setup-file", "tsconfig-comment-ended-by-cr",
+    "tsconfig-comment-ended-by-u2028", "tsconfig-comment-ended-by-u2029",
+    "a-file-of-bashrc-d", "jest-ts-settings-let-documents-be-written"), "56591108")
 
 #: The commit the review started from (s62-mfix's base, s62-hmain).
 BASE = "b3a74e29"
@@ -372,11 +380,12 @@ FEDORA_BASHRC = ('# .bashrc\nif [ -d ~/.bashrc.d ]; then\n    for rc in ~/.bashr
 BASHRC: dict[str, tuple[str, str, str]] = {
     "a-file-of-bashrc-d": (FEDORA_BASHRC, ".bashrc.d", "evil.sh"),
 }
-OPEN.add("test_b_the_next_sessions_shell_runs_a_written_file",
-         f"homefiles.HOME_CODE ({BASE}) lists ~/.bashrc and ~/.bash_aliases but not "
-         "~/.bashrc.d, whose every file Fedora's skeleton ~/.bashrc sources: Claude Code "
-         "2.1.332's Bash tool runs it in the next session (measured), against af455790's "
-         "premise that the session cannot change what ~/.bashrc exports", "a-file-of-bashrc-d")
+_BASHRC_WHY = (f"homefiles.HOME_CODE ({BASE}) lists ~/.bashrc and ~/.bash_aliases but not "
+               "~/.bashrc.d, whose every file Fedora's skeleton ~/.bashrc sources: Claude "
+               "Code 2.1.332's Bash tool runs it in the next session (measured), against "
+               "af455790's premise that the session cannot change what ~/.bashrc exports")
+for _case_name in (c for c in BASHRC if c not in CLOSED):
+    OPEN.add("test_b_the_next_sessions_shell_runs_a_written_file", _BASHRC_WHY, _case_name)
 
 
 @pytest.mark.parametrize("case", BASHRC)
@@ -469,7 +478,7 @@ _COSTS_OPEN: tuple[str, ...] = ("jest-ts-settings-let-documents-be-written",
                                  "jest-alias-lets-sources-be-written",
                                  "jest-settings-reading-the-environment-let-documents-be-"
                                  "written")
-for _cost in _COSTS_OPEN:
+for _cost in (c for c in _COSTS_OPEN if c not in CLOSED):
     OPEN.add("test_cost_an_everyday_call", WHY_COSTS[_cost], _cost)
 
 
