@@ -14,9 +14,11 @@ Every payload only makes a file (node's ``touch $INIT_CWD/zz``)."""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -26,7 +28,7 @@ from bash_review import LeftOpen, first_denied, home_env, hooked_project
 from test_s47_greview2 import JS_PAYLOAD
 from test_s53_greview import _jest
 from test_s56_sreview import NODE_PAYLOAD, _case
-from test_s59_mreview import _runners
+from test_s59_mreview import RUNNERS, _runners
 
 #: Real bash, npm and fresh hook processes: CI's slow step runs them.
 pytestmark = pytest.mark.slow
@@ -50,11 +52,34 @@ CLOSED: dict[str, str] = dict.fromkeys((
 BASE = "b3a74e29"
 
 NODE = NODE_PAYLOAD
+
+
+def _jest_ts() -> Path:
+    """A ``node_modules`` holding jest 29.7.0 (a copy of ``_jest``'s) and ts-node (the
+    runners' ``ts-node``, which finds its typescript there): jest loads a ``jest.config.ts``
+    through ts-node, which it imports from its own folder (made once, in the runtime
+    cache)."""
+    folder = RUNNERS.parent / "s62-jest-ts"
+    modules = folder / "node_modules"
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (modules / "ts-node").exists():
+            shutil.rmtree(modules, ignore_errors=True)
+            shutil.copytree(_jest(), modules, symlinks=True)
+            (modules / "ts-node").symlink_to(_runners() / "ts-node")
+    return modules
+
+
 #: The ``node_modules`` each case links into its project.
-MODULES: dict[str, Callable[[], Path]] = {"jest": _jest, "runners": _runners}
+MODULES: dict[str, Callable[[], Path]] = {"jest": _jest, "runners": _runners,
+                                          "jest-ts": _jest_ts}
 #: A jest test; the setup file jest's settings name (an ending jest runs as CommonJS).
 TEST = "test('a', () => {});\n"
 SETUP = "'<rootDir>/tools/s.txt'"
+#: jest's settings as `jest --init` writes them for TypeScript (ts-node loads them).
+TS_CONFIG = ("import type {Config} from 'jest';\n\nconst config: Config = {\n  "
+             "testEnvironment: 'node',\n};\n\nexport default config;\n")
 #: A Babel plugin (a function returning a visitor).
 PLUGIN = "module.exports = () => ({visitor: {}});\n"
 
@@ -164,6 +189,19 @@ JEST: dict[str, tuple[dict[str, str], str, str]] = {
         {"globalSetup": "<rootDir>/tools/setup"}), "tools/setup/package.json": json.dumps(
             {"main": "main.js"}), "tools/setup/main.js": "module.exports = () => {};\n",
         "src/mk": NODE + "module.exports = () => {};\n"}, "cp src/mk tools/setup/main.js", ""),
+    # jest loads a jest.config.ts (jest --init's, read as a literal since 56591108) through
+    # ts-node, which takes the tsconfig's `ts-node` options: its `require` (a module of any
+    # name: the exact name first, before register.js)
+    "ts-settings-ts-node-requires-a-new-file-of-no-ending": (
+        {"package.json": _package(), "jest.config.ts": TS_CONFIG, "tsconfig.json": json.dumps({
+            "compilerOptions": {"types": [], "skipLibCheck": True},
+            "ts-node": {"require": ["./tools/register"]}}), "tools/register.js": "1;\n",
+         "node_modules": "jest-ts"}, "cp src/mk tools/register", ""),
+    "ts-settings-ts-node-requires-a-file-of-any-ending": (
+        {"package.json": _package(), "jest.config.ts": TS_CONFIG, "tsconfig.json": json.dumps({
+            "compilerOptions": {"types": [], "skipLibCheck": True},
+            "ts-node": {"require": ["./tools/x.txt"]}}), "tools/x.txt": "1;\n",
+         "node_modules": "jest-ts"}, "cp src/mk tools/x.txt", ""),
 }
 WHY_JEST: dict[str, str] = {
     "u2028-ends-a-line-comment": "jsliteral._TOKEN (s62-mfix) skips a line comment up to "
@@ -217,6 +255,14 @@ WHY_JEST: dict[str, str] = {
     "folder's package.json, which jest's resolver loads (tools/setup → tools/setup/main.js)",
     "settings-name-a-folder-with-a-main": f"as literal-settings-name-a-folder-with-a-main, "
     f"in package.json's jest settings (at {BASE} too): globalSetup `<rootDir>/tools/setup`",
+    "ts-settings-ts-node-requires-a-new-file-of-no-ending": "jestsettings (56591108) reads "
+    "a typed jest.config.ts as a literal and, for ts-node, as `code` (the scripts' endings; "
+    "0007c716 had it `anything`, base `code`): ts-node takes the tsconfig's `ts-node` "
+    "options, and its `require: ['./tools/register']` loads a new file `tools/register` "
+    "(no ending) before register.js",
+    "ts-settings-ts-node-requires-a-file-of-any-ending": "as ts-settings-ts-node-requires-a-"
+    "new-file-of-no-ending: `require: ['./tools/x.txt']` (node runs any ending as "
+    "CommonJS)",
 }
 JEST_ROWS: dict[str, tuple[str, ...]] = {
     "a-line-comment-ended-where-the-reader-does-not": ("u2028-ends-a-line-comment",
@@ -236,6 +282,8 @@ JEST_ROWS: dict[str, tuple[str, ...]] = {
     "projects-globs-not-expanded": ("projects-of-a-brace-glob",),
     "a-folder-module-by-its-main": ("literal-settings-name-a-folder-with-a-main",
                                     "settings-name-a-folder-with-a-main"),
+    "ts-nodes-settings-in-the-tsconfig": ("ts-settings-ts-node-requires-a-new-file-of-no-ending",
+                                          "ts-settings-ts-node-requires-a-file-of-any-ending"),
 }
 OPEN.add_rows("test_j_jest_settings_load_a_written_file", JEST_ROWS, WHY_JEST, CLOSED)
 
@@ -244,8 +292,9 @@ def _jest_case(tmp_path: Path, case: str) -> str | None:
     """JEST's ``case``: the first call the hook denies, or None."""
     files, copy, above = JEST[case]
     files = {"a.test.js": TEST, "src/mk": NODE, **files}
+    modules = MODULES[files.pop("node_modules", "jest")]()
     return _case(tmp_path / above if above else tmp_path, ["Bash(npm test)", "Bash(cp *)"],
-                 files, [copy, "npm test"], links={"node_modules": str(_jest())})
+                 files, [copy, "npm test"], links={"node_modules": str(modules)})
 
 
 @pytest.mark.parametrize("row", JEST_ROWS)
