@@ -123,6 +123,13 @@ JEST: dict[str, tuple[dict[str, str], str, str]] = {
     # escaped character; a plain group (no extglob's mark before it)
     # (in the everyday jest.config.js, a literal read since 0007c716: code before, every
     # script guarded)
+    # (jest-util's globsToMatcher: where every glob is negated, every file none excludes is
+    # a test)
+    "literal-settings-testmatch-only-negated": ({"package.json": _package(), "jest.config.js":
+                                                 "module.exports = {testMatch: "
+                                                 "['!**/fixtures/**']};\n", **CHECK,
+                                                 "lib/a.js": "1;\n"}, "cp src/mk lib/evil.js",
+                                                ""),
     "literal-settings-testmatch-negated-class": ({"package.json": _package(), "jest.config.js":
                                                   "module.exports = {\n  testMatch: "
                                                   "['**/checks/**/[^_]*.js'],\n};\n", **CHECK},
@@ -215,6 +222,11 @@ WHY_JEST: dict[str, str] = {
     "testmatch-negated-class": f"jestsettings._glob ({BASE}; s62-mfix's micromatch) reads "
     "picomatch's `[^_]` (a negated class) as the class of `^` and `_`: checks/evil.js is a "
     "test jest runs that no pattern of the gate matches",
+    "literal-settings-testmatch-only-negated": "REGRESSION of 0007c716 (refused at "
+    f"{BASE}: jest.config.js was code; at base through package.json's jest): micromatch "
+    "(56591108) reads a glob's leading `!` as a character: jest's globsToMatcher takes "
+    "it for a negation and, where every glob is one, collects every file none excludes "
+    "(lib/evil.js)",
     "literal-settings-testmatch-negated-class": "REGRESSION of 0007c716 (refused at "
     f"{BASE}: jest.config.js was code, every script guarded): jsliteral reads the everyday "
     "jest.config.js, and micromatch (jestsettings._glob at base) reads picomatch's `[^_]` "
@@ -268,7 +280,8 @@ JEST_ROWS: dict[str, tuple[str, ...]] = {
     "a-line-comment-ended-where-the-reader-does-not": ("u2028-ends-a-line-comment",
                                                        "u2029-ends-a-line-comment"),
     "code-settings-name-a-new-file": ("code-settings-name-a-new-file-of-no-ending",),
-    "testmatch-read-otherwise-than-picomatch": ("literal-settings-testmatch-negated-class",
+    "testmatch-read-otherwise-than-picomatch": ("literal-settings-testmatch-only-negated",
+                                                "literal-settings-testmatch-negated-class",
                                                 "testmatch-negated-class",
                                                 "testmatch-brace-range", "testmatch-escaped-dot",
                                                 "testmatch-plain-group"),
