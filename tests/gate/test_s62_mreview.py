@@ -130,6 +130,12 @@ JEST: dict[str, tuple[dict[str, str], str, str]] = {
                                                  "['!**/fixtures/**']};\n", **CHECK,
                                                  "lib/a.js": "1;\n"}, "cp src/mk lib/evil.js",
                                                 ""),
+    # (picomatch 2.3.2, jest 29.7's: `[!_]` is the class of `!` and `_`, no negation)
+    "literal-settings-testmatch-bang-class": ({"package.json": _package(), "jest.config.js":
+                                               "module.exports = {testMatch: "
+                                               "['**/checks/[!_]*.js']};\n",
+                                               "checks/_a.js": TEST, "src/mk": NODE + TEST},
+                                              "cp src/mk checks/_evil.js", ""),
     "literal-settings-testmatch-negated-class": ({"package.json": _package(), "jest.config.js":
                                                   "module.exports = {\n  testMatch: "
                                                   "['**/checks/**/[^_]*.js'],\n};\n", **CHECK},
@@ -227,6 +233,10 @@ WHY_JEST: dict[str, str] = {
     "(56591108) reads a glob's leading `!` as a character: jest's globsToMatcher takes "
     "it for a negation and, where every glob is one, collects every file none excludes "
     "(lib/evil.js)",
+    "literal-settings-testmatch-bang-class": "REGRESSION of 0007c716 (refused at "
+    f"{BASE}: jest.config.js was code): micromatch (56591108) reads `[!_]` as a negated "
+    "class; jest 29.7's picomatch 2.3.2 makes it `(?:\\[!_\\]|[!_])`, the class of `!` "
+    "and `_`: checks/_evil.js is a test jest runs that the gate's pattern does not match",
     "literal-settings-testmatch-negated-class": "REGRESSION of 0007c716 (refused at "
     f"{BASE}: jest.config.js was code, every script guarded): jsliteral reads the everyday "
     "jest.config.js, and micromatch (jestsettings._glob at base) reads picomatch's `[^_]` "
@@ -281,6 +291,7 @@ JEST_ROWS: dict[str, tuple[str, ...]] = {
                                                        "u2029-ends-a-line-comment"),
     "code-settings-name-a-new-file": ("code-settings-name-a-new-file-of-no-ending",),
     "testmatch-read-otherwise-than-picomatch": ("literal-settings-testmatch-only-negated",
+                                                "literal-settings-testmatch-bang-class",
                                                 "literal-settings-testmatch-negated-class",
                                                 "testmatch-negated-class",
                                                 "testmatch-brace-range", "testmatch-escaped-dot",
