@@ -136,6 +136,13 @@ JEST: dict[str, tuple[dict[str, str], str, str]] = {
                                                "['**/checks/[!_]*.js']};\n",
                                                "checks/_a.js": TEST, "src/mk": NODE + TEST},
                                               "cp src/mk checks/_evil.js", ""),
+    # (picomatch 2.3.2 passes a `+` after a class, a group or braces on as a regular
+    # expression's quantifier: `v[0-9]+` is v1, v2, v10)
+    "literal-settings-testmatch-class-plus": ({"package.json": _package(), "jest.config.js":
+                                               "module.exports = {testMatch: "
+                                               "['**/checks/v[0-9]+.js']};\n",
+                                               "checks/v1.js": TEST, "src/mk": NODE + TEST},
+                                              "cp src/mk checks/v2.js", ""),
     "literal-settings-testmatch-negated-class": ({"package.json": _package(), "jest.config.js":
                                                   "module.exports = {\n  testMatch: "
                                                   "['**/checks/**/[^_]*.js'],\n};\n", **CHECK},
@@ -237,6 +244,9 @@ WHY_JEST: dict[str, str] = {
     f"{BASE}: jest.config.js was code): micromatch (56591108) reads `[!_]` as a negated "
     "class; jest 29.7's picomatch 2.3.2 makes it `(?:\\[!_\\]|[!_])`, the class of `!` "
     "and `_`: checks/_evil.js is a test jest runs that the gate's pattern does not match",
+    "literal-settings-testmatch-class-plus": "REGRESSION of 0007c716 (refused at "
+    f"{BASE}: jest.config.js was code): micromatch (56591108) reads a `+` after a class as "
+    "a character; picomatch 2.3.2 passes it on as a quantifier (`v[0-9]+`: checks/v2.js)",
     "literal-settings-testmatch-negated-class": "REGRESSION of 0007c716 (refused at "
     f"{BASE}: jest.config.js was code, every script guarded): jsliteral reads the everyday "
     "jest.config.js, and micromatch (jestsettings._glob at base) reads picomatch's `[^_]` "
@@ -292,6 +302,7 @@ JEST_ROWS: dict[str, tuple[str, ...]] = {
     "code-settings-name-a-new-file": ("code-settings-name-a-new-file-of-no-ending",),
     "testmatch-read-otherwise-than-picomatch": ("literal-settings-testmatch-only-negated",
                                                 "literal-settings-testmatch-bang-class",
+                                                "literal-settings-testmatch-class-plus",
                                                 "literal-settings-testmatch-negated-class",
                                                 "testmatch-negated-class",
                                                 "testmatch-brace-range", "testmatch-escaped-dot",
