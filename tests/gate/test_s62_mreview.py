@@ -526,6 +526,11 @@ COSTS: dict[str, tuple[dict[str, str], list[str]]] = {
         {"jest.config.js": "module.exports = {\n  moduleNameMapper: {\n    '^@/(.*)$': "
          "'<rootDir>/src/$1',\n  },\n};\n", "src/a.js": "module.exports = 1;\n"},
         ["cp notes.txt src/b.js", "cp notes.txt src/notes.md"]),
+    # jest told its rootDir in the script (the tests and sources in src/)
+    "jest-root-dir-in-the-script-lets-documents-be-written": (
+        {"package.json": json.dumps({"name": "p", "scripts": {"test": "jest --rootDir src"}}),
+         "src/a.test.js": TEST}, ["cp notes.txt docs/notes.md", "cp notes.txt README.md",
+                                  "npm test"]),
     # a shell script file the test script runs beside an everyday `start` script (closed by
     # 10e85377 for a file of runners' commands only), starting as most do
     "shell-script-setting-errexit-beside-a-start-script": (
@@ -550,6 +555,10 @@ WHY_COSTS: dict[str, str] = {
     "jest-alias-lets-sources-be-written": f"jestsettings._folders ({BASE}) guards every file "
     "below a moduleNameMapper value's folder (`<rootDir>/src/$1`: src/): the `@/` alias "
     "denies each source edit (src/b.js, P1g); since 0007c716 a note in src/ too",
+    "jest-root-dir-in-the-script-lets-documents-be-written": "REGRESSION of 56591108 "
+    f"(allowed at {BASE}): jestsettings._options takes a `--rootDir` word for `anything` "
+    "(s62-mreview R8's fix), which guards every name with a dot anywhere: docs/notes.md, "
+    "README.md (reading the other words' paths from the given rootDir would be exact)",
     "shell-script-setting-errexit-beside-a-start-script": "planscripts._file_closed "
     "(10e85377) closes a shell script file whose commands each run a `_CLOSED` program: "
     "`set -e` (most files' first command; `set -euo pipefail`) is none, so "
@@ -558,6 +567,7 @@ WHY_COSTS: dict[str, str] = {
 }
 _COSTS_OPEN: tuple[str, ...] = ("jest-ts-settings-let-documents-be-written",
                                  "jest-roots-let-sources-be-written",
+                                 "jest-root-dir-in-the-script-lets-documents-be-written",
                                  "shell-script-setting-errexit-beside-a-start-script",
                                  "jest-alias-lets-sources-be-written",
                                  "jest-settings-reading-the-environment-let-documents-be-"
