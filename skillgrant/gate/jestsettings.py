@@ -163,7 +163,8 @@ def _reading(folder: str, guards: object) -> _Reading:
         _options(runner_words(guards, "jest"), real, reading)
         reading.code |= present(real, guards) and (unseen(guards, real) or babel_code(real))
         # (babel-jest loads the plugins Babel's settings name: s60-mreview M19)
-        reading.patterns.append(re.compile("^" + re.escape(fold(cache())) + "/"))
+        reading.patterns += [re.compile("^" + re.escape(fold(c)) + "/") for c in {
+            cache(), fs.realpath(cache())}]  # (jest: its tmpdir's real path, s62-mreview R14)
         kept[folder] = reading
     return kept[folder]
 
@@ -236,8 +237,11 @@ def _read(settings: Mapping[str, object], root: str, reading: _Reading) -> None:
     module's text): a JSON preset's and each project's settings too."""
     paths, patterns = reading.paths, reading.patterns
     for setting, value in settings.items():
-        if setting in _CODE:
-            paths |= {fold(p + e) for p in _paths(value, root) for e in _ENDINGS}
+        if setting in _CODE:  # (below a path: a folder module's package.json `main`, of
+            named = _paths(value, root)  # any ending: s62-mreview R13)
+            paths |= {fold(p + e) for p in named for e in _ENDINGS}
+            patterns += [re.compile("^" + re.escape(fold(p)) + "/") for p in named
+                         if setting != "projects"]
         if setting == "preset":
             _presets(value, root, reading)
         if setting == "projects":
@@ -345,7 +349,8 @@ def _projects(value: object, root: str, reading: _Reading) -> None:
             path = os.path.normpath(os.path.join(root, project.replace("<rootDir>", root)))
             reading.code |= not (path + "/").startswith(root.rstrip("/") + "/")  # (above)
             if any(c in path for c in "*?[{(!"):  # (a folder made later matches too)
-                reading.code |= any(c in path for c in "{(")  # (python's glob reads neither)
+                reading.anything |= any(c in path for c in "{(")  # (python's glob reads neither:
+                # their folders' settings are read by no one, s62-mreview R12)
                 names = "|".join(re.escape(n) for n in (*_CODE_FILES, *dict(_FILES)))
                 glob_read = micromatch(path)
                 reading.code |= glob_read is None

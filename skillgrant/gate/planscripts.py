@@ -330,9 +330,29 @@ def _file_closed(words: list[str], folder: str | None) -> bool:
     text = fs.text(os.path.join(folder, named), 1 << 20)
     read = commands("\n".join(n for n in text.splitlines() if n.lstrip()[:1] != "#")) if (
         text is not None and "\0" not in text and SHEBANG.match(text)) else None
-    return read is not None and all(_closed(w) for w in read)
+    return read is not None and all(_closed(w) or (w[:1] == ["set"] and shell_options(
+        w, 1) == len(w)) for w in read)  # (`set -e`, `set -euo pipefail`: s62-mreview K-R11)
 
 
+def shell_options(given: list[str], k: int) -> int | None:
+    """The index in ``given`` after the shell options of ``SHELL_FLAGS`` from ``k`` (``-e``,
+    ``-eux``, ``-o pipefail``; a ``--`` after them); None at any other option."""
+    while k < len(given) and given[k][:1] in ("-", "+") and given[k] != "--":
+        if given[k][-1:] == "o" and set(given[k][1:-1]) <= SHELL_FLAGS and given[
+                k + 1:k + 2] and given[k + 1] in SHELL_SETS:  # (`-o pipefail`, `-euo …`)
+            k += 2
+        elif len(given[k]) > 1 and set(given[k][1:]) <= SHELL_FLAGS:
+            k += 1
+        else:
+            return None
+    return k + 1 if given[k:k + 1] == ["--"] else k
+
+
+#: The letters of a shell's options read (before its script, after ``set``: ``-e``, ``-eux``;
+#: none naming a file or a text) and the names ``-o`` sets.
+SHELL_FLAGS: Final = frozenset("aefnuvxC")
+SHELL_SETS: Final = frozenset(("errexit", "nounset", "xtrace", "verbose", "pipefail",
+                               "noclobber", "noglob", "allexport", "noexec"))
 #: A script file's first line read: none naming a program (``#!``) but a shell's.
 SHEBANG: Final = re.compile(r"(?!#!)|#![ \t]*/(?:usr/)?bin/(?:env[ \t]+)?(?:ba|da)?sh"
                             r"(?:[ \t]+-[eux]+)?[ \t]*(?:\n|$)")  # (`#!/bin/sh -e`: K3)

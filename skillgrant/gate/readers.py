@@ -27,7 +27,7 @@ from .planprograms import runs_named_file
 from .starttables import TEST_FLAGS, TEST_RUNNERS
 from .testfiles import PYTEST_FLAGS, pytest_reads, tests_read
 from .words import run_words
-from .wrapped import PACKAGE_RUNNERS, READERS, RUNS_OPERAND, npm_reads_settings, npm_script_name
+from .wrapped import PACKAGE_RUNNERS, READERS, RUNS_OPERAND, npm_reads
 from .writers import GIT_KEEPS, braced, edits, git_subcommand
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -229,8 +229,7 @@ def _reads(command: tuple[str, ...], word: str, named: bool = True) -> bool:
     # (`awk -f x.awk`, `java -jar x.jar`: a file an option names it to run: review s44 C7)
     return name in READERS or (word[:1] == "@" and name in _NO_RESPONSE_FILES) or \
         runs_named_file(name, rest, word) or (name == "cargo" and _manifest(rest, word)) or \
-        (name in ("npm", "npx") and npm_reads_settings(rest, word)) or \
-        (name == "npm" and npm_script_name(rest, word)) or \
+        npm_reads(name, rest, word) or \
         (name in SUBCOMMANDED and subcommand(rest, word)) or _reads_as(name, rest, word)
 
 

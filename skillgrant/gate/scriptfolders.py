@@ -10,6 +10,7 @@ import os
 import re
 
 from . import files as fs
+from .planscripts import shell_options
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -160,7 +161,7 @@ def _program_read(folder: str, base: str, given: list[str], words: list[str],
     if not _BUILDERS.isdisjoint(names):  # (`make check`: its recipes, a file no word names)
         raise ValueError(f"a script of {folder!r} runs a build tool's recipes")
     script = _shell_script(given, names)
-    if given[:1] == ["set"] and _shell_options(given, 1) == len(given):
+    if given[:1] == ["set"] and shell_options(given, 1) == len(given):
         return None  # (`set -e`, `set -euo pipefail` in a shell script file: s61 K2)
     if script is None and ("/" not in words[0] or os.path.normpath(os.path.join(
             base, words[0])).startswith(_SYSTEM)):
@@ -173,27 +174,14 @@ def _program_read(folder: str, base: str, given: list[str], words: list[str],
 
 def _shell_script(given: list[str], names: list[str]) -> int | None:
     """The index in ``given`` of the script file a shell of ``_SHELLS`` as the program runs
-    (``sh -e run.sh``, ``bash -o pipefail run.sh``): after its options of ``_SHELL_FLAGS``
-    only (any other, ``-c``'s text, ``-i``'s start files, ``-s``'s input: None)."""
+    (``sh -e run.sh``, ``bash -o pipefail run.sh``): after its options of
+    ``planscripts.SHELL_FLAGS`` only (any other, ``-c``'s text, ``-i``'s start files,
+    ``-s``'s input: None)."""
     if not names or names[0] not in _SHELLS or ("/" in given[0] and not given[0].startswith(
             _SYSTEM)):
         return None
-    k = _shell_options(given, 1)
+    k = shell_options(given, 1)
     return k if k is not None and k < len(given) else None
-
-
-def _shell_options(given: list[str], k: int) -> int | None:
-    """The index in ``given`` after the shell options of ``_SHELL_FLAGS`` from ``k`` (``-e``,
-    ``-eux``, ``-o pipefail``; a ``--`` after them); None at any other option."""
-    while k < len(given) and given[k][:1] in ("-", "+") and given[k] != "--":
-        if given[k][-1:] == "o" and set(given[k][1:-1]) <= _SHELL_FLAGS and given[
-                k + 1:k + 2] and given[k + 1] in _SHELL_SETS:  # (`-o pipefail`, `-euo …`)
-            k += 2
-        elif len(given[k]) > 1 and set(given[k][1:]) <= _SHELL_FLAGS:
-            k += 1
-        else:
-            return None
-    return k + 1 if given[k:k + 1] == ["--"] else k
 
 
 def _script_run(folder: str, base: str, path: str, depth: int, ran: list[str] | None,
@@ -271,13 +259,9 @@ _UNREAD: Final = frozenset(("popd", "xargs", "parallel", "eval", "source", ".", 
 _NPMRC: Final = re.compile(r"(?m)^\s*(?:workspaces?|prefix|script-shell|"
                            r"include-workspace-root|node-options)\s*=")
 _FEEDS: Final = frozenset(("xargs", "parallel", "eval", "exec", "popd", "source"))
-#: The shells whose first operand is the script they run (read at depth 1), the letters of
-#: their options read before it (``-e``, ``-eux``: none naming a file or a text) and the
-#: names ``-o`` sets.
+#: The shells whose first operand is the script they run (read at depth 1; their options
+#: before it: ``planscripts.shell_options``).
 _SHELLS: Final = frozenset(("sh", "bash", "dash"))
-_SHELL_FLAGS: Final = frozenset("aefnuvxC")
-_SHELL_SETS: Final = frozenset(("errexit", "nounset", "xtrace", "verbose", "pipefail",
-                                "noclobber", "noglob", "allexport", "noexec"))
 #: Programs that run a file they are given as code (its folder cannot be read).
 _INTERPRETERS: Final = frozenset(("node", "nodejs", "python", "python3", "ruby", "perl",
                                   "php", "deno", "bun", "ts-node", "tsx", "babel-node", "zsh",

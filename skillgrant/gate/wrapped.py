@@ -148,6 +148,13 @@ def npm_reads_settings(rest: list[str], word: str) -> bool:
         if word in w) and word != ""
 
 
+def npm_reads(name: str, rest: list[str], word: str) -> bool:
+    """Whether npm's (npx's: ``name``) words ``rest`` hold ``word`` only as a settings file
+    read (``npm_reads_settings``) or npm's as the script run (``npm_script_name``)."""
+    return (name in ("npm", "npx") and npm_reads_settings(rest, word)) or (
+        name == "npm" and npm_script_name(rest, word))
+
+
 def npm_script_name(rest: list[str], word: str) -> bool:
     """Whether npm's words ``rest`` hold ``word`` only as the name of the script they run,
     and nothing else: ``npm test`` (npm's own commands running the script of their name),

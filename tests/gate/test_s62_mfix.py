@@ -221,3 +221,71 @@ def test_a_folder_a_users_bashrc_sources_is_guarded(tmp_path: Path) -> None:
     home = tmp_path / "home"
     for call in (f"cp x.sh {home}/.bashrc.d/evil.sh", f"mkdir -p {home}/.bashrc.d"):
         assert first_denied(project, [call], env) == call
+
+
+def test_set_options_in_a_shell_file_keep_the_scripts_closed(tmp_path: Path) -> None:
+    """s62-mreview K-R11: ``set -e``, ``set -euo pipefail`` before the runner: closed;
+    ``set -k`` (assignments anywhere): not."""
+    from skillgrant.gate.planscripts import script_closure
+
+    scripts = {"test": "sh scripts/test.sh", "start": "node server.js"}
+    for at, (text, alone) in enumerate((("#!/bin/sh\nset -e\nmocha\n", True),
+                                        ("set -euo pipefail\njest\n", True),
+                                        ("set -k\nmocha\n", False))):
+        (tmp_path / str(at) / "scripts").mkdir(parents=True)
+        (tmp_path / str(at) / "scripts" / "test.sh").write_text(text)
+        found = script_closure(scripts, frozenset({"test"}), str(tmp_path / str(at)))
+        assert (set(found) == {"test"}) is alone, text
+
+
+def test_a_folder_module_a_setting_names_is_guarded_below(tmp_path: Path) -> None:
+    """s62-mreview R13: ``setupFiles: ['<rootDir>/tools/setup']`` may be a folder whose
+    package.json ``main`` (any ending) jest loads: each file below it is one."""
+    from skillgrant.gate import jestsettings
+    from skillgrant.gate.placed import fold
+
+    (tmp_path / "jest.config.js").write_text(
+        "module.exports = {setupFiles: ['<rootDir>/tools/setup'], projects: ['<rootDir>/a']};")
+    reading = jestsettings._Reading()
+    jestsettings._folder(str(tmp_path), reading)
+    main = fold(str(tmp_path / "tools" / "setup" / "main.txt"))
+    assert any(p.search(main) for p in reading.patterns)
+    assert not any(p.search(fold(str(tmp_path / "a" / "notes.md"))) for p in reading.patterns)
+    assert not reading.code and not reading.anything
+
+
+@pytest.mark.slow
+def test_jests_cache_below_a_linked_tmpdir_is_guarded_by_its_real_path(tmp_path: Path) -> None:
+    """s62-mreview R14: jest keys its cache by ``os.tmpdir()``'s real path: with ``TMPDIR``
+    a link, a write into the cache by the link's target is denied, as by the link."""
+    import os
+
+    project = hooked_project(tmp_path, ["Bash(npm test)", "Bash(cp *)", "Bash(mkdir *)"])
+    (project / "package.json").write_text('{"name": "p", "scripts": {"test": "jest"}}')
+    (project / "a.test.js").write_text("test('a', () => {});\n")
+    (project / "x.js").write_text("1;\n")
+    real = tmp_path / "private" / "tmp"
+    real.mkdir(parents=True)
+    os.symlink(real, tmp_path / "tmp")
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project),
+           "TMPDIR": str(tmp_path / "tmp")}
+    n, uid = os.getuid(), ""  # (jest's folder: the user's number in base 36)
+    while not uid or n:
+        n, digit = divmod(n, 36)
+        uid = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + uid
+    for base in (tmp_path / "tmp", real):
+        call = f"cp x.js {base}/jest_{uid}/a_1"
+        assert first_denied(project, [call], env) == call, base
+
+
+def test_projects_of_a_brace_glob_are_code(tmp_path: Path) -> None:
+    """s62-mreview R12: ``projects: ['<rootDir>/packages/{a,b}']``: python's glob expands no
+    brace, so those folders' settings are read by no one: every file of an ending is one."""
+    from skillgrant.gate import jestsettings
+
+    (tmp_path / "packages" / "a").mkdir(parents=True)
+    (tmp_path / "jest.config.js").write_text(
+        "module.exports = {projects: ['<rootDir>/packages/{a,b}']};\n")
+    reading = jestsettings._Reading()
+    jestsettings._folder(str(tmp_path), reading)
+    assert reading.anything
