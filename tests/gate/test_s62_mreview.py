@@ -46,7 +46,12 @@ CLOSED: dict[str, str] = dict.fromkeys((
     "testregex-of-a-non-ascii-name", "testmatch-of-a-non-ascii-name",
     "a-scripts-root-dir-moves-a-setup-file", "tsconfig-comment-ended-by-cr",
     "tsconfig-comment-ended-by-u2028", "tsconfig-comment-ended-by-u2029",
-    "a-file-of-bashrc-d", "jest-ts-settings-let-documents-be-written"), "56591108")
+    "a-file-of-bashrc-d", "jest-ts-settings-let-documents-be-written"), "56591108") | {
+        "literal-settings-name-a-folder-with-a-main": "12a4288b",
+        "settings-name-a-folder-with-a-main": "12a4288b",
+        "shell-script-setting-errexit-beside-a-start-script": "12a4288b",
+        "projects-of-a-brace-glob": "18f218c6",
+        "tmpdir-a-link-the-copy-names-its-target": "18f218c6"}
 
 #: The commit the review started from (s62-mfix's base, s62-hmain).
 BASE = "b3a74e29"
@@ -350,11 +355,11 @@ CACHED = hashlib.sha1(JS_PAYLOAD.encode()).hexdigest()[:32] + "\n" + JS_PAYLOAD
 #: Each case: how the copy names the cache's folder (``TMPDIR`` a link: macOS's
 #: /var/folders/…, below the link /var → /private/var): the link's target.
 CACHE_LINKS: dict[str, str] = {"tmpdir-a-link-the-copy-names-its-target": "real"}
-OPEN.add("test_c_jest_runs_its_cache_below_a_linked_tmpdir",
-         f"jestargs.cache ({BASE}) guards os.tmpdir()'s jest_<uid> as the session's TMPDIR "
-         "spells it: jest takes tryRealpath(os.tmpdir()), so where TMPDIR is a link the "
-         "cache's real path (which a copy names) matches no pattern of the gate",
-         "tmpdir-a-link-the-copy-names-its-target")
+_CACHE_WHY = (f"jestargs.cache ({BASE}) guards os.tmpdir()'s jest_<uid> as the session's "
+              "TMPDIR spells it: jest takes tryRealpath(os.tmpdir()), so where TMPDIR is a "
+              "link the cache's real path (which a copy names) matches no pattern of the gate")
+for _link in (c for c in CACHE_LINKS if c not in CLOSED):
+    OPEN.add("test_c_jest_runs_its_cache_below_a_linked_tmpdir", _CACHE_WHY, _link)
 
 
 def _base36(number: int) -> str:
