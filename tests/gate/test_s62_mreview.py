@@ -227,6 +227,11 @@ JEST: dict[str, tuple[dict[str, str], str, str]] = {
             "compilerOptions": {"types": [], "skipLibCheck": True},
             "ts-node": {"require": ["./tools/x.txt"]}}), "tools/x.txt": "1;\n",
          "node_modules": "jest-ts"}, "cp src/mk tools/x.txt", ""),
+    # `--config` naming a package.json: jest takes its "jest" member (readConfigFile…)
+    "config-names-a-package-json": ({"package.json": json.dumps({"name": "p", "scripts": {
+        "test": "jest --config ci/package.json"}}), "ci/package.json": json.dumps(
+            {"name": "ci", "jest": {"setupFiles": ["<rootDir>/s.txt"]}}),
+        "ci/a.test.js": TEST, "ci/s.txt": "1;\n"}, "cp src/mk ci/s.txt", ""),
 }
 WHY_JEST: dict[str, str] = {
     "u2028-ends-a-line-comment": "jsliteral._TOKEN (s62-mfix) skips a line comment up to "
@@ -300,6 +305,9 @@ WHY_JEST: dict[str, str] = {
     "ts-settings-ts-node-requires-a-file-of-any-ending": "as ts-settings-ts-node-requires-a-"
     "new-file-of-no-ending: `require: ['./tools/x.txt']` (node runs any ending as "
     "CommonJS)",
+    "config-names-a-package-json": f"jestsettings._options ({BASE}) reads a `--config` file "
+    "as settings at its top (`_file(path, False, …)`): jest takes a package.json's `jest` "
+    "member (ci/package.json's setupFiles `<rootDir>/s.txt`: ci/s.txt), read by no one",
 }
 JEST_ROWS: dict[str, tuple[str, ...]] = {
     "a-line-comment-ended-where-the-reader-does-not": ("u2028-ends-a-line-comment",
@@ -322,6 +330,7 @@ JEST_ROWS: dict[str, tuple[str, ...]] = {
     "projects-globs-not-expanded": ("projects-of-a-brace-glob",),
     "a-folder-module-by-its-main": ("literal-settings-name-a-folder-with-a-main",
                                     "settings-name-a-folder-with-a-main"),
+    "a-config-file-read-otherwise": ("config-names-a-package-json",),
     "ts-nodes-settings-in-the-tsconfig": ("ts-settings-ts-node-requires-a-new-file-of-no-ending",
                                           "ts-settings-ts-node-requires-a-file-of-any-ending"),
 }
