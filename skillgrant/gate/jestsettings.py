@@ -1,25 +1,24 @@
 """What jest's settings make it run besides the test names ``testfiles`` reads (issue 29,
 reviews s54-greview2 A7, s55-greview3 J4). jest 29 takes its settings from ``package.json``'s
 ``"jest"`` or a ``jest.config.*`` file in the folder it runs in (its ``rootDir``), or from
-the file a ``--config`` names; the literal JSON ones are read here (``package.json``,
-``jest.config.json``, a JSON file a ``package.json`` script or the plan's entry gives jest by
-``--config``/``-c``), from each folder the plan's programs collect tests in, and the paths
-the plan's entries give jest's code options (``--globalSetup=./s.js``: ``planscripts``):
+the file a ``--config`` names; the literal ones are read here (``package.json``, a JSON
+file, a literal module, one a script or the plan's entry gives jest by ``--config``/``-c``),
+from each folder the plan's programs collect tests in, and the paths the plan's entries
+give jest's code options (``--globalSetup=./s.js``: ``planscripts``):
 
 - ``testMatch`` (micromatch's globs, extglobs among them: ``*.+(check|e2e).js``) and
   ``testRegex``: each file they match there is a test it runs;
 - the files its settings name as code (``setupFiles``, ``setupFilesAfterEnv``,
   ``globalSetup``, ``testEnvironment``, ``transform``, ``reporters``, ``moduleNameMapper``,
   ``haste``…): each path (``<rootDir>/…``, ``./…``, ``../…``, absolute, or holding a ``/``),
-  with a script's endings added to one that has none, is one wherever it is (above the
-  folder too: a monorepo's shared setup); a ``preset``'s JSON is read as these settings;
+  with a script's endings added to one that has none, and each file below it, is one
+  wherever it is (above the folder too); a ``preset``'s JSON is read as these settings;
 - ``projects``: an inline project's settings are read as these (its ``rootDir`` from the
   parent's), a project folder's own settings (``package.json``'s, ``jest.config.json``)
   from it, and a settings file written into such a folder (a glob's too) is one;
 - ``moduleDirectories`` (a folder name searched from each folder up, as ``node_modules``),
   ``modulePaths`` and ``roots``: every file below such a folder is one (a module a test
-  requires may resolve there).
-
+  requires may resolve there);
 - ``cacheDirectory`` (and jest's default, ``$TMPDIR/jest_<uid>``): every file below it is
   one (jest runs a test's transformed code it finds kept there).
 
@@ -28,21 +27,20 @@ names; the plan's entries') are read as jest 29.7's yargs reads them (kebab case
 ``--x=v``, short clusters ``-ic``: ``jestargs.yargs``). A ``jest.config.*`` module (in a
 collecting or project folder, a ``--config`` one) exporting one literal (``module.exports =
 {…}``, jest --init's ``const config = {…}``, typed in a ``.ts`` one: ``jsliteral``) is read
-as a JSON one is (s57-sreview J10; a ``.ts`` one is also read as settings not read, below:
-ts-node loads it with a tsconfig's settings). Settings that are code by their text (any
-other such module, a preset or a ``--config`` file that is neither, a package's preset that
-is no JSON, ``--rootDir`` in jest's words) may name any file: each file anywhere
-whose name has an ending (jest runs ``tools/setup.txt`` as CommonJS) is then one. Where the
-gate cannot read jest's effective settings otherwise (s56-sreview J: a JSON text given to an
-option, a ``rootDir`` above its settings' folder, a glob not read in ``testMatch``, settings
-jest finds above a folder holding none, an option jest does not know, a script naming jest
-that is not read or that runs it otherwise than as ``jest``, and a plan that may run jest
-with words the gate does not read: ``make test``, a script running ``sh run.sh``,
-``jestargs.unseen``), each script anywhere (``SCRIPTS``) is one. Either way each present file
-of no ending is one (fail closed, as a ``__mocks__`` folder's are; a new name of none may be
-the folder a call makes). A package's mock (``__mocks__/chalk.js``)
-in any of its ``roots`` is ``testfiles``'. Read once for a guarded set; a settings file that
-cannot be read, or is no JSON, denies the write (ValueError)."""
+as a JSON one is (s57-sreview J10). Settings that are code by their text (any other such
+module, a preset or a ``--config`` file that is neither, a package's preset that is no JSON,
+``--rootDir`` in jest's words, a tsconfig that may give ts-node options) may name any file:
+each file anywhere whose name has an ending (jest runs ``tools/setup.txt`` as CommonJS) is
+then one. Where the gate cannot read jest's effective settings otherwise (s56-sreview J: a
+JSON text given to an option, a ``rootDir`` above its settings' folder, a glob not read in
+``testMatch``, settings jest finds above a folder holding none, an option jest does not
+know, a script naming jest that is not read or that runs it otherwise than as ``jest``, a
+plan that may run jest with words the gate does not read: ``make test``, a script running
+``sh run.sh``, ``jestargs.unseen``), each script anywhere (``SCRIPTS``) is one. Either way
+each present file of no ending is one (fail closed, as a ``__mocks__`` folder's are; a new
+name of none may be the folder a call makes). A package's mock (``__mocks__/chalk.js``) in
+any of its ``roots`` is ``testfiles``'. Read once for a guarded set; a JSON settings file
+that cannot be read, or is no JSON, denies the write (ValueError)."""
 
 from __future__ import annotations
 
@@ -219,13 +217,17 @@ def _file(path: str, nested: bool, folder: str, reading: _Reading) -> None:
         from .jsliteral import exported_file
 
         settings = exported_file(path)
-        reading.anything |= settings is None  # (a .ts one: ts-node runs what a tsconfig's
-        reading.code |= "t" in path.rpartition(".")[2]  # `ts-node` names: s62-mreview K-R3)
+        reading.anything |= settings is None
+        if "t" in path.rpartition(".")[2]:  # (ts-node loads a .ts one with a tsconfig's
+            from .tscsettings import ts_node_reads  # settings: s62-mreview K-R3, R15)
+            tsconfigs, options = ts_node_reads(folder)
+            reading.paths |= {fold(t) for t in tsconfigs}
+            reading.anything |= options
     elif not path.endswith(".json"):
         reading.anything = True
         return
     else:
-        settings = _settings(path, nested)
+        settings = _settings(path, nested or path.endswith("/package.json"))  # (s62 R17)
     if settings:
         root = os.path.normpath(os.path.join(folder, str(settings.get("rootDir", "."))))
         reading.code |= not (root + "/").startswith(folder.rstrip("/") + "/")  # (a rootDir

@@ -95,7 +95,8 @@ FAIL_CLOSED = {
         "cp notes.js ../shared/s.js"),  # (code: a literal is read, s62-mfix)
     "code-config-of-a-project-folder": (
         {"package.json": '{"name": "p", "scripts": {"test": "jest"}, "jest": {"projects": '
-                         '["<rootDir>/pkg/a"]}}', "pkg/a/jest.config.ts": "export default {};\n"},
+                         '["<rootDir>/pkg/a"]}}',
+         "pkg/a/jest.config.ts": "export default Object.assign({}, {});\n"},  # (code: s62)
         "cp notes.js lib/x.js"),
 }
 

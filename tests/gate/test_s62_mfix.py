@@ -67,7 +67,9 @@ def test_a_settings_module_is_read_where_it_exports_one_literal() -> None:
 
 #: Each case: a testMatch glob, a path it matches (None: the glob is not read; code).
 _GLOBS: list[tuple[str, str | None]] = [
-    ("**/checks/**/[^_]*.js", "/p/checks/evil.js"), ("**/[!_]*.js", "/p/a.js"),
+    ("**/checks/**/[^_]*.js", "/p/checks/evil.js"), ("**/[!_]*.js", None),
+    ("!**/fixtures/**", None), ("**/checks/v[0-9]+.js", None), ("@(a|b)?", None),
+    ("**/?(*.)+(spec|test).[jt]s?(x)", "/p/a.spec.ts"),
     ("**/*.+(check|e2e).js", "/p/a.check.js"), ("**/*.{js,ts}", "/p/a.ts"),
     ("**/__tests__/**/*.[jt]s?(x)", "/p/__tests__/a.tsx"),
     ("/p/caf\u00e9/checks/**/*.js", "/p/cafe\u0301/checks/evil.js"),
@@ -77,9 +79,10 @@ _GLOBS: list[tuple[str, str | None]] = [
 
 
 def test_a_testmatch_glob_is_read_by_an_allow_list() -> None:
-    """s62-mreview R4, R5: picomatch's marks read here, folded as the paths searched are;
-    any other (a brace range, a backslash, a plain group, a POSIX or non-ASCII class): not
-    read (the settings are code)."""
+    """s62-mreview R4, R5, R4b-d: picomatch's marks read here, folded as the paths searched
+    are; any other (a brace range, a backslash, a plain group, a POSIX or non-ASCII class, a
+    negation, `[!`, a quantifier after a class or group): not read (the settings are
+    code)."""
     from skillgrant.gate.micromatch import micromatch
     from skillgrant.gate.placed import fold
 
@@ -289,3 +292,39 @@ def test_projects_of_a_brace_glob_are_code(tmp_path: Path) -> None:
     reading = jestsettings._Reading()
     jestsettings._folder(str(tmp_path), reading)
     assert reading.anything
+
+
+def test_a_typed_config_reads_ts_nodes_tsconfig(tmp_path: Path) -> None:
+    """s62-mreview K-R3, R15: a typed jest.config.ts literal is read; the tsconfig ts-node
+    takes settings from is guarded, and one that may give ts-node options (its ``require``
+    loads a module of any ending) makes the settings code."""
+    from skillgrant.gate import jestsettings
+    from skillgrant.gate.placed import fold
+
+    config = ("import type {Config} from 'jest';\nconst config: Config = {setupFiles: "
+              "['<rootDir>/s.txt']};\nexport default config;\n")
+    for at, (tsconfig, code) in enumerate((('{"compilerOptions": {"strict": true}}', False),
+                                           ('{"ts-node": {"require": ["./r.txt"]}}', True),
+                                           ('{"extends": "./base.json"}', True))):
+        folder = tmp_path / str(at)
+        folder.mkdir()
+        (folder / "jest.config.ts").write_text(config)
+        (folder / "tsconfig.json").write_text(tsconfig)
+        reading = jestsettings._Reading()
+        jestsettings._folder(str(folder), reading)
+        assert reading.anything is code, tsconfig
+        assert {fold(str(folder / "s.txt")), fold(str(folder / "tsconfig.json"))} <= \
+            reading.paths
+
+
+def test_a_config_option_naming_a_package_json_reads_its_jest_member(tmp_path: Path) -> None:
+    """s62-mreview R17: ``jest --config ci/package.json`` takes the file's ``jest``."""
+    from skillgrant.gate import jestsettings
+    from skillgrant.gate.placed import fold
+
+    (tmp_path / "ci").mkdir()
+    (tmp_path / "ci" / "package.json").write_text(
+        '{"name": "ci", "jest": {"setupFiles": ["<rootDir>/s.txt"]}}')
+    reading = jestsettings._Reading()
+    jestsettings._options([["--config", "ci/package.json"]], str(tmp_path), reading)
+    assert fold(str(tmp_path / "ci" / "s.txt")) in reading.paths
