@@ -51,7 +51,11 @@ CLOSED: dict[str, str] = dict.fromkeys((
         "settings-name-a-folder-with-a-main": "12a4288b",
         "shell-script-setting-errexit-beside-a-start-script": "12a4288b",
         "projects-of-a-brace-glob": "18f218c6",
-        "tmpdir-a-link-the-copy-names-its-target": "18f218c6"}
+        "tmpdir-a-link-the-copy-names-its-target": "18f218c6",
+        **dict.fromkeys(("literal-settings-testmatch-only-negated",
+                         "literal-settings-testmatch-bang-class",
+                         "literal-settings-testmatch-class-plus"), "0fcf7016"),
+        "config-names-a-package-json": "b9b39ffa"}
 
 #: The commit the review started from (s62-mfix's base, s62-hmain).
 BASE = "b3a74e29"
