@@ -55,7 +55,8 @@ CLOSED: dict[str, str] = dict.fromkeys((
         **dict.fromkeys(("literal-settings-testmatch-only-negated",
                          "literal-settings-testmatch-bang-class",
                          "literal-settings-testmatch-class-plus"), "0fcf7016"),
-        "config-names-a-package-json": "b9b39ffa"}
+        "config-names-a-package-json": "b9b39ffa",
+        "ts-settings-ts-node-requires-a-file-of-any-ending": "0fcf7016"}
 
 #: The commit the review started from (s62-mfix's base, s62-hmain).
 BASE = "b3a74e29"
@@ -302,10 +303,10 @@ WHY_JEST: dict[str, str] = {
     "settings-name-a-folder-with-a-main": f"as literal-settings-name-a-folder-with-a-main, "
     f"in package.json's jest settings (at {BASE} too): globalSetup `<rootDir>/tools/setup`",
     "ts-settings-ts-node-requires-a-new-file-of-no-ending": "jestsettings (56591108) reads "
-    "a typed jest.config.ts as a literal and, for ts-node, as `code` (the scripts' endings; "
-    "0007c716 had it `anything`, base `code`): ts-node takes the tsconfig's `ts-node` "
-    "options, and its `require: ['./tools/register']` loads a new file `tools/register` "
-    "(no ending) before register.js",
+    "a typed jest.config.ts as a literal and, where its tsconfig may give ts-node options "
+    "(tscsettings.ts_node_reads, 0fcf7016), as `code`: a present file of no ending is "
+    "guarded, a new one not (R2's rule), and ts-node's `require: ['./tools/register']` "
+    "loads a new file `tools/register` before register.js",
     "ts-settings-ts-node-requires-a-file-of-any-ending": "as ts-settings-ts-node-requires-a-"
     "new-file-of-no-ending: `require: ['./tools/x.txt']` (node runs any ending as "
     "CommonJS)",
