@@ -227,6 +227,15 @@ JEST: dict[str, tuple[dict[str, str], str, str]] = {
             "compilerOptions": {"types": [], "skipLibCheck": True},
             "ts-node": {"require": ["./tools/register"]}}), "tools/register.js": "1;\n",
          "node_modules": "jest-ts"}, "cp src/mk tools/register", ""),
+    # (ts-node searches the tsconfig from jest's run folder, not the settings file's)
+    "ts-settings-given-below-ts-nodes-tsconfig": (
+        {"package.json": json.dumps({"name": "p", "scripts": {
+            "test": "jest --config config/jest.config.ts"}}), "config/a.test.js": TEST,
+         "config/jest.config.ts": TS_CONFIG, "config/tsconfig.json": json.dumps(
+             {"compilerOptions": {"types": [], "skipLibCheck": True}}),
+         "tsconfig.json": json.dumps({"compilerOptions": {"types": [], "skipLibCheck": True},
+                                      "ts-node": {"require": ["./tools/x.txt"]}}),
+         "tools/x.txt": "1;\n", "node_modules": "jest-ts"}, "cp src/mk tools/x.txt", ""),
     "ts-settings-ts-node-requires-a-file-of-any-ending": (
         {"package.json": _package(), "jest.config.ts": TS_CONFIG, "tsconfig.json": json.dumps({
             "compilerOptions": {"types": [], "skipLibCheck": True},
@@ -307,6 +316,10 @@ WHY_JEST: dict[str, str] = {
     "(tscsettings.ts_node_reads, 0fcf7016), as `code`: a present file of no ending is "
     "guarded, a new one not (R2's rule), and ts-node's `require: ['./tools/register']` "
     "loads a new file `tools/register` before register.js",
+    "ts-settings-given-below-ts-nodes-tsconfig": "tscsettings.ts_node_reads (0fcf7016) "
+    "is asked from the settings file's folder (config/, whose tsconfig.json gives ts-node "
+    "nothing): jest registers ts-node in its run folder, whose tsconfig.json's `ts-node` "
+    "require (`./tools/x.txt`) loads the copy",
     "ts-settings-ts-node-requires-a-file-of-any-ending": "as ts-settings-ts-node-requires-a-"
     "new-file-of-no-ending: `require: ['./tools/x.txt']` (node runs any ending as "
     "CommonJS)",
@@ -336,7 +349,8 @@ JEST_ROWS: dict[str, tuple[str, ...]] = {
     "a-folder-module-by-its-main": ("literal-settings-name-a-folder-with-a-main",
                                     "settings-name-a-folder-with-a-main"),
     "a-config-file-read-otherwise": ("config-names-a-package-json",),
-    "ts-nodes-settings-in-the-tsconfig": ("ts-settings-ts-node-requires-a-new-file-of-no-ending",
+    "ts-nodes-settings-in-the-tsconfig": ("ts-settings-given-below-ts-nodes-tsconfig",
+                                          "ts-settings-ts-node-requires-a-new-file-of-no-ending",
                                           "ts-settings-ts-node-requires-a-file-of-any-ending"),
 }
 OPEN.add_rows("test_j_jest_settings_load_a_written_file", JEST_ROWS, WHY_JEST, CLOSED)
