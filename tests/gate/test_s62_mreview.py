@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, first_denied, home_env, hooked_project
+from bash_review import LeftOpen, first_denied, home_env, hooked_project, proved_case
 from test_s47_greview2 import JS_PAYLOAD
 from test_s53_greview import _jest
 from test_s56_sreview import NODE_PAYLOAD, _case
@@ -107,6 +107,20 @@ def _run(cases: tuple[str, ...]) -> list[str]:
 def _package(settings: dict[str, object] | None = None) -> str:
     return json.dumps({"name": "p", "scripts": {"test": "jest"},
                        **({"jest": settings} if settings is not None else {})})
+
+
+#: tsc's compiler options of the cases (no type packages: the runners' cache has none).
+TSC = '"module": "commonjs", "skipLibCheck": true, "types": []'
+#: A tsc source run as CommonJS: the payload.
+TS_PAYLOAD = "// @ts-nocheck\n" + NODE + "module.exports = {};\n"
+
+
+def _tsconfig(end: str) -> str:
+    """A tsconfig whose out folder (``dist``) a second ``outDir`` (``test``: mocha's default
+    folder) replaces after a line comment ended by ``end``."""
+    return ('{\n  "compilerOptions": {' + TSC + ', "outDir": "dist", "rootDir": "src" // '
+            'where' + end + ', "outDir": "test"\n  },\n  "include": ["src/**/*.ts"], '
+            '"exclude": ["node_modules"]\n}\n')
 
 
 #: A test jest's ``testMatch`` of ``checks/`` (or its testRegex) collects, before the copy.
@@ -246,6 +260,14 @@ JEST: dict[str, tuple[dict[str, str], str, str]] = {
         "test": "jest --config ci/package.json"}}), "ci/package.json": json.dumps(
             {"name": "ci", "jest": {"setupFiles": ["<rootDir>/s.txt"]}}),
         "ci/a.test.js": TEST, "ci/s.txt": "1;\n"}, "cp src/mk ci/s.txt", ""),
+    # TypeScript's scanner ends a line comment at CR, U+2028, U+2029 (isLineBreak): a key
+    # after one is tsc's (the later of two wins); `"test": "tsc && mocha"`
+    **{f"tsconfig-comment-ended-by-{name}": (
+        {"package.json": json.dumps({"name": "p", "scripts": {"test": "tsc && mocha"}}),
+         "tsconfig.json": _tsconfig(end), "test/a.spec.js": "it('a', () => {});\n",
+         "src/lib.ts": "export const a = 1;\n", "src/mk": TS_PAYLOAD, "node_modules": "runners"},
+        "cp src/mk src/evil.ts", "") for name, end in (("cr", "\r"), ("u2028", "\u2028"),
+                                                      ("u2029", "\u2029"))},
 }
 WHY_JEST: dict[str, str] = {
     "u2028-ends-a-line-comment": "jsliteral._TOKEN (s62-mfix) skips a line comment up to "
@@ -326,6 +348,10 @@ WHY_JEST: dict[str, str] = {
     "config-names-a-package-json": f"jestsettings._options ({BASE}) reads a `--config` file "
     "as settings at its top (`_file(path, False, …)`): jest takes a package.json's `jest` "
     "member (ci/package.json's setupFiles `<rootDir>/s.txt`: ci/s.txt), read by no one",
+    **{f"tsconfig-comment-ended-by-{name}": f"tscsettings._JSONC_PART ({BASE}) runs a line "
+       f"comment up to \\n only: TypeScript ends it at {name.upper()} too, so a second "
+       "`outDir` after it (`test`, where mocha runs every file) is tsc's and not the gate's "
+       "(src/evil.ts → test/evil.js)" for name in ("cr", "u2028", "u2029")},
 }
 JEST_ROWS: dict[str, tuple[str, ...]] = {
     "a-line-comment-ended-where-the-reader-does-not": ("u2028-ends-a-line-comment",
@@ -349,11 +375,13 @@ JEST_ROWS: dict[str, tuple[str, ...]] = {
     "a-folder-module-by-its-main": ("literal-settings-name-a-folder-with-a-main",
                                     "settings-name-a-folder-with-a-main"),
     "a-config-file-read-otherwise": ("config-names-a-package-json",),
+    "a-tsconfig-comment-ended-where-the-reader-does-not": tuple(
+        f"tsconfig-comment-ended-by-{n}" for n in ("cr", "u2028", "u2029")),
     "ts-nodes-settings-in-the-tsconfig": ("ts-settings-given-below-ts-nodes-tsconfig",
                                           "ts-settings-ts-node-requires-a-new-file-of-no-ending",
                                           "ts-settings-ts-node-requires-a-file-of-any-ending"),
 }
-OPEN.add_rows("test_j_jest_settings_load_a_written_file", JEST_ROWS, WHY_JEST, CLOSED)
+OPEN.add_rows("test_r_a_runner_loads_a_written_file", JEST_ROWS, WHY_JEST, CLOSED)
 
 
 def _jest_case(tmp_path: Path, case: str) -> str | None:
@@ -366,10 +394,10 @@ def _jest_case(tmp_path: Path, case: str) -> str | None:
 
 
 @pytest.mark.parametrize("row", JEST_ROWS)
-def test_j_jest_settings_load_a_written_file(row: str, tmp_path: Path,
+def test_r_a_runner_loads_a_written_file(row: str, tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """Plan ``Bash(npm test)``, ``Bash(cp *)``: the copy over the file jest's settings name,
-    then ``npm test``. The hook must deny a call of each spelling."""
+    """Plan ``Bash(npm test)``, ``Bash(cp *)``: the copy over the file jest's (tsc's)
+    settings name, then ``npm test``. The hook must deny a call of each spelling."""
     monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)
     allowed = next((c for c in _run(JEST_ROWS[row]) if _jest_case(tmp_path / c, c) is None),
                    None)
@@ -402,87 +430,15 @@ def test_c_jest_runs_its_cache_below_a_linked_tmpdir(case: str, tmp_path: Path) 
     run fills jest's default cache, the copy over ``a.test.js``'s cached transform (by the
     link's target), the next run takes the cached code for the test's (test_s56_sreview's
     cache rows). The hook must deny a call."""
-    found: list[str | None] = []
-    for side in ("proof", "run"):
-        project = hooked_project(tmp_path / side, ["Bash(npm test)", "Bash(cp *)"])
-        for name, text in {"package.json": _package(), "a.test.js": TEST,
-                           "src/cached": CACHED}.items():
-            (project / name).write_text(text)
-        (project / "node_modules").symlink_to(_jest())
-        real, link = tmp_path / side / "real", tmp_path / side / "tmp"
-        real.mkdir()
-        link.symlink_to(real)
-        env = {**home_env(tmp_path / side / "home"), "CLAUDE_PROJECT_DIR": str(project),
-               "TMPDIR": str(link)}
-        cached = f"{real}/jest_{_base36(os.getuid())}/jest-transform-cache-*/*/atest_*[0-9a-f]"
-        calls = ["npm test", f"cp src/cached {cached}", "npm test"]
-        if side == "proof":
-            for call in calls:
-                subprocess.run(["bash", "-c", call], cwd=project, env=env, check=False,
-                               capture_output=True, timeout=120)
-            assert (project / "zz").exists(), "jest ran no cached payload"
-        else:
-            found.append(first_denied(project, calls, env))
-    assert found[0] is not None, "the hook allows every call; jest runs the cached copy"
-
-
-# --- T: what a package.json script's program reads in its settings ---------------------------
-
-#: tsc's compiler options of the cases (no type packages: the runners' cache has none).
-TSC = '"module": "commonjs", "skipLibCheck": true, "types": []'
-#: A tsc source run as CommonJS: the payload.
-TS_PAYLOAD = "// @ts-nocheck\n" + NODE + "module.exports = {};\n"
-
-
-def _tsconfig(end: str) -> str:
-    """A tsconfig whose out folder (``dist``) a second ``outDir`` (``test``: mocha's default
-    folder) replaces after a line comment ended by ``end``."""
-    return ('{\n  "compilerOptions": {' + TSC + ', "outDir": "dist", "rootDir": "src" // '
-            'where' + end + ', "outDir": "test"\n  },\n  "include": ["src/**/*.ts"], '
-            '"exclude": ["node_modules"]\n}\n')
-
-
-#: Each case: the package.json's ``test`` script, the other files, the session's calls
-#: before ``npm test`` (copies of the payload ``src/mk``), the ``node_modules``.
-SCRIPTS: dict[str, tuple[str, dict[str, str], list[str], str]] = {
-    # TypeScript's scanner ends a line comment at CR, U+2028, U+2029 (isLineBreak): a key
-    # after one is tsc's (the later of two wins)
-    **{f"tsconfig-comment-ended-by-{name}": (
-        "tsc && mocha", {"tsconfig.json": _tsconfig(end), "test/a.spec.js":
-                         "it('a', () => {});\n", "src/lib.ts": "export const a = 1;\n",
-                         "src/mk": TS_PAYLOAD}, ["cp src/mk src/evil.ts"], "runners")
-       for name, end in (("cr", "\r"), ("u2028", "\u2028"), ("u2029", "\u2029"))},
-}
-WHY_SCRIPTS: dict[str, str] = {
-    **{f"tsconfig-comment-ended-by-{name}": f"tscsettings._JSONC_PART ({BASE}) runs a line "
-       f"comment up to \\n only: TypeScript ends it at {name.upper()} too, so a second "
-       "`outDir` after it (`test`, where mocha runs every file) is tsc's and not the gate's "
-       "(src/evil.ts → test/evil.js)" for name in ("cr", "u2028", "u2029")},
-}
-SCRIPT_ROWS: dict[str, tuple[str, ...]] = {
-    "a-tsconfig-comment-ended-where-the-reader-does-not": tuple(
-        f"tsconfig-comment-ended-by-{n}" for n in ("cr", "u2028", "u2029")),
-}
-OPEN.add_rows("test_s_a_scripts_program_runs_a_file", SCRIPT_ROWS, WHY_SCRIPTS, CLOSED)
-
-
-def _script(tmp_path: Path, case: str) -> str | None:
-    """SCRIPTS' ``case``: the first call the hook denies, or None."""
-    script, files, calls, modules = SCRIPTS[case]
-    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": script}}), **files}
-    return _case(tmp_path, ["Bash(npm test)", "Bash(cp *)"], files, [*calls, "npm test"],
-                 links={"node_modules": str(MODULES[modules]())})
-
-
-@pytest.mark.parametrize("row", SCRIPT_ROWS)
-def test_s_a_scripts_program_runs_a_file(row: str, tmp_path: Path,
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Plan ``Bash(npm test)``, ``Bash(cp *)``: the copies, then the script runs the
-    payload. The hook must deny a call of each spelling."""
-    monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)
-    allowed = next((c for c in _run(SCRIPT_ROWS[row]) if _script(tmp_path / c, c) is None),
-                   None)
-    assert allowed is None, f"the hook allows every call of {allowed}; the script runs the copy"
+    cached = f"../real/jest_{_base36(os.getuid())}/jest-transform-cache-*/*/atest_*[0-9a-f]"
+    denied = proved_case(
+        tmp_path, ["Bash(npm test)", "Bash(cp *)"], {"package.json": _package(),
+                                                     "a.test.js": TEST, "src/cached": CACHED},
+        ["npm test", f"cp src/cached {cached}", "npm test"],
+        extra={"TMPDIR": "{P}/../tmp", "CLAUDE_PROJECT_DIR": "{P}"},
+        setup='mkdir "$T/real" && ln -s real "$T/tmp"', in_place=True,
+        links={"node_modules": str(_jest())})
+    assert denied is not None, "the hook allows every call; jest runs the cached copy"
 
 
 # --- B: what the Bash tool's next session runs ---------------------------------------------
