@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -35,8 +36,14 @@ from skillgrant.service.registry import REGISTERED
 
 pytestmark = pytest.mark.slow
 
-#: The holes left open by this review (none proved): each a strict xfail.
+#: The holes left open by this review: each a strict xfail.
 OPEN = LeftOpen()
+OPEN.add("test_the_service_answers_as_the_hook_after_a_change",
+         "V1: a relative WGETRC (CURL_HOME, XDG_DATA_HOME, XDG_CACHE_HOME alike) is guarded as "
+         "a path relative to the process's folder (guards.py:157-166, resolved by "
+         "linked.real_paths at guards.py:233): the hook's is the call's folder, serve's its "
+         "own; environment.py:228 _PATH_VARIABLES (relative values refused) lacks them "
+         "(main d63b2ee5)", "relative-wgetrc")
 
 PAYLOAD = "import os\nos.system('touch zz')\n"
 
@@ -46,7 +53,7 @@ class Both:
     same plan, in the same session environment (``HOME``, ``CLAUDE_PROJECT_DIR``, ``PATH``)."""
 
     def __init__(self, top: Path, entries: list[str], files: dict[str, str],
-                 setup: str = "") -> None:
+                 setup: str = "", extra: dict[str, str] | None = None) -> None:
         self.top = top
         self.project = top / "project"
         self.home = top / "home"
@@ -54,11 +61,12 @@ class Both:
         self.home.mkdir()
         for name, text in files.items():
             (self.project / name).parent.mkdir(parents=True, exist_ok=True)
-            (self.project / name).write_text(text)
+            (self.project / name).write_text(text.replace("{P}", str(self.project)))
         plan = top / "plan.json"
         plan.write_text(json.dumps({"allowed-tools": entries}))
         session = {"HOME": str(self.home), "CLAUDE_PROJECT_DIR": str(self.project),
-                   "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}  # (its pytest)
+                   "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",  # (its pytest)
+                   **(extra or {})}
         self.env = {**os.environ, **session}
         if setup:
             subprocess.run(["bash", "-c", setup], cwd=self.project, env=self.env, check=True,
@@ -102,7 +110,17 @@ class Both:
 
 #: Each session: the plan, the project's files, what the user made before it, its calls,
 #: and what was looked at directly (the module the kept answer's staleness would come from).
-SESSIONS: dict[str, tuple[list[str], dict[str, str], str, list[str]]] = {
+SESSIONS: dict[str, tuple[list[str], dict[str, str], str, list[str], dict[str, str]]] = {
+    # V1 (a hole): the session's WGETRC is relative; the hook guards `wgetrc` in the call's
+    # folder (its own), the service in the folder it was started in; wget (a recipe of the
+    # plan's make) then reads the written ./wgetrc and runs its `use_askpass` program
+    "relative-wgetrc": (
+        ["Bash(make fetch)", "Bash(cp *)", "Bash(chmod +x src/x.sh)"],
+        {"notes.txt": "x\n", "src/x.sh": "#!/bin/sh\ntouch zz\n",
+         "src/rc.txt": "use_askpass = {P}/src/x.sh\n",
+         "Makefile": "fetch:\n\t-wget -q -O /dev/null http://127.0.0.1:9/\n"}, "",
+        ["make fetch", "cp notes.txt out.txt", "chmod +x src/x.sh", "cp src/rc.txt wgetrc",
+         "make fetch"], {"WGETRC": "wgetrc"}),
     # testlinks._links: `_LAST` returns the walk kept for the same guarded set (no kept
     # `fs.kept` asked): a dangling link made in a collecting folder, its target then made
     # and filled; the service forgets as the hook reads (the test module itself is
@@ -114,7 +132,7 @@ SESSIONS: dict[str, tuple[list[str], dict[str, str], str, list[str]]] = {
          "src/payload.txt": PAYLOAD}, "",
         ["cp notes.txt out.txt", "ln -s {T}/far/later tools/ext", "mkdir -p {T}/far/later",
          "cp src/payload.txt {T}/far/later/helper.py",
-         "cp src/t.txt {T}/far/later/test_b.py", "python3 -m pytest -q"]),
+         "cp src/t.txt {T}/far/later/test_b.py", "python3 -m pytest -q"], {}),
     # syspathdirs.first_on_path/_holds_tests (os.scandir, kept in `_LAST` for the guarded
     # set): a folder asked first (no tests: its `yaml.py` is no import's), then a link to a
     # package of tests made in it (pytest collects through it: the folder becomes a basedir)
@@ -124,17 +142,7 @@ SESSIONS: dict[str, tuple[list[str], dict[str, str], str, list[str]]] = {
          "    assert yaml\n", "notes.txt": "x\n", "tools/helper.py": "X = 1\n",
          "src/yaml.txt": PAYLOAD}, "",
         ["cp notes.txt tools/yaml.py", "ln -s ../tests tools/sub",
-         "cp src/yaml.txt tools/yaml.py", "python3 -m pytest -q"]),
-    # guards._guarded_items' linked.walked of ~/.config/git (a link's crossed links): the
-    # folder a link of the chain leads to made and filled, then the chain re-aimed
-    "git-config-chain-re-aimed": (
-        ["Bash(git status)", "Bash(cp *)", "Bash(mkdir *)", "Bash(ln -sfn *)"],
-        {"notes.txt": "x\n", "src/evil.txt": "[core]\n\tfsmonitor = touch zz; echo\n"},
-        "git init -q . && mkdir -p ../dot/a $HOME/.config/git && "
-        "printf '[user]\\n\\tname = a\\n' > ../dot/a/config && ln -s ../dot/a ../dot/cur && "
-        "ln -s \"$(realpath ../dot)/cur/config\" $HOME/.config/git/config",
-        ["git status", "cp notes.txt out.txt", "mkdir {T}/dot/b",
-         "cp src/evil.txt {T}/dot/b/config", "ln -sfn {T}/dot/b {T}/dot/cur", "git status"]),
+         "cp src/yaml.txt tools/yaml.py", "python3 -m pytest -q"], {}),
 }
 
 
@@ -142,8 +150,10 @@ SESSIONS: dict[str, tuple[list[str], dict[str, str], str, list[str]]] = {
 def test_the_service_answers_as_the_hook_after_a_change(tmp_path: Path, name: str) -> None:
     """Every call of the session: the service's answer is the hook's, and the payload does
     not run."""
-    entries, files, setup, calls = SESSIONS[name]
-    both = Both(tmp_path, entries, files, setup)
+    entries, files, setup, calls, extra = SESSIONS[name]
+    if name == "relative-wgetrc" and not (shutil.which("wget") and shutil.which("make")):
+        pytest.skip("no wget or make here")
+    both = Both(tmp_path, entries, files, setup, extra)
     try:
         decided = both.session(calls)
     finally:
@@ -151,3 +161,16 @@ def test_the_service_answers_as_the_hook_after_a_change(tmp_path: Path, name: st
     differ = [(call, service) for call, service, hook in decided if service != hook]
     assert not differ, differ
     assert not (both.project / "zz").exists(), decided
+
+
+@pytest.mark.skipif(not shutil.which("wget"), reason="no wget here")
+def test_wget_reads_a_relative_wgetrc_from_its_folder(tmp_path: Path) -> None:
+    """V1's premise, with wget alone: a relative ``WGETRC`` is read from the folder wget runs
+    in, and its ``use_askpass`` program runs before any connection."""
+    (tmp_path / "x.sh").write_text("#!/bin/sh\ntouch zz\n")
+    (tmp_path / "x.sh").chmod(0o755)
+    (tmp_path / "wgetrc").write_text(f"use_askpass = {tmp_path / 'x.sh'}\n")
+    subprocess.run(["wget", "-q", "-O", "/dev/null", "http://127.0.0.1:9/"], cwd=tmp_path,
+                   env={**os.environ, "WGETRC": "wgetrc"}, capture_output=True, timeout=60,
+                   check=False)
+    assert (tmp_path / "zz").exists()
