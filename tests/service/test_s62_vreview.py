@@ -11,11 +11,17 @@ would answer from what it kept while the printed hook (computing afresh) answers
 A hole is a session whose every call the service allows (call 1 makes it keep its answer, a
 later call changes what a direct read looked at, the next writes what the fresh reading
 guards) while the printed hook denies one, and a real program of the plan then runs the
-payload (``touch zz``). Each row here runs one session's calls through a real service and
+payload (``touch zz``). Each row runs one session's calls through a real service and
 through the printed hook (same plan, same project, same environment), running with real bash
 each call the service allows: the rows pin that both gates give the same answer at every
-call and that the payload never runs. (No session tried found the service allowing what the
-hook denies: the report s62-vreview.md lists what was tried.)
+call and that the payload never runs.
+
+No session whose change only a direct read saw found the service behind (a link made in a
+collecting folder, a folder made a basedir: the service forgot as the hook reads). The hole
+found (V1, open) is of another kind: a relative ``WGETRC`` (``CURL_HOME``,
+``XDG_CACHE_HOME`` alike) is guarded as a path relative to the process's own folder, which
+is the call's folder in the hook and the folder ``serve`` was started in for the service.
+The report s62-vreview.md lists every session tried.
 """
 
 from __future__ import annotations
