@@ -224,13 +224,15 @@ def _path_doubt(value: str | None, others: tuple[str | None, ...]) -> str | None
             "PATH names only absolute folders")
 
 
-#: Variables naming a file or folder that git, bash or the runtime reads what to run from:
-#: a relative value is read from whatever folder the reader is in (git: the repository's top),
-#: which the gate cannot name (reviews F2, F2b).
+#: Variables naming a file or folder that git, bash, the runtime, curl, wget, gh, helm or
+#: Copilot CLI reads what to run from: a relative value is read from whatever folder the
+#: reader is in (git: the repository's top), which the gate cannot name (reviews F2, F2b;
+#: s62-vreview V1: the write guard named ``WGETRC``'s file from its own process's folder,
+#: which for ``serve`` is not the call's).
 _PATH_VARIABLES: Final = ("HOME", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR", "GIT_DIR",
                           "GIT_COMMON_DIR", "GIT_CONFIG", "GIT_CONFIG_GLOBAL",
                           "GIT_CONFIG_SYSTEM", "GIT_TEMPLATE_DIR", "GIT_EXEC_PATH", "BASH_ENV",
-                          "ENV")
+                          "ENV", "WGETRC", "CURL_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME")
 _DOUBTED: Final = ("PATH", *_PATH_VARIABLES)
 #: ``environment_doubt``'s answers, by the values they were made of.
 _DOUBTS: dict[tuple[str | None, ...], str | None] = {}

@@ -44,12 +44,6 @@ pytestmark = pytest.mark.slow
 
 #: The holes left open by this review: each a strict xfail.
 OPEN = LeftOpen()
-OPEN.add("test_the_service_answers_as_the_hook_after_a_change",
-         "V1: a relative WGETRC (CURL_HOME, XDG_DATA_HOME, XDG_CACHE_HOME alike) is guarded as "
-         "a path relative to the process's folder (guards.py:157-166, resolved by "
-         "linked.real_paths at guards.py:233): the hook's is the call's folder, serve's its "
-         "own; environment.py:228 _PATH_VARIABLES (relative values refused) lacks them "
-         "(main d63b2ee5)", "relative-wgetrc")
 
 PAYLOAD = "import os\nos.system('touch zz')\n"
 
