@@ -112,19 +112,20 @@ def _compiled(folder: str, words: list[str], read: list[str] | None) -> list[str
 
 
 def ts_node_reads(folder: str) -> tuple[list[str], bool]:
-    """The ``tsconfig.json`` files ts-node (jest's loader of a ``jest.config.ts``, run from
-    ``folder``) may take settings from (``folder``'s and each above, to the first there:
-    TypeScript's findConfigFile), and whether that one may give ts-node options (a
-    ``ts-node`` key: its ``require``, ``compiler``, ``transpiler`` load modules; an
-    ``extends``; a backslash, which may spell either; a file not read): s62-mreview R15."""
-    found, above = [], folder
+    """The ``tsconfig.json`` files ts-node (jest's loader of a ``jest.config.ts`` in
+    ``folder``) may take settings from (``folder``'s and each above: TypeScript's
+    findConfigFile takes the first from the run folder, which may be above ``folder``:
+    s62-mreview R15b), and whether one may give ts-node options (a ``ts-node`` key: its
+    ``require``, ``compiler``, ``transpiler`` load modules; an ``extends``; a backslash,
+    which may spell either; a file not read): s62-mreview R15."""
+    found, options, above = [], False, folder
     while True:
         found.append(os.path.join(above, "tsconfig.json"))
         if fs.entry(found[-1]) is not None:
             text = fs.text(found[-1], 1 << 20)
-            return found, text is None or any(m in text for m in ("ts-node", "extends", "\\"))
+            options |= text is None or any(m in text for m in ("ts-node", "extends", "\\"))
         if above == os.path.dirname(above):
-            return found, False
+            return found, options
         above = os.path.dirname(above)
 
 

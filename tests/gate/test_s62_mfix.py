@@ -328,3 +328,18 @@ def test_a_config_option_naming_a_package_json_reads_its_jest_member(tmp_path: P
     reading = jestsettings._Reading()
     jestsettings._options([["--config", "ci/package.json"]], str(tmp_path), reading)
     assert fold(str(tmp_path / "ci" / "s.txt")) in reading.paths
+
+
+
+def test_a_typed_config_below_reads_each_tsconfig_above(tmp_path: Path) -> None:
+    """s62-mreview R15b: ``jest --config config/jest.config.ts`` run from the root: ts-node
+    searches from the run folder, so the root's tsconfig counts beside config/'s."""
+    from skillgrant.gate import jestsettings
+
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "jest.config.ts").write_text("export default {};\n")
+    (tmp_path / "config" / "tsconfig.json").write_text("{}")
+    (tmp_path / "tsconfig.json").write_text('{"ts-node": {"require": ["./tools/x.txt"]}}')
+    reading = jestsettings._Reading()
+    jestsettings._options([["--config", "config/jest.config.ts"]], str(tmp_path), reading)
+    assert reading.anything
