@@ -1,0 +1,119 @@
+"""Review s62 (s62-greview) of s62-gfix (issue 29): the folders pytest's prepend mode puts first
+on ``sys.path`` (``syspathdirs``, ``pymodule``: a package's folder is none), a project module's
+names read by the allow-list (``pathcode``, ``pathlists``, ``pathreader``), the names gcc looks
+up in a folder a toolchain value names (``toolnames``, ``includes``), and make's values from the
+session (``makevalues`` and kin). Each row is a class of spellings: the item asks the printed
+hook for every spelling's calls as Claude Code 2.1.332's Bash tool runs them
+(``test_s57_greview2._session``), and where the hook allows every call of one, proves with the
+real programs (bash 5.2, python3 3.11 + pytest 9, gcc 12, GNU make 4.3) that the calls run the
+payload (``open('zz', 'w')``, a constructor making ``zz``) and fails: a strict xfail row of
+``OPEN`` while a spelling is open. The other spellings of an open row were each proved during
+the review (/work/wt/reports/s62-greview.md); a held row asks the hook only (CI's budget). A cost
+(a careful user's everyday call denied though harmless) is a row asserting the call is allowed.
+
+Every payload only touches a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bash_review import LeftOpen, needs
+from test_s57_greview2 import _session
+from test_s61_greview import BUILDS, HEADER, MAIN, MAKE, PYTEST, Case, _row
+
+#: Real bash, python3, pytest, gcc, make and fresh hook processes: CI's slow step runs them.
+pytestmark = pytest.mark.slow
+
+#: The holes left open by this review, by test name and row: each a strict xfail.
+OPEN = LeftOpen()
+
+
+# --- P: a folder pytest puts first on sys.path that the gate takes for a package's ----------
+
+#: A module of the tests' folder that imports the site package ``yaml`` (PyYAML), and a test
+#: importing it: ``cp src/p <folder>/yaml.py`` makes the import run the payload where pytest
+#: put ``<folder>`` first.
+def _first(folder: str, more: dict[str, str] | None = None, test: str = "def test_a():\n"
+           "    import uses_yaml\n") -> Case:
+    """The case: ``folder`` a package (its ``__init__.py``) holding tests/test_a.py's test and
+    ``uses_yaml``; ``cp src/p <folder>/yaml.py``, ``python3 -m pytest -q``."""
+    files = {f"{folder}/__init__.py": "", f"{folder}/test_a.py": test,
+             f"{folder}/uses_yaml.py": "import yaml\n", **(more or {})}
+    return PYTEST, files, [f"cp src/p {folder}/yaml.py", "python3 -m pytest -q"], {}
+
+
+FIRST: dict[str, dict[str, Case]] = {
+    # G1: _pytest/pathlib.resolve_package_path stops at a folder whose name is not an
+    # identifier (`parent.name.isidentifier()`): the folder holding the test and an
+    # `__init__.py` is the basedir prepend mode inserts at sys.path[0]
+    "a-package-folder-not-an-identifier": {
+        "a-dash": _first("my-tests"),
+        "a-dot": _first("tests.unit"),
+        "a-leading-digit": _first("1tests"),
+        "below-a-package": _first("tests/unit-a", {"tests/__init__.py": ""})},
+}
+
+_F = "test_f_pytest_puts_a_folder_first"
+OPEN.add(_F, "syspathdirs/pymodule (b3a74e29): a folder holding __init__.py is taken for a "
+         "package's, never first on sys.path; pytest's resolve_package_path stops at a folder "
+         "whose name is not an identifier, which prepend mode inserts",
+         "a-package-folder-not-an-identifier")
+
+
+@pytest.mark.parametrize("row", list(FIRST))
+def test_f_pytest_puts_a_folder_first(row: str, tmp_path: Path) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p <folder>/yaml.py``, then
+    the test's ``import uses_yaml`` imports ``yaml`` from the folder pytest put first."""
+    needs("python3", "pytest")
+    _row(FIRST[row], tmp_path)
+
+
+# --- H: a folder gcc searches that the gate does not read -----------------------------------
+
+STDIO = "#include <stdio.h>\n"
+
+
+def _h(include: str, makefile: str = BUILDS, env: dict[str, str] | None = None,
+       more: dict[str, str] | None = None, copy: str = "cp src/hself stdio.h") -> Case:
+    """The case: t.c starting with ``include``, the ``makefile``, the session's ``env``;
+    ``copy`` (a top ``stdio.h``), ``make test``."""
+    files = {"Makefile": makefile, "t.c": include + MAIN, "src/hself": HEADER, **(more or {})}
+    return MAKE, files, [copy, "make test"], env or {}
+
+
+HEADERS: dict[str, dict[str, Case]] = {
+    # G2: the makefile's own gcc options name the folder (the session's CPPFLAGS=-I. is read:
+    # toolnames.looked_up guards ./stdio.h); cpp takes ./stdio.h for the system's
+    "a-makefiles-own-include-folder": {
+        "cppflags-dot": _h(STDIO, "CPPFLAGS = -I.\n" + BUILDS),
+        "a-recipes-own-option": _h(STDIO, "test: t.c\n\t$(CC) -I. t.c -o t\n\t./t\n"),
+        "isystem": _h(STDIO, "CPPFLAGS = -isystem .\n" + BUILDS),
+        "an-include-folder": _h(STDIO, "CPPFLAGS = -Iinclude\n" + BUILDS, more={
+            "include/a.h": "\n"}, copy="cp src/hself include/stdio.h")},
+    # G3: a response file of the session's value holds the folder: the file is guarded, its
+    # options are not read
+    "a-response-file-holds-the-folder": {
+        "cppflags-at-file": _h("#include <cfg>\n", env={"CPPFLAGS": "@opts"}, more={
+            "opts": "-I.\n", "cfg": "\n"}, copy="cp src/hself cfg"),
+        "a-system-name": _h(STDIO, env={"CPPFLAGS": "@opts"}, more={"opts": "-I.\n"})},
+}
+
+_H = "test_h_gcc_reads_a_header_unguarded"
+OPEN.add(_H, "toolnames.looked_up (b3a74e29) reads the session's and the plan's toolchain "
+         "values only, not a makefile's or a recipe's own gcc options",
+         "a-makefiles-own-include-folder")
+OPEN.add(_H, "flagpaths (b3a74e29): a session value's @file is guarded but its options are "
+         "not read (the folders they name unknown, nothing guarded widely)",
+         "a-response-file-holds-the-folder")
+
+
+@pytest.mark.parametrize("row", list(HEADERS))
+def test_h_gcc_reads_a_header_unguarded(row: str, tmp_path: Path) -> None:
+    """Plan ``Bash(make test)``, ``Bash(cp *)``, ``Bash(mkdir *)``: ``cp src/hself stdio.h``
+    (or ``cfg``), then make's gcc compiles it into the program it runs."""
+    needs("make", "gcc")
+    _row(HEADERS[row], tmp_path)
+
+
+_ = _session  # (the cost rows below ask it directly)
