@@ -3,27 +3,33 @@ session 60: s58-preview S ``conftest-inserts-src``; session 61: read by an allow
 
 A conftest pytest may load, a test module or a package's ``__init__`` is read as moving no
 folder only where everything it does is of a shape read exactly (``pathlists``): it imports
-only the project's own modules (relative, or a top name the project's folders hold: its
-source, the boundary P1g) and listed modules, of those using only listed names (``os.path``,
-``sys.platform``, ``pytest.raises``: none reaches another namespace by a string, so no string
-becomes a name); it names no builtin but those of ``exactlists.BUILTINS`` (``getattr`` of a
-literal name only), no dunder but a few data ones, no private attribute but of ``self``, no
-attribute of ``pathlists.MOVERS`` (``syspath_prepend``, ``pyimport``, ``import_plugin``,
-``getfixturevalue``, ``patch``, ``from_parent``: what pytest's own objects move the path or
-import by); a function pytest runs with fixtures (``test*``, ``setup*``, ``teardown*``,
-``pytest_*``, any decorated one) takes only pytest's own fixtures and hook arguments, those the
-project's files define and its ``parametrize`` names (a plugin's ``mocker`` may patch
-``sys.path`` by a string); ``pytest.fixture`` is a decorator only, and no name pytest collects
-(``test_x = helper``) is bound to a value of another shape. Any other module, one that cannot
-be read (a syntax error, past 4 MiB) or a walk cut short makes every folder one that may be
-first on ``sys.path`` (``syspathdirs``). A module without any of them reaches ``sys.path``
-only through the project's own modules it imports: its source (the boundary, P1g)."""
+only the project's own modules (relative, or a top name the project's folders hold: its source,
+the boundary P1g; a name taken from one, or its attribute, only as ``pathimports`` reads that
+module under the same allow-list: session 62) and listed modules, of those using only listed
+names (``os.path``, ``sys.platform``, ``pytest.raises``: none reaches another namespace by a
+string, so no string becomes a name); it names no builtin but those of ``exactlists.BUILTINS``
+(``getattr`` of a literal name only), no dunder but a few data ones, no private attribute but
+of ``self``, no attribute of ``pathlists.MOVERS`` (``syspath_prepend``, ``pyimport``,
+``import_plugin``, ``getfixturevalue``, ``patch``, ``from_parent``: what pytest's own objects
+move the path or import by); a function pytest runs with fixtures (``test*``, ``setup*``,
+``teardown*``, ``pytest_*``, any decorated one) takes only pytest's own fixtures and hook
+arguments, those the project's files define and its ``parametrize`` names (a plugin's
+``mocker`` may patch ``sys.path`` by a string); ``pytest.fixture`` is a decorator only, and no
+name pytest collects (``test_x = helper``) is bound to a value of another shape. Any other
+module, one that cannot be read (a syntax error, past 4 MiB) or a walk cut short makes every
+folder one that may be first on ``sys.path`` (``syspathdirs``). A module without any of them
+reaches ``sys.path`` only through the project's own modules it imports: its source (the
+boundary, P1g)."""
 
 from __future__ import annotations
 
+import os
+
 from . import files as fs
 from .conftestplugins import LIMIT, above_conftests, below_files
-from .pathreader import Reader, Refused, named
+from .pathimports import Imports
+from .pathlists import Refused
+from .pathreader import Reader, named
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -39,13 +45,24 @@ def moves_path(folder: str) -> bool:
     if read is None:
         return True
     conftests, modules = read
+
+    def check(path: str, tree: ast.Module) -> None:
+        if not Reader(path, folder, fixtures | _fixtures(tree), imports).module(tree):
+            raise Refused
+
+    roots = [folder, os.path.join(folder, "src")]
+    for path in modules:  # (every folder pytest may put first for a test module or conftest)
+        at = os.path.dirname(path)
+        while at.startswith(folder.rstrip("/") + "/"):
+            roots.append(at)
+            at = os.path.dirname(at)
+    imports = Imports(folder, list(dict.fromkeys(roots)), _parsed, check)
     try:
         fixtures = {n for p in conftests for n in _fixtures(_parsed(p))}
         for path in modules:
             tree = _parsed(path)
-            if tree is not None and not Reader(path, folder, fixtures | _fixtures(
-                    tree)).module(tree):
-                return True
+            if tree is not None:
+                check(path, tree)
     except (Refused, RecursionError):
         return True
     return False

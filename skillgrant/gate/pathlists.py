@@ -13,6 +13,10 @@ if TYPE_CHECKING:
     from typing import Final
 
 
+class Refused(Exception):
+    """A shape the allow-list does not read."""
+
+
 def _names(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
@@ -214,3 +218,24 @@ def main_block(node: ast.AST) -> bool:
     return isinstance(node, ast.If) and isinstance(test, ast.Compare) and isinstance(
         test.left, ast.Name) and test.left.id == "__name__" and len(test.comparators) == 1 and \
         isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value == "__main__"
+
+
+def listed(module: str, name: str) -> bool:
+    """Whether the listed ``module``'s ``name`` is one a read module may use."""
+    names = MODULES[module]
+    if names is None:
+        return not name.startswith("_") and (module not in UPPER or name.isupper() or name in (
+            "signal", "alarm", "getsignal", "strerror", "errorcode", "S_ISDIR", "S_ISREG",
+            "S_ISLNK", "S_IMODE", "filemode"))
+    return name in names
+
+
+def value_attribute(attr: str, mine: bool, called: bool) -> None:
+    """Refuses ``attr`` of a value (``mine``: ``self``'s or ``cls``'s; ``called``: the
+    ``setattr``/``delattr`` a call's arguments were read for)."""
+    from .exactlists import DATA, FRAMES
+
+    if attr in MOVERS or attr.startswith(FRAMES) or (attr in RUNS and not called) or (
+            attr[:2] == "__" and attr not in DUNDERS and attr not in DATA) or (
+            attr[:1] == "_" and attr[:2] != "__" and not mine):
+        raise Refused

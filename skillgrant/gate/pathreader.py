@@ -4,10 +4,8 @@ refuses (False) a module where anything it does is of a shape not read."""
 
 from __future__ import annotations
 
-import os
-
-from . import files as fs
-from .pathlists import ALSO_BUILTINS, CALLED, CONFIGURED, RUNS, main_block, truth
+from .pathimports import Imports, Kind
+from .pathlists import ALSO_BUILTINS, CALLED, CONFIGURED, Refused, listed, truth, value_attribute
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -22,16 +20,13 @@ def named(node: ast.expr) -> str:
         isinstance(node, ast.Name) else ""
 
 
-class Refused(Exception):
-    """A shape the allow-list does not read."""
-
-
 class Reader:
     """The allow-list's reading of one module (``module``)."""
 
-    def __init__(self, path: str, folder: str, fixtures: set[str]) -> None:
-        self.path, self.folder, self.fixtures = path, folder, fixtures
+    def __init__(self, path: str, folder: str, fixtures: set[str], imports: Imports) -> None:
+        self.path, self.folder, self.fixtures, self.imports = path, folder, fixtures, imports
         self.modules: dict[str, str] = {}  # (a local name: the listed module it is)
+        self.project: dict[str, Kind] = {}  # (a local name: the project's modules it may be)
         self.fixture_names: set[str] = set()  # (local names of `pytest.fixture`)
         self.kept: set[int] = set()  # (Name nodes bound by an assignment read)
         self.conftest = path.endswith("/conftest.py")
@@ -40,6 +35,8 @@ class Reader:
     def module(self, tree: ast.Module) -> bool:
         """Whether the module ``tree`` is of the shapes read (see the module's text)."""
         import ast
+
+        from .pathlists import main_block
 
         try:
             for node in ast.walk(tree):
@@ -97,8 +94,11 @@ class Reader:
             top = alias.name.split(".")[0]
             if alias.name in MODULES and top in MODULES:
                 self.modules[alias.asname or top] = alias.name if alias.asname else top
-            elif top in MODULES or not self._project(top):
+            elif top in MODULES:
                 raise Refused
+            else:  # (the project's: refused where not found)
+                self._take(alias.asname or top, self.imports.module(
+                    self.path, 0, alias.name if alias.asname else top))
 
     def _import_from(self, node: ast.ImportFrom) -> None:
         from .pathlists import MODULES
@@ -106,35 +106,35 @@ class Reader:
         module = node.module or ""
         if any(a.name == "*" for a in node.names):
             raise Refused
-        if node.level:
-            return  # (a relative import: the project's)
-        if module not in MODULES:
-            if module.split(".")[0] in MODULES or not self._project(module.split(".")[0]):
-                raise Refused
+        if node.level or module.split(".")[0] not in MODULES:  # (the project's: G10, G11)
+            base = self.imports.module(self.path, node.level, module)
+            for alias in node.names:
+                self._take(alias.asname or alias.name, self.imports.attribute(base.project,
+                                                                              alias.name))
             return
+        if module not in MODULES:
+            raise Refused
         for alias in node.names:
             full = f"{module}.{alias.name}"
             if full in MODULES:
                 self.modules[alias.asname or alias.name] = full
-            elif not _listed(module, alias.name):
+            elif not listed(module, alias.name):
                 raise Refused
             elif full == "pytest.fixture":
                 self.fixture_names.add(alias.asname or alias.name)
 
-    def _project(self, top: str) -> bool:
-        """Whether the top name ``top`` is a module the project's folders hold (the collecting
-        folder, its ``src/``, the module's own folder and each up to the collecting one)."""
-        import sys
-
-        if top in sys.stdlib_module_names or top in sys.builtin_module_names:
-            return False  # (`gc` is the interpreter's, whatever `src/gc.py` there is)
-        at = os.path.dirname(self.path)
-        folders = [self.folder, os.path.join(self.folder, "src")]
-        while at.startswith(self.folder.rstrip("/") + "/"):
-            folders.append(at)
-            at = os.path.dirname(at)
-        return any(fs.exists(os.path.join(f, top + ".py")) or fs.exists(
-            os.path.join(f, top, "__init__.py")) for f in folders)
+    def _take(self, name: str, kind: Kind) -> None:
+        """Binds the local ``name`` to what a project module gives (``kind``): a listed module
+        exactly as its own import would, a project module as one (read in turn), a value."""
+        if kind.modules:
+            if len(kind.modules) > 1 or kind.names or kind.project or kind.value:
+                raise Refused
+            self.modules[name] = next(iter(kind.modules))
+            return
+        if "pytest.fixture" in kind.names:
+            self.fixture_names.add(name)
+        if kind.project:
+            self.project[name] = self.project[name] | kind if name in self.project else kind
 
     def _visit(self, node: ast.AST, decorating: bool) -> None:
         import ast
@@ -162,7 +162,7 @@ class Reader:
 
         if isinstance(node, ast.MatchClass):
             for attr in node.kwd_attrs:
-                _value_attribute(attr, False, False)
+                value_attribute(attr, False, False)
             for child in ast.iter_child_nodes(node):
                 self._visit(child, False)
             return
@@ -209,7 +209,8 @@ class Reader:
                     node) not in self.kept) or name[:2] == "__":  # (`test_x = helper`:
                 raise Refused  # pytest runs it; `__name__ = '__main__'`)
             return
-        if name in self.modules or (name in self.fixture_names and not decorating) or (
+        if name in self.modules or name in self.project or (  # (a module as a value)
+                name in self.fixture_names and not decorating) or (
                 name[:2] == "__" and name not in DUNDERS):
             raise Refused
         import builtins
@@ -221,10 +222,10 @@ class Reader:
             raise Refused  # (but as `_call` reads it)
 
     def _attribute(self, node: ast.Attribute, decorating: bool, called: bool = False,
-                   bare: bool = False) -> None:
+                   bare: bool = False, target: bool = False) -> None:
         """Reads an attribute chain (``called``: its last attribute is the function of a call
         ``_call`` read the arguments of; ``bare``: it is a decorator, or a ``marks=`` value,
-        itself)."""
+        itself; ``target``: the object ``setattr`` sets an attribute of)."""
         import ast
 
         chain: list[str] = []
@@ -234,9 +235,12 @@ class Reader:
             base = base.value
         chain.reverse()
         start = 0
+        if isinstance(base, ast.Name) and base.id in self.project:
+            self._project_chain(self.project[base.id], chain, decorating, called, target)
+            start = len(chain)
         if isinstance(base, ast.Name) and base.id in self.modules:
             start = self._module_chain(self.modules[base.id], chain, decorating)
-        else:
+        elif not (isinstance(base, ast.Name) and base.id in self.project):
             self._visit(base, decorating)
         marks = isinstance(base, ast.Name) and self.modules.get(base.id) == "pytest.mark"
         for index, attr in enumerate(chain):
@@ -249,7 +253,7 @@ class Reader:
                 raise Refused  # (a conftest's hook changing what pytest collects: G7, G8)
         mine = isinstance(base, ast.Name) and base.id in ("self", "cls")
         for index in range(start, len(chain)):
-            _value_attribute(chain[index], mine and index == 0,
+            value_attribute(chain[index], mine and index == 0,
                              called and index == len(chain) - 1)
 
     def _module_chain(self, module: str | None, chain: list[str], decorating: bool) -> int:
@@ -260,7 +264,7 @@ class Reader:
             attr = chain[start]
             if f"{module}.{attr}" in _modules():
                 module = f"{module}.{attr}"
-            elif _listed(module, attr):
+            elif listed(module, attr):
                 if f"{module}.{attr}" == "pytest.fixture" and not decorating:
                     raise Refused
                 module = None
@@ -271,6 +275,31 @@ class Reader:
             raise Refused  # (a module as a value: `helpers.run(os)`)
         return start
 
+    def _project_chain(self, kind: Kind, chain: list[str], decorating: bool, called: bool,
+                       target: bool = False) -> None:
+        """Reads the attributes ``chain`` of a project module (``kind``): each resolved in
+        the module read (``Imports.attribute``), a listed module's by its table, a value's as
+        any value's; refuses a project module left a value (``run(helpers)``) but as
+        ``setattr``'s object (``target``)."""
+        at = 0
+        while True:
+            if kind.value or kind.names:
+                for index in range(at, len(chain)):
+                    value_attribute(chain[index], False, called and index == len(chain) - 1)
+            if "pytest.fixture" in kind.names and at == len(chain) and not decorating:
+                raise Refused
+            for module in kind.modules:
+                done = at + self._module_chain(module, chain[at:], decorating)
+                for index in range(done, len(chain)):
+                    value_attribute(chain[index], False, called and index == len(chain) - 1)
+            if not kind.project:
+                return
+            if at == len(chain):
+                if target:
+                    return
+                raise Refused  # (a project module as a value)
+            kind, at = self.imports.attribute(kind.project, chain[at]), at + 1
+
     def _call(self, node: ast.Call, decorating: bool) -> None:
         import ast
 
@@ -280,7 +309,7 @@ class Reader:
             if not (isinstance(name, ast.Constant) and isinstance(name.value, str)) or (
                     isinstance(node.args[0], ast.Name) and node.args[0].id in self.modules):
                 raise Refused
-            _value_attribute(name.value, False, False)
+            value_attribute(name.value, False, False)
             for arg in [node.args[0], *node.args[2:]]:
                 self._visit(arg, False)
             return
@@ -289,13 +318,31 @@ class Reader:
             self._attribute(func, decorating, True)
         else:
             self._visit(func, decorating)
-        for child in node.args:
+        for index, child in enumerate(node.args):
+            if index == 0 and isinstance(func, ast.Attribute) and func.attr in (
+                    "setattr", "delattr") and self._target(child):
+                continue  # (`monkeypatch.setattr(helpers, "X", 1)`: a module's attribute set)
             self._visit(child, False)
         for keyword in node.keywords:  # (`pytest.param(…, marks=pytest.mark.xfail)`: applied)
             if keyword.arg == "marks":
                 self._decorators([keyword.value])
             else:
                 self._visit(keyword.value, False)
+
+    def _target(self, node: ast.expr) -> bool:
+        """Whether ``node``, the object of ``setattr``, is a project module's name or its
+        attributes (read as such: True)."""
+        import ast
+
+        base = node
+        while isinstance(base, ast.Attribute):
+            base = base.value
+        if not isinstance(base, ast.Name) or base.id not in self.project or \
+                base.id in self.modules:
+            return False
+        if isinstance(node, ast.Attribute):
+            self._attribute(node, False, target=True)
+        return True
 
     def _arguments(self, name: str, node: ast.Call) -> None:
         """Refuses the arguments of a call of ``CALLED``'s ``name`` but a mark's conditions
@@ -348,27 +395,3 @@ def _modules() -> dict[str, frozenset[str] | None]:
     from .pathlists import MODULES
 
     return MODULES
-
-
-def _listed(module: str, name: str) -> bool:
-    """Whether the listed ``module``'s ``name`` is one a read module may use."""
-    from .pathlists import MODULES, UPPER
-
-    names = MODULES[module]
-    if names is None:
-        return not name.startswith("_") and (module not in UPPER or name.isupper() or name in (
-            "signal", "alarm", "getsignal", "strerror", "errorcode", "S_ISDIR", "S_ISREG",
-            "S_ISLNK", "S_IMODE", "filemode"))
-    return name in names
-
-
-def _value_attribute(attr: str, mine: bool, called: bool) -> None:
-    """Refuses ``attr`` of a value (``mine``: ``self``'s or ``cls``'s; ``called``: the
-    ``setattr``/``delattr`` a call's arguments were read for)."""
-    from .exactlists import DATA, FRAMES
-    from .pathlists import DUNDERS, MOVERS
-
-    if attr in MOVERS or attr.startswith(FRAMES) or (attr in RUNS and not called) or (
-            attr[:2] == "__" and attr not in DUNDERS and attr not in DATA) or (
-            attr[:1] == "_" and attr[:2] != "__" and not mine):
-        raise Refused

@@ -98,14 +98,32 @@ def moved(guards: object) -> bool:
         from .pytestini import anchors
 
         runs = [fs.realpath(f) for f in getattr(guards, "run_folders", ())]
+        keys = ("testpaths", "addopts", "python_files")
         try:  # (and each anchor outside: an operand, a `testpaths` entry; s60-preview2 S)
-            more = [a for r in runs for a in anchors(r, pytest_settings(r, ("testpaths",)),
-                                                     guards)]
+            settings = [s for r in runs for s in pytest_settings(r, keys)]
+            more = [a for r in runs for a in anchors(r, settings, guards)]
+            settings += [s for a in more for s in pytest_settings(a, keys)]
         except ValueError:
             kept[""] = True
         else:
-            kept[""] = any(moves_path(f) for f in dict.fromkeys([*runs, *more]))
+            kept[""] = _collects_others(settings, guards) or any(
+                moves_path(f) for f in dict.fromkeys([*runs, *more]))
     return kept[""]
+
+
+def _collects_others(settings: list[tuple[str, str, str]], guards: object) -> bool:
+    """Whether pytest may run files ``pathcode`` does not read (s61-greview G16b): a
+    ``--doctest-glob`` (each matching file's ``>>>`` lines run in pytest's process) or a
+    ``python_files`` (test modules of other names) in the settings, the plan's pytest words or
+    ``PYTEST_ADDOPTS`` (the session's, an entry's), spelled anywhere in them (fail closed)."""
+    from .environment import values
+    from .pytestini import _plan_words
+
+    texts = [v for _, key, v in settings if key != "testpaths"] + [
+        w for _, _, w in _plan_words(guards)] + [values(("PYTEST_ADDOPTS",))[0] or ""] + [
+        a for a in getattr(guards, "assigned", ()) if a.startswith("PYTEST_ADDOPTS=")]
+    return any(key == "python_files" for _, key, _ in settings) or any(
+        "doctest-glob" in t or "python_files" in t for t in texts)
 
 
 def _holds_tests(folder: str, count: list[int]) -> bool:

@@ -254,14 +254,10 @@ MOVES: dict[str, dict[str, Case]] = {
 # rebound, a-project-module-named-like-a-builtin, a-cookie-hides-a-test-modules-plugins, and
 # the first spellings of the rows below; since 63f03da5: a-condition-string-is-code's last
 # spellings (an imported name, with_args, __call__); since 17d5eaab: an overloaded comparison;
-# all open at f716c470)
+# all open at f716c470; sys-bound-by-another-name since s62-gfix: a project module read
+# under the allow-list before a name is taken from it; a-file-pytest-runs-unread since s62-gfix:
+# a --doctest-glob or python_files anywhere in the settings or words moves the path)
 _P = "test_p_code_moves_the_path"
-OPEN.add(_P, "pathcode._read_files (b3219887) takes a test*.txt doctest file as moving the "
-         "path, not one the ini's --doctest-glob names (*.rst)", "a-file-pytest-runs-unread")
-OPEN.add(_P, "pathcode._Reader (95c40498) tracks a listed module only by the names its own "
-         "imports bind: a relative or project import of sys and a project module's alias of it "
-         "read as plain values (a class body's import: held since 63f03da5)",
-         "sys-bound-by-another-name")
 
 
 @pytest.mark.parametrize("row", list(MOVES))

@@ -1,0 +1,105 @@
+"""Session 62, s62-gfix (issue 29): the gate's readings of a project's Python test code
+(``pathcode``: a name taken from the project's own module is read through that module).
+
+Each case is read in the hook's own reading (``pathcode.moves_path`` of a temporary project):
+whether a conftest, test module or package ``__init__`` there may put a folder first on
+``sys.path``. The review rows proving each class with real pytest are
+tests/gate/test_s61_greview.py's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+#: ``src`` beside the tests (the folder a spelling puts first).
+SRC = "os.path.join(os.path.dirname(__file__), '..', 'src')"
+#: Each case: the project's files, whether ``moves_path`` is True. A name a test module takes
+#: from the project's module (s61-greview G10, G11, G14; the lead: a hole) is what that module
+#: binds it to, the module read under the same allow-list first.
+PROJECT: dict[str, tuple[dict[str, str], bool]] = {
+    "relative-import-of-sys": ({"tests/__init__.py": "import sys\n", "tests/test_a.py":
+                                "import os\nfrom . import sys\n\n\ndef test_a():\n    sys.path."
+                                "insert(0, " + SRC + ")\n"}, True),
+    "sys-from-a-project-module": ({"tests/helpers.py": "import sys\n", "tests/test_a.py":
+                                   "import os\nfrom helpers import sys\n\n\ndef test_a():\n    "
+                                   "sys.path.insert(0, " + SRC + ")\n"}, True),
+    "a-project-modules-alias": ({"tests/helpers.py": "import sys as s\n", "tests/test_a.py":
+                                 "import os\nimport helpers\n\n\ndef test_a():\n    helpers.s."
+                                 "path.insert(0, " + SRC + ")\n"}, True),
+    "through-a-packages-submodule": ({"pkg/__init__.py": "from . import sub\n", "pkg/sub.py":
+                                      "import sys as s\n", "tests/test_a.py": "import pkg\n\n\n"
+                                      "def test_a():\n    pkg.sub.s.path.insert(0, 'src')\n"},
+                                     True),
+    "getattr-of-a-project-module": ({"tests/helpers.py": "import sys as s\n", "tests/test_a.py":
+                                     "import helpers\n\n\ndef test_a():\n    getattr(helpers, "
+                                     "'s').path.insert(0, 'src')\n"}, True),
+    "a-project-module-as-a-value": ({"tests/helpers.py": "import sys as s\n", "tests/test_a.py":
+                                     "import helpers\n\nh = helpers\n\n\ndef test_a():\n    "
+                                     "h.s.path.insert(0, 'src')\n"}, True),
+    "a-function-that-moves-the-path": ({"tests/helpers.py": "from site import addsitedir\n",
+                                        "tests/test_a.py": "from helpers import addsitedir\n\n\n"
+                                        "def test_a():\n    addsitedir('src')\n"}, True),
+    "a-project-module-not-read": ({"tests/helpers.py": "import yaml\nX = 1\n",
+                                   "tests/test_a.py": "from helpers import X\n\n\ndef test_a():\n"
+                                   "    assert X\n"}, True),
+    "setattr-of-a-modules-module": ({"tests/helpers.py": "import sys as s\n", "tests/test_a.py":
+                                     "import helpers\n\n\ndef test_a(monkeypatch):\n    "
+                                     "monkeypatch.setattr(helpers.s, 'path', ['src'])\n"}, True),
+    # (everyday: a project's function, a module's constant patched, a fixture or mark a
+    # helper module gives, a package importing its own submodules)
+    "a-projects-function": ({"pkg/__init__.py": "", "pkg/core.py": "import os\n\n\ndef add(a, b)"
+                             ":\n    return a + b\n", "tests/test_a.py": "from pkg.core import "
+                             "add\nimport pkg.core\n\n\ndef test_a(monkeypatch):\n    monkeypatch"
+                             ".setattr(pkg.core, 'X', 1)\n    assert add(1, 2) == pkg.core.add(1,"
+                             " 2)\n"}, False),
+    "a-modules-constant-patched": ({"pkg/__init__.py": "X = 1\n", "tests/test_a.py": "import "
+                                    "pkg\n\n\ndef test_a(monkeypatch):\n    monkeypatch.setattr("
+                                    "pkg, 'X', 2)\n    assert pkg.X == 2\n"}, False),
+    "a-helpers-fixture": ({"tests/helpers.py": "from pytest import fixture\n", "tests/test_a.py":
+                           "from helpers import fixture\n\n\n@fixture\ndef f():\n    return 1\n"
+                           "\n\ndef test_a(f):\n    pass\n"}, False),
+    "a-helpers-mark": ({"tests/helpers.py": "import sys\nimport pytest\n\nskipwin = pytest.mark."
+                        "skipif(sys.platform == 'win32', reason='w')\n", "tests/test_a.py":
+                        "from helpers import skipwin\n\n\n@skipwin\ndef test_a():\n    pass\n"},
+                       False),
+    "a-package-importing-its-own": ({"pkg/__init__.py": "from .core import add\n", "pkg/core.py":
+                                     "from . import util\n\n\ndef add(a, b):\n    return util.f"
+                                     "(a) + b\n", "pkg/util.py": "def f(a):\n    return a\n",
+                                     "tests/test_a.py": "from pkg import add\n\n\ndef test_a():\n"
+                                     "    assert add(1, 2) == 3\n"}, False),
+}
+
+
+@pytest.mark.parametrize("case", list(PROJECT))
+def test_a_name_from_a_project_module(case: str, tmp_path: Path) -> None:
+    """``moves_path`` of the project holding the case's files."""
+    from skillgrant.gate.pathcode import moves_path
+
+    files, moves = PROJECT[case]
+    for path, data in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(data)
+    assert moves_path(str(tmp_path)) is moves
+
+
+#: Each case: a pytest setting (key, value), whether pytest may run files ``pathcode`` does not
+#: read (s61-greview G16b: an ini's ``--doctest-glob=*.rst`` runs each `.rst` file's ``>>>``
+#: lines in pytest's process; ``python_files``: test modules of other names).
+SETTINGS = {
+    "doctest-glob": (("addopts", "-q --doctest-glob=*.rst"), True),
+    "doctest-glob-apart": (("addopts", "--doctest-glob '*.md'"), True),
+    "python-files": (("python_files", "check_*.py"), True),
+    "python-files-overridden": (("addopts", "-o python_files=check_*.py"), True),
+    "plain-options": (("addopts", "-q -ra --strict-markers"), False),
+}
+
+
+@pytest.mark.parametrize("case", list(SETTINGS))
+def test_settings_collecting_unread_files(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``syspathdirs._collects_others`` of the case's setting (a plan with no pytest words)."""
+    from skillgrant.gate.syspathdirs import _collects_others
+
+    monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
+    (key, value), others = SETTINGS[case]
+    assert _collects_others([("/p", key, value)], object()) is others
