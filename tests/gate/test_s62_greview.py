@@ -51,7 +51,12 @@ FIRST: dict[str, dict[str, Case]] = {
         "a-dash": _first("my-tests"),
         "a-dot": _first("tests.unit"),
         "a-leading-digit": _first("1tests"),
-        "below-a-package": _first("tests/unit-a", {"tests/__init__.py": ""})},
+        "below-a-package": _first("tests/unit-a", {"tests/__init__.py": ""}),
+        # (a conftest's basedir: inserted at its load, before the tests)
+        "a-conftests-folder": (PYTEST, {"my-tests/__init__.py": "", "my-tests/conftest.py": "",
+                                        "tests/test_a.py": "def test_a():\n    import uses_yaml"
+                                        "\n", "tests/uses_yaml.py": "import yaml\n"},
+                               ["cp src/p my-tests/yaml.py", "python3 -m pytest -q"], {})},
 }
 
 _F = "test_f_pytest_puts_a_folder_first"
@@ -67,6 +72,59 @@ def test_f_pytest_puts_a_folder_first(row: str, tmp_path: Path) -> None:
     the test's ``import uses_yaml`` imports ``yaml`` from the folder pytest put first."""
     needs("python3", "pytest")
     _row(FIRST[row], tmp_path)
+
+
+# --- M: a name a test module takes from a module the reading misreads -----------------------
+
+#: tests/../src from a test module; the test's import of ``uses_yaml`` after its call.
+TSRC = "os.path.join(os.path.dirname(__file__), '..', 'src')"
+AFTER = "(0, " + TSRC + ")\n    import uses_yaml\n"
+
+
+def _m(test: str, more: dict[str, str], before: tuple[str, ...] = ()) -> Case:
+    """The case: tests/test_a.py ``import os`` and ``test``, tests/uses_yaml.py importing
+    ``yaml``, ``more``; (``before``), ``cp src/p src/yaml.py``, ``python3 -m pytest -q``."""
+    files = {"tests/uses_yaml.py": "import yaml\n", "tests/test_a.py": "import os\n" + test,
+             **more}
+    return PYTEST, files, ["cp src/p src/yaml.py", *before, "python3 -m pytest -q"], {}
+
+
+MODULES: dict[str, dict[str, Case]] = {
+    # G4: a project module named like a listed standard one that pytest has not imported
+    # (hashlib, gzip, tarfile, asyncio): CPython takes tests/hashlib.py (tests/ first); the
+    # reading takes the standard module's listed names
+    "a-project-module-named-like-a-standard-one": {
+        "from-import": _m("from hashlib import md5\n\n\ndef test_a():\n    md5" + AFTER,
+                          {"tests/hashlib.py": "import sys\nmd5 = sys.path.insert\n"}),
+        "attribute": _m("import gzip\n\n\ndef test_a():\n    gzip.open" + AFTER,
+                        {"tests/gzip.py": "import sys\nopen = sys.path.insert\n"})},
+    # G5 (bypass of 8330945b by order): the project module pathimports reads is writable
+    # after the shadow is written; then it binds the name to sys
+    "a-project-module-written-after-the-shadow": {
+        "helpers-rewritten": _m("import helpers\n\n\ndef test_a():\n    helpers.s.path.insert" +
+                                AFTER, {"tests/helpers.py": "class s:\n    path = []\n",
+                                        "src/h2": "import sys as s\n"},
+                                ("cp src/h2 tests/helpers.py",))},
+}
+# (held since 8330945b, each open at b3a74e29: a star import, a function returning sys, a
+# module attribute holding sys.path, `from sys import path` re-exported, a package __init__, a
+# class attribute, a module's module, sys.modules, os.sys, a lambda, a module of src)
+
+_M = "test_m_a_project_module_moves_the_path"
+OPEN.add(_M, "pathimports.Imports.top (8330945b) reads a listed standard module's name as the "
+         "standard module's; only builtins are: CPython imports the project's file from a "
+         "folder pytest put first", "a-project-module-named-like-a-standard-one")
+OPEN.add(_M, "pathimports (8330945b) reads a project module as it is now; the module is not "
+         "guarded, so a later write makes it bind the name to sys",
+         "a-project-module-written-after-the-shadow")
+
+
+@pytest.mark.parametrize("row", list(MODULES))
+def test_m_a_project_module_moves_the_path(row: str, tmp_path: Path) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p src/yaml.py``, then the
+    test module's own call puts src first and its ``import uses_yaml`` imports it."""
+    needs("python3", "pytest")
+    _row(MODULES[row], tmp_path)
 
 
 # --- H: a folder gcc searches that the gate does not read -----------------------------------
