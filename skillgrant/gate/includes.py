@@ -61,9 +61,10 @@ def included(folder: str) -> set[str] | None:
     """The names (each as spelled: ``cfg``, ``sub/x.h``) the sources below ``folder`` give an
     include directive, and those the files of those names at its top give; None where one
     cannot be read exactly (see the module's text)."""
-    sources = _sources(folder)
-    if sources is None:
+    walked = _sources(folder)
+    if walked is None:
         return None
+    sources, files = walked
     names: set[str] = set()
     queue, seen, budget = sources, set(sources), [_BUDGET, _LINES]
     while queue:
@@ -73,17 +74,20 @@ def included(folder: str) -> set[str] | None:
             return None
         names |= found | {os.path.normpath(n) for n in found if n}  # (`<./cfg>`: cfg)
         for name in found:  # (read too: the file a name reaches in the folder, beside the
-            for at in (os.path.join(folder, name), os.path.join(os.path.dirname(path), name)):
-                if at not in seen and fs.exists(at) and not fs.is_folder(at):  # source)
+            tail = "/" + os.path.normpath(name)  # source, in any folder below: a later
+            for at in (os.path.join(folder, name), os.path.join(os.path.dirname(path), name), *(
+                    p for p in files.get(tail.rpartition("/")[2], ()) if p.endswith(tail))):
+                if at not in seen and fs.exists(at) and not fs.is_folder(at):  # folder's, H5b)
                     seen.add(at)
                     queue.append(at)
     return names
 
 
-def _sources(folder: str) -> list[str] | None:
+def _sources(folder: str) -> tuple[list[str], dict[str, list[str]]] | None:
     """The C-family files below ``folder`` (any depth, through links, but ``_SKIPPED``
-    folders); None past ``_ENTRIES`` entries."""
+    folders), and every file there by its name; None past ``_ENTRIES`` entries."""
     found: list[str] = []
+    files: dict[str, list[str]] = {}
     stack, count, seen = [folder], 0, set()
     while stack:
         at = stack.pop()
@@ -104,9 +108,11 @@ def _sources(folder: str) -> list[str] | None:
             if entry.is_dir():
                 if entry.name not in _SKIPPED:
                     stack.append(entry.path)
-            elif entry.name.endswith(SOURCES):
-                found.append(entry.path)
-    return found
+            else:
+                files.setdefault(entry.name, []).append(entry.path)
+                if entry.name.endswith(SOURCES):
+                    found.append(entry.path)
+    return found, files
 
 
 def _read(path: str, budget: list[int]) -> set[str] | None:

@@ -390,10 +390,8 @@ _H = "test_h_a_source_names_a_header"
 # NUL, a splice after spaces, a -D over #ifndef, a computed include's document name, raw
 # strings and digit separators, a quoted include's own folder, node_modules' and a linked
 # folder's sources; since 64bafa4c: a directive after a closing comment; since 17d5eaab:
-# <./cfg>, <include/../cfg>; all open at f716c470)
-OPEN.add(_H, "includes.included (2b1680ca) reads an included file's names where the name is "
-         "at the folder's top or beside its source, not in a later folder of the search",
-         "a-header-a-header-includes")
+# <./cfg>, <include/../cfg>; all open at f716c470; since s62-gfix: a later folder's header, any
+# file below whose path ends with the name read)
 OPEN.add(_H, "includes._sources (2b1680ca) reads the SOURCES endings below the folder only "
          "(gcc -x c of any name; made or piped sources; a source outside the folder)",
          "a-source-the-reader-misses")

@@ -103,3 +103,28 @@ def test_settings_collecting_unread_files(case: str, monkeypatch: pytest.MonkeyP
     monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
     (key, value), others = SETTINGS[case]
     assert _collects_others([("/p", key, value)], object()) is others
+
+
+#: Each case: the files below a folder, the names its sources' include directives give (s61-
+#: greview H5b: a file a name reaches in a later folder of the search, `-Iinclude`, is read
+#: wherever it is below the folder).
+INCLUDES: dict[str, tuple[dict[str, str], set[str]]] = {
+    "a-later-folders-file": ({"t.c": "#include <a.tbl>\n", "include/a.tbl": "#include <cfg>\n"},
+                             {"a.tbl", "cfg"}),
+    "a-named-subfolders-file": ({"t.c": "#include <sub/a.x>\n", "inc/sub/a.x": "#include <c>\n"},
+                                {"sub/a.x", "c"}),
+    "a-name-reaching-nothing": ({"t.c": "#include <a.tbl>\n", "a.tbl.bak": "#include <c>\n"},
+                                {"a.tbl"}),
+}
+
+
+@pytest.mark.parametrize("case", list(INCLUDES))
+def test_the_names_the_sources_include(case: str, tmp_path: Path) -> None:
+    """``includes.included`` of the folder holding the case's files."""
+    from skillgrant.gate.includes import included
+
+    files, names = INCLUDES[case]
+    for path, data in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(data)
+    assert included(str(tmp_path)) == names
