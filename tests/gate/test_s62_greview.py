@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from bash_review import LeftOpen, needs
 from test_s57_greview2 import _session
-from test_s61_greview import BUILDS, HEADER, MAIN, MAKE, PYTEST, Case, _row
+from test_s61_greview import BUILDS, HEADER, MAIN, MAKE, PYTEST, Case, Linked, _row
 
 #: Real bash, python3, pytest, gcc, make and fresh hook processes: CI's slow step runs them.
 pytestmark = pytest.mark.slow
@@ -140,7 +140,7 @@ def _h(include: str, makefile: str = BUILDS, env: dict[str, str] | None = None,
     return MAKE, files, [copy, "make test"], env or {}
 
 
-HEADERS: dict[str, dict[str, Case]] = {
+HEADERS: dict[str, dict[str, Case | Linked]] = {
     # G2: the makefile's own gcc options name the folder (the session's CPPFLAGS=-I. is read:
     # toolnames.looked_up guards ./stdio.h); cpp takes ./stdio.h for the system's
     "a-makefiles-own-include-folder": {
@@ -155,6 +155,12 @@ HEADERS: dict[str, dict[str, Case]] = {
         "cppflags-at-file": _h("#include <cfg>\n", env={"CPPFLAGS": "@opts"}, more={
             "opts": "-I.\n", "cfg": "\n"}, copy="cp src/hself cfg"),
         "a-system-name": _h(STDIO, env={"CPPFLAGS": "@opts"}, more={"opts": "-I.\n"})},
+    # G6 (bypass of 9410e5a9, H5b): a later folder of the search outside the project (made
+    # before the session) holds the included file naming <cfg>: its text is not read
+    "a-later-folder-outside": {
+        "relative": (*_h("#include <a.tbl>\n", env={"CPPFLAGS": "-I. -I../inc"}, more={
+            "cfg": "\n"}, copy="cp src/hself cfg"),
+                     "mkdir -p ../inc && printf '#include <cfg>\\n' > ../inc/a.tbl")},
 }
 
 _H = "test_h_gcc_reads_a_header_unguarded"
@@ -164,6 +170,9 @@ OPEN.add(_H, "toolnames.looked_up (b3a74e29) reads the session's and the plan's 
 OPEN.add(_H, "flagpaths (b3a74e29): a session value's @file is guarded but its options are "
          "not read (the folders they name unknown, nothing guarded widely)",
          "a-response-file-holds-the-folder")
+OPEN.add(_H, "includes.included (9410e5a9) reads an included name's file at the folder's top, "
+         "beside its source or below the folder, not in a later folder of the search outside "
+         "it", "a-later-folder-outside")
 
 
 @pytest.mark.parametrize("row", list(HEADERS))
