@@ -74,19 +74,22 @@ def test_f_pytest_puts_a_folder_first(row: str, tmp_path: Path) -> None:
     _row(FIRST[row], tmp_path)
 
 
-# --- M: a name a test module takes from a module the reading misreads -----------------------
+# --- M: a module the reading misreads or does not read moves the path -----------------------
 
 #: tests/../src from a test module; the test's import of ``uses_yaml`` after its call.
 TSRC = "os.path.join(os.path.dirname(__file__), '..', 'src')"
 AFTER = "(0, " + TSRC + ")\n    import uses_yaml\n"
+IMPORTS = "def test_a():\n    import uses_yaml\n"
+#: A module putting src first at its import.
+MOVER = "import os\nimport sys\n\nsys.path.insert(0, os.path.abspath('src'))\n"
 
 
-def _m(test: str, more: dict[str, str], before: tuple[str, ...] = ()) -> Case:
+def _m(test: str, more: dict[str, str]) -> Case:
     """The case: tests/test_a.py ``import os`` and ``test``, tests/uses_yaml.py importing
-    ``yaml``, ``more``; (``before``), ``cp src/p src/yaml.py``, ``python3 -m pytest -q``."""
+    ``yaml``, ``more``; ``cp src/p src/yaml.py``, ``python3 -m pytest -q``."""
     files = {"tests/uses_yaml.py": "import yaml\n", "tests/test_a.py": "import os\n" + test,
              **more}
-    return PYTEST, files, ["cp src/p src/yaml.py", *before, "python3 -m pytest -q"], {}
+    return PYTEST, files, ["cp src/p src/yaml.py", "python3 -m pytest -q"], {}
 
 
 MODULES: dict[str, dict[str, Case]] = {
@@ -98,13 +101,17 @@ MODULES: dict[str, dict[str, Case]] = {
                           {"tests/hashlib.py": "import sys\nmd5 = sys.path.insert\n"}),
         "attribute": _m("import gzip\n\n\ndef test_a():\n    gzip.open" + AFTER,
                         {"tests/gzip.py": "import sys\nopen = sys.path.insert\n"})},
-    # G5 (bypass of 8330945b by order): the project module pathimports reads is writable
-    # after the shadow is written; then it binds the name to sys
-    "a-project-module-written-after-the-shadow": {
-        "helpers-rewritten": _m("import helpers\n\n\ndef test_a():\n    helpers.s.path.insert" +
-                                AFTER, {"tests/helpers.py": "class s:\n    path = []\n",
-                                        "src/h2": "import sys as s\n"},
-                                ("cp src/h2 tests/helpers.py",))},
+    # G7: a plugin module pytest imports at its start (pytest_plugins, -p) moves the path; the
+    # module is a start file (guarded: not the project's writable source, P1g), unread
+    "a-plugin-module-moves-the-path": {
+        "a-conftests-plugins": _m(IMPORTS, {"conftest.py": "pytest_plugins = ['helpers_plug']\n",
+                                            "helpers_plug.py": MOVER}),
+        "the-inis-p": _m(IMPORTS, {"pytest.ini": "[pytest]\naddopts = -p helpers_plug\n",
+                                   "helpers_plug.py": MOVER}),
+        "a-test-modules-plugins": _m(IMPORTS, {"tests/test_b.py": "pytest_plugins = ['helpers_"
+                                               "plug']\n", "helpers_plug.py": MOVER}),
+        "a-plugin-packages-init": _m(IMPORTS, {"conftest.py": "pytest_plugins = ['plugs.a']\n",
+                                               "plugs/__init__.py": MOVER, "plugs/a.py": ""})},
 }
 # (held since 8330945b, each open at b3a74e29: a star import, a function returning sys, a
 # module attribute holding sys.path, `from sys import path` re-exported, a package __init__, a
@@ -114,9 +121,9 @@ _M = "test_m_a_project_module_moves_the_path"
 OPEN.add(_M, "pathimports.Imports.top (8330945b) reads a listed standard module's name as the "
          "standard module's; only builtins are: CPython imports the project's file from a "
          "folder pytest put first", "a-project-module-named-like-a-standard-one")
-OPEN.add(_M, "pathimports (8330945b) reads a project module as it is now; the module is not "
-         "guarded, so a later write makes it bind the name to sys",
-         "a-project-module-written-after-the-shadow")
+OPEN.add(_M, "pathcode.moves_path (9410e5a9, s62-hmain too) reads conftests, test modules "
+         "and their __init__ files, not the plugin modules pytest imports at its start (guarded "
+         "as start files)", "a-plugin-module-moves-the-path")
 
 
 @pytest.mark.parametrize("row", list(MODULES))
