@@ -49,6 +49,7 @@ from .makelines import (
 from .makerecipes import Unbounded, Unread, build_text, exact, make_words, sub_makes, writes
 from .makeremade import Remaking
 from .makeremakes import remade
+from .makesession import session_doubts
 from .makevalues import Values
 from .startvars import WHOLE
 
@@ -328,6 +329,7 @@ class _Reading(Values, Remaking):
                         for where, code in self.code if (where not in self.values or "shell" in
                         code) and before(self.heads.get(where), self.makers, self.sub) and
                         writes(code)]
+        self.doubts += session_doubts(self.code, self.definitions, self.trusted())
         recipes = "\n".join(code for _, code in self.code)
         self.relative += self.moved if MOVES.search(recipes) else []
         self.doubts += [(f"{where} gives a start variable a relative value ({value!r}), read "

@@ -174,9 +174,6 @@ MAKES: dict[str, tuple[str, str, dict[str, str]]] = {
 }
 
 # (command-line-variable-under-a-pattern: held since s60-pfix, a pattern call's make variables)
-_open("test_n_makes_variable_gives_pytest_a_plugin", "at 41a91e9 no reading of the pytest "
-      "words a recipe's $(VAR) takes from make's command line or environment",
-      "sessions-variable-under-the-exact-entry")
 
 
 @pytest.mark.parametrize("case", _rows("test_n_makes_variable_gives_pytest_a_plugin", MAKES))

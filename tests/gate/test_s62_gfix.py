@@ -128,3 +128,41 @@ def test_the_names_the_sources_include(case: str, tmp_path: Path) -> None:
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(data)
     assert included(str(tmp_path)) == names
+
+
+#: Each case: a makefile's line, the session's environment's additions, the makefiles'
+#: definitions (all trusted but those of ``UNTRUSTED``), whether it is a doubt of every folder
+#: (s59-preview N, s61-greview M: a value the session gives the recipe's pytest).
+UNTRUSTED = {"FLAGS"}
+SESSION: dict[str, tuple[str, dict[str, str], dict[str, list[str]], bool]] = {
+    "a-variable-the-session-sets": ("python3 -m pytest -q $(PYTESTFLAGS)",
+                                    {"PYTESTFLAGS": "-phelpers"}, {}, True),
+    "braces-and-value": ("python3 -m pytest ${A} $(value B)", {"B": "-phelpers"}, {}, True),
+    "a-one-letter-name": ("python3 -m pytest $P", {"P": "-phelpers"}, {}, True),
+    "through-a-definition": ("python3 -m pytest $(ARGS)", {"ZZ_S62": "-phelpers"},
+                             {"ARGS": ["$(shell echo $$ZZ_S62)"]}, True),
+    "a-definition-not-trusted": ("python3 -m pytest $(FLAGS)", {"FLAGS": "-phelpers"},
+                                 {"FLAGS": ["-q"]}, True),
+    "a-computed-name": ("python3 -m pytest $(A$(B))", {}, {}, True),
+    "the-makefiles-own-value": ("python3 -m pytest $(OPTS)", {"OPTS": "-phelpers"},
+                                {"OPTS": ["-q"]}, False),
+    "a-variable-the-session-does-not-set": ("python3 -m pytest $(ZZ_S62_UNSET)", {}, {}, False),
+    "a-line-not-naming-pytest": ("$(CC) $(CPPFLAGS) t.c -o t", {"CPPFLAGS": "-I."}, {}, False),
+    "the-sessions-path": ("PATH=$$PATH:bin python3 -m pytest -q", {}, {}, False),
+    "a-special-variable": ("python3 -m pytest -q", {"VPATH": "tools"}, {}, True),
+}
+
+
+@pytest.mark.parametrize("case", list(SESSION))
+def test_a_value_the_session_gives_make(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``makesession.session_doubts`` of the case's line."""
+    from skillgrant.gate.makesession import session_doubts
+
+    line, env, definitions, doubted = SESSION[case]
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    for name in ("MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS", "VPATH", "ZZ_S62_UNSET"):
+        if name not in env:
+            monkeypatch.delenv(name, raising=False)
+    doubts = session_doubts([("Makefile:2", line)], definitions, set(definitions) - UNTRUSTED)
+    assert bool(doubts) is doubted, doubts
