@@ -190,4 +190,71 @@ def test_h_gcc_reads_a_header_unguarded(row: str, tmp_path: Path) -> None:
     _row(HEADERS[row], tmp_path)
 
 
+# --- S: a value of the session's environment make's recipe gives pytest -------------------
+
+PASSES = "def test_a():\n    pass\n"
+RECIPE = "test:\n\tpython3 -m pytest -q $(PYTESTFLAGS)\n"
+PLUGIN = {"PYTESTFLAGS": "-phelpers"}
+
+
+def _s(makefile: str, env: dict[str, str], more: dict[str, str] | None = None,
+       copy: str = "cp src/p helpers.py") -> Case:
+    """The case: plan ``Bash(make test)``, ``Bash(cp *)``; the session's ``env``; ``copy``
+    (the plugin ``helpers``), ``make test``."""
+    return (["Bash(make test)", "Bash(cp *)"], {"Makefile": makefile, "tests/test_a.py": PASSES,
+                                                "helpers.py": "", **(more or {})},
+            [copy, "make test"], env)
+
+
+VALUES: dict[str, dict[str, Case]] = {
+    # G8 (bypass of 346df853): the recipe's shell reads the environment by a command or an
+    # indirect expansion, not a `$$NAME` spelling
+    "the-shell-reads-the-environment-otherwise": {
+        "printenv": _s("test:\n\tpython3 -m pytest -q $$(printenv PYTESTFLAGS)\n", PLUGIN),
+        "env-and-sed": _s("test:\n\tpython3 -m pytest -q $$(env | sed -n 's/^PYTESTFLAGS=//p')"
+                          "\n", PLUGIN),
+        "bash-indirect": _s("SHELL = /bin/bash\ntest:\n\tn=PYTESTFLAGS; python3 -m pytest -q "
+                            "$${!n}\n", PLUGIN)},
+    # G9: a session value given to a script of the project that runs pytest (the line names
+    # no pytest)
+    "a-session-value-through-a-script": {
+        "sh-script": _s("test:\n\tsh tests/run.sh $(ARGS)\n", {"ARGS": "-phelpers"},
+                        {"tests/run.sh": "python3 -m pytest -q \"$@\"\n"})},
+    # held since 346df853 (each open at b3a74e29): a self-referencing `:=`, an assignment
+    # under a condition, an exported variable the shell reads, a sub-make's command-line or
+    # exported value, MAKEFLAGS' `-e` spelled otherwise, the plan's own `make -e`
+    "held": {
+        "a-self-referencing-simple-value": _s("PYTESTFLAGS := $(PYTESTFLAGS) -q\n" + RECIPE,
+                                              PLUGIN),
+        "assigned-under-a-condition": _s("ifndef PYTESTFLAGS\nPYTESTFLAGS = -q\nendif\n" +
+                                         RECIPE, PLUGIN),
+        "exported-to-the-shell": _s("export FLAGS = $(ARGS)\ntest:\n\tpython3 -m pytest -q "
+                                    "$$FLAGS\n", {"ARGS": "-phelpers"}),
+        "a-sub-makes-command-line": _s("test:\n\t$(MAKE) -C sub PYTESTFLAGS='$(ARGS)'\n",
+                                       {"ARGS": "-phelpers"}, {"sub/Makefile": RECIPE,
+                                                               "sub/tests/test_a.py": PASSES},
+                                       "cp src/p sub/helpers.py"),
+        "makeflags-cluster": _s("PYTESTFLAGS = -q\n" + RECIPE, {**PLUGIN, "MAKEFLAGS": "ke"}),
+        "makeflags-long": _s("PYTESTFLAGS = -q\n" + RECIPE, {**PLUGIN, "MAKEFLAGS":
+                                                          "--environment-overrides"}),
+        "makeflags-after-jobs": _s("PYTESTFLAGS = -q\n" + RECIPE, {**PLUGIN, "MAKEFLAGS":
+                                                                "-j2 -e"})},
+}
+
+_S = "test_s_a_session_value_reaches_pytest"
+OPEN.add(_S, "makesession.references (346df853) takes a recipe's shell reading the environment "
+         "only as $$NAME; a command (printenv, env) or bash's ${!n} reads any variable",
+         "the-shell-reads-the-environment-otherwise")
+OPEN.add(_S, "makesession.session_doubts (346df853) reads only lines naming pytest; a session "
+         "value given to a script that runs pytest is not read", "a-session-value-through-a-script")
+
+
+@pytest.mark.parametrize("row", list(VALUES))
+def test_s_a_session_value_reaches_pytest(row: str, tmp_path: Path) -> None:
+    """The session's variables; plan ``Bash(make test)``, ``Bash(cp *)``: ``cp src/p
+    helpers.py``, then make's pytest imports the plugin ``helpers``."""
+    needs("make", "python3", "pytest")
+    _row(VALUES[row], tmp_path)
+
+
 _ = _session  # (the cost rows below ask it directly)
