@@ -34,6 +34,7 @@ from .pathreader import Reader, named
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     import ast
+    from collections.abc import Callable
 
 
 def moves_path(folder: str) -> bool:
@@ -44,7 +45,7 @@ def moves_path(folder: str) -> bool:
     read = _read_files(folder)
     if read is None:
         return True
-    conftests, modules = read
+    conftests, modules, below = read
 
     def check(path: str, tree: ast.Module) -> None:
         if not Reader(path, folder, fixtures | _fixtures(tree), imports).module(tree):
@@ -59,19 +60,30 @@ def moves_path(folder: str) -> bool:
     imports = Imports(folder, list(dict.fromkeys(roots)), _parsed, check)
     try:
         fixtures = {n for p in conftests for n in _fixtures(_parsed(p))}
-        for path in modules:
-            tree = _parsed(path)
-            if tree is not None:
-                check(path, tree)
+        _check_all(modules, check)
+        plugins = _plugins(folder, below)  # (asked last: the walk again, s62-greview G7)
+        if plugins is None:
+            return True
+        fixtures |= {n for p in plugins for n in _fixtures(_parsed(p))}
+        _check_all(plugins, check)
     except (Refused, RecursionError):
         return True
     return False
 
 
-def _read_files(folder: str) -> tuple[list[str], list[str]] | None:
-    """The conftests pytest may load for ``folder`` and every module read (those, the test
+def _check_all(paths: list[str], check: Callable[[str, ast.Module], None]) -> None:
+    """``check`` of each module of ``paths`` there."""
+    for path in paths:
+        tree = _parsed(path)
+        if tree is not None:
+            check(path, tree)
+
+
+def _read_files(folder: str) -> tuple[list[str], list[str], list[str]] | None:
+    """The conftests pytest may load for ``folder``, every module read (those, the test
     modules below it and the ``__init__`` of their packages and of the conftests' up: those
-    pytest imports; a package's that holds neither is the project's source, P1g); None where
+    pytest imports; a package's that holds neither is the project's source, P1g) and the
+    files below it; None where
     the folders below hold too many entries, or a doctest text file (``test*.txt``: pytest
     runs its examples in its own process, s61-greview G16)."""
     from .testnames import test_name
@@ -91,7 +103,33 @@ def _read_files(folder: str) -> tuple[list[str], list[str]] | None:
         while at + "/__init__.py" in held:
             inits.append(at + "/__init__.py")
             at = at.rpartition("/")[0]
-    return conftests, list(dict.fromkeys([*conftests, *inits, *tests]))
+    return conftests, list(dict.fromkeys([*conftests, *inits, *tests])), below
+
+
+def _plugins(folder: str, below: list[str]) -> list[str] | None:
+    """The plugin modules among the files ``below`` the collecting ``folder`` pytest imports at
+    its start (a conftest's or test module's ``pytest_plugins``, the settings' ``-p``:
+    ``conftestplugins``; s62-greview G7), and their packages' ``__init__`` files; None where
+    they are not read (or one is a compiled module's)."""
+    import fnmatch
+
+    from .checkersettings import pytest_settings
+    from .conftestplugins import conftest_plugins
+    from .pytestini import words
+
+    try:
+        given = tuple(w[2:] or (ws[k + 1] if k + 1 < len(ws) else "") for _, _, value in
+                      pytest_settings(folder, ("addopts",)) for ws in [words(value)]
+                      for k, w in enumerate(ws) if w[:2] == "-p")
+    except ValueError:
+        return None
+    every, patterns = conftest_plugins(folder, tuple(g for g in given if g[:3] != "no:"))
+    if every:
+        return None
+    found = [p for p in below if any(fnmatch.fnmatchcase(p, "*/" + q.lstrip("/")) if "/" in q
+                                     else fnmatch.fnmatchcase(p.rpartition("/")[2], q)
+                                     for q in patterns)]
+    return None if any(not p.endswith(".py") for p in found) else found
 
 
 def _parsed(path: str) -> ast.Module | None:

@@ -63,17 +63,25 @@ class Imports:
         self.trees: dict[str, ast.Module | None] = {}
         self.resolving: set[tuple[str, str]] = set()
 
-    def top(self, path: str, top: str) -> tuple[Found, ...]:
-        """The project modules the top name ``top`` may be for the module at ``path``."""
+    def top(self, path: str, top: str, standard: bool = False) -> tuple[Found, ...]:
+        """The project modules the top name ``top`` may be for the module at ``path`` (a
+        standard module's name: none, but where ``standard`` asks whether one shadows it)."""
         import sys
 
-        if top in sys.stdlib_module_names or top in sys.builtin_module_names:
+        if top in sys.builtin_module_names or (top in sys.stdlib_module_names and not standard):
             return ()  # (`gc` is the interpreter's, whatever `src/gc.py` there is)
         at, folders = os.path.dirname(path), [*self.roots]
         while at.startswith(self.folder.rstrip("/") + "/") or at == self.folder:
             folders.append(at)
             at = os.path.dirname(at)
         return tuple(dict.fromkeys(f for root in dict.fromkeys(folders) for f in _in(root, top)))
+
+    def listed(self, path: str, dotted: str) -> None:
+        """Refuses the listed module ``dotted`` where a project file of its top name may be
+        imported in its stead (``tests/hashlib.py``: the test's folder first, prepend mode;
+        s62-greview G4; only a builtin module is the interpreter's whatever the folders)."""
+        if self.top(path, dotted.split(".")[0], True):
+            raise Refused
 
     def module(self, path: str, level: int, dotted: str) -> Kind:
         """What ``import dotted`` (``level`` dots before it: relative to ``path``'s package)
@@ -90,6 +98,7 @@ class Imports:
         elif parts[0] in MODULES:
             if dotted not in MODULES:
                 raise Refused
+            self.listed(path, dotted)
             return Kind(modules=frozenset((dotted,)))
         else:
             found, parts = self.top(path, parts[0]), parts[1:]
@@ -147,6 +156,7 @@ class Imports:
             return self.attribute(self.module(path, node.level, module).project, name)
         if module not in MODULES:
             raise Refused
+        self.listed(path, module)
         if f"{module}.{name}" in MODULES:
             return Kind(modules=frozenset((f"{module}.{name}",)))
         if not listed(module, name):

@@ -93,6 +93,7 @@ class Reader:
         for alias in node.names:
             top = alias.name.split(".")[0]
             if alias.name in MODULES and top in MODULES:
+                self.imports.listed(self.path, top)
                 self.modules[alias.asname or top] = alias.name if alias.asname else top
             elif top in MODULES:
                 raise Refused
@@ -114,6 +115,7 @@ class Reader:
             return
         if module not in MODULES:
             raise Refused
+        self.imports.listed(self.path, module)
         for alias in node.names:
             full = f"{module}.{alias.name}"
             if full in MODULES:

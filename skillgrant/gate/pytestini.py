@@ -156,7 +156,7 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
         # where sys.path finds it: PYTHONPATH's, a site folder's; s57-greview2; a
         # conftest's `pytest_plugins`: s55-greview3 P3)
         every = every or (None if not _LAST[0][2] else _LAST[0][2][0] is None)
-        for at_folder, key, value in [*settings, *_plan_words(guards)]:
+        for at_folder, key, value in [*settings, *plan_words(guards)]:
             given = words(value) if key != "" else value.split("\0")
             if key in ("testpaths", "norecursedirs"):
                 continue
@@ -194,7 +194,7 @@ def _reading(folder: str, guards: object) -> tuple[bool | None, tuple[str, ...]]
     return kept[folder]
 
 
-def _plan_words(guards: object) -> list[tuple[str, str, str]]:
+def plan_words(guards: object) -> list[tuple[str, str, str]]:
     """The words each pytest command of ``guards``' plan entries (``Guarded.named``) gives
     pytest after its name, as a setting ``("", "", WORDS)`` (``WORDS`` joined by ``\\0``): read
     by the same allow-list of options as the settings' ``addopts`` (s59-preview O: the plan's

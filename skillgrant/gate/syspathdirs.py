@@ -117,10 +117,10 @@ def _collects_others(settings: list[tuple[str, str, str]], guards: object) -> bo
     ``python_files`` (test modules of other names) in the settings, the plan's pytest words or
     ``PYTEST_ADDOPTS`` (the session's, an entry's), spelled anywhere in them (fail closed)."""
     from .environment import values
-    from .pytestini import _plan_words
+    from .pytestini import plan_words
 
     texts = [v for _, key, v in settings if key != "testpaths"] + [
-        w for _, _, w in _plan_words(guards)] + [values(("PYTEST_ADDOPTS",))[0] or ""] + [
+        w for _, _, w in plan_words(guards)] + [values(("PYTEST_ADDOPTS",))[0] or ""] + [
         a for a in getattr(guards, "assigned", ()) if a.startswith("PYTEST_ADDOPTS=")]
     return any(key == "python_files" for _, key, _ in settings) or any(
         "doctest-glob" in t or "python_files" in t for t in texts)

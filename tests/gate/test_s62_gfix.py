@@ -46,6 +46,25 @@ PROJECT: dict[str, tuple[dict[str, str], bool]] = {
     "setattr-of-a-modules-module": ({"tests/helpers.py": "import sys as s\n", "tests/test_a.py":
                                      "import helpers\n\n\ndef test_a(monkeypatch):\n    "
                                      "monkeypatch.setattr(helpers.s, 'path', ['src'])\n"}, True),
+    # (s62-greview G4: a project file named like a listed standard module, first in its stead)
+    "a-project-module-named-like-a-standard-one": ({"tests/hashlib.py": "import sys\nmd5 = 1\n",
+                                                   "tests/test_a.py": "from hashlib import md5"
+                                                   "\n\n\ndef test_a():\n    assert md5\n"},
+                                                  True),
+    # (s62-greview G7: a plugin module pytest imports at its start, named by a conftest or the
+    # settings' -p)
+    "a-conftests-plugin-module": ({"conftest.py": "pytest_plugins = ['helpers_plug']\n",
+                                   "helpers_plug.py": "import os, sys\nsys.path.insert(0, os."
+                                   "path.abspath('src'))\n", "tests/test_a.py": "def test_a():\n"
+                                   "    pass\n"}, True),
+    "an-ini-plugin-module": ({"pytest.ini": "[pytest]\naddopts = -p helpers_plug\n",
+                              "helpers_plug.py": "import os, sys\nsys.path.insert(0, os.path."
+                              "abspath('src'))\n", "tests/test_a.py": "def test_a():\n    pass"
+                              "\n"}, True),
+    "a-plain-plugin-module": ({"conftest.py": "pytest_plugins = ['helpers_plug']\n",
+                               "helpers_plug.py": "import pytest\n\n\n@pytest.fixture\ndef "
+                               "db():\n    return 1\n", "tests/test_a.py": "def test_a():\n"
+                               "    pass\n"}, False),
     # (everyday: a project's function, a module's constant patched, a fixture or mark a
     # helper module gives, a package importing its own submodules)
     "a-projects-function": ({"pkg/__init__.py": "", "pkg/core.py": "import os\n\n\ndef add(a, b)"
