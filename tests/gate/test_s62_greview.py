@@ -92,7 +92,7 @@ def _m(test: str, more: dict[str, str]) -> Case:
     return PYTEST, files, ["cp src/p src/yaml.py", "python3 -m pytest -q"], {}
 
 
-MODULES: dict[str, dict[str, Case]] = {
+MODULES: dict[str, dict[str, Case | Linked]] = {
     # G4: a project module named like a listed standard one that pytest has not imported
     # (hashlib, gzip, tarfile, asyncio): CPython takes tests/hashlib.py (tests/ first); the
     # reading takes the standard module's listed names
@@ -100,7 +100,12 @@ MODULES: dict[str, dict[str, Case]] = {
         "from-import": _m("from hashlib import md5\n\n\ndef test_a():\n    md5" + AFTER,
                           {"tests/hashlib.py": "import sys\nmd5 = sys.path.insert\n"}),
         "attribute": _m("import gzip\n\n\ndef test_a():\n    gzip.open" + AFTER,
-                        {"tests/gzip.py": "import sys\nopen = sys.path.insert\n"})},
+                        {"tests/gzip.py": "import sys\nopen = sys.path.insert\n"}),
+        # (G4b, bypass of e470fe6e: a sourceless module, which pathimports._in does not see)
+        "sourceless": (*_m("from hashlib import md5\n\n\ndef test_a():\n    md5" + AFTER,
+                           {"src/hl": "import sys\nmd5 = sys.path.insert\n"}),
+                       "python3 -c 'import py_compile as c; c.compile(\"src/hl\", "
+                       "cfile=\"tests/hashlib.pyc\")'")},
     # G7: a plugin module pytest imports at its start (pytest_plugins, -p) moves the path; the
     # module is a start file (guarded: not the project's writable source, P1g), unread
     "a-plugin-module-moves-the-path": {
@@ -111,19 +116,29 @@ MODULES: dict[str, dict[str, Case]] = {
         "a-test-modules-plugins": _m(IMPORTS, {"tests/test_b.py": "pytest_plugins = ['helpers_"
                                                "plug']\n", "helpers_plug.py": MOVER}),
         "a-plugin-packages-init": _m(IMPORTS, {"conftest.py": "pytest_plugins = ['plugs.a']\n",
-                                               "plugs/__init__.py": MOVER, "plugs/a.py": ""})},
+                                               "plugs/__init__.py": MOVER, "plugs/a.py": ""}),
+        # (G7b, bypasses of e470fe6e: the plan's own -p; a plugin found outside the folder)
+        "the-plans-own-p": (["Bash(python3 -m pytest -q -p helpers_plug)", "Bash(cp *)"],
+                            _m(IMPORTS, {"helpers_plug.py": MOVER})[1],
+                            ["cp src/p src/yaml.py", "python3 -m pytest -q -p helpers_plug"], {}),
+        "found-outside-the-folder": (
+            *_m(IMPORTS, {"pytest.ini": "[pytest]\naddopts = -p helpers_plug\n"})[:3],
+            {"PYTHONPATH": "../lib"}, "mkdir -p ../lib && printf 'import os, sys\\nsys.path."
+            "insert(0, os.path.abspath(\"src\"))\\n' > ../lib/helpers_plug.py")},
 }
 # (held since 8330945b, each open at b3a74e29: a star import, a function returning sys, a
 # module attribute holding sys.path, `from sys import path` re-exported, a package __init__, a
 # class attribute, a module's module, sys.modules, os.sys, a lambda, a module of src)
 
 _M = "test_m_a_project_module_moves_the_path"
-OPEN.add(_M, "pathimports.Imports.top (8330945b) reads a listed standard module's name as the "
-         "standard module's; only builtins are: CPython imports the project's file from a "
-         "folder pytest put first", "a-project-module-named-like-a-standard-one")
-OPEN.add(_M, "pathcode.moves_path (9410e5a9, s62-hmain too) reads conftests, test modules "
-         "and their __init__ files, not the plugin modules pytest imports at its start (guarded "
-         "as start files)", "a-plugin-module-moves-the-path")
+# (from-import, attribute: open at 8330945b, held since e470fe6e; the first four plugin
+# spellings: open at s62-hmain and 9410e5a9, held since e470fe6e)
+OPEN.add(_M, "pathimports._in (e470fe6e) finds name.py and name/__init__.py only: a sourceless "
+         "tests/hashlib.pyc (or an extension module) shadowing a listed standard module is not "
+         "seen", "a-project-module-named-like-a-standard-one")
+OPEN.add(_M, "pathcode._plugins (e470fe6e) reads the settings' -p only, not the plan's own; a "
+         "plugin named but found outside the walked folder is read as nothing",
+         "a-plugin-module-moves-the-path")
 
 
 @pytest.mark.parametrize("row", list(MODULES))
