@@ -57,10 +57,12 @@ _SPACE: Final = " \t\f\v"
 _INCLUDES: Final = frozenset(("include", "include_next", "import", "embed"))
 
 
-def included(folder: str) -> set[str] | None:
+def included(folder: str, search: tuple[str, ...] = ()) -> set[str] | None:
     """The names (each as spelled: ``cfg``, ``sub/x.h``) the sources below ``folder`` give an
-    include directive, and those the files of those names at its top give; None where one
-    cannot be read exactly (see the module's text)."""
+    include directive, and those the files of those names give: at its top, beside the
+    including file, below it, or in a folder of ``search`` (the search's other folders,
+    outside: s62-greview G6); None where one cannot be read exactly (see the module's
+    text)."""
     walked = _sources(folder)
     if walked is None:
         return None
@@ -76,7 +78,8 @@ def included(folder: str) -> set[str] | None:
         for name in found:  # (read too: the file a name reaches in the folder, beside the
             tail = "/" + os.path.normpath(name)  # source, in any folder below: a later
             for at in (os.path.join(folder, name), os.path.join(os.path.dirname(path), name), *(
-                    p for p in files.get(tail.rpartition("/")[2], ()) if p.endswith(tail))):
+                    p for p in files.get(tail.rpartition("/")[2], ()) if p.endswith(tail)), *(
+                    os.path.join(s, name) for s in search)):
                 if at not in seen and fs.exists(at) and not fs.is_folder(at):  # folder's, H5b)
                     seen.add(at)
                     queue.append(at)

@@ -1,23 +1,28 @@
 """The values make and its recipes' shells take from the session's environment (issue 29,
-session 62: s59-preview N, s61-greview M, M1, M2), read where they reach pytest.
+session 62: s59-preview N, s61-greview M, M1, M2), read where they reach a program.
 
 make takes every variable of its environment as its own unless a makefile assigns it (on every
 path, not by ``?=``/``+=``; and not under ``-e``, a ``MAKEFLAGS`` holding ``e`` or an
 assignment: the environment's or the command line's values first), and a recipe's shell reads
 the environment itself (``$$PYTESTFLAGS``, ``$(shell echo $$X)``). The makefile's text is the
-project's (P1g); a value the session gives is not, and the gate does not read what pytest
-makes of it (``-phelpers``: a plugin it imports). So where a line of the makefiles (a recipe's,
-a value's), with the values of the variables it refers to (the makefiles' definitions, each
-followed), names pytest, each variable it refers to that the session's environment sets and
-make may take from it (``Values.trusted``: not the makefiles' own), each shell variable it
-names that the environment sets, and any computed name (``$(X$(Y))``) is a doubt of every
-folder (fail closed). So is any of make's own variables the environment sets (``special``:
-``.SHELLFLAGS`` splits into the shell's words, ``VPATH`` finds prerequisites elsewhere), but
-those make ignores there (``SHELL``) or reads as options (``MAKEFLAGS``: ``makereads``)."""
+project's (P1g); a value the session gives is not, and the gate does not read what a program
+makes of it (pytest's ``-phelpers``: a plugin it imports; a script's ``"$@"`` handing it on:
+s62-greview G9). So each line of the makefiles (a recipe's, a value's), with the values of the
+variables it refers to (the makefiles' definitions, each followed), is a doubt of every folder
+(fail closed) where it refers to a variable the session's environment sets and make may take
+from it (``Values.trusted``: not the makefiles' own), or names a shell variable the environment
+sets — but PATH, and on a line naming no pytest the variables the gate reads itself where they
+are used (``_ELSEWHERE``: HOME, PWD…; the toolchain's, ``flagpaths``) — and where a line naming
+pytest computes a name (``$(X$(Y))``) or runs shell text reading the environment otherwise
+(``$$(printenv X)``, backquotes, ``$${!n}``, ``env``, ``eval``: G8). So is any of make's own
+variables the environment sets (``special``: ``.SHELLFLAGS`` splits into the shell's words,
+``VPATH`` finds prerequisites elsewhere), but those make ignores there (``SHELL``) or reads as
+options (``MAKEFLAGS``: ``makereads``)"""
 
 from __future__ import annotations
 
 import os
+import re
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -29,6 +34,15 @@ _NOT_TAKEN: Final = frozenset(("SHELL", "MAKESHELL", "MAKEFLAGS", "GNUMAKEFLAGS"
                                "MAKELEVEL"))
 #: The names a line's text names pytest by.
 _RUNNERS: Final = ("pytest", "py.test")
+#: A shell's text reading the environment by what it runs (``$$(printenv X)``, backquotes,
+#: ``$${!n}``, ``env``, ``eval``: s62-greview G8).
+_READS: Final = re.compile(r"\$\$\(|`|\$\$\{!|\b(?:env|printenv|eval|export|declare|"
+                           r"typeset|compgen|set)\b")
+#: The session's variables whose values the gate reads itself where they are used (the
+#: search, home, the folders; the toolchain's: ``flagpaths``), taken on a line naming no
+#: pytest (a recipe's ``$(CC) $(CPPFLAGS)``, ``$(HOME)/bin``).
+_ELSEWHERE: Final = frozenset(("HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "SHELL", "TERM",
+                               "TMPDIR", "LANG", "LC_ALL", "LC_CTYPE", "VIRTUAL_ENV"))
 #: How many variables' values one line is followed through.
 _FOLLOWED: Final = 256
 
@@ -61,17 +75,24 @@ def session_doubts(code: list[tuple[str, str]], definitions: dict[str, list[str]
             for name in found - made:
                 made.add(name)
                 pending += definitions.get(name, [])
-        if not any(r in t.lower() for t in [text, *(v for n in made for v in definitions.get(
-                n, []))] for r in _RUNNERS):
-            continue
-        taken = sorted({n for n in made if n in environ and n not in trusted} |
-                       {n for n in shell if n in environ and n != "PATH"})  # (the
-        # session's PATH: the search the gate reads the plan's programs by)
-        if computed or pending or taken:
-            doubts.append((f"{where} gives pytest words the session's environment may hold "
-                           f"({', '.join(taken) or 'a computed name'}), which the gate does not "
-                           "read", None))
+        texts = [text, *(v for n in made for v in definitions.get(n, []))]
+        runs = any(r in t.lower() for t in texts for r in _RUNNERS)
+        taken = sorted(n for n in {*(m for m in made if m not in trusted), *shell}
+                       if n in environ and n != "PATH" and (runs or not _elsewhere(n)))
+        if pending or taken or (runs and (computed or any(_READS.search(t) for t in texts))):
+            doubts.append((f"{where} gives a program words the session's environment may "
+                           f"hold ({', '.join(taken) or 'a name not read'}), which the gate "
+                           "does not read", None))
     return doubts
+
+
+def _elsewhere(name: str) -> bool:
+    """Whether the gate reads the session's ``name`` itself where it is used (``_ELSEWHERE``,
+    the toolchain's)."""
+    from .environment import FLAGS
+    from .flagpaths import toolchain
+
+    return name in _ELSEWHERE or name in FLAGS or toolchain(name)
 
 
 def _unnamed() -> set[str]:

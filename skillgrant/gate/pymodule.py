@@ -129,15 +129,17 @@ def _start_folders() -> tuple[str, ...]:
 
 
 def _package(path: str | None, up: int) -> bool:
-    """Whether the folder ``up`` levels above ``path`` holds an ``__init__.py`` (a package's:
-    no folder pytest's ``prepend`` mode puts on ``sys.path``) and nothing else puts it there
-    (``_on_path``); False without ``path``."""
+    """Whether the folder ``up`` levels above ``path`` holds an ``__init__.py`` and is named
+    as a package (an identifier: pytest's ``resolve_package_path`` stops at ``my-tests``,
+    which is then the basedir its ``prepend`` mode puts first; s62-greview G1), and nothing
+    else puts it there (``_on_path``); False without ``path``."""
     if path is None:
         return False
     folder = path.rstrip("/")
     for _ in range(up):
         folder = folder.rpartition("/")[0]
-    return fs.identity((folder or "/") + "/__init__.py") is not None and not _on_path(
+    return folder.rpartition("/")[2].isidentifier() and fs.identity(
+        (folder or "/") + "/__init__.py") is not None and not _on_path(
         folder or "/")  # (a regular file, as pytest's is_file(): s56-greview3 R2)
 
 

@@ -148,7 +148,7 @@ def folder_items(values: list[tuple[list[str], str, str]], kept: set[str],
     for folder, kind in dict.fromkeys(folders) if len(folders) > 1 else ():
         shadowed.update(_own(folder, kind))  # (`-I. -I..`: ../cfg.h for ./cfg.h, L3)
     return linked + [i for f, kind in dict.fromkeys(folders)
-                     for i in looked_up(f, kind, shadowed)], through
+                     for i in looked_up(f, kind, shadowed, tuple(others))], through
 
 
 def _held(folder: str) -> dict[str, bool]:
@@ -209,12 +209,13 @@ def _kept_real(path: str, kept: set[str], reals: set[str]) -> str | None:
     return real if real in reals else None
 
 
-def looked_up(folder: str, kind: str,
-              shadowed: dict[str, bool] | None = None) -> list[tuple[str, bool]]:
+def looked_up(folder: str, kind: str, shadowed: dict[str, bool] | None = None,
+              search: tuple[str, ...] = ()) -> list[tuple[str, bool]]:
     """The items guarding in ``folder`` (absolute) what gcc, cpp, ld and the loader look up
     there by name for the lookups ``kind`` names (see the module's text), and the names
     ``shadowed`` (those a later folder of the search holds, ``_held``: a header below one of
-    its subfolders by its path, for headers only): each a file, or a folder whole. A folder
+    its subfolders by its path, for headers only; ``search``: the search's other folders,
+    where an included file is read too): each a file, or a folder whole. A folder
     ``folder`` holds (not a link) named as one of the system's include folders is guarded by
     the names that folder holds below it (``_below``), not whole (s55-greview2 K1)."""
     names: dict[str, bool] = {}
@@ -235,7 +236,8 @@ def looked_up(folder: str, kind: str,
             entries = {}
         here = [n for n in entries if n not in names and _looked_up_name(n, kind)]
         if HEADER in kind:  # (any name its sources include: `<cfg>`, `<c.inl>`; L)
-            here += [n for n in _included(folder, entries) if n not in names and n not in here]
+            here += [n for n in _included(folder, entries, search) if n not in names and
+                     n not in here]
         names.update(dict.fromkeys(here, False))  # (the project's own: H1)
         if HEADER in kind:  # (cpp takes `<dir>/stdio.h.gch`, a file or a folder, first: N4)
             names.update({f"{n}.gch": True for n in here})
@@ -248,7 +250,7 @@ def looked_up(folder: str, kind: str,
     return [(base + n, tree) for n, tree in names.items()]
 
 
-def _included(folder: str, entries: dict[str, bool]) -> list[str]:
+def _included(folder: str, entries: dict[str, bool], search: tuple[str, ...]) -> list[str]:
     """The files ``folder`` holds at its top (``entries``) its sources' include directives
     name (``includes.included``: ``<cfg>``, ``"c.inl"``, a header whatever its name, as
     ``./c.h`` is by its ending: session 55's rule; one not there yet is the project's own
@@ -256,7 +258,7 @@ def _included(folder: str, entries: dict[str, bool]) -> list[str]:
     every file there but a source's (``t.c``: the project's own, compiled anyway)."""
     from .includes import COMPILED, included
 
-    spelled = included(folder)
+    spelled = included(folder, search)
     return [n for n, is_folder in entries.items() if not is_folder and (
         not n.endswith(COMPILED) if spelled is None else n in spelled)]
 

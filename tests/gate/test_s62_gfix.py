@@ -114,20 +114,23 @@ SETTINGS = {
 }
 
 
-@pytest.mark.parametrize("case", list(SETTINGS))
-def test_settings_collecting_unread_files(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``syspathdirs._collects_others`` of the case's setting (a plan with no pytest words)."""
+def test_settings_collecting_unread_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``syspathdirs._collects_others`` of each case's setting (a plan with no pytest
+    words)."""
     from skillgrant.gate.syspathdirs import _collects_others
 
     monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
-    (key, value), others = SETTINGS[case]
-    assert _collects_others([("/p", key, value)], object()) is others
+    assert {c: _collects_others([("/p", *setting)], object()) for c, (setting, _) in
+            SETTINGS.items()} == {c: others for c, (_, others) in SETTINGS.items()}
 
 
-#: Each case: the files below a folder, the names its sources' include directives give (s61-
-#: greview H5b: a file a name reaches in a later folder of the search, `-Iinclude`, is read
-#: wherever it is below the folder).
+#: Each case: the files below a folder (``../``: beside it, a later folder of the search
+#: given), the names its sources' include directives give (s61-greview H5b: a file a name
+#: reaches in a later folder of the search, `-Iinclude`, is read wherever it is below the
+#: folder; s62-greview G6: or in a search folder outside, `-I../inc`).
 INCLUDES: dict[str, tuple[dict[str, str], set[str]]] = {
+    "a-later-folder-outside": ({"t.c": "#include <a.tbl>\n", "../inc/a.tbl": "#include <c>\n"},
+                               {"a.tbl", "c"}),
     "a-later-folders-file": ({"t.c": "#include <a.tbl>\n", "include/a.tbl": "#include <cfg>\n"},
                              {"a.tbl", "cfg"}),
     "a-named-subfolders-file": ({"t.c": "#include <sub/a.x>\n", "inc/sub/a.x": "#include <c>\n"},
@@ -137,16 +140,17 @@ INCLUDES: dict[str, tuple[dict[str, str], set[str]]] = {
 }
 
 
-@pytest.mark.parametrize("case", list(INCLUDES))
-def test_the_names_the_sources_include(case: str, tmp_path: Path) -> None:
-    """``includes.included`` of the folder holding the case's files."""
+def test_the_names_the_sources_include(tmp_path: Path) -> None:
+    """``includes.included`` of each case's folder (the search's other folder: ``inc``)."""
     from skillgrant.gate.includes import included
 
-    files, names = INCLUDES[case]
-    for path, data in files.items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(data)
-    assert included(str(tmp_path)) == names
+    found = {}
+    for case, (files, _) in INCLUDES.items():
+        for path, data in files.items():
+            (tmp_path / case / "p" / path).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / case / "p" / path).write_text(data)
+        found[case] = included(str(tmp_path / case / "p"), (str(tmp_path / case / "inc"),))
+    assert found == {case: names for case, (_, names) in INCLUDES.items()}
 
 
 #: Each case: a makefile's line, the session's environment's additions, the makefiles'
@@ -166,7 +170,11 @@ SESSION: dict[str, tuple[str, dict[str, str], dict[str, list[str]], bool]] = {
     "the-makefiles-own-value": ("python3 -m pytest $(OPTS)", {"OPTS": "-phelpers"},
                                 {"OPTS": ["-q"]}, False),
     "a-variable-the-session-does-not-set": ("python3 -m pytest $(ZZ_S62_UNSET)", {}, {}, False),
-    "a-line-not-naming-pytest": ("$(CC) $(CPPFLAGS) t.c -o t", {"CPPFLAGS": "-I."}, {}, False),
+    "a-toolchain-line": ("$(CC) $(CPPFLAGS) t.c -o t", {"CPPFLAGS": "-I."}, {}, False),
+    "a-home-line": ("cp x $(HOME)/bin", {"HOME": "/root"}, {}, False),
+    "a-script-given-a-session-value": ("sh tests/run.sh $(ARGS)", {"ARGS": "-phelpers"}, {},
+                                       True),
+    "a-command-reading-the-environment": ("python3 -m pytest -q $$(printenv A)", {}, {}, True),
     "the-sessions-path": ("PATH=$$PATH:bin python3 -m pytest -q", {}, {}, False),
     "a-special-variable": ("python3 -m pytest -q", {"VPATH": "tools"}, {}, True),
 }
