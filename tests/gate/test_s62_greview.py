@@ -59,11 +59,7 @@ FIRST: dict[str, dict[str, Case]] = {
                                ["cp src/p my-tests/yaml.py", "python3 -m pytest -q"], {})},
 }
 
-_F = "test_f_pytest_puts_a_folder_first"
-OPEN.add(_F, "syspathdirs/pymodule (b3a74e29): a folder holding __init__.py is taken for a "
-         "package's, never first on sys.path; pytest's resolve_package_path stops at a folder "
-         "whose name is not an identifier, which prepend mode inserts",
-         "a-package-folder-not-an-identifier")
+# (a-package-folder-not-an-identifier: open at b3a74e29 and s62-hmain, held since 28954d99)
 
 
 @pytest.mark.parametrize("row", list(FIRST))
@@ -170,7 +166,14 @@ HEADERS: dict[str, dict[str, Case | Linked]] = {
         "a-recipes-own-option": _h(STDIO, "test: t.c\n\t$(CC) -I. t.c -o t\n\t./t\n"),
         "isystem": _h(STDIO, "CPPFLAGS = -isystem .\n" + BUILDS),
         "an-include-folder": _h(STDIO, "CPPFLAGS = -Iinclude\n" + BUILDS, more={
-            "include/a.h": "\n"}, copy="cp src/hself include/stdio.h")},
+            "include/a.h": "\n"}, copy="cp src/hself include/stdio.h"),
+        # (G2b: the makefile's later folder outside, its file naming <cfg>, under the session's
+        # -I.: a8ba432c reads the session's folders only)
+        "a-later-folder-outside": (*_h("#include <a.tbl>\n", "test: t.c\n\t$(CC) $(CPPFLAGS) "
+                                       "-I../inc t.c -o t\n\t./t\n", {"CPPFLAGS": "-I."},
+                                       {"cfg": "\n"}, "cp src/hself cfg"),
+                                   "mkdir -p ../inc && printf '#include <cfg>\\n' > "
+                                   "../inc/a.tbl")},
     # G3: a response file of the session's value holds the folder: the file is guarded, its
     # options are not read
     "a-response-file-holds-the-folder": {
@@ -192,9 +195,7 @@ OPEN.add(_H, "toolnames.looked_up (b3a74e29) reads the session's and the plan's 
 OPEN.add(_H, "flagpaths (b3a74e29): a session value's @file is guarded but its options are "
          "not read (the folders they name unknown, nothing guarded widely)",
          "a-response-file-holds-the-folder")
-OPEN.add(_H, "includes.included (9410e5a9) reads an included name's file at the folder's top, "
-         "beside its source or below the folder, not in a later folder of the search outside "
-         "it", "a-later-folder-outside")
+# (a-later-folder-outside: open at 9410e5a9, held since a8ba432c)
 
 
 @pytest.mark.parametrize("row", list(HEADERS))
@@ -221,7 +222,7 @@ def _s(makefile: str, env: dict[str, str], more: dict[str, str] | None = None,
             [copy, "make test"], env)
 
 
-VALUES: dict[str, dict[str, Case]] = {
+VALUES: dict[str, dict[str, Case | Linked]] = {
     # G8 (bypass of 346df853): the recipe's shell reads the environment by a command or an
     # indirect expansion, not a `$$NAME` spelling
     "the-shell-reads-the-environment-otherwise": {
@@ -229,7 +230,17 @@ VALUES: dict[str, dict[str, Case]] = {
         "env-and-sed": _s("test:\n\tpython3 -m pytest -q $$(env | sed -n 's/^PYTESTFLAGS=//p')"
                           "\n", PLUGIN),
         "bash-indirect": _s("SHELL = /bin/bash\ntest:\n\tn=PYTESTFLAGS; python3 -m pytest -q "
-                            "$${!n}\n", PLUGIN)},
+                            "$${!n}\n", PLUGIN),
+        # (G8b, bypasses of 6bafe847's _READS: Python's os.environ in a pytest line's -c code;
+        # a line naming no pytest is not asked)
+        "python-c-code": _s("test:\n\tpython3 -c \"import os, pytest; pytest.main(os.environ["
+                            "'PYTESTFLAGS'].split())\"\n", PLUGIN),
+        "printenv-to-a-script": _s("test:\n\tsh tests/run.sh $$(printenv ARGS)\n", {
+            "ARGS": "-phelpers"}, {"tests/run.sh": "python3 -m pytest -q \"$@\"\n"})},
+    # G10: the project's script reads the session's variable itself (no makefile line names it)
+    "a-program-the-recipe-runs-reads-the-session": {
+        "sh-script": _s("test:\n\tsh tests/run.sh\n", {"ARGS": "-phelpers"},
+                        {"tests/run.sh": "python3 -m pytest -q $ARGS\n"})},
     # G9: a session value given to a script of the project that runs pytest (the line names
     # no pytest)
     "a-session-value-through-a-script": {
@@ -257,11 +268,14 @@ VALUES: dict[str, dict[str, Case]] = {
 }
 
 _S = "test_s_a_session_value_reaches_pytest"
-OPEN.add(_S, "makesession.references (346df853) takes a recipe's shell reading the environment "
-         "only as $$NAME; a command (printenv, env) or bash's ${!n} reads any variable",
-         "the-shell-reads-the-environment-otherwise")
-OPEN.add(_S, "makesession.session_doubts (346df853) reads only lines naming pytest; a session "
-         "value given to a script that runs pytest is not read", "a-session-value-through-a-script")
+# (a-session-value-through-a-script: open at 346df853, held since 6bafe847; so are the first
+# three spellings of the-shell-reads-the-environment-otherwise)
+OPEN.add(_S, "makesession._READS (6bafe847) is a list of shell spellings asked of lines naming "
+         "pytest only: Python's os.environ in -c code, a script's line's $$(printenv X) read "
+         "the environment unasked", "the-shell-reads-the-environment-otherwise")
+OPEN.add(_S, "makesession (6bafe847) reads the makefiles' lines only: a program a recipe runs "
+         "(a script) reads the session's variable itself", "a-program-the-recipe-runs-reads-"
+         "the-session")
 
 
 @pytest.mark.parametrize("row", list(VALUES))
