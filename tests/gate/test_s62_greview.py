@@ -286,4 +286,38 @@ def test_s_a_session_value_reaches_pytest(row: str, tmp_path: Path) -> None:
     _row(VALUES[row], tmp_path)
 
 
-_ = _session  # (the cost rows below ask it directly)
+# --- K: costs — everyday calls denied though harmless ----------------------------------------
+
+#: Each case: the Makefile beside tests/test_a.py, the session's variables; the everyday call
+#: ``sed -i s/a/b/ notes.txt`` under plan ``Bash(make test)``, ``Bash(sed -i *)`` (each
+#: allowed at s62-hmain).
+T = "test:\n\tpython3 -m pytest -q\n"
+MAKE_COSTS: dict[str, tuple[str, dict[str, str]]] = {
+    # (denied since 6bafe847: any line referring to a session variable is a doubt of every
+    # folder, a target's the plan never runs too)
+    "another-targets-editor": (T + "edit:\n\t$(EDITOR) notes.txt\n", {"EDITOR": "vim"}),
+    "a-jdk-folder": (T + "docs:\n\t$(JAVA_HOME)/bin/java -version\n",
+                     {"JAVA_HOME": "/usr/lib/jvm/default"}),
+    "a-conda-prefix": (T + "env:\n\techo $(CONDA_PREFIX)\n", {"CONDA_PREFIX": "/opt/conda"}),
+    # (denied since 346df853: the session's own value, plain, on the pytest line)
+    "the-sessions-python": ("PYTHON ?= python3\ntest:\n\t$(PYTHON) -m pytest -q\n",
+                            {"PYTHON": "python3"}),
+    # held (allowed at s62-hmain and since): a condition on a session variable, an unused `?=`
+    "a-ci-condition": ("ifdef CI\nFLAGS = -x\nendif\ntest:\n\tpython3 -m pytest -q $(FLAGS)\n",
+                       {"CI": "true"}),
+}
+OPEN.add("test_k_an_everyday_edit_beside_a_makefile", "makesession.session_doubts (346df853, "
+         "6bafe847): a line referring to a session variable is a doubt of every folder (every "
+         "write denied), a recipe of a target the plan never runs too, a value the session holds "
+         "plainly too (not read as the session gives it)", "another-targets-editor",
+         "a-jdk-folder", "a-conda-prefix", "the-sessions-python")
+
+
+@pytest.mark.parametrize("case", list(MAKE_COSTS))
+def test_k_an_everyday_edit_beside_a_makefile(case: str, tmp_path: Path) -> None:
+    """The session's variables; plan ``Bash(make test)``, ``Bash(sed -i *)``: ``sed -i s/a/b/
+    notes.txt`` is allowed."""
+    makefile, env = MAKE_COSTS[case]
+    files = {"Makefile": makefile, "tests/test_a.py": PASSES, "notes.txt": "a\n"}
+    assert _session(tmp_path, ["Bash(make test)", "Bash(sed -i *)"], files,
+                    ["sed -i s/a/b/ notes.txt"], env=env, proof=False) is None
