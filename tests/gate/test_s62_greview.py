@@ -321,3 +321,41 @@ def test_k_an_everyday_edit_beside_a_makefile(case: str, tmp_path: Path) -> None
     files = {"Makefile": makefile, "tests/test_a.py": PASSES, "notes.txt": "a\n"}
     assert _session(tmp_path, ["Bash(make test)", "Bash(sed -i *)"], files,
                     ["sed -i s/a/b/ notes.txt"], env=env, proof=False) is None
+
+
+#: Each case: the files beside pkg/flask.py (a package's module named like a site package) and
+#: tests/test_a.py; ``sed -i s/1/2/ pkg/flask.py`` under plan ``Bash(python3 -m pytest -q)``,
+#: ``Bash(sed -i *)`` (each allowed at s62-hmain).
+FIXTURES = ("import pytest\nimport yaml\n\n\n@pytest.fixture\ndef cfg():\n    return yaml."
+            "safe_load('a: 1')\n")
+PY_COSTS: dict[str, dict[str, str]] = {
+    # (denied since 8330945b: a name taken from a project module reads the whole module, and
+    # its third-party import refuses)
+    "a-helpers-function-using-a-library": {
+        "tests/test_a.py": "from helpers import load\n\n\ndef test_a():\n    assert load()\n",
+        "tests/helpers.py": "import yaml\n\n\ndef load():\n    return yaml.safe_load('a: 1')\n"},
+    # (denied since e470fe6e: the plugin module read, its third-party import refuses)
+    "a-fixtures-plugin-using-a-library": {
+        "conftest.py": "pytest_plugins = ['tests.fixtures']\n", "tests/__init__.py": "",
+        "tests/fixtures.py": FIXTURES, "tests/test_a.py": PASSES},
+    # held (allowed at s62-hmain and since): a plugin of listed names only
+    "a-plain-fixtures-plugin": {
+        "conftest.py": "pytest_plugins = ['tests.fixtures']\n", "tests/__init__.py": "",
+        "tests/fixtures.py": "import pytest\n\n\n@pytest.fixture\ndef cfg():\n    return 1\n",
+        "tests/test_a.py": PASSES},
+}
+OPEN.add("test_k_an_everyday_edit_beside_pytests_modules", "pathimports (8330945b) reads the "
+         "whole project module a name is taken from, pathcode._plugins (e470fe6e) each plugin "
+         "module: a third-party import there makes every folder one that may be first (s61's "
+         "a-third-party-import cost, now for modules the tests only use)",
+         "a-helpers-function-using-a-library", "a-fixtures-plugin-using-a-library")
+
+
+@pytest.mark.parametrize("case", list(PY_COSTS))
+def test_k_an_everyday_edit_beside_pytests_modules(case: str, tmp_path: Path) -> None:
+    """Plan ``Bash(python3 -m pytest -q)``, ``Bash(sed -i *)``: ``sed -i s/1/2/ pkg/flask.py``
+    is allowed."""
+    files = {"pkg/__init__.py": "", "pkg/flask.py": "X = 1\n", "tests/test_a.py": PASSES,
+             **PY_COSTS[case]}
+    assert _session(tmp_path, ["Bash(python3 -m pytest -q)", "Bash(sed -i *)"], files,
+                    ["sed -i s/1/2/ pkg/flask.py"], proof=False) is None
