@@ -28,8 +28,8 @@ import os
 from . import files as fs
 from .conftestplugins import LIMIT, above_conftests, below_files
 from .pathimports import Imports
-from .pathlists import Refused
-from .pathreader import Reader, named
+from .pathlists import Refused, named
+from .pathreader import Reader
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -37,11 +37,11 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 
-def moves_path(folder: str) -> bool:
+def moves_path(folder: str, given: tuple[str, ...] = ()) -> bool:
     """Whether a conftest pytest may load for the collecting ``folder`` (in, above or below
     it), a test module below it or a package ``__init__`` pytest imports for one may move
     ``sys.path`` (see the module's text); True where one cannot be read or the folders below
-    hold too many entries."""
+    hold too many entries. ``given``: the plugins the plan's words name (``-p``)."""
     read = _read_files(folder)
     if read is None:
         return True
@@ -61,7 +61,7 @@ def moves_path(folder: str) -> bool:
     try:
         fixtures = {n for p in conftests for n in _fixtures(_parsed(p))}
         _check_all(modules, check)
-        plugins = _plugins(folder, below)  # (asked last: the walk again, s62-greview G7)
+        plugins = _plugins(folder, below, given)  # (asked last: the walk again, s62-greview G7)
         if plugins is None:
             return True
         fixtures |= {n for p in plugins for n in _fixtures(_parsed(p))}
@@ -106,9 +106,10 @@ def _read_files(folder: str) -> tuple[list[str], list[str], list[str]] | None:
     return conftests, list(dict.fromkeys([*conftests, *inits, *tests])), below
 
 
-def _plugins(folder: str, below: list[str]) -> list[str] | None:
+def _plugins(folder: str, below: list[str], plan: tuple[str, ...]) -> list[str] | None:
     """The plugin modules among the files ``below`` the collecting ``folder`` pytest imports at
-    its start (a conftest's or test module's ``pytest_plugins``, the settings' ``-p``:
+    its start (a conftest's or test module's ``pytest_plugins``, the settings' or ``plan``'s
+    ``-p``:
     ``conftestplugins``; s62-greview G7), and their packages' ``__init__`` files; None where
     they are not read (or one is a compiled module's)."""
     import fnmatch
@@ -123,7 +124,7 @@ def _plugins(folder: str, below: list[str]) -> list[str] | None:
                       for k, w in enumerate(ws) if w[:2] == "-p")
     except ValueError:
         return None
-    every, patterns = conftest_plugins(folder, tuple(g for g in given if g[:3] != "no:"))
+    every, patterns = conftest_plugins(folder, tuple(g for g in (*given, *plan) if g[:3] != "no:"))
     if every:
         return None
     found = [p for p in below if any(fnmatch.fnmatchcase(p, "*/" + q.lstrip("/")) if "/" in q

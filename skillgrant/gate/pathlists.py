@@ -239,3 +239,11 @@ def value_attribute(attr: str, mine: bool, called: bool) -> None:
             attr[:2] == "__" and attr not in DUNDERS and attr not in DATA) or (
             attr[:1] == "_" and attr[:2] != "__" and not mine):
         raise Refused
+
+
+def named(node: ast.expr) -> str:
+    """The name ``node`` spells last (``pytest.fixture``: ``fixture``), or ``""``."""
+    import ast
+
+    return node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "") if \
+        isinstance(node, ast.Name) else ""

@@ -6,27 +6,21 @@ from __future__ import annotations
 
 from .pathimports import Imports, Kind
 from .pathlists import ALSO_BUILTINS, CALLED, CONFIGURED, Refused, listed, truth, value_attribute
+from .pathpatch import Patches
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     import ast
 
 
-def named(node: ast.expr) -> str:
-    """The name ``node`` spells last (``pytest.fixture``: ``fixture``), or ``""``."""
-    import ast
-
-    return node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "") if \
-        isinstance(node, ast.Name) else ""
-
-
-class Reader:
+class Reader(Patches):
     """The allow-list's reading of one module (``module``)."""
 
     def __init__(self, path: str, folder: str, fixtures: set[str], imports: Imports) -> None:
         self.path, self.folder, self.fixtures, self.imports = path, folder, fixtures, imports
         self.modules: dict[str, str] = {}  # (a local name: the listed module it is)
         self.project: dict[str, Kind] = {}  # (a local name: the project's modules it may be)
+        self.patchers: set[str] = set()  # (local names of `unittest.mock.patch`)
         self.fixture_names: set[str] = set()  # (local names of `pytest.fixture`)
         self.kept: set[int] = set()  # (Name nodes bound by an assignment read)
         self.conftest = path.endswith("/conftest.py")
@@ -120,6 +114,8 @@ class Reader:
             full = f"{module}.{alias.name}"
             if full in MODULES:
                 self.modules[alias.asname or alias.name] = full
+            elif full == "unittest.mock.patch":  # (read by its calls: `pathpatch`)
+                self.patchers.add(alias.asname or alias.name)
             elif not listed(module, alias.name):
                 raise Refused
             elif full == "pytest.fixture":
@@ -306,6 +302,8 @@ class Reader:
         import ast
 
         func = node.func
+        if self._patched(node):
+            return
         if isinstance(func, ast.Name) and func.id == "getattr":
             name = node.args[1] if len(node.args) in (2, 3) and not node.keywords else None
             if not (isinstance(name, ast.Constant) and isinstance(name.value, str)) or (
@@ -369,7 +367,7 @@ class Reader:
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         import ast
 
-        from .pathlists import PARAMETERS, RUN_PREFIXES
+        from .pathlists import PARAMETERS, RUN_PREFIXES, named
 
         run = node.name.startswith((*RUN_PREFIXES, "setUp", "tearDown")) or any(
             not (isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod",

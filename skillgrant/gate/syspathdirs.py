@@ -106,8 +106,13 @@ def moved(guards: object) -> bool:
         except ValueError:
             kept[""] = True
         else:
+            from .pytestini import plan_words
+
+            given = [w.split("\0") for _, _, w in plan_words(guards)]
+            plugins = tuple(w[2:] or (ws[k + 1] if k + 1 < len(ws) else "") for ws in given
+                            for k, w in enumerate(ws) if w[:2] == "-p")  # (the plan's own)
             kept[""] = _collects_others(settings, guards) or any(
-                moves_path(f) for f in dict.fromkeys([*runs, *more]))
+                moves_path(f, plugins) for f in dict.fromkeys([*runs, *more]))
     return kept[""]
 
 

@@ -574,9 +574,9 @@ COSTS: dict[str, tuple[str, dict[str, str]]] = {
 OPEN.add("test_k_an_everyday_edit_is_allowed", "pathlists (51fd9c31): a module not listed "
          "(a third-party import, hypothesis, numpy by importorskip), mock's patch and a "
          "namespace package's import make every folder one that may be first on sys.path "
-         "(allowed at s61-hmain)", "a-third-party-import", "hypothesis",
-         "mock-patch-of-a-project-name", "mock-patch-object", "importorskip",
+         "(allowed at s61-hmain)", "a-third-party-import", "hypothesis", "importorskip",
          "a-namespace-tests-package")
+# (mock-patch-of-a-project-name, mock-patch-object: allowed again since s62-gfix, pathpatch)
 # (a-large-git-folder: denied at 95c40498, allowed again since 63f03da5: .git not walked)
 
 

@@ -65,6 +65,20 @@ PROJECT: dict[str, tuple[dict[str, str], bool]] = {
                                "helpers_plug.py": "import pytest\n\n\n@pytest.fixture\ndef "
                                "db():\n    return 1\n", "tests/test_a.py": "def test_a():\n"
                                "    pass\n"}, False),
+    # (s61-greview K: unittest.mock's patch of a project's name, read through its modules)
+    "patch-of-a-listed-modules-name": ({"tests/test_a.py": "from unittest import mock\n\n\n@mock."
+                                        "patch('sys.path', ['src'])\ndef test_a():\n    pass\n"},
+                                       True),
+    "patch-through-a-project-modules-sys": ({"pkg/__init__.py": "import sys as s\n",
+                                             "tests/test_a.py": "from unittest import mock\n\n\n"
+                                             "@mock.patch('pkg.s.path', ['src'])\ndef test_a():\n"
+                                             "    pass\n"}, True),
+    "patch-of-a-project-name": ({"pkg/__init__.py": "", "pkg/flask.py": "X = 1\n",
+                                 "tests/test_a.py": "from unittest import mock\n\n\n@mock.patch("
+                                 "'pkg.flask.X', 2)\ndef test_a():\n    pass\n"}, False),
+    "patch-object": ({"pkg/__init__.py": "X = 1\n", "tests/test_a.py": "from unittest.mock import "
+                      "patch\nimport pkg\n\n\ndef test_a():\n    with patch.object(pkg, 'X', 2):"
+                      "\n        pass\n"}, False),
     # (everyday: a project's function, a module's constant patched, a fixture or mark a
     # helper module gives, a package importing its own submodules)
     "a-projects-function": ({"pkg/__init__.py": "", "pkg/core.py": "import os\n\n\ndef add(a, b)"
