@@ -129,9 +129,7 @@ MODULES: dict[str, dict[str, Case | Linked]] = {
 _M = "test_m_a_project_module_moves_the_path"
 # (from-import, attribute: open at 8330945b, held since e470fe6e; the first four plugin
 # spellings: open at s62-hmain and 9410e5a9, held since e470fe6e)
-OPEN.add(_M, "pathimports._in (e470fe6e) finds name.py and name/__init__.py only: a sourceless "
-         "tests/hashlib.pyc (or an extension module) shadowing a listed standard module is not "
-         "seen", "a-project-module-named-like-a-standard-one")
+# (sourceless: open at e470fe6e, held since 5795f711)
 OPEN.add(_M, "pathcode._plugins (e470fe6e) reads the settings' -p only, not the plan's own; a "
          "plugin named but found outside the walked folder is read as nothing",
          "a-plugin-module-moves-the-path")
