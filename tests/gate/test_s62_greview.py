@@ -130,9 +130,10 @@ _M = "test_m_a_project_module_moves_the_path"
 # (from-import, attribute: open at 8330945b, held since e470fe6e; the first four plugin
 # spellings: open at s62-hmain and 9410e5a9, held since e470fe6e)
 # (sourceless: open at e470fe6e, held since 5795f711)
-OPEN.add(_M, "pathcode._plugins (e470fe6e) reads the settings' -p only, not the plan's own; a "
-         "plugin named but found outside the walked folder is read as nothing",
-         "a-plugin-module-moves-the-path")
+# (the-plans-own-p: open at e470fe6e, held since 5795f711)
+OPEN.add(_M, "pathcode._plugins (5795f711) reads the plugin modules found below the walked "
+         "folder; a plugin named but found outside it (the session's PYTHONPATH) is read as "
+         "nothing", "a-plugin-module-moves-the-path")
 
 
 @pytest.mark.parametrize("row", list(MODULES))
