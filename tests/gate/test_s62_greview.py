@@ -162,6 +162,14 @@ HEADERS: dict[str, dict[str, Case | Linked]] = {
     # toolnames.looked_up guards ./stdio.h); cpp takes ./stdio.h for the system's
     "a-makefiles-own-include-folder": {
         "cppflags-dot": _h(STDIO, "CPPFLAGS = -I.\n" + BUILDS),
+        # (G2c: the makefile's program prefix: gcc runs ./tools/as; its specs file)
+        "a-program-prefix": ([*MAKE, "Bash(chmod *)"], {
+            "Makefile": "CFLAGS = -Btools/\n" + BUILDS, "t.c": MAIN, "tools/README": "\n",
+            "src/as": "#!/bin/sh\ntouch zz\nexec /usr/bin/as \"$@\"\n"},
+            ["cp src/as tools/as && chmod +x tools/as", "make test"], {}),
+        "a-specs-file": _h("", "CFLAGS = -specs=tools/my.specs\n" + BUILDS, more={
+            "tools/my.specs": "\n", "src/specs": "*cpp:\n+ -include src/hself\n\n"},
+            copy="cp src/specs tools/my.specs"),
         "a-recipes-own-option": _h(STDIO, "test: t.c\n\t$(CC) -I. t.c -o t\n\t./t\n"),
         "isystem": _h(STDIO, "CPPFLAGS = -isystem .\n" + BUILDS),
         "an-include-folder": _h(STDIO, "CPPFLAGS = -Iinclude\n" + BUILDS, more={
@@ -178,7 +186,10 @@ HEADERS: dict[str, dict[str, Case | Linked]] = {
     "a-response-file-holds-the-folder": {
         "cppflags-at-file": _h("#include <cfg>\n", env={"CPPFLAGS": "@opts"}, more={
             "opts": "-I.\n", "cfg": "\n"}, copy="cp src/hself cfg"),
-        "a-system-name": _h(STDIO, env={"CPPFLAGS": "@opts"}, more={"opts": "-I.\n"})},
+        "a-system-name": _h(STDIO, env={"CPPFLAGS": "@opts"}, more={"opts": "-I.\n"}),
+        "an-included-file": _h("", env={"CPPFLAGS": "@opts"}, more={"opts": "-include cfg\n",
+                                                                    "cfg": "\n"},
+                               copy="cp src/hself cfg")},
     # G6 (bypass of 9410e5a9, H5b): a later folder of the search outside the project (made
     # before the session) holds the included file naming <cfg>: its text is not read
     "a-later-folder-outside": {
