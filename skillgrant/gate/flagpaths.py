@@ -248,3 +248,31 @@ _LONG_PREFIXES: Final = (("--prefix", 6), ("--include-prefix", 11))
 
 #: make's own option variables (``startflags`` reads them), not read as gcc's options.
 _MAKES: Final = frozenset(("MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS"))
+
+
+def response_paths(paths: list[str], name: str, value: str, depth: int) -> list[str]:
+    """The paths the response files of ``value`` (``@opts``, among its ``paths``: guarded
+    whole, so read exactly) name as ``name``'s options (``-I.``; gcc reads them from its
+    folder, the file's root here), those nested in them too (s62-greview G3). Raises
+    ValueError for quoting or an escape in one (gcc's, not read) or past four levels."""
+    import os
+
+    from . import files as fs
+
+    found: list[str] = []
+    for word in (w for w in value.split() if w[:2] != "@@" and w[:1] == "@"):
+        if depth > 3:
+            raise ValueError(f"response files nested past four ({word!r})")
+        tail = "/" + os.path.normpath(word[1:])
+        for path in (p for p in paths if p.endswith(tail)):
+            try:
+                text = fs.read(path, 1 << 16).decode("utf-8", "replace")
+            except OSError:
+                continue
+            if any(c in text for c in "'\"\\"):
+                raise ValueError(f"a response file {path!r} quoting its options, which the "
+                                 "gate does not read")
+            root = path[:-len(tail)] or "/"
+            more = [os.path.join(root, w) for w in flag_words(name, text, [text])]
+            found += more + response_paths(more, name, text, depth + 1)
+    return found

@@ -286,6 +286,12 @@ def _plugins(checkers: list[str], words: list[str], where: str, base: str, folde
     operand's folder up (pytest's rootdir and ini: s54-greview M13); Unread for a ``$`` in an
     operand."""
     places = [base] if base != folder else []
+    at = next((k for k, w in enumerate(words) if os.path.basename(w) in checkers), 0)
+    for operand in (w for w in words[at + 1:] if w[:1] != "-"):
+        path = os.path.normpath(os.path.join(base, os.path.expanduser(operand)))
+        if not (path + "/").startswith(folder.rstrip("/") + "/") and "$" not in operand:
+            raise Unbounded(f"{where}: a checker's operand outside make's folder "
+                            f"({operand!r}), whose conftests the gate does not read")
     for operand in (w for w in words if "/" in w and w[:1] != "-"):
         if "$" in operand:
             raise Unread(f"{where}: a checker's operand the gate cannot compute ({operand!r})")

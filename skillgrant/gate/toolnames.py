@@ -121,8 +121,10 @@ def folder_items(values: list[tuple[list[str], str, str]], kept: set[str],
     other folders hold (``-I. -Iinclude``: ``include/cfg.h`` is guarded whole, and cpp takes a
     ``./cfg.h`` first: G8). Raises ValueError for a prefix of programs' names there
     (``flagpaths.prefix_in_kept``; ``whose``: the session's, a plan's entry's)."""
-    from .flagpaths import prefix_in_kept
+    from .flagpaths import prefix_in_kept, response_paths
 
+    values = [(paths + response_paths(paths, name, value, 0), name, value) for paths, name,
+              value in values]
     reals: set[str] = set()
     folders: list[tuple[str, str]] = []
     others: dict[str, str] = {}

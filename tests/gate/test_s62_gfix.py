@@ -14,6 +14,15 @@ import pytest
 
 #: ``src`` beside the tests (the folder a spelling puts first).
 SRC = "os.path.join(os.path.dirname(__file__), '..', 'src')"
+
+
+def _helped(helpers: str, body: str) -> dict[str, str]:
+    """A project of ``tests/helpers.py`` (``helpers``) and a test module importing it whose
+    test runs ``body``."""
+    return {"tests/helpers.py": helpers, "tests/test_a.py": "import helpers\n\n\ndef test_a("
+            "monkeypatch):\n    " + body + "\n"}
+
+
 #: Each case: the project's files, whether ``moves_path`` is True. A name a test module takes
 #: from the project's module (s61-greview G10, G11, G14; the lead: a hole) is what that module
 #: binds it to, the module read under the same allow-list first.
@@ -31,21 +40,18 @@ PROJECT: dict[str, tuple[dict[str, str], bool]] = {
                                       "import sys as s\n", "tests/test_a.py": "import pkg\n\n\n"
                                       "def test_a():\n    pkg.sub.s.path.insert(0, 'src')\n"},
                                      True),
-    "getattr-of-a-project-module": ({"tests/helpers.py": "import sys as s\n", "tests/test_a.py":
-                                     "import helpers\n\n\ndef test_a():\n    getattr(helpers, "
-                                     "'s').path.insert(0, 'src')\n"}, True),
-    "a-project-module-as-a-value": ({"tests/helpers.py": "import sys as s\n", "tests/test_a.py":
-                                     "import helpers\n\nh = helpers\n\n\ndef test_a():\n    "
-                                     "h.s.path.insert(0, 'src')\n"}, True),
+    "getattr-of-a-project-module": (_helped("import sys as s\n", "getattr(helpers, 's').path."
+                                            "insert(0, 'src')"), True),
+    "a-project-module-as-a-value": (_helped("import sys as s\n", "h = helpers\n    h.s.path."
+                                            "insert(0, 'src')"), True),
     "a-function-that-moves-the-path": ({"tests/helpers.py": "from site import addsitedir\n",
                                         "tests/test_a.py": "from helpers import addsitedir\n\n\n"
                                         "def test_a():\n    addsitedir('src')\n"}, True),
     "a-project-module-not-read": ({"tests/helpers.py": "import yaml\nX = 1\n",
                                    "tests/test_a.py": "from helpers import X\n\n\ndef test_a():\n"
                                    "    assert X\n"}, True),
-    "setattr-of-a-modules-module": ({"tests/helpers.py": "import sys as s\n", "tests/test_a.py":
-                                     "import helpers\n\n\ndef test_a(monkeypatch):\n    "
-                                     "monkeypatch.setattr(helpers.s, 'path', ['src'])\n"}, True),
+    "setattr-of-a-modules-module": (_helped("import sys as s\n", "monkeypatch.setattr(helpers.s"
+                                            ", 'path', ['src'])"), True),
     # (s62-greview G4: a project file named like a listed standard module, first in its stead)
     "a-project-module-named-like-a-standard-one": ({"tests/hashlib.py": "import sys\nmd5 = 1\n",
                                                    "tests/test_a.py": "from hashlib import md5"
