@@ -189,7 +189,11 @@ HEADERS: dict[str, dict[str, Case | Linked]] = {
         "a-system-name": _h(STDIO, env={"CPPFLAGS": "@opts"}, more={"opts": "-I.\n"}),
         "an-included-file": _h("", env={"CPPFLAGS": "@opts"}, more={"opts": "-include cfg\n",
                                                                     "cfg": "\n"},
-                               copy="cp src/hself cfg")},
+                               copy="cp src/hself cfg"),
+        "a-program-prefix": ([*MAKE, "Bash(chmod *)"], {
+            "Makefile": BUILDS, "t.c": MAIN, "opts": "-Btools/\n", "tools/README": "\n",
+            "src/as": "#!/bin/sh\ntouch zz\nexec /usr/bin/as \"$@\"\n"},
+            ["cp src/as tools/as && chmod +x tools/as", "make test"], {"CFLAGS": "@opts"})},
     # G6 (bypass of 9410e5a9, H5b): a later folder of the search outside the project (made
     # before the session) holds the included file naming <cfg>: its text is not read
     "a-later-folder-outside": {
@@ -202,8 +206,9 @@ _H = "test_h_gcc_reads_a_header_unguarded"
 OPEN.add(_H, "toolnames.looked_up (b3a74e29) reads the session's and the plan's toolchain "
          "values only, not a makefile's or a recipe's own gcc options",
          "a-makefiles-own-include-folder")
-OPEN.add(_H, "flagpaths (b3a74e29): a session value's @file is guarded but its options are "
-         "not read (the folders they name unknown, nothing guarded widely)",
+# (cppflags-at-file, a-system-name: open at b3a74e29, held since 0aaf6e4f)
+OPEN.add(_H, "flagpaths.response_paths (0aaf6e4f) reads the folders an @file's options name, "
+         "not the files and programs (-include, -imacros, -B)",
          "a-response-file-holds-the-folder")
 # (a-later-folder-outside: open at 9410e5a9, held since a8ba432c)
 
