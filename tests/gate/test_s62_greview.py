@@ -261,6 +261,15 @@ VALUES: dict[str, dict[str, Case | Linked]] = {
     "a-session-value-through-a-script": {
         "sh-script": _s("test:\n\tsh tests/run.sh $(ARGS)\n", {"ARGS": "-phelpers"},
                         {"tests/run.sh": "python3 -m pytest -q \"$@\"\n"})},
+    # G11: make's default variables, which its built-in rules' recipes use (not a line of the
+    # makefiles), taken from the session
+    "a-built-in-rules-variable": {
+        "link-c": _s("test: t\n\t./t\n", {"LINK.c": "sh tools/cc.sh"}, {
+            "t.c": MAIN, "tools/cc.sh": "exec gcc \"$@\"\n",
+            "src/ccsh": "touch zz\nexec gcc \"$@\"\n"}, "cp src/ccsh tools/cc.sh"),
+        "compile-c": _s("test: t.o\n\tcc t.o -o t\n\t./t\n", {"COMPILE.c": "sh tools/cc.sh -c"}, {
+            "t.c": MAIN, "tools/cc.sh": "exec gcc \"$@\"\n",
+            "src/ccsh": "touch zz\nexec gcc \"$@\"\n"}, "cp src/ccsh tools/cc.sh")},
     # held since 346df853 (each open at b3a74e29): a self-referencing `:=`, an assignment
     # under a condition, an exported variable the shell reads, a sub-make's command-line or
     # exported value, MAKEFLAGS' `-e` spelled otherwise, the plan's own `make -e`
@@ -288,6 +297,9 @@ _S = "test_s_a_session_value_reaches_pytest"
 OPEN.add(_S, "makesession._READS (6bafe847) is a list of shell spellings asked of lines naming "
          "pytest only: Python's os.environ in -c code, a script's line's $$(printenv X) read "
          "the environment unasked", "the-shell-reads-the-environment-otherwise")
+OPEN.add(_S, "makesession (6bafe847) reads the makefiles' lines, not the built-in rules' "
+         "recipes: their default variables (LINK.c, COMPILE.c) the session's environment "
+         "overrides", "a-built-in-rules-variable")
 OPEN.add(_S, "makesession (6bafe847) reads the makefiles' lines only: a program a recipe runs "
          "(a script) reads the session's variable itself", "a-program-the-recipe-runs-reads-"
          "the-session")
