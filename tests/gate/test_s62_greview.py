@@ -76,6 +76,11 @@ def test_f_pytest_puts_a_folder_first(row: str, tmp_path: Path) -> None:
 TSRC = "os.path.join(os.path.dirname(__file__), '..', 'src')"
 AFTER = "(0, " + TSRC + ")\n    import uses_yaml\n"
 IMPORTS = "def test_a():\n    import uses_yaml\n"
+#: An extension module ``helpers`` binding ``s`` to the sys module.
+EXT = ('#include <Python.h>\nstatic struct PyModuleDef m = {PyModuleDef_HEAD_INIT, "helpers", '
+       'NULL, -1, NULL};\nPyMODINIT_FUNC PyInit_helpers(void) {\n    PyObject *mod = '
+       'PyModule_Create(&m);\n    PyModule_AddObject(mod, "s", PyImport_ImportModule("sys"));\n'
+       '    return mod;\n}\n')
 #: A module putting src first at its import.
 MOVER = "import os\nimport sys\n\nsys.path.insert(0, os.path.abspath('src'))\n"
 
@@ -102,6 +107,14 @@ MODULES: dict[str, dict[str, Case | Linked]] = {
                            {"src/hl": "import sys\nmd5 = sys.path.insert\n"}),
                        "python3 -c 'import py_compile as c; c.compile(\"src/hl\", "
                        "cfile=\"tests/hashlib.pyc\")'")},
+    # G12 (bypass of 5795f711): a package's __init__ built as an extension module beside its
+    # __init__.py (FileFinder tries the extension suffixes first), binding `s` to sys
+    "a-packages-compiled-init": {
+        "extension": (*_m("from helpers import s\n\n\ndef test_a():\n    s.path" + ".insert" +
+                          AFTER, {"tests/helpers/__init__.py": "s = None\n", "src/ext.c": EXT}),
+                      "gcc -shared -fPIC $(python3-config --includes) src/ext.c -o tests/helpers/"
+                      "__init__$(python3 -c 'import sysconfig; print(sysconfig.get_config_var("
+                      "\"EXT_SUFFIX\"))')")},
     # G7: a plugin module pytest imports at its start (pytest_plugins, -p) moves the path; the
     # module is a start file (guarded: not the project's writable source, P1g), unread
     "a-plugin-module-moves-the-path": {
@@ -131,6 +144,8 @@ _M = "test_m_a_project_module_moves_the_path"
 # spellings: open at s62-hmain and 9410e5a9, held since e470fe6e)
 # (sourceless: open at e470fe6e, held since 5795f711)
 # (the-plans-own-p: open at e470fe6e, held since 5795f711)
+OPEN.add(_M, "pathimports._in (5795f711) refuses a compiled name.* beside, not a package's "
+         "compiled __init__ (the extension loaded before __init__.py)", "a-packages-compiled-init")
 OPEN.add(_M, "pathcode._plugins (5795f711) reads the plugin modules found below the walked "
          "folder; a plugin named but found outside it (the session's PYTHONPATH) is read as "
          "nothing", "a-plugin-module-moves-the-path")
@@ -140,7 +155,8 @@ OPEN.add(_M, "pathcode._plugins (5795f711) reads the plugin modules found below 
 def test_m_a_project_module_moves_the_path(row: str, tmp_path: Path) -> None:
     """Plan ``Bash(python3 -m pytest -q)``, ``Bash(cp *)``: ``cp src/p src/yaml.py``, then the
     test module's own call puts src first and its ``import uses_yaml`` imports it."""
-    needs("python3", "pytest")
+    needs("python3", "pytest", *(("gcc", "python3-config") if row == "a-packages-compiled-init"
+                                 else ()))
     _row(MODULES[row], tmp_path)
 
 
