@@ -266,8 +266,13 @@ def response_paths(paths: list[str], name: str, value: str, depth: int) -> list[
         tail = "/" + os.path.normpath(word[1:])
         for path in (p for p in paths if p.endswith(tail)):
             try:
-                text = fs.read(path, 1 << 16).decode("utf-8", "replace")
+                text = fs.read(path, (1 << 16) + 1).decode("utf-8", "replace")
             except OSError:
+                continue
+            if len(text) > 1 << 16:
+                raise ValueError(f"a response file {path!r} past 64 KiB, which the gate does "
+                                 "not read")
+            if not text.split():
                 continue
             if any(c in text for c in "'\"\\"):
                 raise ValueError(f"a response file {path!r} quoting its options, which the "

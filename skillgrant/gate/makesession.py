@@ -1,23 +1,25 @@
 """The values make and its recipes' shells take from the session's environment (issue 29,
-session 62: s59-preview N, s61-greview M, M1, M2), read where they reach a program.
+session 62: s59-preview N, s61-greview M, M1, M2), read where they reach pytest.
 
 make takes every variable of its environment as its own unless a makefile assigns it (on every
 path, not by ``?=``/``+=``; and not under ``-e``, a ``MAKEFLAGS`` holding ``e`` or an
 assignment: the environment's or the command line's values first), and a recipe's shell reads
 the environment itself (``$$PYTESTFLAGS``, ``$(shell echo $$X)``). The makefile's text is the
-project's (P1g); a value the session gives is not, and the gate does not read what a program
-makes of it (pytest's ``-phelpers``: a plugin it imports; a script's ``"$@"`` handing it on:
-s62-greview G9). So each line of the makefiles (a recipe's, a value's), with the values of the
-variables it refers to (the makefiles' definitions, each followed), is a doubt of every folder
-(fail closed) where it refers to a variable the session's environment sets and make may take
-from it (``Values.trusted``: not the makefiles' own), or names a shell variable the environment
-sets — but PATH, and on a line naming no pytest the variables the gate reads itself where they
-are used (``_ELSEWHERE``: HOME, PWD…; the toolchain's, ``flagpaths``) — and where a line naming
-pytest computes a name (``$(X$(Y))``) or runs shell text reading the environment otherwise
-(``$$(printenv X)``, backquotes, ``$${!n}``, ``env``, ``eval``: G8). So is any of make's own
-variables the environment sets (``special``: ``.SHELLFLAGS`` splits into the shell's words,
-``VPATH`` finds prerequisites elsewhere), but those make ignores there (``SHELL``) or reads as
-options (``MAKEFLAGS``: ``makereads``)"""
+project's (P1g); a value the session gives is not, and the gate does not read what pytest
+makes of it (``-phelpers``: a plugin it imports). So where a line of the makefiles (a recipe's,
+a value's), with the values of the variables it refers to (the makefiles' definitions, each
+followed), names pytest, it is a doubt of every folder (fail closed) where it refers to a
+variable the session's environment sets and make may take from it (``Values.trusted``: not the
+makefiles' own) or names a shell variable the environment sets — but PATH, and a value that is
+one program's name PATH finds (``PYTHON=python3``: as the makefile's own literal) — where it
+computes a name (``$(X$(Y))``), or where its shell text reads the environment otherwise
+(``$$(printenv X)``, backquotes, ``$${!n}``, ``env`` printing it, ``eval``, ``-c`` code's
+``os.environ``: s62-greview G8, G8b). A line handing a value to a script that runs pytest
+(``sh tests/run.sh $(ARGS)``, G9; or the script reading the environment itself, G10) is the
+script's reading: the project's code (P1g), as a makefile's own literal ``-phelpers`` is. So
+is any of make's own variables the environment sets (``special``: ``.SHELLFLAGS`` splits into
+the shell's words, ``VPATH`` finds prerequisites elsewhere) a doubt, but those make ignores
+there (``SHELL``) or reads as options (``MAKEFLAGS``: ``makereads``)"""
 
 from __future__ import annotations
 
@@ -35,14 +37,10 @@ _NOT_TAKEN: Final = frozenset(("SHELL", "MAKESHELL", "MAKEFLAGS", "GNUMAKEFLAGS"
 #: The names a line's text names pytest by.
 _RUNNERS: Final = ("pytest", "py.test")
 #: A shell's text reading the environment by what it runs (``$$(printenv X)``, backquotes,
-#: ``$${!n}``, ``env``, ``eval``: s62-greview G8).
-_READS: Final = re.compile(r"\$\$\(|`|\$\$\{!|\b(?:env|printenv|eval|export|declare|"
-                           r"typeset|compgen|set)\b")
-#: The session's variables whose values the gate reads itself where they are used (the
-#: search, home, the folders; the toolchain's: ``flagpaths``), taken on a line naming no
-#: pytest (a recipe's ``$(CC) $(CPPFLAGS)``, ``$(HOME)/bin``).
-_ELSEWHERE: Final = frozenset(("HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "SHELL", "TERM",
-                               "TMPDIR", "LANG", "LC_ALL", "LC_CTYPE", "VIRTUAL_ENV"))
+#: ``$${!n}``, ``env`` printing it, ``eval``: s62-greview G8; code given by ``-c`` reading
+#: ``os.environ``: G8b).
+_READS: Final = re.compile(r"\$\$\(|`|\$\$\{!|\b(?:printenv|eval|declare|typeset|compgen|"
+                           r"environ|getenv)\b|\benv\s*(?:$|[|;&)])|\s-c\b")
 #: How many variables' values one line is followed through.
 _FOLLOWED: Final = 256
 
@@ -58,8 +56,9 @@ def session_doubts(code: list[tuple[str, str]], definitions: dict[str, list[str]
     unnamed = _unnamed()
     doubts: list[tuple[str, str | None]] = [
         (f"the session's environment gives make its variable {n}, which the gate does not "
-         "read", None) for n in sorted({*environ, *unnamed}) if special(n) and
-        n not in _NOT_TAKEN]
+         "read", None) for n in sorted({*environ, *unnamed}) if (special(n) or (
+            n in unnamed and n != "*")) and n not in _NOT_TAKEN]  # (`LINK.c`: a built-in
+    # rule's variable, which no shell can name: s62-greview G11)
     doubts += [("the gate cannot read the environment the session started make's processes "
                 "with", None)] if "*" in unnamed else []
     if any("=" in environ.get(n, "") for n in FLAGS):  # (MAKEFLAGS' `X=v`: any variable)
@@ -76,23 +75,26 @@ def session_doubts(code: list[tuple[str, str]], definitions: dict[str, list[str]
                 made.add(name)
                 pending += definitions.get(name, [])
         texts = [text, *(v for n in made for v in definitions.get(n, []))]
-        runs = any(r in t.lower() for t in texts for r in _RUNNERS)
+        if not any(r in t.lower() for t in texts for r in _RUNNERS):
+            continue  # (a line handing a script a value: the script's reading, P1g)
         taken = sorted(n for n in {*(m for m in made if m not in trusted), *shell}
-                       if n in environ and n != "PATH" and (runs or not _elsewhere(n)))
-        if pending or taken or (runs and (computed or any(_READS.search(t) for t in texts))):
-            doubts.append((f"{where} gives a program words the session's environment may "
-                           f"hold ({', '.join(taken) or 'a name not read'}), which the gate "
-                           "does not read", None))
+                       if n in environ and n != "PATH" and not _program(environ[n]))
+        if pending or taken or computed or any(_READS.search(t) for t in texts):
+            doubts.append((f"{where} gives pytest words the session's environment may hold "
+                           f"({', '.join(taken) or 'a name not read'}), which the gate does "
+                           "not read", None))
     return doubts
 
 
-def _elsewhere(name: str) -> bool:
-    """Whether the gate reads the session's ``name`` itself where it is used (``_ELSEWHERE``,
-    the toolchain's)."""
-    from .environment import FLAGS
-    from .flagpaths import toolchain
+def _program(value: str) -> bool:
+    """Whether the session's ``value`` is one program's name the session's PATH finds outside
+    the call's folder (``PYTHON=python3``: read as a Makefile's own literal name, P1g), no
+    word pytest takes (an option, an operand)."""
+    import shutil
 
-    return name in _ELSEWHERE or name in FLAGS or toolchain(name)
+    found = shutil.which(value) if re.fullmatch(r"[A-Za-z][\w.+-]*", value) else None
+    return found is not None and os.path.isabs(found) and not found.startswith(
+        os.getcwd().rstrip("/") + "/")
 
 
 def _unnamed() -> set[str]:

@@ -123,8 +123,10 @@ def folder_items(values: list[tuple[list[str], str, str]], kept: set[str],
     (``flagpaths.prefix_in_kept``; ``whose``: the session's, a plan's entry's)."""
     from .flagpaths import prefix_in_kept, response_paths
 
-    values = [(paths + response_paths(paths, name, value, 0), name, value) for paths, name,
-              value in values]
+    extra = [(response_paths(paths, name, value, 0), name, value) for paths, name, value
+             in values]  # (a response file's: guarded whole but where kept, as the value's)
+    values = [(paths + more[0], name, value) for (paths, name, value), more in zip(
+        values, extra, strict=True)]
     reals: set[str] = set()
     folders: list[tuple[str, str]] = []
     others: dict[str, str] = {}
@@ -142,6 +144,7 @@ def folder_items(values: list[tuple[list[str], str, str]], kept: set[str],
 
     linked, at_kept = linked_targets(others, kept, whose)  # (the links a folder guarded
     linked += [i for t, kind in at_kept for i in looked_up(t, kind)]  # whole holds: W)
+    linked += [(p, True) for paths, _, _ in extra for p in paths if p in others]
     if not folders:
         return linked, through
     shadowed: dict[str, bool] = {}

@@ -191,10 +191,11 @@ SESSION: dict[str, tuple[str, dict[str, str], dict[str, list[str]], bool]] = {
                                 {"OPTS": ["-q"]}, False),
     "a-variable-the-session-does-not-set": ("python3 -m pytest $(ZZ_S62_UNSET)", {}, {}, False),
     "a-toolchain-line": ("$(CC) $(CPPFLAGS) t.c -o t", {"CPPFLAGS": "-I."}, {}, False),
-    "a-home-line": ("cp x $(HOME)/bin", {"HOME": "/root"}, {}, False),
-    "a-script-given-a-session-value": ("sh tests/run.sh $(ARGS)", {"ARGS": "-phelpers"}, {},
-                                       True),
+    "another-targets-editor": ("$(EDITOR) notes.txt", {"EDITOR": "vim"}, {}, False),
+    "a-program-the-session-names": ("$(PYTHON) -m pytest -q", {"PYTHON": "python3"}, {}, False),
     "a-command-reading-the-environment": ("python3 -m pytest -q $$(printenv A)", {}, {}, True),
+    "code-reading-the-environment": ("python3 -c 'import os, pytest; pytest.main(os.environ"
+                                     "[\"A\"].split())'", {}, {}, True),
     "the-sessions-path": ("PATH=$$PATH:bin python3 -m pytest -q", {}, {}, False),
     "a-special-variable": ("python3 -m pytest -q", {"VPATH": "tools"}, {}, True),
 }
