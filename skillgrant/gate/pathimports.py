@@ -182,12 +182,13 @@ class Imports:
 
 def _in(folder: str, name: str) -> tuple[Found, ...]:
     """The modules ``name`` is in ``folder``: ``name.py``, a package ``name/``; refuses a
-    compiled one (``name.pyc`` beside, ``name.cpython-311-x86_64-linux-gnu.so``: CPython's
-    FileFinder takes them, not read; s62-greview G4b)."""
+    compiled one (``name.pyc`` beside, ``name.cpython-311-x86_64-linux-gnu.so``, a package's
+    ``__init__`` so: CPython's FileFinder takes them, not read; s62-greview G4b, G12)."""
     import glob
 
-    if any(p.endswith((".pyc", ".so", ".pyd")) for p in glob.glob(
-            os.path.join(glob.escape(folder), glob.escape(name) + ".*"))):
+    at = os.path.join(glob.escape(folder), glob.escape(name))
+    if any(p.endswith((".pyc", ".so", ".pyd")) for p in [*glob.glob(at + ".*"), *glob.glob(
+            at + "/__init__.*")]):  # (a package's compiled `__init__`: G12)
         raise Refused
     found: list[Found] = []
     module, init = os.path.join(folder, name + ".py"), os.path.join(folder, name,
