@@ -137,8 +137,6 @@ _M = "test_m_a_project_module_moves_the_path"
 # spellings: open at s62-hmain and 9410e5a9, held since e470fe6e)
 # (sourceless: open at e470fe6e, held since 5795f711)
 # (the-plans-own-p: open at e470fe6e, held since 5795f711)
-OPEN.add(_M, "pathimports._in (5795f711) refuses a compiled name.* beside, not a package's "
-         "compiled __init__ (the extension loaded before __init__.py)", "a-packages-compiled-init")
 OPEN.add(_M, "pathcode._plugins (5795f711) reads the plugin modules found below the walked "
          "folder; a plugin named but found outside it (the session's PYTHONPATH) is read as "
          "nothing", "a-plugin-module-moves-the-path")
