@@ -227,6 +227,13 @@ VALUES: dict[str, dict[str, Case | Linked]] = {
         # a line naming no pytest is not asked)
         "python-c-code": _s("test:\n\tpython3 -c \"import os, pytest; pytest.main(os.environ["
                             "'PYTESTFLAGS'].split())\"\n", PLUGIN)},
+    # G13 (regression of ba44ff51, held at 6bafe847): the line names pytest only through the
+    # session's value (a runner the Makefile lets the session choose)
+    "pytest-named-by-the-sessions-value": {
+        "a-runner-variable": _s("RUNNER ?= unittest\ntest:\n\tpython3 -m $(RUNNER) $(ARGS)\n",
+                                {"RUNNER": "pytest", "ARGS": "-phelpers"}),
+        "c-code": _s("test:\n\tpython3 -c \"$(CODE)\"\n",
+                     {"CODE": "import pytest; pytest.main(['-phelpers'])"})},
     # G11: make's default variables, which its built-in rules' recipes use (not a line of the
     # makefiles), taken from the session
     "a-built-in-rules-variable": {
