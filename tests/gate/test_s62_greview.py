@@ -112,6 +112,17 @@ MODULES: dict[str, dict[str, Case | Linked]] = {
                       "gcc -shared -fPIC $(python3-config --includes) src/ext.c -o tests/helpers/"
                       "__init__$(python3 -c 'import sysconfig; print(sysconfig.get_config_var("
                       "\"EXT_SUFFIX\"))')")},
+    # G14 (bypass of 8330945b): a name the project module does not bind, set on it by another
+    # project module the test imports (never read: no name is taken from it)
+    "a-name-another-module-sets": {
+        "an-assignment": _m("import boot\nfrom helpers import s\n\n\ndef test_a():\n    s.path."
+                            "insert" + AFTER, {"tests/helpers.py": "X = 1\n", "tests/boot.py":
+                                               "import sys\nimport helpers\nhelpers.s = sys\n"}),
+        "a-submodule-sets-its-package": _m("import helpers.boot\nfrom helpers import s\n\n\ndef "
+                                           "test_a():\n    s.path.insert" + AFTER, {
+                                               "tests/helpers/__init__.py": "",
+                                               "tests/helpers/boot.py": "import sys\nimport "
+                                               "helpers\nhelpers.s = sys\n"})},
     # G7: a plugin module pytest imports at its start (pytest_plugins, -p) moves the path; the
     # module is a start file (guarded: not the project's writable source, P1g), unread
     "a-plugin-module-moves-the-path": {
@@ -137,6 +148,9 @@ _M = "test_m_a_project_module_moves_the_path"
 # spellings: open at s62-hmain and 9410e5a9, held since e470fe6e)
 # (sourceless: open at e470fe6e, held since 5795f711)
 # (the-plans-own-p: open at e470fe6e, held since 5795f711)
+OPEN.add(_M, "pathimports.Imports.attribute (8330945b) takes a name a project module does not "
+         "bind as a value; another project module the test imports sets it (unread)",
+         "a-name-another-module-sets")
 OPEN.add(_M, "pathcode._plugins (5795f711) reads the plugin modules found below the walked "
          "folder; a plugin named but found outside it (the session's PYTHONPATH) is read as "
          "nothing", "a-plugin-module-moves-the-path")
