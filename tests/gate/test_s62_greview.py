@@ -123,6 +123,11 @@ MODULES: dict[str, dict[str, Case | Linked]] = {
                                                "tests/helpers/__init__.py": "",
                                                "tests/helpers/boot.py": "import sys\nimport "
                                                "helpers\nhelpers.s = sys\n"})},
+    # G15 (bypass of 8330945b): a stub src/six.py read for `six`, while CPython imports the
+    # site package (src is not on sys.path), whose `six.sys` is sys
+    "a-site-package-over-a-project-stub": {
+        "six": _m("from six import sys as s\n\n\ndef test_a():\n    s.path.insert" + AFTER,
+                  {"src/six.py": "sys = None\n"})},
     # G7: a plugin module pytest imports at its start (pytest_plugins, -p) moves the path; the
     # module is a start file (guarded: not the project's writable source, P1g), unread
     "a-plugin-module-moves-the-path": {
@@ -148,6 +153,8 @@ _M = "test_m_a_project_module_moves_the_path"
 # spellings: open at s62-hmain and 9410e5a9, held since e470fe6e)
 # (sourceless: open at e470fe6e, held since 5795f711)
 # (the-plans-own-p: open at e470fe6e, held since 5795f711)
+OPEN.add(_M, "pathimports.Imports.top (8330945b) reads src/six.py for `six` where src is not "
+         "on sys.path: CPython imports the site package", "a-site-package-over-a-project-stub")
 OPEN.add(_M, "pathimports.Imports.attribute (8330945b) takes a name a project module does not "
          "bind as a value; another project module the test imports sets it (unread)",
          "a-name-another-module-sets")
