@@ -259,6 +259,11 @@ VALUES: dict[str, dict[str, Case | Linked]] = {
                                 {"RUNNER": "pytest", "ARGS": "-phelpers"}),
         "c-code": _s("test:\n\tpython3 -c \"$(CODE)\"\n",
                      {"CODE": "import pytest; pytest.main(['-phelpers'])"})},
+    # G16 (open at b3a74e29, held at 6bafe847, reopened by ba44ff51): the session's value names
+    # the module another Python runner imports (unittest's names, `-m`)
+    "a-session-value-another-runner-imports": {
+        "unittest": _s("test:\n\tpython3 -m unittest $(ARGS)\n", {"ARGS": "helpers"}),
+        "python-m": _s("test:\n\tpython3 -m $(MOD)\n", {"MOD": "helpers"})},
     # G11: make's default variables, which its built-in rules' recipes use (not a line of the
     # makefiles), taken from the session
     "a-built-in-rules-variable": {
