@@ -251,7 +251,12 @@ VALUES: dict[str, dict[str, Case | Linked]] = {
         # (G8b, bypasses of 6bafe847's _READS: Python's os.environ in a pytest line's -c code;
         # a line naming no pytest is not asked)
         "python-c-code": _s("test:\n\tpython3 -c \"import os, pytest; pytest.main(os.environ["
-                            "'PYTESTFLAGS'].split())\"\n", PLUGIN)},
+                            "'PYTESTFLAGS'].split())\"\n", PLUGIN),
+        # (G8c, bypasses of the _READS list: awk's ENVIRON piped to xargs, a variable read)
+        "awk-to-xargs": _s("test:\n\tawk 'BEGIN{print ENVIRON[\"PYTESTFLAGS\"]}' | xargs "
+                           "python3 -m pytest -q\n", PLUGIN),
+        "a-read-variable": _s("test:\n\tawk 'BEGIN{print ENVIRON[\"PYTESTFLAGS\"]}' > .flags; "
+                              "read F < .flags; python3 -m pytest -q $$F\n", PLUGIN)},
     # G13 (regression of ba44ff51, held at 6bafe847): the line names pytest only through the
     # session's value (a runner the Makefile lets the session choose)
     "pytest-named-by-the-sessions-value": {
@@ -290,6 +295,9 @@ VALUES: dict[str, dict[str, Case | Linked]] = {
 _S = "test_s_a_session_value_reaches_pytest"
 # (the-shell-reads-the-environment-otherwise: printenv, env-and-sed, bash-indirect open at
 # 346df853, held since 6bafe847; python-c-code open at 6bafe847, held since ba44ff51)
+OPEN.add(_S, "makesession._READS (6bafe847) lists spellings that read the environment; awk's "
+         "ENVIRON piped to xargs, a shell variable read from a file are not among them",
+         "the-shell-reads-the-environment-otherwise")
 
 
 @pytest.mark.parametrize("row", list(VALUES))
