@@ -128,7 +128,12 @@ MODULES: dict[str, dict[str, Case | Linked]] = {
     # site package (src is not on sys.path), whose `six.sys` is sys
     "a-site-package-over-a-project-stub": {
         "six": _m("from six import sys as s\n\n\ndef test_a():\n    s.path.insert" + AFTER,
-                  {"src/six.py": "sys = None\n"})},
+                  {"src/six.py": "sys = None\n"}),
+        # (G15b: the session's PYTHONPATH folder holds the module CPython imports)
+        "the-sessions-pythonpath": (*_m("from helpers import s\n\n\ndef test_a():\n    s.path."
+                                        "insert" + AFTER, {"src/helpers.py": "s = None\n",
+                                                           "lib/helpers.py": "import sys as s\n"}
+                                        )[:3], {"PYTHONPATH": "lib"})},
     # G7: a plugin module pytest imports at its start (pytest_plugins, -p) moves the path; the
     # module is a start file (guarded: not the project's writable source, P1g), unread
     "a-plugin-module-moves-the-path": {
