@@ -303,6 +303,13 @@ _S = "test_s_a_session_value_reaches_pytest"
 OPEN.add(_S, "makesession._READS (6bafe847) lists spellings that read the environment; awk's "
          "ENVIRON piped to xargs, a shell variable read from a file are not among them",
          "the-shell-reads-the-environment-otherwise")
+# (a-built-in-rules-variable: open at 6bafe847, held since 25d47260)
+OPEN.add(_S, "makesession.session_doubts (ba44ff51) asks whether a line names pytest of the "
+         "makefiles' text only, not of the session's values the line takes",
+         "pytest-named-by-the-sessions-value")
+OPEN.add(_S, "makesession.session_doubts (ba44ff51) reads lines naming pytest only: a session "
+         "value another Python runner imports by (unittest's names, -m) is not read",
+         "a-session-value-another-runner-imports")
 
 
 @pytest.mark.parametrize("row", list(VALUES))
