@@ -15,11 +15,13 @@ Every payload only touches a file."""
 
 from __future__ import annotations
 
+import resource
 import subprocess
 from pathlib import Path
 
 import pytest
-from bash_review import LeftOpen, needs
+from bash_review import LeftOpen, home_env, hooked_project, needs
+from test_gate_files import _settings_hook, payload
 from test_s57_greview2 import _session
 from test_s61_greview import BUILDS, HEADER, MAIN, MAKE, PYTEST, Case, Linked, _row
 
@@ -415,3 +417,32 @@ def test_b_a_boundary_s62_gfix_decided(case: str, tmp_path: Path) -> None:
     needs("make", "gcc", "python3", "pytest")
     entries, files, calls, env = BOUNDARIES[case]
     assert _session(tmp_path, entries, files, calls, env=env, proof=False) is None
+
+
+# --- T: time — a hook past the runtime's timeout lets the call run --------------------------
+
+#: T1: makesession follows each line's variables anew: 60 lines ``V<i> = $(A)``, ``A`` naming
+#: 200 definitions of 1,000 ``$x`` each (400 KB): the hook's CPU 4.9 s at 983659a4 vs 2.3 s at
+#: s62-hmain (450 lines: 32.4 s vs 12.5 s, past the printed hook's 30 s).
+SLOW_MAKEFILE = "\n".join(["A = " + " ".join(f"$(B{i})" for i in range(200)),
+                           *(f"B{i} = " + "$x" * 1000 for i in range(200)),
+                           *(f"V{i} = $(A)" for i in range(60)),
+                           "test:", "\tpython3 -m pytest -q"]) + "\n"
+OPEN.add("test_t_a_makefiles_values_are_read_in_time", "makesession.session_doubts (346df853) "
+         "follows each line's variables anew and scans each definition again per line")
+
+
+def test_t_a_makefiles_values_are_read_in_time(tmp_path: Path) -> None:
+    """The hook decides ``cp notes.txt n2.txt`` (plan ``Bash(make test)``, ``Bash(cp *)``)
+    beside ``SLOW_MAKEFILE`` within 3.5 CPU seconds."""
+    project = hooked_project(tmp_path, ["Bash(make test)", "Bash(cp *)"])
+    (project / "Makefile").write_text(SLOW_MAKEFILE)
+    (project / "notes.txt").write_text("n\n")
+    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(["/bin/sh", "-c", _settings_hook(project)], cwd=project, env=env,
+                   input=payload("cp notes.txt n2.txt", project), capture_output=True,
+                   timeout=300, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    assert cpu < 3.5, cpu
