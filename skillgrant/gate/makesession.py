@@ -34,8 +34,13 @@ if TYPE_CHECKING:
 #: (``makereads``), or sets for its sub-makes.
 _NOT_TAKEN: Final = frozenset(("SHELL", "MAKESHELL", "MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS",
                                "MAKELEVEL"))
-#: The names a line's text names pytest by.
-_RUNNERS: Final = ("pytest", "py.test")
+#: The names a line's text names pytest by, or another Python importing what its words name
+#: (``python3 -m $(MOD)``, unittest's names: s62-greview G16).
+_RUNNERS: Final = ("pytest", "py.test", "python", "unittest")
+#: The session's variables whose values name its own folders, read by the gate where used
+#: (a venv's, home's: ``$(VIRTUAL_ENV)/bin/python``).
+_ELSEWHERE: Final = frozenset(("HOME", "VIRTUAL_ENV", "CONDA_PREFIX", "PWD", "USER",
+                               "LOGNAME", "TMPDIR"))
 #: A shell's text reading the environment by what it runs (``$$(printenv X)``, backquotes,
 #: ``$${!n}``, ``env`` printing it, ``eval``: s62-greview G8; code given by ``-c`` reading
 #: ``os.environ``: G8b).
@@ -64,25 +69,33 @@ def session_doubts(code: list[tuple[str, str]], definitions: dict[str, list[str]
     if any("=" in environ.get(n, "") for n in FLAGS):  # (MAKEFLAGS' `X=v`: any variable)
         environ.update((n, "") for n in [*definitions, *(w for _, t in code for w in
                                                           references(t)[0])])
+    scanned: dict[str, tuple[set[str], set[str], bool, bool, bool]] = {}
     for where, text in code:
         made: set[str] = set()
         shell: set[str] = set()
-        computed, pending = False, [text]
+        computed = runs = reads = False
+        pending = [text]
         while pending and len(made) < _FOLLOWED:
-            found, spelled, unknown = references(pending.pop())
-            computed, shell = computed or unknown, shell | spelled
+            part = pending.pop()
+            if part not in scanned:  # (each text read once a reading: s62-greview T1)
+                scanned[part] = (*references(part), any(r in part.lower() for r in _RUNNERS),
+                                 _READS.search(part) is not None)
+            found, spelled, unknown, named, read = scanned[part]
+            computed, runs, reads = computed or unknown, runs or named, reads or read
+            shell |= spelled
             for name in found - made:
                 made.add(name)
                 pending += definitions.get(name, [])
-        texts = [text, *(v for n in made for v in definitions.get(n, []))]
-        if not any(r in t.lower() for t in texts for r in _RUNNERS):
-            continue  # (a line handing a script a value: the script's reading, P1g)
         taken = sorted(n for n in {*(m for m in made if m not in trusted), *shell}
-                       if n in environ and n != "PATH" and not _program(environ[n]))
-        if pending or taken or computed or any(_READS.search(t) for t in texts):
-            doubts.append((f"{where} gives pytest words the session's environment may hold "
-                           f"({', '.join(taken) or 'a name not read'}), which the gate does "
-                           "not read", None))
+                       if n in environ and n != "PATH" and n not in _ELSEWHERE and
+                       not _program(environ[n]))
+        runs = runs or any(r in environ[n].lower() for n in taken for r in _RUNNERS)  # (the
+        if not runs:  # session's `RUNNER=pytest`: G13)
+            continue  # (a line handing a script a value: the script's reading, P1g)
+        if pending or taken or computed or reads:
+            doubts.append((f"{where} gives a Python program words the session's environment "
+                           f"may hold ({', '.join(taken) or 'a name not read'}), which the gate "
+                           "does not read", None))
     return doubts
 
 

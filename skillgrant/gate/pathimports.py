@@ -110,15 +110,18 @@ class Imports:
 
     def attribute(self, found: tuple[Found, ...], name: str) -> Kind:
         """What ``name`` of the project modules ``found`` may be: each module read, the name's
-        every binding there (an import's, a value's), a package's submodule."""
+        every binding there (an import's, a value's), a package's submodule; refuses a name
+        none binds (but a dunder: the module's own data)."""
         kind = Kind()
         for path, package in found:
             if path:
                 kind = kind | self._bound(path, name)
             if package:
                 kind = kind | Kind(project=_in(package, name))
-        if not (kind.modules or kind.names or kind.project):
-            kind = kind | Kind(value=True)  # (a value of read code, or no such name)
+        if not (kind.modules or kind.names or kind.project or kind.value):
+            if name[:2] != "__":  # (a name no module binds: another may set it, `helpers.s =
+                raise Refused  # sys` in a module not read; s62-greview G14)
+            kind = Kind(value=True)  # (a module's own data: `__file__`)
         return kind
 
     def _bound(self, path: str, name: str) -> Kind:

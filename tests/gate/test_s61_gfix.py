@@ -62,7 +62,8 @@ CASES: dict[str, tuple[str, dict[str, str], bool]] = {
                  "capsys):\n    monkeypatch.setenv('A', '1')\n    monkeypatch.setattr(main, "
                  "'X', 2)\n    with pytest.raises(ValueError):\n        int('x')\n    assert "
                  "main.run(x) == os.path.join('a', 'b')\n    assert Path('a').name\n",
-                 {"app/__init__.py": "", "app/main.py": "X = 1\n"}, False),
+                 {"app/__init__.py": "", "app/main.py": "X = 1\n\n\ndef run(x):\n    return x\n"},
+                 False),
     "main-block": ("import pytest\n\n\ndef test_a():\n    pass\n\n\nif __name__ == '__main__':"
                    "\n    pytest.main()\n", {}, False),
     "a-source-packages-init": ("def test_a():\n    pass\n",
