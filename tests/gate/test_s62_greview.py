@@ -163,9 +163,7 @@ _M = "test_m_a_project_module_moves_the_path"
 # (the-plans-own-p: open at e470fe6e, held since 5795f711)
 OPEN.add(_M, "pathimports.Imports.top (8330945b) reads src/six.py for `six` where src is not "
          "on sys.path: CPython imports the site package", "a-site-package-over-a-project-stub")
-OPEN.add(_M, "pathimports.Imports.attribute (8330945b) takes a name a project module does not "
-         "bind as a value; another project module the test imports sets it (unread)",
-         "a-name-another-module-sets")
+# (a-name-another-module-sets: open at 8330945b, held since 7f61b2d9)
 OPEN.add(_M, "pathcode._plugins (5795f711) reads the plugin modules found below the walked "
          "folder; a plugin named but found outside it (the session's PYTHONPATH) is read as "
          "nothing", "a-plugin-module-moves-the-path")
@@ -270,12 +268,19 @@ VALUES: dict[str, dict[str, Case | Linked]] = {
         "a-runner-variable": _s("RUNNER ?= unittest\ntest:\n\tpython3 -m $(RUNNER) $(ARGS)\n",
                                 {"RUNNER": "pytest", "ARGS": "-phelpers"}),
         "c-code": _s("test:\n\tpython3 -c \"$(CODE)\"\n",
-                     {"CODE": "import pytest; pytest.main(['-phelpers'])"})},
+                     {"CODE": "import pytest; pytest.main(['-phelpers'])"}),
+        # (G13b, bypass of 7f61b2d9: the makefile spells the runner in pieces)
+        "spelled-in-pieces": _s("E :=\nPY = pyth$(E)on3\nRUNNER = py$(E)test\ntest:\n\t$(PY) -m "
+                                "$(RUNNER) $(ARGS)\n", {"ARGS": "-phelpers"})},
     # G16 (open at b3a74e29, held at 6bafe847, reopened by ba44ff51): the session's value names
     # the module another Python runner imports (unittest's names, `-m`)
     "a-session-value-another-runner-imports": {
         "unittest": _s("test:\n\tpython3 -m unittest $(ARGS)\n", {"ARGS": "helpers"}),
-        "python-m": _s("test:\n\tpython3 -m $(MOD)\n", {"MOD": "helpers"})},
+        "python-m": _s("test:\n\tpython3 -m $(MOD)\n", {"MOD": "helpers"}),
+        # (G16b, bypass of 7f61b2d9: the program word is the session's, one PATH finds, read
+        # as the makefile's literal; the line names no runner)
+        "the-sessions-program": _s("test:\n\t$(RUNNER) $(ARGS)\n", {"RUNNER": "python3",
+                                                                     "ARGS": "-mhelpers"})},
     # G11: make's default variables, which its built-in rules' recipes use (not a line of the
     # makefiles), taken from the session
     "a-built-in-rules-variable": {
@@ -305,12 +310,12 @@ _S = "test_s_a_session_value_reaches_pytest"
 OPEN.add(_S, "makesession._READS (6bafe847) lists spellings that read the environment; awk's "
          "ENVIRON piped to xargs, a shell variable read from a file are not among them",
          "the-shell-reads-the-environment-otherwise")
-# (a-built-in-rules-variable: open at 6bafe847, held since 25d47260)
-OPEN.add(_S, "makesession.session_doubts (ba44ff51) asks whether a line names pytest of the "
-         "makefiles' text only, not of the session's values the line takes",
-         "pytest-named-by-the-sessions-value")
-OPEN.add(_S, "makesession.session_doubts (ba44ff51) reads lines naming pytest only: a session "
-         "value another Python runner imports by (unittest's names, -m) is not read",
+# (a-built-in-rules-variable: open at 6bafe847, held since 25d47260; a-runner-variable, c-code,
+# unittest, python-m: open at ba44ff51, held since 7f61b2d9)
+OPEN.add(_S, "makesession._RUNNERS (7f61b2d9) is a list of names a line's text must hold: a "
+         "runner the makefile spells in pieces is not read", "pytest-named-by-the-sessions-value")
+OPEN.add(_S, "makesession (7f61b2d9) reads the session's program value (one PATH finds) as the "
+         "makefile's literal and asks the runner names of the taken values only",
          "a-session-value-another-runner-imports")
 
 
@@ -428,8 +433,7 @@ SLOW_MAKEFILE = "\n".join(["A = " + " ".join(f"$(B{i})" for i in range(200)),
                            *(f"B{i} = " + "$x" * 1000 for i in range(200)),
                            *(f"V{i} = $(A)" for i in range(60)),
                            "test:", "\tpython3 -m pytest -q"]) + "\n"
-OPEN.add("test_t_a_makefiles_values_are_read_in_time", "makesession.session_doubts (346df853) "
-         "follows each line's variables anew and scans each definition again per line")
+# (open at 346df853: 4.9 s; held since 7f61b2d9)
 
 
 def test_t_a_makefiles_values_are_read_in_time(tmp_path: Path) -> None:
