@@ -125,7 +125,12 @@ MODULES: dict[str, dict[str, Case | Linked]] = {
                                            "test_a():\n    s.path.insert" + AFTER, {
                                                "tests/helpers/__init__.py": "",
                                                "tests/helpers/boot.py": "import sys\nimport "
-                                               "helpers\nhelpers.s = sys\n"})},
+                                               "helpers\nhelpers.s = sys\n"}),
+        # (G14b, bypass of 7f61b2d9: helpers binds `s` as a value; boot rebinds it)
+        "bound-as-a-value-then-set": _m("import boot\nfrom helpers import s\n\n\ndef test_a():\n"
+                                        "    s.path.insert" + AFTER, {
+                                            "tests/helpers.py": "s = None\n", "tests/boot.py":
+                                            "import sys\nimport helpers\nhelpers.s = sys\n"})},
     # G15 (bypass of 8330945b): a stub src/six.py read for `six`, while CPython imports the
     # site package (src is not on sys.path), whose `six.sys` is sys
     "a-site-package-over-a-project-stub": {
@@ -163,7 +168,10 @@ _M = "test_m_a_project_module_moves_the_path"
 # (the-plans-own-p: open at e470fe6e, held since 5795f711)
 OPEN.add(_M, "pathimports.Imports.top (8330945b) reads src/six.py for `six` where src is not "
          "on sys.path: CPython imports the site package", "a-site-package-over-a-project-stub")
-# (a-name-another-module-sets: open at 8330945b, held since 7f61b2d9)
+# (a-name-another-module-sets: an-assignment, a-submodule-sets-its-package open at 8330945b,
+# held since 7f61b2d9)
+OPEN.add(_M, "pathimports (7f61b2d9) reads a project module's own bindings; another project "
+         "module the test imports (unread) rebinds the name", "a-name-another-module-sets")
 OPEN.add(_M, "pathcode._plugins (5795f711) reads the plugin modules found below the walked "
          "folder; a plugin named but found outside it (the session's PYTHONPATH) is read as "
          "nothing", "a-plugin-module-moves-the-path")
