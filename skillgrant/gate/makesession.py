@@ -86,11 +86,11 @@ def session_doubts(code: list[tuple[str, str]], definitions: dict[str, list[str]
             for name in found - made:
                 made.add(name)
                 pending += definitions.get(name, [])
-        taken = sorted(n for n in {*(m for m in made if m not in trusted), *shell}
-                       if n in environ and n != "PATH" and n not in _ELSEWHERE and
-                       not _program(environ[n]))
-        runs = runs or any(r in environ[n].lower() for n in taken for r in _RUNNERS)  # (the
-        if not runs:  # session's `RUNNER=pytest`: G13)
+        given = {n for n in {*(m for m in made if m not in trusted), *shell} if n in environ}
+        taken = sorted(n for n in given if n != "PATH" and not _program(environ[n]) and not (
+            n in _ELSEWHERE and environ[n][:1] == "/"))
+        runs = runs or any(r in environ[n].lower() for n in given for r in _RUNNERS)  # (the
+        if not runs:  # session's `RUNNER=pytest`, `PY=python3`: G13, G16b)
             continue  # (a line handing a script a value: the script's reading, P1g)
         if pending or taken or computed or reads:
             doubts.append((f"{where} gives a Python program words the session's environment "
