@@ -322,9 +322,8 @@ OPEN.add(_S, "makesession._READS (6bafe847) lists spellings that read the enviro
 # unittest, python-m: open at ba44ff51, held since 7f61b2d9)
 OPEN.add(_S, "makesession._RUNNERS (7f61b2d9) is a list of names a line's text must hold: a "
          "runner the makefile spells in pieces is not read", "pytest-named-by-the-sessions-value")
-OPEN.add(_S, "makesession (7f61b2d9) reads the session's program value (one PATH finds) as the "
-         "makefile's literal and asks the runner names of the taken values only",
-         "a-session-value-another-runner-imports")
+# (a-session-value-another-runner-imports: the-sessions-program open at 7f61b2d9, held since
+# 56c0596b)
 
 
 @pytest.mark.parametrize("row", list(VALUES))
