@@ -288,7 +288,10 @@ VALUES: dict[str, dict[str, Case | Linked]] = {
         # (G16b, bypass of 7f61b2d9: the program word is the session's, one PATH finds, read
         # as the makefile's literal; the line names no runner)
         "the-sessions-program": _s("test:\n\t$(RUNNER) $(ARGS)\n", {"RUNNER": "python3",
-                                                                     "ARGS": "-mhelpers"})},
+                                                                     "ARGS": "-mhelpers"}),
+        # (G16c, bypass of 56c0596b: a Python program named by no runner word: pydoc imports
+        # the module it documents)
+        "pydoc": _s("test:\n\tpydoc3 $(ARGS) > /dev/null\n", {"ARGS": "helpers"})},
     # G11: make's default variables, which its built-in rules' recipes use (not a line of the
     # makefiles), taken from the session
     "a-built-in-rules-variable": {
@@ -324,6 +327,8 @@ OPEN.add(_S, "makesession._RUNNERS (7f61b2d9) is a list of names a line's text m
          "runner the makefile spells in pieces is not read", "pytest-named-by-the-sessions-value")
 # (a-session-value-another-runner-imports: the-sessions-program open at 7f61b2d9, held since
 # 56c0596b)
+OPEN.add(_S, "makesession._RUNNERS (56c0596b) names the programs read: pydoc3 (any Python "
+         "program) imports by its words too", "a-session-value-another-runner-imports")
 
 
 @pytest.mark.parametrize("row", list(VALUES))
