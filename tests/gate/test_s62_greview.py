@@ -1,17 +1,15 @@
 """Review s62 (s62-greview) of s62-gfix (issue 29): the folders pytest's prepend mode puts first
 on ``sys.path`` (``syspathdirs``, ``pymodule``: a package's folder is none), a project module's
-names read by the allow-list (``pathcode``, ``pathlists``, ``pathreader``), the names gcc looks
-up in a folder a toolchain value names (``toolnames``, ``includes``), and make's values from the
-session (``makevalues`` and kin). Each row is a class of spellings: the item asks the printed
-hook for every spelling's calls as Claude Code 2.1.332's Bash tool runs them
-(``test_s57_greview2._session``), and where the hook allows every call of one, proves with the
-real programs (bash 5.2, python3 3.11 + pytest 9, gcc 12, GNU make 4.3) that the calls run the
-payload (``open('zz', 'w')``, a constructor making ``zz``) and fails: a strict xfail row of
-``OPEN`` while a spelling is open. The other spellings of an open row were each proved during
-the review (/work/wt/reports/s62-greview.md); a held row asks the hook only (CI's budget). A cost
-(a careful user's everyday call denied though harmless) is a row asserting the call is allowed.
-
-Every payload only touches a file."""
+names read by the allow-list (``pathcode``, ``pathimports``, ``pathpatch``), the names gcc looks
+up in a folder a toolchain value names (``toolnames``, ``includes``, ``flagpaths``' response
+files), and the values make takes from the session (``makesession``). The method is
+test_s61_greview's (its ``_row``): a row is a class of spellings, asked of the printed hook
+until one it allows entirely, whose payload the real programs then run (python3 3.11 + pytest 9,
+gcc 12, GNU make 4.3); a row of ``OPEN`` is a strict xfail. Spellings of an open row other than
+the first allowed were proved during the review (/work/wt/reports/s62-greview.md, the batches
+in /tmp/s62g); held rows ask the hook only. Costs (``test_k``) assert an everyday call is
+allowed; boundaries s62-gfix decided (``test_b``) are pinned as allowed. Every payload only
+touches a file."""
 
 from __future__ import annotations
 
@@ -454,11 +452,15 @@ def test_t_a_makefiles_values_are_read_in_time(tmp_path: Path) -> None:
     project = hooked_project(tmp_path, ["Bash(make test)", "Bash(cp *)"])
     (project / "Makefile").write_text(SLOW_MAKEFILE)
     (project / "notes.txt").write_text("n\n")
-    env = {**home_env(tmp_path / "home"), "CLAUDE_PROJECT_DIR": str(project)}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(["/bin/sh", "-c", _settings_hook(project)], cwd=project, env=env,
-                   input=payload("cp notes.txt n2.txt", project), capture_output=True,
-                   timeout=300, check=False)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    assert cpu < 3.5, cpu
+    start = _children_cpu()
+    subprocess.run(["/bin/sh", "-c", _settings_hook(project)], cwd=project, input=payload(
+        "cp notes.txt n2.txt", project), env={**home_env(tmp_path / "home"),
+                                              "CLAUDE_PROJECT_DIR": str(project)},
+                   capture_output=True, timeout=300, check=False)
+    assert _children_cpu() - start < 3.5
+
+
+def _children_cpu() -> float:
+    """The CPU seconds this process's waited-for children used so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
