@@ -213,7 +213,10 @@ HEADERS: dict[str, dict[str, Case | Linked]] = {
         "a-program-prefix": ([*MAKE, "Bash(chmod *)"], {
             "Makefile": BUILDS, "t.c": MAIN, "opts": "-Btools/\n", "tools/README": "\n",
             "src/as": "#!/bin/sh\ntouch zz\nexec /usr/bin/as \"$@\"\n"},
-            ["cp src/as tools/as && chmod +x tools/as", "make test"], {"CFLAGS": "@opts"})},
+            ["cp src/as tools/as && chmod +x tools/as", "make test"], {"CFLAGS": "@opts"}),
+        # (G3d, bypass of 0aaf6e4f: `@@opts` is the response file named `@opts`)
+        "a-doubled-at": _h("#include <cfg>\n", env={"CPPFLAGS": "@@opts"}, more={
+            "@opts": "-I.\n", "cfg": "\n"}, copy="cp src/hself cfg")},
     # G6 (bypass of 9410e5a9, H5b): a later folder of the search outside the project (made
     # before the session) holds the included file naming <cfg>: its text is not read
     "a-later-folder-outside": {
@@ -225,6 +228,8 @@ HEADERS: dict[str, dict[str, Case | Linked]] = {
 _H = "test_h_gcc_reads_a_header_unguarded"
 # (a-response-file-holds-the-folder: cppflags-at-file, a-system-name open at b3a74e29, held
 # since 0aaf6e4f; an-included-file, a-program-prefix open at 0aaf6e4f, held since fe274ae2)
+OPEN.add(_H, "flagpaths.response_paths (0aaf6e4f) skips a word starting @@, which gcc reads as "
+         "the response file named @opts", "a-response-file-holds-the-folder")
 # (a-later-folder-outside: open at 9410e5a9, held since a8ba432c)
 
 
