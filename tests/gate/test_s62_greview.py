@@ -391,6 +391,11 @@ PY_COSTS: dict[str, dict[str, str]] = {
     "a-fixtures-plugin-using-a-library": {
         "conftest.py": "pytest_plugins = ['tests.fixtures']\n", "tests/__init__.py": "",
         "tests/fixtures.py": FIXTURES, "tests/test_a.py": PASSES},
+    # (denied since e470fe6e, G4's fix: a project file named like a listed standard module
+    # refuses it, though pytest's start loaded `platform` already: CPython takes sys.modules')
+    "a-project-module-named-like-a-loaded-standard-one": {
+        "src/platform.py": "NAME = 'x'\n", "tests/test_a.py": "import platform\n\n\ndef test_a()"
+        ":\n    assert platform.system()\n"},
     # held (allowed at s62-hmain and since): a plugin of listed names only
     "a-plain-fixtures-plugin": {
         "conftest.py": "pytest_plugins = ['tests.fixtures']\n", "tests/__init__.py": "",
@@ -402,6 +407,10 @@ OPEN.add("test_k_an_everyday_edit_beside_pytests_modules", "pathimports (8330945
          "module: a third-party import there makes every folder one that may be first (s61's "
          "a-third-party-import cost, now for modules the tests only use)",
          "a-helpers-function-using-a-library", "a-fixtures-plugin-using-a-library")
+OPEN.add("test_k_an_everyday_edit_beside_pytests_modules", "pathimports.Imports.listed "
+         "(e470fe6e) refuses a listed standard module a project file is named like, also one "
+         "pytest's start imported (the project's file never loads)",
+         "a-project-module-named-like-a-loaded-standard-one")
 
 
 @pytest.mark.parametrize("case", list(PY_COSTS))
