@@ -17,7 +17,8 @@ arguments, those the project's files define and its ``parametrize`` names (a plu
 ``mocker`` may patch ``sys.path`` by a string); ``pytest.fixture`` is a decorator only, and no
 name pytest collects (``test_x = helper``) is bound to a value of another shape. Any other
 module, one that cannot be read (a syntax error, past 4 MiB) or a walk cut short makes every
-folder one that may be first on ``sys.path`` (``syspathdirs``). A module without any of them
+folder one that may be first on ``sys.path`` (``syspathdirs``), as do modules of more than
+``_TOTAL`` bytes in all. A module without any of them
 reaches ``sys.path`` only through the project's own modules it imports: its source (the
 boundary, P1g)."""
 
@@ -35,6 +36,7 @@ TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     import ast
     from collections.abc import Callable
+    from typing import Final
 
 
 def moves_path(folder: str, given: tuple[str, ...] = ()) -> bool:
@@ -46,6 +48,12 @@ def moves_path(folder: str, given: tuple[str, ...] = ()) -> bool:
     if read is None:
         return True
     conftests, modules, below = read
+    left, trees = [_TOTAL], {}
+
+    def parsed(path: str) -> ast.Module | None:
+        if path not in trees:
+            trees[path] = _parsed(path, left)
+        return trees[path]
 
     def check(path: str, tree: ast.Module) -> None:
         if not Reader(path, folder, fixtures | _fixtures(tree), imports).module(tree):
@@ -57,24 +65,25 @@ def moves_path(folder: str, given: tuple[str, ...] = ()) -> bool:
         while at.startswith(folder.rstrip("/") + "/"):
             roots.append(at)
             at = os.path.dirname(at)
-    imports = Imports(folder, list(dict.fromkeys(roots)), _parsed, check)
+    imports = Imports(folder, list(dict.fromkeys(roots)), parsed, check)
     try:
-        fixtures = {n for p in conftests for n in _fixtures(_parsed(p))}
-        _check_all(modules, check)
+        fixtures = {n for p in conftests for n in _fixtures(parsed(p))}
+        _check_all(modules, parsed, check)
         plugins = _plugins(folder, below, given)  # (asked last: the walk again, s62-greview G7)
         if plugins is None:
             return True
-        fixtures |= {n for p in plugins for n in _fixtures(_parsed(p))}
-        _check_all(plugins, check)
+        fixtures |= {n for p in plugins for n in _fixtures(parsed(p))}
+        _check_all(plugins, parsed, check)
     except (Refused, RecursionError):
         return True
     return False
 
 
-def _check_all(paths: list[str], check: Callable[[str, ast.Module], None]) -> None:
-    """``check`` of each module of ``paths`` there."""
+def _check_all(paths: list[str], parsed: Callable[[str], ast.Module | None],
+               check: Callable[[str, ast.Module], None]) -> None:
+    """``check`` of each module of ``paths`` there (``parsed``)."""
     for path in paths:
-        tree = _parsed(path)
+        tree = parsed(path)
         if tree is not None:
             check(path, tree)
 
@@ -133,9 +142,15 @@ def _plugins(folder: str, below: list[str], plan: tuple[str, ...]) -> list[str] 
     return None if any(not p.endswith(".py") for p in found) else found
 
 
-def _parsed(path: str) -> ast.Module | None:
+#: How many bytes of modules one ``moves_path`` reads in all (s62-greview T2: two test
+#: modules of 1 MB took 4.7 s of a hook's CPU, sixteen 36 s, past the hook's timeout).
+_TOTAL: Final = 1 << 20
+
+
+def _parsed(path: str, left: list[int]) -> ast.Module | None:
     """The module at ``path`` parsed; None where there is none. Raises ``Refused`` where it
-    cannot be read (past ``LIMIT``, not Python's)."""
+    cannot be read (past ``LIMIT``, not Python's) or the modules read would pass ``left``'s
+    bytes (what is read is taken from it)."""
     import ast
 
     try:
@@ -144,7 +159,8 @@ def _parsed(path: str) -> ast.Module | None:
         return None
     except (OSError, ValueError):
         raise Refused from None
-    if len(data) > LIMIT:
+    left[0] -= len(data)
+    if len(data) > LIMIT or left[0] < 0:
         raise Refused
     try:
         return ast.parse(data)
