@@ -304,6 +304,13 @@ VALUES: dict[str, dict[str, Case | Linked]] = {
         "compile-c": _s("test: t.o\n\tcc t.o -o t\n\t./t\n", {"COMPILE.c": "sh tools/cc.sh -c"}, {
             "t.c": MAIN, "tools/cc.sh": "exec gcc \"$@\"\n",
             "src/ccsh": "touch zz\nexec gcc \"$@\"\n"}, "cp src/ccsh tools/cc.sh")},
+    # G9 (and G10: the script reads `$ARGS` itself; a script line's `$$(printenv ARGS)`): a
+    # session value handed to the project's script, which hands it to pytest. s62-gfix read it
+    # as the script's (P1g); the lead (session 62): a hole of s59-preview N's class one level
+    # down: the value is the session's, not the project's text
+    "a-session-value-through-a-script": {
+        "a-script": _s("test:\n\tsh tests/run.sh $(ARGS)\n", {"ARGS": "-phelpers"},
+                       {"tests/run.sh": "python3 -m pytest -q \"$@\"\n"})},
     # held since 346df853 (each open at b3a74e29; CI's budget keeps three of the review's
     # sixteen: an assignment under a condition, an exported variable the shell reads, a
     # sub-make's exported value, MAKEFLAGS' --environment-overrides, `-j2 -e`, the plan's own
@@ -332,6 +339,10 @@ OPEN.add(_S, "makesession._RUNNERS (7f61b2d9) is a list of names a line's text m
 # 56c0596b)
 OPEN.add(_S, "makesession._RUNNERS (56c0596b) names the programs read: pydoc3 (any Python "
          "program) imports by its words too", "a-session-value-another-runner-imports")
+
+OPEN.add(_S, "makesession (56c0596b) reads the session's values on lines naming a runner; one "
+         "a line hands to a project script (`sh tests/run.sh $(ARGS)`) reaches the runner the "
+         "script runs", "a-session-value-through-a-script")
 
 
 @pytest.mark.parametrize("row", list(VALUES))
@@ -423,19 +434,14 @@ def test_k_an_everyday_edit_beside_pytests_modules(case: str, tmp_path: Path) ->
                     ["sed -i s/1/2/ pkg/flask.py"], proof=False) is None
 
 
-# --- B: boundaries s62-gfix decided (docs/decisions.md, session 62: "makesession reads lines
-# naming pytest only"): pinned as allowed (each ran the payload during the review) ---------
+# --- B: boundaries s62-gfix decided (docs/decisions.md, session 62): pinned as allowed (each
+# ran the payload during the review; G9/G10, a session value through a script, is an open
+# row of S: the lead's decision) ---------------------------------------------------------
 
 BOUNDARIES: dict[str, Case] = {
     # G2 (and G2b, G2c: `-I../inc`, `CFLAGS = -Btools/`, `-specs=`, a recipe's `gcc @opts`): a
     # makefile's own gcc values are the project's text (P1g); the session's are read
     "a-makefiles-own-include-folder": _h(STDIO, "CPPFLAGS = -I.\n" + BUILDS),
-    # G9 (and G10: the script reads `$ARGS` itself; a script line's `$$(printenv ARGS)`): a
-    # session value handed to the project's script is the script's reading (P1g); the
-    # reviewer's view: s59-preview N's class one level down (the value is the session's)
-    "a-session-value-through-a-script": _s("test:\n\tsh tests/run.sh $(ARGS)\n",
-                                           {"ARGS": "-phelpers"},
-                                           {"tests/run.sh": "python3 -m pytest -q \"$@\"\n"}),
 }
 
 
