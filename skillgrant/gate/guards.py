@@ -68,7 +68,8 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
                   cwd: str | None, project: str | None,
                   programs: tuple[str, ...] = ()) -> tuple[tuple[str, bool], ...]:
     """``_guarded_items``, as the gate's view keeps it (``gate.files.kept``: while nothing it
-    was read from changes)."""
+    was read from changes), or in a hook's process ``guardkeep`` (while the system answers
+    every question it asked as it did)."""
     def key() -> tuple[object, ...]:
         try:
             here: str | None = os.getcwd()  # a relative path is read from it
@@ -77,8 +78,12 @@ def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
         # (the whole environment: its _ITEMS_ENVIRONMENT among it; ``state`` hashes at once)
         return ("guarded", plan, audit_log, skill_dir, cwd, project, programs, here, state())
 
-    return fs.kept(key, lambda: _guarded_items(plan, audit_log, skill_dir, cwd, project,
-                                               programs))
+    arguments = (plan, audit_log, skill_dir, cwd, project, programs)
+    if fs.kept_across():  # a hook's process of its own: kept across processes (issue 29)
+        from .guardkeep import kept
+
+        return kept(arguments, _guarded_items, sys.modules[__name__])
+    return fs.kept(key, lambda: _guarded_items(*arguments))
 
 
 def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,

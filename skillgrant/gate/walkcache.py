@@ -65,7 +65,7 @@ class Kept:
         self.roots = list(roots)
         self.old: dict[str, list[object]] = {}
         self.new: dict[str, list[object]] = {}
-        state = _state_folder() if fs.asks_the_system() else ""
+        state = state_folder() if fs.asks_the_system() else ""
         if not state:
             return
         joined = "\0".join(roots).encode("utf-8", "surrogateescape")
@@ -124,24 +124,24 @@ class Kept:
             except OSError:
                 pass
             return
-        _bound(folder, self.path, len(text))
+        bound(folder, self.path, len(text))
 
 
-def _bound(folder: str, written: str, size: int) -> None:
+def bound(folder: str, written: str, size: int, suffix: str = ".json") -> None:
     """Removes from the walks ``folder`` the kept files past the ``_FILES`` written last or
     past ``_BYTES`` in all (never ``written``, just written with ``size`` bytes: the newest),
     and the files writes left (``NAME.json.PID``) older than ``_LEFT_SECONDS``. What cannot be
-    listed or removed stays."""
+    listed or removed stays. ``suffix`` ends a kept file's name (``guardkeep``'s folder too)."""
     try:
         entries = [(e.stat(follow_symlinks=False), e.path) for e in os.scandir(folder)]
     except OSError:
         return
     now = time.time()
     kept = sorted(((st.st_mtime_ns, st.st_size, path) for st, path in entries
-                   if path.endswith(".json") and path != written), reverse=True)
+                   if path.endswith(suffix) and path != written), reverse=True)
     total = size
     doomed = [path for st, path in entries
-              if not path.endswith(".json") and now - st.st_mtime > _LEFT_SECONDS]
+              if not path.endswith(suffix) and now - st.st_mtime > _LEFT_SECONDS]
     for count, (_mtime, bytes_, path) in enumerate(kept, 2):  # (``written`` is the first)
         total += bytes_
         if count > _FILES or total > _BYTES:
@@ -153,7 +153,7 @@ def _bound(folder: str, written: str, size: int) -> None:
             pass
 
 
-def _state_folder() -> str:
+def state_folder() -> str:
     """The state folder the hook names (``--state-dir``), else ``SKILLGRANT_STATE_DIR``'s,
     else the usual one (``homefiles.state_folders``: each guarded whole by every gate); ""
     where none is known."""

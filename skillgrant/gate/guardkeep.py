@@ -1,0 +1,187 @@
+"""The write guard's set kept across hook processes (issue 29: ``guards._guarded_items`` was
+7–8 ms of a hook's CPU for a plan running npm, the same for each call of a plan in a folder).
+
+A hook process computes the set under ``readlog.recorded``: every question it put to the
+system (a ``stat`` of a path, there or not, a folder's listing, a link's target, a file's
+bytes, a permission, the password database's entry, the folders of the shared libraries and
+modules this process loaded) with the answer it got. The set is kept with that record, under
+its key: the arguments, the whole environment, the interpreter's own values the set names
+(``sys.executable``, prefixes, ``sys.path``, ``argv[0]``, the package's folder) and the
+user's identities. A later hook takes the kept set only where its key is the same and the
+system gives each recorded answer again, asked now (``readlog.same``): a file read is read
+again whole, so a change of any byte, of any entry of a folder listed, of any link, of a
+path's kind or existence, is seen. A computation that ran a program (git's answers), opened a
+file for writing, asked what a record cannot hold, or raised, keeps nothing.
+
+One file per key in the ``guards`` folder of the state folder (``walkcache.state_folder``,
+guarded whole by every gate: no session writes it), written whole under a new name and
+renamed, bounded as the walks folder is (``walkcache.bound``). A file not read, not of this
+format, or of another key keeps nothing: the set is computed.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+
+from . import readlog
+from .walkcache import bound, state_folder
+
+TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import ModuleType
+    from typing import Any, Final
+
+#: The kept file's format (another is not read).
+_FORMAT: Final = 1
+#: The kept file is not read past this size.
+_LIMIT: Final = 32 << 20
+
+
+def kept(arguments: tuple[Any, ...], compute: Callable[..., tuple[tuple[str, bool], ...]],
+         guards: ModuleType) -> tuple[tuple[str, bool], ...]:
+    """``compute(*arguments)`` (a ``nested.Guarded``), or the one kept for ``arguments`` where
+    nothing it read has changed. ``guards``: the module computing it, whose
+    ``loaded_libraries`` and ``imported_from`` (what this process loaded) are recorded by
+    their answers (``readlog.recorded``'s ``values``)."""
+    folder = state_folder()
+    if not folder:
+        return compute(*arguments)
+    values: dict[str, tuple[object, str]] = {
+        "loaded_libraries": (guards, "loaded_libraries"),
+        "imported_from": (guards, "imported_from")}
+    key = _key(arguments, str(guards.__file__))
+    try:
+        named = marshal.dumps(key)  # type: ignore[arg-type]
+    except ValueError:
+        return compute(*arguments)
+    import binascii
+
+    path = os.path.join(folder, "guards", f"{binascii.crc32(named):08x}{len(named):x}.kept")
+    found = _read(path, key, values)
+    if found is not None:
+        return found
+    def computing() -> tuple[tuple[str, bool], ...]:
+        before = set(sys.modules)
+        made = compute(*arguments)
+        for name in set(sys.modules) - before:  # (their code, as the key holds the others')
+            file = getattr(sys.modules[name], "__file__", None)
+            if name.startswith("skillgrant.") and isinstance(file, str):
+                try:  # noqa: SIM105  (contextlib is not loaded in a hook's process)
+                    os.stat(file)  # (recorded)
+                except OSError:
+                    pass
+        return made
+
+    made, record = readlog.recorded(computing, values)
+    if record is not None:
+        _write(path, key, record, made)
+    return made
+
+
+def _key(arguments: tuple[object, ...], module_file: str) -> tuple[object, ...]:
+    return (_FORMAT, arguments, dict(os.environ), sys.executable, sys.prefix, sys.base_prefix,
+            sys.exec_prefix, sys.platform, sys.version, tuple(sys.path),
+            tuple(sys.argv[:1]), os.__file__, module_file, os.getuid(), os.geteuid(),
+            os.getgid(), os.getegid(), tuple(os.getgroups()), _code())
+
+
+def _code() -> tuple[tuple[str, int, int], ...]:
+    """The package's modules loaded, each with its source's modification time and size (as
+    ``modulecache`` checked them at their import, or asked now): the code that computes."""
+    from ..modulecache import served
+
+    checked = served()
+    code = []
+    for name, module in list(sys.modules.items()):
+        if name == "skillgrant" or name.startswith("skillgrant."):
+            found = checked.get(name)
+            if found is None:
+                file = getattr(module, "__file__", None)
+                try:
+                    st = os.stat(file) if isinstance(file, str) else None
+                except OSError:
+                    st = None
+                found = (-1, -1) if st is None else (st.st_mtime_ns, st.st_size)
+            code.append((name, *found))
+    return tuple(sorted(code))
+
+
+def _read(path: str, key: tuple[object, ...],
+          values: dict[str, tuple[object, str]]) -> tuple[tuple[str, bool], ...] | None:
+    """The set kept at ``path`` for ``key``, where the system answers as recorded."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        chunks: list[bytes] = []
+        while (left := _LIMIT + 1 - sum(map(len, chunks))) > 0:
+            chunk = os.read(fd, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    try:
+        data = marshal.loads(b"".join(chunks))
+    except (ValueError, EOFError, TypeError):
+        return None
+    if not (type(data) is tuple and len(data) == 4 and data[0] == _FORMAT and
+            data[1] == key and type(data[2]) is dict and type(data[3]) is tuple and
+            len(data[3]) == 3 and readlog.same(data[2], values)):
+        return None
+    return _made(*data[3])
+
+
+def _made(items: object, attributes: object, planned: object,
+          ) -> tuple[tuple[str, bool], ...] | None:
+    from .nested import Guarded
+
+    if type(items) is not tuple or type(attributes) is not dict:
+        return None
+    made = tuple.__new__(Guarded, items)
+    vars(made).update(attributes)
+    made.planning = None if planned is None else lambda: planned  # type: ignore[assignment]
+    return made
+
+
+def _write(path: str, key: tuple[object, ...], record: readlog.Record,
+           made: tuple[tuple[str, bool], ...]) -> None:
+    """Keeps ``made`` with its ``record`` at ``path``, where marshal can write it whole."""
+    from .nested import planned_of
+
+    if type(made).__name__ != "Guarded":
+        return
+    attributes = {name: value for name, value in vars(made).items() if name != "planning"}
+    planned = planned_of(made) if getattr(made, "planning", None) is not None else None
+    try:
+        data = marshal.dumps((_FORMAT, key, record,  # type: ignore[arg-type]
+                              (tuple(made), attributes, planned)))
+    except ValueError:
+        return
+    if len(data) > _LIMIT:
+        return
+    folder = os.path.dirname(path)
+    fresh = f"{path}.{os.getpid()}"
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+        os.replace(fresh, path)
+    except OSError:
+        try:  # noqa: SIM105  (contextlib is not loaded in a hook's process)
+            os.unlink(fresh)
+        except OSError:
+            pass
+        return
+    bound(folder, path, len(data), ".kept")
