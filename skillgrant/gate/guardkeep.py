@@ -64,15 +64,8 @@ def kept(arguments: tuple[Any, ...], compute: Callable[..., tuple[tuple[str, boo
     if found is not None:
         return found
     def computing() -> tuple[tuple[str, bool], ...]:
-        before = set(sys.modules)
         made = compute(*arguments)
-        for name in set(sys.modules) - before:  # (their code, as the key holds the others')
-            file = getattr(sys.modules[name], "__file__", None)
-            if name.startswith("skillgrant.") and isinstance(file, str):
-                try:  # noqa: SIM105  (contextlib is not loaded in a hook's process)
-                    os.stat(file)  # (recorded)
-                except OSError:
-                    pass
+        readlog.note_code()  # (the code that computed it: the package's modules loaded)
         return made
 
     made, record = readlog.recorded(computing, values)
@@ -85,28 +78,8 @@ def _key(arguments: tuple[object, ...], module_file: str) -> tuple[object, ...]:
     return (_FORMAT, arguments, dict(os.environ), sys.executable, sys.prefix, sys.base_prefix,
             sys.exec_prefix, sys.platform, sys.version, tuple(sys.path),
             tuple(sys.argv[:1]), os.__file__, module_file, os.getuid(), os.geteuid(),
-            os.getgid(), os.getegid(), tuple(os.getgroups()), _code())
+            os.getgid(), os.getegid(), tuple(os.getgroups()))
 
-
-def _code() -> tuple[tuple[str, int, int], ...]:
-    """The package's modules loaded, each with its source's modification time and size (as
-    ``modulecache`` checked them at their import, or asked now): the code that computes."""
-    from ..modulecache import served
-
-    checked = served()
-    code = []
-    for name, module in list(sys.modules.items()):
-        if name == "skillgrant" or name.startswith("skillgrant."):
-            found = checked.get(name)
-            if found is None:
-                file = getattr(module, "__file__", None)
-                try:
-                    st = os.stat(file) if isinstance(file, str) else None
-                except OSError:
-                    st = None
-                found = (-1, -1) if st is None else (st.st_mtime_ns, st.st_size)
-            code.append((name, *found))
-    return tuple(sorted(code))
 
 
 def _read(path: str, key: tuple[object, ...],

@@ -181,7 +181,38 @@ def answer(question: tuple[object, ...]) -> object:
         return _listed(question[1])[1]
     if kind == "value":
         return _asked(_VALUES[str(question[1])])
+    if kind == "code":
+        return _code(str(question[1]), str(question[2]))
     return _asked(_ORIGINAL[str(kind)], *question[1:])
+
+
+def _code(name: str, file: str) -> object:
+    """The source's modification time and size of the package's module ``name`` at ``file``:
+    as ``modulecache`` checked it at its import where it served it, else asked now."""
+    if not _SERVED:
+        from ..modulecache import served
+
+        _SERVED.append(served())
+    if name in sys.modules and name in _SERVED[0]:
+        return _SERVED[0][name]
+    try:
+        found = os.stat(file)
+    except (OSError, ValueError) as e:
+        return _errno(e)
+    return (found.st_mtime_ns, found.st_size)
+
+
+_SERVED: list[dict[str, tuple[int, int]]] = []
+
+
+def note_code() -> None:
+    """Records the code of the package's modules loaded (``_code``), in a recording."""
+    for log in _LOG:
+        _SERVED.clear()
+        for name, module in list(sys.modules.items()):
+            file = getattr(module, "__file__", None)
+            if name.startswith("skillgrant") and isinstance(file, str):
+                log.put(("code", name, file), _code(name, file))
 
 
 def same(record: Record, values: dict[str, tuple[object, str]]) -> bool:
@@ -190,6 +221,7 @@ def same(record: Record, values: dict[str, tuple[object, str]]) -> bool:
     if not _ORIGINAL:
         _originals()
     _VALUES.update((name, getattr(module, attr)) for name, (module, attr) in values.items())
+    _SERVED.clear()
     try:
         return all(answer(question) == found for question, found in record.items())
     except Exception:  # (a record of another kind: not the same)
@@ -324,12 +356,11 @@ def recorded(compute: Callable[[], T], values: dict[str, tuple[object, str]],
     """``compute()`` and the record of what it read (None where a record cannot hold it).
     ``values``: functions (a module and the name it calls them by) whose answer is recorded
     as a whole, asked again by ``same`` (what this process loaded: ``loadedlibs``). Records
-    only where the system's view is in use (a hook's process) and no other thread runs;
-    every ``functools`` cache of the package's modules is emptied first (an answer kept from
-    before would be read unrecorded)."""
-    threading = sys.modules.get("threading")
-    if not fs.asks_the_system() or _LOG or (
-            threading is not None and threading.active_count() != 1):
+    only where the system's view is in use (a hook's process; another thread's questions,
+    recorded too, can only make the record stricter); every ``functools`` cache of the
+    package's modules is emptied first (an answer kept from before would be read
+    unrecorded)."""
+    if not fs.asks_the_system() or _LOG:
         return compute(), None
     if not _ORIGINAL:
         _originals()
