@@ -1,6 +1,7 @@
-"""A folder's entries as ``os.scandir`` gives them, listed already, for ``readlog``: what an
-entry's methods ask of the system beyond the listing (a link's target's kind, a ``stat``)
-goes through ``os.stat``, which ``readlog`` records."""
+"""The answers ``readlog`` records and asks again: a file's bytes, a folder's entries (given
+to the computation listed already: what an entry's methods ask of the system beyond the
+listing, a link's target's kind, a ``stat``, goes through ``os.stat``, which ``readlog``
+records), an error."""
 
 from __future__ import annotations
 
@@ -10,6 +11,13 @@ import stat
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from typing import Final
+
+#: The most bytes of files a record holds (past it, nothing is kept).
+BYTES: Final = 8 << 20
+#: The system's own functions (``readlog`` replaces ``os``'s while it records).
+_OPEN: Final = os.open
+_SCANDIR: Final = os.scandir
 
 
 def kind_of(path: str) -> int:
@@ -70,3 +78,49 @@ class Listing:
 
     def close(self) -> None:
         self._entries = iter(())
+
+
+def errno_of(e: BaseException) -> object:
+    return ("E", type(e).__name__, getattr(e, "errno", None))
+
+
+def file_bytes(fd: int) -> object:
+    """What the file open at ``fd`` holds: its kind, and a regular file's bytes (``pread``:
+    the descriptor's offset is left where it was), at most ``BYTES`` and one more."""
+    found = os.fstat(fd)
+    if not stat.S_ISREG(found.st_mode):
+        return ("K", stat.S_IFMT(found.st_mode))
+    chunks, at = [], 0
+    while at <= BYTES:
+        chunk = os.pread(fd, 1 << 20, at)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        at += len(chunk)
+    return ("R", b"".join(chunks))
+
+
+def opened(path: object) -> object:
+    """The answer about the file at ``path``: its bytes, or why it does not open."""
+    try:
+        fd = _OPEN(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)  # type: ignore[arg-type]
+    except Exception as e:  # (the answer: what it raised)
+        return errno_of(e)
+    try:
+        return file_bytes(fd)
+    except OSError as e:
+        return errno_of(e)
+    finally:
+        os.close(fd)
+
+
+def listed(path: object) -> tuple[list[os.DirEntry[str]], object]:
+    """A folder's entries and the answer recorded for them (names and kinds, links not
+    followed)."""
+    try:
+        with _SCANDIR(path) as listing:  # type: ignore[call-overload]
+            entries = list(listing)
+        return entries, tuple((e.name, e.is_symlink(), e.is_dir(follow_symlinks=False),
+                               e.is_file(follow_symlinks=False)) for e in entries)
+    except Exception as e:  # (the answer: what it raised)
+        return [], errno_of(e)

@@ -28,7 +28,7 @@ import stat
 import sys
 
 from . import files as fs
-from .readentries import Entry, Listing, kind_of
+from .readentries import BYTES, Entry, Listing, errno_of, file_bytes, kind_of, listed, opened
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -40,8 +40,6 @@ if TYPE_CHECKING:
 #: A record: each question (a function's name and its arguments) with its answer.
 Record = dict[tuple[object, ...], object]
 
-#: The most bytes of files a record holds (past it, nothing is kept).
-_BYTES: Final = 8 << 20
 #: The functions of ``os`` replaced while recording.
 _OS_NAMES: Final = ("lstat", "stat", "scandir", "listdir", "readlink", "access", "open",
                     "getcwd", "fork", "system", "posix_spawn", "posix_spawnp", "execv",
@@ -62,7 +60,7 @@ class _Log:
             self.void = True  # (it changed while the computation ran)
         if isinstance(answer, tuple) and answer[:1] == ("R",):
             self.size += len(answer[1])
-            self.void = self.void or self.size > _BYTES
+            self.void = self.void or self.size > BYTES
         self.record[question] = answer
 
 
@@ -70,10 +68,6 @@ _LOG: list[_Log] = []
 _ORIGINAL: dict[str, Any] = {}
 #: The questions recorded by their value, asked again by name (``recorded``'s ``values``).
 _VALUES: dict[str, Callable[[], object]] = {}
-
-
-def _errno(e: BaseException) -> object:
-    return ("E", type(e).__name__, getattr(e, "errno", None))
 
 
 def _fields(st: os.stat_result) -> tuple[int, ...]:
@@ -108,48 +102,6 @@ def _reduced() -> None:
             _REDUCED[code] = reduce
 
 
-def _file_bytes(fd: int) -> object:
-    """What the file open at ``fd`` holds: its kind, and a regular file's bytes (``pread``:
-    the descriptor's offset is left where it was), at most ``_BYTES`` and one more."""
-    found = os.fstat(fd)
-    if not stat.S_ISREG(found.st_mode):
-        return ("K", stat.S_IFMT(found.st_mode))
-    chunks, at = [], 0
-    while at <= _BYTES:
-        chunk = os.pread(fd, 1 << 20, at)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        at += len(chunk)
-    return ("R", b"".join(chunks))
-
-
-def _opened(path: object) -> object:
-    """The answer about the file at ``path``: its bytes, or why it does not open."""
-    try:
-        fd = _ORIGINAL["open"](path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
-    except Exception as e:  # (the answer: what it raised)
-        return _errno(e)
-    try:
-        return _file_bytes(fd)
-    except OSError as e:
-        return _errno(e)
-    finally:
-        os.close(fd)
-
-
-def _listed(path: object) -> tuple[list[os.DirEntry[str]], object]:
-    """A folder's entries and the answer recorded for them (names and kinds, links not
-    followed)."""
-    try:
-        with _ORIGINAL["scandir"](path) as listing:
-            entries = list(listing)
-        return entries, tuple((e.name, e.is_symlink(), e.is_dir(follow_symlinks=False),
-                               e.is_file(follow_symlinks=False)) for e in entries)
-    except Exception as e:  # (the answer: what it raised)
-        return [], _errno(e)
-
-
 def _plain(found: object) -> object:
     """An answer as a record holds it (in order: a list, a record, a dict's items)."""
     if isinstance(found, dict):
@@ -161,7 +113,7 @@ def _asked(function: Callable[..., object], *args: object) -> object:
     try:
         found = function(*args)
     except Exception as e:  # (the answer: what it raised)
-        return _errno(e)
+        return errno_of(e)
     return _plain(found)
 
 
@@ -173,12 +125,12 @@ def answer(question: tuple[object, ...]) -> object:
         try:
             found = _ORIGINAL["stat"](path, follow_symlinks=bool(follow))
         except Exception as e:
-            return _errno(e)
+            return errno_of(e)
         return _REDUCERS[str(reducer)](found)
     if kind == "file":
-        return _opened(question[1])
+        return opened(question[1])
     if kind == "scandir":
-        return _listed(question[1])[1]
+        return listed(question[1])[1]
     if kind == "value":
         return _asked(_VALUES[str(question[1])])
     if kind == "code":
@@ -198,7 +150,7 @@ def _code(name: str, file: str) -> object:
     try:
         found = os.stat(file)
     except (OSError, ValueError) as e:
-        return _errno(e)
+        return errno_of(e)
     return (found.st_mtime_ns, found.st_size)
 
 
@@ -267,7 +219,7 @@ class _Recorder:
         try:
             found = _ORIGINAL["stat"](path, *args, **{**kwargs, "follow_symlinks": follow})
         except Exception as e:
-            self.log.put(question, _errno(e))
+            self.log.put(question, errno_of(e))
             raise
         self.log.put(question, reduce(found))
         return found  # type: ignore[no-any-return]
@@ -280,7 +232,7 @@ class _Recorder:
 
     def scandir(self, path: Any = ".") -> Any:
         self.log.void = self.log.void or isinstance(path, int)
-        entries, found = _listed(path)
+        entries, found = listed(path)
         self.log.put(("scandir", path), found)
         if isinstance(found, tuple) and found[:1] == ("E",):
             return _ORIGINAL["scandir"](path)  # (raises as it did)
@@ -295,7 +247,7 @@ class _Recorder:
             try:
                 found = _ORIGINAL[name](*args, **kwargs)
             except Exception as e:
-                log.put((name, *args), _errno(e))
+                log.put((name, *args), errno_of(e))
                 raise
             log.put((name, *args), _plain(found))
             return found
@@ -308,9 +260,9 @@ class _Recorder:
         try:
             fd: int = _ORIGINAL["open"](path, flags, mode, *args, **kwargs)
         except Exception as e:
-            self.log.put(("file", path), _errno(e))
+            self.log.put(("file", path), errno_of(e))
             raise
-        self.log.put(("file", path), _file_bytes(fd))
+        self.log.put(("file", path), file_bytes(fd))
         return fd
 
     def opened(self, file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
@@ -319,12 +271,12 @@ class _Recorder:
         try:
             found = _ORIGINAL["builtins.open"](file, mode, *args, **kwargs)
         except Exception as e:
-            self.log.put(("file", file), _errno(e))
+            self.log.put(("file", file), errno_of(e))
             raise
         try:
-            self.log.put(("file", file), _file_bytes(found.fileno()))
+            self.log.put(("file", file), file_bytes(found.fileno()))
         except OSError as e:
-            self.log.put(("file", file), _errno(e))
+            self.log.put(("file", file), errno_of(e))
         return found
 
     def runs(self, name: str) -> Callable[..., Any]:
