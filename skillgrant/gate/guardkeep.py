@@ -25,14 +25,16 @@ import marshal
 import os
 import sys
 
+from . import files as fs
 from . import readlog
 from .walkcache import bound, state_folder
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from types import ModuleType
     from typing import Any, Final
+
+Items = tuple[tuple[str, bool], ...]
 
 #: The kept file's format (another is not read).
 _FORMAT: Final = 1
@@ -40,19 +42,36 @@ _FORMAT: Final = 1
 _LIMIT: Final = 32 << 20
 
 
+def planned(arguments: tuple[Any, ...], guarded: Callable[..., Items],
+            compute: Callable[..., Items]) -> Items:
+    """``guarded(*arguments[:-1], programs)`` (``guards.guarded_items``), the ``programs`` made
+    of the plan's entries ``arguments[-1]`` (``plan_programs``); in a hook's process of its
+    own (``files.kept_across``) the set ``compute`` makes kept (``kept``) under the entries:
+    the programs are made of them and of the environment, both in the key (and what making
+    them reads, recorded), so a kept set needs neither."""
+    from .planprograms import plan_programs
+
+    *head, entries = arguments
+    if not fs.kept_across():
+        return guarded(*head, plan_programs(entries))
+    return kept(arguments, lambda *_: compute(*head, plan_programs(entries)),
+                compute.__code__.co_filename)
+
+
 def kept(arguments: tuple[Any, ...], compute: Callable[..., tuple[tuple[str, bool], ...]],
-         guards: ModuleType) -> tuple[tuple[str, bool], ...]:
+         module_file: str) -> tuple[tuple[str, bool], ...]:
     """``compute(*arguments)`` (a ``nested.Guarded``), or the one kept for ``arguments`` where
-    nothing it read has changed. ``guards``: the module computing it, whose
-    ``loaded_libraries`` and ``imported_from`` (what this process loaded) are recorded by
-    their answers (``readlog.recorded``'s ``values``)."""
+    nothing it read has changed. ``module_file``: the file of the module computing it. What
+    this process loaded (``guards``' ``loaded_libraries`` and ``imported_from``) is recorded
+    by its whole answer (``readlog.recorded``'s ``values``)."""
     folder = state_folder()
     if not folder:
         return compute(*arguments)
+    guards = sys.modules["skillgrant.gate.guards"]  # (what it asks them by)
     values: dict[str, tuple[object, str]] = {
         "loaded_libraries": (guards, "loaded_libraries"),
         "imported_from": (guards, "imported_from")}
-    key = _key(arguments, str(guards.__file__))
+    key = _key(arguments, module_file)
     try:
         named = marshal.dumps(key)  # type: ignore[arg-type]
     except ValueError:

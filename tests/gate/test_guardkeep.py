@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from skillgrant.gate import guardkeep, guards, linked, readlog, walkcache
+from skillgrant.gate import files, guardkeep, guards, linked, readlog, walkcache
 from skillgrant.gate.nested import planned_of
 from skillgrant.gate.planprograms import plan_programs
 
@@ -75,7 +75,7 @@ def state(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,
 
 
 def _kept(arguments: tuple[object, ...], counted: _Counted) -> object:
-    return guardkeep.kept(arguments, counted, sys.modules[guards.__name__])
+    return guardkeep.kept(arguments, counted, guards.__file__)
 
 
 @pytest.mark.parametrize("plan", sorted(PLANS))
@@ -233,6 +233,23 @@ def test_nothing_read_escapes_the_record(plan: str, tmp_path: Path, state: Path)
         finally:
             sys.setprofile(None)
 
-    guardkeep.kept(arguments, computing, sys.modules[guards.__name__])
+    guardkeep.kept(arguments, computing, guards.__file__)
     assert list((state / "guards").glob("*.kept")), "nothing was kept"
     assert escaped == []
+
+
+def test_the_hook_keeps_the_set_of_its_plans_programs(tmp_path: Path, state: Path) -> None:
+    """``guards.planned_items`` (the hook's): in a hook's process of its own the set is kept
+    under the plan's entries, and is the set of their programs either way."""
+    project = _project(tmp_path)
+    entries = PLANS["npm"]
+    arguments = (str(tmp_path / "plan.yaml"), None, None, str(project), str(project))
+    files.keep_across(True)
+    try:
+        found = [guards.planned_items(*arguments, entries) for _ in range(3)]
+    finally:
+        files.keep_across(False)
+    assert list((state / "guards").glob("*.kept"))
+    computed = guards.guarded_items(*arguments, plan_programs(entries))
+    for each in [*found, guards.planned_items(*arguments, entries)]:
+        _same_set(each, computed)
