@@ -1,13 +1,16 @@
-"""The write guard's set kept across hook processes (issue 29: ``guards._guarded_items`` was
-7–8 ms of a hook's CPU for a plan running npm, the same for each call of a plan in a folder).
+"""The write guard's set kept across hook processes (issue 29: ``guards._guarded_items``, most
+of a hook's decision, is the same for each call of a plan in a folder).
 
 A hook process computes the set under ``readlog.recorded``: every question it put to the
 system (a ``stat`` of a path, there or not, a folder's listing, a link's target, a file's
 bytes, a permission, the password database's entry, the folders of the shared libraries and
-modules this process loaded) with the answer it got. The set is kept with that record, under
+modules this process loaded, the package's code: each module's source's time and size as
+``modulecache`` checked it) with the answer it got. The set is kept with that record, under
 its key: the arguments, the whole environment, the interpreter's own values the set names
-(``sys.executable``, prefixes, ``sys.path``, ``argv[0]``, the package's folder) and the
-user's identities. A later hook takes the kept set only where its key is the same and the
+(``sys.executable``, prefixes, ``sys.path``, ``sys.argv``, the package's folder), the hook's
+``--state-dir`` (``homefiles.NAMED_STATE``) and the user's identities. A file is trusted as
+``patterncache``'s: this user's, no one else may write it or its folder, no link. A later
+hook takes the kept set only where its key is the same and the
 system gives each recorded answer again, asked now (``readlog.same``): a file read is read
 again whole, so a change of any byte, of any entry of a folder listed, of any link, of a
 path's kind or existence, is seen. A computation that ran a program (git's answers), opened a
@@ -27,6 +30,7 @@ import sys
 
 from . import files as fs
 from . import readlog
+from .homefiles import NAMED_STATE
 from .walkcache import bound, state_folder
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
@@ -96,19 +100,27 @@ def kept(arguments: tuple[Any, ...], compute: Callable[..., tuple[tuple[str, boo
 def _key(arguments: tuple[object, ...], module_file: str) -> tuple[object, ...]:
     return (_FORMAT, arguments, dict(os.environ), sys.executable, sys.prefix, sys.base_prefix,
             sys.exec_prefix, sys.platform, sys.version, tuple(sys.path),
-            tuple(sys.argv[:1]), os.__file__, module_file, os.getuid(), os.geteuid(),
-            os.getgid(), os.getegid(), tuple(os.getgroups()))
+            tuple(sys.argv), tuple(NAMED_STATE), os.__file__, module_file, os.getuid(),
+            os.geteuid(), os.getgid(), os.getegid(), tuple(os.getgroups()))
 
 
 
 def _read(path: str, key: tuple[object, ...],
           values: dict[str, tuple[object, str]]) -> tuple[tuple[str, bool], ...] | None:
     """The set kept at ``path`` for ``key``, where the system answers as recorded."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+    import stat
+
+    from ..patterncache import owned
+
+    try:  # (this user's, no one else may write it or its folder, no link: as patterncache)
+        if not owned(os.lstat(os.path.dirname(path)), stat.S_ISDIR):
+            return None
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOFOLLOW)
     except OSError:
         return None
     try:
+        if not owned(os.fstat(fd), stat.S_ISREG):
+            return None
         chunks: list[bytes] = []
         while (left := _LIMIT + 1 - sum(map(len, chunks))) > 0:
             chunk = os.read(fd, left)
