@@ -31,7 +31,7 @@ import sys
 from . import files as fs
 from . import readlog
 from .homefiles import NAMED_STATE
-from .walkcache import bound, state_folder
+from .walkcache import state_folder, written
 
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
@@ -170,22 +170,4 @@ def _write(path: str, key: tuple[object, ...], record: readlog.Record,
         return
     if len(data) > _LIMIT:
         return
-    folder = os.path.dirname(path)
-    fresh = f"{path}.{os.getpid()}"
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-        finally:
-            os.close(fd)
-        os.replace(fresh, path)
-    except OSError:
-        try:  # noqa: SIM105  (contextlib is not loaded in a hook's process)
-            os.unlink(fresh)
-        except OSError:
-            pass
-        return
-    bound(folder, path, len(data), ".kept")
+    written(path, data, ".kept")

@@ -107,24 +107,36 @@ class Kept:
         where they changed; a write that fails keeps nothing (the next walk lists again)."""
         if not self.path or self.new == self.old:
             return
-        folder = os.path.dirname(self.path)
-        fresh = f"{self.path}.{os.getpid()}"
         text = json.dumps({"format": _FORMAT, "roots": self.roots,  # (dumps: json's C
                            "folders": self.new})  # encoder; dump's is Python's)
         if len(text) > _LIMIT:  # (never read whole: an ASCII text's length is its size)
             return
+        written(self.path, text.encode("utf-8", "surrogateescape"), ".json")
+
+
+def written(path: str, data: bytes, suffix: str) -> None:
+    """Writes ``data`` whole at ``path`` (under a name of its own, then renamed: a reader sees
+    the old file or the new), its folder made (this user's alone) and ``bound``; a write that
+    fails writes nothing (``guardkeep``'s kept sets too)."""
+    folder = os.path.dirname(path)
+    fresh = f"{path}.{os.getpid()}"
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         try:
-            os.makedirs(folder, mode=0o700, exist_ok=True)
-            with open(fresh, "w", encoding="utf-8", errors="surrogateescape") as out:
-                out.write(text)
-            os.replace(fresh, self.path)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+        os.replace(fresh, path)
+    except OSError:
+        try:  # noqa: SIM105  (contextlib is not loaded in a hook's process)
+            os.unlink(fresh)
         except OSError:
-            try:  # noqa: SIM105  (contextlib is not loaded in a hook's process)
-                os.unlink(fresh)
-            except OSError:
-                pass
-            return
-        bound(folder, self.path, len(text))
+            pass
+        return
+    bound(folder, path, len(data), suffix)
 
 
 def bound(folder: str, written: str, size: int, suffix: str = ".json") -> None:
