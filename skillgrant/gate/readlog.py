@@ -349,11 +349,14 @@ def recorded(compute: Callable[[], T], values: dict[str, tuple[object, str]],
 
 
 def _forget_caches() -> None:
+    """Empties the ``functools`` caches (``lru_cache``, ``cache``) of the package's modules."""
+    import functools
+
+    cached = type(functools.lru_cache(maxsize=1)(len))
     for name, module in list(sys.modules.items()):
         if name.startswith("skillgrant.") and module is not None:
             for value in list(vars(module).values()):
-                if callable(getattr(value, "cache_clear", None)) and hasattr(
-                        value, "__wrapped__"):
+                if type(value) is cached:
                     value.cache_clear()
 
 
