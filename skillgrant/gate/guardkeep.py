@@ -41,7 +41,9 @@ if TYPE_CHECKING:
 Items = tuple[tuple[str, bool], ...]
 
 #: The kept file's format (another is not read).
-_FORMAT: Final = 1
+_FORMAT: Final = 2
+#: A kept file's first bytes, then the checksum (CRC-32) of the rest.
+_MAGIC: Final = b"SGK\x02"
 #: The kept file is not read past this size.
 _LIMIT: Final = 32 << 20
 
@@ -86,14 +88,29 @@ def kept(arguments: tuple[Any, ...], compute: Callable[..., tuple[tuple[str, boo
     found = _read(path, key, values)
     if found is not None:
         return found
+    from . import testlinks
+
+    remembered: list[str] = []
+    remember = testlinks.remember
+
+    def remembering(real: str) -> str:
+        remembered.append(real)
+        return remember(real)
+
     def computing() -> tuple[tuple[str, bool], ...]:
-        made = compute(*arguments)
+        # (the set's one effect on the process: the real spellings of the folded collecting
+        # folders, which the walk reads later: kept with it, made again where it is taken)
+        testlinks.remember = remembering
+        try:
+            made = compute(*arguments)
+        finally:
+            testlinks.remember = remember
         readlog.note_code()  # (the code that computed it: the package's modules loaded)
         return made
 
     made, record = readlog.recorded(computing, values)
     if record is not None:
-        _write(path, key, record, made)
+        _write(path, key, record, (made, tuple(remembered)))
     return made
 
 
@@ -131,33 +148,47 @@ def _read(path: str, key: tuple[object, ...],
         return None
     finally:
         os.close(fd)
+    import binascii
+
+    whole = b"".join(chunks)  # (its checksum first: a file damaged is not unmarshalled)
+    if whole[:4] != _MAGIC or int.from_bytes(whole[4:8], "big") != binascii.crc32(whole[8:]):
+        return None
     try:
-        data = marshal.loads(b"".join(chunks))
+        data = marshal.loads(whole[8:])
     except (ValueError, EOFError, TypeError):
         return None
     if not (type(data) is tuple and len(data) == 4 and data[0] == _FORMAT and
             data[1] == key and type(data[2]) is dict and type(data[3]) is tuple and
-            len(data[3]) == 3 and readlog.same(data[2], values)):
+            len(data[3]) == 4 and readlog.same(data[2], values)):
         return None
     return _made(*data[3])
 
 
-def _made(items: object, attributes: object, planned: object,
+def _made(items: object, attributes: object, planned: object, remembered: object,
           ) -> tuple[tuple[str, bool], ...] | None:
+    from . import testlinks
     from .nested import Guarded
 
-    if type(items) is not tuple or type(attributes) is not dict:
+    if type(items) is not tuple or type(attributes) is not dict or type(
+            remembered) is not tuple:
         return None
     made = tuple.__new__(Guarded, items)
     vars(made).update(attributes)
     made.planning = None if planned is None else lambda: planned  # type: ignore[assignment]
+    for real in remembered:
+        testlinks.remember(real)
     return made
 
 
 def _write(path: str, key: tuple[object, ...], record: readlog.Record,
-           made: tuple[tuple[str, bool], ...]) -> None:
-    """Keeps ``made`` with its ``record`` at ``path``, where marshal can write it whole."""
+           kept: tuple[Items, tuple[str, ...]]) -> None:
+    """Keeps the set ``kept[0]`` (and the folders it remembered, ``kept[1]``) with its
+    ``record`` at ``path``, where marshal can write it whole."""
+    import binascii
+
     from .nested import planned_of
+
+    made, remembered = kept
 
     if type(made).__name__ != "Guarded":
         return
@@ -165,9 +196,9 @@ def _write(path: str, key: tuple[object, ...], record: readlog.Record,
     planned = planned_of(made) if getattr(made, "planning", None) is not None else None
     try:
         data = marshal.dumps((_FORMAT, key, record,  # type: ignore[arg-type]
-                              (tuple(made), attributes, planned)))
+                              (tuple(made), attributes, planned, remembered)))
     except ValueError:
         return
     if len(data) > _LIMIT:
         return
-    written(path, data, ".kept")
+    written(path, _MAGIC + binascii.crc32(data).to_bytes(4, "big") + data, ".kept")

@@ -90,6 +90,8 @@ def file_bytes(fd: int) -> object:
     found = os.fstat(fd)
     if not stat.S_ISREG(found.st_mode):
         return ("K", stat.S_IFMT(found.st_mode))
+    if found.st_size > BYTES:  # (not read: a record holding it is not kept)
+        return ("L", found.st_size)
     chunks, at = [], 0
     while at <= BYTES:
         chunk = os.pread(fd, 1 << 20, at)

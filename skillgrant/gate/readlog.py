@@ -61,6 +61,7 @@ class _Log:
         if isinstance(answer, tuple) and answer[:1] == ("R",):
             self.size += len(answer[1])
             self.void = self.void or self.size > BYTES
+        self.void = self.void or (isinstance(answer, tuple) and answer[:1] == ("L",))
         self.record[question] = answer
 
 

@@ -281,3 +281,45 @@ def test_a_kept_file_others_may_write_is_not_read(where: str, tmp_path: Path,
     finally:
         path.parent.chmod(0o700)
     assert counted.computed == kept + 1
+
+
+def test_a_kept_set_remembers_the_real_spellings_as_computing_does(
+        tmp_path: Path, state: Path) -> None:
+    """Review s62-sreview H-folded-walk: computing the set remembers each folded collecting
+    folder's real spelling (``testlinks.remember``), which the walk reads later; a set taken
+    kept remembers the same."""
+    from skillgrant.gate import testlinks
+
+    project = _project(tmp_path / "MyProj")
+    arguments = _arguments(tmp_path, project, "pytest")
+    counted = _Counted()
+    testlinks._REAL.clear()
+    computed = guards._guarded_items(*arguments)  # type: ignore[arg-type]
+    expected = dict(testlinks._REAL)
+    assert any(real != key for key, real in expected.items())  # (a capital: folded)
+    for _ in range(6):
+        kept = counted.computed
+        testlinks._REAL.clear()
+        found = _kept(arguments, counted)
+        if counted.computed == kept:
+            break
+    assert counted.computed == kept  # (taken kept)
+    assert expected == testlinks._REAL
+    _same_set(found, computed)
+
+
+def test_a_damaged_kept_file_is_not_read(tmp_path: Path, state: Path) -> None:
+    """Review s62-sreview H-corrupt-kept: a kept file whose bytes are not those written (its
+    checksum) keeps nothing, and is not unmarshalled."""
+    project = _project(tmp_path)
+    arguments = _arguments(tmp_path, project, "npm")
+    counted = _Counted()
+    for _ in range(2):
+        _kept(arguments, counted)
+    kept = counted.computed
+    [path] = (state / "guards").glob("*.kept")
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+    _same_set(_kept(arguments, counted), guards._guarded_items(*arguments))  # type: ignore[arg-type]
+    assert counted.computed == kept + 1
