@@ -99,7 +99,7 @@ def _record(state: Path) -> readlog.Record:
     import marshal
 
     [kept] = (state / "guards").glob("*.kept")
-    record: readlog.Record = marshal.loads(kept.read_bytes())[2]
+    record: readlog.Record = marshal.loads(kept.read_bytes()[8:])[2]  # (after its checksum)
     return record
 
 
