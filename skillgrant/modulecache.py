@@ -132,6 +132,12 @@ class _Finder:
         exec(module.__spec__.loader_state, module.__dict__)  # type: ignore[union-attr]
 
 
+def served() -> dict[str, tuple[int, int]]:
+    """The modules this process imported from their kept code, each with its source's
+    modification time (ns) and size, as checked at its import (``gate/guardkeep.py``)."""
+    return {name: _KEPT[name][1:3] for name in _SERVED if name in _KEPT}
+
+
 def _find_and_load(name: str, import_: object) -> ModuleType:
     """The import system's ``_find_and_load`` (3.11's importlib/_bootstrap.py) for a module
     ``_Finder`` serves, its steps in one function (~20 of the import system's Python

@@ -167,7 +167,7 @@ def opened(kind: str) -> tuple[bool, int | None]:
     write it or its folder, no link in its place; else None."""
     target = path(kind)
     try:
-        if not _owned(os.lstat(os.path.dirname(target)), stat.S_ISDIR):
+        if not owned(os.lstat(os.path.dirname(target)), stat.S_ISDIR):
             return False, None  # (no such folder either: nothing is written there)
         fd = os.open(target, _READ)
     except FileNotFoundError:
@@ -175,22 +175,22 @@ def opened(kind: str) -> tuple[bool, int | None]:
     except OSError:  # (a link in its place: O_NOFOLLOW; a folder that cannot be read)
         return False, None
     try:
-        owned = _owned(os.fstat(fd), stat.S_ISREG)
+        trusted = owned(os.fstat(fd), stat.S_ISREG)
     except OSError:  # (as a file that does not read: replaced)
-        owned = None
-    if owned:
+        trusted = None
+    if trusted:
         return True, fd
     os.close(fd)
-    return owned is None, None
+    return trusted is None, None
 
 
 #: How the file is opened to be read: never through a link, never waiting on a FIFO.
 _READ: Final = os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
 
 
-def _owned(found: os.stat_result, kind: Callable[[int], bool]) -> bool:
+def owned(found: os.stat_result, kind: Callable[[int], bool]) -> bool:
     """Whether ``found`` (not followed through a link) is of ``kind``, this process's user's,
-    and no one else may write it."""
+    and no one else may write it (``gate/guardkeep.py`` trusts its kept file so too)."""
     return kind(found.st_mode) and found.st_uid == os.geteuid() and not found.st_mode & 0o022
 
 

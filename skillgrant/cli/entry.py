@@ -173,6 +173,13 @@ def _hook(args: list[str], own: bool) -> int:
         from ..lastresort import DENIAL, write_answer
 
         return write_answer(*DENIAL)
+    if own:
+        try:
+            from ..gate import files
+
+            files.keep_across(True)  # (the write guard's set: gate/guardkeep.py)
+        except BaseException:  # (computed in the process, as before)
+            pass
     status = hook_main(args)
     for cache in kept or ():
         try:  # noqa: SIM105  (contextlib is not loaded in a hook's process)

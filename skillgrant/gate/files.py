@@ -214,6 +214,25 @@ def use(view: View | None) -> None:
     _VIEW[0] = view if view is not None else System()
 
 
+def keep_across(on: bool) -> None:
+    """Says whether answers may be kept across processes (``guardkeep``: a hook's process of
+    its own, ``cli.entry``; not a test's, whose functions may be replaced)."""
+    _ACROSS[0] = on
+
+
+def kept_across() -> bool:
+    """Whether answers may be kept across processes: the system's view in a hook's process."""
+    return _ACROSS[0] and isinstance(_VIEW[0], System)
+
+
+_ACROSS: list[bool] = [False]
+
+
+def in_use() -> View:
+    """The view in use (``readlog`` puts it back after recording)."""
+    return _VIEW[0]
+
+
 def asks_the_system() -> bool:
     """Whether the view in use is the system's (a hook's process: no view keeps answers)."""
     return isinstance(_VIEW[0], System)

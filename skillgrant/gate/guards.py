@@ -15,7 +15,6 @@ import sys
 from ..lazy import compile_on_use
 from . import files as fs
 from . import linked
-from .buildnames import named_paths
 from .cargodirs import CARGO_ENVIRONMENT, cargo_dirs, unguarded_target
 from .copied import local_push, one_call, touches, written
 from .deepnames import READS, RUN_FOLDER, TOOL_MOVES, deep_names
@@ -41,9 +40,7 @@ from .moves import moved_folders
 from .named import GUARDED, above, named_word
 from .nested import Guarded, only_planned, repositories
 from .planpaths import MARKED, MODULES, SETTINGS, WORKSPACES
-from .planruns import python_libs, runs_any
 from .runfolders import outside, run_folders
-from .startpaths import start_paths
 from .starttables import MANIFESTS
 from .startvars import entry_starts, removed_folder, start_values
 from .textwords import text_words
@@ -62,6 +59,15 @@ _ITEMS_ENVIRONMENT: Final = ("HOME", "PATH", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_D
                              "XDG_CACHE_HOME", "XDG_DATA_HOME", "PYTHONPATH", *MOVED_CODE,
                              "SKILLGRANT_STATE_DIR",
                              *CARGO_ENVIRONMENT, *NPM_ENVIRONMENT)
+
+
+def planned_items(plan: str, audit_log: str | None, skill_dir: str | None, cwd: str | None,
+                  project: str | None, entries: tuple[str, ...]) -> tuple[tuple[str, bool], ...]:
+    """``guarded_items`` of the programs of the plan's ``entries`` (``guardkeep.planned``)."""
+    from .guardkeep import planned
+
+    return planned((plan, audit_log, skill_dir, cwd, project, entries), guarded_items,
+                   _guarded_items)
 
 
 def guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
@@ -94,6 +100,11 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     environment's prefix: Python puts a script's folder first on ``sys.path``). ``project``
     is the session's project folder (the hook's ``$CLAUDE_PROJECT_DIR``); ``named``, the plan's
     programs (``plan_programs``), read from the call's folder and the project's."""
+    from .buildnames import named_paths  # (not loaded where the set is kept: guardkeep)
+    from .guardfolders import folder_items
+    from .planruns import python_libs, runs_any
+    from .startpaths import start_paths
+
     home_named()
     items = [(plan, False), (audit_log, False)]
     runs = run_folders(named, project)  # (where a later call may run them: C1, s52)
@@ -136,7 +147,7 @@ def _guarded_items(plan: str, audit_log: str | None, skill_dir: str | None,
     items += cargo_dirs(os.path.abspath(cwd or project or "/")) if "^target/" in named else []
     for folder in dict.fromkeys(f for f in folders if f):
         (items if project is None or folder in folders[:2] else local).extend(
-            _folder_items(folder, versions))
+            folder_items(folder, versions))
         planned += [(path, True) for path in fs.joined(folder, ups)]  # (found walking up)
     programs: list[tuple[str, bool]] = []
     local_programs: list[tuple[str, bool]] = []
@@ -270,36 +281,6 @@ def _workspace_items(named: tuple[str, ...], roots: dict[str, None]) -> list[tup
 
     return [(p, True) for path in named if path[:1] == WORKSPACES for folder in roots
             for p in workspaces(os.path.join(folder, path[1:]))]
-
-
-def _folder_items(folder: str, versions: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
-    """The places in ``folder`` that a runtime or git reads as what to run."""
-    return [(os.path.join(folder, ".claude"), True),
-            # git runs what its repository's config and hooks name (core.fsmonitor, hooks),
-            # under grants that run no code of their own (`git status`, `git commit`; G-7)
-            (os.path.join(folder, ".git"), True),
-            # the hook files the other runtimes load (Copilot CLI, VS Code, Codex; H-18)
-            (os.path.join(folder, ".github", "hooks"), True),
-            (os.path.join(folder, ".github", "copilot"), True),  # its v1 settings (s44 H2)
-            # what pre-commit's hook runs, in a repository's top folder (s44 H6)
-            *[(os.path.join(folder, ".pre-commit-config.yaml"), False)] * fs.exists(
-                os.path.join(folder, ".git")),
-            (os.path.join(folder, ".codex"), True),
-            *((os.path.join(folder, ".claude", name), False)
-              for name in ("settings.json", "settings.local.json")),
-            # the project's MCP servers, whose commands Claude Code starts (review s41 M1)
-            (os.path.join(folder, ".mcp.json"), False),
-            # Copilot CLI's project MCP servers, Gemini CLI's settings (review s42 H7, H9)
-            (os.path.join(folder, ".github", "mcp.json"), False),
-            (os.path.join(folder, ".gemini"), True),
-            # the version files (s43 H15), what the plan's programs read from each folder up
-            *zip(fs.joined(folder, [name for name, _ in versions]),
-                 [tree for _, tree in versions], strict=True),
-            # what their entries that are links lead to, and their files' second names
-            # (review s41 S3, L1, L4): Copilot CLI's hooks at any depth, Codex's own files
-            *linked.claude_items([os.path.join(folder, ".claude")]),
-            *linked.walked([os.path.join(folder, ".github", "hooks")], lambda *_: True),
-            *linked.walked([os.path.join(folder, ".codex")], lambda *_: False)]
 
 
 #: ANSI-C and locale quoting, which spell a name in escapes (``\x73``, ``\163``, ``\u0073``).

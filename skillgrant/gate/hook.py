@@ -224,8 +224,7 @@ class _Gate(NamedTuple):
     check_call: Callable[..., CallVerdict]
     followed: Callable[..., CallVerdict]
     guarded: ContextVar[tuple[tuple[str, bool], ...]]
-    guarded_items: Callable[..., tuple[tuple[str, bool], ...]]
-    plan_programs: Callable[[tuple[str, ...]], tuple[str, ...]]
+    planned_items: Callable[..., tuple[tuple[str, bool], ...]]
 
 
 _GATE: list[_Gate] = []
@@ -236,12 +235,10 @@ def _gate() -> _Gate:
         from ..errors import SkillgrantError
         from .call import check_call
         from .following import followed
-        from .guards import guarded_items
+        from .guards import planned_items
         from .named import GUARDED
-        from .planprograms import plan_programs
 
-        _GATE.append(_Gate(SkillgrantError, check_call, followed, GUARDED, guarded_items,
-                           plan_programs))
+        _GATE.append(_Gate(SkillgrantError, check_call, followed, GUARDED, planned_items))
     return _GATE[0]
 
 
@@ -252,9 +249,9 @@ def _judge(options: Options, call: Call, loaded: LoadedPlan | None,
     try:
         if loaded is None:
             loaded = _pinned_plan(options, plan_path)
-        token = gate.guarded.set(gate.guarded_items(
+        token = gate.guarded.set(gate.planned_items(
             plan_path, options.get("--audit-log"), options.get("--skill-dir"), call.cwd,
-            project_folder(options.get), gate.plan_programs(loaded.allowed_tools)))
+            project_folder(options.get), loaded.allowed_tools))
         try:
             verdict = gate.followed(gate.check_call(call.tool, call.tool_input, loaded.plan,
                                                     cwd=call.cwd), call, options.get)

@@ -65,7 +65,7 @@ class Kept:
         self.roots = list(roots)
         self.old: dict[str, list[object]] = {}
         self.new: dict[str, list[object]] = {}
-        state = _state_folder() if fs.asks_the_system() else ""
+        state = state_folder() if fs.asks_the_system() else ""
         if not state:
             return
         joined = "\0".join(roots).encode("utf-8", "surrogateescape")
@@ -107,41 +107,53 @@ class Kept:
         where they changed; a write that fails keeps nothing (the next walk lists again)."""
         if not self.path or self.new == self.old:
             return
-        folder = os.path.dirname(self.path)
-        fresh = f"{self.path}.{os.getpid()}"
         text = json.dumps({"format": _FORMAT, "roots": self.roots,  # (dumps: json's C
                            "folders": self.new})  # encoder; dump's is Python's)
         if len(text) > _LIMIT:  # (never read whole: an ASCII text's length is its size)
             return
+        written(self.path, text.encode("utf-8", "surrogateescape"), ".json")
+
+
+def written(path: str, data: bytes, suffix: str) -> None:
+    """Writes ``data`` whole at ``path`` (under a name of its own, then renamed: a reader sees
+    the old file or the new), its folder made (this user's alone) and ``bound``; a write that
+    fails writes nothing (``guardkeep``'s kept sets too)."""
+    folder = os.path.dirname(path)
+    fresh = f"{path}.{os.getpid()}"
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         try:
-            os.makedirs(folder, mode=0o700, exist_ok=True)
-            with open(fresh, "w", encoding="utf-8", errors="surrogateescape") as out:
-                out.write(text)
-            os.replace(fresh, self.path)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+        os.replace(fresh, path)
+    except OSError:
+        try:  # noqa: SIM105  (contextlib is not loaded in a hook's process)
+            os.unlink(fresh)
         except OSError:
-            try:  # noqa: SIM105  (contextlib is not loaded in a hook's process)
-                os.unlink(fresh)
-            except OSError:
-                pass
-            return
-        _bound(folder, self.path, len(text))
+            pass
+        return
+    bound(folder, path, len(data), suffix)
 
 
-def _bound(folder: str, written: str, size: int) -> None:
+def bound(folder: str, written: str, size: int, suffix: str = ".json") -> None:
     """Removes from the walks ``folder`` the kept files past the ``_FILES`` written last or
     past ``_BYTES`` in all (never ``written``, just written with ``size`` bytes: the newest),
     and the files writes left (``NAME.json.PID``) older than ``_LEFT_SECONDS``. What cannot be
-    listed or removed stays."""
+    listed or removed stays. ``suffix`` ends a kept file's name (``guardkeep``'s folder too)."""
     try:
         entries = [(e.stat(follow_symlinks=False), e.path) for e in os.scandir(folder)]
     except OSError:
         return
     now = time.time()
     kept = sorted(((st.st_mtime_ns, st.st_size, path) for st, path in entries
-                   if path.endswith(".json") and path != written), reverse=True)
+                   if path.endswith(suffix) and path != written), reverse=True)
     total = size
     doomed = [path for st, path in entries
-              if not path.endswith(".json") and now - st.st_mtime > _LEFT_SECONDS]
+              if not path.endswith(suffix) and now - st.st_mtime > _LEFT_SECONDS]
     for count, (_mtime, bytes_, path) in enumerate(kept, 2):  # (``written`` is the first)
         total += bytes_
         if count > _FILES or total > _BYTES:
@@ -153,7 +165,7 @@ def _bound(folder: str, written: str, size: int) -> None:
             pass
 
 
-def _state_folder() -> str:
+def state_folder() -> str:
     """The state folder the hook names (``--state-dir``), else ``SKILLGRANT_STATE_DIR``'s,
     else the usual one (``homefiles.state_folders``: each guarded whole by every gate); ""
     where none is known."""

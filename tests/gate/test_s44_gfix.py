@@ -217,12 +217,12 @@ def test_pre_commits_settings_are_guarded_in_a_repositorys_top_folder(
         tmp_path: Path) -> None:
     """H6: ``.pre-commit-config.yaml`` names the commands pre-commit's git hook runs; it is
     guarded in a folder holding ``.git``, not elsewhere."""
-    from skillgrant.gate.guards import _folder_items
+    from skillgrant.gate.guardfolders import folder_items
 
     item = (str(tmp_path / ".pre-commit-config.yaml"), False)
-    assert item not in _folder_items(str(tmp_path), [])
+    assert item not in folder_items(str(tmp_path), [])
     (tmp_path / ".git").mkdir()
-    assert item in _folder_items(str(tmp_path), [])
+    assert item in folder_items(str(tmp_path), [])
 
 
 #: Review s44 C2, C4, C6 (costs of the plan's own programs): each entry's own run, and a plain
