@@ -149,6 +149,37 @@ def test_a_kept_set_walks_a_collecting_folder_spelled_with_capitals(
     assert found == ["cp -r src ../ext/foo"]
 
 
+def test_a_kept_set_reads_the_scripts_of_a_folder_spelled_with_capitals(stable: Path) -> None:
+    """``npm test`` runs ``sh scripts/run.sh`` (``package.json``); the project's folder has a
+    capital, the session no project folder. Two calls keep the set; ``cp notes.txt
+    scripts/run.sh`` (the payload over the script npm runs): main denies it; s62-hfix 6aa2d4e0
+    allowed it (on a kept set ``testroots.runner_roots`` read the scripts of ``myproj``, not
+    there) and ``npm test`` ran it."""
+    needs("npm")
+    calls = ["cp notes.txt out/x", "cp notes.txt out/y", "cp notes.txt scripts/run.sh",
+             "npm test"]
+    files = {"package.json": json.dumps({"name": "p", "scripts": {"test": "sh scripts/run.sh"}}),
+             "scripts/run.sh": "echo ok\n"}
+    found = []
+    for side in ("proof", "run"):
+        project, hook = _project(stable / "scripts" / side / "MyProj",
+                                 ["Bash(npm test)", "Bash(cp *)"], files)
+        (project / "notes.txt").write_text("touch zz\n")
+        env = _session_env(stable / "scripts" / side / "home", None)
+        denied = None
+        for call in calls:
+            if side == "run" and _ask(hook, call, project, env) == 2:
+                denied = call
+                break
+            subprocess.run(["bash", "-c", call], cwd=project, env=env, capture_output=True,
+                           timeout=120, check=False)
+        if side == "proof":
+            assert (project / "zz").exists(), "npm ran no payload"
+        else:
+            found.append(denied)
+    assert found == ["cp notes.txt scripts/run.sh"]
+
+
 def test_a_call_from_the_root_folder_is_answered_after_one_was_kept(stable: Path) -> None:
     """A call from ``/`` under a plan that collects tests (``pytest``), after one call from
     there kept the set: answered (main: denied, its walk of ``/`` past its 10 seconds). At
