@@ -31,6 +31,7 @@ import os
 import resource
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -270,3 +271,50 @@ def test_a_corrupted_kept_file_costs_the_hook_no_seconds(stable: Path) -> None:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     spent = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     assert spent < 3.0, f"the hook spent {spent:.1f} s of CPU on a corrupted kept file"
+
+
+# --- B: the batch's reading of disallowed-tools -----------------------------------------------
+
+#: Frontmatters whose ``disallowed-tools`` the batch reads from the reader's own document
+#: (s62-bfix: its runtime span and, where Bun reads the reader's nodes as written, those
+#: nodes): each key spelling and value in surroundings where the runtime's span and reading
+#: may not be the reader's (line ends, a byte-order mark, a fence's trailing blanks, the key
+#: in the body or a second block, escapes, tabs, anchors, merge keys, block scalars).
+_KEYS = ("disallowed-tools", "disallowedTools", '"d\\x69sallowed-tools"', "'disallowed-tools'")
+_VALUES = ("Bash(rm *), Write", "[Bash, 'Edit']", "\n  - Bash\n  - Write", "|\n  Bash\n  Write",
+           "&a Bash", "~", "", "\n  -\tBash", '"B\\x61sh"', "Bash  # c")
+
+
+def _surrounded(key: str, value: str, at: int) -> str:
+    text = f"---\nname: s\nallowed-tools: Read\n{key}: {value}\n---\nbody\n"
+    return [text, text.replace("\n", "\r\n"), "\ufeff" + text, text.replace("---\n", "---  \n", 1),
+            text + "disallowed-tools: Edit\n", text + "---\ndisallowed-tools: Edit\n---\n",
+            text.replace("name: s\n", "name: &n s\n<<: {x: 1}\n"),
+            text.replace(f"{key}:", f"{key}: \t", 1)][at % 8]
+
+
+def test_the_batch_reads_disallowed_tools_as_the_plan_loader_reads_them(tmp_path: Path) -> None:
+    """Each file of a batch ``check -f json`` the reader takes shows as removed exactly what
+    ``removed_tools(text)`` (no reader's document: the plan loader's way, main's) finds (the
+    report shows none as ``[]``)."""
+    from skillgrant.skillfile.removed import removed_tools
+
+    texts = {}
+    for i, (key, value) in enumerate((k, v) for k in _KEYS for v in _VALUES):
+        texts[tmp_path / "skills" / f"s{i}" / "SKILL.md"] = _surrounded(key, value, i)
+    for path, text in texts.items():
+        path.parent.mkdir(parents=True)
+        path.write_bytes(text.encode())
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("allowed-tools:\n  - Read\n")
+    done = subprocess.run([sys.executable, "-m", "skillgrant", "check", "-p", str(plan), "-f",
+                           "json", str(tmp_path / "skills")], capture_output=True, timeout=120,
+                          check=False, cwd=tmp_path)
+    shown = {f["path"]: f.get("disallowed_tools") for f in json.loads(done.stdout)["files"]}
+    wanted = {}
+    for path, text in texts.items():
+        found = removed_tools(text)
+        if shown.get(str(path)) is not None:  # (a file the reader refuses: no decision)
+            wanted[str(path)] = [] if found is None else list(found.entries)
+    assert {p: shown[p] for p in wanted} == wanted
+    assert len(wanted) > 30 and sum(bool(v) for v in wanted.values()) > 15
