@@ -257,18 +257,24 @@ def test_the_hook_keeps_the_set_of_its_plans_programs(tmp_path: Path, state: Pat
         _same_set(each, computed)
 
 
-@pytest.mark.parametrize("where", ["file", "folder", "link"])
-def test_a_kept_file_others_may_write_is_not_read(where: str, tmp_path: Path,
-                                                   state: Path) -> None:
-    """As ``patterncache``'s: a kept file or its folder another user may write, or a link in
-    its place, keeps nothing."""
+def _one_kept(tmp_path: Path, state: Path) -> tuple[tuple[object, ...], _Counted, Path]:
+    """An npm plan's arguments, their counter after two hooks' calls, and the file kept."""
     project = _project(tmp_path)
     arguments = _arguments(tmp_path, project, "npm")
     counted = _Counted()
     for _ in range(2):
         _kept(arguments, counted)
-    kept = counted.computed
     [path] = (state / "guards").glob("*.kept")
+    return arguments, counted, path
+
+
+@pytest.mark.parametrize("where", ["file", "folder", "link"])
+def test_a_kept_file_others_may_write_is_not_read(where: str, tmp_path: Path,
+                                                   state: Path) -> None:
+    """As ``patterncache``'s: a kept file or its folder another user may write, or a link in
+    its place, keeps nothing."""
+    arguments, counted, path = _one_kept(tmp_path, state)
+    kept = counted.computed
     if where == "file":
         path.chmod(0o666)
     elif where == "folder":
@@ -312,13 +318,8 @@ def test_a_kept_set_remembers_the_real_spellings_as_computing_does(
 def test_a_damaged_kept_file_is_not_read(tmp_path: Path, state: Path) -> None:
     """Review s62-sreview H-corrupt-kept: a kept file whose bytes are not those written (its
     checksum) keeps nothing, and is not unmarshalled."""
-    project = _project(tmp_path)
-    arguments = _arguments(tmp_path, project, "npm")
-    counted = _Counted()
-    for _ in range(2):
-        _kept(arguments, counted)
+    arguments, counted, path = _one_kept(tmp_path, state)
     kept = counted.computed
-    [path] = (state / "guards").glob("*.kept")
     data = bytearray(path.read_bytes())
     data[len(data) // 2] ^= 0xFF
     path.write_bytes(bytes(data))

@@ -130,12 +130,24 @@ def test_a_kept_set_walks_a_collecting_folder_spelled_with_capitals(
     needs("node")
     entries, run = FOLDED[case]
     calls = ["cp notes.txt out/x", "cp notes.txt out/y", "cp -r src ../ext/foo", run]
-    found = []
+    assert _denied_where_proved(stable / case, entries, NODE, {"test/more": "../../ext"},
+                                calls, None, "node") == "cp -r src ../ext/foo"
+
+
+def _denied_where_proved(base: Path, entries: list[str], files: dict[str, str],
+                         links: dict[str, str], calls: list[str], notes: str | None,
+                         program: str) -> str | None:
+    """``calls`` in two fresh projects ``base/<side>/MyProj`` (``ext`` beside; ``notes.txt``
+    holding ``notes`` where given): in ``proof`` each run by bash, and the payload must run
+    (``zz`` made); in ``run`` each asked of the printed hook first, up to the first it denies
+    (the answer), the others run by bash."""
+    found = None
     for side in ("proof", "run"):
-        (stable / case / side / "ext").mkdir(parents=True)
-        project, hook = _project(stable / case / side / "MyProj", entries, NODE,
-                                 {"test/more": "../../ext"})
-        env = _session_env(stable / case / side / "home", None)
+        (base / side / "ext").mkdir(parents=True)
+        project, hook = _project(base / side / "MyProj", entries, files, links)
+        if notes is not None:
+            (project / "notes.txt").write_text(notes)
+        env = _session_env(base / side / "home", None)
         denied = None
         for call in calls:
             if side == "run" and _ask(hook, call, project, env) == 2:
@@ -144,10 +156,10 @@ def test_a_kept_set_walks_a_collecting_folder_spelled_with_capitals(
             subprocess.run(["bash", "-c", call], cwd=project, env=env, capture_output=True,
                            timeout=120, check=False)
         if side == "proof":
-            assert (project / "zz").exists(), "node ran no payload"
+            assert (project / "zz").exists(), f"{program} ran no payload"
         else:
-            found.append(denied)
-    assert found == ["cp -r src ../ext/foo"]
+            found = denied
+    return found
 
 
 def test_a_kept_set_reads_the_scripts_of_a_folder_spelled_with_capitals(stable: Path) -> None:
@@ -161,24 +173,8 @@ def test_a_kept_set_reads_the_scripts_of_a_folder_spelled_with_capitals(stable: 
              "npm test"]
     files = {"package.json": json.dumps({"name": "p", "scripts": {"test": "sh scripts/run.sh"}}),
              "scripts/run.sh": "echo ok\n"}
-    found = []
-    for side in ("proof", "run"):
-        project, hook = _project(stable / "scripts" / side / "MyProj",
-                                 ["Bash(npm test)", "Bash(cp *)"], files)
-        (project / "notes.txt").write_text("touch zz\n")
-        env = _session_env(stable / "scripts" / side / "home", None)
-        denied = None
-        for call in calls:
-            if side == "run" and _ask(hook, call, project, env) == 2:
-                denied = call
-                break
-            subprocess.run(["bash", "-c", call], cwd=project, env=env, capture_output=True,
-                           timeout=120, check=False)
-        if side == "proof":
-            assert (project / "zz").exists(), "npm ran no payload"
-        else:
-            found.append(denied)
-    assert found == ["cp notes.txt scripts/run.sh"]
+    assert _denied_where_proved(stable / "scripts", ["Bash(npm test)", "Bash(cp *)"], files, {},
+                                calls, "touch zz\n", "npm") == "cp notes.txt scripts/run.sh"
 
 
 def test_a_call_from_the_root_folder_is_answered_after_one_was_kept(stable: Path) -> None:
