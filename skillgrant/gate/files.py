@@ -177,6 +177,14 @@ def walked(top: str, bound: int) -> Iterator[tuple[str, list[os.DirEntry[str]], 
         yield at, entries, pending
 
 
+def parent_pid(pid: int) -> int:
+    """The parent of the process ``pid``, as ``/proc/<pid>/stat`` gives it (after the command
+    name's closing parenthesis, which the name itself may hold); raises OSError, ValueError or
+    IndexError where it cannot be read."""
+    with open(f"/proc/{pid}/stat", "rb") as handle:
+        return int(handle.read().rsplit(b")", 1)[1].split()[1])
+
+
 def dots_lead(path: str) -> bool:
     """Whether each ``..`` of ``path`` comes before its other parts (``../../x``): joined to
     a real folder, it is then read alike by ``os.path.normpath`` and by the system (which

@@ -26,6 +26,8 @@ from __future__ import annotations
 import os
 import re
 
+from . import files as fs
+
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
@@ -127,8 +129,7 @@ def _unnamed() -> set[str]:
             with open(f"/proc/{pid}/environ", "rb") as handle:
                 names = [e.partition(b"=")[0].decode(errors="replace") for e in
                          handle.read().split(b"\0") if e]
-            with open(f"/proc/{pid}/stat", "rb") as handle:
-                parent = int(handle.read().rsplit(b")", 1)[1].split()[1])
+            parent = fs.parent_pid(pid)
         except (OSError, ValueError, IndexError):
             return {"*"} | found
         found.update(n for n in names if not n.isidentifier())

@@ -17,6 +17,8 @@ import os
 import posixpath
 import re
 
+from . import files as fs
+
 TYPE_CHECKING = False  # typing is not loaded in a hook's process (records.py)
 if TYPE_CHECKING:
     from typing import Final
@@ -163,10 +165,7 @@ def _command_lines() -> list[tuple[str, list[str]]] | str:
             if any(w.startswith(_OPTIONS) for w in words):
                 found.append((os.readlink(f"/proc/{pid}/cwd"), words))
             setter = setter or not _holds_project_dir(pid)  # (the runtime, or above it)
-            if pid == 1:
-                break
-            with open(f"/proc/{pid}/stat", "rb") as handle:
-                pid = int(handle.read().rsplit(b")", 1)[1].split()[1])
+            pid = fs.parent_pid(pid) if pid != 1 else 0  # (init's is the last line read)
         except (OSError, ValueError, IndexError):
             return _UNREAD
     return found if setter else _UNREAD
